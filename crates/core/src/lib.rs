@@ -1,0 +1,36 @@
+//! # navscope-core
+//!
+//! The foundation every navscope crate builds on. It knows nothing of Bevy.
+//!
+//! * [`geom`]: plan geometry in f64 with exact orientation tests (`robust`),
+//!   polygons with holes and their validity checks, triangle meshes, AABBs and
+//!   planes.
+//! * [`level`]: the in-memory level kinds (floor plans, rasters, triangle
+//!   meshes, brushes, multi-layer environments). Parsing lives in
+//!   `navscope-levels`; pipelines only ever see these types.
+//! * [`params`]: self-describing parameters, their values and RON presets.
+//! * [`draw`]: the drawable primitives every artifact turns itself into.
+//! * [`stage`]: stages, pipelines and the caching [`stage::Runner`].
+//! * [`navmesh`]: the common `NavMesh` every pipeline ends in, with its JSON
+//!   contract and OBJ export.
+//!
+//! ## Coordinates
+//! World space is Bevy's: Y up, right-handed, metres. 2D pipelines work on the
+//! ground plane in *plan coordinates* `(x, -z)`: the plan is the level seen from
+//! above with +X to the right and -Z (Bevy's "forward") up the page. With that
+//! mapping the usual mathematical orientation of 2D code (counter-clockwise =
+//! positive signed area) *is* counter-clockwise seen from +Y, the winding the
+//! NavMesh contract asks for. Convert only through [`geom::plan_to_world`] and
+//! [`geom::world_to_plan`]. Files always hold world coordinates (`[x, z]`).
+
+pub mod draw;
+pub mod geom;
+pub mod level;
+pub mod navmesh;
+pub mod params;
+pub mod stage;
+
+pub use draw::{Primitive, Shape};
+pub use navmesh::{Link, LinkKind, NavMesh, Node, Stance};
+pub use params::{ParamKind, ParamSpec, ParamValue, ParamValues};
+pub use stage::{Artifact, Pipeline, Runner, Stage, StageContext, StageError, StageInfo};

@@ -1,0 +1,564 @@
+//! Stages, pipelines and the caching runner.
+//!
+//! A pipeline is an ordered list of stages; a stage is a pure function of the
+//! level, the parameters it declares and the artifacts of earlier stages. It
+//! returns one artifact: plain serde data that can count itself, draw itself
+//! as [`Primitive`]s, record sub-steps and, for the last stage, hand over the
+//! common [`NavMesh`].
+//!
+//! The [`Runner`] runs stages in order, caches their artifacts, times and
+//! counts each one, re-runs only the stages a parameter change invalidates
+//! (the first stage that reads the parameter and every stage after it), can
+//! be cancelled between stages, and turns a panic inside a stage into an
+//! error result so its caller never crashes. A `Runner` is cheap to clone
+//! (artifacts are shared), so a UI can run it on a worker thread.
+
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::draw::{Primitive, SubStep};
+use crate::level::{Level, LevelKind};
+use crate::navmesh::{NavMesh, StageRecord};
+use crate::params::{ParamError, ParamSpec, ParamValue, ParamValues};
+
+/// Serialises an artifact to JSON for inspection; implemented for every
+/// `Serialize` type, so artifacts only derive `Serialize`.
+pub trait ToJson {
+    /// The artifact as a JSON value.
+    fn to_json(&self) -> serde_json::Value;
+}
+
+impl<T: Serialize> ToJson for T {
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// The output of a stage.
+pub trait Artifact: Any + Send + Sync + Debug + ToJson {
+    /// Element counts, e.g. `{"notches": 17}`.
+    fn counts(&self) -> BTreeMap<String, u64>;
+
+    /// Everything the artifact draws.
+    fn primitives(&self) -> Vec<Primitive>;
+
+    /// Sub-steps recorded while the stage ran (empty when it has none).
+    fn substeps(&self) -> Vec<SubStep> {
+        Vec::new()
+    }
+
+    /// Named metrics (lengths, ratios), collected into the NavMesh.
+    fn metrics(&self) -> BTreeMap<String, f64> {
+        BTreeMap::new()
+    }
+
+    /// The navigation mesh, for the stage that produces it.
+    fn navmesh(&self) -> Option<&NavMesh> {
+        None
+    }
+
+    /// The fields of one element (by the id its primitives carry), for an
+    /// inspector. The default lists the element's primitives.
+    fn describe(&self, element: u32) -> serde_json::Value {
+        let prims: Vec<_> = self.primitives().into_iter().filter(|p| p.element == element).collect();
+        serde_json::to_value(prims).unwrap_or_default()
+    }
+}
+
+/// Why a stage produced no artifact.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum StageError {
+    /// The input or the geometry is bad; the message names the element.
+    #[error("{0}")]
+    Failed(String),
+    /// The stage panicked; this is a bug in navscope, reported, not fatal.
+    #[error("internal error (panic): {0}")]
+    Panicked(String),
+    /// The run was cancelled before this stage.
+    #[error("cancelled")]
+    Cancelled,
+    /// An earlier stage failed, so this one could not run.
+    #[error("not run: stage '{0}' failed")]
+    Blocked(String),
+}
+
+impl StageError {
+    /// A failure with a message.
+    pub fn failed(msg: impl Into<String>) -> Self {
+        StageError::Failed(msg.into())
+    }
+}
+
+/// Describes a stage to the runner, the app and the learner.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StageInfo {
+    /// Identifier, e.g. `notches`.
+    pub id: &'static str,
+    /// Title, e.g. `Notches and areas of interest`.
+    pub title: &'static str,
+    /// A paragraph explaining the stage to a learner.
+    pub explanation: &'static str,
+    /// Paper and section implemented, e.g. `Oliva & Pelechano §3.1`.
+    pub paper: &'static str,
+    /// Names of the parameters the stage reads.
+    pub params: &'static [&'static str],
+}
+
+/// The signature of a stage function.
+pub type StageFn = fn(&StageContext) -> Result<Arc<dyn Artifact>, StageError>;
+
+/// One stage: its description and its pure function.
+#[derive(Clone)]
+pub struct Stage {
+    /// Description.
+    pub info: StageInfo,
+    /// The function.
+    pub run: StageFn,
+}
+
+impl Debug for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stage").field("id", &self.info.id).finish()
+    }
+}
+
+/// What a stage function sees.
+pub struct StageContext<'a> {
+    /// The level.
+    pub level: &'a Level,
+    /// All parameter values of the pipeline.
+    pub params: &'a ParamValues,
+    earlier: Vec<(&'static str, Arc<dyn Artifact>)>,
+}
+
+impl<'a> StageContext<'a> {
+    /// A context for running a stage by hand (tests, benchmarks):
+    /// `earlier` holds the artifacts of the stages before it.
+    pub fn new(level: &'a Level, params: &'a ParamValues, earlier: Vec<(&'static str, Arc<dyn Artifact>)>) -> Self {
+        Self { level, params, earlier }
+    }
+
+    /// The artifact of the earlier stage `id`, downcast to its type.
+    pub fn artifact<T: Artifact>(&self, id: &str) -> Result<&T, StageError> {
+        let a = self
+            .earlier
+            .iter()
+            .find(|(s, _)| *s == id)
+            .ok_or_else(|| StageError::Failed(format!("stage '{id}' has not run")))?;
+        let any: &dyn Any = a.1.as_ref();
+        any.downcast_ref::<T>().ok_or_else(|| StageError::Failed(format!("stage '{id}' produced an unexpected artifact type")))
+    }
+}
+
+/// A pipeline: ordered stages, the parameters they read and the level kinds
+/// it accepts.
+#[derive(Clone, Debug)]
+pub struct Pipeline {
+    /// Identifier used by `--pipeline`, e.g. `convex`.
+    pub id: &'static str,
+    /// Title, e.g. `ANavMG convex decomposition`.
+    pub title: &'static str,
+    /// Level kinds it can build from.
+    pub accepts: Vec<LevelKind>,
+    /// Every parameter any stage reads.
+    pub params: Vec<ParamSpec>,
+    /// The stages in order.
+    pub stages: Vec<Stage>,
+}
+
+impl Pipeline {
+    /// Index of the stage with this id.
+    pub fn stage_index(&self, id: &str) -> Option<usize> {
+        self.stages.iter().position(|s| s.info.id == id)
+    }
+
+    /// Index of the first stage that reads parameter `name`.
+    pub fn first_reader(&self, name: &str) -> Option<usize> {
+        self.stages.iter().position(|s| s.info.params.contains(&name))
+    }
+
+    /// Checks the pipeline's own consistency: unique stage ids, every
+    /// parameter a stage reads is declared, every declared parameter is read
+    /// and its default is valid. For tests of each pipeline crate.
+    pub fn check(&self) -> Result<(), String> {
+        for (i, s) in self.stages.iter().enumerate() {
+            if self.stages[..i].iter().any(|t| t.info.id == s.info.id) {
+                return Err(format!("stage id '{}' is used twice", s.info.id));
+            }
+            for p in s.info.params {
+                if !self.params.iter().any(|q| q.name == *p) {
+                    return Err(format!("stage '{}' reads undeclared parameter '{p}'", s.info.id));
+                }
+            }
+        }
+        for p in &self.params {
+            if self.first_reader(&p.name).is_none() {
+                return Err(format!("parameter '{}' is read by no stage", p.name));
+            }
+            p.check(&p.default).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+}
+
+/// The result of one stage run.
+#[derive(Clone, Debug)]
+pub struct StageResult {
+    /// The artifact, or why there is none.
+    pub outcome: Result<Arc<dyn Artifact>, StageError>,
+    /// Wall time in milliseconds.
+    pub ms: f64,
+    /// Element counts (empty on failure).
+    pub counts: BTreeMap<String, u64>,
+}
+
+/// Runs a pipeline on a level, caching artifacts.
+#[derive(Clone, Debug)]
+pub struct Runner {
+    pipeline: Arc<Pipeline>,
+    level: Arc<Level>,
+    params: ParamValues,
+    results: Vec<Option<StageResult>>,
+    executions: Vec<u64>,
+}
+
+impl Runner {
+    /// A runner with the pipeline's default parameters; nothing has run.
+    pub fn new(pipeline: Arc<Pipeline>, level: Arc<Level>) -> Self {
+        let params = ParamValues::defaults(&pipeline.params);
+        let n = pipeline.stages.len();
+        Self { pipeline, level, params, results: vec![None; n], executions: vec![0; n] }
+    }
+
+    /// The pipeline.
+    pub fn pipeline(&self) -> &Arc<Pipeline> {
+        &self.pipeline
+    }
+
+    /// The level.
+    pub fn level(&self) -> &Arc<Level> {
+        &self.level
+    }
+
+    /// Current parameter values.
+    pub fn params(&self) -> &ParamValues {
+        &self.params
+    }
+
+    /// Sets one parameter. On a change, drops the cached results of the
+    /// first stage that reads it and of every later stage, and returns that
+    /// stage's index.
+    pub fn set_param(&mut self, name: &str, value: ParamValue) -> Result<Option<usize>, ParamError> {
+        if !self.params.set(&self.pipeline.params, name, value)? {
+            return Ok(None);
+        }
+        let first = self.pipeline.first_reader(name).unwrap_or(self.results.len());
+        self.invalidate_from(first);
+        Ok(Some(first))
+    }
+
+    /// Replaces every parameter (a preset); invalidates from the first stage
+    /// that reads a changed one and returns its index.
+    pub fn set_params(&mut self, values: ParamValues) -> Option<usize> {
+        let first = self
+            .pipeline
+            .params
+            .iter()
+            .filter(|s| self.params.get(&s.name) != values.get(&s.name))
+            .filter_map(|s| self.pipeline.first_reader(&s.name))
+            .min();
+        self.params = values;
+        if let Some(f) = first {
+            self.invalidate_from(f);
+        }
+        first
+    }
+
+    /// Drops the cached results of stage `first` and every later stage.
+    pub fn invalidate_from(&mut self, first: usize) {
+        for r in self.results.iter_mut().skip(first) {
+            *r = None;
+        }
+    }
+
+    /// Index of the first stage without a cached result (the stage count
+    /// when all are cached).
+    pub fn first_missing(&self) -> usize {
+        self.results.iter().position(Option::is_none).unwrap_or(self.results.len())
+    }
+
+    /// Runs every missing stage up to and including `last`, in order, with
+    /// `progress(index)` called before each stage runs. Stops early when
+    /// `cancel` is set (remaining stages stay missing) and, after a failed
+    /// stage, marks the later ones as blocked. Returns how many stages ran.
+    pub fn run_to(&mut self, last: usize, cancel: &AtomicBool, progress: &mut dyn FnMut(usize)) -> usize {
+        let last = last.min(self.results.len().saturating_sub(1));
+        let mut ran = 0;
+        for i in 0..=last.min(self.results.len().saturating_sub(1)) {
+            if self.results.is_empty() {
+                break;
+            }
+            if let Some(r) = &self.results[i] {
+                if let Err(e) = &r.outcome {
+                    if !matches!(e, StageError::Cancelled) {
+                        self.block_after(i, last);
+                        break;
+                    }
+                } else {
+                    continue;
+                }
+            }
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            progress(i);
+            self.results[i] = Some(self.execute(i));
+            self.executions[i] += 1;
+            ran += 1;
+            if self.results[i].as_ref().is_some_and(|r| r.outcome.is_err()) {
+                self.block_after(i, last);
+                break;
+            }
+        }
+        ran
+    }
+
+    /// Runs every stage.
+    pub fn run_all(&mut self) -> usize {
+        let n = self.results.len();
+        if n == 0 {
+            return 0;
+        }
+        self.run_to(n - 1, &AtomicBool::new(false), &mut |_| {})
+    }
+
+    fn block_after(&mut self, failed: usize, last: usize) {
+        let id = self.pipeline.stages[failed].info.id.to_string();
+        for j in failed + 1..=last {
+            self.results[j] = Some(StageResult { outcome: Err(StageError::Blocked(id.clone())), ms: 0.0, counts: BTreeMap::new() });
+        }
+    }
+
+    fn execute(&self, i: usize) -> StageResult {
+        let earlier = self.pipeline.stages[..i]
+            .iter()
+            .zip(&self.results)
+            .filter_map(|(s, r)| Some((s.info.id, r.as_ref()?.outcome.as_ref().ok()?.clone())))
+            .collect();
+        let ctx = StageContext::new(&self.level, &self.params, earlier);
+        let f = self.pipeline.stages[i].run;
+        let start = Instant::now();
+        let outcome = match catch_unwind(AssertUnwindSafe(|| f(&ctx))) {
+            Ok(r) => r,
+            Err(payload) => Err(StageError::Panicked(panic_message(payload.as_ref()))),
+        };
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        let counts = outcome.as_ref().map(|a| a.counts()).unwrap_or_default();
+        StageResult { outcome, ms, counts }
+    }
+
+    /// The cached result of stage `i`.
+    pub fn result(&self, i: usize) -> Option<&StageResult> {
+        self.results.get(i)?.as_ref()
+    }
+
+    /// How many times stage `i` has executed over this runner's life (for
+    /// checking the cache).
+    pub fn executions(&self, i: usize) -> u64 {
+        self.executions.get(i).copied().unwrap_or(0)
+    }
+
+    /// The first stage error, with the stage's index.
+    pub fn first_error(&self) -> Option<(usize, &StageError)> {
+        self.results.iter().enumerate().find_map(|(i, r)| Some((i, r.as_ref()?.outcome.as_ref().err()?)))
+    }
+
+    /// The NavMesh of the last stage that produced one, stamped with the
+    /// pipeline, the level, every stage's time and counts and every
+    /// artifact's metrics.
+    pub fn navmesh(&self) -> Option<NavMesh> {
+        let mut mesh = self
+            .results
+            .iter()
+            .rev()
+            .find_map(|r| r.as_ref()?.outcome.as_ref().ok()?.navmesh().cloned())?;
+        mesh.pipeline = self.pipeline.id.to_string();
+        mesh.level = self.level.source.clone();
+        mesh.stages.clear();
+        for (s, r) in self.pipeline.stages.iter().zip(&self.results) {
+            if let Some(r) = r {
+                mesh.stages.push(StageRecord { id: s.info.id.to_string(), ms: r.ms, counts: r.counts.clone() });
+                if let Ok(a) = &r.outcome {
+                    mesh.metrics.extend(a.metrics());
+                }
+            }
+        }
+        Some(mesh)
+    }
+}
+
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draw::Shape;
+    use crate::level::{FloorPlan, LevelData};
+    use glam::Vec3;
+
+    #[derive(Debug, Serialize)]
+    struct Num(f64);
+
+    impl Artifact for Num {
+        fn counts(&self) -> BTreeMap<String, u64> {
+            BTreeMap::from([("value".to_string(), self.0 as u64)])
+        }
+        fn primitives(&self) -> Vec<Primitive> {
+            vec![Primitive::new("num", 0, Shape::Point(Vec3::splat(self.0 as f32)))]
+        }
+    }
+
+    fn first(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+        Ok(Arc::new(Num(ctx.params.float("a"))))
+    }
+    fn second(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+        let a = ctx.artifact::<Num>("first")?;
+        if ctx.params.float("b") < 0.0 {
+            return Err(StageError::failed("b is negative"));
+        }
+        Ok(Arc::new(Num(a.0 + ctx.params.float("b"))))
+    }
+    fn third(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+        let b = ctx.artifact::<Num>("second")?;
+        if ctx.params.bool("explode") {
+            panic!("boom at {}", b.0);
+        }
+        Ok(Arc::new(Num(b.0 * 2.0)))
+    }
+
+    fn info(id: &'static str, params: &'static [&'static str]) -> StageInfo {
+        StageInfo { id, title: id, explanation: "", paper: "", params }
+    }
+
+    fn pipeline() -> Arc<Pipeline> {
+        Arc::new(Pipeline {
+            id: "test",
+            title: "test",
+            accepts: vec![LevelKind::FloorPlan],
+            params: vec![
+                ParamSpec::float("a", "A", "", 1.0, -10.0, 10.0, 1.0, ""),
+                ParamSpec::float("b", "B", "", 2.0, -10.0, 10.0, 1.0, ""),
+                ParamSpec::bool("explode", "Explode", false, ""),
+            ],
+            stages: vec![
+                Stage { info: info("first", &["a"]), run: first },
+                Stage { info: info("second", &["b"]), run: second },
+                Stage { info: info("third", &["explode"]), run: third },
+            ],
+        })
+    }
+
+    fn runner() -> Runner {
+        let level = Level { source: "t".into(), data: LevelData::FloorPlan(FloorPlan::default()) };
+        Runner::new(pipeline(), Arc::new(level))
+    }
+
+    fn value(r: &Runner, i: usize) -> u64 {
+        r.result(i).unwrap().counts["value"]
+    }
+
+    #[test]
+    fn pipeline_is_consistent() {
+        pipeline().check().unwrap();
+    }
+
+    #[test]
+    fn changing_a_late_parameter_does_not_rerun_earlier_stages() {
+        let mut r = runner();
+        assert_eq!(r.run_all(), 3);
+        assert_eq!(value(&r, 2), 6);
+        assert_eq!(r.set_param("b", ParamValue::Float(4.0)).unwrap(), Some(1));
+        assert_eq!(r.first_missing(), 1);
+        assert_eq!(r.run_all(), 2);
+        assert_eq!([r.executions(0), r.executions(1), r.executions(2)], [1, 2, 2]);
+        assert_eq!(value(&r, 2), 10);
+        // Setting the same value again changes nothing.
+        assert_eq!(r.set_param("b", ParamValue::Float(4.0)).unwrap(), None);
+        assert_eq!(r.run_all(), 0);
+    }
+
+    #[test]
+    fn unknown_and_out_of_range_parameters_are_refused() {
+        let mut r = runner();
+        assert!(r.set_param("zz", ParamValue::Float(1.0)).is_err());
+        assert!(r.set_param("a", ParamValue::Float(11.0)).is_err());
+    }
+
+    #[test]
+    fn a_failing_stage_keeps_earlier_results_and_blocks_later_ones() {
+        let mut r = runner();
+        r.set_param("b", ParamValue::Float(-1.0)).unwrap();
+        r.run_all();
+        assert!(r.result(0).unwrap().outcome.is_ok());
+        assert_eq!(r.result(1).unwrap().outcome.as_ref().unwrap_err(), &StageError::Failed("b is negative".into()));
+        assert_eq!(r.result(2).unwrap().outcome.as_ref().unwrap_err(), &StageError::Blocked("second".into()));
+        assert_eq!(r.first_error().unwrap().0, 1);
+    }
+
+    #[test]
+    fn a_panic_becomes_an_error() {
+        let mut r = runner();
+        r.set_param("explode", ParamValue::Bool(true)).unwrap();
+        r.run_all();
+        match &r.result(2).unwrap().outcome {
+            Err(StageError::Panicked(m)) => assert!(m.contains("boom at 3"), "{m}"),
+            other => panic!("expected a panic error, got {other:?}"),
+        }
+        assert!(r.result(1).unwrap().outcome.is_ok());
+    }
+
+    #[test]
+    fn cancel_stops_between_stages() {
+        let mut r = runner();
+        let cancel = AtomicBool::new(false);
+        let mut seen = Vec::new();
+        let ran = r.run_to(2, &cancel, &mut |i| {
+            seen.push(i);
+            if i == 1 {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        });
+        assert_eq!(ran, 2);
+        assert_eq!(seen, vec![0, 1]);
+        assert!(r.result(2).is_none());
+        cancel.store(false, Ordering::Relaxed);
+        assert_eq!(r.run_to(2, &cancel, &mut |_| {}), 1);
+    }
+
+    #[test]
+    fn presets_invalidate_from_the_first_changed_reader() {
+        let mut r = runner();
+        r.run_all();
+        let mut v = r.params().clone();
+        v.set(&r.pipeline().params.clone(), "explode", ParamValue::Bool(false)).unwrap();
+        assert_eq!(r.set_params(v.clone()), None);
+        v.set(&r.pipeline().params.clone(), "b", ParamValue::Float(0.0)).unwrap();
+        assert_eq!(r.set_params(v), Some(1));
+    }
+}
