@@ -1,1 +1,120 @@
-fn main(){}
+//! `navscope-cli`: build navigation meshes, find paths, export and benchmark
+//! without a window.
+//!
+//! ```text
+//! navscope-cli info LEVEL
+//! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--out F.json] [--obj F.obj]
+//! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--json]
+//! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--json]
+//! ```
+//! Exit status: 0 on success, 1 on a failed build or an invalid level (one
+//! line on stderr naming the file and the problem), 2 on bad arguments.
+
+mod bench;
+mod build;
+mod info;
+mod path;
+mod session;
+mod table;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Command-line interface.
+#[derive(Parser, Debug)]
+#[command(name = "navscope-cli", version, about = "Headless navscope: build navigation meshes, find paths, benchmark pipelines")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Options shared by every command that builds a mesh.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BuildOptions {
+    /// Pipeline id (`navmesh` reads LEVEL as NavMesh JSON); default: the first
+    /// pipeline that accepts the level's kind.
+    #[arg(long)]
+    pipeline: Option<String>,
+    /// RON preset of parameter values.
+    #[arg(long)]
+    preset: Option<PathBuf>,
+    /// Set one parameter, e.g. `--set tau=5` (repeatable; after the preset).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Describe a level: kind, size, bounds and the pipelines that accept it.
+    Info {
+        /// Level file.
+        level: PathBuf,
+    },
+    /// Run a pipeline and print each stage's time and counts.
+    Build {
+        /// Level file.
+        level: PathBuf,
+        #[command(flatten)]
+        opts: BuildOptions,
+        /// Write the NavMesh JSON here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Write the NavMesh polygons as Wavefront OBJ here.
+        #[arg(long)]
+        obj: Option<PathBuf>,
+    },
+    /// Find a path between two points.
+    Path {
+        /// Level file (or NavMesh JSON with `--pipeline navmesh`).
+        level: PathBuf,
+        #[command(flatten)]
+        opts: BuildOptions,
+        /// Start point `X,Y,Z` (world space, metres).
+        #[arg(long, value_parser = path::parse_point, allow_hyphen_values = true)]
+        from: glam::DVec3,
+        /// Goal point `X,Y,Z`.
+        #[arg(long, value_parser = path::parse_point, allow_hyphen_values = true)]
+        to: glam::DVec3,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Time every stage over several runs and report medians and counts.
+    Bench {
+        /// Level files.
+        #[arg(required = true)]
+        levels: Vec<PathBuf>,
+        #[command(flatten)]
+        opts: BuildOptions,
+        /// Runs per level and variant (the median is reported).
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        runs: u32,
+        /// A parameter variant to compare, e.g. `--variant "portal_removal=false"`;
+        /// `;` separates several settings. Repeatable; the base settings are
+        /// always measured first.
+        #[arg(long = "variant", value_name = "NAME=VALUE[;...]")]
+        variants: Vec<String>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Info { level } => info::run(&level),
+        Command::Build { level, opts, out, obj } => build::run(&level, &opts, out.as_deref(), obj.as_deref()),
+        Command::Path { level, opts, from, to, json } => path::run(&level, &opts, from, to, json),
+        Command::Bench { levels, opts, runs, variants, json } => bench::run(&levels, &opts, runs, &variants, json),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            e.exit_code()
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! `navscope-cli build`: run a pipeline, print the stage table, export.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use navscope_core::Runner;
+
+use crate::BuildOptions;
+use crate::session::{CliError, check_run, load_level, runner};
+use crate::table;
+
+/// Runs every stage with a progress bar on stderr (shown on terminals only).
+pub fn run_stages(r: &mut Runner) {
+    let n = r.pipeline().stages.len();
+    let bar = ProgressBar::new(n as u64);
+    bar.set_style(ProgressStyle::with_template("{spinner} [{pos}/{len}] {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    let titles: Vec<&str> = r.pipeline().stages.iter().map(|s| s.info.title).collect();
+    r.run_to(n.saturating_sub(1), &AtomicBool::new(false), &mut |i| {
+        bar.set_position(i as u64);
+        bar.set_message(titles[i]);
+    });
+    bar.finish_and_clear();
+}
+
+/// The stage table of a finished run: stage, title, time and counts.
+pub fn stage_table(r: &Runner) -> String {
+    let mut rows = vec![vec!["stage".into(), "ms".into(), "counts".into()]];
+    for (i, s) in r.pipeline().stages.iter().enumerate() {
+        let (ms, counts) = match r.result(i) {
+            Some(res) => match &res.outcome {
+                Ok(_) => (format!("{:.2}", res.ms), table::counts(&res.counts)),
+                Err(e) => (format!("{:.2}", res.ms), format!("error: {e}")),
+            },
+            None => ("-".into(), "not run".into()),
+        };
+        rows.push(vec![s.info.id.to_string(), ms, counts]);
+    }
+    table::render(&rows)
+}
+
+/// Builds and writes the requested exports.
+pub fn run(level: &Path, opts: &BuildOptions, out: Option<&Path>, obj: Option<&Path>) -> Result<(), CliError> {
+    let mut r = runner(load_level(level)?, opts)?;
+    run_stages(&mut r);
+    print!("{}", stage_table(&r));
+    check_run(&r)?;
+    let mesh = r.navmesh();
+    if let Some(m) = &mesh {
+        println!("navmesh: {} nodes, {} links", m.nodes.len(), m.links.len());
+        for (k, v) in &m.metrics {
+            println!("  {k}: {v}");
+        }
+    }
+    let write = |p: &Path, text: String| std::fs::write(p, text).map_err(|e| CliError::Failed(format!("{}: {e}", p.display())));
+    if out.is_some() || obj.is_some() {
+        let m = mesh.ok_or_else(|| CliError::Failed(format!("{}: pipeline '{}' produced no NavMesh", level.display(), r.pipeline().id)))?;
+        if let Some(p) = out {
+            write(p, m.to_json())?;
+        }
+        if let Some(p) = obj {
+            write(p, m.to_obj())?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,70 @@
+//! `navscope-cli path`: build (or read) a NavMesh and search it.
+
+use std::path::Path;
+
+use glam::DVec3;
+use navscope_path::{Locator, PathError, SearchOptions, find_path};
+
+use crate::BuildOptions;
+use crate::build::run_stages;
+use crate::session::{CliError, check_run, load_level, load_navmesh, runner};
+
+/// Parses `X,Y,Z`.
+pub fn parse_point(s: &str) -> Result<DVec3, String> {
+    let parts: Vec<f64> = s
+        .split(',')
+        .map(|p| p.trim().parse::<f64>().map_err(|_| format!("'{p}' is not a number")))
+        .collect::<Result<_, _>>()?;
+    match parts.as_slice() {
+        [x, y, z] if parts.iter().all(|v| v.is_finite()) => Ok(DVec3::new(*x, *y, *z)),
+        _ => Err(format!("'{s}' is not three finite numbers X,Y,Z")),
+    }
+}
+
+/// Finds and prints the path.
+pub fn run(level: &Path, opts: &BuildOptions, from: DVec3, to: DVec3, json: bool) -> Result<(), CliError> {
+    let mesh = if opts.pipeline.as_deref() == Some("navmesh") {
+        load_navmesh(level)?
+    } else {
+        let mut r = runner(load_level(level)?, opts)?;
+        run_stages(&mut r);
+        check_run(&r)?;
+        r.navmesh().ok_or_else(|| CliError::Failed(format!("{}: pipeline '{}' produced no NavMesh", level.display(), r.pipeline().id)))?
+    };
+    let locator = Locator::new(&mesh);
+    let result = find_path(&mesh, &locator, from, to, &SearchOptions::default());
+    match (result, json) {
+        (Ok(p), true) => println!("{}", p.to_json()),
+        (Ok(p), false) => {
+            println!("path found: length {:.3} m, {} expansions, {} waypoints", p.length, p.expansions, p.waypoints.len());
+            for w in &p.waypoints {
+                println!("  ({:.3}, {:.3}, {:.3})  {}", w.position.x, w.position.y, w.position.z, w.stance.name());
+            }
+        }
+        (Err(e), true) => println!("{}", not_found_json(&e)),
+        (Err(e), false) => println!("no path: {e}"),
+    }
+    Ok(())
+}
+
+/// The contract's JSON for a failed search, with the reason.
+fn not_found_json(e: &PathError) -> String {
+    let expansions = match e {
+        PathError::NoConnection { expansions, .. } => *expansions,
+        _ => 0,
+    };
+    serde_json::json!({ "found": false, "length": 0.0, "expansions": expansions, "waypoints": [], "reason": e.to_string() }).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_parse_and_bad_ones_are_refused() {
+        assert_eq!(parse_point("1, -2.5,3"), Ok(DVec3::new(1.0, -2.5, 3.0)));
+        assert!(parse_point("1,2").is_err());
+        assert!(parse_point("1,2,x").is_err());
+        assert!(parse_point("1,2,inf").is_err());
+    }
+}

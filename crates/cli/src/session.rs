@@ -1,0 +1,133 @@
+//! Resolving a level, a pipeline and parameter settings into a ready
+//! [`Runner`], shared by every command; and the CLI's error type.
+
+use std::fmt;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use navscope_core::params::ParamValues;
+use navscope_core::{Pipeline, Runner};
+use navscope_core::level::Level;
+
+use crate::BuildOptions;
+
+/// A failure, with the exit status it maps to.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad arguments (exit 2).
+    Usage(String),
+    /// An invalid level or a failed build (exit 1).
+    Failed(String),
+}
+
+impl CliError {
+    /// The process exit status for this error.
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::Usage(_) => ExitCode::from(2),
+            CliError::Failed(_) => ExitCode::from(1),
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Usage(m) => write!(f, "navscope-cli: {m}"),
+            CliError::Failed(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+/// Loads a level; a bad file is a one-line failure naming it.
+pub fn load_level(path: &Path) -> Result<Level, CliError> {
+    navscope_levels::load(path).map_err(|e| CliError::Failed(e.to_string()))
+}
+
+/// The pipeline named by `--pipeline`, or the first that accepts the level.
+pub fn pipeline_for(level: &Level, requested: Option<&str>) -> Result<Arc<Pipeline>, CliError> {
+    match requested {
+        Some(id) => {
+            let p = navscope_pipelines::by_id(id).ok_or_else(|| {
+                CliError::Usage(format!("unknown pipeline '{id}' (known: {}, navmesh)", navscope_pipelines::ids().join(", ")))
+            })?;
+            if !p.accepts.contains(&level.kind()) {
+                return Err(CliError::Usage(format!(
+                    "pipeline '{id}' does not accept a {} ({} is one)",
+                    level.kind().name(),
+                    level.source
+                )));
+            }
+            Ok(p)
+        }
+        None => navscope_pipelines::for_kind(level.kind()).into_iter().next().ok_or_else(|| {
+            CliError::Failed(format!("{}: no pipeline accepts a {} yet", level.source, level.kind().name()))
+        }),
+    }
+}
+
+/// Parameter values from the pipeline's defaults, the preset file and the
+/// `--set` options, in that order.
+pub fn param_values(pipeline: &Pipeline, opts: &BuildOptions) -> Result<ParamValues, CliError> {
+    let mut values = match &opts.preset {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| CliError::Failed(format!("{}: {e}", p.display())))?;
+            ParamValues::from_ron(&pipeline.params, &text).map_err(|e| CliError::Failed(format!("{}: {e}", p.display())))?
+        }
+        None => ParamValues::defaults(&pipeline.params),
+    };
+    for s in &opts.set {
+        apply_setting(pipeline, &mut values, s)?;
+    }
+    Ok(values)
+}
+
+/// Applies one `NAME=VALUE` setting.
+pub fn apply_setting(pipeline: &Pipeline, values: &mut ParamValues, setting: &str) -> Result<(), CliError> {
+    let (name, text) = setting
+        .split_once('=')
+        .ok_or_else(|| CliError::Usage(format!("'{setting}' is not NAME=VALUE")))?;
+    let spec = navscope_core::params::spec(&pipeline.params, name.trim()).map_err(|e| CliError::Usage(e.to_string()))?;
+    let v = spec.parse(text).map_err(|e| CliError::Usage(e.to_string()))?;
+    values.set(&pipeline.params, name.trim(), v).map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok(())
+}
+
+/// A runner for the level and pipeline with the requested parameters.
+pub fn runner(level: Level, opts: &BuildOptions) -> Result<Runner, CliError> {
+    let pipeline = pipeline_for(&level, opts.pipeline.as_deref())?;
+    let values = param_values(&pipeline, opts)?;
+    let mut r = Runner::new(pipeline, Arc::new(level));
+    r.set_params(values);
+    Ok(r)
+}
+
+/// Turns the first stage failure of a finished run into a one-line error
+/// naming the level and the stage.
+pub fn check_run(r: &Runner) -> Result<(), CliError> {
+    match r.first_error() {
+        None => Ok(()),
+        Some((i, e)) => Err(CliError::Failed(format!(
+            "{}: stage '{}' failed: {e}",
+            r.level().source,
+            r.pipeline().stages[i].info.id
+        ))),
+    }
+}
+
+/// True when `path` is a NavMesh JSON document rather than a level (read
+/// from the first kilobytes only).
+pub fn looks_like_navmesh(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 4096];
+    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
+    String::from_utf8_lossy(&head[..n]).contains(navscope_core::navmesh::FORMAT)
+}
+
+/// Reads a NavMesh JSON document; errors name the file.
+pub fn load_navmesh(path: &Path) -> Result<navscope_core::NavMesh, CliError> {
+    let fail = |m: String| CliError::Failed(format!("{}: {m}", path.display()));
+    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    navscope_core::NavMesh::from_json(&text).map_err(|e| fail(e.to_string()))
+}
