@@ -1,1 +1,59 @@
+//! # navscope-path
+//!
+//! Path search written once against the common [`NavMesh`] every pipeline
+//! ends in: point location, A* with a recorded trace, stance-aware costs and
+//! string pulling. Nothing here knows which pipeline made the mesh.
+//!
+//! * [`Locator`] (module `locate`): the node a 3D point stands on, through an
+//!   R-tree (`rstar`) of node bounds: the polygon containing the point seen
+//!   from above with the nearest height, else the nearest node, within
+//!   [`Locator::max_distance`].
+//! * [`astar`] (module `search`): A* over the node graph with link-kind
+//!   filters and per-stance cost multipliers (Kirst §32.5), returning the
+//!   node and link path and the [`SearchTrace`]: every expansion in order
+//!   with `g`, `h` and `f`, and the final open and closed sets, so a viewer
+//!   can animate the search. Costs, heuristic and tie-breaking are documented
+//!   on [`astar`]'s module.
+//! * [`funnel()`] (module `funnel`): the simple stupid funnel over the
+//!   portal sequence (module `portal`: link segments, else shared polygon
+//!   edges, else node positions), with agent-radius clearance at corners and
+//!   the stance to hold on each leg by Kirst §32.3.2's rule.
+//! * [`find_path`]: locate, search, smooth; [`PathResult::to_json`] is the
+//!   CLI's path JSON.
+//! * [`sample`]: grid meshes for tests, benchmarks and samples.
+//!
+//! The A* and the funnel are written by hand (no maintained crate searches a
+//! NavMesh with a recorded trace or pulls strings through portals); the
+//! R-tree is `rstar`.
+//!
+//! ## Choices where the papers leave room
+//! * Stance multipliers default to stand 1, crouch 1.5, prone 3, swim 2,
+//!   sidestep 2. Kirst §32.5 asks that non-standing movement cost more "so
+//!   that the pathway around the table is a far cheaper alternative" but
+//!   gives no numbers.
+//! * Each half of a link (node position to crossing midpoint, midpoint to
+//!   next position) is paid at the stance multiplier of the node it lies in;
+//!   a link cost above that walked length is added on top.
+//! * Kirst's stance rule is applied to the smoothed path with each node's
+//!   path vertex at the middle of the path's stretch through the node (see
+//!   the `funnel` module); the order of restrictiveness of the five stances
+//!   is in [`stance`].
+//! * Agent clearance shrinks each portal by the radius at both ends, never
+//!   past its midpoint.
+//! * Everything is deterministic: ties go to the smaller `h`, then the
+//!   smaller node id; the same query gives the same answer bit for bit.
 
+mod find;
+mod funnel;
+mod locate;
+mod portal;
+pub mod sample;
+mod search;
+pub mod stance;
+mod surface;
+
+pub use find::{PathError, PathResult, centre_polyline, find_path};
+pub use funnel::{Waypoint, funnel, path_length};
+pub use locate::{DEFAULT_MAX_DISTANCE, Location, Locator};
+pub use navscope_core::NavMesh;
+pub use search::{DEFAULT_MAX_EXPANSIONS, Expansion, Search, SearchOptions, SearchTrace, astar};

@@ -1,0 +1,393 @@
+//! String pulling: the shortest path through the portal sequence, with the
+//! stance to hold on every leg.
+//!
+//! ## The funnel
+//! navscope writes its own "simple stupid funnel" (Mononen's formulation of
+//! Lee and Preparata's funnel): an apex and a left and right ray through
+//! the portal ends seen so far; each new portal end either narrows its side
+//! of the funnel or, if it would cross the other side, that other side's end
+//! becomes a corner of the path and the new apex, and the scan restarts from
+//! it. It runs in plan coordinates (seen from above) with exact orientation
+//! tests. With radius 0 the result is the shortest path inside the corridor
+//! of the path's polygons, seen from above. Corners are portal ends (shrunk
+//! by the agent radius, see [`crate::portal`](crate#modules)); their heights
+//! are those of the portal ends.
+//!
+//! Heights in between: wherever the straight leg crosses a portal the height
+//! is interpolated along the portal. When those heights do not lie on one
+//! straight 3D line (a leg from a flat floor up a ramp) the crossing is kept
+//! as an extra waypoint, so every waypoint is on the mesh surface.
+//!
+//! ## Stances (Kirst §32.3.2)
+//! Kirst builds one path vertex per node and gives vertex `i` the stance
+//! `stance(i) | stance(i - 1)`: the agent crouches while walking *towards* a
+//! crouch-only node (so it is already low when it enters), and "stays
+//! crouched until the node after a crouch-only node": walking from the last
+//! crouch-only node to the next node's vertex it is still crouched, since its
+//! body may still be under the table.
+//!
+//! navscope applies that rule exactly on the smoothed path. Node `i`'s
+//! vertex `v_i` is the point halfway (by path length) between where the path
+//! enters node `i` and where it leaves it; `v_0` is the start and the last
+//! node's vertex is the goal. Every point of the path between `v_(i-1)` and
+//! `v_i` is walked with the more restrictive of the two nodes' stances
+//! ([`crate::stance::most_restrictive`], which generalises crouch-or-stand to
+//! all five stances). A waypoint's stance is the stance held while walking to
+//! it. Where the stance changes between two corners, the vertex `v_i` at
+//! which it changes is inserted as a waypoint (it lies on the straight leg,
+//! so the length is unchanged).
+//!
+//! The first waypoint is the start (with the start node's stance), the last
+//! is the goal; points repeated or lying straight on a leg with the stance of
+//! the leg after them are dropped.
+
+use glam::{DVec2, DVec3};
+use navscope_core::geom::{Orientation, orient, orient_value, world_to_plan};
+use navscope_core::{NavMesh, Stance};
+use serde::{Deserialize, Serialize};
+
+use crate::portal::{Portal, portals};
+use crate::stance::most_restrictive;
+
+/// One point of a smoothed path.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Waypoint {
+    /// World position, on the mesh surface.
+    pub position: DVec3,
+    /// Stance to hold while walking to this waypoint (Kirst §32.3.2).
+    pub stance: Stance,
+    /// The node the waypoint lies in: for a corner on a portal, the node the
+    /// portal leads into.
+    pub node: u32,
+}
+
+/// A corner of the pulled string: portal index and position.
+type Corner = (usize, DVec3);
+
+/// Mononen's simple stupid funnel over `portals` (the first is the start
+/// point, the last the goal point). Returns the corners, start and goal
+/// included, each with the index of the portal it lies on.
+fn pull_string(portals: &[Portal]) -> Vec<Corner> {
+    let plan: Vec<(DVec2, DVec2)> = portals.iter().map(|p| p.plan()).collect();
+    let last = portals.len() - 1;
+    let mut corners = vec![(0, portals[0].left)];
+    let mut apex = plan[0].0;
+    let (mut left, mut left_i) = (plan[0].0, 0usize);
+    let (mut right, mut right_i) = (plan[0].1, 0usize);
+    let mut i = 1;
+    // Each restart moves the apex forward by at least one portal, so the
+    // loop ends; the guard only protects against NaN-poisoned input.
+    let mut guard = portals.len() * portals.len() + 8;
+    while i <= last && guard > 0 {
+        guard -= 1;
+        let (l, r) = plan[i];
+        // Right side: narrow unless it crosses the left ray.
+        if orient_value(apex, right, r) >= 0.0 {
+            if apex == right || orient_value(apex, left, r) < 0.0 {
+                right = r;
+                right_i = i;
+            } else {
+                corners.push((left_i, portals[left_i].left));
+                apex = left;
+                (right, right_i) = (apex, left_i);
+                i = left_i + 1;
+                continue;
+            }
+        }
+        // Left side: narrow unless it crosses the right ray.
+        if orient_value(apex, left, l) <= 0.0 {
+            if apex == left || orient_value(apex, right, l) > 0.0 {
+                left = l;
+                left_i = i;
+            } else {
+                corners.push((right_i, portals[right_i].right));
+                apex = right;
+                (left, left_i) = (apex, right_i);
+                i = right_i + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    corners.push((last, portals[last].left));
+    corners
+}
+
+/// Where the plan segment `a b` crosses portal `p`, as a world point on the
+/// portal (parameter clamped to the portal).
+fn crossing(p: &Portal, a: DVec2, b: DVec2) -> DVec3 {
+    let (l, r) = p.plan();
+    let lr = r - l;
+    let ab = b - a;
+    let den = lr.perp_dot(ab);
+    let t = if den != 0.0 && den.is_finite() {
+        (a - l).perp_dot(ab) / den
+    } else {
+        navscope_core::geom::project_on_segment(l, r, a)
+    };
+    p.at(if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.5 })
+}
+
+/// One point along the dense path (every portal crossing) or a node vertex.
+#[derive(Clone, Copy, Debug)]
+struct Event {
+    position: DVec3,
+    /// Path index of the node the point lies in.
+    node: usize,
+    /// Kept as a waypoint.
+    keep: bool,
+    /// `Some(j)` for node `j`'s vertex `v_j`.
+    vertex: Option<usize>,
+}
+
+/// True when the heights at `b` do not continue the straight 3D line from
+/// `a` to `c` (plan distances as the parameter).
+fn height_kink(a: DVec3, b: DVec3, c: DVec3) -> bool {
+    let d1 = world_to_plan(a).distance(world_to_plan(b));
+    let d2 = world_to_plan(b).distance(world_to_plan(c));
+    if !(d1 + d2 > 0.0) {
+        return false;
+    }
+    let expected = a.y + (c.y - a.y) * d1 / (d1 + d2);
+    (b.y - expected).abs() > 1e-9 * (1.0 + b.y.abs())
+}
+
+/// True when `b` lies on the straight 3D leg from `a` to `c`, between them.
+fn passes_straight(a: DVec3, b: DVec3, c: DVec3) -> bool {
+    let (pa, pb, pc) = (world_to_plan(a), world_to_plan(b), world_to_plan(c));
+    orient(pa, pb, pc) == Orientation::Collinear && (pb - pa).dot(pc - pb) >= 0.0 && !height_kink(a, b, c)
+}
+
+/// The smoothed path from `start` to `goal` through `nodes` (a path of
+/// [`crate::astar`]: `links[i]` joins `nodes[i]` to `nodes[i + 1]`), keeping
+/// `radius` away from portal ends. See the module docs for the funnel, the
+/// heights and Kirst's stance rule.
+///
+/// `start` and `goal` should lie in the first and last node. An empty node
+/// list or an unknown node id gives no waypoints.
+pub fn funnel(mesh: &NavMesh, nodes: &[u32], links: &[usize], start: DVec3, goal: DVec3, radius: f64) -> Vec<Waypoint> {
+    let Some(portals) = (if nodes.is_empty() { None } else { portals(mesh, nodes, links, start, goal, radius) }) else {
+        return Vec::new();
+    };
+    let last = portals.len() - 1;
+    let corners = pull_string(&portals);
+
+    // Dense path: the point where the string crosses every portal.
+    let mut dense = vec![DVec3::ZERO; portals.len()];
+    let mut is_corner = vec![false; portals.len()];
+    for w in corners.windows(2) {
+        let ((a_i, a), (b_i, b)) = (w[0], w[1]);
+        dense[a_i] = a;
+        dense[b_i] = b;
+        is_corner[a_i] = true;
+        is_corner[b_i] = true;
+        for k in a_i + 1..b_i {
+            dense[k] = crossing(&portals[k], world_to_plan(a), world_to_plan(b));
+        }
+    }
+    let mut s = vec![0.0; portals.len()];
+    for k in 1..portals.len() {
+        s[k] = s[k - 1] + dense[k - 1].distance(dense[k]);
+    }
+
+    // Node vertices v_j (0 < j < n - 1) at the middle of each node's stretch.
+    let n = nodes.len();
+    let entry: Vec<usize> = {
+        let mut e = vec![0; n];
+        for (k, p) in portals.iter().enumerate() {
+            if p.enters {
+                e[p.node] = k;
+            }
+        }
+        e
+    };
+    let exit = |j: usize| if j + 1 < n { entry[j + 1] } else { last };
+    let stance = |j: usize| mesh.nodes[nodes[j] as usize].stance;
+    let span = |j: usize| if j == 0 { stance(0) } else { most_restrictive(stance(j - 1), stance(j)) };
+
+    let mut events: Vec<Event> = Vec::with_capacity(portals.len() + n);
+    let mut next_vertex = 1;
+    for k in 0..portals.len() {
+        let keep = k == 0 || k == last || is_corner[k] || height_kink(dense[k - 1], dense[k], dense[k + 1]);
+        events.push(Event { position: dense[k], node: portals[k].node, keep, vertex: None });
+        // Vertices lying on the leg from dense[k] to dense[k + 1].
+        while next_vertex + 1 < n {
+            let j = next_vertex;
+            let (e, x) = (entry[j], exit(j));
+            let mid = (s[e] + s[x]) * 0.5;
+            // v_j lies on the leg k -> k + 1 inside node j's stretch [e, x].
+            if k < e || k >= x || (mid > s[k + 1] && k + 1 < x) {
+                break;
+            }
+            let seg = s[k + 1] - s[k];
+            let t = if seg > 0.0 { ((mid - s[k]) / seg).clamp(0.0, 1.0) } else { 0.0 };
+            let keep = span(j) != span(j + 1);
+            events.push(Event { position: dense[k].lerp(dense[k + 1], t), node: j, keep, vertex: Some(j) });
+            next_vertex += 1;
+        }
+    }
+
+    // Stances: the leg v_(j-1) -> v_j is walked in span(j).
+    let mut out: Vec<Waypoint> = Vec::new();
+    let mut current = 1usize;
+    for (idx, e) in events.iter().enumerate() {
+        let st = match e.vertex {
+            Some(j) => {
+                current = j + 1;
+                span(j)
+            }
+            None if idx == 0 => span(0),
+            None => span(current.min(n - 1)),
+        };
+        if !e.keep {
+            continue;
+        }
+        let w = Waypoint { position: e.position, stance: st, node: nodes[e.node] };
+        // A repeated point keeps its first stance (the leg to it); the goal
+        // only lends it its node. Start and goal are both kept when equal.
+        let is_goal = idx + 1 == events.len();
+        let len = out.len();
+        if let Some(prev) = out.last_mut()
+            && prev.position == w.position
+            && !(is_goal && len == 1)
+        {
+            if is_goal {
+                prev.node = w.node;
+            }
+            continue;
+        }
+        out.push(w);
+    }
+    // Drop points lying straight on a leg walked in one stance.
+    let mut k = 1;
+    while k + 1 < out.len() {
+        if out[k].stance == out[k + 1].stance && passes_straight(out[k - 1].position, out[k].position, out[k + 1].position) {
+            out.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+    out
+}
+
+/// Total 3D length of a waypoint polyline.
+pub fn path_length(waypoints: &[Waypoint]) -> f64 {
+    waypoints.windows(2).map(|w| w[0].position.distance(w[1].position)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::grid_mesh;
+    use navscope_core::LinkKind;
+
+    fn v(x: f64, z: f64) -> DVec3 {
+        DVec3::new(x, 0.0, z)
+    }
+
+    fn ids(m: &NavMesh, cells: &[(usize, usize)]) -> Vec<u32> {
+        cells.iter().map(|(i, j)| m.nodes.iter().find(|n| n.position == v(*i as f64 + 0.5, *j as f64 + 0.5)).unwrap().id).collect()
+    }
+
+    fn links_of(m: &NavMesh, nodes: &[u32]) -> Vec<usize> {
+        nodes.windows(2).map(|w| m.links.iter().position(|l| l.from == w[0] && l.to == w[1]).unwrap()).collect()
+    }
+
+    #[test]
+    fn straight_corridor_is_one_leg() {
+        let m = grid_mesh(5, 1, |_, _| false);
+        let nodes: Vec<u32> = (0..5).collect();
+        let w = funnel(&m, &nodes, &links_of(&m, &nodes), v(0.2, 0.3), v(4.8, 0.7), 0.0);
+        assert_eq!(w.len(), 2);
+        assert_eq!((w[0].position, w[0].node), (v(0.2, 0.3), 0));
+        assert_eq!((w[1].position, w[1].node), (v(4.8, 0.7), 4));
+    }
+
+    #[test]
+    fn l_bend_turns_at_the_inner_corner() {
+        // (0,0) (1,0) (2,0) then up to (2,1) (2,2).
+        let m = grid_mesh(3, 3, |i, j| i < 2 && j > 0);
+        let nodes = ids(&m, &[(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)]);
+        let w = funnel(&m, &nodes, &links_of(&m, &nodes), v(0.5, 0.5), v(2.5, 2.5), 0.0);
+        let p: Vec<DVec3> = w.iter().map(|w| w.position).collect();
+        assert_eq!(p, vec![v(0.5, 0.5), v(2.0, 1.0), v(2.5, 2.5)]);
+        assert_eq!(w[1].node, nodes[3]);
+        let expected = (1.5f64 * 1.5 + 0.25).sqrt() + (0.25f64 + 2.25).sqrt();
+        assert!((path_length(&w) - expected).abs() < 1e-12);
+    }
+
+    #[test]
+    fn radius_keeps_the_corner_at_a_distance() {
+        let m = grid_mesh(3, 3, |i, j| i < 2 && j > 0);
+        let nodes = ids(&m, &[(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)]);
+        let w = funnel(&m, &nodes, &links_of(&m, &nodes), v(0.5, 0.5), v(2.5, 2.5), 0.2);
+        // The corner portal (2,0)|(2,1) is shrunk to x in [2.2, 2.8].
+        assert!(w.iter().any(|w| w.position == v(2.2, 1.0)), "{w:?}");
+        assert!(w.iter().all(|w| w.position != v(2.0, 1.0)));
+    }
+
+    #[test]
+    fn stance_rule_crouches_before_and_stays_crouched_one_node_after() {
+        // A-B-C-D-E-F in a row, C and D crouch-only, path through vertices.
+        let mut m = grid_mesh(6, 1, |_, _| false);
+        m.nodes[2].stance = Stance::Crouch;
+        m.nodes[3].stance = Stance::Crouch;
+        let nodes: Vec<u32> = (0..6).collect();
+        let w = funnel(&m, &nodes, &links_of(&m, &nodes), v(0.5, 0.5), v(5.5, 0.5), 0.0);
+        let got: Vec<(f64, Stance)> = w.iter().map(|w| (w.position.x, w.stance)).collect();
+        // Stand to v_1 (B's middle, x = 1.5); crouch from there to v_4
+        // (E's middle, x = 4.5): through C, D and half of E; then stand.
+        assert_eq!(got, vec![(0.5, Stance::Stand), (1.5, Stance::Stand), (4.5, Stance::Crouch), (5.5, Stance::Stand)]);
+        assert!((path_length(&w) - 5.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn stance_of_a_one_node_path_is_the_node_stance() {
+        let mut m = grid_mesh(1, 1, |_, _| false);
+        m.nodes[0].stance = Stance::Prone;
+        let w = funnel(&m, &[0], &[], v(0.1, 0.1), v(0.9, 0.9), 0.0);
+        assert_eq!(w.len(), 2);
+        assert!(w.iter().all(|w| w.stance == Stance::Prone));
+        let same = funnel(&m, &[0], &[], v(0.5, 0.5), v(0.5, 0.5), 0.0);
+        assert_eq!(same.len(), 2);
+        assert_eq!(path_length(&same), 0.0);
+    }
+
+    #[test]
+    fn ramp_crossings_keep_waypoints_on_the_surface() {
+        // Three cells along x; the middle one ramps from y 0 to y 1, the last is at y 1.
+        let mut m = grid_mesh(3, 1, |_, _| false);
+        let lift = |p: &mut DVec3| p.y = (p.x - 1.0).clamp(0.0, 1.0);
+        for n in &mut m.nodes {
+            n.polygon.iter_mut().flatten().for_each(lift);
+            lift(&mut n.position);
+        }
+        for l in &mut m.links {
+            l.segment.iter_mut().flatten().for_each(lift);
+        }
+        let nodes = [0, 1, 2];
+        let w = funnel(&m, &nodes, &links_of(&m, &nodes), DVec3::new(0.5, 0., 0.5), DVec3::new(2.5, 1., 0.5), 0.0);
+        let p: Vec<DVec3> = w.iter().map(|w| w.position).collect();
+        assert_eq!(p, vec![DVec3::new(0.5, 0., 0.5), DVec3::new(1., 0., 0.5), DVec3::new(2., 1., 0.5), DVec3::new(2.5, 1., 0.5)]);
+    }
+
+    #[test]
+    fn jump_link_without_segment_goes_through_positions() {
+        let mut m = grid_mesh(3, 1, |i, _| i == 1);
+        m.add_two_way(0, 1, LinkKind::Jump, 2.0, None);
+        let w = funnel(&m, &[0, 1], &[m.links.len() - 2], v(0.2, 0.2), v(2.8, 0.8), 0.0);
+        let p: Vec<DVec3> = w.iter().map(|w| w.position).collect();
+        assert_eq!(p, vec![v(0.2, 0.2), v(0.5, 0.5), v(2.5, 0.5), v(2.8, 0.8)]);
+        assert_eq!(w[2].node, 1);
+    }
+
+    #[test]
+    fn bad_input_gives_no_waypoints() {
+        let m = grid_mesh(2, 1, |_, _| false);
+        assert!(funnel(&m, &[], &[], v(0., 0.), v(1., 1.), 0.0).is_empty());
+        assert!(funnel(&m, &[0, 5], &[0], v(0., 0.), v(1., 1.), 0.0).is_empty());
+        // Mismatched links fall back to the shared edge.
+        let w = funnel(&m, &[0, 1], &[99], v(0.5, 0.5), v(1.5, 0.5), 0.0);
+        assert_eq!(w.len(), 2);
+    }
+}

@@ -1,0 +1,205 @@
+//! The portal sequence the funnel pulls a string through.
+//!
+//! For each step `nodes[i] -> nodes[i + 1]` of a path the crossing is, in
+//! order of preference:
+//! 1. the link's `segment` (a portal, a shared edge, a step's lip);
+//! 2. without one, the longest common stretch of the two polygons' edges (a
+//!    single shared vertex if that is all they share);
+//! 3. otherwise (point nodes, jumps between separate polygons) the path goes
+//!    through both nodes' positions: two point portals, one at each.
+//!
+//! Each portal is oriented as the agent sees it when crossing: `left` on its
+//! left hand. Polygons are counter-clockwise seen from above, and plan
+//! coordinates keep that orientation, so the side of the segment the source
+//! node's position lies on decides (the target node's position when the
+//! source is collinear with the segment).
+//!
+//! Agent clearance: with radius `r > 0` each segment portal is shrunk by `r`
+//! at both ends, but never past its midpoint (a portal shorter than `2r`
+//! becomes its midpoint). Shrinking keeps the string away from the corners it
+//! bends around; a mesh built for the agent's radius (the pipelines erode
+//! walls by it) needs `r = 0`.
+
+use glam::{DVec2, DVec3};
+use navscope_core::geom::{Orientation, SegmentHit, orient, project_on_segment, segment_intersection, world_to_plan};
+use navscope_core::{NavMesh, Node};
+
+/// One crossing of the portal sequence.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Portal {
+    /// Endpoint on the agent's left.
+    pub left: DVec3,
+    /// Endpoint on the agent's right.
+    pub right: DVec3,
+    /// Index in the path of the node the agent is in after this crossing.
+    pub node: usize,
+    /// True when this crossing enters `node` (false for the start point, the
+    /// goal point and the first point portal of a jump, which stay inside).
+    pub enters: bool,
+}
+
+impl Portal {
+    fn point(p: DVec3, node: usize, enters: bool) -> Self {
+        Self { left: p, right: p, node, enters }
+    }
+
+    /// Plan coordinates of the two ends.
+    pub fn plan(&self) -> (DVec2, DVec2) {
+        (world_to_plan(self.left), world_to_plan(self.right))
+    }
+
+    /// World point at parameter `t` from left (0) to right (1).
+    pub fn at(&self, t: f64) -> DVec3 {
+        self.left.lerp(self.right, t)
+    }
+}
+
+/// Longest shared stretch of the two polygons' boundaries, in world space
+/// (heights interpolated on `a`'s edge). A single common point counts as a
+/// zero-length stretch.
+fn shared_edge(a: &[DVec3], b: &[DVec3]) -> Option<[DVec3; 2]> {
+    let mut best: Option<([DVec3; 2], f64)> = None;
+    for i in 0..a.len() {
+        let (a0, a1) = (a[i], a[(i + 1) % a.len()]);
+        let (pa0, pa1) = (world_to_plan(a0), world_to_plan(a1));
+        let lift = |p: DVec2| a0.lerp(a1, project_on_segment(pa0, pa1, p).clamp(0.0, 1.0));
+        for j in 0..b.len() {
+            let (pb0, pb1) = (world_to_plan(b[j]), world_to_plan(b[(j + 1) % b.len()]));
+            let found = match segment_intersection(pa0, pa1, pb0, pb1) {
+                SegmentHit::None => continue,
+                SegmentHit::Point(p) => [lift(p), lift(p)],
+                SegmentHit::Overlap(p, q) => [lift(p), lift(q)],
+            };
+            let len = found[0].distance(found[1]);
+            if best.is_none_or(|(_, l)| len > l) {
+                best = Some((found, len));
+            }
+        }
+    }
+    best.map(|(s, _)| s)
+}
+
+/// `[left, right]` of segment `s` for an agent going from `from` to `to`.
+fn orient_portal(s: [DVec3; 2], from: &Node, to: &Node) -> [DVec3; 2] {
+    let (p, q) = (world_to_plan(s[0]), world_to_plan(s[1]));
+    match orient(p, q, world_to_plan(from.position)) {
+        Orientation::CounterClockwise => [s[1], s[0]],
+        Orientation::Clockwise => s,
+        Orientation::Collinear => match orient(p, q, world_to_plan(to.position)) {
+            Orientation::Clockwise => [s[1], s[0]],
+            _ => s,
+        },
+    }
+}
+
+/// Shrinks `[left, right]` by `radius` at both ends, not past the midpoint.
+fn shrink(s: [DVec3; 2], radius: f64) -> [DVec3; 2] {
+    let len = world_to_plan(s[0]).distance(world_to_plan(s[1]));
+    if !(radius > 0.0) || !(len > 0.0) {
+        return s;
+    }
+    let t = (radius / len).min(0.5);
+    [s[0].lerp(s[1], t), s[0].lerp(s[1], 1.0 - t)]
+}
+
+/// The portal sequence from `start` to `goal` through `nodes` (see the
+/// module docs). `links[i]` should join `nodes[i]` to `nodes[i + 1]`; a
+/// missing or mismatched link is treated as a link without a segment.
+/// Returns `None` when a node id is unknown.
+pub(crate) fn portals(
+    mesh: &NavMesh,
+    nodes: &[u32],
+    links: &[usize],
+    start: DVec3,
+    goal: DVec3,
+    radius: f64,
+) -> Option<Vec<Portal>> {
+    let node = |id: u32| mesh.nodes.get(id as usize);
+    let mut out = vec![Portal::point(start, 0, true)];
+    for i in 0..nodes.len().saturating_sub(1) {
+        let (a, b) = (node(nodes[i])?, node(nodes[i + 1])?);
+        let link = links.get(i).and_then(|li| mesh.links.get(*li)).filter(|l| {
+            (l.from, l.to) == (nodes[i], nodes[i + 1]) || (l.from, l.to) == (nodes[i + 1], nodes[i])
+        });
+        let segment = link.and_then(|l| l.segment).or_else(|| match (&a.polygon, &b.polygon) {
+            (Some(pa), Some(pb)) => shared_edge(pa, pb),
+            _ => None,
+        });
+        match segment {
+            Some(s) => {
+                let [left, right] = shrink(orient_portal(s, a, b), radius);
+                out.push(Portal { left, right, node: i + 1, enters: true });
+            }
+            None => {
+                out.push(Portal::point(a.position, i, false));
+                out.push(Portal::point(b.position, i + 1, true));
+            }
+        }
+    }
+    out.push(Portal::point(goal, nodes.len().saturating_sub(1), false));
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::grid_mesh;
+    use navscope_core::{LinkKind, Stance};
+
+    #[test]
+    fn grid_portals_are_oriented_for_the_traveller() {
+        // 2 cells along +x: walking +x (plan east), left is plan north = world -z.
+        let m = grid_mesh(2, 1, |_, _| false);
+        let p = portals(&m, &[0, 1], &[0], m.nodes[0].position, m.nodes[1].position, 0.0).unwrap();
+        assert_eq!(p.len(), 3);
+        assert_eq!(p[1].left, DVec3::new(1., 0., 0.));
+        assert_eq!(p[1].right, DVec3::new(1., 0., 1.));
+        assert!(p[1].enters);
+        // Walking back, left and right swap.
+        let back = portals(&m, &[1, 0], &[1], m.nodes[1].position, m.nodes[0].position, 0.0).unwrap();
+        assert_eq!(back[1].left, DVec3::new(1., 0., 1.));
+    }
+
+    #[test]
+    fn radius_shrinks_but_not_past_the_midpoint() {
+        let m = grid_mesh(2, 1, |_, _| false);
+        let p = portals(&m, &[0, 1], &[0], DVec3::ZERO, DVec3::ZERO, 0.25).unwrap();
+        assert_eq!(p[1].left, DVec3::new(1., 0., 0.25));
+        assert_eq!(p[1].right, DVec3::new(1., 0., 0.75));
+        let p = portals(&m, &[0, 1], &[0], DVec3::ZERO, DVec3::ZERO, 3.0).unwrap();
+        assert_eq!(p[1].left, DVec3::new(1., 0., 0.5));
+        assert_eq!(p[1].right, DVec3::new(1., 0., 0.5));
+    }
+
+    #[test]
+    fn missing_segment_uses_the_shared_edge_then_positions() {
+        let mut m = grid_mesh(3, 1, |_, _| false);
+        for l in &mut m.links {
+            l.segment = None;
+        }
+        let p = portals(&m, &[0, 1], &[0], DVec3::ZERO, DVec3::ZERO, 0.0).unwrap();
+        assert_eq!(p.len(), 3);
+        assert_eq!(p[1].left, DVec3::new(1., 0., 0.));
+        assert_eq!(p[1].right, DVec3::new(1., 0., 1.));
+        // 0 and 2 share nothing: a jump through both positions.
+        m.links.push(navscope_core::Link { from: 0, to: 2, kind: LinkKind::Jump, cost: 2.0, segment: None });
+        let p = portals(&m, &[0, 2], &[m.links.len() - 1], DVec3::ZERO, DVec3::ZERO, 0.0).unwrap();
+        assert_eq!(p.len(), 4);
+        assert_eq!((p[1].left, p[1].node, p[1].enters), (m.nodes[0].position, 0, false));
+        assert_eq!((p[2].left, p[2].node, p[2].enters), (m.nodes[2].position, 1, true));
+        assert!(portals(&m, &[0, 9], &[0], DVec3::ZERO, DVec3::ZERO, 0.0).is_none());
+    }
+
+    #[test]
+    fn shared_vertex_is_a_zero_length_portal() {
+        let mut m = NavMesh::new("t", "t");
+        let sq = |x: f64, z: f64| {
+            vec![DVec3::new(x, 0., z + 1.), DVec3::new(x + 1., 0., z + 1.), DVec3::new(x + 1., 0., z), DVec3::new(x, 0., z)]
+        };
+        m.add_node(DVec3::new(0.5, 0., 0.5), Some(sq(0., 0.)), Stance::Stand, 0);
+        m.add_node(DVec3::new(1.5, 0., 1.5), Some(sq(1., 1.)), Stance::Stand, 0);
+        let p = portals(&m, &[0, 1], &[], DVec3::ZERO, DVec3::ZERO, 0.0).unwrap();
+        assert_eq!(p[1].left, DVec3::new(1., 0., 1.));
+        assert_eq!(p[1].right, DVec3::new(1., 0., 1.));
+    }
+}

@@ -1,0 +1,439 @@
+//! A* over the node graph, recording every step for a viewer.
+//!
+//! ## Costs
+//! Crossing link `l` from node `a` to node `b` costs
+//!
+//! ```text
+//! |P(a) - m| * k(a) + |m - P(b)| * k(b) + max(0, l.cost - (|P(a) - m| + |m - P(b)|))
+//! ```
+//!
+//! where `P(n)` is the node's position (the start point for the start node,
+//! the goal point for the goal node), `m` is the midpoint of the link's
+//! crossing segment (without a segment the straight line `P(a) P(b)` is
+//! split in half), and `k(n)` is the stance multiplier of the node's stance
+//! ([`SearchOptions::stance_cost`]). Each half of the move is paid in the
+//! stance of the node it is walked in, which is Kirst §32.5's advice: scale the
+//! cost of moving through crouch-only (prone, swim, ...) space so that an
+//! agent walks around the table rather than crawling under it, unless going
+//! around is much longer. A link whose own `cost` is more than its walked
+//! length (a ladder, a jump a pipeline priced higher) adds the difference.
+//!
+//! The heuristic is the straight-line distance to the goal point times the
+//! smallest stance multiplier. Every move costs at least that much, and the
+//! heuristic obeys the triangle inequality, so it is admissible and
+//! consistent: the first path to reach the goal is a cheapest one, and a
+//! closed node is never reopened.
+//!
+//! ## Determinism
+//! The open list is ordered by `f`, then `h` (closer to the goal first), then
+//! node id; a node's parent changes only on a strictly cheaper path, links
+//! being tried in their order in the mesh. The same mesh and options give the
+//! same search, expansion by expansion.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use glam::DVec3;
+use navscope_core::{Link, LinkKind, NavMesh, Stance};
+use serde::{Deserialize, Serialize};
+
+use crate::stance::stance_index;
+
+/// Default for [`SearchOptions::max_expansions`]: far more nodes than any
+/// level navscope ships has, small enough to bound the memory of the trace.
+pub const DEFAULT_MAX_EXPANSIONS: usize = 1_000_000;
+
+/// What the search may use and what it pays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchOptions {
+    /// Which link kinds may be crossed, indexed like [`LinkKind::ALL`]
+    /// (e.g. clear `Jump` for an agent that cannot jump).
+    pub allowed: [bool; 8],
+    /// Cost multiplier for moving through a node of each stance, indexed like
+    /// [`Stance::ALL`]. Kirst §32.5 asks for non-standing space to cost more
+    /// so agents avoid it when a standing route is not much longer; the paper
+    /// gives no numbers. Values must be finite and `>= 0`; `f64::INFINITY`
+    /// forbids the stance (its nodes are never entered).
+    pub stance_cost: [f64; 5],
+    /// Agent radius in metres: the funnel keeps the path this far from portal
+    /// ends (see [`crate::funnel()`]). The search itself assumes the mesh was
+    /// built for the agent, so it does not test portal widths.
+    pub agent_radius: f64,
+    /// The search gives up after expanding this many nodes.
+    pub max_expansions: usize,
+}
+
+impl Default for SearchOptions {
+    /// Everything allowed; stance multipliers stand 1, crouch 1.5, prone 3,
+    /// swim 2, sidestep 2 (navscope's choice: Kirst §32.5 says only that
+    /// non-standing movement should cost more); radius 0.
+    fn default() -> Self {
+        Self { allowed: [true; 8], stance_cost: [1.0, 1.5, 3.0, 2.0, 2.0], agent_radius: 0.0, max_expansions: DEFAULT_MAX_EXPANSIONS }
+    }
+}
+
+/// Index of a link kind in [`LinkKind::ALL`].
+fn kind_index(k: LinkKind) -> usize {
+    LinkKind::ALL.iter().position(|x| *x == k).unwrap_or(0)
+}
+
+impl SearchOptions {
+    /// The same options with link kind `kind` allowed or forbidden.
+    pub fn allow(mut self, kind: LinkKind, allowed: bool) -> Self {
+        self.allowed[kind_index(kind)] = allowed;
+        self
+    }
+
+    /// True when links of `kind` may be crossed.
+    pub fn allows(&self, kind: LinkKind) -> bool {
+        self.allowed[kind_index(kind)]
+    }
+
+    /// The same options with the multiplier of `stance` set to `multiplier`.
+    pub fn with_stance_cost(mut self, stance: Stance, multiplier: f64) -> Self {
+        self.stance_cost[stance_index(stance)] = multiplier;
+        self
+    }
+
+    /// The cost multiplier of `stance`.
+    pub fn stance_multiplier(&self, stance: Stance) -> f64 {
+        self.stance_cost[stance_index(stance)]
+    }
+
+    /// Checks the values a caller may have typed: multipliers finite (or
+    /// infinite, to forbid a stance) and `>= 0`, radius finite and `>= 0`.
+    /// Returns a sentence naming the bad value.
+    pub fn check(&self) -> Result<(), String> {
+        for (s, m) in Stance::ALL.iter().zip(self.stance_cost) {
+            if m.is_nan() || m < 0.0 {
+                return Err(format!("the {} cost multiplier is {m}; it must be a number >= 0", s.name()));
+            }
+        }
+        if !self.agent_radius.is_finite() || self.agent_radius < 0.0 {
+            return Err(format!("the agent radius is {}; it must be a finite number >= 0", self.agent_radius));
+        }
+        Ok(())
+    }
+
+    /// Multiplier used by the search: invalid values forbid the stance.
+    fn usable_multiplier(&self, stance: Stance) -> f64 {
+        let m = self.stance_multiplier(stance);
+        if m >= 0.0 { m } else { f64::INFINITY }
+    }
+
+    /// Smallest usable multiplier, the heuristic's scale.
+    fn min_multiplier(&self) -> f64 {
+        let m = Stance::ALL.iter().map(|s| self.usable_multiplier(*s)).fold(f64::INFINITY, f64::min);
+        if m.is_finite() { m } else { 0.0 }
+    }
+}
+
+/// One node taken off the open list and expanded.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Expansion {
+    /// The node expanded.
+    pub node: u32,
+    /// The node it was reached from (`None` for the start).
+    pub parent: Option<u32>,
+    /// Cost from the start.
+    pub g: f64,
+    /// Heuristic estimate to the goal.
+    pub h: f64,
+    /// `g + h`.
+    pub f: f64,
+}
+
+/// Everything a viewer needs to replay a search.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchTrace {
+    /// Every expansion, in order.
+    pub expansions: Vec<Expansion>,
+    /// Nodes on the open list when the search stopped, ascending ids.
+    pub open: Vec<u32>,
+    /// Nodes expanded (closed) when the search stopped, ascending ids.
+    pub closed: Vec<u32>,
+}
+
+/// The outcome of [`astar`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Search {
+    /// The nodes from start to goal, or `None` when the goal was not reached.
+    pub nodes: Option<Vec<u32>>,
+    /// Indices into `mesh.links` of the links crossed, one fewer than nodes.
+    pub links: Vec<usize>,
+    /// The cost of the path (see the module docs); infinite when none.
+    pub cost: f64,
+    /// True when the search stopped at [`SearchOptions::max_expansions`]
+    /// with nodes still open, rather than running out of nodes.
+    pub hit_limit: bool,
+    /// The recorded search.
+    pub trace: SearchTrace,
+}
+
+/// An open-list entry; the heap pops the smallest `(f, h, node)`.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    f: f64,
+    h: f64,
+    g: f64,
+    node: u32,
+}
+
+impl Ord for Open {
+    fn cmp(&self, o: &Self) -> Ordering {
+        // Reversed: BinaryHeap is a max-heap.
+        o.f.total_cmp(&self.f).then(o.h.total_cmp(&self.h)).then(o.node.cmp(&self.node))
+    }
+}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl PartialEq for Open {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+
+impl Eq for Open {}
+
+/// The walked halves of a link: `(length in a, length in b)`.
+pub(crate) fn link_halves(link: &Link, pa: DVec3, pb: DVec3) -> (f64, f64) {
+    match link.segment {
+        Some([s0, s1]) => {
+            let m = (s0 + s1) * 0.5;
+            (pa.distance(m), m.distance(pb))
+        }
+        None => {
+            let d = pa.distance(pb) * 0.5;
+            (d, d)
+        }
+    }
+}
+
+/// A* from node `start` to node `goal` of `mesh` (see the module docs for
+/// costs, heuristic and tie-breaking). `start_pt` and `goal_pt` are where the
+/// agent really starts and ends, inside those nodes; they replace the two
+/// nodes' positions in the costs.
+///
+/// Never panics: unknown start or goal ids give an empty search, links to
+/// unknown nodes are skipped.
+pub fn astar(mesh: &NavMesh, start: u32, goal: u32, start_pt: DVec3, goal_pt: DVec3, opts: &SearchOptions) -> Search {
+    let n = mesh.nodes.len();
+    let mut search = Search { cost: f64::INFINITY, ..Search::default() };
+    if start as usize >= n || goal as usize >= n {
+        return search;
+    }
+    let mut adjacency = vec![Vec::new(); n];
+    for (i, l) in mesh.links.iter().enumerate() {
+        if (l.from as usize) < n && (l.to as usize) < n && opts.allows(l.kind) {
+            adjacency[l.from as usize].push(i);
+        }
+    }
+    let position = |v: u32| {
+        if v == start {
+            start_pt
+        } else if v == goal {
+            goal_pt
+        } else {
+            mesh.nodes[v as usize].position
+        }
+    };
+    let mult = |v: u32| opts.usable_multiplier(mesh.nodes[v as usize].stance);
+    let scale = opts.min_multiplier();
+    let heuristic = |v: u32| position(v).distance(goal_pt) * scale;
+
+    let mut g = vec![f64::INFINITY; n];
+    let mut parent: Vec<Option<(u32, usize)>> = vec![None; n];
+    let mut closed = vec![false; n];
+    let mut opened = vec![false; n];
+    let mut heap = BinaryHeap::new();
+    g[start as usize] = 0.0;
+    opened[start as usize] = true;
+    let h0 = heuristic(start);
+    heap.push(Open { f: h0, h: h0, g: 0.0, node: start });
+
+    let mut reached = false;
+    while let Some(top) = heap.pop() {
+        let v = top.node as usize;
+        if closed[v] || top.g > g[v] {
+            continue;
+        }
+        if search.trace.expansions.len() >= opts.max_expansions {
+            search.hit_limit = true;
+            break;
+        }
+        closed[v] = true;
+        search.trace.expansions.push(Expansion { node: top.node, parent: parent[v].map(|p| p.0), g: top.g, h: top.h, f: top.f });
+        if top.node == goal {
+            reached = true;
+            break;
+        }
+        for &li in &adjacency[v] {
+            let l = &mesh.links[li];
+            let w = l.to as usize;
+            if closed[w] {
+                continue;
+            }
+            let (da, db) = link_halves(l, position(top.node), position(l.to));
+            let (ka, kb) = (mult(top.node), mult(l.to));
+            if !ka.is_finite() || !kb.is_finite() {
+                continue;
+            }
+            let cost = da * ka + db * kb + (l.cost - (da + db)).max(0.0);
+            let ng = top.g + cost;
+            if ng < g[w] {
+                g[w] = ng;
+                parent[w] = Some((top.node, li));
+                opened[w] = true;
+                let h = heuristic(l.to);
+                heap.push(Open { f: ng + h, h, g: ng, node: l.to });
+            }
+        }
+    }
+
+    search.trace.open = (0..n).filter(|&i| opened[i] && !closed[i]).map(|i| i as u32).collect();
+    search.trace.closed = (0..n).filter(|&i| closed[i]).map(|i| i as u32).collect();
+    if reached {
+        let mut nodes = vec![goal];
+        let mut links = Vec::new();
+        let mut v = goal;
+        while let Some((p, li)) = parent[v as usize] {
+            nodes.push(p);
+            links.push(li);
+            v = p;
+        }
+        nodes.reverse();
+        links.reverse();
+        search.cost = if start == goal { start_pt.distance(goal_pt) * mult(start) } else { g[goal as usize] };
+        search.nodes = Some(nodes);
+        search.links = links;
+    }
+    search
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::grid_mesh;
+
+    fn centre(i: usize, j: usize) -> DVec3 {
+        DVec3::new(i as f64 + 0.5, 0.0, j as f64 + 0.5)
+    }
+
+    fn node_at(m: &NavMesh, i: usize, j: usize) -> u32 {
+        m.nodes.iter().find(|n| n.position == centre(i, j)).unwrap().id
+    }
+
+    #[test]
+    fn straight_corridor_costs_its_length_and_records_the_trace() {
+        let m = grid_mesh(5, 1, |_, _| false);
+        let s = astar(&m, 0, 4, centre(0, 0), centre(4, 0), &SearchOptions::default());
+        assert_eq!(s.nodes, Some(vec![0, 1, 2, 3, 4]));
+        assert_eq!(s.links.len(), 4);
+        for (k, li) in s.links.iter().enumerate() {
+            assert_eq!((m.links[*li].from, m.links[*li].to), (k as u32, k as u32 + 1));
+        }
+        assert!((s.cost - 4.0).abs() < 1e-12);
+        // Straight line: the heuristic is exact, only the path is expanded.
+        let order: Vec<u32> = s.trace.expansions.iter().map(|e| e.node).collect();
+        assert_eq!(order, vec![0, 1, 2, 3, 4]);
+        assert_eq!(s.trace.expansions[2].parent, Some(1));
+        assert!((s.trace.expansions[2].g - 2.0).abs() < 1e-12);
+        assert!((s.trace.expansions[2].h - 2.0).abs() < 1e-12);
+        assert!(s.trace.expansions.iter().all(|e| (e.f - e.g - e.h).abs() < 1e-12));
+        assert_eq!(s.trace.closed, vec![0, 1, 2, 3, 4]);
+        assert!(s.trace.open.is_empty());
+        assert!(!s.hit_limit);
+    }
+
+    #[test]
+    fn expansions_have_non_decreasing_f() {
+        // Consistency: f never decreases along the expansion order.
+        let m = grid_mesh(8, 8, |i, j| (i == 3 && j < 6) || (i == 5 && j > 1));
+        let s = astar(&m, node_at(&m, 0, 0), node_at(&m, 7, 7), centre(0, 0), centre(7, 7), &SearchOptions::default());
+        assert!(s.nodes.is_some());
+        for w in s.trace.expansions.windows(2) {
+            assert!(w[1].f >= w[0].f - 1e-9, "{:?}", w);
+        }
+    }
+
+    #[test]
+    fn ties_break_deterministically() {
+        let m = grid_mesh(6, 6, |_, _| false);
+        let opts = SearchOptions::default();
+        let a = astar(&m, 0, 35, centre(0, 0), centre(5, 5), &opts);
+        let b = astar(&m, 0, 35, centre(0, 0), centre(5, 5), &opts);
+        assert_eq!(a, b);
+        assert!((a.cost - 10.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn start_equals_goal() {
+        let m = grid_mesh(2, 1, |_, _| false);
+        let s = astar(&m, 1, 1, DVec3::new(1.2, 0., 0.5), DVec3::new(1.8, 0., 0.5), &SearchOptions::default());
+        assert_eq!(s.nodes, Some(vec![1]));
+        assert!(s.links.is_empty());
+        assert!((s.cost - 0.6).abs() < 1e-12);
+        assert_eq!(s.trace.expansions.len(), 1);
+    }
+
+    #[test]
+    fn unknown_ids_and_bad_links_do_not_panic() {
+        let mut m = grid_mesh(2, 1, |_, _| false);
+        assert_eq!(astar(&m, 0, 9, DVec3::ZERO, DVec3::ZERO, &SearchOptions::default()).nodes, None);
+        m.links.push(Link { from: 7, to: 0, kind: LinkKind::Walk, cost: 1.0, segment: None });
+        m.links.push(Link { from: 0, to: 7, kind: LinkKind::Walk, cost: 1.0, segment: None });
+        assert!(astar(&m, 0, 1, centre(0, 0), centre(1, 0), &SearchOptions::default()).nodes.is_some());
+    }
+
+    #[test]
+    fn expansion_limit_stops_the_search() {
+        let m = grid_mesh(10, 1, |_, _| false);
+        let opts = SearchOptions { max_expansions: 3, ..SearchOptions::default() };
+        let s = astar(&m, 0, 9, centre(0, 0), centre(9, 0), &opts);
+        assert_eq!(s.nodes, None);
+        assert!(s.hit_limit);
+        assert_eq!(s.trace.expansions.len(), 3);
+        assert_eq!(s.trace.open, vec![3]);
+    }
+
+    #[test]
+    fn link_cost_above_walked_length_is_paid() {
+        let mut m = grid_mesh(2, 1, |_, _| false);
+        for l in &mut m.links {
+            l.cost = 5.0;
+        }
+        let s = astar(&m, 0, 1, centre(0, 0), centre(1, 0), &SearchOptions::default());
+        assert!((s.cost - 5.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn forbidden_stance_is_never_entered() {
+        let mut m = grid_mesh(3, 1, |_, _| false);
+        m.nodes[1].stance = Stance::Swim;
+        let opts = SearchOptions::default().with_stance_cost(Stance::Swim, f64::INFINITY);
+        let s = astar(&m, 0, 2, centre(0, 0), centre(2, 0), &opts);
+        assert_eq!(s.nodes, None);
+        assert!(!s.hit_limit);
+        assert_eq!(s.trace.closed, vec![0]);
+    }
+
+    #[test]
+    fn options_helpers_and_checks() {
+        let o = SearchOptions::default().allow(LinkKind::Jump, false);
+        assert!(!o.allows(LinkKind::Jump));
+        assert!(o.allows(LinkKind::Walk));
+        assert_eq!(o.allowed.iter().filter(|a| !**a).count(), 1);
+        assert_eq!(o.stance_multiplier(Stance::Crouch), 1.5);
+        assert_eq!(o.stance_multiplier(Stance::Prone), 3.0);
+        assert!(o.check().is_ok());
+        let bad = o.clone().with_stance_cost(Stance::Crouch, -1.0);
+        assert_eq!(bad.check().unwrap_err(), "the crouch cost multiplier is -1; it must be a number >= 0");
+        let bad = SearchOptions { agent_radius: f64::NAN, ..o };
+        assert!(bad.check().unwrap_err().contains("agent radius"));
+    }
+}
