@@ -1,1 +1,211 @@
+//! # navscope-levels
+//!
+//! Reads every level kind navscope knows into core's one
+//! [`Level`](navscope_core::level::Level) type, validates it, and writes and
+//! generates levels for tests and benchmarks.
+//!
+//! * [`load`] / [`load_with`]: a file, format picked by content (magic
+//!   numbers) and extension, then the top-level name of a RON file.
+//! * [`load_bytes`] / [`load_bytes_with`]: the same from memory.
+//! * [`default_level`]: the embedded default floor plan the app opens with.
+//! * [`write`]: floor plan JSON / RON writers.
+//! * [`generate`]: deterministic generators (floor plans with N obstacles,
+//!   mazes, stars, the 10,000-vertex speed target, ...).
+//!
+//! Every error is a [`LevelError`] that prints as one line
+//! `FILE: ELEMENT: PROBLEM`. Sizes are bounded by a [`Budget`]: declared
+//! sizes are checked before anything is allocated for them.
+//!
+//! ## Formats
+//!
+//! World coordinates, Y up, metres; 2D files hold `[x, z]` pairs on the
+//! ground plane and any ring orientation (normalised on load). The full
+//! description with examples is in `FORMATS.md` beside this crate.
+//!
+//! | extension | kind | format |
+//! |---|---|---|
+//! | `.json` | floor plan | `{"format": "navscope-floorplan", "version": 1, "outer": [[x, z], ...], "holes": [[[x, z], ...], ...], "nodes": [{"name": .., "at": [x, z]}], "blockers": [{"box": {"center": [x, z], "half": [hx, hz], "angle_deg": a}} \| {"cylinder": {"center": [x, z], "radius": r}}]}` |
+//! | `.ron` `FloorPlan(..)` | floor plan | the same fields in RON, pairs as tuples `(x, z)` |
+//!
+//! ## Validation choices
+//!
+//! Repeated vertices and vertices exactly collinear with their neighbours
+//! (exact `orient` test, so zero-width spikes too) are dropped before the
+//! rings are validated; error messages still count vertices and edges as
+//! the file has them. Nodes and blocker centres must lie in the free space
+//! (on the boundary counts as in).
 
+mod budget;
+mod error;
+mod floorplan;
+pub mod generate;
+mod rings;
+mod text;
+pub mod write;
+
+use std::io::Read;
+use std::path::Path;
+
+use navscope_core::level::{Level, LevelData};
+
+pub use budget::Budget;
+pub use error::{ErrorKind, LevelError};
+
+use error::Fault;
+
+/// The embedded default floor plan (`assets/levels/floorplan/default.json`).
+const DEFAULT_FLOOR_PLAN: &[u8] = include_bytes!("../../../assets/levels/floorplan/default.json");
+
+/// `Level::source` of [`default_level`].
+pub const DEFAULT_SOURCE: &str = "<embedded default>";
+
+/// The file formats the loader recognises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    FloorPlanJson,
+    Ron,
+}
+
+/// Lower-case extension of `name`, if any.
+fn extension(name: &str) -> Option<String> {
+    Path::new(name).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase)
+}
+
+/// Picks the format: extension first, then a look at the content for
+/// unknown extensions.
+fn detect(name: &str, bytes: &[u8]) -> Result<Format, Fault> {
+    match extension(name).as_deref() {
+        Some("json") => return Ok(Format::FloorPlanJson),
+        Some("ron") => return Ok(Format::Ron),
+        _ => {}
+    }
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
+    let head = head.trim_start();
+    if head.starts_with('{') {
+        Ok(Format::FloorPlanJson)
+    } else if text::ron_struct_name(head).is_some() {
+        Ok(Format::Ron)
+    } else {
+        Err(Fault::format("", "unknown level format (known: .json, .ron)"))
+    }
+}
+
+/// Loads a level file with the default [`Budget`]. `Level::source` is the
+/// path as given.
+pub fn load(path: &Path) -> Result<Level, LevelError> {
+    load_with(path, &Budget::default())
+}
+
+/// Loads a level file within `budget`: the file size is checked before it
+/// is read, declared sizes inside it before they are allocated.
+pub fn load_with(path: &Path, budget: &Budget) -> Result<Level, LevelError> {
+    let name = path.display().to_string();
+    let bytes = read_capped(path, budget.max_file_bytes).map_err(|f| f.in_file(&name))?;
+    load_bytes_with(&name, &bytes, budget)
+}
+
+/// Reads at most `cap` bytes, refusing larger files.
+fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, Fault> {
+    let io = |e: std::io::Error| Fault::new(ErrorKind::Io, "", format!("cannot read: {e}"));
+    let file = std::fs::File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    Budget::check("", "bytes", len, cap)?;
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(io)?;
+    Budget::check("", "bytes", bytes.len() as u64, cap)?;
+    Ok(bytes)
+}
+
+/// Loads a level from memory with the default [`Budget`]; `name` gives the
+/// extension and is used in messages and as `Level::source`.
+pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Level, LevelError> {
+    load_bytes_with(name, bytes, &Budget::default())
+}
+
+/// Loads a level from memory within `budget`.
+pub fn load_bytes_with(name: &str, bytes: &[u8], budget: &Budget) -> Result<Level, LevelError> {
+    let data = parse(name, bytes, budget).map_err(|f| f.in_file(name))?;
+    Ok(Level { source: name.to_string(), data })
+}
+
+fn parse(name: &str, bytes: &[u8], budget: &Budget) -> Result<LevelData, Fault> {
+    Budget::check("", "bytes", bytes.len() as u64, budget.max_file_bytes)?;
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(Fault::syntax("", "file is empty"));
+    }
+    match detect(name, bytes)? {
+        Format::FloorPlanJson => Ok(LevelData::FloorPlan(floorplan::parse_json(text::utf8(bytes)?, budget)?)),
+        Format::Ron => parse_ron(text::utf8(bytes)?, budget),
+    }
+}
+
+/// Native RON: the top-level struct name says which kind.
+fn parse_ron(text: &str, budget: &Budget) -> Result<LevelData, Fault> {
+    match text::ron_struct_name(text) {
+        Some("FloorPlan") => Ok(LevelData::FloorPlan(floorplan::parse_ron(text, budget)?)),
+        Some(other) => Err(Fault::format("", format!("RON level starts with `{other}(`, expected `FloorPlan(`"))),
+        None => Err(Fault::format("", "RON level must start with its kind, `FloorPlan(`")),
+    }
+}
+
+/// The embedded default floor plan: an office floor with two rooms, a
+/// counter and pillars (about 25 notches). It is what the app shows at
+/// start. `source` is [`DEFAULT_SOURCE`].
+pub fn default_level() -> Level {
+    match load_bytes(DEFAULT_SOURCE, DEFAULT_FLOOR_PLAN) {
+        Ok(level) => level,
+        // The embedded file is checked by the tests; should it ever be
+        // broken, fall back to an empty 10 m room rather than panicking.
+        Err(_) => Level {
+            source: DEFAULT_SOURCE.to_string(),
+            data: LevelData::FloorPlan(generate::floor_plan(0, 0)),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use navscope_core::geom::{Orientation, orient};
+
+    #[test]
+    fn default_level_is_a_designer_floor_plan() {
+        let level = default_level();
+        assert_eq!(level.source, DEFAULT_SOURCE);
+        let LevelData::FloorPlan(plan) = &level.data else { panic!("default is a floor plan") };
+        // The embedded file must load on its own (no fallback).
+        assert_eq!(load_bytes(DEFAULT_SOURCE, DEFAULT_FLOOR_PLAN).unwrap().data, level.data);
+        let notches: usize = plan
+            .area
+            .rings()
+            .map(|r| (0..r.len()).filter(|&i| orient(r.at(i as isize - 1), r.points[i], r.at(i as isize + 1)) == Orientation::Clockwise).count())
+            .sum();
+        assert!((15..=30).contains(&notches), "{notches} notches");
+        assert!(plan.area.holes.iter().any(|h| !{
+            let mut c = h.clone();
+            c.reverse();
+            c.is_convex()
+        }), "has concave obstacles");
+    }
+
+    #[test]
+    fn unknown_and_empty_files() {
+        let e = load_bytes("x.txt", b"hello").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Format);
+        assert!(e.to_string().starts_with("x.txt: unknown level format"), "{e}");
+        let e = load_bytes("x.json", b"  \n").unwrap_err();
+        assert_eq!(e.to_string(), "x.json: file is empty");
+        let e = load(Path::new("/nonexistent/level.json")).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Io);
+        assert!(e.to_string().starts_with("/nonexistent/level.json: cannot read"), "{e}");
+    }
+
+    #[test]
+    fn file_size_budget_is_checked_before_reading() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels/floorplan/small.json");
+        let e = load_with(&path, &Budget { max_file_bytes: 10, ..Budget::default() }).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Budget);
+        assert!(e.problem().contains("exceed the memory budget of 10 bytes"), "{e}");
+        assert!(load(&path).is_ok());
+    }
+}

@@ -1,0 +1,180 @@
+//! Writers: floor plans to the floor plan JSON contract (or native RON),
+//! brush and layered levels to their native RON. Generators, tests and
+//! scripts use them; every writer's output loads back to an equal level
+//! (box angles up to the degree/radian round trip).
+//!
+//! Numbers are written with Rust's shortest round-trip formatting, so
+//! coordinates survive a write and a load bit for bit.
+
+use std::fmt::Write as _;
+
+use glam::DVec2;
+use navscope_core::geom::{Polygon, xz_from_plan};
+use navscope_core::level::{Blocker, FloorPlan};
+
+use crate::floorplan::{JSON_FORMAT, JSON_VERSION};
+
+/// Shortest round-trip text of a finite number (`1.0`, `0.1`, `1e300`);
+/// valid JSON and RON.
+fn num(v: f64) -> String {
+    format!("{v:?}")
+}
+
+fn xz(p: DVec2, open: char, close: char) -> String {
+    let [x, z] = xz_from_plan(p);
+    format!("{open}{}, {}{close}", num(x), num(z))
+}
+
+fn ring(r: &Polygon, open: char, close: char) -> String {
+    let pts: Vec<String> = r.points.iter().map(|&p| xz(p, open, close)).collect();
+    format!("[{}]", pts.join(", "))
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string())
+}
+
+fn ron_string(s: &str) -> String {
+    ron::to_string(s).unwrap_or_else(|_| "\"\"".to_string())
+}
+
+/// The floor plan as DESIGN.md's floor plan JSON (`"format":
+/// "navscope-floorplan", "version": 1`), one ring per line, with `nodes`
+/// and `blockers` when it has any. World `[x, z]` coordinates.
+pub fn floor_plan_json(plan: &FloorPlan) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{{\n  \"format\": \"{JSON_FORMAT}\",\n  \"version\": {JSON_VERSION},");
+    let _ = write!(s, "  \"outer\": {},\n  \"holes\": [", ring(&plan.area.outer, '[', ']'));
+    for (i, h) in plan.area.holes.iter().enumerate() {
+        let _ = write!(s, "{}\n    {}", if i == 0 { "" } else { "," }, ring(h, '[', ']'));
+    }
+    s.push_str(if plan.area.holes.is_empty() { "]" } else { "\n  ]" });
+    if !plan.nodes.is_empty() {
+        s.push_str(",\n  \"nodes\": [");
+        for (i, n) in plan.nodes.iter().enumerate() {
+            let sep = if i == 0 { "" } else { "," };
+            let _ = write!(s, "{sep}\n    {{\"name\": {}, \"at\": {}}}", json_string(&n.name), xz(n.at, '[', ']'));
+        }
+        s.push_str("\n  ]");
+    }
+    if !plan.blockers.is_empty() {
+        s.push_str(",\n  \"blockers\": [");
+        for (i, b) in plan.blockers.iter().enumerate() {
+            let sep = if i == 0 { "" } else { "," };
+            let body = match b {
+                Blocker::Box { center, half, angle } => format!(
+                    "{{\"box\": {{\"center\": {}, \"half\": [{}, {}], \"angle_deg\": {}}}}}",
+                    xz(*center, '[', ']'),
+                    num(half.x),
+                    num(half.y),
+                    num(angle.to_degrees())
+                ),
+                Blocker::Cylinder { center, radius } => {
+                    format!("{{\"cylinder\": {{\"center\": {}, \"radius\": {}}}}}", xz(*center, '[', ']'), num(*radius))
+                }
+            };
+            let _ = write!(s, "{sep}\n    {body}");
+        }
+        s.push_str("\n  ]");
+    }
+    s.push_str("\n}\n");
+    s
+}
+
+/// The floor plan as native RON: `FloorPlan(outer: [(x, z), ...], holes:
+/// [...], nodes: [(name: "..", at: (x, z))], blockers: [box(center: ..,
+/// half: .., angle_deg: ..), cylinder(center: .., radius: ..)])`.
+pub fn floor_plan_ron(plan: &FloorPlan) -> String {
+    let mut s = String::from("FloorPlan(\n");
+    let _ = writeln!(s, "    outer: {},", ring(&plan.area.outer, '(', ')'));
+    s.push_str("    holes: [\n");
+    for h in &plan.area.holes {
+        let _ = writeln!(s, "        {},", ring(h, '(', ')'));
+    }
+    s.push_str("    ],\n    nodes: [\n");
+    for n in &plan.nodes {
+        let _ = writeln!(s, "        (name: {}, at: {}),", ron_string(&n.name), xz(n.at, '(', ')'));
+    }
+    s.push_str("    ],\n    blockers: [\n");
+    for b in &plan.blockers {
+        let _ = match b {
+            Blocker::Box { center, half, angle } => writeln!(
+                s,
+                "        box(center: {}, half: ({}, {}), angle_deg: {}),",
+                xz(*center, '(', ')'),
+                num(half.x),
+                num(half.y),
+                num(angle.to_degrees())
+            ),
+            Blocker::Cylinder { center, radius } => {
+                writeln!(s, "        cylinder(center: {}, radius: {}),", xz(*center, '(', ')'), num(*radius))
+            }
+        };
+    }
+    s.push_str("    ],\n)\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate;
+    use navscope_core::level::{LevelData, NamedPoint};
+
+    fn reload(name: &str, text: &str) -> FloorPlan {
+        match crate::load_bytes(name, text.as_bytes()).unwrap().data {
+            LevelData::FloorPlan(p) => p,
+            other => panic!("not a floor plan: {other:?}"),
+        }
+    }
+
+    fn with_extras(mut p: FloorPlan) -> FloorPlan {
+        let (lo, hi) = p.area.bounds();
+        let mid = (lo + hi) / 2.0;
+        // Corners of the outer rectangle are always free.
+        p.nodes.push(NamedPoint { name: "corner \"a\"".into(), at: lo });
+        p.blockers.push(Blocker::Cylinder { center: lo, radius: 0.25 });
+        p.blockers.push(Blocker::Box { center: hi, half: DVec2::new(0.5, 0.25), angle: 0.5 });
+        let _ = mid;
+        p
+    }
+
+    fn same(a: &FloorPlan, b: &FloorPlan) {
+        assert_eq!(a.area, b.area);
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.blockers.len(), b.blockers.len());
+        for (x, y) in a.blockers.iter().zip(&b.blockers) {
+            match (x, y) {
+                (Blocker::Box { center: c1, half: h1, angle: a1 }, Blocker::Box { center: c2, half: h2, angle: a2 }) => {
+                    assert_eq!((c1, h1), (c2, h2));
+                    assert!((a1 - a2).abs() < 1e-12);
+                }
+                _ => assert_eq!(x, y),
+            }
+        }
+    }
+
+    #[test]
+    fn json_and_ron_round_trip_exactly() {
+        for seed in 0..8 {
+            let p = with_extras(generate::floor_plan(seed, 12));
+            same(&p, &reload("x.json", &floor_plan_json(&p)));
+            same(&p, &reload("x.ron", &floor_plan_ron(&p)));
+        }
+        let maze = generate::rectilinear_maze(1, 7, 5);
+        same(&maze, &reload("m.json", &floor_plan_json(&maze)));
+        let empty_holes = generate::star_polygon(3, 40);
+        same(&empty_holes, &reload("s.ron", &floor_plan_ron(&empty_holes)));
+    }
+
+    #[test]
+    fn json_output_follows_the_contract() {
+        let p = generate::floor_plan(1, 1);
+        let v: serde_json::Value = serde_json::from_str(&floor_plan_json(&p)).unwrap();
+        assert_eq!(v["format"], "navscope-floorplan");
+        assert_eq!(v["version"], 1);
+        assert_eq!(v["outer"].as_array().unwrap().len(), 4);
+        assert_eq!(v["holes"].as_array().unwrap().len(), 1);
+        assert!(v.get("nodes").is_none());
+    }
+}
