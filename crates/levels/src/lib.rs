@@ -39,6 +39,7 @@ mod budget;
 mod error;
 mod floorplan;
 pub mod generate;
+mod polyanya;
 mod rings;
 mod text;
 pub mod write;
@@ -64,6 +65,7 @@ pub const DEFAULT_SOURCE: &str = "<embedded default>";
 enum Format {
     FloorPlanJson,
     Ron,
+    Polyanya,
 }
 
 /// Lower-case extension of `name`, if any.
@@ -77,12 +79,15 @@ fn detect(name: &str, bytes: &[u8]) -> Result<Format, Fault> {
     match extension(name).as_deref() {
         Some("json") => return Ok(Format::FloorPlanJson),
         Some("ron") => return Ok(Format::Ron),
+        Some("mesh") => return Ok(Format::Polyanya),
         _ => {}
     }
     let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
     let head = head.trim_start();
     if head.starts_with('{') {
         Ok(Format::FloorPlanJson)
+    } else if head.split_whitespace().next() == Some("mesh") {
+        Ok(Format::Polyanya)
     } else if text::ron_struct_name(head).is_some() {
         Ok(Format::Ron)
     } else {
@@ -136,6 +141,7 @@ fn parse(name: &str, bytes: &[u8], budget: &Budget) -> Result<LevelData, Fault> 
     match detect(name, bytes)? {
         Format::FloorPlanJson => Ok(LevelData::FloorPlan(floorplan::parse_json(text::utf8(bytes)?, budget)?)),
         Format::Ron => parse_ron(text::utf8(bytes)?, budget),
+        Format::Polyanya => Ok(LevelData::FloorPlan(polyanya::parse(text::utf8(bytes)?, budget)?)),
     }
 }
 
