@@ -1,8 +1,240 @@
-//! ANavMG convex decomposition (placeholder while the pipeline is written).
-use navscope_core::Pipeline;
+//! # navscope-convex: ANavMG convex decomposition
+//!
+//! Oliva & Pelechano, "Automatic Generation of Suboptimal NavMeshes" (MIG
+//! 2011 / 2013), as a navscope pipeline (`convex`). Written by hand: no
+//! maintained crate implements ANavMG.
+//!
+//! ## The algorithm in five stages
+//!
+//! 1. **`notches`** (§3.1): the floor plan (outer ring counter-clockwise,
+//!    holes clockwise, so free space is always on the left) is checked
+//!    against the paper's conditions (1). A vertex is a *notch* when the
+//!    turn at it is clockwise (exact orientation test) — with convexity
+//!    relaxation (§3.3) when its interior angle exceeds pi + tau. Each notch
+//!    gets its *area of interest* `I_i`: the wedge between its two edges
+//!    prolonged past it. A portal from the notch to any point of that wedge
+//!    splits its reflex angle into two convex ones.
+//! 2. **`portals`** (§3.2): notch by notch, the closest point of the
+//!    boundary or of an earlier portal inside `I_i` decides the portal:
+//!    vertex-vertex, vertex-edge (projection, `q_l` or `q_r`; the new point
+//!    splits the edge) or vertex-portal (to an end of the earlier portal).
+//!    A uniform grid over the segments ([`grid`]) is flooded from the notch
+//!    through the cells that meet the wedge, nearest first, so the search
+//!    is local instead of the paper's O(r n). Portal removal (§3.2.3) runs
+//!    here, right after each notch.
+//! 3. **`removal`**: publishes the final and removed portal sets.
+//! 4. **`cells`**: the faces of the planar graph of boundary pieces and
+//!    portals are the cells; the cell-and-portal graph is the `NavMesh`.
+//! 5. **`metrics`**: the figures of Table 1 and the cells' angles.
+//!
+//! ## Choices where the paper is silent or ambiguous
+//!
+//! * **Closest element = closest point inside the wedge.** For every
+//!   segment the closest point of its part inside the closed wedge is
+//!   taken; the overall closest wins (ties: vertex, then edge, then portal,
+//!   then lowest id — a total order, so output is deterministic). For an
+//!   edge this is exactly the paper's rule (projection if inside, else the
+//!   closest of the endpoints and `q_l`, `q_r` inside). Because it is the
+//!   closest point of everything in a convex wedge, the portal to it never
+//!   crosses anything.
+//! * **A portal ending at an existing vertex is vertex-vertex**, even when
+//!   the closest element was an edge whose endpoint was the closest point
+//!   (the paper's "vertex-edge to an end vertex", Fig. 3 centre): the result
+//!   is the same segment, and the vertex-vertex check then also drops the
+//!   other notch when the portal lies in its area of interest. That check
+//!   runs for every portal end, whatever the portal's type.
+//! * **Closed wedges.** Points on the prolonged edges count as inside (the
+//!   split leaves an angle of exactly pi, which is convex); `q_l` and `q_r`
+//!   lie there by definition.
+//! * **Tau widening** (§3.3): each boundary ray of `I_i` turns outwards by
+//!   tau / 2, so the opening is alpha + tau. With `theta` the notch's
+//!   interior angle, alpha = 2 pi - theta, so the paper's limit
+//!   alpha + tau < pi is exactly the notch condition theta > pi + tau and
+//!   holds for every tau-notch without clamping. Each side of a split is at
+//!   most pi + tau / 2. The tau test is in f64; with tau = 0 all tests are
+//!   exact.
+//! * **Vertex-portal fallbacks.** The paper assumes the segment to the
+//!   chosen end of the hit portal is free and that two portals to both ends
+//!   leave convex angles. Both are checked (exact segment tests through the
+//!   grid); if they fail, the hit portal is cut in two at the closest point
+//!   and a single portal goes there (a T-junction, which the paper avoids
+//!   but which is always valid). Cut portals are counted (`portals cut`).
+//! * **Removal** (§3.2.3) is done during creation, as in the paper: after a
+//!   notch's portals are added, every earlier portal sharing a vertex with
+//!   one of them (the reading, slightly broader than the paper's
+//!   "the portal that was hit") is removed, in creation order, when the
+//!   angle formed at each of its ends by merging the two sectors on either
+//!   side of it is at most pi + tau. `portal_removal = false` gives the
+//!   paper's "original" column.
+//! * **Islands** (tau > 0 only): a hole whose corners are all tau-convex
+//!   (a finely tessellated round pillar) gets no portal and would float
+//!   inside a cell. After the notch list, every face walk that is not a
+//!   simple counter-clockwise outline has its most reflex corner split with
+//!   the strict wedge, one extra sub-step each, until none is left. With
+//!   tau = 0 this never triggers (all corners convex implies simple faces).
+//! * **`r` in ratios** is the strict notch count for every variant, so the
+//!   three columns of Table 1 divide by the same number.
+//! * **Float points.** Split points on edges are rounded to f64, so a cell
+//!   corner there may be pi plus a rounding error; tests allow 1e-9 rad.
+//!
+//! ## Paper claims on the corpus
+//!
+//! See [the corpus section](#corpus) (filled from `tests/corpus.rs`).
+//!
+//! ## Corpus
+//!
+//! CORPUS_TABLE
+//!
+//! ## A real map
+//!
+//! ARENA_COMPARISON
+
+pub mod cells;
+pub mod cone;
+pub mod decompose;
+pub mod graph;
+pub mod grid;
+pub mod metrics;
+pub mod notches;
+pub mod portals;
+pub mod removal;
+pub mod show;
+
+use navscope_core::geom::PolygonWithHoles;
 use navscope_core::level::LevelKind;
+use navscope_core::{Pipeline, ParamSpec, Stage, StageError, StageInfo};
+
+pub use cells::{Cell, CellLink};
+pub use decompose::{Decomposition, Fate, Portal, PortalKind};
+
+/// Everything one decomposition produces, for callers outside the stage
+/// runner (tests, benchmarks).
+#[derive(Clone, Debug)]
+pub struct Output {
+    /// Strict notch count `r`.
+    pub strict_notches: usize,
+    /// The notches processed (tau-notches).
+    pub notches: Vec<notches::Notch>,
+    /// The portal loop's result.
+    pub decomposition: Decomposition,
+    /// The cells.
+    pub cells: Vec<Cell>,
+    /// The portals between cells.
+    pub links: Vec<CellLink>,
+}
+
+/// Decomposes a floor plan directly (same steps as the pipeline): the plan
+/// is normalised and validated, `tau_deg` is the relaxation in degrees.
+pub fn decompose_plan(plan: &PolygonWithHoles, tau_deg: f64, portal_removal: bool) -> Result<Output, StageError> {
+    let mut plan = plan.clone();
+    plan.normalise();
+    navscope_core::geom::validate_polygon_with_holes(&plan).map_err(|e| StageError::failed(e.to_string()))?;
+    let strict_notches = notches::find_notches(&plan, 0.0).len();
+    let list = notches::find_notches(&plan, tau_deg.to_radians());
+    let decomposition = decompose::decompose(&notches::rings(&plan), &list, tau_deg.to_radians(), portal_removal)?;
+    let (cells, links) = cells::cells_of(&decomposition)?;
+    Ok(Output { strict_notches, notches: list, decomposition, cells, links })
+}
+
+/// The pipeline's parameters.
+pub fn params() -> Vec<ParamSpec> {
+    vec![
+        ParamSpec::float(
+            "tau",
+            "Convexity relaxation (tau)",
+            "deg",
+            0.0,
+            0.0,
+            45.0,
+            0.5,
+            "Angles up to 180 + tau degrees count as convex, and areas of interest widen by tau (paper §3.3; it recommends 5)",
+        ),
+        ParamSpec::bool("portal_removal", "Portal removal", true, "Remove earlier portals made unnecessary by later ones (paper §3.2.3)"),
+        ParamSpec::float(
+            "ill_conditioned_deg",
+            "Ill-conditioned angle",
+            "deg",
+            10.0,
+            0.0,
+            60.0,
+            0.5,
+            "A cell whose smallest interior angle is below this counts as ill-conditioned (a sliver)",
+        ),
+    ]
+}
 
 /// The `convex` pipeline.
 pub fn pipeline() -> Pipeline {
-    Pipeline { id: "convex", title: "ANavMG convex decomposition", accepts: vec![LevelKind::FloorPlan], params: vec![], stages: vec![] }
+    Pipeline {
+        id: "convex",
+        title: "ANavMG convex decomposition",
+        accepts: vec![LevelKind::FloorPlan],
+        params: params(),
+        stages: vec![
+            Stage {
+                info: StageInfo {
+                    id: "notches",
+                    title: "Notches and areas of interest",
+                    explanation: "A notch is a corner that bends into the free space by more than 180 degrees (more than 180 + tau with relaxation): an agent walking along the wall would have to turn away from it. Every cell of a convex decomposition must cut such a corner. Each notch's area of interest is the wedge between its two walls prolonged past the corner: a single portal from the notch to anything inside that wedge leaves two angles of at most 180 degrees on either side, so one portal per notch is enough. The plan is first checked: rings simple, holes inside the outer boundary, no two rings touching.",
+                    paper: "Oliva & Pelechano 2013, §3.1, §3.3",
+                    params: &["tau"],
+                },
+                run: notches::run,
+            },
+            Stage {
+                info: StageInfo {
+                    id: "portals",
+                    title: "Portals, notch by notch",
+                    explanation: "Notches are taken in order. For each, the closest thing inside its area of interest is found: a vertex (vertex-vertex portal), a point on a wall (vertex-edge: the notch's projection onto the wall, or where a prolonged wall of the notch meets it; the wall is split there) or an earlier portal (vertex-portal: to that portal's nearer end inside the wedge, or to both ends). A portal that also lands inside another waiting notch's wedge splits that notch too, which then leaves the list. With portal removal on, an earlier portal that meets a new one is deleted when the angles at both its ends stay convex without it. Step through the notches to see the wedge, the candidates and the choice.",
+                    paper: "Oliva & Pelechano 2013, §3.2.1-§3.2.3",
+                    params: &["portal_removal"],
+                },
+                run: portals::run,
+            },
+            Stage {
+                info: StageInfo {
+                    id: "removal",
+                    title: "Portal removal",
+                    explanation: "The portals that survive and the ones removed (dashed). Removal happens during portal creation, as in the paper, because the portals that exist change what later notches find closest; this stage shows the outcome. Removing a portal merges two convex cells into one larger convex cell, which is why removal lowers the cell count. Turn the parameter off to see the paper's original version.",
+                    paper: "Oliva & Pelechano 2013, §3.2.3",
+                    params: &[],
+                },
+                run: removal::run,
+            },
+            Stage {
+                info: StageInfo {
+                    id: "cells",
+                    title: "Convex cells and the cell-and-portal graph",
+                    explanation: "The walls and the portals cut the free space into cells; each is found by walking around it keeping it on the left. Every corner of every cell is at most 180 degrees (180 + tau with relaxation), so an agent can walk straight between any two points of a cell. The cells become the navigation mesh's nodes and each portal two links, with the distance between the cells' centroids as the cost.",
+                    paper: "Oliva & Pelechano 2013, §3, §3.4",
+                    params: &[],
+                },
+                run: cells::run,
+            },
+            Stage {
+                info: StageInfo {
+                    id: "metrics",
+                    title: "Metrics",
+                    explanation: "The figures the paper reports (Table 1): notches r, cells and cells per notch, portals by type and how many were removed, plus the total portal length and each cell's smallest angle. Cells with a very small angle are slivers (ill-conditioned): agents steer badly in them. Relaxation (tau) tends to remove them.",
+                    paper: "Oliva & Pelechano 2013, §4, Table 1",
+                    params: &["ill_conditioned_deg"],
+                },
+                run: metrics::run,
+            },
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pipeline_is_consistent() {
+        pipeline().check().unwrap();
+        assert_eq!(
+            pipeline().stages.iter().map(|s| s.info.id).collect::<Vec<_>>(),
+            vec!["notches", "portals", "removal", "cells", "metrics"]
+        );
+    }
 }

@@ -1,0 +1,168 @@
+//! Stage 4, `cells`: the convex (tau-convex) cells bounded by the floor
+//! plan and the portals, and the cell-and-portal graph as the common
+//! [`NavMesh`].
+//!
+//! Cells are the faces of the planar graph of boundary edges (split where
+//! portals end on them) and portals, found by walking each face with free
+//! space on the left: at every vertex the walk turns onto the next segment
+//! clockwise from the one it arrived along.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use glam::DVec2;
+use navscope_core::draw::{Primitive, Shape};
+use navscope_core::geom::{interior_angle, plan_to_world};
+use navscope_core::{Artifact, LinkKind, NavMesh, StageContext, StageError, Stance};
+use serde::Serialize;
+
+use crate::decompose::Decomposition;
+use crate::graph::SegKind;
+use crate::portals::PortalsArtifact;
+use crate::show::{plan_point, plan_polygon, plan_segment, ring_outline};
+
+/// One cell.
+#[derive(Clone, Debug, Serialize)]
+pub struct Cell {
+    /// Outline, counter-clockwise (plan coordinates).
+    pub polygon: Vec<DVec2>,
+    /// Area in square metres.
+    pub area: f64,
+    /// Area centroid.
+    pub centroid: DVec2,
+    /// Smallest interior angle, degrees.
+    pub min_angle_deg: f64,
+    /// Largest interior angle, degrees (at most 180 + tau).
+    pub max_angle_deg: f64,
+}
+
+/// A portal between two cells.
+#[derive(Clone, Debug, Serialize)]
+pub struct CellLink {
+    /// Portal index (as in the `portals` stage).
+    pub portal: u32,
+    /// The cells on its two sides.
+    pub cells: [u32; 2],
+    /// Portal endpoints (plan).
+    pub segment: [DVec2; 2],
+}
+
+/// The artifact of the `cells` stage.
+#[derive(Clone, Debug, Serialize)]
+pub struct CellsArtifact {
+    /// The cells.
+    pub cells: Vec<Cell>,
+    /// The portals between them.
+    pub links: Vec<CellLink>,
+    /// The cell-and-portal graph.
+    pub navmesh: NavMesh,
+    /// Free area of the plan, for comparison with the cells' total.
+    pub free_area: f64,
+    /// Outline of the plan, for drawing.
+    #[serde(skip)]
+    pub outline: Vec<Primitive>,
+}
+
+/// The cells and links of a decomposition; an error when a face is not a
+/// simple counter-clockwise outline (which the portal loop rules out).
+pub fn cells_of(d: &Decomposition) -> Result<(Vec<Cell>, Vec<CellLink>), StageError> {
+    let faces = d.graph.faces();
+    let mut cell_of_walk = vec![u32::MAX; faces.walks.len()];
+    let mut cells = Vec::new();
+    for (i, w) in faces.walks.iter().enumerate() {
+        if !w.is_simple_outline() {
+            let p = d.graph.points[w.vertices[0] as usize];
+            return Err(StageError::failed(format!(
+                "the face through ({}, {}) is not a simple convex cell (signed area {})",
+                p.x, -p.y, w.signed_area
+            )));
+        }
+        let polygon: Vec<DVec2> = w.vertices.iter().map(|&v| d.graph.points[v as usize]).collect();
+        let n = polygon.len();
+        let angles: Vec<f64> =
+            (0..n).map(|k| interior_angle(polygon[(k + n - 1) % n], polygon[k], polygon[(k + 1) % n]).to_degrees()).collect();
+        let poly = navscope_core::geom::Polygon::new(polygon.clone());
+        cell_of_walk[i] = cells.len() as u32;
+        cells.push(Cell {
+            area: w.signed_area,
+            centroid: poly.centroid(),
+            min_angle_deg: angles.iter().copied().fold(f64::INFINITY, f64::min),
+            max_angle_deg: angles.iter().copied().fold(0.0, f64::max),
+            polygon,
+        });
+    }
+    let mut links = Vec::new();
+    for (s, seg) in d.graph.segs.iter().enumerate() {
+        let SegKind::Portal { id } = seg.kind else { continue };
+        if !seg.alive {
+            continue;
+        }
+        let [f0, f1] = faces.face_of[s];
+        let (c0, c1) = (cell_of_walk[f0 as usize], cell_of_walk[f1 as usize]);
+        if c0 == c1 {
+            let p = d.graph.points[seg.a as usize];
+            return Err(StageError::failed(format!("portal {id} at ({}, {}) has the same cell on both sides", p.x, -p.y)));
+        }
+        links.push(CellLink { portal: id, cells: [c0, c1], segment: [d.graph.points[seg.a as usize], d.graph.points[seg.b as usize]] });
+    }
+    Ok((cells, links))
+}
+
+/// The cell-and-portal graph: one node per cell (its polygon in world
+/// coordinates at y = 0, counter-clockwise seen from above, positioned at
+/// its centroid), two `portal` links per portal with the portal as their
+/// segment and the distance between the cells' centroids as their cost.
+pub fn navmesh_of(cells: &[Cell], links: &[CellLink], level: &str) -> NavMesh {
+    let mut m = NavMesh::new("convex", level);
+    for c in cells {
+        let poly = c.polygon.iter().map(|p| plan_to_world(*p, 0.0)).collect();
+        m.add_node(plan_to_world(c.centroid, 0.0), Some(poly), Stance::Stand, 0);
+    }
+    for l in links {
+        let [a, b] = l.cells;
+        let cost = cells[a as usize].centroid.distance(cells[b as usize].centroid);
+        let seg = [plan_to_world(l.segment[0], 0.0), plan_to_world(l.segment[1], 0.0)];
+        m.add_two_way(a, b, LinkKind::Portal, cost, Some(seg));
+    }
+    m
+}
+
+/// The stage function.
+pub fn run(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let p = ctx.artifact::<PortalsArtifact>("portals")?;
+    let (cells, links) = cells_of(&p.result)?;
+    let navmesh = navmesh_of(&cells, &links, &ctx.level.source);
+    Ok(Arc::new(CellsArtifact { cells, links, navmesh, free_area: p.plan.area(), outline: ring_outline(&p.plan) }))
+}
+
+impl Artifact for CellsArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        BTreeMap::from([("cells".into(), self.cells.len() as u64), ("portal links".into(), self.links.len() as u64)])
+    }
+
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut out = self.outline.clone();
+        for (i, c) in self.cells.iter().enumerate() {
+            out.push(Primitive::new("cell", i as u32, plan_polygon(&c.polygon)));
+        }
+        for l in &self.links {
+            out.push(Primitive::new("portal", l.portal, plan_segment(l.segment[0], l.segment[1])));
+        }
+        for (i, c) in self.cells.iter().enumerate() {
+            out.push(Primitive::new("cell/centroid", i as u32, Shape::Point(plan_point(c.centroid))));
+        }
+        out
+    }
+
+    fn metrics(&self) -> BTreeMap<String, f64> {
+        BTreeMap::from([("cells".into(), self.cells.len() as f64)])
+    }
+
+    fn navmesh(&self) -> Option<&NavMesh> {
+        Some(&self.navmesh)
+    }
+
+    fn describe(&self, element: u32) -> serde_json::Value {
+        self.cells.get(element as usize).map(|c| serde_json::to_value(c).unwrap_or_default()).unwrap_or_default()
+    }
+}

@@ -1,0 +1,559 @@
+//! The portal-creation loop of ANavMG (Oliva & Pelechano §3.2), with
+//! portal removal (§3.2.3) done as the paper does it, during creation.
+//!
+//! For each notch still waiting in the list, the closest point of the
+//! boundary or of an existing portal inside the notch's area of interest is
+//! found with [`SegmentGrid::search_cone`]; what that point is decides the
+//! portal's type:
+//!
+//! * an existing vertex (of the plan, or a point created earlier):
+//!   vertex-vertex. If that vertex is a waiting notch and the new portal
+//!   lies inside its area of interest, it is split too and leaves the list;
+//! * the inside of a boundary edge (the notch's projection onto the edge,
+//!   or the crossing `q_l` / `q_r` of a prolonged edge of the notch with
+//!   it): vertex-edge; the point splits the edge;
+//! * the inside of a portal: vertex-portal, to the closer end of that portal
+//!   that lies in the area of interest, or to both ends when neither does.
+//!
+//! See the crate docs for the choices where the paper is silent.
+
+use glam::DVec2;
+use navscope_core::geom::{Orientation, SegmentHit, orient, segment_intersection};
+use navscope_core::StageError;
+use serde::Serialize;
+
+use crate::cone::{Cone, How, Near, point_at};
+use crate::graph::{PlanGraph, SegKind, sector_ok};
+use crate::grid::SegmentGrid;
+use crate::notches::Notch;
+
+/// The three portal types of §3.2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum PortalKind {
+    /// Notch to an existing vertex.
+    VertexVertex,
+    /// Notch to a new point on a boundary edge.
+    VertexEdge,
+    /// Notch to (an end of, or a point on) an existing portal.
+    VertexPortal,
+}
+
+impl PortalKind {
+    /// Every type.
+    pub const ALL: [PortalKind; 3] = [PortalKind::VertexVertex, PortalKind::VertexEdge, PortalKind::VertexPortal];
+
+    /// `vertex-vertex`, `vertex-edge` or `vertex-portal`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PortalKind::VertexVertex => "vertex-vertex",
+            PortalKind::VertexEdge => "vertex-edge",
+            PortalKind::VertexPortal => "vertex-portal",
+        }
+    }
+
+    /// The drawing kind, `portal/<name>`.
+    pub fn draw_kind(self) -> &'static str {
+        match self {
+            PortalKind::VertexVertex => "portal/vertex-vertex",
+            PortalKind::VertexEdge => "portal/vertex-edge",
+            PortalKind::VertexPortal => "portal/vertex-portal",
+        }
+    }
+}
+
+/// What became of a portal.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum Fate {
+    /// It is part of the final decomposition.
+    Kept,
+    /// Removed at sub-step `step` because a later portal made it
+    /// unnecessary (§3.2.3).
+    Removed {
+        /// The sub-step that removed it.
+        step: u32,
+    },
+    /// Cut in two at sub-step `step` by a vertex-portal portal that had to
+    /// end on it (see the crate docs); the halves are portals `into`.
+    Split {
+        /// The sub-step that cut it.
+        step: u32,
+        /// The two halves.
+        into: [u32; 2],
+    },
+}
+
+/// One portal.
+#[derive(Clone, Debug, Serialize)]
+pub struct Portal {
+    /// Its segment in the graph.
+    pub seg: u32,
+    /// The vertex it starts from (the notch that made it).
+    pub from: u32,
+    /// The vertex it ends at.
+    pub to: u32,
+    /// Start position (plan).
+    pub a: DVec2,
+    /// End position (plan).
+    pub b: DVec2,
+    /// Its type.
+    pub kind: PortalKind,
+    /// The sub-step that created it.
+    pub step: u32,
+    /// What became of it.
+    pub fate: Fate,
+}
+
+/// What a candidate element is.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum CandKind {
+    /// A vertex.
+    Vertex {
+        /// Vertex id.
+        vertex: u32,
+    },
+    /// A boundary edge from `a` to `b`.
+    Edge {
+        /// Start.
+        a: DVec2,
+        /// End.
+        b: DVec2,
+    },
+    /// Portal `id`.
+    Portal {
+        /// Portal index.
+        id: u32,
+        /// Start.
+        a: DVec2,
+        /// End.
+        b: DVec2,
+    },
+}
+
+/// An element that had a point inside the area of interest.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Candidate {
+    /// The element.
+    pub kind: CandKind,
+    /// Its closest point inside the area of interest.
+    pub point: DVec2,
+    /// Distance from the notch.
+    pub distance: f64,
+    /// For edge and portal points: projection or `q_l` / `q_r`.
+    pub how: Option<How>,
+}
+
+/// One sub-step: one notch of the list (or one island corner, see the
+/// crate docs).
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    /// The vertex processed.
+    pub vertex: u32,
+    /// Its position.
+    pub position: DVec2,
+    /// True for an extra step that joins an island of holes (tau > 0).
+    pub island: bool,
+    /// The area of interest searched.
+    pub cone: Cone,
+    /// When set, an earlier portal already split this notch and nothing was
+    /// searched.
+    pub already_split_by: Option<u32>,
+    /// The closest candidates, best first (at most [`MAX_CANDIDATES`]).
+    pub candidates: Vec<Candidate>,
+    /// Portals created.
+    pub created: Vec<u32>,
+    /// Waiting notches the new portals split too (left the list).
+    pub dropped: Vec<u32>,
+    /// Earlier portals removed.
+    pub removed: Vec<u32>,
+    /// An earlier portal cut in two because the new one had to end on it.
+    pub cut: Option<u32>,
+}
+
+/// How many candidates a step records.
+pub const MAX_CANDIDATES: usize = 12;
+
+/// The result of the portal loop.
+#[derive(Clone, Debug, Serialize)]
+pub struct Decomposition {
+    /// The final graph: boundary pieces (edges split where portals end on
+    /// them) and portals, alive and dead.
+    pub graph: PlanGraph,
+    /// Number of vertices of the plan itself (ids below this).
+    pub plan_vertices: u32,
+    /// Every portal ever created, in creation order.
+    pub portals: Vec<Portal>,
+    /// The sub-steps.
+    pub steps: Vec<Step>,
+    /// Tau in radians.
+    pub tau: f64,
+}
+
+struct Builder {
+    g: PlanGraph,
+    grid: SegmentGrid,
+    portals: Vec<Portal>,
+    steps: Vec<Step>,
+    /// The notch cone of each waiting notch vertex.
+    waiting: Vec<Option<Cone>>,
+    split_by: Vec<Option<u32>>,
+    tau: f64,
+    removal: bool,
+    buf: Vec<u32>,
+}
+
+/// Ordering key of a hit: distance, then vertex before edge before portal,
+/// then id — a total order, so the choice never depends on the search order.
+type Key = (f64, u8, u32);
+
+#[derive(Clone, Copy)]
+struct Hit {
+    key: Key,
+    seg: u32,
+    near: Near,
+    point: DVec2,
+}
+
+/// Runs the portal loop over `notches` (in order) on the plan's rings.
+pub fn decompose(rings: &[Vec<DVec2>], notches: &[Notch], tau: f64, removal: bool) -> Result<Decomposition, StageError> {
+    let g = PlanGraph::from_rings(rings);
+    let plan_vertices = g.points.len() as u32;
+    let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
+    for p in &g.points {
+        lo = lo.min(*p);
+        hi = hi.max(*p);
+    }
+    let mut grid = SegmentGrid::new(lo, hi, g.segs.len());
+    for (i, s) in g.segs.iter().enumerate() {
+        grid.insert(i as u32, g.points[s.a as usize], g.points[s.b as usize]);
+    }
+    let n = g.points.len();
+    let mut b = Builder { g, grid, portals: Vec::new(), steps: Vec::new(), waiting: vec![None; n], split_by: vec![None; n], tau, removal, buf: Vec::new() };
+    for nt in notches {
+        b.waiting[nt.vertex as usize] = Some(nt.cone);
+    }
+    for nt in notches {
+        let v = nt.vertex;
+        if b.waiting[v as usize].take().is_none() {
+            let step = Step {
+                vertex: v,
+                position: nt.position,
+                island: false,
+                cone: nt.cone,
+                already_split_by: b.split_by[v as usize],
+                candidates: Vec::new(),
+                created: Vec::new(),
+                dropped: Vec::new(),
+                removed: Vec::new(),
+                cut: None,
+            };
+            b.steps.push(step);
+            continue;
+        }
+        b.split_corner(v, nt.cone, false)?;
+    }
+    b.join_islands()?;
+    Ok(Decomposition { graph: b.g, plan_vertices, portals: b.portals, steps: b.steps, tau, })
+}
+
+impl Builder {
+    fn pt(&self, v: u32) -> DVec2 {
+        self.g.points[v as usize]
+    }
+
+    /// The closest point inside `cone` of every segment not touching `v`.
+    fn search(&mut self, v: u32, cone: &Cone) -> (Option<Hit>, Vec<Candidate>) {
+        let mut best: Option<Hit> = None;
+        let mut cands: Vec<(Key, Candidate)> = Vec::new();
+        let apex = self.pt(v);
+        let g = &self.g;
+        let portals = &self.portals;
+        self.grid.search_cone(cone, |id| {
+            let s = &g.segs[id as usize];
+            if s.alive && s.a != v && s.b != v {
+                let (pa, pb) = (g.points[s.a as usize], g.points[s.b as usize]);
+                if let Some(near) = cone.nearest_on_segment(pa, pb) {
+                    let point = point_at(pa, pb, near);
+                    let d2 = point.distance_squared(apex);
+                    let (key, kind, how) = match (near, s.kind) {
+                        (Near::A, _) => ((d2, 0, s.a), CandKind::Vertex { vertex: s.a }, None),
+                        (Near::B, _) => ((d2, 0, s.b), CandKind::Vertex { vertex: s.b }, None),
+                        (Near::Inside { how, .. }, SegKind::Boundary { .. }) => ((d2, 1, id), CandKind::Edge { a: pa, b: pb }, Some(how)),
+                        (Near::Inside { how, .. }, SegKind::Portal { id: p }) => {
+                            ((d2, 2, id), CandKind::Portal { id: p, a: portals[p as usize].a, b: portals[p as usize].b }, Some(how))
+                        }
+                    };
+                    let hit = Hit { key, seg: id, near, point };
+                    if best.is_none_or(|b| key_lt(key, b.key)) {
+                        best = Some(hit);
+                    }
+                    cands.push((key, Candidate { kind, point, distance: d2.sqrt(), how }));
+                }
+            }
+            best.map_or(f64::INFINITY, |b| b.key.0)
+        });
+        cands.sort_by(|a, b| key_cmp(a.0, b.0));
+        cands.dedup_by(|a, b| a.0 == b.0);
+        cands.truncate(MAX_CANDIDATES);
+        (best, cands.into_iter().map(|c| c.1).collect())
+    }
+
+    /// Splits the reflex corner of `v` described by `cone` with one or two
+    /// portals, records the sub-step and, for notches, removes portals the
+    /// new ones made unnecessary.
+    fn split_corner(&mut self, v: u32, cone: Cone, island: bool) -> Result<(), StageError> {
+        let step = self.steps.len() as u32;
+        let (best, candidates) = self.search(v, &cone);
+        let Some(hit) = best else {
+            let p = self.pt(v);
+            return Err(StageError::failed(format!(
+                "notch at ({}, {}): nothing of the floor plan lies inside its area of interest (is the plan closed?)",
+                p.x, -p.y
+            )));
+        };
+        let mut st = Step {
+            vertex: v,
+            position: self.pt(v),
+            island,
+            cone,
+            already_split_by: None,
+            candidates,
+            created: Vec::new(),
+            dropped: Vec::new(),
+            removed: Vec::new(),
+            cut: None,
+        };
+        let seg = self.g.segs[hit.seg as usize];
+        match (hit.near, seg.kind) {
+            (Near::A, _) | (Near::B, _) => {
+                let w = if hit.near == Near::A { seg.a } else { seg.b };
+                self.add_portal(v, w, PortalKind::VertexVertex, step, &mut st);
+            }
+            (Near::Inside { .. }, SegKind::Boundary { ring }) => {
+                let q = self.g.add_point(hit.point);
+                self.grow_tables();
+                let kinds = [SegKind::Boundary { ring }; 2];
+                let halves = self.g.split_seg(hit.seg, q, kinds);
+                self.index(&halves);
+                self.add_portal(v, q, PortalKind::VertexEdge, step, &mut st);
+            }
+            (Near::Inside { .. }, SegKind::Portal { id }) => self.to_portal(v, &cone, id, hit.point, step, &mut st),
+        }
+        if self.removal && !island {
+            self.remove_unneeded(step, &mut st);
+        }
+        self.steps.push(st);
+        Ok(())
+    }
+
+    /// The vertex-portal case (§3.2.3): to the closer end of portal `id`
+    /// inside the area of interest, else to both ends; when the segments
+    /// the paper asks for are blocked or leave a reflex angle, the portal
+    /// is cut at the closest point `q` instead.
+    fn to_portal(&mut self, v: u32, cone: &Cone, id: u32, q: DVec2, step: u32, st: &mut Step) {
+        let pk = &self.portals[id as usize];
+        let (a, b) = (pk.from, pk.to);
+        let pv = self.pt(v);
+        let mut ends = [a, b];
+        ends.sort_by(|x, y| self.pt(*x).distance_squared(pv).total_cmp(&self.pt(*y).distance_squared(pv)).then(x.cmp(y)));
+        let inside: Vec<u32> = ends.iter().copied().filter(|e| cone.contains(self.pt(*e))).collect();
+        for &e in &inside {
+            if self.clear(v, e) {
+                self.add_portal(v, e, PortalKind::VertexPortal, step, st);
+                return;
+            }
+        }
+        if inside.is_empty() && self.clear(v, a) && self.clear(v, b) {
+            let pa = self.add_portal_raw(v, a, PortalKind::VertexPortal, step);
+            let pb = self.add_portal_raw(v, b, PortalKind::VertexPortal, step);
+            if self.corner_split(v) {
+                for p in [pa, pb] {
+                    st.created.push(p);
+                    self.drop_if_split(p, st);
+                }
+                return;
+            }
+            for p in [pb, pa] {
+                self.undo_portal(p);
+            }
+        }
+        // Cut portal `id` at q.
+        let qv = self.g.add_point(q);
+        self.grow_tables();
+        let old = self.portals[id as usize].clone();
+        let first = self.portals.len() as u32;
+        let kinds = [SegKind::Portal { id: first }, SegKind::Portal { id: first + 1 }];
+        let halves = self.g.split_seg(old.seg, qv, kinds);
+        self.index(&halves);
+        let (sa, sb) = (self.g.segs[halves[0] as usize], self.g.segs[halves[1] as usize]);
+        for (h, s) in halves.iter().zip([sa, sb]) {
+            self.portals.push(Portal { seg: *h, from: s.a, to: s.b, a: self.pt(s.a), b: self.pt(s.b), kind: old.kind, step, fate: Fate::Kept });
+        }
+        self.portals[id as usize].fate = Fate::Split { step, into: [first, first + 1] };
+        st.cut = Some(id);
+        self.add_portal(v, qv, PortalKind::VertexPortal, step, st);
+    }
+
+    /// True when every free sector at `v` is tau-convex.
+    fn corner_split(&self, v: u32) -> bool {
+        self.g.corner_ok(v, self.tau)
+    }
+
+    fn grow_tables(&mut self) {
+        self.waiting.push(None);
+        self.split_by.push(None);
+    }
+
+    fn index(&mut self, segs: &[u32]) {
+        for &s in segs {
+            let sg = self.g.segs[s as usize];
+            self.grid.insert(s, self.pt(sg.a), self.pt(sg.b));
+        }
+    }
+
+    fn add_portal_raw(&mut self, v: u32, w: u32, kind: PortalKind, step: u32) -> u32 {
+        let id = self.portals.len() as u32;
+        let seg = self.g.add_seg(v, w, SegKind::Portal { id });
+        self.index(&[seg]);
+        self.portals.push(Portal { seg, from: v, to: w, a: self.pt(v), b: self.pt(w), kind, step, fate: Fate::Kept });
+        id
+    }
+
+    fn undo_portal(&mut self, id: u32) {
+        let p = self.portals.pop().expect("undo the last portal");
+        debug_assert_eq!(self.portals.len() as u32, id);
+        self.g.kill_seg(p.seg);
+    }
+
+    fn add_portal(&mut self, v: u32, w: u32, kind: PortalKind, step: u32, st: &mut Step) {
+        let id = self.add_portal_raw(v, w, kind, step);
+        st.created.push(id);
+        self.drop_if_split(id, st);
+    }
+
+    /// §3.2.1: a waiting notch at the far end of a new portal leaves the
+    /// list when the portal lies inside its area of interest.
+    fn drop_if_split(&mut self, id: u32, st: &mut Step) {
+        let (from, to) = (self.portals[id as usize].from, self.portals[id as usize].to);
+        for (x, other) in [(to, from), (from, to)] {
+            if let Some(c) = self.waiting[x as usize] {
+                if c.contains(self.pt(other)) {
+                    self.waiting[x as usize] = None;
+                    self.split_by[x as usize] = Some(id);
+                    st.dropped.push(x);
+                }
+            }
+        }
+    }
+
+    /// True when the open segment `v e` meets no alive segment (touching
+    /// only the ones that end at `v` or `e`, there, without overlapping).
+    fn clear(&mut self, v: u32, e: u32) -> bool {
+        let (pv, pe) = (self.pt(v), self.pt(e));
+        let mut buf = std::mem::take(&mut self.buf);
+        self.grid.near_segment(pv, pe, &mut buf);
+        let ok = buf.iter().all(|&s| {
+            let sg = &self.g.segs[s as usize];
+            if !sg.alive {
+                return true;
+            }
+            let (a, b) = (sg.a, sg.b);
+            if (a == v && b == e) || (a == e && b == v) {
+                return false;
+            }
+            for (end, far) in [(v, e), (e, v)] {
+                if a == end || b == end {
+                    let o = self.pt(if a == end { b } else { a });
+                    let (pe_, pf) = (self.pt(end), self.pt(far));
+                    return !(orient(pe_, pf, o) == Orientation::Collinear && (o - pe_).dot(pf - pe_) > 0.0);
+                }
+            }
+            segment_intersection(pv, pe, self.pt(a), self.pt(b)) == SegmentHit::None
+        });
+        self.buf = buf;
+        ok
+    }
+
+    /// §3.2.3 "Removing previously created portals": an earlier portal that
+    /// shares a vertex with a new one is removed when, without it, the
+    /// angles at both of its ends stay (tau-)convex.
+    fn remove_unneeded(&mut self, step: u32, st: &mut Step) {
+        let mut cands: Vec<u32> = Vec::new();
+        for &p in &st.created {
+            let Portal { from, to, .. } = self.portals[p as usize];
+            for x in [from, to] {
+                for &s in &self.g.adj[x as usize] {
+                    if let SegKind::Portal { id } = self.g.segs[s as usize].kind {
+                        if !st.created.contains(&id) {
+                            cands.push(id);
+                        }
+                    }
+                }
+            }
+        }
+        cands.sort_unstable();
+        cands.dedup();
+        for id in cands {
+            let seg = self.portals[id as usize].seg;
+            if !self.g.segs[seg as usize].alive {
+                continue;
+            }
+            let (a, b) = (self.g.segs[seg as usize].a, self.g.segs[seg as usize].b);
+            if self.merged_ok(a, seg) && self.merged_ok(b, seg) {
+                self.g.kill_seg(seg);
+                self.portals[id as usize].fate = Fate::Removed { step };
+                st.removed.push(id);
+            }
+        }
+    }
+
+    /// True when the sector at `x` formed by merging the two sectors on
+    /// either side of segment `seg` is tau-convex.
+    fn merged_ok(&self, x: u32, seg: u32) -> bool {
+        let list = self.g.around(x);
+        let n = list.len();
+        let Some(i) = list.iter().position(|&s| s == seg) else { return false };
+        if n < 3 {
+            return false;
+        }
+        let (p, q) = (list[(i + n - 1) % n], list[(i + 1) % n]);
+        sector_ok(self.pt(x), self.pt(self.g.other(p, x)), self.pt(self.g.other(q, x)), self.tau)
+    }
+
+    /// With tau > 0 a group of holes whose corners are all tau-convex can
+    /// end up joined to nothing (a face walk with negative area) or joined
+    /// by a single portal (a walk that runs along a portal both ways),
+    /// floating inside a cell. Each such walk gets its most reflex corner
+    /// split strictly (tau = 0 wedge), one at a time, until none is left.
+    /// Every round removes a reflex corner and adds none, so this ends.
+    fn join_islands(&mut self) -> Result<(), StageError> {
+        let limit = self.g.points.len() * 2 + 8;
+        for _ in 0..limit {
+            let faces = self.g.faces();
+            let Some(walk) = faces.walks.iter().find(|w| !w.is_simple_outline()) else { return Ok(()) };
+            let n = walk.vertices.len();
+            let mut best: Option<(f64, usize)> = None;
+            for i in 0..n {
+                let (p, x, q) = (walk.vertices[(i + n - 1) % n], walk.vertices[i], walk.vertices[(i + 1) % n]);
+                let ang = navscope_core::geom::interior_angle(self.pt(p), self.pt(x), self.pt(q));
+                if orient(self.pt(p), self.pt(x), self.pt(q)) == Orientation::Clockwise && best.is_none_or(|b| ang > b.0) {
+                    best = Some((ang, i));
+                }
+            }
+            let Some((_, i)) = best else {
+                return Err(StageError::failed("a group of holes floats inside a cell and has no reflex corner to join it by"));
+            };
+            let (p, x, q) = (walk.vertices[(i + n - 1) % n], walk.vertices[i], walk.vertices[(i + 1) % n]);
+            let cone = Cone::of_corner(self.pt(p), self.pt(x), self.pt(q), 0.0);
+            self.split_corner(x, cone, true)?;
+        }
+        Err(StageError::failed("joining floating holes did not finish (internal limit reached)"))
+    }
+}
+
+fn key_cmp(a: Key, b: Key) -> std::cmp::Ordering {
+    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
+}
+
+fn key_lt(a: Key, b: Key) -> bool {
+    key_cmp(a, b) == std::cmp::Ordering::Less
+}
