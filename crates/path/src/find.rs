@@ -7,7 +7,7 @@ use thiserror::Error;
 
 use crate::funnel::{Waypoint, funnel, path_length};
 use crate::locate::Locator;
-use crate::search::{Search, SearchOptions, astar, link_halves};
+use crate::search::{Search, SearchOptions, astar};
 
 /// Why [`find_path`] found no path.
 #[derive(Clone, Debug, Error, PartialEq)]
@@ -193,6 +193,7 @@ pub fn find_path(mesh: &NavMesh, locator: &Locator, from: DVec3, to: DVec3, opts
 /// used by tests to check [`astar`]'s bookkeeping.
 #[cfg(test)]
 pub(crate) fn unit_cost(mesh: &NavMesh, nodes: &[u32], links: &[usize], start: DVec3, goal: DVec3) -> f64 {
+    use crate::search::link_halves;
     let pos = |k: usize| {
         if k == 0 {
             start

@@ -1,0 +1,31 @@
+//! Helpers shared by the integration tests.
+
+#![allow(dead_code)] // Each test binary uses its own subset.
+
+use glam::DVec3;
+use navscope_path::{NavMesh, Waypoint};
+
+/// World point on the ground.
+pub fn v(x: f64, z: f64) -> DVec3 {
+    DVec3::new(x, 0.0, z)
+}
+
+/// Centre of grid cell `(i, j)`.
+pub fn centre(i: usize, j: usize) -> DVec3 {
+    v(i as f64 + 0.5, j as f64 + 0.5)
+}
+
+/// Node id of grid cell `(i, j)` in a `sample::grid_mesh`.
+pub fn cell(m: &NavMesh, i: usize, j: usize) -> u32 {
+    m.nodes.iter().find(|n| n.position == centre(i, j)).expect("open cell").id
+}
+
+/// Waypoint positions.
+pub fn positions(w: &[Waypoint]) -> Vec<DVec3> {
+    w.iter().map(|w| w.position).collect()
+}
+
+/// Asserts two lengths agree to 1e-9.
+pub fn assert_close(a: f64, b: f64) {
+    assert!((a - b).abs() < 1e-9, "{a} != {b}");
+}
