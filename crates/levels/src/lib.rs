@@ -40,6 +40,7 @@ mod error;
 mod floorplan;
 pub mod generate;
 mod polyanya;
+pub mod raster;
 mod rings;
 mod text;
 pub mod write;
@@ -66,6 +67,7 @@ enum Format {
     FloorPlanJson,
     Ron,
     Polyanya,
+    Png,
 }
 
 /// Lower-case extension of `name`, if any.
@@ -76,7 +78,11 @@ fn extension(name: &str) -> Option<String> {
 /// Picks the format: extension first, then a look at the content for
 /// unknown extensions.
 fn detect(name: &str, bytes: &[u8]) -> Result<Format, Fault> {
+    if raster::is_png(bytes) {
+        return Ok(Format::Png);
+    }
     match extension(name).as_deref() {
+        Some("png") => return Ok(Format::Png),
         Some("json") => return Ok(Format::FloorPlanJson),
         Some("ron") => return Ok(Format::Ron),
         Some("mesh") => return Ok(Format::Polyanya),
@@ -106,7 +112,53 @@ pub fn load(path: &Path) -> Result<Level, LevelError> {
 pub fn load_with(path: &Path, budget: &Budget) -> Result<Level, LevelError> {
     let name = path.display().to_string();
     let bytes = read_capped(path, budget.max_file_bytes).map_err(|f| f.in_file(&name))?;
+    let format = detect(&name, &bytes).map_err(|f| f.in_file(&name))?;
+    if format == Format::Png {
+        let settings = raster_sidecar(path, budget)?;
+        let plan = raster::parse(&bytes, &settings, budget).map_err(|f| f.in_file(&name))?;
+        return Ok(Level { source: name, data: LevelData::Raster(plan) });
+    }
+    if format == Format::Ron && std::str::from_utf8(&bytes).ok().and_then(text::ron_struct_name) == Some("Raster") {
+        return load_sidecar_image(path, &name, &bytes, budget);
+    }
     load_bytes_with(&name, &bytes, budget)
+}
+
+/// The sidecar of the PNG at `path`: `NAME.png.ron`, else `NAME.ron` when
+/// that is a `Raster(..)`; defaults when there is none.
+fn raster_sidecar(path: &Path, budget: &Budget) -> Result<raster::RasterSettings, LevelError> {
+    let mut long = path.as_os_str().to_owned();
+    long.push(".ron");
+    for candidate in [std::path::PathBuf::from(long), path.with_extension("ron")] {
+        if !candidate.is_file() {
+            continue;
+        }
+        let cname = candidate.display().to_string();
+        let bytes = read_capped(&candidate, budget.max_file_bytes).map_err(|f| f.in_file(&cname))?;
+        let text = text::utf8(&bytes).map_err(|f| f.in_file(&cname))?;
+        if text::ron_struct_name(text) == Some("Raster") {
+            return raster::RasterSettings::parse(text).map_err(|f| f.in_file(&cname));
+        }
+    }
+    Ok(raster::RasterSettings::default())
+}
+
+/// Loads the image a raster sidecar describes, with that sidecar.
+fn load_sidecar_image(path: &Path, name: &str, bytes: &[u8], budget: &Budget) -> Result<Level, LevelError> {
+    let text = text::utf8(bytes).map_err(|f| f.in_file(name))?;
+    let settings = raster::RasterSettings::parse(text).map_err(|f| f.in_file(name))?;
+    let image = match &settings.image {
+        Some(rel) => path.parent().unwrap_or(Path::new("")).join(rel),
+        None => {
+            let stem = path.with_extension("");
+            if extension(&stem.display().to_string()).as_deref() == Some("png") { stem } else { path.with_extension("png") }
+        }
+    };
+    let iname = image.display().to_string();
+    let ibytes = read_capped(&image, budget.max_file_bytes)
+        .map_err(|f| f.within(&format!("image of raster sidecar {name}")).in_file(&iname))?;
+    let plan = raster::parse(&ibytes, &settings, budget).map_err(|f| f.in_file(&iname))?;
+    Ok(Level { source: name.to_string(), data: LevelData::Raster(plan) })
 }
 
 /// Reads at most `cap` bytes, refusing larger files.
@@ -142,6 +194,7 @@ fn parse(name: &str, bytes: &[u8], budget: &Budget) -> Result<LevelData, Fault> 
         Format::FloorPlanJson => Ok(LevelData::FloorPlan(floorplan::parse_json(text::utf8(bytes)?, budget)?)),
         Format::Ron => parse_ron(text::utf8(bytes)?, budget),
         Format::Polyanya => Ok(LevelData::FloorPlan(polyanya::parse(text::utf8(bytes)?, budget)?)),
+        Format::Png => Ok(LevelData::Raster(raster::parse(bytes, &raster::RasterSettings::default(), budget)?)),
     }
 }
 
@@ -149,6 +202,7 @@ fn parse(name: &str, bytes: &[u8], budget: &Budget) -> Result<LevelData, Fault> 
 fn parse_ron(text: &str, budget: &Budget) -> Result<LevelData, Fault> {
     match text::ron_struct_name(text) {
         Some("FloorPlan") => Ok(LevelData::FloorPlan(floorplan::parse_ron(text, budget)?)),
+        Some("Raster") => Err(Fault::format("", "this is a raster sidecar: load it by path, or load the PNG it describes")),
         Some(other) => Err(Fault::format("", format!("RON level starts with `{other}(`, expected `FloorPlan(`"))),
         None => Err(Fault::format("", "RON level must start with its kind, `FloorPlan(`")),
     }

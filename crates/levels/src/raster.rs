@@ -1,0 +1,207 @@
+//! Raster floor plans: a PNG image plus an optional RON sidecar.
+//!
+//! The image's pixels are classified into obstacle and free space. A bare
+//! PNG uses [`RasterSettings::default`]: 0.1 m per pixel, pixels darker than
+//! luma 128 (Rec. 601 weights) are obstacles, transparent pixels (alpha
+//! below 128) are obstacles. A sidecar `Raster(..)` in RON, stored as
+//! `NAME.png.ron` or `NAME.ron` beside `NAME.png`, changes any of that:
+//!
+//! ```ron
+//! Raster(
+//!     metres_per_pixel: 0.05,
+//!     luma_threshold: 100,
+//!     obstacle_colours: [(255, 0, 0)],
+//!     walkable_colours: [(40, 40, 160)],
+//!     tolerance: 8,
+//!     transparent: walkable,
+//! )
+//! ```
+//!
+//! Rules apply in order, first match wins: a walkable colour, an obstacle
+//! colour (each within `tolerance` per channel, alpha ignored), a
+//! transparent pixel (class `transparent`), then luma below
+//! `luma_threshold` is an obstacle and the rest is free. A `NAME.ron`
+//! beside the image that is not a `Raster(..)` (another level) is ignored.
+//! Loading a sidecar file itself loads the image it describes: its `image`
+//! field, or the sidecar's name without `.ron` (`NAME.png.ron`), or
+//! `NAME.png` for `NAME.ron`.
+
+use std::io::Cursor;
+
+use image::{DynamicImage, ImageDecoder, Limits, codecs::png::PngDecoder};
+use navscope_core::level::RasterPlan;
+use serde::Deserialize;
+
+use crate::budget::Budget;
+use crate::error::Fault;
+use crate::text;
+
+/// What a class rule assigns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PixelClass {
+    /// The pixel is free space.
+    Walkable,
+    /// The pixel is an obstacle.
+    Obstacle,
+}
+
+/// How pixels are read: the sidecar's content, or the defaults.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename = "Raster", deny_unknown_fields, default)]
+pub struct RasterSettings {
+    /// The image file the sidecar describes, relative to the sidecar (only
+    /// used when the sidecar itself is loaded).
+    pub image: Option<String>,
+    /// Metres per pixel (default 0.1).
+    pub metres_per_pixel: f64,
+    /// Pixels with luma below this are obstacles (default 128).
+    pub luma_threshold: u8,
+    /// Colours that are obstacles.
+    pub obstacle_colours: Vec<(u8, u8, u8)>,
+    /// Colours that are walkable (checked first).
+    pub walkable_colours: Vec<(u8, u8, u8)>,
+    /// Per-channel tolerance when matching colours (default 0: exact).
+    pub tolerance: u8,
+    /// Class of pixels with alpha below 128 (default obstacle).
+    pub transparent: PixelClass,
+}
+
+impl Default for RasterSettings {
+    fn default() -> Self {
+        Self {
+            image: None,
+            metres_per_pixel: 0.1,
+            luma_threshold: 128,
+            obstacle_colours: Vec::new(),
+            walkable_colours: Vec::new(),
+            tolerance: 0,
+            transparent: PixelClass::Obstacle,
+        }
+    }
+}
+
+impl RasterSettings {
+    /// Parses and checks a sidecar.
+    pub(crate) fn parse(text: &str) -> Result<Self, Fault> {
+        text::check_depth(text)?;
+        let s: RasterSettings = text::ron(text)?;
+        if !(s.metres_per_pixel.is_finite() && s.metres_per_pixel > 0.0) {
+            return Err(Fault::geometry("metres_per_pixel", format!("must be a positive number, is {}", s.metres_per_pixel)));
+        }
+        Ok(s)
+    }
+
+    fn class(&self, p: [u8; 4]) -> PixelClass {
+        let near = |c: &(u8, u8, u8)| {
+            p[0].abs_diff(c.0) <= self.tolerance && p[1].abs_diff(c.1) <= self.tolerance && p[2].abs_diff(c.2) <= self.tolerance
+        };
+        if self.walkable_colours.iter().any(near) {
+            return PixelClass::Walkable;
+        }
+        if self.obstacle_colours.iter().any(near) {
+            return PixelClass::Obstacle;
+        }
+        if p[3] < 128 {
+            return self.transparent;
+        }
+        let luma = (299 * p[0] as u32 + 587 * p[1] as u32 + 114 * p[2] as u32) / 1000;
+        if luma < self.luma_threshold as u32 { PixelClass::Obstacle } else { PixelClass::Walkable }
+    }
+}
+
+/// True when `bytes` start with the PNG signature.
+pub(crate) fn is_png(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"\x89PNG\r\n\x1a\n")
+}
+
+/// Decodes a PNG and classifies its pixels. The header's dimensions are
+/// checked against the budget before the pixels are decoded.
+pub(crate) fn parse(bytes: &[u8], settings: &RasterSettings, budget: &Budget) -> Result<RasterPlan, Fault> {
+    if !is_png(bytes) {
+        return Err(Fault::format("", "not a PNG image (bad signature)"));
+    }
+    let mut limits = Limits::default();
+    // RGBA8 of the largest allowed image, plus the decoder's own buffers.
+    limits.max_alloc = Some(budget.max_cells.saturating_mul(8).saturating_add(1 << 20));
+    let decoder = PngDecoder::with_limits(Cursor::new(bytes), limits).map_err(|e| Fault::syntax("header", format!("not a readable PNG: {e}")))?;
+    let (width, height) = decoder.dimensions();
+    Budget::check(&format!("image {width}x{height}"), "pixels", width as u64 * height as u64, budget.max_cells)?;
+    if width == 0 || height == 0 {
+        return Err(Fault::geometry("header", "the image has no pixels"));
+    }
+    let image = DynamicImage::from_decoder(decoder).map_err(|e| Fault::syntax("pixels", format!("PNG data is broken: {e}")))?;
+    let rgba = image.into_rgba8().into_raw();
+    let obstacle = rgba
+        .chunks_exact(4)
+        .map(|p| u8::from(settings.class([p[0], p[1], p[2], p[3]]) == PixelClass::Obstacle))
+        .collect();
+    Ok(RasterPlan { width, height, metres_per_pixel: settings.metres_per_pixel, obstacle, rgba })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+    use image::{ImageEncoder, codecs::png::PngEncoder};
+
+    fn png(w: u32, h: u32, rgba: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        PngEncoder::new(&mut out).write_image(rgba, w, h, image::ExtendedColorType::Rgba8).unwrap();
+        out
+    }
+
+    #[test]
+    fn bare_png_dark_is_obstacle() {
+        let px = [[0, 0, 0, 255], [255, 255, 255, 255], [200, 200, 200, 0], [127, 127, 127, 255]].concat();
+        let r = parse(&png(2, 2, &px), &RasterSettings::default(), &Budget::default()).unwrap();
+        assert_eq!(r.obstacle, vec![1, 0, 1, 1]);
+        assert_eq!(r.metres_per_pixel, 0.1);
+        assert_eq!(r.rgba, px);
+    }
+
+    #[test]
+    fn sidecar_rules_apply_in_order() {
+        let s = RasterSettings::parse(
+            "Raster(metres_per_pixel: 0.5, walkable_colours: [(10, 10, 100)], obstacle_colours: [(250, 0, 0)], tolerance: 6, transparent: walkable, luma_threshold: 50)",
+        )
+        .unwrap();
+        let px = [[12, 8, 104, 255], [255, 2, 3, 255], [0, 0, 0, 0], [60, 60, 60, 255], [40, 40, 40, 255]].concat();
+        let r = parse(&png(5, 1, &px), &s, &Budget::default()).unwrap();
+        assert_eq!(r.obstacle, vec![0, 1, 0, 0, 1]);
+        assert_eq!(r.metres_per_pixel, 0.5);
+    }
+
+    #[test]
+    fn sidecar_problems_are_named() {
+        let e = RasterSettings::parse("Raster(metres_per_pixel: -1)").unwrap_err();
+        assert_eq!((e.element.as_str(), e.problem.as_str()), ("metres_per_pixel", "must be a positive number, is -1"));
+        let e = RasterSettings::parse("Raster(colour: 3)").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Syntax);
+    }
+
+    #[test]
+    fn huge_declared_size_is_refused_before_decoding() {
+        // A valid 1x1 PNG whose IHDR claims 100000 x 100000 pixels (CRC
+        // recomputed so only the budget can refuse it).
+        let mut bytes = png(1, 1, &[0, 0, 0, 255]);
+        bytes[16..20].copy_from_slice(&100_000u32.to_be_bytes());
+        bytes[20..24].copy_from_slice(&100_000u32.to_be_bytes());
+        let crc = crc32(&bytes[12..29]);
+        bytes[29..33].copy_from_slice(&crc.to_be_bytes());
+        let e = parse(&bytes, &RasterSettings::default(), &Budget::default()).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Budget, "{e:?}");
+        assert_eq!(e.element, "image 100000x100000");
+    }
+
+    fn crc32(data: &[u8]) -> u32 {
+        let mut crc = 0xFFFF_FFFFu32;
+        for &b in data {
+            crc ^= b as u32;
+            for _ in 0..8 {
+                crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+            }
+        }
+        !crc
+    }
+}
