@@ -1,0 +1,324 @@
+//! Stage 6, *extra links* (Golodetz §5): crouch links between the standing
+//! and crouching meshes, vertical jump links and ladder links.
+//!
+//! * **Jump** (§5.3): "generated in the same way as step up links, but using
+//!   a larger height threshold": Listing 4's bands for height differences
+//!   in `(step, jump]`, both directions (a jump up and the drop back).
+//! * **Crouch** (§5.1): the paper matches edges of the standing mesh that
+//!   make no walk or step link with edges in the same vertical plane on the
+//!   crouching mesh that do. A low ceiling usually does not cut the
+//!   crouching mesh, so there is no crouching *edge* there; what the paper's
+//!   matching asks is whether the crouching mesh continues across that
+//!   plane. So: every interval of a standing edge not covered by a walk,
+//!   step or jump link is probed just beyond the edge ([`PROBE`] metres
+//!   out); where a crouching polygon lies there, at the edge's height minus
+//!   the difference of the two half heights (within the step tolerance), a
+//!   crouch link joins the two, both ways. Walls and drops end both meshes
+//!   in the same plane (the sizes differ only in height), so they make no
+//!   crouch links.
+//! * **Ladder** (§5.2): each ladder entity's brushes (not solid) give a
+//!   box. Walkable polygons within one agent width of its footprint, with a
+//!   height between the box's bottom and top (plus the agent's half height,
+//!   ± the step tolerance), are its candidates; the lowest and the highest
+//!   are joined both ways when they differ by more than a step.
+
+use std::collections::HashMap;
+
+use glam::{DVec2, DVec3};
+use navscope_core::LinkKind;
+use navscope_core::geom::{Aabb, point_segment_distance, segments_properly_cross};
+use serde::Serialize;
+
+use crate::edge_plane::{EdgeRef, vertical_plane};
+use crate::links::{LinkSeg, MIN_LINK};
+use crate::walkable::WalkPoly;
+
+/// How far beyond a standing edge the crouching mesh is probed (metres).
+pub const PROBE: f64 = 0.01;
+/// Cell size of the plan grid used to find polygons near a point.
+const CELL: f64 = 2.0;
+
+/// A ladder: the box of one ladder entity's brushes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ladder {
+    /// Index of the entity in the level.
+    pub entity: usize,
+    /// Box around its brushes.
+    pub bounds: Aabb,
+}
+
+/// A plan-grid index over walkable polygons.
+pub struct PolyGrid {
+    cells: HashMap<(i64, i64), Vec<usize>>,
+}
+
+fn cell_of(x: f64, z: f64) -> (i64, i64) {
+    ((x / CELL).floor() as i64, (z / CELL).floor() as i64)
+}
+
+impl PolyGrid {
+    /// Indexes `polys` by their plan bounding boxes.
+    pub fn new(polys: &[WalkPoly]) -> Self {
+        let mut cells: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+        for (i, p) in polys.iter().enumerate() {
+            let b = Aabb::from_points(p.polygon.iter().copied());
+            let (x0, z0) = cell_of(b.min.x, b.min.z);
+            let (x1, z1) = cell_of(b.max.x, b.max.z);
+            for x in x0..=x1 {
+                for z in z0..=z1 {
+                    cells.entry((x, z)).or_default().push(i);
+                }
+            }
+        }
+        Self { cells }
+    }
+
+    /// Polygons whose box may meet the plan box `min..max`, ascending.
+    pub fn near(&self, min: DVec2, max: DVec2) -> Vec<usize> {
+        let (x0, z0) = cell_of(min.x, min.y);
+        let (x1, z1) = cell_of(max.x, max.y);
+        let mut out = Vec::new();
+        if (x1 - x0 + 1).saturating_mul(z1 - z0 + 1) > 1_000_000 {
+            let mut all: Vec<usize> = self.cells.values().flatten().copied().collect();
+            all.sort_unstable();
+            all.dedup();
+            return all;
+        }
+        for x in x0..=x1 {
+            for z in z0..=z1 {
+                out.extend(self.cells.get(&(x, z)).into_iter().flatten());
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// Crouch links from the standing mesh (`stand`, with its walk, step and
+/// jump links `covered`) to the crouching mesh and back. `drop` is the
+/// standing half height minus the crouching one.
+pub fn crouch_links(stand: &[WalkPoly], covered: &[LinkSeg], crouch: &[WalkPoly], drop: f64, step: f64, stand_mesh: usize, crouch_mesh: usize) -> Vec<LinkSeg> {
+    let grid = PolyGrid::new(crouch);
+    let mut by_edge: HashMap<(usize, usize), Vec<(f64, f64)>> = HashMap::new();
+    for l in covered {
+        if let Some(e) = l.edge {
+            let (a, b) = e.points(stand);
+            let d = b - a;
+            let t = |p: DVec3| (p - a).dot(d) / d.length_squared();
+            let (t0, t1) = (t(l.source[0]), t(l.source[1]));
+            by_edge.entry((e.poly, e.edge)).or_default().push((t0.min(t1), t0.max(t1)));
+        }
+    }
+    let mut out = Vec::new();
+    for (pi, poly) in stand.iter().enumerate() {
+        let n = poly.polygon.len();
+        for ei in 0..n {
+            let (a, b) = (poly.polygon[ei], poly.polygon[(ei + 1) % n]);
+            let Some(vp) = vertical_plane(a, b) else { continue };
+            let len = (b - a).length();
+            let mut cover = by_edge.get(&(pi, ei)).cloned().unwrap_or_default();
+            cover.sort_by(|x, y| x.0.total_cmp(&y.0));
+            for (t0, t1) in uncovered(&cover, MIN_LINK / len) {
+                let at = |t: f64| a + (b - a) * t;
+                let probe = |t: f64| at(t) + vp.normal * PROBE;
+                let (p0, p1) = (probe(t0), probe(t1));
+                let lo = DVec2::new(p0.x.min(p1.x), p0.z.min(p1.z));
+                let hi = DVec2::new(p0.x.max(p1.x), p0.z.max(p1.z));
+                for qi in grid.near(lo, hi) {
+                    let q = &crouch[qi];
+                    let Some((s0, s1)) = clip_to_poly(&q.polygon, p0, p1) else { continue };
+                    let (u0, u1) = (t0 + (t1 - t0) * s0, t0 + (t1 - t0) * s1);
+                    if (u1 - u0) * len < MIN_LINK {
+                        continue;
+                    }
+                    let on_q = |t: f64| {
+                        let p = probe(t);
+                        DVec3::new(p.x, q.height_at(p.x, p.z), p.z)
+                    };
+                    let (d0, d1) = (on_q(u0), on_q(u1));
+                    let (s0w, s1w) = (at(u0), at(u1));
+                    if (d0.y - (s0w.y - drop)).abs() > step || (d1.y - (s1w.y - drop)).abs() > step {
+                        continue;
+                    }
+                    let edge = Some(EdgeRef { poly: pi, edge: ei });
+                    out.push(LinkSeg { from_mesh: stand_mesh, from: pi, to_mesh: crouch_mesh, to: qi, kind: LinkKind::Crouch, source: [s0w, s1w], dest: [d0, d1], across: vp.normal, edge });
+                    out.push(LinkSeg { from_mesh: crouch_mesh, from: qi, to_mesh: stand_mesh, to: pi, kind: LinkKind::Crouch, source: [d0, d1], dest: [s0w, s1w], across: -vp.normal, edge: None });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The sub-intervals of `[0, 1]` not covered by the sorted intervals
+/// `cover`, longer than `min`.
+pub fn uncovered(cover: &[(f64, f64)], min: f64) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
+    let mut t = 0.0;
+    for &(a, b) in cover {
+        if a - t > min {
+            out.push((t, a.min(1.0)));
+        }
+        t = t.max(b);
+    }
+    if 1.0 - t > min {
+        out.push((t, 1.0));
+    }
+    out
+}
+
+/// The parameter range `[s0, s1]` of the plan segment `p0 → p1` inside the
+/// convex polygon `poly` (counter-clockwise seen from above).
+fn clip_to_poly(poly: &[DVec3], p0: DVec3, p1: DVec3) -> Option<(f64, f64)> {
+    let (mut s0, mut s1) = (0.0f64, 1.0f64);
+    let n = poly.len();
+    for i in 0..n {
+        let Some(vp) = vertical_plane(poly[i], poly[(i + 1) % n]) else { continue };
+        let flat = |p: DVec3| vp.normal.x * p.x + vp.normal.z * p.z - vp.d;
+        let (d0, d1) = (flat(p0), flat(p1));
+        if d0 > 0.0 && d1 > 0.0 {
+            return None;
+        }
+        if d0 > 0.0 {
+            s0 = s0.max(d0 / (d0 - d1));
+        } else if d1 > 0.0 {
+            s1 = s1.min(d0 / (d0 - d1));
+        }
+    }
+    (s1 > s0).then_some((s0, s1))
+}
+
+fn plan(p: DVec3) -> DVec2 {
+    DVec2::new(p.x, p.z)
+}
+
+/// Plan distance between a convex polygon and an axis-aligned rectangle.
+fn poly_rect_distance(poly: &[DVec3], min: DVec2, max: DVec2) -> f64 {
+    let rect = [min, DVec2::new(max.x, min.y), max, DVec2::new(min.x, max.y)];
+    let pts: Vec<DVec2> = poly.iter().map(|p| plan(*p)).collect();
+    if pts.iter().any(|p| p.cmpge(min).all() && p.cmple(max).all()) || inside_plan(&pts, (min + max) * 0.5) {
+        return 0.0;
+    }
+    let mut best = f64::INFINITY;
+    for i in 0..pts.len() {
+        let (a, b) = (pts[i], pts[(i + 1) % pts.len()]);
+        for j in 0..4 {
+            let (c, d) = (rect[j], rect[(j + 1) % 4]);
+            if segments_properly_cross(a, b, c, d) {
+                return 0.0;
+            }
+            best = best.min(point_segment_distance(c, d, a)).min(point_segment_distance(a, b, c));
+        }
+    }
+    best
+}
+
+/// True when `p` is inside the plan polygon (either winding).
+fn inside_plan(pts: &[DVec2], p: DVec2) -> bool {
+    let n = pts.len();
+    let sides: Vec<f64> = (0..n).map(|i| (pts[(i + 1) % n] - pts[i]).perp_dot(p - pts[i])).collect();
+    sides.iter().all(|&s| s >= 0.0) || sides.iter().all(|&s| s <= 0.0)
+}
+
+/// The point of the convex polygon nearest to the plan point `p`, at the
+/// polygon's height.
+fn nearest_on_poly(poly: &WalkPoly, p: DVec2) -> DVec3 {
+    let pts: Vec<DVec2> = poly.polygon.iter().map(|v| plan(*v)).collect();
+    let q = if inside_plan(&pts, p) {
+        p
+    } else {
+        let mut best = (f64::INFINITY, pts[0]);
+        for i in 0..pts.len() {
+            let (a, b) = (pts[i], pts[(i + 1) % pts.len()]);
+            let d = b - a;
+            let t = if d.length_squared() > 0.0 { ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+            let c = a + d * t;
+            if c.distance(p) < best.0 {
+                best = (c.distance(p), c);
+            }
+        }
+        best.1
+    };
+    DVec3::new(q.x, poly.height_at(q.x, q.y), q.y)
+}
+
+/// Ladder links of one mesh for one ladder, both ways (empty when the
+/// ladder does not join two polygons).
+pub fn ladder_links(mesh: usize, polys: &[WalkPoly], grid: &PolyGrid, ladder: &Ladder, half: DVec3, step: f64) -> Vec<LinkSeg> {
+    let reach = 2.0 * half.x.max(half.z);
+    let min = DVec2::new(ladder.bounds.min.x, ladder.bounds.min.z);
+    let max = DVec2::new(ladder.bounds.max.x, ladder.bounds.max.z);
+    let centre = (min + max) * 0.5;
+    let (low, high) = (ladder.bounds.min.y + half.y - step, ladder.bounds.max.y + half.y + step);
+    let mut ends: Vec<(f64, f64, usize, DVec3)> = Vec::new();
+    for i in grid.near(min - DVec2::splat(reach), max + DVec2::splat(reach)) {
+        let p = &polys[i];
+        if poly_rect_distance(&p.polygon, min, max) > reach {
+            continue;
+        }
+        let at = nearest_on_poly(p, centre);
+        if at.y >= low && at.y <= high {
+            ends.push((at.y, plan(at).distance(centre), i, at));
+        }
+    }
+    let bottom = ends.iter().min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let top = ends.iter().min_by(|a, b| b.0.total_cmp(&a.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+    match (bottom, top) {
+        (Some(b), Some(t)) if t.0 - b.0 > step && b.2 != t.2 => {
+            let across = DVec3::new(t.3.x - b.3.x, 0.0, t.3.z - b.3.z).try_normalize().unwrap_or(DVec3::ZERO);
+            vec![
+            LinkSeg { from_mesh: mesh, from: b.2, to_mesh: mesh, to: t.2, kind: LinkKind::Ladder, source: [b.3, b.3], dest: [t.3, t.3], across, edge: None },
+            LinkSeg { from_mesh: mesh, from: t.2, to_mesh: mesh, to: b.2, kind: LinkKind::Ladder, source: [t.3, t.3], dest: [b.3, b.3], across: -across, edge: None },
+            ]
+        }
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use navscope_core::geom::Plane;
+
+    fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> WalkPoly {
+        WalkPoly {
+            fragment: 0,
+            plane: Plane { normal: DVec3::Y, d: y },
+            polygon: vec![DVec3::new(x0, y, z1), DVec3::new(x1, y, z1), DVec3::new(x1, y, z0), DVec3::new(x0, y, z0)],
+            slope_deg: 0.0,
+        }
+    }
+
+    #[test]
+    fn uncovered_intervals_are_the_gaps() {
+        assert_eq!(uncovered(&[], 0.01), vec![(0.0, 1.0)]);
+        assert_eq!(uncovered(&[(0.2, 0.4), (0.3, 0.5)], 0.01), vec![(0.0, 0.2), (0.5, 1.0)]);
+        assert_eq!(uncovered(&[(0.0, 1.0)], 0.01), vec![]);
+    }
+
+    #[test]
+    fn standing_edge_under_a_low_ceiling_gets_crouch_links_both_ways() {
+        // Standing floor ends at x = 2 (ceiling beyond); crouching floor runs on.
+        let stand = vec![square(0.0, 0.0, 2.0, 1.0, 0.9)];
+        let crouch = vec![square(0.0, 0.0, 5.0, 1.0, 0.5)];
+        let l = crouch_links(&stand, &[], &crouch, 0.4, 0.45, 0, 1);
+        let right: Vec<_> = l.iter().filter(|l| l.from_mesh == 0 && (l.source[0].x - 2.0).abs() < 1e-9 && (l.source[1].x - 2.0).abs() < 1e-9).collect();
+        assert_eq!(right.len(), 1);
+        assert!((right[0].dest[0].y - 0.5).abs() < 1e-9);
+        assert_eq!(l.iter().filter(|l| l.from_mesh == 1).count(), l.iter().filter(|l| l.from_mesh == 0).count());
+        // The other three edges have no crouching floor beyond them.
+        assert_eq!(l.len(), 2);
+    }
+
+    #[test]
+    fn a_ladder_joins_the_lowest_and_highest_polygons_near_it() {
+        let polys = vec![square(0.0, 0.0, 4.0, 4.0, 0.9), square(0.0, 4.3, 4.0, 8.0, 3.9), square(10.0, 0.0, 12.0, 2.0, 0.9)];
+        let grid = PolyGrid::new(&polys);
+        let ladder = Ladder { entity: 0, bounds: Aabb { min: DVec3::new(1.5, 0.0, 4.3), max: DVec3::new(2.5, 3.0, 4.4) } };
+        let l = ladder_links(0, &polys, &grid, &ladder, DVec3::new(0.3, 0.9, 0.3), 0.45);
+        assert_eq!(l.len(), 2);
+        assert_eq!((l[0].from, l[0].to, l[0].kind), (0, 1, LinkKind::Ladder));
+        assert_eq!((l[1].from, l[1].to), (1, 0));
+    }
+}

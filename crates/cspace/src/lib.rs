@@ -1,0 +1,104 @@
+//! # navscope-cspace
+//!
+//! Navigation meshes generated in configuration space from brush levels:
+//! Stuart Golodetz, *Automatic Navigation Mesh Generation in Configuration
+//! Space* (Overload 117, 2013), after J. P. van Waveren's *The Quake III
+//! Arena Bot* (2001). The brush CSG (polyhedra from planes, Minkowski
+//! expansion, BSP clipping) is written by hand in this crate: no maintained
+//! Rust crate does brush CSG.
+//!
+//! ```text
+//!  brushes ──expand──▶ expanded brushes ──union──▶ boundary faces ──walkable──▶ polygons
+//!   (per agent AABB,      + bevel planes     (BSP clip,        (slope ≤ 45°)
+//!    stand and crouch)                         Listing 1)
+//!  polygons ──edge-planes──▶ vertical plane → {same, opposite} edges ──links──▶ walk/step
+//!                             (Listings 2, 3)                         (Listing 4)
+//!  ──extra-links──▶ jump, crouch (stand ↔ crouch mesh), ladder ──navmesh──▶ NavMesh
+//! ```
+//!
+//! ## Algorithm
+//! 1. **expand** ([`expand`]): each solid brush becomes the set of positions
+//!    of the agent box's centre at which the box would overlap it, i.e. the
+//!    Minkowski sum of the brush and the box. Faces move out by the box's
+//!    support distance `Σ |nᵢ| hᵢ`; bevel planes (axial planes and the cross
+//!    products of brush edges with the axes) close the sum at slanted edges.
+//!    Without them (parameter `bevels`) an expanded brush overshoots the sum
+//!    (Figure 3(c)) and the test `expanded_vertices_match_brute_force_and_
+//!    fail_without_bevels` shows it.
+//! 2. **union** ([`union`], [`bsp`]): Listing 1. The BSP tree of a convex
+//!    brush is the chain of its planes; every face is clipped by the trees of
+//!    the brushes in range; pieces outside all of them form the union's
+//!    boundary.
+//! 3. **walkable** ([`walkable`]): faces within the slope threshold of up.
+//! 4. **edge-planes** ([`edge_plane`]): Listing 2's table, keyed with
+//!    Listing 3's tolerances.
+//! 5. **links** ([`links`]): Listing 4 on every opposing pair of edges.
+//! 6. **extra-links** ([`extra`]): §5's jump, crouch and ladder links.
+//! 7. **navmesh** ([`output`]): one [`navscope_core::NavMesh`], standing
+//!    nodes and crouching nodes, lowered to the feet.
+//!
+//! ## Choices where the paper is open
+//! * **Agent sizes.** Two AABBs: standing 0.6 × 1.8 × 0.6 m and crouching
+//!   0.6 × 1.0 × 0.6 m (width × height × depth, parameters). They share the
+//!   width and depth, as §5.1's crouch-link rule assumes. The AABB is
+//!   centred on the agent's reference point, so a mesh in configuration
+//!   space sits half the box's height above the floor.
+//! * **Polyhedra** are built by clipping a huge square on each plane by the
+//!   other planes ([`polyhedron`]); degenerate brushes are named errors:
+//!   duplicate planes, zero volume, open brushes, coordinates beyond
+//!   ±100 km, more than 256 planes.
+//! * **Bevels** are found generically (every candidate normal gets its
+//!   support offset; candidates that leave no face are dropped), so the sum
+//!   is exact for any convex brush, not only for the bevels Quake's bspc
+//!   adds.
+//! * **Coplanar faces** in the union: same-facing ones are kept by the
+//!   lower brush index (Listing 1's `i < j`); opposite-facing ones (brushes
+//!   touching face to face) are interior and removed.
+//! * **Edge plane table.** Listing 3's tolerant comparator is not
+//!   transitive; edges are matched against plane representatives instead,
+//!   then the table is ordered lexicographically (see [`edge_plane`]).
+//! * **Links** are computed once per unordered pair, both directions, with
+//!   endpoints on the actual edges (see [`links`]). Jumps are vertical only
+//!   (§5.3), both ways. Crouch links probe the crouching mesh beyond each
+//!   standing edge interval that makes no walk, step or jump link (see
+//!   [`extra`]). Ladders are brush entities of class `func_ladder`
+//!   (parameter); their brushes are not solid.
+//! * **Defaults.** Slope 45° (hesperus); step 0.45 m (Quake III's 18
+//!   units); jump 1.1 m; edge plane tolerances 0.1° and 5 mm.
+//!
+//! ## Figures
+//! Measured with `CARGO_TARGET_DIR=/work/tgt cargo bench -p navscope-cspace`
+//! on the 2-core development machine: see the `benches/cspace.rs` header
+//! and the project's closing notes.
+//!
+//! ## Example
+//! ```
+//! use std::sync::Arc;
+//! use glam::DVec3;
+//! use navscope_core::level::{BrushLevel, Level, LevelData};
+//! use navscope_core::Runner;
+//! use navscope_cspace::build::box_brush;
+//!
+//! let floor = box_brush(DVec3::new(-5.0, -1.0, -5.0), DVec3::new(5.0, 0.0, 5.0));
+//! let level = Level { source: "floor".into(), data: LevelData::Brushes(BrushLevel { brushes: vec![floor], entities: vec![] }) };
+//! let mut runner = Runner::new(Arc::new(navscope_cspace::pipeline()), Arc::new(level));
+//! runner.run_all();
+//! let mesh = runner.navmesh().unwrap();
+//! // One standing and one crouching polygon: the floor's top, grown by the agent's half width.
+//! assert_eq!(mesh.nodes.len(), 2);
+//! ```
+
+pub mod bsp;
+pub mod build;
+pub mod edge_plane;
+pub mod expand;
+pub mod extra;
+pub mod links;
+pub mod output;
+pub mod polyhedron;
+pub mod scene;
+pub mod stages;
+pub mod union;
+pub mod walkable;
+
+pub use stages::{agent_sizes, param, pipeline};

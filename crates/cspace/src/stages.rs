@@ -1,0 +1,629 @@
+//! The pipeline: parameters, the seven stage functions and their
+//! artifacts, each of which draws itself.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use glam::{DVec3, Vec3};
+use navscope_core::level::{BrushLevel, LevelData, LevelKind};
+use navscope_core::{Artifact, LinkKind, NavMesh, ParamSpec, ParamValues, Pipeline, Primitive, Shape, Stage, StageContext, StageError, StageInfo, Stance};
+use serde::Serialize;
+use serde_json::json;
+
+use crate::edge_plane::{EdgePlane, EdgeRef, build_table};
+use crate::expand::{ExpandedBrush, expand};
+use crate::extra::{Ladder, PolyGrid, crouch_links, ladder_links};
+use crate::links::{LinkSeg, jumps, table_links, walk_and_step};
+use crate::scene::{AgentSize, SolidBrush, scene};
+use crate::union::{UnionMesh, union_all};
+use crate::walkable::{WalkPoly, walkable};
+
+/// Parameter names.
+pub mod param {
+    /// Agent AABB size along X (both sizes), metres.
+    pub const AGENT_WIDTH: &str = "agent_width";
+    /// Agent AABB size along Z (both sizes), metres.
+    pub const AGENT_DEPTH: &str = "agent_depth";
+    /// Standing AABB height, metres.
+    pub const STAND_HEIGHT: &str = "stand_height";
+    /// Crouching AABB height, metres.
+    pub const CROUCH_HEIGHT: &str = "crouch_height";
+    /// Whether the crouching mesh is built.
+    pub const CROUCH_MESH: &str = "crouch_mesh";
+    /// Whether bevel planes are added.
+    pub const BEVELS: &str = "bevels";
+    /// Class name of ladder entities.
+    pub const LADDER_CLASS: &str = "ladder_class";
+    /// Walkable slope threshold, degrees.
+    pub const MAX_SLOPE: &str = "max_slope";
+    /// Edge plane angle tolerance, degrees.
+    pub const PLANE_ANGLE_TOL: &str = "plane_angle_tol";
+    /// Edge plane distance tolerance, metres.
+    pub const PLANE_DIST_TOL: &str = "plane_dist_tol";
+    /// Step tolerance, metres.
+    pub const STEP_HEIGHT: &str = "step_height";
+    /// Jump height, metres.
+    pub const JUMP_HEIGHT: &str = "jump_height";
+}
+
+fn params() -> Vec<ParamSpec> {
+    use param::*;
+    vec![
+        ParamSpec::float(AGENT_WIDTH, "Agent width (X)", "m", 0.6, 0.05, 4.0, 0.05, "Size of the agent's bounding box along X, for every stance: a human's shoulder width."),
+        ParamSpec::float(AGENT_DEPTH, "Agent depth (Z)", "m", 0.6, 0.05, 4.0, 0.05, "Size of the agent's bounding box along Z, for every stance."),
+        ParamSpec::float(STAND_HEIGHT, "Standing height", "m", 1.8, 0.1, 5.0, 0.05, "Height of the standing agent's box (a standing human)."),
+        ParamSpec::float(CROUCH_HEIGHT, "Crouching height", "m", 1.0, 0.1, 5.0, 0.05, "Height of the crouching agent's box; must be lower than the standing height."),
+        ParamSpec::bool(CROUCH_MESH, "Crouching mesh", true, "Build a second mesh for the crouching box and crouch links between the two (Golodetz §5.1)."),
+        ParamSpec::bool(BEVELS, "Bevel planes", true, "Add the bevel planes that make an expanded brush the exact Minkowski sum; turn off to see brushes overshoot at slanted edges (Figure 3c)."),
+        ParamSpec::choice(LADDER_CLASS, "Ladder class", &["func_ladder", "trigger_ladder"], "func_ladder", "Class name of the brush entities that are ladders (Half-Life/Source: func_ladder; some Quake mods: trigger_ladder)."),
+        ParamSpec::float(MAX_SLOPE, "Walkable slope", "deg", 45.0, 0.0, 89.0, 1.0, "Faces whose normal is within this angle of up are walkable (hesperus uses 45 degrees)."),
+        ParamSpec::float(PLANE_ANGLE_TOL, "Edge plane angle tolerance", "deg", 0.1, 0.0, 10.0, 0.05, "Vertical planes whose normals differ by less than this are one plane of the edge plane table (Listing 3)."),
+        ParamSpec::float(PLANE_DIST_TOL, "Edge plane distance tolerance", "m", 0.005, 0.0, 0.5, 0.001, "Vertical planes whose distances differ by less than this are one plane of the edge plane table (Listing 3)."),
+        ParamSpec::float(STEP_HEIGHT, "Step tolerance", "m", 0.45, 0.0, 2.0, 0.05, "Largest height difference walked as a step (STEPTOL of Listing 4); 0.45 m is Quake III's 18-unit step."),
+        ParamSpec::float(JUMP_HEIGHT, "Jump height", "m", 1.1, 0.0, 5.0, 0.05, "Largest height difference of a vertical jump link (§5.3); Quake III's jump rises about 1.1 m."),
+    ]
+}
+
+fn info(id: &'static str, title: &'static str, explanation: &'static str, paper: &'static str, params: &'static [&'static str]) -> StageInfo {
+    StageInfo { id, title, explanation, paper, params }
+}
+
+/// The `cspace` pipeline.
+pub fn pipeline() -> Pipeline {
+    use param::*;
+    Pipeline {
+        id: "cspace",
+        title: "Configuration-space navmesh (Golodetz / van Waveren)",
+        accepts: vec![LevelKind::Brushes],
+        params: params(),
+        stages: vec![
+            Stage {
+                info: info(
+                    "expand",
+                    "Expanded brushes",
+                    "Each brush grows by the agent's box: every face moves out by the box's support distance along its normal, and bevel planes (axial and edge-cross-axis planes) cap the corners so the result is exactly the Minkowski sum. The agent then becomes a point: its centre may be anywhere outside these solids.",
+                    "Golodetz §2, Figure 3",
+                    &[AGENT_WIDTH, AGENT_DEPTH, STAND_HEIGHT, CROUCH_HEIGHT, CROUCH_MESH, BEVELS, LADDER_CLASS],
+                ),
+                run: run_expand,
+            },
+            Stage {
+                info: info(
+                    "union",
+                    "Union by BSP clipping",
+                    "Every face of every expanded brush is clipped against the BSP tree of each brush in range of it; what lies outside all of them is the surface of the union. Coplanar faces are kept once, by the brush first in index order.",
+                    "Golodetz §3.1, Listing 1",
+                    &[],
+                ),
+                run: run_union,
+            },
+            Stage {
+                info: info("walkable", "Walkable polygons", "Union faces whose normal is within the slope threshold of up are the polygons of the navigation mesh.", "Golodetz §3.2", &[MAX_SLOPE]),
+                run: run_walkable,
+            },
+            Stage {
+                info: info(
+                    "edge-planes",
+                    "Edge plane table",
+                    "Every walkable edge defines a vertical plane; edges whose planes agree within the tolerances share an entry, split into those facing the canonical normal and those facing away. Click a plane to list its edges.",
+                    "Golodetz §4.1, Listings 2 and 3",
+                    &[PLANE_ANGLE_TOL, PLANE_DIST_TOL],
+                ),
+                run: run_edge_planes,
+            },
+            Stage {
+                info: info(
+                    "links",
+                    "Walk and step links",
+                    "For each pair of opposing edges in a plane, the overlap of their horizontal intervals and their height difference give walk links (level), step-up and step-down links (within the step tolerance).",
+                    "Golodetz §4.2, Listing 4, Figure 5",
+                    &[STEP_HEIGHT],
+                ),
+                run: run_links,
+            },
+            Stage {
+                info: info(
+                    "extra-links",
+                    "Jump, crouch and ladder links",
+                    "Vertical jumps are step links with a larger height; crouch links join standing edges that lead nowhere to the crouching mesh that continues beyond them; ladders join the polygons at their foot and top.",
+                    "Golodetz §5, Figure 6",
+                    &[JUMP_HEIGHT, STEP_HEIGHT],
+                ),
+                run: run_extra_links,
+            },
+            Stage {
+                info: info("navmesh", "Navigation mesh", "The standing and crouching meshes with all their links, lowered to the agent's feet, as one mesh with stance metadata.", "Golodetz §3–5", &[]),
+                run: run_navmesh,
+            },
+        ],
+    }
+}
+
+fn brushes<'a>(ctx: &'a StageContext) -> Result<&'a BrushLevel, StageError> {
+    match &ctx.level.data {
+        LevelData::Brushes(b) => Ok(b),
+        _ => Err(StageError::failed(format!("{}: the cspace pipeline needs a brush level, not a {}", ctx.level.source, ctx.level.kind().name()))),
+    }
+}
+
+/// The agent sizes the parameters describe: standing, then (if enabled)
+/// crouching.
+pub fn agent_sizes(p: &ParamValues) -> Result<Vec<AgentSize>, String> {
+    use param::*;
+    let (w, d) = (p.float(AGENT_WIDTH), p.float(AGENT_DEPTH));
+    let (stand, crouch) = (p.float(STAND_HEIGHT), p.float(CROUCH_HEIGHT));
+    let mut sizes = vec![AgentSize { name: "stand".into(), stance: Stance::Stand, half: DVec3::new(w, stand, d) * 0.5 }];
+    if p.bool(CROUCH_MESH) {
+        if crouch >= stand {
+            return Err(format!("{CROUCH_HEIGHT} ({crouch} m) must be lower than {STAND_HEIGHT} ({stand} m)"));
+        }
+        sizes.push(AgentSize { name: "crouch".into(), stance: Stance::Crouch, half: DVec3::new(w, crouch, d) * 0.5 });
+    }
+    if sizes.iter().any(|s| !s.half.is_finite() || s.half.min_element() <= 0.0) {
+        return Err("agent sizes must be positive numbers".into());
+    }
+    Ok(sizes)
+}
+
+fn f32v(v: DVec3) -> Vec3 {
+    v.as_vec3()
+}
+
+fn poly_shape(points: &[DVec3]) -> Shape {
+    Shape::Polygon { outer: points.iter().map(|p| f32v(*p)).collect(), holes: vec![] }
+}
+
+fn count_map(items: &[(&str, usize)]) -> BTreeMap<String, u64> {
+    items.iter().map(|(k, v)| (k.to_string(), *v as u64)).collect()
+}
+
+// ---------------------------------------------------------------- expand
+
+/// Artifact of `expand`: solid brushes, their expansions per agent size,
+/// and the ladders.
+#[derive(Debug, Serialize)]
+pub struct Expanded {
+    /// The agent sizes, standing first.
+    pub sizes: Vec<AgentSize>,
+    /// Solid brushes.
+    pub solids: Vec<SolidBrush>,
+    /// `expanded[s][i]`: solid `i` expanded for size `s`.
+    pub expanded: Vec<Vec<ExpandedBrush>>,
+    /// Ladder entities.
+    pub ladders: Vec<Ladder>,
+}
+
+impl Expanded {
+    /// Element id of expanded brush `i` of size `s` (solids use `0..n`).
+    fn element(&self, s: usize, i: usize) -> u32 {
+        (self.solids.len() * (s + 1) + i) as u32
+    }
+}
+
+impl Artifact for Expanded {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let bevels: usize = self.expanded.iter().flatten().map(ExpandedBrush::bevel_count).sum();
+        count_map(&[("brushes", self.solids.len()), ("expanded brushes", self.expanded.iter().map(Vec::len).sum()), ("bevel faces", bevels), ("ladders", self.ladders.len())])
+    }
+
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut out = Vec::new();
+        for (i, b) in self.solids.iter().enumerate() {
+            for f in &b.solid.faces {
+                out.push(Primitive::new("brush", i as u32, poly_shape(&f.vertices)));
+            }
+        }
+        for (s, list) in self.expanded.iter().enumerate() {
+            for (i, e) in list.iter().enumerate() {
+                let el = self.element(s, i);
+                for (f, origin) in e.solid.faces.iter().zip(&e.origins) {
+                    out.push(Primitive::new("brush/expanded", el, Shape::Polyline { points: f.vertices.iter().map(|p| f32v(*p)).collect(), closed: true }));
+                    if origin.is_bevel() {
+                        out.push(Primitive::new("face/bevel", el, poly_shape(&f.vertices)));
+                    }
+                }
+            }
+        }
+        for (i, l) in self.ladders.iter().enumerate() {
+            out.push(Primitive::new("ladder", (self.solids.len() * (self.expanded.len() + 1) + i) as u32, Shape::Box { min: f32v(l.bounds.min), max: f32v(l.bounds.max) }));
+        }
+        out
+    }
+
+    fn describe(&self, element: u32) -> serde_json::Value {
+        let n = self.solids.len().max(1);
+        let e = element as usize;
+        if e < self.solids.len() {
+            let b = &self.solids[e];
+            return json!({ "brush": b.brush, "faces": b.solid.faces.len(), "volume_m3": b.solid.volume(), "bounds": [b.solid.bounds.min.to_array(), b.solid.bounds.max.to_array()] });
+        }
+        let (s, i) = (e / n - 1, e % n);
+        if let Some(x) = self.expanded.get(s).and_then(|l| l.get(i)) {
+            return json!({ "agent": self.sizes[s].name, "brush": x.brush, "faces": x.solid.faces.len(), "bevel_faces": x.bevel_count(), "origins": x.origins, "volume_m3": x.solid.volume() });
+        }
+        serde_json::Value::Null
+    }
+}
+
+fn run_expand(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let level = brushes(ctx)?;
+    let sizes = agent_sizes(ctx.params).map_err(StageError::failed)?;
+    let sc = scene(level, ctx.params.text(param::LADDER_CLASS)).map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
+    let bevels = ctx.params.bool(param::BEVELS);
+    let mut expanded = Vec::new();
+    for s in &sizes {
+        let list = sc
+            .solids
+            .iter()
+            .map(|b| expand(b.brush, &b.solid, s.half, bevels).map_err(|e| StageError::failed(format!("{}: brush {} expanded for {}: {e}", ctx.level.source, b.brush, s.name))))
+            .collect::<Result<Vec<_>, _>>()?;
+        expanded.push(list);
+    }
+    Ok(Arc::new(Expanded { sizes, solids: sc.solids, expanded, ladders: sc.ladders }))
+}
+
+// ---------------------------------------------------------------- union
+
+/// Artifact of `union`: per agent size, the kept and clipped face pieces.
+#[derive(Debug, Serialize)]
+pub struct Union {
+    /// The agent sizes.
+    pub sizes: Vec<AgentSize>,
+    /// One union per size.
+    pub meshes: Vec<UnionMesh>,
+}
+
+impl Artifact for Union {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        count_map(&[
+            ("faces kept", self.meshes.iter().map(|m| m.kept.len()).sum()),
+            ("faces clipped", self.meshes.iter().map(|m| m.clipped.len()).sum()),
+            ("brush pairs in range", self.meshes.iter().map(|m| m.pairs).sum()),
+        ])
+    }
+
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut out = Vec::new();
+        let mut el = 0u32;
+        for m in &self.meshes {
+            for f in &m.kept {
+                out.push(Primitive::new("face/kept", el, poly_shape(&f.polygon)));
+                el += 1;
+            }
+            for f in &m.clipped {
+                out.push(Primitive::new("face/clipped", el, poly_shape(&f.polygon)));
+                el += 1;
+            }
+        }
+        out
+    }
+}
+
+fn run_union(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let e = ctx.artifact::<Expanded>("expand")?;
+    Ok(Arc::new(Union { sizes: e.sizes.clone(), meshes: e.expanded.iter().map(|list| union_all(list)).collect() }))
+}
+
+// ---------------------------------------------------------------- walkable
+
+/// Artifact of `walkable`: per agent size, the walkable polygons.
+#[derive(Debug, Serialize)]
+pub struct Walkable {
+    /// The agent sizes.
+    pub sizes: Vec<AgentSize>,
+    /// One polygon list per size.
+    pub meshes: Vec<Vec<WalkPoly>>,
+}
+
+impl Walkable {
+    fn first_ids(&self) -> Vec<usize> {
+        self.meshes.iter().scan(0, |acc, m| {
+            let f = *acc;
+            *acc += m.len();
+            Some(f)
+        }).collect()
+    }
+}
+
+impl Artifact for Walkable {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let mut c = BTreeMap::new();
+        for (s, m) in self.sizes.iter().zip(&self.meshes) {
+            c.insert(format!("walkable ({})", s.name), m.len() as u64);
+        }
+        c
+    }
+
+    fn primitives(&self) -> Vec<Primitive> {
+        let first = self.first_ids();
+        let mut out = Vec::new();
+        for (m, polys) in self.meshes.iter().enumerate() {
+            for (i, p) in polys.iter().enumerate() {
+                out.push(Primitive::new(format!("walkable/{}", self.sizes[m].name), (first[m] + i) as u32, poly_shape(&p.polygon)));
+            }
+        }
+        out
+    }
+
+    fn metrics(&self) -> BTreeMap<String, f64> {
+        self.sizes
+            .iter()
+            .zip(&self.meshes)
+            .map(|(s, m)| (format!("walkable area {} (m2)", s.name), m.iter().map(|p| crate::polyhedron::polygon_area(&p.polygon) * p.plane.normal.y).sum()))
+            .collect()
+    }
+}
+
+fn run_walkable(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let u = ctx.artifact::<Union>("union")?;
+    let slope = ctx.params.float(param::MAX_SLOPE);
+    Ok(Arc::new(Walkable { sizes: u.sizes.clone(), meshes: u.meshes.iter().map(|m| walkable(m, slope)).collect() }))
+}
+
+// ---------------------------------------------------------------- edge planes
+
+/// Artifact of `edge-planes`: per agent size, the edge plane table (and
+/// the polygons its edges refer to).
+#[derive(Debug, Serialize)]
+pub struct EdgePlanes {
+    /// The agent sizes.
+    pub sizes: Vec<AgentSize>,
+    /// The walkable polygons, per size.
+    pub polys: Vec<Vec<WalkPoly>>,
+    /// The table, per size.
+    pub tables: Vec<Vec<EdgePlane>>,
+}
+
+impl EdgePlanes {
+    fn locate(&self, element: u32) -> Option<(usize, usize)> {
+        let mut e = element as usize;
+        for (m, t) in self.tables.iter().enumerate() {
+            if e < t.len() {
+                return Some((m, e));
+            }
+            e -= t.len();
+        }
+        None
+    }
+
+    fn edge_json(&self, m: usize, r: &EdgeRef) -> serde_json::Value {
+        let (a, b) = r.points(&self.polys[m]);
+        json!({ "polygon": r.poly, "edge": r.edge, "from": a.to_array(), "to": b.to_array() })
+    }
+}
+
+impl Artifact for EdgePlanes {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let edges: usize = self.tables.iter().flatten().map(|p| p.same.len() + p.opposite.len()).sum();
+        let pairs: usize = self.tables.iter().flatten().map(|p| p.same.len() * p.opposite.len()).sum();
+        count_map(&[("planes", self.tables.iter().map(Vec::len).sum()), ("edges", edges), ("opposing pairs", pairs)])
+    }
+
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut out = Vec::new();
+        let mut el = 0u32;
+        for (m, table) in self.tables.iter().enumerate() {
+            for p in table {
+                let pts: Vec<DVec3> = p.same.iter().chain(&p.opposite).flat_map(|r| {
+                    let (a, b) = r.points(&self.polys[m]);
+                    [a, b]
+                }).collect();
+                let frame_i = p.plane.normal.cross(DVec3::Y).normalize();
+                let origin = p.plane.normal * p.plane.d;
+                let xs = pts.iter().map(|q| (*q - origin).dot(frame_i));
+                let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| (l.min(x), h.max(x)));
+                let (ylo, yhi) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), q| (l.min(q.y), h.max(q.y)));
+                let at = |x: f64, y: f64| origin + frame_i * x + DVec3::Y * y;
+                let quad = [at(lo, ylo - 0.25), at(hi, ylo - 0.25), at(hi, yhi + 0.25), at(lo, yhi + 0.25)];
+                out.push(Primitive::new("edge-plane", el, poly_shape(&quad)));
+                el += 1;
+            }
+        }
+        out
+    }
+
+    fn describe(&self, element: u32) -> serde_json::Value {
+        let Some((m, i)) = self.locate(element) else { return serde_json::Value::Null };
+        let p = &self.tables[m][i];
+        json!({
+            "agent": self.sizes[m].name,
+            "plane": { "normal": p.plane.normal.to_array(), "d": p.plane.d },
+            "same_facing": p.same.iter().map(|r| self.edge_json(m, r)).collect::<Vec<_>>(),
+            "opposite_facing": p.opposite.iter().map(|r| self.edge_json(m, r)).collect::<Vec<_>>(),
+        })
+    }
+}
+
+fn run_edge_planes(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let w = ctx.artifact::<Walkable>("walkable")?;
+    let angle = ctx.params.float(param::PLANE_ANGLE_TOL).to_radians();
+    let dist = ctx.params.float(param::PLANE_DIST_TOL);
+    let tables = w.meshes.iter().map(|m| build_table(m, angle, dist)).collect();
+    Ok(Arc::new(EdgePlanes { sizes: w.sizes.clone(), polys: w.meshes.clone(), tables }))
+}
+
+// ---------------------------------------------------------------- links
+
+fn link_kind_name(k: LinkKind) -> String {
+    format!("link/{}", k.name())
+}
+
+fn link_primitives(links: &[&LinkSeg], first: u32) -> Vec<Primitive> {
+    let mut out = Vec::new();
+    for (i, l) in links.iter().enumerate() {
+        let el = first + i as u32;
+        let kind = link_kind_name(l.kind);
+        let ms = (l.source[0] + l.source[1]) * 0.5;
+        let md = (l.dest[0] + l.dest[1]) * 0.5;
+        if l.source[0].distance(l.source[1]) > 1e-9 {
+            out.push(Primitive::new(kind.clone(), el, Shape::Segment(f32v(l.source[0]), f32v(l.source[1]))));
+        }
+        let arrow = vec![f32v(ms - l.across * 0.15), f32v(ms), f32v(md), f32v(md + l.across * 0.15)];
+        out.push(Primitive::new(kind, el, Shape::Polyline { points: arrow, closed: false }));
+    }
+    out
+}
+
+fn link_counts(links: &[&LinkSeg]) -> BTreeMap<String, u64> {
+    let mut c = BTreeMap::new();
+    for l in links {
+        *c.entry(format!("{} links", l.kind.name())).or_insert(0) += 1;
+    }
+    c
+}
+
+/// Artifact of `links`: per agent size, its walk and step links.
+#[derive(Debug, Serialize)]
+pub struct Links {
+    /// Links per size (directed; each crossing appears once per direction).
+    pub meshes: Vec<Vec<LinkSeg>>,
+}
+
+impl Artifact for Links {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        link_counts(&self.meshes.iter().flatten().collect::<Vec<_>>())
+    }
+
+    fn primitives(&self) -> Vec<Primitive> {
+        link_primitives(&self.meshes.iter().flatten().collect::<Vec<_>>(), 0)
+    }
+
+    fn describe(&self, element: u32) -> serde_json::Value {
+        self.meshes.iter().flatten().nth(element as usize).map(|l| serde_json::to_value(l).unwrap_or_default()).unwrap_or_default()
+    }
+}
+
+fn run_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let t = ctx.artifact::<EdgePlanes>("edge-planes")?;
+    let step = ctx.params.float(param::STEP_HEIGHT);
+    let meshes = (0..t.tables.len()).map(|m| table_links(m, &t.polys[m], &t.tables[m], &|e, f| walk_and_step(e, f, step))).collect();
+    Ok(Arc::new(Links { meshes }))
+}
+
+// ---------------------------------------------------------------- extra links
+
+/// Artifact of `extra-links`: jump links per size, crouch links between
+/// the standing and crouching meshes, ladder links per size.
+#[derive(Debug, Serialize)]
+pub struct ExtraLinks {
+    /// Jump links per size.
+    pub jumps: Vec<Vec<LinkSeg>>,
+    /// Crouch links (standing mesh 0 ↔ crouching mesh 1).
+    pub crouch: Vec<LinkSeg>,
+    /// Ladder links per size.
+    pub ladders: Vec<Vec<LinkSeg>>,
+}
+
+impl ExtraLinks {
+    fn all(&self) -> Vec<&LinkSeg> {
+        self.jumps.iter().flatten().chain(&self.crouch).chain(self.ladders.iter().flatten()).collect()
+    }
+}
+
+impl Artifact for ExtraLinks {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let mut c = link_counts(&self.all());
+        for k in ["jump links", "crouch links", "ladder links"] {
+            c.entry(k.to_string()).or_insert(0);
+        }
+        c
+    }
+
+    fn primitives(&self) -> Vec<Primitive> {
+        link_primitives(&self.all(), 0)
+    }
+
+    fn describe(&self, element: u32) -> serde_json::Value {
+        self.all().get(element as usize).map(|l| serde_json::to_value(l).unwrap_or_default()).unwrap_or_default()
+    }
+}
+
+fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let ex = ctx.artifact::<Expanded>("expand")?;
+    let t = ctx.artifact::<EdgePlanes>("edge-planes")?;
+    let links = ctx.artifact::<Links>("links")?;
+    let step = ctx.params.float(param::STEP_HEIGHT);
+    let jump = ctx.params.float(param::JUMP_HEIGHT);
+    let jumps: Vec<Vec<LinkSeg>> = (0..t.tables.len()).map(|m| table_links(m, &t.polys[m], &t.tables[m], &|e, f| jumps(e, f, step, jump))).collect();
+    let crouch = if t.polys.len() >= 2 {
+        let covered: Vec<LinkSeg> = links.meshes[0].iter().chain(&jumps[0]).cloned().collect();
+        let drop = ex.sizes[0].half.y - ex.sizes[1].half.y;
+        crouch_links(&t.polys[0], &covered, &t.polys[1], drop, step, 0, 1)
+    } else {
+        Vec::new()
+    };
+    let ladders = t
+        .polys
+        .iter()
+        .enumerate()
+        .map(|(m, polys)| {
+            let grid = PolyGrid::new(polys);
+            ex.ladders.iter().flat_map(|l| ladder_links(m, polys, &grid, l, ex.sizes[m].half, step)).collect()
+        })
+        .collect();
+    Ok(Arc::new(ExtraLinks { jumps, crouch, ladders }))
+}
+
+// ---------------------------------------------------------------- navmesh
+
+/// Artifact of `navmesh`: the common NavMesh.
+#[derive(Debug, Serialize)]
+pub struct Output {
+    /// The mesh.
+    pub mesh: NavMesh,
+    /// Id of the first node of each agent size's mesh.
+    pub first_node: Vec<u32>,
+}
+
+impl Artifact for Output {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let mut c = BTreeMap::new();
+        c.insert("nodes".to_string(), self.mesh.nodes.len() as u64);
+        c.insert("links".to_string(), self.mesh.links.len() as u64);
+        c
+    }
+
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut out = Vec::new();
+        for n in &self.mesh.nodes {
+            if let Some(p) = &n.polygon {
+                out.push(Primitive::new(format!("node/{}", n.stance.name()), n.id, poly_shape(p)));
+            }
+        }
+        let base = self.mesh.nodes.len() as u32;
+        for (i, l) in self.mesh.links.iter().enumerate() {
+            if let Some([a, b]) = l.segment {
+                out.push(Primitive::new(link_kind_name(l.kind), base + i as u32, Shape::Segment(f32v(a), f32v(b))));
+            }
+        }
+        out
+    }
+
+    fn metrics(&self) -> BTreeMap<String, f64> {
+        let mut m = BTreeMap::new();
+        for k in LinkKind::ALL {
+            let n = self.mesh.links.iter().filter(|l| l.kind == k).count();
+            if n > 0 {
+                m.insert(format!("{} links", k.name()), n as f64);
+            }
+        }
+        for s in [Stance::Stand, Stance::Crouch] {
+            m.insert(format!("{} nodes", s.name()), self.mesh.nodes.iter().filter(|n| n.stance == s).count() as f64);
+        }
+        m
+    }
+
+    fn navmesh(&self) -> Option<&NavMesh> {
+        Some(&self.mesh)
+    }
+}
+
+fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let w = ctx.artifact::<Walkable>("walkable")?;
+    let links = ctx.artifact::<Links>("links")?;
+    let extra = ctx.artifact::<ExtraLinks>("extra-links")?;
+    let all: Vec<&LinkSeg> = links.meshes.iter().flatten().chain(extra.all()).collect();
+    let (mut mesh, first_node) = crate::output::navmesh(&w.sizes, &w.meshes, &all);
+    mesh.level = ctx.level.source.clone();
+    Ok(Arc::new(Output { mesh, first_node }))
+}

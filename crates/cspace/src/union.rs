@@ -1,0 +1,148 @@
+//! Stage 2, *union* (Golodetz §3.1, Listing 1): the boundary of the union
+//! of the expanded brushes of one agent size, as a soup of convex polygons.
+//!
+//! Every face of every expanded brush is clipped against the BSP tree of
+//! every other brush whose bounding box touches its own brush's box
+//! (Listing 1's `in_range`, found with a sort-and-sweep along X); the
+//! pieces outside all of them are the union's boundary. Coplanar faces are
+//! kept once, by the brush that comes first in index order.
+
+use glam::DVec3;
+use navscope_core::geom::Plane;
+use serde::Serialize;
+
+use crate::bsp::BspTree;
+use crate::expand::ExpandedBrush;
+use crate::polyhedron::{EPS, polygon_area};
+
+/// A piece of an expanded brush face.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fragment {
+    /// Index of the expanded brush (in its agent size's list).
+    pub brush: usize,
+    /// Index of the face in that brush's solid.
+    pub face: usize,
+    /// The face's plane.
+    pub plane: Plane,
+    /// Convex polygon, counter-clockwise seen from outside.
+    pub polygon: Vec<DVec3>,
+    /// For a removed piece, the brush whose tree removed it.
+    pub clipped_by: Option<usize>,
+}
+
+/// The union of one agent size's expanded brushes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct UnionMesh {
+    /// The boundary: face pieces outside every other brush.
+    pub kept: Vec<Fragment>,
+    /// Face pieces removed because they lie inside another brush.
+    pub clipped: Vec<Fragment>,
+    /// Number of interacting (in range) ordered brush pairs.
+    pub pairs: usize,
+}
+
+/// For each brush, the indices of the other brushes whose bounding boxes
+/// touch its own, ascending.
+pub fn interacting(brushes: &[ExpandedBrush]) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..brushes.len()).collect();
+    order.sort_by(|&a, &b| brushes[a].solid.bounds.min.x.total_cmp(&brushes[b].solid.bounds.min.x).then(a.cmp(&b)));
+    let mut out = vec![Vec::new(); brushes.len()];
+    for (k, &i) in order.iter().enumerate() {
+        let bi = brushes[i].solid.bounds;
+        for &j in &order[k + 1..] {
+            let bj = brushes[j].solid.bounds;
+            if bj.min.x > bi.max.x + EPS {
+                break;
+            }
+            let grow = DVec3::splat(EPS);
+            if bi.min.cmple(bj.max + grow).all() && bj.min.cmple(bi.max + grow).all() {
+                out[i].push(j);
+                out[j].push(i);
+            }
+        }
+    }
+    for v in &mut out {
+        v.sort_unstable();
+    }
+    out
+}
+
+/// Listing 1, `union_all`: clips every face against the trees of the
+/// brushes in range of its own.
+pub fn union_all(brushes: &[ExpandedBrush]) -> UnionMesh {
+    let trees: Vec<BspTree> = brushes.iter().map(|b| BspTree::build(&b.solid)).collect();
+    let near = interacting(brushes);
+    let mut mesh = UnionMesh { pairs: near.iter().map(Vec::len).sum(), ..UnionMesh::default() };
+    for (i, b) in brushes.iter().enumerate() {
+        for (fi, face) in b.solid.faces.iter().enumerate() {
+            let mut pieces = vec![face.vertices.clone()];
+            for &j in &near[i] {
+                let mut next = Vec::with_capacity(pieces.len());
+                for piece in &pieces {
+                    let (outside, inside) = trees[j].clip(piece, face.plane.normal, i < j);
+                    next.extend(outside);
+                    if inside.len() >= 3 && polygon_area(&inside) > EPS * EPS {
+                        mesh.clipped.push(Fragment { brush: i, face: fi, plane: face.plane, polygon: inside, clipped_by: Some(j) });
+                    }
+                }
+                pieces = next;
+                if pieces.is_empty() {
+                    break;
+                }
+            }
+            for polygon in pieces {
+                if polygon.len() >= 3 && polygon_area(&polygon) > EPS * EPS {
+                    mesh.kept.push(Fragment { brush: i, face: fi, plane: face.plane, polygon, clipped_by: None });
+                }
+            }
+        }
+    }
+    mesh
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::box_brush;
+    use crate::expand::expand;
+    use crate::polyhedron::Polyhedron;
+
+    fn expanded(boxes: &[(DVec3, DVec3)]) -> Vec<ExpandedBrush> {
+        boxes
+            .iter()
+            .enumerate()
+            .map(|(i, (a, b))| expand(i, &Polyhedron::from_planes(&box_brush(*a, *b).planes).unwrap(), DVec3::ZERO, true).unwrap())
+            .collect()
+    }
+
+    fn area(frags: &[Fragment]) -> f64 {
+        frags.iter().map(|f| polygon_area(&f.polygon)).sum()
+    }
+
+    #[test]
+    fn two_overlapping_cubes_have_the_union_surface() {
+        let b = expanded(&[(DVec3::ZERO, DVec3::ONE), (DVec3::new(0.5, 0.0, 0.0), DVec3::new(1.5, 1.0, 1.0))]);
+        let m = union_all(&b);
+        // 1.5 x 1 x 1 box: surface 2 * (1.5 + 1.5 + 1).
+        assert!((area(&m.kept) - 8.0).abs() < 1e-9, "{}", area(&m.kept));
+        assert_eq!(m.pairs, 2);
+    }
+
+    #[test]
+    fn touching_cubes_lose_the_shared_face_and_coplanar_tops_are_kept_once() {
+        let b = expanded(&[(DVec3::ZERO, DVec3::ONE), (DVec3::new(1.0, 0.0, 0.0), DVec3::new(2.0, 1.0, 1.0))]);
+        let m = union_all(&b);
+        assert!((area(&m.kept) - 10.0).abs() < 1e-9, "{}", area(&m.kept));
+        let b = expanded(&[(DVec3::ZERO, DVec3::ONE), (DVec3::ZERO, DVec3::ONE)]);
+        let m = union_all(&b);
+        assert!((area(&m.kept) - 6.0).abs() < 1e-9);
+        assert!(m.kept.iter().all(|f| f.brush == 0));
+    }
+
+    #[test]
+    fn distant_brushes_do_not_interact() {
+        let b = expanded(&[(DVec3::ZERO, DVec3::ONE), (DVec3::splat(5.0), DVec3::splat(6.0))]);
+        assert_eq!(interacting(&b), vec![Vec::<usize>::new(), vec![]]);
+        assert!(union_all(&b).clipped.is_empty());
+    }
+}
