@@ -39,6 +39,7 @@ mod budget;
 mod error;
 mod floorplan;
 pub mod generate;
+mod mesh;
 mod polyanya;
 pub mod raster;
 mod rings;
@@ -68,6 +69,8 @@ enum Format {
     Ron,
     Polyanya,
     Png,
+    Obj,
+    Gltf,
 }
 
 /// Lower-case extension of `name`, if any.
@@ -81,23 +84,30 @@ fn detect(name: &str, bytes: &[u8]) -> Result<Format, Fault> {
     if raster::is_png(bytes) {
         return Ok(Format::Png);
     }
+    if bytes.starts_with(b"glTF") {
+        return Ok(Format::Gltf);
+    }
     match extension(name).as_deref() {
         Some("png") => return Ok(Format::Png),
         Some("json") => return Ok(Format::FloorPlanJson),
         Some("ron") => return Ok(Format::Ron),
         Some("mesh") => return Ok(Format::Polyanya),
+        Some("obj") => return Ok(Format::Obj),
+        Some("gltf") | Some("glb") => return Ok(Format::Gltf),
         _ => {}
     }
     let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
     let head = head.trim_start();
-    if head.starts_with('{') {
+    if head.starts_with('{') && head.contains("\"asset\"") {
+        Ok(Format::Gltf)
+    } else if head.starts_with('{') {
         Ok(Format::FloorPlanJson)
     } else if head.split_whitespace().next() == Some("mesh") {
         Ok(Format::Polyanya)
     } else if text::ron_struct_name(head).is_some() {
         Ok(Format::Ron)
     } else {
-        Err(Fault::format("", "unknown level format (known: .json, .ron)"))
+        Err(Fault::format("", "unknown level format (known: .json, .ron, .png, .obj, .gltf, .glb, .mesh)"))
     }
 }
 
@@ -121,7 +131,16 @@ pub fn load_with(path: &Path, budget: &Budget) -> Result<Level, LevelError> {
     if format == Format::Ron && std::str::from_utf8(&bytes).ok().and_then(text::ron_struct_name) == Some("Raster") {
         return load_sidecar_image(path, &name, &bytes, budget);
     }
-    load_bytes_with(&name, &bytes, budget)
+    let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+    let external = |uri: &str| -> Result<Vec<u8>, Fault> {
+        let rel = Path::new(uri);
+        if uri.contains("://") || rel.is_absolute() || rel.components().any(|c| c == std::path::Component::ParentDir) {
+            return Err(Fault::syntax("", format!("external file \"{uri}\" must be a relative path inside the level's folder")));
+        }
+        read_capped(&dir.join(rel), budget.max_file_bytes).map_err(|f| f.within(&format!("external file \"{uri}\"")))
+    };
+    let data = parse(&name, &bytes, budget, &external).map_err(|f| f.in_file(&name))?;
+    Ok(Level { source: name, data })
 }
 
 /// The sidecar of the PNG at `path`: `NAME.png.ron`, else `NAME.ron` when
@@ -181,11 +200,14 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Level, LevelError> {
 
 /// Loads a level from memory within `budget`.
 pub fn load_bytes_with(name: &str, bytes: &[u8], budget: &Budget) -> Result<Level, LevelError> {
-    let data = parse(name, bytes, budget).map_err(|f| f.in_file(name))?;
+    let external = |uri: &str| -> Result<Vec<u8>, Fault> {
+        Err(Fault::syntax("", format!("refers to the external file \"{uri}\"; load the level by path to read it")))
+    };
+    let data = parse(name, bytes, budget, &external).map_err(|f| f.in_file(name))?;
     Ok(Level { source: name.to_string(), data })
 }
 
-fn parse(name: &str, bytes: &[u8], budget: &Budget) -> Result<LevelData, Fault> {
+fn parse(name: &str, bytes: &[u8], budget: &Budget, external: mesh::ExternalReader) -> Result<LevelData, Fault> {
     Budget::check("", "bytes", bytes.len() as u64, budget.max_file_bytes)?;
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(Fault::syntax("", "file is empty"));
@@ -195,6 +217,8 @@ fn parse(name: &str, bytes: &[u8], budget: &Budget) -> Result<LevelData, Fault> 
         Format::Ron => parse_ron(text::utf8(bytes)?, budget),
         Format::Polyanya => Ok(LevelData::FloorPlan(polyanya::parse(text::utf8(bytes)?, budget)?)),
         Format::Png => Ok(LevelData::Raster(raster::parse(bytes, &raster::RasterSettings::default(), budget)?)),
+        Format::Obj => Ok(LevelData::Mesh(mesh::parse_obj(text::utf8(bytes)?, budget)?)),
+        Format::Gltf => Ok(LevelData::Mesh(mesh::parse_gltf(bytes, budget, external)?)),
     }
 }
 
