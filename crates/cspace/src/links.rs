@@ -24,7 +24,10 @@ use glam::DVec3;
 use navscope_core::LinkKind;
 use serde::Serialize;
 
+use navscope_core::geom::Aabb;
+
 use crate::edge_plane::{EdgePlane, EdgeRef};
+use crate::polyhedron::Polyhedron;
 use crate::walkable::WalkPoly;
 
 /// Shortest link segment kept (metres).
@@ -179,6 +182,24 @@ pub fn jumps(e: &Edge2, f: &Edge2, step: f64, jump: f64) -> Vec<(LinkKind, LinkK
         return Vec::new();
     }
     [(-jump, -step), (step, jump)].into_iter().filter_map(|(lo, hi)| band(dm, dc, lo, hi, overlap)).map(|i| (LinkKind::Jump, LinkKind::Jump, i)).collect()
+}
+
+/// True when the vertical crossing of a step or jump link (from the source
+/// segment up or down to the destination segment, sampled at both ends and
+/// the middle) stays out of every solid in `solids` by more than a tenth
+/// of a millimetre. Edges merged into one plane by the table's tolerances
+/// can sit a few millimetres apart, and where a brush face leans (a tipped
+/// crate) the vertical between them can cut its corner: such links are
+/// dropped. The test is symmetric, so a link and its reverse go together.
+pub fn clear_of(solids: &[&Polyhedron], l: &LinkSeg) -> bool {
+    const TS: [f64; 5] = [0.05, 0.25, 0.5, 0.75, 0.95];
+    let mut pts = Vec::with_capacity(15);
+    for s in [0.05, 0.5, 0.95] {
+        let (a, b) = (l.source[0].lerp(l.source[1], s), l.dest[0].lerp(l.dest[1], s));
+        pts.extend(TS.iter().map(|&t| a.lerp(b, t)));
+    }
+    let bb = Aabb::from_points(pts.iter().copied());
+    solids.iter().filter(|p| p.bounds.intersects(&bb)).all(|p| pts.iter().all(|&q| !p.contains_strictly(q, 1e-4)))
 }
 
 /// Runs `pair_links` over every (same, opposite) pair of every plane of a

@@ -13,7 +13,8 @@ use serde_json::json;
 use crate::edge_plane::{EdgePlane, EdgeRef, build_table};
 use crate::expand::{ExpandedBrush, expand};
 use crate::extra::{Ladder, PolyGrid, crouch_links, ladder_links};
-use crate::links::{LinkSeg, jumps, table_links, walk_and_step};
+use crate::links::{LinkSeg, clear_of, jumps, table_links, walk_and_step};
+use crate::polyhedron::Polyhedron;
 use crate::scene::{AgentSize, SolidBrush, scene};
 use crate::union::{UnionMesh, union_all};
 use crate::walkable::{WalkPoly, walkable};
@@ -493,10 +494,18 @@ impl Artifact for Links {
     }
 }
 
+/// Keeps walk links and the step or jump links whose vertical crossing is
+/// clear of the mesh's expanded brushes (see [`clear_of`]).
+fn keep_clear(links: Vec<LinkSeg>, brushes: &[ExpandedBrush]) -> Vec<LinkSeg> {
+    let solids: Vec<&Polyhedron> = brushes.iter().map(|b| &b.solid).collect();
+    links.into_iter().filter(|l| l.kind == LinkKind::Walk || clear_of(&solids, l)).collect()
+}
+
 fn run_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let ex = ctx.artifact::<Expanded>("expand")?;
     let t = ctx.artifact::<EdgePlanes>("edge-planes")?;
     let step = ctx.params.float(param::STEP_HEIGHT);
-    let meshes = (0..t.tables.len()).map(|m| table_links(m, &t.polys[m], &t.tables[m], &|e, f| walk_and_step(e, f, step))).collect();
+    let meshes = (0..t.tables.len()).map(|m| keep_clear(table_links(m, &t.polys[m], &t.tables[m], &|e, f| walk_and_step(e, f, step)), &ex.expanded[m])).collect();
     Ok(Arc::new(Links { meshes }))
 }
 
@@ -544,7 +553,7 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     let links = ctx.artifact::<Links>("links")?;
     let step = ctx.params.float(param::STEP_HEIGHT);
     let jump = ctx.params.float(param::JUMP_HEIGHT);
-    let jumps: Vec<Vec<LinkSeg>> = (0..t.tables.len()).map(|m| table_links(m, &t.polys[m], &t.tables[m], &|e, f| jumps(e, f, step, jump))).collect();
+    let jumps: Vec<Vec<LinkSeg>> = (0..t.tables.len()).map(|m| keep_clear(table_links(m, &t.polys[m], &t.tables[m], &|e, f| jumps(e, f, step, jump)), &ex.expanded[m])).collect();
     let crouch = if t.polys.len() >= 2 {
         let covered: Vec<LinkSeg> = links.meshes[0].iter().chain(&jumps[0]).cloned().collect();
         let drop = ex.sizes[0].half.y - ex.sizes[1].half.y;
