@@ -1,0 +1,260 @@
+//! The medial-axis graph with its closest-obstacle annotations.
+//!
+//! Vertices are where edges meet and where the nearest obstacle changes
+//! (Voronoi vertices, including the degree-2 ones left behind by dropped
+//! secondary edges: the small disks of the paper's Figure 1). Each edge is
+//! a polyline on one layer between two of its sites; every polyline point
+//! carries its clearance and its closest point on each site. A *join*
+//! pairs the two vertices (one per layer) where an edge crosses an open
+//! connection.
+
+use std::collections::HashMap;
+
+use glam::DVec2;
+use serde::Serialize;
+
+use crate::grid::Grid;
+use crate::sites::{Sites, side_of};
+use crate::voronoi::{Source, primary_edges};
+
+/// One annotated point of an axis edge.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct AxisPoint {
+    /// Plan position.
+    pub at: DVec2,
+    /// Distance to the nearest obstacle.
+    pub clearance: f64,
+    /// The closest point on each of the edge's two sites.
+    pub closest: [DVec2; 2],
+}
+
+/// A vertex of the axis.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct AxisVertex {
+    /// Plan position.
+    pub at: DVec2,
+    /// Layer.
+    pub layer: usize,
+    /// Distance to the nearest obstacle.
+    pub clearance: f64,
+}
+
+/// An edge of the axis: a polyline on one layer equidistant from two sites.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AxisEdge {
+    /// Layer.
+    pub layer: usize,
+    /// The two sites (ids into [`Sites::list`]).
+    pub sites: [u32; 2],
+    /// End vertices.
+    pub ends: [u32; 2],
+    /// Annotated polyline from `ends[0]` to `ends[1]`.
+    pub points: Vec<AxisPoint>,
+}
+
+impl AxisEdge {
+    /// Polyline length.
+    pub fn length(&self) -> f64 {
+        self.points.windows(2).map(|w| w[0].at.distance(w[1].at)).sum()
+    }
+}
+
+/// Two vertices, on the two layers of a connection, at the same plan point
+/// where an axis edge crosses it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Join {
+    /// The vertices (on `from` and `to`).
+    pub vertices: [u32; 2],
+    /// The connection.
+    pub connection: usize,
+}
+
+/// A medial-axis graph.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Axis {
+    /// Vertices.
+    pub vertices: Vec<AxisVertex>,
+    /// Edges.
+    pub edges: Vec<AxisEdge>,
+    /// Joins across open connections.
+    pub joins: Vec<Join>,
+    #[serde(skip)]
+    lookup: HashMap<(usize, i64, i64), Vec<u32>>,
+    #[serde(skip)]
+    snap: f64,
+}
+
+impl Axis {
+    /// An empty axis whose vertices merge when closer than `snap` metres.
+    pub fn new(snap: f64) -> Self {
+        Self { snap, ..Default::default() }
+    }
+
+    /// The vertex of `layer` within the snap distance of `at`, or a new one.
+    pub fn vertex(&mut self, layer: usize, at: DVec2, clearance: f64) -> u32 {
+        if let Some(v) = self.find_vertex(layer, at) {
+            return v;
+        }
+        let cell = |v: f64| (v / self.snap).floor() as i64;
+        let (cx, cy) = (cell(at.x), cell(at.y));
+        let id = self.vertices.len() as u32;
+        self.vertices.push(AxisVertex { at, layer, clearance });
+        self.lookup.entry((layer, cx, cy)).or_default().push(id);
+        id
+    }
+
+    /// The vertex of `layer` within the snap distance of `at`, if any.
+    pub fn find_vertex(&self, layer: usize, at: DVec2) -> Option<u32> {
+        let cell = |v: f64| (v / self.snap).floor() as i64;
+        let (cx, cy) = (cell(at.x), cell(at.y));
+        let mut best: Option<(f64, u32)> = None;
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for &v in self.lookup.get(&(layer, cx + dx, cy + dy)).into_iter().flatten() {
+                    let d = self.vertices[v as usize].at.distance(at);
+                    if d <= self.snap && best.is_none_or(|(bd, _)| d < bd) {
+                        best = Some((d, v));
+                    }
+                }
+            }
+        }
+        best.map(|(_, v)| v)
+    }
+
+    /// Adds an edge between the vertices nearest its polyline's ends;
+    /// returns its index, or `None` when both ends fall on one vertex and the
+    /// edge is shorter than the snap distance (a sliver).
+    pub fn add_edge(&mut self, layer: usize, sites: [u32; 2], mut points: Vec<AxisPoint>) -> Option<usize> {
+        let (first, last) = (points[0], points[points.len() - 1]);
+        let v0 = self.vertex(layer, first.at, first.clearance);
+        let v1 = self.vertex(layer, last.at, last.clearance);
+        let len: f64 = points.windows(2).map(|w| w[0].at.distance(w[1].at)).sum();
+        if v0 == v1 && len <= 2.0 * self.snap {
+            return None;
+        }
+        points[0].at = self.vertices[v0 as usize].at;
+        let n = points.len() - 1;
+        points[n].at = self.vertices[v1 as usize].at;
+        self.edges.push(AxisEdge { layer, sites, ends: [v0, v1], points });
+        Some(self.edges.len() - 1)
+    }
+
+    /// Number of edges at each vertex.
+    pub fn degrees(&self) -> Vec<usize> {
+        let mut d = vec![0; self.vertices.len()];
+        for e in &self.edges {
+            d[e.ends[0] as usize] += 1;
+            d[e.ends[1] as usize] += 1;
+        }
+        d
+    }
+
+    /// Drops joins whose vertices no edge uses any more.
+    pub fn drop_stale_joins(&mut self) {
+        let d = self.degrees();
+        self.joins.retain(|j| j.vertices.iter().all(|&v| d[v as usize] > 0));
+    }
+
+    /// Removes vertices no edge or join uses and renumbers the rest.
+    pub fn compact(&mut self) {
+        let mut used = vec![false; self.vertices.len()];
+        for e in &self.edges {
+            used[e.ends[0] as usize] = true;
+            used[e.ends[1] as usize] = true;
+        }
+        for j in &self.joins {
+            used[j.vertices[0] as usize] = true;
+            used[j.vertices[1] as usize] = true;
+        }
+        let mut map = vec![u32::MAX; self.vertices.len()];
+        let mut kept = Vec::new();
+        for (i, v) in self.vertices.iter().enumerate() {
+            if used[i] {
+                map[i] = kept.len() as u32;
+                kept.push(*v);
+            }
+        }
+        self.vertices = kept;
+        for e in &mut self.edges {
+            e.ends = [map[e.ends[0] as usize], map[e.ends[1] as usize]];
+        }
+        for j in &mut self.joins {
+            j.vertices = [map[j.vertices[0] as usize], map[j.vertices[1] as usize]];
+        }
+        self.lookup.clear();
+        let snap = self.snap;
+        for (i, v) in self.vertices.iter().enumerate() {
+            let key = (v.layer, (v.at.x / snap).floor() as i64, (v.at.y / snap).floor() as i64);
+            self.lookup.entry(key).or_default().push(i as u32);
+        }
+    }
+
+    /// Connected components over edges and joins: a component id per vertex.
+    pub fn components(&self) -> Vec<usize> {
+        let mut parent: Vec<usize> = (0..self.vertices.len()).collect();
+        fn find(p: &mut [usize], mut x: usize) -> usize {
+            while p[x] != x {
+                p[x] = p[p[x]];
+                x = p[x];
+            }
+            x
+        }
+        let pairs = self.edges.iter().map(|e| e.ends).chain(self.joins.iter().map(|j| j.vertices));
+        for [a, b] in pairs {
+            let (ra, rb) = (find(&mut parent, a as usize), find(&mut parent, b as usize));
+            if ra != rb {
+                parent[ra.max(rb)] = ra.min(rb);
+            }
+        }
+        (0..self.vertices.len()).map(|v| find(&mut parent, v)).collect()
+    }
+}
+
+/// Annotates polyline points with their closest points on two sites.
+pub fn annotate(sites: &Sites, pair: [u32; 2], pts: &[DVec2]) -> Vec<AxisPoint> {
+    let (g0, g1) = (sites.list[pair[0] as usize].geom, sites.list[pair[1] as usize].geom);
+    pts.iter()
+        .map(|&p| {
+            let (q0, q1) = (g0.closest(p), g1.closest(p));
+            AxisPoint { at: p, clearance: p.distance(q0).min(p.distance(q1)), closest: [q0, q1] }
+        })
+        .collect()
+}
+
+/// The traditional 2D medial axis of each layer with every connection
+/// closed (the paper's §3.2 step 1): Voronoi edges of the layer's obstacle
+/// pieces that lie in its free space, between two sites facing them.
+pub fn layer_axes(sites: &Sites, grid: Grid, tolerance: f64, snap: f64) -> Result<Axis, String> {
+    let mut axis = Axis::new(snap);
+    for (li, pieces) in sites.pieces.iter().enumerate() {
+        let segs: Vec<_> = pieces.iter().map(|p| (p.a, p.b)).collect();
+        let edges = primary_edges(&[], &segs, grid, tolerance).map_err(|e| format!("layer {li}: {e}"))?;
+        for e in edges {
+            let mid = e.points[e.points.len() / 2];
+            let mid = if e.points.len() == 2 { (e.points[0] + e.points[1]) * 0.5 } else { mid };
+            if !sites.areas[li].contains(mid) {
+                continue;
+            }
+            let resolve = |s: Source| -> Option<u32> {
+                match s {
+                    Source::Segment(k) => {
+                        let p = &pieces[k];
+                        match side_of(p.a, p.b, mid, grid)? {
+                            crate::sites::Side::Left => p.sites[0],
+                            crate::sites::Side::Right => p.sites[1],
+                        }
+                    }
+                    Source::Start(k) => sites.point(li, pieces[k].a),
+                    Source::End(k) => sites.point(li, pieces[k].b),
+                    Source::Point(_) => None,
+                }
+            };
+            let (Some(s0), Some(s1)) = (resolve(e.sources[0]), resolve(e.sources[1])) else {
+                continue;
+            };
+            let pts = annotate(sites, [s0, s1], &e.points);
+            axis.add_edge(li, [s0, s1], pts);
+        }
+    }
+    Ok(axis)
+}

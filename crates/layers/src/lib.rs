@@ -1,0 +1,203 @@
+//! # navscope-layers
+//!
+//! The `layers` pipeline: van Toll, Cook and Geraerts, *Multi-Layered
+//! Navigation Meshes* (2011) — the medial axis of a multi-layered
+//! environment and, annotated with closest obstacle points, the explicit
+//! corridor map built on it.
+//!
+//! ## Input
+//! A [`LayeredLevel`]: layers (2D polygons with holes in plan coordinates,
+//! each at a height) and directed connections. A connection `a -> b` from
+//! layer `f` to layer `t` joins the part of `f` to the *left* of `a -> b`
+//! (its access side) to the part of `t` to its *right*: walking across the
+//! segment leftwards-to-rightwards moves an agent from `f` to `t`, and back.
+//! The other two sides (right on `f`, left on `t`) are walls: the paper's
+//! obstacle side. The connection may lie inside both layers (a stair head
+//! in the middle of a floor) or on a layer's boundary (a stair flight
+//! meeting a landing); its access sides must face free space.
+//!
+//! ## Algorithm (stages)
+//! | stage id | paper | what it publishes |
+//! |---|---|---|
+//! | `layer-axes` | §3.2 step 1 | per layer, with every connection closed, the medial axis: the primary edges of the segment Voronoi diagram (`boostvoronoi`) that lie in free space, each with its clearance and two closest obstacle points; vertices where the nearest obstacle changes |
+//! | `influence-zones` | §3.1 | per connection, the points whose nearest obstacle is its access side (shaded) |
+//! | `connection-scenes` | §3.1 | per connection, the obstacles across its zone's boundary, in plan |
+//! | `open-connections` | §3.2 step 2 | connections opened one at a time (one sub-step each): the scene's Voronoi diagram replaces the axis inside the zone; edges are cut where they cross an open connection |
+//! | `corridor-map` | §4 | the merged axis with closest-point annotations and the walkable areas they bound |
+//! | `navmesh` | §4 | the common NavMesh: a node per axis vertex (with its layer), walk links along edges, `connection` links across connections |
+//!
+//! ## Choices where the paper is open
+//! * **Geometry on a grid.** `boostvoronoi` needs integer input. Plan
+//!   coordinates are snapped to a grid of `grid` metres (parameter, 1 mm by
+//!   default; ±2³¹ steps at most), and obstacle segments are split where they
+//!   touch or overlap so they meet only at endpoints ([`grid::arrange`]).
+//! * **Parabolic arcs** (point–segment bisectors) are cut into chords within
+//!   `arc_tolerance` metres of the arc (parameter, 1 cm by default).
+//! * **Connection-scene heuristic.** The paper projects the scene onto the
+//!   plane of the connection's first layer. Every layer here is horizontal,
+//!   so that projection is the plan itself; distances across layers are
+//!   plan distances (exact for level layers, the paper's approximation
+//!   otherwise). The scene is taken as the Voronoi neighbours of the
+//!   access-side sites — the sites across the zone's boundary edges, on any
+//!   layer — plus the connection's two endpoints (which stay as the ends
+//!   of its walls). Removing a Voronoi site hands its cell to its
+//!   neighbours, so these are the only obstacles that can be nearest inside
+//!   the zone (the paper's Lemma 2). Where obstacles of different layers
+//!   coincide in plan they are merged into one scene segment.
+//! * **Keeping the zone's part of the scene axis.** A point is inside the
+//!   zone when it lies in the connection's perpendicular slab and is closer
+//!   to the connection than to every zone neighbour on its side (exact, no
+//!   polygon clipping); crossings are found by bisection and snapped onto
+//!   the old zone-boundary vertices (within `2 * arc_tolerance` and at
+//!   least `2 * (arc_tolerance + grid)`), which is where old and new axes
+//!   meet. Crossings matching no old vertex are counted ("unmatched
+//!   crossings"; 0 on every sample level).
+//! * **Layers of new edges** are found by walking from the edge's foot on
+//!   the connection to the edge, switching layers at open connections
+//!   ([`open::walk`]).
+//! * **Repeated connections.** A connection equal to an earlier one with
+//!   the segment reversed and `from`/`to` swapped makes the same join (level
+//!   files often list both directions); it is opened once and its sub-step
+//!   says so.
+//! * **Where edges cross a connection** the crossing point becomes two
+//!   vertices, one per layer, joined by a [`axis::Join`]; the NavMesh turns a
+//!   join into two `connection` links whose cost is the height difference.
+//!
+//! The paper's last step (paths in the corridor) is left to the common
+//! path search on the NavMesh; this crate does not include it.
+//!
+//! ## Speed
+//! `cargo bench -p navscope-layers` times `generate::stacked_floors` with
+//! several floors; see the bench output (figures are recorded in the
+//! project report, not asserted).
+
+pub mod axis;
+pub mod grid;
+pub mod open;
+pub mod sites;
+pub mod stages;
+pub mod verify;
+pub mod voronoi;
+
+use navscope_core::level::{LayeredLevel, LevelKind};
+use navscope_core::{ParamSpec, Pipeline, Stage, StageInfo};
+
+pub use axis::{Axis, AxisEdge, AxisPoint, AxisVertex, Join};
+pub use open::{Opening, Settings};
+pub use sites::Sites;
+
+/// Opening settings for a grid step and an arc tolerance (metres); the
+/// vertex merge distance is `2 * (tolerance + grid)`.
+pub fn settings(grid: f64, tolerance: f64) -> Settings {
+    Settings { grid: grid::Grid { step: grid }, tolerance, snap: 2.0 * (tolerance + grid) }
+}
+
+/// Everything the algorithm computes, for library use.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// Obstacle sites.
+    pub sites: Sites,
+    /// The per-layer axes (every connection closed).
+    pub layer_axes: Axis,
+    /// The merged axis: the explicit corridor map's skeleton.
+    pub merged: Axis,
+    /// What each opening did.
+    pub openings: Vec<Opening>,
+}
+
+/// Runs the whole algorithm, opening the connections in `order` (indices
+/// into `level.connections`; every connection should appear once).
+pub fn build_in_order(level: &LayeredLevel, set: &Settings, order: &[usize]) -> Result<Built, String> {
+    if let Some(&c) = order.iter().find(|&&c| c >= level.connections.len()) {
+        return Err(format!("connection {c} does not exist"));
+    }
+    let sites = Sites::build(level, set.grid)?;
+    let layer_axes = axis::layer_axes(&sites, set.grid, set.tolerance, set.snap)?;
+    let (merged, openings) = open::merge(&layer_axes, &sites, set, order)?;
+    Ok(Built { sites, layer_axes, merged, openings })
+}
+
+/// Runs the whole algorithm, opening connections in index order.
+pub fn build(level: &LayeredLevel, set: &Settings) -> Result<Built, String> {
+    let order: Vec<usize> = (0..level.connections.len()).collect();
+    build_in_order(level, set, &order)
+}
+
+fn info(id: &'static str, title: &'static str, paper: &'static str, params: &'static [&'static str], explanation: &'static str) -> StageInfo {
+    StageInfo { id, title, explanation, paper, params }
+}
+
+/// The `layers` pipeline.
+pub fn pipeline() -> Pipeline {
+    Pipeline {
+        id: "layers",
+        title: "Multi-layered navigation meshes (van Toll, Cook & Geraerts)",
+        accepts: vec![LevelKind::Layers],
+        params: vec![
+            ParamSpec::float("grid", "Grid step", "m", 0.001, 1e-5, 0.1, 0.0005, "Plan coordinates are snapped to this grid for the exact integer Voronoi diagram."),
+            ParamSpec::float("arc_tolerance", "Arc tolerance", "m", 0.01, 1e-4, 1.0, 0.005, "Largest distance between a parabolic medial-axis arc and the chords drawn for it."),
+        ],
+        stages: vec![
+            Stage {
+                info: info(
+                    "layer-axes",
+                    "Layer medial axes",
+                    "van Toll et al. §3.2 step 1",
+                    &["grid", "arc_tolerance"],
+                    "Each layer on its own, with every connection closed like a wall: the medial axis is the set of points with two or more nearest obstacles. It comes from the Voronoi diagram of the obstacle segments, keeping edges in free space. Each edge knows its clearance and its two closest obstacle points; vertices mark where the nearest obstacle changes.",
+                ),
+                run: stages::run_layer_axes,
+            },
+            Stage {
+                info: info(
+                    "influence-zones",
+                    "Influence zones",
+                    "van Toll et al. §3.1",
+                    &[],
+                    "For each connection, the points whose nearest obstacle is its access side. Only these points change their nearest obstacle when the connection opens (Lemma 1).",
+                ),
+                run: stages::run_zones,
+            },
+            Stage {
+                info: info(
+                    "connection-scenes",
+                    "Connection scenes",
+                    "van Toll et al. §3.1",
+                    &[],
+                    "For each connection, the obstacles nearest to the zone's boundary, on both layers, laid in one plane. They are the only obstacles that can become nearest inside the zone (Lemma 2).",
+                ),
+                run: stages::run_scenes,
+            },
+            Stage {
+                info: info(
+                    "open-connections",
+                    "Opening connections",
+                    "van Toll et al. §3.2 step 2",
+                    &[],
+                    "Connections open one at a time: the medial axis of the connection scene replaces the axis inside the influence zone, on every affected layer. Edges crossing a connection are cut there so each edge lies on one layer; the axes of the two layers join at the cut.",
+                ),
+                run: stages::run_open,
+            },
+            Stage {
+                info: info(
+                    "corridor-map",
+                    "Explicit corridor map",
+                    "van Toll et al. §4, Geraerts 2010",
+                    &[],
+                    "The merged medial axis with its closest-point annotations: every axis point knows its clearance disk and the obstacle points that bound it, which partitions the walkable space into areas along the edges.",
+                ),
+                run: stages::run_corridor,
+            },
+            Stage {
+                info: info(
+                    "navmesh",
+                    "Navigation mesh",
+                    "van Toll et al. §4",
+                    &[],
+                    "Axis vertices become nodes on their layer, edges become walk links, and the cuts at connections become connection links between layers.",
+                ),
+                run: stages::run_navmesh,
+            },
+        ],
+    }
+}

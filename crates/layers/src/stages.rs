@@ -1,0 +1,401 @@
+//! The pipeline's stages and their artifacts.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use glam::{DVec2, Vec3};
+use navscope_core::draw::{Primitive, Shape, SubStep};
+use navscope_core::geom::plan_to_world;
+use navscope_core::level::{LayeredLevel, LevelData};
+use navscope_core::navmesh::{LinkKind, NavMesh, Stance};
+use navscope_core::{Artifact, StageContext, StageError};
+use serde::Serialize;
+
+use crate::axis::{Axis, layer_axes};
+use crate::grid::Grid;
+use crate::open::{Opening, Scene, Settings, Zone, merge, scene, zone};
+use crate::sites::Sites;
+
+fn w(p: DVec2, h: f64) -> Vec3 {
+    plan_to_world(p, h).as_vec3()
+}
+
+fn layered<'a>(ctx: &StageContext<'a>) -> Result<&'a LayeredLevel, StageError> {
+    match &ctx.level.data {
+        LevelData::Layers(l) => Ok(l),
+        _ => Err(StageError::failed(format!("{}: the layers pipeline needs a multi-layer environment, not a {}", ctx.level.source, ctx.level.kind().name()))),
+    }
+}
+
+/// The opening settings from the parameters.
+pub fn settings(ctx: &StageContext) -> Settings {
+    crate::settings(ctx.params.float("grid"), ctx.params.float("arc_tolerance"))
+}
+
+/// Stage `layer-axes`: sites and the per-layer medial axes.
+#[derive(Debug, Serialize)]
+pub struct LayerAxes {
+    /// Layer heights (world y).
+    pub heights: Vec<f64>,
+    /// Obstacle sites.
+    pub sites: Sites,
+    /// The per-layer axes, every connection closed.
+    pub axis: Axis,
+}
+
+fn draw_obstacles(sites: &Sites, heights: &[f64], out: &mut Vec<Primitive>) {
+    let mut id = 0;
+    for (l, area) in sites.areas.iter().enumerate() {
+        for ring in area.rings() {
+            for (_, a, b) in ring.edges() {
+                out.push(Primitive::new("obstacle", id, Shape::Segment(w(a, heights[l]), w(b, heights[l]))));
+                id += 1;
+            }
+        }
+    }
+    for (c, cn) in sites.conns.iter().enumerate() {
+        for l in [cn.from, cn.to] {
+            out.push(Primitive::new("connection", c as u32, Shape::Segment(w(cn.a, heights[l]), w(cn.b, heights[l]))));
+        }
+        out.push(Primitive::new("connection/label", c as u32, Shape::Label { at: w((cn.a + cn.b) * 0.5, heights[cn.from]), text: format!("C{c}") }));
+    }
+}
+
+fn draw_axis(axis: &Axis, heights: &[f64], kind: &str, out: &mut Vec<Primitive>) {
+    for (i, e) in axis.edges.iter().enumerate() {
+        let h = heights[e.layer];
+        out.push(Primitive::new(format!("{kind}/edge"), i as u32, Shape::Polyline { points: e.points.iter().map(|p| w(p.at, h)).collect(), closed: false }));
+    }
+    let base = axis.edges.len() as u32;
+    for (i, v) in axis.vertices.iter().enumerate() {
+        out.push(Primitive::new(format!("{kind}/vertex"), base + i as u32, Shape::Point(w(v.at, heights[v.layer]))));
+    }
+    for j in &axis.joins {
+        let (a, b) = (axis.vertices[j.vertices[0] as usize], axis.vertices[j.vertices[1] as usize]);
+        out.push(Primitive::new(format!("{kind}/join"), base + j.vertices[0], Shape::Segment(w(a.at, heights[a.layer]), w(b.at, heights[b.layer]))));
+    }
+}
+
+impl Artifact for LayerAxes {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        BTreeMap::from([
+            ("layers".into(), self.heights.len() as u64),
+            ("sites".into(), self.sites.list.len() as u64),
+            ("edges".into(), self.axis.edges.len() as u64),
+            ("vertices".into(), self.axis.vertices.len() as u64),
+        ])
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut out = Vec::new();
+        draw_obstacles(&self.sites, &self.heights, &mut out);
+        draw_axis(&self.axis, &self.heights, "axis", &mut out);
+        out
+    }
+    fn describe(&self, element: u32) -> serde_json::Value {
+        let e = element as usize;
+        if let Some(edge) = self.axis.edges.get(e) {
+            return serde_json::to_value(edge).unwrap_or_default();
+        }
+        serde_json::to_value(self.axis.vertices.get(e - self.axis.edges.len())).unwrap_or_default()
+    }
+}
+
+/// Runs `layer-axes`.
+pub fn run_layer_axes(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let level = layered(ctx)?;
+    let set = settings(ctx);
+    let sites = Sites::build(level, set.grid).map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
+    let axis = layer_axes(&sites, set.grid, set.tolerance, set.snap).map_err(StageError::failed)?;
+    Ok(Arc::new(LayerAxes { heights: level.layers.iter().map(|l| l.height).collect(), sites, axis }))
+}
+
+/// Stage `influence-zones`: the zone of every connection on the layer axes.
+#[derive(Debug, Serialize)]
+pub struct Zones {
+    /// Layer heights.
+    pub heights: Vec<f64>,
+    /// One zone per connection that opens something (repeats have none).
+    pub zones: Vec<Zone>,
+    /// `(from, to)` layers per zone.
+    pub layers: Vec<(usize, usize)>,
+}
+
+fn zone_prims(z: &Zone, from: f64, to: f64, id: u32) -> Vec<Primitive> {
+    let mut v = Vec::new();
+    for (side, h) in [(0, from), (1, to)] {
+        if z.outline[side].len() >= 3 {
+            v.push(Primitive::new("influence-zone", id, Shape::Polygon { outer: z.outline[side].iter().map(|&p| w(p, h)).collect(), holes: Vec::new() }));
+        }
+    }
+    v
+}
+
+impl Artifact for Zones {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        BTreeMap::from([("zones".into(), self.zones.len() as u64), ("bounding edges".into(), self.zones.iter().map(|z| z.edges.len() as u64).sum())])
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        self.zones.iter().zip(&self.layers).flat_map(|(z, &(f, t))| zone_prims(z, self.heights[f], self.heights[t], z.connection as u32)).collect()
+    }
+}
+
+/// Runs `influence-zones`.
+pub fn run_zones(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let la = ctx.artifact::<LayerAxes>("layer-axes")?;
+    let mut zones = Vec::new();
+    let mut layers = Vec::new();
+    for (c, cn) in la.sites.conns.iter().enumerate() {
+        if cn.same_as == c {
+            zones.push(zone(&la.axis, &la.sites, c).map_err(StageError::failed)?);
+            layers.push((cn.from, cn.to));
+        }
+    }
+    Ok(Arc::new(Zones { heights: la.heights.clone(), zones, layers }))
+}
+
+/// Stage `connection-scenes`: the scene of every zone.
+#[derive(Debug, Serialize)]
+pub struct Scenes {
+    /// Height of each scene's plane (its connection's `from` layer).
+    pub heights: Vec<f64>,
+    /// Scenes, in zone order.
+    pub scenes: Vec<Scene>,
+    /// Grid step (m), to draw grid coordinates.
+    pub grid: f64,
+}
+
+fn scene_prims(s: &Scene, h: f64, grid: f64, id: u32) -> Vec<Primitive> {
+    let g = Grid { step: grid };
+    let mut v: Vec<Primitive> = s.segments.iter().map(|q| Primitive::new("scene/obstacle", id, Shape::Segment(w(g.plan(q[0]), h), w(g.plan(q[1]), h)))).collect();
+    v.extend(s.points.iter().map(|&p| Primitive::new("scene/obstacle/point", id, Shape::Point(w(g.plan(p), h)))));
+    v
+}
+
+impl Artifact for Scenes {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        BTreeMap::from([
+            ("scenes".into(), self.scenes.len() as u64),
+            ("segments".into(), self.scenes.iter().map(|s| s.segments.len() as u64).sum()),
+            ("points".into(), self.scenes.iter().map(|s| s.points.len() as u64).sum()),
+        ])
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        self.scenes.iter().zip(&self.heights).flat_map(|(s, &h)| scene_prims(s, h, self.grid, s.connection as u32)).collect()
+    }
+}
+
+/// Runs `connection-scenes`.
+pub fn run_scenes(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let la = ctx.artifact::<LayerAxes>("layer-axes")?;
+    let zs = ctx.artifact::<Zones>("influence-zones")?;
+    let grid = settings(ctx).grid;
+    let scenes: Vec<Scene> = zs.zones.iter().map(|z| scene(&la.sites, z)).collect();
+    let heights = zs.layers.iter().map(|&(f, _)| la.heights[f]).collect();
+    Ok(Arc::new(Scenes { heights, scenes, grid: grid.step }))
+}
+
+/// Stage `open-connections`: the merged medial axis, one sub-step per
+/// connection.
+#[derive(Debug, Serialize)]
+pub struct Merged {
+    /// Layer heights.
+    pub heights: Vec<f64>,
+    /// The merged axis.
+    pub axis: Axis,
+    /// What each opening did, in order.
+    pub openings: Vec<Opening>,
+    /// `(from, to)` layers per connection.
+    pub layers: Vec<(usize, usize)>,
+    /// Grid step (m).
+    pub grid: f64,
+}
+
+impl Artifact for Merged {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        BTreeMap::from([
+            ("edges".into(), self.axis.edges.len() as u64),
+            ("vertices".into(), self.axis.vertices.len() as u64),
+            ("joins".into(), self.axis.joins.len() as u64),
+            ("unmatched crossings".into(), self.openings.iter().map(|o| o.unmatched as u64).sum()),
+        ])
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut out = Vec::new();
+        draw_axis(&self.axis, &self.heights, "axis", &mut out);
+        out
+    }
+    fn substeps(&self) -> Vec<SubStep> {
+        self.openings
+            .iter()
+            .enumerate()
+            .map(|(k, o)| {
+                let (f, t) = self.layers[o.connection];
+                let (hf, ht) = (self.heights[f], self.heights[t]);
+                let id = o.connection as u32;
+                let mut highlights = Vec::new();
+                if let Some(z) = &o.zone {
+                    highlights.extend(zone_prims(z, hf, ht, id));
+                }
+                if let Some(s) = &o.scene {
+                    highlights.extend(scene_prims(s, hf, self.grid, id));
+                }
+                for p in &o.scene_axis {
+                    highlights.push(Primitive::new("scene/axis", id, Shape::Polyline { points: p.iter().map(|&q| w(q, hf)).collect(), closed: false }));
+                }
+                for (l, p) in &o.added {
+                    highlights.push(Primitive::new("axis/edge/added", id, Shape::Polyline { points: p.iter().map(|&q| w(q, self.heights[*l])).collect(), closed: false }));
+                }
+                let detail = match o.same_as {
+                    Some(d) => format!("Connection {} makes the same join as connection {d}, already open.", o.connection),
+                    None => format!(
+                        "Removed the {} axis edges bounding the influence zone, computed the Voronoi diagram of the {} scene segments and {} points, and inserted the {} pieces inside the zone.",
+                        o.removed,
+                        o.scene.as_ref().map_or(0, |s| s.segments.len()),
+                        o.scene.as_ref().map_or(0, |s| s.points.len()),
+                        o.added.len()
+                    ),
+                };
+                SubStep { title: format!("connection {} ({} of {})", o.connection, k + 1, self.openings.len()), detail, highlights }
+            })
+            .collect()
+    }
+}
+
+/// Runs `open-connections`.
+pub fn run_open(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let la = ctx.artifact::<LayerAxes>("layer-axes")?;
+    let set = settings(ctx);
+    let order: Vec<usize> = (0..la.sites.conns.len()).collect();
+    let (axis, openings) = merge(&la.axis, &la.sites, &set, &order).map_err(StageError::failed)?;
+    let layers = la.sites.conns.iter().map(|c| (c.from, c.to)).collect();
+    Ok(Arc::new(Merged { heights: la.heights.clone(), axis, openings, layers, grid: set.grid.step }))
+}
+
+/// Stage `corridor-map`: the explicit corridor map, the merged axis with
+/// its closest-point annotations and the walkable areas they bound.
+#[derive(Debug, Serialize)]
+pub struct CorridorMap {
+    /// Layer heights.
+    pub heights: Vec<f64>,
+    /// The annotated merged axis.
+    pub axis: Axis,
+}
+
+impl CorridorMap {
+    /// The walkable areas: for every edge and each side, the polygon
+    /// between the edge and its closest points on that side.
+    pub fn areas(&self) -> Vec<(usize, usize, Vec<DVec2>)> {
+        let mut v = Vec::new();
+        for (i, e) in self.axis.edges.iter().enumerate() {
+            for side in 0..2 {
+                let mut poly: Vec<DVec2> = e.points.iter().map(|p| p.at).collect();
+                poly.extend(e.points.iter().rev().map(|p| p.closest[side]));
+                poly.dedup();
+                v.push((i, e.layer, poly));
+            }
+        }
+        v
+    }
+}
+
+impl Artifact for CorridorMap {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        BTreeMap::from([
+            ("edges".into(), self.axis.edges.len() as u64),
+            ("closest-point pairs".into(), self.axis.edges.iter().map(|e| e.points.len() as u64).sum()),
+        ])
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut out = Vec::new();
+        for (i, l, poly) in self.areas() {
+            if poly.len() >= 3 {
+                let mut poly = poly;
+                let area: f64 = (0..poly.len()).map(|k| poly[k].perp_dot(poly[(k + 1) % poly.len()])).sum();
+                if area < 0.0 {
+                    poly.reverse();
+                }
+                out.push(Primitive::new("corridor/area", i as u32, Shape::Polygon { outer: poly.iter().map(|&p| w(p, self.heights[l])).collect(), holes: Vec::new() }));
+            }
+        }
+        for (i, e) in self.axis.edges.iter().enumerate() {
+            let h = self.heights[e.layer];
+            for p in &e.points {
+                for q in p.closest {
+                    out.push(Primitive::new("corridor/closest", i as u32, Shape::Segment(w(p.at, h), w(q, h))));
+                }
+            }
+        }
+        let base = self.axis.edges.len() as u32;
+        for (i, v) in self.axis.vertices.iter().enumerate() {
+            let h = self.heights[v.layer];
+            let pts = (0..24).map(|k| w(v.at + DVec2::from_angle(k as f64 * std::f64::consts::TAU / 24.0) * v.clearance, h)).collect();
+            out.push(Primitive::new("corridor/disk", base + i as u32, Shape::Polyline { points: pts, closed: true }));
+        }
+        draw_axis(&self.axis, &self.heights, "axis", &mut out);
+        out
+    }
+    fn metrics(&self) -> BTreeMap<String, f64> {
+        let len: f64 = self.axis.edges.iter().map(|e| e.length()).sum();
+        let minc = self.axis.edges.iter().flat_map(|e| e.points.iter().map(|p| p.clearance)).fold(f64::INFINITY, f64::min);
+        BTreeMap::from([("axis_length_m".into(), len), ("min_clearance_m".into(), if minc.is_finite() { minc } else { 0.0 })])
+    }
+}
+
+/// Runs `corridor-map`.
+pub fn run_corridor(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let m = ctx.artifact::<Merged>("open-connections")?;
+    Ok(Arc::new(CorridorMap { heights: m.heights.clone(), axis: m.axis.clone() }))
+}
+
+/// Stage `navmesh`: the common NavMesh.
+#[derive(Debug, Serialize)]
+pub struct Mesh {
+    /// The mesh.
+    pub mesh: NavMesh,
+}
+
+/// The NavMesh of an annotated axis: a point node per vertex (at its
+/// layer's height, with its layer), two walk links per edge (cost: the
+/// polyline length) and two `connection` links per join (cost: the height
+/// difference).
+pub fn navmesh_of(axis: &Axis, heights: &[f64]) -> NavMesh {
+    let mut mesh = NavMesh::new("layers", "");
+    for v in &axis.vertices {
+        mesh.add_node(plan_to_world(v.at, heights[v.layer]), None, Stance::Stand, v.layer as u32);
+    }
+    for e in &axis.edges {
+        let [a, b] = e.ends;
+        let seg = [mesh.nodes[a as usize].position, mesh.nodes[b as usize].position];
+        mesh.add_two_way(a, b, LinkKind::Walk, e.length(), Some(seg));
+    }
+    for j in &axis.joins {
+        let [a, b] = j.vertices;
+        let (pa, pb) = (mesh.nodes[a as usize].position, mesh.nodes[b as usize].position);
+        mesh.add_two_way(a, b, LinkKind::Connection, (pa.y - pb.y).abs(), Some([pa, pb]));
+    }
+    mesh
+}
+
+impl Artifact for Mesh {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        BTreeMap::from([("nodes".into(), self.mesh.nodes.len() as u64), ("links".into(), self.mesh.links.len() as u64)])
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut out: Vec<Primitive> = self.mesh.nodes.iter().map(|n| Primitive::new("node", n.id, Shape::Point(n.position.as_vec3()))).collect();
+        for l in &self.mesh.links {
+            if let Some([a, b]) = l.segment {
+                out.push(Primitive::new(format!("link/{}", l.kind.name()), l.from, Shape::Segment(a.as_vec3(), b.as_vec3())));
+            }
+        }
+        out
+    }
+    fn navmesh(&self) -> Option<&NavMesh> {
+        Some(&self.mesh)
+    }
+}
+
+/// Runs `navmesh`.
+pub fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let c = ctx.artifact::<CorridorMap>("corridor-map")?;
+    Ok(Arc::new(Mesh { mesh: navmesh_of(&c.axis, &c.heights) }))
+}
