@@ -1,0 +1,298 @@
+//! Stage 4, polygons (§32.2.3): the walkable spans of each pass (border
+//! included) are grouped into connected regions, and each region's outline
+//! is traced along the cell edges its border voxels share with the outside.
+//! Islands become separate regions; holes become extra rings.
+//!
+//! A region never holds two spans of one column, so that its outline is a
+//! plan polygon: a flood fill that reaches a column it already covers (a
+//! floor above another, joined by stairs) leaves that span for a later
+//! region. Regions only cover the tile's core cells.
+//!
+//! Every outline edge is classed by what lies beyond it: [`EdgeClass::Shared`]
+//! when the other side is walkable space of any pass (at a height the two
+//! stances could step between) or another tile, [`EdgeClass::Obstacle`]
+//! otherwise. Simplification keeps shared edges exact, so later passes and
+//! neighbouring tiles meet exactly.
+//!
+//! Rings are in *plan grid* coordinates `(u, v) = (gx, -gz)` (integers), so
+//! counter-clockwise means counter-clockwise seen from above; the interior is
+//! on the left of every edge (outer rings counter-clockwise, holes
+//! clockwise). Where two cells of a region touch only at a corner, tracing
+//! turns left, so rings touch there but never cross.
+
+use serde::Serialize;
+
+use crate::flags::{DIRS, Limits, NO_LINK, PassFlags, links};
+use crate::heightfield::Heightfield;
+use crate::tiles::Grid;
+use navscope_core::Stance;
+
+/// What lies beyond an outline edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum EdgeClass {
+    /// Non-walkable space (wall, drop, too low, too steep, ...).
+    Obstacle,
+    /// Walkable space of another region (any pass) or another tile.
+    Shared,
+}
+
+/// A closed outline: `pts[i] -> pts[i + 1]` has class `class[i]`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ring {
+    /// Vertices in plan grid coordinates.
+    pub pts: Vec<[i32; 2]>,
+    /// World height of each vertex.
+    pub h: Vec<f32>,
+    /// Class of the edge starting at each vertex.
+    pub class: Vec<EdgeClass>,
+}
+
+impl Ring {
+    /// Twice the signed plan area (positive: counter-clockwise).
+    pub fn area2(&self) -> i64 {
+        let n = self.pts.len();
+        (0..n)
+            .map(|i| {
+                let (a, b) = (self.pts[i], self.pts[(i + 1) % n]);
+                a[0] as i64 * b[1] as i64 - b[0] as i64 * a[1] as i64
+            })
+            .sum()
+    }
+}
+
+/// A connected walkable area of one pass.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Region {
+    /// Index of the pass in the enabled order.
+    pub pass: usize,
+    /// Its stance.
+    pub stance: Stance,
+    /// Walkable spans in it.
+    pub spans: u32,
+    /// Border spans in it.
+    pub border_spans: u32,
+    /// Outlines (outer rings counter-clockwise, holes clockwise).
+    pub rings: Vec<Ring>,
+    /// Highest water surface over its spans, if any is wet.
+    pub water: Option<f32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Builds the regions of every pass of one tile.
+pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Region> {
+    let mut out = Vec::new();
+    let ncols = hf.cols.len() - 1;
+    let span_col = hf.span_columns();
+    let limits: Vec<Limits> = passes.iter().map(|p| Limits::of(&p.pass, grid)).collect();
+    let mut stamp = vec![NONE; ncols];
+    for (k, pf) in passes.iter().enumerate() {
+        let link = links(hf, limits[k]);
+        let mut region_of = vec![NONE; hf.spans.len()];
+        let mut queue = Vec::new();
+        for c in 0..ncols {
+            let (x, z) = hf.cell(c);
+            if !hf.rect.in_core(x, z) {
+                continue;
+            }
+            for s0 in hf.range(c) {
+                if !pf.walkable(s0) || region_of[s0] != NONE {
+                    continue;
+                }
+                let r = out.len() as u32;
+                let mut members = Vec::new();
+                region_of[s0] = r;
+                stamp[c] = r;
+                queue.clear();
+                queue.push(s0);
+                while let Some(s) = queue.pop() {
+                    members.push(s);
+                    for d in 0..4 {
+                        let n = link[4 * s + d];
+                        if n == NO_LINK {
+                            continue;
+                        }
+                        let n = n as usize;
+                        let nc = span_col[n] as usize;
+                        let (nx, nz) = hf.cell(nc);
+                        if !pf.walkable(n) || region_of[n] != NONE || !hf.rect.in_core(nx, nz) || stamp[nc] == r {
+                            continue;
+                        }
+                        region_of[n] = r;
+                        stamp[nc] = r;
+                        queue.push(n);
+                    }
+                }
+                members.sort_unstable();
+                out.push(trace(hf, grid, passes, &limits, k, &members, &span_col));
+            }
+        }
+    }
+    out
+}
+
+/// Traces the outline rings of one region given its spans.
+fn trace(hf: &Heightfield, grid: &Grid, passes: &[PassFlags], limits: &[Limits], k: usize, members: &[usize], span_col: &[u32]) -> Region {
+    // Local bitmap over the region's bounding box, one cell of margin.
+    let cells: Vec<(i32, i32, usize)> = members.iter().map(|&s| {
+        let (x, z) = hf.cell(span_col[s] as usize);
+        (x, z, s)
+    }).collect();
+    let (mut x0, mut z0, mut x1, mut z1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+    for &(x, z, _) in &cells {
+        x0 = x0.min(x);
+        z0 = z0.min(z);
+        x1 = x1.max(x);
+        z1 = z1.max(z);
+    }
+    let (bw, bd) = ((x1 - x0 + 3) as usize, (z1 - z0 + 3) as usize);
+    let mut map = vec![NONE; bw * bd];
+    let at = |x: i32, z: i32| ((z - z0 + 1) as usize) * bw + (x - x0 + 1) as usize;
+    for &(x, z, s) in &cells {
+        map[at(x, z)] = s as u32;
+    }
+    let mut border_spans = 0;
+    let mut water: Option<f32> = None;
+    // Directed boundary edges: (start, end, class).
+    let mut edges: Vec<([i32; 2], [i32; 2], EdgeClass)> = Vec::new();
+    for &(x, z, s) in &cells {
+        if passes[k].flags[s] == crate::flags::BORDER {
+            border_spans += 1;
+        }
+        let w = hf.spans[s].water;
+        if !w.is_nan() {
+            water = Some(water.map_or(w, |o: f32| o.max(w)));
+        }
+        for (dx, dz) in DIRS {
+            if map[at(x + dx, z + dz)] != NONE {
+                continue;
+            }
+            let class = edge_class(hf, passes, limits, k, s, x + dx, z + dz);
+            let (u, v) = (x, -z);
+            let e = match (dx, dz) {
+                (0, 1) => ([u, v - 1], [u + 1, v - 1]),
+                (1, 0) => ([u + 1, v - 1], [u + 1, v]),
+                (0, -1) => ([u + 1, v], [u, v]),
+                _ => ([u, v], [u, v - 1]),
+            };
+            edges.push((e.0, e.1, class));
+        }
+    }
+    edges.sort_by_key(|e| (e.0, e.1));
+    let mut used = vec![false; edges.len()];
+    let outgoing = |p: [i32; 2]| {
+        let lo = edges.partition_point(|e| e.0 < p);
+        let hi = edges.partition_point(|e| e.0 <= p);
+        lo..hi
+    };
+    // Height of a corner: the highest floor among the region's cells around it.
+    let height = |p: [i32; 2]| {
+        let (gx, gz) = (p[0], -p[1]);
+        let mut best = f64::NEG_INFINITY;
+        for (cx, cz) in [(gx - 1, gz - 1), (gx, gz - 1), (gx - 1, gz), (gx, gz)] {
+            if cx < x0 - 1 || cz < z0 - 1 || cx > x1 + 1 || cz > z1 + 1 {
+                continue;
+            }
+            let s = map[at(cx, cz)];
+            if s != NONE {
+                best = best.max(grid.y(hf.spans[s as usize].floor));
+            }
+        }
+        best as f32
+    };
+    let mut rings = Vec::new();
+    for start in 0..edges.len() {
+        if used[start] {
+            continue;
+        }
+        let mut ring = Ring { pts: Vec::new(), h: Vec::new(), class: Vec::new() };
+        let mut e = start;
+        loop {
+            used[e] = true;
+            let (a, b, class) = edges[e];
+            ring.pts.push(a);
+            ring.h.push(height(a));
+            ring.class.push(class);
+            let dir = [b[0] - a[0], b[1] - a[1]];
+            // Candidates at b: unused edges, or the ring's first edge.
+            let mut best: Option<(i32, usize)> = None;
+            for c in outgoing(b) {
+                if used[c] && c != start {
+                    continue;
+                }
+                let nd = [edges[c].1[0] - b[0], edges[c].1[1] - b[1]];
+                let cross = dir[0] * nd[1] - dir[1] * nd[0];
+                let dot = dir[0] * nd[0] + dir[1] * nd[1];
+                // Left turn first, then straight, then right.
+                let rank = if cross > 0 { 0 } else if dot > 0 { 1 } else { 2 };
+                if best.is_none_or(|(r, _)| rank < r) {
+                    best = Some((rank, c));
+                }
+            }
+            match best {
+                Some((_, c)) if c != start => e = c,
+                _ => break,
+            }
+        }
+        rings.push(ring);
+    }
+    Region { pass: k, stance: passes[k].pass.stance, spans: members.len() as u32, border_spans, rings, water }
+}
+
+/// Classes the edge from region span `s` (pass `k`) towards cell `(nx, nz)`.
+fn edge_class(hf: &Heightfield, passes: &[PassFlags], limits: &[Limits], k: usize, s: usize, nx: i32, nz: i32) -> EdgeClass {
+    if !hf.rect.in_core(nx, nz) {
+        return EdgeClass::Shared;
+    }
+    let Some(nc) = hf.col(nx, nz) else { return EdgeClass::Obstacle };
+    let f = hf.spans[s].floor as i32;
+    for n in hf.range(nc) {
+        let nf = hf.spans[n].floor as i32;
+        for (j, p) in passes.iter().enumerate() {
+            if p.walkable(n) && (nf - f).unsigned_abs() <= limits[k].step.max(limits[j].step) {
+                return EdgeClass::Shared;
+            }
+        }
+    }
+    EdgeClass::Obstacle
+}
+
+/// Count of spans per region: used by tests and counts.
+pub fn span_total(regions: &[Region]) -> u64 {
+    regions.iter().map(|r| r.spans as u64).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flags::tests::build;
+    use crate::heightfield::tests::boxes;
+
+    #[test]
+    fn a_platform_gives_one_ccw_ring_with_obstacle_edges() {
+        let m = boxes(&[([0., -0.1, 0.], [4., 0., 4.])]);
+        let (g, hf, f) = build(&m, "stand");
+        let r = regions(&hf, &g, &f);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].rings.len(), 1);
+        let ring = &r[0].rings[0];
+        assert_eq!(ring.area2(), 2 * 32 * 32, "cells 4..36 on both axes");
+        assert!(ring.class.iter().all(|c| *c == EdgeClass::Obstacle));
+        assert!(ring.h.iter().all(|h| h.abs() < 1e-6));
+    }
+
+    #[test]
+    fn a_pillar_makes_a_hole_and_the_later_pass_shares_its_edges() {
+        let m = boxes(&[([0., -0.1, 0.], [6., 0., 6.]), ([2.7, 0., 2.7], [3.3, 3., 3.3])]);
+        let (g, hf, f) = build(&m, "stand,sidestep");
+        let r = regions(&hf, &g, &f);
+        let stand: Vec<_> = r.iter().filter(|r| r.stance == Stance::Stand).collect();
+        assert_eq!(stand.len(), 1);
+        assert_eq!(stand[0].rings.len(), 2);
+        let areas: Vec<i64> = stand[0].rings.iter().map(Ring::area2).collect();
+        assert!(areas.iter().any(|&a| a > 0) && areas.iter().any(|&a| a < 0), "outer and hole: {areas:?}");
+        assert!(stand[0].rings.iter().all(|r| r.class.iter().all(|c| *c == EdgeClass::Shared)), "sidestep band all around");
+        let side: Vec<_> = r.iter().filter(|r| r.stance == Stance::Sidestep).collect();
+        assert_eq!(side.len(), 3, "outer band, the band around the pillar and the pillar top");
+    }
+}

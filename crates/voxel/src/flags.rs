@@ -1,0 +1,291 @@
+//! Stage 3 with stage 7, flagging with recycled passes (§32.2.3, §32.3.1,
+//! §32.4): every open span of the pool is flagged non-walkable, walkable or
+//! border with one stance's agent table; the non-walkable ones, flags
+//! discarded, are the pool of the next pass.
+//!
+//! For one pass with table (radius r, height h, maxStepHeight, maxSlopeRad,
+//! minWaterDepth, maxWaterDepth):
+//!
+//! 1. A span is *passable* when its surface slope is at most maxSlopeRad, the
+//!    free space above it is at least `h` and its water depth lies in
+//!    `[minWaterDepth, maxWaterDepth]`.
+//! 2. A span *connects* to a span of a side neighbour column when their
+//!    floors differ by at most maxStepHeight and their open intervals share
+//!    at least `h` (step height decides which neighbouring spans connect).
+//! 3. Distance to an obstacle is a 12/17 chamfer transform in thirteenths of
+//!    a cell (it never overestimates the Euclidean distance) run over connections on *all*
+//!    spans, not only the pool: space an earlier pass claimed is free space
+//!    for this one, so a later pass reaches right up to the earlier pass's
+//!    border. Obstacles are non-passable spans and, one cell beyond a span,
+//!    every side without a connection (a wall or a drop).
+//! 4. A pooled, passable span whose centre is at least `r` from every
+//!    obstacle face is walkable; walkable with a side neighbour that is not
+//!    walkable in this pass (or not connected) is border; the rest of the
+//!    pool is non-walkable and goes on to the next pass.
+
+use serde::Serialize;
+
+use crate::heightfield::{Heightfield, OPEN};
+use crate::settings::Pass;
+use crate::tiles::Grid;
+
+/// Flag: the span was claimed by an earlier pass (not in this pass's pool).
+pub const CLAIMED: u8 = 0;
+/// Flag: violates this pass's table (or too close to an obstacle).
+pub const NON_WALKABLE: u8 = 1;
+/// Flag: walkable, every side neighbour walkable too.
+pub const WALKABLE: u8 = 2;
+/// Flag: walkable with a side neighbour that is not.
+pub const BORDER: u8 = 3;
+
+/// Marks a missing connection.
+pub const NO_LINK: u32 = u32::MAX;
+
+/// Side directions as (dx, dz).
+pub const DIRS: [(i32, i32); 4] = [(-1, 0), (0, 1), (1, 0), (0, -1)];
+
+/// One pass's flags over a tile's spans.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PassFlags {
+    /// The pass (stance and table).
+    pub pass: Pass,
+    /// One flag per span ([`CLAIMED`], [`NON_WALKABLE`], [`WALKABLE`], [`BORDER`]).
+    pub flags: Vec<u8>,
+}
+
+impl PassFlags {
+    /// True when span `s` belongs to this pass's walkable area.
+    pub fn walkable(&self, s: usize) -> bool {
+        self.flags[s] >= WALKABLE
+    }
+}
+
+/// Integer limits of one pass in grid units.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Height in voxels (rounded up).
+    pub height: u32,
+    /// Step in voxels (rounded down).
+    pub step: u32,
+}
+
+impl Limits {
+    /// The limits of `pass` on `grid`.
+    pub fn of(pass: &Pass, grid: &Grid) -> Self {
+        Limits { height: (pass.agent.height / grid.ch - 1e-9).ceil().max(0.0) as u32, step: (pass.agent.max_step / grid.ch + 1e-9).floor().min(u32::MAX as f64 / 2.0) as u32 }
+    }
+}
+
+/// The connections of every span for one pass: `links[4 * s + dir]` is the
+/// span reached from `s` in direction `DIRS[dir]`, or [`NO_LINK`].
+pub fn links(hf: &Heightfield, lim: Limits) -> Vec<u32> {
+    let mut out = vec![NO_LINK; hf.spans.len() * 4];
+    for c in 0..hf.cols.len() - 1 {
+        let (x, z) = hf.cell(c);
+        for (dir, (dx, dz)) in DIRS.iter().enumerate() {
+            let Some(nc) = hf.col(x + dx, z + dz) else { continue };
+            let nr = hf.range(nc);
+            for s in hf.range(c) {
+                let a = hf.spans[s];
+                for n in nr.clone() {
+                    let b = hf.spans[n];
+                    let top = a.ceil.min(b.ceil) as u32;
+                    let bottom = a.floor.max(b.floor) as u32;
+                    let gap = if a.ceil == OPEN && b.ceil == OPEN { u32::MAX } else { top.saturating_sub(bottom) };
+                    if (a.floor as i32 - b.floor as i32).unsigned_abs() <= lim.step && gap >= lim.height {
+                        out[4 * s + dir] = n as u32;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Chamfer weight of a side step (12/13 of a cell).
+pub const ORTHO: u16 = 12;
+/// Chamfer weight of a diagonal step (17/13 of a cell, under sqrt 2).
+const DIAG: u16 = 17;
+/// Distance units per cell: with 12/17 weights over 13 units per cell the
+/// chamfer distance never exceeds the Euclidean distance (the largest ratio,
+/// sqrt(12^2 + 5^2) / 13, is exactly 1) and falls short by at most 7.7%.
+pub const UNIT: f64 = 13.0;
+
+/// Runs every pass over one tile, in order, recycling non-walkable spans.
+pub fn flag_tile(hf: &Heightfield, grid: &Grid, passes: &[Pass]) -> Vec<PassFlags> {
+    let n = hf.spans.len();
+    let mut pool = vec![true; n];
+    let mut out = Vec::with_capacity(passes.len());
+    for pass in passes {
+        let lim = Limits::of(pass, grid);
+        let a = pass.agent;
+        let passable: Vec<bool> = hf
+            .spans
+            .iter()
+            .map(|s| {
+                let slope = (s.ny.clamp(-1.0, 1.0) as f64).acos();
+                let clear = s.ceil == OPEN || (s.ceil - s.floor) as u32 >= lim.height;
+                let depth = s.depth(grid);
+                slope <= a.max_slope_rad + 1e-9 && clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9
+            })
+            .collect();
+        let link = links(hf, lim);
+        let dist = distances(hf, &link, &passable);
+        let threshold = ((a.radius / grid.cs + 0.5) * UNIT - 1e-9).ceil().min(u16::MAX as f64) as u16;
+        let walk: Vec<bool> = (0..n).map(|s| pool[s] && passable[s] && dist[s] >= threshold).collect();
+        let flags: Vec<u8> = (0..n)
+            .map(|s| {
+                if !pool[s] {
+                    CLAIMED
+                } else if !walk[s] {
+                    NON_WALKABLE
+                } else if (0..4).any(|d| link[4 * s + d] == NO_LINK || !walk[link[4 * s + d] as usize]) {
+                    BORDER
+                } else {
+                    WALKABLE
+                }
+            })
+            .collect();
+        for s in 0..n {
+            if walk[s] {
+                pool[s] = false;
+            }
+        }
+        out.push(PassFlags { pass: *pass, flags });
+    }
+    out
+}
+
+/// 12/17 chamfer distance (in thirteenths of a cell) from each span to the
+/// nearest obstacle, propagated over connections.
+pub fn distances(hf: &Heightfield, link: &[u32], passable: &[bool]) -> Vec<u16> {
+    let n = hf.spans.len();
+    // Seeds: non-passable spans, and virtual obstacles one cell beyond every
+    // missing side or diagonal connection.
+    let reach = |s: usize, d1: usize, d2: usize| {
+        let l = link[4 * s + d1];
+        l != NO_LINK && link[4 * l as usize + d2] != NO_LINK
+    };
+    let mut dist: Vec<u16> = (0..n)
+        .map(|s| {
+            if !passable[s] {
+                0
+            } else if (0..4).any(|d| link[4 * s + d] == NO_LINK) {
+                ORTHO
+            } else if (0..4).any(|d| !reach(s, d, (d + 1) % 4) && !reach(s, (d + 1) % 4, d)) {
+                DIAG
+            } else {
+                u16::MAX
+            }
+        })
+        .collect();
+    let ncols = hf.cols.len() - 1;
+    let relax = |dist: &mut Vec<u16>, s: usize, d1: usize, d2: usize| {
+        let l = link[4 * s + d1];
+        if l == NO_LINK {
+            return;
+        }
+        let l = l as usize;
+        let v = dist[l].saturating_add(ORTHO);
+        if v < dist[s] {
+            dist[s] = v;
+        }
+        let m = link[4 * l + d2];
+        if m != NO_LINK {
+            let v = dist[m as usize].saturating_add(DIAG);
+            if v < dist[s] {
+                dist[s] = v;
+            }
+        }
+    };
+    // Forward: -x (dir 0) then -z (dir 3); -z then +x (dir 2).
+    for c in 0..ncols {
+        for s in hf.range(c) {
+            relax(&mut dist, s, 0, 3);
+            relax(&mut dist, s, 3, 2);
+        }
+    }
+    // Backward: +x then +z (dir 1); +z then -x.
+    for c in (0..ncols).rev() {
+        for s in hf.range(c).rev() {
+            relax(&mut dist, s, 2, 1);
+            relax(&mut dist, s, 1, 0);
+        }
+    }
+    dist
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::heightfield::voxelize;
+    use crate::settings::{Settings, specs};
+    use crate::tiles::layout;
+    use navscope_core::geom::TriMesh;
+    use navscope_core::{ParamValues, Stance};
+
+    pub(crate) fn build(m: &TriMesh, passes: &str) -> (Grid, Heightfield, Vec<PassFlags>) {
+        let sp = specs();
+        let mut v = ParamValues::defaults(&sp);
+        v.set(&sp, "passes", navscope_core::ParamValue::Text(passes.into())).unwrap();
+        let mut s = Settings::from_params(&v).unwrap();
+        s.tile_size = 0;
+        let l = layout(m, &[], &s).unwrap();
+        let hf = voxelize(m, &l.tiles[0], &l.grid, None).unwrap();
+        let f = flag_tile(&hf, &l.grid, &s.passes);
+        (l.grid, hf, f)
+    }
+
+    fn flag_at(hf: &Heightfield, f: &PassFlags, x: i32, z: i32) -> u8 {
+        f.flags[hf.range(hf.col(x, z).unwrap()).last().unwrap()]
+    }
+
+    #[test]
+    fn erosion_follows_the_radius_and_borders_ring_the_walkable_area() {
+        // A 4 x 4 m platform in the void: stand radius 0.4 m = 4 cells + half a cell.
+        let m = crate::heightfield::tests::boxes(&[([0., -0.1, 0.], [4., 0., 4.])]);
+        let (_, hf, f) = build(&m, "stand");
+        let row: Vec<u8> = (0..40).map(|x| flag_at(&hf, &f[0], x, 20)).collect();
+        assert_eq!(&row[..4], &[NON_WALKABLE; 4]);
+        assert_eq!(row[4], BORDER);
+        assert_eq!(row[5], WALKABLE);
+        assert_eq!(row[35], BORDER);
+        assert_eq!(&row[36..], &[NON_WALKABLE; 4]);
+    }
+
+    #[test]
+    fn recycled_passes_never_reflag_claimed_space_and_sidestep_takes_the_band() {
+        let m = crate::heightfield::tests::boxes(&[([0., -0.1, 0.], [4., 0., 4.])]);
+        let (_, hf, f) = build(&m, "stand,sidestep");
+        assert_eq!(f[1].pass.stance, Stance::Sidestep);
+        let row: Vec<u8> = (0..40).map(|x| flag_at(&hf, &f[1], x, 20)).collect();
+        // Sidestep (r = 0.2 m) claims cells 2 and 3 (centres 0.25 and 0.35 m from the edge).
+        assert_eq!(&row[..2], &[NON_WALKABLE; 2]);
+        assert_eq!(row[2], BORDER);
+        assert_eq!(row[3], BORDER);
+        assert_eq!(row[4], CLAIMED);
+        for s in 0..hf.spans.len() {
+            assert!(!(f[0].walkable(s) && f[1].walkable(s)), "span {s} walkable in two passes");
+        }
+    }
+
+    #[test]
+    fn chamfer_never_overestimates() {
+        // A single obstacle span in the middle of a big floor.
+        let m = crate::heightfield::tests::boxes(&[([0., -0.1, 0.], [6., 0., 6.]), ([2.95, 0., 2.95], [3.05, 3., 3.05])]);
+        let (_, hf, _) = build(&m, "stand");
+        let lim = Limits { height: 40, step: 10 };
+        let link = links(&hf, lim);
+        let passable: Vec<bool> = hf.spans.iter().map(|s| s.ceil == OPEN && s.floor < 40).collect();
+        let d = distances(&hf, &link, &passable);
+        let (ox, oz) = (29, 29);
+        for x in 15..45 {
+            for z in 15..45 {
+                let s = hf.range(hf.col(x, z).unwrap()).start;
+                let e = (((x - ox) * (x - ox) + (z - oz) * (z - oz)) as f64).sqrt() * UNIT;
+                assert!(d[s] as f64 <= e + 1e-9 || !passable[s], "({x},{z}): {} > {e}", d[s]);
+            }
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! Stage 8, the node graph (§32.2.5 steps 3 and 4, §32.3.2, §32.4.2): one
+//! node per triangle at its centre, carrying its pass's stance, and links
+//! between triangles that share an edge: inside a region (a common edge),
+//! and across regions, passes and tiles (collinear overlapping outline edges
+//! on one grid line, facing each other, at heights one of the two stances
+//! can step between). Swim nodes are lifted to the water surface so an agent
+//! does not path along the sea floor (§32.4.2); their polygons stay on the
+//! floor, where the navmesh was generated.
+
+use std::collections::BTreeMap;
+
+use glam::DVec3;
+use navscope_core::{LinkKind, NavMesh, Stance};
+use serde::Serialize;
+
+use crate::contour::Region;
+use crate::settings::Settings;
+use crate::tiles::Grid;
+use crate::triangulate::RegionMesh;
+
+/// Where a link comes from (for drawing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum LinkClass {
+    /// Two triangles of one region.
+    Region,
+    /// Two regions of one pass in one tile.
+    Regions,
+    /// Two passes.
+    Pass,
+    /// Two tiles.
+    Tile,
+}
+
+impl LinkClass {
+    /// The draw kind.
+    pub fn kind(self) -> &'static str {
+        match self {
+            LinkClass::Region => "link/walk",
+            LinkClass::Regions => "link/region",
+            LinkClass::Pass => "link/pass",
+            LinkClass::Tile => "link/tile",
+        }
+    }
+}
+
+/// The graph and how each link came about.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Graph {
+    /// The common navigation mesh.
+    pub navmesh: NavMesh,
+    /// One class per link of `navmesh.links`.
+    pub link_class: Vec<LinkClass>,
+    /// `(tile, region)` of every node.
+    pub node_region: Vec<(u32, u32)>,
+}
+
+/// The link kind between two stances: `crouch` when entering or leaving a
+/// crouch or prone area, `walk` otherwise.
+pub fn link_kind(a: Stance, b: Stance) -> LinkKind {
+    if a != b && [a, b].iter().any(|s| matches!(s, Stance::Crouch | Stance::Prone)) { LinkKind::Crouch } else { LinkKind::Walk }
+}
+
+struct BoundaryEdge {
+    /// 0: vertical line u = coord; 1: horizontal line v = coord.
+    axis: u8,
+    coord: i32,
+    lo: i32,
+    hi: i32,
+    /// +1 when the edge runs towards increasing coordinate.
+    dir: i8,
+    node: u32,
+    /// Heights at lo and hi.
+    h: [f32; 2],
+    step: f32,
+    tile: u32,
+    region: u32,
+    pass: u32,
+}
+
+fn height_at(e: &BoundaryEdge, x: f64) -> f64 {
+    let t = (x - e.lo as f64) / (e.hi - e.lo) as f64;
+    e.h[0] as f64 + (e.h[1] - e.h[0]) as f64 * t
+}
+
+/// Builds the NavMesh of every tile's region meshes, in tile and region order.
+pub fn build_graph(grid: &Grid, settings: &Settings, tiles: &[(&[Region], &[RegionMesh])]) -> Graph {
+    let mut nav = NavMesh::new("voxel", "");
+    let mut link_class = Vec::new();
+    let mut node_region = Vec::new();
+    let mut boundary: Vec<BoundaryEdge> = Vec::new();
+    let world = |p: [i32; 2], h: f32| grid.corner(p[0], -p[1], h as f64);
+    for (ti, (regions, meshes)) in tiles.iter().enumerate() {
+        for (ri, (region, mesh)) in regions.iter().zip(meshes.iter()).enumerate() {
+            let first = nav.nodes.len() as u32;
+            let step = settings.passes.get(region.pass).map_or(0.0, |p| p.agent.max_step) as f32 + grid.ch as f32;
+            for t in &mesh.tris {
+                let poly: Vec<DVec3> = t.iter().map(|&i| world(mesh.verts[i as usize], mesh.heights[i as usize])).collect();
+                let mut c = (poly[0] + poly[1] + poly[2]) / 3.0;
+                if let (Stance::Swim, Some(w)) = (region.stance, region.water) {
+                    c.y = c.y.max(w as f64);
+                }
+                nav.add_node(c, Some(poly), region.stance, 0);
+                node_region.push((ti as u32, ri as u32));
+            }
+            // Shared edges inside the region.
+            let mut edges: BTreeMap<(u32, u32), Vec<(u32, usize)>> = BTreeMap::new();
+            for (k, t) in mesh.tris.iter().enumerate() {
+                for e in 0..3 {
+                    let (a, b) = (t[e], t[(e + 1) % 3]);
+                    edges.entry((a.min(b), a.max(b))).or_default().push((first + k as u32, e));
+                }
+            }
+            for ((a, b), list) in &edges {
+                if list.len() == 2 {
+                    let (n0, n1) = (list[0].0, list[1].0);
+                    let seg = [world(mesh.verts[*a as usize], mesh.heights[*a as usize]), world(mesh.verts[*b as usize], mesh.heights[*b as usize])];
+                    let cost = nav.nodes[n0 as usize].position.distance(nav.nodes[n1 as usize].position);
+                    nav.add_two_way(n0, n1, LinkKind::Walk, cost, Some(seg));
+                    link_class.extend([LinkClass::Region; 2]);
+                } else if list.len() == 1 {
+                    let (node, e) = list[0];
+                    let t = mesh.tris[(node - first) as usize];
+                    let (ia, ib) = (t[e] as usize, t[(e + 1) % 3] as usize);
+                    let (pa, pb) = (mesh.verts[ia], mesh.verts[ib]);
+                    let (axis, coord, la, lb) = if pa[0] == pb[0] {
+                        (0u8, pa[0], pa[1], pb[1])
+                    } else if pa[1] == pb[1] {
+                        (1u8, pa[1], pa[0], pb[0])
+                    } else {
+                        continue;
+                    };
+                    let (ha, hb) = (mesh.heights[ia], mesh.heights[ib]);
+                    let (lo, hi, h, dir) = if la < lb { (la, lb, [ha, hb], 1) } else { (lb, la, [hb, ha], -1) };
+                    boundary.push(BoundaryEdge { axis, coord, lo, hi, dir, node, h, step, tile: ti as u32, region: ri as u32, pass: region.pass as u32 });
+                }
+            }
+        }
+    }
+    // Facing, overlapping outline edges on one grid line.
+    boundary.sort_by_key(|e| (e.axis, e.coord, e.lo, e.hi, e.node));
+    let mut pairs: Vec<(u32, u32, usize, usize)> = Vec::new();
+    let mut start = 0;
+    while start < boundary.len() {
+        let mut end = start;
+        while end < boundary.len() && boundary[end].axis == boundary[start].axis && boundary[end].coord == boundary[start].coord {
+            end += 1;
+        }
+        for i in start..end {
+            for j in i + 1..end {
+                let (a, b) = (&boundary[i], &boundary[j]);
+                if b.lo >= a.hi {
+                    break;
+                }
+                if a.dir == b.dir || (a.tile == b.tile && a.region == b.region) {
+                    continue;
+                }
+                let (lo, hi) = (a.lo.max(b.lo), a.hi.min(b.hi));
+                if hi <= lo {
+                    continue;
+                }
+                let mid = (lo + hi) as f64 / 2.0;
+                if (height_at(a, mid) - height_at(b, mid)).abs() > a.step.max(b.step) as f64 {
+                    continue;
+                }
+                pairs.push((a.node.min(b.node), a.node.max(b.node), i, j));
+            }
+        }
+        start = end;
+    }
+    pairs.sort_by_key(|p| (p.0, p.1));
+    pairs.dedup_by_key(|p| (p.0, p.1));
+    for (n0, n1, i, j) in pairs {
+        let (a, b) = (&boundary[i], &boundary[j]);
+        let (lo, hi) = (a.lo.max(b.lo), a.hi.min(b.hi));
+        let point = |x: i32| {
+            let p = if a.axis == 0 { [a.coord, x] } else { [x, a.coord] };
+            grid.corner(p[0], -p[1], (height_at(a, x as f64) + height_at(b, x as f64)) / 2.0)
+        };
+        let (sa, sb) = (nav.nodes[n0 as usize].stance, nav.nodes[n1 as usize].stance);
+        let class = if a.tile != b.tile {
+            LinkClass::Tile
+        } else if a.pass != b.pass {
+            LinkClass::Pass
+        } else {
+            LinkClass::Regions
+        };
+        let cost = nav.nodes[n0 as usize].position.distance(nav.nodes[n1 as usize].position);
+        nav.add_two_way(n0, n1, link_kind(sa, sb), cost, Some([point(lo), point(hi)]));
+        link_class.extend([class; 2]);
+    }
+    Graph { navmesh: nav, link_class, node_region }
+}
+
+/// The stance to hold while moving towards each node of a path, by the rule
+/// of Listing 32.2 generalised to every stance: a node's own stance, except
+/// that after a node of a non-standing stance the agent keeps that stance
+/// until it has reached a standing node's successor (it must leave the low
+/// space before it stands up, §32.3.2).
+pub fn path_stances(mesh: &NavMesh, path: &[u32]) -> Vec<Stance> {
+    let mut out = Vec::with_capacity(path.len());
+    for (i, &n) in path.iter().enumerate() {
+        let own = mesh.nodes[n as usize].stance;
+        let prev = (i > 0).then(|| mesh.nodes[path[i - 1] as usize].stance);
+        out.push(match prev {
+            Some(p) if own == Stance::Stand && p != Stance::Stand => p,
+            _ => own,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listing_32_2_keeps_crouching_one_node_past_the_crouch_area() {
+        let mut m = NavMesh::new("voxel", "");
+        let stances = [Stance::Stand, Stance::Stand, Stance::Crouch, Stance::Crouch, Stance::Stand, Stance::Stand];
+        for s in stances {
+            m.add_node(DVec3::ZERO, None, s, 0);
+        }
+        let got = path_stances(&m, &[0, 1, 2, 3, 4, 5]);
+        assert_eq!(got, [Stance::Stand, Stance::Stand, Stance::Crouch, Stance::Crouch, Stance::Crouch, Stance::Stand]);
+    }
+
+    #[test]
+    fn link_kinds() {
+        assert_eq!(link_kind(Stance::Stand, Stance::Stand), LinkKind::Walk);
+        assert_eq!(link_kind(Stance::Stand, Stance::Crouch), LinkKind::Crouch);
+        assert_eq!(link_kind(Stance::Prone, Stance::Stand), LinkKind::Crouch);
+        assert_eq!(link_kind(Stance::Stand, Stance::Sidestep), LinkKind::Walk);
+    }
+}

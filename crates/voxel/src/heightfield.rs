@@ -1,0 +1,357 @@
+//! Stage 2, voxelization (§32.2.2): the tile's triangles are clipped to
+//! every column they cover and rasterised into solid spans (height ranges of
+//! solid voxels); overlapping or touching solid spans merge. The open space
+//! above each solid span, up to the next one, is the column of voxels an
+//! agent could occupy on that surface: an *open span*. Kirst's per-voxel
+//! flags are kept per open span (the voxel on the surface decides for the
+//! column of free voxels above it), the way Recast keeps them.
+//!
+//! Water is not solid: each open span records the height of the water
+//! surface above its floor (the global water level, or the top of a water
+//! volume whose box holds the floor), so its depth is known.
+//!
+//! Written by hand; Recast's rasterizer was read for the clipping scheme.
+
+use glam::DVec3;
+use navscope_core::StageError;
+use navscope_core::geom::TriMesh;
+use serde::Serialize;
+
+use crate::tiles::{Grid, Tile, TileRect};
+
+/// Most spans one tile may hold before the build stops with an error.
+pub const MAX_SPANS: usize = 1 << 25;
+
+/// Marks an open span with no solid above it.
+pub const OPEN: u16 = u16::MAX;
+
+/// A solid span and the open span above it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Span {
+    /// Bottom of the solid span (height units).
+    pub base: u16,
+    /// Top of the solid span = floor of the open span.
+    pub floor: u16,
+    /// Bottom of the next solid span above ([`OPEN`] when none).
+    pub ceil: u16,
+    /// Up component of the unit normal of the surface at the top.
+    pub ny: f32,
+    /// World height of the water surface above the floor (NaN: dry).
+    pub water: f32,
+}
+
+impl Span {
+    /// Water depth at the floor (0 when dry).
+    pub fn depth(&self, grid: &Grid) -> f64 {
+        if self.water.is_nan() { 0.0 } else { (self.water as f64 - grid.y(self.floor)).max(0.0) }
+    }
+}
+
+/// The spans of one padded tile.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Heightfield {
+    /// The tile's cells.
+    pub rect: TileRect,
+    /// First padded column (global).
+    pub px: i32,
+    /// First padded row (global).
+    pub pz: i32,
+    /// Padded columns.
+    pub w: i32,
+    /// Padded rows.
+    pub d: i32,
+    /// `cols[c]..cols[c + 1]` are column `c`'s spans, bottom up.
+    pub cols: Vec<u32>,
+    /// All spans.
+    pub spans: Vec<Span>,
+}
+
+impl Heightfield {
+    /// Column index of global cell `(x, z)`, if inside the padded tile.
+    pub fn col(&self, x: i32, z: i32) -> Option<usize> {
+        let (lx, lz) = (x - self.px, z - self.pz);
+        (lx >= 0 && lz >= 0 && lx < self.w && lz < self.d).then(|| (lz * self.w + lx) as usize)
+    }
+
+    /// Global cell of column `c`.
+    pub fn cell(&self, c: usize) -> (i32, i32) {
+        (self.px + (c as i32 % self.w), self.pz + (c as i32 / self.w))
+    }
+
+    /// Span index range of column `c`.
+    pub fn range(&self, c: usize) -> std::ops::Range<usize> {
+        self.cols[c] as usize..self.cols[c + 1] as usize
+    }
+
+    /// Column of every span.
+    pub fn span_columns(&self) -> Vec<u32> {
+        let mut v = vec![0u32; self.spans.len()];
+        for c in 0..self.cols.len() - 1 {
+            for s in self.range(c) {
+                v[s] = c as u32;
+            }
+        }
+        v
+    }
+}
+
+type Poly = ([DVec3; 12], usize);
+
+/// Splits `p` by the plane `coord(axis) = v` into the parts at or below and
+/// at or above it.
+fn split(p: &Poly, axis: usize, v: f64) -> (Poly, Poly) {
+    let (mut lo, mut hi): (Poly, Poly) = (([DVec3::ZERO; 12], 0), ([DVec3::ZERO; 12], 0));
+    let n = p.1;
+    let push = |q: &mut Poly, x: DVec3| {
+        if q.1 < 12 {
+            q.0[q.1] = x;
+            q.1 += 1;
+        }
+    };
+    for i in 0..n {
+        let a = p.0[i];
+        let b = p.0[(i + 1) % n];
+        let (da, db) = (a[axis] - v, b[axis] - v);
+        if da <= 0.0 {
+            push(&mut lo, a);
+        }
+        if da >= 0.0 {
+            push(&mut hi, a);
+        }
+        if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
+            let t = da / (da - db);
+            let mut x = a + (b - a) * t;
+            x[axis] = v;
+            push(&mut lo, x);
+            push(&mut hi, x);
+        }
+    }
+    (lo, hi)
+}
+
+/// Rasterises a tile's triangles into spans and records water depth.
+pub fn voxelize(mesh: &TriMesh, tile: &Tile, grid: &Grid, water_level: Option<f64>) -> Result<Heightfield, StageError> {
+    let rect = tile.rect;
+    let (px, pz, px1, pz1) = rect.padded();
+    let (w, d) = (px1 - px, pz1 - pz);
+    let ncols = (w as usize) * (d as usize);
+    // (column, base, top, ny) of every clipped piece.
+    let mut pieces: Vec<(u32, u16, u16, f32)> = Vec::new();
+    let (cs, ch) = (grid.cs, grid.ch);
+    let max_h = (crate::tiles::MAX_HEIGHT_UNITS - 1) as f64;
+    for &t in &tile.triangles {
+        let [a, b, c] = mesh.triangle(t as usize);
+        let n = (b - a).cross(c - a).normalize_or_zero();
+        if n == glam::Vec3::ZERO {
+            continue;
+        }
+        let rel = |p: glam::Vec3| (p.as_dvec3() - grid.origin) / DVec3::new(cs, 1.0, cs);
+        let mut poly: Poly = ([DVec3::ZERO; 12], 3);
+        poly.0[0] = rel(a);
+        poly.0[1] = rel(b);
+        poly.0[2] = rel(c);
+        let (zmin, zmax) = (poly.0[..3].iter().map(|p| p.z).fold(f64::INFINITY, f64::min), poly.0[..3].iter().map(|p| p.z).fold(f64::NEG_INFINITY, f64::max));
+        let z0 = (zmin.floor() as i64).max(pz as i64);
+        let z1 = (zmax.floor() as i64).min(pz1 as i64 - 1);
+        let mut rest = poly;
+        if z0 > z1 {
+            continue;
+        }
+        if (z0 as f64) > zmin {
+            rest = split(&rest, 2, z0 as f64).1;
+        }
+        for z in z0..=z1 {
+            let (row, r) = split(&rest, 2, (z + 1) as f64);
+            rest = r;
+            if row.1 < 3 {
+                continue;
+            }
+            let xmin = row.0[..row.1].iter().map(|p| p.x).fold(f64::INFINITY, f64::min);
+            let xmax = row.0[..row.1].iter().map(|p| p.x).fold(f64::NEG_INFINITY, f64::max);
+            let x0 = (xmin.floor() as i64).max(px as i64);
+            let x1 = (xmax.floor() as i64).min(px1 as i64 - 1);
+            if x0 > x1 {
+                continue;
+            }
+            let mut rrow = row;
+            if (x0 as f64) > xmin {
+                rrow = split(&rrow, 0, x0 as f64).1;
+            }
+            for x in x0..=x1 {
+                let (cell, r) = split(&rrow, 0, (x + 1) as f64);
+                rrow = r;
+                if cell.1 < 3 {
+                    continue;
+                }
+                let ys = cell.0[..cell.1].iter().map(|p| p.y);
+                let (ylo, yhi) = ys.clone().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), y| (l.min(y), h.max(y)));
+                // A flat face on a grid line: a floor tops its voxel there,
+                // a ceiling bottoms its voxel there.
+                let mut hi = (yhi / ch - 1e-6).ceil().clamp(0.0, max_h) as u16;
+                let mut lo = ((ylo / ch + 1e-6).floor().clamp(0.0, max_h) as u16).min(hi);
+                if lo == hi {
+                    if n.y >= 0.0 && lo > 0 { lo -= 1 } else { hi += 1 }
+                }
+                let col = (z as i32 - pz) as u32 * w as u32 + (x as i32 - px) as u32;
+                pieces.push((col, lo, hi, n.y));
+                if pieces.len() > MAX_SPANS {
+                    return Err(StageError::failed(format!("tile {} needs more than {MAX_SPANS} voxel spans; raise cell_size or cell_height", tile.index)));
+                }
+            }
+        }
+    }
+    // Counting sort by column, then merge each column bottom up.
+    let mut cols = vec![0u32; ncols + 1];
+    for p in &pieces {
+        cols[p.0 as usize + 1] += 1;
+    }
+    for i in 0..ncols {
+        cols[i + 1] += cols[i];
+    }
+    let mut order = vec![(0u16, 0u16, 0f32); pieces.len()];
+    let mut next = cols.clone();
+    for p in &pieces {
+        let slot = &mut next[p.0 as usize];
+        order[*slot as usize] = (p.1, p.2, p.3);
+        *slot += 1;
+    }
+    drop(pieces);
+    let mut spans = Vec::with_capacity(order.len() / 2);
+    let mut out_cols = vec![0u32; ncols + 1];
+    for c in 0..ncols {
+        let list = &mut order[cols[c] as usize..cols[c + 1] as usize];
+        list.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2)));
+        let first = spans.len();
+        for &(lo, hi, ny) in list.iter() {
+            if spans.len() > first {
+                let last: &mut Span = spans.last_mut().unwrap();
+                if lo <= last.floor {
+                    if hi > last.floor + 1 {
+                        last.ny = ny;
+                    } else if hi + 1 >= last.floor {
+                        last.ny = last.ny.max(ny);
+                    }
+                    last.floor = last.floor.max(hi);
+                    continue;
+                }
+            }
+            spans.push(Span { base: lo, floor: hi, ceil: OPEN, ny, water: f32::NAN });
+        }
+        for i in first..spans.len() {
+            spans[i].ceil = if i + 1 < spans.len() { spans[i + 1].base } else { OPEN };
+        }
+        out_cols[c + 1] = spans.len() as u32;
+    }
+    let mut hf = Heightfield { rect, px, pz, w, d, cols: out_cols, spans };
+    apply_water(&mut hf, grid, &tile.water, water_level);
+    Ok(hf)
+}
+
+fn apply_water(hf: &mut Heightfield, grid: &Grid, volumes: &[navscope_core::geom::Aabb], level: Option<f64>) {
+    if volumes.is_empty() && level.is_none() {
+        return;
+    }
+    for c in 0..hf.cols.len() - 1 {
+        let (x, z) = hf.cell(c);
+        let (cx, cz) = (grid.x(x) + grid.cs * 0.5, grid.z(z) + grid.cs * 0.5);
+        for s in hf.range(c) {
+            let fy = grid.y(hf.spans[s].floor);
+            let mut surface = f64::NEG_INFINITY;
+            if let Some(l) = level.filter(|&l| l > fy) {
+                surface = l;
+            }
+            for v in volumes {
+                if cx >= v.min.x && cx <= v.max.x && cz >= v.min.z && cz <= v.max.z && fy >= v.min.y - grid.ch && fy < v.max.y {
+                    surface = surface.max(v.max.y);
+                }
+            }
+            if surface.is_finite() {
+                hf.spans[s].water = surface as f32;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::settings::{Settings, specs};
+    use crate::tiles::layout;
+    use glam::Vec3;
+    use navscope_core::ParamValues;
+    use navscope_core::geom::Aabb;
+
+    pub(crate) fn boxes(bs: &[([f32; 3], [f32; 3])]) -> TriMesh {
+        let mut m = TriMesh::default();
+        for (lo, hi) in bs {
+            let b = m.vertices.len() as u32;
+            for i in 0..8 {
+                m.vertices.push(Vec3::new(if i & 1 == 0 { lo[0] } else { hi[0] }, if i & 2 == 0 { lo[1] } else { hi[1] }, if i & 4 == 0 { lo[2] } else { hi[2] }));
+            }
+            for f in [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]] {
+                m.triangles.push([b + f[0], b + f[1], b + f[2]]);
+                m.triangles.push([b + f[0], b + f[2], b + f[3]]);
+            }
+        }
+        m
+    }
+
+    /// The span of global cell `(x, z)` whose floor is nearest to world height `y`.
+    pub(crate) fn span_at(hf: &Heightfield, g: &Grid, x: i32, z: i32, y: f64) -> usize {
+        hf.range(hf.col(x, z).unwrap()).min_by(|&a, &b| (g.y(hf.spans[a].floor) - y).abs().total_cmp(&(g.y(hf.spans[b].floor) - y).abs())).unwrap()
+    }
+
+    fn one_tile(m: &TriMesh, water: &[Aabb], level: Option<f64>) -> (Grid, Heightfield) {
+        let mut s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
+        s.tile_size = 0;
+        let l = layout(m, water, &s).unwrap();
+        let hf = voxelize(m, &l.tiles[0], &l.grid, level).unwrap();
+        (l.grid, hf)
+    }
+
+    #[test]
+    fn a_box_on_a_floor_gives_two_spans_where_it_stands_and_headroom_under_a_table() {
+        // Floor 4 x 4 m, 0.1 thick; a table top at 1.4..1.5 over the middle.
+        let m = boxes(&[([0., -0.1, 0.], [4., 0., 4.]), ([1., 1.4, 1.], [3., 1.5, 3.])]);
+        let (g, hf) = one_tile(&m, &[], None);
+        let c = hf.col(20, 20).unwrap();
+        assert_eq!(hf.range(c).len(), 2, "floor slab and table slab, each with its faces merged");
+        let floor = hf.spans[span_at(&hf, &g, 20, 20, 0.0)];
+        assert!((g.y(floor.floor) - 0.0).abs() < 1e-6, "floor at 0, got {}", g.y(floor.floor));
+        assert!((g.y(floor.ceil) - 1.4).abs() < 1e-6, "ceiling at the table's underside");
+        let top = hf.spans[span_at(&hf, &g, 20, 20, 1.5)];
+        assert!((g.y(top.floor) - 1.5).abs() < 1e-6);
+        assert_eq!(top.ceil, OPEN);
+        assert!(floor.ny > 0.99 && top.ny > 0.99);
+        assert!((g.y(top.base) - 1.4).abs() < 1e-6);
+        let c = hf.col(5, 5).unwrap();
+        assert_eq!(hf.range(c).len(), 1);
+        // No span outside the floor.
+        assert!(hf.col(-1, 0).map(|c| hf.range(c).is_empty()).unwrap_or(true));
+    }
+
+    #[test]
+    fn water_volumes_and_levels_give_depth() {
+        let m = boxes(&[([0., -2.1, 0.], [4., -2.0, 4.])]);
+        let pool = Aabb { min: DVec3::new(0., -2.5, 0.), max: DVec3::new(2., 0., 4.) };
+        let (g, hf) = one_tile(&m, &[pool], None);
+        let wet = hf.spans[span_at(&hf, &g, 10, 10, -2.0)];
+        assert!((wet.depth(&g) - 2.0).abs() < 1e-3);
+        let dry = hf.spans[span_at(&hf, &g, 30, 10, -2.0)];
+        assert_eq!(dry.depth(&g), 0.0);
+        let (g, hf) = one_tile(&m, &[], Some(-1.0));
+        let s = hf.spans[span_at(&hf, &g, 30, 10, -2.0)];
+        assert!((s.depth(&g) - 1.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn slopes_keep_their_normal() {
+        // A 45 degree ramp: every covered column's top normal has y = cos 45.
+        let m = TriMesh { vertices: vec![Vec3::new(0., 0., 0.), Vec3::new(0., 0., 2.), Vec3::new(2., 2., 2.), Vec3::new(2., 2., 0.)], triangles: vec![[0, 1, 2], [0, 2, 3]] };
+        let (_, hf) = one_tile(&m, &[], None);
+        assert!(!hf.spans.is_empty());
+        for s in hf.spans.iter().filter(|s| s.ny > 0.0) {
+            assert!((s.ny - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-4);
+        }
+    }
+}

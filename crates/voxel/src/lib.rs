@@ -1,0 +1,126 @@
+//! # navscope-voxel
+//!
+//! Kirst, "Extending the Spatial Coverage of a Voxel-Based Navigation Mesh"
+//! (Game AI Pro 2, ch. 32) as a navscope pipeline: a Recast-style voxel
+//! navmesh on triangle-mesh levels whose non-walkable voxels are *recycled*
+//! through further passes with other agent tables (crouch, prone, swim,
+//! sidestep), so the mesh also covers the space under tables, in vents, on
+//! narrow ledges and in deep water, each triangle tagged with its stance.
+//!
+//! The voxel stages are written by hand for this crate (as the design asks
+//! for Recast-style stages); recastnavigation was read for facts (span
+//! rasterisation by polygon clipping, chamfer distance over span links) but
+//! no code was taken from it. `spade` does the constrained Delaunay
+//! triangulation and `rayon` runs the tiles in parallel.
+//!
+//! ## Stages
+//!
+//! | id | paper | what it publishes |
+//! |---|---|---|
+//! | `tiles` | §32.2.5 step 1 | grid, tiles with their overlap (`tile`, `tile/overlap`) |
+//! | `voxelize` | §32.2.2 | solid spans (`voxel/solid`) and water (`voxel/water`) |
+//! | `flag` | §32.2.3, §32.3, §32.4 | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable` |
+//! | `regions` | §32.2.3 | connected areas and exact outlines (`contour/<stance>`, `contour/<stance>/hole`) |
+//! | `simplify` | §32.2.4 | simplified outlines (`polygon/<stance>`) |
+//! | `triangulate` | §32.2.4 | triangles (`triangle/<stance>`) |
+//! | `graph` | §32.2.5, §32.3.2, §32.4.2 | nodes (`node/<stance>`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`) and the NavMesh |
+//!
+//! Stage 9 of the issue, local rebuild, is the [`Builder`]: it keeps the
+//! tiles of its last build keyed by (tile bounds, parameter hash, hash of
+//! the triangles the tile reads) and rebuilds only tiles whose key changed.
+//!
+//! ## Choices where the paper is open
+//!
+//! * **Voxels are spans.** A "voxel" of the paper is represented by the open
+//!   span above a solid span (Recast's representation): the flags belong to
+//!   the surface voxel and the column of free voxels over it.
+//! * **Radius.** A span is too close to an obstacle when a 12/17 chamfer
+//!   distance (never more than the Euclidean one, at most 7.7% less) from its centre to the
+//!   nearest obstacle face is below the radius; obstacle faces are the far
+//!   sides of cells without a connection and non-passable spans.
+//! * **Recycling and the radius.** Erosion is measured on all spans, not the
+//!   pool: space an earlier pass claimed is not an obstacle to a later one,
+//!   which is what lets "the edges of the newly calculated crouch-only
+//!   triangles exactly border the edges of the previously calculated
+//!   stand-only triangles" (§32.3.1). A consequence the paper implies: a
+//!   pass with a smaller radius (sidestep, 0.2 m) also claims the band
+//!   between its radius and the standing radius along every wall.
+//! * **Border voxels are part of the polygon.** Border = walkable with a
+//!   neighbour that is not walkable in this pass; the polygon is the union
+//!   of walkable and border spans and its outline runs along the border
+//!   voxels' outer cell edges.
+//! * **Regions never overlap themselves in plan** (a flood fill does not take
+//!   a second span of a column), so every outline is a plan polygon.
+//! * **Simplification keeps shared edges exact.** Outline edges beyond which
+//!   lies walkable space of any pass, or another tile, keep their cell edges
+//!   (only collinear vertices go), so passes and tiles meet exactly; edges
+//!   against obstacles are simplified, shaving interior space only. Rings
+//!   that would cross or cut off another ring fall back to the exact outline.
+//! * **Heights.** An outline vertex takes the highest floor of its region's
+//!   cells around that corner; triangles keep the vertices' heights (there is
+//!   no detail mesh, so a triangle over stairs is a ramp).
+//! * **Swim.** Water depth is the water surface over the span's floor; swim
+//!   nodes are lifted to the water surface, their polygons stay on the floor
+//!   (§32.4.2). A swim area ends a swim radius away from dry ground, as the
+//!   agent table says, so it does not touch the standing area unless the
+//!   water shallows gradually.
+//! * **Stances along a path.** [`graph::path_stances`] applies Listing 32.2
+//!   to every stance: an agent keeps a non-standing stance while moving to the
+//!   first standing node after it.
+//! * **Link kinds.** Links between a crouch or prone node and a node of
+//!   another stance are `crouch`; all others are `walk`. Costs are centre
+//!   distances; stance costs (§32.5) belong to the search.
+//! * **Cells.** The paper gives no grid size; the defaults are 0.1 m cells
+//!   and 0.05 m voxels, fine enough for the 0.2 m sidestep radius.
+//!
+//! ## Figures
+//!
+//! Measured with `CARGO_TARGET_DIR=/work/tgt cargo bench -p navscope-voxel`
+//! on the Recast demo meshes with the Recast demo settings (cell 0.3 m,
+//! height 0.2 m, agent 2.0 m / 0.6 m, climb 0.9 m, slope 45 degrees), one
+//! tile: see the README of this crate's benches (`benches/voxel.rs`) and the
+//! closing note of issue 5.
+
+pub mod build;
+pub mod contour;
+pub mod flags;
+pub mod graph;
+pub mod heightfield;
+pub mod settings;
+pub mod simplify;
+pub mod stages;
+pub mod tiles;
+pub mod triangulate;
+
+pub use build::{Build, Builder, TileCache, TileKey};
+pub use settings::{AgentParams, Settings, paper_defaults};
+
+use navscope_core::level::LevelKind;
+use navscope_core::{Pipeline, Stage, StageInfo};
+
+use settings::reads;
+
+/// The `voxel` pipeline.
+pub fn pipeline() -> Pipeline {
+    let info = |id: &'static str, title: &'static str, explanation: &'static str, paper: &'static str, params: &'static [&'static str]| StageInfo { id, title, explanation, paper, params };
+    let infos = [
+        info("tiles", "Tiles", "The level's bounds are cut into square tiles of voxel columns. Each tile is built on its own, in parallel, with a border of extra cells so that its flags come out as if the whole level were one tile.", "Kirst §32.2.5 step 1", reads::TILES),
+        info("voxelize", "Voxelization", "Every triangle is clipped to the columns it covers and becomes a solid span; the open space above each solid span is where an agent could be. Water volumes and the water level give each open span a water depth.", "Kirst §32.2.2", reads::VOXELIZE),
+        info("flag", "Flagging with recycled passes", "Each pass flags the voxels left over by the earlier passes with its stance's agent table: non-walkable (too steep, too low, wrong water depth, closer than the radius to an obstacle), walkable, or border (walkable next to a non-walkable voxel). The non-walkable voxels, flags discarded, are the next pass's pool.", "Kirst §32.2.3, §32.3.1, §32.4", reads::FLAG),
+        info("regions", "Polygons", "Connected walkable voxels of one pass form a region; its outline is traced along its border voxels. Islands are separate regions, holes extra rings.", "Kirst §32.2.3", &[]),
+        info("simplify", "Simplification", "Staircase outlines become sloping ones, shaving only interior space. Edges that meet another pass's or tile's area stay exact so the areas meet exactly.", "Kirst §32.2.4", reads::SIMPLIFY),
+        info("triangulate", "Triangulation", "Each simplified polygon, with its holes, is triangulated by a constrained Delaunay triangulation; the triangles carry their pass's stance.", "Kirst §32.2.4, §32.3.1", &[]),
+        info("graph", "Node graph", "One node per triangle, linked across shared edges, across passes and across tiles. Swim nodes are lifted to the water surface.", "Kirst §32.2.5, §32.3.2, §32.4.2", &[]),
+    ];
+    let stages = infos.into_iter().zip(stages::FUNCTIONS).map(|(info, (id, run))| {
+        debug_assert_eq!(info.id, id);
+        Stage { info, run }
+    });
+    Pipeline {
+        id: "voxel",
+        title: "Voxel navmesh with recycled passes (Kirst)",
+        accepts: vec![LevelKind::Mesh],
+        params: settings::specs(),
+        stages: stages.collect(),
+    }
+}

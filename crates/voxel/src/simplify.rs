@@ -1,0 +1,331 @@
+//! Stage 5, simplification (§32.2.4): the staircase outlines become sloping
+//! ones, shaving interior space only and never taking in exterior space.
+//!
+//! Each ring is cut into chains at the vertices where the edge class
+//! changes. A *shared* chain (walkable space of another region, another
+//! pass or another tile beyond it) keeps its exact cell edges; only
+//! collinear vertices go, at most `max_edge_len` apart, so neighbouring
+//! areas meet exactly. An *obstacle* chain is simplified greedily: from the
+//! last kept vertex the chain is cut to the farthest vertex such that every
+//! skipped vertex lies on the outer side of (or on) the new edge, no farther
+//! than `max_error` from it, and the edge is no longer than `max_edge_len`.
+//! With the interior on the left of every ring, skipped vertices on the
+//! right mean the new edge only crosses interior space.
+//!
+//! A simplified ring could still cross another ring of its region or cut a
+//! hole off; every region is checked (exact integer predicates) and rings
+//! involved in a crossing, or whose containment of another ring changed,
+//! fall back to their exact outline, which is always valid.
+
+use serde::Serialize;
+
+use crate::contour::{EdgeClass, Region, Ring};
+
+/// The simplified outline of one region.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SimplifiedRegion {
+    /// The rings, in the region's ring order.
+    pub rings: Vec<Ring>,
+    /// Rings that fell back to their exact outline.
+    pub fallbacks: u32,
+}
+
+/// Simplifies every ring of a region. `max_error` and `max_edge` are in cells.
+pub fn simplify_region(region: &Region, max_error: f64, max_edge: f64) -> SimplifiedRegion {
+    let mut exact = vec![false; region.rings.len()];
+    loop {
+        let rings: Vec<Ring> = region.rings.iter().zip(&exact).map(|(r, &e)| simplify_ring(r, max_error, max_edge, e)).collect();
+        let bad = find_bad(&region.rings, &rings);
+        let mut changed = false;
+        for b in bad {
+            if !exact[b] {
+                exact[b] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return SimplifiedRegion { rings, fallbacks: exact.iter().filter(|e| **e).count() as u32 };
+        }
+    }
+}
+
+fn cross(o: [i32; 2], a: [i32; 2], b: [i32; 2]) -> i64 {
+    (a[0] - o[0]) as i64 * (b[1] - o[1]) as i64 - (a[1] - o[1]) as i64 * (b[0] - o[0]) as i64
+}
+
+fn dist2(a: [i32; 2], b: [i32; 2]) -> f64 {
+    let (dx, dy) = ((a[0] - b[0]) as f64, (a[1] - b[1]) as f64);
+    dx * dx + dy * dy
+}
+
+/// Simplifies one ring; with `exact` every chain is kept exact.
+pub fn simplify_ring(ring: &Ring, max_error: f64, max_edge: f64, exact: bool) -> Ring {
+    let n = ring.pts.len();
+    let mut out = Ring { pts: Vec::new(), h: Vec::new(), class: Vec::new() };
+    if n < 3 {
+        return ring.clone();
+    }
+    let mut fixed: Vec<usize> = (0..n).filter(|&i| ring.class[(i + n - 1) % n] != ring.class[i]).collect();
+    if fixed.is_empty() {
+        fixed.push((0..n).min_by_key(|&i| ring.pts[i]).unwrap_or(0));
+    }
+    let edge = max_edge.max(1.0);
+    let edge2 = edge * edge;
+    for (fi, &start) in fixed.iter().enumerate() {
+        let end = fixed[(fi + 1) % fixed.len()];
+        let len = if fixed.len() == 1 { n } else { (end + n - start) % n };
+        let p = |m: usize| ring.pts[(start + m) % n];
+        let class = ring.class[start];
+        let keep = |m: usize, out: &mut Ring| {
+            let i = (start + m) % n;
+            out.pts.push(ring.pts[i]);
+            out.h.push(ring.h[i]);
+            out.class.push(class);
+        };
+        keep(0, &mut out);
+        if exact || class == EdgeClass::Shared {
+            let mut last = 0;
+            for m in 1..len {
+                let corner = cross(p(m - 1), p(m), p(m + 1)) != 0;
+                if corner || dist2(p(last), p(m + 1)) > edge2 {
+                    keep(m, &mut out);
+                    last = m;
+                }
+            }
+        } else {
+            let mut a = 0;
+            while a < len {
+                let mut best = a + 1;
+                for b in a + 2..=len {
+                    if dist2(p(a), p(b)) > edge2 {
+                        break;
+                    }
+                    let ab = dist2(p(a), p(b)).sqrt();
+                    let ok = (a + 1..b).all(|m| {
+                        let c = cross(p(a), p(b), p(m));
+                        c <= 0 && (-c as f64) / ab <= max_error
+                    });
+                    if !ok {
+                        break;
+                    }
+                    best = b;
+                }
+                if best < len {
+                    keep(best, &mut out);
+                }
+                a = best;
+            }
+        }
+    }
+    out
+}
+
+/// True when two segments share a point other than one common endpoint.
+fn conflict(a: [i32; 2], b: [i32; 2], c: [i32; 2], d: [i32; 2]) -> bool {
+    if a == b || c == d || (a == c && b == d) || (a == d && b == c) {
+        return true;
+    }
+    let common = if a == c || a == d { Some((a, b, if a == c { d } else { c })) } else if b == c || b == d { Some((b, a, if b == c { d } else { c })) } else { None };
+    if let Some((p, x, y)) = common {
+        let dot = (x[0] - p[0]) as i64 * (y[0] - p[0]) as i64 + (x[1] - p[1]) as i64 * (y[1] - p[1]) as i64;
+        return cross(p, x, y) == 0 && dot > 0;
+    }
+    let (d1, d2, d3, d4) = (cross(a, b, c).signum(), cross(a, b, d).signum(), cross(c, d, a).signum(), cross(c, d, b).signum());
+    if d1 * d2 < 0 && d3 * d4 < 0 {
+        return true;
+    }
+    let on = |p: [i32; 2], q: [i32; 2], r: [i32; 2]| r[0] >= p[0].min(q[0]) && r[0] <= p[0].max(q[0]) && r[1] >= p[1].min(q[1]) && r[1] <= p[1].max(q[1]);
+    (d1 == 0 && on(a, b, c)) || (d2 == 0 && on(a, b, d)) || (d3 == 0 && on(c, d, a)) || (d4 == 0 && on(c, d, b))
+}
+
+/// Even-odd containment of the doubled point `q` in ring `r` (coordinates
+/// doubled); `None` when `q` lies on the ring.
+fn contains2(r: &Ring, q: [i64; 2]) -> Option<bool> {
+    let n = r.pts.len();
+    let mut inside = false;
+    for i in 0..n {
+        let a = [2 * r.pts[i][0] as i64, 2 * r.pts[i][1] as i64];
+        let b = [2 * r.pts[(i + 1) % n][0] as i64, 2 * r.pts[(i + 1) % n][1] as i64];
+        let cr = (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0]);
+        if cr == 0 && q[0] >= a[0].min(b[0]) && q[0] <= a[0].max(b[0]) && q[1] >= a[1].min(b[1]) && q[1] <= a[1].max(b[1]) {
+            return None;
+        }
+        if (a[1] > q[1]) != (b[1] > q[1]) {
+            // x of the crossing > q.x  <=>  sign test with the edge's direction
+            let right = if b[1] > a[1] { cr > 0 } else { cr < 0 };
+            if right {
+                inside = !inside;
+            }
+        }
+    }
+    Some(inside)
+}
+
+/// Indices of simplified rings that are degenerate, cross a ring, or
+/// changed whether they contain another ring.
+fn find_bad(raw: &[Ring], simp: &[Ring]) -> Vec<usize> {
+    let mut bad = Vec::new();
+    for (i, r) in simp.iter().enumerate() {
+        if r.pts.len() < 3 || r.area2() == 0 || r.area2().signum() != raw[i].area2().signum() {
+            bad.push(i);
+        }
+    }
+    let mut segs = Vec::new();
+    let mut owner = Vec::new();
+    for (i, r) in simp.iter().enumerate() {
+        let n = r.pts.len();
+        for j in 0..n {
+            let (a, b) = (r.pts[j], r.pts[(j + 1) % n]);
+            segs.push((glam::DVec2::new(a[0] as f64, a[1] as f64), glam::DVec2::new(b[0] as f64, b[1] as f64)));
+            owner.push((i, a, b));
+        }
+    }
+    for (x, y) in navscope_core::geom::candidate_segment_pairs(&segs) {
+        let ((ri, a, b), (rj, c, d)) = (owner[x], owner[y]);
+        if conflict(a, b, c, d) {
+            bad.push(ri);
+            bad.push(rj);
+        }
+    }
+    if simp.len() > 1 {
+        for (i, r) in simp.iter().enumerate() {
+            for (j, other) in raw.iter().enumerate() {
+                if i == j || other.pts.len() < 2 {
+                    continue;
+                }
+                let (a, b) = (other.pts[0], other.pts[1]);
+                let q = [(a[0] + b[0]) as i64, (a[1] + b[1]) as i64];
+                if contains2(r, q).is_none() || contains2(r, q) != contains2(&raw[i], q) {
+                    bad.push(i);
+                }
+            }
+        }
+    }
+    bad.sort_unstable();
+    bad.dedup();
+    bad
+}
+
+/// Even-odd containment of a plan point (grid units) in a set of rings.
+pub fn inside_rings(rings: &[Ring], x: f64, y: f64) -> bool {
+    let mut inside = false;
+    for r in rings {
+        let n = r.pts.len();
+        for i in 0..n {
+            let (a, b) = (r.pts[i], r.pts[(i + 1) % n]);
+            let (ax, ay, bx, by) = (a[0] as f64, a[1] as f64, b[0] as f64, b[1] as f64);
+            if (ay > y) != (by > y) && x < ax + (y - ay) * (bx - ax) / (by - ay) {
+                inside = !inside;
+            }
+        }
+    }
+    inside
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn ring(pts: &[[i32; 2]], class: EdgeClass) -> Ring {
+        Ring { pts: pts.to_vec(), h: vec![0.0; pts.len()], class: vec![class; pts.len()] }
+    }
+
+    /// A staircase outline: the interior lies up-left of the steps.
+    fn staircase(steps: i32) -> Vec<[i32; 2]> {
+        let mut p = vec![[0, 0]];
+        for i in 0..steps {
+            p.push([i + 1, i]);
+            p.push([i + 1, i + 1]);
+        }
+        p.push([0, steps]);
+        p
+    }
+
+    #[test]
+    fn an_obstacle_staircase_becomes_a_slope_inside_the_original() {
+        let r = ring(&staircase(6), EdgeClass::Obstacle);
+        assert!(r.area2() > 0);
+        let s = simplify_ring(&r, 1.0, 100.0, false);
+        assert!(s.pts.len() < r.pts.len(), "{:?}", s.pts);
+        assert!(s.area2() <= r.area2());
+        // Every simplified vertex is an original vertex.
+        assert!(s.pts.iter().all(|p| r.pts.contains(p)));
+    }
+
+    #[test]
+    fn shared_chains_stay_exact() {
+        let r = ring(&staircase(6), EdgeClass::Shared);
+        let s = simplify_ring(&r, 1.0, 100.0, false);
+        assert_eq!(s.area2(), r.area2());
+        assert_eq!(s.pts.len(), r.pts.len());
+    }
+
+    #[test]
+    fn long_edges_are_split() {
+        let pts: Vec<[i32; 2]> = (0..=10).map(|x| [x, 0]).chain((0..=10).rev().map(|x| [x, 1])).collect();
+        let r = ring(&pts, EdgeClass::Shared);
+        let s = simplify_ring(&r, 1.0, 3.0, false);
+        assert!(s.pts.len() >= 8, "{:?}", s.pts);
+        let n = s.pts.len();
+        assert!((0..n).all(|i| dist2(s.pts[i], s.pts[(i + 1) % n]) <= 9.0));
+    }
+
+    #[test]
+    fn a_hole_near_a_shaved_corner_forces_the_exact_outline() {
+        // A square with a notch whose shortcut would cut off a hole's corner.
+        let outer = ring(&[[0, 0], [10, 0], [10, 10], [5, 10], [5, 9], [4, 9], [4, 8], [3, 8], [3, 7], [0, 7]], EdgeClass::Obstacle);
+        let hole = ring(&[[3, 6], [3, 5], [2, 5], [2, 6]], EdgeClass::Obstacle);
+        assert!(hole.area2() < 0);
+        let region = Region { pass: 0, stance: navscope_core::Stance::Stand, spans: 0, border_spans: 0, rings: vec![outer, hole], water: None };
+        let s = simplify_region(&region, 3.0, 100.0);
+        for (i, r) in s.rings.iter().enumerate() {
+            assert!(r.area2().signum() == region.rings[i].area2().signum());
+        }
+        assert!(find_bad(&region.rings, &s.rings).is_empty());
+    }
+
+    #[test]
+    fn conflicts_are_exact() {
+        assert!(!conflict([0, 0], [2, 0], [2, 0], [2, 2]));
+        assert!(conflict([0, 0], [2, 0], [1, 0], [1, 2]));
+        assert!(conflict([0, 0], [2, 0], [1, -1], [1, 1]));
+        assert!(conflict([0, 0], [2, 0], [2, 0], [1, 0]));
+        assert!(!conflict([0, 0], [2, 0], [3, 0], [4, 0]));
+    }
+
+    proptest! {
+        /// Random cell sets: the simplified rings of every region stay valid
+        /// and their area never exceeds the exact area (interior shaved only).
+        #[test]
+        fn simplification_only_shaves(bits in proptest::collection::vec(any::<bool>(), 64), err in 0.0f64..3.0) {
+            use crate::heightfield::tests::boxes;
+            let mut bs = Vec::new();
+            for (i, b) in bits.iter().enumerate() {
+                if *b {
+                    let (x, z) = ((i % 8) as f32 * 0.5, (i / 8) as f32 * 0.5);
+                    bs.push(([x, -0.1, z], [x + 0.5, 0.0, z + 0.5]));
+                }
+            }
+            prop_assume!(!bs.is_empty());
+            let (g, hf, f) = crate::flags::tests::build(&boxes(&bs), "sidestep");
+            for region in crate::contour::regions(&hf, &g, &f) {
+                let s = simplify_region(&region, err, 1000.0);
+                prop_assert!(find_bad(&region.rings, &s.rings).is_empty());
+                let a0: i64 = region.rings.iter().map(Ring::area2).sum();
+                let a1: i64 = s.rings.iter().map(Ring::area2).sum();
+                prop_assert!(a1 <= a0 && a1 > 0);
+                // Every simplified vertex is inside or on the exact outline.
+                for r in &s.rings {
+                    for p in &r.pts {
+                        let inside = inside_rings(&region.rings, p[0] as f64 + 1e-3, p[1] as f64 + 1e-3)
+                            || inside_rings(&region.rings, p[0] as f64 - 1e-3, p[1] as f64 - 1e-3)
+                            || inside_rings(&region.rings, p[0] as f64 + 1e-3, p[1] as f64 - 1e-3)
+                            || inside_rings(&region.rings, p[0] as f64 - 1e-3, p[1] as f64 + 1e-3);
+                        prop_assert!(inside);
+                    }
+                }
+            }
+        }
+    }
+}

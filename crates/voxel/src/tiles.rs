@@ -1,0 +1,278 @@
+//! Stage 1, tiling: the voxel grid over the level's bounds, split into
+//! square tiles that overlap their neighbours by a border of cells (§32.2.5,
+//! step 1), each with the triangles and water volumes that touch it.
+//!
+//! The border is wide enough that every flag inside a tile's core comes out
+//! exactly as in a one-tile build (see [`tile_padding`]), so tiles can be
+//! built independently, in parallel, and merged by their index.
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use glam::{DVec3, Vec3};
+use navscope_core::StageError;
+use navscope_core::geom::{Aabb, TriMesh};
+use serde::Serialize;
+
+use crate::settings::Settings;
+
+/// Most columns (cells on the ground) a level may have: beyond it the build
+/// stops with an error instead of allocating without bound.
+pub const MAX_COLUMNS: u64 = 1 << 24;
+/// Most voxel heights a level may span (spans store heights in 16 bits).
+pub const MAX_HEIGHT_UNITS: u64 = 60_000;
+
+/// The global voxel grid.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Grid {
+    /// World position of cell (0, 0)'s minimum corner and of height 0.
+    pub origin: DVec3,
+    /// Column width (m).
+    pub cs: f64,
+    /// Voxel height (m).
+    pub ch: f64,
+    /// Columns along x.
+    pub width: i32,
+    /// Columns along z.
+    pub depth: i32,
+}
+
+impl Grid {
+    /// World x of grid line `gx`.
+    pub fn x(&self, gx: i32) -> f64 {
+        self.origin.x + gx as f64 * self.cs
+    }
+    /// World z of grid line `gz`.
+    pub fn z(&self, gz: i32) -> f64 {
+        self.origin.z + gz as f64 * self.cs
+    }
+    /// World y of height unit `h`.
+    pub fn y(&self, h: u16) -> f64 {
+        self.origin.y + h as f64 * self.ch
+    }
+    /// World point of grid corner `(gx, gz)` at height `y`.
+    pub fn corner(&self, gx: i32, gz: i32, y: f64) -> DVec3 {
+        DVec3::new(self.x(gx), y, self.z(gz))
+    }
+}
+
+/// One tile: its core cells (global cell coordinates, half-open) and its
+/// padded cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct TileRect {
+    /// First core column.
+    pub x0: i32,
+    /// First core row.
+    pub z0: i32,
+    /// One past the last core column.
+    pub x1: i32,
+    /// One past the last core row.
+    pub z1: i32,
+    /// Border cells on each side.
+    pub pad: i32,
+}
+
+impl TileRect {
+    /// Padded bounds `(x0, z0, x1, z1)`.
+    pub fn padded(&self) -> (i32, i32, i32, i32) {
+        (self.x0 - self.pad, self.z0 - self.pad, self.x1 + self.pad, self.z1 + self.pad)
+    }
+    /// True when global cell `(x, z)` is in the core.
+    pub fn in_core(&self, x: i32, z: i32) -> bool {
+        x >= self.x0 && x < self.x1 && z >= self.z0 && z < self.z1
+    }
+}
+
+/// A tile with its inputs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tile {
+    /// Index in the layout (row-major).
+    pub index: usize,
+    /// Cells.
+    pub rect: TileRect,
+    /// Triangles (indices into the mesh) touching the padded tile, ascending.
+    pub triangles: Vec<u32>,
+    /// Water volumes touching the padded tile.
+    pub water: Vec<Aabb>,
+    /// Hash of the geometry it reads: its triangles' corners and its water.
+    pub geometry_hash: u64,
+}
+
+/// The tiles of a level.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Layout {
+    /// The grid.
+    pub grid: Grid,
+    /// The tiles, row-major.
+    pub tiles: Vec<Tile>,
+    /// Triangles with zero area, skipped.
+    pub degenerate_triangles: usize,
+}
+
+/// Border cells that make every core flag independent of the tile cut: the
+/// erosion looks `radius / cs` (+1 for the cell-centre offset) cells away,
+/// border flags one more, and the contour needs one cell beyond the core.
+pub fn tile_padding(max_radius: f64, cs: f64) -> i32 {
+    (max_radius / cs).ceil() as i32 + 3
+}
+
+/// Checks the mesh and lays out the tiles.
+pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, StageError> {
+    if mesh.triangles.is_empty() {
+        return Err(StageError::failed("the mesh has no triangles"));
+    }
+    if let Some(i) = mesh.vertices.iter().position(|v| !v.is_finite()) {
+        return Err(StageError::failed(format!("vertex {i} has a coordinate that is not a finite number")));
+    }
+    if let Some(t) = mesh.first_bad_index() {
+        return Err(StageError::failed(format!("triangle {t} refers to a vertex that does not exist ({} vertices)", mesh.vertices.len())));
+    }
+    for (i, w) in water.iter().enumerate() {
+        if !(w.min.is_finite() && w.max.is_finite()) || w.is_empty() {
+            return Err(StageError::failed(format!("water volume {i} is empty or not finite")));
+        }
+    }
+    let mut bounds = Aabb::EMPTY;
+    let mut degenerate = 0;
+    for t in 0..mesh.triangles.len() {
+        let [a, b, c] = mesh.triangle(t);
+        if (b - a).cross(c - a).length_squared() == 0.0 {
+            degenerate += 1;
+            continue;
+        }
+        for p in [a, b, c] {
+            bounds = bounds.grow(p.as_dvec3());
+        }
+    }
+    if bounds.is_empty() {
+        return Err(StageError::failed(format!("all {} triangles have zero area", mesh.triangles.len())));
+    }
+    let size = bounds.size();
+    let cols_x = (size.x / s.cell_size).ceil().max(1.0);
+    let cols_z = (size.z / s.cell_size).ceil().max(1.0);
+    if cols_x * cols_z > MAX_COLUMNS as f64 {
+        return Err(StageError::failed(format!(
+            "the level is {:.1} x {:.1} m: {:.0} x {:.0} columns at cell size {} m exceeds the budget of {MAX_COLUMNS} columns; raise cell_size",
+            size.x, size.z, cols_x, cols_z, s.cell_size
+        )));
+    }
+    let units = (size.y / s.cell_height).ceil() + 2.0;
+    if units > MAX_HEIGHT_UNITS as f64 {
+        return Err(StageError::failed(format!(
+            "the level is {:.1} m tall: {units:.0} voxels at cell height {} m exceeds the budget of {MAX_HEIGHT_UNITS}; raise cell_height",
+            size.y, s.cell_height
+        )));
+    }
+    let grid = Grid { origin: bounds.min, cs: s.cell_size, ch: s.cell_height, width: cols_x as i32, depth: cols_z as i32 };
+    let pad = tile_padding(s.max_radius, s.cell_size);
+    let ts = if s.tile_size <= 0 { grid.width.max(grid.depth) } else { s.tile_size.min(i32::MAX as i64) as i32 };
+    let (ntx, ntz) = ((grid.width + ts - 1) / ts, (grid.depth + ts - 1) / ts);
+    let mut tiles = Vec::with_capacity((ntx * ntz) as usize);
+    for tz in 0..ntz {
+        for tx in 0..ntx {
+            let rect = TileRect { x0: tx * ts, z0: tz * ts, x1: ((tx + 1) * ts).min(grid.width), z1: ((tz + 1) * ts).min(grid.depth), pad };
+            tiles.push(Tile { index: tiles.len(), rect, triangles: Vec::new(), water: Vec::new(), geometry_hash: 0 });
+        }
+    }
+    // Triangles to the tiles whose padded rectangle their bounds touch.
+    let cell_of = |v: f64, o: f64| ((v - o) / s.cell_size).floor();
+    for t in 0..mesh.triangles.len() {
+        let [a, b, c] = mesh.triangle(t);
+        if (b - a).cross(c - a).length_squared() == 0.0 {
+            continue;
+        }
+        let lo = a.min(b).min(c).as_dvec3();
+        let hi = a.max(b).max(c).as_dvec3();
+        let (cx0, cx1) = (cell_of(lo.x, grid.origin.x) as i64, cell_of(hi.x, grid.origin.x) as i64);
+        let (cz0, cz1) = (cell_of(lo.z, grid.origin.z) as i64, cell_of(hi.z, grid.origin.z) as i64);
+        let tr = |c: i64, p: i64| (c + p).div_euclid(ts as i64);
+        let (tx0, tx1) = (tr(cx0, -(pad as i64)).max(0), tr(cx1, pad as i64).min(ntx as i64 - 1));
+        let (tz0, tz1) = (tr(cz0, -(pad as i64)).max(0), tr(cz1, pad as i64).min(ntz as i64 - 1));
+        for tz in tz0..=tz1 {
+            for tx in tx0..=tx1 {
+                tiles[(tz * ntx as i64 + tx) as usize].triangles.push(t as u32);
+            }
+        }
+    }
+    for tile in &mut tiles {
+        let (px0, pz0, px1, pz1) = tile.rect.padded();
+        let world = Aabb { min: DVec3::new(grid.x(px0), f64::NEG_INFINITY, grid.z(pz0)), max: DVec3::new(grid.x(px1), f64::INFINITY, grid.z(pz1)) };
+        tile.water = water.iter().filter(|w| w.intersects(&world)).copied().collect();
+        tile.geometry_hash = geometry_hash(mesh, &tile.triangles, &tile.water);
+    }
+    Ok(Layout { grid, tiles, degenerate_triangles: degenerate })
+}
+
+fn geometry_hash(mesh: &TriMesh, tris: &[u32], water: &[Aabb]) -> u64 {
+    let mut h = DefaultHasher::new();
+    let bits = |v: Vec3| [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()];
+    for &t in tris {
+        for p in mesh.triangle(t as usize) {
+            bits(p).hash(&mut h);
+        }
+    }
+    for w in water {
+        for v in [w.min, w.max] {
+            [v.x.to_bits(), v.y.to_bits(), v.z.to_bits()].hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use navscope_core::ParamValues;
+
+    fn settings() -> Settings {
+        Settings::from_params(&ParamValues::defaults(&crate::settings::specs())).unwrap()
+    }
+
+    fn quad(x0: f32, z0: f32, x1: f32, z1: f32) -> TriMesh {
+        TriMesh {
+            vertices: vec![Vec3::new(x0, 0., z0), Vec3::new(x0, 0., z1), Vec3::new(x1, 0., z1), Vec3::new(x1, 0., z0)],
+            triangles: vec![[0, 1, 2], [0, 2, 3]],
+        }
+    }
+
+    #[test]
+    fn tiles_cover_the_grid_once() {
+        let mut s = settings();
+        s.tile_size = 64;
+        let l = layout(&quad(0., 0., 30., 13.), &[], &s).unwrap();
+        assert_eq!((l.grid.width, l.grid.depth), (300, 130));
+        assert_eq!(l.tiles.len(), 5 * 3);
+        let cells: i64 = l.tiles.iter().map(|t| ((t.rect.x1 - t.rect.x0) * (t.rect.z1 - t.rect.z0)) as i64).sum();
+        assert_eq!(cells, 300 * 130);
+        assert!(l.tiles.iter().all(|t| t.triangles == vec![0, 1]));
+    }
+
+    #[test]
+    fn degenerate_inputs_are_errors_not_panics() {
+        let s = settings();
+        assert!(layout(&TriMesh::default(), &[], &s).unwrap_err().to_string().contains("no triangles"));
+        let flat = TriMesh { vertices: vec![Vec3::ZERO, Vec3::X, Vec3::X * 2.0], triangles: vec![[0, 1, 2]] };
+        assert!(layout(&flat, &[], &s).unwrap_err().to_string().contains("zero area"));
+        let huge = quad(-1e9, -1e9, 1e9, 1e9);
+        let e = layout(&huge, &[], &s).unwrap_err().to_string();
+        assert!(e.contains("budget"), "{e}");
+        let mut nan = quad(0., 0., 1., 1.);
+        nan.vertices[2].y = f32::NAN;
+        assert!(layout(&nan, &[], &s).unwrap_err().to_string().contains("vertex 2"));
+        let mut bad = quad(0., 0., 1., 1.);
+        bad.triangles[1][2] = 9;
+        assert!(layout(&bad, &[], &s).unwrap_err().to_string().contains("triangle 1"));
+        let mut tall = quad(0., 0., 1., 1.);
+        tall.vertices[0].y = 1e7;
+        assert!(layout(&tall, &[], &s).unwrap_err().to_string().contains("tall"));
+    }
+
+    #[test]
+    fn zero_area_triangles_are_counted_and_skipped() {
+        let mut m = quad(0., 0., 2., 2.);
+        m.vertices.push(Vec3::new(5., 0., 5.));
+        m.triangles.push([4, 4, 4]);
+        let l = layout(&m, &[], &settings()).unwrap();
+        assert_eq!(l.degenerate_triangles, 1);
+        assert_eq!(l.grid.width, 20, "the degenerate triangle does not stretch the bounds");
+    }
+}
