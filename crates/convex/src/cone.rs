@@ -104,19 +104,37 @@ impl Cone {
         true
     }
 
+    /// Orientation value of `p` against half-plane `h`, with points within
+    /// 1e-10 rad of its boundary line counted as on it (value 0): a vertex
+    /// that the exact test would put a rounding error outside the wedge
+    /// (two collinear edges rotated into f64) is then found as the vertex it
+    /// is, not as an ill-conditioned crossing of nearly parallel lines.
+    fn side(h: [DVec2; 2], p: DVec2) -> f64 {
+        let f = orient_value(h[0], h[1], p);
+        let scale = h[0].distance(h[1]) * (h[0].distance(p) + h[0].distance(h[1]));
+        if f < 0.0 && -f <= 1e-10 * scale { 0.0 } else { f }
+    }
+
+    /// True when `p` lies in the closed wedge up to the 1e-10 rad tolerance
+    /// of [`Cone::nearest_on_segment`].
+    pub fn nearly_contains(&self, p: DVec2) -> bool {
+        Self::side(self.h1, p) >= 0.0 && Self::side(self.h2, p) >= 0.0
+    }
+
     /// The closest point to the apex of the segment `a b` clipped to the
     /// wedge, or `None` when the segment misses the wedge. The apex itself
     /// must not lie on the segment.
     ///
-    /// Interior points within `1e-9` of the segment's length from an
-    /// endpoint that lies in the wedge snap to that endpoint, so no
-    /// near-duplicate vertex is ever created.
+    /// Points within 1e-10 rad of a boundary ray count as inside, and
+    /// interior points within `1e-9` of the segment's length from an
+    /// endpoint snap to that endpoint, so no near-duplicate vertex is ever
+    /// created.
     pub fn nearest_on_segment(&self, a: DVec2, b: DVec2) -> Option<Near> {
         let (mut t0, mut t1) = (0.0f64, 1.0f64);
         let (mut lo_by, mut hi_by) = (None, None);
         for (h, how) in [(self.h1, How::Ql), (self.h2, How::Qr)] {
-            let fa = orient_value(h[0], h[1], a);
-            let fb = orient_value(h[0], h[1], b);
+            let fa = Self::side(h, a);
+            let fb = Self::side(h, b);
             match (fa >= 0.0, fb >= 0.0) {
                 (true, true) => {}
                 (false, false) => return None,
@@ -147,24 +165,22 @@ impl Cone {
         } else {
             (tp, Some(How::Projection))
         };
-        let near = match how {
-            None if t == 0.0 => Near::A,
-            None if t == 1.0 => Near::B,
-            None => Near::Inside { t, how: How::Projection },
-            Some(how) => Near::Inside { t, how },
-        };
-        // Snap interior points that are numerically at an endpoint.
-        if let Near::Inside { t, .. } = near {
-            let len = a.distance(b);
-            let p = a + (b - a) * t;
-            if p.distance(a) <= 1e-9 * len && self.contains(a) {
-                return Some(Near::A);
-            }
-            if p.distance(b) <= 1e-9 * len && self.contains(b) {
-                return Some(Near::B);
-            }
+        if t <= 0.0 {
+            return Some(Near::A);
         }
-        Some(near)
+        if t >= 1.0 {
+            return Some(Near::B);
+        }
+        // Snap interior points that are numerically at an endpoint.
+        let len = a.distance(b);
+        let p = a + (b - a) * t;
+        if p.distance(a) <= 1e-9 * len && self.nearly_contains(a) {
+            return Some(Near::A);
+        }
+        if p.distance(b) <= 1e-9 * len && self.nearly_contains(b) {
+            return Some(Near::B);
+        }
+        Some(Near::Inside { t, how: how.unwrap_or(How::Projection) })
     }
 
     /// The wedge as a triangle of the given leg length, for drawing.
@@ -251,6 +267,17 @@ mod tests {
         let c = l_corner(0.0);
         // The crossing with the incoming prolongation is at the endpoint (0, 1).
         assert_eq!(c.nearest_on_segment(v(0., 1.), v(0., 3.)), Some(Near::A));
+    }
+
+    #[test]
+    fn a_vertex_a_rounding_error_outside_the_ray_is_found_as_the_vertex() {
+        let c = l_corner(0.0);
+        // The prolonged incoming edge is y = 1 towards -x; a wall starting a
+        // hair below... above it (outside), running along it.
+        let a = v(0.0, 1.0 + 1e-15);
+        assert!(!c.contains(a));
+        assert!(c.nearly_contains(a));
+        assert_eq!(c.nearest_on_segment(a, v(-1.0, 1.0 - 1e-14)), Some(Near::A));
     }
 
     #[test]

@@ -233,7 +233,8 @@ pub fn decompose(rings: &[Vec<DVec2>], notches: &[Notch], tau: f64, removal: boo
     }
     for nt in notches {
         let v = nt.vertex;
-        if b.waiting[v as usize].take().is_none() {
+        let waiting = b.waiting[v as usize].take().is_some();
+        if !waiting || b.split_already(v, &nt.cone) {
             let step = Step {
                 vertex: v,
                 position: nt.position,
@@ -258,6 +259,20 @@ pub fn decompose(rings: &[Vec<DVec2>], notches: &[Notch], tau: f64, removal: boo
 impl Builder {
     fn pt(&self, v: u32) -> DVec2 {
         self.g.points[v as usize]
+    }
+
+    /// True when a segment at `v` already lies inside its area of interest
+    /// (then `split_by[v]` names it).
+    fn split_already(&mut self, v: u32, cone: &Cone) -> bool {
+        for &s in &self.g.adj[v as usize] {
+            if let SegKind::Portal { id } = self.g.segs[s as usize].kind {
+                if cone.nearly_contains(self.pt(self.g.other(s, v))) {
+                    self.split_by[v as usize] = Some(id);
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The closest point inside `cone` of every segment not touching `v`.
@@ -436,7 +451,7 @@ impl Builder {
         let (from, to) = (self.portals[id as usize].from, self.portals[id as usize].to);
         for (x, other) in [(to, from), (from, to)] {
             if let Some(c) = self.waiting[x as usize] {
-                if c.contains(self.pt(other)) {
+                if c.nearly_contains(self.pt(other)) {
                     self.waiting[x as usize] = None;
                     self.split_by[x as usize] = Some(id);
                     st.dropped.push(x);
@@ -530,6 +545,9 @@ impl Builder {
         for _ in 0..limit {
             let faces = self.g.faces();
             let Some(walk) = faces.walks.iter().find(|w| !w.is_simple_outline()) else { return Ok(()) };
+            if std::env::var("NAVSCOPE_DEBUG").is_ok() {
+                eprintln!("walk area {} n {} verts {:?}", walk.signed_area, walk.vertices.len(), walk.vertices.iter().map(|v| (v, self.pt(*v))).collect::<Vec<_>>());
+            }
             let n = walk.vertices.len();
             let mut best: Option<(f64, usize)> = None;
             for i in 0..n {
