@@ -35,10 +35,12 @@
 //! the file has them. Nodes and blocker centres must lie in the free space
 //! (on the boundary counts as in).
 
+pub mod brushes;
 mod budget;
 mod error;
 mod floorplan;
 pub mod generate;
+mod layers;
 mod mesh;
 mod polyanya;
 pub mod raster;
@@ -71,6 +73,7 @@ enum Format {
     Png,
     Obj,
     Gltf,
+    Map,
 }
 
 /// Lower-case extension of `name`, if any.
@@ -94,11 +97,14 @@ fn detect(name: &str, bytes: &[u8]) -> Result<Format, Fault> {
         Some("mesh") => return Ok(Format::Polyanya),
         Some("obj") => return Ok(Format::Obj),
         Some("gltf") | Some("glb") => return Ok(Format::Gltf),
+        Some("map") => return Ok(Format::Map),
         _ => {}
     }
     let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
     let head = head.trim_start();
-    if head.starts_with('{') && head.contains("\"asset\"") {
+    if (head.starts_with('{') || head.starts_with("//")) && head.contains("\"classname\"") {
+        Ok(Format::Map)
+    } else if head.starts_with('{') && head.contains("\"asset\"") {
         Ok(Format::Gltf)
     } else if head.starts_with('{') {
         Ok(Format::FloorPlanJson)
@@ -107,7 +113,7 @@ fn detect(name: &str, bytes: &[u8]) -> Result<Format, Fault> {
     } else if text::ron_struct_name(head).is_some() {
         Ok(Format::Ron)
     } else {
-        Err(Fault::format("", "unknown level format (known: .json, .ron, .png, .obj, .gltf, .glb, .mesh)"))
+        Err(Fault::format("", "unknown level format (known: .json, .ron, .png, .obj, .gltf, .glb, .map, .mesh)"))
     }
 }
 
@@ -219,16 +225,22 @@ fn parse(name: &str, bytes: &[u8], budget: &Budget, external: mesh::ExternalRead
         Format::Png => Ok(LevelData::Raster(raster::parse(bytes, &raster::RasterSettings::default(), budget)?)),
         Format::Obj => Ok(LevelData::Mesh(mesh::parse_obj(text::utf8(bytes)?, budget)?)),
         Format::Gltf => Ok(LevelData::Mesh(mesh::parse_gltf(bytes, budget, external)?)),
+        Format::Map => Ok(LevelData::Brushes(brushes::parse_map(text::utf8(bytes)?, budget)?)),
     }
 }
+
+/// The top-level names of native RON levels.
+const RON_KINDS: &str = "`FloorPlan(`, `BrushLevel(`, `LayeredLevel(`, `Raster(` (a PNG sidecar)";
 
 /// Native RON: the top-level struct name says which kind.
 fn parse_ron(text: &str, budget: &Budget) -> Result<LevelData, Fault> {
     match text::ron_struct_name(text) {
         Some("FloorPlan") => Ok(LevelData::FloorPlan(floorplan::parse_ron(text, budget)?)),
+        Some("BrushLevel") => Ok(LevelData::Brushes(brushes::parse_ron(text, budget)?)),
+        Some("LayeredLevel") => Ok(LevelData::Layers(layers::parse_ron(text, budget)?)),
         Some("Raster") => Err(Fault::format("", "this is a raster sidecar: load it by path, or load the PNG it describes")),
-        Some(other) => Err(Fault::format("", format!("RON level starts with `{other}(`, expected `FloorPlan(`"))),
-        None => Err(Fault::format("", "RON level must start with its kind, `FloorPlan(`")),
+        Some(other) => Err(Fault::format("", format!("RON level starts with `{other}(`, expected one of {RON_KINDS}"))),
+        None => Err(Fault::format("", format!("RON level must start with its kind, one of {RON_KINDS}"))),
     }
 }
 

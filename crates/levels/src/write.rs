@@ -10,9 +10,11 @@ use std::fmt::Write as _;
 
 use glam::DVec2;
 use navscope_core::geom::{Polygon, xz_from_plan};
-use navscope_core::level::{Blocker, FloorPlan};
+use navscope_core::level::{Blocker, BrushLevel, FloorPlan, LayeredLevel};
 
+use crate::brushes::{BrushEntry, BrushFile, EntityEntry, PlaneEntry};
 use crate::floorplan::{JSON_FORMAT, JSON_VERSION};
+use crate::layers::{ConnectionEntry, LayerEntry, LayersFile};
 
 /// Shortest round-trip text of a finite number (`1.0`, `0.1`, `1e300`);
 /// valid JSON and RON.
@@ -115,6 +117,58 @@ pub fn floor_plan_ron(plan: &FloorPlan) -> String {
     s
 }
 
+fn pretty<T: serde::Serialize>(value: &T) -> String {
+    let cfg = ron::ser::PrettyConfig::new().struct_names(true).compact_arrays(true);
+    // The file types hold only strings, numbers, tuples and lists, which
+    // RON always serialises.
+    ron::ser::to_string_pretty(value, cfg).unwrap_or_default() + "\n"
+}
+
+/// A brush level as native RON (`BrushLevel(brushes: [...], entities:
+/// [...])`), world coordinates.
+pub fn brushes_ron(level: &BrushLevel) -> String {
+    let file = BrushFile {
+        brushes: level
+            .brushes
+            .iter()
+            .map(|b| BrushEntry {
+                planes: b.planes.iter().map(|p| PlaneEntry { normal: p.normal.into(), d: p.d }).collect(),
+                materials: b.materials.clone(),
+                entity: b.entity,
+            })
+            .collect(),
+        entities: level
+            .entities
+            .iter()
+            .map(|e| EntityEntry { classname: e.classname.clone(), origin: e.origin.map(Into::into), properties: e.properties.clone() })
+            .collect(),
+    };
+    pretty(&file)
+}
+
+/// A multi-layer environment as native RON (`LayeredLevel(layers: [...],
+/// connections: [...])`), world `(x, z)` pairs.
+pub fn layers_ron(level: &LayeredLevel) -> String {
+    let pair = |p: DVec2| {
+        let [x, z] = xz_from_plan(p);
+        (x, z)
+    };
+    let file = LayersFile {
+        layers: level
+            .layers
+            .iter()
+            .map(|l| LayerEntry {
+                name: l.name.clone(),
+                height: l.height,
+                outer: l.area.outer.points.iter().map(|&p| pair(p)).collect(),
+                holes: l.area.holes.iter().map(|h| h.points.iter().map(|&p| pair(p)).collect()).collect(),
+            })
+            .collect(),
+        connections: level.connections.iter().map(|c| ConnectionEntry { a: pair(c.a), b: pair(c.b), from: c.from, to: c.to }).collect(),
+    };
+    pretty(&file)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +219,22 @@ mod tests {
         same(&maze, &reload("m.json", &floor_plan_json(&maze)));
         let empty_holes = generate::star_polygon(3, 40);
         same(&empty_holes, &reload("s.ron", &floor_plan_ron(&empty_holes)));
+    }
+
+    #[test]
+    fn brushes_and_layers_round_trip_exactly() {
+        for seed in 0..4 {
+            let b = generate::brush_maze(seed, 4, 3);
+            match crate::load_bytes("b.ron", brushes_ron(&b).as_bytes()).unwrap().data {
+                LevelData::Brushes(r) => assert_eq!(r, b),
+                other => panic!("{other:?}"),
+            }
+            let l = generate::stacked_floors(seed, 3);
+            match crate::load_bytes("l.ron", layers_ron(&l).as_bytes()).unwrap().data {
+                LevelData::Layers(r) => assert_eq!(r, l),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 
     #[test]

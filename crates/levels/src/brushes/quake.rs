@@ -1,0 +1,230 @@
+//! Quake `.map` files (Quake 1/2 brush format, standard or Valve 220
+//! texture axes) through the `quake-util` crate.
+//!
+//! * Each face's plane is given by three points `p0 p1 p2`; its outward
+//!   normal is `(p0 - p1) x (p2 - p1)`, as in id's `qbsp`.
+//! * Quake is Z up in map units. A point `(x, y, z)` becomes world
+//!   `(x, z, -y) * scale` (a proper rotation, so normals stay outward).
+//!   `scale` is 1/32 m per unit (a 56-unit Quake player is 1.75 m) unless
+//!   the file has a comment `// navscope: scale=0.0254` (any positive
+//!   number) on a line of its own.
+//! * The first entity is `worldspawn`: its brushes are world brushes
+//!   (`entity: None`) and its properties are dropped. Every other entity is
+//!   kept with its classname, origin (converted like points) and other
+//!   properties in file order; its brushes (e.g. `func_ladder`,
+//!   `func_door`) get `entity: Some(index)` into the level's entities.
+//! * Texture names become the brushes' materials; texture alignment is not
+//!   kept.
+//! * Errors in a brush name the brush's index in the level and the line
+//!   where it starts.
+
+use std::io::Cursor;
+
+use glam::DVec3;
+use navscope_core::geom::Plane;
+use navscope_core::level::{Brush, BrushLevel, Entity};
+
+use super::check_brush;
+use crate::budget::Budget;
+use crate::error::Fault;
+
+/// Map units to metres unless the file says otherwise.
+pub const DEFAULT_SCALE: f64 = 1.0 / 32.0;
+
+/// The `// navscope: scale=...` setting, if present.
+fn scale_comment(text: &str) -> Result<f64, Fault> {
+    for (i, line) in text.lines().enumerate() {
+        let Some(rest) = line.trim().strip_prefix("//") else { continue };
+        let Some(value) = rest.trim().strip_prefix("navscope:").and_then(|r| r.trim().strip_prefix("scale=")) else { continue };
+        return match value.trim().parse::<f64>() {
+            Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+            _ => Err(Fault::syntax(format!("line {}", i + 1), format!("scale \"{}\" is not a positive number", value.trim()))),
+        };
+    }
+    Ok(DEFAULT_SCALE)
+}
+
+/// Line where each brush starts, in file order, found by following brace
+/// depth outside quotes and comments (depth 2 opens a brush).
+fn brush_lines(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let (mut depth, mut line, mut in_str) = (0usize, 1usize, false);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => {
+                line += 1;
+                in_str = false;
+            }
+            '"' => in_str = !in_str,
+            '/' if !in_str && chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        line += 1;
+                        break;
+                    }
+                }
+            }
+            '{' if !in_str => {
+                depth += 1;
+                if depth == 2 {
+                    out.push(line);
+                }
+            }
+            '}' if !in_str => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Quake point to world point.
+fn convert(p: [f64; 3], scale: f64) -> DVec3 {
+    DVec3::new(p[0], p[2], -p[1]) * scale
+}
+
+/// Parses a `.map` file.
+pub(crate) fn parse(text: &str, budget: &Budget) -> Result<BrushLevel, Fault> {
+    let scale = scale_comment(text)?;
+    let map = quake_util::qmap::parse(&mut Cursor::new(text.as_bytes())).map_err(|e| match e {
+        quake_util::TextParseError::Lexer(l) | quake_util::TextParseError::Parser(l) => Fault::syntax(
+            l.line_number.map_or_else(|| "end of file".to_string(), |n| format!("line {n}")),
+            l.message,
+        ),
+        quake_util::TextParseError::Io(e) => Fault::syntax("", e.to_string()),
+    })?;
+    let total: usize = map.entities.iter().map(|e| e.brushes.len()).sum();
+    Budget::check("", "brushes", total as u64, budget.max_brushes)?;
+    let lines = brush_lines(text);
+    let line_of = |k: usize| if lines.len() == total { format!("brush {k} (line {})", lines[k]) } else { format!("brush {k}") };
+    let mut brushes = Vec::with_capacity(total);
+    let mut entities = Vec::new();
+    for (ei, ent) in map.entities.iter().enumerate() {
+        let owner = if ei == 0 {
+            None
+        } else {
+            let mut e = Entity::default();
+            for (k, v) in &ent.edict {
+                let (k, v) = (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned());
+                match k.as_str() {
+                    "classname" => e.classname = v,
+                    "origin" => {
+                        let nums: Vec<f64> = v.split_whitespace().filter_map(|t| t.parse().ok()).collect();
+                        match nums[..] {
+                            [x, y, z] if x.is_finite() && y.is_finite() && z.is_finite() => e.origin = Some(convert([x, y, z], scale)),
+                            _ => return Err(Fault::syntax(format!("entity {ei}"), format!("origin \"{v}\" is not three numbers"))),
+                        }
+                    }
+                    _ => e.properties.push((k, v)),
+                }
+            }
+            entities.push(e);
+            Some(entities.len() - 1)
+        };
+        for b in &ent.brushes {
+            let k = brushes.len();
+            let mut planes = Vec::with_capacity(b.len());
+            let mut materials = Vec::with_capacity(b.len());
+            for (fi, s) in b.iter().enumerate() {
+                let [p0, p1, p2] = s.half_space.map(|p| convert(p, scale));
+                if !(p0.is_finite() && p1.is_finite() && p2.is_finite()) {
+                    return Err(Fault::geometry(line_of(k), format!("face {fi} has a number that is not finite")));
+                }
+                let plane = Plane::from_normal_point((p0 - p1).cross(p2 - p1), p1)
+                    .filter(|p| p.normal.is_finite() && p.d.is_finite())
+                    .ok_or_else(|| Fault::geometry(line_of(k), format!("face {fi}: its three points are collinear")))?;
+                planes.push(plane);
+                materials.push(s.texture.to_string_lossy().into_owned());
+            }
+            let brush = Brush { planes, materials, entity: owner };
+            check_brush(&brush).map_err(|p| Fault::geometry(line_of(k), p))?;
+            brushes.push(brush);
+        }
+    }
+    Ok(BrushLevel { brushes, entities })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// TrenchBroom's default 128-unit cube (standard format), and the same
+    /// as a Valve 220 func_ladder, plus a player start.
+    const MAP: &str = r#"// Game: Quake
+// Format: Standard
+// navscope: scale=0.03125
+{
+"classname" "worldspawn"
+"wad" "quake.wad"
+{
+( -64 -64 -16 ) ( -64 -63 -16 ) ( -64 -64 -15 ) ground1_6 0 0 0 1 1
+( -64 -64 -16 ) ( -64 -64 -15 ) ( -63 -64 -16 ) ground1_6 0 0 0 1 1
+( -64 -64 -16 ) ( -63 -64 -16 ) ( -64 -63 -16 ) ground1_6 0 0 0 1 1
+( 64 64 16 ) ( 64 65 16 ) ( 65 64 16 ) ground1_6 0 0 0 1 1
+( 64 64 16 ) ( 65 64 16 ) ( 64 64 17 ) ground1_6 0 0 0 1 1
+( 64 64 16 ) ( 64 64 17 ) ( 64 65 16 ) ground1_6 0 0 0 1 1
+}
+}
+{
+"classname" "func_ladder"
+{
+( 0 0 0 ) ( 0 1 0 ) ( 0 0 1 ) wood [ 0 -1 0 0 ] [ 0 0 -1 0 ] 0 1 1
+( 0 0 0 ) ( 0 0 1 ) ( 1 0 0 ) wood [ 1 0 0 0 ] [ 0 0 -1 0 ] 0 1 1
+( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) wood [ -1 0 0 0 ] [ 0 -1 0 0 ] 0 1 1
+( 32 8 64 ) ( 32 9 64 ) ( 33 8 64 ) wood [ 1 0 0 0 ] [ 0 -1 0 0 ] 0 1 1
+( 32 8 64 ) ( 33 8 64 ) ( 32 8 65 ) wood [ -1 0 0 0 ] [ 0 0 -1 0 ] 0 1 1
+( 32 8 64 ) ( 32 8 65 ) ( 32 9 64 ) wood [ 0 1 0 0 ] [ 0 0 -1 0 ] 0 1 1
+}
+}
+{
+"classname" "info_player_start"
+"origin" "32 -64 24"
+"angle" "90"
+}
+"#;
+
+    #[test]
+    fn cube_ladder_and_player_start() {
+        let l = parse(MAP, &Budget::default()).unwrap();
+        assert_eq!(l.brushes.len(), 2);
+        assert_eq!(l.brushes[0].entity, None);
+        assert_eq!(l.brushes[1].entity, Some(0));
+        assert_eq!(l.entities[0].classname, "func_ladder");
+        assert_eq!(l.entities[1].classname, "info_player_start");
+        // (32, -64, 24) Quake -> (32, 24, 64) / 32 m.
+        assert_eq!(l.entities[1].origin, Some(DVec3::new(1.0, 0.75, 2.0)));
+        assert_eq!(l.entities[1].properties, vec![("angle".to_string(), "90".to_string())]);
+        // The cube's -X face stays -X; its bottom (-Z in Quake) becomes -Y.
+        assert!((l.brushes[0].planes[0].normal - -DVec3::X).length() < 1e-12);
+        assert!((l.brushes[0].planes[0].d - 2.0).abs() < 1e-12);
+        assert!((l.brushes[0].planes[2].normal - -DVec3::Y).length() < 1e-12);
+        assert!((l.brushes[0].planes[2].d - 0.5).abs() < 1e-12);
+        assert_eq!(l.brushes[1].materials[0], "wood");
+    }
+
+    #[test]
+    fn scale_comment_and_default() {
+        assert_eq!(scale_comment("{\n}").unwrap(), DEFAULT_SCALE);
+        assert_eq!(scale_comment("// navscope: scale=0.0254\n").unwrap(), 0.0254);
+        let e = scale_comment("\n// navscope: scale=-2\n").unwrap_err();
+        assert_eq!((e.element.as_str(), e.problem.as_str()), ("line 2", "scale \"-2\" is not a positive number"));
+    }
+
+    #[test]
+    fn brush_errors_name_index_and_line() {
+        // Flip the cube's top face: the brush is empty.
+        let bad = MAP.replace("( 64 64 16 ) ( 64 65 16 ) ( 65 64 16 )", "( 64 64 16 ) ( 65 64 16 ) ( 64 65 16 )");
+        let e = parse(&bad, &Budget::default()).unwrap_err();
+        assert_eq!(e.element, "brush 0 (line 7)");
+        let bad = MAP.replace("( 32 8 64 ) ( 32 9 64 ) ( 33 8 64 )", "( 32 8 64 ) ( 32 9 64 ) ( 32 10 64 )");
+        let e = parse(&bad, &Budget::default()).unwrap_err();
+        assert_eq!((e.element.as_str(), e.problem.as_str()), ("brush 1 (line 18)", "face 3: its three points are collinear"));
+        let e = parse("{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 1", &Budget::default()).unwrap_err();
+        assert_eq!(e.kind, crate::error::ErrorKind::Syntax);
+    }
+
+    #[test]
+    fn brush_lines_skip_comments_and_strings() {
+        assert_eq!(brush_lines("// {{\n{\n\"k\" \"{\"\n{\n}\n{\n}\n}\n"), vec![4, 6]);
+    }
+}
