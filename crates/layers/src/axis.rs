@@ -122,14 +122,13 @@ impl Axis {
     }
 
     /// Adds an edge between the vertices nearest its polyline's ends;
-    /// returns its index, or `None` when both ends fall on one vertex and the
-    /// edge is shorter than the snap distance (a sliver).
+    /// returns its index, or `None` when both ends fall on one vertex (a
+    /// sliver left by snapping: a Voronoi edge never returns to its start).
     pub fn add_edge(&mut self, layer: usize, sites: [u32; 2], mut points: Vec<AxisPoint>) -> Option<usize> {
         let (first, last) = (points[0], points[points.len() - 1]);
         let v0 = self.vertex(layer, first.at, first.clearance);
         let v1 = self.vertex(layer, last.at, last.clearance);
-        let len: f64 = points.windows(2).map(|w| w[0].at.distance(w[1].at)).sum();
-        if v0 == v1 && len <= 2.0 * self.snap {
+        if v0 == v1 {
             return None;
         }
         points[0].at = self.vertices[v0 as usize].at;

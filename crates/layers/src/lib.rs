@@ -48,8 +48,8 @@
 //!   zone when it lies in the connection's perpendicular slab and is closer
 //!   to the connection than to every zone neighbour on its side (exact, no
 //!   polygon clipping); crossings are found by bisection and snapped onto
-//!   the old zone-boundary vertices (within `2 * arc_tolerance` and at
-//!   least `2 * (arc_tolerance + grid)`), which is where old and new axes
+//!   the old zone-boundary vertices (within `2 * (arc_tolerance + grid)`),
+//!   which is where old and new axes
 //!   meet. Crossings matching no old vertex are counted ("unmatched
 //!   crossings"; 0 on every sample level).
 //! * **Layers of new edges** are found by walking from the edge's foot on
@@ -74,6 +74,7 @@
 pub mod axis;
 pub mod grid;
 pub mod open;
+pub mod samples;
 pub mod sites;
 pub mod stages;
 pub mod verify;
@@ -86,10 +87,12 @@ pub use axis::{Axis, AxisEdge, AxisPoint, AxisVertex, Join};
 pub use open::{Opening, Settings};
 pub use sites::Sites;
 
-/// Opening settings for a grid step and an arc tolerance (metres); the
-/// vertex merge distance is `2 * (tolerance + grid)`.
+/// Opening settings for a grid step and an arc tolerance (metres). Axis
+/// vertices merge when closer than a thousandth of the grid step (the same
+/// Voronoi vertex computed in two diagrams); zone crossings snap onto old
+/// vertices within `2 * (tolerance + grid)`.
 pub fn settings(grid: f64, tolerance: f64) -> Settings {
-    Settings { grid: grid::Grid { step: grid }, tolerance, snap: 2.0 * (tolerance + grid) }
+    Settings { grid: grid::Grid { step: grid }, tolerance, snap: grid * 1e-3 }
 }
 
 /// Everything the algorithm computes, for library use.

@@ -148,8 +148,8 @@ pub struct Scene {
 pub fn scene(sites: &Sites, z: &Zone) -> Scene {
     let cn = sites.conns[z.connection];
     let mut ids: Vec<u32> = z.neighbours.iter().flatten().copied().collect();
-    // Every vertex on the connection (its ends, and corners of walls on its
-    // obstacle side) stays an obstacle once it is open.
+    // Every vertex on the connection that some other obstacle ends at (its
+    // ends, corners of walls on its obstacle side) stays an obstacle.
     for l in [cn.from, cn.to] {
         for p in sites.pieces[l].iter().filter(|p| p.connection == Some(z.connection)) {
             for g in [p.a, p.b] {
@@ -157,6 +157,7 @@ pub fn scene(sites: &Sites, z: &Zone) -> Scene {
             }
         }
     }
+    ids.retain(|&s| sites.list[s as usize].within != Some(z.connection));
     ids.sort_unstable();
     ids.dedup();
     let mut segs = Vec::new();
@@ -223,7 +224,8 @@ pub struct Settings {
     pub grid: Grid,
     /// Arc discretisation tolerance (m).
     pub tolerance: f64,
-    /// Vertex merge distance (m).
+    /// Vertex merge distance (m): the same Voronoi vertex computed in two
+    /// diagrams; much smaller than the grid step.
     pub snap: f64,
 }
 
@@ -270,7 +272,7 @@ pub fn open(axis: &mut Axis, sites: &Sites, set: &Settings, c: usize, opened: &m
         b
     };
     let boundary_pts: Vec<DVec2> = boundary.iter().map(|&v| axis.vertices[v as usize].at).collect();
-    let snap_radius = set.snap.max(2.0 * set.tolerance);
+    let snap_radius = 2.0 * (set.tolerance + set.grid.step);
     let mut unmatched = 0;
     let mut snap_to_boundary = |p: DVec2| -> DVec2 {
         let best = boundary_pts.iter().copied().min_by(|a, b| a.distance(p).total_cmp(&b.distance(p)));

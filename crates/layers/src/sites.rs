@@ -77,6 +77,12 @@ pub struct Site {
     pub connection: Option<usize>,
     /// The connection whose access side this site is, if any.
     pub access: Option<usize>,
+    /// For a point site strictly inside a connection that no other obstacle
+    /// ends at (a collinear ring vertex the connection covers, or where its
+    /// pieces were split), that connection: the point stops being an
+    /// obstacle when the connection opens. The connection's own endpoints
+    /// and wall corners on it stay obstacles.
+    pub within: Option<usize>,
 }
 
 impl Site {
@@ -281,6 +287,7 @@ impl Sites {
                             side: Some(side),
                             connection: Some(c),
                             access: (k == need).then_some(c),
+                            within: None,
                         }));
                     }
                 }
@@ -289,7 +296,7 @@ impl Sites {
                 let mut sites = [None, None];
                 for (k, side) in [Side::Left, Side::Right].into_iter().enumerate() {
                     if free[k] {
-                        sites[k] = Some(self.push(Site { layer: li, geom: Geom::Segment(pa, pb), grid: [p.a, p.b], side: Some(side), connection: None, access: None }));
+                        sites[k] = Some(self.push(Site { layer: li, geom: Geom::Segment(pa, pb), grid: [p.a, p.b], side: Some(side), connection: None, access: None, within: None }));
                     }
                 }
                 pieces.push(Piece { a: p.a, b: p.b, sites, connection: None });
@@ -298,7 +305,16 @@ impl Sites {
         for p in &pieces {
             for q in [p.a, p.b] {
                 if !self.points.contains_key(&(li, q)) {
-                    let id = self.push(Site { layer: li, geom: Geom::Point(grid.plan(q)), grid: [q, q], side: None, connection: None, access: None });
+                    let touching: Vec<Option<usize>> = pieces.iter().filter(|r| r.a == q || r.b == q).map(|r| r.connection).collect();
+                    let within = match touching.first() {
+                        Some(&Some(c)) if touching.iter().all(|&t| t == Some(c)) => {
+                            let cn = self.conns[c];
+                            let pq = grid.plan(q);
+                            (pq != cn.a && pq != cn.b).then_some(c)
+                        }
+                        _ => None,
+                    };
+                    let id = self.push(Site { layer: li, geom: Geom::Point(grid.plan(q)), grid: [q, q], side: None, connection: None, access: None, within });
                     self.points.insert((li, q), id);
                 }
             }

@@ -5,22 +5,32 @@ use glam::DVec2;
 
 use crate::axis::Axis;
 use crate::open::walk;
-use crate::sites::Sites;
+use crate::sites::{Sites, closest_on_segment};
 
 /// Distance from `p` on `layer` to the nearest obstacle point, by brute
 /// force over every site: a site counts when it faces `p` and a straight
 /// walk from `p` to its closest point ends on the site's layer (so
 /// obstacles seen through the `opened` connections count). The access
-/// sides of opened connections are not obstacles.
+/// sides of opened connections (and the points they cover) are not
+/// obstacles. A point on an opened connection is on both its layers.
 pub fn nearest_obstacle(sites: &Sites, opened: &[usize], layer: usize, p: DVec2) -> f64 {
+    let mut layers = vec![layer];
+    for &o in opened {
+        let c = sites.conns[o];
+        let on = closest_on_segment(c.a, c.b, p).distance(p) <= 1e-9 * (1.0 + p.length());
+        if on && (c.from == layer || c.to == layer) {
+            layers.push(if c.from == layer { c.to } else { c.from });
+        }
+    }
     let mut best = f64::INFINITY;
     for s in &sites.list {
-        if s.access.is_some_and(|c| opened.contains(&c)) || !s.faces(p) {
+        let gone = s.access.or(s.within).is_some_and(|c| opened.contains(&c));
+        if gone || !s.faces(p) {
             continue;
         }
         let q = s.geom.closest(p);
         let d = q.distance(p);
-        if d < best && walk(&sites.conns, opened, layer, p, q) == s.layer {
+        if d < best && layers.iter().any(|&l| walk(&sites.conns, opened, l, p, q) == s.layer) {
             best = d;
         }
     }

@@ -57,7 +57,7 @@ fn max_gap(a: &navscope_layers::Axis, b: &navscope_layers::Axis) -> f64 {
 
 #[test]
 fn two_storeys_axis_matches_brute_force() {
-    let level = two_storeys();
+    let level = navscope_layers::samples::two_storeys();
     let b = build(&level, &settings(0.001, 0.01)).unwrap();
     for o in &b.openings {
         assert_eq!(o.unmatched, 0, "connection {}", o.connection);
@@ -67,4 +67,29 @@ fn two_storeys_axis_matches_brute_force() {
     edges_in_free_space(&b.merged, &b.sites).unwrap();
     let comps = b.merged.components();
     assert!(comps.iter().all(|&c| c == comps[0]), "merged axis is connected");
+}
+
+fn check_all(name: &str, level: &navscope_core::level::LayeredLevel) -> navscope_layers::Built {
+    let b = build(level, &settings(0.001, 0.01)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let opened: Vec<usize> = (0..level.connections.len()).collect();
+    for o in &b.openings {
+        assert_eq!(o.unmatched, 0, "{name}: connection {}", o.connection);
+    }
+    check_clearances(&b.layer_axes, &b.sites, &[], TOL).unwrap_or_else(|e| panic!("{name} layer axes: {e}"));
+    check_clearances(&b.merged, &b.sites, &opened, TOL).unwrap_or_else(|e| panic!("{name} merged: {e}"));
+    edges_in_free_space(&b.merged, &b.sites).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let comps = b.merged.components();
+    assert!(comps.iter().all(|&c| c == comps[0]), "{name}: merged axis is connected");
+    b
+}
+
+#[test]
+fn sample_levels_match_brute_force() {
+    use navscope_layers::samples::*;
+    check_all("bridge", &bridge());
+    check_all("figure5", &figure5());
+    check_all("figure6", &figure6());
+    for k in [1, 2, 3, 5, 8, 14, 20, 28] {
+        check_all(&format!("figure7({k})"), &figure7(k));
+    }
 }

@@ -1,0 +1,163 @@
+//! Sample multi-layered environments of the paper's kinds, for tests,
+//! benchmarks and the files under `assets/levels/layers-samples/`.
+//!
+//! | function | environment |
+//! |---|---|
+//! | [`two_storeys`] | two floors joined by one stair flight |
+//! | [`bridge`] | a footbridge over a road, ramps at both ends |
+//! | [`figure5`] | the paper's Figure 1/5 kind: three floors, four staircases (7 layers, 8 connections) |
+//! | [`figure6`] | the same with 53 more obstacles |
+//! | [`figure7`] | the paper's Figure 7: a ring layer around an inner layer, joined by `k` connections |
+
+use glam::DVec2;
+use navscope_core::geom::{Polygon, PolygonWithHoles};
+use navscope_core::level::{Connection, Layer, LayeredLevel};
+
+/// An axis-aligned rectangle, counter-clockwise.
+pub fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
+    Polygon::new(vec![DVec2::new(x0, y0), DVec2::new(x1, y0), DVec2::new(x1, y1), DVec2::new(x0, y1)])
+}
+
+/// A layer with a normalised area.
+pub fn layer(name: &str, height: f64, outer: Polygon, holes: Vec<Polygon>) -> Layer {
+    let mut area = PolygonWithHoles::new(outer, holes);
+    area.normalise();
+    Layer { name: name.into(), height, area }
+}
+
+/// A connection `a -> b` from layer `from` (on its left) to `to`.
+pub fn conn(a: (f64, f64), b: (f64, f64), from: usize, to: usize) -> Connection {
+    Connection { a: DVec2::new(a.0, a.1), b: DVec2::new(b.0, b.1), from, to }
+}
+
+/// Two floors 3 m apart: the ground (20 x 10 m, one pillar) and the upper
+/// floor, joined by a stair layer along the north wall from x = 6 (foot)
+/// to x = 14 (head); the upper floor has a stairwell over most of the flight.
+pub fn two_storeys() -> LayeredLevel {
+    LayeredLevel {
+        layers: vec![
+            layer("ground", 0.0, rect(0.0, 0.0, 20.0, 10.0), vec![rect(3.0, 3.0, 4.0, 4.0)]),
+            layer("stairs", 1.5, rect(6.0, 8.0, 14.0, 10.0), vec![]),
+            layer("upper", 3.0, rect(0.0, 0.0, 20.0, 10.0), vec![rect(6.0, 7.5, 14.0, 9.5)]),
+        ],
+        connections: vec![conn((6.0, 8.0), (6.0, 10.0), 0, 1), conn((14.0, 8.0), (14.0, 10.0), 1, 2)],
+    }
+}
+
+/// A 40 x 20 m ground with a road across it (two cars on it) and a 4 m
+/// wide footbridge at 4 m height crossing over the road from south to
+/// north, with a ramp connection at each end.
+pub fn bridge() -> LayeredLevel {
+    LayeredLevel {
+        layers: vec![
+            layer("ground", 0.0, rect(0.0, 0.0, 40.0, 20.0), vec![rect(8.0, 9.0, 12.0, 11.0), rect(28.0, 8.5, 31.0, 10.5)]),
+            layer("bridge", 4.0, rect(18.0, 2.0, 22.0, 18.0), vec![]),
+        ],
+        connections: vec![conn((22.0, 2.0), (18.0, 2.0), 0, 1), conn((22.0, 18.0), (18.0, 18.0), 1, 0)],
+    }
+}
+
+fn floors_and_stairs(extra: &[Vec<Polygon>; 3]) -> LayeredLevel {
+    let pillars = |f: usize| -> Vec<Polygon> {
+        let mut v = vec![rect(5.0 + f as f64, 8.0, 7.0 + f as f64, 12.0), rect(33.0, 8.0 - f as f64, 35.0, 10.0 - f as f64), rect(19.0, 9.0, 21.0, 11.0)];
+        v.extend(extra[f].iter().cloned());
+        v
+    };
+    let mut f0 = pillars(0);
+    let mut f1 = pillars(1);
+    let mut f2 = pillars(2);
+    // Stairwells over the flights arriving from below.
+    f1.extend([rect(10.0, 1.0, 18.0, 3.0), rect(22.0, 17.0, 30.0, 19.0)]);
+    f2.extend([rect(10.0, 17.0, 18.0, 19.0), rect(22.0, 1.0, 30.0, 3.0)]);
+    f0.sort_by(|a, b| a.points[0].x.total_cmp(&b.points[0].x));
+    let out = || rect(0.0, 0.0, 40.0, 20.0);
+    LayeredLevel {
+        layers: vec![
+            layer("floor 0", 0.0, out(), f0),
+            layer("floor 1", 3.0, out(), f1),
+            layer("floor 2", 6.0, out(), f2),
+            layer("stairs A", 1.5, rect(10.0, 1.0, 18.0, 3.0), vec![]),
+            layer("stairs B", 1.5, rect(22.0, 17.0, 30.0, 19.0), vec![]),
+            layer("stairs C", 4.5, rect(10.0, 17.0, 18.0, 19.0), vec![]),
+            layer("stairs D", 4.5, rect(22.0, 1.0, 30.0, 3.0), vec![]),
+        ],
+        connections: vec![
+            conn((10.0, 1.0), (10.0, 3.0), 0, 3),
+            conn((18.0, 1.0), (18.0, 3.0), 3, 1),
+            conn((30.0, 19.0), (30.0, 17.0), 0, 4),
+            conn((22.0, 19.0), (22.0, 17.0), 4, 1),
+            conn((10.0, 17.0), (10.0, 19.0), 1, 5),
+            conn((18.0, 17.0), (18.0, 19.0), 5, 2),
+            conn((30.0, 3.0), (30.0, 1.0), 1, 6),
+            conn((22.0, 3.0), (22.0, 1.0), 6, 2),
+        ],
+    }
+}
+
+/// Three 40 x 20 m floors 3 m apart with pillars, and four staircases (two
+/// from each floor to the next): 7 layers, 8 connections (the kind of the
+/// paper's Figures 1 and 5).
+pub fn figure5() -> LayeredLevel {
+    floors_and_stairs(&[Vec::new(), Vec::new(), Vec::new()])
+}
+
+/// [`figure5`] with 53 more obstacles (octagons, spread over the three
+/// floors away from the stairs), as in the paper's Figure 6.
+pub fn figure6() -> LayeredLevel {
+    let mut extra: [Vec<Polygon>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    let mut count = 0;
+    // Candidate centres on a 2.5 m lattice in the free middle bands.
+    'outer: for f in 0..3 {
+        for (row, y) in [5.0, 14.5].into_iter().enumerate() {
+            for i in 0..15 {
+                let x = 2.0 + 2.5 * i as f64;
+                let blocked = (4.0..8.5).contains(&x) || (17.5..22.5).contains(&x) || (31.5..36.5).contains(&x);
+                if blocked || (f + i + row) % 2 == 1 && count >= 53 - (3 - f) * 6 {
+                    continue;
+                }
+                let r = 0.45 + 0.05 * ((i + f) % 3) as f64;
+                let oct = (0..8).map(|k| DVec2::new(x, y) + DVec2::from_angle(k as f64 * std::f64::consts::FRAC_PI_4 + 0.2) * r).collect();
+                extra[f].push(Polygon::new(oct));
+                count += 1;
+                if count == 53 {
+                    break 'outer;
+                }
+            }
+        }
+    }
+    floors_and_stairs(&extra)
+}
+
+/// The paper's Figure 7: layer 0 is the area between a 30 x 20 m rectangle
+/// and an inner 10 x 10 m rectangle, layer 1 the inner rectangle (same
+/// height); `k` connections (1..=28) are spread evenly around the inner
+/// rectangle's boundary, each leading from the ring into the inner layer.
+pub fn figure7(k: usize) -> LayeredLevel {
+    let k = k.clamp(1, 28);
+    let (x0, y0, x1, y1) = (10.0, 5.0, 20.0, 15.0);
+    let per = 40.0 / k as f64;
+    let len = (0.5 * per).min(2.0);
+    let mut connections = Vec::new();
+    for i in 0..k {
+        let s = (i as f64 + 0.5) * per;
+        let side = ((s / 10.0).floor() as usize).min(3);
+        let t = (s - 10.0 * side as f64).clamp(0.2 + len / 2.0, 9.8 - len / 2.0);
+        let (t0, t1) = (t - len / 2.0, t + len / 2.0);
+        // Counter-clockwise around the inner rectangle, the ring (outside)
+        // is on the right, so each connection runs clockwise.
+        let c = match side {
+            0 => conn((x0 + t1, y0), (x0 + t0, y0), 0, 1),
+            1 => conn((x1, y0 + t1), (x1, y0 + t0), 0, 1),
+            2 => conn((x1 - t1, y1), (x1 - t0, y1), 0, 1),
+            _ => conn((x0, y1 - t1), (x0, y1 - t0), 0, 1),
+        };
+        connections.push(c);
+    }
+    LayeredLevel {
+        layers: vec![
+            layer("ring", 0.0, rect(0.0, 0.0, 30.0, 20.0), vec![rect(x0, y0, x1, y1)]),
+            layer("inner", 0.0, rect(x0, y0, x1, y1), vec![rect(14.0, 9.0, 16.0, 11.0)]),
+        ],
+        connections,
+    }
+}

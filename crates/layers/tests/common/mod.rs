@@ -1,0 +1,4 @@
+//! Shared builders for the tests.
+#![allow(dead_code)]
+
+pub use navscope_layers::samples::{conn, layer, rect};
