@@ -149,19 +149,19 @@ pub fn load_with(path: &Path, budget: &Budget) -> Result<Level, LevelError> {
     Ok(Level { source: name, data })
 }
 
-/// The sidecar of the PNG at `path`: `NAME.png.ron`, else `NAME.ron` when
-/// that is a `Raster(..)`; defaults when there is none.
+/// The sidecar of the PNG at `path`: `NAME.png.ron` (always a sidecar),
+/// else `NAME.ron` when that is a `Raster(..)`; defaults when there is none.
 fn raster_sidecar(path: &Path, budget: &Budget) -> Result<raster::RasterSettings, LevelError> {
     let mut long = path.as_os_str().to_owned();
     long.push(".ron");
-    for candidate in [std::path::PathBuf::from(long), path.with_extension("ron")] {
+    for (candidate, always) in [(std::path::PathBuf::from(long), true), (path.with_extension("ron"), false)] {
         if !candidate.is_file() {
             continue;
         }
         let cname = candidate.display().to_string();
         let bytes = read_capped(&candidate, budget.max_file_bytes).map_err(|f| f.in_file(&cname))?;
         let text = text::utf8(&bytes).map_err(|f| f.in_file(&cname))?;
-        if text::ron_struct_name(text) == Some("Raster") {
+        if always || text::ron_struct_name(text) == Some("Raster") {
             return raster::RasterSettings::parse(text).map_err(|f| f.in_file(&cname));
         }
     }

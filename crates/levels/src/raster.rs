@@ -20,8 +20,10 @@
 //! Rules apply in order, first match wins: a walkable colour, an obstacle
 //! colour (each within `tolerance` per channel, alpha ignored), a
 //! transparent pixel (class `transparent`), then luma below
-//! `luma_threshold` is an obstacle and the rest is free. A `NAME.ron`
-//! beside the image that is not a `Raster(..)` (another level) is ignored.
+//! `luma_threshold` is an obstacle and the rest is free. `NAME.png.ron` is
+//! always read as the sidecar (a broken one is an error naming it); a
+//! `NAME.ron` beside the image is used only when it is a `Raster(..)`
+//! (otherwise it is another level and is ignored).
 //! Loading a sidecar file itself loads the image it describes: its `image`
 //! field, or the sidecar's name without `.ron` (`NAME.png.ron`), or
 //! `NAME.png` for `NAME.ron`.

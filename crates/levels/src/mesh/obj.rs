@@ -6,6 +6,11 @@
 //! missing coordinates, faces with fewer than 3 corners, and face indices
 //! (absolute or negative/relative) that refer to a vertex not defined
 //! before the face.
+//!
+//! An OBJ file must end with a line break. A file cut off in the middle
+//! (a failed download or copy) almost always stops inside a line, and its
+//! last line may still parse (`v 1 2 3` of `v 1 2 35`), so this is the one
+//! sign of truncation a line-based format offers.
 
 use std::io::BufReader;
 
@@ -18,6 +23,12 @@ use crate::error::Fault;
 
 /// Checks the lines; returns (vertices, triangles).
 fn prescan(text: &str, budget: &Budget) -> Result<(u64, u64), Fault> {
+    if !text.is_empty() && !text.ends_with('\n') {
+        return Err(Fault::syntax(
+            format!("line {}", text.lines().count()),
+            "file ends in the middle of a line (truncated?); OBJ files end with a line break",
+        ));
+    }
     let (mut verts, mut tris) = (0u64, 0u64);
     for (i, raw) in text.lines().enumerate() {
         let el = || format!("line {}", i + 1);
@@ -106,6 +117,7 @@ mod tests {
             ("v 0 0 nan\n", "line 1", "vertex 1: nan is not a finite number"),
             ("v 0 0 0\nf 1 -5 1\n", "line 2", "face refers to vertex -5 but there are 1"),
             ("v 0 0 0\nf 1 x 1\n", "line 2", "face corner \"x\" is not a vertex index"),
+            ("v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3", "line 4", "file ends in the middle of a line (truncated?); OBJ files end with a line break"),
         ];
         for (text, el, problem) in cases {
             let e = parse(text, &b).unwrap_err();

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """Writes the sample raster floor plans (PNG, RGBA8) without third-party modules.
 
+Run from anywhere: python3 crates/levels/tools/make_raster_samples.py
+
 office.png (80 x 60 px, with office.png.ron: 0.25 m per pixel, red is an
 obstacle, the dark blue carpet is walkable) and rooms.png (40 x 30 px, bare:
 the defaults apply).
 """
+import os
 import struct
 import zlib
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "assets", "levels", "raster")
 
 
 def write_png(path, w, h, pixel):
@@ -49,5 +54,5 @@ def rooms(x, y):
     return (240, 240, 230, 255)
 
 
-write_png("office.png", 80, 60, office)
-write_png("rooms.png", 40, 30, rooms)
+write_png(os.path.join(OUT, "office.png"), 80, 60, office)
+write_png(os.path.join(OUT, "rooms.png"), 40, 30, rooms)
