@@ -1,0 +1,133 @@
+//! Hostile input: garbage, mutated samples, deep nesting, huge declared
+//! sizes. The loader must return an error (one line, naming the file) and
+//! never panic, hang or allocate for sizes it has not checked.
+
+use std::path::Path;
+
+use navscope_levels::{Budget, ErrorKind, load_bytes, load_bytes_with};
+use proptest::prelude::*;
+
+const NAMES: &[&str] = &["x.json", "x.ron", "x.png", "x.obj", "x.gltf", "x.glb", "x.map", "x.mesh", "x.bin"];
+
+const SAMPLES: &[&str] = &[
+    "floorplan/default.json",
+    "floorplan/lobby_nodes.ron",
+    "raster/rooms.png",
+    "mesh/room.obj",
+    "mesh/courtyard.gltf",
+    "brushes/floor_ramp.ron",
+    "brushes/room.map",
+    "layers/two_storey.ron",
+];
+
+fn sample(rel: &str) -> Vec<u8> {
+    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels").join(rel)).unwrap()
+}
+
+/// Loads and checks that any error is one line naming the file.
+fn check(name: &str, bytes: &[u8]) -> Result<(), TestCaseError> {
+    if let Err(e) = load_bytes(name, bytes) {
+        let msg = e.to_string();
+        prop_assert!(msg.starts_with(&format!("{name}: ")), "{}", msg);
+        prop_assert!(!msg.contains('\n'), "{}", msg);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024))]
+
+    #[test]
+    fn garbage_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..600), which in 0..NAMES.len()) {
+        check(NAMES[which], &bytes)?;
+    }
+
+    #[test]
+    fn mutated_samples_never_panic(which in 0..SAMPLES.len(), edits in proptest::collection::vec((any::<prop::sample::Index>(), 0x20u8..0x7f), 1..6)) {
+        let mut bytes = sample(SAMPLES[which]);
+        for (at, b) in edits {
+            let i = at.index(bytes.len());
+            bytes[i] = b;
+        }
+        check(SAMPLES[which], &bytes)?;
+    }
+
+    #[test]
+    fn truncated_samples_never_panic(which in 0..SAMPLES.len(), keep in 0.0f64..1.0) {
+        let bytes = sample(SAMPLES[which]);
+        let n = (bytes.len() as f64 * keep) as usize;
+        check(SAMPLES[which], &bytes[..n])?;
+    }
+}
+
+#[test]
+fn deep_nesting_is_refused_quickly() {
+    let deep = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
+    for (name, prefix) in [("deep.json", ""), ("deep.ron", "FloorPlan(outer: "), ("deep.ron", "BrushLevel(brushes: "), ("deep.ron", "LayeredLevel(layers: ")] {
+        let text = format!("{prefix}{deep})");
+        let e = load_bytes(name, text.as_bytes()).unwrap_err();
+        assert!(e.problem().contains("nested more than"), "{e}");
+    }
+    assert!(load_bytes("garbage.ron", b"FloorPlan(outer: [(0, 0)], \x00 holes)").is_err());
+}
+
+#[test]
+fn huge_declared_sizes_are_refused_before_allocation() {
+    // A polyanya header claiming billions of vertices.
+    let e = load_bytes("big.mesh", b"mesh 2 4000000000 1").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Budget, "{e}");
+    // A GLB whose JSON declares a gigantic accessor over a tiny buffer.
+    let json = br#"{"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],"accessors":[{"bufferView":0,"componentType":5126,"count":1000000000,"type":"VEC3","min":[0,0,0],"max":[1,1,1]}],"bufferViews":[{"buffer":0,"byteLength":12}],"buffers":[{"byteLength":12}]}  "#;
+    let mut glb = Vec::new();
+    let json_len = json.len().div_ceil(4) * 4;
+    glb.extend_from_slice(b"glTF");
+    glb.extend_from_slice(&2u32.to_le_bytes());
+    glb.extend_from_slice(&((12 + 8 + json_len + 8 + 12) as u32).to_le_bytes());
+    glb.extend_from_slice(&(json_len as u32).to_le_bytes());
+    glb.extend_from_slice(b"JSON");
+    glb.extend_from_slice(json);
+    glb.resize(12 + 8 + json_len, b' ');
+    glb.extend_from_slice(&12u32.to_le_bytes());
+    glb.extend_from_slice(b"BIN\0");
+    glb.extend_from_slice(&[0u8; 12]);
+    let e = load_bytes("big.glb", &glb).unwrap_err();
+    assert!(e.to_string().starts_with("big.glb: "), "{e}");
+    // OBJ over a small triangle budget.
+    let mut obj = String::from("v 0 0 0\nv 1 0 0\nv 0 0 1\n");
+    for _ in 0..100 {
+        obj.push_str("f 1 2 3\n");
+    }
+    let e = load_bytes_with("many.obj", obj.as_bytes(), &Budget { max_triangles: 50, ..Budget::default() }).unwrap_err();
+    assert_eq!((e.kind(), e.element()), (ErrorKind::Budget, "line 54"));
+    // Brushes over the brush budget.
+    let e = load_bytes_with("b.map", &sample("brushes/room.map"), &Budget { max_brushes: 3, ..Budget::default() }).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Budget);
+    assert!(e.problem().contains("8 brushes exceed the memory budget of 3 brushes"), "{e}");
+}
+
+#[test]
+fn non_finite_numbers_are_named() {
+    let e = load_bytes("nan.ron", b"FloorPlan(outer: [(0, 0), (1, 0), (0, inf)])").unwrap_err();
+    assert_eq!(e.to_string(), "nan.ron: outer: vertex 2: coordinate is not a finite number");
+    let e = load_bytes("nan.obj", b"v 0 0 0\nv NaN 0 0\n").unwrap_err();
+    assert_eq!(e.to_string(), "nan.obj: line 2: vertex 2: NaN is not a finite number");
+    let e = load_bytes("nan.json", br#"{"format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [1, 0], [0, 1e999]]}"#).unwrap_err();
+    assert!(e.to_string().starts_with("nan.json: "), "{e}");
+}
+
+#[test]
+fn degenerate_floor_plans() {
+    // Collinear and repeated vertices are cleaned; a plan that is only
+    // that is named.
+    let ok = br#"{"format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [1, 0], [2, 0], [2, 0], [2, 2], [0, 2], [0, 1], [0, 0]]}"#;
+    let level = load_bytes("c.json", ok).unwrap();
+    let navscope_core::level::LevelData::FloorPlan(p) = level.data else { panic!() };
+    assert_eq!(p.area.outer.len(), 4);
+    let flat = br#"{"format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [1, 0], [2, 0]]}"#;
+    assert_eq!(load_bytes("f.json", flat).unwrap_err().to_string(), "f.json: outer: encloses zero area (all vertices collinear)");
+    let touching = br#"{"format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [10, 0], [10, 10], [0, 10]],
+        "holes": [[[1, 1], [3, 1], [3, 3], [1, 3]], [[3, 3], [5, 3], [5, 5]]]}"#;
+    assert_eq!(load_bytes("t.json", touching).unwrap_err().to_string(), "t.json: hole 0 and hole 1: touch or cross at (3, 3)");
+    let huge = br#"{"format": "navscope-floorplan", "version": 1, "outer": [[-1e150, -1e150], [1e150, -1e150], [1e150, 1e150], [-1e150, 1e150]], "holes": [[[0, 0], [1, 0], [0, 1]]]}"#;
+    assert!(load_bytes("h.json", huge).is_ok());
+}
