@@ -86,6 +86,7 @@ pub mod contour;
 pub mod flags;
 pub mod graph;
 pub mod heightfield;
+pub mod samples;
 pub mod settings;
 pub mod simplify;
 pub mod stages;

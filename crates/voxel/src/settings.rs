@@ -56,7 +56,7 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::bool("water_level_on", "Global water level", false, "Fill everything below the water level with water (besides the level's water volumes)."),
         ParamSpec::float("water_level", "Water level", "m", 0.0, -100_000.0, 100_000.0, 0.1, "Height of the global water surface when it is on."),
         ParamSpec::float("max_error", "Max simplification error", "m", 0.15, 0.0, 100.0, 0.01, "How far a simplified outline may shave into the walkable area."),
-        ParamSpec::float("max_edge_len", "Max edge length", "m", 6.0, 0.1, 10_000.0, 0.1, "Longest outline edge after simplification."),
+        ParamSpec::float("max_edge_len", "Max edge length", "m", 2.0, 0.1, 10_000.0, 0.1, "Longest outline edge after simplification."),
         ParamSpec::list(
             "passes",
             "Passes (in order)",
