@@ -25,6 +25,7 @@
 //! | `open-connections` | §3.2 step 2 | connections opened one at a time (one sub-step each): the scene's Voronoi diagram replaces the axis inside the zone; edges are cut where they cross an open connection |
 //! | `corridor-map` | §4 | the merged axis with closest-point annotations and the walkable areas they bound |
 //! | `navmesh` | §4 | the common NavMesh: a node per axis vertex (with its layer), walk links along edges, `connection` links across connections |
+//! | `paths` | §4 | a query between the roomiest points of the lowest and highest layers: retraction, A* backbone, corridor, short path keeping the `clearance` ([`paths`]) |
 //!
 //! ## Choices where the paper is open
 //! * **Geometry on a grid.** `boostvoronoi` needs integer input. Plan
@@ -63,8 +64,11 @@
 //!   vertices, one per layer, joined by a [`axis::Join`]; the NavMesh turns a
 //!   join into two `connection` links whose cost is the height difference.
 //!
-//! The paper's last step (paths in the corridor) is left to the common
-//! path search on the NavMesh; this crate does not include it.
+//! * **The path stage** has no query input (stages are pure functions of
+//!   the level and parameters): it demonstrates a path between the roomiest
+//!   vertices of the lowest and highest layers. [`paths::find_path`]
+//!   answers any query. Its short path is the backbone pulled tight inside
+//!   the clearance disks, not Geraerts' exact shortest path with clearance.
 //!
 //! ## Speed
 //! `cargo bench -p navscope-layers` times `generate::stacked_floors` with
@@ -74,6 +78,7 @@
 pub mod axis;
 pub mod grid;
 pub mod open;
+pub mod paths;
 pub mod samples;
 pub mod sites;
 pub mod stages;
@@ -138,6 +143,7 @@ pub fn pipeline() -> Pipeline {
         accepts: vec![LevelKind::Layers],
         params: vec![
             ParamSpec::float("grid", "Grid step", "m", 0.001, 1e-5, 0.1, 0.0005, "Plan coordinates are snapped to this grid for the exact integer Voronoi diagram."),
+            ParamSpec::float("clearance", "Path clearance", "m", 0.3, 0.0, 5.0, 0.05, "Distance the demonstration path keeps from every obstacle."),
             ParamSpec::float("arc_tolerance", "Arc tolerance", "m", 0.01, 1e-4, 1.0, 0.005, "Largest distance between a parabolic medial-axis arc and the chords drawn for it."),
         ],
         stages: vec![
@@ -200,6 +206,16 @@ pub fn pipeline() -> Pipeline {
                     "Axis vertices become nodes on their layer, edges become walk links, and the cuts at connections become connection links between layers.",
                 ),
                 run: stages::run_navmesh,
+            },
+            Stage {
+                info: info(
+                    "paths",
+                    "Paths in the corridor",
+                    "van Toll et al. §4",
+                    &["clearance"],
+                    "A query from the roomiest point of the lowest layer to that of the highest: both ends are retracted onto the medial axis, A* finds a backbone path along it (using only edges wide enough for the clearance), the walkable areas along the backbone form the corridor, and the backbone is pulled tight inside its clearance disks to give a short path that keeps the clearance.",
+                ),
+                run: stages::run_paths,
             },
         ],
     }

@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::axis::{Axis, layer_axes};
 use crate::grid::Grid;
 use crate::open::{Opening, Scene, Settings, Zone, merge, scene, zone};
+use crate::paths::{CorridorPath, LayerPoint, find_path};
 use crate::sites::Sites;
 
 fn w(p: DVec2, h: f64) -> Vec3 {
@@ -398,4 +399,86 @@ impl Artifact for Mesh {
 pub fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let c = ctx.artifact::<CorridorMap>("corridor-map")?;
     Ok(Arc::new(Mesh { mesh: navmesh_of(&c.axis, &c.heights) }))
+}
+
+/// Stage `paths`: a query on the corridor map between the roomiest points
+/// of the lowest and the highest layer (arbitrary queries:
+/// [`crate::paths::find_path`]).
+#[derive(Debug, Serialize)]
+pub struct PathDemo {
+    /// Layer heights.
+    pub heights: Vec<f64>,
+    /// The corridor map's axis (for drawing the corridor).
+    pub axis: Axis,
+    /// The path, or why there is none.
+    pub path: Result<CorridorPath, String>,
+    /// The requested clearance (m).
+    pub clearance: f64,
+}
+
+impl Artifact for PathDemo {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        match &self.path {
+            Ok(p) => BTreeMap::from([
+                ("corridor edges".into(), p.corridor.len() as u64),
+                ("path points".into(), p.path.len() as u64),
+                ("expansions".into(), p.expansions as u64),
+            ]),
+            Err(_) => BTreeMap::from([("paths".into(), 0)]),
+        }
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let Ok(p) = &self.path else { return Vec::new() };
+        let mut out = Vec::new();
+        let h = |l: usize| self.heights[l];
+        for &e in &p.corridor {
+            let edge = &self.axis.edges[e];
+            for side in 0..2 {
+                let mut poly: Vec<DVec2> = edge.points.iter().map(|q| q.at).collect();
+                poly.extend(edge.points.iter().rev().map(|q| q.closest[side]));
+                poly.dedup();
+                let area: f64 = (0..poly.len()).map(|k| poly[k].perp_dot(poly[(k + 1) % poly.len()])).sum();
+                if area < 0.0 {
+                    poly.reverse();
+                }
+                if poly.len() >= 3 {
+                    out.push(Primitive::new("path/corridor", e as u32, Shape::Polygon { outer: poly.iter().map(|&q| w(q, h(edge.layer))).collect(), holes: Vec::new() }));
+                }
+            }
+        }
+        out.push(Primitive::new("path/backbone", 0, Shape::Polyline { points: p.backbone.iter().map(|b| w(b.at, h(b.layer))).collect(), closed: false }));
+        out.push(Primitive::new("path/short", 1, Shape::Polyline { points: p.path.iter().map(|q| w(q.at, h(q.layer))).collect(), closed: false }));
+        for k in 0..2 {
+            let (e, r) = (p.ends[k], p.retracted[k]);
+            out.push(Primitive::new("path/retraction", 2 + k as u32, Shape::Segment(w(e.at, h(e.layer)), w(r.at, h(r.layer)))));
+            out.push(Primitive::new(if k == 0 { "path/start" } else { "path/goal" }, 2 + k as u32, Shape::Point(w(e.at, h(e.layer)))));
+        }
+        out
+    }
+    fn metrics(&self) -> BTreeMap<String, f64> {
+        match &self.path {
+            Ok(p) => BTreeMap::from([("demo_path_length_m".into(), p.length)]),
+            Err(_) => BTreeMap::new(),
+        }
+    }
+}
+
+/// The roomiest axis vertex of `layer`.
+fn roomiest(axis: &Axis, layer: usize) -> Option<LayerPoint> {
+    axis.vertices.iter().filter(|v| v.layer == layer).max_by(|a, b| a.clearance.total_cmp(&b.clearance)).map(|v| LayerPoint { layer, at: v.at })
+}
+
+/// Runs `paths`.
+pub fn run_paths(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let la = ctx.artifact::<LayerAxes>("layer-axes")?;
+    let c = ctx.artifact::<CorridorMap>("corridor-map")?;
+    let clearance = ctx.params.float("clearance");
+    let mut order: Vec<usize> = (0..c.heights.len()).collect();
+    order.sort_by(|&a, &b| c.heights[a].total_cmp(&c.heights[b]).then(a.cmp(&b)));
+    let ends = (order.first().and_then(|&l| roomiest(&c.axis, l)), order.last().and_then(|&l| roomiest(&c.axis, l)));
+    let path = match ends {
+        (Some(s), Some(g)) => find_path(&c.axis, &la.sites, &c.heights, s, g, clearance),
+        _ => Err("the lowest or the highest layer has no medial-axis vertex".into()),
+    };
+    Ok(Arc::new(PathDemo { heights: c.heights.clone(), axis: c.axis.clone(), path, clearance }))
 }

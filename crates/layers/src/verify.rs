@@ -14,6 +14,11 @@ use crate::sites::{Sites, closest_on_segment};
 /// sides of opened connections (and the points they cover) are not
 /// obstacles. A point on an opened connection is on both its layers.
 pub fn nearest_obstacle(sites: &Sites, opened: &[usize], layer: usize, p: DVec2) -> f64 {
+    nearest_obstacle_point(sites, opened, layer, p).map_or(f64::INFINITY, |(d, _)| d)
+}
+
+/// [`nearest_obstacle`] with the obstacle point itself.
+pub fn nearest_obstacle_point(sites: &Sites, opened: &[usize], layer: usize, p: DVec2) -> Option<(f64, DVec2)> {
     let mut layers = vec![layer];
     for &o in opened {
         let c = sites.conns[o];
@@ -22,7 +27,7 @@ pub fn nearest_obstacle(sites: &Sites, opened: &[usize], layer: usize, p: DVec2)
             layers.push(if c.from == layer { c.to } else { c.from });
         }
     }
-    let mut best = f64::INFINITY;
+    let mut best: Option<(f64, DVec2)> = None;
     for s in &sites.list {
         let gone = s.access.or(s.within).is_some_and(|c| opened.contains(&c));
         if gone || !s.faces(p) {
@@ -30,8 +35,8 @@ pub fn nearest_obstacle(sites: &Sites, opened: &[usize], layer: usize, p: DVec2)
         }
         let q = s.geom.closest(p);
         let d = q.distance(p);
-        if d < best && layers.iter().any(|&l| walk(&sites.conns, opened, l, p, q) == s.layer) {
-            best = d;
+        if best.is_none_or(|(b, _)| d < b) && layers.iter().any(|&l| walk(&sites.conns, opened, l, p, q) == s.layer) {
+            best = Some((d, q));
         }
     }
     best
