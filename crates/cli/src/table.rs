@@ -46,7 +46,7 @@ mod tests {
         ]);
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines[0], "stage    ms");
-        assert_eq!(lines[1], "-----------");
+        assert_eq!(lines[1], "-".repeat(14), "the rule spans every column");
         assert_eq!(lines[2], "notches   0.42");
         assert_eq!(lines[3], "portals  12.50");
     }

@@ -1,0 +1,209 @@
+//! End-to-end tests of the `navscope-cli` binary: the DESIGN.md CLI contract
+//! (commands, JSON shapes, exit statuses, one-line errors naming the file).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_navscope-cli");
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(BIN).current_dir(root()).args(args).output().expect("run navscope-cli")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every sample level (sidecars excluded), as paths relative to the root.
+fn sample_levels() -> Vec<String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&root().join("assets/levels"), &mut files);
+    files
+        .into_iter()
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            // `x.png.ron` and `x.ron` beside `x.png` are raster sidecars.
+            let sidecar = name.ends_with(".png.ron") || (name.ends_with(".ron") && p.with_extension("png").exists());
+            !sidecar && !name.ends_with(".md")
+        })
+        .map(|p| p.strip_prefix(root()).unwrap().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn info_succeeds_on_every_sample_level() {
+    let levels = sample_levels();
+    assert!(levels.len() >= 10, "expected the bundled samples, found {levels:?}");
+    for l in &levels {
+        let o = cli(&["info", l]);
+        assert!(o.status.success(), "info {l} failed: {}", stderr(&o));
+        assert!(stdout(&o).starts_with(l.as_str()), "info {l} names the file: {}", stdout(&o));
+    }
+}
+
+/// A copy of `bytes` cut in half, with a line of junk where the cut is: no
+/// format accepts it.
+fn corrupted(bytes: &[u8]) -> Vec<u8> {
+    let mut b = bytes[..bytes.len() / 2].to_vec();
+    b.extend_from_slice(b"\n}}} ]]\n\x01\x02 @@@\nf 1 2 999999999\nv nan nan nan\n");
+    b
+}
+
+#[test]
+fn truncated_or_corrupted_levels_fail_with_one_line_naming_the_file() {
+    let dir = std::env::temp_dir().join(format!("navscope-cli-corrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for l in sample_levels() {
+        let src = root().join(&l);
+        let bytes = std::fs::read(&src).unwrap();
+        let name = src.file_name().unwrap();
+        for (what, data) in [("truncated", bytes[..bytes.len() / 3].to_vec()), ("corrupted", corrupted(&bytes))] {
+            let copy = dir.join(what).join(name);
+            std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+            std::fs::write(&copy, &data).unwrap();
+            let copy_s = copy.to_string_lossy().to_string();
+            let o = cli(&["info", &copy_s]);
+            assert_eq!(o.status.code(), Some(1), "{what} copy of {l} should fail with status 1; stdout: {}", stdout(&o));
+            let err = stderr(&o);
+            assert_eq!(err.trim_end().lines().count(), 1, "{what} {l}: one line, got {err:?}");
+            assert!(err.contains(&copy_s), "{what} {l}: the message names the file: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn path_on_the_navmesh_sample_turns_the_corner() {
+    let o = cli(&[
+        "path",
+        "assets/levels/navmesh/corridor.json",
+        "--pipeline",
+        "navmesh",
+        "--from",
+        "0.5,0,0.5",
+        "--to",
+        "3.5,0,2.5",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["found"], true);
+    // Shortest path bends once, at the inner corner (3, 1).
+    let expected = 6.5f64.sqrt() + 2.5f64.sqrt();
+    assert!((v["length"].as_f64().unwrap() - expected).abs() < 1e-9, "{v}");
+    let w = v["waypoints"].as_array().unwrap();
+    assert_eq!(w.len(), 3, "{v}");
+    assert_eq!(w[1]["position"], serde_json::json!([3.0, 0.0, 1.0]));
+    assert_eq!(w[2]["stance"], "stand");
+    assert!(v["expansions"].as_u64().unwrap() >= 5);
+}
+
+#[test]
+fn path_off_the_mesh_is_reported_not_failed() {
+    let o = cli(&["path", "assets/levels/navmesh/corridor.json", "--pipeline", "navmesh", "--from", "0.5,0,0.5", "--to", "50,0,50", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["found"], false);
+    assert_eq!(v["waypoints"], serde_json::json!([]));
+    assert!(v["reason"].as_str().unwrap().contains("goal"), "{v}");
+}
+
+#[test]
+fn build_writes_a_navmesh_that_keeps_the_contract() {
+    let dir = std::env::temp_dir().join(format!("navscope-cli-build-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("mesh.json");
+    let obj = dir.join("mesh.obj");
+    let o = cli(&[
+        "build",
+        "assets/levels/floorplan/default.json",
+        "--pipeline",
+        "convex",
+        "--set",
+        "tau=5",
+        "--out",
+        json.to_str().unwrap(),
+        "--obj",
+        obj.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for stage in ["notches", "portals", "cells"] {
+        assert!(out.lines().any(|l| l.starts_with(stage)), "stage table lists {stage}: {out}");
+    }
+    let mesh = navscope_core::NavMesh::from_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(mesh.pipeline, "convex");
+    assert!(!mesh.nodes.is_empty());
+    assert!(mesh.stages.iter().any(|s| s.id == "notches" && s.counts.contains_key("notches")));
+    for n in &mesh.nodes {
+        let p = n.polygon.as_ref().unwrap();
+        let shoelace: f64 = (0..p.len()).map(|i| p[i].x * p[(i + 1) % p.len()].z - p[(i + 1) % p.len()].x * p[i].z).sum();
+        assert!(shoelace < 0.0, "node {} winds counter-clockwise seen from above", n.id);
+    }
+    let obj_text = std::fs::read_to_string(&obj).unwrap();
+    assert_eq!(obj_text.lines().filter(|l| l.starts_with("f ")).count(), mesh.nodes.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_arguments_exit_2_and_bad_values_name_the_parameter() {
+    let o = cli(&["build"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = cli(&["build", "assets/levels/floorplan/default.json", "--pipeline", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown pipeline 'nope'"), "{}", stderr(&o));
+    let o = cli(&["build", "assets/levels/floorplan/default.json", "--set", "tau=500"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("'tau'"), "{}", stderr(&o));
+    let o = cli(&["path", "x.json", "--from", "1,2", "--to", "1,2,3"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn a_missing_level_fails_with_status_1() {
+    let o = cli(&["info", "no/such/level.json"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no/such/level.json"), "{}", stderr(&o));
+}
+
+#[test]
+fn bench_compares_variants() {
+    let o = cli(&[
+        "bench",
+        "assets/levels/floorplan/default.json",
+        "--pipeline",
+        "convex",
+        "--runs",
+        "2",
+        "--variant",
+        "portal_removal=false",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["variant"], "base");
+    assert_eq!(rows[1]["variant"], "portal_removal=false");
+    assert_eq!(rows[0]["runs"], 2);
+    assert!(rows[0]["metrics"]["cells"].as_f64().unwrap() <= rows[1]["metrics"]["cells"].as_f64().unwrap());
+}
