@@ -18,7 +18,7 @@
 //! See the crate docs for the choices where the paper is silent.
 
 use glam::DVec2;
-use navscope_core::geom::{Orientation, SegmentHit, orient, segment_intersection};
+use navscope_core::geom::{Orientation, SegmentHit, orient, point_segment_distance, segment_intersection};
 use navscope_core::StageError;
 use serde::Serialize;
 
@@ -461,9 +461,13 @@ impl Builder {
     }
 
     /// True when the open segment `v e` meets no alive segment (touching
-    /// only the ones that end at `v` or `e`, there, without overlapping).
+    /// only the ones that end at `v` or `e`, there). Near misses count as
+    /// meetings: a segment leaving `v` or `e` within 1e-9 rad of `v e`, or
+    /// an endpoint within 1e-9 of the length from the other segment, would
+    /// make faces that only rounding tells apart.
     fn clear(&mut self, v: u32, e: u32) -> bool {
         let (pv, pe) = (self.pt(v), self.pt(e));
+        let len = pv.distance(pe);
         let mut buf = std::mem::take(&mut self.buf);
         self.grid.near_segment(pv, pe, &mut buf);
         let ok = buf.iter().all(|&s| {
@@ -478,11 +482,17 @@ impl Builder {
             for (end, far) in [(v, e), (e, v)] {
                 if a == end || b == end {
                     let o = self.pt(if a == end { b } else { a });
-                    let (pe_, pf) = (self.pt(end), self.pt(far));
-                    return !(orient(pe_, pf, o) == Orientation::Collinear && (o - pe_).dot(pf - pe_) > 0.0);
+                    let (u, w) = (self.pt(far) - self.pt(end), o - self.pt(end));
+                    return !(u.perp_dot(w).abs() <= 1e-9 * u.length() * w.length() && u.dot(w) > 0.0);
                 }
             }
-            segment_intersection(pv, pe, self.pt(a), self.pt(b)) == SegmentHit::None
+            let (pa, pb) = (self.pt(a), self.pt(b));
+            let tol = 1e-9 * len.max(pa.distance(pb));
+            segment_intersection(pv, pe, pa, pb) == SegmentHit::None
+                && point_segment_distance(pv, pe, pa) > tol
+                && point_segment_distance(pv, pe, pb) > tol
+                && point_segment_distance(pa, pb, pv) > tol
+                && point_segment_distance(pa, pb, pe) > tol
         });
         self.buf = buf;
         ok
@@ -545,9 +555,6 @@ impl Builder {
         for _ in 0..limit {
             let faces = self.g.faces();
             let Some(walk) = faces.walks.iter().find(|w| !w.is_simple_outline()) else { return Ok(()) };
-            if std::env::var("NAVSCOPE_DEBUG").is_ok() {
-                eprintln!("walk area {} n {} verts {:?}", walk.signed_area, walk.vertices.len(), walk.vertices.iter().map(|v| (v, self.pt(*v))).collect::<Vec<_>>());
-            }
             let n = walk.vertices.len();
             let mut best: Option<(f64, usize)> = None;
             for i in 0..n {

@@ -14,7 +14,7 @@ fn run(plan: &navscope_core::geom::PolygonWithHoles, tau: f64, removal: bool) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
     fn rooms_with_obstacles(seed in any::<u64>(), n in 1usize..14, tau in prop_oneof![Just(0.0), Just(5.0), 0.0f64..15.0], removal in any::<bool>()) {
