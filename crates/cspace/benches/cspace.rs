@@ -20,7 +20,10 @@ fn build(level: &Arc<Level>) -> usize {
 }
 
 fn level(name: &str, b: BrushLevel) -> Arc<Level> {
-    Arc::new(Level { source: name.into(), data: LevelData::Brushes(b) })
+    Arc::new(Level {
+        source: name.into(),
+        data: LevelData::Brushes(b),
+    })
 }
 
 fn bench(c: &mut Criterion) {
@@ -28,8 +31,12 @@ fn bench(c: &mut Criterion) {
     let maze = level("maze", samples::maze(23, 1));
     let mut g = c.benchmark_group("cspace");
     g.sample_size(10);
-    g.bench_function("courtyard (130 brushes, all stages, 2 sizes)", |b| b.iter(|| black_box(build(&courtyard))));
-    g.bench_function("maze (1017 brushes, all stages, 2 sizes)", |b| b.iter(|| black_box(build(&maze))));
+    g.bench_function("courtyard (114 brushes, all stages, 2 sizes)", |b| {
+        b.iter(|| black_box(build(&courtyard)))
+    });
+    g.bench_function("maze (1017 brushes, all stages, 2 sizes)", |b| {
+        b.iter(|| black_box(build(&maze)))
+    });
     g.finish();
 }
 

@@ -33,12 +33,23 @@ impl BspTree {
     /// The tree of a convex polyhedron (Listing 1's `build_tree`).
     pub fn build(solid: &Polyhedron) -> Self {
         let grow = DVec3::splat(EPS * 10.0);
-        Self { planes: solid.faces.iter().map(|f| f.plane).collect(), bounds: Aabb { min: solid.bounds.min - grow, max: solid.bounds.max + grow } }
+        Self {
+            planes: solid.faces.iter().map(|f| f.plane).collect(),
+            bounds: Aabb {
+                min: solid.bounds.min - grow,
+                max: solid.bounds.max + grow,
+            },
+        }
     }
 
     /// Splits the convex polygon `poly` (with plane normal `normal`) into
     /// its pieces outside the brush and the piece inside (empty when none).
-    pub fn clip(&self, poly: &[DVec3], normal: DVec3, coplanar_front: bool) -> (Vec<Vec<DVec3>>, Vec<DVec3>) {
+    pub fn clip(
+        &self,
+        poly: &[DVec3],
+        normal: DVec3,
+        coplanar_front: bool,
+    ) -> (Vec<Vec<DVec3>>, Vec<DVec3>) {
         let bb = Aabb::from_points(poly.iter().copied());
         if !bb.intersects(&self.bounds) {
             return (vec![poly.to_vec()], Vec::new());
@@ -46,7 +57,9 @@ impl BspTree {
         // A polygon wholly in front of one plane is outside: keep it whole
         // rather than cut it along planes that do not touch the brush.
         for p in &self.planes {
-            if poly.iter().all(|&v| p.distance(v) >= -EPS) && poly.iter().any(|&v| p.distance(v) > EPS) {
+            if poly.iter().all(|&v| p.distance(v) >= -EPS)
+                && poly.iter().any(|&v| p.distance(v) > EPS)
+            {
                 return (vec![poly.to_vec()], Vec::new());
             }
         }
@@ -84,11 +97,18 @@ mod tests {
     use crate::polyhedron::polygon_area;
 
     fn unit_tree() -> BspTree {
-        BspTree::build(&Polyhedron::from_planes(&box_brush(DVec3::ZERO, DVec3::ONE).planes).unwrap())
+        BspTree::build(
+            &Polyhedron::from_planes(&box_brush(DVec3::ZERO, DVec3::ONE).planes).unwrap(),
+        )
     }
 
     fn square(y: f64, min: f64, max: f64) -> Vec<DVec3> {
-        vec![DVec3::new(min, y, max), DVec3::new(max, y, max), DVec3::new(max, y, min), DVec3::new(min, y, min)]
+        vec![
+            DVec3::new(min, y, max),
+            DVec3::new(max, y, max),
+            DVec3::new(max, y, min),
+            DVec3::new(min, y, min),
+        ]
     }
 
     #[test]
@@ -109,7 +129,10 @@ mod tests {
         let mut under = top.clone();
         under.reverse();
         let (out, inside) = t.clip(&under, -DVec3::Y, true);
-        assert!(out.is_empty() && inside.len() == 4, "faces touching face to face are interior");
+        assert!(
+            out.is_empty() && inside.len() == 4,
+            "faces touching face to face are interior"
+        );
     }
 
     #[test]

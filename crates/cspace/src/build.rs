@@ -7,19 +7,41 @@ use navscope_core::level::Brush;
 
 /// A brush from planes, with no materials and owned by the world.
 pub fn brush(planes: Vec<Plane>) -> Brush {
-    Brush { materials: vec![String::new(); planes.len()], planes, entity: None }
+    Brush {
+        materials: vec![String::new(); planes.len()],
+        planes,
+        entity: None,
+    }
 }
 
 /// The axis-aligned box `min..max`.
 pub fn box_brush(min: DVec3, max: DVec3) -> Brush {
     let (min, max) = (min.min(max), min.max(max));
     brush(vec![
-        Plane { normal: DVec3::X, d: max.x },
-        Plane { normal: -DVec3::X, d: -min.x },
-        Plane { normal: DVec3::Y, d: max.y },
-        Plane { normal: -DVec3::Y, d: -min.y },
-        Plane { normal: DVec3::Z, d: max.z },
-        Plane { normal: -DVec3::Z, d: -min.z },
+        Plane {
+            normal: DVec3::X,
+            d: max.x,
+        },
+        Plane {
+            normal: -DVec3::X,
+            d: -min.x,
+        },
+        Plane {
+            normal: DVec3::Y,
+            d: max.y,
+        },
+        Plane {
+            normal: -DVec3::Y,
+            d: -min.y,
+        },
+        Plane {
+            normal: DVec3::Z,
+            d: max.z,
+        },
+        Plane {
+            normal: -DVec3::Z,
+            d: -min.z,
+        },
     ])
 }
 
@@ -31,7 +53,10 @@ pub fn rotated_box(center: DVec3, half: DVec3, yaw: f64, pitch: f64) -> Brush {
     for (axis, h) in [(DVec3::X, half.x), (DVec3::Y, half.y), (DVec3::Z, half.z)] {
         for s in [1.0, -1.0] {
             let n = r * (axis * s);
-            planes.push(Plane { normal: n, d: n.dot(center) + h });
+            planes.push(Plane {
+                normal: n,
+                d: n.dot(center) + h,
+            });
         }
     }
     brush(planes)
@@ -56,13 +81,85 @@ pub fn ramp(min: DVec3, max: DVec3, rise: Rise) -> Brush {
     let (min, max) = (min.min(max), min.max(max));
     let h = max.y - min.y;
     let (high_end, side_a, side_b, slope_n, low_point) = match rise {
-        Rise::PlusX => (Plane { normal: DVec3::X, d: max.x }, Plane { normal: DVec3::Z, d: max.z }, Plane { normal: -DVec3::Z, d: -min.z }, DVec3::new(-h, max.x - min.x, 0.0), DVec3::new(min.x, min.y, min.z)),
-        Rise::MinusX => (Plane { normal: -DVec3::X, d: -min.x }, Plane { normal: DVec3::Z, d: max.z }, Plane { normal: -DVec3::Z, d: -min.z }, DVec3::new(h, max.x - min.x, 0.0), DVec3::new(max.x, min.y, min.z)),
-        Rise::PlusZ => (Plane { normal: DVec3::Z, d: max.z }, Plane { normal: DVec3::X, d: max.x }, Plane { normal: -DVec3::X, d: -min.x }, DVec3::new(0.0, max.z - min.z, -h), DVec3::new(min.x, min.y, min.z)),
-        Rise::MinusZ => (Plane { normal: -DVec3::Z, d: -min.z }, Plane { normal: DVec3::X, d: max.x }, Plane { normal: -DVec3::X, d: -min.x }, DVec3::new(0.0, max.z - min.z, h), DVec3::new(min.x, min.y, max.z)),
+        Rise::PlusX => (
+            Plane {
+                normal: DVec3::X,
+                d: max.x,
+            },
+            Plane {
+                normal: DVec3::Z,
+                d: max.z,
+            },
+            Plane {
+                normal: -DVec3::Z,
+                d: -min.z,
+            },
+            DVec3::new(-h, max.x - min.x, 0.0),
+            DVec3::new(min.x, min.y, min.z),
+        ),
+        Rise::MinusX => (
+            Plane {
+                normal: -DVec3::X,
+                d: -min.x,
+            },
+            Plane {
+                normal: DVec3::Z,
+                d: max.z,
+            },
+            Plane {
+                normal: -DVec3::Z,
+                d: -min.z,
+            },
+            DVec3::new(h, max.x - min.x, 0.0),
+            DVec3::new(max.x, min.y, min.z),
+        ),
+        Rise::PlusZ => (
+            Plane {
+                normal: DVec3::Z,
+                d: max.z,
+            },
+            Plane {
+                normal: DVec3::X,
+                d: max.x,
+            },
+            Plane {
+                normal: -DVec3::X,
+                d: -min.x,
+            },
+            DVec3::new(0.0, max.z - min.z, -h),
+            DVec3::new(min.x, min.y, min.z),
+        ),
+        Rise::MinusZ => (
+            Plane {
+                normal: -DVec3::Z,
+                d: -min.z,
+            },
+            Plane {
+                normal: DVec3::X,
+                d: max.x,
+            },
+            Plane {
+                normal: -DVec3::X,
+                d: -min.x,
+            },
+            DVec3::new(0.0, max.z - min.z, h),
+            DVec3::new(min.x, min.y, max.z),
+        ),
     };
     let n = slope_n.normalize();
-    brush(vec![Plane { normal: -DVec3::Y, d: -min.y }, high_end, side_a, side_b, Plane { normal: n, d: n.dot(low_point) }])
+    brush(vec![
+        Plane {
+            normal: -DVec3::Y,
+            d: -min.y,
+        },
+        high_end,
+        side_a,
+        side_b,
+        Plane {
+            normal: n,
+            d: n.dot(low_point),
+        },
+    ])
 }
 
 #[cfg(test)]
@@ -73,7 +170,9 @@ mod tests {
     #[test]
     fn ramps_are_wedges_of_half_the_box() {
         for rise in [Rise::PlusX, Rise::MinusX, Rise::PlusZ, Rise::MinusZ] {
-            let p = Polyhedron::from_planes(&ramp(DVec3::ZERO, DVec3::new(4.0, 1.0, 2.0), rise).planes).unwrap();
+            let p =
+                Polyhedron::from_planes(&ramp(DVec3::ZERO, DVec3::new(4.0, 1.0, 2.0), rise).planes)
+                    .unwrap();
             assert_eq!(p.faces.len(), 5, "{rise:?}");
             assert!((p.volume() - 4.0).abs() < 1e-9, "{rise:?}");
             assert!((p.bounds.max - DVec3::new(4.0, 1.0, 2.0)).length() < 1e-9);
@@ -82,7 +181,10 @@ mod tests {
 
     #[test]
     fn rotated_box_keeps_its_volume() {
-        let p = Polyhedron::from_planes(&rotated_box(DVec3::ONE, DVec3::new(1.0, 2.0, 0.5), 0.3, 0.7).planes).unwrap();
+        let p = Polyhedron::from_planes(
+            &rotated_box(DVec3::ONE, DVec3::new(1.0, 2.0, 0.5), 0.3, 0.7).planes,
+        )
+        .unwrap();
         assert!((p.volume() - 8.0).abs() < 1e-9);
     }
 }

@@ -69,15 +69,25 @@ pub fn vertical_plane(p1: DVec3, p2: DVec3) -> Option<Plane> {
         return None;
     }
     let n = n.normalize();
-    Some(Plane { normal: n, d: n.dot(p1) })
+    Some(Plane {
+        normal: n,
+        d: n.dot(p1),
+    })
 }
 
 /// The canonical form of `plane` (first non-zero of a, b, c positive) and
 /// whether `plane` already faced that way.
 pub fn canonical(plane: Plane) -> (Plane, bool) {
     let n = plane.normal;
-    let first = [n.x, n.y, n.z].into_iter().find(|c| c.abs() > ZERO).unwrap_or(1.0);
-    if first > 0.0 { (plane, true) } else { (plane.flipped(), false) }
+    let first = [n.x, n.y, n.z]
+        .into_iter()
+        .find(|c| c.abs() > ZERO)
+        .unwrap_or(1.0);
+    if first > 0.0 {
+        (plane, true)
+    } else {
+        (plane.flipped(), false)
+    }
 }
 
 /// Listing 3: `Equal` for planes within both tolerances, otherwise the
@@ -104,32 +114,54 @@ fn lexicographic(l: &Plane, r: &Plane) -> Ordering {
 pub fn build_table(polys: &[WalkPoly], angle_tol_rad: f64, dist_tol: f64) -> Vec<EdgePlane> {
     let angle_cell = angle_tol_rad.max(1e-12);
     let dist_cell = dist_tol.max(1e-12);
-    let key = |p: &Plane| ((p.normal.z.atan2(p.normal.x) / angle_cell).floor() as i64, (p.d / dist_cell).floor() as i64);
+    let key = |p: &Plane| {
+        (
+            (p.normal.z.atan2(p.normal.x) / angle_cell).floor() as i64,
+            (p.d / dist_cell).floor() as i64,
+        )
+    };
     let mut grid: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
     let mut table: Vec<EdgePlane> = Vec::new();
     for (pi, poly) in polys.iter().enumerate() {
         let n = poly.polygon.len();
         for ei in 0..n {
-            let Some(plane) = vertical_plane(poly.polygon[ei], poly.polygon[(ei + 1) % n]) else { continue };
+            let Some(plane) = vertical_plane(poly.polygon[ei], poly.polygon[(ei + 1) % n]) else {
+                continue;
+            };
             let (canon, same) = canonical(plane);
             let (ka, kd) = key(&canon);
             let mut found: Option<usize> = None;
             for da in -1..=1 {
                 for dd in -1..=1 {
-                    for &t in grid.get(&(ka + da, kd + dd)).map(Vec::as_slice).unwrap_or(&[]) {
-                        if plane_order(&table[t].plane, &canon, angle_tol_rad, dist_tol) == Ordering::Equal && found.is_none_or(|f| t < f) {
+                    for &t in grid
+                        .get(&(ka + da, kd + dd))
+                        .map(Vec::as_slice)
+                        .unwrap_or(&[])
+                    {
+                        if plane_order(&table[t].plane, &canon, angle_tol_rad, dist_tol)
+                            == Ordering::Equal
+                            && found.is_none_or(|f| t < f)
+                        {
                             found = Some(t);
                         }
                     }
                 }
             }
             let t = found.unwrap_or_else(|| {
-                table.push(EdgePlane { plane: canon, same: Vec::new(), opposite: Vec::new() });
+                table.push(EdgePlane {
+                    plane: canon,
+                    same: Vec::new(),
+                    opposite: Vec::new(),
+                });
                 grid.entry((ka, kd)).or_default().push(table.len() - 1);
                 table.len() - 1
             });
             let e = EdgeRef { poly: pi, edge: ei };
-            if same { table[t].same.push(e) } else { table[t].opposite.push(e) }
+            if same {
+                table[t].same.push(e)
+            } else {
+                table[t].opposite.push(e)
+            }
         }
     }
     table.sort_by(|a, b| lexicographic(&a.plane, &b.plane));
@@ -141,13 +173,27 @@ mod tests {
     use super::*;
 
     fn poly(points: &[(f64, f64, f64)]) -> WalkPoly {
-        WalkPoly { fragment: 0, plane: Plane { normal: DVec3::Y, d: 0.0 }, polygon: points.iter().map(|&(x, y, z)| DVec3::new(x, y, z)).collect(), slope_deg: 0.0 }
+        WalkPoly {
+            fragment: 0,
+            plane: Plane {
+                normal: DVec3::Y,
+                d: 0.0,
+            },
+            polygon: points
+                .iter()
+                .map(|&(x, y, z)| DVec3::new(x, y, z))
+                .collect(),
+            slope_deg: 0.0,
+        }
     }
 
     #[test]
     fn canonical_form_matches_the_papers_example() {
         let n = DVec3::new(0.0, 1.0, -1.0).normalize();
-        let (c, same) = canonical(Plane { normal: -n, d: -23.0 });
+        let (c, same) = canonical(Plane {
+            normal: -n,
+            d: -23.0,
+        });
         assert!(!same);
         assert!((c.normal - n).length() < 1e-12 && (c.d - 23.0).abs() < 1e-12);
         assert!(canonical(Plane { normal: n, d: 23.0 }).1);
@@ -161,26 +207,53 @@ mod tests {
         let t = build_table(&[a, b], 0.01, 0.01);
         // Planes: x = 0, 1, 2 and z = 0, 1.
         assert_eq!(t.len(), 5);
-        let x1 = t.iter().find(|p| (p.plane.normal - DVec3::X).length() < 1e-9 && (p.plane.d - 1.0).abs() < 1e-9).unwrap();
+        let x1 = t
+            .iter()
+            .find(|p| (p.plane.normal - DVec3::X).length() < 1e-9 && (p.plane.d - 1.0).abs() < 1e-9)
+            .unwrap();
         assert_eq!(x1.same, vec![EdgeRef { poly: 0, edge: 1 }]);
         assert_eq!(x1.opposite, vec![EdgeRef { poly: 1, edge: 3 }]);
-        let z1 = t.iter().find(|p| (p.plane.normal - DVec3::Z).length() < 1e-9 && (p.plane.d - 1.0).abs() < 1e-9).unwrap();
-        assert_eq!(z1.same.len(), 2, "collinear edges of both squares share the plane z = 1");
+        let z1 = t
+            .iter()
+            .find(|p| (p.plane.normal - DVec3::Z).length() < 1e-9 && (p.plane.d - 1.0).abs() < 1e-9)
+            .unwrap();
+        assert_eq!(
+            z1.same.len(),
+            2,
+            "collinear edges of both squares share the plane z = 1"
+        );
     }
 
     #[test]
     fn tolerances_merge_nearly_equal_planes() {
         let a = poly(&[(0., 0., 1.), (1., 0., 1.), (1., 0., 0.), (0., 0., 0.)]);
-        let b = poly(&[(1.0005, 0., 1.), (2., 0., 1.), (2., 0., 0.), (1.0005, 0., 0.)]);
+        let b = poly(&[
+            (1.0005, 0., 1.),
+            (2., 0., 1.),
+            (2., 0., 0.),
+            (1.0005, 0., 0.),
+        ]);
         assert_eq!(build_table(&[a.clone(), b.clone()], 0.001, 0.001).len(), 5);
         assert_eq!(build_table(&[a, b], 0.001, 0.0001).len(), 6);
     }
 
     #[test]
     fn order_is_lexicographic_outside_tolerance() {
-        let p = |x: f64, d: f64| Plane { normal: DVec3::new(x, 0.0, (1.0 - x * x).sqrt()), d };
-        assert_eq!(plane_order(&p(1.0, 0.0), &p(1.0, 0.0005), 0.01, 0.001), Ordering::Equal);
-        assert_eq!(plane_order(&p(0.5, 0.0), &p(1.0, 0.0), 0.01, 0.001), Ordering::Less);
-        assert_eq!(plane_order(&p(1.0, 2.0), &p(1.0, 1.0), 0.01, 0.001), Ordering::Greater);
+        let p = |x: f64, d: f64| Plane {
+            normal: DVec3::new(x, 0.0, (1.0 - x * x).sqrt()),
+            d,
+        };
+        assert_eq!(
+            plane_order(&p(1.0, 0.0), &p(1.0, 0.0005), 0.01, 0.001),
+            Ordering::Equal
+        );
+        assert_eq!(
+            plane_order(&p(0.5, 0.0), &p(1.0, 0.0), 0.01, 0.001),
+            Ordering::Less
+        );
+        assert_eq!(
+            plane_order(&p(1.0, 2.0), &p(1.0, 1.0), 0.01, 0.001),
+            Ordering::Greater
+        );
     }
 }

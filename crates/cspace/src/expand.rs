@@ -70,11 +70,19 @@ pub fn box_support(half: DVec3, n: DVec3) -> f64 {
 /// reference point. With `bevels` false only the brush's own planes are
 /// moved, which is wrong wherever a brush edge or vertex is not axial: kept
 /// so the viewer (and a test) can show why bevels are needed.
-pub fn expand(brush_index: usize, brush: &Polyhedron, half: DVec3, bevels: bool) -> Result<ExpandedBrush, PolyError> {
+pub fn expand(
+    brush_index: usize,
+    brush: &Polyhedron,
+    half: DVec3,
+    bevels: bool,
+) -> Result<ExpandedBrush, PolyError> {
     let mut candidates: Vec<(Plane, FaceOrigin)> = Vec::new();
     let push = |n: DVec3, origin: FaceOrigin, candidates: &mut Vec<(Plane, FaceOrigin)>| {
         let Some(n) = n.try_normalize() else { return };
-        if candidates.iter().any(|(p, _)| p.normal.dot(n) > 1.0 - SAME_NORMAL) {
+        if candidates
+            .iter()
+            .any(|(p, _)| p.normal.dot(n) > 1.0 - SAME_NORMAL)
+        {
             return;
         }
         let d = brush.support(n) + box_support(half, n);
@@ -106,16 +114,30 @@ pub fn expand(brush_index: usize, brush: &Polyhedron, half: DVec3, bevels: bool)
     let planes: Vec<Plane> = candidates.iter().map(|(p, _)| *p).collect();
     let solid = Polyhedron::from_planes(&planes)?;
     let origins = solid.faces.iter().map(|f| candidates[f.source].1).collect();
-    Ok(ExpandedBrush { brush: brush_index, solid, origins })
+    Ok(ExpandedBrush {
+        brush: brush_index,
+        solid,
+        origins,
+    })
 }
 
 /// The corners of the Minkowski sum's brute-force construction: every brush
 /// vertex plus every box corner. The sum is their convex hull.
 pub fn minkowski_points(brush: &Polyhedron, half: DVec3) -> Vec<DVec3> {
     let corners: Vec<DVec3> = (0..8)
-        .map(|i| DVec3::new(if i & 1 == 0 { -half.x } else { half.x }, if i & 2 == 0 { -half.y } else { half.y }, if i & 4 == 0 { -half.z } else { half.z }))
+        .map(|i| {
+            DVec3::new(
+                if i & 1 == 0 { -half.x } else { half.x },
+                if i & 2 == 0 { -half.y } else { half.y },
+                if i & 4 == 0 { -half.z } else { half.z },
+            )
+        })
         .collect();
-    brush.distinct_vertices().into_iter().flat_map(|v| corners.iter().map(move |c| v + *c)).collect()
+    brush
+        .distinct_vertices()
+        .into_iter()
+        .flat_map(|v| corners.iter().map(move |c| v + *c))
+        .collect()
 }
 
 #[cfg(test)]
@@ -125,7 +147,12 @@ mod tests {
     use proptest::prelude::*;
 
     fn tilted_brush(yaw: f64, pitch: f64) -> Polyhedron {
-        let b = build::rotated_box(DVec3::new(1.0, 0.5, 2.0), DVec3::new(0.5, 0.4, 0.3), yaw, pitch);
+        let b = build::rotated_box(
+            DVec3::new(1.0, 0.5, 2.0),
+            DVec3::new(0.5, 0.4, 0.3),
+            yaw,
+            pitch,
+        );
         Polyhedron::from_planes(&b.planes).unwrap()
     }
 
@@ -133,7 +160,11 @@ mod tests {
     /// larger than the sum) and every brute-force point is inside (so it is
     /// no smaller).
     fn matches_minkowski(e: &ExpandedBrush, points: &[DVec3], tol: f64) -> bool {
-        let vertices_ok = e.solid.distinct_vertices().iter().all(|v| points.iter().any(|p| p.distance(*v) < tol));
+        let vertices_ok = e
+            .solid
+            .distinct_vertices()
+            .iter()
+            .all(|v| points.iter().any(|p| p.distance(*v) < tol));
         let points_ok = points.iter().all(|p| e.solid.contains(*p, tol));
         vertices_ok && points_ok
     }
@@ -157,10 +188,17 @@ mod tests {
         let with = expand(0, &p, half, true).unwrap();
         assert!(with.bevel_count() > 0);
         assert!(matches_minkowski(&with, &pts, 1e-6));
-        assert!(!matches_minkowski(&expand(0, &p, half, false).unwrap(), &pts, 1e-4));
+        assert!(!matches_minkowski(
+            &expand(0, &p, half, false).unwrap(),
+            &pts,
+            1e-4
+        ));
         let without = expand(0, &p, half, false).unwrap();
         assert_eq!(without.bevel_count(), 0);
-        assert!(!matches_minkowski(&without, &pts, 1e-6), "without bevels the expanded brush must overshoot the sum");
+        assert!(
+            !matches_minkowski(&without, &pts, 1e-6),
+            "without bevels the expanded brush must overshoot the sum"
+        );
     }
 
     proptest! {

@@ -98,7 +98,15 @@ impl PolyGrid {
 /// Crouch links from the standing mesh (`stand`, with its walk, step and
 /// jump links `covered`) to the crouching mesh and back. `drop` is the
 /// standing half height minus the crouching one.
-pub fn crouch_links(stand: &[WalkPoly], covered: &[LinkSeg], crouch: &[WalkPoly], drop: f64, step: f64, stand_mesh: usize, crouch_mesh: usize) -> Vec<LinkSeg> {
+pub fn crouch_links(
+    stand: &[WalkPoly],
+    covered: &[LinkSeg],
+    crouch: &[WalkPoly],
+    drop: f64,
+    step: f64,
+    stand_mesh: usize,
+    crouch_mesh: usize,
+) -> Vec<LinkSeg> {
     let grid = PolyGrid::new(crouch);
     let mut by_edge: HashMap<(usize, usize), Vec<(f64, f64)>> = HashMap::new();
     for l in covered {
@@ -107,7 +115,10 @@ pub fn crouch_links(stand: &[WalkPoly], covered: &[LinkSeg], crouch: &[WalkPoly]
             let d = b - a;
             let t = |p: DVec3| (p - a).dot(d) / d.length_squared();
             let (t0, t1) = (t(l.source[0]), t(l.source[1]));
-            by_edge.entry((e.poly, e.edge)).or_default().push((t0.min(t1), t0.max(t1)));
+            by_edge
+                .entry((e.poly, e.edge))
+                .or_default()
+                .push((t0.min(t1), t0.max(t1)));
         }
     }
     let mut out = Vec::new();
@@ -115,7 +126,9 @@ pub fn crouch_links(stand: &[WalkPoly], covered: &[LinkSeg], crouch: &[WalkPoly]
         let n = poly.polygon.len();
         for ei in 0..n {
             let (a, b) = (poly.polygon[ei], poly.polygon[(ei + 1) % n]);
-            let Some(vp) = vertical_plane(a, b) else { continue };
+            let Some(vp) = vertical_plane(a, b) else {
+                continue;
+            };
             let len = (b - a).length();
             let mut cover = by_edge.get(&(pi, ei)).cloned().unwrap_or_default();
             cover.sort_by(|x, y| x.0.total_cmp(&y.0));
@@ -127,7 +140,9 @@ pub fn crouch_links(stand: &[WalkPoly], covered: &[LinkSeg], crouch: &[WalkPoly]
                 let hi = DVec2::new(p0.x.max(p1.x), p0.z.max(p1.z));
                 for qi in grid.near(lo, hi) {
                     let q = &crouch[qi];
-                    let Some((s0, s1)) = clip_to_poly(&q.polygon, p0, p1) else { continue };
+                    let Some((s0, s1)) = clip_to_poly(&q.polygon, p0, p1) else {
+                        continue;
+                    };
                     let (u0, u1) = (t0 + (t1 - t0) * s0, t0 + (t1 - t0) * s1);
                     if (u1 - u0) * len < MIN_LINK {
                         continue;
@@ -138,12 +153,33 @@ pub fn crouch_links(stand: &[WalkPoly], covered: &[LinkSeg], crouch: &[WalkPoly]
                     };
                     let (d0, d1) = (on_q(u0), on_q(u1));
                     let (s0w, s1w) = (at(u0), at(u1));
-                    if (d0.y - (s0w.y - drop)).abs() > step || (d1.y - (s1w.y - drop)).abs() > step {
+                    if (d0.y - (s0w.y - drop)).abs() > step || (d1.y - (s1w.y - drop)).abs() > step
+                    {
                         continue;
                     }
                     let edge = Some(EdgeRef { poly: pi, edge: ei });
-                    out.push(LinkSeg { from_mesh: stand_mesh, from: pi, to_mesh: crouch_mesh, to: qi, kind: LinkKind::Crouch, source: [s0w, s1w], dest: [d0, d1], across: vp.normal, edge });
-                    out.push(LinkSeg { from_mesh: crouch_mesh, from: qi, to_mesh: stand_mesh, to: pi, kind: LinkKind::Crouch, source: [d0, d1], dest: [s0w, s1w], across: -vp.normal, edge: None });
+                    out.push(LinkSeg {
+                        from_mesh: stand_mesh,
+                        from: pi,
+                        to_mesh: crouch_mesh,
+                        to: qi,
+                        kind: LinkKind::Crouch,
+                        source: [s0w, s1w],
+                        dest: [d0, d1],
+                        across: vp.normal,
+                        edge,
+                    });
+                    out.push(LinkSeg {
+                        from_mesh: crouch_mesh,
+                        from: qi,
+                        to_mesh: stand_mesh,
+                        to: pi,
+                        kind: LinkKind::Crouch,
+                        source: [d0, d1],
+                        dest: [s0w, s1w],
+                        across: -vp.normal,
+                        edge: None,
+                    });
                 }
             }
         }
@@ -174,7 +210,9 @@ fn clip_to_poly(poly: &[DVec3], p0: DVec3, p1: DVec3) -> Option<(f64, f64)> {
     let (mut s0, mut s1) = (0.0f64, 1.0f64);
     let n = poly.len();
     for i in 0..n {
-        let Some(vp) = vertical_plane(poly[i], poly[(i + 1) % n]) else { continue };
+        let Some(vp) = vertical_plane(poly[i], poly[(i + 1) % n]) else {
+            continue;
+        };
         let flat = |p: DVec3| vp.normal.x * p.x + vp.normal.z * p.z - vp.d;
         let (d0, d1) = (flat(p0), flat(p1));
         if d0 > 0.0 && d1 > 0.0 {
@@ -197,7 +235,9 @@ fn plan(p: DVec3) -> DVec2 {
 fn poly_rect_distance(poly: &[DVec3], min: DVec2, max: DVec2) -> f64 {
     let rect = [min, DVec2::new(max.x, min.y), max, DVec2::new(min.x, max.y)];
     let pts: Vec<DVec2> = poly.iter().map(|p| plan(*p)).collect();
-    if pts.iter().any(|p| p.cmpge(min).all() && p.cmple(max).all()) || inside_plan(&pts, (min + max) * 0.5) {
+    if pts.iter().any(|p| p.cmpge(min).all() && p.cmple(max).all())
+        || inside_plan(&pts, (min + max) * 0.5)
+    {
         return 0.0;
     }
     let mut best = f64::INFINITY;
@@ -208,7 +248,9 @@ fn poly_rect_distance(poly: &[DVec3], min: DVec2, max: DVec2) -> f64 {
             if segments_properly_cross(a, b, c, d) {
                 return 0.0;
             }
-            best = best.min(point_segment_distance(c, d, a)).min(point_segment_distance(a, b, c));
+            best = best
+                .min(point_segment_distance(c, d, a))
+                .min(point_segment_distance(a, b, c));
         }
     }
     best
@@ -217,7 +259,9 @@ fn poly_rect_distance(poly: &[DVec3], min: DVec2, max: DVec2) -> f64 {
 /// True when `p` is inside the plan polygon (either winding).
 fn inside_plan(pts: &[DVec2], p: DVec2) -> bool {
     let n = pts.len();
-    let sides: Vec<f64> = (0..n).map(|i| (pts[(i + 1) % n] - pts[i]).perp_dot(p - pts[i])).collect();
+    let sides: Vec<f64> = (0..n)
+        .map(|i| (pts[(i + 1) % n] - pts[i]).perp_dot(p - pts[i]))
+        .collect();
     sides.iter().all(|&s| s >= 0.0) || sides.iter().all(|&s| s <= 0.0)
 }
 
@@ -232,7 +276,11 @@ fn nearest_on_poly(poly: &WalkPoly, p: DVec2) -> DVec3 {
         for i in 0..pts.len() {
             let (a, b) = (pts[i], pts[(i + 1) % pts.len()]);
             let d = b - a;
-            let t = if d.length_squared() > 0.0 { ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+            let t = if d.length_squared() > 0.0 {
+                ((p - a).dot(d) / d.length_squared()).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
             let c = a + d * t;
             if c.distance(p) < best.0 {
                 best = (c.distance(p), c);
@@ -245,12 +293,22 @@ fn nearest_on_poly(poly: &WalkPoly, p: DVec2) -> DVec3 {
 
 /// Ladder links of one mesh for one ladder, both ways (empty when the
 /// ladder does not join two polygons).
-pub fn ladder_links(mesh: usize, polys: &[WalkPoly], grid: &PolyGrid, ladder: &Ladder, half: DVec3, step: f64) -> Vec<LinkSeg> {
+pub fn ladder_links(
+    mesh: usize,
+    polys: &[WalkPoly],
+    grid: &PolyGrid,
+    ladder: &Ladder,
+    half: DVec3,
+    step: f64,
+) -> Vec<LinkSeg> {
     let reach = 2.0 * half.x.max(half.z);
     let min = DVec2::new(ladder.bounds.min.x, ladder.bounds.min.z);
     let max = DVec2::new(ladder.bounds.max.x, ladder.bounds.max.z);
     let centre = (min + max) * 0.5;
-    let (low, high) = (ladder.bounds.min.y + half.y - step, ladder.bounds.max.y + half.y + step);
+    let (low, high) = (
+        ladder.bounds.min.y + half.y - step,
+        ladder.bounds.max.y + half.y + step,
+    );
     let mut ends: Vec<(f64, f64, usize, DVec3)> = Vec::new();
     for i in grid.near(min - DVec2::splat(reach), max + DVec2::splat(reach)) {
         let p = &polys[i];
@@ -262,14 +320,44 @@ pub fn ladder_links(mesh: usize, polys: &[WalkPoly], grid: &PolyGrid, ladder: &L
             ends.push((at.y, plan(at).distance(centre), i, at));
         }
     }
-    let bottom = ends.iter().min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
-    let top = ends.iter().min_by(|a, b| b.0.total_cmp(&a.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let bottom = ends.iter().min_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then(a.1.total_cmp(&b.1))
+            .then(a.2.cmp(&b.2))
+    });
+    let top = ends.iter().min_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then(a.1.total_cmp(&b.1))
+            .then(a.2.cmp(&b.2))
+    });
     match (bottom, top) {
         (Some(b), Some(t)) if t.0 - b.0 > step && b.2 != t.2 => {
-            let across = DVec3::new(t.3.x - b.3.x, 0.0, t.3.z - b.3.z).try_normalize().unwrap_or(DVec3::ZERO);
+            let across = DVec3::new(t.3.x - b.3.x, 0.0, t.3.z - b.3.z)
+                .try_normalize()
+                .unwrap_or(DVec3::ZERO);
             vec![
-            LinkSeg { from_mesh: mesh, from: b.2, to_mesh: mesh, to: t.2, kind: LinkKind::Ladder, source: [b.3, b.3], dest: [t.3, t.3], across, edge: None },
-            LinkSeg { from_mesh: mesh, from: t.2, to_mesh: mesh, to: b.2, kind: LinkKind::Ladder, source: [t.3, t.3], dest: [b.3, b.3], across: -across, edge: None },
+                LinkSeg {
+                    from_mesh: mesh,
+                    from: b.2,
+                    to_mesh: mesh,
+                    to: t.2,
+                    kind: LinkKind::Ladder,
+                    source: [b.3, b.3],
+                    dest: [t.3, t.3],
+                    across,
+                    edge: None,
+                },
+                LinkSeg {
+                    from_mesh: mesh,
+                    from: t.2,
+                    to_mesh: mesh,
+                    to: b.2,
+                    kind: LinkKind::Ladder,
+                    source: [t.3, t.3],
+                    dest: [b.3, b.3],
+                    across: -across,
+                    edge: None,
+                },
             ]
         }
         _ => Vec::new(),
@@ -284,8 +372,16 @@ mod tests {
     fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> WalkPoly {
         WalkPoly {
             fragment: 0,
-            plane: Plane { normal: DVec3::Y, d: y },
-            polygon: vec![DVec3::new(x0, y, z1), DVec3::new(x1, y, z1), DVec3::new(x1, y, z0), DVec3::new(x0, y, z0)],
+            plane: Plane {
+                normal: DVec3::Y,
+                d: y,
+            },
+            polygon: vec![
+                DVec3::new(x0, y, z1),
+                DVec3::new(x1, y, z1),
+                DVec3::new(x1, y, z0),
+                DVec3::new(x0, y, z0),
+            ],
             slope_deg: 0.0,
         }
     }
@@ -293,7 +389,10 @@ mod tests {
     #[test]
     fn uncovered_intervals_are_the_gaps() {
         assert_eq!(uncovered(&[], 0.01), vec![(0.0, 1.0)]);
-        assert_eq!(uncovered(&[(0.2, 0.4), (0.3, 0.5)], 0.01), vec![(0.0, 0.2), (0.5, 1.0)]);
+        assert_eq!(
+            uncovered(&[(0.2, 0.4), (0.3, 0.5)], 0.01),
+            vec![(0.0, 0.2), (0.5, 1.0)]
+        );
         assert_eq!(uncovered(&[(0.0, 1.0)], 0.01), vec![]);
     }
 
@@ -303,19 +402,39 @@ mod tests {
         let stand = vec![square(0.0, 0.0, 2.0, 1.0, 0.9)];
         let crouch = vec![square(0.0, 0.0, 5.0, 1.0, 0.5)];
         let l = crouch_links(&stand, &[], &crouch, 0.4, 0.45, 0, 1);
-        let right: Vec<_> = l.iter().filter(|l| l.from_mesh == 0 && (l.source[0].x - 2.0).abs() < 1e-9 && (l.source[1].x - 2.0).abs() < 1e-9).collect();
+        let right: Vec<_> = l
+            .iter()
+            .filter(|l| {
+                l.from_mesh == 0
+                    && (l.source[0].x - 2.0).abs() < 1e-9
+                    && (l.source[1].x - 2.0).abs() < 1e-9
+            })
+            .collect();
         assert_eq!(right.len(), 1);
         assert!((right[0].dest[0].y - 0.5).abs() < 1e-9);
-        assert_eq!(l.iter().filter(|l| l.from_mesh == 1).count(), l.iter().filter(|l| l.from_mesh == 0).count());
+        assert_eq!(
+            l.iter().filter(|l| l.from_mesh == 1).count(),
+            l.iter().filter(|l| l.from_mesh == 0).count()
+        );
         // The other three edges have no crouching floor beyond them.
         assert_eq!(l.len(), 2);
     }
 
     #[test]
     fn a_ladder_joins_the_lowest_and_highest_polygons_near_it() {
-        let polys = vec![square(0.0, 0.0, 4.0, 4.0, 0.9), square(0.0, 4.3, 4.0, 8.0, 3.9), square(10.0, 0.0, 12.0, 2.0, 0.9)];
+        let polys = vec![
+            square(0.0, 0.0, 4.0, 4.0, 0.9),
+            square(0.0, 4.3, 4.0, 8.0, 3.9),
+            square(10.0, 0.0, 12.0, 2.0, 0.9),
+        ];
         let grid = PolyGrid::new(&polys);
-        let ladder = Ladder { entity: 0, bounds: Aabb { min: DVec3::new(1.5, 0.0, 4.3), max: DVec3::new(2.5, 3.0, 4.4) } };
+        let ladder = Ladder {
+            entity: 0,
+            bounds: Aabb {
+                min: DVec3::new(1.5, 0.0, 4.3),
+                max: DVec3::new(2.5, 3.0, 4.4),
+            },
+        };
         let l = ladder_links(0, &polys, &grid, &ladder, DVec3::new(0.3, 0.9, 0.3), 0.45);
         assert_eq!(l.len(), 2);
         assert_eq!((l[0].from, l[0].to, l[0].kind), (0, 1, LinkKind::Ladder));

@@ -61,6 +61,11 @@ pub struct LinkSeg {
     pub edge: Option<EdgeRef>,
 }
 
+/// The links one pair of opposing edges makes over one interval: the kind
+/// from `e` to `f`, the kind from `f` to `e`, and the interval of plane
+/// `x` coordinates.
+pub type Crossing = (LinkKind, LinkKind, (f64, f64));
+
 /// A 2D frame in a vertical plane.
 #[derive(Clone, Copy, Debug)]
 pub struct PlaneFrame {
@@ -71,7 +76,10 @@ pub struct PlaneFrame {
 impl PlaneFrame {
     /// The frame of a vertical plane `n̂ · x = d`.
     pub fn new(normal: DVec3, d: f64) -> Self {
-        Self { origin: normal * d, i: normal.cross(DVec3::Y).normalize() }
+        Self {
+            origin: normal * d,
+            i: normal.cross(DVec3::Y).normalize(),
+        }
     }
 
     /// A world point in plane coordinates.
@@ -104,7 +112,14 @@ impl Edge2 {
             return None;
         }
         let m = (y2 - y1) / (x2 - x1);
-        Some(Self { x1, x2, p1, p2, m, c: y1 - m * x1 })
+        Some(Self {
+            x1,
+            x2,
+            p1,
+            p2,
+            m,
+            c: y1 - m * x1,
+        })
     }
 
     /// Horizontal interval.
@@ -128,7 +143,11 @@ impl Edge2 {
 /// [`MIN_LINK`].
 pub fn band(dm: f64, dc: f64, lo: f64, hi: f64, overlap: (f64, f64)) -> Option<(f64, f64)> {
     let (a, b) = if dm.abs() <= GRADIENT_EPS {
-        if dc >= lo && dc <= hi { overlap } else { return None }
+        if dc >= lo && dc <= hi {
+            overlap
+        } else {
+            return None;
+        }
     } else {
         let (x_lo, x_hi) = ((lo - dc) / dm, (hi - dc) / dm);
         (x_lo.min(x_hi).max(overlap.0), x_lo.max(x_hi).min(overlap.1))
@@ -139,7 +158,7 @@ pub fn band(dm: f64, dc: f64, lo: f64, hi: f64, overlap: (f64, f64)) -> Option<(
 /// Listing 4 for one unordered pair: `e` (same-facing) and `f`
 /// (opposite-facing) in `frame`; returns `(kind e→f, kind f→e, interval)`
 /// triples.
-pub fn walk_and_step(e: &Edge2, f: &Edge2, step: f64) -> Vec<(LinkKind, LinkKind, (f64, f64))> {
+pub fn walk_and_step(e: &Edge2, f: &Edge2, step: f64) -> Vec<Crossing> {
     let (el, eh) = e.interval();
     let (fl, fh) = f.interval();
     let overlap = (el.max(fl), eh.min(fh));
@@ -169,7 +188,7 @@ pub fn walk_and_step(e: &Edge2, f: &Edge2, step: f64) -> Vec<(LinkKind, LinkKind
 
 /// Vertical jumps (Golodetz §5.3): like step links but for height
 /// differences in `(step, jump]`, in both directions.
-pub fn jumps(e: &Edge2, f: &Edge2, step: f64, jump: f64) -> Vec<(LinkKind, LinkKind, (f64, f64))> {
+pub fn jumps(e: &Edge2, f: &Edge2, step: f64, jump: f64) -> Vec<Crossing> {
     let (el, eh) = e.interval();
     let (fl, fh) = f.interval();
     let overlap = (el.max(fl), eh.min(fh));
@@ -181,7 +200,11 @@ pub fn jumps(e: &Edge2, f: &Edge2, step: f64, jump: f64) -> Vec<(LinkKind, LinkK
         // Parallel edges this close are a step (Listing 4), not a jump.
         return Vec::new();
     }
-    [(-jump, -step), (step, jump)].into_iter().filter_map(|(lo, hi)| band(dm, dc, lo, hi, overlap)).map(|i| (LinkKind::Jump, LinkKind::Jump, i)).collect()
+    [(-jump, -step), (step, jump)]
+        .into_iter()
+        .filter_map(|(lo, hi)| band(dm, dc, lo, hi, overlap))
+        .map(|i| (LinkKind::Jump, LinkKind::Jump, i))
+        .collect()
 }
 
 /// True when the vertical crossing of a step or jump link (from the source
@@ -195,11 +218,17 @@ pub fn clear_of(solids: &[&Polyhedron], l: &LinkSeg) -> bool {
     const TS: [f64; 5] = [0.05, 0.25, 0.5, 0.75, 0.95];
     let mut pts = Vec::with_capacity(15);
     for s in [0.05, 0.5, 0.95] {
-        let (a, b) = (l.source[0].lerp(l.source[1], s), l.dest[0].lerp(l.dest[1], s));
+        let (a, b) = (
+            l.source[0].lerp(l.source[1], s),
+            l.dest[0].lerp(l.dest[1], s),
+        );
         pts.extend(TS.iter().map(|&t| a.lerp(b, t)));
     }
     let bb = Aabb::from_points(pts.iter().copied());
-    solids.iter().filter(|p| p.bounds.intersects(&bb)).all(|p| pts.iter().all(|&q| !p.contains_strictly(q, 1e-4)))
+    solids
+        .iter()
+        .filter(|p| p.bounds.intersects(&bb))
+        .all(|p| pts.iter().all(|&q| !p.contains_strictly(q, 1e-4)))
 }
 
 /// Runs `pair_links` over every (same, opposite) pair of every plane of a
@@ -208,7 +237,7 @@ pub fn table_links(
     mesh: usize,
     polys: &[WalkPoly],
     table: &[EdgePlane],
-    pair_links: &dyn Fn(&Edge2, &Edge2) -> Vec<(LinkKind, LinkKind, (f64, f64))>,
+    pair_links: &dyn Fn(&Edge2, &Edge2) -> Vec<Crossing>,
 ) -> Vec<LinkSeg> {
     let mut out = Vec::new();
     for entry in table {
@@ -217,7 +246,8 @@ pub fn table_links(
             let (a, b) = r.points(polys);
             Edge2::new(&frame, a, b)
         };
-        let opposite: Vec<(EdgeRef, Option<Edge2>)> = entry.opposite.iter().map(|r| (*r, map(r))).collect();
+        let opposite: Vec<(EdgeRef, Option<Edge2>)> =
+            entry.opposite.iter().map(|r| (*r, map(r))).collect();
         for er in &entry.same {
             let Some(e) = map(er) else { continue };
             for (fr, f) in &opposite {
@@ -228,8 +258,28 @@ pub fn table_links(
                 for (ef, fe, i) in pair_links(&e, f) {
                     let (se, sf) = (e.segment(i), f.segment(i));
                     let n = entry.plane.normal;
-                    out.push(LinkSeg { from_mesh: mesh, from: er.poly, to_mesh: mesh, to: fr.poly, kind: ef, source: se, dest: sf, across: n, edge: Some(*er) });
-                    out.push(LinkSeg { from_mesh: mesh, from: fr.poly, to_mesh: mesh, to: er.poly, kind: fe, source: sf, dest: se, across: -n, edge: Some(*fr) });
+                    out.push(LinkSeg {
+                        from_mesh: mesh,
+                        from: er.poly,
+                        to_mesh: mesh,
+                        to: fr.poly,
+                        kind: ef,
+                        source: se,
+                        dest: sf,
+                        across: n,
+                        edge: Some(*er),
+                    });
+                    out.push(LinkSeg {
+                        from_mesh: mesh,
+                        from: fr.poly,
+                        to_mesh: mesh,
+                        to: er.poly,
+                        kind: fe,
+                        source: sf,
+                        dest: se,
+                        across: -n,
+                        edge: Some(*fr),
+                    });
                 }
             }
         }

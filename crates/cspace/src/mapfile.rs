@@ -40,9 +40,15 @@ fn axes(n: DVec3) -> (&'static str, &'static str) {
     }
 }
 
-fn write_brush(out: &mut String, index: usize, level: &BrushLevel, metres_per_unit: f64) -> Result<(), String> {
+fn write_brush(
+    out: &mut String,
+    index: usize,
+    level: &BrushLevel,
+    metres_per_unit: f64,
+) -> Result<(), String> {
     let b = &level.brushes[index];
-    let solid = Polyhedron::from_planes(&b.planes).map_err(|e: PolyError| format!("brush {index}: {e}"))?;
+    let solid =
+        Polyhedron::from_planes(&b.planes).map_err(|e: PolyError| format!("brush {index}: {e}"))?;
     let _ = writeln!(out, "// brush {index}");
     out.push_str("{\n");
     for f in &solid.faces {
@@ -50,8 +56,19 @@ fn write_brush(out: &mut String, index: usize, level: &BrushLevel, metres_per_un
         let q = |p: DVec3| to_quake(p, metres_per_unit);
         let n = to_quake(f.plane.normal, 1.0);
         let (u, w) = axes(n);
-        let material = b.materials.get(f.source).filter(|m| !m.is_empty()).map(String::as_str).unwrap_or("__TB_empty");
-        let _ = writeln!(out, "{} {} {} {material} {u} {w} 0 1 1", point(q(v[1])), point(q(v[0])), point(q(v[2])));
+        let material = b
+            .materials
+            .get(f.source)
+            .filter(|m| !m.is_empty())
+            .map(String::as_str)
+            .unwrap_or("__TB_empty");
+        let _ = writeln!(
+            out,
+            "{} {} {} {material} {u} {w} 0 1 1",
+            point(q(v[1])),
+            point(q(v[0])),
+            point(q(v[2]))
+        );
     }
     out.push_str("}\n");
     Ok(())
@@ -72,7 +89,12 @@ pub fn valve220(level: &BrushLevel, metres_per_unit: f64, comment: &str) -> Resu
     }
     out.push_str("}\n");
     for (e, ent) in level.entities.iter().enumerate() {
-        let _ = writeln!(out, "// entity {}\n{{\n\"classname\" \"{}\"", e + 1, ent.classname);
+        let _ = writeln!(
+            out,
+            "// entity {}\n{{\n\"classname\" \"{}\"",
+            e + 1,
+            ent.classname
+        );
         if let Some(o) = ent.origin {
             let q = to_quake(o, metres_per_unit);
             let _ = writeln!(out, "\"origin\" \"{} {} {}\"", num(q.x), num(q.y), num(q.z));
@@ -99,8 +121,15 @@ mod tests {
         let mut ladder = box_brush(DVec3::ZERO, DVec3::new(0.1, 2.0, 0.5));
         ladder.entity = Some(0);
         let level = BrushLevel {
-            brushes: vec![box_brush(DVec3::new(-1.0, -1.0, -1.0), DVec3::new(1.0, 0.0, 1.0)), ladder],
-            entities: vec![Entity { classname: "func_ladder".into(), origin: None, properties: vec![] }],
+            brushes: vec![
+                box_brush(DVec3::new(-1.0, -1.0, -1.0), DVec3::new(1.0, 0.0, 1.0)),
+                ladder,
+            ],
+            entities: vec![Entity {
+                classname: "func_ladder".into(),
+                origin: None,
+                properties: vec![],
+            }],
         };
         let text = valve220(&level, 1.0 / 32.0, "test").unwrap();
         assert!(text.starts_with("// Game: Quake\n// Format: Valve\n// test\n"));
@@ -113,14 +142,25 @@ mod tests {
             s.split(')')
                 .take(3)
                 .map(|p| {
-                    let v: Vec<f64> = p.trim_start_matches([' ', '(']).split_whitespace().map(|x| x.parse().unwrap()).collect();
+                    let v: Vec<f64> = p
+                        .trim_start_matches([' ', '('])
+                        .split_whitespace()
+                        .map(|x| x.parse().unwrap())
+                        .collect();
                     DVec3::new(v[0], v[1], v[2])
                 })
                 .collect()
         };
-        let tops: Vec<_> = faces[..6].iter().map(|l| parse(l)).filter(|p| p.iter().all(|v| v.z == 0.0)).collect();
+        let tops: Vec<_> = faces[..6]
+            .iter()
+            .map(|l| parse(l))
+            .filter(|p| p.iter().all(|v| v.z == 0.0))
+            .collect();
         assert_eq!(tops.len(), 1);
         let p = &tops[0];
-        assert!((p[0] - p[1]).cross(p[2] - p[1]).z > 0.0, "Quake normal of the top face points up");
+        assert!(
+            (p[0] - p[1]).cross(p[2] - p[1]).z > 0.0,
+            "Quake normal of the top face points up"
+        );
     }
 }

@@ -26,7 +26,11 @@ use crate::walkable::WalkPoly;
 
 /// Builds the NavMesh; returns it with the id of the first node of each
 /// mesh (node id = first + polygon index).
-pub fn navmesh(sizes: &[AgentSize], meshes: &[Vec<WalkPoly>], links: &[&LinkSeg]) -> (NavMesh, Vec<u32>) {
+pub fn navmesh(
+    sizes: &[AgentSize],
+    meshes: &[Vec<WalkPoly>],
+    links: &[&LinkSeg],
+) -> (NavMesh, Vec<u32>) {
     let mut nav = NavMesh::new("cspace", "");
     let mut first = Vec::new();
     let mut centroids: Vec<DVec3> = Vec::new();
@@ -40,7 +44,9 @@ pub fn navmesh(sizes: &[AgentSize], meshes: &[Vec<WalkPoly>], links: &[&LinkSeg]
             nav.add_node(c, Some(polygon), sizes[m].stance, 0);
         }
     }
-    let mut best: BTreeMap<(u32, u32, LinkKind), (f64, [DVec3; 2], f64)> = BTreeMap::new();
+    // Per (from, to, kind): the longest crossing's span, segment and cost.
+    type Best = (f64, [DVec3; 2], f64);
+    let mut best: BTreeMap<(u32, u32, LinkKind), Best> = BTreeMap::new();
     for l in links {
         let from = first[l.from_mesh] + l.from as u32;
         let to = first[l.to_mesh] + l.to as u32;
@@ -51,14 +57,24 @@ pub fn navmesh(sizes: &[AgentSize], meshes: &[Vec<WalkPoly>], links: &[&LinkSeg]
         let (ms, md) = ((src[0] + src[1]) * 0.5, (dst[0] + dst[1]) * 0.5);
         let span = src[0].distance(src[1]);
         let segment = if span > 1e-9 { src } else { [ms, md] };
-        let cost = centroids[from as usize].distance(ms) + ms.distance(md) + md.distance(centroids[to as usize]);
-        let e = best.entry((from, to, l.kind)).or_insert((-1.0, segment, cost));
+        let cost = centroids[from as usize].distance(ms)
+            + ms.distance(md)
+            + md.distance(centroids[to as usize]);
+        let e = best
+            .entry((from, to, l.kind))
+            .or_insert((-1.0, segment, cost));
         if span > e.0 {
             *e = (span, segment, cost);
         }
     }
     for ((from, to, kind), (_, segment, cost)) in best {
-        nav.links.push(navscope_core::Link { from, to, kind, cost, segment: Some(segment) });
+        nav.links.push(navscope_core::Link {
+            from,
+            to,
+            kind,
+            cost,
+            segment: Some(segment),
+        });
     }
     (nav, first)
 }
@@ -73,32 +89,98 @@ mod tests {
     fn meshes_are_lowered_to_the_feet_and_duplicate_links_merge() {
         let sq = |x: f64, y: f64| WalkPoly {
             fragment: 0,
-            plane: Plane { normal: DVec3::Y, d: y },
-            polygon: vec![DVec3::new(x, y, 1.0), DVec3::new(x + 1.0, y, 1.0), DVec3::new(x + 1.0, y, 0.0), DVec3::new(x, y, 0.0)],
+            plane: Plane {
+                normal: DVec3::Y,
+                d: y,
+            },
+            polygon: vec![
+                DVec3::new(x, y, 1.0),
+                DVec3::new(x + 1.0, y, 1.0),
+                DVec3::new(x + 1.0, y, 0.0),
+                DVec3::new(x, y, 0.0),
+            ],
             slope_deg: 0.0,
         };
         let sizes = vec![
-            AgentSize { name: "stand".into(), stance: Stance::Stand, half: DVec3::new(0.3, 0.9, 0.3) },
-            AgentSize { name: "crouch".into(), stance: Stance::Crouch, half: DVec3::new(0.3, 0.5, 0.3) },
+            AgentSize {
+                name: "stand".into(),
+                stance: Stance::Stand,
+                half: DVec3::new(0.3, 0.9, 0.3),
+            },
+            AgentSize {
+                name: "crouch".into(),
+                stance: Stance::Crouch,
+                half: DVec3::new(0.3, 0.5, 0.3),
+            },
         ];
         let meshes = vec![vec![sq(0.0, 0.9), sq(1.0, 0.9)], vec![sq(0.0, 0.5)]];
         let seg = |z0: f64, z1: f64, y: f64| [DVec3::new(1.0, y, z0), DVec3::new(1.0, y, z1)];
-        let l = |from_mesh, from, to_mesh, to, kind, s: [DVec3; 2], d| LinkSeg { from_mesh, from, to_mesh, to, kind, source: s, dest: d, across: DVec3::X, edge: None };
+        let l = |from_mesh, from, to_mesh, to, kind, s: [DVec3; 2], d| LinkSeg {
+            from_mesh,
+            from,
+            to_mesh,
+            to,
+            kind,
+            source: s,
+            dest: d,
+            across: DVec3::X,
+            edge: None,
+        };
         let links = [
-            l(0, 0, 0, 1, LinkKind::Walk, seg(0.0, 0.4, 0.9), seg(0.0, 0.4, 0.9)),
-            l(0, 0, 0, 1, LinkKind::Walk, seg(0.4, 1.0, 0.9), seg(0.4, 1.0, 0.9)),
-            l(0, 1, 1, 0, LinkKind::Crouch, seg(0.0, 1.0, 0.9), seg(0.0, 1.0, 0.5)),
+            l(
+                0,
+                0,
+                0,
+                1,
+                LinkKind::Walk,
+                seg(0.0, 0.4, 0.9),
+                seg(0.0, 0.4, 0.9),
+            ),
+            l(
+                0,
+                0,
+                0,
+                1,
+                LinkKind::Walk,
+                seg(0.4, 1.0, 0.9),
+                seg(0.4, 1.0, 0.9),
+            ),
+            l(
+                0,
+                1,
+                1,
+                0,
+                LinkKind::Crouch,
+                seg(0.0, 1.0, 0.9),
+                seg(0.0, 1.0, 0.5),
+            ),
         ];
         let refs: Vec<&LinkSeg> = links.iter().collect();
         let (nav, first) = navmesh(&sizes, &meshes, &refs);
         nav.validate().unwrap();
         assert_eq!(first, vec![0, 2]);
         assert_eq!(nav.nodes[2].stance, Stance::Crouch);
-        assert!(nav.nodes.iter().all(|n| n.position.y.abs() < 1e-12), "both meshes lie at the feet");
+        assert!(
+            nav.nodes.iter().all(|n| n.position.y.abs() < 1e-12),
+            "both meshes lie at the feet"
+        );
         assert_eq!(nav.links.len(), 2);
         let walk = nav.links.iter().find(|l| l.kind == LinkKind::Walk).unwrap();
-        assert!((walk.segment.unwrap()[0].z - 0.4).abs() < 1e-12, "the longer piece is kept");
-        assert!((walk.cost - 2.0 * 0.29f64.sqrt()).abs() < 1e-9, "centroid, crossing middle, centroid");
-        assert_eq!(nav.links.iter().find(|l| l.kind == LinkKind::Crouch).unwrap().to, 2);
+        assert!(
+            (walk.segment.unwrap()[0].z - 0.4).abs() < 1e-12,
+            "the longer piece is kept"
+        );
+        assert!(
+            (walk.cost - 2.0 * 0.29f64.sqrt()).abs() < 1e-9,
+            "centroid, crossing middle, centroid"
+        );
+        assert_eq!(
+            nav.links
+                .iter()
+                .find(|l| l.kind == LinkKind::Crouch)
+                .unwrap()
+                .to,
+            2
+        );
     }
 }

@@ -95,7 +95,10 @@ impl Polyhedron {
             if !len.is_finite() || len < 1e-12 {
                 return Err(PolyError::BadNormal(i));
             }
-            let q = Plane { normal: p.normal / len, d: p.d / len };
+            let q = Plane {
+                normal: p.normal / len,
+                d: p.d / len,
+            };
             if !q.d.is_finite() || q.d.abs() > MAX_COORD * 3f64.sqrt() {
                 return Err(PolyError::PlaneTooFar(i));
             }
@@ -103,7 +106,9 @@ impl Polyhedron {
         }
         for i in 0..unit.len() {
             for j in 0..i {
-                if unit[i].normal.dot(unit[j].normal) > 1.0 - 1e-12 && (unit[i].d - unit[j].d).abs() < EPS {
+                if unit[i].normal.dot(unit[j].normal) > 1.0 - 1e-12
+                    && (unit[i].d - unit[j].d).abs() < EPS
+                {
                     return Err(PolyError::DuplicatePlane(j, i));
                 }
             }
@@ -121,7 +126,11 @@ impl Polyhedron {
             }
             let poly = dedup_ring(poly, POLY_EPS);
             if poly.len() >= 3 && polygon_area(&poly) > EPS * EPS {
-                faces.push(Face { plane: *p, source: i, vertices: poly });
+                faces.push(Face {
+                    plane: *p,
+                    source: i,
+                    vertices: poly,
+                });
             }
         }
         if faces.len() < 4 {
@@ -160,12 +169,18 @@ impl Polyhedron {
 
     /// Volume, by the divergence theorem over the faces.
     pub fn volume(&self) -> f64 {
-        self.faces.iter().map(|f| f.plane.d * polygon_area(&f.vertices)).sum::<f64>() / 3.0
+        self.faces
+            .iter()
+            .map(|f| f.plane.d * polygon_area(&f.vertices))
+            .sum::<f64>()
+            / 3.0
     }
 
     /// The largest value of `n · v` over the vertices: the support function.
     pub fn support(&self, n: DVec3) -> f64 {
-        self.vertices().map(|v| n.dot(v)).fold(f64::NEG_INFINITY, f64::max)
+        self.vertices()
+            .map(|v| n.dot(v))
+            .fold(f64::NEG_INFINITY, f64::max)
     }
 
     /// True when `p` is inside by more than `margin` from every face.
@@ -181,7 +196,13 @@ impl Polyhedron {
 
 /// Two unit vectors `u`, `v` spanning the plane with `u × v = n`.
 pub fn plane_basis(n: DVec3) -> (DVec3, DVec3) {
-    let helper = if n.x.abs() < 0.6 { DVec3::X } else if n.y.abs() < 0.6 { DVec3::Y } else { DVec3::Z };
+    let helper = if n.x.abs() < 0.6 {
+        DVec3::X
+    } else if n.y.abs() < 0.6 {
+        DVec3::Y
+    } else {
+        DVec3::Z
+    };
     let u = helper.cross(n).normalize();
     let v = n.cross(u);
     (u, v)
@@ -190,7 +211,12 @@ pub fn plane_basis(n: DVec3) -> (DVec3, DVec3) {
 fn far_square(p: &Plane) -> Vec<DVec3> {
     let (u, v) = plane_basis(p.normal);
     let c = p.normal * p.d;
-    vec![c + (-u - v) * FAR, c + (u - v) * FAR, c + (u + v) * FAR, c + (-u + v) * FAR]
+    vec![
+        c + (-u - v) * FAR,
+        c + (u - v) * FAR,
+        c + (u + v) * FAR,
+        c + (-u + v) * FAR,
+    ]
 }
 
 /// Splits a convex polygon by a plane into its part in front (distance >
@@ -247,7 +273,9 @@ pub fn polygon_normal_sum(poly: &[DVec3]) -> DVec3 {
         return DVec3::ZERO;
     }
     let o = poly[0];
-    (1..poly.len() - 1).map(|i| (poly[i] - o).cross(poly[i + 1] - o)).sum()
+    (1..poly.len() - 1)
+        .map(|i| (poly[i] - o).cross(poly[i + 1] - o))
+        .sum()
 }
 
 /// Area-weighted centroid of a planar polygon.
@@ -260,7 +288,11 @@ pub fn polygon_centroid(poly: &[DVec3]) -> DVec3 {
         acc += (o + poly[i] + poly[i + 1]) / 3.0 * w;
         total += w;
     }
-    if total > 0.0 { acc / total } else { poly.iter().copied().sum::<DVec3>() / poly.len().max(1) as f64 }
+    if total > 0.0 {
+        acc / total
+    } else {
+        poly.iter().copied().sum::<DVec3>() / poly.len().max(1) as f64
+    }
 }
 
 #[cfg(test)]
@@ -269,33 +301,62 @@ mod tests {
 
     fn cube_planes(min: DVec3, max: DVec3) -> Vec<Plane> {
         vec![
-            Plane { normal: DVec3::X, d: max.x },
-            Plane { normal: -DVec3::X, d: -min.x },
-            Plane { normal: DVec3::Y, d: max.y },
-            Plane { normal: -DVec3::Y, d: -min.y },
-            Plane { normal: DVec3::Z, d: max.z },
-            Plane { normal: -DVec3::Z, d: -min.z },
+            Plane {
+                normal: DVec3::X,
+                d: max.x,
+            },
+            Plane {
+                normal: -DVec3::X,
+                d: -min.x,
+            },
+            Plane {
+                normal: DVec3::Y,
+                d: max.y,
+            },
+            Plane {
+                normal: -DVec3::Y,
+                d: -min.y,
+            },
+            Plane {
+                normal: DVec3::Z,
+                d: max.z,
+            },
+            Plane {
+                normal: -DVec3::Z,
+                d: -min.z,
+            },
         ]
     }
 
     #[test]
     fn cube_has_six_square_faces_wound_outwards() {
-        let p = Polyhedron::from_planes(&cube_planes(DVec3::ZERO, DVec3::new(1.0, 2.0, 3.0))).unwrap();
+        let p =
+            Polyhedron::from_planes(&cube_planes(DVec3::ZERO, DVec3::new(1.0, 2.0, 3.0))).unwrap();
         assert_eq!(p.faces.len(), 6);
         assert!((p.volume() - 6.0).abs() < 1e-9);
         assert_eq!(p.distinct_vertices().len(), 8);
         for f in &p.faces {
             assert_eq!(f.vertices.len(), 4);
             let n = polygon_normal_sum(&f.vertices).normalize();
-            assert!(n.dot(f.plane.normal) > 0.999, "face {} winds inwards", f.source);
+            assert!(
+                n.dot(f.plane.normal) > 0.999,
+                "face {} winds inwards",
+                f.source
+            );
         }
     }
 
     #[test]
     fn redundant_planes_give_no_face() {
         let mut planes = cube_planes(DVec3::ZERO, DVec3::ONE);
-        planes.push(Plane { normal: DVec3::X, d: 5.0 });
-        planes.push(Plane { normal: DVec3::new(1.0, 1.0, 0.0).normalize(), d: 10.0 });
+        planes.push(Plane {
+            normal: DVec3::X,
+            d: 5.0,
+        });
+        planes.push(Plane {
+            normal: DVec3::new(1.0, 1.0, 0.0).normalize(),
+            d: 10.0,
+        });
         let p = Polyhedron::from_planes(&planes).unwrap();
         assert_eq!(p.faces.len(), 6);
     }
@@ -304,31 +365,74 @@ mod tests {
     fn degenerate_brushes_are_named() {
         let mut dup = cube_planes(DVec3::ZERO, DVec3::ONE);
         dup.push(dup[2]);
-        assert_eq!(Polyhedron::from_planes(&dup), Err(PolyError::DuplicatePlane(2, 6)));
+        assert_eq!(
+            Polyhedron::from_planes(&dup),
+            Err(PolyError::DuplicatePlane(2, 6))
+        );
         let flat = cube_planes(DVec3::ZERO, DVec3::new(1.0, 0.0, 1.0));
-        assert!(matches!(Polyhedron::from_planes(&flat), Err(PolyError::ZeroVolume(_))));
+        assert!(matches!(
+            Polyhedron::from_planes(&flat),
+            Err(PolyError::ZeroVolume(_))
+        ));
         let mut contradictory = cube_planes(DVec3::ZERO, DVec3::ONE);
         contradictory[0].d = -1.0;
-        assert!(matches!(Polyhedron::from_planes(&contradictory), Err(PolyError::ZeroVolume(_))));
+        assert!(matches!(
+            Polyhedron::from_planes(&contradictory),
+            Err(PolyError::ZeroVolume(_))
+        ));
         let open = &cube_planes(DVec3::ZERO, DVec3::ONE)[..5];
         assert_eq!(Polyhedron::from_planes(open), Err(PolyError::Unbounded));
-        let huge = cube_planes(DVec3::splat(9.0e4), DVec3::splat(9.0e4) + DVec3::new(2.0e4, 1.0, 1.0));
-        assert_eq!(Polyhedron::from_planes(&huge), Err(PolyError::CoordinateTooLarge));
+        let huge = cube_planes(
+            DVec3::splat(9.0e4),
+            DVec3::splat(9.0e4) + DVec3::new(2.0e4, 1.0, 1.0),
+        );
+        assert_eq!(
+            Polyhedron::from_planes(&huge),
+            Err(PolyError::CoordinateTooLarge)
+        );
         let far = cube_planes(DVec3::splat(1.0e7), DVec3::splat(1.0e7 + 1.0));
-        assert!(matches!(Polyhedron::from_planes(&far), Err(PolyError::PlaneTooFar(_))));
+        assert!(matches!(
+            Polyhedron::from_planes(&far),
+            Err(PolyError::PlaneTooFar(_))
+        ));
         let mut bad = cube_planes(DVec3::ZERO, DVec3::ONE);
         bad[3].normal = DVec3::new(f64::NAN, 0.0, 0.0);
         assert_eq!(Polyhedron::from_planes(&bad), Err(PolyError::BadNormal(3)));
-        assert_eq!(Polyhedron::from_planes(&vec![bad[0]; 300]), Err(PolyError::TooManyPlanes(300)));
-        assert!(matches!(Polyhedron::from_planes(&[]), Err(PolyError::ZeroVolume(0))));
+        assert_eq!(
+            Polyhedron::from_planes(&vec![bad[0]; 300]),
+            Err(PolyError::TooManyPlanes(300))
+        );
+        assert!(matches!(
+            Polyhedron::from_planes(&[]),
+            Err(PolyError::ZeroVolume(0))
+        ));
     }
 
     #[test]
     fn split_keeps_on_plane_points_on_both_sides() {
-        let sq = vec![DVec3::new(0., 0., 0.), DVec3::new(2., 0., 0.), DVec3::new(2., 0., -2.), DVec3::new(0., 0., -2.)];
-        let (f, b) = split(&sq, &Plane { normal: DVec3::X, d: 1.0 }, EPS);
+        let sq = vec![
+            DVec3::new(0., 0., 0.),
+            DVec3::new(2., 0., 0.),
+            DVec3::new(2., 0., -2.),
+            DVec3::new(0., 0., -2.),
+        ];
+        let (f, b) = split(
+            &sq,
+            &Plane {
+                normal: DVec3::X,
+                d: 1.0,
+            },
+            EPS,
+        );
         assert!((polygon_area(&f) - 2.0).abs() < 1e-12 && (polygon_area(&b) - 2.0).abs() < 1e-12);
-        let (f, b) = split(&sq, &Plane { normal: DVec3::X, d: 2.0 }, EPS);
+        let (f, b) = split(
+            &sq,
+            &Plane {
+                normal: DVec3::X,
+                d: 2.0,
+            },
+            EPS,
+        );
         assert!(f.is_empty() && b.len() == 4);
     }
 }

@@ -51,19 +51,35 @@ pub fn scene(level: &BrushLevel, ladder_class: &str) -> Result<Scene, String> {
     for (i, b) in level.brushes.iter().enumerate() {
         let class = match b.entity {
             None => None,
-            Some(e) => Some(level.entities.get(e).map(|e| e.classname.as_str()).ok_or_else(|| format!("brush {i}: belongs to entity {e}, but the level has {} entities", level.entities.len()))?),
+            Some(e) => Some(
+                level
+                    .entities
+                    .get(e)
+                    .map(|e| e.classname.as_str())
+                    .ok_or_else(|| {
+                        format!(
+                            "brush {i}: belongs to entity {e}, but the level has {} entities",
+                            level.entities.len()
+                        )
+                    })?,
+            ),
         };
         let solid = Polyhedron::from_planes(&b.planes).map_err(|e| format!("brush {i}: {e}"))?;
         match class {
-            Some(c) if c == ladder_class => match ladder_boxes.iter_mut().find(|(e, _)| Some(*e) == b.entity) {
-                Some((_, bb)) => *bb = bb.union(solid.bounds),
-                None => ladder_boxes.push((b.entity.unwrap_or_default(), solid.bounds)),
-            },
+            Some(c) if c == ladder_class => {
+                match ladder_boxes.iter_mut().find(|(e, _)| Some(*e) == b.entity) {
+                    Some((_, bb)) => *bb = bb.union(solid.bounds),
+                    None => ladder_boxes.push((b.entity.unwrap_or_default(), solid.bounds)),
+                }
+            }
             Some(c) if c.starts_with("trigger_") || c == "func_illusionary" => {}
             _ => out.solids.push(SolidBrush { brush: i, solid }),
         }
     }
-    out.ladders = ladder_boxes.into_iter().map(|(entity, bounds)| Ladder { entity, bounds }).collect();
+    out.ladders = ladder_boxes
+        .into_iter()
+        .map(|(entity, bounds)| Ladder { entity, bounds })
+        .collect();
     Ok(out)
 }
 
@@ -74,7 +90,11 @@ mod tests {
     use navscope_core::level::{Brush, Entity};
 
     fn entity(class: &str) -> Entity {
-        Entity { classname: class.into(), origin: None, properties: vec![] }
+        Entity {
+            classname: class.into(),
+            origin: None,
+            properties: vec![],
+        }
     }
 
     #[test]
@@ -85,9 +105,15 @@ mod tests {
         ladder2.entity = Some(0);
         let mut trigger = box_brush(DVec3::ZERO, DVec3::ONE);
         trigger.entity = Some(1);
-        let level = BrushLevel { brushes: vec![box_brush(DVec3::ZERO, DVec3::ONE), ladder, ladder2, trigger], entities: vec![entity("func_ladder"), entity("trigger_once")] };
+        let level = BrushLevel {
+            brushes: vec![box_brush(DVec3::ZERO, DVec3::ONE), ladder, ladder2, trigger],
+            entities: vec![entity("func_ladder"), entity("trigger_once")],
+        };
         let s = scene(&level, "func_ladder").unwrap();
-        assert_eq!(s.solids.iter().map(|b| b.brush).collect::<Vec<_>>(), vec![0]);
+        assert_eq!(
+            s.solids.iter().map(|b| b.brush).collect::<Vec<_>>(),
+            vec![0]
+        );
         assert_eq!(s.ladders.len(), 1);
         assert!((s.ladders[0].bounds.max.y - 3.0).abs() < 1e-12);
         // With another ladder class the func_ladder brushes are solid.
@@ -98,10 +124,25 @@ mod tests {
     fn bad_brushes_are_named() {
         let mut dup = box_brush(DVec3::ZERO, DVec3::ONE);
         dup.planes.push(dup.planes[0]);
-        let level = BrushLevel { brushes: vec![box_brush(DVec3::ZERO, DVec3::ONE), dup], entities: vec![] };
-        assert_eq!(scene(&level, "func_ladder").unwrap_err(), "brush 1: planes 0 and 6 are the same plane");
-        let orphan = Brush { entity: Some(4), ..box_brush(DVec3::ZERO, DVec3::ONE) };
-        let level = BrushLevel { brushes: vec![orphan], entities: vec![] };
-        assert_eq!(scene(&level, "func_ladder").unwrap_err(), "brush 0: belongs to entity 4, but the level has 0 entities");
+        let level = BrushLevel {
+            brushes: vec![box_brush(DVec3::ZERO, DVec3::ONE), dup],
+            entities: vec![],
+        };
+        assert_eq!(
+            scene(&level, "func_ladder").unwrap_err(),
+            "brush 1: planes 0 and 6 are the same plane"
+        );
+        let orphan = Brush {
+            entity: Some(4),
+            ..box_brush(DVec3::ZERO, DVec3::ONE)
+        };
+        let level = BrushLevel {
+            brushes: vec![orphan],
+            entities: vec![],
+        };
+        assert_eq!(
+            scene(&level, "func_ladder").unwrap_err(),
+            "brush 0: belongs to entity 4, but the level has 0 entities"
+        );
     }
 }

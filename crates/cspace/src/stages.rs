@@ -6,7 +6,10 @@ use std::sync::Arc;
 
 use glam::{DVec3, Vec3};
 use navscope_core::level::{BrushLevel, LevelData, LevelKind};
-use navscope_core::{Artifact, LinkKind, NavMesh, ParamSpec, ParamValues, Pipeline, Primitive, Shape, Stage, StageContext, StageError, StageInfo, Stance};
+use navscope_core::{
+    Artifact, LinkKind, NavMesh, ParamSpec, ParamValues, Pipeline, Primitive, Shape, Stage,
+    StageContext, StageError, StageInfo, Stance,
+};
 use serde::Serialize;
 use serde_json::json;
 
@@ -50,23 +53,132 @@ pub mod param {
 fn params() -> Vec<ParamSpec> {
     use param::*;
     vec![
-        ParamSpec::float(AGENT_WIDTH, "Agent width (X)", "m", 0.6, 0.05, 4.0, 0.05, "Size of the agent's bounding box along X, for every stance: a human's shoulder width."),
-        ParamSpec::float(AGENT_DEPTH, "Agent depth (Z)", "m", 0.6, 0.05, 4.0, 0.05, "Size of the agent's bounding box along Z, for every stance."),
-        ParamSpec::float(STAND_HEIGHT, "Standing height", "m", 1.8, 0.1, 5.0, 0.05, "Height of the standing agent's box (a standing human)."),
-        ParamSpec::float(CROUCH_HEIGHT, "Crouching height", "m", 1.0, 0.1, 5.0, 0.05, "Height of the crouching agent's box; must be lower than the standing height."),
-        ParamSpec::bool(CROUCH_MESH, "Crouching mesh", true, "Build a second mesh for the crouching box and crouch links between the two (Golodetz §5.1)."),
-        ParamSpec::bool(BEVELS, "Bevel planes", true, "Add the bevel planes that make an expanded brush the exact Minkowski sum; turn off to see brushes overshoot at slanted edges (Figure 3c)."),
-        ParamSpec::choice(LADDER_CLASS, "Ladder class", &["func_ladder", "trigger_ladder"], "func_ladder", "Class name of the brush entities that are ladders (Half-Life/Source: func_ladder; some Quake mods: trigger_ladder)."),
-        ParamSpec::float(MAX_SLOPE, "Walkable slope", "deg", 45.0, 0.0, 89.0, 1.0, "Faces whose normal is within this angle of up are walkable (hesperus uses 45 degrees)."),
-        ParamSpec::float(PLANE_ANGLE_TOL, "Edge plane angle tolerance", "deg", 0.1, 0.0, 10.0, 0.05, "Vertical planes whose normals differ by less than this are one plane of the edge plane table (Listing 3)."),
-        ParamSpec::float(PLANE_DIST_TOL, "Edge plane distance tolerance", "m", 0.005, 0.0, 0.5, 0.001, "Vertical planes whose distances differ by less than this are one plane of the edge plane table (Listing 3)."),
-        ParamSpec::float(STEP_HEIGHT, "Step tolerance", "m", 0.45, 0.0, 2.0, 0.05, "Largest height difference walked as a step (STEPTOL of Listing 4); 0.45 m is Quake III's 18-unit step."),
-        ParamSpec::float(JUMP_HEIGHT, "Jump height", "m", 1.1, 0.0, 5.0, 0.05, "Largest height difference of a vertical jump link (§5.3); Quake III's jump rises about 1.1 m."),
+        ParamSpec::float(
+            AGENT_WIDTH,
+            "Agent width (X)",
+            "m",
+            0.6,
+            0.05,
+            4.0,
+            0.05,
+            "Size of the agent's bounding box along X, for every stance: a human's shoulder width.",
+        ),
+        ParamSpec::float(
+            AGENT_DEPTH,
+            "Agent depth (Z)",
+            "m",
+            0.6,
+            0.05,
+            4.0,
+            0.05,
+            "Size of the agent's bounding box along Z, for every stance.",
+        ),
+        ParamSpec::float(
+            STAND_HEIGHT,
+            "Standing height",
+            "m",
+            1.8,
+            0.1,
+            5.0,
+            0.05,
+            "Height of the standing agent's box (a standing human).",
+        ),
+        ParamSpec::float(
+            CROUCH_HEIGHT,
+            "Crouching height",
+            "m",
+            1.0,
+            0.1,
+            5.0,
+            0.05,
+            "Height of the crouching agent's box; must be lower than the standing height.",
+        ),
+        ParamSpec::bool(
+            CROUCH_MESH,
+            "Crouching mesh",
+            true,
+            "Build a second mesh for the crouching box and crouch links between the two (Golodetz §5.1).",
+        ),
+        ParamSpec::bool(
+            BEVELS,
+            "Bevel planes",
+            true,
+            "Add the bevel planes that make an expanded brush the exact Minkowski sum; turn off to see brushes overshoot at slanted edges (Figure 3c).",
+        ),
+        ParamSpec::choice(
+            LADDER_CLASS,
+            "Ladder class",
+            &["func_ladder", "trigger_ladder"],
+            "func_ladder",
+            "Class name of the brush entities that are ladders (Half-Life/Source: func_ladder; some Quake mods: trigger_ladder).",
+        ),
+        ParamSpec::float(
+            MAX_SLOPE,
+            "Walkable slope",
+            "deg",
+            45.0,
+            0.0,
+            89.0,
+            1.0,
+            "Faces whose normal is within this angle of up are walkable (hesperus uses 45 degrees).",
+        ),
+        ParamSpec::float(
+            PLANE_ANGLE_TOL,
+            "Edge plane angle tolerance",
+            "deg",
+            0.1,
+            0.0,
+            10.0,
+            0.05,
+            "Vertical planes whose normals differ by less than this are one plane of the edge plane table (Listing 3).",
+        ),
+        ParamSpec::float(
+            PLANE_DIST_TOL,
+            "Edge plane distance tolerance",
+            "m",
+            0.005,
+            0.0,
+            0.5,
+            0.001,
+            "Vertical planes whose distances differ by less than this are one plane of the edge plane table (Listing 3).",
+        ),
+        ParamSpec::float(
+            STEP_HEIGHT,
+            "Step tolerance",
+            "m",
+            0.45,
+            0.0,
+            2.0,
+            0.05,
+            "Largest height difference walked as a step (STEPTOL of Listing 4); 0.45 m is Quake III's 18-unit step.",
+        ),
+        ParamSpec::float(
+            JUMP_HEIGHT,
+            "Jump height",
+            "m",
+            1.1,
+            0.0,
+            5.0,
+            0.05,
+            "Largest height difference of a vertical jump link (§5.3); Quake III's jump rises about 1.1 m.",
+        ),
     ]
 }
 
-fn info(id: &'static str, title: &'static str, explanation: &'static str, paper: &'static str, params: &'static [&'static str]) -> StageInfo {
-    StageInfo { id, title, explanation, paper, params }
+fn info(
+    id: &'static str,
+    title: &'static str,
+    explanation: &'static str,
+    paper: &'static str,
+    params: &'static [&'static str],
+) -> StageInfo {
+    StageInfo {
+        id,
+        title,
+        explanation,
+        paper,
+        params,
+    }
 }
 
 /// The `cspace` pipeline.
@@ -84,7 +196,15 @@ pub fn pipeline() -> Pipeline {
                     "Expanded brushes",
                     "Each brush grows by the agent's box: every face moves out by the box's support distance along its normal, and bevel planes (axial and edge-cross-axis planes) cap the corners so the result is exactly the Minkowski sum. The agent then becomes a point: its centre may be anywhere outside these solids.",
                     "Golodetz §2, Figure 3",
-                    &[AGENT_WIDTH, AGENT_DEPTH, STAND_HEIGHT, CROUCH_HEIGHT, CROUCH_MESH, BEVELS, LADDER_CLASS],
+                    &[
+                        AGENT_WIDTH,
+                        AGENT_DEPTH,
+                        STAND_HEIGHT,
+                        CROUCH_HEIGHT,
+                        CROUCH_MESH,
+                        BEVELS,
+                        LADDER_CLASS,
+                    ],
                 ),
                 run: run_expand,
             },
@@ -99,7 +219,13 @@ pub fn pipeline() -> Pipeline {
                 run: run_union,
             },
             Stage {
-                info: info("walkable", "Walkable polygons", "Union faces whose normal is within the slope threshold of up are the polygons of the navigation mesh.", "Golodetz §3.2", &[MAX_SLOPE]),
+                info: info(
+                    "walkable",
+                    "Walkable polygons",
+                    "Union faces whose normal is within the slope threshold of up are the polygons of the navigation mesh.",
+                    "Golodetz §3.2",
+                    &[MAX_SLOPE],
+                ),
                 run: run_walkable,
             },
             Stage {
@@ -133,7 +259,13 @@ pub fn pipeline() -> Pipeline {
                 run: run_extra_links,
             },
             Stage {
-                info: info("navmesh", "Navigation mesh", "The standing and crouching meshes with all their links, lowered to the agent's feet, as one mesh with stance metadata.", "Golodetz §3–5", &[]),
+                info: info(
+                    "navmesh",
+                    "Navigation mesh",
+                    "The standing and crouching meshes with all their links, lowered to the agent's feet, as one mesh with stance metadata.",
+                    "Golodetz §3–5",
+                    &[],
+                ),
                 run: run_navmesh,
             },
         ],
@@ -143,7 +275,11 @@ pub fn pipeline() -> Pipeline {
 fn brushes<'a>(ctx: &'a StageContext) -> Result<&'a BrushLevel, StageError> {
     match &ctx.level.data {
         LevelData::Brushes(b) => Ok(b),
-        _ => Err(StageError::failed(format!("{}: the cspace pipeline needs a brush level, not a {}", ctx.level.source, ctx.level.kind().name()))),
+        _ => Err(StageError::failed(format!(
+            "{}: the cspace pipeline needs a brush level, not a {}",
+            ctx.level.source,
+            ctx.level.kind().name()
+        ))),
     }
 }
 
@@ -153,14 +289,27 @@ pub fn agent_sizes(p: &ParamValues) -> Result<Vec<AgentSize>, String> {
     use param::*;
     let (w, d) = (p.float(AGENT_WIDTH), p.float(AGENT_DEPTH));
     let (stand, crouch) = (p.float(STAND_HEIGHT), p.float(CROUCH_HEIGHT));
-    let mut sizes = vec![AgentSize { name: "stand".into(), stance: Stance::Stand, half: DVec3::new(w, stand, d) * 0.5 }];
+    let mut sizes = vec![AgentSize {
+        name: "stand".into(),
+        stance: Stance::Stand,
+        half: DVec3::new(w, stand, d) * 0.5,
+    }];
     if p.bool(CROUCH_MESH) {
         if crouch >= stand {
-            return Err(format!("{CROUCH_HEIGHT} ({crouch} m) must be lower than {STAND_HEIGHT} ({stand} m)"));
+            return Err(format!(
+                "{CROUCH_HEIGHT} ({crouch} m) must be lower than {STAND_HEIGHT} ({stand} m)"
+            ));
         }
-        sizes.push(AgentSize { name: "crouch".into(), stance: Stance::Crouch, half: DVec3::new(w, crouch, d) * 0.5 });
+        sizes.push(AgentSize {
+            name: "crouch".into(),
+            stance: Stance::Crouch,
+            half: DVec3::new(w, crouch, d) * 0.5,
+        });
     }
-    if sizes.iter().any(|s| !s.half.is_finite() || s.half.min_element() <= 0.0) {
+    if sizes
+        .iter()
+        .any(|s| !s.half.is_finite() || s.half.min_element() <= 0.0)
+    {
         return Err("agent sizes must be positive numbers".into());
     }
     Ok(sizes)
@@ -171,11 +320,17 @@ fn f32v(v: DVec3) -> Vec3 {
 }
 
 fn poly_shape(points: &[DVec3]) -> Shape {
-    Shape::Polygon { outer: points.iter().map(|p| f32v(*p)).collect(), holes: vec![] }
+    Shape::Polygon {
+        outer: points.iter().map(|p| f32v(*p)).collect(),
+        holes: vec![],
+    }
 }
 
 fn count_map(items: &[(&str, usize)]) -> BTreeMap<String, u64> {
-    items.iter().map(|(k, v)| (k.to_string(), *v as u64)).collect()
+    items
+        .iter()
+        .map(|(k, v)| (k.to_string(), *v as u64))
+        .collect()
 }
 
 // ---------------------------------------------------------------- expand
@@ -203,8 +358,18 @@ impl Expanded {
 
 impl Artifact for Expanded {
     fn counts(&self) -> BTreeMap<String, u64> {
-        let bevels: usize = self.expanded.iter().flatten().map(ExpandedBrush::bevel_count).sum();
-        count_map(&[("brushes", self.solids.len()), ("expanded brushes", self.expanded.iter().map(Vec::len).sum()), ("bevel faces", bevels), ("ladders", self.ladders.len())])
+        let bevels: usize = self
+            .expanded
+            .iter()
+            .flatten()
+            .map(ExpandedBrush::bevel_count)
+            .sum();
+        count_map(&[
+            ("brushes", self.solids.len()),
+            ("expanded brushes", self.expanded.iter().map(Vec::len).sum()),
+            ("bevel faces", bevels),
+            ("ladders", self.ladders.len()),
+        ])
     }
 
     fn primitives(&self) -> Vec<Primitive> {
@@ -218,7 +383,14 @@ impl Artifact for Expanded {
             for (i, e) in list.iter().enumerate() {
                 let el = self.element(s, i);
                 for (f, origin) in e.solid.faces.iter().zip(&e.origins) {
-                    out.push(Primitive::new("brush/expanded", el, Shape::Polyline { points: f.vertices.iter().map(|p| f32v(*p)).collect(), closed: true }));
+                    out.push(Primitive::new(
+                        "brush/expanded",
+                        el,
+                        Shape::Polyline {
+                            points: f.vertices.iter().map(|p| f32v(*p)).collect(),
+                            closed: true,
+                        },
+                    ));
                     if origin.is_bevel() {
                         out.push(Primitive::new("face/bevel", el, poly_shape(&f.vertices)));
                     }
@@ -226,7 +398,14 @@ impl Artifact for Expanded {
             }
         }
         for (i, l) in self.ladders.iter().enumerate() {
-            out.push(Primitive::new("ladder", (self.solids.len() * (self.expanded.len() + 1) + i) as u32, Shape::Box { min: f32v(l.bounds.min), max: f32v(l.bounds.max) }));
+            out.push(Primitive::new(
+                "ladder",
+                (self.solids.len() * (self.expanded.len() + 1) + i) as u32,
+                Shape::Box {
+                    min: f32v(l.bounds.min),
+                    max: f32v(l.bounds.max),
+                },
+            ));
         }
         out
     }
@@ -249,18 +428,31 @@ impl Artifact for Expanded {
 fn run_expand(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let level = brushes(ctx)?;
     let sizes = agent_sizes(ctx.params).map_err(StageError::failed)?;
-    let sc = scene(level, ctx.params.text(param::LADDER_CLASS)).map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
+    let sc = scene(level, ctx.params.text(param::LADDER_CLASS))
+        .map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
     let bevels = ctx.params.bool(param::BEVELS);
     let mut expanded = Vec::new();
     for s in &sizes {
         let list = sc
             .solids
             .iter()
-            .map(|b| expand(b.brush, &b.solid, s.half, bevels).map_err(|e| StageError::failed(format!("{}: brush {} expanded for {}: {e}", ctx.level.source, b.brush, s.name))))
+            .map(|b| {
+                expand(b.brush, &b.solid, s.half, bevels).map_err(|e| {
+                    StageError::failed(format!(
+                        "{}: brush {} expanded for {}: {e}",
+                        ctx.level.source, b.brush, s.name
+                    ))
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         expanded.push(list);
     }
-    Ok(Arc::new(Expanded { sizes, solids: sc.solids, expanded, ladders: sc.ladders }))
+    Ok(Arc::new(Expanded {
+        sizes,
+        solids: sc.solids,
+        expanded,
+        ladders: sc.ladders,
+    }))
 }
 
 // ---------------------------------------------------------------- union
@@ -278,8 +470,14 @@ impl Artifact for Union {
     fn counts(&self) -> BTreeMap<String, u64> {
         count_map(&[
             ("faces kept", self.meshes.iter().map(|m| m.kept.len()).sum()),
-            ("faces clipped", self.meshes.iter().map(|m| m.clipped.len()).sum()),
-            ("brush pairs in range", self.meshes.iter().map(|m| m.pairs).sum()),
+            (
+                "faces clipped",
+                self.meshes.iter().map(|m| m.clipped.len()).sum(),
+            ),
+            (
+                "brush pairs in range",
+                self.meshes.iter().map(|m| m.pairs).sum(),
+            ),
         ])
     }
 
@@ -302,7 +500,10 @@ impl Artifact for Union {
 
 fn run_union(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let e = ctx.artifact::<Expanded>("expand")?;
-    Ok(Arc::new(Union { sizes: e.sizes.clone(), meshes: e.expanded.iter().map(|list| union_all(list)).collect() }))
+    Ok(Arc::new(Union {
+        sizes: e.sizes.clone(),
+        meshes: e.expanded.iter().map(|list| union_all(list)).collect(),
+    }))
 }
 
 // ---------------------------------------------------------------- walkable
@@ -318,11 +519,14 @@ pub struct Walkable {
 
 impl Walkable {
     fn first_ids(&self) -> Vec<usize> {
-        self.meshes.iter().scan(0, |acc, m| {
-            let f = *acc;
-            *acc += m.len();
-            Some(f)
-        }).collect()
+        self.meshes
+            .iter()
+            .scan(0, |acc, m| {
+                let f = *acc;
+                *acc += m.len();
+                Some(f)
+            })
+            .collect()
     }
 }
 
@@ -340,7 +544,11 @@ impl Artifact for Walkable {
         let mut out = Vec::new();
         for (m, polys) in self.meshes.iter().enumerate() {
             for (i, p) in polys.iter().enumerate() {
-                out.push(Primitive::new(format!("walkable/{}", self.sizes[m].name), (first[m] + i) as u32, poly_shape(&p.polygon)));
+                out.push(Primitive::new(
+                    format!("walkable/{}", self.sizes[m].name),
+                    (first[m] + i) as u32,
+                    poly_shape(&p.polygon),
+                ));
             }
         }
         out
@@ -350,7 +558,14 @@ impl Artifact for Walkable {
         self.sizes
             .iter()
             .zip(&self.meshes)
-            .map(|(s, m)| (format!("walkable area {} (m2)", s.name), m.iter().map(|p| crate::polyhedron::polygon_area(&p.polygon) * p.plane.normal.y).sum()))
+            .map(|(s, m)| {
+                (
+                    format!("walkable area {} (m2)", s.name),
+                    m.iter()
+                        .map(|p| crate::polyhedron::polygon_area(&p.polygon) * p.plane.normal.y)
+                        .sum(),
+                )
+            })
             .collect()
     }
 }
@@ -358,7 +573,10 @@ impl Artifact for Walkable {
 fn run_walkable(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let u = ctx.artifact::<Union>("union")?;
     let slope = ctx.params.float(param::MAX_SLOPE);
-    Ok(Arc::new(Walkable { sizes: u.sizes.clone(), meshes: u.meshes.iter().map(|m| walkable(m, slope)).collect() }))
+    Ok(Arc::new(Walkable {
+        sizes: u.sizes.clone(),
+        meshes: u.meshes.iter().map(|m| walkable(m, slope)).collect(),
+    }))
 }
 
 // ---------------------------------------------------------------- edge planes
@@ -395,9 +613,23 @@ impl EdgePlanes {
 
 impl Artifact for EdgePlanes {
     fn counts(&self) -> BTreeMap<String, u64> {
-        let edges: usize = self.tables.iter().flatten().map(|p| p.same.len() + p.opposite.len()).sum();
-        let pairs: usize = self.tables.iter().flatten().map(|p| p.same.len() * p.opposite.len()).sum();
-        count_map(&[("planes", self.tables.iter().map(Vec::len).sum()), ("edges", edges), ("opposing pairs", pairs)])
+        let edges: usize = self
+            .tables
+            .iter()
+            .flatten()
+            .map(|p| p.same.len() + p.opposite.len())
+            .sum();
+        let pairs: usize = self
+            .tables
+            .iter()
+            .flatten()
+            .map(|p| p.same.len() * p.opposite.len())
+            .sum();
+        count_map(&[
+            ("planes", self.tables.iter().map(Vec::len).sum()),
+            ("edges", edges),
+            ("opposing pairs", pairs),
+        ])
     }
 
     fn primitives(&self) -> Vec<Primitive> {
@@ -405,17 +637,33 @@ impl Artifact for EdgePlanes {
         let mut el = 0u32;
         for (m, table) in self.tables.iter().enumerate() {
             for p in table {
-                let pts: Vec<DVec3> = p.same.iter().chain(&p.opposite).flat_map(|r| {
-                    let (a, b) = r.points(&self.polys[m]);
-                    [a, b]
-                }).collect();
+                let pts: Vec<DVec3> = p
+                    .same
+                    .iter()
+                    .chain(&p.opposite)
+                    .flat_map(|r| {
+                        let (a, b) = r.points(&self.polys[m]);
+                        [a, b]
+                    })
+                    .collect();
                 let frame_i = p.plane.normal.cross(DVec3::Y).normalize();
                 let origin = p.plane.normal * p.plane.d;
                 let xs = pts.iter().map(|q| (*q - origin).dot(frame_i));
-                let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| (l.min(x), h.max(x)));
-                let (ylo, yhi) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), q| (l.min(q.y), h.max(q.y)));
+                let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
+                    (l.min(x), h.max(x))
+                });
+                let (ylo, yhi) = pts
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), q| {
+                        (l.min(q.y), h.max(q.y))
+                    });
                 let at = |x: f64, y: f64| origin + frame_i * x + DVec3::Y * y;
-                let quad = [at(lo, ylo - 0.25), at(hi, ylo - 0.25), at(hi, yhi + 0.25), at(lo, yhi + 0.25)];
+                let quad = [
+                    at(lo, ylo - 0.25),
+                    at(hi, ylo - 0.25),
+                    at(hi, yhi + 0.25),
+                    at(lo, yhi + 0.25),
+                ];
                 out.push(Primitive::new("edge-plane", el, poly_shape(&quad)));
                 el += 1;
             }
@@ -424,7 +672,9 @@ impl Artifact for EdgePlanes {
     }
 
     fn describe(&self, element: u32) -> serde_json::Value {
-        let Some((m, i)) = self.locate(element) else { return serde_json::Value::Null };
+        let Some((m, i)) = self.locate(element) else {
+            return serde_json::Value::Null;
+        };
         let p = &self.tables[m][i];
         json!({
             "agent": self.sizes[m].name,
@@ -439,8 +689,16 @@ fn run_edge_planes(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     let w = ctx.artifact::<Walkable>("walkable")?;
     let angle = ctx.params.float(param::PLANE_ANGLE_TOL).to_radians();
     let dist = ctx.params.float(param::PLANE_DIST_TOL);
-    let tables = w.meshes.iter().map(|m| build_table(m, angle, dist)).collect();
-    Ok(Arc::new(EdgePlanes { sizes: w.sizes.clone(), polys: w.meshes.clone(), tables }))
+    let tables = w
+        .meshes
+        .iter()
+        .map(|m| build_table(m, angle, dist))
+        .collect();
+    Ok(Arc::new(EdgePlanes {
+        sizes: w.sizes.clone(),
+        polys: w.meshes.clone(),
+        tables,
+    }))
 }
 
 // ---------------------------------------------------------------- links
@@ -457,10 +715,26 @@ fn link_primitives(links: &[&LinkSeg], first: u32) -> Vec<Primitive> {
         let ms = (l.source[0] + l.source[1]) * 0.5;
         let md = (l.dest[0] + l.dest[1]) * 0.5;
         if l.source[0].distance(l.source[1]) > 1e-9 {
-            out.push(Primitive::new(kind.clone(), el, Shape::Segment(f32v(l.source[0]), f32v(l.source[1]))));
+            out.push(Primitive::new(
+                kind.clone(),
+                el,
+                Shape::Segment(f32v(l.source[0]), f32v(l.source[1])),
+            ));
         }
-        let arrow = vec![f32v(ms - l.across * 0.15), f32v(ms), f32v(md), f32v(md + l.across * 0.15)];
-        out.push(Primitive::new(kind, el, Shape::Polyline { points: arrow, closed: false }));
+        let arrow = vec![
+            f32v(ms - l.across * 0.15),
+            f32v(ms),
+            f32v(md),
+            f32v(md + l.across * 0.15),
+        ];
+        out.push(Primitive::new(
+            kind,
+            el,
+            Shape::Polyline {
+                points: arrow,
+                closed: false,
+            },
+        ));
     }
     out
 }
@@ -490,7 +764,12 @@ impl Artifact for Links {
     }
 
     fn describe(&self, element: u32) -> serde_json::Value {
-        self.meshes.iter().flatten().nth(element as usize).map(|l| serde_json::to_value(l).unwrap_or_default()).unwrap_or_default()
+        self.meshes
+            .iter()
+            .flatten()
+            .nth(element as usize)
+            .map(|l| serde_json::to_value(l).unwrap_or_default())
+            .unwrap_or_default()
     }
 }
 
@@ -498,14 +777,26 @@ impl Artifact for Links {
 /// clear of the mesh's expanded brushes (see [`clear_of`]).
 fn keep_clear(links: Vec<LinkSeg>, brushes: &[ExpandedBrush]) -> Vec<LinkSeg> {
     let solids: Vec<&Polyhedron> = brushes.iter().map(|b| &b.solid).collect();
-    links.into_iter().filter(|l| l.kind == LinkKind::Walk || clear_of(&solids, l)).collect()
+    links
+        .into_iter()
+        .filter(|l| l.kind == LinkKind::Walk || clear_of(&solids, l))
+        .collect()
 }
 
 fn run_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let ex = ctx.artifact::<Expanded>("expand")?;
     let t = ctx.artifact::<EdgePlanes>("edge-planes")?;
     let step = ctx.params.float(param::STEP_HEIGHT);
-    let meshes = (0..t.tables.len()).map(|m| keep_clear(table_links(m, &t.polys[m], &t.tables[m], &|e, f| walk_and_step(e, f, step)), &ex.expanded[m])).collect();
+    let meshes = (0..t.tables.len())
+        .map(|m| {
+            keep_clear(
+                table_links(m, &t.polys[m], &t.tables[m], &|e, f| {
+                    walk_and_step(e, f, step)
+                }),
+                &ex.expanded[m],
+            )
+        })
+        .collect();
     Ok(Arc::new(Links { meshes }))
 }
 
@@ -525,7 +816,12 @@ pub struct ExtraLinks {
 
 impl ExtraLinks {
     fn all(&self) -> Vec<&LinkSeg> {
-        self.jumps.iter().flatten().chain(&self.crouch).chain(self.ladders.iter().flatten()).collect()
+        self.jumps
+            .iter()
+            .flatten()
+            .chain(&self.crouch)
+            .chain(self.ladders.iter().flatten())
+            .collect()
     }
 }
 
@@ -543,7 +839,10 @@ impl Artifact for ExtraLinks {
     }
 
     fn describe(&self, element: u32) -> serde_json::Value {
-        self.all().get(element as usize).map(|l| serde_json::to_value(l).unwrap_or_default()).unwrap_or_default()
+        self.all()
+            .get(element as usize)
+            .map(|l| serde_json::to_value(l).unwrap_or_default())
+            .unwrap_or_default()
     }
 }
 
@@ -553,7 +852,16 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     let links = ctx.artifact::<Links>("links")?;
     let step = ctx.params.float(param::STEP_HEIGHT);
     let jump = ctx.params.float(param::JUMP_HEIGHT);
-    let jumps: Vec<Vec<LinkSeg>> = (0..t.tables.len()).map(|m| keep_clear(table_links(m, &t.polys[m], &t.tables[m], &|e, f| jumps(e, f, step, jump)), &ex.expanded[m])).collect();
+    let jumps: Vec<Vec<LinkSeg>> = (0..t.tables.len())
+        .map(|m| {
+            keep_clear(
+                table_links(m, &t.polys[m], &t.tables[m], &|e, f| {
+                    jumps(e, f, step, jump)
+                }),
+                &ex.expanded[m],
+            )
+        })
+        .collect();
     let crouch = if t.polys.len() >= 2 {
         let covered: Vec<LinkSeg> = links.meshes[0].iter().chain(&jumps[0]).cloned().collect();
         let drop = ex.sizes[0].half.y - ex.sizes[1].half.y;
@@ -567,10 +875,17 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
         .enumerate()
         .map(|(m, polys)| {
             let grid = PolyGrid::new(polys);
-            ex.ladders.iter().flat_map(|l| ladder_links(m, polys, &grid, l, ex.sizes[m].half, step)).collect()
+            ex.ladders
+                .iter()
+                .flat_map(|l| ladder_links(m, polys, &grid, l, ex.sizes[m].half, step))
+                .collect()
         })
         .collect();
-    Ok(Arc::new(ExtraLinks { jumps, crouch, ladders }))
+    Ok(Arc::new(ExtraLinks {
+        jumps,
+        crouch,
+        ladders,
+    }))
 }
 
 // ---------------------------------------------------------------- navmesh
@@ -596,13 +911,21 @@ impl Artifact for Output {
         let mut out = Vec::new();
         for n in &self.mesh.nodes {
             if let Some(p) = &n.polygon {
-                out.push(Primitive::new(format!("node/{}", n.stance.name()), n.id, poly_shape(p)));
+                out.push(Primitive::new(
+                    format!("node/{}", n.stance.name()),
+                    n.id,
+                    poly_shape(p),
+                ));
             }
         }
         let base = self.mesh.nodes.len() as u32;
         for (i, l) in self.mesh.links.iter().enumerate() {
             if let Some([a, b]) = l.segment {
-                out.push(Primitive::new(link_kind_name(l.kind), base + i as u32, Shape::Segment(f32v(a), f32v(b))));
+                out.push(Primitive::new(
+                    link_kind_name(l.kind),
+                    base + i as u32,
+                    Shape::Segment(f32v(a), f32v(b)),
+                ));
             }
         }
         out
@@ -617,7 +940,10 @@ impl Artifact for Output {
             }
         }
         for s in [Stance::Stand, Stance::Crouch] {
-            m.insert(format!("{} nodes", s.name()), self.mesh.nodes.iter().filter(|n| n.stance == s).count() as f64);
+            m.insert(
+                format!("{} nodes", s.name()),
+                self.mesh.nodes.iter().filter(|n| n.stance == s).count() as f64,
+            );
         }
         m
     }

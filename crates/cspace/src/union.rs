@@ -45,7 +45,15 @@ pub struct UnionMesh {
 /// touch its own, ascending.
 pub fn interacting(brushes: &[ExpandedBrush]) -> Vec<Vec<usize>> {
     let mut order: Vec<usize> = (0..brushes.len()).collect();
-    order.sort_by(|&a, &b| brushes[a].solid.bounds.min.x.total_cmp(&brushes[b].solid.bounds.min.x).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| {
+        brushes[a]
+            .solid
+            .bounds
+            .min
+            .x
+            .total_cmp(&brushes[b].solid.bounds.min.x)
+            .then(a.cmp(&b))
+    });
     let mut out = vec![Vec::new(); brushes.len()];
     for (k, &i) in order.iter().enumerate() {
         let bi = brushes[i].solid.bounds;
@@ -72,7 +80,10 @@ pub fn interacting(brushes: &[ExpandedBrush]) -> Vec<Vec<usize>> {
 pub fn union_all(brushes: &[ExpandedBrush]) -> UnionMesh {
     let trees: Vec<BspTree> = brushes.iter().map(|b| BspTree::build(&b.solid)).collect();
     let near = interacting(brushes);
-    let mut mesh = UnionMesh { pairs: near.iter().map(Vec::len).sum(), ..UnionMesh::default() };
+    let mut mesh = UnionMesh {
+        pairs: near.iter().map(Vec::len).sum(),
+        ..UnionMesh::default()
+    };
     for (i, b) in brushes.iter().enumerate() {
         for (fi, face) in b.solid.faces.iter().enumerate() {
             let mut pieces = vec![face.vertices.clone()];
@@ -82,7 +93,13 @@ pub fn union_all(brushes: &[ExpandedBrush]) -> UnionMesh {
                     let (outside, inside) = trees[j].clip(piece, face.plane.normal, i < j);
                     next.extend(outside);
                     if inside.len() >= 3 && polygon_area(&inside) > EPS * EPS {
-                        mesh.clipped.push(Fragment { brush: i, face: fi, plane: face.plane, polygon: inside, clipped_by: Some(j) });
+                        mesh.clipped.push(Fragment {
+                            brush: i,
+                            face: fi,
+                            plane: face.plane,
+                            polygon: inside,
+                            clipped_by: Some(j),
+                        });
                     }
                 }
                 pieces = next;
@@ -92,7 +109,13 @@ pub fn union_all(brushes: &[ExpandedBrush]) -> UnionMesh {
             }
             for polygon in pieces {
                 if polygon.len() >= 3 && polygon_area(&polygon) > EPS * EPS {
-                    mesh.kept.push(Fragment { brush: i, face: fi, plane: face.plane, polygon, clipped_by: None });
+                    mesh.kept.push(Fragment {
+                        brush: i,
+                        face: fi,
+                        plane: face.plane,
+                        polygon,
+                        clipped_by: None,
+                    });
                 }
             }
         }
@@ -111,7 +134,15 @@ mod tests {
         boxes
             .iter()
             .enumerate()
-            .map(|(i, (a, b))| expand(i, &Polyhedron::from_planes(&box_brush(*a, *b).planes).unwrap(), DVec3::ZERO, true).unwrap())
+            .map(|(i, (a, b))| {
+                expand(
+                    i,
+                    &Polyhedron::from_planes(&box_brush(*a, *b).planes).unwrap(),
+                    DVec3::ZERO,
+                    true,
+                )
+                .unwrap()
+            })
             .collect()
     }
 
@@ -121,7 +152,10 @@ mod tests {
 
     #[test]
     fn two_overlapping_cubes_have_the_union_surface() {
-        let b = expanded(&[(DVec3::ZERO, DVec3::ONE), (DVec3::new(0.5, 0.0, 0.0), DVec3::new(1.5, 1.0, 1.0))]);
+        let b = expanded(&[
+            (DVec3::ZERO, DVec3::ONE),
+            (DVec3::new(0.5, 0.0, 0.0), DVec3::new(1.5, 1.0, 1.0)),
+        ]);
         let m = union_all(&b);
         // 1.5 x 1 x 1 box: surface 2 * (1.5 + 1.5 + 1).
         assert!((area(&m.kept) - 8.0).abs() < 1e-9, "{}", area(&m.kept));
@@ -130,7 +164,10 @@ mod tests {
 
     #[test]
     fn touching_cubes_lose_the_shared_face_and_coplanar_tops_are_kept_once() {
-        let b = expanded(&[(DVec3::ZERO, DVec3::ONE), (DVec3::new(1.0, 0.0, 0.0), DVec3::new(2.0, 1.0, 1.0))]);
+        let b = expanded(&[
+            (DVec3::ZERO, DVec3::ONE),
+            (DVec3::new(1.0, 0.0, 0.0), DVec3::new(2.0, 1.0, 1.0)),
+        ]);
         let m = union_all(&b);
         assert!((area(&m.kept) - 10.0).abs() < 1e-9, "{}", area(&m.kept));
         let b = expanded(&[(DVec3::ZERO, DVec3::ONE), (DVec3::ZERO, DVec3::ONE)]);
@@ -141,7 +178,10 @@ mod tests {
 
     #[test]
     fn distant_brushes_do_not_interact() {
-        let b = expanded(&[(DVec3::ZERO, DVec3::ONE), (DVec3::splat(5.0), DVec3::splat(6.0))]);
+        let b = expanded(&[
+            (DVec3::ZERO, DVec3::ONE),
+            (DVec3::splat(5.0), DVec3::splat(6.0)),
+        ]);
         assert_eq!(interacting(&b), vec![Vec::<usize>::new(), vec![]]);
         assert!(union_all(&b).clipped.is_empty());
     }

@@ -32,7 +32,12 @@ impl WalkPoly {
 
 /// The angle (degrees) between `normal` and up, as θ = cos⁻¹(n̂ · û).
 pub fn slope_deg(normal: DVec3) -> f64 {
-    normal.normalize().dot(DVec3::Y).clamp(-1.0, 1.0).acos().to_degrees()
+    normal
+        .normalize()
+        .dot(DVec3::Y)
+        .clamp(-1.0, 1.0)
+        .acos()
+        .to_degrees()
 }
 
 /// Keeps the fragments whose slope is at most `max_slope_deg`.
@@ -42,7 +47,12 @@ pub fn walkable(mesh: &UnionMesh, max_slope_deg: f64) -> Vec<WalkPoly> {
         .enumerate()
         .filter_map(|(i, f)| {
             let s = slope_deg(f.plane.normal);
-            (s <= max_slope_deg + 1e-9 && f.plane.normal.y > 1e-9).then(|| WalkPoly { fragment: i, plane: f.plane, polygon: f.polygon.clone(), slope_deg: s })
+            (s <= max_slope_deg + 1e-9 && f.plane.normal.y > 1e-9).then(|| WalkPoly {
+                fragment: i,
+                plane: f.plane,
+                polygon: f.polygon.clone(),
+                slope_deg: s,
+            })
         })
         .collect()
 }
@@ -54,13 +64,25 @@ mod tests {
 
     fn frag(normal: DVec3) -> Fragment {
         let n = normal.normalize();
-        Fragment { brush: 0, face: 0, plane: Plane { normal: n, d: 0.0 }, polygon: vec![DVec3::ZERO; 3], clipped_by: None }
+        Fragment {
+            brush: 0,
+            face: 0,
+            plane: Plane { normal: n, d: 0.0 },
+            polygon: vec![DVec3::ZERO; 3],
+            clipped_by: None,
+        }
     }
 
     #[test]
     fn threshold_is_inclusive_and_ceilings_are_never_walkable() {
         let mesh = UnionMesh {
-            kept: vec![frag(DVec3::Y), frag(DVec3::new(1.0, 1.0, 0.0)), frag(DVec3::new(1.01, 1.0, 0.0)), frag(-DVec3::Y), frag(DVec3::X)],
+            kept: vec![
+                frag(DVec3::Y),
+                frag(DVec3::new(1.0, 1.0, 0.0)),
+                frag(DVec3::new(1.01, 1.0, 0.0)),
+                frag(-DVec3::Y),
+                frag(DVec3::X),
+            ],
             ..UnionMesh::default()
         };
         let w = walkable(&mesh, 45.0);
@@ -72,7 +94,15 @@ mod tests {
     #[test]
     fn height_follows_the_plane() {
         let n = DVec3::new(-1.0, 2.0, 0.0).normalize();
-        let p = WalkPoly { fragment: 0, plane: Plane { normal: n, d: n.dot(DVec3::new(0.0, 1.0, 0.0)) }, polygon: vec![], slope_deg: 0.0 };
+        let p = WalkPoly {
+            fragment: 0,
+            plane: Plane {
+                normal: n,
+                d: n.dot(DVec3::new(0.0, 1.0, 0.0)),
+            },
+            polygon: vec![],
+            slope_deg: 0.0,
+        };
         assert!((p.height_at(2.0, 7.0) - 2.0).abs() < 1e-12);
     }
 }

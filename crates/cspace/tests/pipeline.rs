@@ -26,7 +26,11 @@ fn mesh(r: &Runner) -> navscope_core::NavMesh {
 
 fn route(r: &Runner, from: DVec3, to: DVec3) -> Option<Vec<LinkKind>> {
     let m = mesh(r);
-    path_kinds(&m, locate(&m, from, Stance::Stand), locate(&m, to, Stance::Stand))
+    path_kinds(
+        &m,
+        locate(&m, from, Stance::Stand),
+        locate(&m, to, Stance::Stand),
+    )
 }
 
 #[test]
@@ -40,29 +44,56 @@ fn ramp_path_walks_up_the_ramp_and_steps_onto_the_step() {
     // Straight ahead of the ramp's foot: the cheapest way up walks the ramp.
     let up = route(&r, v(-5.0, 0.0, 0.0), v(4.0, 1.0, 0.0)).expect("the platform is reachable");
     assert!(up.contains(&LinkKind::Walk), "{up:?}");
-    assert!(up.iter().all(|k| *k == LinkKind::Walk), "up the ramp by walking only: {up:?}");
+    assert!(
+        up.iter().all(|k| *k == LinkKind::Walk),
+        "up the ramp by walking only: {up:?}"
+    );
     let step = route(&r, v(-5.0, 0.0, -4.0), v(-4.0, 0.3, 3.5)).expect("the step is reachable");
     assert!(step.contains(&LinkKind::StepUp), "{step:?}");
     // Step links also run along the low part of the ramp's sides (Figure 4).
     let l = artifact::<Links>(&r, "links");
-    let side_steps = get::<Links>(&l).meshes[0].iter().filter(|l| l.kind == LinkKind::StepUp && (l.source[0].z.abs() - 1.3).abs() < 1e-6).count();
-    assert!(side_steps >= 2, "step links along both sides of the ramp: {side_steps}");
+    let side_steps = get::<Links>(&l).meshes[0]
+        .iter()
+        .filter(|l| l.kind == LinkKind::StepUp && (l.source[0].z.abs() - 1.3).abs() < 1e-6)
+        .count();
+    assert!(
+        side_steps >= 2,
+        "step links along both sides of the ramp: {side_steps}"
+    );
 }
 
 #[test]
 fn archway_makes_the_standing_agent_crouch() {
     let r = run("archway", samples::archway(), &[]);
     let path = route(&r, v(-5.0, 0.0, 0.0), v(5.0, 0.0, 0.0)).expect("through the archway");
-    assert_eq!(path.iter().filter(|k| **k == LinkKind::Crouch).count(), 2, "crouch down, crouch up: {path:?}");
-    let r = run("archway", samples::archway(), &[("crouch_mesh", ParamValue::Bool(false))]);
-    assert!(route(&r, v(-5.0, 0.0, 0.0), v(5.0, 0.0, 0.0)).is_none(), "no way through without crouching");
+    assert_eq!(
+        path.iter().filter(|k| **k == LinkKind::Crouch).count(),
+        2,
+        "crouch down, crouch up: {path:?}"
+    );
+    let r = run(
+        "archway",
+        samples::archway(),
+        &[("crouch_mesh", ParamValue::Bool(false))],
+    );
+    assert!(
+        route(&r, v(-5.0, 0.0, 0.0), v(5.0, 0.0, 0.0)).is_none(),
+        "no way through without crouching"
+    );
 }
 
 #[test]
 fn stairs_are_climbed_by_steps() {
-    let r = run("stairs", samples::stairs(), &[("jump_height", ParamValue::Float(0.0))]);
+    let r = run(
+        "stairs",
+        samples::stairs(),
+        &[("jump_height", ParamValue::Float(0.0))],
+    );
     let path = route(&r, v(-3.0, 0.0, 0.0), v(5.0, 1.5, 0.0)).expect("the landing is reachable");
-    assert!(path.iter().filter(|k| **k == LinkKind::StepUp).count() >= 6, "{path:?}");
+    assert!(
+        path.iter().filter(|k| **k == LinkKind::StepUp).count() >= 6,
+        "{path:?}"
+    );
 }
 
 #[test]
@@ -70,7 +101,11 @@ fn ledge_needs_a_jump() {
     let r = run("ledge", samples::ledge(), &[]);
     let path = route(&r, v(-3.0, 0.0, 0.0), v(3.0, 1.0, 0.0)).expect("the ledge is reachable");
     assert!(path.contains(&LinkKind::Jump), "{path:?}");
-    let r = run("ledge", samples::ledge(), &[("jump_height", ParamValue::Float(0.6))]);
+    let r = run(
+        "ledge",
+        samples::ledge(),
+        &[("jump_height", ParamValue::Float(0.6))],
+    );
     assert!(route(&r, v(-3.0, 0.0, 0.0), v(3.0, 1.0, 0.0)).is_none());
 }
 
@@ -78,16 +113,32 @@ fn ledge_needs_a_jump() {
 fn ladder_is_climbed() {
     let r = run("ladder", samples::ladder(), &[]);
     let path = route(&r, v(-3.0, 0.0, 0.0), v(3.0, 3.0, 0.0)).expect("the top is reachable");
-    assert_eq!(path.iter().filter(|k| **k == LinkKind::Ladder).count(), 1, "{path:?}");
+    assert_eq!(
+        path.iter().filter(|k| **k == LinkKind::Ladder).count(),
+        1,
+        "{path:?}"
+    );
     let e = artifact::<Expanded>(&r, "expand");
-    assert_eq!(get::<Expanded>(&e).solids.len(), 2, "the ladder brush is not solid");
+    assert_eq!(
+        get::<Expanded>(&e).solids.len(),
+        2,
+        "the ladder brush is not solid"
+    );
 }
 
 fn all_links(r: &Runner) -> Vec<LinkSeg> {
     let l = artifact::<Links>(r, "links");
     let x = artifact::<ExtraLinks>(r, "extra-links");
     let x = get::<ExtraLinks>(&x);
-    get::<Links>(&l).meshes.iter().flatten().chain(x.jumps.iter().flatten()).chain(&x.crouch).chain(x.ladders.iter().flatten()).cloned().collect()
+    get::<Links>(&l)
+        .meshes
+        .iter()
+        .flatten()
+        .chain(x.jumps.iter().flatten())
+        .chain(&x.crouch)
+        .chain(x.ladders.iter().flatten())
+        .cloned()
+        .collect()
 }
 
 fn reverse(k: LinkKind) -> LinkKind {
@@ -108,12 +159,21 @@ fn links_are_symmetric_level_and_cross_no_solid() {
         assert!(!links.is_empty(), "{name}");
         for l in &links {
             let back = links.iter().any(|b| {
-                b.from_mesh == l.to_mesh && b.from == l.to && b.to_mesh == l.from_mesh && b.to == l.from && b.kind == reverse(l.kind) && b.source == l.dest && b.dest == l.source
+                b.from_mesh == l.to_mesh
+                    && b.from == l.to
+                    && b.to_mesh == l.from_mesh
+                    && b.to == l.from
+                    && b.kind == reverse(l.kind)
+                    && b.source == l.dest
+                    && b.dest == l.source
             });
             assert!(back, "{name}: {l:?} has no reverse");
             if l.kind == LinkKind::Walk {
                 for i in 0..2 {
-                    assert!((l.source[i].y - l.dest[i].y).abs() <= LEVEL_EPS, "{name}: walk link between different heights {l:?}");
+                    assert!(
+                        (l.source[i].y - l.dest[i].y).abs() <= LEVEL_EPS,
+                        "{name}: walk link between different heights {l:?}"
+                    );
                 }
             }
             // Sample the crossing: along the source and destination segments, and
@@ -123,13 +183,21 @@ fn links_are_symmetric_level_and_cross_no_solid() {
                 samples.push((l.from_mesh, l.source[0].lerp(l.source[1], t)));
                 samples.push((l.to_mesh, l.dest[0].lerp(l.dest[1], t)));
                 if l.from_mesh == l.to_mesh && l.kind != LinkKind::Ladder {
-                    let (a, b) = (l.source[0].lerp(l.source[1], 0.5), l.dest[0].lerp(l.dest[1], 0.5));
+                    let (a, b) = (
+                        l.source[0].lerp(l.source[1], 0.5),
+                        l.dest[0].lerp(l.dest[1], 0.5),
+                    );
                     samples.push((l.from_mesh, a.lerp(b, t)));
                 }
             }
             for (m, p) in samples {
                 for x in &expanded[m] {
-                    assert!(!x.solid.contains_strictly(p, 1e-4), "{name}: {:?} link {l:?} passes through expanded brush {} at {p}", l.kind, x.brush);
+                    assert!(
+                        !x.solid.contains_strictly(p, 1e-4),
+                        "{name}: {:?} link {l:?} passes through expanded brush {} at {p}",
+                        l.kind,
+                        x.brush
+                    );
                 }
             }
         }
@@ -153,26 +221,48 @@ fn union_faces_lie_on_the_boundary_and_do_not_overlap() {
                 let n = f.plane.normal;
                 let out = c + n * 1e-4;
                 let inside = c - n * 1e-4;
-                assert!(brushes.iter().all(|b| !b.solid.contains_strictly(out, 0.0)), "{name}: a point just outside a face of brush {} is inside a brush", f.brush);
-                assert!(brushes.iter().any(|b| b.solid.contains_strictly(inside, 0.0)), "{name}: a point just inside a face of brush {} is in no brush", f.brush);
+                assert!(
+                    brushes.iter().all(|b| !b.solid.contains_strictly(out, 0.0)),
+                    "{name}: a point just outside a face of brush {} is inside a brush",
+                    f.brush
+                );
+                assert!(
+                    brushes
+                        .iter()
+                        .any(|b| b.solid.contains_strictly(inside, 0.0)),
+                    "{name}: a point just inside a face of brush {} is in no brush",
+                    f.brush
+                );
             }
             // No two kept pieces on the same plane overlap.
             for (i, a) in mesh.kept.iter().enumerate() {
                 for b in &mesh.kept[i + 1..] {
-                    if a.plane.normal.dot(b.plane.normal) < 1.0 - 1e-9 || (a.plane.d - b.plane.d).abs() > 1e-6 {
+                    if a.plane.normal.dot(b.plane.normal) < 1.0 - 1e-9
+                        || (a.plane.d - b.plane.d).abs() > 1e-6
+                    {
                         continue;
                     }
                     let mut overlap = a.polygon.clone();
                     let k = b.polygon.len();
                     for j in 0..k {
                         let (p, q) = (b.polygon[j], b.polygon[(j + 1) % k]);
-                        let Some(side) = navscope_core::geom::Plane::from_normal_point((q - p).cross(b.plane.normal), p) else { continue };
+                        let Some(side) = navscope_core::geom::Plane::from_normal_point(
+                            (q - p).cross(b.plane.normal),
+                            p,
+                        ) else {
+                            continue;
+                        };
                         overlap = split(&overlap, &side, 1e-9).1;
                         if overlap.len() < 3 {
                             break;
                         }
                     }
-                    assert!(overlap.len() < 3 || polygon_area(&overlap) < 1e-6, "{name}: kept faces of brushes {} and {} overlap", a.brush, b.brush);
+                    assert!(
+                        overlap.len() < 3 || polygon_area(&overlap) < 1e-6,
+                        "{name}: kept faces of brushes {} and {} overlap",
+                        a.brush,
+                        b.brush
+                    );
                 }
             }
         }
@@ -184,11 +274,20 @@ fn clicking_an_edge_plane_lists_its_edges() {
     let r = run("ramp", samples::ramp(), &[]);
     let a = artifact::<EdgePlanes>(&r, "edge-planes");
     let t = get::<EdgePlanes>(&a);
-    let opposing = t.tables[0].iter().position(|p| !p.same.is_empty() && !p.opposite.is_empty()).unwrap();
+    let opposing = t.tables[0]
+        .iter()
+        .position(|p| !p.same.is_empty() && !p.opposite.is_empty())
+        .unwrap();
     let d = a.describe(opposing as u32);
     assert_eq!(d["agent"], "stand");
-    assert_eq!(d["same_facing"].as_array().unwrap().len(), t.tables[0][opposing].same.len());
-    assert_eq!(d["opposite_facing"].as_array().unwrap().len(), t.tables[0][opposing].opposite.len());
+    assert_eq!(
+        d["same_facing"].as_array().unwrap().len(),
+        t.tables[0][opposing].same.len()
+    );
+    assert_eq!(
+        d["opposite_facing"].as_array().unwrap().len(),
+        t.tables[0][opposing].opposite.len()
+    );
     assert_eq!(d["same_facing"][0]["from"].as_array().unwrap().len(), 3);
     let crouch_first = t.tables[0].len() as u32;
     assert_eq!(a.describe(crouch_first)["agent"], "crouch");
@@ -198,25 +297,62 @@ fn clicking_an_edge_plane_lists_its_edges() {
 #[test]
 fn every_stage_draws_and_counts() {
     let r = run("courtyard", samples::courtyard(), &[]);
-    let kinds: Vec<String> = (0..r.pipeline().stages.len()).flat_map(|i| r.result(i).unwrap().outcome.as_ref().unwrap().primitives()).map(|p| p.kind).collect();
-    for k in ["brush", "brush/expanded", "face/bevel", "face/kept", "face/clipped", "walkable/stand", "walkable/crouch", "edge-plane", "link/walk", "link/step-up", "link/step-down", "link/jump", "link/crouch", "link/ladder", "ladder"] {
+    let kinds: Vec<String> = (0..r.pipeline().stages.len())
+        .flat_map(|i| r.result(i).unwrap().outcome.as_ref().unwrap().primitives())
+        .map(|p| p.kind)
+        .collect();
+    for k in [
+        "brush",
+        "brush/expanded",
+        "face/bevel",
+        "face/kept",
+        "face/clipped",
+        "walkable/stand",
+        "walkable/crouch",
+        "edge-plane",
+        "link/walk",
+        "link/step-up",
+        "link/step-down",
+        "link/jump",
+        "link/crouch",
+        "link/ladder",
+        "ladder",
+    ] {
         assert!(kinds.iter().any(|x| x == k), "no primitive of kind {k}");
     }
     let m = mesh(&r);
     m.validate().unwrap();
-    for k in [LinkKind::Walk, LinkKind::StepUp, LinkKind::StepDown, LinkKind::Jump, LinkKind::Crouch, LinkKind::Ladder] {
-        assert!(m.links.iter().any(|l| l.kind == k), "courtyard has no {k:?} link");
+    for k in [
+        LinkKind::Walk,
+        LinkKind::StepUp,
+        LinkKind::StepDown,
+        LinkKind::Jump,
+        LinkKind::Crouch,
+        LinkKind::Ladder,
+    ] {
+        assert!(
+            m.links.iter().any(|l| l.kind == k),
+            "courtyard has no {k:?} link"
+        );
     }
     // The NavMesh contract: polygons counter-clockwise seen from above.
     for n in &m.nodes {
         let p = n.polygon.as_ref().unwrap();
-        let s: f64 = (0..p.len()).map(|i| p[i].x * p[(i + 1) % p.len()].z - p[(i + 1) % p.len()].x * p[i].z).sum();
+        let s: f64 = (0..p.len())
+            .map(|i| p[i].x * p[(i + 1) % p.len()].z - p[(i + 1) % p.len()].x * p[i].z)
+            .sum();
         assert!(s < 0.0, "node {} winds clockwise", n.id);
     }
 }
 
 fn level(brushes: Vec<navscope_core::level::Brush>) -> Arc<Level> {
-    Arc::new(Level { source: "bad.map".into(), data: LevelData::Brushes(BrushLevel { brushes, entities: vec![] }) })
+    Arc::new(Level {
+        source: "bad.map".into(),
+        data: LevelData::Brushes(BrushLevel {
+            brushes,
+            entities: vec![],
+        }),
+    })
 }
 
 fn first_error(l: Arc<Level>) -> Option<(usize, StageError)> {
@@ -231,27 +367,54 @@ fn degenerate_levels_give_named_errors() {
     let flat = box_brush(v(0.0, 0.0, 0.0), v(1.0, 0.0, 1.0));
     let (i, e) = first_error(level(vec![floor.clone(), flat])).unwrap();
     assert_eq!(i, 0);
-    assert!(e.to_string().starts_with("bad.map: brush 1: encloses no volume"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("bad.map: brush 1: encloses no volume"),
+        "{e}"
+    );
     let mut dup = floor.clone();
     dup.planes.push(dup.planes[1]);
     let (_, e) = first_error(level(vec![dup])).unwrap();
-    assert_eq!(e.to_string(), "bad.map: brush 0: planes 1 and 6 are the same plane");
+    assert_eq!(
+        e.to_string(),
+        "bad.map: brush 0: planes 1 and 6 are the same plane"
+    );
     let huge = box_brush(v(0.0, 0.0, 0.0), v(1.5e5, 1.0, 1.0));
     let (_, e) = first_error(level(vec![floor.clone(), huge])).unwrap();
-    assert!(e.to_string().contains("brush 1: has a vertex beyond the largest allowed coordinate"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("brush 1: has a vertex beyond the largest allowed coordinate"),
+        "{e}"
+    );
     let far = box_brush(v(0.0, 0.0, 0.0), v(1.0e9, 1.0, 1.0));
     let (_, e) = first_error(level(vec![floor.clone(), far])).unwrap();
-    assert_eq!(e.to_string(), "bad.map: brush 1: plane 0 lies beyond the largest allowed coordinate (100000 m)");
+    assert_eq!(
+        e.to_string(),
+        "bad.map: brush 1: plane 0 lies beyond the largest allowed coordinate (100000 m)"
+    );
     // An empty level is not an error: it has no walkable surface.
     assert!(first_error(level(vec![])).is_none());
     // Crouching taller than standing is refused, naming both parameters.
     let mut r = Runner::new(Arc::new(navscope_cspace::pipeline()), level(vec![floor]));
-    r.set_param("crouch_height", ParamValue::Float(2.0)).unwrap();
+    r.set_param("crouch_height", ParamValue::Float(2.0))
+        .unwrap();
     r.run_all();
-    assert_eq!(r.first_error().unwrap().1.to_string(), "crouch_height (2 m) must be lower than stand_height (1.8 m)");
+    assert_eq!(
+        r.first_error().unwrap().1.to_string(),
+        "crouch_height (2 m) must be lower than stand_height (1.8 m)"
+    );
     // A floor plan is the wrong kind of level.
-    let fp = Arc::new(Level { source: "plan.json".into(), data: LevelData::FloorPlan(Default::default()) });
-    assert!(first_error(fp).unwrap().1.to_string().contains("needs a brush level"));
+    let fp = Arc::new(Level {
+        source: "plan.json".into(),
+        data: LevelData::FloorPlan(Default::default()),
+    });
+    assert!(
+        first_error(fp)
+            .unwrap()
+            .1
+            .to_string()
+            .contains("needs a brush level")
+    );
 }
 
 #[test]
@@ -264,7 +427,11 @@ fn output_is_deterministic() {
 #[test]
 fn bevels_off_changes_the_slanted_crates() {
     let with = run("courtyard", samples::courtyard(), &[]);
-    let without = run("courtyard", samples::courtyard(), &[("bevels", ParamValue::Bool(false))]);
+    let without = run(
+        "courtyard",
+        samples::courtyard(),
+        &[("bevels", ParamValue::Bool(false))],
+    );
     let count = |r: &Runner| r.result(0).unwrap().counts["bevel faces"];
     assert!(count(&with) > 0);
     assert_eq!(count(&without), 0);

@@ -1,7 +1,6 @@
 //! Helpers shared by the integration tests: running the pipeline, reading
 //! artifacts, locating nodes and searching paths on the NavMesh.
 
-
 use std::any::Any;
 use std::collections::BinaryHeap;
 use std::sync::Arc;
@@ -12,7 +11,10 @@ use navscope_core::{Artifact, LinkKind, NavMesh, ParamValue, Runner, Stance};
 
 /// Runs every stage of the pipeline on `level` with parameter overrides.
 pub fn run(name: &str, level: BrushLevel, overrides: &[(&str, ParamValue)]) -> Runner {
-    let level = Level { source: name.into(), data: LevelData::Brushes(level) };
+    let level = Level {
+        source: name.into(),
+        data: LevelData::Brushes(level),
+    };
     let mut r = Runner::new(Arc::new(navscope_cspace::pipeline()), Arc::new(level));
     for (k, v) in overrides {
         r.set_param(k, v.clone()).unwrap();
@@ -29,7 +31,10 @@ pub fn artifact<T: Artifact>(r: &Runner, id: &str) -> Arc<dyn Artifact> {
     let i = r.pipeline().stage_index(id).unwrap();
     let a = r.result(i).unwrap().outcome.as_ref().unwrap().clone();
     let any: &dyn Any = a.as_ref();
-    assert!(any.downcast_ref::<T>().is_some(), "stage {id} has another artifact type");
+    assert!(
+        any.downcast_ref::<T>().is_some(),
+        "stage {id} has another artifact type"
+    );
     a
 }
 
@@ -55,8 +60,17 @@ fn inside_plan(poly: &[DVec3], x: f64, z: f64) -> bool {
 pub fn locate(mesh: &NavMesh, p: DVec3, stance: Stance) -> u32 {
     mesh.nodes
         .iter()
-        .filter(|n| n.stance == stance && n.polygon.as_ref().is_some_and(|poly| inside_plan(poly, p.x, p.z)))
-        .min_by(|a, b| (a.position.y - p.y).abs().total_cmp(&(b.position.y - p.y).abs()))
+        .filter(|n| {
+            n.stance == stance
+                && n.polygon
+                    .as_ref()
+                    .is_some_and(|poly| inside_plan(poly, p.x, p.z))
+        })
+        .min_by(|a, b| {
+            (a.position.y - p.y)
+                .abs()
+                .total_cmp(&(b.position.y - p.y).abs())
+        })
         .unwrap_or_else(|| panic!("no {stance:?} node under {p}"))
         .id
 }
