@@ -22,7 +22,9 @@ pub enum PathError {
         problem: String,
     },
     /// No node near the start point.
-    #[error("the start point {point} is not on the navigation mesh (no node within {max_distance} m)")]
+    #[error(
+        "the start point {point} is not on the navigation mesh (no node within {max_distance} m)"
+    )]
     StartOffMesh {
         /// The start as given.
         point: DVec3,
@@ -30,7 +32,9 @@ pub enum PathError {
         max_distance: f64,
     },
     /// No node near the goal point.
-    #[error("the goal point {point} is not on the navigation mesh (no node within {max_distance} m)")]
+    #[error(
+        "the goal point {point} is not on the navigation mesh (no node within {max_distance} m)"
+    )]
     GoalOffMesh {
         /// The goal as given.
         point: DVec3,
@@ -123,7 +127,10 @@ impl PathResult {
             waypoints: self
                 .waypoints
                 .iter()
-                .map(|w| JsonWaypoint { position: w.position.to_array(), stance: w.stance.name() })
+                .map(|w| JsonWaypoint {
+                    position: w.position.to_array(),
+                    stance: w.stance.name(),
+                })
                 .collect(),
         };
         serde_json::to_string(&doc).expect("path JSON serialises")
@@ -133,24 +140,38 @@ impl PathResult {
     /// waypoints, with the expansions the search made
     /// ([`PathError::expansions`]).
     pub fn not_found_json(expansions: usize) -> String {
-        let doc = JsonPath { found: false, length: 0.0, expansions, waypoints: Vec::new() };
+        let doc = JsonPath {
+            found: false,
+            length: 0.0,
+            expansions,
+            waypoints: Vec::new(),
+        };
         serde_json::to_string(&doc).expect("path JSON serialises")
     }
 }
 
 /// The centre-to-centre polyline of a search path (see
 /// [`PathResult::centre_length`]).
-pub fn centre_polyline(mesh: &NavMesh, nodes: &[u32], links: &[usize], start: DVec3, goal: DVec3) -> Vec<DVec3> {
+pub fn centre_polyline(
+    mesh: &NavMesh,
+    nodes: &[u32],
+    links: &[usize],
+    start: DVec3,
+    goal: DVec3,
+) -> Vec<DVec3> {
     let mut pts = vec![start];
     for (i, w) in nodes.windows(2).enumerate() {
-        let seg = links.get(i).and_then(|li| mesh.links.get(*li)).and_then(|l| l.segment);
+        let seg = links
+            .get(i)
+            .and_then(|li| mesh.links.get(*li))
+            .and_then(|l| l.segment);
         if let Some([a, b]) = seg {
             pts.push((a + b) * 0.5);
         }
-        if i + 2 < nodes.len() {
-            if let Some(n) = mesh.nodes.get(w[1] as usize) {
-                pts.push(n.position);
-            }
+        if i + 2 < nodes.len()
+            && let Some(n) = mesh.nodes.get(w[1] as usize)
+        {
+            pts.push(n.position);
         }
     }
     pts.push(goal);
@@ -161,23 +182,51 @@ pub fn centre_polyline(mesh: &NavMesh, nodes: &[u32], links: &[usize], start: DV
 /// (built on this `mesh`), runs [`astar`] between their nodes from the
 /// snapped points, and smooths the result with [`funnel()`] using
 /// `opts.agent_radius`.
-pub fn find_path(mesh: &NavMesh, locator: &Locator, from: DVec3, to: DVec3, opts: &SearchOptions) -> Result<PathResult, PathError> {
+pub fn find_path(
+    mesh: &NavMesh,
+    locator: &Locator,
+    from: DVec3,
+    to: DVec3,
+    opts: &SearchOptions,
+) -> Result<PathResult, PathError> {
     if mesh.nodes.is_empty() {
         return Err(PathError::EmptyMesh);
     }
-    opts.check().map_err(|problem| PathError::InvalidOptions { problem })?;
+    opts.check()
+        .map_err(|problem| PathError::InvalidOptions { problem })?;
     let max_distance = locator.max_distance;
-    let start = locator.locate(from).ok_or(PathError::StartOffMesh { point: from, max_distance })?;
-    let goal = locator.locate(to).ok_or(PathError::GoalOffMesh { point: to, max_distance })?;
+    let start = locator.locate(from).ok_or(PathError::StartOffMesh {
+        point: from,
+        max_distance,
+    })?;
+    let goal = locator.locate(to).ok_or(PathError::GoalOffMesh {
+        point: to,
+        max_distance,
+    })?;
     let search = astar(mesh, start.node, goal.node, start.point, goal.point, opts);
     let Some(nodes) = search.nodes.clone() else {
         return Err(if search.hit_limit {
-            PathError::ExpansionLimit { start_node: start.node, goal_node: goal.node, limit: opts.max_expansions }
+            PathError::ExpansionLimit {
+                start_node: start.node,
+                goal_node: goal.node,
+                limit: opts.max_expansions,
+            }
         } else {
-            PathError::NoConnection { start_node: start.node, goal_node: goal.node, expansions: search.trace.expansions.len() }
+            PathError::NoConnection {
+                start_node: start.node,
+                goal_node: goal.node,
+                expansions: search.trace.expansions.len(),
+            }
         });
     };
-    let waypoints = funnel(mesh, &nodes, &search.links, start.point, goal.point, opts.agent_radius);
+    let waypoints = funnel(
+        mesh,
+        &nodes,
+        &search.links,
+        start.point,
+        goal.point,
+        opts.agent_radius,
+    );
     let centre = centre_polyline(mesh, &nodes, &search.links, start.point, goal.point);
     Ok(PathResult {
         found: true,
@@ -192,7 +241,13 @@ pub fn find_path(mesh: &NavMesh, locator: &Locator, from: DVec3, to: DVec3, opts
 /// The search cost the centre polyline would have with every multiplier 1:
 /// used by tests to check [`astar`]'s bookkeeping.
 #[cfg(test)]
-pub(crate) fn unit_cost(mesh: &NavMesh, nodes: &[u32], links: &[usize], start: DVec3, goal: DVec3) -> f64 {
+pub(crate) fn unit_cost(
+    mesh: &NavMesh,
+    nodes: &[u32],
+    links: &[usize],
+    start: DVec3,
+    goal: DVec3,
+) -> f64 {
     use crate::search::link_halves;
     let pos = |k: usize| {
         if k == 0 {
@@ -203,10 +258,14 @@ pub(crate) fn unit_cost(mesh: &NavMesh, nodes: &[u32], links: &[usize], start: D
             mesh.nodes[nodes[k] as usize].position
         }
     };
-    links.iter().enumerate().map(|(k, li)| {
-        let (a, b) = link_halves(&mesh.links[*li], pos(k), pos(k + 1));
-        a + b
-    }).sum()
+    links
+        .iter()
+        .enumerate()
+        .map(|(k, li)| {
+            let (a, b) = link_halves(&mesh.links[*li], pos(k), pos(k + 1));
+            a + b
+        })
+        .sum()
 }
 
 #[cfg(test)]
@@ -218,19 +277,35 @@ mod tests {
     fn finds_and_serialises_a_path() {
         let m = grid_mesh(3, 3, |i, j| i < 2 && j > 0);
         let loc = Locator::new(&m);
-        let r = find_path(&m, &loc, DVec3::new(0.5, 0.3, 0.5), DVec3::new(2.5, 0.0, 2.5), &SearchOptions::default()).unwrap();
+        let r = find_path(
+            &m,
+            &loc,
+            DVec3::new(0.5, 0.3, 0.5),
+            DVec3::new(2.5, 0.0, 2.5),
+            &SearchOptions::default(),
+        )
+        .unwrap();
         assert!(r.found);
         assert_eq!(r.waypoints[0].position, DVec3::new(0.5, 0.0, 0.5));
         assert_eq!(r.waypoints.len(), 3);
         assert!(r.length <= r.centre_length);
         assert!((r.centre_length - 4.0).abs() < 1e-12);
         let nodes = r.search.nodes.as_ref().unwrap();
-        let uc = unit_cost(&m, nodes, &r.search.links, DVec3::new(0.5, 0.0, 0.5), DVec3::new(2.5, 0.0, 2.5));
+        let uc = unit_cost(
+            &m,
+            nodes,
+            &r.search.links,
+            DVec3::new(0.5, 0.0, 0.5),
+            DVec3::new(2.5, 0.0, 2.5),
+        );
         assert!((uc - r.centre_length).abs() < 1e-12 && (uc - r.search.cost).abs() < 1e-12);
         let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
         assert_eq!(v["found"], true);
         assert_eq!(v["expansions"], r.expansions);
-        assert_eq!(v["waypoints"][1]["position"], serde_json::json!([2.0, 0.0, 1.0]));
+        assert_eq!(
+            v["waypoints"][1]["position"],
+            serde_json::json!([2.0, 0.0, 1.0])
+        );
         assert_eq!(v["waypoints"][1]["stance"], "stand");
         assert_eq!(v.as_object().unwrap().len(), 4);
         assert_eq!(v["waypoints"][0].as_object().unwrap().len(), 2);
@@ -240,24 +315,43 @@ mod tests {
     #[test]
     fn not_found_json_is_the_contract() {
         let v: serde_json::Value = serde_json::from_str(&PathResult::not_found_json(7)).unwrap();
-        assert_eq!(v, serde_json::json!({ "found": false, "length": 0.0, "expansions": 7, "waypoints": [] }));
+        assert_eq!(
+            v,
+            serde_json::json!({ "found": false, "length": 0.0, "expansions": 7, "waypoints": [] })
+        );
     }
 
     #[test]
     fn errors_say_what_is_wrong() {
         let empty = NavMesh::new("t", "t");
-        let e = find_path(&empty, &Locator::new(&empty), DVec3::ZERO, DVec3::ZERO, &SearchOptions::default()).unwrap_err();
+        let e = find_path(
+            &empty,
+            &Locator::new(&empty),
+            DVec3::ZERO,
+            DVec3::ZERO,
+            &SearchOptions::default(),
+        )
+        .unwrap_err();
         assert_eq!(e, PathError::EmptyMesh);
         let m = grid_mesh(2, 1, |_, _| false);
         let loc = Locator::new(&m);
         let opts = SearchOptions::default();
         let e = find_path(&m, &loc, DVec3::new(50., 0., 0.), DVec3::ZERO, &opts).unwrap_err();
-        assert_eq!(e.to_string(), "the start point [50, 0, 0] is not on the navigation mesh (no node within 2 m)");
+        assert_eq!(
+            e.to_string(),
+            "the start point [50, 0, 0] is not on the navigation mesh (no node within 2 m)"
+        );
         let e = find_path(&m, &loc, DVec3::ZERO, DVec3::new(0., -9., 0.), &opts).unwrap_err();
         assert!(matches!(e, PathError::GoalOffMesh { .. }));
-        let bad = SearchOptions { agent_radius: -1.0, ..SearchOptions::default() };
+        let bad = SearchOptions {
+            agent_radius: -1.0,
+            ..SearchOptions::default()
+        };
         let e = find_path(&m, &loc, DVec3::ZERO, DVec3::ZERO, &bad).unwrap_err();
-        assert!(e.to_string().starts_with("invalid search options: the agent radius is -1"));
+        assert!(
+            e.to_string()
+                .starts_with("invalid search options: the agent radius is -1")
+        );
         assert_eq!(e.expansions(), 0);
     }
 
@@ -265,13 +359,37 @@ mod tests {
     fn disconnected_parts_have_no_connection() {
         let m = grid_mesh(5, 2, |i, _| i == 2);
         let loc = Locator::new(&m);
-        let e = find_path(&m, &loc, DVec3::new(0.5, 0., 0.5), DVec3::new(4.5, 0., 0.5), &SearchOptions::default()).unwrap_err();
-        assert_eq!(e, PathError::NoConnection { start_node: 0, goal_node: 3, expansions: 4 });
+        let e = find_path(
+            &m,
+            &loc,
+            DVec3::new(0.5, 0., 0.5),
+            DVec3::new(4.5, 0., 0.5),
+            &SearchOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e,
+            PathError::NoConnection {
+                start_node: 0,
+                goal_node: 3,
+                expansions: 4
+            }
+        );
         assert!(e.to_string().contains("not connected"));
         assert_eq!(e.expansions(), 4);
-        let tight = SearchOptions { max_expansions: 2, ..SearchOptions::default() };
+        let tight = SearchOptions {
+            max_expansions: 2,
+            ..SearchOptions::default()
+        };
         let m = grid_mesh(5, 1, |_, _| false);
-        let e = find_path(&m, &Locator::new(&m), DVec3::new(0.5, 0., 0.5), DVec3::new(4.5, 0., 0.5), &tight).unwrap_err();
+        let e = find_path(
+            &m,
+            &Locator::new(&m),
+            DVec3::new(0.5, 0., 0.5),
+            DVec3::new(4.5, 0., 0.5),
+            &tight,
+        )
+        .unwrap_err();
         assert!(matches!(e, PathError::ExpansionLimit { limit: 2, .. }));
     }
 }

@@ -10,7 +10,7 @@
 //! it. It runs in plan coordinates (seen from above) with exact orientation
 //! tests. With radius 0 the result is the shortest path inside the corridor
 //! of the path's polygons, seen from above. Corners are portal ends (shrunk
-//! by the agent radius, see [`crate::portal`](crate#modules)); their heights
+//! by the agent radius, see the `portal` module); their heights
 //! are those of the portal ends.
 //!
 //! Heights in between: wherever the straight leg crosses a portal the height
@@ -48,6 +48,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::portal::{Portal, portals};
 use crate::stance::most_restrictive;
+use crate::surface::positive;
 
 /// One point of a smoothed path.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -125,7 +126,11 @@ fn crossing(p: &Portal, a: DVec2, b: DVec2) -> DVec3 {
     } else {
         navscope_core::geom::project_on_segment(l, r, a)
     };
-    p.at(if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.5 })
+    p.at(if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.5
+    })
 }
 
 /// One point along the dense path (every portal crossing) or a node vertex.
@@ -145,7 +150,7 @@ struct Event {
 fn height_kink(a: DVec3, b: DVec3, c: DVec3) -> bool {
     let d1 = world_to_plan(a).distance(world_to_plan(b));
     let d2 = world_to_plan(b).distance(world_to_plan(c));
-    if !(d1 + d2 > 0.0) {
+    if !positive(d1 + d2) {
         return false;
     }
     let expected = a.y + (c.y - a.y) * d1 / (d1 + d2);
@@ -155,7 +160,9 @@ fn height_kink(a: DVec3, b: DVec3, c: DVec3) -> bool {
 /// True when `b` lies on the straight 3D leg from `a` to `c`, between them.
 fn passes_straight(a: DVec3, b: DVec3, c: DVec3) -> bool {
     let (pa, pb, pc) = (world_to_plan(a), world_to_plan(b), world_to_plan(c));
-    orient(pa, pb, pc) == Orientation::Collinear && (pb - pa).dot(pc - pb) >= 0.0 && !height_kink(a, b, c)
+    orient(pa, pb, pc) == Orientation::Collinear
+        && (pb - pa).dot(pc - pb) >= 0.0
+        && !height_kink(a, b, c)
 }
 
 /// The smoothed path from `start` to `goal` through `nodes` (a path of
@@ -165,8 +172,19 @@ fn passes_straight(a: DVec3, b: DVec3, c: DVec3) -> bool {
 ///
 /// `start` and `goal` should lie in the first and last node. An empty node
 /// list or an unknown node id gives no waypoints.
-pub fn funnel(mesh: &NavMesh, nodes: &[u32], links: &[usize], start: DVec3, goal: DVec3, radius: f64) -> Vec<Waypoint> {
-    let Some(portals) = (if nodes.is_empty() { None } else { portals(mesh, nodes, links, start, goal, radius) }) else {
+pub fn funnel(
+    mesh: &NavMesh,
+    nodes: &[u32],
+    links: &[usize],
+    start: DVec3,
+    goal: DVec3,
+    radius: f64,
+) -> Vec<Waypoint> {
+    let Some(portals) = (if nodes.is_empty() {
+        None
+    } else {
+        portals(mesh, nodes, links, start, goal, radius)
+    }) else {
         return Vec::new();
     };
     let last = portals.len() - 1;
@@ -203,13 +221,27 @@ pub fn funnel(mesh: &NavMesh, nodes: &[u32], links: &[usize], start: DVec3, goal
     };
     let exit = |j: usize| if j + 1 < n { entry[j + 1] } else { last };
     let stance = |j: usize| mesh.nodes[nodes[j] as usize].stance;
-    let span = |j: usize| if j == 0 { stance(0) } else { most_restrictive(stance(j - 1), stance(j)) };
+    let span = |j: usize| {
+        if j == 0 {
+            stance(0)
+        } else {
+            most_restrictive(stance(j - 1), stance(j))
+        }
+    };
 
     let mut events: Vec<Event> = Vec::with_capacity(portals.len() + n);
     let mut next_vertex = 1;
     for k in 0..portals.len() {
-        let keep = k == 0 || k == last || is_corner[k] || height_kink(dense[k - 1], dense[k], dense[k + 1]);
-        events.push(Event { position: dense[k], node: portals[k].node, keep, vertex: None });
+        let keep = k == 0
+            || k == last
+            || is_corner[k]
+            || height_kink(dense[k - 1], dense[k], dense[k + 1]);
+        events.push(Event {
+            position: dense[k],
+            node: portals[k].node,
+            keep,
+            vertex: None,
+        });
         // Vertices lying on the leg from dense[k] to dense[k + 1].
         while next_vertex + 1 < n {
             let j = next_vertex;
@@ -220,9 +252,18 @@ pub fn funnel(mesh: &NavMesh, nodes: &[u32], links: &[usize], start: DVec3, goal
                 break;
             }
             let seg = s[k + 1] - s[k];
-            let t = if seg > 0.0 { ((mid - s[k]) / seg).clamp(0.0, 1.0) } else { 0.0 };
+            let t = if seg > 0.0 {
+                ((mid - s[k]) / seg).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
             let keep = span(j) != span(j + 1);
-            events.push(Event { position: dense[k].lerp(dense[k + 1], t), node: j, keep, vertex: Some(j) });
+            events.push(Event {
+                position: dense[k].lerp(dense[k + 1], t),
+                node: j,
+                keep,
+                vertex: Some(j),
+            });
             next_vertex += 1;
         }
     }
@@ -242,7 +283,11 @@ pub fn funnel(mesh: &NavMesh, nodes: &[u32], links: &[usize], start: DVec3, goal
         if !e.keep {
             continue;
         }
-        let w = Waypoint { position: e.position, stance: st, node: nodes[e.node] };
+        let w = Waypoint {
+            position: e.position,
+            stance: st,
+            node: nodes[e.node],
+        };
         // A repeated point keeps its first stance (the leg to it); the goal
         // only lends it its node. Start and goal are both kept when equal.
         let is_goal = idx + 1 == events.len();
@@ -261,7 +306,9 @@ pub fn funnel(mesh: &NavMesh, nodes: &[u32], links: &[usize], start: DVec3, goal
     // Drop points lying straight on a leg walked in one stance.
     let mut k = 1;
     while k + 1 < out.len() {
-        if out[k].stance == out[k + 1].stance && passes_straight(out[k - 1].position, out[k].position, out[k + 1].position) {
+        if out[k].stance == out[k + 1].stance
+            && passes_straight(out[k - 1].position, out[k].position, out[k + 1].position)
+        {
             out.remove(k);
         } else {
             k += 1;
@@ -272,7 +319,10 @@ pub fn funnel(mesh: &NavMesh, nodes: &[u32], links: &[usize], start: DVec3, goal
 
 /// Total 3D length of a waypoint polyline.
 pub fn path_length(waypoints: &[Waypoint]) -> f64 {
-    waypoints.windows(2).map(|w| w[0].position.distance(w[1].position)).sum()
+    waypoints
+        .windows(2)
+        .map(|w| w[0].position.distance(w[1].position))
+        .sum()
 }
 
 #[cfg(test)]
@@ -286,18 +336,42 @@ mod tests {
     }
 
     fn ids(m: &NavMesh, cells: &[(usize, usize)]) -> Vec<u32> {
-        cells.iter().map(|(i, j)| m.nodes.iter().find(|n| n.position == v(*i as f64 + 0.5, *j as f64 + 0.5)).unwrap().id).collect()
+        cells
+            .iter()
+            .map(|(i, j)| {
+                m.nodes
+                    .iter()
+                    .find(|n| n.position == v(*i as f64 + 0.5, *j as f64 + 0.5))
+                    .unwrap()
+                    .id
+            })
+            .collect()
     }
 
     fn links_of(m: &NavMesh, nodes: &[u32]) -> Vec<usize> {
-        nodes.windows(2).map(|w| m.links.iter().position(|l| l.from == w[0] && l.to == w[1]).unwrap()).collect()
+        nodes
+            .windows(2)
+            .map(|w| {
+                m.links
+                    .iter()
+                    .position(|l| l.from == w[0] && l.to == w[1])
+                    .unwrap()
+            })
+            .collect()
     }
 
     #[test]
     fn straight_corridor_is_one_leg() {
         let m = grid_mesh(5, 1, |_, _| false);
         let nodes: Vec<u32> = (0..5).collect();
-        let w = funnel(&m, &nodes, &links_of(&m, &nodes), v(0.2, 0.3), v(4.8, 0.7), 0.0);
+        let w = funnel(
+            &m,
+            &nodes,
+            &links_of(&m, &nodes),
+            v(0.2, 0.3),
+            v(4.8, 0.7),
+            0.0,
+        );
         assert_eq!(w.len(), 2);
         assert_eq!((w[0].position, w[0].node), (v(0.2, 0.3), 0));
         assert_eq!((w[1].position, w[1].node), (v(4.8, 0.7), 4));
@@ -308,7 +382,14 @@ mod tests {
         // (0,0) (1,0) (2,0) then up to (2,1) (2,2).
         let m = grid_mesh(3, 3, |i, j| i < 2 && j > 0);
         let nodes = ids(&m, &[(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)]);
-        let w = funnel(&m, &nodes, &links_of(&m, &nodes), v(0.5, 0.5), v(2.5, 2.5), 0.0);
+        let w = funnel(
+            &m,
+            &nodes,
+            &links_of(&m, &nodes),
+            v(0.5, 0.5),
+            v(2.5, 2.5),
+            0.0,
+        );
         let p: Vec<DVec3> = w.iter().map(|w| w.position).collect();
         assert_eq!(p, vec![v(0.5, 0.5), v(2.0, 1.0), v(2.5, 2.5)]);
         assert_eq!(w[1].node, nodes[3]);
@@ -320,7 +401,14 @@ mod tests {
     fn radius_keeps_the_corner_at_a_distance() {
         let m = grid_mesh(3, 3, |i, j| i < 2 && j > 0);
         let nodes = ids(&m, &[(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)]);
-        let w = funnel(&m, &nodes, &links_of(&m, &nodes), v(0.5, 0.5), v(2.5, 2.5), 0.2);
+        let w = funnel(
+            &m,
+            &nodes,
+            &links_of(&m, &nodes),
+            v(0.5, 0.5),
+            v(2.5, 2.5),
+            0.2,
+        );
         // The corner portal (2,0)|(2,1) is shrunk to x in [2.2, 2.8].
         assert!(w.iter().any(|w| w.position == v(2.2, 1.0)), "{w:?}");
         assert!(w.iter().all(|w| w.position != v(2.0, 1.0)));
@@ -333,11 +421,26 @@ mod tests {
         m.nodes[2].stance = Stance::Crouch;
         m.nodes[3].stance = Stance::Crouch;
         let nodes: Vec<u32> = (0..6).collect();
-        let w = funnel(&m, &nodes, &links_of(&m, &nodes), v(0.5, 0.5), v(5.5, 0.5), 0.0);
+        let w = funnel(
+            &m,
+            &nodes,
+            &links_of(&m, &nodes),
+            v(0.5, 0.5),
+            v(5.5, 0.5),
+            0.0,
+        );
         let got: Vec<(f64, Stance)> = w.iter().map(|w| (w.position.x, w.stance)).collect();
         // Stand to v_1 (B's middle, x = 1.5); crouch from there to v_4
         // (E's middle, x = 4.5): through C, D and half of E; then stand.
-        assert_eq!(got, vec![(0.5, Stance::Stand), (1.5, Stance::Stand), (4.5, Stance::Crouch), (5.5, Stance::Stand)]);
+        assert_eq!(
+            got,
+            vec![
+                (0.5, Stance::Stand),
+                (1.5, Stance::Stand),
+                (4.5, Stance::Crouch),
+                (5.5, Stance::Stand)
+            ]
+        );
         assert!((path_length(&w) - 5.0).abs() < 1e-12);
     }
 
@@ -366,16 +469,38 @@ mod tests {
             l.segment.iter_mut().flatten().for_each(lift);
         }
         let nodes = [0, 1, 2];
-        let w = funnel(&m, &nodes, &links_of(&m, &nodes), DVec3::new(0.5, 0., 0.5), DVec3::new(2.5, 1., 0.5), 0.0);
+        let w = funnel(
+            &m,
+            &nodes,
+            &links_of(&m, &nodes),
+            DVec3::new(0.5, 0., 0.5),
+            DVec3::new(2.5, 1., 0.5),
+            0.0,
+        );
         let p: Vec<DVec3> = w.iter().map(|w| w.position).collect();
-        assert_eq!(p, vec![DVec3::new(0.5, 0., 0.5), DVec3::new(1., 0., 0.5), DVec3::new(2., 1., 0.5), DVec3::new(2.5, 1., 0.5)]);
+        assert_eq!(
+            p,
+            vec![
+                DVec3::new(0.5, 0., 0.5),
+                DVec3::new(1., 0., 0.5),
+                DVec3::new(2., 1., 0.5),
+                DVec3::new(2.5, 1., 0.5)
+            ]
+        );
     }
 
     #[test]
     fn jump_link_without_segment_goes_through_positions() {
         let mut m = grid_mesh(3, 1, |i, _| i == 1);
         m.add_two_way(0, 1, LinkKind::Jump, 2.0, None);
-        let w = funnel(&m, &[0, 1], &[m.links.len() - 2], v(0.2, 0.2), v(2.8, 0.8), 0.0);
+        let w = funnel(
+            &m,
+            &[0, 1],
+            &[m.links.len() - 2],
+            v(0.2, 0.2),
+            v(2.8, 0.8),
+            0.0,
+        );
         let p: Vec<DVec3> = w.iter().map(|w| w.position).collect();
         assert_eq!(p, vec![v(0.2, 0.2), v(0.5, 0.5), v(2.5, 0.5), v(2.8, 0.8)]);
         assert_eq!(w[2].node, 1);

@@ -99,9 +99,13 @@ impl Locator {
         let mut y_range = (f64::INFINITY, f64::NEG_INFINITY);
         for (i, n) in mesh.nodes.iter().enumerate() {
             let (shape, points): (Shape, Vec<DVec3>) = match &n.polygon {
-                Some(poly) if poly.len() >= 3 => {
-                    (Shape::Polygon { points: poly.clone(), ring: plan_ring(poly) }, poly.clone())
-                }
+                Some(poly) if poly.len() >= 3 => (
+                    Shape::Polygon {
+                        points: poly.clone(),
+                        ring: plan_ring(poly),
+                    },
+                    poly.clone(),
+                ),
                 Some(_) => continue,
                 None => (Shape::Point(n.position), vec![n.position]),
             };
@@ -111,9 +115,17 @@ impl Locator {
             let lo = points.iter().fold(DVec3::INFINITY, |a, p| a.min(*p));
             let hi = points.iter().fold(DVec3::NEG_INFINITY, |a, p| a.max(*p));
             y_range = (y_range.0.min(lo.y), y_range.1.max(hi.y));
-            entries.push(Entry { node: i as u32, shape, envelope: AABB::from_corners(lo.to_array(), hi.to_array()) });
+            entries.push(Entry {
+                node: i as u32,
+                shape,
+                envelope: AABB::from_corners(lo.to_array(), hi.to_array()),
+            });
         }
-        Self { tree: RTree::bulk_load(entries), y_range, max_distance: DEFAULT_MAX_DISTANCE }
+        Self {
+            tree: RTree::bulk_load(entries),
+            y_range,
+            max_distance: DEFAULT_MAX_DISTANCE,
+        }
     }
 
     /// The same locator with another [`Locator::max_distance`].
@@ -144,14 +156,25 @@ impl Locator {
             _ => Some(b),
         };
         // Polygons containing p seen from above: boxes met by the vertical line.
-        let column = AABB::from_corners([p.x, self.y_range.0.min(p.y), p.z], [p.x, self.y_range.1.max(p.y), p.z]);
+        let column = AABB::from_corners(
+            [p.x, self.y_range.0.min(p.y), p.z],
+            [p.x, self.y_range.1.max(p.y), p.z],
+        );
         let mut containing: Option<Location> = None;
         for e in self.tree.locate_in_envelope_intersecting(&column) {
-            if let Shape::Polygon { ring, .. } = &e.shape {
-                if ring.contains(world_to_plan(p), true) {
-                    let (point, distance, inside) = e.snap(p);
-                    containing = best(containing, Location { node: e.node, point, distance, inside });
-                }
+            if let Shape::Polygon { ring, .. } = &e.shape
+                && ring.contains(world_to_plan(p), true)
+            {
+                let (point, distance, inside) = e.snap(p);
+                containing = best(
+                    containing,
+                    Location {
+                        node: e.node,
+                        point,
+                        distance,
+                        inside,
+                    },
+                );
             }
         }
         if let Some(c) = containing.filter(|c| c.distance <= self.max_distance) {
@@ -159,12 +182,23 @@ impl Locator {
         }
         // Otherwise the nearest node, smallest id among equals.
         let mut nearest: Option<Location> = None;
-        for (e, d2) in self.tree.nearest_neighbor_iter_with_distance_2(&p.to_array()) {
+        for (e, d2) in self
+            .tree
+            .nearest_neighbor_iter_with_distance_2(&p.to_array())
+        {
             if nearest.is_some_and(|n| d2.sqrt() > n.distance) {
                 break;
             }
             let (point, distance, inside) = e.snap(p);
-            nearest = best(nearest, Location { node: e.node, point, distance, inside });
+            nearest = best(
+                nearest,
+                Location {
+                    node: e.node,
+                    point,
+                    distance,
+                    inside,
+                },
+            );
         }
         nearest.filter(|n| n.distance <= self.max_distance)
     }
@@ -176,17 +210,43 @@ mod tests {
     use navscope_core::{LinkKind, Stance};
 
     fn square(x: f64, y: f64, z: f64) -> Vec<DVec3> {
-        vec![DVec3::new(x, y, z + 1.), DVec3::new(x + 1., y, z + 1.), DVec3::new(x + 1., y, z), DVec3::new(x, y, z)]
+        vec![
+            DVec3::new(x, y, z + 1.),
+            DVec3::new(x + 1., y, z + 1.),
+            DVec3::new(x + 1., y, z),
+            DVec3::new(x, y, z),
+        ]
     }
 
     /// Two stacked floors over the same square, a neighbour, and a point node.
     fn mesh() -> NavMesh {
         let mut m = NavMesh::new("test", "test");
-        m.add_node(DVec3::new(0.5, 0., 0.5), Some(square(0., 0., 0.)), Stance::Stand, 0);
-        m.add_node(DVec3::new(0.5, 3., 0.5), Some(square(0., 3., 0.)), Stance::Stand, 1);
-        m.add_node(DVec3::new(1.5, 0., 0.5), Some(square(1., 0., 0.)), Stance::Crouch, 0);
+        m.add_node(
+            DVec3::new(0.5, 0., 0.5),
+            Some(square(0., 0., 0.)),
+            Stance::Stand,
+            0,
+        );
+        m.add_node(
+            DVec3::new(0.5, 3., 0.5),
+            Some(square(0., 3., 0.)),
+            Stance::Stand,
+            1,
+        );
+        m.add_node(
+            DVec3::new(1.5, 0., 0.5),
+            Some(square(1., 0., 0.)),
+            Stance::Crouch,
+            0,
+        );
         m.add_node(DVec3::new(5., 0., 5.), None, Stance::Stand, 0);
-        m.add_two_way(0, 2, LinkKind::Portal, 1.0, Some([DVec3::new(1., 0., 0.), DVec3::new(1., 0., 1.)]));
+        m.add_two_way(
+            0,
+            2,
+            LinkKind::Portal,
+            1.0,
+            Some([DVec3::new(1., 0., 0.), DVec3::new(1., 0., 1.)]),
+        );
         m
     }
 
@@ -217,7 +277,12 @@ mod tests {
         let p = l.locate(DVec3::new(5.5, 0.0, 5.0)).unwrap();
         assert_eq!((p.node, p.point), (3, DVec3::new(5., 0., 5.)));
         assert!(l.locate(DVec3::new(20.0, 0.0, 0.0)).is_none());
-        assert!(l.clone().with_max_distance(100.0).locate(DVec3::new(20.0, 0.0, 0.0)).is_some());
+        assert!(
+            l.clone()
+                .with_max_distance(100.0)
+                .locate(DVec3::new(20.0, 0.0, 0.0))
+                .is_some()
+        );
         assert!(l.locate(DVec3::new(f64::NAN, 0.0, 0.0)).is_none());
     }
 

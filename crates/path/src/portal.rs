@@ -21,8 +21,12 @@
 //! walls by it) needs `r = 0`.
 
 use glam::{DVec2, DVec3};
-use navscope_core::geom::{Orientation, SegmentHit, orient, project_on_segment, segment_intersection, world_to_plan};
+use navscope_core::geom::{
+    Orientation, SegmentHit, orient, project_on_segment, segment_intersection, world_to_plan,
+};
 use navscope_core::{NavMesh, Node};
+
+use crate::surface::positive;
 
 /// One crossing of the portal sequence.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,7 +44,12 @@ pub(crate) struct Portal {
 
 impl Portal {
     fn point(p: DVec3, node: usize, enters: bool) -> Self {
-        Self { left: p, right: p, node, enters }
+        Self {
+            left: p,
+            right: p,
+            node,
+            enters,
+        }
     }
 
     /// Plan coordinates of the two ends.
@@ -95,7 +104,7 @@ fn orient_portal(s: [DVec3; 2], from: &Node, to: &Node) -> [DVec3; 2] {
 /// Shrinks `[left, right]` by `radius` at both ends, not past the midpoint.
 fn shrink(s: [DVec3; 2], radius: f64) -> [DVec3; 2] {
     let len = world_to_plan(s[0]).distance(world_to_plan(s[1]));
-    if !(radius > 0.0) || !(len > 0.0) {
+    if !positive(radius) || !positive(len) {
         return s;
     }
     let t = (radius / len).min(0.5);
@@ -114,6 +123,9 @@ pub(crate) fn portals(
     goal: DVec3,
     radius: f64,
 ) -> Option<Vec<Portal>> {
+    if nodes.iter().any(|id| *id as usize >= mesh.nodes.len()) {
+        return None;
+    }
     let node = |id: u32| mesh.nodes.get(id as usize);
     let mut out = vec![Portal::point(start, 0, true)];
     for i in 0..nodes.len().saturating_sub(1) {
@@ -121,14 +133,21 @@ pub(crate) fn portals(
         let link = links.get(i).and_then(|li| mesh.links.get(*li)).filter(|l| {
             (l.from, l.to) == (nodes[i], nodes[i + 1]) || (l.from, l.to) == (nodes[i + 1], nodes[i])
         });
-        let segment = link.and_then(|l| l.segment).or_else(|| match (&a.polygon, &b.polygon) {
-            (Some(pa), Some(pb)) => shared_edge(pa, pb),
-            _ => None,
-        });
+        let segment = link
+            .and_then(|l| l.segment)
+            .or_else(|| match (&a.polygon, &b.polygon) {
+                (Some(pa), Some(pb)) => shared_edge(pa, pb),
+                _ => None,
+            });
         match segment {
             Some(s) => {
                 let [left, right] = shrink(orient_portal(s, a, b), radius);
-                out.push(Portal { left, right, node: i + 1, enters: true });
+                out.push(Portal {
+                    left,
+                    right,
+                    node: i + 1,
+                    enters: true,
+                });
             }
             None => {
                 out.push(Portal::point(a.position, i, false));
@@ -150,13 +169,29 @@ mod tests {
     fn grid_portals_are_oriented_for_the_traveller() {
         // 2 cells along +x: walking +x (plan east), left is plan north = world -z.
         let m = grid_mesh(2, 1, |_, _| false);
-        let p = portals(&m, &[0, 1], &[0], m.nodes[0].position, m.nodes[1].position, 0.0).unwrap();
+        let p = portals(
+            &m,
+            &[0, 1],
+            &[0],
+            m.nodes[0].position,
+            m.nodes[1].position,
+            0.0,
+        )
+        .unwrap();
         assert_eq!(p.len(), 3);
         assert_eq!(p[1].left, DVec3::new(1., 0., 0.));
         assert_eq!(p[1].right, DVec3::new(1., 0., 1.));
         assert!(p[1].enters);
         // Walking back, left and right swap.
-        let back = portals(&m, &[1, 0], &[1], m.nodes[1].position, m.nodes[0].position, 0.0).unwrap();
+        let back = portals(
+            &m,
+            &[1, 0],
+            &[1],
+            m.nodes[1].position,
+            m.nodes[0].position,
+            0.0,
+        )
+        .unwrap();
         assert_eq!(back[1].left, DVec3::new(1., 0., 1.));
     }
 
@@ -182,19 +217,45 @@ mod tests {
         assert_eq!(p[1].left, DVec3::new(1., 0., 0.));
         assert_eq!(p[1].right, DVec3::new(1., 0., 1.));
         // 0 and 2 share nothing: a jump through both positions.
-        m.links.push(navscope_core::Link { from: 0, to: 2, kind: LinkKind::Jump, cost: 2.0, segment: None });
-        let p = portals(&m, &[0, 2], &[m.links.len() - 1], DVec3::ZERO, DVec3::ZERO, 0.0).unwrap();
+        m.links.push(navscope_core::Link {
+            from: 0,
+            to: 2,
+            kind: LinkKind::Jump,
+            cost: 2.0,
+            segment: None,
+        });
+        let p = portals(
+            &m,
+            &[0, 2],
+            &[m.links.len() - 1],
+            DVec3::ZERO,
+            DVec3::ZERO,
+            0.0,
+        )
+        .unwrap();
         assert_eq!(p.len(), 4);
-        assert_eq!((p[1].left, p[1].node, p[1].enters), (m.nodes[0].position, 0, false));
-        assert_eq!((p[2].left, p[2].node, p[2].enters), (m.nodes[2].position, 1, true));
+        assert_eq!(
+            (p[1].left, p[1].node, p[1].enters),
+            (m.nodes[0].position, 0, false)
+        );
+        assert_eq!(
+            (p[2].left, p[2].node, p[2].enters),
+            (m.nodes[2].position, 1, true)
+        );
         assert!(portals(&m, &[0, 9], &[0], DVec3::ZERO, DVec3::ZERO, 0.0).is_none());
+        assert!(portals(&m, &[9], &[], DVec3::ZERO, DVec3::ZERO, 0.0).is_none());
     }
 
     #[test]
     fn shared_vertex_is_a_zero_length_portal() {
         let mut m = NavMesh::new("t", "t");
         let sq = |x: f64, z: f64| {
-            vec![DVec3::new(x, 0., z + 1.), DVec3::new(x + 1., 0., z + 1.), DVec3::new(x + 1., 0., z), DVec3::new(x, 0., z)]
+            vec![
+                DVec3::new(x, 0., z + 1.),
+                DVec3::new(x + 1., 0., z + 1.),
+                DVec3::new(x + 1., 0., z),
+                DVec3::new(x, 0., z),
+            ]
         };
         m.add_node(DVec3::new(0.5, 0., 0.5), Some(sq(0., 0.)), Stance::Stand, 0);
         m.add_node(DVec3::new(1.5, 0., 1.5), Some(sq(1., 1.)), Stance::Stand, 0);

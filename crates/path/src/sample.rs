@@ -29,24 +29,35 @@ pub fn grid_mesh(w: usize, h: usize, blocked: impl Fn(usize, usize) -> bool) -> 
                 DVec3::new(x + 1.0, 0.0, z),
                 DVec3::new(x, 0.0, z),
             ];
-            id[j * w + i] = Some(mesh.add_node(DVec3::new(x + 0.5, 0.0, z + 0.5), Some(polygon), Stance::Stand, 0));
+            id[j * w + i] = Some(mesh.add_node(
+                DVec3::new(x + 0.5, 0.0, z + 0.5),
+                Some(polygon),
+                Stance::Stand,
+                0,
+            ));
         }
     }
     for j in 0..h {
         for i in 0..w {
             let Some(a) = id[j * w + i] else { continue };
             let (x, z) = (i as f64, j as f64);
-            if i + 1 < w {
-                if let Some(b) = id[j * w + i + 1] {
-                    let seg = [DVec3::new(x + 1.0, 0.0, z), DVec3::new(x + 1.0, 0.0, z + 1.0)];
-                    mesh.add_two_way(a, b, LinkKind::Portal, 1.0, Some(seg));
-                }
+            if i + 1 < w
+                && let Some(b) = id[j * w + i + 1]
+            {
+                let seg = [
+                    DVec3::new(x + 1.0, 0.0, z),
+                    DVec3::new(x + 1.0, 0.0, z + 1.0),
+                ];
+                mesh.add_two_way(a, b, LinkKind::Portal, 1.0, Some(seg));
             }
-            if j + 1 < h {
-                if let Some(b) = id[(j + 1) * w + i] {
-                    let seg = [DVec3::new(x, 0.0, z + 1.0), DVec3::new(x + 1.0, 0.0, z + 1.0)];
-                    mesh.add_two_way(a, b, LinkKind::Portal, 1.0, Some(seg));
-                }
+            if j + 1 < h
+                && let Some(b) = id[(j + 1) * w + i]
+            {
+                let seg = [
+                    DVec3::new(x, 0.0, z + 1.0),
+                    DVec3::new(x + 1.0, 0.0, z + 1.0),
+                ];
+                mesh.add_two_way(a, b, LinkKind::Portal, 1.0, Some(seg));
             }
         }
     }
@@ -67,11 +78,17 @@ mod tests {
         assert_eq!(m.links.len(), 8);
         for n in &m.nodes {
             let p = n.polygon.as_ref().unwrap();
-            let s: f64 = (0..4).map(|k| p[k].x * p[(k + 1) % 4].z - p[(k + 1) % 4].x * p[k].z).sum();
+            let s: f64 = (0..4)
+                .map(|k| p[k].x * p[(k + 1) % 4].z - p[(k + 1) % 4].x * p[k].z)
+                .sum();
             assert!(s < 0.0, "node {} is not CCW seen from above", n.id);
         }
         assert_eq!(m.nodes[1].position, DVec3::new(2.5, 0.0, 0.5));
-        assert!(m.links.iter().all(|l| l.kind == LinkKind::Portal && l.segment.is_some()));
+        assert!(
+            m.links
+                .iter()
+                .all(|l| l.kind == LinkKind::Portal && l.segment.is_some())
+        );
     }
 
     #[test]

@@ -68,7 +68,12 @@ impl Default for SearchOptions {
     /// swim 2, sidestep 2 (navscope's choice: Kirst §32.5 says only that
     /// non-standing movement should cost more); radius 0.
     fn default() -> Self {
-        Self { allowed: [true; 8], stance_cost: [1.0, 1.5, 3.0, 2.0, 2.0], agent_radius: 0.0, max_expansions: DEFAULT_MAX_EXPANSIONS }
+        Self {
+            allowed: [true; 8],
+            stance_cost: [1.0, 1.5, 3.0, 2.0, 2.0],
+            agent_radius: 0.0,
+            max_expansions: DEFAULT_MAX_EXPANSIONS,
+        }
     }
 }
 
@@ -106,11 +111,17 @@ impl SearchOptions {
     pub fn check(&self) -> Result<(), String> {
         for (s, m) in Stance::ALL.iter().zip(self.stance_cost) {
             if m.is_nan() || m < 0.0 {
-                return Err(format!("the {} cost multiplier is {m}; it must be a number >= 0", s.name()));
+                return Err(format!(
+                    "the {} cost multiplier is {m}; it must be a number >= 0",
+                    s.name()
+                ));
             }
         }
         if !self.agent_radius.is_finite() || self.agent_radius < 0.0 {
-            return Err(format!("the agent radius is {}; it must be a finite number >= 0", self.agent_radius));
+            return Err(format!(
+                "the agent radius is {}; it must be a finite number >= 0",
+                self.agent_radius
+            ));
         }
         Ok(())
     }
@@ -123,7 +134,10 @@ impl SearchOptions {
 
     /// Smallest usable multiplier, the heuristic's scale.
     fn min_multiplier(&self) -> f64 {
-        let m = Stance::ALL.iter().map(|s| self.usable_multiplier(*s)).fold(f64::INFINITY, f64::min);
+        let m = Stance::ALL
+            .iter()
+            .map(|s| self.usable_multiplier(*s))
+            .fold(f64::INFINITY, f64::min);
         if m.is_finite() { m } else { 0.0 }
     }
 }
@@ -182,7 +196,9 @@ struct Open {
 impl Ord for Open {
     fn cmp(&self, o: &Self) -> Ordering {
         // Reversed: BinaryHeap is a max-heap.
-        o.f.total_cmp(&self.f).then(o.h.total_cmp(&self.h)).then(o.node.cmp(&self.node))
+        o.f.total_cmp(&self.f)
+            .then(o.h.total_cmp(&self.h))
+            .then(o.node.cmp(&self.node))
     }
 }
 
@@ -221,9 +237,19 @@ pub(crate) fn link_halves(link: &Link, pa: DVec3, pb: DVec3) -> (f64, f64) {
 ///
 /// Never panics: unknown start or goal ids give an empty search, links to
 /// unknown nodes are skipped.
-pub fn astar(mesh: &NavMesh, start: u32, goal: u32, start_pt: DVec3, goal_pt: DVec3, opts: &SearchOptions) -> Search {
+pub fn astar(
+    mesh: &NavMesh,
+    start: u32,
+    goal: u32,
+    start_pt: DVec3,
+    goal_pt: DVec3,
+    opts: &SearchOptions,
+) -> Search {
     let n = mesh.nodes.len();
-    let mut search = Search { cost: f64::INFINITY, ..Search::default() };
+    let mut search = Search {
+        cost: f64::INFINITY,
+        ..Search::default()
+    };
     if start as usize >= n || goal as usize >= n {
         return search;
     }
@@ -254,7 +280,12 @@ pub fn astar(mesh: &NavMesh, start: u32, goal: u32, start_pt: DVec3, goal_pt: DV
     g[start as usize] = 0.0;
     opened[start as usize] = true;
     let h0 = heuristic(start);
-    heap.push(Open { f: h0, h: h0, g: 0.0, node: start });
+    heap.push(Open {
+        f: h0,
+        h: h0,
+        g: 0.0,
+        node: start,
+    });
 
     let mut reached = false;
     while let Some(top) = heap.pop() {
@@ -267,7 +298,13 @@ pub fn astar(mesh: &NavMesh, start: u32, goal: u32, start_pt: DVec3, goal_pt: DV
             break;
         }
         closed[v] = true;
-        search.trace.expansions.push(Expansion { node: top.node, parent: parent[v].map(|p| p.0), g: top.g, h: top.h, f: top.f });
+        search.trace.expansions.push(Expansion {
+            node: top.node,
+            parent: parent[v].map(|p| p.0),
+            g: top.g,
+            h: top.h,
+            f: top.f,
+        });
         if top.node == goal {
             reached = true;
             break;
@@ -290,12 +327,20 @@ pub fn astar(mesh: &NavMesh, start: u32, goal: u32, start_pt: DVec3, goal_pt: DV
                 parent[w] = Some((top.node, li));
                 opened[w] = true;
                 let h = heuristic(l.to);
-                heap.push(Open { f: ng + h, h, g: ng, node: l.to });
+                heap.push(Open {
+                    f: ng + h,
+                    h,
+                    g: ng,
+                    node: l.to,
+                });
             }
         }
     }
 
-    search.trace.open = (0..n).filter(|&i| opened[i] && !closed[i]).map(|i| i as u32).collect();
+    search.trace.open = (0..n)
+        .filter(|&i| opened[i] && !closed[i])
+        .map(|i| i as u32)
+        .collect();
     search.trace.closed = (0..n).filter(|&i| closed[i]).map(|i| i as u32).collect();
     if reached {
         let mut nodes = vec![goal];
@@ -308,7 +353,11 @@ pub fn astar(mesh: &NavMesh, start: u32, goal: u32, start_pt: DVec3, goal_pt: DV
         }
         nodes.reverse();
         links.reverse();
-        search.cost = if start == goal { start_pt.distance(goal_pt) * mult(start) } else { g[goal as usize] };
+        search.cost = if start == goal {
+            start_pt.distance(goal_pt) * mult(start)
+        } else {
+            g[goal as usize]
+        };
         search.nodes = Some(nodes);
         search.links = links;
     }
@@ -325,17 +374,31 @@ mod tests {
     }
 
     fn node_at(m: &NavMesh, i: usize, j: usize) -> u32 {
-        m.nodes.iter().find(|n| n.position == centre(i, j)).unwrap().id
+        m.nodes
+            .iter()
+            .find(|n| n.position == centre(i, j))
+            .unwrap()
+            .id
     }
 
     #[test]
     fn straight_corridor_costs_its_length_and_records_the_trace() {
         let m = grid_mesh(5, 1, |_, _| false);
-        let s = astar(&m, 0, 4, centre(0, 0), centre(4, 0), &SearchOptions::default());
+        let s = astar(
+            &m,
+            0,
+            4,
+            centre(0, 0),
+            centre(4, 0),
+            &SearchOptions::default(),
+        );
         assert_eq!(s.nodes, Some(vec![0, 1, 2, 3, 4]));
         assert_eq!(s.links.len(), 4);
         for (k, li) in s.links.iter().enumerate() {
-            assert_eq!((m.links[*li].from, m.links[*li].to), (k as u32, k as u32 + 1));
+            assert_eq!(
+                (m.links[*li].from, m.links[*li].to),
+                (k as u32, k as u32 + 1)
+            );
         }
         assert!((s.cost - 4.0).abs() < 1e-12);
         // Straight line: the heuristic is exact, only the path is expanded.
@@ -344,7 +407,12 @@ mod tests {
         assert_eq!(s.trace.expansions[2].parent, Some(1));
         assert!((s.trace.expansions[2].g - 2.0).abs() < 1e-12);
         assert!((s.trace.expansions[2].h - 2.0).abs() < 1e-12);
-        assert!(s.trace.expansions.iter().all(|e| (e.f - e.g - e.h).abs() < 1e-12));
+        assert!(
+            s.trace
+                .expansions
+                .iter()
+                .all(|e| (e.f - e.g - e.h).abs() < 1e-12)
+        );
         assert_eq!(s.trace.closed, vec![0, 1, 2, 3, 4]);
         assert!(s.trace.open.is_empty());
         assert!(!s.hit_limit);
@@ -354,7 +422,14 @@ mod tests {
     fn expansions_have_non_decreasing_f() {
         // Consistency: f never decreases along the expansion order.
         let m = grid_mesh(8, 8, |i, j| (i == 3 && j < 6) || (i == 5 && j > 1));
-        let s = astar(&m, node_at(&m, 0, 0), node_at(&m, 7, 7), centre(0, 0), centre(7, 7), &SearchOptions::default());
+        let s = astar(
+            &m,
+            node_at(&m, 0, 0),
+            node_at(&m, 7, 7),
+            centre(0, 0),
+            centre(7, 7),
+            &SearchOptions::default(),
+        );
         assert!(s.nodes.is_some());
         for w in s.trace.expansions.windows(2) {
             assert!(w[1].f >= w[0].f - 1e-9, "{:?}", w);
@@ -374,7 +449,14 @@ mod tests {
     #[test]
     fn start_equals_goal() {
         let m = grid_mesh(2, 1, |_, _| false);
-        let s = astar(&m, 1, 1, DVec3::new(1.2, 0., 0.5), DVec3::new(1.8, 0., 0.5), &SearchOptions::default());
+        let s = astar(
+            &m,
+            1,
+            1,
+            DVec3::new(1.2, 0., 0.5),
+            DVec3::new(1.8, 0., 0.5),
+            &SearchOptions::default(),
+        );
         assert_eq!(s.nodes, Some(vec![1]));
         assert!(s.links.is_empty());
         assert!((s.cost - 0.6).abs() < 1e-12);
@@ -384,16 +466,53 @@ mod tests {
     #[test]
     fn unknown_ids_and_bad_links_do_not_panic() {
         let mut m = grid_mesh(2, 1, |_, _| false);
-        assert_eq!(astar(&m, 0, 9, DVec3::ZERO, DVec3::ZERO, &SearchOptions::default()).nodes, None);
-        m.links.push(Link { from: 7, to: 0, kind: LinkKind::Walk, cost: 1.0, segment: None });
-        m.links.push(Link { from: 0, to: 7, kind: LinkKind::Walk, cost: 1.0, segment: None });
-        assert!(astar(&m, 0, 1, centre(0, 0), centre(1, 0), &SearchOptions::default()).nodes.is_some());
+        assert_eq!(
+            astar(
+                &m,
+                0,
+                9,
+                DVec3::ZERO,
+                DVec3::ZERO,
+                &SearchOptions::default()
+            )
+            .nodes,
+            None
+        );
+        m.links.push(Link {
+            from: 7,
+            to: 0,
+            kind: LinkKind::Walk,
+            cost: 1.0,
+            segment: None,
+        });
+        m.links.push(Link {
+            from: 0,
+            to: 7,
+            kind: LinkKind::Walk,
+            cost: 1.0,
+            segment: None,
+        });
+        assert!(
+            astar(
+                &m,
+                0,
+                1,
+                centre(0, 0),
+                centre(1, 0),
+                &SearchOptions::default()
+            )
+            .nodes
+            .is_some()
+        );
     }
 
     #[test]
     fn expansion_limit_stops_the_search() {
         let m = grid_mesh(10, 1, |_, _| false);
-        let opts = SearchOptions { max_expansions: 3, ..SearchOptions::default() };
+        let opts = SearchOptions {
+            max_expansions: 3,
+            ..SearchOptions::default()
+        };
         let s = astar(&m, 0, 9, centre(0, 0), centre(9, 0), &opts);
         assert_eq!(s.nodes, None);
         assert!(s.hit_limit);
@@ -407,7 +526,14 @@ mod tests {
         for l in &mut m.links {
             l.cost = 5.0;
         }
-        let s = astar(&m, 0, 1, centre(0, 0), centre(1, 0), &SearchOptions::default());
+        let s = astar(
+            &m,
+            0,
+            1,
+            centre(0, 0),
+            centre(1, 0),
+            &SearchOptions::default(),
+        );
         assert!((s.cost - 5.0).abs() < 1e-12);
     }
 
@@ -432,8 +558,14 @@ mod tests {
         assert_eq!(o.stance_multiplier(Stance::Prone), 3.0);
         assert!(o.check().is_ok());
         let bad = o.clone().with_stance_cost(Stance::Crouch, -1.0);
-        assert_eq!(bad.check().unwrap_err(), "the crouch cost multiplier is -1; it must be a number >= 0");
-        let bad = SearchOptions { agent_radius: f64::NAN, ..o };
+        assert_eq!(
+            bad.check().unwrap_err(),
+            "the crouch cost multiplier is -1; it must be a number >= 0"
+        );
+        let bad = SearchOptions {
+            agent_radius: f64::NAN,
+            ..o
+        };
         assert!(bad.check().unwrap_err().contains("agent radius"));
     }
 }

@@ -22,7 +22,11 @@ pub fn restrictiveness(s: Stance) -> u8 {
 
 /// The more restrictive of two stances.
 pub fn most_restrictive(a: Stance, b: Stance) -> Stance {
-    if restrictiveness(b) > restrictiveness(a) { b } else { a }
+    if restrictiveness(b) > restrictiveness(a) {
+        b
+    } else {
+        a
+    }
 }
 
 /// Index of a stance in [`Stance::ALL`].
@@ -45,8 +49,14 @@ mod tests {
             assert_eq!(most_restrictive(s, Stance::Stand), s);
             assert_eq!(most_restrictive(s, Stance::Swim), Stance::Swim);
         }
-        assert_eq!(most_restrictive(Stance::Crouch, Stance::Prone), Stance::Prone);
-        assert_eq!(most_restrictive(Stance::Sidestep, Stance::Crouch), Stance::Crouch);
+        assert_eq!(
+            most_restrictive(Stance::Crouch, Stance::Prone),
+            Stance::Prone
+        );
+        assert_eq!(
+            most_restrictive(Stance::Sidestep, Stance::Crouch),
+            Stance::Crouch
+        );
     }
 
     #[test]

@@ -9,6 +9,12 @@ pub(crate) fn plan_ring(polygon: &[DVec3]) -> Polygon {
     Polygon::new(polygon.iter().map(|p| world_to_plan(*p)).collect())
 }
 
+/// True for a number greater than zero (false for NaN), so that guards
+/// like `if !positive(len)` also catch NaN.
+pub(crate) fn positive(x: f64) -> bool {
+    x > 0.0
+}
+
 /// Newell normal of a (planar) 3D polygon; zero for a degenerate one.
 fn newell_normal(polygon: &[DVec3]) -> DVec3 {
     let n = polygon.len();
@@ -36,7 +42,7 @@ pub(crate) fn height_at(polygon: &[DVec3], x: f64, z: f64) -> f64 {
     let mean = polygon.iter().copied().sum::<DVec3>() / polygon.len() as f64;
     let n = newell_normal(polygon);
     let len = n.length();
-    if !(len > 0.0) || n.y.abs() < 1e-9 * len {
+    if !positive(len) || n.y.abs() < 1e-9 * len {
         return mean.y;
     }
     mean.y - (n.x * (x - mean.x) + n.z * (z - mean.z)) / n.y
@@ -46,7 +52,7 @@ pub(crate) fn height_at(polygon: &[DVec3], x: f64, z: f64) -> f64 {
 pub(crate) fn closest_on_segment(a: DVec3, b: DVec3, p: DVec3) -> DVec3 {
     let ab = b - a;
     let len2 = ab.length_squared();
-    if !(len2 > 0.0) {
+    if !positive(len2) {
         return a;
     }
     let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
@@ -83,7 +89,12 @@ mod tests {
 
     fn ramp() -> Vec<DVec3> {
         // Rises 1 m over 2 m along +x, CCW seen from above.
-        vec![DVec3::new(0., 0., 1.), DVec3::new(2., 1., 1.), DVec3::new(2., 1., 0.), DVec3::new(0., 0., 0.)]
+        vec![
+            DVec3::new(0., 0., 1.),
+            DVec3::new(2., 1., 1.),
+            DVec3::new(2., 1., 0.),
+            DVec3::new(0., 0., 0.),
+        ]
     }
 
     #[test]
@@ -99,7 +110,12 @@ mod tests {
 
     #[test]
     fn vertical_polygon_falls_back_to_mean_height() {
-        let wall = vec![DVec3::new(0., 0., 0.), DVec3::new(1., 0., 0.), DVec3::new(1., 2., 0.), DVec3::new(0., 2., 0.)];
+        let wall = vec![
+            DVec3::new(0., 0., 0.),
+            DVec3::new(1., 0., 0.),
+            DVec3::new(1., 2., 0.),
+            DVec3::new(0., 2., 0.),
+        ];
         assert_eq!(height_at(&wall, 0.5, 0.0), 1.0);
     }
 

@@ -24,13 +24,22 @@ impl Grid {
     fn mesh(&self) -> NavMesh {
         let mut m = grid_mesh(self.w, self.h, |i, j| self.blocked[j * self.w + i]);
         for (k, n) in m.nodes.iter_mut().enumerate() {
-            n.stance = [Stance::Stand, Stance::Stand, Stance::Crouch, Stance::Prone, Stance::Swim][self.stances[k % self.stances.len()] as usize];
+            n.stance = [
+                Stance::Stand,
+                Stance::Stand,
+                Stance::Crouch,
+                Stance::Prone,
+                Stance::Swim,
+            ][self.stances[k % self.stances.len()] as usize];
         }
         m
     }
 
     fn open_cells(&self) -> Vec<(usize, usize)> {
-        (0..self.h).flat_map(|j| (0..self.w).map(move |i| (i, j))).filter(|(i, j)| !self.blocked[j * self.w + i]).collect()
+        (0..self.h)
+            .flat_map(|j| (0..self.w).map(move |i| (i, j)))
+            .filter(|(i, j)| !self.blocked[j * self.w + i])
+            .collect()
     }
 
     /// True when `p` lies in (or on the boundary of) an open cell.
@@ -38,9 +47,15 @@ impl Grid {
         let eps = 1e-9;
         let (lo_i, hi_i) = ((p.x - eps).floor(), (p.x + eps).floor());
         let (lo_j, hi_j) = ((p.z - eps).floor(), (p.z + eps).floor());
-        [(lo_i, lo_j), (lo_i, hi_j), (hi_i, lo_j), (hi_i, hi_j)].iter().any(|&(i, j)| {
-            i >= 0.0 && j >= 0.0 && (i as usize) < self.w && (j as usize) < self.h && !self.blocked[j as usize * self.w + i as usize]
-        })
+        [(lo_i, lo_j), (lo_i, hi_j), (hi_i, lo_j), (hi_i, hi_j)]
+            .iter()
+            .any(|&(i, j)| {
+                i >= 0.0
+                    && j >= 0.0
+                    && (i as usize) < self.w
+                    && (j as usize) < self.h
+                    && !self.blocked[j as usize * self.w + i as usize]
+            })
     }
 
     fn connected(&self, a: (usize, usize), b: (usize, usize)) -> bool {
@@ -59,7 +74,11 @@ impl Grid {
                 next.push((i, j - 1));
             }
             for (x, y) in next {
-                if x < self.w && y < self.h && !self.blocked[y * self.w + x] && !seen[y * self.w + x] {
+                if x < self.w
+                    && y < self.h
+                    && !self.blocked[y * self.w + x]
+                    && !seen[y * self.w + x]
+                {
                     seen[y * self.w + x] = true;
                     queue.push_back((x, y));
                 }
@@ -71,8 +90,18 @@ impl Grid {
 
 fn grid() -> impl Strategy<Value = Grid> {
     (2usize..9, 2usize..9).prop_flat_map(|(w, h)| {
-        (Just(w), Just(h), prop::collection::vec(prop::bool::weighted(0.3), w * h), prop::collection::vec(0u8..5, 1..8))
-            .prop_map(|(w, h, blocked, stances)| Grid { w, h, blocked, stances })
+        (
+            Just(w),
+            Just(h),
+            prop::collection::vec(prop::bool::weighted(0.3), w * h),
+            prop::collection::vec(0u8..5, 1..8),
+        )
+            .prop_map(|(w, h, blocked, stances)| Grid {
+                w,
+                h,
+                blocked,
+                stances,
+            })
     })
 }
 
@@ -91,8 +120,23 @@ impl PartialOrd for Item {
 }
 
 /// Plain Dijkstra with the costs documented on `astar`.
-fn dijkstra(m: &NavMesh, opts: &SearchOptions, s: u32, g: u32, sp: DVec3, gp: DVec3) -> Option<f64> {
-    let pos = |v: u32| if v == s { sp } else if v == g { gp } else { m.nodes[v as usize].position };
+fn dijkstra(
+    m: &NavMesh,
+    opts: &SearchOptions,
+    s: u32,
+    g: u32,
+    sp: DVec3,
+    gp: DVec3,
+) -> Option<f64> {
+    let pos = |v: u32| {
+        if v == s {
+            sp
+        } else if v == g {
+            gp
+        } else {
+            m.nodes[v as usize].position
+        }
+    };
     let k = |v: u32| opts.stance_multiplier(m.nodes[v as usize].stance);
     if s == g {
         return Some(sp.distance(gp) * k(s));

@@ -17,7 +17,11 @@ pub fn centre(i: usize, j: usize) -> DVec3 {
 
 /// Node id of grid cell `(i, j)` in a `sample::grid_mesh`.
 pub fn cell(m: &NavMesh, i: usize, j: usize) -> u32 {
-    m.nodes.iter().find(|n| n.position == centre(i, j)).expect("open cell").id
+    m.nodes
+        .iter()
+        .find(|n| n.position == centre(i, j))
+        .expect("open cell")
+        .id
 }
 
 /// Waypoint positions.
