@@ -232,10 +232,8 @@ impl NavMesh {
             if !n.position.is_finite() || n.polygon.iter().flatten().any(|p| !p.is_finite()) {
                 return Err(el(format!("node {i}"), "has a coordinate that is not a finite number"));
             }
-            if let Some(p) = &n.polygon {
-                if p.len() < 3 {
-                    return Err(el(format!("node {i}"), "polygon has fewer than 3 vertices"));
-                }
+            if n.polygon.as_ref().is_some_and(|p| p.len() < 3) {
+                return Err(el(format!("node {i}"), "polygon has fewer than 3 vertices"));
             }
         }
         let n = self.nodes.len() as u32;

@@ -70,7 +70,9 @@ pub struct ParamSpec {
 }
 
 impl ParamSpec {
-    /// A real-valued parameter.
+    /// A real-valued parameter. (Eight arguments, in the order a reader
+    /// scans a parameter table: a builder would only hide that order.)
+    #[allow(clippy::too_many_arguments)]
     pub fn float(name: &str, label: &str, unit: &str, default: f64, min: f64, max: f64, step: f64, doc: &str) -> Self {
         Self {
             name: name.into(),
