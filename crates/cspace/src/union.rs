@@ -176,6 +176,43 @@ mod tests {
         assert!(m.kept.iter().all(|f| f.brush == 0));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Every kept face lies on the union's boundary: just outside it is
+        /// outside every expanded brush, just inside it is inside one.
+        #[test]
+        fn kept_faces_are_on_the_union_boundary(
+            boxes in proptest::collection::vec((-2.0f64..2.0, -1.0f64..1.0, -2.0f64..2.0, 0.2f64..1.5, 0.2f64..1.5, 0.2f64..1.5, -1.0f64..1.0, -0.5f64..0.5), 2..6),
+            half in (0.05f64..0.5, 0.1f64..1.0, 0.05f64..0.5),
+        ) {
+            let half = DVec3::new(half.0, half.1, half.2);
+            let list: Vec<ExpandedBrush> = boxes
+                .iter()
+                .enumerate()
+                .map(|(i, &(x, y, z, sx, sy, sz, yaw, pitch))| {
+                    let b = crate::build::rotated_box(DVec3::new(x, y, z), DVec3::new(sx, sy, sz), yaw, pitch);
+                    expand(i, &Polyhedron::from_planes(&b.planes).unwrap(), half, true).unwrap()
+                })
+                .collect();
+            let m = union_all(&list);
+            for f in &m.kept {
+                if polygon_area(&f.polygon) < 1e-3 {
+                    continue;
+                }
+                let c = crate::polyhedron::polygon_centroid(&f.polygon);
+                let n = f.plane.normal;
+                proptest::prop_assert!(list.iter().all(|b| !b.solid.contains_strictly(c + n * 1e-4, 0.0)), "outside point of a face of brush {} is inside", f.brush);
+                proptest::prop_assert!(list.iter().any(|b| b.solid.contains_strictly(c - n * 1e-4, 0.0)), "inside point of a face of brush {} is outside", f.brush);
+            }
+            // Clipped pieces are inside another brush (or on a face shared with a lower index).
+            for f in &m.clipped {
+                let c = crate::polyhedron::polygon_centroid(&f.polygon);
+                let other = &list[f.clipped_by.unwrap()];
+                proptest::prop_assert!(other.solid.contains(c, 1e-6));
+            }
+        }
+    }
+
     #[test]
     fn distant_brushes_do_not_interact() {
         let b = expanded(&[

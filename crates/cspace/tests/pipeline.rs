@@ -8,11 +8,12 @@ use common::{artifact, get, locate, path_kinds, run};
 use glam::DVec3;
 use navscope_core::level::{BrushLevel, Level, LevelData};
 use navscope_core::{LinkKind, ParamValue, Runner, StageError, Stance};
-use navscope_cspace::build::box_brush;
+use navscope_cspace::build::{box_brush, rotated_box};
 use navscope_cspace::links::{LEVEL_EPS, LinkSeg};
 use navscope_cspace::polyhedron::{polygon_area, polygon_centroid, split};
 use navscope_cspace::samples;
 use navscope_cspace::stages::{EdgePlanes, Expanded, ExtraLinks, Links, Output, Union};
+use proptest::prelude::*;
 use std::sync::Arc;
 
 fn v(x: f64, y: f64, z: f64) -> DVec3 {
@@ -149,58 +150,80 @@ fn reverse(k: LinkKind) -> LinkKind {
     }
 }
 
+/// Links come in reverse pairs (step-up one way exactly when step-down the
+/// other), walk links join edges at one height, and no link's crossing
+/// passes through an expanded brush.
+fn check_links(name: &str, r: &Runner) {
+    let links = all_links(r);
+    let e = artifact::<Expanded>(r, "expand");
+    let expanded = &get::<Expanded>(&e).expanded;
+    for l in &links {
+        let back = links.iter().any(|b| {
+            b.from_mesh == l.to_mesh
+                && b.from == l.to
+                && b.to_mesh == l.from_mesh
+                && b.to == l.from
+                && b.kind == reverse(l.kind)
+                && b.source == l.dest
+                && b.dest == l.source
+        });
+        assert!(back, "{name}: {l:?} has no reverse");
+        if l.kind == LinkKind::Walk {
+            for i in 0..2 {
+                assert!(
+                    (l.source[i].y - l.dest[i].y).abs() <= LEVEL_EPS,
+                    "{name}: walk link between different heights {l:?}"
+                );
+            }
+        }
+        // Sample the crossing: along the source and destination segments, and
+        // (within one mesh) the vertical between them.
+        let mut samples: Vec<(usize, DVec3)> = Vec::new();
+        for t in [0.05, 0.5, 0.95] {
+            samples.push((l.from_mesh, l.source[0].lerp(l.source[1], t)));
+            samples.push((l.to_mesh, l.dest[0].lerp(l.dest[1], t)));
+            if l.from_mesh == l.to_mesh && l.kind != LinkKind::Ladder {
+                let (a, b) = (
+                    l.source[0].lerp(l.source[1], 0.5),
+                    l.dest[0].lerp(l.dest[1], 0.5),
+                );
+                samples.push((l.from_mesh, a.lerp(b, t)));
+            }
+        }
+        for (m, p) in samples {
+            for x in &expanded[m] {
+                assert!(
+                    !x.solid.contains_strictly(p, 1e-4),
+                    "{name}: {:?} link {l:?} passes through expanded brush {} at {p}",
+                    l.kind,
+                    x.brush
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn links_are_symmetric_level_and_cross_no_solid() {
     for (name, level) in samples::all() {
         let r = run(name, level, &[]);
-        let links = all_links(&r);
-        let e = artifact::<Expanded>(&r, "expand");
-        let expanded = &get::<Expanded>(&e).expanded;
-        assert!(!links.is_empty(), "{name}");
-        for l in &links {
-            let back = links.iter().any(|b| {
-                b.from_mesh == l.to_mesh
-                    && b.from == l.to
-                    && b.to_mesh == l.from_mesh
-                    && b.to == l.from
-                    && b.kind == reverse(l.kind)
-                    && b.source == l.dest
-                    && b.dest == l.source
-            });
-            assert!(back, "{name}: {l:?} has no reverse");
-            if l.kind == LinkKind::Walk {
-                for i in 0..2 {
-                    assert!(
-                        (l.source[i].y - l.dest[i].y).abs() <= LEVEL_EPS,
-                        "{name}: walk link between different heights {l:?}"
-                    );
-                }
-            }
-            // Sample the crossing: along the source and destination segments, and
-            // (within one mesh) the vertical drop between them.
-            let mut samples: Vec<(usize, DVec3)> = Vec::new();
-            for t in [0.05, 0.5, 0.95] {
-                samples.push((l.from_mesh, l.source[0].lerp(l.source[1], t)));
-                samples.push((l.to_mesh, l.dest[0].lerp(l.dest[1], t)));
-                if l.from_mesh == l.to_mesh && l.kind != LinkKind::Ladder {
-                    let (a, b) = (
-                        l.source[0].lerp(l.source[1], 0.5),
-                        l.dest[0].lerp(l.dest[1], 0.5),
-                    );
-                    samples.push((l.from_mesh, a.lerp(b, t)));
-                }
-            }
-            for (m, p) in samples {
-                for x in &expanded[m] {
-                    assert!(
-                        !x.solid.contains_strictly(p, 1e-4),
-                        "{name}: {:?} link {l:?} passes through expanded brush {} at {p}",
-                        l.kind,
-                        x.brush
-                    );
-                }
-            }
+        assert!(!all_links(&r).is_empty(), "{name}");
+        check_links(name, &r);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn links_on_random_blocks_are_symmetric_and_clear(
+        blocks in proptest::collection::vec((-3.0f64..3.0, -3.0f64..3.0, 0.5f64..2.5, 0.5f64..2.5, 0.05f64..1.6, -0.6f64..0.6), 1..5),
+    ) {
+        let mut brushes = vec![box_brush(v(-5.0, -0.5, -5.0), v(5.0, 0.0, 5.0))];
+        for (x, z, sx, sz, h, yaw) in blocks {
+            brushes.push(rotated_box(v(x, h * 0.5, z), v(sx * 0.5, h * 0.5, sz * 0.5), yaw, 0.0));
         }
+        let r = run("blocks", BrushLevel { brushes, entities: vec![] }, &[]);
+        check_links("blocks", &r);
     }
 }
 
