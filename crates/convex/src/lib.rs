@@ -77,17 +77,58 @@
 //! * **Float points.** Split points on edges are rounded to f64, so a cell
 //!   corner there may be pi plus a rounding error; tests allow 1e-9 rad.
 //!
-//! ## Paper claims on the corpus
+//! ## Corpus: the paper's claims (Table 1)
 //!
-//! See [the corpus section](#corpus) (filled from `tests/corpus.rs`).
+//! The paper tested ANavMG on 8 scenarios with 15 to 106 notches (Table 1).
+//! `assets/levels/corpus/table1..8.json` are rooms with random convex and
+//! concave obstacles (`navscope_levels::generate::floor_plan`), with seeds
+//! chosen so their strict notch counts are exactly the paper's
+//! (`cargo run --release -p navscope-convex --example corpus -- write
+//! assets/levels/corpus` regenerates them, `-- table` prints this table;
+//! `tests/corpus.rs` checks that this table is current). Cells for the three
+//! versions of Table 1: original (strict convexity, no removal), with portal
+//! removal, and with removal and tau = 5 deg; ratios are cells / r.
 //!
-//! ## Corpus
+//! | plan | r (notches) | cells original | c/r | cells with removal | c/r | cells tau = 5 deg | c/r |
+//! |---|---|---|---|---|---|---|---|
+//! | table1 | 15 | 11 | 0.73 | 9 | 0.60 | 9 | 0.60 |
+//! | table2 | 22 | 17 | 0.77 | 17 | 0.77 | 16 | 0.73 |
+//! | table3 | 32 | 25 | 0.78 | 25 | 0.78 | 24 | 0.75 |
+//! | table4 | 43 | 33 | 0.77 | 31 | 0.72 | 29 | 0.67 |
+//! | table5 | 55 | 39 | 0.71 | 39 | 0.71 | 38 | 0.69 |
+//! | table6 | 68 | 51 | 0.75 | 48 | 0.71 | 44 | 0.65 |
+//! | table7 | 93 | 64 | 0.69 | 58 | 0.62 | 55 | 0.59 |
+//! | table8 | 106 | 63 | 0.59 | 61 | 0.58 | 59 | 0.56 |
+//! | average | | | 0.72 | | 0.69 | | 0.65 |
 //!
-//! CORPUS_TABLE
+//! The paper reports averages of 0.80, 0.71 and 0.67. The claims hold on
+//! every plan: cells never exceed r + 1 (in fact stay below r), removal never
+//! raises the count and lowers it overall, and tau = 5 deg lowers it
+//! further. (Outside this corpus, on spiky star-shaped rooms without holes,
+//! the vertex-portal case often needs two portals and the count can exceed
+//! r; the property tests do not assert the bound there.)
 //!
 //! ## A real map
 //!
-//! ARENA_COMPARISON
+//! `../shared/data/polyanya-meshes/arena.mesh` (Polyanya's benchmark
+//! mesh of the Dragon Age arena map), loaded by `navscope-levels` as the
+//! union of its convex polygons (outer boundary plus holes), checked by
+//! `tests/arena.rs`:
+//!
+//! arena.mesh: 120 polygons in the mesh; 112 vertices, 5 holes, 64 notches; cells: 41 original, 40 with removal, 40 with tau = 5 deg
+//!
+//! So ANavMG covers the same free space with a third of the mesh's convex
+//! polygons (which come from a triangulation-based merge), every cell
+//! convex.
+//!
+//! ## Speed
+//!
+//! `CARGO_TARGET_DIR=/work/tgt cargo bench -p navscope-convex` on
+//! `navscope_levels::generate::big_floor_plan(1, 10_000)` (10,000 vertices,
+//! 374 holes, 3,000 notches): about 53 ms for the whole decomposition
+//! (validation, notches, portals with removal, cells), 76 ms through the
+//! stage runner (artifacts and NavMesh included), on the 2-core build
+//! machine; the largest corpus plan (106 notches) takes 0.7 ms.
 
 pub mod cells;
 pub mod cone;
