@@ -1,0 +1,192 @@
+//! Stage 5b, simplification: Douglas-Peucker on every contour ring with a
+//! tolerance in pixels, repaired until the rings are again a valid polygon
+//! set with the same nesting.
+//!
+//! Plain Douglas-Peucker may make a ring cross itself or another ring, or
+//! cut a small ring off to the wrong side. After the first pass:
+//! 1. every simplified segment that meets another (other than two
+//!    consecutive segments at their shared vertex) gets back the original
+//!    vertex of its span farthest from it;
+//! 2. when no segment conflicts, the first vertex of every ring is tested
+//!    against every other ring, original and simplified (ray parity); a ring
+//!    whose inside/outside answer changed is restored whole;
+//!
+//! and both are repeated until nothing changes. Every step only adds
+//! original vertices back, and the original rings are valid, so the loop
+//! ends. Coordinates stay on the pixel-corner grid until the result is
+//! scaled to metres.
+
+use glam::DVec2;
+use serde::Serialize;
+
+use crate::contours::{Contours, corner_to_plan};
+use crate::walls::Walls;
+
+/// The simplified rings.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Simplified {
+    /// Rings in plan metres, free space on the left; `rings[k]` simplifies
+    /// contour `k`.
+    pub rings: Vec<Vec<DVec2>>,
+    /// Vertices before simplification.
+    pub vertices_before: u64,
+    /// Repair rounds that found a conflict.
+    pub repair_rounds: u32,
+    /// Rings restored whole by the nesting check.
+    pub restored_rings: u32,
+}
+
+/// Simplifies the contours with tolerance `tol` (pixels).
+pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplified {
+    let pts: Vec<Vec<DVec2>> = contours.rings.iter().map(|r| r.corners.iter().map(|&c| corner_to_plan(c, 1.0)).collect()).collect();
+    let mut keep: Vec<Vec<bool>> = pts.iter().map(|p| douglas_peucker(p, tol)).collect();
+    let original = Walls::new(pts.clone());
+    let firsts: Vec<Vec<u32>> = pts.iter().map(|p| original.odd_rings(p[0])).collect();
+    let mut repair_rounds = 0;
+    let mut restored_rings = 0;
+    loop {
+        let kept: Vec<Vec<usize>> = keep.iter().map(|k| (0..k.len()).filter(|&i| k[i]).collect()).collect();
+        let walls = Walls::new(kept.iter().zip(&pts).map(|(k, p)| k.iter().map(|&i| p[i]).collect()).collect());
+        let bad = walls.conflicts();
+        let mut changed = false;
+        for (r, s) in bad {
+            let (r, s) = (r as usize, s as usize);
+            let k = &kept[r];
+            let (a, b) = (k[s], k[(s + 1) % k.len()]);
+            if let Some(i) = farthest(&pts[r], a, b) {
+                keep[r][i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            for (r, p) in pts.iter().enumerate() {
+                let now = walls.odd_rings(p[0]);
+                if now != firsts[r] {
+                    for s in symmetric_difference(&now, &firsts[r]) {
+                        if keep[s as usize].iter().any(|k| !k) {
+                            keep[s as usize].iter_mut().for_each(|k| *k = true);
+                            restored_rings += 1;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            let rings = kept.iter().zip(&pts).map(|(k, p)| k.iter().map(|&i| p[i] * metres_per_pixel).collect()).collect();
+            return Simplified { rings, vertices_before: pts.iter().map(|p| p.len() as u64).sum(), repair_rounds, restored_rings };
+        }
+        repair_rounds += 1;
+    }
+}
+
+fn symmetric_difference(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let mut out: Vec<u32> = a.iter().filter(|x| !b.contains(x)).chain(b.iter().filter(|x| !a.contains(x))).copied().collect();
+    out.sort_unstable();
+    out
+}
+
+/// Index of the vertex strictly inside the cyclic span `a -> b` of `p`
+/// farthest from the segment `p[a] p[b]` (`None` when the span has none).
+fn farthest(p: &[DVec2], a: usize, b: usize) -> Option<usize> {
+    let n = p.len();
+    let end = if b > a { b } else { b + n };
+    let (pa, pb) = (p[a], p[b % n]);
+    let mut best: Option<(f64, usize)> = None;
+    for k in a + 1..end {
+        let d = navscope_core::geom::point_segment_distance(pa, pb, p[k % n]);
+        if best.is_none_or(|(bd, _)| d > bd) {
+            best = Some((d, k % n));
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// Douglas-Peucker on a closed ring: which vertices to keep (at least three,
+/// vertex 0 always).
+pub fn douglas_peucker(p: &[DVec2], tol: f64) -> Vec<bool> {
+    let n = p.len();
+    let mut keep = vec![false; n];
+    if n <= 3 {
+        return vec![true; n];
+    }
+    keep[0] = true;
+    let f = (1..n).max_by(|&a, &b| p[0].distance_squared(p[a]).total_cmp(&p[0].distance_squared(p[b])).then(b.cmp(&a))).unwrap_or(1);
+    keep[f] = true;
+    let mut stack = vec![(0usize, f), (f, n)];
+    while let Some((a, b)) = stack.pop() {
+        if let Some(i) = farthest(p, a, b % n) {
+            let d = navscope_core::geom::point_segment_distance(p[a], p[b % n], p[i]);
+            if d > tol {
+                keep[i] = true;
+                let iu = if i < a { i + n } else { i };
+                stack.push((a, iu));
+                stack.push((iu % n, b));
+            }
+        }
+    }
+    if keep.iter().filter(|&&k| k).count() < 3 {
+        let a = farthest(p, 0, f);
+        let b = farthest(p, f, 0);
+        let da = a.map_or(-1.0, |i| navscope_core::geom::point_segment_distance(p[0], p[f], p[i]));
+        let db = b.map_or(-1.0, |i| navscope_core::geom::point_segment_distance(p[0], p[f], p[i]));
+        if let Some(i) = if da >= db { a } else { b } {
+            keep[i] = true;
+        }
+    }
+    keep
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::binary::BinaryImage;
+    use crate::contours::{doubled_area, trace};
+    use proptest::prelude::*;
+
+    fn ring_area(r: &[DVec2]) -> f64 {
+        (0..r.len()).map(|i| r[i].perp_dot(r[(i + 1) % r.len()])).sum::<f64>() / 2.0
+    }
+
+    #[test]
+    fn a_staircase_becomes_a_diagonal() {
+        // A triangle of free pixels with a staircase hypotenuse.
+        let rows: Vec<String> = (0..20).map(|y| (0..20).map(|x| if x <= y { '.' } else { '#' }).collect()).collect();
+        let blocked = rows.iter().flat_map(|r| r.bytes().map(|b| (b == b'#') as u8)).collect();
+        let img = BinaryImage { width: 20, height: 20, metres_per_pixel: 0.5, blocked, ..Default::default() };
+        let c = trace(&img);
+        assert_eq!(c.rings.len(), 1);
+        assert_eq!(c.rings[0].corners.len(), 2 * 20 + 2);
+        let s = simplify(&c, 1.0, 0.5);
+        assert!(s.rings[0].len() <= 4, "{:?}", s.rings[0]);
+        // Area within tolerance x perimeter of the pixel area (in m^2).
+        let pix = doubled_area(&c.rings[0].corners) as f64 / 32.0 * 0.25;
+        assert!((ring_area(&s.rings[0]) - pix).abs() <= 1.0 * 0.5 * 60.0 * 0.5);
+    }
+
+    #[test]
+    fn dp_keeps_at_least_three_vertices() {
+        let sq = [DVec2::new(0., 0.), DVec2::new(1., 0.), DVec2::new(1., 1.), DVec2::new(0., 1.)];
+        assert_eq!(douglas_peucker(&sq, 100.0).iter().filter(|&&k| k).count(), 3);
+        assert_eq!(douglas_peucker(&sq, 0.1), vec![true; 4]);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Simplified rings never meet, keep their nesting and their orientation.
+        #[test]
+        fn simplified_rings_are_valid(w in 3usize..24, h in 3usize..24, bits in proptest::collection::vec(0u8..4, 576), tol in 0.5f64..4.0) {
+            let blocked: Vec<u8> = (0..w * h).map(|i| (bits[i] == 0) as u8).collect();
+            let img = BinaryImage { width: w as u32, height: h as u32, metres_per_pixel: 1.0, blocked, ..Default::default() };
+            let c = trace(&img);
+            let s = simplify(&c, tol, 1.0);
+            let walls = Walls::new(s.rings.clone());
+            prop_assert!(walls.conflicts().is_empty());
+            let orig = Walls::new(c.rings.iter().map(|r| r.corners.iter().map(|&k| corner_to_plan(k, 1.0)).collect()).collect());
+            for (k, r) in s.rings.iter().enumerate() {
+                prop_assert_eq!(walls.odd_rings(r[0]), orig.odd_rings(r[0]));
+                prop_assert_eq!(ring_area(r) < 0.0, c.rings[k].hole, "ring {} flipped", k);
+            }
+        }
+    }
+}

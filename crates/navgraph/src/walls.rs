@@ -1,0 +1,343 @@
+//! Walls: the rings bounding free space, in a uniform grid, with the exact
+//! line-of-sight test every graph stage uses.
+//!
+//! Rings keep free space on their left (outer boundaries counter-clockwise,
+//! holes clockwise, in plan coordinates). A segment is *clear* when it stays
+//! in the closed free space: it may run along a wall or graze a corner, but
+//! it may not cross a wall nor pass through a vertex into the obstacle
+//! wedge. All side tests are exact (`robust`).
+
+use glam::DVec2;
+use navscope_core::geom::{Orientation, SegmentHit, orient, orient_value, segment_intersection};
+use serde::Serialize;
+
+/// Rings of plan points with free space on their left, indexed by a grid.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Walls {
+    /// The rings (no closing repeat of the first point).
+    pub rings: Vec<Vec<DVec2>>,
+    #[serde(skip)]
+    grid: Grid,
+}
+
+/// A uniform grid of segment ids `(ring, index)` stored as flat lists.
+#[derive(Clone, Debug, Default)]
+struct Grid {
+    lo: DVec2,
+    cell: f64,
+    nx: usize,
+    ny: usize,
+    start: Vec<u32>,
+    items: Vec<(u32, u32)>,
+}
+
+impl Grid {
+    fn cell_of(&self, p: DVec2) -> (usize, usize) {
+        let cx = ((p.x - self.lo.x) / self.cell).floor();
+        let cy = ((p.y - self.lo.y) / self.cell).floor();
+        (cx.clamp(0.0, (self.nx - 1) as f64) as usize, cy.clamp(0.0, (self.ny - 1) as f64) as usize)
+    }
+}
+
+impl Walls {
+    /// Indexes `rings` (each of at least three points).
+    pub fn new(rings: Vec<Vec<DVec2>>) -> Self {
+        let rings: Vec<Vec<DVec2>> = rings.into_iter().filter(|r| r.len() >= 2).collect();
+        let mut lo = DVec2::splat(f64::INFINITY);
+        let mut hi = DVec2::splat(f64::NEG_INFINITY);
+        let mut n = 0usize;
+        let mut total = 0.0;
+        for r in &rings {
+            for (i, p) in r.iter().enumerate() {
+                lo = lo.min(*p);
+                hi = hi.max(*p);
+                total += p.distance(r[(i + 1) % r.len()]);
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return Self { rings, grid: Grid { lo: DVec2::ZERO, cell: 1.0, nx: 1, ny: 1, start: vec![0, 0], items: vec![] } };
+        }
+        let extent = (hi - lo).max(DVec2::splat(1e-9));
+        let max_axis = (2.0 * (n as f64).sqrt()).ceil().max(1.0);
+        let cell = (total / n as f64).max(extent.x / max_axis).max(extent.y / max_axis).max(1e-9);
+        let nx = ((extent.x / cell).floor() as usize + 1).max(1);
+        let ny = ((extent.y / cell).floor() as usize + 1).max(1);
+        let mut grid = Grid { lo, cell, nx, ny, start: vec![0; nx * ny + 1], items: Vec::new() };
+        // Two passes: count, then fill (a CSR layout).
+        let visit = |grid: &Grid, f: &mut dyn FnMut(usize, (u32, u32))| {
+            for (ri, r) in rings.iter().enumerate() {
+                for i in 0..r.len() {
+                    let (a, b) = (r[i], r[(i + 1) % r.len()]);
+                    let (x0, y0) = grid.cell_of(a.min(b));
+                    let (x1, y1) = grid.cell_of(a.max(b));
+                    for y in y0..=y1 {
+                        for x in x0..=x1 {
+                            f(y * grid.nx + x, (ri as u32, i as u32));
+                        }
+                    }
+                }
+            }
+        };
+        let mut counts = vec![0u32; nx * ny];
+        visit(&grid, &mut |c, _| counts[c] += 1);
+        let mut acc = 0u32;
+        for (i, c) in counts.iter().enumerate() {
+            grid.start[i] = acc;
+            acc += c;
+        }
+        grid.start[nx * ny] = acc;
+        let mut fill = grid.start.clone();
+        let mut items = vec![(0u32, 0u32); acc as usize];
+        visit(&grid, &mut |c, id| {
+            items[fill[c] as usize] = id;
+            fill[c] += 1;
+        });
+        grid.items = items;
+        Self { rings, grid }
+    }
+
+    /// Number of wall segments.
+    pub fn segment_count(&self) -> usize {
+        self.rings.iter().map(Vec::len).sum()
+    }
+
+    /// The segment `(ring, index)`.
+    pub fn segment(&self, id: (u32, u32)) -> (DVec2, DVec2) {
+        let r = &self.rings[id.0 as usize];
+        (r[id.1 as usize], r[(id.1 as usize + 1) % r.len()])
+    }
+
+    /// Calls `f` with every segment whose cells meet the box `lo..hi`
+    /// (possibly more than once).
+    fn for_each_in_box(&self, lo: DVec2, hi: DVec2, f: &mut dyn FnMut((u32, u32)) -> bool) -> bool {
+        let (x0, y0) = self.grid.cell_of(lo);
+        let (x1, y1) = self.grid.cell_of(hi);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let c = y * self.grid.nx + x;
+                for &id in &self.grid.items[self.grid.start[c] as usize..self.grid.start[c + 1] as usize] {
+                    if f(id) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// True when direction `d` leaving ring vertex `(ring, i)` points
+    /// strictly into the obstacle wedge there.
+    fn enters_at_vertex(&self, ring: usize, i: usize, d: DVec2) -> bool {
+        let r = &self.rings[ring];
+        let v = r[i];
+        let u = r[(i + r.len() - 1) % r.len()];
+        let w = r[(i + 1) % r.len()];
+        let t = v + d;
+        // Obstacle wedge: from (w - v) clockwise round to (u - v), i.e. to
+        // the right of u -> v -> w.
+        let right_of_out = orient(v, w, t) == Orientation::Clockwise;
+        let right_of_in = orient(u, v, t) == Orientation::Clockwise;
+        if orient_value(u, v, w) > 0.0 {
+            // Convex corner: the obstacle is the reflex side.
+            right_of_out || right_of_in
+        } else {
+            right_of_out && right_of_in
+        }
+    }
+
+    /// True when `d` leaving point `p` on the interior of segment `(a, b)`
+    /// points strictly to its right (into the obstacle).
+    fn enters_at_edge(a: DVec2, b: DVec2, p: DVec2, d: DVec2) -> bool {
+        orient(a, b, p + d) == Orientation::Clockwise
+    }
+
+    /// True when the segment `ab` stays in the closed free space (assuming
+    /// `a` is in it). See the module docs.
+    pub fn clear(&self, a: DVec2, b: DVec2) -> bool {
+        if a == b {
+            return true;
+        }
+        let d = b - a;
+        !self.for_each_in_box(a.min(b), a.max(b), &mut |id| {
+            let (c, e) = self.segment(id);
+            let (ri, si) = (id.0 as usize, id.1 as usize);
+            let o1 = orient(a, b, c);
+            let o2 = orient(a, b, e);
+            let o3 = orient(c, e, a);
+            let o4 = orient(c, e, b);
+            use Orientation::Collinear as Col;
+            if o1 != Col && o2 != Col && o3 != Col && o4 != Col {
+                return o1 != o2 && o3 != o4;
+            }
+            // Touching: wall vertex c on ab, or a / b on the wall.
+            let on = |p: DVec2, q0: DVec2, q1: DVec2| p.x >= q0.x.min(q1.x) && p.x <= q0.x.max(q1.x) && p.y >= q0.y.min(q1.y) && p.y <= q0.y.max(q1.y);
+            if o1 == Col && on(c, a, b) {
+                // The wall vertex c (vertex si of ring ri) lies on ab.
+                if c != b && self.enters_at_vertex(ri, si, d) {
+                    return true;
+                }
+                if c != a && self.enters_at_vertex(ri, si, -d) {
+                    return true;
+                }
+            }
+            if o3 == Col && on(a, c, e) && a != c && a != e && Self::enters_at_edge(c, e, a, d) {
+                return true;
+            }
+            if o4 == Col && on(b, c, e) && b != c && b != e && Self::enters_at_edge(c, e, b, -d) {
+                return true;
+            }
+            false
+        })
+    }
+
+    /// Segments that meet another segment other than at the endpoint two
+    /// consecutive segments of a ring share (crossings, touches, overlaps),
+    /// sorted and without repeats.
+    pub(crate) fn conflicts(&self) -> Vec<(u32, u32)> {
+        let mut bad = Vec::new();
+        for (ri, r) in self.rings.iter().enumerate() {
+            let n = r.len();
+            for si in 0..n {
+                let (a, b) = self.segment((ri as u32, si as u32));
+                self.for_each_in_box(a.min(b), a.max(b), &mut |id| {
+                    let (oi, oj) = (id.0 as usize, id.1 as usize);
+                    if (oi, oj) <= (ri, si) {
+                        return false;
+                    }
+                    let (c, d) = self.segment(id);
+                    let hit = segment_intersection(a, b, c, d);
+                    let clash = match hit {
+                        SegmentHit::None => false,
+                        SegmentHit::Overlap(..) => true,
+                        SegmentHit::Point(p) => {
+                            let next = oi == ri && oj == (si + 1) % n;
+                            let prev = oi == ri && (oj + 1) % n == si;
+                            !((next && p == b && a != d) || (prev && p == a && b != c))
+                        }
+                    };
+                    if clash {
+                        bad.push((ri as u32, si as u32));
+                        bad.push(id);
+                    }
+                    false
+                });
+            }
+        }
+        bad.sort_unstable();
+        bad.dedup();
+        bad
+    }
+
+    /// Rings crossed an odd number of times by the ray from `p` towards +x
+    /// (half-open rule on the ray's height): the rings whose interior holds
+    /// `p` when `p` is on none of them. Sorted.
+    pub(crate) fn odd_rings(&self, p: DVec2) -> Vec<u32> {
+        let mut hits: Vec<(u32, u32)> = Vec::new();
+        let far = DVec2::new(self.grid.lo.x + self.grid.cell * self.grid.nx as f64 + 1.0, p.y);
+        if p.y < self.grid.lo.y || p.y > self.grid.lo.y + self.grid.cell * self.grid.ny as f64 {
+            return Vec::new();
+        }
+        self.for_each_in_box(p, far.max(p), &mut |id| {
+            let (a, b) = self.segment(id);
+            if (a.y > p.y) != (b.y > p.y) {
+                let o = orient(a, b, p);
+                let up = b.y > a.y;
+                if (up && o == Orientation::CounterClockwise) || (!up && o == Orientation::Clockwise) {
+                    hits.push(id);
+                }
+            }
+            false
+        });
+        hits.sort_unstable();
+        hits.dedup();
+        let mut odd: Vec<u32> = Vec::new();
+        let mut k = 0;
+        while k < hits.len() {
+            let r = hits[k].0;
+            let mut c = 0;
+            while k < hits.len() && hits[k].0 == r {
+                c += 1;
+                k += 1;
+            }
+            if c % 2 == 1 {
+                odd.push(r);
+            }
+        }
+        odd
+    }
+
+    /// True when `p` lies in the closed free space: not strictly inside the
+    /// obstacle side (crossing-number parity over all rings, boundary counts
+    /// as free).
+    pub fn free(&self, p: DVec2) -> bool {
+        let mut inside = false;
+        for r in &self.rings {
+            for i in 0..r.len() {
+                let (a, b) = (r[i], r[(i + 1) % r.len()]);
+                if orient(a, b, p) == Orientation::Collinear && p.x >= a.x.min(b.x) && p.x <= a.x.max(b.x) && p.y >= a.y.min(b.y) && p.y <= a.y.max(b.y) {
+                    return true;
+                }
+                if (a.y > p.y) != (b.y > p.y) {
+                    let o = orient(a, b, p);
+                    let up = b.y > a.y;
+                    if (up && o == Orientation::CounterClockwise) || (!up && o == Orientation::Clockwise) {
+                        inside = !inside;
+                    }
+                }
+            }
+        }
+        inside
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(x: f64, y: f64) -> DVec2 {
+        DVec2::new(x, y)
+    }
+
+    /// A 10 x 10 room (ccw) with a 2 x 2 pillar (cw) at 4..6.
+    fn room() -> Walls {
+        Walls::new(vec![
+            vec![v(0., 0.), v(10., 0.), v(10., 10.), v(0., 10.)],
+            vec![v(4., 4.), v(4., 6.), v(6., 6.), v(6., 4.)],
+        ])
+    }
+
+    #[test]
+    fn crossing_a_pillar_is_blocked_and_going_round_is_clear() {
+        let w = room();
+        assert!(!w.clear(v(1., 5.), v(9., 5.)));
+        assert!(w.clear(v(1., 1.), v(9., 1.)));
+        // Along the pillar's side, touching its corners.
+        assert!(w.clear(v(1., 4.), v(9., 4.)));
+        // Through a pillar corner diagonally into it.
+        assert!(!w.clear(v(3., 3.), v(5., 5.)));
+        // Grazing the corner diagonally past it.
+        assert!(w.clear(v(3., 5.), v(5., 3.)));
+        // Leaving the room.
+        assert!(!w.clear(v(5., 1.), v(5., -1.)));
+        // From a wall point straight out into the obstacle.
+        assert!(!w.clear(v(5., 0.), v(5., -1.)));
+        assert!(w.clear(v(5., 0.), v(5., 2.)));
+    }
+
+    #[test]
+    fn free_points() {
+        let w = room();
+        assert!(w.free(v(1., 1.)));
+        assert!(!w.free(v(5., 5.)));
+        assert!(w.free(v(4., 5.)), "boundary is free");
+        assert!(!w.free(v(11., 5.)));
+    }
+
+    #[test]
+    fn empty_walls_block_nothing() {
+        let w = Walls::new(vec![]);
+        assert!(w.clear(v(0., 0.), v(1e9, -1e9)));
+        assert_eq!(w.segment_count(), 0);
+    }
+}
