@@ -45,7 +45,9 @@ impl Budget {
         if count > limit {
             Err(Fault::budget(
                 element,
-                format!("{count} {what} exceed the memory budget of {limit} {what}; refusing to load"),
+                format!(
+                    "{count} {what} exceed the memory budget of {limit} {what}; refusing to load"
+                ),
             ))
         } else {
             Ok(())
@@ -61,7 +63,10 @@ mod tests {
     fn over_budget_names_the_limit() {
         assert!(Budget::check("image", "pixels", 10, 10).is_ok());
         let f = Budget::check("image", "pixels", 11, 10).unwrap_err();
-        assert_eq!(f.problem, "11 pixels exceed the memory budget of 10 pixels; refusing to load");
+        assert_eq!(
+            f.problem,
+            "11 pixels exceed the memory budget of 10 pixels; refusing to load"
+        );
         assert_eq!(Budget::default().max_file_bytes, 536_870_912);
     }
 }

@@ -49,7 +49,12 @@ impl LevelError {
     /// other control characters in any part are replaced by spaces so the
     /// message stays on one line.
     pub fn new(file: &str, element: &str, problem: &str, kind: ErrorKind) -> Self {
-        Self { file: one_line(file), element: one_line(element), problem: one_line(problem), kind }
+        Self {
+            file: one_line(file),
+            element: one_line(element),
+            problem: one_line(problem),
+            kind,
+        }
     }
 
     /// The file as the caller named it.
@@ -112,7 +117,11 @@ pub(crate) struct Fault {
 impl Fault {
     /// A fault of `kind` about `element`.
     pub fn new(kind: ErrorKind, element: impl Into<String>, problem: impl fmt::Display) -> Self {
-        Self { kind, element: element.into(), problem: problem.to_string() }
+        Self {
+            kind,
+            element: element.into(),
+            problem: problem.to_string(),
+        }
     }
 
     /// A syntax fault.
@@ -143,7 +152,11 @@ impl Fault {
     /// The same fault with `prefix` put before its element (`layer "a"` +
     /// `hole 2` = `layer "a", hole 2`).
     pub fn within(mut self, prefix: &str) -> Self {
-        self.element = if self.element.is_empty() { prefix.to_string() } else { format!("{prefix}, {}", self.element) };
+        self.element = if self.element.is_empty() {
+            prefix.to_string()
+        } else {
+            format!("{prefix}, {}", self.element)
+        };
         self
     }
 
@@ -159,8 +172,16 @@ mod tests {
 
     #[test]
     fn display_is_one_line_with_three_parts() {
-        let e = LevelError::new("a.json", "hole 2", "edges 0 and 3 intersect at (1, 2)", ErrorKind::Geometry);
-        assert_eq!(e.to_string(), "a.json: hole 2: edges 0 and 3 intersect at (1, 2)");
+        let e = LevelError::new(
+            "a.json",
+            "hole 2",
+            "edges 0 and 3 intersect at (1, 2)",
+            ErrorKind::Geometry,
+        );
+        assert_eq!(
+            e.to_string(),
+            "a.json: hole 2: edges 0 and 3 intersect at (1, 2)"
+        );
         let e = LevelError::new("a.json", "", "file is empty", ErrorKind::Syntax);
         assert_eq!(e.to_string(), "a.json: file is empty");
         assert_eq!(e.file(), "a.json");
@@ -168,7 +189,12 @@ mod tests {
 
     #[test]
     fn control_characters_are_flattened() {
-        let e = LevelError::new("we\nird.ron", "line\t3", "expected\n\n  `(`", ErrorKind::Syntax);
+        let e = LevelError::new(
+            "we\nird.ron",
+            "line\t3",
+            "expected\n\n  `(`",
+            ErrorKind::Syntax,
+        );
         let s = e.to_string();
         assert!(!s.contains('\n') && !s.contains('\t'), "{s}");
         assert_eq!(s, "we ird.ron: line 3: expected `(`");

@@ -70,7 +70,11 @@ pub(crate) fn parse_ron(text: &str, budget: &Budget) -> Result<LayeredLevel, Fau
     text::check_depth(text)?;
     let f: LayersFile = text::ron(text)?;
     Budget::check("layers", "layers", f.layers.len() as u64, budget.max_layers)?;
-    let vertices: u64 = f.layers.iter().map(|l| l.outer.len() as u64 + l.holes.iter().map(|h| h.len() as u64).sum::<u64>()).sum();
+    let vertices: u64 = f
+        .layers
+        .iter()
+        .map(|l| l.outer.len() as u64 + l.holes.iter().map(|h| h.len() as u64).sum::<u64>())
+        .sum();
     Budget::check("layers", "vertices", vertices, budget.max_vertices)?;
     if f.layers.is_empty() {
         return Err(Fault::geometry("layers", "there are no layers"));
@@ -83,45 +87,80 @@ pub(crate) fn parse_ron(text: &str, budget: &Budget) -> Result<LayeredLevel, Fau
             return Err(Fault::syntax(format!("layer {i}"), "name is empty"));
         }
         if let Some(first) = names.insert(&l.name, i) {
-            return Err(Fault::reference(el, format!("name used twice (layers {first} and {i})")));
+            return Err(Fault::reference(
+                el,
+                format!("name used twice (layers {first} and {i})"),
+            ));
         }
         if !l.height.is_finite() {
             return Err(Fault::geometry(el, "height is not a finite number"));
         }
         let outer = l.outer.iter().map(|&p| plan(p)).collect();
-        let holes = l.holes.iter().map(|h| h.iter().map(|&p| plan(p)).collect()).collect();
+        let holes = l
+            .holes
+            .iter()
+            .map(|h| h.iter().map(|&p| plan(p)).collect())
+            .collect();
         let name = |r: Ring| ring_name(r);
         let area = build_area(outer, holes, &name).map_err(|f| f.within(&el))?;
-        layers.push(Layer { name: l.name.clone(), height: l.height, area });
+        layers.push(Layer {
+            name: l.name.clone(),
+            height: l.height,
+            area,
+        });
     }
     let mut connections = Vec::with_capacity(f.connections.len());
     for (i, c) in f.connections.iter().enumerate() {
         let el = format!("connection {i}");
         for l in [c.from, c.to] {
             if l >= layers.len() {
-                return Err(Fault::reference(el, format!("refers to layer {l} but there are {}", layers.len())));
+                return Err(Fault::reference(
+                    el,
+                    format!("refers to layer {l} but there are {}", layers.len()),
+                ));
             }
         }
         if c.from == c.to {
-            return Err(Fault::reference(el, format!("leads from layer {} to itself", c.from)));
+            return Err(Fault::reference(
+                el,
+                format!("leads from layer {} to itself", c.from),
+            ));
         }
         let (a, b) = (plan(c.a), plan(c.b));
         if !a.is_finite() || !b.is_finite() {
             return Err(Fault::geometry(el, "an end is not a finite number"));
         }
         if a == b {
-            return Err(Fault::geometry(el, format!("has zero length (both ends at {})", fmt_xz(a))));
+            return Err(Fault::geometry(
+                el,
+                format!("has zero length (both ends at {})", fmt_xz(a)),
+            ));
         }
         for l in [c.from, c.to] {
             for (end, p) in [("a", a), ("b", b)] {
                 if !layers[l].area.contains(p) {
-                    return Err(Fault::geometry(el, format!("end {end} {} is outside layer \"{}\"", fmt_xz(p), layers[l].name)));
+                    return Err(Fault::geometry(
+                        el,
+                        format!(
+                            "end {end} {} is outside layer \"{}\"",
+                            fmt_xz(p),
+                            layers[l].name
+                        ),
+                    ));
                 }
             }
         }
-        connections.push(Connection { a, b, from: c.from, to: c.to });
+        connections.push(Connection {
+            a,
+            b,
+            from: c.from,
+            to: c.to,
+        });
     }
-    Ok(LayeredLevel { layers, connections })
+    Ok(LayeredLevel {
+        layers,
+        connections,
+    })
 }
 
 #[cfg(test)]
@@ -149,13 +188,44 @@ mod tests {
     fn errors_name_layer_and_connection() {
         let b = Budget::default();
         let cases = [
-            (TWO.replace("from: 0, to: 1)", "from: 0, to: 7)"), "connection 0", "refers to layer 7 but there are 2"),
-            (TWO.replace("(a: (8, 1), b: (9, 1)", "(a: (8, 1), b: (19, 1)"), "connection 0", "end b (19, 1) is outside layer \"ground\""),
-            (TWO.replace("(a: (8, 1), b: (9, 1)", "(a: (2.5, 2.5), b: (9, 1)"), "connection 0", "end a (2.5, 2.5) is outside layer \"ground\""),
-            (TWO.replace("from: 1, to: 0", "from: 1, to: 1"), "connection 1", "leads from layer 1 to itself"),
-            (TWO.replace("\"upper\"", "\"ground\""), "layer \"ground\"", "name used twice (layers 0 and 1)"),
-            (TWO.replace("[(2, 2), (3, 2), (3, 3), (2, 3)]", "[(2, 2), (5, 3), (5, 2), (2, 5)]"), "layer \"ground\", hole 0", "edges 0 and 2 intersect at (4.25, 2.75)"),
-            (TWO.replace("height: 3", "height: inf"), "layer \"upper\"", "height is not a finite number"),
+            (
+                TWO.replace("from: 0, to: 1)", "from: 0, to: 7)"),
+                "connection 0",
+                "refers to layer 7 but there are 2",
+            ),
+            (
+                TWO.replace("(a: (8, 1), b: (9, 1)", "(a: (8, 1), b: (19, 1)"),
+                "connection 0",
+                "end b (19, 1) is outside layer \"ground\"",
+            ),
+            (
+                TWO.replace("(a: (8, 1), b: (9, 1)", "(a: (2.5, 2.5), b: (9, 1)"),
+                "connection 0",
+                "end a (2.5, 2.5) is outside layer \"ground\"",
+            ),
+            (
+                TWO.replace("from: 1, to: 0", "from: 1, to: 1"),
+                "connection 1",
+                "leads from layer 1 to itself",
+            ),
+            (
+                TWO.replace("\"upper\"", "\"ground\""),
+                "layer \"ground\"",
+                "name used twice (layers 0 and 1)",
+            ),
+            (
+                TWO.replace(
+                    "[(2, 2), (3, 2), (3, 3), (2, 3)]",
+                    "[(2, 2), (5, 3), (5, 2), (2, 5)]",
+                ),
+                "layer \"ground\", hole 0",
+                "edges 0 and 2 intersect at (4.25, 2.75)",
+            ),
+            (
+                TWO.replace("height: 3", "height: inf"),
+                "layer \"upper\"",
+                "height is not a finite number",
+            ),
         ];
         for (text, el, problem) in cases {
             let e = parse_ron(&text, &b).unwrap_err();

@@ -4,13 +4,16 @@
 //! [`Level`](navscope_core::level::Level) type, validates it, and writes and
 //! generates levels for tests and benchmarks.
 //!
-//! * [`load`] / [`load_with`]: a file, format picked by content (magic
-//!   numbers) and extension, then the top-level name of a RON file.
-//! * [`load_bytes`] / [`load_bytes_with`]: the same from memory.
+//! * [`load`] / [`load_with`]: a file; the format is picked by content
+//!   (PNG and GLB signatures), then extension, then a look at the text; a
+//!   native RON file names its kind with its top-level struct name.
+//! * [`load_bytes`] / [`load_bytes_with`]: the same from memory (no
+//!   sidecars or external buffers: there is no folder to look in).
 //! * [`default_level`]: the embedded default floor plan the app opens with.
-//! * [`write`]: floor plan JSON / RON writers.
+//! * [`write`]: floor plan JSON / RON, brush and layer RON writers.
 //! * [`generate`]: deterministic generators (floor plans with N obstacles,
-//!   mazes, stars, the 10,000-vertex speed target, ...).
+//!   mazes, stars, the 10,000-vertex speed target, brush mazes, stacked
+//!   floors).
 //!
 //! Every error is a [`LevelError`] that prints as one line
 //! `FILE: ELEMENT: PROBLEM`. Sizes are bounded by a [`Budget`]: declared
@@ -19,21 +22,28 @@
 //! ## Formats
 //!
 //! World coordinates, Y up, metres; 2D files hold `[x, z]` pairs on the
-//! ground plane and any ring orientation (normalised on load). The full
-//! description with examples is in `FORMATS.md` beside this crate.
+//! ground plane in any ring orientation (normalised on load). Each format is
+//! described with examples in `FORMATS.md` beside this crate, and in the
+//! docs of its module.
 //!
-//! | extension | kind | format |
+//! | kind | files | module |
 //! |---|---|---|
-//! | `.json` | floor plan | `{"format": "navscope-floorplan", "version": 1, "outer": [[x, z], ...], "holes": [[[x, z], ...], ...], "nodes": [{"name": .., "at": [x, z]}], "blockers": [{"box": {"center": [x, z], "half": [hx, hz], "angle_deg": a}} \| {"cylinder": {"center": [x, z], "radius": r}}]}` |
-//! | `.ron` `FloorPlan(..)` | floor plan | the same fields in RON, pairs as tuples `(x, z)` |
+//! | floor plan | `.json` `{"format": "navscope-floorplan", "version": 1, "outer": [[x, z], ...], "holes": [...], "nodes": [...], "blockers": [...]}`; `.ron` `FloorPlan(..)` | `floorplan` |
+//! | floor plan | `.mesh` polyanya navigation mesh (free space = union of its polygons; largest connected part) | `polyanya` |
+//! | raster floor plan | `.png` with optional sidecar `NAME.png.ron` / `NAME.ron` `Raster(..)` | [`raster`] |
+//! | triangle mesh | `.obj` (tobj), `.gltf` / `.glb` (gltf); objects named `water*` become water volumes | `mesh` |
+//! | brush level | `.ron` `BrushLevel(..)`; `.map` Quake standard / Valve 220 (quake-util), Z up to Y up at 1/32 m per unit | [`brushes`] |
+//! | multi-layer environment | `.ron` `LayeredLevel(..)` | `layers` |
 //!
 //! ## Validation choices
 //!
 //! Repeated vertices and vertices exactly collinear with their neighbours
 //! (exact `orient` test, so zero-width spikes too) are dropped before the
-//! rings are validated; error messages still count vertices and edges as
-//! the file has them. Nodes and blocker centres must lie in the free space
-//! (on the boundary counts as in).
+//! rings are validated with core's `validate_polygon_with_holes`; error
+//! messages still count vertices and edges as the file has them. Nodes,
+//! blocker centres and connection ends must lie in the free space (on the
+//! boundary counts as in). Brushes must be bounded convex solids with
+//! volume. What each loader checks is listed in its module docs.
 
 pub mod brushes;
 mod budget;
@@ -78,7 +88,10 @@ enum Format {
 
 /// Lower-case extension of `name`, if any.
 fn extension(name: &str) -> Option<String> {
-    Path::new(name).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase)
+    Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
 }
 
 /// Picks the format: extension first, then a look at the content for
@@ -113,7 +126,10 @@ fn detect(name: &str, bytes: &[u8]) -> Result<Format, Fault> {
     } else if text::ron_struct_name(head).is_some() {
         Ok(Format::Ron)
     } else {
-        Err(Fault::format("", "unknown level format (known: .json, .ron, .png, .obj, .gltf, .glb, .map, .mesh)"))
+        Err(Fault::format(
+            "",
+            "unknown level format (known: .json, .ron, .png, .obj, .gltf, .glb, .map, .mesh)",
+        ))
     }
 }
 
@@ -132,18 +148,37 @@ pub fn load_with(path: &Path, budget: &Budget) -> Result<Level, LevelError> {
     if format == Format::Png {
         let settings = raster_sidecar(path, budget)?;
         let plan = raster::parse(&bytes, &settings, budget).map_err(|f| f.in_file(&name))?;
-        return Ok(Level { source: name, data: LevelData::Raster(plan) });
+        return Ok(Level {
+            source: name,
+            data: LevelData::Raster(plan),
+        });
     }
-    if format == Format::Ron && std::str::from_utf8(&bytes).ok().and_then(text::ron_struct_name) == Some("Raster") {
+    if format == Format::Ron
+        && std::str::from_utf8(&bytes)
+            .ok()
+            .and_then(text::ron_struct_name)
+            == Some("Raster")
+    {
         return load_sidecar_image(path, &name, &bytes, budget);
     }
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
     let external = |uri: &str| -> Result<Vec<u8>, Fault> {
         let rel = Path::new(uri);
-        if uri.contains("://") || rel.is_absolute() || rel.components().any(|c| c == std::path::Component::ParentDir) {
-            return Err(Fault::syntax("", format!("external file \"{uri}\" must be a relative path inside the level's folder")));
+        if uri.contains("://")
+            || rel.is_absolute()
+            || rel
+                .components()
+                .any(|c| c == std::path::Component::ParentDir)
+        {
+            return Err(Fault::syntax(
+                "",
+                format!(
+                    "external file \"{uri}\" must be a relative path inside the level's folder"
+                ),
+            ));
         }
-        read_capped(&dir.join(rel), budget.max_file_bytes).map_err(|f| f.within(&format!("external file \"{uri}\"")))
+        read_capped(&dir.join(rel), budget.max_file_bytes)
+            .map_err(|f| f.within(&format!("external file \"{uri}\"")))
     };
     let data = parse(&name, &bytes, budget, &external).map_err(|f| f.in_file(&name))?;
     Ok(Level { source: name, data })
@@ -154,12 +189,16 @@ pub fn load_with(path: &Path, budget: &Budget) -> Result<Level, LevelError> {
 fn raster_sidecar(path: &Path, budget: &Budget) -> Result<raster::RasterSettings, LevelError> {
     let mut long = path.as_os_str().to_owned();
     long.push(".ron");
-    for (candidate, always) in [(std::path::PathBuf::from(long), true), (path.with_extension("ron"), false)] {
+    for (candidate, always) in [
+        (std::path::PathBuf::from(long), true),
+        (path.with_extension("ron"), false),
+    ] {
         if !candidate.is_file() {
             continue;
         }
         let cname = candidate.display().to_string();
-        let bytes = read_capped(&candidate, budget.max_file_bytes).map_err(|f| f.in_file(&cname))?;
+        let bytes =
+            read_capped(&candidate, budget.max_file_bytes).map_err(|f| f.in_file(&cname))?;
         let text = text::utf8(&bytes).map_err(|f| f.in_file(&cname))?;
         if always || text::ron_struct_name(text) == Some("Raster") {
             return raster::RasterSettings::parse(text).map_err(|f| f.in_file(&cname));
@@ -169,21 +208,35 @@ fn raster_sidecar(path: &Path, budget: &Budget) -> Result<raster::RasterSettings
 }
 
 /// Loads the image a raster sidecar describes, with that sidecar.
-fn load_sidecar_image(path: &Path, name: &str, bytes: &[u8], budget: &Budget) -> Result<Level, LevelError> {
+fn load_sidecar_image(
+    path: &Path,
+    name: &str,
+    bytes: &[u8],
+    budget: &Budget,
+) -> Result<Level, LevelError> {
     let text = text::utf8(bytes).map_err(|f| f.in_file(name))?;
     let settings = raster::RasterSettings::parse(text).map_err(|f| f.in_file(name))?;
     let image = match &settings.image {
         Some(rel) => path.parent().unwrap_or(Path::new("")).join(rel),
         None => {
             let stem = path.with_extension("");
-            if extension(&stem.display().to_string()).as_deref() == Some("png") { stem } else { path.with_extension("png") }
+            if extension(&stem.display().to_string()).as_deref() == Some("png") {
+                stem
+            } else {
+                path.with_extension("png")
+            }
         }
     };
     let iname = image.display().to_string();
-    let ibytes = read_capped(&image, budget.max_file_bytes)
-        .map_err(|f| f.within(&format!("image of raster sidecar {name}")).in_file(&iname))?;
+    let ibytes = read_capped(&image, budget.max_file_bytes).map_err(|f| {
+        f.within(&format!("image of raster sidecar {name}"))
+            .in_file(&iname)
+    })?;
     let plan = raster::parse(&ibytes, &settings, budget).map_err(|f| f.in_file(&iname))?;
-    Ok(Level { source: name.to_string(), data: LevelData::Raster(plan) })
+    Ok(Level {
+        source: name.to_string(),
+        data: LevelData::Raster(plan),
+    })
 }
 
 /// Reads at most `cap` bytes, refusing larger files.
@@ -207,25 +260,52 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Level, LevelError> {
 /// Loads a level from memory within `budget`.
 pub fn load_bytes_with(name: &str, bytes: &[u8], budget: &Budget) -> Result<Level, LevelError> {
     let external = |uri: &str| -> Result<Vec<u8>, Fault> {
-        Err(Fault::syntax("", format!("refers to the external file \"{uri}\"; load the level by path to read it")))
+        Err(Fault::syntax(
+            "",
+            format!("refers to the external file \"{uri}\"; load the level by path to read it"),
+        ))
     };
     let data = parse(name, bytes, budget, &external).map_err(|f| f.in_file(name))?;
-    Ok(Level { source: name.to_string(), data })
+    Ok(Level {
+        source: name.to_string(),
+        data,
+    })
 }
 
-fn parse(name: &str, bytes: &[u8], budget: &Budget, external: mesh::ExternalReader) -> Result<LevelData, Fault> {
+fn parse(
+    name: &str,
+    bytes: &[u8],
+    budget: &Budget,
+    external: mesh::ExternalReader,
+) -> Result<LevelData, Fault> {
     Budget::check("", "bytes", bytes.len() as u64, budget.max_file_bytes)?;
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(Fault::syntax("", "file is empty"));
     }
     match detect(name, bytes)? {
-        Format::FloorPlanJson => Ok(LevelData::FloorPlan(floorplan::parse_json(text::utf8(bytes)?, budget)?)),
+        Format::FloorPlanJson => Ok(LevelData::FloorPlan(floorplan::parse_json(
+            text::utf8(bytes)?,
+            budget,
+        )?)),
         Format::Ron => parse_ron(text::utf8(bytes)?, budget),
-        Format::Polyanya => Ok(LevelData::FloorPlan(polyanya::parse(text::utf8(bytes)?, budget)?)),
-        Format::Png => Ok(LevelData::Raster(raster::parse(bytes, &raster::RasterSettings::default(), budget)?)),
-        Format::Obj => Ok(LevelData::Mesh(mesh::parse_obj(text::utf8(bytes)?, budget)?)),
+        Format::Polyanya => Ok(LevelData::FloorPlan(polyanya::parse(
+            text::utf8(bytes)?,
+            budget,
+        )?)),
+        Format::Png => Ok(LevelData::Raster(raster::parse(
+            bytes,
+            &raster::RasterSettings::default(),
+            budget,
+        )?)),
+        Format::Obj => Ok(LevelData::Mesh(mesh::parse_obj(
+            text::utf8(bytes)?,
+            budget,
+        )?)),
         Format::Gltf => Ok(LevelData::Mesh(mesh::parse_gltf(bytes, budget, external)?)),
-        Format::Map => Ok(LevelData::Brushes(brushes::parse_map(text::utf8(bytes)?, budget)?)),
+        Format::Map => Ok(LevelData::Brushes(brushes::parse_map(
+            text::utf8(bytes)?,
+            budget,
+        )?)),
     }
 }
 
@@ -238,9 +318,18 @@ fn parse_ron(text: &str, budget: &Budget) -> Result<LevelData, Fault> {
         Some("FloorPlan") => Ok(LevelData::FloorPlan(floorplan::parse_ron(text, budget)?)),
         Some("BrushLevel") => Ok(LevelData::Brushes(brushes::parse_ron(text, budget)?)),
         Some("LayeredLevel") => Ok(LevelData::Layers(layers::parse_ron(text, budget)?)),
-        Some("Raster") => Err(Fault::format("", "this is a raster sidecar: load it by path, or load the PNG it describes")),
-        Some(other) => Err(Fault::format("", format!("RON level starts with `{other}(`, expected one of {RON_KINDS}"))),
-        None => Err(Fault::format("", format!("RON level must start with its kind, one of {RON_KINDS}"))),
+        Some("Raster") => Err(Fault::format(
+            "",
+            "this is a raster sidecar: load it by path, or load the PNG it describes",
+        )),
+        Some(other) => Err(Fault::format(
+            "",
+            format!("RON level starts with `{other}(`, expected one of {RON_KINDS}"),
+        )),
+        None => Err(Fault::format(
+            "",
+            format!("RON level must start with its kind, one of {RON_KINDS}"),
+        )),
     }
 }
 
@@ -268,40 +357,73 @@ mod tests {
     fn default_level_is_a_designer_floor_plan() {
         let level = default_level();
         assert_eq!(level.source, DEFAULT_SOURCE);
-        let LevelData::FloorPlan(plan) = &level.data else { panic!("default is a floor plan") };
+        let LevelData::FloorPlan(plan) = &level.data else {
+            panic!("default is a floor plan")
+        };
         // The embedded file must load on its own (no fallback).
-        assert_eq!(load_bytes(DEFAULT_SOURCE, DEFAULT_FLOOR_PLAN).unwrap().data, level.data);
+        assert_eq!(
+            load_bytes(DEFAULT_SOURCE, DEFAULT_FLOOR_PLAN).unwrap().data,
+            level.data
+        );
         let notches: usize = plan
             .area
             .rings()
-            .map(|r| (0..r.len()).filter(|&i| orient(r.at(i as isize - 1), r.points[i], r.at(i as isize + 1)) == Orientation::Clockwise).count())
+            .map(|r| {
+                (0..r.len())
+                    .filter(|&i| {
+                        orient(r.at(i as isize - 1), r.points[i], r.at(i as isize + 1))
+                            == Orientation::Clockwise
+                    })
+                    .count()
+            })
             .sum();
         assert!((15..=30).contains(&notches), "{notches} notches");
-        assert!(plan.area.holes.iter().any(|h| !{
-            let mut c = h.clone();
-            c.reverse();
-            c.is_convex()
-        }), "has concave obstacles");
+        assert!(
+            plan.area.holes.iter().any(|h| !{
+                let mut c = h.clone();
+                c.reverse();
+                c.is_convex()
+            }),
+            "has concave obstacles"
+        );
     }
 
     #[test]
     fn unknown_and_empty_files() {
         let e = load_bytes("x.txt", b"hello").unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Format);
-        assert!(e.to_string().starts_with("x.txt: unknown level format"), "{e}");
+        assert!(
+            e.to_string().starts_with("x.txt: unknown level format"),
+            "{e}"
+        );
         let e = load_bytes("x.json", b"  \n").unwrap_err();
         assert_eq!(e.to_string(), "x.json: file is empty");
         let e = load(Path::new("/nonexistent/level.json")).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Io);
-        assert!(e.to_string().starts_with("/nonexistent/level.json: cannot read"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("/nonexistent/level.json: cannot read"),
+            "{e}"
+        );
     }
 
     #[test]
     fn file_size_budget_is_checked_before_reading() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels/floorplan/small.json");
-        let e = load_with(&path, &Budget { max_file_bytes: 10, ..Budget::default() }).unwrap_err();
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels/floorplan/small.json");
+        let e = load_with(
+            &path,
+            &Budget {
+                max_file_bytes: 10,
+                ..Budget::default()
+            },
+        )
+        .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Budget);
-        assert!(e.problem().contains("exceed the memory budget of 10 bytes"), "{e}");
+        assert!(
+            e.problem().contains("exceed the memory budget of 10 bytes"),
+            "{e}"
+        );
         assert!(load(&path).is_ok());
     }
 }

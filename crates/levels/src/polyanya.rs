@@ -36,7 +36,11 @@ struct Tokens<'a> {
 
 impl<'a> Tokens<'a> {
     fn new(text: &'a str) -> Self {
-        Self { iter: text.char_indices().peekable(), text, line: 1 }
+        Self {
+            iter: text.char_indices().peekable(),
+            text,
+            line: 1,
+        }
     }
 
     /// The next token and its line, or a "file ends" fault naming `what`.
@@ -51,7 +55,10 @@ impl<'a> Tokens<'a> {
             self.iter.next();
         }
         let Some(&(start, _)) = self.iter.peek() else {
-            return Err(Fault::syntax(format!("line {}", self.line), format!("file ends before {}", what())));
+            return Err(Fault::syntax(
+                format!("line {}", self.line),
+                format!("file ends before {}", what()),
+            ));
         };
         let mut end = self.text.len();
         while let Some(&(i, c)) = self.iter.peek() {
@@ -66,18 +73,27 @@ impl<'a> Tokens<'a> {
 
     fn int(&mut self, what: &dyn Fn() -> String) -> Result<(i64, usize), Fault> {
         let (t, line) = self.next(what)?;
-        t.parse::<i64>()
-            .map(|v| (v, line))
-            .map_err(|_| Fault::syntax(format!("line {line}"), format!("{}: expected an integer, found \"{}\"", what(), clip(t))))
+        t.parse::<i64>().map(|v| (v, line)).map_err(|_| {
+            Fault::syntax(
+                format!("line {line}"),
+                format!("{}: expected an integer, found \"{}\"", what(), clip(t)),
+            )
+        })
     }
 
     fn float(&mut self, what: &dyn Fn() -> String) -> Result<f64, Fault> {
         let (t, line) = self.next(what)?;
-        let v = t
-            .parse::<f64>()
-            .map_err(|_| Fault::syntax(format!("line {line}"), format!("{}: expected a number, found \"{}\"", what(), clip(t))))?;
+        let v = t.parse::<f64>().map_err(|_| {
+            Fault::syntax(
+                format!("line {line}"),
+                format!("{}: expected a number, found \"{}\"", what(), clip(t)),
+            )
+        })?;
         if !v.is_finite() {
-            return Err(Fault::geometry(format!("line {line}"), format!("{}: {} is not a finite number", what(), clip(t))));
+            return Err(Fault::geometry(
+                format!("line {line}"),
+                format!("{}: {} is not a finite number", what(), clip(t)),
+            ));
         }
         Ok(v)
     }
@@ -85,7 +101,11 @@ impl<'a> Tokens<'a> {
 
 /// At most 20 characters of a token, for messages.
 fn clip(t: &str) -> String {
-    if t.chars().count() > 20 { format!("{}...", t.chars().take(20).collect::<String>()) } else { t.to_string() }
+    if t.chars().count() > 20 {
+        format!("{}...", t.chars().take(20).collect::<String>())
+    } else {
+        t.to_string()
+    }
 }
 
 /// Disjoint sets with path halving.
@@ -102,27 +122,44 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
     let mut tk = Tokens::new(text);
     let (magic, line) = tk.next(&|| "the header \"mesh\"".to_string())?;
     if magic != "mesh" {
-        return Err(Fault::format(format!("line {line}"), format!("expected the header \"mesh\", found \"{}\"", clip(magic))));
+        return Err(Fault::format(
+            format!("line {line}"),
+            format!("expected the header \"mesh\", found \"{}\"", clip(magic)),
+        ));
     }
     let (version, line) = tk.int(&|| "the version".to_string())?;
     if version != 1 && version != 2 {
-        return Err(Fault::format(format!("line {line}"), format!("version {version} is not supported (1 and 2 are)")));
+        return Err(Fault::format(
+            format!("line {line}"),
+            format!("version {version} is not supported (1 and 2 are)"),
+        ));
     }
     let (nv, line) = tk.int(&|| "the vertex count".to_string())?;
     let (np, _) = tk.int(&|| "the polygon count".to_string())?;
     if nv < 0 || np < 0 {
-        return Err(Fault::syntax(format!("line {line}"), format!("negative count ({nv} vertices, {np} polygons)")));
+        return Err(Fault::syntax(
+            format!("line {line}"),
+            format!("negative count ({nv} vertices, {np} polygons)"),
+        ));
     }
     let (nv, np) = (nv as u64, np as u64);
     Budget::check(&format!("line {line}"), "vertices", nv, budget.max_vertices)?;
-    Budget::check(&format!("line {line}"), "polygons", np, budget.max_triangles)?;
+    Budget::check(
+        &format!("line {line}"),
+        "polygons",
+        np,
+        budget.max_triangles,
+    )?;
     // Every vertex needs at least 3 tokens of 2 bytes, every polygon 1:
     // a header claiming more than the file can hold is refused before any
     // allocation.
     if nv.saturating_mul(6).saturating_add(np.saturating_mul(2)) > text.len() as u64 {
         return Err(Fault::syntax(
             format!("line {line}"),
-            format!("header declares {nv} vertices and {np} polygons, more than a file of {} bytes can hold", text.len()),
+            format!(
+                "header declares {nv} vertices and {np} polygons, more than a file of {} bytes can hold",
+                text.len()
+            ),
         ));
     }
     let (nv, np) = (nv as usize, np as usize);
@@ -133,7 +170,10 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
         let y = tk.float(&what("y"))?;
         let (n, line) = tk.int(&what("neighbour count"))?;
         if n < 0 {
-            return Err(Fault::syntax(format!("line {line}"), format!("vertex {i}: neighbour count {n} is out of range")));
+            return Err(Fault::syntax(
+                format!("line {line}"),
+                format!("vertex {i}: neighbour count {n} is out of range"),
+            ));
         }
         for _ in 0..n {
             let (p, line) = tk.int(&what("neighbour"))?;
@@ -151,53 +191,76 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
         let what = |f: &'static str| move || format!("polygon {i} {f}");
         let (n, line) = tk.int(&what("vertex count"))?;
         if n < 3 || n as u64 > nv as u64 {
-            return Err(Fault::geometry(format!("line {line}"), format!("polygon {i}: vertex count {n} is out of range (3 to {nv})")));
+            return Err(Fault::geometry(
+                format!("line {line}"),
+                format!("polygon {i}: vertex count {n} is out of range (3 to {nv})"),
+            ));
         }
         let mut vs = Vec::with_capacity(n as usize);
         for _ in 0..n {
             let (v, line) = tk.int(&what("vertex"))?;
             if v < 0 || v >= nv as i64 {
-                return Err(Fault::reference(format!("line {line}"), format!("polygon {i} refers to vertex {v} but there are {nv}")));
+                return Err(Fault::reference(
+                    format!("line {line}"),
+                    format!("polygon {i} refers to vertex {v} but there are {nv}"),
+                ));
             }
             vs.push(v as usize);
         }
         for _ in 0..n {
             let (p, line) = tk.int(&what("neighbour"))?;
             if p < -1 || p >= np as i64 {
-                return Err(Fault::reference(format!("line {line}"), format!("polygon {i} refers to polygon {p} but there are {np}")));
+                return Err(Fault::reference(
+                    format!("line {line}"),
+                    format!("polygon {i} refers to polygon {p} but there are {np}"),
+                ));
             }
         }
         polys.push((vs, line));
     }
     if let Ok((extra, line)) = tk.next(&String::new) {
-        return Err(Fault::syntax(format!("line {line}"), format!("unexpected \"{}\" after the last polygon", clip(extra))));
+        return Err(Fault::syntax(
+            format!("line {line}"),
+            format!("unexpected \"{}\" after the last polygon", clip(extra)),
+        ));
     }
     if polys.is_empty() {
         return Err(Fault::geometry("", "the mesh has no polygons"));
     }
     let signed = |vs: &[usize]| {
         let o = DVec2::from(verts[vs[0]]);
-        (1..vs.len() - 1).map(|k| (DVec2::from(verts[vs[k]]) - o).perp_dot(DVec2::from(verts[vs[k + 1]]) - o)).sum::<f64>() / 2.0
+        (1..vs.len() - 1)
+            .map(|k| (DVec2::from(verts[vs[k]]) - o).perp_dot(DVec2::from(verts[vs[k + 1]]) - o))
+            .sum::<f64>()
+            / 2.0
     };
     // Directed edges; each undirected edge may be used once each way.
-    let mut edges: HashMap<(usize, usize), usize> = HashMap::with_capacity(polys.iter().map(|p| p.0.len()).sum());
+    let mut edges: HashMap<(usize, usize), usize> =
+        HashMap::with_capacity(polys.iter().map(|p| p.0.len()).sum());
     for (i, (vs, line)) in polys.iter().enumerate() {
         let a = signed(vs);
         if a <= 0.0 {
             return Err(Fault::geometry(
                 format!("line {line}"),
-                format!("polygon {i} is not counter-clockwise with positive area (signed area {a})"),
+                format!(
+                    "polygon {i} is not counter-clockwise with positive area (signed area {a})"
+                ),
             ));
         }
         for k in 0..vs.len() {
             let (a, b) = (vs[k], vs[(k + 1) % vs.len()]);
             if a == b {
-                return Err(Fault::geometry(format!("line {line}"), format!("polygon {i} repeats vertex {a}")));
+                return Err(Fault::geometry(
+                    format!("line {line}"),
+                    format!("polygon {i} repeats vertex {a}"),
+                ));
             }
             if let Some(other) = edges.insert((a, b), i) {
                 return Err(Fault::geometry(
                     format!("line {line}"),
-                    format!("polygons {other} and {i} both use the edge from vertex {a} to vertex {b} in the same direction (overlap)"),
+                    format!(
+                        "polygons {other} and {i} both use the edge from vertex {a} to vertex {b} in the same direction (overlap)"
+                    ),
                 ));
             }
         }
@@ -214,7 +277,10 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
     for (i, (vs, _)) in polys.iter().enumerate() {
         *part_area.entry(find(&mut parent, i)).or_default() += signed(vs);
     }
-    let best = part_area.iter().max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0))).map_or(0, |(&r, _)| r);
+    let best = part_area
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
+        .map_or(0, |(&r, _)| r);
     // Boundary edges of the chosen part, in polygon order for determinism.
     let mut next: HashMap<usize, usize> = HashMap::new();
     let mut order = Vec::new();
@@ -231,7 +297,9 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
                 let [x, y] = verts[a];
                 return Err(Fault::geometry(
                     format!("vertex {a}"),
-                    format!("the free space touches itself at ({x}, {y}); a floor plan needs rings that do not touch"),
+                    format!(
+                        "the free space touches itself at ({x}, {y}); a floor plan needs rings that do not touch"
+                    ),
                 ));
             }
             order.push(a);
@@ -249,7 +317,12 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
             ring.push(v);
             match next.get(&v) {
                 Some(&w) => v = w,
-                None => return Err(Fault::geometry(format!("vertex {v}"), "the boundary of the free space does not close here")),
+                None => {
+                    return Err(Fault::geometry(
+                        format!("vertex {v}"),
+                        "the boundary of the free space does not close here",
+                    ));
+                }
             }
         }
         rings.push(ring);
@@ -260,9 +333,21 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
         .max_by(|a, b| signed(a.1).total_cmp(&signed(b.1)))
         .map_or(0, |(i, _)| i);
     let outer = rings.remove(outer_at);
-    let to_plan = |r: &[usize]| r.iter().map(|&v| plan_from_xz(verts[v])).collect::<Vec<_>>();
-    let area = build_area(to_plan(&outer), rings.iter().map(|r| to_plan(r)).collect(), &ring_name)?;
-    Ok(FloorPlan { area, nodes: Vec::new(), blockers: Vec::new() })
+    let to_plan = |r: &[usize]| {
+        r.iter()
+            .map(|&v| plan_from_xz(verts[v]))
+            .collect::<Vec<_>>()
+    };
+    let area = build_area(
+        to_plan(&outer),
+        rings.iter().map(|r| to_plan(r)).collect(),
+        &ring_name,
+    )?;
+    Ok(FloorPlan {
+        area,
+        nodes: Vec::new(),
+        blockers: Vec::new(),
+    })
 }
 
 #[cfg(test)]
@@ -278,7 +363,9 @@ mod tests {
         assert_eq!(p.area.outer.len(), 4);
         assert_eq!(p.area.area(), 2.25);
         // The same triangles listed clockwise are refused.
-        let mirrored = TWO_TRIANGLES.replace("3 0 1 3 -1 -1 1", "3 0 3 1 -1 1 -1").replace("3 1 2 3 0 -1 -1", "3 1 3 2 0 -1 -1");
+        let mirrored = TWO_TRIANGLES
+            .replace("3 0 1 3 -1 -1 1", "3 0 3 1 -1 1 -1")
+            .replace("3 1 2 3 0 -1 -1", "3 1 3 2 0 -1 -1");
         let e = parse(&mirrored, &Budget::default()).unwrap_err();
         assert!(e.problem.contains("not counter-clockwise"), "{}", e.problem);
     }
@@ -288,15 +375,28 @@ mod tests {
         let b = Budget::default();
         let bad = "mesh\n2\n3 1\n0 0 0\n1 0 0\n0 1 0\n3 0 1 9 -1 -1 -1\n";
         let e = parse(bad, &b).unwrap_err();
-        assert_eq!((e.element.as_str(), e.problem.as_str()), ("line 7", "polygon 0 refers to vertex 9 but there are 3"));
+        assert_eq!(
+            (e.element.as_str(), e.problem.as_str()),
+            ("line 7", "polygon 0 refers to vertex 9 but there are 3")
+        );
         let e = parse("mesh\n2\n3 1\n0 0 0\n1 0", &b).unwrap_err();
-        assert_eq!((e.element.as_str(), e.problem.as_str()), ("line 5", "file ends before vertex 1 neighbour count"));
+        assert_eq!(
+            (e.element.as_str(), e.problem.as_str()),
+            ("line 5", "file ends before vertex 1 neighbour count")
+        );
         let e = parse("mesh\n2\n3 1\n0 0 0\n1 0 0\n0 1 0\n3 0 1", &b).unwrap_err();
         assert_eq!(e.problem, "file ends before polygon 0 vertex");
         let e = parse("mesh\n7\n", &b).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Format);
-        let e = parse("mesh\n2\n3 1\n0 0 0\n1 nan 0\n0 1 0\n3 0 1 2 -1 -1 -1\n", &b).unwrap_err();
-        assert_eq!((e.element.as_str(), e.problem.as_str()), ("line 5", "vertex 1 y: nan is not a finite number"));
+        let e = parse(
+            "mesh\n2\n3 1\n0 0 0\n1 nan 0\n0 1 0\n3 0 1 2 -1 -1 -1\n",
+            &b,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.element.as_str(), e.problem.as_str()),
+            ("line 5", "vertex 1 y: nan is not a finite number")
+        );
     }
 
     #[test]
@@ -325,7 +425,13 @@ mod tests {
         for y in 0..3 {
             for x in 0..3 {
                 if (x, y) != (1, 1) {
-                    text += &format!("4 {} {} {} {} -1 -1 -1 -1\n", id(x, y), id(x + 1, y), id(x + 1, y + 1), id(x, y + 1));
+                    text += &format!(
+                        "4 {} {} {} {} -1 -1 -1 -1\n",
+                        id(x, y),
+                        id(x + 1, y),
+                        id(x + 1, y + 1),
+                        id(x, y + 1)
+                    );
                 }
             }
         }
@@ -333,7 +439,11 @@ mod tests {
         let p = parse(&text, &Budget::default()).unwrap();
         assert_eq!(p.area.holes.len(), 1);
         assert_eq!(p.area.area(), 8.0);
-        assert_eq!(p.area.outer.len(), 4, "collinear boundary vertices are merged");
+        assert_eq!(
+            p.area.outer.len(),
+            4,
+            "collinear boundary vertices are merged"
+        );
     }
 
     #[test]
@@ -349,10 +459,20 @@ mod tests {
         }
         let id = |x: usize, y: usize| y * 5 + x;
         for (x, y) in cells {
-            text += &format!("4 {} {} {} {} -1 -1 -1 -1\n", id(x, y), id(x + 1, y), id(x + 1, y + 1), id(x, y + 1));
+            text += &format!(
+                "4 {} {} {} {} -1 -1 -1 -1\n",
+                id(x, y),
+                id(x + 1, y),
+                id(x + 1, y + 1),
+                id(x, y + 1)
+            );
         }
         let e = parse(&text, &Budget::default()).unwrap_err();
         assert_eq!(e.element, "vertex 12");
-        assert!(e.problem.contains("touches itself at (2, 2)"), "{}", e.problem);
+        assert!(
+            e.problem.contains("touches itself at (2, 2)"),
+            "{}",
+            e.problem
+        );
     }
 }

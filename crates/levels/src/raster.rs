@@ -89,14 +89,19 @@ impl RasterSettings {
         text::check_depth(text)?;
         let s: RasterSettings = text::ron(text)?;
         if !(s.metres_per_pixel.is_finite() && s.metres_per_pixel > 0.0) {
-            return Err(Fault::geometry("metres_per_pixel", format!("must be a positive number, is {}", s.metres_per_pixel)));
+            return Err(Fault::geometry(
+                "metres_per_pixel",
+                format!("must be a positive number, is {}", s.metres_per_pixel),
+            ));
         }
         Ok(s)
     }
 
     fn class(&self, p: [u8; 4]) -> PixelClass {
         let near = |c: &(u8, u8, u8)| {
-            p[0].abs_diff(c.0) <= self.tolerance && p[1].abs_diff(c.1) <= self.tolerance && p[2].abs_diff(c.2) <= self.tolerance
+            p[0].abs_diff(c.0) <= self.tolerance
+                && p[1].abs_diff(c.1) <= self.tolerance
+                && p[2].abs_diff(c.2) <= self.tolerance
         };
         if self.walkable_colours.iter().any(near) {
             return PixelClass::Walkable;
@@ -108,7 +113,11 @@ impl RasterSettings {
             return self.transparent;
         }
         let luma = (299 * p[0] as u32 + 587 * p[1] as u32 + 114 * p[2] as u32) / 1000;
-        if luma < self.luma_threshold as u32 { PixelClass::Obstacle } else { PixelClass::Walkable }
+        if luma < self.luma_threshold as u32 {
+            PixelClass::Obstacle
+        } else {
+            PixelClass::Walkable
+        }
     }
 }
 
@@ -119,26 +128,43 @@ pub(crate) fn is_png(bytes: &[u8]) -> bool {
 
 /// Decodes a PNG and classifies its pixels. The header's dimensions are
 /// checked against the budget before the pixels are decoded.
-pub(crate) fn parse(bytes: &[u8], settings: &RasterSettings, budget: &Budget) -> Result<RasterPlan, Fault> {
+pub(crate) fn parse(
+    bytes: &[u8],
+    settings: &RasterSettings,
+    budget: &Budget,
+) -> Result<RasterPlan, Fault> {
     if !is_png(bytes) {
         return Err(Fault::format("", "not a PNG image (bad signature)"));
     }
     let mut limits = Limits::default();
     // RGBA8 of the largest allowed image, plus the decoder's own buffers.
     limits.max_alloc = Some(budget.max_cells.saturating_mul(8).saturating_add(1 << 20));
-    let decoder = PngDecoder::with_limits(Cursor::new(bytes), limits).map_err(|e| Fault::syntax("header", format!("not a readable PNG: {e}")))?;
+    let decoder = PngDecoder::with_limits(Cursor::new(bytes), limits)
+        .map_err(|e| Fault::syntax("header", format!("not a readable PNG: {e}")))?;
     let (width, height) = decoder.dimensions();
-    Budget::check(&format!("image {width}x{height}"), "pixels", width as u64 * height as u64, budget.max_cells)?;
+    Budget::check(
+        &format!("image {width}x{height}"),
+        "pixels",
+        width as u64 * height as u64,
+        budget.max_cells,
+    )?;
     if width == 0 || height == 0 {
         return Err(Fault::geometry("header", "the image has no pixels"));
     }
-    let image = DynamicImage::from_decoder(decoder).map_err(|e| Fault::syntax("pixels", format!("PNG data is broken: {e}")))?;
+    let image = DynamicImage::from_decoder(decoder)
+        .map_err(|e| Fault::syntax("pixels", format!("PNG data is broken: {e}")))?;
     let rgba = image.into_rgba8().into_raw();
     let obstacle = rgba
         .chunks_exact(4)
         .map(|p| u8::from(settings.class([p[0], p[1], p[2], p[3]]) == PixelClass::Obstacle))
         .collect();
-    Ok(RasterPlan { width, height, metres_per_pixel: settings.metres_per_pixel, obstacle, rgba })
+    Ok(RasterPlan {
+        width,
+        height,
+        metres_per_pixel: settings.metres_per_pixel,
+        obstacle,
+        rgba,
+    })
 }
 
 #[cfg(test)]
@@ -149,14 +175,27 @@ mod tests {
 
     fn png(w: u32, h: u32, rgba: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
-        PngEncoder::new(&mut out).write_image(rgba, w, h, image::ExtendedColorType::Rgba8).unwrap();
+        PngEncoder::new(&mut out)
+            .write_image(rgba, w, h, image::ExtendedColorType::Rgba8)
+            .unwrap();
         out
     }
 
     #[test]
     fn bare_png_dark_is_obstacle() {
-        let px = [[0, 0, 0, 255], [255, 255, 255, 255], [200, 200, 200, 0], [127, 127, 127, 255]].concat();
-        let r = parse(&png(2, 2, &px), &RasterSettings::default(), &Budget::default()).unwrap();
+        let px = [
+            [0, 0, 0, 255],
+            [255, 255, 255, 255],
+            [200, 200, 200, 0],
+            [127, 127, 127, 255],
+        ]
+        .concat();
+        let r = parse(
+            &png(2, 2, &px),
+            &RasterSettings::default(),
+            &Budget::default(),
+        )
+        .unwrap();
         assert_eq!(r.obstacle, vec![1, 0, 1, 1]);
         assert_eq!(r.metres_per_pixel, 0.1);
         assert_eq!(r.rgba, px);
@@ -168,7 +207,14 @@ mod tests {
             "Raster(metres_per_pixel: 0.5, walkable_colours: [(10, 10, 100)], obstacle_colours: [(250, 0, 0)], tolerance: 6, transparent: walkable, luma_threshold: 50)",
         )
         .unwrap();
-        let px = [[12, 8, 104, 255], [255, 2, 3, 255], [0, 0, 0, 0], [60, 60, 60, 255], [40, 40, 40, 255]].concat();
+        let px = [
+            [12, 8, 104, 255],
+            [255, 2, 3, 255],
+            [0, 0, 0, 0],
+            [60, 60, 60, 255],
+            [40, 40, 40, 255],
+        ]
+        .concat();
         let r = parse(&png(5, 1, &px), &s, &Budget::default()).unwrap();
         assert_eq!(r.obstacle, vec![0, 1, 0, 0, 1]);
         assert_eq!(r.metres_per_pixel, 0.5);
@@ -177,7 +223,10 @@ mod tests {
     #[test]
     fn sidecar_problems_are_named() {
         let e = RasterSettings::parse("Raster(metres_per_pixel: -1)").unwrap_err();
-        assert_eq!((e.element.as_str(), e.problem.as_str()), ("metres_per_pixel", "must be a positive number, is -1"));
+        assert_eq!(
+            (e.element.as_str(), e.problem.as_str()),
+            ("metres_per_pixel", "must be a positive number, is -1")
+        );
         let e = RasterSettings::parse("Raster(colour: 3)").unwrap_err();
         assert_eq!(e.kind, ErrorKind::Syntax);
     }
@@ -196,12 +245,75 @@ mod tests {
         assert_eq!(e.element, "image 100000x100000");
     }
 
+    /// A PNG written by hand (stored deflate block), for bit depths and
+    /// colour types the encoder above does not write.
+    fn raw_png(w: u32, h: u32, depth: u8, colour: u8, plte: &[u8], rows: &[&[u8]]) -> Vec<u8> {
+        let chunk = |out: &mut Vec<u8>, kind: &[u8], data: &[u8]| {
+            out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+            let mut body = kind.to_vec();
+            body.extend_from_slice(data);
+            out.extend_from_slice(&body);
+            out.extend_from_slice(&crc32(&body).to_be_bytes());
+        };
+        let mut raw = Vec::new();
+        for r in rows {
+            raw.push(0);
+            raw.extend_from_slice(r);
+        }
+        let (mut a, mut b) = (1u32, 0u32);
+        for &x in &raw {
+            a = (a + x as u32) % 65521;
+            b = (b + a) % 65521;
+        }
+        let mut z = vec![0x78, 0x01, 0x01];
+        z.extend_from_slice(&(raw.len() as u16).to_le_bytes());
+        z.extend_from_slice(&(!(raw.len() as u16)).to_le_bytes());
+        z.extend_from_slice(&raw);
+        z.extend_from_slice(&((b << 16) | a).to_be_bytes());
+        let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+        let mut ihdr = Vec::new();
+        ihdr.extend_from_slice(&w.to_be_bytes());
+        ihdr.extend_from_slice(&h.to_be_bytes());
+        ihdr.extend_from_slice(&[depth, colour, 0, 0, 0]);
+        chunk(&mut out, b"IHDR", &ihdr);
+        if !plte.is_empty() {
+            chunk(&mut out, b"PLTE", plte);
+        }
+        chunk(&mut out, b"IDAT", &z);
+        chunk(&mut out, b"IEND", &[]);
+        out
+    }
+
+    #[test]
+    fn one_bit_grey_and_palette_images_load() {
+        // 1-bit grey, 4 pixels: black, white, white, black.
+        let png = raw_png(4, 1, 1, 0, &[], &[&[0b0110_0000]]);
+        let r = parse(&png, &RasterSettings::default(), &Budget::default()).unwrap();
+        assert_eq!(r.obstacle, vec![1, 0, 0, 1]);
+        // 2-bit palette: red, dark blue, white.
+        let png = raw_png(
+            3,
+            1,
+            2,
+            3,
+            &[255, 0, 0, 0, 0, 90, 255, 255, 255],
+            &[&[0b0001_1000]],
+        );
+        let r = parse(&png, &RasterSettings::default(), &Budget::default()).unwrap();
+        assert_eq!(r.obstacle, vec![1, 1, 0], "red luma 76 and navy are dark");
+        assert_eq!(&r.rgba[..4], &[255, 0, 0, 255]);
+    }
+
     fn crc32(data: &[u8]) -> u32 {
         let mut crc = 0xFFFF_FFFFu32;
         for &b in data {
             crc ^= b as u32;
             for _ in 0..8 {
-                crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+                crc = if crc & 1 != 0 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
             }
         }
         !crc

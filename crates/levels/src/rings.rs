@@ -12,7 +12,8 @@ use std::collections::VecDeque;
 
 use glam::DVec2;
 use navscope_core::geom::{
-    GeometryError, Orientation, Polygon, PolygonWithHoles, Ring, orient, validate_polygon_with_holes,
+    GeometryError, Orientation, Polygon, PolygonWithHoles, Ring, orient,
+    validate_polygon_with_holes,
 };
 
 use crate::error::Fault;
@@ -51,9 +52,9 @@ fn clean(points: &[DVec2]) -> Cleaned {
     // to the seam may be collinear with it.
     loop {
         let n = out.len();
-        if n >= 2 && out[n - 1].0 == out[0].0 {
-            out.pop_back();
-        } else if n >= 3 && collinear(out[n - 2].0, out[n - 1].0, out[0].0) {
+        if (n >= 2 && out[n - 1].0 == out[0].0)
+            || (n >= 3 && collinear(out[n - 2].0, out[n - 1].0, out[0].0))
+        {
             out.pop_back();
         } else if n >= 3 && collinear(out[n - 1].0, out[0].0, out[1].0) {
             out.pop_front();
@@ -74,12 +75,20 @@ pub(crate) fn build_area(
     name: &dyn Fn(Ring) -> String,
 ) -> Result<PolygonWithHoles, Fault> {
     let raw: Vec<(Ring, Vec<DVec2>)> = std::iter::once((Ring::Outer, outer))
-        .chain(holes.into_iter().enumerate().map(|(i, h)| (Ring::Hole(i), h)))
+        .chain(
+            holes
+                .into_iter()
+                .enumerate()
+                .map(|(i, h)| (Ring::Hole(i), h)),
+        )
         .collect();
     let mut cleaned = Vec::with_capacity(raw.len());
     for (ring, pts) in &raw {
         if let Some(i) = pts.iter().position(|p| !p.is_finite()) {
-            return Err(Fault::geometry(name(*ring), format!("vertex {i}: coordinate is not a finite number")));
+            return Err(Fault::geometry(
+                name(*ring),
+                format!("vertex {i}: coordinate is not a finite number"),
+            ));
         }
         let c = clean(pts);
         if c.points.len() < 3 {
@@ -95,13 +104,20 @@ pub(crate) fn build_area(
         }
         cleaned.push(c);
     }
-    let was_ccw: Vec<bool> = cleaned.iter().map(|c| Polygon::new(c.points.clone()).is_ccw()).collect();
+    let was_ccw: Vec<bool> = cleaned
+        .iter()
+        .map(|c| Polygon::new(c.points.clone()).is_ccw())
+        .collect();
     let mut rings = cleaned.iter().map(|c| Polygon::new(c.points.clone()));
     let outer = rings.next().expect("outer ring is always present");
     let mut area = PolygonWithHoles::new(outer, rings.collect());
     area.normalise();
     // Outer should end counter-clockwise, holes clockwise.
-    let reversed: Vec<bool> = was_ccw.iter().enumerate().map(|(i, &ccw)| ccw != (i == 0)).collect();
+    let reversed: Vec<bool> = was_ccw
+        .iter()
+        .enumerate()
+        .map(|(i, &ccw)| ccw != (i == 0))
+        .collect();
     validate_polygon_with_holes(&area).map_err(|e| {
         let idx = |r: Ring| match r {
             Ring::Outer => 0,
@@ -112,30 +128,52 @@ pub(crate) fn build_area(
         let edge = |r: Ring, e: usize| {
             let c = &cleaned[idx(r)];
             let m = c.points.len();
-            if reversed[idx(r)] { c.file_index[(2 * m - 2 - e) % m] } else { c.file_index[e % m] }
+            if reversed[idx(r)] {
+                c.file_index[(2 * m - 2 - e) % m]
+            } else {
+                c.file_index[e % m]
+            }
         };
         match e {
-            GeometryError::NonFinite { ring, index } => {
-                Fault::geometry(name(ring), format!("vertex {}: coordinate is not a finite number", index))
-            }
-            GeometryError::TooFewVertices { ring, count } => {
-                Fault::geometry(name(ring), format!("needs at least 3 distinct vertices, has {count}"))
-            }
+            GeometryError::NonFinite { ring, index } => Fault::geometry(
+                name(ring),
+                format!("vertex {}: coordinate is not a finite number", index),
+            ),
+            GeometryError::TooFewVertices { ring, count } => Fault::geometry(
+                name(ring),
+                format!("needs at least 3 distinct vertices, has {count}"),
+            ),
             GeometryError::ZeroArea { ring } => Fault::geometry(name(ring), "encloses zero area"),
-            GeometryError::SelfIntersection { ring, edge_a, edge_b, point } => {
+            GeometryError::SelfIntersection {
+                ring,
+                edge_a,
+                edge_b,
+                point,
+            } => {
                 let (a, b) = (edge(ring, edge_a), edge(ring, edge_b));
                 Fault::geometry(
                     name(ring),
-                    format!("edges {} and {} intersect at {}", a.min(b), a.max(b), fmt_xz(point)),
+                    format!(
+                        "edges {} and {} intersect at {}",
+                        a.min(b),
+                        a.max(b),
+                        fmt_xz(point)
+                    ),
                 )
             }
             GeometryError::RingsMeet { a, b, point } => {
                 let (a, b) = if idx(a) <= idx(b) { (a, b) } else { (b, a) };
-                Fault::geometry(format!("{} and {}", name(a), name(b)), format!("touch or cross at {}", fmt_xz(point)))
+                Fault::geometry(
+                    format!("{} and {}", name(a), name(b)),
+                    format!("touch or cross at {}", fmt_xz(point)),
+                )
             }
             GeometryError::HoleOutside { ring, point } => Fault::geometry(
                 name(ring),
-                format!("lies outside the free space (its vertex {} is not inside the outer boundary)", fmt_xz(point)),
+                format!(
+                    "lies outside the free space (its vertex {} is not inside the outer boundary)",
+                    fmt_xz(point)
+                ),
             ),
         }
     })?;
@@ -160,11 +198,27 @@ mod tests {
 
     #[test]
     fn cleaning_drops_duplicates_collinear_points_and_spikes_across_the_seam() {
-        let c = clean(&pts(&[(1., 0.), (2., 0.), (2., 0.), (2., 2.), (0., 2.), (0., 0.), (0.5, 0.), (1., 0.)]));
+        let c = clean(&pts(&[
+            (1., 0.),
+            (2., 0.),
+            (2., 0.),
+            (2., 2.),
+            (0., 2.),
+            (0., 0.),
+            (0.5, 0.),
+            (1., 0.),
+        ]));
         assert_eq!(c.points, pts(&[(2., 0.), (2., 2.), (0., 2.), (0., 0.)]));
         assert_eq!(c.file_index, vec![1, 3, 4, 5]);
         // A spike out and back.
-        let c = clean(&pts(&[(0., 0.), (2., 0.), (2., 2.), (2., 5.), (2., 2.), (0., 2.)]));
+        let c = clean(&pts(&[
+            (0., 0.),
+            (2., 0.),
+            (2., 2.),
+            (2., 5.),
+            (2., 2.),
+            (0., 2.),
+        ]));
         assert_eq!(c.points, pts(&[(0., 0.), (2., 0.), (2., 2.), (0., 2.)]));
     }
 
@@ -201,15 +255,32 @@ mod tests {
         let e = build_area(pts(&[(0., 0.), (1., 1.), (0., 0.)]), vec![], &ring_name).unwrap_err();
         assert_eq!(e.problem, "needs at least 3 distinct vertices, has 2");
         let sq = pts(&[(0., 0.), (10., 0.), (10., 10.), (0., 10.)]);
-        let e = build_area(sq, vec![pts(&[(1., 1.), (f64::NAN, 1.), (2., 2.)])], &ring_name).unwrap_err();
-        assert_eq!((e.element.as_str(), e.problem.as_str()), ("hole 0", "vertex 1: coordinate is not a finite number"));
+        let e = build_area(
+            sq,
+            vec![pts(&[(1., 1.), (f64::NAN, 1.), (2., 2.)])],
+            &ring_name,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.element.as_str(), e.problem.as_str()),
+            ("hole 0", "vertex 1: coordinate is not a finite number")
+        );
     }
 
     #[test]
     fn hole_outside_is_named() {
         let sq = pts(&[(0., 0.), (10., 0.), (10., 10.), (0., 10.)]);
-        let e = build_area(sq, vec![pts(&[(20., 20.), (21., 20.), (21., 21.)])], &ring_name).unwrap_err();
+        let e = build_area(
+            sq,
+            vec![pts(&[(20., 20.), (21., 20.), (21., 21.)])],
+            &ring_name,
+        )
+        .unwrap_err();
         assert_eq!(e.element, "hole 0");
-        assert!(e.problem.starts_with("lies outside the free space"), "{}", e.problem);
+        assert!(
+            e.problem.starts_with("lies outside the free space"),
+            "{}",
+            e.problem
+        );
     }
 }

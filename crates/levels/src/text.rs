@@ -14,7 +14,11 @@ const MAX_DEPTH: usize = 64;
 /// The file as UTF-8 text.
 pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, Fault> {
     std::str::from_utf8(bytes).map_err(|e| {
-        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
         Fault::syntax(format!("line {line}"), "not valid UTF-8 text")
     })
 }
@@ -26,7 +30,10 @@ pub(crate) fn ron<T: DeserializeOwned>(text: &str) -> Result<T, Fault> {
         .with_recursion_limit(MAX_DEPTH)
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     opts.from_str(text).map_err(|e| {
-        Fault::syntax(format!("line {}, column {}", e.span.start.line, e.span.start.col), e.code.to_string())
+        Fault::syntax(
+            format!("line {}, column {}", e.span.start.line, e.span.start.col),
+            e.code.to_string(),
+        )
     })
 }
 
@@ -36,7 +43,11 @@ pub(crate) fn json<T: DeserializeOwned>(text: &str) -> Result<T, Fault> {
         let msg = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
         let msg = msg.strip_suffix(&suffix).unwrap_or(&msg).to_string();
-        let msg = if e.is_eof() { format!("file ends too early: {msg}") } else { msg };
+        let msg = if e.is_eof() {
+            format!("file ends too early: {msg}")
+        } else {
+            msg
+        };
         Fault::syntax(format!("line {}, column {}", e.line(), e.column()), msg)
     })
 }
@@ -66,7 +77,10 @@ pub(crate) fn check_depth(text: &str) -> Result<(), Fault> {
             '[' | '{' | '(' => {
                 depth += 1;
                 if depth > MAX_DEPTH {
-                    return Err(Fault::syntax(format!("line {line}"), format!("nested more than {MAX_DEPTH} levels deep")));
+                    return Err(Fault::syntax(
+                        format!("line {line}"),
+                        format!("nested more than {MAX_DEPTH} levels deep"),
+                    ));
                 }
             }
             ']' | '}' | ')' => depth = depth.saturating_sub(1),
@@ -92,7 +106,9 @@ pub(crate) fn ron_struct_name(text: &str) -> Option<&str> {
             break;
         }
     }
-    let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.len());
+    let end = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
     (end > 0 && s[end..].trim_start().starts_with('(')).then(|| &s[..end])
 }
 
@@ -102,7 +118,10 @@ mod tests {
 
     #[test]
     fn struct_name_skips_comments_and_attributes() {
-        assert_eq!(ron_struct_name("// hi\n/* x */ #![enable(implicit_some)]\n FloorPlan(outer: [])"), Some("FloorPlan"));
+        assert_eq!(
+            ron_struct_name("// hi\n/* x */ #![enable(implicit_some)]\n FloorPlan(outer: [])"),
+            Some("FloorPlan")
+        );
         assert_eq!(ron_struct_name("(outer: [])"), None);
         assert_eq!(ron_struct_name(""), None);
         assert_eq!(ron_struct_name("hello world"), None);
@@ -122,7 +141,11 @@ mod tests {
         assert_eq!(f.element, "line 3, column 2");
         assert!(!f.problem.contains("at line"), "{}", f.problem);
         let f = json::<Vec<u32>>("[1, 2").unwrap_err();
-        assert!(f.problem.starts_with("file ends too early"), "{}", f.problem);
+        assert!(
+            f.problem.starts_with("file ends too early"),
+            "{}",
+            f.problem
+        );
         let f = ron::<Vec<u32>>("[1,\n oops]").unwrap_err();
         assert!(f.element.starts_with("line 2"), "{}", f.element);
         let f = utf8(b"ok\n\xff").unwrap_err();

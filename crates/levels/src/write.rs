@@ -45,17 +45,38 @@ fn ron_string(s: &str) -> String {
 /// and `blockers` when it has any. World `[x, z]` coordinates.
 pub fn floor_plan_json(plan: &FloorPlan) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "{{\n  \"format\": \"{JSON_FORMAT}\",\n  \"version\": {JSON_VERSION},");
-    let _ = write!(s, "  \"outer\": {},\n  \"holes\": [", ring(&plan.area.outer, '[', ']'));
+    let _ = writeln!(
+        s,
+        "{{\n  \"format\": \"{JSON_FORMAT}\",\n  \"version\": {JSON_VERSION},"
+    );
+    let _ = write!(
+        s,
+        "  \"outer\": {},\n  \"holes\": [",
+        ring(&plan.area.outer, '[', ']')
+    );
     for (i, h) in plan.area.holes.iter().enumerate() {
-        let _ = write!(s, "{}\n    {}", if i == 0 { "" } else { "," }, ring(h, '[', ']'));
+        let _ = write!(
+            s,
+            "{}\n    {}",
+            if i == 0 { "" } else { "," },
+            ring(h, '[', ']')
+        );
     }
-    s.push_str(if plan.area.holes.is_empty() { "]" } else { "\n  ]" });
+    s.push_str(if plan.area.holes.is_empty() {
+        "]"
+    } else {
+        "\n  ]"
+    });
     if !plan.nodes.is_empty() {
         s.push_str(",\n  \"nodes\": [");
         for (i, n) in plan.nodes.iter().enumerate() {
             let sep = if i == 0 { "" } else { "," };
-            let _ = write!(s, "{sep}\n    {{\"name\": {}, \"at\": {}}}", json_string(&n.name), xz(n.at, '[', ']'));
+            let _ = write!(
+                s,
+                "{sep}\n    {{\"name\": {}, \"at\": {}}}",
+                json_string(&n.name),
+                xz(n.at, '[', ']')
+            );
         }
         s.push_str("\n  ]");
     }
@@ -64,7 +85,11 @@ pub fn floor_plan_json(plan: &FloorPlan) -> String {
         for (i, b) in plan.blockers.iter().enumerate() {
             let sep = if i == 0 { "" } else { "," };
             let body = match b {
-                Blocker::Box { center, half, angle } => format!(
+                Blocker::Box {
+                    center,
+                    half,
+                    angle,
+                } => format!(
                     "{{\"box\": {{\"center\": {}, \"half\": [{}, {}], \"angle_deg\": {}}}}}",
                     xz(*center, '[', ']'),
                     num(half.x),
@@ -72,7 +97,11 @@ pub fn floor_plan_json(plan: &FloorPlan) -> String {
                     num(angle.to_degrees())
                 ),
                 Blocker::Cylinder { center, radius } => {
-                    format!("{{\"cylinder\": {{\"center\": {}, \"radius\": {}}}}}", xz(*center, '[', ']'), num(*radius))
+                    format!(
+                        "{{\"cylinder\": {{\"center\": {}, \"radius\": {}}}}}",
+                        xz(*center, '[', ']'),
+                        num(*radius)
+                    )
                 }
             };
             let _ = write!(s, "{sep}\n    {body}");
@@ -95,12 +124,21 @@ pub fn floor_plan_ron(plan: &FloorPlan) -> String {
     }
     s.push_str("    ],\n    nodes: [\n");
     for n in &plan.nodes {
-        let _ = writeln!(s, "        (name: {}, at: {}),", ron_string(&n.name), xz(n.at, '(', ')'));
+        let _ = writeln!(
+            s,
+            "        (name: {}, at: {}),",
+            ron_string(&n.name),
+            xz(n.at, '(', ')')
+        );
     }
     s.push_str("    ],\n    blockers: [\n");
     for b in &plan.blockers {
         let _ = match b {
-            Blocker::Box { center, half, angle } => writeln!(
+            Blocker::Box {
+                center,
+                half,
+                angle,
+            } => writeln!(
                 s,
                 "        box(center: {}, half: ({}, {}), angle_deg: {}),",
                 xz(*center, '(', ')'),
@@ -109,7 +147,12 @@ pub fn floor_plan_ron(plan: &FloorPlan) -> String {
                 num(angle.to_degrees())
             ),
             Blocker::Cylinder { center, radius } => {
-                writeln!(s, "        cylinder(center: {}, radius: {}),", xz(*center, '(', ')'), num(*radius))
+                writeln!(
+                    s,
+                    "        cylinder(center: {}, radius: {}),",
+                    xz(*center, '(', ')'),
+                    num(*radius)
+                )
             }
         };
     }
@@ -118,7 +161,9 @@ pub fn floor_plan_ron(plan: &FloorPlan) -> String {
 }
 
 fn pretty<T: serde::Serialize>(value: &T) -> String {
-    let cfg = ron::ser::PrettyConfig::new().struct_names(true).compact_arrays(true);
+    let cfg = ron::ser::PrettyConfig::new()
+        .struct_names(true)
+        .compact_arrays(true);
     // The file types hold only strings, numbers, tuples and lists, which
     // RON always serialises.
     ron::ser::to_string_pretty(value, cfg).unwrap_or_default() + "\n"
@@ -132,7 +177,14 @@ pub fn brushes_ron(level: &BrushLevel) -> String {
             .brushes
             .iter()
             .map(|b| BrushEntry {
-                planes: b.planes.iter().map(|p| PlaneEntry { normal: p.normal.into(), d: p.d }).collect(),
+                planes: b
+                    .planes
+                    .iter()
+                    .map(|p| PlaneEntry {
+                        normal: p.normal.into(),
+                        d: p.d,
+                    })
+                    .collect(),
                 materials: b.materials.clone(),
                 entity: b.entity,
             })
@@ -140,7 +192,11 @@ pub fn brushes_ron(level: &BrushLevel) -> String {
         entities: level
             .entities
             .iter()
-            .map(|e| EntityEntry { classname: e.classname.clone(), origin: e.origin.map(Into::into), properties: e.properties.clone() })
+            .map(|e| EntityEntry {
+                classname: e.classname.clone(),
+                origin: e.origin.map(Into::into),
+                properties: e.properties.clone(),
+            })
             .collect(),
     };
     pretty(&file)
@@ -161,10 +217,24 @@ pub fn layers_ron(level: &LayeredLevel) -> String {
                 name: l.name.clone(),
                 height: l.height,
                 outer: l.area.outer.points.iter().map(|&p| pair(p)).collect(),
-                holes: l.area.holes.iter().map(|h| h.points.iter().map(|&p| pair(p)).collect()).collect(),
+                holes: l
+                    .area
+                    .holes
+                    .iter()
+                    .map(|h| h.points.iter().map(|&p| pair(p)).collect())
+                    .collect(),
             })
             .collect(),
-        connections: level.connections.iter().map(|c| ConnectionEntry { a: pair(c.a), b: pair(c.b), from: c.from, to: c.to }).collect(),
+        connections: level
+            .connections
+            .iter()
+            .map(|c| ConnectionEntry {
+                a: pair(c.a),
+                b: pair(c.b),
+                from: c.from,
+                to: c.to,
+            })
+            .collect(),
     };
     pretty(&file)
 }
@@ -186,9 +256,19 @@ mod tests {
         let (lo, hi) = p.area.bounds();
         let mid = (lo + hi) / 2.0;
         // Corners of the outer rectangle are always free.
-        p.nodes.push(NamedPoint { name: "corner \"a\"".into(), at: lo });
-        p.blockers.push(Blocker::Cylinder { center: lo, radius: 0.25 });
-        p.blockers.push(Blocker::Box { center: hi, half: DVec2::new(0.5, 0.25), angle: 0.5 });
+        p.nodes.push(NamedPoint {
+            name: "corner \"a\"".into(),
+            at: lo,
+        });
+        p.blockers.push(Blocker::Cylinder {
+            center: lo,
+            radius: 0.25,
+        });
+        p.blockers.push(Blocker::Box {
+            center: hi,
+            half: DVec2::new(0.5, 0.25),
+            angle: 0.5,
+        });
         let _ = mid;
         p
     }
@@ -199,7 +279,18 @@ mod tests {
         assert_eq!(a.blockers.len(), b.blockers.len());
         for (x, y) in a.blockers.iter().zip(&b.blockers) {
             match (x, y) {
-                (Blocker::Box { center: c1, half: h1, angle: a1 }, Blocker::Box { center: c2, half: h2, angle: a2 }) => {
+                (
+                    Blocker::Box {
+                        center: c1,
+                        half: h1,
+                        angle: a1,
+                    },
+                    Blocker::Box {
+                        center: c2,
+                        half: h2,
+                        angle: a2,
+                    },
+                ) => {
                     assert_eq!((c1, h1), (c2, h2));
                     assert!((a1 - a2).abs() < 1e-12);
                 }
@@ -218,19 +309,28 @@ mod tests {
         let maze = generate::rectilinear_maze(1, 7, 5);
         same(&maze, &reload("m.json", &floor_plan_json(&maze)));
         let empty_holes = generate::star_polygon(3, 40);
-        same(&empty_holes, &reload("s.ron", &floor_plan_ron(&empty_holes)));
+        same(
+            &empty_holes,
+            &reload("s.ron", &floor_plan_ron(&empty_holes)),
+        );
     }
 
     #[test]
     fn brushes_and_layers_round_trip_exactly() {
         for seed in 0..4 {
             let b = generate::brush_maze(seed, 4, 3);
-            match crate::load_bytes("b.ron", brushes_ron(&b).as_bytes()).unwrap().data {
+            match crate::load_bytes("b.ron", brushes_ron(&b).as_bytes())
+                .unwrap()
+                .data
+            {
                 LevelData::Brushes(r) => assert_eq!(r, b),
                 other => panic!("{other:?}"),
             }
             let l = generate::stacked_floors(seed, 3);
-            match crate::load_bytes("l.ron", layers_ron(&l).as_bytes()).unwrap().data {
+            match crate::load_bytes("l.ron", layers_ron(&l).as_bytes())
+                .unwrap()
+                .data
+            {
                 LevelData::Layers(r) => assert_eq!(r, l),
                 other => panic!("{other:?}"),
             }

@@ -7,7 +7,9 @@ use std::path::Path;
 use navscope_levels::{Budget, ErrorKind, load_bytes, load_bytes_with};
 use proptest::prelude::*;
 
-const NAMES: &[&str] = &["x.json", "x.ron", "x.png", "x.obj", "x.gltf", "x.glb", "x.map", "x.mesh", "x.bin"];
+const NAMES: &[&str] = &[
+    "x.json", "x.ron", "x.png", "x.obj", "x.gltf", "x.glb", "x.map", "x.mesh", "x.bin",
+];
 
 const SAMPLES: &[&str] = &[
     "floorplan/default.json",
@@ -21,7 +23,12 @@ const SAMPLES: &[&str] = &[
 ];
 
 fn sample(rel: &str) -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels").join(rel)).unwrap()
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../assets/levels")
+            .join(rel),
+    )
+    .unwrap()
 }
 
 /// Loads and checks that any error is one line naming the file.
@@ -63,7 +70,12 @@ proptest! {
 #[test]
 fn deep_nesting_is_refused_quickly() {
     let deep = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
-    for (name, prefix) in [("deep.json", ""), ("deep.ron", "FloorPlan(outer: "), ("deep.ron", "BrushLevel(brushes: "), ("deep.ron", "LayeredLevel(layers: ")] {
+    for (name, prefix) in [
+        ("deep.json", ""),
+        ("deep.ron", "FloorPlan(outer: "),
+        ("deep.ron", "BrushLevel(brushes: "),
+        ("deep.ron", "LayeredLevel(layers: "),
+    ] {
         let text = format!("{prefix}{deep})");
         let e = load_bytes(name, text.as_bytes()).unwrap_err();
         assert!(e.problem().contains("nested more than"), "{e}");
@@ -97,21 +109,51 @@ fn huge_declared_sizes_are_refused_before_allocation() {
     for _ in 0..100 {
         obj.push_str("f 1 2 3\n");
     }
-    let e = load_bytes_with("many.obj", obj.as_bytes(), &Budget { max_triangles: 50, ..Budget::default() }).unwrap_err();
+    let e = load_bytes_with(
+        "many.obj",
+        obj.as_bytes(),
+        &Budget {
+            max_triangles: 50,
+            ..Budget::default()
+        },
+    )
+    .unwrap_err();
     assert_eq!((e.kind(), e.element()), (ErrorKind::Budget, "line 54"));
     // Brushes over the brush budget.
-    let e = load_bytes_with("b.map", &sample("brushes/room.map"), &Budget { max_brushes: 3, ..Budget::default() }).unwrap_err();
+    let e = load_bytes_with(
+        "b.map",
+        &sample("brushes/room.map"),
+        &Budget {
+            max_brushes: 3,
+            ..Budget::default()
+        },
+    )
+    .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Budget);
-    assert!(e.problem().contains("8 brushes exceed the memory budget of 3 brushes"), "{e}");
+    assert!(
+        e.problem()
+            .contains("8 brushes exceed the memory budget of 3 brushes"),
+        "{e}"
+    );
 }
 
 #[test]
 fn non_finite_numbers_are_named() {
     let e = load_bytes("nan.ron", b"FloorPlan(outer: [(0, 0), (1, 0), (0, inf)])").unwrap_err();
-    assert_eq!(e.to_string(), "nan.ron: outer: vertex 2: coordinate is not a finite number");
+    assert_eq!(
+        e.to_string(),
+        "nan.ron: outer: vertex 2: coordinate is not a finite number"
+    );
     let e = load_bytes("nan.obj", b"v 0 0 0\nv NaN 0 0\n").unwrap_err();
-    assert_eq!(e.to_string(), "nan.obj: line 2: vertex 2: NaN is not a finite number");
-    let e = load_bytes("nan.json", br#"{"format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [1, 0], [0, 1e999]]}"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "nan.obj: line 2: vertex 2: NaN is not a finite number"
+    );
+    let e = load_bytes(
+        "nan.json",
+        br#"{"format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [1, 0], [0, 1e999]]}"#,
+    )
+    .unwrap_err();
     assert!(e.to_string().starts_with("nan.json: "), "{e}");
 }
 
@@ -121,13 +163,22 @@ fn degenerate_floor_plans() {
     // that is named.
     let ok = br#"{"format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [1, 0], [2, 0], [2, 0], [2, 2], [0, 2], [0, 1], [0, 0]]}"#;
     let level = load_bytes("c.json", ok).unwrap();
-    let navscope_core::level::LevelData::FloorPlan(p) = level.data else { panic!() };
+    let navscope_core::level::LevelData::FloorPlan(p) = level.data else {
+        panic!()
+    };
     assert_eq!(p.area.outer.len(), 4);
-    let flat = br#"{"format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [1, 0], [2, 0]]}"#;
-    assert_eq!(load_bytes("f.json", flat).unwrap_err().to_string(), "f.json: outer: encloses zero area (all vertices collinear)");
+    let flat =
+        br#"{"format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [1, 0], [2, 0]]}"#;
+    assert_eq!(
+        load_bytes("f.json", flat).unwrap_err().to_string(),
+        "f.json: outer: encloses zero area (all vertices collinear)"
+    );
     let touching = br#"{"format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [10, 0], [10, 10], [0, 10]],
         "holes": [[[1, 1], [3, 1], [3, 3], [1, 3]], [[3, 3], [5, 3], [5, 5]]]}"#;
-    assert_eq!(load_bytes("t.json", touching).unwrap_err().to_string(), "t.json: hole 0 and hole 1: touch or cross at (3, 3)");
+    assert_eq!(
+        load_bytes("t.json", touching).unwrap_err().to_string(),
+        "t.json: hole 0 and hole 1: touch or cross at (3, 3)"
+    );
     let huge = br#"{"format": "navscope-floorplan", "version": 1, "outer": [[-1e150, -1e150], [1e150, -1e150], [1e150, 1e150], [-1e150, 1e150]], "holes": [[[0, 0], [1, 0], [0, 1]]]}"#;
     assert!(load_bytes("h.json", huge).is_ok());
 }

@@ -37,6 +37,7 @@ use crate::budget::Budget;
 use crate::error::Fault;
 use crate::text;
 
+pub use quake::DEFAULT_SCALE as QUAKE_DEFAULT_SCALE;
 pub(crate) use quake::parse as parse_map;
 
 /// Most planes a brush may have: Quake's tools allow far fewer, and the
@@ -97,14 +98,26 @@ pub(crate) struct EntityEntry {
 pub(crate) fn parse_ron(text: &str, budget: &Budget) -> Result<BrushLevel, Fault> {
     text::check_depth(text)?;
     let f: BrushFile = text::ron(text)?;
-    Budget::check("brushes", "brushes", f.brushes.len() as u64, budget.max_brushes)?;
+    Budget::check(
+        "brushes",
+        "brushes",
+        f.brushes.len() as u64,
+        budget.max_brushes,
+    )?;
     let mut entities = Vec::with_capacity(f.entities.len());
     for (i, e) in f.entities.into_iter().enumerate() {
         let origin = e.origin.map(|(x, y, z)| DVec3::new(x, y, z));
         if origin.is_some_and(|o| !o.is_finite()) {
-            return Err(Fault::geometry(format!("entity {i} ({})", e.classname), "origin is not a finite number"));
+            return Err(Fault::geometry(
+                format!("entity {i} ({})", e.classname),
+                "origin is not a finite number",
+            ));
         }
-        entities.push(Entity { classname: e.classname, origin, properties: e.properties });
+        entities.push(Entity {
+            classname: e.classname,
+            origin,
+            properties: e.properties,
+        });
     }
     let mut brushes = Vec::with_capacity(f.brushes.len());
     for (i, b) in f.brushes.into_iter().enumerate() {
@@ -113,20 +126,36 @@ pub(crate) fn parse_ron(text: &str, budget: &Budget) -> Result<BrushLevel, Fault
         for (k, p) in b.planes.iter().enumerate() {
             let n = DVec3::new(p.normal.0, p.normal.1, p.normal.2);
             if !n.is_finite() || !p.d.is_finite() {
-                return Err(Fault::geometry(el(), format!("plane {k} has a number that is not finite")));
+                return Err(Fault::geometry(
+                    el(),
+                    format!("plane {k} has a number that is not finite"),
+                ));
             }
             let len = n.length();
             if !(len > 0.0 && len.is_finite()) {
-                return Err(Fault::geometry(el(), format!("plane {k} has a zero normal")));
+                return Err(Fault::geometry(
+                    el(),
+                    format!("plane {k} has a zero normal"),
+                ));
             }
-            planes.push(Plane { normal: n / len, d: p.d / len });
+            planes.push(Plane {
+                normal: n / len,
+                d: p.d / len,
+            });
         }
         if let Some(e) = b.entity
             && e >= entities.len()
         {
-            return Err(Fault::reference(el(), format!("refers to entity {e} but there are {}", entities.len())));
+            return Err(Fault::reference(
+                el(),
+                format!("refers to entity {e} but there are {}", entities.len()),
+            ));
         }
-        let brush = Brush { planes, materials: b.materials, entity: b.entity };
+        let brush = Brush {
+            planes,
+            materials: b.materials,
+            entity: b.entity,
+        };
         check_brush(&brush).map_err(|p| Fault::geometry(el(), p))?;
         brushes.push(brush);
     }
@@ -154,7 +183,11 @@ fn area(w: &[DVec3]) -> f64 {
     if w.len() < 3 {
         return 0.0;
     }
-    (1..w.len() - 1).map(|i| (w[i] - w[0]).cross(w[i + 1] - w[0])).sum::<DVec3>().length() / 2.0
+    (1..w.len() - 1)
+        .map(|i| (w[i] - w[0]).cross(w[i + 1] - w[0]))
+        .sum::<DVec3>()
+        .length()
+        / 2.0
 }
 
 /// The face of plane `i`: a huge square on it clipped by every other plane.
@@ -183,10 +216,15 @@ pub(crate) fn check_brush(b: &Brush) -> Result<(), String> {
         return Err(format!("has {n} planes; a closed solid needs at least 4"));
     }
     if n > MAX_BRUSH_PLANES {
-        return Err(format!("has {n} planes; at most {MAX_BRUSH_PLANES} are accepted"));
+        return Err(format!(
+            "has {n} planes; at most {MAX_BRUSH_PLANES} are accepted"
+        ));
     }
     if !b.materials.is_empty() && b.materials.len() != n {
-        return Err(format!("has {} materials for {n} planes (give none or one per plane)", b.materials.len()));
+        return Err(format!(
+            "has {} materials for {n} planes (give none or one per plane)",
+            b.materials.len()
+        ));
     }
     let mut faces = 0;
     for i in 0..n {
@@ -203,7 +241,9 @@ pub(crate) fn check_brush(b: &Brush) -> Result<(), String> {
         faces += 1;
     }
     if faces < 4 {
-        return Err(format!("its planes enclose no volume (only {faces} faces keep an area)"));
+        return Err(format!(
+            "its planes enclose no volume (only {faces} faces keep an area)"
+        ));
     }
     Ok(())
 }
@@ -215,14 +255,24 @@ mod tests {
     fn cube_planes(lo: f64, hi: f64) -> Vec<Plane> {
         let mut v = Vec::new();
         for axis in [DVec3::X, DVec3::Y, DVec3::Z] {
-            v.push(Plane { normal: axis, d: hi });
-            v.push(Plane { normal: -axis, d: -lo });
+            v.push(Plane {
+                normal: axis,
+                d: hi,
+            });
+            v.push(Plane {
+                normal: -axis,
+                d: -lo,
+            });
         }
         v
     }
 
     fn brush(planes: Vec<Plane>) -> Brush {
-        Brush { planes, materials: Vec::new(), entity: None }
+        Brush {
+            planes,
+            materials: Vec::new(),
+            entity: None,
+        }
     }
 
     #[test]
@@ -239,28 +289,64 @@ mod tests {
     fn open_empty_and_flat_brushes_are_refused() {
         let mut open = cube_planes(0.0, 1.0);
         open.pop();
-        open.push(Plane { normal: DVec3::X, d: 1.0 });
-        assert!(check_brush(&brush(open)).unwrap_err().starts_with("is not closed"));
+        open.push(Plane {
+            normal: DVec3::X,
+            d: 1.0,
+        });
+        assert!(
+            check_brush(&brush(open))
+                .unwrap_err()
+                .starts_with("is not closed")
+        );
         let mut empty = cube_planes(0.0, 1.0);
-        empty.push(Plane { normal: DVec3::X, d: -1.0 });
-        assert!(check_brush(&brush(empty)).unwrap_err().contains("enclose no volume"));
+        empty.push(Plane {
+            normal: DVec3::X,
+            d: -1.0,
+        });
+        assert!(
+            check_brush(&brush(empty))
+                .unwrap_err()
+                .contains("enclose no volume")
+        );
         let flat = cube_planes(1.0, 1.0);
-        assert!(check_brush(&brush(flat)).unwrap_err().contains("enclose no volume"));
+        assert!(
+            check_brush(&brush(flat))
+                .unwrap_err()
+                .contains("enclose no volume")
+        );
         let few = cube_planes(0.0, 1.0)[..3].to_vec();
-        assert_eq!(check_brush(&brush(few)).unwrap_err(), "has 3 planes; a closed solid needs at least 4");
+        assert_eq!(
+            check_brush(&brush(few)).unwrap_err(),
+            "has 3 planes; a closed solid needs at least 4"
+        );
     }
 
     #[test]
     fn redundant_plane_is_fine_and_tetrahedron_closes() {
         let mut p = cube_planes(0.0, 1.0);
-        p.push(Plane { normal: DVec3::X, d: 5.0 });
+        p.push(Plane {
+            normal: DVec3::X,
+            d: 5.0,
+        });
         assert_eq!(check_brush(&brush(p)), Ok(()));
         let s = 1.0 / 3f64.sqrt();
         let tet = vec![
-            Plane { normal: -DVec3::X, d: 0.0 },
-            Plane { normal: -DVec3::Y, d: 0.0 },
-            Plane { normal: -DVec3::Z, d: 0.0 },
-            Plane { normal: DVec3::splat(s), d: s },
+            Plane {
+                normal: -DVec3::X,
+                d: 0.0,
+            },
+            Plane {
+                normal: -DVec3::Y,
+                d: 0.0,
+            },
+            Plane {
+                normal: -DVec3::Z,
+                d: 0.0,
+            },
+            Plane {
+                normal: DVec3::splat(s),
+                d: s,
+            },
         ];
         assert_eq!(check_brush(&brush(tet)), Ok(()));
     }
@@ -270,14 +356,46 @@ mod tests {
         let b = Budget::default();
         let cube = "(planes: [(normal: (1, 0, 0), d: 1), (normal: (-1, 0, 0), d: 0), (normal: (0, 2, 0), d: 2), (normal: (0, -1, 0), d: 0), (normal: (0, 0, 1), d: 1), (normal: (0, 0, -1), d: 0)]";
         let ok = parse_ron(&format!("BrushLevel(brushes: [{cube})])"), &b).unwrap();
-        assert_eq!(ok.brushes[0].planes[2], Plane { normal: DVec3::Y, d: 1.0 }, "normal normalised, d scaled");
-        let e = parse_ron(&format!("BrushLevel(brushes: [{cube}), {cube}, entity: 3)])"), &b).unwrap_err();
-        assert_eq!((e.element.as_str(), e.problem.as_str()), ("brush 1", "refers to entity 3 but there are 0"));
-        let e = parse_ron(&format!("BrushLevel(brushes: [{cube}, materials: [\"a\"])])"), &b).unwrap_err();
-        assert_eq!(e.problem, "has 1 materials for 6 planes (give none or one per plane)");
-        let e = parse_ron("BrushLevel(brushes: [(planes: [(normal: (0, 0, 0), d: 1)])])", &b).unwrap_err();
+        assert_eq!(
+            ok.brushes[0].planes[2],
+            Plane {
+                normal: DVec3::Y,
+                d: 1.0
+            },
+            "normal normalised, d scaled"
+        );
+        let e = parse_ron(
+            &format!("BrushLevel(brushes: [{cube}), {cube}, entity: 3)])"),
+            &b,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.element.as_str(), e.problem.as_str()),
+            ("brush 1", "refers to entity 3 but there are 0")
+        );
+        let e = parse_ron(
+            &format!("BrushLevel(brushes: [{cube}, materials: [\"a\"])])"),
+            &b,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.problem,
+            "has 1 materials for 6 planes (give none or one per plane)"
+        );
+        let e = parse_ron(
+            "BrushLevel(brushes: [(planes: [(normal: (0, 0, 0), d: 1)])])",
+            &b,
+        )
+        .unwrap_err();
         assert_eq!(e.problem, "plane 0 has a zero normal");
-        let e = parse_ron(&format!("BrushLevel(brushes: [{cube})])"), &Budget { max_brushes: 0, ..b }).unwrap_err();
+        let e = parse_ron(
+            &format!("BrushLevel(brushes: [{cube})])"),
+            &Budget {
+                max_brushes: 0,
+                ..b
+            },
+        )
+        .unwrap_err();
         assert_eq!(e.kind, crate::error::ErrorKind::Budget);
     }
 }

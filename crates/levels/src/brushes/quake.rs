@@ -34,11 +34,22 @@ pub const DEFAULT_SCALE: f64 = 1.0 / 32.0;
 /// The `// navscope: scale=...` setting, if present.
 fn scale_comment(text: &str) -> Result<f64, Fault> {
     for (i, line) in text.lines().enumerate() {
-        let Some(rest) = line.trim().strip_prefix("//") else { continue };
-        let Some(value) = rest.trim().strip_prefix("navscope:").and_then(|r| r.trim().strip_prefix("scale=")) else { continue };
+        let Some(rest) = line.trim().strip_prefix("//") else {
+            continue;
+        };
+        let Some(value) = rest
+            .trim()
+            .strip_prefix("navscope:")
+            .and_then(|r| r.trim().strip_prefix("scale="))
+        else {
+            continue;
+        };
         return match value.trim().parse::<f64>() {
             Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
-            _ => Err(Fault::syntax(format!("line {}", i + 1), format!("scale \"{}\" is not a positive number", value.trim()))),
+            _ => Err(Fault::syntax(
+                format!("line {}", i + 1),
+                format!("scale \"{}\" is not a positive number", value.trim()),
+            )),
         };
     }
     Ok(DEFAULT_SCALE)
@@ -87,16 +98,25 @@ fn convert(p: [f64; 3], scale: f64) -> DVec3 {
 pub(crate) fn parse(text: &str, budget: &Budget) -> Result<BrushLevel, Fault> {
     let scale = scale_comment(text)?;
     let map = quake_util::qmap::parse(&mut Cursor::new(text.as_bytes())).map_err(|e| match e {
-        quake_util::TextParseError::Lexer(l) | quake_util::TextParseError::Parser(l) => Fault::syntax(
-            l.line_number.map_or_else(|| "end of file".to_string(), |n| format!("line {n}")),
-            l.message,
-        ),
+        quake_util::TextParseError::Lexer(l) | quake_util::TextParseError::Parser(l) => {
+            Fault::syntax(
+                l.line_number
+                    .map_or_else(|| "end of file".to_string(), |n| format!("line {n}")),
+                l.message,
+            )
+        }
         quake_util::TextParseError::Io(e) => Fault::syntax("", e.to_string()),
     })?;
     let total: usize = map.entities.iter().map(|e| e.brushes.len()).sum();
     Budget::check("", "brushes", total as u64, budget.max_brushes)?;
     let lines = brush_lines(text);
-    let line_of = |k: usize| if lines.len() == total { format!("brush {k} (line {})", lines[k]) } else { format!("brush {k}") };
+    let line_of = |k: usize| {
+        if lines.len() == total {
+            format!("brush {k} (line {})", lines[k])
+        } else {
+            format!("brush {k}")
+        }
+    };
     let mut brushes = Vec::with_capacity(total);
     let mut entities = Vec::new();
     for (ei, ent) in map.entities.iter().enumerate() {
@@ -105,14 +125,27 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<BrushLevel, Fault> {
         } else {
             let mut e = Entity::default();
             for (k, v) in &ent.edict {
-                let (k, v) = (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned());
+                let (k, v) = (
+                    k.to_string_lossy().into_owned(),
+                    v.to_string_lossy().into_owned(),
+                );
                 match k.as_str() {
                     "classname" => e.classname = v,
                     "origin" => {
-                        let nums: Vec<f64> = v.split_whitespace().filter_map(|t| t.parse().ok()).collect();
+                        let nums: Vec<f64> = v
+                            .split_whitespace()
+                            .filter_map(|t| t.parse().ok())
+                            .collect();
                         match nums[..] {
-                            [x, y, z] if x.is_finite() && y.is_finite() && z.is_finite() => e.origin = Some(convert([x, y, z], scale)),
-                            _ => return Err(Fault::syntax(format!("entity {ei}"), format!("origin \"{v}\" is not three numbers"))),
+                            [x, y, z] if x.is_finite() && y.is_finite() && z.is_finite() => {
+                                e.origin = Some(convert([x, y, z], scale))
+                            }
+                            _ => {
+                                return Err(Fault::syntax(
+                                    format!("entity {ei}"),
+                                    format!("origin \"{v}\" is not three numbers"),
+                                ));
+                            }
                         }
                     }
                     _ => e.properties.push((k, v)),
@@ -128,15 +161,27 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<BrushLevel, Fault> {
             for (fi, s) in b.iter().enumerate() {
                 let [p0, p1, p2] = s.half_space.map(|p| convert(p, scale));
                 if !(p0.is_finite() && p1.is_finite() && p2.is_finite()) {
-                    return Err(Fault::geometry(line_of(k), format!("face {fi} has a number that is not finite")));
+                    return Err(Fault::geometry(
+                        line_of(k),
+                        format!("face {fi} has a number that is not finite"),
+                    ));
                 }
                 let plane = Plane::from_normal_point((p0 - p1).cross(p2 - p1), p1)
                     .filter(|p| p.normal.is_finite() && p.d.is_finite())
-                    .ok_or_else(|| Fault::geometry(line_of(k), format!("face {fi}: its three points are collinear")))?;
+                    .ok_or_else(|| {
+                        Fault::geometry(
+                            line_of(k),
+                            format!("face {fi}: its three points are collinear"),
+                        )
+                    })?;
                 planes.push(plane);
                 materials.push(s.texture.to_string_lossy().into_owned());
             }
-            let brush = Brush { planes, materials, entity: owner };
+            let brush = Brush {
+                planes,
+                materials,
+                entity: owner,
+            };
             check_brush(&brush).map_err(|p| Fault::geometry(line_of(k), p))?;
             brushes.push(brush);
         }
@@ -193,7 +238,10 @@ mod tests {
         assert_eq!(l.entities[1].classname, "info_player_start");
         // (32, -64, 24) Quake -> (32, 24, 64) / 32 m.
         assert_eq!(l.entities[1].origin, Some(DVec3::new(1.0, 0.75, 2.0)));
-        assert_eq!(l.entities[1].properties, vec![("angle".to_string(), "90".to_string())]);
+        assert_eq!(
+            l.entities[1].properties,
+            vec![("angle".to_string(), "90".to_string())]
+        );
         // The cube's -X face stays -X; its bottom (-Z in Quake) becomes -Y.
         assert!((l.brushes[0].planes[0].normal - -DVec3::X).length() < 1e-12);
         assert!((l.brushes[0].planes[0].d - 2.0).abs() < 1e-12);
@@ -205,26 +253,51 @@ mod tests {
     #[test]
     fn scale_comment_and_default() {
         assert_eq!(scale_comment("{\n}").unwrap(), DEFAULT_SCALE);
-        assert_eq!(scale_comment("// navscope: scale=0.0254\n").unwrap(), 0.0254);
+        assert_eq!(
+            scale_comment("// navscope: scale=0.0254\n").unwrap(),
+            0.0254
+        );
         let e = scale_comment("\n// navscope: scale=-2\n").unwrap_err();
-        assert_eq!((e.element.as_str(), e.problem.as_str()), ("line 2", "scale \"-2\" is not a positive number"));
+        assert_eq!(
+            (e.element.as_str(), e.problem.as_str()),
+            ("line 2", "scale \"-2\" is not a positive number")
+        );
     }
 
     #[test]
     fn brush_errors_name_index_and_line() {
         // Flip the cube's top face: the brush is empty.
-        let bad = MAP.replace("( 64 64 16 ) ( 64 65 16 ) ( 65 64 16 )", "( 64 64 16 ) ( 65 64 16 ) ( 64 65 16 )");
+        let bad = MAP.replace(
+            "( 64 64 16 ) ( 64 65 16 ) ( 65 64 16 )",
+            "( 64 64 16 ) ( 65 64 16 ) ( 64 65 16 )",
+        );
         let e = parse(&bad, &Budget::default()).unwrap_err();
         assert_eq!(e.element, "brush 0 (line 7)");
-        let bad = MAP.replace("( 32 8 64 ) ( 32 9 64 ) ( 33 8 64 )", "( 32 8 64 ) ( 32 9 64 ) ( 32 10 64 )");
+        let bad = MAP.replace(
+            "( 32 8 64 ) ( 32 9 64 ) ( 33 8 64 )",
+            "( 32 8 64 ) ( 32 9 64 ) ( 32 10 64 )",
+        );
         let e = parse(&bad, &Budget::default()).unwrap_err();
-        assert_eq!((e.element.as_str(), e.problem.as_str()), ("brush 1 (line 18)", "face 3: its three points are collinear"));
-        let e = parse("{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 1", &Budget::default()).unwrap_err();
+        assert_eq!(
+            (e.element.as_str(), e.problem.as_str()),
+            (
+                "brush 1 (line 18)",
+                "face 3: its three points are collinear"
+            )
+        );
+        let e = parse(
+            "{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 1",
+            &Budget::default(),
+        )
+        .unwrap_err();
         assert_eq!(e.kind, crate::error::ErrorKind::Syntax);
     }
 
     #[test]
     fn brush_lines_skip_comments_and_strings() {
-        assert_eq!(brush_lines("// {{\n{\n\"k\" \"{\"\n{\n}\n{\n}\n}\n"), vec![4, 6]);
+        assert_eq!(
+            brush_lines("// {{\n{\n\"k\" \"{\"\n{\n}\n{\n}\n}\n"),
+            vec![4, 6]
+        );
     }
 }

@@ -21,7 +21,12 @@ impl Maze {
     /// a wall left by the spanning tree is removed.
     pub fn new(rng: &mut SplitMix64, w: usize, h: usize, braid: f64) -> Self {
         let (w, h) = (w.max(1), h.max(1));
-        let mut m = Maze { w, h, east: vec![true; w * h], north: vec![true; w * h] };
+        let mut m = Maze {
+            w,
+            h,
+            east: vec![true; w * h],
+            north: vec![true; w * h],
+        };
         let mut seen = vec![false; w * h];
         let mut stack = vec![0usize];
         seen[0] = true;
@@ -114,8 +119,16 @@ pub(crate) fn grid_lines(n: usize, wall: f64, cell: f64) -> Vec<f64> {
 /// returned vertex is a corner. The grid must have no "checkerboard" 2x2
 /// block (two free squares meeting only at a corner); the maze grid never
 /// has one because its posts are solid and its cells free.
-pub(crate) fn trace_free(nx: usize, ny: usize, solid: impl Fn(usize, usize) -> bool, xs: &[f64], ys: &[f64]) -> Vec<Vec<DVec2>> {
-    let is_solid = |i: isize, j: isize| i < 0 || j < 0 || i >= nx as isize || j >= ny as isize || solid(i as usize, j as usize);
+pub(crate) fn trace_free(
+    nx: usize,
+    ny: usize,
+    solid: impl Fn(usize, usize) -> bool,
+    xs: &[f64],
+    ys: &[f64],
+) -> Vec<Vec<DVec2>> {
+    let is_solid = |i: isize, j: isize| {
+        i < 0 || j < 0 || i >= nx as isize || j >= ny as isize || solid(i as usize, j as usize)
+    };
     let vid = |i: usize, j: usize| j * (nx + 1) + i;
     let mut next = vec![usize::MAX; (nx + 1) * (ny + 1)];
     for j in 0..ny {
@@ -154,7 +167,11 @@ pub(crate) fn trace_free(nx: usize, ny: usize, solid: impl Fn(usize, usize) -> b
         }
         let corners: Vec<DVec2> = (0..ring.len())
             .filter_map(|k| {
-                let (a, b, c) = (pos(ring[(k + ring.len() - 1) % ring.len()]), pos(ring[k]), pos(ring[(k + 1) % ring.len()]));
+                let (a, b, c) = (
+                    pos(ring[(k + ring.len() - 1) % ring.len()]),
+                    pos(ring[k]),
+                    pos(ring[(k + 1) % ring.len()]),
+                );
                 let d1 = (b.0 as isize - a.0 as isize, b.1 as isize - a.1 as isize);
                 let d2 = (c.0 as isize - b.0 as isize, c.1 as isize - b.1 as isize);
                 (d1 != d2).then(|| DVec2::new(xs[b.0], ys[b.1]))
@@ -173,9 +190,18 @@ mod tests {
     #[test]
     fn ring_grid_traces_to_outer_and_hole() {
         // 3x3 free with a solid centre.
-        let rings = trace_free(3, 3, |i, j| i == 1 && j == 1, &[0., 1., 2., 3.], &[0., 1., 2., 3.]);
+        let rings = trace_free(
+            3,
+            3,
+            |i, j| i == 1 && j == 1,
+            &[0., 1., 2., 3.],
+            &[0., 1., 2., 3.],
+        );
         assert_eq!(rings.len(), 2);
-        let areas: Vec<f64> = rings.iter().map(|r| Polygon::new(r.clone()).signed_area()).collect();
+        let areas: Vec<f64> = rings
+            .iter()
+            .map(|r| Polygon::new(r.clone()).signed_area())
+            .collect();
         assert!(areas.contains(&9.0) && areas.contains(&-1.0), "{areas:?}");
         assert!(rings.iter().all(|r| r.len() == 4));
     }
@@ -188,7 +214,11 @@ mod tests {
         let xs = grid_lines(nx, 0.2, 1.0);
         let ys = grid_lines(ny, 0.2, 1.0);
         let rings = trace_free(nx, ny, |i, j| m.solid(i, j), &xs, &ys);
-        assert_eq!(rings.len(), 1, "a spanning-tree maze's walls all reach the border");
+        assert_eq!(
+            rings.len(),
+            1,
+            "a spanning-tree maze's walls all reach the border"
+        );
         // Free area: 24 cells of 1 m^2 plus 23 open passages of 0.2 m^2.
         let a = Polygon::new(rings[0].clone()).signed_area();
         assert!((a - (24.0 + 23.0 * 0.2)).abs() < 1e-9, "{a}");

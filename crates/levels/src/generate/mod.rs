@@ -23,7 +23,7 @@ use std::f64::consts::TAU;
 
 use glam::{DVec2, DVec3};
 use navscope_core::geom::{Plane, Polygon, PolygonWithHoles};
-use navscope_core::level::{BrushLevel, Brush, Connection, Entity, FloorPlan, Layer, LayeredLevel};
+use navscope_core::level::{Brush, BrushLevel, Connection, Entity, FloorPlan, Layer, LayeredLevel};
 
 pub use rng::SplitMix64;
 
@@ -33,7 +33,12 @@ use maze::{Maze, grid_lines, trace_free};
 const OBSTACLE_CELL: f64 = 4.0;
 
 fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
-    Polygon::new(vec![DVec2::new(x0, y0), DVec2::new(x1, y0), DVec2::new(x1, y1), DVec2::new(x0, y1)])
+    Polygon::new(vec![
+        DVec2::new(x0, y0),
+        DVec2::new(x1, y0),
+        DVec2::new(x1, y1),
+        DVec2::new(x0, y1),
+    ])
 }
 
 /// Orients (outer counter-clockwise, holes clockwise) and drops repeated or
@@ -44,7 +49,11 @@ fn finish(mut area: PolygonWithHoles) -> FloorPlan {
     for h in &mut area.holes {
         h.remove_collinear();
     }
-    FloorPlan { area, nodes: Vec::new(), blockers: Vec::new() }
+    FloorPlan {
+        area,
+        nodes: Vec::new(),
+        blockers: Vec::new(),
+    }
 }
 
 /// A rectangular room with `n_obstacles` random obstacles: convex polygons
@@ -70,7 +79,10 @@ pub fn floor_plan(seed: u64, n_obstacles: usize) -> FloorPlan {
             Polygon::new(shapes::random_obstacle(&mut rng, centre, r))
         })
         .collect();
-    finish(PolygonWithHoles::new(rect(0.0, 0.0, cols as f64 * c, rows as f64 * c), holes))
+    finish(PolygonWithHoles::new(
+        rect(0.0, 0.0, cols as f64 * c, rows as f64 * c),
+        holes,
+    ))
 }
 
 /// Corridor width and wall thickness of the generated mazes, metres.
@@ -89,10 +101,17 @@ pub fn rectilinear_maze(seed: u64, w: usize, h: usize) -> FloorPlan {
     let (nx, ny) = m.grid_size();
     let xs = grid_lines(nx, MAZE_WALL, MAZE_CELL);
     let ys = grid_lines(ny, MAZE_WALL, MAZE_CELL);
-    let mut rings: Vec<Polygon> = trace_free(nx, ny, |i, j| m.solid(i, j), &xs, &ys).into_iter().map(Polygon::new).collect();
+    let mut rings: Vec<Polygon> = trace_free(nx, ny, |i, j| m.solid(i, j), &xs, &ys)
+        .into_iter()
+        .map(Polygon::new)
+        .collect();
     // The braided maze is connected, so exactly one ring winds
     // counter-clockwise: the outer boundary. The others are wall islands.
-    let outer_at = rings.iter().enumerate().max_by(|a, b| a.1.signed_area().total_cmp(&b.1.signed_area())).map_or(0, |(i, _)| i);
+    let outer_at = rings
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.signed_area().total_cmp(&b.1.signed_area()))
+        .map_or(0, |(i, _)| i);
     let outer = rings.swap_remove(outer_at);
     finish(PolygonWithHoles::new(outer, rings))
 }
@@ -142,20 +161,32 @@ pub fn big_floor_plan(seed: u64, target_vertices: usize) -> FloorPlan {
         if left < 2 * teeth + 8 {
             teeth = left / 2;
         }
-        let centre = DVec2::new(((cell % cols) as f64 + 0.5) * c, ((cell / cols) as f64 + 0.5) * c)
-            + DVec2::new(rng.range(-0.08, 0.08), rng.range(-0.08, 0.08)) * c;
+        let centre = DVec2::new(
+            ((cell % cols) as f64 + 0.5) * c,
+            ((cell / cols) as f64 + 0.5) * c,
+        ) + DVec2::new(rng.range(-0.08, 0.08), rng.range(-0.08, 0.08)) * c;
         let r = rng.range(0.3, 0.4) * c;
         // Valleys well inside the chord between tips: reflex.
         let inner = rng.range(0.45, 0.7) * (std::f64::consts::PI / teeth as f64).cos();
-        let pts = shapes::star(teeth, r, inner, rng.range(0.0, TAU)).into_iter().map(|p| centre + p).collect();
+        let pts = shapes::star(teeth, r, inner, rng.range(0.0, TAU))
+            .into_iter()
+            .map(|p| centre + p)
+            .collect();
         holes.push(Polygon::new(pts));
         left -= 2 * teeth;
         cell += 1;
     }
     // Outer boundary: the rest of the vertices on four outward-bowed sides.
     let n_outer = total - (hole_budget - left);
-    let per_side = [n_outer / 4 + usize::from(n_outer % 4 > 0), n_outer / 4 + usize::from(n_outer % 4 > 1), n_outer / 4 + usize::from(n_outer % 4 > 2), n_outer / 4];
-    let corners = [DVec2::new(0.0, 0.0), DVec2::new(wx, 0.0), DVec2::new(wx, wy), DVec2::new(0.0, wy)];
+    let per_side: Vec<usize> = (0..4)
+        .map(|side| n_outer / 4 + usize::from(side < n_outer % 4))
+        .collect();
+    let corners = [
+        DVec2::new(0.0, 0.0),
+        DVec2::new(wx, 0.0),
+        DVec2::new(wx, wy),
+        DVec2::new(0.0, wy),
+    ];
     let mut outer = Vec::with_capacity(n_outer);
     for side in 0..4 {
         let (a, b) = (corners[side], corners[(side + 1) % 4]);
@@ -175,14 +206,36 @@ pub fn big_floor_plan(seed: u64, target_vertices: usize) -> FloorPlan {
 /// A box brush from its corners, with outward planes.
 fn box_brush(min: DVec3, max: DVec3, material: &str) -> Brush {
     let planes = vec![
-        Plane { normal: DVec3::X, d: max.x },
-        Plane { normal: -DVec3::X, d: -min.x },
-        Plane { normal: DVec3::Y, d: max.y },
-        Plane { normal: -DVec3::Y, d: -min.y },
-        Plane { normal: DVec3::Z, d: max.z },
-        Plane { normal: -DVec3::Z, d: -min.z },
+        Plane {
+            normal: DVec3::X,
+            d: max.x,
+        },
+        Plane {
+            normal: -DVec3::X,
+            d: -min.x,
+        },
+        Plane {
+            normal: DVec3::Y,
+            d: max.y,
+        },
+        Plane {
+            normal: -DVec3::Y,
+            d: -min.y,
+        },
+        Plane {
+            normal: DVec3::Z,
+            d: max.z,
+        },
+        Plane {
+            normal: -DVec3::Z,
+            d: -min.z,
+        },
     ];
-    Brush { planes, materials: vec![material.to_string(); 6], entity: None }
+    Brush {
+        planes,
+        materials: vec![material.to_string(); 6],
+        entity: None,
+    }
 }
 
 /// Wall height of [`brush_maze`], metres.
@@ -198,7 +251,11 @@ pub fn brush_maze(seed: u64, w: usize, h: usize) -> BrushLevel {
     let (nx, ny) = m.grid_size();
     let xs = grid_lines(nx, MAZE_WALL, MAZE_CELL);
     let zs = grid_lines(ny, MAZE_WALL, MAZE_CELL);
-    let mut brushes = vec![box_brush(DVec3::new(0.0, -0.5, 0.0), DVec3::new(xs[nx], 0.0, zs[ny]), "floor")];
+    let mut brushes = vec![box_brush(
+        DVec3::new(0.0, -0.5, 0.0),
+        DVec3::new(xs[nx], 0.0, zs[ny]),
+        "floor",
+    )];
     for j in 0..ny {
         let mut i = 0;
         while i < nx {
@@ -219,10 +276,17 @@ pub fn brush_maze(seed: u64, w: usize, h: usize) -> BrushLevel {
     }
     let start = Entity {
         classname: "info_player_start".to_string(),
-        origin: Some(DVec3::new((xs[1] + xs[2]) / 2.0, 0.0, (zs[1] + zs[2]) / 2.0)),
+        origin: Some(DVec3::new(
+            (xs[1] + xs[2]) / 2.0,
+            0.0,
+            (zs[1] + zs[2]) / 2.0,
+        )),
         properties: Vec::new(),
     };
-    BrushLevel { brushes, entities: vec![start] }
+    BrushLevel {
+        brushes,
+        entities: vec![start],
+    }
 }
 
 /// Storey height of [`stacked_floors`], metres.
@@ -258,16 +322,33 @@ pub fn stacked_floors(seed: u64, floors: usize) -> LayeredLevel {
             holes.push(Polygon::new(pts.into_iter().map(|p| centre + p).collect()));
         }
         let plan = finish(PolygonWithHoles::new(rect(0.0, 0.0, 24.0, 14.0), holes));
-        layers.push(Layer { name: format!("floor {f}"), height: f as f64 * STOREY, area: plan.area });
+        layers.push(Layer {
+            name: format!("floor {f}"),
+            height: f as f64 * STOREY,
+            area: plan.area,
+        });
     }
     let mut connections = Vec::with_capacity(2 * (n - 1));
     for f in 0..n.saturating_sub(1) {
         let y = if f % 2 == 0 { 2.0 } else { 12.0 };
         let (a, b) = (DVec2::new(18.0, y), DVec2::new(22.0, y));
-        connections.push(Connection { a, b, from: f, to: f + 1 });
-        connections.push(Connection { a: b, b: a, from: f + 1, to: f });
+        connections.push(Connection {
+            a,
+            b,
+            from: f,
+            to: f + 1,
+        });
+        connections.push(Connection {
+            a: b,
+            b: a,
+            from: f + 1,
+            to: f,
+        });
     }
-    LayeredLevel { layers, connections }
+    LayeredLevel {
+        layers,
+        connections,
+    }
 }
 
 #[cfg(test)]
@@ -282,7 +363,10 @@ mod tests {
         a.rings()
             .map(|r| {
                 (0..r.len())
-                    .filter(|&i| orient(r.at(i as isize - 1), r.points[i], r.at(i as isize + 1)) == Orientation::Clockwise)
+                    .filter(|&i| {
+                        orient(r.at(i as isize - 1), r.points[i], r.at(i as isize + 1))
+                            == Orientation::Clockwise
+                    })
                     .count()
             })
             .sum()
@@ -324,7 +408,10 @@ mod tests {
         // Same seed: the wall brushes cover exactly the plan maze's walls.
         let b = brush_maze(4, 6, 5);
         let p = rectilinear_maze(4, 6, 5);
-        let (w, d) = (6.0 * MAZE_CELL + 7.0 * MAZE_WALL, 5.0 * MAZE_CELL + 6.0 * MAZE_WALL);
+        let (w, d) = (
+            6.0 * MAZE_CELL + 7.0 * MAZE_WALL,
+            5.0 * MAZE_CELL + 6.0 * MAZE_WALL,
+        );
         let walls: f64 = b.brushes[1..]
             .iter()
             .map(|br| {
@@ -336,7 +423,13 @@ mod tests {
                 ext(DVec3::X) * ext(DVec3::Z)
             })
             .sum();
-        assert!((w * d - walls - p.area.area()).abs() < 1e-6, "{} + {} != {}", walls, p.area.area(), w * d);
+        assert!(
+            (w * d - walls - p.area.area()).abs() < 1e-6,
+            "{} + {} != {}",
+            walls,
+            p.area.area(),
+            w * d
+        );
         assert_eq!(b.entities[0].classname, "info_player_start");
     }
 

@@ -52,17 +52,42 @@ fn unit_outline(kind: SquareShape, rng: &mut SplitMix64) -> Vec<DVec2> {
         }
         SquareShape::L => {
             let t = rng.range(-0.4, 0.4);
-            vec![p(-1., -1.), p(1., -1.), p(1., t), p(t, t), p(t, 1.), p(-1., 1.)]
+            vec![
+                p(-1., -1.),
+                p(1., -1.),
+                p(1., t),
+                p(t, t),
+                p(t, 1.),
+                p(-1., 1.),
+            ]
         }
         SquareShape::U => {
             let w = rng.range(0.3, 0.6);
             let b = rng.range(-0.6, 0.0);
-            vec![p(-1., -1.), p(1., -1.), p(1., 1.), p(w, 1.), p(w, b), p(-w, b), p(-w, 1.), p(-1., 1.)]
+            vec![
+                p(-1., -1.),
+                p(1., -1.),
+                p(1., 1.),
+                p(w, 1.),
+                p(w, b),
+                p(-w, b),
+                p(-w, 1.),
+                p(-1., 1.),
+            ]
         }
         SquareShape::T => {
             let s = rng.range(0.2, 0.5);
             let y = rng.range(0.0, 0.6);
-            vec![p(-s, -1.), p(s, -1.), p(s, y), p(1., y), p(1., 1.), p(-1., 1.), p(-1., y), p(-s, y)]
+            vec![
+                p(-s, -1.),
+                p(s, -1.),
+                p(s, y),
+                p(1., y),
+                p(1., 1.),
+                p(-1., 1.),
+                p(-1., y),
+                p(-s, y),
+            ]
         }
     }
 }

@@ -53,18 +53,26 @@ fn load_buffers(g: &gltf::Gltf, external: ExternalReader) -> Result<Vec<Vec<u8>>
     for b in g.document.buffers() {
         let el = || format!("buffer {}", b.index());
         let data = match b.source() {
-            gltf::buffer::Source::Bin => g.blob.clone().ok_or_else(|| Fault::syntax(el(), "refers to the GLB binary chunk, which is missing"))?,
+            gltf::buffer::Source::Bin => g.blob.clone().ok_or_else(|| {
+                Fault::syntax(el(), "refers to the GLB binary chunk, which is missing")
+            })?,
             gltf::buffer::Source::Uri(uri) => {
                 if let Some(rest) = uri.strip_prefix("data:") {
-                    let (_, payload) = rest.split_once(";base64,").ok_or_else(|| Fault::syntax(el(), "data URI is not base64"))?;
-                    base64_decode(payload).ok_or_else(|| Fault::syntax(el(), "data URI holds invalid base64"))?
+                    let (_, payload) = rest
+                        .split_once(";base64,")
+                        .ok_or_else(|| Fault::syntax(el(), "data URI is not base64"))?;
+                    base64_decode(payload)
+                        .ok_or_else(|| Fault::syntax(el(), "data URI holds invalid base64"))?
                 } else {
                     external(uri).map_err(|f| f.within(&el()))?
                 }
             }
         };
         if data.len() < b.length() {
-            return Err(Fault::syntax(el(), format!("declares {} bytes but holds {}", b.length(), data.len())));
+            return Err(Fault::syntax(
+                el(),
+                format!("declares {} bytes but holds {}", b.length(), data.len()),
+            ));
         }
         out.push(data);
     }
@@ -80,13 +88,30 @@ fn check_accessor(a: &gltf::Accessor, buffers: &[Vec<u8>]) -> Result<(), Fault> 
     let Some(view) = a.view() else { return Ok(()) };
     let elem = a.size();
     let stride = view.stride().unwrap_or(elem).max(elem);
-    let need = if a.count() == 0 { 0 } else { a.offset() + stride * (a.count() - 1) + elem };
+    let need = if a.count() == 0 {
+        0
+    } else {
+        a.offset() + stride * (a.count() - 1) + elem
+    };
     if need > view.length() {
-        return Err(Fault::syntax(el(), format!("needs {need} bytes but its view {} has {}", view.index(), view.length())));
+        return Err(Fault::syntax(
+            el(),
+            format!(
+                "needs {need} bytes but its view {} has {}",
+                view.index(),
+                view.length()
+            ),
+        ));
     }
     let have = buffers.get(view.buffer().index()).map_or(0, Vec::len);
     if view.offset() + view.length() > have {
-        return Err(Fault::syntax(format!("view {}", view.index()), format!("ends at byte {} but its buffer has {have}", view.offset() + view.length())));
+        return Err(Fault::syntax(
+            format!("view {}", view.index()),
+            format!(
+                "ends at byte {} but its buffer has {have}",
+                view.offset() + view.length()
+            ),
+        ));
     }
     Ok(())
 }
@@ -106,16 +131,26 @@ fn instances(doc: &gltf::Document) -> Result<Vec<(gltf::Mesh<'_>, Mat4, String)>
         }
     };
     let mut seen = vec![false; doc.nodes().len()];
-    let mut stack: Vec<(gltf::Node, Mat4, bool)> = roots.into_iter().map(|n| (n, Mat4::IDENTITY, false)).collect();
+    let mut stack: Vec<(gltf::Node, Mat4, bool)> = roots
+        .into_iter()
+        .map(|n| (n, Mat4::IDENTITY, false))
+        .collect();
     let mut out = Vec::new();
     while let Some((node, parent, parent_water)) = stack.pop() {
         if std::mem::replace(&mut seen[node.index()], true) {
-            return Err(Fault::syntax(format!("node {}", node.index()), "is reached twice (a cycle or a shared child)"));
+            return Err(Fault::syntax(
+                format!("node {}", node.index()),
+                "is reached twice (a cycle or a shared child)",
+            ));
         }
         let m = parent * Mat4::from_cols_array_2d(&node.transform().matrix());
         let water = parent_water || node.name().is_some_and(super::is_water);
         if let Some(mesh) = node.mesh() {
-            let name = if water { "water".to_string() } else { mesh.name().unwrap_or("").to_string() };
+            let name = if water {
+                "water".to_string()
+            } else {
+                mesh.name().unwrap_or("").to_string()
+            };
             out.push((mesh, m, name));
         }
         stack.extend(node.children().map(|c| (c, m, water)));
@@ -128,23 +163,63 @@ fn triangles(mode: Mode, idx: &[u32]) -> Vec<[u32; 3]> {
     match mode {
         Mode::Triangles => idx.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect(),
         Mode::TriangleStrip => (2..idx.len())
-            .map(|i| if i % 2 == 0 { [idx[i - 2], idx[i - 1], idx[i]] } else { [idx[i - 1], idx[i - 2], idx[i]] })
+            .map(|i| {
+                if i % 2 == 0 {
+                    [idx[i - 2], idx[i - 1], idx[i]]
+                } else {
+                    [idx[i - 1], idx[i - 2], idx[i]]
+                }
+            })
             .collect(),
-        Mode::TriangleFan => (2..idx.len()).map(|i| [idx[0], idx[i - 1], idx[i]]).collect(),
+        Mode::TriangleFan => (2..idx.len())
+            .map(|i| [idx[0], idx[i - 1], idx[i]])
+            .collect(),
         _ => Vec::new(),
     }
 }
 
 /// Parses glTF JSON or GLB into a mesh level.
-pub(crate) fn parse(bytes: &[u8], budget: &Budget, external: ExternalReader) -> Result<MeshLevel, Fault> {
-    let g = gltf::Gltf::from_slice(bytes).map_err(|e| Fault::syntax("", format!("not a readable glTF: {e}")))?;
+pub(crate) fn parse(
+    bytes: &[u8],
+    budget: &Budget,
+    external: ExternalReader,
+) -> Result<MeshLevel, Fault> {
+    let unreadable = |e: gltf::Error| Fault::syntax("", format!("not a readable glTF: {e}"));
+    // gltf-json 1.4.1's validation indexes the POSITION accessor without a
+    // range check (and panics on a bad index), so attribute indices are
+    // checked first on the unvalidated document; then the file is parsed
+    // again with the full validation.
+    let raw = gltf::Gltf::from_slice_without_validation(bytes).map_err(unreadable)?;
+    let json = raw.document.as_json();
+    for (mi, m) in json.meshes.iter().enumerate() {
+        for (pi, p) in m.primitives.iter().enumerate() {
+            if let Some(bad) = p
+                .attributes
+                .values()
+                .map(|a| a.value())
+                .find(|&a| a >= json.accessors.len())
+            {
+                return Err(Fault::reference(
+                    format!("mesh {mi} primitive {pi}"),
+                    format!(
+                        "refers to accessor {bad} but there are {}",
+                        json.accessors.len()
+                    ),
+                ));
+            }
+        }
+    }
+    drop(raw);
+    let g = gltf::Gltf::from_slice(bytes).map_err(unreadable)?;
     let buffers = load_buffers(&g, external)?;
     let inst = instances(&g.document)?;
     let (mut verts, mut tris) = (0u64, 0u64);
     for (mesh, _, _) in &inst {
         for p in mesh.primitives() {
             let el = || format!("mesh {} primitive {}", mesh.index(), p.index());
-            let Some(pos) = p.get(&gltf::Semantic::Positions) else { continue };
+            let Some(pos) = p.get(&gltf::Semantic::Positions) else {
+                continue;
+            };
             if pos.data_type() != DataType::F32 || pos.dimensions() != Dimensions::Vec3 {
                 return Err(Fault::syntax(el(), "positions must be float VEC3"));
             }
@@ -152,8 +227,13 @@ pub(crate) fn parse(bytes: &[u8], budget: &Budget, external: ExternalReader) -> 
             verts += pos.count() as u64;
             let corners = match p.indices() {
                 Some(i) => {
-                    if i.dimensions() != Dimensions::Scalar || !matches!(i.data_type(), DataType::U8 | DataType::U16 | DataType::U32) {
-                        return Err(Fault::syntax(el(), "indices must be unsigned integer scalars"));
+                    if i.dimensions() != Dimensions::Scalar
+                        || !matches!(i.data_type(), DataType::U8 | DataType::U16 | DataType::U32)
+                    {
+                        return Err(Fault::syntax(
+                            el(),
+                            "indices must be unsigned integer scalars",
+                        ));
                     }
                     check_accessor(&i, &buffers)?;
                     i.count() as u64
@@ -162,7 +242,12 @@ pub(crate) fn parse(bytes: &[u8], budget: &Budget, external: ExternalReader) -> 
             };
             tris += corners;
             Budget::check(&el(), "vertices", verts, budget.max_vertices)?;
-            Budget::check(&el(), "triangle corners", tris, budget.max_triangles.saturating_mul(3))?;
+            Budget::check(
+                &el(),
+                "triangle corners",
+                tris,
+                budget.max_triangles.saturating_mul(3),
+            )?;
         }
     }
     let mut b = MeshBuilder::default();
@@ -170,14 +255,19 @@ pub(crate) fn parse(bytes: &[u8], budget: &Budget, external: ExternalReader) -> 
         for p in mesh.primitives() {
             let el = || format!("mesh {} primitive {}", mesh.index(), p.index());
             let reader = p.reader(|buf| buffers.get(buf.index()).map(Vec::as_slice));
-            let Some(pos) = reader.read_positions() else { continue };
+            let Some(pos) = reader.read_positions() else {
+                continue;
+            };
             let pos: Vec<Vec3> = pos.map(|q| m.transform_point3(Vec3::from(q))).collect();
             let idx: Vec<u32> = match reader.read_indices() {
                 Some(i) => i.into_u32().collect(),
                 None => (0..pos.len() as u32).collect(),
             };
             if let Some(bad) = idx.iter().find(|&&i| i as usize >= pos.len()) {
-                return Err(Fault::reference(el(), format!("index {bad} is past its {} vertices", pos.len())));
+                return Err(Fault::reference(
+                    el(),
+                    format!("index {bad} is past its {} vertices", pos.len()),
+                ));
             }
             b.add(name, &pos, triangles(p.mode(), &idx));
         }
@@ -213,7 +303,10 @@ mod tests {
         const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         let mut s = String::new();
         for ch in data.chunks(3) {
-            let n = ch.iter().enumerate().fold(0u32, |acc, (i, &b)| acc | (b as u32) << (16 - 8 * i));
+            let n = ch
+                .iter()
+                .enumerate()
+                .fold(0u32, |acc, (i, &b)| acc | (b as u32) << (16 - 8 * i));
             for i in 0..4 {
                 if i <= ch.len() {
                     s.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
@@ -231,37 +324,71 @@ mod tests {
 
     #[test]
     fn embedded_triangle_with_node_transform() {
-        let m = parse(triangle_gltf("floor", 3).as_bytes(), &Budget::default(), &no_files).unwrap();
+        let m = parse(
+            triangle_gltf("floor", 3).as_bytes(),
+            &Budget::default(),
+            &no_files,
+        )
+        .unwrap();
         assert_eq!(m.mesh.triangles, vec![[0, 1, 2]]);
         assert_eq!(m.mesh.vertices[1], Vec3::new(11., 0., 0.));
     }
 
     #[test]
     fn water_nodes_become_volumes() {
-        let e = parse(triangle_gltf("Water", 3).as_bytes(), &Budget::default(), &no_files).unwrap_err();
+        let e = parse(
+            triangle_gltf("Water", 3).as_bytes(),
+            &Budget::default(),
+            &no_files,
+        )
+        .unwrap_err();
         assert_eq!(e.problem, "the mesh has no solid triangles");
     }
 
     #[test]
     fn accessor_past_its_view_is_refused() {
-        let e = parse(triangle_gltf("floor", 1000).as_bytes(), &Budget::default(), &no_files).unwrap_err();
+        let e = parse(
+            triangle_gltf("floor", 1000).as_bytes(),
+            &Budget::default(),
+            &no_files,
+        )
+        .unwrap_err();
         assert_eq!(e.element, "accessor 0");
         assert!(e.problem.starts_with("needs 12000 bytes"), "{}", e.problem);
+    }
+
+    #[test]
+    fn position_accessor_out_of_range_is_an_error_not_a_panic() {
+        let text = triangle_gltf("floor", 3).replace("\"POSITION\": 0", "\"POSITION\": 7");
+        let e = parse(text.as_bytes(), &Budget::default(), &no_files).unwrap_err();
+        assert_eq!(
+            (e.element.as_str(), e.problem.as_str()),
+            ("mesh 0 primitive 0", "refers to accessor 7 but there are 1")
+        );
     }
 
     #[test]
     fn base64_round_trip() {
         let data: Vec<u8> = (0..=255).collect();
         for n in [0, 1, 2, 3, 100, 256] {
-            assert_eq!(base64_decode(&base64_encode(&data[..n])).unwrap(), data[..n]);
+            assert_eq!(
+                base64_decode(&base64_encode(&data[..n])).unwrap(),
+                data[..n]
+            );
         }
         assert!(base64_decode("ab$c").is_none());
     }
 
     #[test]
     fn strips_and_fans() {
-        assert_eq!(triangles(Mode::TriangleStrip, &[0, 1, 2, 3]), vec![[0, 1, 2], [2, 1, 3]]);
-        assert_eq!(triangles(Mode::TriangleFan, &[0, 1, 2, 3]), vec![[0, 1, 2], [0, 2, 3]]);
+        assert_eq!(
+            triangles(Mode::TriangleStrip, &[0, 1, 2, 3]),
+            vec![[0, 1, 2], [2, 1, 3]]
+        );
+        assert_eq!(
+            triangles(Mode::TriangleFan, &[0, 1, 2, 3]),
+            vec![[0, 1, 2], [0, 2, 3]]
+        );
         assert!(triangles(Mode::Lines, &[0, 1]).is_empty());
     }
 }

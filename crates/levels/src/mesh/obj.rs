@@ -38,13 +38,30 @@ fn prescan(text: &str, budget: &Budget) -> Result<(u64, u64), Fault> {
             Some("v") => {
                 let coords: Vec<&str> = words.take(3).collect();
                 if coords.len() < 3 {
-                    return Err(Fault::syntax(el(), format!("vertex {} needs 3 coordinates, has {}", verts + 1, coords.len())));
+                    return Err(Fault::syntax(
+                        el(),
+                        format!(
+                            "vertex {} needs 3 coordinates, has {}",
+                            verts + 1,
+                            coords.len()
+                        ),
+                    ));
                 }
                 for c in coords {
                     match c.parse::<f32>() {
                         Ok(v) if v.is_finite() => {}
-                        Ok(_) => return Err(Fault::geometry(el(), format!("vertex {}: {c} is not a finite number", verts + 1))),
-                        Err(_) => return Err(Fault::syntax(el(), format!("vertex {}: \"{c}\" is not a number", verts + 1))),
+                        Ok(_) => {
+                            return Err(Fault::geometry(
+                                el(),
+                                format!("vertex {}: {c} is not a finite number", verts + 1),
+                            ));
+                        }
+                        Err(_) => {
+                            return Err(Fault::syntax(
+                                el(),
+                                format!("vertex {}: \"{c}\" is not a number", verts + 1),
+                            ));
+                        }
                     }
                 }
                 verts += 1;
@@ -55,14 +72,22 @@ fn prescan(text: &str, budget: &Budget) -> Result<(u64, u64), Fault> {
                 for w in words {
                     corners += 1;
                     let idx = w.split('/').next().unwrap_or("");
-                    let v: i64 = idx.parse().map_err(|_| Fault::syntax(el(), format!("face corner \"{w}\" is not a vertex index")))?;
+                    let v: i64 = idx.parse().map_err(|_| {
+                        Fault::syntax(el(), format!("face corner \"{w}\" is not a vertex index"))
+                    })?;
                     let resolved = if v < 0 { verts as i64 + v + 1 } else { v };
                     if v == 0 || resolved < 1 || resolved as u64 > verts {
-                        return Err(Fault::reference(el(), format!("face refers to vertex {v} but there are {verts}")));
+                        return Err(Fault::reference(
+                            el(),
+                            format!("face refers to vertex {v} but there are {verts}"),
+                        ));
                     }
                 }
                 if corners < 3 {
-                    return Err(Fault::geometry(el(), format!("face has {corners} corners, needs at least 3")));
+                    return Err(Fault::geometry(
+                        el(),
+                        format!("face has {corners} corners, needs at least 3"),
+                    ));
                 }
                 tris += corners - 2;
                 Budget::check(&el(), "triangles", tris, budget.max_triangles)?;
@@ -76,17 +101,36 @@ fn prescan(text: &str, budget: &Budget) -> Result<(u64, u64), Fault> {
 /// Parses an OBJ file into a mesh level. Material libraries are not read.
 pub(crate) fn parse(text: &str, budget: &Budget) -> Result<MeshLevel, Fault> {
     prescan(text, budget)?;
-    let opts = tobj::LoadOptions { triangulate: true, single_index: true, ignore_points: true, ignore_lines: true, ..Default::default() };
-    let (models, _) = tobj::load_obj_buf(&mut BufReader::new(text.as_bytes()), &opts, |_| Err(tobj::LoadError::OpenFileFailed))
-        .map_err(|e| Fault::syntax("", format!("OBJ is not readable: {e}")))?;
+    let opts = tobj::LoadOptions {
+        triangulate: true,
+        single_index: true,
+        ignore_points: true,
+        ignore_lines: true,
+    };
+    let (models, _) = tobj::load_obj_buf(&mut BufReader::new(text.as_bytes()), &opts, |_| {
+        Err(tobj::LoadError::OpenFileFailed)
+    })
+    .map_err(|e| Fault::syntax("", format!("OBJ is not readable: {e}")))?;
     let mut b = MeshBuilder::default();
     for m in &models {
-        let pos: Vec<Vec3> = m.mesh.positions.chunks_exact(3).map(|p| Vec3::new(p[0], p[1], p[2])).collect();
+        let pos: Vec<Vec3> = m
+            .mesh
+            .positions
+            .chunks_exact(3)
+            .map(|p| Vec3::new(p[0], p[1], p[2]))
+            .collect();
         let n = pos.len() as u32;
         if let Some(bad) = m.mesh.indices.iter().find(|&&i| i >= n) {
-            return Err(Fault::reference(format!("object \"{}\"", m.name), format!("index {bad} is past its {n} vertices")));
+            return Err(Fault::reference(
+                format!("object \"{}\"", m.name),
+                format!("index {bad} is past its {n} vertices"),
+            ));
         }
-        b.add(&m.name, &pos, m.mesh.indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]));
+        b.add(
+            &m.name,
+            &pos,
+            m.mesh.indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]]),
+        );
     }
     b.finish()
 }
@@ -104,24 +148,55 @@ mod tests {
         assert_eq!(m.mesh.triangles.len(), 4, "floor 2 + wall quad 2");
         assert_eq!(m.water.len(), 1);
         assert_eq!(m.water[0].min, glam::DVec3::new(1., -1., 1.));
-        assert!(m.mesh.vertices.iter().all(|v| v.y >= 0.0), "water vertices left out");
+        assert!(
+            m.mesh.vertices.iter().all(|v| v.y >= 0.0),
+            "water vertices left out"
+        );
     }
 
     #[test]
     fn bad_lines_are_named() {
         let b = Budget::default();
         let cases = [
-            ("v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 900\n", "line 4", "face refers to vertex 900 but there are 3"),
-            ("v 0 0 0\nv 1 0 0\nf 1 2\n", "line 3", "face has 2 corners, needs at least 3"),
+            (
+                "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 900\n",
+                "line 4",
+                "face refers to vertex 900 but there are 3",
+            ),
+            (
+                "v 0 0 0\nv 1 0 0\nf 1 2\n",
+                "line 3",
+                "face has 2 corners, needs at least 3",
+            ),
             ("v 0 0\n", "line 1", "vertex 1 needs 3 coordinates, has 2"),
-            ("v 0 0 nan\n", "line 1", "vertex 1: nan is not a finite number"),
-            ("v 0 0 0\nf 1 -5 1\n", "line 2", "face refers to vertex -5 but there are 1"),
-            ("v 0 0 0\nf 1 x 1\n", "line 2", "face corner \"x\" is not a vertex index"),
-            ("v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3", "line 4", "file ends in the middle of a line (truncated?); OBJ files end with a line break"),
+            (
+                "v 0 0 nan\n",
+                "line 1",
+                "vertex 1: nan is not a finite number",
+            ),
+            (
+                "v 0 0 0\nf 1 -5 1\n",
+                "line 2",
+                "face refers to vertex -5 but there are 1",
+            ),
+            (
+                "v 0 0 0\nf 1 x 1\n",
+                "line 2",
+                "face corner \"x\" is not a vertex index",
+            ),
+            (
+                "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3",
+                "line 4",
+                "file ends in the middle of a line (truncated?); OBJ files end with a line break",
+            ),
         ];
         for (text, el, problem) in cases {
             let e = parse(text, &b).unwrap_err();
-            assert_eq!((e.element.as_str(), e.problem.as_str()), (el, problem), "{text}");
+            assert_eq!(
+                (e.element.as_str(), e.problem.as_str()),
+                (el, problem),
+                "{text}"
+            );
         }
         let e = parse("# nothing\n", &b).unwrap_err();
         assert_eq!(e.problem, "the mesh has no solid triangles");
@@ -129,7 +204,10 @@ mod tests {
 
     #[test]
     fn triangle_budget_is_checked_while_scanning() {
-        let b = Budget { max_triangles: 1, ..Budget::default() };
+        let b = Budget {
+            max_triangles: 1,
+            ..Budget::default()
+        };
         let e = parse(ROOM, &b).unwrap_err();
         assert_eq!((e.kind, e.element.as_str()), (ErrorKind::Budget, "line 7"));
     }
