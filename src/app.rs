@@ -1,0 +1,69 @@
+//! Assembling the app: the headless core (levels, stages, timeline,
+//! parameters, probe, legend), which tests run under `MinimalPlugins`, and
+//! the windowed app that adds the renderer, egui, the orbit camera, the
+//! scene, drawing and panels.
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use bevy_egui::EguiPlugin;
+use bevy_panorbit_camera::PanOrbitCameraPlugin;
+
+use crate::automation::ScreenshotPlugin;
+use crate::cli::Args;
+use crate::draw::{DrawPlugin, LegendPlugin};
+use crate::frames::FramesPlugin;
+use crate::levels::{LevelRequest, LevelsPlugin};
+use crate::panels::PanelsPlugin;
+use crate::params::ParamsPlugin;
+use crate::probe::{ProbeDrawPlugin, ProbePlugin};
+use crate::scene::ScenePlugin;
+use crate::stages::StagesPlugin;
+use crate::timeline::{Timeline, TimelinePlugin};
+
+/// Adds the plugins that need no renderer.
+pub fn add_core(app: &mut App, levels: LevelsPlugin) {
+    app.add_plugins((levels, StagesPlugin, TimelinePlugin, ParamsPlugin, ProbePlugin, LegendPlugin));
+}
+
+/// The app without a window: `MinimalPlugins` and the core plugins.
+pub fn headless() -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins);
+    add_core(&mut app, LevelsPlugin::ephemeral());
+    app
+}
+
+/// Queues what the command line asked for: the level, the pipeline, the
+/// stage.
+pub fn apply_args(app: &mut App, args: &Args) {
+    if let Some(level) = &args.level {
+        app.world_mut().write_message(LevelRequest::Open(level.clone()));
+    }
+    if let Some(p) = &args.pipeline {
+        app.world_mut().write_message(LevelRequest::Pipeline(p.clone()));
+    }
+    if let Some(stage) = &args.stage {
+        app.world_mut().resource_mut::<Timeline>().requested = Some(stage.clone());
+    }
+}
+
+/// The desktop app.
+pub fn windowed(args: &Args) -> App {
+    let mut app = App::new();
+    let window = Window {
+        title: "navscope".into(),
+        resolution: WindowResolution::new(1600, 1000),
+        ..default()
+    };
+    app.add_plugins(DefaultPlugins.set(WindowPlugin { primary_window: Some(window), ..default() }))
+        .add_plugins(EguiPlugin::default())
+        .add_plugins(PanOrbitCameraPlugin);
+    let levels = if args.screenshot.is_some() || args.measure { LevelsPlugin::ephemeral() } else { LevelsPlugin::persistent() };
+    add_core(&mut app, levels);
+    app.add_plugins((ScenePlugin, DrawPlugin, ProbeDrawPlugin, PanelsPlugin, FramesPlugin { measure: args.measure }));
+    if let Some(path) = &args.screenshot {
+        app.add_plugins(ScreenshotPlugin { path: path.clone() });
+    }
+    apply_args(&mut app, args);
+    app
+}

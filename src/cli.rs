@@ -1,0 +1,125 @@
+//! Command-line arguments: `navscope [LEVEL] [--pipeline P] [--stage N]
+//! [--screenshot F.png] [--measure]`.
+//!
+//! Parsed by hand (four options do not justify clap's build time in the
+//! app). `--stage` takes a stage id (`cells`) or a 1-based position as the
+//! timeline numbers them (`4`).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use bevy::prelude::Resource;
+
+/// The usage text printed by `--help` and after a bad argument.
+pub const USAGE: &str = "usage: navscope [LEVEL] [--pipeline P] [--stage N|ID] [--screenshot F.png] [--measure]
+
+  LEVEL             level file to open (default: the embedded sample floor plan)
+  --pipeline P      pipeline to build with (default: the one remembered for the file,
+                    else the first that accepts the level)
+  --stage N|ID      stage to show: 1-based position in the timeline or stage id
+  --screenshot F    render the chosen stage, save it as PNG to F and exit
+  --measure         change a parameter every half second for ten seconds, print idle
+                    and rebuilding frame times and the update latency, then exit
+  -h, --help        this text
+
+keys: F1 shortcuts, Left/Right stage, Up/Down sub-step, Space play, F frame, T top view";
+
+/// What the user asked for on the command line.
+#[derive(Clone, Debug, Default, PartialEq, Resource)]
+pub struct Args {
+    /// Level to open; `None` opens the embedded default level.
+    pub level: Option<PathBuf>,
+    /// Pipeline id to use.
+    pub pipeline: Option<String>,
+    /// Stage to show, as given (id or 1-based number).
+    pub stage: Option<String>,
+    /// Where to save a screenshot before exiting.
+    pub screenshot: Option<PathBuf>,
+    /// Run the frame-time measurement and exit.
+    pub measure: bool,
+}
+
+/// Why the arguments were not accepted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CliError {
+    /// `--help` was asked for.
+    Help,
+    /// A bad argument, with the message to print.
+    Bad(String),
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, CliError> {
+    let mut out = Args::default();
+    let mut it = args.into_iter();
+    while let Some(arg) = it.next() {
+        let text = arg.to_string_lossy().into_owned();
+        let mut value = |name: &str| -> Result<OsString, CliError> {
+            it.next().ok_or_else(|| CliError::Bad(format!("{name} needs a value")))
+        };
+        match text.as_str() {
+            "-h" | "--help" => return Err(CliError::Help),
+            "--pipeline" => out.pipeline = Some(value("--pipeline")?.to_string_lossy().into_owned()),
+            "--stage" => out.stage = Some(value("--stage")?.to_string_lossy().into_owned()),
+            "--screenshot" => out.screenshot = Some(PathBuf::from(value("--screenshot")?)),
+            "--measure" => out.measure = true,
+            s if s.starts_with('-') && s.len() > 1 => return Err(CliError::Bad(format!("unknown option '{s}'"))),
+            _ => {
+                if out.level.is_some() {
+                    return Err(CliError::Bad(format!("only one level can be opened (got a second: '{text}')")));
+                }
+                out.level = Some(PathBuf::from(arg));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Resolves a `--stage` value against a pipeline's stage ids: an id, or a
+/// 1-based position. Returns the 0-based index or a message listing the
+/// choices.
+pub fn resolve_stage(given: &str, ids: &[&str]) -> Result<usize, String> {
+    if let Some(i) = ids.iter().position(|s| *s == given) {
+        return Ok(i);
+    }
+    match given.parse::<usize>() {
+        Ok(n) if n >= 1 && n <= ids.len() => Ok(n - 1),
+        _ => Err(format!("no stage '{given}': use 1..={} or one of {}", ids.len(), ids.join(", "))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(v: &[&str]) -> Result<Args, CliError> {
+        parse(v.iter().map(OsString::from))
+    }
+
+    #[test]
+    fn parses_every_option() {
+        let a = p(&["lvl.json", "--pipeline", "convex", "--stage", "3", "--screenshot", "o.png"]).unwrap();
+        assert_eq!(a.level, Some(PathBuf::from("lvl.json")));
+        assert_eq!(a.pipeline.as_deref(), Some("convex"));
+        assert_eq!(a.stage.as_deref(), Some("3"));
+        assert_eq!(a.screenshot, Some(PathBuf::from("o.png")));
+        assert_eq!(p(&[]).unwrap(), Args::default());
+    }
+
+    #[test]
+    fn rejects_bad_arguments() {
+        assert!(matches!(p(&["--stage"]), Err(CliError::Bad(m)) if m.contains("--stage")));
+        assert!(matches!(p(&["--bogus"]), Err(CliError::Bad(m)) if m.contains("--bogus")));
+        assert!(matches!(p(&["a", "b"]), Err(CliError::Bad(_))));
+        assert_eq!(p(&["-h"]), Err(CliError::Help));
+    }
+
+    #[test]
+    fn stages_by_id_or_position() {
+        let ids = ["notches", "portals", "cells"];
+        assert_eq!(resolve_stage("cells", &ids), Ok(2));
+        assert_eq!(resolve_stage("1", &ids), Ok(0));
+        assert!(resolve_stage("0", &ids).is_err());
+        assert!(resolve_stage("4", &ids).unwrap_err().contains("notches"));
+    }
+}

@@ -1,0 +1,543 @@
+//! Drawing: every stage's primitives through one style table.
+//!
+//! This is the only place that knows primitive kinds, and it knows them only
+//! as names with a look: colour, fill, width, dashes. A kind without an entry
+//! inherits its parent's (`portal/vertex-edge` falls back to `portal`), and a
+//! kind nobody listed gets a colour derived from its name, so new pipelines
+//! draw without touching the app.
+//!
+//! [`prepare`] turns primitives into grouped, triangulated geometry; it is
+//! pure and runs on the worker thread with the stage. [`DrawPlugin`] turns
+//! that geometry into retained gizmos and meshes once per publish, then only
+//! flips visibility as the timeline and the legend change.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{Hash, Hasher};
+
+use bevy::prelude::*;
+use navscope_core::{Primitive, Shape};
+
+use crate::stages::{StageElement, StageGeometry};
+use crate::tessellate;
+use crate::timeline::Timeline;
+
+/// How one kind of primitive looks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Style {
+    /// Line and point colour, sRGB with alpha.
+    pub color: [f32; 4],
+    /// Fill opacity for polygons, boxes and voxels; `None` draws outlines only.
+    pub fill: Option<f32>,
+    /// Line width in pixels.
+    pub width: f32,
+    /// Dashed lines.
+    pub dashed: bool,
+    /// Point marker radius in level units per unit of level size.
+    pub point: f32,
+    /// Fill with a soft colour chosen by element id instead of `color`.
+    pub per_element: bool,
+}
+
+const fn style(color: [f32; 4], fill: Option<f32>, width: f32) -> Style {
+    Style { color, fill, width, dashed: false, point: 0.006, per_element: false }
+}
+
+/// The style table: `(kind, style)`, looked up along the kind's chain.
+pub const STYLES: &[(&str, Style)] = &[
+    ("level", style([0.25, 0.27, 0.30, 1.0], None, 2.0)),
+    ("notch", Style { point: 0.010, ..style([0.93, 0.33, 0.16, 1.0], None, 2.0) }),
+    ("notch/current", Style { point: 0.016, ..style([1.0, 0.85, 0.0, 1.0], None, 4.0) }),
+    ("area-of-interest", style([0.30, 0.55, 0.95, 0.8], Some(0.16), 1.0)),
+    ("portal", style([0.55, 0.55, 0.60, 1.0], None, 2.5)),
+    ("portal/vertex-vertex", style([0.10, 0.62, 0.25, 1.0], None, 2.5)),
+    ("portal/vertex-edge", style([0.10, 0.45, 0.90, 1.0], None, 2.5)),
+    ("portal/vertex-portal", style([0.80, 0.20, 0.70, 1.0], None, 2.5)),
+    ("portal/removed", Style { dashed: true, ..style([0.50, 0.50, 0.50, 0.9], None, 1.5) }),
+    ("portal/candidate", style([1.0, 0.75, 0.1, 1.0], None, 3.0)),
+    ("cell", Style { per_element: true, ..style([0.20, 0.22, 0.25, 1.0], Some(0.55), 1.5) }),
+    ("cell/centroid", Style { point: 0.004, ..style([0.30, 0.30, 0.35, 1.0], None, 1.0) }),
+    ("cell/ill-conditioned", style([0.85, 0.10, 0.10, 1.0], Some(0.35), 3.0)),
+    ("boundary", style([0.22, 0.24, 0.28, 1.0], None, 1.5)),
+    ("node", Style { per_element: true, ..style([0.20, 0.22, 0.25, 1.0], Some(0.45), 1.0) }),
+    ("link", style([0.95, 0.55, 0.10, 1.0], None, 2.0)),
+    ("graph", style([0.95, 0.55, 0.10, 1.0], None, 2.0)),
+    ("metric", style([0.40, 0.40, 0.40, 1.0], None, 1.0)),
+];
+
+/// The style of a kind: its own entry, else its nearest ancestor's, else a
+/// colour derived from the kind's name.
+pub fn style_for(kind: &str) -> Style {
+    let mut k = kind;
+    loop {
+        if let Some((_, s)) = STYLES.iter().find(|(name, _)| *name == k) {
+            return *s;
+        }
+        match k.rfind('/') {
+            Some(i) => k = &k[..i],
+            None => break,
+        }
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    kind.hash(&mut h);
+    let c = Color::hsl((h.finish() % 360) as f32, 0.65, 0.45).to_srgba();
+    Style { color: [c.red, c.green, c.blue, 1.0], fill: Some(0.3), width: 2.0, dashed: false, point: 0.008, per_element: false }
+}
+
+/// A soft colour for element `id`, distinct from its neighbours' (hues
+/// spread by the golden ratio).
+pub fn element_color(id: u32, alpha: f32) -> [f32; 4] {
+    let hue = (id as f32 * 137.507_77) % 360.0;
+    let c = Color::hsl(hue, 0.55, 0.72).to_srgba();
+    [c.red, c.green, c.blue, alpha]
+}
+
+/// Geometry of the primitives of one kind and one sub-step range.
+#[derive(Clone, Debug, Default)]
+pub struct Group {
+    /// The primitives' kind.
+    pub kind: String,
+    /// First sub-step at which they exist.
+    pub first: u32,
+    /// Last sub-step at which they exist.
+    pub last: u32,
+    /// Line segments with their colour.
+    pub lines: Vec<(Vec3, Vec3, [f32; 4])>,
+    /// Point markers: centre, radius, colour.
+    pub points: Vec<(Vec3, f32, [f32; 4])>,
+    /// Filled triangles with their colour.
+    pub triangles: Vec<([Vec3; 3], [f32; 4])>,
+    /// Text labels.
+    pub labels: Vec<(Vec3, String)>,
+}
+
+/// A stage's primitives, grouped and triangulated for drawing.
+#[derive(Clone, Debug, Default)]
+pub struct Prepared {
+    /// The groups, by kind then sub-step range.
+    pub groups: Vec<Group>,
+}
+
+fn box_edges(min: Vec3, max: Vec3) -> Vec<(Vec3, Vec3)> {
+    let c = |i: usize| Vec3::new(if i & 1 == 0 { min.x } else { max.x }, if i & 2 == 0 { min.y } else { max.y }, if i & 4 == 0 { min.z } else { max.z });
+    [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)].iter().map(|&(a, b)| (c(a), c(b))).collect()
+}
+
+fn box_faces(min: Vec3, max: Vec3) -> Vec<[Vec3; 3]> {
+    let c = |i: usize| Vec3::new(if i & 1 == 0 { min.x } else { max.x }, if i & 2 == 0 { min.y } else { max.y }, if i & 4 == 0 { min.z } else { max.z });
+    let quads = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];
+    quads.iter().flat_map(|q| [[c(q[0]), c(q[1]), c(q[2])], [c(q[0]), c(q[2]), c(q[3])]]).collect()
+}
+
+fn ring_lines(ring: &[Vec3], closed: bool) -> impl Iterator<Item = (Vec3, Vec3)> + '_ {
+    let n = ring.len();
+    let count = if closed && n > 2 { n } else { n.saturating_sub(1) };
+    (0..count).map(move |i| (ring[i], ring[(i + 1) % n]))
+}
+
+/// Appends the geometry of one primitive to `g` in its style; `unit` is the
+/// level's size, which scales point markers.
+pub fn add_primitive(g: &mut Group, p: &Primitive, unit: f32) {
+    let s = style_for(&p.kind);
+    let fill_color = |alpha: f32| if s.per_element { element_color(p.element, alpha) } else { [s.color[0], s.color[1], s.color[2], alpha] };
+    match &p.shape {
+        Shape::Point(at) => g.points.push((*at, s.point * unit, s.color)),
+        Shape::Segment(a, b) => g.lines.push((*a, *b, s.color)),
+        Shape::Polyline { points, closed } => g.lines.extend(ring_lines(points, *closed).map(|(a, b)| (a, b, s.color))),
+        Shape::Polygon { outer, holes } => {
+            for ring in std::iter::once(outer).chain(holes) {
+                g.lines.extend(ring_lines(ring, true).map(|(a, b)| (a, b, s.color)));
+            }
+            if let Some(alpha) = s.fill {
+                let c = fill_color(alpha);
+                g.triangles.extend(tessellate::triangulate(outer, holes).into_iter().map(|t| (t, c)));
+            }
+        }
+        Shape::Box { min, max } => {
+            g.lines.extend(box_edges(*min, *max).into_iter().map(|(a, b)| (a, b, s.color)));
+            if let Some(alpha) = s.fill {
+                let c = fill_color(alpha);
+                g.triangles.extend(box_faces(*min, *max).into_iter().map(|t| (t, c)));
+            }
+        }
+        Shape::VoxelColumn { x, z, cell, y0, y1 } => {
+            let (min, max) = (Vec3::new(*x, *y0, *z), Vec3::new(x + cell, *y1, z + cell));
+            let c = fill_color(s.fill.unwrap_or(0.8));
+            g.triangles.extend(box_faces(min, max).into_iter().map(|t| (t, c)));
+        }
+        Shape::Label { at, text } => g.labels.push((*at, text.clone())),
+    }
+}
+
+/// Groups and triangulates a stage's primitives for drawing.
+pub fn prepare(primitives: &[Primitive], unit: f32) -> Prepared {
+    let mut groups: BTreeMap<(&str, u32, u32), Group> = BTreeMap::new();
+    for p in primitives {
+        let g = groups.entry((p.kind.as_str(), p.first_step, p.last_step)).or_insert_with(|| Group {
+            kind: p.kind.clone(),
+            first: p.first_step,
+            last: p.last_step,
+            ..Default::default()
+        });
+        add_primitive(g, p, unit);
+    }
+    Prepared { groups: groups.into_values().collect() }
+}
+
+/// The size of what the primitives cover (largest extent of their bounds),
+/// at least 1.
+pub fn extent(points: impl IntoIterator<Item = Vec3>) -> f32 {
+    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    for p in points.into_iter().filter(|p| p.is_finite()) {
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    if lo.x > hi.x { 1.0 } else { (hi - lo).max_element().max(1.0) }
+}
+
+/// Finds the element under a clicked point: the nearest line or point
+/// within `tolerance`, else the innermost polygon or box containing it.
+pub fn pick<'a>(at: Vec3, tolerance: f32, elements: impl IntoIterator<Item = (&'a StageElement, &'a [Primitive])>) -> Option<StageElement> {
+    let mut best: Option<(f32, StageElement)> = None;
+    for (el, prims) in elements {
+        for p in prims {
+            let score = match &p.shape {
+                Shape::Point(q) => Some(Vec2::new(q.x - at.x, q.z - at.z).length()),
+                Shape::Label { .. } => None,
+                Shape::Segment(a, b) => Some(tessellate::plan_distance_to_segment(at, *a, *b)),
+                Shape::Polyline { points, closed } => {
+                    ring_lines(points, *closed).map(|(a, b)| tessellate::plan_distance_to_segment(at, a, b)).reduce(f32::min)
+                }
+                Shape::Polygon { outer, holes } => {
+                    let edge = std::iter::once(outer).chain(holes).flat_map(|r| ring_lines(r, true)).map(|(a, b)| tessellate::plan_distance_to_segment(at, a, b)).reduce(f32::min);
+                    if tessellate::plan_inside(at, outer, holes) {
+                        // Inside: behind any line within reach, smaller polygons first.
+                        Some(tolerance * 0.99 + 1e-6 * extent(outer.iter().copied()))
+                    } else {
+                        edge
+                    }
+                }
+                Shape::Box { min, max } => {
+                    let inside = at.x >= min.x && at.x <= max.x && at.z >= min.z && at.z <= max.z;
+                    inside.then_some(tolerance * 0.99)
+                }
+                Shape::VoxelColumn { x, z, cell, .. } => {
+                    let inside = at.x >= *x && at.x <= x + cell && at.z >= *z && at.z <= z + cell;
+                    inside.then_some(tolerance * 0.99)
+                }
+            };
+            if let Some(d) = score
+                && d <= tolerance
+                && best.as_ref().is_none_or(|(b, _)| d < *b)
+            {
+                best = Some((d, el.clone()));
+            }
+        }
+    }
+    best.map(|(_, e)| e)
+}
+
+/// Which kinds are hidden, and every kind seen so far with its colour, for
+/// the legend.
+#[derive(Resource, Debug, Default)]
+pub struct Legend {
+    /// Kinds the user switched off.
+    pub hidden: BTreeSet<String>,
+    /// Kinds present in the published stages, by stage, with their colour.
+    pub kinds: BTreeMap<String, [f32; 4]>,
+}
+
+impl Legend {
+    /// True when `kind` (or one of its ancestors) is switched off.
+    pub fn is_hidden(&self, kind: &str) -> bool {
+        let mut k = kind;
+        loop {
+            if self.hidden.contains(k) {
+                return true;
+            }
+            match k.rfind('/') {
+                Some(i) => k = &k[..i],
+                None => return false,
+            }
+        }
+    }
+}
+
+/// A retained piece of drawing: one group of one stage.
+#[derive(Component, Debug, Clone)]
+pub struct DrawGroup {
+    /// Stage index.
+    pub stage: usize,
+    /// Primitive kind.
+    pub kind: String,
+    /// First sub-step at which it exists.
+    pub first: u32,
+    /// Last sub-step at which it exists.
+    pub last: u32,
+}
+
+/// The element the user clicked, if any.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct Selection(pub Option<StageElement>);
+
+/// Keeps the legend's list of kinds (no renderer needed).
+pub struct LegendPlugin;
+
+impl Plugin for LegendPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Legend>().init_resource::<Selection>().add_systems(PostUpdate, collect_kinds);
+    }
+}
+
+fn collect_kinds(added: Query<&StageGeometry, Added<StageGeometry>>, mut legend: ResMut<Legend>) {
+    for geo in &added {
+        for g in &geo.prepared.groups {
+            if !legend.kinds.contains_key(&g.kind) {
+                let s = style_for(&g.kind);
+                let c = if s.per_element { element_color(3, 1.0) } else { s.color };
+                legend.kinds.insert(g.kind.clone(), c);
+            }
+        }
+    }
+}
+
+/// Turns published stage geometry into retained gizmos and meshes and keeps
+/// their visibility in step with the timeline and the legend.
+pub struct DrawPlugin;
+
+impl Plugin for DrawPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(PostUpdate, (spawn_visuals, update_visibility).chain().before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate))
+            .add_systems(Update, draw_highlights);
+    }
+}
+
+/// Shared material settings for fills: unlit, two-sided, blended, drawn a
+/// little in front of earlier stages.
+fn fill_material(stage: usize) -> StandardMaterial {
+    StandardMaterial {
+        base_color: Color::WHITE,
+        unlit: true,
+        cull_mode: None,
+        alpha_mode: AlphaMode::Blend,
+        depth_bias: 10.0 + stage as f32 * 10.0,
+        ..default()
+    }
+}
+
+fn triangle_mesh(tris: &[([Vec3; 3], [f32; 4])]) -> Mesh {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::mesh::PrimitiveTopology;
+    let positions: Vec<[f32; 3]> = tris.iter().flat_map(|(t, _)| t.map(|p| p.to_array())).collect();
+    let colors: Vec<[f32; 4]> = tris
+        .iter()
+        .flat_map(|(_, c)| {
+            let lin = Color::srgba(c[0], c[1], c[2], c[3]).to_linear();
+            [[lin.red, lin.green, lin.blue, lin.alpha]; 3]
+        })
+        .collect();
+    let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::RENDER_WORLD)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
+}
+
+fn srgba(c: [f32; 4]) -> Color {
+    Color::srgba(c[0], c[1], c[2], c[3])
+}
+
+fn spawn_visuals(
+    mut commands: Commands,
+    added: Query<(Entity, &StageGeometry), Added<StageGeometry>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut gizmos: ResMut<Assets<GizmoAsset>>,
+) {
+    for (root, geo) in &added {
+        for g in &geo.prepared.groups {
+            let tag = DrawGroup { stage: geo.stage, kind: g.kind.clone(), first: g.first, last: g.last };
+            let s = style_for(&g.kind);
+            if !g.lines.is_empty() || !g.points.is_empty() {
+                let mut asset = GizmoAsset::new();
+                for (a, b, c) in &g.lines {
+                    asset.line(*a, *b, srgba(*c));
+                }
+                for (at, r, c) in &g.points {
+                    asset.sphere(Isometry3d::from_translation(*at), *r, srgba(*c)).resolution(12);
+                }
+                let style = if s.dashed { GizmoLineStyle::Dashed { gap_scale: 3.0, line_scale: 4.0 } } else { GizmoLineStyle::Solid };
+                commands.spawn((
+                    tag.clone(),
+                    Gizmo { handle: gizmos.add(asset), line_config: GizmoLineConfig { width: s.width, style, ..default() }, depth_bias: -1.0 },
+                    Transform::default(),
+                    Visibility::Hidden,
+                    ChildOf(root),
+                ));
+            }
+            if !g.triangles.is_empty() {
+                commands.spawn((
+                    tag,
+                    Mesh3d(meshes.add(triangle_mesh(&g.triangles))),
+                    MeshMaterial3d(materials.add(fill_material(geo.stage))),
+                    Transform::default(),
+                    Visibility::Hidden,
+                    ChildOf(root),
+                ));
+            }
+        }
+    }
+}
+
+/// Whether a group drawn for stage `g.stage` shows under the timeline's
+/// position: its stage is the current one (or earlier, when accumulating),
+/// the sub-step shown lies in its range, and its kind is not hidden.
+pub fn group_visible(g: &DrawGroup, substeps: u32, timeline: &Timeline, legend: &Legend) -> bool {
+    let stage_ok = if timeline.accumulate { g.stage <= timeline.current } else { g.stage == timeline.current };
+    if !stage_ok || legend.is_hidden(&g.kind) {
+        return false;
+    }
+    let end = substeps.saturating_sub(1);
+    let step = if g.stage == timeline.current { timeline.substep.unwrap_or(end).min(end) } else { end };
+    g.first <= step && step <= g.last
+}
+
+fn update_visibility(
+    timeline: Res<Timeline>,
+    legend: Res<Legend>,
+    roots: Query<&StageGeometry>,
+    mut groups: Query<(&DrawGroup, &ChildOf, &mut Visibility)>,
+) {
+    for (g, parent, mut vis) in &mut groups {
+        let substeps = roots.get(parent.parent()).map(|r| r.substeps.len() as u32).unwrap_or(0);
+        let want = if group_visible(g, substeps, &timeline, &legend) { Visibility::Inherited } else { Visibility::Hidden };
+        if *vis != want {
+            *vis = want;
+        }
+    }
+}
+
+fn draw_highlights(
+    mut gizmos: Gizmos,
+    timeline: Res<Timeline>,
+    selection: Res<Selection>,
+    roots: Query<&StageGeometry>,
+    elements: Query<(&StageElement, &crate::stages::ElementShapes)>,
+) {
+    let unit = roots.iter().map(|r| r.unit).next().unwrap_or(1.0);
+    // The current sub-step's highlights.
+    if let Some(step) = timeline.substep
+        && let Some(root) = roots.iter().find(|r| r.stage == timeline.current)
+        && let Some(sub) = root.substeps.get(step as usize)
+    {
+        let mut g = Group::default();
+        for p in &sub.highlights {
+            add_primitive(&mut g, p, unit);
+        }
+        draw_group_immediate(&mut gizmos, &g, 1.0);
+    }
+    // The selected element, in a bright outline.
+    if let Some(sel) = &selection.0 {
+        for (el, shapes) in &elements {
+            if el == sel {
+                let mut g = Group::default();
+                for p in &shapes.0 {
+                    add_primitive(&mut g, p, unit);
+                }
+                for (a, b, _) in &g.lines {
+                    gizmos.line(*a + Vec3::Y * 0.002 * unit, *b + Vec3::Y * 0.002 * unit, Color::srgb(1.0, 0.9, 0.0));
+                }
+                for (at, r, _) in &g.points {
+                    gizmos.sphere(Isometry3d::from_translation(*at), r * 1.6, Color::srgb(1.0, 0.9, 0.0));
+                }
+            }
+        }
+    }
+}
+
+/// Draws a group's lines and points with immediate-mode gizmos (sub-step
+/// highlights change every step, so they are not retained).
+pub fn draw_group_immediate(gizmos: &mut Gizmos, g: &Group, scale: f32) {
+    for (a, b, c) in &g.lines {
+        gizmos.line(*a, *b, srgba(*c));
+    }
+    for (at, r, c) in &g.points {
+        gizmos.sphere(Isometry3d::from_translation(*at), r * scale, srgba(*c));
+    }
+    for (t, c) in &g.triangles {
+        gizmos.linestrip([t[0], t[1], t[2], t[0]], srgba([c[0], c[1], c[2], 1.0]));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn styles_fall_back_along_the_kind_chain() {
+        assert_eq!(style_for("portal/vertex-edge").color, style_for("portal/vertex-edge").color);
+        assert_ne!(style_for("portal/vertex-edge").color, style_for("portal").color);
+        assert_eq!(style_for("portal/unheard-of").color, style_for("portal").color);
+        assert!(style_for("portal/removed").dashed);
+        // Unknown kinds get a stable, name-derived colour.
+        assert_eq!(style_for("voxel/border"), style_for("voxel/border"));
+        assert_ne!(style_for("voxel/border").color, style_for("voxel/walkable").color);
+    }
+
+    #[test]
+    fn cells_get_distinct_colours() {
+        let a = element_color(0, 1.0);
+        let b = element_color(1, 1.0);
+        assert!(a.iter().zip(b).map(|(x, y)| (x - y).abs()).sum::<f32>() > 0.1);
+    }
+
+    #[test]
+    fn prepare_groups_by_kind_and_step_range() {
+        let sq = vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
+        let prims = vec![
+            Primitive::new("cell", 0, Shape::Polygon { outer: sq.clone(), holes: vec![] }),
+            Primitive::new("cell", 1, Shape::Polygon { outer: sq, holes: vec![] }),
+            Primitive::new("portal/vertex-edge", 0, Shape::Segment(Vec3::ZERO, Vec3::X)).during(2, 5),
+            Primitive::new("notch", 4, Shape::Point(Vec3::X)),
+        ];
+        let p = prepare(&prims, 10.0);
+        assert_eq!(p.groups.len(), 3);
+        let cells = p.groups.iter().find(|g| g.kind == "cell").unwrap();
+        assert_eq!(cells.triangles.len(), 4);
+        assert_eq!(cells.lines.len(), 8);
+        let portal = p.groups.iter().find(|g| g.kind.starts_with("portal")).unwrap();
+        assert_eq!((portal.first, portal.last), (2, 5));
+    }
+
+    #[test]
+    fn picking_prefers_lines_over_the_polygon_under_them() {
+        let sq = vec![Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0), Vec3::new(4.0, 0.0, 4.0), Vec3::new(0.0, 0.0, 4.0)];
+        let cell = StageElement { stage: 0, kind: "cell".into(), element: 7 };
+        let seg = StageElement { stage: 0, kind: "portal".into(), element: 2 };
+        let cell_p = vec![Primitive::new("cell", 7, Shape::Polygon { outer: sq, holes: vec![] })];
+        let seg_p = vec![Primitive::new("portal", 2, Shape::Segment(Vec3::new(2.0, 0.0, 0.0), Vec3::new(2.0, 0.0, 4.0)))];
+        let items = || [(&cell, cell_p.as_slice()), (&seg, seg_p.as_slice())];
+        assert_eq!(pick(Vec3::new(2.05, 0.0, 1.0), 0.2, items()), Some(seg.clone()));
+        assert_eq!(pick(Vec3::new(1.0, 0.0, 1.0), 0.2, items()), Some(cell.clone()));
+        assert_eq!(pick(Vec3::new(9.0, 0.0, 9.0), 0.2, items()), None);
+    }
+
+    #[test]
+    fn visibility_follows_stage_step_and_legend() {
+        let g = DrawGroup { stage: 1, kind: "portal/removed".into(), first: 2, last: 3 };
+        let mut t = Timeline { current: 1, substep: Some(2), ..Default::default() };
+        let mut legend = Legend::default();
+        assert!(group_visible(&g, 5, &t, &legend));
+        t.substep = Some(4);
+        assert!(!group_visible(&g, 5, &t, &legend));
+        t.substep = Some(3);
+        legend.hidden.insert("portal".into());
+        assert!(!group_visible(&g, 5, &t, &legend));
+        legend.hidden.clear();
+        t.current = 2;
+        assert!(!group_visible(&g, 5, &t, &legend), "current stage only");
+        t.accumulate = true;
+        assert!(!group_visible(&g, 5, &t, &legend), "earlier stages show their final step");
+        let persistent = DrawGroup { last: u32::MAX, ..g };
+        assert!(group_visible(&persistent, 5, &t, &legend));
+    }
+}

@@ -1,0 +1,490 @@
+//! The 3D scene: the level as the user knows it, the camera, the ground grid
+//! and axes, and turning clicks into points on the level.
+//!
+//! Floor plans are drawn filled with their holes cut out, raster plans as a
+//! textured quad, triangle meshes shaded, layers stacked at their heights
+//! with their connections. The orbit camera frames the level when it loads
+//! and on F; T toggles a top-down orthographic view, the default for levels
+//! on the ground plane. A click (press and release without dragging, not
+//! over a panel) sets the probe's start and selects the element under it;
+//! shift-click sets the goal.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::camera::ScalingMode;
+use bevy::mesh::PrimitiveTopology;
+use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use bevy::window::PrimaryWindow;
+use bevy_panorbit_camera::PanOrbitCamera;
+use navscope_core::geom::{Polygon, plan_to_world};
+use navscope_core::level::{Blocker, Level, LevelData};
+
+use crate::draw::{self, Selection};
+use crate::levels::CurrentLevel;
+use crate::probe::Probe;
+use crate::stages::{ElementShapes, StageElement};
+use crate::tessellate;
+use crate::timeline::{Timeline, UiFocus};
+
+/// Colour of walkable floor.
+pub const FLOOR: [f32; 4] = [0.97, 0.96, 0.93, 1.0];
+/// Colour of outlines and obstacles.
+pub const WALL: [f32; 4] = [0.22, 0.24, 0.28, 1.0];
+/// Window background.
+pub const BACKGROUND: Color = Color::srgb(0.78, 0.80, 0.84);
+
+/// The level drawn as the user knows it.
+#[derive(Debug, Default, Clone)]
+pub struct LevelDrawing {
+    /// Filled triangles with colours.
+    pub fill: Vec<([Vec3; 3], [f32; 4])>,
+    /// Outline segments with colours.
+    pub lines: Vec<(Vec3, Vec3, [f32; 4])>,
+    /// Shade the fill with light (3D meshes) rather than flat colour.
+    pub lit: bool,
+}
+
+fn ring_world(ring: &Polygon, y: f64) -> Vec<Vec3> {
+    ring.points.iter().map(|p| plan_to_world(*p, y).as_vec3()).collect()
+}
+
+fn outline(d: &mut LevelDrawing, ring: &[Vec3], color: [f32; 4]) {
+    for i in 0..ring.len() {
+        d.lines.push((ring[i], ring[(i + 1) % ring.len()], color));
+    }
+}
+
+fn blocker_ring(b: &Blocker) -> Vec<Vec3> {
+    match b {
+        Blocker::Box { center, half, angle } => {
+            let (s, c) = angle.sin_cos();
+            [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .iter()
+                .map(|(x, y)| {
+                    let local = bevy::math::DVec2::new(x * half.x, y * half.y);
+                    let p = *center + bevy::math::DVec2::new(local.x * c - local.y * s, local.x * s + local.y * c);
+                    plan_to_world(p, 0.0).as_vec3()
+                })
+                .collect()
+        }
+        Blocker::Cylinder { center, radius } => (0..32)
+            .map(|i| {
+                let a = i as f64 / 32.0 * std::f64::consts::TAU;
+                plan_to_world(*center + bevy::math::DVec2::new(a.cos(), a.sin()) * *radius, 0.0).as_vec3()
+            })
+            .collect(),
+    }
+}
+
+/// The drawing of a level (without raster images, which become textures).
+pub fn level_drawing(level: &Level) -> LevelDrawing {
+    let mut d = LevelDrawing::default();
+    let area = |d: &mut LevelDrawing, pwh: &navscope_core::geom::PolygonWithHoles, y: f64, fill: [f32; 4]| {
+        let outer = ring_world(&pwh.outer, y);
+        let holes: Vec<Vec<Vec3>> = pwh.holes.iter().map(|h| ring_world(h, y)).collect();
+        d.fill.extend(tessellate::triangulate(&outer, &holes).into_iter().map(|t| (t, fill)));
+        outline(d, &outer, WALL);
+        for h in &holes {
+            outline(d, h, WALL);
+        }
+    };
+    match &level.data {
+        LevelData::FloorPlan(fp) => {
+            area(&mut d, &fp.area, 0.0, FLOOR);
+            for b in &fp.blockers {
+                let ring = blocker_ring(b);
+                let lifted: Vec<Vec3> = ring.iter().map(|p| *p + Vec3::Y * 0.01).collect();
+                d.fill.extend(tessellate::triangulate(&lifted, &[]).into_iter().map(|t| (t, [0.55, 0.57, 0.60, 1.0])));
+                outline(&mut d, &lifted, WALL);
+            }
+        }
+        LevelData::Raster(r) => {
+            let (w, h) = (r.width as f32 * r.metres_per_pixel as f32, r.height as f32 * r.metres_per_pixel as f32);
+            outline(&mut d, &[Vec3::ZERO, Vec3::new(w, 0.0, 0.0), Vec3::new(w, 0.0, h), Vec3::new(0.0, 0.0, h)], WALL);
+        }
+        LevelData::Mesh(m) => {
+            d.lit = true;
+            for i in 0..m.mesh.triangles.len() {
+                let t = m.mesh.triangle(i);
+                d.fill.push((t, [0.80, 0.80, 0.78, 1.0]));
+            }
+            for w in &m.water {
+                let (lo, hi) = (w.min.as_vec3(), w.max.as_vec3());
+                outline(&mut d, &[Vec3::new(lo.x, hi.y, lo.z), Vec3::new(hi.x, hi.y, lo.z), Vec3::new(hi.x, hi.y, hi.z), Vec3::new(lo.x, hi.y, hi.z)], [0.2, 0.5, 1.0, 1.0]);
+            }
+        }
+        LevelData::Brushes(b) => {
+            for e in &b.entities {
+                if let Some(o) = e.origin {
+                    let o = o.as_vec3();
+                    d.lines.push((o - Vec3::X * 0.3, o + Vec3::X * 0.3, [0.1, 0.6, 0.2, 1.0]));
+                    d.lines.push((o - Vec3::Z * 0.3, o + Vec3::Z * 0.3, [0.1, 0.6, 0.2, 1.0]));
+                    d.lines.push((o, o + Vec3::Y * 1.0, [0.1, 0.6, 0.2, 1.0]));
+                }
+            }
+        }
+        LevelData::Layers(l) => {
+            for (i, layer) in l.layers.iter().enumerate() {
+                let tint = draw::element_color(i as u32, 0.85);
+                let fill = [0.6 * tint[0] + 0.4 * FLOOR[0], 0.6 * tint[1] + 0.4 * FLOOR[1], 0.6 * tint[2] + 0.4 * FLOOR[2], 0.85];
+                area(&mut d, &layer.area, layer.height, fill);
+            }
+            for c in &l.connections {
+                let h = |i: usize| l.layers.get(i).map_or(0.0, |x| x.height);
+                let (a0, b0) = (plan_to_world(c.a, h(c.from)).as_vec3(), plan_to_world(c.b, h(c.from)).as_vec3());
+                let (a1, b1) = (plan_to_world(c.a, h(c.to)).as_vec3(), plan_to_world(c.b, h(c.to)).as_vec3());
+                let col = [0.95, 0.5, 0.1, 1.0];
+                d.lines.extend([(a0, b0, col), (a1, b1, col), (a0, a1, col), (b0, b1, col)]);
+            }
+        }
+    }
+    d
+}
+
+/// Every point that bounds the level.
+pub fn level_points(level: &Level) -> Vec<Vec3> {
+    match &level.data {
+        LevelData::FloorPlan(fp) => fp.area.rings().flat_map(|r| ring_world(r, 0.0)).collect(),
+        LevelData::Raster(r) => vec![Vec3::ZERO, Vec3::new(r.width as f32, 0.0, r.height as f32) * r.metres_per_pixel as f32],
+        LevelData::Mesh(m) => m.mesh.vertices.clone(),
+        LevelData::Brushes(b) => {
+            let mut pts: Vec<Vec3> = b.entities.iter().filter_map(|e| e.origin.map(|o| o.as_vec3())).collect();
+            // Brush planes bound the solids; their closest points to the origin are a fair outline.
+            pts.extend(b.brushes.iter().flat_map(|br| br.planes.iter().map(|p| (p.normal * p.d).as_vec3())));
+            pts
+        }
+        LevelData::Layers(l) => l.layers.iter().flat_map(|layer| layer.area.rings().flat_map(|r| ring_world(r, layer.height)).collect::<Vec<_>>()).collect(),
+    }
+}
+
+/// The level's size (its largest extent, at least 1).
+pub fn level_extent(level: &Level) -> f32 {
+    draw::extent(level_points(level))
+}
+
+/// Bounds of the level, `(min, max)`.
+pub fn level_bounds(level: &Level) -> (Vec3, Vec3) {
+    let pts = level_points(level);
+    let lo = pts.iter().filter(|p| p.is_finite()).fold(Vec3::splat(f32::INFINITY), |a, p| a.min(*p));
+    let hi = pts.iter().filter(|p| p.is_finite()).fold(Vec3::splat(f32::NEG_INFINITY), |a, p| a.max(*p));
+    if lo.x > hi.x { (Vec3::splat(-5.0), Vec3::splat(5.0)) } else { (lo, hi) }
+}
+
+/// True when the level lies on one plane (top-down view is the default).
+pub fn is_flat(level: &Level) -> bool {
+    matches!(level.data, LevelData::FloorPlan(_) | LevelData::Raster(_))
+}
+
+/// The view's state.
+#[derive(Resource, Debug, Clone)]
+pub struct ViewSettings {
+    /// Top-down orthographic view.
+    pub top_down: bool,
+    /// Show the ground grid and axes.
+    pub grid: bool,
+    /// Frame the level at the next opportunity.
+    pub frame_request: bool,
+    /// Jump the camera instead of gliding (screenshots).
+    pub instant: bool,
+}
+
+impl Default for ViewSettings {
+    fn default() -> Self {
+        Self { top_down: true, grid: true, frame_request: true, instant: false }
+    }
+}
+
+/// The level's surface triangles, for turning clicks into points.
+#[derive(Resource, Debug, Default)]
+pub struct Surface {
+    /// World-space triangles.
+    pub triangles: Vec<[Vec3; 3]>,
+}
+
+/// Marks the main 3D camera.
+#[derive(Component)]
+pub struct MainCamera;
+
+#[derive(Component)]
+struct LevelVisual;
+
+/// Gizmo group for the ground grid (drawn behind the level, thin).
+#[derive(Default, Reflect, GizmoConfigGroup)]
+pub struct GridGizmos;
+
+/// The scene: camera, light, level drawing, grid, clicks.
+pub struct ScenePlugin;
+
+impl Plugin for ScenePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<ViewSettings>()
+            .init_resource::<Surface>()
+            .insert_resource(ClearColor(BACKGROUND))
+            .init_gizmo_group::<GridGizmos>()
+            .add_systems(Startup, setup)
+            .add_systems(Update, (rebuild_level, keys, apply_view, draw_grid, click).chain());
+    }
+}
+
+fn setup(mut commands: Commands, mut store: ResMut<GizmoConfigStore>) {
+    commands.spawn((
+        MainCamera,
+        Camera3d::default(),
+        Projection::Orthographic(OrthographicProjection::default_3d()),
+        PanOrbitCamera { pitch_upper_limit: Some(std::f32::consts::FRAC_PI_2), ..default() },
+        Transform::from_xyz(0.0, 20.0, 0.01).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.spawn((DirectionalLight { illuminance: 6000.0, ..default() }, Transform::from_xyz(3.0, 10.0, 5.0).looking_at(Vec3::ZERO, Vec3::Y)));
+    let (default, _) = store.config_mut::<DefaultGizmoConfigGroup>();
+    default.line.width = 3.0;
+    default.depth_bias = -1.0;
+    let (grid, _) = store.config_mut::<GridGizmos>();
+    grid.line.width = 1.0;
+}
+
+fn lit_mesh(tris: &[([Vec3; 3], [f32; 4])], lit: bool) -> Mesh {
+    let positions: Vec<[f32; 3]> = tris.iter().flat_map(|(t, _)| t.map(|p| p.to_array())).collect();
+    let normals: Vec<[f32; 3]> = tris
+        .iter()
+        .flat_map(|(t, _)| {
+            let n = if lit { (t[1] - t[0]).cross(t[2] - t[0]).normalize_or(Vec3::Y) } else { Vec3::Y };
+            [n.to_array(); 3]
+        })
+        .collect();
+    let colors: Vec<[f32; 4]> = tris
+        .iter()
+        .flat_map(|(_, c)| {
+            let l = Color::srgba(c[0], c[1], c[2], c[3]).to_linear();
+            [[l.red, l.green, l.blue, l.alpha]; 3]
+        })
+        .collect();
+    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::RENDER_WORLD)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn rebuild_level(
+    mut commands: Commands,
+    current: Res<CurrentLevel>,
+    mut seen: Local<u64>,
+    old: Query<Entity, With<LevelVisual>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut images: ResMut<Assets<Image>>,
+    mut gizmo_assets: ResMut<Assets<GizmoAsset>>,
+    mut view: ResMut<ViewSettings>,
+    mut surface: ResMut<Surface>,
+) {
+    if *seen == current.revision {
+        return;
+    }
+    let first_time = *seen == 0;
+    let same_file = !first_time && current.path.is_some();
+    *seen = current.revision;
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let level = &current.level;
+    let d = level_drawing(level);
+    surface.triangles = d.fill.iter().map(|(t, _)| *t).collect();
+    if !d.fill.is_empty() {
+        let material = StandardMaterial {
+            base_color: Color::WHITE,
+            unlit: !d.lit,
+            cull_mode: None,
+            alpha_mode: if d.fill.iter().any(|(_, c)| c[3] < 1.0) { AlphaMode::Blend } else { AlphaMode::Opaque },
+            perceptual_roughness: 0.9,
+            ..default()
+        };
+        commands.spawn((LevelVisual, Mesh3d(meshes.add(lit_mesh(&d.fill, d.lit))), MeshMaterial3d(materials.add(material)), Transform::default()));
+    }
+    if let LevelData::Raster(r) = &level.data
+        && r.rgba.len() == (r.width as usize) * (r.height as usize) * 4
+        && r.width > 0
+        && r.height > 0
+    {
+        let image = Image::new(
+            Extent3d { width: r.width, height: r.height, depth_or_array_layers: 1 },
+            TextureDimension::D2,
+            r.rgba.clone(),
+            TextureFormat::Rgba8UnormSrgb,
+            RenderAssetUsages::RENDER_WORLD,
+        );
+        let (w, h) = (r.width as f32 * r.metres_per_pixel as f32, r.height as f32 * r.metres_per_pixel as f32);
+        let quad = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::RENDER_WORLD)
+            .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, vec![[0.0, 0.0, 0.0], [w, 0.0, 0.0], [w, 0.0, h], [0.0, 0.0, 0.0], [w, 0.0, h], [0.0, 0.0, h]])
+            .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 1.0, 0.0]; 6])
+            .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0], [1.0, 1.0], [0.0, 1.0]]);
+        let material = StandardMaterial { base_color_texture: Some(images.add(image)), unlit: true, cull_mode: None, ..default() };
+        commands.spawn((LevelVisual, Mesh3d(meshes.add(quad)), MeshMaterial3d(materials.add(material)), Transform::default()));
+        surface.triangles = vec![[Vec3::ZERO, Vec3::new(w, 0.0, 0.0), Vec3::new(w, 0.0, h)], [Vec3::ZERO, Vec3::new(w, 0.0, h), Vec3::new(0.0, 0.0, h)]];
+    }
+    if !d.lines.is_empty() {
+        let mut asset = GizmoAsset::new();
+        for (a, b, c) in &d.lines {
+            asset.line(*a, *b, Color::srgba(c[0], c[1], c[2], c[3]));
+        }
+        commands.spawn((
+            LevelVisual,
+            Gizmo { handle: gizmo_assets.add(asset), line_config: GizmoLineConfig { width: 2.5, ..default() }, depth_bias: -0.5 },
+            Transform::default(),
+        ));
+    }
+    // A reload of the same file keeps the user's camera.
+    if !same_file || first_time {
+        view.top_down = is_flat(level);
+        view.frame_request = true;
+    }
+}
+
+fn keys(keys: Option<Res<ButtonInput<KeyCode>>>, focus: Res<UiFocus>, mut view: ResMut<ViewSettings>) {
+    let Some(keys) = keys else { return };
+    if focus.keyboard {
+        return;
+    }
+    if keys.just_pressed(KeyCode::KeyF) {
+        view.frame_request = true;
+    }
+    if keys.just_pressed(KeyCode::KeyT) {
+        view.top_down = !view.top_down;
+        view.frame_request = true;
+    }
+    if keys.just_pressed(KeyCode::KeyG) {
+        view.grid = !view.grid;
+    }
+}
+
+fn apply_view(
+    mut view: ResMut<ViewSettings>,
+    current: Res<CurrentLevel>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    mut cameras: Query<(&Camera, &mut PanOrbitCamera, &mut Projection), With<MainCamera>>,
+) {
+    if !view.frame_request {
+        return;
+    }
+    let Ok((camera, mut orbit, mut projection)) = cameras.single_mut() else { return };
+    let size = camera.logical_viewport_size().or_else(|| windows.single().ok().map(|w| Vec2::new(w.width(), w.height()))).unwrap_or(Vec2::new(1280.0, 720.0));
+    if size.x < 1.0 || size.y < 1.0 {
+        return;
+    }
+    view.frame_request = false;
+    let (lo, hi) = level_bounds(&current.level);
+    let centre = (lo + hi) / 2.0;
+    let ext = hi - lo;
+    let diag = ext.length().max(1.0);
+    let (yaw, pitch, radius);
+    if view.top_down {
+        let ortho_far = (diag * 4.0).max(1000.0);
+        *projection = Projection::Orthographic(OrthographicProjection { far: ortho_far, scaling_mode: ScalingMode::WindowSize, ..OrthographicProjection::default_3d() });
+        yaw = 0.0;
+        pitch = std::f32::consts::FRAC_PI_2;
+        radius = (ext.x / size.x).max(ext.z / size.y).max(1e-4) * 1.12;
+        orbit.button_orbit = MouseButton::Middle;
+        orbit.button_pan = MouseButton::Right;
+    } else {
+        *projection = Projection::Perspective(PerspectiveProjection { far: (diag * 20.0).max(1000.0), ..default() });
+        yaw = 0.5;
+        pitch = 0.75;
+        radius = diag * 1.1;
+        orbit.button_orbit = MouseButton::Left;
+        orbit.button_pan = MouseButton::Right;
+    }
+    orbit.target_focus = centre;
+    orbit.target_yaw = yaw;
+    orbit.target_pitch = pitch;
+    orbit.target_radius = radius;
+    orbit.zoom_lower_limit = if view.top_down { 1e-5 } else { diag * 0.01 };
+    if view.instant || orbit.radius.is_none() {
+        orbit.focus = centre;
+        orbit.yaw = Some(yaw);
+        orbit.pitch = Some(pitch);
+        orbit.radius = Some(radius);
+    }
+    orbit.force_update = true;
+}
+
+fn draw_grid(mut gizmos: Gizmos<GridGizmos>, view: Res<ViewSettings>, current: Res<CurrentLevel>) {
+    if !view.grid {
+        return;
+    }
+    let (lo, hi) = level_bounds(&current.level);
+    let ext = (hi - lo).max_element().max(1.0);
+    let spacing = 10f32.powf((ext / 10.0).log10().floor());
+    let centre = ((lo + hi) / 2.0 / spacing).round() * spacing;
+    let cells = ((ext * 1.6 / spacing).ceil() as u32).clamp(2, 400);
+    let y = lo.y.min(0.0) - ext * 0.001;
+    gizmos.grid(
+        Isometry3d::new(Vec3::new(centre.x, y, centre.z), Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)),
+        UVec2::splat(cells),
+        Vec2::splat(spacing),
+        Color::srgba(0.3, 0.32, 0.36, 0.35),
+    );
+    let o = Vec3::new(0.0, y, 0.0);
+    gizmos.line(o, o + Vec3::X * spacing * 2.0, Color::srgb(0.85, 0.15, 0.15));
+    gizmos.line(o, o + Vec3::Y * spacing * 2.0, Color::srgb(0.15, 0.7, 0.15));
+    gizmos.line(o, o + Vec3::Z * spacing * 2.0, Color::srgb(0.15, 0.3, 0.9));
+}
+
+/// The first point of the level the ray meets (its surface triangles), else
+/// where it meets the ground plane.
+pub fn hit(surface: &Surface, origin: Vec3, dir: Vec3) -> Option<Vec3> {
+    let best = surface.triangles.iter().filter_map(|t| tessellate::ray_triangle(origin, dir, t)).fold(None, |b: Option<f32>, d| Some(b.map_or(d, |b| b.min(d))));
+    best.map(|d| origin + dir * d).or_else(|| tessellate::ray_plane_y(origin, dir, 0.0))
+}
+
+/// Picks the element nearest `at` among those shown at the timeline's
+/// position; `tolerance` is in world units.
+pub fn pick_shown<'a>(at: Vec3, tolerance: f32, timeline: &Timeline, legend: &draw::Legend, elements: impl IntoIterator<Item = (&'a StageElement, &'a ElementShapes)>) -> Option<StageElement> {
+    let current: Vec<_> = elements
+        .into_iter()
+        .filter(|(e, _)| (e.stage == timeline.current || (timeline.accumulate && e.stage < timeline.current)) && !legend.is_hidden(&e.kind))
+        .collect();
+    let of = |stage_filter: &dyn Fn(usize) -> bool| draw::pick(at, tolerance, current.iter().filter(|(e, _)| stage_filter(e.stage)).map(|(e, s)| (*e, s.0.as_slice())));
+    of(&|s| s == timeline.current).or_else(|| of(&|s| s < timeline.current))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn click(
+    mouse: Option<Res<ButtonInput<MouseButton>>>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    focus: Res<UiFocus>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
+    surface: Res<Surface>,
+    timeline: Res<Timeline>,
+    legend: Res<draw::Legend>,
+    elements: Query<(&StageElement, &ElementShapes)>,
+    mut probe: ResMut<Probe>,
+    mut selection: ResMut<Selection>,
+    mut pressed_at: Local<Option<Vec2>>,
+) {
+    let (Some(mouse), Ok(window), Ok((camera, cam_tf))) = (mouse, windows.single(), cameras.single()) else { return };
+    let Some(cursor) = window.cursor_position() else { return };
+    if mouse.just_pressed(MouseButton::Left) {
+        *pressed_at = (!focus.pointer).then_some(cursor);
+    }
+    if !mouse.just_released(MouseButton::Left) {
+        return;
+    }
+    let Some(start) = pressed_at.take() else { return };
+    if start.distance(cursor) > 4.0 {
+        return;
+    }
+    let offset = camera.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
+    let ray = |c: Vec2| camera.viewport_to_world(cam_tf, c - offset).ok();
+    let Some(r) = ray(cursor) else { return };
+    let Some(at) = hit(&surface, r.origin, *r.direction) else { return };
+    let tolerance = ray(cursor + Vec2::new(8.0, 0.0))
+        .and_then(|r2| tessellate::ray_plane_y(r2.origin, *r2.direction, at.y))
+        .map_or(0.1, |p| p.distance(at));
+    let shift = keys.is_some_and(|k| k.pressed(KeyCode::ShiftLeft) || k.pressed(KeyCode::ShiftRight));
+    if shift {
+        probe.set_goal(at);
+    } else {
+        probe.set_start(at);
+        selection.0 = pick_shown(at, tolerance, &timeline, &legend, &elements);
+    }
+}

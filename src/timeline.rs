@@ -1,0 +1,252 @@
+//! The timeline: which stage (and which sub-step inside it) is on screen.
+//!
+//! Scrub with the arrow keys (Left/Right: stage, Up/Down: sub-step) or the
+//! bottom panel; Space plays through the stages, stepping through the
+//! sub-steps of stages that recorded some. The panel itself is drawn by
+//! `panels`; this module holds the state and the logic, which need no
+//! renderer.
+
+use bevy::prelude::*;
+
+use crate::cli;
+use crate::journal::Journal;
+use crate::stages::{Build, StageGeometry, StageSystems};
+
+/// Seconds per stage (or per sub-step) while playing.
+pub const PLAY_INTERVAL: f32 = 0.6;
+
+/// Keeps the timeline's state and reacts to keys.
+pub struct TimelinePlugin;
+
+impl Plugin for TimelinePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Timeline>()
+            .init_resource::<UiFocus>()
+            .init_resource::<Journal>()
+            .add_systems(Update, (resolve_request, keys, play, clamp).chain().after(StageSystems));
+    }
+}
+
+/// Whether egui has the keyboard or the pointer this frame (set by the UI;
+/// keys and clicks then belong to it).
+#[derive(Resource, Debug, Default, Clone, Copy)]
+pub struct UiFocus {
+    /// A text field or slider has keyboard focus.
+    pub keyboard: bool,
+    /// The pointer is over a panel.
+    pub pointer: bool,
+}
+
+/// The position on the timeline.
+#[derive(Resource, Debug, Clone, PartialEq)]
+pub struct Timeline {
+    /// The stage on screen (clamped to the pipeline's stages; starts at the
+    /// last).
+    pub current: usize,
+    /// The sub-step on screen; `None` shows the stage's final state.
+    pub substep: Option<u32>,
+    /// Playing through the stages.
+    pub playing: bool,
+    /// Show earlier stages under the current one.
+    pub accumulate: bool,
+    /// A stage asked for on the command line, resolved once the pipeline is
+    /// known.
+    pub requested: Option<String>,
+    pub(crate) timer: f32,
+}
+
+impl Default for Timeline {
+    fn default() -> Self {
+        Self { current: usize::MAX, substep: None, playing: false, accumulate: false, requested: None, timer: 0.0 }
+    }
+}
+
+impl Timeline {
+    /// Shows stage `i` (its final state).
+    pub fn set_stage(&mut self, i: usize) {
+        if i != self.current {
+            self.current = i;
+            self.substep = None;
+        }
+    }
+
+    /// Moves `delta` stages, within `0..count`.
+    pub fn step_stage(&mut self, delta: isize, count: usize) {
+        if count == 0 {
+            return;
+        }
+        let i = (self.current.min(count - 1) as isize + delta).clamp(0, count as isize - 1) as usize;
+        self.set_stage(i);
+    }
+
+    /// Moves `delta` sub-steps within `0..count`; stepping past the last
+    /// returns to the final state (`None`), stepping back from it goes to the
+    /// last sub-step.
+    pub fn step_substep(&mut self, delta: i64, count: u32) {
+        if count == 0 {
+            self.substep = None;
+            return;
+        }
+        let next = match self.substep {
+            None if delta < 0 => Some(count as i64 - 1),
+            None => Some(0),
+            Some(s) => Some(s as i64 + delta),
+        };
+        self.substep = next.filter(|s| *s >= 0 && *s < count as i64).map(|s| s as u32).or(if delta < 0 { Some(0) } else { None });
+    }
+
+    /// Advances playback by one tick: through the sub-steps of the current
+    /// stage, then to the next stage; stops at the end.
+    pub fn advance(&mut self, count: usize, substeps: u32) {
+        if count == 0 {
+            self.playing = false;
+            return;
+        }
+        if substeps > 0 && self.substep.is_some_and(|s| s + 1 < substeps) {
+            self.substep = self.substep.map(|s| s + 1);
+        } else if self.current + 1 < count {
+            self.set_stage(self.current + 1);
+        } else {
+            self.substep = None;
+            self.playing = false;
+        }
+    }
+
+    /// Starts playing from the first stage when at the end, else toggles.
+    pub fn toggle_play(&mut self, count: usize) {
+        if !self.playing && count > 0 && self.current + 1 >= count && self.substep.is_none() {
+            self.set_stage(0);
+        }
+        self.playing = !self.playing;
+        self.timer = 0.0;
+    }
+}
+
+/// The number of sub-steps stage `stage` recorded, from its published
+/// geometry.
+pub fn substep_count<'a>(roots: impl IntoIterator<Item = &'a StageGeometry>, stage: usize) -> u32 {
+    roots.into_iter().find(|g| g.stage == stage).map_or(0, |g| g.substeps.len() as u32)
+}
+
+fn stage_count(build: &Build) -> usize {
+    build.pipeline().map_or(0, |p| p.stages.len())
+}
+
+fn resolve_request(build: Res<Build>, mut timeline: ResMut<Timeline>, mut journal: ResMut<Journal>) {
+    let Some(p) = build.pipeline() else { return };
+    let Some(req) = timeline.requested.take() else { return };
+    let ids: Vec<&str> = p.stages.iter().map(|s| s.info.id).collect();
+    match cli::resolve_stage(&req, &ids) {
+        Ok(i) => timeline.set_stage(i),
+        Err(e) => journal.error(format!("--stage: {e}")),
+    }
+}
+
+fn keys(keys: Option<Res<ButtonInput<KeyCode>>>, focus: Res<UiFocus>, build: Res<Build>, roots: Query<&StageGeometry>, mut timeline: ResMut<Timeline>) {
+    let Some(keys) = keys else { return };
+    if focus.keyboard {
+        return;
+    }
+    let n = stage_count(&build);
+    if keys.just_pressed(KeyCode::ArrowRight) {
+        timeline.step_stage(1, n);
+    }
+    if keys.just_pressed(KeyCode::ArrowLeft) {
+        timeline.step_stage(-1, n);
+    }
+    if keys.just_pressed(KeyCode::Home) {
+        timeline.set_stage(0);
+    }
+    if keys.just_pressed(KeyCode::End) && n > 0 {
+        timeline.set_stage(n - 1);
+    }
+    let subs = substep_count(&roots, timeline.current);
+    if keys.just_pressed(KeyCode::ArrowUp) {
+        timeline.step_substep(1, subs);
+    }
+    if keys.just_pressed(KeyCode::ArrowDown) {
+        timeline.step_substep(-1, subs);
+    }
+    if keys.just_pressed(KeyCode::Space) {
+        timeline.toggle_play(n);
+    }
+    if keys.just_pressed(KeyCode::KeyA) {
+        timeline.accumulate = !timeline.accumulate;
+    }
+}
+
+fn play(time: Res<Time>, build: Res<Build>, roots: Query<&StageGeometry>, mut timeline: ResMut<Timeline>) {
+    if !timeline.playing {
+        return;
+    }
+    timeline.timer += time.delta_secs();
+    if timeline.timer < PLAY_INTERVAL {
+        return;
+    }
+    timeline.timer = 0.0;
+    let subs = substep_count(&roots, timeline.current);
+    // Entering a stage with sub-steps starts at its first step.
+    let n = stage_count(&build);
+    let before = timeline.current;
+    timeline.advance(n, subs);
+    if timeline.current != before && substep_count(&roots, timeline.current) > 0 {
+        timeline.substep = Some(0);
+    }
+}
+
+fn clamp(build: Res<Build>, mut timeline: ResMut<Timeline>) {
+    let n = stage_count(&build);
+    if n > 0 && timeline.current >= n {
+        timeline.current = n - 1;
+        timeline.substep = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stepping_stays_in_range() {
+        let mut t = Timeline { current: 0, ..Default::default() };
+        t.step_stage(-1, 4);
+        assert_eq!(t.current, 0);
+        t.step_stage(10, 4);
+        assert_eq!(t.current, 3);
+        t.step_stage(1, 0);
+        assert_eq!(t.current, 3);
+    }
+
+    #[test]
+    fn substeps_cycle_through_final_state() {
+        let mut t = Timeline { current: 1, ..Default::default() };
+        t.step_substep(1, 3);
+        assert_eq!(t.substep, Some(0));
+        t.step_substep(1, 3);
+        t.step_substep(1, 3);
+        assert_eq!(t.substep, Some(2));
+        t.step_substep(1, 3);
+        assert_eq!(t.substep, None, "past the last step: the final state");
+        t.step_substep(-1, 3);
+        assert_eq!(t.substep, Some(2));
+        t.step_substep(-5, 3);
+        assert_eq!(t.substep, Some(0));
+        t.step_substep(1, 0);
+        assert_eq!(t.substep, None);
+    }
+
+    #[test]
+    fn playing_walks_substeps_then_stages_then_stops() {
+        let mut t = Timeline { current: 0, substep: Some(0), ..Default::default() };
+        t.toggle_play(2);
+        assert!(t.playing);
+        t.advance(2, 2);
+        assert_eq!((t.current, t.substep), (0, Some(1)));
+        t.advance(2, 2);
+        assert_eq!((t.current, t.substep), (1, None));
+        t.advance(2, 0);
+        assert!(!t.playing);
+        t.toggle_play(2);
+        assert_eq!(t.current, 0, "play at the end restarts");
+    }
+}

@@ -1,0 +1,338 @@
+//! Headless app tests: `MinimalPlugins` plus the app's own plugins that need
+//! no renderer. They load levels, run the stages in the background, check
+//! the entities each stage publishes, scrub the timeline, change parameters,
+//! probe a path and survive broken input.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use navscope::app::headless;
+use navscope::journal::Journal;
+use navscope::levels::{CurrentLevel, LevelRequest};
+use navscope::params::ParamCommand;
+use navscope::probe::{Probe, ProbeOutcome};
+use navscope::stages::{Build, ElementShapes, StageElement, StageGeometry, StageRoot};
+use navscope::timeline::Timeline;
+use navscope_core::level::LevelKind;
+use navscope_core::stage::{Artifact, StageContext, StageError, StageInfo};
+use navscope_core::{ParamKind, ParamSpec, ParamValue, Pipeline, Primitive, Shape, Stage};
+
+/// Updates until the background build is published and idle (bounded).
+fn settle(app: &mut App) {
+    for _ in 0..20_000 {
+        app.update();
+        let b = app.world().resource::<Build>();
+        if !b.is_busy() && (b.published > 0 || b.pipeline().is_none()) {
+            // One more frame so commands (spawns) are applied everywhere.
+            app.update();
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    panic!("the build did not finish");
+}
+
+fn published_at(app: &App) -> u64 {
+    app.world().resource::<Build>().published
+}
+
+fn settle_after(app: &mut App, before: u64) {
+    for _ in 0..20_000 {
+        app.update();
+        if published_at(app) > before && !app.world().resource::<Build>().is_busy() {
+            app.update();
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    panic!("the rebuild did not finish");
+}
+
+fn elements(app: &mut App) -> Vec<StageElement> {
+    let mut q = app.world_mut().query::<&StageElement>();
+    q.iter(app.world()).cloned().collect()
+}
+
+#[test]
+fn default_level_builds_and_publishes_one_entity_per_element() {
+    let mut app = headless();
+    settle(&mut app);
+    let runner = app.world().resource::<Build>().runner().cloned().expect("a finished build");
+    assert!(runner.first_error().is_none(), "default level builds cleanly: {:?}", runner.first_error());
+    let els = elements(&mut app);
+    let n = runner.pipeline().stages.len();
+    assert!(n > 0);
+    for i in 0..n {
+        let artifact = runner.result(i).unwrap().outcome.as_ref().unwrap();
+        let expected: BTreeSet<(String, u32)> = artifact.primitives().into_iter().map(|p| (p.kind, p.element)).collect();
+        let got: BTreeSet<(String, u32)> = els.iter().filter(|e| e.stage == i).map(|e| (e.kind.clone(), e.element)).collect();
+        assert_eq!(got, expected, "stage {i} publishes one entity per (kind, element)");
+    }
+    // Each element entity carries exactly its primitives.
+    let mut q = app.world_mut().query::<(&StageElement, &ElementShapes)>();
+    for (e, shapes) in q.iter(app.world()) {
+        assert!(!shapes.0.is_empty());
+        assert!(shapes.0.iter().all(|p| p.kind == e.kind && p.element == e.element));
+    }
+    let mut roots = app.world_mut().query::<(&StageRoot, &StageGeometry)>();
+    assert_eq!(roots.iter(app.world()).count(), n, "one root per stage");
+    // The timeline starts at the last stage.
+    assert_eq!(app.world().resource::<Timeline>().current, n - 1);
+    // The final stage hands over a NavMesh.
+    assert!(runner.navmesh().is_some_and(|m| !m.nodes.is_empty()));
+}
+
+#[test]
+fn arrow_keys_scrub_the_timeline() {
+    let mut app = headless();
+    app.init_resource::<ButtonInput<KeyCode>>();
+    settle(&mut app);
+    let n = app.world().resource::<Build>().pipeline().unwrap().stages.len();
+    let mut press = |app: &mut App, k: KeyCode| {
+        app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(k);
+        app.update();
+        let mut input = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+        input.release(k);
+        input.clear();
+    };
+    press(&mut app, KeyCode::ArrowLeft);
+    assert_eq!(app.world().resource::<Timeline>().current, n - 2);
+    press(&mut app, KeyCode::Home);
+    assert_eq!(app.world().resource::<Timeline>().current, 0);
+    press(&mut app, KeyCode::ArrowLeft);
+    assert_eq!(app.world().resource::<Timeline>().current, 0, "clamped at the first stage");
+    press(&mut app, KeyCode::ArrowRight);
+    assert_eq!(app.world().resource::<Timeline>().current, 1);
+    // Sub-steps where the stage recorded some.
+    let with_steps = {
+        let mut q = app.world_mut().query::<&StageGeometry>();
+        q.iter(app.world()).find(|g| !g.substeps.is_empty()).map(|g| (g.stage, g.substeps.len()))
+    };
+    if let Some((stage, count)) = with_steps {
+        app.world_mut().resource_mut::<Timeline>().set_stage(stage);
+        press(&mut app, KeyCode::ArrowUp);
+        assert_eq!(app.world().resource::<Timeline>().substep, Some(0));
+        press(&mut app, KeyCode::ArrowDown);
+        assert_eq!(app.world().resource::<Timeline>().substep, Some(0));
+        for _ in 0..count {
+            press(&mut app, KeyCode::ArrowUp);
+        }
+        assert_eq!(app.world().resource::<Timeline>().substep, None, "stepping past the last sub-step shows the final state");
+    }
+    press(&mut app, KeyCode::End);
+    assert_eq!(app.world().resource::<Timeline>().current, n - 1);
+}
+
+/// A different valid value for a parameter.
+fn other_value(spec: &ParamSpec, current: &ParamValue) -> Option<ParamValue> {
+    match (&spec.kind, current) {
+        (ParamKind::Float { min, max, .. }, ParamValue::Float(x)) => {
+            let d = (max - min) * 0.1;
+            Some(ParamValue::Float(if x + d <= *max { x + d } else { x - d }))
+        }
+        (ParamKind::Int { min, max }, ParamValue::Int(i)) => Some(ParamValue::Int(if i < max { i + 1 } else { (i - 1).max(*min) })),
+        (ParamKind::Bool, ParamValue::Bool(b)) => Some(ParamValue::Bool(!b)),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_parameter_change_reruns_only_the_later_stages() {
+    let mut app = headless();
+    settle(&mut app);
+    let pipeline = app.world().resource::<Build>().pipeline().cloned().unwrap();
+    // The parameter whose first reader is latest, so earlier stages must not re-run.
+    let spec = pipeline
+        .params
+        .iter()
+        .filter(|s| matches!(s.kind, ParamKind::Float { .. } | ParamKind::Int { .. } | ParamKind::Bool))
+        .max_by_key(|s| pipeline.first_reader(&s.name))
+        .cloned()
+        .expect("the default pipeline has a numeric or on/off parameter");
+    let first = pipeline.first_reader(&spec.name).unwrap();
+    let value = other_value(&spec, &spec.default).unwrap();
+    let before = published_at(&app);
+    app.world_mut().write_message(ParamCommand::Set(spec.name.clone(), value.clone()));
+    settle_after(&mut app, before);
+    let build = app.world().resource::<Build>();
+    let runner = build.runner().unwrap();
+    for i in 0..pipeline.stages.len() {
+        let expected = if i < first { 1 } else { 2 };
+        assert_eq!(runner.executions(i), expected, "stage {i} ({}) executions after changing '{}'", pipeline.stages[i].info.id, spec.name);
+    }
+    assert_eq!(runner.params().get(&spec.name), spec.check(&value).ok().as_ref());
+    let report = build.last.clone().unwrap();
+    assert_eq!(report.from, first);
+    assert_eq!(report.stages_ran, pipeline.stages.len() - first);
+
+    // Reset goes back to the paper's value and re-runs the same stages.
+    let before = published_at(&app);
+    app.world_mut().write_message(ParamCommand::Reset(spec.name.clone()));
+    settle_after(&mut app, before);
+    let runner = app.world().resource::<Build>().runner().unwrap();
+    assert_eq!(runner.params().get(&spec.name), Some(&spec.check(&spec.default).unwrap()));
+    assert_eq!(runner.executions(first.saturating_sub(1)), if first == 0 { 3 } else { 1 });
+}
+
+#[test]
+fn quick_successive_edits_publish_the_last_one() {
+    let mut app = headless();
+    settle(&mut app);
+    let pipeline = app.world().resource::<Build>().pipeline().cloned().unwrap();
+    let Some(spec) = pipeline.params.iter().find(|s| matches!(s.kind, ParamKind::Float { .. })).cloned() else { return };
+    let (ParamKind::Float { min, max, .. }, ParamValue::Float(d)) = (&spec.kind, &spec.default) else { unreachable!() };
+    let before = published_at(&app);
+    // Several edits in consecutive frames, as a dragged slider sends them.
+    let mut last = *d;
+    for k in 1..=5 {
+        last = (d + (max - min) * 0.01 * k as f64).min(*max);
+        app.world_mut().write_message(ParamCommand::Set(spec.name.clone(), ParamValue::Float(last)));
+        app.update();
+    }
+    settle_after(&mut app, before);
+    let runner = app.world().resource::<Build>().runner().unwrap();
+    assert_eq!(runner.params().float(&spec.name), last, "the published build has the latest value");
+}
+
+#[test]
+fn probing_a_path_between_two_nodes_finds_it() {
+    let mut app = headless();
+    settle(&mut app);
+    app.update();
+    let (a, b) = {
+        let probe = app.world().resource::<Probe>();
+        let mesh = probe.mesh().expect("the probe sees the NavMesh");
+        assert!(mesh.nodes.len() >= 2);
+        (mesh.nodes[0].position.as_vec3(), mesh.nodes[mesh.nodes.len() - 1].position.as_vec3())
+    };
+    {
+        let mut probe = app.world_mut().resource_mut::<Probe>();
+        probe.set_start(a);
+        probe.set_goal(b);
+    }
+    app.update();
+    match &app.world().resource::<Probe>().outcome {
+        Some(ProbeOutcome::Searched { result, .. }) => {
+            assert!(result.found);
+            assert!(result.expansions >= 1);
+            assert!(result.length >= a.distance(b) as f64 - 1e-6, "a path is never shorter than the straight line");
+            assert!(!result.waypoints.is_empty());
+            assert!(!result.search.trace.expansions.is_empty());
+        }
+        other => panic!("expected a search result, got {other:?}"),
+    }
+    // A goal far off the mesh is explained, not a crash.
+    app.world_mut().resource_mut::<Probe>().set_goal(Vec3::new(1.0e6, 0.0, 1.0e6));
+    app.update();
+    match &app.world().resource::<Probe>().outcome {
+        Some(ProbeOutcome::NoPath(why)) => assert!(why.contains("goal"), "{why}"),
+        other => panic!("expected an explanation, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_broken_level_is_reported_and_the_app_keeps_running() {
+    let mut app = headless();
+    settle(&mut app);
+    let published = published_at(&app);
+    let dir = std::env::temp_dir().join(format!("navscope-app-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("broken.json");
+    std::fs::write(&bad, r#"{ "format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [1, 0]] "#).unwrap();
+    app.world_mut().write_message(LevelRequest::Open(bad.clone()));
+    for _ in 0..5 {
+        app.update();
+    }
+    let journal = app.world().resource::<Journal>();
+    let err = journal.last_error().expect("the error is logged");
+    assert!(err.text.contains("broken.json"), "the message names the file: {}", err.text);
+    let current = app.world().resource::<CurrentLevel>();
+    assert!(current.path.is_none(), "the default level stays open");
+    assert!(current.last_error.is_some());
+    // Still running and still showing the earlier build.
+    assert_eq!(published_at(&app), published);
+    assert!(!elements(&mut app).is_empty());
+    // A missing file too.
+    app.world_mut().write_message(LevelRequest::Open(dir.join("missing.json")));
+    app.update();
+    assert!(app.world().resource::<Journal>().last_error().unwrap().text.contains("missing.json"));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_valid_file_opens_and_an_unknown_pipeline_is_refused() {
+    let mut app = headless();
+    settle(&mut app);
+    let dir = std::env::temp_dir().join(format!("navscope-app-open-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("room.json");
+    std::fs::write(
+        &good,
+        r#"{ "format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [10, 0], [10, 8], [0, 8]], "holes": [[[4, 3], [6, 3], [6, 5], [4, 5]]] }"#,
+    )
+    .unwrap();
+    let before = published_at(&app);
+    app.world_mut().write_message(LevelRequest::Open(good.clone()));
+    settle_after(&mut app, before);
+    let current = app.world().resource::<CurrentLevel>();
+    assert_eq!(current.path.as_deref(), Some(good.as_path()));
+    assert_eq!(current.level.kind(), LevelKind::FloorPlan);
+    let runner = app.world().resource::<Build>().runner().unwrap();
+    assert_eq!(runner.level().source, current.level.source);
+    app.world_mut().write_message(LevelRequest::Pipeline("no-such-pipeline".into()));
+    app.update();
+    assert!(app.world().resource::<Journal>().last_error().unwrap().text.contains("no-such-pipeline"));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+// A tiny pipeline whose second stage fails, to check that a failing stage is
+// logged while the stage before it stays published.
+#[derive(Debug, serde::Serialize)]
+struct Dots(u32);
+
+impl Artifact for Dots {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        BTreeMap::from([("dots".to_string(), self.0 as u64)])
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        (0..self.0).map(|i| Primitive::new("dot", i, Shape::Point(Vec3::new(i as f32, 0.0, 0.0)))).collect()
+    }
+}
+
+fn dots(_: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    Ok(Arc::new(Dots(3)))
+}
+
+fn fails(_: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    Err(StageError::failed("element 7: the test stage always fails"))
+}
+
+#[test]
+fn a_failing_stage_is_logged_and_earlier_stages_stay_visible() {
+    let mut app = headless();
+    settle(&mut app);
+    let info = |id: &'static str| StageInfo { id, title: id, explanation: "test", paper: "none", params: &[] };
+    let pipeline = Arc::new(Pipeline {
+        id: "test-failing",
+        title: "test",
+        accepts: vec![LevelKind::FloorPlan],
+        params: vec![],
+        stages: vec![Stage { info: info("dots"), run: dots }, Stage { info: info("broken"), run: fails }],
+    });
+    let before = published_at(&app);
+    {
+        let mut current = app.world_mut().resource_mut::<CurrentLevel>();
+        current.pipeline = Some(pipeline);
+        current.revision += 1;
+    }
+    settle_after(&mut app, before);
+    let err = app.world().resource::<Journal>().last_error().unwrap().text.clone();
+    assert!(err.contains("'broken' failed") && err.contains("element 7"), "{err}");
+    let els = elements(&mut app);
+    assert_eq!(els.iter().filter(|e| e.stage == 0).count(), 3, "the stage before the failure is published");
+    assert!(els.iter().all(|e| e.stage == 0), "nothing of the failed stage nor of the old pipeline remains");
+    for _ in 0..10 {
+        app.update();
+    }
+}
