@@ -1,7 +1,7 @@
 //! # navscope-levels
 //!
 //! Reads every level kind navscope knows into core's one
-//! [`Level`](navscope_core::level::Level) type, validates it, and writes and
+//! [`Level`] type, validates it, and writes and
 //! generates levels for tests and benchmarks.
 //!
 //! * [`load`] / [`load_with`]: a file; the format is picked by content
@@ -10,7 +10,7 @@
 //! * [`load_bytes`] / [`load_bytes_with`]: the same from memory (no
 //!   sidecars or external buffers: there is no folder to look in).
 //! * [`default_level`]: the embedded default floor plan the app opens with.
-//! * [`write`]: floor plan JSON / RON, brush and layer RON writers.
+//! * [`write`](mod@write): floor plan JSON / RON, brush and layer RON writers.
 //! * [`generate`]: deterministic generators (floor plans with N obstacles,
 //!   mazes, stars, the 10,000-vertex speed target, brush mazes, stacked
 //!   floors).
