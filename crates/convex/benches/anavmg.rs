@@ -13,12 +13,23 @@ use navscope_core::level::{Level, LevelData};
 fn bench(c: &mut Criterion) {
     let big = navscope_levels::generate::big_floor_plan(1, 10_000);
     let notches = navscope_convex::notches::find_notches(&big.area, 0.0).len();
-    eprintln!("big plan: {} vertices, {} holes, {notches} notches", big.area.vertex_count(), big.area.holes.len());
+    eprintln!(
+        "big plan: {} vertices, {} holes, {notches} notches",
+        big.area.vertex_count(),
+        big.area.holes.len()
+    );
     let mut g = c.benchmark_group("anavmg");
     g.sample_size(20);
-    g.bench_function("10k vertices, 3k notches, removal", |b| b.iter(|| decompose_plan(black_box(&big.area), 0.0, true).unwrap()));
-    g.bench_function("10k vertices, 3k notches, tau 5", |b| b.iter(|| decompose_plan(black_box(&big.area), 5.0, true).unwrap()));
-    let level = Arc::new(Level { source: "big".into(), data: LevelData::FloorPlan(big.clone()) });
+    g.bench_function("10k vertices, 3k notches, removal", |b| {
+        b.iter(|| decompose_plan(black_box(&big.area), 0.0, true).unwrap())
+    });
+    g.bench_function("10k vertices, 3k notches, tau 5", |b| {
+        b.iter(|| decompose_plan(black_box(&big.area), 5.0, true).unwrap())
+    });
+    let level = Arc::new(Level {
+        source: "big".into(),
+        data: LevelData::FloorPlan(big.clone()),
+    });
     g.bench_function("10k vertices, all stages through the runner", |b| {
         b.iter(|| {
             let mut r = Runner::new(Arc::new(pipeline()), level.clone());
@@ -27,7 +38,9 @@ fn bench(c: &mut Criterion) {
         })
     });
     let table8 = navscope_levels::generate::floor_plan(29, 21);
-    g.bench_function("corpus table8 (106 notches)", |b| b.iter(|| decompose_plan(black_box(&table8.area), 0.0, true).unwrap()));
+    g.bench_function("corpus table8 (106 notches)", |b| {
+        b.iter(|| decompose_plan(black_box(&table8.area), 0.0, true).unwrap())
+    });
     g.finish();
 }
 

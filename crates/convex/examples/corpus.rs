@@ -43,22 +43,35 @@ fn write(dir: &Path) {
         });
         let (seed, n, plan) = found.expect("some seed gives the target notch count");
         let path = dir.join(format!("table{}.json", i + 1));
-        std::fs::write(&path, navscope_levels::write::floor_plan_json(&plan)).expect("write the corpus file");
-        println!("{}: seed {seed}, {n} obstacles, {target} notches", path.display());
+        std::fs::write(&path, navscope_levels::write::floor_plan_json(&plan))
+            .expect("write the corpus file");
+        println!(
+            "{}: seed {seed}, {n} obstacles, {target} notches",
+            path.display()
+        );
     }
 }
 
 fn table(dir: &Path) {
-    println!("| plan | r (notches) | cells original | c/r | cells with removal | c/r | cells tau = 5 deg | c/r |");
+    println!(
+        "| plan | r (notches) | cells original | c/r | cells with removal | c/r | cells tau = 5 deg | c/r |"
+    );
     println!("|---|---|---|---|---|---|---|---|");
     let mut sums = [0.0; 3];
     for i in 1..=TARGETS.len() {
         let path = dir.join(format!("table{i}.json"));
         let level = navscope_levels::load(&path).expect("load the corpus file");
-        let LevelData::FloorPlan(fp) = &level.data else { panic!("{} is not a floor plan", path.display()) };
+        let LevelData::FloorPlan(fp) = &level.data else {
+            panic!("{} is not a floor plan", path.display())
+        };
         let cells: Vec<usize> = [(0.0, false), (0.0, true), (5.0, true)]
             .iter()
-            .map(|&(tau, removal)| decompose_plan(&fp.area, tau, removal).expect("decompose").cells.len())
+            .map(|&(tau, removal)| {
+                decompose_plan(&fp.area, tau, removal)
+                    .expect("decompose")
+                    .cells
+                    .len()
+            })
             .collect();
         let r = navscope_convex::notches::find_notches(&fp.area, 0.0).len() as f64;
         let ratio: Vec<f64> = cells.iter().map(|c| *c as f64 / r).collect();
@@ -71,5 +84,10 @@ fn table(dir: &Path) {
         );
     }
     let n = TARGETS.len() as f64;
-    println!("| average | | | {:.2} | | {:.2} | | {:.2} |", sums[0] / n, sums[1] / n, sums[2] / n);
+    println!(
+        "| average | | | {:.2} | | {:.2} | | {:.2} |",
+        sums[0] / n,
+        sums[1] / n,
+        sums[2] / n
+    );
 }

@@ -17,4 +17,3 @@ fn main() {
         Err(e) => println!("{e}"),
     }
 }
-

@@ -77,10 +77,18 @@ pub fn cells_of(d: &Decomposition) -> Result<(Vec<Cell>, Vec<CellLink>), StageEr
                 p.x, -p.y, w.signed_area
             )));
         }
-        let polygon: Vec<DVec2> = w.vertices.iter().map(|&v| d.graph.points[v as usize]).collect();
+        let polygon: Vec<DVec2> = w
+            .vertices
+            .iter()
+            .map(|&v| d.graph.points[v as usize])
+            .collect();
         let n = polygon.len();
-        let angles: Vec<f64> =
-            (0..n).map(|k| interior_angle(polygon[(k + n - 1) % n], polygon[k], polygon[(k + 1) % n]).to_degrees()).collect();
+        let angles: Vec<f64> = (0..n)
+            .map(|k| {
+                interior_angle(polygon[(k + n - 1) % n], polygon[k], polygon[(k + 1) % n])
+                    .to_degrees()
+            })
+            .collect();
         let poly = navscope_core::geom::Polygon::new(polygon.clone());
         cell_of_walk[i] = cells.len() as u32;
         cells.push(Cell {
@@ -93,7 +101,9 @@ pub fn cells_of(d: &Decomposition) -> Result<(Vec<Cell>, Vec<CellLink>), StageEr
     }
     let mut links = Vec::new();
     for (s, seg) in d.graph.segs.iter().enumerate() {
-        let SegKind::Portal { id } = seg.kind else { continue };
+        let SegKind::Portal { id } = seg.kind else {
+            continue;
+        };
         if !seg.alive {
             continue;
         }
@@ -101,9 +111,19 @@ pub fn cells_of(d: &Decomposition) -> Result<(Vec<Cell>, Vec<CellLink>), StageEr
         let (c0, c1) = (cell_of_walk[f0 as usize], cell_of_walk[f1 as usize]);
         if c0 == c1 {
             let p = d.graph.points[seg.a as usize];
-            return Err(StageError::failed(format!("portal {id} at ({}, {}) has the same cell on both sides", p.x, -p.y)));
+            return Err(StageError::failed(format!(
+                "portal {id} at ({}, {}) has the same cell on both sides",
+                p.x, -p.y
+            )));
         }
-        links.push(CellLink { portal: id, cells: [c0, c1], segment: [d.graph.points[seg.a as usize], d.graph.points[seg.b as usize]] });
+        links.push(CellLink {
+            portal: id,
+            cells: [c0, c1],
+            segment: [
+                d.graph.points[seg.a as usize],
+                d.graph.points[seg.b as usize],
+            ],
+        });
     }
     Ok((cells, links))
 }
@@ -120,8 +140,13 @@ pub fn navmesh_of(cells: &[Cell], links: &[CellLink], level: &str) -> NavMesh {
     }
     for l in links {
         let [a, b] = l.cells;
-        let cost = cells[a as usize].centroid.distance(cells[b as usize].centroid);
-        let seg = [plan_to_world(l.segment[0], 0.0), plan_to_world(l.segment[1], 0.0)];
+        let cost = cells[a as usize]
+            .centroid
+            .distance(cells[b as usize].centroid);
+        let seg = [
+            plan_to_world(l.segment[0], 0.0),
+            plan_to_world(l.segment[1], 0.0),
+        ];
         m.add_two_way(a, b, LinkKind::Portal, cost, Some(seg));
     }
     m
@@ -132,12 +157,21 @@ pub fn run(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let p = ctx.artifact::<PortalsArtifact>("portals")?;
     let (cells, links) = cells_of(&p.result)?;
     let navmesh = navmesh_of(&cells, &links, &ctx.level.source);
-    Ok(Arc::new(CellsArtifact { cells, links, navmesh, free_area: p.plan.area(), outline: ring_outline(&p.plan) }))
+    Ok(Arc::new(CellsArtifact {
+        cells,
+        links,
+        navmesh,
+        free_area: p.plan.area(),
+        outline: ring_outline(&p.plan),
+    }))
 }
 
 impl Artifact for CellsArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
-        BTreeMap::from([("cells".into(), self.cells.len() as u64), ("portal links".into(), self.links.len() as u64)])
+        BTreeMap::from([
+            ("cells".into(), self.cells.len() as u64),
+            ("portal links".into(), self.links.len() as u64),
+        ])
     }
 
     fn primitives(&self) -> Vec<Primitive> {
@@ -146,10 +180,18 @@ impl Artifact for CellsArtifact {
             out.push(Primitive::new("cell", i as u32, plan_polygon(&c.polygon)));
         }
         for l in &self.links {
-            out.push(Primitive::new("portal", l.portal, plan_segment(l.segment[0], l.segment[1])));
+            out.push(Primitive::new(
+                "portal",
+                l.portal,
+                plan_segment(l.segment[0], l.segment[1]),
+            ));
         }
         for (i, c) in self.cells.iter().enumerate() {
-            out.push(Primitive::new("cell/centroid", i as u32, Shape::Point(plan_point(c.centroid))));
+            out.push(Primitive::new(
+                "cell/centroid",
+                i as u32,
+                Shape::Point(plan_point(c.centroid)),
+            ));
         }
         out
     }
@@ -163,6 +205,9 @@ impl Artifact for CellsArtifact {
     }
 
     fn describe(&self, element: u32) -> serde_json::Value {
-        self.cells.get(element as usize).map(|c| serde_json::to_value(c).unwrap_or_default()).unwrap_or_default()
+        self.cells
+            .get(element as usize)
+            .map(|c| serde_json::to_value(c).unwrap_or_default())
+            .unwrap_or_default()
     }
 }

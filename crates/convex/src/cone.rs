@@ -78,17 +78,35 @@ impl Cone {
         let (h1, h2, ray_l, ray_r) = if widen > 0.0 {
             let l = rotate(din, -widen * 0.5);
             let o = rotate(dout, widen * 0.5);
-            ([v, v + l], [v, v + o], l.normalize_or_zero(), (-o).normalize_or_zero())
+            (
+                [v, v + l],
+                [v, v + o],
+                l.normalize_or_zero(),
+                (-o).normalize_or_zero(),
+            )
         } else {
-            ([prev, v], [v, next], din.normalize_or_zero(), (-dout).normalize_or_zero())
+            (
+                [prev, v],
+                [v, next],
+                din.normalize_or_zero(),
+                (-dout).normalize_or_zero(),
+            )
         };
         let angle = ray_l.perp_dot(ray_r).atan2(ray_l.dot(ray_r)).abs();
-        Self { apex: v, h1, h2, ray_l, ray_r, angle }
+        Self {
+            apex: v,
+            h1,
+            h2,
+            ray_l,
+            ray_r,
+            angle,
+        }
     }
 
     /// True when `p` lies in the closed wedge.
     pub fn contains(&self, p: DVec2) -> bool {
-        orient_value(self.h1[0], self.h1[1], p) >= 0.0 && orient_value(self.h2[0], self.h2[1], p) >= 0.0
+        orient_value(self.h1[0], self.h1[1], p) >= 0.0
+            && orient_value(self.h2[0], self.h2[1], p) >= 0.0
     }
 
     /// False only when the axis-aligned box `lo..hi` certainly misses the
@@ -112,7 +130,11 @@ impl Cone {
     fn side(h: [DVec2; 2], p: DVec2) -> f64 {
         let f = orient_value(h[0], h[1], p);
         let scale = h[0].distance(h[1]) * (h[0].distance(p) + h[0].distance(h[1]));
-        if f < 0.0 && -f <= 1e-10 * scale { 0.0 } else { f }
+        if f < 0.0 && -f <= 1e-10 * scale {
+            0.0
+        } else {
+            f
+        }
     }
 
     /// True when `p` lies in the closed wedge up to the 1e-10 rad tolerance
@@ -180,12 +202,19 @@ impl Cone {
         if p.distance(b) <= 1e-9 * len && self.nearly_contains(b) {
             return Some(Near::B);
         }
-        Some(Near::Inside { t, how: how.unwrap_or(How::Projection) })
+        Some(Near::Inside {
+            t,
+            how: how.unwrap_or(How::Projection),
+        })
     }
 
     /// The wedge as a triangle of the given leg length, for drawing.
     pub fn triangle(&self, length: f64) -> [DVec2; 3] {
-        [self.apex, self.apex + self.ray_l * length, self.apex + self.ray_r * length]
+        [
+            self.apex,
+            self.apex + self.ray_l * length,
+            self.apex + self.ray_r * length,
+        ]
     }
 }
 
@@ -217,7 +246,10 @@ mod tests {
         let c = l_corner(0.0);
         assert!((c.angle - FRAC_PI_2).abs() < 1e-12);
         assert!(c.contains(v(0., 0.)));
-        assert!(c.contains(v(0., 1.)), "the prolongation itself is inside (closed wedge)");
+        assert!(
+            c.contains(v(0., 1.)),
+            "the prolongation itself is inside (closed wedge)"
+        );
         assert!(c.contains(v(1., 0.)));
         assert!(!c.contains(v(0., 1.5)));
         assert!(!c.contains(v(1.5, 0.)));
@@ -243,7 +275,13 @@ mod tests {
     fn nearest_point_is_the_projection_or_a_ray_crossing_or_an_endpoint() {
         let c = l_corner(0.0);
         // A wall below, spanning the wedge: the projection.
-        assert_eq!(c.nearest_on_segment(v(-5., -1.), v(5., -1.)), Some(Near::Inside { t: 0.6, how: How::Projection }));
+        assert_eq!(
+            c.nearest_on_segment(v(-5., -1.), v(5., -1.)),
+            Some(Near::Inside {
+                t: 0.6,
+                how: How::Projection
+            })
+        );
         // A wall to the lower right whose projection falls outside the wedge:
         // the crossing with the backward prolongation of the outgoing edge (q_r).
         match c.nearest_on_segment(v(0., -3.), v(3., 0.)) {
@@ -256,7 +294,10 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // A segment pointing away: its inside endpoint.
-        assert_eq!(c.nearest_on_segment(v(0.5, 0.5), v(-3., -3.)), Some(Near::A));
+        assert_eq!(
+            c.nearest_on_segment(v(0.5, 0.5), v(-3., -3.)),
+            Some(Near::A)
+        );
         // A segment entirely outside.
         assert_eq!(c.nearest_on_segment(v(2., 0.), v(3., -2.)), None);
         assert_eq!(c.nearest_on_segment(v(-1., 2.), v(-3., 3.)), None);
@@ -285,6 +326,9 @@ mod tests {
         let c = l_corner(0.0);
         assert!(c.may_touch_box(v(-1., -1.), v(0., 0.)));
         assert!(!c.may_touch_box(v(2., -3.), v(3., -2.)));
-        assert!(c.may_touch_box(v(0.5, 0.5), v(1.5, 1.5)), "box around the apex");
+        assert!(
+            c.may_touch_box(v(0.5, 0.5), v(1.5, 1.5)),
+            "box around the apex"
+        );
     }
 }

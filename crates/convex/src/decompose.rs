@@ -18,8 +18,10 @@
 //! See the crate docs for the choices where the paper is silent.
 
 use glam::DVec2;
-use navscope_core::geom::{Orientation, SegmentHit, orient, point_segment_distance, segment_intersection};
 use navscope_core::StageError;
+use navscope_core::geom::{
+    Orientation, SegmentHit, orient, point_segment_distance, segment_intersection,
+};
 use serde::Serialize;
 
 use crate::cone::{Cone, How, Near, point_at};
@@ -40,7 +42,11 @@ pub enum PortalKind {
 
 impl PortalKind {
     /// Every type.
-    pub const ALL: [PortalKind; 3] = [PortalKind::VertexVertex, PortalKind::VertexEdge, PortalKind::VertexPortal];
+    pub const ALL: [PortalKind; 3] = [
+        PortalKind::VertexVertex,
+        PortalKind::VertexEdge,
+        PortalKind::VertexPortal,
+    ];
 
     /// `vertex-vertex`, `vertex-edge` or `vertex-portal`.
     pub fn name(self) -> &'static str {
@@ -214,7 +220,12 @@ struct Hit {
 }
 
 /// Runs the portal loop over `notches` (in order) on the plan's rings.
-pub fn decompose(rings: &[Vec<DVec2>], notches: &[Notch], tau: f64, removal: bool) -> Result<Decomposition, StageError> {
+pub fn decompose(
+    rings: &[Vec<DVec2>],
+    notches: &[Notch],
+    tau: f64,
+    removal: bool,
+) -> Result<Decomposition, StageError> {
     let g = PlanGraph::from_rings(rings);
     let plan_vertices = g.points.len() as u32;
     let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
@@ -227,7 +238,17 @@ pub fn decompose(rings: &[Vec<DVec2>], notches: &[Notch], tau: f64, removal: boo
         grid.insert(i as u32, g.points[s.a as usize], g.points[s.b as usize]);
     }
     let n = g.points.len();
-    let mut b = Builder { g, grid, portals: Vec::new(), steps: Vec::new(), waiting: vec![None; n], split_by: vec![None; n], tau, removal, buf: Vec::new() };
+    let mut b = Builder {
+        g,
+        grid,
+        portals: Vec::new(),
+        steps: Vec::new(),
+        waiting: vec![None; n],
+        split_by: vec![None; n],
+        tau,
+        removal,
+        buf: Vec::new(),
+    };
     for nt in notches {
         b.waiting[nt.vertex as usize] = Some(nt.cone);
     }
@@ -253,7 +274,13 @@ pub fn decompose(rings: &[Vec<DVec2>], notches: &[Notch], tau: f64, removal: boo
         b.split_corner(v, nt.cone, false)?;
     }
     b.join_islands()?;
-    Ok(Decomposition { graph: b.g, plan_vertices, portals: b.portals, steps: b.steps, tau, })
+    Ok(Decomposition {
+        graph: b.g,
+        plan_vertices,
+        portals: b.portals,
+        steps: b.steps,
+        tau,
+    })
 }
 
 impl Builder {
@@ -265,11 +292,11 @@ impl Builder {
     /// (then `split_by[v]` names it).
     fn split_already(&mut self, v: u32, cone: &Cone) -> bool {
         for &s in &self.g.adj[v as usize] {
-            if let SegKind::Portal { id } = self.g.segs[s as usize].kind {
-                if cone.nearly_contains(self.pt(self.g.other(s, v))) {
-                    self.split_by[v as usize] = Some(id);
-                    return true;
-                }
+            if let SegKind::Portal { id } = self.g.segs[s as usize].kind
+                && cone.nearly_contains(self.pt(self.g.other(s, v)))
+            {
+                self.split_by[v as usize] = Some(id);
+                return true;
             }
         }
         false
@@ -292,16 +319,37 @@ impl Builder {
                     let (key, kind, how) = match (near, s.kind) {
                         (Near::A, _) => ((d2, 0, s.a), CandKind::Vertex { vertex: s.a }, None),
                         (Near::B, _) => ((d2, 0, s.b), CandKind::Vertex { vertex: s.b }, None),
-                        (Near::Inside { how, .. }, SegKind::Boundary { .. }) => ((d2, 1, id), CandKind::Edge { a: pa, b: pb }, Some(how)),
-                        (Near::Inside { how, .. }, SegKind::Portal { id: p }) => {
-                            ((d2, 2, id), CandKind::Portal { id: p, a: portals[p as usize].a, b: portals[p as usize].b }, Some(how))
+                        (Near::Inside { how, .. }, SegKind::Boundary { .. }) => {
+                            ((d2, 1, id), CandKind::Edge { a: pa, b: pb }, Some(how))
                         }
+                        (Near::Inside { how, .. }, SegKind::Portal { id: p }) => (
+                            (d2, 2, id),
+                            CandKind::Portal {
+                                id: p,
+                                a: portals[p as usize].a,
+                                b: portals[p as usize].b,
+                            },
+                            Some(how),
+                        ),
                     };
-                    let hit = Hit { key, seg: id, near, point };
+                    let hit = Hit {
+                        key,
+                        seg: id,
+                        near,
+                        point,
+                    };
                     if best.is_none_or(|b| key_lt(key, b.key)) {
                         best = Some(hit);
                     }
-                    cands.push((key, Candidate { kind, point, distance: d2.sqrt(), how }));
+                    cands.push((
+                        key,
+                        Candidate {
+                            kind,
+                            point,
+                            distance: d2.sqrt(),
+                            how,
+                        },
+                    ));
                 }
             }
             best.map_or(f64::INFINITY, |b| b.key.0)
@@ -351,7 +399,9 @@ impl Builder {
                 self.index(&halves);
                 self.add_portal(v, q, PortalKind::VertexEdge, step, &mut st);
             }
-            (Near::Inside { .. }, SegKind::Portal { id }) => self.to_portal(v, &cone, id, hit.point, step, &mut st),
+            (Near::Inside { .. }, SegKind::Portal { id }) => {
+                self.join_portal(v, &cone, id, hit.point, step, &mut st)
+            }
         }
         if self.removal && !island {
             self.remove_unneeded(step, &mut st);
@@ -364,13 +414,22 @@ impl Builder {
     /// inside the area of interest, else to both ends; when the segments
     /// the paper asks for are blocked or leave a reflex angle, the portal
     /// is cut at the closest point `q` instead.
-    fn to_portal(&mut self, v: u32, cone: &Cone, id: u32, q: DVec2, step: u32, st: &mut Step) {
+    fn join_portal(&mut self, v: u32, cone: &Cone, id: u32, q: DVec2, step: u32, st: &mut Step) {
         let pk = &self.portals[id as usize];
         let (a, b) = (pk.from, pk.to);
         let pv = self.pt(v);
         let mut ends = [a, b];
-        ends.sort_by(|x, y| self.pt(*x).distance_squared(pv).total_cmp(&self.pt(*y).distance_squared(pv)).then(x.cmp(y)));
-        let inside: Vec<u32> = ends.iter().copied().filter(|e| cone.contains(self.pt(*e))).collect();
+        ends.sort_by(|x, y| {
+            self.pt(*x)
+                .distance_squared(pv)
+                .total_cmp(&self.pt(*y).distance_squared(pv))
+                .then(x.cmp(y))
+        });
+        let inside: Vec<u32> = ends
+            .iter()
+            .copied()
+            .filter(|e| cone.contains(self.pt(*e)))
+            .collect();
         for &e in &inside {
             if self.clear(v, e) {
                 self.add_portal(v, e, PortalKind::VertexPortal, step, st);
@@ -396,14 +455,32 @@ impl Builder {
         self.grow_tables();
         let old = self.portals[id as usize].clone();
         let first = self.portals.len() as u32;
-        let kinds = [SegKind::Portal { id: first }, SegKind::Portal { id: first + 1 }];
+        let kinds = [
+            SegKind::Portal { id: first },
+            SegKind::Portal { id: first + 1 },
+        ];
         let halves = self.g.split_seg(old.seg, qv, kinds);
         self.index(&halves);
-        let (sa, sb) = (self.g.segs[halves[0] as usize], self.g.segs[halves[1] as usize]);
+        let (sa, sb) = (
+            self.g.segs[halves[0] as usize],
+            self.g.segs[halves[1] as usize],
+        );
         for (h, s) in halves.iter().zip([sa, sb]) {
-            self.portals.push(Portal { seg: *h, from: s.a, to: s.b, a: self.pt(s.a), b: self.pt(s.b), kind: old.kind, step, fate: Fate::Kept });
+            self.portals.push(Portal {
+                seg: *h,
+                from: s.a,
+                to: s.b,
+                a: self.pt(s.a),
+                b: self.pt(s.b),
+                kind: old.kind,
+                step,
+                fate: Fate::Kept,
+            });
         }
-        self.portals[id as usize].fate = Fate::Split { step, into: [first, first + 1] };
+        self.portals[id as usize].fate = Fate::Split {
+            step,
+            into: [first, first + 1],
+        };
         st.cut = Some(id);
         self.add_portal(v, qv, PortalKind::VertexPortal, step, st);
     }
@@ -429,7 +506,16 @@ impl Builder {
         let id = self.portals.len() as u32;
         let seg = self.g.add_seg(v, w, SegKind::Portal { id });
         self.index(&[seg]);
-        self.portals.push(Portal { seg, from: v, to: w, a: self.pt(v), b: self.pt(w), kind, step, fate: Fate::Kept });
+        self.portals.push(Portal {
+            seg,
+            from: v,
+            to: w,
+            a: self.pt(v),
+            b: self.pt(w),
+            kind,
+            step,
+            fate: Fate::Kept,
+        });
         id
     }
 
@@ -450,12 +536,12 @@ impl Builder {
     fn drop_if_split(&mut self, id: u32, st: &mut Step) {
         let (from, to) = (self.portals[id as usize].from, self.portals[id as usize].to);
         for (x, other) in [(to, from), (from, to)] {
-            if let Some(c) = self.waiting[x as usize] {
-                if c.nearly_contains(self.pt(other)) {
-                    self.waiting[x as usize] = None;
-                    self.split_by[x as usize] = Some(id);
-                    st.dropped.push(x);
-                }
+            if let Some(c) = self.waiting[x as usize]
+                && c.nearly_contains(self.pt(other))
+            {
+                self.waiting[x as usize] = None;
+                self.split_by[x as usize] = Some(id);
+                st.dropped.push(x);
             }
         }
     }
@@ -483,7 +569,8 @@ impl Builder {
                 if a == end || b == end {
                     let o = self.pt(if a == end { b } else { a });
                     let (u, w) = (self.pt(far) - self.pt(end), o - self.pt(end));
-                    return !(u.perp_dot(w).abs() <= 1e-9 * u.length() * w.length() && u.dot(w) > 0.0);
+                    return !(u.perp_dot(w).abs() <= 1e-9 * u.length() * w.length()
+                        && u.dot(w) > 0.0);
                 }
             }
             let (pa, pb) = (self.pt(a), self.pt(b));
@@ -507,10 +594,10 @@ impl Builder {
             let Portal { from, to, .. } = self.portals[p as usize];
             for x in [from, to] {
                 for &s in &self.g.adj[x as usize] {
-                    if let SegKind::Portal { id } = self.g.segs[s as usize].kind {
-                        if !st.created.contains(&id) {
-                            cands.push(id);
-                        }
+                    if let SegKind::Portal { id } = self.g.segs[s as usize].kind
+                        && !st.created.contains(&id)
+                    {
+                        cands.push(id);
                     }
                 }
             }
@@ -536,12 +623,19 @@ impl Builder {
     fn merged_ok(&self, x: u32, seg: u32) -> bool {
         let list = self.g.around(x);
         let n = list.len();
-        let Some(i) = list.iter().position(|&s| s == seg) else { return false };
+        let Some(i) = list.iter().position(|&s| s == seg) else {
+            return false;
+        };
         if n < 3 {
             return false;
         }
         let (p, q) = (list[(i + n - 1) % n], list[(i + 1) % n]);
-        sector_ok(self.pt(x), self.pt(self.g.other(p, x)), self.pt(self.g.other(q, x)), self.tau)
+        sector_ok(
+            self.pt(x),
+            self.pt(self.g.other(p, x)),
+            self.pt(self.g.other(q, x)),
+            self.tau,
+        )
     }
 
     /// With tau > 0 a group of holes whose corners are all tau-convex can
@@ -554,24 +648,40 @@ impl Builder {
         let limit = self.g.points.len() * 2 + 8;
         for _ in 0..limit {
             let faces = self.g.faces();
-            let Some(walk) = faces.walks.iter().find(|w| !w.is_simple_outline()) else { return Ok(()) };
+            let Some(walk) = faces.walks.iter().find(|w| !w.is_simple_outline()) else {
+                return Ok(());
+            };
             let n = walk.vertices.len();
             let mut best: Option<(f64, usize)> = None;
             for i in 0..n {
-                let (p, x, q) = (walk.vertices[(i + n - 1) % n], walk.vertices[i], walk.vertices[(i + 1) % n]);
+                let (p, x, q) = (
+                    walk.vertices[(i + n - 1) % n],
+                    walk.vertices[i],
+                    walk.vertices[(i + 1) % n],
+                );
                 let ang = navscope_core::geom::interior_angle(self.pt(p), self.pt(x), self.pt(q));
-                if orient(self.pt(p), self.pt(x), self.pt(q)) == Orientation::Clockwise && best.is_none_or(|b| ang > b.0) {
+                if orient(self.pt(p), self.pt(x), self.pt(q)) == Orientation::Clockwise
+                    && best.is_none_or(|b| ang > b.0)
+                {
                     best = Some((ang, i));
                 }
             }
             let Some((_, i)) = best else {
-                return Err(StageError::failed("a group of holes floats inside a cell and has no reflex corner to join it by"));
+                return Err(StageError::failed(
+                    "a group of holes floats inside a cell and has no reflex corner to join it by",
+                ));
             };
-            let (p, x, q) = (walk.vertices[(i + n - 1) % n], walk.vertices[i], walk.vertices[(i + 1) % n]);
+            let (p, x, q) = (
+                walk.vertices[(i + n - 1) % n],
+                walk.vertices[i],
+                walk.vertices[(i + 1) % n],
+            );
             let cone = Cone::of_corner(self.pt(p), self.pt(x), self.pt(q), 0.0);
             self.split_corner(x, cone, true)?;
         }
-        Err(StageError::failed("joining floating holes did not finish (internal limit reached)"))
+        Err(StageError::failed(
+            "joining floating holes did not finish (internal limit reached)",
+        ))
     }
 }
 

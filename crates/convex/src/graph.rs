@@ -54,7 +54,11 @@ pub struct PlanGraph {
 /// Half-plane rank of a direction for angular sorting: 0 for angles in
 /// `[0, pi)`, 1 for `[pi, 2 pi)`.
 fn half(d: DVec2) -> u8 {
-    if d.y > 0.0 || (d.y == 0.0 && d.x > 0.0) { 0 } else { 1 }
+    if d.y > 0.0 || (d.y == 0.0 && d.x > 0.0) {
+        0
+    } else {
+        1
+    }
 }
 
 /// Exact counter-clockwise order of the directions `p - c` and `q - c`.
@@ -75,7 +79,11 @@ pub fn ccw_cmp(c: DVec2, p: DVec2, q: DVec2) -> Ordering {
 pub fn ccw_angle(c: DVec2, p: DVec2, q: DVec2) -> f64 {
     let (u, w) = (p - c, q - c);
     let a = u.perp_dot(w).atan2(u.dot(w));
-    if a <= 0.0 { a + std::f64::consts::TAU } else { a }
+    if a <= 0.0 {
+        a + std::f64::consts::TAU
+    } else {
+        a
+    }
 }
 
 /// True when the counter-clockwise sector from `p - c` to `q - c` is at
@@ -101,7 +109,11 @@ impl PlanGraph {
             g.adj.extend(ring.iter().map(|_| Vec::new()));
             let n = ring.len() as u32;
             for i in 0..n {
-                g.add_seg(base + i, base + (i + 1) % n, SegKind::Boundary { ring: r as u32 });
+                g.add_seg(
+                    base + i,
+                    base + (i + 1) % n,
+                    SegKind::Boundary { ring: r as u32 },
+                );
             }
         }
         g
@@ -110,7 +122,12 @@ impl PlanGraph {
     /// Adds a segment and returns its id.
     pub fn add_seg(&mut self, a: u32, b: u32, kind: SegKind) -> u32 {
         let id = self.segs.len() as u32;
-        self.segs.push(Seg { a, b, kind, alive: true });
+        self.segs.push(Seg {
+            a,
+            b,
+            kind,
+            alive: true,
+        });
         self.adj[a as usize].push(id);
         self.adj[b as usize].push(id);
         id
@@ -153,7 +170,12 @@ impl PlanGraph {
         let c = self.points[v as usize];
         let mut list = self.adj[v as usize].clone();
         list.sort_by(|&s, &t| {
-            ccw_cmp(c, self.points[self.other(s, v) as usize], self.points[self.other(t, v) as usize]).then(s.cmp(&t))
+            ccw_cmp(
+                c,
+                self.points[self.other(s, v) as usize],
+                self.points[self.other(t, v) as usize],
+            )
+            .then(s.cmp(&t))
         });
         if let Some(i) = list.iter().position(|&s| {
             let seg = &self.segs[s as usize];
@@ -174,9 +196,15 @@ impl PlanGraph {
         (0..n).all(|i| {
             let (s, t) = (list[i], list[(i + 1) % n]);
             let tseg = &self.segs[t as usize];
-            let obstacle = i + 1 == n && tseg.a == v && matches!(tseg.kind, SegKind::Boundary { .. });
+            let obstacle =
+                i + 1 == n && tseg.a == v && matches!(tseg.kind, SegKind::Boundary { .. });
             obstacle
-                || sector_ok(c, self.points[self.other(s, v) as usize], self.points[self.other(t, v) as usize], tau)
+                || sector_ok(
+                    c,
+                    self.points[self.other(s, v) as usize],
+                    self.points[self.other(t, v) as usize],
+                    tau,
+                )
         })
     }
 
@@ -185,12 +213,9 @@ impl PlanGraph {
         // Half-edges: (segment, forward?) for every alive portal in both
         // directions and every boundary piece forward only.
         let n = self.segs.len();
-        let mut order: Vec<Vec<u32>> = vec![Vec::new(); self.points.len()];
-        for v in 0..self.points.len() {
-            if !self.adj[v].is_empty() {
-                order[v] = self.around(v as u32);
-            }
-        }
+        let order: Vec<Vec<u32>> = (0..self.points.len() as u32)
+            .map(|v| self.around(v))
+            .collect();
         // Position of segment s in the order of each of its ends.
         let mut pos_a = vec![u32::MAX; n];
         let mut pos_b = vec![u32::MAX; n];
@@ -210,13 +235,21 @@ impl PlanGraph {
             if !seg.alive {
                 continue;
             }
-            let dirs: &[usize] = if matches!(seg.kind, SegKind::Portal { .. }) { &[0, 1] } else { &[0] };
+            let dirs: &[usize] = if matches!(seg.kind, SegKind::Portal { .. }) {
+                &[0, 1]
+            } else {
+                &[0]
+            };
             for &d0 in dirs {
                 if face_of[s0][d0] != u32::MAX {
                     continue;
                 }
                 let fid = walks.len() as u32;
-                let mut walk = FaceWalk { vertices: Vec::new(), segs: Vec::new(), signed_area: 0.0 };
+                let mut walk = FaceWalk {
+                    vertices: Vec::new(),
+                    segs: Vec::new(),
+                    signed_area: 0.0,
+                };
                 let (mut s, mut d) = (s0, d0);
                 // A walk can never be longer than the number of half-edges.
                 for _ in 0..=2 * n {
@@ -235,7 +268,11 @@ impl PlanGraph {
                     s = t;
                     d = if self.segs[t].a == to { 0 } else { 1 };
                 }
-                let pts: Vec<DVec2> = walk.vertices.iter().map(|&v| self.points[v as usize]).collect();
+                let pts: Vec<DVec2> = walk
+                    .vertices
+                    .iter()
+                    .map(|&v| self.points[v as usize])
+                    .collect();
                 walk.signed_area = signed_area(&pts);
                 walks.push(walk);
             }
@@ -311,7 +348,10 @@ mod tests {
         assert_eq!(g.around(0), vec![0, p, 3]);
         assert!(g.corner_ok(0, 0.0));
         assert_eq!(ccw_cmp(v(0., 0.), v(1., 0.), v(-1., 0.)), Ordering::Less);
-        assert_eq!(ccw_cmp(v(0., 0.), v(1., -1e-300), v(1., 0.)), Ordering::Greater);
+        assert_eq!(
+            ccw_cmp(v(0., 0.), v(1., -1e-300), v(1., 0.)),
+            Ordering::Greater
+        );
     }
 
     #[test]
@@ -333,7 +373,11 @@ mod tests {
         let f = g.faces();
         let mut areas: Vec<f64> = f.walks.iter().map(|w| w.signed_area).collect();
         areas.sort_by(f64::total_cmp);
-        assert_eq!(areas, vec![-1.0, 16.0], "the unjoined hole is an island walk");
+        assert_eq!(
+            areas,
+            vec![-1.0, 16.0],
+            "the unjoined hole is an island walk"
+        );
         // Join the hole to the outer corner and split the rest.
         g.add_seg(0, 4, SegKind::Portal { id: 0 });
         g.add_seg(2, 6, SegKind::Portal { id: 1 });
@@ -344,7 +388,10 @@ mod tests {
         assert!(areas.iter().all(|a| *a > 0.0));
         assert!((areas.iter().sum::<f64>() - 15.0).abs() < 1e-12);
         for s in [8usize, 9] {
-            assert_ne!(f.face_of[s][0], f.face_of[s][1], "a portal separates two faces");
+            assert_ne!(
+                f.face_of[s][0], f.face_of[s][1],
+                "a portal separates two faces"
+            );
         }
     }
 }

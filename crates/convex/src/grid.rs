@@ -39,12 +39,25 @@ impl SegmentGrid {
         }
         let nx = ((ext.x / cell).ceil() as usize).clamp(1, 2048);
         let ny = ((ext.y / cell).ceil() as usize).clamp(1, 2048);
-        Self { lo, cell, nx, ny, cells: vec![Vec::new(); nx * ny], visited: vec![0; nx * ny], seg_seen: Vec::new(), query: 0 }
+        Self {
+            lo,
+            cell,
+            nx,
+            ny,
+            cells: vec![Vec::new(); nx * ny],
+            visited: vec![0; nx * ny],
+            seg_seen: Vec::new(),
+            query: 0,
+        }
     }
 
     fn ix(&self, v: f64, o: f64, n: usize) -> usize {
         let i = ((v - o) / self.cell).floor();
-        if i.is_nan() || i < 0.0 { 0 } else { (i as usize).min(n - 1) }
+        if i.is_nan() || i < 0.0 {
+            0
+        } else {
+            (i as usize).min(n - 1)
+        }
     }
 
     fn cell_box(&self, x: usize, y: usize) -> (DVec2, DVec2) {
@@ -54,8 +67,14 @@ impl SegmentGrid {
 
     /// Lists segment `id` from `a` to `b` in every cell it passes through.
     pub fn insert(&mut self, id: u32, a: DVec2, b: DVec2) {
-        let (x0, x1) = (self.ix(a.x.min(b.x), self.lo.x, self.nx), self.ix(a.x.max(b.x), self.lo.x, self.nx));
-        let (y0, y1) = (self.ix(a.y.min(b.y), self.lo.y, self.ny), self.ix(a.y.max(b.y), self.lo.y, self.ny));
+        let (x0, x1) = (
+            self.ix(a.x.min(b.x), self.lo.x, self.nx),
+            self.ix(a.x.max(b.x), self.lo.x, self.nx),
+        );
+        let (y0, y1) = (
+            self.ix(a.y.min(b.y), self.lo.y, self.ny),
+            self.ix(a.y.max(b.y), self.lo.y, self.ny),
+        );
         let d = b - a;
         let pad = self.cell * 1e-6;
         for y in y0..=y1 {
@@ -64,7 +83,8 @@ impl SegmentGrid {
                 let (lo, hi) = (lo - pad, hi + pad);
                 // Keep the cell unless all its corners are strictly on one
                 // side of the segment's line.
-                let s = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)].map(|c| d.perp_dot(c - a));
+                let s = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)]
+                    .map(|c| d.perp_dot(c - a));
                 let touches = !(s.iter().all(|v| *v > 0.0) || s.iter().all(|v| *v < 0.0));
                 if touches || (x0 == x1 && y0 == y1) {
                     self.cells[y * self.nx + x].push(id);
@@ -78,15 +98,22 @@ impl SegmentGrid {
     pub fn near_segment(&mut self, a: DVec2, b: DVec2, out: &mut Vec<u32>) {
         out.clear();
         self.next_query();
-        let (x0, x1) = (self.ix(a.x.min(b.x), self.lo.x, self.nx), self.ix(a.x.max(b.x), self.lo.x, self.nx));
-        let (y0, y1) = (self.ix(a.y.min(b.y), self.lo.y, self.ny), self.ix(a.y.max(b.y), self.lo.y, self.ny));
+        let (x0, x1) = (
+            self.ix(a.x.min(b.x), self.lo.x, self.nx),
+            self.ix(a.x.max(b.x), self.lo.x, self.nx),
+        );
+        let (y0, y1) = (
+            self.ix(a.y.min(b.y), self.lo.y, self.ny),
+            self.ix(a.y.max(b.y), self.lo.y, self.ny),
+        );
         let d = b - a;
         let pad = self.cell * 1e-6;
         for y in y0..=y1 {
             for x in x0..=x1 {
                 let (lo, hi) = self.cell_box(x, y);
                 let (lo, hi) = (lo - pad, hi + pad);
-                let s = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)].map(|c| d.perp_dot(c - a));
+                let s = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)]
+                    .map(|c| d.perp_dot(c - a));
                 if s.iter().all(|v| *v > 0.0) || s.iter().all(|v| *v < 0.0) {
                     continue;
                 }
@@ -121,7 +148,10 @@ impl SegmentGrid {
         self.next_query();
         let q = self.query;
         let apex = cone.apex;
-        let start = (self.ix(apex.x, self.lo.x, self.nx), self.ix(apex.y, self.lo.y, self.ny));
+        let start = (
+            self.ix(apex.x, self.lo.x, self.nx),
+            self.ix(apex.y, self.lo.y, self.ny),
+        );
         let mut heap = BinaryHeap::new();
         let si = start.1 * self.nx + start.0;
         self.visited[si] = q;
@@ -180,7 +210,12 @@ mod tests {
             g.insert(i as u32, DVec2::new(0.0, *y), DVec2::new(100.0, *y));
         }
         // A wedge opening upwards from (50, 5).
-        let cone = Cone::of_corner(DVec2::new(45.0, 0.0), DVec2::new(50.0, 5.0), DVec2::new(55.0, 0.0), 0.0);
+        let cone = Cone::of_corner(
+            DVec2::new(45.0, 0.0),
+            DVec2::new(50.0, 5.0),
+            DVec2::new(55.0, 0.0),
+            0.0,
+        );
         let mut seen = Vec::new();
         g.search_cone(&cone, |id| {
             seen.push(id);

@@ -74,8 +74,16 @@
 //!   tau = 0 this never triggers (all corners convex implies simple faces).
 //! * **`r` in ratios** is the strict notch count for every variant, so the
 //!   three columns of Table 1 divide by the same number.
-//! * **Float points.** Split points on edges are rounded to f64, so a cell
-//!   corner there may be pi plus a rounding error; tests allow 1e-9 rad.
+//! * **Float points and near-degeneracies.** Split points on edges are
+//!   rounded to f64, so a cell corner there may be pi plus a rounding error
+//!   (tests allow 1e-9 rad; 1e-6 rad for a plan 3e7 m from the origin).
+//!   Two collinear edges rotated into f64 no longer line up exactly, which
+//!   would turn "the vertex on my prolonged edge" into an ill-conditioned
+//!   crossing of nearly parallel lines; so the wedge search counts points
+//!   within 1e-10 rad of a wedge ray as on it, the vertex-vertex drop test
+//!   uses the same tolerance, and the clearance test of the vertex-portal
+//!   case rejects segments passing within 1e-9 (relative) of a vertex or
+//!   leaving a shared vertex within 1e-9 rad of another segment.
 //!
 //! ## Corpus: the paper's claims (Table 1)
 //!
@@ -143,7 +151,7 @@ pub mod show;
 
 use navscope_core::geom::PolygonWithHoles;
 use navscope_core::level::LevelKind;
-use navscope_core::{Pipeline, ParamSpec, Stage, StageError, StageInfo};
+use navscope_core::{ParamSpec, Pipeline, Stage, StageError, StageInfo};
 
 pub use cells::{Cell, CellLink};
 pub use decompose::{Decomposition, Fate, Portal, PortalKind};
@@ -166,15 +174,31 @@ pub struct Output {
 
 /// Decomposes a floor plan directly (same steps as the pipeline): the plan
 /// is normalised and validated, `tau_deg` is the relaxation in degrees.
-pub fn decompose_plan(plan: &PolygonWithHoles, tau_deg: f64, portal_removal: bool) -> Result<Output, StageError> {
+pub fn decompose_plan(
+    plan: &PolygonWithHoles,
+    tau_deg: f64,
+    portal_removal: bool,
+) -> Result<Output, StageError> {
     let mut plan = plan.clone();
     plan.normalise();
-    navscope_core::geom::validate_polygon_with_holes(&plan).map_err(|e| StageError::failed(e.to_string()))?;
+    navscope_core::geom::validate_polygon_with_holes(&plan)
+        .map_err(|e| StageError::failed(e.to_string()))?;
     let strict_notches = notches::find_notches(&plan, 0.0).len();
     let list = notches::find_notches(&plan, tau_deg.to_radians());
-    let decomposition = decompose::decompose(&notches::rings(&plan), &list, tau_deg.to_radians(), portal_removal)?;
+    let decomposition = decompose::decompose(
+        &notches::rings(&plan),
+        &list,
+        tau_deg.to_radians(),
+        portal_removal,
+    )?;
     let (cells, links) = cells::cells_of(&decomposition)?;
-    Ok(Output { strict_notches, notches: list, decomposition, cells, links })
+    Ok(Output {
+        strict_notches,
+        notches: list,
+        decomposition,
+        cells,
+        links,
+    })
 }
 
 /// The pipeline's parameters.
@@ -190,7 +214,12 @@ pub fn params() -> Vec<ParamSpec> {
             0.5,
             "Angles up to 180 + tau degrees count as convex, and areas of interest widen by tau (paper §3.3; it recommends 5)",
         ),
-        ParamSpec::bool("portal_removal", "Portal removal", true, "Remove earlier portals made unnecessary by later ones (paper §3.2.3)"),
+        ParamSpec::bool(
+            "portal_removal",
+            "Portal removal",
+            true,
+            "Remove earlier portals made unnecessary by later ones (paper §3.2.3)",
+        ),
         ParamSpec::float(
             "ill_conditioned_deg",
             "Ill-conditioned angle",
@@ -274,7 +303,11 @@ mod tests {
     fn pipeline_is_consistent() {
         pipeline().check().unwrap();
         assert_eq!(
-            pipeline().stages.iter().map(|s| s.info.id).collect::<Vec<_>>(),
+            pipeline()
+                .stages
+                .iter()
+                .map(|s| s.info.id)
+                .collect::<Vec<_>>(),
             vec!["notches", "portals", "removal", "cells", "metrics"]
         );
     }

@@ -46,29 +46,73 @@ pub fn run(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     f.insert("notches".to_string(), r);
     f.insert("tau_notches".to_string(), p.notches as f64);
     f.insert("cells".to_string(), cells);
-    f.insert("cells_per_notch".to_string(), if r > 0.0 { cells / r } else { 0.0 });
-    let kept: Vec<_> = p.result.portals.iter().filter(|q| q.fate == Fate::Kept).collect();
+    f.insert(
+        "cells_per_notch".to_string(),
+        if r > 0.0 { cells / r } else { 0.0 },
+    );
+    let kept: Vec<_> = p
+        .result
+        .portals
+        .iter()
+        .filter(|q| q.fate == Fate::Kept)
+        .collect();
     f.insert("portals".to_string(), kept.len() as f64);
     for k in PortalKind::ALL {
-        f.insert(format!("portals_{}", k.name().replace('-', "_")), kept.iter().filter(|q| q.kind == k).count() as f64);
+        f.insert(
+            format!("portals_{}", k.name().replace('-', "_")),
+            kept.iter().filter(|q| q.kind == k).count() as f64,
+        );
     }
-    let removed = p.result.portals.iter().filter(|q| matches!(q.fate, Fate::Removed { .. })).count();
+    let removed = p
+        .result
+        .portals
+        .iter()
+        .filter(|q| matches!(q.fate, Fate::Removed { .. }))
+        .count();
     f.insert("removed_portals".to_string(), removed as f64);
-    f.insert("total_portal_length".to_string(), kept.iter().map(|q| q.a.distance(q.b)).sum());
+    f.insert(
+        "total_portal_length".to_string(),
+        kept.iter().map(|q| q.a.distance(q.b)).sum(),
+    );
     let min_angle_deg: Vec<f64> = c.cells.iter().map(|c| c.min_angle_deg).collect();
-    f.insert("min_cell_angle_deg".to_string(), min_angle_deg.iter().copied().fold(f64::INFINITY, f64::min).min(180.0));
-    let ill_conditioned: Vec<u32> = (0..c.cells.len() as u32).filter(|&i| min_angle_deg[i as usize] < threshold_deg).collect();
-    f.insert("ill_conditioned_cells".to_string(), ill_conditioned.len() as f64);
-    let outlines = ill_conditioned.iter().map(|&i| c.cells[i as usize].polygon.clone()).collect();
+    f.insert(
+        "min_cell_angle_deg".to_string(),
+        min_angle_deg
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min)
+            .min(180.0),
+    );
+    let ill_conditioned: Vec<u32> = (0..c.cells.len() as u32)
+        .filter(|&i| min_angle_deg[i as usize] < threshold_deg)
+        .collect();
+    f.insert(
+        "ill_conditioned_cells".to_string(),
+        ill_conditioned.len() as f64,
+    );
+    let outlines = ill_conditioned
+        .iter()
+        .map(|&i| c.cells[i as usize].polygon.clone())
+        .collect();
     let (lo, hi) = p.plan.bounds();
-    Ok(Arc::new(MetricsArtifact { figures: f, min_angle_deg, ill_conditioned, threshold_deg, outlines, corner: DVec2::new(lo.x, hi.y) }))
+    Ok(Arc::new(MetricsArtifact {
+        figures: f,
+        min_angle_deg,
+        ill_conditioned,
+        threshold_deg,
+        outlines,
+        corner: DVec2::new(lo.x, hi.y),
+    }))
 }
 
 impl Artifact for MetricsArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
         BTreeMap::from([
             ("cells".into(), self.min_angle_deg.len() as u64),
-            ("ill-conditioned cells".into(), self.ill_conditioned.len() as u64),
+            (
+                "ill-conditioned cells".into(),
+                self.ill_conditioned.len() as u64,
+            ),
         ])
     }
 

@@ -8,13 +8,15 @@ use std::sync::Arc;
 
 use glam::DVec2;
 use navscope_core::draw::{Primitive, Shape};
-use navscope_core::geom::{Orientation, PolygonWithHoles, interior_angle, orient, validate_polygon_with_holes};
+use navscope_core::geom::{
+    Orientation, PolygonWithHoles, interior_angle, orient, validate_polygon_with_holes,
+};
 use navscope_core::level::{Level, LevelData};
 use navscope_core::{Artifact, StageContext, StageError};
 use serde::Serialize;
 
 use crate::cone::Cone;
-use crate::show::{label, plan_polygon, plan_point, ring_outline};
+use crate::show::{label, plan_point, plan_polygon, ring_outline};
 
 /// One notch: a vertex whose interior angle exceeds pi (pi + tau with
 /// convexity relaxation).
@@ -65,11 +67,16 @@ pub fn rings(plan: &PolygonWithHoles) -> Vec<Vec<DVec2>> {
 /// no two rings meeting). Errors name the rings and the point.
 pub fn prepare(level: &Level) -> Result<PolygonWithHoles, StageError> {
     let LevelData::FloorPlan(fp) = &level.data else {
-        return Err(StageError::failed(format!("{}: the convex pipeline needs a floor plan, got a {}", level.source, level.kind().name())));
+        return Err(StageError::failed(format!(
+            "{}: the convex pipeline needs a floor plan, got a {}",
+            level.source,
+            level.kind().name()
+        )));
     };
     let mut plan = fp.area.clone();
     plan.normalise();
-    validate_polygon_with_holes(&plan).map_err(|e| StageError::failed(format!("{}: {e}", level.source)))?;
+    validate_polygon_with_holes(&plan)
+        .map_err(|e| StageError::failed(format!("{}: {e}", level.source)))?;
     Ok(plan)
 }
 
@@ -114,13 +121,21 @@ pub fn run(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let plan = prepare(ctx.level)?;
     let tau_deg = ctx.params.float("tau");
     if !(0.0..=45.0).contains(&tau_deg) {
-        return Err(StageError::failed(format!("tau = {tau_deg} deg is outside 0..45")));
+        return Err(StageError::failed(format!(
+            "tau = {tau_deg} deg is outside 0..45"
+        )));
     }
     let strict_notches = find_notches(&plan, 0.0).len() as u32;
     let notches = find_notches(&plan, tau_deg.to_radians());
     let (lo, hi) = plan.bounds();
     let wedge_length = (hi - lo).length() / 12.0;
-    Ok(Arc::new(NotchesArtifact { plan, notches, strict_notches, tau_deg, wedge_length }))
+    Ok(Arc::new(NotchesArtifact {
+        plan,
+        notches,
+        strict_notches,
+        tau_deg,
+        wedge_length,
+    }))
 }
 
 impl Artifact for NotchesArtifact {
@@ -136,21 +151,45 @@ impl Artifact for NotchesArtifact {
     fn primitives(&self) -> Vec<Primitive> {
         let mut out = ring_outline(&self.plan);
         for (i, n) in self.notches.iter().enumerate() {
-            let len = self.wedge_length.min(1.5 * n.prev.distance(n.position).max(n.next.distance(n.position)));
-            out.push(Primitive::new("area-of-interest", i as u32, plan_polygon(&n.cone.triangle(len))));
-            out.push(Primitive::new("notch", i as u32, Shape::Point(plan_point(n.position))));
+            let len = self
+                .wedge_length
+                .min(1.5 * n.prev.distance(n.position).max(n.next.distance(n.position)));
+            out.push(Primitive::new(
+                "area-of-interest",
+                i as u32,
+                plan_polygon(&n.cone.triangle(len)),
+            ));
+            out.push(Primitive::new(
+                "notch",
+                i as u32,
+                Shape::Point(plan_point(n.position)),
+            ));
         }
         let (lo, hi) = self.plan.bounds();
-        out.push(label(DVec2::new(lo.x, hi.y), format!("{} notches ({} strict), {} vertices", self.notches.len(), self.strict_notches, self.plan.vertex_count())));
+        out.push(label(
+            DVec2::new(lo.x, hi.y),
+            format!(
+                "{} notches ({} strict), {} vertices",
+                self.notches.len(),
+                self.strict_notches,
+                self.plan.vertex_count()
+            ),
+        ));
         out
     }
 
     fn metrics(&self) -> BTreeMap<String, f64> {
-        BTreeMap::from([("notches".into(), self.strict_notches as f64), ("tau_notches".into(), self.notches.len() as f64)])
+        BTreeMap::from([
+            ("notches".into(), self.strict_notches as f64),
+            ("tau_notches".into(), self.notches.len() as f64),
+        ])
     }
 
     fn describe(&self, element: u32) -> serde_json::Value {
-        self.notches.get(element as usize).map(|n| serde_json::to_value(n).unwrap_or_default()).unwrap_or_default()
+        self.notches
+            .get(element as usize)
+            .map(|n| serde_json::to_value(n).unwrap_or_default())
+            .unwrap_or_default()
     }
 }
 
@@ -165,13 +204,29 @@ mod tests {
     }
 
     fn level(outer: Vec<DVec2>, holes: Vec<Vec<DVec2>>) -> Level {
-        let area = PolygonWithHoles::new(Polygon::new(outer), holes.into_iter().map(Polygon::new).collect());
-        Level { source: "test.json".into(), data: LevelData::FloorPlan(FloorPlan { area, ..Default::default() }) }
+        let area = PolygonWithHoles::new(
+            Polygon::new(outer),
+            holes.into_iter().map(Polygon::new).collect(),
+        );
+        Level {
+            source: "test.json".into(),
+            data: LevelData::FloorPlan(FloorPlan {
+                area,
+                ..Default::default()
+            }),
+        }
     }
 
     #[test]
     fn an_l_room_has_one_notch_and_a_square_hole_four() {
-        let l = vec![v(0., 0.), v(2., 0.), v(2., 1.), v(1., 1.), v(1., 2.), v(0., 2.)];
+        let l = vec![
+            v(0., 0.),
+            v(2., 0.),
+            v(2., 1.),
+            v(1., 1.),
+            v(1., 2.),
+            v(0., 2.),
+        ];
         let plan = prepare(&level(l, vec![])).unwrap();
         let n = find_notches(&plan, 0.0);
         assert_eq!(n.len(), 1);
@@ -183,7 +238,10 @@ mod tests {
         let plan = prepare(&level(sq, vec![hole])).unwrap();
         let n = find_notches(&plan, 0.0);
         assert_eq!(n.len(), 4);
-        assert!(n.iter().all(|n| n.ring == 1 && (n.angle_deg - 270.0).abs() < 1e-9));
+        assert!(
+            n.iter()
+                .all(|n| n.ring == 1 && (n.angle_deg - 270.0).abs() < 1e-9)
+        );
     }
 
     #[test]
@@ -191,7 +249,13 @@ mod tests {
         // A wall bent by 3 degrees (interior angle 183): a strict notch, but
         // not a 5-degree one.
         let bend = (1.5f64).to_radians();
-        let outer = vec![v(0., 0.), v(10., 0.), v(10., 10.), v(5., 10.0 - 5.0 * bend.tan()), v(0., 10.)];
+        let outer = vec![
+            v(0., 0.),
+            v(10., 0.),
+            v(10., 10.),
+            v(5., 10.0 - 5.0 * bend.tan()),
+            v(0., 10.),
+        ];
         let plan = prepare(&level(outer, vec![])).unwrap();
         assert_eq!(find_notches(&plan, 0.0).len(), 1);
         assert_eq!(find_notches(&plan, 5f64.to_radians()).len(), 0);
@@ -210,7 +274,9 @@ mod tests {
         let sq = vec![v(0., 0.), v(10., 0.), v(10., 10.), v(0., 10.)];
         let a = vec![v(2., 2.), v(4., 2.), v(4., 4.), v(2., 4.)];
         let b = vec![v(4., 4.), v(6., 4.), v(6., 6.), v(4., 6.)];
-        let e = prepare(&level(sq.clone(), vec![a, b])).unwrap_err().to_string();
+        let e = prepare(&level(sq.clone(), vec![a, b]))
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "test.json: hole 0 and hole 1 meet at (4, -4)");
         let touching = vec![v(0., 5.), v(2., 4.), v(2., 6.)];
         let e = prepare(&level(sq, vec![touching])).unwrap_err().to_string();

@@ -37,13 +37,24 @@ pub fn run(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let n = ctx.artifact::<NotchesArtifact>("notches")?;
     let removal = ctx.params.bool("portal_removal");
     let result = decompose(&rings(&n.plan), &n.notches, n.tau_deg.to_radians(), removal)?;
-    Ok(Arc::new(PortalsArtifact { plan: n.plan.clone(), removal, strict_notches: n.strict_notches, notches: n.notches.len() as u32, result }))
+    Ok(Arc::new(PortalsArtifact {
+        plan: n.plan.clone(),
+        removal,
+        strict_notches: n.strict_notches,
+        notches: n.notches.len() as u32,
+        result,
+    }))
 }
 
 impl PortalsArtifact {
     /// Portals that are part of the final decomposition.
     pub fn kept(&self) -> impl Iterator<Item = (u32, &crate::decompose::Portal)> {
-        self.result.portals.iter().enumerate().filter(|(_, p)| p.fate == Fate::Kept).map(|(i, p)| (i as u32, p))
+        self.result
+            .portals
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.fate == Fate::Kept)
+            .map(|(i, p)| (i as u32, p))
     }
 
     fn step_text(&self, i: usize, st: &Step) -> (String, String) {
@@ -55,7 +66,12 @@ impl PortalsArtifact {
             format!("notch {} of {} at {at}", i + 1, self.notches)
         };
         if let Some(by) = st.already_split_by {
-            return (title, format!("Nothing to do: portal {by} already ends here inside this notch's area of interest, so both of its angles are already convex (§3.2.1)."));
+            return (
+                title,
+                format!(
+                    "Nothing to do: portal {by} already ends here inside this notch's area of interest, so both of its angles are already convex (§3.2.1)."
+                ),
+            );
         }
         let mut d = String::new();
         if st.island {
@@ -73,7 +89,10 @@ impl PortalsArtifact {
                 Some(How::Qr) => " (where the prolonged outgoing edge meets it, q_r)",
                 None => "",
             };
-            d.push_str(&format!("The closest element inside the area of interest is {what}, {:.2} m away{how}. ", c.distance));
+            d.push_str(&format!(
+                "The closest element inside the area of interest is {what}, {:.2} m away{how}. ",
+                c.distance
+            ));
         }
         if let Some(k) = st.cut {
             d.push_str(&format!("Neither end of portal {k} could be used, so it is cut in two where the new portal meets it. "));
@@ -81,16 +100,27 @@ impl PortalsArtifact {
         let kinds: Vec<String> = st
             .created
             .iter()
-            .map(|&id| format!("portal {id} ({})", self.result.portals[id as usize].kind.name()))
+            .map(|&id| {
+                format!(
+                    "portal {id} ({})",
+                    self.result.portals[id as usize].kind.name()
+                )
+            })
             .collect();
         d.push_str(&format!("Created {}.", kinds.join(" and ")));
         if !st.dropped.is_empty() {
             let v: Vec<String> = st.dropped.iter().map(|x| x.to_string()).collect();
-            d.push_str(&format!(" It also splits the waiting notch at vertex {}, which leaves the list.", v.join(", ")));
+            d.push_str(&format!(
+                " It also splits the waiting notch at vertex {}, which leaves the list.",
+                v.join(", ")
+            ));
         }
         if !st.removed.is_empty() {
             let v: Vec<String> = st.removed.iter().map(|x| x.to_string()).collect();
-            d.push_str(&format!(" Removed portal {}: the angles at its ends stay convex without it (§3.2.3).", v.join(", ")));
+            d.push_str(&format!(
+                " Removed portal {}: the angles at its ends stay convex without it (§3.2.3).",
+                v.join(", ")
+            ));
         }
         (title, d)
     }
@@ -98,7 +128,11 @@ impl PortalsArtifact {
 
 fn candidate_primitive(c: &Candidate) -> Primitive {
     match c.kind {
-        CandKind::Vertex { vertex } => Primitive::new("candidate/vertex", vertex, Shape::Point(plan_point(c.point))),
+        CandKind::Vertex { vertex } => Primitive::new(
+            "candidate/vertex",
+            vertex,
+            Shape::Point(plan_point(c.point)),
+        ),
         CandKind::Edge { a, b } => Primitive::new("candidate/edge", 0, plan_segment(a, b)),
         CandKind::Portal { id, a, b } => Primitive::new("candidate/portal", id, plan_segment(a, b)),
     }
@@ -110,10 +144,20 @@ impl Artifact for PortalsArtifact {
             ("steps".into(), self.result.steps.len() as u64),
             ("portals created".into(), self.result.portals.len() as u64),
             ("portals kept".into(), self.kept().count() as u64),
-            ("portals removed".into(), self.result.portals.iter().filter(|p| matches!(p.fate, Fate::Removed { .. })).count() as u64),
+            (
+                "portals removed".into(),
+                self.result
+                    .portals
+                    .iter()
+                    .filter(|p| matches!(p.fate, Fate::Removed { .. }))
+                    .count() as u64,
+            ),
         ]);
         for k in PortalKind::ALL {
-            c.insert(k.name().into(), self.kept().filter(|(_, p)| p.kind == k).count() as u64);
+            c.insert(
+                k.name().into(),
+                self.kept().filter(|(_, p)| p.kind == k).count() as u64,
+            );
         }
         c
     }
@@ -126,14 +170,28 @@ impl Artifact for PortalsArtifact {
             match p.fate {
                 Fate::Kept => out.push(prim.during(p.step, u32::MAX)),
                 Fate::Removed { step } => {
-                    out.push(prim.during(p.step, step - 1));
-                    out.push(Primitive::new("portal/removed", i as u32, shape).during(step, u32::MAX));
+                    if step > p.step {
+                        out.push(prim.during(p.step, step - 1));
+                    }
+                    out.push(
+                        Primitive::new("portal/removed", i as u32, shape).during(step, u32::MAX),
+                    );
                 }
-                Fate::Split { step, .. } => out.push(prim.during(p.step, step - 1)),
+                Fate::Split { step, .. } if step > p.step => {
+                    out.push(prim.during(p.step, step - 1))
+                }
+                Fate::Split { .. } => {}
             }
         }
         let (lo, hi) = self.plan.bounds();
-        out.push(label(DVec2::new(lo.x, hi.y), format!("{} portals kept of {} created", self.kept().count(), self.result.portals.len())));
+        out.push(label(
+            DVec2::new(lo.x, hi.y),
+            format!(
+                "{} portals kept of {} created",
+                self.kept().count(),
+                self.result.portals.len()
+            ),
+        ));
         out
     }
 
@@ -146,10 +204,22 @@ impl Artifact for PortalsArtifact {
             .enumerate()
             .map(|(i, st)| {
                 let (title, detail) = self.step_text(i, st);
-                let reach = st.candidates.first().map_or(diag / 12.0, |c| c.distance * 1.25).max(diag / 100.0);
+                let reach = st
+                    .candidates
+                    .first()
+                    .map_or(diag / 12.0, |c| c.distance * 1.25)
+                    .max(diag / 100.0);
                 let mut h = vec![
-                    Primitive::new("area-of-interest", i as u32, plan_polygon(&st.cone.triangle(reach))),
-                    Primitive::new("notch/current", st.vertex, Shape::Point(plan_point(st.position))),
+                    Primitive::new(
+                        "area-of-interest",
+                        i as u32,
+                        plan_polygon(&st.cone.triangle(reach)),
+                    ),
+                    Primitive::new(
+                        "notch/current",
+                        st.vertex,
+                        Shape::Point(plan_point(st.position)),
+                    ),
                 ];
                 // Farthest first, so the closest is drawn on top.
                 h.extend(st.candidates.iter().rev().map(candidate_primitive));
@@ -161,12 +231,20 @@ impl Artifact for PortalsArtifact {
                     let p = &self.result.portals[id as usize];
                     h.push(Primitive::new("portal/removed", id, plan_segment(p.a, p.b)));
                 }
-                SubStep { title, detail, highlights: h }
+                SubStep {
+                    title,
+                    detail,
+                    highlights: h,
+                }
             })
             .collect()
     }
 
     fn describe(&self, element: u32) -> serde_json::Value {
-        self.result.portals.get(element as usize).map(|p| serde_json::to_value(p).unwrap_or_default()).unwrap_or_default()
+        self.result
+            .portals
+            .get(element as usize)
+            .map(|p| serde_json::to_value(p).unwrap_or_default())
+            .unwrap_or_default()
     }
 }

@@ -58,14 +58,29 @@ pub fn run(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let mut removed = Vec::new();
     let mut cut = 0;
     for (i, q) in p.result.portals.iter().enumerate() {
-        let s = PortalSummary { id: i as u32, kind: q.kind, a: q.a, b: q.b, removed_at: None };
+        let s = PortalSummary {
+            id: i as u32,
+            kind: q.kind,
+            a: q.a,
+            b: q.b,
+            removed_at: None,
+        };
         match q.fate {
             Fate::Kept => kept.push(s),
-            Fate::Removed { step } => removed.push(PortalSummary { removed_at: Some(step), ..s }),
+            Fate::Removed { step } => removed.push(PortalSummary {
+                removed_at: Some(step),
+                ..s
+            }),
             Fate::Split { .. } => cut += 1,
         }
     }
-    Ok(Arc::new(RemovalArtifact { plan: p.plan.clone(), enabled: p.removal, kept, removed, cut }))
+    Ok(Arc::new(RemovalArtifact {
+        plan: p.plan.clone(),
+        enabled: p.removal,
+        kept,
+        removed,
+        cut,
+    }))
 }
 
 impl Artifact for RemovalArtifact {
@@ -80,14 +95,26 @@ impl Artifact for RemovalArtifact {
     fn primitives(&self) -> Vec<Primitive> {
         let mut out = ring_outline(&self.plan);
         for p in &self.kept {
-            out.push(Primitive::new(p.kind.draw_kind(), p.id, plan_segment(p.a, p.b)));
+            out.push(Primitive::new(
+                p.kind.draw_kind(),
+                p.id,
+                plan_segment(p.a, p.b),
+            ));
         }
         for p in &self.removed {
-            out.push(Primitive::new("portal/removed", p.id, plan_segment(p.a, p.b)));
+            out.push(Primitive::new(
+                "portal/removed",
+                p.id,
+                plan_segment(p.a, p.b),
+            ));
         }
         let (lo, hi) = self.plan.bounds();
         let text = if self.enabled {
-            format!("{} portals kept, {} removed", self.kept.len(), self.removed.len())
+            format!(
+                "{} portals kept, {} removed",
+                self.kept.len(),
+                self.removed.len()
+            )
         } else {
             format!("portal removal off: {} portals", self.kept.len())
         };

@@ -18,7 +18,10 @@ pub fn plan_segment(a: DVec2, b: DVec2) -> Shape {
 /// A filled polygon on the ground (counter-clockwise in plan =
 /// counter-clockwise seen from above).
 pub fn plan_polygon(points: &[DVec2]) -> Shape {
-    Shape::Polygon { outer: points.iter().map(|p| plan_point(*p)).collect(), holes: Vec::new() }
+    Shape::Polygon {
+        outer: points.iter().map(|p| plan_point(*p)).collect(),
+        holes: Vec::new(),
+    }
 }
 
 /// The rings of the plan as closed `boundary` outlines (element = ring,
@@ -28,14 +31,28 @@ pub fn ring_outline(plan: &PolygonWithHoles) -> Vec<Primitive> {
         .enumerate()
         .map(|(i, r)| {
             let points = r.points.iter().map(|p| plan_point(*p)).collect();
-            Primitive::new("boundary", i as u32, Shape::Polyline { points, closed: true })
+            Primitive::new(
+                "boundary",
+                i as u32,
+                Shape::Polyline {
+                    points,
+                    closed: true,
+                },
+            )
         })
         .collect()
 }
 
 /// A `label` primitive.
 pub fn label(at: DVec2, text: String) -> Primitive {
-    Primitive::new("label", 0, Shape::Label { at: plan_point(at), text })
+    Primitive::new(
+        "label",
+        0,
+        Shape::Label {
+            at: plan_point(at),
+            text,
+        },
+    )
 }
 
 #[cfg(test)]

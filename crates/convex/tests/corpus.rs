@@ -17,8 +17,11 @@ fn corpus() -> Vec<(String, PolygonWithHoles)> {
     (1..=8)
         .map(|i| {
             let path = dir.join(format!("table{i}.json"));
-            let level = navscope_levels::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let LevelData::FloorPlan(fp) = level.data else { panic!("{} is not a floor plan", path.display()) };
+            let level =
+                navscope_levels::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let LevelData::FloorPlan(fp) = level.data else {
+                panic!("{} is not a floor plan", path.display())
+            };
             (format!("table{i}"), fp.area)
         })
         .collect()
@@ -49,13 +52,22 @@ fn cells_never_exceed_notches_plus_one_and_removal_and_relaxation_lower_the_coun
         let r = decompose_plan(&plan, 0.0, false).unwrap().strict_notches;
         let c = three_versions(&plan);
         for (k, cells) in c.iter().enumerate() {
-            assert!(*cells <= r + 1, "{name}: version {k} has {cells} cells for {r} notches");
+            assert!(
+                *cells <= r + 1,
+                "{name}: version {k} has {cells} cells for {r} notches"
+            );
             totals[k] += cells;
         }
         assert!(c[1] <= c[0], "{name}: removal raised the cell count {c:?}");
-        assert!(c[2] <= c[1], "{name}: tau = 5 deg raised the cell count {c:?}");
+        assert!(
+            c[2] <= c[1],
+            "{name}: tau = 5 deg raised the cell count {c:?}"
+        );
     }
-    assert!(totals[1] < totals[0] && totals[2] < totals[1], "totals {totals:?}");
+    assert!(
+        totals[1] < totals[0] && totals[2] < totals[1],
+        "totals {totals:?}"
+    );
 }
 
 #[test]
@@ -65,7 +77,15 @@ fn the_table_in_the_crate_docs_matches_the_corpus() {
         let r = decompose_plan(&plan, 0.0, false).unwrap().strict_notches;
         let c = three_versions(&plan);
         let f = |k: usize| c[k] as f64 / r as f64;
-        let row = format!("| {name} | {r} | {} | {:.2} | {} | {:.2} | {} | {:.2} |", c[0], f(0), c[1], f(1), c[2], f(2));
+        let row = format!(
+            "| {name} | {r} | {} | {:.2} | {} | {:.2} | {} | {:.2} |",
+            c[0],
+            f(0),
+            c[1],
+            f(1),
+            c[2],
+            f(2)
+        );
         assert!(docs.contains(&row), "the crate docs lack the row\n{row}");
     }
 }

@@ -17,7 +17,10 @@ fn v(x: f64, y: f64) -> DVec2 {
 }
 
 fn plan(outer: Vec<DVec2>, holes: Vec<Vec<DVec2>>) -> PolygonWithHoles {
-    PolygonWithHoles::new(Polygon::new(outer), holes.into_iter().map(Polygon::new).collect())
+    PolygonWithHoles::new(
+        Polygon::new(outer),
+        holes.into_iter().map(Polygon::new).collect(),
+    )
 }
 
 fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<DVec2> {
@@ -31,16 +34,35 @@ fn ok(p: &PolygonWithHoles, tau: f64) -> navscope_convex::Output {
 }
 
 fn first_error(p: PolygonWithHoles) -> StageError {
-    let level = Level { source: "bad.json".into(), data: LevelData::FloorPlan(FloorPlan { area: p, ..Default::default() }) };
+    let level = Level {
+        source: "bad.json".into(),
+        data: LevelData::FloorPlan(FloorPlan {
+            area: p,
+            ..Default::default()
+        }),
+    };
     let mut r = Runner::new(Arc::new(pipeline()), Arc::new(level));
     r.run_all();
-    r.first_error().map(|(_, e)| e.clone()).expect("the build fails")
+    r.first_error()
+        .map(|(_, e)| e.clone())
+        .expect("the build fails")
 }
 
 #[test]
 fn collinear_vertices_are_kept_and_are_not_notches() {
     // An L-shaped room with extra vertices in the middle of straight walls.
-    let l = vec![v(0., 0.), v(2., 0.), v(4., 0.), v(4., 2.), v(3., 2.), v(2., 2.), v(2., 3.), v(2., 4.), v(0., 4.), v(0., 2.)];
+    let l = vec![
+        v(0., 0.),
+        v(2., 0.),
+        v(4., 0.),
+        v(4., 2.),
+        v(3., 2.),
+        v(2., 2.),
+        v(2., 3.),
+        v(2., 4.),
+        v(0., 4.),
+        v(0., 2.),
+    ];
     let out = ok(&plan(l, vec![]), 0.0);
     assert_eq!(out.strict_notches, 1);
     assert_eq!(out.cells.len(), 2);
@@ -48,46 +70,105 @@ fn collinear_vertices_are_kept_and_are_not_notches() {
 
 #[test]
 fn duplicate_vertices_are_dropped() {
-    let outer = vec![v(0., 0.), v(0., 0.), v(4., 0.), v(4., 4.), v(4., 4.), v(0., 4.), v(0., 0.)];
+    let outer = vec![
+        v(0., 0.),
+        v(0., 0.),
+        v(4., 0.),
+        v(4., 4.),
+        v(4., 4.),
+        v(0., 4.),
+        v(0., 0.),
+    ];
     let out = ok(&plan(outer, vec![square(1., 1., 2., 2.)]), 0.0);
     assert_eq!(out.strict_notches, 4);
 }
 
 #[test]
 fn holes_touching_at_a_vertex_are_a_named_error() {
-    let p = plan(square(0., 0., 10., 10.), vec![square(2., 2., 4., 4.), square(4., 4., 6., 6.)]);
-    assert_eq!(first_error(p).to_string(), "bad.json: hole 0 and hole 1 meet at (4, -4)");
-    let p = plan(square(0., 0., 10., 10.), vec![vec![v(0., 5.), v(2., 4.), v(2., 6.)]]);
-    assert_eq!(first_error(p).to_string(), "bad.json: outer boundary and hole 0 meet at (0, -5)");
+    let p = plan(
+        square(0., 0., 10., 10.),
+        vec![square(2., 2., 4., 4.), square(4., 4., 6., 6.)],
+    );
+    assert_eq!(
+        first_error(p).to_string(),
+        "bad.json: hole 0 and hole 1 meet at (4, -4)"
+    );
+    let p = plan(
+        square(0., 0., 10., 10.),
+        vec![vec![v(0., 5.), v(2., 4.), v(2., 6.)]],
+    );
+    assert_eq!(
+        first_error(p).to_string(),
+        "bad.json: outer boundary and hole 0 meet at (0, -5)"
+    );
 }
 
 #[test]
 fn a_vertex_exactly_on_a_notchs_prolonged_edge_gets_the_portal() {
     // The L's notch (2, 2) prolongs its incoming edge (4,2)->(2,2) along y = 2;
     // the hole's corner (1, 2) lies exactly on that ray.
-    let l = vec![v(0., 0.), v(4., 0.), v(4., 2.), v(2., 2.), v(2., 4.), v(0., 4.)];
+    let l = vec![
+        v(0., 0.),
+        v(4., 0.),
+        v(4., 2.),
+        v(2., 2.),
+        v(2., 4.),
+        v(0., 4.),
+    ];
     let out = ok(&plan(l, vec![square(0.5, 1.5, 1., 2.)]), 0.0);
     let first = &out.decomposition.portals[0];
-    assert_eq!((first.a, first.b, first.kind), (v(2., 2.), v(1., 2.), PortalKind::VertexVertex));
+    assert_eq!(
+        (first.a, first.b, first.kind),
+        (v(2., 2.), v(1., 2.), PortalKind::VertexVertex)
+    );
 }
 
 #[test]
 fn collinear_slot_edges_join_vertex_to_vertex() {
     // A U-shaped hole whose slot opening is spanned along the tips' line.
-    let u = vec![v(2., 2.), v(8., 2.), v(8., 6.), v(6., 6.), v(6., 4.), v(4., 4.), v(4., 6.), v(2., 6.)];
+    let u = vec![
+        v(2., 2.),
+        v(8., 2.),
+        v(8., 6.),
+        v(6., 6.),
+        v(6., 4.),
+        v(4., 4.),
+        v(4., 6.),
+        v(2., 6.),
+    ];
     let out = ok(&plan(square(0., 0., 10., 10.), vec![u]), 0.0);
-    assert!(out.decomposition.portals.iter().any(|p| (p.a, p.b) == (v(4., 6.), v(6., 6.)) || (p.a, p.b) == (v(6., 6.), v(4., 6.))));
+    assert!(
+        out.decomposition
+            .portals
+            .iter()
+            .any(|p| (p.a, p.b) == (v(4., 6.), v(6., 6.)) || (p.a, p.b) == (v(6., 6.), v(4., 6.)))
+    );
 }
 
 #[test]
 fn a_hole_vertex_on_another_holes_edge_prolongation_splits_both_notches() {
     // Hole A's top edge prolonged runs exactly through hole B's top-left corner.
-    let p = plan(square(0., 0., 10., 6.), vec![square(1., 1., 2., 2.), square(4., 1., 5., 2.)]);
+    let p = plan(
+        square(0., 0., 10., 6.),
+        vec![square(1., 1., 2., 2.), square(4., 1., 5., 2.)],
+    );
     let out = ok(&p, 0.0);
-    let joined = out.decomposition.portals.iter().find(|q| (q.a, q.b) == (v(2., 2.), v(4., 2.)) || (q.a, q.b) == (v(4., 2.), v(2., 2.)));
+    let joined = out
+        .decomposition
+        .portals
+        .iter()
+        .find(|q| (q.a, q.b) == (v(2., 2.), v(4., 2.)) || (q.a, q.b) == (v(4., 2.), v(2., 2.)));
     assert!(joined.is_some(), "the corners on one line are joined");
-    let dropped: usize = out.decomposition.steps.iter().map(|s| s.dropped.len()).sum();
-    assert!(dropped >= 1, "the far notch is split by the same portal and leaves the list");
+    let dropped: usize = out
+        .decomposition
+        .steps
+        .iter()
+        .map(|s| s.dropped.len())
+        .sum();
+    assert!(
+        dropped >= 1,
+        "the far notch is split by the same portal and leaves the list"
+    );
 }
 
 #[test]
@@ -96,7 +177,10 @@ fn huge_coordinates() {
     let shift = v(3.0e7, -2.0e7);
     let moved = PolygonWithHoles::new(
         Polygon::new(base.outer.points.iter().map(|p| *p + shift).collect()),
-        base.holes.iter().map(|h| Polygon::new(h.points.iter().map(|p| *p + shift).collect())).collect(),
+        base.holes
+            .iter()
+            .map(|h| Polygon::new(h.points.iter().map(|p| *p + shift).collect()))
+            .collect(),
     );
     let a = ok(&base, 0.0);
     // At 3e7 m one ulp is 3.7e-9 m: split points sit that far off their
@@ -109,12 +193,45 @@ fn huge_coordinates() {
 #[test]
 fn bad_levels_are_named_errors() {
     let e = first_error(plan(vec![v(0., 0.), v(1., 1.), v(2., 2.)], vec![]));
-    assert_eq!(e.to_string(), "bad.json: outer boundary: encloses zero area (all vertices collinear)");
+    assert_eq!(
+        e.to_string(),
+        "bad.json: outer boundary: encloses zero area (all vertices collinear)"
+    );
     let e = first_error(plan(vec![], vec![]));
-    assert!(e.to_string().contains("needs at least 3 distinct vertices"), "{e}");
-    let level = Level { source: "pic.png".into(), data: LevelData::Raster(RasterPlan::default()) };
+    assert!(
+        e.to_string().contains("needs at least 3 distinct vertices"),
+        "{e}"
+    );
+    let level = Level {
+        source: "pic.png".into(),
+        data: LevelData::Raster(RasterPlan::default()),
+    };
     let mut r = Runner::new(Arc::new(pipeline()), Arc::new(level));
     r.run_all();
     let e = r.first_error().unwrap().1.to_string();
-    assert_eq!(e, "pic.png: the convex pipeline needs a floor plan, got a raster floor plan");
+    assert_eq!(
+        e,
+        "pic.png: the convex pipeline needs a floor plan, got a raster floor plan"
+    );
+}
+
+#[test]
+fn a_round_pillar_without_tau_notches_is_joined_by_an_island_step() {
+    // A 90-gon pillar: every corner bends by 4 degrees, below tau = 5, so no
+    // notch of the list touches it.
+    let pillar: Vec<DVec2> = (0..90)
+        .map(|i| {
+            let a = -(i as f64) * std::f64::consts::TAU / 90.0;
+            v(5.0 + 1.5 * a.cos(), 5.0 + 1.5 * a.sin())
+        })
+        .collect();
+    let p = plan(square(0., 0., 10., 10.), vec![pillar]);
+    let out = ok(&p, 5.0);
+    assert!(out.notches.is_empty(), "no tau-notch at all");
+    assert!(
+        out.decomposition.steps.iter().filter(|s| s.island).count() >= 2,
+        "one portal leaves a bridge, so a second island step follows"
+    );
+    // With strict convexity all 90 corners are notches.
+    assert_eq!(ok(&p, 0.0).strict_notches, 90);
 }

@@ -9,7 +9,8 @@ use navscope_convex::pipeline;
 use navscope_core::{ParamValue, Runner};
 
 fn runner() -> Runner {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels/corpus/table3.json");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels/corpus/table3.json");
     let level = navscope_levels::load(&path).unwrap();
     Runner::new(Arc::new(pipeline()), Arc::new(level))
 }
@@ -39,10 +40,16 @@ fn every_stage_runs_and_the_navmesh_keeps_the_contract() {
         let p = n.polygon.as_ref().unwrap();
         assert!(p.iter().all(|q| q.y == 0.0));
         // Counter-clockwise seen from +Y: the (x, z) shoelace sum is negative.
-        let s: f64 = (0..p.len()).map(|i| p[i].x * p[(i + 1) % p.len()].z - p[(i + 1) % p.len()].x * p[i].z).sum();
+        let s: f64 = (0..p.len())
+            .map(|i| p[i].x * p[(i + 1) % p.len()].z - p[(i + 1) % p.len()].x * p[i].z)
+            .sum();
         assert!(s < 0.0);
     }
-    assert!(mesh.links.iter().all(|l| l.kind == navscope_core::LinkKind::Portal && l.segment.is_some()));
+    assert!(
+        mesh.links
+            .iter()
+            .all(|l| l.kind == navscope_core::LinkKind::Portal && l.segment.is_some())
+    );
     assert_eq!(mesh.links.len() % 2, 0, "portals are two-way");
     let back = navscope_core::NavMesh::from_json(&mesh.to_json()).unwrap();
     assert_eq!(back.nodes.len(), mesh.nodes.len());
@@ -54,21 +61,51 @@ fn stages_draw_the_documented_kinds_and_the_portal_stage_steps_per_notch() {
     r.run_all();
     let notches = kinds(&r, 0);
     for k in ["area-of-interest", "boundary", "label", "notch"] {
-        assert!(notches.contains(&k.to_string()), "notches lacks {k}: {notches:?}");
+        assert!(
+            notches.contains(&k.to_string()),
+            "notches lacks {k}: {notches:?}"
+        );
     }
     let portals = kinds(&r, 1);
-    for k in ["area-of-interest", "chosen", "notch/current", "portal/vertex-vertex", "portal/vertex-edge", "candidate/vertex", "candidate/edge"] {
-        assert!(portals.contains(&k.to_string()), "portals lacks {k}: {portals:?}");
+    for k in [
+        "area-of-interest",
+        "chosen",
+        "notch/current",
+        "portal/vertex-vertex",
+        "portal/vertex-edge",
+        "candidate/vertex",
+        "candidate/edge",
+    ] {
+        assert!(
+            portals.contains(&k.to_string()),
+            "portals lacks {k}: {portals:?}"
+        );
     }
     assert!(kinds(&r, 3).contains(&"cell".to_string()));
     let a = r.result(1).unwrap().outcome.as_ref().unwrap();
     let steps = a.substeps();
-    assert!(steps.len() >= 32, "one sub-step per notch (and per island corner)");
-    assert!(steps.iter().all(|s| !s.title.is_empty() && !s.detail.is_empty()));
+    assert!(
+        steps.len() >= 32,
+        "one sub-step per notch (and per island corner)"
+    );
+    assert!(
+        steps
+            .iter()
+            .all(|s| !s.title.is_empty() && !s.detail.is_empty())
+    );
     // Portals appear at the step that created them.
-    for p in a.primitives().iter().filter(|p| p.kind.starts_with("portal/vertex")) {
+    for p in a
+        .primitives()
+        .iter()
+        .filter(|p| p.kind.starts_with("portal/vertex"))
+    {
         assert!(p.first_step < steps.len() as u32);
-        assert!(steps[p.first_step as usize].highlights.iter().any(|h| h.kind == "chosen" && h.element == p.element));
+        assert!(
+            steps[p.first_step as usize]
+                .highlights
+                .iter()
+                .any(|h| h.kind == "chosen" && h.element == p.element)
+        );
     }
 }
 
@@ -78,16 +115,29 @@ fn removal_and_tau_rerun_the_right_stages_and_lower_the_cell_count() {
     r.run_all();
     let cells = |r: &Runner| r.navmesh().unwrap().nodes.len();
     let with_removal = cells(&r);
-    assert_eq!(r.set_param("portal_removal", ParamValue::Bool(false)).unwrap(), Some(1));
+    assert_eq!(
+        r.set_param("portal_removal", ParamValue::Bool(false))
+            .unwrap(),
+        Some(1)
+    );
     r.run_all();
     assert_eq!(r.executions(0), 1, "notches are not recomputed");
     let original = cells(&r);
     assert!(with_removal <= original);
-    r.set_param("portal_removal", ParamValue::Bool(true)).unwrap();
+    r.set_param("portal_removal", ParamValue::Bool(true))
+        .unwrap();
     assert_eq!(r.set_param("tau", ParamValue::Float(5.0)).unwrap(), Some(0));
     r.run_all();
     assert!(cells(&r) <= with_removal);
-    assert_eq!(r.set_param("ill_conditioned_deg", ParamValue::Float(20.0)).unwrap(), Some(4));
+    assert_eq!(
+        r.set_param("ill_conditioned_deg", ParamValue::Float(20.0))
+            .unwrap(),
+        Some(4)
+    );
     r.run_all();
-    assert_eq!(r.executions(3), 3, "cells are not recomputed for the threshold");
+    assert_eq!(
+        r.executions(3),
+        3,
+        "cells are not recomputed for the threshold"
+    );
 }

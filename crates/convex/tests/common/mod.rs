@@ -6,7 +6,9 @@ use std::f64::consts::PI;
 
 use glam::DVec2;
 use navscope_convex::{Fate, Output};
-use navscope_core::geom::{PolygonWithHoles, SegmentHit, candidate_segment_pairs, segment_intersection};
+use navscope_core::geom::{
+    PolygonWithHoles, SegmentHit, candidate_segment_pairs, segment_intersection,
+};
 
 /// Tolerance on angles (split points are rounded to f64).
 pub const ANGLE_EPS: f64 = 1e-9;
@@ -33,14 +35,26 @@ pub fn check_with(plan: &PolygonWithHoles, out: &Output, tau_deg: f64, angle_eps
         assert!(n >= 3, "cell {i} has {n} corners");
         assert!(c.area > 0.0, "cell {i} has area {}", c.area);
         for k in 0..n {
-            let a = angle_at(c.polygon[(k + n - 1) % n], c.polygon[k], c.polygon[(k + 1) % n]);
-            assert!(a <= PI + tau + angle_eps, "cell {i} corner {k} at {:?} is {} deg (tau {tau_deg})", c.polygon[k], a.to_degrees());
+            let a = angle_at(
+                c.polygon[(k + n - 1) % n],
+                c.polygon[k],
+                c.polygon[(k + 1) % n],
+            );
+            assert!(
+                a <= PI + tau + angle_eps,
+                "cell {i} corner {k} at {:?} is {} deg (tau {tau_deg})",
+                c.polygon[k],
+                a.to_degrees()
+            );
         }
     }
     // 2. Areas sum to the free area.
     let total: f64 = out.cells.iter().map(|c| c.area).sum();
     let free = plan.area();
-    assert!(((total - free) / free).abs() < 1e-9, "cells cover {total}, free area is {free}");
+    assert!(
+        ((total - free) / free).abs() < 1e-9,
+        "cells cover {total}, free area is {free}"
+    );
     // 3. No two cells overlap (separating axis; cells are convex when tau = 0).
     if tau == 0.0 {
         check_no_overlap(out);
@@ -48,12 +62,25 @@ pub fn check_with(plan: &PolygonWithHoles, out: &Output, tau_deg: f64, angle_eps
     // 4. Every notch is split: its reflex angle cannot fit in one convex
     //    cell, so at least two cells have a corner there.
     for nt in &out.notches {
-        let corners = out.cells.iter().filter(|c| c.polygon.contains(&nt.position)).count();
-        assert!(corners >= 2, "notch at {:?} is a corner of {corners} cell(s)", nt.position);
+        let corners = out
+            .cells
+            .iter()
+            .filter(|c| c.polygon.contains(&nt.position))
+            .count();
+        assert!(
+            corners >= 2,
+            "notch at {:?} is a corner of {corners} cell(s)",
+            nt.position
+        );
     }
     // 5. Portals cross neither each other nor the boundary, and lie in the free space.
-    let portals: Vec<(DVec2, DVec2)> =
-        out.decomposition.portals.iter().filter(|p| p.fate == Fate::Kept).map(|p| (p.a, p.b)).collect();
+    let portals: Vec<(DVec2, DVec2)> = out
+        .decomposition
+        .portals
+        .iter()
+        .filter(|p| p.fate == Fate::Kept)
+        .map(|p| (p.a, p.b))
+        .collect();
     let mut segs = portals.clone();
     for r in plan.rings() {
         for (_, a, b) in r.edges() {
@@ -72,14 +99,26 @@ pub fn check_with(plan: &PolygonWithHoles, out: &Output, tau_deg: f64, angle_eps
             SegmentHit::Point(p) => {
                 let at_end = |x: DVec2, y: DVec2| p.distance(x) <= eps || p.distance(y) <= eps;
                 // A portal may end on a boundary edge or on another portal's end.
-                let ok = if j < portals.len() { at_end(a, b) && at_end(c, d) } else { at_end(a, b) };
-                assert!(ok, "portal {i} ({a:?}-{b:?}) meets segment {j} ({c:?}-{d:?}) at {p:?}");
+                let ok = if j < portals.len() {
+                    at_end(a, b) && at_end(c, d)
+                } else {
+                    at_end(a, b)
+                };
+                assert!(
+                    ok,
+                    "portal {i} ({a:?}-{b:?}) meets segment {j} ({c:?}-{d:?}) at {p:?}"
+                );
             }
-            SegmentHit::Overlap(p, q) => panic!("portal {i} overlaps segment {j} from {p:?} to {q:?}"),
+            SegmentHit::Overlap(p, q) => {
+                panic!("portal {i} overlaps segment {j} from {p:?} to {q:?}")
+            }
         }
     }
     for (a, b) in &portals {
-        assert!(plan.contains((*a + *b) * 0.5), "portal {a:?}-{b:?} runs outside the free space");
+        assert!(
+            plan.contains((*a + *b) * 0.5),
+            "portal {a:?}-{b:?} runs outside the free space"
+        );
     }
     // 6. The cell graph is connected (the free space of a valid plan is).
     let n = out.cells.len();
@@ -107,11 +146,18 @@ fn check_no_overlap(out: &Output) {
     let boxes: Vec<(DVec2, DVec2)> = out
         .cells
         .iter()
-        .map(|c| c.polygon.iter().fold((DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)), |(lo, hi), p| (lo.min(*p), hi.max(*p))))
+        .map(|c| {
+            c.polygon.iter().fold(
+                (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+                |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+            )
+        })
         .collect();
     for (i, j) in candidate_segment_pairs(&boxes) {
         let (a, b) = (&out.cells[i].polygon, &out.cells[j].polygon);
-        let scale = (boxes[i].1 - boxes[i].0).length().max((boxes[j].1 - boxes[j].0).length());
+        let scale = (boxes[i].1 - boxes[i].0)
+            .length()
+            .max((boxes[j].1 - boxes[j].0).length());
         let separated = [a, b].iter().any(|poly| {
             (0..poly.len()).any(|k| {
                 let e = poly[(k + 1) % poly.len()] - poly[k];
@@ -126,5 +172,8 @@ fn check_no_overlap(out: &Output) {
 }
 
 fn proj(p: &[DVec2], axis: DVec2) -> (f64, f64) {
-    p.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), q| (lo.min(q.dot(axis)), hi.max(q.dot(axis))))
+    p.iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), q| {
+            (lo.min(q.dot(axis)), hi.max(q.dot(axis)))
+        })
 }
