@@ -231,7 +231,12 @@ pub fn layer_axes(sites: &Sites, grid: Grid, tolerance: f64, snap: f64) -> Resul
         for e in edges {
             let mid = e.points[e.points.len() / 2];
             let mid = if e.points.len() == 2 { (e.points[0] + e.points[1]) * 0.5 } else { mid };
-            if !sites.areas[li].contains(mid) {
+            // An edge with a segment on either side lies on that segment's
+            // free side exactly when it is in free space (checked below when
+            // resolving sides); only edges between two points need the
+            // polygon test.
+            let points_only = e.sources.iter().all(|s| !matches!(s, Source::Segment(_)));
+            if points_only && !sites.areas[li].contains(mid) {
                 continue;
             }
             let resolve = |s: Source| -> Option<u32> {

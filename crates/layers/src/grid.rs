@@ -5,7 +5,9 @@
 //! whose segments meet only at their endpoints. Plan coordinates (metres)
 //! are snapped to a grid of `grid` metres (the `grid` parameter, 1 mm by
 //! default): a point `p` becomes `round(p / grid)`. Coordinates must stay
-//! within ±2³¹ grid steps so every predicate stays exact.
+//! within ±2²⁸ grid steps (±268 km on the 1 mm grid) so that, with the
+//! frames put around connection scenes, everything fits the 32-bit input
+//! for which Boost's predicates are exact and fast.
 
 use glam::DVec2;
 
@@ -13,7 +15,7 @@ use glam::DVec2;
 pub type IPt = [i64; 2];
 
 /// Largest absolute grid coordinate accepted.
-pub const MAX_COORD: i64 = 1 << 31;
+pub const MAX_COORD: i64 = 1 << 28;
 
 /// Converts between plan metres and grid integers.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -30,7 +30,7 @@
 //! ## Choices where the paper is open
 //! * **Geometry on a grid.** `boostvoronoi` needs integer input. Plan
 //!   coordinates are snapped to a grid of `grid` metres (parameter, 1 mm by
-//!   default; ±2³¹ steps at most), and obstacle segments are split where they
+//!   default; ±2²⁸ steps at most), and obstacle segments are split where they
 //!   touch or overlap so they meet only at endpoints ([`grid::arrange`]).
 //! * **Parabolic arcs** (point–segment bisectors) are cut into chords within
 //!   `arc_tolerance` metres of the arc (parameter, 1 cm by default).

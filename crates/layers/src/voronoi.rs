@@ -42,9 +42,13 @@ const MAX_CHORDS: usize = 4096;
 /// The finite primary edges of the Voronoi diagram of `points` and
 /// `segments` (which must meet only at endpoints; see [`crate::grid::arrange`]).
 pub fn primary_edges(points: &[IPt], segments: &[(IPt, IPt)], grid: Grid, tolerance: f64) -> Result<Vec<VEdge>, String> {
-    let pts: Vec<Point<i64>> = points.iter().map(|p| Point { x: p[0], y: p[1] }).collect();
-    let segs: Vec<Line<i64>> = segments.iter().map(|(a, b)| Line::new(Point { x: a[0], y: a[1] }, Point { x: b[0], y: b[1] })).collect();
-    let diagram = Builder::<i64>::default()
+    // Boost's predicates are exact and fastest for 32-bit input; grid
+    // coordinates (and the frames put around scenes) stay within i32.
+    let narrow = |v: i64| i32::try_from(v).map_err(|_| format!("coordinate {v} is outside the 32-bit grid range"));
+    let pts: Vec<Point<i32>> = points.iter().map(|p| Ok(Point { x: narrow(p[0])?, y: narrow(p[1])? })).collect::<Result<_, String>>()?;
+    let segs: Vec<Line<i32>> =
+        segments.iter().map(|(a, b)| Ok(Line::new(Point { x: narrow(a[0])?, y: narrow(a[1])? }, Point { x: narrow(b[0])?, y: narrow(b[1])? }))).collect::<Result<_, String>>()?;
+    let diagram = Builder::<i32>::default()
         .with_vertices(pts.iter())
         .and_then(|b| b.with_segments(segs.iter()))
         .and_then(|b| b.build())
