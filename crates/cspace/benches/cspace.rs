@@ -27,8 +27,12 @@ fn level(name: &str, b: BrushLevel) -> Arc<Level> {
 }
 
 fn bench(c: &mut Criterion) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/levels/cspace/courtyard.map");
-    let courtyard = Arc::new(navscope_levels::load(std::path::Path::new(path)).expect("courtyard.map loads"));
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/levels/cspace/courtyard.map"
+    );
+    let courtyard =
+        Arc::new(navscope_levels::load(std::path::Path::new(path)).expect("courtyard.map loads"));
     let maze = level("maze", samples::maze(23, 1));
     let mut g = c.benchmark_group("cspace");
     g.sample_size(10);

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use glam::{DVec3, Vec3};
+use navscope_core::draw::SubStep;
 use navscope_core::level::{BrushLevel, LevelData, LevelKind};
 use navscope_core::{
     Artifact, LinkKind, NavMesh, ParamSpec, ParamValues, Pipeline, Primitive, Shape, Stage,
@@ -481,6 +482,10 @@ impl Artifact for Union {
         ])
     }
 
+    fn substeps(&self) -> Vec<SubStep> {
+        self.brush_steps()
+    }
+
     fn primitives(&self) -> Vec<Primitive> {
         let mut out = Vec::new();
         let mut el = 0u32;
@@ -495,6 +500,53 @@ impl Artifact for Union {
             }
         }
         out
+    }
+}
+
+impl Union {
+    /// Sub-steps: Listing 1's outer loop, one step per expanded brush of
+    /// each size, highlighting the pieces of its faces that were kept and
+    /// those that the trees of other brushes clipped away.
+    fn brush_steps(&self) -> Vec<SubStep> {
+        let mut steps = Vec::new();
+        for (m, mesh) in self.meshes.iter().enumerate() {
+            let brushes = mesh
+                .kept
+                .iter()
+                .chain(&mesh.clipped)
+                .map(|f| f.brush)
+                .max()
+                .map_or(0, |b| b + 1);
+            let mut kept = vec![Vec::new(); brushes];
+            let mut clipped = vec![Vec::new(); brushes];
+            for f in &mesh.kept {
+                kept[f.brush].push(Primitive::new(
+                    "face/kept",
+                    f.brush as u32,
+                    poly_shape(&f.polygon),
+                ));
+            }
+            for f in &mesh.clipped {
+                clipped[f.brush].push(Primitive::new(
+                    "face/clipped",
+                    f.brush as u32,
+                    poly_shape(&f.polygon),
+                ));
+            }
+            for (b, (k, c)) in kept.into_iter().zip(clipped).enumerate() {
+                let detail = format!(
+                    "The faces of brush {b} were clipped against the BSP trees of the brushes in range: {} pieces stay on the union's surface, {} lie inside other brushes.",
+                    k.len(),
+                    c.len()
+                );
+                steps.push(SubStep {
+                    title: format!("{}: brush {} of {brushes}", self.sizes[m].name, b + 1),
+                    detail,
+                    highlights: k.into_iter().chain(c).collect(),
+                });
+            }
+        }
+        steps
     }
 }
 

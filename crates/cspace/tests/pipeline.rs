@@ -293,6 +293,24 @@ fn union_faces_lie_on_the_boundary_and_do_not_overlap() {
 }
 
 #[test]
+fn union_steps_through_every_brush_of_every_size() {
+    let r = run("ramp", samples::ramp(), &[]);
+    let u = artifact::<Union>(&r, "union");
+    let steps = u.substeps();
+    assert_eq!(steps.len(), 2 * samples::ramp().brushes.len());
+    assert_eq!(steps[0].title, "stand: brush 1 of 4");
+    let pieces: usize = steps.iter().map(|s| s.highlights.len()).sum();
+    let un = get::<Union>(&u);
+    assert_eq!(
+        pieces,
+        un.meshes
+            .iter()
+            .map(|m| m.kept.len() + m.clipped.len())
+            .sum::<usize>()
+    );
+}
+
+#[test]
 fn clicking_an_edge_plane_lists_its_edges() {
     let r = run("ramp", samples::ramp(), &[]);
     let a = artifact::<EdgePlanes>(&r, "edge-planes");
