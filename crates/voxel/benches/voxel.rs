@@ -1,1 +1,88 @@
-fn main(){}
+//! Whole builds of the Recast demo meshes with the Recast demo settings
+//! (cell 0.3 m, height 0.2 m, agent 2.0 m / 0.6 m, climb 0.9 m, slope 45
+//! degrees), on one thread, one tile: the standing pass alone and all five
+//! passes; plus the five passes in 64-cell tiles on every core. Before the
+//! criterion groups, the median time of every stage over 15 runs is printed.
+//! Meshes absent from `../shared/data/recast-meshes/` are skipped.
+//!
+//! `CARGO_TARGET_DIR=/work/tgt cargo bench -p navscope-voxel`
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use navscope_core::level::{Level, LevelData};
+use navscope_core::{ParamValue, ParamValues, Runner};
+use navscope_voxel::Builder;
+
+fn params(passes: &str, tile: i64) -> ParamValues {
+    let specs = navscope_voxel::settings::specs();
+    let mut v = ParamValues::defaults(&specs);
+    for (k, val) in [
+        ("cell_size", ParamValue::Float(0.3)),
+        ("cell_height", ParamValue::Float(0.2)),
+        ("stand.height", ParamValue::Float(2.0)),
+        ("stand.radius", ParamValue::Float(0.6)),
+        ("stand.max_step", ParamValue::Float(0.9)),
+        ("stand.max_slope", ParamValue::Float(45.0)),
+        ("tile_size", ParamValue::Int(tile)),
+        ("passes", ParamValue::Text(passes.into())),
+    ] {
+        v.set(&specs, k, val).unwrap();
+    }
+    v
+}
+
+fn level(name: &str) -> Option<Level> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/recast-meshes").join(name);
+    if !p.exists() {
+        eprintln!("skipping {name}: {} is absent", p.display());
+        return None;
+    }
+    Some(navscope_levels::load(&p).expect("loads"))
+}
+
+fn stage_medians(name: &str, level: &Level, p: &ParamValues) {
+    let pipeline = Arc::new(navscope_voxel::pipeline());
+    let mut per_stage: Vec<Vec<f64>> = vec![Vec::new(); pipeline.stages.len()];
+    for _ in 0..15 {
+        let mut r = Runner::new(pipeline.clone(), Arc::new(level.clone()));
+        r.set_params(p.clone());
+        r.run_all();
+        for (i, v) in per_stage.iter_mut().enumerate() {
+            v.push(r.result(i).map_or(f64::NAN, |x| x.ms));
+        }
+    }
+    let mut line = format!("{name} [{}] median ms per stage:", p.text("passes"));
+    let mut total = 0.0;
+    for (i, v) in per_stage.iter_mut().enumerate() {
+        v.sort_by(f64::total_cmp);
+        total += v[7];
+        line += &format!(" {} {:.2};", pipeline.stages[i].info.id, v[7]);
+    }
+    eprintln!("{line} sum {total:.2}");
+}
+
+fn bench(c: &mut Criterion) {
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    for name in ["nav_test.obj", "dungeon.obj"] {
+        let Some(level) = level(name) else { continue };
+        let LevelData::Mesh(mesh) = &level.data else { continue };
+        let stand = params("stand", 0);
+        let all = params("stand,crouch,prone,swim,sidestep", 0);
+        one.install(|| {
+            stage_medians(name, &level, &stand);
+            stage_medians(name, &level, &all);
+        });
+        let mut g = c.benchmark_group(name);
+        g.sample_size(20);
+        g.bench_function("stand, 1 thread", |b| b.iter(|| one.install(|| Builder::new().build(mesh, &stand).unwrap())));
+        g.bench_function("5 passes, 1 thread", |b| b.iter(|| one.install(|| Builder::new().build(mesh, &all).unwrap())));
+        let tiled = params("stand,crouch,prone,swim,sidestep", 64);
+        g.bench_function("5 passes, 64-cell tiles, all threads", |b| b.iter(|| Builder::new().build(mesh, &tiled).unwrap()));
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -22,7 +22,7 @@
 
 use serde::Serialize;
 
-use crate::flags::{DIRS, Limits, NO_LINK, PassFlags, links};
+use crate::flags::{DIRS, Limits, NO_LINK, PassFlags};
 use crate::heightfield::Heightfield;
 use crate::tiles::Grid;
 use navscope_core::Stance;
@@ -87,7 +87,7 @@ pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Regio
     let limits: Vec<Limits> = passes.iter().map(|p| Limits::of(&p.pass, grid)).collect();
     let mut stamp = vec![NONE; ncols];
     for (k, pf) in passes.iter().enumerate() {
-        let link = links(hf, limits[k]);
+        let link = &pf.links;
         let mut region_of = vec![NONE; hf.spans.len()];
         let mut queue = Vec::new();
         for c in 0..ncols {

@@ -51,6 +51,10 @@ pub struct PassFlags {
     pub pass: Pass,
     /// One flag per span ([`CLAIMED`], [`NON_WALKABLE`], [`WALKABLE`], [`BORDER`]).
     pub flags: Vec<u8>,
+    /// The pass's connections (see [`links`]), shared between passes with
+    /// the same limits and kept for the regions stage.
+    #[serde(skip)]
+    pub links: std::sync::Arc<Vec<u32>>,
 }
 
 impl PassFlags {
@@ -61,7 +65,7 @@ impl PassFlags {
 }
 
 /// Integer limits of one pass in grid units.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Height in voxels (rounded up).
     pub height: u32,
@@ -116,21 +120,30 @@ pub const UNIT: f64 = 13.0;
 pub fn flag_tile(hf: &Heightfield, grid: &Grid, passes: &[Pass]) -> Vec<PassFlags> {
     let n = hf.spans.len();
     let mut pool = vec![true; n];
-    let mut out = Vec::with_capacity(passes.len());
+    let mut out: Vec<PassFlags> = Vec::with_capacity(passes.len());
+    let mut link_sets: Vec<(Limits, std::sync::Arc<Vec<u32>>)> = Vec::new();
     for pass in passes {
         let lim = Limits::of(pass, grid);
         let a = pass.agent;
+        // slope <= max  <=>  ny >= cos(max) for max below pi; beyond, any slope.
+        let min_ny = if a.max_slope_rad >= std::f64::consts::PI { f32::NEG_INFINITY } else { (a.max_slope_rad.cos() - 1e-7) as f32 };
         let passable: Vec<bool> = hf
             .spans
             .iter()
             .map(|s| {
-                let slope = (s.ny.clamp(-1.0, 1.0) as f64).acos();
                 let clear = s.ceil == OPEN || (s.ceil - s.floor) as u32 >= lim.height;
                 let depth = s.depth(grid);
-                slope <= a.max_slope_rad + 1e-9 && clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9
+                s.ny >= min_ny && clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9
             })
             .collect();
-        let link = links(hf, lim);
+        let link = match link_sets.iter().find(|(l, _)| *l == lim) {
+            Some((_, set)) => set.clone(),
+            None => {
+                let set = std::sync::Arc::new(links(hf, lim));
+                link_sets.push((lim, set.clone()));
+                set
+            }
+        };
         let dist = distances(hf, &link, &passable);
         let threshold = ((a.radius / grid.cs + 0.5) * UNIT - 1e-9).ceil().min(u16::MAX as f64) as u16;
         let walk: Vec<bool> = (0..n).map(|s| pool[s] && passable[s] && dist[s] >= threshold).collect();
@@ -152,7 +165,7 @@ pub fn flag_tile(hf: &Heightfield, grid: &Grid, passes: &[Pass]) -> Vec<PassFlag
                 pool[s] = false;
             }
         }
-        out.push(PassFlags { pass: *pass, flags });
+        out.push(PassFlags { pass: *pass, flags, links: link });
     }
     out
 }

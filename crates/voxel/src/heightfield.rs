@@ -6,13 +6,18 @@
 //! flags are kept per open span (the voxel on the surface decides for the
 //! column of free voxels above it), the way Recast keeps them.
 //!
+//! A face that looks down is the underside of a solid: the column is solid
+//! from it up to the next face that looks up (closed meshes are filled, so
+//! no agent is found inside a box standing on a floor); one-sided
+//! geometry, with no face above, is left as it is.
+//!
 //! Water is not solid: each open span records the height of the water
 //! surface above its floor (the global water level, or the top of a water
 //! volume whose box holds the floor), so its depth is known.
 //!
 //! Written by hand; Recast's rasterizer was read for the clipping scheme.
 
-use glam::DVec3;
+use glam::{DVec3, Vec3};
 use navscope_core::StageError;
 use navscope_core::geom::TriMesh;
 use serde::Serialize;
@@ -95,15 +100,16 @@ impl Heightfield {
     }
 }
 
-type Poly = ([DVec3; 12], usize);
+/// A convex polygon of at most 8 corners (a triangle cut by four planes has 7).
+type Poly = ([Vec3; 8], usize);
 
 /// Splits `p` by the plane `coord(axis) = v` into the parts at or below and
 /// at or above it.
-fn split(p: &Poly, axis: usize, v: f64) -> (Poly, Poly) {
-    let (mut lo, mut hi): (Poly, Poly) = (([DVec3::ZERO; 12], 0), ([DVec3::ZERO; 12], 0));
+fn split(p: &Poly, axis: usize, v: f32) -> (Poly, Poly) {
+    let (mut lo, mut hi): (Poly, Poly) = (([Vec3::ZERO; 8], 0), ([Vec3::ZERO; 8], 0));
     let n = p.1;
-    let push = |q: &mut Poly, x: DVec3| {
-        if q.1 < 12 {
+    let push = |q: &mut Poly, x: Vec3| {
+        if q.1 < 8 {
             q.0[q.1] = x;
             q.1 += 1;
         }
@@ -138,57 +144,58 @@ pub fn voxelize(mesh: &TriMesh, tile: &Tile, grid: &Grid, water_level: Option<f6
     // (column, base, top, ny) of every clipped piece.
     let mut pieces: Vec<(u32, u16, u16, f32)> = Vec::new();
     let (cs, ch) = (grid.cs, grid.ch);
-    let max_h = (crate::tiles::MAX_HEIGHT_UNITS - 1) as f64;
+    let max_h = (crate::tiles::MAX_HEIGHT_UNITS - 1) as f32;
     for &t in &tile.triangles {
         let [a, b, c] = mesh.triangle(t as usize);
         let n = (b - a).cross(c - a).normalize_or_zero();
         if n == glam::Vec3::ZERO {
             continue;
         }
-        let rel = |p: glam::Vec3| (p.as_dvec3() - grid.origin) / DVec3::new(cs, 1.0, cs);
-        let mut poly: Poly = ([DVec3::ZERO; 12], 3);
+        // Corners in cells (x, z) and voxels (y) from the grid origin.
+        let rel = |p: Vec3| ((p.as_dvec3() - grid.origin) / DVec3::new(cs, ch, cs)).as_vec3();
+        let mut poly: Poly = ([Vec3::ZERO; 8], 3);
         poly.0[0] = rel(a);
         poly.0[1] = rel(b);
         poly.0[2] = rel(c);
-        let (zmin, zmax) = (poly.0[..3].iter().map(|p| p.z).fold(f64::INFINITY, f64::min), poly.0[..3].iter().map(|p| p.z).fold(f64::NEG_INFINITY, f64::max));
+        let (zmin, zmax) = (poly.0[..3].iter().map(|p| p.z).fold(f32::INFINITY, f32::min), poly.0[..3].iter().map(|p| p.z).fold(f32::NEG_INFINITY, f32::max));
         let z0 = (zmin.floor() as i64).max(pz as i64);
         let z1 = (zmax.floor() as i64).min(pz1 as i64 - 1);
         let mut rest = poly;
         if z0 > z1 {
             continue;
         }
-        if (z0 as f64) > zmin {
-            rest = split(&rest, 2, z0 as f64).1;
+        if (z0 as f32) > zmin {
+            rest = split(&rest, 2, z0 as f32).1;
         }
         for z in z0..=z1 {
-            let (row, r) = split(&rest, 2, (z + 1) as f64);
+            let (row, r) = split(&rest, 2, (z + 1) as f32);
             rest = r;
             if row.1 < 3 {
                 continue;
             }
-            let xmin = row.0[..row.1].iter().map(|p| p.x).fold(f64::INFINITY, f64::min);
-            let xmax = row.0[..row.1].iter().map(|p| p.x).fold(f64::NEG_INFINITY, f64::max);
+            let xmin = row.0[..row.1].iter().map(|p| p.x).fold(f32::INFINITY, f32::min);
+            let xmax = row.0[..row.1].iter().map(|p| p.x).fold(f32::NEG_INFINITY, f32::max);
             let x0 = (xmin.floor() as i64).max(px as i64);
             let x1 = (xmax.floor() as i64).min(px1 as i64 - 1);
             if x0 > x1 {
                 continue;
             }
             let mut rrow = row;
-            if (x0 as f64) > xmin {
-                rrow = split(&rrow, 0, x0 as f64).1;
+            if (x0 as f32) > xmin {
+                rrow = split(&rrow, 0, x0 as f32).1;
             }
             for x in x0..=x1 {
-                let (cell, r) = split(&rrow, 0, (x + 1) as f64);
+                let (cell, r) = split(&rrow, 0, (x + 1) as f32);
                 rrow = r;
                 if cell.1 < 3 {
                     continue;
                 }
                 let ys = cell.0[..cell.1].iter().map(|p| p.y);
-                let (ylo, yhi) = ys.clone().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), y| (l.min(y), h.max(y)));
+                let (ylo, yhi) = ys.fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), y| (l.min(y), h.max(y)));
                 // A flat face on a grid line: a floor tops its voxel there,
                 // a ceiling bottoms its voxel there.
-                let mut hi = (yhi / ch - 1e-6).ceil().clamp(0.0, max_h) as u16;
-                let mut lo = ((ylo / ch + 1e-6).floor().clamp(0.0, max_h) as u16).min(hi);
+                let mut hi = (yhi - 1e-4).ceil().clamp(0.0, max_h) as u16;
+                let mut lo = ((ylo + 1e-4).floor().clamp(0.0, max_h) as u16).min(hi);
                 if lo == hi {
                     if n.y >= 0.0 && lo > 0 { lo -= 1 } else { hi += 1 }
                 }
@@ -221,6 +228,15 @@ pub fn voxelize(mesh: &TriMesh, tile: &Tile, grid: &Grid, water_level: Option<f6
     for c in 0..ncols {
         let list = &mut order[cols[c] as usize..cols[c + 1] as usize];
         list.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2)));
+        // Closed solids: a face looking down is the bottom of a solid, so
+        // the column is solid from it up to the next face looking up.
+        for i in 0..list.len() {
+            if list[i].2 < -0.01 {
+                if let Some(top) = list[i + 1..].iter().filter(|q| q.2 > 0.01 && q.1 > list[i].1).map(|q| q.0).min() {
+                    list[i].1 = list[i].1.max(top);
+                }
+            }
+        }
         let first = spans.len();
         for &(lo, hi, ny) in list.iter() {
             if spans.len() > first {
