@@ -1,5 +1,8 @@
 //! navscope-navgraph (docs written below once the stages exist).
 pub mod binary;
 pub mod contours;
+pub mod graphs;
 pub mod simplify;
+pub mod supergraph;
+pub mod triangulate;
 pub mod walls;

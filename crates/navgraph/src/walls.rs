@@ -267,6 +267,27 @@ impl Walls {
         odd
     }
 
+    /// True when some wall vertex lies strictly inside the triangle `abc`
+    /// (either winding).
+    pub fn vertex_inside(&self, a: DVec2, b: DVec2, c: DVec2) -> bool {
+        let s = orient_value(a, b, c);
+        if s == 0.0 {
+            return false;
+        }
+        let (a, b) = if s > 0.0 { (a, b) } else { (b, a) };
+        self.for_each_in_box(a.min(b).min(c), a.max(b).max(c), &mut |id| {
+            let p = self.segment(id).0;
+            orient_value(a, b, p) > 0.0 && orient_value(b, c, p) > 0.0 && orient_value(c, a, p) > 0.0
+        })
+    }
+
+    /// True when the whole triangle `abc` (free, as a triangulation face
+    /// is) is visible from `p`: the union of the segments from `p` to its
+    /// points, the convex hull of `p` and the triangle, stays free.
+    pub fn sees_triangle(&self, p: DVec2, [a, b, c]: [DVec2; 3]) -> bool {
+        self.clear(p, a) && self.clear(p, b) && self.clear(p, c) && !self.vertex_inside(p, a, b) && !self.vertex_inside(p, b, c) && !self.vertex_inside(p, c, a)
+    }
+
     /// True when `p` lies in the closed free space: not strictly inside the
     /// obstacle side (crossing-number parity over all rings, boundary counts
     /// as free).

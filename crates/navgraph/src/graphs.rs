@@ -1,0 +1,402 @@
+//! Stage 7, graphs from the triangulation: the dual graph at incentres
+//! extended with the triangulation's vertices and edges, and the
+//! art-gallery graph.
+//!
+//! **Dual graph.** One node per triangle at its incentre, with the
+//! inscribed-circle radius as its node radius (and the triangle as its
+//! polygon in the NavMesh); one node per triangulation vertex. Links: each
+//! incentre to its three corners, every triangulation edge, and each pair of
+//! adjacent triangles' incentres when the straight segment between them is
+//! clear. When it is not, the dual edge is *repaired*: the two triangles are
+//! joined through the shared corner that makes the shorter detour, which
+//! the corner links already provide; the repair is recorded for drawing.
+//!
+//! **Art-gallery graph.** Guards stand on triangulation vertices. The first
+//! guard is a vertex of the highest order (most incident triangles); then
+//! the triangles are scanned in order and the first one not entirely seen
+//! by a guard gets a guard at its highest-order corner. A triangle counts as
+//! seen when the convex hull of the guard and the triangle is free
+//! ([`Walls::sees_triangle`]); the search for triangles a new guard sees
+//! grows through neighbouring seen triangles and stops after
+//! [`SEEN_SEARCH_LIMIT`] triangles (this only ever adds guards). Guards need
+//! not see each other, so connecting nodes are added through the mesh: a
+//! multi-source Dijkstra over the triangulation edges gives each vertex its
+//! nearest guard; for every pair of guards whose vertex sets touch, the
+//! shortest such vertex path between them is shortcut by line of sight and
+//! its remaining inner vertices become connecting nodes.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BinaryHeap};
+
+use glam::DVec2;
+use navscope_core::geom::plan_to_world;
+use navscope_core::{LinkKind, NavMesh, Stance};
+use serde::Serialize;
+
+use crate::triangulate::{Triangulation, incircle};
+use crate::walls::Walls;
+
+/// At most this many triangles are tested when finding what a new guard
+/// sees.
+pub const SEEN_SEARCH_LIMIT: usize = 4096;
+
+/// The dual graph extended with the triangulation's vertices and edges.
+#[derive(Clone, Debug, Serialize)]
+pub struct DualGraph {
+    /// Incentre of every triangle (node `t`).
+    pub incentres: Vec<DVec2>,
+    /// Inscribed-circle radius of every triangle.
+    pub radii: Vec<f64>,
+    /// Triangulation vertex of node `triangles + k`.
+    pub vertex_nodes: Vec<u32>,
+    /// Direct dual edges (triangle pairs, smaller first).
+    pub dual_edges: Vec<(u32, u32)>,
+    /// Repaired dual edges: triangles `a`, `b` and the shared vertex joining them.
+    pub repaired: Vec<(u32, u32, u32)>,
+    /// The graph as a NavMesh: triangles first (polygon nodes), then vertices.
+    pub mesh: NavMesh,
+}
+
+/// The art-gallery graph.
+#[derive(Clone, Debug, Serialize)]
+pub struct GalleryGraph {
+    /// Triangulation vertices holding guards, in placement order (node `k`).
+    pub guards: Vec<u32>,
+    /// Connecting triangulation vertices (nodes after the guards).
+    pub connectors: Vec<u32>,
+    /// Links as node pairs (smaller first).
+    pub edges: Vec<(u32, u32)>,
+    /// For every triangle, the guard (index into `guards`) that sees it.
+    pub seen_by: Vec<u32>,
+    /// The graph as a NavMesh of point nodes.
+    pub mesh: NavMesh,
+}
+
+fn w(p: DVec2) -> glam::DVec3 {
+    plan_to_world(p, 0.0)
+}
+
+/// Incident triangles of every vertex.
+pub fn vertex_triangles(tri: &Triangulation) -> Vec<Vec<u32>> {
+    let mut inc = vec![Vec::new(); tri.vertices.len()];
+    for (t, vs) in tri.triangles.iter().enumerate() {
+        for &v in vs {
+            inc[v as usize].push(t as u32);
+        }
+    }
+    inc
+}
+
+/// Every triangulation edge once, as vertex pairs.
+pub fn triangulation_edges(tri: &Triangulation) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    for (t, vs) in tri.triangles.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (vs[k], vs[(k + 1) % 3]);
+            if tri.neighbours[t][k].is_none() || a < b {
+                out.push((a.min(b), a.max(b)));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Builds the extended dual graph.
+pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
+    let nt = tri.triangles.len();
+    let mut g = DualGraph { incentres: Vec::new(), radii: Vec::new(), vertex_nodes: Vec::new(), dual_edges: Vec::new(), repaired: Vec::new(), mesh: NavMesh::new("navgraph", "") };
+    for t in 0..nt {
+        let [a, b, c] = tri.corners(t);
+        let (centre, r) = incircle(a, b, c);
+        g.incentres.push(centre);
+        g.radii.push(r);
+        g.mesh.add_node(w(centre), Some(vec![w(a), w(b), w(c)]), Stance::Stand, 0);
+    }
+    let mut node_of = vec![u32::MAX; tri.vertices.len()];
+    for vs in &tri.triangles {
+        for &v in vs {
+            if node_of[v as usize] == u32::MAX {
+                node_of[v as usize] = 0;
+            }
+        }
+    }
+    for (v, slot) in node_of.iter_mut().enumerate() {
+        if *slot == 0 {
+            *slot = g.mesh.add_node(w(tri.vertices[v]), None, Stance::Stand, 0);
+            g.vertex_nodes.push(v as u32);
+        }
+    }
+    for t in 0..nt {
+        let vs = tri.triangles[t];
+        for k in 0..3 {
+            let Some(u) = tri.neighbours[t][k] else { continue };
+            if (u as usize) < t {
+                continue;
+            }
+            let (a, b) = (vs[k], vs[(k + 1) % 3]);
+            let (ct, cu) = (g.incentres[t], g.incentres[u as usize]);
+            if walls.clear(ct, cu) {
+                g.dual_edges.push((t as u32, u));
+                let seg = [w(tri.vertices[a as usize]), w(tri.vertices[b as usize])];
+                g.mesh.add_two_way(t as u32, u, LinkKind::Walk, ct.distance(cu), Some(seg));
+            } else {
+                let detour = |v: u32| ct.distance(tri.vertices[v as usize]) + tri.vertices[v as usize].distance(cu);
+                let via = if detour(a) <= detour(b) { a } else { b };
+                g.repaired.push((t as u32, u, via));
+            }
+        }
+        for &v in &vs {
+            let p = tri.vertices[v as usize];
+            g.mesh.add_two_way(t as u32, node_of[v as usize], LinkKind::Walk, g.incentres[t].distance(p), None);
+        }
+    }
+    for (a, b) in triangulation_edges(tri) {
+        let (pa, pb) = (tri.vertices[a as usize], tri.vertices[b as usize]);
+        g.mesh.add_two_way(node_of[a as usize], node_of[b as usize], LinkKind::Walk, pa.distance(pb), None);
+    }
+    g
+}
+
+#[derive(PartialEq)]
+struct Item(f64, u32);
+impl Eq for Item {}
+impl Ord for Item {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
+    }
+}
+impl PartialOrd for Item {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// Builds the art-gallery graph.
+pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
+    let nt = tri.triangles.len();
+    let inc = vertex_triangles(tri);
+    let order = |v: u32| inc[v as usize].len();
+    let mut seen_by = vec![u32::MAX; nt];
+    let mut guards: Vec<u32> = Vec::new();
+    let mut visited = vec![u32::MAX; nt];
+    let mut place = |g: u32, guards: &mut Vec<u32>, seen_by: &mut Vec<u32>| {
+        let id = guards.len() as u32;
+        guards.push(g);
+        let p = tri.vertices[g as usize];
+        let mut queue: std::collections::VecDeque<u32> = inc[g as usize].iter().copied().collect();
+        for &t in &inc[g as usize] {
+            visited[t as usize] = id;
+            if seen_by[t as usize] == u32::MAX {
+                seen_by[t as usize] = id;
+            }
+        }
+        let mut tested = 0;
+        while let Some(t) = queue.pop_front() {
+            for u in tri.neighbours[t as usize].iter().flatten() {
+                let u = *u as usize;
+                if visited[u] == id || tested >= SEEN_SEARCH_LIMIT {
+                    continue;
+                }
+                visited[u] = id;
+                tested += 1;
+                if walls.sees_triangle(p, tri.corners(u)) {
+                    if seen_by[u] == u32::MAX {
+                        seen_by[u] = id;
+                    }
+                    queue.push_back(u as u32);
+                }
+            }
+        }
+    };
+    if let Some(first) = (0..tri.vertices.len() as u32).filter(|&v| order(v) > 0).max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a))) {
+        place(first, &mut guards, &mut seen_by);
+    }
+    for t in 0..nt {
+        if seen_by[t] == u32::MAX {
+            let vs = tri.triangles[t];
+            let g = vs.iter().copied().max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a))).unwrap_or(vs[0]);
+            place(g, &mut guards, &mut seen_by);
+        }
+    }
+    // Nearest guard of every vertex over the triangulation edges.
+    let edges = triangulation_edges(tri);
+    let mut adj = vec![Vec::new(); tri.vertices.len()];
+    for &(a, b) in &edges {
+        adj[a as usize].push(b);
+        adj[b as usize].push(a);
+    }
+    let nv = tri.vertices.len();
+    let (mut dist, mut owner, mut pred) = (vec![f64::INFINITY; nv], vec![u32::MAX; nv], vec![u32::MAX; nv]);
+    let mut heap = BinaryHeap::new();
+    for (k, &g) in guards.iter().enumerate() {
+        if dist[g as usize] > 0.0 {
+            dist[g as usize] = 0.0;
+            owner[g as usize] = k as u32;
+            heap.push(Item(0.0, g));
+        }
+    }
+    while let Some(Item(d, v)) = heap.pop() {
+        if d > dist[v as usize] {
+            continue;
+        }
+        for &u in &adj[v as usize] {
+            let nd = d + tri.vertices[v as usize].distance(tri.vertices[u as usize]);
+            if nd < dist[u as usize] {
+                dist[u as usize] = nd;
+                owner[u as usize] = owner[v as usize];
+                pred[u as usize] = v;
+                heap.push(Item(nd, u));
+            }
+        }
+    }
+    // The shortest touching edge per guard pair.
+    let mut best: BTreeMap<(u32, u32), (f64, u32, u32)> = BTreeMap::new();
+    for &(a, b) in &edges {
+        let (oa, ob) = (owner[a as usize], owner[b as usize]);
+        if oa == u32::MAX || ob == u32::MAX || oa == ob {
+            continue;
+        }
+        let len = dist[a as usize] + tri.vertices[a as usize].distance(tri.vertices[b as usize]) + dist[b as usize];
+        let key = (oa.min(ob), oa.max(ob));
+        let (a, b) = if oa < ob { (a, b) } else { (b, a) };
+        if best.get(&key).is_none_or(|e| len < e.0) {
+            best.insert(key, (len, a, b));
+        }
+    }
+    let mut graph = GalleryGraph { guards: Vec::new(), connectors: Vec::new(), edges: Vec::new(), seen_by, mesh: NavMesh::new("navgraph", "") };
+    let mut node_of: BTreeMap<u32, u32> = BTreeMap::new();
+    for (k, &g) in guards.iter().enumerate() {
+        node_of.insert(g, k as u32);
+        graph.mesh.add_node(w(tri.vertices[g as usize]), None, Stance::Stand, 0);
+    }
+    let mut edge_set: BTreeMap<(u32, u32), f64> = BTreeMap::new();
+    for (_, (_, a, b)) in best {
+        // Vertex path guard(a) .. a b .. guard(b).
+        let mut path = Vec::new();
+        let mut v = a;
+        while v != u32::MAX {
+            path.push(v);
+            v = pred[v as usize];
+        }
+        path.reverse();
+        let mut v = b;
+        while v != u32::MAX {
+            path.push(v);
+            v = pred[v as usize];
+        }
+        // Greedy line-of-sight shortcut.
+        let mut i = 0;
+        let mut kept = vec![path[0]];
+        while i + 1 < path.len() {
+            let pi = tri.vertices[path[i] as usize];
+            let mut j = path.len() - 1;
+            while j > i + 1 && !walls.clear(pi, tri.vertices[path[j] as usize]) {
+                j -= 1;
+            }
+            kept.push(path[j]);
+            i = j;
+        }
+        for pair in kept.windows(2) {
+            let ids: Vec<u32> = pair
+                .iter()
+                .map(|&v| {
+                    *node_of.entry(v).or_insert_with(|| {
+                        graph.connectors.push(v);
+                        graph.mesh.add_node(w(tri.vertices[v as usize]), None, Stance::Stand, 0)
+                    })
+                })
+                .collect();
+            let len = tri.vertices[pair[0] as usize].distance(tri.vertices[pair[1] as usize]);
+            edge_set.insert((ids[0].min(ids[1]), ids[0].max(ids[1])), len);
+        }
+    }
+    for ((a, b), len) in edge_set {
+        graph.mesh.add_two_way(a, b, LinkKind::Walk, len, None);
+        graph.edges.push((a, b));
+    }
+    graph.guards = guards;
+    graph
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::triangulate::triangulate;
+
+    fn v(x: f64, y: f64) -> DVec2 {
+        DVec2::new(x, y)
+    }
+
+    /// Two rooms joined by a door: 0..10 and 12..22 with a wall 10..12
+    /// open at 4..6.
+    fn rooms() -> Vec<Vec<DVec2>> {
+        vec![vec![
+            v(0., 0.),
+            v(10., 0.),
+            v(10., 4.),
+            v(12., 4.),
+            v(12., 0.),
+            v(22., 0.),
+            v(22., 10.),
+            v(12., 10.),
+            v(12., 6.),
+            v(10., 6.),
+            v(10., 10.),
+            v(0., 10.),
+        ]]
+    }
+
+    #[test]
+    fn the_gallery_of_two_rooms_is_connected_and_sees_everything() {
+        let rings = rooms();
+        let tri = triangulate(&rings).unwrap();
+        let walls = Walls::new(rings);
+        let g = gallery_graph(&tri, &walls);
+        assert!(!g.guards.is_empty());
+        for t in 0..tri.triangles.len() {
+            let guard = g.guards[g.seen_by[t] as usize];
+            assert!(walls.sees_triangle(tri.vertices[guard as usize], tri.corners(t)));
+        }
+        // Connected.
+        let n = g.mesh.nodes.len();
+        let mut seen = vec![false; n];
+        let adj = g.mesh.adjacency();
+        let mut stack = vec![0usize];
+        seen[0] = true;
+        while let Some(a) = stack.pop() {
+            for &l in &adj[a] {
+                let b = g.mesh.links[l].to as usize;
+                if !seen[b] {
+                    seen[b] = true;
+                    stack.push(b);
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s), "{g:?}");
+        for &(a, b) in &g.edges {
+            let (pa, pb) = (g.mesh.nodes[a as usize].position, g.mesh.nodes[b as usize].position);
+            assert!(walls.clear(DVec2::new(pa.x, -pa.z), DVec2::new(pb.x, -pb.z)));
+        }
+    }
+
+    #[test]
+    fn dual_edges_are_clear_and_repairs_use_a_shared_corner() {
+        let rings = rooms();
+        let tri = triangulate(&rings).unwrap();
+        let walls = Walls::new(rings);
+        let g = dual_graph(&tri, &walls);
+        g.mesh.validate().unwrap();
+        for &(a, b) in &g.dual_edges {
+            assert!(walls.clear(g.incentres[a as usize], g.incentres[b as usize]));
+        }
+        for &(a, b, via) in &g.repaired {
+            assert!(tri.triangles[a as usize].contains(&via) && tri.triangles[b as usize].contains(&via));
+        }
+        assert_eq!(g.dual_edges.len() + g.repaired.len(), tri.triangles.len() - 1);
+        for (t, r) in g.radii.iter().enumerate() {
+            assert!(*r > 0.0 && *r <= tri.area(t).sqrt());
+        }
+    }
+}

@@ -1,0 +1,296 @@
+//! Stage 8, super-graph: regions of the dual graph joined by portals, the
+//! article's two-level search, and start-node skipping.
+//!
+//! **Partition.** Regions grow from seeds taken in triangle order: a
+//! breadth-first search over triangle adjacency adds a triangle when its
+//! incentre lies within half the `region_size` of the seed's incentre, so
+//! regions are connected and about `region_size` across. A vertex node
+//! belongs to the region of its first incident triangle. A *portal* is a
+//! base link between nodes of different regions.
+//!
+//! **Super-graph.** One point node per region at the mean of its
+//! incentres, one two-way `portal` link per pair of regions that share a
+//! portal, costing the distance between the region centres (the estimate
+//! the article asks the super-graph to provide for A*'s heuristic).
+//!
+//! **Two-level search** ([`SuperGraph::route`]). Locate start and goal in
+//! the dual graph (the triangle containing them), run navscope-path's A* on
+//! the super-graph between their regions; "no path" there is the answer,
+//! without touching the base graph. Otherwise A* runs on the base graph
+//! restricted to the regions of the super path (and on the whole base graph
+//! if that restriction disconnects them, which a repaired dual edge through
+//! a vertex of a third region can do). The node path is then shortened by
+//! line of sight: first the start-node skip (the farthest path node the
+//! start point sees becomes the first), then the same greedily from every
+//! kept node (string pulling by visibility).
+
+use std::collections::VecDeque;
+
+use glam::{DVec2, DVec3};
+use navscope_core::geom::{plan_to_world, world_to_plan};
+use navscope_core::{LinkKind, NavMesh, Stance};
+use navscope_path::{Locator, SearchOptions, astar};
+use serde::Serialize;
+
+use crate::graphs::DualGraph;
+use crate::triangulate::Triangulation;
+use crate::walls::Walls;
+
+/// The partition and the super-graph.
+#[derive(Clone, Debug, Serialize)]
+pub struct SuperGraph {
+    /// Region of every base node (triangles first, then vertices).
+    pub region_of: Vec<u32>,
+    /// Number of regions.
+    pub regions: u32,
+    /// Base links (indices into the base mesh's links, one per direction
+    /// pair) that cross between regions.
+    pub portals: Vec<usize>,
+    /// The super-graph: one point node per region, portal links.
+    pub mesh: NavMesh,
+}
+
+/// The answer of a two-level query.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Route {
+    /// True when a path exists.
+    pub found: bool,
+    /// Path points from start to goal after shortcutting (world).
+    pub waypoints: Vec<DVec3>,
+    /// Length of `waypoints`.
+    pub length: f64,
+    /// Nodes the super-graph search expanded.
+    pub super_expansions: usize,
+    /// Nodes the base-graph search expanded (0 when the super-graph said
+    /// "no path").
+    pub base_expansions: usize,
+    /// Path nodes skipped at the start by the line-of-sight shortcut.
+    pub skipped_start_nodes: usize,
+}
+
+/// Partitions the dual graph into regions about `size` metres across.
+pub fn partition(tri: &Triangulation, dual: &DualGraph, size: f64) -> SuperGraph {
+    let nt = tri.triangles.len();
+    let mut region = vec![u32::MAX; nt];
+    let mut regions = 0u32;
+    let mut queue = VecDeque::new();
+    let mut centres: Vec<(DVec2, u32)> = Vec::new();
+    for seed in 0..nt {
+        if region[seed] != u32::MAX {
+            continue;
+        }
+        let id = regions;
+        regions += 1;
+        region[seed] = id;
+        let c = dual.incentres[seed];
+        let mut sum = (DVec2::ZERO, 0u32);
+        queue.push_back(seed);
+        while let Some(t) = queue.pop_front() {
+            sum.0 += dual.incentres[t];
+            sum.1 += 1;
+            for u in tri.neighbours[t].iter().flatten() {
+                let u = *u as usize;
+                if region[u] == u32::MAX && dual.incentres[u].distance(c) <= size * 0.5 {
+                    region[u] = id;
+                    queue.push_back(u);
+                }
+            }
+        }
+        centres.push(sum);
+    }
+    let mut region_of = region;
+    let mut first_tri = vec![u32::MAX; tri.vertices.len()];
+    for (t, vs) in tri.triangles.iter().enumerate() {
+        for &v in vs {
+            if first_tri[v as usize] == u32::MAX {
+                first_tri[v as usize] = t as u32;
+            }
+        }
+    }
+    for &v in &dual.vertex_nodes {
+        region_of.push(region_of[first_tri[v as usize] as usize]);
+    }
+    let mut mesh = NavMesh::new("navgraph", "");
+    for (sum, n) in &centres {
+        mesh.add_node(plan_to_world(*sum / (*n).max(1) as f64, 0.0), None, Stance::Stand, 0);
+    }
+    let mut portals = Vec::new();
+    let mut pairs = std::collections::BTreeSet::new();
+    for (i, l) in dual.mesh.links.iter().enumerate() {
+        let (ra, rb) = (region_of[l.from as usize], region_of[l.to as usize]);
+        if ra != rb {
+            if l.from < l.to {
+                portals.push(i);
+            }
+            pairs.insert((ra.min(rb), ra.max(rb)));
+        }
+    }
+    for (a, b) in pairs {
+        let d = mesh.nodes[a as usize].position.distance(mesh.nodes[b as usize].position);
+        mesh.add_two_way(a, b, LinkKind::Portal, d, None);
+    }
+    SuperGraph { region_of, regions, portals, mesh }
+}
+
+/// Greedy line-of-sight shortening of a polyline whose first point is
+/// free: from each kept point, the farthest later point it sees. Returns
+/// the kept points and how many were skipped right after the first.
+pub fn shortcut(walls: &Walls, pts: &[DVec2]) -> (Vec<DVec2>, usize) {
+    if pts.len() <= 2 {
+        return (pts.to_vec(), 0);
+    }
+    let mut kept = vec![pts[0]];
+    let mut i = 0;
+    let mut skipped_first = 0;
+    while i + 1 < pts.len() {
+        let mut j = pts.len() - 1;
+        while j > i + 1 && !walls.clear(pts[i], pts[j]) {
+            j -= 1;
+        }
+        if i == 0 {
+            skipped_first = j - 1;
+        }
+        kept.push(pts[j]);
+        i = j;
+    }
+    (kept, skipped_first)
+}
+
+impl SuperGraph {
+    /// The two-level query from `from` to `to` (world points on navigable
+    /// space) over the dual graph `dual` (located with `locator`, built on
+    /// `dual.mesh`); see the module docs. Errors name a point that is not
+    /// in navigable space.
+    pub fn route(&self, dual: &DualGraph, locator: &Locator, walls: &Walls, from: DVec3, to: DVec3) -> Result<Route, String> {
+        let nt = dual.incentres.len() as u32;
+        let locate = |p: DVec3, what: &str| -> Result<(u32, DVec3), String> {
+            let l = locator.locate(p).filter(|l| l.inside && l.node < nt).ok_or_else(|| format!("{what} {p} is not in navigable space"))?;
+            Ok((l.node, p))
+        };
+        let (s, from) = locate(from, "start")?;
+        let (g, to) = locate(to, "goal")?;
+        let (rs, rg) = (self.region_of[s as usize], self.region_of[g as usize]);
+        let opts = SearchOptions::default();
+        let top = astar(&self.mesh, rs, rg, self.mesh.nodes[rs as usize].position, self.mesh.nodes[rg as usize].position, &opts);
+        let super_expansions = top.trace.expansions.len();
+        let Some(region_path) = top.nodes else {
+            return Ok(Route { super_expansions, ..Default::default() });
+        };
+        let mut allowed = vec![false; self.regions as usize];
+        for r in &region_path {
+            allowed[*r as usize] = true;
+        }
+        let (sub, map) = restrict(&dual.mesh, |n| allowed[self.region_of[n] as usize]);
+        let back: Vec<u32> = {
+            let mut b = vec![0; sub.nodes.len()];
+            for (old, new) in map.iter().enumerate() {
+                if *new != u32::MAX {
+                    b[*new as usize] = old as u32;
+                }
+            }
+            b
+        };
+        let first = astar(&sub, map[s as usize], map[g as usize], from, to, &opts);
+        let mut base_expansions = first.trace.expansions.len();
+        let nodes: Vec<u32> = match first.nodes {
+            Some(n) => n.into_iter().map(|k| back[k as usize]).collect(),
+            None => {
+                let full = astar(&dual.mesh, s, g, from, to, &opts);
+                base_expansions += full.trace.expansions.len();
+                match full.nodes {
+                    Some(n) => n,
+                    None => return Ok(Route { super_expansions, base_expansions, ..Default::default() }),
+                }
+            }
+        };
+        let mut pts = vec![world_to_plan(from)];
+        for &n in nodes.iter().skip(1).take(nodes.len().saturating_sub(2)) {
+            pts.push(world_to_plan(dual.mesh.nodes[n as usize].position));
+        }
+        pts.push(world_to_plan(to));
+        let (kept, skipped) = shortcut(walls, &pts);
+        let waypoints: Vec<DVec3> = kept.iter().map(|p| plan_to_world(*p, 0.0)).collect();
+        let length = waypoints.windows(2).map(|w| w[0].distance(w[1])).sum();
+        Ok(Route { found: true, waypoints, length, super_expansions, base_expansions, skipped_start_nodes: skipped })
+    }
+}
+
+/// The sub-mesh of the nodes `keep` accepts, and the map from old node ids
+/// to new ones (`u32::MAX` for dropped nodes).
+fn restrict(mesh: &NavMesh, keep: impl Fn(usize) -> bool) -> (NavMesh, Vec<u32>) {
+    let mut sub = NavMesh::new(&mesh.pipeline, &mesh.level);
+    let mut map = vec![u32::MAX; mesh.nodes.len()];
+    for (i, n) in mesh.nodes.iter().enumerate() {
+        if keep(i) {
+            map[i] = sub.add_node(n.position, n.polygon.clone(), n.stance, n.layer);
+        }
+    }
+    for l in &mesh.links {
+        let (a, b) = (map[l.from as usize], map[l.to as usize]);
+        if a != u32::MAX && b != u32::MAX {
+            let mut l = l.clone();
+            l.from = a;
+            l.to = b;
+            sub.links.push(l);
+        }
+    }
+    (sub, map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graphs::dual_graph;
+    use crate::triangulate::triangulate;
+
+    fn v(x: f64, y: f64) -> DVec2 {
+        DVec2::new(x, y)
+    }
+
+    /// Two separate rooms (two outer rings): no path between them.
+    fn islands() -> Vec<Vec<DVec2>> {
+        let room = |x0: f64| vec![v(x0, 0.), v(x0 + 40., 0.), v(x0 + 40., 40.), v(x0, 40.)];
+        let pillar = |x0: f64, y0: f64| vec![v(x0, y0), v(x0, y0 + 2.), v(x0 + 2., y0 + 2.), v(x0 + 2., y0)];
+        let mut rings = vec![room(0.), room(50.)];
+        for k in 0..5 {
+            rings.push(pillar(5. + 7. * k as f64, 10.));
+            rings.push(pillar(55. + 7. * k as f64, 25.));
+        }
+        rings
+    }
+
+    #[test]
+    fn unreachable_queries_are_answered_on_the_super_graph() {
+        let rings = islands();
+        let tri = triangulate(&rings).unwrap();
+        let walls = Walls::new(rings);
+        let dual = dual_graph(&tri, &walls);
+        let sg = partition(&tri, &dual, 10.0);
+        assert!(sg.regions >= 4);
+        let loc = Locator::new(&dual.mesh);
+        let a = plan_to_world(v(1., 1.), 0.);
+        let b = plan_to_world(v(89., 39.), 0.);
+        let r = sg.route(&dual, &loc, &walls, a, b).unwrap();
+        assert!(!r.found);
+        assert_eq!(r.base_expansions, 0);
+        assert!(r.super_expansions > 0 && r.super_expansions < sg.regions as usize);
+        // A plain A* on the base graph expands a whole room first.
+        let full = astar(&dual.mesh, loc.locate(a).unwrap().node, loc.locate(b).unwrap().node, a, b, &SearchOptions::default());
+        assert!(full.nodes.is_none() && full.trace.expansions.len() > 2 * r.super_expansions, "{} vs {}", full.trace.expansions.len(), r.super_expansions);
+        // Reachable inside a room: a straight line after shortcutting.
+        let c = plan_to_world(v(39., 39.), 0.);
+        let r = sg.route(&dual, &loc, &walls, a, plan_to_world(v(39., 1.), 0.)).unwrap();
+        assert!(r.found && (r.length - 38.0).abs() < 1e-9, "{r:?}");
+        let r = sg.route(&dual, &loc, &walls, a, c).unwrap();
+        assert!(r.found && r.waypoints.len() >= 2);
+        assert!(sg.route(&dual, &loc, &walls, a, plan_to_world(v(45., 1.), 0.)).unwrap_err().contains("goal"));
+    }
+
+    #[test]
+    fn shortcut_skips_start_nodes_it_sees_past() {
+        let walls = Walls::new(vec![vec![v(0., 0.), v(10., 0.), v(10., 10.), v(0., 10.)]]);
+        let (k, skipped) = shortcut(&walls, &[v(1., 1.), v(0.5, 0.5), v(2., 8.), v(9., 9.)]);
+        assert_eq!(k, vec![v(1., 1.), v(9., 9.)]);
+        assert_eq!(skipped, 2);
+    }
+}
