@@ -334,7 +334,7 @@ fn parse_ron(text: &str, budget: &Budget) -> Result<LevelData, Fault> {
 }
 
 /// The embedded default floor plan: an office floor with two rooms, a
-/// counter and pillars (about 25 notches). It is what the app shows at
+/// counter, a pillar and a rack (29 notches). It is what the app shows at
 /// start. `source` is [`DEFAULT_SOURCE`].
 pub fn default_level() -> Level {
     match load_bytes(DEFAULT_SOURCE, DEFAULT_FLOOR_PLAN) {
