@@ -3,6 +3,10 @@
 //! one of `rooms`, `star`, `maze` (maze: N x N).
 fn main() {
     let a: Vec<String> = std::env::args().collect();
+    if a.len() < 4 {
+        eprintln!("usage: decompose rooms|star|maze SEED N [TAU] [REMOVAL]");
+        std::process::exit(2);
+    }
     let seed: u64 = a[2].parse().unwrap();
     let n: usize = a[3].parse().unwrap();
     let tau: f64 = a.get(4).map_or(0.0, |s| s.parse().unwrap());

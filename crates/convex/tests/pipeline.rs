@@ -141,3 +141,14 @@ fn removal_and_tau_rerun_the_right_stages_and_lower_the_cell_count() {
         "cells are not recomputed for the threshold"
     );
 }
+
+#[test]
+fn the_apps_default_level_builds() {
+    let level = navscope_levels::default_level();
+    let mut r = Runner::new(Arc::new(pipeline()), Arc::new(level));
+    r.run_all();
+    assert!(r.first_error().is_none(), "{:?}", r.first_error());
+    let mesh = r.navmesh().unwrap();
+    mesh.validate().unwrap();
+    assert!(mesh.metrics["cells"] <= mesh.metrics["notches"] + 1.0);
+}
