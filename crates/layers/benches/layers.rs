@@ -12,15 +12,23 @@ fn bench(c: &mut Criterion) {
     g.sample_size(30);
     for floors in [2, 4, 8, 16] {
         let level = stacked_floors(7, floors);
-        g.bench_function(format!("stacked_floors/{floors}"), |b| b.iter(|| build(&level, &set).expect("builds")));
+        g.bench_function(format!("stacked_floors/{floors}"), |b| {
+            b.iter(|| build(&level, &set).expect("builds"))
+        });
     }
     let fig5 = samples::figure5();
-    g.bench_function("figure5", |b| b.iter(|| build(&fig5, &set).expect("builds")));
+    g.bench_function("figure5", |b| {
+        b.iter(|| build(&fig5, &set).expect("builds"))
+    });
     let fig6 = samples::figure6();
-    g.bench_function("figure6", |b| b.iter(|| build(&fig6, &set).expect("builds")));
+    g.bench_function("figure6", |b| {
+        b.iter(|| build(&fig6, &set).expect("builds"))
+    });
     for k in [1, 2, 3, 5, 8, 14, 20, 28] {
         let level = samples::figure7(k);
-        g.bench_function(format!("figure7/{k}"), |b| b.iter(|| build(&level, &set).expect("builds")));
+        g.bench_function(format!("figure7/{k}"), |b| {
+            b.iter(|| build(&level, &set).expect("builds"))
+        });
     }
     g.finish();
 }

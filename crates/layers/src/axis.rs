@@ -55,7 +55,10 @@ pub struct AxisEdge {
 impl AxisEdge {
     /// Polyline length.
     pub fn length(&self) -> f64 {
-        self.points.windows(2).map(|w| w[0].at.distance(w[1].at)).sum()
+        self.points
+            .windows(2)
+            .map(|w| w[0].at.distance(w[1].at))
+            .sum()
     }
 }
 
@@ -87,7 +90,10 @@ pub struct Axis {
 impl Axis {
     /// An empty axis whose vertices merge when closer than `snap` metres.
     pub fn new(snap: f64) -> Self {
-        Self { snap, ..Default::default() }
+        Self {
+            snap,
+            ..Default::default()
+        }
     }
 
     /// The vertex of `layer` within the snap distance of `at`, or a new one.
@@ -98,7 +104,11 @@ impl Axis {
         let cell = |v: f64| (v / self.snap).floor() as i64;
         let (cx, cy) = (cell(at.x), cell(at.y));
         let id = self.vertices.len() as u32;
-        self.vertices.push(AxisVertex { at, layer, clearance });
+        self.vertices.push(AxisVertex {
+            at,
+            layer,
+            clearance,
+        });
         self.lookup.entry((layer, cx, cy)).or_default().push(id);
         id
     }
@@ -110,7 +120,12 @@ impl Axis {
         let mut best: Option<(f64, u32)> = None;
         for dx in -1..=1 {
             for dy in -1..=1 {
-                for &v in self.lookup.get(&(layer, cx + dx, cy + dy)).into_iter().flatten() {
+                for &v in self
+                    .lookup
+                    .get(&(layer, cx + dx, cy + dy))
+                    .into_iter()
+                    .flatten()
+                {
                     let d = self.vertices[v as usize].at.distance(at);
                     if d <= self.snap && best.is_none_or(|(bd, _)| d < bd) {
                         best = Some((d, v));
@@ -124,7 +139,12 @@ impl Axis {
     /// Adds an edge between the vertices nearest its polyline's ends;
     /// returns its index, or `None` when both ends fall on one vertex (a
     /// sliver left by snapping: a Voronoi edge never returns to its start).
-    pub fn add_edge(&mut self, layer: usize, sites: [u32; 2], mut points: Vec<AxisPoint>) -> Option<usize> {
+    pub fn add_edge(
+        &mut self,
+        layer: usize,
+        sites: [u32; 2],
+        mut points: Vec<AxisPoint>,
+    ) -> Option<usize> {
         let (first, last) = (points[0], points[points.len() - 1]);
         let v0 = self.vertex(layer, first.at, first.clearance);
         let v1 = self.vertex(layer, last.at, last.clearance);
@@ -134,7 +154,12 @@ impl Axis {
         points[0].at = self.vertices[v0 as usize].at;
         let n = points.len() - 1;
         points[n].at = self.vertices[v1 as usize].at;
-        self.edges.push(AxisEdge { layer, sites, ends: [v0, v1], points });
+        self.edges.push(AxisEdge {
+            layer,
+            sites,
+            ends: [v0, v1],
+            points,
+        });
         Some(self.edges.len() - 1)
     }
 
@@ -151,7 +176,8 @@ impl Axis {
     /// Drops joins whose vertices no edge uses any more.
     pub fn drop_stale_joins(&mut self) {
         let d = self.degrees();
-        self.joins.retain(|j| j.vertices.iter().all(|&v| d[v as usize] > 0));
+        self.joins
+            .retain(|j| j.vertices.iter().all(|&v| d[v as usize] > 0));
     }
 
     /// Removes vertices no edge or join uses and renumbers the rest.
@@ -183,7 +209,11 @@ impl Axis {
         self.lookup.clear();
         let snap = self.snap;
         for (i, v) in self.vertices.iter().enumerate() {
-            let key = (v.layer, (v.at.x / snap).floor() as i64, (v.at.y / snap).floor() as i64);
+            let key = (
+                v.layer,
+                (v.at.x / snap).floor() as i64,
+                (v.at.y / snap).floor() as i64,
+            );
             self.lookup.entry(key).or_default().push(i as u32);
         }
     }
@@ -198,24 +228,37 @@ impl Axis {
             }
             x
         }
-        let pairs = self.edges.iter().map(|e| e.ends).chain(self.joins.iter().map(|j| j.vertices));
+        let pairs = self
+            .edges
+            .iter()
+            .map(|e| e.ends)
+            .chain(self.joins.iter().map(|j| j.vertices));
         for [a, b] in pairs {
             let (ra, rb) = (find(&mut parent, a as usize), find(&mut parent, b as usize));
             if ra != rb {
                 parent[ra.max(rb)] = ra.min(rb);
             }
         }
-        (0..self.vertices.len()).map(|v| find(&mut parent, v)).collect()
+        (0..self.vertices.len())
+            .map(|v| find(&mut parent, v))
+            .collect()
     }
 }
 
 /// Annotates polyline points with their closest points on two sites.
 pub fn annotate(sites: &Sites, pair: [u32; 2], pts: &[DVec2]) -> Vec<AxisPoint> {
-    let (g0, g1) = (sites.list[pair[0] as usize].geom, sites.list[pair[1] as usize].geom);
+    let (g0, g1) = (
+        sites.list[pair[0] as usize].geom,
+        sites.list[pair[1] as usize].geom,
+    );
     pts.iter()
         .map(|&p| {
             let (q0, q1) = (g0.closest(p), g1.closest(p));
-            AxisPoint { at: p, clearance: p.distance(q0).min(p.distance(q1)), closest: [q0, q1] }
+            AxisPoint {
+                at: p,
+                clearance: p.distance(q0).min(p.distance(q1)),
+                closest: [q0, q1],
+            }
         })
         .collect()
 }
@@ -227,10 +270,15 @@ pub fn layer_axes(sites: &Sites, grid: Grid, tolerance: f64, snap: f64) -> Resul
     let mut axis = Axis::new(snap);
     for (li, pieces) in sites.pieces.iter().enumerate() {
         let segs: Vec<_> = pieces.iter().map(|p| (p.a, p.b)).collect();
-        let edges = primary_edges(&[], &segs, grid, tolerance).map_err(|e| format!("layer {li}: {e}"))?;
+        let edges =
+            primary_edges(&[], &segs, grid, tolerance).map_err(|e| format!("layer {li}: {e}"))?;
         for e in edges {
             let mid = e.points[e.points.len() / 2];
-            let mid = if e.points.len() == 2 { (e.points[0] + e.points[1]) * 0.5 } else { mid };
+            let mid = if e.points.len() == 2 {
+                (e.points[0] + e.points[1]) * 0.5
+            } else {
+                mid
+            };
             // An edge with a segment on either side lies on that segment's
             // free side exactly when it is in free space (checked below when
             // resolving sides); only edges between two points need the

@@ -31,7 +31,8 @@ impl Grid {
         let x = (p.x / self.step).round();
         let y = (p.y / self.step).round();
         let lim = MAX_COORD as f64;
-        (x.is_finite() && y.is_finite() && x.abs() <= lim && y.abs() <= lim).then_some([x as i64, y as i64])
+        (x.is_finite() && y.is_finite() && x.abs() <= lim && y.abs() <= lim)
+            .then_some([x as i64, y as i64])
     }
 
     /// Plan position of a grid point.
@@ -50,7 +51,13 @@ pub fn orient_i(a: IPt, b: IPt, c: IPt) -> i128 {
 
 /// True when `p` lies on segment `a b` strictly between its endpoints.
 pub fn strictly_inside(a: IPt, b: IPt, p: IPt) -> bool {
-    orient_i(a, b, p) == 0 && p != a && p != b && p[0] >= a[0].min(b[0]) && p[0] <= a[0].max(b[0]) && p[1] >= a[1].min(b[1]) && p[1] <= a[1].max(b[1])
+    orient_i(a, b, p) == 0
+        && p != a
+        && p != b
+        && p[0] >= a[0].min(b[0])
+        && p[0] <= a[0].max(b[0])
+        && p[1] >= a[1].min(b[1])
+        && p[1] <= a[1].max(b[1])
 }
 
 /// The crossing point of segments that properly cross, rounded to the grid.
@@ -136,7 +143,11 @@ pub fn arrange(segs: &[(IPt, IPt)]) -> Vec<Piece> {
             let same = p < q;
             let (ca, cb) = if same { (p, q) } else { (q, p) };
             let at = *index.entry((ca, cb)).or_insert_with(|| {
-                pieces.push(Piece { a: ca, b: cb, sources: Vec::new() });
+                pieces.push(Piece {
+                    a: ca,
+                    b: cb,
+                    sources: Vec::new(),
+                });
                 pieces.len() - 1
             });
             pieces[at].sources.push((i, same));
@@ -155,7 +166,16 @@ mod tests {
         let segs = [([0, 0], [10, 0]), ([4, 0], [14, 0]), ([5, 0], [5, 5])];
         let p = arrange(&segs);
         let ends: Vec<_> = p.iter().map(|p| (p.a, p.b)).collect();
-        assert_eq!(ends, vec![([0, 0], [4, 0]), ([4, 0], [5, 0]), ([5, 0], [10, 0]), ([10, 0], [14, 0]), ([5, 0], [5, 5])]);
+        assert_eq!(
+            ends,
+            vec![
+                ([0, 0], [4, 0]),
+                ([4, 0], [5, 0]),
+                ([5, 0], [10, 0]),
+                ([10, 0], [14, 0]),
+                ([5, 0], [5, 5])
+            ]
+        );
         assert_eq!(p[1].sources, vec![(0, true), (1, true)]);
     }
 

@@ -97,7 +97,11 @@ pub use sites::Sites;
 /// Voronoi vertex computed in two diagrams); zone crossings snap onto old
 /// vertices within `2 * (tolerance + grid)`.
 pub fn settings(grid: f64, tolerance: f64) -> Settings {
-    Settings { grid: grid::Grid { step: grid }, tolerance, snap: grid * 1e-3 }
+    Settings {
+        grid: grid::Grid { step: grid },
+        tolerance,
+        snap: grid * 1e-3,
+    }
 }
 
 /// Everything the algorithm computes, for library use.
@@ -115,14 +119,23 @@ pub struct Built {
 
 /// Runs the whole algorithm, opening the connections in `order` (indices
 /// into `level.connections`; every connection should appear once).
-pub fn build_in_order(level: &LayeredLevel, set: &Settings, order: &[usize]) -> Result<Built, String> {
+pub fn build_in_order(
+    level: &LayeredLevel,
+    set: &Settings,
+    order: &[usize],
+) -> Result<Built, String> {
     if let Some(&c) = order.iter().find(|&&c| c >= level.connections.len()) {
         return Err(format!("connection {c} does not exist"));
     }
     let sites = Sites::build(level, set.grid)?;
     let layer_axes = axis::layer_axes(&sites, set.grid, set.tolerance, set.snap)?;
     let (merged, openings) = open::merge(&layer_axes, &sites, set, order)?;
-    Ok(Built { sites, layer_axes, merged, openings })
+    Ok(Built {
+        sites,
+        layer_axes,
+        merged,
+        openings,
+    })
 }
 
 /// Runs the whole algorithm, opening connections in index order.
@@ -131,8 +144,20 @@ pub fn build(level: &LayeredLevel, set: &Settings) -> Result<Built, String> {
     build_in_order(level, set, &order)
 }
 
-fn info(id: &'static str, title: &'static str, paper: &'static str, params: &'static [&'static str], explanation: &'static str) -> StageInfo {
-    StageInfo { id, title, explanation, paper, params }
+fn info(
+    id: &'static str,
+    title: &'static str,
+    paper: &'static str,
+    params: &'static [&'static str],
+    explanation: &'static str,
+) -> StageInfo {
+    StageInfo {
+        id,
+        title,
+        explanation,
+        paper,
+        params,
+    }
 }
 
 /// The `layers` pipeline.
@@ -142,9 +167,36 @@ pub fn pipeline() -> Pipeline {
         title: "Multi-layered navigation meshes (van Toll, Cook & Geraerts)",
         accepts: vec![LevelKind::Layers],
         params: vec![
-            ParamSpec::float("grid", "Grid step", "m", 0.001, 1e-5, 0.1, 0.0005, "Plan coordinates are snapped to this grid for the exact integer Voronoi diagram."),
-            ParamSpec::float("clearance", "Path clearance", "m", 0.3, 0.0, 5.0, 0.05, "Distance the demonstration path keeps from every obstacle."),
-            ParamSpec::float("arc_tolerance", "Arc tolerance", "m", 0.01, 1e-4, 1.0, 0.005, "Largest distance between a parabolic medial-axis arc and the chords drawn for it."),
+            ParamSpec::float(
+                "grid",
+                "Grid step",
+                "m",
+                0.001,
+                1e-5,
+                0.1,
+                0.0005,
+                "Plan coordinates are snapped to this grid for the exact integer Voronoi diagram.",
+            ),
+            ParamSpec::float(
+                "clearance",
+                "Path clearance",
+                "m",
+                0.3,
+                0.0,
+                5.0,
+                0.05,
+                "Distance the demonstration path keeps from every obstacle.",
+            ),
+            ParamSpec::float(
+                "arc_tolerance",
+                "Arc tolerance",
+                "m",
+                0.01,
+                1e-4,
+                1.0,
+                0.005,
+                "Largest distance between a parabolic medial-axis arc and the chords drawn for it.",
+            ),
         ],
         stages: vec![
             Stage {

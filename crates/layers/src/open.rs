@@ -95,9 +95,15 @@ pub fn zone(axis: &Axis, sites: &Sites, c: usize) -> Result<Zone, String> {
     let mut neighbours: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
     let mut bound: [Vec<(f64, f64, DVec2)>; 2] = [Vec::new(), Vec::new()];
     for (i, e) in axis.edges.iter().enumerate() {
-        let Some(k) = e.sites.iter().position(|s| access.contains(s)) else { continue };
+        let Some(k) = e.sites.iter().position(|s| access.contains(s)) else {
+            continue;
+        };
         edges.push(i);
-        let side = if sites.list[e.sites[k] as usize].layer == cn.from { 0 } else { 1 };
+        let side = if sites.list[e.sites[k] as usize].layer == cn.from {
+            0
+        } else {
+            1
+        };
         let other = e.sites[1 - k];
         if !access.contains(&other) && !neighbours[side].contains(&other) {
             neighbours[side].push(other);
@@ -109,7 +115,9 @@ pub fn zone(axis: &Axis, sites: &Sites, c: usize) -> Result<Zone, String> {
     }
     for (side, layer) in [(0, cn.from), (1, cn.to)] {
         if neighbours[side].is_empty() {
-            return Err(format!("connection {c}: no medial-axis edge bounds its influence zone on layer {layer}"));
+            return Err(format!(
+                "connection {c}: no medial-axis edge bounds its influence zone on layer {layer}"
+            ));
         }
     }
     neighbours.iter_mut().for_each(|n| n.sort_unstable());
@@ -124,7 +132,13 @@ pub fn zone(axis: &Axis, sites: &Sites, c: usize) -> Result<Zone, String> {
             outline[1].extend(b.iter().map(|x| x.2));
         }
     }
-    Ok(Zone { connection: c, access, edges, neighbours, outline })
+    Ok(Zone {
+        connection: c,
+        access,
+        edges,
+        neighbours,
+        outline,
+    })
 }
 
 /// The obstacles of a connection scene, in plan, arranged for `boostvoronoi`.
@@ -151,7 +165,10 @@ pub fn scene(sites: &Sites, z: &Zone) -> Scene {
     // Every vertex on the connection that some other obstacle ends at (its
     // ends, corners of walls on its obstacle side) stays an obstacle.
     for l in [cn.from, cn.to] {
-        for p in sites.pieces[l].iter().filter(|p| p.connection == Some(z.connection)) {
+        for p in sites.pieces[l]
+            .iter()
+            .filter(|p| p.connection == Some(z.connection))
+        {
             for g in [p.a, p.b] {
                 ids.extend(sites.point(l, g));
             }
@@ -175,12 +192,18 @@ pub fn scene(sites: &Sites, z: &Zone) -> Scene {
     }
     let pieces = arrange(&segs);
     let segments: Vec<[IPt; 2]> = pieces.iter().map(|p| [p.a, p.b]).collect();
-    let segment_sites: Vec<Vec<u32>> = pieces.iter().map(|p| p.sources.iter().map(|&(i, _)| seg_ids[i]).collect()).collect();
+    let segment_sites: Vec<Vec<u32>> = pieces
+        .iter()
+        .map(|p| p.sources.iter().map(|&(i, _)| seg_ids[i]).collect())
+        .collect();
     pts.sort();
     let mut points: Vec<IPt> = Vec::new();
     let mut point_sites: Vec<Vec<u32>> = Vec::new();
     for (p, s) in pts {
-        if segments.iter().any(|q| q[0] == p || q[1] == p || strictly_inside(q[0], q[1], p)) {
+        if segments
+            .iter()
+            .any(|q| q[0] == p || q[1] == p || strictly_inside(q[0], q[1], p))
+        {
             continue;
         }
         if points.last() == Some(&p) {
@@ -192,7 +215,13 @@ pub fn scene(sites: &Sites, z: &Zone) -> Scene {
             point_sites.push(vec![s]);
         }
     }
-    Scene { connection: z.connection, segments, segment_sites, points, point_sites }
+    Scene {
+        connection: z.connection,
+        segments,
+        segment_sites,
+        points,
+        point_sites,
+    }
 }
 
 /// What opening one connection did, for display.
@@ -231,15 +260,36 @@ pub struct Settings {
 
 /// Opens connection `c`: updates `axis` inside its influence zone and adds
 /// it to `opened`.
-pub fn open(axis: &mut Axis, sites: &Sites, set: &Settings, c: usize, opened: &mut Vec<usize>) -> Result<Opening, String> {
+pub fn open(
+    axis: &mut Axis,
+    sites: &Sites,
+    set: &Settings,
+    c: usize,
+    opened: &mut Vec<usize>,
+) -> Result<Opening, String> {
     let cn = sites.conns[c];
     if cn.same_as != c {
-        return Ok(Opening { connection: c, same_as: Some(cn.same_as), zone: None, scene: None, scene_axis: Vec::new(), added: Vec::new(), removed: 0, unmatched: 0 });
+        return Ok(Opening {
+            connection: c,
+            same_as: Some(cn.same_as),
+            zone: None,
+            scene: None,
+            scene_axis: Vec::new(),
+            added: Vec::new(),
+            removed: 0,
+            unmatched: 0,
+        });
     }
     let z = zone(axis, sites, c)?;
     let sc = scene(sites, &z);
     // A frame far enough away never to be nearest to a zone point.
-    let all: Vec<IPt> = sc.segments.iter().flatten().chain(sc.points.iter()).copied().collect();
+    let all: Vec<IPt> = sc
+        .segments
+        .iter()
+        .flatten()
+        .chain(sc.points.iter())
+        .copied()
+        .collect();
     let (mut lo, mut hi) = ([i64::MAX; 2], [i64::MIN; 2]);
     for p in &all {
         for k in 0..2 {
@@ -251,18 +301,34 @@ pub fn open(axis: &mut Axis, sites: &Sites, set: &Settings, c: usize, opened: &m
     let (x0, y0, x1, y1) = (lo[0] - m, lo[1] - m, hi[0] + m, hi[1] + m);
     let mut segs: Vec<(IPt, IPt)> = sc.segments.iter().map(|s| (s[0], s[1])).collect();
     let nreal = segs.len();
-    segs.extend([([x0, y0], [x1, y0]), ([x1, y0], [x1, y1]), ([x1, y1], [x0, y1]), ([x0, y1], [x0, y0])]);
-    let vedges = primary_edges(&sc.points, &segs, set.grid, set.tolerance).map_err(|e| format!("connection {c}: {e}"))?;
+    segs.extend([
+        ([x0, y0], [x1, y0]),
+        ([x1, y0], [x1, y1]),
+        ([x1, y1], [x0, y1]),
+        ([x0, y1], [x0, y0]),
+    ]);
+    let vedges = primary_edges(&sc.points, &segs, set.grid, set.tolerance)
+        .map_err(|e| format!("connection {c}: {e}"))?;
 
     let len = cn.a.distance(cn.b);
-    let geoms = |ids: &[u32]| ids.iter().map(|&s| sites.list[s as usize].geom).collect::<Vec<Geom>>();
+    let geoms = |ids: &[u32]| {
+        ids.iter()
+            .map(|&s| sites.list[s as usize].geom)
+            .collect::<Vec<Geom>>()
+    };
     let (nl, nr) = (geoms(&z.neighbours[0]), geoms(&z.neighbours[1]));
     let inside = |x: DVec2| -> bool {
         let (u, v) = frame(&cn, x);
         if u <= 0.0 || u >= len {
             return false;
         }
-        let (n, h) = if v > 0.0 { (&nl, v) } else if v < 0.0 { (&nr, -v) } else { return true };
+        let (n, h) = if v > 0.0 {
+            (&nl, v)
+        } else if v < 0.0 {
+            (&nr, -v)
+        } else {
+            return true;
+        };
         n.iter().all(|g| g.distance(x) > h)
     };
     let boundary: Vec<u32> = {
@@ -271,11 +337,17 @@ pub fn open(axis: &mut Axis, sites: &Sites, set: &Settings, c: usize, opened: &m
         b.dedup();
         b
     };
-    let boundary_pts: Vec<DVec2> = boundary.iter().map(|&v| axis.vertices[v as usize].at).collect();
+    let boundary_pts: Vec<DVec2> = boundary
+        .iter()
+        .map(|&v| axis.vertices[v as usize].at)
+        .collect();
     let snap_radius = 2.0 * (set.tolerance + set.grid.step);
     let mut unmatched = 0;
     let mut snap_to_boundary = |p: DVec2| -> DVec2 {
-        let best = boundary_pts.iter().copied().min_by(|a, b| a.distance(p).total_cmp(&b.distance(p)));
+        let best = boundary_pts
+            .iter()
+            .copied()
+            .min_by(|a, b| a.distance(p).total_cmp(&b.distance(p)));
         match best {
             Some(q) if q.distance(p) <= snap_radius => q,
             _ => {
@@ -339,13 +411,20 @@ pub fn open(axis: &mut Axis, sites: &Sites, set: &Settings, c: usize, opened: &m
                 if piece.len() < 2 {
                     continue;
                 }
-                let mid = if piece.len() == 2 { (piece[0] + piece[1]) * 0.5 } else { piece[piece.len() / 2] };
+                let mid = if piece.len() == 2 {
+                    (piece[0] + piece[1]) * 0.5
+                } else {
+                    piece[piece.len() / 2]
+                };
                 let (u, v) = frame(&cn, mid);
                 let foot = cn.a + (cn.b - cn.a).normalize() * u;
                 let start = if v >= 0.0 { cn.from } else { cn.to };
                 let layer = walk(&sites.conns, opened, start, foot, mid);
-                let pick = |s: Source| -> Option<u32> { choose(sites, &sc, &segs, s, mid, layer, opened) };
-                let (Some(s0), Some(s1)) = (pick(e.sources[0]), pick(e.sources[1])) else { continue };
+                let pick =
+                    |s: Source| -> Option<u32> { choose(sites, &sc, &segs, s, mid, layer, opened) };
+                let (Some(s0), Some(s1)) = (pick(e.sources[0]), pick(e.sources[1])) else {
+                    continue;
+                };
                 let pts = annotate(sites, [s0, s1], &piece);
                 if let Some(k) = axis.add_edge(layer, [s0, s1], pts) {
                     let e = &axis.edges[k];
@@ -353,7 +432,10 @@ pub fn open(axis: &mut Axis, sites: &Sites, set: &Settings, c: usize, opened: &m
                     for end in [e.points[0].at, e.points[e.points.len() - 1].at] {
                         for &o in opened.iter() {
                             let cc = sites.conns[o];
-                            if (cc.from == layer || cc.to == layer) && crate::sites::closest_on_segment(cc.a, cc.b, end).distance(end) <= 1e-9 * (1.0 + end.length()) {
+                            if (cc.from == layer || cc.to == layer)
+                                && crate::sites::closest_on_segment(cc.a, cc.b, end).distance(end)
+                                    <= 1e-9 * (1.0 + end.length())
+                            {
                                 cuts.push((end, o));
                             }
                         }
@@ -366,19 +448,39 @@ pub fn open(axis: &mut Axis, sites: &Sites, set: &Settings, c: usize, opened: &m
     // Join the two sides of every cut.
     for (p, o) in cuts {
         let cc = sites.conns[o];
-        let (Some(v0), Some(v1)) = (axis.find_vertex(cc.from, p), axis.find_vertex(cc.to, p)) else { continue };
-        let j = Join { vertices: [v0, v1], connection: o };
+        let (Some(v0), Some(v1)) = (axis.find_vertex(cc.from, p), axis.find_vertex(cc.to, p))
+        else {
+            continue;
+        };
+        let j = Join {
+            vertices: [v0, v1],
+            connection: o,
+        };
         if !axis.joins.contains(&j) {
             axis.joins.push(j);
         }
     }
     axis.drop_stale_joins();
-    Ok(Opening { connection: c, same_as: None, zone: Some(z), scene: Some(sc), scene_axis, added, removed, unmatched })
+    Ok(Opening {
+        connection: c,
+        same_as: None,
+        zone: Some(z),
+        scene: Some(sc),
+        scene_axis,
+        added,
+        removed,
+        unmatched,
+    })
 }
 
 /// Splits a polyline where it properly crosses an open connection;
 /// records each cut point with its connection.
-fn cut_at_connections(run: &[DVec2], conns: &[Conn], opened: &[usize], cuts: &mut Vec<(DVec2, usize)>) -> Vec<Vec<DVec2>> {
+fn cut_at_connections(
+    run: &[DVec2],
+    conns: &[Conn],
+    opened: &[usize],
+    cuts: &mut Vec<(DVec2, usize)>,
+) -> Vec<Vec<DVec2>> {
     let mut out = vec![vec![run[0]]];
     for w in run.windows(2) {
         let (p, q) = (w[0], w[1]);
@@ -416,13 +518,27 @@ fn cut_at_connections(run: &[DVec2], conns: &[Conn], opened: &[usize], cuts: &mu
 /// The site a scene feature stands for at `mid` on `layer`: among the sites
 /// it was made from, the first that faces `mid` and is reached from it on
 /// its own layer.
-fn choose(sites: &Sites, sc: &Scene, segs: &[(IPt, IPt)], s: Source, mid: DVec2, layer: usize, opened: &[usize]) -> Option<u32> {
+fn choose(
+    sites: &Sites,
+    sc: &Scene,
+    segs: &[(IPt, IPt)],
+    s: Source,
+    mid: DVec2,
+    layer: usize,
+    opened: &[usize],
+) -> Option<u32> {
     let mut cands: Vec<u32> = match s {
         Source::Segment(k) => sc.segment_sites.get(k)?.clone(),
         Source::Point(i) => sc.point_sites.get(i)?.clone(),
         Source::Start(k) | Source::End(k) => {
-            let p = if matches!(s, Source::Start(_)) { segs[k].0 } else { segs[k].1 };
-            let mut v: Vec<u32> = (0..sites.pieces.len()).filter_map(|l| sites.point(l, p)).collect();
+            let p = if matches!(s, Source::Start(_)) {
+                segs[k].0
+            } else {
+                segs[k].1
+            };
+            let mut v: Vec<u32> = (0..sites.pieces.len())
+                .filter_map(|l| sites.point(l, p))
+                .collect();
             if v.is_empty() {
                 v = sc.segment_sites.get(k)?.clone();
             }
@@ -435,13 +551,28 @@ fn choose(sites: &Sites, sc: &Scene, segs: &[(IPt, IPt)], s: Source, mid: DVec2,
         let q = site.geom.closest(mid);
         site.faces(mid) && walk(&sites.conns, opened, layer, mid, q) == site.layer
     };
-    cands.iter().copied().find(|id| reach(id)).or_else(|| cands.iter().copied().find(|id| sites.list[*id as usize].faces(mid))).or_else(|| cands.first().copied())
+    cands
+        .iter()
+        .copied()
+        .find(|id| reach(id))
+        .or_else(|| {
+            cands
+                .iter()
+                .copied()
+                .find(|id| sites.list[*id as usize].faces(mid))
+        })
+        .or_else(|| cands.first().copied())
 }
 
 /// Opens every connection in `order` (indices into the level's
 /// connections) starting from the layer axes; returns the merged axis and
 /// what each opening did.
-pub fn merge(initial: &Axis, sites: &Sites, set: &Settings, order: &[usize]) -> Result<(Axis, Vec<Opening>), String> {
+pub fn merge(
+    initial: &Axis,
+    sites: &Sites,
+    set: &Settings,
+    order: &[usize],
+) -> Result<(Axis, Vec<Opening>), String> {
     let mut axis = initial.clone();
     let mut opened = Vec::new();
     let mut log = Vec::new();

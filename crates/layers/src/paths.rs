@@ -95,14 +95,31 @@ impl PartialOrd for Open {
 }
 
 /// Where a query point lands on the axis: edge, chord index and point.
-fn retract(axis: &Axis, sites: &Sites, opened: &[usize], q: LayerPoint, clearance: f64, what: &str) -> Result<(usize, usize, DVec2), String> {
-    let area = sites.areas.get(q.layer).ok_or_else(|| format!("{what}: layer {} does not exist", q.layer))?;
+fn retract(
+    axis: &Axis,
+    sites: &Sites,
+    opened: &[usize],
+    q: LayerPoint,
+    clearance: f64,
+    what: &str,
+) -> Result<(usize, usize, DVec2), String> {
+    let area = sites
+        .areas
+        .get(q.layer)
+        .ok_or_else(|| format!("{what}: layer {} does not exist", q.layer))?;
     if !area.contains(q.at) {
-        return Err(format!("{what} ({:.3}, {:.3}) is not in the free space of layer {}", q.at.x, q.at.y, q.layer));
+        return Err(format!(
+            "{what} ({:.3}, {:.3}) is not in the free space of layer {}",
+            q.at.x, q.at.y, q.layer
+        ));
     }
-    let (d, o) = nearest_obstacle_point(sites, opened, q.layer, q.at).ok_or_else(|| format!("{what}: no obstacle found"))?;
+    let (d, o) = nearest_obstacle_point(sites, opened, q.layer, q.at)
+        .ok_or_else(|| format!("{what}: no obstacle found"))?;
     if d < clearance {
-        return Err(format!("{what} ({:.3}, {:.3}) is {d:.3} m from an obstacle, closer than the clearance {clearance} m", q.at.x, q.at.y));
+        return Err(format!(
+            "{what} ({:.3}, {:.3}) is {d:.3} m from an obstacle, closer than the clearance {clearance} m",
+            q.at.x, q.at.y
+        ));
     }
     let dir = (q.at - o).normalize();
     let mut best: Option<(f64, usize, usize, DVec2)> = None;
@@ -116,7 +133,8 @@ fn retract(axis: &Axis, sites: &Sites, opened: &[usize], q: LayerPoint, clearanc
             }
             let t = (a - q.at).perp_dot(s) / den;
             let u = (a - q.at).perp_dot(dir) / den;
-            if t >= -1e-9 && (-1e-9..=1.0 + 1e-9).contains(&u) && best.is_none_or(|(bt, ..)| t < bt) {
+            if t >= -1e-9 && (-1e-9..=1.0 + 1e-9).contains(&u) && best.is_none_or(|(bt, ..)| t < bt)
+            {
                 let h = a + s * u.clamp(0.0, 1.0);
                 if crate::open::walk(&sites.conns, opened, q.layer, q.at, h) == e.layer {
                     best = Some((t, i, k, h));
@@ -124,7 +142,12 @@ fn retract(axis: &Axis, sites: &Sites, opened: &[usize], q: LayerPoint, clearanc
             }
         }
     }
-    best.map(|(_, i, k, h)| (i, k, h)).ok_or_else(|| format!("{what} ({:.3}, {:.3}) retracts onto no medial-axis edge", q.at.x, q.at.y))
+    best.map(|(_, i, k, h)| (i, k, h)).ok_or_else(|| {
+        format!(
+            "{what} ({:.3}, {:.3}) retracts onto no medial-axis edge",
+            q.at.x, q.at.y
+        )
+    })
 }
 
 /// The least clearance along an edge, sampled every `STEP / 4` with exact
@@ -144,7 +167,14 @@ fn min_clearance(axis: &Axis, sites: &Sites, e: usize) -> f64 {
 
 /// A path from `start` to `goal` keeping `clearance` metres from every
 /// obstacle, on a merged axis with every connection open.
-pub fn find_path(axis: &Axis, sites: &Sites, heights: &[f64], start: LayerPoint, goal: LayerPoint, clearance: f64) -> Result<CorridorPath, String> {
+pub fn find_path(
+    axis: &Axis,
+    sites: &Sites,
+    heights: &[f64],
+    start: LayerPoint,
+    goal: LayerPoint,
+    clearance: f64,
+) -> Result<CorridorPath, String> {
     let opened: Vec<usize> = (0..sites.conns.len()).collect();
     let (es, ks, hs) = retract(axis, sites, &opened, start, clearance, "start")?;
     let (eg, kg, hg) = retract(axis, sites, &opened, goal, clearance, "goal")?;
@@ -162,7 +192,9 @@ pub fn find_path(axis: &Axis, sites: &Sites, heights: &[f64], start: LayerPoint,
     }
     for j in &axis.joins {
         let [a, b] = j.vertices;
-        let dh = (heights[axis.vertices[a as usize].layer] - heights[axis.vertices[b as usize].layer]).abs();
+        let dh = (heights[axis.vertices[a as usize].layer]
+            - heights[axis.vertices[b as usize].layer])
+            .abs();
         adj[a as usize].push((b as usize, dh, Via::Join));
         adj[b as usize].push((a as usize, dh, Via::Join));
     }
@@ -179,9 +211,17 @@ pub fn find_path(axis: &Axis, sites: &Sites, heights: &[f64], start: LayerPoint,
     let plen = |v: &[DVec2]| v.windows(2).map(|w| w[0].distance(w[1])).sum::<f64>();
     for to_end in [false, true] {
         let end = axis.edges[es].ends[usize::from(to_end)] as usize;
-        adj[s_node].push((end, plen(&partial(es, ks, hs, to_end)), Via::FromStart(to_end)));
+        adj[s_node].push((
+            end,
+            plen(&partial(es, ks, hs, to_end)),
+            Via::FromStart(to_end),
+        ));
         let end = axis.edges[eg].ends[usize::from(to_end)] as usize;
-        adj[end].push((g_node, plen(&partial(eg, kg, hg, to_end)), Via::ToGoal(to_end)));
+        adj[end].push((
+            g_node,
+            plen(&partial(eg, kg, hg, to_end)),
+            Via::ToGoal(to_end),
+        ));
     }
     let direct = |forward: bool| -> Vec<DVec2> {
         let p = &axis.edges[es].points;
@@ -194,12 +234,23 @@ pub fn find_path(axis: &Axis, sites: &Sites, heights: &[f64], start: LayerPoint,
         v.push(hg);
         v
     };
-    let same_forward = ks < kg || (ks == kg && hs.distance(axis.edges[es].points[ks].at) <= hg.distance(axis.edges[es].points[ks].at));
+    let same_forward = ks < kg
+        || (ks == kg
+            && hs.distance(axis.edges[es].points[ks].at)
+                <= hg.distance(axis.edges[es].points[ks].at));
     if es == eg {
         adj[s_node].push((g_node, plen(&direct(same_forward)), Via::Direct));
     }
     // A*.
-    let pos = |n: usize| if n == s_node { hs } else if n == g_node { hg } else { axis.vertices[n].at };
+    let pos = |n: usize| {
+        if n == s_node {
+            hs
+        } else if n == g_node {
+            hg
+        } else {
+            axis.vertices[n].at
+        }
+    };
     let mut dist = vec![f64::INFINITY; nv + 2];
     let mut prev: Vec<Option<(usize, Via)>> = vec![None; nv + 2];
     let mut closed = vec![false; nv + 2];
@@ -226,7 +277,9 @@ pub fn find_path(axis: &Axis, sites: &Sites, heights: &[f64], start: LayerPoint,
         }
     }
     if !closed[g_node] {
-        return Err(format!("no path keeps a clearance of {clearance} m between start and goal"));
+        return Err(format!(
+            "no path keeps a clearance of {clearance} m between start and goal"
+        ));
     }
     let mut steps = Vec::new();
     let mut n = g_node;
@@ -265,11 +318,21 @@ pub fn find_path(axis: &Axis, sites: &Sites, heights: &[f64], start: LayerPoint,
             let n = ((w[0].distance(w[1]) / STEP).ceil() as usize).clamp(1, 100_000);
             for i in 0..n {
                 let at = w[0].lerp(w[1], i as f64 / n as f64);
-                backbone.push(BackbonePoint { layer: edge.layer, at, clearance: g.distance(at), edge: e });
+                backbone.push(BackbonePoint {
+                    layer: edge.layer,
+                    at,
+                    clearance: g.distance(at),
+                    edge: e,
+                });
             }
         }
         if let Some(&last) = pts.last() {
-            backbone.push(BackbonePoint { layer: edge.layer, at: last, clearance: g.distance(last), edge: e });
+            backbone.push(BackbonePoint {
+                layer: edge.layer,
+                at: last,
+                clearance: g.distance(last),
+                edge: e,
+            });
         }
     }
     let path = pull(&backbone, clearance, start, goal);
@@ -279,7 +342,16 @@ pub fn find_path(axis: &Axis, sites: &Sites, heights: &[f64], start: LayerPoint,
     }
     Ok(CorridorPath {
         ends: [start, goal],
-        retracted: [LayerPoint { layer: axis.edges[es].layer, at: hs }, LayerPoint { layer: axis.edges[eg].layer, at: hg }],
+        retracted: [
+            LayerPoint {
+                layer: axis.edges[es].layer,
+                at: hs,
+            },
+            LayerPoint {
+                layer: axis.edges[eg].layer,
+                at: hg,
+            },
+        ],
         backbone,
         corridor,
         path,
@@ -304,14 +376,27 @@ fn pull(b: &[BackbonePoint], c: f64, start: LayerPoint, goal: LayerPoint) -> Vec
         })
     };
     let mut i = 0;
-    out.push(LayerPoint { layer: b[0].layer, at: b[0].at });
+    out.push(LayerPoint {
+        layer: b[0].layer,
+        at: b[0].at,
+    });
     while i + 1 < b.len() {
         let mut j = i + 1;
-        while j + 1 < b.len() && b[j + 1].layer == b[i].layer && b[i + 1..=j + 1].iter().all(|m| m.layer == b[i].layer) && safe(i, j + 1) {
+        while j + 1 < b.len()
+            && b[j + 1].layer == b[i].layer
+            && b[i + 1..=j + 1].iter().all(|m| m.layer == b[i].layer)
+            && safe(i, j + 1)
+        {
             j += 1;
         }
-        if out.last().is_none_or(|l| l.at != b[j].at || l.layer != b[j].layer) {
-            out.push(LayerPoint { layer: b[j].layer, at: b[j].at });
+        if out
+            .last()
+            .is_none_or(|l| l.at != b[j].at || l.layer != b[j].layer)
+        {
+            out.push(LayerPoint {
+                layer: b[j].layer,
+                at: b[j].at,
+            });
         }
         i = j;
     }

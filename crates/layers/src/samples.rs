@@ -15,19 +15,33 @@ use navscope_core::level::{Connection, Layer, LayeredLevel};
 
 /// An axis-aligned rectangle, counter-clockwise.
 pub fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
-    Polygon::new(vec![DVec2::new(x0, y0), DVec2::new(x1, y0), DVec2::new(x1, y1), DVec2::new(x0, y1)])
+    Polygon::new(vec![
+        DVec2::new(x0, y0),
+        DVec2::new(x1, y0),
+        DVec2::new(x1, y1),
+        DVec2::new(x0, y1),
+    ])
 }
 
 /// A layer with a normalised area.
 pub fn layer(name: &str, height: f64, outer: Polygon, holes: Vec<Polygon>) -> Layer {
     let mut area = PolygonWithHoles::new(outer, holes);
     area.normalise();
-    Layer { name: name.into(), height, area }
+    Layer {
+        name: name.into(),
+        height,
+        area,
+    }
 }
 
 /// A connection `a -> b` from layer `from` (on its left) to `to`.
 pub fn conn(a: (f64, f64), b: (f64, f64), from: usize, to: usize) -> Connection {
-    Connection { a: DVec2::new(a.0, a.1), b: DVec2::new(b.0, b.1), from, to }
+    Connection {
+        a: DVec2::new(a.0, a.1),
+        b: DVec2::new(b.0, b.1),
+        from,
+        to,
+    }
 }
 
 /// Two floors 3 m apart: the ground (20 x 10 m, one pillar) and the upper
@@ -36,11 +50,24 @@ pub fn conn(a: (f64, f64), b: (f64, f64), from: usize, to: usize) -> Connection 
 pub fn two_storeys() -> LayeredLevel {
     LayeredLevel {
         layers: vec![
-            layer("ground", 0.0, rect(0.0, 0.0, 20.0, 10.0), vec![rect(3.0, 3.0, 4.0, 4.0)]),
+            layer(
+                "ground",
+                0.0,
+                rect(0.0, 0.0, 20.0, 10.0),
+                vec![rect(3.0, 3.0, 4.0, 4.0)],
+            ),
             layer("stairs", 1.5, rect(6.0, 8.0, 14.0, 10.0), vec![]),
-            layer("upper", 3.0, rect(0.0, 0.0, 20.0, 10.0), vec![rect(6.0, 7.5, 14.0, 9.5)]),
+            layer(
+                "upper",
+                3.0,
+                rect(0.0, 0.0, 20.0, 10.0),
+                vec![rect(6.0, 7.5, 14.0, 9.5)],
+            ),
         ],
-        connections: vec![conn((6.0, 8.0), (6.0, 10.0), 0, 1), conn((14.0, 8.0), (14.0, 10.0), 1, 2)],
+        connections: vec![
+            conn((6.0, 8.0), (6.0, 10.0), 0, 1),
+            conn((14.0, 8.0), (14.0, 10.0), 1, 2),
+        ],
     }
 }
 
@@ -50,16 +77,28 @@ pub fn two_storeys() -> LayeredLevel {
 pub fn bridge() -> LayeredLevel {
     LayeredLevel {
         layers: vec![
-            layer("ground", 0.0, rect(0.0, 0.0, 40.0, 20.0), vec![rect(8.0, 9.0, 12.0, 11.0), rect(28.0, 8.5, 31.0, 10.5)]),
+            layer(
+                "ground",
+                0.0,
+                rect(0.0, 0.0, 40.0, 20.0),
+                vec![rect(8.0, 9.0, 12.0, 11.0), rect(28.0, 8.5, 31.0, 10.5)],
+            ),
             layer("bridge", 4.0, rect(18.0, 2.0, 22.0, 18.0), vec![]),
         ],
-        connections: vec![conn((22.0, 2.0), (18.0, 2.0), 0, 1), conn((22.0, 18.0), (18.0, 18.0), 1, 0)],
+        connections: vec![
+            conn((22.0, 2.0), (18.0, 2.0), 0, 1),
+            conn((22.0, 18.0), (18.0, 18.0), 1, 0),
+        ],
     }
 }
 
 fn floors_and_stairs(extra: &[Vec<Polygon>; 3]) -> LayeredLevel {
     let pillars = |f: usize| -> Vec<Polygon> {
-        let mut v = vec![rect(5.0 + f as f64, 8.0, 7.0 + f as f64, 12.0), rect(33.0, 8.0 - f as f64, 35.0, 10.0 - f as f64), rect(19.0, 9.0, 21.0, 11.0)];
+        let mut v = vec![
+            rect(5.0 + f as f64, 8.0, 7.0 + f as f64, 12.0),
+            rect(33.0, 8.0 - f as f64, 35.0, 10.0 - f as f64),
+            rect(19.0, 9.0, 21.0, 11.0),
+        ];
         v.extend(extra[f].iter().cloned());
         v
     };
@@ -107,17 +146,24 @@ pub fn figure6() -> LayeredLevel {
     let mut extra: [Vec<Polygon>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     let mut count = 0;
     // Candidate centres on a 2.5 m lattice in the free middle bands.
-    'outer: for f in 0..3 {
+    'outer: for (f, floor) in extra.iter_mut().enumerate() {
         for (row, y) in [5.0, 14.5].into_iter().enumerate() {
             for i in 0..15 {
                 let x = 2.0 + 2.5 * i as f64;
-                let blocked = (4.0..8.5).contains(&x) || (17.5..22.5).contains(&x) || (31.5..36.5).contains(&x);
+                let blocked = (4.0..8.5).contains(&x)
+                    || (17.5..22.5).contains(&x)
+                    || (31.5..36.5).contains(&x);
                 if blocked || (f + i + row) % 2 == 1 && count >= 53 - (3 - f) * 6 {
                     continue;
                 }
                 let r = 0.45 + 0.05 * ((i + f) % 3) as f64;
-                let oct = (0..8).map(|k| DVec2::new(x, y) + DVec2::from_angle(k as f64 * std::f64::consts::FRAC_PI_4 + 0.2) * r).collect();
-                extra[f].push(Polygon::new(oct));
+                let oct = (0..8)
+                    .map(|k| {
+                        DVec2::new(x, y)
+                            + DVec2::from_angle(k as f64 * std::f64::consts::FRAC_PI_4 + 0.2) * r
+                    })
+                    .collect();
+                floor.push(Polygon::new(oct));
                 count += 1;
                 if count == 53 {
                     break 'outer;
@@ -155,8 +201,18 @@ pub fn figure7(k: usize) -> LayeredLevel {
     }
     LayeredLevel {
         layers: vec![
-            layer("ring", 0.0, rect(0.0, 0.0, 30.0, 20.0), vec![rect(x0, y0, x1, y1)]),
-            layer("inner", 0.0, rect(x0, y0, x1, y1), vec![rect(14.0, 9.0, 16.0, 11.0)]),
+            layer(
+                "ring",
+                0.0,
+                rect(0.0, 0.0, 30.0, 20.0),
+                vec![rect(x0, y0, x1, y1)],
+            ),
+            layer(
+                "inner",
+                0.0,
+                rect(x0, y0, x1, y1),
+                vec![rect(14.0, 9.0, 16.0, 11.0)],
+            ),
         ],
         connections,
     }

@@ -155,7 +155,9 @@ impl Sites {
 
     /// The sites forming the access side of connection `c`.
     pub fn access(&self, c: usize) -> Vec<u32> {
-        (0..self.list.len() as u32).filter(|&s| self.list[s as usize].access == Some(c)).collect()
+        (0..self.list.len() as u32)
+            .filter(|&s| self.list[s as usize].access == Some(c))
+            .collect()
     }
 
     /// Builds the sites of `level` on `grid`, checking the level: it must
@@ -178,7 +180,12 @@ impl Sites {
             for ring in layer.area.rings() {
                 let mut pts = Vec::with_capacity(ring.len());
                 for &p in &ring.points {
-                    let q = grid.snap(p).ok_or_else(|| format!("{name}: vertex ({}, {}) is too far out for the {} m grid", p.x, p.y, grid.step))?;
+                    let q = grid.snap(p).ok_or_else(|| {
+                        format!(
+                            "{name}: vertex ({}, {}) is too far out for the {} m grid",
+                            p.x, p.y, grid.step
+                        )
+                    })?;
                     if pts.last() != Some(&q) {
                         pts.push(q);
                     }
@@ -187,34 +194,62 @@ impl Sites {
                     pts.pop();
                 }
                 if pts.len() < 3 {
-                    return Err(format!("{name}: a ring collapses to fewer than 3 vertices on the {} m grid", grid.step));
+                    return Err(format!(
+                        "{name}: a ring collapses to fewer than 3 vertices on the {} m grid",
+                        grid.step
+                    ));
                 }
                 rings.push(pts);
             }
             let poly = |r: &Vec<IPt>| Polygon::new(r.iter().map(|&p| grid.plan(p)).collect());
-            s.areas.push(PolygonWithHoles::new(poly(&rings[0]), rings[1..].iter().map(poly).collect()));
+            s.areas.push(PolygonWithHoles::new(
+                poly(&rings[0]),
+                rings[1..].iter().map(poly).collect(),
+            ));
             rings_by_layer.push(rings);
         }
         for (ci, c) in level.connections.iter().enumerate() {
             let n = level.layers.len();
             if c.from >= n || c.to >= n {
-                return Err(format!("connection {ci}: joins layers {} and {} but there are {n} layers", c.from, c.to));
+                return Err(format!(
+                    "connection {ci}: joins layers {} and {} but there are {n} layers",
+                    c.from, c.to
+                ));
             }
             if c.from == c.to {
                 return Err(format!("connection {ci}: joins layer {} to itself", c.from));
             }
-            let snap = |p: DVec2| grid.snap(p).ok_or_else(|| format!("connection {ci}: endpoint ({}, {}) is not a usable coordinate", p.x, p.y));
+            let snap = |p: DVec2| {
+                grid.snap(p).ok_or_else(|| {
+                    format!(
+                        "connection {ci}: endpoint ({}, {}) is not a usable coordinate",
+                        p.x, p.y
+                    )
+                })
+            };
             let (a, b) = (snap(c.a)?, snap(c.b)?);
             if a == b {
-                return Err(format!("connection {ci}: has zero length on the {} m grid", grid.step));
+                return Err(format!(
+                    "connection {ci}: has zero length on the {} m grid",
+                    grid.step
+                ));
             }
             let (pa, pb) = (grid.plan(a), grid.plan(b));
             let same_as = s
                 .conns
                 .iter()
-                .position(|d| (d.a == pa && d.b == pb && d.from == c.from && d.to == c.to) || (d.a == pb && d.b == pa && d.from == c.to && d.to == c.from))
+                .position(|d| {
+                    (d.a == pa && d.b == pb && d.from == c.from && d.to == c.to)
+                        || (d.a == pb && d.b == pa && d.from == c.to && d.to == c.from)
+                })
                 .map_or(ci, |k| s.conns[k].same_as);
-            s.conns.push(Conn { a: pa, b: pb, from: c.from, to: c.to, same_as });
+            s.conns.push(Conn {
+                a: pa,
+                b: pb,
+                from: c.from,
+                to: c.to,
+                same_as,
+            });
         }
         for (li, rings) in rings_by_layer.iter().enumerate() {
             s.build_layer(li, &level.layers[li].name, rings, grid)?;
@@ -222,7 +257,13 @@ impl Sites {
         Ok(s)
     }
 
-    fn build_layer(&mut self, li: usize, lname: &str, rings: &[Vec<IPt>], grid: Grid) -> Result<(), String> {
+    fn build_layer(
+        &mut self,
+        li: usize,
+        lname: &str,
+        rings: &[Vec<IPt>],
+        grid: Grid,
+    ) -> Result<(), String> {
         let mut segs: Vec<(IPt, IPt)> = Vec::new();
         let mut owner: Vec<Option<usize>> = Vec::new();
         for r in rings {
@@ -233,7 +274,10 @@ impl Sites {
         }
         for (ci, c) in self.conns.iter().enumerate() {
             if c.same_as == ci && (c.from == li || c.to == li) {
-                segs.push((grid.snap(c.a).unwrap_or_default(), grid.snap(c.b).unwrap_or_default()));
+                segs.push((
+                    grid.snap(c.a).unwrap_or_default(),
+                    grid.snap(c.b).unwrap_or_default(),
+                ));
                 owner.push(Some(ci));
             }
         }
@@ -251,7 +295,10 @@ impl Sites {
                     }
                     Some(c) => {
                         if conn.is_some_and(|d| d != c) {
-                            return Err(format!("connections {} and {c} overlap on layer {li} ('{lname}')", conn.unwrap_or(c)));
+                            return Err(format!(
+                                "connections {} and {c} overlap on layer {li} ('{lname}')",
+                                conn.unwrap_or(c)
+                            ));
                         }
                         conn = Some(c);
                     }
@@ -262,7 +309,10 @@ impl Sites {
                 if !ring {
                     let mid = (pa + pb) * 0.5;
                     if !area.contains(mid) || area.rings().any(|r| r.on_boundary(mid)) {
-                        return Err(format!("connection {c}: leaves the free space of layer {li} ('{lname}') near ({:.3}, {:.3})", mid.x, mid.y));
+                        return Err(format!(
+                            "connection {c}: leaves the free space of layer {li} ('{lname}') near ({:.3}, {:.3})",
+                            mid.x, mid.y
+                        ));
                     }
                     free = [true, true];
                 }
@@ -291,21 +341,43 @@ impl Sites {
                         }));
                     }
                 }
-                pieces.push(Piece { a: p.a, b: p.b, sites, connection: Some(c) });
+                pieces.push(Piece {
+                    a: p.a,
+                    b: p.b,
+                    sites,
+                    connection: Some(c),
+                });
             } else {
                 let mut sites = [None, None];
                 for (k, side) in [Side::Left, Side::Right].into_iter().enumerate() {
                     if free[k] {
-                        sites[k] = Some(self.push(Site { layer: li, geom: Geom::Segment(pa, pb), grid: [p.a, p.b], side: Some(side), connection: None, access: None, within: None }));
+                        sites[k] = Some(self.push(Site {
+                            layer: li,
+                            geom: Geom::Segment(pa, pb),
+                            grid: [p.a, p.b],
+                            side: Some(side),
+                            connection: None,
+                            access: None,
+                            within: None,
+                        }));
                     }
                 }
-                pieces.push(Piece { a: p.a, b: p.b, sites, connection: None });
+                pieces.push(Piece {
+                    a: p.a,
+                    b: p.b,
+                    sites,
+                    connection: None,
+                });
             }
         }
         for p in &pieces {
             for q in [p.a, p.b] {
                 if !self.points.contains_key(&(li, q)) {
-                    let touching: Vec<Option<usize>> = pieces.iter().filter(|r| r.a == q || r.b == q).map(|r| r.connection).collect();
+                    let touching: Vec<Option<usize>> = pieces
+                        .iter()
+                        .filter(|r| r.a == q || r.b == q)
+                        .map(|r| r.connection)
+                        .collect();
                     let within = match touching.first() {
                         Some(&Some(c)) if touching.iter().all(|&t| t == Some(c)) => {
                             let cn = self.conns[c];
@@ -314,7 +386,15 @@ impl Sites {
                         }
                         _ => None,
                     };
-                    let id = self.push(Site { layer: li, geom: Geom::Point(grid.plan(q)), grid: [q, q], side: None, connection: None, access: None, within });
+                    let id = self.push(Site {
+                        layer: li,
+                        geom: Geom::Point(grid.plan(q)),
+                        grid: [q, q],
+                        side: None,
+                        connection: None,
+                        access: None,
+                        within,
+                    });
                     self.points.insert((li, q), id);
                 }
             }

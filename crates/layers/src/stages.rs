@@ -24,7 +24,11 @@ fn w(p: DVec2, h: f64) -> Vec3 {
 fn layered<'a>(ctx: &StageContext<'a>) -> Result<&'a LayeredLevel, StageError> {
     match &ctx.level.data {
         LevelData::Layers(l) => Ok(l),
-        _ => Err(StageError::failed(format!("{}: the layers pipeline needs a multi-layer environment, not a {}", ctx.level.source, ctx.level.kind().name()))),
+        _ => Err(StageError::failed(format!(
+            "{}: the layers pipeline needs a multi-layer environment, not a {}",
+            ctx.level.source,
+            ctx.level.kind().name()
+        ))),
     }
 }
 
@@ -49,31 +53,64 @@ fn draw_obstacles(sites: &Sites, heights: &[f64], out: &mut Vec<Primitive>) {
     for (l, area) in sites.areas.iter().enumerate() {
         for ring in area.rings() {
             for (_, a, b) in ring.edges() {
-                out.push(Primitive::new("obstacle", id, Shape::Segment(w(a, heights[l]), w(b, heights[l]))));
+                out.push(Primitive::new(
+                    "obstacle",
+                    id,
+                    Shape::Segment(w(a, heights[l]), w(b, heights[l])),
+                ));
                 id += 1;
             }
         }
     }
     for (c, cn) in sites.conns.iter().enumerate() {
         for l in [cn.from, cn.to] {
-            out.push(Primitive::new("connection", c as u32, Shape::Segment(w(cn.a, heights[l]), w(cn.b, heights[l]))));
+            out.push(Primitive::new(
+                "connection",
+                c as u32,
+                Shape::Segment(w(cn.a, heights[l]), w(cn.b, heights[l])),
+            ));
         }
-        out.push(Primitive::new("connection/label", c as u32, Shape::Label { at: w((cn.a + cn.b) * 0.5, heights[cn.from]), text: format!("C{c}") }));
+        out.push(Primitive::new(
+            "connection/label",
+            c as u32,
+            Shape::Label {
+                at: w((cn.a + cn.b) * 0.5, heights[cn.from]),
+                text: format!("C{c}"),
+            },
+        ));
     }
 }
 
 fn draw_axis(axis: &Axis, heights: &[f64], kind: &str, out: &mut Vec<Primitive>) {
     for (i, e) in axis.edges.iter().enumerate() {
         let h = heights[e.layer];
-        out.push(Primitive::new(format!("{kind}/edge"), i as u32, Shape::Polyline { points: e.points.iter().map(|p| w(p.at, h)).collect(), closed: false }));
+        out.push(Primitive::new(
+            format!("{kind}/edge"),
+            i as u32,
+            Shape::Polyline {
+                points: e.points.iter().map(|p| w(p.at, h)).collect(),
+                closed: false,
+            },
+        ));
     }
     let base = axis.edges.len() as u32;
     for (i, v) in axis.vertices.iter().enumerate() {
-        out.push(Primitive::new(format!("{kind}/vertex"), base + i as u32, Shape::Point(w(v.at, heights[v.layer]))));
+        out.push(Primitive::new(
+            format!("{kind}/vertex"),
+            base + i as u32,
+            Shape::Point(w(v.at, heights[v.layer])),
+        ));
     }
     for j in &axis.joins {
-        let (a, b) = (axis.vertices[j.vertices[0] as usize], axis.vertices[j.vertices[1] as usize]);
-        out.push(Primitive::new(format!("{kind}/join"), base + j.vertices[0], Shape::Segment(w(a.at, heights[a.layer]), w(b.at, heights[b.layer]))));
+        let (a, b) = (
+            axis.vertices[j.vertices[0] as usize],
+            axis.vertices[j.vertices[1] as usize],
+        );
+        out.push(Primitive::new(
+            format!("{kind}/join"),
+            base + j.vertices[0],
+            Shape::Segment(w(a.at, heights[a.layer]), w(b.at, heights[b.layer])),
+        ));
     }
 }
 
@@ -105,9 +142,14 @@ impl Artifact for LayerAxes {
 pub fn run_layer_axes(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let level = layered(ctx)?;
     let set = settings(ctx);
-    let sites = Sites::build(level, set.grid).map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
+    let sites = Sites::build(level, set.grid)
+        .map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
     let axis = layer_axes(&sites, set.grid, set.tolerance, set.snap).map_err(StageError::failed)?;
-    Ok(Arc::new(LayerAxes { heights: level.layers.iter().map(|l| l.height).collect(), sites, axis }))
+    Ok(Arc::new(LayerAxes {
+        heights: level.layers.iter().map(|l| l.height).collect(),
+        sites,
+        axis,
+    }))
 }
 
 /// Stage `influence-zones`: the zone of every connection on the layer axes.
@@ -125,7 +167,14 @@ fn zone_prims(z: &Zone, from: f64, to: f64, id: u32) -> Vec<Primitive> {
     let mut v = Vec::new();
     for (side, h) in [(0, from), (1, to)] {
         if z.outline[side].len() >= 3 {
-            v.push(Primitive::new("influence-zone", id, Shape::Polygon { outer: z.outline[side].iter().map(|&p| w(p, h)).collect(), holes: Vec::new() }));
+            v.push(Primitive::new(
+                "influence-zone",
+                id,
+                Shape::Polygon {
+                    outer: z.outline[side].iter().map(|&p| w(p, h)).collect(),
+                    holes: Vec::new(),
+                },
+            ));
         }
     }
     v
@@ -133,10 +182,22 @@ fn zone_prims(z: &Zone, from: f64, to: f64, id: u32) -> Vec<Primitive> {
 
 impl Artifact for Zones {
     fn counts(&self) -> BTreeMap<String, u64> {
-        BTreeMap::from([("zones".into(), self.zones.len() as u64), ("bounding edges".into(), self.zones.iter().map(|z| z.edges.len() as u64).sum())])
+        BTreeMap::from([
+            ("zones".into(), self.zones.len() as u64),
+            (
+                "bounding edges".into(),
+                self.zones.iter().map(|z| z.edges.len() as u64).sum(),
+            ),
+        ])
     }
     fn primitives(&self) -> Vec<Primitive> {
-        self.zones.iter().zip(&self.layers).flat_map(|(z, &(f, t))| zone_prims(z, self.heights[f], self.heights[t], z.connection as u32)).collect()
+        self.zones
+            .iter()
+            .zip(&self.layers)
+            .flat_map(|(z, &(f, t))| {
+                zone_prims(z, self.heights[f], self.heights[t], z.connection as u32)
+            })
+            .collect()
     }
 }
 
@@ -151,7 +212,11 @@ pub fn run_zones(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
             layers.push((cn.from, cn.to));
         }
     }
-    Ok(Arc::new(Zones { heights: la.heights.clone(), zones, layers }))
+    Ok(Arc::new(Zones {
+        heights: la.heights.clone(),
+        zones,
+        layers,
+    }))
 }
 
 /// Stage `connection-scenes`: the scene of every zone.
@@ -167,8 +232,22 @@ pub struct Scenes {
 
 fn scene_prims(s: &Scene, h: f64, grid: f64, id: u32) -> Vec<Primitive> {
     let g = Grid { step: grid };
-    let mut v: Vec<Primitive> = s.segments.iter().map(|q| Primitive::new("scene/obstacle", id, Shape::Segment(w(g.plan(q[0]), h), w(g.plan(q[1]), h)))).collect();
-    v.extend(s.points.iter().map(|&p| Primitive::new("scene/obstacle/point", id, Shape::Point(w(g.plan(p), h)))));
+    let mut v: Vec<Primitive> = s
+        .segments
+        .iter()
+        .map(|q| {
+            Primitive::new(
+                "scene/obstacle",
+                id,
+                Shape::Segment(w(g.plan(q[0]), h), w(g.plan(q[1]), h)),
+            )
+        })
+        .collect();
+    v.extend(
+        s.points
+            .iter()
+            .map(|&p| Primitive::new("scene/obstacle/point", id, Shape::Point(w(g.plan(p), h)))),
+    );
     v
 }
 
@@ -176,12 +255,22 @@ impl Artifact for Scenes {
     fn counts(&self) -> BTreeMap<String, u64> {
         BTreeMap::from([
             ("scenes".into(), self.scenes.len() as u64),
-            ("segments".into(), self.scenes.iter().map(|s| s.segments.len() as u64).sum()),
-            ("points".into(), self.scenes.iter().map(|s| s.points.len() as u64).sum()),
+            (
+                "segments".into(),
+                self.scenes.iter().map(|s| s.segments.len() as u64).sum(),
+            ),
+            (
+                "points".into(),
+                self.scenes.iter().map(|s| s.points.len() as u64).sum(),
+            ),
         ])
     }
     fn primitives(&self) -> Vec<Primitive> {
-        self.scenes.iter().zip(&self.heights).flat_map(|(s, &h)| scene_prims(s, h, self.grid, s.connection as u32)).collect()
+        self.scenes
+            .iter()
+            .zip(&self.heights)
+            .flat_map(|(s, &h)| scene_prims(s, h, self.grid, s.connection as u32))
+            .collect()
     }
 }
 
@@ -192,7 +281,11 @@ pub fn run_scenes(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let grid = settings(ctx).grid;
     let scenes: Vec<Scene> = zs.zones.iter().map(|z| scene(&la.sites, z)).collect();
     let heights = zs.layers.iter().map(|&(f, _)| la.heights[f]).collect();
-    Ok(Arc::new(Scenes { heights, scenes, grid: grid.step }))
+    Ok(Arc::new(Scenes {
+        heights,
+        scenes,
+        grid: grid.step,
+    }))
 }
 
 /// Stage `open-connections`: the merged medial axis, one sub-step per
@@ -217,7 +310,10 @@ impl Artifact for Merged {
             ("edges".into(), self.axis.edges.len() as u64),
             ("vertices".into(), self.axis.vertices.len() as u64),
             ("joins".into(), self.axis.joins.len() as u64),
-            ("unmatched crossings".into(), self.openings.iter().map(|o| o.unmatched as u64).sum()),
+            (
+                "unmatched crossings".into(),
+                self.openings.iter().map(|o| o.unmatched as u64).sum(),
+            ),
         ])
     }
     fn primitives(&self) -> Vec<Primitive> {
@@ -269,7 +365,13 @@ pub fn run_open(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let order: Vec<usize> = (0..la.sites.conns.len()).collect();
     let (axis, openings) = merge(&la.axis, &la.sites, &set, &order).map_err(StageError::failed)?;
     let layers = la.sites.conns.iter().map(|c| (c.from, c.to)).collect();
-    Ok(Arc::new(Merged { heights: la.heights.clone(), axis, openings, layers, grid: set.grid.step }))
+    Ok(Arc::new(Merged {
+        heights: la.heights.clone(),
+        axis,
+        openings,
+        layers,
+        grid: set.grid.step,
+    }))
 }
 
 /// Stage `corridor-map`: the explicit corridor map, the merged axis with
@@ -303,7 +405,10 @@ impl Artifact for CorridorMap {
     fn counts(&self) -> BTreeMap<String, u64> {
         BTreeMap::from([
             ("edges".into(), self.axis.edges.len() as u64),
-            ("closest-point pairs".into(), self.axis.edges.iter().map(|e| e.points.len() as u64).sum()),
+            (
+                "closest-point pairs".into(),
+                self.axis.edges.iter().map(|e| e.points.len() as u64).sum(),
+            ),
         ])
     }
     fn primitives(&self) -> Vec<Primitive> {
@@ -311,41 +416,83 @@ impl Artifact for CorridorMap {
         for (i, l, poly) in self.areas() {
             if poly.len() >= 3 {
                 let mut poly = poly;
-                let area: f64 = (0..poly.len()).map(|k| poly[k].perp_dot(poly[(k + 1) % poly.len()])).sum();
+                let area: f64 = (0..poly.len())
+                    .map(|k| poly[k].perp_dot(poly[(k + 1) % poly.len()]))
+                    .sum();
                 if area < 0.0 {
                     poly.reverse();
                 }
-                out.push(Primitive::new("corridor/area", i as u32, Shape::Polygon { outer: poly.iter().map(|&p| w(p, self.heights[l])).collect(), holes: Vec::new() }));
+                out.push(Primitive::new(
+                    "corridor/area",
+                    i as u32,
+                    Shape::Polygon {
+                        outer: poly.iter().map(|&p| w(p, self.heights[l])).collect(),
+                        holes: Vec::new(),
+                    },
+                ));
             }
         }
         for (i, e) in self.axis.edges.iter().enumerate() {
             let h = self.heights[e.layer];
             for p in &e.points {
                 for q in p.closest {
-                    out.push(Primitive::new("corridor/closest", i as u32, Shape::Segment(w(p.at, h), w(q, h))));
+                    out.push(Primitive::new(
+                        "corridor/closest",
+                        i as u32,
+                        Shape::Segment(w(p.at, h), w(q, h)),
+                    ));
                 }
             }
         }
         let base = self.axis.edges.len() as u32;
         for (i, v) in self.axis.vertices.iter().enumerate() {
             let h = self.heights[v.layer];
-            let pts = (0..24).map(|k| w(v.at + DVec2::from_angle(k as f64 * std::f64::consts::TAU / 24.0) * v.clearance, h)).collect();
-            out.push(Primitive::new("corridor/disk", base + i as u32, Shape::Polyline { points: pts, closed: true }));
+            let pts = (0..24)
+                .map(|k| {
+                    w(
+                        v.at + DVec2::from_angle(k as f64 * std::f64::consts::TAU / 24.0)
+                            * v.clearance,
+                        h,
+                    )
+                })
+                .collect();
+            out.push(Primitive::new(
+                "corridor/disk",
+                base + i as u32,
+                Shape::Polyline {
+                    points: pts,
+                    closed: true,
+                },
+            ));
         }
         draw_axis(&self.axis, &self.heights, "axis", &mut out);
         out
     }
     fn metrics(&self) -> BTreeMap<String, f64> {
         let len: f64 = self.axis.edges.iter().map(|e| e.length()).sum();
-        let minc = self.axis.edges.iter().flat_map(|e| e.points.iter().map(|p| p.clearance)).fold(f64::INFINITY, f64::min);
-        BTreeMap::from([("axis_length_m".into(), len), ("min_clearance_m".into(), if minc.is_finite() { minc } else { 0.0 })])
+        let minc = self
+            .axis
+            .edges
+            .iter()
+            .flat_map(|e| e.points.iter().map(|p| p.clearance))
+            .fold(f64::INFINITY, f64::min);
+        BTreeMap::from([
+            ("axis_length_m".into(), len),
+            (
+                "min_clearance_m".into(),
+                if minc.is_finite() { minc } else { 0.0 },
+            ),
+        ])
     }
 }
 
 /// Runs `corridor-map`.
 pub fn run_corridor(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let m = ctx.artifact::<Merged>("open-connections")?;
-    Ok(Arc::new(CorridorMap { heights: m.heights.clone(), axis: m.axis.clone() }))
+    Ok(Arc::new(CorridorMap {
+        heights: m.heights.clone(),
+        axis: m.axis.clone(),
+    }))
 }
 
 /// Stage `navmesh`: the common NavMesh.
@@ -362,30 +509,59 @@ pub struct Mesh {
 pub fn navmesh_of(axis: &Axis, heights: &[f64]) -> NavMesh {
     let mut mesh = NavMesh::new("layers", "");
     for v in &axis.vertices {
-        mesh.add_node(plan_to_world(v.at, heights[v.layer]), None, Stance::Stand, v.layer as u32);
+        mesh.add_node(
+            plan_to_world(v.at, heights[v.layer]),
+            None,
+            Stance::Stand,
+            v.layer as u32,
+        );
     }
     for e in &axis.edges {
         let [a, b] = e.ends;
-        let seg = [mesh.nodes[a as usize].position, mesh.nodes[b as usize].position];
+        let seg = [
+            mesh.nodes[a as usize].position,
+            mesh.nodes[b as usize].position,
+        ];
         mesh.add_two_way(a, b, LinkKind::Walk, e.length(), Some(seg));
     }
     for j in &axis.joins {
         let [a, b] = j.vertices;
-        let (pa, pb) = (mesh.nodes[a as usize].position, mesh.nodes[b as usize].position);
-        mesh.add_two_way(a, b, LinkKind::Connection, (pa.y - pb.y).abs(), Some([pa, pb]));
+        let (pa, pb) = (
+            mesh.nodes[a as usize].position,
+            mesh.nodes[b as usize].position,
+        );
+        mesh.add_two_way(
+            a,
+            b,
+            LinkKind::Connection,
+            (pa.y - pb.y).abs(),
+            Some([pa, pb]),
+        );
     }
     mesh
 }
 
 impl Artifact for Mesh {
     fn counts(&self) -> BTreeMap<String, u64> {
-        BTreeMap::from([("nodes".into(), self.mesh.nodes.len() as u64), ("links".into(), self.mesh.links.len() as u64)])
+        BTreeMap::from([
+            ("nodes".into(), self.mesh.nodes.len() as u64),
+            ("links".into(), self.mesh.links.len() as u64),
+        ])
     }
     fn primitives(&self) -> Vec<Primitive> {
-        let mut out: Vec<Primitive> = self.mesh.nodes.iter().map(|n| Primitive::new("node", n.id, Shape::Point(n.position.as_vec3()))).collect();
+        let mut out: Vec<Primitive> = self
+            .mesh
+            .nodes
+            .iter()
+            .map(|n| Primitive::new("node", n.id, Shape::Point(n.position.as_vec3())))
+            .collect();
         for l in &self.mesh.links {
             if let Some([a, b]) = l.segment {
-                out.push(Primitive::new(format!("link/{}", l.kind.name()), l.from, Shape::Segment(a.as_vec3(), b.as_vec3())));
+                out.push(Primitive::new(
+                    format!("link/{}", l.kind.name()),
+                    l.from,
+                    Shape::Segment(a.as_vec3(), b.as_vec3()),
+                ));
             }
         }
         out
@@ -398,7 +574,9 @@ impl Artifact for Mesh {
 /// Runs `navmesh`.
 pub fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let c = ctx.artifact::<CorridorMap>("corridor-map")?;
-    Ok(Arc::new(Mesh { mesh: navmesh_of(&c.axis, &c.heights) }))
+    Ok(Arc::new(Mesh {
+        mesh: navmesh_of(&c.axis, &c.heights),
+    }))
 }
 
 /// Stage `paths`: a query on the corridor map between the roomiest points
@@ -437,21 +615,52 @@ impl Artifact for PathDemo {
                 let mut poly: Vec<DVec2> = edge.points.iter().map(|q| q.at).collect();
                 poly.extend(edge.points.iter().rev().map(|q| q.closest[side]));
                 poly.dedup();
-                let area: f64 = (0..poly.len()).map(|k| poly[k].perp_dot(poly[(k + 1) % poly.len()])).sum();
+                let area: f64 = (0..poly.len())
+                    .map(|k| poly[k].perp_dot(poly[(k + 1) % poly.len()]))
+                    .sum();
                 if area < 0.0 {
                     poly.reverse();
                 }
                 if poly.len() >= 3 {
-                    out.push(Primitive::new("path/corridor", e as u32, Shape::Polygon { outer: poly.iter().map(|&q| w(q, h(edge.layer))).collect(), holes: Vec::new() }));
+                    out.push(Primitive::new(
+                        "path/corridor",
+                        e as u32,
+                        Shape::Polygon {
+                            outer: poly.iter().map(|&q| w(q, h(edge.layer))).collect(),
+                            holes: Vec::new(),
+                        },
+                    ));
                 }
             }
         }
-        out.push(Primitive::new("path/backbone", 0, Shape::Polyline { points: p.backbone.iter().map(|b| w(b.at, h(b.layer))).collect(), closed: false }));
-        out.push(Primitive::new("path/short", 1, Shape::Polyline { points: p.path.iter().map(|q| w(q.at, h(q.layer))).collect(), closed: false }));
+        out.push(Primitive::new(
+            "path/backbone",
+            0,
+            Shape::Polyline {
+                points: p.backbone.iter().map(|b| w(b.at, h(b.layer))).collect(),
+                closed: false,
+            },
+        ));
+        out.push(Primitive::new(
+            "path/short",
+            1,
+            Shape::Polyline {
+                points: p.path.iter().map(|q| w(q.at, h(q.layer))).collect(),
+                closed: false,
+            },
+        ));
         for k in 0..2 {
             let (e, r) = (p.ends[k], p.retracted[k]);
-            out.push(Primitive::new("path/retraction", 2 + k as u32, Shape::Segment(w(e.at, h(e.layer)), w(r.at, h(r.layer)))));
-            out.push(Primitive::new(if k == 0 { "path/start" } else { "path/goal" }, 2 + k as u32, Shape::Point(w(e.at, h(e.layer)))));
+            out.push(Primitive::new(
+                "path/retraction",
+                2 + k as u32,
+                Shape::Segment(w(e.at, h(e.layer)), w(r.at, h(r.layer))),
+            ));
+            out.push(Primitive::new(
+                if k == 0 { "path/start" } else { "path/goal" },
+                2 + k as u32,
+                Shape::Point(w(e.at, h(e.layer))),
+            ));
         }
         out
     }
@@ -465,7 +674,11 @@ impl Artifact for PathDemo {
 
 /// The roomiest axis vertex of `layer`.
 fn roomiest(axis: &Axis, layer: usize) -> Option<LayerPoint> {
-    axis.vertices.iter().filter(|v| v.layer == layer).max_by(|a, b| a.clearance.total_cmp(&b.clearance)).map(|v| LayerPoint { layer, at: v.at })
+    axis.vertices
+        .iter()
+        .filter(|v| v.layer == layer)
+        .max_by(|a, b| a.clearance.total_cmp(&b.clearance))
+        .map(|v| LayerPoint { layer, at: v.at })
 }
 
 /// Runs `paths`.
@@ -475,10 +688,18 @@ pub fn run_paths(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let clearance = ctx.params.float("clearance");
     let mut order: Vec<usize> = (0..c.heights.len()).collect();
     order.sort_by(|&a, &b| c.heights[a].total_cmp(&c.heights[b]).then(a.cmp(&b)));
-    let ends = (order.first().and_then(|&l| roomiest(&c.axis, l)), order.last().and_then(|&l| roomiest(&c.axis, l)));
+    let ends = (
+        order.first().and_then(|&l| roomiest(&c.axis, l)),
+        order.last().and_then(|&l| roomiest(&c.axis, l)),
+    );
     let path = match ends {
         (Some(s), Some(g)) => find_path(&c.axis, &la.sites, &c.heights, s, g, clearance),
         _ => Err("the lowest or the highest layer has no medial-axis vertex".into()),
     };
-    Ok(Arc::new(PathDemo { heights: c.heights.clone(), axis: c.axis.clone(), path, clearance }))
+    Ok(Arc::new(PathDemo {
+        heights: c.heights.clone(),
+        axis: c.axis.clone(),
+        path,
+        clearance,
+    }))
 }

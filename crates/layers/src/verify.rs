@@ -18,7 +18,12 @@ pub fn nearest_obstacle(sites: &Sites, opened: &[usize], layer: usize, p: DVec2)
 }
 
 /// [`nearest_obstacle`] with the obstacle point itself.
-pub fn nearest_obstacle_point(sites: &Sites, opened: &[usize], layer: usize, p: DVec2) -> Option<(f64, DVec2)> {
+pub fn nearest_obstacle_point(
+    sites: &Sites,
+    opened: &[usize],
+    layer: usize,
+    p: DVec2,
+) -> Option<(f64, DVec2)> {
     let mut layers = vec![layer];
     for &o in opened {
         let c = sites.conns[o];
@@ -35,7 +40,11 @@ pub fn nearest_obstacle_point(sites: &Sites, opened: &[usize], layer: usize, p: 
         }
         let q = s.geom.closest(p);
         let d = q.distance(p);
-        if best.is_none_or(|(b, _)| d < b) && layers.iter().any(|&l| walk(&sites.conns, opened, l, p, q) == s.layer) {
+        if best.is_none_or(|(b, _)| d < b)
+            && layers
+                .iter()
+                .any(|&l| walk(&sites.conns, opened, l, p, q) == s.layer)
+        {
             best = Some((d, q));
         }
     }
@@ -46,25 +55,41 @@ pub fn nearest_obstacle_point(sites: &Sites, opened: &[usize], layer: usize, p: 
 /// vertices) whose annotated clearance differs from the brute-force
 /// nearest-obstacle distance by more than `tol`, or whose two closest
 /// points are not equally far, as a message.
-pub fn check_clearances(axis: &Axis, sites: &Sites, opened: &[usize], tol: f64) -> Result<(), String> {
+pub fn check_clearances(
+    axis: &Axis,
+    sites: &Sites,
+    opened: &[usize],
+    tol: f64,
+) -> Result<(), String> {
     for (i, e) in axis.edges.iter().enumerate() {
         for (k, p) in e.points.iter().enumerate() {
             let (d0, d1) = (p.closest[0].distance(p.at), p.closest[1].distance(p.at));
             if (d0 - d1).abs() > tol {
-                return Err(format!("edge {i} point {k} at {:?}: closest points at {d0} and {d1}", p.at));
+                return Err(format!(
+                    "edge {i} point {k} at {:?}: closest points at {d0} and {d1}",
+                    p.at
+                ));
             }
             let n = nearest_obstacle(sites, opened, e.layer, p.at);
             if (n - p.clearance).abs() > tol {
-                return Err(format!("edge {i} (layer {}) point {k} at {:?}: clearance {} but nearest obstacle at {n}", e.layer, p.at, p.clearance));
+                return Err(format!(
+                    "edge {i} (layer {}) point {k} at {:?}: clearance {} but nearest obstacle at {n}",
+                    e.layer, p.at, p.clearance
+                ));
             }
         }
         for w in e.points.windows(2) {
             let m = (w[0].at + w[1].at) * 0.5;
-            let (g0, g1) = (sites.list[e.sites[0] as usize].geom, sites.list[e.sites[1] as usize].geom);
+            let (g0, g1) = (
+                sites.list[e.sites[0] as usize].geom,
+                sites.list[e.sites[1] as usize].geom,
+            );
             let (d0, d1) = (g0.distance(m), g1.distance(m));
             let n = nearest_obstacle(sites, opened, e.layer, m);
             if (d0 - d1).abs() > 2.0 * tol || n < d0.min(d1) - 2.0 * tol {
-                return Err(format!("edge {i} chord midpoint {m:?}: sites at {d0} and {d1}, nearest obstacle at {n}"));
+                return Err(format!(
+                    "edge {i} chord midpoint {m:?}: sites at {d0} and {d1}, nearest obstacle at {n}"
+                ));
             }
         }
     }
@@ -72,7 +97,10 @@ pub fn check_clearances(axis: &Axis, sites: &Sites, opened: &[usize], tol: f64) 
         let n = nearest_obstacle(sites, opened, v.layer, v.at);
         let on_edge = axis.edges.iter().any(|e| e.ends.contains(&(i as u32)));
         if on_edge && (n - v.clearance).abs() > tol {
-            return Err(format!("vertex {i} at {:?}: clearance {} but nearest obstacle at {n}", v.at, v.clearance));
+            return Err(format!(
+                "vertex {i} at {:?}: clearance {} but nearest obstacle at {n}",
+                v.at, v.clearance
+            ));
         }
     }
     Ok(())
@@ -83,9 +111,15 @@ pub fn edges_in_free_space(axis: &Axis, sites: &Sites) -> Result<(), String> {
     for (i, e) in axis.edges.iter().enumerate() {
         for p in &e.points {
             let area = &sites.areas[e.layer];
-            let near = area.rings().map(|r| r.boundary_distance(p.at)).fold(f64::INFINITY, f64::min);
+            let near = area
+                .rings()
+                .map(|r| r.boundary_distance(p.at))
+                .fold(f64::INFINITY, f64::min);
             if !area.contains(p.at) && near > 1e-9 {
-                return Err(format!("edge {i} point {:?} lies outside layer {}", p.at, e.layer));
+                return Err(format!(
+                    "edge {i} point {:?} lies outside layer {}",
+                    p.at, e.layer
+                ));
             }
         }
     }

@@ -41,13 +41,41 @@ const MAX_CHORDS: usize = 4096;
 
 /// The finite primary edges of the Voronoi diagram of `points` and
 /// `segments` (which must meet only at endpoints; see [`crate::grid::arrange`]).
-pub fn primary_edges(points: &[IPt], segments: &[(IPt, IPt)], grid: Grid, tolerance: f64) -> Result<Vec<VEdge>, String> {
+pub fn primary_edges(
+    points: &[IPt],
+    segments: &[(IPt, IPt)],
+    grid: Grid,
+    tolerance: f64,
+) -> Result<Vec<VEdge>, String> {
     // Boost's predicates are exact and fastest for 32-bit input; grid
     // coordinates (and the frames put around scenes) stay within i32.
-    let narrow = |v: i64| i32::try_from(v).map_err(|_| format!("coordinate {v} is outside the 32-bit grid range"));
-    let pts: Vec<Point<i32>> = points.iter().map(|p| Ok(Point { x: narrow(p[0])?, y: narrow(p[1])? })).collect::<Result<_, String>>()?;
-    let segs: Vec<Line<i32>> =
-        segments.iter().map(|(a, b)| Ok(Line::new(Point { x: narrow(a[0])?, y: narrow(a[1])? }, Point { x: narrow(b[0])?, y: narrow(b[1])? }))).collect::<Result<_, String>>()?;
+    let narrow = |v: i64| {
+        i32::try_from(v).map_err(|_| format!("coordinate {v} is outside the 32-bit grid range"))
+    };
+    let pts: Vec<Point<i32>> = points
+        .iter()
+        .map(|p| {
+            Ok(Point {
+                x: narrow(p[0])?,
+                y: narrow(p[1])?,
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    let segs: Vec<Line<i32>> = segments
+        .iter()
+        .map(|(a, b)| {
+            Ok(Line::new(
+                Point {
+                    x: narrow(a[0])?,
+                    y: narrow(a[1])?,
+                },
+                Point {
+                    x: narrow(b[0])?,
+                    y: narrow(b[1])?,
+                },
+            ))
+        })
+        .collect::<Result<_, String>>()?;
     let diagram = Builder::<i32>::default()
         .with_vertices(pts.iter())
         .and_then(|b| b.with_segments(segs.iter()))
@@ -81,7 +109,10 @@ pub fn primary_edges(points: &[IPt], segments: &[(IPt, IPt)], grid: Grid, tolera
         if twin.usize() < id.usize() || e.is_secondary() {
             continue;
         }
-        let (Some(v0), Some(v1)) = (diagram.edge_get_vertex0(id).map_err(|e| format!("{e:?}"))?, diagram.edge_get_vertex1(id).map_err(|e| format!("{e:?}"))?) else {
+        let (Some(v0), Some(v1)) = (
+            diagram.edge_get_vertex0(id).map_err(|e| format!("{e:?}"))?,
+            diagram.edge_get_vertex1(id).map_err(|e| format!("{e:?}"))?,
+        ) else {
             continue;
         };
         let v0 = diagram.vertex(v0).map_err(|e| format!("{e:?}"))?;
@@ -92,14 +123,22 @@ pub fn primary_edges(points: &[IPt], segments: &[(IPt, IPt)], grid: Grid, tolera
         let mut pts = vec![p0];
         if e.is_curved() {
             let (focus, seg) = match (s0, s1) {
-                (Source::Segment(i), other) | (other, Source::Segment(i)) => (at(other), segments[i]),
+                (Source::Segment(i), other) | (other, Source::Segment(i)) => {
+                    (at(other), segments[i])
+                }
                 _ => return Err("curved Voronoi edge without a segment site".into()),
             };
-            let (a, b) = (DVec2::new(seg.0[0] as f64, seg.0[1] as f64), DVec2::new(seg.1[0] as f64, seg.1[1] as f64));
+            let (a, b) = (
+                DVec2::new(seg.0[0] as f64, seg.0[1] as f64),
+                DVec2::new(seg.1[0] as f64, seg.1[1] as f64),
+            );
             parabola(focus, a, b, p0, p1, tolerance / grid.step, &mut pts);
         }
         pts.push(p1);
-        out.push(VEdge { sources: [s0, s1], points: pts.into_iter().map(|p| p * grid.step).collect() });
+        out.push(VEdge {
+            sources: [s0, s1],
+            points: pts.into_iter().map(|p| p * grid.step).collect(),
+        });
     }
     Ok(out)
 }
@@ -107,7 +146,15 @@ pub fn primary_edges(points: &[IPt], segments: &[(IPt, IPt)], grid: Grid, tolera
 /// Appends the interior points of the parabolic arc from `p0` to `p1`
 /// (focus `focus`, directrix the line through `a b`) so that no chord
 /// strays more than `tol` from the arc.
-fn parabola(focus: DVec2, a: DVec2, b: DVec2, p0: DVec2, p1: DVec2, tol: f64, out: &mut Vec<DVec2>) {
+fn parabola(
+    focus: DVec2,
+    a: DVec2,
+    b: DVec2,
+    p0: DVec2,
+    p1: DVec2,
+    tol: f64,
+    out: &mut Vec<DVec2>,
+) {
     let dir = (b - a).normalize_or_zero();
     let foot = a + dir * (focus - a).dot(dir);
     let h = (focus - foot).length();
@@ -123,7 +170,11 @@ fn parabola(focus: DVec2, a: DVec2, b: DVec2, p0: DVec2, p1: DVec2, tol: f64, ou
         let um = 0.5 * (ua + ub);
         let (pa, pb, pm) = (point(ua), point(ub), point(um));
         let chord = pb - pa;
-        let dev = if chord.length() > 0.0 { chord.perp_dot(pm - pa).abs() / chord.length() } else { 0.0 };
+        let dev = if chord.length() > 0.0 {
+            chord.perp_dot(pm - pa).abs() / chord.length()
+        } else {
+            0.0
+        };
         if dev > tol && depth < 24 && interior.len() < MAX_CHORDS {
             // Right half first so the left half pops first: points come in order.
             stack.push((um, ub, depth + 1));
@@ -145,10 +196,21 @@ mod tests {
         let sq = [[0, 0], [10, 0], [10, 10], [0, 10]];
         let segs: Vec<_> = (0..4).map(|i| (sq[i], sq[(i + 1) % 4])).collect();
         let edges = primary_edges(&[], &segs, g, 0.01).unwrap();
-        let inside: Vec<_> = edges.iter().filter(|e| e.points.iter().all(|p| p.x > -1e-9 && p.x < 10.0 + 1e-9 && p.y > -1e-9 && p.y < 10.0 + 1e-9)).collect();
+        let inside: Vec<_> = edges
+            .iter()
+            .filter(|e| {
+                e.points
+                    .iter()
+                    .all(|p| p.x > -1e-9 && p.x < 10.0 + 1e-9 && p.y > -1e-9 && p.y < 10.0 + 1e-9)
+            })
+            .collect();
         assert_eq!(inside.len(), 4, "{inside:?}");
         for e in inside {
-            assert!(e.points.iter().any(|p| p.distance(DVec2::new(5.0, 5.0)) < 1e-9));
+            assert!(
+                e.points
+                    .iter()
+                    .any(|p| p.distance(DVec2::new(5.0, 5.0)) < 1e-9)
+            );
         }
     }
 
@@ -156,21 +218,36 @@ mod tests {
     fn parabolic_arcs_stay_within_tolerance() {
         let g = Grid { step: 0.01 };
         // A point above a long segment inside a box: the arcs around the point.
-        let segs = vec![([0, 0], [1000, 0]), ([1000, 0], [1000, 1000]), ([1000, 1000], [0, 1000]), ([0, 1000], [0, 0])];
+        let segs = vec![
+            ([0, 0], [1000, 0]),
+            ([1000, 0], [1000, 1000]),
+            ([1000, 1000], [0, 1000]),
+            ([0, 1000], [0, 0]),
+        ];
         let edges = primary_edges(&[[500, 300]], &segs, g, 0.001).unwrap();
         let curved: Vec<_> = edges.iter().filter(|e| e.points.len() > 2).collect();
         assert!(!curved.is_empty());
         for e in curved {
             let (f, seg) = match e.sources {
-                [Source::Point(_), Source::Segment(i)] | [Source::Segment(i), Source::Point(_)] => (DVec2::new(5.0, 3.0), segs[i]),
+                [Source::Point(_), Source::Segment(i)] | [Source::Segment(i), Source::Point(_)] => {
+                    (DVec2::new(5.0, 3.0), segs[i])
+                }
                 _ => continue,
             };
-            let (a, b) = (DVec2::new(seg.0[0] as f64, seg.0[1] as f64) * 0.01, DVec2::new(seg.1[0] as f64, seg.1[1] as f64) * 0.01);
+            let (a, b) = (
+                DVec2::new(seg.0[0] as f64, seg.0[1] as f64) * 0.01,
+                DVec2::new(seg.1[0] as f64, seg.1[1] as f64) * 0.01,
+            );
             for w in e.points.windows(2) {
                 let m = (w[0] + w[1]) * 0.5;
                 let d_seg = crate::sites::closest_on_segment(a, b, m).distance(m);
                 // Midpoints of chords are inside the arc by at most the tolerance.
-                assert!((m.distance(f) - d_seg).abs() < 0.0021, "{} vs {}", m.distance(f), d_seg);
+                assert!(
+                    (m.distance(f) - d_seg).abs() < 0.0021,
+                    "{} vs {}",
+                    m.distance(f),
+                    d_seg
+                );
             }
         }
     }

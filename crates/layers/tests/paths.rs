@@ -11,8 +11,14 @@ fn a_path_from_the_ground_floor_to_the_top_floor_climbs_the_stairs_and_keeps_its
     let heights: Vec<f64> = level.layers.iter().map(|l| l.height).collect();
     let b = build(&level, &settings(0.001, 0.01)).unwrap();
     let opened: Vec<usize> = (0..level.connections.len()).collect();
-    let start = LayerPoint { layer: 0, at: DVec2::new(2.0, 2.0) };
-    let goal = LayerPoint { layer: 2, at: DVec2::new(38.0, 10.0) };
+    let start = LayerPoint {
+        layer: 0,
+        at: DVec2::new(2.0, 2.0),
+    };
+    let goal = LayerPoint {
+        layer: 2,
+        at: DVec2::new(38.0, 10.0),
+    };
     for clearance in [0.3, 0.8] {
         let p = find_path(&b.merged, &b.sites, &heights, start, goal, clearance).unwrap();
         let layers: Vec<usize> = p.path.iter().map(|q| q.layer).collect();
@@ -22,22 +28,46 @@ fn a_path_from_the_ground_floor_to_the_top_floor_climbs_the_stairs_and_keeps_its
         let mut visits = layers.clone();
         visits.dedup();
         assert_eq!(visits.len(), 5, "{visits:?}");
-        assert!(matches!(visits[1], 3 | 4) && visits[2] == 1 && matches!(visits[3], 5 | 6), "{visits:?}");
+        assert!(
+            matches!(visits[1], 3 | 4) && visits[2] == 1 && matches!(visits[3], 5 | 6),
+            "{visits:?}"
+        );
         for w in p.path.windows(2) {
             if w[0].layer != w[1].layer {
-                assert!(w[0].at.distance(w[1].at) < 1e-6, "layers change only at connections");
+                assert!(
+                    w[0].at.distance(w[1].at) < 1e-6,
+                    "layers change only at connections"
+                );
                 continue;
             }
             let n = (w[0].at.distance(w[1].at) / 0.05).ceil().max(1.0) as usize;
             for k in 0..=n {
                 let x = w[0].at.lerp(w[1].at, k as f64 / n as f64);
                 let d = nearest_obstacle(&b.sites, &opened, w[0].layer, x);
-                assert!(d >= clearance - 1e-6, "point {x:?} on layer {} is {d} m from an obstacle", w[0].layer);
+                assert!(
+                    d >= clearance - 1e-6,
+                    "point {x:?} on layer {} is {d} m from an obstacle",
+                    w[0].layer
+                );
             }
         }
-        let backbone: f64 = p.backbone.windows(2).map(|w| w[0].at.distance(w[1].at)).sum();
-        assert!(p.length <= backbone + (heights[2] - heights[0]) + start.at.distance(p.retracted[0].at) + goal.at.distance(p.retracted[1].at) + 1e-6);
-        assert!(p.length >= start.at.distance(goal.at), "no shorter than the straight line");
+        let backbone: f64 = p
+            .backbone
+            .windows(2)
+            .map(|w| w[0].at.distance(w[1].at))
+            .sum();
+        assert!(
+            p.length
+                <= backbone
+                    + (heights[2] - heights[0])
+                    + start.at.distance(p.retracted[0].at)
+                    + goal.at.distance(p.retracted[1].at)
+                    + 1e-6
+        );
+        assert!(
+            p.length >= start.at.distance(goal.at),
+            "no shorter than the straight line"
+        );
     }
 }
 
@@ -46,12 +76,29 @@ fn too_much_clearance_or_a_bad_start_is_an_error() {
     let level = samples::two_storeys();
     let heights: Vec<f64> = level.layers.iter().map(|l| l.height).collect();
     let b = build(&level, &settings(0.001, 0.01)).unwrap();
-    let s = LayerPoint { layer: 0, at: DVec2::new(15.0, 5.0) };
-    let g = LayerPoint { layer: 2, at: DVec2::new(17.0, 5.0) };
+    let s = LayerPoint {
+        layer: 0,
+        at: DVec2::new(15.0, 5.0),
+    };
+    let g = LayerPoint {
+        layer: 2,
+        at: DVec2::new(17.0, 5.0),
+    };
     // The stairs are 2 m wide: a 1.2 m clearance cannot pass them.
     let e = find_path(&b.merged, &b.sites, &heights, s, g, 1.2).unwrap_err();
     assert!(e.contains("no path keeps a clearance"), "{e}");
-    let e = find_path(&b.merged, &b.sites, &heights, LayerPoint { layer: 0, at: DVec2::new(30.0, 5.0) }, g, 0.1).unwrap_err();
+    let e = find_path(
+        &b.merged,
+        &b.sites,
+        &heights,
+        LayerPoint {
+            layer: 0,
+            at: DVec2::new(30.0, 5.0),
+        },
+        g,
+        0.1,
+    )
+    .unwrap_err();
     assert!(e.contains("not in the free space"), "{e}");
     let ok = find_path(&b.merged, &b.sites, &heights, s, g, 0.5).unwrap();
     assert!(ok.path.iter().any(|q| q.layer == 1), "climbs the stairs");

@@ -7,7 +7,13 @@ use navscope_core::{LinkKind, ParamValue, Runner, StageError};
 use navscope_layers::{pipeline, samples};
 
 fn runner(data: LevelData) -> Runner {
-    Runner::new(Arc::new(pipeline()), Arc::new(Level { source: "test.ron".into(), data }))
+    Runner::new(
+        Arc::new(pipeline()),
+        Arc::new(Level {
+            source: "test.ron".into(),
+            data,
+        }),
+    )
 }
 
 #[test]
@@ -16,7 +22,18 @@ fn pipeline_is_consistent() {
     p.check().unwrap();
     assert_eq!(p.id, "layers");
     let ids: Vec<_> = p.stages.iter().map(|s| s.info.id).collect();
-    assert_eq!(ids, ["layer-axes", "influence-zones", "connection-scenes", "open-connections", "corridor-map", "navmesh", "paths"]);
+    assert_eq!(
+        ids,
+        [
+            "layer-axes",
+            "influence-zones",
+            "connection-scenes",
+            "open-connections",
+            "corridor-map",
+            "navmesh",
+            "paths"
+        ]
+    );
 }
 
 #[test]
@@ -29,16 +46,34 @@ fn every_stage_runs_draws_and_ends_in_a_valid_navmesh() {
         assert!(!a.primitives().is_empty(), "stage {i} draws something");
     }
     let zones = r.result(1).unwrap().outcome.as_ref().unwrap().primitives();
-    assert!(zones.iter().filter(|p| p.kind == "influence-zone").count() >= 16, "two shaded sides per connection");
+    assert!(
+        zones.iter().filter(|p| p.kind == "influence-zone").count() >= 16,
+        "two shaded sides per connection"
+    );
     let open = r.result(3).unwrap().outcome.as_ref().unwrap().clone();
     assert_eq!(open.substeps().len(), 8, "one sub-step per connection");
-    assert!(open.substeps().iter().all(|s| s.highlights.iter().any(|p| p.kind == "scene/obstacle")));
+    assert!(
+        open.substeps()
+            .iter()
+            .all(|s| s.highlights.iter().any(|p| p.kind == "scene/obstacle"))
+    );
     let corridor = r.result(4).unwrap().outcome.as_ref().unwrap().primitives();
-    for kind in ["corridor/area", "corridor/disk", "corridor/closest", "axis/edge", "axis/vertex"] {
+    for kind in [
+        "corridor/area",
+        "corridor/disk",
+        "corridor/closest",
+        "axis/edge",
+        "axis/vertex",
+    ] {
         assert!(corridor.iter().any(|p| p.kind == kind), "{kind}");
     }
     // Layers are drawn at their heights.
-    let heights: Vec<f32> = corridor.iter().filter(|p| p.kind == "axis/vertex").flat_map(|p| p.shape.points()).map(|p| p.y).collect();
+    let heights: Vec<f32> = corridor
+        .iter()
+        .filter(|p| p.kind == "axis/vertex")
+        .flat_map(|p| p.shape.points())
+        .map(|p| p.y)
+        .collect();
     for h in [0.0, 1.5, 3.0, 4.5, 6.0] {
         assert!(heights.contains(&h), "a vertex at height {h}");
     }
@@ -49,7 +84,10 @@ fn every_stage_runs_draws_and_ends_in_a_valid_navmesh() {
     let layers: std::collections::BTreeSet<u32> = mesh.nodes.iter().map(|n| n.layer).collect();
     assert_eq!(layers.len(), 7, "nodes on every layer");
     for l in mesh.links.iter().filter(|l| l.kind == LinkKind::Connection) {
-        assert_ne!(mesh.nodes[l.from as usize].layer, mesh.nodes[l.to as usize].layer);
+        assert_ne!(
+            mesh.nodes[l.from as usize].layer,
+            mesh.nodes[l.to as usize].layer
+        );
     }
 }
 
@@ -57,7 +95,11 @@ fn every_stage_runs_draws_and_ends_in_a_valid_navmesh() {
 fn changing_the_tolerance_reruns_from_the_first_stage() {
     let mut r = runner(LevelData::Layers(samples::two_storeys()));
     r.run_all();
-    assert_eq!(r.set_param("arc_tolerance", ParamValue::Float(0.05)).unwrap(), Some(0));
+    assert_eq!(
+        r.set_param("arc_tolerance", ParamValue::Float(0.05))
+            .unwrap(),
+        Some(0)
+    );
     assert_eq!(r.run_all(), 7);
     assert!(r.first_error().is_none());
 }
@@ -67,10 +109,15 @@ fn wrong_level_kind_and_empty_level_are_errors() {
     let mut r = runner(LevelData::FloorPlan(FloorPlan::default()));
     r.run_all();
     match &r.result(0).unwrap().outcome {
-        Err(StageError::Failed(m)) => assert!(m.contains("test.ron") && m.contains("multi-layer"), "{m}"),
+        Err(StageError::Failed(m)) => {
+            assert!(m.contains("test.ron") && m.contains("multi-layer"), "{m}")
+        }
         other => panic!("{other:?}"),
     }
     let mut r = runner(LevelData::Layers(Default::default()));
     r.run_all();
-    assert_eq!(r.first_error().unwrap().1, &StageError::Failed("test.ron: the level has no layers".into()));
+    assert_eq!(
+        r.first_error().unwrap().1,
+        &StageError::Failed("test.ron: the level has no layers".into())
+    );
 }

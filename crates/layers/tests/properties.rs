@@ -13,11 +13,19 @@ use proptest::prelude::*;
 const TOL: f64 = 0.025;
 
 fn gap(a: &Axis, b: &Axis) -> f64 {
-    let seg = |p: DVec2, s: DVec2, t: DVec2| navscope_layers::sites::closest_on_segment(s, t, p).distance(p);
+    let seg = |p: DVec2, s: DVec2, t: DVec2| {
+        navscope_layers::sites::closest_on_segment(s, t, p).distance(p)
+    };
     a.edges
         .iter()
         .flat_map(|e| e.points.iter().map(move |p| (e.layer, p.at)))
-        .map(|(l, p)| b.edges.iter().filter(|e| e.layer == l).flat_map(|e| e.points.windows(2).map(move |w| seg(p, w[0].at, w[1].at))).fold(f64::INFINITY, f64::min))
+        .map(|(l, p)| {
+            b.edges
+                .iter()
+                .filter(|e| e.layer == l)
+                .flat_map(|e| e.points.windows(2).map(move |w| seg(p, w[0].at, w[1].at)))
+                .fold(f64::INFINITY, f64::min)
+        })
         .fold(0.0, f64::max)
 }
 
@@ -26,7 +34,12 @@ fn length(a: &Axis) -> f64 {
 }
 
 fn same_axis(a: &Axis, b: &Axis, what: &str) {
-    assert!((length(a) - length(b)).abs() < 0.05, "{what}: lengths {} vs {}", length(a), length(b));
+    assert!(
+        (length(a) - length(b)).abs() < 0.05,
+        "{what}: lengths {} vs {}",
+        length(a),
+        length(b)
+    );
     let (g1, g2) = (gap(a, b), gap(b, a));
     assert!(g1 < TOL && g2 < TOL, "{what}: gaps {g1} {g2}");
     assert_eq!(a.joins.len(), b.joins.len(), "{what}: joins");
@@ -35,7 +48,12 @@ fn same_axis(a: &Axis, b: &Axis, what: &str) {
 #[test]
 fn merged_axis_does_not_depend_on_the_opening_order() {
     let set = settings(0.001, 0.01);
-    for (name, level) in [("figure5", samples::figure5()), ("figure7(8)", samples::figure7(8)), ("two storeys", samples::two_storeys()), ("bridge", samples::bridge())] {
+    for (name, level) in [
+        ("figure5", samples::figure5()),
+        ("figure7(8)", samples::figure7(8)),
+        ("two storeys", samples::two_storeys()),
+        ("bridge", samples::bridge()),
+    ] {
         let n = level.connections.len();
         let forward: Vec<usize> = (0..n).collect();
         let backward: Vec<usize> = (0..n).rev().collect();
@@ -43,7 +61,11 @@ fn merged_axis_does_not_depend_on_the_opening_order() {
         let mut mixed_sorted = mixed.clone();
         mixed_sorted.sort_unstable();
         mixed_sorted.dedup();
-        let mixed = if mixed_sorted.len() == n { mixed } else { backward.clone() };
+        let mixed = if mixed_sorted.len() == n {
+            mixed
+        } else {
+            backward.clone()
+        };
         let a = build_in_order(&level, &set, &forward).unwrap();
         for order in [backward, mixed] {
             let b = build_in_order(&level, &set, &order).unwrap();
@@ -62,10 +84,16 @@ fn generated_stacked_floors_build_and_match_brute_force() {
         check_clearances(&b.merged, &b.sites, &opened, TOL).unwrap();
         edges_in_free_space(&b.merged, &b.sites).unwrap();
         // The reversed pair of each stair is the same join: opened once.
-        assert_eq!(b.openings.iter().filter(|o| o.same_as.is_some()).count(), floors - 1);
+        assert_eq!(
+            b.openings.iter().filter(|o| o.same_as.is_some()).count(),
+            floors - 1
+        );
         let comps = b.merged.components();
         assert!(comps.iter().all(|&c| c == comps[0]));
-        assert!(b.merged.joins.iter().all(|j| { let [u, v] = j.vertices; b.merged.vertices[u as usize].layer != b.merged.vertices[v as usize].layer }));
+        assert!(b.merged.joins.iter().all(|j| {
+            let [u, v] = j.vertices;
+            b.merged.vertices[u as usize].layer != b.merged.vertices[v as usize].layer
+        }));
     }
 }
 
@@ -73,7 +101,16 @@ fn generated_stacked_floors_build_and_match_brute_force() {
 /// and `i + 1` wherever `links[i]`.
 fn chain(links: &[bool]) -> LayeredLevel {
     let n = links.len() + 1;
-    let layers = (0..n).map(|i| layer(&format!("f{i}"), 3.0 * i as f64, rect(0.0, 0.0, 10.0, 10.0), vec![rect(2.0, 2.0, 3.0, 3.0 + i as f64 * 0.5)])).collect();
+    let layers = (0..n)
+        .map(|i| {
+            layer(
+                &format!("f{i}"),
+                3.0 * i as f64,
+                rect(0.0, 0.0, 10.0, 10.0),
+                vec![rect(2.0, 2.0, 3.0, 3.0 + i as f64 * 0.5)],
+            )
+        })
+        .collect();
     let mut connections = Vec::new();
     for (i, &l) in links.iter().enumerate() {
         if l {
@@ -81,7 +118,10 @@ fn chain(links: &[bool]) -> LayeredLevel {
             connections.push(conn((8.0, y), (5.0, y), i, i + 1));
         }
     }
-    LayeredLevel { layers, connections }
+    LayeredLevel {
+        layers,
+        connections,
+    }
 }
 
 proptest! {
@@ -133,14 +173,35 @@ fn empty_level_is_a_named_error() {
 #[test]
 fn bad_connections_are_named_errors() {
     let set = settings(0.001, 0.01);
-    let two = |c| LayeredLevel { layers: vec![layer("a", 0.0, rect(0.0, 0.0, 10.0, 10.0), vec![]), layer("b", 3.0, rect(0.0, 0.0, 10.0, 10.0), vec![])], connections: vec![c] };
+    let two = |c| LayeredLevel {
+        layers: vec![
+            layer("a", 0.0, rect(0.0, 0.0, 10.0, 10.0), vec![]),
+            layer("b", 3.0, rect(0.0, 0.0, 10.0, 10.0), vec![]),
+        ],
+        connections: vec![c],
+    };
     let cases = [
-        (conn((1.0, 1.0), (2.0, 1.0), 0, 5), "connection 0: joins layers 0 and 5 but there are 2 layers"),
-        (conn((1.0, 1.0), (2.0, 1.0), 1, 1), "connection 0: joins layer 1 to itself"),
-        (conn((1.0, 1.0), (1.0, 1.0), 0, 1), "connection 0: has zero length"),
-        (conn((5.0, 5.0), (15.0, 5.0), 0, 1), "connection 0: leaves the free space of layer 0 ('a')"),
+        (
+            conn((1.0, 1.0), (2.0, 1.0), 0, 5),
+            "connection 0: joins layers 0 and 5 but there are 2 layers",
+        ),
+        (
+            conn((1.0, 1.0), (2.0, 1.0), 1, 1),
+            "connection 0: joins layer 1 to itself",
+        ),
+        (
+            conn((1.0, 1.0), (1.0, 1.0), 0, 1),
+            "connection 0: has zero length",
+        ),
+        (
+            conn((5.0, 5.0), (15.0, 5.0), 0, 1),
+            "connection 0: leaves the free space of layer 0 ('a')",
+        ),
         // Along the south wall running west: its left (access) side is outside.
-        (conn((8.0, 0.0), (2.0, 0.0), 0, 1), "connection 0: its access side (left of a -> b) is not free space on layer 0 ('a')"),
+        (
+            conn((8.0, 0.0), (2.0, 0.0), 0, 1),
+            "connection 0: its access side (left of a -> b) is not free space on layer 0 ('a')",
+        ),
     ];
     for (c, msg) in cases {
         let e = build(&two(c), &set).unwrap_err();
@@ -157,11 +218,21 @@ fn collinear_vertices_and_a_connection_on_a_boundary() {
     // the east wall of "a" (which is inside "b", a larger floor above).
     let mut outer = rect(0.0, 0.0, 10.0, 10.0);
     outer.points = vec![
-        DVec2::new(0.0, 0.0), DVec2::new(5.0, 0.0), DVec2::new(10.0, 0.0), DVec2::new(10.0, 2.5), DVec2::new(10.0, 5.0),
-        DVec2::new(10.0, 10.0), DVec2::new(3.0, 10.0), DVec2::new(0.0, 10.0), DVec2::new(0.0, 4.0),
+        DVec2::new(0.0, 0.0),
+        DVec2::new(5.0, 0.0),
+        DVec2::new(10.0, 0.0),
+        DVec2::new(10.0, 2.5),
+        DVec2::new(10.0, 5.0),
+        DVec2::new(10.0, 10.0),
+        DVec2::new(3.0, 10.0),
+        DVec2::new(0.0, 10.0),
+        DVec2::new(0.0, 4.0),
     ];
     let level = LayeredLevel {
-        layers: vec![layer("a", 0.0, outer, vec![rect(4.0, 4.0, 6.0, 6.0)]), layer("b", 1.0, rect(10.0, -5.0, 20.0, 15.0), vec![])],
+        layers: vec![
+            layer("a", 0.0, outer, vec![rect(4.0, 4.0, 6.0, 6.0)]),
+            layer("b", 1.0, rect(10.0, -5.0, 20.0, 15.0), vec![]),
+        ],
         connections: vec![conn((10.0, 1.0), (10.0, 7.0), 0, 1)],
     };
     // West of a -> b (northwards) is "a": access side ok; east is "b".
@@ -176,7 +247,13 @@ fn collinear_vertices_and_a_connection_on_a_boundary() {
 #[test]
 fn touching_layers_without_a_connection_stay_apart() {
     // Two layers sharing an edge but not connected: two separate axes.
-    let level = LayeredLevel { layers: vec![layer("a", 0.0, rect(0.0, 0.0, 5.0, 5.0), vec![]), layer("b", 0.0, rect(5.0, 0.0, 10.0, 5.0), vec![])], connections: vec![] };
+    let level = LayeredLevel {
+        layers: vec![
+            layer("a", 0.0, rect(0.0, 0.0, 5.0, 5.0), vec![]),
+            layer("b", 0.0, rect(5.0, 0.0, 10.0, 5.0), vec![]),
+        ],
+        connections: vec![],
+    };
     let b = build(&level, &settings(0.001, 0.01)).unwrap();
     let mut comps = b.merged.components();
     comps.sort_unstable();

@@ -36,7 +36,8 @@ fn sample_files_are_up_to_date_and_build() {
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(&path, &text).unwrap();
         }
-        let on_disk = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run with NAVSCOPE_BLESS=1)", path.display()));
+        let on_disk = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (run with NAVSCOPE_BLESS=1)", path.display()));
         assert_eq!(on_disk, text, "{name} is stale: run with NAVSCOPE_BLESS=1");
     }
 }
@@ -44,16 +45,29 @@ fn sample_files_are_up_to_date_and_build() {
 #[test]
 fn every_layers_level_file_builds_and_matches_brute_force() {
     for sub in ["layers", "layers-samples"] {
-        let Ok(entries) = std::fs::read_dir(assets().join(sub)) else { continue };
-        let mut paths: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).filter(|p| p.extension().is_some_and(|e| e == "ron")).collect();
+        let Ok(entries) = std::fs::read_dir(assets().join(sub)) else {
+            continue;
+        };
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(|e| Some(e.ok()?.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+            .collect();
         paths.sort();
         for path in paths {
             let level = navscope_levels::load(&path).unwrap_or_else(|e| panic!("{e}"));
-            let LevelData::Layers(l) = level.data else { panic!("{}: not a layered level", path.display()) };
-            let b = build(&l, &settings(0.001, 0.01)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let LevelData::Layers(l) = level.data else {
+                panic!("{}: not a layered level", path.display())
+            };
+            let b = build(&l, &settings(0.001, 0.01))
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let opened: Vec<usize> = (0..l.connections.len()).collect();
-            check_clearances(&b.merged, &b.sites, &opened, 0.025).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            assert!(b.openings.iter().all(|o| o.unmatched == 0), "{}", path.display());
+            check_clearances(&b.merged, &b.sites, &opened, 0.025)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert!(
+                b.openings.iter().all(|o| o.unmatched == 0),
+                "{}",
+                path.display()
+            );
         }
     }
 }
