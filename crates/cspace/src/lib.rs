@@ -64,7 +64,8 @@
 //!   [`extra`]). Ladders are brush entities of class `func_ladder`
 //!   (parameter); their brushes are not solid.
 //! * **Defaults.** Slope 45° (hesperus); step 0.45 m (Quake III's 18
-//!   units); jump 1.1 m; edge plane tolerances 0.1° and 5 mm.
+//!   units at an inch per unit); jump 1.1 m (Quake III's jump rises 45.6
+//!   units, 1.16 m); edge plane tolerances 0.1° and 5 mm.
 //!
 //! ## Figures
 //! `CARGO_TARGET_DIR=/work/tgt cargo bench -p navscope-cspace` (release,

@@ -359,6 +359,20 @@ mod tests {
         });
         let p = Polyhedron::from_planes(&planes).unwrap();
         assert_eq!(p.faces.len(), 6);
+        // A plane touching the cube only along an edge (or at a corner) is a
+        // zero-area face: dropped.
+        let mut touching = cube_planes(DVec3::ZERO, DVec3::ONE);
+        touching.push(Plane {
+            normal: DVec3::new(1.0, 1.0, 0.0).normalize(),
+            d: 2f64.sqrt(),
+        });
+        touching.push(Plane {
+            normal: DVec3::ONE.normalize(),
+            d: 3f64.sqrt(),
+        });
+        let p = Polyhedron::from_planes(&touching).unwrap();
+        assert_eq!(p.faces.len(), 6);
+        assert!((p.volume() - 1.0).abs() < 1e-9);
     }
 
     #[test]

@@ -151,7 +151,7 @@ fn params() -> Vec<ParamSpec> {
             0.0,
             2.0,
             0.05,
-            "Largest height difference walked as a step (STEPTOL of Listing 4); 0.45 m is Quake III's 18-unit step.",
+            "Largest height difference walked as a step (STEPTOL of Listing 4); Quake III's 18-unit step is 0.46 m at an inch per unit.",
         ),
         ParamSpec::float(
             JUMP_HEIGHT,
@@ -161,7 +161,7 @@ fn params() -> Vec<ParamSpec> {
             0.0,
             5.0,
             0.05,
-            "Largest height difference of a vertical jump link (§5.3); Quake III's jump rises about 1.1 m.",
+            "Largest height difference of a vertical jump link (§5.3); a little under Quake III's 45.6-unit jump (1.16 m at an inch per unit).",
         ),
     ]
 }
@@ -385,7 +385,7 @@ impl Artifact for Expanded {
                 let el = self.element(s, i);
                 for (f, origin) in e.solid.faces.iter().zip(&e.origins) {
                     out.push(Primitive::new(
-                        "brush/expanded",
+                        format!("brush/expanded/{}", self.sizes[s].name),
                         el,
                         Shape::Polyline {
                             points: f.vertices.iter().map(|p| f32v(*p)).collect(),

@@ -344,7 +344,8 @@ fn every_stage_draws_and_counts() {
         .collect();
     for k in [
         "brush",
-        "brush/expanded",
+        "brush/expanded/stand",
+        "brush/expanded/crouch",
         "face/bevel",
         "face/kept",
         "face/clipped",
