@@ -226,6 +226,16 @@ mod tests {
                 "layer \"upper\"",
                 "height is not a finite number",
             ),
+            (
+                TWO.replace("(a: (8, 1), b: (9, 1)", "(a: (8, 1), b: (8, 1)"),
+                "connection 0",
+                "has zero length (both ends at (8, 1))",
+            ),
+            (
+                TWO.replace("(name: \"upper\"", "(name: \"\""),
+                "layer 1",
+                "name is empty",
+            ),
         ];
         for (text, el, problem) in cases {
             let e = parse_ron(&text, &b).unwrap_err();

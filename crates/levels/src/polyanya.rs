@@ -447,6 +447,30 @@ mod tests {
     }
 
     #[test]
+    fn overlapping_polygons_are_named() {
+        // The same triangle twice.
+        let text = "mesh\n2\n3 2\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2 -1 -1 -1\n3 0 1 2 -1 -1 -1\n";
+        let e = parse(text, &Budget::default()).unwrap_err();
+        assert_eq!(e.element, "line 8");
+        assert!(
+            e.problem.starts_with("polygons 0 and 1 both use the edge"),
+            "{}",
+            e.problem
+        );
+        let e = parse("mesh\n2\n0 0\n", &Budget::default()).unwrap_err();
+        assert_eq!(e.problem, "the mesh has no polygons");
+        let e = parse(
+            "mesh\n2\n3 1\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2 -1 -1 -1\nextra\n",
+            &Budget::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.element.as_str(), e.problem.as_str()),
+            ("line 8", "unexpected \"extra\" after the last polygon")
+        );
+    }
+
+    #[test]
     fn pinch_point_is_named() {
         // Unit cells on a 4x4 grid: a ring of cells around the missing cell
         // (2, 1), closed by two cells that meet only at the corner (2, 2).

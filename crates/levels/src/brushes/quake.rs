@@ -294,6 +294,28 @@ mod tests {
     }
 
     #[test]
+    fn entity_problems_are_named() {
+        let bad = MAP.replace("\"origin\" \"32 -64 24\"", "\"origin\" \"32 -64\"");
+        let e = parse(&bad, &Budget::default()).unwrap_err();
+        assert_eq!(
+            (e.element.as_str(), e.problem.as_str()),
+            ("entity 2", "origin \"32 -64\" is not three numbers")
+        );
+        let e = parse(
+            "{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) t 0 0 0 1 1\n}\n}\n",
+            &Budget::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.element.as_str(), e.problem.as_str()),
+            (
+                "brush 0 (line 3)",
+                "has 1 planes; a closed solid needs at least 4"
+            )
+        );
+    }
+
+    #[test]
     fn brush_lines_skip_comments_and_strings() {
         assert_eq!(
             brush_lines("// {{\n{\n\"k\" \"{\"\n{\n}\n{\n}\n}\n"),

@@ -469,6 +469,14 @@ mod tests {
         }
 
         #[test]
+        fn brush_maze_brushes_are_closed_solids(seed in any::<u64>(), w in 1usize..8, h in 1usize..8) {
+            let b = brush_maze(seed, w, h);
+            for brush in &b.brushes {
+                prop_assert_eq!(crate::brushes::check_brush(brush), Ok(()));
+            }
+        }
+
+        #[test]
         fn stacked_floor_layers_validate(seed in any::<u64>(), floors in 1usize..6) {
             let l = stacked_floors(seed, floors);
             for layer in &l.layers {
