@@ -412,17 +412,24 @@ impl Artifact for Expanded {
     }
 
     fn describe(&self, element: u32) -> serde_json::Value {
-        let n = self.solids.len().max(1);
+        let n = self.solids.len();
         let e = element as usize;
-        if e < self.solids.len() {
+        if e < n {
             let b = &self.solids[e];
             return json!({ "brush": b.brush, "faces": b.solid.faces.len(), "volume_m3": b.solid.volume(), "bounds": [b.solid.bounds.min.to_array(), b.solid.bounds.max.to_array()] });
         }
-        let (s, i) = (e / n - 1, e % n);
-        if let Some(x) = self.expanded.get(s).and_then(|l| l.get(i)) {
+        let ladders = n * (self.expanded.len() + 1);
+        if e < ladders {
+            let (s, i) = (e / n - 1, e % n);
+            let x = &self.expanded[s][i];
             return json!({ "agent": self.sizes[s].name, "brush": x.brush, "faces": x.solid.faces.len(), "bevel_faces": x.bevel_count(), "origins": x.origins, "volume_m3": x.solid.volume() });
         }
-        serde_json::Value::Null
+        match self.ladders.get(e - ladders) {
+            Some(l) => {
+                json!({ "ladder_entity": l.entity, "bounds": [l.bounds.min.to_array(), l.bounds.max.to_array()] })
+            }
+            None => serde_json::Value::Null,
+        }
     }
 }
 

@@ -311,6 +311,24 @@ fn union_steps_through_every_brush_of_every_size() {
 }
 
 #[test]
+fn clicking_a_brush_an_expanded_brush_or_a_ladder_describes_it() {
+    let r = run("ladder", samples::ladder(), &[]);
+    let a = artifact::<Expanded>(&r, "expand");
+    assert_eq!(a.describe(1)["brush"], 1);
+    assert_eq!(a.describe(2)["agent"], "stand");
+    assert_eq!(a.describe(4)["agent"], "crouch");
+    assert_eq!(a.describe(6)["ladder_entity"], 1);
+    assert!(a.describe(7).is_null());
+    // A level of ladders only: no solids, so element 0 is the ladder.
+    let mut only = samples::ladder();
+    only.brushes.retain(|b| b.entity.is_some());
+    let r = run("ladder only", only, &[]);
+    let a = artifact::<Expanded>(&r, "expand");
+    assert_eq!(a.describe(0)["ladder_entity"], 1);
+    assert!(a.describe(1).is_null());
+}
+
+#[test]
 fn clicking_an_edge_plane_lists_its_edges() {
     let r = run("ramp", samples::ramp(), &[]);
     let a = artifact::<EdgePlanes>(&r, "edge-planes");
