@@ -2,6 +2,8 @@
 pub mod binary;
 pub mod contours;
 pub mod graphs;
+pub mod nodes;
+pub mod primitives;
 pub mod simplify;
 pub mod supergraph;
 pub mod triangulate;
