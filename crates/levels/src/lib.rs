@@ -65,6 +65,7 @@ use navscope_core::level::{Level, LevelData};
 
 pub use budget::Budget;
 pub use error::{ErrorKind, LevelError};
+pub use floorplan::{JSON_FORMAT as FLOOR_PLAN_FORMAT, JSON_VERSION as FLOOR_PLAN_VERSION};
 
 use error::Fault;
 
