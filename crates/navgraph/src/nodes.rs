@@ -272,9 +272,11 @@ mod tests {
         assert!(v[0].problem.as_deref().unwrap().contains("not convex"), "{:?}", v[0].problem);
         // The right node's cell (x >= 10.5) does not reach the wall.
         assert!(v[1].problem.is_none());
-        // The one edge passes above the wall's end: kept.
+        // The one edge runs through the wall: removed, and listed as the
+        // badly placed node's missing edge.
         assert_eq!(e.len(), 1);
-        assert_eq!(e[0].removed, None);
+        assert_eq!(e[0].removed, Some(Obstruction::Primitive(0)));
+        assert_eq!(v[0].missing_edges, vec![0]);
         // Well placed: nodes with convex free cells.
         let p = plan(&[(5., 5.), (15., 5.)], vec![]);
         let e = delaunay_graph(&p, 0.3, 0.0).unwrap();
