@@ -10,7 +10,7 @@ use navscope_core::level::LevelKind;
 
 /// Every pipeline, in the order menus list them.
 pub fn all() -> Vec<Arc<Pipeline>> {
-    vec![Arc::new(navscope_convex::pipeline())]
+    vec![Arc::new(navscope_convex::pipeline()), Arc::new(navscope_cspace::pipeline())]
 }
 
 /// The pipeline with id `id`.
