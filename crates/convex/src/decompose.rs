@@ -648,36 +648,53 @@ impl Builder {
         let limit = self.g.points.len() * 2 + 8;
         for _ in 0..limit {
             let faces = self.g.faces();
-            let Some(walk) = faces.walks.iter().find(|w| !w.is_simple_outline()) else {
+            let bad: Vec<&crate::graph::FaceWalk> = faces
+                .walks
+                .iter()
+                .filter(|w| !w.is_simple_outline())
+                .collect();
+            if bad.is_empty() {
                 return Ok(());
-            };
-            let n = walk.vertices.len();
-            let mut best: Option<(f64, usize)> = None;
-            for i in 0..n {
-                let (p, x, q) = (
-                    walk.vertices[(i + n - 1) % n],
-                    walk.vertices[i],
-                    walk.vertices[(i + 1) % n],
-                );
-                let ang = navscope_core::geom::interior_angle(self.pt(p), self.pt(x), self.pt(q));
-                if orient(self.pt(p), self.pt(x), self.pt(q)) == Orientation::Clockwise
-                    && best.is_none_or(|b| ang > b.0)
-                {
-                    best = Some((ang, i));
+            }
+            // One corner per bad walk in this round. A portal added for one
+            // walk may change another; a corner whose two walk segments are
+            // no longer neighbours at the vertex waits for the next round.
+            for walk in bad {
+                let n = walk.vertices.len();
+                let corner = |i: usize| {
+                    (
+                        walk.vertices[(i + n - 1) % n],
+                        walk.vertices[i],
+                        walk.vertices[(i + 1) % n],
+                    )
+                };
+                let mut best: Option<(f64, usize)> = None;
+                for i in 0..n {
+                    let (p, x, q) = corner(i);
+                    let ang =
+                        navscope_core::geom::interior_angle(self.pt(p), self.pt(x), self.pt(q));
+                    if orient(self.pt(p), self.pt(x), self.pt(q)) == Orientation::Clockwise
+                        && best.is_none_or(|b| ang > b.0)
+                    {
+                        best = Some((ang, i));
+                    }
+                }
+                let Some((_, i)) = best else {
+                    return Err(StageError::failed(
+                        "a group of holes floats inside a cell and has no reflex corner to join it by",
+                    ));
+                };
+                let (p, x, q) = corner(i);
+                let (s_in, s_out) = (walk.segs[(i + n - 1) % n], walk.segs[i]);
+                let around = self.g.around(x);
+                let k = around.iter().position(|&s| s == s_out);
+                let still_a_corner = k.is_some_and(|k| around[(k + 1) % around.len()] == s_in)
+                    && self.g.segs[s_in as usize].alive;
+                if still_a_corner {
+                    let cone = Cone::of_corner(self.pt(p), self.pt(x), self.pt(q), 0.0);
+                    self.split_corner(x, cone, true)?;
                 }
             }
-            let Some((_, i)) = best else {
-                return Err(StageError::failed(
-                    "a group of holes floats inside a cell and has no reflex corner to join it by",
-                ));
-            };
-            let (p, x, q) = (
-                walk.vertices[(i + n - 1) % n],
-                walk.vertices[i],
-                walk.vertices[(i + 1) % n],
-            );
-            let cone = Cone::of_corner(self.pt(p), self.pt(x), self.pt(q), 0.0);
-            self.split_corner(x, cone, true)?;
         }
         Err(StageError::failed(
             "joining floating holes did not finish (internal limit reached)",

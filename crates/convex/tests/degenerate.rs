@@ -235,3 +235,25 @@ fn a_round_pillar_without_tau_notches_is_joined_by_an_island_step() {
     // With strict convexity all 90 corners are notches.
     assert_eq!(ok(&p, 0.0).strict_notches, 90);
 }
+
+#[test]
+fn a_hall_of_round_pillars_is_joined_in_rounds() {
+    let pillar = |cx: f64, cy: f64| -> Vec<DVec2> {
+        (0..60)
+            .map(|i| {
+                let a = -(i as f64) * std::f64::consts::TAU / 60.0;
+                v(cx + a.cos(), cy + a.sin())
+            })
+            .collect()
+    };
+    let holes = (0..16)
+        .map(|k| pillar(2.0 + 4.0 * (k % 4) as f64, 2.0 + 4.0 * (k / 4) as f64))
+        .collect();
+    let p = plan(square(0., 0., 16., 16.), holes);
+    let out = ok(&p, 8.0);
+    assert!(out.notches.is_empty());
+    assert!(out.decomposition.steps.iter().all(|s| s.island));
+    // Euler: with every pillar joined and every face simple,
+    // cells = portals - pillars + 1.
+    assert_eq!(out.cells.len(), out.links.len() - 16 + 1);
+}
