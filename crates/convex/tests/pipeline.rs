@@ -36,6 +36,25 @@ fn every_stage_runs_and_the_navmesh_keeps_the_contract() {
     assert_eq!(mesh.pipeline, "convex");
     assert_eq!(mesh.stages.len(), 5);
     assert!(mesh.metrics["cells"] > 0.0 && mesh.metrics["notches"] == 32.0);
+    for k in [
+        "cells_per_notch",
+        "portals",
+        "portals_vertex_vertex",
+        "portals_vertex_edge",
+        "portals_vertex_portal",
+        "removed_portals",
+        "total_portal_length",
+        "min_cell_angle_deg",
+        "ill_conditioned_cells",
+    ] {
+        assert!(mesh.metrics.contains_key(k), "metric {k} is missing");
+    }
+    let m = &mesh.metrics;
+    assert_eq!(
+        m["portals_vertex_vertex"] + m["portals_vertex_edge"] + m["portals_vertex_portal"],
+        m["portals"]
+    );
+    assert_eq!(m["cells_per_notch"], m["cells"] / m["notches"]);
     for n in &mesh.nodes {
         let p = n.polygon.as_ref().unwrap();
         assert!(p.iter().all(|q| q.y == 0.0));
