@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
-use bevy_egui::EguiPlugin;
+use bevy_egui::{EguiGlobalSettings, EguiPlugin};
 use bevy_panorbit_camera::PanOrbitCameraPlugin;
 
 use crate::automation::ScreenshotPlugin;
@@ -57,6 +57,7 @@ pub fn windowed(args: &Args) -> App {
     };
     app.add_plugins(DefaultPlugins.set(WindowPlugin { primary_window: Some(window), ..default() }))
         .add_plugins(EguiPlugin::default())
+        .insert_resource(EguiGlobalSettings { auto_create_primary_context: false, ..default() })
         .add_plugins(PanOrbitCameraPlugin);
     let levels = if args.screenshot.is_some() || args.measure { LevelsPlugin::ephemeral() } else { LevelsPlugin::persistent() };
     add_core(&mut app, levels);

@@ -14,6 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{Hash, Hasher};
 
+use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use navscope_core::{Primitive, Shape};
 
@@ -45,18 +46,19 @@ const fn style(color: [f32; 4], fill: Option<f32>, width: f32) -> Style {
 /// The style table: `(kind, style)`, looked up along the kind's chain.
 pub const STYLES: &[(&str, Style)] = &[
     ("level", style([0.25, 0.27, 0.30, 1.0], None, 2.0)),
-    ("notch", Style { point: 0.010, ..style([0.93, 0.33, 0.16, 1.0], None, 2.0) }),
-    ("notch/current", Style { point: 0.016, ..style([1.0, 0.85, 0.0, 1.0], None, 4.0) }),
+    ("notch", Style { point: 0.007, ..style([0.93, 0.33, 0.16, 1.0], None, 2.0) }),
+    ("notch/current", Style { point: 0.012, ..style([1.0, 0.85, 0.0, 1.0], None, 4.0) }),
     ("area-of-interest", style([0.30, 0.55, 0.95, 0.8], Some(0.16), 1.0)),
-    ("portal", style([0.55, 0.55, 0.60, 1.0], None, 2.5)),
-    ("portal/vertex-vertex", style([0.10, 0.62, 0.25, 1.0], None, 2.5)),
-    ("portal/vertex-edge", style([0.10, 0.45, 0.90, 1.0], None, 2.5)),
-    ("portal/vertex-portal", style([0.80, 0.20, 0.70, 1.0], None, 2.5)),
+    ("portal", style([0.55, 0.55, 0.60, 1.0], None, 3.0)),
+    ("portal/vertex-vertex", style([0.10, 0.62, 0.25, 1.0], None, 3.0)),
+    ("portal/vertex-edge", style([0.10, 0.45, 0.90, 1.0], None, 3.0)),
+    ("portal/vertex-portal", style([0.80, 0.20, 0.70, 1.0], None, 3.0)),
     ("portal/removed", Style { dashed: true, ..style([0.50, 0.50, 0.50, 0.9], None, 1.5) }),
     ("portal/candidate", style([1.0, 0.75, 0.1, 1.0], None, 3.0)),
     ("cell", Style { per_element: true, ..style([0.20, 0.22, 0.25, 1.0], Some(0.55), 1.5) }),
     ("cell/centroid", Style { point: 0.004, ..style([0.30, 0.30, 0.35, 1.0], None, 1.0) }),
     ("cell/ill-conditioned", style([0.85, 0.10, 0.10, 1.0], Some(0.35), 3.0)),
+    ("label", style([0.12, 0.12, 0.16, 1.0], None, 1.0)),
     ("boundary", style([0.22, 0.24, 0.28, 1.0], None, 1.5)),
     ("node", Style { per_element: true, ..style([0.20, 0.22, 0.25, 1.0], Some(0.45), 1.0) }),
     ("link", style([0.95, 0.55, 0.10, 1.0], None, 2.0)),
@@ -371,6 +373,8 @@ fn spawn_visuals(
                     Gizmo { handle: gizmos.add(asset), line_config: GizmoLineConfig { width: s.width, style, ..default() }, depth_bias: -1.0 },
                     Transform::default(),
                     Visibility::Hidden,
+                    // Retained gizmos ignore `Visibility`; render layers hide them.
+                    RenderLayers::none(),
                     ChildOf(root),
                 ));
             }
@@ -405,13 +409,20 @@ fn update_visibility(
     timeline: Res<Timeline>,
     legend: Res<Legend>,
     roots: Query<&StageGeometry>,
-    mut groups: Query<(&DrawGroup, &ChildOf, &mut Visibility)>,
+    mut groups: Query<(&DrawGroup, &ChildOf, &mut Visibility, Option<&mut RenderLayers>)>,
 ) {
-    for (g, parent, mut vis) in &mut groups {
+    for (g, parent, mut vis, layers) in &mut groups {
         let substeps = roots.get(parent.parent()).map(|r| r.substeps.len() as u32).unwrap_or(0);
-        let want = if group_visible(g, substeps, &timeline, &legend) { Visibility::Inherited } else { Visibility::Hidden };
+        let shown = group_visible(g, substeps, &timeline, &legend);
+        let want = if shown { Visibility::Inherited } else { Visibility::Hidden };
         if *vis != want {
             *vis = want;
+        }
+        if let Some(mut layers) = layers {
+            let want = if shown { RenderLayers::layer(0) } else { RenderLayers::none() };
+            if *layers != want {
+                *layers = want;
+            }
         }
     }
 }

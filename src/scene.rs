@@ -10,7 +10,11 @@
 //! shift-click sets the goal.
 
 use bevy::asset::RenderAssetUsages;
-use bevy::camera::ScalingMode;
+use bevy::camera::visibility::RenderLayers;
+use bevy::core_pipeline::tonemapping::Tonemapping;
+use bevy::camera::{CameraOutputMode, ScalingMode};
+use bevy::render::render_resource::BlendState;
+use bevy_egui::PrimaryEguiContext;
 use bevy::mesh::PrimitiveTopology;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
@@ -30,6 +34,8 @@ use crate::timeline::{Timeline, UiFocus};
 pub const FLOOR: [f32; 4] = [0.97, 0.96, 0.93, 1.0];
 /// Colour of outlines and obstacles.
 pub const WALL: [f32; 4] = [0.22, 0.24, 0.28, 1.0];
+/// Fill of obstacles (holes in the free space).
+pub const OBSTACLE: [f32; 4] = [0.52, 0.54, 0.58, 1.0];
 /// Window background.
 pub const BACKGROUND: Color = Color::srgb(0.78, 0.80, 0.84);
 
@@ -85,6 +91,8 @@ pub fn level_drawing(level: &Level) -> LevelDrawing {
         d.fill.extend(tessellate::triangulate(&outer, &holes).into_iter().map(|t| (t, fill)));
         outline(d, &outer, WALL);
         for h in &holes {
+            // Obstacles filled dark, so thin walls read as walls.
+            d.fill.extend(tessellate::triangulate(h, &[]).into_iter().map(|t| (t, OBSTACLE)));
             outline(d, h, WALL);
         }
     };
@@ -227,9 +235,25 @@ impl Plugin for ScenePlugin {
 }
 
 fn setup(mut commands: Commands, mut store: ResMut<GizmoConfigStore>) {
+    // egui draws through its own camera over the whole window, so narrowing
+    // the 3D camera's viewport to the space between the panels does not
+    // shrink the panels' screen.
+    commands.spawn((
+        PrimaryEguiContext,
+        Camera2d,
+        RenderLayers::none(),
+        Camera {
+            order: 1,
+            output_mode: CameraOutputMode::Write { blend_state: Some(BlendState::ALPHA_BLENDING), clear_color: ClearColorConfig::None },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+    ));
     commands.spawn((
         MainCamera,
         Camera3d::default(),
+        // Colours as the style table says them: no filmic tone mapping.
+        Tonemapping::None,
         Projection::Orthographic(OrthographicProjection::default_3d()),
         PanOrbitCamera { pitch_upper_limit: Some(std::f32::consts::FRAC_PI_2), ..default() },
         Transform::from_xyz(0.0, 20.0, 0.01).looking_at(Vec3::ZERO, Vec3::Y),

@@ -89,7 +89,7 @@ fn arrow_keys_scrub_the_timeline() {
     app.init_resource::<ButtonInput<KeyCode>>();
     settle(&mut app);
     let n = app.world().resource::<Build>().pipeline().unwrap().stages.len();
-    let mut press = |app: &mut App, k: KeyCode| {
+    let press = |app: &mut App, k: KeyCode| {
         app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(k);
         app.update();
         let mut input = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
