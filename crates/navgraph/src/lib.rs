@@ -1,10 +1,244 @@
-//! navscope-navgraph (docs written below once the stages exist).
+//! # navscope-navgraph
+//!
+//! The navigation-graph methods of the article "Navigation graph
+//! generation" (Delaunay triangulation of designer nodes, image processing
+//! of raster floor plans, art-gallery and dual graphs, hierarchical
+//! super-graphs) as two navscope pipelines.
+//!
+//! ## Two pipelines
+//! The article starts from two different inputs, and a pipeline accepts
+//! level kinds, so each input gets its own pipeline:
+//!
+//! * [`nodes_pipeline`] (`navgraph-nodes`, floor plans with named nodes and
+//!   blocking primitives): stages 1 to 3 of the issue, the designer places
+//!   the nodes and the tool connects and checks them.
+//! * [`pipeline`] (`navgraph`, raster floor plans): stages 4 to 8, fully
+//!   automatic.
+//!
+//! | id | stage | article | module |
+//! |---|---|---|---|
+//! | `inflate` | boxes and cylinders grown by the agent radius (Minkowski sum) | "finite size of the agents", Fig. 6 | [`primitives`] |
+//! | `delaunay` | Delaunay graph of the nodes; edges into blocked space removed, edges whose corridor (the nodes' disks joined by outer tangents) hits blocked space flagged | "Connecting nodes via triangulation", Fig. 5, 7 | [`nodes`] |
+//! | `voronoi` | Voronoi cells; a node is badly placed when its cell minus the primitives is not convex or does not contain it | Fig. 8 and the formal requirement | [`nodes`] |
+//! | `binary` | the level's obstacle mask (colour rules applied by the loader) dilated by the agent radius with an exact Euclidean distance transform | image processing, "dilation" | [`binary`] |
+//! | `contours` | contours with hierarchy (outer boundaries and holes, `RETR_CCOMP`-like) | Fig. 10 | [`contours`] |
+//! | `simplify` | Douglas-Peucker with a tolerance, repaired until the rings are valid again | "approximating contours" | [`simplify`] |
+//! | `triangulate` | constrained Delaunay triangulation (spade), faces outside navigable space removed | Fig. 11, 12 | [`triangulate`] |
+//! | `graphs` | dual graph at incentres with inscribed radii, extended with the triangulation's vertices and edges, repaired dual edges; art-gallery graph with connecting nodes | Fig. 13 to 16 | [`graphs`] |
+//! | `supergraph` | automatic partition into regions joined by portals; two-level search; start-node skipping | "Hierarchical graphs", Fig. 17 | [`supergraph`] |
+//!
+//! Every graph is exported as the common [`NavMesh`](navscope_core::NavMesh)
+//! with point nodes and `walk` links (the dual graph's triangle nodes carry
+//! their triangle as polygon, so navscope-path's locator finds the triangle
+//! a point stands in). The `navgraph` pipeline's mesh is the extended dual
+//! graph; the art-gallery graph's mesh is in [`graphs::GalleryGraph::mesh`]
+//! and the super-graph's in [`supergraph::SuperGraph::mesh`]. Path search
+//! reuses navscope-path's A* on both levels of the hierarchy; the two-level
+//! logic, the start-node skip and line-of-sight shortcutting are here
+//! ([`raster_stages::SuperGraphArtifact::route`]).
+//!
+//! ## Written by hand, and why
+//! * The exact Euclidean distance transform (Felzenszwalb-Huttenlocher):
+//!   `imageproc` without default features has only L1 / L-infinity ones.
+//! * Contour tracing with hierarchy: `imageproc` traces borders through
+//!   pixel centres and does not say which component a hole belongs to;
+//!   navscope traces the cracks between pixels so the rings enclose exactly
+//!   the free pixels.
+//! * Topology-preserving Douglas-Peucker and the exact line-of-sight test
+//!   ([`walls`]): no maintained crate does either on rings with holes.
+//!
+//! spade does the (constrained) Delaunay triangulations, i_overlay the
+//! polygon booleans of the Voronoi check, navscope-path the A* searches.
+//!
+//! ## Choices where the article leaves room
+//! * **Inflation** is the exact Minkowski sum (rounded boxes), not the
+//!   bigger box of the article's Fig. 6, and floor-plan walls are inflated
+//!   the same way (the article "shrinks the navigable area").
+//! * **Raster dilation** blocks a free pixel whose centre is within the
+//!   radius of an obstacle pixel's centre; outside the image is obstacle.
+//! * **Connectivity.** Free pixels touching only at a corner are not joined
+//!   (4-connectivity, as an agent cannot squeeze through a corner); their
+//!   contours are kept apart by a quarter-pixel chamfer.
+//! * **Simplification tolerance** is in pixels (default 1): the triangles
+//!   cover the free pixels up to that tolerance along the boundary.
+//! * **Triangulation** is constrained Delaunay without refinement, instead
+//!   of the article's "triangulate, intersect, add vertices, repeat": the
+//!   same mesh without the repetition.
+//! * **Visibility** ("seen", "clear") is exact against the simplified rings:
+//!   touching a wall or grazing a corner is allowed, crossing is not.
+//! * **Art gallery.** First guard: a vertex of highest order; next ones at
+//!   the highest-order corner of the first unseen triangle; a triangle is
+//!   seen when the hull of guard and triangle is free (so every point of it
+//!   sees the guard). Connecting nodes: the vertices of shortcut
+//!   shortest vertex paths between guards whose Dijkstra regions touch.
+//! * **Repaired dual edges** go through the shared corner with the shorter
+//!   detour.
+//! * **Partition**: breadth-first growth from seeds in triangle order,
+//!   radius half of `region_size`.
+//! * **Two-level search** restricts the base search to the regions of the
+//!   super path (falling back to the whole base graph when a repair left
+//!   them disconnected); the node path is then shortcut by line of sight,
+//!   first skipping start nodes (the article's run-time fix for
+//!   backtracking), then greedily onwards.
+//! * **Voronoi check** polygons use 32 segments per full arc, and a free
+//!   cell counts as convex up to a relative turn of 1e-6.
+//!
+//! ## Figures
+//! The `arena` map (`assets/levels/navgraph/arena.png`, the rendering of
+//! the shared polyanya `arena.mesh` at 1 m per pixel) with the default
+//! parameters: see the crate's tests (`tests/arena.rs`) for the scenario
+//! check and `benches/navgraph.rs` for timings.
+
 pub mod binary;
 pub mod contours;
 pub mod graphs;
+pub mod node_stages;
 pub mod nodes;
 pub mod primitives;
+pub mod raster_stages;
 pub mod simplify;
 pub mod supergraph;
 pub mod triangulate;
 pub mod walls;
+
+use navscope_core::level::LevelKind;
+use navscope_core::{ParamSpec, Pipeline, Stage, StageInfo};
+
+fn agent_radius() -> ParamSpec {
+    ParamSpec::float("agent_radius", "Agent radius", "m", 0.3, 0.0, 10.0, 0.05, "Blocking primitives and obstacles grow by this much so the agent is a point")
+}
+
+/// The `navgraph` pipeline: raster floor plan to binary image, contours,
+/// simplified rings, constrained Delaunay triangulation, dual and
+/// art-gallery graphs, and super-graph (stages 4 to 8 of the issue).
+pub fn pipeline() -> Pipeline {
+    use raster_stages::*;
+    Pipeline {
+        id: "navgraph",
+        title: "Navigation graph from a raster floor plan",
+        accepts: vec![LevelKind::Raster],
+        params: vec![
+            agent_radius(),
+            ParamSpec::float("simplify_tolerance", "Simplification tolerance", "px", 1.0, 0.0, 20.0, 0.25, "Douglas-Peucker tolerance for the contours"),
+            ParamSpec::float("region_size", "Region size", "m", 20.0, 0.5, 10000.0, 1.0, "About how wide the regions of the super-graph are"),
+        ],
+        stages: vec![
+            Stage {
+                info: StageInfo {
+                    id: "binary",
+                    title: "Binary image, dilated",
+                    explanation: "Pixels are obstacle or free by the level's colour rules; an exact Euclidean distance transform then blocks every free pixel within the agent radius of an obstacle, so the agent can be treated as a point.",
+                    paper: "Navigation graph generation, image processing",
+                    params: &["agent_radius"],
+                },
+                run: stage_binary,
+            },
+            Stage {
+                info: StageInfo {
+                    id: "contours",
+                    title: "Contours with hierarchy",
+                    explanation: "The boundaries of the free pixels: one outer contour per free component and its holes, like OpenCV's RETR_CCOMP.",
+                    paper: "Navigation graph generation, Fig. 10",
+                    params: &[],
+                },
+                run: stage_contours,
+            },
+            Stage {
+                info: StageInfo {
+                    id: "simplify",
+                    title: "Simplified contours",
+                    explanation: "Douglas-Peucker removes staircase vertices within the tolerance; segments that would cross or touch another ring get vertices back until the rings are valid and nested as before.",
+                    paper: "Navigation graph generation, approximating contours",
+                    params: &["simplify_tolerance"],
+                },
+                run: stage_simplify,
+            },
+            Stage {
+                info: StageInfo {
+                    id: "triangulate",
+                    title: "Constrained Delaunay triangulation",
+                    explanation: "The simplified rings are triangulated with every ring edge kept; triangles outside navigable space are removed.",
+                    paper: "Navigation graph generation, Fig. 11-12",
+                    params: &[],
+                },
+                run: stage_triangulate,
+            },
+            Stage {
+                info: StageInfo {
+                    id: "graphs",
+                    title: "Dual and art-gallery graphs",
+                    explanation: "Dual graph: a node at each triangle's incentre with its inscribed radius, plus the triangulation's vertices and edges; dual edges crossing blocked space go through a shared corner. Art gallery: guards until every triangle is seen, plus connecting nodes.",
+                    paper: "Navigation graph generation, Fig. 13-16",
+                    params: &[],
+                },
+                run: stage_graphs,
+            },
+            Stage {
+                info: StageInfo {
+                    id: "supergraph",
+                    title: "Super-graph",
+                    explanation: "Triangles are grouped into regions; regions joined by portals form the super-graph, searched first so that 'no path' is answered without searching the base graph.",
+                    paper: "Navigation graph generation, Hierarchical graphs, Fig. 17",
+                    params: &["region_size"],
+                },
+                run: stage_supergraph,
+            },
+        ],
+    }
+}
+
+/// The `navgraph-nodes` pipeline: floor plan with designer-placed nodes and
+/// blocking primitives to inflated primitives, Delaunay graph and Voronoi
+/// check (stages 1 to 3 of the issue).
+pub fn nodes_pipeline() -> Pipeline {
+    use node_stages::*;
+    Pipeline {
+        id: "navgraph-nodes",
+        title: "Navigation graph from designer-placed nodes",
+        accepts: vec![LevelKind::FloorPlan],
+        params: vec![agent_radius(), ParamSpec::float("node_radius", "Node radius", "m", 0.5, 0.0, 10.0, 0.05, "Radius of the node disks whose outer tangents bound an edge's corridor")],
+        stages: vec![
+            Stage {
+                info: StageInfo {
+                    id: "inflate",
+                    title: "Inflated blocking primitives",
+                    explanation: "Boxes and cylinders grow by the agent radius (Minkowski sum), so the agent can be treated as a point.",
+                    paper: "Navigation graph generation, finite size of the agents, Fig. 6",
+                    params: &["agent_radius"],
+                },
+                run: stage_inflate,
+            },
+            Stage {
+                info: StageInfo {
+                    id: "delaunay",
+                    title: "Delaunay graph",
+                    explanation: "The nodes are joined by their Delaunay triangulation; edges entering blocked space are removed, edges whose corridor between the node disks touches it are flagged.",
+                    paper: "Navigation graph generation, connecting nodes via triangulation, Fig. 5, 7",
+                    params: &["node_radius"],
+                },
+                run: stage_delaunay,
+            },
+            Stage {
+                info: StageInfo {
+                    id: "voronoi",
+                    title: "Voronoi check",
+                    explanation: "A node is well placed when its Voronoi cell minus the blocked space is convex and contains it: then from every point the nearest node is directly reachable.",
+                    paper: "Navigation graph generation, Fig. 8",
+                    params: &[],
+                },
+                run: stage_voronoi,
+            },
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pipelines_are_consistent() {
+        pipeline().check().unwrap();
+        nodes_pipeline().check().unwrap();
+    }
+}

@@ -1,0 +1,332 @@
+//! The stages of the `navgraph` pipeline (raster floor plans), their
+//! artifacts and how each draws itself.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use glam::{DVec2, DVec3, Vec3};
+use navscope_core::draw::{Primitive, Shape};
+use navscope_core::geom::plan_to_world;
+use navscope_core::level::{LevelData, RasterPlan};
+use navscope_core::{Artifact, NavMesh, StageContext, StageError};
+use navscope_path::Locator;
+use serde::Serialize;
+
+use crate::binary::{BinaryImage, binary_image};
+use crate::contours::{Contours, corner_to_plan, trace};
+use crate::graphs::{DualGraph, GalleryGraph, dual_graph, gallery_graph};
+use crate::simplify::{Simplified, simplify};
+use crate::supergraph::{Route, SuperGraph, partition};
+use crate::triangulate::{Triangulation, triangulate};
+use crate::walls::Walls;
+
+fn v3(p: DVec2) -> Vec3 {
+    plan_to_world(p, 0.0).as_vec3()
+}
+
+fn ring_shape(r: &[DVec2]) -> Shape {
+    Shape::Polyline { points: r.iter().map(|p| v3(*p)).collect(), closed: true }
+}
+
+fn counts<const N: usize>(items: [(&str, u64); N]) -> BTreeMap<String, u64> {
+    items.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+}
+
+fn raster<'a>(ctx: &StageContext<'a>) -> Result<&'a RasterPlan, StageError> {
+    match &ctx.level.data {
+        LevelData::Raster(r) => Ok(r),
+        _ => Err(StageError::failed(format!("{}: the navgraph pipeline needs a raster floor plan (PNG)", ctx.level.source))),
+    }
+}
+
+/// Stage 4's artifact.
+#[derive(Debug, Serialize)]
+pub struct BinaryArtifact {
+    /// The dilated binary image.
+    pub image: BinaryImage,
+}
+
+impl Artifact for BinaryArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let free = self.image.blocked.iter().filter(|&&b| b == 0).count() as u64;
+        counts([("obstacle_pixels", self.image.obstacle_pixels), ("dilated_pixels", self.image.dilated_pixels), ("free_pixels", free)])
+    }
+
+    /// The image's extent as `raster` (the app textures it with the level's
+    /// image), and the blocked pixels (obstacles and the dilation band) as
+    /// `obstacle/blocked` row runs (element: row).
+    fn primitives(&self) -> Vec<Primitive> {
+        let m = self.image.metres_per_pixel;
+        let (w, h) = (self.image.width as f64 * m, self.image.height as f64 * m);
+        let mut out = vec![Primitive::new("raster", 0, Shape::Box { min: Vec3::ZERO, max: Vec3::new(w as f32, 0.0, h as f32) })];
+        for y in 0..self.image.height as i64 {
+            let mut x = 0i64;
+            while x < self.image.width as i64 {
+                if !self.image.is_blocked(x, y) {
+                    x += 1;
+                    continue;
+                }
+                let x0 = x;
+                while x < self.image.width as i64 && self.image.is_blocked(x, y) {
+                    x += 1;
+                }
+                let min = Vec3::new((x0 as f64 * m) as f32, 0.0, (y as f64 * m) as f32);
+                let max = Vec3::new((x as f64 * m) as f32, 0.0, ((y + 1) as f64 * m) as f32);
+                out.push(Primitive::new("obstacle/blocked", y as u32, Shape::Box { min, max }));
+            }
+        }
+        out
+    }
+}
+
+/// Stage 4: binary image dilated by the agent radius.
+pub fn stage_binary(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let plan = raster(ctx)?;
+    let image = binary_image(plan, ctx.params.float("agent_radius")).map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
+    Ok(Arc::new(BinaryArtifact { image }))
+}
+
+/// Stage 5a's artifact.
+#[derive(Debug, Serialize)]
+pub struct ContoursArtifact {
+    /// The contours in quarter pixels.
+    pub contours: Contours,
+    /// Metres per pixel.
+    pub metres_per_pixel: f64,
+}
+
+impl Artifact for ContoursArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let holes = self.contours.rings.iter().filter(|r| r.hole).count() as u64;
+        let vertices = self.contours.rings.iter().map(|r| r.corners.len() as u64).sum();
+        counts([("outer", self.contours.rings.len() as u64 - holes), ("holes", holes), ("vertices", vertices), ("components", self.contours.components as u64)])
+    }
+
+    /// `contour/outer` and `contour/hole` rings (element: ring index).
+    fn primitives(&self) -> Vec<Primitive> {
+        self.contours
+            .rings
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let pts: Vec<DVec2> = r.corners.iter().map(|&c| corner_to_plan(c, self.metres_per_pixel)).collect();
+                Primitive::new(if r.hole { "contour/hole" } else { "contour/outer" }, k as u32, ring_shape(&pts))
+            })
+            .collect()
+    }
+}
+
+/// Stage 5a: contours with hierarchy.
+pub fn stage_contours(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let b = ctx.artifact::<BinaryArtifact>("binary")?;
+    Ok(Arc::new(ContoursArtifact { contours: trace(&b.image), metres_per_pixel: b.image.metres_per_pixel }))
+}
+
+/// Stage 5b's artifact.
+#[derive(Debug, Serialize)]
+pub struct SimplifyArtifact {
+    /// The simplified rings.
+    pub simplified: Simplified,
+}
+
+impl Artifact for SimplifyArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let after = self.simplified.rings.iter().map(|r| r.len() as u64).sum();
+        counts([("vertices_before", self.simplified.vertices_before), ("vertices", after), ("repair_rounds", self.simplified.repair_rounds as u64), ("restored_rings", self.simplified.restored_rings as u64)])
+    }
+
+    /// `contour/simplified` rings (element: ring index).
+    fn primitives(&self) -> Vec<Primitive> {
+        self.simplified.rings.iter().enumerate().map(|(k, r)| Primitive::new("contour/simplified", k as u32, ring_shape(r))).collect()
+    }
+}
+
+/// Stage 5b: topology-preserving Douglas-Peucker.
+pub fn stage_simplify(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let c = ctx.artifact::<ContoursArtifact>("contours")?;
+    Ok(Arc::new(SimplifyArtifact { simplified: simplify(&c.contours, ctx.params.float("simplify_tolerance"), c.metres_per_pixel) }))
+}
+
+/// Stage 6's artifact.
+#[derive(Debug, Serialize)]
+pub struct TriangulationArtifact {
+    /// The navigable triangles.
+    pub triangulation: Triangulation,
+    /// The simplified rings as walls, for line-of-sight tests.
+    pub walls: Walls,
+}
+
+impl Artifact for TriangulationArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        counts([("triangles", self.triangulation.triangles.len() as u64), ("vertices", self.triangulation.vertices.len() as u64)])
+    }
+
+    fn metrics(&self) -> BTreeMap<String, f64> {
+        BTreeMap::from([("navigable_area_m2".to_string(), self.triangulation.total_area())])
+    }
+
+    /// Every navigable `triangle` (element: triangle index).
+    fn primitives(&self) -> Vec<Primitive> {
+        (0..self.triangulation.triangles.len())
+            .map(|t| Primitive::new("triangle", t as u32, Shape::Polygon { outer: self.triangulation.corners(t).iter().map(|p| v3(*p)).collect(), holes: vec![] }))
+            .collect()
+    }
+}
+
+/// Stage 6: constrained Delaunay triangulation.
+pub fn stage_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let s = ctx.artifact::<SimplifyArtifact>("simplify")?;
+    let triangulation = triangulate(&s.simplified.rings).map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
+    Ok(Arc::new(TriangulationArtifact { triangulation, walls: Walls::new(s.simplified.rings.clone()) }))
+}
+
+/// Stage 7's artifact.
+#[derive(Debug, Serialize)]
+pub struct GraphsArtifact {
+    /// The dual graph extended with the triangulation's vertices and edges.
+    pub dual: DualGraph,
+    /// The art-gallery graph.
+    pub gallery: GalleryGraph,
+}
+
+impl Artifact for GraphsArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        counts([
+            ("dual_nodes", self.dual.mesh.nodes.len() as u64),
+            ("dual_links", self.dual.mesh.links.len() as u64 / 2),
+            ("repaired_edges", self.dual.repaired.len() as u64),
+            ("guards", self.gallery.guards.len() as u64),
+            ("connectors", self.gallery.connectors.len() as u64),
+            ("gallery_links", self.gallery.edges.len() as u64),
+        ])
+    }
+
+    /// Dual nodes as `node/dual` circles of their inscribed radius
+    /// (element: triangle), `edge/dual` and `edge/dual/repaired` (element:
+    /// first triangle), `edge/incentre` (incentre to corner) and
+    /// `edge/triangulation` (element: node), guards as `node/guard`,
+    /// connecting nodes as `node/connector` and `edge/gallery` links
+    /// (element: gallery node).
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut out = Vec::new();
+        let d = &self.dual;
+        let nt = d.incentres.len();
+        for t in 0..nt {
+            let (c, r) = (d.incentres[t], d.radii[t]);
+            let pts = (0..24).map(|k| v3(c + r * DVec2::from_angle(std::f64::consts::TAU * k as f64 / 24.0))).collect();
+            out.push(Primitive::new("node/dual", t as u32, Shape::Polyline { points: pts, closed: true }));
+        }
+        let pos = |n: u32| d.mesh.nodes[n as usize].position.as_vec3();
+        for &(a, b) in &d.dual_edges {
+            out.push(Primitive::new("edge/dual", a, Shape::Segment(pos(a), pos(b))));
+        }
+        let vnode = |v: u32| d.vertex_nodes.binary_search(&v).map(|k| (nt + k) as u32).unwrap_or(0);
+        for &(a, b, via) in &d.repaired {
+            out.push(Primitive::new("edge/dual/repaired", a, Shape::Polyline { points: vec![pos(a), pos(vnode(via)), pos(b)], closed: false }));
+        }
+        for l in d.mesh.links.iter().filter(|l| l.from < l.to && (l.to as usize) >= nt) {
+            let kind = if (l.from as usize) < nt { "edge/incentre" } else { "edge/triangulation" };
+            out.push(Primitive::new(kind, l.from, Shape::Segment(pos(l.from), pos(l.to))));
+        }
+        let g = &self.gallery;
+        for (k, n) in g.mesh.nodes.iter().enumerate() {
+            let kind = if k < g.guards.len() { "node/guard" } else { "node/connector" };
+            out.push(Primitive::new(kind, k as u32, Shape::Point(n.position.as_vec3())));
+        }
+        for &(a, b) in &g.edges {
+            out.push(Primitive::new("edge/gallery", a, Shape::Segment(g.mesh.nodes[a as usize].position.as_vec3(), g.mesh.nodes[b as usize].position.as_vec3())));
+        }
+        out
+    }
+
+    fn navmesh(&self) -> Option<&NavMesh> {
+        Some(&self.dual.mesh)
+    }
+}
+
+/// Stage 7: dual and art-gallery graphs.
+pub fn stage_graphs(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let t = ctx.artifact::<TriangulationArtifact>("triangulate")?;
+    Ok(Arc::new(GraphsArtifact { dual: dual_graph(&t.triangulation, &t.walls), gallery: gallery_graph(&t.triangulation, &t.walls) }))
+}
+
+/// Stage 8's artifact: the partition, the super-graph and what the
+/// two-level search needs.
+#[derive(Debug, Serialize)]
+pub struct SuperGraphArtifact {
+    /// Partition and super-graph.
+    pub graph: SuperGraph,
+    /// Triangle polygons by region, for drawing.
+    regions: Vec<(u32, [DVec3; 3])>,
+    /// Portal segments (the base link's crossing edge, or its ends).
+    portals: Vec<[DVec3; 2]>,
+    #[serde(skip_serializing)]
+    dual: DualGraph,
+    #[serde(skip_serializing)]
+    walls: Walls,
+    #[serde(skip_serializing)]
+    locator: Locator,
+}
+
+impl SuperGraphArtifact {
+    /// The two-level search of the article from `from` to `to` (world
+    /// points): see [`crate::supergraph`].
+    pub fn route(&self, from: DVec3, to: DVec3) -> Result<Route, String> {
+        self.graph.route(&self.dual, &self.locator, &self.walls, from, to)
+    }
+
+    /// The base graph the super-graph partitions.
+    pub fn base(&self) -> &DualGraph {
+        &self.dual
+    }
+
+    /// The walls of the navigable space (line of sight).
+    pub fn walls(&self) -> &Walls {
+        &self.walls
+    }
+}
+
+impl Artifact for SuperGraphArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        counts([("regions", self.graph.regions as u64), ("portals", self.graph.portals.len() as u64), ("super_links", self.graph.mesh.links.len() as u64 / 2)])
+    }
+
+    /// Triangles as `region` (element: region id, for distinct colours),
+    /// `portal/region` segments (element: portal), super nodes as
+    /// `node/super` (element: region).
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut out: Vec<Primitive> = self
+            .regions
+            .iter()
+            .map(|(r, tri)| Primitive::new("region", *r, Shape::Polygon { outer: tri.iter().map(|p| p.as_vec3()).collect(), holes: vec![] }))
+            .collect();
+        for (k, [a, b]) in self.portals.iter().enumerate() {
+            out.push(Primitive::new("portal/region", k as u32, Shape::Segment(a.as_vec3(), b.as_vec3())));
+        }
+        for (r, n) in self.graph.mesh.nodes.iter().enumerate() {
+            out.push(Primitive::new("node/super", r as u32, Shape::Point(n.position.as_vec3())));
+        }
+        out
+    }
+
+    fn navmesh(&self) -> Option<&NavMesh> {
+        Some(&self.dual.mesh)
+    }
+}
+
+/// Stage 8: automatic partition and super-graph.
+pub fn stage_supergraph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let t = ctx.artifact::<TriangulationArtifact>("triangulate")?;
+    let g = ctx.artifact::<GraphsArtifact>("graphs")?;
+    let graph = partition(&t.triangulation, &g.dual, ctx.params.float("region_size"));
+    let regions = (0..t.triangulation.triangles.len()).map(|k| (graph.region_of[k], t.triangulation.corners(k).map(|p| plan_to_world(p, 0.0)))).collect();
+    let portals = graph
+        .portals
+        .iter()
+        .map(|&i| {
+            let l = &g.dual.mesh.links[i];
+            l.segment.unwrap_or([g.dual.mesh.nodes[l.from as usize].position, g.dual.mesh.nodes[l.to as usize].position])
+        })
+        .collect();
+    Ok(Arc::new(SuperGraphArtifact { graph, regions, portals, dual: g.dual.clone(), walls: t.walls.clone(), locator: Locator::new(&g.dual.mesh) }))
+}
