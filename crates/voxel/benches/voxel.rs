@@ -34,7 +34,9 @@ fn params(passes: &str, tile: i64) -> ParamValues {
 }
 
 fn level(name: &str) -> Option<Level> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/recast-meshes").join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/recast-meshes")
+        .join(name);
     if !p.exists() {
         eprintln!("skipping {name}: {} is absent", p.display());
         return None;
@@ -64,10 +66,15 @@ fn stage_medians(name: &str, level: &Level, p: &ParamValues) {
 }
 
 fn bench(c: &mut Criterion) {
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     for name in ["nav_test.obj", "dungeon.obj"] {
         let Some(level) = level(name) else { continue };
-        let LevelData::Mesh(mesh) = &level.data else { continue };
+        let LevelData::Mesh(mesh) = &level.data else {
+            continue;
+        };
         let stand = params("stand", 0);
         let all = params("stand,crouch,prone,swim,sidestep", 0);
         one.install(|| {
@@ -76,10 +83,16 @@ fn bench(c: &mut Criterion) {
         });
         let mut g = c.benchmark_group(name);
         g.sample_size(20);
-        g.bench_function("stand, 1 thread", |b| b.iter(|| one.install(|| Builder::new().build(mesh, &stand).unwrap())));
-        g.bench_function("5 passes, 1 thread", |b| b.iter(|| one.install(|| Builder::new().build(mesh, &all).unwrap())));
+        g.bench_function("stand, 1 thread", |b| {
+            b.iter(|| one.install(|| Builder::new().build(mesh, &stand).unwrap()))
+        });
+        g.bench_function("5 passes, 1 thread", |b| {
+            b.iter(|| one.install(|| Builder::new().build(mesh, &all).unwrap()))
+        });
         let tiled = params("stand,crouch,prone,swim,sidestep", 64);
-        g.bench_function("5 passes, 64-cell tiles, all threads", |b| b.iter(|| Builder::new().build(mesh, &tiled).unwrap()));
+        g.bench_function("5 passes, 64-cell tiles, all threads", |b| {
+            b.iter(|| Builder::new().build(mesh, &tiled).unwrap())
+        });
         g.finish();
     }
 }

@@ -42,7 +42,10 @@ pub struct TileBuild {
 
 /// Simplifies every region of a tile.
 pub fn simplify_tile(regions: &[Region], grid: &Grid, s: &Settings) -> Vec<SimplifiedRegion> {
-    regions.iter().map(|r| simplify_region(r, s.max_error / grid.cs, s.max_edge_len / grid.cs)).collect()
+    regions
+        .iter()
+        .map(|r| simplify_region(r, s.max_error / grid.cs, s.max_edge_len / grid.cs))
+        .collect()
 }
 
 /// Triangulates every simplified region of a tile.
@@ -51,13 +54,24 @@ pub fn triangulate_tile(simplified: &[SimplifiedRegion]) -> Vec<RegionMesh> {
 }
 
 /// Runs stages 2 to 6 on one tile.
-pub fn build_tile(level: &MeshLevel, tile: &Tile, grid: &Grid, s: &Settings) -> Result<TileBuild, StageError> {
+pub fn build_tile(
+    level: &MeshLevel,
+    tile: &Tile,
+    grid: &Grid,
+    s: &Settings,
+) -> Result<TileBuild, StageError> {
     let heightfield = voxelize(&level.mesh, tile, grid, s.water_level)?;
     let flags = flag_tile(&heightfield, grid, &s.passes);
     let regions = regions(&heightfield, grid, &flags);
     let simplified = simplify_tile(&regions, grid, s);
     let meshes = triangulate_tile(&simplified);
-    Ok(TileBuild { heightfield, flags, regions, simplified, meshes })
+    Ok(TileBuild {
+        heightfield,
+        flags,
+        regions,
+        simplified,
+        meshes,
+    })
 }
 
 /// What a tile's result depends on.
@@ -83,7 +97,12 @@ pub fn settings_hash(s: &Settings) -> u64 {
 /// The key of one tile.
 pub fn tile_key(layout: &Layout, tile: &Tile, params_hash: u64) -> TileKey {
     let o = layout.grid.origin;
-    TileKey { origin: [o.x.to_bits(), o.y.to_bits(), o.z.to_bits()], rect: tile.rect, params: params_hash, geometry: tile.geometry_hash }
+    TileKey {
+        origin: [o.x.to_bits(), o.y.to_bits(), o.z.to_bits()],
+        rect: tile.rect,
+        params: params_hash,
+        geometry: tile.geometry_hash,
+    }
 }
 
 /// The tiles of the last build, by key.
@@ -163,12 +182,25 @@ impl Builder {
         let (mut rebuilt, mut reused) = (Vec::new(), Vec::new());
         for (i, r) in results.into_iter().enumerate() {
             let (b, fresh) = r?;
-            if fresh { rebuilt.push(i) } else { reused.push(i) }
+            if fresh {
+                rebuilt.push(i)
+            } else {
+                reused.push(i)
+            }
             tiles.push(b);
         }
         self.cache.map = keys.iter().copied().zip(tiles.iter().cloned()).collect();
-        let parts: Vec<(&[Region], &[RegionMesh])> = tiles.iter().map(|t| (t.regions.as_slice(), t.meshes.as_slice())).collect();
+        let parts: Vec<(&[Region], &[RegionMesh])> = tiles
+            .iter()
+            .map(|t| (t.regions.as_slice(), t.meshes.as_slice()))
+            .collect();
         let graph = build_graph(&lay.grid, &s, &parts);
-        Ok(Build { layout: lay, tiles, graph, rebuilt, reused })
+        Ok(Build {
+            layout: lay,
+            tiles,
+            graph,
+            rebuilt,
+            reused,
+        })
     }
 }

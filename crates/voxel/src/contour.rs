@@ -86,6 +86,8 @@ pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Regio
     let span_col = hf.span_columns();
     let limits: Vec<Limits> = passes.iter().map(|p| Limits::of(&p.pass, grid)).collect();
     let mut stamp = vec![NONE; ncols];
+    // The region's span in each column it covers (valid where `stamp` holds it).
+    let mut col_span = vec![NONE; ncols];
     for (k, pf) in passes.iter().enumerate() {
         let link = &pf.links;
         let mut region_of = vec![NONE; hf.spans.len()];
@@ -103,6 +105,7 @@ pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Regio
                 let mut members = Vec::new();
                 region_of[s0] = r;
                 stamp[c] = r;
+                col_span[c] = s0 as u32;
                 queue.clear();
                 queue.push(s0);
                 while let Some(s) = queue.pop() {
@@ -115,42 +118,68 @@ pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Regio
                         let n = n as usize;
                         let nc = span_col[n] as usize;
                         let (nx, nz) = hf.cell(nc);
-                        if !pf.walkable(n) || region_of[n] != NONE || !hf.rect.in_core(nx, nz) || stamp[nc] == r {
+                        if !pf.walkable(n)
+                            || region_of[n] != NONE
+                            || !hf.rect.in_core(nx, nz)
+                            || stamp[nc] == r
+                        {
                             continue;
                         }
                         region_of[n] = r;
                         stamp[nc] = r;
+                        col_span[nc] = n as u32;
                         queue.push(n);
                     }
                 }
                 members.sort_unstable();
-                out.push(trace(hf, grid, passes, &limits, k, &members, &span_col));
+                let member = Member {
+                    stamp: &stamp,
+                    col_span: &col_span,
+                    r,
+                };
+                out.push(trace(
+                    hf, grid, passes, &limits, k, &members, &span_col, &member,
+                ));
             }
         }
     }
     out
 }
 
+/// Which columns a region covers, and its span there.
+struct Member<'a> {
+    stamp: &'a [u32],
+    col_span: &'a [u32],
+    r: u32,
+}
+
+impl Member<'_> {
+    /// The region's span in global cell `(x, z)`, if it covers it.
+    fn span(&self, hf: &Heightfield, x: i32, z: i32) -> Option<usize> {
+        let c = hf.col(x, z)?;
+        (self.stamp[c] == self.r).then(|| self.col_span[c] as usize)
+    }
+}
+
 /// Traces the outline rings of one region given its spans.
-fn trace(hf: &Heightfield, grid: &Grid, passes: &[PassFlags], limits: &[Limits], k: usize, members: &[usize], span_col: &[u32]) -> Region {
-    // Local bitmap over the region's bounding box, one cell of margin.
-    let cells: Vec<(i32, i32, usize)> = members.iter().map(|&s| {
-        let (x, z) = hf.cell(span_col[s] as usize);
-        (x, z, s)
-    }).collect();
-    let (mut x0, mut z0, mut x1, mut z1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
-    for &(x, z, _) in &cells {
-        x0 = x0.min(x);
-        z0 = z0.min(z);
-        x1 = x1.max(x);
-        z1 = z1.max(z);
-    }
-    let (bw, bd) = ((x1 - x0 + 3) as usize, (z1 - z0 + 3) as usize);
-    let mut map = vec![NONE; bw * bd];
-    let at = |x: i32, z: i32| ((z - z0 + 1) as usize) * bw + (x - x0 + 1) as usize;
-    for &(x, z, s) in &cells {
-        map[at(x, z)] = s as u32;
-    }
+#[allow(clippy::too_many_arguments)]
+fn trace(
+    hf: &Heightfield,
+    grid: &Grid,
+    passes: &[PassFlags],
+    limits: &[Limits],
+    k: usize,
+    members: &[usize],
+    span_col: &[u32],
+    member: &Member,
+) -> Region {
+    let cells: Vec<(i32, i32, usize)> = members
+        .iter()
+        .map(|&s| {
+            let (x, z) = hf.cell(span_col[s] as usize);
+            (x, z, s)
+        })
+        .collect();
     let mut border_spans = 0;
     let mut water: Option<f32> = None;
     // Directed boundary edges: (start, end, class).
@@ -164,7 +193,7 @@ fn trace(hf: &Heightfield, grid: &Grid, passes: &[PassFlags], limits: &[Limits],
             water = Some(water.map_or(w, |o: f32| o.max(w)));
         }
         for (dx, dz) in DIRS {
-            if map[at(x + dx, z + dz)] != NONE {
+            if member.span(hf, x + dx, z + dz).is_some() {
                 continue;
             }
             let class = edge_class(hf, passes, limits, k, s, x + dx, z + dz);
@@ -190,12 +219,8 @@ fn trace(hf: &Heightfield, grid: &Grid, passes: &[PassFlags], limits: &[Limits],
         let (gx, gz) = (p[0], -p[1]);
         let mut best = f64::NEG_INFINITY;
         for (cx, cz) in [(gx - 1, gz - 1), (gx, gz - 1), (gx - 1, gz), (gx, gz)] {
-            if cx < x0 - 1 || cz < z0 - 1 || cx > x1 + 1 || cz > z1 + 1 {
-                continue;
-            }
-            let s = map[at(cx, cz)];
-            if s != NONE {
-                best = best.max(grid.y(hf.spans[s as usize].floor));
+            if let Some(s) = member.span(hf, cx, cz) {
+                best = best.max(grid.y(hf.spans[s].floor));
             }
         }
         best as f32
@@ -205,7 +230,11 @@ fn trace(hf: &Heightfield, grid: &Grid, passes: &[PassFlags], limits: &[Limits],
         if used[start] {
             continue;
         }
-        let mut ring = Ring { pts: Vec::new(), h: Vec::new(), class: Vec::new() };
+        let mut ring = Ring {
+            pts: Vec::new(),
+            h: Vec::new(),
+            class: Vec::new(),
+        };
         let mut e = start;
         loop {
             used[e] = true;
@@ -224,7 +253,13 @@ fn trace(hf: &Heightfield, grid: &Grid, passes: &[PassFlags], limits: &[Limits],
                 let cross = dir[0] * nd[1] - dir[1] * nd[0];
                 let dot = dir[0] * nd[0] + dir[1] * nd[1];
                 // Left turn first, then straight, then right.
-                let rank = if cross > 0 { 0 } else if dot > 0 { 1 } else { 2 };
+                let rank = if cross > 0 {
+                    0
+                } else if dot > 0 {
+                    1
+                } else {
+                    2
+                };
                 if best.is_none_or(|(r, _)| rank < r) {
                     best = Some((rank, c));
                 }
@@ -236,15 +271,32 @@ fn trace(hf: &Heightfield, grid: &Grid, passes: &[PassFlags], limits: &[Limits],
         }
         rings.push(ring);
     }
-    Region { pass: k, stance: passes[k].pass.stance, spans: members.len() as u32, border_spans, rings, water }
+    Region {
+        pass: k,
+        stance: passes[k].pass.stance,
+        spans: members.len() as u32,
+        border_spans,
+        rings,
+        water,
+    }
 }
 
 /// Classes the edge from region span `s` (pass `k`) towards cell `(nx, nz)`.
-fn edge_class(hf: &Heightfield, passes: &[PassFlags], limits: &[Limits], k: usize, s: usize, nx: i32, nz: i32) -> EdgeClass {
+fn edge_class(
+    hf: &Heightfield,
+    passes: &[PassFlags],
+    limits: &[Limits],
+    k: usize,
+    s: usize,
+    nx: i32,
+    nz: i32,
+) -> EdgeClass {
     if !hf.rect.in_core(nx, nz) {
         return EdgeClass::Shared;
     }
-    let Some(nc) = hf.col(nx, nz) else { return EdgeClass::Obstacle };
+    let Some(nc) = hf.col(nx, nz) else {
+        return EdgeClass::Obstacle;
+    };
     let f = hf.spans[s].floor as i32;
     for n in hf.range(nc) {
         let nf = hf.spans[n].floor as i32;
@@ -283,16 +335,32 @@ mod tests {
 
     #[test]
     fn a_pillar_makes_a_hole_and_the_later_pass_shares_its_edges() {
-        let m = boxes(&[([0., -0.1, 0.], [6., 0., 6.]), ([2.7, 0., 2.7], [3.3, 3., 3.3])]);
+        let m = boxes(&[
+            ([0., -0.1, 0.], [6., 0., 6.]),
+            ([2.7, 0., 2.7], [3.3, 3., 3.3]),
+        ]);
         let (g, hf, f) = build(&m, "stand,sidestep");
         let r = regions(&hf, &g, &f);
         let stand: Vec<_> = r.iter().filter(|r| r.stance == Stance::Stand).collect();
         assert_eq!(stand.len(), 1);
         assert_eq!(stand[0].rings.len(), 2);
         let areas: Vec<i64> = stand[0].rings.iter().map(Ring::area2).collect();
-        assert!(areas.iter().any(|&a| a > 0) && areas.iter().any(|&a| a < 0), "outer and hole: {areas:?}");
-        assert!(stand[0].rings.iter().all(|r| r.class.iter().all(|c| *c == EdgeClass::Shared)), "sidestep band all around");
+        assert!(
+            areas.iter().any(|&a| a > 0) && areas.iter().any(|&a| a < 0),
+            "outer and hole: {areas:?}"
+        );
+        assert!(
+            stand[0]
+                .rings
+                .iter()
+                .all(|r| r.class.iter().all(|c| *c == EdgeClass::Shared)),
+            "sidestep band all around"
+        );
         let side: Vec<_> = r.iter().filter(|r| r.stance == Stance::Sidestep).collect();
-        assert_eq!(side.len(), 3, "outer band, the band around the pillar and the pillar top");
+        assert_eq!(
+            side.len(),
+            3,
+            "outer band, the band around the pillar and the pillar top"
+        );
     }
 }

@@ -52,7 +52,8 @@ pub struct PassFlags {
     /// One flag per span ([`CLAIMED`], [`NON_WALKABLE`], [`WALKABLE`], [`BORDER`]).
     pub flags: Vec<u8>,
     /// The pass's connections (see [`links`]), shared between passes with
-    /// the same limits and kept for the regions stage.
+    /// the same limits and kept for the regions stage; empty when the pass
+    /// found nothing walkable.
     #[serde(skip)]
     pub links: std::sync::Arc<Vec<u32>>,
 }
@@ -76,7 +77,12 @@ pub struct Limits {
 impl Limits {
     /// The limits of `pass` on `grid`.
     pub fn of(pass: &Pass, grid: &Grid) -> Self {
-        Limits { height: (pass.agent.height / grid.ch - 1e-9).ceil().max(0.0) as u32, step: (pass.agent.max_step / grid.ch + 1e-9).floor().min(u32::MAX as f64 / 2.0) as u32 }
+        Limits {
+            height: (pass.agent.height / grid.ch - 1e-9).ceil().max(0.0) as u32,
+            step: (pass.agent.max_step / grid.ch + 1e-9)
+                .floor()
+                .min(u32::MAX as f64 / 2.0) as u32,
+        }
     }
 }
 
@@ -87,7 +93,9 @@ pub fn links(hf: &Heightfield, lim: Limits) -> Vec<u32> {
     for c in 0..hf.cols.len() - 1 {
         let (x, z) = hf.cell(c);
         for (dir, (dx, dz)) in DIRS.iter().enumerate() {
-            let Some(nc) = hf.col(x + dx, z + dz) else { continue };
+            let Some(nc) = hf.col(x + dx, z + dz) else {
+                continue;
+            };
             let nr = hf.range(nc);
             for s in hf.range(c) {
                 let a = hf.spans[s];
@@ -95,8 +103,14 @@ pub fn links(hf: &Heightfield, lim: Limits) -> Vec<u32> {
                     let b = hf.spans[n];
                     let top = a.ceil.min(b.ceil) as u32;
                     let bottom = a.floor.max(b.floor) as u32;
-                    let gap = if a.ceil == OPEN && b.ceil == OPEN { u32::MAX } else { top.saturating_sub(bottom) };
-                    if (a.floor as i32 - b.floor as i32).unsigned_abs() <= lim.step && gap >= lim.height {
+                    let gap = if a.ceil == OPEN && b.ceil == OPEN {
+                        u32::MAX
+                    } else {
+                        top.saturating_sub(bottom)
+                    };
+                    if (a.floor as i32 - b.floor as i32).unsigned_abs() <= lim.step
+                        && gap >= lim.height
+                    {
                         out[4 * s + dir] = n as u32;
                         break;
                     }
@@ -126,16 +140,36 @@ pub fn flag_tile(hf: &Heightfield, grid: &Grid, passes: &[Pass]) -> Vec<PassFlag
         let lim = Limits::of(pass, grid);
         let a = pass.agent;
         // slope <= max  <=>  ny >= cos(max) for max below pi; beyond, any slope.
-        let min_ny = if a.max_slope_rad >= std::f64::consts::PI { f32::NEG_INFINITY } else { (a.max_slope_rad.cos() - 1e-7) as f32 };
+        let min_ny = if a.max_slope_rad >= std::f64::consts::PI {
+            f32::NEG_INFINITY
+        } else {
+            (a.max_slope_rad.cos() - 1e-7) as f32
+        };
         let passable: Vec<bool> = hf
             .spans
             .iter()
             .map(|s| {
                 let clear = s.ceil == OPEN || (s.ceil - s.floor) as u32 >= lim.height;
                 let depth = s.depth(grid);
-                s.ny >= min_ny && clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9
+                s.ny >= min_ny
+                    && clear
+                    && depth >= a.min_water - 1e-9
+                    && depth <= a.max_water + 1e-9
             })
             .collect();
+        // A pass with no candidate in its pool (swim on a dry level) is done.
+        if !(0..n).any(|s| pool[s] && passable[s]) {
+            let flags = pool
+                .iter()
+                .map(|&p| if p { NON_WALKABLE } else { CLAIMED })
+                .collect();
+            out.push(PassFlags {
+                pass: *pass,
+                flags,
+                links: std::sync::Arc::new(Vec::new()),
+            });
+            continue;
+        }
         let link = match link_sets.iter().find(|(l, _)| *l == lim) {
             Some((_, set)) => set.clone(),
             None => {
@@ -145,15 +179,21 @@ pub fn flag_tile(hf: &Heightfield, grid: &Grid, passes: &[Pass]) -> Vec<PassFlag
             }
         };
         let dist = distances(hf, &link, &passable);
-        let threshold = ((a.radius / grid.cs + 0.5) * UNIT - 1e-9).ceil().min(u16::MAX as f64) as u16;
-        let walk: Vec<bool> = (0..n).map(|s| pool[s] && passable[s] && dist[s] >= threshold).collect();
+        let threshold = ((a.radius / grid.cs + 0.5) * UNIT - 1e-9)
+            .ceil()
+            .min(u16::MAX as f64) as u16;
+        let walk: Vec<bool> = (0..n)
+            .map(|s| pool[s] && passable[s] && dist[s] >= threshold)
+            .collect();
         let flags: Vec<u8> = (0..n)
             .map(|s| {
                 if !pool[s] {
                     CLAIMED
                 } else if !walk[s] {
                     NON_WALKABLE
-                } else if (0..4).any(|d| link[4 * s + d] == NO_LINK || !walk[link[4 * s + d] as usize]) {
+                } else if (0..4)
+                    .any(|d| link[4 * s + d] == NO_LINK || !walk[link[4 * s + d] as usize])
+                {
                     BORDER
                 } else {
                     WALKABLE
@@ -165,7 +205,11 @@ pub fn flag_tile(hf: &Heightfield, grid: &Grid, passes: &[Pass]) -> Vec<PassFlag
                 pool[s] = false;
             }
         }
-        out.push(PassFlags { pass: *pass, flags, links: link });
+        out.push(PassFlags {
+            pass: *pass,
+            flags,
+            links: link,
+        });
     }
     out
 }
@@ -241,7 +285,12 @@ pub(crate) mod tests {
     pub(crate) fn build(m: &TriMesh, passes: &str) -> (Grid, Heightfield, Vec<PassFlags>) {
         let sp = specs();
         let mut v = ParamValues::defaults(&sp);
-        v.set(&sp, "passes", navscope_core::ParamValue::Text(passes.into())).unwrap();
+        v.set(
+            &sp,
+            "passes",
+            navscope_core::ParamValue::Text(passes.into()),
+        )
+        .unwrap();
         let mut s = Settings::from_params(&v).unwrap();
         s.tile_size = 0;
         let l = layout(m, &[], &s).unwrap();
@@ -279,25 +328,42 @@ pub(crate) mod tests {
         assert_eq!(row[3], BORDER);
         assert_eq!(row[4], CLAIMED);
         for s in 0..hf.spans.len() {
-            assert!(!(f[0].walkable(s) && f[1].walkable(s)), "span {s} walkable in two passes");
+            assert!(
+                !(f[0].walkable(s) && f[1].walkable(s)),
+                "span {s} walkable in two passes"
+            );
         }
     }
 
     #[test]
     fn chamfer_never_overestimates() {
         // A single obstacle span in the middle of a big floor.
-        let m = crate::heightfield::tests::boxes(&[([0., -0.1, 0.], [6., 0., 6.]), ([2.95, 0., 2.95], [3.05, 3., 3.05])]);
+        let m = crate::heightfield::tests::boxes(&[
+            ([0., -0.1, 0.], [6., 0., 6.]),
+            ([2.95, 0., 2.95], [3.05, 3., 3.05]),
+        ]);
         let (_, hf, _) = build(&m, "stand");
-        let lim = Limits { height: 40, step: 10 };
+        let lim = Limits {
+            height: 40,
+            step: 10,
+        };
         let link = links(&hf, lim);
-        let passable: Vec<bool> = hf.spans.iter().map(|s| s.ceil == OPEN && s.floor < 40).collect();
+        let passable: Vec<bool> = hf
+            .spans
+            .iter()
+            .map(|s| s.ceil == OPEN && s.floor < 40)
+            .collect();
         let d = distances(&hf, &link, &passable);
         let (ox, oz) = (29, 29);
         for x in 15..45 {
             for z in 15..45 {
                 let s = hf.range(hf.col(x, z).unwrap()).start;
                 let e = (((x - ox) * (x - ox) + (z - oz) * (z - oz)) as f64).sqrt() * UNIT;
-                assert!(d[s] as f64 <= e + 1e-9 || !passable[s], "({x},{z}): {} > {e}", d[s]);
+                assert!(
+                    d[s] as f64 <= e + 1e-9 || !passable[s],
+                    "({x},{z}): {} > {e}",
+                    d[s]
+                );
             }
         }
     }

@@ -57,7 +57,15 @@ pub struct Graph {
 /// The link kind between two stances: `crouch` when entering or leaving a
 /// crouch or prone area, `walk` otherwise.
 pub fn link_kind(a: Stance, b: Stance) -> LinkKind {
-    if a != b && [a, b].iter().any(|s| matches!(s, Stance::Crouch | Stance::Prone)) { LinkKind::Crouch } else { LinkKind::Walk }
+    if a != b
+        && [a, b]
+            .iter()
+            .any(|s| matches!(s, Stance::Crouch | Stance::Prone))
+    {
+        LinkKind::Crouch
+    } else {
+        LinkKind::Walk
+    }
 }
 
 struct BoundaryEdge {
@@ -83,7 +91,11 @@ fn height_at(e: &BoundaryEdge, x: f64) -> f64 {
 }
 
 /// Builds the NavMesh of every tile's region meshes, in tile and region order.
-pub fn build_graph(grid: &Grid, settings: &Settings, tiles: &[(&[Region], &[RegionMesh])]) -> Graph {
+pub fn build_graph(
+    grid: &Grid,
+    settings: &Settings,
+    tiles: &[(&[Region], &[RegionMesh])],
+) -> Graph {
     let mut nav = NavMesh::new("voxel", "");
     let mut link_class = Vec::new();
     let mut node_region = Vec::new();
@@ -92,9 +104,16 @@ pub fn build_graph(grid: &Grid, settings: &Settings, tiles: &[(&[Region], &[Regi
     for (ti, (regions, meshes)) in tiles.iter().enumerate() {
         for (ri, (region, mesh)) in regions.iter().zip(meshes.iter()).enumerate() {
             let first = nav.nodes.len() as u32;
-            let step = settings.passes.get(region.pass).map_or(0.0, |p| p.agent.max_step) as f32 + grid.ch as f32;
+            let step = settings
+                .passes
+                .get(region.pass)
+                .map_or(0.0, |p| p.agent.max_step) as f32
+                + grid.ch as f32;
             for t in &mesh.tris {
-                let poly: Vec<DVec3> = t.iter().map(|&i| world(mesh.verts[i as usize], mesh.heights[i as usize])).collect();
+                let poly: Vec<DVec3> = t
+                    .iter()
+                    .map(|&i| world(mesh.verts[i as usize], mesh.heights[i as usize]))
+                    .collect();
                 let mut c = (poly[0] + poly[1] + poly[2]) / 3.0;
                 if let (Stance::Swim, Some(w)) = (region.stance, region.water) {
                     c.y = c.y.max(w as f64);
@@ -107,14 +126,22 @@ pub fn build_graph(grid: &Grid, settings: &Settings, tiles: &[(&[Region], &[Regi
             for (k, t) in mesh.tris.iter().enumerate() {
                 for e in 0..3 {
                     let (a, b) = (t[e], t[(e + 1) % 3]);
-                    edges.entry((a.min(b), a.max(b))).or_default().push((first + k as u32, e));
+                    edges
+                        .entry((a.min(b), a.max(b)))
+                        .or_default()
+                        .push((first + k as u32, e));
                 }
             }
             for ((a, b), list) in &edges {
                 if list.len() == 2 {
                     let (n0, n1) = (list[0].0, list[1].0);
-                    let seg = [world(mesh.verts[*a as usize], mesh.heights[*a as usize]), world(mesh.verts[*b as usize], mesh.heights[*b as usize])];
-                    let cost = nav.nodes[n0 as usize].position.distance(nav.nodes[n1 as usize].position);
+                    let seg = [
+                        world(mesh.verts[*a as usize], mesh.heights[*a as usize]),
+                        world(mesh.verts[*b as usize], mesh.heights[*b as usize]),
+                    ];
+                    let cost = nav.nodes[n0 as usize]
+                        .position
+                        .distance(nav.nodes[n1 as usize].position);
                     nav.add_two_way(n0, n1, LinkKind::Walk, cost, Some(seg));
                     link_class.extend([LinkClass::Region; 2]);
                 } else if list.len() == 1 {
@@ -130,8 +157,24 @@ pub fn build_graph(grid: &Grid, settings: &Settings, tiles: &[(&[Region], &[Regi
                         continue;
                     };
                     let (ha, hb) = (mesh.heights[ia], mesh.heights[ib]);
-                    let (lo, hi, h, dir) = if la < lb { (la, lb, [ha, hb], 1) } else { (lb, la, [hb, ha], -1) };
-                    boundary.push(BoundaryEdge { axis, coord, lo, hi, dir, node, h, step, tile: ti as u32, region: ri as u32, pass: region.pass as u32 });
+                    let (lo, hi, h, dir) = if la < lb {
+                        (la, lb, [ha, hb], 1)
+                    } else {
+                        (lb, la, [hb, ha], -1)
+                    };
+                    boundary.push(BoundaryEdge {
+                        axis,
+                        coord,
+                        lo,
+                        hi,
+                        dir,
+                        node,
+                        h,
+                        step,
+                        tile: ti as u32,
+                        region: ri as u32,
+                        pass: region.pass as u32,
+                    });
                 }
             }
         }
@@ -142,7 +185,10 @@ pub fn build_graph(grid: &Grid, settings: &Settings, tiles: &[(&[Region], &[Regi
     let mut start = 0;
     while start < boundary.len() {
         let mut end = start;
-        while end < boundary.len() && boundary[end].axis == boundary[start].axis && boundary[end].coord == boundary[start].coord {
+        while end < boundary.len()
+            && boundary[end].axis == boundary[start].axis
+            && boundary[end].coord == boundary[start].coord
+        {
             end += 1;
         }
         for i in start..end {
@@ -173,8 +219,16 @@ pub fn build_graph(grid: &Grid, settings: &Settings, tiles: &[(&[Region], &[Regi
         let (a, b) = (&boundary[i], &boundary[j]);
         let (lo, hi) = (a.lo.max(b.lo), a.hi.min(b.hi));
         let point = |x: i32| {
-            let p = if a.axis == 0 { [a.coord, x] } else { [x, a.coord] };
-            grid.corner(p[0], -p[1], (height_at(a, x as f64) + height_at(b, x as f64)) / 2.0)
+            let p = if a.axis == 0 {
+                [a.coord, x]
+            } else {
+                [x, a.coord]
+            };
+            grid.corner(
+                p[0],
+                -p[1],
+                (height_at(a, x as f64) + height_at(b, x as f64)) / 2.0,
+            )
         };
         let (sa, sb) = (nav.nodes[n0 as usize].stance, nav.nodes[n1 as usize].stance);
         let class = if a.tile != b.tile {
@@ -184,11 +238,23 @@ pub fn build_graph(grid: &Grid, settings: &Settings, tiles: &[(&[Region], &[Regi
         } else {
             LinkClass::Regions
         };
-        let cost = nav.nodes[n0 as usize].position.distance(nav.nodes[n1 as usize].position);
-        nav.add_two_way(n0, n1, link_kind(sa, sb), cost, Some([point(lo), point(hi)]));
+        let cost = nav.nodes[n0 as usize]
+            .position
+            .distance(nav.nodes[n1 as usize].position);
+        nav.add_two_way(
+            n0,
+            n1,
+            link_kind(sa, sb),
+            cost,
+            Some([point(lo), point(hi)]),
+        );
         link_class.extend([class; 2]);
     }
-    Graph { navmesh: nav, link_class, node_region }
+    Graph {
+        navmesh: nav,
+        link_class,
+        node_region,
+    }
 }
 
 /// The stance to hold while moving towards each node of a path, by the rule
@@ -216,12 +282,29 @@ mod tests {
     #[test]
     fn listing_32_2_keeps_crouching_one_node_past_the_crouch_area() {
         let mut m = NavMesh::new("voxel", "");
-        let stances = [Stance::Stand, Stance::Stand, Stance::Crouch, Stance::Crouch, Stance::Stand, Stance::Stand];
+        let stances = [
+            Stance::Stand,
+            Stance::Stand,
+            Stance::Crouch,
+            Stance::Crouch,
+            Stance::Stand,
+            Stance::Stand,
+        ];
         for s in stances {
             m.add_node(DVec3::ZERO, None, s, 0);
         }
         let got = path_stances(&m, &[0, 1, 2, 3, 4, 5]);
-        assert_eq!(got, [Stance::Stand, Stance::Stand, Stance::Crouch, Stance::Crouch, Stance::Crouch, Stance::Stand]);
+        assert_eq!(
+            got,
+            [
+                Stance::Stand,
+                Stance::Stand,
+                Stance::Crouch,
+                Stance::Crouch,
+                Stance::Crouch,
+                Stance::Stand
+            ]
+        );
     }
 
     #[test]

@@ -48,7 +48,11 @@ pub struct Span {
 impl Span {
     /// Water depth at the floor (0 when dry).
     pub fn depth(&self, grid: &Grid) -> f64 {
-        if self.water.is_nan() { 0.0 } else { (self.water as f64 - grid.y(self.floor)).max(0.0) }
+        if self.water.is_nan() {
+            0.0
+        } else {
+            (self.water as f64 - grid.y(self.floor)).max(0.0)
+        }
     }
 }
 
@@ -136,7 +140,12 @@ fn split(p: &Poly, axis: usize, v: f32) -> (Poly, Poly) {
 }
 
 /// Rasterises a tile's triangles into spans and records water depth.
-pub fn voxelize(mesh: &TriMesh, tile: &Tile, grid: &Grid, water_level: Option<f64>) -> Result<Heightfield, StageError> {
+pub fn voxelize(
+    mesh: &TriMesh,
+    tile: &Tile,
+    grid: &Grid,
+    water_level: Option<f64>,
+) -> Result<Heightfield, StageError> {
     let rect = tile.rect;
     let (px, pz, px1, pz1) = rect.padded();
     let (w, d) = (px1 - px, pz1 - pz);
@@ -157,7 +166,16 @@ pub fn voxelize(mesh: &TriMesh, tile: &Tile, grid: &Grid, water_level: Option<f6
         poly.0[0] = rel(a);
         poly.0[1] = rel(b);
         poly.0[2] = rel(c);
-        let (zmin, zmax) = (poly.0[..3].iter().map(|p| p.z).fold(f32::INFINITY, f32::min), poly.0[..3].iter().map(|p| p.z).fold(f32::NEG_INFINITY, f32::max));
+        let (zmin, zmax) = (
+            poly.0[..3]
+                .iter()
+                .map(|p| p.z)
+                .fold(f32::INFINITY, f32::min),
+            poly.0[..3]
+                .iter()
+                .map(|p| p.z)
+                .fold(f32::NEG_INFINITY, f32::max),
+        );
         let z0 = (zmin.floor() as i64).max(pz as i64);
         let z1 = (zmax.floor() as i64).min(pz1 as i64 - 1);
         let mut rest = poly;
@@ -173,8 +191,14 @@ pub fn voxelize(mesh: &TriMesh, tile: &Tile, grid: &Grid, water_level: Option<f6
             if row.1 < 3 {
                 continue;
             }
-            let xmin = row.0[..row.1].iter().map(|p| p.x).fold(f32::INFINITY, f32::min);
-            let xmax = row.0[..row.1].iter().map(|p| p.x).fold(f32::NEG_INFINITY, f32::max);
+            let xmin = row.0[..row.1]
+                .iter()
+                .map(|p| p.x)
+                .fold(f32::INFINITY, f32::min);
+            let xmax = row.0[..row.1]
+                .iter()
+                .map(|p| p.x)
+                .fold(f32::NEG_INFINITY, f32::max);
             let x0 = (xmin.floor() as i64).max(px as i64);
             let x1 = (xmax.floor() as i64).min(px1 as i64 - 1);
             if x0 > x1 {
@@ -191,18 +215,27 @@ pub fn voxelize(mesh: &TriMesh, tile: &Tile, grid: &Grid, water_level: Option<f6
                     continue;
                 }
                 let ys = cell.0[..cell.1].iter().map(|p| p.y);
-                let (ylo, yhi) = ys.fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), y| (l.min(y), h.max(y)));
+                let (ylo, yhi) = ys.fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), y| {
+                    (l.min(y), h.max(y))
+                });
                 // A flat face on a grid line: a floor tops its voxel there,
                 // a ceiling bottoms its voxel there.
                 let mut hi = (yhi - 1e-4).ceil().clamp(0.0, max_h) as u16;
                 let mut lo = ((ylo + 1e-4).floor().clamp(0.0, max_h) as u16).min(hi);
                 if lo == hi {
-                    if n.y >= 0.0 && lo > 0 { lo -= 1 } else { hi += 1 }
+                    if n.y >= 0.0 && lo > 0 {
+                        lo -= 1
+                    } else {
+                        hi += 1
+                    }
                 }
                 let col = (z as i32 - pz) as u32 * w as u32 + (x as i32 - px) as u32;
                 pieces.push((col, lo, hi, n.y));
                 if pieces.len() > MAX_SPANS {
-                    return Err(StageError::failed(format!("tile {} needs more than {MAX_SPANS} voxel spans; raise cell_size or cell_height", tile.index)));
+                    return Err(StageError::failed(format!(
+                        "tile {} needs more than {MAX_SPANS} voxel spans; raise cell_size or cell_height",
+                        tile.index
+                    )));
                 }
             }
         }
@@ -231,10 +264,14 @@ pub fn voxelize(mesh: &TriMesh, tile: &Tile, grid: &Grid, water_level: Option<f6
         // Closed solids: a face looking down is the bottom of a solid, so
         // the column is solid from it up to the next face looking up.
         for i in 0..list.len() {
-            if list[i].2 < -0.01 {
-                if let Some(top) = list[i + 1..].iter().filter(|q| q.2 > 0.01 && q.1 > list[i].1).map(|q| q.0).min() {
-                    list[i].1 = list[i].1.max(top);
-                }
+            if list[i].2 < -0.01
+                && let Some(top) = list[i + 1..]
+                    .iter()
+                    .filter(|q| q.2 > 0.01 && q.1 > list[i].1)
+                    .map(|q| q.0)
+                    .min()
+            {
+                list[i].1 = list[i].1.max(top);
             }
         }
         let first = spans.len();
@@ -251,19 +288,42 @@ pub fn voxelize(mesh: &TriMesh, tile: &Tile, grid: &Grid, water_level: Option<f6
                     continue;
                 }
             }
-            spans.push(Span { base: lo, floor: hi, ceil: OPEN, ny, water: f32::NAN });
+            spans.push(Span {
+                base: lo,
+                floor: hi,
+                ceil: OPEN,
+                ny,
+                water: f32::NAN,
+            });
         }
         for i in first..spans.len() {
-            spans[i].ceil = if i + 1 < spans.len() { spans[i + 1].base } else { OPEN };
+            spans[i].ceil = if i + 1 < spans.len() {
+                spans[i + 1].base
+            } else {
+                OPEN
+            };
         }
         out_cols[c + 1] = spans.len() as u32;
     }
-    let mut hf = Heightfield { rect, px, pz, w, d, cols: out_cols, spans };
+    let mut hf = Heightfield {
+        rect,
+        px,
+        pz,
+        w,
+        d,
+        cols: out_cols,
+        spans,
+    };
     apply_water(&mut hf, grid, &tile.water, water_level);
     Ok(hf)
 }
 
-fn apply_water(hf: &mut Heightfield, grid: &Grid, volumes: &[navscope_core::geom::Aabb], level: Option<f64>) {
+fn apply_water(
+    hf: &mut Heightfield,
+    grid: &Grid,
+    volumes: &[navscope_core::geom::Aabb],
+    level: Option<f64>,
+) {
     if volumes.is_empty() && level.is_none() {
         return;
     }
@@ -277,7 +337,13 @@ fn apply_water(hf: &mut Heightfield, grid: &Grid, volumes: &[navscope_core::geom
                 surface = l;
             }
             for v in volumes {
-                if cx >= v.min.x && cx <= v.max.x && cz >= v.min.z && cz <= v.max.z && fy >= v.min.y - grid.ch && fy < v.max.y {
+                if cx >= v.min.x
+                    && cx <= v.max.x
+                    && cz >= v.min.z
+                    && cz <= v.max.z
+                    && fy >= v.min.y - grid.ch
+                    && fy < v.max.y
+                {
                     surface = surface.max(v.max.y);
                 }
             }
@@ -302,9 +368,20 @@ pub(crate) mod tests {
         for (lo, hi) in bs {
             let b = m.vertices.len() as u32;
             for i in 0..8 {
-                m.vertices.push(Vec3::new(if i & 1 == 0 { lo[0] } else { hi[0] }, if i & 2 == 0 { lo[1] } else { hi[1] }, if i & 4 == 0 { lo[2] } else { hi[2] }));
+                m.vertices.push(Vec3::new(
+                    if i & 1 == 0 { lo[0] } else { hi[0] },
+                    if i & 2 == 0 { lo[1] } else { hi[1] },
+                    if i & 4 == 0 { lo[2] } else { hi[2] },
+                ));
             }
-            for f in [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]] {
+            for f in [
+                [0, 4, 6, 2],
+                [1, 3, 7, 5],
+                [0, 1, 5, 4],
+                [2, 6, 7, 3],
+                [0, 2, 3, 1],
+                [4, 5, 7, 6],
+            ] {
                 m.triangles.push([b + f[0], b + f[1], b + f[2]]);
                 m.triangles.push([b + f[0], b + f[2], b + f[3]]);
             }
@@ -314,7 +391,13 @@ pub(crate) mod tests {
 
     /// The span of global cell `(x, z)` whose floor is nearest to world height `y`.
     pub(crate) fn span_at(hf: &Heightfield, g: &Grid, x: i32, z: i32, y: f64) -> usize {
-        hf.range(hf.col(x, z).unwrap()).min_by(|&a, &b| (g.y(hf.spans[a].floor) - y).abs().total_cmp(&(g.y(hf.spans[b].floor) - y).abs())).unwrap()
+        hf.range(hf.col(x, z).unwrap())
+            .min_by(|&a, &b| {
+                (g.y(hf.spans[a].floor) - y)
+                    .abs()
+                    .total_cmp(&(g.y(hf.spans[b].floor) - y).abs())
+            })
+            .unwrap()
     }
 
     fn one_tile(m: &TriMesh, water: &[Aabb], level: Option<f64>) -> (Grid, Heightfield) {
@@ -328,13 +411,27 @@ pub(crate) mod tests {
     #[test]
     fn a_box_on_a_floor_gives_two_spans_where_it_stands_and_headroom_under_a_table() {
         // Floor 4 x 4 m, 0.1 thick; a table top at 1.4..1.5 over the middle.
-        let m = boxes(&[([0., -0.1, 0.], [4., 0., 4.]), ([1., 1.4, 1.], [3., 1.5, 3.])]);
+        let m = boxes(&[
+            ([0., -0.1, 0.], [4., 0., 4.]),
+            ([1., 1.4, 1.], [3., 1.5, 3.]),
+        ]);
         let (g, hf) = one_tile(&m, &[], None);
         let c = hf.col(20, 20).unwrap();
-        assert_eq!(hf.range(c).len(), 2, "floor slab and table slab, each with its faces merged");
+        assert_eq!(
+            hf.range(c).len(),
+            2,
+            "floor slab and table slab, each with its faces merged"
+        );
         let floor = hf.spans[span_at(&hf, &g, 20, 20, 0.0)];
-        assert!((g.y(floor.floor) - 0.0).abs() < 1e-6, "floor at 0, got {}", g.y(floor.floor));
-        assert!((g.y(floor.ceil) - 1.4).abs() < 1e-6, "ceiling at the table's underside");
+        assert!(
+            (g.y(floor.floor) - 0.0).abs() < 1e-6,
+            "floor at 0, got {}",
+            g.y(floor.floor)
+        );
+        assert!(
+            (g.y(floor.ceil) - 1.4).abs() < 1e-6,
+            "ceiling at the table's underside"
+        );
         let top = hf.spans[span_at(&hf, &g, 20, 20, 1.5)];
         assert!((g.y(top.floor) - 1.5).abs() < 1e-6);
         assert_eq!(top.ceil, OPEN);
@@ -343,13 +440,20 @@ pub(crate) mod tests {
         let c = hf.col(5, 5).unwrap();
         assert_eq!(hf.range(c).len(), 1);
         // No span outside the floor.
-        assert!(hf.col(-1, 0).map(|c| hf.range(c).is_empty()).unwrap_or(true));
+        assert!(
+            hf.col(-1, 0)
+                .map(|c| hf.range(c).is_empty())
+                .unwrap_or(true)
+        );
     }
 
     #[test]
     fn water_volumes_and_levels_give_depth() {
         let m = boxes(&[([0., -2.1, 0.], [4., -2.0, 4.])]);
-        let pool = Aabb { min: DVec3::new(0., -2.5, 0.), max: DVec3::new(2., 0., 4.) };
+        let pool = Aabb {
+            min: DVec3::new(0., -2.5, 0.),
+            max: DVec3::new(2., 0., 4.),
+        };
         let (g, hf) = one_tile(&m, &[pool], None);
         let wet = hf.spans[span_at(&hf, &g, 10, 10, -2.0)];
         assert!((wet.depth(&g) - 2.0).abs() < 1e-3);
@@ -363,7 +467,15 @@ pub(crate) mod tests {
     #[test]
     fn slopes_keep_their_normal() {
         // A 45 degree ramp: every covered column's top normal has y = cos 45.
-        let m = TriMesh { vertices: vec![Vec3::new(0., 0., 0.), Vec3::new(0., 0., 2.), Vec3::new(2., 2., 2.), Vec3::new(2., 2., 0.)], triangles: vec![[0, 1, 2], [0, 2, 3]] };
+        let m = TriMesh {
+            vertices: vec![
+                Vec3::new(0., 0., 0.),
+                Vec3::new(0., 0., 2.),
+                Vec3::new(2., 2., 2.),
+                Vec3::new(2., 2., 0.),
+            ],
+            triangles: vec![[0, 1, 2], [0, 2, 3]],
+        };
         let (_, hf) = one_tile(&m, &[], None);
         assert!(!hf.spans.is_empty());
         for s in hf.spans.iter().filter(|s| s.ny > 0.0) {

@@ -103,20 +103,75 @@ use settings::reads;
 
 /// The `voxel` pipeline.
 pub fn pipeline() -> Pipeline {
-    let info = |id: &'static str, title: &'static str, explanation: &'static str, paper: &'static str, params: &'static [&'static str]| StageInfo { id, title, explanation, paper, params };
+    let info = |id: &'static str,
+                title: &'static str,
+                explanation: &'static str,
+                paper: &'static str,
+                params: &'static [&'static str]| StageInfo {
+        id,
+        title,
+        explanation,
+        paper,
+        params,
+    };
     let infos = [
-        info("tiles", "Tiles", "The level's bounds are cut into square tiles of voxel columns. Each tile is built on its own, in parallel, with a border of extra cells so that its flags come out as if the whole level were one tile.", "Kirst §32.2.5 step 1", reads::TILES),
-        info("voxelize", "Voxelization", "Every triangle is clipped to the columns it covers and becomes a solid span; the open space above each solid span is where an agent could be. Water volumes and the water level give each open span a water depth.", "Kirst §32.2.2", reads::VOXELIZE),
-        info("flag", "Flagging with recycled passes", "Each pass flags the voxels left over by the earlier passes with its stance's agent table: non-walkable (too steep, too low, wrong water depth, closer than the radius to an obstacle), walkable, or border (walkable next to a non-walkable voxel). The non-walkable voxels, flags discarded, are the next pass's pool.", "Kirst §32.2.3, §32.3.1, §32.4", reads::FLAG),
-        info("regions", "Polygons", "Connected walkable voxels of one pass form a region; its outline is traced along its border voxels. Islands are separate regions, holes extra rings.", "Kirst §32.2.3", &[]),
-        info("simplify", "Simplification", "Staircase outlines become sloping ones, shaving only interior space. Edges that meet another pass's or tile's area stay exact so the areas meet exactly.", "Kirst §32.2.4", reads::SIMPLIFY),
-        info("triangulate", "Triangulation", "Each simplified polygon, with its holes, is triangulated by a constrained Delaunay triangulation; the triangles carry their pass's stance.", "Kirst §32.2.4, §32.3.1", &[]),
-        info("graph", "Node graph", "One node per triangle, linked across shared edges, across passes and across tiles. Swim nodes are lifted to the water surface.", "Kirst §32.2.5, §32.3.2, §32.4.2", &[]),
+        info(
+            "tiles",
+            "Tiles",
+            "The level's bounds are cut into square tiles of voxel columns. Each tile is built on its own, in parallel, with a border of extra cells so that its flags come out as if the whole level were one tile.",
+            "Kirst §32.2.5 step 1",
+            reads::TILES,
+        ),
+        info(
+            "voxelize",
+            "Voxelization",
+            "Every triangle is clipped to the columns it covers and becomes a solid span; the open space above each solid span is where an agent could be. Water volumes and the water level give each open span a water depth.",
+            "Kirst §32.2.2",
+            reads::VOXELIZE,
+        ),
+        info(
+            "flag",
+            "Flagging with recycled passes",
+            "Each pass flags the voxels left over by the earlier passes with its stance's agent table: non-walkable (too steep, too low, wrong water depth, closer than the radius to an obstacle), walkable, or border (walkable next to a non-walkable voxel). The non-walkable voxels, flags discarded, are the next pass's pool.",
+            "Kirst §32.2.3, §32.3.1, §32.4",
+            reads::FLAG,
+        ),
+        info(
+            "regions",
+            "Polygons",
+            "Connected walkable voxels of one pass form a region; its outline is traced along its border voxels. Islands are separate regions, holes extra rings.",
+            "Kirst §32.2.3",
+            &[],
+        ),
+        info(
+            "simplify",
+            "Simplification",
+            "Staircase outlines become sloping ones, shaving only interior space. Edges that meet another pass's or tile's area stay exact so the areas meet exactly.",
+            "Kirst §32.2.4",
+            reads::SIMPLIFY,
+        ),
+        info(
+            "triangulate",
+            "Triangulation",
+            "Each simplified polygon, with its holes, is triangulated by a constrained Delaunay triangulation; the triangles carry their pass's stance.",
+            "Kirst §32.2.4, §32.3.1",
+            &[],
+        ),
+        info(
+            "graph",
+            "Node graph",
+            "One node per triangle, linked across shared edges, across passes and across tiles. Swim nodes are lifted to the water surface.",
+            "Kirst §32.2.5, §32.3.2, §32.4.2",
+            &[],
+        ),
     ];
-    let stages = infos.into_iter().zip(stages::FUNCTIONS).map(|(info, (id, run))| {
-        debug_assert_eq!(info.id, id);
-        Stage { info, run }
-    });
+    let stages = infos
+        .into_iter()
+        .zip(stages::FUNCTIONS)
+        .map(|(info, (id, run))| {
+            debug_assert_eq!(info.id, id);
+            Stage { info, run }
+        });
     Pipeline {
         id: "voxel",
         title: "Voxel navmesh with recycled passes (Kirst)",

@@ -3,7 +3,7 @@
 //! level, the simplification bounds and the pass order.
 
 use navscope_core::params::{ParamSpec, ParamValues};
-use navscope_core::{Stance, StageError};
+use navscope_core::{StageError, Stance};
 use serde::Serialize;
 
 /// The agent-driven parameters of Listing 32.1 for one stance.
@@ -25,7 +25,14 @@ pub struct AgentParams {
 
 /// The defaults of Tables 32.1 to 32.4, slope in radians.
 pub fn paper_defaults(stance: Stance) -> AgentParams {
-    let p = |radius, height, max_step, max_slope_rad, min_water, max_water| AgentParams { radius, height, max_step, max_slope_rad, min_water, max_water };
+    let p = |radius, height, max_step, max_slope_rad, min_water, max_water| AgentParams {
+        radius,
+        height,
+        max_step,
+        max_slope_rad,
+        min_water,
+        max_water,
+    };
     match stance {
         Stance::Stand => p(0.4, 2.0, 0.5, 0.5, 0.0, 1.5),
         Stance::Crouch => p(0.4, 1.2, 0.25, 0.35, 0.0, 0.7),
@@ -42,7 +49,14 @@ pub fn agent_param(stance: Stance, field: &str) -> String {
 }
 
 /// The fields of [`AgentParams`] as parameter suffixes.
-pub const AGENT_FIELDS: [&str; 6] = ["radius", "height", "max_step", "max_slope", "min_water", "max_water"];
+pub const AGENT_FIELDS: [&str; 6] = [
+    "radius",
+    "height",
+    "max_step",
+    "max_slope",
+    "min_water",
+    "max_water",
+];
 
 /// The default pass order (the hierarchy of §32.4.4).
 pub const DEFAULT_PASSES: &str = "stand,crouch,prone,swim,sidestep";
@@ -50,13 +64,71 @@ pub const DEFAULT_PASSES: &str = "stand,crouch,prone,swim,sidestep";
 /// Every parameter of the pipeline.
 pub fn specs() -> Vec<ParamSpec> {
     let mut v = vec![
-        ParamSpec::float("cell_size", "Cell size", "m", 0.1, 0.01, 10.0, 0.01, "Width of a voxel column on the ground (x and z)."),
-        ParamSpec::float("cell_height", "Cell height", "m", 0.05, 0.005, 10.0, 0.005, "Height of one voxel."),
-        ParamSpec::int("tile_size", "Tile size", "cells", 256, 0, 100_000, "Cells per tile side; tiles are built in parallel. 0 = one tile."),
-        ParamSpec::bool("water_level_on", "Global water level", false, "Fill everything below the water level with water (besides the level's water volumes)."),
-        ParamSpec::float("water_level", "Water level", "m", 0.0, -100_000.0, 100_000.0, 0.1, "Height of the global water surface when it is on."),
-        ParamSpec::float("max_error", "Max simplification error", "m", 0.15, 0.0, 100.0, 0.01, "How far a simplified outline may shave into the walkable area."),
-        ParamSpec::float("max_edge_len", "Max edge length", "m", 2.0, 0.1, 10_000.0, 0.1, "Longest outline edge after simplification."),
+        ParamSpec::float(
+            "cell_size",
+            "Cell size",
+            "m",
+            0.1,
+            0.01,
+            10.0,
+            0.01,
+            "Width of a voxel column on the ground (x and z).",
+        ),
+        ParamSpec::float(
+            "cell_height",
+            "Cell height",
+            "m",
+            0.05,
+            0.005,
+            10.0,
+            0.005,
+            "Height of one voxel.",
+        ),
+        ParamSpec::int(
+            "tile_size",
+            "Tile size",
+            "cells",
+            256,
+            0,
+            100_000,
+            "Cells per tile side; tiles are built in parallel. 0 = one tile.",
+        ),
+        ParamSpec::bool(
+            "water_level_on",
+            "Global water level",
+            false,
+            "Fill everything below the water level with water (besides the level's water volumes).",
+        ),
+        ParamSpec::float(
+            "water_level",
+            "Water level",
+            "m",
+            0.0,
+            -100_000.0,
+            100_000.0,
+            0.1,
+            "Height of the global water surface when it is on.",
+        ),
+        ParamSpec::float(
+            "max_error",
+            "Max simplification error",
+            "m",
+            0.15,
+            0.0,
+            100.0,
+            0.01,
+            "How far a simplified outline may shave into the walkable area.",
+        ),
+        ParamSpec::float(
+            "max_edge_len",
+            "Max edge length",
+            "m",
+            2.0,
+            0.1,
+            10_000.0,
+            0.1,
+            "Longest outline edge after simplification.",
+        ),
         ParamSpec::list(
             "passes",
             "Passes (in order)",
@@ -68,15 +140,73 @@ pub fn specs() -> Vec<ParamSpec> {
     for s in Stance::ALL {
         let d = paper_defaults(s);
         let n = s.name();
-        let f = |field: &str, label: &str, unit: &str, def: f64, max: f64, step: f64, doc: String| {
-            ParamSpec::float(&agent_param(s, field), &format!("{n}: {label}"), unit, def, 0.0, max, step, &doc)
-        };
-        v.push(f("radius", "radius", "m", d.radius, 10.0, 0.05, format!("Radius of the {n} agent's cylinder.")));
-        v.push(f("height", "height", "m", d.height, 20.0, 0.05, format!("Height of the {n} agent's cylinder.")));
-        v.push(f("max_step", "max step height", "m", d.max_step, 100.0, 0.05, format!("Highest step the {n} agent climbs.")));
-        v.push(f("max_slope", "max slope", "deg", d.max_slope_rad.to_degrees(), 360.0, 1.0, format!("Steepest slope the {n} agent crosses (maxSlopeRad in degrees).")));
-        v.push(f("min_water", "min water depth", "m", d.min_water, 1000.0, 0.05, format!("Least water depth for the {n} stance.")));
-        v.push(f("max_water", "max water depth", "m", d.max_water, 1000.0, 0.05, format!("Greatest water depth for the {n} stance.")));
+        let f =
+            |field: &str, label: &str, unit: &str, def: f64, max: f64, step: f64, doc: String| {
+                ParamSpec::float(
+                    &agent_param(s, field),
+                    &format!("{n}: {label}"),
+                    unit,
+                    def,
+                    0.0,
+                    max,
+                    step,
+                    &doc,
+                )
+            };
+        v.push(f(
+            "radius",
+            "radius",
+            "m",
+            d.radius,
+            10.0,
+            0.05,
+            format!("Radius of the {n} agent's cylinder."),
+        ));
+        v.push(f(
+            "height",
+            "height",
+            "m",
+            d.height,
+            20.0,
+            0.05,
+            format!("Height of the {n} agent's cylinder."),
+        ));
+        v.push(f(
+            "max_step",
+            "max step height",
+            "m",
+            d.max_step,
+            100.0,
+            0.05,
+            format!("Highest step the {n} agent climbs."),
+        ));
+        v.push(f(
+            "max_slope",
+            "max slope",
+            "deg",
+            d.max_slope_rad.to_degrees(),
+            360.0,
+            1.0,
+            format!("Steepest slope the {n} agent crosses (maxSlopeRad in degrees)."),
+        ));
+        v.push(f(
+            "min_water",
+            "min water depth",
+            "m",
+            d.min_water,
+            1000.0,
+            0.05,
+            format!("Least water depth for the {n} stance."),
+        ));
+        v.push(f(
+            "max_water",
+            "max water depth",
+            "m",
+            d.max_water,
+            1000.0,
+            0.05,
+            format!("Greatest water depth for the {n} stance."),
+        ));
     }
     v
 }
@@ -84,17 +214,46 @@ pub fn specs() -> Vec<ParamSpec> {
 /// The parameter names each stage reads.
 pub mod reads {
     /// `tiles`: grid, tiles and every radius (the tile overlap).
-    pub const TILES: &[&str] = &["cell_size", "cell_height", "tile_size", "stand.radius", "crouch.radius", "prone.radius", "swim.radius", "sidestep.radius"];
+    pub const TILES: &[&str] = &[
+        "cell_size",
+        "cell_height",
+        "tile_size",
+        "stand.radius",
+        "crouch.radius",
+        "prone.radius",
+        "swim.radius",
+        "sidestep.radius",
+    ];
     /// `voxelize`: water.
     pub const VOXELIZE: &[&str] = &["water_level_on", "water_level"];
     /// `flag`: the pass order and every agent table.
     pub const FLAG: &[&str] = &[
         "passes",
-        "stand.height", "stand.max_step", "stand.max_slope", "stand.min_water", "stand.max_water",
-        "crouch.height", "crouch.max_step", "crouch.max_slope", "crouch.min_water", "crouch.max_water",
-        "prone.height", "prone.max_step", "prone.max_slope", "prone.min_water", "prone.max_water",
-        "swim.height", "swim.max_step", "swim.max_slope", "swim.min_water", "swim.max_water",
-        "sidestep.height", "sidestep.max_step", "sidestep.max_slope", "sidestep.min_water", "sidestep.max_water",
+        "stand.height",
+        "stand.max_step",
+        "stand.max_slope",
+        "stand.min_water",
+        "stand.max_water",
+        "crouch.height",
+        "crouch.max_step",
+        "crouch.max_slope",
+        "crouch.min_water",
+        "crouch.max_water",
+        "prone.height",
+        "prone.max_step",
+        "prone.max_slope",
+        "prone.min_water",
+        "prone.max_water",
+        "swim.height",
+        "swim.max_step",
+        "swim.max_slope",
+        "swim.min_water",
+        "swim.max_water",
+        "sidestep.height",
+        "sidestep.max_step",
+        "sidestep.max_slope",
+        "sidestep.min_water",
+        "sidestep.max_water",
     ];
     /// `simplify`: error and edge bounds.
     pub const SIMPLIFY: &[&str] = &["max_error", "max_edge_len"];
@@ -152,27 +311,50 @@ impl Settings {
     pub fn from_params(params: &ParamValues) -> Result<Self, StageError> {
         for spec in specs() {
             if params.get(&spec.name).is_none() {
-                return Err(StageError::failed(format!("parameter '{}' has no value", spec.name)));
+                return Err(StageError::failed(format!(
+                    "parameter '{}' has no value",
+                    spec.name
+                )));
             }
         }
         let passes = params
             .list("passes")
             .into_iter()
-            .map(|n| stance_named(n).map(|s| Pass { stance: s, agent: agent_from(params, s) }).ok_or_else(|| StageError::failed(format!("parameter 'passes': unknown stance '{n}'"))))
+            .map(|n| {
+                stance_named(n)
+                    .map(|s| Pass {
+                        stance: s,
+                        agent: agent_from(params, s),
+                    })
+                    .ok_or_else(|| {
+                        StageError::failed(format!("parameter 'passes': unknown stance '{n}'"))
+                    })
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        let max_radius = Stance::ALL.into_iter().map(|s| params.float(&agent_param(s, "radius"))).fold(0.0, f64::max);
+        let max_radius = Stance::ALL
+            .into_iter()
+            .map(|s| params.float(&agent_param(s, "radius")))
+            .fold(0.0, f64::max);
         let s = Settings {
             cell_size: params.float("cell_size"),
             cell_height: params.float("cell_height"),
             tile_size: params.int("tile_size"),
-            water_level: params.bool("water_level_on").then(|| params.float("water_level")),
+            water_level: params
+                .bool("water_level_on")
+                .then(|| params.float("water_level")),
             max_error: params.float("max_error"),
             max_edge_len: params.float("max_edge_len"),
             passes,
             max_radius,
         };
-        if !(s.cell_size > 0.0 && s.cell_height > 0.0 && s.cell_size.is_finite() && s.cell_height.is_finite()) {
-            return Err(StageError::failed("cell_size and cell_height must be positive numbers"));
+        if !(s.cell_size > 0.0
+            && s.cell_height > 0.0
+            && s.cell_size.is_finite()
+            && s.cell_height.is_finite())
+        {
+            return Err(StageError::failed(
+                "cell_size and cell_height must be positive numbers",
+            ));
         }
         Ok(s)
     }
@@ -204,8 +386,16 @@ mod tests {
     fn pass_list_is_read_in_order() {
         let sp = specs();
         let mut v = ParamValues::defaults(&sp);
-        v.set(&sp, "passes", navscope_core::ParamValue::Text("prone, stand".into())).unwrap();
+        v.set(
+            &sp,
+            "passes",
+            navscope_core::ParamValue::Text("prone, stand".into()),
+        )
+        .unwrap();
         let s = Settings::from_params(&v).unwrap();
-        assert_eq!(s.passes.iter().map(|p| p.stance).collect::<Vec<_>>(), [Stance::Prone, Stance::Stand]);
+        assert_eq!(
+            s.passes.iter().map(|p| p.stance).collect::<Vec<_>>(),
+            [Stance::Prone, Stance::Stand]
+        );
     }
 }

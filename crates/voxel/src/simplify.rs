@@ -34,7 +34,12 @@ pub struct SimplifiedRegion {
 pub fn simplify_region(region: &Region, max_error: f64, max_edge: f64) -> SimplifiedRegion {
     let mut exact = vec![false; region.rings.len()];
     loop {
-        let rings: Vec<Ring> = region.rings.iter().zip(&exact).map(|(r, &e)| simplify_ring(r, max_error, max_edge, e)).collect();
+        let rings: Vec<Ring> = region
+            .rings
+            .iter()
+            .zip(&exact)
+            .map(|(r, &e)| simplify_ring(r, max_error, max_edge, e))
+            .collect();
         let bad = find_bad(&region.rings, &rings);
         let mut changed = false;
         for b in bad {
@@ -44,7 +49,10 @@ pub fn simplify_region(region: &Region, max_error: f64, max_edge: f64) -> Simpli
             }
         }
         if !changed {
-            return SimplifiedRegion { rings, fallbacks: exact.iter().filter(|e| **e).count() as u32 };
+            return SimplifiedRegion {
+                rings,
+                fallbacks: exact.iter().filter(|e| **e).count() as u32,
+            };
         }
     }
 }
@@ -61,11 +69,17 @@ fn dist2(a: [i32; 2], b: [i32; 2]) -> f64 {
 /// Simplifies one ring; with `exact` every chain is kept exact.
 pub fn simplify_ring(ring: &Ring, max_error: f64, max_edge: f64, exact: bool) -> Ring {
     let n = ring.pts.len();
-    let mut out = Ring { pts: Vec::new(), h: Vec::new(), class: Vec::new() };
+    let mut out = Ring {
+        pts: Vec::new(),
+        h: Vec::new(),
+        class: Vec::new(),
+    };
     if n < 3 {
         return ring.clone();
     }
-    let mut fixed: Vec<usize> = (0..n).filter(|&i| ring.class[(i + n - 1) % n] != ring.class[i]).collect();
+    let mut fixed: Vec<usize> = (0..n)
+        .filter(|&i| ring.class[(i + n - 1) % n] != ring.class[i])
+        .collect();
     if fixed.is_empty() {
         fixed.push((0..n).min_by_key(|&i| ring.pts[i]).unwrap_or(0));
     }
@@ -73,7 +87,11 @@ pub fn simplify_ring(ring: &Ring, max_error: f64, max_edge: f64, exact: bool) ->
     let edge2 = edge * edge;
     for (fi, &start) in fixed.iter().enumerate() {
         let end = fixed[(fi + 1) % fixed.len()];
-        let len = if fixed.len() == 1 { n } else { (end + n - start) % n };
+        let len = if fixed.len() == 1 {
+            n
+        } else {
+            (end + n - start) % n
+        };
         let p = |m: usize| ring.pts[(start + m) % n];
         let class = ring.class[start];
         let keep = |m: usize, out: &mut Ring| {
@@ -125,17 +143,37 @@ fn conflict(a: [i32; 2], b: [i32; 2], c: [i32; 2], d: [i32; 2]) -> bool {
     if a == b || c == d || (a == c && b == d) || (a == d && b == c) {
         return true;
     }
-    let common = if a == c || a == d { Some((a, b, if a == c { d } else { c })) } else if b == c || b == d { Some((b, a, if b == c { d } else { c })) } else { None };
+    let common = if a == c || a == d {
+        Some((a, b, if a == c { d } else { c }))
+    } else if b == c || b == d {
+        Some((b, a, if b == c { d } else { c }))
+    } else {
+        None
+    };
     if let Some((p, x, y)) = common {
-        let dot = (x[0] - p[0]) as i64 * (y[0] - p[0]) as i64 + (x[1] - p[1]) as i64 * (y[1] - p[1]) as i64;
+        let dot = (x[0] - p[0]) as i64 * (y[0] - p[0]) as i64
+            + (x[1] - p[1]) as i64 * (y[1] - p[1]) as i64;
         return cross(p, x, y) == 0 && dot > 0;
     }
-    let (d1, d2, d3, d4) = (cross(a, b, c).signum(), cross(a, b, d).signum(), cross(c, d, a).signum(), cross(c, d, b).signum());
+    let (d1, d2, d3, d4) = (
+        cross(a, b, c).signum(),
+        cross(a, b, d).signum(),
+        cross(c, d, a).signum(),
+        cross(c, d, b).signum(),
+    );
     if d1 * d2 < 0 && d3 * d4 < 0 {
         return true;
     }
-    let on = |p: [i32; 2], q: [i32; 2], r: [i32; 2]| r[0] >= p[0].min(q[0]) && r[0] <= p[0].max(q[0]) && r[1] >= p[1].min(q[1]) && r[1] <= p[1].max(q[1]);
-    (d1 == 0 && on(a, b, c)) || (d2 == 0 && on(a, b, d)) || (d3 == 0 && on(c, d, a)) || (d4 == 0 && on(c, d, b))
+    let on = |p: [i32; 2], q: [i32; 2], r: [i32; 2]| {
+        r[0] >= p[0].min(q[0])
+            && r[0] <= p[0].max(q[0])
+            && r[1] >= p[1].min(q[1])
+            && r[1] <= p[1].max(q[1])
+    };
+    (d1 == 0 && on(a, b, c))
+        || (d2 == 0 && on(a, b, d))
+        || (d3 == 0 && on(c, d, a))
+        || (d4 == 0 && on(c, d, b))
 }
 
 /// Even-odd containment of the doubled point `q` in ring `r` (coordinates
@@ -145,9 +183,17 @@ fn contains2(r: &Ring, q: [i64; 2]) -> Option<bool> {
     let mut inside = false;
     for i in 0..n {
         let a = [2 * r.pts[i][0] as i64, 2 * r.pts[i][1] as i64];
-        let b = [2 * r.pts[(i + 1) % n][0] as i64, 2 * r.pts[(i + 1) % n][1] as i64];
+        let b = [
+            2 * r.pts[(i + 1) % n][0] as i64,
+            2 * r.pts[(i + 1) % n][1] as i64,
+        ];
         let cr = (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0]);
-        if cr == 0 && q[0] >= a[0].min(b[0]) && q[0] <= a[0].max(b[0]) && q[1] >= a[1].min(b[1]) && q[1] <= a[1].max(b[1]) {
+        if cr == 0
+            && q[0] >= a[0].min(b[0])
+            && q[0] <= a[0].max(b[0])
+            && q[1] >= a[1].min(b[1])
+            && q[1] <= a[1].max(b[1])
+        {
             return None;
         }
         if (a[1] > q[1]) != (b[1] > q[1]) {
@@ -176,7 +222,10 @@ fn find_bad(raw: &[Ring], simp: &[Ring]) -> Vec<usize> {
         let n = r.pts.len();
         for j in 0..n {
             let (a, b) = (r.pts[j], r.pts[(j + 1) % n]);
-            segs.push((glam::DVec2::new(a[0] as f64, a[1] as f64), glam::DVec2::new(b[0] as f64, b[1] as f64)));
+            segs.push((
+                glam::DVec2::new(a[0] as f64, a[1] as f64),
+                glam::DVec2::new(b[0] as f64, b[1] as f64),
+            ));
             owner.push((i, a, b));
         }
     }
@@ -228,7 +277,11 @@ mod tests {
     use proptest::prelude::*;
 
     fn ring(pts: &[[i32; 2]], class: EdgeClass) -> Ring {
-        Ring { pts: pts.to_vec(), h: vec![0.0; pts.len()], class: vec![class; pts.len()] }
+        Ring {
+            pts: pts.to_vec(),
+            h: vec![0.0; pts.len()],
+            class: vec![class; pts.len()],
+        }
     }
 
     /// A staircase outline: the interior lies up-left of the steps.
@@ -263,7 +316,10 @@ mod tests {
 
     #[test]
     fn long_edges_are_split() {
-        let pts: Vec<[i32; 2]> = (0..=10).map(|x| [x, 0]).chain((0..=10).rev().map(|x| [x, 1])).collect();
+        let pts: Vec<[i32; 2]> = (0..=10)
+            .map(|x| [x, 0])
+            .chain((0..=10).rev().map(|x| [x, 1]))
+            .collect();
         let r = ring(&pts, EdgeClass::Shared);
         let s = simplify_ring(&r, 1.0, 3.0, false);
         assert!(s.pts.len() >= 8, "{:?}", s.pts);
@@ -274,10 +330,31 @@ mod tests {
     #[test]
     fn a_hole_near_a_shaved_corner_forces_the_exact_outline() {
         // A square with a notch whose shortcut would cut off a hole's corner.
-        let outer = ring(&[[0, 0], [10, 0], [10, 10], [5, 10], [5, 9], [4, 9], [4, 8], [3, 8], [3, 7], [0, 7]], EdgeClass::Obstacle);
+        let outer = ring(
+            &[
+                [0, 0],
+                [10, 0],
+                [10, 10],
+                [5, 10],
+                [5, 9],
+                [4, 9],
+                [4, 8],
+                [3, 8],
+                [3, 7],
+                [0, 7],
+            ],
+            EdgeClass::Obstacle,
+        );
         let hole = ring(&[[3, 6], [3, 5], [2, 5], [2, 6]], EdgeClass::Obstacle);
         assert!(hole.area2() < 0);
-        let region = Region { pass: 0, stance: navscope_core::Stance::Stand, spans: 0, border_spans: 0, rings: vec![outer, hole], water: None };
+        let region = Region {
+            pass: 0,
+            stance: navscope_core::Stance::Stand,
+            spans: 0,
+            border_spans: 0,
+            rings: vec![outer, hole],
+            water: None,
+        };
         let s = simplify_region(&region, 3.0, 100.0);
         for (i, r) in s.rings.iter().enumerate() {
             assert!(r.area2().signum() == region.rings[i].area2().signum());

@@ -36,14 +36,31 @@ struct Prims {
 
 impl Prims {
     fn new() -> Self {
-        Prims { out: Vec::new(), dropped: 0 }
+        Prims {
+            out: Vec::new(),
+            dropped: 0,
+        }
     }
     fn push(&mut self, p: Primitive) {
-        if self.out.len() < MAX_PRIMITIVES { self.out.push(p) } else { self.dropped += 1 }
+        if self.out.len() < MAX_PRIMITIVES {
+            self.out.push(p)
+        } else {
+            self.dropped += 1
+        }
     }
     fn finish(mut self, at: Vec3) -> Vec<Primitive> {
         if self.dropped > 0 {
-            self.out.push(Primitive::new("label/truncated", u32::MAX, Shape::Label { at, text: format!("{} more primitives not drawn (limit {MAX_PRIMITIVES})", self.dropped) }));
+            self.out.push(Primitive::new(
+                "label/truncated",
+                u32::MAX,
+                Shape::Label {
+                    at,
+                    text: format!(
+                        "{} more primitives not drawn (limit {MAX_PRIMITIVES})",
+                        self.dropped
+                    ),
+                },
+            ));
         }
         self.out
     }
@@ -52,7 +69,10 @@ impl Prims {
 fn mesh_of<'a>(ctx: &StageContext<'a>) -> Result<&'a MeshLevel, StageError> {
     match &ctx.level.data {
         LevelData::Mesh(m) => Ok(m),
-        _ => Err(StageError::failed(format!("the voxel pipeline needs a triangle mesh, not a {}", ctx.level.kind().name()))),
+        _ => Err(StageError::failed(format!(
+            "the voxel pipeline needs a triangle mesh, not a {}",
+            ctx.level.kind().name()
+        ))),
     }
 }
 
@@ -62,20 +82,25 @@ fn top(grid: &Grid) -> Vec3 {
 
 /// Merges equal spans of neighbouring columns in a row into boxes: `key`
 /// gives a span's (class, y0, y1) or `None` to skip it.
-fn span_boxes(hf: &Heightfield, grid: &Grid, mut key: impl FnMut(usize) -> Option<(u8, f32, f32)>, mut emit: impl FnMut(u8, Vec3, Vec3)) {
+fn span_boxes(
+    hf: &Heightfield,
+    grid: &Grid,
+    mut key: impl FnMut(usize) -> Option<(u8, f32, f32)>,
+    mut emit: impl FnMut(u8, Vec3, Vec3),
+) {
     let r = hf.rect;
     for z in r.z0..r.z1 {
         let mut open: HashMap<(u8, u32, u32), i32> = HashMap::new();
         for x in r.x0..=r.x1 {
             let mut here: HashMap<(u8, u32, u32), i32> = HashMap::new();
-            if x < r.x1 {
-                if let Some(c) = hf.col(x, z) {
-                    for s in hf.range(c) {
-                        if let Some((k, y0, y1)) = key(s) {
-                            let id = (k, y0.to_bits(), y1.to_bits());
-                            let start = open.remove(&id).unwrap_or(x);
-                            here.insert(id, start);
-                        }
+            if x < r.x1
+                && let Some(c) = hf.col(x, z)
+            {
+                for s in hf.range(c) {
+                    if let Some((k, y0, y1)) = key(s) {
+                        let id = (k, y0.to_bits(), y1.to_bits());
+                        let start = open.remove(&id).unwrap_or(x);
+                        here.insert(id, start);
                     }
                 }
             }
@@ -108,8 +133,18 @@ impl Artifact for TilesArtifact {
         BTreeMap::from([
             ("tiles".into(), self.layout.tiles.len() as u64),
             ("columns".into(), g.width as u64 * g.depth as u64),
-            ("degenerate triangles".into(), self.layout.degenerate_triangles as u64),
-            ("tile triangles".into(), self.layout.tiles.iter().map(|t| t.triangles.len() as u64).sum()),
+            (
+                "degenerate triangles".into(),
+                self.layout.degenerate_triangles as u64,
+            ),
+            (
+                "tile triangles".into(),
+                self.layout
+                    .tiles
+                    .iter()
+                    .map(|t| t.triangles.len() as u64)
+                    .sum(),
+            ),
         ])
     }
     fn primitives(&self) -> Vec<Primitive> {
@@ -118,10 +153,26 @@ impl Artifact for TilesArtifact {
         for t in &self.layout.tiles {
             let r = t.rect;
             let (y0, y1) = (g.origin.y as f32, g.origin.y as f32 + 0.05);
-            p.push(Primitive::new("tile", t.index as u32, Shape::Box { min: Vec3::new(g.x(r.x0) as f32, y0, g.z(r.z0) as f32), max: Vec3::new(g.x(r.x1) as f32, y1, g.z(r.z1) as f32) }));
+            p.push(Primitive::new(
+                "tile",
+                t.index as u32,
+                Shape::Box {
+                    min: Vec3::new(g.x(r.x0) as f32, y0, g.z(r.z0) as f32),
+                    max: Vec3::new(g.x(r.x1) as f32, y1, g.z(r.z1) as f32),
+                },
+            ));
             let (a, b, c, d) = r.padded();
-            let ring = [(a, b), (c, b), (c, d), (a, d)].map(|(x, z)| Vec3::new(g.x(x) as f32, y0, g.z(z) as f32)).to_vec();
-            p.push(Primitive::new("tile/overlap", t.index as u32, Shape::Polyline { points: ring, closed: true }));
+            let ring = [(a, b), (c, b), (c, d), (a, d)]
+                .map(|(x, z)| Vec3::new(g.x(x) as f32, y0, g.z(z) as f32))
+                .to_vec();
+            p.push(Primitive::new(
+                "tile/overlap",
+                t.index as u32,
+                Shape::Polyline {
+                    points: ring,
+                    closed: true,
+                },
+            ));
         }
         p.finish(top(g))
     }
@@ -148,14 +199,35 @@ pub struct VoxelArtifact {
 impl Artifact for VoxelArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
         let spans: u64 = self.tiles.iter().map(|t| t.spans.len() as u64).sum();
-        let wet: u64 = self.tiles.iter().map(|t| t.spans.iter().filter(|s| !s.water.is_nan()).count() as u64).sum();
+        let wet: u64 = self
+            .tiles
+            .iter()
+            .map(|t| t.spans.iter().filter(|s| !s.water.is_nan()).count() as u64)
+            .sum();
         BTreeMap::from([("spans".into(), spans), ("wet spans".into(), wet)])
     }
     fn primitives(&self) -> Vec<Primitive> {
         let g = &self.grid;
         let mut p = Prims::new();
         for (ti, hf) in self.tiles.iter().enumerate() {
-            span_boxes(hf, g, |s| Some((0, g.y(hf.spans[s].base) as f32, g.y(hf.spans[s].floor) as f32)), |_, a, b| p.push(Primitive::new("voxel/solid", ti as u32, Shape::Box { min: a, max: b })));
+            span_boxes(
+                hf,
+                g,
+                |s| {
+                    Some((
+                        0,
+                        g.y(hf.spans[s].base) as f32,
+                        g.y(hf.spans[s].floor) as f32,
+                    ))
+                },
+                |_, a, b| {
+                    p.push(Primitive::new(
+                        "voxel/solid",
+                        ti as u32,
+                        Shape::Box { min: a, max: b },
+                    ))
+                },
+            );
             span_boxes(
                 hf,
                 g,
@@ -163,7 +235,13 @@ impl Artifact for VoxelArtifact {
                     let sp = hf.spans[s];
                     (!sp.water.is_nan()).then(|| (1, g.y(sp.floor) as f32, sp.water))
                 },
-                |_, a, b| p.push(Primitive::new("voxel/water", ti as u32, Shape::Box { min: a, max: b })),
+                |_, a, b| {
+                    p.push(Primitive::new(
+                        "voxel/water",
+                        ti as u32,
+                        Shape::Box { min: a, max: b },
+                    ))
+                },
             );
         }
         p.finish(top(g))
@@ -173,9 +251,20 @@ impl Artifact for VoxelArtifact {
 fn run_voxelize(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let level = mesh_of(ctx)?;
     let t = ctx.artifact::<TilesArtifact>("tiles")?;
-    let water = ctx.params.bool("water_level_on").then(|| ctx.params.float("water_level"));
-    let tiles: Result<Vec<_>, _> = t.layout.tiles.par_iter().map(|tile| voxelize(&level.mesh, tile, &t.layout.grid, water).map(Arc::new)).collect();
-    Ok(Arc::new(VoxelArtifact { grid: t.layout.grid, tiles: tiles? }))
+    let water = ctx
+        .params
+        .bool("water_level_on")
+        .then(|| ctx.params.float("water_level"));
+    let tiles: Result<Vec<_>, _> = t
+        .layout
+        .tiles
+        .par_iter()
+        .map(|tile| voxelize(&level.mesh, tile, &t.layout.grid, water).map(Arc::new))
+        .collect();
+    Ok(Arc::new(VoxelArtifact {
+        grid: t.layout.grid,
+        tiles: tiles?,
+    }))
 }
 
 // ---------------------------------------------------------------- flag
@@ -220,7 +309,10 @@ impl FlagArtifact {
     }
 
     fn pass_names(&self) -> Vec<&'static str> {
-        self.tiles.first().map(|t| t.iter().map(|p| p.pass.stance.name()).collect()).unwrap_or_default()
+        self.tiles
+            .first()
+            .map(|t| t.iter().map(|p| p.pass.stance.name()).collect())
+            .unwrap_or_default()
     }
 }
 
@@ -249,7 +341,16 @@ impl Artifact for FlagArtifact {
                         let y = g.y(hf.spans[s].floor) as f32;
                         (f >= NON_WALKABLE).then(|| (f - NON_WALKABLE, y - g.ch as f32, y))
                     },
-                    |c, a, b| p.push(Primitive::new(kinds[c as usize], ti as u32, Shape::Box { min: a, max: b }).during(k as u32, k as u32)),
+                    |c, a, b| {
+                        p.push(
+                            Primitive::new(
+                                kinds[c as usize],
+                                ti as u32,
+                                Shape::Box { min: a, max: b },
+                            )
+                            .during(k as u32, k as u32),
+                        )
+                    },
                 );
             }
         }
@@ -278,21 +379,44 @@ impl Artifact for FlagArtifact {
 fn run_flag(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let s = Settings::from_params(ctx.params)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
-    let tiles: Vec<Vec<PassFlags>> = v.tiles.par_iter().map(|hf| flag_tile(hf, &v.grid, &s.passes)).collect();
-    Ok(Arc::new(FlagArtifact { grid: v.grid, tiles, heightfields: v.tiles.clone() }))
+    let tiles: Vec<Vec<PassFlags>> = v
+        .tiles
+        .par_iter()
+        .map(|hf| flag_tile(hf, &v.grid, &s.passes))
+        .collect();
+    Ok(Arc::new(FlagArtifact {
+        grid: v.grid,
+        tiles,
+        heightfields: v.tiles.clone(),
+    }))
 }
 
 // ---------------------------------------------------------------- regions
 
 fn ring_points(g: &Grid, r: &Ring) -> Vec<Vec3> {
-    r.pts.iter().zip(&r.h).map(|(p, h)| g.corner(p[0], -p[1], *h as f64 + 0.02).as_vec3()).collect()
+    r.pts
+        .iter()
+        .zip(&r.h)
+        .map(|(p, h)| g.corner(p[0], -p[1], *h as f64 + 0.02).as_vec3())
+        .collect()
 }
 
 fn stance_steps(tiles: &[Arc<Vec<Region>>]) -> Vec<SubStep> {
-    let mut names: Vec<(usize, &'static str)> = tiles.iter().flat_map(|t| t.iter()).map(|r| (r.pass, r.stance.name())).collect();
+    let mut names: Vec<(usize, &'static str)> = tiles
+        .iter()
+        .flat_map(|t| t.iter())
+        .map(|r| (r.pass, r.stance.name()))
+        .collect();
     names.sort();
     names.dedup();
-    names.into_iter().map(|(k, n)| SubStep { title: format!("pass {}: {n}", k + 1), detail: String::new(), highlights: Vec::new() }).collect()
+    names
+        .into_iter()
+        .map(|(k, n)| SubStep {
+            title: format!("pass {}: {n}", k + 1),
+            detail: String::new(),
+            highlights: Vec::new(),
+        })
+        .collect()
 }
 
 /// Stage `regions`: connected walkable areas and their exact outlines.
@@ -309,16 +433,37 @@ impl Artifact for RegionArtifact {
         let all = self.tiles.iter().flat_map(|t| t.iter());
         BTreeMap::from([
             ("regions".into(), all.clone().count() as u64),
-            ("rings".into(), all.clone().map(|r| r.rings.len() as u64).sum()),
-            ("outline vertices".into(), all.map(|r| r.rings.iter().map(|x| x.pts.len() as u64).sum::<u64>()).sum()),
+            (
+                "rings".into(),
+                all.clone().map(|r| r.rings.len() as u64).sum(),
+            ),
+            (
+                "outline vertices".into(),
+                all.map(|r| r.rings.iter().map(|x| x.pts.len() as u64).sum::<u64>())
+                    .sum(),
+            ),
         ])
     }
     fn primitives(&self) -> Vec<Primitive> {
         let mut p = Prims::new();
         for (id, r) in self.tiles.iter().flat_map(|t| t.iter()).enumerate() {
             for ring in &r.rings {
-                let kind = if ring.area2() > 0 { format!("contour/{}", r.stance.name()) } else { format!("contour/{}/hole", r.stance.name()) };
-                p.push(Primitive::new(kind, id as u32, Shape::Polyline { points: ring_points(&self.grid, ring), closed: true }).during(r.pass as u32, u32::MAX));
+                let kind = if ring.area2() > 0 {
+                    format!("contour/{}", r.stance.name())
+                } else {
+                    format!("contour/{}/hole", r.stance.name())
+                };
+                p.push(
+                    Primitive::new(
+                        kind,
+                        id as u32,
+                        Shape::Polyline {
+                            points: ring_points(&self.grid, ring),
+                            closed: true,
+                        },
+                    )
+                    .during(r.pass as u32, u32::MAX),
+                );
             }
         }
         p.finish(top(&self.grid))
@@ -331,8 +476,16 @@ impl Artifact for RegionArtifact {
 fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
-    let tiles = v.tiles.par_iter().zip(f.tiles.par_iter()).map(|(hf, pf)| Arc::new(regions(hf, &v.grid, pf))).collect();
-    Ok(Arc::new(RegionArtifact { grid: v.grid, tiles }))
+    let tiles = v
+        .tiles
+        .par_iter()
+        .zip(f.tiles.par_iter())
+        .map(|(hf, pf)| Arc::new(regions(hf, &v.grid, pf)))
+        .collect();
+    Ok(Arc::new(RegionArtifact {
+        grid: v.grid,
+        tiles,
+    }))
 }
 
 // ---------------------------------------------------------------- simplify
@@ -358,15 +511,39 @@ impl Artifact for SimplifyArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
         let all = self.tiles.iter().flatten();
         BTreeMap::from([
-            ("polygon vertices".into(), all.clone().map(|r| r.rings.iter().map(|x| x.pts.len() as u64).sum::<u64>()).sum()),
-            ("exact fallbacks".into(), all.map(|r| r.fallbacks as u64).sum()),
+            (
+                "polygon vertices".into(),
+                all.clone()
+                    .map(|r| r.rings.iter().map(|x| x.pts.len() as u64).sum::<u64>())
+                    .sum(),
+            ),
+            (
+                "exact fallbacks".into(),
+                all.map(|r| r.fallbacks as u64).sum(),
+            ),
         ])
     }
     fn primitives(&self) -> Vec<Primitive> {
         let mut p = Prims::new();
-        for (id, (r, s)) in self.regions().iter().flat_map(|t| t.iter()).zip(self.tiles.iter().flatten()).enumerate() {
+        for (id, (r, s)) in self
+            .regions()
+            .iter()
+            .flat_map(|t| t.iter())
+            .zip(self.tiles.iter().flatten())
+            .enumerate()
+        {
             for ring in &s.rings {
-                p.push(Primitive::new(format!("polygon/{}", r.stance.name()), id as u32, Shape::Polyline { points: ring_points(&self.grid, ring), closed: true }).during(r.pass as u32, u32::MAX));
+                p.push(
+                    Primitive::new(
+                        format!("polygon/{}", r.stance.name()),
+                        id as u32,
+                        Shape::Polyline {
+                            points: ring_points(&self.grid, ring),
+                            closed: true,
+                        },
+                    )
+                    .during(r.pass as u32, u32::MAX),
+                );
             }
         }
         p.finish(top(&self.grid))
@@ -379,8 +556,16 @@ impl Artifact for SimplifyArtifact {
 fn run_simplify(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let s = Settings::from_params(ctx.params)?;
     let r = ctx.artifact::<RegionArtifact>("regions")?;
-    let tiles = r.tiles.par_iter().map(|t| simplify_tile(t, &r.grid, &s)).collect();
-    Ok(Arc::new(SimplifyArtifact { grid: r.grid, tiles, regions: r.tiles.clone() }))
+    let tiles = r
+        .tiles
+        .par_iter()
+        .map(|t| simplify_tile(t, &r.grid, &s))
+        .collect();
+    Ok(Arc::new(SimplifyArtifact {
+        grid: r.grid,
+        tiles,
+        regions: r.tiles.clone(),
+    }))
 }
 
 // ---------------------------------------------------------------- triangulate
@@ -405,21 +590,66 @@ impl TriangulateArtifact {
 impl Artifact for TriangulateArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
         let mut m = BTreeMap::new();
-        for (r, mesh) in self.regions().iter().flat_map(|t| t.iter()).zip(self.tiles.iter().flatten()) {
-            *m.entry(format!("{} triangles", r.stance.name())).or_insert(0) += mesh.tris.len() as u64;
+        for (r, mesh) in self
+            .regions()
+            .iter()
+            .flat_map(|t| t.iter())
+            .zip(self.tiles.iter().flatten())
+        {
+            *m.entry(format!("{} triangles", r.stance.name()))
+                .or_insert(0) += mesh.tris.len() as u64;
         }
-        m.insert("triangles".into(), self.tiles.iter().flatten().map(|t| t.tris.len() as u64).sum());
-        m.insert("refused constraints".into(), self.tiles.iter().flatten().map(|t| t.refused_constraints as u64).sum());
+        m.insert(
+            "triangles".into(),
+            self.tiles
+                .iter()
+                .flatten()
+                .map(|t| t.tris.len() as u64)
+                .sum(),
+        );
+        m.insert(
+            "refused constraints".into(),
+            self.tiles
+                .iter()
+                .flatten()
+                .map(|t| t.refused_constraints as u64)
+                .sum(),
+        );
         m
     }
     fn primitives(&self) -> Vec<Primitive> {
         let g = &self.grid;
         let mut p = Prims::new();
         let mut id = 0u32;
-        for (r, mesh) in self.regions().iter().flat_map(|t| t.iter()).zip(self.tiles.iter().flatten()) {
+        for (r, mesh) in self
+            .regions()
+            .iter()
+            .flat_map(|t| t.iter())
+            .zip(self.tiles.iter().flatten())
+        {
             for t in &mesh.tris {
-                let outer = t.iter().map(|&i| g.corner(mesh.verts[i as usize][0], -mesh.verts[i as usize][1], mesh.heights[i as usize] as f64 + 0.02).as_vec3()).collect();
-                p.push(Primitive::new(format!("triangle/{}", r.stance.name()), id, Shape::Polygon { outer, holes: Vec::new() }).during(r.pass as u32, u32::MAX));
+                let outer = t
+                    .iter()
+                    .map(|&i| {
+                        g.corner(
+                            mesh.verts[i as usize][0],
+                            -mesh.verts[i as usize][1],
+                            mesh.heights[i as usize] as f64 + 0.02,
+                        )
+                        .as_vec3()
+                    })
+                    .collect();
+                p.push(
+                    Primitive::new(
+                        format!("triangle/{}", r.stance.name()),
+                        id,
+                        Shape::Polygon {
+                            outer,
+                            holes: Vec::new(),
+                        },
+                    )
+                    .during(r.pass as u32, u32::MAX),
+                );
                 id += 1;
             }
         }
@@ -434,7 +664,11 @@ fn run_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     let s = ctx.artifact::<SimplifyArtifact>("simplify")?;
     let r = ctx.artifact::<RegionArtifact>("regions")?;
     let tiles = s.tiles.par_iter().map(|t| triangulate_tile(t)).collect();
-    Ok(Arc::new(TriangulateArtifact { grid: s.grid, tiles, regions: r.tiles.clone() }))
+    Ok(Arc::new(TriangulateArtifact {
+        grid: s.grid,
+        tiles,
+        regions: r.tiles.clone(),
+    }))
 }
 
 // ---------------------------------------------------------------- graph
@@ -448,7 +682,10 @@ pub struct GraphArtifact {
 
 impl Artifact for GraphArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
-        let mut m = BTreeMap::from([("nodes".to_string(), self.graph.navmesh.nodes.len() as u64), ("links".to_string(), self.graph.navmesh.links.len() as u64)]);
+        let mut m = BTreeMap::from([
+            ("nodes".to_string(), self.graph.navmesh.nodes.len() as u64),
+            ("links".to_string(), self.graph.navmesh.links.len() as u64),
+        ]);
         for c in &self.graph.link_class {
             *m.entry(format!("{} links", c.kind())).or_insert(0) += 1;
         }
@@ -458,22 +695,34 @@ impl Artifact for GraphArtifact {
         let nav = &self.graph.navmesh;
         let mut p = Prims::new();
         for n in &nav.nodes {
-            p.push(Primitive::new(format!("node/{}", n.stance.name()), n.id, Shape::Point(n.position.as_vec3())));
+            p.push(Primitive::new(
+                format!("node/{}", n.stance.name()),
+                n.id,
+                Shape::Point(n.position.as_vec3()),
+            ));
         }
         for (i, (l, c)) in nav.links.iter().zip(&self.graph.link_class).enumerate() {
             if l.from < l.to {
-                let (a, b) = (nav.nodes[l.from as usize].position.as_vec3(), nav.nodes[l.to as usize].position.as_vec3());
+                let (a, b) = (
+                    nav.nodes[l.from as usize].position.as_vec3(),
+                    nav.nodes[l.to as usize].position.as_vec3(),
+                );
                 p.push(Primitive::new(c.kind(), i as u32, Shape::Segment(a, b)));
             }
         }
-        p.finish(nav.nodes.first().map_or(Vec3::ZERO, |n| n.position.as_vec3()))
+        p.finish(
+            nav.nodes
+                .first()
+                .map_or(Vec3::ZERO, |n| n.position.as_vec3()),
+        )
     }
     fn metrics(&self) -> BTreeMap<String, f64> {
         let mut m = BTreeMap::new();
         for n in &self.graph.navmesh.nodes {
             if let Some(p) = &n.polygon {
                 let a = ((p[1] - p[0]).cross(p[2] - p[0])).y.abs() / 2.0;
-                *m.entry(format!("area {} m2", n.stance.name())).or_insert(0.0) += a;
+                *m.entry(format!("area {} m2", n.stance.name()))
+                    .or_insert(0.0) += a;
             }
         }
         m
@@ -486,9 +735,16 @@ impl Artifact for GraphArtifact {
 fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let r = ctx.artifact::<RegionArtifact>("regions")?;
     let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
-    let parts: Vec<(&[Region], &[RegionMesh])> = r.tiles.iter().zip(&t.tiles).map(|(a, b)| (a.as_slice(), b.as_slice())).collect();
+    let parts: Vec<(&[Region], &[RegionMesh])> = r
+        .tiles
+        .iter()
+        .zip(&t.tiles)
+        .map(|(a, b)| (a.as_slice(), b.as_slice()))
+        .collect();
     let settings = Settings::from_params(ctx.params)?;
-    Ok(Arc::new(GraphArtifact { graph: build_graph(&r.grid, &settings, &parts) }))
+    Ok(Arc::new(GraphArtifact {
+        graph: build_graph(&r.grid, &settings, &parts),
+    }))
 }
 
 /// The stage functions in order: `(id, function)`.

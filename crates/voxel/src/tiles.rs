@@ -74,7 +74,12 @@ pub struct TileRect {
 impl TileRect {
     /// Padded bounds `(x0, z0, x1, z1)`.
     pub fn padded(&self) -> (i32, i32, i32, i32) {
-        (self.x0 - self.pad, self.z0 - self.pad, self.x1 + self.pad, self.z1 + self.pad)
+        (
+            self.x0 - self.pad,
+            self.z0 - self.pad,
+            self.x1 + self.pad,
+            self.z1 + self.pad,
+        )
     }
     /// True when global cell `(x, z)` is in the core.
     pub fn in_core(&self, x: i32, z: i32) -> bool {
@@ -121,14 +126,21 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
         return Err(StageError::failed("the mesh has no triangles"));
     }
     if let Some(i) = mesh.vertices.iter().position(|v| !v.is_finite()) {
-        return Err(StageError::failed(format!("vertex {i} has a coordinate that is not a finite number")));
+        return Err(StageError::failed(format!(
+            "vertex {i} has a coordinate that is not a finite number"
+        )));
     }
     if let Some(t) = mesh.first_bad_index() {
-        return Err(StageError::failed(format!("triangle {t} refers to a vertex that does not exist ({} vertices)", mesh.vertices.len())));
+        return Err(StageError::failed(format!(
+            "triangle {t} refers to a vertex that does not exist ({} vertices)",
+            mesh.vertices.len()
+        )));
     }
     for (i, w) in water.iter().enumerate() {
         if !(w.min.is_finite() && w.max.is_finite()) || w.is_empty() {
-            return Err(StageError::failed(format!("water volume {i} is empty or not finite")));
+            return Err(StageError::failed(format!(
+                "water volume {i} is empty or not finite"
+            )));
         }
     }
     let mut bounds = Aabb::EMPTY;
@@ -144,7 +156,10 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
         }
     }
     if bounds.is_empty() {
-        return Err(StageError::failed(format!("all {} triangles have zero area", mesh.triangles.len())));
+        return Err(StageError::failed(format!(
+            "all {} triangles have zero area",
+            mesh.triangles.len()
+        )));
     }
     let size = bounds.size();
     let cols_x = (size.x / s.cell_size).ceil().max(1.0);
@@ -162,15 +177,37 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
             size.y, s.cell_height
         )));
     }
-    let grid = Grid { origin: bounds.min, cs: s.cell_size, ch: s.cell_height, width: cols_x as i32, depth: cols_z as i32 };
+    let grid = Grid {
+        origin: bounds.min,
+        cs: s.cell_size,
+        ch: s.cell_height,
+        width: cols_x as i32,
+        depth: cols_z as i32,
+    };
     let pad = tile_padding(s.max_radius, s.cell_size);
-    let ts = if s.tile_size <= 0 { grid.width.max(grid.depth) } else { s.tile_size.min(i32::MAX as i64) as i32 };
+    let ts = if s.tile_size <= 0 {
+        grid.width.max(grid.depth)
+    } else {
+        s.tile_size.min(i32::MAX as i64) as i32
+    };
     let (ntx, ntz) = ((grid.width + ts - 1) / ts, (grid.depth + ts - 1) / ts);
     let mut tiles = Vec::with_capacity((ntx * ntz) as usize);
     for tz in 0..ntz {
         for tx in 0..ntx {
-            let rect = TileRect { x0: tx * ts, z0: tz * ts, x1: ((tx + 1) * ts).min(grid.width), z1: ((tz + 1) * ts).min(grid.depth), pad };
-            tiles.push(Tile { index: tiles.len(), rect, triangles: Vec::new(), water: Vec::new(), geometry_hash: 0 });
+            let rect = TileRect {
+                x0: tx * ts,
+                z0: tz * ts,
+                x1: ((tx + 1) * ts).min(grid.width),
+                z1: ((tz + 1) * ts).min(grid.depth),
+                pad,
+            };
+            tiles.push(Tile {
+                index: tiles.len(),
+                rect,
+                triangles: Vec::new(),
+                water: Vec::new(),
+                geometry_hash: 0,
+            });
         }
     }
     // Triangles to the tiles whose padded rectangle their bounds touch.
@@ -182,24 +219,49 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
         }
         let lo = a.min(b).min(c).as_dvec3();
         let hi = a.max(b).max(c).as_dvec3();
-        let (cx0, cx1) = (cell_of(lo.x, grid.origin.x) as i64, cell_of(hi.x, grid.origin.x) as i64);
-        let (cz0, cz1) = (cell_of(lo.z, grid.origin.z) as i64, cell_of(hi.z, grid.origin.z) as i64);
+        let (cx0, cx1) = (
+            cell_of(lo.x, grid.origin.x) as i64,
+            cell_of(hi.x, grid.origin.x) as i64,
+        );
+        let (cz0, cz1) = (
+            cell_of(lo.z, grid.origin.z) as i64,
+            cell_of(hi.z, grid.origin.z) as i64,
+        );
         let tr = |c: i64, p: i64| (c + p).div_euclid(ts as i64);
-        let (tx0, tx1) = (tr(cx0, -(pad as i64)).max(0), tr(cx1, pad as i64).min(ntx as i64 - 1));
-        let (tz0, tz1) = (tr(cz0, -(pad as i64)).max(0), tr(cz1, pad as i64).min(ntz as i64 - 1));
+        let (tx0, tx1) = (
+            tr(cx0, -(pad as i64)).max(0),
+            tr(cx1, pad as i64).min(ntx as i64 - 1),
+        );
+        let (tz0, tz1) = (
+            tr(cz0, -(pad as i64)).max(0),
+            tr(cz1, pad as i64).min(ntz as i64 - 1),
+        );
         for tz in tz0..=tz1 {
             for tx in tx0..=tx1 {
-                tiles[(tz * ntx as i64 + tx) as usize].triangles.push(t as u32);
+                tiles[(tz * ntx as i64 + tx) as usize]
+                    .triangles
+                    .push(t as u32);
             }
         }
     }
     for tile in &mut tiles {
         let (px0, pz0, px1, pz1) = tile.rect.padded();
-        let world = Aabb { min: DVec3::new(grid.x(px0), f64::NEG_INFINITY, grid.z(pz0)), max: DVec3::new(grid.x(px1), f64::INFINITY, grid.z(pz1)) };
-        tile.water = water.iter().filter(|w| w.intersects(&world)).copied().collect();
+        let world = Aabb {
+            min: DVec3::new(grid.x(px0), f64::NEG_INFINITY, grid.z(pz0)),
+            max: DVec3::new(grid.x(px1), f64::INFINITY, grid.z(pz1)),
+        };
+        tile.water = water
+            .iter()
+            .filter(|w| w.intersects(&world))
+            .copied()
+            .collect();
         tile.geometry_hash = geometry_hash(mesh, &tile.triangles, &tile.water);
     }
-    Ok(Layout { grid, tiles, degenerate_triangles: degenerate })
+    Ok(Layout {
+        grid,
+        tiles,
+        degenerate_triangles: degenerate,
+    })
 }
 
 fn geometry_hash(mesh: &TriMesh, tris: &[u32], water: &[Aabb]) -> u64 {
@@ -229,7 +291,12 @@ mod tests {
 
     fn quad(x0: f32, z0: f32, x1: f32, z1: f32) -> TriMesh {
         TriMesh {
-            vertices: vec![Vec3::new(x0, 0., z0), Vec3::new(x0, 0., z1), Vec3::new(x1, 0., z1), Vec3::new(x1, 0., z0)],
+            vertices: vec![
+                Vec3::new(x0, 0., z0),
+                Vec3::new(x0, 0., z1),
+                Vec3::new(x1, 0., z1),
+                Vec3::new(x1, 0., z0),
+            ],
             triangles: vec![[0, 1, 2], [0, 2, 3]],
         }
     }
@@ -241,7 +308,11 @@ mod tests {
         let l = layout(&quad(0., 0., 30., 13.), &[], &s).unwrap();
         assert_eq!((l.grid.width, l.grid.depth), (300, 130));
         assert_eq!(l.tiles.len(), 5 * 3);
-        let cells: i64 = l.tiles.iter().map(|t| ((t.rect.x1 - t.rect.x0) * (t.rect.z1 - t.rect.z0)) as i64).sum();
+        let cells: i64 = l
+            .tiles
+            .iter()
+            .map(|t| ((t.rect.x1 - t.rect.x0) * (t.rect.z1 - t.rect.z0)) as i64)
+            .sum();
         assert_eq!(cells, 300 * 130);
         assert!(l.tiles.iter().all(|t| t.triangles == vec![0, 1]));
     }
@@ -249,21 +320,49 @@ mod tests {
     #[test]
     fn degenerate_inputs_are_errors_not_panics() {
         let s = settings();
-        assert!(layout(&TriMesh::default(), &[], &s).unwrap_err().to_string().contains("no triangles"));
-        let flat = TriMesh { vertices: vec![Vec3::ZERO, Vec3::X, Vec3::X * 2.0], triangles: vec![[0, 1, 2]] };
-        assert!(layout(&flat, &[], &s).unwrap_err().to_string().contains("zero area"));
+        assert!(
+            layout(&TriMesh::default(), &[], &s)
+                .unwrap_err()
+                .to_string()
+                .contains("no triangles")
+        );
+        let flat = TriMesh {
+            vertices: vec![Vec3::ZERO, Vec3::X, Vec3::X * 2.0],
+            triangles: vec![[0, 1, 2]],
+        };
+        assert!(
+            layout(&flat, &[], &s)
+                .unwrap_err()
+                .to_string()
+                .contains("zero area")
+        );
         let huge = quad(-1e9, -1e9, 1e9, 1e9);
         let e = layout(&huge, &[], &s).unwrap_err().to_string();
         assert!(e.contains("budget"), "{e}");
         let mut nan = quad(0., 0., 1., 1.);
         nan.vertices[2].y = f32::NAN;
-        assert!(layout(&nan, &[], &s).unwrap_err().to_string().contains("vertex 2"));
+        assert!(
+            layout(&nan, &[], &s)
+                .unwrap_err()
+                .to_string()
+                .contains("vertex 2")
+        );
         let mut bad = quad(0., 0., 1., 1.);
         bad.triangles[1][2] = 9;
-        assert!(layout(&bad, &[], &s).unwrap_err().to_string().contains("triangle 1"));
+        assert!(
+            layout(&bad, &[], &s)
+                .unwrap_err()
+                .to_string()
+                .contains("triangle 1")
+        );
         let mut tall = quad(0., 0., 1., 1.);
         tall.vertices[0].y = 1e7;
-        assert!(layout(&tall, &[], &s).unwrap_err().to_string().contains("tall"));
+        assert!(
+            layout(&tall, &[], &s)
+                .unwrap_err()
+                .to_string()
+                .contains("tall")
+        );
     }
 
     #[test]
@@ -273,6 +372,9 @@ mod tests {
         m.triangles.push([4, 4, 4]);
         let l = layout(&m, &[], &settings()).unwrap();
         assert_eq!(l.degenerate_triangles, 1);
-        assert_eq!(l.grid.width, 20, "the degenerate triangle does not stretch the bounds");
+        assert_eq!(
+            l.grid.width, 20,
+            "the degenerate triangle does not stretch the bounds"
+        );
     }
 }

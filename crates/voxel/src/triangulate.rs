@@ -26,7 +26,8 @@ pub struct RegionMesh {
 
 /// Triangulates a region's rings.
 pub fn triangulate(rings: &[Ring]) -> RegionMesh {
-    let mut cdt: ConstrainedDelaunayTriangulation<Point2<f64>> = ConstrainedDelaunayTriangulation::new();
+    let mut cdt: ConstrainedDelaunayTriangulation<Point2<f64>> =
+        ConstrainedDelaunayTriangulation::new();
     let mut mesh = RegionMesh::default();
     let mut handles = Vec::new();
     for r in rings {
@@ -63,7 +64,11 @@ pub fn triangulate(rings: &[Ring]) -> RegionMesh {
             cy += v.position().y / 3.0;
         }
         if inside_rings(rings, cx, cy) {
-            mesh.tris.push([vs[0].fix().index() as u32, vs[1].fix().index() as u32, vs[2].fix().index() as u32]);
+            mesh.tris.push([
+                vs[0].fix().index() as u32,
+                vs[1].fix().index() as u32,
+                vs[2].fix().index() as u32,
+            ]);
         }
     }
     mesh
@@ -75,7 +80,11 @@ mod tests {
     use crate::contour::EdgeClass;
 
     fn ring(pts: &[[i32; 2]]) -> Ring {
-        Ring { pts: pts.to_vec(), h: (0..pts.len()).map(|i| i as f32).collect(), class: vec![EdgeClass::Obstacle; pts.len()] }
+        Ring {
+            pts: pts.to_vec(),
+            h: (0..pts.len()).map(|i| i as f32).collect(),
+            class: vec![EdgeClass::Obstacle; pts.len()],
+        }
     }
 
     fn area2(m: &RegionMesh) -> i64 {
@@ -83,7 +92,8 @@ mod tests {
             .iter()
             .map(|t| {
                 let [a, b, c] = t.map(|i| m.verts[i as usize]);
-                (b[0] - a[0]) as i64 * (c[1] - a[1]) as i64 - (b[1] - a[1]) as i64 * (c[0] - a[0]) as i64
+                (b[0] - a[0]) as i64 * (c[1] - a[1]) as i64
+                    - (b[1] - a[1]) as i64 * (c[0] - a[0]) as i64
             })
             .sum()
     }
@@ -99,7 +109,11 @@ mod tests {
         // Counter-clockwise and heights kept.
         for t in &m.tris {
             let [a, b, c] = t.map(|i| m.verts[i as usize]);
-            assert!((b[0] - a[0]) as i64 * (c[1] - a[1]) as i64 - (b[1] - a[1]) as i64 * (c[0] - a[0]) as i64 > 0);
+            assert!(
+                (b[0] - a[0]) as i64 * (c[1] - a[1]) as i64
+                    - (b[1] - a[1]) as i64 * (c[0] - a[0]) as i64
+                    > 0
+            );
         }
         assert_eq!(m.heights[2], 2.0);
     }

@@ -18,11 +18,17 @@ use navscope_voxel::{Builder, Settings};
 use proptest::prelude::*;
 
 fn level_of(m: MeshLevel) -> Level {
-    Level { source: "test".into(), data: LevelData::Mesh(m) }
+    Level {
+        source: "test".into(),
+        data: LevelData::Mesh(m),
+    }
 }
 
 fn samples() -> Vec<(&'static str, Level)> {
-    navscope_voxel::samples::all().into_iter().map(|(f, _, b)| (f, level_of(b.level()))).collect()
+    navscope_voxel::samples::all()
+        .into_iter()
+        .map(|(f, _, b)| (f, level_of(b.level())))
+        .collect()
 }
 
 /// Clips a polygon to `y >= lo` and `y <= hi`.
@@ -50,7 +56,11 @@ fn clip_y(poly: Vec<DVec3>, lo: f64, hi: f64) -> Vec<DVec3> {
 
 fn seg_dist(p: DVec2, a: DVec2, b: DVec2) -> f64 {
     let ab = b - a;
-    let t = if ab.length_squared() == 0.0 { 0.0 } else { ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) };
+    let t = if ab.length_squared() == 0.0 {
+        0.0
+    } else {
+        ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+    };
     (a + ab * t).distance(p)
 }
 
@@ -62,7 +72,13 @@ fn cylinder_hits(mesh: &TriMesh, c: DVec3, r: f64, y0: f64, y1: f64) -> Option<u
         let tri = mesh.triangle(t).map(|v| v.as_dvec3());
         let lo = tri[0].min(tri[1]).min(tri[2]);
         let hi = tri[0].max(tri[1]).max(tri[2]);
-        if lo.x > c.x + r || hi.x < c.x - r || lo.z > c.z + r || hi.z < c.z - r || lo.y > y1 || hi.y < y0 {
+        if lo.x > c.x + r
+            || hi.x < c.x - r
+            || lo.z > c.z + r
+            || hi.z < c.z - r
+            || lo.y > y1
+            || hi.y < y0
+        {
             continue;
         }
         let p = clip_y(tri.to_vec(), y0, y1);
@@ -73,7 +89,9 @@ fn cylinder_hits(mesh: &TriMesh, c: DVec3, r: f64, y0: f64, y1: f64) -> Option<u
         let flat: Vec<DVec2> = p.iter().map(|v| DVec2::new(v.x, v.z)).collect();
         let near = (0..n).any(|i| seg_dist(q, flat[i], flat[(i + 1) % n]) < r);
         let cross = |a: DVec2, b: DVec2| (b - a).perp_dot(q - a);
-        let inside = n >= 3 && ((0..n).all(|i| cross(flat[i], flat[(i + 1) % n]) >= 0.0) || (0..n).all(|i| cross(flat[i], flat[(i + 1) % n]) <= 0.0));
+        let inside = n >= 3
+            && ((0..n).all(|i| cross(flat[i], flat[(i + 1) % n]) >= 0.0)
+                || (0..n).all(|i| cross(flat[i], flat[(i + 1) % n]) <= 0.0));
         if near || inside {
             return Some(t);
         }
@@ -88,7 +106,9 @@ fn assert_cylinders_clear(name: &str, level: &Level, p: &ParamValues, nav: &NavM
     let s = Settings::from_params(p).unwrap();
     let mesh = &mesh(level).mesh;
     for n in &nav.nodes {
-        let Some(pass) = s.passes.iter().find(|q| q.stance == n.stance) else { panic!("no pass for {:?}", n.stance) };
+        let Some(pass) = s.passes.iter().find(|q| q.stance == n.stance) else {
+            panic!("no pass for {:?}", n.stance)
+        };
         let a = pass.agent;
         let poly = n.polygon.as_ref().unwrap();
         let c = (poly[0] + poly[1] + poly[2]) / 3.0;
@@ -98,12 +118,21 @@ fn assert_cylinders_clear(name: &str, level: &Level, p: &ParamValues, nav: &NavM
             pts.push((*v + c) / 2.0);
         }
         for q in pts {
-            let (y0, y1) = (q.y + a.max_step + 2.0 * s.cell_height, q.y + a.height - 2.0 * s.cell_height);
+            let (y0, y1) = (
+                q.y + a.max_step + 2.0 * s.cell_height,
+                q.y + a.height - 2.0 * s.cell_height,
+            );
             if y0 >= y1 {
                 continue;
             }
             if let Some(t) = cylinder_hits(mesh, q, a.radius - s.cell_size, y0, y1) {
-                panic!("{name}: {:?} node {} at {q}: cylinder r {} hits mesh triangle {t} {:?}", n.stance, n.id, a.radius, mesh.triangle(t));
+                panic!(
+                    "{name}: {:?} node {} at {q}: cylinder r {} hits mesh triangle {t} {:?}",
+                    n.stance,
+                    n.id,
+                    a.radius,
+                    mesh.triangle(t)
+                );
             }
         }
     }
@@ -154,7 +183,10 @@ fn overlap(a: &[DVec3], b: &[DVec3]) -> Option<DVec2> {
             return None;
         }
     }
-    let area: f64 = (0..poly.len()).map(|i| poly[i].perp_dot(poly[(i + 1) % poly.len()])).sum::<f64>() / 2.0;
+    let area: f64 = (0..poly.len())
+        .map(|i| poly[i].perp_dot(poly[(i + 1) % poly.len()]))
+        .sum::<f64>()
+        / 2.0;
     if area <= 1e-6 {
         return None;
     }
@@ -167,12 +199,22 @@ fn overlap(a: &[DVec3], b: &[DVec3]) -> Option<DVec2> {
 /// the triangles' planes, so this is for levels of flat floors.
 fn assert_no_overlaps(name: &str, nav: &NavMesh) {
     let s = Settings::from_params(&params(&[])).unwrap();
-    let height = |st: Stance| s.passes.iter().find(|p| p.stance == st).map_or(2.0, |p| p.agent.height) - 2.0 * s.cell_height;
+    let height = |st: Stance| {
+        s.passes
+            .iter()
+            .find(|p| p.stance == st)
+            .map_or(2.0, |p| p.agent.height)
+            - 2.0 * s.cell_height
+    };
     let n = nav.nodes.len();
-    let bounds: Vec<(DVec3, DVec3)> = nav.nodes.iter().map(|x| {
-        let p = x.polygon.as_ref().unwrap();
-        (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]))
-    }).collect();
+    let bounds: Vec<(DVec3, DVec3)> = nav
+        .nodes
+        .iter()
+        .map(|x| {
+            let p = x.polygon.as_ref().unwrap();
+            (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]))
+        })
+        .collect();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&i, &j| bounds[i].0.x.total_cmp(&bounds[j].0.x));
     for (k, &i) in order.iter().enumerate() {
@@ -187,9 +229,18 @@ fn assert_no_overlaps(name: &str, nav: &NavMesh) {
             let b = nav.nodes[j].polygon.as_ref().unwrap();
             if let Some(q) = overlap(a, b) {
                 let (ya, yb) = (height_at(a, q), height_at(b, q));
-                let lower = if ya < yb { nav.nodes[i].stance } else { nav.nodes[j].stance };
+                let lower = if ya < yb {
+                    nav.nodes[i].stance
+                } else {
+                    nav.nodes[j].stance
+                };
                 let dy = (ya - yb).abs();
-                assert!(dy >= height(lower), "{name}: nodes {i} ({:?}) and {j} ({:?}) overlap at {q} with {dy} m between them", nav.nodes[i].stance, nav.nodes[j].stance);
+                assert!(
+                    dy >= height(lower),
+                    "{name}: nodes {i} ({:?}) and {j} ({:?}) overlap at {q} with {dy} m between them",
+                    nav.nodes[i].stance,
+                    nav.nodes[j].stance
+                );
             }
         }
     }
@@ -225,9 +276,25 @@ fn boundary_edges(b: &navscope_voxel::Build) -> Vec<(u8, i32, i32, i32, i8, f32,
                     let (p, q) = (m.verts[x as usize], m.verts[y as usize]);
                     let h = m.heights[x as usize];
                     if p[0] == q[0] {
-                        out.push((0, p[0], p[1].min(q[1]), p[1].max(q[1]), if q[1] > p[1] { 1 } else { -1 }, h, rid));
+                        out.push((
+                            0,
+                            p[0],
+                            p[1].min(q[1]),
+                            p[1].max(q[1]),
+                            if q[1] > p[1] { 1 } else { -1 },
+                            h,
+                            rid,
+                        ));
                     } else if p[1] == q[1] {
-                        out.push((1, p[1], p[0].min(q[0]), p[0].max(q[0]), if q[0] > p[0] { 1 } else { -1 }, h, rid));
+                        out.push((
+                            1,
+                            p[1],
+                            p[0].min(q[0]),
+                            p[0].max(q[0]),
+                            if q[0] > p[0] { 1 } else { -1 },
+                            h,
+                            rid,
+                        ));
                     }
                 }
             }
@@ -278,7 +345,10 @@ fn strip_times(mut m: NavMesh) -> String {
 }
 
 fn run_in_pool(threads: usize, level: Level, p: ParamValues) -> String {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
     pool.install(|| strip_times(navmesh(&run(level, p))))
 }
 
@@ -286,29 +356,52 @@ fn run_in_pool(threads: usize, level: Level, p: ParamValues) -> String {
 fn one_or_two_threads_give_bit_identical_navmeshes() {
     let p = params(&[("tile_size", ParamValue::Int(32))]);
     let level = level_of(navscope_voxel::samples::table_room().level());
-    assert_eq!(run_in_pool(1, level.clone(), p.clone()), run_in_pool(2, level, p));
+    assert_eq!(
+        run_in_pool(1, level.clone(), p.clone()),
+        run_in_pool(2, level, p)
+    );
     if let Some(path) = recast_mesh("nav_test.obj") {
         let p = recast_params(&[("tile_size", ParamValue::Int(64))]);
-        assert_eq!(run_in_pool(1, load(&path), p.clone()), run_in_pool(2, load(&path), p));
+        assert_eq!(
+            run_in_pool(1, load(&path), p.clone()),
+            run_in_pool(2, load(&path), p)
+        );
     }
 }
 
 #[test]
 fn tiles_meet_across_their_seams() {
     let level = level_of(navscope_voxel::samples::table_room().level());
-    let whole = navmesh(&run(level.clone(), params(&[("tile_size", ParamValue::Int(0))])));
+    let whole = navmesh(&run(
+        level.clone(),
+        params(&[("tile_size", ParamValue::Int(0))]),
+    ));
     let tiled_run = run(level, params(&[("tile_size", ParamValue::Int(32))]));
     let tiled = navmesh(&tiled_run);
-    let area = |m: &NavMesh, s: &str| m.metrics.get(&format!("area {s} m2")).copied().unwrap_or(0.0);
+    let area = |m: &NavMesh, s: &str| {
+        m.metrics
+            .get(&format!("area {s} m2"))
+            .copied()
+            .unwrap_or(0.0)
+    };
     for s in ["stand", "crouch", "sidestep"] {
         let (a, b) = (area(&whole, s), area(&tiled, s));
-        assert!((a - b).abs() <= 0.02 * a.max(1.0), "{s}: {a} one tile, {b} tiled");
+        assert!(
+            (a - b).abs() <= 0.02 * a.max(1.0),
+            "{s}: {a} one tile, {b} tiled"
+        );
     }
     let counts = &tiled_run.result(6).unwrap().counts;
-    assert!(counts.get("link/tile links").copied().unwrap_or(0) > 0, "{counts:?}");
+    assert!(
+        counts.get("link/tile links").copied().unwrap_or(0) > 0,
+        "{counts:?}"
+    );
     let a = node_at(&tiled, DVec3::new(1.5, 0.0, 5.0));
     let b = node_at(&tiled, DVec3::new(10.5, 0.0, 5.0));
-    assert!(shortest_path(&tiled, a, b, |_| 1.0).is_some(), "a path crosses the tiles");
+    assert!(
+        shortest_path(&tiled, a, b, |_| 1.0).is_some(),
+        "a path crosses the tiles"
+    );
     assert_no_overlaps("tiled", &tiled);
 }
 
@@ -324,16 +417,30 @@ fn local_rebuild_reuses_unchanged_tiles() {
     // Same input: everything reused.
     let again = builder.build(&room.level(), &p).unwrap();
     assert_eq!(again.reused.len(), n);
-    assert_eq!(strip_times(again.navmesh().clone()), strip_times(first.navmesh().clone()));
+    assert_eq!(
+        strip_times(again.navmesh().clone()),
+        strip_times(first.navmesh().clone())
+    );
     // A crate dropped in one corner: only the tiles around it are rebuilt.
     room.solid("crate", [1.0, 0.0, 1.0], [1.5, 0.5, 1.5]);
     let edited = builder.build(&room.level(), &p).unwrap();
-    assert!(!edited.rebuilt.is_empty() && edited.rebuilt.len() <= 4, "rebuilt {:?}", edited.rebuilt);
+    assert!(
+        !edited.rebuilt.is_empty() && edited.rebuilt.len() <= 4,
+        "rebuilt {:?}",
+        edited.rebuilt
+    );
     assert!(edited.rebuilt.contains(&0));
     let fresh = Builder::new().build(&room.level(), &p).unwrap();
-    assert_eq!(strip_times(edited.navmesh().clone()), strip_times(fresh.navmesh().clone()), "stitched = full rebuild");
+    assert_eq!(
+        strip_times(edited.navmesh().clone()),
+        strip_times(fresh.navmesh().clone()),
+        "stitched = full rebuild"
+    );
     // A parameter change rebuilds every tile.
-    let p2 = params(&[("tile_size", ParamValue::Int(30)), ("crouch.height", ParamValue::Float(1.0))]);
+    let p2 = params(&[
+        ("tile_size", ParamValue::Int(30)),
+        ("crouch.height", ParamValue::Float(1.0)),
+    ]);
     let changed = builder.build(&room.level(), &p2).unwrap();
     assert_eq!(changed.rebuilt.len(), n);
     assert!(builder.cache().len() == n);
@@ -343,20 +450,31 @@ fn runner_error(level: Level, p: ParamValues) -> String {
     let mut r = Runner::new(Arc::new(navscope_voxel::pipeline()), Arc::new(level));
     r.set_params(p);
     r.run_all();
-    r.first_error().map(|(_, e)| e.to_string()).expect("an error")
+    r.first_error()
+        .map(|(_, e)| e.to_string())
+        .expect("an error")
 }
 
 #[test]
 fn degenerate_input_gives_errors() {
     let e = runner_error(level_of(MeshLevel::default()), params(&[]));
     assert!(e.contains("no triangles"), "{e}");
-    let flat = MeshLevel { mesh: TriMesh { vertices: vec![Vec3::ZERO, Vec3::X, Vec3::X * 3.0], triangles: vec![[0, 1, 2], [0, 0, 0]] }, water: vec![] };
+    let flat = MeshLevel {
+        mesh: TriMesh {
+            vertices: vec![Vec3::ZERO, Vec3::X, Vec3::X * 3.0],
+            triangles: vec![[0, 1, 2], [0, 0, 0]],
+        },
+        water: vec![],
+    };
     assert!(runner_error(level_of(flat), params(&[])).contains("zero area"));
     let mut huge = MeshBuilder::new();
     huge.solid("floor", [-1e7, -1., -1e7], [1e7, 0., 1e7]);
     let e = runner_error(level_of(huge.level()), params(&[]));
     assert!(e.contains("budget"), "{e}");
-    let plan = Level { source: "p".into(), data: LevelData::FloorPlan(Default::default()) };
+    let plan = Level {
+        source: "p".into(),
+        data: LevelData::FloorPlan(Default::default()),
+    };
     assert!(runner_error(plan, params(&[])).contains("triangle mesh"));
     // Zero-area triangles among good ones are skipped.
     let mut room = navscope_voxel::samples::table_room().level();
@@ -374,12 +492,26 @@ fn the_pipeline_is_consistent() {
     p.check().unwrap();
     assert_eq!(p.id, "voxel");
     let ids: Vec<_> = p.stages.iter().map(|s| s.info.id).collect();
-    assert_eq!(ids, ["tiles", "voxelize", "flag", "regions", "simplify", "triangulate", "graph"]);
+    assert_eq!(
+        ids,
+        [
+            "tiles",
+            "voxelize",
+            "flag",
+            "regions",
+            "simplify",
+            "triangulate",
+            "graph"
+        ]
+    );
 }
 
 #[test]
 fn every_stage_draws_and_records_a_substep_per_pass() {
-    let r = run(level_of(navscope_voxel::samples::table_room().level()), params(&[]));
+    let r = run(
+        level_of(navscope_voxel::samples::table_room().level()),
+        params(&[]),
+    );
     for i in 0..7 {
         let a = r.result(i).unwrap().outcome.as_ref().unwrap();
         let prims = a.primitives();
@@ -390,18 +522,33 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
     let steps = flag.substeps();
     assert_eq!(steps.len(), 5);
     assert!(steps[1].title.contains("crouch"));
-    let kinds: std::collections::BTreeSet<String> = flag.primitives().into_iter().map(|p| p.kind).collect();
+    let kinds: std::collections::BTreeSet<String> =
+        flag.primitives().into_iter().map(|p| p.kind).collect();
     for k in ["voxel/walkable", "voxel/border", "voxel/non-walkable"] {
         assert!(kinds.contains(k), "{kinds:?}");
     }
-    let tri: std::collections::BTreeSet<String> = r.result(5).unwrap().outcome.as_ref().unwrap().primitives().into_iter().map(|p| p.kind).collect();
-    assert!(tri.contains("triangle/stand") && tri.contains("triangle/crouch"), "{tri:?}");
+    let tri: std::collections::BTreeSet<String> = r
+        .result(5)
+        .unwrap()
+        .outcome
+        .as_ref()
+        .unwrap()
+        .primitives()
+        .into_iter()
+        .map(|p| p.kind)
+        .collect();
+    assert!(
+        tri.contains("triangle/stand") && tri.contains("triangle/crouch"),
+        "{tri:?}"
+    );
     let nav = navmesh(&r);
     nav.validate().unwrap();
     // Contract: counter-clockwise seen from above, i.e. a negative (x, z) shoelace sum.
     for n in &nav.nodes {
         let p = n.polygon.as_ref().unwrap();
-        let s: f64 = (0..3).map(|i| p[i].x * p[(i + 1) % 3].z - p[(i + 1) % 3].x * p[i].z).sum();
+        let s: f64 = (0..3)
+            .map(|i| p[i].x * p[(i + 1) % 3].z - p[(i + 1) % 3].x * p[i].z)
+            .sum();
         assert!(s < 0.0, "node {} winds clockwise", n.id);
     }
 }
@@ -409,11 +556,20 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
 #[test]
 fn recast_meshes_counts_snapshot() {
     for name in ["nav_test.obj", "dungeon.obj"] {
-        let Some(path) = recast_mesh(name) else { continue };
+        let Some(path) = recast_mesh(name) else {
+            continue;
+        };
         let level = load(&path);
         let p = recast_params(&[]);
         let r = run(level.clone(), p.clone());
-        let counts: BTreeMap<String, BTreeMap<String, u64>> = (0..7).map(|i| (r.pipeline().stages[i].info.id.to_string(), r.result(i).unwrap().counts.clone())).collect();
+        let counts: BTreeMap<String, BTreeMap<String, u64>> = (0..7)
+            .map(|i| {
+                (
+                    r.pipeline().stages[i].info.id.to_string(),
+                    r.result(i).unwrap().counts.clone(),
+                )
+            })
+            .collect();
         insta::assert_json_snapshot!(format!("counts_{name}"), counts);
         navmesh(&r).validate().unwrap();
         // No span is walkable in two passes (triangles of a region stay
@@ -421,7 +577,10 @@ fn recast_meshes_counts_snapshot() {
         let build = Builder::new().build(mesh(&level), &p).unwrap();
         for t in &build.tiles {
             for sp in 0..t.heightfield.spans.len() {
-                assert!(t.flags.iter().filter(|f| f.walkable(sp)).count() <= 1, "{name}: span {sp} in two passes");
+                assert!(
+                    t.flags.iter().filter(|f| f.walkable(sp)).count() <= 1,
+                    "{name}: span {sp} in two passes"
+                );
             }
         }
     }

@@ -16,8 +16,16 @@ fn sample_files_match_the_generators() {
         if std::env::var_os("NAVSCOPE_WRITE_SAMPLES").is_some() {
             std::fs::write(&path, &text).unwrap();
         }
-        let on_disk = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (run with NAVSCOPE_WRITE_SAMPLES=1)", path.display()));
-        assert_eq!(on_disk, text, "{file} is out of date (run with NAVSCOPE_WRITE_SAMPLES=1)");
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (run with NAVSCOPE_WRITE_SAMPLES=1)",
+                path.display()
+            )
+        });
+        assert_eq!(
+            on_disk, text,
+            "{file} is out of date (run with NAVSCOPE_WRITE_SAMPLES=1)"
+        );
         // The loader reads back the same solids and water.
         let level = load(&path);
         let m = mesh(&level);
@@ -54,7 +62,10 @@ fn in_the_vent_is_prone_only() {
     let a = node_at(&m, DVec3::new(3.0, 0.0, 4.0));
     let b = node_at(&m, DVec3::new(10.0, 0.0, 4.0));
     let path = shortest_path(&m, a, b, |_| 1.0).expect("a path through the vent");
-    assert!(path.iter().any(|&n| m.nodes[n as usize].stance == Stance::Prone));
+    assert!(
+        path.iter()
+            .any(|&n| m.nodes[n as usize].stance == Stance::Prone)
+    );
 }
 
 #[test]
@@ -66,7 +77,10 @@ fn on_the_ledge_is_sidestep_only() {
     let a = node_at(&m, DVec3::new(2.0, 0.0, 4.0));
     let b = node_at(&m, DVec3::new(12.0, 0.0, 4.0));
     let path = shortest_path(&m, a, b, |_| 1.0).expect("a path along the ledge");
-    assert!(path.iter().any(|&n| m.nodes[n as usize].stance == Stance::Sidestep));
+    assert!(
+        path.iter()
+            .any(|&n| m.nodes[n as usize].stance == Stance::Sidestep)
+    );
 }
 
 #[test]
@@ -77,15 +91,35 @@ fn the_deep_pool_is_swim_lifted_to_the_surface() {
     assert_eq!(stances(&m, &pool), [Stance::Swim]);
     for &i in &pool {
         let n = &m.nodes[i];
-        assert!((n.position.y - (-0.1)).abs() < 1e-3, "swim node {i} at {} (water surface at -0.1)", n.position.y);
-        assert!(n.polygon.as_ref().unwrap().iter().all(|p| (p.y + 2.0).abs() < 0.06), "polygon stays on the pool floor");
+        assert!(
+            (n.position.y - (-0.1)).abs() < 1e-3,
+            "swim node {i} at {} (water surface at -0.1)",
+            n.position.y
+        );
+        assert!(
+            n.polygon
+                .as_ref()
+                .unwrap()
+                .iter()
+                .all(|p| (p.y + 2.0).abs() < 0.06),
+            "polygon stays on the pool floor"
+        );
     }
     // Without the water volume the pool floor is dry standing space.
-    let dry = navscope_core::level::Level { source: "dry".into(), data: navscope_core::level::LevelData::Mesh(navscope_core::level::MeshLevel { water: vec![], ..mesh(&load(&sample_path("pool.obj"))).clone() }) };
+    let dry = navscope_core::level::Level {
+        source: "dry".into(),
+        data: navscope_core::level::LevelData::Mesh(navscope_core::level::MeshLevel {
+            water: vec![],
+            ..mesh(&load(&sample_path("pool.obj"))).clone()
+        }),
+    };
     let m = navmesh(&run(dry, params(&[])));
     let floor = nodes_in(&m, (4.0, 10.0), (3.0, 7.0), (-2.5, -1.5));
     let st = stances(&m, &floor);
-    assert!(st.contains(&Stance::Stand) && !st.contains(&Stance::Swim), "{st:?}");
+    assert!(
+        st.contains(&Stance::Stand) && !st.contains(&Stance::Swim),
+        "{st:?}"
+    );
 }
 
 #[test]
@@ -99,8 +133,18 @@ fn stairs_are_walked_and_the_steep_slope_is_nobodys() {
     // Up the stairs from the floor to the platform.
     let a = node_at(&m, DVec3::new(1.5, 0.0, 2.0));
     let b = node_at(&m, DVec3::new(7.5, 2.0, 2.0));
-    assert!(m.nodes[b as usize].polygon.as_ref().unwrap().iter().any(|p| p.y > 1.9));
-    assert!(shortest_path(&m, a, b, |_| 1.0).is_some(), "the stairs connect");
+    assert!(
+        m.nodes[b as usize]
+            .polygon
+            .as_ref()
+            .unwrap()
+            .iter()
+            .any(|p| p.y > 1.9)
+    );
+    assert!(
+        shortest_path(&m, a, b, |_| 1.0).is_some(),
+        "the stairs connect"
+    );
 }
 
 #[test]
@@ -115,15 +159,26 @@ fn a_path_goes_around_the_table_unless_crouching_is_cheap() {
         p.x > 5.2 && p.x < 6.8 && p.z > 1.2 && p.z < 8.8
     };
     let around = shortest_path(&m, a, b, costly).unwrap();
-    assert!(!around.iter().any(under_table), "costly crouching goes around the table");
+    assert!(
+        !around.iter().any(under_table),
+        "costly crouching goes around the table"
+    );
     let cheap = shortest_path(&m, a, b, |_| 1.0).unwrap();
-    assert!(cheap.iter().any(under_table), "with crouch cost 1 the path goes under the table");
-    let crouch: Vec<usize> = (0..cheap.len()).filter(|&i| m.nodes[cheap[i] as usize].stance == Stance::Crouch).collect();
+    assert!(
+        cheap.iter().any(under_table),
+        "with crouch cost 1 the path goes under the table"
+    );
+    let crouch: Vec<usize> = (0..cheap.len())
+        .filter(|&i| m.nodes[cheap[i] as usize].stance == Stance::Crouch)
+        .collect();
     // Listing 32.2: crouch from the node before the crouch area to the node after it.
     let st = path_stances(&m, &cheap);
     let (first, last) = (crouch[0], *crouch.last().unwrap());
     assert!(st[..first].iter().all(|s| *s == Stance::Stand));
-    assert!(st[first..=last + 1].iter().all(|s| *s == Stance::Crouch), "{st:?}");
+    assert!(
+        st[first..=last + 1].iter().all(|s| *s == Stance::Crouch),
+        "{st:?}"
+    );
     assert!(st[last + 2..].iter().all(|s| *s == Stance::Stand));
 }
 
@@ -132,13 +187,26 @@ fn pass_order_is_a_hierarchy() {
     // Prone before crouch: prone (radius 1 m) takes the middle under the
     // table, so less is left for crouch (§32.4.4).
     let crouch_area = |order: &str| {
-        let r = run(load(&sample_path("table_room.obj")), params(&[("passes", ParamValue::Text(order.into()))]));
-        navmesh(&r).metrics.get("area crouch m2").copied().unwrap_or(0.0)
+        let r = run(
+            load(&sample_path("table_room.obj")),
+            params(&[("passes", ParamValue::Text(order.into()))]),
+        );
+        navmesh(&r)
+            .metrics
+            .get("area crouch m2")
+            .copied()
+            .unwrap_or(0.0)
     };
     let first = crouch_area("stand,crouch,prone");
     let after = crouch_area("stand,prone,crouch");
-    assert!(after < first, "crouch area {after} after prone, {first} before");
+    assert!(
+        after < first,
+        "crouch area {after} after prone, {first} before"
+    );
     // A disabled pass produces nothing.
-    let r = run(load(&sample_path("table_room.obj")), params(&[("passes", ParamValue::Text("stand".into()))]));
+    let r = run(
+        load(&sample_path("table_room.obj")),
+        params(&[("passes", ParamValue::Text("stand".into()))]),
+    );
     assert!(navmesh(&r).nodes.iter().all(|n| n.stance == Stance::Stand));
 }

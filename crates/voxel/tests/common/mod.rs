@@ -11,12 +11,16 @@ use navscope_core::{NavMesh, ParamValue, ParamValues, Runner, Stance};
 
 /// Path of a sample level under `assets/levels/voxel/`.
 pub fn sample_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/levels/voxel").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../assets/levels/voxel")
+        .join(name)
 }
 
 /// Path of a shared Recast demo mesh, if present.
 pub fn recast_mesh(name: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/recast-meshes").join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/recast-meshes")
+        .join(name);
     if p.exists() {
         Some(p)
     } else {
@@ -26,7 +30,7 @@ pub fn recast_mesh(name: &str) -> Option<PathBuf> {
 }
 
 /// Loads a level file through navscope-levels.
-pub fn load(path: &PathBuf) -> Level {
+pub fn load(path: &std::path::Path) -> Level {
     navscope_levels::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -84,7 +88,10 @@ pub fn nodes_in(m: &NavMesh, x: (f64, f64), z: (f64, f64), y: (f64, f64)) -> Vec
     m.nodes
         .iter()
         .filter(|n| {
-            let p = n.polygon.as_ref().map_or(n.position, |p| (p[0] + p[1] + p[2]) / 3.0);
+            let p = n
+                .polygon
+                .as_ref()
+                .map_or(n.position, |p| (p[0] + p[1] + p[2]) / 3.0);
             p.x > x.0 && p.x < x.1 && p.z > z.0 && p.z < z.1 && p.y > y.0 && p.y < y.1
         })
         .map(|n| n.id as usize)
@@ -102,14 +109,23 @@ pub fn node_at(m: &NavMesh, p: DVec3) -> u32 {
             let (d0, d1, d2) = (s(t[0], t[1]), s(t[1], t[2]), s(t[2], t[0]));
             (d0 >= 0.0 && d1 >= 0.0 && d2 >= 0.0) || (d0 <= 0.0 && d1 <= 0.0 && d2 <= 0.0)
         })
-        .min_by(|a, b| (a.position.y - p.y).abs().total_cmp(&(b.position.y - p.y).abs()))
+        .min_by(|a, b| {
+            (a.position.y - p.y)
+                .abs()
+                .total_cmp(&(b.position.y - p.y).abs())
+        })
         .unwrap_or_else(|| panic!("no node at {p}"))
         .id
 }
 
 /// Dijkstra over the NavMesh; entering a node costs the link cost times the
 /// node's stance cost (§32.5).
-pub fn shortest_path(m: &NavMesh, from: u32, to: u32, stance_cost: impl Fn(Stance) -> f64) -> Option<Vec<u32>> {
+pub fn shortest_path(
+    m: &NavMesh,
+    from: u32,
+    to: u32,
+    stance_cost: impl Fn(Stance) -> f64,
+) -> Option<Vec<u32>> {
     #[derive(PartialEq)]
     struct E(f64, u32);
     impl Eq for E {}
