@@ -22,7 +22,14 @@ use crate::timeline::{Timeline, TimelinePlugin};
 
 /// Adds the plugins that need no renderer.
 pub fn add_core(app: &mut App, levels: LevelsPlugin) {
-    app.add_plugins((levels, StagesPlugin, TimelinePlugin, ParamsPlugin, ProbePlugin, LegendPlugin));
+    app.add_plugins((
+        levels,
+        StagesPlugin,
+        TimelinePlugin,
+        ParamsPlugin,
+        ProbePlugin,
+        LegendPlugin,
+    ));
 }
 
 /// The app without a window: `MinimalPlugins` and the core plugins.
@@ -37,10 +44,12 @@ pub fn headless() -> App {
 /// stage.
 pub fn apply_args(app: &mut App, args: &Args) {
     if let Some(level) = &args.level {
-        app.world_mut().write_message(LevelRequest::Open(level.clone()));
+        app.world_mut()
+            .write_message(LevelRequest::Open(level.clone()));
     }
     if let Some(p) = &args.pipeline {
-        app.world_mut().write_message(LevelRequest::Pipeline(p.clone()));
+        app.world_mut()
+            .write_message(LevelRequest::Pipeline(p.clone()));
     }
     if let Some(stage) = &args.stage {
         app.world_mut().resource_mut::<Timeline>().requested = Some(stage.clone());
@@ -55,13 +64,31 @@ pub fn windowed(args: &Args) -> App {
         resolution: WindowResolution::new(1600, 1000),
         ..default()
     };
-    app.add_plugins(DefaultPlugins.set(WindowPlugin { primary_window: Some(window), ..default() }))
-        .add_plugins(EguiPlugin::default())
-        .insert_resource(EguiGlobalSettings { auto_create_primary_context: false, ..default() })
-        .add_plugins(PanOrbitCameraPlugin);
-    let levels = if args.screenshot.is_some() || args.measure { LevelsPlugin::ephemeral() } else { LevelsPlugin::persistent() };
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(window),
+        ..default()
+    }))
+    .add_plugins(EguiPlugin::default())
+    .insert_resource(EguiGlobalSettings {
+        auto_create_primary_context: false,
+        ..default()
+    })
+    .add_plugins(PanOrbitCameraPlugin);
+    let levels = if args.screenshot.is_some() || args.measure {
+        LevelsPlugin::ephemeral()
+    } else {
+        LevelsPlugin::persistent()
+    };
     add_core(&mut app, levels);
-    app.add_plugins((ScenePlugin, DrawPlugin, ProbeDrawPlugin, PanelsPlugin, FramesPlugin { measure: args.measure }));
+    app.add_plugins((
+        ScenePlugin,
+        DrawPlugin,
+        ProbeDrawPlugin,
+        PanelsPlugin,
+        FramesPlugin {
+            measure: args.measure,
+        },
+    ));
     if let Some(path) = &args.screenshot {
         app.add_plugins(ScreenshotPlugin { path: path.clone() });
     }

@@ -27,7 +27,12 @@ pub struct ScreenshotPlugin {
 
 impl Plugin for ScreenshotPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(Capture { path: self.path.clone(), state: State::Loading, started: Instant::now() }).add_systems(Last, capture);
+        app.insert_resource(Capture {
+            path: self.path.clone(),
+            state: State::Loading,
+            started: Instant::now(),
+        })
+        .add_systems(Last, capture);
     }
 }
 
@@ -45,7 +50,15 @@ struct Capture {
     started: Instant,
 }
 
-fn capture(mut commands: Commands, mut cap: ResMut<Capture>, current: Res<CurrentLevel>, build: Res<Build>, timeline: Res<Timeline>, mut view: ResMut<ViewSettings>, mut exit: MessageWriter<AppExit>) {
+fn capture(
+    mut commands: Commands,
+    mut cap: ResMut<Capture>,
+    current: Res<CurrentLevel>,
+    build: Res<Build>,
+    timeline: Res<Timeline>,
+    mut view: ResMut<ViewSettings>,
+    mut exit: MessageWriter<AppExit>,
+) {
     view.instant = true;
     if cap.started.elapsed().as_secs() > 120 {
         eprintln!("navscope: screenshot not taken within 120 s");
@@ -69,7 +82,9 @@ fn capture(mut commands: Commands, mut cap: ResMut<Capture>, current: Res<Curren
                 std::fs::create_dir_all(dir).ok();
             }
             std::fs::remove_file(&cap.path).ok();
-            commands.spawn(Screenshot::primary_window()).observe(save_to_disk(cap.path.clone()));
+            commands
+                .spawn(Screenshot::primary_window())
+                .observe(save_to_disk(cap.path.clone()));
             cap.state = State::Saving(0);
         }
         State::Settling(n) => cap.state = State::Settling(n - 1),

@@ -11,14 +11,16 @@ use std::path::PathBuf;
 use bevy::prelude::Resource;
 
 /// The usage text printed by `--help` and after a bad argument.
-pub const USAGE: &str = "usage: navscope [LEVEL] [--pipeline P] [--stage N|ID] [--screenshot F.png] [--measure]
+pub const USAGE: &str =
+    "usage: navscope [LEVEL] [--pipeline P] [--stage N|ID] [--screenshot F.png] [--measure]
 
   LEVEL             level file to open (default: the embedded sample floor plan)
   --pipeline P      pipeline to build with (default: the one remembered for the file,
                     else the first that accepts the level)
   --stage N|ID      stage to show: 1-based position in the timeline or stage id
   --screenshot F    render the chosen stage, save it as PNG to F and exit
-  --measure         change a parameter every half second for ten seconds, print idle
+  --measure         after five idle seconds, change a parameter every half second for
+                    ten seconds, print idle
                     and rebuilding frame times and the update latency, then exit
   -h, --help        this text
 
@@ -55,18 +57,25 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, CliError>
     while let Some(arg) = it.next() {
         let text = arg.to_string_lossy().into_owned();
         let mut value = |name: &str| -> Result<OsString, CliError> {
-            it.next().ok_or_else(|| CliError::Bad(format!("{name} needs a value")))
+            it.next()
+                .ok_or_else(|| CliError::Bad(format!("{name} needs a value")))
         };
         match text.as_str() {
             "-h" | "--help" => return Err(CliError::Help),
-            "--pipeline" => out.pipeline = Some(value("--pipeline")?.to_string_lossy().into_owned()),
+            "--pipeline" => {
+                out.pipeline = Some(value("--pipeline")?.to_string_lossy().into_owned())
+            }
             "--stage" => out.stage = Some(value("--stage")?.to_string_lossy().into_owned()),
             "--screenshot" => out.screenshot = Some(PathBuf::from(value("--screenshot")?)),
             "--measure" => out.measure = true,
-            s if s.starts_with('-') && s.len() > 1 => return Err(CliError::Bad(format!("unknown option '{s}'"))),
+            s if s.starts_with('-') && s.len() > 1 => {
+                return Err(CliError::Bad(format!("unknown option '{s}'")));
+            }
             _ => {
                 if out.level.is_some() {
-                    return Err(CliError::Bad(format!("only one level can be opened (got a second: '{text}')")));
+                    return Err(CliError::Bad(format!(
+                        "only one level can be opened (got a second: '{text}')"
+                    )));
                 }
                 out.level = Some(PathBuf::from(arg));
             }
@@ -84,7 +93,11 @@ pub fn resolve_stage(given: &str, ids: &[&str]) -> Result<usize, String> {
     }
     match given.parse::<usize>() {
         Ok(n) if n >= 1 && n <= ids.len() => Ok(n - 1),
-        _ => Err(format!("no stage '{given}': use 1..={} or one of {}", ids.len(), ids.join(", "))),
+        _ => Err(format!(
+            "no stage '{given}': use 1..={} or one of {}",
+            ids.len(),
+            ids.join(", ")
+        )),
     }
 }
 
@@ -98,7 +111,16 @@ mod tests {
 
     #[test]
     fn parses_every_option() {
-        let a = p(&["lvl.json", "--pipeline", "convex", "--stage", "3", "--screenshot", "o.png"]).unwrap();
+        let a = p(&[
+            "lvl.json",
+            "--pipeline",
+            "convex",
+            "--stage",
+            "3",
+            "--screenshot",
+            "o.png",
+        ])
+        .unwrap();
         assert_eq!(a.level, Some(PathBuf::from("lvl.json")));
         assert_eq!(a.pipeline.as_deref(), Some("convex"));
         assert_eq!(a.stage.as_deref(), Some("3"));

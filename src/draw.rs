@@ -40,27 +40,85 @@ pub struct Style {
 }
 
 const fn style(color: [f32; 4], fill: Option<f32>, width: f32) -> Style {
-    Style { color, fill, width, dashed: false, point: 0.006, per_element: false }
+    Style {
+        color,
+        fill,
+        width,
+        dashed: false,
+        point: 0.006,
+        per_element: false,
+    }
 }
 
 /// The style table: `(kind, style)`, looked up along the kind's chain.
 pub const STYLES: &[(&str, Style)] = &[
     ("level", style([0.25, 0.27, 0.30, 1.0], None, 2.0)),
-    ("notch", Style { point: 0.007, ..style([0.93, 0.33, 0.16, 1.0], None, 2.0) }),
-    ("notch/current", Style { point: 0.012, ..style([1.0, 0.85, 0.0, 1.0], None, 4.0) }),
-    ("area-of-interest", style([0.30, 0.55, 0.95, 0.8], Some(0.16), 1.0)),
+    (
+        "notch",
+        Style {
+            point: 0.007,
+            ..style([0.93, 0.33, 0.16, 1.0], None, 2.0)
+        },
+    ),
+    (
+        "notch/current",
+        Style {
+            point: 0.012,
+            ..style([1.0, 0.85, 0.0, 1.0], None, 4.0)
+        },
+    ),
+    (
+        "area-of-interest",
+        style([0.30, 0.55, 0.95, 0.8], Some(0.16), 1.0),
+    ),
     ("portal", style([0.55, 0.55, 0.60, 1.0], None, 3.0)),
-    ("portal/vertex-vertex", style([0.10, 0.62, 0.25, 1.0], None, 3.0)),
-    ("portal/vertex-edge", style([0.10, 0.45, 0.90, 1.0], None, 3.0)),
-    ("portal/vertex-portal", style([0.80, 0.20, 0.70, 1.0], None, 3.0)),
-    ("portal/removed", Style { dashed: true, ..style([0.50, 0.50, 0.50, 0.9], None, 1.5) }),
+    (
+        "portal/vertex-vertex",
+        style([0.10, 0.62, 0.25, 1.0], None, 3.0),
+    ),
+    (
+        "portal/vertex-edge",
+        style([0.10, 0.45, 0.90, 1.0], None, 3.0),
+    ),
+    (
+        "portal/vertex-portal",
+        style([0.80, 0.20, 0.70, 1.0], None, 3.0),
+    ),
+    (
+        "portal/removed",
+        Style {
+            dashed: true,
+            ..style([0.50, 0.50, 0.50, 0.9], None, 1.5)
+        },
+    ),
     ("portal/candidate", style([1.0, 0.75, 0.1, 1.0], None, 3.0)),
-    ("cell", Style { per_element: true, ..style([0.20, 0.22, 0.25, 1.0], Some(0.55), 1.5) }),
-    ("cell/centroid", Style { point: 0.004, ..style([0.30, 0.30, 0.35, 1.0], None, 1.0) }),
-    ("cell/ill-conditioned", style([0.85, 0.10, 0.10, 1.0], Some(0.35), 3.0)),
+    (
+        "cell",
+        Style {
+            per_element: true,
+            ..style([0.20, 0.22, 0.25, 1.0], Some(0.55), 1.5)
+        },
+    ),
+    (
+        "cell/centroid",
+        Style {
+            point: 0.004,
+            ..style([0.30, 0.30, 0.35, 1.0], None, 1.0)
+        },
+    ),
+    (
+        "cell/ill-conditioned",
+        style([0.85, 0.10, 0.10, 1.0], Some(0.35), 3.0),
+    ),
     ("label", style([0.12, 0.12, 0.16, 1.0], None, 1.0)),
     ("boundary", style([0.22, 0.24, 0.28, 1.0], None, 1.5)),
-    ("node", Style { per_element: true, ..style([0.20, 0.22, 0.25, 1.0], Some(0.45), 1.0) }),
+    (
+        "node",
+        Style {
+            per_element: true,
+            ..style([0.20, 0.22, 0.25, 1.0], Some(0.45), 1.0)
+        },
+    ),
     ("link", style([0.95, 0.55, 0.10, 1.0], None, 2.0)),
     ("graph", style([0.95, 0.55, 0.10, 1.0], None, 2.0)),
     ("metric", style([0.40, 0.40, 0.40, 1.0], None, 1.0)),
@@ -82,7 +140,14 @@ pub fn style_for(kind: &str) -> Style {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     kind.hash(&mut h);
     let c = Color::hsl((h.finish() % 360) as f32, 0.65, 0.45).to_srgba();
-    Style { color: [c.red, c.green, c.blue, 1.0], fill: Some(0.3), width: 2.0, dashed: false, point: 0.008, per_element: false }
+    Style {
+        color: [c.red, c.green, c.blue, 1.0],
+        fill: Some(0.3),
+        width: 2.0,
+        dashed: false,
+        point: 0.008,
+        per_element: false,
+    }
 }
 
 /// A soft colour for element `id`, distinct from its neighbours' (hues
@@ -120,19 +185,61 @@ pub struct Prepared {
 }
 
 fn box_edges(min: Vec3, max: Vec3) -> Vec<(Vec3, Vec3)> {
-    let c = |i: usize| Vec3::new(if i & 1 == 0 { min.x } else { max.x }, if i & 2 == 0 { min.y } else { max.y }, if i & 4 == 0 { min.z } else { max.z });
-    [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)].iter().map(|&(a, b)| (c(a), c(b))).collect()
+    let c = |i: usize| {
+        Vec3::new(
+            if i & 1 == 0 { min.x } else { max.x },
+            if i & 2 == 0 { min.y } else { max.y },
+            if i & 4 == 0 { min.z } else { max.z },
+        )
+    };
+    [
+        (0, 1),
+        (2, 3),
+        (4, 5),
+        (6, 7),
+        (0, 2),
+        (1, 3),
+        (4, 6),
+        (5, 7),
+        (0, 4),
+        (1, 5),
+        (2, 6),
+        (3, 7),
+    ]
+    .iter()
+    .map(|&(a, b)| (c(a), c(b)))
+    .collect()
 }
 
 fn box_faces(min: Vec3, max: Vec3) -> Vec<[Vec3; 3]> {
-    let c = |i: usize| Vec3::new(if i & 1 == 0 { min.x } else { max.x }, if i & 2 == 0 { min.y } else { max.y }, if i & 4 == 0 { min.z } else { max.z });
-    let quads = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];
-    quads.iter().flat_map(|q| [[c(q[0]), c(q[1]), c(q[2])], [c(q[0]), c(q[2]), c(q[3])]]).collect()
+    let c = |i: usize| {
+        Vec3::new(
+            if i & 1 == 0 { min.x } else { max.x },
+            if i & 2 == 0 { min.y } else { max.y },
+            if i & 4 == 0 { min.z } else { max.z },
+        )
+    };
+    let quads = [
+        [0, 1, 3, 2],
+        [4, 6, 7, 5],
+        [0, 4, 5, 1],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 5, 7, 3],
+    ];
+    quads
+        .iter()
+        .flat_map(|q| [[c(q[0]), c(q[1]), c(q[2])], [c(q[0]), c(q[2]), c(q[3])]])
+        .collect()
 }
 
 fn ring_lines(ring: &[Vec3], closed: bool) -> impl Iterator<Item = (Vec3, Vec3)> + '_ {
     let n = ring.len();
-    let count = if closed && n > 2 { n } else { n.saturating_sub(1) };
+    let count = if closed && n > 2 {
+        n
+    } else {
+        n.saturating_sub(1)
+    };
     (0..count).map(move |i| (ring[i], ring[(i + 1) % n]))
 }
 
@@ -140,31 +247,50 @@ fn ring_lines(ring: &[Vec3], closed: bool) -> impl Iterator<Item = (Vec3, Vec3)>
 /// level's size, which scales point markers.
 pub fn add_primitive(g: &mut Group, p: &Primitive, unit: f32) {
     let s = style_for(&p.kind);
-    let fill_color = |alpha: f32| if s.per_element { element_color(p.element, alpha) } else { [s.color[0], s.color[1], s.color[2], alpha] };
+    let fill_color = |alpha: f32| {
+        if s.per_element {
+            element_color(p.element, alpha)
+        } else {
+            [s.color[0], s.color[1], s.color[2], alpha]
+        }
+    };
     match &p.shape {
         Shape::Point(at) => g.points.push((*at, s.point * unit, s.color)),
         Shape::Segment(a, b) => g.lines.push((*a, *b, s.color)),
-        Shape::Polyline { points, closed } => g.lines.extend(ring_lines(points, *closed).map(|(a, b)| (a, b, s.color))),
+        Shape::Polyline { points, closed } => g
+            .lines
+            .extend(ring_lines(points, *closed).map(|(a, b)| (a, b, s.color))),
         Shape::Polygon { outer, holes } => {
             for ring in std::iter::once(outer).chain(holes) {
-                g.lines.extend(ring_lines(ring, true).map(|(a, b)| (a, b, s.color)));
+                g.lines
+                    .extend(ring_lines(ring, true).map(|(a, b)| (a, b, s.color)));
             }
             if let Some(alpha) = s.fill {
                 let c = fill_color(alpha);
-                g.triangles.extend(tessellate::triangulate(outer, holes).into_iter().map(|t| (t, c)));
+                g.triangles.extend(
+                    tessellate::triangulate(outer, holes)
+                        .into_iter()
+                        .map(|t| (t, c)),
+                );
             }
         }
         Shape::Box { min, max } => {
-            g.lines.extend(box_edges(*min, *max).into_iter().map(|(a, b)| (a, b, s.color)));
+            g.lines.extend(
+                box_edges(*min, *max)
+                    .into_iter()
+                    .map(|(a, b)| (a, b, s.color)),
+            );
             if let Some(alpha) = s.fill {
                 let c = fill_color(alpha);
-                g.triangles.extend(box_faces(*min, *max).into_iter().map(|t| (t, c)));
+                g.triangles
+                    .extend(box_faces(*min, *max).into_iter().map(|t| (t, c)));
             }
         }
         Shape::VoxelColumn { x, z, cell, y0, y1 } => {
             let (min, max) = (Vec3::new(*x, *y0, *z), Vec3::new(x + cell, *y1, z + cell));
             let c = fill_color(s.fill.unwrap_or(0.8));
-            g.triangles.extend(box_faces(min, max).into_iter().map(|t| (t, c)));
+            g.triangles
+                .extend(box_faces(min, max).into_iter().map(|t| (t, c)));
         }
         Shape::Label { at, text } => g.labels.push((*at, text.clone())),
     }
@@ -174,15 +300,19 @@ pub fn add_primitive(g: &mut Group, p: &Primitive, unit: f32) {
 pub fn prepare(primitives: &[Primitive], unit: f32) -> Prepared {
     let mut groups: BTreeMap<(&str, u32, u32), Group> = BTreeMap::new();
     for p in primitives {
-        let g = groups.entry((p.kind.as_str(), p.first_step, p.last_step)).or_insert_with(|| Group {
-            kind: p.kind.clone(),
-            first: p.first_step,
-            last: p.last_step,
-            ..Default::default()
-        });
+        let g = groups
+            .entry((p.kind.as_str(), p.first_step, p.last_step))
+            .or_insert_with(|| Group {
+                kind: p.kind.clone(),
+                first: p.first_step,
+                last: p.last_step,
+                ..Default::default()
+            });
         add_primitive(g, p, unit);
     }
-    Prepared { groups: groups.into_values().collect() }
+    Prepared {
+        groups: groups.into_values().collect(),
+    }
 }
 
 /// The size of what the primitives cover (largest extent of their bounds),
@@ -193,12 +323,20 @@ pub fn extent(points: impl IntoIterator<Item = Vec3>) -> f32 {
         lo = lo.min(p);
         hi = hi.max(p);
     }
-    if lo.x > hi.x { 1.0 } else { (hi - lo).max_element().max(1.0) }
+    if lo.x > hi.x {
+        1.0
+    } else {
+        (hi - lo).max_element().max(1.0)
+    }
 }
 
 /// Finds the element under a clicked point: the nearest line or point
 /// within `tolerance`, else the innermost polygon or box containing it.
-pub fn pick<'a>(at: Vec3, tolerance: f32, elements: impl IntoIterator<Item = (&'a StageElement, &'a [Primitive])>) -> Option<StageElement> {
+pub fn pick<'a>(
+    at: Vec3,
+    tolerance: f32,
+    elements: impl IntoIterator<Item = (&'a StageElement, &'a [Primitive])>,
+) -> Option<StageElement> {
     let mut best: Option<(f32, StageElement)> = None;
     for (el, prims) in elements {
         for p in prims {
@@ -206,11 +344,15 @@ pub fn pick<'a>(at: Vec3, tolerance: f32, elements: impl IntoIterator<Item = (&'
                 Shape::Point(q) => Some(Vec2::new(q.x - at.x, q.z - at.z).length()),
                 Shape::Label { .. } => None,
                 Shape::Segment(a, b) => Some(tessellate::plan_distance_to_segment(at, *a, *b)),
-                Shape::Polyline { points, closed } => {
-                    ring_lines(points, *closed).map(|(a, b)| tessellate::plan_distance_to_segment(at, a, b)).reduce(f32::min)
-                }
+                Shape::Polyline { points, closed } => ring_lines(points, *closed)
+                    .map(|(a, b)| tessellate::plan_distance_to_segment(at, a, b))
+                    .reduce(f32::min),
                 Shape::Polygon { outer, holes } => {
-                    let edge = std::iter::once(outer).chain(holes).flat_map(|r| ring_lines(r, true)).map(|(a, b)| tessellate::plan_distance_to_segment(at, a, b)).reduce(f32::min);
+                    let edge = std::iter::once(outer)
+                        .chain(holes)
+                        .flat_map(|r| ring_lines(r, true))
+                        .map(|(a, b)| tessellate::plan_distance_to_segment(at, a, b))
+                        .reduce(f32::min);
                     if tessellate::plan_inside(at, outer, holes) {
                         // Inside: behind any line within reach, smaller polygons first.
                         Some(tolerance * 0.99 + 1e-6 * extent(outer.iter().copied()))
@@ -286,7 +428,9 @@ pub struct LegendPlugin;
 
 impl Plugin for LegendPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Legend>().init_resource::<Selection>().add_systems(PostUpdate, collect_kinds);
+        app.init_resource::<Legend>()
+            .init_resource::<Selection>()
+            .add_systems(PostUpdate, collect_kinds);
     }
 }
 
@@ -295,7 +439,11 @@ fn collect_kinds(added: Query<&StageGeometry, Added<StageGeometry>>, mut legend:
         for g in &geo.prepared.groups {
             if !legend.kinds.contains_key(&g.kind) {
                 let s = style_for(&g.kind);
-                let c = if s.per_element { element_color(3, 1.0) } else { s.color };
+                let c = if s.per_element {
+                    element_color(3, 1.0)
+                } else {
+                    s.color
+                };
                 legend.kinds.insert(g.kind.clone(), c);
             }
         }
@@ -308,8 +456,13 @@ pub struct DrawPlugin;
 
 impl Plugin for DrawPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(PostUpdate, (spawn_visuals, update_visibility).chain().before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate))
-            .add_systems(Update, draw_highlights);
+        app.add_systems(
+            PostUpdate,
+            (spawn_visuals, update_visibility)
+                .chain()
+                .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+        )
+        .add_systems(Update, draw_highlights);
     }
 }
 
@@ -329,7 +482,10 @@ fn fill_material(stage: usize) -> StandardMaterial {
 fn triangle_mesh(tris: &[([Vec3; 3], [f32; 4])]) -> Mesh {
     use bevy::asset::RenderAssetUsages;
     use bevy::mesh::PrimitiveTopology;
-    let positions: Vec<[f32; 3]> = tris.iter().flat_map(|(t, _)| t.map(|p| p.to_array())).collect();
+    let positions: Vec<[f32; 3]> = tris
+        .iter()
+        .flat_map(|(t, _)| t.map(|p| p.to_array()))
+        .collect();
     let colors: Vec<[f32; 4]> = tris
         .iter()
         .flat_map(|(_, c)| {
@@ -338,10 +494,13 @@ fn triangle_mesh(tris: &[([Vec3; 3], [f32; 4])]) -> Mesh {
         })
         .collect();
     let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
-    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::RENDER_WORLD)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::RENDER_WORLD,
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
 }
 
 fn srgba(c: [f32; 4]) -> Color {
@@ -357,7 +516,12 @@ fn spawn_visuals(
 ) {
     for (root, geo) in &added {
         for g in &geo.prepared.groups {
-            let tag = DrawGroup { stage: geo.stage, kind: g.kind.clone(), first: g.first, last: g.last };
+            let tag = DrawGroup {
+                stage: geo.stage,
+                kind: g.kind.clone(),
+                first: g.first,
+                last: g.last,
+            };
             let s = style_for(&g.kind);
             if !g.lines.is_empty() || !g.points.is_empty() {
                 let mut asset = GizmoAsset::new();
@@ -365,12 +529,29 @@ fn spawn_visuals(
                     asset.line(*a, *b, srgba(*c));
                 }
                 for (at, r, c) in &g.points {
-                    asset.sphere(Isometry3d::from_translation(*at), *r, srgba(*c)).resolution(12);
+                    asset
+                        .sphere(Isometry3d::from_translation(*at), *r, srgba(*c))
+                        .resolution(12);
                 }
-                let style = if s.dashed { GizmoLineStyle::Dashed { gap_scale: 3.0, line_scale: 4.0 } } else { GizmoLineStyle::Solid };
+                let style = if s.dashed {
+                    GizmoLineStyle::Dashed {
+                        gap_scale: 3.0,
+                        line_scale: 4.0,
+                    }
+                } else {
+                    GizmoLineStyle::Solid
+                };
                 commands.spawn((
                     tag.clone(),
-                    Gizmo { handle: gizmos.add(asset), line_config: GizmoLineConfig { width: s.width, style, ..default() }, depth_bias: -1.0 },
+                    Gizmo {
+                        handle: gizmos.add(asset),
+                        line_config: GizmoLineConfig {
+                            width: s.width,
+                            style,
+                            ..default()
+                        },
+                        depth_bias: -1.0,
+                    },
                     Transform::default(),
                     Visibility::Hidden,
                     // Retained gizmos ignore `Visibility`; render layers hide them.
@@ -396,12 +577,20 @@ fn spawn_visuals(
 /// position: its stage is the current one (or earlier, when accumulating),
 /// the sub-step shown lies in its range, and its kind is not hidden.
 pub fn group_visible(g: &DrawGroup, substeps: u32, timeline: &Timeline, legend: &Legend) -> bool {
-    let stage_ok = if timeline.accumulate { g.stage <= timeline.current } else { g.stage == timeline.current };
+    let stage_ok = if timeline.accumulate {
+        g.stage <= timeline.current
+    } else {
+        g.stage == timeline.current
+    };
     if !stage_ok || legend.is_hidden(&g.kind) {
         return false;
     }
     let end = substeps.saturating_sub(1);
-    let step = if g.stage == timeline.current { timeline.substep.unwrap_or(end).min(end) } else { end };
+    let step = if g.stage == timeline.current {
+        timeline.substep.unwrap_or(end).min(end)
+    } else {
+        end
+    };
     g.first <= step && step <= g.last
 }
 
@@ -409,17 +598,33 @@ fn update_visibility(
     timeline: Res<Timeline>,
     legend: Res<Legend>,
     roots: Query<&StageGeometry>,
-    mut groups: Query<(&DrawGroup, &ChildOf, &mut Visibility, Option<&mut RenderLayers>)>,
+    mut groups: Query<(
+        &DrawGroup,
+        &ChildOf,
+        &mut Visibility,
+        Option<&mut RenderLayers>,
+    )>,
 ) {
     for (g, parent, mut vis, layers) in &mut groups {
-        let substeps = roots.get(parent.parent()).map(|r| r.substeps.len() as u32).unwrap_or(0);
+        let substeps = roots
+            .get(parent.parent())
+            .map(|r| r.substeps.len() as u32)
+            .unwrap_or(0);
         let shown = group_visible(g, substeps, &timeline, &legend);
-        let want = if shown { Visibility::Inherited } else { Visibility::Hidden };
+        let want = if shown {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
         if *vis != want {
             *vis = want;
         }
         if let Some(mut layers) = layers {
-            let want = if shown { RenderLayers::layer(0) } else { RenderLayers::none() };
+            let want = if shown {
+                RenderLayers::layer(0)
+            } else {
+                RenderLayers::none()
+            };
             if *layers != want {
                 *layers = want;
             }
@@ -455,10 +660,18 @@ fn draw_highlights(
                     add_primitive(&mut g, p, unit);
                 }
                 for (a, b, _) in &g.lines {
-                    gizmos.line(*a + Vec3::Y * 0.002 * unit, *b + Vec3::Y * 0.002 * unit, Color::srgb(1.0, 0.9, 0.0));
+                    gizmos.line(
+                        *a + Vec3::Y * 0.002 * unit,
+                        *b + Vec3::Y * 0.002 * unit,
+                        Color::srgb(1.0, 0.9, 0.0),
+                    );
                 }
                 for (at, r, _) in &g.points {
-                    gizmos.sphere(Isometry3d::from_translation(*at), r * 1.6, Color::srgb(1.0, 0.9, 0.0));
+                    gizmos.sphere(
+                        Isometry3d::from_translation(*at),
+                        r * 1.6,
+                        Color::srgb(1.0, 0.9, 0.0),
+                    );
                 }
             }
         }
@@ -485,13 +698,25 @@ mod tests {
 
     #[test]
     fn styles_fall_back_along_the_kind_chain() {
-        assert_eq!(style_for("portal/vertex-edge").color, style_for("portal/vertex-edge").color);
-        assert_ne!(style_for("portal/vertex-edge").color, style_for("portal").color);
-        assert_eq!(style_for("portal/unheard-of").color, style_for("portal").color);
+        assert_eq!(
+            style_for("portal/vertex-edge").color,
+            style_for("portal/vertex-edge").color
+        );
+        assert_ne!(
+            style_for("portal/vertex-edge").color,
+            style_for("portal").color
+        );
+        assert_eq!(
+            style_for("portal/unheard-of").color,
+            style_for("portal").color
+        );
         assert!(style_for("portal/removed").dashed);
         // Unknown kinds get a stable, name-derived colour.
         assert_eq!(style_for("voxel/border"), style_for("voxel/border"));
-        assert_ne!(style_for("voxel/border").color, style_for("voxel/walkable").color);
+        assert_ne!(
+            style_for("voxel/border").color,
+            style_for("voxel/walkable").color
+        );
     }
 
     #[test]
@@ -505,9 +730,24 @@ mod tests {
     fn prepare_groups_by_kind_and_step_range() {
         let sq = vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
         let prims = vec![
-            Primitive::new("cell", 0, Shape::Polygon { outer: sq.clone(), holes: vec![] }),
-            Primitive::new("cell", 1, Shape::Polygon { outer: sq, holes: vec![] }),
-            Primitive::new("portal/vertex-edge", 0, Shape::Segment(Vec3::ZERO, Vec3::X)).during(2, 5),
+            Primitive::new(
+                "cell",
+                0,
+                Shape::Polygon {
+                    outer: sq.clone(),
+                    holes: vec![],
+                },
+            ),
+            Primitive::new(
+                "cell",
+                1,
+                Shape::Polygon {
+                    outer: sq,
+                    holes: vec![],
+                },
+            ),
+            Primitive::new("portal/vertex-edge", 0, Shape::Segment(Vec3::ZERO, Vec3::X))
+                .during(2, 5),
             Primitive::new("notch", 4, Shape::Point(Vec3::X)),
         ];
         let p = prepare(&prims, 10.0);
@@ -515,27 +755,70 @@ mod tests {
         let cells = p.groups.iter().find(|g| g.kind == "cell").unwrap();
         assert_eq!(cells.triangles.len(), 4);
         assert_eq!(cells.lines.len(), 8);
-        let portal = p.groups.iter().find(|g| g.kind.starts_with("portal")).unwrap();
+        let portal = p
+            .groups
+            .iter()
+            .find(|g| g.kind.starts_with("portal"))
+            .unwrap();
         assert_eq!((portal.first, portal.last), (2, 5));
     }
 
     #[test]
     fn picking_prefers_lines_over_the_polygon_under_them() {
-        let sq = vec![Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0), Vec3::new(4.0, 0.0, 4.0), Vec3::new(0.0, 0.0, 4.0)];
-        let cell = StageElement { stage: 0, kind: "cell".into(), element: 7 };
-        let seg = StageElement { stage: 0, kind: "portal".into(), element: 2 };
-        let cell_p = vec![Primitive::new("cell", 7, Shape::Polygon { outer: sq, holes: vec![] })];
-        let seg_p = vec![Primitive::new("portal", 2, Shape::Segment(Vec3::new(2.0, 0.0, 0.0), Vec3::new(2.0, 0.0, 4.0)))];
+        let sq = vec![
+            Vec3::ZERO,
+            Vec3::new(4.0, 0.0, 0.0),
+            Vec3::new(4.0, 0.0, 4.0),
+            Vec3::new(0.0, 0.0, 4.0),
+        ];
+        let cell = StageElement {
+            stage: 0,
+            kind: "cell".into(),
+            element: 7,
+        };
+        let seg = StageElement {
+            stage: 0,
+            kind: "portal".into(),
+            element: 2,
+        };
+        let cell_p = vec![Primitive::new(
+            "cell",
+            7,
+            Shape::Polygon {
+                outer: sq,
+                holes: vec![],
+            },
+        )];
+        let seg_p = vec![Primitive::new(
+            "portal",
+            2,
+            Shape::Segment(Vec3::new(2.0, 0.0, 0.0), Vec3::new(2.0, 0.0, 4.0)),
+        )];
         let items = || [(&cell, cell_p.as_slice()), (&seg, seg_p.as_slice())];
-        assert_eq!(pick(Vec3::new(2.05, 0.0, 1.0), 0.2, items()), Some(seg.clone()));
-        assert_eq!(pick(Vec3::new(1.0, 0.0, 1.0), 0.2, items()), Some(cell.clone()));
+        assert_eq!(
+            pick(Vec3::new(2.05, 0.0, 1.0), 0.2, items()),
+            Some(seg.clone())
+        );
+        assert_eq!(
+            pick(Vec3::new(1.0, 0.0, 1.0), 0.2, items()),
+            Some(cell.clone())
+        );
         assert_eq!(pick(Vec3::new(9.0, 0.0, 9.0), 0.2, items()), None);
     }
 
     #[test]
     fn visibility_follows_stage_step_and_legend() {
-        let g = DrawGroup { stage: 1, kind: "portal/removed".into(), first: 2, last: 3 };
-        let mut t = Timeline { current: 1, substep: Some(2), ..Default::default() };
+        let g = DrawGroup {
+            stage: 1,
+            kind: "portal/removed".into(),
+            first: 2,
+            last: 3,
+        };
+        let mut t = Timeline {
+            current: 1,
+            substep: Some(2),
+            ..Default::default()
+        };
         let mut legend = Legend::default();
         assert!(group_visible(&g, 5, &t, &legend));
         t.substep = Some(4);
@@ -547,8 +830,14 @@ mod tests {
         t.current = 2;
         assert!(!group_visible(&g, 5, &t, &legend), "current stage only");
         t.accumulate = true;
-        assert!(!group_visible(&g, 5, &t, &legend), "earlier stages show their final step");
-        let persistent = DrawGroup { last: u32::MAX, ..g };
+        assert!(
+            !group_visible(&g, 5, &t, &legend),
+            "earlier stages show their final step"
+        );
+        let persistent = DrawGroup {
+            last: u32::MAX,
+            ..g
+        };
         assert!(group_visible(&persistent, 5, &t, &legend));
     }
 }

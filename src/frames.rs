@@ -2,8 +2,9 @@
 //! the UI never waits for a stage.
 //!
 //! Every frame's duration is recorded as *idle* or *busy* (a build running
-//! in the background). `--measure` changes the first numeric parameter of
-//! the pipeline back and forth every half second for ten seconds, then
+//! in the background). `--measure` records five idle seconds, then changes
+//! the first numeric parameter of the pipeline back and forth every half
+//! second for ten seconds, then
 //! prints the idle median, the busy maximum and median, and the latency from
 //! each change to its published result, and exits.
 
@@ -28,7 +29,8 @@ impl Plugin for FramesPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<FrameStats>().add_systems(First, record);
         if self.measure {
-            app.init_resource::<Measurement>().add_systems(Update, measure);
+            app.init_resource::<Measurement>()
+                .add_systems(Update, measure);
         }
     }
 }
@@ -102,7 +104,7 @@ fn measure(
     let Some(start) = m.started else {
         if build.published > 0 && !build.is_busy() && now > 3.0 {
             m.started = Some(now);
-            m.next_change = now + 2.0;
+            m.next_change = now + 5.0;
             m.seen = build.published;
             stats.idle.clear();
             stats.busy.clear();
@@ -115,21 +117,33 @@ fn measure(
             m.latencies.push(r.latency_ms);
         }
     }
-    if now >= m.next_change && now < start + 12.0 {
+    if now >= m.next_change && now < start + 15.0 {
         m.next_change = now + 0.5;
         if m.baseline_idle == 0 {
             m.baseline_idle = stats.idle.len();
         }
-        let spec = build.pipeline().and_then(|p| p.params.iter().find(|s| matches!(s.kind, ParamKind::Float { .. })).cloned());
+        let spec = build.pipeline().and_then(|p| {
+            p.params
+                .iter()
+                .find(|s| matches!(s.kind, ParamKind::Float { .. }))
+                .cloned()
+        });
         if let Some(s) = spec
             && let (ParamKind::Float { min, max, .. }, ParamValue::Float(d)) = (&s.kind, &s.default)
         {
             m.toggled = !m.toggled;
-            let other = if d + (max - min) * 0.1 <= *max { d + (max - min) * 0.1 } else { d - (max - min) * 0.1 };
-            commands.write(ParamCommand::Set(s.name.clone(), ParamValue::Float(if m.toggled { other } else { *d })));
+            let other = if d + (max - min) * 0.1 <= *max {
+                d + (max - min) * 0.1
+            } else {
+                d - (max - min) * 0.1
+            };
+            commands.write(ParamCommand::Set(
+                s.name.clone(),
+                ParamValue::Float(if m.toggled { other } else { *d }),
+            ));
         }
     }
-    if now >= start + 13.0 && !build.is_busy() {
+    if now >= start + 16.0 && !build.is_busy() {
         let idle = &stats.idle[..m.baseline_idle.min(stats.idle.len())];
         let busy_max = stats.busy.iter().copied().fold(0.0, f32::max);
         let mut lat = m.latencies.clone();

@@ -63,7 +63,10 @@ impl Journal {
 
     /// The most recent error, if any.
     pub fn last_error(&self) -> Option<&Entry> {
-        self.entries.iter().rev().find(|e| e.severity == Severity::Error)
+        self.entries
+            .iter()
+            .rev()
+            .find(|e| e.severity == Severity::Error)
     }
 }
 

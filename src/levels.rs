@@ -36,25 +36,43 @@ pub struct LevelsPlugin {
 impl LevelsPlugin {
     /// Settings kept under the user's configuration directory.
     pub fn persistent() -> Self {
-        Self { settings_file: settings_path() }
+        Self {
+            settings_file: settings_path(),
+        }
     }
 
     /// Settings kept in memory only.
     pub fn ephemeral() -> Self {
-        Self { settings_file: None }
+        Self {
+            settings_file: None,
+        }
     }
 }
 
 impl Plugin for LevelsPlugin {
     fn build(&self, app: &mut App) {
-        let mut settings = self.settings_file.as_deref().map(Settings::read).unwrap_or_default();
+        let mut settings = self
+            .settings_file
+            .as_deref()
+            .map(Settings::read)
+            .unwrap_or_default();
         settings.file = self.settings_file.clone();
         let level = Arc::new(navscope_levels::default_level());
         let pipeline = choose_pipeline(&level, None, &settings);
         app.init_resource::<Journal>()
-            .insert_resource(CurrentLevel { level, path: None, pipeline, mtime: None, revision: 1, last_error: None })
+            .insert_resource(CurrentLevel {
+                level,
+                path: None,
+                pipeline,
+                mtime: None,
+                revision: 1,
+                last_error: None,
+            })
             .insert_resource(settings)
-            .insert_resource(HotReload { enabled: true, timer: Timer::from_seconds(POLL_SECONDS, TimerMode::Repeating) })
+            .insert_resource(HotReload {
+                enabled: true,
+                timer: Timer::from_seconds(POLL_SECONDS, TimerMode::Repeating),
+            })
             .add_message::<LevelRequest>()
             .add_systems(PreUpdate, (poll_file_changes, handle_requests).chain());
     }
@@ -81,7 +99,10 @@ impl CurrentLevel {
     /// A short name for titles: the file name or `default level`.
     pub fn display_name(&self) -> String {
         match &self.path {
-            Some(p) => p.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| p.display().to_string()),
+            Some(p) => p
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.display().to_string()),
             None => "default level".into(),
         }
     }
@@ -123,7 +144,10 @@ impl Settings {
     /// Reads the settings file; a missing or unreadable one gives defaults
     /// (settings are a convenience, never a reason not to start).
     pub fn read(path: &Path) -> Self {
-        std::fs::read_to_string(path).ok().and_then(|t| ron::from_str(&t).ok()).unwrap_or_default()
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| ron::from_str(&t).ok())
+            .unwrap_or_default()
     }
 
     fn save(&self, journal: &mut Journal) {
@@ -132,7 +156,10 @@ impl Settings {
             Ok(t) => t,
             Err(e) => return journal.error(format!("{}: settings: {e}", file.display())),
         };
-        let result = file.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|_| std::fs::write(file, text));
+        let result = file
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|_| std::fs::write(file, text));
         if let Err(e) = result {
             journal.error(format!("{}: cannot save settings: {e}", file.display()));
         }
@@ -166,7 +193,11 @@ fn key(path: &Path) -> String {
 
 /// The pipeline for a level: the one remembered for its file if it still
 /// accepts the level, else the first that accepts its kind.
-pub fn choose_pipeline(level: &Level, path: Option<&Path>, settings: &Settings) -> Option<Arc<Pipeline>> {
+pub fn choose_pipeline(
+    level: &Level,
+    path: Option<&Path>,
+    settings: &Settings,
+) -> Option<Arc<Pipeline>> {
     let options = navscope_pipelines::for_kind(level.kind());
     let remembered = path.and_then(|p| settings.pipelines.get(&key(p)));
     if let Some(id) = remembered
@@ -217,11 +248,18 @@ fn handle_requests(
                         current.last_error = None;
                     }
                     None => {
-                        let accepted: Vec<_> = navscope_pipelines::for_kind(current.level.kind()).iter().map(|p| p.id).collect();
+                        let accepted: Vec<_> = navscope_pipelines::for_kind(current.level.kind())
+                            .iter()
+                            .map(|p| p.id)
+                            .collect();
                         let msg = format!(
                             "pipeline '{id}' cannot build a {} (choose one of: {})",
                             current.level.kind().name(),
-                            if accepted.is_empty() { "none".to_string() } else { accepted.join(", ") }
+                            if accepted.is_empty() {
+                                "none".to_string()
+                            } else {
+                                accepted.join(", ")
+                            }
                         );
                         current.last_error = Some(msg.clone());
                         journal.error(msg);
@@ -240,7 +278,11 @@ fn open(path: &Path, current: &mut CurrentLevel, settings: &mut Settings, journa
             let reload = current.path.as_deref() == Some(path);
             let pipeline = choose_pipeline(&level, Some(path), settings);
             if pipeline.is_none() {
-                journal.error(format!("{}: no pipeline accepts a {}", path.display(), level.kind().name()));
+                journal.error(format!(
+                    "{}: no pipeline accepts a {}",
+                    path.display(),
+                    level.kind().name()
+                ));
             }
             // A reload keeps the user's pipeline when it still fits.
             current.pipeline = match &current.pipeline {
@@ -254,7 +296,11 @@ fn open(path: &Path, current: &mut CurrentLevel, settings: &mut Settings, journa
             current.last_error = None;
             settings.remember(path);
             settings.save(journal);
-            journal.info(format!("{} {}", if reload { "reloaded" } else { "opened" }, path.display()));
+            journal.info(format!(
+                "{} {}",
+                if reload { "reloaded" } else { "opened" },
+                path.display()
+            ));
         }
         Err(e) => {
             if current.path.as_deref() == Some(path) {
@@ -268,7 +314,12 @@ fn open(path: &Path, current: &mut CurrentLevel, settings: &mut Settings, journa
     }
 }
 
-fn poll_file_changes(time: Res<Time>, mut hot: ResMut<HotReload>, current: Res<CurrentLevel>, mut requests: MessageWriter<LevelRequest>) {
+fn poll_file_changes(
+    time: Res<Time>,
+    mut hot: ResMut<HotReload>,
+    current: Res<CurrentLevel>,
+    mut requests: MessageWriter<LevelRequest>,
+) {
     if !hot.enabled || !hot.timer.tick(time.delta()).just_finished() {
         return;
     }
@@ -300,9 +351,13 @@ mod tests {
     fn settings_round_trip_through_ron() {
         let dir = std::env::temp_dir().join(format!("navscope-settings-{}", std::process::id()));
         let file = dir.join("settings.ron");
-        let mut s = Settings { file: Some(file.clone()), ..Default::default() };
+        let mut s = Settings {
+            file: Some(file.clone()),
+            ..Default::default()
+        };
         s.remember(Path::new("/nonexistent/a.json"));
-        s.pipelines.insert("/nonexistent/a.json".into(), "convex".into());
+        s.pipelines
+            .insert("/nonexistent/a.json".into(), "convex".into());
         let mut j = Journal::default();
         s.save(&mut j);
         assert!(j.last_error().is_none(), "{:?}", j.last_error());
@@ -310,6 +365,9 @@ mod tests {
         assert_eq!(back.recent, s.recent);
         assert_eq!(back.pipelines, s.pipelines);
         std::fs::remove_dir_all(dir).ok();
-        assert_eq!(Settings::read(Path::new("/nonexistent/settings.ron")), Settings::default());
+        assert_eq!(
+            Settings::read(Path::new("/nonexistent/settings.ron")),
+            Settings::default()
+        );
     }
 }

@@ -71,12 +71,24 @@ impl Dialogs {
             let result = match kind {
                 "level" => rfd::FileDialog::new()
                     .set_title("Open level")
-                    .add_filter("levels", &["json", "ron", "obj", "png", "map", "gltf", "glb"])
+                    .add_filter(
+                        "levels",
+                        &["json", "ron", "obj", "png", "map", "gltf", "glb"],
+                    )
                     .add_filter("all files", &["*"])
                     .pick_file()
                     .map(DialogResult::OpenLevel),
-                "load" => rfd::FileDialog::new().set_title("Load preset").add_filter("RON preset", &["ron"]).pick_file().map(DialogResult::LoadPreset),
-                _ => rfd::FileDialog::new().set_title("Save preset").add_filter("RON preset", &["ron"]).set_file_name("preset.ron").save_file().map(DialogResult::SavePreset),
+                "load" => rfd::FileDialog::new()
+                    .set_title("Load preset")
+                    .add_filter("RON preset", &["ron"])
+                    .pick_file()
+                    .map(DialogResult::LoadPreset),
+                _ => rfd::FileDialog::new()
+                    .set_title("Save preset")
+                    .add_filter("RON preset", &["ron"])
+                    .set_file_name("preset.ron")
+                    .save_file()
+                    .map(DialogResult::SavePreset),
             };
             if let Some(r) = result {
                 answers.lock().unwrap_or_else(|e| e.into_inner()).push(r);
@@ -86,8 +98,14 @@ impl Dialogs {
     }
 }
 
-fn deliver_dialogs(dialogs: Res<Dialogs>, mut levels: MessageWriter<LevelRequest>, mut params: MessageWriter<ParamCommand>, mut dropped: MessageReader<FileDragAndDrop>) {
-    let answers: Vec<DialogResult> = std::mem::take(&mut *dialogs.answers.lock().unwrap_or_else(|e| e.into_inner()));
+fn deliver_dialogs(
+    dialogs: Res<Dialogs>,
+    mut levels: MessageWriter<LevelRequest>,
+    mut params: MessageWriter<ParamCommand>,
+    mut dropped: MessageReader<FileDragAndDrop>,
+) {
+    let answers: Vec<DialogResult> =
+        std::mem::take(&mut *dialogs.answers.lock().unwrap_or_else(|e| e.into_inner()));
     for a in answers {
         match a {
             DialogResult::OpenLevel(p) => {
@@ -116,7 +134,13 @@ pub struct PanelState {
     inspected: Option<(draw::Selection, u64, String)>,
 }
 
-fn function_keys(keys: Option<Res<ButtonInput<KeyCode>>>, focus: Res<UiFocus>, mut state: ResMut<PanelState>, mut stats: ResMut<FrameStats>, mut probe: ResMut<Probe>) {
+fn function_keys(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    focus: Res<UiFocus>,
+    mut state: ResMut<PanelState>,
+    mut stats: ResMut<FrameStats>,
+    mut probe: ResMut<Probe>,
+) {
     let Some(keys) = keys else { return };
     if keys.just_pressed(KeyCode::F1) {
         state.help = !state.help;
@@ -153,7 +177,12 @@ pub struct UiState<'w, 's> {
 }
 
 fn color32(c: [f32; 4]) -> egui::Color32 {
-    egui::Color32::from_rgba_unmultiplied((c[0] * 255.0) as u8, (c[1] * 255.0) as u8, (c[2] * 255.0) as u8, (c[3].max(0.6) * 255.0) as u8)
+    egui::Color32::from_rgba_unmultiplied(
+        (c[0] * 255.0) as u8,
+        (c[1] * 255.0) as u8,
+        (c[2] * 255.0) as u8,
+        (c[3].max(0.6) * 255.0) as u8,
+    )
 }
 
 const ERROR: egui::Color32 = egui::Color32::from_rgb(200, 40, 40);
@@ -165,31 +194,48 @@ fn ui(
     window: Query<&Window, With<PrimaryWindow>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
-    let mut root = egui::Ui::new(ctx.clone(), "navscope-root".into(), egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()));
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "navscope-root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
 
     egui::Panel::top("menu").show_inside(&mut root, |ui| menu_bar(ui, &mut s));
-    egui::Panel::bottom("timeline").resizable(false).show_inside(&mut root, |ui| timeline_panel(ui, &mut s));
-    egui::Panel::left("left").default_size(300.0).resizable(true).show_inside(&mut root, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            params_panel(ui, &mut s);
-            ui.separator();
-            probe_panel(ui, &mut s);
+    egui::Panel::bottom("timeline")
+        .resizable(false)
+        .show_inside(&mut root, |ui| timeline_panel(ui, &mut s));
+    egui::Panel::left("left")
+        .default_size(300.0)
+        .resizable(true)
+        .show_inside(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                params_panel(ui, &mut s);
+                ui.separator();
+                probe_panel(ui, &mut s);
+            });
         });
-    });
-    egui::Panel::right("right").default_size(330.0).resizable(true).show_inside(&mut root, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            about_panel(ui, &mut s);
-            legend_panel(ui, &mut s);
-            inspector_panel(ui, &mut s);
-            metrics_panel(ui, &mut s);
-            log_panel(ui, &mut s);
+    egui::Panel::right("right")
+        .default_size(330.0)
+        .resizable(true)
+        .show_inside(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                about_panel(ui, &mut s);
+                legend_panel(ui, &mut s);
+                inspector_panel(ui, &mut s);
+                metrics_panel(ui, &mut s);
+                log_panel(ui, &mut s);
+            });
         });
-    });
     let central = root.available_rect_before_wrap();
 
     if s.panel.help {
         let mut open = true;
-        egui::Window::new("Keyboard shortcuts").open(&mut open).collapsible(false).show(&ctx, help_window);
+        egui::Window::new("Keyboard shortcuts")
+            .open(&mut open)
+            .collapsible(false)
+            .show(&ctx, help_window);
         s.panel.help = open;
     }
     if s.stats.show {
@@ -203,11 +249,26 @@ fn ui(
     // The 3D view gets the space the panels leave.
     if let (Ok((mut cam, _)), Ok(w)) = (camera.single_mut(), window.single()) {
         let scale = w.scale_factor();
-        let pos = UVec2::new((central.min.x * scale) as u32, (central.min.y * scale) as u32);
-        let size = UVec2::new((central.width() * scale).max(1.0) as u32, (central.height() * scale).max(1.0) as u32);
+        let pos = UVec2::new(
+            (central.min.x * scale) as u32,
+            (central.min.y * scale) as u32,
+        );
+        let size = UVec2::new(
+            (central.width() * scale).max(1.0) as u32,
+            (central.height() * scale).max(1.0) as u32,
+        );
         let fits = pos.x + size.x <= w.physical_width() && pos.y + size.y <= w.physical_height();
-        let vp = Viewport { physical_position: pos, physical_size: size, ..default() };
-        if fits && cam.viewport.as_ref().is_none_or(|v| v.physical_position != pos || v.physical_size != size) {
+        let vp = Viewport {
+            physical_position: pos,
+            physical_size: size,
+            ..default()
+        };
+        if fits
+            && cam
+                .viewport
+                .as_ref()
+                .is_none_or(|v| v.physical_position != pos || v.physical_size != size)
+        {
             let first = cam.viewport.is_none();
             cam.viewport = Some(vp);
             if first {
@@ -295,24 +356,48 @@ fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
     };
     let n = pipeline.stages.len();
     ui.horizontal(|ui| {
-        let play = if s.timeline.playing { "⏸ Pause" } else { "▶ Play" };
-        if ui.button(play).on_hover_text("Play through the stages and their sub-steps (Space)").clicked() {
+        let play = if s.timeline.playing {
+            "⏸ Pause"
+        } else {
+            "▶ Play"
+        };
+        if ui
+            .button(play)
+            .on_hover_text("Play through the stages and their sub-steps (Space)")
+            .clicked()
+        {
             s.timeline.toggle_play(n);
         }
-        if ui.button("◀").on_hover_text("Previous stage (Left)").clicked() {
+        if ui
+            .button("◀")
+            .on_hover_text("Previous stage (Left)")
+            .clicked()
+        {
             s.timeline.step_stage(-1, n);
         }
         if ui.button("▶").on_hover_text("Next stage (Right)").clicked() {
             s.timeline.step_stage(1, n);
         }
-        ui.checkbox(&mut s.timeline.accumulate, "accumulate").on_hover_text("Show earlier stages under the current one (A)");
+        ui.checkbox(&mut s.timeline.accumulate, "accumulate")
+            .on_hover_text("Show earlier stages under the current one (A)");
         ui.separator();
         let runner = s.build.runner().cloned();
         for (i, st) in pipeline.stages.iter().enumerate() {
             let res = runner.as_ref().and_then(|r| r.result(i));
             let (detail, failed) = match res {
                 Some(r) => match &r.outcome {
-                    Ok(_) => (format!("{:.1} ms · {}", r.ms, r.counts.iter().map(|(k, v)| format!("{v} {k}")).collect::<Vec<_>>().join(", ")), false),
+                    Ok(_) => (
+                        format!(
+                            "{:.1} ms · {}",
+                            r.ms,
+                            r.counts
+                                .iter()
+                                .map(|(k, v)| format!("{v} {k}"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        false,
+                    ),
                     Err(e) => (e.to_string(), true),
                 },
                 None => ("not run".to_string(), false),
@@ -321,7 +406,9 @@ fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
             let title = if failed { title.color(ERROR) } else { title };
             let text = format!("{}\n{}", i + 1, detail);
             let on = s.timeline.current == i;
-            let resp = ui.add(egui::Button::selectable(on, title)).on_hover_text(format!("{}\n{text}", st.info.explanation));
+            let resp = ui
+                .add(egui::Button::selectable(on, title))
+                .on_hover_text(format!("{}\n{text}", st.info.explanation));
             if resp.clicked() {
                 s.timeline.set_stage(i);
             }
@@ -348,11 +435,18 @@ fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
         if subs > 0 {
             ui.separator();
             let mut all = s.timeline.substep.is_none();
-            if ui.checkbox(&mut all, "final state").on_hover_text("Show the stage's result rather than one of its sub-steps (Up/Down step)").changed() {
+            if ui
+                .checkbox(&mut all, "final state")
+                .on_hover_text(
+                    "Show the stage's result rather than one of its sub-steps (Up/Down step)",
+                )
+                .changed()
+            {
                 s.timeline.substep = if all { None } else { Some(0) };
             }
             let mut step = s.timeline.substep.unwrap_or(subs - 1) as i64;
-            let slider = egui::Slider::new(&mut step, 0..=(subs as i64 - 1)).text(format!("sub-step of {subs}"));
+            let slider = egui::Slider::new(&mut step, 0..=(subs as i64 - 1))
+                .text(format!("sub-step of {subs}"));
             if ui.add_enabled(!all, slider).changed() {
                 s.timeline.substep = Some(step as u32);
             }
@@ -360,7 +454,8 @@ fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
                 && let Some(geo) = s.roots.iter().find(|g| g.stage == cur)
                 && let Some(sub) = geo.substeps.get(st as usize)
             {
-                ui.label(egui::RichText::new(&sub.title).strong()).on_hover_text(&sub.detail);
+                ui.label(egui::RichText::new(&sub.title).strong())
+                    .on_hover_text(&sub.detail);
                 ui.label(&sub.detail);
             }
         }
@@ -369,7 +464,8 @@ fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
 
 fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
     ui.heading("Parameters");
-    let (Some(pipeline), Some(values)) = (s.build.pipeline().cloned(), s.build.params().cloned()) else {
+    let (Some(pipeline), Some(values)) = (s.build.pipeline().cloned(), s.build.params().cloned())
+    else {
         ui.label("No pipeline.");
         return;
     };
@@ -377,9 +473,30 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
         ui.label("This pipeline has no parameters.");
     }
     for spec in &pipeline.params {
-        let value = values.get(&spec.name).cloned().unwrap_or_else(|| spec.default.clone());
-        let tip = format!("{}\n\ndefault (the paper's value): {}{}", spec.doc, spec.default, if spec.unit.is_empty() { String::new() } else { format!(" {}", spec.unit) });
-        let reader = pipeline.first_reader(&spec.name).map(|i| format!("\nchanging it re-runs from stage {} ({})", i + 1, pipeline.stages[i].info.id)).unwrap_or_default();
+        let value = values
+            .get(&spec.name)
+            .cloned()
+            .unwrap_or_else(|| spec.default.clone());
+        let tip = format!(
+            "{}\n\ndefault (the paper's value): {}{}",
+            spec.doc,
+            spec.default,
+            if spec.unit.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", spec.unit)
+            }
+        );
+        let reader = pipeline
+            .first_reader(&spec.name)
+            .map(|i| {
+                format!(
+                    "\nchanging it re-runs from stage {} ({})",
+                    i + 1,
+                    pipeline.stages[i].info.id
+                )
+            })
+            .unwrap_or_default();
         let tip = format!("{tip}{reader}");
         ui.horizontal(|ui| {
             let mut new: Option<ParamValue> = None;
@@ -420,38 +537,62 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
                 }
                 (ParamKind::Choice { options }, v) => {
                     let cur = v.to_string();
-                    egui::ComboBox::from_id_salt(&spec.name).selected_text(&cur).show_ui(ui, |ui| {
-                        for o in options {
-                            if ui.selectable_label(*o == cur, o).clicked() && *o != cur {
-                                new = Some(ParamValue::Text(o.clone()));
+                    egui::ComboBox::from_id_salt(&spec.name)
+                        .selected_text(&cur)
+                        .show_ui(ui, |ui| {
+                            for o in options {
+                                if ui.selectable_label(*o == cur, o).clicked() && *o != cur {
+                                    new = Some(ParamValue::Text(o.clone()));
+                                }
                             }
-                        }
-                    });
+                        });
                 }
                 (ParamKind::List { options }, v) => {
                     let mut text = v.to_string();
-                    let resp = ui.text_edit_singleline(&mut text).on_hover_text(format!("{tip}\noptions, comma-separated, in order: {}", options.join(", ")));
+                    let resp = ui.text_edit_singleline(&mut text).on_hover_text(format!(
+                        "{tip}\noptions, comma-separated, in order: {}",
+                        options.join(", ")
+                    ));
                     if resp.lost_focus() && text != v.to_string() {
                         new = Some(ParamValue::Text(text));
                     }
                 }
             }
-            if value != spec.default && ui.small_button("↺").on_hover_text(format!("Reset to {}", spec.default)).clicked() {
-                s.param_commands.write(ParamCommand::Reset(spec.name.clone()));
+            if value != spec.default
+                && ui
+                    .small_button("↺")
+                    .on_hover_text(format!("Reset to {}", spec.default))
+                    .clicked()
+            {
+                s.param_commands
+                    .write(ParamCommand::Reset(spec.name.clone()));
             }
             if let Some(v) = new {
-                s.param_commands.write(ParamCommand::Set(spec.name.clone(), v));
+                s.param_commands
+                    .write(ParamCommand::Set(spec.name.clone(), v));
             }
         });
     }
     ui.horizontal(|ui| {
-        if ui.button("Reset all").on_hover_text("Every parameter back to the paper's value").clicked() {
+        if ui
+            .button("Reset all")
+            .on_hover_text("Every parameter back to the paper's value")
+            .clicked()
+        {
             s.param_commands.write(ParamCommand::ResetAll);
         }
-        if ui.button("Load preset…").on_hover_text("Read parameter values from a RON file").clicked() {
+        if ui
+            .button("Load preset…")
+            .on_hover_text("Read parameter values from a RON file")
+            .clicked()
+        {
             s.dialogs.ask("load");
         }
-        if ui.button("Save preset…").on_hover_text("Write the current values to a RON file").clicked() {
+        if ui
+            .button("Save preset…")
+            .on_hover_text("Write the current values to a RON file")
+            .clicked()
+        {
             s.dialogs.ask("save");
         }
     });
@@ -469,32 +610,55 @@ fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
     ui.heading("Path probe");
     ui.label("Click: start · Shift-click: goal · Esc: clear");
     let mut changed = false;
-    egui::CollapsingHeader::new("Search options").default_open(false).show(ui, |ui| {
-        ui.label("Cost multiplier per stance");
-        for (i, st) in Stance::ALL.iter().enumerate() {
-            changed |= ui.add(egui::Slider::new(&mut s.probe.options.stance_cost[i], 0.1..=10.0).logarithmic(true).text(st.name())).on_hover_text(format!("Multiplies the cost of moving while {}", st.name())).changed();
-        }
-        ui.label("Allowed link kinds");
-        ui.horizontal_wrapped(|ui| {
-            for (i, k) in LinkKind::ALL.iter().enumerate() {
-                changed |= ui.checkbox(&mut s.probe.options.allowed[i], k.name()).changed();
+    egui::CollapsingHeader::new("Search options")
+        .default_open(false)
+        .show(ui, |ui| {
+            ui.label("Cost multiplier per stance");
+            for (i, st) in Stance::ALL.iter().enumerate() {
+                changed |= ui
+                    .add(
+                        egui::Slider::new(&mut s.probe.options.stance_cost[i], 0.1..=10.0)
+                            .logarithmic(true)
+                            .text(st.name()),
+                    )
+                    .on_hover_text(format!("Multiplies the cost of moving while {}", st.name()))
+                    .changed();
             }
+            ui.label("Allowed link kinds");
+            ui.horizontal_wrapped(|ui| {
+                for (i, k) in LinkKind::ALL.iter().enumerate() {
+                    changed |= ui
+                        .checkbox(&mut s.probe.options.allowed[i], k.name())
+                        .changed();
+                }
+            });
         });
-    });
     if changed {
         s.probe.options_changed();
     }
-    let fmt = |p: Option<Vec3>| p.map_or("—".to_string(), |p| format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z));
+    let fmt = |p: Option<Vec3>| {
+        p.map_or("—".to_string(), |p| {
+            format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z)
+        })
+    };
     ui.label(format!("start {}", fmt(s.probe.start)));
     ui.label(format!("goal  {}", fmt(s.probe.goal)));
     match &s.probe.outcome {
         Some(ProbeOutcome::Searched { result, ms }) => {
             if result.found {
-                ui.label(format!("length {:.2} m (through cell centres {:.2} m)", result.length, result.centre_length));
+                ui.label(format!(
+                    "length {:.2} m (through cell centres {:.2} m)",
+                    result.length, result.centre_length
+                ));
             } else {
                 ui.colored_label(ERROR, "no path found");
             }
-            ui.label(format!("{} expansions in {:.3} ms · {} waypoints", result.expansions, ms, result.waypoints.len()));
+            ui.label(format!(
+                "{} expansions in {:.3} ms · {} waypoints",
+                result.expansions,
+                ms,
+                result.waypoints.len()
+            ));
             let stances: Vec<&str> = result.waypoints.iter().map(|w| w.stance.name()).collect();
             if stances.iter().any(|s| *s != "stand") {
                 ui.label(format!("stances: {}", stances.join(" → ")));
@@ -511,117 +675,173 @@ fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
 }
 
 fn about_panel(ui: &mut egui::Ui, s: &mut UiState) {
-    let Some(p) = s.build.pipeline().cloned() else { return };
-    let Some(st) = p.stages.get(s.timeline.current) else { return };
-    egui::CollapsingHeader::new(egui::RichText::new(format!("About: {}", st.info.title)).strong()).default_open(true).show(ui, |ui| {
-        ui.label(st.info.explanation);
-        ui.label(egui::RichText::new(st.info.paper).italics());
-        if !st.info.params.is_empty() {
-            ui.label(format!("reads: {}", st.info.params.join(", ")));
-        }
-    });
+    let Some(p) = s.build.pipeline().cloned() else {
+        return;
+    };
+    let Some(st) = p.stages.get(s.timeline.current) else {
+        return;
+    };
+    egui::CollapsingHeader::new(egui::RichText::new(format!("About: {}", st.info.title)).strong())
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.label(st.info.explanation);
+            ui.label(egui::RichText::new(st.info.paper).italics());
+            if !st.info.params.is_empty() {
+                ui.label(format!("reads: {}", st.info.params.join(", ")));
+            }
+        });
 }
 
 fn legend_panel(ui: &mut egui::Ui, s: &mut UiState) {
-    egui::CollapsingHeader::new("Legend").default_open(true).show(ui, |ui| {
-        let shown: std::collections::BTreeSet<String> = s
-            .roots
-            .iter()
-            .filter(|g| if s.timeline.accumulate { g.stage <= s.timeline.current } else { g.stage == s.timeline.current })
-            .flat_map(|g| g.prepared.groups.iter().map(|x| x.kind.clone()))
-            .collect();
-        if shown.is_empty() {
-            ui.label("Nothing drawn at this stage.");
-        }
-        for kind in shown {
-            let color = s.legend.kinds.get(&kind).copied().unwrap_or([0.5, 0.5, 0.5, 1.0]);
-            ui.horizontal(|ui| {
-                let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-                ui.painter().rect_filled(rect, 2.0, color32(color));
-                let mut visible = !s.legend.hidden.contains(&kind);
-                if ui.checkbox(&mut visible, &kind).changed() {
-                    if visible {
-                        s.legend.hidden.remove(&kind);
+    egui::CollapsingHeader::new("Legend")
+        .default_open(true)
+        .show(ui, |ui| {
+            let shown: std::collections::BTreeSet<String> = s
+                .roots
+                .iter()
+                .filter(|g| {
+                    if s.timeline.accumulate {
+                        g.stage <= s.timeline.current
                     } else {
-                        s.legend.hidden.insert(kind.clone());
+                        g.stage == s.timeline.current
                     }
-                }
-            });
-        }
-    });
+                })
+                .flat_map(|g| g.prepared.groups.iter().map(|x| x.kind.clone()))
+                .collect();
+            if shown.is_empty() {
+                ui.label("Nothing drawn at this stage.");
+            }
+            for kind in shown {
+                let color = s
+                    .legend
+                    .kinds
+                    .get(&kind)
+                    .copied()
+                    .unwrap_or([0.5, 0.5, 0.5, 1.0]);
+                ui.horizontal(|ui| {
+                    let (rect, _) =
+                        ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                    ui.painter().rect_filled(rect, 2.0, color32(color));
+                    let mut visible = !s.legend.hidden.contains(&kind);
+                    if ui.checkbox(&mut visible, &kind).changed() {
+                        if visible {
+                            s.legend.hidden.remove(&kind);
+                        } else {
+                            s.legend.hidden.insert(kind.clone());
+                        }
+                    }
+                });
+            }
+        });
 }
 
 fn inspector_panel(ui: &mut egui::Ui, s: &mut UiState) {
-    egui::CollapsingHeader::new("Inspector").default_open(true).show(ui, |ui| {
-        let Some(sel) = s.selection.0.clone() else {
-            ui.label("Click an element to inspect it.");
-            return;
-        };
-        let published = s.build.published;
-        let cached = s.panel.inspected.as_ref().filter(|(k, p, _)| k.0.as_ref() == Some(&sel) && *p == published).map(|(_, _, t)| t.clone());
-        let text = cached.unwrap_or_else(|| {
-            let json = s
+    egui::CollapsingHeader::new("Inspector")
+        .default_open(true)
+        .show(ui, |ui| {
+            let Some(sel) = s.selection.0.clone() else {
+                ui.label("Click an element to inspect it.");
+                return;
+            };
+            let published = s.build.published;
+            let cached = s
+                .panel
+                .inspected
+                .as_ref()
+                .filter(|(k, p, _)| k.0.as_ref() == Some(&sel) && *p == published)
+                .map(|(_, _, t)| t.clone());
+            let text = cached.unwrap_or_else(|| {
+                let json = s
+                    .build
+                    .runner()
+                    .and_then(|r| r.result(sel.stage))
+                    .and_then(|r| r.outcome.as_ref().ok())
+                    .map(|a| {
+                        serde_json::to_string_pretty(&a.describe(sel.element)).unwrap_or_default()
+                    })
+                    .unwrap_or_else(|| "(the stage that made it has been rebuilt)".into());
+                s.panel.inspected = Some((Selection(Some(sel.clone())), published, json.clone()));
+                json
+            });
+            let stage_name = s
                 .build
-                .runner()
-                .and_then(|r| r.result(sel.stage))
-                .and_then(|r| r.outcome.as_ref().ok())
-                .map(|a| serde_json::to_string_pretty(&a.describe(sel.element)).unwrap_or_default())
-                .unwrap_or_else(|| "(the stage that made it has been rebuilt)".into());
-            s.panel.inspected = Some((Selection(Some(sel.clone())), published, json.clone()));
-            json
+                .pipeline()
+                .and_then(|p| p.stages.get(sel.stage))
+                .map_or("?", |st| st.info.title);
+            ui.label(egui::RichText::new(format!("{} #{}", sel.kind, sel.element)).strong());
+            ui.label(format!("made by stage {}: {stage_name}", sel.stage + 1));
+            egui::ScrollArea::both()
+                .max_height(260.0)
+                .id_salt("inspect")
+                .show(ui, |ui| {
+                    ui.label(egui::RichText::new(text).monospace().size(11.0));
+                });
+            if ui.small_button("Deselect").clicked() {
+                s.selection.0 = None;
+            }
         });
-        let stage_name = s.build.pipeline().and_then(|p| p.stages.get(sel.stage)).map_or("?", |st| st.info.title);
-        ui.label(egui::RichText::new(format!("{} #{}", sel.kind, sel.element)).strong());
-        ui.label(format!("made by stage {}: {stage_name}", sel.stage + 1));
-        egui::ScrollArea::both().max_height(260.0).id_salt("inspect").show(ui, |ui| {
-            ui.label(egui::RichText::new(text).monospace().size(11.0));
-        });
-        if ui.small_button("Deselect").clicked() {
-            s.selection.0 = None;
-        }
-    });
 }
 
 fn metrics_panel(ui: &mut egui::Ui, s: &mut UiState) {
-    egui::CollapsingHeader::new("Metrics").default_open(false).show(ui, |ui| {
-        let Some(r) = s.build.runner() else { return };
-        let n = r.pipeline().stages.len();
-        let mut any = false;
-        egui::Grid::new("metrics").striped(true).show(ui, |ui| {
-            for i in 0..n {
-                if let Some(Ok(a)) = r.result(i).map(|x| &x.outcome) {
-                    for (k, v) in a.metrics() {
-                        any = true;
-                        ui.label(k);
-                        ui.label(format!("{v:.4}"));
-                        ui.end_row();
+    egui::CollapsingHeader::new("Metrics")
+        .default_open(false)
+        .show(ui, |ui| {
+            let Some(r) = s.build.runner() else { return };
+            let n = r.pipeline().stages.len();
+            let mut any = false;
+            egui::Grid::new("metrics").striped(true).show(ui, |ui| {
+                for i in 0..n {
+                    if let Some(Ok(a)) = r.result(i).map(|x| &x.outcome) {
+                        for (k, v) in a.metrics() {
+                            any = true;
+                            ui.label(k);
+                            ui.label(format!("{v:.4}"));
+                            ui.end_row();
+                        }
                     }
                 }
+                let total: f64 = (0..n).filter_map(|i| r.result(i)).map(|x| x.ms).sum();
+                ui.label("total build time");
+                ui.label(format!("{total:.2} ms"));
+                ui.end_row();
+            });
+            if !any {
+                ui.label("No stage reports metrics yet.");
             }
-            let total: f64 = (0..n).filter_map(|i| r.result(i)).map(|x| x.ms).sum();
-            ui.label("total build time");
-            ui.label(format!("{total:.2} ms"));
-            ui.end_row();
         });
-        if !any {
-            ui.label("No stage reports metrics yet.");
-        }
-    });
 }
 
 fn log_panel(ui: &mut egui::Ui, s: &mut UiState) {
-    let errors = s.journal.entries().iter().filter(|e| e.severity == Severity::Error).count();
-    let title = if errors > 0 { egui::RichText::new(format!("Log ({errors} error(s))")).color(ERROR) } else { egui::RichText::new("Log") };
-    egui::CollapsingHeader::new(title).id_salt("log").default_open(errors > 0).show(ui, |ui| {
-        egui::ScrollArea::vertical().max_height(180.0).id_salt("logscroll").stick_to_bottom(true).show(ui, |ui| {
-            for e in s.journal.entries() {
-                match e.severity {
-                    Severity::Info => ui.label(egui::RichText::new(&e.text).size(11.0)),
-                    Severity::Error => ui.label(egui::RichText::new(&e.text).size(11.0).color(ERROR)),
-                };
-            }
+    let errors = s
+        .journal
+        .entries()
+        .iter()
+        .filter(|e| e.severity == Severity::Error)
+        .count();
+    let title = if errors > 0 {
+        egui::RichText::new(format!("Log ({errors} error(s))")).color(ERROR)
+    } else {
+        egui::RichText::new("Log")
+    };
+    egui::CollapsingHeader::new(title)
+        .id_salt("log")
+        .default_open(errors > 0)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(180.0)
+                .id_salt("logscroll")
+                .stick_to_bottom(true)
+                .show(ui, |ui| {
+                    for e in s.journal.entries() {
+                        match e.severity {
+                            Severity::Info => ui.label(egui::RichText::new(&e.text).size(11.0)),
+                            Severity::Error => {
+                                ui.label(egui::RichText::new(&e.text).size(11.0).color(ERROR))
+                            }
+                        };
+                    }
+                });
         });
-    });
 }
 
 fn help_window(ui: &mut egui::Ui) {
@@ -654,18 +874,42 @@ fn frame_readout(ctx: &egui::Context, central: egui::Rect, s: &UiState) {
     let recent: Vec<f32> = s.stats.recent.iter().copied().collect();
     let last = recent.last().copied().unwrap_or(0.0);
     let max = recent.iter().copied().fold(0.0, f32::max);
-    egui::Area::new(egui::Id::new("frame-readout")).fixed_pos(central.right_top() + egui::vec2(-260.0, 6.0)).show(ctx, |ui| {
-        egui::Frame::popup(ui.style()).show(ui, |ui| {
-            ui.label(egui::RichText::new(format!("frame {last:5.1} ms  median {:5.1}  max {max:5.1}", median(&recent))).monospace());
-            ui.label(egui::RichText::new(format!("idle median {:.1} ms · busy max {:.1} ms", median(&s.stats.idle), s.stats.busy.iter().copied().fold(0.0, f32::max))).monospace());
+    egui::Area::new(egui::Id::new("frame-readout"))
+        .fixed_pos(central.right_top() + egui::vec2(-260.0, 6.0))
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.label(
+                    egui::RichText::new(format!(
+                        "frame {last:5.1} ms  median {:5.1}  max {max:5.1}",
+                        median(&recent)
+                    ))
+                    .monospace(),
+                );
+                ui.label(
+                    egui::RichText::new(format!(
+                        "idle median {:.1} ms · busy max {:.1} ms",
+                        median(&s.stats.idle),
+                        s.stats.busy.iter().copied().fold(0.0, f32::max)
+                    ))
+                    .monospace(),
+                );
+            });
         });
-    });
 }
 
 /// Text labels of the shown stage, drawn over the 3D view.
-fn labels(ctx: &egui::Context, central: egui::Rect, s: &UiState, camera: &Query<(&mut Camera, &GlobalTransform), With<MainCamera>>) {
-    let Ok((cam, tf)) = camera.single() else { return };
-    let painter = ctx.layer_painter(egui::LayerId::background()).with_clip_rect(central);
+fn labels(
+    ctx: &egui::Context,
+    central: egui::Rect,
+    s: &UiState,
+    camera: &Query<(&mut Camera, &GlobalTransform), With<MainCamera>>,
+) {
+    let Ok((cam, tf)) = camera.single() else {
+        return;
+    };
+    let painter = ctx
+        .layer_painter(egui::LayerId::background())
+        .with_clip_rect(central);
     let mut drawn = 0;
     for geo in s.roots.iter().filter(|g| g.stage == s.timeline.current) {
         for g in &geo.prepared.groups {
@@ -678,7 +922,13 @@ fn labels(ctx: &egui::Context, central: egui::Rect, s: &UiState, camera: &Query<
                 }
                 if let Ok(p) = cam.world_to_viewport(tf, *at) {
                     let pos = central.min + egui::vec2(p.x, p.y);
-                    painter.text(pos, egui::Align2::CENTER_CENTER, text, egui::FontId::proportional(12.0), egui::Color32::from_rgb(30, 30, 40));
+                    painter.text(
+                        pos,
+                        egui::Align2::CENTER_CENTER,
+                        text,
+                        egui::FontId::proportional(12.0),
+                        egui::Color32::from_rgb(30, 30, 40),
+                    );
                     drawn += 1;
                 }
             }

@@ -19,7 +19,9 @@ pub struct ParamsPlugin;
 
 impl Plugin for ParamsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_message::<ParamCommand>().init_resource::<Journal>().add_systems(Update, apply_commands.before(StageSystems));
+        app.add_message::<ParamCommand>()
+            .init_resource::<Journal>()
+            .add_systems(Update, apply_commands.before(StageSystems));
     }
 }
 
@@ -43,7 +45,11 @@ pub fn spec<'a>(specs: &'a [ParamSpec], name: &str) -> Option<&'a ParamSpec> {
     specs.iter().find(|s| s.name == name)
 }
 
-fn apply_commands(mut commands: MessageReader<ParamCommand>, mut build: ResMut<Build>, mut journal: ResMut<Journal>) {
+fn apply_commands(
+    mut commands: MessageReader<ParamCommand>,
+    mut build: ResMut<Build>,
+    mut journal: ResMut<Journal>,
+) {
     for c in commands.read() {
         let Some(pipeline) = build.pipeline().cloned() else {
             journal.error("no pipeline is loaded, so there are no parameters to change");
@@ -69,7 +75,9 @@ fn apply_commands(mut commands: MessageReader<ParamCommand>, mut build: ResMut<B
             ParamCommand::LoadPreset(path) => {
                 let loaded = std::fs::read_to_string(path)
                     .map_err(|e| e.to_string())
-                    .and_then(|text| ParamValues::from_ron(&pipeline.params, &text).map_err(|e| e.to_string()));
+                    .and_then(|text| {
+                        ParamValues::from_ron(&pipeline.params, &text).map_err(|e| e.to_string())
+                    });
                 match loaded {
                     Ok(values) => {
                         build.set_params(values);
@@ -79,10 +87,14 @@ fn apply_commands(mut commands: MessageReader<ParamCommand>, mut build: ResMut<B
                 }
             }
             ParamCommand::SavePreset(path) => {
-                let Some(values) = build.params() else { continue };
+                let Some(values) = build.params() else {
+                    continue;
+                };
                 match std::fs::write(path, values.to_ron()) {
                     Ok(()) => journal.info(format!("saved preset {}", path.display())),
-                    Err(e) => journal.error(format!("{}: cannot write preset: {e}", path.display())),
+                    Err(e) => {
+                        journal.error(format!("{}: cannot write preset: {e}", path.display()))
+                    }
                 }
             }
         }

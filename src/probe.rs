@@ -25,7 +25,10 @@ pub struct ProbePlugin;
 
 impl Plugin for ProbePlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Probe>().add_systems(Update, (refresh_mesh, search, animate).chain().after(StageSystems));
+        app.init_resource::<Probe>().add_systems(
+            Update,
+            (refresh_mesh, search, animate).chain().after(StageSystems),
+        );
     }
 }
 
@@ -40,14 +43,21 @@ pub struct ProbeOptions {
 
 impl Default for ProbeOptions {
     fn default() -> Self {
-        Self { stance_cost: [1.0; 5], allowed: [true; 8] }
+        Self {
+            stance_cost: [1.0; 5],
+            allowed: [true; 8],
+        }
     }
 }
 
 impl ProbeOptions {
     /// The options in `navscope-path`'s terms.
     pub fn search_options(&self) -> SearchOptions {
-        SearchOptions { allowed: self.allowed, stance_cost: self.stance_cost, ..SearchOptions::default() }
+        SearchOptions {
+            allowed: self.allowed,
+            stance_cost: self.stance_cost,
+            ..SearchOptions::default()
+        }
     }
 }
 
@@ -141,16 +151,22 @@ fn search(mut probe: ResMut<Probe>) {
         return;
     };
     let Some(mesh) = probe.mesh.clone() else {
-        probe.outcome = Some(ProbeOutcome::NoPath("the pipeline has not produced a navigation mesh (yet)".into()));
+        probe.outcome = Some(ProbeOutcome::NoPath(
+            "the pipeline has not produced a navigation mesh (yet)".into(),
+        ));
         return;
     };
     let t = Instant::now();
     let locator = Locator::new(&mesh);
     let opts = probe.options.search_options();
-    let outcome = match navscope_path::find_path(&mesh, &locator, start.as_dvec3(), goal.as_dvec3(), &opts) {
-        Ok(result) => ProbeOutcome::Searched { result, ms: t.elapsed().as_secs_f64() * 1000.0 },
-        Err(e) => ProbeOutcome::NoPath(explain(&e)),
-    };
+    let outcome =
+        match navscope_path::find_path(&mesh, &locator, start.as_dvec3(), goal.as_dvec3(), &opts) {
+            Ok(result) => ProbeOutcome::Searched {
+                result,
+                ms: t.elapsed().as_secs_f64() * 1000.0,
+            },
+            Err(e) => ProbeOutcome::NoPath(explain(&e)),
+        };
     probe.outcome = Some(outcome);
 }
 
@@ -189,23 +205,58 @@ impl Plugin for ProbeDrawPlugin {
     }
 }
 
-fn draw_probe(mut gizmos: Gizmos, probe: Res<Probe>, build: Res<Build>) {
-    let unit = build.runner().map_or(10.0, |r| crate::scene::level_extent(r.level()));
+fn draw_probe(
+    mut gizmos: Gizmos,
+    probe: Res<Probe>,
+    current: Res<crate::levels::CurrentLevel>,
+    mut unit: Local<(u64, f32)>,
+) {
+    if probe.start.is_none() && probe.goal.is_none() {
+        return;
+    }
+    if unit.0 != current.revision {
+        *unit = (current.revision, crate::scene::level_extent(&current.level));
+    }
+    let unit = unit.1;
     let r = unit * 0.008;
     let lift = Vec3::Y * unit * 0.002;
     if let Some(s) = probe.start {
-        gizmos.sphere(Isometry3d::from_translation(s + lift), r * 1.5, Color::srgb(0.1, 0.85, 0.2));
+        gizmos.sphere(
+            Isometry3d::from_translation(s + lift),
+            r * 1.5,
+            Color::srgb(0.1, 0.85, 0.2),
+        );
     }
     if let Some(g) = probe.goal {
-        gizmos.sphere(Isometry3d::from_translation(g + lift), r * 1.5, Color::srgb(0.9, 0.1, 0.1));
+        gizmos.sphere(
+            Isometry3d::from_translation(g + lift),
+            r * 1.5,
+            Color::srgb(0.9, 0.1, 0.1),
+        );
     }
-    let (Some(ProbeOutcome::Searched { result, .. }), Some(mesh)) = (&probe.outcome, probe.mesh()) else { return };
-    let pos = |n: u32| mesh.nodes.get(n as usize).map(|n| n.position.as_vec3() + lift);
+    let (Some(ProbeOutcome::Searched { result, .. }), Some(mesh)) = (&probe.outcome, probe.mesh())
+    else {
+        return;
+    };
+    let pos = |n: u32| {
+        mesh.nodes
+            .get(n as usize)
+            .map(|n| n.position.as_vec3() + lift)
+    };
     let trace = &result.search.trace;
     let shown = (probe.shown as usize).min(trace.expansions.len());
-    let (fmin, fmax) = trace.expansions.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), e| (a.min(e.f), b.max(e.f)));
+    let (fmin, fmax) = trace
+        .expansions
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), e| {
+            (a.min(e.f), b.max(e.f))
+        });
     for e in &trace.expansions[..shown] {
-        let t = if fmax > fmin { ((e.f - fmin) / (fmax - fmin)) as f32 } else { 0.0 };
+        let t = if fmax > fmin {
+            ((e.f - fmin) / (fmax - fmin)) as f32
+        } else {
+            0.0
+        };
         let c = Color::srgb(0.15 + 0.85 * t, 0.35 * (1.0 - t) + 0.1, 1.0 - 0.85 * t);
         if let (Some(p), Some(q)) = (pos(e.node), e.parent.and_then(pos)) {
             gizmos.line(q, p, c);
@@ -217,26 +268,48 @@ fn draw_probe(mut gizmos: Gizmos, probe: Res<Probe>, build: Res<Build>) {
     if shown == trace.expansions.len() {
         for n in &trace.open {
             if let Some(p) = pos(*n) {
-                gizmos.circle(Isometry3d::new(p, Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)), r, Color::srgb(0.1, 0.8, 0.8));
+                gizmos.circle(
+                    Isometry3d::new(p, Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)),
+                    r,
+                    Color::srgb(0.1, 0.8, 0.8),
+                );
             }
         }
         for n in &trace.closed {
             if let Some(p) = pos(*n) {
-                gizmos.cross(Isometry3d::new(p, Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)), r * 0.7, Color::srgb(0.35, 0.35, 0.4));
+                gizmos.cross(
+                    Isometry3d::new(p, Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)),
+                    r * 0.7,
+                    Color::srgb(0.35, 0.35, 0.4),
+                );
             }
         }
     }
     if !result.found {
         return;
     }
-    let corridor: Vec<Vec3> = result.search.nodes.iter().flatten().filter_map(|n| pos(*n)).collect();
+    let corridor: Vec<Vec3> = result
+        .search
+        .nodes
+        .iter()
+        .flatten()
+        .filter_map(|n| pos(*n))
+        .collect();
     gizmos.linestrip(corridor, Color::srgba(0.3, 0.3, 0.9, 0.8));
-    let path: Vec<Vec3> = result.waypoints.iter().map(|w| w.position.as_vec3() + lift * 2.0).collect();
+    let path: Vec<Vec3> = result
+        .waypoints
+        .iter()
+        .map(|w| w.position.as_vec3() + lift * 2.0)
+        .collect();
     for w in path.windows(2) {
         gizmos.line(w[0], w[1], Color::srgb(1.0, 0.2, 0.2));
         gizmos.line(w[0] + lift, w[1] + lift, Color::srgb(1.0, 0.2, 0.2));
     }
     for w in &result.waypoints {
-        gizmos.sphere(Isometry3d::from_translation(w.position.as_vec3() + lift * 2.0), r * 0.8, stance_color(w.stance));
+        gizmos.sphere(
+            Isometry3d::from_translation(w.position.as_vec3() + lift * 2.0),
+            r * 0.8,
+            stance_color(w.stance),
+        );
     }
 }

@@ -11,14 +11,15 @@
 
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::visibility::RenderLayers;
-use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::camera::{CameraOutputMode, ScalingMode};
-use bevy::render::render_resource::BlendState;
-use bevy_egui::PrimaryEguiContext;
+use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::mesh::PrimitiveTopology;
 use bevy::prelude::*;
+use bevy::render::render_resource::BlendState;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use bevy::render::renderer::RenderAdapterInfo;
 use bevy::window::PrimaryWindow;
+use bevy_egui::PrimaryEguiContext;
 use bevy_panorbit_camera::PanOrbitCamera;
 use navscope_core::geom::{Polygon, plan_to_world};
 use navscope_core::level::{Blocker, Level, LevelData};
@@ -51,7 +52,10 @@ pub struct LevelDrawing {
 }
 
 fn ring_world(ring: &Polygon, y: f64) -> Vec<Vec3> {
-    ring.points.iter().map(|p| plan_to_world(*p, y).as_vec3()).collect()
+    ring.points
+        .iter()
+        .map(|p| plan_to_world(*p, y).as_vec3())
+        .collect()
 }
 
 fn outline(d: &mut LevelDrawing, ring: &[Vec3], color: [f32; 4]) {
@@ -62,13 +66,21 @@ fn outline(d: &mut LevelDrawing, ring: &[Vec3], color: [f32; 4]) {
 
 fn blocker_ring(b: &Blocker) -> Vec<Vec3> {
     match b {
-        Blocker::Box { center, half, angle } => {
+        Blocker::Box {
+            center,
+            half,
+            angle,
+        } => {
             let (s, c) = angle.sin_cos();
             [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
                 .iter()
                 .map(|(x, y)| {
                     let local = bevy::math::DVec2::new(x * half.x, y * half.y);
-                    let p = *center + bevy::math::DVec2::new(local.x * c - local.y * s, local.x * s + local.y * c);
+                    let p = *center
+                        + bevy::math::DVec2::new(
+                            local.x * c - local.y * s,
+                            local.x * s + local.y * c,
+                        );
                     plan_to_world(p, 0.0).as_vec3()
                 })
                 .collect()
@@ -76,7 +88,11 @@ fn blocker_ring(b: &Blocker) -> Vec<Vec3> {
         Blocker::Cylinder { center, radius } => (0..32)
             .map(|i| {
                 let a = i as f64 / 32.0 * std::f64::consts::TAU;
-                plan_to_world(*center + bevy::math::DVec2::new(a.cos(), a.sin()) * *radius, 0.0).as_vec3()
+                plan_to_world(
+                    *center + bevy::math::DVec2::new(a.cos(), a.sin()) * *radius,
+                    0.0,
+                )
+                .as_vec3()
             })
             .collect(),
     }
@@ -85,14 +101,25 @@ fn blocker_ring(b: &Blocker) -> Vec<Vec3> {
 /// The drawing of a level (without raster images, which become textures).
 pub fn level_drawing(level: &Level) -> LevelDrawing {
     let mut d = LevelDrawing::default();
-    let area = |d: &mut LevelDrawing, pwh: &navscope_core::geom::PolygonWithHoles, y: f64, fill: [f32; 4]| {
+    let area = |d: &mut LevelDrawing,
+                pwh: &navscope_core::geom::PolygonWithHoles,
+                y: f64,
+                fill: [f32; 4]| {
         let outer = ring_world(&pwh.outer, y);
         let holes: Vec<Vec<Vec3>> = pwh.holes.iter().map(|h| ring_world(h, y)).collect();
-        d.fill.extend(tessellate::triangulate(&outer, &holes).into_iter().map(|t| (t, fill)));
+        d.fill.extend(
+            tessellate::triangulate(&outer, &holes)
+                .into_iter()
+                .map(|t| (t, fill)),
+        );
         outline(d, &outer, WALL);
         for h in &holes {
             // Obstacles filled dark, so thin walls read as walls.
-            d.fill.extend(tessellate::triangulate(h, &[]).into_iter().map(|t| (t, OBSTACLE)));
+            d.fill.extend(
+                tessellate::triangulate(h, &[])
+                    .into_iter()
+                    .map(|t| (t, OBSTACLE)),
+            );
             outline(d, h, WALL);
         }
     };
@@ -102,13 +129,29 @@ pub fn level_drawing(level: &Level) -> LevelDrawing {
             for b in &fp.blockers {
                 let ring = blocker_ring(b);
                 let lifted: Vec<Vec3> = ring.iter().map(|p| *p + Vec3::Y * 0.01).collect();
-                d.fill.extend(tessellate::triangulate(&lifted, &[]).into_iter().map(|t| (t, [0.55, 0.57, 0.60, 1.0])));
+                d.fill.extend(
+                    tessellate::triangulate(&lifted, &[])
+                        .into_iter()
+                        .map(|t| (t, [0.55, 0.57, 0.60, 1.0])),
+                );
                 outline(&mut d, &lifted, WALL);
             }
         }
         LevelData::Raster(r) => {
-            let (w, h) = (r.width as f32 * r.metres_per_pixel as f32, r.height as f32 * r.metres_per_pixel as f32);
-            outline(&mut d, &[Vec3::ZERO, Vec3::new(w, 0.0, 0.0), Vec3::new(w, 0.0, h), Vec3::new(0.0, 0.0, h)], WALL);
+            let (w, h) = (
+                r.width as f32 * r.metres_per_pixel as f32,
+                r.height as f32 * r.metres_per_pixel as f32,
+            );
+            outline(
+                &mut d,
+                &[
+                    Vec3::ZERO,
+                    Vec3::new(w, 0.0, 0.0),
+                    Vec3::new(w, 0.0, h),
+                    Vec3::new(0.0, 0.0, h),
+                ],
+                WALL,
+            );
         }
         LevelData::Mesh(m) => {
             d.lit = true;
@@ -118,15 +161,26 @@ pub fn level_drawing(level: &Level) -> LevelDrawing {
             }
             for w in &m.water {
                 let (lo, hi) = (w.min.as_vec3(), w.max.as_vec3());
-                outline(&mut d, &[Vec3::new(lo.x, hi.y, lo.z), Vec3::new(hi.x, hi.y, lo.z), Vec3::new(hi.x, hi.y, hi.z), Vec3::new(lo.x, hi.y, hi.z)], [0.2, 0.5, 1.0, 1.0]);
+                outline(
+                    &mut d,
+                    &[
+                        Vec3::new(lo.x, hi.y, lo.z),
+                        Vec3::new(hi.x, hi.y, lo.z),
+                        Vec3::new(hi.x, hi.y, hi.z),
+                        Vec3::new(lo.x, hi.y, hi.z),
+                    ],
+                    [0.2, 0.5, 1.0, 1.0],
+                );
             }
         }
         LevelData::Brushes(b) => {
             for e in &b.entities {
                 if let Some(o) = e.origin {
                     let o = o.as_vec3();
-                    d.lines.push((o - Vec3::X * 0.3, o + Vec3::X * 0.3, [0.1, 0.6, 0.2, 1.0]));
-                    d.lines.push((o - Vec3::Z * 0.3, o + Vec3::Z * 0.3, [0.1, 0.6, 0.2, 1.0]));
+                    d.lines
+                        .push((o - Vec3::X * 0.3, o + Vec3::X * 0.3, [0.1, 0.6, 0.2, 1.0]));
+                    d.lines
+                        .push((o - Vec3::Z * 0.3, o + Vec3::Z * 0.3, [0.1, 0.6, 0.2, 1.0]));
                     d.lines.push((o, o + Vec3::Y * 1.0, [0.1, 0.6, 0.2, 1.0]));
                 }
             }
@@ -134,15 +188,27 @@ pub fn level_drawing(level: &Level) -> LevelDrawing {
         LevelData::Layers(l) => {
             for (i, layer) in l.layers.iter().enumerate() {
                 let tint = draw::element_color(i as u32, 0.85);
-                let fill = [0.6 * tint[0] + 0.4 * FLOOR[0], 0.6 * tint[1] + 0.4 * FLOOR[1], 0.6 * tint[2] + 0.4 * FLOOR[2], 0.85];
+                let fill = [
+                    0.6 * tint[0] + 0.4 * FLOOR[0],
+                    0.6 * tint[1] + 0.4 * FLOOR[1],
+                    0.6 * tint[2] + 0.4 * FLOOR[2],
+                    0.85,
+                ];
                 area(&mut d, &layer.area, layer.height, fill);
             }
             for c in &l.connections {
                 let h = |i: usize| l.layers.get(i).map_or(0.0, |x| x.height);
-                let (a0, b0) = (plan_to_world(c.a, h(c.from)).as_vec3(), plan_to_world(c.b, h(c.from)).as_vec3());
-                let (a1, b1) = (plan_to_world(c.a, h(c.to)).as_vec3(), plan_to_world(c.b, h(c.to)).as_vec3());
+                let (a0, b0) = (
+                    plan_to_world(c.a, h(c.from)).as_vec3(),
+                    plan_to_world(c.b, h(c.from)).as_vec3(),
+                );
+                let (a1, b1) = (
+                    plan_to_world(c.a, h(c.to)).as_vec3(),
+                    plan_to_world(c.b, h(c.to)).as_vec3(),
+                );
                 let col = [0.95, 0.5, 0.1, 1.0];
-                d.lines.extend([(a0, b0, col), (a1, b1, col), (a0, a1, col), (b0, b1, col)]);
+                d.lines
+                    .extend([(a0, b0, col), (a1, b1, col), (a0, a1, col), (b0, b1, col)]);
             }
         }
     }
@@ -153,15 +219,36 @@ pub fn level_drawing(level: &Level) -> LevelDrawing {
 pub fn level_points(level: &Level) -> Vec<Vec3> {
     match &level.data {
         LevelData::FloorPlan(fp) => fp.area.rings().flat_map(|r| ring_world(r, 0.0)).collect(),
-        LevelData::Raster(r) => vec![Vec3::ZERO, Vec3::new(r.width as f32, 0.0, r.height as f32) * r.metres_per_pixel as f32],
+        LevelData::Raster(r) => vec![
+            Vec3::ZERO,
+            Vec3::new(r.width as f32, 0.0, r.height as f32) * r.metres_per_pixel as f32,
+        ],
         LevelData::Mesh(m) => m.mesh.vertices.clone(),
         LevelData::Brushes(b) => {
-            let mut pts: Vec<Vec3> = b.entities.iter().filter_map(|e| e.origin.map(|o| o.as_vec3())).collect();
+            let mut pts: Vec<Vec3> = b
+                .entities
+                .iter()
+                .filter_map(|e| e.origin.map(|o| o.as_vec3()))
+                .collect();
             // Brush planes bound the solids; their closest points to the origin are a fair outline.
-            pts.extend(b.brushes.iter().flat_map(|br| br.planes.iter().map(|p| (p.normal * p.d).as_vec3())));
+            pts.extend(
+                b.brushes
+                    .iter()
+                    .flat_map(|br| br.planes.iter().map(|p| (p.normal * p.d).as_vec3())),
+            );
             pts
         }
-        LevelData::Layers(l) => l.layers.iter().flat_map(|layer| layer.area.rings().flat_map(|r| ring_world(r, layer.height)).collect::<Vec<_>>()).collect(),
+        LevelData::Layers(l) => l
+            .layers
+            .iter()
+            .flat_map(|layer| {
+                layer
+                    .area
+                    .rings()
+                    .flat_map(|r| ring_world(r, layer.height))
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
     }
 }
 
@@ -173,9 +260,19 @@ pub fn level_extent(level: &Level) -> f32 {
 /// Bounds of the level, `(min, max)`.
 pub fn level_bounds(level: &Level) -> (Vec3, Vec3) {
     let pts = level_points(level);
-    let lo = pts.iter().filter(|p| p.is_finite()).fold(Vec3::splat(f32::INFINITY), |a, p| a.min(*p));
-    let hi = pts.iter().filter(|p| p.is_finite()).fold(Vec3::splat(f32::NEG_INFINITY), |a, p| a.max(*p));
-    if lo.x > hi.x { (Vec3::splat(-5.0), Vec3::splat(5.0)) } else { (lo, hi) }
+    let lo = pts
+        .iter()
+        .filter(|p| p.is_finite())
+        .fold(Vec3::splat(f32::INFINITY), |a, p| a.min(*p));
+    let hi = pts
+        .iter()
+        .filter(|p| p.is_finite())
+        .fold(Vec3::splat(f32::NEG_INFINITY), |a, p| a.max(*p));
+    if lo.x > hi.x {
+        (Vec3::splat(-5.0), Vec3::splat(5.0))
+    } else {
+        (lo, hi)
+    }
 }
 
 /// True when the level lies on one plane (top-down view is the default).
@@ -198,7 +295,12 @@ pub struct ViewSettings {
 
 impl Default for ViewSettings {
     fn default() -> Self {
-        Self { top_down: true, grid: true, frame_request: true, instant: false }
+        Self {
+            top_down: true,
+            grid: true,
+            frame_request: true,
+            instant: false,
+        }
     }
 }
 
@@ -230,7 +332,11 @@ impl Plugin for ScenePlugin {
             .insert_resource(ClearColor(BACKGROUND))
             .init_gizmo_group::<GridGizmos>()
             .add_systems(Startup, setup)
-            .add_systems(Update, (rebuild_level, keys, apply_view, draw_grid, click).chain());
+            .add_systems(PostStartup, multisampling_for_adapter)
+            .add_systems(
+                Update,
+                (rebuild_level, keys, apply_view, draw_grid, click).chain(),
+            );
     }
 }
 
@@ -241,10 +347,14 @@ fn setup(mut commands: Commands, mut store: ResMut<GizmoConfigStore>) {
     commands.spawn((
         PrimaryEguiContext,
         Camera2d,
+        Msaa::Off,
         RenderLayers::none(),
         Camera {
             order: 1,
-            output_mode: CameraOutputMode::Write { blend_state: Some(BlendState::ALPHA_BLENDING), clear_color: ClearColorConfig::None },
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
             clear_color: ClearColorConfig::Custom(Color::NONE),
             ..default()
         },
@@ -255,10 +365,19 @@ fn setup(mut commands: Commands, mut store: ResMut<GizmoConfigStore>) {
         // Colours as the style table says them: no filmic tone mapping.
         Tonemapping::None,
         Projection::Orthographic(OrthographicProjection::default_3d()),
-        PanOrbitCamera { pitch_upper_limit: Some(std::f32::consts::FRAC_PI_2), ..default() },
+        PanOrbitCamera {
+            pitch_upper_limit: Some(std::f32::consts::FRAC_PI_2),
+            ..default()
+        },
         Transform::from_xyz(0.0, 20.0, 0.01).looking_at(Vec3::ZERO, Vec3::Y),
     ));
-    commands.spawn((DirectionalLight { illuminance: 6000.0, ..default() }, Transform::from_xyz(3.0, 10.0, 5.0).looking_at(Vec3::ZERO, Vec3::Y)));
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 6000.0,
+            ..default()
+        },
+        Transform::from_xyz(3.0, 10.0, 5.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
     let (default, _) = store.config_mut::<DefaultGizmoConfigGroup>();
     default.line.width = 3.0;
     default.depth_bias = -1.0;
@@ -266,12 +385,32 @@ fn setup(mut commands: Commands, mut store: ResMut<GizmoConfigStore>) {
     grid.line.width = 1.0;
 }
 
+/// Multisampling costs a software rasteriser (llvmpipe under Xvfb) about a
+/// third of its frame time, so it is switched off there and kept on GPUs.
+fn multisampling_for_adapter(
+    info: Option<Res<RenderAdapterInfo>>,
+    mut cameras: Query<&mut Msaa, With<MainCamera>>,
+) {
+    // wgpu's `DeviceType` is not re-exported by Bevy; its Debug name is stable.
+    let software = info.is_some_and(|i| format!("{:?}", i.device_type) == "Cpu");
+    for mut msaa in &mut cameras {
+        *msaa = if software { Msaa::Off } else { Msaa::Sample4 };
+    }
+}
+
 fn lit_mesh(tris: &[([Vec3; 3], [f32; 4])], lit: bool) -> Mesh {
-    let positions: Vec<[f32; 3]> = tris.iter().flat_map(|(t, _)| t.map(|p| p.to_array())).collect();
+    let positions: Vec<[f32; 3]> = tris
+        .iter()
+        .flat_map(|(t, _)| t.map(|p| p.to_array()))
+        .collect();
     let normals: Vec<[f32; 3]> = tris
         .iter()
         .flat_map(|(t, _)| {
-            let n = if lit { (t[1] - t[0]).cross(t[2] - t[0]).normalize_or(Vec3::Y) } else { Vec3::Y };
+            let n = if lit {
+                (t[1] - t[0]).cross(t[2] - t[0]).normalize_or(Vec3::Y)
+            } else {
+                Vec3::Y
+            };
             [n.to_array(); 3]
         })
         .collect();
@@ -282,10 +421,13 @@ fn lit_mesh(tris: &[([Vec3; 3], [f32; 4])], lit: bool) -> Mesh {
             [[l.red, l.green, l.blue, l.alpha]; 3]
         })
         .collect();
-    Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::RENDER_WORLD)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::RENDER_WORLD,
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -318,11 +460,20 @@ fn rebuild_level(
             base_color: Color::WHITE,
             unlit: !d.lit,
             cull_mode: None,
-            alpha_mode: if d.fill.iter().any(|(_, c)| c[3] < 1.0) { AlphaMode::Blend } else { AlphaMode::Opaque },
+            alpha_mode: if d.fill.iter().any(|(_, c)| c[3] < 1.0) {
+                AlphaMode::Blend
+            } else {
+                AlphaMode::Opaque
+            },
             perceptual_roughness: 0.9,
             ..default()
         };
-        commands.spawn((LevelVisual, Mesh3d(meshes.add(lit_mesh(&d.fill, d.lit))), MeshMaterial3d(materials.add(material)), Transform::default()));
+        commands.spawn((
+            LevelVisual,
+            Mesh3d(meshes.add(lit_mesh(&d.fill, d.lit))),
+            MeshMaterial3d(materials.add(material)),
+            Transform::default(),
+        ));
     }
     if let LevelData::Raster(r) = &level.data
         && r.rgba.len() == (r.width as usize) * (r.height as usize) * 4
@@ -330,20 +481,63 @@ fn rebuild_level(
         && r.height > 0
     {
         let image = Image::new(
-            Extent3d { width: r.width, height: r.height, depth_or_array_layers: 1 },
+            Extent3d {
+                width: r.width,
+                height: r.height,
+                depth_or_array_layers: 1,
+            },
             TextureDimension::D2,
             r.rgba.clone(),
             TextureFormat::Rgba8UnormSrgb,
             RenderAssetUsages::RENDER_WORLD,
         );
-        let (w, h) = (r.width as f32 * r.metres_per_pixel as f32, r.height as f32 * r.metres_per_pixel as f32);
-        let quad = Mesh::new(PrimitiveTopology::TriangleList, RenderAssetUsages::RENDER_WORLD)
-            .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, vec![[0.0, 0.0, 0.0], [w, 0.0, 0.0], [w, 0.0, h], [0.0, 0.0, 0.0], [w, 0.0, h], [0.0, 0.0, h]])
-            .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 1.0, 0.0]; 6])
-            .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0], [1.0, 1.0], [0.0, 1.0]]);
-        let material = StandardMaterial { base_color_texture: Some(images.add(image)), unlit: true, cull_mode: None, ..default() };
-        commands.spawn((LevelVisual, Mesh3d(meshes.add(quad)), MeshMaterial3d(materials.add(material)), Transform::default()));
-        surface.triangles = vec![[Vec3::ZERO, Vec3::new(w, 0.0, 0.0), Vec3::new(w, 0.0, h)], [Vec3::ZERO, Vec3::new(w, 0.0, h), Vec3::new(0.0, 0.0, h)]];
+        let (w, h) = (
+            r.width as f32 * r.metres_per_pixel as f32,
+            r.height as f32 * r.metres_per_pixel as f32,
+        );
+        let quad = Mesh::new(
+            PrimitiveTopology::TriangleList,
+            RenderAssetUsages::RENDER_WORLD,
+        )
+        .with_inserted_attribute(
+            Mesh::ATTRIBUTE_POSITION,
+            vec![
+                [0.0, 0.0, 0.0],
+                [w, 0.0, 0.0],
+                [w, 0.0, h],
+                [0.0, 0.0, 0.0],
+                [w, 0.0, h],
+                [0.0, 0.0, h],
+            ],
+        )
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 1.0, 0.0]; 6])
+        .with_inserted_attribute(
+            Mesh::ATTRIBUTE_UV_0,
+            vec![
+                [0.0, 0.0],
+                [1.0, 0.0],
+                [1.0, 1.0],
+                [0.0, 0.0],
+                [1.0, 1.0],
+                [0.0, 1.0],
+            ],
+        );
+        let material = StandardMaterial {
+            base_color_texture: Some(images.add(image)),
+            unlit: true,
+            cull_mode: None,
+            ..default()
+        };
+        commands.spawn((
+            LevelVisual,
+            Mesh3d(meshes.add(quad)),
+            MeshMaterial3d(materials.add(material)),
+            Transform::default(),
+        ));
+        surface.triangles = vec![
+            [Vec3::ZERO, Vec3::new(w, 0.0, 0.0), Vec3::new(w, 0.0, h)],
+            [Vec3::ZERO, Vec3::new(w, 0.0, h), Vec3::new(0.0, 0.0, h)],
+        ];
     }
     if !d.lines.is_empty() {
         let mut asset = GizmoAsset::new();
@@ -352,7 +546,14 @@ fn rebuild_level(
         }
         commands.spawn((
             LevelVisual,
-            Gizmo { handle: gizmo_assets.add(asset), line_config: GizmoLineConfig { width: 2.5, ..default() }, depth_bias: -0.5 },
+            Gizmo {
+                handle: gizmo_assets.add(asset),
+                line_config: GizmoLineConfig {
+                    width: 2.5,
+                    ..default()
+                },
+                depth_bias: -0.5,
+            },
             Transform::default(),
         ));
     }
@@ -363,7 +564,11 @@ fn rebuild_level(
     }
 }
 
-fn keys(keys: Option<Res<ButtonInput<KeyCode>>>, focus: Res<UiFocus>, mut view: ResMut<ViewSettings>) {
+fn keys(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    focus: Res<UiFocus>,
+    mut view: ResMut<ViewSettings>,
+) {
     let Some(keys) = keys else { return };
     if focus.keyboard {
         return;
@@ -389,8 +594,18 @@ fn apply_view(
     if !view.frame_request {
         return;
     }
-    let Ok((camera, mut orbit, mut projection)) = cameras.single_mut() else { return };
-    let size = camera.logical_viewport_size().or_else(|| windows.single().ok().map(|w| Vec2::new(w.width(), w.height()))).unwrap_or(Vec2::new(1280.0, 720.0));
+    let Ok((camera, mut orbit, mut projection)) = cameras.single_mut() else {
+        return;
+    };
+    let size = camera
+        .logical_viewport_size()
+        .or_else(|| {
+            windows
+                .single()
+                .ok()
+                .map(|w| Vec2::new(w.width(), w.height()))
+        })
+        .unwrap_or(Vec2::new(1280.0, 720.0));
     if size.x < 1.0 || size.y < 1.0 {
         return;
     }
@@ -402,14 +617,21 @@ fn apply_view(
     let (yaw, pitch, radius);
     if view.top_down {
         let ortho_far = (diag * 4.0).max(1000.0);
-        *projection = Projection::Orthographic(OrthographicProjection { far: ortho_far, scaling_mode: ScalingMode::WindowSize, ..OrthographicProjection::default_3d() });
+        *projection = Projection::Orthographic(OrthographicProjection {
+            far: ortho_far,
+            scaling_mode: ScalingMode::WindowSize,
+            ..OrthographicProjection::default_3d()
+        });
         yaw = 0.0;
         pitch = std::f32::consts::FRAC_PI_2;
         radius = (ext.x / size.x).max(ext.z / size.y).max(1e-4) * 1.12;
         orbit.button_orbit = MouseButton::Middle;
         orbit.button_pan = MouseButton::Right;
     } else {
-        *projection = Projection::Perspective(PerspectiveProjection { far: (diag * 20.0).max(1000.0), ..default() });
+        *projection = Projection::Perspective(PerspectiveProjection {
+            far: (diag * 20.0).max(1000.0),
+            ..default()
+        });
         yaw = 0.5;
         pitch = 0.75;
         radius = diag * 1.1;
@@ -430,24 +652,40 @@ fn apply_view(
     orbit.force_update = true;
 }
 
-fn draw_grid(mut gizmos: Gizmos<GridGizmos>, view: Res<ViewSettings>, current: Res<CurrentLevel>) {
+fn draw_grid(
+    mut gizmos: Gizmos<GridGizmos>,
+    view: Res<ViewSettings>,
+    current: Res<CurrentLevel>,
+    mut bounds: Local<(u64, Vec3, Vec3)>,
+) {
     if !view.grid {
         return;
     }
-    let (lo, hi) = level_bounds(&current.level);
+    if bounds.0 != current.revision {
+        let (lo, hi) = level_bounds(&current.level);
+        *bounds = (current.revision, lo, hi);
+    }
+    let (lo, hi) = (bounds.1, bounds.2);
     let ext = (hi - lo).max_element().max(1.0);
     let spacing = 10f32.powf((ext / 10.0).log10().floor());
     let centre = ((lo + hi) / 2.0 / spacing).round() * spacing;
     let cells = ((ext * 1.6 / spacing).ceil() as u32).clamp(2, 400);
     let y = lo.y.min(0.0) - ext * 0.001;
     gizmos.grid(
-        Isometry3d::new(Vec3::new(centre.x, y, centre.z), Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)),
+        Isometry3d::new(
+            Vec3::new(centre.x, y, centre.z),
+            Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
+        ),
         UVec2::splat(cells),
         Vec2::splat(spacing),
         Color::srgba(0.3, 0.32, 0.36, 0.35),
     );
     let o = Vec3::new(0.0, y, 0.0);
-    gizmos.line(o, o + Vec3::X * spacing * 2.0, Color::srgb(0.85, 0.15, 0.15));
+    gizmos.line(
+        o,
+        o + Vec3::X * spacing * 2.0,
+        Color::srgb(0.85, 0.15, 0.15),
+    );
     gizmos.line(o, o + Vec3::Y * spacing * 2.0, Color::srgb(0.15, 0.7, 0.15));
     gizmos.line(o, o + Vec3::Z * spacing * 2.0, Color::srgb(0.15, 0.3, 0.9));
 }
@@ -455,18 +693,41 @@ fn draw_grid(mut gizmos: Gizmos<GridGizmos>, view: Res<ViewSettings>, current: R
 /// The first point of the level the ray meets (its surface triangles), else
 /// where it meets the ground plane.
 pub fn hit(surface: &Surface, origin: Vec3, dir: Vec3) -> Option<Vec3> {
-    let best = surface.triangles.iter().filter_map(|t| tessellate::ray_triangle(origin, dir, t)).fold(None, |b: Option<f32>, d| Some(b.map_or(d, |b| b.min(d))));
-    best.map(|d| origin + dir * d).or_else(|| tessellate::ray_plane_y(origin, dir, 0.0))
+    let best = surface
+        .triangles
+        .iter()
+        .filter_map(|t| tessellate::ray_triangle(origin, dir, t))
+        .fold(None, |b: Option<f32>, d| Some(b.map_or(d, |b| b.min(d))));
+    best.map(|d| origin + dir * d)
+        .or_else(|| tessellate::ray_plane_y(origin, dir, 0.0))
 }
 
 /// Picks the element nearest `at` among those shown at the timeline's
 /// position; `tolerance` is in world units.
-pub fn pick_shown<'a>(at: Vec3, tolerance: f32, timeline: &Timeline, legend: &draw::Legend, elements: impl IntoIterator<Item = (&'a StageElement, &'a ElementShapes)>) -> Option<StageElement> {
+pub fn pick_shown<'a>(
+    at: Vec3,
+    tolerance: f32,
+    timeline: &Timeline,
+    legend: &draw::Legend,
+    elements: impl IntoIterator<Item = (&'a StageElement, &'a ElementShapes)>,
+) -> Option<StageElement> {
     let current: Vec<_> = elements
         .into_iter()
-        .filter(|(e, _)| (e.stage == timeline.current || (timeline.accumulate && e.stage < timeline.current)) && !legend.is_hidden(&e.kind))
+        .filter(|(e, _)| {
+            (e.stage == timeline.current || (timeline.accumulate && e.stage < timeline.current))
+                && !legend.is_hidden(&e.kind)
+        })
         .collect();
-    let of = |stage_filter: &dyn Fn(usize) -> bool| draw::pick(at, tolerance, current.iter().filter(|(e, _)| stage_filter(e.stage)).map(|(e, s)| (*e, s.0.as_slice())));
+    let of = |stage_filter: &dyn Fn(usize) -> bool| {
+        draw::pick(
+            at,
+            tolerance,
+            current
+                .iter()
+                .filter(|(e, _)| stage_filter(e.stage))
+                .map(|(e, s)| (*e, s.0.as_slice())),
+        )
+    };
     of(&|s| s == timeline.current).or_else(|| of(&|s| s < timeline.current))
 }
 
@@ -485,26 +746,37 @@ fn click(
     mut selection: ResMut<Selection>,
     mut pressed_at: Local<Option<Vec2>>,
 ) {
-    let (Some(mouse), Ok(window), Ok((camera, cam_tf))) = (mouse, windows.single(), cameras.single()) else { return };
-    let Some(cursor) = window.cursor_position() else { return };
+    let (Some(mouse), Ok(window), Ok((camera, cam_tf))) =
+        (mouse, windows.single(), cameras.single())
+    else {
+        return;
+    };
+    let Some(cursor) = window.cursor_position() else {
+        return;
+    };
     if mouse.just_pressed(MouseButton::Left) {
         *pressed_at = (!focus.pointer).then_some(cursor);
     }
     if !mouse.just_released(MouseButton::Left) {
         return;
     }
-    let Some(start) = pressed_at.take() else { return };
+    let Some(start) = pressed_at.take() else {
+        return;
+    };
     if start.distance(cursor) > 4.0 {
         return;
     }
     let offset = camera.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
     let ray = |c: Vec2| camera.viewport_to_world(cam_tf, c - offset).ok();
     let Some(r) = ray(cursor) else { return };
-    let Some(at) = hit(&surface, r.origin, *r.direction) else { return };
+    let Some(at) = hit(&surface, r.origin, *r.direction) else {
+        return;
+    };
     let tolerance = ray(cursor + Vec2::new(8.0, 0.0))
         .and_then(|r2| tessellate::ray_plane_y(r2.origin, *r2.direction, at.y))
         .map_or(0.1, |p| p.distance(at));
-    let shift = keys.is_some_and(|k| k.pressed(KeyCode::ShiftLeft) || k.pressed(KeyCode::ShiftRight));
+    let shift =
+        keys.is_some_and(|k| k.pressed(KeyCode::ShiftLeft) || k.pressed(KeyCode::ShiftRight));
     if shift {
         probe.set_goal(at);
     } else {

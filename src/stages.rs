@@ -41,7 +41,12 @@ impl Plugin for StagesPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Build>()
             .init_resource::<Journal>()
-            .add_systems(Update, (follow_level, start_build, finish_build).chain().in_set(StageSystems));
+            .add_systems(
+                Update,
+                (follow_level, start_build, finish_build)
+                    .chain()
+                    .in_set(StageSystems),
+            );
     }
 }
 
@@ -152,8 +157,14 @@ impl Build {
 
     /// Sets a parameter; on a change, the stages from the first that reads it
     /// re-run in the background. Returns that stage's index.
-    pub fn set_param(&mut self, name: &str, value: ParamValue) -> Result<Option<usize>, ParamError> {
-        let Some(r) = self.desired.as_mut() else { return Ok(None) };
+    pub fn set_param(
+        &mut self,
+        name: &str,
+        value: ParamValue,
+    ) -> Result<Option<usize>, ParamError> {
+        let Some(r) = self.desired.as_mut() else {
+            return Ok(None);
+        };
         let first = r.set_param(name, value)?;
         if first.is_some() {
             self.mark_dirty();
@@ -184,8 +195,15 @@ impl Build {
     /// build started, while a build runs.
     pub fn progress(&self) -> Option<(usize, usize, f32)> {
         let r = self.running.as_ref()?;
-        let n = self.desired.as_ref().map_or(0, |d| d.pipeline().stages.len());
-        Some((r.progress.load(Ordering::Relaxed), n, r.started.elapsed().as_secs_f32()))
+        let n = self
+            .desired
+            .as_ref()
+            .map_or(0, |d| d.pipeline().stages.len());
+        Some((
+            r.progress.load(Ordering::Relaxed),
+            n,
+            r.started.elapsed().as_secs_f32(),
+        ))
     }
 
     /// Stops the running build at its next stage boundary; nothing of it is
@@ -198,7 +216,9 @@ impl Build {
         self.changed_at = None;
         // The desired state falls back to what is on screen.
         if let Some(f) = &self.finished
-            && self.desired.as_ref().is_some_and(|d| d.params() == f.params() && Arc::ptr_eq(d.pipeline(), f.pipeline()))
+            && self.desired.as_ref().is_some_and(|d| {
+                d.params() == f.params() && Arc::ptr_eq(d.pipeline(), f.pipeline())
+            })
         {
             self.desired = Some(f.clone());
         }
@@ -218,7 +238,12 @@ impl Build {
     }
 }
 
-fn follow_level(mut commands: Commands, current: Res<CurrentLevel>, mut build: ResMut<Build>, roots: Query<Entity, With<StageRoot>>) {
+fn follow_level(
+    mut commands: Commands,
+    current: Res<CurrentLevel>,
+    mut build: ResMut<Build>,
+    roots: Query<Entity, With<StageRoot>>,
+) {
     if current.revision == build.level_revision {
         return;
     }
@@ -254,7 +279,9 @@ fn start_build(mut build: ResMut<Build>) {
         return;
     }
     build.dirty = false;
-    let Some(runner) = build.desired.clone() else { return };
+    let Some(runner) = build.desired.clone() else {
+        return;
+    };
     if let Some(r) = build.running.take() {
         r.cancel.store(true, Ordering::Relaxed);
     }
@@ -264,11 +291,22 @@ fn start_build(mut build: ResMut<Build>) {
     let progress = Arc::new(AtomicUsize::new(runner.first_missing()));
     let (c, p) = (cancel.clone(), progress.clone());
     let task = AsyncComputeTaskPool::get().spawn(async move { run(runner, generation, &c, &p) });
-    build.running = Some(Running { generation, cancel, progress, started: Instant::now(), task });
+    build.running = Some(Running {
+        generation,
+        cancel,
+        progress,
+        started: Instant::now(),
+        task,
+    });
 }
 
 /// Runs the missing stages and prepares their drawing (on a worker thread).
-fn run(mut runner: Runner, generation: u64, cancel: &AtomicBool, progress: &AtomicUsize) -> Finished {
+fn run(
+    mut runner: Runner,
+    generation: u64,
+    cancel: &AtomicBool,
+    progress: &AtomicUsize,
+) -> Finished {
     let from = runner.first_missing();
     let n = runner.pipeline().stages.len();
     if n > 0 {
@@ -278,23 +316,63 @@ fn run(mut runner: Runner, generation: u64, cancel: &AtomicBool, progress: &Atom
     if !cancel.load(Ordering::Relaxed) {
         let unit = crate::scene::level_extent(runner.level());
         for i in from..n {
-            let Some(Ok(artifact)) = runner.result(i).map(|r| &r.outcome) else { continue };
+            let Some(Ok(artifact)) = runner.result(i).map(|r| &r.outcome) else {
+                continue;
+            };
             let primitives = artifact.primitives();
             let mut elements: BTreeMap<(String, u32), Vec<Primitive>> = BTreeMap::new();
             for p in &primitives {
-                elements.entry((p.kind.clone(), p.element)).or_default().push(p.clone());
+                elements
+                    .entry((p.kind.clone(), p.element))
+                    .or_default()
+                    .push(p.clone());
             }
-            let geometry = StageGeometry { stage: i, prepared: draw::prepare(&primitives, unit), substeps: artifact.substeps(), unit };
-            let elements = elements.into_iter().map(|((kind, element), prims)| (StageElement { stage: i, kind, element }, prims)).collect();
-            stages.push(PublishedStage { stage: i, elements, geometry });
+            let geometry = StageGeometry {
+                stage: i,
+                prepared: draw::prepare(&primitives, unit),
+                substeps: artifact.substeps(),
+                unit,
+            };
+            let elements = elements
+                .into_iter()
+                .map(|((kind, element), prims)| {
+                    (
+                        StageElement {
+                            stage: i,
+                            kind,
+                            element,
+                        },
+                        prims,
+                    )
+                })
+                .collect();
+            stages.push(PublishedStage {
+                stage: i,
+                elements,
+                geometry,
+            });
         }
     }
-    Finished { generation, from, runner, stages }
+    Finished {
+        generation,
+        from,
+        runner,
+        stages,
+    }
 }
 
-fn finish_build(mut commands: Commands, mut build: ResMut<Build>, mut journal: ResMut<Journal>, roots: Query<(Entity, &StageRoot)>) {
-    let Some(running) = build.running.as_mut() else { return };
-    let Some(done) = check_ready(&mut running.task) else { return };
+fn finish_build(
+    mut commands: Commands,
+    mut build: ResMut<Build>,
+    mut journal: ResMut<Journal>,
+    roots: Query<(Entity, &StageRoot)>,
+) {
+    let Some(running) = build.running.as_mut() else {
+        return;
+    };
+    let Some(done) = check_ready(&mut running.task) else {
+        return;
+    };
     let running_generation = running.generation;
     build.running = None;
     if running_generation != build.generation || done.generation != build.generation {
@@ -306,7 +384,14 @@ fn finish_build(mut commands: Commands, mut build: ResMut<Build>, mut journal: R
         }
     }
     for st in done.stages {
-        let root = commands.spawn((StageRoot { stage: st.stage }, st.geometry, Transform::default(), Visibility::Inherited)).id();
+        let root = commands
+            .spawn((
+                StageRoot { stage: st.stage },
+                st.geometry,
+                Transform::default(),
+                Visibility::Inherited,
+            ))
+            .id();
         for (el, prims) in st.elements {
             commands.spawn((el, ElementShapes(prims), ChildOf(root)));
         }
@@ -322,14 +407,29 @@ fn finish_build(mut commands: Commands, mut build: ResMut<Build>, mut journal: R
             if let Err(e) = &res.outcome
                 && !matches!(e, StageError::Blocked(_) | StageError::Cancelled)
             {
-                journal.error(format!("{}: stage '{}' failed: {e}", r.level().source, r.pipeline().stages[i].info.id));
+                journal.error(format!(
+                    "{}: stage '{}' failed: {e}",
+                    r.level().source,
+                    r.pipeline().stages[i].info.id
+                ));
             }
         }
     }
-    let latency_ms = build.changed_at.take().map_or(0.0, |t| t.elapsed().as_secs_f64() * 1000.0);
-    build.last = Some(RunReport { from: done.from, stages_ran: ran, compute_ms: ms, latency_ms });
+    let latency_ms = build
+        .changed_at
+        .take()
+        .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1000.0);
+    build.last = Some(RunReport {
+        from: done.from,
+        stages_ran: ran,
+        compute_ms: ms,
+        latency_ms,
+    });
     build.published += 1;
-    if build.desired.as_ref().is_some_and(|d| d.params() == done.runner.params() && Arc::ptr_eq(d.pipeline(), done.runner.pipeline())) && !build.dirty {
+    if build.desired.as_ref().is_some_and(|d| {
+        d.params() == done.runner.params() && Arc::ptr_eq(d.pipeline(), done.runner.pipeline())
+    }) && !build.dirty
+    {
         build.desired = Some(done.runner.clone());
     }
     build.finished = Some(done.runner);

@@ -17,7 +17,11 @@ fn projection_axes(ring: &[Vec3]) -> (usize, usize) {
     let mut n = Vec3::ZERO;
     for (i, a) in ring.iter().enumerate() {
         let b = ring[(i + 1) % ring.len()];
-        n += Vec3::new((a.y - b.y) * (a.z + b.z), (a.z - b.z) * (a.x + b.x), (a.x - b.x) * (a.y + b.y));
+        n += Vec3::new(
+            (a.y - b.y) * (a.z + b.z),
+            (a.z - b.z) * (a.x + b.x),
+            (a.x - b.x) * (a.y + b.y),
+        );
     }
     let n = n.abs();
     if n.y >= n.x && n.y >= n.z {
@@ -68,14 +72,21 @@ fn inside(p: Vec2, rings: &[Vec<Vec2>]) -> bool {
 /// Triangles covering a planar polygon with holes (any winding). Rings with
 /// fewer than three points or non-finite coordinates are ignored.
 pub fn triangulate(outer: &[Vec3], holes: &[Vec<Vec3>]) -> Vec<[Vec3; 3]> {
-    if outer.len() < 3 || outer.iter().chain(holes.iter().flatten()).any(|p| !p.is_finite()) {
+    if outer.len() < 3
+        || outer
+            .iter()
+            .chain(holes.iter().flatten())
+            .any(|p| !p.is_finite())
+    {
         return Vec::new();
     }
     let axes = projection_axes(outer);
     let flat: Vec<Vec2> = outer.iter().map(|p| project(*p, axes)).collect();
     let holes: Vec<&Vec<Vec3>> = holes.iter().filter(|h| h.len() >= 3).collect();
     if holes.is_empty() && is_convex(&flat) {
-        return (1..outer.len() - 1).map(|i| [outer[0], outer[i], outer[i + 1]]).collect();
+        return (1..outer.len() - 1)
+            .map(|i| [outer[0], outer[i], outer[i + 1]])
+            .collect();
     }
     let mut cdt = ConstrainedDelaunayTriangulation::<Point2<f64>>::new();
     let mut points: Vec<Vec3> = Vec::new();
@@ -105,8 +116,16 @@ pub fn triangulate(outer: &[Vec3], holes: &[Vec<Vec3>]) -> Vec<[Vec3; 3]> {
     cdt.inner_faces()
         .filter_map(|f| {
             let v = f.vertices();
-            let c = v.iter().fold(Vec2::ZERO, |s, v| s + Vec2::new(v.position().x as f32, v.position().y as f32)) / 3.0;
-            inside(c, &rings2d).then(|| [points[v[0].fix().index()], points[v[1].fix().index()], points[v[2].fix().index()]])
+            let c = v.iter().fold(Vec2::ZERO, |s, v| {
+                s + Vec2::new(v.position().x as f32, v.position().y as f32)
+            }) / 3.0;
+            inside(c, &rings2d).then(|| {
+                [
+                    points[v[0].fix().index()],
+                    points[v[1].fix().index()],
+                    points[v[2].fix().index()],
+                ]
+            })
         })
         .collect()
 }
@@ -148,13 +167,20 @@ pub fn ray_plane_y(origin: Vec3, dir: Vec3, y: f32) -> Option<Vec3> {
 pub fn plan_distance_to_segment(p: Vec3, a: Vec3, b: Vec3) -> f32 {
     let (p, a, b) = (p.xz(), a.xz(), b.xz());
     let ab = b - a;
-    let t = if ab.length_squared() > 0.0 { ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+    let t = if ab.length_squared() > 0.0 {
+        ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     p.distance(a + ab * t)
 }
 
 /// True when `p` lies inside the polygon seen from above (even-odd rule).
 pub fn plan_inside(p: Vec3, outer: &[Vec3], holes: &[Vec<Vec3>]) -> bool {
-    let rings: Vec<Vec<Vec2>> = std::iter::once(outer).chain(holes.iter().map(|h| h.as_slice())).map(|r| r.iter().map(|q| q.xz()).collect()).collect();
+    let rings: Vec<Vec<Vec2>> = std::iter::once(outer)
+        .chain(holes.iter().map(|h| h.as_slice()))
+        .map(|r| r.iter().map(|q| q.xz()).collect())
+        .collect();
     inside(p.xz(), &rings)
 }
 
@@ -173,11 +199,18 @@ mod tests {
     use super::*;
 
     fn area(tris: &[[Vec3; 3]]) -> f32 {
-        tris.iter().map(|t| (t[1] - t[0]).cross(t[2] - t[0]).length() / 2.0).sum()
+        tris.iter()
+            .map(|t| (t[1] - t[0]).cross(t[2] - t[0]).length() / 2.0)
+            .sum()
     }
 
     fn square(x0: f32, z0: f32, s: f32) -> Vec<Vec3> {
-        vec![Vec3::new(x0, 0.0, z0), Vec3::new(x0 + s, 0.0, z0), Vec3::new(x0 + s, 0.0, z0 + s), Vec3::new(x0, 0.0, z0 + s)]
+        vec![
+            Vec3::new(x0, 0.0, z0),
+            Vec3::new(x0 + s, 0.0, z0),
+            Vec3::new(x0 + s, 0.0, z0 + s),
+            Vec3::new(x0, 0.0, z0 + s),
+        ]
     }
 
     #[test]
@@ -189,14 +222,27 @@ mod tests {
     #[test]
     fn concave_polygon_is_filled_inside_only() {
         // An L shape of area 3.
-        let l = [(0.0, 0.0), (2.0, 0.0), (2.0, 1.0), (1.0, 1.0), (1.0, 2.0), (0.0, 2.0)].map(|(x, z)| Vec3::new(x, 0.0, z));
+        let l = [
+            (0.0, 0.0),
+            (2.0, 0.0),
+            (2.0, 1.0),
+            (1.0, 1.0),
+            (1.0, 2.0),
+            (0.0, 2.0),
+        ]
+        .map(|(x, z)| Vec3::new(x, 0.0, z));
         let tris = triangulate(&l, &[]);
         assert!((area(&tris) - 3.0).abs() < 1e-4);
     }
 
     #[test]
     fn vertical_and_degenerate_polygons() {
-        let wall = [Vec3::new(0.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), Vec3::new(1.0, 2.0, 0.0), Vec3::new(0.0, 2.0, 0.0)];
+        let wall = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(1.0, 2.0, 0.0),
+            Vec3::new(0.0, 2.0, 0.0),
+        ];
         assert!((area(&triangulate(&wall, &[])) - 2.0).abs() < 1e-5);
         let line = [Vec3::ZERO, Vec3::X, Vec3::X * 2.0];
         assert!(area(&triangulate(&line, &[])) < 1e-6);
@@ -206,13 +252,33 @@ mod tests {
 
     #[test]
     fn ray_hits() {
-        let t = [Vec3::new(0.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.0, 0.0, 1.0)];
-        assert!((ray_triangle(Vec3::new(0.2, 5.0, 0.2), Vec3::NEG_Y, &t).unwrap() - 5.0).abs() < 1e-5);
+        let t = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 0.0, 1.0),
+        ];
+        assert!(
+            (ray_triangle(Vec3::new(0.2, 5.0, 0.2), Vec3::NEG_Y, &t).unwrap() - 5.0).abs() < 1e-5
+        );
         assert!(ray_triangle(Vec3::new(0.9, 5.0, 0.9), Vec3::NEG_Y, &t).is_none());
-        assert_eq!(ray_plane_y(Vec3::new(1.0, 2.0, 3.0), Vec3::NEG_Y, 0.0), Some(Vec3::new(1.0, 0.0, 3.0)));
+        assert_eq!(
+            ray_plane_y(Vec3::new(1.0, 2.0, 3.0), Vec3::NEG_Y, 0.0),
+            Some(Vec3::new(1.0, 0.0, 3.0))
+        );
         assert!(ray_plane_y(Vec3::Y, Vec3::Y, 0.0).is_none());
-        assert!((plan_distance_to_segment(Vec3::new(0.5, 9.0, 1.0), Vec3::ZERO, Vec3::X) - 1.0).abs() < 1e-6);
-        assert!(plan_inside(Vec3::new(5.0, 0.0, 5.0), &square(0.0, 0.0, 10.0), &[]));
-        assert!(!plan_inside(Vec3::new(5.0, 0.0, 5.0), &square(0.0, 0.0, 10.0), &[square(4.0, 4.0, 2.0)]));
+        assert!(
+            (plan_distance_to_segment(Vec3::new(0.5, 9.0, 1.0), Vec3::ZERO, Vec3::X) - 1.0).abs()
+                < 1e-6
+        );
+        assert!(plan_inside(
+            Vec3::new(5.0, 0.0, 5.0),
+            &square(0.0, 0.0, 10.0),
+            &[]
+        ));
+        assert!(!plan_inside(
+            Vec3::new(5.0, 0.0, 5.0),
+            &square(0.0, 0.0, 10.0),
+            &[square(4.0, 4.0, 2.0)]
+        ));
     }
 }

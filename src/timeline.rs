@@ -23,7 +23,12 @@ impl Plugin for TimelinePlugin {
         app.init_resource::<Timeline>()
             .init_resource::<UiFocus>()
             .init_resource::<Journal>()
-            .add_systems(Update, (resolve_request, keys, play, clamp).chain().after(StageSystems));
+            .add_systems(
+                Update,
+                (resolve_request, keys, play, clamp)
+                    .chain()
+                    .after(StageSystems),
+            );
     }
 }
 
@@ -57,7 +62,14 @@ pub struct Timeline {
 
 impl Default for Timeline {
     fn default() -> Self {
-        Self { current: usize::MAX, substep: None, playing: false, accumulate: false, requested: None, timer: 0.0 }
+        Self {
+            current: usize::MAX,
+            substep: None,
+            playing: false,
+            accumulate: false,
+            requested: None,
+            timer: 0.0,
+        }
     }
 }
 
@@ -75,7 +87,8 @@ impl Timeline {
         if count == 0 {
             return;
         }
-        let i = (self.current.min(count - 1) as isize + delta).clamp(0, count as isize - 1) as usize;
+        let i =
+            (self.current.min(count - 1) as isize + delta).clamp(0, count as isize - 1) as usize;
         self.set_stage(i);
     }
 
@@ -92,7 +105,10 @@ impl Timeline {
             None => Some(0),
             Some(s) => Some(s as i64 + delta),
         };
-        self.substep = next.filter(|s| *s >= 0 && *s < count as i64).map(|s| s as u32).or(if delta < 0 { Some(0) } else { None });
+        self.substep = next
+            .filter(|s| *s >= 0 && *s < count as i64)
+            .map(|s| s as u32)
+            .or(if delta < 0 { Some(0) } else { None });
     }
 
     /// Advances playback by one tick: through the sub-steps of the current
@@ -125,16 +141,25 @@ impl Timeline {
 /// The number of sub-steps stage `stage` recorded, from its published
 /// geometry.
 pub fn substep_count<'a>(roots: impl IntoIterator<Item = &'a StageGeometry>, stage: usize) -> u32 {
-    roots.into_iter().find(|g| g.stage == stage).map_or(0, |g| g.substeps.len() as u32)
+    roots
+        .into_iter()
+        .find(|g| g.stage == stage)
+        .map_or(0, |g| g.substeps.len() as u32)
 }
 
 fn stage_count(build: &Build) -> usize {
     build.pipeline().map_or(0, |p| p.stages.len())
 }
 
-fn resolve_request(build: Res<Build>, mut timeline: ResMut<Timeline>, mut journal: ResMut<Journal>) {
+fn resolve_request(
+    build: Res<Build>,
+    mut timeline: ResMut<Timeline>,
+    mut journal: ResMut<Journal>,
+) {
     let Some(p) = build.pipeline() else { return };
-    let Some(req) = timeline.requested.take() else { return };
+    let Some(req) = timeline.requested.take() else {
+        return;
+    };
     let ids: Vec<&str> = p.stages.iter().map(|s| s.info.id).collect();
     match cli::resolve_stage(&req, &ids) {
         Ok(i) => timeline.set_stage(i),
@@ -142,7 +167,13 @@ fn resolve_request(build: Res<Build>, mut timeline: ResMut<Timeline>, mut journa
     }
 }
 
-fn keys(keys: Option<Res<ButtonInput<KeyCode>>>, focus: Res<UiFocus>, build: Res<Build>, roots: Query<&StageGeometry>, mut timeline: ResMut<Timeline>) {
+fn keys(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    focus: Res<UiFocus>,
+    build: Res<Build>,
+    roots: Query<&StageGeometry>,
+    mut timeline: ResMut<Timeline>,
+) {
     let Some(keys) = keys else { return };
     if focus.keyboard {
         return;
@@ -175,7 +206,12 @@ fn keys(keys: Option<Res<ButtonInput<KeyCode>>>, focus: Res<UiFocus>, build: Res
     }
 }
 
-fn play(time: Res<Time>, build: Res<Build>, roots: Query<&StageGeometry>, mut timeline: ResMut<Timeline>) {
+fn play(
+    time: Res<Time>,
+    build: Res<Build>,
+    roots: Query<&StageGeometry>,
+    mut timeline: ResMut<Timeline>,
+) {
     if !timeline.playing {
         return;
     }
@@ -208,7 +244,10 @@ mod tests {
 
     #[test]
     fn stepping_stays_in_range() {
-        let mut t = Timeline { current: 0, ..Default::default() };
+        let mut t = Timeline {
+            current: 0,
+            ..Default::default()
+        };
         t.step_stage(-1, 4);
         assert_eq!(t.current, 0);
         t.step_stage(10, 4);
@@ -219,7 +258,10 @@ mod tests {
 
     #[test]
     fn substeps_cycle_through_final_state() {
-        let mut t = Timeline { current: 1, ..Default::default() };
+        let mut t = Timeline {
+            current: 1,
+            ..Default::default()
+        };
         t.step_substep(1, 3);
         assert_eq!(t.substep, Some(0));
         t.step_substep(1, 3);
@@ -237,7 +279,11 @@ mod tests {
 
     #[test]
     fn playing_walks_substeps_then_stages_then_stops() {
-        let mut t = Timeline { current: 0, substep: Some(0), ..Default::default() };
+        let mut t = Timeline {
+            current: 0,
+            substep: Some(0),
+            ..Default::default()
+        };
         t.toggle_play(2);
         assert!(t.playing);
         t.advance(2, 2);

@@ -58,22 +58,47 @@ fn elements(app: &mut App) -> Vec<StageElement> {
 fn default_level_builds_and_publishes_one_entity_per_element() {
     let mut app = headless();
     settle(&mut app);
-    let runner = app.world().resource::<Build>().runner().cloned().expect("a finished build");
-    assert!(runner.first_error().is_none(), "default level builds cleanly: {:?}", runner.first_error());
+    let runner = app
+        .world()
+        .resource::<Build>()
+        .runner()
+        .cloned()
+        .expect("a finished build");
+    assert!(
+        runner.first_error().is_none(),
+        "default level builds cleanly: {:?}",
+        runner.first_error()
+    );
     let els = elements(&mut app);
     let n = runner.pipeline().stages.len();
     assert!(n > 0);
     for i in 0..n {
         let artifact = runner.result(i).unwrap().outcome.as_ref().unwrap();
-        let expected: BTreeSet<(String, u32)> = artifact.primitives().into_iter().map(|p| (p.kind, p.element)).collect();
-        let got: BTreeSet<(String, u32)> = els.iter().filter(|e| e.stage == i).map(|e| (e.kind.clone(), e.element)).collect();
-        assert_eq!(got, expected, "stage {i} publishes one entity per (kind, element)");
+        let expected: BTreeSet<(String, u32)> = artifact
+            .primitives()
+            .into_iter()
+            .map(|p| (p.kind, p.element))
+            .collect();
+        let got: BTreeSet<(String, u32)> = els
+            .iter()
+            .filter(|e| e.stage == i)
+            .map(|e| (e.kind.clone(), e.element))
+            .collect();
+        assert_eq!(
+            got, expected,
+            "stage {i} publishes one entity per (kind, element)"
+        );
     }
     // Each element entity carries exactly its primitives.
     let mut q = app.world_mut().query::<(&StageElement, &ElementShapes)>();
     for (e, shapes) in q.iter(app.world()) {
         assert!(!shapes.0.is_empty());
-        assert!(shapes.0.iter().all(|p| p.kind == e.kind && p.element == e.element));
+        assert!(
+            shapes
+                .0
+                .iter()
+                .all(|p| p.kind == e.kind && p.element == e.element)
+        );
     }
     let mut roots = app.world_mut().query::<(&StageRoot, &StageGeometry)>();
     assert_eq!(roots.iter(app.world()).count(), n, "one root per stage");
@@ -88,9 +113,17 @@ fn arrow_keys_scrub_the_timeline() {
     let mut app = headless();
     app.init_resource::<ButtonInput<KeyCode>>();
     settle(&mut app);
-    let n = app.world().resource::<Build>().pipeline().unwrap().stages.len();
+    let n = app
+        .world()
+        .resource::<Build>()
+        .pipeline()
+        .unwrap()
+        .stages
+        .len();
     let press = |app: &mut App, k: KeyCode| {
-        app.world_mut().resource_mut::<ButtonInput<KeyCode>>().press(k);
+        app.world_mut()
+            .resource_mut::<ButtonInput<KeyCode>>()
+            .press(k);
         app.update();
         let mut input = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
         input.release(k);
@@ -101,13 +134,19 @@ fn arrow_keys_scrub_the_timeline() {
     press(&mut app, KeyCode::Home);
     assert_eq!(app.world().resource::<Timeline>().current, 0);
     press(&mut app, KeyCode::ArrowLeft);
-    assert_eq!(app.world().resource::<Timeline>().current, 0, "clamped at the first stage");
+    assert_eq!(
+        app.world().resource::<Timeline>().current,
+        0,
+        "clamped at the first stage"
+    );
     press(&mut app, KeyCode::ArrowRight);
     assert_eq!(app.world().resource::<Timeline>().current, 1);
     // Sub-steps where the stage recorded some.
     let with_steps = {
         let mut q = app.world_mut().query::<&StageGeometry>();
-        q.iter(app.world()).find(|g| !g.substeps.is_empty()).map(|g| (g.stage, g.substeps.len()))
+        q.iter(app.world())
+            .find(|g| !g.substeps.is_empty())
+            .map(|g| (g.stage, g.substeps.len()))
     };
     if let Some((stage, count)) = with_steps {
         app.world_mut().resource_mut::<Timeline>().set_stage(stage);
@@ -118,7 +157,11 @@ fn arrow_keys_scrub_the_timeline() {
         for _ in 0..count {
             press(&mut app, KeyCode::ArrowUp);
         }
-        assert_eq!(app.world().resource::<Timeline>().substep, None, "stepping past the last sub-step shows the final state");
+        assert_eq!(
+            app.world().resource::<Timeline>().substep,
+            None,
+            "stepping past the last sub-step shows the final state"
+        );
     }
     press(&mut app, KeyCode::End);
     assert_eq!(app.world().resource::<Timeline>().current, n - 1);
@@ -131,7 +174,11 @@ fn other_value(spec: &ParamSpec, current: &ParamValue) -> Option<ParamValue> {
             let d = (max - min) * 0.1;
             Some(ParamValue::Float(if x + d <= *max { x + d } else { x - d }))
         }
-        (ParamKind::Int { min, max }, ParamValue::Int(i)) => Some(ParamValue::Int(if i < max { i + 1 } else { (i - 1).max(*min) })),
+        (ParamKind::Int { min, max }, ParamValue::Int(i)) => Some(ParamValue::Int(if i < max {
+            i + 1
+        } else {
+            (i - 1).max(*min)
+        })),
         (ParamKind::Bool, ParamValue::Bool(b)) => Some(ParamValue::Bool(!b)),
         _ => None,
     }
@@ -146,33 +193,55 @@ fn a_parameter_change_reruns_only_the_later_stages() {
     let spec = pipeline
         .params
         .iter()
-        .filter(|s| matches!(s.kind, ParamKind::Float { .. } | ParamKind::Int { .. } | ParamKind::Bool))
+        .filter(|s| {
+            matches!(
+                s.kind,
+                ParamKind::Float { .. } | ParamKind::Int { .. } | ParamKind::Bool
+            )
+        })
         .max_by_key(|s| pipeline.first_reader(&s.name))
         .cloned()
         .expect("the default pipeline has a numeric or on/off parameter");
     let first = pipeline.first_reader(&spec.name).unwrap();
     let value = other_value(&spec, &spec.default).unwrap();
     let before = published_at(&app);
-    app.world_mut().write_message(ParamCommand::Set(spec.name.clone(), value.clone()));
+    app.world_mut()
+        .write_message(ParamCommand::Set(spec.name.clone(), value.clone()));
     settle_after(&mut app, before);
     let build = app.world().resource::<Build>();
     let runner = build.runner().unwrap();
     for i in 0..pipeline.stages.len() {
         let expected = if i < first { 1 } else { 2 };
-        assert_eq!(runner.executions(i), expected, "stage {i} ({}) executions after changing '{}'", pipeline.stages[i].info.id, spec.name);
+        assert_eq!(
+            runner.executions(i),
+            expected,
+            "stage {i} ({}) executions after changing '{}'",
+            pipeline.stages[i].info.id,
+            spec.name
+        );
     }
-    assert_eq!(runner.params().get(&spec.name), spec.check(&value).ok().as_ref());
+    assert_eq!(
+        runner.params().get(&spec.name),
+        spec.check(&value).ok().as_ref()
+    );
     let report = build.last.clone().unwrap();
     assert_eq!(report.from, first);
     assert_eq!(report.stages_ran, pipeline.stages.len() - first);
 
     // Reset goes back to the paper's value and re-runs the same stages.
     let before = published_at(&app);
-    app.world_mut().write_message(ParamCommand::Reset(spec.name.clone()));
+    app.world_mut()
+        .write_message(ParamCommand::Reset(spec.name.clone()));
     settle_after(&mut app, before);
     let runner = app.world().resource::<Build>().runner().unwrap();
-    assert_eq!(runner.params().get(&spec.name), Some(&spec.check(&spec.default).unwrap()));
-    assert_eq!(runner.executions(first.saturating_sub(1)), if first == 0 { 3 } else { 1 });
+    assert_eq!(
+        runner.params().get(&spec.name),
+        Some(&spec.check(&spec.default).unwrap())
+    );
+    assert_eq!(
+        runner.executions(first.saturating_sub(1)),
+        if first == 0 { 3 } else { 1 }
+    );
 }
 
 #[test]
@@ -180,19 +249,36 @@ fn quick_successive_edits_publish_the_last_one() {
     let mut app = headless();
     settle(&mut app);
     let pipeline = app.world().resource::<Build>().pipeline().cloned().unwrap();
-    let Some(spec) = pipeline.params.iter().find(|s| matches!(s.kind, ParamKind::Float { .. })).cloned() else { return };
-    let (ParamKind::Float { min, max, .. }, ParamValue::Float(d)) = (&spec.kind, &spec.default) else { unreachable!() };
+    let Some(spec) = pipeline
+        .params
+        .iter()
+        .find(|s| matches!(s.kind, ParamKind::Float { .. }))
+        .cloned()
+    else {
+        return;
+    };
+    let (ParamKind::Float { min, max, .. }, ParamValue::Float(d)) = (&spec.kind, &spec.default)
+    else {
+        unreachable!()
+    };
     let before = published_at(&app);
     // Several edits in consecutive frames, as a dragged slider sends them.
     let mut last = *d;
     for k in 1..=5 {
         last = (d + (max - min) * 0.01 * k as f64).min(*max);
-        app.world_mut().write_message(ParamCommand::Set(spec.name.clone(), ParamValue::Float(last)));
+        app.world_mut().write_message(ParamCommand::Set(
+            spec.name.clone(),
+            ParamValue::Float(last),
+        ));
         app.update();
     }
     settle_after(&mut app, before);
     let runner = app.world().resource::<Build>().runner().unwrap();
-    assert_eq!(runner.params().float(&spec.name), last, "the published build has the latest value");
+    assert_eq!(
+        runner.params().float(&spec.name),
+        last,
+        "the published build has the latest value"
+    );
 }
 
 #[test]
@@ -204,7 +290,10 @@ fn probing_a_path_between_two_nodes_finds_it() {
         let probe = app.world().resource::<Probe>();
         let mesh = probe.mesh().expect("the probe sees the NavMesh");
         assert!(mesh.nodes.len() >= 2);
-        (mesh.nodes[0].position.as_vec3(), mesh.nodes[mesh.nodes.len() - 1].position.as_vec3())
+        (
+            mesh.nodes[0].position.as_vec3(),
+            mesh.nodes[mesh.nodes.len() - 1].position.as_vec3(),
+        )
     };
     {
         let mut probe = app.world_mut().resource_mut::<Probe>();
@@ -216,14 +305,19 @@ fn probing_a_path_between_two_nodes_finds_it() {
         Some(ProbeOutcome::Searched { result, .. }) => {
             assert!(result.found);
             assert!(result.expansions >= 1);
-            assert!(result.length >= a.distance(b) as f64 - 1e-6, "a path is never shorter than the straight line");
+            assert!(
+                result.length >= a.distance(b) as f64 - 1e-6,
+                "a path is never shorter than the straight line"
+            );
             assert!(!result.waypoints.is_empty());
             assert!(!result.search.trace.expansions.is_empty());
         }
         other => panic!("expected a search result, got {other:?}"),
     }
     // A goal far off the mesh is explained, not a crash.
-    app.world_mut().resource_mut::<Probe>().set_goal(Vec3::new(1.0e6, 0.0, 1.0e6));
+    app.world_mut()
+        .resource_mut::<Probe>()
+        .set_goal(Vec3::new(1.0e6, 0.0, 1.0e6));
     app.update();
     match &app.world().resource::<Probe>().outcome {
         Some(ProbeOutcome::NoPath(why)) => assert!(why.contains("goal"), "{why}"),
@@ -239,14 +333,23 @@ fn a_broken_level_is_reported_and_the_app_keeps_running() {
     let dir = std::env::temp_dir().join(format!("navscope-app-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("broken.json");
-    std::fs::write(&bad, r#"{ "format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [1, 0]] "#).unwrap();
-    app.world_mut().write_message(LevelRequest::Open(bad.clone()));
+    std::fs::write(
+        &bad,
+        r#"{ "format": "navscope-floorplan", "version": 1, "outer": [[0, 0], [1, 0]] "#,
+    )
+    .unwrap();
+    app.world_mut()
+        .write_message(LevelRequest::Open(bad.clone()));
     for _ in 0..5 {
         app.update();
     }
     let journal = app.world().resource::<Journal>();
     let err = journal.last_error().expect("the error is logged");
-    assert!(err.text.contains("broken.json"), "the message names the file: {}", err.text);
+    assert!(
+        err.text.contains("broken.json"),
+        "the message names the file: {}",
+        err.text
+    );
     let current = app.world().resource::<CurrentLevel>();
     assert!(current.path.is_none(), "the default level stays open");
     assert!(current.last_error.is_some());
@@ -254,9 +357,17 @@ fn a_broken_level_is_reported_and_the_app_keeps_running() {
     assert_eq!(published_at(&app), published);
     assert!(!elements(&mut app).is_empty());
     // A missing file too.
-    app.world_mut().write_message(LevelRequest::Open(dir.join("missing.json")));
+    app.world_mut()
+        .write_message(LevelRequest::Open(dir.join("missing.json")));
     app.update();
-    assert!(app.world().resource::<Journal>().last_error().unwrap().text.contains("missing.json"));
+    assert!(
+        app.world()
+            .resource::<Journal>()
+            .last_error()
+            .unwrap()
+            .text
+            .contains("missing.json")
+    );
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -273,16 +384,25 @@ fn a_valid_file_opens_and_an_unknown_pipeline_is_refused() {
     )
     .unwrap();
     let before = published_at(&app);
-    app.world_mut().write_message(LevelRequest::Open(good.clone()));
+    app.world_mut()
+        .write_message(LevelRequest::Open(good.clone()));
     settle_after(&mut app, before);
     let current = app.world().resource::<CurrentLevel>();
     assert_eq!(current.path.as_deref(), Some(good.as_path()));
     assert_eq!(current.level.kind(), LevelKind::FloorPlan);
     let runner = app.world().resource::<Build>().runner().unwrap();
     assert_eq!(runner.level().source, current.level.source);
-    app.world_mut().write_message(LevelRequest::Pipeline("no-such-pipeline".into()));
+    app.world_mut()
+        .write_message(LevelRequest::Pipeline("no-such-pipeline".into()));
     app.update();
-    assert!(app.world().resource::<Journal>().last_error().unwrap().text.contains("no-such-pipeline"));
+    assert!(
+        app.world()
+            .resource::<Journal>()
+            .last_error()
+            .unwrap()
+            .text
+            .contains("no-such-pipeline")
+    );
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -296,7 +416,9 @@ impl Artifact for Dots {
         BTreeMap::from([("dots".to_string(), self.0 as u64)])
     }
     fn primitives(&self) -> Vec<Primitive> {
-        (0..self.0).map(|i| Primitive::new("dot", i, Shape::Point(Vec3::new(i as f32, 0.0, 0.0)))).collect()
+        (0..self.0)
+            .map(|i| Primitive::new("dot", i, Shape::Point(Vec3::new(i as f32, 0.0, 0.0))))
+            .collect()
     }
 }
 
@@ -312,13 +434,28 @@ fn fails(_: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 fn a_failing_stage_is_logged_and_earlier_stages_stay_visible() {
     let mut app = headless();
     settle(&mut app);
-    let info = |id: &'static str| StageInfo { id, title: id, explanation: "test", paper: "none", params: &[] };
+    let info = |id: &'static str| StageInfo {
+        id,
+        title: id,
+        explanation: "test",
+        paper: "none",
+        params: &[],
+    };
     let pipeline = Arc::new(Pipeline {
         id: "test-failing",
         title: "test",
         accepts: vec![LevelKind::FloorPlan],
         params: vec![],
-        stages: vec![Stage { info: info("dots"), run: dots }, Stage { info: info("broken"), run: fails }],
+        stages: vec![
+            Stage {
+                info: info("dots"),
+                run: dots,
+            },
+            Stage {
+                info: info("broken"),
+                run: fails,
+            },
+        ],
     });
     let before = published_at(&app);
     {
@@ -327,11 +464,27 @@ fn a_failing_stage_is_logged_and_earlier_stages_stay_visible() {
         current.revision += 1;
     }
     settle_after(&mut app, before);
-    let err = app.world().resource::<Journal>().last_error().unwrap().text.clone();
-    assert!(err.contains("'broken' failed") && err.contains("element 7"), "{err}");
+    let err = app
+        .world()
+        .resource::<Journal>()
+        .last_error()
+        .unwrap()
+        .text
+        .clone();
+    assert!(
+        err.contains("'broken' failed") && err.contains("element 7"),
+        "{err}"
+    );
     let els = elements(&mut app);
-    assert_eq!(els.iter().filter(|e| e.stage == 0).count(), 3, "the stage before the failure is published");
-    assert!(els.iter().all(|e| e.stage == 0), "nothing of the failed stage nor of the old pipeline remains");
+    assert_eq!(
+        els.iter().filter(|e| e.stage == 0).count(),
+        3,
+        "the stage before the failure is published"
+    );
+    assert!(
+        els.iter().all(|e| e.stage == 0),
+        "nothing of the failed stage nor of the old pipeline remains"
+    );
     for _ in 0..10 {
         app.update();
     }

@@ -17,12 +17,25 @@ fn screenshot_of_the_default_level_is_not_blank() {
     let status = Command::new(env!("CARGO_BIN_EXE_navscope"))
         .args(["--stage", "4", "--screenshot"])
         .arg(&out)
-        .env("XDG_CONFIG_HOME", std::env::temp_dir().join("navscope-smoke-config"))
+        .env(
+            "XDG_CONFIG_HOME",
+            std::env::temp_dir().join("navscope-smoke-config"),
+        )
         .status()
         .expect("the navscope binary starts");
-    assert!(status.success(), "navscope --screenshot exited with {status}");
-    let img = image::open(&out).expect("the screenshot is a readable PNG").to_rgba8();
-    assert!(img.width() >= 800 && img.height() >= 600, "window-sized picture, got {}x{}", img.width(), img.height());
+    assert!(
+        status.success(),
+        "navscope --screenshot exited with {status}"
+    );
+    let img = image::open(&out)
+        .expect("the screenshot is a readable PNG")
+        .to_rgba8();
+    assert!(
+        img.width() >= 800 && img.height() >= 600,
+        "window-sized picture, got {}x{}",
+        img.width(),
+        img.height()
+    );
     // The central area (the 3D view between the panels) must show the level
     // and its cells: many distinct colours, not a flat background.
     let (w, h) = (img.width(), img.height());
@@ -33,16 +46,26 @@ fn screenshot_of_the_default_level_is_not_blank() {
             colours.insert([p[0] / 8, p[1] / 8, p[2] / 8]);
         }
     }
-    assert!(colours.len() >= 8, "only {} distinct colours in the view: blank picture?", colours.len());
+    assert!(
+        colours.len() >= 8,
+        "only {} distinct colours in the view: blank picture?",
+        colours.len()
+    );
     std::fs::remove_file(out).ok();
 }
 
 #[test]
 fn bad_arguments_exit_with_status_2() {
-    let out = Command::new(env!("CARGO_BIN_EXE_navscope")).arg("--no-such-option").output().expect("starts");
+    let out = Command::new(env!("CARGO_BIN_EXE_navscope"))
+        .arg("--no-such-option")
+        .output()
+        .expect("starts");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--no-such-option"));
-    let help = Command::new(env!("CARGO_BIN_EXE_navscope")).arg("--help").output().expect("starts");
+    let help = Command::new(env!("CARGO_BIN_EXE_navscope"))
+        .arg("--help")
+        .output()
+        .expect("starts");
     assert_eq!(help.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&help.stdout).contains("--screenshot"));
 }
@@ -54,8 +77,15 @@ fn an_unreadable_level_with_screenshot_exits_with_status_1() {
         return;
     }
     let out = Command::new(env!("CARGO_BIN_EXE_navscope"))
-        .args(["/nonexistent/level.json", "--screenshot", "/tmp/navscope-never.png"])
-        .env("XDG_CONFIG_HOME", std::env::temp_dir().join("navscope-smoke-config"))
+        .args([
+            "/nonexistent/level.json",
+            "--screenshot",
+            "/tmp/navscope-never.png",
+        ])
+        .env(
+            "XDG_CONFIG_HOME",
+            std::env::temp_dir().join("navscope-smoke-config"),
+        )
         .output()
         .expect("starts");
     assert_eq!(out.status.code(), Some(1));
