@@ -179,7 +179,7 @@ pub fn pipeline() -> Pipeline {
                     title: "Super-graph",
                     explanation: "Triangles are grouped into regions; regions joined by portals form the super-graph, searched first so that 'no path' is answered without searching the base graph.",
                     paper: "Navigation graph generation, Hierarchical graphs, Fig. 17",
-                    params: &["region_size"],
+                    params: &["region_size", "simplify_tolerance"],
                 },
                 run: stage_supergraph,
             },

@@ -266,13 +266,23 @@ pub struct SuperGraphArtifact {
     walls: Walls,
     #[serde(skip_serializing)]
     locator: Locator,
+    /// How far outside the triangles a query point may be (the
+    /// simplification tolerance in metres).
+    pub snap: f64,
 }
 
 impl SuperGraphArtifact {
     /// The two-level search of the article from `from` to `to` (world
-    /// points): see [`crate::supergraph`].
+    /// points), the base search on the whole base graph once the
+    /// super-graph found a region path: see [`crate::supergraph`].
     pub fn route(&self, from: DVec3, to: DVec3) -> Result<Route, String> {
-        self.graph.route(&self.dual, &self.locator, &self.walls, from, to)
+        self.graph.route(&self.dual, &self.locator, &self.walls, from, to, self.snap, false)
+    }
+
+    /// The same with the base search limited to the regions of the super
+    /// path (the article's scheme).
+    pub fn route_within_regions(&self, from: DVec3, to: DVec3) -> Result<Route, String> {
+        self.graph.route(&self.dual, &self.locator, &self.walls, from, to, self.snap, true)
     }
 
     /// The base graph the super-graph partitions.
@@ -318,6 +328,8 @@ impl Artifact for SuperGraphArtifact {
 pub fn stage_supergraph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let t = ctx.artifact::<TriangulationArtifact>("triangulate")?;
     let g = ctx.artifact::<GraphsArtifact>("graphs")?;
+    let b = ctx.artifact::<BinaryArtifact>("binary")?;
+    let snap = ctx.params.float("simplify_tolerance") * b.image.metres_per_pixel;
     let graph = partition(&t.triangulation, &g.dual, ctx.params.float("region_size"));
     let regions = (0..t.triangulation.triangles.len()).map(|k| (graph.region_of[k], t.triangulation.corners(k).map(|p| plan_to_world(p, 0.0)))).collect();
     let portals = graph
@@ -328,5 +340,5 @@ pub fn stage_supergraph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageEr
             l.segment.unwrap_or([g.dual.mesh.nodes[l.from as usize].position, g.dual.mesh.nodes[l.to as usize].position])
         })
         .collect();
-    Ok(Arc::new(SuperGraphArtifact { graph, regions, portals, dual: g.dual.clone(), walls: t.walls.clone(), locator: Locator::new(&g.dual.mesh) }))
+    Ok(Arc::new(SuperGraphArtifact { graph, regions, portals, dual: g.dual.clone(), walls: t.walls.clone(), locator: Locator::new(&g.dual.mesh), snap }))
 }

@@ -19,10 +19,14 @@
 //! without touching the base graph. Otherwise A* runs on the base graph
 //! restricted to the regions of the super path (and on the whole base graph
 //! if that restriction disconnects them, which a repaired dual edge through
-//! a vertex of a third region can do). The node path is then shortened by
-//! line of sight: first the start-node skip (the farthest path node the
-//! start point sees becomes the first), then the same greedily from every
-//! kept node (string pulling by visibility).
+//! a vertex of a third region can do), or, on request, on the whole base
+//! graph: region corridors chosen by centre distances can be much longer
+//! than the best path (on `arena`, up to a third), so navscope's default
+//! query uses the super-graph to answer "no path" and searches the base
+//! graph freely otherwise. The node path is then shortened by line of
+//! sight: the shortest subsequence of its points whose consecutive points
+//! see each other; the first kept node after the start is the start-node
+//! skip of the article.
 
 use std::collections::VecDeque;
 
@@ -132,41 +136,60 @@ pub fn partition(tri: &Triangulation, dual: &DualGraph, size: f64) -> SuperGraph
     SuperGraph { region_of, regions, portals, mesh }
 }
 
-/// Greedy line-of-sight shortening of a polyline whose first point is
-/// free: from each kept point, the farthest later point it sees. Returns
-/// the kept points and how many were skipped right after the first.
+/// Line-of-sight shortening of a polyline whose first point is free: the
+/// shortest subsequence of its points (same first and last) whose
+/// consecutive points see each other, by dynamic programming over the
+/// points (quadratic in their number, which is a path's node count).
+/// Returns the kept points and how many were skipped right after the
+/// first (the start-node skip).
 pub fn shortcut(walls: &Walls, pts: &[DVec2]) -> (Vec<DVec2>, usize) {
-    if pts.len() <= 2 {
+    let n = pts.len();
+    if n <= 2 {
         return (pts.to_vec(), 0);
     }
-    let mut kept = vec![pts[0]];
-    let mut i = 0;
-    let mut skipped_first = 0;
-    while i + 1 < pts.len() {
-        let mut j = pts.len() - 1;
-        while j > i + 1 && !walls.clear(pts[i], pts[j]) {
-            j -= 1;
+    let mut cost = vec![f64::INFINITY; n];
+    let mut from = vec![0usize; n];
+    cost[0] = 0.0;
+    for j in 1..n {
+        for i in 0..j {
+            if !cost[i].is_finite() {
+                continue;
+            }
+            let c = cost[i] + pts[i].distance(pts[j]);
+            // Consecutive path points always see each other.
+            if c < cost[j] && (i + 1 == j || walls.clear(pts[i], pts[j])) {
+                cost[j] = c;
+                from[j] = i;
+            }
         }
-        if i == 0 {
-            skipped_first = j - 1;
-        }
-        kept.push(pts[j]);
-        i = j;
     }
-    (kept, skipped_first)
+    let mut idx = vec![n - 1];
+    while *idx.last().unwrap_or(&0) != 0 {
+        let k = from[*idx.last().unwrap_or(&0)];
+        idx.push(k);
+    }
+    idx.reverse();
+    let skipped = idx.get(1).map_or(0, |&k| k - 1);
+    (idx.iter().map(|&k| pts[k]).collect(), skipped)
 }
 
 impl SuperGraph {
-    /// The two-level query from `from` to `to` (world points on navigable
-    /// space) over the dual graph `dual` (located with `locator`, built on
-    /// `dual.mesh`); see the module docs. Errors name a point that is not
-    /// in navigable space.
-    pub fn route(&self, dual: &DualGraph, locator: &Locator, walls: &Walls, from: DVec3, to: DVec3) -> Result<Route, String> {
+    /// The two-level query from `from` to `to` (world points) over the
+    /// dual graph `dual` (located with `locator`, built on `dual.mesh`); see
+    /// the module docs. With `within_regions` the base search is limited to
+    /// the regions of the super path (the article's scheme: less work,
+    /// possibly longer paths); without, the super-graph only screens out
+    /// unreachable queries and the base search is free. A point outside
+    /// every triangle but within `snap` metres of one (simplification may
+    /// shave a pixel centre off) starts from the nearest point of that
+    /// triangle; farther away it is an error naming the point.
+    pub fn route(&self, dual: &DualGraph, locator: &Locator, walls: &Walls, from: DVec3, to: DVec3, snap: f64, within_regions: bool) -> Result<Route, String> {
         let nt = dual.incentres.len() as u32;
         let locate = |p: DVec3, what: &str| -> Result<(u32, DVec3), String> {
-            let l = locator.locate(p).filter(|l| l.inside && l.node < nt).ok_or_else(|| format!("{what} {p} is not in navigable space"))?;
-            Ok((l.node, p))
+            let l = locator.locate(p).filter(|l| l.node < nt && (l.inside || l.distance <= snap)).ok_or_else(|| format!("{what} {p} is not in navigable space"))?;
+            Ok((l.node, if l.inside { p } else { l.point }))
         };
+        let (original_from, original_to) = (from, to);
         let (s, from) = locate(from, "start")?;
         let (g, to) = locate(to, "goal")?;
         let (rs, rg) = (self.region_of[s as usize], self.region_of[g as usize]);
@@ -180,7 +203,7 @@ impl SuperGraph {
         for r in &region_path {
             allowed[*r as usize] = true;
         }
-        let (sub, map) = restrict(&dual.mesh, |n| allowed[self.region_of[n] as usize]);
+        let (sub, map) = restrict(&dual.mesh, |n| !within_regions || allowed[self.region_of[n] as usize]);
         let back: Vec<u32> = {
             let mut b = vec![0; sub.nodes.len()];
             for (old, new) in map.iter().enumerate() {
@@ -209,7 +232,13 @@ impl SuperGraph {
         }
         pts.push(world_to_plan(to));
         let (kept, skipped) = shortcut(walls, &pts);
-        let waypoints: Vec<DVec3> = kept.iter().map(|p| plan_to_world(*p, 0.0)).collect();
+        let mut waypoints: Vec<DVec3> = kept.iter().map(|p| plan_to_world(*p, 0.0)).collect();
+        if original_from != from {
+            waypoints.insert(0, original_from);
+        }
+        if original_to != to {
+            waypoints.push(original_to);
+        }
         let length = waypoints.windows(2).map(|w| w[0].distance(w[1])).sum();
         Ok(Route { found: true, waypoints, length, super_expansions, base_expansions, skipped_start_nodes: skipped })
     }
@@ -270,7 +299,7 @@ mod tests {
         let loc = Locator::new(&dual.mesh);
         let a = plan_to_world(v(1., 1.), 0.);
         let b = plan_to_world(v(89., 39.), 0.);
-        let r = sg.route(&dual, &loc, &walls, a, b).unwrap();
+        let r = sg.route(&dual, &loc, &walls, a, b, 0.0, true).unwrap();
         assert!(!r.found);
         assert_eq!(r.base_expansions, 0);
         assert!(r.super_expansions > 0 && r.super_expansions < sg.regions as usize);
@@ -279,11 +308,14 @@ mod tests {
         assert!(full.nodes.is_none() && full.trace.expansions.len() > 2 * r.super_expansions, "{} vs {}", full.trace.expansions.len(), r.super_expansions);
         // Reachable inside a room: a straight line after shortcutting.
         let c = plan_to_world(v(39., 39.), 0.);
-        let r = sg.route(&dual, &loc, &walls, a, plan_to_world(v(39., 1.), 0.)).unwrap();
+        let r = sg.route(&dual, &loc, &walls, a, plan_to_world(v(39., 1.), 0.), 0.0, true).unwrap();
         assert!(r.found && (r.length - 38.0).abs() < 1e-9, "{r:?}");
-        let r = sg.route(&dual, &loc, &walls, a, c).unwrap();
+        let r = sg.route(&dual, &loc, &walls, a, c, 0.0, false).unwrap();
         assert!(r.found && r.waypoints.len() >= 2);
-        assert!(sg.route(&dual, &loc, &walls, a, plan_to_world(v(45., 1.), 0.)).unwrap_err().contains("goal"));
+        assert!(sg.route(&dual, &loc, &walls, a, plan_to_world(v(45., 1.), 0.), 1.0, false).unwrap_err().contains("goal"));
+        // Within the snap distance the goal is pulled onto the mesh.
+        let r = sg.route(&dual, &loc, &walls, a, plan_to_world(v(40.5, 1.), 0.), 1.0, false).unwrap();
+        assert!(r.found && (r.length - 39.5).abs() < 1e-9, "{r:?}");
     }
 
     #[test]
@@ -292,5 +324,10 @@ mod tests {
         let (k, skipped) = shortcut(&walls, &[v(1., 1.), v(0.5, 0.5), v(2., 8.), v(9., 9.)]);
         assert_eq!(k, vec![v(1., 1.), v(9., 9.)]);
         assert_eq!(skipped, 2);
+        // Round a pillar: the corner stays, the detour nodes go.
+        let walls = Walls::new(vec![vec![v(0., 0.), v(10., 0.), v(10., 10.), v(0., 10.)], vec![v(4., 4.), v(4., 6.), v(6., 6.), v(6., 4.)]]);
+        let (k, skipped) = shortcut(&walls, &[v(1., 5.), v(2., 8.), v(4., 6.), v(5., 9.), v(6., 6.), v(9., 5.)]);
+        assert_eq!(k, vec![v(1., 5.), v(4., 6.), v(6., 6.), v(9., 5.)]);
+        assert_eq!(skipped, 1);
     }
 }

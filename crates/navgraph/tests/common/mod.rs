@@ -1,0 +1,40 @@
+//! Helpers shared by the integration tests.
+
+use std::any::Any;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use navscope_core::level::Level;
+use navscope_core::{Artifact, ParamValue, Pipeline, Runner};
+
+/// Path of a file under the repository root.
+pub fn repo(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel)
+}
+
+/// Loads a level from the repository's assets.
+pub fn level(rel: &str) -> Level {
+    navscope_levels::load(&repo(rel)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs every stage of `pipeline` on `level` with the given parameters and
+/// panics on the first error.
+pub fn run(pipeline: Pipeline, level: Level, params: &[(&str, ParamValue)]) -> Runner {
+    let mut r = Runner::new(Arc::new(pipeline), Arc::new(level));
+    for (k, v) in params {
+        r.set_param(k, v.clone()).unwrap();
+    }
+    r.run_all();
+    if let Some((i, e)) = r.first_error() {
+        panic!("stage {} failed: {e}", r.pipeline().stages[i].info.id);
+    }
+    r
+}
+
+/// The artifact of stage `id`, downcast.
+pub fn artifact<'a, T: Artifact>(r: &'a Runner, id: &str) -> &'a T {
+    let i = r.pipeline().stage_index(id).unwrap();
+    let a: &Arc<dyn Artifact> = r.result(i).unwrap().outcome.as_ref().unwrap();
+    let any: &dyn Any = a.as_ref();
+    any.downcast_ref::<T>().unwrap()
+}
