@@ -270,8 +270,8 @@ pub fn layer_axes(sites: &Sites, grid: Grid, tolerance: f64, snap: f64) -> Resul
     let mut axis = Axis::new(snap);
     for (li, pieces) in sites.pieces.iter().enumerate() {
         let segs: Vec<_> = pieces.iter().map(|p| (p.a, p.b)).collect();
-        let edges =
-            primary_edges(&[], &segs, grid, tolerance).map_err(|e| format!("layer {li}: {e}"))?;
+        let edges = primary_edges(&[], &segs, grid, tolerance, &|_, _| true)
+            .map_err(|e| format!("layer {li}: {e}"))?;
         for e in edges {
             let mid = e.points[e.points.len() / 2];
             let mid = if e.points.len() == 2 {

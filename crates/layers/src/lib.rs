@@ -16,6 +16,19 @@
 //! in the middle of a floor) or on a layer's boundary (a stair flight
 //! meeting a landing); its access sides must face free space.
 //!
+//! ```text
+//!   layer f (height 0)            layer t (height 3)
+//!   +-------------------+         +-------------------+
+//!   |         b         |         |         b         |
+//!   |  access ^  wall   |         |  wall   ^  access |
+//!   |   side  |  side   |         |  side   |   side  |
+//!   |         |         |         |         |         |
+//!   |         a         |         |         a         |
+//!   +-------------------+         +-------------------+
+//!   (plan view, a -> b pointing up the page) walking east across a -> b
+//!   on f continues east on t, and back
+//! ```
+//!
 //! ## Algorithm (stages)
 //! | stage id | paper | what it publishes |
 //! |---|---|---|

@@ -307,9 +307,14 @@ pub fn open(
         ([x1, y1], [x0, y1]),
         ([x0, y1], [x0, y0]),
     ]);
-    let vedges = primary_edges(&sc.points, &segs, set.grid, set.tolerance)
-        .map_err(|e| format!("connection {c}: {e}"))?;
-
+    let is_real = |s: Source| match s {
+        Source::Segment(k) | Source::Start(k) | Source::End(k) => k < nreal,
+        Source::Point(_) => true,
+    };
+    let vedges = primary_edges(&sc.points, &segs, set.grid, set.tolerance, &|a, b| {
+        is_real(a) && is_real(b)
+    })
+    .map_err(|e| format!("connection {c}: {e}"))?;
     let len = cn.a.distance(cn.b);
     let geoms = |ids: &[u32]| {
         ids.iter()
@@ -368,14 +373,7 @@ pub fn open(
     let mut scene_axis = Vec::new();
     let mut added = Vec::new();
     let mut cuts: Vec<(DVec2, usize)> = Vec::new();
-    let is_real = |s: Source| match s {
-        Source::Segment(k) | Source::Start(k) | Source::End(k) => k < nreal,
-        Source::Point(_) => true,
-    };
     for e in &vedges {
-        if !is_real(e.sources[0]) || !is_real(e.sources[1]) {
-            continue;
-        }
         scene_axis.push(e.points.clone());
         // Runs of the polyline inside the zone.
         let mut runs: Vec<Vec<DVec2>> = Vec::new();
