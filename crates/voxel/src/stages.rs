@@ -401,19 +401,21 @@ fn ring_points(g: &Grid, r: &Ring) -> Vec<Vec3> {
         .collect()
 }
 
-fn stance_steps(tiles: &[Arc<Vec<Region>>]) -> Vec<SubStep> {
-    let mut names: Vec<(usize, &'static str)> = tiles
+fn stance_steps(passes: &[&'static str], tiles: &[Arc<Vec<Region>>]) -> Vec<SubStep> {
+    let mut per_pass = vec![(0u64, 0u64); passes.len()];
+    for r in tiles.iter().flat_map(|t| t.iter()) {
+        if let Some(e) = per_pass.get_mut(r.pass) {
+            e.0 += 1;
+            e.1 += r.spans as u64;
+        }
+    }
+    passes
         .iter()
-        .flat_map(|t| t.iter())
-        .map(|r| (r.pass, r.stance.name()))
-        .collect();
-    names.sort();
-    names.dedup();
-    names
-        .into_iter()
-        .map(|(k, n)| SubStep {
+        .zip(per_pass)
+        .enumerate()
+        .map(|(k, (n, (regions, spans)))| SubStep {
             title: format!("pass {}: {n}", k + 1),
-            detail: String::new(),
+            detail: format!("{regions} {n} regions over {spans} walkable voxel columns, added to those of the earlier passes."),
             highlights: Vec::new(),
         })
         .collect()
@@ -426,6 +428,8 @@ pub struct RegionArtifact {
     pub grid: Grid,
     /// Per tile.
     pub tiles: Vec<Arc<Vec<Region>>>,
+    /// The passes' stances, in order (one sub-step each).
+    pub passes: Vec<&'static str>,
 }
 
 impl Artifact for RegionArtifact {
@@ -469,7 +473,7 @@ impl Artifact for RegionArtifact {
         p.finish(top(&self.grid))
     }
     fn substeps(&self) -> Vec<SubStep> {
-        stance_steps(&self.tiles)
+        stance_steps(&self.passes, &self.tiles)
     }
 }
 
@@ -485,6 +489,7 @@ fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     Ok(Arc::new(RegionArtifact {
         grid: v.grid,
         tiles,
+        passes: f.pass_names(),
     }))
 }
 
@@ -499,6 +504,8 @@ pub struct SimplifyArtifact {
     pub tiles: Vec<Vec<SimplifiedRegion>>,
     #[serde(skip)]
     regions: Vec<Arc<Vec<Region>>>,
+    #[serde(skip)]
+    passes: Vec<&'static str>,
 }
 
 impl SimplifyArtifact {
@@ -549,7 +556,7 @@ impl Artifact for SimplifyArtifact {
         p.finish(top(&self.grid))
     }
     fn substeps(&self) -> Vec<SubStep> {
-        stance_steps(self.regions())
+        stance_steps(&self.passes, self.regions())
     }
 }
 
@@ -565,6 +572,7 @@ fn run_simplify(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         grid: r.grid,
         tiles,
         regions: r.tiles.clone(),
+        passes: r.passes.clone(),
     }))
 }
 
@@ -579,6 +587,8 @@ pub struct TriangulateArtifact {
     pub tiles: Vec<Vec<RegionMesh>>,
     #[serde(skip)]
     regions: Vec<Arc<Vec<Region>>>,
+    #[serde(skip)]
+    passes: Vec<&'static str>,
 }
 
 impl TriangulateArtifact {
@@ -656,7 +666,7 @@ impl Artifact for TriangulateArtifact {
         p.finish(top(g))
     }
     fn substeps(&self) -> Vec<SubStep> {
-        stance_steps(self.regions())
+        stance_steps(&self.passes, self.regions())
     }
 }
 
@@ -668,6 +678,7 @@ fn run_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
         grid: s.grid,
         tiles,
         regions: r.tiles.clone(),
+        passes: r.passes.clone(),
     }))
 }
 

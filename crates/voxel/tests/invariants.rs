@@ -527,6 +527,14 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
     for k in ["voxel/walkable", "voxel/border", "voxel/non-walkable"] {
         assert!(kinds.contains(k), "{kinds:?}");
     }
+    for i in 3..6 {
+        let steps = r.result(i).unwrap().outcome.as_ref().unwrap().substeps();
+        assert_eq!(
+            steps.len(),
+            5,
+            "stage {i}: one sub-step per pass, even an empty one"
+        );
+    }
     let tri: std::collections::BTreeSet<String> = r
         .result(5)
         .unwrap()
