@@ -27,6 +27,23 @@
 //!    portals are the cells; the cell-and-portal graph is the `NavMesh`.
 //! 5. **`metrics`**: the figures of Table 1 and the cells' angles.
 //!
+//! ## Use
+//!
+//! Through the stage runner (`navscope_core::Runner::new(Arc::new(pipeline()),
+//! level)`), as the app and CLI do, or directly:
+//!
+//! ```
+//! use glam::DVec2;
+//! use navscope_core::geom::{Polygon, PolygonWithHoles};
+//!
+//! // An L-shaped room: one notch at (1, 1), two convex cells.
+//! let l = [(0., 0.), (2., 0.), (2., 1.), (1., 1.), (1., 2.), (0., 2.)];
+//! let room = PolygonWithHoles::new(Polygon::new(l.iter().map(|&(x, y)| DVec2::new(x, y)).collect()), vec![]);
+//! let out = navscope_convex::decompose_plan(&room, 0.0, true)?;
+//! assert_eq!((out.strict_notches, out.cells.len(), out.links.len()), (1, 2, 1));
+//! # Ok::<(), navscope_core::StageError>(())
+//! ```
+//!
 //! ## Choices where the paper is silent or ambiguous
 //!
 //! * **Closest element = closest point inside the wedge.** For every
@@ -55,8 +72,8 @@
 //!   exact.
 //! * **Vertex-portal fallbacks.** The paper assumes the segment to the
 //!   chosen end of the hit portal is free and that two portals to both ends
-//!   leave convex angles. Both are checked (exact segment tests through the
-//!   grid); if they fail, the hit portal is cut in two at the closest point
+//!   leave convex angles. Both are checked (segment tests through the grid,
+//!   with the near-miss tolerances below); if they fail, the hit portal is cut in two at the closest point
 //!   and a single portal goes there (a T-junction, which the paper avoids
 //!   but which is always valid). Cut portals are counted (`portals cut`).
 //! * **Removal** (§3.2.3) is done during creation, as in the paper: after a
@@ -72,6 +89,12 @@
 //!   simple counter-clockwise outline has its most reflex corner split with
 //!   the strict wedge, one extra sub-step each, until none is left. With
 //!   tau = 0 this never triggers (all corners convex implies simple faces).
+//!   Islands are handled in rounds: one corner per bad walk, then the faces
+//!   are recomputed.
+//! * **A notch already split when its turn comes** (an earlier portal of
+//!   any type ends at it inside its area of interest) is skipped; its
+//!   sub-step names the portal. This is the paper's vertex-vertex drop
+//!   rule applied once more at processing time.
 //! * **`r` in ratios** is the strict notch count for every variant, so the
 //!   three columns of Table 1 divide by the same number.
 //! * **Float points and near-degeneracies.** Split points on edges are
