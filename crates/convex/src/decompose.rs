@@ -709,3 +709,128 @@ fn key_cmp(a: Key, b: Key) -> std::cmp::Ordering {
 fn key_lt(a: Key, b: Key) -> bool {
     key_cmp(a, b) == std::cmp::Ordering::Less
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notches::{find_notches, rings};
+    use navscope_core::geom::{Polygon, PolygonWithHoles};
+
+    fn v(x: f64, y: f64) -> DVec2 {
+        DVec2::new(x, y)
+    }
+
+    fn square(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<DVec2> {
+        vec![v(x0, y0), v(x1, y0), v(x1, y1), v(x0, y1)]
+    }
+
+    fn run(outer: Vec<DVec2>, holes: Vec<Vec<DVec2>>, removal: bool) -> Decomposition {
+        let mut p = PolygonWithHoles::new(
+            Polygon::new(outer),
+            holes.into_iter().map(Polygon::new).collect(),
+        );
+        p.normalise();
+        decompose(&rings(&p), &find_notches(&p, 0.0), 0.0, removal).unwrap()
+    }
+
+    #[test]
+    fn an_l_room_gets_one_vertex_edge_portal_to_the_projection() {
+        let d = run(
+            vec![
+                v(0., 0.),
+                v(2., 0.),
+                v(2., 1.),
+                v(1., 1.),
+                v(1., 2.),
+                v(0., 2.),
+            ],
+            vec![],
+            true,
+        );
+        assert_eq!(d.portals.len(), 1);
+        let p = &d.portals[0];
+        assert_eq!(
+            (p.a, p.b, p.kind),
+            (v(1., 1.), v(1., 0.), PortalKind::VertexEdge)
+        );
+        assert_eq!(d.steps[0].candidates[0].how, Some(How::Projection));
+        assert_eq!(
+            d.graph.points.len(),
+            7,
+            "the new point splits the bottom edge"
+        );
+    }
+
+    #[test]
+    fn a_square_pillar_gets_a_pinwheel_of_four_portals() {
+        let d = run(square(0., 0., 10., 10.), vec![square(4., 4., 6., 6.)], true);
+        assert_eq!(d.portals.len(), 4);
+        assert!(
+            d.portals
+                .iter()
+                .all(|p| p.kind == PortalKind::VertexEdge && p.fate == Fate::Kept)
+        );
+        assert!(d.portals.iter().all(|p| p.a.distance(p.b) == 4.0));
+    }
+
+    #[test]
+    fn a_vertex_vertex_portal_inside_the_other_notchs_wedge_drops_it() {
+        // Two pillars side by side: the corners facing each other across the
+        // gap lie on each other's prolonged edges.
+        let d = run(
+            square(0., 0., 12., 6.),
+            vec![square(2., 2., 4., 4.), square(5., 2., 7., 4.)],
+            true,
+        );
+        let joined: Vec<&Portal> = d
+            .portals
+            .iter()
+            .filter(|p| p.kind == PortalKind::VertexVertex)
+            .collect();
+        assert!(joined.len() >= 2, "{:?}", d.portals);
+        let dropped: Vec<u32> = d
+            .steps
+            .iter()
+            .flat_map(|s| s.dropped.iter().copied())
+            .collect();
+        assert_eq!(
+            dropped.len(),
+            joined.len(),
+            "each pillar-to-pillar portal splits the far corner too"
+        );
+        let skipped = d
+            .steps
+            .iter()
+            .filter(|s| s.already_split_by.is_some())
+            .count();
+        assert_eq!(
+            skipped,
+            dropped.len(),
+            "dropped notches are skipped when their turn comes"
+        );
+    }
+
+    #[test]
+    fn removal_deletes_portals_only_when_it_is_on() {
+        let plan = navscope_levels::generate::floor_plan(7, 3).area;
+        let with = decompose(&rings(&plan), &find_notches(&plan, 0.0), 0.0, true).unwrap();
+        let without = decompose(&rings(&plan), &find_notches(&plan, 0.0), 0.0, false).unwrap();
+        let removed = |d: &Decomposition| {
+            d.portals
+                .iter()
+                .filter(|p| matches!(p.fate, Fate::Removed { .. }))
+                .count()
+        };
+        assert!(removed(&with) > 0);
+        assert_eq!(removed(&without), 0);
+        for st in &with.steps {
+            for &id in &st.removed {
+                assert!(
+                    with.portals[id as usize].step
+                        < with.steps.iter().position(|s| std::ptr::eq(s, st)).unwrap() as u32
+                );
+                assert!(!with.graph.segs[with.portals[id as usize].seg as usize].alive);
+            }
+        }
+    }
+}
