@@ -261,3 +261,61 @@ fn touching_layers_without_a_connection_stay_apart() {
     assert_eq!(comps.len(), 2);
     check_clearances(&b.merged, &b.sites, &[], TOL).unwrap();
 }
+
+#[test]
+fn far_from_the_origin_the_axis_is_the_same_translated() {
+    let set = settings(0.001, 0.01);
+    let level = samples::two_storeys();
+    let shift = DVec2::new(100_000.0, -50_000.0);
+    let mut moved = level.clone();
+    for l in &mut moved.layers {
+        for r in std::iter::once(&mut l.area.outer).chain(l.area.holes.iter_mut()) {
+            r.points.iter_mut().for_each(|p| *p += shift);
+        }
+    }
+    for c in &mut moved.connections {
+        c.a += shift;
+        c.b += shift;
+    }
+    let a = build(&level, &set).unwrap();
+    let b = build(&moved, &set).unwrap();
+    assert_eq!(a.merged.edges.len(), b.merged.edges.len());
+    assert_eq!(a.merged.joins.len(), b.merged.joins.len());
+    for x in &a.merged.vertices {
+        let best = b
+            .merged
+            .vertices
+            .iter()
+            .filter(|y| y.layer == x.layer)
+            .map(|y| (x.at + shift).distance(y.at))
+            .fold(f64::INFINITY, f64::min);
+        assert!(best < 1e-6, "vertex {:?} moved by {best}", x.at);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+
+    #[test]
+    fn generated_buildings_match_brute_force(seed in any::<u64>(), floors in 1usize..4) {
+        let level = navscope_levels::generate::stacked_floors(seed, floors);
+        let b = build(&level, &settings(0.001, 0.01)).unwrap();
+        let opened: Vec<usize> = (0..level.connections.len()).collect();
+        prop_assert!(b.openings.iter().all(|o| o.unmatched == 0));
+        prop_assert_eq!(check_clearances(&b.merged, &b.sites, &opened, TOL), Ok(()));
+        prop_assert_eq!(edges_in_free_space(&b.merged, &b.sites), Ok(()));
+    }
+}
+
+#[test]
+fn results_are_deterministic() {
+    let set = settings(0.001, 0.01);
+    let level = samples::figure5();
+    let a = serde_json::to_string(&build(&level, &set).unwrap().merged).unwrap();
+    for _ in 0..3 {
+        assert_eq!(
+            serde_json::to_string(&build(&level, &set).unwrap().merged).unwrap(),
+            a
+        );
+    }
+}
