@@ -107,6 +107,20 @@ impl Heightfield {
 /// A convex polygon of at most 8 corners (a triangle cut by four planes has 7).
 type Poly = ([Vec3; 8], usize);
 
+const EMPTY: Poly = ([Vec3::ZERO; 8], 0);
+
+/// Floor without a libm call (values are far inside the i64 range).
+fn floor(v: f32) -> i64 {
+    let i = v as i64;
+    if (i as f32) > v { i - 1 } else { i }
+}
+
+/// Ceiling without a libm call.
+fn ceil(v: f32) -> i64 {
+    let i = v as i64;
+    if (i as f32) < v { i + 1 } else { i }
+}
+
 /// Splits `p` by the plane `coord(axis) = v` into the parts at or below and
 /// at or above it.
 fn split(p: &Poly, axis: usize, v: f32) -> (Poly, Poly) {
@@ -153,7 +167,7 @@ pub fn voxelize(
     // (column, base, top, ny) of every clipped piece.
     let mut pieces: Vec<(u32, u16, u16, f32)> = Vec::new();
     let (cs, ch) = (grid.cs, grid.ch);
-    let max_h = (crate::tiles::MAX_HEIGHT_UNITS - 1) as f32;
+    let max_h = crate::tiles::MAX_HEIGHT_UNITS as i64 - 1;
     for &t in &tile.triangles {
         let [a, b, c] = mesh.triangle(t as usize);
         let n = (b - a).cross(c - a).normalize_or_zero();
@@ -176,8 +190,9 @@ pub fn voxelize(
                 .map(|p| p.z)
                 .fold(f32::NEG_INFINITY, f32::max),
         );
-        let z0 = (zmin.floor() as i64).max(pz as i64);
-        let z1 = (zmax.floor() as i64).min(pz1 as i64 - 1);
+        let z0 = floor(zmin).max(pz as i64);
+        let zlast = floor(zmax);
+        let z1 = zlast.min(pz1 as i64 - 1);
         let mut rest = poly;
         if z0 > z1 {
             continue;
@@ -186,7 +201,11 @@ pub fn voxelize(
             rest = split(&rest, 2, z0 as f32).1;
         }
         for z in z0..=z1 {
-            let (row, r) = split(&rest, 2, (z + 1) as f32);
+            let (row, r) = if z == zlast {
+                (rest, EMPTY)
+            } else {
+                split(&rest, 2, (z + 1) as f32)
+            };
             rest = r;
             if row.1 < 3 {
                 continue;
@@ -199,8 +218,9 @@ pub fn voxelize(
                 .iter()
                 .map(|p| p.x)
                 .fold(f32::NEG_INFINITY, f32::max);
-            let x0 = (xmin.floor() as i64).max(px as i64);
-            let x1 = (xmax.floor() as i64).min(px1 as i64 - 1);
+            let x0 = floor(xmin).max(px as i64);
+            let xlast = floor(xmax);
+            let x1 = xlast.min(px1 as i64 - 1);
             if x0 > x1 {
                 continue;
             }
@@ -209,7 +229,11 @@ pub fn voxelize(
                 rrow = split(&rrow, 0, x0 as f32).1;
             }
             for x in x0..=x1 {
-                let (cell, r) = split(&rrow, 0, (x + 1) as f32);
+                let (cell, r) = if x == xlast {
+                    (rrow, EMPTY)
+                } else {
+                    split(&rrow, 0, (x + 1) as f32)
+                };
                 rrow = r;
                 if cell.1 < 3 {
                     continue;
@@ -220,8 +244,8 @@ pub fn voxelize(
                 });
                 // A flat face on a grid line: a floor tops its voxel there,
                 // a ceiling bottoms its voxel there.
-                let mut hi = (yhi - 1e-4).ceil().clamp(0.0, max_h) as u16;
-                let mut lo = ((ylo + 1e-4).floor().clamp(0.0, max_h) as u16).min(hi);
+                let mut hi = ceil(yhi - 1e-4).clamp(0, max_h) as u16;
+                let mut lo = (floor(ylo + 1e-4).clamp(0, max_h) as u16).min(hi);
                 if lo == hi {
                     if n.y >= 0.0 && lo > 0 {
                         lo -= 1
@@ -480,6 +504,38 @@ pub(crate) mod tests {
         assert!(!hf.spans.is_empty());
         for s in hf.spans.iter().filter(|s| s.ny > 0.0) {
             assert!((s.ny - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn tiles_voxelize_their_core_exactly_as_one_tile() {
+        for b in [crate::samples::stairs_slope(), crate::samples::table_room()] {
+            let level = b.level();
+            let mut s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
+            s.tile_size = 0;
+            let whole = layout(&level.mesh, &[], &s).unwrap();
+            let one = voxelize(&level.mesh, &whole.tiles[0], &whole.grid, None).unwrap();
+            s.tile_size = 37;
+            let tiled = layout(&level.mesh, &[], &s).unwrap();
+            assert!(tiled.tiles.len() > 4);
+            for t in &tiled.tiles {
+                let hf = voxelize(&level.mesh, t, &tiled.grid, None).unwrap();
+                for z in t.rect.z0..t.rect.z1 {
+                    for x in t.rect.x0..t.rect.x1 {
+                        let key =
+                            |s: &Span| (s.base, s.floor, s.ceil, s.ny.to_bits(), s.water.to_bits());
+                        let a: Vec<_> = hf.spans[hf.range(hf.col(x, z).unwrap())]
+                            .iter()
+                            .map(key)
+                            .collect();
+                        let b: Vec<_> = one.spans[one.range(one.col(x, z).unwrap())]
+                            .iter()
+                            .map(key)
+                            .collect();
+                        assert_eq!(a, b, "column ({x}, {z}) of tile {}", t.index);
+                    }
+                }
+            }
         }
     }
 }
