@@ -12,10 +12,22 @@ use std::path::PathBuf;
 fn main() -> Result<(), String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mesh = args.first().map(PathBuf::from).unwrap_or(root.join("../shared/data/polyanya-meshes/arena.mesh"));
-    let out = args.get(1).map(PathBuf::from).unwrap_or(root.join("assets/levels/navgraph/arena.png"));
-    let w: u32 = args.get(2).map_or(Ok(49), |s| s.parse()).map_err(|e| format!("width: {e}"))?;
-    let h: u32 = args.get(3).map_or(Ok(49), |s| s.parse()).map_err(|e| format!("height: {e}"))?;
+    let mesh = args
+        .first()
+        .map(PathBuf::from)
+        .unwrap_or(root.join("../shared/data/polyanya-meshes/arena.mesh"));
+    let out = args
+        .get(1)
+        .map(PathBuf::from)
+        .unwrap_or(root.join("assets/levels/navgraph/arena.png"));
+    let w: u32 = args
+        .get(2)
+        .map_or(Ok(49), |s| s.parse())
+        .map_err(|e| format!("width: {e}"))?;
+    let h: u32 = args
+        .get(3)
+        .map_or(Ok(49), |s| s.parse())
+        .map_err(|e| format!("height: {e}"))?;
     let text = std::fs::read_to_string(&mesh).map_err(|e| format!("{}: {e}", mesh.display()))?;
     let polys = read_mesh(&text).map_err(|e| format!("{}: {e}", mesh.display()))?;
     let mut img = image::GrayImage::new(w, h);
@@ -26,11 +38,20 @@ fn main() -> Result<(), String> {
             img.put_pixel(x, y, image::Luma([if free { 255 } else { 0 }]));
         }
     }
-    img.save(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    img.save(&out)
+        .map_err(|e| format!("{}: {e}", out.display()))?;
     let sidecar = format!("{}.ron", out.display());
     let note = "// Sidecar of arena.png: the shared polyanya arena.mesh rendered at one\n// pixel per unit (examples/render_arena.rs), so scenario cells map 1:1.\n";
-    std::fs::write(&sidecar, format!("{note}Raster(\n    metres_per_pixel: 1.0,\n    luma_threshold: 128,\n)\n")).map_err(|e| format!("{sidecar}: {e}"))?;
-    println!("wrote {} ({} polygons) and {sidecar}", out.display(), polys.len());
+    std::fs::write(
+        &sidecar,
+        format!("{note}Raster(\n    metres_per_pixel: 1.0,\n    luma_threshold: 128,\n)\n"),
+    )
+    .map_err(|e| format!("{sidecar}: {e}"))?;
+    println!(
+        "wrote {} ({} polygons) and {sidecar}",
+        out.display(),
+        polys.len()
+    );
     Ok(())
 }
 
@@ -42,13 +63,23 @@ fn read_mesh(text: &str) -> Result<Vec<Vec<(f64, f64)>>, String> {
         return Err("not a polyanya mesh".into());
     }
     let _version = next("version")?;
-    let nv: usize = next("vertex count")?.parse().map_err(|e| format!("vertex count: {e}"))?;
-    let np: usize = next("polygon count")?.parse().map_err(|e| format!("polygon count: {e}"))?;
+    let nv: usize = next("vertex count")?
+        .parse()
+        .map_err(|e| format!("vertex count: {e}"))?;
+    let np: usize = next("polygon count")?
+        .parse()
+        .map_err(|e| format!("polygon count: {e}"))?;
     let mut verts = Vec::with_capacity(nv.min(1 << 20));
     for i in 0..nv {
-        let x: f64 = next("vertex")?.parse().map_err(|e| format!("vertex {i}: {e}"))?;
-        let y: f64 = next("vertex")?.parse().map_err(|e| format!("vertex {i}: {e}"))?;
-        let k: usize = next("vertex")?.parse().map_err(|e| format!("vertex {i}: {e}"))?;
+        let x: f64 = next("vertex")?
+            .parse()
+            .map_err(|e| format!("vertex {i}: {e}"))?;
+        let y: f64 = next("vertex")?
+            .parse()
+            .map_err(|e| format!("vertex {i}: {e}"))?;
+        let k: usize = next("vertex")?
+            .parse()
+            .map_err(|e| format!("vertex {i}: {e}"))?;
         for _ in 0..k {
             next("vertex neighbours")?;
         }
@@ -56,11 +87,19 @@ fn read_mesh(text: &str) -> Result<Vec<Vec<(f64, f64)>>, String> {
     }
     let mut polys = Vec::with_capacity(np.min(1 << 20));
     for i in 0..np {
-        let k: usize = next("polygon")?.parse().map_err(|e| format!("polygon {i}: {e}"))?;
+        let k: usize = next("polygon")?
+            .parse()
+            .map_err(|e| format!("polygon {i}: {e}"))?;
         let mut poly = Vec::with_capacity(k.min(1024));
         for _ in 0..k {
-            let v: usize = next("polygon vertex")?.parse().map_err(|e| format!("polygon {i}: {e}"))?;
-            poly.push(*verts.get(v).ok_or(format!("polygon {i}: vertex {v} out of range"))?);
+            let v: usize = next("polygon vertex")?
+                .parse()
+                .map_err(|e| format!("polygon {i}: {e}"))?;
+            poly.push(
+                *verts
+                    .get(v)
+                    .ok_or(format!("polygon {i}: vertex {v} out of range"))?,
+            );
         }
         for _ in 0..k {
             next("polygon neighbours")?;

@@ -37,7 +37,11 @@ pub struct BinaryImage {
 impl BinaryImage {
     /// True when pixel `(x, y)` is blocked; outside the image is blocked.
     pub fn is_blocked(&self, x: i64, y: i64) -> bool {
-        x < 0 || y < 0 || x >= self.width as i64 || y >= self.height as i64 || self.blocked[y as usize * self.width as usize + x as usize] != 0
+        x < 0
+            || y < 0
+            || x >= self.width as i64
+            || y >= self.height as i64
+            || self.blocked[y as usize * self.width as usize + x as usize] != 0
     }
 }
 
@@ -57,7 +61,12 @@ pub fn squared_distance(width: usize, height: usize, obstacle: &[u8]) -> Vec<f64
         }
     }
     let n = pw.max(ph);
-    let mut buf = Envelope { v: vec![0; n], z: vec![0.0; n + 1], d: vec![0.0; n], line: vec![0.0; n] };
+    let mut buf = Envelope {
+        v: vec![0; n],
+        z: vec![0.0; n + 1],
+        d: vec![0.0; n],
+        line: vec![0.0; n],
+    };
     for x in 0..pw {
         for y in 0..ph {
             buf.line[y] = f[y * pw + x];
@@ -98,7 +107,8 @@ impl Envelope {
         for q in 1..n {
             loop {
                 let p = self.v[k];
-                let s = ((f[q] + (q * q) as f64) - (f[p] + (p * p) as f64)) / (2.0 * (q as f64 - p as f64));
+                let s = ((f[q] + (q * q) as f64) - (f[p] + (p * p) as f64))
+                    / (2.0 * (q as f64 - p as f64));
                 if s <= self.z[k] && k > 0 {
                     k -= 1;
                     continue;
@@ -133,14 +143,24 @@ impl Envelope {
 pub fn binary_image(plan: &RasterPlan, radius: f64) -> Result<BinaryImage, String> {
     let (w, h) = (plan.width as usize, plan.height as usize);
     if plan.obstacle.len() != w * h {
-        return Err(format!("raster: obstacle mask has {} bytes, expected {w} x {h}", plan.obstacle.len()));
+        return Err(format!(
+            "raster: obstacle mask has {} bytes, expected {w} x {h}",
+            plan.obstacle.len()
+        ));
     }
     if !(plan.metres_per_pixel.is_finite() && plan.metres_per_pixel > 0.0) {
-        return Err(format!("raster: metres per pixel {} is not a positive number", plan.metres_per_pixel));
+        return Err(format!(
+            "raster: metres per pixel {} is not a positive number",
+            plan.metres_per_pixel
+        ));
     }
     let r = radius / plan.metres_per_pixel;
     let r2 = r * r;
-    let mut blocked = plan.obstacle.iter().map(|&o| (o != 0) as u8).collect::<Vec<_>>();
+    let mut blocked = plan
+        .obstacle
+        .iter()
+        .map(|&o| (o != 0) as u8)
+        .collect::<Vec<_>>();
     let obstacle_pixels = blocked.iter().filter(|&&b| b != 0).count() as u64;
     let mut dilated_pixels = 0;
     if r > 0.0 {
@@ -152,7 +172,14 @@ pub fn binary_image(plan: &RasterPlan, radius: f64) -> Result<BinaryImage, Strin
             }
         }
     }
-    Ok(BinaryImage { width: plan.width, height: plan.height, metres_per_pixel: plan.metres_per_pixel, blocked, obstacle_pixels, dilated_pixels })
+    Ok(BinaryImage {
+        width: plan.width,
+        height: plan.height,
+        metres_per_pixel: plan.metres_per_pixel,
+        blocked,
+        obstacle_pixels,
+        dilated_pixels,
+    })
 }
 
 #[cfg(test)]
@@ -190,7 +217,13 @@ mod tests {
 
     #[test]
     fn dilation_by_one_pixel_grows_a_dot_into_a_plus() {
-        let mut plan = RasterPlan { width: 7, height: 7, metres_per_pixel: 0.5, obstacle: vec![0; 49], rgba: vec![] };
+        let mut plan = RasterPlan {
+            width: 7,
+            height: 7,
+            metres_per_pixel: 0.5,
+            obstacle: vec![0; 49],
+            rgba: vec![],
+        };
         plan.obstacle[3 * 7 + 3] = 1;
         let b = binary_image(&plan, 0.5).unwrap();
         // The dot, its four neighbours and the frame's inner ring.
@@ -201,12 +234,30 @@ mod tests {
 
     #[test]
     fn bad_masks_are_errors() {
-        let plan = RasterPlan { width: 3, height: 3, metres_per_pixel: 1.0, obstacle: vec![0; 8], rgba: vec![] };
+        let plan = RasterPlan {
+            width: 3,
+            height: 3,
+            metres_per_pixel: 1.0,
+            obstacle: vec![0; 8],
+            rgba: vec![],
+        };
         assert!(binary_image(&plan, 0.0).unwrap_err().contains("8 bytes"));
-        let plan = RasterPlan { width: 1, height: 1, metres_per_pixel: 0.0, obstacle: vec![0], rgba: vec![] };
+        let plan = RasterPlan {
+            width: 1,
+            height: 1,
+            metres_per_pixel: 0.0,
+            obstacle: vec![0],
+            rgba: vec![],
+        };
         assert!(binary_image(&plan, 0.0).is_err());
         // Empty image: nothing to do, no panic.
-        let plan = RasterPlan { width: 0, height: 0, metres_per_pixel: 1.0, obstacle: vec![], rgba: vec![] };
+        let plan = RasterPlan {
+            width: 0,
+            height: 0,
+            metres_per_pixel: 1.0,
+            obstacle: vec![],
+            rgba: vec![],
+        };
         assert_eq!(binary_image(&plan, 1.0).unwrap().blocked.len(), 0);
     }
 }

@@ -164,10 +164,20 @@ pub fn trace(img: &BinaryImage) -> Contours {
                 }
             }
             let hole = doubled_area(&corners) < 0;
-            rings.push(Contour { corners, hole, parent: None, component });
+            rings.push(Contour {
+                corners,
+                hole,
+                parent: None,
+                component,
+            });
         }
     }
-    let components = labels.iter().copied().filter(|&l| l != u32::MAX).max().map_or(0, |m| m + 1);
+    let components = labels
+        .iter()
+        .copied()
+        .filter(|&l| l != u32::MAX)
+        .max()
+        .map_or(0, |m| m + 1);
     // Outer boundaries first, by component, then holes.
     let mut order: Vec<usize> = (0..rings.len()).collect();
     order.sort_by_key(|&r| (rings[r].component, rings[r].hole, r));
@@ -183,7 +193,12 @@ pub fn trace(img: &BinaryImage) -> Contours {
             r.parent = Some(outer_of[r.component as usize]).filter(|&p| p != usize::MAX);
         }
     }
-    Contours { rings: sorted, components, free_pixels, chamfers }
+    Contours {
+        rings: sorted,
+        components,
+        free_pixels,
+        chamfers,
+    }
 }
 
 /// True when the 2 x 2 block around corner `(i, j)` is a saddle.
@@ -253,8 +268,17 @@ mod tests {
 
     pub(crate) fn image(rows: &[&str]) -> BinaryImage {
         let (w, h) = (rows[0].len(), rows.len());
-        let blocked = rows.iter().flat_map(|r| r.bytes().map(|b| (b == b'#') as u8)).collect();
-        BinaryImage { width: w as u32, height: h as u32, metres_per_pixel: 1.0, blocked, ..Default::default() }
+        let blocked = rows
+            .iter()
+            .flat_map(|r| r.bytes().map(|b| (b == b'#') as u8))
+            .collect();
+        BinaryImage {
+            width: w as u32,
+            height: h as u32,
+            metres_per_pixel: 1.0,
+            blocked,
+            ..Default::default()
+        }
     }
 
     #[test]

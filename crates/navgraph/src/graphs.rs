@@ -106,13 +106,21 @@ pub fn triangulation_edges(tri: &Triangulation) -> Vec<(u32, u32)> {
 /// Builds the extended dual graph.
 pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
     let nt = tri.triangles.len();
-    let mut g = DualGraph { incentres: Vec::new(), radii: Vec::new(), vertex_nodes: Vec::new(), dual_edges: Vec::new(), repaired: Vec::new(), mesh: NavMesh::new("navgraph", "") };
+    let mut g = DualGraph {
+        incentres: Vec::new(),
+        radii: Vec::new(),
+        vertex_nodes: Vec::new(),
+        dual_edges: Vec::new(),
+        repaired: Vec::new(),
+        mesh: NavMesh::new("navgraph", ""),
+    };
     for t in 0..nt {
         let [a, b, c] = tri.corners(t);
         let (centre, r) = incircle(a, b, c);
         g.incentres.push(centre);
         g.radii.push(r);
-        g.mesh.add_node(w(centre), Some(vec![w(a), w(b), w(c)]), Stance::Stand, 0);
+        g.mesh
+            .add_node(w(centre), Some(vec![w(a), w(b), w(c)]), Stance::Stand, 0);
     }
     let mut node_of = vec![u32::MAX; tri.vertices.len()];
     for vs in &tri.triangles {
@@ -131,7 +139,9 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
     for t in 0..nt {
         let vs = tri.triangles[t];
         for k in 0..3 {
-            let Some(u) = tri.neighbours[t][k] else { continue };
+            let Some(u) = tri.neighbours[t][k] else {
+                continue;
+            };
             if (u as usize) < t {
                 continue;
             }
@@ -140,21 +150,36 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
             if walls.clear(ct, cu) {
                 g.dual_edges.push((t as u32, u));
                 let seg = [w(tri.vertices[a as usize]), w(tri.vertices[b as usize])];
-                g.mesh.add_two_way(t as u32, u, LinkKind::Walk, ct.distance(cu), Some(seg));
+                g.mesh
+                    .add_two_way(t as u32, u, LinkKind::Walk, ct.distance(cu), Some(seg));
             } else {
-                let detour = |v: u32| ct.distance(tri.vertices[v as usize]) + tri.vertices[v as usize].distance(cu);
+                let detour = |v: u32| {
+                    ct.distance(tri.vertices[v as usize]) + tri.vertices[v as usize].distance(cu)
+                };
                 let via = if detour(a) <= detour(b) { a } else { b };
                 g.repaired.push((t as u32, u, via));
             }
         }
         for &v in &vs {
             let p = tri.vertices[v as usize];
-            g.mesh.add_two_way(t as u32, node_of[v as usize], LinkKind::Walk, g.incentres[t].distance(p), None);
+            g.mesh.add_two_way(
+                t as u32,
+                node_of[v as usize],
+                LinkKind::Walk,
+                g.incentres[t].distance(p),
+                None,
+            );
         }
     }
     for (a, b) in triangulation_edges(tri) {
         let (pa, pb) = (tri.vertices[a as usize], tri.vertices[b as usize]);
-        g.mesh.add_two_way(node_of[a as usize], node_of[b as usize], LinkKind::Walk, pa.distance(pb), None);
+        g.mesh.add_two_way(
+            node_of[a as usize],
+            node_of[b as usize],
+            LinkKind::Walk,
+            pa.distance(pb),
+            None,
+        );
     }
     g
 }
@@ -210,13 +235,20 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
             }
         }
     };
-    if let Some(first) = (0..tri.vertices.len() as u32).filter(|&v| order(v) > 0).max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a))) {
+    if let Some(first) = (0..tri.vertices.len() as u32)
+        .filter(|&v| order(v) > 0)
+        .max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a)))
+    {
         place(first, &mut guards, &mut seen_by);
     }
     for t in 0..nt {
         if seen_by[t] == u32::MAX {
             let vs = tri.triangles[t];
-            let g = vs.iter().copied().max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a))).unwrap_or(vs[0]);
+            let g = vs
+                .iter()
+                .copied()
+                .max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a)))
+                .unwrap_or(vs[0]);
             place(g, &mut guards, &mut seen_by);
         }
     }
@@ -228,7 +260,11 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
         adj[b as usize].push(a);
     }
     let nv = tri.vertices.len();
-    let (mut dist, mut owner, mut pred) = (vec![f64::INFINITY; nv], vec![u32::MAX; nv], vec![u32::MAX; nv]);
+    let (mut dist, mut owner, mut pred) = (
+        vec![f64::INFINITY; nv],
+        vec![u32::MAX; nv],
+        vec![u32::MAX; nv],
+    );
     let mut heap = BinaryHeap::new();
     for (k, &g) in guards.iter().enumerate() {
         if dist[g as usize] > 0.0 {
@@ -258,18 +294,28 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
         if oa == u32::MAX || ob == u32::MAX || oa == ob {
             continue;
         }
-        let len = dist[a as usize] + tri.vertices[a as usize].distance(tri.vertices[b as usize]) + dist[b as usize];
+        let len = dist[a as usize]
+            + tri.vertices[a as usize].distance(tri.vertices[b as usize])
+            + dist[b as usize];
         let key = (oa.min(ob), oa.max(ob));
         let (a, b) = if oa < ob { (a, b) } else { (b, a) };
         if best.get(&key).is_none_or(|e| len < e.0) {
             best.insert(key, (len, a, b));
         }
     }
-    let mut graph = GalleryGraph { guards: Vec::new(), connectors: Vec::new(), edges: Vec::new(), seen_by, mesh: NavMesh::new("navgraph", "") };
+    let mut graph = GalleryGraph {
+        guards: Vec::new(),
+        connectors: Vec::new(),
+        edges: Vec::new(),
+        seen_by,
+        mesh: NavMesh::new("navgraph", ""),
+    };
     let mut node_of: BTreeMap<u32, u32> = BTreeMap::new();
     for (k, &g) in guards.iter().enumerate() {
         node_of.insert(g, k as u32);
-        graph.mesh.add_node(w(tri.vertices[g as usize]), None, Stance::Stand, 0);
+        graph
+            .mesh
+            .add_node(w(tri.vertices[g as usize]), None, Stance::Stand, 0);
     }
     let mut edge_set: BTreeMap<(u32, u32), f64> = BTreeMap::new();
     for (_, (_, a, b)) in best {
@@ -304,7 +350,9 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
                 .map(|&v| {
                     *node_of.entry(v).or_insert_with(|| {
                         graph.connectors.push(v);
-                        graph.mesh.add_node(w(tri.vertices[v as usize]), None, Stance::Stand, 0)
+                        graph
+                            .mesh
+                            .add_node(w(tri.vertices[v as usize]), None, Stance::Stand, 0)
                     })
                 })
                 .collect();
@@ -376,7 +424,10 @@ mod tests {
         }
         assert!(seen.iter().all(|&s| s), "{g:?}");
         for &(a, b) in &g.edges {
-            let (pa, pb) = (g.mesh.nodes[a as usize].position, g.mesh.nodes[b as usize].position);
+            let (pa, pb) = (
+                g.mesh.nodes[a as usize].position,
+                g.mesh.nodes[b as usize].position,
+            );
             assert!(walls.clear(DVec2::new(pa.x, -pa.z), DVec2::new(pb.x, -pb.z)));
         }
     }
@@ -392,9 +443,15 @@ mod tests {
             assert!(walls.clear(g.incentres[a as usize], g.incentres[b as usize]));
         }
         for &(a, b, via) in &g.repaired {
-            assert!(tri.triangles[a as usize].contains(&via) && tri.triangles[b as usize].contains(&via));
+            assert!(
+                tri.triangles[a as usize].contains(&via)
+                    && tri.triangles[b as usize].contains(&via)
+            );
         }
-        assert_eq!(g.dual_edges.len() + g.repaired.len(), tri.triangles.len() - 1);
+        assert_eq!(
+            g.dual_edges.len() + g.repaired.len(),
+            tri.triangles.len() - 1
+        );
         for (t, r) in g.radii.iter().enumerate() {
             assert!(*r > 0.0 && *r <= tri.area(t).sqrt());
         }

@@ -105,7 +105,16 @@ use navscope_core::level::LevelKind;
 use navscope_core::{ParamSpec, Pipeline, Stage, StageInfo};
 
 fn agent_radius() -> ParamSpec {
-    ParamSpec::float("agent_radius", "Agent radius", "m", 0.3, 0.0, 10.0, 0.05, "Blocking primitives and obstacles grow by this much so the agent is a point")
+    ParamSpec::float(
+        "agent_radius",
+        "Agent radius",
+        "m",
+        0.3,
+        0.0,
+        10.0,
+        0.05,
+        "Blocking primitives and obstacles grow by this much so the agent is a point",
+    )
 }
 
 /// The `navgraph` pipeline: raster floor plan to binary image, contours,
@@ -119,8 +128,26 @@ pub fn pipeline() -> Pipeline {
         accepts: vec![LevelKind::Raster],
         params: vec![
             agent_radius(),
-            ParamSpec::float("simplify_tolerance", "Simplification tolerance", "px", 1.0, 0.0, 20.0, 0.25, "Douglas-Peucker tolerance for the contours"),
-            ParamSpec::float("region_size", "Region size", "m", 20.0, 0.5, 10000.0, 1.0, "About how wide the regions of the super-graph are"),
+            ParamSpec::float(
+                "simplify_tolerance",
+                "Simplification tolerance",
+                "px",
+                1.0,
+                0.0,
+                20.0,
+                0.25,
+                "Douglas-Peucker tolerance for the contours",
+            ),
+            ParamSpec::float(
+                "region_size",
+                "Region size",
+                "m",
+                20.0,
+                0.5,
+                10000.0,
+                1.0,
+                "About how wide the regions of the super-graph are",
+            ),
         ],
         stages: vec![
             Stage {
@@ -196,7 +223,19 @@ pub fn nodes_pipeline() -> Pipeline {
         id: "navgraph-nodes",
         title: "Navigation graph from designer-placed nodes",
         accepts: vec![LevelKind::FloorPlan],
-        params: vec![agent_radius(), ParamSpec::float("node_radius", "Node radius", "m", 0.5, 0.0, 10.0, 0.05, "Radius of the node disks whose outer tangents bound an edge's corridor")],
+        params: vec![
+            agent_radius(),
+            ParamSpec::float(
+                "node_radius",
+                "Node radius",
+                "m",
+                0.5,
+                0.0,
+                10.0,
+                0.05,
+                "Radius of the node disks whose outer tangents bound an edge's corridor",
+            ),
+        ],
         stages: vec![
             Stage {
                 info: StageInfo {

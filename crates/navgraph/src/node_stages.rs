@@ -22,7 +22,10 @@ fn v3(p: DVec2) -> Vec3 {
 fn plan<'a>(ctx: &StageContext<'a>) -> Result<&'a FloorPlan, StageError> {
     match &ctx.level.data {
         LevelData::FloorPlan(p) => Ok(p),
-        _ => Err(StageError::failed(format!("{}: the navgraph-nodes pipeline needs a floor plan with nodes", ctx.level.source))),
+        _ => Err(StageError::failed(format!(
+            "{}: the navgraph-nodes pipeline needs a floor plan with nodes",
+            ctx.level.source
+        ))),
     }
 }
 
@@ -30,7 +33,19 @@ fn node_points(plan: &FloorPlan) -> Vec<Primitive> {
     plan.nodes
         .iter()
         .enumerate()
-        .flat_map(|(k, n)| [Primitive::new("node", k as u32, Shape::Point(v3(n.at))), Primitive::new("node/label", k as u32, Shape::Label { at: v3(n.at), text: n.name.clone() })])
+        .flat_map(|(k, n)| {
+            [
+                Primitive::new("node", k as u32, Shape::Point(v3(n.at))),
+                Primitive::new(
+                    "node/label",
+                    k as u32,
+                    Shape::Label {
+                        at: v3(n.at),
+                        text: n.name.clone(),
+                    },
+                ),
+            ]
+        })
         .collect()
 }
 
@@ -49,16 +64,34 @@ pub struct InflatedArtifact {
 
 impl Artifact for InflatedArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
-        BTreeMap::from([("primitives".to_string(), self.blockers.len() as u64), ("walls".to_string(), self.walls.len() as u64)])
+        BTreeMap::from([
+            ("primitives".to_string(), self.blockers.len() as u64),
+            ("walls".to_string(), self.walls.len() as u64),
+        ])
     }
 
     /// `wall` rings (element: ring), `blocker` originals and
     /// `blocker/inflated` outlines (element: primitive).
     fn primitives(&self) -> Vec<Primitive> {
-        let ring = |r: &[DVec2]| Shape::Polyline { points: r.iter().map(|p| v3(*p)).collect(), closed: true };
-        let mut out: Vec<Primitive> = self.walls.iter().enumerate().map(|(k, r)| Primitive::new("wall", k as u32, ring(r))).collect();
+        let ring = |r: &[DVec2]| Shape::Polyline {
+            points: r.iter().map(|p| v3(*p)).collect(),
+            closed: true,
+        };
+        let mut out: Vec<Primitive> = self
+            .walls
+            .iter()
+            .enumerate()
+            .map(|(k, r)| Primitive::new("wall", k as u32, ring(r)))
+            .collect();
         for (k, (b, inf)) in self.blockers.iter().zip(&self.inflated).enumerate() {
-            out.push(Primitive::new("blocker", k as u32, Shape::Polygon { outer: outline(b, 0.0).iter().map(|p| v3(*p)).collect(), holes: vec![] }));
+            out.push(Primitive::new(
+                "blocker",
+                k as u32,
+                Shape::Polygon {
+                    outer: outline(b, 0.0).iter().map(|p| v3(*p)).collect(),
+                    holes: vec![],
+                },
+            ));
             out.push(Primitive::new("blocker/inflated", k as u32, ring(inf)));
         }
         out
@@ -71,11 +104,26 @@ pub fn stage_inflate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError
     let radius = ctx.params.float("agent_radius");
     for (k, b) in p.blockers.iter().enumerate() {
         let ok = match *b {
-            Blocker::Box { center, half, angle } => center.is_finite() && half.is_finite() && angle.is_finite() && half.x >= 0.0 && half.y >= 0.0,
-            Blocker::Cylinder { center, radius } => center.is_finite() && radius.is_finite() && radius >= 0.0,
+            Blocker::Box {
+                center,
+                half,
+                angle,
+            } => {
+                center.is_finite()
+                    && half.is_finite()
+                    && angle.is_finite()
+                    && half.x >= 0.0
+                    && half.y >= 0.0
+            }
+            Blocker::Cylinder { center, radius } => {
+                center.is_finite() && radius.is_finite() && radius >= 0.0
+            }
         };
         if !ok {
-            return Err(StageError::failed(format!("{}: blocker {k}: size or position is not a finite, non-negative number", ctx.level.source)));
+            return Err(StageError::failed(format!(
+                "{}: blocker {k}: size or position is not a finite, non-negative number",
+                ctx.level.source
+            )));
         }
     }
     Ok(Arc::new(InflatedArtifact {
@@ -100,8 +148,17 @@ pub struct DelaunayArtifact {
 impl Artifact for DelaunayArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
         let removed = self.edges.iter().filter(|e| e.removed.is_some()).count() as u64;
-        let flagged = self.edges.iter().filter(|e| e.corridor_hit.is_some()).count() as u64;
-        BTreeMap::from([("nodes".into(), self.mesh.nodes.len() as u64), ("edges".into(), self.edges.len() as u64 - removed), ("removed".into(), removed), ("flagged".into(), flagged)])
+        let flagged = self
+            .edges
+            .iter()
+            .filter(|e| e.corridor_hit.is_some())
+            .count() as u64;
+        BTreeMap::from([
+            ("nodes".into(), self.mesh.nodes.len() as u64),
+            ("edges".into(), self.edges.len() as u64 - removed),
+            ("removed".into(), removed),
+            ("flagged".into(), flagged),
+        ])
     }
 
     /// `node` points and labels (element: node), edges as `edge/delaunay`,
@@ -118,7 +175,11 @@ impl Artifact for DelaunayArtifact {
             } else {
                 "edge/delaunay"
             };
-            out.push(Primitive::new(kind, k as u32, Shape::Segment(pos(e.nodes.0), pos(e.nodes.1))));
+            out.push(Primitive::new(
+                kind,
+                k as u32,
+                Shape::Segment(pos(e.nodes.0), pos(e.nodes.1)),
+            ));
         }
         out
     }
@@ -132,16 +193,31 @@ impl Artifact for DelaunayArtifact {
 pub fn stage_delaunay(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let p = plan(ctx)?;
     ctx.artifact::<InflatedArtifact>("inflate")?;
-    let edges = delaunay_graph(p, ctx.params.float("agent_radius"), ctx.params.float("node_radius")).map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
+    let edges = delaunay_graph(
+        p,
+        ctx.params.float("agent_radius"),
+        ctx.params.float("node_radius"),
+    )
+    .map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
     let mut mesh = NavMesh::new("navgraph-nodes", &ctx.level.source);
     for n in &p.nodes {
         mesh.add_node(plan_to_world(n.at, 0.0), None, Stance::Stand, 0);
     }
     for e in edges.iter().filter(|e| e.removed.is_none()) {
         let (a, b) = e.nodes;
-        mesh.add_two_way(a, b, LinkKind::Walk, p.nodes[a as usize].at.distance(p.nodes[b as usize].at), None);
+        mesh.add_two_way(
+            a,
+            b,
+            LinkKind::Walk,
+            p.nodes[a as usize].at.distance(p.nodes[b as usize].at),
+            None,
+        );
     }
-    Ok(Arc::new(DelaunayArtifact { edges, mesh, nodes: node_points(p) }))
+    Ok(Arc::new(DelaunayArtifact {
+        edges,
+        mesh,
+        nodes: node_points(p),
+    }))
 }
 
 /// Stage 3's artifact.
@@ -158,14 +234,21 @@ pub struct VoronoiArtifact {
 impl VoronoiArtifact {
     /// `(node name, reason)` for every badly placed node.
     pub fn bad_nodes(&self) -> Vec<(&str, &str)> {
-        self.cells.iter().zip(&self.names).filter_map(|(c, n)| Some((n.as_str(), c.problem.as_deref()?))).collect()
+        self.cells
+            .iter()
+            .zip(&self.names)
+            .filter_map(|(c, n)| Some((n.as_str(), c.problem.as_deref()?)))
+            .collect()
     }
 }
 
 impl Artifact for VoronoiArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
         let bad = self.cells.iter().filter(|c| c.problem.is_some()).count() as u64;
-        BTreeMap::from([("cells".into(), self.cells.len() as u64), ("bad_nodes".into(), bad)])
+        BTreeMap::from([
+            ("cells".into(), self.cells.len() as u64),
+            ("bad_nodes".into(), bad),
+        ])
     }
 
     /// Each node's free cell `V'` as `voronoi/cell`, or `voronoi/bad` for a
@@ -174,23 +257,47 @@ impl Artifact for VoronoiArtifact {
     fn primitives(&self) -> Vec<Primitive> {
         let mut out = Vec::new();
         for (k, c) in self.cells.iter().enumerate() {
-            let kind = if c.problem.is_some() { "voronoi/bad" } else { "voronoi/cell" };
+            let kind = if c.problem.is_some() {
+                "voronoi/bad"
+            } else {
+                "voronoi/cell"
+            };
             for shape in &c.free {
                 let outer = shape[0].iter().map(|p| v3(*p)).collect();
-                let holes = shape[1..].iter().map(|h| h.iter().map(|p| v3(*p)).collect()).collect();
-                out.push(Primitive::new(kind, k as u32, Shape::Polygon { outer, holes }));
+                let holes = shape[1..]
+                    .iter()
+                    .map(|h| h.iter().map(|p| v3(*p)).collect())
+                    .collect();
+                out.push(Primitive::new(
+                    kind,
+                    k as u32,
+                    Shape::Polygon { outer, holes },
+                ));
             }
-            out.push(Primitive::new("voronoi/outline", k as u32, Shape::Polyline { points: c.cell.iter().map(|p| v3(*p)).collect(), closed: true }));
+            out.push(Primitive::new(
+                "voronoi/outline",
+                k as u32,
+                Shape::Polyline {
+                    points: c.cell.iter().map(|p| v3(*p)).collect(),
+                    closed: true,
+                },
+            ));
             for &e in &c.missing_edges {
                 let (a, b) = self.edges[e];
-                out.push(Primitive::new("edge/missing", k as u32, Shape::Segment(v3(a), v3(b))));
+                out.push(Primitive::new(
+                    "edge/missing",
+                    k as u32,
+                    Shape::Segment(v3(a), v3(b)),
+                ));
             }
         }
         out
     }
 
     fn describe(&self, element: u32) -> serde_json::Value {
-        let Some(c) = self.cells.get(element as usize) else { return serde_json::Value::Null };
+        let Some(c) = self.cells.get(element as usize) else {
+            return serde_json::Value::Null;
+        };
         serde_json::json!({ "node": self.names[element as usize], "problem": c.problem, "missing_edges": c.missing_edges })
     }
 }
@@ -200,6 +307,19 @@ pub fn stage_voronoi(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError
     let p = plan(ctx)?;
     let d = ctx.artifact::<DelaunayArtifact>("delaunay")?;
     let cells = voronoi_check(p, ctx.params.float("agent_radius"), &d.edges);
-    let edges = d.edges.iter().map(|e| (p.nodes[e.nodes.0 as usize].at, p.nodes[e.nodes.1 as usize].at)).collect();
-    Ok(Arc::new(VoronoiArtifact { cells, names: p.nodes.iter().map(|n| n.name.clone()).collect(), edges }))
+    let edges = d
+        .edges
+        .iter()
+        .map(|e| {
+            (
+                p.nodes[e.nodes.0 as usize].at,
+                p.nodes[e.nodes.1 as usize].at,
+            )
+        })
+        .collect();
+    Ok(Arc::new(VoronoiArtifact {
+        cells,
+        names: p.nodes.iter().map(|n| n.name.clone()).collect(),
+        edges,
+    }))
 }

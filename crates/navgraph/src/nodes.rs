@@ -67,32 +67,49 @@ impl<'a> Blocked<'a> {
     /// Blocked space of `plan`.
     pub fn new(plan: &'a FloorPlan, radius: f64) -> Self {
         let walls = Walls::new(plan.area.rings().map(|r| r.points.clone()).collect());
-        Self { plan, walls, radius }
+        Self {
+            plan,
+            walls,
+            radius,
+        }
     }
 
     /// What the set of points within `extra` of the segment `ab` hits
     /// first (primitives in order, then walls).
     pub fn obstruction(&self, a: DVec2, b: DVec2, extra: f64) -> Option<Obstruction> {
         let reach = self.radius + extra;
-        if let Some(k) = self.plan.blockers.iter().position(|bl| blocker_distance(bl, a, b) < reach) {
+        if let Some(k) = self
+            .plan
+            .blockers
+            .iter()
+            .position(|bl| blocker_distance(bl, a, b) < reach)
+        {
             return Some(Obstruction::Primitive(k));
         }
         if !self.walls.free(a) || !self.walls.clear(a, b) {
             return Some(Obstruction::Wall);
         }
-        let near_wall = self.walls.rings.iter().any(|r| (0..r.len()).any(|i| segment_distance(a, b, r[i], r[(i + 1) % r.len()]) < reach));
+        let near_wall = self.walls.rings.iter().any(|r| {
+            (0..r.len()).any(|i| segment_distance(a, b, r[i], r[(i + 1) % r.len()]) < reach)
+        });
         near_wall.then_some(Obstruction::Wall)
     }
 }
 
 /// Builds the Delaunay graph of `plan`'s nodes.
-pub fn delaunay_graph(plan: &FloorPlan, radius: f64, node_radius: f64) -> Result<Vec<GraphEdge>, String> {
+pub fn delaunay_graph(
+    plan: &FloorPlan,
+    radius: f64,
+    node_radius: f64,
+) -> Result<Vec<GraphEdge>, String> {
     let mut dt: DelaunayTriangulation<Point2<f64>> = DelaunayTriangulation::new();
     for (k, n) in plan.nodes.iter().enumerate() {
         if !n.at.is_finite() {
             return Err(format!("node '{}': position is not finite", n.name));
         }
-        let h = dt.insert(Point2::new(n.at.x, n.at.y)).map_err(|e| format!("node '{}': {e:?}", n.name))?;
+        let h = dt
+            .insert(Point2::new(n.at.x, n.at.y))
+            .map_err(|e| format!("node '{}': {e:?}", n.name))?;
         if h.index() != k {
             let other = &plan.nodes[h.index()].name;
             return Err(format!("node '{}': stands on node '{other}'", n.name));
@@ -106,8 +123,16 @@ pub fn delaunay_graph(plan: &FloorPlan, radius: f64, node_radius: f64) -> Result
             let (a, b) = (a.min(b), a.max(b));
             let (pa, pb) = (plan.nodes[a as usize].at, plan.nodes[b as usize].at);
             let removed = blocked.obstruction(pa, pb, 0.0);
-            let corridor_hit = if removed.is_none() { blocked.obstruction(pa, pb, node_radius) } else { None };
-            GraphEdge { nodes: (a, b), removed, corridor_hit }
+            let corridor_hit = if removed.is_none() {
+                blocked.obstruction(pa, pb, node_radius)
+            } else {
+                None
+            };
+            GraphEdge {
+                nodes: (a, b),
+                removed,
+                corridor_hit,
+            }
         })
         .collect();
     edges.sort_by_key(|e| e.nodes);
@@ -135,16 +160,28 @@ pub fn voronoi_check(plan: &FloorPlan, radius: f64, edges: &[GraphEdge]) -> Vec<
     let blocked = Blocked::new(plan, radius);
     // Blocked polygons: inflated primitives and the wall bands (each wall
     // segment's capsule).
-    let mut clip: Vec<Vec<[f64; 2]>> = plan.blockers.iter().map(|b| outline(b, radius).iter().map(|p| [p.x, p.y]).collect()).collect();
+    let mut clip: Vec<Vec<[f64; 2]>> = plan
+        .blockers
+        .iter()
+        .map(|b| outline(b, radius).iter().map(|p| [p.x, p.y]).collect())
+        .collect();
     if radius > 0.0 {
         for r in plan.area.rings() {
             for i in 0..r.len() {
-                let seg = Blocker::Box { center: (r.at(i as isize) + r.at(i as isize + 1)) * 0.5, half: DVec2::new(r.at(i as isize).distance(r.at(i as isize + 1)) * 0.5, 0.0), angle: (r.at(i as isize + 1) - r.at(i as isize)).to_angle() };
+                let seg = Blocker::Box {
+                    center: (r.at(i as isize) + r.at(i as isize + 1)) * 0.5,
+                    half: DVec2::new(r.at(i as isize).distance(r.at(i as isize + 1)) * 0.5, 0.0),
+                    angle: (r.at(i as isize + 1) - r.at(i as isize)).to_angle(),
+                };
                 clip.push(outline(&seg, radius).iter().map(|p| [p.x, p.y]).collect());
             }
         }
     }
-    let area: Vec<Vec<[f64; 2]>> = plan.area.rings().map(|r| r.points.iter().map(|p| [p.x, p.y]).collect()).collect();
+    let area: Vec<Vec<[f64; 2]>> = plan
+        .area
+        .rings()
+        .map(|r| r.points.iter().map(|p| [p.x, p.y]).collect())
+        .collect();
     let n = plan.nodes.len();
     let mut neighbours = vec![Vec::new(); n];
     for e in edges {
@@ -161,27 +198,59 @@ pub fn voronoi_check(plan: &FloorPlan, radius: f64, edges: &[GraphEdge]) -> Vec<
             }
             let subject: Vec<[f64; 2]> = cell.iter().map(|p| [p.x, p.y]).collect();
             let inside = subject.overlay(&area, OverlayRule::Intersect, FillRule::NonZero);
-            let free = if clip.is_empty() { inside } else { inside.overlay(&clip, OverlayRule::Difference, FillRule::NonZero) };
-            let free: Vec<Vec<Vec<DVec2>>> = free.into_iter().map(|s| s.into_iter().map(|c| c.into_iter().map(|[x, y]| DVec2::new(x, y)).collect()).collect()).collect();
+            let free = if clip.is_empty() {
+                inside
+            } else {
+                inside.overlay(&clip, OverlayRule::Difference, FillRule::NonZero)
+            };
+            let free: Vec<Vec<Vec<DVec2>>> = free
+                .into_iter()
+                .map(|s| {
+                    s.into_iter()
+                        .map(|c| c.into_iter().map(|[x, y]| DVec2::new(x, y)).collect())
+                        .collect()
+                })
+                .collect();
             let problem = if blocked.obstruction(p, p, 0.0).is_some() {
                 Some("the node stands in blocked space".to_string())
             } else if free.len() != 1 {
-                Some(format!("its free cell falls apart into {} pieces", free.len()))
+                Some(format!(
+                    "its free cell falls apart into {} pieces",
+                    free.len()
+                ))
             } else if free[0].len() > 1 {
-                Some(format!("a blocked area lies inside its cell ({} holes)", free[0].len() - 1))
+                Some(format!(
+                    "a blocked area lies inside its cell ({} holes)",
+                    free[0].len() - 1
+                ))
             } else if let Some(v) = concave_vertex(&free[0][0]) {
-                Some(format!("its free cell is not convex (at {:.3}, {:.3})", v.x, v.y))
+                Some(format!(
+                    "its free cell is not convex (at {:.3}, {:.3})",
+                    v.x, v.y
+                ))
             } else if !contains(&free[0][0], p) {
                 Some("its free cell does not contain it".to_string())
             } else {
                 None
             };
             let missing_edges = if problem.is_some() {
-                edges.iter().enumerate().filter(|(_, e)| e.removed.is_some() && (e.nodes.0 as usize == k || e.nodes.1 as usize == k)).map(|(i, _)| i).collect()
+                edges
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| {
+                        e.removed.is_some() && (e.nodes.0 as usize == k || e.nodes.1 as usize == k)
+                    })
+                    .map(|(i, _)| i)
+                    .collect()
             } else {
                 Vec::new()
             };
-            CellCheck { cell, free, problem, missing_edges }
+            CellCheck {
+                cell,
+                free,
+                problem,
+                missing_edges,
+            }
         })
         .collect()
 }
@@ -239,17 +308,35 @@ mod tests {
     use navscope_core::level::NamedPoint;
 
     fn plan(nodes: &[(f64, f64)], blockers: Vec<Blocker>) -> FloorPlan {
-        let sq = Polygon::new(vec![DVec2::new(0., 0.), DVec2::new(20., 0.), DVec2::new(20., 10.), DVec2::new(0., 10.)]);
+        let sq = Polygon::new(vec![
+            DVec2::new(0., 0.),
+            DVec2::new(20., 0.),
+            DVec2::new(20., 10.),
+            DVec2::new(0., 10.),
+        ]);
         FloorPlan {
             area: PolygonWithHoles::new(sq, vec![]),
-            nodes: nodes.iter().enumerate().map(|(k, &(x, y))| NamedPoint { name: format!("n{k}"), at: DVec2::new(x, y) }).collect(),
+            nodes: nodes
+                .iter()
+                .enumerate()
+                .map(|(k, &(x, y))| NamedPoint {
+                    name: format!("n{k}"),
+                    at: DVec2::new(x, y),
+                })
+                .collect(),
             blockers,
         }
     }
 
     #[test]
     fn an_edge_through_a_column_is_removed_and_a_near_one_flagged() {
-        let p = plan(&[(2., 5.), (18., 5.), (10., 1.5)], vec![Blocker::Cylinder { center: DVec2::new(10., 5.), radius: 1.0 }]);
+        let p = plan(
+            &[(2., 5.), (18., 5.), (10., 1.5)],
+            vec![Blocker::Cylinder {
+                center: DVec2::new(10., 5.),
+                radius: 1.0,
+            }],
+        );
         let e = delaunay_graph(&p, 0.5, 0.0).unwrap();
         assert_eq!(e.len(), 3);
         let through = e.iter().find(|e| e.nodes == (0, 1)).unwrap();
@@ -265,11 +352,19 @@ mod tests {
     fn the_figure_4_situation_is_a_badly_placed_node() {
         // A wall-like box splits the room; the left node's cell reaches
         // beyond it.
-        let wall = Blocker::Box { center: DVec2::new(8., 4.), half: DVec2::new(0.25, 4.0), angle: 0.0 };
+        let wall = Blocker::Box {
+            center: DVec2::new(8., 4.),
+            half: DVec2::new(0.25, 4.0),
+            angle: 0.0,
+        };
         let p = plan(&[(4., 5.), (17., 5.)], vec![wall]);
         let e = delaunay_graph(&p, 0.3, 0.0).unwrap();
         let v = voronoi_check(&p, 0.3, &e);
-        assert!(v[0].problem.as_deref().unwrap().contains("not convex"), "{:?}", v[0].problem);
+        assert!(
+            v[0].problem.as_deref().unwrap().contains("not convex"),
+            "{:?}",
+            v[0].problem
+        );
         // The right node's cell (x >= 10.5) does not reach the wall.
         assert!(v[1].problem.is_none());
         // The one edge runs through the wall: removed, and listed as the
@@ -292,9 +387,17 @@ mod tests {
         assert_eq!(e.len(), 3);
         // Coincident nodes are an error naming both.
         let p = plan(&[(2., 5.), (2., 5.)], vec![]);
-        assert!(delaunay_graph(&p, 0.3, 0.0).unwrap_err().contains("'n1': stands on node 'n0'"));
+        assert!(
+            delaunay_graph(&p, 0.3, 0.0)
+                .unwrap_err()
+                .contains("'n1': stands on node 'n0'")
+        );
         // No nodes at all.
-        assert!(delaunay_graph(&plan(&[], vec![]), 0.3, 0.0).unwrap().is_empty());
+        assert!(
+            delaunay_graph(&plan(&[], vec![]), 0.3, 0.0)
+                .unwrap()
+                .is_empty()
+        );
         assert!(voronoi_check(&plan(&[], vec![]), 0.3, &[]).is_empty());
     }
 }

@@ -23,7 +23,12 @@ pub const ARC_SEGMENTS: usize = 32;
 pub fn box_corners(center: DVec2, half: DVec2, angle: f64) -> [DVec2; 4] {
     let (s, c) = angle.sin_cos();
     let rot = |x: f64, y: f64| center + DVec2::new(c * x - s * y, s * x + c * y);
-    [rot(-half.x, -half.y), rot(half.x, -half.y), rot(half.x, half.y), rot(-half.x, half.y)]
+    [
+        rot(-half.x, -half.y),
+        rot(half.x, -half.y),
+        rot(half.x, half.y),
+        rot(-half.x, half.y),
+    ]
 }
 
 /// Distance between two closed segments (0 when they meet).
@@ -31,15 +36,24 @@ pub fn segment_distance(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> f64 {
     if segment_intersection(a, b, c, d) != SegmentHit::None {
         return 0.0;
     }
-    point_segment_distance(c, d, a).min(point_segment_distance(c, d, b)).min(point_segment_distance(a, b, c)).min(point_segment_distance(a, b, d))
+    point_segment_distance(c, d, a)
+        .min(point_segment_distance(c, d, b))
+        .min(point_segment_distance(a, b, c))
+        .min(point_segment_distance(a, b, d))
 }
 
 /// Distance from the segment `ab` to the (uninflated) blocker; 0 when they
 /// meet.
 pub fn blocker_distance(blocker: &Blocker, a: DVec2, b: DVec2) -> f64 {
     match *blocker {
-        Blocker::Cylinder { center, radius } => (point_segment_distance(a, b, center) - radius).max(0.0),
-        Blocker::Box { center, half, angle } => {
+        Blocker::Cylinder { center, radius } => {
+            (point_segment_distance(a, b, center) - radius).max(0.0)
+        }
+        Blocker::Box {
+            center,
+            half,
+            angle,
+        } => {
             let (s, c) = angle.sin_cos();
             let local = |p: DVec2| {
                 let q = p - center;
@@ -53,7 +67,9 @@ pub fn blocker_distance(blocker: &Blocker, a: DVec2, b: DVec2) -> f64 {
                 return 0.0;
             }
             let k = box_corners(center, half, angle);
-            (0..4).map(|i| segment_distance(a, b, k[i], k[(i + 1) % 4])).fold(f64::INFINITY, f64::min)
+            (0..4)
+                .map(|i| segment_distance(a, b, k[i], k[(i + 1) % 4]))
+                .fold(f64::INFINITY, f64::min)
         }
     }
 }
@@ -61,14 +77,32 @@ pub fn blocker_distance(blocker: &Blocker, a: DVec2, b: DVec2) -> f64 {
 /// Outline of the blocker grown by `grow` (a polygon, counter-clockwise).
 pub fn outline(blocker: &Blocker, grow: f64) -> Vec<DVec2> {
     let arc = |centre: DVec2, r: f64, from: f64, steps: usize| -> Vec<DVec2> {
-        (0..=steps).map(|k| centre + r * DVec2::from_angle(from + std::f64::consts::TAU * k as f64 / ARC_SEGMENTS as f64)).collect()
+        (0..=steps)
+            .map(|k| {
+                centre
+                    + r * DVec2::from_angle(
+                        from + std::f64::consts::TAU * k as f64 / ARC_SEGMENTS as f64,
+                    )
+            })
+            .collect()
     };
     match *blocker {
         Blocker::Cylinder { center, radius } => {
             let r = radius + grow;
-            (0..ARC_SEGMENTS).map(|k| center + r * DVec2::from_angle(std::f64::consts::TAU * k as f64 / ARC_SEGMENTS as f64)).collect()
+            (0..ARC_SEGMENTS)
+                .map(|k| {
+                    center
+                        + r * DVec2::from_angle(
+                            std::f64::consts::TAU * k as f64 / ARC_SEGMENTS as f64,
+                        )
+                })
+                .collect()
         }
-        Blocker::Box { center, half, angle } => {
+        Blocker::Box {
+            center,
+            half,
+            angle,
+        } => {
             let k = box_corners(center, half, angle);
             if grow <= 0.0 {
                 return k.to_vec();
@@ -91,13 +125,27 @@ mod tests {
 
     #[test]
     fn distances_to_a_rotated_box() {
-        let b = Blocker::Box { center: DVec2::ZERO, half: DVec2::new(2.0, 1.0), angle: std::f64::consts::FRAC_PI_2 };
+        let b = Blocker::Box {
+            center: DVec2::ZERO,
+            half: DVec2::new(2.0, 1.0),
+            angle: std::f64::consts::FRAC_PI_2,
+        };
         // Rotated a quarter turn: 1 wide in x, 2 tall in y.
-        assert_eq!(blocker_distance(&b, DVec2::new(-5., 0.), DVec2::new(5., 0.)), 0.0);
-        assert!((blocker_distance(&b, DVec2::new(-5., 3.), DVec2::new(5., 3.)) - 1.0).abs() < 1e-12);
-        assert!((blocker_distance(&b, DVec2::new(3., -5.), DVec2::new(3., 5.)) - 2.0).abs() < 1e-12);
+        assert_eq!(
+            blocker_distance(&b, DVec2::new(-5., 0.), DVec2::new(5., 0.)),
+            0.0
+        );
+        assert!(
+            (blocker_distance(&b, DVec2::new(-5., 3.), DVec2::new(5., 3.)) - 1.0).abs() < 1e-12
+        );
+        assert!(
+            (blocker_distance(&b, DVec2::new(3., -5.), DVec2::new(3., 5.)) - 2.0).abs() < 1e-12
+        );
         // A segment fully inside.
-        assert_eq!(blocker_distance(&b, DVec2::new(0., 0.), DVec2::new(0.1, 0.1)), 0.0);
+        assert_eq!(
+            blocker_distance(&b, DVec2::new(0., 0.), DVec2::new(0.1, 0.1)),
+            0.0
+        );
         // Diagonal off a corner: the rounded inflation keeps the corner free.
         let d = blocker_distance(&b, DVec2::new(1.0, 3.0), DVec2::new(3.0, 1.0));
         assert!((d - 0.5f64.sqrt()).abs() < 1e-12, "{d}");
@@ -105,9 +153,21 @@ mod tests {
 
     #[test]
     fn outlines_are_counter_clockwise_and_at_the_right_distance() {
-        for b in [Blocker::Cylinder { center: DVec2::new(3., 4.), radius: 1.0 }, Blocker::Box { center: DVec2::new(-1., 2.), half: DVec2::new(1.5, 0.5), angle: 0.4 }] {
+        for b in [
+            Blocker::Cylinder {
+                center: DVec2::new(3., 4.),
+                radius: 1.0,
+            },
+            Blocker::Box {
+                center: DVec2::new(-1., 2.),
+                half: DVec2::new(1.5, 0.5),
+                angle: 0.4,
+            },
+        ] {
             let o = outline(&b, 0.5);
-            let area: f64 = (0..o.len()).map(|i| o[i].perp_dot(o[(i + 1) % o.len()])).sum();
+            let area: f64 = (0..o.len())
+                .map(|i| o[i].perp_dot(o[(i + 1) % o.len()]))
+                .sum();
             assert!(area > 0.0);
             for p in &o {
                 let d = blocker_distance(&b, *p, *p);

@@ -16,7 +16,7 @@ use crate::binary::{BinaryImage, binary_image};
 use crate::contours::{Contours, corner_to_plan, trace};
 use crate::graphs::{DualGraph, GalleryGraph, dual_graph, gallery_graph};
 use crate::simplify::{Simplified, simplify};
-use crate::supergraph::{Route, SuperGraph, partition};
+use crate::supergraph::{Route, RouteOptions, SuperGraph, partition};
 use crate::triangulate::{Triangulation, triangulate};
 use crate::walls::Walls;
 
@@ -25,7 +25,10 @@ fn v3(p: DVec2) -> Vec3 {
 }
 
 fn ring_shape(r: &[DVec2]) -> Shape {
-    Shape::Polyline { points: r.iter().map(|p| v3(*p)).collect(), closed: true }
+    Shape::Polyline {
+        points: r.iter().map(|p| v3(*p)).collect(),
+        closed: true,
+    }
 }
 
 fn counts<const N: usize>(items: [(&str, u64); N]) -> BTreeMap<String, u64> {
@@ -35,7 +38,10 @@ fn counts<const N: usize>(items: [(&str, u64); N]) -> BTreeMap<String, u64> {
 fn raster<'a>(ctx: &StageContext<'a>) -> Result<&'a RasterPlan, StageError> {
     match &ctx.level.data {
         LevelData::Raster(r) => Ok(r),
-        _ => Err(StageError::failed(format!("{}: the navgraph pipeline needs a raster floor plan (PNG)", ctx.level.source))),
+        _ => Err(StageError::failed(format!(
+            "{}: the navgraph pipeline needs a raster floor plan (PNG)",
+            ctx.level.source
+        ))),
     }
 }
 
@@ -49,7 +55,11 @@ pub struct BinaryArtifact {
 impl Artifact for BinaryArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
         let free = self.image.blocked.iter().filter(|&&b| b == 0).count() as u64;
-        counts([("obstacle_pixels", self.image.obstacle_pixels), ("dilated_pixels", self.image.dilated_pixels), ("free_pixels", free)])
+        counts([
+            ("obstacle_pixels", self.image.obstacle_pixels),
+            ("dilated_pixels", self.image.dilated_pixels),
+            ("free_pixels", free),
+        ])
     }
 
     /// The image's extent as `raster` (the app textures it with the level's
@@ -58,7 +68,14 @@ impl Artifact for BinaryArtifact {
     fn primitives(&self) -> Vec<Primitive> {
         let m = self.image.metres_per_pixel;
         let (w, h) = (self.image.width as f64 * m, self.image.height as f64 * m);
-        let mut out = vec![Primitive::new("raster", 0, Shape::Box { min: Vec3::ZERO, max: Vec3::new(w as f32, 0.0, h as f32) })];
+        let mut out = vec![Primitive::new(
+            "raster",
+            0,
+            Shape::Box {
+                min: Vec3::ZERO,
+                max: Vec3::new(w as f32, 0.0, h as f32),
+            },
+        )];
         for y in 0..self.image.height as i64 {
             let mut x = 0i64;
             while x < self.image.width as i64 {
@@ -72,7 +89,11 @@ impl Artifact for BinaryArtifact {
                 }
                 let min = Vec3::new((x0 as f64 * m) as f32, 0.0, (y as f64 * m) as f32);
                 let max = Vec3::new((x as f64 * m) as f32, 0.0, ((y + 1) as f64 * m) as f32);
-                out.push(Primitive::new("obstacle/blocked", y as u32, Shape::Box { min, max }));
+                out.push(Primitive::new(
+                    "obstacle/blocked",
+                    y as u32,
+                    Shape::Box { min, max },
+                ));
             }
         }
         out
@@ -82,7 +103,8 @@ impl Artifact for BinaryArtifact {
 /// Stage 4: binary image dilated by the agent radius.
 pub fn stage_binary(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let plan = raster(ctx)?;
-    let image = binary_image(plan, ctx.params.float("agent_radius")).map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
+    let image = binary_image(plan, ctx.params.float("agent_radius"))
+        .map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
     Ok(Arc::new(BinaryArtifact { image }))
 }
 
@@ -98,8 +120,18 @@ pub struct ContoursArtifact {
 impl Artifact for ContoursArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
         let holes = self.contours.rings.iter().filter(|r| r.hole).count() as u64;
-        let vertices = self.contours.rings.iter().map(|r| r.corners.len() as u64).sum();
-        counts([("outer", self.contours.rings.len() as u64 - holes), ("holes", holes), ("vertices", vertices), ("components", self.contours.components as u64)])
+        let vertices = self
+            .contours
+            .rings
+            .iter()
+            .map(|r| r.corners.len() as u64)
+            .sum();
+        counts([
+            ("outer", self.contours.rings.len() as u64 - holes),
+            ("holes", holes),
+            ("vertices", vertices),
+            ("components", self.contours.components as u64),
+        ])
     }
 
     /// `contour/outer` and `contour/hole` rings (element: ring index).
@@ -109,8 +141,20 @@ impl Artifact for ContoursArtifact {
             .iter()
             .enumerate()
             .map(|(k, r)| {
-                let pts: Vec<DVec2> = r.corners.iter().map(|&c| corner_to_plan(c, self.metres_per_pixel)).collect();
-                Primitive::new(if r.hole { "contour/hole" } else { "contour/outer" }, k as u32, ring_shape(&pts))
+                let pts: Vec<DVec2> = r
+                    .corners
+                    .iter()
+                    .map(|&c| corner_to_plan(c, self.metres_per_pixel))
+                    .collect();
+                Primitive::new(
+                    if r.hole {
+                        "contour/hole"
+                    } else {
+                        "contour/outer"
+                    },
+                    k as u32,
+                    ring_shape(&pts),
+                )
             })
             .collect()
     }
@@ -119,7 +163,10 @@ impl Artifact for ContoursArtifact {
 /// Stage 5a: contours with hierarchy.
 pub fn stage_contours(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let b = ctx.artifact::<BinaryArtifact>("binary")?;
-    Ok(Arc::new(ContoursArtifact { contours: trace(&b.image), metres_per_pixel: b.image.metres_per_pixel }))
+    Ok(Arc::new(ContoursArtifact {
+        contours: trace(&b.image),
+        metres_per_pixel: b.image.metres_per_pixel,
+    }))
 }
 
 /// Stage 5b's artifact.
@@ -132,19 +179,35 @@ pub struct SimplifyArtifact {
 impl Artifact for SimplifyArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
         let after = self.simplified.rings.iter().map(|r| r.len() as u64).sum();
-        counts([("vertices_before", self.simplified.vertices_before), ("vertices", after), ("repair_rounds", self.simplified.repair_rounds as u64), ("restored_rings", self.simplified.restored_rings as u64)])
+        counts([
+            ("vertices_before", self.simplified.vertices_before),
+            ("vertices", after),
+            ("repair_rounds", self.simplified.repair_rounds as u64),
+            ("restored_rings", self.simplified.restored_rings as u64),
+        ])
     }
 
     /// `contour/simplified` rings (element: ring index).
     fn primitives(&self) -> Vec<Primitive> {
-        self.simplified.rings.iter().enumerate().map(|(k, r)| Primitive::new("contour/simplified", k as u32, ring_shape(r))).collect()
+        self.simplified
+            .rings
+            .iter()
+            .enumerate()
+            .map(|(k, r)| Primitive::new("contour/simplified", k as u32, ring_shape(r)))
+            .collect()
     }
 }
 
 /// Stage 5b: topology-preserving Douglas-Peucker.
 pub fn stage_simplify(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let c = ctx.artifact::<ContoursArtifact>("contours")?;
-    Ok(Arc::new(SimplifyArtifact { simplified: simplify(&c.contours, ctx.params.float("simplify_tolerance"), c.metres_per_pixel) }))
+    Ok(Arc::new(SimplifyArtifact {
+        simplified: simplify(
+            &c.contours,
+            ctx.params.float("simplify_tolerance"),
+            c.metres_per_pixel,
+        ),
+    }))
 }
 
 /// Stage 6's artifact.
@@ -158,17 +221,37 @@ pub struct TriangulationArtifact {
 
 impl Artifact for TriangulationArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
-        counts([("triangles", self.triangulation.triangles.len() as u64), ("vertices", self.triangulation.vertices.len() as u64)])
+        counts([
+            ("triangles", self.triangulation.triangles.len() as u64),
+            ("vertices", self.triangulation.vertices.len() as u64),
+        ])
     }
 
     fn metrics(&self) -> BTreeMap<String, f64> {
-        BTreeMap::from([("navigable_area_m2".to_string(), self.triangulation.total_area())])
+        BTreeMap::from([(
+            "navigable_area_m2".to_string(),
+            self.triangulation.total_area(),
+        )])
     }
 
     /// Every navigable `triangle` (element: triangle index).
     fn primitives(&self) -> Vec<Primitive> {
         (0..self.triangulation.triangles.len())
-            .map(|t| Primitive::new("triangle", t as u32, Shape::Polygon { outer: self.triangulation.corners(t).iter().map(|p| v3(*p)).collect(), holes: vec![] }))
+            .map(|t| {
+                Primitive::new(
+                    "triangle",
+                    t as u32,
+                    Shape::Polygon {
+                        outer: self
+                            .triangulation
+                            .corners(t)
+                            .iter()
+                            .map(|p| v3(*p))
+                            .collect(),
+                        holes: vec![],
+                    },
+                )
+            })
             .collect()
     }
 }
@@ -176,8 +259,12 @@ impl Artifact for TriangulationArtifact {
 /// Stage 6: constrained Delaunay triangulation.
 pub fn stage_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let s = ctx.artifact::<SimplifyArtifact>("simplify")?;
-    let triangulation = triangulate(&s.simplified.rings).map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
-    Ok(Arc::new(TriangulationArtifact { triangulation, walls: Walls::new(s.simplified.rings.clone()) }))
+    let triangulation = triangulate(&s.simplified.rings)
+        .map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
+    Ok(Arc::new(TriangulationArtifact {
+        triangulation,
+        walls: Walls::new(s.simplified.rings.clone()),
+    }))
 }
 
 /// Stage 7's artifact.
@@ -213,28 +300,81 @@ impl Artifact for GraphsArtifact {
         let nt = d.incentres.len();
         for t in 0..nt {
             let (c, r) = (d.incentres[t], d.radii[t]);
-            let pts = (0..24).map(|k| v3(c + r * DVec2::from_angle(std::f64::consts::TAU * k as f64 / 24.0))).collect();
-            out.push(Primitive::new("node/dual", t as u32, Shape::Polyline { points: pts, closed: true }));
+            let pts = (0..24)
+                .map(|k| v3(c + r * DVec2::from_angle(std::f64::consts::TAU * k as f64 / 24.0)))
+                .collect();
+            out.push(Primitive::new(
+                "node/dual",
+                t as u32,
+                Shape::Polyline {
+                    points: pts,
+                    closed: true,
+                },
+            ));
         }
         let pos = |n: u32| d.mesh.nodes[n as usize].position.as_vec3();
         for &(a, b) in &d.dual_edges {
-            out.push(Primitive::new("edge/dual", a, Shape::Segment(pos(a), pos(b))));
+            out.push(Primitive::new(
+                "edge/dual",
+                a,
+                Shape::Segment(pos(a), pos(b)),
+            ));
         }
-        let vnode = |v: u32| d.vertex_nodes.binary_search(&v).map(|k| (nt + k) as u32).unwrap_or(0);
+        let vnode = |v: u32| {
+            d.vertex_nodes
+                .binary_search(&v)
+                .map(|k| (nt + k) as u32)
+                .unwrap_or(0)
+        };
         for &(a, b, via) in &d.repaired {
-            out.push(Primitive::new("edge/dual/repaired", a, Shape::Polyline { points: vec![pos(a), pos(vnode(via)), pos(b)], closed: false }));
+            out.push(Primitive::new(
+                "edge/dual/repaired",
+                a,
+                Shape::Polyline {
+                    points: vec![pos(a), pos(vnode(via)), pos(b)],
+                    closed: false,
+                },
+            ));
         }
-        for l in d.mesh.links.iter().filter(|l| l.from < l.to && (l.to as usize) >= nt) {
-            let kind = if (l.from as usize) < nt { "edge/incentre" } else { "edge/triangulation" };
-            out.push(Primitive::new(kind, l.from, Shape::Segment(pos(l.from), pos(l.to))));
+        for l in d
+            .mesh
+            .links
+            .iter()
+            .filter(|l| l.from < l.to && (l.to as usize) >= nt)
+        {
+            let kind = if (l.from as usize) < nt {
+                "edge/incentre"
+            } else {
+                "edge/triangulation"
+            };
+            out.push(Primitive::new(
+                kind,
+                l.from,
+                Shape::Segment(pos(l.from), pos(l.to)),
+            ));
         }
         let g = &self.gallery;
         for (k, n) in g.mesh.nodes.iter().enumerate() {
-            let kind = if k < g.guards.len() { "node/guard" } else { "node/connector" };
-            out.push(Primitive::new(kind, k as u32, Shape::Point(n.position.as_vec3())));
+            let kind = if k < g.guards.len() {
+                "node/guard"
+            } else {
+                "node/connector"
+            };
+            out.push(Primitive::new(
+                kind,
+                k as u32,
+                Shape::Point(n.position.as_vec3()),
+            ));
         }
         for &(a, b) in &g.edges {
-            out.push(Primitive::new("edge/gallery", a, Shape::Segment(g.mesh.nodes[a as usize].position.as_vec3(), g.mesh.nodes[b as usize].position.as_vec3())));
+            out.push(Primitive::new(
+                "edge/gallery",
+                a,
+                Shape::Segment(
+                    g.mesh.nodes[a as usize].position.as_vec3(),
+                    g.mesh.nodes[b as usize].position.as_vec3(),
+                ),
+            ));
         }
         out
     }
@@ -247,7 +387,10 @@ impl Artifact for GraphsArtifact {
 /// Stage 7: dual and art-gallery graphs.
 pub fn stage_graphs(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let t = ctx.artifact::<TriangulationArtifact>("triangulate")?;
-    Ok(Arc::new(GraphsArtifact { dual: dual_graph(&t.triangulation, &t.walls), gallery: gallery_graph(&t.triangulation, &t.walls) }))
+    Ok(Arc::new(GraphsArtifact {
+        dual: dual_graph(&t.triangulation, &t.walls),
+        gallery: gallery_graph(&t.triangulation, &t.walls),
+    }))
 }
 
 /// Stage 8's artifact: the partition, the super-graph and what the
@@ -276,13 +419,33 @@ impl SuperGraphArtifact {
     /// points), the base search on the whole base graph once the
     /// super-graph found a region path: see [`crate::supergraph`].
     pub fn route(&self, from: DVec3, to: DVec3) -> Result<Route, String> {
-        self.graph.route(&self.dual, &self.locator, &self.walls, from, to, self.snap, false)
+        self.graph.route(
+            &self.dual,
+            &self.locator,
+            &self.walls,
+            from,
+            to,
+            RouteOptions {
+                snap: self.snap,
+                within_regions: false,
+            },
+        )
     }
 
     /// The same with the base search limited to the regions of the super
     /// path (the article's scheme).
     pub fn route_within_regions(&self, from: DVec3, to: DVec3) -> Result<Route, String> {
-        self.graph.route(&self.dual, &self.locator, &self.walls, from, to, self.snap, true)
+        self.graph.route(
+            &self.dual,
+            &self.locator,
+            &self.walls,
+            from,
+            to,
+            RouteOptions {
+                snap: self.snap,
+                within_regions: true,
+            },
+        )
     }
 
     /// The base graph the super-graph partitions.
@@ -298,7 +461,11 @@ impl SuperGraphArtifact {
 
 impl Artifact for SuperGraphArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
-        counts([("regions", self.graph.regions as u64), ("portals", self.graph.portals.len() as u64), ("super_links", self.graph.mesh.links.len() as u64 / 2)])
+        counts([
+            ("regions", self.graph.regions as u64),
+            ("portals", self.graph.portals.len() as u64),
+            ("super_links", self.graph.mesh.links.len() as u64 / 2),
+        ])
     }
 
     /// Triangles as `region` (element: region id, for distinct colours),
@@ -308,13 +475,30 @@ impl Artifact for SuperGraphArtifact {
         let mut out: Vec<Primitive> = self
             .regions
             .iter()
-            .map(|(r, tri)| Primitive::new("region", *r, Shape::Polygon { outer: tri.iter().map(|p| p.as_vec3()).collect(), holes: vec![] }))
+            .map(|(r, tri)| {
+                Primitive::new(
+                    "region",
+                    *r,
+                    Shape::Polygon {
+                        outer: tri.iter().map(|p| p.as_vec3()).collect(),
+                        holes: vec![],
+                    },
+                )
+            })
             .collect();
         for (k, [a, b]) in self.portals.iter().enumerate() {
-            out.push(Primitive::new("portal/region", k as u32, Shape::Segment(a.as_vec3(), b.as_vec3())));
+            out.push(Primitive::new(
+                "portal/region",
+                k as u32,
+                Shape::Segment(a.as_vec3(), b.as_vec3()),
+            ));
         }
         for (r, n) in self.graph.mesh.nodes.iter().enumerate() {
-            out.push(Primitive::new("node/super", r as u32, Shape::Point(n.position.as_vec3())));
+            out.push(Primitive::new(
+                "node/super",
+                r as u32,
+                Shape::Point(n.position.as_vec3()),
+            ));
         }
         out
     }
@@ -331,14 +515,32 @@ pub fn stage_supergraph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageEr
     let b = ctx.artifact::<BinaryArtifact>("binary")?;
     let snap = ctx.params.float("simplify_tolerance") * b.image.metres_per_pixel;
     let graph = partition(&t.triangulation, &g.dual, ctx.params.float("region_size"));
-    let regions = (0..t.triangulation.triangles.len()).map(|k| (graph.region_of[k], t.triangulation.corners(k).map(|p| plan_to_world(p, 0.0)))).collect();
+    let regions = (0..t.triangulation.triangles.len())
+        .map(|k| {
+            (
+                graph.region_of[k],
+                t.triangulation.corners(k).map(|p| plan_to_world(p, 0.0)),
+            )
+        })
+        .collect();
     let portals = graph
         .portals
         .iter()
         .map(|&i| {
             let l = &g.dual.mesh.links[i];
-            l.segment.unwrap_or([g.dual.mesh.nodes[l.from as usize].position, g.dual.mesh.nodes[l.to as usize].position])
+            l.segment.unwrap_or([
+                g.dual.mesh.nodes[l.from as usize].position,
+                g.dual.mesh.nodes[l.to as usize].position,
+            ])
         })
         .collect();
-    Ok(Arc::new(SuperGraphArtifact { graph, regions, portals, dual: g.dual.clone(), walls: t.walls.clone(), locator: Locator::new(&g.dual.mesh), snap }))
+    Ok(Arc::new(SuperGraphArtifact {
+        graph,
+        regions,
+        portals,
+        dual: g.dual.clone(),
+        walls: t.walls.clone(),
+        locator: Locator::new(&g.dual.mesh),
+        snap,
+    }))
 }

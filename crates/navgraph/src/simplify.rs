@@ -38,15 +38,27 @@ pub struct Simplified {
 
 /// Simplifies the contours with tolerance `tol` (pixels).
 pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplified {
-    let pts: Vec<Vec<DVec2>> = contours.rings.iter().map(|r| r.corners.iter().map(|&c| corner_to_plan(c, 1.0)).collect()).collect();
+    let pts: Vec<Vec<DVec2>> = contours
+        .rings
+        .iter()
+        .map(|r| r.corners.iter().map(|&c| corner_to_plan(c, 1.0)).collect())
+        .collect();
     let mut keep: Vec<Vec<bool>> = pts.iter().map(|p| douglas_peucker(p, tol)).collect();
     let original = Walls::new(pts.clone());
     let firsts: Vec<Vec<u32>> = pts.iter().map(|p| original.odd_rings(p[0])).collect();
     let mut repair_rounds = 0;
     let mut restored_rings = 0;
     loop {
-        let kept: Vec<Vec<usize>> = keep.iter().map(|k| (0..k.len()).filter(|&i| k[i]).collect()).collect();
-        let walls = Walls::new(kept.iter().zip(&pts).map(|(k, p)| k.iter().map(|&i| p[i]).collect()).collect());
+        let kept: Vec<Vec<usize>> = keep
+            .iter()
+            .map(|k| (0..k.len()).filter(|&i| k[i]).collect())
+            .collect();
+        let walls = Walls::new(
+            kept.iter()
+                .zip(&pts)
+                .map(|(k, p)| k.iter().map(|&i| p[i]).collect())
+                .collect(),
+        );
         let bad = walls.conflicts();
         let mut changed = false;
         for (r, s) in bad {
@@ -73,15 +85,29 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
             }
         }
         if !changed {
-            let rings = kept.iter().zip(&pts).map(|(k, p)| k.iter().map(|&i| p[i] * metres_per_pixel).collect()).collect();
-            return Simplified { rings, vertices_before: pts.iter().map(|p| p.len() as u64).sum(), repair_rounds, restored_rings };
+            let rings = kept
+                .iter()
+                .zip(&pts)
+                .map(|(k, p)| k.iter().map(|&i| p[i] * metres_per_pixel).collect())
+                .collect();
+            return Simplified {
+                rings,
+                vertices_before: pts.iter().map(|p| p.len() as u64).sum(),
+                repair_rounds,
+                restored_rings,
+            };
         }
         repair_rounds += 1;
     }
 }
 
 fn symmetric_difference(a: &[u32], b: &[u32]) -> Vec<u32> {
-    let mut out: Vec<u32> = a.iter().filter(|x| !b.contains(x)).chain(b.iter().filter(|x| !a.contains(x))).copied().collect();
+    let mut out: Vec<u32> = a
+        .iter()
+        .filter(|x| !b.contains(x))
+        .chain(b.iter().filter(|x| !a.contains(x)))
+        .copied()
+        .collect();
     out.sort_unstable();
     out
 }
@@ -111,7 +137,13 @@ pub fn douglas_peucker(p: &[DVec2], tol: f64) -> Vec<bool> {
         return vec![true; n];
     }
     keep[0] = true;
-    let f = (1..n).max_by(|&a, &b| p[0].distance_squared(p[a]).total_cmp(&p[0].distance_squared(p[b])).then(b.cmp(&a))).unwrap_or(1);
+    let f = (1..n)
+        .max_by(|&a, &b| {
+            p[0].distance_squared(p[a])
+                .total_cmp(&p[0].distance_squared(p[b]))
+                .then(b.cmp(&a))
+        })
+        .unwrap_or(1);
     keep[f] = true;
     let mut stack = vec![(0usize, f), (f, n)];
     while let Some((a, b)) = stack.pop() {
@@ -128,8 +160,12 @@ pub fn douglas_peucker(p: &[DVec2], tol: f64) -> Vec<bool> {
     if keep.iter().filter(|&&k| k).count() < 3 {
         let a = farthest(p, 0, f);
         let b = farthest(p, f, 0);
-        let da = a.map_or(-1.0, |i| navscope_core::geom::point_segment_distance(p[0], p[f], p[i]));
-        let db = b.map_or(-1.0, |i| navscope_core::geom::point_segment_distance(p[0], p[f], p[i]));
+        let da = a.map_or(-1.0, |i| {
+            navscope_core::geom::point_segment_distance(p[0], p[f], p[i])
+        });
+        let db = b.map_or(-1.0, |i| {
+            navscope_core::geom::point_segment_distance(p[0], p[f], p[i])
+        });
         if let Some(i) = if da >= db { a } else { b } {
             keep[i] = true;
         }
@@ -145,15 +181,29 @@ mod tests {
     use proptest::prelude::*;
 
     fn ring_area(r: &[DVec2]) -> f64 {
-        (0..r.len()).map(|i| r[i].perp_dot(r[(i + 1) % r.len()])).sum::<f64>() / 2.0
+        (0..r.len())
+            .map(|i| r[i].perp_dot(r[(i + 1) % r.len()]))
+            .sum::<f64>()
+            / 2.0
     }
 
     #[test]
     fn a_staircase_becomes_a_diagonal() {
         // A triangle of free pixels with a staircase hypotenuse.
-        let rows: Vec<String> = (0..20).map(|y| (0..20).map(|x| if x <= y { '.' } else { '#' }).collect()).collect();
-        let blocked = rows.iter().flat_map(|r| r.bytes().map(|b| (b == b'#') as u8)).collect();
-        let img = BinaryImage { width: 20, height: 20, metres_per_pixel: 0.5, blocked, ..Default::default() };
+        let rows: Vec<String> = (0..20)
+            .map(|y| (0..20).map(|x| if x <= y { '.' } else { '#' }).collect())
+            .collect();
+        let blocked = rows
+            .iter()
+            .flat_map(|r| r.bytes().map(|b| (b == b'#') as u8))
+            .collect();
+        let img = BinaryImage {
+            width: 20,
+            height: 20,
+            metres_per_pixel: 0.5,
+            blocked,
+            ..Default::default()
+        };
         let c = trace(&img);
         assert_eq!(c.rings.len(), 1);
         assert_eq!(c.rings[0].corners.len(), 2 * 20 + 2);
@@ -166,8 +216,16 @@ mod tests {
 
     #[test]
     fn dp_keeps_at_least_three_vertices() {
-        let sq = [DVec2::new(0., 0.), DVec2::new(1., 0.), DVec2::new(1., 1.), DVec2::new(0., 1.)];
-        assert_eq!(douglas_peucker(&sq, 100.0).iter().filter(|&&k| k).count(), 3);
+        let sq = [
+            DVec2::new(0., 0.),
+            DVec2::new(1., 0.),
+            DVec2::new(1., 1.),
+            DVec2::new(0., 1.),
+        ];
+        assert_eq!(
+            douglas_peucker(&sq, 100.0).iter().filter(|&&k| k).count(),
+            3
+        );
         assert_eq!(douglas_peucker(&sq, 0.1), vec![true; 4]);
     }
 

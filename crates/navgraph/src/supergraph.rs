@@ -54,6 +54,16 @@ pub struct SuperGraph {
     pub mesh: NavMesh,
 }
 
+/// How a two-level query runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct RouteOptions {
+    /// How far outside every triangle (metres) a query point may lie and
+    /// still be pulled onto the nearest one.
+    pub snap: f64,
+    /// Limit the base search to the regions of the super path.
+    pub within_regions: bool,
+}
+
 /// The answer of a two-level query.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Route {
@@ -116,7 +126,12 @@ pub fn partition(tri: &Triangulation, dual: &DualGraph, size: f64) -> SuperGraph
     }
     let mut mesh = NavMesh::new("navgraph", "");
     for (sum, n) in &centres {
-        mesh.add_node(plan_to_world(*sum / (*n).max(1) as f64, 0.0), None, Stance::Stand, 0);
+        mesh.add_node(
+            plan_to_world(*sum / (*n).max(1) as f64, 0.0),
+            None,
+            Stance::Stand,
+            0,
+        );
     }
     let mut portals = Vec::new();
     let mut pairs = std::collections::BTreeSet::new();
@@ -130,10 +145,17 @@ pub fn partition(tri: &Triangulation, dual: &DualGraph, size: f64) -> SuperGraph
         }
     }
     for (a, b) in pairs {
-        let d = mesh.nodes[a as usize].position.distance(mesh.nodes[b as usize].position);
+        let d = mesh.nodes[a as usize]
+            .position
+            .distance(mesh.nodes[b as usize].position);
         mesh.add_two_way(a, b, LinkKind::Portal, d, None);
     }
-    SuperGraph { region_of, regions, portals, mesh }
+    SuperGraph {
+        region_of,
+        regions,
+        portals,
+        mesh,
+    }
 }
 
 /// Line-of-sight shortening of a polyline whose first point is free: the
@@ -176,34 +198,57 @@ pub fn shortcut(walls: &Walls, pts: &[DVec2]) -> (Vec<DVec2>, usize) {
 impl SuperGraph {
     /// The two-level query from `from` to `to` (world points) over the
     /// dual graph `dual` (located with `locator`, built on `dual.mesh`); see
-    /// the module docs. With `within_regions` the base search is limited to
+    /// the module docs. With `opts.within_regions` the base search is limited to
     /// the regions of the super path (the article's scheme: less work,
     /// possibly longer paths); without, the super-graph only screens out
     /// unreachable queries and the base search is free. A point outside
-    /// every triangle but within `snap` metres of one (simplification may
+    /// every triangle but within `opts.snap` metres of one (simplification may
     /// shave a pixel centre off) starts from the nearest point of that
     /// triangle; farther away it is an error naming the point.
-    pub fn route(&self, dual: &DualGraph, locator: &Locator, walls: &Walls, from: DVec3, to: DVec3, snap: f64, within_regions: bool) -> Result<Route, String> {
+    pub fn route(
+        &self,
+        dual: &DualGraph,
+        locator: &Locator,
+        walls: &Walls,
+        from: DVec3,
+        to: DVec3,
+        opts: RouteOptions,
+    ) -> Result<Route, String> {
         let nt = dual.incentres.len() as u32;
         let locate = |p: DVec3, what: &str| -> Result<(u32, DVec3), String> {
-            let l = locator.locate(p).filter(|l| l.node < nt && (l.inside || l.distance <= snap)).ok_or_else(|| format!("{what} {p} is not in navigable space"))?;
+            let l = locator
+                .locate(p)
+                .filter(|l| l.node < nt && (l.inside || l.distance <= opts.snap))
+                .ok_or_else(|| format!("{what} {p} is not in navigable space"))?;
             Ok((l.node, if l.inside { p } else { l.point }))
         };
         let (original_from, original_to) = (from, to);
         let (s, from) = locate(from, "start")?;
         let (g, to) = locate(to, "goal")?;
         let (rs, rg) = (self.region_of[s as usize], self.region_of[g as usize]);
-        let opts = SearchOptions::default();
-        let top = astar(&self.mesh, rs, rg, self.mesh.nodes[rs as usize].position, self.mesh.nodes[rg as usize].position, &opts);
+        let search = SearchOptions::default();
+        let top = astar(
+            &self.mesh,
+            rs,
+            rg,
+            self.mesh.nodes[rs as usize].position,
+            self.mesh.nodes[rg as usize].position,
+            &search,
+        );
         let super_expansions = top.trace.expansions.len();
         let Some(region_path) = top.nodes else {
-            return Ok(Route { super_expansions, ..Default::default() });
+            return Ok(Route {
+                super_expansions,
+                ..Default::default()
+            });
         };
         let mut allowed = vec![false; self.regions as usize];
         for r in &region_path {
             allowed[*r as usize] = true;
         }
-        let (sub, map) = restrict(&dual.mesh, |n| !within_regions || allowed[self.region_of[n] as usize]);
+        let (sub, map) = restrict(&dual.mesh, |n| {
+            !opts.within_regions || allowed[self.region_of[n] as usize]
+        });
         let back: Vec<u32> = {
             let mut b = vec![0; sub.nodes.len()];
             for (old, new) in map.iter().enumerate() {
@@ -213,16 +258,22 @@ impl SuperGraph {
             }
             b
         };
-        let first = astar(&sub, map[s as usize], map[g as usize], from, to, &opts);
+        let first = astar(&sub, map[s as usize], map[g as usize], from, to, &search);
         let mut base_expansions = first.trace.expansions.len();
         let nodes: Vec<u32> = match first.nodes {
             Some(n) => n.into_iter().map(|k| back[k as usize]).collect(),
             None => {
-                let full = astar(&dual.mesh, s, g, from, to, &opts);
+                let full = astar(&dual.mesh, s, g, from, to, &search);
                 base_expansions += full.trace.expansions.len();
                 match full.nodes {
                     Some(n) => n,
-                    None => return Ok(Route { super_expansions, base_expansions, ..Default::default() }),
+                    None => {
+                        return Ok(Route {
+                            super_expansions,
+                            base_expansions,
+                            ..Default::default()
+                        });
+                    }
                 }
             }
         };
@@ -240,7 +291,14 @@ impl SuperGraph {
             waypoints.push(original_to);
         }
         let length = waypoints.windows(2).map(|w| w[0].distance(w[1])).sum();
-        Ok(Route { found: true, waypoints, length, super_expansions, base_expansions, skipped_start_nodes: skipped })
+        Ok(Route {
+            found: true,
+            waypoints,
+            length,
+            super_expansions,
+            base_expansions,
+            skipped_start_nodes: skipped,
+        })
     }
 }
 
@@ -279,7 +337,14 @@ mod tests {
     /// Two separate rooms (two outer rings): no path between them.
     fn islands() -> Vec<Vec<DVec2>> {
         let room = |x0: f64| vec![v(x0, 0.), v(x0 + 40., 0.), v(x0 + 40., 40.), v(x0, 40.)];
-        let pillar = |x0: f64, y0: f64| vec![v(x0, y0), v(x0, y0 + 2.), v(x0 + 2., y0 + 2.), v(x0 + 2., y0)];
+        let pillar = |x0: f64, y0: f64| {
+            vec![
+                v(x0, y0),
+                v(x0, y0 + 2.),
+                v(x0 + 2., y0 + 2.),
+                v(x0 + 2., y0),
+            ]
+        };
         let mut rings = vec![room(0.), room(50.)];
         for k in 0..5 {
             rings.push(pillar(5. + 7. * k as f64, 10.));
@@ -299,22 +364,96 @@ mod tests {
         let loc = Locator::new(&dual.mesh);
         let a = plan_to_world(v(1., 1.), 0.);
         let b = plan_to_world(v(89., 39.), 0.);
-        let r = sg.route(&dual, &loc, &walls, a, b, 0.0, true).unwrap();
+        let r = sg
+            .route(
+                &dual,
+                &loc,
+                &walls,
+                a,
+                b,
+                RouteOptions {
+                    snap: 0.0,
+                    within_regions: true,
+                },
+            )
+            .unwrap();
         assert!(!r.found);
         assert_eq!(r.base_expansions, 0);
         assert!(r.super_expansions > 0 && r.super_expansions < sg.regions as usize);
         // A plain A* on the base graph expands a whole room first.
-        let full = astar(&dual.mesh, loc.locate(a).unwrap().node, loc.locate(b).unwrap().node, a, b, &SearchOptions::default());
-        assert!(full.nodes.is_none() && full.trace.expansions.len() > 2 * r.super_expansions, "{} vs {}", full.trace.expansions.len(), r.super_expansions);
+        let full = astar(
+            &dual.mesh,
+            loc.locate(a).unwrap().node,
+            loc.locate(b).unwrap().node,
+            a,
+            b,
+            &SearchOptions::default(),
+        );
+        assert!(
+            full.nodes.is_none() && full.trace.expansions.len() > 2 * r.super_expansions,
+            "{} vs {}",
+            full.trace.expansions.len(),
+            r.super_expansions
+        );
         // Reachable inside a room: a straight line after shortcutting.
         let c = plan_to_world(v(39., 39.), 0.);
-        let r = sg.route(&dual, &loc, &walls, a, plan_to_world(v(39., 1.), 0.), 0.0, true).unwrap();
+        let r = sg
+            .route(
+                &dual,
+                &loc,
+                &walls,
+                a,
+                plan_to_world(v(39., 1.), 0.),
+                RouteOptions {
+                    snap: 0.0,
+                    within_regions: true,
+                },
+            )
+            .unwrap();
         assert!(r.found && (r.length - 38.0).abs() < 1e-9, "{r:?}");
-        let r = sg.route(&dual, &loc, &walls, a, c, 0.0, false).unwrap();
+        let r = sg
+            .route(
+                &dual,
+                &loc,
+                &walls,
+                a,
+                c,
+                RouteOptions {
+                    snap: 0.0,
+                    within_regions: false,
+                },
+            )
+            .unwrap();
         assert!(r.found && r.waypoints.len() >= 2);
-        assert!(sg.route(&dual, &loc, &walls, a, plan_to_world(v(45., 1.), 0.), 1.0, false).unwrap_err().contains("goal"));
+        assert!(
+            sg.route(
+                &dual,
+                &loc,
+                &walls,
+                a,
+                plan_to_world(v(45., 1.), 0.),
+                RouteOptions {
+                    snap: 1.0,
+                    within_regions: false
+                }
+            )
+            .unwrap_err()
+            .contains("goal")
+        );
         // Within the snap distance the goal is pulled onto the mesh.
-        let r = sg.route(&dual, &loc, &walls, a, plan_to_world(v(40.5, 1.), 0.), 1.0, false).unwrap();
+        let r = sg
+            .route(
+                &dual,
+                &loc,
+                &walls,
+                a,
+                plan_to_world(v(40.5, 1.), 0.),
+                RouteOptions {
+                    snap: 1.0,
+                    within_regions: false,
+                },
+            )
+            .unwrap();
         assert!(r.found && (r.length - 39.5).abs() < 1e-9, "{r:?}");
     }
 
@@ -325,8 +464,21 @@ mod tests {
         assert_eq!(k, vec![v(1., 1.), v(9., 9.)]);
         assert_eq!(skipped, 2);
         // Round a pillar: the corner stays, the detour nodes go.
-        let walls = Walls::new(vec![vec![v(0., 0.), v(10., 0.), v(10., 10.), v(0., 10.)], vec![v(4., 4.), v(4., 6.), v(6., 6.), v(6., 4.)]]);
-        let (k, skipped) = shortcut(&walls, &[v(1., 5.), v(2., 8.), v(4., 6.), v(5., 9.), v(6., 6.), v(9., 5.)]);
+        let walls = Walls::new(vec![
+            vec![v(0., 0.), v(10., 0.), v(10., 10.), v(0., 10.)],
+            vec![v(4., 4.), v(4., 6.), v(6., 6.), v(6., 4.)],
+        ]);
+        let (k, skipped) = shortcut(
+            &walls,
+            &[
+                v(1., 5.),
+                v(2., 8.),
+                v(4., 6.),
+                v(5., 9.),
+                v(6., 6.),
+                v(9., 5.),
+            ],
+        );
         assert_eq!(k, vec![v(1., 5.), v(4., 6.), v(6., 6.), v(9., 5.)]);
         assert_eq!(skipped, 1);
     }

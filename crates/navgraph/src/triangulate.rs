@@ -82,16 +82,26 @@ pub fn triangulate(rings: &[Vec<DVec2>]) -> Result<Triangulation, String> {
     let n = vertices.len();
     let mut conflicts = 0usize;
     let cdt: ConstrainedDelaunayTriangulation<Point2<f64>> =
-        ConstrainedDelaunayTriangulation::try_bulk_load_cdt(vertices, edges, |_| conflicts += 1).map_err(|e| format!("triangulation: {e:?}"))?;
+        ConstrainedDelaunayTriangulation::try_bulk_load_cdt(vertices, edges, |_| conflicts += 1)
+            .map_err(|e| format!("triangulation: {e:?}"))?;
     if cdt.num_vertices() != n {
-        return Err(format!("triangulation: {} ring vertices coincide", n - cdt.num_vertices()));
+        return Err(format!(
+            "triangulation: {} ring vertices coincide",
+            n - cdt.num_vertices()
+        ));
     }
     if conflicts > 0 {
-        return Err(format!("triangulation: {conflicts} ring edges cross others"));
+        return Err(format!(
+            "triangulation: {conflicts} ring edges cross others"
+        ));
     }
     // Face status: Some(true) navigable, Some(false) blocked.
     let faces: Vec<_> = cdt.inner_faces().collect();
-    let index: HashMap<_, usize> = faces.iter().enumerate().map(|(i, f)| (f.fix(), i)).collect();
+    let index: HashMap<_, usize> = faces
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.fix(), i))
+        .collect();
     let mut status: Vec<Option<bool>> = vec![None; faces.len()];
     let mut stack = Vec::new();
     for (i, f) in faces.iter().enumerate() {
@@ -122,11 +132,18 @@ pub fn triangulate(rings: &[Vec<DVec2>]) -> Result<Triangulation, String> {
         }
     }
     let mut new_index = vec![u32::MAX; faces.len()];
-    let mut tri = Triangulation { vertices: cdt.vertices().map(|v| DVec2::new(v.position().x, v.position().y)).collect(), ..Default::default() };
+    let mut tri = Triangulation {
+        vertices: cdt
+            .vertices()
+            .map(|v| DVec2::new(v.position().x, v.position().y))
+            .collect(),
+        ..Default::default()
+    };
     for (i, f) in faces.iter().enumerate() {
         if status[i] == Some(true) {
             new_index[i] = tri.triangles.len() as u32;
-            tri.triangles.push(f.vertices().map(|v| v.fix().index() as u32));
+            tri.triangles
+                .push(f.vertices().map(|v| v.fix().index() as u32));
         }
     }
     for (i, f) in faces.iter().enumerate() {
@@ -137,15 +154,17 @@ pub fn triangulate(rings: &[Vec<DVec2>]) -> Result<Triangulation, String> {
         let es = f.adjacent_edges();
         let vs = tri.triangles[new_index[i] as usize];
         for (k, slot) in nb.iter_mut().enumerate() {
-            let e = es.iter().find(|e| e.from().fix().index() as u32 == vs[k]).copied();
-            if let Some(e) = e {
-                if !e.is_constraint_edge() {
-                    if let Some(g) = e.rev().face().as_inner() {
-                        let j = new_index[index[&g.fix()]];
-                        if j != u32::MAX {
-                            *slot = Some(j);
-                        }
-                    }
+            let e = es
+                .iter()
+                .find(|e| e.from().fix().index() as u32 == vs[k])
+                .copied();
+            if let Some(e) = e
+                && !e.is_constraint_edge()
+                && let Some(g) = e.rev().face().as_inner()
+            {
+                let j = new_index[index[&g.fix()]];
+                if j != u32::MAX {
+                    *slot = Some(j);
                 }
             }
         }
@@ -164,7 +183,10 @@ mod tests {
 
     #[test]
     fn a_room_with_a_pillar_is_covered_exactly() {
-        let rings = vec![vec![v(0., 0.), v(10., 0.), v(10., 10.), v(0., 10.)], vec![v(4., 4.), v(4., 6.), v(6., 6.), v(6., 4.)]];
+        let rings = vec![
+            vec![v(0., 0.), v(10., 0.), v(10., 10.), v(0., 10.)],
+            vec![v(4., 4.), v(4., 6.), v(6., 6.), v(6., 4.)],
+        ];
         let t = triangulate(&rings).unwrap();
         assert!((t.total_area() - 96.0).abs() < 1e-9);
         assert_eq!(t.triangles.len(), 8);
@@ -175,8 +197,13 @@ mod tests {
                     // Symmetric adjacency across the same edge.
                     let (a, b) = (t.triangles[k][e], t.triangles[k][(e + 1) % 3]);
                     let m = *n as usize;
-                    let back = (0..3).find(|&f| t.neighbours[m][f] == Some(k as u32)).unwrap();
-                    assert_eq!((t.triangles[m][back], t.triangles[m][(back + 1) % 3]), (b, a));
+                    let back = (0..3)
+                        .find(|&f| t.neighbours[m][f] == Some(k as u32))
+                        .unwrap();
+                    assert_eq!(
+                        (t.triangles[m][back], t.triangles[m][(back + 1) % 3]),
+                        (b, a)
+                    );
                 }
             }
         }

@@ -35,7 +35,10 @@ impl Grid {
     fn cell_of(&self, p: DVec2) -> (usize, usize) {
         let cx = ((p.x - self.lo.x) / self.cell).floor();
         let cy = ((p.y - self.lo.y) / self.cell).floor();
-        (cx.clamp(0.0, (self.nx - 1) as f64) as usize, cy.clamp(0.0, (self.ny - 1) as f64) as usize)
+        (
+            cx.clamp(0.0, (self.nx - 1) as f64) as usize,
+            cy.clamp(0.0, (self.ny - 1) as f64) as usize,
+        )
     }
 }
 
@@ -56,14 +59,34 @@ impl Walls {
             }
         }
         if n == 0 {
-            return Self { rings, grid: Grid { lo: DVec2::ZERO, cell: 1.0, nx: 1, ny: 1, start: vec![0, 0], items: vec![] } };
+            return Self {
+                rings,
+                grid: Grid {
+                    lo: DVec2::ZERO,
+                    cell: 1.0,
+                    nx: 1,
+                    ny: 1,
+                    start: vec![0, 0],
+                    items: vec![],
+                },
+            };
         }
         let extent = (hi - lo).max(DVec2::splat(1e-9));
         let max_axis = (2.0 * (n as f64).sqrt()).ceil().max(1.0);
-        let cell = (total / n as f64).max(extent.x / max_axis).max(extent.y / max_axis).max(1e-9);
+        let cell = (total / n as f64)
+            .max(extent.x / max_axis)
+            .max(extent.y / max_axis)
+            .max(1e-9);
         let nx = ((extent.x / cell).floor() as usize + 1).max(1);
         let ny = ((extent.y / cell).floor() as usize + 1).max(1);
-        let mut grid = Grid { lo, cell, nx, ny, start: vec![0; nx * ny + 1], items: Vec::new() };
+        let mut grid = Grid {
+            lo,
+            cell,
+            nx,
+            ny,
+            start: vec![0; nx * ny + 1],
+            items: Vec::new(),
+        };
         // Two passes: count, then fill (a CSR layout).
         let visit = |grid: &Grid, f: &mut dyn FnMut(usize, (u32, u32))| {
             for (ri, r) in rings.iter().enumerate() {
@@ -116,7 +139,9 @@ impl Walls {
         for y in y0..=y1 {
             for x in x0..=x1 {
                 let c = y * self.grid.nx + x;
-                for &id in &self.grid.items[self.grid.start[c] as usize..self.grid.start[c + 1] as usize] {
+                for &id in
+                    &self.grid.items[self.grid.start[c] as usize..self.grid.start[c + 1] as usize]
+                {
                     if f(id) {
                         return true;
                     }
@@ -171,7 +196,12 @@ impl Walls {
                 return o1 != o2 && o3 != o4;
             }
             // Touching: wall vertex c on ab, or a / b on the wall.
-            let on = |p: DVec2, q0: DVec2, q1: DVec2| p.x >= q0.x.min(q1.x) && p.x <= q0.x.max(q1.x) && p.y >= q0.y.min(q1.y) && p.y <= q0.y.max(q1.y);
+            let on = |p: DVec2, q0: DVec2, q1: DVec2| {
+                p.x >= q0.x.min(q1.x)
+                    && p.x <= q0.x.max(q1.x)
+                    && p.y >= q0.y.min(q1.y)
+                    && p.y <= q0.y.max(q1.y)
+            };
             if o1 == Col && on(c, a, b) {
                 // The wall vertex c (vertex si of ring ri) lies on ab.
                 if c != b && self.enters_at_vertex(ri, si, d) {
@@ -234,7 +264,10 @@ impl Walls {
     /// `p` when `p` is on none of them. Sorted.
     pub(crate) fn odd_rings(&self, p: DVec2) -> Vec<u32> {
         let mut hits: Vec<(u32, u32)> = Vec::new();
-        let far = DVec2::new(self.grid.lo.x + self.grid.cell * self.grid.nx as f64 + 1.0, p.y);
+        let far = DVec2::new(
+            self.grid.lo.x + self.grid.cell * self.grid.nx as f64 + 1.0,
+            p.y,
+        );
         if p.y < self.grid.lo.y || p.y > self.grid.lo.y + self.grid.cell * self.grid.ny as f64 {
             return Vec::new();
         }
@@ -243,7 +276,9 @@ impl Walls {
             if (a.y > p.y) != (b.y > p.y) {
                 let o = orient(a, b, p);
                 let up = b.y > a.y;
-                if (up && o == Orientation::CounterClockwise) || (!up && o == Orientation::Clockwise) {
+                if (up && o == Orientation::CounterClockwise)
+                    || (!up && o == Orientation::Clockwise)
+                {
                     hits.push(id);
                 }
             }
@@ -277,7 +312,9 @@ impl Walls {
         let (a, b) = if s > 0.0 { (a, b) } else { (b, a) };
         self.for_each_in_box(a.min(b).min(c), a.max(b).max(c), &mut |id| {
             let p = self.segment(id).0;
-            orient_value(a, b, p) > 0.0 && orient_value(b, c, p) > 0.0 && orient_value(c, a, p) > 0.0
+            orient_value(a, b, p) > 0.0
+                && orient_value(b, c, p) > 0.0
+                && orient_value(c, a, p) > 0.0
         })
     }
 
@@ -285,7 +322,12 @@ impl Walls {
     /// is) is visible from `p`: the union of the segments from `p` to its
     /// points, the convex hull of `p` and the triangle, stays free.
     pub fn sees_triangle(&self, p: DVec2, [a, b, c]: [DVec2; 3]) -> bool {
-        self.clear(p, a) && self.clear(p, b) && self.clear(p, c) && !self.vertex_inside(p, a, b) && !self.vertex_inside(p, b, c) && !self.vertex_inside(p, c, a)
+        self.clear(p, a)
+            && self.clear(p, b)
+            && self.clear(p, c)
+            && !self.vertex_inside(p, a, b)
+            && !self.vertex_inside(p, b, c)
+            && !self.vertex_inside(p, c, a)
     }
 
     /// True when `p` lies in the closed free space: not strictly inside the
@@ -296,13 +338,20 @@ impl Walls {
         for r in &self.rings {
             for i in 0..r.len() {
                 let (a, b) = (r[i], r[(i + 1) % r.len()]);
-                if orient(a, b, p) == Orientation::Collinear && p.x >= a.x.min(b.x) && p.x <= a.x.max(b.x) && p.y >= a.y.min(b.y) && p.y <= a.y.max(b.y) {
+                if orient(a, b, p) == Orientation::Collinear
+                    && p.x >= a.x.min(b.x)
+                    && p.x <= a.x.max(b.x)
+                    && p.y >= a.y.min(b.y)
+                    && p.y <= a.y.max(b.y)
+                {
                     return true;
                 }
                 if (a.y > p.y) != (b.y > p.y) {
                     let o = orient(a, b, p);
                     let up = b.y > a.y;
-                    if (up && o == Orientation::CounterClockwise) || (!up && o == Orientation::Clockwise) {
+                    if (up && o == Orientation::CounterClockwise)
+                        || (!up && o == Orientation::Clockwise)
+                    {
                         inside = !inside;
                     }
                 }

@@ -12,9 +12,15 @@ use navscope_core::level::{Level, LevelData, RasterPlan};
 use navscope_core::{ParamValue, Runner};
 use navscope_navgraph::node_stages::{DelaunayArtifact, VoronoiArtifact};
 use navscope_navgraph::primitives::blocker_distance;
-use navscope_navgraph::raster_stages::{BinaryArtifact, ContoursArtifact, GraphsArtifact, SuperGraphArtifact, TriangulationArtifact};
+use navscope_navgraph::raster_stages::{
+    BinaryArtifact, ContoursArtifact, GraphsArtifact, SuperGraphArtifact, TriangulationArtifact,
+};
 
-const RASTERS: [&str; 3] = ["assets/levels/raster/office.png", "assets/levels/raster/rooms.png", "assets/levels/navgraph/arena.png"];
+const RASTERS: [&str; 3] = [
+    "assets/levels/raster/office.png",
+    "assets/levels/raster/rooms.png",
+    "assets/levels/navgraph/arena.png",
+];
 
 /// Every triangle lies in navigable space and together they cover it, up
 /// to the simplification tolerance.
@@ -22,23 +28,40 @@ const RASTERS: [&str; 3] = ["assets/levels/raster/office.png", "assets/levels/ra
 fn triangles_cover_the_free_pixels_within_the_tolerance() {
     for path in RASTERS {
         for tol in [0.5, 1.0, 2.0] {
-            let r = run(navscope_navgraph::pipeline(), level(path), &[("simplify_tolerance", ParamValue::Float(tol))]);
+            let r = run(
+                navscope_navgraph::pipeline(),
+                level(path),
+                &[("simplify_tolerance", ParamValue::Float(tol))],
+            );
             let img = &artifact::<BinaryArtifact>(&r, "binary").image;
             let c = artifact::<ContoursArtifact>(&r, "contours");
             let t = &artifact::<TriangulationArtifact>(&r, "triangulate").triangulation;
             let m = img.metres_per_pixel;
-            let free_area = (c.contours.free_pixels as f64 - c.contours.chamfers as f64 / 32.0) * m * m;
+            let free_area =
+                (c.contours.free_pixels as f64 - c.contours.chamfers as f64 / 32.0) * m * m;
             let perimeter: f64 = c
                 .contours
                 .rings
                 .iter()
                 .map(|ring| {
                     let n = ring.corners.len();
-                    (0..n).map(|k| navscope_navgraph::contours::corner_to_plan(ring.corners[k], m).distance(navscope_navgraph::contours::corner_to_plan(ring.corners[(k + 1) % n], m))).sum::<f64>()
+                    (0..n)
+                        .map(|k| {
+                            navscope_navgraph::contours::corner_to_plan(ring.corners[k], m)
+                                .distance(navscope_navgraph::contours::corner_to_plan(
+                                    ring.corners[(k + 1) % n],
+                                    m,
+                                ))
+                        })
+                        .sum::<f64>()
                 })
                 .sum();
             let diff = (t.total_area() - free_area).abs();
-            assert!(diff <= tol * m * perimeter, "{path} tol {tol}: area {} vs {free_area}", t.total_area());
+            assert!(
+                diff <= tol * m * perimeter,
+                "{path} tol {tol}: area {} vs {free_area}",
+                t.total_area()
+            );
             // Each corner and centroid is within the tolerance of a free pixel.
             let reach = tol.ceil() as i64 + 1;
             for k in 0..t.triangles.len() {
@@ -46,8 +69,12 @@ fn triangles_cover_the_free_pixels_within_the_tolerance() {
                 let [a, b, cc] = t.corners(k);
                 for p in [a, b, cc, (a + b + cc) / 3.0] {
                     let (px, py) = ((p.x / m).floor() as i64, (-p.y / m).floor() as i64);
-                    let near = (-reach..=reach).any(|dy| (-reach..=reach).any(|dx| !img.is_blocked(px + dx, py + dy)));
-                    assert!(near, "{path}: triangle {k} point {p} is far from navigable space");
+                    let near = (-reach..=reach)
+                        .any(|dy| (-reach..=reach).any(|dx| !img.is_blocked(px + dx, py + dy)));
+                    assert!(
+                        near,
+                        "{path}: triangle {k} point {p} is far from navigable space"
+                    );
                 }
             }
         }
@@ -71,17 +98,34 @@ fn graph_edges_are_clear_and_the_gallery_sees_everything() {
         for mesh in [&g.dual.mesh, &g.gallery.mesh] {
             mesh.validate().unwrap();
             for l in &mesh.links {
-                let (a, b) = (plan(mesh.nodes[l.from as usize].position), plan(mesh.nodes[l.to as usize].position));
-                assert!(walls.clear(a, b), "{path}: link {} -> {} crosses a wall", l.from, l.to);
+                let (a, b) = (
+                    plan(mesh.nodes[l.from as usize].position),
+                    plan(mesh.nodes[l.to as usize].position),
+                );
+                assert!(
+                    walls.clear(a, b),
+                    "{path}: link {} -> {} crosses a wall",
+                    l.from,
+                    l.to
+                );
             }
         }
         // Samples: three points per triangle.
-        let guards: Vec<DVec2> = g.gallery.mesh.nodes.iter().map(|n| plan(n.position)).collect();
+        let guards: Vec<DVec2> = g
+            .gallery
+            .mesh
+            .nodes
+            .iter()
+            .map(|n| plan(n.position))
+            .collect();
         for k in 0..t.triangles.len() {
             let [a, b, c] = t.corners(k);
             for (u, v) in [(0.2, 0.2), (0.6, 0.3), (0.1, 0.7)] {
                 let p = a + (b - a) * u + (c - a) * v;
-                assert!(guards.iter().any(|q| walls.clear(p, *q)), "{path}: no node visible from {p}");
+                assert!(
+                    guards.iter().any(|q| walls.clear(p, *q)),
+                    "{path}: no node visible from {p}"
+                );
             }
         }
         // The exported NavMesh is the dual graph, stamped by the runner.
@@ -94,13 +138,20 @@ fn graph_edges_are_clear_and_the_gallery_sees_everything() {
 
 #[test]
 fn region_size_changes_the_partition_only() {
-    let mut r = Runner::new(Arc::new(navscope_navgraph::pipeline()), Arc::new(level("assets/levels/navgraph/arena.png")));
+    let mut r = Runner::new(
+        Arc::new(navscope_navgraph::pipeline()),
+        Arc::new(level("assets/levels/navgraph/arena.png")),
+    );
     r.run_all();
-    let before = artifact::<SuperGraphArtifact>(&r, "supergraph").graph.regions;
+    let before = artifact::<SuperGraphArtifact>(&r, "supergraph")
+        .graph
+        .regions;
     r.set_param("region_size", ParamValue::Float(5.0)).unwrap();
     assert_eq!(r.first_missing(), 5);
     r.run_all();
-    let after = artifact::<SuperGraphArtifact>(&r, "supergraph").graph.regions;
+    let after = artifact::<SuperGraphArtifact>(&r, "supergraph")
+        .graph
+        .regions;
     assert!(after > before, "{after} <= {before}");
     assert_eq!(r.executions(4), 1);
 }
@@ -108,16 +159,28 @@ fn region_size_changes_the_partition_only() {
 #[test]
 fn the_lobby_nodes_are_connected_around_the_primitives() {
     let lvl = level("assets/levels/floorplan/lobby_nodes.ron");
-    let LevelData::FloorPlan(fp) = &lvl.data else { panic!("not a floor plan") };
+    let LevelData::FloorPlan(fp) = &lvl.data else {
+        panic!("not a floor plan")
+    };
     let fp = fp.clone();
     let radius = 0.3;
-    let r = run(navscope_navgraph::nodes_pipeline(), lvl, &[("agent_radius", ParamValue::Float(radius))]);
+    let r = run(
+        navscope_navgraph::nodes_pipeline(),
+        lvl,
+        &[("agent_radius", ParamValue::Float(radius))],
+    );
     let d = artifact::<DelaunayArtifact>(&r, "delaunay");
     assert_eq!(d.mesh.nodes.len(), fp.nodes.len());
     for l in &d.mesh.links {
-        let (a, b) = (plan(d.mesh.nodes[l.from as usize].position), plan(d.mesh.nodes[l.to as usize].position));
+        let (a, b) = (
+            plan(d.mesh.nodes[l.from as usize].position),
+            plan(d.mesh.nodes[l.to as usize].position),
+        );
         for bl in &fp.blockers {
-            assert!(blocker_distance(bl, a, b) >= radius, "kept edge {a} {b} enters an inflated primitive");
+            assert!(
+                blocker_distance(bl, a, b) >= radius,
+                "kept edge {a} {b} enters an inflated primitive"
+            );
         }
     }
     let v = artifact::<VoronoiArtifact>(&r, "voronoi");
@@ -125,7 +188,7 @@ fn the_lobby_nodes_are_connected_around_the_primitives() {
     // Three nodes for a 16 x 12 lobby with a desk: the cells reach round
     // the desk, so some node is badly placed, with a reason.
     assert!(!v.bad_nodes().is_empty());
-    assert!(r.navmesh().unwrap().links.len() % 2 == 0);
+    assert!(r.navmesh().unwrap().links.len().is_multiple_of(2));
 }
 
 #[test]
@@ -137,9 +200,18 @@ fn wrong_level_kinds_and_degenerate_rasters_are_errors_not_panics() {
     assert_eq!(i, 0);
     assert!(e.to_string().contains("raster"), "{e}");
     let raster = level("assets/levels/raster/rooms.png");
-    let mut r = Runner::new(Arc::new(navscope_navgraph::nodes_pipeline()), Arc::new(raster));
+    let mut r = Runner::new(
+        Arc::new(navscope_navgraph::nodes_pipeline()),
+        Arc::new(raster),
+    );
     r.run_all();
-    assert!(r.first_error().unwrap().1.to_string().contains("floor plan"));
+    assert!(
+        r.first_error()
+            .unwrap()
+            .1
+            .to_string()
+            .contains("floor plan")
+    );
     // All obstacle, all free, one pixel, a checkerboard.
     let cases: Vec<(u32, u32, Vec<u8>)> = vec![
         (8, 8, vec![1; 64]),
@@ -148,11 +220,71 @@ fn wrong_level_kinds_and_degenerate_rasters_are_errors_not_panics() {
         (6, 6, (0..36).map(|i| ((i % 6 + i / 6) % 2) as u8).collect()),
     ];
     for (w, h, obstacle) in cases {
-        let lvl = Level { source: "synthetic".into(), data: LevelData::Raster(RasterPlan { width: w, height: h, metres_per_pixel: 0.5, obstacle, rgba: vec![] }) };
-        let r = run(navscope_navgraph::pipeline(), lvl, &[("agent_radius", ParamValue::Float(0.0))]);
+        let lvl = Level {
+            source: "synthetic".into(),
+            data: LevelData::Raster(RasterPlan {
+                width: w,
+                height: h,
+                metres_per_pixel: 0.5,
+                obstacle,
+                rgba: vec![],
+            }),
+        };
+        let r = run(
+            navscope_navgraph::pipeline(),
+            lvl,
+            &[("agent_radius", ParamValue::Float(0.0))],
+        );
         let sg = artifact::<SuperGraphArtifact>(&r, "supergraph");
         let t = &artifact::<TriangulationArtifact>(&r, "triangulate").triangulation;
         assert_eq!(sg.graph.region_of.len(), sg.base().mesh.nodes.len());
         assert!(t.total_area() >= 0.0);
+    }
+}
+
+/// Every stage draws itself with the kinds the app styles, and serialises.
+#[test]
+fn stages_draw_the_documented_kinds() {
+    let mut kinds = std::collections::BTreeSet::new();
+    let r = run(
+        navscope_navgraph::pipeline(),
+        level("assets/levels/raster/office.png"),
+        &[("region_size", ParamValue::Float(5.0))],
+    );
+    let n = navscope_navgraph::nodes_pipeline().stages.len();
+    let r2 = run(
+        navscope_navgraph::nodes_pipeline(),
+        level("assets/levels/floorplan/lobby_nodes.ron"),
+        &[],
+    );
+    for (runner, stages) in [(&r, r.pipeline().stages.len()), (&r2, n)] {
+        for i in 0..stages {
+            let a = runner.result(i).unwrap().outcome.as_ref().unwrap();
+            assert!(!a.to_json().is_null());
+            assert!(!a.counts().is_empty());
+            for p in a.primitives() {
+                assert!(p.shape.points().iter().all(|q| q.is_finite()), "{}", p.kind);
+                kinds.insert(p.kind);
+            }
+        }
+    }
+    for k in [
+        "raster",
+        "contour/outer",
+        "contour/hole",
+        "contour/simplified",
+        "triangle",
+        "node/dual",
+        "node/guard",
+        "edge/dual",
+        "edge/gallery",
+        "region",
+        "portal/region",
+        "blocker",
+        "blocker/inflated",
+        "edge/delaunay",
+        "voronoi/bad",
+    ] {
+        assert!(kinds.contains(k), "no primitive of kind {k}: {kinds:?}");
     }
 }

@@ -9,7 +9,9 @@ use navscope_core::{Artifact, ParamValue, Pipeline, Runner};
 
 /// Path of a file under the repository root.
 pub fn repo(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
 }
 
 /// Loads a level from the repository's assets.
