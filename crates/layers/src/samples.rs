@@ -5,8 +5,8 @@
 //! |---|---|
 //! | [`two_storeys`] | two floors joined by one stair flight |
 //! | [`bridge`] | a footbridge over a road, ramps at both ends |
-//! | [`figure5`] | the paper's Figure 1/5 kind: three floors, four staircases (7 layers, 8 connections) |
-//! | [`figure6`] | the same with 53 more obstacles |
+//! | [`figure5`] | the paper's Figure 1/5 kind: three floors, four staircases (7 layers, 8 connections, 230 obstacle vertices) |
+//! | [`figure6`] | the same with 53 more obstacles (637 obstacle vertices) |
 //! | [`figure7`] | the paper's Figure 7: a ring layer around an inner layer, joined by `k` connections |
 
 use glam::DVec2;
@@ -92,23 +92,41 @@ pub fn bridge() -> LayeredLevel {
     }
 }
 
+/// A regular `n`-gon of circumradius `r` around `c`.
+fn ngon(c: DVec2, r: f64, n: usize, phase: f64) -> Polygon {
+    Polygon::new(
+        (0..n)
+            .map(|k| c + DVec2::from_angle(phase + k as f64 * std::f64::consts::TAU / n as f64) * r)
+            .collect(),
+    )
+}
+
 fn floors_and_stairs(extra: &[Vec<Polygon>; 3]) -> LayeredLevel {
     let pillars = |f: usize| -> Vec<Polygon> {
         let mut v = vec![
             rect(5.0 + f as f64, 8.0, 7.0 + f as f64, 12.0),
             rect(33.0, 8.0 - f as f64, 35.0, 10.0 - f as f64),
-            rect(19.0, 9.0, 21.0, 11.0),
+            ngon(DVec2::new(20.0, 10.0), 1.2, 6, 0.0),
         ];
+        for (x, y) in [
+            (11.0, 7.5),
+            (15.0, 7.5),
+            (25.0, 7.5),
+            (11.0, 12.5),
+            (15.0, 12.5),
+            (25.0, 12.5),
+        ] {
+            v.push(ngon(DVec2::new(x, y), 0.5 + 0.1 * f as f64, 8, 0.3));
+        }
         v.extend(extra[f].iter().cloned());
         v
     };
-    let mut f0 = pillars(0);
+    let f0 = pillars(0);
     let mut f1 = pillars(1);
     let mut f2 = pillars(2);
     // Stairwells over the flights arriving from below.
     f1.extend([rect(10.0, 1.0, 18.0, 3.0), rect(22.0, 17.0, 30.0, 19.0)]);
     f2.extend([rect(10.0, 17.0, 18.0, 19.0), rect(22.0, 1.0, 30.0, 3.0)]);
-    f0.sort_by(|a, b| a.points[0].x.total_cmp(&b.points[0].x));
     let out = || rect(0.0, 0.0, 40.0, 20.0);
     LayeredLevel {
         layers: vec![
@@ -134,40 +152,32 @@ fn floors_and_stairs(extra: &[Vec<Polygon>; 3]) -> LayeredLevel {
 }
 
 /// Three 40 x 20 m floors 3 m apart with pillars, and four staircases (two
-/// from each floor to the next): 7 layers, 8 connections (the kind of the
-/// paper's Figures 1 and 5).
+/// from each floor to the next): 7 layers, 8 connections and 230 obstacle
+/// vertices, like the paper's Figures 1 and 5.
 pub fn figure5() -> LayeredLevel {
     floors_and_stairs(&[Vec::new(), Vec::new(), Vec::new()])
 }
 
-/// [`figure5`] with 53 more obstacles (octagons, spread over the three
-/// floors away from the stairs), as in the paper's Figure 6.
+/// [`figure5`] with 53 more obstacles (36 octagons and 17 heptagons on a
+/// lattice away from the stairs): 637 obstacle vertices, like the paper's
+/// Figure 6.
 pub fn figure6() -> LayeredLevel {
     let mut extra: [Vec<Polygon>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     let mut count = 0;
-    // Candidate centres on a 2.5 m lattice in the free middle bands.
-    'outer: for (f, floor) in extra.iter_mut().enumerate() {
-        for (row, y) in [5.0, 14.5].into_iter().enumerate() {
+    for (f, floor) in extra.iter_mut().enumerate() {
+        for y in [5.0, 14.5] {
             for i in 0..15 {
                 let x = 2.0 + 2.5 * i as f64;
                 let blocked = (4.0..8.5).contains(&x)
                     || (17.5..22.5).contains(&x)
                     || (31.5..36.5).contains(&x);
-                if blocked || (f + i + row) % 2 == 1 && count >= 53 - (3 - f) * 6 {
+                if blocked || count == 53 {
                     continue;
                 }
                 let r = 0.45 + 0.05 * ((i + f) % 3) as f64;
-                let oct = (0..8)
-                    .map(|k| {
-                        DVec2::new(x, y)
-                            + DVec2::from_angle(k as f64 * std::f64::consts::FRAC_PI_4 + 0.2) * r
-                    })
-                    .collect();
-                floor.push(Polygon::new(oct));
+                let sides = if count % 3 == 2 { 7 } else { 8 };
+                floor.push(ngon(DVec2::new(x, y), r, sides, 0.2));
                 count += 1;
-                if count == 53 {
-                    break 'outer;
-                }
             }
         }
     }
@@ -215,5 +225,41 @@ pub fn figure7(k: usize) -> LayeredLevel {
             ),
         ],
         connections,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vertices(l: &LayeredLevel) -> usize {
+        l.layers.iter().map(|x| x.area.vertex_count()).sum()
+    }
+
+    #[test]
+    fn paper_environments_have_the_papers_sizes() {
+        let f5 = figure5();
+        assert_eq!(
+            (f5.layers.len(), f5.connections.len(), vertices(&f5)),
+            (7, 8, 230)
+        );
+        let f6 = figure6();
+        assert_eq!(
+            (f6.layers.len(), f6.connections.len(), vertices(&f6)),
+            (7, 8, 637)
+        );
+        for k in [1, 5, 28] {
+            assert_eq!(figure7(k).connections.len(), k);
+        }
+        for l in [two_storeys(), bridge(), f5, f6, figure7(28)] {
+            for layer in &l.layers {
+                assert_eq!(
+                    navscope_core::geom::validate_polygon_with_holes(&layer.area),
+                    Ok(()),
+                    "{}",
+                    layer.name
+                );
+            }
+        }
     }
 }
