@@ -593,3 +593,42 @@ fn recast_meshes_counts_snapshot() {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
+
+    /// Random blocks and slabs on a floor: every point inside a triangle of
+    /// pass k lies over a voxel column that pass k flagged walkable (or
+    /// border), at the triangle's height give or take a step.
+    #[test]
+    fn every_triangle_lies_on_walkable_voxels_of_its_pass(blocks in proptest::collection::vec((0.0f32..7.0, 0.0f32..7.0, 0.3f32..3.0, 0.3f32..3.0, 0.0f32..2.5, 0.05f32..0.6), 1..6)) {
+        let mut b = MeshBuilder::new();
+        b.solid("floor", [0., -0.2, 0.], [8., 0., 8.]);
+        for (x, z, w, d, y, t) in &blocks {
+            b.solid("block", [*x, *y, *z], [(x + w).min(8.0), y + t, (z + d).min(8.0)]);
+        }
+        let p = params(&[("tile_size", ParamValue::Int(40))]);
+        let s = Settings::from_params(&p).unwrap();
+        let build = Builder::new().build(&b.level(), &p).unwrap();
+        let g = build.layout.grid;
+        for t in &build.tiles {
+            let hf = &t.heightfield;
+            for (region, mesh) in t.regions.iter().zip(&t.meshes) {
+                let flags = &t.flags[region.pass];
+                let tol = s.passes[region.pass].agent.max_step + 2.0 * g.ch;
+                for tri in &mesh.tris {
+                    let v: Vec<(f64, f64, f64)> = tri.iter().map(|&i| (mesh.verts[i as usize][0] as f64, mesh.verts[i as usize][1] as f64, mesh.heights[i as usize] as f64)).collect();
+                    for w in [[1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0], [0.9, 0.05, 0.05], [0.05, 0.9, 0.05], [0.05, 0.05, 0.9]] {
+                        let u = w[0] * v[0].0 + w[1] * v[1].0 + w[2] * v[2].0;
+                        let vv = w[0] * v[0].1 + w[1] * v[1].1 + w[2] * v[2].1;
+                        let y = w[0] * v[0].2 + w[1] * v[1].2 + w[2] * v[2].2;
+                        let (gx, gz) = (u.floor() as i32, (-vv).floor() as i32);
+                        let c = hf.col(gx, gz).expect("inside the padded tile");
+                        let ok = hf.range(c).any(|sp| flags.walkable(sp) && (g.y(hf.spans[sp].floor) - y).abs() <= tol);
+                        prop_assert!(ok, "{:?} triangle point ({u}, {vv}) at {y} is not over a walkable column of its pass", region.stance);
+                    }
+                }
+            }
+        }
+    }
+}
