@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use glam::DVec2;
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::grid::Grid;
@@ -267,46 +268,66 @@ pub fn annotate(sites: &Sites, pair: [u32; 2], pts: &[DVec2]) -> Vec<AxisPoint> 
 /// closed (the paper's §3.2 step 1): Voronoi edges of the layer's obstacle
 /// pieces that lie in its free space, between two sites facing them.
 pub fn layer_axes(sites: &Sites, grid: Grid, tolerance: f64, snap: f64) -> Result<Axis, String> {
+    // Layers are independent: their diagrams are computed in parallel and
+    // added in layer order, so the result does not depend on thread count.
+    let per_layer: Vec<Result<Vec<(usize, [u32; 2], Vec<AxisPoint>)>, String>> =
+        (0..sites.pieces.len())
+            .into_par_iter()
+            .map(|li| layer_edges(sites, li, grid, tolerance))
+            .collect();
     let mut axis = Axis::new(snap);
-    for (li, pieces) in sites.pieces.iter().enumerate() {
-        let segs: Vec<_> = pieces.iter().map(|p| (p.a, p.b)).collect();
-        let edges = primary_edges(&[], &segs, grid, tolerance, &|_, _| true)
-            .map_err(|e| format!("layer {li}: {e}"))?;
-        for e in edges {
-            let mid = e.points[e.points.len() / 2];
-            let mid = if e.points.len() == 2 {
-                (e.points[0] + e.points[1]) * 0.5
-            } else {
-                mid
-            };
-            // An edge with a segment on either side lies on that segment's
-            // free side exactly when it is in free space (checked below when
-            // resolving sides); only edges between two points need the
-            // polygon test.
-            let points_only = e.sources.iter().all(|s| !matches!(s, Source::Segment(_)));
-            if points_only && !sites.areas[li].contains(mid) {
-                continue;
-            }
-            let resolve = |s: Source| -> Option<u32> {
-                match s {
-                    Source::Segment(k) => {
-                        let p = &pieces[k];
-                        match side_of(p.a, p.b, mid, grid)? {
-                            crate::sites::Side::Left => p.sites[0],
-                            crate::sites::Side::Right => p.sites[1],
-                        }
-                    }
-                    Source::Start(k) => sites.point(li, pieces[k].a),
-                    Source::End(k) => sites.point(li, pieces[k].b),
-                    Source::Point(_) => None,
-                }
-            };
-            let (Some(s0), Some(s1)) = (resolve(e.sources[0]), resolve(e.sources[1])) else {
-                continue;
-            };
-            let pts = annotate(sites, [s0, s1], &e.points);
-            axis.add_edge(li, [s0, s1], pts);
+    for edges in per_layer {
+        for (li, pair, pts) in edges? {
+            axis.add_edge(li, pair, pts);
         }
     }
     Ok(axis)
+}
+
+/// The annotated medial-axis edges of one layer.
+fn layer_edges(
+    sites: &Sites,
+    li: usize,
+    grid: Grid,
+    tolerance: f64,
+) -> Result<Vec<(usize, [u32; 2], Vec<AxisPoint>)>, String> {
+    let pieces = &sites.pieces[li];
+    let segs: Vec<_> = pieces.iter().map(|p| (p.a, p.b)).collect();
+    let edges = primary_edges(&[], &segs, grid, tolerance, &|_, _| true)
+        .map_err(|e| format!("layer {li}: {e}"))?;
+    let mut out = Vec::new();
+    for e in edges {
+        let mid = if e.points.len() == 2 {
+            (e.points[0] + e.points[1]) * 0.5
+        } else {
+            e.points[e.points.len() / 2]
+        };
+        // An edge with a segment on either side lies on that segment's free
+        // side exactly when it is in free space (checked below when
+        // resolving sides); only edges between two points need the polygon
+        // test.
+        let points_only = e.sources.iter().all(|s| !matches!(s, Source::Segment(_)));
+        if points_only && !sites.areas[li].contains(mid) {
+            continue;
+        }
+        let resolve = |s: Source| -> Option<u32> {
+            match s {
+                Source::Segment(k) => {
+                    let p = &pieces[k];
+                    match side_of(p.a, p.b, mid, grid)? {
+                        crate::sites::Side::Left => p.sites[0],
+                        crate::sites::Side::Right => p.sites[1],
+                    }
+                }
+                Source::Start(k) => sites.point(li, pieces[k].a),
+                Source::End(k) => sites.point(li, pieces[k].b),
+                Source::Point(_) => None,
+            }
+        };
+        let (Some(s0), Some(s1)) = (resolve(e.sources[0]), resolve(e.sources[1])) else {
+            continue;
+        };
+        out.push((li, [s0, s1], annotate(sites, [s0, s1], &e.points)));
+    }
+    Ok(out)
 }

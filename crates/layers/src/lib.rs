@@ -88,29 +88,32 @@
 //! every opening) on the sample environments and on
 //! `navscope_levels::generate::stacked_floors` with 2, 4, 8 and 16 floors.
 //! Figures from a 2-core machine shared with other builds (load average
-//! about 6), release build, best of 30 runs, beside the paper's (2011,
-//! Core2 Duo 3 GHz, one core, GPU-computed medial axes):
+//! 3 to 6), release build, best of 30 runs of [`build`] (layer axes
+//! computed in parallel over layers), beside the paper's (2011, Core2 Duo
+//! 3 GHz, one core, GPU-computed medial axes):
 //!
 //! | environment | obstacle vertices | paper | here | ratio |
 //! |---|---|---|---|---|
-//! | Figure 5 kind ([`samples::figure5`], 7 layers, 8 connections) | 80 (paper: 230) | 46 ms | 1.8 ms | 25x |
-//! | Figure 6 kind ([`samples::figure6`], 53 more obstacles) | 480 (paper: 637) | 58 ms | 11.2 ms | 5x |
-//! | Figure 7, 1 connection | 16 | 7 ms | 0.30 ms | 23x |
-//! | Figure 7, 2 connections | 16 | 9 ms | 0.45 ms | 20x |
-//! | Figure 7, 3 connections | 16 | 11 ms | 0.70 ms | 16x |
+//! | Figure 5 kind ([`samples::figure5`], 7 layers, 8 connections) | 230 | 46 ms | 4.5 ms | 10x |
+//! | Figure 6 kind ([`samples::figure6`], 53 more obstacles) | 637 | 58 ms | 14.7 ms | 4x |
+//! | Figure 7, 1 connection | 16 | 7 ms | 0.31 ms | 23x |
+//! | Figure 7, 2 connections | 16 | 9 ms | 0.47 ms | 19x |
+//! | Figure 7, 3 connections | 16 | 11 ms | 0.69 ms | 16x |
 //! | Figure 7, 5 connections | 16 | 14 ms | 1.0 ms | 14x |
 //! | Figure 7, 8 connections | 16 | 19 ms | 1.5 ms | 13x |
-//! | Figure 7, 14 connections | 16 | 30 ms | 2.5 ms | 12x |
+//! | Figure 7, 14 connections | 16 | 30 ms | 2.4 ms | 12x |
 //! | Figure 7, 20 connections | 16 | 43 ms | 3.2 ms | 13x |
 //! | Figure 7, 28 connections | 16 | 60 ms | 4.6 ms | 13x |
 //!
-//! Criterion medians under the same load were 1.5 to 3 times these. The
-//! Figure 6 row misses the tenfold goal: about 60% of its time is spent
-//! inside `boostvoronoi`'s exact predicates on the octagonal obstacles (the
-//! layer axes take 9 of its 11 ms), which this crate does not control.
-//! The paper's edge and closest-point counts (Table 1) are not comparable
-//! one to one: here every polyline point of an edge carries a closest-point
-//! pair and vertices are kept where the nearest obstacle changes.
+//! `stacked_floors(7, n)`: 2.2 ms (2 floors), 4.4 ms (4), 8.0 ms (8),
+//! 17 ms (16). Criterion medians under the same load were 1.5 to 3 times
+//! these. The Figure 6 row misses the tenfold goal and Figure 5 only just
+//! meets it: most of their time (about 60% in `perf`) is spent inside
+//! `boostvoronoi`'s exact predicates on the polygonal pillars while
+//! building the layer axes, which this crate does not control. The paper's
+//! edge and closest-point counts (Table 1) are not comparable one to one:
+//! here every polyline point of an edge carries a closest-point pair and
+//! vertices are kept where the nearest obstacle changes.
 
 pub mod axis;
 pub mod grid;
