@@ -270,11 +270,10 @@ pub fn annotate(sites: &Sites, pair: [u32; 2], pts: &[DVec2]) -> Vec<AxisPoint> 
 pub fn layer_axes(sites: &Sites, grid: Grid, tolerance: f64, snap: f64) -> Result<Axis, String> {
     // Layers are independent: their diagrams are computed in parallel and
     // added in layer order, so the result does not depend on thread count.
-    let per_layer: Vec<Result<Vec<(usize, [u32; 2], Vec<AxisPoint>)>, String>> =
-        (0..sites.pieces.len())
-            .into_par_iter()
-            .map(|li| layer_edges(sites, li, grid, tolerance))
-            .collect();
+    let per_layer: Vec<Result<Vec<NewEdge>, String>> = (0..sites.pieces.len())
+        .into_par_iter()
+        .map(|li| layer_edges(sites, li, grid, tolerance))
+        .collect();
     let mut axis = Axis::new(snap);
     for edges in per_layer {
         for (li, pair, pts) in edges? {
@@ -284,13 +283,16 @@ pub fn layer_axes(sites: &Sites, grid: Grid, tolerance: f64, snap: f64) -> Resul
     Ok(axis)
 }
 
+/// An edge about to be added: layer, sites, annotated polyline.
+type NewEdge = (usize, [u32; 2], Vec<AxisPoint>);
+
 /// The annotated medial-axis edges of one layer.
 fn layer_edges(
     sites: &Sites,
     li: usize,
     grid: Grid,
     tolerance: f64,
-) -> Result<Vec<(usize, [u32; 2], Vec<AxisPoint>)>, String> {
+) -> Result<Vec<NewEdge>, String> {
     let pieces = &sites.pieces[li];
     let segs: Vec<_> = pieces.iter().map(|p| (p.a, p.b)).collect();
     let edges = primary_edges(&[], &segs, grid, tolerance, &|_, _| true)
