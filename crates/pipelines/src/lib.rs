@@ -10,7 +10,11 @@ use navscope_core::level::LevelKind;
 
 /// Every pipeline, in the order menus list them.
 pub fn all() -> Vec<Arc<Pipeline>> {
-    vec![Arc::new(navscope_convex::pipeline()), Arc::new(navscope_cspace::pipeline())]
+    vec![
+        Arc::new(navscope_convex::pipeline()),
+        Arc::new(navscope_cspace::pipeline()),
+        Arc::new(navscope_layers::pipeline()),
+    ]
 }
 
 /// The pipeline with id `id`.
