@@ -151,14 +151,14 @@ impl Walls {
         false
     }
 
-    /// True when direction `d` leaving ring vertex `(ring, i)` points
-    /// strictly into the obstacle wedge there.
-    fn enters_at_vertex(&self, ring: usize, i: usize, d: DVec2) -> bool {
+    /// True when the direction from ring vertex `(ring, i)` towards point
+    /// `t` points strictly into the obstacle wedge there. (`t` is a given
+    /// point, not `v + d`, so that the side tests stay exact.)
+    fn enters_at_vertex(&self, ring: usize, i: usize, t: DVec2) -> bool {
         let r = &self.rings[ring];
         let v = r[i];
         let u = r[(i + r.len() - 1) % r.len()];
         let w = r[(i + 1) % r.len()];
-        let t = v + d;
         // Obstacle wedge: from (w - v) clockwise round to (u - v), i.e. to
         // the right of u -> v -> w.
         let right_of_out = orient(v, w, t) == Orientation::Clockwise;
@@ -171,10 +171,10 @@ impl Walls {
         }
     }
 
-    /// True when `d` leaving point `p` on the interior of segment `(a, b)`
-    /// points strictly to its right (into the obstacle).
-    fn enters_at_edge(a: DVec2, b: DVec2, p: DVec2, d: DVec2) -> bool {
-        orient(a, b, p + d) == Orientation::Clockwise
+    /// True when point `t` lies strictly right of the wall segment `(a, b)`
+    /// (leaving a point of the segment towards `t` enters the obstacle).
+    fn enters_at_edge(a: DVec2, b: DVec2, t: DVec2) -> bool {
+        orient(a, b, t) == Orientation::Clockwise
     }
 
     /// True when the segment `ab` stays in the closed free space (assuming
@@ -183,7 +183,6 @@ impl Walls {
         if a == b {
             return true;
         }
-        let d = b - a;
         !self.for_each_in_box(a.min(b), a.max(b), &mut |id| {
             let (c, e) = self.segment(id);
             let (ri, si) = (id.0 as usize, id.1 as usize);
@@ -204,17 +203,17 @@ impl Walls {
             };
             if o1 == Col && on(c, a, b) {
                 // The wall vertex c (vertex si of ring ri) lies on ab.
-                if c != b && self.enters_at_vertex(ri, si, d) {
+                if c != b && self.enters_at_vertex(ri, si, b) {
                     return true;
                 }
-                if c != a && self.enters_at_vertex(ri, si, -d) {
+                if c != a && self.enters_at_vertex(ri, si, a) {
                     return true;
                 }
             }
-            if o3 == Col && on(a, c, e) && a != c && a != e && Self::enters_at_edge(c, e, a, d) {
+            if o3 == Col && on(a, c, e) && a != c && a != e && Self::enters_at_edge(c, e, b) {
                 return true;
             }
-            if o4 == Col && on(b, c, e) && b != c && b != e && Self::enters_at_edge(c, e, b, -d) {
+            if o4 == Col && on(b, c, e) && b != c && b != e && Self::enters_at_edge(c, e, a) {
                 return true;
             }
             false
@@ -402,6 +401,16 @@ mod tests {
         assert!(!w.free(v(5., 5.)));
         assert!(w.free(v(4., 5.)), "boundary is free");
         assert!(!w.free(v(11., 5.)));
+    }
+
+    #[test]
+    fn running_along_a_wall_in_reverse_is_clear() {
+        // Found by the property test: v + (a - v) is not exactly a in f64.
+        let a = v(1.9000000000000001, -0.1);
+        let b = v(1.9000000000000001, -0.6000000000000001);
+        let c = v(2.0, -0.6000000000000001);
+        let w = Walls::new(vec![vec![a, b, c]]);
+        assert!(w.clear(a, c) && w.clear(c, a) && w.clear(a, b) && w.clear(b, c));
     }
 
     #[test]

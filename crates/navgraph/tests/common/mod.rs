@@ -1,4 +1,6 @@
 //! Helpers shared by the integration tests.
+// Each test binary uses a subset of these helpers.
+#![allow(dead_code)]
 
 use std::any::Any;
 use std::path::PathBuf;

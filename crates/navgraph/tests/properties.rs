@@ -1,0 +1,85 @@
+//! Property tests of both pipelines on random inputs.
+
+mod common;
+
+use common::{artifact, run};
+use glam::DVec2;
+use navscope_core::ParamValue;
+use navscope_core::geom::{Polygon, PolygonWithHoles, world_to_plan};
+use navscope_core::level::{Blocker, FloorPlan, Level, LevelData, NamedPoint, RasterPlan};
+use navscope_navgraph::node_stages::{DelaunayArtifact, VoronoiArtifact};
+use navscope_navgraph::primitives::blocker_distance;
+use navscope_navgraph::raster_stages::{
+    GraphsArtifact, SimplifyArtifact, SuperGraphArtifact, TriangulationArtifact,
+};
+use proptest::prelude::*;
+
+fn signed_area(r: &[DVec2]) -> f64 {
+    (0..r.len())
+        .map(|i| r[i].perp_dot(r[(i + 1) % r.len()]))
+        .sum::<f64>()
+        / 2.0
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Random rasters: the triangles tile exactly the simplified free
+    /// space, every graph link is clear, every triangle is seen by its
+    /// guard, every node has a region.
+    #[test]
+    fn raster_pipeline_invariants(w in 2u32..28, h in 2u32..28, bits in proptest::collection::vec(0u8..5, 784), tol in 0.0f64..3.0, radius in 0.0f64..1.5, mpp in prop_oneof![Just(0.1), Just(1.0), Just(1e5)]) {
+        let obstacle: Vec<u8> = (0..(w * h) as usize).map(|i| (bits[i] == 0) as u8).collect();
+        let lvl = Level { source: "random".into(), data: LevelData::Raster(RasterPlan { width: w, height: h, metres_per_pixel: mpp, obstacle, rgba: vec![] }) };
+        let r = run(navscope_navgraph::pipeline(), lvl, &[("simplify_tolerance", ParamValue::Float(tol)), ("agent_radius", ParamValue::Float((radius * mpp).min(10.0))), ("region_size", ParamValue::Float((4.0 * mpp).clamp(0.5, 10000.0)))]);
+        let rings = &artifact::<SimplifyArtifact>(&r, "simplify").simplified.rings;
+        let t = &artifact::<TriangulationArtifact>(&r, "triangulate").triangulation;
+        let ring_area: f64 = rings.iter().map(|r| signed_area(r)).sum();
+        prop_assert!((t.total_area() - ring_area).abs() <= 1e-9 * (w * h) as f64 * mpp * mpp, "{} vs {}", t.total_area(), ring_area);
+        let sg = artifact::<SuperGraphArtifact>(&r, "supergraph");
+        let g = artifact::<GraphsArtifact>(&r, "graphs");
+        for mesh in [&g.dual.mesh, &g.gallery.mesh] {
+            prop_assert!(mesh.validate().is_ok());
+            for l in &mesh.links {
+                let (a, b) = (world_to_plan(mesh.nodes[l.from as usize].position), world_to_plan(mesh.nodes[l.to as usize].position));
+                prop_assert!(sg.walls().clear(a, b));
+            }
+        }
+        for k in 0..t.triangles.len() {
+            let guard = g.gallery.guards[g.gallery.seen_by[k] as usize];
+            prop_assert!(sg.walls().sees_triangle(t.vertices[guard as usize], t.corners(k)));
+        }
+        prop_assert_eq!(sg.graph.region_of.len(), g.dual.mesh.nodes.len());
+        prop_assert!(sg.graph.region_of.iter().all(|&x| x < sg.graph.regions));
+    }
+
+    /// Random designer nodes and primitives: kept edges stay out of the
+    /// inflated primitives; well-placed nodes lie in their free cell.
+    #[test]
+    fn nodes_pipeline_invariants(nodes in proptest::collection::vec((0.5f64..19.5, 0.5f64..9.5), 0..12), cyl in proptest::collection::vec((1.0f64..19.0, 1.0f64..9.0, 0.1f64..1.5), 0..4), boxes in proptest::collection::vec((1.0f64..19.0, 1.0f64..9.0, 0.1f64..2.0, 0.1f64..2.0, 0.0f64..3.2), 0..3), radius in 0.0f64..0.6) {
+        let mut names = std::collections::BTreeSet::new();
+        let nodes: Vec<NamedPoint> = nodes.into_iter().filter(|p| names.insert(((p.0 * 1e6) as i64, (p.1 * 1e6) as i64))).enumerate().map(|(k, (x, y))| NamedPoint { name: format!("n{k}"), at: DVec2::new(x, y) }).collect();
+        let mut blockers: Vec<Blocker> = cyl.into_iter().map(|(x, y, r)| Blocker::Cylinder { center: DVec2::new(x, y), radius: r }).collect();
+        blockers.extend(boxes.into_iter().map(|(x, y, hx, hy, a)| Blocker::Box { center: DVec2::new(x, y), half: DVec2::new(hx, hy), angle: a }));
+        let area = PolygonWithHoles::new(Polygon::new(vec![DVec2::new(0., 0.), DVec2::new(20., 0.), DVec2::new(20., 10.), DVec2::new(0., 10.)]), vec![]);
+        let plan = FloorPlan { area, nodes, blockers: blockers.clone() };
+        let lvl = Level { source: "random".into(), data: LevelData::FloorPlan(plan.clone()) };
+        let r = run(navscope_navgraph::nodes_pipeline(), lvl, &[("agent_radius", ParamValue::Float(radius))]);
+        let d = artifact::<DelaunayArtifact>(&r, "delaunay");
+        for l in &d.mesh.links {
+            let (a, b) = (world_to_plan(d.mesh.nodes[l.from as usize].position), world_to_plan(d.mesh.nodes[l.to as usize].position));
+            for bl in &blockers {
+                prop_assert!(blocker_distance(bl, a, b) >= radius);
+            }
+        }
+        let v = artifact::<VoronoiArtifact>(&r, "voronoi");
+        prop_assert_eq!(v.cells.len(), plan.nodes.len());
+        for (k, c) in v.cells.iter().enumerate() {
+            if c.problem.is_none() {
+                prop_assert_eq!(c.free.len(), 1);
+                let ring = Polygon::new(c.free[0][0].clone());
+                prop_assert!(ring.contains(plan.nodes[k].at, true) || ring.boundary_distance(plan.nodes[k].at) < 1e-6);
+            }
+        }
+    }
+}
