@@ -289,11 +289,8 @@ pub fn voxelize(
         // the column is solid from it up to the next face looking up.
         for i in 0..list.len() {
             if list[i].2 < -0.01
-                && let Some(top) = list[i + 1..]
-                    .iter()
-                    .filter(|q| q.2 > 0.01 && q.1 > list[i].1)
-                    .map(|q| q.0)
-                    .min()
+                // Sorted by base: the first such face is the lowest.
+                && let Some(top) = list[i + 1..].iter().find(|q| q.2 > 0.01 && q.1 > list[i].1).map(|q| q.0)
             {
                 list[i].1 = list[i].1.max(top);
             }

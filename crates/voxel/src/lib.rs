@@ -112,6 +112,8 @@
 //! primitives (voxels merged into one box per run of equal spans along x)
 //! and then a `label/truncated` label saying how many it left out.
 
+#![warn(missing_docs)]
+
 pub mod build;
 pub mod contour;
 pub mod flags;
