@@ -191,6 +191,15 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
         s.tile_size.min(i32::MAX as i64) as i32
     };
     let (ntx, ntz) = ((grid.width + ts - 1) / ts, (grid.depth + ts - 1) / ts);
+    // Padded columns of all tiles together: small tiles with a wide border
+    // multiply the work and the memory.
+    let padded = ntx as f64 * ntz as f64 * ((ts + 2 * pad) as f64).powi(2);
+    if padded > 2.0 * MAX_COLUMNS as f64 {
+        return Err(StageError::failed(format!(
+            "{ntx} x {ntz} tiles of {ts} cells, each with a border of {pad} cells, need {padded:.0} columns, over the budget of {}; raise tile_size",
+            2 * MAX_COLUMNS
+        )));
+    }
     let mut tiles = Vec::with_capacity((ntx * ntz) as usize);
     for tz in 0..ntz {
         for tx in 0..ntx {
@@ -355,6 +364,12 @@ mod tests {
                 .to_string()
                 .contains("triangle 1")
         );
+        let mut tiny = settings();
+        tiny.tile_size = 1;
+        let e = layout(&quad(0., 0., 300., 300.), &[], &tiny)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("raise tile_size"), "{e}");
         let mut tall = quad(0., 0., 1., 1.);
         tall.vertices[0].y = 1e7;
         assert!(
