@@ -291,18 +291,30 @@ fn stages_draw_the_documented_kinds() {
 
 #[test]
 fn figure_4_flags_the_node_whose_cell_reaches_past_the_wall() {
-    let r = run(navscope_navgraph::nodes_pipeline(), level("assets/levels/navgraph/figure4.ron"), &[]);
+    let r = run(
+        navscope_navgraph::nodes_pipeline(),
+        level("assets/levels/navgraph/figure4.ron"),
+        &[],
+    );
     let v = artifact::<VoronoiArtifact>(&r, "voronoi");
     let bad: Vec<&str> = v.bad_nodes().iter().map(|(n, _)| *n).collect();
     assert!(bad.contains(&"west"), "{:?}", v.bad_nodes());
     let d = artifact::<DelaunayArtifact>(&r, "delaunay");
     // west - east runs through the wall.
-    assert!(d.edges.iter().any(|e| e.nodes == (0, 1) && e.removed.is_some()));
+    assert!(
+        d.edges
+            .iter()
+            .any(|e| e.nodes == (0, 1) && e.removed.is_some())
+    );
 }
 
 #[test]
 fn the_corridor_nodes_are_well_placed() {
-    let r = run(navscope_navgraph::nodes_pipeline(), level("assets/levels/navgraph/corridor_nodes.ron"), &[]);
+    let r = run(
+        navscope_navgraph::nodes_pipeline(),
+        level("assets/levels/navgraph/corridor_nodes.ron"),
+        &[],
+    );
     let v = artifact::<VoronoiArtifact>(&r, "voronoi");
     assert!(v.bad_nodes().is_empty(), "{:?}", v.bad_nodes());
     let d = artifact::<DelaunayArtifact>(&r, "delaunay");
@@ -312,14 +324,22 @@ fn the_corridor_nodes_are_well_placed() {
 
 #[test]
 fn the_hall_columns_bite_every_cell_that_holds_them() {
-    let r = run(navscope_navgraph::nodes_pipeline(), level("assets/levels/navgraph/hall_nodes.ron"), &[]);
+    let r = run(
+        navscope_navgraph::nodes_pipeline(),
+        level("assets/levels/navgraph/hall_nodes.ron"),
+        &[],
+    );
     let v = artifact::<VoronoiArtifact>(&r, "voronoi");
     assert!(!v.bad_nodes().is_empty());
     for (_, why) in v.bad_nodes() {
         assert!(why.contains("not convex") || why.contains("hole"), "{why}");
     }
     let d = artifact::<DelaunayArtifact>(&r, "delaunay");
-    assert!(d.edges.iter().any(|e| e.removed.is_some() || e.corridor_hit.is_some()));
+    assert!(
+        d.edges
+            .iter()
+            .any(|e| e.removed.is_some() || e.corridor_hit.is_some())
+    );
     // The kept graph is connected.
     let mesh = &d.mesh;
     let adj = mesh.adjacency();
