@@ -87,10 +87,14 @@ impl Limits {
 }
 
 /// The connections of every span for one pass: `links[4 * s + dir]` is the
-/// span reached from `s` in direction `DIRS[dir]`, or [`NO_LINK`].
-pub fn links(hf: &Heightfield, lim: Limits) -> Vec<u32> {
+/// span reached from `s` in direction `DIRS[dir]`, or [`NO_LINK`]. With a
+/// column mask, only spans of masked columns get their connections.
+pub fn links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
     let mut out = vec![NO_LINK; hf.spans.len() * 4];
     for c in 0..hf.cols.len() - 1 {
+        if mask.is_some_and(|m| !m[c]) {
+            continue;
+        }
         let (x, z) = hf.cell(c);
         for (dir, (dx, dz)) in DIRS.iter().enumerate() {
             let Some(nc) = hf.col(x + dx, z + dz) else {
@@ -121,6 +125,36 @@ pub fn links(hf: &Heightfield, lim: Limits) -> Vec<u32> {
     out
 }
 
+/// Columns within `reach` cells (Chebyshev) of a column holding a span
+/// for which `hit` is true.
+pub fn near_columns(hf: &Heightfield, hit: impl Fn(usize) -> bool, reach: i32) -> Vec<bool> {
+    let (w, d) = (hf.w as usize, hf.d as usize);
+    let r = reach.max(0) as usize;
+    let seed: Vec<bool> = (0..w * d).map(|c| hf.range(c).any(&hit)).collect();
+    // Dilate along x, then along z, with running counts.
+    let dilate = |src: &[bool], len: usize, lines: usize, at: &dyn Fn(usize, usize) -> usize| {
+        let mut out = vec![false; src.len()];
+        for line in 0..lines {
+            let mut count = 0usize;
+            for i in 0..len.min(r) {
+                count += src[at(line, i)] as usize;
+            }
+            for i in 0..len {
+                if i + r < len {
+                    count += src[at(line, i + r)] as usize;
+                }
+                if i > r {
+                    count -= src[at(line, i - r - 1)] as usize;
+                }
+                out[at(line, i)] = count > 0;
+            }
+        }
+        out
+    };
+    let along_x = dilate(&seed, w, d, &|line, i| line * w + i);
+    dilate(&along_x, d, w, &|line, i| i * w + line)
+}
+
 /// Chamfer weight of a side step (12/13 of a cell).
 pub const ORTHO: u16 = 12;
 /// Chamfer weight of a diagonal step (17/13 of a cell, under sqrt 2).
@@ -132,10 +166,15 @@ pub const UNIT: f64 = 13.0;
 
 /// Runs every pass over one tile, in order, recycling non-walkable spans.
 pub fn flag_tile(hf: &Heightfield, grid: &Grid, passes: &[Pass]) -> Vec<PassFlags> {
+    flag_tile_with(hf, grid, passes, true)
+}
+
+/// [`flag_tile`], optionally computing connections everywhere instead of
+/// only near candidates (the same flags, for tests).
+fn flag_tile_with(hf: &Heightfield, grid: &Grid, passes: &[Pass], masked: bool) -> Vec<PassFlags> {
     let n = hf.spans.len();
     let mut pool = vec![true; n];
     let mut out: Vec<PassFlags> = Vec::with_capacity(passes.len());
-    let mut link_sets: Vec<(Limits, std::sync::Arc<Vec<u32>>)> = Vec::new();
     for pass in passes {
         let lim = Limits::of(pass, grid);
         let a = pass.agent;
@@ -170,18 +209,17 @@ pub fn flag_tile(hf: &Heightfield, grid: &Grid, passes: &[Pass]) -> Vec<PassFlag
             });
             continue;
         }
-        let link = match link_sets.iter().find(|(l, _)| *l == lim) {
-            Some((_, set)) => set.clone(),
-            None => {
-                let set = std::sync::Arc::new(links(hf, lim));
-                link_sets.push((lim, set.clone()));
-                set
-            }
-        };
-        let dist = distances(hf, &link, &passable);
         let threshold = ((a.radius / grid.cs + 0.5) * UNIT - 1e-9)
             .ceil()
             .min(u16::MAX as f64) as u16;
+        // Only columns near a candidate (pooled and passable) matter: a
+        // chamfer path shorter than the threshold moves at most
+        // threshold / ORTHO cells, so links elsewhere are left out; the
+        // obstacles their absence fakes lie too far away to count.
+        let reach = (threshold as i32 + ORTHO as i32 - 1) / ORTHO as i32 + 1;
+        let mask = near_columns(hf, |s| pool[s] && passable[s], reach);
+        let link = std::sync::Arc::new(links(hf, lim, masked.then_some(mask.as_slice())));
+        let dist = distances(hf, &link, &passable);
         let walk: Vec<bool> = (0..n)
             .map(|s| pool[s] && passable[s] && dist[s] >= threshold)
             .collect();
@@ -347,7 +385,7 @@ pub(crate) mod tests {
             height: 40,
             step: 10,
         };
-        let link = links(&hf, lim);
+        let link = links(&hf, lim, None);
         let passable: Vec<bool> = hf
             .spans
             .iter()
@@ -365,6 +403,38 @@ pub(crate) mod tests {
                     d[s]
                 );
             }
+        }
+    }
+
+    #[test]
+    fn links_near_candidates_give_the_same_flags() {
+        for b in crate::samples::all().into_iter().map(|x| x.2) {
+            let level = b.level();
+            let mut s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
+            s.tile_size = 0;
+            let l = layout(&level.mesh, &level.water, &s).unwrap();
+            let hf = voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
+            let a = flag_tile_with(&hf, &l.grid, &s.passes, true);
+            let b = flag_tile_with(&hf, &l.grid, &s.passes, false);
+            for (x, y) in a.iter().zip(&b) {
+                assert_eq!(x.flags, y.flags, "{:?}", x.pass.stance);
+            }
+        }
+    }
+
+    #[test]
+    fn near_columns_dilates_by_the_reach() {
+        let m = crate::heightfield::tests::boxes(&[([0., -0.1, 0.], [2., 0., 2.])]);
+        let (_, hf, _) = build(&m, "stand");
+        let target = hf.col(10, 10).unwrap();
+        let near = near_columns(&hf, |s| hf.range(target).contains(&s), 2);
+        for c in 0..near.len() {
+            let (x, z) = hf.cell(c);
+            assert_eq!(
+                near[c],
+                (x - 10).abs() <= 2 && (z - 10).abs() <= 2,
+                "({x}, {z})"
+            );
         }
     }
 }
