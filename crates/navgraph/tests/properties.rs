@@ -49,6 +49,51 @@ proptest! {
             let guard = g.gallery.guards[g.gallery.seen_by[k] as usize];
             prop_assert!(sg.walls().sees_triangle(t.vertices[guard as usize], t.corners(k)));
         }
+        // The gallery graph is connected within each free component: two
+        // of its nodes are joined exactly when their triangles are.
+        let nt = t.triangles.len();
+        let mut comp = vec![usize::MAX; nt];
+        for s0 in 0..nt {
+            if comp[s0] != usize::MAX {
+                continue;
+            }
+            let mut stack = vec![s0];
+            comp[s0] = s0;
+            while let Some(x) = stack.pop() {
+                for y in t.neighbours[x].iter().flatten() {
+                    if comp[*y as usize] == usize::MAX {
+                        comp[*y as usize] = s0;
+                        stack.push(*y as usize);
+                    }
+                }
+            }
+        }
+        let vertex_comp = |v: u32| (0..nt).find(|&k| t.triangles[k].contains(&v)).map(|k| comp[k]);
+        let gm = &g.gallery.mesh;
+        let gv: Vec<u32> = g.gallery.guards.iter().chain(&g.gallery.connectors).copied().collect();
+        let mut label = vec![usize::MAX; gm.nodes.len()];
+        let adj = gm.adjacency();
+        for s0 in 0..gm.nodes.len() {
+            if label[s0] != usize::MAX {
+                continue;
+            }
+            let mut stack = vec![s0];
+            label[s0] = s0;
+            while let Some(x) = stack.pop() {
+                for &l in &adj[x] {
+                    let y = gm.links[l].to as usize;
+                    if label[y] == usize::MAX {
+                        label[y] = s0;
+                        stack.push(y);
+                    }
+                }
+            }
+        }
+        for i in 0..gv.len() {
+            for j in i + 1..gv.len() {
+                prop_assert_eq!(label[i] == label[j], vertex_comp(gv[i]) == vertex_comp(gv[j]), "gallery nodes {} and {}", i, j);
+            }
+        }
         prop_assert_eq!(sg.graph.region_of.len(), g.dual.mesh.nodes.len());
         prop_assert!(sg.graph.region_of.iter().all(|&x| x < sg.graph.regions));
     }
