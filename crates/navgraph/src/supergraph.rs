@@ -262,6 +262,13 @@ impl SuperGraph {
         let mut base_expansions = first.trace.expansions.len();
         let nodes: Vec<u32> = match first.nodes {
             Some(n) => n.into_iter().map(|k| back[k as usize]).collect(),
+            None if !opts.within_regions => {
+                return Ok(Route {
+                    super_expansions,
+                    base_expansions,
+                    ..Default::default()
+                });
+            }
             None => {
                 let full = astar(&dual.mesh, s, g, from, to, &search);
                 base_expansions += full.trace.expansions.len();
