@@ -116,6 +116,8 @@
 //! columns always bite a concave arc out of the cell holding them (the
 //! formal requirement is strict), and `corridor_nodes.ron` passes.
 
+#![warn(missing_docs)]
+
 pub mod binary;
 pub mod contours;
 pub mod graphs;
