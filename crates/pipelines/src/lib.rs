@@ -14,6 +14,8 @@ pub fn all() -> Vec<Arc<Pipeline>> {
         Arc::new(navscope_convex::pipeline()),
         Arc::new(navscope_cspace::pipeline()),
         Arc::new(navscope_layers::pipeline()),
+        Arc::new(navscope_navgraph::pipeline()),
+        Arc::new(navscope_navgraph::nodes_pipeline()),
     ]
 }
 
