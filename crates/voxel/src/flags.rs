@@ -428,10 +428,10 @@ pub(crate) mod tests {
         let (_, hf, _) = build(&m, "stand");
         let target = hf.col(10, 10).unwrap();
         let near = near_columns(&hf, |s| hf.range(target).contains(&s), 2);
-        for c in 0..near.len() {
+        for (c, &is_near) in near.iter().enumerate() {
             let (x, z) = hf.cell(c);
             assert_eq!(
-                near[c],
+                is_near,
                 (x - 10).abs() <= 2 && (z - 10).abs() <= 2,
                 "({x}, {z})"
             );

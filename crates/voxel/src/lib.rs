@@ -91,24 +91,24 @@
 //! settings (cell 0.3 m, voxel 0.2 m, standing agent 2.0 m tall, radius
 //! 0.6 m, climb 0.9 m, slope 45 degrees; the other stances keep the
 //! paper's tables), one thread, one tile, whole build from mesh to NavMesh.
-//! Criterion medians of two runs on the 2-core machine while other builds
-//! ran (load average 2 to 4), so they are upper bounds:
+//! Criterion medians on the 2-core machine with other builds running (load
+//! average about 2), so they are upper bounds:
 //!
 //! | mesh | standing pass | all five passes | five, 64-cell tiles, 2 threads | Recast (C++, watershed, idle) |
 //! |---|---|---|---|---|
-//! | `nav_test.obj` | 25 / 32 ms | 61 / 54 ms | 73 / 64 ms | 53 ms |
-//! | `dungeon.obj` | 26 / 35 ms | 50 / 50 ms | 45 / 78 ms | 38 ms |
+//! | `nav_test.obj` | 25.4 ms | 58.1 ms | 35.9 ms | 53 ms |
+//! | `dungeon.obj` | 22.0 ms | 36.5 ms | 25.5 ms | 38 ms |
 //!
-//! Median per stage over 15 runs in the second run (ms, standing pass /
-//! five passes): nav_test: voxelize 8.5 / 10.3, flag 3.3 / 16.6, regions 4.3
-//! / 13.2, simplify 1.0 / 4.8, triangulate 3.6 / 8.0, graph 1.1 / 7.8 (sum
-//! 22 / 61); dungeon: voxelize 13.0 / 15.2, flag 3.9 / 16.9, regions 2.4 /
-//! 6.7, simplify 0.5 / 2.1, triangulate 3.2 / 5.5, graph 0.7 / 2.5 (sum 25 /
-//! 50). The five passes take 2 to 2.8 times the standing pass: the crouch
-//! and sidestep passes claim thin bands along every wall (the standing
-//! radius here is 0.6 m, theirs 0.4 and 0.2 m), which are many small
-//! regions. Tiles gain little on two cores: every tile is padded by the
-//! largest radius of any stance (prone and swim, 1 m) plus three cells.
+//! Median per stage over 15 runs (ms, standing pass / five passes):
+//! nav_test: voxelize 9.1 / 8.8, flag 3.7 / 11.7, regions 5.1 / 11.0,
+//! simplify 1.0 / 3.8, triangulate 4.0 / 6.7, graph 1.1 / 6.6 (sum 24 / 49);
+//! dungeon: voxelize 10.7 / 10.6, flag 2.6 / 10.9, regions 1.9 / 5.6,
+//! simplify 0.4 / 1.7, triangulate 2.6 / 4.5, graph 0.6 / 1.7 (sum 20 / 36).
+//! The five passes take 1.7 to 2.3 times the standing pass; most of the
+//! extra goes to the crouch and sidestep passes, which claim thin bands
+//! along every wall (the standing radius here is 0.6 m, theirs 0.4 and
+//! 0.2 m): many small regions. A later pass computes connections only near
+//! its candidates (pooled, passable spans), which gives the same flags.
 //!
 //! Primitives: every artifact draws at most [`stages::MAX_PRIMITIVES`]
 //! primitives (voxels merged into one box per run of equal spans along x)
