@@ -309,11 +309,6 @@ fn edge_class(
     EdgeClass::Obstacle
 }
 
-/// Count of spans per region: used by tests and counts.
-pub fn span_total(regions: &[Region]) -> u64 {
-    regions.iter().map(|r| r.spans as u64).sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
