@@ -12,6 +12,7 @@ use navscope_core::level::LevelKind;
 pub fn all() -> Vec<Arc<Pipeline>> {
     vec![
         Arc::new(navscope_convex::pipeline()),
+        Arc::new(navscope_voxel::pipeline()),
         Arc::new(navscope_cspace::pipeline()),
         Arc::new(navscope_layers::pipeline()),
         Arc::new(navscope_navgraph::pipeline()),
