@@ -51,7 +51,13 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-fn measure(level: &Arc<Level>, opts: &BuildOptions, variant: &str, runs: u32, bar: &ProgressBar) -> Result<BenchRow, CliError> {
+fn measure(
+    level: &Arc<Level>,
+    opts: &BuildOptions,
+    variant: &str,
+    runs: u32,
+    bar: &ProgressBar,
+) -> Result<BenchRow, CliError> {
     let pipeline = pipeline_for(level, opts.pipeline.as_deref())?;
     let mut values = param_values(&pipeline, opts)?;
     for setting in variant.split(';').map(str::trim).filter(|s| !s.is_empty()) {
@@ -81,11 +87,20 @@ fn measure(level: &Arc<Level>, opts: &BuildOptions, variant: &str, runs: u32, ba
     let min_ms = totals.iter().copied().fold(f64::INFINITY, f64::min);
     Ok(BenchRow {
         level: level.source.clone(),
-        variant: if variant.is_empty() { "base".into() } else { variant.to_string() },
+        variant: if variant.is_empty() {
+            "base".into()
+        } else {
+            variant.to_string()
+        },
         runs,
         median_ms: median(&mut totals),
         min_ms,
-        stages: pipeline.stages.iter().zip(per_stage.iter_mut()).map(|(s, t)| (s.info.id.to_string(), median(t))).collect(),
+        stages: pipeline
+            .stages
+            .iter()
+            .zip(per_stage.iter_mut())
+            .map(|(s, t)| (s.info.id.to_string(), median(t)))
+            .collect(),
         nodes: mesh.as_ref().map_or(0, |m| m.nodes.len()),
         links: mesh.as_ref().map_or(0, |m| m.links.len()),
         metrics: mesh.map(|m| m.metrics).unwrap_or_default(),
@@ -93,12 +108,24 @@ fn measure(level: &Arc<Level>, opts: &BuildOptions, variant: &str, runs: u32, ba
 }
 
 /// Benchmarks every level under the base settings and each variant.
-pub fn run(levels: &[PathBuf], opts: &BuildOptions, runs: u32, variants: &[String], json: bool) -> Result<(), CliError> {
-    let loaded: Vec<Arc<Level>> = levels.iter().map(|p| load_level(p).map(Arc::new)).collect::<Result<_, _>>()?;
+pub fn run(
+    levels: &[PathBuf],
+    opts: &BuildOptions,
+    runs: u32,
+    variants: &[String],
+    json: bool,
+) -> Result<(), CliError> {
+    let loaded: Vec<Arc<Level>> = levels
+        .iter()
+        .map(|p| load_level(p).map(Arc::new))
+        .collect::<Result<_, _>>()?;
     let mut all_variants = vec![String::new()];
     all_variants.extend(variants.iter().cloned());
     let bar = ProgressBar::new((loaded.len() * all_variants.len()) as u64 * runs as u64);
-    bar.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} runs {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} runs {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     let mut rows = Vec::new();
     for level in &loaded {
         bar.set_message(level.source.clone());
@@ -108,7 +135,10 @@ pub fn run(levels: &[PathBuf], opts: &BuildOptions, runs: u32, variants: &[Strin
     }
     bar.finish_and_clear();
     if json {
-        println!("{}", serde_json::to_string_pretty(&rows).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rows).unwrap_or_default()
+        );
     } else {
         print!("{}", report(&rows));
     }
@@ -119,34 +149,64 @@ pub fn run(levels: &[PathBuf], opts: &BuildOptions, runs: u32, variants: &[Strin
 /// stage times of each.
 pub fn report(rows: &[BenchRow]) -> String {
     let metric_names: Vec<String> = {
-        let mut names: Vec<String> = rows.iter().flat_map(|r| r.metrics.keys().cloned()).collect();
+        let mut names: Vec<String> = rows
+            .iter()
+            .flat_map(|r| r.metrics.keys().cloned())
+            .collect();
         names.sort();
         names.dedup();
         // Per-cell lists and the like make tables unreadable: keep scalars
         // whose names are short.
-        names.into_iter().filter(|n| n.len() <= 24).take(8).collect()
+        names
+            .into_iter()
+            .filter(|n| n.len() <= 24)
+            .take(8)
+            .collect()
     };
-    let mut head = vec!["level".into(), "variant".into(), "median ms".into(), "min ms".into(), "nodes".into(), "links".into()];
+    let mut head = vec![
+        "level".into(),
+        "variant".into(),
+        "median ms".into(),
+        "min ms".into(),
+        "nodes".into(),
+        "links".into(),
+    ];
     head.extend(metric_names.iter().cloned());
     let mut t = vec![head];
     for r in rows {
         let mut row = vec![
-            Path::new(&r.level).file_name().map_or(r.level.clone(), |f| f.to_string_lossy().into_owned()),
+            Path::new(&r.level)
+                .file_name()
+                .map_or(r.level.clone(), |f| f.to_string_lossy().into_owned()),
             r.variant.clone(),
             format!("{:.3}", r.median_ms),
             format!("{:.3}", r.min_ms),
             r.nodes.to_string(),
             r.links.to_string(),
         ];
-        row.extend(metric_names.iter().map(|m| r.metrics.get(m).map_or("-".into(), |v| fmt_metric(*v))));
+        row.extend(
+            metric_names
+                .iter()
+                .map(|m| r.metrics.get(m).map_or("-".into(), |v| fmt_metric(*v))),
+        );
         t.push(row);
     }
     let mut out = table::render(&t);
     out.push('\n');
-    let mut st = vec![vec!["level".to_string(), "variant".into(), "stage".into(), "median ms".into()]];
+    let mut st = vec![vec![
+        "level".to_string(),
+        "variant".into(),
+        "stage".into(),
+        "median ms".into(),
+    ]];
     for r in rows {
         for (id, ms) in &r.stages {
-            st.push(vec![r.level.clone(), r.variant.clone(), id.clone(), format!("{ms:.3}")]);
+            st.push(vec![
+                r.level.clone(),
+                r.variant.clone(),
+                id.clone(),
+                format!("{ms:.3}"),
+            ]);
         }
     }
     out.push_str(&table::render(&st));
@@ -154,7 +214,11 @@ pub fn report(rows: &[BenchRow]) -> String {
 }
 
 fn fmt_metric(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 { format!("{}", v as i64) } else { format!("{v:.3}") }
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:.3}")
+    }
 }
 
 #[cfg(test)]
@@ -184,6 +248,10 @@ mod tests {
         let text = report(&[row("base", 4.0), row("tau=5", 3.0)]);
         assert!(text.contains("b.json  base"), "{text}");
         assert!(text.contains("tau=5"), "{text}");
-        assert!(text.lines().any(|l| l.contains("base") && l.trim_end().ends_with('4')), "{text}");
+        assert!(
+            text.lines()
+                .any(|l| l.contains("base") && l.trim_end().ends_with('4')),
+            "{text}"
+        );
     }
 }

@@ -14,7 +14,10 @@ use crate::table;
 pub fn run_stages(r: &mut Runner) {
     let n = r.pipeline().stages.len();
     let bar = ProgressBar::new(n as u64);
-    bar.set_style(ProgressStyle::with_template("{spinner} [{pos}/{len}] {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{pos}/{len}] {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
     let titles: Vec<&str> = r.pipeline().stages.iter().map(|s| s.info.title).collect();
     r.run_to(n.saturating_sub(1), &AtomicBool::new(false), &mut |i| {
@@ -41,7 +44,12 @@ pub fn stage_table(r: &Runner) -> String {
 }
 
 /// Builds and writes the requested exports.
-pub fn run(level: &Path, opts: &BuildOptions, out: Option<&Path>, obj: Option<&Path>) -> Result<(), CliError> {
+pub fn run(
+    level: &Path,
+    opts: &BuildOptions,
+    out: Option<&Path>,
+    obj: Option<&Path>,
+) -> Result<(), CliError> {
     let mut r = runner(load_level(level)?, opts)?;
     run_stages(&mut r);
     print!("{}", stage_table(&r));
@@ -53,9 +61,17 @@ pub fn run(level: &Path, opts: &BuildOptions, out: Option<&Path>, obj: Option<&P
             println!("  {k}: {v}");
         }
     }
-    let write = |p: &Path, text: String| std::fs::write(p, text).map_err(|e| CliError::Failed(format!("{}: {e}", p.display())));
+    let write = |p: &Path, text: String| {
+        std::fs::write(p, text).map_err(|e| CliError::Failed(format!("{}: {e}", p.display())))
+    };
     if out.is_some() || obj.is_some() {
-        let m = mesh.ok_or_else(|| CliError::Failed(format!("{}: pipeline '{}' produced no NavMesh", level.display(), r.pipeline().id)))?;
+        let m = mesh.ok_or_else(|| {
+            CliError::Failed(format!(
+                "{}: pipeline '{}' produced no NavMesh",
+                level.display(),
+                r.pipeline().id
+            ))
+        })?;
         if let Some(p) = out {
             write(p, m.to_json())?;
         }

@@ -11,8 +11,18 @@ use crate::table;
 pub fn run(path: &Path) -> Result<(), CliError> {
     if looks_like_navmesh(path) {
         let m = load_navmesh(path)?;
-        println!("{}: NavMesh JSON (pipeline {}, level {})", path.display(), m.pipeline, m.level);
-        println!("nodes {}, links {}, polygons {}", m.nodes.len(), m.links.len(), m.nodes.iter().filter(|n| n.polygon.is_some()).count());
+        println!(
+            "{}: NavMesh JSON (pipeline {}, level {})",
+            path.display(),
+            m.pipeline,
+            m.level
+        );
+        println!(
+            "nodes {}, links {}, polygons {}",
+            m.nodes.len(),
+            m.links.len(),
+            m.nodes.iter().filter(|n| n.polygon.is_some()).count()
+        );
         return Ok(());
     }
     let level = load_level(path)?;
@@ -26,7 +36,10 @@ pub fn run(path: &Path) -> Result<(), CliError> {
             row("holes", fp.area.holes.len().to_string());
             row("vertices", fp.area.vertex_count().to_string());
             row("free area (m2)", format!("{:.3}", fp.area.area()));
-            row("size (m)", format!("{:.2} x {:.2}", hi.x - lo.x, hi.y - lo.y));
+            row(
+                "size (m)",
+                format!("{:.2} x {:.2}", hi.x - lo.x, hi.y - lo.y),
+            );
             row("nodes", fp.nodes.len().to_string());
             row("blockers", fp.blockers.len().to_string());
         }
@@ -34,8 +47,21 @@ pub fn run(path: &Path) -> Result<(), CliError> {
             let obstacles = r.obstacle.iter().filter(|&&o| o != 0).count();
             row("pixels", format!("{} x {}", r.width, r.height));
             row("metres per pixel", r.metres_per_pixel.to_string());
-            row("size (m)", format!("{:.2} x {:.2}", r.width as f64 * r.metres_per_pixel, r.height as f64 * r.metres_per_pixel));
-            row("obstacle pixels", format!("{obstacles} ({:.1}%)", 100.0 * obstacles as f64 / r.obstacle.len().max(1) as f64));
+            row(
+                "size (m)",
+                format!(
+                    "{:.2} x {:.2}",
+                    r.width as f64 * r.metres_per_pixel,
+                    r.height as f64 * r.metres_per_pixel
+                ),
+            );
+            row(
+                "obstacle pixels",
+                format!(
+                    "{obstacles} ({:.1}%)",
+                    100.0 * obstacles as f64 / r.obstacle.len().max(1) as f64
+                ),
+            );
         }
         LevelData::Mesh(m) => {
             let b = m.mesh.bounds();
@@ -49,20 +75,47 @@ pub fn run(path: &Path) -> Result<(), CliError> {
         }
         LevelData::Brushes(b) => {
             row("brushes", b.brushes.len().to_string());
-            row("planes", b.brushes.iter().map(|x| x.planes.len()).sum::<usize>().to_string());
+            row(
+                "planes",
+                b.brushes
+                    .iter()
+                    .map(|x| x.planes.len())
+                    .sum::<usize>()
+                    .to_string(),
+            );
             let mut classes: Vec<&str> = b.entities.iter().map(|e| e.classname.as_str()).collect();
             classes.sort_unstable();
             classes.dedup();
-            row("entities", format!("{} ({})", b.entities.len(), classes.join(", ")));
+            row(
+                "entities",
+                format!("{} ({})", b.entities.len(), classes.join(", ")),
+            );
         }
         LevelData::Layers(l) => {
             row("layers", l.layers.len().to_string());
             row("connections", l.connections.len().to_string());
-            row("vertices", l.layers.iter().map(|x| x.area.vertex_count()).sum::<usize>().to_string());
+            row(
+                "vertices",
+                l.layers
+                    .iter()
+                    .map(|x| x.area.vertex_count())
+                    .sum::<usize>()
+                    .to_string(),
+            );
         }
     }
-    let accepting: Vec<&str> = navscope_pipelines::for_kind(level.kind()).iter().map(|p| p.id).collect();
-    row("pipelines", if accepting.is_empty() { "none yet".to_string() } else { accepting.join(", ") });
+    let accepting: Vec<&str> = navscope_pipelines::for_kind(level.kind())
+        .iter()
+        .map(|p| p.id)
+        .collect();
+    row(
+        "pipelines",
+        if accepting.is_empty() {
+            "none yet".to_string()
+        } else {
+            accepting.join(", ")
+        },
+    );
     print!("{}", table::render(&rows));
     Ok(())
 }

@@ -6,12 +6,14 @@
 //! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--out F.json] [--obj F.obj]
 //! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--json]
 //! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--json]
+//! navscope-cli generate KIND [--seed S] [size options] --out FILE
 //! ```
 //! Exit status: 0 on success, 1 on a failed build or an invalid level (one
 //! line on stderr naming the file and the problem), 2 on bad arguments.
 
 mod bench;
 mod build;
+mod generate;
 mod info;
 mod path;
 mod session;
@@ -24,7 +26,11 @@ use clap::{Parser, Subcommand};
 
 /// Command-line interface.
 #[derive(Parser, Debug)]
-#[command(name = "navscope-cli", version, about = "Headless navscope: build navigation meshes, find paths, benchmark pipelines")]
+#[command(
+    name = "navscope-cli",
+    version,
+    about = "Headless navscope: build navigation meshes, find paths, benchmark pipelines"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -100,15 +106,51 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write a large random level (for benchmarks) with a seeded generator.
+    Generate {
+        #[command(subcommand)]
+        what: generate::Generator,
+        /// Random seed; the same seed gives the same level.
+        #[arg(long, global = true, default_value_t = 1)]
+        seed: u64,
+        /// Output file (required).
+        #[arg(long, global = true)]
+        out: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info { level } => info::run(&level),
-        Command::Build { level, opts, out, obj } => build::run(&level, &opts, out.as_deref(), obj.as_deref()),
-        Command::Path { level, opts, from, to, json } => path::run(&level, &opts, from, to, json),
-        Command::Bench { levels, opts, runs, variants, json } => bench::run(&levels, &opts, runs, &variants, json),
+        Command::Build {
+            level,
+            opts,
+            out,
+            obj,
+        } => build::run(&level, &opts, out.as_deref(), obj.as_deref()),
+        Command::Path {
+            level,
+            opts,
+            from,
+            to,
+            json,
+        } => path::run(&level, &opts, from, to, json),
+        Command::Bench {
+            levels,
+            opts,
+            runs,
+            variants,
+            json,
+        } => bench::run(&levels, &opts, runs, &variants, json),
+        Command::Generate {
+            what,
+            seed,
+            out: Some(out),
+        } => generate::run(&what, seed, &out),
+        Command::Generate { out: None, .. } => {
+            Err(session::CliError::Usage("generate needs --out FILE".into()))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

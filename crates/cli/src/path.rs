@@ -13,7 +13,11 @@ use crate::session::{CliError, check_run, load_level, load_navmesh, runner};
 pub fn parse_point(s: &str) -> Result<DVec3, String> {
     let parts: Vec<f64> = s
         .split(',')
-        .map(|p| p.trim().parse::<f64>().map_err(|_| format!("'{p}' is not a number")))
+        .map(|p| {
+            p.trim()
+                .parse::<f64>()
+                .map_err(|_| format!("'{p}' is not a number"))
+        })
         .collect::<Result<_, _>>()?;
     match parts.as_slice() {
         [x, y, z] if parts.iter().all(|v| v.is_finite()) => Ok(DVec3::new(*x, *y, *z)),
@@ -22,23 +26,46 @@ pub fn parse_point(s: &str) -> Result<DVec3, String> {
 }
 
 /// Finds and prints the path.
-pub fn run(level: &Path, opts: &BuildOptions, from: DVec3, to: DVec3, json: bool) -> Result<(), CliError> {
+pub fn run(
+    level: &Path,
+    opts: &BuildOptions,
+    from: DVec3,
+    to: DVec3,
+    json: bool,
+) -> Result<(), CliError> {
     let mesh = if opts.pipeline.as_deref() == Some("navmesh") {
         load_navmesh(level)?
     } else {
         let mut r = runner(load_level(level)?, opts)?;
         run_stages(&mut r);
         check_run(&r)?;
-        r.navmesh().ok_or_else(|| CliError::Failed(format!("{}: pipeline '{}' produced no NavMesh", level.display(), r.pipeline().id)))?
+        r.navmesh().ok_or_else(|| {
+            CliError::Failed(format!(
+                "{}: pipeline '{}' produced no NavMesh",
+                level.display(),
+                r.pipeline().id
+            ))
+        })?
     };
     let locator = Locator::new(&mesh);
     let result = find_path(&mesh, &locator, from, to, &SearchOptions::default());
     match (result, json) {
         (Ok(p), true) => println!("{}", p.to_json()),
         (Ok(p), false) => {
-            println!("path found: length {:.3} m, {} expansions, {} waypoints", p.length, p.expansions, p.waypoints.len());
+            println!(
+                "path found: length {:.3} m, {} expansions, {} waypoints",
+                p.length,
+                p.expansions,
+                p.waypoints.len()
+            );
             for w in &p.waypoints {
-                println!("  ({:.3}, {:.3}, {:.3})  {}", w.position.x, w.position.y, w.position.z, w.stance.name());
+                println!(
+                    "  ({:.3}, {:.3}, {:.3})  {}",
+                    w.position.x,
+                    w.position.y,
+                    w.position.z,
+                    w.stance.name()
+                );
             }
         }
         (Err(e), true) => println!("{}", not_found_json(&e)),

@@ -6,9 +6,9 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use navscope_core::level::Level;
 use navscope_core::params::ParamValues;
 use navscope_core::{Pipeline, Runner};
-use navscope_core::level::Level;
 
 use crate::BuildOptions;
 
@@ -50,7 +50,10 @@ pub fn pipeline_for(level: &Level, requested: Option<&str>) -> Result<Arc<Pipeli
     match requested {
         Some(id) => {
             let p = navscope_pipelines::by_id(id).ok_or_else(|| {
-                CliError::Usage(format!("unknown pipeline '{id}' (known: {}, navmesh)", navscope_pipelines::ids().join(", ")))
+                CliError::Usage(format!(
+                    "unknown pipeline '{id}' (known: {}, navmesh)",
+                    navscope_pipelines::ids().join(", ")
+                ))
             })?;
             if !p.accepts.contains(&level.kind()) {
                 return Err(CliError::Usage(format!(
@@ -61,9 +64,16 @@ pub fn pipeline_for(level: &Level, requested: Option<&str>) -> Result<Arc<Pipeli
             }
             Ok(p)
         }
-        None => navscope_pipelines::for_kind(level.kind()).into_iter().next().ok_or_else(|| {
-            CliError::Failed(format!("{}: no pipeline accepts a {} yet", level.source, level.kind().name()))
-        }),
+        None => navscope_pipelines::for_kind(level.kind())
+            .into_iter()
+            .next()
+            .ok_or_else(|| {
+                CliError::Failed(format!(
+                    "{}: no pipeline accepts a {} yet",
+                    level.source,
+                    level.kind().name()
+                ))
+            }),
     }
 }
 
@@ -72,8 +82,10 @@ pub fn pipeline_for(level: &Level, requested: Option<&str>) -> Result<Arc<Pipeli
 pub fn param_values(pipeline: &Pipeline, opts: &BuildOptions) -> Result<ParamValues, CliError> {
     let mut values = match &opts.preset {
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| CliError::Failed(format!("{}: {e}", p.display())))?;
-            ParamValues::from_ron(&pipeline.params, &text).map_err(|e| CliError::Failed(format!("{}: {e}", p.display())))?
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| CliError::Failed(format!("{}: {e}", p.display())))?;
+            ParamValues::from_ron(&pipeline.params, &text)
+                .map_err(|e| CliError::Failed(format!("{}: {e}", p.display())))?
         }
         None => ParamValues::defaults(&pipeline.params),
     };
@@ -84,13 +96,22 @@ pub fn param_values(pipeline: &Pipeline, opts: &BuildOptions) -> Result<ParamVal
 }
 
 /// Applies one `NAME=VALUE` setting.
-pub fn apply_setting(pipeline: &Pipeline, values: &mut ParamValues, setting: &str) -> Result<(), CliError> {
+pub fn apply_setting(
+    pipeline: &Pipeline,
+    values: &mut ParamValues,
+    setting: &str,
+) -> Result<(), CliError> {
     let (name, text) = setting
         .split_once('=')
         .ok_or_else(|| CliError::Usage(format!("'{setting}' is not NAME=VALUE")))?;
-    let spec = navscope_core::params::spec(&pipeline.params, name.trim()).map_err(|e| CliError::Usage(e.to_string()))?;
-    let v = spec.parse(text).map_err(|e| CliError::Usage(e.to_string()))?;
-    values.set(&pipeline.params, name.trim(), v).map_err(|e| CliError::Usage(e.to_string()))?;
+    let spec = navscope_core::params::spec(&pipeline.params, name.trim())
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let v = spec
+        .parse(text)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    values
+        .set(&pipeline.params, name.trim(), v)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
     Ok(())
 }
 
@@ -121,7 +142,9 @@ pub fn check_run(r: &Runner) -> Result<(), CliError> {
 pub fn looks_like_navmesh(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 4096];
-    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
     String::from_utf8_lossy(&head[..n]).contains(navscope_core::navmesh::FORMAT)
 }
 

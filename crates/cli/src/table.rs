@@ -5,7 +5,13 @@
 pub fn render(rows: &[Vec<String>]) -> String {
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..cols)
-        .map(|c| rows.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let mut out = String::new();
     for (ri, row) in rows.iter().enumerate() {
@@ -13,8 +19,14 @@ pub fn render(rows: &[Vec<String>]) -> String {
             .iter()
             .enumerate()
             .map(|(c, s)| {
-                let numeric = !s.is_empty() && s.chars().all(|ch| ch.is_ascii_digit() || ".-+e%x".contains(ch));
-                if numeric { format!("{s:>w$}", w = widths[c]) } else { format!("{s:<w$}", w = widths[c]) }
+                let numeric = !s.is_empty()
+                    && s.chars()
+                        .all(|ch| ch.is_ascii_digit() || ".-+e%x".contains(ch));
+                if numeric {
+                    format!("{s:>w$}", w = widths[c])
+                } else {
+                    format!("{s:<w$}", w = widths[c])
+                }
             })
             .collect();
         out.push_str(cells.join("  ").trim_end());
@@ -30,7 +42,10 @@ pub fn render(rows: &[Vec<String>]) -> String {
 
 /// `{"a": 1, "b": 2}` as `a 1, b 2`.
 pub fn counts(c: &std::collections::BTreeMap<String, u64>) -> String {
-    c.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+    c.iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]

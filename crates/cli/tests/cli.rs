@@ -11,7 +11,11 @@ fn root() -> PathBuf {
 }
 
 fn cli(args: &[&str]) -> Output {
-    Command::new(BIN).current_dir(root()).args(args).output().expect("run navscope-cli")
+    Command::new(BIN)
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("run navscope-cli")
 }
 
 fn stdout(o: &Output) -> String {
@@ -25,7 +29,10 @@ fn stderr(o: &Output) -> String {
 /// Every sample level (sidecars excluded), as paths relative to the root.
 fn sample_levels() -> Vec<String> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         entries.sort();
         for p in entries {
             if p.is_dir() {
@@ -42,21 +49,34 @@ fn sample_levels() -> Vec<String> {
         .filter(|p| {
             let name = p.file_name().unwrap().to_string_lossy().to_string();
             // `x.png.ron` and `x.ron` beside `x.png` are raster sidecars.
-            let sidecar = name.ends_with(".png.ron") || (name.ends_with(".ron") && p.with_extension("png").exists());
+            let sidecar = name.ends_with(".png.ron")
+                || (name.ends_with(".ron") && p.with_extension("png").exists());
             !sidecar && !name.ends_with(".md")
         })
-        .map(|p| p.strip_prefix(root()).unwrap().to_string_lossy().into_owned())
+        .map(|p| {
+            p.strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
         .collect()
 }
 
 #[test]
 fn info_succeeds_on_every_sample_level() {
     let levels = sample_levels();
-    assert!(levels.len() >= 10, "expected the bundled samples, found {levels:?}");
+    assert!(
+        levels.len() >= 10,
+        "expected the bundled samples, found {levels:?}"
+    );
     for l in &levels {
         let o = cli(&["info", l]);
         assert!(o.status.success(), "info {l} failed: {}", stderr(&o));
-        assert!(stdout(&o).starts_with(l.as_str()), "info {l} names the file: {}", stdout(&o));
+        assert!(
+            stdout(&o).starts_with(l.as_str()),
+            "info {l} names the file: {}",
+            stdout(&o)
+        );
     }
 }
 
@@ -76,16 +96,31 @@ fn truncated_or_corrupted_levels_fail_with_one_line_naming_the_file() {
         let src = root().join(&l);
         let bytes = std::fs::read(&src).unwrap();
         let name = src.file_name().unwrap();
-        for (what, data) in [("truncated", bytes[..bytes.len() / 3].to_vec()), ("corrupted", corrupted(&bytes))] {
+        for (what, data) in [
+            ("truncated", bytes[..bytes.len() / 3].to_vec()),
+            ("corrupted", corrupted(&bytes)),
+        ] {
             let copy = dir.join(what).join(name);
             std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
             std::fs::write(&copy, &data).unwrap();
             let copy_s = copy.to_string_lossy().to_string();
             let o = cli(&["info", &copy_s]);
-            assert_eq!(o.status.code(), Some(1), "{what} copy of {l} should fail with status 1; stdout: {}", stdout(&o));
+            assert_eq!(
+                o.status.code(),
+                Some(1),
+                "{what} copy of {l} should fail with status 1; stdout: {}",
+                stdout(&o)
+            );
             let err = stderr(&o);
-            assert_eq!(err.trim_end().lines().count(), 1, "{what} {l}: one line, got {err:?}");
-            assert!(err.contains(&copy_s), "{what} {l}: the message names the file: {err}");
+            assert_eq!(
+                err.trim_end().lines().count(),
+                1,
+                "{what} {l}: one line, got {err:?}"
+            );
+            assert!(
+                err.contains(&copy_s),
+                "{what} {l}: the message names the file: {err}"
+            );
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -109,7 +144,10 @@ fn path_on_the_navmesh_sample_turns_the_corner() {
     assert_eq!(v["found"], true);
     // Shortest path bends once, at the inner corner (3, 1).
     let expected = 6.5f64.sqrt() + 2.5f64.sqrt();
-    assert!((v["length"].as_f64().unwrap() - expected).abs() < 1e-9, "{v}");
+    assert!(
+        (v["length"].as_f64().unwrap() - expected).abs() < 1e-9,
+        "{v}"
+    );
     let w = v["waypoints"].as_array().unwrap();
     assert_eq!(w.len(), 3, "{v}");
     assert_eq!(w[1]["position"], serde_json::json!([3.0, 0.0, 1.0]));
@@ -119,7 +157,17 @@ fn path_on_the_navmesh_sample_turns_the_corner() {
 
 #[test]
 fn path_off_the_mesh_is_reported_not_failed() {
-    let o = cli(&["path", "assets/levels/navmesh/corridor.json", "--pipeline", "navmesh", "--from", "0.5,0,0.5", "--to", "50,0,50", "--json"]);
+    let o = cli(&[
+        "path",
+        "assets/levels/navmesh/corridor.json",
+        "--pipeline",
+        "navmesh",
+        "--from",
+        "0.5,0,0.5",
+        "--to",
+        "50,0,50",
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["found"], false);
@@ -148,19 +196,35 @@ fn build_writes_a_navmesh_that_keeps_the_contract() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     for stage in ["notches", "portals", "cells"] {
-        assert!(out.lines().any(|l| l.starts_with(stage)), "stage table lists {stage}: {out}");
+        assert!(
+            out.lines().any(|l| l.starts_with(stage)),
+            "stage table lists {stage}: {out}"
+        );
     }
     let mesh = navscope_core::NavMesh::from_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(mesh.pipeline, "convex");
     assert!(!mesh.nodes.is_empty());
-    assert!(mesh.stages.iter().any(|s| s.id == "notches" && s.counts.contains_key("notches")));
+    assert!(
+        mesh.stages
+            .iter()
+            .any(|s| s.id == "notches" && s.counts.contains_key("notches"))
+    );
     for n in &mesh.nodes {
         let p = n.polygon.as_ref().unwrap();
-        let shoelace: f64 = (0..p.len()).map(|i| p[i].x * p[(i + 1) % p.len()].z - p[(i + 1) % p.len()].x * p[i].z).sum();
-        assert!(shoelace < 0.0, "node {} winds counter-clockwise seen from above", n.id);
+        let shoelace: f64 = (0..p.len())
+            .map(|i| p[i].x * p[(i + 1) % p.len()].z - p[(i + 1) % p.len()].x * p[i].z)
+            .sum();
+        assert!(
+            shoelace < 0.0,
+            "node {} winds counter-clockwise seen from above",
+            n.id
+        );
     }
     let obj_text = std::fs::read_to_string(&obj).unwrap();
-    assert_eq!(obj_text.lines().filter(|l| l.starts_with("f ")).count(), mesh.nodes.len());
+    assert_eq!(
+        obj_text.lines().filter(|l| l.starts_with("f ")).count(),
+        mesh.nodes.len()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -168,10 +232,24 @@ fn build_writes_a_navmesh_that_keeps_the_contract() {
 fn bad_arguments_exit_2_and_bad_values_name_the_parameter() {
     let o = cli(&["build"]);
     assert_eq!(o.status.code(), Some(2));
-    let o = cli(&["build", "assets/levels/floorplan/default.json", "--pipeline", "nope"]);
+    let o = cli(&[
+        "build",
+        "assets/levels/floorplan/default.json",
+        "--pipeline",
+        "nope",
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown pipeline 'nope'"), "{}", stderr(&o));
-    let o = cli(&["build", "assets/levels/floorplan/default.json", "--set", "tau=500"]);
+    assert!(
+        stderr(&o).contains("unknown pipeline 'nope'"),
+        "{}",
+        stderr(&o)
+    );
+    let o = cli(&[
+        "build",
+        "assets/levels/floorplan/default.json",
+        "--set",
+        "tau=500",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("'tau'"), "{}", stderr(&o));
     let o = cli(&["path", "x.json", "--from", "1,2", "--to", "1,2,3"]);
@@ -205,5 +283,69 @@ fn bench_compares_variants() {
     assert_eq!(rows[0]["variant"], "base");
     assert_eq!(rows[1]["variant"], "portal_removal=false");
     assert_eq!(rows[0]["runs"], 2);
-    assert!(rows[0]["metrics"]["cells"].as_f64().unwrap() <= rows[1]["metrics"]["cells"].as_f64().unwrap());
+    assert!(
+        rows[0]["metrics"]["cells"].as_f64().unwrap()
+            <= rows[1]["metrics"]["cells"].as_f64().unwrap()
+    );
+}
+
+#[test]
+fn generated_levels_are_deterministic_and_load() {
+    let dir = std::env::temp_dir().join(format!("navscope-cli-gen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = dir.join("a.json");
+    let b = dir.join("b.json");
+    for (out, seed) in [(&a, "7"), (&b, "7")] {
+        let o = cli(&[
+            "generate",
+            "floor-plan",
+            "--obstacles",
+            "12",
+            "--seed",
+            seed,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let o = cli(&["info", a.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o)
+            .lines()
+            .any(|l| l.starts_with("holes") && l.trim_end().ends_with("12")),
+        "{}",
+        stdout(&o)
+    );
+    let ron = dir.join("maze.ron");
+    let o = cli(&[
+        "generate",
+        "brush-maze",
+        "--width",
+        "3",
+        "--height",
+        "3",
+        "--out",
+        ron.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(cli(&["info", ron.to_str().unwrap()]).status.success());
+    let o = cli(&[
+        "generate",
+        "star",
+        "--vertices",
+        "99999999",
+        "--out",
+        ron.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn generate_without_out_is_a_usage_error() {
+    let o = cli(&["generate", "maze"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--out"), "{}", stderr(&o));
 }

@@ -23,12 +23,21 @@ pub enum Shape {
     Polyline { points: Vec<Vec3>, closed: bool },
     /// A filled planar polygon (counter-clockwise seen from its front),
     /// optionally with holes.
-    Polygon { outer: Vec<Vec3>, holes: Vec<Vec<Vec3>> },
+    Polygon {
+        outer: Vec<Vec3>,
+        holes: Vec<Vec<Vec3>>,
+    },
     /// An axis-aligned box.
     Box { min: Vec3, max: Vec3 },
     /// A vertical column of voxels over the cell at `(x, z)` (its minimum
     /// corner) of size `cell` x `cell`, from `y0` to `y1`.
-    VoxelColumn { x: f32, z: f32, cell: f32, y0: f32, y1: f32 },
+    VoxelColumn {
+        x: f32,
+        z: f32,
+        cell: f32,
+        y0: f32,
+        y1: f32,
+    },
     /// A text label anchored at a point.
     Label { at: Vec3, text: String },
 }
@@ -41,9 +50,15 @@ impl Shape {
             Shape::Point(p) => vec![*p],
             Shape::Segment(a, b) => vec![*a, *b],
             Shape::Polyline { points, .. } => points.clone(),
-            Shape::Polygon { outer, holes } => outer.iter().chain(holes.iter().flatten()).copied().collect(),
+            Shape::Polygon { outer, holes } => outer
+                .iter()
+                .chain(holes.iter().flatten())
+                .copied()
+                .collect(),
             Shape::Box { min, max } => vec![*min, *max],
-            Shape::VoxelColumn { x, z, cell, y0, y1 } => vec![Vec3::new(*x, *y0, *z), Vec3::new(x + cell, *y1, z + cell)],
+            Shape::VoxelColumn { x, z, cell, y0, y1 } => {
+                vec![Vec3::new(*x, *y0, *z), Vec3::new(x + cell, *y1, z + cell)]
+            }
             Shape::Label { at, .. } => vec![*at],
         }
     }
@@ -67,7 +82,13 @@ pub struct Primitive {
 impl Primitive {
     /// A primitive that exists throughout its stage.
     pub fn new(kind: impl Into<String>, element: u32, shape: Shape) -> Self {
-        Self { kind: kind.into(), element, shape, first_step: 0, last_step: u32::MAX }
+        Self {
+            kind: kind.into(),
+            element,
+            shape,
+            first_step: 0,
+            last_step: u32::MAX,
+        }
     }
 
     /// The same primitive, existing only during sub-steps `first..=last`.
@@ -110,7 +131,10 @@ mod tests {
     #[test]
     fn kind_chain_walks_up_the_path() {
         let p = Primitive::new("link/step/up", 3, Shape::Point(Vec3::ZERO));
-        assert_eq!(p.kind_chain().collect::<Vec<_>>(), vec!["link/step/up", "link/step", "link"]);
+        assert_eq!(
+            p.kind_chain().collect::<Vec<_>>(),
+            vec!["link/step/up", "link/step", "link"]
+        );
     }
 
     #[test]

@@ -101,7 +101,11 @@ pub struct NamedPoint {
 pub enum Blocker {
     /// A box: centre, half extents and rotation (radians, counter-clockwise
     /// seen from above).
-    Box { center: DVec2, half: DVec2, angle: f64 },
+    Box {
+        center: DVec2,
+        half: DVec2,
+        angle: f64,
+    },
     /// A vertical cylinder.
     Cylinder { center: DVec2, radius: f64 },
 }
@@ -135,7 +139,11 @@ impl RasterPlan {
     /// World position of the centre of pixel `(x, y)`: the image's top-left
     /// corner sits at the origin, columns run along +X and rows along +Z.
     pub fn pixel_centre(&self, x: u32, y: u32) -> DVec3 {
-        DVec3::new((x as f64 + 0.5) * self.metres_per_pixel, 0.0, (y as f64 + 0.5) * self.metres_per_pixel)
+        DVec3::new(
+            (x as f64 + 0.5) * self.metres_per_pixel,
+            0.0,
+            (y as f64 + 0.5) * self.metres_per_pixel,
+        )
     }
 }
 

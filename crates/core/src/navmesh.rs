@@ -23,7 +23,9 @@ pub const FORMAT: &str = "navscope-navmesh";
 pub const VERSION: u32 = 1;
 
 /// The posture an agent holds on a node (Kirst §32.3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Stance {
     /// Upright walking.
@@ -41,7 +43,13 @@ pub enum Stance {
 
 impl Stance {
     /// Every stance, in declaration order.
-    pub const ALL: [Stance; 5] = [Stance::Stand, Stance::Crouch, Stance::Prone, Stance::Swim, Stance::Sidestep];
+    pub const ALL: [Stance; 5] = [
+        Stance::Stand,
+        Stance::Crouch,
+        Stance::Prone,
+        Stance::Swim,
+        Stance::Sidestep,
+    ];
 
     /// The JSON name.
     pub fn name(self) -> &'static str {
@@ -204,16 +212,47 @@ impl NavMesh {
     }
 
     /// Adds a node and returns its id.
-    pub fn add_node(&mut self, position: DVec3, polygon: Option<Vec<DVec3>>, stance: Stance, layer: u32) -> u32 {
+    pub fn add_node(
+        &mut self,
+        position: DVec3,
+        polygon: Option<Vec<DVec3>>,
+        stance: Stance,
+        layer: u32,
+    ) -> u32 {
         let id = self.nodes.len() as u32;
-        self.nodes.push(Node { id, position, polygon, stance, layer });
+        self.nodes.push(Node {
+            id,
+            position,
+            polygon,
+            stance,
+            layer,
+        });
         id
     }
 
     /// Adds a link in both directions with the same kind, cost and segment.
-    pub fn add_two_way(&mut self, a: u32, b: u32, kind: LinkKind, cost: f64, segment: Option<[DVec3; 2]>) {
-        self.links.push(Link { from: a, to: b, kind, cost, segment });
-        self.links.push(Link { from: b, to: a, kind, cost, segment });
+    pub fn add_two_way(
+        &mut self,
+        a: u32,
+        b: u32,
+        kind: LinkKind,
+        cost: f64,
+        segment: Option<[DVec3; 2]>,
+    ) {
+        self.links.push(Link {
+            from: a,
+            to: b,
+            kind,
+            cost,
+            segment,
+        });
+        self.links.push(Link {
+            from: b,
+            to: a,
+            kind,
+            cost,
+            segment,
+        });
     }
 
     /// Checks ids, link ends, costs and finiteness.
@@ -224,13 +263,22 @@ impl NavMesh {
         if self.version != VERSION {
             return Err(NavMeshError::Version(self.version));
         }
-        let el = |element: String, problem: &str| NavMeshError::Element { element, problem: problem.into() };
+        let el = |element: String, problem: &str| NavMeshError::Element {
+            element,
+            problem: problem.into(),
+        };
         for (i, n) in self.nodes.iter().enumerate() {
             if n.id as usize != i {
-                return Err(el(format!("node {i}"), &format!("has id {}, expected {i} (ids are indices)", n.id)));
+                return Err(el(
+                    format!("node {i}"),
+                    &format!("has id {}, expected {i} (ids are indices)", n.id),
+                ));
             }
             if !n.position.is_finite() || n.polygon.iter().flatten().any(|p| !p.is_finite()) {
-                return Err(el(format!("node {i}"), "has a coordinate that is not a finite number"));
+                return Err(el(
+                    format!("node {i}"),
+                    "has a coordinate that is not a finite number",
+                ));
             }
             if n.polygon.as_ref().is_some_and(|p| p.len() < 3) {
                 return Err(el(format!("node {i}"), "polygon has fewer than 3 vertices"));
@@ -239,7 +287,10 @@ impl NavMesh {
         let n = self.nodes.len() as u32;
         for (i, l) in self.links.iter().enumerate() {
             if l.from >= n || l.to >= n {
-                return Err(el(format!("link {i}"), &format!("joins {} -> {} but there are {n} nodes", l.from, l.to)));
+                return Err(el(
+                    format!("link {i}"),
+                    &format!("joins {} -> {} but there are {n} nodes", l.from, l.to),
+                ));
             }
             if !l.cost.is_finite() || l.cost < 0.0 {
                 return Err(el(format!("link {i}"), "cost must be a finite number >= 0"));
@@ -264,10 +315,17 @@ impl NavMesh {
     /// groups per stance), for inspection in any 3D tool.
     pub fn to_obj(&self) -> String {
         use std::fmt::Write;
-        let mut s = format!("# navscope navmesh: pipeline {}, level {}\n", self.pipeline, self.level);
+        let mut s = format!(
+            "# navscope navmesh: pipeline {}, level {}\n",
+            self.pipeline, self.level
+        );
         let mut next = 1usize;
         for stance in Stance::ALL {
-            let nodes: Vec<_> = self.nodes.iter().filter(|n| n.stance == stance && n.polygon.is_some()).collect();
+            let nodes: Vec<_> = self
+                .nodes
+                .iter()
+                .filter(|n| n.stance == stance && n.polygon.is_some())
+                .collect();
             if nodes.is_empty() {
                 continue;
             }
@@ -301,10 +359,23 @@ mod tests {
 
     fn sample() -> NavMesh {
         let mut m = NavMesh::new("convex", "a.json");
-        let sq = |x: f64| vec![DVec3::new(x, 0., 0.), DVec3::new(x + 1., 0., 0.), DVec3::new(x + 1., 0., -1.), DVec3::new(x, 0., -1.)];
+        let sq = |x: f64| {
+            vec![
+                DVec3::new(x, 0., 0.),
+                DVec3::new(x + 1., 0., 0.),
+                DVec3::new(x + 1., 0., -1.),
+                DVec3::new(x, 0., -1.),
+            ]
+        };
         let a = m.add_node(DVec3::new(0.5, 0., -0.5), Some(sq(0.)), Stance::Stand, 0);
         let b = m.add_node(DVec3::new(1.5, 0., -0.5), Some(sq(1.)), Stance::Crouch, 0);
-        m.add_two_way(a, b, LinkKind::Portal, 1.0, Some([DVec3::new(1., 0., 0.), DVec3::new(1., 0., -1.)]));
+        m.add_two_way(
+            a,
+            b,
+            LinkKind::Portal,
+            1.0,
+            Some([DVec3::new(1., 0., 0.), DVec3::new(1., 0., -1.)]),
+        );
         m.metrics.insert("cells".into(), 2.0);
         m
     }
@@ -325,7 +396,9 @@ mod tests {
         let m = sample();
         for n in &m.nodes {
             let p = n.polygon.as_ref().unwrap();
-            let s: f64 = (0..p.len()).map(|i| p[i].x * p[(i + 1) % p.len()].z - p[(i + 1) % p.len()].x * p[i].z).sum();
+            let s: f64 = (0..p.len())
+                .map(|i| p[i].x * p[(i + 1) % p.len()].z - p[(i + 1) % p.len()].x * p[i].z)
+                .sum();
             assert!(s < 0.0);
         }
     }
@@ -336,9 +409,13 @@ mod tests {
         m.links[0].to = 9;
         let e = NavMesh::from_json(&m.to_json()).unwrap_err();
         assert_eq!(e.to_string(), "link 0: joins 0 -> 9 but there are 2 nodes");
-        let e = NavMesh::from_json(&sample().to_json().replace("navscope-navmesh", "x")).unwrap_err();
+        let e =
+            NavMesh::from_json(&sample().to_json().replace("navscope-navmesh", "x")).unwrap_err();
         assert!(e.to_string().contains("format is 'x'"));
-        assert!(matches!(NavMesh::from_json("{\"format\":"), Err(NavMeshError::Json(_))));
+        assert!(matches!(
+            NavMesh::from_json("{\"format\":"),
+            Err(NavMeshError::Json(_))
+        ));
     }
 
     #[test]

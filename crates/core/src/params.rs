@@ -73,7 +73,16 @@ impl ParamSpec {
     /// A real-valued parameter. (Eight arguments, in the order a reader
     /// scans a parameter table: a builder would only hide that order.)
     #[allow(clippy::too_many_arguments)]
-    pub fn float(name: &str, label: &str, unit: &str, default: f64, min: f64, max: f64, step: f64, doc: &str) -> Self {
+    pub fn float(
+        name: &str,
+        label: &str,
+        unit: &str,
+        default: f64,
+        min: f64,
+        max: f64,
+        step: f64,
+        doc: &str,
+    ) -> Self {
         Self {
             name: name.into(),
             label: label.into(),
@@ -85,13 +94,35 @@ impl ParamSpec {
     }
 
     /// An integer parameter.
-    pub fn int(name: &str, label: &str, unit: &str, default: i64, min: i64, max: i64, doc: &str) -> Self {
-        Self { name: name.into(), label: label.into(), unit: unit.into(), kind: ParamKind::Int { min, max }, default: ParamValue::Int(default), doc: doc.into() }
+    pub fn int(
+        name: &str,
+        label: &str,
+        unit: &str,
+        default: i64,
+        min: i64,
+        max: i64,
+        doc: &str,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            label: label.into(),
+            unit: unit.into(),
+            kind: ParamKind::Int { min, max },
+            default: ParamValue::Int(default),
+            doc: doc.into(),
+        }
     }
 
     /// An on/off parameter.
     pub fn bool(name: &str, label: &str, default: bool, doc: &str) -> Self {
-        Self { name: name.into(), label: label.into(), unit: String::new(), kind: ParamKind::Bool, default: ParamValue::Bool(default), doc: doc.into() }
+        Self {
+            name: name.into(),
+            label: label.into(),
+            unit: String::new(),
+            kind: ParamKind::Bool,
+            default: ParamValue::Bool(default),
+            doc: doc.into(),
+        }
     }
 
     /// A choice among options.
@@ -100,7 +131,9 @@ impl ParamSpec {
             name: name.into(),
             label: label.into(),
             unit: String::new(),
-            kind: ParamKind::Choice { options: options.iter().map(|s| s.to_string()).collect() },
+            kind: ParamKind::Choice {
+                options: options.iter().map(|s| s.to_string()).collect(),
+            },
             default: ParamValue::Text(default.into()),
             doc: doc.into(),
         }
@@ -112,7 +145,9 @@ impl ParamSpec {
             name: name.into(),
             label: label.into(),
             unit: String::new(),
-            kind: ParamKind::List { options: options.iter().map(|s| s.to_string()).collect() },
+            kind: ParamKind::List {
+                options: options.iter().map(|s| s.to_string()).collect(),
+            },
             default: ParamValue::Text(default.into()),
             doc: doc.into(),
         }
@@ -121,7 +156,11 @@ impl ParamSpec {
     /// Checks (and where harmless converts) a value for this parameter:
     /// integers are accepted for real parameters.
     pub fn check(&self, v: &ParamValue) -> Result<ParamValue, ParamError> {
-        let bad = |why: String| ParamError::Invalid { name: self.name.clone(), value: v.to_string(), why };
+        let bad = |why: String| ParamError::Invalid {
+            name: self.name.clone(),
+            value: v.to_string(),
+            why,
+        };
         match (&self.kind, v) {
             (ParamKind::Float { min, max, .. }, ParamValue::Float(_) | ParamValue::Int(_)) => {
                 let x = match v {
@@ -130,25 +169,38 @@ impl ParamSpec {
                     _ => unreachable!(),
                 };
                 if !x.is_finite() || x < *min || x > *max {
-                    return Err(bad(format!("must be between {min} and {max}{}", unit_suffix(&self.unit))));
+                    return Err(bad(format!(
+                        "must be between {min} and {max}{}",
+                        unit_suffix(&self.unit)
+                    )));
                 }
                 Ok(ParamValue::Float(x))
             }
             (ParamKind::Int { min, max }, ParamValue::Int(i)) => {
                 if i < min || i > max {
-                    return Err(bad(format!("must be between {min} and {max}{}", unit_suffix(&self.unit))));
+                    return Err(bad(format!(
+                        "must be between {min} and {max}{}",
+                        unit_suffix(&self.unit)
+                    )));
                 }
                 Ok(v.clone())
             }
             (ParamKind::Bool, ParamValue::Bool(_)) => Ok(v.clone()),
             (ParamKind::Choice { options }, ParamValue::Text(s)) => {
-                if options.contains(s) { Ok(v.clone()) } else { Err(bad(format!("must be one of {}", options.join(", ")))) }
+                if options.contains(s) {
+                    Ok(v.clone())
+                } else {
+                    Err(bad(format!("must be one of {}", options.join(", "))))
+                }
             }
             (ParamKind::List { options }, ParamValue::Text(s)) => {
                 let mut seen = Vec::new();
                 for item in s.split(',').map(str::trim).filter(|s| !s.is_empty()) {
                     if !options.iter().any(|o| o == item) {
-                        return Err(bad(format!("'{item}' is not one of {}", options.join(", "))));
+                        return Err(bad(format!(
+                            "'{item}' is not one of {}",
+                            options.join(", ")
+                        )));
                     }
                     if seen.contains(&item) {
                         return Err(bad(format!("'{item}' is listed twice")));
@@ -157,7 +209,10 @@ impl ParamSpec {
                 }
                 Ok(ParamValue::Text(seen.join(",")))
             }
-            _ => Err(bad(format!("has the wrong type (expected {})", self.kind_name()))),
+            _ => Err(bad(format!(
+                "has the wrong type (expected {})",
+                self.kind_name()
+            ))),
         }
     }
 
@@ -172,9 +227,15 @@ impl ParamSpec {
                 "false" | "off" | "no" | "0" => Some(ParamValue::Bool(false)),
                 _ => None,
             },
-            ParamKind::Choice { .. } | ParamKind::List { .. } => Some(ParamValue::Text(t.to_string())),
+            ParamKind::Choice { .. } | ParamKind::List { .. } => {
+                Some(ParamValue::Text(t.to_string()))
+            }
         };
-        let v = v.ok_or_else(|| ParamError::Invalid { name: self.name.clone(), value: t.into(), why: format!("is not a {}", self.kind_name()) })?;
+        let v = v.ok_or_else(|| ParamError::Invalid {
+            name: self.name.clone(),
+            value: t.into(),
+            why: format!("is not a {}", self.kind_name()),
+        })?;
         self.check(&v)
     }
 
@@ -190,7 +251,11 @@ impl ParamSpec {
 }
 
 fn unit_suffix(unit: &str) -> String {
-    if unit.is_empty() { String::new() } else { format!(" {unit}") }
+    if unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {unit}")
+    }
 }
 
 /// What is wrong with a parameter value or a preset.
@@ -201,7 +266,11 @@ pub enum ParamError {
     Unknown { name: String, known: String },
     /// The value is out of range or of the wrong type.
     #[error("parameter '{name}' = {value} {why}")]
-    Invalid { name: String, value: String, why: String },
+    Invalid {
+        name: String,
+        value: String,
+        why: String,
+    },
     /// The preset text is not valid RON.
     #[error("preset is not valid RON: {0}")]
     Syntax(String),
@@ -217,7 +286,12 @@ pub struct ParamValues {
 impl ParamValues {
     /// The defaults of `specs`.
     pub fn defaults(specs: &[ParamSpec]) -> Self {
-        Self { values: specs.iter().map(|s| (s.name.clone(), s.default.clone())).collect() }
+        Self {
+            values: specs
+                .iter()
+                .map(|s| (s.name.clone(), s.default.clone()))
+                .collect(),
+        }
     }
 
     /// The value of `name`, if declared.
@@ -259,12 +333,21 @@ impl ParamValues {
 
     /// A list parameter split into its items.
     pub fn list(&self, name: &str) -> Vec<&str> {
-        self.text(name).split(',').map(str::trim).filter(|s| !s.is_empty()).collect()
+        self.text(name)
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect()
     }
 
     /// Sets a value after checking it against `specs`. Returns whether the
     /// value changed.
-    pub fn set(&mut self, specs: &[ParamSpec], name: &str, value: ParamValue) -> Result<bool, ParamError> {
+    pub fn set(
+        &mut self,
+        specs: &[ParamSpec],
+        name: &str,
+        value: ParamValue,
+    ) -> Result<bool, ParamError> {
         let spec = find(specs, name)?;
         let v = spec.check(&value)?;
         let changed = self.values.get(name) != Some(&v);
@@ -279,14 +362,16 @@ impl ParamValues {
 
     /// The preset as RON: a map from name to value.
     pub fn to_ron(&self) -> String {
-        ron::ser::to_string_pretty(&self.values, ron::ser::PrettyConfig::default()).unwrap_or_default()
+        ron::ser::to_string_pretty(&self.values, ron::ser::PrettyConfig::default())
+            .unwrap_or_default()
     }
 
     /// Reads a RON preset (a map from name to value) over the defaults of
     /// `specs`. Unknown names and bad values are errors naming the parameter;
     /// names the preset leaves out keep their defaults.
     pub fn from_ron(specs: &[ParamSpec], text: &str) -> Result<Self, ParamError> {
-        let map: BTreeMap<String, ParamValue> = ron::from_str(text).map_err(|e| ParamError::Syntax(e.to_string()))?;
+        let map: BTreeMap<String, ParamValue> =
+            ron::from_str(text).map_err(|e| ParamError::Syntax(e.to_string()))?;
         let mut v = Self::defaults(specs);
         for (name, value) in map {
             v.set(specs, &name, value)?;
@@ -296,10 +381,17 @@ impl ParamValues {
 }
 
 fn find<'a>(specs: &'a [ParamSpec], name: &str) -> Result<&'a ParamSpec, ParamError> {
-    specs.iter().find(|s| s.name == name).ok_or_else(|| ParamError::Unknown {
-        name: name.to_string(),
-        known: specs.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", "),
-    })
+    specs
+        .iter()
+        .find(|s| s.name == name)
+        .ok_or_else(|| ParamError::Unknown {
+            name: name.to_string(),
+            known: specs
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
 }
 
 /// Finds the spec named `name` in `specs`.
@@ -316,7 +408,13 @@ mod tests {
             ParamSpec::float("tau", "Tau", "deg", 0.0, 0.0, 30.0, 0.5, "relaxation"),
             ParamSpec::bool("removal", "Portal removal", true, "remove portals"),
             ParamSpec::int("tile", "Tile size", "cells", 0, 0, 1024, "tile size"),
-            ParamSpec::list("passes", "Passes", &["stand", "crouch", "prone"], "stand,crouch", "order"),
+            ParamSpec::list(
+                "passes",
+                "Passes",
+                &["stand", "crouch", "prone"],
+                "stand,crouch",
+                "order",
+            ),
         ]
     }
 
@@ -325,9 +423,13 @@ mod tests {
         let s = specs();
         let mut v = ParamValues::defaults(&s);
         assert!(v.set(&s, "tau", ParamValue::Float(5.0)).unwrap());
-        assert!(!v.set(&s, "tau", ParamValue::Int(5)).unwrap(), "5 == 5.0: no change");
+        assert!(
+            !v.set(&s, "tau", ParamValue::Int(5)).unwrap(),
+            "5 == 5.0: no change"
+        );
         v.set(&s, "removal", ParamValue::Bool(false)).unwrap();
-        v.set(&s, "passes", ParamValue::Text("prone, stand".into())).unwrap();
+        v.set(&s, "passes", ParamValue::Text("prone, stand".into()))
+            .unwrap();
         let text = v.to_ron();
         let back = ParamValues::from_ron(&s, &text).unwrap();
         assert_eq!(back, v);
@@ -338,14 +440,23 @@ mod tests {
     fn errors_name_the_parameter() {
         let s = specs();
         let e = ParamValues::from_ron(&s, r#"{"tua": 5.0}"#).unwrap_err();
-        assert!(e.to_string().contains("'tua'") && e.to_string().contains("tau"), "{e}");
+        assert!(
+            e.to_string().contains("'tua'") && e.to_string().contains("tau"),
+            "{e}"
+        );
         let e = ParamValues::from_ron(&s, r#"{"tau": 90.0}"#).unwrap_err();
-        assert_eq!(e.to_string(), "parameter 'tau' = 90 must be between 0 and 30 deg");
+        assert_eq!(
+            e.to_string(),
+            "parameter 'tau' = 90 must be between 0 and 30 deg"
+        );
         let e = ParamValues::from_ron(&s, r#"{"removal": 3}"#).unwrap_err();
         assert!(e.to_string().contains("wrong type"), "{e}");
         let e = ParamValues::from_ron(&s, r#"{"passes": "stand,stand"}"#).unwrap_err();
         assert!(e.to_string().contains("twice"), "{e}");
-        assert!(matches!(ParamValues::from_ron(&s, "{"), Err(ParamError::Syntax(_))));
+        assert!(matches!(
+            ParamValues::from_ron(&s, "{"),
+            Err(ParamError::Syntax(_))
+        ));
         assert!(matches!(s[0].parse("NaN"), Err(ParamError::Invalid { .. })));
         assert_eq!(s[1].parse("off"), Ok(ParamValue::Bool(false)));
     }

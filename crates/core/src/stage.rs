@@ -68,7 +68,11 @@ pub trait Artifact: Any + Send + Sync + Debug + ToJson {
     /// The fields of one element (by the id its primitives carry), for an
     /// inspector. The default lists the element's primitives.
     fn describe(&self, element: u32) -> serde_json::Value {
-        let prims: Vec<_> = self.primitives().into_iter().filter(|p| p.element == element).collect();
+        let prims: Vec<_> = self
+            .primitives()
+            .into_iter()
+            .filter(|p| p.element == element)
+            .collect();
         serde_json::to_value(prims).unwrap_or_default()
     }
 }
@@ -142,8 +146,16 @@ pub struct StageContext<'a> {
 impl<'a> StageContext<'a> {
     /// A context for running a stage by hand (tests, benchmarks):
     /// `earlier` holds the artifacts of the stages before it.
-    pub fn new(level: &'a Level, params: &'a ParamValues, earlier: Vec<(&'static str, Arc<dyn Artifact>)>) -> Self {
-        Self { level, params, earlier }
+    pub fn new(
+        level: &'a Level,
+        params: &'a ParamValues,
+        earlier: Vec<(&'static str, Arc<dyn Artifact>)>,
+    ) -> Self {
+        Self {
+            level,
+            params,
+            earlier,
+        }
     }
 
     /// The artifact of the earlier stage `id`, downcast to its type.
@@ -154,7 +166,9 @@ impl<'a> StageContext<'a> {
             .find(|(s, _)| *s == id)
             .ok_or_else(|| StageError::Failed(format!("stage '{id}' has not run")))?;
         let any: &dyn Any = a.1.as_ref();
-        any.downcast_ref::<T>().ok_or_else(|| StageError::Failed(format!("stage '{id}' produced an unexpected artifact type")))
+        any.downcast_ref::<T>().ok_or_else(|| {
+            StageError::Failed(format!("stage '{id}' produced an unexpected artifact type"))
+        })
     }
 }
 
@@ -182,7 +196,9 @@ impl Pipeline {
 
     /// Index of the first stage that reads parameter `name`.
     pub fn first_reader(&self, name: &str) -> Option<usize> {
-        self.stages.iter().position(|s| s.info.params.contains(&name))
+        self.stages
+            .iter()
+            .position(|s| s.info.params.contains(&name))
     }
 
     /// Checks the pipeline's own consistency: unique stage ids, every
@@ -195,7 +211,10 @@ impl Pipeline {
             }
             for p in s.info.params {
                 if !self.params.iter().any(|q| q.name == *p) {
-                    return Err(format!("stage '{}' reads undeclared parameter '{p}'", s.info.id));
+                    return Err(format!(
+                        "stage '{}' reads undeclared parameter '{p}'",
+                        s.info.id
+                    ));
                 }
             }
         }
@@ -235,7 +254,13 @@ impl Runner {
     pub fn new(pipeline: Arc<Pipeline>, level: Arc<Level>) -> Self {
         let params = ParamValues::defaults(&pipeline.params);
         let n = pipeline.stages.len();
-        Self { pipeline, level, params, results: vec![None; n], executions: vec![0; n] }
+        Self {
+            pipeline,
+            level,
+            params,
+            results: vec![None; n],
+            executions: vec![0; n],
+        }
     }
 
     /// The pipeline.
@@ -256,11 +281,18 @@ impl Runner {
     /// Sets one parameter. On a change, drops the cached results of the
     /// first stage that reads it and of every later stage, and returns that
     /// stage's index.
-    pub fn set_param(&mut self, name: &str, value: ParamValue) -> Result<Option<usize>, ParamError> {
+    pub fn set_param(
+        &mut self,
+        name: &str,
+        value: ParamValue,
+    ) -> Result<Option<usize>, ParamError> {
         if !self.params.set(&self.pipeline.params, name, value)? {
             return Ok(None);
         }
-        let first = self.pipeline.first_reader(name).unwrap_or(self.results.len());
+        let first = self
+            .pipeline
+            .first_reader(name)
+            .unwrap_or(self.results.len());
         self.invalidate_from(first);
         Ok(Some(first))
     }
@@ -292,14 +324,22 @@ impl Runner {
     /// Index of the first stage without a cached result (the stage count
     /// when all are cached).
     pub fn first_missing(&self) -> usize {
-        self.results.iter().position(Option::is_none).unwrap_or(self.results.len())
+        self.results
+            .iter()
+            .position(Option::is_none)
+            .unwrap_or(self.results.len())
     }
 
     /// Runs every missing stage up to and including `last`, in order, with
     /// `progress(index)` called before each stage runs. Stops early when
     /// `cancel` is set (remaining stages stay missing) and, after a failed
     /// stage, marks the later ones as blocked. Returns how many stages ran.
-    pub fn run_to(&mut self, last: usize, cancel: &AtomicBool, progress: &mut dyn FnMut(usize)) -> usize {
+    pub fn run_to(
+        &mut self,
+        last: usize,
+        cancel: &AtomicBool,
+        progress: &mut dyn FnMut(usize),
+    ) -> usize {
         let last = last.min(self.results.len().saturating_sub(1));
         let mut ran = 0;
         for i in 0..=last.min(self.results.len().saturating_sub(1)) {
@@ -343,7 +383,11 @@ impl Runner {
     fn block_after(&mut self, failed: usize, last: usize) {
         let id = self.pipeline.stages[failed].info.id.to_string();
         for j in failed + 1..=last {
-            self.results[j] = Some(StageResult { outcome: Err(StageError::Blocked(id.clone())), ms: 0.0, counts: BTreeMap::new() });
+            self.results[j] = Some(StageResult {
+                outcome: Err(StageError::Blocked(id.clone())),
+                ms: 0.0,
+                counts: BTreeMap::new(),
+            });
         }
     }
 
@@ -362,7 +406,11 @@ impl Runner {
         };
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let counts = outcome.as_ref().map(|a| a.counts()).unwrap_or_default();
-        StageResult { outcome, ms, counts }
+        StageResult {
+            outcome,
+            ms,
+            counts,
+        }
     }
 
     /// The cached result of stage `i`.
@@ -378,7 +426,10 @@ impl Runner {
 
     /// The first stage error, with the stage's index.
     pub fn first_error(&self) -> Option<(usize, &StageError)> {
-        self.results.iter().enumerate().find_map(|(i, r)| Some((i, r.as_ref()?.outcome.as_ref().err()?)))
+        self.results
+            .iter()
+            .enumerate()
+            .find_map(|(i, r)| Some((i, r.as_ref()?.outcome.as_ref().err()?)))
     }
 
     /// The NavMesh of the last stage that produced one, stamped with the
@@ -395,7 +446,11 @@ impl Runner {
         mesh.stages.clear();
         for (s, r) in self.pipeline.stages.iter().zip(&self.results) {
             if let Some(r) = r {
-                mesh.stages.push(StageRecord { id: s.info.id.to_string(), ms: r.ms, counts: r.counts.clone() });
+                mesh.stages.push(StageRecord {
+                    id: s.info.id.to_string(),
+                    ms: r.ms,
+                    counts: r.counts.clone(),
+                });
                 if let Ok(a) = &r.outcome {
                     mesh.metrics.extend(a.metrics());
                 }
@@ -430,7 +485,11 @@ mod tests {
             BTreeMap::from([("value".to_string(), self.0 as u64)])
         }
         fn primitives(&self) -> Vec<Primitive> {
-            vec![Primitive::new("num", 0, Shape::Point(Vec3::splat(self.0 as f32)))]
+            vec![Primitive::new(
+                "num",
+                0,
+                Shape::Point(Vec3::splat(self.0 as f32)),
+            )]
         }
     }
 
@@ -453,7 +512,13 @@ mod tests {
     }
 
     fn info(id: &'static str, params: &'static [&'static str]) -> StageInfo {
-        StageInfo { id, title: id, explanation: "", paper: "", params }
+        StageInfo {
+            id,
+            title: id,
+            explanation: "",
+            paper: "",
+            params,
+        }
     }
 
     fn pipeline() -> Arc<Pipeline> {
@@ -467,15 +532,27 @@ mod tests {
                 ParamSpec::bool("explode", "Explode", false, ""),
             ],
             stages: vec![
-                Stage { info: info("first", &["a"]), run: first },
-                Stage { info: info("second", &["b"]), run: second },
-                Stage { info: info("third", &["explode"]), run: third },
+                Stage {
+                    info: info("first", &["a"]),
+                    run: first,
+                },
+                Stage {
+                    info: info("second", &["b"]),
+                    run: second,
+                },
+                Stage {
+                    info: info("third", &["explode"]),
+                    run: third,
+                },
             ],
         })
     }
 
     fn runner() -> Runner {
-        let level = Level { source: "t".into(), data: LevelData::FloorPlan(FloorPlan::default()) };
+        let level = Level {
+            source: "t".into(),
+            data: LevelData::FloorPlan(FloorPlan::default()),
+        };
         Runner::new(pipeline(), Arc::new(level))
     }
 
@@ -496,7 +573,10 @@ mod tests {
         assert_eq!(r.set_param("b", ParamValue::Float(4.0)).unwrap(), Some(1));
         assert_eq!(r.first_missing(), 1);
         assert_eq!(r.run_all(), 2);
-        assert_eq!([r.executions(0), r.executions(1), r.executions(2)], [1, 2, 2]);
+        assert_eq!(
+            [r.executions(0), r.executions(1), r.executions(2)],
+            [1, 2, 2]
+        );
         assert_eq!(value(&r, 2), 10);
         // Setting the same value again changes nothing.
         assert_eq!(r.set_param("b", ParamValue::Float(4.0)).unwrap(), None);
@@ -516,8 +596,14 @@ mod tests {
         r.set_param("b", ParamValue::Float(-1.0)).unwrap();
         r.run_all();
         assert!(r.result(0).unwrap().outcome.is_ok());
-        assert_eq!(r.result(1).unwrap().outcome.as_ref().unwrap_err(), &StageError::Failed("b is negative".into()));
-        assert_eq!(r.result(2).unwrap().outcome.as_ref().unwrap_err(), &StageError::Blocked("second".into()));
+        assert_eq!(
+            r.result(1).unwrap().outcome.as_ref().unwrap_err(),
+            &StageError::Failed("b is negative".into())
+        );
+        assert_eq!(
+            r.result(2).unwrap().outcome.as_ref().unwrap_err(),
+            &StageError::Blocked("second".into())
+        );
         assert_eq!(r.first_error().unwrap().0, 1);
     }
 
@@ -556,9 +642,15 @@ mod tests {
         let mut r = runner();
         r.run_all();
         let mut v = r.params().clone();
-        v.set(&r.pipeline().params.clone(), "explode", ParamValue::Bool(false)).unwrap();
+        v.set(
+            &r.pipeline().params.clone(),
+            "explode",
+            ParamValue::Bool(false),
+        )
+        .unwrap();
         assert_eq!(r.set_params(v.clone()), None);
-        v.set(&r.pipeline().params.clone(), "b", ParamValue::Float(0.0)).unwrap();
+        v.set(&r.pipeline().params.clone(), "b", ParamValue::Float(0.0))
+            .unwrap();
         assert_eq!(r.set_params(v), Some(1));
     }
 }

@@ -27,7 +27,10 @@ pub fn by_id(id: &str) -> Option<Arc<Pipeline>> {
 
 /// The pipelines that accept levels of `kind`, preferred first.
 pub fn for_kind(kind: LevelKind) -> Vec<Arc<Pipeline>> {
-    all().into_iter().filter(|p| p.accepts.contains(&kind)).collect()
+    all()
+        .into_iter()
+        .filter(|p| p.accepts.contains(&kind))
+        .collect()
 }
 
 /// The ids of every pipeline, for messages.
@@ -43,10 +46,18 @@ mod tests {
     fn every_pipeline_is_consistent_and_unique() {
         let all = all();
         for (i, p) in all.iter().enumerate() {
-            p.check().unwrap_or_else(|e| panic!("pipeline {}: {e}", p.id));
-            assert!(!all[..i].iter().any(|q| q.id == p.id), "duplicate id {}", p.id);
+            p.check()
+                .unwrap_or_else(|e| panic!("pipeline {}: {e}", p.id));
+            assert!(
+                !all[..i].iter().any(|q| q.id == p.id),
+                "duplicate id {}",
+                p.id
+            );
             assert!(!p.accepts.is_empty());
         }
-        assert!(!for_kind(LevelKind::FloorPlan).is_empty(), "floor plans (the default level) have a pipeline");
+        assert!(
+            !for_kind(LevelKind::FloorPlan).is_empty(),
+            "floor plans (the default level) have a pipeline"
+        );
     }
 }

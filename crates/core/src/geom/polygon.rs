@@ -121,7 +121,9 @@ impl Polygon {
                 // Exact side test instead of an interpolated x.
                 let o = orient(a, b, p);
                 let upward = b.y > a.y;
-                if (upward && o == Orientation::CounterClockwise) || (!upward && o == Orientation::Clockwise) {
+                if (upward && o == Orientation::CounterClockwise)
+                    || (!upward && o == Orientation::Clockwise)
+                {
                     inside = !inside;
                 }
             }
@@ -142,7 +144,9 @@ impl Polygon {
 
     /// Distance from `p` to the ring's boundary.
     pub fn boundary_distance(&self, p: DVec2) -> f64 {
-        self.edges().map(|(_, a, b)| point_segment_distance(a, b, p)).fold(f64::INFINITY, f64::min)
+        self.edges()
+            .map(|(_, a, b)| point_segment_distance(a, b, p))
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// Area-weighted centroid (vertex mean for a degenerate ring).
@@ -167,23 +171,37 @@ impl Polygon {
         if self.points.is_empty() {
             return (DVec2::ZERO, DVec2::ZERO);
         }
-        self.points.iter().fold((DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)), |(lo, hi), p| {
-            (lo.min(*p), hi.max(*p))
-        })
+        self.points.iter().fold(
+            (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+        )
     }
 
     /// True when every turn is a left turn or straight (exact test); the ring
     /// must be counter-clockwise.
     pub fn is_convex(&self) -> bool {
         let n = self.points.len();
-        n >= 3 && (0..n).all(|i| orient(self.at(i as isize - 1), self.points[i], self.at(i as isize + 1)) != Orientation::Clockwise)
+        n >= 3
+            && (0..n).all(|i| {
+                orient(
+                    self.at(i as isize - 1),
+                    self.points[i],
+                    self.at(i as isize + 1),
+                ) != Orientation::Clockwise
+            })
     }
 
     /// Smallest interior angle in radians (counter-clockwise ring).
     pub fn min_interior_angle(&self) -> f64 {
         let n = self.points.len();
         (0..n)
-            .map(|i| interior_angle(self.at(i as isize - 1), self.points[i], self.at(i as isize + 1)))
+            .map(|i| {
+                interior_angle(
+                    self.at(i as isize - 1),
+                    self.points[i],
+                    self.at(i as isize + 1),
+                )
+            })
             .fold(std::f64::consts::TAU, f64::min)
     }
 }
@@ -195,7 +213,11 @@ pub fn interior_angle(a: DVec2, b: DVec2, c: DVec2) -> f64 {
     let w = c - b;
     // Angle swept from (c - b) to (a - b), counter-clockwise.
     let ang = w.perp_dot(u).atan2(w.dot(u));
-    if ang < 0.0 { ang + std::f64::consts::TAU } else { ang }
+    if ang < 0.0 {
+        ang + std::f64::consts::TAU
+    } else {
+        ang
+    }
 }
 
 /// An outer boundary with holes. After [`PolygonWithHoles::normalise`] the
@@ -257,7 +279,12 @@ mod tests {
     use proptest::prelude::*;
 
     fn square(x0: f64, y0: f64, s: f64) -> Polygon {
-        Polygon::new(vec![DVec2::new(x0, y0), DVec2::new(x0 + s, y0), DVec2::new(x0 + s, y0 + s), DVec2::new(x0, y0 + s)])
+        Polygon::new(vec![
+            DVec2::new(x0, y0),
+            DVec2::new(x0 + s, y0),
+            DVec2::new(x0 + s, y0 + s),
+            DVec2::new(x0, y0 + s),
+        ])
     }
 
     #[test]
@@ -273,7 +300,10 @@ mod tests {
         assert_eq!(pwh.area(), 3.0);
         assert!(pwh.contains(DVec2::new(0.25, 0.25)));
         assert!(!pwh.contains(DVec2::new(1.0, 1.0)));
-        assert!(pwh.contains(DVec2::new(0.5, 1.0)), "hole boundary is free space");
+        assert!(
+            pwh.contains(DVec2::new(0.5, 1.0)),
+            "hole boundary is free space"
+        );
     }
 
     #[test]

@@ -56,8 +56,16 @@ pub fn segment_intersection(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> SegmentHi
     // Degenerate segments are points.
     if a == b || c == d {
         let (p, q0, q1) = if a == b { (a, c, d) } else { (c, a, b) };
-        let hit = if q0 == q1 { p == q0 } else { orient(q0, q1, p) == Orientation::Collinear && on_segment(q0, q1, p) };
-        return if hit { SegmentHit::Point(p) } else { SegmentHit::None };
+        let hit = if q0 == q1 {
+            p == q0
+        } else {
+            orient(q0, q1, p) == Orientation::Collinear && on_segment(q0, q1, p)
+        };
+        return if hit {
+            SegmentHit::Point(p)
+        } else {
+            SegmentHit::None
+        };
     }
     let o1 = orient(a, b, c);
     let o2 = orient(a, b, d);
@@ -66,7 +74,11 @@ pub fn segment_intersection(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> SegmentHi
     use Orientation::Collinear as Col;
     if o1 == Col && o2 == Col {
         // Collinear: project on the dominant axis.
-        let axis = if (b - a).x.abs() >= (b - a).y.abs() { 0 } else { 1 };
+        let axis = if (b - a).x.abs() >= (b - a).y.abs() {
+            0
+        } else {
+            1
+        };
         let key = |p: DVec2| if axis == 0 { p.x } else { p.y };
         let (mut s0, mut s1) = (a, b);
         if key(s0) > key(s1) {
@@ -94,7 +106,11 @@ pub fn segment_intersection(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> SegmentHi
     // Touching cases: an endpoint lies on the other segment.
     for (p, q0, q1, o) in [(c, a, b, o1), (d, a, b, o2), (a, c, d, o3), (b, c, d, o4)] {
         if o == Col {
-            return if on_segment(q0, q1, p) { SegmentHit::Point(p) } else { SegmentHit::None };
+            return if on_segment(q0, q1, p) {
+                SegmentHit::Point(p)
+            } else {
+                SegmentHit::None
+            };
         }
     }
     if o1 == o2 || o3 == o4 {
@@ -121,7 +137,11 @@ pub fn segments_properly_cross(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> bool {
 pub fn project_on_segment(a: DVec2, b: DVec2, p: DVec2) -> f64 {
     let ab = b - a;
     let len2 = ab.length_squared();
-    if len2 == 0.0 { 0.5 } else { (p - a).dot(ab) / len2 }
+    if len2 == 0.0 {
+        0.5
+    } else {
+        (p - a).dot(ab) / len2
+    }
 }
 
 /// Distance from `p` to the closed segment `ab`.
@@ -176,10 +196,26 @@ mod tests {
             segment_intersection(v(0., 0.), v(2., 0.), v(2., 0.), v(3., 0.)),
             SegmentHit::Point(v(2., 0.))
         );
-        assert_eq!(segment_intersection(v(0., 0.), v(1., 0.), v(2., 0.), v(3., 0.)), SegmentHit::None);
-        assert_eq!(segment_intersection(v(0., 0.), v(1., 1.), v(0., 1.), v(0.4, 0.6)), SegmentHit::None);
-        assert!(!segments_properly_cross(v(0., 0.), v(2., 0.), v(1., 0.), v(1., 5.)));
-        assert!(segments_properly_cross(v(0., 0.), v(2., 2.), v(0., 2.), v(2., 0.)));
+        assert_eq!(
+            segment_intersection(v(0., 0.), v(1., 0.), v(2., 0.), v(3., 0.)),
+            SegmentHit::None
+        );
+        assert_eq!(
+            segment_intersection(v(0., 0.), v(1., 1.), v(0., 1.), v(0.4, 0.6)),
+            SegmentHit::None
+        );
+        assert!(!segments_properly_cross(
+            v(0., 0.),
+            v(2., 0.),
+            v(1., 0.),
+            v(1., 5.)
+        ));
+        assert!(segments_properly_cross(
+            v(0., 0.),
+            v(2., 2.),
+            v(0., 2.),
+            v(2., 0.)
+        ));
     }
 
     proptest! {

@@ -14,11 +14,17 @@ pub struct Aabb {
 
 impl Aabb {
     /// The empty box: growing it by a point gives that point.
-    pub const EMPTY: Aabb = Aabb { min: DVec3::splat(f64::INFINITY), max: DVec3::splat(f64::NEG_INFINITY) };
+    pub const EMPTY: Aabb = Aabb {
+        min: DVec3::splat(f64::INFINITY),
+        max: DVec3::splat(f64::NEG_INFINITY),
+    };
 
     /// Box from two corners in any order.
     pub fn from_corners(a: DVec3, b: DVec3) -> Self {
-        Self { min: a.min(b), max: a.max(b) }
+        Self {
+            min: a.min(b),
+            max: a.max(b),
+        }
     }
 
     /// Smallest box holding all points (EMPTY for none).
@@ -28,12 +34,18 @@ impl Aabb {
 
     /// The box grown to hold `p`.
     pub fn grow(self, p: DVec3) -> Self {
-        Self { min: self.min.min(p), max: self.max.max(p) }
+        Self {
+            min: self.min.min(p),
+            max: self.max.max(p),
+        }
     }
 
     /// Union of two boxes.
     pub fn union(self, o: Aabb) -> Self {
-        Self { min: self.min.min(o.min), max: self.max.max(o.max) }
+        Self {
+            min: self.min.min(o.min),
+            max: self.max.max(o.max),
+        }
     }
 
     /// True when the box holds no point.
@@ -76,7 +88,10 @@ impl Plane {
     /// when the normal is zero.
     pub fn from_normal_point(normal: DVec3, p: DVec3) -> Option<Self> {
         let n = normal.try_normalize()?;
-        Some(Self { normal: n, d: n.dot(p) })
+        Some(Self {
+            normal: n,
+            d: n.dot(p),
+        })
     }
 
     /// Plane through three points, normal by the right-hand rule on
@@ -92,7 +107,10 @@ impl Plane {
 
     /// The same plane facing the other way.
     pub fn flipped(&self) -> Self {
-        Self { normal: -self.normal, d: -self.d }
+        Self {
+            normal: -self.normal,
+            d: -self.d,
+        }
     }
 }
 
@@ -115,7 +133,11 @@ impl TriMesh {
     /// Corners of triangle `i`.
     pub fn triangle(&self, i: usize) -> [Vec3; 3] {
         let t = self.triangles[i];
-        [self.vertices[t[0] as usize], self.vertices[t[1] as usize], self.vertices[t[2] as usize]]
+        [
+            self.vertices[t[0] as usize],
+            self.vertices[t[1] as usize],
+            self.vertices[t[2] as usize],
+        ]
     }
 
     /// Unit normal of triangle `i` (zero for a degenerate triangle).
@@ -127,7 +149,9 @@ impl TriMesh {
     /// Index of the first triangle that refers to a missing vertex, if any.
     pub fn first_bad_index(&self) -> Option<usize> {
         let n = self.vertices.len() as u32;
-        self.triangles.iter().position(|t| t.iter().any(|&i| i >= n))
+        self.triangles
+            .iter()
+            .position(|t| t.iter().any(|&i| i >= n))
     }
 }
 
@@ -159,7 +183,10 @@ mod tests {
 
     #[test]
     fn mesh_index_check_and_normals() {
-        let mut m = TriMesh { vertices: vec![Vec3::ZERO, Vec3::Z, Vec3::X], triangles: vec![[0, 1, 2]] };
+        let mut m = TriMesh {
+            vertices: vec![Vec3::ZERO, Vec3::Z, Vec3::X],
+            triangles: vec![[0, 1, 2]],
+        };
         assert_eq!(m.first_bad_index(), None);
         assert!((m.normal(0) - Vec3::Y).length() < 1e-6);
         m.triangles.push([0, 1, 7]);

@@ -55,7 +55,12 @@ pub enum GeometryError {
     ZeroArea { ring: Ring },
     /// Two edges of one ring cross or touch away from their shared vertex.
     #[error("{ring}: edges {edge_a} and {edge_b} intersect at {}", pt(point))]
-    SelfIntersection { ring: Ring, edge_a: usize, edge_b: usize, point: DVec2 },
+    SelfIntersection {
+        ring: Ring,
+        edge_a: usize,
+        edge_b: usize,
+        point: DVec2,
+    },
     /// Two rings meet.
     #[error("{a} and {b} meet at {}", pt(point))]
     RingsMeet { a: Ring, b: Ring, point: DVec2 },
@@ -82,8 +87,11 @@ pub fn candidate_segment_pairs(segs: &[(DVec2, DVec2)]) -> Vec<(usize, usize)> {
     let n = segs.len() as f64;
     let mean = (total_len / n).max(1e-12);
     let max_cells_axis = (4.0 * n.sqrt()).ceil().max(1.0);
-    let cell = mean.max(extent.x / max_cells_axis).max(extent.y / max_cells_axis);
-    let cells = |v: f64, o: f64| (((v - o) / cell).floor() as i64).clamp(0, max_cells_axis as i64 + 1);
+    let cell = mean
+        .max(extent.x / max_cells_axis)
+        .max(extent.y / max_cells_axis);
+    let cells =
+        |v: f64, o: f64| (((v - o) / cell).floor() as i64).clamp(0, max_cells_axis as i64 + 1);
     let mut grid: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
     for (i, (a, b)) in segs.iter().enumerate() {
         let (x0, x1) = (cells(a.x.min(b.x), lo.x), cells(a.x.max(b.x), lo.x));
@@ -120,7 +128,10 @@ fn check_ring(ring: Ring, p: &Polygon) -> Result<(), GeometryError> {
     distinct.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
     distinct.dedup();
     if distinct.len() < 3 {
-        return Err(GeometryError::TooFewVertices { ring, count: distinct.len() });
+        return Err(GeometryError::TooFewVertices {
+            ring,
+            count: distinct.len(),
+        });
     }
     if p.signed_area() == 0.0 {
         return Err(GeometryError::ZeroArea { ring });
@@ -134,7 +145,12 @@ fn check_ring(ring: Ring, p: &Polygon) -> Result<(), GeometryError> {
 /// (deterministic for a given input).
 pub fn validate_polygon_with_holes(pwh: &PolygonWithHoles) -> Result<(), GeometryError> {
     let rings: Vec<(Ring, &Polygon)> = std::iter::once((Ring::Outer, &pwh.outer))
-        .chain(pwh.holes.iter().enumerate().map(|(i, h)| (Ring::Hole(i), h)))
+        .chain(
+            pwh.holes
+                .iter()
+                .enumerate()
+                .map(|(i, h)| (Ring::Hole(i), h)),
+        )
         .collect();
     for (r, p) in &rings {
         check_ring(*r, p)?;
@@ -172,20 +188,36 @@ pub fn validate_polygon_with_holes(pwh: &PolygonWithHoles) -> Result<(), Geometr
                     continue;
                 }
             }
-            return Err(GeometryError::SelfIntersection { ring: rings[ri].0, edge_a: ei, edge_b: ej, point });
+            return Err(GeometryError::SelfIntersection {
+                ring: rings[ri].0,
+                edge_a: ei,
+                edge_b: ej,
+                point,
+            });
         }
-        return Err(GeometryError::RingsMeet { a: rings[ri].0, b: rings[rj].0, point });
+        return Err(GeometryError::RingsMeet {
+            a: rings[ri].0,
+            b: rings[rj].0,
+            point,
+        });
     }
     // No ring touches another, so each hole is wholly inside or outside of
     // every other ring: one vertex decides.
     for (hi, h) in pwh.holes.iter().enumerate() {
         let v = h.points[0];
         if !pwh.outer.contains(v, false) {
-            return Err(GeometryError::HoleOutside { ring: Ring::Hole(hi), point: v });
+            return Err(GeometryError::HoleOutside {
+                ring: Ring::Hole(hi),
+                point: v,
+            });
         }
         for (hj, other) in pwh.holes.iter().enumerate() {
             if hj != hi && other.contains(v, false) {
-                return Err(GeometryError::RingsMeet { a: Ring::Hole(hj), b: Ring::Hole(hi), point: v });
+                return Err(GeometryError::RingsMeet {
+                    a: Ring::Hole(hj),
+                    b: Ring::Hole(hi),
+                    point: v,
+                });
             }
         }
     }
@@ -210,7 +242,13 @@ mod tests {
 
     #[test]
     fn valid_plan_passes() {
-        let p = plan(SQ10, &[&[(1., 1.), (3., 1.), (3., 3.), (1., 3.)], &[(5., 5.), (7., 5.), (6., 7.)]]);
+        let p = plan(
+            SQ10,
+            &[
+                &[(1., 1.), (3., 1.), (3., 3.), (1., 3.)],
+                &[(5., 5.), (7., 5.), (6., 7.)],
+            ],
+        );
         assert_eq!(validate_polygon_with_holes(&p), Ok(()));
     }
 
@@ -218,15 +256,37 @@ mod tests {
     fn bow_tie_is_a_self_intersection() {
         let p = plan(&[(0., 0.), (10., 10.), (10., 0.), (0., 12.)], &[]);
         let e = validate_polygon_with_holes(&p).unwrap_err();
-        assert!(matches!(e, GeometryError::SelfIntersection { ring: Ring::Outer, .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                GeometryError::SelfIntersection {
+                    ring: Ring::Outer,
+                    ..
+                }
+            ),
+            "{e}"
+        );
         assert!(e.to_string().starts_with("outer boundary: edges"), "{e}");
     }
 
     #[test]
     fn holes_touching_at_a_vertex_are_named_with_the_point() {
-        let p = plan(SQ10, &[&[(1., 1.), (3., 1.), (3., 3.), (1., 3.)], &[(3., 3.), (5., 3.), (5., 5.)]]);
+        let p = plan(
+            SQ10,
+            &[
+                &[(1., 1.), (3., 1.), (3., 3.), (1., 3.)],
+                &[(3., 3.), (5., 3.), (5., 5.)],
+            ],
+        );
         let e = validate_polygon_with_holes(&p).unwrap_err();
-        assert_eq!(e, GeometryError::RingsMeet { a: Ring::Hole(0), b: Ring::Hole(1), point: DVec2::new(3., 3.) });
+        assert_eq!(
+            e,
+            GeometryError::RingsMeet {
+                a: Ring::Hole(0),
+                b: Ring::Hole(1),
+                point: DVec2::new(3., 3.)
+            }
+        );
         assert_eq!(e.to_string(), "hole 0 and hole 1 meet at (3, -3)");
     }
 
@@ -234,25 +294,59 @@ mod tests {
     fn hole_touching_outer_boundary() {
         let p = plan(SQ10, &[&[(0., 2.), (2., 2.), (2., 4.)]]);
         let e = validate_polygon_with_holes(&p).unwrap_err();
-        assert!(matches!(e, GeometryError::RingsMeet { a: Ring::Outer, b: Ring::Hole(0), .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                GeometryError::RingsMeet {
+                    a: Ring::Outer,
+                    b: Ring::Hole(0),
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 
     #[test]
     fn hole_outside_and_nested_holes() {
         let p = plan(SQ10, &[&[(20., 20.), (21., 20.), (21., 21.)]]);
-        assert!(matches!(validate_polygon_with_holes(&p), Err(GeometryError::HoleOutside { ring: Ring::Hole(0), .. })));
-        let p = plan(SQ10, &[&[(1., 1.), (8., 1.), (8., 8.), (1., 8.)], &[(3., 3.), (4., 3.), (4., 4.)]]);
-        assert!(matches!(validate_polygon_with_holes(&p), Err(GeometryError::RingsMeet { .. })));
+        assert!(matches!(
+            validate_polygon_with_holes(&p),
+            Err(GeometryError::HoleOutside {
+                ring: Ring::Hole(0),
+                ..
+            })
+        ));
+        let p = plan(
+            SQ10,
+            &[
+                &[(1., 1.), (8., 1.), (8., 8.), (1., 8.)],
+                &[(3., 3.), (4., 3.), (4., 4.)],
+            ],
+        );
+        assert!(matches!(
+            validate_polygon_with_holes(&p),
+            Err(GeometryError::RingsMeet { .. })
+        ));
     }
 
     #[test]
     fn degenerate_rings() {
         let p = plan(&[(0., 0.), (1., 1.), (2., 2.)], &[]);
-        assert_eq!(validate_polygon_with_holes(&p), Err(GeometryError::ZeroArea { ring: Ring::Outer }));
+        assert_eq!(
+            validate_polygon_with_holes(&p),
+            Err(GeometryError::ZeroArea { ring: Ring::Outer })
+        );
         let p = plan(&[(0., 0.), (1., 1.)], &[]);
-        assert!(matches!(validate_polygon_with_holes(&p), Err(GeometryError::TooFewVertices { .. })));
+        assert!(matches!(
+            validate_polygon_with_holes(&p),
+            Err(GeometryError::TooFewVertices { .. })
+        ));
         let p = plan(&[(0., 0.), (f64::NAN, 1.), (2., 0.)], &[]);
-        assert!(matches!(validate_polygon_with_holes(&p), Err(GeometryError::NonFinite { index: 1, .. })));
+        assert!(matches!(
+            validate_polygon_with_holes(&p),
+            Err(GeometryError::NonFinite { index: 1, .. })
+        ));
     }
 
     #[test]
@@ -265,7 +359,13 @@ mod tests {
             segs.push((DVec2::new(t, -1.), DVec2::new(t, 20.)));
         }
         let pairs = candidate_segment_pairs(&segs);
-        let crossing = pairs.iter().filter(|(i, j)| segment_intersection(segs[*i].0, segs[*i].1, segs[*j].0, segs[*j].1) != SegmentHit::None).count();
+        let crossing = pairs
+            .iter()
+            .filter(|(i, j)| {
+                segment_intersection(segs[*i].0, segs[*i].1, segs[*j].0, segs[*j].1)
+                    != SegmentHit::None
+            })
+            .count();
         assert_eq!(crossing, 400);
     }
 }
