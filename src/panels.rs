@@ -431,7 +431,7 @@ fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
                 }
             }
         }
-        let subs = substep_count(&s.roots, cur);
+        let subs = substep_count(s.roots.iter(), cur);
         if subs > 0 {
             ui.separator();
             let mut all = s.timeline.substep.is_none();

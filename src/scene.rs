@@ -373,7 +373,7 @@ fn setup(mut commands: Commands, mut store: ResMut<GizmoConfigStore>) {
     ));
     commands.spawn((
         DirectionalLight {
-            illuminance: 6000.0,
+            illuminance: 2500.0,
             ..default()
         },
         Transform::from_xyz(3.0, 10.0, 5.0).looking_at(Vec3::ZERO, Vec3::Y),
@@ -634,7 +634,7 @@ fn apply_view(
         });
         yaw = 0.5;
         pitch = 0.75;
-        radius = diag * 1.1;
+        radius = diag * 1.45;
         orbit.button_orbit = MouseButton::Left;
         orbit.button_pan = MouseButton::Right;
     }
@@ -781,6 +781,6 @@ fn click(
         probe.set_goal(at);
     } else {
         probe.set_start(at);
-        selection.0 = pick_shown(at, tolerance, &timeline, &legend, &elements);
+        selection.0 = pick_shown(at, tolerance, &timeline, &legend, elements.iter());
     }
 }

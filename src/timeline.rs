@@ -191,7 +191,7 @@ fn keys(
     if keys.just_pressed(KeyCode::End) && n > 0 {
         timeline.set_stage(n - 1);
     }
-    let subs = substep_count(&roots, timeline.current);
+    let subs = substep_count(roots.iter(), timeline.current);
     if keys.just_pressed(KeyCode::ArrowUp) {
         timeline.step_substep(1, subs);
     }
@@ -220,12 +220,12 @@ fn play(
         return;
     }
     timeline.timer = 0.0;
-    let subs = substep_count(&roots, timeline.current);
+    let subs = substep_count(roots.iter(), timeline.current);
     // Entering a stage with sub-steps starts at its first step.
     let n = stage_count(&build);
     let before = timeline.current;
     timeline.advance(n, subs);
-    if timeline.current != before && substep_count(&roots, timeline.current) > 0 {
+    if timeline.current != before && substep_count(roots.iter(), timeline.current) > 0 {
         timeline.substep = Some(0);
     }
 }
