@@ -2,7 +2,7 @@
 //! rotated boxes and ramps, as plane lists with outward normals.
 
 use glam::{DMat3, DVec3};
-use navscope_core::geom::Plane;
+use navscope_core::geom::{Aabb, Plane};
 use navscope_core::level::Brush;
 
 /// A brush from planes, with no materials and owned by the world.
@@ -16,33 +16,7 @@ pub fn brush(planes: Vec<Plane>) -> Brush {
 
 /// The axis-aligned box `min..max`.
 pub fn box_brush(min: DVec3, max: DVec3) -> Brush {
-    let (min, max) = (min.min(max), min.max(max));
-    brush(vec![
-        Plane {
-            normal: DVec3::X,
-            d: max.x,
-        },
-        Plane {
-            normal: -DVec3::X,
-            d: -min.x,
-        },
-        Plane {
-            normal: DVec3::Y,
-            d: max.y,
-        },
-        Plane {
-            normal: -DVec3::Y,
-            d: -min.y,
-        },
-        Plane {
-            normal: DVec3::Z,
-            d: max.z,
-        },
-        Plane {
-            normal: -DVec3::Z,
-            d: -min.z,
-        },
-    ])
+    brush(Aabb::from_corners(min, max).outward_planes().to_vec())
 }
 
 /// A box with half extents `half` around `center`, turned by `yaw` about

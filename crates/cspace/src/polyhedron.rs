@@ -300,32 +300,7 @@ mod tests {
     use super::*;
 
     fn cube_planes(min: DVec3, max: DVec3) -> Vec<Plane> {
-        vec![
-            Plane {
-                normal: DVec3::X,
-                d: max.x,
-            },
-            Plane {
-                normal: -DVec3::X,
-                d: -min.x,
-            },
-            Plane {
-                normal: DVec3::Y,
-                d: max.y,
-            },
-            Plane {
-                normal: -DVec3::Y,
-                d: -min.y,
-            },
-            Plane {
-                normal: DVec3::Z,
-                d: max.z,
-            },
-            Plane {
-                normal: -DVec3::Z,
-                d: -min.z,
-            },
-        ]
+        Aabb { min, max }.outward_planes().to_vec()
     }
 
     #[test]

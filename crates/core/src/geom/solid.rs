@@ -68,6 +68,38 @@ impl Aabb {
         p.cmpge(self.min).all() && p.cmple(self.max).all()
     }
 
+    /// The six bounding planes with outward normals (+X, -X, +Y, -Y, +Z,
+    /// -Z), the form brushes take.
+    pub fn outward_planes(&self) -> [Plane; 6] {
+        let (lo, hi) = (self.min, self.max);
+        [
+            Plane {
+                normal: DVec3::X,
+                d: hi.x,
+            },
+            Plane {
+                normal: -DVec3::X,
+                d: -lo.x,
+            },
+            Plane {
+                normal: DVec3::Y,
+                d: hi.y,
+            },
+            Plane {
+                normal: -DVec3::Y,
+                d: -lo.y,
+            },
+            Plane {
+                normal: DVec3::Z,
+                d: hi.z,
+            },
+            Plane {
+                normal: -DVec3::Z,
+                d: -lo.z,
+            },
+        ]
+    }
+
     /// True when the boxes share at least one point.
     pub fn intersects(&self, o: &Aabb) -> bool {
         self.min.cmple(o.max).all() && o.min.cmple(self.max).all()
@@ -170,6 +202,24 @@ mod tests {
         assert!(!b.intersects(&far));
         assert!(b.intersects(&b.union(far)));
         assert_eq!(b.center(), DVec3::new(0.5, 1., 1.5));
+        let planes = b.outward_planes();
+        assert!(
+            planes.iter().all(|p| p.distance(b.center()) < 0.0),
+            "centre behind every plane"
+        );
+        assert!(
+            planes
+                .iter()
+                .all(|p| p.distance(DVec3::new(1., 2., 3.)) <= 0.0)
+        );
+        assert_eq!(
+            planes
+                .iter()
+                .filter(|p| p.distance(DVec3::new(1., 2., 3.)) == 0.0)
+                .count(),
+            3,
+            "a corner is on three planes"
+        );
     }
 
     #[test]

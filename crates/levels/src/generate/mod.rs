@@ -22,7 +22,7 @@ mod shapes;
 use std::f64::consts::TAU;
 
 use glam::{DVec2, DVec3};
-use navscope_core::geom::{Plane, Polygon, PolygonWithHoles};
+use navscope_core::geom::{Aabb, Polygon, PolygonWithHoles};
 use navscope_core::level::{Brush, BrushLevel, Connection, Entity, FloorPlan, Layer, LayeredLevel};
 
 pub use rng::SplitMix64;
@@ -205,32 +205,7 @@ pub fn big_floor_plan(seed: u64, target_vertices: usize) -> FloorPlan {
 
 /// A box brush from its corners, with outward planes.
 fn box_brush(min: DVec3, max: DVec3, material: &str) -> Brush {
-    let planes = vec![
-        Plane {
-            normal: DVec3::X,
-            d: max.x,
-        },
-        Plane {
-            normal: -DVec3::X,
-            d: -min.x,
-        },
-        Plane {
-            normal: DVec3::Y,
-            d: max.y,
-        },
-        Plane {
-            normal: -DVec3::Y,
-            d: -min.y,
-        },
-        Plane {
-            normal: DVec3::Z,
-            d: max.z,
-        },
-        Plane {
-            normal: -DVec3::Z,
-            d: -min.z,
-        },
-    ];
+    let planes = Aabb { min, max }.outward_planes().to_vec();
     Brush {
         planes,
         materials: vec![material.to_string(); 6],
