@@ -384,30 +384,13 @@ pub(crate) mod tests {
     use navscope_core::ParamValues;
     use navscope_core::geom::Aabb;
 
+    /// A mesh of solid axis-aligned boxes `(lo, hi)`, faces wound outward.
     pub(crate) fn boxes(bs: &[([f32; 3], [f32; 3])]) -> TriMesh {
-        let mut m = TriMesh::default();
+        let mut b = crate::samples::MeshBuilder::new();
         for (lo, hi) in bs {
-            let b = m.vertices.len() as u32;
-            for i in 0..8 {
-                m.vertices.push(Vec3::new(
-                    if i & 1 == 0 { lo[0] } else { hi[0] },
-                    if i & 2 == 0 { lo[1] } else { hi[1] },
-                    if i & 4 == 0 { lo[2] } else { hi[2] },
-                ));
-            }
-            for f in [
-                [0, 4, 6, 2],
-                [1, 3, 7, 5],
-                [0, 1, 5, 4],
-                [2, 6, 7, 3],
-                [0, 2, 3, 1],
-                [4, 5, 7, 6],
-            ] {
-                m.triangles.push([b + f[0], b + f[1], b + f[2]]);
-                m.triangles.push([b + f[0], b + f[2], b + f[3]]);
-            }
+            b.solid("box", *lo, *hi);
         }
-        m
+        b.level().mesh
     }
 
     /// The span of global cell `(x, z)` whose floor is nearest to world height `y`.
