@@ -352,7 +352,22 @@ pub fn default_level() -> Level {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use navscope_core::geom::{Orientation, orient};
+    use navscope_core::geom::{Orientation, PolygonWithHoles, orient};
+
+    /// Reflex vertices of the free space: reflex corners of the outer
+    /// ring and convex corners of the holes (which wind clockwise).
+    pub(crate) fn notches(a: &PolygonWithHoles) -> usize {
+        a.rings()
+            .map(|r| {
+                (0..r.len())
+                    .filter(|&i| {
+                        orient(r.at(i as isize - 1), r.points[i], r.at(i as isize + 1))
+                            == Orientation::Clockwise
+                    })
+                    .count()
+            })
+            .sum()
+    }
 
     #[test]
     fn default_level_is_a_designer_floor_plan() {
@@ -366,18 +381,7 @@ mod tests {
             load_bytes(DEFAULT_SOURCE, DEFAULT_FLOOR_PLAN).unwrap().data,
             level.data
         );
-        let notches: usize = plan
-            .area
-            .rings()
-            .map(|r| {
-                (0..r.len())
-                    .filter(|&i| {
-                        orient(r.at(i as isize - 1), r.points[i], r.at(i as isize + 1))
-                            == Orientation::Clockwise
-                    })
-                    .count()
-            })
-            .sum();
+        let notches = notches(&plan.area);
         assert!((15..=30).contains(&notches), "{notches} notches");
         assert!(
             plan.area.holes.iter().any(|h| !{

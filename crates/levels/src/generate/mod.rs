@@ -329,23 +329,9 @@ pub fn stacked_floors(seed: u64, floors: usize) -> LayeredLevel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use navscope_core::geom::{Orientation, orient, validate_polygon_with_holes};
+    use crate::tests::notches;
+    use navscope_core::geom::validate_polygon_with_holes;
     use proptest::prelude::*;
-
-    /// Reflex vertices of the free space: reflex corners of the outer
-    /// ring and convex corners of the holes (which wind clockwise).
-    fn notches(a: &PolygonWithHoles) -> usize {
-        a.rings()
-            .map(|r| {
-                (0..r.len())
-                    .filter(|&i| {
-                        orient(r.at(i as isize - 1), r.points[i], r.at(i as isize + 1))
-                            == Orientation::Clockwise
-                    })
-                    .count()
-            })
-            .sum()
-    }
 
     #[test]
     fn big_floor_plan_hits_the_speed_target_shape() {
