@@ -10,6 +10,8 @@
 //!   `navscope-levels`; pipelines only ever see these types.
 //! * [`params`]: self-describing parameters, their values and RON presets.
 //! * [`draw`]: the drawable primitives every artifact turns itself into.
+//! * [`heap`]: [`heap::MinCost`], the smallest-cost-first `BinaryHeap` entry
+//!   the Dijkstra-style searches share.
 //! * [`stage`]: stages, pipelines and the caching [`stage::Runner`].
 //! * [`navmesh`]: the common `NavMesh` every pipeline ends in, with its JSON
 //!   contract and OBJ export.
@@ -25,6 +27,7 @@
 
 pub mod draw;
 pub mod geom;
+pub mod heap;
 pub mod level;
 pub mod navmesh;
 pub mod params;

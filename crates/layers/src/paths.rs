@@ -17,10 +17,10 @@
 //!   is a shortened backbone, not the exact shortest path with clearance of
 //!   Geraerts' Explicit Corridor Map paper.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use glam::DVec2;
+use navscope_core::heap::MinCost;
 use serde::Serialize;
 
 use crate::axis::Axis;
@@ -78,20 +78,6 @@ enum Via {
     FromStart(bool),
     ToGoal(bool),
     Direct,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-struct Open(f64, usize);
-impl Eq for Open {}
-impl Ord for Open {
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
-    }
-}
-impl PartialOrd for Open {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
 }
 
 /// Where a query point lands on the axis: edge, chord index and point.
@@ -256,9 +242,9 @@ pub fn find_path(
     let mut closed = vec![false; nv + 2];
     let mut heap = BinaryHeap::new();
     dist[s_node] = 0.0;
-    heap.push(Open(pos(s_node).distance(hg), s_node));
+    heap.push(MinCost(pos(s_node).distance(hg), s_node));
     let mut expansions = 0;
-    while let Some(Open(_, n)) = heap.pop() {
+    while let Some(MinCost(_, n)) = heap.pop() {
         if closed[n] {
             continue;
         }
@@ -272,7 +258,7 @@ pub fn find_path(
             if d < dist[m] {
                 dist[m] = d;
                 prev[m] = Some((n, via));
-                heap.push(Open(d + pos(m).distance(hg), m));
+                heap.push(MinCost(d + pos(m).distance(hg), m));
             }
         }
     }

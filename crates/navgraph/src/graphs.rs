@@ -25,11 +25,11 @@
 //! shortest such vertex path between them is shortcut by line of sight and
 //! its remaining inner vertices become connecting nodes.
 
-use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap};
 
 use glam::DVec2;
 use navscope_core::geom::plan_to_world;
+use navscope_core::heap::MinCost;
 use navscope_core::{LinkKind, NavMesh, Stance};
 use serde::Serialize;
 
@@ -184,20 +184,6 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
     g
 }
 
-#[derive(PartialEq)]
-struct Item(f64, u32);
-impl Eq for Item {}
-impl Ord for Item {
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
-    }
-}
-impl PartialOrd for Item {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
 /// Builds the art-gallery graph.
 pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
     let nt = tri.triangles.len();
@@ -270,10 +256,10 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
         if dist[g as usize] > 0.0 {
             dist[g as usize] = 0.0;
             owner[g as usize] = k as u32;
-            heap.push(Item(0.0, g));
+            heap.push(MinCost(0.0, g));
         }
     }
-    while let Some(Item(d, v)) = heap.pop() {
+    while let Some(MinCost(d, v)) = heap.pop() {
         if d > dist[v as usize] {
             continue;
         }
@@ -283,7 +269,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
                 dist[u as usize] = nd;
                 owner[u as usize] = owner[v as usize];
                 pred[u as usize] = v;
-                heap.push(Item(nd, u));
+                heap.push(MinCost(nd, u));
             }
         }
     }

@@ -2,11 +2,11 @@
 
 mod common;
 
-use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 
 use glam::DVec3;
 use navscope_core::Stance;
+use navscope_core::heap::MinCost;
 use navscope_path::sample::grid_mesh;
 use navscope_path::{Locator, NavMesh, PathError, SearchOptions, find_path};
 use proptest::prelude::*;
@@ -105,20 +105,6 @@ fn grid() -> impl Strategy<Value = Grid> {
     })
 }
 
-#[derive(PartialEq)]
-struct Item(f64, u32);
-impl Eq for Item {}
-impl Ord for Item {
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
-    }
-}
-impl PartialOrd for Item {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
 /// Plain Dijkstra with the costs documented on `astar`.
 fn dijkstra(
     m: &NavMesh,
@@ -142,9 +128,9 @@ fn dijkstra(
         return Some(sp.distance(gp) * k(s));
     }
     let mut dist = vec![f64::INFINITY; m.nodes.len()];
-    let mut heap = BinaryHeap::from([Item(0.0, s)]);
+    let mut heap = BinaryHeap::from([MinCost(0.0, s)]);
     dist[s as usize] = 0.0;
-    while let Some(Item(d, v)) = heap.pop() {
+    while let Some(MinCost(d, v)) = heap.pop() {
         if v == g {
             return Some(d);
         }
@@ -158,7 +144,7 @@ fn dijkstra(
             let nd = d + da * k(v) + db * k(l.to) + (l.cost - da - db).max(0.0);
             if nd < dist[l.to as usize] {
                 dist[l.to as usize] = nd;
-                heap.push(Item(nd, l.to));
+                heap.push(MinCost(nd, l.to));
             }
         }
     }
