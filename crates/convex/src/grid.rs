@@ -65,28 +65,43 @@ impl SegmentGrid {
         (lo, lo + DVec2::splat(self.cell))
     }
 
-    /// Lists segment `id` from `a` to `b` in every cell it passes through.
-    pub fn insert(&mut self, id: u32, a: DVec2, b: DVec2) {
-        let (x0, x1) = (
-            self.ix(a.x.min(b.x), self.lo.x, self.nx),
-            self.ix(a.x.max(b.x), self.lo.x, self.nx),
-        );
-        let (y0, y1) = (
-            self.ix(a.y.min(b.y), self.lo.y, self.ny),
-            self.ix(a.y.max(b.y), self.lo.y, self.ny),
-        );
+    /// The cell columns and rows of the box around segment `a b`, clamped
+    /// to the grid.
+    fn box_cells(
+        &self,
+        a: DVec2,
+        b: DVec2,
+    ) -> (
+        std::ops::RangeInclusive<usize>,
+        std::ops::RangeInclusive<usize>,
+    ) {
+        (
+            self.ix(a.x.min(b.x), self.lo.x, self.nx)..=self.ix(a.x.max(b.x), self.lo.x, self.nx),
+            self.ix(a.y.min(b.y), self.lo.y, self.ny)..=self.ix(a.y.max(b.y), self.lo.y, self.ny),
+        )
+    }
+
+    /// Whether the line through `a b` meets cell `(x, y)` grown by a
+    /// millionth of a cell: false only when all its corners are strictly on
+    /// one side of the line.
+    fn line_meets_cell(&self, x: usize, y: usize, a: DVec2, b: DVec2) -> bool {
         let d = b - a;
         let pad = self.cell * 1e-6;
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                let (lo, hi) = self.cell_box(x, y);
-                let (lo, hi) = (lo - pad, hi + pad);
-                // Keep the cell unless all its corners are strictly on one
-                // side of the segment's line.
-                let s = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)]
-                    .map(|c| d.perp_dot(c - a));
-                let touches = !(s.iter().all(|v| *v > 0.0) || s.iter().all(|v| *v < 0.0));
-                if touches || (x0 == x1 && y0 == y1) {
+        let (lo, hi) = self.cell_box(x, y);
+        let (lo, hi) = (lo - pad, hi + pad);
+        let s = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)].map(|c| d.perp_dot(c - a));
+        !(s.iter().all(|v| *v > 0.0) || s.iter().all(|v| *v < 0.0))
+    }
+
+    /// Lists segment `id` from `a` to `b` in every cell it passes through,
+    /// and always in the only cell of its box when there is just one (so a
+    /// segment clamped in from outside the grid is still listed).
+    pub fn insert(&mut self, id: u32, a: DVec2, b: DVec2) {
+        let (xs, ys) = self.box_cells(a, b);
+        let only = xs.start() == xs.end() && ys.start() == ys.end();
+        for y in ys {
+            for x in xs.clone() {
+                if self.line_meets_cell(x, y, a, b) || only {
                     self.cells[y * self.nx + x].push(id);
                 }
             }
@@ -98,23 +113,10 @@ impl SegmentGrid {
     pub fn near_segment(&mut self, a: DVec2, b: DVec2, out: &mut Vec<u32>) {
         out.clear();
         self.next_query();
-        let (x0, x1) = (
-            self.ix(a.x.min(b.x), self.lo.x, self.nx),
-            self.ix(a.x.max(b.x), self.lo.x, self.nx),
-        );
-        let (y0, y1) = (
-            self.ix(a.y.min(b.y), self.lo.y, self.ny),
-            self.ix(a.y.max(b.y), self.lo.y, self.ny),
-        );
-        let d = b - a;
-        let pad = self.cell * 1e-6;
-        for y in y0..=y1 {
-            for x in x0..=x1 {
-                let (lo, hi) = self.cell_box(x, y);
-                let (lo, hi) = (lo - pad, hi + pad);
-                let s = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)]
-                    .map(|c| d.perp_dot(c - a));
-                if s.iter().all(|v| *v > 0.0) || s.iter().all(|v| *v < 0.0) {
+        let (xs, ys) = self.box_cells(a, b);
+        for y in ys {
+            for x in xs.clone() {
+                if !self.line_meets_cell(x, y, a, b) {
                     continue;
                 }
                 for &id in &self.cells[y * self.nx + x] {
