@@ -371,19 +371,21 @@ mod tests {
         let loc = Locator::new(&dual.mesh);
         let a = plan_to_world(v(1., 1.), 0.);
         let b = plan_to_world(v(89., 39.), 0.);
-        let r = sg
-            .route(
+        // Every query starts at `a`: goal, snap distance, within_regions.
+        let route = |to, snap, within_regions| {
+            sg.route(
                 &dual,
                 &loc,
                 &walls,
                 a,
-                b,
+                to,
                 RouteOptions {
-                    snap: 0.0,
-                    within_regions: true,
+                    snap,
+                    within_regions,
                 },
             )
-            .unwrap();
+        };
+        let r = route(b, 0.0, true).unwrap();
         assert!(!r.found);
         assert_eq!(r.base_expansions, 0);
         assert!(r.super_expansions > 0 && r.super_expansions < sg.regions as usize);
@@ -404,63 +406,17 @@ mod tests {
         );
         // Reachable inside a room: a straight line after shortcutting.
         let c = plan_to_world(v(39., 39.), 0.);
-        let r = sg
-            .route(
-                &dual,
-                &loc,
-                &walls,
-                a,
-                plan_to_world(v(39., 1.), 0.),
-                RouteOptions {
-                    snap: 0.0,
-                    within_regions: true,
-                },
-            )
-            .unwrap();
+        let r = route(plan_to_world(v(39., 1.), 0.), 0.0, true).unwrap();
         assert!(r.found && (r.length - 38.0).abs() < 1e-9, "{r:?}");
-        let r = sg
-            .route(
-                &dual,
-                &loc,
-                &walls,
-                a,
-                c,
-                RouteOptions {
-                    snap: 0.0,
-                    within_regions: false,
-                },
-            )
-            .unwrap();
+        let r = route(c, 0.0, false).unwrap();
         assert!(r.found && r.waypoints.len() >= 2);
         assert!(
-            sg.route(
-                &dual,
-                &loc,
-                &walls,
-                a,
-                plan_to_world(v(45., 1.), 0.),
-                RouteOptions {
-                    snap: 1.0,
-                    within_regions: false
-                }
-            )
-            .unwrap_err()
-            .contains("goal")
+            route(plan_to_world(v(45., 1.), 0.), 1.0, false)
+                .unwrap_err()
+                .contains("goal")
         );
         // Within the snap distance the goal is pulled onto the mesh.
-        let r = sg
-            .route(
-                &dual,
-                &loc,
-                &walls,
-                a,
-                plan_to_world(v(40.5, 1.), 0.),
-                RouteOptions {
-                    snap: 1.0,
-                    within_regions: false,
-                },
-            )
-            .unwrap();
+        let r = route(plan_to_world(v(40.5, 1.), 0.), 1.0, false).unwrap();
         assert!(r.found && (r.length - 39.5).abs() < 1e-9, "{r:?}");
     }
 
