@@ -54,78 +54,41 @@ pub enum Rise {
 pub fn ramp(min: DVec3, max: DVec3, rise: Rise) -> Brush {
     let (min, max) = (min.min(max), min.max(max));
     let h = max.y - min.y;
+    let [plus_x, minus_x, _, bottom, plus_z, minus_z] =
+        Aabb::from_corners(min, max).outward_planes();
     let (high_end, side_a, side_b, slope_n, low_point) = match rise {
         Rise::PlusX => (
-            Plane {
-                normal: DVec3::X,
-                d: max.x,
-            },
-            Plane {
-                normal: DVec3::Z,
-                d: max.z,
-            },
-            Plane {
-                normal: -DVec3::Z,
-                d: -min.z,
-            },
+            plus_x,
+            plus_z,
+            minus_z,
             DVec3::new(-h, max.x - min.x, 0.0),
             DVec3::new(min.x, min.y, min.z),
         ),
         Rise::MinusX => (
-            Plane {
-                normal: -DVec3::X,
-                d: -min.x,
-            },
-            Plane {
-                normal: DVec3::Z,
-                d: max.z,
-            },
-            Plane {
-                normal: -DVec3::Z,
-                d: -min.z,
-            },
+            minus_x,
+            plus_z,
+            minus_z,
             DVec3::new(h, max.x - min.x, 0.0),
             DVec3::new(max.x, min.y, min.z),
         ),
         Rise::PlusZ => (
-            Plane {
-                normal: DVec3::Z,
-                d: max.z,
-            },
-            Plane {
-                normal: DVec3::X,
-                d: max.x,
-            },
-            Plane {
-                normal: -DVec3::X,
-                d: -min.x,
-            },
+            plus_z,
+            plus_x,
+            minus_x,
             DVec3::new(0.0, max.z - min.z, -h),
             DVec3::new(min.x, min.y, min.z),
         ),
         Rise::MinusZ => (
-            Plane {
-                normal: -DVec3::Z,
-                d: -min.z,
-            },
-            Plane {
-                normal: DVec3::X,
-                d: max.x,
-            },
-            Plane {
-                normal: -DVec3::X,
-                d: -min.x,
-            },
+            minus_z,
+            plus_x,
+            minus_x,
             DVec3::new(0.0, max.z - min.z, h),
             DVec3::new(min.x, min.y, max.z),
         ),
     };
     let n = slope_n.normalize();
     brush(vec![
-        Plane {
-            normal: -DVec3::Y,
-            d: -min.y,
-        },
+        bottom,
         high_end,
         side_a,
         side_b,
