@@ -31,24 +31,31 @@ use crate::grid::{Grid, IPt, arrange, strictly_inside};
 use crate::sites::{Conn, Geom, Sites};
 use crate::voronoi::{Source, primary_edges};
 
+/// Where segment `p q` meets the line of connection `c`: `(t, s)` with the
+/// meeting point at `p + t (q - p)` and at `c.a + s (c.b - c.a)`; `None`
+/// when they are parallel. Callers choose how far inside `0..1` counts.
+fn crossing(p: DVec2, q: DVec2, c: Conn) -> Option<(f64, f64)> {
+    let (d, e) = (q - p, c.b - c.a);
+    let den = d.perp_dot(e);
+    if den == 0.0 {
+        return None;
+    }
+    Some(((c.a - p).perp_dot(e) / den, (c.a - p).perp_dot(d) / den))
+}
+
 /// The layer reached by walking in a straight line from `p` (on `layer`)
 /// to `q`, switching layers at every open connection crossed from its
 /// access side (left to right on its `from` layer, right to left on its
 /// `to` layer).
 pub fn walk(conns: &[Conn], opened: &[usize], mut layer: usize, p: DVec2, q: DVec2) -> usize {
     let mut hits: Vec<(f64, usize, bool)> = Vec::new();
-    let d = q - p;
     for &o in opened {
         let c = conns[o];
-        let e = c.b - c.a;
-        let den = d.perp_dot(e);
-        if den == 0.0 {
+        let Some((t, s)) = crossing(p, q, c) else {
             continue;
-        }
-        let t = (c.a - p).perp_dot(e) / den;
-        let s = (c.a - p).perp_dot(d) / den;
+        };
         if t > 1e-12 && t < 1.0 - 1e-12 && s > 1e-12 && s < 1.0 - 1e-12 {
-            let from_left = e.perp_dot(p - c.a) > 0.0;
+            let from_left = (c.b - c.a).perp_dot(p - c.a) > 0.0;
             hits.push((t, o, from_left));
         }
     }
@@ -485,14 +492,9 @@ fn cut_at_connections(
         let d = q - p;
         let mut hits: Vec<(f64, usize)> = Vec::new();
         for &o in opened {
-            let c = conns[o];
-            let e = c.b - c.a;
-            let den = d.perp_dot(e);
-            if den == 0.0 {
+            let Some((t, s)) = crossing(p, q, conns[o]) else {
                 continue;
-            }
-            let t = (c.a - p).perp_dot(e) / den;
-            let s = (c.a - p).perp_dot(d) / den;
+            };
             if t > 1e-9 && t < 1.0 - 1e-9 && s > 0.0 && s < 1.0 {
                 hits.push((t, o));
             }
