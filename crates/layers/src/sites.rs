@@ -305,7 +305,8 @@ impl Sites {
                 }
             }
             let (pa, pb) = (grid.plan(p.a), grid.plan(p.b));
-            if let Some(c) = conn {
+            // The side a connection piece is entered from (index into `free`).
+            let need = if let Some(c) = conn {
                 if !ring {
                     let mid = (pa + pb) * 0.5;
                     if !area.contains(mid) || area.rings().any(|r| r.on_boundary(mid)) {
@@ -327,48 +328,30 @@ impl Sites {
                         "connection {c}: its access side ({side} of a -> b) is not free space on layer {li} ('{lname}')"
                     ));
                 }
-                let mut sites = [None, None];
-                for (k, side) in [Side::Left, Side::Right].into_iter().enumerate() {
-                    if free[k] {
-                        sites[k] = Some(self.push(Site {
-                            layer: li,
-                            geom: Geom::Segment(pa, pb),
-                            grid: [p.a, p.b],
-                            side: Some(side),
-                            connection: Some(c),
-                            access: (k == need).then_some(c),
-                            within: None,
-                        }));
-                    }
-                }
-                pieces.push(Piece {
-                    a: p.a,
-                    b: p.b,
-                    sites,
-                    connection: Some(c),
-                });
+                Some(need)
             } else {
-                let mut sites = [None, None];
-                for (k, side) in [Side::Left, Side::Right].into_iter().enumerate() {
-                    if free[k] {
-                        sites[k] = Some(self.push(Site {
-                            layer: li,
-                            geom: Geom::Segment(pa, pb),
-                            grid: [p.a, p.b],
-                            side: Some(side),
-                            connection: None,
-                            access: None,
-                            within: None,
-                        }));
-                    }
+                None
+            };
+            let mut sites = [None, None];
+            for (k, side) in [Side::Left, Side::Right].into_iter().enumerate() {
+                if free[k] {
+                    sites[k] = Some(self.push(Site {
+                        layer: li,
+                        geom: Geom::Segment(pa, pb),
+                        grid: [p.a, p.b],
+                        side: Some(side),
+                        connection: conn,
+                        access: conn.filter(|_| need == Some(k)),
+                        within: None,
+                    }));
                 }
-                pieces.push(Piece {
-                    a: p.a,
-                    b: p.b,
-                    sites,
-                    connection: None,
-                });
             }
+            pieces.push(Piece {
+                a: p.a,
+                b: p.b,
+                sites,
+                connection: conn,
+            });
         }
         for p in &pieces {
             for q in [p.a, p.b] {
