@@ -81,6 +81,22 @@ impl<'a> Tokens<'a> {
         })
     }
 
+    /// Reads the `n` neighbour polygon ids of `owner` (`vertex 3`,
+    /// `polygon 7`): each must be -1 (none) or a polygon below `np`. They
+    /// are checked, not kept.
+    fn neighbours(&mut self, n: i64, np: usize, owner: &str) -> Result<(), Fault> {
+        for _ in 0..n {
+            let (p, line) = self.int(&|| format!("{owner} neighbour"))?;
+            if p < -1 || p >= np as i64 {
+                return Err(Fault::reference(
+                    format!("line {line}"),
+                    format!("{owner} refers to polygon {p} but there are {np}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn float(&mut self, what: &dyn Fn() -> String) -> Result<f64, Fault> {
         let (t, line) = self.next(what)?;
         let v = t.parse::<f64>().map_err(|_| {
@@ -175,15 +191,7 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
                 format!("vertex {i}: neighbour count {n} is out of range"),
             ));
         }
-        for _ in 0..n {
-            let (p, line) = tk.int(&what("neighbour"))?;
-            if p < -1 || p >= np as i64 {
-                return Err(Fault::reference(
-                    format!("line {line}"),
-                    format!("vertex {i} refers to polygon {p} but there are {np}"),
-                ));
-            }
-        }
+        tk.neighbours(n, np, &format!("vertex {i}"))?;
         verts.push([x, y]);
     }
     let mut polys: Vec<(Vec<usize>, usize)> = Vec::with_capacity(np);
@@ -207,15 +215,7 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
             }
             vs.push(v as usize);
         }
-        for _ in 0..n {
-            let (p, line) = tk.int(&what("neighbour"))?;
-            if p < -1 || p >= np as i64 {
-                return Err(Fault::reference(
-                    format!("line {line}"),
-                    format!("polygon {i} refers to polygon {p} but there are {np}"),
-                ));
-            }
-        }
+        tk.neighbours(n, np, &format!("polygon {i}"))?;
         polys.push((vs, line));
     }
     if let Ok((extra, line)) = tk.next(&String::new) {
