@@ -348,8 +348,9 @@ mod tests {
             .collect()
     }
 
-    fn links_of(m: &NavMesh, nodes: &[u32]) -> Vec<usize> {
-        nodes
+    /// The funnel through `nodes`, each step over the link joining them.
+    fn along(m: &NavMesh, nodes: &[u32], start: DVec3, goal: DVec3, radius: f64) -> Vec<Waypoint> {
+        let links: Vec<usize> = nodes
             .windows(2)
             .map(|w| {
                 m.links
@@ -357,21 +358,15 @@ mod tests {
                     .position(|l| l.from == w[0] && l.to == w[1])
                     .unwrap()
             })
-            .collect()
+            .collect();
+        funnel(m, nodes, &links, start, goal, radius)
     }
 
     #[test]
     fn straight_corridor_is_one_leg() {
         let m = grid_mesh(5, 1, |_, _| false);
         let nodes: Vec<u32> = (0..5).collect();
-        let w = funnel(
-            &m,
-            &nodes,
-            &links_of(&m, &nodes),
-            v(0.2, 0.3),
-            v(4.8, 0.7),
-            0.0,
-        );
+        let w = along(&m, &nodes, v(0.2, 0.3), v(4.8, 0.7), 0.0);
         assert_eq!(w.len(), 2);
         assert_eq!((w[0].position, w[0].node), (v(0.2, 0.3), 0));
         assert_eq!((w[1].position, w[1].node), (v(4.8, 0.7), 4));
@@ -382,14 +377,7 @@ mod tests {
         // (0,0) (1,0) (2,0) then up to (2,1) (2,2).
         let m = grid_mesh(3, 3, |i, j| i < 2 && j > 0);
         let nodes = ids(&m, &[(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)]);
-        let w = funnel(
-            &m,
-            &nodes,
-            &links_of(&m, &nodes),
-            v(0.5, 0.5),
-            v(2.5, 2.5),
-            0.0,
-        );
+        let w = along(&m, &nodes, v(0.5, 0.5), v(2.5, 2.5), 0.0);
         let p: Vec<DVec3> = w.iter().map(|w| w.position).collect();
         assert_eq!(p, vec![v(0.5, 0.5), v(2.0, 1.0), v(2.5, 2.5)]);
         assert_eq!(w[1].node, nodes[3]);
@@ -401,14 +389,7 @@ mod tests {
     fn radius_keeps_the_corner_at_a_distance() {
         let m = grid_mesh(3, 3, |i, j| i < 2 && j > 0);
         let nodes = ids(&m, &[(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)]);
-        let w = funnel(
-            &m,
-            &nodes,
-            &links_of(&m, &nodes),
-            v(0.5, 0.5),
-            v(2.5, 2.5),
-            0.2,
-        );
+        let w = along(&m, &nodes, v(0.5, 0.5), v(2.5, 2.5), 0.2);
         // The corner portal (2,0)|(2,1) is shrunk to x in [2.2, 2.8].
         assert!(w.iter().any(|w| w.position == v(2.2, 1.0)), "{w:?}");
         assert!(w.iter().all(|w| w.position != v(2.0, 1.0)));
@@ -421,14 +402,7 @@ mod tests {
         m.nodes[2].stance = Stance::Crouch;
         m.nodes[3].stance = Stance::Crouch;
         let nodes: Vec<u32> = (0..6).collect();
-        let w = funnel(
-            &m,
-            &nodes,
-            &links_of(&m, &nodes),
-            v(0.5, 0.5),
-            v(5.5, 0.5),
-            0.0,
-        );
+        let w = along(&m, &nodes, v(0.5, 0.5), v(5.5, 0.5), 0.0);
         let got: Vec<(f64, Stance)> = w.iter().map(|w| (w.position.x, w.stance)).collect();
         // Stand to v_1 (B's middle, x = 1.5); crouch from there to v_4
         // (E's middle, x = 4.5): through C, D and half of E; then stand.
@@ -469,10 +443,9 @@ mod tests {
             l.segment.iter_mut().flatten().for_each(lift);
         }
         let nodes = [0, 1, 2];
-        let w = funnel(
+        let w = along(
             &m,
             &nodes,
-            &links_of(&m, &nodes),
             DVec3::new(0.5, 0., 0.5),
             DVec3::new(2.5, 1., 0.5),
             0.0,
