@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_close, centre, positions, v};
+use common::{assert_close, centre, path, positions, v};
 use glam::DVec3;
 use navscope_core::{LinkKind, NavMesh, Stance};
 use navscope_path::sample::grid_mesh;
@@ -20,14 +20,7 @@ fn square(x: f64, z: f64, size: f64) -> Vec<DVec3> {
 #[test]
 fn start_equals_goal() {
     let m = grid_mesh(3, 3, |_, _| false);
-    let r = find_path(
-        &m,
-        &Locator::new(&m),
-        centre(1, 1),
-        centre(1, 1),
-        &SearchOptions::default(),
-    )
-    .unwrap();
+    let r = path(&m, centre(1, 1), centre(1, 1), &SearchOptions::default());
     assert_eq!(positions(&r.waypoints), vec![centre(1, 1), centre(1, 1)]);
     assert_eq!(r.length, 0.0);
     assert_eq!(r.expansions, 1);
@@ -37,27 +30,13 @@ fn start_equals_goal() {
 #[test]
 fn start_on_a_vertex_shared_by_four_cells() {
     let m = grid_mesh(3, 3, |_, _| false);
-    let r = find_path(
-        &m,
-        &Locator::new(&m),
-        v(1.0, 1.0),
-        v(2.5, 2.5),
-        &SearchOptions::default(),
-    )
-    .unwrap();
+    let r = path(&m, v(1.0, 1.0), v(2.5, 2.5), &SearchOptions::default());
     assert_eq!(r.waypoints.first().unwrap().position, v(1.0, 1.0));
     assert_eq!(r.waypoints.last().unwrap().position, v(2.5, 2.5));
     assert_close(r.length, 1.5f64.hypot(1.5));
     // On a vertex of a wall corner too: the start is the corner itself.
     let m = grid_mesh(3, 3, |i, j| i == 1 && j == 1);
-    let r = find_path(
-        &m,
-        &Locator::new(&m),
-        v(1.0, 1.0),
-        v(2.5, 2.5),
-        &SearchOptions::default(),
-    )
-    .unwrap();
+    let r = path(&m, v(1.0, 1.0), v(2.5, 2.5), &SearchOptions::default());
     assert_eq!(r.waypoints.first().unwrap().position, v(1.0, 1.0));
     assert!(r.length >= 1.5f64.hypot(1.5) - 1e-9);
     assert!(r.length <= r.centre_length + 1e-9);
@@ -70,14 +49,7 @@ fn zero_length_portal_is_passed_through_its_point() {
     m.add_node(v(0.5, 0.5), Some(square(0., 0., 1.)), Stance::Stand, 0);
     m.add_node(v(1.5, 1.5), Some(square(1., 1., 1.)), Stance::Stand, 0);
     m.add_two_way(0, 1, LinkKind::Walk, 0.0, Some([v(1., 1.), v(1., 1.)]));
-    let r = find_path(
-        &m,
-        &Locator::new(&m),
-        v(0.2, 0.5),
-        v(1.5, 1.8),
-        &SearchOptions::default(),
-    )
-    .unwrap();
+    let r = path(&m, v(0.2, 0.5), v(1.5, 1.8), &SearchOptions::default());
     assert_eq!(
         positions(&r.waypoints),
         vec![v(0.2, 0.5), v(1.0, 1.0), v(1.5, 1.8)]
@@ -149,14 +121,12 @@ fn huge_coordinates_keep_the_path_shape() {
     for l in &mut m.links {
         l.segment.iter_mut().flatten().for_each(|p| p.x += off);
     }
-    let r = find_path(
+    let r = path(
         &m,
-        &Locator::new(&m),
         v(off + 0.5, 0.2),
         v(off + 3.8, 3.5),
         &SearchOptions::default(),
-    )
-    .unwrap();
+    );
     assert_eq!(
         positions(&r.waypoints),
         vec![v(off + 0.5, 0.2), v(off + 1.0, 3.0), v(off + 3.8, 3.5)]

@@ -2,19 +2,10 @@
 
 mod common;
 
-use common::{assert_close, cell, centre, positions, v};
+use common::{assert_close, cell, centre, path, positions, v};
 use navscope_core::{Link, LinkKind, Stance};
 use navscope_path::sample::grid_mesh;
 use navscope_path::{Locator, NavMesh, SearchOptions, astar, find_path};
-
-fn path(
-    m: &NavMesh,
-    from: glam::DVec3,
-    to: glam::DVec3,
-    opts: &SearchOptions,
-) -> navscope_path::PathResult {
-    find_path(m, &Locator::new(m), from, to, opts).expect("a path")
-}
 
 #[test]
 fn corridor_with_two_bends_turns_at_both_inner_corners() {

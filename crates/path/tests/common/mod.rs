@@ -3,7 +3,7 @@
 #![allow(dead_code)] // Each test binary uses its own subset.
 
 use glam::DVec3;
-use navscope_path::{NavMesh, Waypoint};
+use navscope_path::{Locator, NavMesh, PathResult, SearchOptions, Waypoint, find_path};
 
 /// World point on the ground.
 pub fn v(x: f64, z: f64) -> DVec3 {
@@ -32,4 +32,10 @@ pub fn positions(w: &[Waypoint]) -> Vec<DVec3> {
 /// Asserts two lengths agree to 1e-9.
 pub fn assert_close(a: f64, b: f64) {
     assert!((a - b).abs() < 1e-9, "{a} != {b}");
+}
+
+/// `find_path` from `from` to `to` with a fresh locator over `m`; panics
+/// when there is no path.
+pub fn path(m: &NavMesh, from: DVec3, to: DVec3, opts: &SearchOptions) -> PathResult {
+    find_path(m, &Locator::new(m), from, to, opts).expect("a path")
 }
