@@ -7,7 +7,6 @@
 //!
 //! `CARGO_TARGET_DIR=/work/tgt cargo bench -p navscope-voxel`
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -15,33 +14,17 @@ use navscope_core::level::{Level, LevelData};
 use navscope_core::{ParamValue, ParamValues, Runner};
 use navscope_voxel::Builder;
 
+// The integration tests' helpers: Recast demo meshes and settings.
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::{load, recast_mesh, recast_params};
+
+/// The Recast demo settings with `passes` in tiles of `tile` cells.
 fn params(passes: &str, tile: i64) -> ParamValues {
-    let specs = navscope_voxel::settings::specs();
-    let mut v = ParamValues::defaults(&specs);
-    for (k, val) in [
-        ("cell_size", ParamValue::Float(0.3)),
-        ("cell_height", ParamValue::Float(0.2)),
-        ("stand.height", ParamValue::Float(2.0)),
-        ("stand.radius", ParamValue::Float(0.6)),
-        ("stand.max_step", ParamValue::Float(0.9)),
-        ("stand.max_slope", ParamValue::Float(45.0)),
+    recast_params(&[
         ("tile_size", ParamValue::Int(tile)),
         ("passes", ParamValue::Text(passes.into())),
-    ] {
-        v.set(&specs, k, val).unwrap();
-    }
-    v
-}
-
-fn level(name: &str) -> Option<Level> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/recast-meshes")
-        .join(name);
-    if !p.exists() {
-        eprintln!("skipping {name}: {} is absent", p.display());
-        return None;
-    }
-    Some(navscope_levels::load(&p).expect("loads"))
+    ])
 }
 
 fn stage_medians(name: &str, level: &Level, p: &ParamValues) {
@@ -71,7 +54,9 @@ fn bench(c: &mut Criterion) {
         .build()
         .unwrap();
     for name in ["nav_test.obj", "dungeon.obj"] {
-        let Some(level) = level(name) else { continue };
+        let Some(level) = recast_mesh(name).map(|p| load(&p)) else {
+            continue;
+        };
         let LevelData::Mesh(mesh) = &level.data else {
             continue;
         };
