@@ -7,6 +7,14 @@ use navscope_core::{Link, LinkKind, Stance};
 use navscope_path::sample::grid_mesh;
 use navscope_path::{Locator, NavMesh, SearchOptions, astar, find_path};
 
+/// Each waypoint's x with the stance held from it.
+fn x_stances(r: &navscope_path::PathResult) -> Vec<(f64, Stance)> {
+    r.waypoints
+        .iter()
+        .map(|w| (w.position.x, w.stance))
+        .collect()
+}
+
 #[test]
 fn corridor_with_two_bends_turns_at_both_inner_corners() {
     // Row 0 to x = 3, up column 2, row 2 to x = 5.
@@ -174,11 +182,7 @@ fn stance_changes_at_node_vertices_on_a_long_leg() {
     // middle of cell 2, crouch to the middle of cell 6, then stand.
     let m = room_with_table(9, 1, 3, 6, 0, 1);
     let r = path(&m, centre(0, 0), centre(8, 0), &SearchOptions::default());
-    let st: Vec<(f64, Stance)> = r
-        .waypoints
-        .iter()
-        .map(|w| (w.position.x, w.stance))
-        .collect();
+    let st = x_stances(&r);
     assert_eq!(
         st,
         vec![
@@ -199,11 +203,7 @@ fn prone_inside_crouch_keeps_the_most_restrictive_stance() {
     m.nodes[2].stance = Stance::Prone;
     m.nodes[3].stance = Stance::Crouch;
     let r = path(&m, centre(0, 0), centre(4, 0), &SearchOptions::default());
-    let st: Vec<(f64, Stance)> = r
-        .waypoints
-        .iter()
-        .map(|w| (w.position.x, w.stance))
-        .collect();
+    let st = x_stances(&r);
     // Legs: v0-v1 crouch, v1-v2 prone, v2-v3 prone, v3-v4 crouch.
     assert_eq!(
         st,
