@@ -26,6 +26,28 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Runs the CLI, asserts it succeeded and parses its stdout as JSON.
+fn cli_json(args: &[&str]) -> serde_json::Value {
+    let o = cli(args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
+/// `path --json` on the navmesh corridor sample from (0.5, 0, 0.5) to `to`.
+fn corridor_path(to: &str) -> serde_json::Value {
+    cli_json(&[
+        "path",
+        "assets/levels/navmesh/corridor.json",
+        "--pipeline",
+        "navmesh",
+        "--from",
+        "0.5,0,0.5",
+        "--to",
+        to,
+        "--json",
+    ])
+}
+
 /// Every sample level (sidecars excluded), as paths relative to the root.
 fn sample_levels() -> Vec<String> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -128,19 +150,7 @@ fn truncated_or_corrupted_levels_fail_with_one_line_naming_the_file() {
 
 #[test]
 fn path_on_the_navmesh_sample_turns_the_corner() {
-    let o = cli(&[
-        "path",
-        "assets/levels/navmesh/corridor.json",
-        "--pipeline",
-        "navmesh",
-        "--from",
-        "0.5,0,0.5",
-        "--to",
-        "3.5,0,2.5",
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = corridor_path("3.5,0,2.5");
     assert_eq!(v["found"], true);
     // Shortest path bends once, at the inner corner (3, 1).
     let expected = 6.5f64.sqrt() + 2.5f64.sqrt();
@@ -157,19 +167,7 @@ fn path_on_the_navmesh_sample_turns_the_corner() {
 
 #[test]
 fn path_off_the_mesh_is_reported_not_failed() {
-    let o = cli(&[
-        "path",
-        "assets/levels/navmesh/corridor.json",
-        "--pipeline",
-        "navmesh",
-        "--from",
-        "0.5,0,0.5",
-        "--to",
-        "50,0,50",
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = corridor_path("50,0,50");
     assert_eq!(v["found"], false);
     assert_eq!(v["waypoints"], serde_json::json!([]));
     assert!(v["reason"].as_str().unwrap().contains("goal"), "{v}");
@@ -265,7 +263,7 @@ fn a_missing_level_fails_with_status_1() {
 
 #[test]
 fn bench_compares_variants() {
-    let o = cli(&[
+    let v = cli_json(&[
         "bench",
         "assets/levels/floorplan/default.json",
         "--pipeline",
@@ -276,8 +274,6 @@ fn bench_compares_variants() {
         "portal_removal=false",
         "--json",
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let rows = v.as_array().unwrap();
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0]["variant"], "base");
