@@ -407,6 +407,19 @@ mod tests {
         assert!(e.problem.contains("more than a file"), "{}", e.problem);
     }
 
+    /// The polygon line of unit cell `(x, y)` on a grid of vertices
+    /// numbered row by row, `side` to a row, without neighbours.
+    fn unit_cell(side: usize, x: usize, y: usize) -> String {
+        let id = |x: usize, y: usize| y * side + x;
+        format!(
+            "4 {} {} {} {} -1 -1 -1 -1\n",
+            id(x, y),
+            id(x + 1, y),
+            id(x + 1, y + 1),
+            id(x, y + 1)
+        )
+    }
+
     #[test]
     fn square_with_a_hole_and_a_separate_island() {
         // A 3x3 square of 8 unit squares around a missing centre, plus a
@@ -421,17 +434,10 @@ mod tests {
         for (x, y) in [(10, 10), (11, 10), (11, 11), (10, 11)] {
             text += &format!("{x} {y} 0\n");
         }
-        let id = |x: usize, y: usize| y * 4 + x;
         for y in 0..3 {
             for x in 0..3 {
                 if (x, y) != (1, 1) {
-                    text += &format!(
-                        "4 {} {} {} {} -1 -1 -1 -1\n",
-                        id(x, y),
-                        id(x + 1, y),
-                        id(x + 1, y + 1),
-                        id(x, y + 1)
-                    );
+                    text += &unit_cell(4, x, y);
                 }
             }
         }
@@ -481,15 +487,8 @@ mod tests {
                 text += &format!("{x} {y} 0\n");
             }
         }
-        let id = |x: usize, y: usize| y * 5 + x;
         for (x, y) in cells {
-            text += &format!(
-                "4 {} {} {} {} -1 -1 -1 -1\n",
-                id(x, y),
-                id(x + 1, y),
-                id(x + 1, y + 1),
-                id(x, y + 1)
-            );
+            text += &unit_cell(5, x, y);
         }
         let e = parse(&text, &Budget::default()).unwrap_err();
         assert_eq!(e.element, "vertex 12");
