@@ -8,7 +8,10 @@
 //! wedge. All side tests are exact (`robust`).
 
 use glam::DVec2;
-use navscope_core::geom::{Orientation, SegmentHit, orient, orient_value, segment_intersection};
+use navscope_core::geom::{
+    Orientation, SegmentHit, orient, orient_value, ray_crosses_edge, ring_side,
+    segment_intersection,
+};
 use serde::Serialize;
 
 /// Rings of plan points with free space on their left, indexed by a grid.
@@ -272,14 +275,8 @@ impl Walls {
         }
         self.for_each_in_box(p, far.max(p), &mut |id| {
             let (a, b) = self.segment(id);
-            if (a.y > p.y) != (b.y > p.y) {
-                let o = orient(a, b, p);
-                let up = b.y > a.y;
-                if (up && o == Orientation::CounterClockwise)
-                    || (!up && o == Orientation::Clockwise)
-                {
-                    hits.push(id);
-                }
+            if ray_crosses_edge(a, b, p) {
+                hits.push(id);
             }
             false
         });
@@ -335,25 +332,9 @@ impl Walls {
     pub fn free(&self, p: DVec2) -> bool {
         let mut inside = false;
         for r in &self.rings {
-            for i in 0..r.len() {
-                let (a, b) = (r[i], r[(i + 1) % r.len()]);
-                if orient(a, b, p) == Orientation::Collinear
-                    && p.x >= a.x.min(b.x)
-                    && p.x <= a.x.max(b.x)
-                    && p.y >= a.y.min(b.y)
-                    && p.y <= a.y.max(b.y)
-                {
-                    return true;
-                }
-                if (a.y > p.y) != (b.y > p.y) {
-                    let o = orient(a, b, p);
-                    let up = b.y > a.y;
-                    if (up && o == Orientation::CounterClockwise)
-                        || (!up && o == Orientation::Clockwise)
-                    {
-                        inside = !inside;
-                    }
-                }
+            match ring_side(r, p) {
+                None => return true,
+                Some(odd) => inside ^= odd,
             }
         }
         inside

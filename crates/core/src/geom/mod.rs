@@ -8,7 +8,9 @@ mod predicates;
 mod solid;
 mod validate;
 
-pub use polygon::{Polygon, PolygonWithHoles, interior_angle};
+pub use polygon::{
+    Polygon, PolygonWithHoles, interior_angle, on_segment, ray_crosses_edge, ring_side,
+};
 pub use predicates::{
     Orientation, SegmentHit, orient, orient_value, point_segment_distance, project_on_segment,
     segment_intersection, segments_properly_cross,

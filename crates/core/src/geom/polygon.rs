@@ -112,34 +112,12 @@ impl Polygon {
     /// Point-in-polygon by crossing number. Points on the boundary count as
     /// inside when `boundary_inside` is set.
     pub fn contains(&self, p: DVec2, boundary_inside: bool) -> bool {
-        if self.on_boundary(p) {
-            return boundary_inside;
-        }
-        let mut inside = false;
-        for (_, a, b) in self.edges() {
-            if (a.y > p.y) != (b.y > p.y) {
-                // Exact side test instead of an interpolated x.
-                let o = orient(a, b, p);
-                let upward = b.y > a.y;
-                if (upward && o == Orientation::CounterClockwise)
-                    || (!upward && o == Orientation::Clockwise)
-                {
-                    inside = !inside;
-                }
-            }
-        }
-        inside
+        ring_side(&self.points, p).unwrap_or(boundary_inside)
     }
 
     /// True when `p` lies exactly on an edge.
     pub fn on_boundary(&self, p: DVec2) -> bool {
-        self.edges().any(|(_, a, b)| {
-            orient(a, b, p) == Orientation::Collinear
-                && p.x >= a.x.min(b.x)
-                && p.x <= a.x.max(b.x)
-                && p.y >= a.y.min(b.y)
-                && p.y <= a.y.max(b.y)
-        })
+        self.edges().any(|(_, a, b)| on_segment(a, b, p))
     }
 
     /// Distance from `p` to the ring's boundary.
@@ -273,6 +251,49 @@ impl PolygonWithHoles {
     }
 }
 
+/// True when `p` lies exactly on the closed segment `a b` (exact `orient`,
+/// then the segment's box).
+pub fn on_segment(a: DVec2, b: DVec2, p: DVec2) -> bool {
+    orient(a, b, p) == Orientation::Collinear
+        && p.x >= a.x.min(b.x)
+        && p.x <= a.x.max(b.x)
+        && p.y >= a.y.min(b.y)
+        && p.y <= a.y.max(b.y)
+}
+
+/// One step of the crossing-number test: true when the edge `a b` crosses
+/// the ray from `p` towards +x. The edge must span `p.y` half-open (exactly
+/// one end above it) and `p` must lie strictly left of an upward edge or
+/// right of a downward one, decided by the exact `orient` instead of an
+/// interpolated x.
+pub fn ray_crosses_edge(a: DVec2, b: DVec2, p: DVec2) -> bool {
+    if (a.y > p.y) == (b.y > p.y) {
+        return false;
+    }
+    let o = orient(a, b, p);
+    if b.y > a.y {
+        o == Orientation::CounterClockwise
+    } else {
+        o == Orientation::Clockwise
+    }
+}
+
+/// Where `p` lies against the closed ring `ring` (its last point joins the
+/// first, not repeated): `None` exactly on an edge, else `Some(true)` inside
+/// (an odd crossing number) or `Some(false)` outside. Either winding.
+pub fn ring_side(ring: &[DVec2], p: DVec2) -> Option<bool> {
+    let n = ring.len();
+    let mut inside = false;
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[(i + 1) % n]);
+        if on_segment(a, b, p) {
+            return None;
+        }
+        inside ^= ray_crosses_edge(a, b, p);
+    }
+    Some(inside)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,6 +361,30 @@ mod tests {
         assert_eq!(p.area(), 0.0);
         assert!(!p.contains(DVec2::new(0.5, 0.1), true));
         assert!(p.contains(DVec2::new(0.5, 0.0), true));
+    }
+
+    #[test]
+    fn ring_side_is_exact_on_edges_and_either_winding() {
+        let v = DVec2::new;
+        let ccw = [v(0., 0.), v(2., 0.), v(2., 2.), v(0., 2.)];
+        let mut cw = ccw;
+        cw.reverse();
+        for ring in [&ccw[..], &cw[..]] {
+            assert_eq!(ring_side(ring, v(1., 1.)), Some(true));
+            assert_eq!(ring_side(ring, v(3., 1.)), Some(false));
+            assert_eq!(ring_side(ring, v(-1e-12, 1.)), Some(false));
+            assert_eq!(ring_side(ring, v(2., 1.)), None, "on an edge");
+            assert_eq!(ring_side(ring, v(0., 2.)), None, "on a vertex");
+            // Level with a vertex: the half-open rule counts it once.
+            assert_eq!(ring_side(ring, v(1., 0.)), None);
+            assert_eq!(ring_side(ring, v(-1., 2.)), Some(false));
+        }
+        assert_eq!(ring_side(&[], v(0., 0.)), Some(false));
+        assert!(on_segment(v(0., 0.), v(2., 2.), v(1., 1.)));
+        assert!(!on_segment(v(0., 0.), v(2., 2.), v(3., 3.)));
+        assert!(ray_crosses_edge(v(1., -1.), v(1., 1.), v(0., 0.)));
+        assert!(!ray_crosses_edge(v(1., -1.), v(1., 1.), v(2., 0.)));
+        assert!(!ray_crosses_edge(v(1., 0.5), v(1., 1.), v(0., 0.)));
     }
 
     proptest! {
