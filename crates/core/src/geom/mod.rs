@@ -8,12 +8,10 @@ mod predicates;
 mod solid;
 mod validate;
 
-pub use polygon::{
-    Polygon, PolygonWithHoles, interior_angle, on_segment, ray_crosses_edge, ring_side,
-};
+pub use polygon::{Polygon, PolygonWithHoles, interior_angle, ray_crosses_edge, ring_side};
 pub use predicates::{
-    Orientation, SegmentHit, orient, orient_value, point_segment_distance, project_on_segment,
-    segment_intersection, segments_properly_cross,
+    Orientation, SegmentHit, on_segment, orient, orient_value, point_segment_distance,
+    project_on_segment, segment_intersection, segments_properly_cross,
 };
 pub use solid::{Aabb, Plane, TriMesh};
 pub use validate::{GeometryError, Ring, candidate_segment_pairs, validate_polygon_with_holes};

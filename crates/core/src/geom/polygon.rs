@@ -3,7 +3,7 @@
 use glam::DVec2;
 use serde::{Deserialize, Serialize};
 
-use super::predicates::{Orientation, orient, point_segment_distance};
+use super::predicates::{Orientation, on_segment, orient, point_segment_distance};
 
 /// A closed ring of plan points; the last point connects back to the first
 /// (it is not repeated).
@@ -249,16 +249,6 @@ impl PolygonWithHoles {
     pub fn bounds(&self) -> (DVec2, DVec2) {
         self.outer.bounds()
     }
-}
-
-/// True when `p` lies exactly on the closed segment `a b` (exact `orient`,
-/// then the segment's box).
-pub fn on_segment(a: DVec2, b: DVec2, p: DVec2) -> bool {
-    orient(a, b, p) == Orientation::Collinear
-        && p.x >= a.x.min(b.x)
-        && p.x <= a.x.max(b.x)
-        && p.y >= a.y.min(b.y)
-        && p.y <= a.y.max(b.y)
 }
 
 /// One step of the crossing-number test: true when the edge `a b` crosses

@@ -46,8 +46,16 @@ pub enum SegmentHit {
     Overlap(DVec2, DVec2),
 }
 
-fn on_segment(a: DVec2, b: DVec2, p: DVec2) -> bool {
+/// True when `p` lies in the box spanned by `a` and `b` (for a point already
+/// known to be collinear with them: on the segment).
+fn in_box(a: DVec2, b: DVec2, p: DVec2) -> bool {
     p.x >= a.x.min(b.x) && p.x <= a.x.max(b.x) && p.y >= a.y.min(b.y) && p.y <= a.y.max(b.y)
+}
+
+/// True when `p` lies exactly on the closed segment `a b` (exact `orient`,
+/// then the segment's box).
+pub fn on_segment(a: DVec2, b: DVec2, p: DVec2) -> bool {
+    orient(a, b, p) == Orientation::Collinear && in_box(a, b, p)
 }
 
 /// Where the closed segments `ab` and `cd` meet. The decision (meet or not)
@@ -59,7 +67,7 @@ pub fn segment_intersection(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> SegmentHi
         let hit = if q0 == q1 {
             p == q0
         } else {
-            orient(q0, q1, p) == Orientation::Collinear && on_segment(q0, q1, p)
+            on_segment(q0, q1, p)
         };
         return if hit {
             SegmentHit::Point(p)
@@ -106,7 +114,7 @@ pub fn segment_intersection(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> SegmentHi
     // Touching cases: an endpoint lies on the other segment.
     for (p, q0, q1, o) in [(c, a, b, o1), (d, a, b, o2), (a, c, d, o3), (b, c, d, o4)] {
         if o == Col {
-            return if on_segment(q0, q1, p) {
+            return if in_box(q0, q1, p) {
                 SegmentHit::Point(p)
             } else {
                 SegmentHit::None
