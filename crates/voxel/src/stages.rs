@@ -401,6 +401,18 @@ fn ring_points(g: &Grid, r: &Ring) -> Vec<Vec3> {
         .collect()
 }
 
+/// Each region paired with what a later stage made of it: `regions` and
+/// `tiles` are both per tile, one entry per region in the same order.
+fn per_region<'a, T>(
+    regions: &'a [Arc<Vec<Region>>],
+    tiles: &'a [Vec<T>],
+) -> impl Iterator<Item = (&'a Region, &'a T)> {
+    regions
+        .iter()
+        .flat_map(|t| t.iter())
+        .zip(tiles.iter().flatten())
+}
+
 fn stance_steps(passes: &[&'static str], tiles: &[Arc<Vec<Region>>]) -> Vec<SubStep> {
     let mut per_pass = vec![(0u64, 0u64); passes.len()];
     for r in tiles.iter().flat_map(|t| t.iter()) {
@@ -532,13 +544,7 @@ impl Artifact for SimplifyArtifact {
     }
     fn primitives(&self) -> Vec<Primitive> {
         let mut p = Prims::new();
-        for (id, (r, s)) in self
-            .regions()
-            .iter()
-            .flat_map(|t| t.iter())
-            .zip(self.tiles.iter().flatten())
-            .enumerate()
-        {
+        for (id, (r, s)) in per_region(self.regions(), &self.tiles).enumerate() {
             for ring in &s.rings {
                 p.push(
                     Primitive::new(
@@ -600,12 +606,7 @@ impl TriangulateArtifact {
 impl Artifact for TriangulateArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
         let mut m = BTreeMap::new();
-        for (r, mesh) in self
-            .regions()
-            .iter()
-            .flat_map(|t| t.iter())
-            .zip(self.tiles.iter().flatten())
-        {
+        for (r, mesh) in per_region(self.regions(), &self.tiles) {
             *m.entry(format!("{} triangles", r.stance.name()))
                 .or_insert(0) += mesh.tris.len() as u64;
         }
@@ -631,12 +632,7 @@ impl Artifact for TriangulateArtifact {
         let g = &self.grid;
         let mut p = Prims::new();
         let mut id = 0u32;
-        for (r, mesh) in self
-            .regions()
-            .iter()
-            .flat_map(|t| t.iter())
-            .zip(self.tiles.iter().flatten())
-        {
+        for (r, mesh) in per_region(self.regions(), &self.tiles) {
             for t in &mesh.tris {
                 let outer = t
                     .iter()
