@@ -122,6 +122,319 @@ pub const STYLES: &[(&str, Style)] = &[
     ("link", style([0.95, 0.55, 0.10, 1.0], None, 2.0)),
     ("graph", style([0.95, 0.55, 0.10, 1.0], None, 2.0)),
     ("metric", style([0.40, 0.40, 0.40, 1.0], None, 1.0)),
+    // Links by kind: the colours of Golodetz's Figure 1 for walk and step
+    // links (cyan, magenta, yellow), then one hue per further kind.
+    ("link/walk", style([0.00, 0.72, 0.82, 1.00], None, 2.0)),
+    ("link/step-up", style([0.85, 0.12, 0.75, 1.00], None, 2.0)),
+    ("link/step-down", style([0.92, 0.78, 0.02, 1.00], None, 2.0)),
+    ("link/jump", style([0.95, 0.42, 0.05, 1.00], None, 2.5)),
+    ("link/crouch", style([0.62, 0.36, 0.08, 1.00], None, 2.5)),
+    ("link/ladder", style([0.20, 0.55, 0.20, 1.00], None, 3.0)),
+    ("link/pass", style([0.58, 0.32, 0.85, 1.00], None, 1.5)),
+    (
+        "link/tile",
+        Style {
+            dashed: true,
+            ..style([0.45, 0.45, 0.50, 1.00], None, 1.0)
+        },
+    ),
+    ("link/region", style([0.30, 0.35, 0.80, 1.00], None, 1.0)),
+    ("link/portal", style([0.35, 0.40, 0.80, 1.0], None, 2.0)),
+    (
+        "link/connection",
+        style([0.85, 0.10, 0.10, 1.00], None, 3.0),
+    ),
+    // Per-stance surfaces (voxel passes, configuration-space meshes).
+    (
+        "node/stand",
+        Style {
+            point: 0.004,
+            ..style([0.25, 0.65, 0.30, 1.00], None, 1.0)
+        },
+    ),
+    (
+        "triangle/stand",
+        style([0.25, 0.65, 0.30, 1.00], Some(0.45), 1.0),
+    ),
+    (
+        "polygon/stand",
+        style([0.25, 0.65, 0.30, 1.00], Some(0.35), 2.0),
+    ),
+    ("contour/stand", style([0.25, 0.65, 0.30, 1.00], None, 2.0)),
+    (
+        "walkable/stand",
+        style([0.25, 0.65, 0.30, 1.00], Some(0.45), 1.5),
+    ),
+    (
+        "node/crouch",
+        Style {
+            point: 0.004,
+            ..style([0.95, 0.68, 0.10, 1.00], None, 1.0)
+        },
+    ),
+    (
+        "triangle/crouch",
+        style([0.95, 0.68, 0.10, 1.00], Some(0.45), 1.0),
+    ),
+    (
+        "polygon/crouch",
+        style([0.95, 0.68, 0.10, 1.00], Some(0.35), 2.0),
+    ),
+    ("contour/crouch", style([0.95, 0.68, 0.10, 1.00], None, 2.0)),
+    (
+        "walkable/crouch",
+        style([0.95, 0.68, 0.10, 1.00], Some(0.45), 1.5),
+    ),
+    (
+        "node/prone",
+        Style {
+            point: 0.004,
+            ..style([0.88, 0.33, 0.18, 1.00], None, 1.0)
+        },
+    ),
+    (
+        "triangle/prone",
+        style([0.88, 0.33, 0.18, 1.00], Some(0.45), 1.0),
+    ),
+    (
+        "polygon/prone",
+        style([0.88, 0.33, 0.18, 1.00], Some(0.35), 2.0),
+    ),
+    ("contour/prone", style([0.88, 0.33, 0.18, 1.00], None, 2.0)),
+    (
+        "walkable/prone",
+        style([0.88, 0.33, 0.18, 1.00], Some(0.45), 1.5),
+    ),
+    (
+        "node/swim",
+        Style {
+            point: 0.004,
+            ..style([0.15, 0.48, 0.92, 1.00], None, 1.0)
+        },
+    ),
+    (
+        "triangle/swim",
+        style([0.15, 0.48, 0.92, 1.00], Some(0.45), 1.0),
+    ),
+    (
+        "polygon/swim",
+        style([0.15, 0.48, 0.92, 1.00], Some(0.35), 2.0),
+    ),
+    ("contour/swim", style([0.15, 0.48, 0.92, 1.00], None, 2.0)),
+    (
+        "walkable/swim",
+        style([0.15, 0.48, 0.92, 1.00], Some(0.45), 1.5),
+    ),
+    (
+        "node/sidestep",
+        Style {
+            point: 0.004,
+            ..style([0.58, 0.32, 0.85, 1.00], None, 1.0)
+        },
+    ),
+    (
+        "triangle/sidestep",
+        style([0.58, 0.32, 0.85, 1.00], Some(0.45), 1.0),
+    ),
+    (
+        "polygon/sidestep",
+        style([0.58, 0.32, 0.85, 1.00], Some(0.35), 2.0),
+    ),
+    (
+        "contour/sidestep",
+        style([0.58, 0.32, 0.85, 1.00], None, 2.0),
+    ),
+    (
+        "walkable/sidestep",
+        style([0.58, 0.32, 0.85, 1.00], Some(0.45), 1.5),
+    ),
+    // Brushes and configuration space.
+    ("brush", style([0.35, 0.38, 0.45, 1.00], Some(0.25), 1.5)),
+    (
+        "brush/expanded",
+        style([0.30, 0.50, 0.85, 1.00], Some(0.12), 1.0),
+    ),
+    (
+        "face/bevel",
+        style([0.95, 0.45, 0.10, 1.00], Some(0.45), 1.5),
+    ),
+    (
+        "face/kept",
+        style([0.30, 0.60, 0.85, 1.00], Some(0.30), 1.0),
+    ),
+    (
+        "face/clipped",
+        Style {
+            dashed: true,
+            ..style([0.80, 0.20, 0.20, 0.80], None, 1.0)
+        },
+    ),
+    (
+        "edge-plane",
+        style([0.45, 0.20, 0.70, 1.00], Some(0.10), 1.0),
+    ),
+    ("ladder", style([0.20, 0.55, 0.20, 1.00], Some(0.35), 2.0)),
+    // Voxels and tiles.
+    (
+        "voxel/walkable",
+        style([0.25, 0.65, 0.30, 1.00], Some(0.55), 1.0),
+    ),
+    (
+        "voxel/border",
+        style([0.95, 0.55, 0.10, 1.00], Some(0.65), 1.0),
+    ),
+    (
+        "voxel/non-walkable",
+        style([0.55, 0.30, 0.30, 1.00], Some(0.35), 1.0),
+    ),
+    (
+        "voxel/water",
+        style([0.15, 0.48, 0.92, 1.00], Some(0.35), 1.0),
+    ),
+    (
+        "voxel/solid",
+        style([0.45, 0.45, 0.48, 1.00], Some(0.40), 1.0),
+    ),
+    ("tile", style([0.40, 0.40, 0.45, 1.00], None, 1.0)),
+    (
+        "tile/overlap",
+        Style {
+            dashed: true,
+            ..style([0.40, 0.40, 0.45, 1.00], None, 1.0)
+        },
+    ),
+    // Navigation graphs.
+    ("obstacle", style([0.30, 0.31, 0.34, 1.00], Some(0.75), 1.5)),
+    ("contour/outer", style([0.15, 0.16, 0.20, 1.00], None, 2.0)),
+    ("contour/hole", style([0.60, 0.15, 0.15, 1.00], None, 2.0)),
+    (
+        "contour/simplified",
+        style([0.10, 0.45, 0.90, 1.00], None, 2.0),
+    ),
+    (
+        "triangle",
+        Style {
+            per_element: true,
+            ..style([0.45, 0.50, 0.55, 1.00], Some(0.30), 1.0)
+        },
+    ),
+    ("edge", style([0.45, 0.50, 0.55, 1.00], None, 1.5)),
+    (
+        "edge/triangulation",
+        style([0.55, 0.72, 0.78, 0.90], None, 1.0),
+    ),
+    ("edge/incentre", style([0.05, 0.55, 0.55, 1.00], None, 1.5)),
+    ("edge/dual", style([0.80, 0.12, 0.50, 1.00], None, 2.0)),
+    (
+        "edge/dual/repaired",
+        Style {
+            dashed: true,
+            ..style([0.80, 0.12, 0.50, 1.00], None, 2.0)
+        },
+    ),
+    ("edge/gallery", style([0.92, 0.55, 0.05, 1.00], None, 2.5)),
+    ("edge/delaunay", style([0.05, 0.55, 0.55, 1.00], None, 2.0)),
+    (
+        "edge/flagged",
+        Style {
+            dashed: true,
+            ..style([0.95, 0.55, 0.05, 1.00], None, 2.0)
+        },
+    ),
+    (
+        "edge/removed",
+        Style {
+            dashed: true,
+            ..style([0.85, 0.10, 0.10, 1.00], None, 1.5)
+        },
+    ),
+    (
+        "edge/missing",
+        Style {
+            dashed: true,
+            ..style([0.50, 0.50, 0.50, 1.00], None, 1.5)
+        },
+    ),
+    (
+        "node/dual",
+        Style {
+            point: 0.003,
+            ..style([0.30, 0.30, 0.35, 0.80], None, 1.0)
+        },
+    ),
+    (
+        "node/guard",
+        Style {
+            point: 0.008,
+            ..style([0.85, 0.10, 0.10, 1.00], None, 2.0)
+        },
+    ),
+    (
+        "node/connector",
+        Style {
+            point: 0.007,
+            ..style([0.10, 0.40, 0.85, 1.00], None, 2.0)
+        },
+    ),
+    (
+        "region",
+        Style {
+            per_element: true,
+            ..style([0.45, 0.50, 0.55, 1.00], Some(0.35), 1.0)
+        },
+    ),
+    (
+        "voronoi/cell",
+        Style {
+            per_element: true,
+            ..style([0.35, 0.40, 0.50, 1.00], Some(0.22), 1.0)
+        },
+    ),
+    (
+        "voronoi/bad",
+        style([0.85, 0.10, 0.10, 1.00], Some(0.40), 2.0),
+    ),
+    ("blocker", style([0.30, 0.31, 0.34, 1.00], Some(0.75), 1.5)),
+    (
+        "blocker/inflated",
+        Style {
+            dashed: true,
+            ..style([0.95, 0.55, 0.10, 0.80], Some(0.18), 1.0)
+        },
+    ),
+    // Medial axes and the explicit corridor map.
+    ("axis", style([0.72, 0.10, 0.62, 1.00], None, 2.5)),
+    (
+        "axis/vertex",
+        Style {
+            point: 0.004,
+            ..style([0.50, 0.05, 0.42, 1.00], None, 1.0)
+        },
+    ),
+    ("axis/join", style([0.95, 0.50, 0.05, 1.00], None, 3.0)),
+    (
+        "axis/edge/added",
+        style([0.10, 0.60, 0.20, 1.00], None, 2.5),
+    ),
+    ("connection", style([0.10, 0.65, 0.25, 1.00], None, 4.0)),
+    (
+        "influence-zone",
+        style([0.20, 0.45, 0.90, 1.00], Some(0.25), 1.0),
+    ),
+    ("scene/obstacle", style([0.70, 0.15, 0.15, 1.00], None, 2.5)),
+    (
+        "corridor/area",
+        Style {
+            per_element: true,
+            ..style([0.45, 0.50, 0.55, 0.60], Some(0.18), 0.8)
+        },
+    ),
+    ("corridor/disk", style([0.70, 0.45, 0.70, 0.45], None, 0.8)),
+    (
+        "corridor/closest",
+        style([0.20, 0.40, 0.90, 0.45], None, 0.8),
+    ),
+    ("path", style([0.85, 0.10, 0.10, 1.00], None, 3.5)),
 ];
 
 /// The style of a kind: its own entry, else its nearest ancestor's, else a
@@ -695,6 +1008,45 @@ pub fn draw_group_immediate(gizmos: &mut Gizmos, g: &Group, scale: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stances_and_link_kinds_have_distinct_colours() {
+        let stances = ["stand", "crouch", "prone", "swim", "sidestep"];
+        for (i, a) in stances.iter().enumerate() {
+            for b in &stances[i + 1..] {
+                assert_ne!(
+                    style_for(&format!("triangle/{a}")).color,
+                    style_for(&format!("triangle/{b}")).color
+                );
+            }
+        }
+        let links = [
+            "walk",
+            "step-up",
+            "step-down",
+            "jump",
+            "crouch",
+            "ladder",
+            "portal",
+            "connection",
+        ];
+        for (i, a) in links.iter().enumerate() {
+            for b in &links[i + 1..] {
+                assert_ne!(
+                    style_for(&format!("link/{a}")).color,
+                    style_for(&format!("link/{b}")).color,
+                    "{a} vs {b}"
+                );
+            }
+        }
+        // Golodetz's Figure 1: cyan walk, magenta step up, yellow step down.
+        let walk = style_for("link/walk").color;
+        assert!(walk[2] > walk[0] && walk[1] > walk[0]);
+        let up = style_for("link/step-up").color;
+        assert!(up[0] > up[1] && up[2] > up[1]);
+        let down = style_for("link/step-down").color;
+        assert!(down[0] > down[2] && down[1] > down[2]);
+    }
 
     #[test]
     fn styles_fall_back_along_the_kind_chain() {
