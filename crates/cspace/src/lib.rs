@@ -112,7 +112,7 @@ pub mod extra;
 pub mod links;
 pub mod mapfile;
 pub mod output;
-pub mod polyhedron;
+pub use navscope_core::geom::polyhedron;
 pub mod samples;
 pub mod scene;
 pub mod stages;

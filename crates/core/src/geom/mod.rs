@@ -4,6 +4,7 @@
 //! `glam` vectors. See the crate docs for the plan-coordinate convention.
 
 mod polygon;
+pub mod polyhedron;
 mod predicates;
 mod solid;
 mod validate;

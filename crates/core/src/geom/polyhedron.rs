@@ -13,8 +13,8 @@
 //! O(planes² · face size) and never produces the near-duplicate vertices
 //! that triple intersections give where more than three planes meet.
 
+use super::{Aabb, Plane};
 use glam::DVec3;
-use navscope_core::geom::{Aabb, Plane};
 use serde::Serialize;
 use thiserror::Error;
 
