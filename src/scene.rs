@@ -21,6 +21,7 @@ use bevy::render::renderer::RenderAdapterInfo;
 use bevy::window::PrimaryWindow;
 use bevy_egui::PrimaryEguiContext;
 use bevy_panorbit_camera::PanOrbitCamera;
+use navscope_core::geom::polyhedron::Polyhedron;
 use navscope_core::geom::{Polygon, plan_to_world};
 use navscope_core::level::{Blocker, Level, LevelData};
 
@@ -174,6 +175,23 @@ pub fn level_drawing(level: &Level) -> LevelDrawing {
             }
         }
         LevelData::Brushes(b) => {
+            // Brushes as translucent solids with edges; entity brushes
+            // (ladders, ...) tinted so they stand out from the world.
+            d.lit = true;
+            for (solid, brush) in brush_solids(b) {
+                let (fill, edge) = if brush.entity.is_some() {
+                    ([0.35, 0.65, 0.35, 0.45], [0.10, 0.40, 0.12, 1.0])
+                } else {
+                    ([0.72, 0.74, 0.78, 0.45], [0.25, 0.27, 0.32, 1.0])
+                };
+                for face in &solid.faces {
+                    let ring: Vec<Vec3> = face.vertices.iter().map(|v| v.as_vec3()).collect();
+                    for i in 1..ring.len().saturating_sub(1) {
+                        d.fill.push(([ring[0], ring[i], ring[i + 1]], fill));
+                    }
+                    outline(&mut d, &ring, edge);
+                }
+            }
             for e in &b.entities {
                 if let Some(o) = e.origin {
                     let o = o.as_vec3();
@@ -215,6 +233,16 @@ pub fn level_drawing(level: &Level) -> LevelDrawing {
     d
 }
 
+/// The solid of every brush that has one (a broken brush is skipped here:
+/// the loader and the pipeline report it).
+fn brush_solids(
+    b: &navscope_core::level::BrushLevel,
+) -> impl Iterator<Item = (Polyhedron, &navscope_core::level::Brush)> {
+    b.brushes
+        .iter()
+        .filter_map(|br| Some((Polyhedron::from_planes(&br.planes).ok()?, br)))
+}
+
 /// Every point that bounds the level.
 pub fn level_points(level: &Level) -> Vec<Vec3> {
     match &level.data {
@@ -230,11 +258,10 @@ pub fn level_points(level: &Level) -> Vec<Vec3> {
                 .iter()
                 .filter_map(|e| e.origin.map(|o| o.as_vec3()))
                 .collect();
-            // Brush planes bound the solids; their closest points to the origin are a fair outline.
             pts.extend(
-                b.brushes
-                    .iter()
-                    .flat_map(|br| br.planes.iter().map(|p| (p.normal * p.d).as_vec3())),
+                brush_solids(b).flat_map(|(solid, _)| {
+                    solid.distinct_vertices().into_iter().map(|v| v.as_vec3())
+                }),
             );
             pts
         }
