@@ -41,7 +41,7 @@ pub fn headless() -> App {
 }
 
 /// Queues what the command line asked for: the level, the pipeline, the
-/// stage.
+/// stage, the probe's points.
 pub fn apply_args(app: &mut App, args: &Args) {
     if let Some(level) = &args.level {
         app.world_mut()
@@ -53,6 +53,13 @@ pub fn apply_args(app: &mut App, args: &Args) {
     }
     if let Some(stage) = &args.stage {
         app.world_mut().resource_mut::<Timeline>().requested = Some(stage.clone());
+    }
+    let mut probe = app.world_mut().resource_mut::<crate::probe::Probe>();
+    if let Some(p) = args.from {
+        probe.set_start(p);
+    }
+    if let Some(p) = args.to {
+        probe.set_goal(p);
     }
 }
 

@@ -1,5 +1,5 @@
 //! Command-line arguments: `navscope [LEVEL] [--pipeline P] [--stage N]
-//! [--screenshot F.png] [--measure]`.
+//! [--from X,Y,Z --to X,Y,Z] [--screenshot F.png] [--measure]`.
 //!
 //! Parsed by hand (four options do not justify clap's build time in the
 //! app). `--stage` takes a stage id (`cells`) or a 1-based position as the
@@ -8,16 +8,18 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use bevy::prelude::Resource;
+use bevy::prelude::{Resource, Vec3};
 
 /// The usage text printed by `--help` and after a bad argument.
 pub const USAGE: &str =
-    "usage: navscope [LEVEL] [--pipeline P] [--stage N|ID] [--screenshot F.png] [--measure]
+    "usage: navscope [LEVEL] [--pipeline P] [--stage N|ID] [--from X,Y,Z --to X,Y,Z] [--screenshot F.png] [--measure]
 
   LEVEL             level file to open (default: the embedded sample floor plan)
   --pipeline P      pipeline to build with (default: the one remembered for the file,
                     else the first that accepts the level)
   --stage N|ID      stage to show: 1-based position in the timeline or stage id
+  --from X,Y,Z      path probe start (world metres), as a click would set it
+  --to X,Y,Z        path probe goal, as a shift-click would set it
   --screenshot F    render the chosen stage, save it as PNG to F and exit
   --measure         after five idle seconds, change a parameter every half second for
                     ten seconds, print idle
@@ -35,6 +37,10 @@ pub struct Args {
     pub pipeline: Option<String>,
     /// Stage to show, as given (id or 1-based number).
     pub stage: Option<String>,
+    /// Path probe start point.
+    pub from: Option<Vec3>,
+    /// Path probe goal point.
+    pub to: Option<Vec3>,
     /// Where to save a screenshot before exiting.
     pub screenshot: Option<PathBuf>,
     /// Run the frame-time measurement and exit.
@@ -66,6 +72,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, CliError>
                 out.pipeline = Some(value("--pipeline")?.to_string_lossy().into_owned())
             }
             "--stage" => out.stage = Some(value("--stage")?.to_string_lossy().into_owned()),
+            "--from" => out.from = Some(point("--from", &value("--from")?)?),
+            "--to" => out.to = Some(point("--to", &value("--to")?)?),
             "--screenshot" => out.screenshot = Some(PathBuf::from(value("--screenshot")?)),
             "--measure" => out.measure = true,
             s if s.starts_with('-') && s.len() > 1 => {
@@ -82,6 +90,22 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, CliError>
         }
     }
     Ok(out)
+}
+
+/// Parses `X,Y,Z` (finite numbers) for option `name`.
+fn point(name: &str, v: &OsString) -> Result<Vec3, CliError> {
+    let text = v.to_string_lossy();
+    let parts: Vec<f32> = text
+        .split(',')
+        .filter_map(|t| t.trim().parse::<f32>().ok())
+        .filter(|x| x.is_finite())
+        .collect();
+    match (text.split(',').count(), parts.as_slice()) {
+        (3, [x, y, z]) => Ok(Vec3::new(*x, *y, *z)),
+        _ => Err(CliError::Bad(format!(
+            "{name} needs three numbers X,Y,Z, got '{text}'"
+        ))),
+    }
 }
 
 /// Resolves a `--stage` value against a pipeline's stage ids: an id, or a
@@ -126,6 +150,9 @@ mod tests {
         assert_eq!(a.stage.as_deref(), Some("3"));
         assert_eq!(a.screenshot, Some(PathBuf::from("o.png")));
         assert_eq!(p(&[]).unwrap(), Args::default());
+        let a = p(&["--from", "1,0,-2.5", "--to", "3, 0, 4"]).unwrap();
+        assert_eq!(a.from, Some(Vec3::new(1.0, 0.0, -2.5)));
+        assert_eq!(a.to, Some(Vec3::new(3.0, 0.0, 4.0)));
     }
 
     #[test]
@@ -134,6 +161,8 @@ mod tests {
         assert!(matches!(p(&["--bogus"]), Err(CliError::Bad(m)) if m.contains("--bogus")));
         assert!(matches!(p(&["a", "b"]), Err(CliError::Bad(_))));
         assert_eq!(p(&["-h"]), Err(CliError::Help));
+        assert!(matches!(p(&["--from", "1,2"]), Err(CliError::Bad(m)) if m.contains("--from")));
+        assert!(matches!(p(&["--to", "1,2,nan"]), Err(CliError::Bad(_))));
     }
 
     #[test]
