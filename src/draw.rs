@@ -792,6 +792,17 @@ fn fill_material(stage: usize) -> StandardMaterial {
     }
 }
 
+/// Per-vertex linear colours for triangles given with one sRGB colour each
+/// (the vertex-colour attribute Bevy meshes take).
+pub fn vertex_colors(tris: &[([Vec3; 3], [f32; 4])]) -> Vec<[f32; 4]> {
+    tris.iter()
+        .flat_map(|(_, c)| {
+            let lin = Color::srgba(c[0], c[1], c[2], c[3]).to_linear();
+            [[lin.red, lin.green, lin.blue, lin.alpha]; 3]
+        })
+        .collect()
+}
+
 fn triangle_mesh(tris: &[([Vec3; 3], [f32; 4])]) -> Mesh {
     use bevy::asset::RenderAssetUsages;
     use bevy::mesh::PrimitiveTopology;
@@ -799,13 +810,7 @@ fn triangle_mesh(tris: &[([Vec3; 3], [f32; 4])]) -> Mesh {
         .iter()
         .flat_map(|(t, _)| t.map(|p| p.to_array()))
         .collect();
-    let colors: Vec<[f32; 4]> = tris
-        .iter()
-        .flat_map(|(_, c)| {
-            let lin = Color::srgba(c[0], c[1], c[2], c[3]).to_linear();
-            [[lin.red, lin.green, lin.blue, lin.alpha]; 3]
-        })
-        .collect();
+    let colors = vertex_colors(tris);
     let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
     Mesh::new(
         PrimitiveTopology::TriangleList,

@@ -441,13 +441,7 @@ fn lit_mesh(tris: &[([Vec3; 3], [f32; 4])], lit: bool) -> Mesh {
             [n.to_array(); 3]
         })
         .collect();
-    let colors: Vec<[f32; 4]> = tris
-        .iter()
-        .flat_map(|(_, c)| {
-            let l = Color::srgba(c[0], c[1], c[2], c[3]).to_linear();
-            [[l.red, l.green, l.blue, l.alpha]; 3]
-        })
-        .collect();
+    let colors = draw::vertex_colors(tris);
     Mesh::new(
         PrimitiveTopology::TriangleList,
         RenderAssetUsages::RENDER_WORLD,
