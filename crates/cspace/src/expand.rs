@@ -12,15 +12,21 @@
 //! the sum; intersecting all of them gives exactly the sum (candidates that
 //! only touch it at an edge or a vertex leave no face). The surviving planes
 //! that are not moved brush faces are the *bevel* planes of Figure 3(c).
+//!
+//! Candidates are merged only when they are the same plane *where the sum
+//! lies*: within [`POLY_EPS`] of each other over the sum's bounding box.
+//! An angle tolerance on the normals alone is wrong: for a brush rotated a
+//! little about two axes, a bevel normal such as `rY × Z` can differ from
+//! an axis by a few micro-radians yet bound a distinct sliver face, and
+//! dropping it moves sum vertices by far more than that angle (0.5 mm for
+//! a 4 µrad difference, where the neighbouring faces also meet at small
+//! angles).
 
 use glam::DVec3;
 use navscope_core::geom::Plane;
 use serde::Serialize;
 
-use crate::polyhedron::{PolyError, Polyhedron};
-
-/// Normals closer than this (1 − cos) are the same candidate normal.
-const SAME_NORMAL: f64 = 1.0e-10;
+use crate::polyhedron::{EPS, POLY_EPS, PolyError, Polyhedron};
 
 /// Where an expanded face's plane came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -77,16 +83,22 @@ pub fn expand(
     bevels: bool,
 ) -> Result<ExpandedBrush, PolyError> {
     let mut candidates: Vec<(Plane, FaceOrigin)> = Vec::new();
+    // The sum's bounding box, as centre and half extents.
+    let centre = (brush.bounds.min + brush.bounds.max) * 0.5;
+    let reach = (brush.bounds.max - brush.bounds.min) * 0.5 + half;
     let push = |n: DVec3, origin: FaceOrigin, candidates: &mut Vec<(Plane, FaceOrigin)>| {
         let Some(n) = n.try_normalize() else { return };
+        let plane = Plane {
+            normal: n,
+            d: brush.support(n) + box_support(half, n),
+        };
         if candidates
             .iter()
-            .any(|(p, _)| p.normal.dot(n) > 1.0 - SAME_NORMAL)
+            .any(|(p, _)| same_plane_within(p, &plane, centre, reach))
         {
             return;
         }
-        let d = brush.support(n) + box_support(half, n);
-        candidates.push((Plane { normal: n, d }, origin));
+        candidates.push((plane, origin));
     };
     for f in &brush.faces {
         push(f.plane.normal, FaceOrigin::Brush, &mut candidates);
@@ -96,29 +108,71 @@ pub fn expand(
             push(a, FaceOrigin::AxialBevel, &mut candidates);
             push(-a, FaceOrigin::AxialBevel, &mut candidates);
         }
-        for f in &brush.faces {
-            let n = f.vertices.len();
-            for i in 0..n {
-                let e = f.vertices[(i + 1) % n] - f.vertices[i];
-                let Some(e) = e.try_normalize() else { continue };
-                for a in [DVec3::X, DVec3::Y, DVec3::Z] {
-                    let c = e.cross(a);
-                    if c.length() > 1e-9 {
-                        push(c, FaceOrigin::EdgeBevel, &mut candidates);
-                        push(-c, FaceOrigin::EdgeBevel, &mut candidates);
-                    }
+        for e in edge_directions(brush) {
+            for a in [DVec3::X, DVec3::Y, DVec3::Z] {
+                let c = e.cross(a);
+                if c.length() > 1e-9 {
+                    push(c, FaceOrigin::EdgeBevel, &mut candidates);
+                    push(-c, FaceOrigin::EdgeBevel, &mut candidates);
                 }
             }
         }
     }
-    let planes: Vec<Plane> = candidates.iter().map(|(p, _)| *p).collect();
-    let solid = Polyhedron::from_planes(&planes)?;
+    // Two candidates can still give one face (they meet at so small an
+    // angle that neither clips the other where the sum lies): the
+    // construction names them, and the later one is dropped.
+    let solid = loop {
+        let planes: Vec<Plane> = candidates.iter().map(|(p, _)| *p).collect();
+        match Polyhedron::from_planes(&planes) {
+            Err(PolyError::DuplicatePlane(_, later)) => {
+                candidates.remove(later);
+            }
+            built => break built?,
+        }
+    };
     let origins = solid.faces.iter().map(|f| candidates[f.source].1).collect();
     Ok(ExpandedBrush {
         brush: brush_index,
         solid,
         origins,
     })
+}
+
+/// The direction of every brush edge (with repeats), as the cross product
+/// of the normals of the two faces meeting there. Differences of the
+/// clipped vertices would carry their rounding (about 1e-10 m, from the
+/// far square the faces are clipped out of) into the direction, making
+/// bevels that should coincide with an axial plane or a brush face differ
+/// from it by more than [`POLY_EPS`] across the brush.
+fn edge_directions(brush: &Polyhedron) -> Vec<DVec3> {
+    let mut out = Vec::new();
+    for (fi, f) in brush.faces.iter().enumerate() {
+        let n = f.vertices.len();
+        for i in 0..n {
+            let (a, b) = (f.vertices[i], f.vertices[(i + 1) % n]);
+            let Some(along) = (b - a).try_normalize() else {
+                continue;
+            };
+            let neighbour = brush.faces.iter().enumerate().find(|(gi, g)| {
+                *gi != fi && g.plane.distance(a).abs() < EPS && g.plane.distance(b).abs() < EPS
+            });
+            let exact =
+                neighbour.and_then(|(_, g)| f.plane.normal.cross(g.plane.normal).try_normalize());
+            out.push(exact.unwrap_or(along));
+        }
+    }
+    out
+}
+
+/// True when `a` and `b` face the same way and lie within [`POLY_EPS`] of
+/// each other everywhere in the box with centre `centre` and half extents
+/// `reach`: there they are one plane to the polyhedron construction, which
+/// would otherwise keep both as duplicate faces.
+fn same_plane_within(a: &Plane, b: &Plane, centre: DVec3, reach: DVec3) -> bool {
+    let dn = a.normal - b.normal;
+    // The largest |(a − b)·p − (d_a − d_b)| over the box's corners.
+    let gap = (dn.dot(centre) - (a.d - b.d)).abs() + box_support(reach, dn);
+    a.normal.dot(b.normal) > 0.0 && gap <= POLY_EPS
 }
 
 /// The corners of the Minkowski sum's brute-force construction: every brush
@@ -198,6 +252,42 @@ mod tests {
         assert!(
             !matches_minkowski(&without, &pts, 1e-6),
             "without bevels the expanded brush must overshoot the sum"
+        );
+    }
+
+    /// The shrunk proptest case: a small box turned by 5 mrad of yaw and
+    /// 0.86 mrad of pitch. Its bevels `rY × Z` and `rZ × X` lie 4.3 µrad
+    /// from the `+X` axial plane and the brush's `rY` face; merging them by
+    /// angle left a vertex 0.5 mm outside the sum.
+    #[test]
+    fn nearly_axis_aligned_box_keeps_its_sliver_bevels() {
+        let b = build::rotated_box(
+            DVec3::new(1.0, -2.0, 0.5),
+            DVec3::splat(0.05),
+            0.00502337173545581,
+            0.0008565278164228556,
+        );
+        let p = Polyhedron::from_planes(&b.planes).unwrap();
+        let half = DVec3::splat(0.05);
+        let e = expand(0, &p, half, true).unwrap();
+        let pts = minkowski_points(&p, half);
+        for v in e.solid.distinct_vertices() {
+            let miss = pts
+                .iter()
+                .map(|q| q.distance(v))
+                .fold(f64::INFINITY, f64::min);
+            assert!(miss < 1e-6, "vertex {v} is {miss} from every sum corner");
+        }
+        assert!(pts.iter().all(|q| e.solid.contains(*q, 1e-9)));
+        // 11 distinct face planes of the zonotope (the three box edges and
+        // three brush edges, two triples coplanar), each on both sides.
+        assert_eq!(e.solid.faces.len(), 22);
+        assert!(
+            e.solid
+                .faces
+                .iter()
+                .any(|f| f.plane.normal.dot(DVec3::X) > 1.0 - 1e-10 && f.plane.normal != DVec3::X),
+            "the sliver bevel next to +X is kept"
         );
     }
 

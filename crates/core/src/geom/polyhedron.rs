@@ -47,7 +47,8 @@ pub enum PolyError {
     /// A plane's distance is not finite or puts it beyond [`MAX_COORD`].
     #[error("plane {0} lies beyond the largest allowed coordinate ({MAX_COORD} m)")]
     PlaneTooFar(usize),
-    /// Two planes are the same plane.
+    /// Two planes are the same plane: their faces lie on each other within
+    /// [`POLY_EPS`] (planes at a small angle that clip each other are fine).
     #[error("planes {0} and {1} are the same plane")]
     DuplicatePlane(usize, usize),
     /// The planes enclose no volume (they contradict each other or meet in
@@ -104,39 +105,11 @@ impl Polyhedron {
             }
             unit.push(q);
         }
-        for i in 0..unit.len() {
-            for j in 0..i {
-                if unit[i].normal.dot(unit[j].normal) > 1.0 - 1e-12
-                    && (unit[i].d - unit[j].d).abs() < EPS
-                {
-                    return Err(PolyError::DuplicatePlane(j, i));
-                }
-            }
+        let far = clip_faces(&unit, |p| square(p, p.normal * p.d, FAR));
+        if far.len() < 4 {
+            return Err(PolyError::ZeroVolume(far.len()));
         }
-        let mut faces = Vec::new();
-        for (i, p) in unit.iter().enumerate() {
-            let mut poly = far_square(p);
-            for (j, q) in unit.iter().enumerate() {
-                if i != j {
-                    poly = split(&poly, q, POLY_EPS).1;
-                    if poly.len() < 3 {
-                        break;
-                    }
-                }
-            }
-            let poly = dedup_ring(poly, POLY_EPS);
-            if poly.len() >= 3 && polygon_area(&poly) > EPS * EPS {
-                faces.push(Face {
-                    plane: *p,
-                    source: i,
-                    vertices: poly,
-                });
-            }
-        }
-        if faces.len() < 4 {
-            return Err(PolyError::ZeroVolume(faces.len()));
-        }
-        let bounds = Aabb::from_points(faces.iter().flat_map(|f| f.vertices.iter().copied()));
+        let bounds = Aabb::from_points(far.iter().flat_map(|f| f.vertices.iter().copied()));
         let extent = bounds.min.abs().max(bounds.max.abs()).max_element();
         if extent > FAR * 0.5 {
             return Err(PolyError::Unbounded);
@@ -144,6 +117,23 @@ impl Polyhedron {
         if extent > MAX_COORD {
             return Err(PolyError::CoordinateTooLarge);
         }
+        // Second pass from squares just covering the brush: clipping the
+        // far square rounds every vertex by about FAR · 1e-16 = 1e-10 m,
+        // which moves the edge of two faces meeting at a small angle `a`
+        // by 1e-10 / a (30 µm at a = 4 µrad, as an expanded brush's bevels
+        // can); squares the brush's size round a million times less.
+        let centre = (bounds.min + bounds.max) * 0.5;
+        let size = (bounds.max - bounds.min).length() + 1.0;
+        let faces = clip_faces(&unit, |p| {
+            square(p, centre - p.normal * p.distance(centre), size)
+        });
+        if faces.len() < 4 {
+            return Err(PolyError::ZeroVolume(faces.len()));
+        }
+        if let Some((a, b)) = coinciding_faces(&faces) {
+            return Err(PolyError::DuplicatePlane(a, b));
+        }
+        let bounds = Aabb::from_points(faces.iter().flat_map(|f| f.vertices.iter().copied()));
         let poly = Polyhedron { faces, bounds };
         if poly.volume() < EPS * EPS {
             return Err(PolyError::ZeroVolume(poly.faces.len()));
@@ -208,15 +198,60 @@ pub fn plane_basis(n: DVec3) -> (DVec3, DVec3) {
     (u, v)
 }
 
-fn far_square(p: &Plane) -> Vec<DVec3> {
+/// The square with centre `c` (on `p`) and half size `half` in `p`, wound
+/// counter-clockwise seen from the side `p`'s normal points to.
+fn square(p: &Plane, c: DVec3, half: f64) -> Vec<DVec3> {
     let (u, v) = plane_basis(p.normal);
-    let c = p.normal * p.d;
     vec![
-        c + (-u - v) * FAR,
-        c + (u - v) * FAR,
-        c + (u + v) * FAR,
-        c + (-u + v) * FAR,
+        c + (-u - v) * half,
+        c + (u - v) * half,
+        c + (u + v) * half,
+        c + (-u + v) * half,
     ]
+}
+
+/// The first pair of faces (as plane indices, lower first) that lie within
+/// [`POLY_EPS`] of each other's plane and face the same way: one plane
+/// given twice, or two planes so nearly the same that neither clips the
+/// other anywhere on the brush. Planes meeting at a small angle are
+/// otherwise fine: clipping separates them into a face and a sliver (or
+/// nothing).
+fn coinciding_faces(faces: &[Face]) -> Option<(usize, usize)> {
+    let on = |f: &Face, p: &Plane| f.vertices.iter().all(|&v| p.distance(v).abs() <= POLY_EPS);
+    for (k, b) in faces.iter().enumerate() {
+        for a in &faces[..k] {
+            if a.plane.normal.dot(b.plane.normal) > 0.0 && on(a, &b.plane) && on(b, &a.plane) {
+                return Some((a.source, b.source));
+            }
+        }
+    }
+    None
+}
+
+/// Each plane's face: the square `start` gives on it clipped by every
+/// other plane; planes left with no area give none.
+fn clip_faces(unit: &[Plane], start: impl Fn(&Plane) -> Vec<DVec3>) -> Vec<Face> {
+    let mut faces = Vec::new();
+    for (i, p) in unit.iter().enumerate() {
+        let mut poly = start(p);
+        for (j, q) in unit.iter().enumerate() {
+            if i != j {
+                poly = split(&poly, q, POLY_EPS).1;
+                if poly.len() < 3 {
+                    break;
+                }
+            }
+        }
+        let poly = dedup_ring(poly, POLY_EPS);
+        if poly.len() >= 3 && polygon_area(&poly) > EPS * EPS {
+            faces.push(Face {
+                plane: *p,
+                source: i,
+                vertices: poly,
+            });
+        }
+    }
+    faces
 }
 
 /// Splits a convex polygon by a plane into its part in front (distance >
@@ -395,6 +430,29 @@ mod tests {
             Polyhedron::from_planes(&[]),
             Err(PolyError::ZeroVolume(0))
         ));
+    }
+
+    #[test]
+    fn planes_at_a_tiny_angle_are_not_duplicates_and_meet_precisely() {
+        // A unit cube whose top is cut from x = 0.5 on by a plane tilted
+        // 1 µrad: a legitimate face, not a duplicate of the top, and the
+        // two meet at x = 0.5 to far better than 1e-10 m / 1e-6 = 0.1 mm
+        // (the rounding of clipping a 1e6 m square).
+        let a: f64 = 1.0e-6;
+        let mut planes = cube_planes(DVec3::ZERO, DVec3::ONE);
+        let n = DVec3::new(a.sin(), a.cos(), 0.0);
+        planes.push(Plane {
+            normal: n,
+            d: n.dot(DVec3::new(0.5, 1.0, 0.0)),
+        });
+        let p = Polyhedron::from_planes(&planes).unwrap();
+        assert_eq!(p.faces.len(), 7);
+        let top = p.faces.iter().find(|f| f.source == 2).unwrap();
+        assert_eq!(top.plane.normal, DVec3::Y);
+        let ridge = top.vertices.iter().map(|v| v.x).fold(0.0, f64::max);
+        assert!((ridge - 0.5).abs() < 1e-8, "top ends at x = {ridge}");
+        let low = p.vertices().map(|v| v.y).filter(|&y| y > 0.5);
+        assert!(low.fold(1.0, f64::min) < 1.0 - 0.4 * a);
     }
 
     #[test]
