@@ -185,22 +185,9 @@ mod tests {
         let faces: Vec<&str> = text.lines().filter(|l| l.starts_with('(')).collect();
         assert_eq!(faces.len(), 12);
         // The top of the floor (world y = 0) is Quake z = 0 with normal +z.
-        let parse = |s: &str| -> Vec<DVec3> {
-            s.split(')')
-                .take(3)
-                .map(|p| {
-                    let v: Vec<f64> = p
-                        .trim_start_matches([' ', '('])
-                        .split_whitespace()
-                        .map(|x| x.parse().unwrap())
-                        .collect();
-                    DVec3::new(v[0], v[1], v[2])
-                })
-                .collect()
-        };
         let tops: Vec<_> = faces[..6]
             .iter()
-            .map(|l| parse(l))
+            .map(|l| quake_points(l))
             .filter(|p| p.iter().all(|v| v.z == 0.0))
             .collect();
         assert_eq!(tops.len(), 1);
@@ -211,23 +198,30 @@ mod tests {
         );
     }
 
+    /// The three plane points of a face line, in Quake coordinates.
+    fn quake_points(line: &str) -> Vec<DVec3> {
+        line.split(')')
+            .take(3)
+            .map(|p| {
+                let v: Vec<f64> = p
+                    .trim_start_matches([' ', '('])
+                    .split_whitespace()
+                    .map(|x| x.parse().unwrap())
+                    .collect();
+                DVec3::new(v[0], v[1], v[2])
+            })
+            .collect()
+    }
+
     /// Planes read back from the written points (Quake to world as
     /// navscope-levels does it).
     fn read_planes(text: &str, metres_per_unit: f64) -> Vec<Plane> {
         text.lines()
             .filter(|l| l.starts_with('('))
             .map(|l| {
-                let p: Vec<DVec3> = l
-                    .split(')')
-                    .take(3)
-                    .map(|p| {
-                        let v: Vec<f64> = p
-                            .trim_start_matches([' ', '('])
-                            .split_whitespace()
-                            .map(|x| x.parse().unwrap())
-                            .collect();
-                        DVec3::new(v[0], v[2], -v[1]) * metres_per_unit
-                    })
+                let p: Vec<DVec3> = quake_points(l)
+                    .into_iter()
+                    .map(|v| DVec3::new(v.x, v.z, -v.y) * metres_per_unit)
                     .collect();
                 Plane::from_normal_point((p[0] - p[1]).cross(p[2] - p[1]), p[1]).unwrap()
             })
