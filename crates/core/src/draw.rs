@@ -77,6 +77,14 @@ pub struct Primitive {
     pub first_step: u32,
     /// Last sub-step at which it exists (`u32::MAX`: to the end).
     pub last_step: u32,
+    /// The layer of a multi-layer level it lies on (`None`: not tied to a
+    /// layer), so a viewer can show some layers and hide the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layer: Option<u32>,
+    /// A quantity the viewer may colour by instead of the kind's colour
+    /// (the clearance of a medial-axis edge, a distance, a cost).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f32>,
 }
 
 impl Primitive {
@@ -88,7 +96,21 @@ impl Primitive {
             shape,
             first_step: 0,
             last_step: u32::MAX,
+            layer: None,
+            value: None,
         }
+    }
+
+    /// The same primitive, tied to layer `layer` of a multi-layer level.
+    pub fn on_layer(mut self, layer: u32) -> Self {
+        self.layer = Some(layer);
+        self
+    }
+
+    /// The same primitive, carrying `value` for colouring by quantity.
+    pub fn with_value(mut self, value: f32) -> Self {
+        self.value = Some(value);
+        self
     }
 
     /// The same primitive, existing only during sub-steps `first..=last`.
@@ -144,5 +166,19 @@ mod tests {
         assert!(p.visible_at(2) && p.visible_at(4));
         assert!(!p.visible_at(5));
         assert!(Primitive::new("x", 0, Shape::Point(Vec3::ZERO)).visible_at(1_000_000));
+    }
+
+    #[test]
+    fn layer_and_value_are_optional_in_json() {
+        let plain = Primitive::new("axis", 1, Shape::Point(Vec3::ONE));
+        let json = serde_json::to_string(&plain).unwrap();
+        assert!(!json.contains("layer") && !json.contains("value"), "{json}");
+        let tagged = plain.clone().on_layer(2).with_value(0.5);
+        let back: Primitive =
+            serde_json::from_str(&serde_json::to_string(&tagged).unwrap()).unwrap();
+        assert_eq!(back.layer, Some(2));
+        assert_eq!(back.value, Some(0.5));
+        let old: Primitive = serde_json::from_str(&json).unwrap();
+        assert_eq!(old, plain);
     }
 }
