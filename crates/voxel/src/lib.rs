@@ -110,9 +110,13 @@
 //! 0.2 m): many small regions. A later pass computes connections only near
 //! its candidates (pooled, passable spans), which gives the same flags.
 //!
-//! Primitives: every artifact draws at most [`stages::MAX_PRIMITIVES`]
-//! primitives (voxels merged into one box per run of equal spans along x)
-//! and then a `label/truncated` label saying how many it left out.
+//! Primitives: voxels are drawn one `Shape::VoxelColumn` per span of a
+//! tile's core (a flagged span as the one voxel at its floor, a solid span
+//! from its bottom to its top, water from the floor to the surface), which
+//! the app draws as GPU-instanced cubes. Every artifact draws at most
+//! [`stages::MAX_PRIMITIVES`] (250 000) primitives and then a
+//! `label/truncated` label saying how many it left out. Primitives are not
+//! part of the timed build.
 
 #![warn(missing_docs)]
 

@@ -2,11 +2,11 @@
 //!
 //! Every per-tile stage maps its tiles with rayon and collects them in tile
 //! order, so the result does not depend on the thread count. Drawing is
-//! bounded: voxels are merged into one box per run of equal neighbouring
-//! spans along x, and an artifact draws at most [`MAX_PRIMITIVES`]
+//! bounded: every voxel span of a tile's core is one `VoxelColumn` (the
+//! app instances cubes), and an artifact draws at most [`MAX_PRIMITIVES`]
 //! primitives, then one label saying how many were left out.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use glam::Vec3;
@@ -26,8 +26,12 @@ use crate::simplify::SimplifiedRegion;
 use crate::tiles::{Grid, Layout, layout};
 use crate::triangulate::RegionMesh;
 
-/// Most primitives one artifact draws.
-pub const MAX_PRIMITIVES: usize = 60_000;
+/// Most primitives one artifact draws. Voxels are drawn one
+/// `Shape::VoxelColumn` per span (the app draws them as GPU-instanced
+/// cubes, so a quarter of a million costs it one instance buffer, not a
+/// quarter of a million meshes); the bound keeps the artifact's drawing, and
+/// the memory it takes, finite on huge levels.
+pub const MAX_PRIMITIVES: usize = 250_000;
 
 struct Prims {
     out: Vec<Primitive>,
@@ -80,38 +84,32 @@ fn top(grid: &Grid) -> Vec3 {
     grid.origin.as_vec3()
 }
 
-/// Merges equal spans of neighbouring columns in a row into boxes: `key`
-/// gives a span's (class, y0, y1) or `None` to skip it.
-fn span_boxes(
+/// Calls `emit(span, column)` for every span of the tile's core columns,
+/// `column` being the `VoxelColumn` of the cell from `y0` to `y1` as `key`
+/// gives them for that span (`None` skips it).
+fn core_columns(
     hf: &Heightfield,
     grid: &Grid,
-    mut key: impl FnMut(usize) -> Option<(u8, f32, f32)>,
-    mut emit: impl FnMut(u8, Vec3, Vec3),
+    mut key: impl FnMut(usize) -> Option<(f32, f32)>,
+    mut emit: impl FnMut(usize, Shape),
 ) {
     let r = hf.rect;
+    let cell = grid.cs as f32;
     for z in r.z0..r.z1 {
-        let mut open: HashMap<(u8, u32, u32), i32> = HashMap::new();
-        for x in r.x0..=r.x1 {
-            let mut here: HashMap<(u8, u32, u32), i32> = HashMap::new();
-            if x < r.x1
-                && let Some(c) = hf.col(x, z)
-            {
-                for s in hf.range(c) {
-                    if let Some((k, y0, y1)) = key(s) {
-                        let id = (k, y0.to_bits(), y1.to_bits());
-                        let start = open.remove(&id).unwrap_or(x);
-                        here.insert(id, start);
-                    }
+        for x in r.x0..r.x1 {
+            let Some(c) = hf.col(x, z) else { continue };
+            for s in hf.range(c) {
+                if let Some((y0, y1)) = key(s) {
+                    let shape = Shape::VoxelColumn {
+                        x: grid.x(x) as f32,
+                        z: grid.z(z) as f32,
+                        cell,
+                        y0,
+                        y1,
+                    };
+                    emit(s, shape);
                 }
             }
-            let mut ended: Vec<_> = open.into_iter().collect();
-            ended.sort_by_key(|e| (e.1, e.0));
-            for ((k, y0, y1), start) in ended {
-                let min = Vec3::new(grid.x(start) as f32, f32::from_bits(y0), grid.z(z) as f32);
-                let max = Vec3::new(grid.x(x) as f32, f32::from_bits(y1), grid.z(z + 1) as f32);
-                emit(k, min, max);
-            }
-            open = here;
         }
     }
 }
@@ -210,38 +208,20 @@ impl Artifact for VoxelArtifact {
         let g = &self.grid;
         let mut p = Prims::new();
         for (ti, hf) in self.tiles.iter().enumerate() {
-            span_boxes(
+            core_columns(
                 hf,
                 g,
-                |s| {
-                    Some((
-                        0,
-                        g.y(hf.spans[s].base) as f32,
-                        g.y(hf.spans[s].floor) as f32,
-                    ))
-                },
-                |_, a, b| {
-                    p.push(Primitive::new(
-                        "voxel/solid",
-                        ti as u32,
-                        Shape::Box { min: a, max: b },
-                    ))
-                },
+                |s| Some((g.y(hf.spans[s].base) as f32, g.y(hf.spans[s].floor) as f32)),
+                |_, shape| p.push(Primitive::new("voxel/solid", ti as u32, shape)),
             );
-            span_boxes(
+            core_columns(
                 hf,
                 g,
                 |s| {
                     let sp = hf.spans[s];
-                    (!sp.water.is_nan()).then(|| (1, g.y(sp.floor) as f32, sp.water))
+                    (!sp.water.is_nan()).then(|| (g.y(sp.floor) as f32, sp.water))
                 },
-                |_, a, b| {
-                    p.push(Primitive::new(
-                        "voxel/water",
-                        ti as u32,
-                        Shape::Box { min: a, max: b },
-                    ))
-                },
+                |_, shape| p.push(Primitive::new("voxel/water", ti as u32, shape)),
             );
         }
         p.finish(top(g))
@@ -333,23 +313,16 @@ impl Artifact for FlagArtifact {
         let kinds = ["voxel/non-walkable", "voxel/walkable", "voxel/border"];
         for (ti, (hf, passes)) in self.heightfields().iter().zip(&self.tiles).enumerate() {
             for (k, pf) in passes.iter().enumerate() {
-                span_boxes(
+                core_columns(
                     hf,
                     g,
                     |s| {
-                        let f = pf.flags[s];
                         let y = g.y(hf.spans[s].floor) as f32;
-                        (f >= NON_WALKABLE).then(|| (f - NON_WALKABLE, y - g.ch as f32, y))
+                        (pf.flags[s] >= NON_WALKABLE).then(|| (y - g.ch as f32, y))
                     },
-                    |c, a, b| {
-                        p.push(
-                            Primitive::new(
-                                kinds[c as usize],
-                                ti as u32,
-                                Shape::Box { min: a, max: b },
-                            )
-                            .during(k as u32, k as u32),
-                        )
+                    |s, shape| {
+                        let kind = kinds[(pf.flags[s] - NON_WALKABLE) as usize];
+                        p.push(Primitive::new(kind, ti as u32, shape).during(k as u32, k as u32))
                     },
                 );
             }

@@ -1,0 +1,100 @@
+//! What the voxel stages draw: one `VoxelColumn` per flagged span (one
+//! voxel high, at the span's floor), per solid span and per wet span.
+
+mod common;
+
+use common::*;
+use navscope_core::level::{Level, LevelData};
+use navscope_core::{Shape, Stance};
+use navscope_voxel::stages::{FlagArtifact, VoxelArtifact};
+
+fn pool_level() -> Level {
+    Level {
+        source: "pool".into(),
+        data: LevelData::Mesh(navscope_voxel::samples::pool().level()),
+    }
+}
+
+#[test]
+fn flag_draws_one_voxel_column_per_flagged_span() {
+    let p = params(&[]);
+    let s = navscope_voxel::Settings::from_params(&p).unwrap();
+    let r = run(pool_level(), p);
+    let flag = r.result(2).unwrap().outcome.as_ref().unwrap();
+    let any: &dyn std::any::Any = flag.as_ref();
+    let f = any.downcast_ref::<FlagArtifact>().unwrap();
+    let prims = flag.primitives();
+    for (k, pass) in s.passes.iter().enumerate() {
+        let mine: Vec<_> = prims.iter().filter(|q| q.first_step == k as u32).collect();
+        let [w, b, n] = f.pass_counts(k);
+        let count = |kind: &str| mine.iter().filter(|q| q.kind == kind).count() as u64;
+        assert_eq!(
+            [
+                count("voxel/walkable"),
+                count("voxel/border"),
+                count("voxel/non-walkable")
+            ],
+            [w, b, n],
+            "pass {k} ({:?})",
+            pass.stance
+        );
+        for q in &mine {
+            assert_eq!(q.last_step, k as u32);
+            match q.shape {
+                Shape::VoxelColumn { cell, y0, y1, .. } => {
+                    assert!((cell as f64 - s.cell_size).abs() < 1e-6);
+                    assert!(((y1 - y0) as f64 - s.cell_height).abs() < 1e-5);
+                }
+                ref other => panic!("{other:?} is not a voxel column"),
+            }
+        }
+    }
+    // The deep pool's floor is walkable for swimming: its voxels sit 2 m down.
+    let swim = s
+        .passes
+        .iter()
+        .position(|p| p.stance == Stance::Swim)
+        .unwrap();
+    assert!(prims.iter().any(|q| q.first_step == swim as u32
+        && q.kind == "voxel/walkable"
+        && matches!(q.shape, Shape::VoxelColumn { y1, .. } if (y1 + 2.0).abs() < 0.06)));
+}
+
+#[test]
+fn voxelize_draws_every_solid_and_wet_span_as_a_column() {
+    let r = run(pool_level(), params(&[]));
+    let v = r.result(1).unwrap();
+    let prims = v.outcome.as_ref().unwrap().primitives();
+    let any: &dyn std::any::Any = v.outcome.as_ref().unwrap().as_ref();
+    let va = any.downcast_ref::<VoxelArtifact>().unwrap();
+    let (mut spans, mut wet) = (0, 0);
+    for hf in &va.tiles {
+        for c in 0..hf.cols.len() - 1 {
+            let (x, z) = hf.cell(c);
+            if hf.rect.in_core(x, z) {
+                spans += hf.range(c).len();
+                wet += hf.range(c).filter(|&s| !hf.spans[s].water.is_nan()).count();
+            }
+        }
+    }
+    let solid = prims.iter().filter(|q| q.kind == "voxel/solid").count();
+    let water = prims.iter().filter(|q| q.kind == "voxel/water").count();
+    assert_eq!(solid, spans);
+    assert_eq!(water, wet);
+    // 6 x 4 m of pool at 0.1 m cells (the deck's side faces on the cell
+    // lines x = 4 and z = 3 fill the first row and column of it).
+    assert!((59 * 39..=60 * 40).contains(&wet), "{wet}");
+    for q in prims.iter().filter(|q| q.kind == "voxel/water") {
+        let Shape::VoxelColumn { x, z, y0, y1, .. } = q.shape else {
+            panic!("{:?}", q.shape)
+        };
+        assert!(
+            (4.0..10.0).contains(&x) && (3.0..7.0).contains(&z),
+            "{x} {z}"
+        );
+        assert!(
+            (y0 + 2.0).abs() < 0.06 && (y1 + 0.1).abs() < 1e-6,
+            "{y0} {y1}"
+        );
+    }
+}
