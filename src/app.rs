@@ -11,6 +11,7 @@ use bevy_panorbit_camera::PanOrbitCameraPlugin;
 use crate::automation::ScreenshotPlugin;
 use crate::cli::Args;
 use crate::draw::{DrawPlugin, LegendPlugin};
+use crate::filter::{FilterPlugin, HeightBand, ViewFilter};
 use crate::frames::FramesPlugin;
 use crate::levels::{LevelRequest, LevelsPlugin};
 use crate::panels::PanelsPlugin;
@@ -29,6 +30,7 @@ pub fn add_core(app: &mut App, levels: LevelsPlugin) {
         ParamsPlugin,
         ProbePlugin,
         LegendPlugin,
+        FilterPlugin,
     ));
 }
 
@@ -53,6 +55,9 @@ pub fn apply_args(app: &mut App, args: &Args) {
     }
     if let Some(stage) = &args.stage {
         app.world_mut().resource_mut::<Timeline>().requested = Some(stage.clone());
+    }
+    if let Some((lo, hi)) = args.slice {
+        app.world_mut().resource_mut::<ViewFilter>().prepare.slice = Some(HeightBand::new(lo, hi));
     }
     let mut probe = app.world_mut().resource_mut::<crate::probe::Probe>();
     if let Some(p) = args.from {

@@ -1,5 +1,5 @@
 //! Command-line arguments: `navscope [LEVEL] [--pipeline P] [--stage N]
-//! [--from X,Y,Z --to X,Y,Z] [--screenshot F.png] [--measure]`.
+//! [--from X,Y,Z --to X,Y,Z] [--slice LO,HI] [--screenshot F.png] [--measure]`.
 //!
 //! Parsed by hand (four options do not justify clap's build time in the
 //! app). `--stage` takes a stage id (`cells`) or a 1-based position as the
@@ -12,7 +12,7 @@ use bevy::prelude::{Resource, Vec3};
 
 /// The usage text printed by `--help` and after a bad argument.
 pub const USAGE: &str =
-    "usage: navscope [LEVEL] [--pipeline P] [--stage N|ID] [--from X,Y,Z --to X,Y,Z] [--screenshot F.png] [--measure]
+    "usage: navscope [LEVEL] [--pipeline P] [--stage N|ID] [--from X,Y,Z --to X,Y,Z] [--slice LO,HI] [--screenshot F.png] [--measure]
 
   LEVEL             level file to open (default: the embedded sample floor plan)
   --pipeline P      pipeline to build with (default: the one remembered for the file,
@@ -20,6 +20,7 @@ pub const USAGE: &str =
   --stage N|ID      stage to show: 1-based position in the timeline or stage id
   --from X,Y,Z      path probe start (world metres), as a click would set it
   --to X,Y,Z        path probe goal, as a shift-click would set it
+  --slice LO,HI     show only what lies between heights LO and HI (world metres)
   --screenshot F    render the chosen stage, save it as PNG to F and exit
   --measure         after five idle seconds, change a parameter every half second for
                     ten seconds, print idle
@@ -41,6 +42,8 @@ pub struct Args {
     pub from: Option<Vec3>,
     /// Path probe goal point.
     pub to: Option<Vec3>,
+    /// Height slice to start with: lowest and highest height shown.
+    pub slice: Option<(f32, f32)>,
     /// Where to save a screenshot before exiting.
     pub screenshot: Option<PathBuf>,
     /// Run the frame-time measurement and exit.
@@ -74,6 +77,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, CliError>
             "--stage" => out.stage = Some(value("--stage")?.to_string_lossy().into_owned()),
             "--from" => out.from = Some(point("--from", &value("--from")?)?),
             "--to" => out.to = Some(point("--to", &value("--to")?)?),
+            "--slice" => out.slice = Some(band(&value("--slice")?)?),
             "--screenshot" => out.screenshot = Some(PathBuf::from(value("--screenshot")?)),
             "--measure" => out.measure = true,
             s if s.starts_with('-') && s.len() > 1 => {
@@ -92,20 +96,32 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, CliError>
     Ok(out)
 }
 
-/// Parses `X,Y,Z` (finite numbers) for option `name`.
-fn point(name: &str, v: &OsString) -> Result<Vec3, CliError> {
+/// Parses exactly `count` comma-separated finite numbers for option `name`;
+/// `shape` names them in the error (`X,Y,Z`).
+fn numbers(name: &str, v: &OsString, count: usize, shape: &str) -> Result<Vec<f32>, CliError> {
     let text = v.to_string_lossy();
     let parts: Vec<f32> = text
         .split(',')
         .filter_map(|t| t.trim().parse::<f32>().ok())
         .filter(|x| x.is_finite())
         .collect();
-    match (text.split(',').count(), parts.as_slice()) {
-        (3, [x, y, z]) => Ok(Vec3::new(*x, *y, *z)),
-        _ => Err(CliError::Bad(format!(
-            "{name} needs three numbers X,Y,Z, got '{text}'"
-        ))),
+    if text.split(',').count() == count && parts.len() == count {
+        Ok(parts)
+    } else {
+        Err(CliError::Bad(format!(
+            "{name} needs {count} numbers {shape}, got '{text}'"
+        )))
     }
+}
+
+/// Parses `X,Y,Z` for option `name`.
+fn point(name: &str, v: &OsString) -> Result<Vec3, CliError> {
+    numbers(name, v, 3, "X,Y,Z").map(|p| Vec3::new(p[0], p[1], p[2]))
+}
+
+/// Parses `--slice LO,HI`.
+fn band(v: &OsString) -> Result<(f32, f32), CliError> {
+    numbers("--slice", v, 2, "LO,HI").map(|p| (p[0], p[1]))
 }
 
 /// Resolves a `--stage` value against a pipeline's stage ids: an id, or a
@@ -153,6 +169,7 @@ mod tests {
         let a = p(&["--from", "1,0,-2.5", "--to", "3, 0, 4"]).unwrap();
         assert_eq!(a.from, Some(Vec3::new(1.0, 0.0, -2.5)));
         assert_eq!(a.to, Some(Vec3::new(3.0, 0.0, 4.0)));
+        assert_eq!(p(&["--slice", "0.5,-1"]).unwrap().slice, Some((0.5, -1.0)));
     }
 
     #[test]
@@ -163,6 +180,8 @@ mod tests {
         assert_eq!(p(&["-h"]), Err(CliError::Help));
         assert!(matches!(p(&["--from", "1,2"]), Err(CliError::Bad(m)) if m.contains("--from")));
         assert!(matches!(p(&["--to", "1,2,nan"]), Err(CliError::Bad(_))));
+        assert!(matches!(p(&["--slice", "1"]), Err(CliError::Bad(m)) if m.contains("LO,HI")));
+        assert!(matches!(p(&["--slice", "1,2,3"]), Err(CliError::Bad(_))));
     }
 
     #[test]

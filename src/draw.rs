@@ -18,6 +18,8 @@ use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use navscope_core::{Primitive, Shape};
 
+use crate::cubes::{self, CubeAssets};
+use crate::filter::{PrepareOptions, RefilterSystems, ViewFilter};
 use crate::stages::{StageElement, StageGeometry};
 use crate::tessellate;
 use crate::timeline::Timeline;
@@ -480,6 +482,11 @@ pub struct Group {
     pub first: u32,
     /// Last sub-step at which they exist.
     pub last: u32,
+    /// The layer of a multi-layer level they lie on, if any.
+    pub layer: Option<u32>,
+    /// The range of the values the kind's primitives carry, when they carry
+    /// any and the options colour by value: the ramp's ends, for the legend.
+    pub value_range: Option<(f32, f32)>,
     /// Line segments with their colour.
     pub lines: Vec<(Vec3, Vec3, [f32; 4])>,
     /// Point markers: centre, radius, colour.
@@ -488,6 +495,9 @@ pub struct Group {
     pub triangles: Vec<([Vec3; 3], [f32; 4])>,
     /// Text labels.
     pub labels: Vec<(Vec3, String)>,
+    /// Voxels drawn as instances of one cube: minimum and maximum corner and
+    /// colour.
+    pub cubes: Vec<(Vec3, Vec3, [f32; 4])>,
 }
 
 /// A stage's primitives, grouped and triangulated for drawing.
@@ -556,10 +566,71 @@ fn ring_lines(ring: &[Vec3], closed: bool) -> impl Iterator<Item = (Vec3, Vec3)>
     (0..count).map(move |i| (ring[i], ring[(i + 1) % n]))
 }
 
+/// A colour for a value at `t` between 0 (the low end of its kind's range:
+/// red, "tight") and 1 (the high end: blue, "roomy"), through orange,
+/// yellow and green.
+pub fn ramp_color(t: f32) -> [f32; 4] {
+    const STOPS: [[f32; 3]; 5] = [
+        [0.85, 0.12, 0.10],
+        [0.95, 0.55, 0.10],
+        [0.85, 0.80, 0.10],
+        [0.20, 0.70, 0.25],
+        [0.15, 0.40, 0.90],
+    ];
+    let t = if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let x = t * (STOPS.len() - 1) as f32;
+    let i = (x.floor() as usize).min(STOPS.len() - 2);
+    let f = x - i as f32;
+    let (a, b) = (STOPS[i], STOPS[i + 1]);
+    [
+        a[0] + (b[0] - a[0]) * f,
+        a[1] + (b[1] - a[1]) * f,
+        a[2] + (b[2] - a[2]) * f,
+        1.0,
+    ]
+}
+
+/// The range a kind's values are coloured over: from 0 when every value is
+/// non-negative (a clearance of 0 is "touching", whatever the data's
+/// minimum), to the largest; a single value gets a unit-wide range.
+fn value_ranges(primitives: &[Primitive]) -> BTreeMap<&str, (f32, f32)> {
+    let mut out: BTreeMap<&str, (f32, f32)> = BTreeMap::new();
+    for p in primitives {
+        if let Some(v) = p.value.filter(|v| v.is_finite()) {
+            let r = out.entry(p.kind.as_str()).or_insert((v, v));
+            r.0 = r.0.min(v);
+            r.1 = r.1.max(v);
+        }
+    }
+    for r in out.values_mut() {
+        if r.0 >= 0.0 {
+            r.0 = 0.0;
+        }
+        if r.1 - r.0 <= f32::EPSILON {
+            r.1 = r.0 + 1.0;
+        }
+    }
+    out
+}
+
 /// Appends the geometry of one primitive to `g` in its style; `unit` is the
 /// level's size, which scales point markers.
 pub fn add_primitive(g: &mut Group, p: &Primitive, unit: f32) {
-    let s = style_for(&p.kind);
+    add_primitive_colored(g, p, unit, None);
+}
+
+/// Like [`add_primitive`], with `color` (when given) in place of the
+/// style's colour for lines, points and fills.
+fn add_primitive_colored(g: &mut Group, p: &Primitive, unit: f32, color: Option<[f32; 4]>) {
+    let mut s = style_for(&p.kind);
+    if let Some(c) = color {
+        s.color = c;
+        s.per_element = false;
+    }
     let fill_color = |alpha: f32| {
         if s.per_element {
             element_color(p.element, alpha)
@@ -601,27 +672,57 @@ pub fn add_primitive(g: &mut Group, p: &Primitive, unit: f32) {
         }
         Shape::VoxelColumn { x, z, cell, y0, y1 } => {
             let (min, max) = (Vec3::new(*x, *y0, *z), Vec3::new(x + cell, *y1, z + cell));
-            let c = fill_color(s.fill.unwrap_or(0.8));
-            g.triangles
-                .extend(box_faces(min, max).into_iter().map(|t| (t, c)));
+            // Voxels are opaque cubes: instancing draws them in one call, and
+            // thousands of blended cubes would need sorting every frame.
+            g.cubes.push((min, max, fill_color(1.0)));
         }
         Shape::Label { at, text } => g.labels.push((*at, text.clone())),
     }
 }
 
-/// Groups and triangulates a stage's primitives for drawing.
-pub fn prepare(primitives: &[Primitive], unit: f32) -> Prepared {
-    let mut groups: BTreeMap<(&str, u32, u32), Group> = BTreeMap::new();
-    for p in primitives {
+/// Groups and triangulates a stage's primitives for drawing: one group per
+/// kind, sub-step range and layer, keeping only what `options` shows.
+pub fn prepare(primitives: &[Primitive], unit: f32, options: &PrepareOptions) -> Prepared {
+    let ranges = if options.color_by_value {
+        value_ranges(primitives)
+    } else {
+        BTreeMap::new()
+    };
+    let mut groups: BTreeMap<(&str, u32, u32, Option<u32>), Group> = BTreeMap::new();
+    for p in primitives.iter().filter(|p| options.keeps(p)) {
+        let range = ranges.get(p.kind.as_str()).copied();
         let g = groups
-            .entry((p.kind.as_str(), p.first_step, p.last_step))
+            .entry((p.kind.as_str(), p.first_step, p.last_step, p.layer))
             .or_insert_with(|| Group {
                 kind: p.kind.clone(),
                 first: p.first_step,
                 last: p.last_step,
+                layer: p.layer,
+                value_range: range,
                 ..Default::default()
             });
-        add_primitive(g, p, unit);
+        let color = range
+            .zip(p.value)
+            .map(|((lo, hi), v)| ramp_color((v - lo) / (hi - lo)));
+        add_primitive_colored(g, p, unit, color);
+    }
+    if let Some(band) = options.slice {
+        // A primitive reaching into the band may reach out of it too (a
+        // path over three floors): keep only its pieces that reach in.
+        for g in groups.values_mut() {
+            g.lines.retain(|(a, b, _)| band.keeps_points([*a, *b]));
+            g.points.retain(|(p, _, _)| band.keeps_points([*p]));
+            g.triangles.retain(|(t, _)| band.keeps_points(*t));
+            g.labels.retain(|(p, _)| band.keeps_points([*p]));
+            g.cubes.retain(|(lo, hi, _)| band.overlaps(lo.y, hi.y));
+        }
+        groups.retain(|_, g| {
+            !(g.lines.is_empty()
+                && g.points.is_empty()
+                && g.triangles.is_empty()
+                && g.labels.is_empty()
+                && g.cubes.is_empty())
+        });
     }
     Prepared {
         groups: groups.into_values().collect(),
@@ -730,6 +831,8 @@ pub struct DrawGroup {
     pub first: u32,
     /// Last sub-step at which it exists.
     pub last: u32,
+    /// The layer it lies on, if any.
+    pub layer: Option<u32>,
 }
 
 /// The element the user clicked, if any.
@@ -743,11 +846,11 @@ impl Plugin for LegendPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Legend>()
             .init_resource::<Selection>()
-            .add_systems(PostUpdate, collect_kinds);
+            .add_systems(PostUpdate, collect_kinds.after(RefilterSystems));
     }
 }
 
-fn collect_kinds(added: Query<&StageGeometry, Added<StageGeometry>>, mut legend: ResMut<Legend>) {
+fn collect_kinds(added: Query<&StageGeometry, Changed<StageGeometry>>, mut legend: ResMut<Legend>) {
     for geo in &added {
         for g in &geo.prepared.groups {
             if !legend.kinds.contains_key(&g.kind) {
@@ -769,13 +872,15 @@ pub struct DrawPlugin;
 
 impl Plugin for DrawPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(
-            PostUpdate,
-            (spawn_visuals, update_visibility)
-                .chain()
-                .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
-        )
-        .add_systems(Update, draw_highlights);
+        app.init_resource::<CubeAssets>()
+            .add_systems(
+                PostUpdate,
+                (spawn_visuals, update_visibility)
+                    .chain()
+                    .after(RefilterSystems)
+                    .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+            )
+            .add_systems(Update, draw_highlights);
     }
 }
 
@@ -825,21 +930,49 @@ fn srgba(c: [f32; 4]) -> Color {
     Color::srgba(c[0], c[1], c[2], c[3])
 }
 
+/// Spawns the drawing of every stage whose geometry was published or
+/// re-prepared, replacing what was drawn for it before.
 fn spawn_visuals(
     mut commands: Commands,
-    added: Query<(Entity, &StageGeometry), Added<StageGeometry>>,
+    changed: Query<(Entity, &StageGeometry), Changed<StageGeometry>>,
+    drawn: Query<(Entity, &ChildOf), With<DrawGroup>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut gizmos: ResMut<Assets<GizmoAsset>>,
+    mut cube_assets: ResMut<CubeAssets>,
 ) {
-    for (root, geo) in &added {
+    for (root, geo) in &changed {
+        for (e, parent) in &drawn {
+            if parent.parent() == root {
+                commands.entity(e).despawn();
+            }
+        }
         for g in &geo.prepared.groups {
             let tag = DrawGroup {
                 stage: geo.stage,
                 kind: g.kind.clone(),
                 first: g.first,
                 last: g.last,
+                layer: g.layer,
             };
+            if !g.cubes.is_empty() {
+                let group = commands
+                    .spawn((
+                        tag.clone(),
+                        Transform::default(),
+                        Visibility::Hidden,
+                        ChildOf(root),
+                    ))
+                    .id();
+                cubes::spawn(
+                    &mut commands,
+                    group,
+                    &g.cubes,
+                    &mut cube_assets,
+                    &mut meshes,
+                    &mut materials,
+                );
+            }
             let s = style_for(&g.kind);
             if !g.lines.is_empty() || !g.points.is_empty() {
                 let mut asset = GizmoAsset::new();
@@ -894,13 +1027,19 @@ fn spawn_visuals(
 /// Whether a group drawn for stage `g.stage` shows under the timeline's
 /// position: its stage is the current one (or earlier, when accumulating),
 /// the sub-step shown lies in its range, and its kind is not hidden.
-pub fn group_visible(g: &DrawGroup, substeps: u32, timeline: &Timeline, legend: &Legend) -> bool {
+pub fn group_visible(
+    g: &DrawGroup,
+    substeps: u32,
+    timeline: &Timeline,
+    legend: &Legend,
+    filter: &ViewFilter,
+) -> bool {
     let stage_ok = if timeline.accumulate {
         g.stage <= timeline.current
     } else {
         g.stage == timeline.current
     };
-    if !stage_ok || legend.is_hidden(&g.kind) {
+    if !stage_ok || legend.is_hidden(&g.kind) || !filter.shows_layer(g.layer) {
         return false;
     }
     let end = substeps.saturating_sub(1);
@@ -915,6 +1054,7 @@ pub fn group_visible(g: &DrawGroup, substeps: u32, timeline: &Timeline, legend: 
 fn update_visibility(
     timeline: Res<Timeline>,
     legend: Res<Legend>,
+    filter: Res<ViewFilter>,
     roots: Query<&StageGeometry>,
     mut groups: Query<(
         &DrawGroup,
@@ -928,7 +1068,7 @@ fn update_visibility(
             .get(parent.parent())
             .map(|r| r.substeps.len() as u32)
             .unwrap_or(0);
-        let shown = group_visible(g, substeps, &timeline, &legend);
+        let shown = group_visible(g, substeps, &timeline, &legend, &filter);
         let want = if shown {
             Visibility::Inherited
         } else {
@@ -1107,7 +1247,7 @@ mod tests {
                 .during(2, 5),
             Primitive::new("notch", 4, Shape::Point(Vec3::X)),
         ];
-        let p = prepare(&prims, 10.0);
+        let p = prepare(&prims, 10.0, &PrepareOptions::default());
         assert_eq!(p.groups.len(), 3);
         let cells = p.groups.iter().find(|g| g.kind == "cell").unwrap();
         assert_eq!(cells.triangles.len(), 4);
@@ -1118,6 +1258,79 @@ mod tests {
             .find(|g| g.kind.starts_with("portal"))
             .unwrap();
         assert_eq!((portal.first, portal.last), (2, 5));
+    }
+
+    #[test]
+    fn values_colour_along_a_ramp_over_their_kind_s_range() {
+        let seg =
+            |v: f32| Primitive::new("axis", 0, Shape::Segment(Vec3::ZERO, Vec3::X)).with_value(v);
+        let prims = vec![seg(0.5), seg(2.0), seg(4.0)];
+        let p = prepare(&prims, 1.0, &PrepareOptions::default());
+        assert_eq!(p.groups.len(), 1);
+        let g = &p.groups[0];
+        assert_eq!(g.value_range, Some((0.0, 4.0)), "clearances start at 0");
+        let colors: Vec<[f32; 4]> = g.lines.iter().map(|l| l.2).collect();
+        assert_eq!(colors[0], ramp_color(0.125));
+        assert_eq!(colors[2], ramp_color(1.0));
+        assert!(colors[0][0] > colors[0][2], "low values are red");
+        assert!(colors[2][2] > colors[2][0], "high values are blue");
+        let plain = prepare(
+            &prims,
+            1.0,
+            &PrepareOptions {
+                color_by_value: false,
+                ..Default::default()
+            },
+        );
+        assert_eq!(plain.groups[0].value_range, None);
+        assert!(
+            plain.groups[0]
+                .lines
+                .iter()
+                .all(|l| l.2 == style_for("axis").color)
+        );
+    }
+
+    #[test]
+    fn ramp_is_total_and_continuous() {
+        for i in 0..=100 {
+            let t = i as f32 / 100.0;
+            let (a, b) = (ramp_color(t), ramp_color(t + 0.01));
+            assert!(a.iter().chain(&b).all(|c| (0.0..=1.0).contains(c)));
+            assert!(a.iter().zip(&b).all(|(x, y)| (x - y).abs() < 0.05), "{t}");
+        }
+        assert_eq!(ramp_color(f32::NAN), ramp_color(0.0));
+        assert_eq!(ramp_color(7.0), ramp_color(1.0));
+    }
+
+    #[test]
+    fn voxel_columns_become_cube_instances_grouped_by_layer() {
+        let v = |x: f32, layer: u32| {
+            Primitive::new(
+                "voxel/walkable",
+                0,
+                Shape::VoxelColumn {
+                    x,
+                    z: 0.0,
+                    cell: 0.3,
+                    y0: 1.0,
+                    y1: 1.2,
+                },
+            )
+            .on_layer(layer)
+        };
+        let p = prepare(
+            &[v(0.0, 0), v(0.3, 0), v(0.6, 1)],
+            1.0,
+            &PrepareOptions::default(),
+        );
+        assert_eq!(p.groups.len(), 2, "one group per layer");
+        let g0 = p.groups.iter().find(|g| g.layer == Some(0)).unwrap();
+        assert_eq!(g0.cubes.len(), 2);
+        assert!(g0.triangles.is_empty() && g0.lines.is_empty());
+        let (lo, hi, _) = g0.cubes[1];
+        assert!((lo - Vec3::new(0.3, 1.0, 0.0)).length() < 1e-6);
+        assert!((hi - Vec3::new(0.6, 1.2, 0.3)).length() < 1e-6);
     }
 
     #[test]
@@ -1170,6 +1383,7 @@ mod tests {
             kind: "portal/removed".into(),
             first: 2,
             last: 3,
+            layer: Some(1),
         };
         let mut t = Timeline {
             current: 1,
@@ -1177,24 +1391,31 @@ mod tests {
             ..Default::default()
         };
         let mut legend = Legend::default();
-        assert!(group_visible(&g, 5, &t, &legend));
+        let mut filter = ViewFilter::default();
+        assert!(group_visible(&g, 5, &t, &legend, &filter));
+        filter.hidden_layers.insert(1);
+        assert!(!group_visible(&g, 5, &t, &legend, &filter), "layer hidden");
+        filter.hidden_layers.clear();
         t.substep = Some(4);
-        assert!(!group_visible(&g, 5, &t, &legend));
+        assert!(!group_visible(&g, 5, &t, &legend, &filter));
         t.substep = Some(3);
         legend.hidden.insert("portal".into());
-        assert!(!group_visible(&g, 5, &t, &legend));
+        assert!(!group_visible(&g, 5, &t, &legend, &filter));
         legend.hidden.clear();
         t.current = 2;
-        assert!(!group_visible(&g, 5, &t, &legend), "current stage only");
+        assert!(
+            !group_visible(&g, 5, &t, &legend, &filter),
+            "current stage only"
+        );
         t.accumulate = true;
         assert!(
-            !group_visible(&g, 5, &t, &legend),
+            !group_visible(&g, 5, &t, &legend, &filter),
             "earlier stages show their final step"
         );
         let persistent = DrawGroup {
             last: u32::MAX,
             ..g
         };
-        assert!(group_visible(&persistent, 5, &t, &legend));
+        assert!(group_visible(&persistent, 5, &t, &legend, &filter));
     }
 }

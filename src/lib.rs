@@ -11,7 +11,8 @@
 //! Each module is a plugin named for what it does:
 //! [`levels`] (open, recent, hot reload, pipeline choice), [`stages`] (the
 //! runner on a worker thread, publishing elements as entities), [`draw`]
-//! (the style table and retained drawing), [`scene`] (camera, level,
+//! (the style table and retained drawing; [`cubes`] draws voxels as
+//! instances), [`filter`] (height slice, layers, colour by value), [`scene`] (camera, level,
 //! grid, clicks), [`timeline`], [`params`], [`probe`], [`panels`] (egui),
 //! [`frames`] (frame-time readout and measurement) and [`automation`]
 //! (`--screenshot`). [`app::headless`] assembles the parts that need no
@@ -20,7 +21,9 @@
 pub mod app;
 pub mod automation;
 pub mod cli;
+pub mod cubes;
 pub mod draw;
+pub mod filter;
 pub mod frames;
 pub mod journal;
 pub mod levels;
@@ -31,3 +34,4 @@ pub mod scene;
 pub mod stages;
 pub mod tessellate;
 pub mod timeline;
+pub mod view_panel;

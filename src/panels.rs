@@ -132,6 +132,8 @@ pub struct PanelState {
     /// The F1 shortcuts window.
     pub help: bool,
     inspected: Option<(draw::Selection, u64, String)>,
+    /// The height slice being edited in the View panel.
+    slice_edit: Option<crate::filter::HeightBand>,
 }
 
 fn function_keys(
@@ -162,6 +164,7 @@ pub struct UiState<'w, 's> {
     build: ResMut<'w, Build>,
     timeline: ResMut<'w, Timeline>,
     legend: ResMut<'w, Legend>,
+    filter: ResMut<'w, crate::filter::ViewFilter>,
     selection: ResMut<'w, Selection>,
     probe: ResMut<'w, Probe>,
     journal: Res<'w, Journal>,
@@ -223,6 +226,13 @@ fn ui(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 about_panel(ui, &mut s);
                 legend_panel(ui, &mut s);
+                crate::view_panel::view_panel(
+                    ui,
+                    &mut s.filter,
+                    &mut s.panel.slice_edit,
+                    &s.current.level,
+                    s.roots.iter().flat_map(|g| g.prepared.groups.iter()),
+                );
                 inspector_panel(ui, &mut s);
                 metrics_panel(ui, &mut s);
                 log_panel(ui, &mut s);
@@ -729,6 +739,15 @@ fn legend_panel(ui: &mut egui::Ui, s: &mut UiState) {
                         } else {
                             s.legend.hidden.insert(kind.clone());
                         }
+                    }
+                    let range = s
+                        .roots
+                        .iter()
+                        .flat_map(|g| g.prepared.groups.iter())
+                        .find(|g| g.kind == kind)
+                        .and_then(|g| g.value_range);
+                    if let Some(range) = range {
+                        crate::view_panel::ramp_bar(ui, range);
                     }
                 });
             }

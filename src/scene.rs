@@ -26,6 +26,7 @@ use navscope_core::geom::{Polygon, plan_to_world};
 use navscope_core::level::{Blocker, Level, LevelData};
 
 use crate::draw::{self, Selection};
+use crate::filter::{HeightBand, ViewFilter};
 use crate::levels::CurrentLevel;
 use crate::probe::Probe;
 use crate::stages::{ElementShapes, StageElement};
@@ -50,6 +51,15 @@ pub struct LevelDrawing {
     pub lines: Vec<(Vec3, Vec3, [f32; 4])>,
     /// Shade the fill with light (3D meshes) rather than flat colour.
     pub lit: bool,
+}
+
+impl LevelDrawing {
+    /// Keeps only the triangles and lines that reach into `band`, so a
+    /// height slice opens the floors above and below.
+    pub fn slice(&mut self, band: &HeightBand) {
+        self.fill.retain(|(t, _)| band.keeps_points(*t));
+        self.lines.retain(|(a, b, _)| band.keeps_points([*a, *b]));
+    }
 }
 
 fn ring_world(ring: &Polygon, y: f64) -> Vec<Vec3> {
@@ -463,18 +473,26 @@ fn rebuild_level(
     mut gizmo_assets: ResMut<Assets<GizmoAsset>>,
     mut view: ResMut<ViewSettings>,
     mut surface: ResMut<Surface>,
+    filter: Res<ViewFilter>,
+    mut sliced: Local<Option<HeightBand>>,
 ) {
-    if *seen == current.revision {
+    let slice = filter.prepare.slice;
+    if *seen == current.revision && *sliced == slice {
         return;
     }
+    let reslice_only = *seen == current.revision;
     let first_time = *seen == 0;
-    let same_file = !first_time && current.path.is_some();
+    let same_file = reslice_only || (!first_time && current.path.is_some());
     *seen = current.revision;
+    *sliced = slice;
     for e in &old {
         commands.entity(e).despawn();
     }
     let level = &current.level;
-    let d = level_drawing(level);
+    let mut d = level_drawing(level);
+    if let Some(band) = slice {
+        d.slice(&band);
+    }
     surface.triangles = d.fill.iter().map(|(t, _)| *t).collect();
     if !d.fill.is_empty() {
         let material = StandardMaterial {

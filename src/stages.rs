@@ -31,6 +31,7 @@ use navscope_core::stage::StageError;
 use navscope_core::{ParamValue, Pipeline, Primitive, Runner};
 
 use crate::draw::{self, Prepared};
+use crate::filter::{PrepareOptions, ViewFilter};
 use crate::journal::Journal;
 use crate::levels::CurrentLevel;
 
@@ -81,8 +82,13 @@ pub struct ElementShapes(pub Vec<Primitive>);
 pub struct StageGeometry {
     /// Stage index.
     pub stage: usize,
+    /// Everything the stage drew, kept to prepare again when the view
+    /// filter changes.
+    pub primitives: Arc<Vec<Primitive>>,
     /// Grouped, triangulated primitives.
     pub prepared: Prepared,
+    /// The options `prepared` was made under.
+    pub options: PrepareOptions,
     /// The sub-steps the stage recorded.
     pub substeps: Vec<SubStep>,
     /// The level's size, for scaling markers.
@@ -274,7 +280,7 @@ fn follow_level(
     }
 }
 
-fn start_build(mut build: ResMut<Build>) {
+fn start_build(mut build: ResMut<Build>, filter: Option<Res<ViewFilter>>) {
     if !build.dirty {
         return;
     }
@@ -290,7 +296,9 @@ fn start_build(mut build: ResMut<Build>) {
     let cancel = Arc::new(AtomicBool::new(false));
     let progress = Arc::new(AtomicUsize::new(runner.first_missing()));
     let (c, p) = (cancel.clone(), progress.clone());
-    let task = AsyncComputeTaskPool::get().spawn(async move { run(runner, generation, &c, &p) });
+    let options = filter.map(|f| f.prepare).unwrap_or_default();
+    let task =
+        AsyncComputeTaskPool::get().spawn(async move { run(runner, generation, options, &c, &p) });
     build.running = Some(Running {
         generation,
         cancel,
@@ -304,6 +312,7 @@ fn start_build(mut build: ResMut<Build>) {
 fn run(
     mut runner: Runner,
     generation: u64,
+    options: PrepareOptions,
     cancel: &AtomicBool,
     progress: &AtomicUsize,
 ) -> Finished {
@@ -329,7 +338,9 @@ fn run(
             }
             let geometry = StageGeometry {
                 stage: i,
-                prepared: draw::prepare(&primitives, unit),
+                prepared: draw::prepare(&primitives, unit, &options),
+                options,
+                primitives: Arc::new(primitives),
                 substeps: artifact.substeps(),
                 unit,
             };

@@ -489,3 +489,57 @@ fn a_failing_stage_is_logged_and_earlier_stages_stay_visible() {
         app.update();
     }
 }
+
+#[test]
+fn a_height_slice_re_prepares_published_stages_without_rebuilding() {
+    use navscope::filter::{HeightBand, ViewFilter};
+    let mut app = headless();
+    app.world_mut().write_message(LevelRequest::Open(
+        "assets/levels/layers-samples/figure5.ron".into(),
+    ));
+    settle(&mut app);
+    let published = published_at(&app);
+    let drawn = |app: &mut App| -> (usize, usize) {
+        let mut q = app.world_mut().query::<&StageGeometry>();
+        let geos: Vec<&StageGeometry> = q.iter(app.world()).collect();
+        let all = geos.iter().map(|g| g.primitives.len()).sum();
+        let shown = geos
+            .iter()
+            .flat_map(|g| &g.prepared.groups)
+            .map(|g| g.lines.len() + g.points.len() + g.triangles.len() + g.cubes.len())
+            .sum();
+        (all, shown)
+    };
+    let (all, before) = drawn(&mut app);
+    assert!(all > 0 && before > 0);
+    // Only the ground floor.
+    app.world_mut().resource_mut::<ViewFilter>().prepare.slice = Some(HeightBand::new(-0.5, 0.5));
+    app.update();
+    let (all_after, after) = drawn(&mut app);
+    assert_eq!(all_after, all, "the primitives are kept");
+    assert!(
+        after < before,
+        "the floors above are left out: {after} < {before}"
+    );
+    let mut q = app.world_mut().query::<&StageGeometry>();
+    for g in q.iter(app.world()) {
+        assert_eq!(g.options.slice, Some(HeightBand::new(-0.5, 0.5)));
+        for grp in &g.prepared.groups {
+            for (a, b, _) in &grp.lines {
+                assert!(
+                    a.y.min(b.y) <= 0.5 && a.y.max(b.y) >= -0.5,
+                    "{} {a} {b}",
+                    grp.kind
+                );
+            }
+            for (t, _) in &grp.triangles {
+                assert!(t.iter().any(|p| p.y <= 0.5) && t.iter().any(|p| p.y >= -0.5));
+            }
+        }
+    }
+    assert_eq!(published_at(&app), published, "nothing was rebuilt");
+    // Switching the slice off brings everything back.
+    app.world_mut().resource_mut::<ViewFilter>().prepare.slice = None;
+    app.update();
+    assert_eq!(drawn(&mut app).1, before);
+}
