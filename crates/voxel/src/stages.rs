@@ -317,8 +317,10 @@ impl Artifact for FlagArtifact {
                     hf,
                     g,
                     |s| {
+                        // The first free voxel over the floor: the one the
+                        // agent stands in, drawn on top of the level's surface.
                         let y = g.y(hf.spans[s].floor) as f32;
-                        (pf.flags[s] >= NON_WALKABLE).then(|| (y - g.ch as f32, y))
+                        (pf.flags[s] >= NON_WALKABLE).then(|| (y, y + g.ch as f32))
                     },
                     |s, shape| {
                         let kind = kinds[(pf.flags[s] - NON_WALKABLE) as usize];
