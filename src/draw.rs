@@ -297,6 +297,27 @@ pub const STYLES: &[(&str, Style)] = &[
         "voxel/solid",
         style([0.45, 0.45, 0.48, 1.00], Some(0.40), 1.0),
     ),
+    // Voxels an earlier pass claimed, in a muted version of its stance's colour.
+    (
+        "voxel/claimed/stand",
+        style([0.55, 0.75, 0.58, 1.00], Some(1.0), 1.0),
+    ),
+    (
+        "voxel/claimed/crouch",
+        style([0.93, 0.80, 0.50, 1.00], Some(1.0), 1.0),
+    ),
+    (
+        "voxel/claimed/prone",
+        style([0.88, 0.60, 0.52, 1.00], Some(1.0), 1.0),
+    ),
+    (
+        "voxel/claimed/swim",
+        style([0.55, 0.70, 0.92, 1.00], Some(1.0), 1.0),
+    ),
+    (
+        "voxel/claimed/sidestep",
+        style([0.75, 0.62, 0.88, 1.00], Some(1.0), 1.0),
+    ),
     ("tile", style([0.40, 0.40, 0.45, 1.00], None, 1.0)),
     (
         "tile/overlap",

@@ -19,7 +19,7 @@
 //! |---|---|---|
 //! | `tiles` | §32.2.5 step 1 | grid, tiles with their overlap (`tile`, `tile/overlap`) |
 //! | `voxelize` | §32.2.2 | solid spans (`voxel/solid`) and water (`voxel/water`) |
-//! | `flag` | §32.2.3, §32.3, §32.4 | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable` |
+//! | `flag` | §32.2.3, §32.3, §32.4 | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable`; from the next pass on, what a pass claimed as `voxel/claimed/<stance>` |
 //! | `regions` | §32.2.3 | connected areas and exact outlines (`contour/<stance>`, `contour/<stance>/hole`) |
 //! | `simplify` | §32.2.4 | simplified outlines (`polygon/<stance>`) |
 //! | `triangulate` | §32.2.4 | triangles (`triangle/<stance>`) |
@@ -129,10 +129,12 @@ pub mod samples;
 pub mod settings;
 pub mod simplify;
 pub mod stages;
+pub mod tile_cache;
 pub mod tiles;
 pub mod triangulate;
 
-pub use build::{Build, Builder, TileCache, TileKey};
+pub use build::{Build, TileBuild, build};
+pub use tile_cache::{TileCache, TileKey, TileReuse};
 pub use settings::{AgentParams, Settings, paper_defaults};
 
 use navscope_core::level::LevelKind;

@@ -13,7 +13,6 @@ use glam::Vec3;
 use navscope_core::draw::SubStep;
 use navscope_core::level::{LevelData, MeshLevel};
 use navscope_core::{Artifact, NavMesh, Primitive, Shape, StageContext, StageError};
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::build::{simplify_tile, triangulate_tile};
@@ -23,6 +22,7 @@ use crate::graph::{Graph, build_graph};
 use crate::heightfield::{Heightfield, voxelize};
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
+use crate::tile_cache::{TileCache, TileKey, TileReuse, TileStage, map_tiles, tile_key};
 use crate::tiles::{Grid, Layout, layout};
 use crate::triangulate::RegionMesh;
 
@@ -82,6 +82,26 @@ fn mesh_of<'a>(ctx: &StageContext<'a>) -> Result<&'a MeshLevel, StageError> {
 
 fn top(grid: &Grid) -> Vec3 {
     grid.origin.as_vec3()
+}
+
+/// The tiles of the `tiles` stage with their keys at `stage` under the
+/// current settings, and the cache to use (none when `reuse_tiles` is off).
+#[allow(clippy::type_complexity)]
+fn keyed<'c>(
+    ctx: &'c StageContext,
+    stage: TileStage,
+) -> Result<(&'c TilesArtifact, Settings, Vec<TileKey>, Option<&'static TileCache>), StageError>
+{
+    let t = ctx.artifact::<TilesArtifact>("tiles")?;
+    let s = Settings::from_params(ctx.params)?;
+    let keys = t
+        .layout
+        .tiles
+        .iter()
+        .map(|tile| tile_key(&t.layout, tile, &s, stage))
+        .collect();
+    let cache = t.settings.reuse_tiles.then(TileCache::global);
+    Ok((t, s, keys, cache))
 }
 
 /// Calls `emit(span, column)` for every span of the tile's core columns,
@@ -192,6 +212,8 @@ pub struct VoxelArtifact {
     pub grid: Grid,
     /// One heightfield per tile.
     pub tiles: Vec<Arc<Heightfield>>,
+    /// Tiles built and reused.
+    pub reuse: TileReuse,
 }
 
 impl Artifact for VoxelArtifact {
@@ -202,7 +224,9 @@ impl Artifact for VoxelArtifact {
             .iter()
             .map(|t| t.spans.iter().filter(|s| !s.water.is_nan()).count() as u64)
             .sum();
-        BTreeMap::from([("spans".into(), spans), ("wet spans".into(), wet)])
+        let mut m = BTreeMap::from([("spans".into(), spans), ("wet spans".into(), wet)]);
+        self.reuse.add_counts(&mut m);
+        m
     }
     fn primitives(&self) -> Vec<Primitive> {
         let g = &self.grid;
@@ -230,20 +254,14 @@ impl Artifact for VoxelArtifact {
 
 fn run_voxelize(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let level = mesh_of(ctx)?;
-    let t = ctx.artifact::<TilesArtifact>("tiles")?;
-    let water = ctx
-        .params
-        .bool("water_level_on")
-        .then(|| ctx.params.float("water_level"));
-    let tiles: Result<Vec<_>, _> = t
-        .layout
-        .tiles
-        .par_iter()
-        .map(|tile| voxelize(&level.mesh, tile, &t.layout.grid, water).map(Arc::new))
-        .collect();
+    let (t, s, keys, cache) = keyed(ctx, TileStage::Voxelize)?;
+    let (tiles, reuse) = map_tiles(cache, TileStage::Voxelize, &keys, |i| {
+        voxelize(&level.mesh, &t.layout.tiles[i], &t.layout.grid, s.water_level)
+    })?;
     Ok(Arc::new(VoxelArtifact {
         grid: t.layout.grid,
-        tiles: tiles?,
+        tiles,
+        reuse,
     }))
 }
 
@@ -255,7 +273,9 @@ pub struct FlagArtifact {
     /// The grid.
     pub grid: Grid,
     /// Per tile, per pass.
-    pub tiles: Vec<Vec<PassFlags>>,
+    pub tiles: Vec<Arc<Vec<PassFlags>>>,
+    /// Tiles built and reused.
+    pub reuse: TileReuse,
     #[serde(skip)]
     heightfields: Vec<Arc<Heightfield>>,
 }
@@ -305,6 +325,7 @@ impl Artifact for FlagArtifact {
             m.insert(format!("{name} border"), b);
             m.insert(format!("{name} non-walkable"), n);
         }
+        self.reuse.add_counts(&mut m);
         m
     }
     fn primitives(&self) -> Vec<Primitive> {
@@ -323,7 +344,21 @@ impl Artifact for FlagArtifact {
                         (pf.flags[s] >= NON_WALKABLE).then(|| (y, y + g.ch as f32))
                     },
                     |s, shape| {
-                        let kind = kinds[(pf.flags[s] - NON_WALKABLE) as usize];
+                        let flag = pf.flags[s];
+                        let kind = kinds[(flag - NON_WALKABLE) as usize];
+                        let claimed = flag != NON_WALKABLE && k + 1 < passes.len();
+                        if claimed {
+                            // Later passes show what this one claimed, in
+                            // its stance's colour: the coverage growing.
+                            p.push(
+                                Primitive::new(
+                                    format!("voxel/claimed/{}", pf.pass.stance.name()),
+                                    ti as u32,
+                                    shape.clone(),
+                                )
+                                .during(k as u32 + 1, u32::MAX),
+                            );
+                        }
                         p.push(Primitive::new(kind, ti as u32, shape).during(k as u32, k as u32))
                     },
                 );
@@ -352,16 +387,15 @@ impl Artifact for FlagArtifact {
 }
 
 fn run_flag(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
-    let s = Settings::from_params(ctx.params)?;
+    let (_, s, keys, cache) = keyed(ctx, TileStage::Flag)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
-    let tiles: Vec<Vec<PassFlags>> = v
-        .tiles
-        .par_iter()
-        .map(|hf| flag_tile(hf, &v.grid, &s.passes))
-        .collect();
+    let (tiles, reuse) = map_tiles(cache, TileStage::Flag, &keys, |i| {
+        Ok(flag_tile(&v.tiles[i], &v.grid, &s.passes))
+    })?;
     Ok(Arc::new(FlagArtifact {
         grid: v.grid,
         tiles,
+        reuse,
         heightfields: v.tiles.clone(),
     }))
 }
@@ -380,12 +414,12 @@ fn ring_points(g: &Grid, r: &Ring) -> Vec<Vec3> {
 /// `tiles` are both per tile, one entry per region in the same order.
 fn per_region<'a, T>(
     regions: &'a [Arc<Vec<Region>>],
-    tiles: &'a [Vec<T>],
+    tiles: &'a [Arc<Vec<T>>],
 ) -> impl Iterator<Item = (&'a Region, &'a T)> {
     regions
         .iter()
         .flat_map(|t| t.iter())
-        .zip(tiles.iter().flatten())
+        .zip(tiles.iter().flat_map(|t| t.iter()))
 }
 
 fn stance_steps(passes: &[&'static str], tiles: &[Arc<Vec<Region>>]) -> Vec<SubStep> {
@@ -417,12 +451,14 @@ pub struct RegionArtifact {
     pub tiles: Vec<Arc<Vec<Region>>>,
     /// The passes' stances, in order (one sub-step each).
     pub passes: Vec<&'static str>,
+    /// Tiles built and reused.
+    pub reuse: TileReuse,
 }
 
 impl Artifact for RegionArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
         let all = self.tiles.iter().flat_map(|t| t.iter());
-        BTreeMap::from([
+        let mut m = BTreeMap::from([
             ("regions".into(), all.clone().count() as u64),
             (
                 "rings".into(),
@@ -433,7 +469,9 @@ impl Artifact for RegionArtifact {
                 all.map(|r| r.rings.iter().map(|x| x.pts.len() as u64).sum::<u64>())
                     .sum(),
             ),
-        ])
+        ]);
+        self.reuse.add_counts(&mut m);
+        m
     }
     fn primitives(&self) -> Vec<Primitive> {
         let mut p = Prims::new();
@@ -465,18 +503,17 @@ impl Artifact for RegionArtifact {
 }
 
 fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let (_, _, keys, cache) = keyed(ctx, TileStage::Regions)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
-    let tiles = v
-        .tiles
-        .par_iter()
-        .zip(f.tiles.par_iter())
-        .map(|(hf, pf)| Arc::new(regions(hf, &v.grid, pf)))
-        .collect();
+    let (tiles, reuse) = map_tiles(cache, TileStage::Regions, &keys, |i| {
+        Ok(regions(&v.tiles[i], &v.grid, &f.tiles[i]))
+    })?;
     Ok(Arc::new(RegionArtifact {
         grid: v.grid,
         tiles,
         passes: f.pass_names(),
+        reuse,
     }))
 }
 
@@ -488,7 +525,9 @@ pub struct SimplifyArtifact {
     /// The grid.
     pub grid: Grid,
     /// Per tile, one per region.
-    pub tiles: Vec<Vec<SimplifiedRegion>>,
+    pub tiles: Vec<Arc<Vec<SimplifiedRegion>>>,
+    /// Tiles built and reused.
+    pub reuse: TileReuse,
     #[serde(skip)]
     regions: Vec<Arc<Vec<Region>>>,
     #[serde(skip)]
@@ -503,8 +542,8 @@ impl SimplifyArtifact {
 
 impl Artifact for SimplifyArtifact {
     fn counts(&self) -> BTreeMap<String, u64> {
-        let all = self.tiles.iter().flatten();
-        BTreeMap::from([
+        let all = self.tiles.iter().flat_map(|t| t.iter());
+        let mut m = BTreeMap::from([
             (
                 "polygon vertices".into(),
                 all.clone()
@@ -515,7 +554,9 @@ impl Artifact for SimplifyArtifact {
                 "exact fallbacks".into(),
                 all.map(|r| r.fallbacks as u64).sum(),
             ),
-        ])
+        ]);
+        self.reuse.add_counts(&mut m);
+        m
     }
     fn primitives(&self) -> Vec<Primitive> {
         let mut p = Prims::new();
@@ -542,16 +583,15 @@ impl Artifact for SimplifyArtifact {
 }
 
 fn run_simplify(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
-    let s = Settings::from_params(ctx.params)?;
+    let (_, s, keys, cache) = keyed(ctx, TileStage::Simplify)?;
     let r = ctx.artifact::<RegionArtifact>("regions")?;
-    let tiles = r
-        .tiles
-        .par_iter()
-        .map(|t| simplify_tile(t, &r.grid, &s))
-        .collect();
+    let (tiles, reuse) = map_tiles(cache, TileStage::Simplify, &keys, |i| {
+        Ok(simplify_tile(&r.tiles[i], &r.grid, &s))
+    })?;
     Ok(Arc::new(SimplifyArtifact {
         grid: r.grid,
         tiles,
+        reuse,
         regions: r.tiles.clone(),
         passes: r.passes.clone(),
     }))
@@ -565,7 +605,9 @@ pub struct TriangulateArtifact {
     /// The grid.
     pub grid: Grid,
     /// Per tile, one per region.
-    pub tiles: Vec<Vec<RegionMesh>>,
+    pub tiles: Vec<Arc<Vec<RegionMesh>>>,
+    /// Tiles built and reused.
+    pub reuse: TileReuse,
     #[serde(skip)]
     regions: Vec<Arc<Vec<Region>>>,
     #[serde(skip)]
@@ -585,22 +627,16 @@ impl Artifact for TriangulateArtifact {
             *m.entry(format!("{} triangles", r.stance.name()))
                 .or_insert(0) += mesh.tris.len() as u64;
         }
+        let all = self.tiles.iter().flat_map(|t| t.iter());
         m.insert(
             "triangles".into(),
-            self.tiles
-                .iter()
-                .flatten()
-                .map(|t| t.tris.len() as u64)
-                .sum(),
+            all.clone().map(|t| t.tris.len() as u64).sum(),
         );
         m.insert(
             "refused constraints".into(),
-            self.tiles
-                .iter()
-                .flatten()
-                .map(|t| t.refused_constraints as u64)
-                .sum(),
+            all.map(|t| t.refused_constraints as u64).sum(),
         );
+        self.reuse.add_counts(&mut m);
         m
     }
     fn primitives(&self) -> Vec<Primitive> {
@@ -642,12 +678,16 @@ impl Artifact for TriangulateArtifact {
 }
 
 fn run_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let (_, _, keys, cache) = keyed(ctx, TileStage::Triangulate)?;
     let s = ctx.artifact::<SimplifyArtifact>("simplify")?;
     let r = ctx.artifact::<RegionArtifact>("regions")?;
-    let tiles = s.tiles.par_iter().map(|t| triangulate_tile(t)).collect();
+    let (tiles, reuse) = map_tiles(cache, TileStage::Triangulate, &keys, |i| {
+        Ok(triangulate_tile(&s.tiles[i]))
+    })?;
     Ok(Arc::new(TriangulateArtifact {
         grid: s.grid,
         tiles,
+        reuse,
         regions: r.tiles.clone(),
         passes: r.passes.clone(),
     }))
