@@ -1,43 +1,41 @@
-//! The per-tile build and stage 9, local rebuild: a [`Builder`] keeps the
-//! result of every tile of its last build in a [`TileCache`] keyed by
-//! [`TileKey`] = (tile bounds, hash of the parameters, hash of the
-//! triangles and water volumes the padded tile reads). When part of the mesh
-//! or a parameter changes, only tiles whose key changed are rebuilt; the
-//! others are reused, and the graph is stitched from all of them. Because a
-//! tile's result depends on nothing but its key, the stitched mesh is the
-//! one a full rebuild gives.
+//! A whole build outside the `Runner`: [`build()`] runs the pipeline's own
+//! stage functions in order (so it shares their tile cache, stage 9's local
+//! rebuild, see [`crate::tile_cache`]) and hands back every tile's results
+//! with the graph, for tests, benchmarks and tools that want the data rather
+//! than the drawings.
 
-use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
-use navscope_core::level::MeshLevel;
-use navscope_core::{NavMesh, ParamValues, StageError};
-use rayon::prelude::*;
+use navscope_core::level::Level;
+use navscope_core::{Artifact, NavMesh, ParamValues, StageContext, StageError};
 use serde::Serialize;
 
-use crate::contour::{Region, regions};
-use crate::flags::{PassFlags, flag_tile};
-use crate::graph::{Graph, build_graph};
-use crate::heightfield::{Heightfield, voxelize};
+use crate::contour::Region;
+use crate::flags::PassFlags;
+use crate::graph::Graph;
+use crate::heightfield::Heightfield;
 use crate::settings::Settings;
 use crate::simplify::{SimplifiedRegion, simplify_region};
-use crate::tiles::{Grid, Layout, Tile, TileRect, layout};
+use crate::stages::{
+    FlagArtifact, GraphArtifact, RegionArtifact, SimplifyArtifact, TilesArtifact,
+    TriangulateArtifact, VoxelArtifact,
+};
+use crate::tiles::{Grid, Layout};
 use crate::triangulate::{RegionMesh, triangulate};
 
-/// Everything one tile produced, stage by stage.
+/// Everything one tile produced, stage by stage (shared with the cache).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TileBuild {
     /// Stage 2.
-    pub heightfield: Heightfield,
+    pub heightfield: Arc<Heightfield>,
     /// Stages 3 and 7, one entry per pass.
-    pub flags: Vec<PassFlags>,
+    pub flags: Arc<Vec<PassFlags>>,
     /// Stage 4.
-    pub regions: Vec<Region>,
+    pub regions: Arc<Vec<Region>>,
     /// Stage 5, one per region.
-    pub simplified: Vec<SimplifiedRegion>,
+    pub simplified: Arc<Vec<SimplifiedRegion>>,
     /// Stage 6, one per region.
-    pub meshes: Vec<RegionMesh>,
+    pub meshes: Arc<Vec<RegionMesh>>,
 }
 
 /// Simplifies every region of a tile.
@@ -53,87 +51,18 @@ pub fn triangulate_tile(simplified: &[SimplifiedRegion]) -> Vec<RegionMesh> {
     simplified.iter().map(|r| triangulate(&r.rings)).collect()
 }
 
-/// Runs stages 2 to 6 on one tile.
-pub fn build_tile(
-    level: &MeshLevel,
-    tile: &Tile,
-    grid: &Grid,
-    s: &Settings,
-) -> Result<TileBuild, StageError> {
-    let heightfield = voxelize(&level.mesh, tile, grid, s.water_level)?;
-    let flags = flag_tile(&heightfield, grid, &s.passes);
-    let regions = regions(&heightfield, grid, &flags);
-    let simplified = simplify_tile(&regions, grid, s);
-    let meshes = triangulate_tile(&simplified);
-    Ok(TileBuild {
-        heightfield,
-        flags,
-        regions,
-        simplified,
-        meshes,
-    })
-}
-
-/// What a tile's result depends on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct TileKey {
-    /// The grid origin's bits (the tile's world position).
-    pub origin: [u64; 3],
-    /// The tile's cells.
-    pub rect: TileRect,
-    /// Hash of every setting.
-    pub params: u64,
-    /// Hash of the triangles and water volumes the padded tile reads.
-    pub geometry: u64,
-}
-
-/// Hash of the settings (their debug text, which lists every field).
-pub fn settings_hash(s: &Settings) -> u64 {
-    let mut h = DefaultHasher::new();
-    format!("{s:?}").hash(&mut h);
-    h.finish()
-}
-
-/// The key of one tile.
-pub fn tile_key(layout: &Layout, tile: &Tile, params_hash: u64) -> TileKey {
-    let o = layout.grid.origin;
-    TileKey {
-        origin: [o.x.to_bits(), o.y.to_bits(), o.z.to_bits()],
-        rect: tile.rect,
-        params: params_hash,
-        geometry: tile.geometry_hash,
-    }
-}
-
-/// The tiles of the last build, by key.
-#[derive(Clone, Debug, Default)]
-pub struct TileCache {
-    map: HashMap<TileKey, Arc<TileBuild>>,
-}
-
-impl TileCache {
-    /// Number of cached tiles.
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-    /// True when nothing is cached.
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
-    }
-}
-
 /// A finished build.
 #[derive(Clone, Debug)]
 pub struct Build {
     /// The tiles.
     pub layout: Layout,
-    /// Each tile's result, in tile order.
-    pub tiles: Vec<Arc<TileBuild>>,
+    /// Each tile's results, in tile order.
+    pub tiles: Vec<TileBuild>,
     /// The graph.
     pub graph: Graph,
-    /// Tiles built this time.
+    /// Tiles some stage built this time, ascending.
     pub rebuilt: Vec<usize>,
-    /// Tiles taken from the cache.
+    /// Tiles every stage took from the cache, ascending.
     pub reused: Vec<usize>,
 }
 
@@ -144,63 +73,60 @@ impl Build {
     }
 }
 
-/// Builds navmeshes, rebuilding only the tiles whose inputs changed since
-/// its previous build.
-#[derive(Clone, Debug, Default)]
-pub struct Builder {
-    cache: TileCache,
+fn get<'c, T: Artifact>(
+    done: &'c [(&'static str, Arc<dyn Artifact>)],
+    id: &str,
+) -> Result<&'c T, StageError> {
+    let a = done
+        .iter()
+        .find(|(s, _)| *s == id)
+        .ok_or_else(|| StageError::failed(format!("stage '{id}' has not run")))?;
+    let any: &dyn std::any::Any = a.1.as_ref();
+    any.downcast_ref::<T>().ok_or_else(|| {
+        StageError::failed(format!("stage '{id}' produced an unexpected artifact type"))
+    })
 }
 
-impl Builder {
-    /// A builder with an empty cache.
-    pub fn new() -> Self {
-        Self::default()
+/// Builds `level` with `params` by running every stage of
+/// [`crate::pipeline()`] in order; tiles are reused from the process-wide
+/// cache unless the parameter `reuse_tiles` is off.
+pub fn build(level: &Level, params: &ParamValues) -> Result<Build, StageError> {
+    Settings::from_params(params)?;
+    let pipeline = crate::pipeline();
+    let mut done: Vec<(&'static str, Arc<dyn Artifact>)> = Vec::new();
+    for stage in &pipeline.stages {
+        let ctx = StageContext::new(level, params, done.clone());
+        let a = (stage.run)(&ctx)?;
+        done.push((stage.info.id, a));
     }
-
-    /// The cache (the tiles of the last build).
-    pub fn cache(&self) -> &TileCache {
-        &self.cache
-    }
-
-    /// Builds `level` with `params`; tiles in the cache are reused. The
-    /// cache then holds exactly this build's tiles, so memory stays bounded.
-    pub fn build(&mut self, level: &MeshLevel, params: &ParamValues) -> Result<Build, StageError> {
-        let s = Settings::from_params(params)?;
-        let lay = layout(&level.mesh, &level.water, &s)?;
-        let ph = settings_hash(&s);
-        let keys: Vec<TileKey> = lay.tiles.iter().map(|t| tile_key(&lay, t, ph)).collect();
-        let results: Vec<Result<(Arc<TileBuild>, bool), StageError>> = lay
-            .tiles
-            .par_iter()
-            .zip(keys.par_iter())
-            .map(|(t, k)| match self.cache.map.get(k) {
-                Some(b) => Ok((b.clone(), false)),
-                None => build_tile(level, t, &lay.grid, &s).map(|b| (Arc::new(b), true)),
-            })
-            .collect();
-        let mut tiles = Vec::with_capacity(results.len());
-        let (mut rebuilt, mut reused) = (Vec::new(), Vec::new());
-        for (i, r) in results.into_iter().enumerate() {
-            let (b, fresh) = r?;
-            if fresh {
-                rebuilt.push(i)
-            } else {
-                reused.push(i)
-            }
-            tiles.push(b);
-        }
-        self.cache.map = keys.iter().copied().zip(tiles.iter().cloned()).collect();
-        let parts: Vec<(&[Region], &[RegionMesh])> = tiles
-            .iter()
-            .map(|t| (t.regions.as_slice(), t.meshes.as_slice()))
-            .collect();
-        let graph = build_graph(&lay.grid, &s, &parts);
-        Ok(Build {
-            layout: lay,
-            tiles,
-            graph,
-            rebuilt,
-            reused,
+    let t = get::<TilesArtifact>(&done, "tiles")?;
+    let v = get::<VoxelArtifact>(&done, "voxelize")?;
+    let f = get::<FlagArtifact>(&done, "flag")?;
+    let r = get::<RegionArtifact>(&done, "regions")?;
+    let s = get::<SimplifyArtifact>(&done, "simplify")?;
+    let m = get::<TriangulateArtifact>(&done, "triangulate")?;
+    let g = get::<GraphArtifact>(&done, "graph")?;
+    let tiles = (0..t.layout.tiles.len())
+        .map(|i| TileBuild {
+            heightfield: v.tiles[i].clone(),
+            flags: f.tiles[i].clone(),
+            regions: r.tiles[i].clone(),
+            simplified: s.tiles[i].clone(),
+            meshes: m.tiles[i].clone(),
         })
+        .collect();
+    let mut fresh = vec![false; t.layout.tiles.len()];
+    for reuse in [&v.reuse, &f.reuse, &r.reuse, &s.reuse, &m.reuse] {
+        for &i in &reuse.rebuilt {
+            fresh[i] = true;
+        }
     }
+    let (rebuilt, reused) = (0..fresh.len()).partition(|&i| fresh[i]);
+    Ok(Build {
+        layout: t.layout.clone(),
+        tiles,
+        graph: g.graph.clone(),
+        rebuilt,
+        reused,
+    })
 }

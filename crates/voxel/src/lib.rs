@@ -134,8 +134,8 @@ pub mod tiles;
 pub mod triangulate;
 
 pub use build::{Build, TileBuild, build};
-pub use tile_cache::{TileCache, TileKey, TileReuse};
 pub use settings::{AgentParams, Settings, paper_defaults};
+pub use tile_cache::{TileCache, TileKey, TileReuse};
 
 use navscope_core::level::LevelKind;
 use navscope_core::{Pipeline, Stage, StageInfo};

@@ -94,6 +94,12 @@ pub fn specs() -> Vec<ParamSpec> {
             "Cells per tile side; tiles are built in parallel. 0 = one tile.",
         ),
         ParamSpec::bool(
+            "reuse_tiles",
+            "Reuse unchanged tiles",
+            true,
+            "Take the tiles whose geometry and parameters did not change from earlier builds (local rebuild) instead of building them again; off builds every tile, e.g. to time cold builds.",
+        ),
+        ParamSpec::bool(
             "water_level_on",
             "Global water level",
             false,
@@ -213,8 +219,10 @@ pub fn specs() -> Vec<ParamSpec> {
 
 /// The parameter names each stage reads.
 pub mod reads {
-    /// `tiles`: grid, tiles and every radius (the tile overlap).
+    /// `tiles`: grid, tiles, every radius (the tile overlap) and whether
+    /// tiles of earlier builds are reused.
     pub const TILES: &[&str] = &[
+        "reuse_tiles",
         "cell_size",
         "cell_height",
         "tile_size",
@@ -287,6 +295,8 @@ pub struct Settings {
     pub passes: Vec<Pass>,
     /// Largest radius over all stances (enabled or not): sets the tile overlap.
     pub max_radius: f64,
+    /// Reuse tiles of earlier builds whose inputs did not change.
+    pub reuse_tiles: bool,
 }
 
 fn stance_named(name: &str) -> Option<Stance> {
@@ -346,6 +356,7 @@ impl Settings {
             max_edge_len: params.float("max_edge_len"),
             passes,
             max_radius,
+            reuse_tiles: params.bool("reuse_tiles"),
         };
         if !(s.cell_size > 0.0
             && s.cell_height > 0.0

@@ -90,8 +90,15 @@ fn top(grid: &Grid) -> Vec3 {
 fn keyed<'c>(
     ctx: &'c StageContext,
     stage: TileStage,
-) -> Result<(&'c TilesArtifact, Settings, Vec<TileKey>, Option<&'static TileCache>), StageError>
-{
+) -> Result<
+    (
+        &'c TilesArtifact,
+        Settings,
+        Vec<TileKey>,
+        Option<&'static TileCache>,
+    ),
+    StageError,
+> {
     let t = ctx.artifact::<TilesArtifact>("tiles")?;
     let s = Settings::from_params(ctx.params)?;
     let keys = t
@@ -256,7 +263,12 @@ fn run_voxelize(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let level = mesh_of(ctx)?;
     let (t, s, keys, cache) = keyed(ctx, TileStage::Voxelize)?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Voxelize, &keys, |i| {
-        voxelize(&level.mesh, &t.layout.tiles[i], &t.layout.grid, s.water_level)
+        voxelize(
+            &level.mesh,
+            &t.layout.tiles[i],
+            &t.layout.grid,
+            s.water_level,
+        )
     })?;
     Ok(Arc::new(VoxelArtifact {
         grid: t.layout.grid,

@@ -1,7 +1,7 @@
 //! Geometric invariants: walkable triangles keep the agent's cylinder clear
 //! of the mesh, triangles of different regions never overlap, later passes
-//! meet earlier ones exactly, tiles and thread counts change nothing, the
-//! tile cache rebuilds only what changed, and bad input gives errors.
+//! meet earlier ones exactly, tiles and thread counts change nothing, and
+//! bad input gives errors.
 
 mod common;
 
@@ -14,7 +14,7 @@ use navscope_core::geom::TriMesh;
 use navscope_core::level::{Level, LevelData, MeshLevel};
 use navscope_core::{NavMesh, ParamValue, ParamValues, Runner, Stance};
 use navscope_voxel::samples::MeshBuilder;
-use navscope_voxel::{Builder, Settings};
+use navscope_voxel::{Settings, build};
 use proptest::prelude::*;
 
 fn level_of(m: MeshLevel) -> Level {
@@ -259,7 +259,7 @@ fn boundary_edges(b: &navscope_voxel::Build) -> Vec<(u8, i32, i32, i32, i8, f32,
     let mut out = Vec::new();
     let mut rid = 0;
     for t in &b.tiles {
-        for m in &t.meshes {
+        for m in t.meshes.iter() {
             let mut count: BTreeMap<(u32, u32), u32> = BTreeMap::new();
             for tri in &m.tris {
                 for e in 0..3 {
@@ -318,7 +318,7 @@ proptest! {
             b.solid("table", [*x, *h, *z], [(x + w).min(8.0), h + 0.1, (z + d).min(8.0)]);
         }
         let p = params(&[("passes", ParamValue::Text("stand,crouch,prone,sidestep".into())), ("tile_size", ParamValue::Int(0))]);
-        let build = Builder::new().build(&b.level(), &p).unwrap();
+        let build = build(&level_of(b.level()), &p).unwrap();
         let edges = boundary_edges(&build);
         // Edges on the floor (table tops can stack at several heights).
         let on_floor = |e: &(u8, i32, i32, i32, i8, f32, usize)| e.5.abs() < 0.01;
@@ -354,14 +354,16 @@ fn run_in_pool(threads: usize, level: Level, p: ParamValues) -> String {
 
 #[test]
 fn one_or_two_threads_give_bit_identical_navmeshes() {
-    let p = params(&[("tile_size", ParamValue::Int(32))]);
+    // Cold builds: the second run must compute its tiles, not reuse them.
+    let cold = ("reuse_tiles", ParamValue::Bool(false));
+    let p = params(&[("tile_size", ParamValue::Int(32)), cold.clone()]);
     let level = level_of(navscope_voxel::samples::table_room().level());
     assert_eq!(
         run_in_pool(1, level.clone(), p.clone()),
         run_in_pool(2, level, p)
     );
     if let Some(path) = recast_mesh("nav_test.obj") {
-        let p = recast_params(&[("tile_size", ParamValue::Int(64))]);
+        let p = recast_params(&[("tile_size", ParamValue::Int(64)), cold]);
         assert_eq!(
             run_in_pool(1, load(&path), p.clone()),
             run_in_pool(2, load(&path), p)
@@ -403,47 +405,6 @@ fn tiles_meet_across_their_seams() {
         "a path crosses the tiles"
     );
     assert_no_overlaps("tiled", &tiled);
-}
-
-#[test]
-fn local_rebuild_reuses_unchanged_tiles() {
-    let p = params(&[("tile_size", ParamValue::Int(30))]);
-    let mut room = navscope_voxel::samples::table_room();
-    let mut builder = Builder::new();
-    let first = builder.build(&room.level(), &p).unwrap();
-    assert!(first.reused.is_empty());
-    let n = first.layout.tiles.len();
-    assert!(n >= 12, "{n} tiles");
-    // Same input: everything reused.
-    let again = builder.build(&room.level(), &p).unwrap();
-    assert_eq!(again.reused.len(), n);
-    assert_eq!(
-        strip_times(again.navmesh().clone()),
-        strip_times(first.navmesh().clone())
-    );
-    // A crate dropped in one corner: only the tiles around it are rebuilt.
-    room.solid("crate", [1.0, 0.0, 1.0], [1.5, 0.5, 1.5]);
-    let edited = builder.build(&room.level(), &p).unwrap();
-    assert!(
-        !edited.rebuilt.is_empty() && edited.rebuilt.len() <= 4,
-        "rebuilt {:?}",
-        edited.rebuilt
-    );
-    assert!(edited.rebuilt.contains(&0));
-    let fresh = Builder::new().build(&room.level(), &p).unwrap();
-    assert_eq!(
-        strip_times(edited.navmesh().clone()),
-        strip_times(fresh.navmesh().clone()),
-        "stitched = full rebuild"
-    );
-    // A parameter change rebuilds every tile.
-    let p2 = params(&[
-        ("tile_size", ParamValue::Int(30)),
-        ("crouch.height", ParamValue::Float(1.0)),
-    ]);
-    let changed = builder.build(&room.level(), &p2).unwrap();
-    assert_eq!(changed.rebuilt.len(), n);
-    assert!(builder.cache().len() == n);
 }
 
 fn runner_error(level: Level, p: ParamValues) -> String {
@@ -568,7 +529,8 @@ fn recast_meshes_counts_snapshot() {
             continue;
         };
         let level = load(&path);
-        let p = recast_params(&[]);
+        // Cold builds, so the tile counts do not depend on the tests before.
+        let p = recast_params(&[("reuse_tiles", ParamValue::Bool(false))]);
         let r = run(level.clone(), p.clone());
         let counts: BTreeMap<String, BTreeMap<String, u64>> = (0..7)
             .map(|i| {
@@ -582,7 +544,7 @@ fn recast_meshes_counts_snapshot() {
         navmesh(&r).validate().unwrap();
         // No span is walkable in two passes (triangles of a region stay
         // within its spans, so no two passes' triangles share ground).
-        let build = Builder::new().build(mesh(&level), &p).unwrap();
+        let build = build(&level, &p).unwrap();
         for t in &build.tiles {
             for sp in 0..t.heightfield.spans.len() {
                 assert!(
@@ -609,11 +571,11 @@ proptest! {
         }
         let p = params(&[("tile_size", ParamValue::Int(40))]);
         let s = Settings::from_params(&p).unwrap();
-        let build = Builder::new().build(&b.level(), &p).unwrap();
+        let build = build(&level_of(b.level()), &p).unwrap();
         let g = build.layout.grid;
         for t in &build.tiles {
             let hf = &t.heightfield;
-            for (region, mesh) in t.regions.iter().zip(&t.meshes) {
+            for (region, mesh) in t.regions.iter().zip(t.meshes.iter()) {
                 let flags = &t.flags[region.pass];
                 let tol = s.passes[region.pass].agent.max_step + 2.0 * g.ch;
                 for tri in &mesh.tris {
