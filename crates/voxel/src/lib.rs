@@ -25,9 +25,21 @@
 //! | `triangulate` | §32.2.4 | triangles (`triangle/<stance>`) |
 //! | `graph` | §32.2.5, §32.3.2, §32.4.2 | nodes (`node/<stance>`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`) and the NavMesh |
 //!
-//! Stage 9 of the issue, local rebuild, is the [`Builder`]: it keeps the
-//! tiles of its last build keyed by (tile bounds, parameter hash, hash of
-//! the triangles the tile reads) and rebuilds only tiles whose key changed.
+//! Stage 9 of the issue, local rebuild, happens inside the per-tile stages
+//! (`voxelize` to `triangulate`), so navscope-core's `Runner` (the app, the
+//! CLI) gets it: each stage looks every tile up in a process-wide
+//! [`TileCache`] by (stage, [`TileKey`]: grid origin, tile cells, hash of
+//! the triangles and water the padded tile reads, hash of the parameters
+//! that stage and the earlier ones read) and builds only the misses. A hot
+//! reload (a new `Level` value) therefore rebuilds only the tiles the edit
+//! touches, and a parameter change rebuilds every tile of the stages that
+//! read it (the `Runner` does not re-run the earlier ones). Each of these
+//! stages counts `tiles rebuilt` and `tiles reused`. Memory is bounded: the
+//! least recently used tile results are dropped once their estimated size
+//! passes [`tile_cache::CACHE_BUDGET_BYTES`] (256 MiB, the tiles of several
+//! builds). The parameter `reuse_tiles` (on by default) turns the cache off
+//! for cold builds, e.g. for timing. [`build()`] runs the same stage
+//! functions outside a `Runner`.
 //!
 //! ## Choices where the paper is open
 //!
