@@ -3,18 +3,24 @@
 //! between triangles that share an edge: inside a region (a common edge),
 //! and across regions, passes and tiles (collinear overlapping outline edges
 //! on one grid line, facing each other, at heights one of the two stances
-//! can step between). Swim nodes are lifted to the water surface so an agent
-//! does not path along the sea floor (§32.4.2); their polygons stay on the
-//! floor, where the navmesh was generated.
+//! can step between). Swim nodes, and the portals between two swim nodes,
+//! are lifted to the water surface so an agent does not path along the sea
+//! floor (§32.4.2); their polygons stay on the floor, where the navmesh was
+//! generated. Swim entry and exit links cross the gap between swim areas
+//! and the ground around them ([`crate::swim`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 use glam::DVec3;
+use navscope_core::navmesh::Link;
 use navscope_core::{LinkKind, NavMesh, Stance};
 use serde::Serialize;
 
 use crate::contour::Region;
+use crate::heightfield::Heightfield;
 use crate::settings::Settings;
+use crate::swim::{NodeInfo, swim_links};
 use crate::tiles::Grid;
 use crate::triangulate::RegionMesh;
 
@@ -29,6 +35,9 @@ pub enum LinkClass {
     Pass,
     /// Two tiles.
     Tile,
+    /// Into or out of the water, across the gap between a swim area and
+    /// walkable ground ([`crate::swim`]).
+    Swim,
 }
 
 impl LinkClass {
@@ -39,6 +48,7 @@ impl LinkClass {
             LinkClass::Regions => "link/region",
             LinkClass::Pass => "link/pass",
             LinkClass::Tile => "link/tile",
+            LinkClass::Swim => "link/swim",
         }
     }
 }
@@ -83,6 +93,8 @@ struct BoundaryEdge {
     tile: u32,
     region: u32,
     pass: u32,
+    /// Which edge of its triangle it is.
+    edge: u8,
 }
 
 fn height_at(e: &BoundaryEdge, x: f64) -> f64 {
@@ -90,15 +102,20 @@ fn height_at(e: &BoundaryEdge, x: f64) -> f64 {
     e.h[0] as f64 + (e.h[1] - e.h[0]) as f64 * t
 }
 
-/// Builds the NavMesh of every tile's region meshes, in tile and region order.
+/// Builds the NavMesh of every tile's region meshes, in tile and region
+/// order; `heightfields` (per tile) are the voxels the swim links cross.
 pub fn build_graph(
     grid: &Grid,
     settings: &Settings,
     tiles: &[(&[Region], &[RegionMesh])],
+    heightfields: &[Arc<Heightfield>],
 ) -> Graph {
     let mut nav = NavMesh::new("voxel", "");
     let mut link_class = Vec::new();
     let mut node_region = Vec::new();
+    let mut info: Vec<NodeInfo> = Vec::new();
+    // Outline edges of swim triangles: (node, edge).
+    let mut swim_outline: Vec<(u32, u8)> = Vec::new();
     let mut boundary: Vec<BoundaryEdge> = Vec::new();
     let world = |p: [i32; 2], h: f32| grid.corner(p[0], -p[1], h as f64);
     for (ti, (regions, meshes)) in tiles.iter().enumerate() {
@@ -120,6 +137,10 @@ pub fn build_graph(
                 }
                 nav.add_node(c, Some(poly), region.stance, 0);
                 node_region.push((ti as u32, ri as u32));
+                info.push(NodeInfo {
+                    pass: region.pass,
+                    water: region.water,
+                });
             }
             // Shared edges inside the region.
             let mut edges: BTreeMap<(u32, u32), Vec<(u32, usize)>> = BTreeMap::new();
@@ -146,6 +167,9 @@ pub fn build_graph(
                     link_class.extend([LinkClass::Region; 2]);
                 } else if list.len() == 1 {
                     let (node, e) = list[0];
+                    if region.stance == Stance::Swim {
+                        swim_outline.push((node, e as u8));
+                    }
                     let t = mesh.tris[(node - first) as usize];
                     let (ia, ib) = (t[e] as usize, t[(e + 1) % 3] as usize);
                     let (pa, pb) = (mesh.verts[ia], mesh.verts[ib]);
@@ -174,6 +198,7 @@ pub fn build_graph(
                         tile: ti as u32,
                         region: ri as u32,
                         pass: region.pass as u32,
+                        edge: e as u8,
                     });
                 }
             }
@@ -215,6 +240,13 @@ pub fn build_graph(
     }
     pairs.sort_by_key(|p| (p.0, p.1));
     pairs.dedup_by_key(|p| (p.0, p.1));
+    // Swim outline edges that meet another area need no swim link.
+    let met: HashSet<(u32, u8)> = pairs
+        .iter()
+        .flat_map(|&(_, _, i, j)| [i, j])
+        .map(|k| (boundary[k].node, boundary[k].edge))
+        .collect();
+    swim_outline.retain(|e| !met.contains(e));
     for (n0, n1, i, j) in pairs {
         let (a, b) = (&boundary[i], &boundary[j]);
         let (lo, hi) = (a.lo.max(b.lo), a.hi.min(b.hi));
@@ -249,6 +281,58 @@ pub fn build_graph(
             Some([point(lo), point(hi)]),
         );
         link_class.extend([class; 2]);
+    }
+    // Portals between swim nodes are on the water surface too, so a path
+    // through them stays there (§32.4.2: path vertices at the surface).
+    for l in &mut nav.links {
+        let (a, b) = (info[l.from as usize].water, info[l.to as usize].water);
+        let swim = |n: u32| nav.nodes[n as usize].stance == Stance::Swim;
+        if let (true, true, Some(a), Some(b), Some(seg)) =
+            (swim(l.from), swim(l.to), a, b, l.segment.as_mut())
+        {
+            let w = a.min(b) as f64;
+            for p in seg {
+                p.y = p.y.max(w);
+            }
+        }
+    }
+    let linked: HashSet<(u32, u32)> = nav
+        .links
+        .iter()
+        .map(|l| (l.from.min(l.to), l.from.max(l.to)))
+        .collect();
+    let found = swim_links(
+        &nav,
+        &info,
+        &swim_outline,
+        settings,
+        grid,
+        heightfields,
+        &linked,
+    );
+    for sl in found {
+        let rise = sl.to.y - sl.from.y;
+        let (out, back) = if rise > grid.ch {
+            (LinkKind::StepUp, LinkKind::StepDown)
+        } else if rise < -grid.ch {
+            (LinkKind::StepDown, LinkKind::StepUp)
+        } else {
+            (LinkKind::Walk, LinkKind::Walk)
+        };
+        let mid = (sl.from + sl.to) / 2.0;
+        let cost = nav.nodes[sl.swim as usize]
+            .position
+            .distance(nav.nodes[sl.land as usize].position);
+        for (from, to, kind) in [(sl.swim, sl.land, out), (sl.land, sl.swim, back)] {
+            nav.links.push(Link {
+                from,
+                to,
+                kind,
+                cost,
+                segment: Some([mid, mid]),
+            });
+            link_class.push(LinkClass::Swim);
+        }
     }
     Graph {
         navmesh: nav,

@@ -23,7 +23,7 @@
 //! | `regions` | §32.2.3 | connected areas and exact outlines (`contour/<stance>`, `contour/<stance>/hole`) |
 //! | `simplify` | §32.2.4 | simplified outlines (`polygon/<stance>`) |
 //! | `triangulate` | §32.2.4 | triangles (`triangle/<stance>`) |
-//! | `graph` | §32.2.5, §32.3.2, §32.4.2 | nodes (`node/<stance>`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`) and the NavMesh |
+//! | `graph` | §32.2.5, §32.3.2, §32.4.2 | nodes (`node/<stance>`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh |
 //!
 //! Stage 9 of the issue, local rebuild, happens inside the per-tile stages
 //! (`voxelize` to `triangulate`), so navscope-core's `Runner` (the app, the
@@ -72,10 +72,24 @@
 //!   cells around that corner; triangles keep the vertices' heights (there is
 //!   no detail mesh, so a triangle over stairs is a ramp).
 //! * **Swim.** Water depth is the water surface over the span's floor; swim
-//!   nodes are lifted to the water surface, their polygons stay on the floor
-//!   (§32.4.2). A swim area ends a swim radius away from dry ground, as the
-//!   agent table says, so it does not touch the standing area unless the
-//!   water shallows gradually.
+//!   nodes and the portals between swim nodes are lifted to the water
+//!   surface, their polygons stay on the floor (§32.4.2). A swim area ends a
+//!   swim radius away from dry ground, as the agent table says, so it does
+//!   not touch the standing area unless the water shallows gradually.
+//! * **Getting in and out of the water** (the paper is silent):
+//!   [`swim`] links (`link/swim`) cross the gap. Every outline edge of a
+//!   swim triangle that meets no other area is linked to the nearest node of
+//!   another stance strictly beyond it, at most [`swim::max_gap`] = 1.08
+//!   (swim radius + that stance's radius) + 2 (cell size + max error) away
+//!   in plan (2.01 m to standing ground with the paper's tables), if the
+//!   swimmer can cross: along the straight segment between the closest
+//!   points, over the voxel columns, starting at the water surface, staying
+//!   on the surface over water and on the floor over dry ground, changing
+//!   height by at most the other stance's step (plus a voxel) from column to
+//!   column, with headroom, and ending within a step of the other triangle.
+//!   So a swimmer climbs out where the deck is at most a step above the
+//!   water, never through a wall. The link is `step-up` out of the water
+//!   onto higher ground (`step-down` back), otherwise `walk`.
 //! * **Stances along a path.** [`graph::path_stances`] applies Listing 32.2
 //!   to every stance: an agent keeps a non-standing stance while moving to the
 //!   first standing node after it.
@@ -141,6 +155,7 @@ pub mod samples;
 pub mod settings;
 pub mod simplify;
 pub mod stages;
+pub mod swim;
 pub mod tile_cache;
 pub mod tiles;
 pub mod triangulate;

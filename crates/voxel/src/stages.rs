@@ -353,7 +353,7 @@ impl Artifact for FlagArtifact {
                         // The first free voxel over the floor: the one the
                         // agent stands in, drawn on top of the level's surface.
                         let y = g.y(hf.spans[s].floor) as f32;
-                        (pf.flags[s] >= NON_WALKABLE).then(|| (y, y + g.ch as f32))
+                        (pf.flags[s] >= NON_WALKABLE).then_some((y, y + g.ch as f32))
                     },
                     |s, shape| {
                         let flag = pf.flags[s];
@@ -776,8 +776,9 @@ fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         .map(|(a, b)| (a.as_slice(), b.as_slice()))
         .collect();
     let settings = Settings::from_params(ctx.params)?;
+    let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     Ok(Arc::new(GraphArtifact {
-        graph: build_graph(&r.grid, &settings, &parts),
+        graph: build_graph(&r.grid, &settings, &parts, &v.tiles),
     }))
 }
 

@@ -1,0 +1,429 @@
+//! Swim entry and exit links (§32.4.2): where water meets walkable ground.
+//!
+//! A swim area ends a swim radius away from where the water stops being
+//! deep enough, and the standing (or crouch, sidestep...) area ends that
+//! stance's radius away from the pool's rim, so the two never share an edge
+//! at a pool with a wall; the paper says nothing about how a swimmer gets in
+//! or out. navscope's choice: a `link/swim` across every outline edge of a
+//! swim triangle that meets no other area, to the nearest node of another
+//! stance beyond that edge that the swimmer can reach across the gap:
+//!
+//! * **Gap.** The other triangle's point nearest the edge lies strictly on
+//!   the edge's outer side, and its plan distance from the edge is at most
+//!   [`max_gap`] = 1.08 (swim radius + the other stance's radius) + 2 (cell
+//!   size + max simplification error): each area stops about its radius
+//!   from the shore (the chamfer distance is at most 7.7% short of the
+//!   Euclidean one, hence 1.08), give or take a cell of rounding and a
+//!   simplification shave on each side. With the paper's tables and 0.1 m
+//!   cells that is 2.01 m to the standing area and 1.80 m to the sidestep
+//!   band.
+//! * **Reachable.** The agent crosses along the straight plan segment
+//!   between the edge's and the triangle's closest points, over the voxel
+//!   columns under it: it starts at the water surface; over a wet column it stays on the
+//!   surface, over a dry one it is on the floor; from column to column the
+//!   height changes by at most the other stance's step height (plus a
+//!   voxel), with room for the swim height above the surface or the other
+//!   stance's height above a dry floor; and it ends within a step of the
+//!   other triangle. So a wall, a cliff or a deck too high above the water
+//!   gets no link, and the climb out is judged from the water surface.
+//! * **Nearest.** Candidates are tried by gap, then node id; the first
+//!   reachable one is linked (once per pair of nodes). Edges that already
+//!   meet another area (water that shallows gradually, a tile seam) get no
+//!   swim link.
+//!
+//! The link's kind is `step-up` from the water to ground more than a voxel
+//! above the surface (`step-down` back), `walk` otherwise; its portal is
+//! the midpoint of the crossing at the mean of the two heights, and its cost
+//! the distance between the nodes, as for every other link.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use glam::{DVec2, DVec3};
+use navscope_core::{NavMesh, Stance};
+
+use crate::heightfield::{Heightfield, OPEN, Span};
+use crate::settings::Settings;
+use crate::tiles::Grid;
+
+/// Slack on the two radii for the chamfer distance (at most 7.7% short).
+pub const RADIUS_SLACK: f64 = 1.08;
+
+/// The widest plan gap a swim link crosses between a swim triangle and one
+/// of a stance with radius `r_other` (see the module docs).
+pub fn max_gap(r_swim: f64, r_other: f64, cell_size: f64, max_error: f64) -> f64 {
+    RADIUS_SLACK * (r_swim + r_other) + 2.0 * (cell_size + max_error)
+}
+
+/// What the swim links need to know of a node.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NodeInfo {
+    /// Its pass (index into the settings' passes).
+    pub pass: usize,
+    /// Its region's water surface.
+    pub water: Option<f32>,
+}
+
+/// One swim link found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SwimLink {
+    /// The swim node.
+    pub swim: u32,
+    /// The node of the other stance.
+    pub land: u32,
+    /// Where the crossing leaves the swim triangle, at the water surface.
+    pub from: DVec3,
+    /// Where it reaches the other triangle, on it.
+    pub to: DVec3,
+}
+
+/// The voxel columns of every tile by global cell.
+struct Columns<'a> {
+    tiles: &'a [Arc<Heightfield>],
+    /// Tiles per row, tile width and depth in cells.
+    ntx: usize,
+    tw: i32,
+    td: i32,
+}
+
+impl<'a> Columns<'a> {
+    fn new(tiles: &'a [Arc<Heightfield>]) -> Self {
+        let Some(first) = tiles.first() else {
+            return Columns {
+                tiles,
+                ntx: 1,
+                tw: i32::MAX,
+                td: i32::MAX,
+            };
+        };
+        let r = first.rect;
+        let ntx = tiles.iter().filter(|t| t.rect.z0 == r.z0).count().max(1);
+        let tw = if ntx > 1 { r.x1 - r.x0 } else { i32::MAX };
+        let td = if tiles.len() > ntx {
+            tiles[ntx].rect.z0 - r.z0
+        } else {
+            i32::MAX
+        };
+        Columns {
+            tiles,
+            ntx,
+            tw: tw.max(1),
+            td: td.max(1),
+        }
+    }
+
+    /// The spans of global cell `(x, z)`, from the tile whose core holds it.
+    fn spans(&self, x: i32, z: i32) -> Option<&'a [Span]> {
+        let first = self.tiles.first()?.rect;
+        let (lx, lz) = (x - first.x0, z - first.z0);
+        if lx < 0 || lz < 0 {
+            return None;
+        }
+        let i = (lz / self.td) as usize * self.ntx + (lx / self.tw) as usize;
+        let hf = self.tiles.get(i)?;
+        if !hf.rect.in_core(x, z) {
+            return None;
+        }
+        let c = hf.col(x, z)?;
+        Some(&hf.spans[hf.range(c)])
+    }
+}
+
+fn plan(p: DVec3) -> DVec2 {
+    DVec2::new(p.x, p.z)
+}
+
+fn cross(a: DVec2, b: DVec2) -> f64 {
+    a.x * b.y - a.y * b.x
+}
+
+fn inside(t: &[DVec2; 3], p: DVec2) -> bool {
+    let d: Vec<f64> = (0..3)
+        .map(|i| cross(t[(i + 1) % 3] - t[i], p - t[i]))
+        .collect();
+    d.iter().all(|&v| v >= 0.0) || d.iter().all(|&v| v <= 0.0)
+}
+
+fn closest_on_segment(a: DVec2, b: DVec2, p: DVec2) -> DVec2 {
+    let ab = b - a;
+    let l = ab.length_squared();
+    if l == 0.0 {
+        return a;
+    }
+    a + ab * ((p - a).dot(ab) / l).clamp(0.0, 1.0)
+}
+
+/// Closest points `(on a, on b)` of two plan shapes, each a triangle (3
+/// points) or a segment (2 points); equal points when they overlap.
+fn closest(a: &[DVec2], b: &[DVec2]) -> (DVec2, DVec2) {
+    for (s, t) in [(a, b), (b, a)] {
+        if let Ok(t) = <&[DVec2; 3]>::try_from(t)
+            && let Some(&p) = s.iter().find(|&&p| inside(t, p))
+        {
+            return (p, p);
+        }
+    }
+    let mut best = (f64::INFINITY, a[0], b[0]);
+    for i in 0..a.len() {
+        let (a0, a1) = (a[i], a[(i + 1) % a.len()]);
+        for j in 0..b.len() {
+            let (b0, b1) = (b[j], b[(j + 1) % b.len()]);
+            // Proper crossing.
+            let (da, db) = (a1 - a0, b1 - b0);
+            let den = cross(da, db);
+            if den != 0.0 {
+                let t = cross(b0 - a0, db) / den;
+                let u = cross(b0 - a0, da) / den;
+                if (0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u) {
+                    let p = a0 + da * t;
+                    return (p, p);
+                }
+            }
+            for (p, q) in [
+                (a0, closest_on_segment(b0, b1, a0)),
+                (a1, closest_on_segment(b0, b1, a1)),
+                (closest_on_segment(a0, a1, b0), b0),
+                (closest_on_segment(a0, a1, b1), b1),
+            ] {
+                let d = p.distance_squared(q);
+                if d < best.0 {
+                    best = (d, p, q);
+                }
+            }
+        }
+    }
+    (best.1, best.2)
+}
+
+/// Height of triangle `t` over plan point `p` (its plane, clamped to its
+/// corners' heights).
+fn height_on(t: &[DVec3], p: DVec2) -> f64 {
+    let (a, b, c) = (plan(t[0]), plan(t[1]), plan(t[2]));
+    let den = cross(b - a, c - a);
+    let lo = t.iter().map(|v| v.y).fold(f64::INFINITY, f64::min);
+    let hi = t.iter().map(|v| v.y).fold(f64::NEG_INFINITY, f64::max);
+    if den == 0.0 {
+        return (lo + hi) / 2.0;
+    }
+    let u = cross(p - a, c - a) / den;
+    let v = cross(b - a, p - a) / den;
+    (t[0].y + (t[1].y - t[0].y) * u + (t[2].y - t[0].y) * v).clamp(lo, hi)
+}
+
+/// The crossing rule of the module docs: from `from` (plan) at the water
+/// surface `water` to `to`, ending at height `end`.
+#[allow(clippy::too_many_arguments)]
+fn reachable(
+    grid: &Grid,
+    cols: &Columns,
+    from: DVec2,
+    to: DVec2,
+    water: f64,
+    end: f64,
+    s: &Settings,
+    swim: usize,
+    other: usize,
+) -> bool {
+    let (sw, ot) = (&s.passes[swim].agent, &s.passes[other].agent);
+    let ch = grid.ch;
+    let step = ot.max_step + ch;
+    let len = from.distance(to);
+    let n = (len / (grid.cs * 0.5)).ceil() as usize + 1;
+    let mut cur = water;
+    let mut last = None;
+    for k in 0..=n {
+        let p = from + (to - from) * (k as f64 / n as f64);
+        let cell = (
+            ((p.x - grid.origin.x) / grid.cs).floor() as i32,
+            ((p.y - grid.origin.z) / grid.cs).floor() as i32,
+        );
+        if last == Some(cell) {
+            continue;
+        }
+        last = Some(cell);
+        let Some(spans) = cols.spans(cell.0, cell.1) else {
+            return false;
+        };
+        let next = spans
+            .iter()
+            .filter_map(|sp| {
+                let floor = grid.y(sp.floor);
+                let ceil = if sp.ceil == OPEN {
+                    f64::INFINITY
+                } else {
+                    grid.y(sp.ceil)
+                };
+                let wet = !sp.water.is_nan();
+                let surface = if wet {
+                    floor.max(sp.water as f64)
+                } else {
+                    floor
+                };
+                let need = if wet { sw.height } else { ot.height };
+                let ok = (surface - cur).abs() <= step && ceil - surface >= need - ch;
+                ok.then_some(surface)
+            })
+            .min_by(|a, b| (a - cur).abs().total_cmp(&(b - cur).abs()));
+        match next {
+            Some(h) => cur = h,
+            None => return false,
+        }
+    }
+    (cur - end).abs() <= step
+}
+
+/// Finds the swim links of the module docs. `info` is per node of `nav`,
+/// `outline` the swim triangles' outline edges (node, edge) that meet no
+/// other area, `heightfields` per tile, `linked` the node pairs (low, high)
+/// that already share an edge.
+pub(crate) fn swim_links(
+    nav: &NavMesh,
+    info: &[NodeInfo],
+    outline: &[(u32, u8)],
+    s: &Settings,
+    grid: &Grid,
+    heightfields: &[Arc<Heightfield>],
+    linked: &HashSet<(u32, u32)>,
+) -> Vec<SwimLink> {
+    let Some(swim_pass) = s.passes.iter().position(|p| p.stance == Stance::Swim) else {
+        return Vec::new();
+    };
+    if outline.is_empty() {
+        return Vec::new();
+    }
+    let r_swim = s.passes[swim_pass].agent.radius;
+    let gap_to = |pass: usize| max_gap(r_swim, s.passes[pass].agent.radius, grid.cs, s.max_error);
+    let tri = |i: usize| -> Option<[DVec2; 3]> {
+        let p = nav.nodes[i].polygon.as_ref()?;
+        (p.len() == 3).then(|| [plan(p[0]), plan(p[1]), plan(p[2])])
+    };
+    // Other nodes by plan bucket.
+    let widest = (0..s.passes.len())
+        .filter(|&k| k != swim_pass)
+        .map(gap_to)
+        .fold(grid.cs, f64::max);
+    let bucket = |v: f64| (v / widest).floor() as i64;
+    let mut buckets: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
+    for i in 0..nav.nodes.len() {
+        if nav.nodes[i].stance == Stance::Swim {
+            continue;
+        }
+        let Some(t) = tri(i) else { continue };
+        let lo = t[0].min(t[1]).min(t[2]);
+        let hi = t[0].max(t[1]).max(t[2]);
+        for bx in bucket(lo.x)..=bucket(hi.x) {
+            for bz in bucket(lo.y)..=bucket(hi.y) {
+                buckets.entry((bx, bz)).or_default().push(i as u32);
+            }
+        }
+    }
+    let cols = Columns::new(heightfields);
+    let mut out: Vec<SwimLink> = Vec::new();
+    let mut made: HashSet<(u32, u32)> = HashSet::new();
+    for &(i, e) in outline {
+        let (Some(t), Some(water)) = (tri(i as usize), info[i as usize].water) else {
+            continue;
+        };
+        let water = water as f64;
+        let e = e as usize;
+        let (a, b, c) = (t[e], t[(e + 1) % 3], t[(e + 2) % 3]);
+        let inner = cross(b - a, c - a);
+        let lo = a.min(b) - DVec2::splat(widest);
+        let hi = a.max(b) + DVec2::splat(widest);
+        let mut cands: Vec<u32> = Vec::new();
+        for bx in bucket(lo.x)..=bucket(hi.x) {
+            for bz in bucket(lo.y)..=bucket(hi.y) {
+                if let Some(v) = buckets.get(&(bx, bz)) {
+                    cands.extend(v);
+                }
+            }
+        }
+        cands.sort_unstable();
+        cands.dedup();
+        let mut scored: Vec<(f64, u32, DVec2, DVec2)> = cands
+            .into_iter()
+            .filter_map(|j| {
+                let other = tri(j as usize)?;
+                let (p, q) = closest(&[a, b], &other);
+                let gap = p.distance(q);
+                // Across the edge, away from the swim triangle.
+                let outward = cross(b - a, q - a) * inner < 0.0;
+                (outward && gap <= gap_to(info[j as usize].pass)).then_some((gap, j, p, q))
+            })
+            .collect();
+        scored.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        for (_, j, p, q) in scored {
+            let other = info[j as usize].pass;
+            let Some(poly) = nav.nodes[j as usize].polygon.as_ref() else {
+                continue;
+            };
+            let end = height_on(poly, q);
+            if (end - water).abs() > s.passes[other].agent.max_step + grid.ch {
+                continue;
+            }
+            if !reachable(grid, &cols, p, q, water, end, s, swim_pass, other) {
+                continue;
+            }
+            let pair = (i.min(j), i.max(j));
+            if !linked.contains(&pair) && made.insert(pair) {
+                out.push(SwimLink {
+                    swim: i,
+                    land: j,
+                    from: DVec3::new(p.x, water, p.y),
+                    to: DVec3::new(q.x, end, q.y),
+                });
+            }
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(p: [[f64; 2]; 3]) -> [DVec2; 3] {
+        p.map(|[x, y]| DVec2::new(x, y))
+    }
+
+    #[test]
+    fn closest_points_of_plan_triangles() {
+        let a = t([[0., 0.], [1., 0.], [0., 1.]]);
+        let b = t([[3., 0.], [4., 0.], [3., 1.]]);
+        let (p, q) = closest(&a, &b);
+        assert!((p.distance(q) - 2.0).abs() < 1e-12, "{p} {q}");
+        assert!((q.x - 3.0).abs() < 1e-12);
+        // Overlapping (a corner inside): distance 0.
+        let c = t([[0.2, 0.2], [5., 0.2], [0.2, 5.]]);
+        let (p, q) = closest(&a, &c);
+        assert_eq!(p, q);
+        // Crossing without a corner inside (a star): distance 0.
+        let d = t([[-1., 0.3], [2., 0.3], [0.5, -2.]]);
+        let e = t([[-1., -1.0], [2., -1.0], [0.5, 1.5]]);
+        let (p, q) = closest(&d, &e);
+        assert_eq!(p, q);
+        // Degenerate (collinear) triangle.
+        let f = t([[3., 3.], [4., 3.], [5., 3.]]);
+        let (p, q) = closest(&a, &f);
+        assert!((p.distance(q) - 5.0 / 2f64.sqrt()).abs() < 1e-12, "{p} {q}");
+    }
+
+    #[test]
+    fn gap_bound_with_the_papers_tables() {
+        assert!((max_gap(1.0, 0.4, 0.1, 0.15) - 2.012).abs() < 1e-9);
+        assert!((max_gap(1.0, 0.2, 0.1, 0.15) - 1.796).abs() < 1e-9);
+    }
+
+    #[test]
+    fn height_on_a_sloped_triangle() {
+        let tri = [
+            DVec3::new(0., 0., 0.),
+            DVec3::new(2., 1., 0.),
+            DVec3::new(0., 0., 2.),
+        ];
+        assert!((height_on(&tri, DVec2::new(1., 0.)) - 0.5).abs() < 1e-12);
+        // Outside it: clamped to the corners' heights.
+        assert!(height_on(&tri, DVec2::new(9., 0.)) <= 1.0);
+    }
+}
