@@ -282,6 +282,35 @@ pub fn build_graph(
         );
         link_class.extend([class; 2]);
     }
+    if nav.nodes.iter().any(|n| n.stance == Stance::Swim) {
+        add_swim(
+            &mut nav,
+            &mut link_class,
+            &info,
+            &swim_outline,
+            settings,
+            grid,
+            heightfields,
+        );
+    }
+    Graph {
+        navmesh: nav,
+        link_class,
+        node_region,
+    }
+}
+
+/// Lifts the portals between swim nodes to the water surface and adds the
+/// swim entry and exit links ([`crate::swim`]).
+fn add_swim(
+    nav: &mut NavMesh,
+    link_class: &mut Vec<LinkClass>,
+    info: &[NodeInfo],
+    swim_outline: &[(u32, u8)],
+    settings: &Settings,
+    grid: &Grid,
+    heightfields: &[Arc<Heightfield>],
+) {
     // Portals between swim nodes are on the water surface too, so a path
     // through them stays there (§32.4.2: path vertices at the surface).
     for l in &mut nav.links {
@@ -302,9 +331,9 @@ pub fn build_graph(
         .map(|l| (l.from.min(l.to), l.from.max(l.to)))
         .collect();
     let found = swim_links(
-        &nav,
-        &info,
-        &swim_outline,
+        nav,
+        info,
+        swim_outline,
         settings,
         grid,
         heightfields,
@@ -333,11 +362,6 @@ pub fn build_graph(
             });
             link_class.push(LinkClass::Swim);
         }
-    }
-    Graph {
-        navmesh: nav,
-        link_class,
-        node_region,
     }
 }
 
