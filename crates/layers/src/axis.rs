@@ -61,6 +61,31 @@ impl AxisEdge {
             .map(|w| w[0].at.distance(w[1].at))
             .sum()
     }
+
+    /// Clearance at the midpoint of piece `k` (the chord from polyline
+    /// point `k` to `k + 1`), from the closest-point annotations alone: on
+    /// each side, a point site has the same closest point at both ends and
+    /// the distance is to that point; a segment site has two closest points
+    /// on its line (the projections of the ends, so the midpoint projects
+    /// between them) and the distance is to that line. The smaller side
+    /// wins. On a straight edge this is the exact clearance; on a chord of
+    /// a parabolic arc it is the clearance of the chord's midpoint, within
+    /// the arc tolerance of the arc's. `None` when `k + 1` is past the end.
+    pub fn piece_clearance(&self, k: usize) -> Option<f64> {
+        let (p, q) = (self.points.get(k)?, self.points.get(k + 1)?);
+        let m = (p.at + q.at) * 0.5;
+        let side = |s: usize| {
+            let (a, b) = (p.closest[s], q.closest[s]);
+            let d = b - a;
+            let len = d.length();
+            if len <= 1e-12 * (1.0 + a.length()) {
+                m.distance(a)
+            } else {
+                d.perp_dot(m - a).abs() / len
+            }
+        };
+        Some(side(0).min(side(1)))
+    }
 }
 
 /// Two vertices, on the two layers of a connection, at the same plan point
@@ -332,4 +357,43 @@ fn layer_edges(
         out.push((li, [s0, s1], annotate(sites, [s0, s1], &e.points)));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(at: DVec2, c0: DVec2, c1: DVec2) -> AxisPoint {
+        AxisPoint {
+            at,
+            clearance: at.distance(c0).min(at.distance(c1)),
+            closest: [c0, c1],
+        }
+    }
+
+    #[test]
+    fn piece_clearance_is_the_midpoint_distance_to_both_sites() {
+        // Between a point site at the origin and the line y = 2 (a
+        // parabola): chord from (0, 1) to (2, 1.5).
+        let (a, b) = (DVec2::new(0.0, 1.0), DVec2::new(2.0, 1.5));
+        let e = AxisEdge {
+            layer: 0,
+            sites: [0, 1],
+            ends: [0, 1],
+            points: vec![
+                pt(a, DVec2::ZERO, DVec2::new(0.0, 2.0)),
+                pt(b, DVec2::ZERO, DVec2::new(2.0, 2.0)),
+            ],
+        };
+        let m = (a + b) * 0.5;
+        let expect = m.length().min(2.0 - m.y);
+        assert!((e.piece_clearance(0).unwrap() - expect).abs() < 1e-12);
+        assert_eq!(e.piece_clearance(1), None);
+        // A zero-length chord on a point site.
+        let z = AxisEdge {
+            points: vec![pt(a, DVec2::ZERO, DVec2::ZERO); 2],
+            ..e
+        };
+        assert!((z.piece_clearance(0).unwrap() - 1.0).abs() < 1e-12);
+    }
 }

@@ -83,6 +83,29 @@
 //!   answers any query. Its short path is the backbone pulled tight inside
 //!   the clearance disks, not Geraerts' exact shortest path with clearance.
 //!
+//! ## Drawing
+//! * **Layers.** Every primitive that lies on one layer names it
+//!   ([`navscope_core::draw::Primitive::on_layer`], the layer's index) so a
+//!   viewer can hide unchecked layers: obstacles, connections (drawn once
+//!   per layer they lie on), axis edges and vertices, influence-zone sides,
+//!   scenes (on the connection's `from` layer, the plane the paper projects
+//!   them onto), corridor areas, closest-point segments, clearance disks,
+//!   NavMesh nodes and walk links, and the path's corridor and its runs on
+//!   each layer. What joins two layers stays untagged so it shows whenever
+//!   either layer does: `axis/join`, `link/connection` and the
+//!   `path/backbone/across` and `path/short/across` steps between layers.
+//! * **Clearance.** Axis edges are drawn as one `axis/edge` segment per
+//!   chord of their polyline, each carrying
+//!   ([`navscope_core::draw::Primitive::with_value`]) the clearance at the
+//!   chord's midpoint ([`AxisEdge::piece_clearance`]: exact on straight
+//!   edges, within the arc tolerance on parabolic arcs), so the axis can be
+//!   coloured by clearance. Axis vertices, clearance disks
+//!   (`corridor/disk`) and closest-point segments carry their point's
+//!   clearance too.
+//! * **Closest points** are their own kind, `corridor/closest` (two
+//!   segments per annotated axis point, in the `corridor-map` stage), so a
+//!   viewer can switch them on when wanted.
+//!
 //! ## Speed
 //! `cargo bench -p navscope-layers` times [`build`] (sites, layer axes and
 //! every opening) on the sample environments and on

@@ -53,53 +53,77 @@ fn draw_obstacles(sites: &Sites, heights: &[f64], out: &mut Vec<Primitive>) {
     for (l, area) in sites.areas.iter().enumerate() {
         for ring in area.rings() {
             for (_, a, b) in ring.edges() {
-                out.push(Primitive::new(
-                    "obstacle",
-                    id,
-                    Shape::Segment(w(a, heights[l]), w(b, heights[l])),
-                ));
+                out.push(
+                    Primitive::new(
+                        "obstacle",
+                        id,
+                        Shape::Segment(w(a, heights[l]), w(b, heights[l])),
+                    )
+                    .on_layer(l as u32),
+                );
                 id += 1;
             }
         }
     }
     for (c, cn) in sites.conns.iter().enumerate() {
         for l in [cn.from, cn.to] {
-            out.push(Primitive::new(
-                "connection",
-                c as u32,
-                Shape::Segment(w(cn.a, heights[l]), w(cn.b, heights[l])),
-            ));
+            out.push(
+                Primitive::new(
+                    "connection",
+                    c as u32,
+                    Shape::Segment(w(cn.a, heights[l]), w(cn.b, heights[l])),
+                )
+                .on_layer(l as u32),
+            );
         }
-        out.push(Primitive::new(
-            "connection/label",
-            c as u32,
-            Shape::Label {
-                at: w((cn.a + cn.b) * 0.5, heights[cn.from]),
-                text: format!("C{c}"),
-            },
-        ));
+        out.push(
+            Primitive::new(
+                "connection/label",
+                c as u32,
+                Shape::Label {
+                    at: w((cn.a + cn.b) * 0.5, heights[cn.from]),
+                    text: format!("C{c}"),
+                },
+            )
+            .on_layer(cn.from as u32),
+        );
     }
 }
 
+/// Draws an axis: each edge as one `{kind}/edge` segment per chord of its
+/// polyline, carrying the clearance at the chord's midpoint
+/// ([`crate::axis::AxisEdge::piece_clearance`]) so a viewer can colour the
+/// axis by clearance; each vertex as a `{kind}/vertex` point carrying its
+/// clearance; both on their layer. Joins link two layers and carry none
+/// (`{kind}/join`).
 fn draw_axis(axis: &Axis, heights: &[f64], kind: &str, out: &mut Vec<Primitive>) {
+    let edge_kind = format!("{kind}/edge");
     for (i, e) in axis.edges.iter().enumerate() {
         let h = heights[e.layer];
-        out.push(Primitive::new(
-            format!("{kind}/edge"),
-            i as u32,
-            Shape::Polyline {
-                points: e.points.iter().map(|p| w(p.at, h)).collect(),
-                closed: false,
-            },
-        ));
+        for (k, c) in e.points.windows(2).enumerate() {
+            let clearance = e.piece_clearance(k).unwrap_or(0.0);
+            out.push(
+                Primitive::new(
+                    edge_kind.as_str(),
+                    i as u32,
+                    Shape::Segment(w(c[0].at, h), w(c[1].at, h)),
+                )
+                .on_layer(e.layer as u32)
+                .with_value(clearance as f32),
+            );
+        }
     }
     let base = axis.edges.len() as u32;
     for (i, v) in axis.vertices.iter().enumerate() {
-        out.push(Primitive::new(
-            format!("{kind}/vertex"),
-            base + i as u32,
-            Shape::Point(w(v.at, heights[v.layer])),
-        ));
+        out.push(
+            Primitive::new(
+                format!("{kind}/vertex"),
+                base + i as u32,
+                Shape::Point(w(v.at, heights[v.layer])),
+            )
+            .on_layer(v.layer as u32)
+            .with_value(v.clearance as f32),
+        );
     }
     for j in &axis.joins {
         let (a, b) = (
@@ -163,18 +187,23 @@ pub struct Zones {
     pub layers: Vec<(usize, usize)>,
 }
 
-fn zone_prims(z: &Zone, from: f64, to: f64, id: u32) -> Vec<Primitive> {
+/// The two shaded sides of a zone, each on its layer (`layers` is
+/// `(from, to)`).
+fn zone_prims(z: &Zone, heights: &[f64], layers: (usize, usize), id: u32) -> Vec<Primitive> {
     let mut v = Vec::new();
-    for (side, h) in [(0, from), (1, to)] {
+    for (side, l) in [(0, layers.0), (1, layers.1)] {
         if z.outline[side].len() >= 3 {
-            v.push(Primitive::new(
-                "influence-zone",
-                id,
-                Shape::Polygon {
-                    outer: z.outline[side].iter().map(|&p| w(p, h)).collect(),
-                    holes: Vec::new(),
-                },
-            ));
+            v.push(
+                Primitive::new(
+                    "influence-zone",
+                    id,
+                    Shape::Polygon {
+                        outer: z.outline[side].iter().map(|&p| w(p, heights[l])).collect(),
+                        holes: Vec::new(),
+                    },
+                )
+                .on_layer(l as u32),
+            );
         }
     }
     v
@@ -194,9 +223,7 @@ impl Artifact for Zones {
         self.zones
             .iter()
             .zip(&self.layers)
-            .flat_map(|(z, &(f, t))| {
-                zone_prims(z, self.heights[f], self.heights[t], z.connection as u32)
-            })
+            .flat_map(|(z, &layers)| zone_prims(z, &self.heights, layers, z.connection as u32))
             .collect()
     }
 }
@@ -224,14 +251,20 @@ pub fn run_zones(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 pub struct Scenes {
     /// Height of each scene's plane (its connection's `from` layer).
     pub heights: Vec<f64>,
+    /// The layer each scene is drawn on: its connection's `from` layer,
+    /// the plane the paper projects the scene onto.
+    pub layers: Vec<usize>,
     /// Scenes, in zone order.
     pub scenes: Vec<Scene>,
     /// Grid step (m), to draw grid coordinates.
     pub grid: f64,
 }
 
-fn scene_prims(s: &Scene, h: f64, grid: f64, id: u32) -> Vec<Primitive> {
+/// A scene's obstacles, projected onto the plane of layer `layer` at
+/// height `h` (its connection's `from` layer) and tagged with it.
+fn scene_prims(s: &Scene, h: f64, layer: usize, grid: f64, id: u32) -> Vec<Primitive> {
     let g = Grid { step: grid };
+    let l = layer as u32;
     let mut v: Vec<Primitive> = s
         .segments
         .iter()
@@ -241,13 +274,12 @@ fn scene_prims(s: &Scene, h: f64, grid: f64, id: u32) -> Vec<Primitive> {
                 id,
                 Shape::Segment(w(g.plan(q[0]), h), w(g.plan(q[1]), h)),
             )
+            .on_layer(l)
         })
         .collect();
-    v.extend(
-        s.points
-            .iter()
-            .map(|&p| Primitive::new("scene/obstacle/point", id, Shape::Point(w(g.plan(p), h)))),
-    );
+    v.extend(s.points.iter().map(|&p| {
+        Primitive::new("scene/obstacle/point", id, Shape::Point(w(g.plan(p), h))).on_layer(l)
+    }));
     v
 }
 
@@ -268,8 +300,8 @@ impl Artifact for Scenes {
     fn primitives(&self) -> Vec<Primitive> {
         self.scenes
             .iter()
-            .zip(&self.heights)
-            .flat_map(|(s, &h)| scene_prims(s, h, self.grid, s.connection as u32))
+            .zip(self.heights.iter().zip(&self.layers))
+            .flat_map(|(s, (&h, &l))| scene_prims(s, h, l, self.grid, s.connection as u32))
             .collect()
     }
 }
@@ -283,6 +315,7 @@ pub fn run_scenes(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let heights = zs.layers.iter().map(|&(f, _)| la.heights[f]).collect();
     Ok(Arc::new(Scenes {
         heights,
+        layers: zs.layers.iter().map(|&(f, _)| f).collect(),
         scenes,
         grid: grid.step,
     }))
@@ -327,20 +360,20 @@ impl Artifact for Merged {
             .enumerate()
             .map(|(k, o)| {
                 let (f, t) = self.layers[o.connection];
-                let (hf, ht) = (self.heights[f], self.heights[t]);
+                let hf = self.heights[f];
                 let id = o.connection as u32;
                 let mut highlights = Vec::new();
                 if let Some(z) = &o.zone {
-                    highlights.extend(zone_prims(z, hf, ht, id));
+                    highlights.extend(zone_prims(z, &self.heights, (f, t), id));
                 }
                 if let Some(s) = &o.scene {
-                    highlights.extend(scene_prims(s, hf, self.grid, id));
+                    highlights.extend(scene_prims(s, hf, f, self.grid, id));
                 }
                 for p in &o.scene_axis {
-                    highlights.push(Primitive::new("scene/axis", id, Shape::Polyline { points: p.iter().map(|&q| w(q, hf)).collect(), closed: false }));
+                    highlights.push(Primitive::new("scene/axis", id, Shape::Polyline { points: p.iter().map(|&q| w(q, hf)).collect(), closed: false }).on_layer(f as u32));
                 }
                 for (l, p) in &o.added {
-                    highlights.push(Primitive::new("axis/edge/added", id, Shape::Polyline { points: p.iter().map(|&q| w(q, self.heights[*l])).collect(), closed: false }));
+                    highlights.push(Primitive::new("axis/edge/added", id, Shape::Polyline { points: p.iter().map(|&q| w(q, self.heights[*l])).collect(), closed: false }).on_layer(*l as u32));
                 }
                 let detail = match o.same_as {
                     Some(d) => format!("Connection {} makes the same join as connection {d}, already open.", o.connection),
@@ -422,25 +455,32 @@ impl Artifact for CorridorMap {
                 if area < 0.0 {
                     poly.reverse();
                 }
-                out.push(Primitive::new(
-                    "corridor/area",
-                    i as u32,
-                    Shape::Polygon {
-                        outer: poly.iter().map(|&p| w(p, self.heights[l])).collect(),
-                        holes: Vec::new(),
-                    },
-                ));
+                out.push(
+                    Primitive::new(
+                        "corridor/area",
+                        i as u32,
+                        Shape::Polygon {
+                            outer: poly.iter().map(|&p| w(p, self.heights[l])).collect(),
+                            holes: Vec::new(),
+                        },
+                    )
+                    .on_layer(l as u32),
+                );
             }
         }
         for (i, e) in self.axis.edges.iter().enumerate() {
             let h = self.heights[e.layer];
             for p in &e.points {
                 for q in p.closest {
-                    out.push(Primitive::new(
-                        "corridor/closest",
-                        i as u32,
-                        Shape::Segment(w(p.at, h), w(q, h)),
-                    ));
+                    out.push(
+                        Primitive::new(
+                            "corridor/closest",
+                            i as u32,
+                            Shape::Segment(w(p.at, h), w(q, h)),
+                        )
+                        .on_layer(e.layer as u32)
+                        .with_value(p.clearance as f32),
+                    );
                 }
             }
         }
@@ -456,14 +496,18 @@ impl Artifact for CorridorMap {
                     )
                 })
                 .collect();
-            out.push(Primitive::new(
-                "corridor/disk",
-                base + i as u32,
-                Shape::Polyline {
-                    points: pts,
-                    closed: true,
-                },
-            ));
+            out.push(
+                Primitive::new(
+                    "corridor/disk",
+                    base + i as u32,
+                    Shape::Polyline {
+                        points: pts,
+                        closed: true,
+                    },
+                )
+                .on_layer(v.layer as u32)
+                .with_value(v.clearance as f32),
+            );
         }
         draw_axis(&self.axis, &self.heights, "axis", &mut out);
         out
@@ -549,19 +593,23 @@ impl Artifact for Mesh {
         ])
     }
     fn primitives(&self) -> Vec<Primitive> {
-        let mut out: Vec<Primitive> = self
-            .mesh
-            .nodes
+        let nodes = &self.mesh.nodes;
+        let mut out: Vec<Primitive> = nodes
             .iter()
-            .map(|n| Primitive::new("node", n.id, Shape::Point(n.position.as_vec3())))
+            .map(|n| {
+                Primitive::new("node", n.id, Shape::Point(n.position.as_vec3())).on_layer(n.layer)
+            })
             .collect();
         for l in &self.mesh.links {
             if let Some([a, b]) = l.segment {
-                out.push(Primitive::new(
+                let p = Primitive::new(
                     format!("link/{}", l.kind.name()),
                     l.from,
                     Shape::Segment(a.as_vec3(), b.as_vec3()),
-                ));
+                );
+                // Walk links stay on their layer; connection links join two.
+                let (lf, lt) = (nodes[l.from as usize].layer, nodes[l.to as usize].layer);
+                out.push(if lf == lt { p.on_layer(lf) } else { p });
             }
         }
         out
@@ -622,45 +670,45 @@ impl Artifact for PathDemo {
                     poly.reverse();
                 }
                 if poly.len() >= 3 {
-                    out.push(Primitive::new(
-                        "path/corridor",
-                        e as u32,
-                        Shape::Polygon {
-                            outer: poly.iter().map(|&q| w(q, h(edge.layer))).collect(),
-                            holes: Vec::new(),
-                        },
-                    ));
+                    out.push(
+                        Primitive::new(
+                            "path/corridor",
+                            e as u32,
+                            Shape::Polygon {
+                                outer: poly.iter().map(|&q| w(q, h(edge.layer))).collect(),
+                                holes: Vec::new(),
+                            },
+                        )
+                        .on_layer(edge.layer as u32),
+                    );
                 }
             }
         }
-        out.push(Primitive::new(
-            "path/backbone",
-            0,
-            Shape::Polyline {
-                points: p.backbone.iter().map(|b| w(b.at, h(b.layer))).collect(),
-                closed: false,
-            },
-        ));
-        out.push(Primitive::new(
-            "path/short",
-            1,
-            Shape::Polyline {
-                points: p.path.iter().map(|q| w(q.at, h(q.layer))).collect(),
-                closed: false,
-            },
-        ));
+        let backbone: Vec<(usize, DVec2)> = p.backbone.iter().map(|b| (b.layer, b.at)).collect();
+        let short: Vec<(usize, DVec2)> = p.path.iter().map(|q| (q.layer, q.at)).collect();
+        for (kind, id, pts) in [("path/backbone", 0, &backbone), ("path/short", 1, &short)] {
+            draw_layer_runs(kind, id, pts, &self.heights, &mut out);
+        }
         for k in 0..2 {
             let (e, r) = (p.ends[k], p.retracted[k]);
-            out.push(Primitive::new(
+            let seg = Primitive::new(
                 "path/retraction",
                 2 + k as u32,
                 Shape::Segment(w(e.at, h(e.layer)), w(r.at, h(r.layer))),
-            ));
-            out.push(Primitive::new(
-                if k == 0 { "path/start" } else { "path/goal" },
-                2 + k as u32,
-                Shape::Point(w(e.at, h(e.layer))),
-            ));
+            );
+            out.push(if e.layer == r.layer {
+                seg.on_layer(e.layer as u32)
+            } else {
+                seg
+            });
+            out.push(
+                Primitive::new(
+                    if k == 0 { "path/start" } else { "path/goal" },
+                    2 + k as u32,
+                    Shape::Point(w(e.at, h(e.layer))),
+                )
+                .on_layer(e.layer as u32),
+            );
         }
         out
     }
@@ -669,6 +717,52 @@ impl Artifact for PathDemo {
             Ok(p) => BTreeMap::from([("demo_path_length_m".into(), p.length)]),
             Err(_) => BTreeMap::new(),
         }
+    }
+}
+
+/// Draws a path given as `(layer, plan point)`s: each run of consecutive
+/// points on one layer as a `kind` polyline on that layer, and each step
+/// from one layer to the next (across a connection) as an untagged
+/// `{kind}/across` segment, since it belongs to both layers.
+fn draw_layer_runs(
+    kind: &str,
+    id: u32,
+    pts: &[(usize, DVec2)],
+    heights: &[f64],
+    out: &mut Vec<Primitive>,
+) {
+    let mut start = 0;
+    while start < pts.len() {
+        let layer = pts[start].0;
+        let end = pts[start..]
+            .iter()
+            .position(|&(l, _)| l != layer)
+            .map_or(pts.len(), |n| start + n);
+        if end - start >= 2 {
+            out.push(
+                Primitive::new(
+                    kind,
+                    id,
+                    Shape::Polyline {
+                        points: pts[start..end]
+                            .iter()
+                            .map(|&(l, q)| w(q, heights[l]))
+                            .collect(),
+                        closed: false,
+                    },
+                )
+                .on_layer(layer as u32),
+            );
+        }
+        if let Some(&(l, q)) = pts.get(end) {
+            let (_, last) = pts[end - 1];
+            out.push(Primitive::new(
+                format!("{kind}/across"),
+                id,
+                Shape::Segment(w(last, heights[layer]), w(q, heights[l])),
+            ));
+        }
+        start = end;
     }
 }
 

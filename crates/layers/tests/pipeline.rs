@@ -121,3 +121,97 @@ fn wrong_level_kind_and_empty_level_are_errors() {
         &StageError::Failed("test.ron: the level has no layers".into())
     );
 }
+
+/// Every primitive (and sub-step highlight) of every stage on the Figure 5
+/// sample, with its stage index.
+fn all_primitives(r: &Runner) -> Vec<(usize, navscope_core::draw::Primitive)> {
+    let mut out = Vec::new();
+    for i in 0..7 {
+        let a = r.result(i).unwrap().outcome.as_ref().unwrap().clone();
+        out.extend(a.primitives().into_iter().map(|p| (i, p)));
+        for s in a.substeps() {
+            out.extend(s.highlights.into_iter().map(|p| (i, p)));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_primitive_on_one_layer_names_it_and_lies_at_its_height() {
+    let level = samples::figure5();
+    let heights: Vec<f64> = level.layers.iter().map(|l| l.height).collect();
+    let mut r = runner(LevelData::Layers(level));
+    r.run_all();
+    assert!(r.first_error().is_none(), "{:?}", r.first_error());
+    // Only what joins two layers may stay untagged.
+    let across = [
+        "axis/join",
+        "link/connection",
+        "path/backbone/across",
+        "path/short/across",
+    ];
+    let mut tagged = 0;
+    for (stage, p) in all_primitives(&r) {
+        match p.layer {
+            Some(l) => {
+                assert!((l as usize) < heights.len(), "stage {stage} {p:?}");
+                let h = heights[l as usize] as f32;
+                for q in p.shape.points() {
+                    assert!(
+                        (q.y - h).abs() < 1e-4,
+                        "stage {stage}: {} at height {} but on layer {l} ({h})",
+                        p.kind,
+                        q.y
+                    );
+                }
+                tagged += 1;
+            }
+            None => assert!(
+                across.contains(&p.kind.as_str()),
+                "stage {stage}: untagged {}",
+                p.kind
+            ),
+        }
+    }
+    assert!(tagged > 1000, "{tagged}");
+}
+
+#[test]
+fn axis_edges_carry_their_clearance_measured_by_brute_force() {
+    use glam::DVec3;
+    use navscope_core::geom::world_to_plan;
+    use navscope_layers::verify::nearest_obstacle;
+    let level = samples::figure5();
+    let built = navscope_layers::build(&level, &navscope_layers::settings(0.001, 0.01)).unwrap();
+    let all: Vec<usize> = (0..level.connections.len()).collect();
+    let mut r = runner(LevelData::Layers(level));
+    r.run_all();
+    assert!(r.first_error().is_none(), "{:?}", r.first_error());
+    // Layer axes: every connection closed; corridor map: every one open.
+    for (stage, opened) in [(0, &[][..]), (4, &all[..])] {
+        let prims = r
+            .result(stage)
+            .unwrap()
+            .outcome
+            .as_ref()
+            .unwrap()
+            .primitives();
+        let edges: Vec<_> = prims.iter().filter(|p| p.kind == "axis/edge").collect();
+        assert!(edges.len() > 100, "{}", edges.len());
+        for p in edges {
+            let navscope_core::draw::Shape::Segment(a, b) = p.shape else {
+                panic!("axis edges are drawn as chords: {p:?}");
+            };
+            let v = p.value.expect("an axis edge carries its clearance");
+            assert!(v.is_finite() && v >= 0.0, "{v}");
+            let mid = world_to_plan(DVec3::from((a + b) * 0.5));
+            let layer = p.layer.expect("an axis edge lies on a layer") as usize;
+            let n = nearest_obstacle(&built.sites, opened, layer, mid);
+            assert!(
+                (n - v as f64).abs() < 0.025,
+                "stage {stage}, edge {} on layer {layer} at {mid:?}: value {v}, nearest obstacle {n}",
+                p.element
+            );
+        }
+    }
+}
