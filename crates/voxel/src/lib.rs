@@ -228,7 +228,7 @@ pub fn pipeline() -> Pipeline {
         info(
             "graph",
             "Node graph",
-            "One node per triangle, linked across shared edges, across passes and across tiles. Swim nodes are lifted to the water surface.",
+            "One node per triangle, linked across shared edges, across passes and across tiles. Swim nodes are lifted to the water surface, and swim triangles at the edge of the water get entry and exit links across the gap to the ground the swimmer can climb onto.",
             "Kirst §32.2.5, §32.3.2, §32.4.2",
             &[],
         ),

@@ -22,7 +22,7 @@ use crate::graph::{Graph, build_graph};
 use crate::heightfield::{Heightfield, voxelize};
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
-use crate::tile_cache::{TileCache, TileKey, TileReuse, TileStage, map_tiles, tile_key};
+use crate::tile_cache::{TileCache, TileKey, TileReuse, TileStage, map_tiles, tile_keys};
 use crate::tiles::{Grid, Layout, layout};
 use crate::triangulate::RegionMesh;
 
@@ -101,12 +101,7 @@ fn keyed<'c>(
 > {
     let t = ctx.artifact::<TilesArtifact>("tiles")?;
     let s = Settings::from_params(ctx.params)?;
-    let keys = t
-        .layout
-        .tiles
-        .iter()
-        .map(|tile| tile_key(&t.layout, tile, &s, stage))
-        .collect();
+    let keys = tile_keys(&t.layout, &s, stage);
     let cache = t.settings.reuse_tiles.then(TileCache::global);
     Ok((t, s, keys, cache))
 }

@@ -33,7 +33,7 @@ use crate::flags::PassFlags;
 use crate::heightfield::{Heightfield, Span};
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
-use crate::tiles::{Layout, Tile, TileRect};
+use crate::tiles::{Layout, TileRect};
 use crate::triangulate::RegionMesh;
 
 /// Budget of the process-wide cache: 256 MiB, the tiles of several builds
@@ -103,15 +103,20 @@ pub fn params_hash(s: &Settings, stage: TileStage) -> u64 {
     h.finish()
 }
 
-/// The key of `tile` at `stage`.
-pub fn tile_key(layout: &Layout, tile: &Tile, s: &Settings, stage: TileStage) -> TileKey {
+/// The keys of every tile of `layout` at `stage`, in tile order.
+pub fn tile_keys(layout: &Layout, s: &Settings, stage: TileStage) -> Vec<TileKey> {
     let o = layout.grid.origin;
-    TileKey {
-        origin: [o.x.to_bits(), o.y.to_bits(), o.z.to_bits()],
-        rect: tile.rect,
-        params: params_hash(s, stage),
-        geometry: tile.geometry_hash,
-    }
+    let params = params_hash(s, stage);
+    layout
+        .tiles
+        .iter()
+        .map(|tile| TileKey {
+            origin: [o.x.to_bits(), o.y.to_bits(), o.z.to_bits()],
+            rect: tile.rect,
+            params,
+            geometry: tile.geometry_hash,
+        })
+        .collect()
 }
 
 /// An estimate of the heap memory a cached value holds, for the budget.
