@@ -243,3 +243,81 @@ fn swim_links_appear_only_where_water_meets_ground_one_can_climb_onto() {
         assert!(swim_links(&r).is_empty(), "{name}");
     }
 }
+
+#[test]
+fn swim_links_cross_tile_seams_too() {
+    // 32-cell tiles cut the pool and its deck into several tiles: the links
+    // still reach the ground on every side and a swimmer gets across.
+    let p = params(&[("tile_size", navscope_core::ParamValue::Int(32))]);
+    let r = run(level_of(navscope_voxel::samples::pool().level()), p);
+    assert!(tile_count_of(&r) > 4);
+    let m = navmesh(&r);
+    m.validate().unwrap();
+    assert!(swim_links(&r).len() >= 4);
+    let loc = Locator::new(&m);
+    let opts = SearchOptions::default().with_stance_cost(Stance::Swim, 1.0);
+    let path = find_path(
+        &m,
+        &loc,
+        DVec3::new(7.0, 0.0, 1.0),
+        DVec3::new(7.0, 0.0, 9.0),
+        &opts,
+    )
+    .unwrap();
+    let nodes = path.search.nodes.unwrap();
+    assert!(
+        nodes
+            .iter()
+            .any(|&n| m.nodes[n as usize].stance == Stance::Swim)
+    );
+}
+
+fn tile_count_of(r: &Runner) -> u64 {
+    r.result(0).unwrap().counts["tiles"]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 8, ..Default::default() })]
+
+    /// Pools of random size, depth and water level: every swim link joins
+    /// a swim node to a node of another stance at most the documented gap
+    /// away, crossing within a metre of the pool's rim.
+    #[test]
+    fn swim_links_stay_within_the_gap_at_the_rim(
+        (x0, z0) in (2.0f32..5.0, 2.0f32..4.0),
+        (w, d) in (4.0f32..7.0, 3.5f32..5.0),
+        depth in 2.0f32..3.0,
+        below in 0.05f32..0.45,
+    ) {
+        let mut b = MeshBuilder::new();
+        let (x1, z1) = (x0 + w, z0 + d);
+        let (floor, base) = (-depth, -depth - 0.2);
+        b.solid("pool_floor", [x0, base, z0], [x1, floor, z1]);
+        b.solid("deck_south", [0., base, 0.], [x1 + 3., 0., z0]);
+        b.solid("deck_north", [0., base, z1], [x1 + 3., 0., z1 + 3.]);
+        b.solid("deck_west", [0., base, z0], [x0, 0., z1]);
+        b.solid("deck_east", [x1, base, z0], [x1 + 3., 0., z1]);
+        b.water([x0, floor, z0], [x1, -below, z1]);
+        let p = params(&[]);
+        let s = Settings::from_params(&p).unwrap();
+        let r = run(level_of(b.level()), p);
+        let g = &graph(&r).graph;
+        let m = &g.navmesh;
+        let links = swim_links(&r);
+        proptest::prop_assert!(!links.is_empty());
+        let radius = |st: Stance| s.passes.iter().find(|p| p.stance == st).unwrap().agent.radius;
+        for &(a, b, i) in &links {
+            let other = m.nodes[b as usize].stance;
+            proptest::prop_assert_ne!(other, Stance::Swim);
+            let bound = max_gap(radius(Stance::Swim), radius(other), s.cell_size, s.max_error);
+            let gp = gap(m, a, b);
+            proptest::prop_assert!(gp <= bound + 1e-9, "{a}-{b}: {gp} > {bound}");
+            let [mid, _] = m.links[i].segment.unwrap();
+            let to_rim = [mid.x - x0 as f64, x1 as f64 - mid.x, mid.z - z0 as f64, z1 as f64 - mid.z]
+                .into_iter()
+                .map(f64::abs)
+                .fold(f64::INFINITY, f64::min);
+            proptest::prop_assert!(to_rim <= 1.0, "{a}-{b} crosses at {mid}");
+        }
+    }
+}
