@@ -9,6 +9,7 @@
 //! connection.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use glam::DVec2;
 use rayon::prelude::*;
@@ -108,9 +109,77 @@ pub struct Axis {
     /// Joins across open connections.
     pub joins: Vec<Join>,
     #[serde(skip)]
-    lookup: HashMap<(usize, i64, i64), Vec<u32>>,
+    lookup: VertexCells,
     #[serde(skip)]
     snap: f64,
+}
+
+/// Hashes the small integer keys of [`VertexCells`]: one rotate, xor and
+/// multiply per word and a SplitMix64 finish, so that keys differing only
+/// in high bits (grid-aligned vertices) still spread over the table.
+/// Much cheaper than the default SipHash for a lookup done several times
+/// per axis vertex.
+#[derive(Clone, Copy, Debug, Default)]
+struct CellHasher(u64);
+
+impl CellHasher {
+    fn add(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(26) ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+impl Hasher for CellHasher {
+    fn finish(&self) -> u64 {
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+    fn write_i64(&mut self, v: i64) {
+        self.add(v as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+}
+
+/// Vertices by snap cell `(layer, floor(x / snap), floor(y / snap))`: the
+/// first vertex of each cell, and for every vertex the next one in its
+/// cell (`u32::MAX` ends a chain), so no cell owns an allocation.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct VertexCells {
+    heads: HashMap<(usize, i64, i64), u32, BuildHasherDefault<CellHasher>>,
+    next: Vec<u32>,
+}
+
+impl VertexCells {
+    fn clear(&mut self) {
+        self.heads.clear();
+        self.next.clear();
+    }
+
+    /// Adds vertex `id` (the next id in order) to `cell`.
+    fn push(&mut self, cell: (usize, i64, i64), id: u32) {
+        let prev = self.heads.insert(cell, id).unwrap_or(u32::MAX);
+        self.next.push(prev);
+    }
+
+    /// The vertices of `cell`.
+    fn cell(&self, cell: (usize, i64, i64)) -> impl Iterator<Item = u32> + '_ {
+        let first = self.heads.get(&cell).copied();
+        std::iter::successors(first, |&v| {
+            let n = self.next[v as usize];
+            (n != u32::MAX).then_some(n)
+        })
+    }
 }
 
 impl Axis {
@@ -135,7 +204,7 @@ impl Axis {
             layer,
             clearance,
         });
-        self.lookup.entry((layer, cx, cy)).or_default().push(id);
+        self.lookup.push((layer, cx, cy), id);
         id
     }
 
@@ -146,12 +215,7 @@ impl Axis {
         let mut best: Option<(f64, u32)> = None;
         for dx in -1..=1 {
             for dy in -1..=1 {
-                for &v in self
-                    .lookup
-                    .get(&(layer, cx + dx, cy + dy))
-                    .into_iter()
-                    .flatten()
-                {
+                for v in self.lookup.cell((layer, cx + dx, cy + dy)) {
                     let d = self.vertices[v as usize].at.distance(at);
                     if d <= self.snap && best.is_none_or(|(bd, _)| d < bd) {
                         best = Some((d, v));
@@ -240,7 +304,7 @@ impl Axis {
                 (v.at.x / snap).floor() as i64,
                 (v.at.y / snap).floor() as i64,
             );
-            self.lookup.entry(key).or_default().push(i as u32);
+            self.lookup.push(key, i as u32);
         }
     }
 
@@ -293,14 +357,20 @@ pub fn annotate(sites: &Sites, pair: [u32; 2], pts: &[DVec2]) -> Vec<AxisPoint> 
 /// closed (the paper's §3.2 step 1): Voronoi edges of the layer's obstacle
 /// pieces that lie in its free space, between two sites facing them.
 pub fn layer_axes(sites: &Sites, grid: Grid, tolerance: f64, snap: f64) -> Result<Axis, String> {
-    // Layers are independent: their diagrams are computed in parallel and
-    // added in layer order, so the result does not depend on thread count.
-    let per_layer: Vec<Result<Vec<NewEdge>, String>> = (0..sites.pieces.len())
+    // Layers are independent: their diagrams are computed in parallel,
+    // largest first and one layer per task so that a big floor does not
+    // wait behind a queue of small ones, and added in layer order, so the
+    // result does not depend on the thread count.
+    let mut by_size: Vec<usize> = (0..sites.pieces.len()).collect();
+    by_size.sort_by_key(|&li| std::cmp::Reverse(sites.pieces[li].len()));
+    let mut per_layer: Vec<(usize, Result<Vec<NewEdge>, String>)> = by_size
         .into_par_iter()
-        .map(|li| layer_edges(sites, li, grid, tolerance))
+        .with_max_len(1)
+        .map(|li| (li, layer_edges(sites, li, grid, tolerance)))
         .collect();
+    per_layer.sort_by_key(|&(li, _)| li);
     let mut axis = Axis::new(snap);
-    for edges in per_layer {
+    for (_, edges) in per_layer {
         for (li, pair, pts) in edges? {
             axis.add_edge(li, pair, pts);
         }
@@ -320,8 +390,25 @@ fn layer_edges(
 ) -> Result<Vec<NewEdge>, String> {
     let pieces = &sites.pieces[li];
     let segs: Vec<_> = pieces.iter().map(|p| (p.a, p.b)).collect();
-    let edges = primary_edges(&[], &segs, grid, tolerance, &|_, _| true)
-        .map_err(|e| format!("layer {li}: {e}"))?;
+    // An edge beside a segment lies on one side of it: the side of the
+    // midpoint of its Voronoi vertices (an arc never crosses the segment's
+    // line). Edges on a side without free space (inside obstacles) are
+    // dropped before their arcs are cut into chords.
+    let faces_free = |s: Source, at: DVec2| match s {
+        Source::Segment(k) => {
+            let p = &pieces[k];
+            match side_of(p.a, p.b, at, grid) {
+                Some(crate::sites::Side::Left) => p.sites[0].is_some(),
+                Some(crate::sites::Side::Right) => p.sites[1].is_some(),
+                None => true,
+            }
+        }
+        _ => true,
+    };
+    let edges = primary_edges(&[], &segs, grid, tolerance, &|a, b, at| {
+        faces_free(a, at) && faces_free(b, at)
+    })
+    .map_err(|e| format!("layer {li}: {e}"))?;
     let mut out = Vec::new();
     for e in edges {
         let mid = if e.points.len() == 2 {

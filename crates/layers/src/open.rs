@@ -318,7 +318,7 @@ pub fn open(
         Source::Segment(k) | Source::Start(k) | Source::End(k) => k < nreal,
         Source::Point(_) => true,
     };
-    let vedges = primary_edges(&sc.points, &segs, set.grid, set.tolerance, &|a, b| {
+    let vedges = primary_edges(&sc.points, &segs, set.grid, set.tolerance, &|a, b, _| {
         is_real(a) && is_real(b)
     })
     .map_err(|e| format!("connection {c}: {e}"))?;

@@ -41,14 +41,15 @@ const MAX_CHORDS: usize = 4096;
 
 /// The finite primary edges of the Voronoi diagram of `points` and
 /// `segments` (which must meet only at endpoints; see [`crate::grid::arrange`])
-/// between the features `keep` accepts (checked before an arc is cut into
-/// chords, so unwanted long arcs cost nothing).
+/// that `keep` accepts, given the features on its two sides and the
+/// midpoint of its two Voronoi vertices in plan metres (checked before an
+/// arc is cut into chords, so unwanted arcs cost nothing).
 pub fn primary_edges(
     points: &[IPt],
     segments: &[(IPt, IPt)],
     grid: Grid,
     tolerance: f64,
-    keep: &dyn Fn(Source, Source) -> bool,
+    keep: &dyn Fn(Source, Source, DVec2) -> bool,
 ) -> Result<Vec<VEdge>, String> {
     // Boost's predicates are exact and fastest for 32-bit input; grid
     // coordinates (and the frames put around scenes) stay within i32.
@@ -123,7 +124,7 @@ pub fn primary_edges(
         let (p0, p1) = (DVec2::new(v0.x(), v0.y()), DVec2::new(v1.x(), v1.y()));
         let s0 = source(e.cell().map_err(|e| format!("{e:?}"))?)?;
         let s1 = source(diagram.edge_get_cell(twin).map_err(|e| format!("{e:?}"))?)?;
-        if !keep(s0, s1) {
+        if !keep(s0, s1, (p0 + p1) * (0.5 * grid.step)) {
             continue;
         }
         let mut pts = vec![p0];
@@ -201,7 +202,7 @@ mod tests {
         let g = Grid { step: 1.0 };
         let sq = [[0, 0], [10, 0], [10, 10], [0, 10]];
         let segs: Vec<_> = (0..4).map(|i| (sq[i], sq[(i + 1) % 4])).collect();
-        let edges = primary_edges(&[], &segs, g, 0.01, &|_, _| true).unwrap();
+        let edges = primary_edges(&[], &segs, g, 0.01, &|_, _, _| true).unwrap();
         let inside: Vec<_> = edges
             .iter()
             .filter(|e| {
@@ -230,7 +231,7 @@ mod tests {
             ([1000, 1000], [0, 1000]),
             ([0, 1000], [0, 0]),
         ];
-        let edges = primary_edges(&[[500, 300]], &segs, g, 0.001, &|_, _| true).unwrap();
+        let edges = primary_edges(&[[500, 300]], &segs, g, 0.001, &|_, _, _| true).unwrap();
         let curved: Vec<_> = edges.iter().filter(|e| e.points.len() > 2).collect();
         assert!(!curved.is_empty());
         for e in curved {
