@@ -458,6 +458,40 @@ pub const STYLES: &[(&str, Style)] = &[
         style([0.20, 0.40, 0.90, 0.45], None, 0.8),
     ),
     ("path", style([0.85, 0.10, 0.10, 1.00], None, 3.5)),
+    // A path inside its corridor: the corridor a soft fill, the backbone along
+    // the axis dashed, the short path on top in red.
+    (
+        "path/corridor",
+        style([0.95, 0.55, 0.40, 0.55], Some(0.22), 0.8),
+    ),
+    (
+        "path/backbone",
+        Style {
+            dashed: true,
+            ..style([0.30, 0.20, 0.45, 1.00], None, 2.0)
+        },
+    ),
+    (
+        "path/retraction",
+        Style {
+            dashed: true,
+            ..style([0.35, 0.35, 0.38, 1.00], None, 1.5)
+        },
+    ),
+    (
+        "path/start",
+        Style {
+            point: 0.01,
+            ..style([0.10, 0.60, 0.20, 1.00], None, 2.0)
+        },
+    ),
+    (
+        "path/goal",
+        Style {
+            point: 0.01,
+            ..style([0.15, 0.30, 0.85, 1.00], None, 2.0)
+        },
+    ),
 ];
 
 /// The style of a kind: its own entry, else its nearest ancestor's, else a
@@ -729,11 +763,19 @@ pub fn prepare(primitives: &[Primitive], unit: f32, options: &PrepareOptions) ->
     }
     if let Some(band) = options.slice {
         // A primitive reaching into the band may reach out of it too (a
-        // path over three floors): keep only its pieces that reach in.
+        // path over three floors, a wall): cut its pieces to the band.
         for g in groups.values_mut() {
-            g.lines.retain(|(a, b, _)| band.keeps_points([*a, *b]));
+            g.lines = g
+                .lines
+                .iter()
+                .filter_map(|(a, b, c)| band.clip_segment(*a, *b).map(|(a, b)| (a, b, *c)))
+                .collect();
             g.points.retain(|(p, _, _)| band.keeps_points([*p]));
-            g.triangles.retain(|(t, _)| band.keeps_points(*t));
+            g.triangles = g
+                .triangles
+                .iter()
+                .flat_map(|(t, c)| band.clip_triangle(*t).into_iter().map(|t| (t, *c)))
+                .collect();
             g.labels.retain(|(p, _)| band.keeps_points([*p]));
             g.cubes.retain(|(lo, hi, _)| band.overlaps(lo.y, hi.y));
         }

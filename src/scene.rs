@@ -9,6 +9,8 @@
 //! over a panel) sets the probe's start and selects the element under it;
 //! shift-click sets the goal.
 
+use std::collections::BTreeSet;
+
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{CameraOutputMode, ScalingMode};
@@ -54,11 +56,19 @@ pub struct LevelDrawing {
 }
 
 impl LevelDrawing {
-    /// Keeps only the triangles and lines that reach into `band`, so a
-    /// height slice opens the floors above and below.
+    /// Cuts the triangles and lines to `band`, so a height slice opens the
+    /// floors above and below and shows walls only as high as the band.
     pub fn slice(&mut self, band: &HeightBand) {
-        self.fill.retain(|(t, _)| band.keeps_points(*t));
-        self.lines.retain(|(a, b, _)| band.keeps_points([*a, *b]));
+        self.fill = self
+            .fill
+            .iter()
+            .flat_map(|(t, c)| band.clip_triangle(*t).into_iter().map(|t| (t, *c)))
+            .collect();
+        self.lines = self
+            .lines
+            .iter()
+            .filter_map(|(a, b, c)| band.clip_segment(*a, *b).map(|(a, b)| (a, b, *c)))
+            .collect();
     }
 }
 
@@ -109,8 +119,10 @@ fn blocker_ring(b: &Blocker) -> Vec<Vec3> {
     }
 }
 
-/// The drawing of a level (without raster images, which become textures).
-pub fn level_drawing(level: &Level) -> LevelDrawing {
+/// The drawing of a level (without raster images, which become textures),
+/// leaving out the layers in `hidden_layers` and connections between two
+/// hidden layers.
+pub fn level_drawing(level: &Level, hidden_layers: &BTreeSet<u32>) -> LevelDrawing {
     let mut d = LevelDrawing::default();
     let area = |d: &mut LevelDrawing,
                 pwh: &navscope_core::geom::PolygonWithHoles,
@@ -214,7 +226,8 @@ pub fn level_drawing(level: &Level) -> LevelDrawing {
             }
         }
         LevelData::Layers(l) => {
-            for (i, layer) in l.layers.iter().enumerate() {
+            let shown = |i: usize| !hidden_layers.contains(&(i as u32));
+            for (i, layer) in l.layers.iter().enumerate().filter(|(i, _)| shown(*i)) {
                 let tint = draw::element_color(i as u32, 0.85);
                 let fill = [
                     0.6 * tint[0] + 0.4 * FLOOR[0],
@@ -224,7 +237,7 @@ pub fn level_drawing(level: &Level) -> LevelDrawing {
                 ];
                 area(&mut d, &layer.area, layer.height, fill);
             }
-            for c in &l.connections {
+            for c in l.connections.iter().filter(|c| shown(c.from) || shown(c.to)) {
                 let h = |i: usize| l.layers.get(i).map_or(0.0, |x| x.height);
                 let (a0, b0) = (
                     plan_to_world(c.a, h(c.from)).as_vec3(),
@@ -474,22 +487,23 @@ fn rebuild_level(
     mut view: ResMut<ViewSettings>,
     mut surface: ResMut<Surface>,
     filter: Res<ViewFilter>,
-    mut sliced: Local<Option<HeightBand>>,
+    mut filtered: Local<(Option<HeightBand>, BTreeSet<u32>)>,
 ) {
     let slice = filter.prepare.slice;
-    if *seen == current.revision && *sliced == slice {
+    let filter_same = filtered.0 == slice && filtered.1 == filter.hidden_layers;
+    if *seen == current.revision && filter_same {
         return;
     }
-    let reslice_only = *seen == current.revision;
+    let refilter_only = *seen == current.revision;
     let first_time = *seen == 0;
-    let same_file = reslice_only || (!first_time && current.path.is_some());
+    let same_file = refilter_only || (!first_time && current.path.is_some());
     *seen = current.revision;
-    *sliced = slice;
+    *filtered = (slice, filter.hidden_layers.clone());
     for e in &old {
         commands.entity(e).despawn();
     }
     let level = &current.level;
-    let mut d = level_drawing(level);
+    let mut d = level_drawing(level, &filter.hidden_layers);
     if let Some(band) = slice {
         d.slice(&band);
     }

@@ -87,11 +87,12 @@ fn slice_controls(
         commit |= r.drag_stopped() || (r.changed() && !r.dragged());
     }
     ui.horizontal(|ui| {
-        if ui.button("▼ lower").clicked() {
+        ui.label("band:");
+        if ui.button("step down").clicked() {
             *band = band.shifted(-1.0);
             commit = true;
         }
-        if ui.button("▲ higher").clicked() {
+        if ui.button("step up").clicked() {
             *band = band.shifted(1.0);
             commit = true;
         }
