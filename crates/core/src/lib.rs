@@ -36,4 +36,6 @@ pub mod stage;
 pub use draw::{Primitive, Shape};
 pub use navmesh::{Link, LinkKind, NavMesh, Node, Stance};
 pub use params::{ParamKind, ParamSpec, ParamValue, ParamValues};
-pub use stage::{Artifact, Pipeline, Runner, Stage, StageContext, StageError, StageInfo};
+pub use stage::{
+    Artifact, PathAnswer, Pipeline, Runner, Stage, StageContext, StageError, StageInfo,
+};

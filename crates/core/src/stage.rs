@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use glam::Vec3;
 use serde::Serialize;
 use thiserror::Error;
 
@@ -65,6 +66,15 @@ pub trait Artifact: Any + Send + Sync + Debug + ToJson {
         None
     }
 
+    /// The method's own path between two world points, for methods whose
+    /// paths are more than a search over the NavMesh (a corridor that keeps a
+    /// clearance, retraction onto a medial axis). `None`: this artifact does
+    /// not answer path queries, and a viewer searches the NavMesh instead.
+    fn path_between(&self, from: Vec3, to: Vec3) -> Option<Result<PathAnswer, String>> {
+        let _ = (from, to);
+        None
+    }
+
     /// The fields of one element (by the id its primitives carry), for an
     /// inspector. The default lists the element's primitives.
     fn describe(&self, element: u32) -> serde_json::Value {
@@ -75,6 +85,19 @@ pub trait Artifact: Any + Send + Sync + Debug + ToJson {
             .collect();
         serde_json::to_value(prims).unwrap_or_default()
     }
+}
+
+/// A pipeline's own answer to a path query ([`Artifact::path_between`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PathAnswer {
+    /// The path's waypoints, start first, goal last (world metres).
+    pub waypoints: Vec<Vec3>,
+    /// Its length in metres.
+    pub length: f64,
+    /// One line on how it was found (expansions, clearance kept).
+    pub summary: String,
+    /// How to draw it: the path and whatever explains it (its corridor).
+    pub primitives: Vec<Primitive>,
 }
 
 /// Why a stage produced no artifact.
