@@ -17,6 +17,7 @@ use crate::levels::{LevelRequest, LevelsPlugin};
 use crate::panels::PanelsPlugin;
 use crate::params::ParamsPlugin;
 use crate::probe::{ProbeDrawPlugin, ProbePlugin};
+use crate::probe_answer::ProbeAnswerPlugin;
 use crate::scene::ScenePlugin;
 use crate::stages::StagesPlugin;
 use crate::timeline::{Timeline, TimelinePlugin};
@@ -96,6 +97,7 @@ pub fn windowed(args: &Args) -> App {
         ScenePlugin,
         DrawPlugin,
         ProbeDrawPlugin,
+        ProbeAnswerPlugin,
         PanelsPlugin,
         FramesPlugin {
             measure: args.measure,

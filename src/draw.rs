@@ -948,14 +948,14 @@ impl Plugin for DrawPlugin {
 }
 
 /// Shared material settings for fills: unlit, two-sided, blended, drawn a
-/// little in front of earlier stages.
-fn fill_material(stage: usize) -> StandardMaterial {
+/// little in front of the level and of earlier stages (`layer` steps).
+fn fill_material(layer: usize) -> StandardMaterial {
     StandardMaterial {
         base_color: Color::WHITE,
         unlit: true,
         cull_mode: None,
         alpha_mode: AlphaMode::Blend,
-        depth_bias: 10.0 + stage as f32 * 10.0,
+        depth_bias: 10.0 + layer as f32 * 10.0,
         ..default()
     }
 }
@@ -993,16 +993,99 @@ fn srgba(c: [f32; 4]) -> Color {
     Color::srgba(c[0], c[1], c[2], c[3])
 }
 
+/// The asset stores a group's drawing goes into.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct VisualAssets<'w> {
+    meshes: ResMut<'w, Assets<Mesh>>,
+    materials: ResMut<'w, Assets<StandardMaterial>>,
+    gizmos: ResMut<'w, Assets<GizmoAsset>>,
+    cubes: ResMut<'w, CubeAssets>,
+}
+
+/// Spawns one group's drawing: a retained gizmo for its lines and points, a
+/// mesh for its fills (drawn `layer` depth steps in front of the level), a
+/// parent of instanced cubes for its voxels. Each entity gets `extra`
+/// (its tag and parent). Hidden entities start hidden, gizmos included
+/// (retained gizmos ignore `Visibility`; render layers hide them).
+pub fn spawn_group(
+    commands: &mut Commands,
+    g: &Group,
+    layer: usize,
+    shown: bool,
+    assets: &mut VisualAssets,
+    extra: impl Bundle + Clone,
+) {
+    let (visibility, render_layers) = if shown {
+        (Visibility::Inherited, RenderLayers::layer(0))
+    } else {
+        (Visibility::Hidden, RenderLayers::none())
+    };
+    if !g.cubes.is_empty() {
+        let group = commands
+            .spawn((extra.clone(), Transform::default(), visibility))
+            .id();
+        cubes::spawn(
+            commands,
+            group,
+            &g.cubes,
+            &mut assets.cubes,
+            &mut assets.meshes,
+            &mut assets.materials,
+        );
+    }
+    let s = style_for(&g.kind);
+    if !g.lines.is_empty() || !g.points.is_empty() {
+        let mut asset = GizmoAsset::new();
+        for (a, b, c) in &g.lines {
+            asset.line(*a, *b, srgba(*c));
+        }
+        for (at, r, c) in &g.points {
+            asset
+                .sphere(Isometry3d::from_translation(*at), *r, srgba(*c))
+                .resolution(12);
+        }
+        let style = if s.dashed {
+            GizmoLineStyle::Dashed {
+                gap_scale: 3.0,
+                line_scale: 4.0,
+            }
+        } else {
+            GizmoLineStyle::Solid
+        };
+        commands.spawn((
+            extra.clone(),
+            Gizmo {
+                handle: assets.gizmos.add(asset),
+                line_config: GizmoLineConfig {
+                    width: s.width,
+                    style,
+                    ..default()
+                },
+                depth_bias: -1.0,
+            },
+            Transform::default(),
+            visibility,
+            render_layers,
+        ));
+    }
+    if !g.triangles.is_empty() {
+        commands.spawn((
+            extra,
+            Mesh3d(assets.meshes.add(triangle_mesh(&g.triangles))),
+            MeshMaterial3d(assets.materials.add(fill_material(layer))),
+            Transform::default(),
+            visibility,
+        ));
+    }
+}
+
 /// Spawns the drawing of every stage whose geometry was published or
 /// re-prepared, replacing what was drawn for it before.
 fn spawn_visuals(
     mut commands: Commands,
     changed: Query<(Entity, &StageGeometry), Changed<StageGeometry>>,
     drawn: Query<(Entity, &ChildOf), With<DrawGroup>>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-    mut gizmos: ResMut<Assets<GizmoAsset>>,
-    mut cube_assets: ResMut<CubeAssets>,
+    mut assets: VisualAssets,
 ) {
     for (root, geo) in &changed {
         for (e, parent) in &drawn {
@@ -1018,71 +1101,14 @@ fn spawn_visuals(
                 last: g.last,
                 layer: g.layer,
             };
-            if !g.cubes.is_empty() {
-                let group = commands
-                    .spawn((
-                        tag.clone(),
-                        Transform::default(),
-                        Visibility::Hidden,
-                        ChildOf(root),
-                    ))
-                    .id();
-                cubes::spawn(
-                    &mut commands,
-                    group,
-                    &g.cubes,
-                    &mut cube_assets,
-                    &mut meshes,
-                    &mut materials,
-                );
-            }
-            let s = style_for(&g.kind);
-            if !g.lines.is_empty() || !g.points.is_empty() {
-                let mut asset = GizmoAsset::new();
-                for (a, b, c) in &g.lines {
-                    asset.line(*a, *b, srgba(*c));
-                }
-                for (at, r, c) in &g.points {
-                    asset
-                        .sphere(Isometry3d::from_translation(*at), *r, srgba(*c))
-                        .resolution(12);
-                }
-                let style = if s.dashed {
-                    GizmoLineStyle::Dashed {
-                        gap_scale: 3.0,
-                        line_scale: 4.0,
-                    }
-                } else {
-                    GizmoLineStyle::Solid
-                };
-                commands.spawn((
-                    tag.clone(),
-                    Gizmo {
-                        handle: gizmos.add(asset),
-                        line_config: GizmoLineConfig {
-                            width: s.width,
-                            style,
-                            ..default()
-                        },
-                        depth_bias: -1.0,
-                    },
-                    Transform::default(),
-                    Visibility::Hidden,
-                    // Retained gizmos ignore `Visibility`; render layers hide them.
-                    RenderLayers::none(),
-                    ChildOf(root),
-                ));
-            }
-            if !g.triangles.is_empty() {
-                commands.spawn((
-                    tag,
-                    Mesh3d(meshes.add(triangle_mesh(&g.triangles))),
-                    MeshMaterial3d(materials.add(fill_material(geo.stage))),
-                    Transform::default(),
-                    Visibility::Hidden,
-                    ChildOf(root),
-                ));
-            }
+            spawn_group(
+                &mut commands,
+                g,
+                geo.stage,
+                false,
+                &mut assets,
+                (tag, ChildOf(root)),
+            );
         }
     }
 }

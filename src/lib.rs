@@ -30,6 +30,7 @@ pub mod levels;
 pub mod panels;
 pub mod params;
 pub mod probe;
+pub mod probe_answer;
 pub mod scene;
 pub mod stages;
 pub mod tessellate;

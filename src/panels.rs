@@ -674,6 +674,15 @@ fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
                 ui.label(format!("stances: {}", stances.join(" → ")));
             }
         }
+        Some(ProbeOutcome::Answered { answer, ms }) => {
+            ui.label(format!(
+                "length {:.2} m · {} waypoints · {:.3} ms",
+                answer.length,
+                answer.waypoints.len(),
+                ms
+            ));
+            ui.label(&answer.summary);
+        }
         Some(ProbeOutcome::NoPath(why)) => {
             ui.colored_label(ERROR, why);
         }

@@ -7,12 +7,18 @@
 //! the expansions in the order A* made them (animated, coloured by f), the
 //! final open and closed sets and each waypoint's stance. With no path it
 //! says why (start or goal off the mesh, or no connection).
+//!
+//! A pipeline whose paths are more than a search over its NavMesh (a corridor
+//! keeping a clearance) answers the query itself through
+//! [`Artifact::path_between`]; the probe asks the published stages, last
+//! first, and falls back to the NavMesh search when none answers.
+//! [`crate::probe_answer`] draws such an answer with the style table.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use bevy::prelude::*;
-use navscope_core::{NavMesh, Stance};
+use navscope_core::{Artifact, NavMesh, PathAnswer, Stance};
 use navscope_path::{Locator, PathError, PathResult, SearchOptions};
 
 use crate::stages::{Build, StageSystems};
@@ -71,7 +77,14 @@ pub enum ProbeOutcome {
         /// Search time in milliseconds.
         ms: f64,
     },
-    /// No search could run; why.
+    /// The pipeline answered with its own path.
+    Answered {
+        /// The path, its length and what to draw.
+        answer: PathAnswer,
+        /// Query time in milliseconds.
+        ms: f64,
+    },
+    /// No search could run, or the pipeline found no path; why.
     NoPath(String),
 }
 
@@ -90,7 +103,10 @@ pub struct Probe {
     pub shown: f32,
     /// Draw the expansions one by one (else all at once).
     pub animate: bool,
+    /// Bumped whenever `outcome` is replaced, so drawings can follow it.
+    pub revision: u64,
     mesh: Option<Arc<NavMesh>>,
+    answerers: Vec<Arc<dyn Artifact>>,
     mesh_build: u64,
     dirty: bool,
 }
@@ -113,6 +129,7 @@ impl Probe {
         self.start = None;
         self.goal = None;
         self.outcome = None;
+        self.revision += 1;
     }
 
     /// Marks the options changed (search again).
@@ -137,6 +154,15 @@ fn refresh_mesh(build: Res<Build>, mut probe: ResMut<Probe>) {
     }
     probe.mesh_build = build.published;
     probe.mesh = build.runner().and_then(|r| r.navmesh()).map(Arc::new);
+    probe.answerers = build
+        .runner()
+        .map(|r| {
+            (0..r.pipeline().stages.len())
+                .rev()
+                .filter_map(|i| r.result(i)?.outcome.as_ref().ok().cloned())
+                .collect()
+        })
+        .unwrap_or_default();
     probe.dirty = true;
 }
 
@@ -146,17 +172,32 @@ fn search(mut probe: ResMut<Probe>) {
     }
     probe.dirty = false;
     probe.shown = 0.0;
+    probe.revision += 1;
     let (Some(start), Some(goal)) = (probe.start, probe.goal) else {
         probe.outcome = None;
         return;
     };
+    let t = Instant::now();
+    if let Some(answer) = probe
+        .answerers
+        .iter()
+        .find_map(|a| a.path_between(start, goal))
+    {
+        probe.outcome = Some(match answer {
+            Ok(answer) => ProbeOutcome::Answered {
+                answer,
+                ms: t.elapsed().as_secs_f64() * 1000.0,
+            },
+            Err(why) => ProbeOutcome::NoPath(format!("no path: {why}")),
+        });
+        return;
+    }
     let Some(mesh) = probe.mesh.clone() else {
         probe.outcome = Some(ProbeOutcome::NoPath(
             "the pipeline has not produced a navigation mesh (yet)".into(),
         ));
         return;
     };
-    let t = Instant::now();
     let locator = Locator::new(&mesh);
     let opts = probe.options.search_options();
     let outcome =

@@ -237,7 +237,11 @@ pub fn level_drawing(level: &Level, hidden_layers: &BTreeSet<u32>) -> LevelDrawi
                 ];
                 area(&mut d, &layer.area, layer.height, fill);
             }
-            for c in l.connections.iter().filter(|c| shown(c.from) || shown(c.to)) {
+            for c in l
+                .connections
+                .iter()
+                .filter(|c| shown(c.from) || shown(c.to))
+            {
                 let h = |i: usize| l.layers.get(i).map_or(0.0, |x| x.height);
                 let (a0, b0) = (
                     plan_to_world(c.a, h(c.from)).as_vec3(),
