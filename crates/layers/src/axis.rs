@@ -405,7 +405,7 @@ fn layer_edges(
         }
         _ => true,
     };
-    let edges = primary_edges(&[], &segs, grid, tolerance, &|a, b, at| {
+    let edges = primary_edges(&[], &segs, grid, tolerance, None, &|a, b, at| {
         faces_free(a, at) && faces_free(b, at)
     })
     .map_err(|e| format!("layer {li}: {e}"))?;

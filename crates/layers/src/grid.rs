@@ -5,8 +5,8 @@
 //! whose segments meet only at their endpoints. Plan coordinates (metres)
 //! are snapped to a grid of `grid` metres (the `grid` parameter, 1 mm by
 //! default): a point `p` becomes `round(p / grid)`. Coordinates must stay
-//! within ±2²⁸ grid steps (±268 km on the 1 mm grid) so that, with the
-//! frames put around connection scenes, everything fits the 32-bit input
+//! within ±2²⁸ grid steps (±268 km on the 1 mm grid) so that, with room
+//! to spare for crossings rounded to the grid, everything fits the 32-bit input
 //! for which Boost's predicates are exact and fast.
 
 use glam::DVec2;

@@ -29,7 +29,7 @@ use serde::Serialize;
 use crate::axis::{Axis, Join, annotate};
 use crate::grid::{Grid, IPt, arrange, strictly_inside};
 use crate::sites::{Conn, Geom, Sites};
-use crate::voronoi::{Source, primary_edges};
+use crate::voronoi::{Reach, Source, primary_edges};
 
 /// Where segment `p q` meets the line of connection `c`: `(t, s)` with the
 /// meeting point at `p + t (q - p)` and at `c.a + s (c.b - c.a)`; `None`
@@ -289,38 +289,32 @@ pub fn open(
     }
     let z = zone(axis, sites, c)?;
     let sc = scene(sites, &z);
-    // A frame far enough away never to be nearest to a zone point.
-    let all: Vec<IPt> = sc
-        .segments
-        .iter()
-        .flatten()
-        .chain(sc.points.iter())
-        .copied()
-        .collect();
-    let (mut lo, mut hi) = ([i64::MAX; 2], [i64::MIN; 2]);
-    for p in &all {
-        for k in 0..2 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
+    // The zone lies well inside the scene's bounding box grown on every
+    // side by twice its larger side: infinite edges of the scene's diagram
+    // (bisectors of two points) are cut to pieces crossing that region.
+    // (A frame of obstacles that far out would bound them too, but its
+    // long segments with large coordinates made the diagram several times
+    // slower to build.)
+    let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
+    for p in sc.segments.iter().flatten().chain(sc.points.iter()) {
+        let p = DVec2::new(p[0] as f64, p[1] as f64);
+        lo = lo.min(p);
+        hi = hi.max(p);
     }
-    let m = 2 * (hi[0] - lo[0]).max(hi[1] - lo[1]) + 16;
-    let (x0, y0, x1, y1) = (lo[0] - m, lo[1] - m, hi[0] + m, hi[1] + m);
-    let mut segs: Vec<(IPt, IPt)> = sc.segments.iter().map(|s| (s[0], s[1])).collect();
-    let nreal = segs.len();
-    segs.extend([
-        ([x0, y0], [x1, y0]),
-        ([x1, y0], [x1, y1]),
-        ([x1, y1], [x0, y1]),
-        ([x0, y1], [x0, y0]),
-    ]);
-    let is_real = |s: Source| match s {
-        Source::Segment(k) | Source::Start(k) | Source::End(k) => k < nreal,
-        Source::Point(_) => true,
+    let margin = 2.0 * (hi - lo).max_element() + 16.0;
+    let reach = Reach {
+        centre: (lo + hi) * 0.5,
+        radius: ((hi - lo) * 0.5 + DVec2::splat(margin)).length(),
     };
-    let vedges = primary_edges(&sc.points, &segs, set.grid, set.tolerance, &|a, b, _| {
-        is_real(a) && is_real(b)
-    })
+    let segs: Vec<(IPt, IPt)> = sc.segments.iter().map(|s| (s[0], s[1])).collect();
+    let vedges = primary_edges(
+        &sc.points,
+        &segs,
+        set.grid,
+        set.tolerance,
+        Some(reach),
+        &|_, _, _| true,
+    )
     .map_err(|e| format!("connection {c}: {e}"))?;
     let len = cn.a.distance(cn.b);
     let geoms = |ids: &[u32]| {

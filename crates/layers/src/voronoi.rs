@@ -1,9 +1,12 @@
 //! The segment Voronoi diagram (`boostvoronoi`) and the discretisation of
 //! its edges.
 //!
-//! Only finite primary edges are returned: secondary edges (between a
-//! segment and its own endpoint) carry no medial-axis information, and
-//! infinite edges lie outside every bounded region this crate asks about.
+//! Only primary edges are returned: secondary edges (between a segment and
+//! its own endpoint) carry no medial-axis information. Infinite edges are
+//! dropped, or, when the caller gives a region ([`Reach`]), cut to a
+//! straight piece long enough to cross it. Only the bisector of two points
+//! can be infinite (an edge beside a segment stays in the segment's
+//! perpendicular slab, where it is bounded), so the piece is exact.
 //! A parabolic edge (between a point and a segment) is cut into chords that
 //! stray at most `tolerance` metres from the true arc.
 
@@ -39,8 +42,21 @@ pub struct VEdge {
 /// Most chords per parabolic edge; the tolerance is relaxed beyond it.
 const MAX_CHORDS: usize = 4096;
 
-/// The finite primary edges of the Voronoi diagram of `points` and
-/// `segments` (which must meet only at endpoints; see [`crate::grid::arrange`])
+/// A region, in grid units, that the infinite edges of a diagram must be
+/// drawn across: each is cut to a straight piece that starts at its finite
+/// vertex (or well outside the region, for a whole line) and ends beyond
+/// the region.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reach {
+    /// Centre.
+    pub centre: DVec2,
+    /// Radius: every point of the region is this close to the centre.
+    pub radius: f64,
+}
+
+/// The primary edges of the Voronoi diagram of `points` and `segments`
+/// (which must meet only at endpoints; see [`crate::grid::arrange`]), the
+/// infinite ones only with a `reach` (cut across it),
 /// that `keep` accepts, given the features on its two sides and the
 /// midpoint of its two Voronoi vertices in plan metres (checked before an
 /// arc is cut into chords, so unwanted arcs cost nothing).
@@ -49,10 +65,11 @@ pub fn primary_edges(
     segments: &[(IPt, IPt)],
     grid: Grid,
     tolerance: f64,
+    reach: Option<Reach>,
     keep: &dyn Fn(Source, Source, DVec2) -> bool,
 ) -> Result<Vec<VEdge>, String> {
     // Boost's predicates are exact and fastest for 32-bit input; grid
-    // coordinates (and the frames put around scenes) stay within i32.
+    // coordinates stay within ±2²⁸ (see `grid::MAX_COORD`).
     let narrow = |v: i64| {
         i32::try_from(v).map_err(|_| format!("coordinate {v} is outside the 32-bit grid range"))
     };
@@ -113,17 +130,51 @@ pub fn primary_edges(
         if twin.usize() < id.usize() || e.is_secondary() {
             continue;
         }
-        let (Some(v0), Some(v1)) = (
-            diagram.edge_get_vertex0(id).map_err(|e| format!("{e:?}"))?,
-            diagram.edge_get_vertex1(id).map_err(|e| format!("{e:?}"))?,
-        ) else {
-            continue;
+        let position = |v: Option<boostvoronoi::diagram::VertexIndex>| {
+            v.map(|v| {
+                diagram
+                    .vertex(v)
+                    .map(|v| DVec2::new(v.x(), v.y()))
+                    .map_err(|e| format!("{e:?}"))
+            })
+            .transpose()
         };
-        let v0 = diagram.vertex(v0).map_err(|e| format!("{e:?}"))?;
-        let v1 = diagram.vertex(v1).map_err(|e| format!("{e:?}"))?;
-        let (p0, p1) = (DVec2::new(v0.x(), v0.y()), DVec2::new(v1.x(), v1.y()));
+        let v0 = position(diagram.edge_get_vertex0(id).map_err(|e| format!("{e:?}"))?)?;
+        let v1 = position(diagram.edge_get_vertex1(id).map_err(|e| format!("{e:?}"))?)?;
+        if (v0.is_none() || v1.is_none()) && reach.is_none() {
+            continue;
+        }
         let s0 = source(e.cell().map_err(|e| format!("{e:?}"))?)?;
         let s1 = source(diagram.edge_get_cell(twin).map_err(|e| format!("{e:?}"))?)?;
+        let (p0, p1) = match (v0, v1, reach) {
+            (Some(p0), Some(p1), _) => (p0, p1),
+            (_, _, Some(r)) => {
+                let (Source::Point(_) | Source::Start(_) | Source::End(_)) = s1 else {
+                    return Err("infinite Voronoi edge beside a segment".into());
+                };
+                let (Source::Point(_) | Source::Start(_) | Source::End(_)) = s0 else {
+                    return Err("infinite Voronoi edge beside a segment".into());
+                };
+                // The edge's own cell lies on its left: it runs along the
+                // bisector of its two points in the direction perp(q - p).
+                let (p, q) = (at(s0), at(s1));
+                let dir = (q - p).perp().normalize_or_zero();
+                if dir == DVec2::ZERO {
+                    return Err("infinite Voronoi edge between coincident points".into());
+                }
+                let mid = (p + q) * 0.5;
+                let far = |from: DVec2| from.distance(r.centre) + 2.0 * r.radius + 1.0;
+                match (v0, v1) {
+                    (Some(a), _) => (a, a + dir * far(a)),
+                    (None, Some(b)) => (b - dir * far(b), b),
+                    (None, None) => {
+                        let a = mid - dir * far(mid);
+                        (a, a + dir * far(a))
+                    }
+                }
+            }
+            _ => continue,
+        };
         if !keep(s0, s1, (p0 + p1) * (0.5 * grid.step)) {
             continue;
         }
@@ -202,7 +253,7 @@ mod tests {
         let g = Grid { step: 1.0 };
         let sq = [[0, 0], [10, 0], [10, 10], [0, 10]];
         let segs: Vec<_> = (0..4).map(|i| (sq[i], sq[(i + 1) % 4])).collect();
-        let edges = primary_edges(&[], &segs, g, 0.01, &|_, _, _| true).unwrap();
+        let edges = primary_edges(&[], &segs, g, 0.01, None, &|_, _, _| true).unwrap();
         let inside: Vec<_> = edges
             .iter()
             .filter(|e| {
@@ -222,6 +273,58 @@ mod tests {
     }
 
     #[test]
+    fn infinite_bisectors_are_cut_across_the_reach() {
+        let g = Grid { step: 1.0 };
+        let reach = Reach {
+            centre: DVec2::new(5.0, 0.0),
+            radius: 20.0,
+        };
+        // Two points: one whole line, x = 5.
+        let e = primary_edges(&[[0, 0], [10, 0]], &[], g, 0.01, Some(reach), &|_, _, _| {
+            true
+        })
+        .unwrap();
+        assert_eq!(e.len(), 1);
+        let ys: Vec<f64> = e[0].points.iter().map(|p| p.y).collect();
+        assert!(e[0].points.iter().all(|p| (p.x - 5.0).abs() < 1e-9));
+        assert!(
+            ys.iter().any(|&y| y < -20.0) && ys.iter().any(|&y| y > 20.0),
+            "{ys:?}"
+        );
+        // Without a reach infinite edges are dropped.
+        assert!(
+            primary_edges(&[[0, 0], [10, 0]], &[], g, 0.01, None, &|_, _, _| true)
+                .unwrap()
+                .is_empty()
+        );
+        // Three points: three rays from the circumcentre, each on the
+        // bisector of its two points and leaving the region.
+        let pts = [[0, 0], [10, 0], [0, 10]];
+        let e = primary_edges(&pts, &[], g, 0.01, Some(reach), &|_, _, _| true).unwrap();
+        assert_eq!(e.len(), 3);
+        let c = DVec2::new(5.0, 5.0);
+        for edge in e {
+            let [Source::Point(i), Source::Point(j)] = edge.sources else {
+                panic!("{edge:?}");
+            };
+            let (p, q) = (
+                DVec2::new(pts[i][0] as f64, pts[i][1] as f64),
+                DVec2::new(pts[j][0] as f64, pts[j][1] as f64),
+            );
+            let ends = [edge.points[0], edge.points[edge.points.len() - 1]];
+            assert!(ends.iter().any(|e| e.distance(c) < 1e-9), "{ends:?}");
+            assert!(ends.iter().any(|e| e.distance(reach.centre) > reach.radius));
+            for x in ends {
+                assert!((x.distance(p) - x.distance(q)).abs() < 1e-6);
+                // No third point is closer: the ray runs away from it.
+                let k = 3 - i - j;
+                let r = DVec2::new(pts[k][0] as f64, pts[k][1] as f64);
+                assert!(x.distance(r) >= x.distance(p) - 1e-6);
+            }
+        }
+    }
+
+    #[test]
     fn parabolic_arcs_stay_within_tolerance() {
         let g = Grid { step: 0.01 };
         // A point above a long segment inside a box: the arcs around the point.
@@ -231,7 +334,7 @@ mod tests {
             ([1000, 1000], [0, 1000]),
             ([0, 1000], [0, 0]),
         ];
-        let edges = primary_edges(&[[500, 300]], &segs, g, 0.001, &|_, _, _| true).unwrap();
+        let edges = primary_edges(&[[500, 300]], &segs, g, 0.001, None, &|_, _, _| true).unwrap();
         let curved: Vec<_> = edges.iter().filter(|e| e.points.len() > 2).collect();
         assert!(!curved.is_empty());
         for e in curved {
