@@ -6,7 +6,7 @@
 //! criterion groups, the median time of every stage over 15 runs is printed.
 //! Meshes absent from `../shared/data/recast-meshes/` are skipped.
 //!
-//! `CARGO_TARGET_DIR=/work/tgt cargo bench -p navscope-voxel`
+//! `CARGO_TARGET_DIR=/work/tgt-rel cargo bench -p navscope-voxel`
 
 use std::sync::Arc;
 

@@ -113,31 +113,38 @@
 //!
 //! ## Figures
 //!
-//! `CARGO_TARGET_DIR=/work/tgt cargo bench -p navscope-voxel`, Recast demo
-//! settings (cell 0.3 m, voxel 0.2 m, standing agent 2.0 m tall, radius
-//! 0.6 m, climb 0.9 m, slope 45 degrees; the other stances keep the
-//! paper's tables), one thread, one tile, whole build from mesh to NavMesh.
+//! `CARGO_TARGET_DIR=/work/tgt-rel cargo bench -p navscope-voxel`, Recast
+//! demo settings (cell 0.3 m, voxel 0.2 m, standing agent 2.0 m tall,
+//! radius 0.6 m, climb 0.9 m, slope 45 degrees; the other stances keep the
+//! paper's tables), one thread, one tile, whole build from mesh to NavMesh,
+//! cold (`reuse_tiles` off: no tile taken from an earlier iteration).
 //! Criterion medians on the 2-core machine with other builds running (load
-//! average about 2), so they are upper bounds:
+//! average 2 to 3.5), the quietest of several runs, so they are upper
+//! bounds:
 //!
 //! | mesh | standing pass | all five passes | five, 64-cell tiles, 2 threads | Recast (C++, watershed, idle) |
 //! |---|---|---|---|---|
-//! | `nav_test.obj` | 25.4 ms | 58.1 ms | 35.9 ms | 53 ms |
-//! | `dungeon.obj` | 22.0 ms | 36.5 ms | 25.5 ms | 38 ms |
+//! | `nav_test.obj` | 24.4 ms | 50.3 ms | 40.9 ms | 53 ms |
+//! | `dungeon.obj` | 22.1 ms | 33.5 ms | 25.3 ms | 38 ms |
+//!
+//! (The tiled build on two threads is the figure the other builds disturb
+//! most: 41 to 82 ms for `nav_test.obj` over this session's runs.) With
+//! `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every run
+//! after the first reuses all tiles.
 //!
 //! Median per stage over 15 runs (ms, standing pass / five passes):
-//! nav_test: voxelize 9.1 / 8.8, flag 3.7 / 11.7, regions 5.1 / 11.0,
-//! simplify 1.0 / 3.8, triangulate 4.0 / 6.7, graph 1.1 / 6.6 (sum 24 / 49);
-//! dungeon: voxelize 10.7 / 10.6, flag 2.6 / 10.9, regions 1.9 / 5.6,
-//! simplify 0.4 / 1.7, triangulate 2.6 / 4.5, graph 0.6 / 1.7 (sum 20 / 36).
-//! The five passes take 1.7 to 2.3 times the standing pass; most of the
+//! nav_test: voxelize 8.0 / 8.2, flag 3.4 / 12.1, regions 3.9 / 10.6,
+//! simplify 0.9 / 3.6, triangulate 3.7 / 7.1, graph 1.0 / 6.5 (sum 21 / 48);
+//! dungeon: voxelize 9.8 / 10.0, flag 2.7 / 9.6, regions 1.8 / 5.2,
+//! simplify 0.4 / 1.7, triangulate 2.7 / 4.5, graph 0.6 / 1.9 (sum 19 / 33).
+//! The five passes take 1.5 to 2.3 times the standing pass; most of the
 //! extra goes to the crouch and sidestep passes, which claim thin bands
 //! along every wall (the standing radius here is 0.6 m, theirs 0.4 and
 //! 0.2 m): many small regions. A later pass computes connections only near
 //! its candidates (pooled, passable spans), which gives the same flags.
 //!
 //! Primitives: voxels are drawn one `Shape::VoxelColumn` per span of a
-//! tile's core (a flagged span as the one voxel at its floor, a solid span
+//! tile's core (a flagged span as the first free voxel over its floor, a solid span
 //! from its bottom to its top, water from the floor to the surface), which
 //! the app draws as GPU-instanced cubes. Every artifact draws at most
 //! [`stages::MAX_PRIMITIVES`] (250 000) primitives and then a
