@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use glam::{DVec2, Vec3};
 use navscope_core::draw::{Primitive, Shape, SubStep};
-use navscope_core::geom::plan_to_world;
+use navscope_core::geom::{plan_to_world, world_to_plan};
 use navscope_core::level::{LayeredLevel, LevelData};
 use navscope_core::navmesh::{LinkKind, NavMesh, Stance};
-use navscope_core::{Artifact, StageContext, StageError};
+use navscope_core::{Artifact, PathAnswer, StageContext, StageError};
 use serde::Serialize;
 
 use crate::axis::{Axis, layer_axes};
@@ -640,21 +640,15 @@ pub struct PathDemo {
     pub path: Result<CorridorPath, String>,
     /// The requested clearance (m).
     pub clearance: f64,
+    /// The obstacle sites, to answer further queries.
+    #[serde(skip)]
+    pub sites: Arc<Sites>,
 }
 
-impl Artifact for PathDemo {
-    fn counts(&self) -> BTreeMap<String, u64> {
-        match &self.path {
-            Ok(p) => BTreeMap::from([
-                ("corridor edges".into(), p.corridor.len() as u64),
-                ("path points".into(), p.path.len() as u64),
-                ("expansions".into(), p.expansions as u64),
-            ]),
-            Err(_) => BTreeMap::from([("paths".into(), 0)]),
-        }
-    }
-    fn primitives(&self) -> Vec<Primitive> {
-        let Ok(p) = &self.path else { return Vec::new() };
+impl PathDemo {
+    /// Draws a path: its corridor (the walkable areas of its axis edges),
+    /// the backbone, the short path, the retractions and the two ends.
+    fn path_primitives(&self, p: &CorridorPath) -> Vec<Primitive> {
         let mut out = Vec::new();
         let h = |l: usize| self.heights[l];
         for &e in &p.corridor {
@@ -712,6 +706,55 @@ impl Artifact for PathDemo {
         }
         out
     }
+}
+
+impl Artifact for PathDemo {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        match &self.path {
+            Ok(p) => BTreeMap::from([
+                ("corridor edges".into(), p.corridor.len() as u64),
+                ("path points".into(), p.path.len() as u64),
+                ("expansions".into(), p.expansions as u64),
+            ]),
+            Err(_) => BTreeMap::from([("paths".into(), 0)]),
+        }
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        match &self.path {
+            Ok(p) => self.path_primitives(p),
+            Err(_) => Vec::new(),
+        }
+    }
+    fn path_between(&self, from: Vec3, to: Vec3) -> Option<Result<PathAnswer, String>> {
+        let answer = || -> Result<PathAnswer, String> {
+            let start = locate(&self.sites, &self.heights, from, "start")?;
+            let goal = locate(&self.sites, &self.heights, to, "goal")?;
+            let p = find_path(
+                &self.axis,
+                &self.sites,
+                &self.heights,
+                start,
+                goal,
+                self.clearance,
+            )?;
+            Ok(PathAnswer {
+                waypoints: p
+                    .path
+                    .iter()
+                    .map(|q| w(q.at, self.heights[q.layer]))
+                    .collect(),
+                length: p.length,
+                summary: format!(
+                    "keeps {} m from every obstacle · corridor of {} axis edges · {} expansions",
+                    self.clearance,
+                    p.corridor.len(),
+                    p.expansions
+                ),
+                primitives: self.path_primitives(&p),
+            })
+        };
+        Some(answer())
+    }
     fn metrics(&self) -> BTreeMap<String, f64> {
         match &self.path {
             Ok(p) => BTreeMap::from([("demo_path_length_m".into(), p.length)]),
@@ -766,6 +809,29 @@ fn draw_layer_runs(
     }
 }
 
+/// The layer a world point lies on: of the layers whose free space contains
+/// it in plan, the one whose height is nearest to the point's (stairs and
+/// floors overlap in plan; a click lands on one of them).
+pub fn locate(sites: &Sites, heights: &[f64], p: Vec3, what: &str) -> Result<LayerPoint, String> {
+    let at = world_to_plan(p.as_dvec3());
+    sites
+        .areas
+        .iter()
+        .zip(heights)
+        .enumerate()
+        .filter(|(_, (area, _))| area.contains(at))
+        .min_by(|(_, (_, a)), (_, (_, b))| {
+            (*a - p.y as f64).abs().total_cmp(&(*b - p.y as f64).abs())
+        })
+        .map(|(layer, _)| LayerPoint { layer, at })
+        .ok_or_else(|| {
+            format!(
+                "the {what} ({:.2}, {:.2}, {:.2}) is not in the free space of any layer",
+                p.x, p.y, p.z
+            )
+        })
+}
+
 /// The roomiest axis vertex of `layer`.
 fn roomiest(axis: &Axis, layer: usize) -> Option<LayerPoint> {
     axis.vertices
@@ -795,5 +861,6 @@ pub fn run_paths(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         axis: c.axis.clone(),
         path,
         clearance,
+        sites: Arc::new(la.sites.clone()),
     }))
 }

@@ -215,3 +215,50 @@ fn axis_edges_carry_their_clearance_measured_by_brute_force() {
         }
     }
 }
+
+#[test]
+fn the_paths_stage_answers_a_probe_between_clicked_points() {
+    let mut r = runner(LevelData::Layers(samples::figure5()));
+    let n = r.pipeline().stages.len();
+    r.run_to(n - 1, &Default::default(), &mut |_| {});
+    let artifact = r.result(n - 1).unwrap().outcome.as_ref().unwrap().clone();
+    // Plan (2, 2) on the ground floor to plan (38, 10) on the top floor, as
+    // clicks give them: world z = -plan y.
+    let (from, to) = (
+        glam::Vec3::new(2.0, 0.0, -2.0),
+        glam::Vec3::new(38.0, 6.0, -10.0),
+    );
+    let answer = artifact
+        .path_between(from, to)
+        .expect("the paths stage answers")
+        .unwrap();
+    let (first, last) = (answer.waypoints[0], *answer.waypoints.last().unwrap());
+    assert!(first.distance(from) < 1e-4 && last.distance(to) < 1e-4);
+    let polyline: f64 = answer
+        .waypoints
+        .windows(2)
+        .map(|w| w[0].distance(w[1]) as f64)
+        .sum();
+    assert!(answer.length >= from.distance(to) as f64 - 1e-6);
+    assert!(polyline >= from.distance(to) as f64 - 1e-4);
+    let kinds: std::collections::BTreeSet<&str> =
+        answer.primitives.iter().map(|p| p.kind.as_str()).collect();
+    assert!(kinds.contains("path/corridor") && kinds.contains("path/short"), "{kinds:?}");
+    // A click between the floors' heights goes to the nearest layer; a click
+    // outside every layer is an error naming the end.
+    let mid = artifact
+        .path_between(glam::Vec3::new(2.0, 1.0, -2.0), to)
+        .unwrap()
+        .unwrap();
+    assert!(mid.waypoints[0].y.abs() < 1e-6, "1 m is nearest the ground floor");
+    let err = artifact
+        .path_between(glam::Vec3::new(-50.0, 0.0, 5.0), to)
+        .unwrap()
+        .unwrap_err();
+    assert!(err.contains("start") && err.contains("free space"), "{err}");
+    // The other stages leave path queries to the NavMesh.
+    for i in 0..n - 1 {
+        let a = r.result(i).unwrap().outcome.as_ref().unwrap();
+        assert!(a.path_between(from, to).is_none());
+    }
+}
