@@ -137,10 +137,9 @@ fn cross(a: DVec2, b: DVec2) -> f64 {
     a.x * b.y - a.y * b.x
 }
 
+/// True when `p` is in triangle `t` or on its boundary (either winding).
 fn inside(t: &[DVec2; 3], p: DVec2) -> bool {
-    let d: Vec<f64> = (0..3)
-        .map(|i| cross(t[(i + 1) % 3] - t[i], p - t[i]))
-        .collect();
+    let d = [0, 1, 2].map(|i| cross(t[(i + 1) % 3] - t[i], p - t[i]));
     d.iter().all(|&v| v >= 0.0) || d.iter().all(|&v| v <= 0.0)
 }
 
@@ -407,6 +406,42 @@ mod tests {
         let f = t([[3., 3.], [4., 3.], [5., 3.]]);
         let (p, q) = closest(&a, &f);
         assert!((p.distance(q) - 5.0 / 2f64.sqrt()).abs() < 1e-12, "{p} {q}");
+    }
+
+    #[test]
+    fn columns_come_from_the_tile_whose_core_holds_the_cell() {
+        let level = crate::samples::pool().level();
+        let p = navscope_core::ParamValues::defaults(&crate::settings::specs());
+        let mut s = Settings::from_params(&p).unwrap();
+        for tile_size in [0, 32, 50] {
+            s.tile_size = tile_size;
+            let l = crate::tiles::layout(&level.mesh, &level.water, &s).unwrap();
+            let hfs: Vec<Arc<Heightfield>> = l
+                .tiles
+                .iter()
+                .map(|t| {
+                    Arc::new(crate::heightfield::voxelize(&level.mesh, t, &l.grid, None).unwrap())
+                })
+                .collect();
+            let cols = Columns::new(&hfs);
+            for hf in &hfs {
+                let r = hf.rect;
+                for z in r.z0..r.z1 {
+                    for x in r.x0..r.x1 {
+                        let c = hf.col(x, z).unwrap();
+                        let got = cols.spans(x, z).unwrap();
+                        let want = &hf.spans[hf.range(c)];
+                        assert!(
+                            std::ptr::eq(got.as_ptr(), want.as_ptr()) && got.len() == want.len(),
+                            "cell {x},{z}"
+                        );
+                    }
+                }
+            }
+            for (x, z) in [(-1, 0), (0, -1), (l.grid.width, 0), (0, l.grid.depth)] {
+                assert!(cols.spans(x, z).is_none(), "{x},{z} is off the grid");
+            }
+        }
     }
 
     #[test]
