@@ -857,14 +857,27 @@ pub fn pick<'a>(
     best.map(|(_, e)| e)
 }
 
+/// Kinds that start hidden: detail shown on demand (a medial axis's
+/// closest-point segments and clearance disks cover everything else).
+pub const HIDDEN_AT_FIRST: &[&str] = &["corridor/closest", "corridor/disk"];
+
 /// Which kinds are hidden, and every kind seen so far with its colour, for
 /// the legend.
-#[derive(Resource, Debug, Default)]
+#[derive(Resource, Debug)]
 pub struct Legend {
     /// Kinds the user switched off.
     pub hidden: BTreeSet<String>,
     /// Kinds present in the published stages, by stage, with their colour.
     pub kinds: BTreeMap<String, [f32; 4]>,
+}
+
+impl Default for Legend {
+    fn default() -> Self {
+        Self {
+            hidden: HIDDEN_AT_FIRST.iter().map(|k| k.to_string()).collect(),
+            kinds: BTreeMap::new(),
+        }
+    }
 }
 
 impl Legend {

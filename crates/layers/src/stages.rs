@@ -745,7 +745,7 @@ impl Artifact for PathDemo {
                     .collect(),
                 length: p.length,
                 summary: format!(
-                    "keeps {} m from every obstacle · corridor of {} axis edges · {} expansions",
+                    "keeps {:.2} m from every obstacle · corridor of {} axis edges · {} expansions",
                     self.clearance,
                     p.corridor.len(),
                     p.expansions
