@@ -29,7 +29,8 @@ use serde::Serialize;
 use crate::axis::{Axis, Join, annotate};
 use crate::grid::{Grid, IPt, arrange, strictly_inside};
 use crate::sites::{Conn, Geom, Sites};
-use crate::voronoi::{Reach, Source, primary_edges};
+use crate::voronoi::{Reach, Source, VEdge, primary_edges};
+use rayon::prelude::*;
 
 /// Where segment `p q` meets the line of connection `c`: `(t, s)` with the
 /// meeting point at `p + t (q - p)` and at `c.a + s (c.b - c.a)`; `None`
@@ -265,6 +266,69 @@ pub struct Settings {
     pub snap: f64,
 }
 
+/// The Voronoi edges of a connection scene. The zone lies well inside the
+/// scene's bounding box grown on every side by twice its larger side, so
+/// infinite edges (bisectors of two points) are cut to pieces crossing
+/// that region. (A frame of obstacles that far out would bound them too,
+/// but its long segments with large coordinates made the diagram several
+/// times slower to build.)
+fn scene_diagram(sc: &Scene, set: &Settings) -> Result<Vec<VEdge>, String> {
+    let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
+    for p in sc.segments.iter().flatten().chain(sc.points.iter()) {
+        let p = DVec2::new(p[0] as f64, p[1] as f64);
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    let margin = 2.0 * (hi - lo).max_element() + 16.0;
+    let reach = Reach {
+        centre: (lo + hi) * 0.5,
+        radius: ((hi - lo) * 0.5 + DVec2::splat(margin)).length(),
+    };
+    let segs: Vec<(IPt, IPt)> = sc.segments.iter().map(|s| (s[0], s[1])).collect();
+    primary_edges(
+        &sc.points,
+        &segs,
+        set.grid,
+        set.tolerance,
+        Some(reach),
+        &|_, _, _| true,
+    )
+    .map_err(|e| format!("connection {}: {e}", sc.connection))
+}
+
+/// A connection's scene and its Voronoi edges, computed ahead of its
+/// opening from the zone's neighbours on an earlier axis.
+struct Prepared {
+    /// The zone's neighbours they were computed for.
+    neighbours: [Vec<u32>; 2],
+    /// The scene.
+    scene: Scene,
+    /// Its Voronoi edges.
+    edges: Vec<VEdge>,
+}
+
+/// Computes ahead, in parallel, the scene diagram of every connection that
+/// opens something, from its zone on `axis`.
+fn prepare(axis: &Axis, sites: &Sites, set: &Settings, order: &[usize]) -> Vec<Option<Prepared>> {
+    order
+        .par_iter()
+        .with_max_len(1)
+        .map(|&c| {
+            if sites.conns.get(c)?.same_as != c {
+                return None;
+            }
+            let z = zone(axis, sites, c).ok()?;
+            let scene = scene(sites, &z);
+            let edges = scene_diagram(&scene, set).ok()?;
+            Some(Prepared {
+                neighbours: z.neighbours,
+                scene,
+                edges,
+            })
+        })
+        .collect()
+}
+
 /// Opens connection `c`: updates `axis` inside its influence zone and adds
 /// it to `opened`.
 pub fn open(
@@ -273,6 +337,20 @@ pub fn open(
     set: &Settings,
     c: usize,
     opened: &mut Vec<usize>,
+) -> Result<Opening, String> {
+    open_prepared(axis, sites, set, c, opened, None)
+}
+
+/// [`open`], reusing `pre` when it was computed for the same zone
+/// neighbours (then the scene, a function of them, and its diagram are
+/// the same).
+fn open_prepared(
+    axis: &mut Axis,
+    sites: &Sites,
+    set: &Settings,
+    c: usize,
+    opened: &mut Vec<usize>,
+    pre: Option<Prepared>,
 ) -> Result<Opening, String> {
     let cn = sites.conns[c];
     if cn.same_as != c {
@@ -288,34 +366,15 @@ pub fn open(
         });
     }
     let z = zone(axis, sites, c)?;
-    let sc = scene(sites, &z);
-    // The zone lies well inside the scene's bounding box grown on every
-    // side by twice its larger side: infinite edges of the scene's diagram
-    // (bisectors of two points) are cut to pieces crossing that region.
-    // (A frame of obstacles that far out would bound them too, but its
-    // long segments with large coordinates made the diagram several times
-    // slower to build.)
-    let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
-    for p in sc.segments.iter().flatten().chain(sc.points.iter()) {
-        let p = DVec2::new(p[0] as f64, p[1] as f64);
-        lo = lo.min(p);
-        hi = hi.max(p);
-    }
-    let margin = 2.0 * (hi - lo).max_element() + 16.0;
-    let reach = Reach {
-        centre: (lo + hi) * 0.5,
-        radius: ((hi - lo) * 0.5 + DVec2::splat(margin)).length(),
+    let (sc, vedges) = match pre.filter(|p| p.neighbours == z.neighbours) {
+        Some(p) => (p.scene, p.edges),
+        None => {
+            let sc = scene(sites, &z);
+            let edges = scene_diagram(&sc, set)?;
+            (sc, edges)
+        }
     };
     let segs: Vec<(IPt, IPt)> = sc.segments.iter().map(|s| (s[0], s[1])).collect();
-    let vedges = primary_edges(
-        &sc.points,
-        &segs,
-        set.grid,
-        set.tolerance,
-        Some(reach),
-        &|_, _, _| true,
-    )
-    .map_err(|e| format!("connection {c}: {e}"))?;
     let len = cn.a.distance(cn.b);
     let geoms = |ids: &[u32]| {
         ids.iter()
@@ -567,11 +626,22 @@ pub fn merge(
     set: &Settings,
     order: &[usize],
 ) -> Result<(Axis, Vec<Opening>), String> {
+    // Scenes rarely change before their connection opens (only when an
+    // earlier opening replaced edges of the zone), so with several threads
+    // every scene diagram is computed ahead in parallel from the initial
+    // axis and used when the zone's neighbours still match. The result is
+    // the same either way.
+    let mut pre: Vec<Option<Prepared>> = if rayon::current_num_threads() > 1 {
+        prepare(initial, sites, set, order)
+    } else {
+        Vec::new()
+    };
+    pre.resize_with(order.len(), || None);
     let mut axis = initial.clone();
     let mut opened = Vec::new();
     let mut log = Vec::new();
-    for &c in order {
-        log.push(open(&mut axis, sites, set, c, &mut opened)?);
+    for (&c, p) in order.iter().zip(pre) {
+        log.push(open_prepared(&mut axis, sites, set, c, &mut opened, p)?);
     }
     axis.compact();
     Ok((axis, log))
