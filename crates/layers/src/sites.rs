@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use glam::DVec2;
 use navscope_core::geom::{Polygon, PolygonWithHoles, validate_polygon_with_holes};
 use navscope_core::level::LayeredLevel;
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::grid::{Grid, IPt, arrange};
@@ -168,14 +169,22 @@ impl Sites {
         if level.layers.is_empty() {
             return Err("the level has no layers".into());
         }
+        // Layers are validated in parallel (the costliest check); the
+        // first failing layer in index order is reported.
+        let checked: Vec<Result<(), String>> = level
+            .layers
+            .par_iter()
+            .with_max_len(1)
+            .map(|layer| validate_polygon_with_holes(&layer.area).map_err(|e| e.to_string()))
+            .collect();
         let mut s = Sites::default();
         let mut rings_by_layer = Vec::new();
-        for (li, layer) in level.layers.iter().enumerate() {
+        for ((li, layer), valid) in level.layers.iter().enumerate().zip(checked) {
             let name = format!("layer {li} ('{}')", layer.name);
             if !layer.height.is_finite() {
                 return Err(format!("{name}: height is not a finite number"));
             }
-            validate_polygon_with_holes(&layer.area).map_err(|e| format!("{name}: {e}"))?;
+            valid.map_err(|e| format!("{name}: {e}"))?;
             let mut rings: Vec<Vec<IPt>> = Vec::new();
             for ring in layer.area.rings() {
                 let mut pts = Vec::with_capacity(ring.len());
@@ -353,16 +362,21 @@ impl Sites {
                 connection: conn,
             });
         }
+        // For every piece endpoint: the connection of the first piece
+        // ending there, and whether every piece ending there has the same.
+        let mut ends: HashMap<IPt, (Option<usize>, bool)> = HashMap::with_capacity(pieces.len());
+        for p in &pieces {
+            for q in [p.a, p.b] {
+                ends.entry(q)
+                    .and_modify(|e| e.1 &= e.0 == p.connection)
+                    .or_insert((p.connection, true));
+            }
+        }
         for p in &pieces {
             for q in [p.a, p.b] {
                 if !self.points.contains_key(&(li, q)) {
-                    let touching: Vec<Option<usize>> = pieces
-                        .iter()
-                        .filter(|r| r.a == q || r.b == q)
-                        .map(|r| r.connection)
-                        .collect();
-                    let within = match touching.first() {
-                        Some(&Some(c)) if touching.iter().all(|&t| t == Some(c)) => {
+                    let within = match ends.get(&q) {
+                        Some(&(Some(c), true)) => {
                             let cn = self.conns[c];
                             let pq = grid.plan(q);
                             (pq != cn.a && pq != cn.b).then_some(c)
