@@ -409,6 +409,17 @@ fn layer_edges(
         faces_free(a, at) && faces_free(b, at)
     })
     .map_err(|e| format!("layer {li}: {e}"))?;
+    // `PolygonWithHoles::contains`, skipping the holes whose bounding box
+    // does not hold the point strictly inside (it cannot be strictly inside
+    // them): the same answer for a fraction of the ring edges.
+    let area = &sites.areas[li];
+    let hole_boxes: Vec<(DVec2, DVec2)> = area.holes.iter().map(|h| h.bounds()).collect();
+    let in_free_space = |p: DVec2| {
+        area.outer.contains(p, true)
+            && area.holes.iter().zip(&hole_boxes).all(|(h, (lo, hi))| {
+                !(p.cmpgt(*lo).all() && p.cmplt(*hi).all()) || !h.contains(p, false)
+            })
+    };
     let mut out = Vec::new();
     for e in edges {
         let mid = if e.points.len() == 2 {
@@ -421,7 +432,7 @@ fn layer_edges(
         // resolving sides); only edges between two points need the polygon
         // test.
         let points_only = e.sources.iter().all(|s| !matches!(s, Source::Segment(_)));
-        if points_only && !sites.areas[li].contains(mid) {
+        if points_only && !in_free_space(mid) {
             continue;
         }
         let resolve = |s: Source| -> Option<u32> {

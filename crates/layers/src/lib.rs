@@ -58,6 +58,11 @@
 //!   neighbours, so these are the only obstacles that can be nearest inside
 //!   the zone (the paper's Lemma 2). Where obstacles of different layers
 //!   coincide in plan they are merged into one scene segment.
+//! * **The scene's diagram is unbounded.** No frame of obstacles is put
+//!   around a scene; its infinite Voronoi edges (only ever bisectors of two
+//!   points) are cut to straight pieces reaching past a disk that holds the
+//!   scene's bounding box grown by twice its larger side, which holds the
+//!   zone ([`voronoi::Reach`]).
 //! * **Keeping the zone's part of the scene axis.** A point is inside the
 //!   zone when it lies in the connection's perpendicular slab and is closer
 //!   to the connection than to every zone neighbour on its side (exact, no
