@@ -12,10 +12,11 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use glam::DVec2;
+use navscope_core::geom::PolygonWithHoles;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::grid::Grid;
+use crate::grid::{Grid, IPt, orient_i};
 use crate::sites::{Sites, side_of};
 use crate::voronoi::{Source, primary_edges};
 
@@ -378,6 +379,42 @@ pub fn layer_axes(sites: &Sites, grid: Grid, tolerance: f64, snap: f64) -> Resul
     Ok(axis)
 }
 
+/// One diagonal inside every strictly convex hole with four or more
+/// vertices, from its first vertex to the opposite one, to be added to the
+/// layer's Voronoi input (not to its obstacles).
+///
+/// Why: the Voronoi diagram is also computed inside the holes, where it is
+/// thrown away, and the inside of a regular polygon (a square pillar, an
+/// octagon snapped to the grid) is made of nearly degenerate
+/// three-segment circle events that `boostvoronoi` settles with slow exact
+/// arithmetic. A diagonal splits that inside into two polygons with no
+/// such near-ties (the layer diagrams of the paper's Figure 5 sample build
+/// about 40% faster, Figure 6's about 14%). It changes nothing outside
+/// the hole: every interior point of the diagonal lies strictly inside the
+/// hole, so for a point outside, the hole's boundary is always closer
+/// than the diagonal's interior, and its ends are hole vertices, already
+/// obstacle points. Edges beside a diagonal are dropped with the other
+/// edges inside obstacles.
+fn hole_diagonals(area: &PolygonWithHoles, grid: Grid) -> Vec<(IPt, IPt)> {
+    let mut out = Vec::new();
+    for hole in &area.holes {
+        let ring: Option<Vec<IPt>> = hole.points.iter().map(|&p| grid.snap(p)).collect();
+        let Some(ring) = ring else { continue };
+        let n = ring.len();
+        if n < 4 {
+            continue;
+        }
+        let turns: Vec<i128> = (0..n)
+            .map(|i| orient_i(ring[i], ring[(i + 1) % n], ring[(i + 2) % n]))
+            .collect();
+        let strictly_convex = turns.iter().all(|&t| t > 0) || turns.iter().all(|&t| t < 0);
+        if strictly_convex {
+            out.push((ring[0], ring[n / 2]));
+        }
+    }
+    out
+}
+
 /// An edge about to be added: layer, sites, annotated polyline.
 type NewEdge = (usize, [u32; 2], Vec<AxisPoint>);
 
@@ -388,13 +425,28 @@ fn layer_edges(
     grid: Grid,
     tolerance: f64,
 ) -> Result<Vec<NewEdge>, String> {
+    let diagonals = hole_diagonals(&sites.areas[li], grid);
+    layer_edges_with(sites, li, grid, tolerance, &diagonals)
+}
+
+/// [`layer_edges`] with `extra` segments inside obstacles added to the
+/// Voronoi input (they must meet the pieces only at piece endpoints).
+fn layer_edges_with(
+    sites: &Sites,
+    li: usize,
+    grid: Grid,
+    tolerance: f64,
+    extra: &[(IPt, IPt)],
+) -> Result<Vec<NewEdge>, String> {
     let pieces = &sites.pieces[li];
-    let segs: Vec<_> = pieces.iter().map(|p| (p.a, p.b)).collect();
+    let mut segs: Vec<_> = pieces.iter().map(|p| (p.a, p.b)).collect();
+    segs.extend_from_slice(extra);
     // An edge beside a segment lies on one side of it: the side of the
     // midpoint of its Voronoi vertices (an arc never crosses the segment's
     // line). Edges on a side without free space (inside obstacles) are
     // dropped before their arcs are cut into chords.
     let faces_free = |s: Source, at: DVec2| match s {
+        Source::Segment(k) if k >= pieces.len() => false,
         Source::Segment(k) => {
             let p = &pieces[k];
             match side_of(p.a, p.b, at, grid) {
@@ -438,14 +490,14 @@ fn layer_edges(
         let resolve = |s: Source| -> Option<u32> {
             match s {
                 Source::Segment(k) => {
-                    let p = &pieces[k];
+                    let p = pieces.get(k)?;
                     match side_of(p.a, p.b, mid, grid)? {
                         crate::sites::Side::Left => p.sites[0],
                         crate::sites::Side::Right => p.sites[1],
                     }
                 }
-                Source::Start(k) => sites.point(li, pieces[k].a),
-                Source::End(k) => sites.point(li, pieces[k].b),
+                Source::Start(k) => sites.point(li, segs[k].0),
+                Source::End(k) => sites.point(li, segs[k].1),
                 Source::Point(_) => None,
             }
         };
@@ -467,6 +519,71 @@ mod tests {
             clearance: at.distance(c0).min(at.distance(c1)),
             closest: [c0, c1],
         }
+    }
+
+    #[test]
+    fn hole_diagonals_change_nothing_outside_the_holes() {
+        let grid = Grid { step: 0.001 };
+        for level in [crate::samples::figure5(), crate::samples::figure6()] {
+            let sites = Sites::build(&level, grid).unwrap();
+            for li in 0..3 {
+                let d = hole_diagonals(&sites.areas[li], grid);
+                // Octagons, heptagons, the hexagon and the rectangles.
+                assert!(d.len() >= 9, "{}", d.len());
+                for &(a, b) in &d {
+                    let m = (grid.plan(a) + grid.plan(b)) * 0.5;
+                    assert!(!sites.areas[li].contains(m), "diagonal inside a hole");
+                }
+                let with = layer_edges_with(&sites, li, grid, 0.01, &d).unwrap();
+                let without = layer_edges_with(&sites, li, grid, 0.01, &[]).unwrap();
+                assert_eq!(with, without, "layer {li}");
+            }
+        }
+    }
+
+    #[test]
+    fn only_strictly_convex_holes_get_a_diagonal() {
+        use crate::samples::rect;
+        use navscope_core::geom::Polygon;
+        let grid = Grid { step: 1.0 };
+        let l_shape = Polygon::new(
+            [
+                (2.0, 2.0),
+                (6.0, 2.0),
+                (6.0, 4.0),
+                (4.0, 4.0),
+                (4.0, 6.0),
+                (2.0, 6.0),
+            ]
+            .map(|(x, y)| DVec2::new(x, y))
+            .to_vec(),
+        );
+        let with_collinear = Polygon::new(
+            [
+                (10.0, 2.0),
+                (12.0, 2.0),
+                (14.0, 2.0),
+                (14.0, 4.0),
+                (10.0, 4.0),
+            ]
+            .map(|(x, y)| DVec2::new(x, y))
+            .to_vec(),
+        );
+        let triangle = Polygon::new(
+            [(2.0, 10.0), (4.0, 10.0), (3.0, 12.0)]
+                .map(|(x, y)| DVec2::new(x, y))
+                .to_vec(),
+        );
+        let area = PolygonWithHoles::new(
+            rect(0.0, 0.0, 20.0, 20.0),
+            vec![
+                l_shape,
+                with_collinear,
+                triangle,
+                rect(10.0, 10.0, 12.0, 13.0),
+            ],
+        );
+        assert_eq!(hole_diagonals(&area, grid), vec![([10, 10], [12, 13])]);
     }
 
     #[test]
