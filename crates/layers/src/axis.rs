@@ -469,7 +469,7 @@ fn layer_edges_with(
     let in_free_space = |p: DVec2| {
         area.outer.contains(p, true)
             && area.holes.iter().zip(&hole_boxes).all(|(h, (lo, hi))| {
-                !(p.cmpgt(*lo).all() && p.cmplt(*hi).all()) || !h.contains(p, false)
+                !(p.cmpgt(*lo).all() && p.cmplt(*hi).all() && h.contains(p, false))
             })
     };
     let mut out = Vec::new();
