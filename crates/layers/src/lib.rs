@@ -112,36 +112,76 @@
 //!   viewer can switch them on when wanted.
 //!
 //! ## Speed
-//! `cargo bench -p navscope-layers` times [`build`] (sites, layer axes and
-//! every opening) on the sample environments and on
-//! `navscope_levels::generate::stacked_floors` with 2, 4, 8 and 16 floors.
-//! Figures from a 2-core machine shared with other builds (load average
-//! 3 to 6), release build, best of 30 runs of [`build`] (layer axes
-//! computed in parallel over layers), beside the paper's (2011, Core2 Duo
-//! 3 GHz, one core, GPU-computed medial axes):
+//! The paper's Table 1 times building the whole mesh. Here that is the
+//! stages `layer-axes` (sites and per-layer axes), `influence-zones`,
+//! `connection-scenes`, `open-connections`, `corridor-map` and `navmesh`
+//! (the `paths` demonstration query is left out), measured with
 //!
-//! | environment | obstacle vertices | paper | here | ratio |
-//! |---|---|---|---|---|
-//! | Figure 5 kind ([`samples::figure5`], 7 layers, 8 connections) | 230 | 46 ms | 4.5 ms | 10x |
-//! | Figure 6 kind ([`samples::figure6`], 53 more obstacles) | 637 | 58 ms | 14.7 ms | 4x |
-//! | Figure 7, 1 connection | 16 | 7 ms | 0.31 ms | 23x |
-//! | Figure 7, 2 connections | 16 | 9 ms | 0.47 ms | 19x |
-//! | Figure 7, 3 connections | 16 | 11 ms | 0.69 ms | 16x |
-//! | Figure 7, 5 connections | 16 | 14 ms | 1.0 ms | 14x |
-//! | Figure 7, 8 connections | 16 | 19 ms | 1.5 ms | 13x |
-//! | Figure 7, 14 connections | 16 | 30 ms | 2.4 ms | 12x |
-//! | Figure 7, 20 connections | 16 | 43 ms | 3.2 ms | 13x |
-//! | Figure 7, 28 connections | 16 | 60 ms | 4.6 ms | 13x |
+//! ```text
+//! CARGO_TARGET_DIR=/work/tgt-rel cargo build --release -p navscope-cli
+//! L="assets/levels/layers-samples/figure5.ron assets/levels/layers-samples/figure6.ron assets/levels/layers-samples/figure7-*.ron"
+//! navscope-cli bench $L --runs 25 --json                     # default: 2 threads
+//! RAYON_NUM_THREADS=1 navscope-cli bench $L --runs 25 --json # one thread
+//! ```
 //!
-//! `stacked_floors(7, n)`: 2.2 ms (2 floors), 4.4 ms (4), 8.0 ms (8),
-//! 17 ms (16). Criterion medians under the same load were 1.5 to 3 times
-//! these. The Figure 6 row misses the tenfold goal and Figure 5 only just
-//! meets it: most of their time (about 60% in `perf`) is spent inside
-//! `boostvoronoi`'s exact predicates on the polygonal pillars while
-//! building the layer axes, which this crate does not control. The paper's
-//! edge and closest-point counts (Table 1) are not comparable one to one:
-//! here every polyline point of an edge carries a closest-point pair and
-//! vertices are kept where the nearest obstacle changes.
+//! and summing the stages' medians; each figure is the lowest of five such
+//! runs on a 2-vCPU virtual machine (AMD EPYC) shared with other builds
+//! (load average 0.3 to 0.9 during the runs). The paper's figures are from
+//! 2011 (Core2 Duo 3 GHz, one core).
+//!
+//! | environment | obstacle vertices | paper | here, 2 threads | ratio | here, 1 thread | ratio |
+//! |---|---|---|---|---|---|---|
+//! | Figure 5 kind ([`samples::figure5`], 7 layers, 8 connections) | 230 | 46 ms | 3.24 ms | 14x | 4.32 ms | 11x |
+//! | Figure 6 kind ([`samples::figure6`], 53 more obstacles) | 637 | 58 ms | 9.09 ms | 6x | 12.3 ms | 5x |
+//! | Figure 7, 1 connection ([`samples::figure7`]) | 16 | 7 ms | 0.31 ms | 23x | 0.43 ms | 16x |
+//! | Figure 7, 2 connections | 16 | 9 ms | 0.45 ms | 20x | 0.55 ms | 16x |
+//! | Figure 7, 3 connections | 16 | 11 ms | 0.47 ms | 24x | 0.64 ms | 17x |
+//! | Figure 7, 5 connections | 16 | 14 ms | 0.51 ms | 27x | 0.93 ms | 15x |
+//! | Figure 7, 8 connections | 16 | 19 ms | 1.03 ms | 19x | 1.12 ms | 17x |
+//! | Figure 7, 14 connections | 16 | 30 ms | 1.35 ms | 22x | 1.76 ms | 17x |
+//! | Figure 7, 20 connections | 16 | 43 ms | 1.46 ms | 30x | 2.04 ms | 21x |
+//! | Figure 7, 28 connections | 16 | 60 ms | 2.36 ms | 25x | 3.28 ms | 18x |
+//!
+//! Single runs vary by up to twice these figures when other builds share
+//! the machine. `cargo bench -p navscope-layers` times [`build`] on the
+//! same environments and on `navscope_levels::generate::stacked_floors`.
+//!
+//! **Where the time goes.** About 85% of the time on Figures 5 and 6 is
+//! spent building the floors' Voronoi diagrams inside `boostvoronoi`
+//! 0.12: on these levels its floating-point circle-event predicate gives
+//! up and recomputes with exact big-integer arithmetic for 80% (Figure 5)
+//! to 95% (Figure 6) of the point–segment–segment events (counted with an instrumented copy of
+//! the library), which makes a Figure 6 floor (about 210 segments) cost
+//! about 3 ms on one thread. Figure 6 has three such floors, the two vCPUs
+//! run them only about 1.5 times faster than one, and its row misses the
+//! tenfold goal (about six times faster with two threads, five with one);
+//! every other row meets it. What this crate does about it:
+//! * **No frame around connection scenes.** A scene's diagram used to be
+//!   bounded by four far-away obstacle segments, whose long segments with
+//!   large coordinates made the library's exact arithmetic several times
+//!   costlier; infinite edges are now cut across the zone's reach instead
+//!   ([`voronoi::Reach`]): scene diagrams build 3 to 5 times faster.
+//! * **A diagonal inside every strictly convex hole**, added to the
+//!   Voronoi input only: the inside of a square or regular pillar is a
+//!   nest of nearly degenerate events settled exactly; split, it is not.
+//!   The axis is unchanged (tested equal); Figure 5's floors build about
+//!   40% faster, Figure 6's about 14% (see `axis::hole_diagonals`).
+//! * **Scene diagrams ahead, in parallel.** With more than one thread,
+//!   every connection's scene diagram is computed in parallel from the
+//!   layer axes and used at its opening when the zone's neighbours are
+//!   unchanged (all of them on Figures 5 and 6, 20 of 28 on Figure 7);
+//!   the result is the same.
+//! * Layers built in parallel, largest first, one per task; layers
+//!   validated in parallel; Voronoi edges inside obstacles dropped before
+//!   their arcs are cut into chords; axis vertices merged through an
+//!   allocation-free cell table with a cheap hash; the free-space test of
+//!   point–point edges skips holes by bounding box; point sites classified
+//!   in one pass.
+//!
+//! The paper's edge and closest-point counts (Table 1) are not comparable
+//! one to one: here every polyline point of an edge carries a
+//! closest-point pair and vertices are kept where the nearest obstacle
+//! changes.
 
 pub mod axis;
 pub mod grid;
