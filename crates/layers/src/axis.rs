@@ -541,6 +541,46 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        #[test]
+        fn hole_diagonals_never_change_a_layer_axis(
+            pillars in proptest::collection::vec((1.5f64..18.5, 1.5f64..8.5, 0.2f64..1.2, 3usize..10, 0.0f64..1.0), 1..6)
+        ) {
+            use navscope_core::level::LayeredLevel;
+            // Regular polygons snapped to a 1 cm grid (near-ties and
+            // exact ties alike), skipping any that would overlap.
+            let mut holes: Vec<navscope_core::geom::Polygon> = Vec::new();
+            let mut placed: Vec<(DVec2, f64)> = Vec::new();
+            for (x, y, r, n, phase) in pillars {
+                let c = DVec2::new(x, y);
+                let r = r.min(x - 0.2).min(20.0 - x - 0.2).min(y - 0.2).min(10.0 - y - 0.2);
+                if r < 0.1 || placed.iter().any(|&(d, q)| d.distance(c) < r + q + 0.1) {
+                    continue;
+                }
+                placed.push((c, r));
+                holes.push(navscope_core::geom::Polygon::new(
+                    (0..n)
+                        .map(|k| {
+                            let p = c + DVec2::from_angle(phase + k as f64 * std::f64::consts::TAU / n as f64) * r;
+                            (p * 100.0).round() / 100.0
+                        })
+                        .collect(),
+                ));
+            }
+            let level = LayeredLevel {
+                layers: vec![crate::samples::layer("l", 0.0, crate::samples::rect(0.0, 0.0, 20.0, 10.0), holes)],
+                connections: vec![],
+            };
+            let grid = Grid { step: 0.001 };
+            let Ok(sites) = Sites::build(&level, grid) else { return Ok(()) };
+            let d = hole_diagonals(&sites.areas[0], grid);
+            let with = layer_edges_with(&sites, 0, grid, 0.01, &d).unwrap();
+            let without = layer_edges_with(&sites, 0, grid, 0.01, &[]).unwrap();
+            proptest::prop_assert_eq!(with, without);
+        }
+    }
+
     #[test]
     fn only_strictly_convex_holes_get_a_diagonal() {
         use crate::samples::rect;
