@@ -30,12 +30,14 @@ pub enum Source {
     Segment(usize),
 }
 
-/// A finite primary Voronoi edge, as a polyline in plan metres.
+/// A primary Voronoi edge (an infinite one cut across a [`Reach`]), as a
+/// polyline in plan metres.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VEdge {
     /// The features on its two sides.
     pub sources: [Source; 2],
-    /// Points from one Voronoi vertex to the other (at least two).
+    /// Points from one Voronoi vertex (or cut end) to the other (at least
+    /// two).
     pub points: Vec<DVec2>,
 }
 
@@ -56,10 +58,10 @@ pub struct Reach {
 
 /// The primary edges of the Voronoi diagram of `points` and `segments`
 /// (which must meet only at endpoints; see [`crate::grid::arrange`]), the
-/// infinite ones only with a `reach` (cut across it),
-/// that `keep` accepts, given the features on its two sides and the
-/// midpoint of its two Voronoi vertices in plan metres (checked before an
-/// arc is cut into chords, so unwanted arcs cost nothing).
+/// infinite ones only with a `reach` (cut across it), that `keep` accepts,
+/// given the features on its two sides and the midpoint of the edge's two
+/// ends (Voronoi vertices or cut ends) in plan metres: checked before an
+/// arc is cut into chords, so unwanted arcs cost nothing.
 pub fn primary_edges(
     points: &[IPt],
     segments: &[(IPt, IPt)],
