@@ -243,14 +243,20 @@ fn the_paths_stage_answers_a_probe_between_clicked_points() {
     assert!(polyline >= from.distance(to) as f64 - 1e-4);
     let kinds: std::collections::BTreeSet<&str> =
         answer.primitives.iter().map(|p| p.kind.as_str()).collect();
-    assert!(kinds.contains("path/corridor") && kinds.contains("path/short"), "{kinds:?}");
+    assert!(
+        kinds.contains("path/corridor") && kinds.contains("path/short"),
+        "{kinds:?}"
+    );
     // A click between the floors' heights goes to the nearest layer; a click
     // outside every layer is an error naming the end.
     let mid = artifact
         .path_between(glam::Vec3::new(2.0, 1.0, -2.0), to)
         .unwrap()
         .unwrap();
-    assert!(mid.waypoints[0].y.abs() < 1e-6, "1 m is nearest the ground floor");
+    assert!(
+        mid.waypoints[0].y.abs() < 1e-6,
+        "1 m is nearest the ground floor"
+    );
     let err = artifact
         .path_between(glam::Vec3::new(-50.0, 0.0, 5.0), to)
         .unwrap()
