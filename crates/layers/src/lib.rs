@@ -124,26 +124,27 @@
 //! RAYON_NUM_THREADS=1 navscope-cli bench $L --runs 25 --json # one thread
 //! ```
 //!
-//! and summing the stages' medians; each figure is the lowest of five such
-//! runs on a 2-vCPU virtual machine (AMD EPYC) shared with other builds
-//! (load average 0.3 to 0.9 during the runs). The paper's figures are from
-//! 2011 (Core2 Duo 3 GHz, one core).
+//! and summing the stages' medians. Each figure is the lowest of six such
+//! runs, with the median of the six in brackets, on a 2-vCPU virtual
+//! machine (AMD EPYC) shared with other builds (load average 0.3 to 0.9
+//! during the runs). The paper's figures are from 2011 (Core2 Duo 3 GHz,
+//! one core).
 //!
 //! | environment | obstacle vertices | paper | here, 2 threads | ratio | here, 1 thread | ratio |
 //! |---|---|---|---|---|---|---|
-//! | Figure 5 kind ([`samples::figure5`], 7 layers, 8 connections) | 230 | 46 ms | 3.24 ms | 14x | 4.32 ms | 11x |
-//! | Figure 6 kind ([`samples::figure6`], 53 more obstacles) | 637 | 58 ms | 9.09 ms | 6x | 12.3 ms | 5x |
-//! | Figure 7, 1 connection ([`samples::figure7`]) | 16 | 7 ms | 0.31 ms | 23x | 0.43 ms | 16x |
-//! | Figure 7, 2 connections | 16 | 9 ms | 0.45 ms | 20x | 0.55 ms | 16x |
-//! | Figure 7, 3 connections | 16 | 11 ms | 0.47 ms | 24x | 0.64 ms | 17x |
-//! | Figure 7, 5 connections | 16 | 14 ms | 0.51 ms | 27x | 0.93 ms | 15x |
-//! | Figure 7, 8 connections | 16 | 19 ms | 1.03 ms | 19x | 1.12 ms | 17x |
-//! | Figure 7, 14 connections | 16 | 30 ms | 1.35 ms | 22x | 1.76 ms | 17x |
-//! | Figure 7, 20 connections | 16 | 43 ms | 1.46 ms | 30x | 2.04 ms | 21x |
-//! | Figure 7, 28 connections | 16 | 60 ms | 2.36 ms | 25x | 3.28 ms | 18x |
+//! | Figure 5 kind ([`samples::figure5`], 7 layers, 8 connections) | 230 | 46 ms | 3.24 ms (4.32) | 14x (11x) | 4.32 ms (5.04) | 11x (9x) |
+//! | Figure 6 kind ([`samples::figure6`], 53 more obstacles) | 637 | 58 ms | 9.09 ms (11.8) | 6x (5x) | 12.3 ms (16.7) | 5x (3x) |
+//! | Figure 7, 1 connection ([`samples::figure7`]) | 16 | 7 ms | 0.31 ms (0.45) | 23x (15x) | 0.39 ms (0.52) | 18x (14x) |
+//! | Figure 7, 2 connections | 16 | 9 ms | 0.45 ms (0.53) | 20x (17x) | 0.49 ms (0.59) | 18x (15x) |
+//! | Figure 7, 3 connections | 16 | 11 ms | 0.47 ms (0.67) | 24x (16x) | 0.62 ms (0.76) | 18x (14x) |
+//! | Figure 7, 5 connections | 16 | 14 ms | 0.51 ms (0.79) | 27x (18x) | 0.74 ms (0.94) | 19x (15x) |
+//! | Figure 7, 8 connections | 16 | 19 ms | 1.03 ms (1.36) | 19x (14x) | 1.00 ms (1.29) | 19x (15x) |
+//! | Figure 7, 14 connections | 16 | 30 ms | 1.18 ms (1.60) | 26x (19x) | 1.56 ms (1.98) | 19x (15x) |
+//! | Figure 7, 20 connections | 16 | 43 ms | 1.46 ms (1.94) | 30x (22x) | 1.89 ms (2.40) | 23x (18x) |
+//! | Figure 7, 28 connections | 16 | 60 ms | 2.24 ms (2.73) | 27x (22x) | 2.75 ms (3.67) | 22x (16x) |
 //!
-//! Single runs vary by up to twice these figures when other builds share
-//! the machine. `cargo bench -p navscope-layers` times [`build`] on the
+//! Single runs vary by up to twice the lowest figures when other builds
+//! share the machine. `cargo bench -p navscope-layers` times [`build`] on the
 //! same environments and on `navscope_levels::generate::stacked_floors`.
 //!
 //! **Where the time goes.** About 85% of the time on Figures 5 and 6 is
@@ -153,9 +154,11 @@
 //! to 95% (Figure 6) of the point–segment–segment events (counted with an instrumented copy of
 //! the library), which makes a Figure 6 floor (about 210 segments) cost
 //! about 3 ms on one thread. Figure 6 has three such floors, the two vCPUs
-//! run them only about 1.5 times faster than one, and its row misses the
-//! tenfold goal (about six times faster with two threads, five with one);
-//! every other row meets it. What this crate does about it:
+//! run them only about 1.4 times faster than one, and its row misses the
+//! tenfold goal (five to six times faster with two threads, three to five
+//! with one). Figure 5 meets it with two threads and, at its best, with
+//! one (its median single-thread run is nine times faster); every
+//! Figure 7 row meets it either way. What this crate does about it:
 //! * **No frame around connection scenes.** A scene's diagram used to be
 //!   bounded by four far-away obstacle segments, whose long segments with
 //!   large coordinates made the library's exact arithmetic several times
