@@ -52,22 +52,43 @@ const fn style(color: [f32; 4], fill: Option<f32>, width: f32) -> Style {
     }
 }
 
+impl Style {
+    /// The same style with dashed lines.
+    const fn dashed(self) -> Style {
+        Style {
+            dashed: true,
+            ..self
+        }
+    }
+
+    /// The same style with point markers of this radius (level units per
+    /// unit of level size).
+    const fn dot(self, radius: f32) -> Style {
+        Style {
+            point: radius,
+            ..self
+        }
+    }
+
+    /// The same style filled with a soft colour per element.
+    const fn per_element(self) -> Style {
+        Style {
+            per_element: true,
+            ..self
+        }
+    }
+}
+
 /// The style table: `(kind, style)`, looked up along the kind's chain.
 pub const STYLES: &[(&str, Style)] = &[
     ("level", style([0.25, 0.27, 0.30, 1.0], None, 2.0)),
     (
         "notch",
-        Style {
-            point: 0.007,
-            ..style([0.93, 0.33, 0.16, 1.0], None, 2.0)
-        },
+        style([0.93, 0.33, 0.16, 1.0], None, 2.0).dot(0.007),
     ),
     (
         "notch/current",
-        Style {
-            point: 0.012,
-            ..style([1.0, 0.85, 0.0, 1.0], None, 4.0)
-        },
+        style([1.0, 0.85, 0.0, 1.0], None, 4.0).dot(0.012),
     ),
     (
         "area-of-interest",
@@ -88,25 +109,16 @@ pub const STYLES: &[(&str, Style)] = &[
     ),
     (
         "portal/removed",
-        Style {
-            dashed: true,
-            ..style([0.50, 0.50, 0.50, 0.9], None, 1.5)
-        },
+        style([0.50, 0.50, 0.50, 0.9], None, 1.5).dashed(),
     ),
     ("portal/candidate", style([1.0, 0.75, 0.1, 1.0], None, 3.0)),
     (
         "cell",
-        Style {
-            per_element: true,
-            ..style([0.20, 0.22, 0.25, 1.0], Some(0.55), 1.5)
-        },
+        style([0.20, 0.22, 0.25, 1.0], Some(0.55), 1.5).per_element(),
     ),
     (
         "cell/centroid",
-        Style {
-            point: 0.004,
-            ..style([0.30, 0.30, 0.35, 1.0], None, 1.0)
-        },
+        style([0.30, 0.30, 0.35, 1.0], None, 1.0).dot(0.004),
     ),
     (
         "cell/ill-conditioned",
@@ -116,10 +128,7 @@ pub const STYLES: &[(&str, Style)] = &[
     ("boundary", style([0.22, 0.24, 0.28, 1.0], None, 1.5)),
     (
         "node",
-        Style {
-            per_element: true,
-            ..style([0.20, 0.22, 0.25, 1.0], Some(0.45), 1.0)
-        },
+        style([0.20, 0.22, 0.25, 1.0], Some(0.45), 1.0).per_element(),
     ),
     ("link", style([0.95, 0.55, 0.10, 1.0], None, 2.0)),
     ("graph", style([0.95, 0.55, 0.10, 1.0], None, 2.0)),
@@ -135,10 +144,7 @@ pub const STYLES: &[(&str, Style)] = &[
     ("link/pass", style([0.58, 0.32, 0.85, 1.00], None, 1.5)),
     (
         "link/tile",
-        Style {
-            dashed: true,
-            ..style([0.45, 0.45, 0.50, 1.00], None, 1.0)
-        },
+        style([0.45, 0.45, 0.50, 1.00], None, 1.0).dashed(),
     ),
     ("link/region", style([0.30, 0.35, 0.80, 1.00], None, 1.0)),
     ("link/portal", style([0.35, 0.40, 0.80, 1.0], None, 2.0)),
@@ -149,10 +155,7 @@ pub const STYLES: &[(&str, Style)] = &[
     // Per-stance surfaces (voxel passes, configuration-space meshes).
     (
         "node/stand",
-        Style {
-            point: 0.004,
-            ..style([0.25, 0.65, 0.30, 1.00], None, 1.0)
-        },
+        style([0.25, 0.65, 0.30, 1.00], None, 1.0).dot(0.004),
     ),
     (
         "triangle/stand",
@@ -169,10 +172,7 @@ pub const STYLES: &[(&str, Style)] = &[
     ),
     (
         "node/crouch",
-        Style {
-            point: 0.004,
-            ..style([0.95, 0.68, 0.10, 1.00], None, 1.0)
-        },
+        style([0.95, 0.68, 0.10, 1.00], None, 1.0).dot(0.004),
     ),
     (
         "triangle/crouch",
@@ -189,10 +189,7 @@ pub const STYLES: &[(&str, Style)] = &[
     ),
     (
         "node/prone",
-        Style {
-            point: 0.004,
-            ..style([0.88, 0.33, 0.18, 1.00], None, 1.0)
-        },
+        style([0.88, 0.33, 0.18, 1.00], None, 1.0).dot(0.004),
     ),
     (
         "triangle/prone",
@@ -209,10 +206,7 @@ pub const STYLES: &[(&str, Style)] = &[
     ),
     (
         "node/swim",
-        Style {
-            point: 0.004,
-            ..style([0.15, 0.48, 0.92, 1.00], None, 1.0)
-        },
+        style([0.15, 0.48, 0.92, 1.00], None, 1.0).dot(0.004),
     ),
     (
         "triangle/swim",
@@ -229,10 +223,7 @@ pub const STYLES: &[(&str, Style)] = &[
     ),
     (
         "node/sidestep",
-        Style {
-            point: 0.004,
-            ..style([0.58, 0.32, 0.85, 1.00], None, 1.0)
-        },
+        style([0.58, 0.32, 0.85, 1.00], None, 1.0).dot(0.004),
     ),
     (
         "triangle/sidestep",
@@ -266,10 +257,7 @@ pub const STYLES: &[(&str, Style)] = &[
     ),
     (
         "face/clipped",
-        Style {
-            dashed: true,
-            ..style([0.80, 0.20, 0.20, 0.80], None, 1.0)
-        },
+        style([0.80, 0.20, 0.20, 0.80], None, 1.0).dashed(),
     ),
     (
         "edge-plane",
@@ -321,10 +309,7 @@ pub const STYLES: &[(&str, Style)] = &[
     ("tile", style([0.40, 0.40, 0.45, 1.00], None, 1.0)),
     (
         "tile/overlap",
-        Style {
-            dashed: true,
-            ..style([0.40, 0.40, 0.45, 1.00], None, 1.0)
-        },
+        style([0.40, 0.40, 0.45, 1.00], None, 1.0).dashed(),
     ),
     // Navigation graphs.
     ("obstacle", style([0.30, 0.31, 0.34, 1.00], Some(0.75), 1.5)),
@@ -336,10 +321,7 @@ pub const STYLES: &[(&str, Style)] = &[
     ),
     (
         "triangle",
-        Style {
-            per_element: true,
-            ..style([0.45, 0.50, 0.55, 1.00], Some(0.30), 1.0)
-        },
+        style([0.45, 0.50, 0.55, 1.00], Some(0.30), 1.0).per_element(),
     ),
     ("edge", style([0.45, 0.50, 0.55, 1.00], None, 1.5)),
     (
@@ -350,68 +332,41 @@ pub const STYLES: &[(&str, Style)] = &[
     ("edge/dual", style([0.80, 0.12, 0.50, 1.00], None, 2.0)),
     (
         "edge/dual/repaired",
-        Style {
-            dashed: true,
-            ..style([0.80, 0.12, 0.50, 1.00], None, 2.0)
-        },
+        style([0.80, 0.12, 0.50, 1.00], None, 2.0).dashed(),
     ),
     ("edge/gallery", style([0.92, 0.55, 0.05, 1.00], None, 2.5)),
     ("edge/delaunay", style([0.05, 0.55, 0.55, 1.00], None, 2.0)),
     (
         "edge/flagged",
-        Style {
-            dashed: true,
-            ..style([0.95, 0.55, 0.05, 1.00], None, 2.0)
-        },
+        style([0.95, 0.55, 0.05, 1.00], None, 2.0).dashed(),
     ),
     (
         "edge/removed",
-        Style {
-            dashed: true,
-            ..style([0.85, 0.10, 0.10, 1.00], None, 1.5)
-        },
+        style([0.85, 0.10, 0.10, 1.00], None, 1.5).dashed(),
     ),
     (
         "edge/missing",
-        Style {
-            dashed: true,
-            ..style([0.50, 0.50, 0.50, 1.00], None, 1.5)
-        },
+        style([0.50, 0.50, 0.50, 1.00], None, 1.5).dashed(),
     ),
     (
         "node/dual",
-        Style {
-            point: 0.003,
-            ..style([0.30, 0.30, 0.35, 0.80], None, 1.0)
-        },
+        style([0.30, 0.30, 0.35, 0.80], None, 1.0).dot(0.003),
     ),
     (
         "node/guard",
-        Style {
-            point: 0.008,
-            ..style([0.85, 0.10, 0.10, 1.00], None, 2.0)
-        },
+        style([0.85, 0.10, 0.10, 1.00], None, 2.0).dot(0.008),
     ),
     (
         "node/connector",
-        Style {
-            point: 0.007,
-            ..style([0.10, 0.40, 0.85, 1.00], None, 2.0)
-        },
+        style([0.10, 0.40, 0.85, 1.00], None, 2.0).dot(0.007),
     ),
     (
         "region",
-        Style {
-            per_element: true,
-            ..style([0.45, 0.50, 0.55, 1.00], Some(0.35), 1.0)
-        },
+        style([0.45, 0.50, 0.55, 1.00], Some(0.35), 1.0).per_element(),
     ),
     (
         "voronoi/cell",
-        Style {
-            per_element: true,
-            ..style([0.35, 0.40, 0.50, 1.00], Some(0.22), 1.0)
-        },
+        style([0.35, 0.40, 0.50, 1.00], Some(0.22), 1.0).per_element(),
     ),
     (
         "voronoi/bad",
@@ -420,19 +375,13 @@ pub const STYLES: &[(&str, Style)] = &[
     ("blocker", style([0.30, 0.31, 0.34, 1.00], Some(0.75), 1.5)),
     (
         "blocker/inflated",
-        Style {
-            dashed: true,
-            ..style([0.95, 0.55, 0.10, 0.80], Some(0.18), 1.0)
-        },
+        style([0.95, 0.55, 0.10, 0.80], Some(0.18), 1.0).dashed(),
     ),
     // Medial axes and the explicit corridor map.
     ("axis", style([0.72, 0.10, 0.62, 1.00], None, 2.5)),
     (
         "axis/vertex",
-        Style {
-            point: 0.004,
-            ..style([0.50, 0.05, 0.42, 1.00], None, 1.0)
-        },
+        style([0.50, 0.05, 0.42, 1.00], None, 1.0).dot(0.004),
     ),
     ("axis/join", style([0.95, 0.50, 0.05, 1.00], None, 3.0)),
     (
@@ -447,10 +396,7 @@ pub const STYLES: &[(&str, Style)] = &[
     ("scene/obstacle", style([0.70, 0.15, 0.15, 1.00], None, 2.5)),
     (
         "corridor/area",
-        Style {
-            per_element: true,
-            ..style([0.45, 0.50, 0.55, 0.60], Some(0.18), 0.8)
-        },
+        style([0.45, 0.50, 0.55, 0.60], Some(0.18), 0.8).per_element(),
     ),
     ("corridor/disk", style([0.70, 0.45, 0.70, 0.45], None, 0.8)),
     (
@@ -466,31 +412,19 @@ pub const STYLES: &[(&str, Style)] = &[
     ),
     (
         "path/backbone",
-        Style {
-            dashed: true,
-            ..style([0.30, 0.20, 0.45, 1.00], None, 2.0)
-        },
+        style([0.30, 0.20, 0.45, 1.00], None, 2.0).dashed(),
     ),
     (
         "path/retraction",
-        Style {
-            dashed: true,
-            ..style([0.35, 0.35, 0.38, 1.00], None, 1.5)
-        },
+        style([0.35, 0.35, 0.38, 1.00], None, 1.5).dashed(),
     ),
     (
         "path/start",
-        Style {
-            point: 0.01,
-            ..style([0.10, 0.60, 0.20, 1.00], None, 2.0)
-        },
+        style([0.10, 0.60, 0.20, 1.00], None, 2.0).dot(0.01),
     ),
     (
         "path/goal",
-        Style {
-            point: 0.01,
-            ..style([0.15, 0.30, 0.85, 1.00], None, 2.0)
-        },
+        style([0.15, 0.30, 0.85, 1.00], None, 2.0).dot(0.01),
     ),
 ];
 
