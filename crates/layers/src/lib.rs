@@ -144,7 +144,12 @@
 //! | Figure 7, 28 connections | 16 | 60 ms | 2.24 ms (2.73) | 27x (22x) | 2.75 ms (3.67) | 22x (16x) |
 //!
 //! Single runs vary by up to twice the lowest figures when other builds
-//! share the machine. `cargo bench -p navscope-layers` times [`build`] on the
+//! share the machine, and the machine itself varies from day to day: the
+//! same command on the same code, idle machine, on 2026-11-23 gave (2
+//! threads, lowest of six, median in brackets) Figure 5 5.11 ms (5.46),
+//! Figure 6 11.4 ms (12.2), Figure 7 0.38 ms (0.42) for one connection to
+//! 3.07 ms (3.39) for 28: 9x, 5x and 17x to 21x; the Recast-mesh voxel
+//! build was about 10% slower than its documented figures that day too. `cargo bench -p navscope-layers` times [`build`] on the
 //! same environments and on `navscope_levels::generate::stacked_floors`.
 //!
 //! **Where the time goes.** About 85% of the time on Figures 5 and 6 is
