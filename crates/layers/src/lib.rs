@@ -149,8 +149,9 @@
 //! threads, lowest of six, median in brackets) Figure 5 5.11 ms (5.46),
 //! Figure 6 11.4 ms (12.2), Figure 7 0.38 ms (0.42) for one connection to
 //! 3.07 ms (3.39) for 28: 9x, 5x and 17x to 21x; the Recast-mesh voxel
-//! build was about 10% slower than its documented figures that day too. `cargo bench -p navscope-layers` times [`build`] on the
-//! same environments and on `navscope_levels::generate::stacked_floors`.
+//! build was about 10% slower than its documented figures that day too.
+//! `cargo bench -p navscope-layers` times [`build`] on the same
+//! environments and on `navscope_levels::generate::stacked_floors`.
 //!
 //! **Where the time goes.** About 85% of the time on Figures 5 and 6 is
 //! spent building the floors' Voronoi diagrams inside `boostvoronoi`
@@ -161,8 +162,9 @@
 //! about 3 ms on one thread. Figure 6 has three such floors, the two vCPUs
 //! run them only about 1.4 times faster than one, and its row misses the
 //! tenfold goal (five to six times faster with two threads, three to five
-//! with one). Figure 5 meets it with two threads and, at its best, with
-//! one (its median single-thread run is nine times faster); every
+//! with one). In the table's runs Figure 5 met it with two threads and,
+//! at its best, with one (its median single-thread run was nine times
+//! faster); on the slower day above it fell just short (9x). Every
 //! Figure 7 row meets it either way. In nearly every such event the point
 //! is an endpoint of one of the two segments (a reflex obstacle corner),
 //! and the predicate works in absolute coordinates, where the line terms
