@@ -1,15 +1,23 @@
 //! The common NavMesh every pipeline ends in, and its JSON contract.
 //!
 //! ```text
-//! { "format": "navscope-navmesh", "version": 1, "pipeline": "convex", "level": "path",
+//! { "format": "navscope-navmesh", "version": 2, "pipeline": "convex", "level": "path",
 //!   "nodes": [ { "id": 0, "position": [x,y,z], "polygon": [[x,y,z], ...] | null,
-//!                "stance": "stand", "layer": 0 } ],
+//!                "stance": "stand", "layer": 0, "area": "default",
+//!                "radius": 0.8 | null, "detail": [[[x,y,z],[x,y,z],[x,y,z]], ...] | null } ],
 //!   "links": [ { "from": 0, "to": 1, "kind": "portal", "cost": 1.0,
 //!                "segment": [[x,y,z],[x,y,z]] | null } ],
 //!   "metrics": { "name": number }, "stages": [ { "id": "...", "ms": 0.4, "counts": {...} } ] }
 //! ```
 //! Node ids equal their index. Polygons are counter-clockwise seen from +Y.
 //! Links are directed; a two-way connection is two links.
+//!
+//! Version 2 added the node fields `area` (a name; `"default"` when the
+//! level says nothing), `radius` (the node's clearance in metres where the
+//! method has one) and `detail` (triangles giving the surface height inside
+//! the polygon), and the link kinds `door`, `elevator`, `teleport` and
+//! `swim`. Version 1 documents are still read: the missing fields take
+//! their defaults, and [`NavMesh::from_json`] returns them as version 2.
 
 use std::collections::BTreeMap;
 
@@ -19,8 +27,12 @@ use thiserror::Error;
 
 /// The value of `format` in NavMesh JSON.
 pub const FORMAT: &str = "navscope-navmesh";
-/// The NavMesh JSON version this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The NavMesh JSON version this build writes.
+pub const VERSION: u32 = 2;
+/// The oldest NavMesh JSON version this build still reads.
+pub const OLDEST_READABLE: u32 = 1;
+/// The area name of a node nothing in the level classifies.
+pub const DEFAULT_AREA: &str = "default";
 
 /// The posture an agent holds on a node (Kirst §32.3).
 #[derive(
@@ -83,11 +95,19 @@ pub enum LinkKind {
     Portal,
     /// Crossing a connection between layers.
     Connection,
+    /// Passing through a door (it opens for the agent).
+    Door,
+    /// Riding a lift or elevator platform.
+    Elevator,
+    /// Being moved instantly by a teleporter.
+    Teleport,
+    /// Swimming between water and its bank, or through water.
+    Swim,
 }
 
 impl LinkKind {
     /// Every kind, in declaration order.
-    pub const ALL: [LinkKind; 8] = [
+    pub const ALL: [LinkKind; 12] = [
         LinkKind::Walk,
         LinkKind::StepUp,
         LinkKind::StepDown,
@@ -96,6 +116,10 @@ impl LinkKind {
         LinkKind::Ladder,
         LinkKind::Portal,
         LinkKind::Connection,
+        LinkKind::Door,
+        LinkKind::Elevator,
+        LinkKind::Teleport,
+        LinkKind::Swim,
     ];
 
     /// The JSON name.
@@ -109,6 +133,10 @@ impl LinkKind {
             LinkKind::Ladder => "ladder",
             LinkKind::Portal => "portal",
             LinkKind::Connection => "connection",
+            LinkKind::Door => "door",
+            LinkKind::Elevator => "elevator",
+            LinkKind::Teleport => "teleport",
+            LinkKind::Swim => "swim",
         }
     }
 }
@@ -128,6 +156,22 @@ pub struct Node {
     /// Layer index.
     #[serde(default)]
     pub layer: u32,
+    /// Area name (set by convex volumes or map semantics; [`DEFAULT_AREA`]
+    /// when nothing classifies the node). Version 2.
+    #[serde(default = "default_area")]
+    pub area: String,
+    /// Clearance in metres where the method has one (e.g. a dual-graph
+    /// node's inscribed radius), else `None`. Version 2.
+    #[serde(default)]
+    pub radius: Option<f64>,
+    /// Triangles that give the surface height inside the polygon (a detail
+    /// mesh), else `None`. Version 2.
+    #[serde(default)]
+    pub detail: Option<Vec<[DVec3; 3]>>,
+}
+
+fn default_area() -> String {
+    DEFAULT_AREA.into()
 }
 
 /// A directed link between two nodes.
@@ -189,7 +233,7 @@ pub enum NavMeshError {
     #[error("format is '{0}', expected '{FORMAT}'")]
     Format(String),
     /// Unsupported `version`.
-    #[error("version {0} is not supported (this build reads version {VERSION})")]
+    #[error("version {0} is not supported (this build reads versions {OLDEST_READABLE} to {VERSION})")]
     Version(u32),
     /// A structural problem with one element.
     #[error("{element}: {problem}")]
@@ -226,6 +270,9 @@ impl NavMesh {
             polygon,
             stance,
             layer,
+            area: default_area(),
+            radius: None,
+            detail: None,
         });
         id
     }
@@ -260,7 +307,7 @@ impl NavMesh {
         if self.format != FORMAT {
             return Err(NavMeshError::Format(self.format.clone()));
         }
-        if self.version != VERSION {
+        if !(OLDEST_READABLE..=VERSION).contains(&self.version) {
             return Err(NavMeshError::Version(self.version));
         }
         let el = |element: String, problem: &str| NavMeshError::Element {
@@ -283,6 +330,18 @@ impl NavMesh {
             if n.polygon.as_ref().is_some_and(|p| p.len() < 3) {
                 return Err(el(format!("node {i}"), "polygon has fewer than 3 vertices"));
             }
+            if n.radius.is_some_and(|r| !r.is_finite() || r < 0.0) {
+                return Err(el(format!("node {i}"), "radius must be a finite number >= 0"));
+            }
+            if n.detail.iter().flatten().flatten().any(|p| !p.is_finite()) {
+                return Err(el(
+                    format!("node {i}"),
+                    "has a detail triangle with a coordinate that is not a finite number",
+                ));
+            }
+            if n.area.is_empty() {
+                return Err(el(format!("node {i}"), "area name is empty"));
+            }
         }
         let n = self.nodes.len() as u32;
         for (i, l) in self.links.iter().enumerate() {
@@ -304,10 +363,13 @@ impl NavMesh {
         serde_json::to_string_pretty(self).expect("NavMesh serialises")
     }
 
-    /// Reads and validates a JSON document.
+    /// Reads and validates a JSON document of any readable version; the
+    /// result is always version [`VERSION`] (fields an older version lacks
+    /// take their defaults).
     pub fn from_json(text: &str) -> Result<Self, NavMeshError> {
-        let m: NavMesh = serde_json::from_str(text)?;
+        let mut m: NavMesh = serde_json::from_str(text)?;
         m.validate()?;
+        m.version = VERSION;
         Ok(m)
     }
 
@@ -416,6 +478,54 @@ mod tests {
             NavMesh::from_json("{\"format\":"),
             Err(NavMeshError::Json(_))
         ));
+    }
+
+    #[test]
+    fn version_2_fields_round_trip() {
+        let mut m = sample();
+        m.nodes[0].area = "water".into();
+        m.nodes[0].radius = Some(0.75);
+        m.nodes[1].detail = Some(vec![[DVec3::ZERO, DVec3::X, DVec3::Z]]);
+        m.links[0].kind = LinkKind::Teleport;
+        let text = m.to_json();
+        assert!(text.contains("\"version\": 2"));
+        assert!(text.contains("\"area\": \"water\""));
+        assert!(text.contains("\"radius\": 0.75"));
+        assert!(text.contains("\"kind\": \"teleport\""));
+        assert_eq!(NavMesh::from_json(&text).unwrap(), m);
+        for k in LinkKind::ALL {
+            let json = serde_json::to_string(&k).unwrap();
+            assert_eq!(json, format!("\"{}\"", k.name()));
+        }
+    }
+
+    #[test]
+    fn version_1_documents_read_with_defaults() {
+        let v1 = r#"{ "format": "navscope-navmesh", "version": 1, "pipeline": "convex",
+            "level": "a.json",
+            "nodes": [ { "id": 0, "position": [0, 0, 0], "polygon": null,
+                         "stance": "stand", "layer": 0 } ],
+            "links": [] }"#;
+        let m = NavMesh::from_json(v1).unwrap();
+        assert_eq!(m.version, VERSION);
+        assert_eq!(m.nodes[0].area, DEFAULT_AREA);
+        assert_eq!(m.nodes[0].radius, None);
+        assert_eq!(m.nodes[0].detail, None);
+        let v3 = v1.replace("\"version\": 1", "\"version\": 3");
+        let e = NavMesh::from_json(&v3).unwrap_err();
+        assert_eq!(e.to_string(), "version 3 is not supported (this build reads versions 1 to 2)");
+    }
+
+    #[test]
+    fn bad_version_2_fields_are_named() {
+        let mut m = sample();
+        m.nodes[1].radius = Some(-1.0);
+        let e = NavMesh::from_json(&m.to_json()).unwrap_err();
+        assert_eq!(e.to_string(), "node 1: radius must be a finite number >= 0");
+        let mut m = sample();
+        m.nodes[0].area.clear();
+        let e = NavMesh::from_json(&m.to_json()).unwrap_err();
+        assert_eq!(e.to_string(), "node 0: area name is empty");
     }
 
     #[test]
