@@ -233,7 +233,9 @@ pub enum NavMeshError {
     #[error("format is '{0}', expected '{FORMAT}'")]
     Format(String),
     /// Unsupported `version`.
-    #[error("version {0} is not supported (this build reads versions {OLDEST_READABLE} to {VERSION})")]
+    #[error(
+        "version {0} is not supported (this build reads versions {OLDEST_READABLE} to {VERSION})"
+    )]
     Version(u32),
     /// A structural problem with one element.
     #[error("{element}: {problem}")]
@@ -331,7 +333,10 @@ impl NavMesh {
                 return Err(el(format!("node {i}"), "polygon has fewer than 3 vertices"));
             }
             if n.radius.is_some_and(|r| !r.is_finite() || r < 0.0) {
-                return Err(el(format!("node {i}"), "radius must be a finite number >= 0"));
+                return Err(el(
+                    format!("node {i}"),
+                    "radius must be a finite number >= 0",
+                ));
             }
             if n.detail.iter().flatten().flatten().any(|p| !p.is_finite()) {
                 return Err(el(
@@ -513,7 +518,10 @@ mod tests {
         assert_eq!(m.nodes[0].detail, None);
         let v3 = v1.replace("\"version\": 1", "\"version\": 3");
         let e = NavMesh::from_json(&v3).unwrap_err();
-        assert_eq!(e.to_string(), "version 3 is not supported (this build reads versions 1 to 2)");
+        assert_eq!(
+            e.to_string(),
+            "version 3 is not supported (this build reads versions 1 to 2)"
+        );
     }
 
     #[test]

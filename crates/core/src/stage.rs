@@ -85,6 +85,27 @@ pub trait Artifact: Any + Send + Sync + Debug + ToJson {
             .collect();
         serde_json::to_value(prims).unwrap_or_default()
     }
+
+    /// The fields of the element `element` of kind `kind`, for an inspector.
+    /// Element ids are unique per kind only, so a viewer that knows the kind
+    /// of what was clicked asks this. Artifacts that draw several kinds
+    /// whose ids overlap override it; the default answers
+    /// [`describe`](Self::describe) for ids of the kinds that partition
+    /// their ids, and the element's primitives of that kind otherwise.
+    fn describe_element(&self, kind: &str, element: u32) -> serde_json::Value {
+        let prims: Vec<_> = self
+            .primitives()
+            .into_iter()
+            .filter(|p| p.element == element)
+            .collect();
+        let kinds: std::collections::BTreeSet<&str> =
+            prims.iter().map(|p| p.kind.as_str()).collect();
+        if kinds.len() <= 1 {
+            return self.describe(element);
+        }
+        let own: Vec<_> = prims.iter().filter(|p| p.kind == kind).collect();
+        serde_json::to_value(own).unwrap_or_default()
+    }
 }
 
 /// A pipeline's own answer to a path query ([`Artifact::path_between`]).
@@ -337,6 +358,40 @@ impl Runner {
         first
     }
 
+    /// Takes over `other`'s cached results for the stages this runner is
+    /// missing, from its first missing stage on, as long as they are still
+    /// valid here: same pipeline and level, and every parameter read by that
+    /// stage and the ones before it has the same value in both. Used to keep
+    /// the stages a cancelled build finished. Returns how many it took.
+    pub fn adopt_from(&mut self, other: &Runner) -> usize {
+        if !Arc::ptr_eq(&self.pipeline, &other.pipeline) || !Arc::ptr_eq(&self.level, &other.level)
+        {
+            return 0;
+        }
+        let mut taken = 0;
+        for i in 0..self.results.len() {
+            let same_inputs = self.pipeline.stages[i]
+                .info
+                .params
+                .iter()
+                .all(|n| self.params.get(n) == other.params.get(n));
+            if !same_inputs {
+                break;
+            }
+            if self.results[i].is_some() {
+                continue;
+            }
+            match other.results.get(i).cloned().flatten() {
+                Some(r) if !matches!(r.outcome, Err(StageError::Cancelled)) => {
+                    self.results[i] = Some(r);
+                    taken += 1;
+                }
+                _ => break,
+            }
+        }
+        taken
+    }
+
     /// Drops the cached results of stage `first` and every later stage.
     pub fn invalidate_from(&mut self, first: usize) {
         for r in self.results.iter_mut().skip(first) {
@@ -581,6 +636,56 @@ mod tests {
 
     fn value(r: &Runner, i: usize) -> u64 {
         r.result(i).unwrap().counts["value"]
+    }
+
+    #[test]
+    fn adopting_keeps_only_results_whose_inputs_match() {
+        let base = runner();
+        // A build that ran every stage with b = 4.
+        let mut done = base.clone();
+        done.set_param("b", ParamValue::Float(4.0)).unwrap();
+        done.run_all();
+        // Same parameters: every stage is taken over, nothing runs again.
+        let mut same = base.clone();
+        same.set_param("b", ParamValue::Float(4.0)).unwrap();
+        assert_eq!(same.adopt_from(&done), 3);
+        assert_eq!(same.run_all(), 0);
+        assert_eq!(value(&same, 2), 10);
+        // b differs: only the stage before the first reader of b is valid.
+        let mut other = base.clone();
+        other.set_param("b", ParamValue::Float(5.0)).unwrap();
+        assert_eq!(other.adopt_from(&done), 1);
+        assert_eq!(other.first_missing(), 1);
+        other.run_all();
+        assert_eq!(value(&other, 2), 12);
+        // Another level (even with equal parameters) gives nothing.
+        let mut elsewhere = runner();
+        elsewhere.set_param("b", ParamValue::Float(4.0)).unwrap();
+        assert_eq!(elsewhere.adopt_from(&done), 0);
+    }
+
+    #[test]
+    fn describe_element_tells_kinds_with_shared_ids_apart() {
+        #[derive(Debug, Serialize)]
+        struct Two;
+        impl Artifact for Two {
+            fn counts(&self) -> BTreeMap<String, u64> {
+                BTreeMap::new()
+            }
+            fn primitives(&self) -> Vec<Primitive> {
+                vec![
+                    Primitive::new("a", 0, Shape::Point(Vec3::ZERO)),
+                    Primitive::new("b", 0, Shape::Point(Vec3::ONE)),
+                    Primitive::new("b", 1, Shape::Point(Vec3::X)),
+                ]
+            }
+        }
+        let a = Two.describe_element("a", 0);
+        assert_eq!(a.as_array().unwrap().len(), 1);
+        assert_eq!(a[0]["kind"], "a");
+        assert_eq!(Two.describe_element("b", 0)[0]["kind"], "b");
+        // One kind only: the artifact's own description.
+        assert_eq!(Two.describe_element("b", 1), Two.describe(1));
     }
 
     #[test]
