@@ -12,7 +12,13 @@ use crate::automation::ScreenshotPlugin;
 use crate::cli::Args;
 use crate::draw::{DrawPlugin, LegendPlugin};
 use crate::filter::{FilterPlugin, HeightBand, ViewFilter};
+use crate::dialogs::DialogsPlugin;
+use crate::export::ExportPlugin;
 use crate::frames::FramesPlugin;
+use crate::history::HistoryPlugin;
+use crate::interact::InteractPlugin;
+use crate::interact::tool::ToolPlugin;
+use crate::report::ReportPlugin;
 use crate::levels::{LevelRequest, LevelsPlugin};
 use crate::panels::PanelsPlugin;
 use crate::params::ParamsPlugin;
@@ -32,6 +38,8 @@ pub fn add_core(app: &mut App, levels: LevelsPlugin) {
         ProbePlugin,
         LegendPlugin,
         FilterPlugin,
+        HistoryPlugin,
+        ToolPlugin,
     ));
 }
 
@@ -95,14 +103,20 @@ pub fn windowed(args: &Args) -> App {
     add_core(&mut app, levels);
     app.add_plugins((
         ScenePlugin,
+        InteractPlugin,
         DrawPlugin,
         ProbeDrawPlugin,
         ProbeAnswerPlugin,
         PanelsPlugin,
+        DialogsPlugin,
+        ExportPlugin,
         FramesPlugin {
             measure: args.measure,
         },
     ));
+    if let Some(path) = std::env::var_os(crate::report::REPORT_ENV) {
+        app.add_plugins(ReportPlugin { path: path.into() });
+    }
     if let Some(path) = &args.screenshot {
         app.add_plugins(ScreenshotPlugin { path: path.clone() });
     }

@@ -1061,8 +1061,7 @@ fn spawn_visuals(
 }
 
 /// Whether a group drawn for stage `g.stage` shows under the timeline's
-/// position: its stage is the current one (or earlier, when accumulating),
-/// the sub-step shown lies in its range, and its kind is not hidden.
+/// position (see [`shown`]).
 pub fn group_visible(
     g: &DrawGroup,
     substeps: u32,
@@ -1070,21 +1069,44 @@ pub fn group_visible(
     legend: &Legend,
     filter: &ViewFilter,
 ) -> bool {
+    shown(
+        g.stage, &g.kind, g.first, g.last, g.layer, substeps, timeline, legend, filter,
+    )
+}
+
+/// Whether something of `kind` drawn by stage `stage` for sub-steps
+/// `first..=last` on `layer` shows under the timeline's position: its stage
+/// is the current one (or earlier, when accumulating), the sub-step shown
+/// lies in its range, its kind is not hidden and its layer is shown. The
+/// drawing and picking both ask this, so what can be picked is what is
+/// seen.
+#[allow(clippy::too_many_arguments)]
+pub fn shown(
+    stage: usize,
+    kind: &str,
+    first: u32,
+    last: u32,
+    layer: Option<u32>,
+    substeps: u32,
+    timeline: &Timeline,
+    legend: &Legend,
+    filter: &ViewFilter,
+) -> bool {
     let stage_ok = if timeline.accumulate {
-        g.stage <= timeline.current
+        stage <= timeline.current
     } else {
-        g.stage == timeline.current
+        stage == timeline.current
     };
-    if !stage_ok || legend.is_hidden(&g.kind) || !filter.shows_layer(g.layer) {
+    if !stage_ok || legend.is_hidden(kind) || !filter.shows_layer(layer) {
         return false;
     }
     let end = substeps.saturating_sub(1);
-    let step = if g.stage == timeline.current {
+    let step = if stage == timeline.current {
         timeline.substep.unwrap_or(end).min(end)
     } else {
         end
     };
-    g.first <= step && step <= g.last
+    first <= step && step <= last
 }
 
 fn update_visibility(
@@ -1130,6 +1152,7 @@ fn draw_highlights(
     mut gizmos: Gizmos,
     timeline: Res<Timeline>,
     selection: Res<Selection>,
+    hover: Option<Res<crate::interact::clicks::Hover>>,
     roots: Query<&StageGeometry>,
     elements: Query<(&StageElement, &crate::stages::ElementShapes)>,
 ) {
@@ -1145,28 +1168,35 @@ fn draw_highlights(
         }
         draw_group_immediate(&mut gizmos, &g, 1.0);
     }
-    // The selected element, in a bright outline.
-    if let Some(sel) = &selection.0 {
-        for (el, shapes) in &elements {
-            if el == sel {
-                let mut g = Group::default();
-                for p in &shapes.0 {
-                    add_primitive(&mut g, p, unit);
+    // The hovered element in white, the selected one in bright yellow.
+    let hovered = hover.and_then(|h| h.0.clone());
+    let marked = [
+        (hovered.as_ref(), Color::srgb(1.0, 1.0, 1.0)),
+        (selection.0.as_ref(), Color::srgb(1.0, 0.9, 0.0)),
+    ];
+    if marked.iter().all(|(e, _)| e.is_none()) {
+        return;
+    }
+    for (el, shapes) in &elements {
+        for (which, color) in marked {
+            if which != Some(el) {
+                continue;
+            }
+            let mut g = Group::default();
+            for p in &shapes.0 {
+                add_primitive(&mut g, p, unit);
+            }
+            let up = Vec3::Y * 0.002 * unit;
+            for (a, b, _) in &g.lines {
+                gizmos.line(*a + up, *b + up, color);
+            }
+            for (t, _) in &g.triangles {
+                for k in 0..3 {
+                    gizmos.line(t[k] + up, t[(k + 1) % 3] + up, color.with_alpha(0.35));
                 }
-                for (a, b, _) in &g.lines {
-                    gizmos.line(
-                        *a + Vec3::Y * 0.002 * unit,
-                        *b + Vec3::Y * 0.002 * unit,
-                        Color::srgb(1.0, 0.9, 0.0),
-                    );
-                }
-                for (at, r, _) in &g.points {
-                    gizmos.sphere(
-                        Isometry3d::from_translation(*at),
-                        r * 1.6,
-                        Color::srgb(1.0, 0.9, 0.0),
-                    );
-                }
+            }
+            for (at, r, _) in &g.points {
+                gizmos.sphere(Isometry3d::from_translation(*at), r * 1.6, color);
             }
         }
     }

@@ -6,123 +6,44 @@
 //! nothing here computes navigation. One system lays them out (egui panels
 //! must share one layout pass) and then narrows the 3D camera's viewport to
 //! the space they leave, so framing and picking see the visible area only.
-//! File dialogs (rfd) run on their own thread and report back through
-//! [`Dialogs`].
-
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+//! File dialogs run on their own thread ([`crate::dialogs`]). The layout
+//! pass also records where the panels are ([`UiFocus`]) so clicks on them
+//! never reach the scene, and where the widgets are ([`UiReport`]) for the
+//! end-to-end tests. The timeline, the probe panel and the inspector live in
+//! their own modules.
 
 use bevy::camera::Viewport;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use bevy::window::{FileDragAndDrop, PrimaryWindow};
+use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use navscope_core::{LinkKind, ParamKind, ParamValue, Stance};
+use navscope_core::{ParamKind, ParamValue};
 
-use crate::draw::{self, Legend, Selection};
+use crate::dialogs::{Dialogs, FileAction};
+use crate::draw::{Legend, Selection};
 use crate::frames::{FrameStats, median};
+use crate::history::{History, HistoryCommand};
+use crate::interact::clicks::Hover;
+use crate::interact::pointer::ScenePointer;
+use crate::interact::tool::{Tool, Tools};
 use crate::journal::{Journal, Severity};
 use crate::levels::{CurrentLevel, HotReload, LevelRequest, Settings};
 use crate::params::ParamCommand;
-use crate::probe::{Probe, ProbeOutcome};
+use crate::probe::{Probe, ProbeLayers, ProbeSearch};
+use crate::report::UiReport;
 use crate::scene::{MainCamera, ViewSettings};
-use crate::stages::{Build, StageGeometry};
-use crate::timeline::{Timeline, UiFocus, substep_count};
+use crate::stages::{Build, StageElement, StageGeometry};
+use crate::timeline::{Timeline, UiFocus};
 
 /// The panels and the file dialogs.
 pub struct PanelsPlugin;
 
 impl Plugin for PanelsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Dialogs>()
-            .init_resource::<PanelState>()
+        app.init_resource::<PanelState>()
+            .init_resource::<UiReport>()
             .add_systems(EguiPrimaryContextPass, ui)
-            .add_systems(Update, (deliver_dialogs, function_keys));
-    }
-}
-
-/// What a finished file dialog chose.
-#[derive(Debug, Clone)]
-pub enum DialogResult {
-    /// A level to open.
-    OpenLevel(PathBuf),
-    /// A preset to load.
-    LoadPreset(PathBuf),
-    /// Where to save a preset.
-    SavePreset(PathBuf),
-}
-
-/// File dialogs in flight; their answers arrive on another thread.
-#[derive(Resource, Default)]
-pub struct Dialogs {
-    answers: Arc<Mutex<Vec<DialogResult>>>,
-    busy: Arc<Mutex<bool>>,
-}
-
-impl Dialogs {
-    fn ask(&self, kind: &'static str) {
-        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
-        if *busy {
-            return;
-        }
-        *busy = true;
-        let (answers, busy) = (self.answers.clone(), self.busy.clone());
-        std::thread::spawn(move || {
-            let result = match kind {
-                "level" => rfd::FileDialog::new()
-                    .set_title("Open level")
-                    .add_filter(
-                        "levels",
-                        &["json", "ron", "obj", "png", "map", "gltf", "glb"],
-                    )
-                    .add_filter("all files", &["*"])
-                    .pick_file()
-                    .map(DialogResult::OpenLevel),
-                "load" => rfd::FileDialog::new()
-                    .set_title("Load preset")
-                    .add_filter("RON preset", &["ron"])
-                    .pick_file()
-                    .map(DialogResult::LoadPreset),
-                _ => rfd::FileDialog::new()
-                    .set_title("Save preset")
-                    .add_filter("RON preset", &["ron"])
-                    .set_file_name("preset.ron")
-                    .save_file()
-                    .map(DialogResult::SavePreset),
-            };
-            if let Some(r) = result {
-                answers.lock().unwrap_or_else(|e| e.into_inner()).push(r);
-            }
-            *busy.lock().unwrap_or_else(|e| e.into_inner()) = false;
-        });
-    }
-}
-
-fn deliver_dialogs(
-    dialogs: Res<Dialogs>,
-    mut levels: MessageWriter<LevelRequest>,
-    mut params: MessageWriter<ParamCommand>,
-    mut dropped: MessageReader<FileDragAndDrop>,
-) {
-    let answers: Vec<DialogResult> =
-        std::mem::take(&mut *dialogs.answers.lock().unwrap_or_else(|e| e.into_inner()));
-    for a in answers {
-        match a {
-            DialogResult::OpenLevel(p) => {
-                levels.write(LevelRequest::Open(p));
-            }
-            DialogResult::LoadPreset(p) => {
-                params.write(ParamCommand::LoadPreset(p));
-            }
-            DialogResult::SavePreset(p) => {
-                params.write(ParamCommand::SavePreset(p));
-            }
-        }
-    }
-    for d in dropped.read() {
-        if let FileDragAndDrop::DroppedFile { path_buf, .. } = d {
-            levels.write(LevelRequest::Open(path_buf.clone()));
-        }
+            .add_systems(Update, function_keys);
     }
 }
 
@@ -131,7 +52,8 @@ fn deliver_dialogs(
 pub struct PanelState {
     /// The F1 shortcuts window.
     pub help: bool,
-    inspected: Option<(draw::Selection, u64, String)>,
+    /// The inspected element's description, cached per build.
+    pub(crate) inspected: Option<(Selection, u64, serde_json::Value)>,
     /// The height slice being edited in the View panel.
     slice_edit: Option<crate::filter::HeightBand>,
 }
@@ -141,45 +63,71 @@ fn function_keys(
     focus: Res<UiFocus>,
     mut state: ResMut<PanelState>,
     mut stats: ResMut<FrameStats>,
-    mut probe: ResMut<Probe>,
 ) {
     let Some(keys) = keys else { return };
+    if focus.keyboard {
+        return;
+    }
     if keys.just_pressed(KeyCode::F1) {
         state.help = !state.help;
     }
     if keys.just_pressed(KeyCode::F2) {
         stats.show = !stats.show;
     }
-    if keys.just_pressed(KeyCode::Escape) && !focus.keyboard {
-        probe.clear();
-    }
 }
 
 /// Everything the panels read and change.
 #[derive(SystemParam)]
 pub struct UiState<'w, 's> {
-    current: Res<'w, CurrentLevel>,
-    settings: Res<'w, Settings>,
-    hot: ResMut<'w, HotReload>,
-    build: ResMut<'w, Build>,
-    timeline: ResMut<'w, Timeline>,
-    legend: ResMut<'w, Legend>,
-    filter: ResMut<'w, crate::filter::ViewFilter>,
-    selection: ResMut<'w, Selection>,
-    probe: ResMut<'w, Probe>,
-    journal: Res<'w, Journal>,
-    view: ResMut<'w, ViewSettings>,
-    stats: ResMut<'w, FrameStats>,
-    panel: ResMut<'w, PanelState>,
-    focus: ResMut<'w, UiFocus>,
-    dialogs: Res<'w, Dialogs>,
-    roots: Query<'w, 's, &'static StageGeometry>,
-    level_requests: MessageWriter<'w, LevelRequest>,
-    param_commands: MessageWriter<'w, ParamCommand>,
-    exit: MessageWriter<'w, AppExit>,
+    pub(crate) current: Res<'w, CurrentLevel>,
+    pub(crate) settings: Res<'w, Settings>,
+    pub(crate) hot: ResMut<'w, HotReload>,
+    pub(crate) build: ResMut<'w, Build>,
+    pub(crate) timeline: ResMut<'w, Timeline>,
+    pub(crate) legend: ResMut<'w, Legend>,
+    pub(crate) filter: ResMut<'w, crate::filter::ViewFilter>,
+    pub(crate) selection: ResMut<'w, Selection>,
+    pub(crate) probe: ResMut<'w, Probe>,
+    pub(crate) probe_layers: ResMut<'w, ProbeLayers>,
+    pub(crate) probe_search: Res<'w, ProbeSearch>,
+    pub(crate) tools: ResMut<'w, Tools>,
+    pub(crate) hover: Res<'w, Hover>,
+    pub(crate) pointer: Res<'w, ScenePointer>,
+    pub(crate) history: Res<'w, History>,
+    pub(crate) journal: Res<'w, Journal>,
+    pub(crate) view: ResMut<'w, ViewSettings>,
+    pub(crate) stats: ResMut<'w, FrameStats>,
+    pub(crate) panel: ResMut<'w, PanelState>,
+    pub(crate) focus: ResMut<'w, UiFocus>,
+    pub(crate) dialogs: ResMut<'w, Dialogs>,
+    pub(crate) report: ResMut<'w, UiReport>,
+    pub(crate) roots: Query<'w, 's, &'static StageGeometry>,
+    pub(crate) elements: Query<'w, 's, &'static StageElement>,
+    pub(crate) level_requests: MessageWriter<'w, LevelRequest>,
+    pub(crate) param_commands: MessageWriter<'w, ParamCommand>,
+    pub(crate) history_commands: MessageWriter<'w, HistoryCommand>,
+    pub(crate) exit: MessageWriter<'w, AppExit>,
 }
 
-fn color32(c: [f32; 4]) -> egui::Color32 {
+impl UiState<'_, '_> {
+    /// Notes where a widget is, for the end-to-end tests.
+    pub(crate) fn tag(&mut self, name: &str, r: &egui::Response) {
+        self.report.widget(
+            name,
+            Vec2::new(r.rect.min.x, r.rect.min.y),
+            Vec2::new(r.rect.max.x, r.rect.max.y),
+        );
+    }
+
+    /// Opens the file dialog for `action`, proposing a file name.
+    pub(crate) fn ask_file(&mut self, action: FileAction) {
+        let name = crate::export::suggested_name(action, &self.current, &self.build);
+        self.dialogs.ask(action, &name);
+    }
+}
+
+/// An egui colour for a style-table colour (kept visible on light ground).
+pub(crate) fn color32(c: [f32; 4]) -> egui::Color32 {
     egui::Color32::from_rgba_unmultiplied(
         (c[0] * 255.0) as u8,
         (c[1] * 255.0) as u8,
@@ -188,7 +136,8 @@ fn color32(c: [f32; 4]) -> egui::Color32 {
     )
 }
 
-const ERROR: egui::Color32 = egui::Color32::from_rgb(200, 40, 40);
+/// The colour of error text.
+pub(crate) const ERROR: egui::Color32 = egui::Color32::from_rgb(200, 40, 40);
 
 fn ui(
     mut contexts: EguiContexts,
@@ -197,6 +146,7 @@ fn ui(
     window: Query<&Window, With<PrimaryWindow>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
+    s.report.widgets.clear();
     let mut root = egui::Ui::new(
         ctx.clone(),
         "navscope-root".into(),
@@ -205,21 +155,21 @@ fn ui(
             .max_rect(ctx.viewport_rect()),
     );
 
-    egui::Panel::top("menu").show_inside(&mut root, |ui| menu_bar(ui, &mut s));
-    egui::Panel::bottom("timeline")
+    let menu = egui::Panel::top("menu").show_inside(&mut root, |ui| menu_bar(ui, &mut s));
+    let bottom = egui::Panel::bottom("timeline")
         .resizable(false)
-        .show_inside(&mut root, |ui| timeline_panel(ui, &mut s));
-    egui::Panel::left("left")
+        .show_inside(&mut root, |ui| crate::timeline_panel::timeline_panel(ui, &mut s));
+    let left = egui::Panel::left("left")
         .default_size(300.0)
         .resizable(true)
         .show_inside(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
                 params_panel(ui, &mut s);
                 ui.separator();
-                probe_panel(ui, &mut s);
+                crate::probe_panel::probe_panel(ui, &mut s);
             });
         });
-    egui::Panel::right("right")
+    let right = egui::Panel::right("right")
         .default_size(330.0)
         .resizable(true)
         .show_inside(&mut root, |ui| {
@@ -233,12 +183,21 @@ fn ui(
                     &s.current.level,
                     s.roots.iter().flat_map(|g| g.prepared.groups.iter()),
                 );
-                inspector_panel(ui, &mut s);
+                crate::inspector::inspector_panel(ui, &mut s);
                 metrics_panel(ui, &mut s);
                 log_panel(ui, &mut s);
             });
         });
+    for (name, r) in [
+        ("panel/menu", &menu.response),
+        ("panel/timeline", &bottom.response),
+        ("panel/left", &left.response),
+        ("panel/right", &right.response),
+    ] {
+        s.tag(name, r);
+    }
     let central = root.available_rect_before_wrap();
+    s.report.central = [central.min.x, central.min.y, central.max.x, central.max.y];
 
     if s.panel.help {
         let mut open = true;
@@ -248,13 +207,41 @@ fn ui(
             .show(&ctx, help_window);
         s.panel.help = open;
     }
+    path_prompt(&ctx, &mut s);
     if s.stats.show {
         frame_readout(&ctx, central, &s);
     }
-    labels(&ctx, central, &s, &camera);
+    if let Ok((cam, tf)) = camera.single() {
+        let painter = ctx
+            .layer_painter(egui::LayerId::background())
+            .with_clip_rect(central);
+        crate::overlay::labels(&painter, cam, tf, &s.timeline, &s.legend, s.roots.iter());
+        crate::overlay::probe(&painter, cam, tf, &s.probe, &s.probe_layers);
+    }
+    if s.pointer.in_scene {
+        let title = s
+            .hover
+            .0
+            .as_ref()
+            .and_then(|h| s.build.pipeline()?.stages.get(h.stage))
+            .map_or("", |st| st.info.title);
+        crate::overlay::hover_tip(&ctx, &s.hover, s.pointer.cursor, title);
+    }
 
     s.focus.keyboard = ctx.egui_wants_keyboard_input();
     s.focus.pointer = ctx.is_pointer_over_egui();
+    s.focus.scene = Some(Rect::new(central.min.x, central.min.y, central.max.x, central.max.y));
+    s.focus.floating = ctx.memory(|m| {
+        m.areas()
+            .visible_layer_ids()
+            .into_iter()
+            .filter(|l| !matches!(l.order, egui::Order::Background | egui::Order::Tooltip))
+            .filter_map(|l| m.area_rect(l.id))
+            .map(|r| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y))
+            .collect()
+    });
+    s.focus.popup = egui::Popup::is_any_open(&ctx);
+    s.focus.using_pointer = ctx.egui_is_using_pointer();
 
     // The 3D view gets the space the panels leave.
     if let (Ok((mut cam, _)), Ok(w)) = (camera.single_mut(), window.single()) {
@@ -291,32 +278,27 @@ fn ui(
 
 fn menu_bar(ui: &mut egui::Ui, s: &mut UiState) {
     egui::MenuBar::new().ui(ui, |ui| {
-        ui.menu_button("File", |ui| {
-            if ui.button("Open level…").on_hover_text("Choose a level file (or drop one on the window)").clicked() {
-                s.dialogs.ask("level");
+        let file = ui.menu_button("File", |ui| file_menu(ui, s));
+        s.tag("menu/file", &file.response);
+        let edit = ui.menu_button("Edit", |ui| {
+            let undo = ui.add_enabled(
+                s.history.undo_depth() > 0,
+                egui::Button::new("Undo").shortcut_text("Ctrl+Z"),
+            );
+            s.tag("menu/edit/undo", &undo);
+            if undo.clicked() {
+                s.history_commands.write(HistoryCommand::Undo);
             }
-            ui.menu_button("Open recent", |ui| {
-                if s.settings.recent.is_empty() {
-                    ui.label("(none yet)");
-                }
-                for p in s.settings.recent.clone() {
-                    if ui.button(p.display().to_string()).clicked() {
-                        s.level_requests.write(LevelRequest::Open(p));
-                    }
-                }
-            });
-            if ui.button("Open default level").clicked() {
-                s.level_requests.write(LevelRequest::Embedded);
-            }
-            if ui.add_enabled(s.current.path.is_some(), egui::Button::new("Reload")).clicked() {
-                s.level_requests.write(LevelRequest::Reload);
-            }
-            ui.checkbox(&mut s.hot.enabled, "Reload when the file changes");
-            ui.separator();
-            if ui.button("Quit").clicked() {
-                s.exit.write(AppExit::Success);
+            let redo = ui.add_enabled(
+                s.history.redo_depth() > 0,
+                egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z"),
+            );
+            s.tag("menu/edit/redo", &redo);
+            if redo.clicked() {
+                s.history_commands.write(HistoryCommand::Redo);
             }
         });
+        s.tag("menu/edit", &edit.response);
         ui.menu_button("View", |ui| {
             if ui.checkbox(&mut s.view.top_down, "Top-down orthographic (T)").changed() {
                 s.view.frame_request = true;
@@ -333,143 +315,152 @@ fn menu_bar(ui: &mut egui::Ui, s: &mut UiState) {
             s.panel.help = !s.panel.help;
         }
         ui.separator();
+        toolbar(ui, s);
+        ui.separator();
         ui.label(egui::RichText::new(s.current.display_name()).strong()).on_hover_text(s.current.level.source.clone());
         ui.label(format!("({})", s.current.level.kind().name()));
-        let options = navscope_pipelines::for_kind(s.current.level.kind());
-        let selected = s.current.pipeline.as_ref().map_or("no pipeline".to_string(), |p| format!("{} — {}", p.id, p.title));
-        egui::ComboBox::from_id_salt("pipeline").selected_text(selected).show_ui(ui, |ui| {
-            for p in options {
-                let on = s.current.pipeline.as_ref().is_some_and(|c| c.id == p.id);
-                if ui.selectable_label(on, format!("{} — {}", p.id, p.title)).clicked() && !on {
-                    s.level_requests.write(LevelRequest::Pipeline(p.id.to_string()));
-                }
-            }
-        });
+        pipeline_choice(ui, s);
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            if let Some((i, n, secs)) = s.build.progress() {
-                if ui.button("Cancel").clicked() {
+            let status = if let Some((i, n, secs)) = s.build.progress() {
+                if ui.button("Cancel").on_hover_text("Stop the build; finished stages stay").clicked() {
                     s.build.cancel();
                 }
                 ui.add(egui::Spinner::new());
-                ui.label(format!("building stage {}/{} ({secs:.1} s)", (i + 1).min(n), n));
+                format!("building stage {}/{} ({secs:.1} s)", (i + 1).min(n), n)
             } else if let Some(r) = &s.build.last {
-                ui.label(format!("re-ran {} stage(s) from #{} in {:.1} ms; view updated {:.0} ms after the change", r.stages_ran, r.from + 1, r.compute_ms, r.latency_ms));
-            }
+                format!(
+                    "re-ran {} stage(s) from #{} in {:.1} ms; view updated {:.0} ms after the change",
+                    r.stages_ran,
+                    r.from + 1,
+                    r.compute_ms,
+                    r.latency_ms
+                )
+            } else {
+                String::new()
+            };
+            let resp = ui.label(&status);
+            s.tag("status", &resp);
+            s.report.status = status;
         });
     });
 }
 
-fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
-    let Some(pipeline) = s.build.pipeline().cloned() else {
-        ui.label("No pipeline accepts this level, so there are no stages to show.");
+/// The tool buttons (RecastDemo's tool list): inspect, or place the probe.
+fn toolbar(ui: &mut egui::Ui, s: &mut UiState) {
+    let has_start = s.probe.start.is_some();
+    for (tool, label, tip) in [
+        (Tool::Inspect, "🔍 Inspect", "Click selects and inspects an element (Esc)"),
+        (Tool::Probe, "📍 Probe (P)", "Clicks place the path's start, then its goal (P)"),
+    ] {
+        let on = s.tools.tool == tool;
+        let resp = ui.add(egui::Button::selectable(on, label)).on_hover_text(tip);
+        s.tag(&format!("tool/{}", tool.name()), &resp);
+        if resp.clicked() {
+            s.tools.choose(tool, has_start);
+        }
+    }
+}
+
+fn pipeline_choice(ui: &mut egui::Ui, s: &mut UiState) {
+    let options = navscope_pipelines::for_kind(s.current.level.kind());
+    let selected = s.current.pipeline.as_ref().map_or("no pipeline".to_string(), |p| format!("{} — {}", p.id, p.title));
+    egui::ComboBox::from_id_salt("pipeline").selected_text(selected).show_ui(ui, |ui| {
+        for p in options {
+            let on = s.current.pipeline.as_ref().is_some_and(|c| c.id == p.id);
+            if ui.selectable_label(on, format!("{} — {}", p.id, p.title)).clicked() && !on {
+                s.level_requests.write(LevelRequest::Pipeline(p.id.to_string()));
+            }
+        }
+    });
+}
+
+fn file_menu(ui: &mut egui::Ui, s: &mut UiState) {
+    let item = |ui: &mut egui::Ui, s: &mut UiState, name: &str, text: &str, keys: &str, tip: &str| {
+        let r = ui.add(egui::Button::new(text).shortcut_text(keys)).on_hover_text(tip);
+        s.tag(name, &r);
+        r.clicked()
+    };
+    if item(ui, s, "menu/file/open", "Open level…", "Ctrl+O", "Choose a level file (or drop one on the window)") {
+        s.ask_file(FileAction::OpenLevel);
+    }
+    ui.menu_button("Open recent", |ui| {
+        if s.settings.recent.is_empty() {
+            ui.label("(none yet)");
+        }
+        for p in s.settings.recent.clone() {
+            if ui.button(p.display().to_string()).clicked() {
+                s.level_requests.write(LevelRequest::Open(p));
+            }
+        }
+    });
+    if ui.button("Open default level").clicked() {
+        s.level_requests.write(LevelRequest::Embedded);
+    }
+    if ui.add_enabled(s.current.path.is_some(), egui::Button::new("Reload")).clicked() {
+        s.level_requests.write(LevelRequest::Reload);
+    }
+    ui.checkbox(&mut s.hot.enabled, "Reload when the file changes");
+    ui.separator();
+    if item(ui, s, "menu/file/export-json", "Export NavMesh JSON…", "Ctrl+E", "The navigation mesh in navscope's documented JSON format (version 2)") {
+        s.ask_file(FileAction::ExportJson);
+    }
+    if item(ui, s, "menu/file/export-obj", "Export NavMesh OBJ…", "Ctrl+Shift+E", "The mesh's polygons as Wavefront OBJ, one group per stance") {
+        s.ask_file(FileAction::ExportObj);
+    }
+    if item(ui, s, "menu/file/screenshot", "Save screenshot…", "F12", "A PNG of the whole window") {
+        s.ask_file(FileAction::Screenshot);
+    }
+    ui.separator();
+    if item(ui, s, "menu/file/load-preset", "Load preset…", "Ctrl+L", "Read parameter values from a RON file") {
+        s.ask_file(FileAction::LoadPreset);
+    }
+    if item(ui, s, "menu/file/save-preset", "Save preset…", "Ctrl+S", "Write the current parameter values to a RON file") {
+        s.ask_file(FileAction::SavePreset);
+    }
+    ui.separator();
+    if ui.button("Quit").clicked() {
+        s.exit.write(AppExit::Success);
+    }
+}
+
+/// The path field shown where no file dialog can be.
+fn path_prompt(ctx: &egui::Context, s: &mut UiState) {
+    let Some(mut prompt) = s.dialogs.prompt.take() else {
         return;
     };
-    let n = pipeline.stages.len();
-    ui.horizontal(|ui| {
-        let play = if s.timeline.playing {
-            "⏸ Pause"
-        } else {
-            "▶ Play"
-        };
-        if ui
-            .button(play)
-            .on_hover_text("Play through the stages and their sub-steps (Space)")
-            .clicked()
-        {
-            s.timeline.toggle_play(n);
-        }
-        if ui
-            .button("◀")
-            .on_hover_text("Previous stage (Left)")
-            .clicked()
-        {
-            s.timeline.step_stage(-1, n);
-        }
-        if ui.button("▶").on_hover_text("Next stage (Right)").clicked() {
-            s.timeline.step_stage(1, n);
-        }
-        ui.checkbox(&mut s.timeline.accumulate, "accumulate")
-            .on_hover_text("Show earlier stages under the current one (A)");
-        ui.separator();
-        let runner = s.build.runner().cloned();
-        for (i, st) in pipeline.stages.iter().enumerate() {
-            let res = runner.as_ref().and_then(|r| r.result(i));
-            let (detail, failed) = match res {
-                Some(r) => match &r.outcome {
-                    Ok(_) => (
-                        format!(
-                            "{:.1} ms · {}",
-                            r.ms,
-                            r.counts
-                                .iter()
-                                .map(|(k, v)| format!("{v} {k}"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                        false,
-                    ),
-                    Err(e) => (e.to_string(), true),
-                },
-                None => ("not run".to_string(), false),
-            };
-            let title = egui::RichText::new(format!("{}. {}", i + 1, st.info.title));
-            let title = if failed { title.color(ERROR) } else { title };
-            let text = format!("{}\n{}", i + 1, detail);
-            let on = s.timeline.current == i;
-            let resp = ui
-                .add(egui::Button::selectable(on, title))
-                .on_hover_text(format!("{}\n{text}", st.info.explanation));
-            if resp.clicked() {
-                s.timeline.set_stage(i);
-            }
-        }
-    });
-    // Counts and time of the current stage, and its sub-steps.
-    let cur = s.timeline.current.min(n.saturating_sub(1));
-    let runner = s.build.runner();
-    ui.horizontal(|ui| {
-        if let Some(r) = runner.and_then(|r| r.result(cur)) {
-            match &r.outcome {
-                Ok(_) => {
-                    ui.label(format!("{:.2} ms", r.ms));
-                    for (k, v) in &r.counts {
-                        ui.label(format!("{k}: {v}"));
-                    }
+    let mut done = None;
+    egui::Window::new(prompt.action.title())
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            ui.label(&prompt.why);
+            let field = ui.add(
+                egui::TextEdit::singleline(&mut prompt.text)
+                    .desired_width(420.0)
+                    .hint_text("/path/to/file"),
+            );
+            s.tag("dialog/path", &field);
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            ui.horizontal(|ui| {
+                let ok = ui.add_enabled(!prompt.text.trim().is_empty(), egui::Button::new("OK"));
+                s.tag("dialog/path/ok", &ok);
+                if ok.clicked() || (enter && !prompt.text.trim().is_empty()) {
+                    done = Some(true);
                 }
-                Err(e) => {
-                    ui.colored_label(ERROR, format!("failed: {e}"));
+                if ui.button("Cancel").clicked() {
+                    done = Some(false);
                 }
-            }
+            });
+        });
+    match done {
+        Some(true) => {
+            let path = std::path::PathBuf::from(prompt.text.trim());
+            s.dialogs.chosen(prompt.action, path);
         }
-        let subs = substep_count(s.roots.iter(), cur);
-        if subs > 0 {
-            ui.separator();
-            let mut all = s.timeline.substep.is_none();
-            if ui
-                .checkbox(&mut all, "final state")
-                .on_hover_text(
-                    "Show the stage's result rather than one of its sub-steps (Up/Down step)",
-                )
-                .changed()
-            {
-                s.timeline.substep = if all { None } else { Some(0) };
-            }
-            let mut step = s.timeline.substep.unwrap_or(subs - 1) as i64;
-            let slider = egui::Slider::new(&mut step, 0..=(subs as i64 - 1))
-                .text(format!("sub-step of {subs}"));
-            if ui.add_enabled(!all, slider).changed() {
-                s.timeline.substep = Some(step as u32);
-            }
-            if let Some(st) = s.timeline.substep
-                && let Some(geo) = s.roots.iter().find(|g| g.stage == cur)
-                && let Some(sub) = geo.substeps.get(st as usize)
-            {
-                ui.label(egui::RichText::new(&sub.title).strong())
-                    .on_hover_text(&sub.detail);
-                ui.label(&sub.detail);
-            }
-        }
-    });
+        Some(false) => {}
+        None => s.dialogs.prompt = Some(prompt),
+    }
 }
 
 fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
@@ -596,14 +587,14 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
             .on_hover_text("Read parameter values from a RON file")
             .clicked()
         {
-            s.dialogs.ask("load");
+            s.ask_file(FileAction::LoadPreset);
         }
         if ui
             .button("Save preset…")
             .on_hover_text("Write the current values to a RON file")
             .clicked()
         {
-            s.dialogs.ask("save");
+            s.ask_file(FileAction::SavePreset);
         }
     });
 }
@@ -613,83 +604,6 @@ fn spec_default_f(v: &ParamValue) -> f64 {
         ParamValue::Float(x) => *x,
         ParamValue::Int(i) => *i as f64,
         _ => 0.0,
-    }
-}
-
-fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
-    ui.heading("Path probe");
-    ui.label("Click: start · Shift-click: goal · Esc: clear");
-    let mut changed = false;
-    egui::CollapsingHeader::new("Search options")
-        .default_open(false)
-        .show(ui, |ui| {
-            ui.label("Cost multiplier per stance");
-            for (i, st) in Stance::ALL.iter().enumerate() {
-                changed |= ui
-                    .add(
-                        egui::Slider::new(&mut s.probe.options.stance_cost[i], 0.1..=10.0)
-                            .logarithmic(true)
-                            .text(st.name()),
-                    )
-                    .on_hover_text(format!("Multiplies the cost of moving while {}", st.name()))
-                    .changed();
-            }
-            ui.label("Allowed link kinds");
-            ui.horizontal_wrapped(|ui| {
-                for (i, k) in LinkKind::ALL.iter().enumerate() {
-                    changed |= ui
-                        .checkbox(&mut s.probe.options.allowed[i], k.name())
-                        .changed();
-                }
-            });
-        });
-    if changed {
-        s.probe.options_changed();
-    }
-    let fmt = |p: Option<Vec3>| {
-        p.map_or("—".to_string(), |p| {
-            format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z)
-        })
-    };
-    ui.label(format!("start {}", fmt(s.probe.start)));
-    ui.label(format!("goal  {}", fmt(s.probe.goal)));
-    match &s.probe.outcome {
-        Some(ProbeOutcome::Searched { result, ms }) => {
-            if result.found {
-                ui.label(format!(
-                    "length {:.2} m (through cell centres {:.2} m)",
-                    result.length, result.centre_length
-                ));
-            } else {
-                ui.colored_label(ERROR, "no path found");
-            }
-            ui.label(format!(
-                "{} expansions in {:.3} ms · {} waypoints",
-                result.expansions,
-                ms,
-                result.waypoints.len()
-            ));
-            let stances: Vec<&str> = result.waypoints.iter().map(|w| w.stance.name()).collect();
-            if stances.iter().any(|s| *s != "stand") {
-                ui.label(format!("stances: {}", stances.join(" → ")));
-            }
-        }
-        Some(ProbeOutcome::Answered { answer, ms }) => {
-            ui.label(format!(
-                "length {:.2} m · {} waypoints · {:.3} ms",
-                answer.length,
-                answer.waypoints.len(),
-                ms
-            ));
-            ui.label(&answer.summary);
-        }
-        Some(ProbeOutcome::NoPath(why)) => {
-            ui.colored_label(ERROR, why);
-        }
-        None => {}
-    }
-    if (s.probe.start.is_some() || s.probe.goal.is_some()) && ui.button("Clear").clicked() {
-        s.probe.clear();
     }
 }
 
@@ -759,53 +673,6 @@ fn legend_panel(ui: &mut egui::Ui, s: &mut UiState) {
                         crate::view_panel::ramp_bar(ui, range);
                     }
                 });
-            }
-        });
-}
-
-fn inspector_panel(ui: &mut egui::Ui, s: &mut UiState) {
-    egui::CollapsingHeader::new("Inspector")
-        .default_open(true)
-        .show(ui, |ui| {
-            let Some(sel) = s.selection.0.clone() else {
-                ui.label("Click an element to inspect it.");
-                return;
-            };
-            let published = s.build.published;
-            let cached = s
-                .panel
-                .inspected
-                .as_ref()
-                .filter(|(k, p, _)| k.0.as_ref() == Some(&sel) && *p == published)
-                .map(|(_, _, t)| t.clone());
-            let text = cached.unwrap_or_else(|| {
-                let json = s
-                    .build
-                    .runner()
-                    .and_then(|r| r.result(sel.stage))
-                    .and_then(|r| r.outcome.as_ref().ok())
-                    .map(|a| {
-                        serde_json::to_string_pretty(&a.describe(sel.element)).unwrap_or_default()
-                    })
-                    .unwrap_or_else(|| "(the stage that made it has been rebuilt)".into());
-                s.panel.inspected = Some((Selection(Some(sel.clone())), published, json.clone()));
-                json
-            });
-            let stage_name = s
-                .build
-                .pipeline()
-                .and_then(|p| p.stages.get(sel.stage))
-                .map_or("?", |st| st.info.title);
-            ui.label(egui::RichText::new(format!("{} #{}", sel.kind, sel.element)).strong());
-            ui.label(format!("made by stage {}: {stage_name}", sel.stage + 1));
-            egui::ScrollArea::both()
-                .max_height(260.0)
-                .id_salt("inspect")
-                .show(ui, |ui| {
-                    ui.label(egui::RichText::new(text).monospace().size(11.0));
-                });
-            if ui.small_button("Deselect").clicked() {
-                s.selection.0 = None;
             }
         });
 }
@@ -923,43 +790,4 @@ fn frame_readout(ctx: &egui::Context, central: egui::Rect, s: &UiState) {
                 );
             });
         });
-}
-
-/// Text labels of the shown stage, drawn over the 3D view.
-fn labels(
-    ctx: &egui::Context,
-    central: egui::Rect,
-    s: &UiState,
-    camera: &Query<(&mut Camera, &GlobalTransform), With<MainCamera>>,
-) {
-    let Ok((cam, tf)) = camera.single() else {
-        return;
-    };
-    let painter = ctx
-        .layer_painter(egui::LayerId::background())
-        .with_clip_rect(central);
-    let mut drawn = 0;
-    for geo in s.roots.iter().filter(|g| g.stage == s.timeline.current) {
-        for g in &geo.prepared.groups {
-            if s.legend.is_hidden(&g.kind) {
-                continue;
-            }
-            for (at, text) in &g.labels {
-                if drawn >= 300 {
-                    return;
-                }
-                if let Ok(p) = cam.world_to_viewport(tf, *at) {
-                    let pos = central.min + egui::vec2(p.x, p.y);
-                    painter.text(
-                        pos,
-                        egui::Align2::CENTER_CENTER,
-                        text,
-                        egui::FontId::proportional(12.0),
-                        egui::Color32::from_rgb(30, 30, 40),
-                    );
-                    drawn += 1;
-                }
-            }
-        }
-    }
 }

@@ -11,6 +11,7 @@ use bevy::prelude::*;
 use navscope_core::params::ParamValues;
 use navscope_core::{ParamSpec, ParamValue};
 
+use crate::history::History;
 use crate::journal::Journal;
 use crate::stages::{Build, StageSystems};
 
@@ -49,12 +50,14 @@ fn apply_commands(
     mut commands: MessageReader<ParamCommand>,
     mut build: ResMut<Build>,
     mut journal: ResMut<Journal>,
+    mut history: Option<ResMut<History>>,
 ) {
     for c in commands.read() {
         let Some(pipeline) = build.pipeline().cloned() else {
             journal.error("no pipeline is loaded, so there are no parameters to change");
             continue;
         };
+        let before = build.params().cloned();
         match c {
             ParamCommand::Set(name, value) => {
                 if let Err(e) = build.set_param(name, value.clone()) {
@@ -97,6 +100,15 @@ fn apply_commands(
                     }
                 }
             }
+        }
+        if let (Some(h), Some(before), Some(after)) =
+            (history.as_mut(), before, build.params().cloned())
+        {
+            let key = match c {
+                ParamCommand::Set(name, _) => Some(name.as_str()),
+                _ => None,
+            };
+            h.params_changed(before, after, key);
         }
     }
 }

@@ -18,7 +18,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bevy::prelude::*;
-use navscope_core::{Artifact, NavMesh, PathAnswer, Stance};
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use navscope_core::{Artifact, LinkKind, NavMesh, ParamValue, PathAnswer, Stance};
 use navscope_path::{Locator, PathError, PathResult, SearchOptions};
 
 use crate::stages::{Build, StageSystems};
@@ -26,42 +27,65 @@ use crate::stages::{Build, StageSystems};
 /// Expansions drawn per second while the search animates (at least).
 pub const EXPANSIONS_PER_SECOND: f32 = 30.0;
 
+/// Names under which pipelines declare the agent radius their mesh was
+/// built for; the probe's funnel keeps that clearance.
+pub const RADIUS_PARAMS: &[&str] = &["agent_radius", "radius"];
+
 /// Keeps the probe's search up to date (no renderer needed).
 pub struct ProbePlugin;
 
 impl Plugin for ProbePlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Probe>().add_systems(
-            Update,
-            (refresh_mesh, search, animate).chain().after(StageSystems),
-        );
+        app.init_resource::<Probe>()
+            .init_resource::<ProbeSearch>()
+            .add_systems(
+                Update,
+                (refresh_mesh, search, collect, animate)
+                    .chain()
+                    .after(StageSystems),
+            );
     }
 }
 
-/// Options of the search, edited in the probe panel.
+/// Options of the search, edited in the probe panel. The defaults are the
+/// pipeline's own: `navscope-path`'s stance multipliers (Kirst §32.5) and
+/// the agent radius the mesh was built with.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProbeOptions {
     /// Cost multiplier per stance, in `Stance::ALL` order.
     pub stance_cost: [f64; 5],
     /// Whether each link kind may be used, in `LinkKind::ALL` order.
-    pub allowed: [bool; 8],
+    pub allowed: [bool; LinkKind::ALL.len()],
+    /// The radius the user typed, replacing the pipeline's.
+    pub radius_override: Option<f64>,
+    /// The agent radius of the pipeline's parameters (0 when it has none).
+    pub pipeline_radius: f64,
 }
 
 impl Default for ProbeOptions {
     fn default() -> Self {
+        let d = SearchOptions::default();
         Self {
-            stance_cost: [1.0; 5],
-            allowed: [true; 8],
+            stance_cost: d.stance_cost,
+            allowed: d.allowed,
+            radius_override: None,
+            pipeline_radius: 0.0,
         }
     }
 }
 
 impl ProbeOptions {
+    /// The radius the funnel keeps from walls.
+    pub fn radius(&self) -> f64 {
+        self.radius_override.unwrap_or(self.pipeline_radius)
+    }
+
     /// The options in `navscope-path`'s terms.
     pub fn search_options(&self) -> SearchOptions {
         SearchOptions {
             allowed: self.allowed,
             stance_cost: self.stance_cost,
+            agent_radius: self.radius(),
             ..SearchOptions::default()
         }
     }
@@ -88,12 +112,45 @@ pub enum ProbeOutcome {
     NoPath(String),
 }
 
+impl ProbeOutcome {
+    /// True when it holds a path.
+    pub fn found(&self) -> bool {
+        match self {
+            ProbeOutcome::Searched { result, .. } => result.found,
+            ProbeOutcome::Answered { .. } => true,
+            ProbeOutcome::NoPath(_) => false,
+        }
+    }
+
+    /// The path's length in metres, when there is one.
+    pub fn length(&self) -> Option<f64> {
+        match self {
+            ProbeOutcome::Searched { result, .. } if result.found => Some(result.length),
+            ProbeOutcome::Answered { answer, .. } => Some(answer.length),
+            _ => None,
+        }
+    }
+
+    /// The smoothed path's points.
+    pub fn waypoints(&self) -> Vec<Vec3> {
+        match self {
+            ProbeOutcome::Searched { result, .. } if result.found => result
+                .waypoints
+                .iter()
+                .map(|w| w.position.as_vec3())
+                .collect(),
+            ProbeOutcome::Answered { answer, .. } => answer.waypoints.clone(),
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// The probe's points, options and result.
 #[derive(Resource, Debug, Default)]
 pub struct Probe {
-    /// Start point (click).
+    /// Start point.
     pub start: Option<Vec3>,
-    /// Goal point (shift-click).
+    /// Goal point.
     pub goal: Option<Vec3>,
     /// Search options.
     pub options: ProbeOptions,
@@ -106,6 +163,7 @@ pub struct Probe {
     /// Bumped whenever `outcome` is replaced, so drawings can follow it.
     pub revision: u64,
     mesh: Option<Arc<NavMesh>>,
+    locator: Option<Arc<Locator>>,
     answerers: Vec<Arc<dyn Artifact>>,
     mesh_build: u64,
     dirty: bool,
@@ -124,11 +182,19 @@ impl Probe {
         self.dirty = true;
     }
 
+    /// Sets both points (an undo of a probe move).
+    pub fn set_points(&mut self, start: Option<Vec3>, goal: Option<Vec3>) {
+        self.start = start;
+        self.goal = goal;
+        self.dirty = true;
+    }
+
     /// Removes both points and the result.
     pub fn clear(&mut self) {
         self.start = None;
         self.goal = None;
         self.outcome = None;
+        self.dirty = false;
         self.revision += 1;
     }
 
@@ -143,9 +209,36 @@ impl Probe {
     }
 }
 
+/// The search running off the main thread, if any.
+#[derive(Resource, Default)]
+pub struct ProbeSearch {
+    task: Option<Task<ProbeOutcome>>,
+}
+
+impl ProbeSearch {
+    /// True while a search runs.
+    pub fn is_running(&self) -> bool {
+        self.task.is_some()
+    }
+}
+
 /// A one-line reason for a failed search.
 pub fn explain(e: &PathError) -> String {
     format!("no path: {e}")
+}
+
+/// The agent radius among a pipeline's parameters, if it declares one.
+pub fn pipeline_radius(build: &Build) -> f64 {
+    let Some(params) = build.params() else {
+        return 0.0;
+    };
+    RADIUS_PARAMS
+        .iter()
+        .find_map(|n| match params.get(n) {
+            Some(ParamValue::Float(r)) => Some(*r),
+            _ => None,
+        })
+        .unwrap_or(0.0)
 }
 
 fn refresh_mesh(build: Res<Build>, mut probe: ResMut<Probe>) {
@@ -154,6 +247,8 @@ fn refresh_mesh(build: Res<Build>, mut probe: ResMut<Probe>) {
     }
     probe.mesh_build = build.published;
     probe.mesh = build.runner().and_then(|r| r.navmesh()).map(Arc::new);
+    // The point locator is built once per mesh, not per query.
+    probe.locator = probe.mesh.as_deref().map(|m| Arc::new(Locator::new(m)));
     probe.answerers = build
         .runner()
         .map(|r| {
@@ -163,52 +258,73 @@ fn refresh_mesh(build: Res<Build>, mut probe: ResMut<Probe>) {
                 .collect()
         })
         .unwrap_or_default();
+    probe.options.pipeline_radius = pipeline_radius(&build);
     probe.dirty = true;
 }
 
-fn search(mut probe: ResMut<Probe>) {
-    if !probe.dirty {
-        return;
-    }
-    probe.dirty = false;
-    probe.shown = 0.0;
-    probe.revision += 1;
-    let (Some(start), Some(goal)) = (probe.start, probe.goal) else {
-        probe.outcome = None;
-        return;
-    };
+/// Answers one query: the pipeline's own answer when a stage gives one,
+/// else A* and the funnel over the NavMesh (runs on a worker thread).
+fn answer(
+    answerers: &[Arc<dyn Artifact>],
+    mesh: Option<&NavMesh>,
+    locator: Option<&Locator>,
+    start: Vec3,
+    goal: Vec3,
+    opts: &SearchOptions,
+) -> ProbeOutcome {
     let t = Instant::now();
-    if let Some(answer) = probe
-        .answerers
-        .iter()
-        .find_map(|a| a.path_between(start, goal))
-    {
-        probe.outcome = Some(match answer {
+    if let Some(answer) = answerers.iter().find_map(|a| a.path_between(start, goal)) {
+        return match answer {
             Ok(answer) => ProbeOutcome::Answered {
                 answer,
                 ms: t.elapsed().as_secs_f64() * 1000.0,
             },
             Err(why) => ProbeOutcome::NoPath(format!("no path: {why}")),
-        });
+        };
+    }
+    let (Some(mesh), Some(locator)) = (mesh, locator) else {
+        return ProbeOutcome::NoPath("the pipeline has not produced a navigation mesh (yet)".into());
+    };
+    match navscope_path::find_path(mesh, locator, start.as_dvec3(), goal.as_dvec3(), opts) {
+        Ok(result) => ProbeOutcome::Searched {
+            result,
+            ms: t.elapsed().as_secs_f64() * 1000.0,
+        },
+        Err(e) => ProbeOutcome::NoPath(explain(&e)),
+    }
+}
+
+fn search(mut probe: ResMut<Probe>, mut running: ResMut<ProbeSearch>) {
+    if !probe.dirty {
         return;
     }
-    let Some(mesh) = probe.mesh.clone() else {
-        probe.outcome = Some(ProbeOutcome::NoPath(
-            "the pipeline has not produced a navigation mesh (yet)".into(),
-        ));
+    probe.dirty = false;
+    let (Some(start), Some(goal)) = (probe.start, probe.goal) else {
+        running.task = None;
+        probe.outcome = None;
+        probe.revision += 1;
         return;
     };
-    let locator = Locator::new(&mesh);
+    let answerers = probe.answerers.clone();
+    let (mesh, locator) = (probe.mesh.clone(), probe.locator.clone());
     let opts = probe.options.search_options();
-    let outcome =
-        match navscope_path::find_path(&mesh, &locator, start.as_dvec3(), goal.as_dvec3(), &opts) {
-            Ok(result) => ProbeOutcome::Searched {
-                result,
-                ms: t.elapsed().as_secs_f64() * 1000.0,
-            },
-            Err(e) => ProbeOutcome::NoPath(explain(&e)),
-        };
+    // A newer query replaces the running one (its result would be stale).
+    running.task = Some(AsyncComputeTaskPool::get().spawn(async move {
+        answer(&answerers, mesh.as_deref(), locator.as_deref(), start, goal, &opts)
+    }));
+}
+
+fn collect(mut probe: ResMut<Probe>, mut running: ResMut<ProbeSearch>) {
+    let Some(task) = running.task.as_mut() else {
+        return;
+    };
+    let Some(outcome) = check_ready(task) else {
+        return;
+    };
+    running.task = None;
     probe.outcome = Some(outcome);
+    probe.shown = 0.0;
+    probe.revision += 1;
 }
 
 fn animate(time: Res<Time>, mut probe: ResMut<Probe>) {
@@ -237,48 +353,79 @@ pub fn stance_color(s: Stance) -> Color {
     }
 }
 
-/// Draws the probe (needs the renderer's gizmos).
+/// What of the probe is drawn; each is a row with a toggle in the probe
+/// panel's legend.
+#[derive(Resource, Debug, Clone, PartialEq)]
+pub struct ProbeLayers {
+    /// The smoothed path (thick orange, over everything).
+    pub path: bool,
+    /// The node path the search chose (thin dashed blue).
+    pub corridor: bool,
+    /// The A* expansions in order, coloured by f (dots and tree edges).
+    pub expansions: bool,
+    /// The final open (rings) and closed (crosses) sets.
+    pub sets: bool,
+}
+
+impl Default for ProbeLayers {
+    fn default() -> Self {
+        Self {
+            path: true,
+            corridor: true,
+            expansions: true,
+            sets: false,
+        }
+    }
+}
+
+/// Colour of the start marker (sRGB).
+pub const START_COLOR: [u8; 3] = [30, 215, 60];
+/// Colour of the goal marker (sRGB).
+pub const GOAL_COLOR: [u8; 3] = [230, 30, 30];
+/// Colour of the smoothed path (sRGB).
+pub const PATH_COLOR: [u8; 3] = [255, 140, 0];
+/// Colour of the node path.
+pub const CORRIDOR_COLOR: [u8; 3] = [40, 70, 200];
+
+/// The colour of an expansion with `f` between `fmin` and `fmax`: blue
+/// (first, low f) to violet-red (last, high f).
+pub fn expansion_color(f: f64, fmin: f64, fmax: f64) -> Color {
+    let t = if fmax > fmin {
+        ((f - fmin) / (fmax - fmin)) as f32
+    } else {
+        0.0
+    };
+    Color::srgb(0.2 + 0.6 * t, 0.45 * (1.0 - t) + 0.1, 0.95 - 0.5 * t)
+}
+
+/// Draws the probe's search in the scene (needs the renderer's gizmos); the
+/// markers and the smoothed path are drawn over the scene by the panels.
 pub struct ProbeDrawPlugin;
 
 impl Plugin for ProbeDrawPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, draw_probe.after(StageSystems));
+        app.init_resource::<ProbeLayers>()
+            .add_systems(Update, draw_probe.after(StageSystems));
     }
 }
 
 fn draw_probe(
     mut gizmos: Gizmos,
     probe: Res<Probe>,
+    layers: Res<ProbeLayers>,
     current: Res<crate::levels::CurrentLevel>,
     mut unit: Local<(u64, f32)>,
 ) {
-    if probe.start.is_none() && probe.goal.is_none() {
-        return;
-    }
-    if unit.0 != current.revision {
-        *unit = (current.revision, crate::scene::level_extent(&current.level));
-    }
-    let unit = unit.1;
-    let r = unit * 0.008;
-    let lift = Vec3::Y * unit * 0.002;
-    if let Some(s) = probe.start {
-        gizmos.sphere(
-            Isometry3d::from_translation(s + lift),
-            r * 1.5,
-            Color::srgb(0.1, 0.85, 0.2),
-        );
-    }
-    if let Some(g) = probe.goal {
-        gizmos.sphere(
-            Isometry3d::from_translation(g + lift),
-            r * 1.5,
-            Color::srgb(0.9, 0.1, 0.1),
-        );
-    }
     let (Some(ProbeOutcome::Searched { result, .. }), Some(mesh)) = (&probe.outcome, probe.mesh())
     else {
         return;
     };
+    if unit.0 != current.revision {
+        *unit = (current.revision, crate::scene::level_extent(&current.level));
+    }
+    let unit = unit.1;
+    let r = unit * 0.004;
+    let lift = Vec3::Y * unit * 0.002;
     let pos = |n: u32| {
         mesh.nodes
             .get(n as usize)
@@ -286,70 +433,60 @@ fn draw_probe(
     };
     let trace = &result.search.trace;
     let shown = (probe.shown as usize).min(trace.expansions.len());
-    let (fmin, fmax) = trace
-        .expansions
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), e| {
-            (a.min(e.f), b.max(e.f))
-        });
-    for e in &trace.expansions[..shown] {
-        let t = if fmax > fmin {
-            ((e.f - fmin) / (fmax - fmin)) as f32
-        } else {
-            0.0
-        };
-        let c = Color::srgb(0.15 + 0.85 * t, 0.35 * (1.0 - t) + 0.1, 1.0 - 0.85 * t);
-        if let (Some(p), Some(q)) = (pos(e.node), e.parent.and_then(pos)) {
-            gizmos.line(q, p, c);
-        }
-        if let Some(p) = pos(e.node) {
-            gizmos.sphere(Isometry3d::from_translation(p), r * 0.6, c);
+    if layers.expansions {
+        let (fmin, fmax) = trace
+            .expansions
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), e| {
+                (a.min(e.f), b.max(e.f))
+            });
+        for e in &trace.expansions[..shown] {
+            let c = expansion_color(e.f, fmin, fmax).with_alpha(0.7);
+            if let (Some(p), Some(q)) = (pos(e.node), e.parent.and_then(pos)) {
+                gizmos.line(q, p, c);
+            }
+            if let Some(p) = pos(e.node) {
+                gizmos.sphere(Isometry3d::from_translation(p), r, c);
+            }
         }
     }
-    if shown == trace.expansions.len() {
+    if layers.sets && shown == trace.expansions.len() {
+        let flat = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
         for n in &trace.open {
             if let Some(p) = pos(*n) {
-                gizmos.circle(
-                    Isometry3d::new(p, Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)),
-                    r,
-                    Color::srgb(0.1, 0.8, 0.8),
-                );
+                gizmos.circle(Isometry3d::new(p, flat), r * 2.0, Color::srgb(0.1, 0.7, 0.7));
             }
         }
         for n in &trace.closed {
             if let Some(p) = pos(*n) {
-                gizmos.cross(
-                    Isometry3d::new(p, Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)),
-                    r * 0.7,
-                    Color::srgb(0.35, 0.35, 0.4),
-                );
+                gizmos.cross(Isometry3d::new(p, flat), r * 1.5, Color::srgb(0.35, 0.35, 0.4));
             }
         }
     }
-    if !result.found {
-        return;
-    }
-    let corridor: Vec<Vec3> = result
-        .search
-        .nodes
-        .iter()
-        .flatten()
-        .filter_map(|n| pos(*n))
-        .collect();
-    gizmos.linestrip(corridor, Color::srgba(0.3, 0.3, 0.9, 0.8));
-    let path: Vec<Vec3> = result
-        .waypoints
-        .iter()
-        .map(|w| w.position.as_vec3() + lift * 2.0)
-        .collect();
-    for w in path.windows(2) {
-        gizmos.line(w[0], w[1], Color::srgb(1.0, 0.2, 0.2));
-        gizmos.line(w[0] + lift, w[1] + lift, Color::srgb(1.0, 0.2, 0.2));
+    if layers.corridor && result.found {
+        let corridor: Vec<Vec3> = result
+            .search
+            .nodes
+            .iter()
+            .flatten()
+            .filter_map(|n| pos(*n))
+            .collect();
+        let [cr, cg, cb] = CORRIDOR_COLOR;
+        let c = Color::srgb_u8(cr, cg, cb);
+        // Dashed, so it never reads as the path itself.
+        for w in corridor.windows(2) {
+            let (a, b) = (w[0] + lift, w[1] + lift);
+            let n = ((a.distance(b) / (unit * 0.01)).ceil() as usize).clamp(1, 200);
+            for k in (0..n).step_by(2) {
+                let (s, e) = (k as f32 / n as f32, ((k + 1) as f32 / n as f32).min(1.0));
+                gizmos.line(a.lerp(b, s), a.lerp(b, e), c);
+            }
+        }
     }
     for w in &result.waypoints {
         gizmos.sphere(
             Isometry3d::from_translation(w.position.as_vec3() + lift * 2.0),
-            r * 0.8,
+            r * 1.5,
             stance_color(w.stance),
         );
     }

@@ -1,13 +1,12 @@
 //! The 3D scene: the level as the user knows it, the camera, the ground grid
-//! and axes, and turning clicks into points on the level.
+//! and axes, and the level surface that clicks land on.
 //!
 //! Floor plans are drawn filled with their holes cut out, raster plans as a
 //! textured quad, triangle meshes shaded, layers stacked at their heights
 //! with their connections. The orbit camera frames the level when it loads
 //! and on F; T toggles a top-down orthographic view, the default for levels
-//! on the ground plane. A click (press and release without dragging, not
-//! over a panel) sets the probe's start and selects the element under it;
-//! shift-click sets the goal.
+//! on the ground plane. [`hit`] turns a ray from the cursor into a point on
+//! the level (the interaction module decides what a click does).
 
 use std::collections::BTreeSet;
 
@@ -27,13 +26,11 @@ use navscope_core::geom::polyhedron::Polyhedron;
 use navscope_core::geom::{Polygon, plan_to_world};
 use navscope_core::level::{Blocker, Level, LevelData};
 
-use crate::draw::{self, Selection};
+use crate::draw;
 use crate::filter::{HeightBand, ViewFilter};
 use crate::levels::CurrentLevel;
-use crate::probe::Probe;
-use crate::stages::{ElementShapes, StageElement};
 use crate::tessellate;
-use crate::timeline::{Timeline, UiFocus};
+use crate::timeline::UiFocus;
 
 /// Colour of walkable floor.
 pub const FLOOR: [f32; 4] = [0.97, 0.96, 0.93, 1.0];
@@ -389,10 +386,17 @@ impl Plugin for ScenePlugin {
             .add_systems(PostStartup, multisampling_for_adapter)
             .add_systems(
                 Update,
-                (rebuild_level, keys, apply_view, draw_grid, click).chain(),
+                (rebuild_level, keys, apply_view, draw_grid)
+                    .chain()
+                    .in_set(SceneSystems),
             );
     }
 }
+
+/// The scene's systems (the level drawing, the camera); the interaction
+/// systems run after them.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SceneSystems;
 
 fn setup(mut commands: Commands, mut store: ResMut<GizmoConfigStore>) {
     // egui draws through its own camera over the whole window, so narrowing
@@ -757,87 +761,4 @@ pub fn hit(surface: &Surface, origin: Vec3, dir: Vec3) -> Option<Vec3> {
         .fold(None, |b: Option<f32>, d| Some(b.map_or(d, |b| b.min(d))));
     best.map(|d| origin + dir * d)
         .or_else(|| tessellate::ray_plane_y(origin, dir, 0.0))
-}
-
-/// Picks the element nearest `at` among those shown at the timeline's
-/// position; `tolerance` is in world units.
-pub fn pick_shown<'a>(
-    at: Vec3,
-    tolerance: f32,
-    timeline: &Timeline,
-    legend: &draw::Legend,
-    elements: impl IntoIterator<Item = (&'a StageElement, &'a ElementShapes)>,
-) -> Option<StageElement> {
-    let current: Vec<_> = elements
-        .into_iter()
-        .filter(|(e, _)| {
-            (e.stage == timeline.current || (timeline.accumulate && e.stage < timeline.current))
-                && !legend.is_hidden(&e.kind)
-        })
-        .collect();
-    let of = |stage_filter: &dyn Fn(usize) -> bool| {
-        draw::pick(
-            at,
-            tolerance,
-            current
-                .iter()
-                .filter(|(e, _)| stage_filter(e.stage))
-                .map(|(e, s)| (*e, s.0.as_slice())),
-        )
-    };
-    of(&|s| s == timeline.current).or_else(|| of(&|s| s < timeline.current))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn click(
-    mouse: Option<Res<ButtonInput<MouseButton>>>,
-    keys: Option<Res<ButtonInput<KeyCode>>>,
-    focus: Res<UiFocus>,
-    windows: Query<&Window, With<PrimaryWindow>>,
-    cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
-    surface: Res<Surface>,
-    timeline: Res<Timeline>,
-    legend: Res<draw::Legend>,
-    elements: Query<(&StageElement, &ElementShapes)>,
-    mut probe: ResMut<Probe>,
-    mut selection: ResMut<Selection>,
-    mut pressed_at: Local<Option<Vec2>>,
-) {
-    let (Some(mouse), Ok(window), Ok((camera, cam_tf))) =
-        (mouse, windows.single(), cameras.single())
-    else {
-        return;
-    };
-    let Some(cursor) = window.cursor_position() else {
-        return;
-    };
-    if mouse.just_pressed(MouseButton::Left) {
-        *pressed_at = (!focus.pointer).then_some(cursor);
-    }
-    if !mouse.just_released(MouseButton::Left) {
-        return;
-    }
-    let Some(start) = pressed_at.take() else {
-        return;
-    };
-    if start.distance(cursor) > 4.0 {
-        return;
-    }
-    let offset = camera.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
-    let ray = |c: Vec2| camera.viewport_to_world(cam_tf, c - offset).ok();
-    let Some(r) = ray(cursor) else { return };
-    let Some(at) = hit(&surface, r.origin, *r.direction) else {
-        return;
-    };
-    let tolerance = ray(cursor + Vec2::new(8.0, 0.0))
-        .and_then(|r2| tessellate::ray_plane_y(r2.origin, *r2.direction, at.y))
-        .map_or(0.1, |p| p.distance(at));
-    let shift =
-        keys.is_some_and(|k| k.pressed(KeyCode::ShiftLeft) || k.pressed(KeyCode::ShiftRight));
-    if shift {
-        probe.set_goal(at);
-    } else {
-        probe.set_start(at);
-        selection.0 = pick_shown(at, tolerance, &timeline, &legend, elements.iter());
-    }
 }

@@ -3,28 +3,35 @@
 //! The [`Build`] resource holds two runners: the *desired* one (the latest
 //! parameters, with every still-valid cached artifact) and the *finished*
 //! one the view shows. A change to the level, the pipeline or a parameter
-//! edits the desired runner; the next frame hands a clone of it to
-//! `AsyncComputeTaskPool`, which runs the missing stages, then prepares
-//! each re-run stage's drawing (grouping and triangulating its primitives)
-//! while still off the main thread. Every start bumps a generation counter
-//! and sets the previous run's cancel flag, so a superseded run stops at its
-//! next stage boundary and its result is dropped unseen. The frame never
-//! waits: it only polls the task.
+//! edits the desired runner; a following frame hands a clone of it to
+//! `AsyncComputeTaskPool`, at most once per [`DEBOUNCE`] while a build is
+//! running (a slider drag), and the last change always builds. The task runs
+//! the missing stages one at a time and, after each, prepares that stage's
+//! drawing (grouping and triangulating its primitives) and posts it; the
+//! frame never waits, it only takes what has arrived.
 //!
-//! A finished run is *published*: for every stage it re-ran, the previous
-//! entities are despawned and a [`StageRoot`] entity carrying the prepared
-//! [`StageGeometry`] is spawned, with one child entity per element
-//! ([`StageElement`] + [`ElementShapes`]) for inspection and picking. A
-//! failed stage publishes nothing and its error goes to the [`Journal`];
-//! the stages before it stay published.
+//! Each stage is *published* as soon as it finishes: the first stage of a
+//! build replaces the entities of every stage from the one it started at
+//! (they belong to the old build), then each arriving stage spawns a
+//! [`StageRoot`] entity carrying the prepared [`StageGeometry`], with one
+//! child entity per element ([`StageElement`] + [`ElementShapes`]) for
+//! inspection and picking, and becomes the *finished* runner, so the
+//! drawing, the timeline ([`Build::stage_state`]) and the inspector describe
+//! the same build. A failed stage publishes nothing and its error goes to
+//! the [`Journal`]; the stages before it stay published. Every start bumps a
+//! generation counter and sets the previous run's cancel flag, so a
+//! superseded run stops at its next stage boundary and what it still sends
+//! is dropped unseen; what it had published stays cached for the next build
+//! where the inputs match ([`Runner::adopt_from`]). A new level clears the
+//! view at once.
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use bevy::tasks::{AsyncComputeTaskPool, Task};
 use navscope_core::draw::SubStep;
 use navscope_core::params::{ParamError, ParamValues};
 use navscope_core::stage::StageError;
@@ -114,20 +121,33 @@ struct PublishedStage {
     geometry: StageGeometry,
 }
 
-struct Finished {
+/// What the background task sends after each stage: the runner as it is
+/// then (its results up to and including `stage`) and that stage's drawing.
+struct StageDone {
     generation: u64,
     from: usize,
+    stage: usize,
+    last: bool,
     runner: Runner,
-    stages: Vec<PublishedStage>,
+    published: Option<PublishedStage>,
 }
+
+/// Stages finished by the background task, waiting for the main thread.
+type Outbox = Arc<Mutex<VecDeque<StageDone>>>;
 
 struct Running {
     generation: u64,
     cancel: Arc<AtomicBool>,
     progress: Arc<AtomicUsize>,
     started: Instant,
-    task: Task<Finished>,
+    outbox: Outbox,
+    task: Task<()>,
 }
+
+/// The shortest time between two build starts while parameters keep
+/// changing (a slider drag): later changes wait, and the last one always
+/// builds.
+pub const DEBOUNCE: Duration = Duration::from_millis(100);
 
 /// The runners and the background task.
 #[derive(Resource, Default)]
@@ -139,6 +159,11 @@ pub struct Build {
     running: Option<Running>,
     level_revision: u64,
     changed_at: Option<Instant>,
+    last_start: Option<Instant>,
+    from: usize,
+    /// The last stage the running build has published (None before its
+    /// first).
+    current_published: Option<usize>,
     /// What the last published build did.
     pub last: Option<RunReport>,
     /// How many builds were published.
@@ -212,25 +237,56 @@ impl Build {
         ))
     }
 
-    /// Stops the running build at its next stage boundary; nothing of it is
-    /// published.
+    /// Stops the running build at its next stage boundary. The stages it
+    /// already published stay on screen, and stay cached for the next build
+    /// as long as their inputs still match.
     pub fn cancel(&mut self) {
         if let Some(r) = self.running.take() {
             r.cancel.store(true, Ordering::Relaxed);
         }
         self.dirty = false;
         self.changed_at = None;
-        // The desired state falls back to what is on screen.
-        if let Some(f) = &self.finished
-            && self.desired.as_ref().is_some_and(|d| {
-                d.params() == f.params() && Arc::ptr_eq(d.pipeline(), f.pipeline())
-            })
-        {
-            self.desired = Some(f.clone());
+        // Keep what was finished of *this* level and pipeline (never fall
+        // back to another level's runner: `adopt_from` checks both).
+        if let (Some(d), Some(f)) = (self.desired.as_mut(), self.finished.as_ref()) {
+            d.adopt_from(f);
         }
     }
 
-    /// Builds everything again from the first stage.
+    /// The state of stage `i` in the build the view shows.
+    pub fn stage_state(&self, i: usize) -> StageState {
+        if let Some(r) = &self.running
+            && i >= self.from
+        {
+            let at = r.progress.load(Ordering::Relaxed);
+            if self.published_from_current(i)
+                && let Some(res) = self.finished.as_ref().and_then(|f| f.result(i))
+            {
+                return if res.outcome.is_err() {
+                    StageState::Failed
+                } else {
+                    StageState::Finished
+                };
+            }
+            return if i == at {
+                StageState::Running(r.started.elapsed().as_secs_f32())
+            } else {
+                StageState::Pending
+            };
+        }
+        match self.finished.as_ref().and_then(|f| f.result(i)) {
+            Some(r) if r.outcome.is_err() => StageState::Failed,
+            Some(_) => StageState::Finished,
+            None if self.dirty => StageState::Pending,
+            None => StageState::NotRun,
+        }
+    }
+
+    fn published_from_current(&self, i: usize) -> bool {
+        self.current_published.is_some_and(|last| i <= last)
+    }
+
+    /// Builds everything again from the first stage.    /// Builds everything again from the first stage.
     pub fn rebuild(&mut self) {
         if let Some(d) = self.desired.as_mut() {
             d.invalidate_from(0);
@@ -242,6 +298,21 @@ impl Build {
     pub fn generation(&self) -> u64 {
         self.generation
     }
+}
+
+/// Where a stage stands in the build on screen, for the timeline.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StageState {
+    /// Its result is on screen.
+    Finished,
+    /// It failed (or an earlier stage did); its error is on screen.
+    Failed,
+    /// The background build is running it, for this many seconds so far.
+    Running(f32),
+    /// It waits for an earlier stage of the running build.
+    Pending,
+    /// Nothing has run it (no pipeline, or nothing started yet).
+    NotRun,
 }
 
 fn follow_level(
@@ -257,6 +328,14 @@ fn follow_level(
     if let Some(r) = build.running.take() {
         r.cancel.store(true, Ordering::Relaxed);
     }
+    // Another level (or a reload): what is on screen belongs to the old
+    // one, so it goes at once; the drawing, the timeline and the inspector
+    // always describe the same build.
+    for e in &roots {
+        commands.entity(e).despawn();
+    }
+    build.finished = None;
+    build.current_published = None;
     match &current.pipeline {
         Some(p) => {
             let mut runner = Runner::new(p.clone(), current.level.clone());
@@ -271,11 +350,7 @@ fn follow_level(
         }
         None => {
             build.desired = None;
-            build.finished = None;
             build.dirty = false;
-            for e in &roots {
-                commands.entity(e).despawn();
-            }
         }
     }
 }
@@ -284,7 +359,22 @@ fn start_build(mut build: ResMut<Build>, filter: Option<Res<ViewFilter>>) {
     if !build.dirty {
         return;
     }
+    // While a build runs, a newer change waits until DEBOUNCE has passed
+    // since that build started; the last change always builds.
+    if build.running.is_some()
+        && build
+            .last_start
+            .is_some_and(|t| t.elapsed() < DEBOUNCE)
+    {
+        return;
+    }
     build.dirty = false;
+    // Stages an interrupted build already finished stay cached when their
+    // inputs still match.
+    let b = &mut *build;
+    if let (Some(d), Some(f)) = (b.desired.as_mut(), b.finished.as_ref()) {
+        d.adopt_from(f);
+    }
     let Some(runner) = build.desired.clone() else {
         return;
     };
@@ -292,83 +382,122 @@ fn start_build(mut build: ResMut<Build>, filter: Option<Res<ViewFilter>>) {
         r.cancel.store(true, Ordering::Relaxed);
     }
     build.generation += 1;
+    build.last_start = Some(Instant::now());
+    build.current_published = None;
     let generation = build.generation;
+    let from = runner.first_missing();
+    build.from = from;
     let cancel = Arc::new(AtomicBool::new(false));
-    let progress = Arc::new(AtomicUsize::new(runner.first_missing()));
-    let (c, p) = (cancel.clone(), progress.clone());
+    let progress = Arc::new(AtomicUsize::new(from));
+    let outbox: Outbox = Arc::default();
+    let (c, p, o) = (cancel.clone(), progress.clone(), outbox.clone());
     let options = filter.map(|f| f.prepare).unwrap_or_default();
-    let task =
-        AsyncComputeTaskPool::get().spawn(async move { run(runner, generation, options, &c, &p) });
+    let task = AsyncComputeTaskPool::get()
+        .spawn(async move { run(runner, generation, options, &c, &p, &o) });
     build.running = Some(Running {
         generation,
         cancel,
         progress,
         started: Instant::now(),
+        outbox,
         task,
     });
 }
 
-/// Runs the missing stages and prepares their drawing (on a worker thread).
+/// Prepares stage `i`'s drawing and elements (on a worker thread).
+fn publish(runner: &Runner, i: usize, options: &PrepareOptions) -> Option<PublishedStage> {
+    let Some(Ok(artifact)) = runner.result(i).map(|r| &r.outcome) else {
+        return None;
+    };
+    let unit = crate::scene::level_extent(runner.level());
+    let primitives = artifact.primitives();
+    let mut elements: BTreeMap<(String, u32), Vec<Primitive>> = BTreeMap::new();
+    for p in &primitives {
+        elements
+            .entry((p.kind.clone(), p.element))
+            .or_default()
+            .push(p.clone());
+    }
+    let geometry = StageGeometry {
+        stage: i,
+        prepared: draw::prepare(&primitives, unit, options),
+        options: *options,
+        primitives: Arc::new(primitives),
+        substeps: artifact.substeps(),
+        unit,
+    };
+    let elements = elements
+        .into_iter()
+        .map(|((kind, element), prims)| {
+            (
+                StageElement {
+                    stage: i,
+                    kind,
+                    element,
+                },
+                prims,
+            )
+        })
+        .collect();
+    Some(PublishedStage {
+        stage: i,
+        elements,
+        geometry,
+    })
+}
+
+/// Runs the missing stages one at a time and hands each to the main thread
+/// as soon as it and its drawing are ready (on a worker thread).
 fn run(
     mut runner: Runner,
     generation: u64,
     options: PrepareOptions,
     cancel: &AtomicBool,
     progress: &AtomicUsize,
-) -> Finished {
+    outbox: &Mutex<VecDeque<StageDone>>,
+) {
     let from = runner.first_missing();
     let n = runner.pipeline().stages.len();
-    if n > 0 {
-        runner.run_to(n - 1, cancel, &mut |i| progress.store(i, Ordering::Relaxed));
-    }
-    let mut stages = Vec::new();
-    if !cancel.load(Ordering::Relaxed) {
-        let unit = crate::scene::level_extent(runner.level());
-        for i in from..n {
-            let Some(Ok(artifact)) = runner.result(i).map(|r| &r.outcome) else {
-                continue;
-            };
-            let primitives = artifact.primitives();
-            let mut elements: BTreeMap<(String, u32), Vec<Primitive>> = BTreeMap::new();
-            for p in &primitives {
-                elements
-                    .entry((p.kind.clone(), p.element))
-                    .or_default()
-                    .push(p.clone());
-            }
-            let geometry = StageGeometry {
-                stage: i,
-                prepared: draw::prepare(&primitives, unit, &options),
-                options,
-                primitives: Arc::new(primitives),
-                substeps: artifact.substeps(),
-                unit,
-            };
-            let elements = elements
-                .into_iter()
-                .map(|((kind, element), prims)| {
-                    (
-                        StageElement {
-                            stage: i,
-                            kind,
-                            element,
-                        },
-                        prims,
-                    )
-                })
-                .collect();
-            stages.push(PublishedStage {
-                stage: i,
-                elements,
-                geometry,
-            });
+    let send = |done: StageDone| {
+        if let Ok(mut q) = outbox.lock() {
+            q.push_back(done);
         }
+    };
+    if from >= n {
+        send(StageDone {
+            generation,
+            from,
+            stage: n,
+            last: true,
+            runner,
+            published: None,
+        });
+        return;
     }
-    Finished {
-        generation,
-        from,
-        runner,
-        stages,
+    for i in from..n {
+        runner.run_to(i, cancel, &mut |i| progress.store(i, Ordering::Relaxed));
+        if cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        let failed = runner.result(i).is_none_or(|r| r.outcome.is_err());
+        let last = i + 1 == n || failed;
+        let published = publish(&runner, i, &options);
+        if last {
+            // A failure blocks every later stage: its result is final.
+            runner.run_to(n - 1, cancel, &mut |_| {});
+        }
+        send(StageDone {
+            generation,
+            from,
+            stage: i,
+            last,
+            runner: runner.clone(),
+            published,
+        });
+        if last {
+            return;
+        }
+        progress.store(i + 1, Ordering::Relaxed);
     }
 }
 
@@ -378,40 +507,73 @@ fn finish_build(
     mut journal: ResMut<Journal>,
     roots: Query<(Entity, &StageRoot)>,
 ) {
-    let Some(running) = build.running.as_mut() else {
+    let Some(running) = build.running.as_ref() else {
         return;
     };
-    let Some(done) = check_ready(&mut running.task) else {
-        return;
-    };
+    let arrived: Vec<StageDone> = running
+        .outbox
+        .lock()
+        .map(|mut q| q.drain(..).collect())
+        .unwrap_or_default();
     let running_generation = running.generation;
-    build.running = None;
-    if running_generation != build.generation || done.generation != build.generation {
+    let task_done = running.task.is_finished();
+    for done in arrived {
+        if done.generation != running_generation || done.generation != build.generation {
+            continue;
+        }
+        // The first stage of a build replaces everything from the stage it
+        // started at: later stages of the old build no longer match it.
+        if build.current_published.is_none() {
+            for (e, root) in &roots {
+                if root.stage >= done.from {
+                    commands.entity(e).despawn();
+                }
+            }
+        }
+        if let Some(st) = done.published {
+            let root = commands
+                .spawn((
+                    StageRoot { stage: st.stage },
+                    st.geometry,
+                    Transform::default(),
+                    Visibility::Inherited,
+                ))
+                .id();
+            for (el, prims) in st.elements {
+                commands.spawn((el, ElementShapes(prims), ChildOf(root)));
+            }
+        }
+        build.current_published = Some(done.stage);
+        if build.desired.as_ref().is_some_and(|d| {
+            d.params() == done.runner.params() && Arc::ptr_eq(d.pipeline(), done.runner.pipeline())
+        }) {
+            if let Some(d) = build.desired.as_mut() {
+                d.adopt_from(&done.runner);
+            }
+        }
+        build.finished = Some(done.runner);
+        if done.last {
+            report(&mut build, &mut journal, done.from);
+            build.running = None;
+            return;
+        }
+    }
+    if task_done {
+        // Cancelled (or it stopped without a last message): nothing more
+        // will arrive.
+        build.running = None;
+    }
+}
+
+/// Logs the failures of a finished build and records what it did.
+fn report(build: &mut Build, journal: &mut Journal, from: usize) {
+    let Some(r) = build.finished.as_ref() else {
         return;
-    }
-    for (e, root) in &roots {
-        if root.stage >= done.from {
-            commands.entity(e).despawn();
-        }
-    }
-    for st in done.stages {
-        let root = commands
-            .spawn((
-                StageRoot { stage: st.stage },
-                st.geometry,
-                Transform::default(),
-                Visibility::Inherited,
-            ))
-            .id();
-        for (el, prims) in st.elements {
-            commands.spawn((el, ElementShapes(prims), ChildOf(root)));
-        }
-    }
-    let r = &done.runner;
+    };
     let n = r.pipeline().stages.len();
     let mut ran = 0;
     let mut ms = 0.0;
-    for i in done.from..n {
+    for i in from..n {
         if let Some(res) = r.result(i) {
             ran += 1;
             ms += res.ms;
@@ -431,17 +593,10 @@ fn finish_build(
         .take()
         .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1000.0);
     build.last = Some(RunReport {
-        from: done.from,
+        from,
         stages_ran: ran,
         compute_ms: ms,
         latency_ms,
     });
     build.published += 1;
-    if build.desired.as_ref().is_some_and(|d| {
-        d.params() == done.runner.params() && Arc::ptr_eq(d.pipeline(), done.runner.pipeline())
-    }) && !build.dirty
-    {
-        build.desired = Some(done.runner.clone());
-    }
-    build.finished = Some(done.runner);
 }

@@ -32,14 +32,43 @@ impl Plugin for TimelinePlugin {
     }
 }
 
-/// Whether egui has the keyboard or the pointer this frame (set by the UI;
-/// keys and clicks then belong to it).
-#[derive(Resource, Debug, Default, Clone, Copy)]
+/// Where the panels are, as the UI last laid them out, so input systems can
+/// tell whether a key or the pointer belongs to a panel or to the scene.
+///
+/// The UI runs after the input systems, so the rectangles are one frame
+/// old; the pointer is tested against them at its *current* position
+/// ([`UiFocus::scene_at`]), which keeps a click that lands right after a
+/// fast mouse move (as `xdotool` makes) from reaching the scene through a
+/// menu.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct UiFocus {
     /// A text field or slider has keyboard focus.
     pub keyboard: bool,
-    /// The pointer is over a panel.
+    /// The pointer is over a panel (as of the last UI pass).
     pub pointer: bool,
+    /// The 3D view between the panels (window logical pixels); `None`
+    /// before the first UI pass or without a UI (tests), when the whole
+    /// window is the scene.
+    pub scene: Option<Rect>,
+    /// Menus, pop-ups and floating windows over the scene.
+    pub floating: Vec<Rect>,
+    /// A menu or pop-up is open: the next click closes it and does nothing
+    /// in the scene.
+    pub popup: bool,
+    /// egui is using the pointer (dragging a slider or a panel edge).
+    pub using_pointer: bool,
+}
+
+impl UiFocus {
+    /// True when a click at `pos` (window logical pixels) belongs to the
+    /// scene: inside the 3D view, not on a floating window, no menu open,
+    /// egui not dragging.
+    pub fn scene_at(&self, pos: Vec2) -> bool {
+        self.scene.is_none_or(|r| r.contains(pos))
+            && !self.floating.iter().any(|r| r.contains(pos))
+            && !self.popup
+            && !self.using_pointer
+    }
 }
 
 /// The position on the timeline.

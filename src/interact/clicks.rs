@@ -1,0 +1,276 @@
+//! Presses, drags and releases in the scene, and the hover.
+//!
+//! A press inside the 3D view starts a gesture. Pressed within
+//! [`MARKER_GRAB_PIXELS`] of a probe marker, it drags that marker: the orbit
+//! camera is switched off until the release, the marker follows the point
+//! under the cursor and the path is searched again as it moves; the whole
+//! drag is one undo step. Otherwise a release within [`CLICK_SLOP_PIXELS`]
+//! of the press is a click, and the active tool ([`Tools`]) says what it
+//! does; a longer movement was the camera's drag. The hover is the element
+//! under the cursor, picked again when the cursor, the stage or what is
+//! shown changes.
+
+use bevy::prelude::*;
+use bevy_panorbit_camera::PanOrbitCamera;
+
+use crate::draw::{self, Legend, Selection};
+use crate::filter::ViewFilter;
+use crate::history::History;
+use crate::interact::pick::{self, PickRay};
+use crate::interact::pointer::ScenePointer;
+use crate::interact::tool::{ClickAction, ProbePoint, Tools};
+use crate::probe::Probe;
+use crate::scene::{self, MainCamera, Surface};
+use crate::stages::{ElementShapes, StageElement, StageGeometry, StageRoot};
+use crate::timeline::Timeline;
+
+/// A press this close to a probe marker (pixels) grabs it.
+pub const MARKER_GRAB_PIXELS: f32 = 10.0;
+/// A release this close to its press (pixels) is a click, not a drag.
+pub const CLICK_SLOP_PIXELS: f32 = 4.0;
+
+/// The element under the cursor.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct Hover(pub Option<StageElement>);
+
+/// The gesture in progress.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct Gesture {
+    /// Where the left button went down in the scene.
+    pub pressed_at: Option<Vec2>,
+    /// The marker being dragged.
+    pub dragging: Option<ProbePoint>,
+    /// The probe's points when the drag began (for undo).
+    pub before: (Option<Vec3>, Option<Vec3>),
+}
+
+/// Where each probe marker is on screen (window logical pixels).
+pub fn marker_pixels(
+    camera: &Camera,
+    tf: &GlobalTransform,
+    probe: &Probe,
+) -> (Option<Vec2>, Option<Vec2>) {
+    let px = |p: Option<Vec3>| p.and_then(|p| camera.world_to_viewport(tf, p).ok());
+    (px(probe.start), px(probe.goal))
+}
+
+/// The marker within grabbing distance of `cursor`, the nearer if both.
+pub fn marker_at(cursor: Vec2, start: Option<Vec2>, goal: Option<Vec2>) -> Option<ProbePoint> {
+    let d = |p: Option<Vec2>| p.map_or(f32::INFINITY, |p| p.distance(cursor));
+    let (ds, dg) = (d(start), d(goal));
+    if ds.min(dg) > MARKER_GRAB_PIXELS {
+        return None;
+    }
+    Some(if ds <= dg {
+        ProbePoint::Start
+    } else {
+        ProbePoint::Goal
+    })
+}
+
+/// The element under `ray` among those shown at the timeline's position.
+pub fn pick_under(
+    ray: &PickRay,
+    timeline: &Timeline,
+    legend: &Legend,
+    filter: &ViewFilter,
+    roots: &Query<(&StageRoot, &StageGeometry, &Children)>,
+    elements: &Query<(&StageElement, &ElementShapes)>,
+) -> Option<StageElement> {
+    let band = filter.prepare.slice;
+    let mut best: Option<(StageElement, pick::Hit)> = None;
+    for (root, geo, children) in roots {
+        let stage_ok = if timeline.accumulate {
+            root.stage <= timeline.current
+        } else {
+            root.stage == timeline.current
+        };
+        if !stage_ok {
+            continue;
+        }
+        let substeps = geo.substeps.len() as u32;
+        for child in children.iter() {
+            let Ok((el, shapes)) = elements.get(child) else {
+                continue;
+            };
+            let shown: Vec<_> = shapes
+                .0
+                .iter()
+                .filter(|p| {
+                    draw::shown(
+                        root.stage,
+                        &p.kind,
+                        p.first_step,
+                        p.last_step,
+                        p.layer,
+                        substeps,
+                        timeline,
+                        legend,
+                        filter,
+                    )
+                })
+                .cloned()
+                .collect();
+            if shown.is_empty() {
+                continue;
+            }
+            if let Some((_, hit)) = pick::pick(ray, band.as_ref(), [(el, shown.as_slice())])
+                && best.as_ref().is_none_or(|(_, b)| hit.rank < b.rank)
+            {
+                best = Some((el.clone(), hit));
+            }
+        }
+    }
+    let (el, hit) = best?;
+    Some(el).filter(|_| hit.t.is_finite())
+}
+
+/// What is drawn, for picking.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct ShownElements<'w, 's> {
+    timeline: Res<'w, Timeline>,
+    legend: Res<'w, Legend>,
+    filter: Res<'w, ViewFilter>,
+    roots: Query<'w, 's, (&'static StageRoot, &'static StageGeometry, &'static Children)>,
+    elements: Query<'w, 's, (&'static StageElement, &'static ElementShapes)>,
+}
+
+/// Turns left-button presses, drags and releases into clicks and marker
+/// moves.
+#[allow(clippy::too_many_arguments)]
+pub fn press_drag_release(
+    mouse: Option<Res<ButtonInput<MouseButton>>>,
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    pointer: Res<ScenePointer>,
+    surface: Res<Surface>,
+    shown: ShownElements,
+    cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
+    mut orbit: Query<&mut PanOrbitCamera, With<MainCamera>>,
+    mut gesture: ResMut<Gesture>,
+    mut tools: ResMut<Tools>,
+    mut probe: ResMut<Probe>,
+    mut selection: ResMut<Selection>,
+    mut history: ResMut<History>,
+) {
+    let Some(mouse) = mouse else { return };
+    let Some(cursor) = pointer.cursor else {
+        return;
+    };
+    let point = || {
+        let r = pointer.ray?;
+        scene::hit(&surface, r.origin, r.dir)
+    };
+    if mouse.just_pressed(MouseButton::Left) {
+        *gesture = Gesture::default();
+        if !pointer.in_scene {
+            return;
+        }
+        gesture.pressed_at = Some(cursor);
+        if let Ok((cam, tf)) = cameras.single() {
+            let (s, g) = marker_pixels(cam, tf, &probe);
+            if let Some(m) = marker_at(cursor, s, g) {
+                gesture.dragging = Some(m);
+                gesture.before = (probe.start, probe.goal);
+                for mut o in &mut orbit {
+                    o.enabled = false;
+                }
+            }
+        }
+        // A press and its release can arrive in the same frame (a click
+        // right after a fast mouse move): go on to the release.
+    }
+    if let Some(marker) = gesture.dragging {
+        if pointer.moved
+            && let Some(at) = point()
+        {
+            match marker {
+                ProbePoint::Start => probe.set_start(at),
+                ProbePoint::Goal => probe.set_goal(at),
+            }
+        }
+        if !mouse.pressed(MouseButton::Left) {
+            history.probe_moved(gesture.before, (probe.start, probe.goal));
+            *gesture = Gesture::default();
+            for mut o in &mut orbit {
+                o.enabled = true;
+            }
+        }
+        return;
+    }
+    if !mouse.just_released(MouseButton::Left) {
+        return;
+    }
+    let Some(start) = gesture.pressed_at.take() else {
+        return;
+    };
+    if start.distance(cursor) > CLICK_SLOP_PIXELS || !pointer.in_scene {
+        return;
+    }
+    let held = |a: KeyCode, b: KeyCode| keys.as_ref().is_some_and(|k| k.pressed(a) || k.pressed(b));
+    let shift = held(KeyCode::ShiftLeft, KeyCode::ShiftRight);
+    let ctrl = held(KeyCode::ControlLeft, KeyCode::ControlRight);
+    let before = (probe.start, probe.goal);
+    match tools.click(shift, ctrl) {
+        ClickAction::Select => {
+            selection.0 = pointer.ray.and_then(|r| {
+                pick_under(&r, &shown.timeline, &shown.legend, &shown.filter, &shown.roots, &shown.elements)
+            });
+        }
+        ClickAction::SetStart => {
+            if let Some(at) = point() {
+                probe.set_start(at);
+            }
+        }
+        ClickAction::SetGoal => {
+            if let Some(at) = point() {
+                probe.set_goal(at);
+            }
+        }
+    }
+    history.probe_moved(before, (probe.start, probe.goal));
+}
+
+/// Keeps [`Hover`] on the element under the cursor.
+#[allow(clippy::too_many_arguments)]
+pub fn update_hover(
+    pointer: Res<ScenePointer>,
+    gesture: Res<Gesture>,
+    timeline: Res<Timeline>,
+    legend: Res<Legend>,
+    filter: Res<ViewFilter>,
+    roots: Query<(&StageRoot, &StageGeometry, &Children)>,
+    changed_roots: Query<(), Changed<StageGeometry>>,
+    elements: Query<(&StageElement, &ElementShapes)>,
+    mut hover: ResMut<Hover>,
+) {
+    let stale = pointer.is_changed()
+        || timeline.is_changed()
+        || legend.is_changed()
+        || filter.is_changed()
+        || !changed_roots.is_empty();
+    if !stale {
+        return;
+    }
+    let next = match (&pointer.ray, gesture.dragging) {
+        (Some(ray), None) => pick_under(ray, &timeline, &legend, &filter, &roots, &elements),
+        _ => None,
+    };
+    if hover.0 != next {
+        hover.0 = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearer_marker_within_reach_is_grabbed() {
+        let s = Some(Vec2::new(100.0, 100.0));
+        let g = Some(Vec2::new(108.0, 100.0));
+        assert_eq!(marker_at(Vec2::new(101.0, 100.0), s, g), Some(ProbePoint::Start));
+        assert_eq!(marker_at(Vec2::new(107.0, 101.0), s, g), Some(ProbePoint::Goal));
+        assert_eq!(marker_at(Vec2::new(130.0, 100.0), s, g), None);
+        assert_eq!(marker_at(Vec2::new(100.0, 100.0), None, None), None);
+    }
+}

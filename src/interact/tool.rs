@@ -1,0 +1,177 @@
+//! The click tools, as RecastDemo has them: one tool is active, chosen on
+//! the toolbar or with a key, and decides what a plain click in the scene
+//! does. Modifier clicks work under every tool.
+//!
+//! | input | inspect tool | probe tool |
+//! |---|---|---|
+//! | click | select and inspect the element under the cursor | set the start, then the goal, alternately |
+//! | Shift+click | set the probe's goal | set the goal |
+//! | Ctrl+click | set the probe's start | set the start |
+//! | drag a marker | move it; the path follows | the same |
+//! | P | switch to the probe tool | back to inspect |
+//! | Esc | clear the probe and the selection | back to inspect |
+
+use bevy::prelude::*;
+
+use crate::probe::Probe;
+use crate::timeline::UiFocus;
+
+/// The tool a plain click uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Tool {
+    /// Click selects the element under the cursor.
+    #[default]
+    Inspect,
+    /// Clicks place the probe's start and goal.
+    Probe,
+}
+
+impl Tool {
+    /// Its name, as the toolbar and the automation report say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Inspect => "inspect",
+            Tool::Probe => "probe",
+        }
+    }
+}
+
+/// Which probe point a plain click of the probe tool places next.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ProbePoint {
+    /// The start.
+    #[default]
+    Start,
+    /// The goal.
+    Goal,
+}
+
+impl ProbePoint {
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProbePoint::Start => "start",
+            ProbePoint::Goal => "goal",
+        }
+    }
+}
+
+/// What a click does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClickAction {
+    /// Select the element under the cursor.
+    Select,
+    /// Put the probe's start at the point under the cursor.
+    SetStart,
+    /// Put the probe's goal there.
+    SetGoal,
+}
+
+/// The active tool and the probe tool's next point.
+#[derive(Resource, Debug, Clone, Default, PartialEq)]
+pub struct Tools {
+    /// The active tool.
+    pub tool: Tool,
+    /// The point the probe tool's next plain click places.
+    pub next: ProbePoint,
+}
+
+impl Tools {
+    /// What a click with these modifiers does, and the tool state after it.
+    pub fn click(&mut self, shift: bool, ctrl: bool) -> ClickAction {
+        if shift {
+            return ClickAction::SetGoal;
+        }
+        if ctrl {
+            return ClickAction::SetStart;
+        }
+        match (self.tool, self.next) {
+            (Tool::Inspect, _) => ClickAction::Select,
+            (Tool::Probe, ProbePoint::Start) => {
+                self.next = ProbePoint::Goal;
+                ClickAction::SetStart
+            }
+            (Tool::Probe, ProbePoint::Goal) => {
+                self.next = ProbePoint::Start;
+                ClickAction::SetGoal
+            }
+        }
+    }
+
+    /// Makes `tool` the active one; entering the probe tool starts with the
+    /// start when none is set yet, else with the goal.
+    pub fn choose(&mut self, tool: Tool, has_start: bool) {
+        if tool == Tool::Probe && self.tool != Tool::Probe {
+            self.next = if has_start {
+                ProbePoint::Goal
+            } else {
+                ProbePoint::Start
+            };
+        }
+        self.tool = tool;
+    }
+}
+
+/// Keeps the tools (no renderer needed).
+pub struct ToolPlugin;
+
+impl Plugin for ToolPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Tools>()
+            .add_systems(Update, tool_keys);
+    }
+}
+
+fn tool_keys(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    focus: Res<UiFocus>,
+    mut tools: ResMut<Tools>,
+    mut probe: ResMut<Probe>,
+    mut selection: ResMut<crate::draw::Selection>,
+) {
+    let Some(keys) = keys else { return };
+    if focus.keyboard {
+        return;
+    }
+    if keys.just_pressed(KeyCode::KeyP) {
+        let next = match tools.tool {
+            Tool::Probe => Tool::Inspect,
+            Tool::Inspect => Tool::Probe,
+        };
+        let has_start = probe.start.is_some();
+        tools.choose(next, has_start);
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        if tools.tool == Tool::Probe {
+            tools.tool = Tool::Inspect;
+        } else {
+            probe.clear();
+            selection.0 = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_probe_tool_alternates_and_modifiers_override() {
+        let mut t = Tools::default();
+        assert_eq!(t.click(false, false), ClickAction::Select);
+        t.choose(Tool::Probe, false);
+        assert_eq!(t.click(false, false), ClickAction::SetStart);
+        assert_eq!(t.click(false, false), ClickAction::SetGoal);
+        assert_eq!(t.click(false, false), ClickAction::SetStart);
+        // Modifiers do not advance the alternation.
+        assert_eq!(t.click(true, false), ClickAction::SetGoal);
+        assert_eq!(t.click(false, true), ClickAction::SetStart);
+        assert_eq!(t.click(false, false), ClickAction::SetGoal);
+        t.choose(Tool::Inspect, true);
+        assert_eq!(t.click(false, false), ClickAction::Select);
+        assert_eq!(t.click(false, true), ClickAction::SetStart);
+        // Re-entering with a start already set places the goal first.
+        t.choose(Tool::Probe, true);
+        assert_eq!(t.click(false, false), ClickAction::SetGoal);
+    }
+}
