@@ -4,8 +4,8 @@
 //! parameters, with every still-valid cached artifact) and the *finished*
 //! one the view shows. A change to the level, the pipeline or a parameter
 //! edits the desired runner; a following frame hands a clone of it to
-//! `AsyncComputeTaskPool`, at most once per [`DEBOUNCE`] while a build is
-//! running (a slider drag), and the last change always builds. The task runs
+//! `AsyncComputeTaskPool`, at most once per [`DEBOUNCE`] (a slider drag),
+//! and the last change always builds. The task runs
 //! the missing stages one at a time and, after each, prepares that stage's
 //! drawing (grouping and triangulating its primitives) and posts it; the
 //! frame never waits, it only takes what has arrived.
@@ -286,7 +286,15 @@ impl Build {
         self.current_published.is_some_and(|last| i <= last)
     }
 
-    /// Builds everything again from the first stage.    /// Builds everything again from the first stage.
+    /// Runs the stages that are missing (after a cancel), keeping the ones
+    /// that finished.
+    pub fn resume(&mut self) {
+        if self.desired.as_ref().is_some_and(|d| d.first_missing() < d.pipeline().stages.len()) {
+            self.mark_dirty();
+        }
+    }
+
+    /// Builds everything again from the first stage.
     pub fn rebuild(&mut self) {
         if let Some(d) = self.desired.as_mut() {
             d.invalidate_from(0);
@@ -359,13 +367,10 @@ fn start_build(mut build: ResMut<Build>, filter: Option<Res<ViewFilter>>) {
     if !build.dirty {
         return;
     }
-    // While a build runs, a newer change waits until DEBOUNCE has passed
-    // since that build started; the last change always builds.
-    if build.running.is_some()
-        && build
-            .last_start
-            .is_some_and(|t| t.elapsed() < DEBOUNCE)
-    {
+    // A change waits until DEBOUNCE has passed since the last build
+    // started (a slider drag builds at most that often); it stays dirty, so
+    // the last change always builds.
+    if build.last_start.is_some_and(|t| t.elapsed() < DEBOUNCE) {
         return;
     }
     build.dirty = false;

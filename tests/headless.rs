@@ -33,6 +33,20 @@ fn settle(app: &mut App) {
     panic!("the build did not finish");
 }
 
+/// Updates until the probe's background search has answered (bounded).
+fn settle_probe(app: &mut App) {
+    let before = app.world().resource::<Probe>().revision;
+    for _ in 0..20_000 {
+        app.update();
+        let searching = app.world().resource::<navscope::probe::ProbeSearch>().is_running();
+        if !searching && app.world().resource::<Probe>().revision > before {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    panic!("the probe's search did not answer");
+}
+
 fn published_at(app: &App) -> u64 {
     app.world().resource::<Build>().published
 }
@@ -300,7 +314,7 @@ fn probing_a_path_between_two_nodes_finds_it() {
         probe.set_start(a);
         probe.set_goal(b);
     }
-    app.update();
+    settle_probe(&mut app);
     match &app.world().resource::<Probe>().outcome {
         Some(ProbeOutcome::Searched { result, .. }) => {
             assert!(result.found);
@@ -318,7 +332,7 @@ fn probing_a_path_between_two_nodes_finds_it() {
     app.world_mut()
         .resource_mut::<Probe>()
         .set_goal(Vec3::new(1.0e6, 0.0, 1.0e6));
-    app.update();
+    settle_probe(&mut app);
     match &app.world().resource::<Probe>().outcome {
         Some(ProbeOutcome::NoPath(why)) => assert!(why.contains("goal"), "{why}"),
         other => panic!("expected an explanation, got {other:?}"),

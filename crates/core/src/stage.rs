@@ -368,6 +368,10 @@ impl Runner {
         {
             return 0;
         }
+        // The two share a history: keep the larger execution counts.
+        for (mine, theirs) in self.executions.iter_mut().zip(&other.executions) {
+            *mine = (*mine).max(*theirs);
+        }
         let mut taken = 0;
         for i in 0..self.results.len() {
             let same_inputs = self.pipeline.stages[i]
