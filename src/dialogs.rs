@@ -85,6 +85,20 @@ pub struct PathPrompt {
     pub text: String,
     /// Why the field is shown.
     pub why: String,
+    /// Shown for the first time: the UI focuses the field and selects the
+    /// proposed path, so typing replaces it.
+    pub fresh: bool,
+}
+
+/// The proposed file as an absolute path in the working directory, so the
+/// user sees where it goes.
+fn proposed(name: &str) -> String {
+    if name.is_empty() {
+        return String::new();
+    }
+    std::env::current_dir()
+        .map(|d| d.join(name).display().to_string())
+        .unwrap_or_else(|_| name.to_string())
 }
 
 /// Dialogs in flight and the fallback path field.
@@ -108,8 +122,9 @@ impl Dialogs {
         if !portal_available() {
             self.prompt = Some(PathPrompt {
                 action,
-                text: suggested.to_string(),
+                text: proposed(suggested),
                 why: "No file dialog is available here (no desktop portal): type a path.".into(),
+                fresh: true,
             });
             return;
         }
@@ -179,6 +194,7 @@ fn deliver(
                     action,
                     text: String::new(),
                     why: "The file dialog could not be shown: type a path.".into(),
+                    fresh: true,
                 });
             }
             None => {}

@@ -2,8 +2,6 @@
 //! contract) or OBJ, and screenshots of the window; and the File menu's
 //! keyboard shortcuts.
 
-use std::path::Path;
-
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
@@ -28,9 +26,13 @@ impl Plugin for ExportPlugin {
 /// The file name a save dialog proposes for `action`: the level's name,
 /// the pipeline and the kind of file.
 pub fn suggested_name(action: FileAction, current: &CurrentLevel, build: &Build) -> String {
-    let stem = Path::new(&current.level.source)
-        .file_stem()
-        .map_or("level".to_string(), |s| s.to_string_lossy().into_owned());
+    // Embedded levels have a source like "<embedded default>".
+    let stem = match current.path.as_deref() {
+        Some(p) => p
+            .file_stem()
+            .map_or("level".to_string(), |s| s.to_string_lossy().into_owned()),
+        None => "default".to_string(),
+    };
     let pipeline = build.pipeline().map_or("mesh", |p| p.id);
     match action {
         FileAction::ExportJson => format!("{stem}-{pipeline}.navmesh.json"),
@@ -63,8 +65,7 @@ fn file_shortcuts(
     if focus.keyboard {
         return;
     }
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    let (ctrl, shift) = (crate::keys::ctrl(&keys), crate::keys::shift(&keys));
     let action = if keys.just_pressed(KeyCode::F12) {
         Some(FileAction::Screenshot)
     } else if !ctrl {

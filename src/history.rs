@@ -164,8 +164,7 @@ fn shortcuts(
     if focus.keyboard {
         return;
     }
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    let (ctrl, shift) = (crate::keys::ctrl(&keys), crate::keys::shift(&keys));
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
         out.write(if shift {
             HistoryCommand::Redo

@@ -31,6 +31,7 @@ pub mod history;
 pub mod inspector;
 pub mod interact;
 pub mod journal;
+pub mod keys;
 pub mod levels;
 pub mod overlay;
 pub mod panels;

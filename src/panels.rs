@@ -435,11 +435,23 @@ fn path_prompt(ctx: &egui::Context, s: &mut UiState) {
         .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
         .show(ctx, |ui| {
             ui.label(&prompt.why);
-            let field = ui.add(
-                egui::TextEdit::singleline(&mut prompt.text)
-                    .desired_width(420.0)
-                    .hint_text("/path/to/file"),
-            );
+            let len = prompt.text.chars().count();
+            let mut out = egui::TextEdit::singleline(&mut prompt.text)
+                .id(egui::Id::new("path-prompt"))
+                .desired_width(420.0)
+                .hint_text("/path/to/file")
+                .show(ui);
+            if prompt.fresh {
+                // Focused, with the proposed path selected: typing replaces it.
+                prompt.fresh = false;
+                out.state.cursor.set_char_range(Some(egui::text::CCursorRange::two(
+                    egui::text::CCursor::new(0),
+                    egui::text::CCursor::new(len),
+                )));
+                out.state.store(ui.ctx(), out.response.id);
+                out.response.request_focus();
+            }
+            let field = out.response;
             s.tag("dialog/path", &field);
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             ui.horizontal(|ui| {

@@ -441,7 +441,7 @@ fn draw_probe(
                 (a.min(e.f), b.max(e.f))
             });
         for e in &trace.expansions[..shown] {
-            let c = expansion_color(e.f, fmin, fmax).with_alpha(0.7);
+            let c = expansion_color(e.f, fmin, fmax).with_alpha(0.55);
             if let (Some(p), Some(q)) = (pos(e.node), e.parent.and_then(pos)) {
                 gizmos.line(q, p, c);
             }
@@ -475,7 +475,8 @@ fn draw_probe(
         let c = Color::srgb_u8(cr, cg, cb);
         // Dashed, so it never reads as the path itself.
         for w in corridor.windows(2) {
-            let (a, b) = (w[0] + lift, w[1] + lift);
+            // Above the expansion edges it runs along.
+            let (a, b) = (w[0] + lift * 2.0, w[1] + lift * 2.0);
             let n = ((a.distance(b) / (unit * 0.01)).ceil() as usize).clamp(1, 200);
             for k in (0..n).step_by(2) {
                 let (s, e) = (k as f32 / n as f32, ((k + 1) as f32 / n as f32).min(1.0));

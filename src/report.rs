@@ -114,6 +114,9 @@ fn write_report(
     probe: Res<Probe>,
     selection: Res<crate::draw::Selection>,
     hover: Option<Res<Hover>>,
+    pointer: Option<Res<crate::interact::pointer::ScenePointer>>,
+    gesture: Option<Res<crate::interact::clicks::Gesture>>,
+    focus: Res<crate::timeline::UiFocus>,
     history: Res<History>,
     journal: Res<Journal>,
 ) {
@@ -163,6 +166,13 @@ fn write_report(
             "found": probe.outcome.as_ref().map(|o| o.found()),
             "length": probe.outcome.as_ref().and_then(|o| o.length()),
             "revision": probe.revision,
+        },
+        "pointer": {
+            "in_scene": pointer.as_ref().is_some_and(|p| p.in_scene),
+            "dragging": gesture.as_ref().and_then(|g| g.dragging).map(|m| m.name()),
+            "ui_popup": focus.popup,
+            "ui_using_pointer": focus.using_pointer,
+            "floating": focus.floating.iter().map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]).collect::<Vec<_>>(),
         },
         "selection": element(&selection.0),
         "hover": element(&hover.map(|h| h.0.clone()).unwrap_or_default()),

@@ -206,9 +206,8 @@ pub fn press_drag_release(
     if start.distance(cursor) > CLICK_SLOP_PIXELS || !pointer.in_scene {
         return;
     }
-    let held = |a: KeyCode, b: KeyCode| keys.as_ref().is_some_and(|k| k.pressed(a) || k.pressed(b));
-    let shift = held(KeyCode::ShiftLeft, KeyCode::ShiftRight);
-    let ctrl = held(KeyCode::ControlLeft, KeyCode::ControlRight);
+    let shift = keys.as_ref().is_some_and(|k| crate::keys::shift(k));
+    let ctrl = keys.as_ref().is_some_and(|k| crate::keys::ctrl(k));
     let before = (probe.start, probe.goal);
     match tools.click(shift, ctrl) {
         ClickAction::Select => {
