@@ -1190,9 +1190,11 @@ fn draw_highlights(
             for (a, b, _) in &g.lines {
                 gizmos.line(*a + up, *b + up, color);
             }
-            for (t, _) in &g.triangles {
-                for k in 0..3 {
-                    gizmos.line(t[k] + up, t[(k + 1) % 3] + up, color.with_alpha(0.35));
+            if g.lines.is_empty() {
+                for (t, _) in &g.triangles {
+                    for k in 0..3 {
+                        gizmos.line(t[k] + up, t[(k + 1) % 3] + up, color.with_alpha(0.5));
+                    }
                 }
             }
             for (at, r, _) in &g.points {

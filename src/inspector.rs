@@ -208,6 +208,11 @@ pub fn inspector_panel(ui: &mut egui::Ui, s: &mut UiState) {
             let family = |k: &str| k.split('/').next().unwrap_or(k).to_string();
             let linkable = |kind: &str| stage_kinds.iter().any(|k| family(k) == kind);
             let mut clicked = None;
+            // A one-item list (an element's single record) reads as the record.
+            let value = match value {
+                Value::Array(mut a) if a.len() == 1 => a.remove(0),
+                v => v,
+            };
             egui::ScrollArea::vertical()
                 .max_height(280.0)
                 .id_salt("inspect")

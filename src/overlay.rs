@@ -94,13 +94,19 @@ pub fn labels<'a>(
                     return;
                 }
                 if let Some(pos) = project(cam, tf, *at) {
-                    painter.text(
-                        pos,
-                        egui::Align2::CENTER_CENTER,
-                        text,
+                    let galley = painter.layout_no_wrap(
+                        text.clone(),
                         egui::FontId::proportional(12.0),
                         egui::Color32::from_rgb(30, 30, 40),
                     );
+                    // Centred on its point, but kept inside the view so a
+                    // summary at the level's corner is not cut off.
+                    let clip = painter.clip_rect();
+                    let size = galley.size();
+                    let min = (pos - size / 2.0)
+                        .max(clip.min)
+                        .min((clip.max - size).max(clip.min));
+                    painter.galley(min, galley, egui::Color32::from_rgb(30, 30, 40));
                     drawn += 1;
                 }
             }

@@ -513,6 +513,7 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
         let tip = format!("{tip}{reader}");
         ui.horizontal(|ui| {
             let mut new: Option<ParamValue> = None;
+            let mut widget: Option<egui::Response> = None;
             ui.label(&spec.label).on_hover_text(&tip);
             match (&spec.kind, &value) {
                 (ParamKind::Float { min, max, step }, v) => {
@@ -528,9 +529,11 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
                     if !spec.unit.is_empty() {
                         slider = slider.suffix(format!(" {}", spec.unit));
                     }
-                    if ui.add(slider).on_hover_text(&tip).changed() {
+                    let resp = ui.add(slider).on_hover_text(&tip);
+                    if resp.changed() {
                         new = Some(ParamValue::Float(x));
                     }
+                    widget = Some(resp);
                 }
                 (ParamKind::Int { min, max }, v) => {
                     let mut i = if let ParamValue::Int(i) = v { *i } else { *min };
@@ -538,15 +541,19 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
                     if !spec.unit.is_empty() {
                         slider = slider.suffix(format!(" {}", spec.unit));
                     }
-                    if ui.add(slider).on_hover_text(&tip).changed() {
+                    let resp = ui.add(slider).on_hover_text(&tip);
+                    if resp.changed() {
                         new = Some(ParamValue::Int(i));
                     }
+                    widget = Some(resp);
                 }
                 (ParamKind::Bool, v) => {
                     let mut b = matches!(v, ParamValue::Bool(true));
-                    if ui.checkbox(&mut b, "").on_hover_text(&tip).changed() {
+                    let resp = ui.checkbox(&mut b, "").on_hover_text(&tip);
+                    if resp.changed() {
                         new = Some(ParamValue::Bool(b));
                     }
+                    widget = Some(resp);
                 }
                 (ParamKind::Choice { options }, v) => {
                     let cur = v.to_string();
@@ -579,6 +586,9 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
             {
                 s.param_commands
                     .write(ParamCommand::Reset(spec.name.clone()));
+            }
+            if let Some(r) = &widget {
+                s.tag(&format!("param/{}", spec.name), r);
             }
             if let Some(v) = new {
                 s.param_commands
@@ -762,9 +772,17 @@ fn help_window(ui: &mut egui::Ui) {
             ("F", "frame the level"),
             ("T", "top-down orthographic view"),
             ("G", "grid and axes"),
-            ("Click", "probe start + inspect element"),
-            ("Shift-click", "probe goal"),
-            ("Esc", "clear the probe"),
+            ("Click", "inspect tool: select and inspect; probe tool: start, then goal"),
+            ("P", "probe tool on / off (toolbar: 🔍 Inspect, 📍 Probe)"),
+            ("Ctrl-click", "put the probe's start here (any tool)"),
+            ("Shift-click", "put the probe's goal here (any tool)"),
+            ("Drag a marker", "move the start or goal; the path follows"),
+            ("Esc", "probe tool: back to inspect; inspect: clear probe and selection"),
+            ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo parameter edits, presets, probe moves"),
+            ("Ctrl+O", "open a level"),
+            ("Ctrl+E / Ctrl+Shift+E", "export the NavMesh as JSON / OBJ"),
+            ("Ctrl+S / Ctrl+L", "save / load a parameter preset"),
+            ("F12", "save a screenshot"),
             ("Drag (left / right)", "orbit / pan (top view: right pans)"),
             ("Wheel", "zoom"),
             ("F1", "this window"),

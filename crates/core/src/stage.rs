@@ -90,17 +90,20 @@ pub trait Artifact: Any + Send + Sync + Debug + ToJson {
     /// Element ids are unique per kind only, so a viewer that knows the kind
     /// of what was clicked asks this. Artifacts that draw several kinds
     /// whose ids overlap override it; the default answers
-    /// [`describe`](Self::describe) for ids of the kinds that partition
-    /// their ids, and the element's primitives of that kind otherwise.
+    /// [`describe`](Self::describe) when every primitive with that id is of
+    /// one kind family (`cell` and `cell/centroid` are one element), and
+    /// the element's primitives of that kind when families share the id.
     fn describe_element(&self, kind: &str, element: u32) -> serde_json::Value {
         let prims: Vec<_> = self
             .primitives()
             .into_iter()
             .filter(|p| p.element == element)
             .collect();
-        let kinds: std::collections::BTreeSet<&str> =
-            prims.iter().map(|p| p.kind.as_str()).collect();
-        if kinds.len() <= 1 {
+        // Kinds of one family (`cell`, `cell/centroid`) are one element.
+        let family = |k: &str| k.split('/').next().unwrap_or(k).to_string();
+        let families: std::collections::BTreeSet<String> =
+            prims.iter().map(|p| family(&p.kind)).collect();
+        if families.len() <= 1 {
             return self.describe(element);
         }
         let own: Vec<_> = prims.iter().filter(|p| p.kind == kind).collect();
@@ -681,6 +684,7 @@ mod tests {
                     Primitive::new("a", 0, Shape::Point(Vec3::ZERO)),
                     Primitive::new("b", 0, Shape::Point(Vec3::ONE)),
                     Primitive::new("b", 1, Shape::Point(Vec3::X)),
+                    Primitive::new("b/centroid", 1, Shape::Point(Vec3::Y)),
                 ]
             }
         }
@@ -688,7 +692,8 @@ mod tests {
         assert_eq!(a.as_array().unwrap().len(), 1);
         assert_eq!(a[0]["kind"], "a");
         assert_eq!(Two.describe_element("b", 0)[0]["kind"], "b");
-        // One kind only: the artifact's own description.
+        // One kind family only (`b`, `b/centroid`): the artifact's own
+        // description.
         assert_eq!(Two.describe_element("b", 1), Two.describe(1));
     }
 
