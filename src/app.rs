@@ -19,12 +19,13 @@ use crate::history::HistoryPlugin;
 use crate::interact::InteractPlugin;
 use crate::interact::tool::ToolPlugin;
 use crate::report::ReportPlugin;
-use crate::levels::{LevelRequest, LevelsPlugin};
+use crate::levels::{LevelRequest, LevelsPlugin, Settings};
 use crate::panels::PanelsPlugin;
 use crate::params::ParamsPlugin;
 use crate::probe::{ProbeDrawPlugin, ProbePlugin};
 use crate::probe_answer::ProbeAnswerPlugin;
 use crate::scene::ScenePlugin;
+use crate::session::SessionPlugin;
 use crate::stages::StagesPlugin;
 use crate::timeline::{Timeline, TimelinePlugin};
 
@@ -100,7 +101,18 @@ pub fn windowed(args: &Args) -> App {
     } else {
         LevelsPlugin::persistent()
     };
+    let persistent = levels.is_persistent();
     add_core(&mut app, levels);
+    if persistent {
+        app.add_plugins(SessionPlugin);
+        // The last level comes back when none is given.
+        if args.level.is_none()
+            && let Some(last) = app.world().resource::<Settings>().recent.first().cloned()
+            && last.is_file()
+        {
+            app.world_mut().write_message(LevelRequest::Open(last));
+        }
+    }
     app.add_plugins((
         ScenePlugin,
         InteractPlugin,

@@ -41,6 +41,11 @@ impl LevelsPlugin {
         }
     }
 
+    /// True when settings are kept in a file between runs.
+    pub fn is_persistent(&self) -> bool {
+        self.settings_file.is_some()
+    }
+
     /// Settings kept in memory only.
     pub fn ephemeral() -> Self {
         Self {
@@ -129,13 +134,21 @@ pub struct HotReload {
     timer: Timer,
 }
 
-/// Settings kept between runs: recent files and the pipeline per file.
+/// Settings kept between runs: recent files, and per file the pipeline,
+/// the stage on screen and the parameters (see [`crate::session`]).
 #[derive(Resource, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Settings {
-    /// Most recent first.
+    /// Most recent first; the first is opened at start when no level is
+    /// given.
     pub recent: Vec<PathBuf>,
     /// Pipeline id per file (by absolute path).
     pub pipelines: BTreeMap<String, String>,
+    /// Stage index per file and pipeline (`path|pipeline`).
+    #[serde(default)]
+    pub stages: BTreeMap<String, usize>,
+    /// Parameter values (a RON preset) per file and pipeline.
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
     #[serde(skip)]
     file: Option<PathBuf>,
 }
@@ -150,7 +163,8 @@ impl Settings {
             .unwrap_or_default()
     }
 
-    fn save(&self, journal: &mut Journal) {
+    /// Writes the settings file (nothing for in-memory settings).
+    pub fn save(&self, journal: &mut Journal) {
         let Some(file) = &self.file else { return };
         let text = match ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default()) {
             Ok(t) => t,
@@ -187,7 +201,8 @@ fn absolute(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-fn key(path: &Path) -> String {
+/// The settings key of a level file (its absolute path).
+pub fn key(path: &Path) -> String {
     absolute(path).to_string_lossy().into_owned()
 }
 

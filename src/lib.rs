@@ -41,6 +41,7 @@ pub mod probe_answer;
 pub mod probe_panel;
 pub mod report;
 pub mod scene;
+pub mod session;
 pub mod stages;
 pub mod tessellate;
 pub mod timeline;
