@@ -35,7 +35,12 @@
 //! and the super-graph's in [`supergraph::SuperGraph::mesh`]. Path search
 //! reuses navscope-path's A* on both levels of the hierarchy; the two-level
 //! logic, the start-node skip and line-of-sight shortcutting are here
-//! ([`raster_stages::SuperGraphArtifact::route`]).
+//! ([`raster_stages::SuperGraphArtifact::route`]). Path queries (the app's
+//! probe, `navscope-cli path`) are answered by the `supergraph` stage's
+//! `path_between` with the article's scheme (base search within the regions
+//! of the super path), drawing the regions the super-graph search expanded
+//! and the super path beside the path. Dual-graph triangle nodes carry
+//! their inscribed radius as the NavMesh node `radius`.
 //!
 //! ## Written by hand, and why
 //! * The exact Euclidean distance transform (Felzenszwalb-Huttenlocher):

@@ -8,7 +8,7 @@ use glam::{DVec2, DVec3, Vec3};
 use navscope_core::draw::{Primitive, Shape};
 use navscope_core::geom::plan_to_world;
 use navscope_core::level::{LevelData, RasterPlan};
-use navscope_core::{Artifact, NavMesh, StageContext, StageError};
+use navscope_core::{Artifact, NavMesh, PathAnswer, StageContext, StageError};
 use navscope_path::Locator;
 use serde::Serialize;
 
@@ -282,6 +282,7 @@ impl Artifact for GraphsArtifact {
             ("dual_nodes", self.dual.mesh.nodes.len() as u64),
             ("dual_links", self.dual.mesh.links.len() as u64 / 2),
             ("repaired_edges", self.dual.repaired.len() as u64),
+            ("narrow_edges", self.dual.narrow.len() as u64),
             ("guards", self.gallery.guards.len() as u64),
             ("connectors", self.gallery.connectors.len() as u64),
             ("gallery_links", self.gallery.edges.len() as u64),
@@ -289,8 +290,9 @@ impl Artifact for GraphsArtifact {
     }
 
     /// Dual nodes as `node/dual` circles of their inscribed radius
-    /// (element: triangle), `edge/dual` and `edge/dual/repaired` (element:
-    /// first triangle), `edge/incentre` (incentre to corner) and
+    /// (element: triangle), `edge/dual`, `edge/dual/narrow` (a wall enters
+    /// the corridor between the two incircles) and `edge/dual/repaired`
+    /// (element: first triangle), `edge/incentre` (incentre to corner) and
     /// `edge/triangulation` (element: node), guards as `node/guard`,
     /// connecting nodes as `node/connector` and `edge/gallery` links
     /// (element: gallery node).
@@ -314,11 +316,12 @@ impl Artifact for GraphsArtifact {
         }
         let pos = |n: u32| d.mesh.nodes[n as usize].position.as_vec3();
         for &(a, b) in &d.dual_edges {
-            out.push(Primitive::new(
-                "edge/dual",
-                a,
-                Shape::Segment(pos(a), pos(b)),
-            ));
+            let kind = if d.narrow.binary_search(&(a, b)).is_ok() {
+                "edge/dual/narrow"
+            } else {
+                "edge/dual"
+            };
+            out.push(Primitive::new(kind, a, Shape::Segment(pos(a), pos(b))));
         }
         let vnode = |v: u32| {
             d.vertex_nodes
@@ -505,6 +508,82 @@ impl Artifact for SuperGraphArtifact {
 
     fn navmesh(&self) -> Option<&NavMesh> {
         Some(&self.dual.mesh)
+    }
+
+    /// The article's two-level answer ([`SuperGraphArtifact::route_within_regions`]):
+    /// the path as `path` (element 0), the super level of the search as
+    /// the regions it expanded (`region/expanded`, element: region), the
+    /// super path through the region centres (`path/super`, element 0)
+    /// and the start and goal points (`path/start`, `path/goal`).
+    fn path_between(&self, from: Vec3, to: Vec3) -> Option<Result<PathAnswer, String>> {
+        Some(
+            self.route_within_regions(from.as_dvec3(), to.as_dvec3())
+                .and_then(|r| self.answer(&r)),
+        )
+    }
+}
+
+impl SuperGraphArtifact {
+    /// A found route as the probe's answer; "no path" is an error naming
+    /// the work the super-graph did to prove it.
+    fn answer(&self, r: &Route) -> Result<PathAnswer, String> {
+        if !r.found {
+            return Err(format!(
+                "no path: the super-graph search expanded {} regions without reaching the goal's",
+                r.super_expansions
+            ));
+        }
+        let mut primitives = Vec::new();
+        for &reg in &r.expanded_regions {
+            for (_, tri) in self.regions.iter().filter(|(q, _)| *q == reg) {
+                primitives.push(Primitive::new(
+                    "region/expanded",
+                    reg,
+                    Shape::Polygon {
+                        outer: tri.iter().map(|p| p.as_vec3()).collect(),
+                        holes: vec![],
+                    },
+                ));
+            }
+        }
+        let centre = |reg: u32| self.graph.mesh.nodes[reg as usize].position.as_vec3();
+        primitives.push(Primitive::new(
+            "path/super",
+            0,
+            Shape::Polyline {
+                points: r.regions.iter().map(|&reg| centre(reg)).collect(),
+                closed: false,
+            },
+        ));
+        let waypoints: Vec<Vec3> = r.waypoints.iter().map(|p| p.as_vec3()).collect();
+        primitives.push(Primitive::new(
+            "path",
+            0,
+            Shape::Polyline {
+                points: waypoints.clone(),
+                closed: false,
+            },
+        ));
+        for (kind, p) in [
+            ("path/start", waypoints.first()),
+            ("path/goal", waypoints.last()),
+        ] {
+            if let Some(p) = p {
+                primitives.push(Primitive::new(kind, 0, Shape::Point(*p)));
+            }
+        }
+        Ok(PathAnswer {
+            waypoints,
+            length: r.length,
+            summary: format!(
+                "{} regions expanded, super path of {} regions · {} base nodes expanded · {} start nodes skipped",
+                r.super_expansions,
+                r.regions.len(),
+                r.base_expansions,
+                r.skipped_start_nodes
+            ),
+            primitives,
+        })
     }
 }
 

@@ -45,6 +45,26 @@ proptest! {
                 prop_assert!(sg.walls().clear(a, b));
             }
         }
+        // Triangle nodes carry their inscribed radius: the incircle touches
+        // every side and no wall enters it; vertex nodes carry none.
+        for (k, n) in g.dual.mesh.nodes.iter().enumerate() {
+            if k < t.triangles.len() {
+                let r = n.radius.unwrap();
+                let [p, q, s] = t.corners(k);
+                let c = world_to_plan(n.position);
+                for (u, v) in [(p, q), (q, s), (s, p)] {
+                    prop_assert!((navscope_core::geom::point_segment_distance(u, v, c) - r).abs() <= 1e-9 * (1.0 + r));
+                }
+                prop_assert!(sg.walls().corridor_clear(c, r, c, r));
+            } else {
+                prop_assert!(n.radius.is_none());
+            }
+        }
+        for &(a, b) in &g.dual.dual_edges {
+            let (ca, cb) = (g.dual.incentres[a as usize], g.dual.incentres[b as usize]);
+            let clear = sg.walls().corridor_clear(ca, g.dual.radii[a as usize], cb, g.dual.radii[b as usize]);
+            prop_assert_eq!(clear, g.dual.narrow.binary_search(&(a, b)).is_err());
+        }
         for k in 0..t.triangles.len() {
             let guard = g.gallery.guards[g.gallery.seen_by[k] as usize];
             prop_assert!(sg.walls().sees_triangle(t.vertices[guard as usize], t.corners(k)));
@@ -124,6 +144,57 @@ proptest! {
                 prop_assert_eq!(c.free.len(), 1);
                 let ring = Polygon::new(c.free[0][0].clone());
                 prop_assert!(ring.contains(plan.nodes[k].at, true) || ring.boundary_distance(plan.nodes[k].at) < 1e-6);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Random rasters and random queries between points inside the
+    /// triangles: every leg of a route (both modes) is clear, its ends are
+    /// the query points, the article's answer (`path_between`) agrees with
+    /// the route, and "no path" comes only from different free components.
+    #[test]
+    fn routes_keep_line_of_sight(w in 4u32..20, h in 4u32..20, bits in proptest::collection::vec(0u8..4, 400), queries in proptest::collection::vec((0.0f64..1.0, 0.0f64..1.0, 0.0f64..1.0, 0.0f64..1.0), 6), tol in 0.0f64..2.0) {
+        let obstacle: Vec<u8> = (0..(w * h) as usize).map(|i| (bits[i] == 0) as u8).collect();
+        let lvl = Level { source: "random".into(), data: LevelData::Raster(RasterPlan { width: w, height: h, metres_per_pixel: 1.0, obstacle, rgba: vec![] }) };
+        let r = run(navscope_navgraph::pipeline(), lvl, &[("simplify_tolerance", ParamValue::Float(tol)), ("agent_radius", ParamValue::Float(0.0)), ("region_size", ParamValue::Float(3.0))]);
+        let t = &artifact::<TriangulationArtifact>(&r, "triangulate").triangulation;
+        prop_assume!(!t.triangles.is_empty());
+        let sg = artifact::<SuperGraphArtifact>(&r, "supergraph");
+        // A point inside triangle k at barycentric-ish weights.
+        let inside = |k: usize, a: f64, b: f64| {
+            let [p, q, s] = t.corners(k);
+            let (a, b) = if a + b > 1.0 { (1.0 - a, 1.0 - b) } else { (a, b) };
+            let c = 1.0 - a - b;
+            let (a, b, c) = (0.02 + 0.94 * a, 0.02 + 0.94 * b, 0.02 + 0.94 * c);
+            (p * a + q * b + s * c) / (a + b + c)
+        };
+        let nt = t.triangles.len();
+        for (i, &(u, v, x, y)) in queries.iter().enumerate() {
+            let (ka, kb) = ((u * nt as f64) as usize % nt, (x * nt as f64) as usize % nt);
+            // f32-exact points, so `path_between` answers the same query.
+            let a = navscope_core::geom::plan_to_world(inside(ka, v, y), 0.0).as_vec3().as_dvec3();
+            let b = navscope_core::geom::plan_to_world(inside(kb, y, u), 0.0).as_vec3().as_dvec3();
+            for within in [false, true] {
+                let route = if within { sg.route_within_regions(a, b) } else { sg.route(a, b) }.unwrap();
+                if !route.found {
+                    prop_assert!(route.regions.is_empty() || within, "query {i}");
+                    continue;
+                }
+                prop_assert_eq!(route.waypoints.first().copied(), Some(a));
+                prop_assert_eq!(route.waypoints.last().copied(), Some(b));
+                for leg in route.waypoints.windows(2) {
+                    prop_assert!(sg.walls().clear(world_to_plan(leg[0]), world_to_plan(leg[1])), "query {i}: leg {:?} crosses a wall", leg);
+                }
+                prop_assert!(route.length + 1e-9 >= a.distance(b));
+                if within {
+                    let answer = navscope_core::Artifact::path_between(sg, a.as_vec3(), b.as_vec3()).unwrap().unwrap();
+                    prop_assert!((answer.length - route.length).abs() < 1e-9);
+                    prop_assert!(answer.primitives.iter().any(|p| p.kind == "path/super"));
+                }
             }
         }
     }
