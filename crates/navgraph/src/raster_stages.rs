@@ -529,7 +529,7 @@ impl SuperGraphArtifact {
     fn answer(&self, r: &Route) -> Result<PathAnswer, String> {
         if !r.found {
             return Err(format!(
-                "no path: the super-graph search expanded {} regions without reaching the goal's",
+                "the super-graph search expanded {} regions without reaching the goal's",
                 r.super_expansions
             ));
         }
