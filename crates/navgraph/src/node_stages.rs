@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use glam::{DVec2, Vec3};
 use navscope_core::draw::{Primitive, Shape};
-use navscope_core::geom::plan_to_world;
+use navscope_core::geom::{plan_to_world, world_to_plan};
 use navscope_core::level::{Blocker, FloorPlan, LevelData};
-use navscope_core::{Artifact, LinkKind, NavMesh, StageContext, StageError, Stance};
+use navscope_core::{Artifact, LinkKind, NavMesh, PathAnswer, StageContext, StageError, Stance};
 use serde::Serialize;
 
-use crate::nodes::{CellCheck, GraphEdge, delaunay_graph, voronoi_check};
+use crate::nodes::{CellCheck, GraphEdge, delaunay_graph, node_path, voronoi_check};
 use crate::primitives::outline;
 
 fn v3(p: DVec2) -> Vec3 {
@@ -229,6 +229,9 @@ pub struct VoronoiArtifact {
     pub names: Vec<String>,
     #[serde(skip)]
     edges: Vec<(DVec2, DVec2)>,
+    /// What a path query needs: the plan, the agent radius and the graph.
+    #[serde(skip)]
+    query: (FloorPlan, f64, NavMesh),
 }
 
 impl VoronoiArtifact {
@@ -294,6 +297,56 @@ impl Artifact for VoronoiArtifact {
         out
     }
 
+    /// The path over the nodes, each end located by visibility
+    /// ([`node_path`]): `path` (element 0), `path/locate` legs from the
+    /// query points to their nodes (element 0 start, 1 goal), and nearer
+    /// nodes hidden behind walls as `node/hidden` (element: node).
+    fn path_between(&self, from: Vec3, to: Vec3) -> Option<Result<PathAnswer, String>> {
+        let (plan, radius, mesh) = &self.query;
+        let (a, b) = (world_to_plan(from.as_dvec3()), world_to_plan(to.as_dvec3()));
+        Some(node_path(plan, *radius, mesh, a, b).and_then(|p| {
+            let p = p.ok_or("the start's and the goal's nodes are not connected")?;
+            let mut primitives = vec![Primitive::new(
+                "path",
+                0,
+                Shape::Polyline {
+                    points: p.points.iter().map(|q| v3(*q)).collect(),
+                    closed: false,
+                },
+            )];
+            let n = p.points.len();
+            for (k, (q, r)) in [(p.points[0], p.points[1]), (p.points[n - 1], p.points[n - 2])]
+                .into_iter()
+                .enumerate()
+            {
+                primitives.push(Primitive::new(
+                    "path/locate",
+                    k as u32,
+                    Shape::Segment(v3(q), v3(r)),
+                ));
+            }
+            for &h in p.hidden_from_start.iter().chain(&p.hidden_from_goal) {
+                primitives.push(Primitive::new(
+                    "node/hidden",
+                    h,
+                    Shape::Point(v3(plan.nodes[h as usize].at)),
+                ));
+            }
+            let hidden = p.hidden_from_start.len() + p.hidden_from_goal.len();
+            Ok(PathAnswer {
+                waypoints: p.points.iter().map(|q| v3(*q)).collect(),
+                length: p.length,
+                summary: format!(
+                    "start at node '{}', goal at node '{}' (nearest visible; {hidden} nearer nodes hidden) · {} expansions",
+                    self.names[p.nodes[0] as usize],
+                    self.names[p.nodes[p.nodes.len() - 1] as usize],
+                    p.expansions
+                ),
+                primitives,
+            })
+        }))
+    }
+
     fn describe(&self, element: u32) -> serde_json::Value {
         let Some(c) = self.cells.get(element as usize) else {
             return serde_json::Value::Null;
@@ -321,5 +374,6 @@ pub fn stage_voronoi(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError
         cells,
         names: p.nodes.iter().map(|n| n.name.clone()).collect(),
         edges,
+        query: (p.clone(), ctx.params.float("agent_radius"), d.mesh.clone()),
     }))
 }

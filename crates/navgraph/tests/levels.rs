@@ -357,3 +357,56 @@ fn the_hall_columns_bite_every_cell_that_holds_them() {
     }
     assert!(seen.iter().all(|&s| s));
 }
+
+/// The article's Figure 4 failure: just east of the wall the nearest node
+/// ("west") stands behind it. The query is located by visibility instead,
+/// at "east", and every leg of the answer stays out of blocked space.
+#[test]
+fn figure4_queries_start_at_the_nearest_visible_node() {
+    use navscope_core::geom::plan_to_world;
+    let lvl = level("assets/levels/navgraph/figure4.ron");
+    let LevelData::FloorPlan(plan) = lvl.data.clone() else {
+        panic!("figure4 is a floor plan");
+    };
+    let r = run(navscope_navgraph::nodes_pipeline(), lvl, &[]);
+    let v = artifact::<VoronoiArtifact>(&r, "voronoi");
+    let at = |name: &str| plan.nodes.iter().find(|n| n.name == name).unwrap().at;
+    // 0.55 m east of the wall's face (inflated by 0.3 m), and west of the
+    // door (west itself is cut off: its edges cross the inflated wall).
+    let (from, to) = (
+        at("west") + DVec2::new(2.8, 0.0),
+        at("door") - DVec2::new(3.0, 0.0),
+    );
+    // West is the nearest node by distance.
+    assert!(from.distance(at("west")) < from.distance(at("east")));
+    let w = |p: DVec2| plan_to_world(p, 0.0).as_vec3();
+    let answer = navscope_core::Artifact::path_between(v, w(from), w(to))
+        .expect("the voronoi stage answers")
+        .unwrap();
+    let pts: Vec<DVec2> = answer
+        .waypoints
+        .iter()
+        .map(|p| world_to_plan(p.as_dvec3()))
+        .collect();
+    assert!(pts[1].distance(at("east")) < 1e-5, "{pts:?}");
+    assert!(pts[pts.len() - 2].distance(at("door")) < 1e-5, "{pts:?}");
+    let blocked = navscope_navgraph::nodes::Blocked::new(&plan, 0.3);
+    for leg in pts.windows(2) {
+        assert!(
+            blocked.obstruction(leg[0], leg[1], 0.0).is_none(),
+            "{leg:?}"
+        );
+    }
+    assert!(
+        answer
+            .primitives
+            .iter()
+            .any(|p| p.kind == "node/hidden" && p.element == 0),
+        "west is shown hidden from the start"
+    );
+    // A point inside the wall is refused with a message naming it.
+    let err = navscope_core::Artifact::path_between(v, w(at("west") + DVec2::new(2.0, 1.0)), w(to))
+        .unwrap()
+        .unwrap_err();
+    assert!(err.contains("start") && err.contains("blocked"), "{err}");
+}
