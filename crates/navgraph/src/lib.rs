@@ -85,6 +85,10 @@
 //!   them disconnected); the node path is then shortcut by line of sight,
 //!   first skipping start nodes (the article's run-time fix for
 //!   backtracking), then greedily onwards.
+//! * **Locating a query on designer nodes** is by visibility: the nearest
+//!   node the point sees, never one behind a wall (the article's Figure 4);
+//!   the `voronoi` stage answers path queries this way
+//!   ([`nodes::node_path`]).
 //! * **Voronoi check** polygons use 32 segments per full arc, and a free
 //!   cell counts as convex up to a relative turn of 1e-6.
 //!
