@@ -591,8 +591,7 @@ impl SuperGraphArtifact {
 pub fn stage_supergraph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let t = ctx.artifact::<TriangulationArtifact>("triangulate")?;
     let g = ctx.artifact::<GraphsArtifact>("graphs")?;
-    let b = ctx.artifact::<BinaryArtifact>("binary")?;
-    let snap = ctx.params.float("simplify_tolerance") * b.image.metres_per_pixel;
+    let snap = ctx.params.float("simplify_tolerance");
     let graph = partition(&t.triangulation, &g.dual, ctx.params.float("region_size"));
     let regions = (0..t.triangulation.triangles.len())
         .map(|k| {

@@ -1,6 +1,17 @@
 //! Stage 5b, simplification: Douglas-Peucker on every contour ring with a
-//! tolerance in pixels, repaired until the rings are again a valid polygon
-//! set with the same nesting.
+//! tolerance in metres, one-sided so that it never cuts into blocked space,
+//! repaired until the rings are again a valid polygon set with the same
+//! nesting.
+//!
+//! **One-sided.** Rings keep free space on their left, so a segment that
+//! replaces a span of the ring may only pass on the free side of the
+//! span's vertices: every dropped vertex lies on the segment or to its
+//! right. Douglas-Peucker splits a span first at its vertex farthest to
+//! the left of the segment (if any), then, as usual, at its farthest
+//! vertex when that is beyond the tolerance. The simplified free space is
+//! then a subset of the free pixels, and keeps the agent radius from every
+//! obstacle exactly as the dilated image does (see [`crate::binary`]); it
+//! loses at most the tolerance along the boundary.
 //!
 //! Plain Douglas-Peucker may make a ring cross itself or another ring, or
 //! cut a small ring off to the wrong side. After the first pass:
@@ -11,13 +22,20 @@
 //!    against every other ring, original and simplified (ray parity); a ring
 //!    whose inside/outside answer changed is restored whole;
 //!
-//! and both are repeated until nothing changes. Every step only adds
+//! 3. a segment that a repair left with a vertex of its span on its left
+//!    gets that vertex back (one-sidedness again);
+//! 4. a ring whose area changed sign (a strip thinner than the tolerance
+//!    collapsed) is restored whole;
+//!
+//! and all are repeated until nothing changes. Every step only adds
 //! original vertices back, and the original rings are valid, so the loop
 //! ends. Coordinates stay on the pixel-corner grid until the result is
 //! scaled to metres.
 
 use glam::DVec2;
 use serde::Serialize;
+
+use navscope_core::geom::{Orientation, orient};
 
 use crate::contours::{Contours, corner_to_plan};
 use crate::walls::Walls;
@@ -36,8 +54,9 @@ pub struct Simplified {
     pub restored_rings: u32,
 }
 
-/// Simplifies the contours with tolerance `tol` (pixels).
+/// Simplifies the contours with tolerance `tol` (metres).
 pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplified {
+    let tol = tol / metres_per_pixel;
     let pts: Vec<Vec<DVec2>> = contours
         .rings
         .iter()
@@ -61,6 +80,14 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
         );
         let bad = walls.conflicts();
         let mut changed = false;
+        for (r, k) in kept.iter().enumerate() {
+            for s in 0..k.len() {
+                if let Some(i) = leftmost(&pts[r], k[s], k[(s + 1) % k.len()]) {
+                    keep[r][i] = true;
+                    changed = true;
+                }
+            }
+        }
         for (r, s) in bad {
             let (r, s) = (r as usize, s as usize);
             let k = &kept[r];
@@ -68,6 +95,25 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
             if let Some(i) = farthest(&pts[r], a, b) {
                 keep[r][i] = true;
                 changed = true;
+            }
+        }
+        if !changed {
+            // A ring collapsed until it turned over (a strip thinner than
+            // the tolerance) is restored whole.
+            for (r, k) in kept.iter().enumerate() {
+                let area = |q: &mut dyn Iterator<Item = DVec2>| -> f64 {
+                    let q: Vec<DVec2> = q.collect();
+                    (0..q.len())
+                        .map(|i| q[i].perp_dot(q[(i + 1) % q.len()]))
+                        .sum()
+                };
+                let before = area(&mut pts[r].iter().copied());
+                let after = area(&mut k.iter().map(|&i| pts[r][i]));
+                if after * before <= 0.0 && k.len() < pts[r].len() {
+                    keep[r].iter_mut().for_each(|k| *k = true);
+                    restored_rings += 1;
+                    changed = true;
+                }
             }
         }
         if !changed {
@@ -128,8 +174,28 @@ fn farthest(p: &[DVec2], a: usize, b: usize) -> Option<usize> {
     best.map(|(_, i)| i)
 }
 
-/// Douglas-Peucker on a closed ring: which vertices to keep (at least three,
-/// vertex 0 always).
+/// Index of the vertex strictly inside the cyclic span `a -> b` of `p`
+/// farthest to the left of the line `p[a] p[b]` (`None` when none is
+/// strictly left: exact orientation test).
+fn leftmost(p: &[DVec2], a: usize, b: usize) -> Option<usize> {
+    let n = p.len();
+    let end = if b > a { b } else { b + n };
+    let (pa, pb) = (p[a], p[b % n]);
+    let mut best: Option<(f64, usize)> = None;
+    for k in a + 1..end {
+        let q = p[k % n];
+        if orient(pa, pb, q) == Orientation::CounterClockwise {
+            let d = (pb - pa).perp_dot(q - pa);
+            if best.is_none_or(|(bd, _)| d > bd) {
+                best = Some((d, k % n));
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// One-sided Douglas-Peucker on a closed ring (see the module docs):
+/// which vertices to keep (at least three, vertex 0 always).
 pub fn douglas_peucker(p: &[DVec2], tol: f64) -> Vec<bool> {
     let n = p.len();
     let mut keep = vec![false; n];
@@ -147,26 +213,25 @@ pub fn douglas_peucker(p: &[DVec2], tol: f64) -> Vec<bool> {
     keep[f] = true;
     let mut stack = vec![(0usize, f), (f, n)];
     while let Some((a, b)) = stack.pop() {
-        if let Some(i) = farthest(p, a, b % n) {
-            let d = navscope_core::geom::point_segment_distance(p[a], p[b % n], p[i]);
-            if d > tol {
-                keep[i] = true;
-                let iu = if i < a { i + n } else { i };
-                stack.push((a, iu));
-                stack.push((iu % n, b));
-            }
+        let split = leftmost(p, a, b % n).or_else(|| {
+            farthest(p, a, b % n).filter(|&i| {
+                navscope_core::geom::point_segment_distance(p[a], p[b % n], p[i]) > tol
+            })
+        });
+        if let Some(i) = split {
+            keep[i] = true;
+            let iu = if i < a { i + n } else { i };
+            stack.push((a, iu));
+            stack.push((iu % n, b));
         }
     }
     if keep.iter().filter(|&&k| k).count() < 3 {
-        let a = farthest(p, 0, f);
-        let b = farthest(p, f, 0);
-        let da = a.map_or(-1.0, |i| {
-            navscope_core::geom::point_segment_distance(p[0], p[f], p[i])
-        });
-        let db = b.map_or(-1.0, |i| {
-            navscope_core::geom::point_segment_distance(p[0], p[f], p[i])
-        });
-        if let Some(i) = if da >= db { a } else { b } {
+        // The vertex farthest from the chord on the span back to vertex 0
+        // keeps the ring's orientation (the span runs on the other side of
+        // the chord than the first one).
+        let back =
+            farthest(p, f, 0).filter(|&i| orient(p[0], p[f], p[i]) != Orientation::Collinear);
+        if let Some(i) = back.or_else(|| farthest(p, 0, f)) {
             keep[i] = true;
         }
     }

@@ -199,3 +199,134 @@ proptest! {
         }
     }
 }
+
+/// Exact distance between a triangle and an axis-aligned square (both
+/// closed, plan metres): 0 when they meet, else the least distance
+/// between their edges.
+fn triangle_square_distance(t: [DVec2; 3], lo: DVec2, hi: DVec2) -> f64 {
+    let sq = [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)];
+    let in_square = |p: DVec2| p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y;
+    let side = |a: DVec2, b: DVec2, p: DVec2| (b - a).perp_dot(p - a);
+    let in_triangle = |p: DVec2| {
+        let s = [
+            side(t[0], t[1], p),
+            side(t[1], t[2], p),
+            side(t[2], t[0], p),
+        ];
+        s.iter().all(|&v| v >= 0.0) || s.iter().all(|&v| v <= 0.0)
+    };
+    if t.iter().any(|&p| in_square(p)) || sq.iter().any(|&p| in_triangle(p)) {
+        return 0.0;
+    }
+    let mut d = f64::INFINITY;
+    for i in 0..3 {
+        for k in 0..4 {
+            d = d.min(navscope_navgraph::primitives::segment_distance(
+                t[i],
+                t[(i + 1) % 3],
+                sq[k],
+                sq[(k + 1) % 4],
+            ));
+        }
+    }
+    d
+}
+
+/// `Err` naming the first triangle closer than `r` (less a millionth of a
+/// pixel) to an obstacle pixel's square or to the outside of the image.
+fn clearance_shortfall(
+    t: &navscope_navgraph::triangulate::Triangulation,
+    obstacle: &[u8],
+    w: u32,
+    h: u32,
+    mpp: f64,
+    r: f64,
+) -> Result<(), String> {
+    let bound = 1e-6 * mpp;
+    let (wm, hm) = (w as f64 * mpp, h as f64 * mpp);
+    for k in 0..t.triangles.len() {
+        let c = t.corners(k);
+        for p in c {
+            // Plan y runs from 0 down to -height.
+            if !(p.x >= r - bound
+                && p.x <= wm - r + bound
+                && -p.y >= r - bound
+                && -p.y <= hm - r + bound)
+            {
+                return Err(format!("triangle {k} leaves the image's margin: {c:?}"));
+            }
+        }
+        for y in 0..h {
+            for x in 0..w {
+                if obstacle[(y * w + x) as usize] == 0 {
+                    continue;
+                }
+                let lo = DVec2::new(x as f64 * mpp, -((y + 1) as f64) * mpp);
+                let hi = DVec2::new((x + 1) as f64 * mpp, -(y as f64) * mpp);
+                let d = triangle_square_distance(c, lo, hi);
+                if d < r - bound {
+                    return Err(format!(
+                        "triangle {k} is {d} from pixel ({x}, {y}), radius {r}"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A round pillar and a big tolerance: a two-sided simplification would
+/// cut the pillar's ring down to a few chords through the pillar.
+#[test]
+fn simplification_never_cuts_into_a_round_pillar() {
+    let (w, h) = (24u32, 24u32);
+    let obstacle: Vec<u8> = (0..w * h)
+        .map(|i| {
+            let (x, y) = ((i % w) as f64 + 0.5 - 12.0, (i / w) as f64 + 0.5 - 12.0);
+            (x.hypot(y) < 6.0) as u8
+        })
+        .collect();
+    for (r, tol) in [(0.5, 4.0), (0.0, 6.0), (1.3, 2.5)] {
+        let lvl = Level {
+            source: "pillar".into(),
+            data: LevelData::Raster(RasterPlan {
+                width: w,
+                height: h,
+                metres_per_pixel: 1.0,
+                obstacle: obstacle.clone(),
+                rgba: vec![],
+            }),
+        };
+        let run = run(
+            navscope_navgraph::pipeline(),
+            lvl,
+            &[
+                ("simplify_tolerance", ParamValue::Float(tol)),
+                ("agent_radius", ParamValue::Float(r)),
+            ],
+        );
+        let t = &artifact::<TriangulationArtifact>(&run, "triangulate").triangulation;
+        assert!(!t.triangles.is_empty());
+        clearance_shortfall(t, &obstacle, w, h, 1.0, r).unwrap();
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Raster clearance is exact: every triangle is at least the agent
+    /// radius from every obstacle pixel (as a square) and from the outside
+    /// of the image, for any radius and simplification tolerance (bound:
+    /// a millionth of a pixel, for rounding).
+    #[test]
+    fn triangles_keep_the_agent_radius_from_every_obstacle_pixel(w in 2u32..14, h in 2u32..14, bits in proptest::collection::vec(0u8..5, 196), tol in 0.0f64..3.0, radius in 0.0f64..2.5, mpp in prop_oneof![Just(0.25), Just(1.0)]) {
+        let obstacle: Vec<u8> = (0..(w * h) as usize).map(|i| (bits[i] == 0) as u8).collect();
+        let lvl = Level { source: "random".into(), data: LevelData::Raster(RasterPlan { width: w, height: h, metres_per_pixel: mpp, obstacle: obstacle.clone(), rgba: vec![] }) };
+        let r = radius * mpp;
+        let run = run(navscope_navgraph::pipeline(), lvl, &[("simplify_tolerance", ParamValue::Float(tol * mpp)), ("agent_radius", ParamValue::Float(r))]);
+        let t = &artifact::<TriangulationArtifact>(&run, "triangulate").triangulation;
+        if let Err(e) = clearance_shortfall(t, &obstacle, w, h, mpp, r) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+}
