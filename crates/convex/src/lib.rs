@@ -83,6 +83,15 @@
 //!   angle formed at each of its ends by merging the two sectors on either
 //!   side of it is at most pi + tau. `portal_removal = false` gives the
 //!   paper's "original" column.
+//! * **What tau-convexity guarantees.** Every corner of every cell is at
+//!   most pi + tau. That bounds each corner, not the cell: a wall of many
+//!   gently reflex corners (a curve tessellated at 3 degrees with tau = 5)
+//!   yields no notch and one cell that follows the whole curve, and two of
+//!   its points may not see each other. Only with tau = 0 can an agent walk
+//!   straight between any two points of a cell. Each cell therefore
+//!   reports its total reflex turn and how far a straight walk inside its
+//!   convex hull can stray outside it ([`cells::Cell::stray_m`]), shown in
+//!   the app's inspector; `tests/degenerate.rs` builds the curved wall.
 //! * **Islands** (tau > 0 only): a hole whose corners are all tau-convex
 //!   (a finely tessellated round pillar) gets no portal and would float
 //!   inside a cell. After the notch list, every face walk that is not a
@@ -309,7 +318,7 @@ pub fn pipeline() -> Pipeline {
                 info: StageInfo {
                     id: "cells",
                     title: "Convex cells and the cell-and-portal graph",
-                    explanation: "The walls and the portals cut the free space into cells; each is found by walking around it keeping it on the left. Every corner of every cell is at most 180 degrees (180 + tau with relaxation), so an agent can walk straight between any two points of a cell. The cells become the navigation mesh's nodes and each portal two links, with the distance between the cells' centroids as the cost.",
+                    explanation: "The walls and the portals cut the free space into cells; each is found by walking around it keeping it on the left. Every corner of every cell is at most 180 degrees, so with tau = 0 an agent can walk straight between any two points of a cell. With relaxation a corner may reach 180 + tau degrees: that bounds each corner, not the cell, and a gently curving wall of many such corners gives one cell that bends a lot in total. The inspector shows each cell's total reflex turn and how far a straight walk between two of its points can stray outside it (its worst concavity); with tau = 0 both are 0. The cells become the navigation mesh's nodes and each portal two links, with the distance between the cells' centroids as the cost.",
                     paper: "Oliva & Pelechano 2013, §3, §3.4",
                     params: &[],
                 },
