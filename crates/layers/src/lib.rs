@@ -264,6 +264,21 @@ pub fn build_in_order(
     })
 }
 
+/// The `k`-th permutation of `0..n`: connection `i` of the order is taken
+/// from the connections left by the mixed-radix digit `k mod (n - i)`
+/// (then `k` is divided by `n - i`), so 0 is index order and every order
+/// of `n` connections has a number below `n!`.
+pub fn opening_order(n: usize, mut k: u64) -> Vec<usize> {
+    let mut pool: Vec<usize> = (0..n).collect();
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let base = (n - i) as u64;
+        out.push(pool.remove((k % base) as usize));
+        k /= base;
+    }
+    out
+}
+
 /// Runs the whole algorithm, opening connections in index order.
 pub fn build(level: &LayeredLevel, set: &Settings) -> Result<Built, String> {
     let order: Vec<usize> = (0..level.connections.len()).collect();
@@ -313,6 +328,15 @@ pub fn pipeline() -> Pipeline {
                 0.05,
                 "Distance the demonstration path keeps from every obstacle.",
             ),
+            ParamSpec::int(
+                "opening_order",
+                "Opening order",
+                "",
+                0,
+                0,
+                1_000_000,
+                "Which order the connections open in: 0 opens them by index, k the k-th permutation (mixed-radix digits of k pick the next connection). The merged axis is the same for every order (the paper's order independence).",
+            ),
             ParamSpec::float(
                 "arc_tolerance",
                 "Arc tolerance",
@@ -360,7 +384,7 @@ pub fn pipeline() -> Pipeline {
                     "open-connections",
                     "Opening connections",
                     "van Toll et al. §3.2 step 2",
-                    &[],
+                    &["opening_order"],
                     "Connections open one at a time: the medial axis of the connection scene replaces the axis inside the influence zone, on every affected layer. Edges crossing a connection are cut there so each edge lies on one layer; the axes of the two layers join at the cut.",
                 ),
                 run: stages::run_open,

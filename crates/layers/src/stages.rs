@@ -395,7 +395,10 @@ impl Artifact for Merged {
 pub fn run_open(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let la = ctx.artifact::<LayerAxes>("layer-axes")?;
     let set = settings(ctx);
-    let order: Vec<usize> = (0..la.sites.conns.len()).collect();
+    let order = crate::opening_order(
+        la.sites.conns.len(),
+        ctx.params.int("opening_order").max(0) as u64,
+    );
     let (axis, openings) = merge(&la.axis, &la.sites, &set, &order).map_err(StageError::failed)?;
     let layers = la.sites.conns.iter().map(|c| (c.from, c.to)).collect();
     Ok(Arc::new(Merged {

@@ -75,6 +75,59 @@ fn merged_axis_does_not_depend_on_the_opening_order() {
 }
 
 #[test]
+fn opening_orders_are_numbered_permutations() {
+    let mut seen = std::collections::BTreeSet::new();
+    for k in 0..24 {
+        let o = navscope_layers::opening_order(4, k);
+        let mut sorted = o.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, [0, 1, 2, 3], "order {k}: {o:?}");
+        seen.insert(o);
+    }
+    assert_eq!(seen.len(), 24);
+    assert_eq!(navscope_layers::opening_order(4, 0), [0, 1, 2, 3]);
+    assert_eq!(navscope_layers::opening_order(4, 24), [0, 1, 2, 3]);
+    assert!(navscope_layers::opening_order(0, 5).is_empty());
+}
+
+/// The `opening_order` parameter reaches the stage: the openings come in
+/// that order, and the merged axis is the same as in index order.
+#[test]
+fn the_opening_order_parameter_orders_the_openings() {
+    use navscope_core::level::{Level, LevelData};
+    use navscope_core::{Artifact, ParamValue, Runner};
+    let level = samples::two_storeys();
+    let n = level.connections.len();
+    let merged = |k: i64| {
+        let mut r = Runner::new(
+            std::sync::Arc::new(navscope_layers::pipeline()),
+            std::sync::Arc::new(Level {
+                source: "two_storeys".into(),
+                data: LevelData::Layers(level.clone()),
+            }),
+        );
+        r.set_param("opening_order", ParamValue::Int(k)).unwrap();
+        let i = r.pipeline().stage_index("open-connections").unwrap();
+        r.run_to(i, &Default::default(), &mut |_| {});
+        let a: std::sync::Arc<dyn Artifact> = r.result(i).unwrap().outcome.clone().unwrap();
+        let any: &dyn std::any::Any = a.as_ref();
+        let m = any
+            .downcast_ref::<navscope_layers::stages::Merged>()
+            .unwrap();
+        (
+            m.openings.iter().map(|o| o.connection).collect::<Vec<_>>(),
+            m.axis.clone(),
+        )
+    };
+    let (first, a) = merged(0);
+    assert_eq!(first, (0..n).collect::<Vec<_>>());
+    let (order, b) = merged(5);
+    assert_eq!(order, navscope_layers::opening_order(n, 5));
+    assert_ne!(order, first);
+    same_axis(&a, &b, "two storeys, order 5");
+}
+
+#[test]
 fn generated_stacked_floors_build_and_match_brute_force() {
     let set = settings(0.001, 0.01);
     for (seed, floors) in [(1, 2), (7, 4), (42, 3)] {
