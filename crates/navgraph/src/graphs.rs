@@ -79,6 +79,9 @@ pub struct GalleryGraph {
     pub edges: Vec<(u32, u32)>,
     /// For every triangle, the guard (index into `guards`) that sees it.
     pub seen_by: Vec<u32>,
+    /// For every guard, the unseen triangle that called for it (`None` for
+    /// the first guard, placed at a vertex of highest order).
+    pub placed_for: Vec<Option<u32>>,
     /// The graph as a NavMesh of point nodes.
     pub mesh: NavMesh,
 }
@@ -209,6 +212,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
     let order = |v: u32| inc[v as usize].len();
     let mut seen_by = vec![u32::MAX; nt];
     let mut guards: Vec<u32> = Vec::new();
+    let mut placed_for = Vec::new();
     let mut visited = vec![u32::MAX; nt];
     let mut place = |g: u32, guards: &mut Vec<u32>, seen_by: &mut Vec<u32>| {
         let id = guards.len() as u32;
@@ -244,6 +248,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
         .max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a)))
     {
         place(first, &mut guards, &mut seen_by);
+        placed_for.push(None);
     }
     for t in 0..nt {
         if seen_by[t] == u32::MAX {
@@ -254,6 +259,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
                 .max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a)))
                 .unwrap_or(vs[0]);
             place(g, &mut guards, &mut seen_by);
+            placed_for.push(Some(t as u32));
         }
     }
     // Nearest guard of every vertex over the triangulation edges.
@@ -312,6 +318,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
         connectors: Vec::new(),
         edges: Vec::new(),
         seen_by,
+        placed_for,
         mesh: NavMesh::new("navgraph", ""),
     };
     let mut node_of: BTreeMap<u32, u32> = BTreeMap::new();

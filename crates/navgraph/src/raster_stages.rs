@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use glam::{DVec2, DVec3, Vec3};
-use navscope_core::draw::{Primitive, Shape};
+use navscope_core::draw::{Primitive, Shape, SubStep};
 use navscope_core::geom::plan_to_world;
 use navscope_core::level::{LevelData, RasterPlan};
 use navscope_core::{Artifact, NavMesh, PathAnswer, StageContext, StageError};
@@ -274,6 +274,23 @@ pub struct GraphsArtifact {
     pub dual: DualGraph,
     /// The art-gallery graph.
     pub gallery: GalleryGraph,
+    /// Triangle corners, for the guard sub-steps.
+    #[serde(skip)]
+    triangles: Vec<[DVec2; 3]>,
+}
+
+impl GraphsArtifact {
+    fn triangle(&self, kind: &str, t: usize, step: u32) -> Primitive {
+        Primitive::new(
+            kind,
+            t as u32,
+            Shape::Polygon {
+                outer: self.triangles[t].iter().map(|p| v3(*p)).collect(),
+                holes: vec![],
+            },
+        )
+        .during(step, step)
+    }
 }
 
 impl Artifact for GraphsArtifact {
@@ -357,28 +374,74 @@ impl Artifact for GraphsArtifact {
             ));
         }
         let g = &self.gallery;
+        let last = g.guards.len() as u32;
         for (k, n) in g.mesh.nodes.iter().enumerate() {
-            let kind = if k < g.guards.len() {
-                "node/guard"
+            let (kind, from) = if k < g.guards.len() {
+                ("node/guard", k as u32)
             } else {
-                "node/connector"
+                ("node/connector", last)
             };
-            out.push(Primitive::new(
-                kind,
-                k as u32,
-                Shape::Point(n.position.as_vec3()),
-            ));
+            out.push(
+                Primitive::new(kind, k as u32, Shape::Point(n.position.as_vec3()))
+                    .during(from, u32::MAX),
+            );
         }
         for &(a, b) in &g.edges {
-            out.push(Primitive::new(
-                "edge/gallery",
-                a,
-                Shape::Segment(
-                    g.mesh.nodes[a as usize].position.as_vec3(),
-                    g.mesh.nodes[b as usize].position.as_vec3(),
-                ),
-            ));
+            out.push(
+                Primitive::new(
+                    "edge/gallery",
+                    a,
+                    Shape::Segment(
+                        g.mesh.nodes[a as usize].position.as_vec3(),
+                        g.mesh.nodes[b as usize].position.as_vec3(),
+                    ),
+                )
+                .during(last, u32::MAX),
+            );
         }
+        out
+    }
+
+    /// Guard placement one guard at a time (the triangles each new guard
+    /// sees first as `triangle/seen`, the unseen triangle that called for
+    /// it as `triangle/unseen`), then the connecting nodes.
+    fn substeps(&self) -> Vec<SubStep> {
+        let g = &self.gallery;
+        let mut out: Vec<SubStep> = (0..g.guards.len())
+            .map(|k| {
+                let step = k as u32;
+                let mut highlights: Vec<Primitive> = (0..self.triangles.len())
+                    .filter(|&t| g.seen_by[t] == step)
+                    .map(|t| self.triangle("triangle/seen", t, step))
+                    .collect();
+                let seen = highlights.len();
+                let detail = match g.placed_for[k] {
+                    None => format!(
+                        "The first guard stands on a vertex of highest order (most triangles around it). It sees {seen} triangles entirely."
+                    ),
+                    Some(t) => {
+                        highlights.push(self.triangle("triangle/unseen", t as usize, step));
+                        format!(
+                            "Triangle {t} is the first one no guard sees entirely, so a guard goes to its corner of highest order. It is the first to see {seen} triangles."
+                        )
+                    }
+                };
+                SubStep {
+                    title: format!("guard {} of {}", k + 1, g.guards.len()),
+                    detail,
+                    highlights,
+                }
+            })
+            .collect();
+        out.push(SubStep {
+            title: "connecting nodes".into(),
+            detail: format!(
+                "Guards need not see each other: {} connecting nodes on the shortest vertex paths between guards whose nearest-guard regions touch join them into {} links.",
+                g.connectors.len(),
+                g.edges.len()
+            ),
+            highlights: Vec::new(),
+        });
         out
     }
 
@@ -393,6 +456,9 @@ pub fn stage_graphs(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError>
     Ok(Arc::new(GraphsArtifact {
         dual: dual_graph(&t.triangulation, &t.walls),
         gallery: gallery_graph(&t.triangulation, &t.walls),
+        triangles: (0..t.triangulation.triangles.len())
+            .map(|k| t.triangulation.corners(k))
+            .collect(),
     }))
 }
 

@@ -410,3 +410,49 @@ fn figure4_queries_start_at_the_nearest_visible_node() {
         .unwrap_err();
     assert!(err.contains("start") && err.contains("blocked"), "{err}");
 }
+
+/// Guard placement can be stepped one guard at a time: each step shows the
+/// triangles its guard is the first to see (every triangle in exactly one
+/// step) and the unseen triangle that called for it; guards appear from
+/// their own step on, connecting nodes at the last step.
+#[test]
+fn guard_placement_steps_one_guard_at_a_time() {
+    use navscope_core::Artifact;
+    for path in RASTERS {
+        let r = run(navscope_navgraph::pipeline(), level(path), &[]);
+        let g = artifact::<GraphsArtifact>(&r, "graphs");
+        let t = &artifact::<TriangulationArtifact>(&r, "triangulate").triangulation;
+        let steps = g.substeps();
+        let guards = g.gallery.guards.len();
+        assert_eq!(steps.len(), guards + 1, "{path}");
+        let mut count = vec![0; t.triangles.len()];
+        for (k, st) in steps[..guards].iter().enumerate() {
+            for h in &st.highlights {
+                assert!(h.visible_at(k as u32) && !h.visible_at(k as u32 + 1));
+                if h.kind == "triangle/seen" {
+                    count[h.element as usize] += 1;
+                    assert_eq!(g.gallery.seen_by[h.element as usize], k as u32);
+                }
+            }
+            let unseen: Vec<u32> = st
+                .highlights
+                .iter()
+                .filter(|h| h.kind == "triangle/unseen")
+                .map(|h| h.element)
+                .collect();
+            assert_eq!(
+                unseen,
+                g.gallery.placed_for[k].into_iter().collect::<Vec<_>>(),
+                "{path} guard {k}"
+            );
+            assert_eq!(unseen.len(), usize::from(k > 0));
+        }
+        assert!(
+            count.iter().all(|&c| c == 1),
+            "{path}: every triangle in one step"
+        );
+        for p in g.primitives().iter().filter(|p| p.kind == "node/guard") {
+            assert!(p.visible_at(p.element) && (p.element == 0 || !p.visible_at(p.element - 1)));
+        }
+    }
+}
