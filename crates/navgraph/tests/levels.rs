@@ -456,3 +456,43 @@ fn guard_placement_steps_one_guard_at_a_time() {
         }
     }
 }
+
+/// Edge removal can be stepped one Delaunay edge at a time: each step
+/// names the edge, says why it is removed or flagged and shows the
+/// inflated primitive in the way; edges appear from their own step on.
+#[test]
+fn delaunay_edges_step_one_at_a_time() {
+    use navscope_core::Artifact;
+    let r = run(
+        navscope_navgraph::nodes_pipeline(),
+        level("assets/levels/navgraph/figure4.ron"),
+        &[],
+    );
+    let d = artifact::<DelaunayArtifact>(&r, "delaunay");
+    let steps = d.substeps();
+    assert_eq!(steps.len(), d.edges.len());
+    for (k, (st, e)) in steps.iter().zip(&d.edges).enumerate() {
+        let blocked = e.removed.is_some() || e.corridor_hit.is_some();
+        assert_eq!(
+            st.detail.starts_with("Removed"),
+            e.removed.is_some(),
+            "{}",
+            st.detail
+        );
+        assert_eq!(!st.highlights.is_empty(), blocked, "step {k}");
+        assert!(
+            st.highlights
+                .iter()
+                .all(|h| h.kind == "blocker/inflated" && h.element == 0 && h.visible_at(k as u32))
+        );
+    }
+    let edges: Vec<_> = d
+        .primitives()
+        .into_iter()
+        .filter(|p| p.kind.starts_with("edge/"))
+        .collect();
+    assert_eq!(edges.len(), d.edges.len());
+    for p in edges {
+        assert!(p.visible_at(p.element) && (p.element == 0 || !p.visible_at(p.element - 1)));
+    }
+}
