@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::binary::{BinaryImage, binary_image};
 use crate::contours::{Contours, corner_to_plan, trace};
 use crate::graphs::{DualGraph, GalleryGraph, dual_graph, gallery_graph};
-use crate::simplify::{Simplified, simplify};
+use crate::simplify::{Repair, RepairKind, Simplified, simplify};
 use crate::supergraph::{Route, RouteOptions, SuperGraph, partition};
 use crate::triangulate::{Triangulation, triangulate};
 use crate::walls::Walls;
@@ -195,6 +195,43 @@ impl Artifact for SimplifyArtifact {
             .enumerate()
             .map(|(k, r)| Primitive::new("contour/simplified", k as u32, ring_shape(r)))
             .collect()
+    }
+
+    /// The one-sided Douglas-Peucker pass, then one step per repair round
+    /// with the vertices it gave back as `vertex/restored` (element: ring).
+    fn substeps(&self) -> Vec<SubStep> {
+        let s = &self.simplified;
+        let mut out = vec![SubStep {
+            title: "Douglas-Peucker".into(),
+            detail: format!(
+                "{} contour vertices to {}: each span is replaced by a segment when its vertices lie within the tolerance and none on the free side of it (the cut only ever gives up free space).",
+                s.vertices_before, s.first_pass_vertices
+            ),
+            highlights: Vec::new(),
+        }];
+        for round in 1..=s.repair_rounds {
+            let step = round;
+            let these: Vec<&Repair> = s.repairs.iter().filter(|r| r.round == round).collect();
+            let count = |k: RepairKind| these.iter().filter(|r| r.why == k).count();
+            out.push(SubStep {
+                title: format!("repair round {round} of {}", s.repair_rounds),
+                detail: format!(
+                    "{} vertices back where segments met another, {} where a repaired segment passed on the obstacle side, {} rings restored whole because they turned over, {} because the nesting changed.",
+                    count(RepairKind::Crossing),
+                    count(RepairKind::OneSided),
+                    count(RepairKind::Flipped),
+                    count(RepairKind::Nesting)
+                ),
+                highlights: these
+                    .iter()
+                    .map(|r| {
+                        Primitive::new("vertex/restored", r.ring, Shape::Point(v3(r.at)))
+                            .during(step, step)
+                    })
+                    .collect(),
+            });
+        }
+        out
     }
 }
 

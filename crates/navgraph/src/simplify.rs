@@ -52,6 +52,37 @@ pub struct Simplified {
     pub repair_rounds: u32,
     /// Rings restored whole by the nesting check.
     pub restored_rings: u32,
+    /// Vertices after the first, one-sided Douglas-Peucker pass.
+    pub first_pass_vertices: u64,
+    /// Every repair, in order (the sub-steps of the stage).
+    pub repairs: Vec<Repair>,
+}
+
+/// Why a repair gave a vertex (or a whole ring) back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum RepairKind {
+    /// A segment met another segment: its farthest dropped vertex returns.
+    Crossing,
+    /// A segment had a dropped vertex on its free side (after an earlier
+    /// repair): that vertex returns.
+    OneSided,
+    /// The ring turned over: restored whole.
+    Flipped,
+    /// A ring's first vertex changed sides of this ring: restored whole.
+    Nesting,
+}
+
+/// One repair of the simplification.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Repair {
+    /// Repair round, from 1.
+    pub round: u32,
+    /// Ring index.
+    pub ring: u32,
+    /// The vertex given back (for a whole ring, its first vertex), metres.
+    pub at: DVec2,
+    /// Why.
+    pub why: RepairKind,
 }
 
 /// Simplifies the contours with tolerance `tol` (metres).
@@ -67,7 +98,17 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
     let firsts: Vec<Vec<u32>> = pts.iter().map(|p| original.odd_rings(p[0])).collect();
     let mut repair_rounds = 0;
     let mut restored_rings = 0;
+    let first_pass_vertices = keep.iter().flatten().filter(|&&k| k).count() as u64;
+    let mut repairs = Vec::new();
     loop {
+        let mut note = |ring: usize, at: DVec2, why: RepairKind| {
+            repairs.push(Repair {
+                round: repair_rounds + 1,
+                ring: ring as u32,
+                at: at * metres_per_pixel,
+                why,
+            })
+        };
         let kept: Vec<Vec<usize>> = keep
             .iter()
             .map(|k| (0..k.len()).filter(|&i| k[i]).collect())
@@ -84,6 +125,7 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
             for s in 0..k.len() {
                 if let Some(i) = leftmost(&pts[r], k[s], k[(s + 1) % k.len()]) {
                     keep[r][i] = true;
+                    note(r, pts[r][i], RepairKind::OneSided);
                     changed = true;
                 }
             }
@@ -93,6 +135,9 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
             let k = &kept[r];
             let (a, b) = (k[s], k[(s + 1) % k.len()]);
             if let Some(i) = farthest(&pts[r], a, b) {
+                if !keep[r][i] {
+                    note(r, pts[r][i], RepairKind::Crossing);
+                }
                 keep[r][i] = true;
                 changed = true;
             }
@@ -111,6 +156,7 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
                 let after = area(&mut k.iter().map(|&i| pts[r][i]));
                 if after * before <= 0.0 && k.len() < pts[r].len() {
                     keep[r].iter_mut().for_each(|k| *k = true);
+                    note(r, pts[r][0], RepairKind::Flipped);
                     restored_rings += 1;
                     changed = true;
                 }
@@ -123,6 +169,7 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
                     for s in symmetric_difference(&now, &firsts[r]) {
                         if keep[s as usize].iter().any(|k| !k) {
                             keep[s as usize].iter_mut().for_each(|k| *k = true);
+                            note(s as usize, pts[s as usize][0], RepairKind::Nesting);
                             restored_rings += 1;
                             changed = true;
                         }
@@ -141,6 +188,8 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
                 vertices_before: pts.iter().map(|p| p.len() as u64).sum(),
                 repair_rounds,
                 restored_rings,
+                first_pass_vertices,
+                repairs,
             };
         }
         repair_rounds += 1;
@@ -279,6 +328,35 @@ mod tests {
         assert!((ring_area(&s.rings[0]) - pix).abs() <= 1.0 * 0.5 * 60.0 * 0.5);
     }
 
+    /// A round room with a small pillar near its wall: the wall's ring,
+    /// simplified alone, cuts inward across the pillar; the repairs give
+    /// vertices back (recorded, in rounds) until the rings are apart.
+    #[test]
+    fn a_pillar_near_a_round_wall_is_repaired_and_the_repairs_recorded() {
+        let n = 24usize;
+        let blocked = (0..n * n)
+            .map(|i| {
+                let (x, y) = ((i % n) as f64 + 0.5, (i / n) as f64 + 0.5);
+                let outside = (x - 12.0).hypot(y - 12.0) > 11.0;
+                let pillar = (12.0..14.0).contains(&x) && (2.5..4.0).contains(&y);
+                (outside || pillar) as u8
+            })
+            .collect();
+        let img = BinaryImage {
+            width: n as u32,
+            height: n as u32,
+            metres_per_pixel: 1.0,
+            blocked,
+            ..Default::default()
+        };
+        let c = trace(&img);
+        assert_eq!(c.rings.len(), 2);
+        let s = simplify(&c, 4.0, 1.0);
+        assert!(s.repair_rounds >= 1, "{s:?}");
+        assert!(!s.repairs.is_empty(), "{s:?}");
+        assert!(Walls::new(s.rings.clone()).conflicts().is_empty());
+    }
+
     #[test]
     fn dp_keeps_at_least_three_vertices() {
         let sq = [
@@ -306,6 +384,17 @@ mod tests {
             let walls = Walls::new(s.rings.clone());
             prop_assert!(walls.conflicts().is_empty());
             let orig = Walls::new(c.rings.iter().map(|r| r.corners.iter().map(|&k| corner_to_plan(k, 1.0)).collect()).collect());
+            // The repairs account for every vertex given back.
+            let whole = s.repairs.iter().any(|r| matches!(r.why, RepairKind::Flipped | RepairKind::Nesting));
+            let singles = s.repairs.iter().filter(|r| matches!(r.why, RepairKind::Crossing | RepairKind::OneSided)).count() as u64;
+            let now: u64 = s.rings.iter().map(|r| r.len() as u64).sum();
+            if !whole {
+                prop_assert_eq!(now, s.first_pass_vertices + singles);
+            }
+            for rep in &s.repairs {
+                prop_assert!(rep.round >= 1 && rep.round <= s.repair_rounds);
+                prop_assert!(s.rings[rep.ring as usize].contains(&rep.at));
+            }
             for (k, r) in s.rings.iter().enumerate() {
                 prop_assert_eq!(walls.odd_rings(r[0]), orig.odd_rings(r[0]));
                 prop_assert_eq!(ring_area(r) < 0.0, c.rings[k].hole, "ring {} flipped", k);

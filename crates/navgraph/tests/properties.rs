@@ -32,7 +32,15 @@ proptest! {
         let obstacle: Vec<u8> = (0..(w * h) as usize).map(|i| (bits[i] == 0) as u8).collect();
         let lvl = Level { source: "random".into(), data: LevelData::Raster(RasterPlan { width: w, height: h, metres_per_pixel: mpp, obstacle, rgba: vec![] }) };
         let r = run(navscope_navgraph::pipeline(), lvl, &[("simplify_tolerance", ParamValue::Float(tol)), ("agent_radius", ParamValue::Float((radius * mpp).min(10.0))), ("region_size", ParamValue::Float((4.0 * mpp).clamp(0.5, 10000.0)))]);
-        let rings = &artifact::<SimplifyArtifact>(&r, "simplify").simplified.rings;
+        let simplified = artifact::<SimplifyArtifact>(&r, "simplify");
+        let rings = &simplified.simplified.rings;
+        // One sub-step for the first pass, one per repair round, each
+        // repair shown at its round only.
+        let steps = navscope_core::Artifact::substeps(simplified);
+        prop_assert_eq!(steps.len() as u32, simplified.simplified.repair_rounds + 1);
+        for (k, st) in steps.iter().enumerate() {
+            prop_assert!(st.highlights.iter().all(|h| h.visible_at(k as u32) && !h.visible_at(k as u32 + 1)));
+        }
         let t = &artifact::<TriangulationArtifact>(&r, "triangulate").triangulation;
         let ring_area: f64 = rings.iter().map(|r| signed_area(r)).sum();
         prop_assert!((t.total_area() - ring_area).abs() <= 1e-9 * (w * h) as f64 * mpp * mpp, "{} vs {}", t.total_area(), ring_area);
