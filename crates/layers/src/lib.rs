@@ -415,7 +415,7 @@ pub fn pipeline() -> Pipeline {
                     "Paths in the corridor",
                     "van Toll et al. §4",
                     &["clearance"],
-                    "A query from the roomiest point of the lowest layer to that of the highest: both ends are retracted onto the medial axis, A* finds a backbone path along it (using only edges wide enough for the clearance), the walkable areas along the backbone form the corridor, and the backbone is pulled tight inside its clearance disks to give a short path that keeps the clearance.",
+                    "Stepped: retraction, A* on the backbone, corridor, pull. A query from the roomiest point of the lowest layer to that of the highest: both ends are retracted onto the medial axis, A* finds a backbone path along it (using only edges wide enough for the clearance), the walkable areas along the backbone form the corridor, and the backbone is pulled tight inside its clearance disks to give a short path that keeps the clearance.",
                 ),
                 run: stages::run_paths,
             },

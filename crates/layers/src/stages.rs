@@ -630,6 +630,18 @@ pub fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     }))
 }
 
+/// The paths stage's sub-steps: the primitive kinds each one adds, and
+/// its title.
+pub const PATH_STEPS: [(&[&str], &str); 4] = [
+    (
+        &["path/start", "path/goal", "path/retraction"],
+        "retraction",
+    ),
+    (&["path/backbone"], "A* on the backbone"),
+    (&["path/corridor"], "corridor"),
+    (&["path/short"], "pull"),
+];
+
 /// Stage `paths`: a query on the corridor map between the roomiest points
 /// of the lowest and the highest layer (arbitrary queries:
 /// [`crate::paths::find_path`]).
@@ -722,11 +734,61 @@ impl Artifact for PathDemo {
             Err(_) => BTreeMap::from([("paths".into(), 0)]),
         }
     }
+    /// The demonstration path, built up over the sub-steps: ends and
+    /// retractions, then the backbone, the corridor and the short path.
     fn primitives(&self) -> Vec<Primitive> {
         match &self.path {
-            Ok(p) => self.path_primitives(p),
+            Ok(p) => self
+                .path_primitives(p)
+                .into_iter()
+                .map(|q| {
+                    let first = PATH_STEPS
+                        .iter()
+                        .position(|(kinds, ..)| kinds.iter().any(|k| q.kind.starts_with(k)))
+                        .unwrap_or(0);
+                    q.during(first as u32, u32::MAX)
+                })
+                .collect(),
             Err(_) => Vec::new(),
         }
+    }
+    /// Retraction, A* on the backbone, corridor, pull (see [`PATH_STEPS`]).
+    fn substeps(&self) -> Vec<SubStep> {
+        let Ok(p) = &self.path else {
+            return Vec::new();
+        };
+        let facts = [
+            format!(
+                "The start and the goal move straight away from their nearest obstacle onto the medial axis ({:.2} m and {:.2} m).",
+                p.ends[0].at.distance(p.retracted[0].at),
+                p.ends[1].at.distance(p.retracted[1].at)
+            ),
+            format!(
+                "A* along the axis, using only edges (and parts of edges) that keep {:.2} m from every obstacle: {} expansions, a backbone of {} points.",
+                self.clearance,
+                p.expansions,
+                p.backbone.len()
+            ),
+            format!(
+                "The walkable areas of the {} axis edges the backbone follows form the corridor: every point in it sees its edge's closest obstacle points.",
+                p.corridor.len()
+            ),
+            format!(
+                "The backbone pulled tight inside its clearance disks shrunk by {:.2} m: {} points, {:.2} m long.",
+                self.clearance,
+                p.path.len(),
+                p.length
+            ),
+        ];
+        PATH_STEPS
+            .iter()
+            .zip(facts)
+            .map(|((_, title), detail)| SubStep {
+                title: (*title).to_string(),
+                detail,
+                highlights: Vec::new(),
+            })
+            .collect()
     }
     fn path_between(&self, from: Vec3, to: Vec3) -> Option<Result<PathAnswer, String>> {
         let answer = || -> Result<PathAnswer, String> {

@@ -268,3 +268,33 @@ fn the_paths_stage_answers_a_probe_between_clicked_points() {
         assert!(a.path_between(from, to).is_none());
     }
 }
+
+/// The paths stage steps through retraction, A* on the backbone, the
+/// corridor and the pull, each adding its part of the drawing.
+#[test]
+fn the_paths_stage_steps_through_retraction_search_corridor_and_pull() {
+    let mut r = runner(LevelData::Layers(samples::figure5()));
+    let n = r.pipeline().stages.len();
+    r.run_to(n - 1, &Default::default(), &mut |_| {});
+    let a = r.result(n - 1).unwrap().outcome.as_ref().unwrap().clone();
+    let steps = a.substeps();
+    let titles: Vec<&str> = steps.iter().map(|s| s.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        ["retraction", "A* on the backbone", "corridor", "pull"]
+    );
+    let prims = a.primitives();
+    for (kind, step) in [
+        ("path/retraction", 0),
+        ("path/backbone", 1),
+        ("path/corridor", 2),
+        ("path/short", 3),
+    ] {
+        let of: Vec<_> = prims.iter().filter(|p| p.kind == kind).collect();
+        assert!(!of.is_empty(), "{kind}");
+        for p in of {
+            assert!(p.visible_at(step) && p.visible_at(u32::MAX), "{kind}");
+            assert!(step == 0 || !p.visible_at(step - 1), "{kind}");
+        }
+    }
+}
