@@ -273,7 +273,10 @@ fn tau_convex_cells_can_bend_a_lot_in_total() {
     let arc: Vec<DVec2> = (0..n)
         .map(|k| {
             let a = std::f64::consts::FRAC_PI_2 + (k as f64 - (n - 1) as f64 / 2.0) * step;
-            v(20.0 + r * a.cos(), r * (a.sin() - (18.0f64).to_radians().cos()))
+            v(
+                20.0 + r * a.cos(),
+                r * (a.sin() - (18.0f64).to_radians().cos()),
+            )
         })
         .rev()
         .collect();

@@ -171,3 +171,54 @@ fn the_apps_default_level_builds() {
     mesh.validate().unwrap();
     assert!(mesh.metrics["cells"] <= mesh.metrics["notches"] + 1.0);
 }
+
+/// The portal sub-steps draw the candidate points of §3.2.2 (projection,
+/// q_l, q_r, endpoints) and the waiting notches a new portal drops with
+/// their areas of interest; the notches stage draws the corners tau takes
+/// off the list.
+#[test]
+fn portal_steps_draw_candidate_points_dropped_notches_and_relaxed_ones() {
+    let mut r = runner();
+    r.run_all();
+    let k = kinds(&r, 1);
+    for kind in [
+        "candidate/point/projection",
+        "notch/dropped",
+        "area-of-interest/dropped",
+    ] {
+        assert!(k.iter().any(|x| x == kind), "{kind} in {k:?}");
+    }
+    assert!(
+        k.iter()
+            .any(|x| x.starts_with("candidate/point/q_") || x == "candidate/point/endpoint"),
+        "{k:?}"
+    );
+    // Every dropped notch of a step is drawn in that step.
+    let a = r.result(1).unwrap().outcome.as_ref().unwrap().clone();
+    let any: &dyn std::any::Any = a.as_ref();
+    let p = any
+        .downcast_ref::<navscope_convex::portals::PortalsArtifact>()
+        .unwrap();
+    for (st, sub) in p.result.steps.iter().zip(a.substeps()) {
+        let drawn: Vec<u32> = sub
+            .highlights
+            .iter()
+            .filter(|h| h.kind == "notch/dropped")
+            .map(|h| h.element)
+            .collect();
+        assert_eq!(drawn, st.dropped, "{}", sub.title);
+    }
+    // tau = 30 deg takes the plan's shallow notches off the list.
+    r.set_param("tau", ParamValue::Float(30.0)).unwrap();
+    r.run_all();
+    let n = r.result(0).unwrap().outcome.as_ref().unwrap().clone();
+    let c = n.counts();
+    assert!(c["relaxed notches"] > 0, "{c:?}");
+    assert_eq!(c["relaxed notches"] + c["notches"], c["strict notches"]);
+    let relaxed = n
+        .primitives()
+        .iter()
+        .filter(|p| p.kind == "notch/relaxed")
+        .count() as u64;
+    assert_eq!(relaxed, c["relaxed notches"]);
+}
