@@ -208,17 +208,42 @@ fn portal_steps_draw_candidate_points_dropped_notches_and_relaxed_ones() {
             .collect();
         assert_eq!(drawn, st.dropped, "{}", sub.title);
     }
-    // tau = 30 deg takes the plan's shallow notches off the list.
-    r.set_param("tau", ParamValue::Float(30.0)).unwrap();
-    r.run_all();
-    let n = r.result(0).unwrap().outcome.as_ref().unwrap().clone();
-    let c = n.counts();
-    assert!(c["relaxed notches"] > 0, "{c:?}");
-    assert_eq!(c["relaxed notches"] + c["notches"], c["strict notches"]);
-    let relaxed = n
-        .primitives()
-        .iter()
-        .filter(|p| p.kind == "notch/relaxed")
-        .count() as u64;
-    assert_eq!(relaxed, c["relaxed notches"]);
+    // tau = 30 deg takes the corners of a 16-gon pillar (202.5 deg seen
+    // from the free space) off the list; tau = 0 keeps them.
+    use navscope_core::geom::{Polygon, PolygonWithHoles};
+    use navscope_core::level::{FloorPlan, Level, LevelData};
+    let pillar: Vec<glam::DVec2> = (0..16)
+        .map(|k| {
+            glam::DVec2::new(5.0, 5.0)
+                + glam::DVec2::from_angle(k as f64 * std::f64::consts::TAU / 16.0) * 2.0
+        })
+        .collect();
+    let room = vec![
+        glam::DVec2::new(0.0, 0.0),
+        glam::DVec2::new(10.0, 0.0),
+        glam::DVec2::new(10.0, 10.0),
+        glam::DVec2::new(0.0, 10.0),
+    ];
+    let level = Level {
+        source: "pillar".into(),
+        data: LevelData::FloorPlan(FloorPlan {
+            area: PolygonWithHoles::new(Polygon::new(room), vec![Polygon::new(pillar)]),
+            ..Default::default()
+        }),
+    };
+    for (tau, relaxed) in [(30.0, 16), (0.0, 0)] {
+        let mut r = Runner::new(Arc::new(pipeline()), Arc::new(level.clone()));
+        r.set_param("tau", ParamValue::Float(tau)).unwrap();
+        r.run_all();
+        let n = r.result(0).unwrap().outcome.as_ref().unwrap().clone();
+        let c = n.counts();
+        assert_eq!(c["relaxed notches"], relaxed, "{c:?}");
+        assert_eq!(c["relaxed notches"] + c["notches"], c["strict notches"]);
+        let drawn = n
+            .primitives()
+            .iter()
+            .filter(|p| p.kind == "notch/relaxed")
+            .count() as u64;
+        assert_eq!(drawn, relaxed);
+    }
 }
