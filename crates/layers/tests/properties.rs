@@ -372,3 +372,49 @@ fn results_are_deterministic() {
         );
     }
 }
+
+/// Table 1's edge and closest-point-pair columns: on Figure 7's
+/// environment both grow linearly with the number of connections, as in
+/// the paper (edges 15 to 119, pairs 42 to 382 for 1 to 28 connections).
+/// Here edges are cut at every connection and wherever the nearest
+/// obstacle changes, and every polyline point carries a pair, so the
+/// counts are larger; the crate docs give the table.
+#[test]
+fn table1_edges_and_closest_point_pairs_grow_linearly_with_the_connections() {
+    let set = settings(0.001, 0.01);
+    let counts: Vec<(usize, usize, usize)> = [1, 2, 3, 5, 8, 14, 20, 28]
+        .into_iter()
+        .map(|k| {
+            let m = build(&samples::figure7(k), &set).unwrap().merged;
+            let pairs = m.edges.iter().map(|e| e.points.len()).sum();
+            (k, m.edges.len(), pairs)
+        })
+        .collect();
+    for w in counts.windows(2) {
+        assert!(w[1].1 > w[0].1 && w[1].2 > w[0].2, "{counts:?}");
+    }
+    let (first, last) = (counts[0], counts[counts.len() - 1]);
+    let per = |a: usize, b: usize| (b - a) as f64 / (last.0 - first.0) as f64;
+    let (edges, pairs) = (per(first.1, last.1), per(first.2, last.2));
+    // The paper: 3.9 edges and 12.6 pairs per added connection.
+    assert!(
+        (6.0..=10.0).contains(&edges),
+        "{edges} edges per connection: {counts:?}"
+    );
+    assert!(
+        (10.0..=20.0).contains(&pairs),
+        "{pairs} pairs per connection: {counts:?}"
+    );
+    // Linear: every count within 15 % of the straight line through the ends.
+    for &(k, e, p) in &counts {
+        let line = |a: usize, slope: f64| a as f64 + slope * (k - first.0) as f64;
+        assert!(
+            (e as f64 - line(first.1, edges)).abs() <= 0.15 * e as f64,
+            "{counts:?}"
+        );
+        assert!(
+            (p as f64 - line(first.2, pairs)).abs() <= 0.15 * p as f64,
+            "{counts:?}"
+        );
+    }
+}
