@@ -173,6 +173,20 @@
 //! removes ill-conditioned cells: 31 over the corpus for the original
 //! version, 22 with removal, 10 with tau = 5 deg.
 //!
+//! ## The paper's figures as sample levels
+//!
+//! `assets/levels/convex-figures/` holds one small plan per case of §3.2
+//! and §3.3 (`tests/figures.rs` generates them and checks that each forces
+//! its case): `figure2-vv-drop` and `figure2-vv-keep` (vertex-vertex, the
+//! far notch dropped or kept), `figure3-projection-ql` (vertex-edge to the
+//! projection and to q_l), `figure4-one-end`, `figure4-closer-end`,
+//! `figure4-both-ends-qr-removal` (vertex-portal to one end, to the closer
+//! of two ends, to both ends with two portals; also vertex-edge to q_r and
+//! a removal), `figure4-cut` (an earlier portal cut in two) and
+//! `figure6-relaxation` (an 80-gon pillar whose corners tau = 5 deg takes
+//! off the list). No plan of the search ended a vertex-edge portal at an
+//! edge's endpoint, so that case has no sample.
+//!
 //! ## A real map
 //!
 //! `../shared/data/polyanya-meshes/arena.mesh` (Polyanya's benchmark
