@@ -62,7 +62,7 @@ fn random_paths_keep_the_clearance_at_every_point() {
         let opened: Vec<usize> = (0..la.sites.conns.len()).collect();
         // Random free points of random layers, at least the clearance from
         // every obstacle.
-        let mut point = |rng: &mut Lcg| loop {
+        let point = |rng: &mut Lcg| loop {
             let layer = (rng.unit() * la.sites.areas.len() as f64) as usize;
             let (lo, hi) = la.sites.areas[layer].outer.bounds();
             let at = lo + (hi - lo) * DVec2::new(rng.unit(), rng.unit());
