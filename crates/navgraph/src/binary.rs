@@ -218,23 +218,36 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn brute(w: usize, h: usize, obstacle: &[u8]) -> Vec<f64> {
-        let mut out = vec![0.0; w * h];
-        for y in 0..h as i64 {
-            for x in 0..w as i64 {
-                let mut best = f64::INFINITY;
-                for oy in -1..=h as i64 {
-                    for ox in -1..=w as i64 {
-                        let frame = ox < 0 || oy < 0 || ox >= w as i64 || oy >= h as i64;
-                        if frame || obstacle[oy as usize * w + ox as usize] != 0 {
-                            best = best.min(((ox - x).pow(2) + (oy - y).pow(2)) as f64);
-                        }
-                    }
+    /// The least `metric(dx, dy)` from pixel `(x, y)` to an obstacle
+    /// pixel or the one-pixel frame around the image, by brute force.
+    fn nearest(
+        w: usize,
+        h: usize,
+        obstacle: &[u8],
+        x: i64,
+        y: i64,
+        metric: impl Fn(i64, i64) -> f64,
+    ) -> f64 {
+        let mut best = f64::INFINITY;
+        for oy in -1..=h as i64 {
+            for ox in -1..=w as i64 {
+                let frame = ox < 0 || oy < 0 || ox >= w as i64 || oy >= h as i64;
+                if frame || obstacle[oy as usize * w + ox as usize] != 0 {
+                    best = best.min(metric(ox - x, oy - y));
                 }
-                out[y as usize * w + x as usize] = best;
             }
         }
-        out
+        best
+    }
+
+    fn brute(w: usize, h: usize, obstacle: &[u8]) -> Vec<f64> {
+        (0..(w * h) as i64)
+            .map(|i| {
+                nearest(w, h, obstacle, i % w as i64, i / w as i64, |dx, dy| {
+                    (dx * dx + dy * dy) as f64
+                })
+            })
+            .collect()
     }
 
     proptest! {
@@ -254,16 +267,8 @@ mod tests {
             let b = binary_image(&plan, r * 0.5).unwrap();
             for y in 0..h as i64 {
                 for x in 0..w as i64 {
-                    let mut best = f64::INFINITY;
-                    for oy in -1..=h as i64 {
-                        for ox in -1..=w as i64 {
-                            let frame = ox < 0 || oy < 0 || ox >= w as i64 || oy >= h as i64;
-                            if frame || obstacle[oy as usize * w + ox as usize] != 0 {
-                                let gap = |d: i64| (d.abs() - 1).max(0) as f64;
-                                best = best.min(gap(ox - x).hypot(gap(oy - y)));
-                            }
-                        }
-                    }
+                    let gap = |d: i64| (d.abs() - 1).max(0) as f64;
+                    let best = nearest(w, h, &obstacle, x, y, |dx, dy| gap(dx).hypot(gap(dy)));
                     let free = obstacle[y as usize * w + x as usize] == 0;
                     prop_assert_eq!(b.is_blocked(x, y), !free || (r > 0.0 && best < r), "pixel ({}, {})", x, y);
                 }

@@ -6,7 +6,7 @@ use common::{artifact, run};
 use glam::DVec2;
 use navscope_core::ParamValue;
 use navscope_core::geom::{Polygon, PolygonWithHoles, world_to_plan};
-use navscope_core::level::{Blocker, FloorPlan, Level, LevelData, NamedPoint, RasterPlan};
+use navscope_core::level::{Blocker, FloorPlan, Level, LevelData, NamedPoint};
 use navscope_navgraph::node_stages::{DelaunayArtifact, VoronoiArtifact};
 use navscope_navgraph::primitives::blocker_distance;
 use navscope_navgraph::raster_stages::{
@@ -30,7 +30,7 @@ proptest! {
     #[test]
     fn raster_pipeline_invariants(w in 2u32..28, h in 2u32..28, bits in proptest::collection::vec(0u8..5, 784), tol in 0.0f64..3.0, radius in 0.0f64..1.5, mpp in prop_oneof![Just(0.1), Just(1.0), Just(1e5)]) {
         let obstacle: Vec<u8> = (0..(w * h) as usize).map(|i| (bits[i] == 0) as u8).collect();
-        let lvl = Level { source: "random".into(), data: LevelData::Raster(RasterPlan { width: w, height: h, metres_per_pixel: mpp, obstacle, rgba: vec![] }) };
+        let lvl = common::raster("random", w, h, mpp, obstacle);
         let r = run(navscope_navgraph::pipeline(), lvl, &[("simplify_tolerance", ParamValue::Float(tol)), ("agent_radius", ParamValue::Float((radius * mpp).min(10.0))), ("region_size", ParamValue::Float((4.0 * mpp).clamp(0.5, 10000.0)))]);
         let simplified = artifact::<SimplifyArtifact>(&r, "simplify");
         let rings = &simplified.simplified.rings;
@@ -167,7 +167,7 @@ proptest! {
     #[test]
     fn routes_keep_line_of_sight(w in 4u32..20, h in 4u32..20, bits in proptest::collection::vec(0u8..4, 400), queries in proptest::collection::vec((0.0f64..1.0, 0.0f64..1.0, 0.0f64..1.0, 0.0f64..1.0), 6), tol in 0.0f64..2.0) {
         let obstacle: Vec<u8> = (0..(w * h) as usize).map(|i| (bits[i] == 0) as u8).collect();
-        let lvl = Level { source: "random".into(), data: LevelData::Raster(RasterPlan { width: w, height: h, metres_per_pixel: 1.0, obstacle, rgba: vec![] }) };
+        let lvl = common::raster("random", w, h, 1.0, obstacle);
         let r = run(navscope_navgraph::pipeline(), lvl, &[("simplify_tolerance", ParamValue::Float(tol)), ("agent_radius", ParamValue::Float(0.0)), ("region_size", ParamValue::Float(3.0))]);
         let t = &artifact::<TriangulationArtifact>(&r, "triangulate").triangulation;
         prop_assume!(!t.triangles.is_empty());
@@ -295,16 +295,7 @@ fn simplification_never_cuts_into_a_round_pillar() {
         })
         .collect();
     for (r, tol) in [(0.5, 4.0), (0.0, 6.0), (1.3, 2.5)] {
-        let lvl = Level {
-            source: "pillar".into(),
-            data: LevelData::Raster(RasterPlan {
-                width: w,
-                height: h,
-                metres_per_pixel: 1.0,
-                obstacle: obstacle.clone(),
-                rgba: vec![],
-            }),
-        };
+        let lvl = common::raster("pillar", w, h, 1.0, obstacle.clone());
         let run = run(
             navscope_navgraph::pipeline(),
             lvl,
@@ -329,7 +320,7 @@ proptest! {
     #[test]
     fn triangles_keep_the_agent_radius_from_every_obstacle_pixel(w in 2u32..14, h in 2u32..14, bits in proptest::collection::vec(0u8..5, 196), tol in 0.0f64..3.0, radius in 0.0f64..2.5, mpp in prop_oneof![Just(0.25), Just(1.0)]) {
         let obstacle: Vec<u8> = (0..(w * h) as usize).map(|i| (bits[i] == 0) as u8).collect();
-        let lvl = Level { source: "random".into(), data: LevelData::Raster(RasterPlan { width: w, height: h, metres_per_pixel: mpp, obstacle: obstacle.clone(), rgba: vec![] }) };
+        let lvl = common::raster("random", w, h, mpp, obstacle.clone());
         let r = radius * mpp;
         let run = run(navscope_navgraph::pipeline(), lvl, &[("simplify_tolerance", ParamValue::Float(tol * mpp)), ("agent_radius", ParamValue::Float(r))]);
         let t = &artifact::<TriangulationArtifact>(&run, "triangulate").triangulation;
