@@ -111,7 +111,14 @@
 //! | synthetic office (bench) | 2048 x 2048 px, 0.05 m/px | 0.28 - 0.50 s | < 1 s |
 //! | `assets/levels/floorplan/lobby_nodes.ron` (`navgraph-nodes`) | 3 nodes, 2 primitives | 0.22 ms | |
 //!
-//! Stage times on the 2048 x 2048 raster (one run): `binary` 249 ms (the
+//! Re-measured after exact clearance (dilation by pixel squares, one-sided
+//! simplification) with the same command on 2026-11-23, but on a machine
+//! shared with other builds (load average 8.9 on 2 cores, so every figure
+//! is inflated several times; the pre-change arena figure measured the same
+//! way was 0.47 ms when idle): arena 2.99 ms, office 2.22 ms, lobby 0.64
+//! ms, the 2048 x 2048 raster 1.00 s (0.91 - 1.08). An idle re-measurement
+//! is still owed. Stage times before the change, on the 2048 x 2048 raster
+//! (one run): `binary` 249 ms (the
 //! distance transform of 4.2 M pixels), `contours` 67 ms, `simplify` 7 ms
 //! (28,288 to 7,040 vertices, no repair needed), `triangulate` 17 ms (8,000
 //! triangles), `graphs` 45 ms (15,040 dual nodes, 1,182 guards, 1,768
