@@ -3,7 +3,9 @@
 //! the dropped notch (Fig. 2), vertex-edge to the projection, to q_l and
 //! to q_r (Fig. 3), vertex-portal to one end, to the closer of both ends,
 //! to both ends with two portals, and the cut (Fig. 4), removal (Fig. 5)
-//! and relaxation (Fig. 6).
+//! and relaxation (Fig. 6). Figure 3's portal to an end of the edge is a
+//! vertex-vertex portal here (the end is a vertex at the same distance;
+//! see the crate docs).
 //!
 //! The plans are small rooms from `navscope_levels::generate::floor_plan`
 //! (seed, obstacles) chosen as the smallest of a search over seeds that
