@@ -1,8 +1,16 @@
-//! `navscope-cli path`: build (or read) a NavMesh and search it.
+//! `navscope-cli path`: build (or read) a NavMesh and search it, or, for a
+//! pipeline whose stages answer path queries themselves
+//! ([`Artifact::path_between`]: the `navgraph` super-graph, the `layers`
+//! corridor planner), print that answer, as the app's probe does.
+//!
+//! A pipeline's own answer has no A* expansion count of the NavMesh, so
+//! its JSON carries `"expansions": null` and a `"summary"` line with the
+//! work the method did (region and node expansions, clearance kept).
 
 use std::path::Path;
 
 use glam::DVec3;
+use navscope_core::{Artifact, PathAnswer, Runner};
 use navscope_path::{Locator, PathError, SearchOptions, find_path};
 
 use crate::BuildOptions;
@@ -39,6 +47,10 @@ pub fn run(
         let mut r = runner(load_level(level)?, opts)?;
         run_stages(&mut r);
         check_run(&r)?;
+        if let Some(answer) = own_answer(&r, from, to) {
+            print_answer(answer, json);
+            return Ok(());
+        }
         r.navmesh().ok_or_else(|| {
             CliError::Failed(format!(
                 "{}: pipeline '{}' produced no NavMesh",
@@ -72,6 +84,49 @@ pub fn run(
         (Err(e), false) => println!("no path: {e}"),
     }
     Ok(())
+}
+
+/// The first answer of the run's stages, last stage first (the app's
+/// probe asks the same way).
+fn own_answer(r: &Runner, from: DVec3, to: DVec3) -> Option<Result<PathAnswer, String>> {
+    (0..r.pipeline().stages.len()).rev().find_map(|i| {
+        let a: &dyn Artifact = r.result(i)?.outcome.as_ref().ok()?.as_ref();
+        a.path_between(from.as_vec3(), to.as_vec3())
+    })
+}
+
+/// Prints a pipeline's own answer (JSON: the contract's fields, with
+/// `expansions` null and the method's `summary`).
+fn print_answer(answer: Result<PathAnswer, String>, json: bool) {
+    match (answer, json) {
+        (Ok(a), true) => {
+            let waypoints: Vec<_> = a
+                .waypoints
+                .iter()
+                .map(|p| serde_json::json!({ "position": [p.x, p.y, p.z], "stance": "stand" }))
+                .collect();
+            println!(
+                "{}",
+                serde_json::json!({ "found": true, "length": a.length, "expansions": null, "waypoints": waypoints, "summary": a.summary })
+            );
+        }
+        (Ok(a), false) => {
+            println!(
+                "path found: length {:.3} m, {} waypoints ({})",
+                a.length,
+                a.waypoints.len(),
+                a.summary
+            );
+            for p in &a.waypoints {
+                println!("  ({:.3}, {:.3}, {:.3})  stand", p.x, p.y, p.z);
+            }
+        }
+        (Err(e), true) => println!(
+            "{}",
+            serde_json::json!({ "found": false, "length": 0.0, "expansions": null, "waypoints": [], "reason": e })
+        ),
+        (Err(e), false) => println!("no path: {e}"),
+    }
 }
 
 /// The contract's JSON for a failed search, with the reason.

@@ -345,3 +345,62 @@ fn generate_without_out_is_a_usage_error() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--out"), "{}", stderr(&o));
 }
+
+/// `path --json` with a pipeline on a level.
+fn pipeline_path(level: &str, pipeline: &str, from: &str, to: &str) -> serde_json::Value {
+    cli_json(&[
+        "path",
+        level,
+        "--pipeline",
+        pipeline,
+        "--from",
+        from,
+        "--to",
+        to,
+        "--json",
+    ])
+}
+
+#[test]
+fn path_on_a_navgraph_raster_is_the_super_graph_answer() {
+    let level = "assets/levels/navgraph/islands.png";
+    // Inside one wing (a lane between pillars): found by the two-level
+    // search, which says so.
+    let v = pipeline_path(level, "navgraph", "1.25,0,1.25", "15,0,15");
+    assert_eq!(v["found"], true, "{v}");
+    assert!(
+        v["summary"].as_str().unwrap().contains("regions expanded"),
+        "{v}"
+    );
+    assert!(v["expansions"].is_null(), "{v}");
+    let w = v["waypoints"].as_array().unwrap();
+    assert_eq!(
+        w[0]["position"],
+        serde_json::json!([1.25, 0.0, 1.25]),
+        "{v}"
+    );
+    // Across the wings: the super-graph proves there is no way.
+    let v = pipeline_path(level, "navgraph", "1.25,0,1.25", "38.75,0,18.75");
+    assert_eq!(v["found"], false, "{v}");
+    assert!(v["reason"].as_str().unwrap().contains("super-graph"), "{v}");
+}
+
+#[test]
+fn path_on_a_layers_level_is_the_corridor_planner_answer() {
+    let v = pipeline_path(
+        "assets/levels/layers/two_storey.ron",
+        "layers",
+        "1,0,1",
+        "1,3,7",
+    );
+    assert_eq!(v["found"], true, "{v}");
+    assert!(v["summary"].as_str().unwrap().contains("corridor"), "{v}");
+    // Ground floor to the upper floor: the path climbs the stairs.
+    let w = v["waypoints"].as_array().unwrap();
+    assert_eq!(
+        w.last().unwrap()["position"],
+        serde_json::json!([1.0, 3.0, 1.0 + 6.0]),
+        "{v}"
+    );
+    assert!(w.iter().any(|p| p["position"][1] == 1.5), "{v}");
+}

@@ -34,6 +34,59 @@ pub struct Cell {
     pub min_angle_deg: f64,
     /// Largest interior angle, degrees (at most 180 + tau).
     pub max_angle_deg: f64,
+    /// Total bend into the cell: the sum over its corners of the angle
+    /// beyond 180 degrees (0 for a convex cell). Each corner adds at most
+    /// tau, but a wall of many gently reflex corners adds them all up.
+    pub reflex_turn_deg: f64,
+    /// How far a straight walk between two points of the cell can stray
+    /// outside it, metres: the greatest distance from a point of the
+    /// cell's convex hull to the cell (sampled at 32 points per hull edge;
+    /// 0 for a convex cell). The cell's worst concavity.
+    pub stray_m: f64,
+}
+
+/// Convex hull of `pts`, counter-clockwise (Andrew's monotone chain).
+fn hull(pts: &[DVec2]) -> Vec<DVec2> {
+    let mut p = pts.to_vec();
+    p.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    p.dedup();
+    if p.len() < 3 {
+        return p;
+    }
+    let mut h: Vec<DVec2> = Vec::with_capacity(2 * p.len());
+    for pass in 0..2 {
+        let start = h.len();
+        for &q in &p {
+            while h.len() >= start + 2
+                && (h[h.len() - 1] - h[h.len() - 2]).perp_dot(q - h[h.len() - 2]) <= 0.0
+            {
+                h.pop();
+            }
+            h.push(q);
+        }
+        h.pop();
+        if pass == 0 {
+            p.reverse();
+        }
+    }
+    h
+}
+
+/// [`Cell::stray_m`] of the outline `polygon`.
+fn stray(polygon: &[DVec2]) -> f64 {
+    let h = hull(polygon);
+    let ring = navscope_core::geom::Polygon::new(polygon.to_vec());
+    let mut worst = 0.0f64;
+    for k in 0..h.len() {
+        let (a, b) = (h[k], h[(k + 1) % h.len()]);
+        for i in 0..32 {
+            let x = a.lerp(b, i as f64 / 32.0);
+            if !ring.contains(x, true) {
+                worst = worst.max(ring.boundary_distance(x));
+            }
+        }
+    }
+    worst
 }
 
 /// A portal between two cells.
@@ -96,6 +149,8 @@ pub fn cells_of(d: &Decomposition) -> Result<(Vec<Cell>, Vec<CellLink>), StageEr
             centroid: poly.centroid(),
             min_angle_deg: angles.iter().copied().fold(f64::INFINITY, f64::min),
             max_angle_deg: angles.iter().copied().fold(0.0, f64::max),
+            reflex_turn_deg: angles.iter().map(|a| (a - 180.0).max(0.0)).sum(),
+            stray_m: stray(&polygon),
             polygon,
         });
     }

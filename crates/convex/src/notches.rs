@@ -51,6 +51,9 @@ pub struct NotchesArtifact {
     /// Number of strict notches (interior angle above pi), the `r` of the
     /// paper's Table 1, whatever tau is.
     pub strict_notches: u32,
+    /// Strict notches that tau takes off the list (interior angle in
+    /// `(180, 180 + tau]` degrees): relaxation counts them as convex.
+    pub relaxed: Vec<Notch>,
     /// Tau in degrees.
     pub tau_deg: f64,
     /// Length of the area-of-interest wedges as drawn.
@@ -125,13 +128,19 @@ pub fn run(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
             "tau = {tau_deg} deg is outside 0..45"
         )));
     }
-    let strict_notches = find_notches(&plan, 0.0).len() as u32;
+    let strict = find_notches(&plan, 0.0);
+    let strict_notches = strict.len() as u32;
     let notches = find_notches(&plan, tau_deg.to_radians());
+    let relaxed = strict
+        .into_iter()
+        .filter(|s| !notches.iter().any(|n| n.vertex == s.vertex))
+        .collect();
     let (lo, hi) = plan.bounds();
     let wedge_length = (hi - lo).length() / 12.0;
     Ok(Arc::new(NotchesArtifact {
         plan,
         notches,
+        relaxed,
         strict_notches,
         tau_deg,
         wedge_length,
@@ -145,6 +154,7 @@ impl Artifact for NotchesArtifact {
             ("holes".into(), self.plan.holes.len() as u64),
             ("notches".into(), self.notches.len() as u64),
             ("strict notches".into(), self.strict_notches as u64),
+            ("relaxed notches".into(), self.relaxed.len() as u64),
         ])
     }
 
@@ -162,6 +172,13 @@ impl Artifact for NotchesArtifact {
             out.push(Primitive::new(
                 "notch",
                 i as u32,
+                Shape::Point(plan_point(n.position)),
+            ));
+        }
+        for n in &self.relaxed {
+            out.push(Primitive::new(
+                "notch/relaxed",
+                n.vertex,
                 Shape::Point(plan_point(n.position)),
             ));
         }

@@ -30,6 +30,9 @@ pub struct PortalsArtifact {
     pub notches: u32,
     /// Everything the loop built.
     pub result: Decomposition,
+    /// The notch list, to show the notches a step drops.
+    #[serde(skip)]
+    pub notch_list: Vec<crate::notches::Notch>,
 }
 
 /// The stage function.
@@ -43,6 +46,7 @@ pub fn run(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         strict_notches: n.strict_notches,
         notches: n.notches.len() as u32,
         result,
+        notch_list: n.notches.clone(),
     }))
 }
 
@@ -126,16 +130,31 @@ impl PortalsArtifact {
     }
 }
 
-fn candidate_primitive(c: &Candidate) -> Primitive {
-    match c.kind {
-        CandKind::Vertex { vertex } => Primitive::new(
-            "candidate/vertex",
-            vertex,
-            Shape::Point(plan_point(c.point)),
-        ),
+/// A candidate: a vertex as a point; an edge or a portal as its segment
+/// and the candidate point §3.2.2 takes on it (`candidate/point/...`:
+/// `projection`, `q_l`, `q_r`, or `endpoint`; element: rank).
+fn candidate_primitives(rank: usize, c: &Candidate) -> Vec<Primitive> {
+    let seg = match c.kind {
+        CandKind::Vertex { vertex } => {
+            return vec![Primitive::new(
+                "candidate/vertex",
+                vertex,
+                Shape::Point(plan_point(c.point)),
+            )];
+        }
         CandKind::Edge { a, b } => Primitive::new("candidate/edge", 0, plan_segment(a, b)),
         CandKind::Portal { id, a, b } => Primitive::new("candidate/portal", id, plan_segment(a, b)),
-    }
+    };
+    let how = match c.how {
+        Some(How::Projection) => "candidate/point/projection",
+        Some(How::Ql) => "candidate/point/q_l",
+        Some(How::Qr) => "candidate/point/q_r",
+        None => "candidate/point/endpoint",
+    };
+    vec![
+        seg,
+        Primitive::new(how, rank as u32, Shape::Point(plan_point(c.point))),
+    ]
 }
 
 impl Artifact for PortalsArtifact {
@@ -222,7 +241,30 @@ impl Artifact for PortalsArtifact {
                     ),
                 ];
                 // Farthest first, so the closest is drawn on top.
-                h.extend(st.candidates.iter().rev().map(candidate_primitive));
+                h.extend(
+                    st.candidates
+                        .iter()
+                        .enumerate()
+                        .rev()
+                        .flat_map(|(k, c)| candidate_primitives(k, c)),
+                );
+                // Waiting notches the new portal splits too leave the list.
+                for n in self
+                    .notch_list
+                    .iter()
+                    .filter(|n| st.dropped.contains(&n.vertex))
+                {
+                    h.push(Primitive::new(
+                        "area-of-interest/dropped",
+                        n.vertex,
+                        plan_polygon(&n.cone.triangle(reach)),
+                    ));
+                    h.push(Primitive::new(
+                        "notch/dropped",
+                        n.vertex,
+                        Shape::Point(plan_point(n.position)),
+                    ));
+                }
                 for &id in &st.created {
                     let p = &self.result.portals[id as usize];
                     h.push(Primitive::new("chosen", id, plan_segment(p.a, p.b)));

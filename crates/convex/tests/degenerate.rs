@@ -257,3 +257,47 @@ fn a_hall_of_round_pillars_is_joined_in_rounds() {
     // cells = portals - pillars + 1.
     assert_eq!(out.cells.len(), out.links.len() - 16 + 1);
 }
+
+/// What tau-convexity does not guarantee: a wall curving gently into the
+/// room (every corner 183 degrees seen from the free side) has no
+/// tau-notch for tau = 5 degrees, so one cell follows the whole curve; its
+/// corners are all within 180 + tau, yet it bends by the sum of them and
+/// a straight walk between two of its points leaves it. With tau = 0 every
+/// corner is a notch and every cell is convex.
+#[test]
+fn tau_convex_cells_can_bend_a_lot_in_total() {
+    // Arc of 13 corners, each turning 3 degrees, bulging 3 m up into a
+    // 40 x 20 room.
+    let (r, n) = (60.0f64, 13);
+    let step = 3.0f64.to_radians();
+    let arc: Vec<DVec2> = (0..n)
+        .map(|k| {
+            let a = std::f64::consts::FRAC_PI_2 + (k as f64 - (n - 1) as f64 / 2.0) * step;
+            v(
+                20.0 + r * a.cos(),
+                r * (a.sin() - (18.0f64).to_radians().cos()),
+            )
+        })
+        .rev()
+        .collect();
+    let mut outer = vec![v(0.0, 0.0)];
+    outer.extend(arc);
+    outer.extend([v(40.0, 0.0), v(40.0, 20.0), v(0.0, 20.0)]);
+    let p = plan(outer, vec![]);
+    let relaxed = ok(&p, 5.0);
+    let worst = relaxed
+        .cells
+        .iter()
+        .max_by(|a, b| a.reflex_turn_deg.total_cmp(&b.reflex_turn_deg))
+        .unwrap();
+    assert!(
+        worst.max_angle_deg <= 185.0 + 1e-9,
+        "{}",
+        worst.max_angle_deg
+    );
+    assert!(worst.reflex_turn_deg > 30.0, "{}", worst.reflex_turn_deg);
+    assert!(worst.stray_m > 0.5, "{}", worst.stray_m);
+    let strict = ok(&p, 0.0);
+    assert!(strict.cells.len() > relaxed.cells.len());
+    assert!(strict.cells.iter().all(|c| c.stray_m < 1e-9));
+}

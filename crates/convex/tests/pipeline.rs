@@ -171,3 +171,79 @@ fn the_apps_default_level_builds() {
     mesh.validate().unwrap();
     assert!(mesh.metrics["cells"] <= mesh.metrics["notches"] + 1.0);
 }
+
+/// The portal sub-steps draw the candidate points of §3.2.2 (projection,
+/// q_l, q_r, endpoints) and the waiting notches a new portal drops with
+/// their areas of interest; the notches stage draws the corners tau takes
+/// off the list.
+#[test]
+fn portal_steps_draw_candidate_points_dropped_notches_and_relaxed_ones() {
+    let mut r = runner();
+    r.run_all();
+    let k = kinds(&r, 1);
+    for kind in [
+        "candidate/point/projection",
+        "notch/dropped",
+        "area-of-interest/dropped",
+    ] {
+        assert!(k.iter().any(|x| x == kind), "{kind} in {k:?}");
+    }
+    assert!(
+        k.iter()
+            .any(|x| x.starts_with("candidate/point/q_") || x == "candidate/point/endpoint"),
+        "{k:?}"
+    );
+    // Every dropped notch of a step is drawn in that step.
+    let a = r.result(1).unwrap().outcome.as_ref().unwrap().clone();
+    let any: &dyn std::any::Any = a.as_ref();
+    let p = any
+        .downcast_ref::<navscope_convex::portals::PortalsArtifact>()
+        .unwrap();
+    for (st, sub) in p.result.steps.iter().zip(a.substeps()) {
+        let drawn: Vec<u32> = sub
+            .highlights
+            .iter()
+            .filter(|h| h.kind == "notch/dropped")
+            .map(|h| h.element)
+            .collect();
+        assert_eq!(drawn, st.dropped, "{}", sub.title);
+    }
+    // tau = 30 deg takes the corners of a 16-gon pillar (202.5 deg seen
+    // from the free space) off the list; tau = 0 keeps them.
+    use navscope_core::geom::{Polygon, PolygonWithHoles};
+    use navscope_core::level::{FloorPlan, Level, LevelData};
+    let pillar: Vec<glam::DVec2> = (0..16)
+        .map(|k| {
+            glam::DVec2::new(5.0, 5.0)
+                + glam::DVec2::from_angle(k as f64 * std::f64::consts::TAU / 16.0) * 2.0
+        })
+        .collect();
+    let room = vec![
+        glam::DVec2::new(0.0, 0.0),
+        glam::DVec2::new(10.0, 0.0),
+        glam::DVec2::new(10.0, 10.0),
+        glam::DVec2::new(0.0, 10.0),
+    ];
+    let level = Level {
+        source: "pillar".into(),
+        data: LevelData::FloorPlan(FloorPlan {
+            area: PolygonWithHoles::new(Polygon::new(room), vec![Polygon::new(pillar)]),
+            ..Default::default()
+        }),
+    };
+    for (tau, relaxed) in [(30.0, 16), (0.0, 0)] {
+        let mut r = Runner::new(Arc::new(pipeline()), Arc::new(level.clone()));
+        r.set_param("tau", ParamValue::Float(tau)).unwrap();
+        r.run_all();
+        let n = r.result(0).unwrap().outcome.as_ref().unwrap().clone();
+        let c = n.counts();
+        assert_eq!(c["relaxed notches"], relaxed, "{c:?}");
+        assert_eq!(c["relaxed notches"] + c["notches"], c["strict notches"]);
+        let drawn = n
+            .primitives()
+            .iter()
+            .filter(|p| p.kind == "notch/relaxed")
+            .count() as u64;
+        assert_eq!(drawn, relaxed);
+    }
+}

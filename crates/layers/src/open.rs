@@ -247,8 +247,11 @@ pub struct Opening {
     pub scene_axis: Vec<Vec<DVec2>>,
     /// Edges inserted: layer and polyline.
     pub added: Vec<(usize, Vec<DVec2>)>,
-    /// Edges removed.
-    pub removed: usize,
+    /// Edges removed (the zone's boundary edges): layer and polyline.
+    /// Edges are never split after they are inserted, so the axis before
+    /// any opening is the layer axes plus the earlier openings' `added`
+    /// minus their `removed`.
+    pub removed: Vec<(usize, Vec<DVec2>)>,
     /// Zone-boundary crossings that matched no old vertex (0 when the
     /// scene's axis meets the old axis exactly, as it should).
     pub unmatched: usize,
@@ -361,7 +364,7 @@ fn open_prepared(
             scene: None,
             scene_axis: Vec::new(),
             added: Vec::new(),
-            removed: 0,
+            removed: Vec::new(),
             unmatched: 0,
         });
     }
@@ -421,7 +424,16 @@ fn open_prepared(
             }
         }
     };
-    let removed = z.edges.len();
+    let removed = z
+        .edges
+        .iter()
+        .map(|&i| {
+            (
+                axis.edges[i].layer,
+                axis.edges[i].points.iter().map(|p| p.at).collect(),
+            )
+        })
+        .collect();
     let zone_edges: std::collections::HashSet<usize> = z.edges.iter().copied().collect();
     let mut i = 0;
     axis.edges.retain(|_| {

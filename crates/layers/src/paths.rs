@@ -9,7 +9,9 @@
 //! * **A*** runs on the axis graph: edges cost their length, joins across
 //!   connections their height difference, the heuristic is the plan
 //!   distance. Edges whose clearance somewhere drops below the requested
-//!   one are left out, so the corridor is wide enough everywhere.
+//!   one are left out, and so are the partial edges from the start's and
+//!   to the goal's retraction points (and the direct part when both lie on
+//!   one edge), so the corridor is wide enough everywhere.
 //! * **The short path** pulls the backbone tight: from each backbone point
 //!   it goes straight to the farthest later point on the same layer whose
 //!   segment stays inside the backbone's clearance disks shrunk by the
@@ -136,16 +138,20 @@ fn retract(
     })
 }
 
-/// The least clearance along an edge, sampled every `STEP / 4` with exact
-/// distances to its two sites.
-fn min_clearance(axis: &Axis, sites: &Sites, e: usize) -> f64 {
-    let edge = &axis.edges[e];
-    let g = sites.list[edge.sites[0] as usize].geom;
+/// A lower bound of the clearance along a polyline `pts` of edge `e` (a
+/// whole edge or a part of one): exact distances to the edge's site
+/// sampled every `STEP / 4` or less, less half the sample spacing (the
+/// distance changes by at most the distance moved, so no point between two
+/// samples is closer).
+fn min_clearance(axis: &Axis, sites: &Sites, e: usize, pts: &[DVec2]) -> f64 {
+    let g = sites.list[axis.edges[e].sites[0] as usize].geom;
     let mut m = f64::INFINITY;
-    for w in edge.points.windows(2) {
-        let n = ((w[0].at.distance(w[1].at) / (STEP / 4.0)).ceil() as usize).clamp(1, 10_000);
+    for w in pts.windows(2) {
+        let len = w[0].distance(w[1]);
+        let n = ((len / (STEP / 4.0)).ceil() as usize).clamp(1, 10_000);
+        let half = 0.5 * len / n as f64;
         for i in 0..=n {
-            m = m.min(g.distance(w[0].at.lerp(w[1].at, i as f64 / n as f64)));
+            m = m.min(g.distance(w[0].lerp(w[1], i as f64 / n as f64)) - half);
         }
     }
     m
@@ -168,7 +174,8 @@ pub fn find_path(
     let (s_node, g_node) = (nv, nv + 1);
     let mut adj: Vec<Vec<(usize, f64, Via)>> = vec![Vec::new(); nv + 2];
     for (i, e) in axis.edges.iter().enumerate() {
-        if min_clearance(axis, sites, i) < clearance {
+        let pts: Vec<DVec2> = e.points.iter().map(|p| p.at).collect();
+        if min_clearance(axis, sites, i, &pts) < clearance {
             continue;
         }
         let [a, b] = e.ends;
@@ -195,19 +202,21 @@ pub fn find_path(
         v
     };
     let plen = |v: &[DVec2]| v.windows(2).map(|w| w[0].distance(w[1])).sum::<f64>();
+    // The partial edges from the start and to the goal keep the clearance
+    // like whole edges do (the retraction legs themselves move away from
+    // the nearest obstacle, so they keep the start's and goal's).
+    let wide = |e: usize, pts: &[DVec2]| min_clearance(axis, sites, e, pts) >= clearance;
     for to_end in [false, true] {
         let end = axis.edges[es].ends[usize::from(to_end)] as usize;
-        adj[s_node].push((
-            end,
-            plen(&partial(es, ks, hs, to_end)),
-            Via::FromStart(to_end),
-        ));
+        let from_start = partial(es, ks, hs, to_end);
+        if wide(es, &from_start) {
+            adj[s_node].push((end, plen(&from_start), Via::FromStart(to_end)));
+        }
         let end = axis.edges[eg].ends[usize::from(to_end)] as usize;
-        adj[end].push((
-            g_node,
-            plen(&partial(eg, kg, hg, to_end)),
-            Via::ToGoal(to_end),
-        ));
+        let to_goal = partial(eg, kg, hg, to_end);
+        if wide(eg, &to_goal) {
+            adj[end].push((g_node, plen(&to_goal), Via::ToGoal(to_end)));
+        }
     }
     let direct = |forward: bool| -> Vec<DVec2> {
         let p = &axis.edges[es].points;
@@ -224,7 +233,7 @@ pub fn find_path(
         || (ks == kg
             && hs.distance(axis.edges[es].points[ks].at)
                 <= hg.distance(axis.edges[es].points[ks].at));
-    if es == eg {
+    if es == eg && wide(es, &direct(same_forward)) {
         adj[s_node].push((g_node, plen(&direct(same_forward)), Via::Direct));
     }
     // A*.
@@ -353,12 +362,17 @@ fn pull(b: &[BackbonePoint], c: f64, start: LayerPoint, goal: LayerPoint) -> Vec
         out.push(goal);
         return out;
     }
+    // Every sample point lies in some disk with room for half the sample
+    // spacing to spare, so the points between samples are inside too.
     let safe = |i: usize, j: usize| -> bool {
         let (p, q) = (b[i].at, b[j].at);
         let n = ((p.distance(q) / (STEP / 4.0)).ceil() as usize).max(1);
+        let half = 0.5 * p.distance(q) / n as f64;
         (0..=n).all(|k| {
             let x = p.lerp(q, k as f64 / n as f64);
-            b[i..=j].iter().any(|m| x.distance(m.at) <= m.clearance - c)
+            b[i..=j]
+                .iter()
+                .any(|m| x.distance(m.at) + half <= m.clearance - c)
         })
     };
     let mut i = 0;

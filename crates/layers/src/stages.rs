@@ -335,6 +335,66 @@ pub struct Merged {
     pub layers: Vec<(usize, usize)>,
     /// Grid step (m).
     pub grid: f64,
+    /// The layer axes' edges (layer, polyline), where the openings start.
+    #[serde(skip)]
+    pub initial: Vec<(usize, Vec<DVec2>)>,
+}
+
+/// An edge polyline as exact bits, to match removed edges with inserted ones.
+fn edge_key((layer, pts): &(usize, Vec<DVec2>)) -> (usize, Vec<[u64; 2]>) {
+    (
+        *layer,
+        pts.iter().map(|p| [p.x.to_bits(), p.y.to_bits()]).collect(),
+    )
+}
+
+impl Merged {
+    /// The axis as it was before opening `k` (layer, polyline per edge):
+    /// the layer axes with the earlier openings' insertions and removals.
+    pub fn axis_before(&self, k: usize) -> Vec<(usize, Vec<DVec2>)> {
+        type Count = BTreeMap<(usize, Vec<[u64; 2]>), (usize, Vec<DVec2>, usize)>;
+        fn put(edges: &mut Count, e: &(usize, Vec<DVec2>)) {
+            edges.entry(edge_key(e)).or_insert((e.0, e.1.clone(), 0)).2 += 1;
+        }
+        let mut edges = Count::new();
+        self.initial.iter().for_each(|e| put(&mut edges, e));
+        for o in &self.openings[..k.min(self.openings.len())] {
+            o.added.iter().for_each(|e| put(&mut edges, e));
+            for e in &o.removed {
+                if let Some(entry) = edges.get_mut(&edge_key(e)) {
+                    entry.2 = entry.2.saturating_sub(1);
+                }
+            }
+        }
+        edges
+            .into_values()
+            .flat_map(|(l, p, n)| std::iter::repeat_n((l, p), n))
+            .collect()
+    }
+
+    fn polylines(
+        &self,
+        kind: &str,
+        id: u32,
+        edges: &[(usize, Vec<DVec2>)],
+        step: u32,
+    ) -> Vec<Primitive> {
+        edges
+            .iter()
+            .map(|(l, p)| {
+                Primitive::new(
+                    kind,
+                    id,
+                    Shape::Polyline {
+                        points: p.iter().map(|&q| w(q, self.heights[*l])).collect(),
+                        closed: false,
+                    },
+                )
+                .on_layer(*l as u32)
+                .during(step, step)
+            })
+            .collect()
+    }
 }
 
 impl Artifact for Merged {
@@ -349,20 +409,28 @@ impl Artifact for Merged {
             ),
         ])
     }
+    /// The merged axis, from the last sub-step on (before it, each
+    /// opening's sub-step shows the axis as it was then).
     fn primitives(&self) -> Vec<Primitive> {
         let mut out = Vec::new();
         draw_axis(&self.axis, &self.heights, "axis", &mut out);
-        out
+        let last = self.openings.len() as u32;
+        out.into_iter().map(|p| p.during(last, u32::MAX)).collect()
     }
+    /// One sub-step per opening: the axis before it (`axis/before`), the
+    /// zone and scene it was opened with, the edges it removes
+    /// (`axis/edge/removed`) and adds (`axis/edge/added`); then the merged
+    /// axis.
     fn substeps(&self) -> Vec<SubStep> {
-        self.openings
+        let mut steps: Vec<SubStep> = self.openings
             .iter()
             .enumerate()
             .map(|(k, o)| {
                 let (f, t) = self.layers[o.connection];
                 let hf = self.heights[f];
                 let id = o.connection as u32;
-                let mut highlights = Vec::new();
+                let mut highlights = self.polylines("axis/before", id, &self.axis_before(k), k as u32);
+                highlights.extend(self.polylines("axis/edge/removed", id, &o.removed, k as u32));
                 if let Some(z) = &o.zone {
                     highlights.extend(zone_prims(z, &self.heights, (f, t), id));
                 }
@@ -379,7 +447,7 @@ impl Artifact for Merged {
                     Some(d) => format!("Connection {} makes the same join as connection {d}, already open.", o.connection),
                     None => format!(
                         "Removed the {} axis edges bounding the influence zone, computed the Voronoi diagram of the {} scene segments and {} points, and inserted the {} pieces inside the zone.",
-                        o.removed,
+                        o.removed.len(),
                         o.scene.as_ref().map_or(0, |s| s.segments.len()),
                         o.scene.as_ref().map_or(0, |s| s.points.len()),
                         o.added.len()
@@ -387,7 +455,17 @@ impl Artifact for Merged {
                 };
                 SubStep { title: format!("connection {} ({} of {})", o.connection, k + 1, self.openings.len()), detail, highlights }
             })
-            .collect()
+            .collect();
+        steps.push(SubStep {
+            title: "merged axis".into(),
+            detail: format!(
+                "Every connection is open: {} edges, {} joins between layers.",
+                self.axis.edges.len(),
+                self.axis.joins.len()
+            ),
+            highlights: Vec::new(),
+        });
+        steps
     }
 }
 
@@ -395,7 +473,10 @@ impl Artifact for Merged {
 pub fn run_open(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let la = ctx.artifact::<LayerAxes>("layer-axes")?;
     let set = settings(ctx);
-    let order: Vec<usize> = (0..la.sites.conns.len()).collect();
+    let order = crate::opening_order(
+        la.sites.conns.len(),
+        ctx.params.int("opening_order").max(0) as u64,
+    );
     let (axis, openings) = merge(&la.axis, &la.sites, &set, &order).map_err(StageError::failed)?;
     let layers = la.sites.conns.iter().map(|c| (c.from, c.to)).collect();
     Ok(Arc::new(Merged {
@@ -404,6 +485,12 @@ pub fn run_open(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         openings,
         layers,
         grid: set.grid.step,
+        initial: la
+            .axis
+            .edges
+            .iter()
+            .map(|e| (e.layer, e.points.iter().map(|p| p.at).collect()))
+            .collect(),
     }))
 }
 
@@ -627,6 +714,18 @@ pub fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     }))
 }
 
+/// The paths stage's sub-steps: the primitive kinds each one adds, and
+/// its title.
+pub const PATH_STEPS: [(&[&str], &str); 4] = [
+    (
+        &["path/start", "path/goal", "path/retraction"],
+        "retraction",
+    ),
+    (&["path/backbone"], "A* on the backbone"),
+    (&["path/corridor"], "corridor"),
+    (&["path/short"], "pull"),
+];
+
 /// Stage `paths`: a query on the corridor map between the roomiest points
 /// of the lowest and the highest layer (arbitrary queries:
 /// [`crate::paths::find_path`]).
@@ -719,11 +818,61 @@ impl Artifact for PathDemo {
             Err(_) => BTreeMap::from([("paths".into(), 0)]),
         }
     }
+    /// The demonstration path, built up over the sub-steps: ends and
+    /// retractions, then the backbone, the corridor and the short path.
     fn primitives(&self) -> Vec<Primitive> {
         match &self.path {
-            Ok(p) => self.path_primitives(p),
+            Ok(p) => self
+                .path_primitives(p)
+                .into_iter()
+                .map(|q| {
+                    let first = PATH_STEPS
+                        .iter()
+                        .position(|(kinds, ..)| kinds.iter().any(|k| q.kind.starts_with(k)))
+                        .unwrap_or(0);
+                    q.during(first as u32, u32::MAX)
+                })
+                .collect(),
             Err(_) => Vec::new(),
         }
+    }
+    /// Retraction, A* on the backbone, corridor, pull (see [`PATH_STEPS`]).
+    fn substeps(&self) -> Vec<SubStep> {
+        let Ok(p) = &self.path else {
+            return Vec::new();
+        };
+        let facts = [
+            format!(
+                "The start and the goal move straight away from their nearest obstacle onto the medial axis ({:.2} m and {:.2} m).",
+                p.ends[0].at.distance(p.retracted[0].at),
+                p.ends[1].at.distance(p.retracted[1].at)
+            ),
+            format!(
+                "A* along the axis, using only edges (and parts of edges) that keep {:.2} m from every obstacle: {} expansions, a backbone of {} points.",
+                self.clearance,
+                p.expansions,
+                p.backbone.len()
+            ),
+            format!(
+                "The walkable areas of the {} axis edges the backbone follows form the corridor: every point in it sees its edge's closest obstacle points.",
+                p.corridor.len()
+            ),
+            format!(
+                "The backbone pulled tight inside its clearance disks shrunk by {:.2} m: {} points, {:.2} m long.",
+                self.clearance,
+                p.path.len(),
+                p.length
+            ),
+        ];
+        PATH_STEPS
+            .iter()
+            .zip(facts)
+            .map(|((_, title), detail)| SubStep {
+                title: (*title).to_string(),
+                detail,
+                highlights: Vec::new(),
+            })
+            .collect()
     }
     fn path_between(&self, from: Vec3, to: Vec3) -> Option<Result<PathAnswer, String>> {
         let answer = || -> Result<PathAnswer, String> {

@@ -51,9 +51,13 @@ fn every_stage_runs_draws_and_ends_in_a_valid_navmesh() {
         "two shaded sides per connection"
     );
     let open = r.result(3).unwrap().outcome.as_ref().unwrap().clone();
-    assert_eq!(open.substeps().len(), 8, "one sub-step per connection");
+    assert_eq!(
+        open.substeps().len(),
+        9,
+        "one sub-step per connection, then the merged axis"
+    );
     assert!(
-        open.substeps()
+        open.substeps()[..8]
             .iter()
             .all(|s| s.highlights.iter().any(|p| p.kind == "scene/obstacle"))
     );
@@ -266,5 +270,104 @@ fn the_paths_stage_answers_a_probe_between_clicked_points() {
     for i in 0..n - 1 {
         let a = r.result(i).unwrap().outcome.as_ref().unwrap();
         assert!(a.path_between(from, to).is_none());
+    }
+}
+
+/// The paths stage steps through retraction, A* on the backbone, the
+/// corridor and the pull, each adding its part of the drawing.
+#[test]
+fn the_paths_stage_steps_through_retraction_search_corridor_and_pull() {
+    let mut r = runner(LevelData::Layers(samples::figure5()));
+    let n = r.pipeline().stages.len();
+    r.run_to(n - 1, &Default::default(), &mut |_| {});
+    let a = r.result(n - 1).unwrap().outcome.as_ref().unwrap().clone();
+    let steps = a.substeps();
+    let titles: Vec<&str> = steps.iter().map(|s| s.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        ["retraction", "A* on the backbone", "corridor", "pull"]
+    );
+    let prims = a.primitives();
+    for (kind, step) in [
+        ("path/retraction", 0),
+        ("path/backbone", 1),
+        ("path/corridor", 2),
+        ("path/short", 3),
+    ] {
+        let of: Vec<_> = prims.iter().filter(|p| p.kind == kind).collect();
+        assert!(!of.is_empty(), "{kind}");
+        for p in of {
+            assert!(p.visible_at(step) && p.visible_at(u32::MAX), "{kind}");
+            assert!(step == 0 || !p.visible_at(step - 1), "{kind}");
+        }
+    }
+}
+
+/// Stepping the openings shows the axis as it was before each one: it
+/// starts as the layer axes, every edge an opening removes is in it, and
+/// after the last opening it is the merged axis.
+#[test]
+fn each_opening_step_shows_the_axis_it_was_opened_on() {
+    use navscope_layers::stages::Merged;
+    for data in [
+        samples::figure5(),
+        samples::two_storeys(),
+        samples::figure7(3),
+    ] {
+        let mut r = runner(LevelData::Layers(data));
+        let i = r.pipeline().stage_index("open-connections").unwrap();
+        r.run_to(i, &Default::default(), &mut |_| {});
+        let a = r.result(i).unwrap().outcome.as_ref().unwrap().clone();
+        let any: &dyn std::any::Any = a.as_ref();
+        let m = any.downcast_ref::<Merged>().unwrap();
+        let n = m.openings.len();
+        let key = |e: &(usize, Vec<glam::DVec2>)| format!("{e:?}");
+        let sorted = |v: &[(usize, Vec<glam::DVec2>)]| {
+            let mut k: Vec<String> = v.iter().map(key).collect();
+            k.sort();
+            k
+        };
+        assert!(
+            sorted(&m.axis_before(0)) == sorted(&m.initial),
+            "before opening 0: the layer axes"
+        );
+        for (k, o) in m.openings.iter().enumerate() {
+            let before: Vec<String> = m.axis_before(k).iter().map(key).collect();
+            for e in &o.removed {
+                assert!(
+                    before.contains(&key(e)),
+                    "opening {k} removes an edge not in the axis before it"
+                );
+            }
+        }
+        let len = |edges: &[(usize, Vec<glam::DVec2>)]| -> f64 {
+            edges
+                .iter()
+                .flat_map(|(_, p)| p.windows(2).map(|w| w[0].distance(w[1])))
+                .sum()
+        };
+        let fin: Vec<(usize, Vec<glam::DVec2>)> = m
+            .axis
+            .edges
+            .iter()
+            .map(|e| (e.layer, e.points.iter().map(|p| p.at).collect()))
+            .collect();
+        assert_eq!(m.axis_before(n).len(), fin.len());
+        assert!((len(&m.axis_before(n)) - len(&fin)).abs() < 1e-9);
+        let steps = a.substeps();
+        assert_eq!(steps.len(), n + 1);
+        for (k, st) in steps[..n].iter().enumerate() {
+            let before = st
+                .highlights
+                .iter()
+                .filter(|h| h.kind == "axis/before")
+                .count();
+            assert_eq!(before, m.axis_before(k).len());
+        }
+        assert!(
+            a.primitives()
+                .iter()
+                .all(|p| p.visible_at(n as u32) && !p.visible_at(n as u32 - 1))
+        );
     }
 }

@@ -75,6 +75,59 @@ fn merged_axis_does_not_depend_on_the_opening_order() {
 }
 
 #[test]
+fn opening_orders_are_numbered_permutations() {
+    let mut seen = std::collections::BTreeSet::new();
+    for k in 0..24 {
+        let o = navscope_layers::opening_order(4, k);
+        let mut sorted = o.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, [0, 1, 2, 3], "order {k}: {o:?}");
+        seen.insert(o);
+    }
+    assert_eq!(seen.len(), 24);
+    assert_eq!(navscope_layers::opening_order(4, 0), [0, 1, 2, 3]);
+    assert_eq!(navscope_layers::opening_order(4, 24), [0, 1, 2, 3]);
+    assert!(navscope_layers::opening_order(0, 5).is_empty());
+}
+
+/// The `opening_order` parameter reaches the stage: the openings come in
+/// that order, and the merged axis is the same as in index order.
+#[test]
+fn the_opening_order_parameter_orders_the_openings() {
+    use navscope_core::level::{Level, LevelData};
+    use navscope_core::{Artifact, ParamValue, Runner};
+    let level = samples::two_storeys();
+    let n = level.connections.len();
+    let merged = |k: i64| {
+        let mut r = Runner::new(
+            std::sync::Arc::new(navscope_layers::pipeline()),
+            std::sync::Arc::new(Level {
+                source: "two_storeys".into(),
+                data: LevelData::Layers(level.clone()),
+            }),
+        );
+        r.set_param("opening_order", ParamValue::Int(k)).unwrap();
+        let i = r.pipeline().stage_index("open-connections").unwrap();
+        r.run_to(i, &Default::default(), &mut |_| {});
+        let a: std::sync::Arc<dyn Artifact> = r.result(i).unwrap().outcome.clone().unwrap();
+        let any: &dyn std::any::Any = a.as_ref();
+        let m = any
+            .downcast_ref::<navscope_layers::stages::Merged>()
+            .unwrap();
+        (
+            m.openings.iter().map(|o| o.connection).collect::<Vec<_>>(),
+            m.axis.clone(),
+        )
+    };
+    let (first, a) = merged(0);
+    assert_eq!(first, (0..n).collect::<Vec<_>>());
+    let (order, b) = merged(5);
+    assert_eq!(order, navscope_layers::opening_order(n, 5));
+    assert_ne!(order, first);
+    same_axis(&a, &b, "two storeys, order 5");
+}
+
+#[test]
 fn generated_stacked_floors_build_and_match_brute_force() {
     let set = settings(0.001, 0.01);
     for (seed, floors) in [(1, 2), (7, 4), (42, 3)] {
@@ -316,6 +369,52 @@ fn results_are_deterministic() {
         assert_eq!(
             serde_json::to_string(&build(&level, &set).unwrap().merged).unwrap(),
             a
+        );
+    }
+}
+
+/// Table 1's edge and closest-point-pair columns: on Figure 7's
+/// environment both grow linearly with the number of connections, as in
+/// the paper (edges 15 to 119, pairs 42 to 382 for 1 to 28 connections).
+/// Here edges are cut at every connection and wherever the nearest
+/// obstacle changes, and every polyline point carries a pair, so the
+/// counts are larger; the crate docs give the table.
+#[test]
+fn table1_edges_and_closest_point_pairs_grow_linearly_with_the_connections() {
+    let set = settings(0.001, 0.01);
+    let counts: Vec<(usize, usize, usize)> = [1, 2, 3, 5, 8, 14, 20, 28]
+        .into_iter()
+        .map(|k| {
+            let m = build(&samples::figure7(k), &set).unwrap().merged;
+            let pairs = m.edges.iter().map(|e| e.points.len()).sum();
+            (k, m.edges.len(), pairs)
+        })
+        .collect();
+    for w in counts.windows(2) {
+        assert!(w[1].1 > w[0].1 && w[1].2 > w[0].2, "{counts:?}");
+    }
+    let (first, last) = (counts[0], counts[counts.len() - 1]);
+    let per = |a: usize, b: usize| (b - a) as f64 / (last.0 - first.0) as f64;
+    let (edges, pairs) = (per(first.1, last.1), per(first.2, last.2));
+    // The paper: 3.9 edges and 12.6 pairs per added connection.
+    assert!(
+        (6.0..=10.0).contains(&edges),
+        "{edges} edges per connection: {counts:?}"
+    );
+    assert!(
+        (10.0..=20.0).contains(&pairs),
+        "{pairs} pairs per connection: {counts:?}"
+    );
+    // Linear: every count within 15 % of the straight line through the ends.
+    for &(k, e, p) in &counts {
+        let line = |a: usize, slope: f64| a as f64 + slope * (k - first.0) as f64;
+        assert!(
+            (e as f64 - line(first.1, edges)).abs() <= 0.15 * e as f64,
+            "{counts:?}"
+        );
+        assert!(
+            (p as f64 - line(first.2, pairs)).abs() <= 0.15 * p as f64,
+            "{counts:?}"
         );
     }
 }

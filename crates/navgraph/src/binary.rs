@@ -2,6 +2,21 @@
 //! the level's colour rules when it was loaded) dilated by the agent radius
 //! through an exact Euclidean distance transform.
 //!
+//! **Clearance is exact.** Pixels are squares, and a free pixel is blocked
+//! when its *square* comes closer than the agent radius to an obstacle
+//! pixel's square (or to the outside of the image), so every point of every
+//! remaining free pixel is at least the radius from every obstacle: the
+//! contours (stage 5a) run along free pixels' edges and the simplification
+//! (stage 5b) only ever cuts into free space, so the whole triangulation
+//! keeps the radius with no shortfall. The price is resolution: free space
+//! shrinks by up to `radius + sqrt(2)` pixels beside an obstacle instead
+//! of `radius`. (Comparing pixel centres instead, as before, fell short by
+//! up to half a pixel diagonal, and a radius under one pixel dilated
+//! nothing.) The distance between two squares whose centres are `(dx, dy)`
+//! pixels apart is the length of `(max(|dx| - 1, 0), max(|dy| - 1, 0))`,
+//! which is the centre distance to the obstacle set grown by its eight
+//! neighbours; the transform runs on that grown set.
+//!
 //! The transform is Felzenszwalb and Huttenlocher's separable lower-envelope
 //! algorithm ("Distance Transforms of Sampled Functions", 2012), written by
 //! hand: `imageproc` without default features has only the city-block and
@@ -139,6 +154,22 @@ impl Envelope {
     }
 }
 
+/// The obstacle set grown by its eight neighbours, with the pixels along
+/// the image's border (neighbours of the outside) included.
+fn grown(w: usize, h: usize, obstacle: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let border = x == 0 || y == 0 || x + 1 == w || y + 1 == h;
+            out[y * w + x] = (border
+                || (y.saturating_sub(1)..(y + 2).min(h)).any(|v| {
+                    (x.saturating_sub(1)..(x + 2).min(w)).any(|u| obstacle[v * w + u] != 0)
+                })) as u8;
+        }
+    }
+    out
+}
+
 /// Runs stage 4 on a raster plan with agent radius `radius` (metres).
 pub fn binary_image(plan: &RasterPlan, radius: f64) -> Result<BinaryImage, String> {
     let (w, h) = (plan.width as usize, plan.height as usize);
@@ -164,9 +195,9 @@ pub fn binary_image(plan: &RasterPlan, radius: f64) -> Result<BinaryImage, Strin
     let obstacle_pixels = blocked.iter().filter(|&&b| b != 0).count() as u64;
     let mut dilated_pixels = 0;
     if r > 0.0 {
-        let d2 = squared_distance(w, h, &plan.obstacle);
+        let d2 = squared_distance(w, h, &grown(w, h, &plan.obstacle));
         for (b, d) in blocked.iter_mut().zip(&d2) {
-            if *b == 0 && *d <= r2 {
+            if *b == 0 && *d < r2 {
                 *b = 1;
                 dilated_pixels += 1;
             }
@@ -187,23 +218,36 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn brute(w: usize, h: usize, obstacle: &[u8]) -> Vec<f64> {
-        let mut out = vec![0.0; w * h];
-        for y in 0..h as i64 {
-            for x in 0..w as i64 {
-                let mut best = f64::INFINITY;
-                for oy in -1..=h as i64 {
-                    for ox in -1..=w as i64 {
-                        let frame = ox < 0 || oy < 0 || ox >= w as i64 || oy >= h as i64;
-                        if frame || obstacle[oy as usize * w + ox as usize] != 0 {
-                            best = best.min(((ox - x).pow(2) + (oy - y).pow(2)) as f64);
-                        }
-                    }
+    /// The least `metric(dx, dy)` from pixel `(x, y)` to an obstacle
+    /// pixel or the one-pixel frame around the image, by brute force.
+    fn nearest(
+        w: usize,
+        h: usize,
+        obstacle: &[u8],
+        x: i64,
+        y: i64,
+        metric: impl Fn(i64, i64) -> f64,
+    ) -> f64 {
+        let mut best = f64::INFINITY;
+        for oy in -1..=h as i64 {
+            for ox in -1..=w as i64 {
+                let frame = ox < 0 || oy < 0 || ox >= w as i64 || oy >= h as i64;
+                if frame || obstacle[oy as usize * w + ox as usize] != 0 {
+                    best = best.min(metric(ox - x, oy - y));
                 }
-                out[y as usize * w + x as usize] = best;
             }
         }
-        out
+        best
+    }
+
+    fn brute(w: usize, h: usize, obstacle: &[u8]) -> Vec<f64> {
+        (0..(w * h) as i64)
+            .map(|i| {
+                nearest(w, h, obstacle, i % w as i64, i / w as i64, |dx, dy| {
+                    (dx * dx + dy * dy) as f64
+                })
+            })
+            .collect()
     }
 
     proptest! {
@@ -211,6 +255,24 @@ mod tests {
         fn edt_equals_brute_force(w in 1usize..12, h in 1usize..12, bits in proptest::collection::vec(0u8..6, 144)) {
             let obstacle: Vec<u8> = (0..w * h).map(|i| (bits[i] == 0) as u8).collect();
             prop_assert_eq!(squared_distance(w, h, &obstacle), brute(w, h, &obstacle));
+        }
+
+        /// A free pixel is blocked exactly when its square is nearer than
+        /// the radius to an obstacle square or the outside (brute force
+        /// over every pair of squares).
+        #[test]
+        fn dilation_compares_squares(w in 1usize..10, h in 1usize..10, bits in proptest::collection::vec(0u8..6, 100), r in 0.0f64..3.0) {
+            let obstacle: Vec<u8> = (0..w * h).map(|i| (bits[i] == 0) as u8).collect();
+            let plan = RasterPlan { width: w as u32, height: h as u32, metres_per_pixel: 0.5, obstacle: obstacle.clone(), rgba: vec![] };
+            let b = binary_image(&plan, r * 0.5).unwrap();
+            for y in 0..h as i64 {
+                for x in 0..w as i64 {
+                    let gap = |d: i64| (d.abs() - 1).max(0) as f64;
+                    let best = nearest(w, h, &obstacle, x, y, |dx, dy| gap(dx).hypot(gap(dy)));
+                    let free = obstacle[y as usize * w + x as usize] == 0;
+                    prop_assert_eq!(b.is_blocked(x, y), !free || (r > 0.0 && best < r), "pixel ({}, {})", x, y);
+                }
+            }
         }
 
     }
@@ -226,10 +288,17 @@ mod tests {
         };
         plan.obstacle[3 * 7 + 3] = 1;
         let b = binary_image(&plan, 0.5).unwrap();
-        // The dot, its four neighbours and the frame's inner ring.
-        assert!(b.is_blocked(3, 2) && b.is_blocked(2, 3) && !b.is_blocked(2, 2));
+        // The dot and its eight neighbours (their squares touch it), and
+        // the border pixels (they touch the outside); a square one pixel
+        // away is exactly the radius away and stays free.
+        assert!(b.is_blocked(3, 2) && b.is_blocked(2, 3) && b.is_blocked(2, 2));
+        assert!(!b.is_blocked(3, 1) && !b.is_blocked(1, 3));
         assert!(b.is_blocked(0, 3) && !b.is_blocked(1, 1));
         assert_eq!(b.obstacle_pixels, 1);
+        // Radius 0 blocks nothing; any positive radius blocks the ring
+        // of pixels touching an obstacle.
+        assert_eq!(binary_image(&plan, 0.0).unwrap().dilated_pixels, 0);
+        assert_eq!(binary_image(&plan, 0.01).unwrap().dilated_pixels, 8 + 24);
     }
 
     #[test]

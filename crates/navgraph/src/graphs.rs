@@ -10,6 +10,14 @@
 //! clear. When it is not, the dual edge is *repaired*: the two triangles are
 //! joined through the shared corner that makes the shorter detour, which
 //! the corner links already provide; the repair is recorded for drawing.
+//! Triangle nodes carry their inscribed radius as the NavMesh node
+//! `radius` (vertex nodes have none). A kept dual edge is *narrow* when its
+//! corridor, the two incircles joined by their outer mutual tangents (the
+//! article's "2D cylinder with the bases at the nodes", each base with its
+//! own node's radius), is entered by a wall ([`Walls::corridor_clear`]):
+//! an agent switching nodes anywhere within a node's radius may then cut
+//! the corner. Narrow edges stay in the graph (their centre segment is
+//! clear) and are drawn apart.
 //!
 //! **Art-gallery graph.** Guards stand on triangulation vertices. The first
 //! guard is a vertex of the highest order (most incident triangles); then
@@ -53,6 +61,9 @@ pub struct DualGraph {
     pub dual_edges: Vec<(u32, u32)>,
     /// Repaired dual edges: triangles `a`, `b` and the shared vertex joining them.
     pub repaired: Vec<(u32, u32, u32)>,
+    /// Direct dual edges whose corridor between the two incircles a wall
+    /// enters (a subset of `dual_edges`).
+    pub narrow: Vec<(u32, u32)>,
     /// The graph as a NavMesh: triangles first (polygon nodes), then vertices.
     pub mesh: NavMesh,
 }
@@ -68,6 +79,9 @@ pub struct GalleryGraph {
     pub edges: Vec<(u32, u32)>,
     /// For every triangle, the guard (index into `guards`) that sees it.
     pub seen_by: Vec<u32>,
+    /// For every guard, the unseen triangle that called for it (`None` for
+    /// the first guard, placed at a vertex of highest order).
+    pub placed_for: Vec<Option<u32>>,
     /// The graph as a NavMesh of point nodes.
     pub mesh: NavMesh,
 }
@@ -112,6 +126,7 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
         vertex_nodes: Vec::new(),
         dual_edges: Vec::new(),
         repaired: Vec::new(),
+        narrow: Vec::new(),
         mesh: NavMesh::new("navgraph", ""),
     };
     for t in 0..nt {
@@ -119,8 +134,10 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
         let (centre, r) = incircle(a, b, c);
         g.incentres.push(centre);
         g.radii.push(r);
-        g.mesh
+        let id = g
+            .mesh
             .add_node(w(centre), Some(vec![w(a), w(b), w(c)]), Stance::Stand, 0);
+        g.mesh.nodes[id as usize].radius = Some(r);
     }
     let mut node_of = vec![u32::MAX; tri.vertices.len()];
     for vs in &tri.triangles {
@@ -149,6 +166,9 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
             let (ct, cu) = (g.incentres[t], g.incentres[u as usize]);
             if walls.clear(ct, cu) {
                 g.dual_edges.push((t as u32, u));
+                if !walls.corridor_clear(ct, g.radii[t], cu, g.radii[u as usize]) {
+                    g.narrow.push((t as u32, u));
+                }
                 let seg = [w(tri.vertices[a as usize]), w(tri.vertices[b as usize])];
                 g.mesh
                     .add_two_way(t as u32, u, LinkKind::Walk, ct.distance(cu), Some(seg));
@@ -181,6 +201,7 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
             None,
         );
     }
+    g.narrow.sort_unstable();
     g
 }
 
@@ -191,6 +212,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
     let order = |v: u32| inc[v as usize].len();
     let mut seen_by = vec![u32::MAX; nt];
     let mut guards: Vec<u32> = Vec::new();
+    let mut placed_for = Vec::new();
     let mut visited = vec![u32::MAX; nt];
     let mut place = |g: u32, guards: &mut Vec<u32>, seen_by: &mut Vec<u32>| {
         let id = guards.len() as u32;
@@ -226,6 +248,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
         .max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a)))
     {
         place(first, &mut guards, &mut seen_by);
+        placed_for.push(None);
     }
     for t in 0..nt {
         if seen_by[t] == u32::MAX {
@@ -236,6 +259,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
                 .max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a)))
                 .unwrap_or(vs[0]);
             place(g, &mut guards, &mut seen_by);
+            placed_for.push(Some(t as u32));
         }
     }
     // Nearest guard of every vertex over the triangulation edges.
@@ -294,6 +318,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
         connectors: Vec::new(),
         edges: Vec::new(),
         seen_by,
+        placed_for,
         mesh: NavMesh::new("navgraph", ""),
     };
     let mut node_of: BTreeMap<u32, u32> = BTreeMap::new();

@@ -35,7 +35,12 @@
 //! and the super-graph's in [`supergraph::SuperGraph::mesh`]. Path search
 //! reuses navscope-path's A* on both levels of the hierarchy; the two-level
 //! logic, the start-node skip and line-of-sight shortcutting are here
-//! ([`raster_stages::SuperGraphArtifact::route`]).
+//! ([`raster_stages::SuperGraphArtifact::route`]). Path queries (the app's
+//! probe, `navscope-cli path`) are answered by the `supergraph` stage's
+//! `path_between` with the article's scheme (base search within the regions
+//! of the super path), drawing the regions the super-graph search expanded
+//! and the super path beside the path. Dual-graph triangle nodes carry
+//! their inscribed radius as the NavMesh node `radius`.
 //!
 //! ## Written by hand, and why
 //! * The exact Euclidean distance transform (Felzenszwalb-Huttenlocher):
@@ -54,13 +59,20 @@
 //! * **Inflation** is the exact Minkowski sum (rounded boxes), not the
 //!   bigger box of the article's Fig. 6, and floor-plan walls are inflated
 //!   the same way (the article "shrinks the navigable area").
-//! * **Raster dilation** blocks a free pixel whose centre is within the
-//!   radius of an obstacle pixel's centre; outside the image is obstacle.
+//! * **Raster dilation** blocks a free pixel whose square comes closer than
+//!   the radius to an obstacle pixel's square; outside the image is
+//!   obstacle. With the one-sided simplification this makes the raster
+//!   clearance exact: every point of every triangle is at least the agent
+//!   radius from every obstacle pixel (bound 0, up to floating-point
+//!   rounding; `tests/properties.rs` checks it exactly, triangle against
+//!   square), at the cost of up to `sqrt(2)` pixels of extra margin.
 //! * **Connectivity.** Free pixels touching only at a corner are not joined
 //!   (4-connectivity, as an agent cannot squeeze through a corner); their
 //!   contours are kept apart by a quarter-pixel chamfer.
-//! * **Simplification tolerance** is in pixels (default 1): the triangles
-//!   cover the free pixels up to that tolerance along the boundary.
+//! * **Simplification tolerance** is in metres (default 0.75 m: a 45-degree staircase of
+//!   1 m pixels, whose corners lie 0.71 m off the diagonal, simplifies) and
+//!   one-sided: the triangles lie inside the free pixels and cover them up
+//!   to the tolerance along the boundary.
 //! * **Triangulation** is constrained Delaunay without refinement, instead
 //!   of the article's "triangulate, intersect, add vertices, repeat": the
 //!   same mesh without the repetition.
@@ -80,6 +92,10 @@
 //!   them disconnected); the node path is then shortcut by line of sight,
 //!   first skipping start nodes (the article's run-time fix for
 //!   backtracking), then greedily onwards.
+//! * **Locating a query on designer nodes** is by visibility: the nearest
+//!   node the point sees, never one behind a wall (the article's Figure 4);
+//!   the `voronoi` stage answers path queries this way
+//!   ([`nodes::node_path`]).
 //! * **Voronoi check** polygons use 32 segments per full arc, and a free
 //!   cell counts as convex up to a relative turn of 1e-6.
 //!
@@ -95,14 +111,23 @@
 //! | synthetic office (bench) | 2048 x 2048 px, 0.05 m/px | 0.28 - 0.50 s | < 1 s |
 //! | `assets/levels/floorplan/lobby_nodes.ron` (`navgraph-nodes`) | 3 nodes, 2 primitives | 0.22 ms | |
 //!
-//! Stage times on the 2048 x 2048 raster (one run): `binary` 249 ms (the
+//! Re-measured after exact clearance (dilation by pixel squares, one-sided
+//! simplification) with the same command on 2026-11-23, but on a machine
+//! shared with other builds (load average 8.9 on 2 cores, so every figure
+//! is inflated several times; the pre-change arena figure measured the same
+//! way was 0.47 ms when idle): arena 2.99 ms, office 2.22 ms, lobby 0.64
+//! ms, the 2048 x 2048 raster 1.00 s (0.91 - 1.08). An idle re-measurement
+//! is still owed. Stage times before the change, on the 2048 x 2048 raster
+//! (one run): `binary` 249 ms (the
 //! distance transform of 4.2 M pixels), `contours` 67 ms, `simplify` 7 ms
 //! (28,288 to 7,040 vertices, no repair needed), `triangulate` 17 ms (8,000
 //! triangles), `graphs` 45 ms (15,040 dual nodes, 1,182 guards, 1,768
 //! connecting nodes), `supergraph` 20 ms (152 regions).
 //!
-//! `arena` with the defaults: 112 contour vertices simplified to 54, 62
-//! triangles, 116 dual nodes, 9 guards and 5 connecting nodes, 20 regions.
+//! `arena` with the defaults (radius 0.3 m, tolerance 0.75 m): 316 free
+//! pixels blocked by the dilation (none before clearance was made exact),
+//! 90 contour vertices simplified to 77, 85 triangles, 162 dual nodes, 10
+//! guards and 8 connecting nodes, 19 regions.
 //! With agent radius 0 all 160 scenarios of `arena.scen` find a path, and
 //! after shortcutting the longest is 2.2 % above the scenario's
 //! 8-connected optimum (`tests/arena.rs`; the test allows 10 %).
@@ -160,12 +185,12 @@ pub fn pipeline() -> Pipeline {
             ParamSpec::float(
                 "simplify_tolerance",
                 "Simplification tolerance",
-                "px",
-                1.0,
+                "m",
+                0.75,
                 0.0,
                 20.0,
-                0.25,
-                "Douglas-Peucker tolerance for the contours",
+                0.05,
+                "Douglas-Peucker tolerance for the contours; simplification only ever cuts into free space, so it costs room, never clearance",
             ),
             ParamSpec::float(
                 "region_size",
@@ -183,7 +208,7 @@ pub fn pipeline() -> Pipeline {
                 info: StageInfo {
                     id: "binary",
                     title: "Binary image, dilated",
-                    explanation: "Pixels are obstacle or free by the level's colour rules; an exact Euclidean distance transform then blocks every free pixel within the agent radius of an obstacle, so the agent can be treated as a point.",
+                    explanation: "Pixels are obstacle or free by the level's colour rules; an exact Euclidean distance transform then blocks every free pixel whose square comes closer than the agent radius to an obstacle pixel's square, so every point of the remaining free pixels keeps the radius and the agent can be treated as a point.",
                     paper: "Navigation graph generation, image processing",
                     params: &["agent_radius"],
                 },
@@ -203,7 +228,7 @@ pub fn pipeline() -> Pipeline {
                 info: StageInfo {
                     id: "simplify",
                     title: "Simplified contours",
-                    explanation: "Douglas-Peucker removes staircase vertices within the tolerance; segments that would cross or touch another ring get vertices back until the rings are valid and nested as before.",
+                    explanation: "Douglas-Peucker removes staircase vertices within the tolerance, one-sided: a new segment only ever cuts into free space, never towards an obstacle, so clearance is kept. Segments that would cross or touch another ring get vertices back until the rings are valid and nested as before.",
                     paper: "Navigation graph generation, approximating contours",
                     params: &["simplify_tolerance"],
                 },

@@ -6,13 +6,13 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use glam::{DVec2, Vec3};
-use navscope_core::draw::{Primitive, Shape};
-use navscope_core::geom::plan_to_world;
+use navscope_core::draw::{Primitive, Shape, SubStep};
+use navscope_core::geom::{plan_to_world, world_to_plan};
 use navscope_core::level::{Blocker, FloorPlan, LevelData};
-use navscope_core::{Artifact, LinkKind, NavMesh, StageContext, StageError, Stance};
+use navscope_core::{Artifact, LinkKind, NavMesh, PathAnswer, StageContext, StageError, Stance};
 use serde::Serialize;
 
-use crate::nodes::{CellCheck, GraphEdge, delaunay_graph, voronoi_check};
+use crate::nodes::{CellCheck, GraphEdge, Obstruction, delaunay_graph, node_path, voronoi_check};
 use crate::primitives::outline;
 
 fn v3(p: DVec2) -> Vec3 {
@@ -143,6 +143,12 @@ pub struct DelaunayArtifact {
     pub mesh: NavMesh,
     #[serde(skip)]
     nodes: Vec<Primitive>,
+    /// Node names, for the sub-steps.
+    #[serde(skip)]
+    names: Vec<String>,
+    /// The inflated primitives, to show what blocks an edge.
+    #[serde(skip)]
+    inflated: Vec<Vec<DVec2>>,
 }
 
 impl Artifact for DelaunayArtifact {
@@ -168,20 +174,64 @@ impl Artifact for DelaunayArtifact {
         let mut out = self.nodes.clone();
         let pos = |n: u32| self.mesh.nodes[n as usize].position.as_vec3();
         for (k, e) in self.edges.iter().enumerate() {
-            let kind = if e.removed.is_some() {
-                "edge/removed"
-            } else if e.corridor_hit.is_some() {
-                "edge/flagged"
-            } else {
-                "edge/delaunay"
-            };
-            out.push(Primitive::new(
-                kind,
-                k as u32,
-                Shape::Segment(pos(e.nodes.0), pos(e.nodes.1)),
-            ));
+            out.push(
+                Primitive::new(
+                    edge_kind(e),
+                    k as u32,
+                    Shape::Segment(pos(e.nodes.0), pos(e.nodes.1)),
+                )
+                .during(k as u32, u32::MAX),
+            );
         }
         out
+    }
+
+    /// The edges one at a time, in the order of their node pairs: each
+    /// step says whether the edge is kept, flagged or removed and shows
+    /// what blocks it (the inflated primitive as `blocker/inflated`).
+    fn substeps(&self) -> Vec<SubStep> {
+        self.edges
+            .iter()
+            .enumerate()
+            .map(|(k, e)| {
+                let step = k as u32;
+                let (a, b) = (&self.names[e.nodes.0 as usize], &self.names[e.nodes.1 as usize]);
+                let what = |o: &Obstruction| match o {
+                    Obstruction::Primitive(p) => format!("blocking primitive {p}"),
+                    Obstruction::Wall => "a wall of the floor plan".to_string(),
+                };
+                let detail = match (&e.removed, &e.corridor_hit) {
+                    (Some(o), _) => format!(
+                        "Removed: the segment enters blocked space ({}, inflated by the agent radius).",
+                        what(o)
+                    ),
+                    (None, Some(o)) => format!(
+                        "Kept but flagged: the segment is clear, but the corridor between the two node disks touches {}.",
+                        what(o)
+                    ),
+                    (None, None) => "Kept: the segment and the corridor between the two node disks are clear.".to_string(),
+                };
+                let mut highlights = Vec::new();
+                if let Some(Obstruction::Primitive(p)) = e.removed.as_ref().or(e.corridor_hit.as_ref()) {
+                    highlights.push(
+                        Primitive::new(
+                            "blocker/inflated",
+                            *p as u32,
+                            Shape::Polyline {
+                                points: self.inflated[*p].iter().map(|q| v3(*q)).collect(),
+                                closed: true,
+                            },
+                        )
+                        .during(step, step),
+                    );
+                }
+                SubStep {
+                    title: format!("edge {} of {}: {a} - {b}", k + 1, self.edges.len()),
+                    detail,
+                    highlights,
+                }
+            })
+            .collect()
     }
 
     fn navmesh(&self) -> Option<&NavMesh> {
@@ -192,7 +242,7 @@ impl Artifact for DelaunayArtifact {
 /// Stage 2: Delaunay graph of the nodes.
 pub fn stage_delaunay(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let p = plan(ctx)?;
-    ctx.artifact::<InflatedArtifact>("inflate")?;
+    let inflated = ctx.artifact::<InflatedArtifact>("inflate")?;
     let edges = delaunay_graph(
         p,
         ctx.params.float("agent_radius"),
@@ -217,7 +267,20 @@ pub fn stage_delaunay(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageErro
         edges,
         mesh,
         nodes: node_points(p),
+        names: p.nodes.iter().map(|n| n.name.clone()).collect(),
+        inflated: inflated.inflated.clone(),
     }))
+}
+
+/// The kind an edge is drawn as.
+fn edge_kind(e: &GraphEdge) -> &'static str {
+    if e.removed.is_some() {
+        "edge/removed"
+    } else if e.corridor_hit.is_some() {
+        "edge/flagged"
+    } else {
+        "edge/delaunay"
+    }
 }
 
 /// Stage 3's artifact.
@@ -229,6 +292,9 @@ pub struct VoronoiArtifact {
     pub names: Vec<String>,
     #[serde(skip)]
     edges: Vec<(DVec2, DVec2)>,
+    /// What a path query needs: the plan, the agent radius and the graph.
+    #[serde(skip)]
+    query: (FloorPlan, f64, NavMesh),
 }
 
 impl VoronoiArtifact {
@@ -294,6 +360,56 @@ impl Artifact for VoronoiArtifact {
         out
     }
 
+    /// The path over the nodes, each end located by visibility
+    /// ([`node_path`]): `path` (element 0), `path/locate` legs from the
+    /// query points to their nodes (element 0 start, 1 goal), and nearer
+    /// nodes hidden behind walls as `node/hidden` (element: node).
+    fn path_between(&self, from: Vec3, to: Vec3) -> Option<Result<PathAnswer, String>> {
+        let (plan, radius, mesh) = &self.query;
+        let (a, b) = (world_to_plan(from.as_dvec3()), world_to_plan(to.as_dvec3()));
+        Some(node_path(plan, *radius, mesh, a, b).and_then(|p| {
+            let p = p.ok_or("the start's and the goal's nodes are not connected")?;
+            let mut primitives = vec![Primitive::new(
+                "path",
+                0,
+                Shape::Polyline {
+                    points: p.points.iter().map(|q| v3(*q)).collect(),
+                    closed: false,
+                },
+            )];
+            let n = p.points.len();
+            for (k, (q, r)) in [(p.points[0], p.points[1]), (p.points[n - 1], p.points[n - 2])]
+                .into_iter()
+                .enumerate()
+            {
+                primitives.push(Primitive::new(
+                    "path/locate",
+                    k as u32,
+                    Shape::Segment(v3(q), v3(r)),
+                ));
+            }
+            for &h in p.hidden_from_start.iter().chain(&p.hidden_from_goal) {
+                primitives.push(Primitive::new(
+                    "node/hidden",
+                    h,
+                    Shape::Point(v3(plan.nodes[h as usize].at)),
+                ));
+            }
+            let hidden = p.hidden_from_start.len() + p.hidden_from_goal.len();
+            Ok(PathAnswer {
+                waypoints: p.points.iter().map(|q| v3(*q)).collect(),
+                length: p.length,
+                summary: format!(
+                    "start at node '{}', goal at node '{}' (nearest visible; {hidden} nearer nodes hidden) · {} expansions",
+                    self.names[p.nodes[0] as usize],
+                    self.names[p.nodes[p.nodes.len() - 1] as usize],
+                    p.expansions
+                ),
+                primitives,
+            })
+        }))
+    }
+
     fn describe(&self, element: u32) -> serde_json::Value {
         let Some(c) = self.cells.get(element as usize) else {
             return serde_json::Value::Null;
@@ -321,5 +437,6 @@ pub fn stage_voronoi(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError
         cells,
         names: p.nodes.iter().map(|n| n.name.clone()).collect(),
         edges,
+        query: (p.clone(), ctx.params.float("agent_radius"), d.mesh.clone()),
     }))
 }

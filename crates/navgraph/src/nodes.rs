@@ -20,13 +20,22 @@
 //! not convex (a turn to the right larger than [`CONVEX_TOLERANCE`] of the
 //! two edges' lengths, which tolerates i_overlay's snapping of collinear
 //! points). Its removed edges are listed with it.
+//!
+//! **Path queries** ([`node_path`]). A query point is located by
+//! visibility, not by distance: its node is the nearest one the point sees
+//! (the segment between them stays out of blocked space). The nearest node
+//! by distance may stand behind a wall, the failure of the article's
+//! Figure 4; nearer hidden nodes are reported so the probe can show them.
+//! A* on the Delaunay graph then joins the two nodes.
 
 use glam::DVec2;
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::float::single::SingleFloatOverlay;
+use navscope_core::NavMesh;
 use navscope_core::geom::point_segment_distance;
 use navscope_core::level::{Blocker, FloorPlan};
+use navscope_path::{SearchOptions, astar};
 use serde::Serialize;
 use spade::{DelaunayTriangulation, Point2, Triangulation as _};
 
@@ -137,6 +146,93 @@ pub fn delaunay_graph(
         .collect();
     edges.sort_by_key(|e| e.nodes);
     Ok(edges)
+}
+
+/// A path over the designer's nodes ([`node_path`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NodePath {
+    /// Start, the nodes walked through, goal (plan).
+    pub points: Vec<DVec2>,
+    /// The nodes walked through, first the start's.
+    pub nodes: Vec<u32>,
+    /// Nodes nearer to the start than its node but hidden from it.
+    pub hidden_from_start: Vec<u32>,
+    /// Nodes nearer to the goal than its node but hidden from it.
+    pub hidden_from_goal: Vec<u32>,
+    /// Nodes the A* search expanded.
+    pub expansions: usize,
+    /// Length in metres.
+    pub length: f64,
+}
+
+/// The nearest node that `p` sees, and the nearer ones it does not, or an
+/// error naming `what` when `p` is in blocked space or sees no node.
+fn locate_visible(
+    blocked: &Blocked,
+    nodes: &[DVec2],
+    p: DVec2,
+    what: &str,
+) -> Result<(u32, Vec<u32>), String> {
+    if blocked.obstruction(p, p, 0.0).is_some() {
+        return Err(format!(
+            "the {what} ({:.2}, {:.2}) is in blocked space",
+            p.x, p.y
+        ));
+    }
+    let mut order: Vec<u32> = (0..nodes.len() as u32).collect();
+    order.sort_by(|&a, &b| {
+        nodes[a as usize]
+            .distance(p)
+            .total_cmp(&nodes[b as usize].distance(p))
+            .then(a.cmp(&b))
+    });
+    let mut hidden = Vec::new();
+    for n in order {
+        if blocked.obstruction(p, nodes[n as usize], 0.0).is_none() {
+            return Ok((n, hidden));
+        }
+        hidden.push(n);
+    }
+    Err(format!("the {what} ({:.2}, {:.2}) sees no node", p.x, p.y))
+}
+
+/// The path from `from` to `to` (plan points) over `mesh`, the Delaunay
+/// graph of `plan`'s nodes for an agent of radius `radius`: see the module
+/// docs. `Ok(None)` when the two nodes are not connected.
+pub fn node_path(
+    plan: &FloorPlan,
+    radius: f64,
+    mesh: &NavMesh,
+    from: DVec2,
+    to: DVec2,
+) -> Result<Option<NodePath>, String> {
+    let blocked = Blocked::new(plan, radius);
+    let at: Vec<DVec2> = plan.nodes.iter().map(|n| n.at).collect();
+    let (s, hidden_from_start) = locate_visible(&blocked, &at, from, "start")?;
+    let (g, hidden_from_goal) = locate_visible(&blocked, &at, to, "goal")?;
+    let search = astar(
+        mesh,
+        s,
+        g,
+        mesh.nodes[s as usize].position,
+        mesh.nodes[g as usize].position,
+        &SearchOptions::default(),
+    );
+    let Some(nodes) = search.nodes else {
+        return Ok(None);
+    };
+    let mut points = vec![from];
+    points.extend(nodes.iter().map(|&n| at[n as usize]));
+    points.push(to);
+    let length = points.windows(2).map(|w| w[0].distance(w[1])).sum();
+    Ok(Some(NodePath {
+        points,
+        nodes,
+        hidden_from_start,
+        hidden_from_goal,
+        expansions: search.trace.expansions.len(),
+        length,
+    }))
 }
 
 /// The Voronoi check of one node.

@@ -5,17 +5,17 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use glam::{DVec2, DVec3, Vec3};
-use navscope_core::draw::{Primitive, Shape};
+use navscope_core::draw::{Primitive, Shape, SubStep};
 use navscope_core::geom::plan_to_world;
 use navscope_core::level::{LevelData, RasterPlan};
-use navscope_core::{Artifact, NavMesh, StageContext, StageError};
+use navscope_core::{Artifact, NavMesh, PathAnswer, StageContext, StageError};
 use navscope_path::Locator;
 use serde::Serialize;
 
 use crate::binary::{BinaryImage, binary_image};
 use crate::contours::{Contours, corner_to_plan, trace};
 use crate::graphs::{DualGraph, GalleryGraph, dual_graph, gallery_graph};
-use crate::simplify::{Simplified, simplify};
+use crate::simplify::{Repair, RepairKind, Simplified, simplify};
 use crate::supergraph::{Route, RouteOptions, SuperGraph, partition};
 use crate::triangulate::{Triangulation, triangulate};
 use crate::walls::Walls;
@@ -196,6 +196,43 @@ impl Artifact for SimplifyArtifact {
             .map(|(k, r)| Primitive::new("contour/simplified", k as u32, ring_shape(r)))
             .collect()
     }
+
+    /// The one-sided Douglas-Peucker pass, then one step per repair round
+    /// with the vertices it gave back as `vertex/restored` (element: ring).
+    fn substeps(&self) -> Vec<SubStep> {
+        let s = &self.simplified;
+        let mut out = vec![SubStep {
+            title: "Douglas-Peucker".into(),
+            detail: format!(
+                "{} contour vertices to {}: each span is replaced by a segment when its vertices lie within the tolerance and none on the free side of it (the cut only ever gives up free space).",
+                s.vertices_before, s.first_pass_vertices
+            ),
+            highlights: Vec::new(),
+        }];
+        for round in 1..=s.repair_rounds {
+            let step = round;
+            let these: Vec<&Repair> = s.repairs.iter().filter(|r| r.round == round).collect();
+            let count = |k: RepairKind| these.iter().filter(|r| r.why == k).count();
+            out.push(SubStep {
+                title: format!("repair round {round} of {}", s.repair_rounds),
+                detail: format!(
+                    "{} vertices back where segments met another, {} where a repaired segment passed on the obstacle side, {} rings restored whole because they turned over, {} because the nesting changed.",
+                    count(RepairKind::Crossing),
+                    count(RepairKind::OneSided),
+                    count(RepairKind::Flipped),
+                    count(RepairKind::Nesting)
+                ),
+                highlights: these
+                    .iter()
+                    .map(|r| {
+                        Primitive::new("vertex/restored", r.ring, Shape::Point(v3(r.at)))
+                            .during(step, step)
+                    })
+                    .collect(),
+            });
+        }
+        out
+    }
 }
 
 /// Stage 5b: topology-preserving Douglas-Peucker.
@@ -274,6 +311,23 @@ pub struct GraphsArtifact {
     pub dual: DualGraph,
     /// The art-gallery graph.
     pub gallery: GalleryGraph,
+    /// Triangle corners, for the guard sub-steps.
+    #[serde(skip)]
+    triangles: Vec<[DVec2; 3]>,
+}
+
+impl GraphsArtifact {
+    fn triangle(&self, kind: &str, t: usize, step: u32) -> Primitive {
+        Primitive::new(
+            kind,
+            t as u32,
+            Shape::Polygon {
+                outer: self.triangles[t].iter().map(|p| v3(*p)).collect(),
+                holes: vec![],
+            },
+        )
+        .during(step, step)
+    }
 }
 
 impl Artifact for GraphsArtifact {
@@ -282,6 +336,7 @@ impl Artifact for GraphsArtifact {
             ("dual_nodes", self.dual.mesh.nodes.len() as u64),
             ("dual_links", self.dual.mesh.links.len() as u64 / 2),
             ("repaired_edges", self.dual.repaired.len() as u64),
+            ("narrow_edges", self.dual.narrow.len() as u64),
             ("guards", self.gallery.guards.len() as u64),
             ("connectors", self.gallery.connectors.len() as u64),
             ("gallery_links", self.gallery.edges.len() as u64),
@@ -289,8 +344,9 @@ impl Artifact for GraphsArtifact {
     }
 
     /// Dual nodes as `node/dual` circles of their inscribed radius
-    /// (element: triangle), `edge/dual` and `edge/dual/repaired` (element:
-    /// first triangle), `edge/incentre` (incentre to corner) and
+    /// (element: triangle), `edge/dual`, `edge/dual/narrow` (a wall enters
+    /// the corridor between the two incircles) and `edge/dual/repaired`
+    /// (element: first triangle), `edge/incentre` (incentre to corner) and
     /// `edge/triangulation` (element: node), guards as `node/guard`,
     /// connecting nodes as `node/connector` and `edge/gallery` links
     /// (element: gallery node).
@@ -314,11 +370,12 @@ impl Artifact for GraphsArtifact {
         }
         let pos = |n: u32| d.mesh.nodes[n as usize].position.as_vec3();
         for &(a, b) in &d.dual_edges {
-            out.push(Primitive::new(
-                "edge/dual",
-                a,
-                Shape::Segment(pos(a), pos(b)),
-            ));
+            let kind = if d.narrow.binary_search(&(a, b)).is_ok() {
+                "edge/dual/narrow"
+            } else {
+                "edge/dual"
+            };
+            out.push(Primitive::new(kind, a, Shape::Segment(pos(a), pos(b))));
         }
         let vnode = |v: u32| {
             d.vertex_nodes
@@ -354,28 +411,74 @@ impl Artifact for GraphsArtifact {
             ));
         }
         let g = &self.gallery;
+        let last = g.guards.len() as u32;
         for (k, n) in g.mesh.nodes.iter().enumerate() {
-            let kind = if k < g.guards.len() {
-                "node/guard"
+            let (kind, from) = if k < g.guards.len() {
+                ("node/guard", k as u32)
             } else {
-                "node/connector"
+                ("node/connector", last)
             };
-            out.push(Primitive::new(
-                kind,
-                k as u32,
-                Shape::Point(n.position.as_vec3()),
-            ));
+            out.push(
+                Primitive::new(kind, k as u32, Shape::Point(n.position.as_vec3()))
+                    .during(from, u32::MAX),
+            );
         }
         for &(a, b) in &g.edges {
-            out.push(Primitive::new(
-                "edge/gallery",
-                a,
-                Shape::Segment(
-                    g.mesh.nodes[a as usize].position.as_vec3(),
-                    g.mesh.nodes[b as usize].position.as_vec3(),
-                ),
-            ));
+            out.push(
+                Primitive::new(
+                    "edge/gallery",
+                    a,
+                    Shape::Segment(
+                        g.mesh.nodes[a as usize].position.as_vec3(),
+                        g.mesh.nodes[b as usize].position.as_vec3(),
+                    ),
+                )
+                .during(last, u32::MAX),
+            );
         }
+        out
+    }
+
+    /// Guard placement one guard at a time (the triangles each new guard
+    /// sees first as `triangle/seen`, the unseen triangle that called for
+    /// it as `triangle/unseen`), then the connecting nodes.
+    fn substeps(&self) -> Vec<SubStep> {
+        let g = &self.gallery;
+        let mut out: Vec<SubStep> = (0..g.guards.len())
+            .map(|k| {
+                let step = k as u32;
+                let mut highlights: Vec<Primitive> = (0..self.triangles.len())
+                    .filter(|&t| g.seen_by[t] == step)
+                    .map(|t| self.triangle("triangle/seen", t, step))
+                    .collect();
+                let seen = highlights.len();
+                let detail = match g.placed_for[k] {
+                    None => format!(
+                        "The first guard stands on a vertex of highest order (most triangles around it). It sees {seen} triangles entirely."
+                    ),
+                    Some(t) => {
+                        highlights.push(self.triangle("triangle/unseen", t as usize, step));
+                        format!(
+                            "Triangle {t} is the first one no guard sees entirely, so a guard goes to its corner of highest order. It is the first to see {seen} triangles."
+                        )
+                    }
+                };
+                SubStep {
+                    title: format!("guard {} of {}", k + 1, g.guards.len()),
+                    detail,
+                    highlights,
+                }
+            })
+            .collect();
+        out.push(SubStep {
+            title: "connecting nodes".into(),
+            detail: format!(
+                "Guards need not see each other: {} connecting nodes on the shortest vertex paths between guards whose nearest-guard regions touch join them into {} links.",
+                g.connectors.len(),
+                g.edges.len()
+            ),
+            highlights: Vec::new(),
+        });
         out
     }
 
@@ -390,6 +493,9 @@ pub fn stage_graphs(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError>
     Ok(Arc::new(GraphsArtifact {
         dual: dual_graph(&t.triangulation, &t.walls),
         gallery: gallery_graph(&t.triangulation, &t.walls),
+        triangles: (0..t.triangulation.triangles.len())
+            .map(|k| t.triangulation.corners(k))
+            .collect(),
     }))
 }
 
@@ -506,14 +612,89 @@ impl Artifact for SuperGraphArtifact {
     fn navmesh(&self) -> Option<&NavMesh> {
         Some(&self.dual.mesh)
     }
+
+    /// The article's two-level answer ([`SuperGraphArtifact::route_within_regions`]):
+    /// the path as `path` (element 0), the super level of the search as
+    /// the regions it expanded (`region/expanded`, element: region), the
+    /// super path through the region centres (`path/super`, element 0)
+    /// and the start and goal points (`path/start`, `path/goal`).
+    fn path_between(&self, from: Vec3, to: Vec3) -> Option<Result<PathAnswer, String>> {
+        Some(
+            self.route_within_regions(from.as_dvec3(), to.as_dvec3())
+                .and_then(|r| self.answer(&r)),
+        )
+    }
+}
+
+impl SuperGraphArtifact {
+    /// A found route as the probe's answer; "no path" is an error naming
+    /// the work the super-graph did to prove it.
+    fn answer(&self, r: &Route) -> Result<PathAnswer, String> {
+        if !r.found {
+            return Err(format!(
+                "the super-graph search expanded {} regions without reaching the goal's",
+                r.super_expansions
+            ));
+        }
+        let mut primitives = Vec::new();
+        for &reg in &r.expanded_regions {
+            for (_, tri) in self.regions.iter().filter(|(q, _)| *q == reg) {
+                primitives.push(Primitive::new(
+                    "region/expanded",
+                    reg,
+                    Shape::Polygon {
+                        outer: tri.iter().map(|p| p.as_vec3()).collect(),
+                        holes: vec![],
+                    },
+                ));
+            }
+        }
+        let centre = |reg: u32| self.graph.mesh.nodes[reg as usize].position.as_vec3();
+        primitives.push(Primitive::new(
+            "path/super",
+            0,
+            Shape::Polyline {
+                points: r.regions.iter().map(|&reg| centre(reg)).collect(),
+                closed: false,
+            },
+        ));
+        let waypoints: Vec<Vec3> = r.waypoints.iter().map(|p| p.as_vec3()).collect();
+        primitives.push(Primitive::new(
+            "path",
+            0,
+            Shape::Polyline {
+                points: waypoints.clone(),
+                closed: false,
+            },
+        ));
+        for (kind, p) in [
+            ("path/start", waypoints.first()),
+            ("path/goal", waypoints.last()),
+        ] {
+            if let Some(p) = p {
+                primitives.push(Primitive::new(kind, 0, Shape::Point(*p)));
+            }
+        }
+        Ok(PathAnswer {
+            waypoints,
+            length: r.length,
+            summary: format!(
+                "{} regions expanded, super path of {} regions · {} base nodes expanded · {} start nodes skipped",
+                r.super_expansions,
+                r.regions.len(),
+                r.base_expansions,
+                r.skipped_start_nodes
+            ),
+            primitives,
+        })
+    }
 }
 
 /// Stage 8: automatic partition and super-graph.
 pub fn stage_supergraph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let t = ctx.artifact::<TriangulationArtifact>("triangulate")?;
     let g = ctx.artifact::<GraphsArtifact>("graphs")?;
-    let b = ctx.artifact::<BinaryArtifact>("binary")?;
-    let snap = ctx.params.float("simplify_tolerance") * b.image.metres_per_pixel;
+    let snap = ctx.params.float("simplify_tolerance");
     let graph = partition(&t.triangulation, &g.dual, ctx.params.float("region_size"));
     let regions = (0..t.triangulation.triangles.len())
         .map(|k| {

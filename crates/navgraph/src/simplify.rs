@@ -1,6 +1,17 @@
 //! Stage 5b, simplification: Douglas-Peucker on every contour ring with a
-//! tolerance in pixels, repaired until the rings are again a valid polygon
-//! set with the same nesting.
+//! tolerance in metres, one-sided so that it never cuts into blocked space,
+//! repaired until the rings are again a valid polygon set with the same
+//! nesting.
+//!
+//! **One-sided.** Rings keep free space on their left, so a segment that
+//! replaces a span of the ring may only pass on the free side of the
+//! span's vertices: every dropped vertex lies on the segment or to its
+//! right. Douglas-Peucker splits a span first at its vertex farthest to
+//! the left of the segment (if any), then, as usual, at its farthest
+//! vertex when that is beyond the tolerance. The simplified free space is
+//! then a subset of the free pixels, and keeps the agent radius from every
+//! obstacle exactly as the dilated image does (see [`crate::binary`]); it
+//! loses at most the tolerance along the boundary.
 //!
 //! Plain Douglas-Peucker may make a ring cross itself or another ring, or
 //! cut a small ring off to the wrong side. After the first pass:
@@ -11,13 +22,20 @@
 //!    against every other ring, original and simplified (ray parity); a ring
 //!    whose inside/outside answer changed is restored whole;
 //!
-//! and both are repeated until nothing changes. Every step only adds
+//! 3. a segment that a repair left with a vertex of its span on its left
+//!    gets that vertex back (one-sidedness again);
+//! 4. a ring whose area changed sign (a strip thinner than the tolerance
+//!    collapsed) is restored whole;
+//!
+//! and all are repeated until nothing changes. Every step only adds
 //! original vertices back, and the original rings are valid, so the loop
 //! ends. Coordinates stay on the pixel-corner grid until the result is
 //! scaled to metres.
 
 use glam::DVec2;
 use serde::Serialize;
+
+use navscope_core::geom::{Orientation, orient};
 
 use crate::contours::{Contours, corner_to_plan};
 use crate::walls::Walls;
@@ -34,10 +52,42 @@ pub struct Simplified {
     pub repair_rounds: u32,
     /// Rings restored whole by the nesting check.
     pub restored_rings: u32,
+    /// Vertices after the first, one-sided Douglas-Peucker pass.
+    pub first_pass_vertices: u64,
+    /// Every repair, in order (the sub-steps of the stage).
+    pub repairs: Vec<Repair>,
 }
 
-/// Simplifies the contours with tolerance `tol` (pixels).
+/// Why a repair gave a vertex (or a whole ring) back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum RepairKind {
+    /// A segment met another segment: its farthest dropped vertex returns.
+    Crossing,
+    /// A segment had a dropped vertex on its free side (after an earlier
+    /// repair): that vertex returns.
+    OneSided,
+    /// The ring turned over: restored whole.
+    Flipped,
+    /// A ring's first vertex changed sides of this ring: restored whole.
+    Nesting,
+}
+
+/// One repair of the simplification.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Repair {
+    /// Repair round, from 1.
+    pub round: u32,
+    /// Ring index.
+    pub ring: u32,
+    /// The vertex given back (for a whole ring, its first vertex), metres.
+    pub at: DVec2,
+    /// Why.
+    pub why: RepairKind,
+}
+
+/// Simplifies the contours with tolerance `tol` (metres).
 pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplified {
+    let tol = tol / metres_per_pixel;
     let pts: Vec<Vec<DVec2>> = contours
         .rings
         .iter()
@@ -48,7 +98,17 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
     let firsts: Vec<Vec<u32>> = pts.iter().map(|p| original.odd_rings(p[0])).collect();
     let mut repair_rounds = 0;
     let mut restored_rings = 0;
+    let first_pass_vertices = keep.iter().flatten().filter(|&&k| k).count() as u64;
+    let mut repairs = Vec::new();
     loop {
+        let mut note = |ring: usize, at: DVec2, why: RepairKind| {
+            repairs.push(Repair {
+                round: repair_rounds + 1,
+                ring: ring as u32,
+                at: at * metres_per_pixel,
+                why,
+            })
+        };
         let kept: Vec<Vec<usize>> = keep
             .iter()
             .map(|k| (0..k.len()).filter(|&i| k[i]).collect())
@@ -61,13 +121,45 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
         );
         let bad = walls.conflicts();
         let mut changed = false;
+        for (r, k) in kept.iter().enumerate() {
+            for s in 0..k.len() {
+                if let Some(i) = leftmost(&pts[r], k[s], k[(s + 1) % k.len()]) {
+                    keep[r][i] = true;
+                    note(r, pts[r][i], RepairKind::OneSided);
+                    changed = true;
+                }
+            }
+        }
         for (r, s) in bad {
             let (r, s) = (r as usize, s as usize);
             let k = &kept[r];
             let (a, b) = (k[s], k[(s + 1) % k.len()]);
             if let Some(i) = farthest(&pts[r], a, b) {
+                if !keep[r][i] {
+                    note(r, pts[r][i], RepairKind::Crossing);
+                }
                 keep[r][i] = true;
                 changed = true;
+            }
+        }
+        if !changed {
+            // A ring collapsed until it turned over (a strip thinner than
+            // the tolerance) is restored whole.
+            for (r, k) in kept.iter().enumerate() {
+                let area = |q: &mut dyn Iterator<Item = DVec2>| -> f64 {
+                    let q: Vec<DVec2> = q.collect();
+                    (0..q.len())
+                        .map(|i| q[i].perp_dot(q[(i + 1) % q.len()]))
+                        .sum()
+                };
+                let before = area(&mut pts[r].iter().copied());
+                let after = area(&mut k.iter().map(|&i| pts[r][i]));
+                if after * before <= 0.0 && k.len() < pts[r].len() {
+                    keep[r].iter_mut().for_each(|k| *k = true);
+                    note(r, pts[r][0], RepairKind::Flipped);
+                    restored_rings += 1;
+                    changed = true;
+                }
             }
         }
         if !changed {
@@ -77,6 +169,7 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
                     for s in symmetric_difference(&now, &firsts[r]) {
                         if keep[s as usize].iter().any(|k| !k) {
                             keep[s as usize].iter_mut().for_each(|k| *k = true);
+                            note(s as usize, pts[s as usize][0], RepairKind::Nesting);
                             restored_rings += 1;
                             changed = true;
                         }
@@ -95,6 +188,8 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
                 vertices_before: pts.iter().map(|p| p.len() as u64).sum(),
                 repair_rounds,
                 restored_rings,
+                first_pass_vertices,
+                repairs,
             };
         }
         repair_rounds += 1;
@@ -128,8 +223,28 @@ fn farthest(p: &[DVec2], a: usize, b: usize) -> Option<usize> {
     best.map(|(_, i)| i)
 }
 
-/// Douglas-Peucker on a closed ring: which vertices to keep (at least three,
-/// vertex 0 always).
+/// Index of the vertex strictly inside the cyclic span `a -> b` of `p`
+/// farthest to the left of the line `p[a] p[b]` (`None` when none is
+/// strictly left: exact orientation test).
+fn leftmost(p: &[DVec2], a: usize, b: usize) -> Option<usize> {
+    let n = p.len();
+    let end = if b > a { b } else { b + n };
+    let (pa, pb) = (p[a], p[b % n]);
+    let mut best: Option<(f64, usize)> = None;
+    for k in a + 1..end {
+        let q = p[k % n];
+        if orient(pa, pb, q) == Orientation::CounterClockwise {
+            let d = (pb - pa).perp_dot(q - pa);
+            if best.is_none_or(|(bd, _)| d > bd) {
+                best = Some((d, k % n));
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// One-sided Douglas-Peucker on a closed ring (see the module docs):
+/// which vertices to keep (at least three, vertex 0 always).
 pub fn douglas_peucker(p: &[DVec2], tol: f64) -> Vec<bool> {
     let n = p.len();
     let mut keep = vec![false; n];
@@ -147,26 +262,25 @@ pub fn douglas_peucker(p: &[DVec2], tol: f64) -> Vec<bool> {
     keep[f] = true;
     let mut stack = vec![(0usize, f), (f, n)];
     while let Some((a, b)) = stack.pop() {
-        if let Some(i) = farthest(p, a, b % n) {
-            let d = navscope_core::geom::point_segment_distance(p[a], p[b % n], p[i]);
-            if d > tol {
-                keep[i] = true;
-                let iu = if i < a { i + n } else { i };
-                stack.push((a, iu));
-                stack.push((iu % n, b));
-            }
+        let split = leftmost(p, a, b % n).or_else(|| {
+            farthest(p, a, b % n).filter(|&i| {
+                navscope_core::geom::point_segment_distance(p[a], p[b % n], p[i]) > tol
+            })
+        });
+        if let Some(i) = split {
+            keep[i] = true;
+            let iu = if i < a { i + n } else { i };
+            stack.push((a, iu));
+            stack.push((iu % n, b));
         }
     }
     if keep.iter().filter(|&&k| k).count() < 3 {
-        let a = farthest(p, 0, f);
-        let b = farthest(p, f, 0);
-        let da = a.map_or(-1.0, |i| {
-            navscope_core::geom::point_segment_distance(p[0], p[f], p[i])
-        });
-        let db = b.map_or(-1.0, |i| {
-            navscope_core::geom::point_segment_distance(p[0], p[f], p[i])
-        });
-        if let Some(i) = if da >= db { a } else { b } {
+        // The vertex farthest from the chord on the span back to vertex 0
+        // keeps the ring's orientation (the span runs on the other side of
+        // the chord than the first one).
+        let back =
+            farthest(p, f, 0).filter(|&i| orient(p[0], p[f], p[i]) != Orientation::Collinear);
+        if let Some(i) = back.or_else(|| farthest(p, 0, f)) {
             keep[i] = true;
         }
     }
@@ -214,6 +328,35 @@ mod tests {
         assert!((ring_area(&s.rings[0]) - pix).abs() <= 1.0 * 0.5 * 60.0 * 0.5);
     }
 
+    /// A round room with a small pillar near its wall: the wall's ring,
+    /// simplified alone, cuts inward across the pillar; the repairs give
+    /// vertices back (recorded, in rounds) until the rings are apart.
+    #[test]
+    fn a_pillar_near_a_round_wall_is_repaired_and_the_repairs_recorded() {
+        let n = 24usize;
+        let blocked = (0..n * n)
+            .map(|i| {
+                let (x, y) = ((i % n) as f64 + 0.5, (i / n) as f64 + 0.5);
+                let outside = (x - 12.0).hypot(y - 12.0) > 11.0;
+                let pillar = (12.0..14.0).contains(&x) && (2.5..4.0).contains(&y);
+                (outside || pillar) as u8
+            })
+            .collect();
+        let img = BinaryImage {
+            width: n as u32,
+            height: n as u32,
+            metres_per_pixel: 1.0,
+            blocked,
+            ..Default::default()
+        };
+        let c = trace(&img);
+        assert_eq!(c.rings.len(), 2);
+        let s = simplify(&c, 4.0, 1.0);
+        assert!(s.repair_rounds >= 1, "{s:?}");
+        assert!(!s.repairs.is_empty(), "{s:?}");
+        assert!(Walls::new(s.rings.clone()).conflicts().is_empty());
+    }
+
     #[test]
     fn dp_keeps_at_least_three_vertices() {
         let sq = [
@@ -241,6 +384,17 @@ mod tests {
             let walls = Walls::new(s.rings.clone());
             prop_assert!(walls.conflicts().is_empty());
             let orig = Walls::new(c.rings.iter().map(|r| r.corners.iter().map(|&k| corner_to_plan(k, 1.0)).collect()).collect());
+            // The repairs account for every vertex given back.
+            let whole = s.repairs.iter().any(|r| matches!(r.why, RepairKind::Flipped | RepairKind::Nesting));
+            let singles = s.repairs.iter().filter(|r| matches!(r.why, RepairKind::Crossing | RepairKind::OneSided)).count() as u64;
+            let now: u64 = s.rings.iter().map(|r| r.len() as u64).sum();
+            if !whole {
+                prop_assert_eq!(now, s.first_pass_vertices + singles);
+            }
+            for rep in &s.repairs {
+                prop_assert!(rep.round >= 1 && rep.round <= s.repair_rounds);
+                prop_assert!(s.rings[rep.ring as usize].contains(&rep.at));
+            }
             for (k, r) in s.rings.iter().enumerate() {
                 prop_assert_eq!(walls.odd_rings(r[0]), orig.odd_rings(r[0]));
                 prop_assert_eq!(ring_area(r) < 0.0, c.rings[k].hole, "ring {} flipped", k);

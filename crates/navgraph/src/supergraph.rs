@@ -78,8 +78,15 @@ pub struct Route {
     /// Nodes the base-graph search expanded (0 when the super-graph said
     /// "no path").
     pub base_expansions: usize,
-    /// Path nodes skipped at the start by the line-of-sight shortcut.
+    /// Path nodes skipped at the start by the line-of-sight shortcut (the
+    /// start's own triangle node counts: it is the nearest node the
+    /// article's agent would otherwise walk back to).
     pub skipped_start_nodes: usize,
+    /// The super path: regions from the start's to the goal's (empty when
+    /// the super-graph found none).
+    pub regions: Vec<u32>,
+    /// The regions the super-graph search expanded, in order.
+    pub expanded_regions: Vec<u32>,
 }
 
 /// Partitions the dual graph into regions about `size` metres across.
@@ -239,6 +246,7 @@ impl SuperGraph {
         let Some(region_path) = top.nodes else {
             return Ok(Route {
                 super_expansions,
+                expanded_regions: top.trace.expansions.iter().map(|e| e.node).collect(),
                 ..Default::default()
             });
         };
@@ -246,48 +254,48 @@ impl SuperGraph {
         for r in &region_path {
             allowed[*r as usize] = true;
         }
-        let (sub, map) = restrict(&dual.mesh, |n| {
-            !opts.within_regions || allowed[self.region_of[n] as usize]
-        });
-        let back: Vec<u32> = {
-            let mut b = vec![0; sub.nodes.len()];
-            for (old, new) in map.iter().enumerate() {
-                if *new != u32::MAX {
-                    b[*new as usize] = old as u32;
-                }
+        let whole = || astar(&dual.mesh, s, g, from, to, &search);
+        let (first, fall_back) = if opts.within_regions {
+            let (sub, map, back) = restrict(&dual.mesh, |n| allowed[self.region_of[n] as usize]);
+            let mut r = astar(&sub, map[s as usize], map[g as usize], from, to, &search);
+            if let Some(n) = &mut r.nodes {
+                n.iter_mut().for_each(|k| *k = back[*k as usize]);
             }
-            b
+            (r, true)
+        } else {
+            (whole(), false)
         };
-        let first = astar(&sub, map[s as usize], map[g as usize], from, to, &search);
         let mut base_expansions = first.trace.expansions.len();
         let nodes: Vec<u32> = match first.nodes {
-            Some(n) => n.into_iter().map(|k| back[k as usize]).collect(),
-            None if !opts.within_regions => {
-                return Ok(Route {
-                    super_expansions,
-                    base_expansions,
-                    ..Default::default()
-                });
-            }
+            Some(n) => n,
             None => {
-                let full = astar(&dual.mesh, s, g, from, to, &search);
-                base_expansions += full.trace.expansions.len();
+                let full = if fall_back { whole() } else { first };
+                if fall_back {
+                    base_expansions += full.trace.expansions.len();
+                }
                 match full.nodes {
                     Some(n) => n,
                     None => {
                         return Ok(Route {
                             super_expansions,
                             base_expansions,
+                            regions: region_path,
                             ..Default::default()
                         });
                     }
                 }
             }
         };
+        // The start and goal nodes stay in the polyline: a query point sees
+        // its own triangle's incentre (a triangle is convex), and every link
+        // of the base graph is clear, so consecutive points see each other
+        // and the shortcut's line-of-sight tests decide every other leg.
         let mut pts = vec![world_to_plan(from)];
-        for &n in nodes.iter().skip(1).take(nodes.len().saturating_sub(2)) {
-            pts.push(world_to_plan(dual.mesh.nodes[n as usize].position));
-        }
+        pts.extend(
+            nodes
+                .iter()
+                .map(|&n| world_to_plan(dual.mesh.nodes[n as usize].position)),
+        );
         pts.push(world_to_plan(to));
         let (kept, skipped) = shortcut(walls, &pts);
         let mut waypoints: Vec<DVec3> = kept.iter().map(|p| plan_to_world(*p, 0.0)).collect();
@@ -305,18 +313,23 @@ impl SuperGraph {
             super_expansions,
             base_expansions,
             skipped_start_nodes: skipped,
+            regions: region_path,
+            expanded_regions: top.trace.expansions.iter().map(|e| e.node).collect(),
         })
     }
 }
 
-/// The sub-mesh of the nodes `keep` accepts, and the map from old node ids
-/// to new ones (`u32::MAX` for dropped nodes).
-fn restrict(mesh: &NavMesh, keep: impl Fn(usize) -> bool) -> (NavMesh, Vec<u32>) {
+/// The sub-mesh of the nodes `keep` accepts (only those are copied), the
+/// map from old node ids to new ones (`u32::MAX` for dropped nodes) and
+/// back.
+fn restrict(mesh: &NavMesh, keep: impl Fn(usize) -> bool) -> (NavMesh, Vec<u32>, Vec<u32>) {
     let mut sub = NavMesh::new(&mesh.pipeline, &mesh.level);
     let mut map = vec![u32::MAX; mesh.nodes.len()];
+    let mut back = Vec::new();
     for (i, n) in mesh.nodes.iter().enumerate() {
         if keep(i) {
             map[i] = sub.add_node(n.position, n.polygon.clone(), n.stance, n.layer);
+            back.push(i as u32);
         }
     }
     for l in &mesh.links {
@@ -328,7 +341,7 @@ fn restrict(mesh: &NavMesh, keep: impl Fn(usize) -> bool) -> (NavMesh, Vec<u32>)
             sub.links.push(l);
         }
     }
-    (sub, map)
+    (sub, map, back)
 }
 
 #[cfg(test)]

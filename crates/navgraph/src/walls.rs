@@ -9,8 +9,8 @@
 
 use glam::DVec2;
 use navscope_core::geom::{
-    Orientation, SegmentHit, orient, orient_value, ray_crosses_edge, ring_side,
-    segment_intersection,
+    Orientation, SegmentHit, orient, orient_value, point_segment_distance, ray_crosses_edge,
+    ring_side, segment_intersection,
 };
 use serde::Serialize;
 
@@ -341,6 +341,68 @@ impl Walls {
     }
 }
 
+/// True when the segment `cd` enters the interior of the corridor between
+/// the disks `(a, ra)` and `(b, rb)`: their convex hull, bounded by the
+/// outer mutual tangents (the article's "2D cylinder with the bases at the
+/// nodes"). Touching the boundary does not count; `eps` (metres) absorbs
+/// rounding.
+pub fn corridor_hits(a: DVec2, ra: f64, b: DVec2, rb: f64, c: DVec2, d: DVec2, eps: f64) -> bool {
+    if point_segment_distance(c, d, a) < ra - eps || point_segment_distance(c, d, b) < rb - eps {
+        return true;
+    }
+    let dist = a.distance(b);
+    if dist <= (ra - rb).abs() {
+        // One disk holds the other: the hull is the bigger disk.
+        return false;
+    }
+    let u = (b - a) / dist;
+    let cos = (ra - rb) / dist;
+    let sin = (1.0 - cos * cos).max(0.0).sqrt();
+    let (n1, n2) = (u * cos + u.perp() * sin, u * cos - u.perp() * sin);
+    // Counter-clockwise: right tangent from a to b, then the left one back.
+    let quad = [a + ra * n2, b + rb * n2, b + rb * n1, a + ra * n1];
+    // Cyrus-Beck: clip cd to the quad shrunk by eps.
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let dir = d - c;
+    for k in 0..4 {
+        let (e0, e1) = (quad[k], quad[(k + 1) % 4]);
+        let len = e0.distance(e1);
+        if len == 0.0 {
+            continue;
+        }
+        let inward = (e1 - e0).perp() / len;
+        let (num, den) = ((c - e0).dot(inward) - eps, dir.dot(inward));
+        if den == 0.0 {
+            if num <= 0.0 {
+                return false;
+            }
+        } else if den > 0.0 {
+            lo = lo.max(-num / den);
+        } else {
+            hi = hi.min(-num / den);
+        }
+        if lo >= hi {
+            return false;
+        }
+    }
+    true
+}
+
+impl Walls {
+    /// True when no wall enters the corridor between the disks `(a, ra)`
+    /// and `(b, rb)` ([`corridor_hits`], rounding allowance a millionth of
+    /// the corridor's size).
+    pub fn corridor_clear(&self, a: DVec2, ra: f64, b: DVec2, rb: f64) -> bool {
+        let eps = 1e-6 * (a.distance(b) + ra + rb).max(f64::MIN_POSITIVE);
+        let lo = (a - DVec2::splat(ra)).min(b - DVec2::splat(rb));
+        let hi = (a + DVec2::splat(ra)).max(b + DVec2::splat(rb));
+        !self.for_each_in_box(lo, hi, &mut |id| {
+            let (c, d) = self.segment(id);
+            corridor_hits(a, ra, b, rb, c, d, eps)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,5 +461,76 @@ mod tests {
         let w = Walls::new(vec![]);
         assert!(w.clear(v(0., 0.), v(1e9, -1e9)));
         assert_eq!(w.segment_count(), 0);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        /// The corridor is the union of the disks interpolated between the
+        /// two ends (centre and radius): a segment enters it exactly when
+        /// some point of the segment is inside one of them (checked on a
+        /// fine grid of both parameters, with its resolution as margin).
+        #[test]
+        fn corridor_is_the_hull_of_the_two_disks(a in (0.0f64..10.0, 0.0f64..10.0), ra in 0.0f64..3.0, b in (0.0f64..10.0, 0.0f64..10.0), rb in 0.0f64..3.0, c in (-2.0f64..12.0, -2.0f64..12.0), d in (-2.0f64..12.0, -2.0f64..12.0)) {
+            let (a, b, c, d) = (v(a.0, a.1), v(b.0, b.1), v(c.0, c.1), v(d.0, d.1));
+            let n = 300;
+            let mut min = f64::INFINITY;
+            for i in 0..=n {
+                let t = i as f64 / n as f64;
+                let (o, r) = (a.lerp(b, t), ra + (rb - ra) * t);
+                min = min.min(point_segment_distance(c, d, o) - r);
+            }
+            let slack = 2.0 * (a.distance(b) + (ra - rb).abs()) / n as f64 + 1e-6;
+            let hits = corridor_hits(a, ra, b, rb, c, d, 1e-9);
+            if min < -slack {
+                proptest::prop_assert!(hits, "min {min}");
+            }
+            if min > slack {
+                proptest::prop_assert!(!hits, "min {min}");
+            }
+        }
+    }
+
+    #[test]
+    fn corridors_of_unequal_disks_taper() {
+        // Disks of radius 2 at (0, 0) and 0.5 at (10, 0): a wall at y = 1.5
+        // near the small end is clear, near the big end it is not.
+        let (a, b) = (v(0., 0.), v(10., 0.));
+        assert!(!corridor_hits(
+            a,
+            2.0,
+            b,
+            0.5,
+            v(8., 1.5),
+            v(12., 1.5),
+            1e-9
+        ));
+        assert!(corridor_hits(a, 2.0, b, 0.5, v(1., 1.5), v(3., 1.5), 1e-9));
+        // A segment crossing the middle, and one fully inside.
+        assert!(corridor_hits(a, 2.0, b, 0.5, v(5., -5.), v(5., 5.), 1e-9));
+        assert!(corridor_hits(a, 2.0, b, 0.5, v(4., 0.1), v(6., 0.1), 1e-9));
+        // Tangent to the big disk from outside: touching is allowed.
+        assert!(!corridor_hits(
+            a,
+            2.0,
+            b,
+            0.5,
+            v(-3., -2.),
+            v(-1., -2.),
+            1e-9
+        ));
+        // Nested disks: the hull is the bigger one.
+        assert!(!corridor_hits(
+            a,
+            3.0,
+            v(1., 0.),
+            1.0,
+            v(-5., 3.5),
+            v(5., 3.5),
+            1e-9
+        ));
+        let w = room();
+        assert!(w.corridor_clear(v(1., 1.), 0.5, v(9., 1.), 0.5));
+        assert!(!w.corridor_clear(v(1., 2.), 0.5, v(9., 2.), 2.5));
     }
 }

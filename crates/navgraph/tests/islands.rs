@@ -62,8 +62,10 @@ fn the_super_graph_answers_no_path_without_the_base_graph() {
         "base {plain} vs super {}",
         route.super_expansions
     );
-    // Within a wing, both searches agree there is a path.
-    let c = DVec3::new(18.75, 0.0, 18.75);
+    // Within a wing, both searches agree there is a path (to a point in a
+    // lane between pillars: the wing's corner pixel beside the last pillar
+    // is a pocket cut off by the dilation).
+    let c = DVec3::new(15.0, 0.0, 15.0);
     assert!(sg.route(a, c).unwrap().found);
     assert!(sg.route_within_regions(a, c).unwrap().found);
 }

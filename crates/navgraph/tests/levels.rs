@@ -357,3 +357,142 @@ fn the_hall_columns_bite_every_cell_that_holds_them() {
     }
     assert!(seen.iter().all(|&s| s));
 }
+
+/// The article's Figure 4 failure: just east of the wall the nearest node
+/// ("west") stands behind it. The query is located by visibility instead,
+/// at "east", and every leg of the answer stays out of blocked space.
+#[test]
+fn figure4_queries_start_at_the_nearest_visible_node() {
+    use navscope_core::geom::plan_to_world;
+    let lvl = level("assets/levels/navgraph/figure4.ron");
+    let LevelData::FloorPlan(plan) = lvl.data.clone() else {
+        panic!("figure4 is a floor plan");
+    };
+    let r = run(navscope_navgraph::nodes_pipeline(), lvl, &[]);
+    let v = artifact::<VoronoiArtifact>(&r, "voronoi");
+    let at = |name: &str| plan.nodes.iter().find(|n| n.name == name).unwrap().at;
+    // 0.55 m east of the wall's face (inflated by 0.3 m), and west of the
+    // door (west itself is cut off: its edges cross the inflated wall).
+    let (from, to) = (
+        at("west") + DVec2::new(2.8, 0.0),
+        at("door") - DVec2::new(3.0, 0.0),
+    );
+    // West is the nearest node by distance.
+    assert!(from.distance(at("west")) < from.distance(at("east")));
+    let w = |p: DVec2| plan_to_world(p, 0.0).as_vec3();
+    let answer = navscope_core::Artifact::path_between(v, w(from), w(to))
+        .expect("the voronoi stage answers")
+        .unwrap();
+    let pts: Vec<DVec2> = answer
+        .waypoints
+        .iter()
+        .map(|p| world_to_plan(p.as_dvec3()))
+        .collect();
+    assert!(pts[1].distance(at("east")) < 1e-5, "{pts:?}");
+    assert!(pts[pts.len() - 2].distance(at("door")) < 1e-5, "{pts:?}");
+    let blocked = navscope_navgraph::nodes::Blocked::new(&plan, 0.3);
+    for leg in pts.windows(2) {
+        assert!(
+            blocked.obstruction(leg[0], leg[1], 0.0).is_none(),
+            "{leg:?}"
+        );
+    }
+    assert!(
+        answer
+            .primitives
+            .iter()
+            .any(|p| p.kind == "node/hidden" && p.element == 0),
+        "west is shown hidden from the start"
+    );
+    // A point inside the wall is refused with a message naming it.
+    let err = navscope_core::Artifact::path_between(v, w(at("west") + DVec2::new(2.0, 1.0)), w(to))
+        .unwrap()
+        .unwrap_err();
+    assert!(err.contains("start") && err.contains("blocked"), "{err}");
+}
+
+/// Guard placement can be stepped one guard at a time: each step shows the
+/// triangles its guard is the first to see (every triangle in exactly one
+/// step) and the unseen triangle that called for it; guards appear from
+/// their own step on, connecting nodes at the last step.
+#[test]
+fn guard_placement_steps_one_guard_at_a_time() {
+    use navscope_core::Artifact;
+    for path in RASTERS {
+        let r = run(navscope_navgraph::pipeline(), level(path), &[]);
+        let g = artifact::<GraphsArtifact>(&r, "graphs");
+        let t = &artifact::<TriangulationArtifact>(&r, "triangulate").triangulation;
+        let steps = g.substeps();
+        let guards = g.gallery.guards.len();
+        assert_eq!(steps.len(), guards + 1, "{path}");
+        let mut count = vec![0; t.triangles.len()];
+        for (k, st) in steps[..guards].iter().enumerate() {
+            for h in &st.highlights {
+                assert!(h.visible_at(k as u32) && !h.visible_at(k as u32 + 1));
+                if h.kind == "triangle/seen" {
+                    count[h.element as usize] += 1;
+                    assert_eq!(g.gallery.seen_by[h.element as usize], k as u32);
+                }
+            }
+            let unseen: Vec<u32> = st
+                .highlights
+                .iter()
+                .filter(|h| h.kind == "triangle/unseen")
+                .map(|h| h.element)
+                .collect();
+            assert_eq!(
+                unseen,
+                g.gallery.placed_for[k].into_iter().collect::<Vec<_>>(),
+                "{path} guard {k}"
+            );
+            assert_eq!(unseen.len(), usize::from(k > 0));
+        }
+        assert!(
+            count.iter().all(|&c| c == 1),
+            "{path}: every triangle in one step"
+        );
+        for p in g.primitives().iter().filter(|p| p.kind == "node/guard") {
+            assert!(p.visible_at(p.element) && (p.element == 0 || !p.visible_at(p.element - 1)));
+        }
+    }
+}
+
+/// Edge removal can be stepped one Delaunay edge at a time: each step
+/// names the edge, says why it is removed or flagged and shows the
+/// inflated primitive in the way; edges appear from their own step on.
+#[test]
+fn delaunay_edges_step_one_at_a_time() {
+    use navscope_core::Artifact;
+    let r = run(
+        navscope_navgraph::nodes_pipeline(),
+        level("assets/levels/navgraph/figure4.ron"),
+        &[],
+    );
+    let d = artifact::<DelaunayArtifact>(&r, "delaunay");
+    let steps = d.substeps();
+    assert_eq!(steps.len(), d.edges.len());
+    for (k, (st, e)) in steps.iter().zip(&d.edges).enumerate() {
+        let blocked = e.removed.is_some() || e.corridor_hit.is_some();
+        assert_eq!(
+            st.detail.starts_with("Removed"),
+            e.removed.is_some(),
+            "{}",
+            st.detail
+        );
+        assert_eq!(!st.highlights.is_empty(), blocked, "step {k}");
+        assert!(
+            st.highlights
+                .iter()
+                .all(|h| h.kind == "blocker/inflated" && h.element == 0 && h.visible_at(k as u32))
+        );
+    }
+    let edges: Vec<_> = d
+        .primitives()
+        .into_iter()
+        .filter(|p| p.kind.starts_with("edge/"))
+        .collect();
+    assert_eq!(edges.len(), d.edges.len());
+    for p in edges {
+        assert!(p.visible_at(p.element) && (p.element == 0 || !p.visible_at(p.element - 1)));
+    }
+}

@@ -48,6 +48,23 @@ pub fn check_with(plan: &PolygonWithHoles, out: &Output, tau_deg: f64, angle_eps
             );
         }
     }
+    // 1b. Without relaxation cells are convex: no reflex turn, nothing to
+    // stray into.
+    if tau_deg == 0.0 {
+        for (i, c) in out.cells.iter().enumerate() {
+            assert!(
+                c.reflex_turn_deg <= angle_eps.to_degrees() * c.polygon.len() as f64,
+                "cell {i} turns {} deg",
+                c.reflex_turn_deg
+            );
+            let (lo, hi) = navscope_core::geom::Polygon::new(c.polygon.clone()).bounds();
+            assert!(
+                c.stray_m <= 1e-9 * (1.0 + lo.abs().max(hi.abs()).max_element()),
+                "cell {i} strays {} m",
+                c.stray_m
+            );
+        }
+    }
     // 2. Areas sum to the free area.
     let total: f64 = out.cells.iter().map(|c| c.area).sum();
     let free = plan.area();

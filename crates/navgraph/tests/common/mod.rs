@@ -21,6 +21,26 @@ pub fn level(rel: &str) -> Level {
     navscope_levels::load(&repo(rel)).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// A raster level from an obstacle mask (row-major, 1 = obstacle).
+pub fn raster(
+    source: &str,
+    width: u32,
+    height: u32,
+    metres_per_pixel: f64,
+    obstacle: Vec<u8>,
+) -> Level {
+    Level {
+        source: source.into(),
+        data: navscope_core::level::LevelData::Raster(navscope_core::level::RasterPlan {
+            width,
+            height,
+            metres_per_pixel,
+            obstacle,
+            rgba: vec![],
+        }),
+    }
+}
+
 /// Runs every stage of `pipeline` on `level` with the given parameters and
 /// panics on the first error.
 pub fn run(pipeline: Pipeline, level: Level, params: &[(&str, ParamValue)]) -> Runner {
