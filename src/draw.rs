@@ -426,6 +426,43 @@ pub const STYLES: &[(&str, Style)] = &[
         "path/goal",
         style([0.15, 0.30, 0.85, 1.00], None, 2.0).dot(0.01),
     ),
+    // The super-graph's two-level search (navgraph): the regions it
+    // expanded, the region path, and where the ends were located.
+    ("path/super", style([0.50, 0.20, 0.75, 1.00], None, 4.0)),
+    ("path/locate", style([0.45, 0.45, 0.48, 1.00], None, 1.5).dashed()),
+    (
+        "region/expanded",
+        style([0.35, 0.60, 0.95, 0.8], Some(0.18), 1.0),
+    ),
+    // Dual-graph edges whose corridor a wall enters (kept, drawn apart).
+    ("edge/dual/narrow", style([0.95, 0.50, 0.05, 1.00], None, 2.0).dashed()),
+    // Nodes a point cannot see (the article's Figure 4 failure).
+    ("node/hidden", style([0.85, 0.12, 0.12, 1.00], None, 2.0).dot(0.008)),
+    // Guard placement, one guard at a time: seen and unseen triangles.
+    ("triangle/seen", style([0.15, 0.65, 0.25, 0.8], Some(0.25), 1.0)),
+    ("triangle/unseen", style([0.85, 0.15, 0.15, 0.8], Some(0.30), 1.0)),
+    // Simplification repairs: vertices brought back.
+    ("vertex/restored", style([0.90, 0.10, 0.80, 1.00], None, 2.0).dot(0.008)),
+    // Opening connections one at a time (layers).
+    ("axis/before", style([0.55, 0.55, 0.58, 1.00], None, 1.5)),
+    ("axis/edge/removed", style([0.85, 0.12, 0.12, 1.00], None, 2.0).dashed()),
+    // ANavMG portal candidates (Figure 3) and notches dropped or relaxed.
+    (
+        "candidate/point/projection",
+        style([0.05, 0.70, 0.80, 1.00], None, 1.0).dot(0.009),
+    ),
+    ("candidate/point/q_l", style([0.95, 0.80, 0.05, 1.00], None, 1.0).dot(0.009)),
+    ("candidate/point/q_r", style([0.95, 0.50, 0.05, 1.00], None, 1.0).dot(0.009)),
+    (
+        "candidate/point/endpoint",
+        style([0.30, 0.30, 0.35, 1.00], None, 1.0).dot(0.009),
+    ),
+    ("notch/dropped", style([0.75, 0.55, 0.40, 1.00], None, 1.5).dot(0.006)),
+    ("notch/relaxed", style([0.45, 0.75, 0.45, 1.00], None, 1.5).dot(0.006)),
+    (
+        "area-of-interest/dropped",
+        style([0.50, 0.55, 0.65, 0.7], Some(0.10), 1.0).dashed(),
+    ),
 ];
 
 /// The style of a kind: its own entry, else its nearest ancestor's, else a
