@@ -11,7 +11,7 @@ use std::time::Instant;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 
-use crate::levels::CurrentLevel;
+use crate::levels::{CurrentLevel, Loading};
 use crate::scene::ViewSettings;
 use crate::stages::Build;
 use crate::timeline::Timeline;
@@ -54,6 +54,7 @@ fn capture(
     mut commands: Commands,
     mut cap: ResMut<Capture>,
     current: Res<CurrentLevel>,
+    loading: Res<Loading>,
     build: Res<Build>,
     timeline: Res<Timeline>,
     mut view: ResMut<ViewSettings>,
@@ -72,7 +73,8 @@ fn capture(
                 exit.write(AppExit::from_code(1));
                 return;
             }
-            let built = build.pipeline().is_none() || (build.published > 0 && !build.is_busy());
+            let built = !loading.is_loading()
+                && (build.pipeline().is_none() || (build.published > 0 && !build.is_busy()));
             if built && timeline.requested.is_none() {
                 cap.state = State::Settling(SETTLE_FRAMES);
             }

@@ -2,7 +2,9 @@
 //!
 //! A level comes from the command line, File > Open, drag and drop, the
 //! recent-files list or the embedded default; every route ends in a
-//! [`LevelRequest`]. Parsing and validation belong to `navscope-levels`; a
+//! [`LevelRequest`]. The file is read and parsed on a worker thread
+//! ([`Loading`]), so the window keeps repainting and shows the progress
+//! while a big file loads. Parsing and validation belong to `navscope-levels`; a
 //! file it refuses leaves the current level open and puts its one-line error
 //! (`FILE: ELEMENT: PROBLEM`) in the [`Journal`]. The file is polled for
 //! changes and reloaded when it changes on disk. The pipeline is chosen among
@@ -12,9 +14,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Instant, SystemTime};
 
 use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use navscope_core::Pipeline;
 use navscope_core::level::Level;
 use serde::{Deserialize, Serialize};
@@ -78,8 +81,40 @@ impl Plugin for LevelsPlugin {
                 enabled: true,
                 timer: Timer::from_seconds(POLL_SECONDS, TimerMode::Repeating),
             })
+            .init_resource::<Loading>()
             .add_message::<LevelRequest>()
-            .add_systems(PreUpdate, (poll_file_changes, handle_requests).chain());
+            .add_systems(
+                PreUpdate,
+                (poll_file_changes, handle_requests, finish_loading).chain(),
+            );
+    }
+}
+
+/// A level file being read and parsed off the main thread, so the window
+/// keeps repainting (and says so) while a big file loads.
+#[derive(Resource, Default)]
+pub struct Loading {
+    job: Option<LoadJob>,
+}
+
+struct LoadJob {
+    path: PathBuf,
+    mtime: Option<SystemTime>,
+    started: Instant,
+    task: Task<Result<Level, String>>,
+}
+
+impl Loading {
+    /// The file being loaded and the seconds since it started, if any.
+    pub fn progress(&self) -> Option<(&Path, f32)> {
+        self.job
+            .as_ref()
+            .map(|j| (j.path.as_path(), j.started.elapsed().as_secs_f32()))
+    }
+
+    /// True while a file loads.
+    pub fn is_loading(&self) -> bool {
+        self.job.is_some()
     }
 }
 
@@ -232,12 +267,13 @@ fn handle_requests(
     mut current: ResMut<CurrentLevel>,
     mut settings: ResMut<Settings>,
     mut journal: ResMut<Journal>,
+    mut loading: ResMut<Loading>,
 ) {
     for request in requests.read() {
         match request {
-            LevelRequest::Open(path) => open(path, &mut current, &mut settings, &mut journal),
+            LevelRequest::Open(path) => start_loading(path, &mut loading),
             LevelRequest::Reload => match current.path.clone() {
-                Some(path) => open(&path, &mut current, &mut settings, &mut journal),
+                Some(path) => start_loading(&path, &mut loading),
                 None => journal.info("the embedded level has no file to reload"),
             },
             LevelRequest::Embedded => {
@@ -285,9 +321,49 @@ fn handle_requests(
     }
 }
 
-fn open(path: &Path, current: &mut CurrentLevel, settings: &mut Settings, journal: &mut Journal) {
+/// Starts reading `path` on a worker thread (a newer request replaces an
+/// older one still loading).
+fn start_loading(path: &Path, loading: &mut Loading) {
     let mtime = modified(path);
-    match navscope_levels::load(path) {
+    let p = path.to_path_buf();
+    let task = AsyncComputeTaskPool::get()
+        .spawn(async move { navscope_levels::load(&p).map_err(|e| e.to_string()) });
+    loading.job = Some(LoadJob {
+        path: path.to_path_buf(),
+        mtime,
+        started: Instant::now(),
+        task,
+    });
+}
+
+fn finish_loading(
+    mut loading: ResMut<Loading>,
+    mut current: ResMut<CurrentLevel>,
+    mut settings: ResMut<Settings>,
+    mut journal: ResMut<Journal>,
+) {
+    let Some(job) = loading.job.as_mut() else {
+        return;
+    };
+    let Some(result) = check_ready(&mut job.task) else {
+        return;
+    };
+    let Some(job) = loading.job.take() else {
+        return;
+    };
+    open(&job.path, job.mtime, result, &mut current, &mut settings, &mut journal);
+}
+
+/// Makes a loaded level (or its error) the current one.
+fn open(
+    path: &Path,
+    mtime: Option<SystemTime>,
+    loaded: Result<Level, String>,
+    current: &mut CurrentLevel,
+    settings: &mut Settings,
+    journal: &mut Journal,
+) {
+    match loaded {
         Ok(level) => {
             let level = Arc::new(level);
             let reload = current.path.as_deref() == Some(path);
@@ -317,12 +393,11 @@ fn open(path: &Path, current: &mut CurrentLevel, settings: &mut Settings, journa
                 path.display()
             ));
         }
-        Err(e) => {
+        Err(msg) => {
             if current.path.as_deref() == Some(path) {
                 // Do not retry a broken save on every poll.
                 current.mtime = mtime;
             }
-            let msg = e.to_string();
             current.last_error = Some(msg.clone());
             journal.error(msg);
         }
@@ -333,9 +408,10 @@ fn poll_file_changes(
     time: Res<Time>,
     mut hot: ResMut<HotReload>,
     current: Res<CurrentLevel>,
+    loading: Res<Loading>,
     mut requests: MessageWriter<LevelRequest>,
 ) {
-    if !hot.enabled || !hot.timer.tick(time.delta()).just_finished() {
+    if !hot.enabled || !hot.timer.tick(time.delta()).just_finished() || loading.is_loading() {
         return;
     }
     if let Some(path) = &current.path

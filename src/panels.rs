@@ -27,7 +27,7 @@ use crate::interact::clicks::Hover;
 use crate::interact::pointer::ScenePointer;
 use crate::interact::tool::{Tool, Tools};
 use crate::journal::{Journal, Severity};
-use crate::levels::{CurrentLevel, HotReload, LevelRequest, Settings};
+use crate::levels::{CurrentLevel, HotReload, LevelRequest, Loading, Settings};
 use crate::params::ParamCommand;
 use crate::probe::{Probe, ProbeLayers, ProbeSearch};
 use crate::report::UiReport;
@@ -80,6 +80,7 @@ fn function_keys(
 #[derive(SystemParam)]
 pub struct UiState<'w, 's> {
     pub(crate) current: Res<'w, CurrentLevel>,
+    pub(crate) loading: Res<'w, Loading>,
     pub(crate) settings: Res<'w, Settings>,
     pub(crate) hot: ResMut<'w, HotReload>,
     pub(crate) build: ResMut<'w, Build>,
@@ -321,7 +322,10 @@ fn menu_bar(ui: &mut egui::Ui, s: &mut UiState) {
         ui.label(format!("({})", s.current.level.kind().name()));
         pipeline_choice(ui, s);
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            let status = if let Some((i, n, secs)) = s.build.progress() {
+            let status = if let Some((path, secs)) = s.loading.progress() {
+                ui.add(egui::Spinner::new());
+                format!("loading {} ({secs:.1} s)", path.display())
+            } else if let Some((i, n, secs)) = s.build.progress() {
                 if ui.button("Cancel").on_hover_text("Stop the build; finished stages stay").clicked() {
                     s.build.cancel();
                 }

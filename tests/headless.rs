@@ -23,7 +23,8 @@ fn settle(app: &mut App) {
     for _ in 0..20_000 {
         app.update();
         let b = app.world().resource::<Build>();
-        if !b.is_busy() && (b.published > 0 || b.pipeline().is_none()) {
+        let loading = app.world().resource::<navscope::levels::Loading>().is_loading();
+        if !loading && !b.is_busy() && (b.published > 0 || b.pipeline().is_none()) {
             // One more frame so commands (spawns) are applied everywhere.
             app.update();
             return;
@@ -31,6 +32,19 @@ fn settle(app: &mut App) {
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
     panic!("the build did not finish");
+}
+
+/// Updates until the level being loaded off the main thread is in (bounded).
+fn settle_loading(app: &mut App) {
+    for _ in 0..20_000 {
+        app.update();
+        if !app.world().resource::<navscope::levels::Loading>().is_loading() {
+            app.update();
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    panic!("the level did not load");
 }
 
 /// Updates until the probe's background search has answered (bounded).
@@ -54,7 +68,8 @@ fn published_at(app: &App) -> u64 {
 fn settle_after(app: &mut App, before: u64) {
     for _ in 0..20_000 {
         app.update();
-        if published_at(app) > before && !app.world().resource::<Build>().is_busy() {
+        let loading = app.world().resource::<navscope::levels::Loading>().is_loading();
+        if !loading && published_at(app) > before && !app.world().resource::<Build>().is_busy() {
             app.update();
             return;
         }
@@ -354,9 +369,7 @@ fn a_broken_level_is_reported_and_the_app_keeps_running() {
     .unwrap();
     app.world_mut()
         .write_message(LevelRequest::Open(bad.clone()));
-    for _ in 0..5 {
-        app.update();
-    }
+    settle_loading(&mut app);
     let journal = app.world().resource::<Journal>();
     let err = journal.last_error().expect("the error is logged");
     assert!(
@@ -373,7 +386,7 @@ fn a_broken_level_is_reported_and_the_app_keeps_running() {
     // A missing file too.
     app.world_mut()
         .write_message(LevelRequest::Open(dir.join("missing.json")));
-    app.update();
+    settle_loading(&mut app);
     assert!(
         app.world()
             .resource::<Journal>()

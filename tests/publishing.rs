@@ -190,7 +190,9 @@ fn cancelling_after_opening_another_level_keeps_the_new_level() {
     app.world_mut().write_message(LevelRequest::Open(
         "assets/levels/floorplan/default.json".into(),
     ));
-    app.update();
+    until(&mut app, 60, "the level file is loaded", |app| {
+        app.world().resource::<CurrentLevel>().path.is_some()
+    });
     use_pipeline(&mut app, pipeline(slow_cancel));
     until(&mut app, 60, "the new level's first stages are drawn", |app| {
         app.world().resource::<Build>().stage_state(1) == StageState::Finished
