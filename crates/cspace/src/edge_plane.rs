@@ -184,6 +184,7 @@ mod tests {
                 .map(|&(x, y, z)| DVec3::new(x, y, z))
                 .collect(),
             slope_deg: 0.0,
+            region: None,
         }
     }
 

@@ -291,9 +291,11 @@ fn nearest_on_poly(poly: &WalkPoly, p: DVec2) -> DVec3 {
     DVec3::new(q.x, poly.height_at(q.x, q.y), q.y)
 }
 
-/// Ladder links of one mesh for one ladder, both ways (empty when the
-/// ladder does not join two polygons).
+/// Ladder links (or, with `kind` elevator, lift links) of one mesh for one
+/// ladder or lift box, both ways (empty when it does not join two
+/// polygons).
 pub fn ladder_links(
+    kind: LinkKind,
     mesh: usize,
     polys: &[WalkPoly],
     grid: &PolyGrid,
@@ -341,7 +343,7 @@ pub fn ladder_links(
                     from: b.2,
                     to_mesh: mesh,
                     to: t.2,
-                    kind: LinkKind::Ladder,
+                    kind,
                     source: [b.3, b.3],
                     dest: [t.3, t.3],
                     across,
@@ -352,7 +354,7 @@ pub fn ladder_links(
                     from: t.2,
                     to_mesh: mesh,
                     to: b.2,
-                    kind: LinkKind::Ladder,
+                    kind,
                     source: [t.3, t.3],
                     dest: [b.3, b.3],
                     across: -across,
@@ -383,6 +385,7 @@ mod tests {
                 DVec3::new(x0, y, z0),
             ],
             slope_deg: 0.0,
+            region: None,
         }
     }
 
@@ -435,7 +438,15 @@ mod tests {
                 max: DVec3::new(2.5, 3.0, 4.4),
             },
         };
-        let l = ladder_links(0, &polys, &grid, &ladder, DVec3::new(0.3, 0.9, 0.3), 0.45);
+        let l = ladder_links(
+            LinkKind::Ladder,
+            0,
+            &polys,
+            &grid,
+            &ladder,
+            DVec3::new(0.3, 0.9, 0.3),
+            0.45,
+        );
         assert_eq!(l.len(), 2);
         assert_eq!((l[0].from, l[0].to, l[0].kind), (0, 1, LinkKind::Ladder));
         assert_eq!((l[1].from, l[1].to), (1, 0));

@@ -96,7 +96,7 @@
 //! use navscope_cspace::build::box_brush;
 //!
 //! let floor = box_brush(DVec3::new(-5.0, -1.0, -5.0), DVec3::new(5.0, 0.0, 5.0));
-//! let level = Level { source: "floor".into(), data: LevelData::Brushes(BrushLevel { brushes: vec![floor], entities: vec![] }) };
+//! let level = Level { source: "floor".into(), data: LevelData::Brushes(BrushLevel { brushes: vec![floor], ..Default::default() }) };
 //! let mut runner = Runner::new(Arc::new(navscope_cspace::pipeline()), Arc::new(level));
 //! runner.run_all();
 //! let mesh = runner.navmesh().unwrap();
@@ -111,8 +111,10 @@ pub mod expand;
 pub mod extra;
 pub mod links;
 pub mod mapfile;
+pub mod movers;
 pub mod output;
 pub use navscope_core::geom::polyhedron;
+pub mod regions;
 pub mod samples;
 pub mod scene;
 pub mod stages;

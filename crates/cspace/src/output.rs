@@ -100,6 +100,7 @@ mod tests {
                 DVec3::new(x, y, 0.0),
             ],
             slope_deg: 0.0,
+            region: None,
         };
         let sizes = vec![
             AgentSize {

@@ -20,6 +20,8 @@ pub struct WalkPoly {
     pub polygon: Vec<DVec3>,
     /// Angle between its normal and up, degrees.
     pub slope_deg: f64,
+    /// The region (index into the scene's regions) it lies in, if any.
+    pub region: Option<usize>,
 }
 
 impl WalkPoly {
@@ -52,6 +54,7 @@ pub fn walkable(mesh: &UnionMesh, max_slope_deg: f64) -> Vec<WalkPoly> {
                 plane: f.plane,
                 polygon: f.polygon.clone(),
                 slope_deg: s,
+                region: None,
             })
         })
         .collect()
@@ -102,6 +105,7 @@ mod tests {
             },
             polygon: vec![],
             slope_deg: 0.0,
+            region: None,
         };
         assert!((p.height_at(2.0, 7.0) - 2.0).abs() < 1e-12);
     }

@@ -222,7 +222,7 @@ proptest! {
         for (x, z, sx, sz, h, yaw) in blocks {
             brushes.push(rotated_box(v(x, h * 0.5, z), v(sx * 0.5, h * 0.5, sz * 0.5), yaw, 0.0));
         }
-        let r = run("blocks", BrushLevel { brushes, entities: vec![] }, &[]);
+        let r = run("blocks", BrushLevel { brushes, entities: vec![], skipped: Vec::new(), unit: 1.0 }, &[]);
         check_links("blocks", &r);
     }
 }
@@ -411,6 +411,8 @@ fn level(brushes: Vec<navscope_core::level::Brush>) -> Arc<Level> {
         data: LevelData::Brushes(BrushLevel {
             brushes,
             entities: vec![],
+            skipped: Vec::new(),
+            unit: 1.0,
         }),
     })
 }
@@ -421,36 +423,53 @@ fn first_error(l: Arc<Level>) -> Option<(usize, StageError)> {
     r.first_error().map(|(i, e)| (i, e.clone()))
 }
 
+/// The brushes `expand` skipped, as (element, problem), and whether the
+/// level still built a navmesh.
+fn skipped(l: Arc<Level>) -> (Vec<(String, String)>, bool) {
+    let mut r = Runner::new(Arc::new(navscope_cspace::pipeline()), l);
+    r.run_all();
+    let a = artifact::<Expanded>(&r, "expand");
+    let list = get::<Expanded>(&a)
+        .skipped
+        .iter()
+        .map(|s| (s.element.clone(), s.problem.clone()))
+        .collect();
+    (list, r.navmesh().is_some_and(|m| !m.nodes.is_empty()))
+}
+
 #[test]
-fn degenerate_levels_give_named_errors() {
+fn degenerate_brushes_are_skipped_and_named() {
     let floor = box_brush(v(-2.0, -1.0, -2.0), v(2.0, 0.0, 2.0));
     let flat = box_brush(v(0.0, 0.0, 0.0), v(1.0, 0.0, 1.0));
-    let (i, e) = first_error(level(vec![floor.clone(), flat])).unwrap();
-    assert_eq!(i, 0);
-    assert!(
-        e.to_string()
-            .starts_with("bad.map: brush 1: encloses no volume"),
-        "{e}"
-    );
+    let (s, built) = skipped(level(vec![floor.clone(), flat]));
+    assert!(built, "the floor still builds");
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].0, "brush 1");
+    assert!(s[0].1.starts_with("encloses no volume"), "{:?}", s[0]);
     let mut dup = floor.clone();
     dup.planes.push(dup.planes[1]);
-    let (_, e) = first_error(level(vec![dup])).unwrap();
+    let (s, built) = skipped(level(vec![floor.clone(), dup]));
+    assert!(built);
     assert_eq!(
-        e.to_string(),
-        "bad.map: brush 0: planes 1 and 6 are the same plane"
+        s,
+        vec![(
+            "brush 1".to_string(),
+            "planes 1 and 6 are the same plane".to_string()
+        )]
     );
     let huge = box_brush(v(0.0, 0.0, 0.0), v(1.5e5, 1.0, 1.0));
-    let (_, e) = first_error(level(vec![floor.clone(), huge])).unwrap();
+    let (s, _) = skipped(level(vec![floor.clone(), huge]));
     assert!(
-        e.to_string()
-            .contains("brush 1: has a vertex beyond the largest allowed coordinate"),
-        "{e}"
+        s[0].1
+            .contains("has a vertex beyond the largest allowed coordinate"),
+        "{s:?}"
     );
     let far = box_brush(v(0.0, 0.0, 0.0), v(1.0e9, 1.0, 1.0));
-    let (_, e) = first_error(level(vec![floor.clone(), far])).unwrap();
+    let (s, built) = skipped(level(vec![floor.clone(), far]));
+    assert!(built);
     assert_eq!(
-        e.to_string(),
-        "bad.map: brush 1: plane 0 lies beyond the largest allowed coordinate (100000 m)"
+        s[0].1,
+        "plane 0 lies beyond the largest allowed coordinate (100000 m)"
     );
     // An empty level is not an error: it has no walkable surface.
     assert!(first_error(level(vec![])).is_none());

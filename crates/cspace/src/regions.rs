@@ -1,0 +1,258 @@
+//! Regions cut the walkable polygons: a polygon that a door, liquid or
+//! trigger region covers in part is split along the region's box, so that
+//! the piece inside carries the region (its nodes get the region's area,
+//! and the links into it the region's kind) and the pieces outside do not.
+//!
+//! Choices:
+//! * A region acts on the agent's centre, so its box is grown by the
+//!   agent's half extents ([`centre_box`]): the agent is in a door, a
+//!   trigger, slime or lava as soon as its box touches it. Water is the
+//!   exception: the agent swims only where the water covers its centre,
+//!   so a water box is grown sideways but not upwards.
+//! * Boxes are axis-aligned (the box of the region's brushes): Quake's
+//!   doors, liquids and triggers are almost always boxes, and a box cut
+//!   keeps every piece convex.
+//! * Where regions overlap, the later one in [`priority`] order wins
+//!   (a door in water is a door).
+//! * The pieces share the cut lines, so the edge plane table finds the
+//!   walk links across them like any other edge.
+
+use glam::DVec3;
+use navscope_core::geom::Aabb;
+
+use crate::polyhedron::polygon_area;
+use crate::scene::{Region, RegionKind};
+use crate::walkable::WalkPoly;
+
+/// Pieces with less area than this (square metres) are dropped.
+const MIN_PIECE: f64 = 1.0e-8;
+
+/// The box of agent centre positions inside `region` for an agent with
+/// half extents `half`.
+pub fn centre_box(region: &Region, half: DVec3) -> Aabb {
+    let b = region.bounds;
+    let top = match region.kind {
+        RegionKind::Water => b.max.y,
+        _ => b.max.y + half.y,
+    };
+    Aabb {
+        min: b.min - half,
+        max: DVec3::new(b.max.x + half.x, top, b.max.z + half.z),
+    }
+}
+
+/// The rank of a region kind where regions overlap (higher wins).
+pub fn priority(kind: &RegionKind) -> u8 {
+    match kind {
+        RegionKind::Water => 0,
+        RegionKind::Slime => 1,
+        RegionKind::Lava => 2,
+        RegionKind::Push(..) => 3,
+        RegionKind::Teleport(_) => 4,
+        RegionKind::Exit => 5,
+        RegionKind::Door => 6,
+    }
+}
+
+/// Clips a planar polygon to the side of the vertical plane
+/// `p[axis] = value` where `sign * (p[axis] - value) <= 0`.
+fn clip_axis(poly: &[DVec3], axis: usize, value: f64, sign: f64) -> Vec<DVec3> {
+    let mut out: Vec<DVec3> = Vec::with_capacity(poly.len() + 1);
+    let n = poly.len();
+    let push = |p: DVec3, out: &mut Vec<DVec3>| {
+        if out.last().is_none_or(|q| q.distance(p) > 1e-9) {
+            out.push(p);
+        }
+    };
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + 1) % n]);
+        let (da, db) = (sign * (a[axis] - value), sign * (b[axis] - value));
+        if da <= 0.0 {
+            push(a, &mut out);
+        }
+        if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
+            push(a + (b - a) * (da / (da - db)), &mut out);
+        }
+    }
+    if out.len() > 1 && out[0].distance(out[out.len() - 1]) <= 1e-9 {
+        out.pop();
+    }
+    out
+}
+
+/// Splits `poly` by the plan rectangle of `bx`: the piece inside (if any)
+/// and the pieces outside.
+fn split(poly: &WalkPoly, bx: &Aabb) -> (Option<WalkPoly>, Vec<WalkPoly>) {
+    let piece = |polygon: Vec<DVec3>, region| WalkPoly {
+        polygon,
+        region,
+        ..poly.clone()
+    };
+    let mut rest = poly.polygon.clone();
+    let mut outside = Vec::new();
+    for (axis, value, sign) in [
+        (0, bx.min.x, 1.0),
+        (0, bx.max.x, -1.0),
+        (2, bx.min.z, 1.0),
+        (2, bx.max.z, -1.0),
+    ] {
+        // `sign * (p - value) <= 0` is outside the box on this side.
+        let out = clip_axis(&rest, axis, value, sign);
+        if out.len() >= 3 && polygon_area(&out) > MIN_PIECE {
+            outside.push(piece(out, poly.region));
+        }
+        rest = clip_axis(&rest, axis, value, -sign);
+        if rest.len() < 3 {
+            return (None, outside);
+        }
+    }
+    if polygon_area(&rest) <= MIN_PIECE {
+        return (None, outside);
+    }
+    (Some(piece(rest, poly.region)), outside)
+}
+
+/// Splits the walkable polygons of an agent with half extents `half` by
+/// every region, tagging the pieces inside with the region's index.
+pub fn split_by_regions(polys: Vec<WalkPoly>, regions: &[Region], half: DVec3) -> Vec<WalkPoly> {
+    let mut order: Vec<usize> = (0..regions.len()).collect();
+    order.sort_by_key(|&r| (priority(&regions[r].kind), r));
+    let mut polys = polys;
+    for r in order {
+        let bx = centre_box(&regions[r], half);
+        let mut next = Vec::with_capacity(polys.len());
+        for p in polys {
+            let pb = Aabb::from_points(p.polygon.iter().copied());
+            let plan_meets = pb.min.x < bx.max.x
+                && pb.max.x > bx.min.x
+                && pb.min.z < bx.max.z
+                && pb.max.z > bx.min.z;
+            if !plan_meets || pb.max.y < bx.min.y || pb.min.y > bx.max.y {
+                next.push(p);
+                continue;
+            }
+            let (inside, outside) = split(&p, &bx);
+            next.extend(outside);
+            if let Some(mut q) = inside {
+                let c = crate::polyhedron::polygon_centroid(&q.polygon);
+                if c.y >= bx.min.y && c.y <= bx.max.y {
+                    q.region = Some(r);
+                }
+                next.push(q);
+            }
+        }
+        polys = next;
+    }
+    polys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use navscope_core::geom::Plane;
+    use proptest::prelude::*;
+
+    fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> WalkPoly {
+        WalkPoly {
+            fragment: 0,
+            plane: Plane {
+                normal: DVec3::Y,
+                d: y,
+            },
+            polygon: vec![
+                DVec3::new(x0, y, z1),
+                DVec3::new(x1, y, z1),
+                DVec3::new(x1, y, z0),
+                DVec3::new(x0, y, z0),
+            ],
+            slope_deg: 0.0,
+            region: None,
+        }
+    }
+
+    fn region(kind: RegionKind, min: DVec3, max: DVec3) -> Region {
+        Region {
+            kind,
+            entity: None,
+            bounds: Aabb { min, max },
+        }
+    }
+
+    fn area(ps: &[WalkPoly]) -> f64 {
+        ps.iter().map(|p| polygon_area(&p.polygon)).sum()
+    }
+
+    #[test]
+    fn a_door_across_a_corridor_cuts_it_in_three() {
+        let floor = square(0.0, 0.0, 10.0, 2.0, 0.9);
+        let door = region(
+            RegionKind::Door,
+            DVec3::new(4.9, 0.0, -0.5),
+            DVec3::new(5.1, 2.5, 2.5),
+        );
+        let half = DVec3::new(0.3, 0.9, 0.3);
+        let out = split_by_regions(vec![floor], &[door], half);
+        assert_eq!(out.len(), 3);
+        let inside: Vec<_> = out.iter().filter(|p| p.region == Some(0)).collect();
+        assert_eq!(inside.len(), 1);
+        let b = Aabb::from_points(inside[0].polygon.iter().copied());
+        assert!((b.min.x - 4.6).abs() < 1e-9 && (b.max.x - 5.4).abs() < 1e-9);
+        assert!((area(&out) - 20.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn water_tags_only_floors_it_submerges_and_doors_win() {
+        let half = DVec3::new(0.3, 0.9, 0.3);
+        let water = region(
+            RegionKind::Water,
+            DVec3::new(0.0, -2.0, 0.0),
+            DVec3::new(4.0, 0.0, 4.0),
+        );
+        // Pool floor: centre at -2 + 0.9 = -1.1, under the surface.
+        let deep = split_by_regions(
+            vec![square(0.0, 0.0, 4.0, 4.0, -1.1)],
+            std::slice::from_ref(&water),
+            half,
+        );
+        assert!(deep.iter().all(|p| p.region == Some(0)));
+        // A floor whose centre height is above the surface is not in it.
+        let dry = split_by_regions(
+            vec![square(0.0, 0.0, 4.0, 4.0, 0.5)],
+            std::slice::from_ref(&water),
+            half,
+        );
+        assert!(dry.iter().all(|p| p.region.is_none()));
+        let door = region(
+            RegionKind::Door,
+            DVec3::new(1.0, -2.0, 1.0),
+            DVec3::new(2.0, 1.0, 2.0),
+        );
+        let both = split_by_regions(vec![square(0.0, 0.0, 4.0, 4.0, -1.1)], &[door, water], half);
+        assert!(
+            both.iter().any(|p| p.region == Some(0)),
+            "the door wins where they overlap"
+        );
+        assert!(both.iter().any(|p| p.region == Some(1)));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn pieces_keep_the_area_stay_convex_and_wound(
+            x0 in -5.0f64..5.0, z0 in -5.0f64..5.0, w in 0.1f64..6.0, d in 0.1f64..6.0,
+            bx in -6.0f64..6.0, bz in -6.0f64..6.0, bw in 0.01f64..4.0, bd in 0.01f64..4.0,
+        ) {
+            let floor = square(x0, z0, x0 + w, z0 + d, 0.0);
+            let r = region(RegionKind::Slime, DVec3::new(bx, -1.0, bz), DVec3::new(bx + bw, 1.0, bz + bd));
+            let out = split_by_regions(vec![floor], &[r], DVec3::splat(0.1));
+            prop_assert!((area(&out) - w * d).abs() < 1e-6);
+            for p in &out {
+                let n = p.polygon.len();
+                for i in 0..n {
+                    let (a, b, c) = (p.polygon[i], p.polygon[(i + 1) % n], p.polygon[(i + 2) % n]);
+                    prop_assert!((b - a).cross(c - b).y >= -1e-9, "convex and counter-clockwise from above");
+                }
+            }
+        }
+    }
+}
