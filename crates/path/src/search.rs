@@ -48,7 +48,7 @@ pub const DEFAULT_MAX_EXPANSIONS: usize = 1_000_000;
 pub struct SearchOptions {
     /// Which link kinds may be crossed, indexed like [`LinkKind::ALL`]
     /// (e.g. clear `Jump` for an agent that cannot jump).
-    pub allowed: [bool; 8],
+    pub allowed: [bool; LinkKind::ALL.len()],
     /// Cost multiplier for moving through a node of each stance, indexed like
     /// [`Stance::ALL`]. Kirst §32.5 asks for non-standing space to cost more
     /// so agents avoid it when a standing route is not much longer; the paper
@@ -69,7 +69,7 @@ impl Default for SearchOptions {
     /// non-standing movement should cost more); radius 0.
     fn default() -> Self {
         Self {
-            allowed: [true; 8],
+            allowed: [true; LinkKind::ALL.len()],
             stance_cost: [1.0, 1.5, 3.0, 2.0, 2.0],
             agent_radius: 0.0,
             max_expansions: DEFAULT_MAX_EXPANSIONS,
