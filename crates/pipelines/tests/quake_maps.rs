@@ -151,12 +151,14 @@ fn mountain_builds_in_both_pipelines_the_same_twice() {
         return;
     };
     let level = load(&p);
-    let a = build(&level, "cspace", &[]);
+    let mut a = build(&level, "cspace", &[]);
     assert!(!a.nodes.is_empty());
-    let b = build(&load(&p), "cspace", &[]);
-    assert_eq!(
-        a.to_json(),
-        b.to_json(),
+    let mut b = build(&load(&p), "cspace", &[]);
+    // Stage times differ from run to run; everything else must not.
+    a.stages.clear();
+    b.stages.clear();
+    assert!(
+        a.to_json() == b.to_json(),
         "the same map twice gives the same JSON"
     );
     let vx = build(&level, "voxel", &voxel_settings());
