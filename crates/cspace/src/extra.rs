@@ -47,9 +47,17 @@ pub struct Ladder {
     pub bounds: Aabb,
 }
 
+/// Most grid cells one polygon is entered in; a polygon whose box covers
+/// more goes to the list every query returns instead, so the index holds at
+/// most this many entries per polygon (a 10 km floor would otherwise fill
+/// 25 million cells).
+pub const MAX_CELLS_PER_POLY: i64 = 64;
+
 /// A plan-grid index over walkable polygons.
 pub struct PolyGrid {
     cells: HashMap<(i64, i64), Vec<usize>>,
+    /// Polygons too large for the grid, ascending.
+    large: Vec<usize>,
 }
 
 fn cell_of(x: f64, z: f64) -> (i64, i64) {
@@ -60,33 +68,42 @@ impl PolyGrid {
     /// Indexes `polys` by their plan bounding boxes.
     pub fn new(polys: &[WalkPoly]) -> Self {
         let mut cells: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+        let mut large = Vec::new();
         for (i, p) in polys.iter().enumerate() {
             let b = Aabb::from_points(p.polygon.iter().copied());
             let (x0, z0) = cell_of(b.min.x, b.min.z);
             let (x1, z1) = cell_of(b.max.x, b.max.z);
+            if (x1 - x0 + 1).saturating_mul(z1 - z0 + 1) > MAX_CELLS_PER_POLY {
+                large.push(i);
+                continue;
+            }
             for x in x0..=x1 {
                 for z in z0..=z1 {
                     cells.entry((x, z)).or_default().push(i);
                 }
             }
         }
-        Self { cells }
+        Self { cells, large }
+    }
+
+    /// Number of (cell, polygon) entries: at most [`MAX_CELLS_PER_POLY`]
+    /// per polygon.
+    pub fn entries(&self) -> usize {
+        self.cells.values().map(Vec::len).sum()
     }
 
     /// Polygons whose box may meet the plan box `min..max`, ascending.
     pub fn near(&self, min: DVec2, max: DVec2) -> Vec<usize> {
         let (x0, z0) = cell_of(min.x, min.y);
         let (x1, z1) = cell_of(max.x, max.y);
-        let mut out = Vec::new();
+        let mut out = self.large.clone();
         if (x1 - x0 + 1).saturating_mul(z1 - z0 + 1) > 1_000_000 {
-            let mut all: Vec<usize> = self.cells.values().flatten().copied().collect();
-            all.sort_unstable();
-            all.dedup();
-            return all;
-        }
-        for x in x0..=x1 {
-            for z in z0..=z1 {
-                out.extend(self.cells.get(&(x, z)).into_iter().flatten());
+            out.extend(self.cells.values().flatten().copied());
+        } else {
+            for x in x0..=x1 {
+                for z in z0..=z1 {
+                    out.extend(self.cells.get(&(x, z)).into_iter().flatten());
+                }
             }
         }
         out.sort_unstable();
@@ -387,6 +404,25 @@ mod tests {
             slope_deg: 0.0,
             region: None,
         }
+    }
+
+    #[test]
+    fn a_huge_floor_does_not_fill_the_grid_and_is_still_found() {
+        // A 10 km floor plus a small one: the floor is kept off the grid.
+        let polys = vec![
+            square(-5000.0, -5000.0, 5000.0, 5000.0, 0.9),
+            square(1.0, 1.0, 2.0, 2.0, 0.9),
+        ];
+        let grid = PolyGrid::new(&polys);
+        assert!(
+            grid.entries() <= 2 * MAX_CELLS_PER_POLY as usize,
+            "{}",
+            grid.entries()
+        );
+        let at = DVec2::new(1.5, 1.5);
+        assert_eq!(grid.near(at, at), vec![0, 1]);
+        let far = DVec2::new(4000.0, -4000.0);
+        assert_eq!(grid.near(far, far), vec![0]);
     }
 
     #[test]
