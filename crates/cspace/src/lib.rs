@@ -100,12 +100,14 @@
 //! let mut runner = Runner::new(Arc::new(navscope_cspace::pipeline()), Arc::new(level));
 //! runner.run_all();
 //! let mesh = runner.navmesh().unwrap();
-//! // One standing and one crouching polygon: the floor's top, grown by the agent's half width.
-//! assert_eq!(mesh.nodes.len(), 2);
+//! // One standing polygon: the floor's top, grown by the agent's half width
+//! // (no crouching one: crouching space is only where standing does not fit).
+//! assert_eq!(mesh.nodes.len(), 1);
 //! ```
 
 pub mod bsp;
 pub mod build;
+pub mod crouch_space;
 pub mod edge_plane;
 pub mod expand;
 pub mod extra;

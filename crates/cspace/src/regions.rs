@@ -18,9 +18,9 @@
 //!   walk links across them like any other edge.
 
 use glam::DVec3;
-use navscope_core::geom::Aabb;
+use navscope_core::geom::{Aabb, Plane};
 
-use crate::polyhedron::polygon_area;
+use crate::polyhedron::{polygon_area, split};
 use crate::scene::{Region, RegionKind};
 use crate::walkable::WalkPoly;
 
@@ -54,62 +54,47 @@ pub fn priority(kind: &RegionKind) -> u8 {
     }
 }
 
-/// Clips a planar polygon to the side of the vertical plane
-/// `p[axis] = value` where `sign * (p[axis] - value) <= 0`.
-fn clip_axis(poly: &[DVec3], axis: usize, value: f64, sign: f64) -> Vec<DVec3> {
-    let mut out: Vec<DVec3> = Vec::with_capacity(poly.len() + 1);
-    let n = poly.len();
-    let push = |p: DVec3, out: &mut Vec<DVec3>| {
-        if out.last().is_none_or(|q| q.distance(p) > 1e-9) {
-            out.push(p);
-        }
-    };
-    for i in 0..n {
-        let (a, b) = (poly[i], poly[(i + 1) % n]);
-        let (da, db) = (sign * (a[axis] - value), sign * (b[axis] - value));
-        if da <= 0.0 {
-            push(a, &mut out);
-        }
-        if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
-            push(a + (b - a) * (da / (da - db)), &mut out);
-        }
-    }
-    if out.len() > 1 && out[0].distance(out[out.len() - 1]) <= 1e-9 {
-        out.pop();
-    }
-    out
-}
-
-/// Splits `poly` by the plan rectangle of `bx`: the piece inside (if any)
-/// and the pieces outside.
-fn split(poly: &WalkPoly, bx: &Aabb) -> (Option<WalkPoly>, Vec<WalkPoly>) {
-    let piece = |polygon: Vec<DVec3>, region| WalkPoly {
-        polygon,
-        region,
-        ..poly.clone()
-    };
-    let mut rest = poly.polygon.clone();
+/// Cuts the convex polygon `poly` by the convex region bounded by
+/// `planes` (normals pointing out of the region): the piece inside it (if
+/// any) and the convex pieces outside it, which together tile `poly`.
+/// Pieces with less than [`MIN_PIECE`] area are dropped.
+pub fn cut(poly: &[DVec3], planes: &[Plane]) -> (Option<Vec<DVec3>>, Vec<Vec<DVec3>>) {
+    let mut rest = poly.to_vec();
     let mut outside = Vec::new();
-    for (axis, value, sign) in [
-        (0, bx.min.x, 1.0),
-        (0, bx.max.x, -1.0),
-        (2, bx.min.z, 1.0),
-        (2, bx.max.z, -1.0),
-    ] {
-        // `sign * (p - value) <= 0` is outside the box on this side.
-        let out = clip_axis(&rest, axis, value, sign);
-        if out.len() >= 3 && polygon_area(&out) > MIN_PIECE {
-            outside.push(piece(out, poly.region));
+    let keeps = |p: &[DVec3]| p.len() >= 3 && polygon_area(p) > MIN_PIECE;
+    for plane in planes {
+        let (out, inside) = split(&rest, plane, 1e-9);
+        if keeps(&out) {
+            outside.push(out);
         }
-        rest = clip_axis(&rest, axis, value, -sign);
-        if rest.len() < 3 {
+        rest = inside;
+        if !keeps(&rest) {
             return (None, outside);
         }
     }
-    if polygon_area(&rest) <= MIN_PIECE {
-        return (None, outside);
-    }
-    (Some(piece(rest, poly.region)), outside)
+    (Some(rest), outside)
+}
+
+/// The four vertical planes of a box's plan rectangle, normals outward.
+fn box_sides(bx: &Aabb) -> [Plane; 4] {
+    [
+        Plane {
+            normal: -DVec3::X,
+            d: -bx.min.x,
+        },
+        Plane {
+            normal: DVec3::X,
+            d: bx.max.x,
+        },
+        Plane {
+            normal: -DVec3::Z,
+            d: -bx.min.z,
+        },
+        Plane {
+            normal: DVec3::Z,
+            d: bx.max.z,
+        },
+    ]
 }
 
 /// Splits the walkable polygons of an agent with half extents `half` by
@@ -131,9 +116,14 @@ pub fn split_by_regions(polys: Vec<WalkPoly>, regions: &[Region], half: DVec3) -
                 next.push(p);
                 continue;
             }
-            let (inside, outside) = split(&p, &bx);
-            next.extend(outside);
-            if let Some(mut q) = inside {
+            let (inside, outside) = cut(&p.polygon, &box_sides(&bx));
+            let piece = |polygon: Vec<DVec3>| WalkPoly {
+                polygon,
+                ..p.clone()
+            };
+            next.extend(outside.into_iter().map(piece));
+            if let Some(q) = inside {
+                let mut q = piece(q);
                 let c = crate::polyhedron::polygon_centroid(&q.polygon);
                 if c.y >= bx.min.y && c.y <= bx.max.y {
                     q.region = Some(r);
@@ -149,7 +139,6 @@ pub fn split_by_regions(polys: Vec<WalkPoly>, regions: &[Region], half: DVec3) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use navscope_core::geom::Plane;
     use proptest::prelude::*;
 
     fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> WalkPoly {

@@ -14,6 +14,7 @@ use navscope_core::{
 use serde::Serialize;
 use serde_json::json;
 
+use crate::crouch_space::crouch_only;
 use crate::edge_plane::{EdgePlane, EdgeRef, build_table};
 use crate::expand::{ExpandedBrush, expand};
 use crate::extra::{Ladder, PolyGrid, crouch_links, ladder_links};
@@ -237,7 +238,7 @@ pub fn pipeline() -> Pipeline {
                 info: info(
                     "walkable",
                     "Walkable polygons",
-                    "Union faces whose normal is within the slope threshold of up are the polygons of the navigation mesh. Door, liquid and trigger regions cut them, so the pieces inside carry the region.",
+                    "Union faces whose normal is within the slope threshold of up are the polygons of the navigation mesh. Door, liquid and trigger regions cut them, so the pieces inside carry the region; the crouching mesh keeps only where standing does not fit.",
                     "Golodetz §3.2",
                     &[MAX_SLOPE],
                 ),
@@ -668,14 +669,20 @@ fn run_walkable(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let ex = ctx.artifact::<Expanded>("expand")?;
     let u = ctx.artifact::<Union>("union")?;
     let slope = ctx.params.float(param::MAX_SLOPE);
+    let mut meshes: Vec<Vec<WalkPoly>> = u
+        .meshes
+        .iter()
+        .zip(&u.sizes)
+        .map(|(m, s)| split_by_regions(walkable(m, slope), &ex.regions, s.half))
+        .collect();
+    if meshes.len() == 2 {
+        let drop = u.sizes[0].half.y - u.sizes[1].half.y;
+        let crouch = std::mem::take(&mut meshes[1]);
+        meshes[1] = crouch_only(crouch, &meshes[0], drop);
+    }
     Ok(Arc::new(Walkable {
         sizes: u.sizes.clone(),
-        meshes: u
-            .meshes
-            .iter()
-            .zip(&u.sizes)
-            .map(|(m, s)| split_by_regions(walkable(m, slope), &ex.regions, s.half))
-            .collect(),
+        meshes,
     }))
 }
 
