@@ -35,7 +35,32 @@
 //! 5. **links** ([`links`]): Listing 4 on every opposing pair of edges.
 //! 6. **extra-links** ([`extra`]): §5's jump, crouch and ladder links.
 //! 7. **navmesh** ([`output`]): one [`navscope_core::NavMesh`], standing
-//!    nodes and crouching nodes, lowered to the feet.
+//!    nodes and crouching nodes, lowered to the feet, with areas and the
+//!    link kinds of the level's semantics.
+//!
+//! ## Quake map semantics
+//! The loader gives every brush a contents (`navscope-levels`'
+//! `FORMATS.md` lists the rules and their sources); [`scene`] reads it:
+//! * solid and clip brushes are obstacles; triggers, liquids and empty
+//!   brushes are not;
+//! * a **door** is solid where it rests open and its closed volume is a
+//!   region ([`regions`]): the walkable polygons are cut along it, and a
+//!   walk or step into or out of it becomes a `door` link;
+//! * a **lift** is solid at its low position; the floor on it and the
+//!   floors beside its top position are joined by `elevator` links (the
+//!   ladder rule of [`extra`] on the lift's travel box);
+//! * `trigger_teleport` gives `teleport` links to the floor under its
+//!   destination, `trigger_push` and `trigger_monsterjump` `jump` links to
+//!   where their flight lands ([`movers`]);
+//! * **water** cuts the polygons it submerges (the agent's centre under the
+//!   surface): they become `swim` nodes joined to each other and to the
+//!   shore by `swim` links; **slime** and **lava** are areas whose incoming
+//!   links cost `hazard_cost` times more (default 0: left out, so paths go
+//!   around);
+//! * `trigger_changelevel` marks the floor under it with area `exit`;
+//! * a brush that makes no closed solid (or whose expansion fails) is
+//!   skipped and listed in the `expand` artifact (count "skipped
+//!   brushes", drawn as `brush/skipped` boxes); the rest builds.
 //!
 //! ## Choices where the paper is open
 //! * **Agent sizes.** Two AABBs: standing 0.6 × 1.8 × 0.6 m and crouching
@@ -44,13 +69,20 @@
 //!   centred on the agent's reference point, so a mesh in configuration
 //!   space sits half the box's height above the floor.
 //! * **Polyhedra** are built by clipping a huge square on each plane by the
-//!   other planes ([`polyhedron`]); degenerate brushes are named errors:
-//!   duplicate planes, zero volume, open brushes, coordinates beyond
-//!   ±100 km, more than 256 planes.
+//!   other planes ([`polyhedron`]); degenerate brushes (duplicate planes,
+//!   zero volume, open brushes, coordinates beyond ±100 km, more than
+//!   1,024 planes) are skipped with the reason.
 //! * **Bevels** are found generically (every candidate normal gets its
 //!   support offset; candidates that leave no face are dropped), so the sum
 //!   is exact for any convex brush, not only for the bevels Quake's bspc
-//!   adds.
+//!   adds. An edge's candidates `±(e × axis)` are kept only when they lie
+//!   on the edge's Gaussian arc (between its two face normals): the others
+//!   cannot bound the sum, and without this a 96-sided pillar expanded to
+//!   hundreds of useless planes.
+//! * **Stand and crouch are disjoint** ([`crouch_space`]): the crouching
+//!   mesh keeps only where standing does not fit, as in `voxel`, where
+//!   "crouch" means crouch-only space. The meshes are lowered by their
+//!   half heights, so both lie at the feet and never overlap.
 //! * **Coplanar faces** in the union: same-facing ones are kept by the
 //!   lower brush index (Listing 1's `i < j`); opposite-facing ones (brushes
 //!   touching face to face) are interior and removed.
@@ -63,6 +95,10 @@
 //!   standing edge interval that makes no walk, step or jump link (see
 //!   [`extra`]). Ladders are brush entities of class `func_ladder`
 //!   (parameter); their brushes are not solid.
+//! * **Not done**: polygons are not shrunk at ledges (a standing polygon
+//!   reaches half the agent's width past a ledge: its box still rests on
+//!   the ledge there), and coplanar fragments are not merged into fewer
+//!   convex polygons.
 //! * **Defaults.** Slope 45° (hesperus); step 0.45 m (Quake III's 18
 //!   units at an inch per unit); jump 1.1 m (Quake III's jump rises 45.6
 //!   units, 1.16 m); edge plane tolerances 0.1° and 5 mm.

@@ -117,7 +117,7 @@ fn voxel_settings(cell: f64) -> Vec<(&'static str, ParamValue)> {
     ]
 }
 
-fn load(path: &PathBuf) -> Arc<Level> {
+fn load(path: &std::path::Path) -> Arc<Level> {
     Arc::new(navscope_levels::load(path).unwrap())
 }
 
