@@ -63,27 +63,9 @@ pub fn crouch_only(crouch: Vec<WalkPoly>, stand: &[WalkPoly], drop: f64) -> Vec<
 mod tests {
     use super::*;
     use crate::polyhedron::polygon_area;
+    use crate::walkable::test_square as square;
     use glam::DVec3;
-    use navscope_core::geom::Plane;
     use proptest::prelude::*;
-
-    fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> WalkPoly {
-        WalkPoly {
-            fragment: 0,
-            plane: Plane {
-                normal: DVec3::Y,
-                d: y,
-            },
-            polygon: vec![
-                DVec3::new(x0, y, z1),
-                DVec3::new(x1, y, z1),
-                DVec3::new(x1, y, z0),
-                DVec3::new(x0, y, z0),
-            ],
-            slope_deg: 0.0,
-            region: None,
-        }
-    }
 
     #[test]
     fn crouch_space_is_only_under_the_low_ceiling() {

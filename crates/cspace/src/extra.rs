@@ -386,25 +386,7 @@ pub fn ladder_links(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use navscope_core::geom::Plane;
-
-    fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> WalkPoly {
-        WalkPoly {
-            fragment: 0,
-            plane: Plane {
-                normal: DVec3::Y,
-                d: y,
-            },
-            polygon: vec![
-                DVec3::new(x0, y, z1),
-                DVec3::new(x1, y, z1),
-                DVec3::new(x1, y, z0),
-                DVec3::new(x0, y, z0),
-            ],
-            slope_deg: 0.0,
-            region: None,
-        }
-    }
+    use crate::walkable::test_square as square;
 
     #[test]
     fn a_huge_floor_does_not_fill_the_grid_and_is_still_found() {

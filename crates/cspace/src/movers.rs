@@ -237,23 +237,13 @@ pub fn swim_links(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use navscope_core::geom::{Aabb, Plane};
+    use crate::walkable::test_square;
+    use navscope_core::geom::Aabb;
 
     fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64, region: Option<usize>) -> WalkPoly {
         WalkPoly {
-            fragment: 0,
-            plane: Plane {
-                normal: DVec3::Y,
-                d: y,
-            },
-            polygon: vec![
-                DVec3::new(x0, y, z1),
-                DVec3::new(x1, y, z1),
-                DVec3::new(x1, y, z0),
-                DVec3::new(x0, y, z0),
-            ],
-            slope_deg: 0.0,
             region,
+            ..test_square(x0, z0, x1, z1, y)
         }
     }
 

@@ -139,25 +139,8 @@ pub fn split_by_regions(polys: Vec<WalkPoly>, regions: &[Region], half: DVec3) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walkable::test_square as square;
     use proptest::prelude::*;
-
-    fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> WalkPoly {
-        WalkPoly {
-            fragment: 0,
-            plane: Plane {
-                normal: DVec3::Y,
-                d: y,
-            },
-            polygon: vec![
-                DVec3::new(x0, y, z1),
-                DVec3::new(x1, y, z1),
-                DVec3::new(x1, y, z0),
-                DVec3::new(x0, y, z0),
-            ],
-            slope_deg: 0.0,
-            region: None,
-        }
-    }
 
     fn region(kind: RegionKind, min: DVec3, max: DVec3) -> Region {
         Region {

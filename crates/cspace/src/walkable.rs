@@ -60,6 +60,28 @@ pub fn walkable(mesh: &UnionMesh, max_slope_deg: f64) -> Vec<WalkPoly> {
         .collect()
 }
 
+/// The flat square floor `x0..x1` × `z0..z1` at height `y`, wound
+/// counter-clockwise seen from above: the polygon the unit tests of the
+/// stages after this one build on.
+#[cfg(test)]
+pub(crate) fn test_square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> WalkPoly {
+    WalkPoly {
+        fragment: 0,
+        plane: Plane {
+            normal: DVec3::Y,
+            d: y,
+        },
+        polygon: vec![
+            DVec3::new(x0, y, z1),
+            DVec3::new(x1, y, z1),
+            DVec3::new(x1, y, z0),
+            DVec3::new(x0, y, z0),
+        ],
+        slope_deg: 0.0,
+        region: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
