@@ -422,15 +422,44 @@ impl Artifact for Expanded {
                 }
             }
         }
+        let boxed = |b: &navscope_core::geom::Aabb| Shape::Box {
+            min: f32v(b.min),
+            max: f32v(b.max),
+        };
+        let first = self.solids.len() * (self.expanded.len() + 1);
         for (i, l) in self.ladders.iter().enumerate() {
             out.push(Primitive::new(
                 "ladder",
-                (self.solids.len() * (self.expanded.len() + 1) + i) as u32,
-                Shape::Box {
-                    min: f32v(l.bounds.min),
-                    max: f32v(l.bounds.max),
-                },
+                (first + i) as u32,
+                boxed(&l.bounds),
             ));
+        }
+        let first = first + self.ladders.len();
+        for (i, l) in self.lifts.iter().enumerate() {
+            out.push(Primitive::new("lift", (first + i) as u32, boxed(&l.bounds)));
+        }
+        let first = first + self.lifts.len();
+        for (i, r) in self.regions.iter().enumerate() {
+            out.push(Primitive::new(
+                format!("region/{}", r.kind.area()),
+                (first + i) as u32,
+                boxed(&r.bounds),
+            ));
+        }
+        let first = first + self.regions.len();
+        for (i, k) in self.skipped.iter().enumerate() {
+            if let Some(b) = &k.bounds {
+                let el = (first + i) as u32;
+                out.push(Primitive::new("brush/skipped", el, boxed(b)));
+                out.push(Primitive::new(
+                    "brush/skipped",
+                    el,
+                    Shape::Label {
+                        at: f32v(b.center()),
+                        text: format!("{}: {}", k.element, k.problem),
+                    },
+                ));
+            }
         }
         out
     }
@@ -448,10 +477,21 @@ impl Artifact for Expanded {
             let x = &self.expanded[s][i];
             return json!({ "agent": self.sizes[s].name, "brush": x.brush, "faces": x.solid.faces.len(), "bevel_faces": x.bevel_count(), "origins": x.origins, "volume_m3": x.solid.volume() });
         }
-        match self.ladders.get(e - ladders) {
-            Some(l) => {
-                json!({ "ladder_entity": l.entity, "bounds": [l.bounds.min.to_array(), l.bounds.max.to_array()] })
-            }
+        let mut k = e - ladders;
+        if let Some(l) = self.ladders.get(k) {
+            return json!({ "ladder_entity": l.entity, "bounds": [l.bounds.min.to_array(), l.bounds.max.to_array()] });
+        }
+        k -= self.ladders.len();
+        if let Some(l) = self.lifts.get(k) {
+            return json!({ "lift_entity": l.entity, "travel": [l.bounds.min.to_array(), l.bounds.max.to_array()] });
+        }
+        k -= self.lifts.len();
+        if let Some(r) = self.regions.get(k) {
+            return json!({ "region": r.kind.area(), "kind": r.kind, "entity": r.entity, "bounds": [r.bounds.min.to_array(), r.bounds.max.to_array()] });
+        }
+        k -= self.regions.len();
+        match self.skipped.get(k) {
+            Some(s) => json!({ "skipped": s.element, "problem": s.problem }),
             None => serde_json::Value::Null,
         }
     }

@@ -580,3 +580,60 @@ fn many_sided_brushes_and_quake2_flags() {
             && n.position.x < -128.0 * unit
     }));
 }
+
+#[test]
+fn regions_lifts_and_skipped_brushes_are_drawn_and_described() {
+    use navscope_core::geom::Aabb;
+    use navscope_core::level::{Entity, SkippedBrush};
+    let mut door = box_brush(v(2.0, 0.0, -1.0), v(2.2, 3.0, 1.0));
+    door.entity = Some(0);
+    door.contents = Contents::Door;
+    let mut water = box_brush(v(-4.0, -2.0, -3.0), v(-2.0, 0.0, -1.0));
+    water.contents = Contents::Water;
+    let mut plat = box_brush(v(4.0, 0.0, -1.0), v(5.0, 2.0, 1.0));
+    plat.entity = Some(1);
+    plat.contents = Contents::Lift;
+    let level = BrushLevel {
+        brushes: vec![
+            box_brush(v(-6.0, -1.0, -6.0), v(6.0, 0.0, 6.0)),
+            door,
+            water,
+            plat,
+        ],
+        entities: vec![
+            Entity {
+                classname: "func_door".into(),
+                origin: None,
+                properties: vec![("angle".into(), "-1".into())],
+            },
+            Entity {
+                classname: "func_plat".into(),
+                origin: None,
+                properties: vec![],
+            },
+        ],
+        skipped: vec![SkippedBrush {
+            element: "brush 9 (line 99)".into(),
+            problem: "is not closed".into(),
+            bounds: Some(Aabb::from_corners(v(0.0, 0.0, 0.0), v(1.0, 1.0, 1.0))),
+        }],
+        unit: 1.0 / 32.0,
+    };
+    let r = run("regions", level, &[]);
+    let a = artifact::<Expanded>(&r, "expand");
+    let kinds: Vec<String> = a.primitives().into_iter().map(|p| p.kind).collect();
+    for k in ["region/door", "region/water", "lift", "brush/skipped"] {
+        assert!(kinds.iter().any(|x| x == k), "{k} drawn: {kinds:?}");
+    }
+    let e = get::<Expanded>(&a);
+    let first = (e.solids.len() * (e.expanded.len() + 1) + e.ladders.len() + e.lifts.len()) as u32;
+    assert_eq!(a.describe(first)["region"], "water");
+    assert_eq!(a.describe(first + 1)["region"], "door");
+    assert_eq!(a.describe(first + 2)["skipped"], "brush 9 (line 99)");
+    let mesh = r.navmesh().unwrap();
+    assert!(
+        mesh.links.iter().any(|l| l.kind == LinkKind::Door),
+        "walking into the doorway"
+    );
+    assert!(mesh.nodes.iter().any(|n| n.area == "door"));
+}
