@@ -95,10 +95,12 @@
 //!   standing edge interval that makes no walk, step or jump link (see
 //!   [`extra`]). Ladders are brush entities of class `func_ladder`
 //!   (parameter); their brushes are not solid.
+//! * **Fragments merged** ([`merge`]): pieces of one plane and region that
+//!   share an edge are merged while their union stays convex, so a room is
+//!   a few nodes, not the dozens of slivers the union cuts it into.
 //! * **Not done**: polygons are not shrunk at ledges (a standing polygon
 //!   reaches half the agent's width past a ledge: its box still rests on
-//!   the ledge there), and coplanar fragments are not merged into fewer
-//!   convex polygons.
+//!   the ledge there).
 //! * **Defaults.** Slope 45° (hesperus); step 0.45 m (Quake III's 18
 //!   units at an inch per unit); jump 1.1 m (Quake III's jump rises 45.6
 //!   units, 1.16 m); edge plane tolerances 0.1° and 5 mm.
@@ -149,6 +151,7 @@ pub mod expand;
 pub mod extra;
 pub mod links;
 pub mod mapfile;
+pub mod merge;
 pub mod movers;
 pub mod output;
 pub use navscope_core::geom::polyhedron;

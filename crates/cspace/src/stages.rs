@@ -19,6 +19,7 @@ use crate::edge_plane::{EdgePlane, EdgeRef, build_table};
 use crate::expand::{ExpandedBrush, expand};
 use crate::extra::{Ladder, PolyGrid, crouch_links, ladder_links};
 use crate::links::{LinkSeg, clear_of, jumps, table_links, walk_and_step};
+use crate::merge::merge_coplanar;
 use crate::movers::{QUAKE_GRAVITY, swim_links, trigger_links};
 use crate::polyhedron::Polyhedron;
 use crate::regions::split_by_regions;
@@ -238,7 +239,7 @@ pub fn pipeline() -> Pipeline {
                 info: info(
                     "walkable",
                     "Walkable polygons",
-                    "Union faces whose normal is within the slope threshold of up are the polygons of the navigation mesh. Door, liquid and trigger regions cut them, so the pieces inside carry the region; the crouching mesh keeps only where standing does not fit.",
+                    "Union faces whose normal is within the slope threshold of up are the polygons of the navigation mesh. Door, liquid and trigger regions cut them, so the pieces inside carry the region; fragments of one plane are merged into convex polygons; the crouching mesh keeps only where standing does not fit.",
                     "Golodetz §3.2",
                     &[MAX_SLOPE],
                 ),
@@ -713,7 +714,7 @@ fn run_walkable(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         .meshes
         .iter()
         .zip(&u.sizes)
-        .map(|(m, s)| split_by_regions(walkable(m, slope), &ex.regions, s.half))
+        .map(|(m, s)| merge_coplanar(split_by_regions(walkable(m, slope), &ex.regions, s.half)))
         .collect();
     if meshes.len() == 2 {
         let drop = u.sizes[0].half.y - u.sizes[1].half.y;
