@@ -424,8 +424,8 @@ mod tests {
         bad[3].normal = DVec3::new(f64::NAN, 0.0, 0.0);
         assert_eq!(Polyhedron::from_planes(&bad), Err(PolyError::BadNormal(3)));
         assert_eq!(
-            Polyhedron::from_planes(&vec![bad[0]; 300]),
-            Err(PolyError::TooManyPlanes(300))
+            Polyhedron::from_planes(&vec![bad[0]; MAX_PLANES + 1]),
+            Err(PolyError::TooManyPlanes(MAX_PLANES + 1))
         );
         assert!(matches!(
             Polyhedron::from_planes(&[]),
