@@ -116,6 +116,25 @@
 //! | `courtyard.map` (Valve 220) | 114 | 12–19 ms | 860 | 3,596 |
 //! | `samples::maze(23, 1)` | 1,017 | 96–100 ms | 4,180 | 10,848 |
 //!
+//! Real Quake maps (`../shared/data/quake-maps/`, release build, median
+//! and lowest of 3 runs on the shared 2-core machine):
+//! `navscope-cli bench ../shared/data/quake-maps/*.map
+//! assets/levels/cspace/q2_many_sided.map --pipeline cspace --runs 3`
+//!
+//! | map | brushes | time (median / min) | nodes | links | door / elevator / teleport / swim links |
+//! |---|---|---|---|---|---|
+//! | `q1_mountain.map` | 393 | 353 / 288 ms | 484 | 1,656 | 0 / 0 / 0 / 0 |
+//! | `retrojam1_ericw.map` | 891 | 294 / 280 ms | 605 | 4,046 | 88 / 2 / 0 / 2,252 |
+//! | `lq_e3m4.map` | 3,441 | 2,037 / 1,913 ms | 3,833 | 13,772 | 522 / 4 / 37 / 106 |
+//! | `q2_many_sided.map` | 10 | 56 / 36 ms | 269 | 1,032 | 0 / 0 / 0 / 38 |
+//!
+//! Before the Quake semantics and the fragment merge, `lq_e3m4` gave
+//! 13,425 nodes and 46,848 links (every door a wall, no path to the exit)
+//! in 0.96 s; the region cuts and the merge make `walkable` its third
+//! most expensive stage (357 ms), and the Gaussian-arc bevel test made
+//! `expand` several times faster (2.4 s → 0.4 s on `q1_mountain` in a
+//! debug build).
+//!
 //! Issue 6 asks for under one second on a 1,000-brush maze. On the maze the
 //! union takes half the time (22,012 brush pairs in range, 37,134 face
 //! pieces clipped away), expansion a quarter.
