@@ -18,8 +18,11 @@ use glam::DVec3;
 
 use crate::walkable::WalkPoly;
 
+/// A vertex on a 1 µm grid.
+type VertexKey = (i64, i64, i64);
+
 /// Vertex key: coordinates on a 1 µm grid.
-fn key(p: DVec3) -> (i64, i64, i64) {
+fn key(p: DVec3) -> VertexKey {
     let q = (p * 1.0e6).round();
     (q.x as i64, q.y as i64, q.z as i64)
 }
@@ -73,7 +76,8 @@ fn joined(p: &[DVec3], i: usize, q: &[DVec3], j: usize) -> Option<Vec<DVec3>> {
 pub fn merge_coplanar(polys: Vec<WalkPoly>) -> Vec<WalkPoly> {
     let mut polys: Vec<Option<WalkPoly>> = polys.into_iter().map(Some).collect();
     loop {
-        let mut edges: HashMap<((i64, i64, i64), (i64, i64, i64)), (usize, usize)> = HashMap::new();
+        // Directed edge (from, to) -> (polygon, edge index).
+        let mut edges: HashMap<(VertexKey, VertexKey), (usize, usize)> = HashMap::new();
         for (pi, p) in polys.iter().enumerate() {
             let Some(p) = p else { continue };
             let n = p.polygon.len();
