@@ -13,7 +13,9 @@ use navscope_core::level::Level;
 use serde::Serialize;
 
 use crate::BuildOptions;
-use crate::session::{CliError, apply_setting, check_run, load_level, param_values, pipeline_for};
+use crate::session::{
+    CliError, apply_setting, check_run, converted, load_level, param_values, pipeline_for,
+};
 use crate::table;
 
 /// The measurements of one level under one variant.
@@ -63,6 +65,7 @@ fn measure(
     for setting in variant.split(';').map(str::trim).filter(|s| !s.is_empty()) {
         apply_setting(&pipeline, &mut values, setting)?;
     }
+    let level = &converted(&pipeline, level)?;
     let n = pipeline.stages.len();
     let mut per_stage: Vec<Vec<f64>> = vec![Vec::new(); n];
     let mut totals = Vec::new();

@@ -90,6 +90,24 @@ pub fn run(path: &Path) -> Result<(), CliError> {
                 "entities",
                 format!("{} ({})", b.entities.len(), classes.join(", ")),
             );
+            let mut contents: Vec<&str> = b.brushes.iter().map(|x| x.contents.name()).collect();
+            contents.sort_unstable();
+            let mut counted: Vec<String> = Vec::new();
+            for c in contents.chunk_by(|a, b| a == b) {
+                counted.push(format!("{} {}", c[0], c.len()));
+            }
+            row("contents", counted.join(", "));
+            if !b.skipped.is_empty() {
+                let list: Vec<String> = b
+                    .skipped
+                    .iter()
+                    .map(|s| format!("{}: {}", s.element, s.problem))
+                    .collect();
+                row(
+                    "skipped brushes",
+                    format!("{} ({})", b.skipped.len(), list.join("; ")),
+                );
+            }
         }
         LevelData::Layers(l) => {
             row("layers", l.layers.len().to_string());

@@ -119,9 +119,16 @@ pub fn apply_setting(
 pub fn runner(level: Level, opts: &BuildOptions) -> Result<Runner, CliError> {
     let pipeline = pipeline_for(&level, opts.pipeline.as_deref())?;
     let values = param_values(&pipeline, opts)?;
-    let mut r = Runner::new(pipeline, Arc::new(level));
+    let level = converted(&pipeline, &Arc::new(level))?;
+    let mut r = Runner::new(pipeline, level);
     r.set_params(values);
     Ok(r)
+}
+
+/// The level as `pipeline` reads it (a brush level becomes a triangle mesh
+/// for `voxel`; see `navscope_pipelines::level_for`).
+pub fn converted(pipeline: &Pipeline, level: &Arc<Level>) -> Result<Arc<Level>, CliError> {
+    navscope_pipelines::level_for(pipeline, level).map_err(CliError::Failed)
 }
 
 /// Turns the first stage failure of a finished run into a one-line error

@@ -11,6 +11,7 @@ pub fn brush(planes: Vec<Plane>) -> Brush {
         materials: vec![String::new(); planes.len()],
         planes,
         entity: None,
+        contents: Default::default(),
     }
 }
 

@@ -111,51 +111,70 @@ fn lexicographic(l: &Plane, r: &Plane) -> Ordering {
 
 /// Listing 2: builds the table of `polys` with the given tolerances
 /// (angle in radians, distance in metres).
+///
+/// An edge joins the first representative that its plane matches within
+/// the tolerances *in either orientation* (as the same plane: a
+/// same-facing edge; as the flipped plane: an opposite-facing one). Only a
+/// plane that matches none becomes a representative, oriented by
+/// [`canonical`]. So the two copies of a shared edge land in one entry
+/// even when jitter puts their normals on either side of `canonical`'s
+/// sign test (a normal whose first component is within rounding of zero),
+/// where orienting each copy by itself would split them and lose their
+/// walk link. The angle grid wraps around the circle for the same reason.
 pub fn build_table(polys: &[WalkPoly], angle_tol_rad: f64, dist_tol: f64) -> Vec<EdgePlane> {
     let angle_cell = angle_tol_rad.max(1e-12);
     let dist_cell = dist_tol.max(1e-12);
+    let turns = ((std::f64::consts::TAU / angle_cell).ceil() as i64).max(1);
     let key = |p: &Plane| {
         (
-            (p.normal.z.atan2(p.normal.x) / angle_cell).floor() as i64,
+            (((p.normal.z.atan2(p.normal.x) + std::f64::consts::PI) / angle_cell).floor() as i64)
+                .rem_euclid(turns),
             (p.d / dist_cell).floor() as i64,
         )
     };
     let mut grid: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
     let mut table: Vec<EdgePlane> = Vec::new();
+    // The first representative within the tolerances of `p`.
+    let find = |grid: &BTreeMap<(i64, i64), Vec<usize>>, table: &[EdgePlane], p: &Plane| {
+        let (ka, kd) = key(p);
+        let mut found: Option<usize> = None;
+        for da in -1..=1 {
+            for dd in -1..=1 {
+                let cell = ((ka + da).rem_euclid(turns), kd + dd);
+                for &t in grid.get(&cell).map(Vec::as_slice).unwrap_or(&[]) {
+                    if plane_order(&table[t].plane, p, angle_tol_rad, dist_tol) == Ordering::Equal
+                        && found.is_none_or(|f| t < f)
+                    {
+                        found = Some(t);
+                    }
+                }
+            }
+        }
+        found
+    };
     for (pi, poly) in polys.iter().enumerate() {
         let n = poly.polygon.len();
         for ei in 0..n {
             let Some(plane) = vertical_plane(poly.polygon[ei], poly.polygon[(ei + 1) % n]) else {
                 continue;
             };
-            let (canon, same) = canonical(plane);
-            let (ka, kd) = key(&canon);
-            let mut found: Option<usize> = None;
-            for da in -1..=1 {
-                for dd in -1..=1 {
-                    for &t in grid
-                        .get(&(ka + da, kd + dd))
-                        .map(Vec::as_slice)
-                        .unwrap_or(&[])
-                    {
-                        if plane_order(&table[t].plane, &canon, angle_tol_rad, dist_tol)
-                            == Ordering::Equal
-                            && found.is_none_or(|f| t < f)
-                        {
-                            found = Some(t);
-                        }
-                    }
+            let as_same = find(&grid, &table, &plane);
+            let as_opposite = find(&grid, &table, &plane.flipped());
+            let (t, same) = match (as_same, as_opposite) {
+                (Some(a), Some(b)) if b < a => (b, false),
+                (Some(a), _) => (a, true),
+                (None, Some(b)) => (b, false),
+                (None, None) => {
+                    let (canon, same) = canonical(plane);
+                    table.push(EdgePlane {
+                        plane: canon,
+                        same: Vec::new(),
+                        opposite: Vec::new(),
+                    });
+                    grid.entry(key(&canon)).or_default().push(table.len() - 1);
+                    (table.len() - 1, same)
                 }
-            }
-            let t = found.unwrap_or_else(|| {
-                table.push(EdgePlane {
-                    plane: canon,
-                    same: Vec::new(),
-                    opposite: Vec::new(),
-                });
-                grid.entry((ka, kd)).or_default().push(table.len() - 1);
-                table.len() - 1
-            });
+            };
             let e = EdgeRef { poly: pi, edge: ei };
             if same {
                 table[t].same.push(e)
@@ -184,7 +203,52 @@ mod tests {
                 .map(|&(x, y, z)| DVec3::new(x, y, z))
                 .collect(),
             slope_deg: 0.0,
+            region: None,
         }
+    }
+
+    #[test]
+    fn jittered_copies_of_a_shared_edge_share_an_entry() {
+        // Two floors meet along z = 0; each copy of the shared edge is
+        // tilted by 1e-8 rad the other way, so its normal's x component
+        // has the opposite sign: orienting each copy alone (first non-zero
+        // component positive) put them in two entries, both same-facing.
+        let j = 1e-8;
+        let a = poly(&[
+            (0.0, 0.0, 0.0),
+            (4.0, 0.0, 4.0 * j),
+            (4.0, 0.0, -2.0),
+            (0.0, 0.0, -2.0),
+        ]);
+        let b = poly(&[
+            (0.0, 0.0, 2.0),
+            (4.0, 0.0, 2.0),
+            (4.0, 0.0, -4.0 * j),
+            (0.0, 0.0, 0.0),
+        ]);
+        let table = build_table(&[a, b], 0.1f64.to_radians(), 0.005);
+        let e = |poly, edge| EdgeRef { poly, edge };
+        let with = |r: EdgeRef| {
+            table
+                .iter()
+                .position(|p| p.same.contains(&r) || p.opposite.contains(&r))
+                .unwrap()
+        };
+        let t = with(e(0, 0));
+        assert_eq!(t, with(e(1, 2)), "{table:?}");
+        let p = &table[t];
+        assert!(
+            p.same.contains(&e(0, 0)) != p.same.contains(&e(1, 2)),
+            "they face apart"
+        );
+        let (n1, _) =
+            canonical(vertical_plane(DVec3::ZERO, DVec3::new(4.0, 0.0, 4.0 * j)).unwrap());
+        let (n2, _) =
+            canonical(vertical_plane(DVec3::new(4.0, 0.0, -4.0 * j), DVec3::ZERO).unwrap());
+        assert!(
+            n1.normal.dot(n2.normal) < 0.0,
+            "canonical alone splits them"
+        );
     }
 
     #[test]

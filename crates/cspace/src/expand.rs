@@ -108,12 +108,15 @@ pub fn expand(
             push(a, FaceOrigin::AxialBevel, &mut candidates);
             push(-a, FaceOrigin::AxialBevel, &mut candidates);
         }
-        for e in edge_directions(brush) {
+        for (e, faces) in edge_directions(brush) {
             for a in [DVec3::X, DVec3::Y, DVec3::Z] {
                 let c = e.cross(a);
                 if c.length() > 1e-9 {
-                    push(c, FaceOrigin::EdgeBevel, &mut candidates);
-                    push(-c, FaceOrigin::EdgeBevel, &mut candidates);
+                    for m in [c, -c] {
+                        if faces.is_none_or(|(n1, n2)| on_arc(m, n1, n2)) {
+                            push(m, FaceOrigin::EdgeBevel, &mut candidates);
+                        }
+                    }
                 }
             }
         }
@@ -138,13 +141,28 @@ pub fn expand(
     })
 }
 
-/// The direction of every brush edge (with repeats), as the cross product
-/// of the normals of the two faces meeting there. Differences of the
+/// True when the direction `m` lies on the shorter great arc between the
+/// unit normals `n1` and `n2` (within a small tolerance): only then is the
+/// plane with normal `m` through the edge of faces `n1`, `n2` a face of the
+/// Minkowski sum (the edge's Gaussian arc meets the box edge's). A box
+/// edge along an axis covers every normal perpendicular to that axis, so
+/// this is the whole test; without it every edge adds six candidates, and
+/// a many-sided brush gives hundreds of planes that bound nothing.
+fn on_arc(m: DVec3, n1: DVec3, n2: DVec3) -> bool {
+    let Some(m) = m.try_normalize() else {
+        return false;
+    };
+    const TOL: f64 = 1e-9;
+    m.dot(n1 + n2) > -TOL && n1.cross(m).dot(m.cross(n2)) >= -TOL
+}
+
+/// The direction of every brush edge (with repeats) with the normals of
+/// the two faces meeting there, as the cross product of those normals. Differences of the
 /// clipped vertices would carry their rounding (about 1e-10 m, from the
 /// far square the faces are clipped out of) into the direction, making
 /// bevels that should coincide with an axial plane or a brush face differ
 /// from it by more than [`POLY_EPS`] across the brush.
-fn edge_directions(brush: &Polyhedron) -> Vec<DVec3> {
+fn edge_directions(brush: &Polyhedron) -> Vec<(DVec3, Option<(DVec3, DVec3)>)> {
     let mut out = Vec::new();
     for (fi, f) in brush.faces.iter().enumerate() {
         let n = f.vertices.len();
@@ -156,9 +174,17 @@ fn edge_directions(brush: &Polyhedron) -> Vec<DVec3> {
             let neighbour = brush.faces.iter().enumerate().find(|(gi, g)| {
                 *gi != fi && g.plane.distance(a).abs() < EPS && g.plane.distance(b).abs() < EPS
             });
-            let exact =
-                neighbour.and_then(|(_, g)| f.plane.normal.cross(g.plane.normal).try_normalize());
-            out.push(exact.unwrap_or(along));
+            let exact = neighbour.and_then(|(_, g)| {
+                f.plane
+                    .normal
+                    .cross(g.plane.normal)
+                    .try_normalize()
+                    .map(|d| (d, (f.plane.normal, g.plane.normal)))
+            });
+            out.push(match exact {
+                Some((d, normals)) => (d, Some(normals)),
+                None => (along, None),
+            });
         }
     }
     out

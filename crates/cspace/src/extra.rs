@@ -47,9 +47,17 @@ pub struct Ladder {
     pub bounds: Aabb,
 }
 
+/// Most grid cells one polygon is entered in; a polygon whose box covers
+/// more goes to the list every query returns instead, so the index holds at
+/// most this many entries per polygon (a 10 km floor would otherwise fill
+/// 25 million cells).
+pub const MAX_CELLS_PER_POLY: i64 = 64;
+
 /// A plan-grid index over walkable polygons.
 pub struct PolyGrid {
     cells: HashMap<(i64, i64), Vec<usize>>,
+    /// Polygons too large for the grid, ascending.
+    large: Vec<usize>,
 }
 
 fn cell_of(x: f64, z: f64) -> (i64, i64) {
@@ -60,33 +68,42 @@ impl PolyGrid {
     /// Indexes `polys` by their plan bounding boxes.
     pub fn new(polys: &[WalkPoly]) -> Self {
         let mut cells: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+        let mut large = Vec::new();
         for (i, p) in polys.iter().enumerate() {
             let b = Aabb::from_points(p.polygon.iter().copied());
             let (x0, z0) = cell_of(b.min.x, b.min.z);
             let (x1, z1) = cell_of(b.max.x, b.max.z);
+            if (x1 - x0 + 1).saturating_mul(z1 - z0 + 1) > MAX_CELLS_PER_POLY {
+                large.push(i);
+                continue;
+            }
             for x in x0..=x1 {
                 for z in z0..=z1 {
                     cells.entry((x, z)).or_default().push(i);
                 }
             }
         }
-        Self { cells }
+        Self { cells, large }
+    }
+
+    /// Number of (cell, polygon) entries: at most [`MAX_CELLS_PER_POLY`]
+    /// per polygon.
+    pub fn entries(&self) -> usize {
+        self.cells.values().map(Vec::len).sum()
     }
 
     /// Polygons whose box may meet the plan box `min..max`, ascending.
     pub fn near(&self, min: DVec2, max: DVec2) -> Vec<usize> {
         let (x0, z0) = cell_of(min.x, min.y);
         let (x1, z1) = cell_of(max.x, max.y);
-        let mut out = Vec::new();
+        let mut out = self.large.clone();
         if (x1 - x0 + 1).saturating_mul(z1 - z0 + 1) > 1_000_000 {
-            let mut all: Vec<usize> = self.cells.values().flatten().copied().collect();
-            all.sort_unstable();
-            all.dedup();
-            return all;
-        }
-        for x in x0..=x1 {
-            for z in z0..=z1 {
-                out.extend(self.cells.get(&(x, z)).into_iter().flatten());
+            out.extend(self.cells.values().flatten().copied());
+        } else {
+            for x in x0..=x1 {
+                for z in z0..=z1 {
+                    out.extend(self.cells.get(&(x, z)).into_iter().flatten());
+                }
             }
         }
         out.sort_unstable();
@@ -291,9 +308,11 @@ fn nearest_on_poly(poly: &WalkPoly, p: DVec2) -> DVec3 {
     DVec3::new(q.x, poly.height_at(q.x, q.y), q.y)
 }
 
-/// Ladder links of one mesh for one ladder, both ways (empty when the
-/// ladder does not join two polygons).
+/// Ladder links (or, with `kind` elevator, lift links) of one mesh for one
+/// ladder or lift box, both ways (empty when it does not join two
+/// polygons).
 pub fn ladder_links(
+    kind: LinkKind,
     mesh: usize,
     polys: &[WalkPoly],
     grid: &PolyGrid,
@@ -341,7 +360,7 @@ pub fn ladder_links(
                     from: b.2,
                     to_mesh: mesh,
                     to: t.2,
-                    kind: LinkKind::Ladder,
+                    kind,
                     source: [b.3, b.3],
                     dest: [t.3, t.3],
                     across,
@@ -352,7 +371,7 @@ pub fn ladder_links(
                     from: t.2,
                     to_mesh: mesh,
                     to: b.2,
-                    kind: LinkKind::Ladder,
+                    kind,
                     source: [t.3, t.3],
                     dest: [b.3, b.3],
                     across: -across,
@@ -367,23 +386,25 @@ pub fn ladder_links(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use navscope_core::geom::Plane;
+    use crate::walkable::test_square as square;
 
-    fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> WalkPoly {
-        WalkPoly {
-            fragment: 0,
-            plane: Plane {
-                normal: DVec3::Y,
-                d: y,
-            },
-            polygon: vec![
-                DVec3::new(x0, y, z1),
-                DVec3::new(x1, y, z1),
-                DVec3::new(x1, y, z0),
-                DVec3::new(x0, y, z0),
-            ],
-            slope_deg: 0.0,
-        }
+    #[test]
+    fn a_huge_floor_does_not_fill_the_grid_and_is_still_found() {
+        // A 10 km floor plus a small one: the floor is kept off the grid.
+        let polys = vec![
+            square(-5000.0, -5000.0, 5000.0, 5000.0, 0.9),
+            square(1.0, 1.0, 2.0, 2.0, 0.9),
+        ];
+        let grid = PolyGrid::new(&polys);
+        assert!(
+            grid.entries() <= 2 * MAX_CELLS_PER_POLY as usize,
+            "{}",
+            grid.entries()
+        );
+        let at = DVec2::new(1.5, 1.5);
+        assert_eq!(grid.near(at, at), vec![0, 1]);
+        let far = DVec2::new(4000.0, -4000.0);
+        assert_eq!(grid.near(far, far), vec![0]);
     }
 
     #[test]
@@ -435,7 +456,15 @@ mod tests {
                 max: DVec3::new(2.5, 3.0, 4.4),
             },
         };
-        let l = ladder_links(0, &polys, &grid, &ladder, DVec3::new(0.3, 0.9, 0.3), 0.45);
+        let l = ladder_links(
+            LinkKind::Ladder,
+            0,
+            &polys,
+            &grid,
+            &ladder,
+            DVec3::new(0.3, 0.9, 0.3),
+            0.45,
+        );
         assert_eq!(l.len(), 2);
         assert_eq!((l[0].from, l[0].to, l[0].kind), (0, 1, LinkKind::Ladder));
         assert_eq!((l[1].from, l[1].to), (1, 0));

@@ -177,6 +177,8 @@ mod tests {
                 origin: None,
                 properties: vec![],
             }],
+            skipped: Vec::new(),
+            unit: 1.0,
         };
         let text = valve220(&level, 1.0 / 32.0, "test").unwrap();
         assert!(text.starts_with("// Game: Quake\n// Format: Valve\n// test\n"));
@@ -242,6 +244,8 @@ mod tests {
             let level = BrushLevel {
                 brushes: vec![b.clone()],
                 entities: vec![],
+                skipped: Vec::new(),
+                unit: 1.0,
             };
             let text = valve220(&level, 1.0 / 32.0, "").unwrap();
             let read = read_planes(&text, 1.0 / 32.0);

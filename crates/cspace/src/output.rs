@@ -4,9 +4,10 @@
 //! Choices:
 //! * The stages work in configuration space, where a mesh floats at the
 //!   height of its agent's centre. The NavMesh is lowered by each size's
-//!   half height so that every mesh lies where the agent's feet are, the
-//!   standing and crouching meshes overlap, and paths compare with the
-//!   other pipelines'.
+//!   half height so that every mesh lies where the agent's feet are and
+//!   paths compare with the other pipelines'. The standing and crouching
+//!   meshes do not overlap: the crouching one is crouch-only space (see
+//!   [`crate::crouch_space`]).
 //! * Several links of one kind between the same two polygons (collinear
 //!   edge pieces) become one link: the one with the longest crossing
 //!   segment.
@@ -100,6 +101,7 @@ mod tests {
                 DVec3::new(x, y, 0.0),
             ],
             slope_deg: 0.0,
+            region: None,
         };
         let sizes = vec![
             AgentSize {

@@ -48,6 +48,8 @@ pub fn ramp() -> BrushLevel {
             textured(box_brush(v(-5.0, 0.0, 2.5), v(-3.0, 0.3, 4.5)), "step"),
         ],
         entities: vec![start(v(-5.0, 0.0, -4.0))],
+        skipped: Vec::new(),
+        unit: 1.0,
     }
 }
 
@@ -62,6 +64,8 @@ pub fn archway() -> BrushLevel {
             textured(box_brush(v(-1.0, 1.3, -1.5), v(1.0, 3.0, 1.5)), "arch"),
         ],
         entities: vec![start(v(-5.0, 0.0, 0.0))],
+        skipped: Vec::new(),
+        unit: 1.0,
     }
 }
 
@@ -82,6 +86,8 @@ pub fn stairs() -> BrushLevel {
     BrushLevel {
         brushes,
         entities: vec![start(v(-3.0, 0.0, 0.0))],
+        skipped: Vec::new(),
+        unit: 1.0,
     }
 }
 
@@ -93,6 +99,8 @@ pub fn ledge() -> BrushLevel {
             textured(box_brush(v(1.0, 0.0, -2.0), v(5.0, 1.0, 2.0)), "ledge"),
         ],
         entities: vec![start(v(-3.0, 0.0, 0.0))],
+        skipped: Vec::new(),
+        unit: 1.0,
     }
 }
 
@@ -114,6 +122,8 @@ pub fn ladder() -> BrushLevel {
                 properties: vec![],
             },
         ],
+        skipped: Vec::new(),
+        unit: 1.0,
     }
 }
 
@@ -232,6 +242,8 @@ pub fn courtyard() -> BrushLevel {
                 properties: vec![],
             },
         ],
+        skipped: Vec::new(),
+        unit: 1.0,
     }
 }
 
@@ -355,6 +367,8 @@ pub fn maze(n: usize, seed: u64) -> BrushLevel {
     BrushLevel {
         brushes: b,
         entities: vec![start(v(cell * 0.5, 0.0, cell * 0.5))],
+        skipped: Vec::new(),
+        unit: 1.0,
     }
 }
 

@@ -1,14 +1,28 @@
 //! The level as the pipeline sees it: agent sizes, solid brushes as
-//! polyhedra, and ladders.
+//! polyhedra, ladders, lifts, the regions that give nodes an area (doors,
+//! liquids, triggers) and the brushes that had to be skipped.
 //!
-//! Which brushes are solid: world brushes and brush entities, except the
-//! ladder entities (climbable volumes, not walls), `trigger_*` entities and
-//! `func_illusionary` (Quake's non-solid classes).
+//! Each brush's [`Contents`] (set by the loader from the map's semantics)
+//! decides what it is:
+//! * `solid` and `clip` brushes are solid;
+//! * a door is solid where it rests open ([`rest_offset`]), and its closed
+//!   volume is a `door` region: walking into it crosses a door link;
+//! * a lift is solid where it rests low, and joins the floor on it to the
+//!   floors beside its top position with an elevator link;
+//! * water, slime and lava are not solid; each is a region of its name;
+//! * triggers are not solid; `trigger_teleport` (with its destination),
+//!   `trigger_push`, `trigger_monsterjump` and `trigger_changelevel`
+//!   (area `exit`) are regions, other triggers are ignored;
+//! * empty brushes are ignored;
+//! * brushes of the ladder class are ladders whatever their contents.
+//!
+//! A brush whose planes make no closed convex solid is skipped and listed
+//! with the reason; the level builds without it.
 
 use glam::DVec3;
 use navscope_core::Stance;
 use navscope_core::geom::Aabb;
-use navscope_core::level::BrushLevel;
+use navscope_core::level::{BrushLevel, Contents};
 use serde::Serialize;
 
 use crate::extra::Ladder;
@@ -34,53 +48,223 @@ pub struct SolidBrush {
     pub solid: Polyhedron,
 }
 
-/// The solid brushes and the ladders of a level.
+/// What a region does to the walkable space inside it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RegionKind {
+    /// A door's closed volume: entering it crosses a door link.
+    Door,
+    /// Water: swimmable.
+    Water,
+    /// Slime.
+    Slime,
+    /// Lava.
+    Lava,
+    /// A teleporter and where it sends the agent (`None`: its target is
+    /// missing).
+    Teleport(Option<DVec3>),
+    /// A pusher (`trigger_push`, `trigger_monsterjump`) and the launch
+    /// velocity it gives, metres per second.
+    Push(DVec3),
+    /// The level's exit (`trigger_changelevel`).
+    Exit,
+}
+
+impl RegionKind {
+    /// The area name of nodes inside the region.
+    pub fn area(&self) -> &'static str {
+        match self {
+            RegionKind::Door => "door",
+            RegionKind::Water => "water",
+            RegionKind::Slime => "slime",
+            RegionKind::Lava => "lava",
+            RegionKind::Teleport(_) => "teleport",
+            RegionKind::Push(_) => "push",
+            RegionKind::Exit => "exit",
+        }
+    }
+}
+
+/// A box-shaped part of the level with a meaning for agents inside it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Region {
+    /// What it is.
+    pub kind: RegionKind,
+    /// The entity it belongs to (`None` for world liquids).
+    pub entity: Option<usize>,
+    /// The box of its brushes.
+    pub bounds: Aabb,
+}
+
+/// A brush left out, with why.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Skipped {
+    /// The brush as named in messages, e.g. `brush 57 (line 1204)`.
+    pub element: String,
+    /// The reason.
+    pub problem: String,
+    /// Where it was, when known.
+    pub bounds: Option<Aabb>,
+}
+
+/// The solid brushes, ladders, lifts, regions and skipped brushes of a
+/// level.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Scene {
     /// Solid brushes.
     pub solids: Vec<SolidBrush>,
     /// Ladder entities with the box of their brushes.
     pub ladders: Vec<Ladder>,
+    /// Lifts: the box from the lift's top at rest (low) to its top in the
+    /// high position.
+    pub lifts: Vec<Ladder>,
+    /// Regions (doors, liquids, triggers), in brush order.
+    pub regions: Vec<Region>,
+    /// Brushes the loader or this stage left out.
+    pub skipped: Vec<Skipped>,
 }
 
-/// Builds the polyhedra of a level's brushes. Errors name the brush and
-/// the problem, e.g. `brush 3: planes 2 and 5 are the same plane`.
+/// Builds the scene of a level. The only error is a brush that refers to
+/// an entity the level does not have; bad brushes are skipped.
 pub fn scene(level: &BrushLevel, ladder_class: &str) -> Result<Scene, String> {
-    let mut out = Scene::default();
+    let mut out = Scene {
+        skipped: level
+            .skipped
+            .iter()
+            .map(|s| Skipped {
+                element: s.element.clone(),
+                problem: s.problem.clone(),
+                bounds: s.bounds,
+            })
+            .collect(),
+        ..Scene::default()
+    };
     let mut ladder_boxes: Vec<(usize, Aabb)> = Vec::new();
     for (i, b) in level.brushes.iter().enumerate() {
-        let class = match b.entity {
+        let entity = match b.entity {
             None => None,
-            Some(e) => Some(
-                level
-                    .entities
-                    .get(e)
-                    .map(|e| e.classname.as_str())
-                    .ok_or_else(|| {
-                        format!(
-                            "brush {i}: belongs to entity {e}, but the level has {} entities",
-                            level.entities.len()
-                        )
-                    })?,
-            ),
+            Some(e) => Some((
+                e,
+                level.entities.get(e).ok_or_else(|| {
+                    format!(
+                        "brush {i}: belongs to entity {e}, but the level has {} entities",
+                        level.entities.len()
+                    )
+                })?,
+            )),
         };
-        let solid = Polyhedron::from_planes(&b.planes).map_err(|e| format!("brush {i}: {e}"))?;
-        match class {
-            Some(c) if c == ladder_class => {
-                match ladder_boxes.iter_mut().find(|(e, _)| Some(*e) == b.entity) {
-                    Some((_, bb)) => *bb = bb.union(solid.bounds),
-                    None => ladder_boxes.push((b.entity.unwrap_or_default(), solid.bounds)),
+        let solid = match Polyhedron::from_planes(&b.planes) {
+            Ok(s) => s,
+            Err(e) => {
+                out.skipped.push(Skipped {
+                    element: format!("brush {i}"),
+                    problem: e.to_string(),
+                    bounds: None,
+                });
+                continue;
+            }
+        };
+        let class = entity.map(|(_, e)| e.classname.as_str());
+        if class == Some(ladder_class) {
+            let e = b.entity.unwrap_or_default();
+            match ladder_boxes.iter_mut().find(|(x, _)| *x == e) {
+                Some((_, bb)) => *bb = bb.union(solid.bounds),
+                None => ladder_boxes.push((e, solid.bounds)),
+            }
+            continue;
+        }
+        let region = |kind| Region {
+            kind,
+            entity: b.entity,
+            bounds: solid.bounds,
+        };
+        match (b.contents, entity) {
+            (Contents::Solid | Contents::Clip, _) => {
+                out.solids.push(SolidBrush { brush: i, solid })
+            }
+            (Contents::Water, _) => out.regions.push(region(RegionKind::Water)),
+            (Contents::Slime, _) => out.regions.push(region(RegionKind::Slime)),
+            (Contents::Lava, _) => out.regions.push(region(RegionKind::Lava)),
+            (Contents::Trigger, Some((_, e))) => {
+                if let Some(kind) = trigger_kind(level, e) {
+                    out.regions.push(region(kind));
                 }
             }
-            Some(c) if c.starts_with("trigger_") || c == "func_illusionary" => {}
-            _ => out.solids.push(SolidBrush { brush: i, solid }),
+            // Doors and lifts of an entity: below, where they rest.
+            (Contents::Door | Contents::Lift, Some(_)) => {}
+            // World doors and lifts have no keys to move by: solid.
+            (Contents::Door | Contents::Lift, None) => {
+                out.solids.push(SolidBrush { brush: i, solid })
+            }
+            (Contents::Trigger | Contents::Empty, _) => {}
         }
     }
+    for g in level.mover_groups() {
+        if g.contents == Contents::Door {
+            out.regions.push(Region {
+                kind: RegionKind::Door,
+                entity: Some(g.entity),
+                bounds: g.bounds,
+            });
+        } else {
+            let top = g.bounds.max.y;
+            out.lifts.push(Ladder {
+                entity: g.entity,
+                bounds: Aabb {
+                    min: DVec3::new(g.bounds.min.x, top + g.offset.y, g.bounds.min.z),
+                    max: DVec3::new(g.bounds.max.x, top, g.bounds.max.z),
+                },
+            });
+        }
+        for i in g.brushes {
+            match Polyhedron::from_planes(&level.brushes[i].moved(g.offset).planes) {
+                Ok(solid) => out.solids.push(SolidBrush { brush: i, solid }),
+                Err(e) => out.skipped.push(Skipped {
+                    element: format!("brush {i}"),
+                    problem: format!("moved to where it rests: {e}"),
+                    bounds: None,
+                }),
+            }
+        }
+    }
+    out.solids.sort_by_key(|s| s.brush);
     out.ladders = ladder_boxes
         .into_iter()
         .map(|(entity, bounds)| Ladder { entity, bounds })
         .collect();
     Ok(out)
+}
+
+/// The region a trigger entity makes, if it makes one.
+fn trigger_kind(level: &BrushLevel, e: &navscope_core::level::Entity) -> Option<RegionKind> {
+    match e.classname.as_str() {
+        "trigger_teleport" => {
+            let dest = e.key("target").and_then(|t| {
+                level
+                    .entities
+                    .iter()
+                    .find(|d| d.key("targetname") == Some(t) && d.origin.is_some())
+                    .and_then(|d| d.origin)
+            });
+            Some(RegionKind::Teleport(dest))
+        }
+        "trigger_push" => {
+            let speed = e.number("speed").unwrap_or(1000.0) * level.unit;
+            Some(RegionKind::Push(e.move_dir() * speed))
+        }
+        "trigger_monsterjump" => {
+            let dir = e.move_dir();
+            let speed = e.number("speed").unwrap_or(200.0) * level.unit;
+            let up = e.number("height").unwrap_or(200.0) * level.unit;
+            Some(RegionKind::Push(DVec3::new(
+                dir.x * speed,
+                up,
+                dir.z * speed,
+            )))
+        }
+        "trigger_changelevel" => Some(RegionKind::Exit),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -105,9 +289,12 @@ mod tests {
         ladder2.entity = Some(0);
         let mut trigger = box_brush(DVec3::ZERO, DVec3::ONE);
         trigger.entity = Some(1);
+        trigger.contents = Contents::Trigger;
         let level = BrushLevel {
             brushes: vec![box_brush(DVec3::ZERO, DVec3::ONE), ladder, ladder2, trigger],
             entities: vec![entity("func_ladder"), entity("trigger_once")],
+            skipped: Vec::new(),
+            unit: 1.0,
         };
         let s = scene(&level, "func_ladder").unwrap();
         assert_eq!(
@@ -121,16 +308,90 @@ mod tests {
     }
 
     #[test]
+    fn doors_rest_open_lifts_low_and_regions_are_kept() {
+        let with = |mut b: Brush, e: usize, c: Contents| {
+            b.entity = Some(e);
+            b.contents = c;
+            b
+        };
+        let mut door = entity("func_door");
+        door.properties = vec![("angle".into(), "-1".into()), ("lip".into(), "0".into())];
+        let mut plat = entity("func_plat");
+        plat.properties = vec![("height".into(), "2".into())];
+        let mut tele = entity("trigger_teleport");
+        tele.properties = vec![("target".into(), "t1".into())];
+        let mut dest = entity("info_teleport_destination");
+        dest.properties = vec![("targetname".into(), "t1".into())];
+        dest.origin = Some(DVec3::new(9.0, 1.0, 9.0));
+        let mut water = box_brush(DVec3::new(5.0, 0.0, 0.0), DVec3::new(6.0, 1.0, 1.0));
+        water.contents = Contents::Water;
+        let mut empty = box_brush(DVec3::ZERO, DVec3::ONE);
+        empty.contents = Contents::Empty;
+        let level = BrushLevel {
+            brushes: vec![
+                with(
+                    box_brush(DVec3::ZERO, DVec3::new(1.0, 3.0, 0.2)),
+                    0,
+                    Contents::Door,
+                ),
+                with(
+                    box_brush(DVec3::new(2.0, 0.0, 0.0), DVec3::new(3.0, 3.0, 1.0)),
+                    1,
+                    Contents::Lift,
+                ),
+                with(
+                    box_brush(DVec3::new(7.0, 0.0, 0.0), DVec3::new(8.0, 2.0, 1.0)),
+                    2,
+                    Contents::Trigger,
+                ),
+                water,
+                empty,
+            ],
+            entities: vec![door, plat, tele, dest],
+            ..Default::default()
+        };
+        let s = scene(&level, "func_ladder").unwrap();
+        assert_eq!(s.solids.len(), 2, "door and lift, where they rest");
+        assert!(
+            (s.solids[0].solid.bounds.min.y - 3.0).abs() < 1e-9,
+            "door opened up by its height"
+        );
+        assert!(
+            (s.solids[1].solid.bounds.max.y - 1.0).abs() < 1e-9,
+            "lift lowered by height 2"
+        );
+        assert_eq!(s.lifts.len(), 1);
+        assert!(
+            (s.lifts[0].bounds.min.y - 1.0).abs() < 1e-9
+                && (s.lifts[0].bounds.max.y - 3.0).abs() < 1e-9
+        );
+        let kinds: Vec<&str> = s.regions.iter().map(|r| r.kind.area()).collect();
+        assert_eq!(kinds, vec!["teleport", "water", "door"]);
+        assert_eq!(
+            s.regions[0].kind,
+            RegionKind::Teleport(Some(DVec3::new(9.0, 1.0, 9.0)))
+        );
+    }
+
+    #[test]
     fn bad_brushes_are_named() {
         let mut dup = box_brush(DVec3::ZERO, DVec3::ONE);
         dup.planes.push(dup.planes[0]);
         let level = BrushLevel {
             brushes: vec![box_brush(DVec3::ZERO, DVec3::ONE), dup],
             entities: vec![],
+            skipped: Vec::new(),
+            unit: 1.0,
         };
+        let s = scene(&level, "func_ladder").unwrap();
         assert_eq!(
-            scene(&level, "func_ladder").unwrap_err(),
-            "brush 1: planes 0 and 6 are the same plane"
+            s.solids.len(),
+            1,
+            "the bad brush is skipped, the rest stays"
+        );
+        assert_eq!(
+            (s.skipped[0].element.as_str(), s.skipped[0].problem.as_str()),
+            ("brush 1", "planes 0 and 6 are the same plane")
         );
         let orphan = Brush {
             entity: Some(4),
@@ -139,6 +400,8 @@ mod tests {
         let level = BrushLevel {
             brushes: vec![orphan],
             entities: vec![],
+            skipped: Vec::new(),
+            unit: 1.0,
         };
         assert_eq!(
             scene(&level, "func_ladder").unwrap_err(),

@@ -14,12 +14,16 @@ use navscope_core::{
 use serde::Serialize;
 use serde_json::json;
 
+use crate::crouch_space::crouch_only;
 use crate::edge_plane::{EdgePlane, EdgeRef, build_table};
 use crate::expand::{ExpandedBrush, expand};
 use crate::extra::{Ladder, PolyGrid, crouch_links, ladder_links};
 use crate::links::{LinkSeg, clear_of, jumps, table_links, walk_and_step};
+use crate::merge::merge_coplanar;
+use crate::movers::{QUAKE_GRAVITY, swim_links, trigger_links};
 use crate::polyhedron::Polyhedron;
-use crate::scene::{AgentSize, SolidBrush, scene};
+use crate::regions::split_by_regions;
+use crate::scene::{AgentSize, Region, RegionKind, Skipped, SolidBrush, scene};
 use crate::union::{UnionMesh, union_all};
 use crate::walkable::{WalkPoly, walkable};
 
@@ -49,6 +53,8 @@ pub mod param {
     pub const STEP_HEIGHT: &str = "step_height";
     /// Jump height, metres.
     pub const JUMP_HEIGHT: &str = "jump_height";
+    /// Cost multiplier of links into slime and lava (0 forbids them).
+    pub const HAZARD_COST: &str = "hazard_cost";
 }
 
 fn params() -> Vec<ParamSpec> {
@@ -163,6 +169,16 @@ fn params() -> Vec<ParamSpec> {
             0.05,
             "Largest height difference of a vertical jump link (§5.3); a little under Quake III's 45.6-unit jump (1.16 m at an inch per unit).",
         ),
+        ParamSpec::float(
+            HAZARD_COST,
+            "Slime and lava cost",
+            "x",
+            0.0,
+            0.0,
+            100.0,
+            1.0,
+            "Cost multiplier of links into slime and lava nodes; 0 (the default) forbids them, so paths go around.",
+        ),
     ]
 }
 
@@ -223,7 +239,7 @@ pub fn pipeline() -> Pipeline {
                 info: info(
                     "walkable",
                     "Walkable polygons",
-                    "Union faces whose normal is within the slope threshold of up are the polygons of the navigation mesh.",
+                    "Union faces whose normal is within the slope threshold of up are the polygons of the navigation mesh. Door, liquid and trigger regions cut them, so the pieces inside carry the region; fragments of one plane are merged into convex polygons; the crouching mesh keeps only where standing does not fit.",
                     "Golodetz §3.2",
                     &[MAX_SLOPE],
                 ),
@@ -253,7 +269,7 @@ pub fn pipeline() -> Pipeline {
                 info: info(
                     "extra-links",
                     "Jump, crouch and ladder links",
-                    "Vertical jumps are step links with a larger height; crouch links join standing edges that lead nowhere to the crouching mesh that continues beyond them; ladders join the polygons at their foot and top.",
+                    "Vertical jumps are step links with a larger height; crouch links join standing edges that lead nowhere to the crouching mesh that continues beyond them; ladders join the polygons at their foot and top, lifts the floor on them to the floors at their top; teleporters link to their destination, pushers to where their flight lands, water joins its floors and shores with swim links.",
                     "Golodetz §5, Figure 6",
                     &[JUMP_HEIGHT, STEP_HEIGHT],
                 ),
@@ -263,9 +279,9 @@ pub fn pipeline() -> Pipeline {
                 info: info(
                     "navmesh",
                     "Navigation mesh",
-                    "The standing and crouching meshes with all their links, lowered to the agent's feet, as one mesh with stance metadata.",
+                    "The standing and crouching meshes with all their links, lowered to the agent's feet, as one mesh with stance metadata. Nodes in a region take its area (door, water, slime, lava, teleport, push, exit); walking into a door region is a door link, into water a swim link (water nodes swim); links into slime and lava cost more or are left out.",
                     "Golodetz §3–5",
-                    &[],
+                    &[HAZARD_COST],
                 ),
                 run: run_navmesh,
             },
@@ -348,6 +364,12 @@ pub struct Expanded {
     pub expanded: Vec<Vec<ExpandedBrush>>,
     /// Ladder entities.
     pub ladders: Vec<Ladder>,
+    /// Lifts (box from the lift's top at rest to its top position).
+    pub lifts: Vec<Ladder>,
+    /// Door, liquid and trigger regions.
+    pub regions: Vec<Region>,
+    /// Brushes left out, with why.
+    pub skipped: Vec<Skipped>,
 }
 
 impl Expanded {
@@ -370,6 +392,9 @@ impl Artifact for Expanded {
             ("expanded brushes", self.expanded.iter().map(Vec::len).sum()),
             ("bevel faces", bevels),
             ("ladders", self.ladders.len()),
+            ("lifts", self.lifts.len()),
+            ("regions", self.regions.len()),
+            ("skipped brushes", self.skipped.len()),
         ])
     }
 
@@ -398,15 +423,44 @@ impl Artifact for Expanded {
                 }
             }
         }
+        let boxed = |b: &navscope_core::geom::Aabb| Shape::Box {
+            min: f32v(b.min),
+            max: f32v(b.max),
+        };
+        let first = self.solids.len() * (self.expanded.len() + 1);
         for (i, l) in self.ladders.iter().enumerate() {
             out.push(Primitive::new(
                 "ladder",
-                (self.solids.len() * (self.expanded.len() + 1) + i) as u32,
-                Shape::Box {
-                    min: f32v(l.bounds.min),
-                    max: f32v(l.bounds.max),
-                },
+                (first + i) as u32,
+                boxed(&l.bounds),
             ));
+        }
+        let first = first + self.ladders.len();
+        for (i, l) in self.lifts.iter().enumerate() {
+            out.push(Primitive::new("lift", (first + i) as u32, boxed(&l.bounds)));
+        }
+        let first = first + self.lifts.len();
+        for (i, r) in self.regions.iter().enumerate() {
+            out.push(Primitive::new(
+                format!("region/{}", r.kind.area()),
+                (first + i) as u32,
+                boxed(&r.bounds),
+            ));
+        }
+        let first = first + self.regions.len();
+        for (i, k) in self.skipped.iter().enumerate() {
+            if let Some(b) = &k.bounds {
+                let el = (first + i) as u32;
+                out.push(Primitive::new("brush/skipped", el, boxed(b)));
+                out.push(Primitive::new(
+                    "brush/skipped",
+                    el,
+                    Shape::Label {
+                        at: f32v(b.center()),
+                        text: format!("{}: {}", k.element, k.problem),
+                    },
+                ));
+            }
         }
         out
     }
@@ -424,10 +478,21 @@ impl Artifact for Expanded {
             let x = &self.expanded[s][i];
             return json!({ "agent": self.sizes[s].name, "brush": x.brush, "faces": x.solid.faces.len(), "bevel_faces": x.bevel_count(), "origins": x.origins, "volume_m3": x.solid.volume() });
         }
-        match self.ladders.get(e - ladders) {
-            Some(l) => {
-                json!({ "ladder_entity": l.entity, "bounds": [l.bounds.min.to_array(), l.bounds.max.to_array()] })
-            }
+        let mut k = e - ladders;
+        if let Some(l) = self.ladders.get(k) {
+            return json!({ "ladder_entity": l.entity, "bounds": [l.bounds.min.to_array(), l.bounds.max.to_array()] });
+        }
+        k -= self.ladders.len();
+        if let Some(l) = self.lifts.get(k) {
+            return json!({ "lift_entity": l.entity, "travel": [l.bounds.min.to_array(), l.bounds.max.to_array()] });
+        }
+        k -= self.lifts.len();
+        if let Some(r) = self.regions.get(k) {
+            return json!({ "region": r.kind.area(), "kind": r.kind, "entity": r.entity, "bounds": [r.bounds.min.to_array(), r.bounds.max.to_array()] });
+        }
+        k -= self.regions.len();
+        match self.skipped.get(k) {
+            Some(s) => json!({ "skipped": s.element, "problem": s.problem }),
             None => serde_json::Value::Null,
         }
     }
@@ -439,27 +504,39 @@ fn run_expand(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let sc = scene(level, ctx.params.text(param::LADDER_CLASS))
         .map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
     let bevels = ctx.params.bool(param::BEVELS);
-    let mut expanded = Vec::new();
-    for s in &sizes {
-        let list = sc
-            .solids
+    let mut expanded: Vec<Vec<ExpandedBrush>> = vec![Vec::new(); sizes.len()];
+    let mut solids = Vec::with_capacity(sc.solids.len());
+    let mut skipped = sc.skipped;
+    for b in sc.solids {
+        let per_size: Result<Vec<ExpandedBrush>, String> = sizes
             .iter()
-            .map(|b| {
-                expand(b.brush, &b.solid, s.half, bevels).map_err(|e| {
-                    StageError::failed(format!(
-                        "{}: brush {} expanded for {}: {e}",
-                        ctx.level.source, b.brush, s.name
-                    ))
-                })
+            .map(|s| {
+                expand(b.brush, &b.solid, s.half, bevels)
+                    .map_err(|e| format!("expanded for {}: {e}", s.name))
             })
-            .collect::<Result<Vec<_>, _>>()?;
-        expanded.push(list);
+            .collect();
+        match per_size {
+            Ok(list) => {
+                for (m, e) in list.into_iter().enumerate() {
+                    expanded[m].push(e);
+                }
+                solids.push(b);
+            }
+            Err(problem) => skipped.push(Skipped {
+                element: format!("brush {}", b.brush),
+                problem,
+                bounds: Some(b.solid.bounds),
+            }),
+        }
     }
     Ok(Arc::new(Expanded {
         sizes,
-        solids: sc.solids,
+        solids,
         expanded,
         ladders: sc.ladders,
+        lifts: sc.lifts,
+        regions: sc.regions,
+        skipped,
     }))
 }
 
@@ -630,11 +707,23 @@ impl Artifact for Walkable {
 }
 
 fn run_walkable(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let ex = ctx.artifact::<Expanded>("expand")?;
     let u = ctx.artifact::<Union>("union")?;
     let slope = ctx.params.float(param::MAX_SLOPE);
+    let mut meshes: Vec<Vec<WalkPoly>> = u
+        .meshes
+        .iter()
+        .zip(&u.sizes)
+        .map(|(m, s)| merge_coplanar(split_by_regions(walkable(m, slope), &ex.regions, s.half)))
+        .collect();
+    if meshes.len() == 2 {
+        let drop = u.sizes[0].half.y - u.sizes[1].half.y;
+        let crouch = std::mem::take(&mut meshes[1]);
+        meshes[1] = crouch_only(crouch, &meshes[0], drop);
+    }
     Ok(Arc::new(Walkable {
         sizes: u.sizes.clone(),
-        meshes: u.meshes.iter().map(|m| walkable(m, slope)).collect(),
+        meshes,
     }))
 }
 
@@ -871,6 +960,8 @@ pub struct ExtraLinks {
     pub crouch: Vec<LinkSeg>,
     /// Ladder links per size.
     pub ladders: Vec<Vec<LinkSeg>>,
+    /// Elevator, teleport, push (jump) and swim links per size.
+    pub movers: Vec<Vec<LinkSeg>>,
 }
 
 impl ExtraLinks {
@@ -880,6 +971,7 @@ impl ExtraLinks {
             .flatten()
             .chain(&self.crouch)
             .chain(self.ladders.iter().flatten())
+            .chain(self.movers.iter().flatten())
             .collect()
     }
 }
@@ -887,7 +979,14 @@ impl ExtraLinks {
 impl Artifact for ExtraLinks {
     fn counts(&self) -> BTreeMap<String, u64> {
         let mut c = link_counts(&self.all());
-        for k in ["jump links", "crouch links", "ladder links"] {
+        for k in [
+            "jump links",
+            "crouch links",
+            "ladder links",
+            "elevator links",
+            "teleport links",
+            "swim links",
+        ] {
             c.entry(k.to_string()).or_insert(0);
         }
         c
@@ -928,22 +1027,28 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     } else {
         Vec::new()
     };
-    let ladders = t
-        .polys
-        .iter()
-        .enumerate()
-        .map(|(m, polys)| {
-            let grid = PolyGrid::new(polys);
-            ex.ladders
-                .iter()
-                .flat_map(|l| ladder_links(m, polys, &grid, l, ex.sizes[m].half, step))
+    let gravity = QUAKE_GRAVITY * brushes(ctx)?.unit;
+    let mut ladders = Vec::new();
+    let mut movers = Vec::new();
+    for (m, polys) in t.polys.iter().enumerate() {
+        let grid = PolyGrid::new(polys);
+        let half = ex.sizes[m].half;
+        let climb = |kind, list: &[Ladder]| -> Vec<LinkSeg> {
+            list.iter()
+                .flat_map(|l| ladder_links(kind, m, polys, &grid, l, half, step))
                 .collect()
-        })
-        .collect();
+        };
+        ladders.push(climb(LinkKind::Ladder, &ex.ladders));
+        let mut moved = climb(LinkKind::Elevator, &ex.lifts);
+        moved.extend(trigger_links(m, polys, &grid, &ex.regions, step, gravity));
+        moved.extend(swim_links(m, polys, &grid, &ex.regions, half, step));
+        movers.push(moved);
+    }
     Ok(Arc::new(ExtraLinks {
         jumps,
         crouch,
         ladders,
+        movers,
     }))
 }
 
@@ -998,7 +1103,7 @@ impl Artifact for Output {
                 m.insert(format!("{} links", k.name()), n as f64);
             }
         }
-        for s in [Stance::Stand, Stance::Crouch] {
+        for s in [Stance::Stand, Stance::Crouch, Stance::Swim] {
             m.insert(
                 format!("{} nodes", s.name()),
                 self.mesh.nodes.iter().filter(|n| n.stance == s).count() as f64,
@@ -1012,12 +1117,69 @@ impl Artifact for Output {
     }
 }
 
+/// The kind a link takes from the regions at its ends: a walk or step
+/// into or out of a door region is a door link, into or out of water
+/// (other than through a door) a swim link.
+fn region_kind(l: &LinkSeg, w: &Walkable, regions: &[Region]) -> LinkKind {
+    let from = w.meshes[l.from_mesh][l.from].region;
+    let to = w.meshes[l.to_mesh][l.to].region;
+    let is = |r: Option<usize>, k: &RegionKind| r.is_some_and(|r| regions[r].kind == *k);
+    let walking = matches!(
+        l.kind,
+        LinkKind::Walk | LinkKind::StepUp | LinkKind::StepDown
+    );
+    if !walking || from == to && !is(to, &RegionKind::Water) {
+        l.kind
+    } else if from != to && (is(from, &RegionKind::Door) || is(to, &RegionKind::Door)) {
+        LinkKind::Door
+    } else if is(from, &RegionKind::Water) || is(to, &RegionKind::Water) {
+        LinkKind::Swim
+    } else {
+        l.kind
+    }
+}
+
 fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let ex = ctx.artifact::<Expanded>("expand")?;
     let w = ctx.artifact::<Walkable>("walkable")?;
     let links = ctx.artifact::<Links>("links")?;
     let extra = ctx.artifact::<ExtraLinks>("extra-links")?;
-    let all: Vec<&LinkSeg> = links.meshes.iter().flatten().chain(extra.all()).collect();
-    let (mut mesh, first_node) = crate::output::navmesh(&w.sizes, &w.meshes, &all);
+    let hazard = ctx.params.float(param::HAZARD_COST);
+    let all: Vec<LinkSeg> = links
+        .meshes
+        .iter()
+        .flatten()
+        .chain(extra.all())
+        .map(|l| LinkSeg {
+            kind: region_kind(l, w, &ex.regions),
+            ..l.clone()
+        })
+        .collect();
+    let refs: Vec<&LinkSeg> = all.iter().collect();
+    let (mut mesh, first_node) = crate::output::navmesh(&w.sizes, &w.meshes, &refs);
+    for (m, polys) in w.meshes.iter().enumerate() {
+        for (i, p) in polys.iter().enumerate() {
+            if let Some(r) = p.region {
+                let node = &mut mesh.nodes[first_node[m] as usize + i];
+                node.area = ex.regions[r].kind.area().to_string();
+                if ex.regions[r].kind == RegionKind::Water {
+                    node.stance = Stance::Swim;
+                }
+            }
+        }
+    }
+    let hazardous: Vec<bool> = mesh
+        .nodes
+        .iter()
+        .map(|n| n.area == "slime" || n.area == "lava")
+        .collect();
+    mesh.links.retain_mut(|l| {
+        if !hazardous[l.to as usize] {
+            return true;
+        }
+        l.cost *= hazard;
+        hazard > 0.0
+    });
     mesh.level = ctx.level.source.clone();
     Ok(Arc::new(Output { mesh, first_node }))
 }

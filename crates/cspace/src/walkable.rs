@@ -20,6 +20,8 @@ pub struct WalkPoly {
     pub polygon: Vec<DVec3>,
     /// Angle between its normal and up, degrees.
     pub slope_deg: f64,
+    /// The region (index into the scene's regions) it lies in, if any.
+    pub region: Option<usize>,
 }
 
 impl WalkPoly {
@@ -52,9 +54,32 @@ pub fn walkable(mesh: &UnionMesh, max_slope_deg: f64) -> Vec<WalkPoly> {
                 plane: f.plane,
                 polygon: f.polygon.clone(),
                 slope_deg: s,
+                region: None,
             })
         })
         .collect()
+}
+
+/// The flat square floor `x0..x1` × `z0..z1` at height `y`, wound
+/// counter-clockwise seen from above: the polygon the unit tests of the
+/// stages after this one build on.
+#[cfg(test)]
+pub(crate) fn test_square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> WalkPoly {
+    WalkPoly {
+        fragment: 0,
+        plane: Plane {
+            normal: DVec3::Y,
+            d: y,
+        },
+        polygon: vec![
+            DVec3::new(x0, y, z1),
+            DVec3::new(x1, y, z1),
+            DVec3::new(x1, y, z0),
+            DVec3::new(x0, y, z0),
+        ],
+        slope_deg: 0.0,
+        region: None,
+    }
 }
 
 #[cfg(test)]
@@ -102,6 +127,7 @@ mod tests {
             },
             polygon: vec![],
             slope_deg: 0.0,
+            region: None,
         };
         assert!((p.height_at(2.0, 7.0) - 2.0).abs() < 1e-12);
     }

@@ -6,12 +6,13 @@ mod common;
 
 use common::{artifact, get, locate, path_kinds, run};
 use glam::DVec3;
-use navscope_core::level::{BrushLevel, Level, LevelData};
+use navscope_core::level::{BrushLevel, Contents, Level, LevelData};
 use navscope_core::{LinkKind, ParamValue, Runner, StageError, Stance};
 use navscope_cspace::build::{box_brush, rotated_box};
 use navscope_cspace::links::{LEVEL_EPS, LinkSeg};
 use navscope_cspace::polyhedron::{polygon_area, polygon_centroid, split};
 use navscope_cspace::samples;
+use navscope_cspace::scene::RegionKind;
 use navscope_cspace::stages::{EdgePlanes, Expanded, ExtraLinks, Links, Output, Union};
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -222,7 +223,7 @@ proptest! {
         for (x, z, sx, sz, h, yaw) in blocks {
             brushes.push(rotated_box(v(x, h * 0.5, z), v(sx * 0.5, h * 0.5, sz * 0.5), yaw, 0.0));
         }
-        let r = run("blocks", BrushLevel { brushes, entities: vec![] }, &[]);
+        let r = run("blocks", BrushLevel { brushes, entities: vec![], skipped: Vec::new(), unit: 1.0 }, &[]);
         check_links("blocks", &r);
     }
 }
@@ -330,7 +331,8 @@ fn clicking_a_brush_an_expanded_brush_or_a_ladder_describes_it() {
 
 #[test]
 fn clicking_an_edge_plane_lists_its_edges() {
-    let r = run("ramp", samples::ramp(), &[]);
+    // The archway: the crouching mesh is the space under the arch.
+    let r = run("archway", samples::archway(), &[]);
     let a = artifact::<EdgePlanes>(&r, "edge-planes");
     let t = get::<EdgePlanes>(&a);
     let opposing = t.tables[0]
@@ -349,6 +351,7 @@ fn clicking_an_edge_plane_lists_its_edges() {
     );
     assert_eq!(d["same_facing"][0]["from"].as_array().unwrap().len(), 3);
     let crouch_first = t.tables[0].len() as u32;
+    assert!(!t.tables[1].is_empty());
     assert_eq!(a.describe(crouch_first)["agent"], "crouch");
     assert!(a.describe(u32::MAX).is_null());
 }
@@ -411,6 +414,8 @@ fn level(brushes: Vec<navscope_core::level::Brush>) -> Arc<Level> {
         data: LevelData::Brushes(BrushLevel {
             brushes,
             entities: vec![],
+            skipped: Vec::new(),
+            unit: 1.0,
         }),
     })
 }
@@ -421,36 +426,53 @@ fn first_error(l: Arc<Level>) -> Option<(usize, StageError)> {
     r.first_error().map(|(i, e)| (i, e.clone()))
 }
 
+/// The brushes `expand` skipped, as (element, problem), and whether the
+/// level still built a navmesh.
+fn skipped(l: Arc<Level>) -> (Vec<(String, String)>, bool) {
+    let mut r = Runner::new(Arc::new(navscope_cspace::pipeline()), l);
+    r.run_all();
+    let a = artifact::<Expanded>(&r, "expand");
+    let list = get::<Expanded>(&a)
+        .skipped
+        .iter()
+        .map(|s| (s.element.clone(), s.problem.clone()))
+        .collect();
+    (list, r.navmesh().is_some_and(|m| !m.nodes.is_empty()))
+}
+
 #[test]
-fn degenerate_levels_give_named_errors() {
+fn degenerate_brushes_are_skipped_and_named() {
     let floor = box_brush(v(-2.0, -1.0, -2.0), v(2.0, 0.0, 2.0));
     let flat = box_brush(v(0.0, 0.0, 0.0), v(1.0, 0.0, 1.0));
-    let (i, e) = first_error(level(vec![floor.clone(), flat])).unwrap();
-    assert_eq!(i, 0);
-    assert!(
-        e.to_string()
-            .starts_with("bad.map: brush 1: encloses no volume"),
-        "{e}"
-    );
+    let (s, built) = skipped(level(vec![floor.clone(), flat]));
+    assert!(built, "the floor still builds");
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].0, "brush 1");
+    assert!(s[0].1.starts_with("encloses no volume"), "{:?}", s[0]);
     let mut dup = floor.clone();
     dup.planes.push(dup.planes[1]);
-    let (_, e) = first_error(level(vec![dup])).unwrap();
+    let (s, built) = skipped(level(vec![floor.clone(), dup]));
+    assert!(built);
     assert_eq!(
-        e.to_string(),
-        "bad.map: brush 0: planes 1 and 6 are the same plane"
+        s,
+        vec![(
+            "brush 1".to_string(),
+            "planes 1 and 6 are the same plane".to_string()
+        )]
     );
     let huge = box_brush(v(0.0, 0.0, 0.0), v(1.5e5, 1.0, 1.0));
-    let (_, e) = first_error(level(vec![floor.clone(), huge])).unwrap();
+    let (s, _) = skipped(level(vec![floor.clone(), huge]));
     assert!(
-        e.to_string()
-            .contains("brush 1: has a vertex beyond the largest allowed coordinate"),
-        "{e}"
+        s[0].1
+            .contains("has a vertex beyond the largest allowed coordinate"),
+        "{s:?}"
     );
     let far = box_brush(v(0.0, 0.0, 0.0), v(1.0e9, 1.0, 1.0));
-    let (_, e) = first_error(level(vec![floor.clone(), far])).unwrap();
+    let (s, built) = skipped(level(vec![floor.clone(), far]));
+    assert!(built);
     assert_eq!(
-        e.to_string(),
-        "bad.map: brush 1: plane 0 lies beyond the largest allowed coordinate (100000 m)"
+        s[0].1,
+        "plane 0 lies beyond the largest allowed coordinate (100000 m)"
     );
     // An empty level is not an error: it has no walkable surface.
     assert!(first_error(level(vec![])).is_none());
@@ -495,4 +517,123 @@ fn bevels_off_changes_the_slanted_crates() {
     let count = |r: &Runner| r.result(0).unwrap().counts["bevel faces"];
     assert!(count(&with) > 0);
     assert_eq!(count(&without), 0);
+}
+
+/// The hand-made Quake 2 map `assets/levels/cspace/q2_many_sided.map`:
+/// many-sided brushes build, and Quake 2 content and surface flags decide
+/// what is solid.
+#[test]
+fn many_sided_brushes_and_quake2_flags() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/levels/cspace/q2_many_sided.map"
+    );
+    let level = navscope_levels::load(std::path::Path::new(path)).unwrap();
+    let LevelData::Brushes(b) = &level.data else {
+        panic!("not a brush level")
+    };
+    assert!(b.skipped.is_empty(), "{:?}", b.skipped);
+    let contents: Vec<Contents> = b.brushes.iter().map(|x| x.contents).collect();
+    assert_eq!(
+        contents.iter().filter(|c| **c == Contents::Water).count(),
+        1
+    );
+    assert_eq!(contents.iter().filter(|c| **c == Contents::Clip).count(), 1);
+    assert_eq!(
+        contents.iter().filter(|c| **c == Contents::Empty).count(),
+        1,
+        "the hint brush"
+    );
+    assert!(b.brushes[1].planes.len() == 98 && b.brushes[2].planes.len() == 65);
+    let mut r = Runner::new(Arc::new(navscope_cspace::pipeline()), Arc::new(level));
+    r.run_all();
+    assert!(r.first_error().is_none(), "{:?}", r.first_error());
+    let a = artifact::<Expanded>(&r, "expand");
+    let e = get::<Expanded>(&a);
+    assert!(e.skipped.is_empty());
+    assert_eq!(e.solids.len(), 8, "floor, pillar, cone, 4 pool walls, clip");
+    assert_eq!(
+        e.regions
+            .iter()
+            .filter(|r| r.kind == RegionKind::Water)
+            .count(),
+        1
+    );
+    // The pillar's expansion keeps only the bevels that bound the sum.
+    let pillar = e.expanded[0].iter().find(|x| x.brush == 1).unwrap();
+    assert!(
+        pillar.solid.faces.len() <= 98 + 4 + 4 * 96,
+        "{}",
+        pillar.solid.faces.len()
+    );
+    let mesh = r.navmesh().unwrap();
+    assert!(
+        mesh.nodes.iter().any(|n| n.stance == Stance::Swim),
+        "the pool swims"
+    );
+    // Nodes on the cone's slope: between the floor and its apex.
+    let unit = 1.0 / 32.0;
+    assert!(mesh.nodes.iter().any(|n| {
+        n.stance == Stance::Stand
+            && n.position.y > 8.0 * unit
+            && n.position.y < 56.0 * unit
+            && n.position.x < -128.0 * unit
+    }));
+}
+
+#[test]
+fn regions_lifts_and_skipped_brushes_are_drawn_and_described() {
+    use navscope_core::geom::Aabb;
+    use navscope_core::level::{Entity, SkippedBrush};
+    let mut door = box_brush(v(2.0, 0.0, -1.0), v(2.2, 3.0, 1.0));
+    door.entity = Some(0);
+    door.contents = Contents::Door;
+    let mut water = box_brush(v(-4.0, -2.0, -3.0), v(-2.0, 0.0, -1.0));
+    water.contents = Contents::Water;
+    let mut plat = box_brush(v(4.0, 0.0, -1.0), v(5.0, 2.0, 1.0));
+    plat.entity = Some(1);
+    plat.contents = Contents::Lift;
+    let level = BrushLevel {
+        brushes: vec![
+            box_brush(v(-6.0, -1.0, -6.0), v(6.0, 0.0, 6.0)),
+            door,
+            water,
+            plat,
+        ],
+        entities: vec![
+            Entity {
+                classname: "func_door".into(),
+                origin: None,
+                properties: vec![("angle".into(), "-1".into())],
+            },
+            Entity {
+                classname: "func_plat".into(),
+                origin: None,
+                properties: vec![],
+            },
+        ],
+        skipped: vec![SkippedBrush {
+            element: "brush 9 (line 99)".into(),
+            problem: "is not closed".into(),
+            bounds: Some(Aabb::from_corners(v(0.0, 0.0, 0.0), v(1.0, 1.0, 1.0))),
+        }],
+        unit: 1.0 / 32.0,
+    };
+    let r = run("regions", level, &[]);
+    let a = artifact::<Expanded>(&r, "expand");
+    let kinds: Vec<String> = a.primitives().into_iter().map(|p| p.kind).collect();
+    for k in ["region/door", "region/water", "lift", "brush/skipped"] {
+        assert!(kinds.iter().any(|x| x == k), "{k} drawn: {kinds:?}");
+    }
+    let e = get::<Expanded>(&a);
+    let first = (e.solids.len() * (e.expanded.len() + 1) + e.ladders.len() + e.lifts.len()) as u32;
+    assert_eq!(a.describe(first)["region"], "water");
+    assert_eq!(a.describe(first + 1)["region"], "door");
+    assert_eq!(a.describe(first + 2)["skipped"], "brush 9 (line 99)");
+    let mesh = r.navmesh().unwrap();
+    assert!(
+        mesh.links.iter().any(|l| l.kind == LinkKind::Door),
+        "walking into the doorway"
+    );
+    assert!(mesh.nodes.iter().any(|n| n.area == "door"));
 }

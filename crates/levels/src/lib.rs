@@ -63,6 +63,7 @@ use std::path::Path;
 
 use navscope_core::level::{Level, LevelData};
 
+pub use brushes::to_mesh::{Converted, brush_mesh};
 pub use budget::Budget;
 pub use error::{ErrorKind, LevelError};
 pub use floorplan::{JSON_FORMAT as FLOOR_PLAN_FORMAT, JSON_VERSION as FLOOR_PLAN_VERSION};
@@ -181,8 +182,28 @@ pub fn load_with(path: &Path, budget: &Budget) -> Result<Level, LevelError> {
         read_capped(&dir.join(rel), budget.max_file_bytes)
             .map_err(|f| f.within(&format!("external file \"{uri}\"")))
     };
-    let data = parse(&name, &bytes, budget, &external).map_err(|f| f.in_file(&name))?;
+    let rules = if format == Format::Map {
+        map_sidecar(path, budget)?
+    } else {
+        brushes::semantics::Rules::default()
+    };
+    let data = parse(&name, &bytes, budget, &external, &rules).map_err(|f| f.in_file(&name))?;
     Ok(Level { source: name, data })
+}
+
+/// The brush rules of the `.map` at `path`: its `NAME.map.ron` sidecar,
+/// or the defaults when there is none.
+fn map_sidecar(path: &Path, budget: &Budget) -> Result<brushes::semantics::Rules, LevelError> {
+    let mut long = path.as_os_str().to_owned();
+    long.push(".ron");
+    let side = std::path::PathBuf::from(long);
+    if !side.is_file() {
+        return Ok(brushes::semantics::Rules::default());
+    }
+    let sname = side.display().to_string();
+    let bytes = read_capped(&side, budget.max_file_bytes).map_err(|f| f.in_file(&sname))?;
+    let text = text::utf8(&bytes).map_err(|f| f.in_file(&sname))?;
+    brushes::semantics::Rules::parse(text).map_err(|f| f.in_file(&sname))
 }
 
 /// The sidecar of the PNG at `path`: `NAME.png.ron` (always a sidecar),
@@ -266,7 +287,14 @@ pub fn load_bytes_with(name: &str, bytes: &[u8], budget: &Budget) -> Result<Leve
             format!("refers to the external file \"{uri}\"; load the level by path to read it"),
         ))
     };
-    let data = parse(name, bytes, budget, &external).map_err(|f| f.in_file(name))?;
+    let data = parse(
+        name,
+        bytes,
+        budget,
+        &external,
+        &brushes::semantics::Rules::default(),
+    )
+    .map_err(|f| f.in_file(name))?;
     Ok(Level {
         source: name.to_string(),
         data,
@@ -278,6 +306,7 @@ fn parse(
     bytes: &[u8],
     budget: &Budget,
     external: mesh::ExternalReader,
+    rules: &brushes::semantics::Rules,
 ) -> Result<LevelData, Fault> {
     Budget::check("", "bytes", bytes.len() as u64, budget.max_file_bytes)?;
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
@@ -306,6 +335,7 @@ fn parse(
         Format::Map => Ok(LevelData::Brushes(brushes::parse_map(
             text::utf8(bytes)?,
             budget,
+            rules,
         )?)),
     }
 }

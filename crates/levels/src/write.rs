@@ -12,6 +12,7 @@ use glam::DVec2;
 use navscope_core::geom::{Polygon, xz_from_plan};
 use navscope_core::level::{Blocker, BrushLevel, FloorPlan, LayeredLevel};
 
+use crate::brushes::semantics::{FaceInfo, Rules, classify};
 use crate::brushes::{BrushEntry, BrushFile, EntityEntry, PlaneEntry};
 use crate::floorplan::{JSON_FORMAT, JSON_VERSION};
 use crate::layers::{ConnectionEntry, LayerEntry, LayersFile};
@@ -169,6 +170,28 @@ fn pretty<T: serde::Serialize>(value: &T) -> String {
     ron::ser::to_string_pretty(value, cfg).unwrap_or_default() + "\n"
 }
 
+/// A brush's contents as written: `None` when reading it back classifies
+/// the brush the same way (from its entity and materials), so files stay
+/// short and still read back exactly.
+fn written_contents(
+    level: &BrushLevel,
+    b: &navscope_core::level::Brush,
+) -> Option<navscope_core::level::Contents> {
+    let class = b
+        .entity
+        .and_then(|e| level.entities.get(e))
+        .map(|e| e.classname.as_str());
+    let faces: Vec<FaceInfo> = b
+        .materials
+        .iter()
+        .map(|m| FaceInfo {
+            texture: m,
+            ..Default::default()
+        })
+        .collect();
+    (classify(class, &faces, false, &Rules::default()) != b.contents).then_some(b.contents)
+}
+
 /// A brush level as native RON (`BrushLevel(brushes: [...], entities:
 /// [...])`), world coordinates.
 pub fn brushes_ron(level: &BrushLevel) -> String {
@@ -187,6 +210,7 @@ pub fn brushes_ron(level: &BrushLevel) -> String {
                     .collect(),
                 materials: b.materials.clone(),
                 entity: b.entity,
+                contents: written_contents(level, b),
             })
             .collect(),
         entities: level

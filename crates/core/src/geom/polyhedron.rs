@@ -22,8 +22,9 @@ use thiserror::Error;
 /// it f64 clipping loses the tolerance the union relies on.
 pub const MAX_COORD: f64 = 1.0e5;
 /// Most planes one brush may have (hostile files cannot make the O(n²)
-/// face construction run away).
-pub const MAX_PLANES: usize = 256;
+/// face construction run away); far above what editors write, so that
+/// real many-sided brushes and their expansions fit.
+pub const MAX_PLANES: usize = 1024;
 /// Distance (metres) within which a point counts as lying on a plane when
 /// clipping faces of different brushes against each other (the union).
 pub const EPS: f64 = 1.0e-6;
@@ -423,8 +424,8 @@ mod tests {
         bad[3].normal = DVec3::new(f64::NAN, 0.0, 0.0);
         assert_eq!(Polyhedron::from_planes(&bad), Err(PolyError::BadNormal(3)));
         assert_eq!(
-            Polyhedron::from_planes(&vec![bad[0]; 300]),
-            Err(PolyError::TooManyPlanes(300))
+            Polyhedron::from_planes(&vec![bad[0]; MAX_PLANES + 1]),
+            Err(PolyError::TooManyPlanes(MAX_PLANES + 1))
         );
         assert!(matches!(
             Polyhedron::from_planes(&[]),

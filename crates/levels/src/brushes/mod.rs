@@ -27,10 +27,12 @@
 //! than [`MAX_EXTENT`] metres from the origin.
 
 mod quake;
+pub mod semantics;
+pub mod to_mesh;
 
 use glam::DVec3;
 use navscope_core::geom::Plane;
-use navscope_core::level::{Brush, BrushLevel, Entity};
+use navscope_core::level::{Brush, BrushLevel, Contents, Entity, SkippedBrush};
 use serde::{Deserialize, Serialize};
 
 use crate::budget::Budget;
@@ -38,11 +40,12 @@ use crate::error::Fault;
 use crate::text;
 
 pub use quake::DEFAULT_SCALE as QUAKE_DEFAULT_SCALE;
-pub(crate) use quake::parse as parse_map;
+pub(crate) use quake::parse_with as parse_map;
 
-/// Most planes a brush may have: Quake's tools allow far fewer, and the
-/// face clipping is quadratic in it.
-pub const MAX_BRUSH_PLANES: usize = 256;
+/// Most planes a brush may have: a guard against hostile files (the face
+/// clipping is quadratic in it), far above what level editors write. A
+/// brush with more is skipped, not the level.
+pub const MAX_BRUSH_PLANES: usize = 1024;
 
 /// A brush whose faces reach further from the origin than this (metres)
 /// counts as unbounded.
@@ -73,6 +76,10 @@ pub(crate) struct BrushEntry {
     pub materials: Vec<String>,
     #[serde(default)]
     pub entity: Option<usize>,
+    /// What the brush is; when absent it is classified from its entity's
+    /// class and its materials like a `.map` brush.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contents: Option<Contents>,
 }
 
 /// One plane as written.
@@ -120,29 +127,9 @@ pub(crate) fn parse_ron(text: &str, budget: &Budget) -> Result<BrushLevel, Fault
         });
     }
     let mut brushes = Vec::with_capacity(f.brushes.len());
+    let mut skipped = Vec::new();
     for (i, b) in f.brushes.into_iter().enumerate() {
         let el = || format!("brush {i}");
-        let mut planes = Vec::with_capacity(b.planes.len());
-        for (k, p) in b.planes.iter().enumerate() {
-            let n = DVec3::new(p.normal.0, p.normal.1, p.normal.2);
-            if !n.is_finite() || !p.d.is_finite() {
-                return Err(Fault::geometry(
-                    el(),
-                    format!("plane {k} has a number that is not finite"),
-                ));
-            }
-            let len = n.length();
-            if !(len > 0.0 && len.is_finite()) {
-                return Err(Fault::geometry(
-                    el(),
-                    format!("plane {k} has a zero normal"),
-                ));
-            }
-            planes.push(Plane {
-                normal: n / len,
-                d: p.d / len,
-            });
-        }
         if let Some(e) = b.entity
             && e >= entities.len()
         {
@@ -151,15 +138,60 @@ pub(crate) fn parse_ron(text: &str, budget: &Budget) -> Result<BrushLevel, Fault
                 format!("refers to entity {e} but there are {}", entities.len()),
             ));
         }
-        let brush = Brush {
-            planes,
-            materials: b.materials,
-            entity: b.entity,
-        };
-        check_brush(&brush).map_err(|p| Fault::geometry(el(), p))?;
-        brushes.push(brush);
+        match ron_brush(&b, &entities) {
+            Ok(brush) => brushes.push(brush),
+            Err(problem) => skipped.push(SkippedBrush {
+                element: el(),
+                problem,
+                bounds: None,
+            }),
+        }
     }
-    Ok(BrushLevel { brushes, entities })
+    Ok(BrushLevel {
+        brushes,
+        entities,
+        skipped,
+        unit: 1.0,
+    })
+}
+
+/// One RON brush, checked and classified; the problem as text.
+fn ron_brush(b: &BrushEntry, entities: &[Entity]) -> Result<Brush, String> {
+    let mut planes = Vec::with_capacity(b.planes.len());
+    for (k, p) in b.planes.iter().enumerate() {
+        let n = DVec3::new(p.normal.0, p.normal.1, p.normal.2);
+        if !n.is_finite() || !p.d.is_finite() {
+            return Err(format!("plane {k} has a number that is not finite"));
+        }
+        let len = n.length();
+        if !(len > 0.0 && len.is_finite()) {
+            return Err(format!("plane {k} has a zero normal"));
+        }
+        planes.push(Plane {
+            normal: n / len,
+            d: p.d / len,
+        });
+    }
+    let class = b.entity.map(|e| entities[e].classname.as_str());
+    let contents = b.contents.unwrap_or_else(|| {
+        let faces: Vec<semantics::FaceInfo> = b
+            .materials
+            .iter()
+            .map(|m| semantics::FaceInfo {
+                texture: m,
+                ..Default::default()
+            })
+            .collect();
+        semantics::classify(class, &faces, false, &semantics::Rules::default())
+    });
+    let brush = Brush {
+        planes,
+        materials: b.materials.clone(),
+        entity: b.entity,
+        contents,
+    };
+    check_brush(&brush)?;
+    Ok(brush)
 }
 
 /// Clips `w` to the inside (`distance <= 0`) of `p` (Sutherland-Hodgman).
@@ -272,6 +304,7 @@ mod tests {
             planes,
             materials: Vec::new(),
             entity: None,
+            contents: Default::default(),
         }
     }
 
@@ -373,21 +406,43 @@ mod tests {
             (e.element.as_str(), e.problem.as_str()),
             ("brush 1", "refers to entity 3 but there are 0")
         );
-        let e = parse_ron(
-            &format!("BrushLevel(brushes: [{cube}, materials: [\"a\"])])"),
+        let l = parse_ron(
+            &format!("BrushLevel(brushes: [{cube}, materials: [\"a\"]), {cube})])"),
             &b,
         )
-        .unwrap_err();
+        .unwrap();
+        assert_eq!(l.brushes.len(), 1, "the good brush stays");
         assert_eq!(
-            e.problem,
-            "has 1 materials for 6 planes (give none or one per plane)"
+            (l.skipped[0].element.as_str(), l.skipped[0].problem.as_str()),
+            (
+                "brush 0",
+                "has 1 materials for 6 planes (give none or one per plane)"
+            )
         );
-        let e = parse_ron(
+        let l = parse_ron(
             "BrushLevel(brushes: [(planes: [(normal: (0, 0, 0), d: 1)])])",
             &b,
         )
-        .unwrap_err();
-        assert_eq!(e.problem, "plane 0 has a zero normal");
+        .unwrap();
+        assert_eq!(l.skipped[0].problem, "plane 0 has a zero normal");
+        let l = parse_ron(
+            &format!(
+                "BrushLevel(brushes: [{cube}, entity: 0)], entities: [(classname: \"func_door\")])"
+            ),
+            &b,
+        )
+        .unwrap();
+        assert_eq!(
+            l.brushes[0].contents,
+            Contents::Door,
+            "classified by its entity"
+        );
+        let l = parse_ron(
+            &format!("BrushLevel(brushes: [{cube}, entity: 0, contents: Some(solid))], entities: [(classname: \"func_door\")])"),
+            &b,
+        )
+        .unwrap();
+        assert_eq!(l.brushes[0].contents, Contents::Solid, "as written");
         let e = parse_ron(
             &format!("BrushLevel(brushes: [{cube})])"),
             &Budget {

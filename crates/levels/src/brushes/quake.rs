@@ -21,10 +21,12 @@
 use std::io::Cursor;
 
 use glam::DVec3;
+use navscope_core::geom::Aabb;
 use navscope_core::geom::Plane;
-use navscope_core::level::{Brush, BrushLevel, Entity};
+use navscope_core::level::{Brush, BrushLevel, Entity, SkippedBrush};
 
 use super::check_brush;
+use super::semantics::{FaceInfo, Rules, classify};
 use crate::budget::Budget;
 use crate::error::Fault;
 
@@ -94,8 +96,67 @@ fn convert(p: [f64; 3], scale: f64) -> DVec3 {
     DVec3::new(p[0], p[2], -p[1]) * scale
 }
 
-/// Parses a `.map` file.
-pub(crate) fn parse(text: &str, budget: &Budget) -> Result<BrushLevel, Fault> {
+/// A box around the points that define a brush's planes, when finite.
+fn point_bounds(b: &quake_util::qmap::Brush, scale: f64) -> Option<Aabb> {
+    let pts: Vec<DVec3> = b
+        .iter()
+        .flat_map(|s| s.half_space.map(|p| convert(p, scale)))
+        .collect();
+    (!pts.is_empty() && pts.iter().all(|p| p.is_finite())).then(|| Aabb::from_points(pts))
+}
+
+/// One brush in world space with its contents (entity not set); the
+/// problem as text when it cannot be used.
+fn read_brush(
+    b: &quake_util::qmap::Brush,
+    scale: f64,
+    class: Option<&str>,
+    quake2: bool,
+    rules: &Rules,
+) -> Result<Brush, String> {
+    let mut planes = Vec::with_capacity(b.len());
+    let mut materials = Vec::with_capacity(b.len());
+    for (fi, s) in b.iter().enumerate() {
+        let [p0, p1, p2] = s.half_space.map(|p| convert(p, scale));
+        if !(p0.is_finite() && p1.is_finite() && p2.is_finite()) {
+            return Err(format!("face {fi} has a number that is not finite"));
+        }
+        let plane = Plane::from_normal_point((p0 - p1).cross(p2 - p1), p1)
+            .filter(|p| p.normal.is_finite() && p.d.is_finite())
+            .ok_or_else(|| format!("face {fi}: its three points are collinear"))?;
+        planes.push(plane);
+        materials.push(s.texture.to_string_lossy().into_owned());
+    }
+    let faces: Vec<FaceInfo> = b
+        .iter()
+        .zip(&materials)
+        .map(|(s, m)| FaceInfo {
+            texture: m,
+            content_flags: s.q2ext.content_flags,
+            surface_flags: s.q2ext.surface_flags,
+        })
+        .collect();
+    let contents = classify(class, &faces, quake2, rules);
+    let brush = Brush {
+        planes,
+        materials,
+        entity: None,
+        contents,
+    };
+    check_brush(&brush)?;
+    Ok(brush)
+}
+
+/// Parses a `.map` file with the default rules.
+#[cfg(test)]
+fn parse(text: &str, budget: &Budget) -> Result<BrushLevel, Fault> {
+    parse_with(text, budget, &Rules::default())
+}
+
+/// Parses a `.map` file; brushes are classified by `rules` and the
+/// defaults (see [`super::semantics`]). A brush that cannot be read is left
+/// out and listed in [`BrushLevel::skipped`]; the rest of the level loads.
+pub(crate) fn parse_with(text: &str, budget: &Budget, rules: &Rules) -> Result<BrushLevel, Fault> {
     let scale = scale_comment(text)?;
     let map = quake_util::qmap::parse(&mut Cursor::new(text.as_bytes())).map_err(|e| match e {
         quake_util::TextParseError::Lexer(l) | quake_util::TextParseError::Parser(l) => {
@@ -117,7 +178,13 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<BrushLevel, Fault> {
             format!("brush {k}")
         }
     };
+    let quake2 = map
+        .entities
+        .iter()
+        .any(|e| e.brushes.iter().flatten().any(|s| !s.q2ext.is_zeroed()));
     let mut brushes = Vec::with_capacity(total);
+    let mut skipped = Vec::new();
+    let mut total_seen = 0;
     let mut entities = Vec::new();
     for (ei, ent) in map.entities.iter().enumerate() {
         let owner = if ei == 0 {
@@ -154,39 +221,29 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<BrushLevel, Fault> {
             entities.push(e);
             Some(entities.len() - 1)
         };
+        let class = (ei != 0).then(|| entities[entities.len() - 1].classname.clone());
         for b in &ent.brushes {
-            let k = brushes.len();
-            let mut planes = Vec::with_capacity(b.len());
-            let mut materials = Vec::with_capacity(b.len());
-            for (fi, s) in b.iter().enumerate() {
-                let [p0, p1, p2] = s.half_space.map(|p| convert(p, scale));
-                if !(p0.is_finite() && p1.is_finite() && p2.is_finite()) {
-                    return Err(Fault::geometry(
-                        line_of(k),
-                        format!("face {fi} has a number that is not finite"),
-                    ));
+            let k = total_seen;
+            total_seen += 1;
+            match read_brush(b, scale, class.as_deref(), quake2, rules) {
+                Ok(mut brush) => {
+                    brush.entity = owner;
+                    brushes.push(brush);
                 }
-                let plane = Plane::from_normal_point((p0 - p1).cross(p2 - p1), p1)
-                    .filter(|p| p.normal.is_finite() && p.d.is_finite())
-                    .ok_or_else(|| {
-                        Fault::geometry(
-                            line_of(k),
-                            format!("face {fi}: its three points are collinear"),
-                        )
-                    })?;
-                planes.push(plane);
-                materials.push(s.texture.to_string_lossy().into_owned());
+                Err(problem) => skipped.push(SkippedBrush {
+                    element: line_of(k),
+                    problem,
+                    bounds: point_bounds(b, scale),
+                }),
             }
-            let brush = Brush {
-                planes,
-                materials,
-                entity: owner,
-            };
-            check_brush(&brush).map_err(|p| Fault::geometry(line_of(k), p))?;
-            brushes.push(brush);
         }
     }
-    Ok(BrushLevel { brushes, entities })
+    Ok(BrushLevel {
+        brushes,
+        entities,
+        skipped,
+        unit: scale,
+    })
 }
 
 #[cfg(test)]
@@ -264,26 +321,48 @@ mod tests {
         );
     }
 
+    /// The brushes a parse skipped, as (element, problem), and how many
+    /// it kept.
+    fn skipped(text: &str) -> (Vec<(String, String)>, usize) {
+        let l = parse(text, &Budget::default()).unwrap();
+        (
+            l.skipped
+                .into_iter()
+                .map(|s| (s.element, s.problem))
+                .collect(),
+            l.brushes.len(),
+        )
+    }
+
     #[test]
-    fn brush_errors_name_index_and_line() {
-        // Flip the cube's top face: the brush is empty.
+    fn bad_brushes_are_skipped_naming_index_and_line() {
+        // Flip the cube's top face: the brush is open; the ladder stays.
         let bad = MAP.replace(
             "( 64 64 16 ) ( 64 65 16 ) ( 65 64 16 )",
             "( 64 64 16 ) ( 65 64 16 ) ( 64 65 16 )",
         );
-        let e = parse(&bad, &Budget::default()).unwrap_err();
-        assert_eq!(e.element, "brush 0 (line 7)");
+        let (s, kept) = skipped(&bad);
+        assert_eq!((s.len(), kept), (1, 1));
+        assert_eq!(s[0].0, "brush 0 (line 7)");
+        assert!(s[0].1.starts_with("is not closed"), "{s:?}");
         let bad = MAP.replace(
             "( 32 8 64 ) ( 32 9 64 ) ( 33 8 64 )",
             "( 32 8 64 ) ( 32 9 64 ) ( 32 10 64 )",
         );
-        let e = parse(&bad, &Budget::default()).unwrap_err();
+        let (s, kept) = skipped(&bad);
+        assert_eq!(kept, 1);
         assert_eq!(
-            (e.element.as_str(), e.problem.as_str()),
-            (
-                "brush 1 (line 18)",
-                "face 3: its three points are collinear"
-            )
+            s,
+            vec![(
+                "brush 1 (line 18)".to_string(),
+                "face 3: its three points are collinear".to_string()
+            )]
+        );
+        let l = parse(&bad, &Budget::default()).unwrap();
+        let b = l.skipped[0].bounds.unwrap();
+        assert!(
+            b.min.x >= 0.0 && b.max.y <= 2.1,
+            "where the ladder was: {b:?}"
         );
         let e = parse(
             "{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 1",
@@ -301,17 +380,16 @@ mod tests {
             (e.element.as_str(), e.problem.as_str()),
             ("entity 2", "origin \"32 -64\" is not three numbers")
         );
-        let e = parse(
+        let (s, kept) = skipped(
             "{\n\"classname\" \"worldspawn\"\n{\n( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) t 0 0 0 1 1\n}\n}\n",
-            &Budget::default(),
-        )
-        .unwrap_err();
+        );
+        assert_eq!(kept, 0);
         assert_eq!(
-            (e.element.as_str(), e.problem.as_str()),
-            (
-                "brush 0 (line 3)",
-                "has 1 planes; a closed solid needs at least 4"
-            )
+            s,
+            vec![(
+                "brush 0 (line 3)".to_string(),
+                "has 1 planes; a closed solid needs at least 4".to_string()
+            )]
         );
     }
 

@@ -210,6 +210,7 @@ fn box_brush(min: DVec3, max: DVec3, material: &str) -> Brush {
         planes,
         materials: vec![material.to_string(); 6],
         entity: None,
+        contents: Default::default(),
     }
 }
 
@@ -261,6 +262,8 @@ pub fn brush_maze(seed: u64, w: usize, h: usize) -> BrushLevel {
     BrushLevel {
         brushes,
         entities: vec![start],
+        skipped: Vec::new(),
+        unit: 1.0,
     }
 }
 

@@ -1,0 +1,332 @@
+//! Links made by the level's triggers and liquids: teleport, push (jump)
+//! and swim links. Doors need no links of their own (walking into a door
+//! region is a door link, see [`crate::regions`]); lifts reuse the ladder
+//! links with the elevator kind.
+//!
+//! Choices:
+//! * **Teleport**: every polygon inside a `trigger_teleport` region links
+//!   one way to the polygon under its destination (the highest polygon
+//!   whose plan holds the destination's origin, at most a step above it;
+//!   Quake drops the player there).
+//! * **Push**: a `trigger_push` launches at `speed` along its `angle`; a
+//!   `trigger_monsterjump` at `speed` along its angle and `height`
+//!   upwards. The flight from the polygon's centre is followed under
+//!   Quake's gravity (800 units/s²) in steps of [`FLIGHT_STEP`] s for at
+//!   most [`FLIGHT_TIME`] s; the first polygon other than the start that
+//!   the falling path crosses is where it lands (walls in the way are not
+//!   traced). One jump link, one way.
+//! * **Swim**: in a water region the agent swims, so every two polygons of
+//!   one region are joined both ways (up to [`MAX_SWIM_POLYS`] polygons
+//!   per region; beyond that only the walk links between them remain), and
+//!   every polygon outside the region whose plan lies within an agent
+//!   width of the water and whose height lets the agent climb out at the
+//!   surface (centre no higher than the surface plus a step) is joined to
+//!   the region's polygons both ways.
+
+use glam::{DVec2, DVec3};
+use navscope_core::LinkKind;
+
+use crate::extra::PolyGrid;
+use crate::links::LinkSeg;
+use crate::polyhedron::polygon_centroid;
+use crate::regions::centre_box;
+use crate::scene::{Region, RegionKind};
+use crate::walkable::WalkPoly;
+
+/// Quake's gravity, in map units per second squared.
+pub const QUAKE_GRAVITY: f64 = 800.0;
+/// Time step of a followed flight, seconds.
+pub const FLIGHT_STEP: f64 = 0.02;
+/// Longest followed flight, seconds.
+pub const FLIGHT_TIME: f64 = 6.0;
+/// Most polygons of one water region joined pairwise.
+pub const MAX_SWIM_POLYS: usize = 64;
+
+/// True when the plan point `(x, z)` is inside the convex polygon.
+fn holds(poly: &WalkPoly, x: f64, z: f64) -> bool {
+    let p = &poly.polygon;
+    let n = p.len();
+    (0..n).all(|i| {
+        let (a, b) = (p[i], p[(i + 1) % n]);
+        (b.x - a.x) * (z - a.z) - (b.z - a.z) * (x - a.x) <= 1e-9
+    }) || (0..n).all(|i| {
+        let (a, b) = (p[i], p[(i + 1) % n]);
+        (b.x - a.x) * (z - a.z) - (b.z - a.z) * (x - a.x) >= -1e-9
+    })
+}
+
+/// The highest polygon whose plan holds `p` and whose height is at most
+/// `p.y + above`.
+fn polygon_under(polys: &[WalkPoly], grid: &PolyGrid, p: DVec3, above: f64) -> Option<usize> {
+    let at = DVec2::new(p.x, p.z);
+    grid.near(at, at)
+        .into_iter()
+        .filter(|&i| holds(&polys[i], p.x, p.z))
+        .map(|i| (polys[i].height_at(p.x, p.z), i))
+        .filter(|(h, _)| *h <= p.y + above)
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
+        .map(|(_, i)| i)
+}
+
+fn one_way(mesh: usize, from: usize, to: usize, kind: LinkKind, a: DVec3, b: DVec3) -> LinkSeg {
+    LinkSeg {
+        from_mesh: mesh,
+        from,
+        to_mesh: mesh,
+        to,
+        kind,
+        source: [a, a],
+        dest: [b, b],
+        across: DVec3::new(b.x - a.x, 0.0, b.z - a.z)
+            .try_normalize()
+            .unwrap_or(DVec3::ZERO),
+        edge: None,
+    }
+}
+
+/// The point of `poly` under the plan position of `p`, or its centroid
+/// when `p` is outside it.
+fn on_poly(poly: &WalkPoly, p: DVec3) -> DVec3 {
+    if holds(poly, p.x, p.z) {
+        DVec3::new(p.x, poly.height_at(p.x, p.z), p.z)
+    } else {
+        polygon_centroid(&poly.polygon)
+    }
+}
+
+/// Teleport and push links of one mesh. `gravity` is in metres per second
+/// squared.
+pub fn trigger_links(
+    mesh: usize,
+    polys: &[WalkPoly],
+    grid: &PolyGrid,
+    regions: &[Region],
+    step: f64,
+    gravity: f64,
+) -> Vec<LinkSeg> {
+    let mut out = Vec::new();
+    for (i, p) in polys.iter().enumerate() {
+        let Some(r) = p.region else { continue };
+        let c = polygon_centroid(&p.polygon);
+        match regions[r].kind {
+            RegionKind::Teleport(Some(dest)) => {
+                if let Some(j) = polygon_under(polys, grid, dest, step) {
+                    out.push(one_way(
+                        mesh,
+                        i,
+                        j,
+                        LinkKind::Teleport,
+                        c,
+                        on_poly(&polys[j], dest),
+                    ));
+                }
+            }
+            RegionKind::Push(v) => {
+                if let Some((j, at)) = landing(polys, grid, i, c, v, gravity) {
+                    out.push(one_way(mesh, i, j, LinkKind::Jump, c, at));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Where a flight from `start` at velocity `v` first comes down onto a
+/// polygon other than `from`.
+fn landing(
+    polys: &[WalkPoly],
+    grid: &PolyGrid,
+    from: usize,
+    start: DVec3,
+    v: DVec3,
+    gravity: f64,
+) -> Option<(usize, DVec3)> {
+    let at = |t: f64| start + v * t - DVec3::Y * (0.5 * gravity * t * t);
+    let steps = (FLIGHT_TIME / FLIGHT_STEP) as usize;
+    for k in 1..=steps {
+        let (t0, t1) = ((k - 1) as f64 * FLIGHT_STEP, k as f64 * FLIGHT_STEP);
+        let (a, b) = (at(t0), at(t1));
+        if b.y >= a.y {
+            continue;
+        }
+        let lo = DVec2::new(a.x.min(b.x), a.z.min(b.z));
+        let hi = DVec2::new(a.x.max(b.x), a.z.max(b.z));
+        let hit = grid
+            .near(lo, hi)
+            .into_iter()
+            .filter(|&j| j != from && holds(&polys[j], b.x, b.z))
+            .filter(|&j| {
+                let h = polys[j].height_at(b.x, b.z);
+                a.y >= h && b.y <= h
+            })
+            .min();
+        if let Some(j) = hit {
+            return Some((j, on_poly(&polys[j], b)));
+        }
+    }
+    None
+}
+
+/// Swim links of one mesh with agent half extents `half`.
+pub fn swim_links(
+    mesh: usize,
+    polys: &[WalkPoly],
+    grid: &PolyGrid,
+    regions: &[Region],
+    half: DVec3,
+    step: f64,
+) -> Vec<LinkSeg> {
+    let mut out = Vec::new();
+    for (r, region) in regions.iter().enumerate() {
+        if region.kind != RegionKind::Water {
+            continue;
+        }
+        let wet: Vec<usize> = (0..polys.len())
+            .filter(|&i| polys[i].region == Some(r))
+            .collect();
+        if wet.is_empty() {
+            continue;
+        }
+        let centre = |i: usize| polygon_centroid(&polys[i].polygon);
+        if wet.len() <= MAX_SWIM_POLYS {
+            for (k, &a) in wet.iter().enumerate() {
+                for &b in &wet[k + 1..] {
+                    out.push(one_way(mesh, a, b, LinkKind::Swim, centre(a), centre(b)));
+                    out.push(one_way(mesh, b, a, LinkKind::Swim, centre(b), centre(a)));
+                }
+            }
+        }
+        let bx = centre_box(region, half);
+        let reach = 2.0 * half.x.max(half.z);
+        let lo = DVec2::new(bx.min.x, bx.min.z) - DVec2::splat(reach);
+        let hi = DVec2::new(bx.max.x, bx.max.z) + DVec2::splat(reach);
+        let surface = region.bounds.max.y;
+        for j in grid.near(lo, hi) {
+            let q = &polys[j];
+            if q.region == Some(r) {
+                continue;
+            }
+            let qb = navscope_core::geom::Aabb::from_points(q.polygon.iter().copied());
+            let gap_x = (qb.min.x - hi.x).max(lo.x - qb.max.x);
+            let gap_z = (qb.min.z - hi.y).max(lo.y - qb.max.z);
+            if gap_x > 0.0 || gap_z > 0.0 || qb.min.y > surface + half.y + step {
+                continue;
+            }
+            if qb.max.y < region.bounds.min.y {
+                continue;
+            }
+            let shore = centre(j);
+            let a = wet
+                .iter()
+                .copied()
+                .min_by(|&x, &y| {
+                    centre(x)
+                        .distance_squared(shore)
+                        .total_cmp(&centre(y).distance_squared(shore))
+                        .then(x.cmp(&y))
+                })
+                .unwrap_or(wet[0]);
+            out.push(one_way(mesh, j, a, LinkKind::Swim, shore, centre(a)));
+            out.push(one_way(mesh, a, j, LinkKind::Swim, centre(a), shore));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::walkable::test_square;
+    use navscope_core::geom::Aabb;
+
+    fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64, region: Option<usize>) -> WalkPoly {
+        WalkPoly {
+            region,
+            ..test_square(x0, z0, x1, z1, y)
+        }
+    }
+
+    fn region(kind: RegionKind, min: DVec3, max: DVec3) -> Region {
+        Region {
+            kind,
+            entity: None,
+            bounds: Aabb { min, max },
+        }
+    }
+
+    #[test]
+    fn a_teleporter_links_to_the_floor_under_its_destination() {
+        let polys = vec![
+            square(0.0, 0.0, 1.0, 1.0, 0.9, Some(0)),
+            square(10.0, 10.0, 12.0, 12.0, 0.9, None),
+            square(10.0, 10.0, 12.0, 12.0, 5.9, None),
+        ];
+        let grid = PolyGrid::new(&polys);
+        let regions = vec![region(
+            RegionKind::Teleport(Some(DVec3::new(11.0, 1.2, 11.0))),
+            DVec3::ZERO,
+            DVec3::ONE,
+        )];
+        let l = trigger_links(0, &polys, &grid, &regions, 0.45, 25.0);
+        assert_eq!(l.len(), 1);
+        assert_eq!(
+            (l[0].from, l[0].to, l[0].kind),
+            (0, 1, LinkKind::Teleport),
+            "the floor under, not the one above"
+        );
+        let missing = vec![region(RegionKind::Teleport(None), DVec3::ZERO, DVec3::ONE)];
+        assert!(trigger_links(0, &polys, &grid, &missing, 0.45, 25.0).is_empty());
+    }
+
+    #[test]
+    fn a_pusher_lands_where_its_flight_comes_down() {
+        let polys = vec![
+            square(0.0, 0.0, 1.0, 1.0, 0.9, Some(0)),
+            square(1.0, 0.0, 3.0, 1.0, 0.9, None),
+            square(6.0, 0.0, 9.0, 1.0, 2.9, None),
+        ];
+        let grid = PolyGrid::new(&polys);
+        // 6 m/s forward, 8 m/s up, g = 10: up 3.2 m at t = 0.8 s, x = 5.3; lands on the high floor.
+        let regions = vec![region(
+            RegionKind::Push(DVec3::new(6.0, 8.0, 0.0)),
+            DVec3::ZERO,
+            DVec3::ONE,
+        )];
+        let l = trigger_links(0, &polys, &grid, &regions, 0.45, 10.0);
+        assert_eq!(l.len(), 1);
+        assert_eq!((l[0].to, l[0].kind), (2, LinkKind::Jump));
+        assert!((l[0].dest[0].y - 2.9).abs() < 1e-9);
+    }
+
+    #[test]
+    fn water_joins_its_floors_and_the_shore_both_ways() {
+        let half = DVec3::new(0.3, 0.9, 0.3);
+        let polys = vec![
+            square(0.0, 0.0, 2.0, 4.0, -2.1, Some(0)),
+            square(2.0, 0.0, 4.0, 4.0, -1.1, Some(0)),
+            square(4.0, 0.0, 8.0, 4.0, 0.9, None),
+            square(20.0, 0.0, 24.0, 4.0, 0.9, None),
+            square(4.0, 0.0, 8.0, 4.0, 4.9, None),
+        ];
+        let grid = PolyGrid::new(&polys);
+        let water = vec![region(
+            RegionKind::Water,
+            DVec3::new(0.0, -3.0, 0.0),
+            DVec3::new(4.0, 0.0, 4.0),
+        )];
+        let l = swim_links(0, &polys, &grid, &water, half, 0.45);
+        let pairs: Vec<(usize, usize)> = l.iter().map(|l| (l.from, l.to)).collect();
+        assert!(pairs.contains(&(0, 1)) && pairs.contains(&(1, 0)));
+        assert!(
+            pairs.contains(&(2, 1)) && pairs.contains(&(1, 2)),
+            "shore to nearest water floor"
+        );
+        assert!(!pairs.iter().any(|&(a, b)| a == 3 || b == 3), "far floor");
+        assert!(
+            !pairs.iter().any(|&(a, b)| a == 4 || b == 4),
+            "too high to climb out to"
+        );
+        assert!(l.iter().all(|l| l.kind == LinkKind::Swim));
+    }
+}

@@ -1,0 +1,165 @@
+//! Brush level → triangle mesh, so that mesh pipelines (`voxel`) run on the
+//! same `.map` as `cspace`.
+//!
+//! The brushes keep the semantics the loader gave them ([`Contents`]):
+//! * solid and clip brushes become their faces, each face a fan of
+//!   triangles wound counter-clockwise seen from outside (so a floor's
+//!   triangles face up);
+//! * doors and lifts become solid where they rest (doors open, lifts low:
+//!   [`navscope_core::level::rest_offset`]), as in `cspace`;
+//! * water brushes become the level's water volumes (their boxes);
+//! * slime, lava, triggers and empty brushes are left out: a triangle
+//!   mesh has no way to say "hurts", and triggers are not solid;
+//! * brushes whose planes make no closed convex solid are left out and
+//!   counted in the returned report.
+
+use glam::DVec3;
+use navscope_core::geom::TriMesh;
+use navscope_core::geom::polyhedron::Polyhedron;
+use navscope_core::level::{BrushLevel, Contents, MeshLevel};
+
+/// A converted level and the brushes the conversion left out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Converted {
+    /// The mesh level.
+    pub level: MeshLevel,
+    /// `brush N: problem` for each brush left out.
+    pub skipped: Vec<String>,
+}
+
+/// Converts a brush level to a triangle-mesh level (see the module docs).
+/// Fails only when no solid triangle is left.
+pub fn brush_mesh(level: &BrushLevel) -> Result<Converted, String> {
+    let mut offsets: Vec<DVec3> = vec![DVec3::ZERO; level.brushes.len()];
+    for g in level.mover_groups() {
+        for i in g.brushes {
+            offsets[i] = g.offset;
+        }
+    }
+    let mut mesh = TriMesh::default();
+    let mut water = Vec::new();
+    let mut skipped = Vec::new();
+    for (i, b) in level.brushes.iter().enumerate() {
+        let solid = match b.contents {
+            Contents::Solid | Contents::Clip | Contents::Door | Contents::Lift => true,
+            Contents::Water => false,
+            Contents::Slime | Contents::Lava | Contents::Trigger | Contents::Empty => continue,
+        };
+        let poly = match Polyhedron::from_planes(&b.moved(offsets[i]).planes) {
+            Ok(p) => p,
+            Err(e) => {
+                skipped.push(format!("brush {i}: {e}"));
+                continue;
+            }
+        };
+        if !solid {
+            water.push(poly.bounds);
+            continue;
+        }
+        for f in &poly.faces {
+            let base = mesh.vertices.len() as u32;
+            mesh.vertices.extend(f.vertices.iter().map(|v| v.as_vec3()));
+            for k in 1..f.vertices.len().saturating_sub(1) as u32 {
+                mesh.triangles.push([base, base + k, base + k + 1]);
+            }
+        }
+    }
+    if mesh.triangles.is_empty() {
+        return Err("the brush level has no solid brush to make triangles of".into());
+    }
+    Ok(Converted {
+        level: MeshLevel { mesh, water },
+        skipped,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use navscope_core::geom::{Aabb, Plane};
+    use navscope_core::level::{Brush, Entity};
+
+    fn cube(min: DVec3, max: DVec3, contents: Contents, entity: Option<usize>) -> Brush {
+        Brush {
+            planes: Aabb::from_corners(min, max).outward_planes().to_vec(),
+            materials: vec![],
+            entity,
+            contents,
+        }
+    }
+
+    #[test]
+    fn solids_are_faces_water_is_a_volume_and_doors_rest_open() {
+        let door = Entity {
+            classname: "func_door".into(),
+            origin: None,
+            properties: vec![("angle".into(), "-1".into()), ("lip".into(), "0".into())],
+        };
+        let level = BrushLevel {
+            brushes: vec![
+                cube(
+                    DVec3::new(-5.0, -1.0, -5.0),
+                    DVec3::new(5.0, 0.0, 5.0),
+                    Contents::Solid,
+                    None,
+                ),
+                cube(
+                    DVec3::new(0.0, 0.0, 0.0),
+                    DVec3::new(1.0, 2.0, 0.2),
+                    Contents::Door,
+                    Some(0),
+                ),
+                cube(
+                    DVec3::new(2.0, 0.0, 2.0),
+                    DVec3::new(3.0, 1.0, 3.0),
+                    Contents::Water,
+                    None,
+                ),
+                cube(
+                    DVec3::new(2.0, 0.0, -3.0),
+                    DVec3::new(3.0, 1.0, -2.0),
+                    Contents::Lava,
+                    None,
+                ),
+                Brush {
+                    planes: vec![
+                        Plane {
+                            normal: DVec3::Y,
+                            d: 0.0
+                        };
+                        4
+                    ],
+                    ..Default::default()
+                },
+            ],
+            entities: vec![door],
+            ..Default::default()
+        };
+        let c = brush_mesh(&level).unwrap();
+        assert_eq!(c.level.mesh.triangles.len(), 2 * 12, "two boxes of 6 quads");
+        assert_eq!(c.level.water.len(), 1);
+        assert!((c.level.water[0].max.y - 1.0).abs() < 1e-9);
+        assert_eq!(c.skipped.len(), 1);
+        assert!(c.skipped[0].starts_with("brush 4: "), "{:?}", c.skipped);
+        // The door moved up by its height: its lowest vertex is at y = 2.
+        let door_low = c.level.mesh.vertices[24..]
+            .iter()
+            .map(|v| v.y)
+            .fold(f32::INFINITY, f32::min);
+        assert!((door_low - 2.0).abs() < 1e-5, "{door_low}");
+        // Every triangle of the floor's top faces up.
+        let ups = (0..c.level.mesh.triangles.len())
+            .filter(|&t| c.level.mesh.normal(t).y > 0.99)
+            .count();
+        assert_eq!(ups, 4, "the top of the floor and of the door");
+    }
+
+    #[test]
+    fn a_level_without_solids_is_an_error() {
+        let level = BrushLevel {
+            brushes: vec![cube(DVec3::ZERO, DVec3::ONE, Contents::Water, None)],
+            ..Default::default()
+        };
+        assert!(brush_mesh(&level).is_err());
+    }
+}
