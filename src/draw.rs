@@ -459,6 +459,22 @@ pub const STYLES: &[(&str, Style)] = &[
     ),
     ("notch/dropped", style([0.75, 0.55, 0.40, 1.00], None, 1.5).dot(0.006)),
     ("notch/relaxed", style([0.45, 0.75, 0.45, 1.00], None, 1.5).dot(0.006)),
+    // Quake map semantics (cspace): regions of brush entities and liquids,
+    // lifts, brushes that could not be read, and the links they make.
+    ("region/door", style([0.95, 0.55, 0.10, 0.9], Some(0.20), 1.5)),
+    ("region/water", style([0.15, 0.45, 0.95, 0.9], Some(0.22), 1.5)),
+    ("region/slime", style([0.35, 0.75, 0.15, 0.9], Some(0.25), 1.5)),
+    ("region/lava", style([0.95, 0.30, 0.05, 0.9], Some(0.30), 1.5)),
+    ("region/teleport", style([0.85, 0.15, 0.85, 0.9], Some(0.20), 1.5)),
+    ("region/push", style([0.95, 0.85, 0.10, 0.9], Some(0.20), 1.5)),
+    ("region/exit", style([0.95, 0.80, 0.30, 0.9], Some(0.25), 2.0)),
+    ("lift", style([0.10, 0.80, 0.85, 1.0], None, 2.0)),
+    ("brush/skipped", style([0.95, 0.05, 0.05, 1.0], None, 3.0)),
+    ("link/door", style([0.95, 0.50, 0.05, 1.00], None, 2.5)),
+    ("link/elevator", style([0.05, 0.80, 0.85, 1.00], None, 2.5)),
+    ("link/teleport", style([0.85, 0.10, 0.85, 1.00], None, 2.0).dashed()),
+    ("link/swim", style([0.10, 0.35, 0.95, 1.00], None, 2.0)),
+    ("node/swim", style([0.45, 0.70, 1.00, 1.0], Some(0.40), 1.0)),
     (
         "area-of-interest/dropped",
         style([0.50, 0.55, 0.65, 0.7], Some(0.10), 1.0).dashed(),
@@ -1279,6 +1295,10 @@ mod tests {
             "ladder",
             "portal",
             "connection",
+            "door",
+            "elevator",
+            "teleport",
+            "swim",
         ];
         for (i, a) in links.iter().enumerate() {
             for b in &links[i + 1..] {

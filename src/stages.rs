@@ -326,6 +326,7 @@ pub enum StageState {
 fn follow_level(
     mut commands: Commands,
     current: Res<CurrentLevel>,
+    mut journal: ResMut<Journal>,
     mut build: ResMut<Build>,
     roots: Query<Entity, With<StageRoot>>,
 ) {
@@ -344,9 +345,20 @@ fn follow_level(
     }
     build.finished = None;
     build.current_published = None;
-    match &current.pipeline {
-        Some(p) => {
-            let mut runner = Runner::new(p.clone(), current.level.clone());
+    // A level of another kind reaches the pipeline through its documented
+    // conversion (a brush level becomes a triangle mesh for `voxel`).
+    let level = current
+        .pipeline
+        .as_ref()
+        .map(|p| navscope_pipelines::level_for(p, &current.level));
+    match (&current.pipeline, level) {
+        (Some(_), Some(Err(e))) => {
+            journal.error(e);
+            build.desired = None;
+            build.dirty = false;
+        }
+        (Some(p), Some(Ok(level))) => {
+            let mut runner = Runner::new(p.clone(), level);
             // Keep the user's parameters across reloads of the same pipeline.
             if let Some(old) = &build.desired
                 && old.pipeline().id == p.id
@@ -356,7 +368,7 @@ fn follow_level(
             build.desired = Some(runner);
             build.mark_dirty();
         }
-        None => {
+        _ => {
             build.desired = None;
             build.dirty = false;
         }
