@@ -1,7 +1,8 @@
-//! Stage 4, polygons (§32.2.3): the walkable spans of each pass (border
-//! included) are grouped into connected regions, and each region's outline
-//! is traced along the cell edges its border voxels share with the outside.
-//! Islands become separate regions; holes become extra rings.
+//! Stage 4, polygons (§32.2.3; Recast's `rcBuildContours` before
+//! simplification, the "raw contours"): the spans of each region the
+//! [`crate::partition`] stage found are grouped into connected pieces, and
+//! each piece's outline is traced along the cell edges its spans share with
+//! the outside. Islands become separate regions; holes become extra rings.
 //!
 //! A region never holds two spans of one column, so that its outline is a
 //! plan polygon: a flood fill that reaches a column it already covers (a
@@ -24,6 +25,7 @@ use serde::Serialize;
 
 use crate::flags::{DIRS, Limits, NO_LINK, PassFlags};
 use crate::heightfield::Heightfield;
+use crate::partition::{NO_REGION, PassPartition};
 use crate::tiles::Grid;
 use navscope_core::Stance;
 
@@ -79,8 +81,14 @@ pub struct Region {
 
 const NONE: u32 = u32::MAX;
 
-/// Builds the regions of every pass of one tile.
-pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Region> {
+/// Builds the regions of every pass of one tile from its partition (one
+/// [`PassPartition`] per pass).
+pub fn regions(
+    hf: &Heightfield,
+    grid: &Grid,
+    passes: &[PassFlags],
+    parts: &[PassPartition],
+) -> Vec<Region> {
     let mut out = Vec::new();
     let ncols = hf.cols.len() - 1;
     let span_col = hf.span_columns();
@@ -88,8 +96,9 @@ pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Regio
     let mut stamp = vec![NONE; ncols];
     // The region's span in each column it covers (valid where `stamp` holds it).
     let mut col_span = vec![NONE; ncols];
-    for (k, pf) in passes.iter().enumerate() {
+    for (k, (pf, part)) in passes.iter().zip(parts).enumerate() {
         let link = &pf.links;
+        let label = &part.region;
         let mut region_of = vec![NONE; hf.spans.len()];
         let mut queue = Vec::new();
         for c in 0..ncols {
@@ -98,7 +107,7 @@ pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Regio
                 continue;
             }
             for s0 in hf.range(c) {
-                if !pf.walkable(s0) || region_of[s0] != NONE {
+                if label[s0] == NO_REGION || region_of[s0] != NONE {
                     continue;
                 }
                 let r = out.len() as u32;
@@ -118,7 +127,7 @@ pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Regio
                         let n = n as usize;
                         let nc = span_col[n] as usize;
                         let (nx, nz) = hf.cell(nc);
-                        if !pf.walkable(n)
+                        if label[n] != label[s0]
                             || region_of[n] != NONE
                             || !hf.rect.in_core(nx, nz)
                             || stamp[nc] == r
@@ -310,16 +319,25 @@ fn edge_class(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::flags::tests::build;
     use crate::heightfield::tests::boxes;
+    use crate::partition::partition_tile;
+    use crate::settings::{Settings, specs};
+    use navscope_core::ParamValues;
+
+    /// The regions of a tile under the default partition settings.
+    pub(crate) fn regions_of(hf: &Heightfield, g: &Grid, f: &[PassFlags]) -> Vec<Region> {
+        let s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
+        regions(hf, g, f, &partition_tile(hf, f, s.partition))
+    }
 
     #[test]
     fn a_platform_gives_one_ccw_ring_with_obstacle_edges() {
         let m = boxes(&[([0., -0.1, 0.], [4., 0., 4.])]);
         let (g, hf, f) = build(&m, "stand");
-        let r = regions(&hf, &g, &f);
+        let r = regions_of(&hf, &g, &f);
         assert_eq!(r.len(), 1);
         assert_eq!(r[0].rings.len(), 1);
         let ring = &r[0].rings[0];
@@ -335,7 +353,13 @@ mod tests {
             ([2.7, 0., 2.7], [3.3, 3., 3.3]),
         ]);
         let (g, hf, f) = build(&m, "stand,sidestep");
-        let r = regions(&hf, &g, &f);
+        // Every region merged into one per connected area.
+        let one = crate::partition::PartitionParams {
+            kind: crate::partition::Partition::Watershed,
+            min_area: 0,
+            merge_area: u32::MAX,
+        };
+        let r = regions(&hf, &g, &f, &partition_tile(&hf, &f, one));
         let stand: Vec<_> = r.iter().filter(|r| r.stance == Stance::Stand).collect();
         assert_eq!(stand.len(), 1);
         assert_eq!(stand[0].rings.len(), 2);

@@ -158,6 +158,7 @@ pub mod contour;
 pub mod flags;
 pub mod graph;
 pub mod heightfield;
+pub mod partition;
 pub mod samples;
 pub mod settings;
 pub mod simplify;
@@ -212,10 +213,17 @@ pub fn pipeline() -> Pipeline {
             reads::FLAG,
         ),
         info(
+            "partition",
+            "Distance field and regions",
+            "Each pass's walkable voxels get their distance to the edge of the walkable area (Recast's distance field), and are cut into regions: by watershed over that field or by monotone row sweeps. Regions too small are removed and small ones merged into a neighbour (Recast's min and merge region area).",
+            "Recast rcBuildDistanceField, rcBuildRegions / rcBuildRegionsMonotone; Kirst §32.2.3",
+            reads::PARTITION,
+        ),
+        info(
             "regions",
             "Polygons",
-            "Connected walkable voxels of one pass form a region; its outline is traced along its border voxels. Islands are separate regions, holes extra rings.",
-            "Kirst §32.2.3",
+            "The voxels of each region form polygons; each outline is traced along the region's border voxels (Recast's raw contours). Islands are separate regions, holes extra rings.",
+            "Kirst §32.2.3; Recast rcBuildContours (raw)",
             &[],
         ),
         info(

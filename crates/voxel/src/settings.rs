@@ -6,6 +6,8 @@ use navscope_core::params::{ParamSpec, ParamValues};
 use navscope_core::{StageError, Stance};
 use serde::Serialize;
 
+use crate::partition::{Partition, PartitionParams};
+
 /// The agent-driven parameters of Listing 32.1 for one stance.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct AgentParams {
@@ -135,6 +137,31 @@ pub fn specs() -> Vec<ParamSpec> {
             0.1,
             "Longest outline edge after simplification.",
         ),
+        ParamSpec::choice(
+            "partition",
+            "Partitioning",
+            &["watershed", "monotone"],
+            "watershed",
+            "How walkable voxels are cut into regions (Recast's partition type): watershed over the distance field (rcBuildRegions; the best regions, the slowest) or monotone row sweeps (rcBuildRegionsMonotone; fast, long thin regions).",
+        ),
+        ParamSpec::int(
+            "min_region_size",
+            "Min region size",
+            "cells",
+            8,
+            0,
+            10_000,
+            "Groups of connected regions smaller than this squared (in voxel columns) are removed (Recast's Min Region Size; minRegionArea = size^2).",
+        ),
+        ParamSpec::int(
+            "merge_region_size",
+            "Merged region size",
+            "cells",
+            20,
+            0,
+            10_000,
+            "Regions with at most this squared voxel columns are merged into a neighbour where they can be (Recast's Merged Region Size; mergeRegionArea = size^2).",
+        ),
         ParamSpec::list(
             "passes",
             "Passes (in order)",
@@ -263,6 +290,8 @@ pub mod reads {
         "sidestep.min_water",
         "sidestep.max_water",
     ];
+    /// `partition`: algorithm and region filters.
+    pub const PARTITION: &[&str] = &["partition", "min_region_size", "merge_region_size"];
     /// `simplify`: error and edge bounds.
     pub const SIMPLIFY: &[&str] = &["max_error", "max_edge_len"];
 }
@@ -297,6 +326,14 @@ pub struct Settings {
     pub max_radius: f64,
     /// Reuse tiles of earlier builds whose inputs did not change.
     pub reuse_tiles: bool,
+    /// Region partitioning and filters.
+    pub partition: PartitionParams,
+}
+
+/// Recast's region area from a region size: size squared, saturating.
+fn area(size: i64) -> u32 {
+    let size = size.clamp(0, u16::MAX as i64) as u32;
+    size * size
 }
 
 fn stance_named(name: &str) -> Option<Stance> {
@@ -357,6 +394,16 @@ impl Settings {
             passes,
             max_radius,
             reuse_tiles: params.bool("reuse_tiles"),
+            partition: PartitionParams {
+                kind: Partition::named(params.text("partition")).ok_or_else(|| {
+                    StageError::failed(format!(
+                        "parameter 'partition': unknown partition '{}'",
+                        params.text("partition")
+                    ))
+                })?,
+                min_area: area(params.int("min_region_size")),
+                merge_area: area(params.int("merge_region_size")),
+            },
         };
         if !(s.cell_size > 0.0
             && s.cell_height > 0.0

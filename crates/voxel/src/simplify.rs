@@ -386,7 +386,7 @@ mod tests {
             }
             prop_assume!(!bs.is_empty());
             let (g, hf, f) = crate::flags::tests::build(&boxes(&bs), "sidestep");
-            for region in crate::contour::regions(&hf, &g, &f) {
+            for region in crate::contour::tests::regions_of(&hf, &g, &f) {
                 let s = simplify_region(&region, err, 1000.0);
                 prop_assert!(find_bad(&region.rings, &s.rings).is_empty());
                 let a0: i64 = region.rings.iter().map(Ring::area2).sum();

@@ -20,6 +20,7 @@ use crate::contour::{Region, Ring, regions};
 use crate::flags::{BORDER, NON_WALKABLE, PassFlags, WALKABLE, flag_tile};
 use crate::graph::{Graph, build_graph};
 use crate::heightfield::{Heightfield, voxelize};
+use crate::partition::{NO_REGION, PassPartition, partition_tile};
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
 use crate::tile_cache::{TileCache, TileKey, TileReuse, TileStage, map_tiles, tile_keys};
@@ -407,6 +408,114 @@ fn run_flag(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     }))
 }
 
+// ---------------------------------------------------------------- partition
+
+/// Stage `partition`: every pass's distance field and regions on every tile.
+#[derive(Debug, Serialize)]
+pub struct PartitionArtifact {
+    /// The grid.
+    pub grid: Grid,
+    /// Per tile, per pass.
+    pub tiles: Vec<Arc<Vec<PassPartition>>>,
+    /// The passes' stances, in order (one sub-step each).
+    pub passes: Vec<&'static str>,
+    /// Tiles built and reused.
+    pub reuse: TileReuse,
+    #[serde(skip)]
+    heightfields: Vec<Arc<Heightfield>>,
+}
+
+impl PartitionArtifact {
+    /// (regions, dropped, merged) of pass `k` over all tiles.
+    fn pass_counts(&self, k: usize) -> [u64; 3] {
+        let mut c = [0u64; 3];
+        for p in self.tiles.iter().filter_map(|t| t.get(k)) {
+            c[0] += p.regions as u64;
+            c[1] += p.dropped as u64;
+            c[2] += p.merged as u64;
+        }
+        c
+    }
+}
+
+impl Artifact for PartitionArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let mut m = BTreeMap::new();
+        for (k, name) in self.passes.iter().enumerate() {
+            let [r, d, g] = self.pass_counts(k);
+            m.insert(format!("{name} regions"), r);
+            m.insert(format!("{name} regions dropped"), d);
+            m.insert(format!("{name} regions merged"), g);
+        }
+        self.reuse.add_counts(&mut m);
+        m
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let g = &self.grid;
+        let mut p = Prims::new();
+        for (ti, (hf, parts)) in self.heightfields.iter().zip(&self.tiles).enumerate() {
+            for (k, part) in parts.iter().enumerate() {
+                let max = part.max_dist.max(1) as f32;
+                core_columns(
+                    hf,
+                    g,
+                    |s| {
+                        let y = g.y(hf.spans[s].floor) as f32;
+                        (part.region[s] != NO_REGION).then_some((y, y + g.ch as f32))
+                    },
+                    |s, shape| {
+                        // The distance field as a ramp (0 at the edge, 1 at
+                        // the pass's largest distance) and the regions, each
+                        // its id as the value the app hashes into a colour.
+                        let d = part.dist[s] as f32 / max;
+                        p.push(
+                            Primitive::new("voxel/distance", ti as u32, shape.clone())
+                                .with_value(d)
+                                .during(k as u32, k as u32),
+                        );
+                        p.push(
+                            Primitive::new("voxel/region", part.region[s], shape)
+                                .with_value(part.region[s] as f32)
+                                .during(k as u32, k as u32),
+                        );
+                    },
+                );
+            }
+        }
+        p.finish(top(g))
+    }
+    fn substeps(&self) -> Vec<SubStep> {
+        self.passes
+            .iter()
+            .enumerate()
+            .map(|(k, name)| {
+                let [r, d, m] = self.pass_counts(k);
+                SubStep {
+                    title: format!("pass {}: {name}", k + 1),
+                    detail: format!("The {name} pass's walkable voxels: distance to the edge of its area, and {r} regions ({d} too small and dropped, {m} merged into a neighbour)."),
+                    highlights: Vec::new(),
+                }
+            })
+            .collect()
+    }
+}
+
+fn run_partition(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let (_, s, keys, cache) = keyed(ctx, TileStage::Partition)?;
+    let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
+    let f = ctx.artifact::<FlagArtifact>("flag")?;
+    let (tiles, reuse) = map_tiles(cache, TileStage::Partition, &keys, |i| {
+        Ok(partition_tile(&v.tiles[i], &f.tiles[i], s.partition))
+    })?;
+    Ok(Arc::new(PartitionArtifact {
+        grid: v.grid,
+        tiles,
+        passes: f.pass_names(),
+        reuse,
+        heightfields: v.tiles.clone(),
+    }))
+}
+
 // ---------------------------------------------------------------- regions
 
 fn ring_points(g: &Grid, r: &Ring) -> Vec<Vec3> {
@@ -513,8 +622,9 @@ fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, _, keys, cache) = keyed(ctx, TileStage::Regions)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
+    let p = ctx.artifact::<PartitionArtifact>("partition")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Regions, &keys, |i| {
-        Ok(regions(&v.tiles[i], &v.grid, &f.tiles[i]))
+        Ok(regions(&v.tiles[i], &v.grid, &f.tiles[i], &p.tiles[i]))
     })?;
     Ok(Arc::new(RegionArtifact {
         grid: v.grid,
@@ -778,10 +888,11 @@ fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 }
 
 /// The stage functions in order: `(id, function)`.
-pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 7] = [
+pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 8] = [
     ("tiles", run_tiles),
     ("voxelize", run_voxelize),
     ("flag", run_flag),
+    ("partition", run_partition),
     ("regions", run_regions),
     ("simplify", run_simplify),
     ("triangulate", run_triangulate),

@@ -31,6 +31,7 @@ use serde::Serialize;
 use crate::contour::Region;
 use crate::flags::PassFlags;
 use crate::heightfield::{Heightfield, Span};
+use crate::partition::PassPartition;
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
 use crate::tiles::{Layout, TileRect};
@@ -48,7 +49,9 @@ pub enum TileStage {
     Voxelize,
     /// Flags of every pass.
     Flag,
-    /// Regions and outlines.
+    /// Distance field and regions.
+    Partition,
+    /// Outlines.
     Regions,
     /// Simplified outlines.
     Simplify,
@@ -62,6 +65,7 @@ impl TileStage {
         match self {
             TileStage::Voxelize => "voxelize",
             TileStage::Flag => "flag",
+            TileStage::Partition => "partition",
             TileStage::Regions => "regions",
             TileStage::Simplify => "simplify",
             TileStage::Triangulate => "triangulate",
@@ -96,6 +100,9 @@ pub fn params_hash(s: &Settings, stage: TileStage) -> u64 {
     s.water_level.map(f64::to_bits).hash(&mut h);
     if stage >= TileStage::Flag {
         format!("{:?}", s.passes).hash(&mut h);
+    }
+    if stage >= TileStage::Partition {
+        s.partition.hash(&mut h);
     }
     if stage >= TileStage::Simplify {
         [s.max_error, s.max_edge_len].map(f64::to_bits).hash(&mut h);
@@ -139,6 +146,14 @@ impl Weigh for Vec<PassFlags> {
     fn bytes(&self) -> usize {
         self.iter()
             .map(|p| p.flags.len() + vec_bytes(&p.links))
+            .sum()
+    }
+}
+
+impl Weigh for Vec<PassPartition> {
+    fn bytes(&self) -> usize {
+        self.iter()
+            .map(|p| vec_bytes(&p.dist) + vec_bytes(&p.region))
             .sum()
     }
 }

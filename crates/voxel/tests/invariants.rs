@@ -393,7 +393,13 @@ fn tiles_meet_across_their_seams() {
             "{s}: {a} one tile, {b} tiled"
         );
     }
-    let counts = &tiled_run.result(6).unwrap().counts;
+    let graph = tiled_run
+        .pipeline()
+        .stages
+        .iter()
+        .position(|s| s.info.id == "graph")
+        .unwrap();
+    let counts = &tiled_run.result(graph).unwrap().counts;
     assert!(
         counts.get("link/tile links").copied().unwrap_or(0) > 0,
         "{counts:?}"
@@ -459,6 +465,7 @@ fn the_pipeline_is_consistent() {
             "tiles",
             "voxelize",
             "flag",
+            "partition",
             "regions",
             "simplify",
             "triangulate",
@@ -473,7 +480,7 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
         level_of(navscope_voxel::samples::table_room().level()),
         params(&[]),
     );
-    for i in 0..7 {
+    for i in 0..r.pipeline().stages.len() {
         let a = r.result(i).unwrap().outcome.as_ref().unwrap();
         let prims = a.primitives();
         assert!(!prims.is_empty(), "stage {i}");
@@ -488,7 +495,7 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
     for k in ["voxel/walkable", "voxel/border", "voxel/non-walkable"] {
         assert!(kinds.contains(k), "{kinds:?}");
     }
-    for i in 3..6 {
+    for i in 3..7 {
         let steps = r.result(i).unwrap().outcome.as_ref().unwrap().substeps();
         assert_eq!(
             steps.len(),
@@ -497,7 +504,7 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
         );
     }
     let tri: std::collections::BTreeSet<String> = r
-        .result(5)
+        .result(6)
         .unwrap()
         .outcome
         .as_ref()
@@ -532,7 +539,7 @@ fn recast_meshes_counts_snapshot() {
         // Cold builds, so the tile counts do not depend on the tests before.
         let p = recast_params(&[("reuse_tiles", ParamValue::Bool(false))]);
         let r = run(level.clone(), p.clone());
-        let counts: BTreeMap<String, BTreeMap<String, u64>> = (0..7)
+        let counts: BTreeMap<String, BTreeMap<String, u64>> = (0..r.pipeline().stages.len())
             .map(|i| {
                 (
                     r.pipeline().stages[i].info.id.to_string(),

@@ -24,7 +24,9 @@ fn level_of(m: MeshLevel) -> Level {
 }
 
 fn graph(r: &Runner) -> &GraphArtifact {
-    let a: &dyn std::any::Any = r.result(6).unwrap().outcome.as_ref().unwrap().as_ref();
+    // The graph is the last stage.
+    let last = r.pipeline().stages.len() - 1;
+    let a: &dyn std::any::Any = r.result(last).unwrap().outcome.as_ref().unwrap().as_ref();
     a.downcast_ref::<GraphArtifact>().unwrap()
 }
 
