@@ -14,11 +14,13 @@ use crate::contour::Region;
 use crate::flags::PassFlags;
 use crate::graph::Graph;
 use crate::heightfield::Heightfield;
+use crate::partition::PassPartition;
+use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
 use crate::simplify::{SimplifiedRegion, simplify_region};
 use crate::stages::{
-    FlagArtifact, GraphArtifact, RegionArtifact, SimplifyArtifact, TilesArtifact,
-    TriangulateArtifact, VoxelArtifact,
+    FlagArtifact, GraphArtifact, PartitionArtifact, PolyMeshArtifact, RegionArtifact,
+    SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
 };
 use crate::tiles::{Grid, Layout};
 use crate::triangulate::{RegionMesh, triangulate};
@@ -30,12 +32,16 @@ pub struct TileBuild {
     pub heightfield: Arc<Heightfield>,
     /// Stages 3 and 7, one entry per pass.
     pub flags: Arc<Vec<PassFlags>>,
+    /// Stage `partition`, one entry per pass.
+    pub partitions: Arc<Vec<PassPartition>>,
     /// Stage 4.
     pub regions: Arc<Vec<Region>>,
     /// Stage 5, one per region.
     pub simplified: Arc<Vec<SimplifiedRegion>>,
     /// Stage 6, one per region.
     pub meshes: Arc<Vec<RegionMesh>>,
+    /// Stage `polymesh`, one per region.
+    pub polys: Arc<Vec<RegionPolys>>,
 }
 
 /// Simplifies every region of a tile.
@@ -102,21 +108,27 @@ pub fn build(level: &Level, params: &ParamValues) -> Result<Build, StageError> {
     let t = get::<TilesArtifact>(&done, "tiles")?;
     let v = get::<VoxelArtifact>(&done, "voxelize")?;
     let f = get::<FlagArtifact>(&done, "flag")?;
+    let pa = get::<PartitionArtifact>(&done, "partition")?;
     let r = get::<RegionArtifact>(&done, "regions")?;
     let s = get::<SimplifyArtifact>(&done, "simplify")?;
     let m = get::<TriangulateArtifact>(&done, "triangulate")?;
+    let pm = get::<PolyMeshArtifact>(&done, "polymesh")?;
     let g = get::<GraphArtifact>(&done, "graph")?;
     let tiles = (0..t.layout.tiles.len())
         .map(|i| TileBuild {
             heightfield: v.tiles[i].clone(),
             flags: f.tiles[i].clone(),
+            partitions: pa.tiles[i].clone(),
             regions: r.tiles[i].clone(),
             simplified: s.tiles[i].clone(),
             meshes: m.tiles[i].clone(),
+            polys: pm.tiles[i].clone(),
         })
         .collect();
     let mut fresh = vec![false; t.layout.tiles.len()];
-    for reuse in [&v.reuse, &f.reuse, &r.reuse, &s.reuse, &m.reuse] {
+    for reuse in [
+        &v.reuse, &f.reuse, &pa.reuse, &r.reuse, &s.reuse, &m.reuse, &pm.reuse,
+    ] {
         for &i in &reuse.rebuilt {
             fresh[i] = true;
         }

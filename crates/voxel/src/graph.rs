@@ -1,6 +1,7 @@
 //! Stage 8, the node graph (§32.2.5 steps 3 and 4, §32.3.2, §32.4.2): one
-//! node per triangle at its centre, carrying its pass's stance, and links
-//! between triangles that share an edge: inside a region (a common edge),
+//! node per convex polygon of the `polymesh` stage at the mean of its
+//! corners, carrying its pass's stance and its triangles as detail, and
+//! links between polygons that share an edge: inside a region (a common edge),
 //! and across regions, passes and tiles (collinear overlapping outline edges
 //! on one grid line, facing each other, at heights one of the two stances
 //! can step between). Swim nodes, and the portals between two swim nodes,
@@ -19,6 +20,7 @@ use serde::Serialize;
 
 use crate::contour::Region;
 use crate::heightfield::Heightfield;
+use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
 use crate::swim::{NodeInfo, swim_links};
 use crate::tiles::Grid;
@@ -102,40 +104,55 @@ fn height_at(e: &BoundaryEdge, x: f64) -> f64 {
     e.h[0] as f64 + (e.h[1] - e.h[0]) as f64 * t
 }
 
-/// Builds the NavMesh of every tile's region meshes, in tile and region
+/// One tile's regions with what the later stages made of them, one entry
+/// per region in each slice.
+pub struct TileParts<'a> {
+    /// Stage `regions`.
+    pub regions: &'a [Region],
+    /// Stage `triangulate`.
+    pub meshes: &'a [RegionMesh],
+    /// Stage `polymesh`.
+    pub polys: &'a [RegionPolys],
+}
+
+/// Builds the NavMesh of every tile's region polygons, in tile and region
 /// order; `heightfields` (per tile) are the voxels the swim links cross.
 pub fn build_graph(
     grid: &Grid,
     settings: &Settings,
-    tiles: &[(&[Region], &[RegionMesh])],
+    tiles: &[TileParts],
     heightfields: &[Arc<Heightfield>],
 ) -> Graph {
     let mut nav = NavMesh::new("voxel", "");
     let mut link_class = Vec::new();
     let mut node_region = Vec::new();
     let mut info: Vec<NodeInfo> = Vec::new();
-    // Outline edges of swim triangles: (node, edge).
+    // Outline edges of swim polygons: (node, edge).
     let mut swim_outline: Vec<(u32, u8)> = Vec::new();
     let mut boundary: Vec<BoundaryEdge> = Vec::new();
     let world = |p: [i32; 2], h: f32| grid.corner(p[0], -p[1], h as f64);
-    for (ti, (regions, meshes)) in tiles.iter().enumerate() {
-        for (ri, (region, mesh)) in regions.iter().zip(meshes.iter()).enumerate() {
+    for (ti, parts) in tiles.iter().enumerate() {
+        let all = parts.regions.iter().zip(parts.meshes).zip(parts.polys);
+        for (ri, ((region, mesh), polys)) in all.enumerate() {
             let first = nav.nodes.len() as u32;
             let step = settings
                 .passes
                 .get(region.pass)
                 .map_or(0.0, |p| p.agent.max_step) as f32
                 + grid.ch as f32;
-            for t in &mesh.tris {
-                let poly: Vec<DVec3> = t
-                    .iter()
-                    .map(|&i| world(mesh.verts[i as usize], mesh.heights[i as usize]))
-                    .collect();
-                let mut c = (poly[0] + poly[1] + poly[2]) / 3.0;
+            let at = |i: u32| world(mesh.verts[i as usize], mesh.heights[i as usize]);
+            let mut detail: Vec<Vec<[DVec3; 3]>> = vec![Vec::new(); polys.polys.len()];
+            for (t, &p) in mesh.tris.iter().zip(&polys.tri_poly) {
+                detail[p as usize].push(t.map(at));
+            }
+            for (poly, detail) in polys.polys.iter().zip(detail) {
+                let pts: Vec<DVec3> = poly.iter().map(|&i| at(i)).collect();
+                let mut c = pts.iter().sum::<DVec3>() / pts.len() as f64;
                 if let (Stance::Swim, Some(w)) = (region.stance, region.water) {
                     c.y = c.y.max(w as f64);
                 }
-                nav.add_node(c, Some(poly), region.stance, 0);
+                let id = nav.add_node(c, Some(pts), region.stance, 0);
+                nav.nodes[id as usize].detail = Some(detail);
                 node_region.push((ti as u32, ri as u32));
                 info.push(NodeInfo {
                     pass: region.pass,
@@ -144,9 +161,9 @@ pub fn build_graph(
             }
             // Shared edges inside the region.
             let mut edges: BTreeMap<(u32, u32), Vec<(u32, usize)>> = BTreeMap::new();
-            for (k, t) in mesh.tris.iter().enumerate() {
-                for e in 0..3 {
-                    let (a, b) = (t[e], t[(e + 1) % 3]);
+            for (k, poly) in polys.polys.iter().enumerate() {
+                for e in 0..poly.len() {
+                    let (a, b) = (poly[e], poly[(e + 1) % poly.len()]);
                     edges
                         .entry((a.min(b), a.max(b)))
                         .or_default()
@@ -156,10 +173,7 @@ pub fn build_graph(
             for ((a, b), list) in &edges {
                 if list.len() == 2 {
                     let (n0, n1) = (list[0].0, list[1].0);
-                    let seg = [
-                        world(mesh.verts[*a as usize], mesh.heights[*a as usize]),
-                        world(mesh.verts[*b as usize], mesh.heights[*b as usize]),
-                    ];
+                    let seg = [at(*a), at(*b)];
                     let cost = nav.nodes[n0 as usize]
                         .position
                         .distance(nav.nodes[n1 as usize].position);
@@ -170,8 +184,8 @@ pub fn build_graph(
                     if region.stance == Stance::Swim {
                         swim_outline.push((node, e as u8));
                     }
-                    let t = mesh.tris[(node - first) as usize];
-                    let (ia, ib) = (t[e] as usize, t[(e + 1) % 3] as usize);
+                    let poly = &polys.polys[(node - first) as usize];
+                    let (ia, ib) = (poly[e] as usize, poly[(e + 1) % poly.len()] as usize);
                     let (pa, pb) = (mesh.verts[ia], mesh.verts[ib]);
                     let (axis, coord, la, lb) = if pa[0] == pb[0] {
                         (0u8, pa[0], pa[1], pb[1])

@@ -159,6 +159,7 @@ pub mod flags;
 pub mod graph;
 pub mod heightfield;
 pub mod partition;
+pub mod polymesh;
 pub mod samples;
 pub mod settings;
 pub mod simplify;
@@ -239,6 +240,13 @@ pub fn pipeline() -> Pipeline {
             "Each simplified polygon, with its holes, is triangulated by a constrained Delaunay triangulation; the triangles carry their pass's stance.",
             "Kirst §32.2.4, §32.3.1",
             &[],
+        ),
+        info(
+            "polymesh",
+            "Polygon mesh",
+            "The triangles of each region are merged into convex polygons of at most 'max verts per poly' corners, longest shared edge first; these polygons are the navmesh's nodes.",
+            "Recast rcBuildPolyMesh",
+            reads::POLYMESH,
         ),
         info(
             "graph",

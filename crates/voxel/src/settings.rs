@@ -162,6 +162,15 @@ pub fn specs() -> Vec<ParamSpec> {
             10_000,
             "Regions with at most this squared voxel columns are merged into a neighbour where they can be (Recast's Merged Region Size; mergeRegionArea = size^2).",
         ),
+        ParamSpec::int(
+            "max_verts_per_poly",
+            "Max verts per poly",
+            "",
+            6,
+            3,
+            12,
+            "Triangles are merged into convex polygons of at most this many corners (Recast's Max Verts Per Poly); 3 keeps the triangles.",
+        ),
         ParamSpec::list(
             "passes",
             "Passes (in order)",
@@ -292,6 +301,8 @@ pub mod reads {
     ];
     /// `partition`: algorithm and region filters.
     pub const PARTITION: &[&str] = &["partition", "min_region_size", "merge_region_size"];
+    /// `polymesh`: the corner bound.
+    pub const POLYMESH: &[&str] = &["max_verts_per_poly"];
     /// `simplify`: error and edge bounds.
     pub const SIMPLIFY: &[&str] = &["max_error", "max_edge_len"];
 }
@@ -328,6 +339,8 @@ pub struct Settings {
     pub reuse_tiles: bool,
     /// Region partitioning and filters.
     pub partition: PartitionParams,
+    /// Most corners of a merged polygon (Recast's `nvp`).
+    pub max_verts_per_poly: usize,
 }
 
 /// Recast's region area from a region size: size squared, saturating.
@@ -404,6 +417,7 @@ impl Settings {
                 min_area: area(params.int("min_region_size")),
                 merge_area: area(params.int("merge_region_size")),
             },
+            max_verts_per_poly: params.int("max_verts_per_poly").clamp(3, 12) as usize,
         };
         if !(s.cell_size > 0.0
             && s.cell_height > 0.0

@@ -18,9 +18,10 @@ use serde::Serialize;
 use crate::build::{simplify_tile, triangulate_tile};
 use crate::contour::{Region, Ring, regions};
 use crate::flags::{BORDER, NON_WALKABLE, PassFlags, WALKABLE, flag_tile};
-use crate::graph::{Graph, build_graph};
+use crate::graph::{Graph, TileParts, build_graph};
 use crate::heightfield::{Heightfield, voxelize};
 use crate::partition::{NO_REGION, PassPartition, partition_tile};
+use crate::polymesh::{RegionPolys, polymesh_tile};
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
 use crate::tile_cache::{TileCache, TileKey, TileReuse, TileStage, map_tiles, tile_keys};
@@ -810,6 +811,102 @@ fn run_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     }))
 }
 
+// ---------------------------------------------------------------- polymesh
+
+/// Stage `polymesh`: convex polygons per region.
+#[derive(Debug, Serialize)]
+pub struct PolyMeshArtifact {
+    /// The grid.
+    pub grid: Grid,
+    /// Per tile, one per region.
+    pub tiles: Vec<Arc<Vec<RegionPolys>>>,
+    /// Tiles built and reused.
+    pub reuse: TileReuse,
+    #[serde(skip)]
+    regions: Vec<Arc<Vec<Region>>>,
+    #[serde(skip)]
+    meshes: Vec<Arc<Vec<RegionMesh>>>,
+    #[serde(skip)]
+    passes: Vec<&'static str>,
+}
+
+impl Artifact for PolyMeshArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let mut m = BTreeMap::new();
+        for (r, polys) in per_region(&self.regions, &self.tiles) {
+            *m.entry(format!("{} polygons", r.stance.name()))
+                .or_insert(0) += polys.polys.len() as u64;
+        }
+        let all = self.tiles.iter().flat_map(|t| t.iter());
+        m.insert(
+            "polygons".into(),
+            all.clone().map(|p| p.polys.len() as u64).sum(),
+        );
+        m.insert(
+            "polygon corners".into(),
+            all.flat_map(|p| p.polys.iter())
+                .map(|p| p.len() as u64)
+                .sum(),
+        );
+        self.reuse.add_counts(&mut m);
+        m
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let g = &self.grid;
+        let mut p = Prims::new();
+        let mut id = 0u32;
+        let meshes = self.meshes.iter().flat_map(|t| t.iter());
+        for ((r, polys), mesh) in per_region(&self.regions, &self.tiles).zip(meshes) {
+            for poly in &polys.polys {
+                let outer = poly
+                    .iter()
+                    .map(|&i| {
+                        g.corner(
+                            mesh.verts[i as usize][0],
+                            -mesh.verts[i as usize][1],
+                            mesh.heights[i as usize] as f64 + 0.02,
+                        )
+                        .as_vec3()
+                    })
+                    .collect();
+                p.push(
+                    Primitive::new(
+                        format!("polymesh/{}", r.stance.name()),
+                        id,
+                        Shape::Polygon {
+                            outer,
+                            holes: Vec::new(),
+                        },
+                    )
+                    .during(r.pass as u32, u32::MAX),
+                );
+                id += 1;
+            }
+        }
+        p.finish(top(g))
+    }
+    fn substeps(&self) -> Vec<SubStep> {
+        stance_steps(&self.passes, &self.regions)
+    }
+}
+
+fn run_polymesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let (_, s, keys, cache) = keyed(ctx, TileStage::PolyMesh)?;
+    let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
+    let r = ctx.artifact::<RegionArtifact>("regions")?;
+    let (tiles, reuse) = map_tiles(cache, TileStage::PolyMesh, &keys, |i| {
+        Ok(polymesh_tile(&t.tiles[i], s.max_verts_per_poly))
+    })?;
+    Ok(Arc::new(PolyMeshArtifact {
+        grid: t.grid,
+        tiles,
+        reuse,
+        regions: r.tiles.clone(),
+        meshes: t.tiles.clone(),
+        passes: r.passes.clone(),
+    }))
+}
+
 // ---------------------------------------------------------------- graph
 
 /// Stage `graph`: the NavMesh.
@@ -859,7 +956,14 @@ impl Artifact for GraphArtifact {
         let mut m = BTreeMap::new();
         for n in &self.graph.navmesh.nodes {
             if let Some(p) = &n.polygon {
-                let a = ((p[1] - p[0]).cross(p[2] - p[0])).y.abs() / 2.0;
+                let a = (0..p.len())
+                    .map(|i| {
+                        let (u, v) = (p[i], p[(i + 1) % p.len()]);
+                        u.x * v.z - v.x * u.z
+                    })
+                    .sum::<f64>()
+                    .abs()
+                    / 2.0;
                 *m.entry(format!("area {} m2", n.stance.name()))
                     .or_insert(0.0) += a;
             }
@@ -874,11 +978,17 @@ impl Artifact for GraphArtifact {
 fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let r = ctx.artifact::<RegionArtifact>("regions")?;
     let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
-    let parts: Vec<(&[Region], &[RegionMesh])> = r
+    let p = ctx.artifact::<PolyMeshArtifact>("polymesh")?;
+    let parts: Vec<TileParts> = r
         .tiles
         .iter()
         .zip(&t.tiles)
-        .map(|(a, b)| (a.as_slice(), b.as_slice()))
+        .zip(&p.tiles)
+        .map(|((a, b), c)| TileParts {
+            regions: a.as_slice(),
+            meshes: b.as_slice(),
+            polys: c.as_slice(),
+        })
         .collect();
     let settings = Settings::from_params(ctx.params)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
@@ -888,7 +998,7 @@ fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 }
 
 /// The stage functions in order: `(id, function)`.
-pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 8] = [
+pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 9] = [
     ("tiles", run_tiles),
     ("voxelize", run_voxelize),
     ("flag", run_flag),
@@ -896,5 +1006,6 @@ pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 8] = [
     ("regions", run_regions),
     ("simplify", run_simplify),
     ("triangulate", run_triangulate),
+    ("polymesh", run_polymesh),
     ("graph", run_graph),
 ];

@@ -32,6 +32,7 @@ use crate::contour::Region;
 use crate::flags::PassFlags;
 use crate::heightfield::{Heightfield, Span};
 use crate::partition::PassPartition;
+use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
 use crate::tiles::{Layout, TileRect};
@@ -57,6 +58,8 @@ pub enum TileStage {
     Simplify,
     /// Triangles.
     Triangulate,
+    /// Convex polygons.
+    PolyMesh,
 }
 
 impl TileStage {
@@ -69,6 +72,7 @@ impl TileStage {
             TileStage::Regions => "regions",
             TileStage::Simplify => "simplify",
             TileStage::Triangulate => "triangulate",
+            TileStage::PolyMesh => "polymesh",
         }
     }
 }
@@ -106,6 +110,9 @@ pub fn params_hash(s: &Settings, stage: TileStage) -> u64 {
     }
     if stage >= TileStage::Simplify {
         [s.max_error, s.max_edge_len].map(f64::to_bits).hash(&mut h);
+    }
+    if stage >= TileStage::PolyMesh {
+        s.max_verts_per_poly.hash(&mut h);
     }
     h.finish()
 }
@@ -189,6 +196,18 @@ impl Weigh for Vec<RegionMesh> {
                     + vec_bytes(&m.verts)
                     + vec_bytes(&m.heights)
                     + vec_bytes(&m.tris)
+            })
+            .sum()
+    }
+}
+
+impl Weigh for Vec<RegionPolys> {
+    fn bytes(&self) -> usize {
+        self.iter()
+            .map(|r| {
+                std::mem::size_of::<RegionPolys>()
+                    + vec_bytes(&r.tri_poly)
+                    + r.polys.iter().map(|p| vec_bytes(p) + 24).sum::<usize>()
             })
             .sum()
     }

@@ -111,7 +111,7 @@ fn assert_cylinders_clear(name: &str, level: &Level, p: &ParamValues, nav: &NavM
         };
         let a = pass.agent;
         let poly = n.polygon.as_ref().unwrap();
-        let c = (poly[0] + poly[1] + poly[2]) / 3.0;
+        let c = poly.iter().sum::<DVec3>() / poly.len() as f64;
         let mut pts = vec![c];
         for v in poly {
             pts.push(*v + (c - *v) * 0.02);
@@ -157,15 +157,15 @@ fn height_at(t: &[DVec3], q: DVec2) -> f64 {
     a.y + u * (b.y - a.y) + v * (c.y - a.y)
 }
 
-/// Where the plan triangles overlap with positive area, a point inside both
+/// Where the convex plan polygons overlap with positive area, a point inside both
 /// (x, z); `None` when they only touch or are apart.
 fn overlap(a: &[DVec3], b: &[DVec3]) -> Option<DVec2> {
     let f = |v: &DVec3| DVec2::new(v.x, -v.z);
     let (pa, pb): (Vec<DVec2>, Vec<DVec2>) = (a.iter().map(f).collect(), b.iter().map(f).collect());
     // Clip a by b's (counter-clockwise) half-planes.
     let mut poly = pa;
-    for i in 0..3 {
-        let (u, v) = (pb[i], pb[(i + 1) % 3]);
+    for i in 0..pb.len() {
+        let (u, v) = (pb[i], pb[(i + 1) % pb.len()]);
         let side = |w: DVec2| (v - u).perp_dot(w - u);
         let mut out = Vec::new();
         for k in 0..poly.len() {
@@ -212,7 +212,8 @@ fn assert_no_overlaps(name: &str, nav: &NavMesh) {
         .iter()
         .map(|x| {
             let p = x.polygon.as_ref().unwrap();
-            (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]))
+            let lo = p.iter().fold(p[0], |m, &v| m.min(v));
+            (lo, p.iter().fold(p[0], |m, &v| m.max(v)))
         })
         .collect();
     let mut order: Vec<usize> = (0..n).collect();
@@ -469,6 +470,7 @@ fn the_pipeline_is_consistent() {
             "regions",
             "simplify",
             "triangulate",
+            "polymesh",
             "graph"
         ]
     );
@@ -522,8 +524,9 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
     // Contract: counter-clockwise seen from above, i.e. a negative (x, z) shoelace sum.
     for n in &nav.nodes {
         let p = n.polygon.as_ref().unwrap();
-        let s: f64 = (0..3)
-            .map(|i| p[i].x * p[(i + 1) % 3].z - p[(i + 1) % 3].x * p[i].z)
+        let k = p.len();
+        let s: f64 = (0..k)
+            .map(|i| p[i].x * p[(i + 1) % k].z - p[(i + 1) % k].x * p[i].z)
             .sum();
         assert!(s < 0.0, "node {} winds clockwise", n.id);
     }
