@@ -10,7 +10,9 @@ use navscope_core::level::Level;
 use navscope_core::{Artifact, NavMesh, ParamValues, StageContext, StageError};
 use serde::Serialize;
 
-use crate::contour::Region;
+use std::collections::BTreeMap;
+
+use crate::contour::{EdgeClass, Region};
 use crate::flags::PassFlags;
 use crate::graph::Graph;
 use crate::heightfield::Heightfield;
@@ -44,12 +46,41 @@ pub struct TileBuild {
     pub polys: Arc<Vec<RegionPolys>>,
 }
 
-/// Simplifies every region of a tile.
+/// Simplifies every region of a tile. A region whose ring had to fall back
+/// to its exact outline keeps its portals exact, and so does the region on
+/// the other side of each, so that both still meet exactly (repeated until
+/// no new fallback appears).
 pub fn simplify_tile(regions: &[Region], grid: &Grid, s: &Settings) -> Vec<SimplifiedRegion> {
-    regions
-        .iter()
-        .map(|r| simplify_region(r, s.max_error / grid.cs, s.max_edge_len / grid.cs))
-        .collect()
+    let mut exact: BTreeMap<(usize, u32), Vec<u32>> = BTreeMap::new();
+    loop {
+        let out: Vec<SimplifiedRegion> = regions
+            .iter()
+            .map(|r| {
+                let forced = exact.get(&(r.pass, r.label)).map_or(&[][..], |v| v);
+                simplify_region(r, s.max_error / grid.cs, s.max_edge_len / grid.cs, forced)
+            })
+            .collect();
+        let mut changed = false;
+        for (r, o) in regions.iter().zip(&out) {
+            if o.fallbacks == 0 {
+                continue;
+            }
+            for class in r.rings.iter().flat_map(|ring| &ring.class) {
+                if let EdgeClass::Portal(l) = *class {
+                    for (a, b) in [(r.label, l), (l, r.label)] {
+                        let v = exact.entry((r.pass, a)).or_default();
+                        if let Err(at) = v.binary_search(&b) {
+                            v.insert(at, b);
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            return out;
+        }
+    }
 }
 
 /// Triangulates every simplified region of a tile.

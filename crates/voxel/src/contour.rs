@@ -30,12 +30,15 @@ use crate::tiles::Grid;
 use navscope_core::Stance;
 
 /// What lies beyond an outline edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum EdgeClass {
     /// Non-walkable space (wall, drop, too low, too steep, ...).
     Obstacle,
-    /// Walkable space of another region (any pass) or another tile.
+    /// Walkable space of another pass or another tile.
     Shared,
+    /// Another region of the same pass in the same tile (Recast's portal
+    /// between regions): the partition label beyond it.
+    Portal(u32),
 }
 
 /// A closed outline: `pts[i] -> pts[i + 1]` has class `class[i]`.
@@ -67,6 +70,9 @@ impl Ring {
 pub struct Region {
     /// Index of the pass in the enabled order.
     pub pass: usize,
+    /// Its label in the pass's partition (several regions may share one
+    /// when a partition region overlaps itself in plan).
+    pub label: u32,
     /// Its stance.
     pub stance: Stance,
     /// Walkable spans in it.
@@ -147,7 +153,7 @@ pub fn regions(
                     r,
                 };
                 out.push(trace(
-                    hf, grid, passes, &limits, k, &members, &span_col, &member,
+                    hf, grid, passes, &limits, k, label, &members, &span_col, &member,
                 ));
             }
         }
@@ -178,6 +184,7 @@ fn trace(
     passes: &[PassFlags],
     limits: &[Limits],
     k: usize,
+    label: &[u32],
     members: &[usize],
     span_col: &[u32],
     member: &Member,
@@ -201,11 +208,11 @@ fn trace(
         if !w.is_nan() {
             water = Some(water.map_or(w, |o: f32| o.max(w)));
         }
-        for (dx, dz) in DIRS {
+        for (dir, (dx, dz)) in DIRS.into_iter().enumerate() {
             if member.span(hf, x + dx, z + dz).is_some() {
                 continue;
             }
-            let class = edge_class(hf, passes, limits, k, s, x + dx, z + dz);
+            let class = edge_class(hf, passes, limits, k, label, (x, z), s, dir);
             let (u, v) = (x, -z);
             let e = match (dx, dz) {
                 (0, 1) => ([u, v - 1], [u + 1, v - 1]),
@@ -282,6 +289,7 @@ fn trace(
     }
     Region {
         pass: k,
+        label: label[members[0]],
         stance: passes[k].pass.stance,
         spans: members.len() as u32,
         border_spans,
@@ -290,16 +298,20 @@ fn trace(
     }
 }
 
-/// Classes the edge from region span `s` (pass `k`) towards cell `(nx, nz)`.
+/// Classes the edge from region span `s` (pass `k`, in cell `s_cell`) in
+/// direction `DIRS[dir]`; `label` gives each span's partition label in pass `k`.
+#[allow(clippy::too_many_arguments)]
 fn edge_class(
     hf: &Heightfield,
     passes: &[PassFlags],
     limits: &[Limits],
     k: usize,
+    label: &[u32],
+    s_cell: (i32, i32),
     s: usize,
-    nx: i32,
-    nz: i32,
+    dir: usize,
 ) -> EdgeClass {
+    let (nx, nz) = (s_cell.0 + DIRS[dir].0, s_cell.1 + DIRS[dir].1);
     if !hf.rect.in_core(nx, nz) {
         return EdgeClass::Shared;
     }
@@ -307,6 +319,14 @@ fn edge_class(
         return EdgeClass::Obstacle;
     };
     let f = hf.spans[s].floor as i32;
+    // The pass's own connection first: a portal to another of its regions.
+    let l = passes[k].links.get(4 * s + dir).copied().unwrap_or(NO_LINK);
+    if l != NO_LINK {
+        let other = label[l as usize];
+        if other != NO_REGION && other != label[s] {
+            return EdgeClass::Portal(other);
+        }
+    }
     for n in hf.range(nc) {
         let nf = hf.spans[n].floor as i32;
         for (j, p) in passes.iter().enumerate() {

@@ -130,6 +130,10 @@ pub fn build_graph(
     // Outline edges of swim polygons: (node, edge).
     let mut swim_outline: Vec<(u32, u8)> = Vec::new();
     let mut boundary: Vec<BoundaryEdge> = Vec::new();
+    // Slanted outline edges by (tile, lower end, upper end): (node, region, segment).
+    #[allow(clippy::type_complexity)]
+    let mut slanted: BTreeMap<(u32, [i32; 2], [i32; 2]), Vec<(u32, u32, [DVec3; 2])>> =
+        BTreeMap::new();
     let world = |p: [i32; 2], h: f32| grid.corner(p[0], -p[1], h as f64);
     for (ti, parts) in tiles.iter().enumerate() {
         let all = parts.regions.iter().zip(parts.meshes).zip(parts.polys);
@@ -192,6 +196,16 @@ pub fn build_graph(
                     } else if pa[1] == pb[1] {
                         (1u8, pa[1], pa[0], pb[0])
                     } else {
+                        // A simplified portal: the region beyond has the
+                        // same edge the other way.
+                        slanted
+                            .entry((ti as u32, pa.min(pb), pa.max(pb)))
+                            .or_default()
+                            .push((
+                                node,
+                                ri as u32,
+                                [at(poly[e]), at(poly[(e + 1) % poly.len()])],
+                            ));
                         continue;
                     };
                     let (ha, hb) = (mesh.heights[ia], mesh.heights[ib]);
@@ -216,6 +230,19 @@ pub fn build_graph(
                     });
                 }
             }
+        }
+    }
+    // Slanted portals: the same edge in two regions of one tile.
+    for list in slanted.values() {
+        if let [(n0, r0, seg), (n1, r1, _)] = list[..]
+            && r0 != r1
+        {
+            let cost = nav.nodes[n0 as usize]
+                .position
+                .distance(nav.nodes[n1 as usize].position);
+            let kind = link_kind(nav.nodes[n0 as usize].stance, nav.nodes[n1 as usize].stance);
+            nav.add_two_way(n0, n1, kind, cost, Some(seg));
+            link_class.extend([LinkClass::Regions; 2]);
         }
     }
     // Facing, overlapping outline edges on one grid line.
