@@ -13,6 +13,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 use crate::contour::{EdgeClass, Region};
+use crate::detail::RegionDetail;
 use crate::flags::PassFlags;
 use crate::graph::Graph;
 use crate::heightfield::Heightfield;
@@ -21,8 +22,8 @@ use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
 use crate::simplify::{SimplifiedRegion, simplify_region};
 use crate::stages::{
-    FlagArtifact, GraphArtifact, PartitionArtifact, PolyMeshArtifact, RegionArtifact,
-    SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
+    DetailArtifact, FlagArtifact, GraphArtifact, PartitionArtifact, PolyMeshArtifact,
+    RegionArtifact, SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
 };
 use crate::tiles::{Grid, Layout};
 use crate::triangulate::{RegionMesh, triangulate};
@@ -44,6 +45,8 @@ pub struct TileBuild {
     pub meshes: Arc<Vec<RegionMesh>>,
     /// Stage `polymesh`, one per region.
     pub polys: Arc<Vec<RegionPolys>>,
+    /// Stage `detail`, one per region.
+    pub detail: Arc<Vec<RegionDetail>>,
 }
 
 /// Simplifies every region of a tile. A region whose ring had to fall back
@@ -144,6 +147,7 @@ pub fn build(level: &Level, params: &ParamValues) -> Result<Build, StageError> {
     let s = get::<SimplifyArtifact>(&done, "simplify")?;
     let m = get::<TriangulateArtifact>(&done, "triangulate")?;
     let pm = get::<PolyMeshArtifact>(&done, "polymesh")?;
+    let dt = get::<DetailArtifact>(&done, "detail")?;
     let g = get::<GraphArtifact>(&done, "graph")?;
     let tiles = (0..t.layout.tiles.len())
         .map(|i| TileBuild {
@@ -154,11 +158,12 @@ pub fn build(level: &Level, params: &ParamValues) -> Result<Build, StageError> {
             simplified: s.tiles[i].clone(),
             meshes: m.tiles[i].clone(),
             polys: pm.tiles[i].clone(),
+            detail: dt.tiles[i].clone(),
         })
         .collect();
     let mut fresh = vec![false; t.layout.tiles.len()];
     for reuse in [
-        &v.reuse, &f.reuse, &pa.reuse, &r.reuse, &s.reuse, &m.reuse, &pm.reuse,
+        &v.reuse, &f.reuse, &pa.reuse, &r.reuse, &s.reuse, &m.reuse, &pm.reuse, &dt.reuse,
     ] {
         for &i in &reuse.rebuilt {
             fresh[i] = true;

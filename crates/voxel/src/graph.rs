@@ -19,6 +19,7 @@ use navscope_core::{LinkKind, NavMesh, Stance};
 use serde::Serialize;
 
 use crate::contour::Region;
+use crate::detail::RegionDetail;
 use crate::heightfield::Heightfield;
 use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
@@ -113,6 +114,8 @@ pub struct TileParts<'a> {
     pub meshes: &'a [RegionMesh],
     /// Stage `polymesh`.
     pub polys: &'a [RegionPolys],
+    /// Stage `detail`.
+    pub detail: &'a [RegionDetail],
 }
 
 /// Builds the NavMesh of every tile's region polygons, in tile and region
@@ -136,8 +139,9 @@ pub fn build_graph(
         BTreeMap::new();
     let world = |p: [i32; 2], h: f32| grid.corner(p[0], -p[1], h as f64);
     for (ti, parts) in tiles.iter().enumerate() {
-        let all = parts.regions.iter().zip(parts.meshes).zip(parts.polys);
-        for (ri, ((region, mesh), polys)) in all.enumerate() {
+        let all =
+            (parts.regions.iter().zip(parts.meshes)).zip(parts.polys.iter().zip(parts.detail));
+        for (ri, ((region, mesh), (polys, detail))) in all.enumerate() {
             let first = nav.nodes.len() as u32;
             let step = settings
                 .passes
@@ -145,18 +149,14 @@ pub fn build_graph(
                 .map_or(0.0, |p| p.agent.max_step) as f32
                 + grid.ch as f32;
             let at = |i: u32| world(mesh.verts[i as usize], mesh.heights[i as usize]);
-            let mut detail: Vec<Vec<[DVec3; 3]>> = vec![Vec::new(); polys.polys.len()];
-            for (t, &p) in mesh.tris.iter().zip(&polys.tri_poly) {
-                detail[p as usize].push(t.map(at));
-            }
-            for (poly, detail) in polys.polys.iter().zip(detail) {
+            for (poly, detail) in polys.polys.iter().zip(&detail.polys) {
                 let pts: Vec<DVec3> = poly.iter().map(|&i| at(i)).collect();
                 let mut c = pts.iter().sum::<DVec3>() / pts.len() as f64;
                 if let (Stance::Swim, Some(w)) = (region.stance, region.water) {
                     c.y = c.y.max(w as f64);
                 }
                 let id = nav.add_node(c, Some(pts), region.stance, 0);
-                nav.nodes[id as usize].detail = Some(detail);
+                nav.nodes[id as usize].detail = Some(detail.clone());
                 node_region.push((ti as u32, ri as u32));
                 info.push(NodeInfo {
                     pass: region.pass,

@@ -155,6 +155,7 @@
 
 pub mod build;
 pub mod contour;
+pub mod detail;
 pub mod flags;
 pub mod graph;
 pub mod heightfield;
@@ -247,6 +248,13 @@ pub fn pipeline() -> Pipeline {
             "The triangles of each region are merged into convex polygons of at most 'max verts per poly' corners, longest shared edge first; these polygons are the navmesh's nodes.",
             "Recast rcBuildPolyMesh",
             reads::POLYMESH,
+        ),
+        info(
+            "detail",
+            "Detail mesh",
+            "The surface height inside each polygon: samples along its edges and on a grid inside it take the height of the voxels under them, and the ones farther than the error bound from the surface so far are added to a Delaunay triangulation.",
+            "Recast rcBuildPolyMeshDetail",
+            reads::DETAIL,
         ),
         info(
             "graph",

@@ -9,9 +9,6 @@
 //! is merged, until no pair can be. Ties go to the first pair in polygon
 //! order, so the result is deterministic. The merge runs on the plan grid's
 //! integer coordinates, so the convexity test is exact.
-//!
-//! Each polygon remembers its triangles: they are the node's detail
-//! triangles until the detail stage samples the surface.
 
 use std::collections::HashMap;
 
@@ -24,8 +21,6 @@ use crate::triangulate::RegionMesh;
 pub struct RegionPolys {
     /// Polygons as vertex indices, counter-clockwise seen from above.
     pub polys: Vec<Vec<u32>>,
-    /// For each triangle of the mesh, the polygon it went into.
-    pub tri_poly: Vec<u32>,
 }
 
 /// Twice the signed area of `a, b, c` (positive: a left turn).
@@ -70,8 +65,6 @@ fn merge_value(
 /// corners (`nvp` below 3 keeps the triangles).
 pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
     let mut polys: Vec<Vec<u32>> = mesh.tris.iter().map(|t| t.to_vec()).collect();
-    // Polygon of each triangle, through the merges (`owner` is followed).
-    let mut owner: Vec<usize> = (0..polys.len()).collect();
     let mut alive = vec![true; polys.len()];
     if nvp > 3 {
         loop {
@@ -108,27 +101,14 @@ pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
             polys[a] = merged;
             polys[b].clear();
             alive[b] = false;
-            owner[b] = a;
         }
     }
-    // Consecutive ids for the live polygons, in order.
-    let mut id = vec![u32::MAX; polys.len()];
-    let mut out = Vec::new();
-    for (p, poly) in polys.into_iter().enumerate() {
-        if alive[p] {
-            id[p] = out.len() as u32;
-            out.push(poly);
-        }
-    }
-    let root = |mut p: usize| {
-        while owner[p] != p {
-            p = owner[p];
-        }
-        p
-    };
     RegionPolys {
-        polys: out,
-        tri_poly: (0..mesh.tris.len()).map(|t| id[root(t)]).collect(),
+        polys: polys
+            .into_iter()
+            .zip(alive)
+            .filter_map(|(p, a)| a.then_some(p))
+            .collect(),
     }
 }
 
@@ -174,14 +154,17 @@ mod tests {
                 );
             }
         }
-        // The polygons cover the triangles' area exactly, and each triangle's
-        // polygon holds its corners.
+        // The polygons cover the triangles' area exactly, and use only
+        // the triangles' corners.
         let tris: i64 = mesh.tris.iter().map(|t| area2(v, t)).sum();
         let polys: i64 = out.polys.iter().map(|p| area2(v, p)).sum();
         assert_eq!(tris, polys);
-        for (t, &p) in mesh.tris.iter().zip(&out.tri_poly) {
-            assert!(t.iter().all(|c| out.polys[p as usize].contains(c)));
-        }
+        assert!(
+            out.polys
+                .iter()
+                .flatten()
+                .all(|c| mesh.tris.iter().flatten().any(|t| t == c))
+        );
     }
 
     #[test]
@@ -223,7 +206,7 @@ mod tests {
     #[test]
     fn an_empty_mesh_gives_no_polygons() {
         let out = merge_polygons(&RegionMesh::default(), 6);
-        assert!(out.polys.is_empty() && out.tri_poly.is_empty());
+        assert!(out.polys.is_empty());
     }
 
     proptest! {

@@ -6,6 +6,7 @@ use navscope_core::params::{ParamSpec, ParamValues};
 use navscope_core::{StageError, Stance};
 use serde::Serialize;
 
+use crate::detail::DetailParams;
 use crate::partition::{Partition, PartitionParams};
 
 /// The agent-driven parameters of Listing 32.1 for one stance.
@@ -171,6 +172,26 @@ pub fn specs() -> Vec<ParamSpec> {
             12,
             "Triangles are merged into convex polygons of at most this many corners (Recast's Max Verts Per Poly); 3 keeps the triangles.",
         ),
+        ParamSpec::float(
+            "detail_sample_dist",
+            "Detail sample distance",
+            "cells",
+            6.0,
+            0.0,
+            1000.0,
+            0.5,
+            "Spacing of the height samples inside each polygon, in cells (Recast's Detail Sample Distance); below 0.9 the detail is the polygon's own triangles.",
+        ),
+        ParamSpec::float(
+            "detail_sample_max_error",
+            "Detail sample max error",
+            "voxels",
+            1.0,
+            0.0,
+            1000.0,
+            0.5,
+            "Height error, in voxel heights, that the detail surface may leave at a sample (Recast's Detail Sample Max Error).",
+        ),
         ParamSpec::list(
             "passes",
             "Passes (in order)",
@@ -303,6 +324,8 @@ pub mod reads {
     pub const PARTITION: &[&str] = &["partition", "min_region_size", "merge_region_size"];
     /// `polymesh`: the corner bound.
     pub const POLYMESH: &[&str] = &["max_verts_per_poly"];
+    /// `detail`: sample spacing and error.
+    pub const DETAIL: &[&str] = &["detail_sample_dist", "detail_sample_max_error"];
     /// `simplify`: error and edge bounds.
     pub const SIMPLIFY: &[&str] = &["max_error", "max_edge_len"];
 }
@@ -341,6 +364,8 @@ pub struct Settings {
     pub partition: PartitionParams,
     /// Most corners of a merged polygon (Recast's `nvp`).
     pub max_verts_per_poly: usize,
+    /// Height detail sampling, in world units.
+    pub detail: DetailParams,
 }
 
 /// Recast's region area from a region size: size squared, saturating.
@@ -418,6 +443,15 @@ impl Settings {
                 merge_area: area(params.int("merge_region_size")),
             },
             max_verts_per_poly: params.int("max_verts_per_poly").clamp(3, 12) as usize,
+            detail: DetailParams {
+                // Recast: a sample distance under 0.9 cells turns sampling off.
+                sample_dist: if params.float("detail_sample_dist") < 0.9 {
+                    0.0
+                } else {
+                    params.float("detail_sample_dist") * params.float("cell_size")
+                },
+                max_error: params.float("detail_sample_max_error") * params.float("cell_height"),
+            },
         };
         if !(s.cell_size > 0.0
             && s.cell_height > 0.0

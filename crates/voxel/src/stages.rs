@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use crate::build::{simplify_tile, triangulate_tile};
 use crate::contour::{Region, Ring, regions};
+use crate::detail::{RegionDetail, detail_tile};
 use crate::flags::{BORDER, NON_WALKABLE, PassFlags, WALKABLE, flag_tile};
 use crate::graph::{Graph, TileParts, build_graph};
 use crate::heightfield::{Heightfield, voxelize};
@@ -907,6 +908,100 @@ fn run_polymesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     }))
 }
 
+// ---------------------------------------------------------------- detail
+
+/// Stage `detail`: the height detail of every polygon.
+#[derive(Debug, Serialize)]
+pub struct DetailArtifact {
+    /// The grid.
+    pub grid: Grid,
+    /// Per tile, one per region.
+    pub tiles: Vec<Arc<Vec<RegionDetail>>>,
+    /// Tiles built and reused.
+    pub reuse: TileReuse,
+    #[serde(skip)]
+    regions: Vec<Arc<Vec<Region>>>,
+    #[serde(skip)]
+    passes: Vec<&'static str>,
+}
+
+impl Artifact for DetailArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let mut m = BTreeMap::new();
+        for (r, d) in per_region(&self.regions, &self.tiles) {
+            *m.entry(format!("{} detail triangles", r.stance.name()))
+                .or_insert(0) += d.polys.iter().map(|p| p.len() as u64).sum::<u64>();
+        }
+        m.insert(
+            "detail triangles".into(),
+            self.tiles
+                .iter()
+                .flat_map(|t| t.iter())
+                .flat_map(|d| d.polys.iter())
+                .map(|p| p.len() as u64)
+                .sum(),
+        );
+        self.reuse.add_counts(&mut m);
+        m
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut p = Prims::new();
+        let mut id = 0u32;
+        for (r, d) in per_region(&self.regions, &self.tiles) {
+            for poly in &d.polys {
+                for t in poly {
+                    p.push(
+                        Primitive::new(
+                            format!("detail/{}", r.stance.name()),
+                            id,
+                            Shape::Polygon {
+                                outer: t
+                                    .iter()
+                                    .map(|v| (*v + glam::DVec3::Y * 0.02).as_vec3())
+                                    .collect(),
+                                holes: Vec::new(),
+                            },
+                        )
+                        .during(r.pass as u32, u32::MAX),
+                    );
+                }
+                id += 1;
+            }
+        }
+        p.finish(top(&self.grid))
+    }
+    fn substeps(&self) -> Vec<SubStep> {
+        stance_steps(&self.passes, &self.regions)
+    }
+}
+
+fn run_detail(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let (_, s, keys, cache) = keyed(ctx, TileStage::Detail)?;
+    let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
+    let f = ctx.artifact::<FlagArtifact>("flag")?;
+    let r = ctx.artifact::<RegionArtifact>("regions")?;
+    let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
+    let pm = ctx.artifact::<PolyMeshArtifact>("polymesh")?;
+    let (tiles, reuse) = map_tiles(cache, TileStage::Detail, &keys, |i| {
+        Ok(detail_tile(
+            &v.tiles[i],
+            &v.grid,
+            &f.tiles[i],
+            &r.tiles[i],
+            &t.tiles[i],
+            &pm.tiles[i],
+            s.detail,
+        ))
+    })?;
+    Ok(Arc::new(DetailArtifact {
+        grid: v.grid,
+        tiles,
+        reuse,
+        regions: r.tiles.clone(),
+        passes: r.passes.clone(),
+    }))
+}
+
 // ---------------------------------------------------------------- graph
 
 /// Stage `graph`: the NavMesh.
@@ -979,15 +1074,13 @@ fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let r = ctx.artifact::<RegionArtifact>("regions")?;
     let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
     let p = ctx.artifact::<PolyMeshArtifact>("polymesh")?;
-    let parts: Vec<TileParts> = r
-        .tiles
-        .iter()
-        .zip(&t.tiles)
-        .zip(&p.tiles)
-        .map(|((a, b), c)| TileParts {
-            regions: a.as_slice(),
-            meshes: b.as_slice(),
-            polys: c.as_slice(),
+    let d = ctx.artifact::<DetailArtifact>("detail")?;
+    let parts: Vec<TileParts> = (0..r.tiles.len())
+        .map(|i| TileParts {
+            regions: r.tiles[i].as_slice(),
+            meshes: t.tiles[i].as_slice(),
+            polys: p.tiles[i].as_slice(),
+            detail: d.tiles[i].as_slice(),
         })
         .collect();
     let settings = Settings::from_params(ctx.params)?;
@@ -998,7 +1091,7 @@ fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 }
 
 /// The stage functions in order: `(id, function)`.
-pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 9] = [
+pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 10] = [
     ("tiles", run_tiles),
     ("voxelize", run_voxelize),
     ("flag", run_flag),
@@ -1007,5 +1100,6 @@ pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 9] = [
     ("simplify", run_simplify),
     ("triangulate", run_triangulate),
     ("polymesh", run_polymesh),
+    ("detail", run_detail),
     ("graph", run_graph),
 ];

@@ -29,6 +29,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::contour::Region;
+use crate::detail::RegionDetail;
 use crate::flags::PassFlags;
 use crate::heightfield::{Heightfield, Span};
 use crate::partition::PassPartition;
@@ -60,6 +61,8 @@ pub enum TileStage {
     Triangulate,
     /// Convex polygons.
     PolyMesh,
+    /// Height detail.
+    Detail,
 }
 
 impl TileStage {
@@ -73,6 +76,7 @@ impl TileStage {
             TileStage::Simplify => "simplify",
             TileStage::Triangulate => "triangulate",
             TileStage::PolyMesh => "polymesh",
+            TileStage::Detail => "detail",
         }
     }
 }
@@ -113,6 +117,11 @@ pub fn params_hash(s: &Settings, stage: TileStage) -> u64 {
     }
     if stage >= TileStage::PolyMesh {
         s.max_verts_per_poly.hash(&mut h);
+    }
+    if stage >= TileStage::Detail {
+        [s.detail.sample_dist, s.detail.max_error]
+            .map(f64::to_bits)
+            .hash(&mut h);
     }
     h.finish()
 }
@@ -206,7 +215,17 @@ impl Weigh for Vec<RegionPolys> {
         self.iter()
             .map(|r| {
                 std::mem::size_of::<RegionPolys>()
-                    + vec_bytes(&r.tri_poly)
+                    + r.polys.iter().map(|p| vec_bytes(p) + 24).sum::<usize>()
+            })
+            .sum()
+    }
+}
+
+impl Weigh for Vec<RegionDetail> {
+    fn bytes(&self) -> usize {
+        self.iter()
+            .map(|r| {
+                std::mem::size_of::<RegionDetail>()
                     + r.polys.iter().map(|p| vec_bytes(p) + 24).sum::<usize>()
             })
             .sum()

@@ -471,6 +471,7 @@ fn the_pipeline_is_consistent() {
             "simplify",
             "triangulate",
             "polymesh",
+            "detail",
             "graph"
         ]
     );
@@ -497,7 +498,7 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
     for k in ["voxel/walkable", "voxel/border", "voxel/non-walkable"] {
         assert!(kinds.contains(k), "{kinds:?}");
     }
-    for i in 3..7 {
+    for i in 3..9 {
         let steps = r.result(i).unwrap().outcome.as_ref().unwrap().substeps();
         assert_eq!(
             steps.len(),
@@ -529,6 +530,25 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
             .map(|i| p[i].x * p[(i + 1) % k].z - p[(i + 1) % k].x * p[i].z)
             .sum();
         assert!(s < 0.0, "node {} winds clockwise", n.id);
+        // The detail mesh covers the polygon exactly, in the same winding.
+        let d = n
+            .detail
+            .as_ref()
+            .expect("every node carries its detail mesh");
+        let area: f64 = d
+            .iter()
+            .map(|t| {
+                (0..3)
+                    .map(|i| t[i].x * t[(i + 1) % 3].z - t[(i + 1) % 3].x * t[i].z)
+                    .sum::<f64>()
+            })
+            .inspect(|&a| assert!(a < 0.0, "node {}: a detail triangle winds clockwise", n.id))
+            .sum();
+        assert!(
+            (area - s).abs() < 1e-6 * s.abs().max(1.0),
+            "node {}: {area} vs {s}",
+            n.id
+        );
     }
 }
 

@@ -17,8 +17,8 @@ use navscope_core::{NavMesh, ParamValue, ParamValues, Runner};
 use navscope_voxel::TileReuse;
 use navscope_voxel::samples::MeshBuilder;
 use navscope_voxel::stages::{
-    FlagArtifact, PartitionArtifact, RegionArtifact, SimplifyArtifact, TilesArtifact,
-    TriangulateArtifact, VoxelArtifact,
+    DetailArtifact, FlagArtifact, PartitionArtifact, PolyMeshArtifact, RegionArtifact,
+    SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
 };
 use proptest::prelude::*;
 
@@ -73,20 +73,22 @@ fn artifact<'r, T: navscope_core::Artifact>(r: &'r Runner, id: &str) -> &'r T {
     a.downcast_ref::<T>().unwrap()
 }
 
-/// The per-tile stages, in pipeline order (stages 1 to 6).
-const PER_TILE: [&str; 6] = [
+/// The per-tile stages, in pipeline order (stages 1 to 8).
+const PER_TILE: [&str; 8] = [
     "voxelize",
     "flag",
     "partition",
     "regions",
     "simplify",
     "triangulate",
+    "polymesh",
+    "detail",
 ];
 
 /// The `reuse` of every per-tile stage, in [`PER_TILE`] order.
-fn reuses(r: &Runner) -> [TileReuse; 6] {
+fn reuses(r: &Runner) -> [TileReuse; 8] {
     assert_eq!(stage(r, PER_TILE[0]), 1);
-    assert_eq!(stage(r, PER_TILE[5]), 6);
+    assert_eq!(stage(r, PER_TILE[7]), 8);
     [
         artifact::<VoxelArtifact>(r, "voxelize").reuse.clone(),
         artifact::<FlagArtifact>(r, "flag").reuse.clone(),
@@ -96,6 +98,8 @@ fn reuses(r: &Runner) -> [TileReuse; 6] {
         artifact::<TriangulateArtifact>(r, "triangulate")
             .reuse
             .clone(),
+        artifact::<PolyMeshArtifact>(r, "polymesh").reuse.clone(),
+        artifact::<DetailArtifact>(r, "detail").reuse.clone(),
     ]
 }
 
