@@ -8,7 +8,8 @@
 //!
 //! 1. A span is *passable* when its surface slope is at most maxSlopeRad, the
 //!    free space above it is at least `h` and its water depth lies in
-//!    `[minWaterDepth, maxWaterDepth]`.
+//!    `[minWaterDepth, maxWaterDepth]`, with Recast's low-hanging-obstacle,
+//!    ledge and low-height filters as switched on ([`crate::filters`]).
 //! 2. A span *connects* to a span of a side neighbour column when their
 //!    floors differ by at most maxStepHeight and their open intervals share
 //!    at least `h` (step height decides which neighbouring spans connect).
@@ -25,6 +26,7 @@
 
 use serde::Serialize;
 
+use crate::filters::{Filters, passable};
 use crate::heightfield::{Heightfield, OPEN};
 use crate::settings::Pass;
 use crate::tiles::Grid;
@@ -164,38 +166,33 @@ const DIAG: u16 = 17;
 /// sqrt(12^2 + 5^2) / 13, is exactly 1) and falls short by at most 7.7%.
 pub const UNIT: f64 = 13.0;
 
-/// Runs every pass over one tile, in order, recycling non-walkable spans.
-pub fn flag_tile(hf: &Heightfield, grid: &Grid, passes: &[Pass]) -> Vec<PassFlags> {
-    flag_tile_with(hf, grid, passes, true)
+/// Runs every pass over one tile, in order, recycling non-walkable spans;
+/// `filters` are Recast's span filters ([`crate::filters`]).
+pub fn flag_tile(
+    hf: &Heightfield,
+    grid: &Grid,
+    passes: &[Pass],
+    filters: Filters,
+) -> Vec<PassFlags> {
+    flag_tile_with(hf, grid, passes, filters, true)
 }
 
 /// [`flag_tile`], optionally computing connections everywhere instead of
 /// only near candidates (the same flags, for tests).
-fn flag_tile_with(hf: &Heightfield, grid: &Grid, passes: &[Pass], masked: bool) -> Vec<PassFlags> {
+fn flag_tile_with(
+    hf: &Heightfield,
+    grid: &Grid,
+    passes: &[Pass],
+    filters: Filters,
+    masked: bool,
+) -> Vec<PassFlags> {
     let n = hf.spans.len();
     let mut pool = vec![true; n];
     let mut out: Vec<PassFlags> = Vec::with_capacity(passes.len());
     for pass in passes {
         let lim = Limits::of(pass, grid);
         let a = pass.agent;
-        // slope <= max  <=>  ny >= cos(max) for max below pi; beyond, any slope.
-        let min_ny = if a.max_slope_rad >= std::f64::consts::PI {
-            f32::NEG_INFINITY
-        } else {
-            (a.max_slope_rad.cos() - 1e-7) as f32
-        };
-        let passable: Vec<bool> = hf
-            .spans
-            .iter()
-            .map(|s| {
-                let clear = s.ceil == OPEN || (s.ceil - s.floor) as u32 >= lim.height;
-                let depth = s.depth(grid);
-                s.ny >= min_ny
-                    && clear
-                    && depth >= a.min_water - 1e-9
-                    && depth <= a.max_water + 1e-9
-            })
-            .collect();
+        let passable = passable(hf, grid, pass, filters);
         // A pass with no candidate in its pool (swim on a dry level) is done.
         if !(0..n).any(|s| pool[s] && passable[s]) {
             let flags = pool
@@ -333,7 +330,7 @@ pub(crate) mod tests {
         s.tile_size = 0;
         let l = layout(m, &[], &s).unwrap();
         let hf = voxelize(m, &l.tiles[0], &l.grid, None).unwrap();
-        let f = flag_tile(&hf, &l.grid, &s.passes);
+        let f = flag_tile(&hf, &l.grid, &s.passes, s.filters);
         (l.grid, hf, f)
     }
 
@@ -414,8 +411,8 @@ pub(crate) mod tests {
             s.tile_size = 0;
             let l = layout(&level.mesh, &level.water, &s).unwrap();
             let hf = voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
-            let a = flag_tile_with(&hf, &l.grid, &s.passes, true);
-            let b = flag_tile_with(&hf, &l.grid, &s.passes, false);
+            let a = flag_tile_with(&hf, &l.grid, &s.passes, s.filters, true);
+            let b = flag_tile_with(&hf, &l.grid, &s.passes, s.filters, false);
             for (x, y) in a.iter().zip(&b) {
                 assert_eq!(x.flags, y.flags, "{:?}", x.pass.stance);
             }

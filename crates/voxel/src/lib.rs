@@ -156,6 +156,7 @@
 pub mod build;
 pub mod contour;
 pub mod detail;
+pub mod filters;
 pub mod flags;
 pub mod graph;
 pub mod heightfield;

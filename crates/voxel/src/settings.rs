@@ -7,6 +7,7 @@ use navscope_core::{StageError, Stance};
 use serde::Serialize;
 
 use crate::detail::DetailParams;
+use crate::filters::Filters;
 use crate::partition::{Partition, PartitionParams};
 
 /// The agent-driven parameters of Listing 32.1 for one stance.
@@ -137,6 +138,24 @@ pub fn specs() -> Vec<ParamSpec> {
             10_000.0,
             0.1,
             "Longest outline edge after simplification.",
+        ),
+        ParamSpec::bool(
+            "filter_low_hanging_obstacles",
+            "Low hanging obstacles",
+            true,
+            "A span too steep to walk on is walkable when the walkable span below it is at most a step lower: kerbs, stair nosings (Recast's Low Hanging Obstacles filter, rcFilterLowHangingWalkableObstacles).",
+        ),
+        ParamSpec::bool(
+            "filter_ledge_spans",
+            "Ledge spans",
+            false,
+            "A span next to a drop deeper than a step, or among neighbours whose floors differ by more than a step, is not walkable (Recast's Ledge Spans filter, rcFilterLedgeSpans). Off by default: the radius is already kept from every drop (a missing connection is an obstacle), and the filter takes one more cell; on as in Recast for comparisons.",
+        ),
+        ParamSpec::bool(
+            "filter_walkable_low_height_spans",
+            "Walkable low height spans",
+            true,
+            "A span with less free space above it than the agent is tall is not walkable (Recast's Walkable Low Height Spans filter, rcFilterWalkableLowHeightSpans).",
         ),
         ParamSpec::choice(
             "partition",
@@ -291,8 +310,11 @@ pub mod reads {
     ];
     /// `voxelize`: water.
     pub const VOXELIZE: &[&str] = &["water_level_on", "water_level"];
-    /// `flag`: the pass order and every agent table.
+    /// `flag`: the span filters, the pass order and every agent table.
     pub const FLAG: &[&str] = &[
+        "filter_low_hanging_obstacles",
+        "filter_ledge_spans",
+        "filter_walkable_low_height_spans",
         "passes",
         "stand.height",
         "stand.max_step",
@@ -360,6 +382,8 @@ pub struct Settings {
     pub max_radius: f64,
     /// Reuse tiles of earlier builds whose inputs did not change.
     pub reuse_tiles: bool,
+    /// Recast's span filters.
+    pub filters: Filters,
     /// Region partitioning and filters.
     pub partition: PartitionParams,
     /// Most corners of a merged polygon (Recast's `nvp`).
@@ -432,6 +456,11 @@ impl Settings {
             passes,
             max_radius,
             reuse_tiles: params.bool("reuse_tiles"),
+            filters: Filters {
+                low_hanging: params.bool("filter_low_hanging_obstacles"),
+                ledges: params.bool("filter_ledge_spans"),
+                low_height: params.bool("filter_walkable_low_height_spans"),
+            },
             partition: PartitionParams {
                 kind: Partition::named(params.text("partition")).ok_or_else(|| {
                     StageError::failed(format!(

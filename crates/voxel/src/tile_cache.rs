@@ -107,6 +107,7 @@ pub fn params_hash(s: &Settings, stage: TileStage) -> u64 {
         .hash(&mut h);
     s.water_level.map(f64::to_bits).hash(&mut h);
     if stage >= TileStage::Flag {
+        s.filters.hash(&mut h);
         format!("{:?}", s.passes).hash(&mut h);
     }
     if stage >= TileStage::Partition {
