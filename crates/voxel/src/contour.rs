@@ -372,7 +372,7 @@ pub(crate) mod tests {
             ([0., -0.1, 0.], [6., 0., 6.]),
             ([2.7, 0., 2.7], [3.3, 3., 3.3]),
         ]);
-        let (g, hf, f) = build(&m, "stand,sidestep");
+        let (g, hf, f) = crate::flags::tests::build_with(&m, "stand,sidestep", false);
         // Every region merged into one per connected area.
         let one = crate::partition::PartitionParams {
             kind: crate::partition::Partition::Watershed,

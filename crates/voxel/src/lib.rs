@@ -153,6 +153,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bands;
 pub mod build;
 pub mod contour;
 pub mod detail;

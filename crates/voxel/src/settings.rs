@@ -6,6 +6,7 @@ use navscope_core::params::{ParamSpec, ParamValues};
 use navscope_core::{StageError, Stance};
 use serde::Serialize;
 
+use crate::bands::BandRule;
 use crate::detail::DetailParams;
 use crate::filters::Filters;
 use crate::partition::{Partition, PartitionParams};
@@ -156,6 +157,22 @@ pub fn specs() -> Vec<ParamSpec> {
             "Walkable low height spans",
             true,
             "A span with less free space above it than the agent is tall is not walkable (Recast's Walkable Low Height Spans filter, rcFilterWalkableLowHeightSpans).",
+        ),
+        ParamSpec::bool(
+            "drop_wall_bands",
+            "Drop wall bands",
+            true,
+            "A later pass keeps an area only if it reaches a place no earlier pass reaches, joins earlier areas that were apart, or reaches farther than the band keep distance from them; the rest (bands along walls between two radii) goes back to the pool (Kirst §32.3).",
+        ),
+        ParamSpec::float(
+            "band_keep_distance",
+            "Band keep distance",
+            "m",
+            0.0,
+            0.0,
+            100.0,
+            0.05,
+            "How far from every earlier pass's walkable voxel a later pass's area must reach to be kept for that alone; 0: the earlier passes' largest radius.",
         ),
         ParamSpec::choice(
             "partition",
@@ -310,11 +327,17 @@ pub mod reads {
     ];
     /// `voxelize`: water.
     pub const VOXELIZE: &[&str] = &["water_level_on", "water_level"];
-    /// `flag`: the span filters, the pass order and every agent table.
+    /// `flag`: the span filters, the band rule (which cuts regions as the
+    /// partition stage does), the pass order and every agent table.
     pub const FLAG: &[&str] = &[
         "filter_low_hanging_obstacles",
         "filter_ledge_spans",
         "filter_walkable_low_height_spans",
+        "drop_wall_bands",
+        "band_keep_distance",
+        "partition",
+        "min_region_size",
+        "merge_region_size",
         "passes",
         "stand.height",
         "stand.max_step",
@@ -384,6 +407,8 @@ pub struct Settings {
     pub reuse_tiles: bool,
     /// Recast's span filters.
     pub filters: Filters,
+    /// The wall-band rule of the recycled passes, when on.
+    pub bands: Option<BandRule>,
     /// Region partitioning and filters.
     pub partition: PartitionParams,
     /// Most corners of a merged polygon (Recast's `nvp`).
@@ -444,7 +469,7 @@ impl Settings {
             .into_iter()
             .map(|s| params.float(&agent_param(s, "radius")))
             .fold(0.0, f64::max);
-        let s = Settings {
+        let mut s = Settings {
             cell_size: params.float("cell_size"),
             cell_height: params.float("cell_height"),
             tile_size: params.int("tile_size"),
@@ -461,6 +486,7 @@ impl Settings {
                 ledges: params.bool("filter_ledge_spans"),
                 low_height: params.bool("filter_walkable_low_height_spans"),
             },
+            bands: None,
             partition: PartitionParams {
                 kind: Partition::named(params.text("partition")).ok_or_else(|| {
                     StageError::failed(format!(
@@ -482,6 +508,10 @@ impl Settings {
                 max_error: params.float("detail_sample_max_error") * params.float("cell_height"),
             },
         };
+        s.bands = params.bool("drop_wall_bands").then(|| BandRule {
+            distance: Some(params.float("band_keep_distance")).filter(|d| *d > 0.0),
+            partition: s.partition,
+        });
         if !(s.cell_size > 0.0
             && s.cell_height > 0.0
             && s.cell_size.is_finite()

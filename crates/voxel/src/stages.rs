@@ -400,7 +400,13 @@ fn run_flag(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, s, keys, cache) = keyed(ctx, TileStage::Flag)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Flag, &keys, |i| {
-        Ok(flag_tile(&v.tiles[i], &v.grid, &s.passes, s.filters))
+        Ok(flag_tile(
+            &v.tiles[i],
+            &v.grid,
+            &s.passes,
+            s.filters,
+            s.bands,
+        ))
     })?;
     Ok(Arc::new(FlagArtifact {
         grid: v.grid,

@@ -108,6 +108,7 @@ pub fn params_hash(s: &Settings, stage: TileStage) -> u64 {
     s.water_level.map(f64::to_bits).hash(&mut h);
     if stage >= TileStage::Flag {
         s.filters.hash(&mut h);
+        format!("{:?}", s.bands).hash(&mut h);
         format!("{:?}", s.passes).hash(&mut h);
     }
     if stage >= TileStage::Partition {
