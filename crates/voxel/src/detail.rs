@@ -174,7 +174,8 @@ pub fn inside_samples(poly: &[DVec3], dist: f64) -> Vec<DVec2> {
     let lo = poly.iter().fold(plan(poly[0]), |m, &v| m.min(plan(v)));
     let hi = poly.iter().fold(plan(poly[0]), |m, &v| m.max(plan(v)));
     let steps = ((hi - lo) / dist).ceil();
-    if !(steps.x * steps.y <= 1e6) {
+    let cells = steps.x * steps.y;
+    if cells.is_nan() || cells > 1e6 {
         return Vec::new();
     }
     (0..=steps.y as usize)

@@ -248,8 +248,7 @@ fn watershed(link: &[u32], walk: &[bool], dist: &[u16], max: u16) -> Vec<u32> {
         }
         pending.retain(|&s| reg[s] == NO_REGION);
         expand(link, &mut reg, &mut rdist, &mut pending, Some(8));
-        for i in 0..pending.len() {
-            let s = pending[i];
+        for &s in &pending {
             if reg[s] == NO_REGION
                 && flood(
                     link, dist, &mut reg, &mut rdist, &mut stack, s, level, next_id,
@@ -406,9 +405,9 @@ fn monotone(hf: &Heightfield, link: &[u32], walk: &[bool]) -> Vec<u32> {
                 }
             }
         }
-        for i in 1..runs.len() {
-            let (nei, ns, _) = runs[i];
-            runs[i].2 = if nei != 0 && nei != MIXED && contacts[nei as usize] == ns {
+        for run in runs.iter_mut().skip(1) {
+            let (nei, ns, _) = *run;
+            run.2 = if nei != 0 && nei != MIXED && contacts[nei as usize] == ns {
                 nei
             } else {
                 let id = next_id;

@@ -722,6 +722,41 @@ fn run_simplify(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     }))
 }
 
+/// Pushes one `kind` polygon per face (vertex indices into `mesh`), shown
+/// from pass `pass` on, with element ids counting up from `id`.
+fn push_faces<'f>(
+    p: &mut Prims,
+    g: &Grid,
+    kind: &str,
+    pass: usize,
+    mesh: &RegionMesh,
+    faces: impl Iterator<Item = &'f [u32]>,
+    id: &mut u32,
+) {
+    for f in faces {
+        let outer = f
+            .iter()
+            .map(|&i| {
+                let v = mesh.verts[i as usize];
+                g.corner(v[0], -v[1], mesh.heights[i as usize] as f64 + 0.02)
+                    .as_vec3()
+            })
+            .collect();
+        p.push(
+            Primitive::new(
+                kind,
+                *id,
+                Shape::Polygon {
+                    outer,
+                    holes: Vec::new(),
+                },
+            )
+            .during(pass as u32, u32::MAX),
+        );
+        *id += 1;
+    }
+}
+
 // ---------------------------------------------------------------- triangulate
 
 /// Stage `triangulate`: constrained Delaunay triangles per region.
@@ -769,31 +804,9 @@ impl Artifact for TriangulateArtifact {
         let mut p = Prims::new();
         let mut id = 0u32;
         for (r, mesh) in per_region(self.regions(), &self.tiles) {
-            for t in &mesh.tris {
-                let outer = t
-                    .iter()
-                    .map(|&i| {
-                        g.corner(
-                            mesh.verts[i as usize][0],
-                            -mesh.verts[i as usize][1],
-                            mesh.heights[i as usize] as f64 + 0.02,
-                        )
-                        .as_vec3()
-                    })
-                    .collect();
-                p.push(
-                    Primitive::new(
-                        format!("triangle/{}", r.stance.name()),
-                        id,
-                        Shape::Polygon {
-                            outer,
-                            holes: Vec::new(),
-                        },
-                    )
-                    .during(r.pass as u32, u32::MAX),
-                );
-                id += 1;
-            }
+            let kind = format!("triangle/{}", r.stance.name());
+            let faces = mesh.tris.iter().map(|t| t.as_slice());
+            push_faces(&mut p, g, &kind, r.pass, mesh, faces, &mut id);
         }
         p.finish(top(g))
     }
@@ -864,31 +877,9 @@ impl Artifact for PolyMeshArtifact {
         let mut id = 0u32;
         let meshes = self.meshes.iter().flat_map(|t| t.iter());
         for ((r, polys), mesh) in per_region(&self.regions, &self.tiles).zip(meshes) {
-            for poly in &polys.polys {
-                let outer = poly
-                    .iter()
-                    .map(|&i| {
-                        g.corner(
-                            mesh.verts[i as usize][0],
-                            -mesh.verts[i as usize][1],
-                            mesh.heights[i as usize] as f64 + 0.02,
-                        )
-                        .as_vec3()
-                    })
-                    .collect();
-                p.push(
-                    Primitive::new(
-                        format!("polymesh/{}", r.stance.name()),
-                        id,
-                        Shape::Polygon {
-                            outer,
-                            holes: Vec::new(),
-                        },
-                    )
-                    .during(r.pass as u32, u32::MAX),
-                );
-                id += 1;
-            }
+            let kind = format!("polymesh/{}", r.stance.name());
+            let faces = polys.polys.iter().map(Vec::as_slice);
+            push_faces(&mut p, g, &kind, r.pass, mesh, faces, &mut id);
         }
         p.finish(top(g))
     }
