@@ -15,15 +15,18 @@
 //!
 //! ## Stages
 //!
-//! | id | paper | what it publishes |
+//! | id | paper / Recast | what it publishes |
 //! |---|---|---|
 //! | `tiles` | §32.2.5 step 1 | grid, tiles with their overlap (`tile`, `tile/overlap`) |
-//! | `voxelize` | §32.2.2 | solid spans (`voxel/solid`) and water (`voxel/water`) |
-//! | `flag` | §32.2.3, §32.3, §32.4 | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable`; from the next pass on, what a pass claimed as `voxel/claimed/<stance>` |
-//! | `regions` | §32.2.3 | connected areas and exact outlines (`contour/<stance>`, `contour/<stance>/hole`) |
-//! | `simplify` | §32.2.4 | simplified outlines (`polygon/<stance>`) |
+//! | `voxelize` | §32.2.2; `rcRasterizeTriangles` | solid spans (`voxel/solid`) and water (`voxel/water`) |
+//! | `flag` | §32.2.3, §32.3, §32.4; `rcFilter*`, `rcErodeWalkableArea` | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable`; from the next pass on, what a pass claimed as `voxel/claimed/<stance>`. Recast's span filters ([`filters`]) and the wall-band rule of the recycled passes ([`bands`]) run here |
+//! | `partition` | `rcBuildDistanceField`, `rcBuildRegions` / `rcBuildRegionsMonotone` | per pass: the distance field (`voxel/distance`, value 0 to 1) and the regions (`voxel/region`, value = region id) after the min / merge region area filters ([`partition`]) |
+//! | `regions` | §32.2.3; `rcBuildContours` (raw) | each region's exact outline (`contour/<stance>`, `contour/<stance>/hole`) |
+//! | `simplify` | §32.2.4; `rcBuildContours` (simplified) | simplified outlines (`polygon/<stance>`) |
 //! | `triangulate` | §32.2.4 | triangles (`triangle/<stance>`) |
-//! | `graph` | §32.2.5, §32.3.2, §32.4.2 | nodes (`node/<stance>`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh |
+//! | `polymesh` | `rcBuildPolyMesh` | convex polygons of at most `max_verts_per_poly` corners (`polymesh/<stance>`) ([`polymesh`]) |
+//! | `detail` | `rcBuildPolyMeshDetail` | height detail triangles per polygon (`detail/<stance>`) ([`detail`]) |
+//! | `graph` | §32.2.5, §32.3.2, §32.4.2 | one node per polygon (`node/<stance>`, its detail triangles in the NavMesh's `detail`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh |
 //!
 //! Stage 9 of the issue, local rebuild, happens inside the per-tile stages
 //! (`voxelize` to `triangulate`), so navscope-core's `Runner` (the app, the
@@ -69,8 +72,18 @@
 //!   against obstacles are simplified, shaving interior space only. Rings
 //!   that would cross or cut off another ring fall back to the exact outline.
 //! * **Heights.** An outline vertex takes the highest floor of its region's
-//!   cells around that corner; triangles keep the vertices' heights (there is
-//!   no detail mesh, so a triangle over stairs is a ramp).
+//!   cells around that corner; the detail stage samples the voxel surface
+//!   inside each polygon so the NavMesh's `detail` triangles follow it.
+//! * **Regions and portals.** Regions are Recast's (watershed or monotone,
+//!   [`partition`]); edges between two regions of one pass are Recast's
+//!   portals, simplified alike from both sides so they still meet exactly
+//!   ([`simplify`]). Obstacle edges are still only shaved (never grown, so
+//!   the agent keeps its clearance), which leaves more polygon corners than
+//!   Recast's two-sided simplification.
+//! * **Recycled passes without wall bands.** See [`bands`]: a later pass's
+//!   region is kept only if it reaches a place no earlier pass reaches,
+//!   joins earlier areas that were apart, or reaches farther than the
+//!   earlier passes' radius from them; otherwise it goes back to the pool.
 //! * **Swim.** Water depth is the water surface over the span's floor; swim
 //!   nodes and the portals between swim nodes are lifted to the water
 //!   surface, their polygons stay on the floor (§32.4.2). A swim area ends a
@@ -93,6 +106,8 @@
 //! * **Stances along a path.** [`graph::path_stances`] applies Listing 32.2
 //!   to every stance: an agent keeps a non-standing stance while moving to the
 //!   first standing node after it.
+//! * **Layers partition** (Recast's `rcBuildLayerRegions`) is not
+//!   implemented; `partition` offers watershed and monotone.
 //! * **Link kinds.** Links between a crouch or prone node and a node of
 //!   another stance are `crouch`; all others are `walk`. Costs are centre
 //!   distances; stance costs (§32.5) belong to the search.
