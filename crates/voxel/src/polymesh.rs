@@ -7,10 +7,13 @@
 //! and turns strictly left at both ends of the shared edge (so it stays
 //! convex, without collinear corners), the pair with the longest shared edge
 //! is merged, until no pair can be. Ties go to the first pair in polygon
-//! order, so the result is deterministic. The merge runs on the plan grid's
-//! integer coordinates, so the convexity test is exact.
+//! order, so the result is deterministic. The candidates wait in a heap,
+//! and only the merged polygon's are recomputed after a merge. The merge
+//! runs on the plan grid's integer coordinates, so the convexity test is
+//! exact.
 
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 use serde::Serialize;
 
@@ -67,40 +70,65 @@ pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
     let mut polys: Vec<Vec<u32>> = mesh.tris.iter().map(|t| t.to_vec()).collect();
     let mut alive = vec![true; polys.len()];
     if nvp > 3 {
-        loop {
-            let mut edges: HashMap<(u32, u32), (usize, usize)> = HashMap::new();
-            for (p, poly) in polys.iter().enumerate().filter(|(p, _)| alive[*p]) {
-                for e in 0..poly.len() {
-                    edges.insert((poly[e], poly[(e + 1) % poly.len()]), (p, e));
+        // Candidate merges, best first: (shared edge length, then the first
+        // polygon and edge in order), checked against the polygons'
+        // versions when taken, so a stale candidate is skipped.
+        type Cand = (i64, Reverse<usize>, Reverse<usize>, usize, usize, u32, u32);
+        let mut version = vec![0u32; polys.len()];
+        let mut heap: BinaryHeap<Cand> = BinaryHeap::new();
+        let mut edges: HashMap<(u32, u32), (usize, usize)> = HashMap::new();
+        let ring = |p: &[u32], e: usize| (p[e], p[(e + 1) % p.len()]);
+        for (p, poly) in polys.iter().enumerate() {
+            for e in 0..poly.len() {
+                edges.insert(ring(poly, e), (p, e));
+            }
+        }
+        let candidates = |a: usize,
+                          polys: &[Vec<u32>],
+                          edges: &HashMap<(u32, u32), (usize, usize)>,
+                          version: &[u32],
+                          heap: &mut BinaryHeap<Cand>| {
+            for ea in 0..polys[a].len() {
+                let (u, v) = ring(&polys[a], ea);
+                let Some(&(b, eb)) = edges.get(&(v, u)) else {
+                    continue;
+                };
+                let (x, ex, y, ey) = if a < b {
+                    (a, ea, b, eb)
+                } else {
+                    (b, eb, a, ea)
+                };
+                if let Some(len) = merge_value(&mesh.verts, &polys[x], &polys[y], ex, ey, nvp) {
+                    heap.push((len, Reverse(x), Reverse(ex), y, ey, version[x], version[y]));
                 }
             }
-            let mut best: Option<(i64, usize, usize, usize, usize)> = None;
-            for (a, pa) in polys.iter().enumerate().filter(|(p, _)| alive[*p]) {
-                for ea in 0..pa.len() {
-                    let key = (pa[(ea + 1) % pa.len()], pa[ea]);
-                    let Some(&(b, eb)) = edges.get(&key) else {
-                        continue;
-                    };
-                    if b <= a {
-                        continue;
-                    }
-                    if let Some(len) = merge_value(&mesh.verts, pa, &polys[b], ea, eb, nvp)
-                        && best.is_none_or(|x| len > x.0)
-                    {
-                        best = Some((len, a, b, ea, eb));
-                    }
-                }
+        };
+        for a in 0..polys.len() {
+            candidates(a, &polys, &edges, &version, &mut heap);
+        }
+        while let Some((_, Reverse(a), Reverse(ea), b, eb, va, vb)) = heap.pop() {
+            if !(alive[a] && alive[b] && version[a] == va && version[b] == vb) {
+                continue;
             }
-            let Some((_, a, b, ea, eb)) = best else { break };
             let (pa, pb) = (&polys[a], &polys[b]);
             let (na, nb) = (pa.len(), pb.len());
             let merged: Vec<u32> = (0..na - 1)
                 .map(|i| pa[(ea + 1 + i) % na])
                 .chain((0..nb - 1).map(|i| pb[(eb + 1 + i) % nb]))
                 .collect();
+            for p in [a, b] {
+                for e in 0..polys[p].len() {
+                    edges.remove(&ring(&polys[p], e));
+                }
+            }
+            for e in 0..merged.len() {
+                edges.insert(ring(&merged, e), (a, e));
+            }
             polys[a] = merged;
             polys[b].clear();
             alive[b] = false;
+            version[a] += 1;
+            candidates(a, &polys, &edges, &version, &mut heap);
         }
     }
     RegionPolys {
