@@ -128,35 +128,35 @@
 //!
 //! ## Figures
 //!
-//! `CARGO_TARGET_DIR=/work/tgt-rel cargo bench -p navscope-voxel`, Recast
-//! demo settings (cell 0.3 m, voxel 0.2 m, standing agent 2.0 m tall,
-//! radius 0.6 m, climb 0.9 m, slope 45 degrees; the other stances keep the
-//! paper's tables), one thread, one tile, whole build from mesh to NavMesh,
-//! cold (`reuse_tiles` off: no tile taken from an earlier iteration).
-//! Criterion medians on the 2-core machine with other builds running (load
-//! average 2 to 3.5), the quietest of several runs, so they are upper
-//! bounds:
+//! `CARGO_TARGET_DIR=/work/tgt-rel nice -n 10 cargo bench -p navscope-voxel
+//! --bench voxel -- stand`: Recast demo settings (cell 0.3 m, voxel 0.2 m,
+//! standing agent 2.0 m tall, radius 0.6 m, climb 0.9 m, slope 45 degrees,
+//! region min 8 / merge 20, edge error 1.3 cells = 0.39 m, edges 12 m, 6
+//! corners per polygon, detail 6 / 1, ledge filter on; the other stances
+//! keep the paper's tables), one thread, one tile, cold, whole build from
+//! mesh to NavMesh with the detail mesh. Medians of 15 runs per stage,
+//! measured on the 2-core machine with a load average of 8 to 10 (other
+//! builds running; the same build measured 21 to 24 ms on a quieter machine
+//! before this change), so they are upper bounds, not a comparison with
+//! Recast's idle figures:
 //!
-//! | mesh | standing pass | all five passes | five, 64-cell tiles, 2 threads | Recast (C++, watershed, idle) |
-//! |---|---|---|---|---|
-//! | `nav_test.obj` | 24.4 ms | 50.3 ms | 40.9 ms | 53 ms |
-//! | `dungeon.obj` | 22.1 ms | 33.5 ms | 25.3 ms | 38 ms |
+//! | mesh, partition, passes | voxelize | flag | partition | regions | simplify | triangulate | polymesh | detail | graph | sum | nodes |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|
+//! | nav_test, watershed, stand | 20.6 | 16.3 | 10.7 | 10.7 | 1.0 | 1.2 | 1.2 | 2.1 | 0.8 | 64.8 | 507 |
+//! | nav_test, monotone, stand, no detail | 14.1 | 10.5 | 4.7 | 6.7 | 0.9 | 1.1 | 1.0 | 0.5 | 0.7 | 40.6 | 506 |
+//! | nav_test, watershed, five passes | 15.5 | 59.2 | 12.4 | 9.5 | 1.2 | 1.4 | 1.4 | 2.4 | 0.9 | 104.0 | 610 |
+//! | dungeon, watershed, stand | 20.9 | 8.4 | 3.1 | 3.2 | 0.5 | 0.7 | 0.7 | 0.9 | 0.5 | 40.0 | 295 |
+//! | dungeon, monotone, stand, no detail | 24.9 | 12.1 | 3.0 | 6.6 | 0.6 | 0.7 | 0.6 | 0.4 | 0.5 | 50.5 | 312 |
+//! | dungeon, watershed, five passes | 28.8 | 75.3 | 11.3 | 10.6 | 1.7 | 8.0 | 2.0 | 4.7 | 1.5 | 145.1 | 1125 |
 //!
-//! (The tiled build on two threads is the figure the other builds disturb
-//! most: 41 to 82 ms for `nav_test.obj` over this session's runs.) With
-//! `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every run
-//! after the first reuses all tiles.
-//!
-//! Median per stage over 15 runs (ms, standing pass / five passes):
-//! nav_test: voxelize 8.0 / 8.2, flag 3.4 / 12.1, regions 3.9 / 10.6,
-//! simplify 0.9 / 3.6, triangulate 3.7 / 7.1, graph 1.0 / 6.5 (sum 21 / 48);
-//! dungeon: voxelize 9.8 / 10.0, flag 2.7 / 9.6, regions 1.8 / 5.2,
-//! simplify 0.4 / 1.7, triangulate 2.7 / 4.5, graph 0.6 / 1.9 (sum 19 / 33).
-//! The five passes take 1.5 to 2.3 times the standing pass; most of the
-//! extra goes to the crouch and sidestep passes, which claim thin bands
-//! along every wall (the standing radius here is 0.6 m, theirs 0.4 and
-//! 0.2 m): many small regions. A later pass computes connections only near
-//! its candidates (pooled, passable spans), which gives the same flags.
+//! Criterion, same load: standing pass 68.9 ms (`nav_test.obj`) and 60.5
+//! ms (`dungeon.obj`). Recast gives 155 / 186 (nav_test) and 118 / 100
+//! (dungeon) polygons, watershed / monotone; this pipeline 507 / 506 and
+//! 295 / 312: obstacle edges are only shaved, never grown (the agent keeps
+//! its clearance), which leaves more corners than Recast's two-sided
+//! simplification, and so more polygons. With `navscope-cli bench`, pass
+//! `--set reuse_tiles=false` too, or every run after the first reuses all
+//! tiles.
 //!
 //! Primitives: voxels are drawn one `Shape::VoxelColumn` per span of a
 //! tile's core (a flagged span as the first free voxel over its floor, a solid span
