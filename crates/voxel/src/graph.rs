@@ -16,6 +16,7 @@ use std::sync::Arc;
 use glam::DVec3;
 use navscope_core::navmesh::Link;
 use navscope_core::{LinkKind, NavMesh, Stance};
+use navscope_path::stance::most_restrictive;
 use serde::Serialize;
 
 use crate::contour::Region;
@@ -407,21 +408,23 @@ fn add_swim(
 }
 
 /// The stance to hold while moving towards each node of a path, by the rule
-/// of Listing 32.2 generalised to every stance: a node's own stance, except
-/// that after a node of a non-standing stance the agent keeps that stance
-/// until it has reached a standing node's successor (it must leave the low
-/// space before it stands up, §32.3.2).
+/// of Listing 32.2 generalised to every stance (§32.3.2): towards a node the
+/// agent holds the more restrictive of that node's stance and the previous
+/// node's ([`navscope_path::stance::most_restrictive`], the order the path
+/// search uses), so it leaves a low or narrow space in that space's stance
+/// and gets up only once past it (prone to crouch stays prone for one more
+/// node, crouch to sidestep stays crouched).
 pub fn path_stances(mesh: &NavMesh, path: &[u32]) -> Vec<Stance> {
-    let mut out = Vec::with_capacity(path.len());
-    for (i, &n) in path.iter().enumerate() {
-        let own = mesh.nodes[n as usize].stance;
-        let prev = (i > 0).then(|| mesh.nodes[path[i - 1] as usize].stance);
-        out.push(match prev {
-            Some(p) if own == Stance::Stand && p != Stance::Stand => p,
-            _ => own,
-        });
-    }
-    out
+    let stance = |i: usize| mesh.nodes[path[i] as usize].stance;
+    (0..path.len())
+        .map(|i| {
+            if i == 0 {
+                stance(0)
+            } else {
+                most_restrictive(stance(i - 1), stance(i))
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -454,6 +457,22 @@ mod tests {
                 Stance::Stand
             ]
         );
+    }
+
+    #[test]
+    fn every_stance_pair_keeps_the_more_restrictive_stance_for_one_node() {
+        let rank = navscope_path::stance::restrictiveness;
+        for a in Stance::ALL {
+            for b in Stance::ALL {
+                let mut m = NavMesh::new("voxel", "");
+                for s in [a, b, b] {
+                    m.add_node(DVec3::ZERO, None, s, 0);
+                }
+                let got = path_stances(&m, &[0, 1, 2]);
+                let held = if rank(a) >= rank(b) { a } else { b };
+                assert_eq!(got, [a, held, b], "{a:?} then {b:?}");
+            }
+        }
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //! for Recast-style stages); recastnavigation was read for facts (span
 //! rasterisation by polygon clipping, chamfer distance over span links) but
 //! no code was taken from it. `spade` does the constrained Delaunay
-//! triangulation and `rayon` runs the tiles in parallel.
+//! triangulation and the detail mesh's Delaunay triangulation, `rayon` runs
+//! the tiles in parallel, and navscope-path gives the stance order.
 //!
 //! ## Stages
 //!
@@ -104,8 +105,9 @@
 //!   water, never through a wall. The link is `step-up` out of the water
 //!   onto higher ground (`step-down` back), otherwise `walk`.
 //! * **Stances along a path.** [`graph::path_stances`] applies Listing 32.2
-//!   to every stance: an agent keeps a non-standing stance while moving to the
-//!   first standing node after it.
+//!   to every stance: towards a node the agent holds the more restrictive of
+//!   that node's stance and the previous node's (navscope-path's order:
+//!   stand, sidestep, crouch, prone, swim).
 //! * **Layers partition** (Recast's `rcBuildLayerRegions`) is not
 //!   implemented; `partition` offers watershed and monotone.
 //! * **Link kinds.** Links between a crouch or prone node and a node of
