@@ -10,15 +10,20 @@ use navscope_core::level::Level;
 use navscope_core::{Artifact, NavMesh, ParamValues, StageContext, StageError};
 use serde::Serialize;
 
-use crate::contour::Region;
+use std::collections::BTreeMap;
+
+use crate::contour::{EdgeClass, Region};
+use crate::detail::RegionDetail;
 use crate::flags::PassFlags;
 use crate::graph::Graph;
 use crate::heightfield::Heightfield;
+use crate::partition::PassPartition;
+use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
 use crate::simplify::{SimplifiedRegion, simplify_region};
 use crate::stages::{
-    FlagArtifact, GraphArtifact, RegionArtifact, SimplifyArtifact, TilesArtifact,
-    TriangulateArtifact, VoxelArtifact,
+    DetailArtifact, FlagArtifact, GraphArtifact, PartitionArtifact, PolyMeshArtifact,
+    RegionArtifact, SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
 };
 use crate::tiles::{Grid, Layout};
 use crate::triangulate::{RegionMesh, triangulate};
@@ -30,20 +35,55 @@ pub struct TileBuild {
     pub heightfield: Arc<Heightfield>,
     /// Stages 3 and 7, one entry per pass.
     pub flags: Arc<Vec<PassFlags>>,
+    /// Stage `partition`, one entry per pass.
+    pub partitions: Arc<Vec<PassPartition>>,
     /// Stage 4.
     pub regions: Arc<Vec<Region>>,
     /// Stage 5, one per region.
     pub simplified: Arc<Vec<SimplifiedRegion>>,
     /// Stage 6, one per region.
     pub meshes: Arc<Vec<RegionMesh>>,
+    /// Stage `polymesh`, one per region.
+    pub polys: Arc<Vec<RegionPolys>>,
+    /// Stage `detail`, one per region.
+    pub detail: Arc<Vec<RegionDetail>>,
 }
 
-/// Simplifies every region of a tile.
+/// Simplifies every region of a tile. A region whose ring had to fall back
+/// to its exact outline keeps its portals exact, and so does the region on
+/// the other side of each, so that both still meet exactly (repeated until
+/// no new fallback appears).
 pub fn simplify_tile(regions: &[Region], grid: &Grid, s: &Settings) -> Vec<SimplifiedRegion> {
-    regions
-        .iter()
-        .map(|r| simplify_region(r, s.max_error / grid.cs, s.max_edge_len / grid.cs))
-        .collect()
+    let mut exact: BTreeMap<(usize, u32), Vec<u32>> = BTreeMap::new();
+    loop {
+        let out: Vec<SimplifiedRegion> = regions
+            .iter()
+            .map(|r| {
+                let forced = exact.get(&(r.pass, r.label)).map_or(&[][..], |v| v);
+                simplify_region(r, s.max_error / grid.cs, s.max_edge_len / grid.cs, forced)
+            })
+            .collect();
+        let mut changed = false;
+        for (r, o) in regions.iter().zip(&out) {
+            if o.fallbacks == 0 {
+                continue;
+            }
+            for class in r.rings.iter().flat_map(|ring| &ring.class) {
+                if let EdgeClass::Portal(l) = *class {
+                    for (a, b) in [(r.label, l), (l, r.label)] {
+                        let v = exact.entry((r.pass, a)).or_default();
+                        if let Err(at) = v.binary_search(&b) {
+                            v.insert(at, b);
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            return out;
+        }
+    }
 }
 
 /// Triangulates every simplified region of a tile.
@@ -102,21 +142,29 @@ pub fn build(level: &Level, params: &ParamValues) -> Result<Build, StageError> {
     let t = get::<TilesArtifact>(&done, "tiles")?;
     let v = get::<VoxelArtifact>(&done, "voxelize")?;
     let f = get::<FlagArtifact>(&done, "flag")?;
+    let pa = get::<PartitionArtifact>(&done, "partition")?;
     let r = get::<RegionArtifact>(&done, "regions")?;
     let s = get::<SimplifyArtifact>(&done, "simplify")?;
     let m = get::<TriangulateArtifact>(&done, "triangulate")?;
+    let pm = get::<PolyMeshArtifact>(&done, "polymesh")?;
+    let dt = get::<DetailArtifact>(&done, "detail")?;
     let g = get::<GraphArtifact>(&done, "graph")?;
     let tiles = (0..t.layout.tiles.len())
         .map(|i| TileBuild {
             heightfield: v.tiles[i].clone(),
             flags: f.tiles[i].clone(),
+            partitions: pa.tiles[i].clone(),
             regions: r.tiles[i].clone(),
             simplified: s.tiles[i].clone(),
             meshes: m.tiles[i].clone(),
+            polys: pm.tiles[i].clone(),
+            detail: dt.tiles[i].clone(),
         })
         .collect();
     let mut fresh = vec![false; t.layout.tiles.len()];
-    for reuse in [&v.reuse, &f.reuse, &r.reuse, &s.reuse, &m.reuse] {
+    for reuse in [
+        &v.reuse, &f.reuse, &pa.reuse, &r.reuse, &s.reuse, &m.reuse, &pm.reuse, &dt.reuse,
+    ] {
         for &i in &reuse.rebuilt {
             fresh[i] = true;
         }

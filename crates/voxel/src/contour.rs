@@ -1,7 +1,8 @@
-//! Stage 4, polygons (§32.2.3): the walkable spans of each pass (border
-//! included) are grouped into connected regions, and each region's outline
-//! is traced along the cell edges its border voxels share with the outside.
-//! Islands become separate regions; holes become extra rings.
+//! Stage 4, polygons (§32.2.3; Recast's `rcBuildContours` before
+//! simplification, the "raw contours"): the spans of each region the
+//! [`crate::partition`] stage found are grouped into connected pieces, and
+//! each piece's outline is traced along the cell edges its spans share with
+//! the outside. Islands become separate regions; holes become extra rings.
 //!
 //! A region never holds two spans of one column, so that its outline is a
 //! plan polygon: a flood fill that reaches a column it already covers (a
@@ -24,16 +25,20 @@ use serde::Serialize;
 
 use crate::flags::{DIRS, Limits, NO_LINK, PassFlags};
 use crate::heightfield::Heightfield;
+use crate::partition::{NO_REGION, PassPartition};
 use crate::tiles::Grid;
 use navscope_core::Stance;
 
 /// What lies beyond an outline edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum EdgeClass {
     /// Non-walkable space (wall, drop, too low, too steep, ...).
     Obstacle,
-    /// Walkable space of another region (any pass) or another tile.
+    /// Walkable space of another pass or another tile.
     Shared,
+    /// Another region of the same pass in the same tile (Recast's portal
+    /// between regions): the partition label beyond it.
+    Portal(u32),
 }
 
 /// A closed outline: `pts[i] -> pts[i + 1]` has class `class[i]`.
@@ -65,6 +70,9 @@ impl Ring {
 pub struct Region {
     /// Index of the pass in the enabled order.
     pub pass: usize,
+    /// Its label in the pass's partition (several regions may share one
+    /// when a partition region overlaps itself in plan).
+    pub label: u32,
     /// Its stance.
     pub stance: Stance,
     /// Walkable spans in it.
@@ -79,8 +87,14 @@ pub struct Region {
 
 const NONE: u32 = u32::MAX;
 
-/// Builds the regions of every pass of one tile.
-pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Region> {
+/// Builds the regions of every pass of one tile from its partition (one
+/// [`PassPartition`] per pass).
+pub fn regions(
+    hf: &Heightfield,
+    grid: &Grid,
+    passes: &[PassFlags],
+    parts: &[PassPartition],
+) -> Vec<Region> {
     let mut out = Vec::new();
     let ncols = hf.cols.len() - 1;
     let span_col = hf.span_columns();
@@ -88,8 +102,9 @@ pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Regio
     let mut stamp = vec![NONE; ncols];
     // The region's span in each column it covers (valid where `stamp` holds it).
     let mut col_span = vec![NONE; ncols];
-    for (k, pf) in passes.iter().enumerate() {
+    for (k, (pf, part)) in passes.iter().zip(parts).enumerate() {
         let link = &pf.links;
+        let label = &part.region;
         let mut region_of = vec![NONE; hf.spans.len()];
         let mut queue = Vec::new();
         for c in 0..ncols {
@@ -98,7 +113,7 @@ pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Regio
                 continue;
             }
             for s0 in hf.range(c) {
-                if !pf.walkable(s0) || region_of[s0] != NONE {
+                if label[s0] == NO_REGION || region_of[s0] != NONE {
                     continue;
                 }
                 let r = out.len() as u32;
@@ -118,7 +133,7 @@ pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Regio
                         let n = n as usize;
                         let nc = span_col[n] as usize;
                         let (nx, nz) = hf.cell(nc);
-                        if !pf.walkable(n)
+                        if label[n] != label[s0]
                             || region_of[n] != NONE
                             || !hf.rect.in_core(nx, nz)
                             || stamp[nc] == r
@@ -138,7 +153,7 @@ pub fn regions(hf: &Heightfield, grid: &Grid, passes: &[PassFlags]) -> Vec<Regio
                     r,
                 };
                 out.push(trace(
-                    hf, grid, passes, &limits, k, &members, &span_col, &member,
+                    hf, grid, passes, &limits, k, label, &members, &span_col, &member,
                 ));
             }
         }
@@ -169,6 +184,7 @@ fn trace(
     passes: &[PassFlags],
     limits: &[Limits],
     k: usize,
+    label: &[u32],
     members: &[usize],
     span_col: &[u32],
     member: &Member,
@@ -192,11 +208,11 @@ fn trace(
         if !w.is_nan() {
             water = Some(water.map_or(w, |o: f32| o.max(w)));
         }
-        for (dx, dz) in DIRS {
+        for (dir, (dx, dz)) in DIRS.into_iter().enumerate() {
             if member.span(hf, x + dx, z + dz).is_some() {
                 continue;
             }
-            let class = edge_class(hf, passes, limits, k, s, x + dx, z + dz);
+            let class = edge_class(hf, passes, limits, k, label, (x, z), s, dir);
             let (u, v) = (x, -z);
             let e = match (dx, dz) {
                 (0, 1) => ([u, v - 1], [u + 1, v - 1]),
@@ -273,6 +289,7 @@ fn trace(
     }
     Region {
         pass: k,
+        label: label[members[0]],
         stance: passes[k].pass.stance,
         spans: members.len() as u32,
         border_spans,
@@ -281,16 +298,20 @@ fn trace(
     }
 }
 
-/// Classes the edge from region span `s` (pass `k`) towards cell `(nx, nz)`.
+/// Classes the edge from region span `s` (pass `k`, in cell `s_cell`) in
+/// direction `DIRS[dir]`; `label` gives each span's partition label in pass `k`.
+#[allow(clippy::too_many_arguments)]
 fn edge_class(
     hf: &Heightfield,
     passes: &[PassFlags],
     limits: &[Limits],
     k: usize,
+    label: &[u32],
+    s_cell: (i32, i32),
     s: usize,
-    nx: i32,
-    nz: i32,
+    dir: usize,
 ) -> EdgeClass {
+    let (nx, nz) = (s_cell.0 + DIRS[dir].0, s_cell.1 + DIRS[dir].1);
     if !hf.rect.in_core(nx, nz) {
         return EdgeClass::Shared;
     }
@@ -298,6 +319,14 @@ fn edge_class(
         return EdgeClass::Obstacle;
     };
     let f = hf.spans[s].floor as i32;
+    // The pass's own connection first: a portal to another of its regions.
+    let l = passes[k].links.get(4 * s + dir).copied().unwrap_or(NO_LINK);
+    if l != NO_LINK {
+        let other = label[l as usize];
+        if other != NO_REGION && other != label[s] {
+            return EdgeClass::Portal(other);
+        }
+    }
     for n in hf.range(nc) {
         let nf = hf.spans[n].floor as i32;
         for (j, p) in passes.iter().enumerate() {
@@ -310,16 +339,25 @@ fn edge_class(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::flags::tests::build;
     use crate::heightfield::tests::boxes;
+    use crate::partition::partition_tile;
+    use crate::settings::{Settings, specs};
+    use navscope_core::ParamValues;
+
+    /// The regions of a tile under the default partition settings.
+    pub(crate) fn regions_of(hf: &Heightfield, g: &Grid, f: &[PassFlags]) -> Vec<Region> {
+        let s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
+        regions(hf, g, f, &partition_tile(hf, f, s.partition))
+    }
 
     #[test]
     fn a_platform_gives_one_ccw_ring_with_obstacle_edges() {
         let m = boxes(&[([0., -0.1, 0.], [4., 0., 4.])]);
         let (g, hf, f) = build(&m, "stand");
-        let r = regions(&hf, &g, &f);
+        let r = regions_of(&hf, &g, &f);
         assert_eq!(r.len(), 1);
         assert_eq!(r[0].rings.len(), 1);
         let ring = &r[0].rings[0];
@@ -334,8 +372,14 @@ mod tests {
             ([0., -0.1, 0.], [6., 0., 6.]),
             ([2.7, 0., 2.7], [3.3, 3., 3.3]),
         ]);
-        let (g, hf, f) = build(&m, "stand,sidestep");
-        let r = regions(&hf, &g, &f);
+        let (g, hf, f) = crate::flags::tests::build_with(&m, "stand,sidestep", false);
+        // Every region merged into one per connected area.
+        let one = crate::partition::PartitionParams {
+            kind: crate::partition::Partition::Watershed,
+            min_area: 0,
+            merge_area: u32::MAX,
+        };
+        let r = regions(&hf, &g, &f, &partition_tile(&hf, &f, one));
         let stand: Vec<_> = r.iter().filter(|r| r.stance == Stance::Stand).collect();
         assert_eq!(stand.len(), 1);
         assert_eq!(stand[0].rings.len(), 2);

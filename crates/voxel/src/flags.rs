@@ -8,7 +8,8 @@
 //!
 //! 1. A span is *passable* when its surface slope is at most maxSlopeRad, the
 //!    free space above it is at least `h` and its water depth lies in
-//!    `[minWaterDepth, maxWaterDepth]`.
+//!    `[minWaterDepth, maxWaterDepth]`, with Recast's low-hanging-obstacle,
+//!    ledge and low-height filters as switched on ([`crate::filters`]).
 //! 2. A span *connects* to a span of a side neighbour column when their
 //!    floors differ by at most maxStepHeight and their open intervals share
 //!    at least `h` (step height decides which neighbouring spans connect).
@@ -19,12 +20,15 @@
 //!    border. Obstacles are non-passable spans and, one cell beyond a span,
 //!    every side without a connection (a wall or a drop).
 //! 4. A pooled, passable span whose centre is at least `r` from every
-//!    obstacle face is walkable; walkable with a side neighbour that is not
+//!    obstacle face is walkable, unless the band rule ([`crate::bands`])
+//!    returns its connected area to the pool; walkable with a side neighbour that is not
 //!    walkable in this pass (or not connected) is border; the rest of the
 //!    pool is non-walkable and goes on to the next pass.
 
 use serde::Serialize;
 
+use crate::bands::{BandRule, drop_bands};
+use crate::filters::{Filters, passable};
 use crate::heightfield::{Heightfield, OPEN};
 use crate::settings::Pass;
 use crate::tiles::Grid;
@@ -164,38 +168,39 @@ const DIAG: u16 = 17;
 /// sqrt(12^2 + 5^2) / 13, is exactly 1) and falls short by at most 7.7%.
 pub const UNIT: f64 = 13.0;
 
-/// Runs every pass over one tile, in order, recycling non-walkable spans.
-pub fn flag_tile(hf: &Heightfield, grid: &Grid, passes: &[Pass]) -> Vec<PassFlags> {
-    flag_tile_with(hf, grid, passes, true)
+/// Runs every pass over one tile, in order, recycling non-walkable spans;
+/// `filters` are Recast's span filters ([`crate::filters`]), `bands` the
+/// rule that returns a later pass's wall bands to the pool ([`crate::bands`],
+/// none: keep everything).
+pub fn flag_tile(
+    hf: &Heightfield,
+    grid: &Grid,
+    passes: &[Pass],
+    filters: Filters,
+    bands: Option<BandRule>,
+) -> Vec<PassFlags> {
+    flag_tile_with(hf, grid, passes, filters, bands, true)
 }
 
 /// [`flag_tile`], optionally computing connections everywhere instead of
 /// only near candidates (the same flags, for tests).
-fn flag_tile_with(hf: &Heightfield, grid: &Grid, passes: &[Pass], masked: bool) -> Vec<PassFlags> {
+fn flag_tile_with(
+    hf: &Heightfield,
+    grid: &Grid,
+    passes: &[Pass],
+    filters: Filters,
+    bands: Option<BandRule>,
+    masked: bool,
+) -> Vec<PassFlags> {
     let n = hf.spans.len();
     let mut pool = vec![true; n];
+    // Spans the band rule dropped from an earlier pass.
+    let mut banded = vec![false; n];
     let mut out: Vec<PassFlags> = Vec::with_capacity(passes.len());
     for pass in passes {
         let lim = Limits::of(pass, grid);
         let a = pass.agent;
-        // slope <= max  <=>  ny >= cos(max) for max below pi; beyond, any slope.
-        let min_ny = if a.max_slope_rad >= std::f64::consts::PI {
-            f32::NEG_INFINITY
-        } else {
-            (a.max_slope_rad.cos() - 1e-7) as f32
-        };
-        let passable: Vec<bool> = hf
-            .spans
-            .iter()
-            .map(|s| {
-                let clear = s.ceil == OPEN || (s.ceil - s.floor) as u32 >= lim.height;
-                let depth = s.depth(grid);
-                s.ny >= min_ny
-                    && clear
-                    && depth >= a.min_water - 1e-9
-                    && depth <= a.max_water + 1e-9
-            })
-            .collect();
+        let passable = passable(hf, grid, pass, filters);
         // A pass with no candidate in its pool (swim on a dry level) is done.
         if !(0..n).any(|s| pool[s] && passable[s]) {
             let flags = pool
@@ -220,9 +225,32 @@ fn flag_tile_with(hf: &Heightfield, grid: &Grid, passes: &[Pass], masked: bool) 
         let mask = near_columns(hf, |s| pool[s] && passable[s], reach);
         let link = std::sync::Arc::new(links(hf, lim, masked.then_some(mask.as_slice())));
         let dist = distances(hf, &link, &passable);
-        let walk: Vec<bool> = (0..n)
+        let mut walk: Vec<bool> = (0..n)
             .map(|s| pool[s] && passable[s] && dist[s] >= threshold)
             .collect();
+        if let Some(keep) = bands.filter(|_| !out.is_empty()) {
+            // The earlier passes that claimed anything here.
+            let reach = keep.distance.unwrap_or_else(|| {
+                out.iter()
+                    .filter(|p| p.flags.iter().any(|&f| f >= WALKABLE))
+                    .map(|p| p.pass.agent.radius)
+                    .fold(0.0, f64::max)
+            });
+            let before = walk.clone();
+            drop_bands(
+                hf,
+                *pass,
+                keep.partition,
+                &out,
+                (&pool, &banded),
+                &link,
+                &mut walk,
+                reach / grid.cs,
+            );
+            for s in 0..n {
+                banded[s] |= before[s] && !walk[s];
+            }
+        }
         let flags: Vec<u8> = (0..n)
             .map(|s| {
                 if !pool[s] {
@@ -275,8 +303,15 @@ pub fn distances(hf: &Heightfield, link: &[u32], passable: &[bool]) -> Vec<u16> 
             }
         })
         .collect();
+    chamfer(hf, link, &mut dist);
+    dist
+}
+
+/// Runs the two 12/17 chamfer sweeps over connections on `dist` (seeds hold
+/// their distance, every other span `u16::MAX`).
+pub fn chamfer(hf: &Heightfield, link: &[u32], dist: &mut [u16]) {
     let ncols = hf.cols.len() - 1;
-    let relax = |dist: &mut Vec<u16>, s: usize, d1: usize, d2: usize| {
+    let relax = |dist: &mut [u16], s: usize, d1: usize, d2: usize| {
         let l = link[4 * s + d1];
         if l == NO_LINK {
             return;
@@ -297,18 +332,17 @@ pub fn distances(hf: &Heightfield, link: &[u32], passable: &[bool]) -> Vec<u16> 
     // Forward: -x (dir 0) then -z (dir 3); -z then +x (dir 2).
     for c in 0..ncols {
         for s in hf.range(c) {
-            relax(&mut dist, s, 0, 3);
-            relax(&mut dist, s, 3, 2);
+            relax(dist, s, 0, 3);
+            relax(dist, s, 3, 2);
         }
     }
     // Backward: +x then +z (dir 1); +z then -x.
     for c in (0..ncols).rev() {
         for s in hf.range(c).rev() {
-            relax(&mut dist, s, 2, 1);
-            relax(&mut dist, s, 1, 0);
+            relax(dist, s, 2, 1);
+            relax(dist, s, 1, 0);
         }
     }
-    dist
 }
 
 #[cfg(test)]
@@ -321,6 +355,15 @@ pub(crate) mod tests {
     use navscope_core::{ParamValues, Stance};
 
     pub(crate) fn build(m: &TriMesh, passes: &str) -> (Grid, Heightfield, Vec<PassFlags>) {
+        build_with(m, passes, true)
+    }
+
+    /// [`build`] with the wall-band rule on or off.
+    pub(crate) fn build_with(
+        m: &TriMesh,
+        passes: &str,
+        bands: bool,
+    ) -> (Grid, Heightfield, Vec<PassFlags>) {
         let sp = specs();
         let mut v = ParamValues::defaults(&sp);
         v.set(
@@ -331,9 +374,12 @@ pub(crate) mod tests {
         .unwrap();
         let mut s = Settings::from_params(&v).unwrap();
         s.tile_size = 0;
+        if !bands {
+            s.bands = None;
+        }
         let l = layout(m, &[], &s).unwrap();
         let hf = voxelize(m, &l.tiles[0], &l.grid, None).unwrap();
-        let f = flag_tile(&hf, &l.grid, &s.passes);
+        let f = flag_tile(&hf, &l.grid, &s.passes, s.filters, s.bands);
         (l.grid, hf, f)
     }
 
@@ -357,7 +403,7 @@ pub(crate) mod tests {
     #[test]
     fn recycled_passes_never_reflag_claimed_space_and_sidestep_takes_the_band() {
         let m = crate::heightfield::tests::boxes(&[([0., -0.1, 0.], [4., 0., 4.])]);
-        let (_, hf, f) = build(&m, "stand,sidestep");
+        let (_, hf, f) = build_with(&m, "stand,sidestep", false);
         assert_eq!(f[1].pass.stance, Stance::Sidestep);
         let row: Vec<u8> = (0..40).map(|x| flag_at(&hf, &f[1], x, 20)).collect();
         // Sidestep (r = 0.2 m) claims cells 2 and 3 (centres 0.25 and 0.35 m from the edge).
@@ -414,8 +460,8 @@ pub(crate) mod tests {
             s.tile_size = 0;
             let l = layout(&level.mesh, &level.water, &s).unwrap();
             let hf = voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
-            let a = flag_tile_with(&hf, &l.grid, &s.passes, true);
-            let b = flag_tile_with(&hf, &l.grid, &s.passes, false);
+            let a = flag_tile_with(&hf, &l.grid, &s.passes, s.filters, s.bands, true);
+            let b = flag_tile_with(&hf, &l.grid, &s.passes, s.filters, s.bands, false);
             for (x, y) in a.iter().zip(&b) {
                 assert_eq!(x.flags, y.flags, "{:?}", x.pass.stance);
             }

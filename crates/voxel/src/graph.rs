@@ -1,6 +1,7 @@
 //! Stage 8, the node graph (§32.2.5 steps 3 and 4, §32.3.2, §32.4.2): one
-//! node per triangle at its centre, carrying its pass's stance, and links
-//! between triangles that share an edge: inside a region (a common edge),
+//! node per convex polygon of the `polymesh` stage at the mean of its
+//! corners, carrying its pass's stance and its triangles as detail, and
+//! links between polygons that share an edge: inside a region (a common edge),
 //! and across regions, passes and tiles (collinear overlapping outline edges
 //! on one grid line, facing each other, at heights one of the two stances
 //! can step between). Swim nodes, and the portals between two swim nodes,
@@ -15,10 +16,13 @@ use std::sync::Arc;
 use glam::DVec3;
 use navscope_core::navmesh::Link;
 use navscope_core::{LinkKind, NavMesh, Stance};
+use navscope_path::stance::most_restrictive;
 use serde::Serialize;
 
 use crate::contour::Region;
+use crate::detail::RegionDetail;
 use crate::heightfield::Heightfield;
+use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
 use crate::swim::{NodeInfo, swim_links};
 use crate::tiles::Grid;
@@ -102,40 +106,58 @@ fn height_at(e: &BoundaryEdge, x: f64) -> f64 {
     e.h[0] as f64 + (e.h[1] - e.h[0]) as f64 * t
 }
 
-/// Builds the NavMesh of every tile's region meshes, in tile and region
+/// One tile's regions with what the later stages made of them, one entry
+/// per region in each slice.
+pub struct TileParts<'a> {
+    /// Stage `regions`.
+    pub regions: &'a [Region],
+    /// Stage `triangulate`.
+    pub meshes: &'a [RegionMesh],
+    /// Stage `polymesh`.
+    pub polys: &'a [RegionPolys],
+    /// Stage `detail`.
+    pub detail: &'a [RegionDetail],
+}
+
+/// Builds the NavMesh of every tile's region polygons, in tile and region
 /// order; `heightfields` (per tile) are the voxels the swim links cross.
 pub fn build_graph(
     grid: &Grid,
     settings: &Settings,
-    tiles: &[(&[Region], &[RegionMesh])],
+    tiles: &[TileParts],
     heightfields: &[Arc<Heightfield>],
 ) -> Graph {
     let mut nav = NavMesh::new("voxel", "");
     let mut link_class = Vec::new();
     let mut node_region = Vec::new();
     let mut info: Vec<NodeInfo> = Vec::new();
-    // Outline edges of swim triangles: (node, edge).
+    // Outline edges of swim polygons: (node, edge).
     let mut swim_outline: Vec<(u32, u8)> = Vec::new();
     let mut boundary: Vec<BoundaryEdge> = Vec::new();
+    // Slanted outline edges by (tile, lower end, upper end): (node, region, segment).
+    #[allow(clippy::type_complexity)]
+    let mut slanted: BTreeMap<(u32, [i32; 2], [i32; 2]), Vec<(u32, u32, [DVec3; 2])>> =
+        BTreeMap::new();
     let world = |p: [i32; 2], h: f32| grid.corner(p[0], -p[1], h as f64);
-    for (ti, (regions, meshes)) in tiles.iter().enumerate() {
-        for (ri, (region, mesh)) in regions.iter().zip(meshes.iter()).enumerate() {
+    for (ti, parts) in tiles.iter().enumerate() {
+        let all =
+            (parts.regions.iter().zip(parts.meshes)).zip(parts.polys.iter().zip(parts.detail));
+        for (ri, ((region, mesh), (polys, detail))) in all.enumerate() {
             let first = nav.nodes.len() as u32;
             let step = settings
                 .passes
                 .get(region.pass)
                 .map_or(0.0, |p| p.agent.max_step) as f32
                 + grid.ch as f32;
-            for t in &mesh.tris {
-                let poly: Vec<DVec3> = t
-                    .iter()
-                    .map(|&i| world(mesh.verts[i as usize], mesh.heights[i as usize]))
-                    .collect();
-                let mut c = (poly[0] + poly[1] + poly[2]) / 3.0;
+            let at = |i: u32| world(mesh.verts[i as usize], mesh.heights[i as usize]);
+            for (poly, detail) in polys.polys.iter().zip(&detail.polys) {
+                let pts: Vec<DVec3> = poly.iter().map(|&i| at(i)).collect();
+                let mut c = pts.iter().sum::<DVec3>() / pts.len() as f64;
                 if let (Stance::Swim, Some(w)) = (region.stance, region.water) {
                     c.y = c.y.max(w as f64);
                 }
-                nav.add_node(c, Some(poly), region.stance, 0);
+                let id = nav.add_node(c, Some(pts), region.stance, 0);
+                nav.nodes[id as usize].detail = Some(detail.clone());
                 node_region.push((ti as u32, ri as u32));
                 info.push(NodeInfo {
                     pass: region.pass,
@@ -144,9 +166,9 @@ pub fn build_graph(
             }
             // Shared edges inside the region.
             let mut edges: BTreeMap<(u32, u32), Vec<(u32, usize)>> = BTreeMap::new();
-            for (k, t) in mesh.tris.iter().enumerate() {
-                for e in 0..3 {
-                    let (a, b) = (t[e], t[(e + 1) % 3]);
+            for (k, poly) in polys.polys.iter().enumerate() {
+                for e in 0..poly.len() {
+                    let (a, b) = (poly[e], poly[(e + 1) % poly.len()]);
                     edges
                         .entry((a.min(b), a.max(b)))
                         .or_default()
@@ -156,10 +178,7 @@ pub fn build_graph(
             for ((a, b), list) in &edges {
                 if list.len() == 2 {
                     let (n0, n1) = (list[0].0, list[1].0);
-                    let seg = [
-                        world(mesh.verts[*a as usize], mesh.heights[*a as usize]),
-                        world(mesh.verts[*b as usize], mesh.heights[*b as usize]),
-                    ];
+                    let seg = [at(*a), at(*b)];
                     let cost = nav.nodes[n0 as usize]
                         .position
                         .distance(nav.nodes[n1 as usize].position);
@@ -170,14 +189,24 @@ pub fn build_graph(
                     if region.stance == Stance::Swim {
                         swim_outline.push((node, e as u8));
                     }
-                    let t = mesh.tris[(node - first) as usize];
-                    let (ia, ib) = (t[e] as usize, t[(e + 1) % 3] as usize);
+                    let poly = &polys.polys[(node - first) as usize];
+                    let (ia, ib) = (poly[e] as usize, poly[(e + 1) % poly.len()] as usize);
                     let (pa, pb) = (mesh.verts[ia], mesh.verts[ib]);
                     let (axis, coord, la, lb) = if pa[0] == pb[0] {
                         (0u8, pa[0], pa[1], pb[1])
                     } else if pa[1] == pb[1] {
                         (1u8, pa[1], pa[0], pb[0])
                     } else {
+                        // A simplified portal: the region beyond has the
+                        // same edge the other way.
+                        slanted
+                            .entry((ti as u32, pa.min(pb), pa.max(pb)))
+                            .or_default()
+                            .push((
+                                node,
+                                ri as u32,
+                                [at(poly[e]), at(poly[(e + 1) % poly.len()])],
+                            ));
                         continue;
                     };
                     let (ha, hb) = (mesh.heights[ia], mesh.heights[ib]);
@@ -202,6 +231,19 @@ pub fn build_graph(
                     });
                 }
             }
+        }
+    }
+    // Slanted portals: the same edge in two regions of one tile.
+    for list in slanted.values() {
+        if let [(n0, r0, seg), (n1, r1, _)] = list[..]
+            && r0 != r1
+        {
+            let cost = nav.nodes[n0 as usize]
+                .position
+                .distance(nav.nodes[n1 as usize].position);
+            let kind = link_kind(nav.nodes[n0 as usize].stance, nav.nodes[n1 as usize].stance);
+            nav.add_two_way(n0, n1, kind, cost, Some(seg));
+            link_class.extend([LinkClass::Regions; 2]);
         }
     }
     // Facing, overlapping outline edges on one grid line.
@@ -366,21 +408,23 @@ fn add_swim(
 }
 
 /// The stance to hold while moving towards each node of a path, by the rule
-/// of Listing 32.2 generalised to every stance: a node's own stance, except
-/// that after a node of a non-standing stance the agent keeps that stance
-/// until it has reached a standing node's successor (it must leave the low
-/// space before it stands up, §32.3.2).
+/// of Listing 32.2 generalised to every stance (§32.3.2): towards a node the
+/// agent holds the more restrictive of that node's stance and the previous
+/// node's ([`navscope_path::stance::most_restrictive`], the order the path
+/// search uses), so it leaves a low or narrow space in that space's stance
+/// and gets up only once past it (prone to crouch stays prone for one more
+/// node, crouch to sidestep stays crouched).
 pub fn path_stances(mesh: &NavMesh, path: &[u32]) -> Vec<Stance> {
-    let mut out = Vec::with_capacity(path.len());
-    for (i, &n) in path.iter().enumerate() {
-        let own = mesh.nodes[n as usize].stance;
-        let prev = (i > 0).then(|| mesh.nodes[path[i - 1] as usize].stance);
-        out.push(match prev {
-            Some(p) if own == Stance::Stand && p != Stance::Stand => p,
-            _ => own,
-        });
-    }
-    out
+    let stance = |i: usize| mesh.nodes[path[i] as usize].stance;
+    (0..path.len())
+        .map(|i| {
+            if i == 0 {
+                stance(0)
+            } else {
+                most_restrictive(stance(i - 1), stance(i))
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -413,6 +457,22 @@ mod tests {
                 Stance::Stand
             ]
         );
+    }
+
+    #[test]
+    fn every_stance_pair_keeps_the_more_restrictive_stance_for_one_node() {
+        let rank = navscope_path::stance::restrictiveness;
+        for a in Stance::ALL {
+            for b in Stance::ALL {
+                let mut m = NavMesh::new("voxel", "");
+                for s in [a, b, b] {
+                    m.add_node(DVec3::ZERO, None, s, 0);
+                }
+                let got = path_stances(&m, &[0, 1, 2]);
+                let held = if rank(a) >= rank(b) { a } else { b };
+                assert_eq!(got, [a, held, b], "{a:?} then {b:?}");
+            }
+        }
     }
 
     #[test]

@@ -11,19 +11,23 @@
 //! for Recast-style stages); recastnavigation was read for facts (span
 //! rasterisation by polygon clipping, chamfer distance over span links) but
 //! no code was taken from it. `spade` does the constrained Delaunay
-//! triangulation and `rayon` runs the tiles in parallel.
+//! triangulation and the detail mesh's Delaunay triangulation, `rayon` runs
+//! the tiles in parallel, and navscope-path gives the stance order.
 //!
 //! ## Stages
 //!
-//! | id | paper | what it publishes |
+//! | id | paper / Recast | what it publishes |
 //! |---|---|---|
 //! | `tiles` | §32.2.5 step 1 | grid, tiles with their overlap (`tile`, `tile/overlap`) |
-//! | `voxelize` | §32.2.2 | solid spans (`voxel/solid`) and water (`voxel/water`) |
-//! | `flag` | §32.2.3, §32.3, §32.4 | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable`; from the next pass on, what a pass claimed as `voxel/claimed/<stance>` |
-//! | `regions` | §32.2.3 | connected areas and exact outlines (`contour/<stance>`, `contour/<stance>/hole`) |
-//! | `simplify` | §32.2.4 | simplified outlines (`polygon/<stance>`) |
+//! | `voxelize` | §32.2.2; `rcRasterizeTriangles` | solid spans (`voxel/solid`) and water (`voxel/water`) |
+//! | `flag` | §32.2.3, §32.3, §32.4; `rcFilter*`, `rcErodeWalkableArea` | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable`; from the next pass on, what a pass claimed as `voxel/claimed/<stance>`. Recast's span filters ([`filters`]) and the wall-band rule of the recycled passes ([`bands`]) run here |
+//! | `partition` | `rcBuildDistanceField`, `rcBuildRegions` / `rcBuildRegionsMonotone` | per pass: the distance field (`voxel/distance`, value 0 to 1) and the regions (`voxel/region`, value = region id) after the min / merge region area filters ([`partition`]) |
+//! | `regions` | §32.2.3; `rcBuildContours` (raw) | each region's exact outline (`contour/<stance>`, `contour/<stance>/hole`) |
+//! | `simplify` | §32.2.4; `rcBuildContours` (simplified) | simplified outlines (`polygon/<stance>`) |
 //! | `triangulate` | §32.2.4 | triangles (`triangle/<stance>`) |
-//! | `graph` | §32.2.5, §32.3.2, §32.4.2 | nodes (`node/<stance>`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh |
+//! | `polymesh` | `rcBuildPolyMesh` | convex polygons of at most `max_verts_per_poly` corners (`polymesh/<stance>`) ([`polymesh`]) |
+//! | `detail` | `rcBuildPolyMeshDetail` | height detail triangles per polygon (`detail/<stance>`) ([`detail`]) |
+//! | `graph` | §32.2.5, §32.3.2, §32.4.2 | one node per polygon (`node/<stance>`, its detail triangles in the NavMesh's `detail`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh |
 //!
 //! Stage 9 of the issue, local rebuild, happens inside the per-tile stages
 //! (`voxelize` to `triangulate`), so navscope-core's `Runner` (the app, the
@@ -69,8 +73,18 @@
 //!   against obstacles are simplified, shaving interior space only. Rings
 //!   that would cross or cut off another ring fall back to the exact outline.
 //! * **Heights.** An outline vertex takes the highest floor of its region's
-//!   cells around that corner; triangles keep the vertices' heights (there is
-//!   no detail mesh, so a triangle over stairs is a ramp).
+//!   cells around that corner; the detail stage samples the voxel surface
+//!   inside each polygon so the NavMesh's `detail` triangles follow it.
+//! * **Regions and portals.** Regions are Recast's (watershed or monotone,
+//!   [`partition`]); edges between two regions of one pass are Recast's
+//!   portals, simplified alike from both sides so they still meet exactly
+//!   ([`simplify`]). Obstacle edges are still only shaved (never grown, so
+//!   the agent keeps its clearance), which leaves more polygon corners than
+//!   Recast's two-sided simplification.
+//! * **Recycled passes without wall bands.** See [`bands`]: a later pass's
+//!   region is kept only if it reaches a place no earlier pass reaches,
+//!   joins earlier areas that were apart, or reaches farther than the
+//!   earlier passes' radius from them; otherwise it goes back to the pool.
 //! * **Swim.** Water depth is the water surface over the span's floor; swim
 //!   nodes and the portals between swim nodes are lifted to the water
 //!   surface, their polygons stay on the floor (§32.4.2). A swim area ends a
@@ -91,8 +105,11 @@
 //!   water, never through a wall. The link is `step-up` out of the water
 //!   onto higher ground (`step-down` back), otherwise `walk`.
 //! * **Stances along a path.** [`graph::path_stances`] applies Listing 32.2
-//!   to every stance: an agent keeps a non-standing stance while moving to the
-//!   first standing node after it.
+//!   to every stance: towards a node the agent holds the more restrictive of
+//!   that node's stance and the previous node's (navscope-path's order:
+//!   stand, sidestep, crouch, prone, swim).
+//! * **Layers partition** (Recast's `rcBuildLayerRegions`) is not
+//!   implemented; `partition` offers watershed and monotone.
 //! * **Link kinds.** Links between a crouch or prone node and a node of
 //!   another stance are `crouch`; all others are `walk`. Costs are centre
 //!   distances; stance costs (§32.5) belong to the search.
@@ -113,35 +130,35 @@
 //!
 //! ## Figures
 //!
-//! `CARGO_TARGET_DIR=/work/tgt-rel cargo bench -p navscope-voxel`, Recast
-//! demo settings (cell 0.3 m, voxel 0.2 m, standing agent 2.0 m tall,
-//! radius 0.6 m, climb 0.9 m, slope 45 degrees; the other stances keep the
-//! paper's tables), one thread, one tile, whole build from mesh to NavMesh,
-//! cold (`reuse_tiles` off: no tile taken from an earlier iteration).
-//! Criterion medians on the 2-core machine with other builds running (load
-//! average 2 to 3.5), the quietest of several runs, so they are upper
-//! bounds:
+//! `CARGO_TARGET_DIR=/work/tgt-rel nice -n 10 cargo bench -p navscope-voxel
+//! --bench voxel -- stand`: Recast demo settings (cell 0.3 m, voxel 0.2 m,
+//! standing agent 2.0 m tall, radius 0.6 m, climb 0.9 m, slope 45 degrees,
+//! region min 8 / merge 20, edge error 1.3 cells = 0.39 m, edges 12 m, 6
+//! corners per polygon, detail 6 / 1, ledge filter on; the other stances
+//! keep the paper's tables), one thread, one tile, cold, whole build from
+//! mesh to NavMesh with the detail mesh. Medians of 15 runs per stage,
+//! measured on the 2-core machine with a load average of 8 to 10 (other
+//! builds running; the same build measured 21 to 24 ms on a quieter machine
+//! before this change), so they are upper bounds, not a comparison with
+//! Recast's idle figures:
 //!
-//! | mesh | standing pass | all five passes | five, 64-cell tiles, 2 threads | Recast (C++, watershed, idle) |
-//! |---|---|---|---|---|
-//! | `nav_test.obj` | 24.4 ms | 50.3 ms | 40.9 ms | 53 ms |
-//! | `dungeon.obj` | 22.1 ms | 33.5 ms | 25.3 ms | 38 ms |
+//! | mesh, partition, passes | voxelize | flag | partition | regions | simplify | triangulate | polymesh | detail | graph | sum | nodes |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|
+//! | nav_test, watershed, stand | 20.6 | 16.3 | 10.7 | 10.7 | 1.0 | 1.2 | 1.2 | 2.1 | 0.8 | 64.8 | 507 |
+//! | nav_test, monotone, stand, no detail | 14.1 | 10.5 | 4.7 | 6.7 | 0.9 | 1.1 | 1.0 | 0.5 | 0.7 | 40.6 | 506 |
+//! | nav_test, watershed, five passes | 15.5 | 59.2 | 12.4 | 9.5 | 1.2 | 1.4 | 1.4 | 2.4 | 0.9 | 104.0 | 610 |
+//! | dungeon, watershed, stand | 20.9 | 8.4 | 3.1 | 3.2 | 0.5 | 0.7 | 0.7 | 0.9 | 0.5 | 40.0 | 295 |
+//! | dungeon, monotone, stand, no detail | 24.9 | 12.1 | 3.0 | 6.6 | 0.6 | 0.7 | 0.6 | 0.4 | 0.5 | 50.5 | 312 |
+//! | dungeon, watershed, five passes | 28.8 | 75.3 | 11.3 | 10.6 | 1.7 | 8.0 | 2.0 | 4.7 | 1.5 | 145.1 | 1125 |
 //!
-//! (The tiled build on two threads is the figure the other builds disturb
-//! most: 41 to 82 ms for `nav_test.obj` over this session's runs.) With
-//! `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every run
-//! after the first reuses all tiles.
-//!
-//! Median per stage over 15 runs (ms, standing pass / five passes):
-//! nav_test: voxelize 8.0 / 8.2, flag 3.4 / 12.1, regions 3.9 / 10.6,
-//! simplify 0.9 / 3.6, triangulate 3.7 / 7.1, graph 1.0 / 6.5 (sum 21 / 48);
-//! dungeon: voxelize 9.8 / 10.0, flag 2.7 / 9.6, regions 1.8 / 5.2,
-//! simplify 0.4 / 1.7, triangulate 2.7 / 4.5, graph 0.6 / 1.9 (sum 19 / 33).
-//! The five passes take 1.5 to 2.3 times the standing pass; most of the
-//! extra goes to the crouch and sidestep passes, which claim thin bands
-//! along every wall (the standing radius here is 0.6 m, theirs 0.4 and
-//! 0.2 m): many small regions. A later pass computes connections only near
-//! its candidates (pooled, passable spans), which gives the same flags.
+//! Criterion, same load: standing pass 68.9 ms (`nav_test.obj`) and 60.5
+//! ms (`dungeon.obj`). Recast gives 155 / 186 (nav_test) and 118 / 100
+//! (dungeon) polygons, watershed / monotone; this pipeline 507 / 506 and
+//! 295 / 312: obstacle edges are only shaved, never grown (the agent keeps
+//! its clearance), which leaves more corners than Recast's two-sided
+//! simplification, and so more polygons. With `navscope-cli bench`, pass
+//! `--set reuse_tiles=false` too, or every run after the first reuses all
+//! tiles.
 //!
 //! Primitives: voxels are drawn one `Shape::VoxelColumn` per span of a
 //! tile's core (a flagged span as the first free voxel over its floor, a solid span
@@ -153,11 +170,16 @@
 
 #![warn(missing_docs)]
 
+pub mod bands;
 pub mod build;
 pub mod contour;
+pub mod detail;
+pub mod filters;
 pub mod flags;
 pub mod graph;
 pub mod heightfield;
+pub mod partition;
+pub mod polymesh;
 pub mod samples;
 pub mod settings;
 pub mod simplify;
@@ -212,10 +234,17 @@ pub fn pipeline() -> Pipeline {
             reads::FLAG,
         ),
         info(
+            "partition",
+            "Distance field and regions",
+            "Each pass's walkable voxels get their distance to the edge of the walkable area (Recast's distance field), and are cut into regions: by watershed over that field or by monotone row sweeps. Regions too small are removed and small ones merged into a neighbour (Recast's min and merge region area).",
+            "Recast rcBuildDistanceField, rcBuildRegions / rcBuildRegionsMonotone; Kirst §32.2.3",
+            reads::PARTITION,
+        ),
+        info(
             "regions",
             "Polygons",
-            "Connected walkable voxels of one pass form a region; its outline is traced along its border voxels. Islands are separate regions, holes extra rings.",
-            "Kirst §32.2.3",
+            "The voxels of each region form polygons; each outline is traced along the region's border voxels (Recast's raw contours). Islands are separate regions, holes extra rings.",
+            "Kirst §32.2.3; Recast rcBuildContours (raw)",
             &[],
         ),
         info(
@@ -231,6 +260,20 @@ pub fn pipeline() -> Pipeline {
             "Each simplified polygon, with its holes, is triangulated by a constrained Delaunay triangulation; the triangles carry their pass's stance.",
             "Kirst §32.2.4, §32.3.1",
             &[],
+        ),
+        info(
+            "polymesh",
+            "Polygon mesh",
+            "The triangles of each region are merged into convex polygons of at most 'max verts per poly' corners, longest shared edge first; these polygons are the navmesh's nodes.",
+            "Recast rcBuildPolyMesh",
+            reads::POLYMESH,
+        ),
+        info(
+            "detail",
+            "Detail mesh",
+            "The surface height inside each polygon: samples along its edges and on a grid inside it take the height of the voxels under them, and the ones farther than the error bound from the surface so far are added to a Delaunay triangulation.",
+            "Recast rcBuildPolyMeshDetail",
+            reads::DETAIL,
         ),
         info(
             "graph",

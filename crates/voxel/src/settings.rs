@@ -6,6 +6,11 @@ use navscope_core::params::{ParamSpec, ParamValues};
 use navscope_core::{StageError, Stance};
 use serde::Serialize;
 
+use crate::bands::BandRule;
+use crate::detail::DetailParams;
+use crate::filters::Filters;
+use crate::partition::{Partition, PartitionParams};
+
 /// The agent-driven parameters of Listing 32.1 for one stance.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct AgentParams {
@@ -135,6 +140,94 @@ pub fn specs() -> Vec<ParamSpec> {
             0.1,
             "Longest outline edge after simplification.",
         ),
+        ParamSpec::bool(
+            "filter_low_hanging_obstacles",
+            "Low hanging obstacles",
+            true,
+            "A span too steep to walk on is walkable when the walkable span below it is at most a step lower: kerbs, stair nosings (Recast's Low Hanging Obstacles filter, rcFilterLowHangingWalkableObstacles).",
+        ),
+        ParamSpec::bool(
+            "filter_ledge_spans",
+            "Ledge spans",
+            false,
+            "A span next to a drop deeper than a step, or among neighbours whose floors differ by more than a step, is not walkable (Recast's Ledge Spans filter, rcFilterLedgeSpans). Off by default: the radius is already kept from every drop (a missing connection is an obstacle), and the filter takes one more cell; on as in Recast for comparisons.",
+        ),
+        ParamSpec::bool(
+            "filter_walkable_low_height_spans",
+            "Walkable low height spans",
+            true,
+            "A span with less free space above it than the agent is tall is not walkable (Recast's Walkable Low Height Spans filter, rcFilterWalkableLowHeightSpans).",
+        ),
+        ParamSpec::bool(
+            "drop_wall_bands",
+            "Drop wall bands",
+            true,
+            "A later pass keeps an area only if it reaches a place no earlier pass reaches, joins earlier areas that were apart, or reaches farther than the band keep distance from them; the rest (bands along walls between two radii) goes back to the pool (Kirst §32.3).",
+        ),
+        ParamSpec::float(
+            "band_keep_distance",
+            "Band keep distance",
+            "m",
+            0.0,
+            0.0,
+            100.0,
+            0.05,
+            "How far from every earlier pass's walkable voxel a later pass's area must reach to be kept for that alone; 0: the earlier passes' largest radius.",
+        ),
+        ParamSpec::choice(
+            "partition",
+            "Partitioning",
+            &["watershed", "monotone"],
+            "watershed",
+            "How walkable voxels are cut into regions (Recast's partition type): watershed over the distance field (rcBuildRegions; the best regions, the slowest) or monotone row sweeps (rcBuildRegionsMonotone; fast, long thin regions).",
+        ),
+        ParamSpec::int(
+            "min_region_size",
+            "Min region size",
+            "cells",
+            8,
+            0,
+            10_000,
+            "Groups of connected regions smaller than this squared (in voxel columns) are removed (Recast's Min Region Size; minRegionArea = size^2).",
+        ),
+        ParamSpec::int(
+            "merge_region_size",
+            "Merged region size",
+            "cells",
+            20,
+            0,
+            10_000,
+            "Regions with at most this squared voxel columns are merged into a neighbour where they can be (Recast's Merged Region Size; mergeRegionArea = size^2).",
+        ),
+        ParamSpec::int(
+            "max_verts_per_poly",
+            "Max verts per poly",
+            "",
+            6,
+            3,
+            12,
+            "Triangles are merged into convex polygons of at most this many corners (Recast's Max Verts Per Poly); 3 keeps the triangles.",
+        ),
+        ParamSpec::float(
+            "detail_sample_dist",
+            "Detail sample distance",
+            "cells",
+            6.0,
+            0.0,
+            1000.0,
+            0.5,
+            "Spacing of the height samples inside each polygon, in cells (Recast's Detail Sample Distance); below 0.9 the detail is the polygon's own triangles.",
+        ),
+        ParamSpec::float(
+            "detail_sample_max_error",
+            "Detail sample max error",
+            "voxels",
+            1.0,
+            0.0,
+            1000.0,
+            0.5,
+            "Height error, in voxel heights, that the detail surface may leave at a sample (Recast's Detail Sample Max Error).",
+        ),
         ParamSpec::list(
             "passes",
             "Passes (in order)",
@@ -234,8 +327,17 @@ pub mod reads {
     ];
     /// `voxelize`: water.
     pub const VOXELIZE: &[&str] = &["water_level_on", "water_level"];
-    /// `flag`: the pass order and every agent table.
+    /// `flag`: the span filters, the band rule (which cuts regions as the
+    /// partition stage does), the pass order and every agent table.
     pub const FLAG: &[&str] = &[
+        "filter_low_hanging_obstacles",
+        "filter_ledge_spans",
+        "filter_walkable_low_height_spans",
+        "drop_wall_bands",
+        "band_keep_distance",
+        "partition",
+        "min_region_size",
+        "merge_region_size",
         "passes",
         "stand.height",
         "stand.max_step",
@@ -263,6 +365,12 @@ pub mod reads {
         "sidestep.min_water",
         "sidestep.max_water",
     ];
+    /// `partition`: algorithm and region filters.
+    pub const PARTITION: &[&str] = &["partition", "min_region_size", "merge_region_size"];
+    /// `polymesh`: the corner bound.
+    pub const POLYMESH: &[&str] = &["max_verts_per_poly"];
+    /// `detail`: sample spacing and error.
+    pub const DETAIL: &[&str] = &["detail_sample_dist", "detail_sample_max_error"];
     /// `simplify`: error and edge bounds.
     pub const SIMPLIFY: &[&str] = &["max_error", "max_edge_len"];
 }
@@ -297,6 +405,22 @@ pub struct Settings {
     pub max_radius: f64,
     /// Reuse tiles of earlier builds whose inputs did not change.
     pub reuse_tiles: bool,
+    /// Recast's span filters.
+    pub filters: Filters,
+    /// The wall-band rule of the recycled passes, when on.
+    pub bands: Option<BandRule>,
+    /// Region partitioning and filters.
+    pub partition: PartitionParams,
+    /// Most corners of a merged polygon (Recast's `nvp`).
+    pub max_verts_per_poly: usize,
+    /// Height detail sampling, in world units.
+    pub detail: DetailParams,
+}
+
+/// Recast's region area from a region size: size squared, saturating.
+fn area(size: i64) -> u32 {
+    let size = size.clamp(0, u16::MAX as i64) as u32;
+    size * size
 }
 
 fn stance_named(name: &str) -> Option<Stance> {
@@ -345,7 +469,7 @@ impl Settings {
             .into_iter()
             .map(|s| params.float(&agent_param(s, "radius")))
             .fold(0.0, f64::max);
-        let s = Settings {
+        let mut s = Settings {
             cell_size: params.float("cell_size"),
             cell_height: params.float("cell_height"),
             tile_size: params.int("tile_size"),
@@ -357,7 +481,37 @@ impl Settings {
             passes,
             max_radius,
             reuse_tiles: params.bool("reuse_tiles"),
+            filters: Filters {
+                low_hanging: params.bool("filter_low_hanging_obstacles"),
+                ledges: params.bool("filter_ledge_spans"),
+                low_height: params.bool("filter_walkable_low_height_spans"),
+            },
+            bands: None,
+            partition: PartitionParams {
+                kind: Partition::named(params.text("partition")).ok_or_else(|| {
+                    StageError::failed(format!(
+                        "parameter 'partition': unknown partition '{}'",
+                        params.text("partition")
+                    ))
+                })?,
+                min_area: area(params.int("min_region_size")),
+                merge_area: area(params.int("merge_region_size")),
+            },
+            max_verts_per_poly: params.int("max_verts_per_poly").clamp(3, 12) as usize,
+            detail: DetailParams {
+                // Recast: a sample distance under 0.9 cells turns sampling off.
+                sample_dist: if params.float("detail_sample_dist") < 0.9 {
+                    0.0
+                } else {
+                    params.float("detail_sample_dist") * params.float("cell_size")
+                },
+                max_error: params.float("detail_sample_max_error") * params.float("cell_height"),
+            },
         };
+        s.bands = params.bool("drop_wall_bands").then(|| BandRule {
+            distance: Some(params.float("band_keep_distance")).filter(|d| *d > 0.0),
+            partition: s.partition,
+        });
         if !(s.cell_size > 0.0
             && s.cell_height > 0.0
             && s.cell_size.is_finite()

@@ -30,15 +30,21 @@ pub struct SimplifiedRegion {
     pub fallbacks: u32,
 }
 
-/// Simplifies every ring of a region. `max_error` and `max_edge` are in cells.
-pub fn simplify_region(region: &Region, max_error: f64, max_edge: f64) -> SimplifiedRegion {
+/// Simplifies every ring of a region. `max_error` and `max_edge` are in
+/// cells; portals to the labels in `exact_portals` (sorted) stay exact.
+pub fn simplify_region(
+    region: &Region,
+    max_error: f64,
+    max_edge: f64,
+    exact_portals: &[u32],
+) -> SimplifiedRegion {
     let mut exact = vec![false; region.rings.len()];
     loop {
         let rings: Vec<Ring> = region
             .rings
             .iter()
             .zip(&exact)
-            .map(|(r, &e)| simplify_ring(r, max_error, max_edge, e))
+            .map(|(r, &e)| simplify_ring(r, max_error, max_edge, e, exact_portals))
             .collect();
         let bad = find_bad(&region.rings, &rings);
         let mut changed = false;
@@ -66,8 +72,50 @@ fn dist2(a: [i32; 2], b: [i32; 2]) -> f64 {
     dx * dx + dy * dy
 }
 
-/// Simplifies one ring; with `exact` every chain is kept exact.
-pub fn simplify_ring(ring: &Ring, max_error: f64, max_edge: f64, exact: bool) -> Ring {
+/// Douglas-Peucker over `pts` (first and last kept): the indices kept so
+/// that every point lies within `max_error` of the simplified polyline.
+/// Exact integer ranking, ties to the first, so a chain and its reverse keep
+/// mirrored points only when given in one canonical order (see
+/// [`simplify_ring`]).
+fn douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
+    let mut keep = vec![false; pts.len()];
+    keep[0] = true;
+    keep[pts.len() - 1] = true;
+    let mut stack = vec![(0, pts.len() - 1)];
+    while let Some((a, b)) = stack.pop() {
+        let len = dist2(pts[a], pts[b]).sqrt();
+        let mut far = (0i64, 0usize);
+        for m in a + 1..b {
+            let c = cross(pts[a], pts[b], pts[m]).abs();
+            if c > far.0 {
+                far = (c, m);
+            }
+        }
+        if far.1 != 0 && (len == 0.0 || far.0 as f64 / len > max_error) {
+            keep[far.1] = true;
+            stack.push((a, far.1));
+            stack.push((far.1, b));
+        }
+    }
+    (0..pts.len()).filter(|&i| keep[i]).collect()
+}
+
+/// Simplifies one ring; with `exact` every chain is kept exact, as are
+/// portals to the labels in `exact_portals` (sorted).
+///
+/// A portal chain (another region of the same pass beyond it) is simplified
+/// by Douglas-Peucker within `max_error` on its points in canonical order
+/// (from the lexicographically smaller end), so the region on the other
+/// side, which traces the same points the other way, keeps the same ones:
+/// the two regions meet exactly. Like Recast, portals are not split at
+/// `max_edge`; a closed portal ring (a region inside another) stays exact.
+pub fn simplify_ring(
+    ring: &Ring,
+    max_error: f64,
+    max_edge: f64,
+    exact: bool,
+    exact_portals: &[u32],
+) -> Ring {
     let n = ring.pts.len();
     let mut out = Ring {
         pts: Vec::new(),
@@ -101,7 +149,29 @@ pub fn simplify_ring(ring: &Ring, max_error: f64, max_edge: f64, exact: bool) ->
             out.class.push(class);
         };
         keep(0, &mut out);
-        if exact || class == EdgeClass::Shared {
+        let portal = match class {
+            EdgeClass::Portal(l) => {
+                !exact && fixed.len() > 1 && exact_portals.binary_search(&l).is_err()
+            }
+            _ => false,
+        };
+        if portal {
+            let chain: Vec<[i32; 2]> = (0..=len).map(p).collect();
+            let flip = chain[len] < chain[0];
+            let canon: Vec<[i32; 2]> = if flip {
+                chain.iter().rev().copied().collect()
+            } else {
+                chain.clone()
+            };
+            let mut kept: Vec<usize> = douglas_peucker(&canon, max_error)
+                .into_iter()
+                .map(|i| if flip { len - i } else { i })
+                .collect();
+            kept.sort_unstable();
+            for &m in &kept[1..kept.len() - 1] {
+                keep(m, &mut out);
+            }
+        } else if exact || class != EdgeClass::Obstacle {
             let mut last = 0;
             for m in 1..len {
                 let corner = cross(p(m - 1), p(m), p(m + 1)) != 0;
@@ -299,7 +369,7 @@ mod tests {
     fn an_obstacle_staircase_becomes_a_slope_inside_the_original() {
         let r = ring(&staircase(6), EdgeClass::Obstacle);
         assert!(r.area2() > 0);
-        let s = simplify_ring(&r, 1.0, 100.0, false);
+        let s = simplify_ring(&r, 1.0, 100.0, false, &[]);
         assert!(s.pts.len() < r.pts.len(), "{:?}", s.pts);
         assert!(s.area2() <= r.area2());
         // Every simplified vertex is an original vertex.
@@ -309,7 +379,7 @@ mod tests {
     #[test]
     fn shared_chains_stay_exact() {
         let r = ring(&staircase(6), EdgeClass::Shared);
-        let s = simplify_ring(&r, 1.0, 100.0, false);
+        let s = simplify_ring(&r, 1.0, 100.0, false, &[]);
         assert_eq!(s.area2(), r.area2());
         assert_eq!(s.pts.len(), r.pts.len());
     }
@@ -321,7 +391,7 @@ mod tests {
             .chain((0..=10).rev().map(|x| [x, 1]))
             .collect();
         let r = ring(&pts, EdgeClass::Shared);
-        let s = simplify_ring(&r, 1.0, 3.0, false);
+        let s = simplify_ring(&r, 1.0, 3.0, false, &[]);
         assert!(s.pts.len() >= 8, "{:?}", s.pts);
         let n = s.pts.len();
         assert!((0..n).all(|i| dist2(s.pts[i], s.pts[(i + 1) % n]) <= 9.0));
@@ -349,13 +419,14 @@ mod tests {
         assert!(hole.area2() < 0);
         let region = Region {
             pass: 0,
+            label: 1,
             stance: navscope_core::Stance::Stand,
             spans: 0,
             border_spans: 0,
             rings: vec![outer, hole],
             water: None,
         };
-        let s = simplify_region(&region, 3.0, 100.0);
+        let s = simplify_region(&region, 3.0, 100.0, &[]);
         for (i, r) in s.rings.iter().enumerate() {
             assert!(r.area2().signum() == region.rings[i].area2().signum());
         }
@@ -372,8 +443,11 @@ mod tests {
     }
 
     proptest! {
-        /// Random cell sets: the simplified rings of every region stay valid
-        /// and their area never exceeds the exact area (interior shaved only).
+        /// Random cell sets: the simplified rings of every region stay valid,
+        /// the regions' total area never exceeds the exact total (obstacle
+        /// edges shave interior space; a portal gives one region what it
+        /// takes from the other), and portals are simplified alike from both
+        /// sides: their vertices are the same.
         #[test]
         fn simplification_only_shaves(bits in proptest::collection::vec(any::<bool>(), 64), err in 0.0f64..3.0) {
             use crate::heightfield::tests::boxes;
@@ -386,12 +460,32 @@ mod tests {
             }
             prop_assume!(!bs.is_empty());
             let (g, hf, f) = crate::flags::tests::build(&boxes(&bs), "sidestep");
-            for region in crate::contour::regions(&hf, &g, &f) {
-                let s = simplify_region(&region, err, 1000.0);
+            let regions = crate::contour::tests::regions_of(&hf, &g, &f);
+            let mut settings = crate::settings::Settings::from_params(
+                &navscope_core::ParamValues::defaults(&crate::settings::specs()),
+            )
+            .unwrap();
+            settings.max_error = err * g.cs;
+            settings.max_edge_len = 1000.0 * g.cs;
+            let simplified = crate::build::simplify_tile(&regions, &g, &settings);
+            let (mut a0, mut a1) = (0i64, 0i64);
+            // Portal vertices by (this label, other label).
+            let mut portal: std::collections::BTreeMap<(u32, u32), std::collections::BTreeSet<[i32; 2]>> =
+                Default::default();
+            for (region, s) in regions.iter().zip(&simplified) {
                 prop_assert!(find_bad(&region.rings, &s.rings).is_empty());
-                let a0: i64 = region.rings.iter().map(Ring::area2).sum();
-                let a1: i64 = s.rings.iter().map(Ring::area2).sum();
-                prop_assert!(a1 <= a0 && a1 > 0);
+                a0 += region.rings.iter().map(Ring::area2).sum::<i64>();
+                a1 += s.rings.iter().map(Ring::area2).sum::<i64>();
+                for r in &s.rings {
+                    let n = r.pts.len();
+                    for i in 0..n {
+                        if let EdgeClass::Portal(l) = r.class[i] {
+                            let e = portal.entry((region.label, l)).or_default();
+                            e.insert(r.pts[i]);
+                            e.insert(r.pts[(i + 1) % n]);
+                        }
+                    }
+                }
                 // Every simplified vertex is inside or on the exact outline.
                 for r in &s.rings {
                     for p in &r.pts {
@@ -402,6 +496,10 @@ mod tests {
                         prop_assert!(inside);
                     }
                 }
+            }
+            prop_assert!(a1 <= a0 && (a0 == 0 || a1 > 0));
+            for ((a, b), pts) in &portal {
+                prop_assert_eq!(Some(pts), portal.get(&(*b, *a)), "portal {} / {}", a, b);
             }
         }
     }

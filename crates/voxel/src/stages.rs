@@ -17,9 +17,12 @@ use serde::Serialize;
 
 use crate::build::{simplify_tile, triangulate_tile};
 use crate::contour::{Region, Ring, regions};
+use crate::detail::{RegionDetail, detail_tile};
 use crate::flags::{BORDER, NON_WALKABLE, PassFlags, WALKABLE, flag_tile};
-use crate::graph::{Graph, build_graph};
+use crate::graph::{Graph, TileParts, build_graph};
 use crate::heightfield::{Heightfield, voxelize};
+use crate::partition::{NO_REGION, PassPartition, partition_tile};
+use crate::polymesh::{RegionPolys, polymesh_tile};
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
 use crate::tile_cache::{TileCache, TileKey, TileReuse, TileStage, map_tiles, tile_keys};
@@ -397,11 +400,125 @@ fn run_flag(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, s, keys, cache) = keyed(ctx, TileStage::Flag)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Flag, &keys, |i| {
-        Ok(flag_tile(&v.tiles[i], &v.grid, &s.passes))
+        Ok(flag_tile(
+            &v.tiles[i],
+            &v.grid,
+            &s.passes,
+            s.filters,
+            s.bands,
+        ))
     })?;
     Ok(Arc::new(FlagArtifact {
         grid: v.grid,
         tiles,
+        reuse,
+        heightfields: v.tiles.clone(),
+    }))
+}
+
+// ---------------------------------------------------------------- partition
+
+/// Stage `partition`: every pass's distance field and regions on every tile.
+#[derive(Debug, Serialize)]
+pub struct PartitionArtifact {
+    /// The grid.
+    pub grid: Grid,
+    /// Per tile, per pass.
+    pub tiles: Vec<Arc<Vec<PassPartition>>>,
+    /// The passes' stances, in order (one sub-step each).
+    pub passes: Vec<&'static str>,
+    /// Tiles built and reused.
+    pub reuse: TileReuse,
+    #[serde(skip)]
+    heightfields: Vec<Arc<Heightfield>>,
+}
+
+impl PartitionArtifact {
+    /// (regions, dropped, merged) of pass `k` over all tiles.
+    fn pass_counts(&self, k: usize) -> [u64; 3] {
+        let mut c = [0u64; 3];
+        for p in self.tiles.iter().filter_map(|t| t.get(k)) {
+            c[0] += p.regions as u64;
+            c[1] += p.dropped as u64;
+            c[2] += p.merged as u64;
+        }
+        c
+    }
+}
+
+impl Artifact for PartitionArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let mut m = BTreeMap::new();
+        for (k, name) in self.passes.iter().enumerate() {
+            let [r, d, g] = self.pass_counts(k);
+            m.insert(format!("{name} regions"), r);
+            m.insert(format!("{name} regions dropped"), d);
+            m.insert(format!("{name} regions merged"), g);
+        }
+        self.reuse.add_counts(&mut m);
+        m
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let g = &self.grid;
+        let mut p = Prims::new();
+        for (ti, (hf, parts)) in self.heightfields.iter().zip(&self.tiles).enumerate() {
+            for (k, part) in parts.iter().enumerate() {
+                let max = part.max_dist.max(1) as f32;
+                core_columns(
+                    hf,
+                    g,
+                    |s| {
+                        let y = g.y(hf.spans[s].floor) as f32;
+                        (part.region[s] != NO_REGION).then_some((y, y + g.ch as f32))
+                    },
+                    |s, shape| {
+                        // The distance field as a ramp (0 at the edge, 1 at
+                        // the pass's largest distance) and the regions, each
+                        // its id as the value the app hashes into a colour.
+                        let d = part.dist[s] as f32 / max;
+                        p.push(
+                            Primitive::new("voxel/distance", ti as u32, shape.clone())
+                                .with_value(d)
+                                .during(k as u32, k as u32),
+                        );
+                        p.push(
+                            Primitive::new("voxel/region", part.region[s], shape)
+                                .with_value(part.region[s] as f32)
+                                .during(k as u32, k as u32),
+                        );
+                    },
+                );
+            }
+        }
+        p.finish(top(g))
+    }
+    fn substeps(&self) -> Vec<SubStep> {
+        self.passes
+            .iter()
+            .enumerate()
+            .map(|(k, name)| {
+                let [r, d, m] = self.pass_counts(k);
+                SubStep {
+                    title: format!("pass {}: {name}", k + 1),
+                    detail: format!("The {name} pass's walkable voxels: distance to the edge of its area, and {r} regions ({d} too small and dropped, {m} merged into a neighbour)."),
+                    highlights: Vec::new(),
+                }
+            })
+            .collect()
+    }
+}
+
+fn run_partition(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let (_, s, keys, cache) = keyed(ctx, TileStage::Partition)?;
+    let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
+    let f = ctx.artifact::<FlagArtifact>("flag")?;
+    let (tiles, reuse) = map_tiles(cache, TileStage::Partition, &keys, |i| {
+        Ok(partition_tile(&v.tiles[i], &f.tiles[i], s.partition))
+    })?;
+    Ok(Arc::new(PartitionArtifact {
+        grid: v.grid,
+        tiles,
+        passes: f.pass_names(),
         reuse,
         heightfields: v.tiles.clone(),
     }))
@@ -513,8 +630,9 @@ fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, _, keys, cache) = keyed(ctx, TileStage::Regions)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
+    let p = ctx.artifact::<PartitionArtifact>("partition")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Regions, &keys, |i| {
-        Ok(regions(&v.tiles[i], &v.grid, &f.tiles[i]))
+        Ok(regions(&v.tiles[i], &v.grid, &f.tiles[i], &p.tiles[i]))
     })?;
     Ok(Arc::new(RegionArtifact {
         grid: v.grid,
@@ -604,6 +722,41 @@ fn run_simplify(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     }))
 }
 
+/// Pushes one `kind` polygon per face (vertex indices into `mesh`), shown
+/// from pass `pass` on, with element ids counting up from `id`.
+fn push_faces<'f>(
+    p: &mut Prims,
+    g: &Grid,
+    kind: &str,
+    pass: usize,
+    mesh: &RegionMesh,
+    faces: impl Iterator<Item = &'f [u32]>,
+    id: &mut u32,
+) {
+    for f in faces {
+        let outer = f
+            .iter()
+            .map(|&i| {
+                let v = mesh.verts[i as usize];
+                g.corner(v[0], -v[1], mesh.heights[i as usize] as f64 + 0.02)
+                    .as_vec3()
+            })
+            .collect();
+        p.push(
+            Primitive::new(
+                kind,
+                *id,
+                Shape::Polygon {
+                    outer,
+                    holes: Vec::new(),
+                },
+            )
+            .during(pass as u32, u32::MAX),
+        );
+        *id += 1;
+    }
+}
+
 // ---------------------------------------------------------------- triangulate
 
 /// Stage `triangulate`: constrained Delaunay triangles per region.
@@ -651,31 +804,9 @@ impl Artifact for TriangulateArtifact {
         let mut p = Prims::new();
         let mut id = 0u32;
         for (r, mesh) in per_region(self.regions(), &self.tiles) {
-            for t in &mesh.tris {
-                let outer = t
-                    .iter()
-                    .map(|&i| {
-                        g.corner(
-                            mesh.verts[i as usize][0],
-                            -mesh.verts[i as usize][1],
-                            mesh.heights[i as usize] as f64 + 0.02,
-                        )
-                        .as_vec3()
-                    })
-                    .collect();
-                p.push(
-                    Primitive::new(
-                        format!("triangle/{}", r.stance.name()),
-                        id,
-                        Shape::Polygon {
-                            outer,
-                            holes: Vec::new(),
-                        },
-                    )
-                    .during(r.pass as u32, u32::MAX),
-                );
-                id += 1;
-            }
+            let kind = format!("triangle/{}", r.stance.name());
+            let faces = mesh.tris.iter().map(|t| t.as_slice());
+            push_faces(&mut p, g, &kind, r.pass, mesh, faces, &mut id);
         }
         p.finish(top(g))
     }
@@ -693,6 +824,174 @@ fn run_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     })?;
     Ok(Arc::new(TriangulateArtifact {
         grid: s.grid,
+        tiles,
+        reuse,
+        regions: r.tiles.clone(),
+        passes: r.passes.clone(),
+    }))
+}
+
+// ---------------------------------------------------------------- polymesh
+
+/// Stage `polymesh`: convex polygons per region.
+#[derive(Debug, Serialize)]
+pub struct PolyMeshArtifact {
+    /// The grid.
+    pub grid: Grid,
+    /// Per tile, one per region.
+    pub tiles: Vec<Arc<Vec<RegionPolys>>>,
+    /// Tiles built and reused.
+    pub reuse: TileReuse,
+    #[serde(skip)]
+    regions: Vec<Arc<Vec<Region>>>,
+    #[serde(skip)]
+    meshes: Vec<Arc<Vec<RegionMesh>>>,
+    #[serde(skip)]
+    passes: Vec<&'static str>,
+}
+
+impl Artifact for PolyMeshArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let mut m = BTreeMap::new();
+        for (r, polys) in per_region(&self.regions, &self.tiles) {
+            *m.entry(format!("{} polygons", r.stance.name()))
+                .or_insert(0) += polys.polys.len() as u64;
+        }
+        let all = self.tiles.iter().flat_map(|t| t.iter());
+        m.insert(
+            "polygons".into(),
+            all.clone().map(|p| p.polys.len() as u64).sum(),
+        );
+        m.insert(
+            "polygon corners".into(),
+            all.flat_map(|p| p.polys.iter())
+                .map(|p| p.len() as u64)
+                .sum(),
+        );
+        self.reuse.add_counts(&mut m);
+        m
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let g = &self.grid;
+        let mut p = Prims::new();
+        let mut id = 0u32;
+        let meshes = self.meshes.iter().flat_map(|t| t.iter());
+        for ((r, polys), mesh) in per_region(&self.regions, &self.tiles).zip(meshes) {
+            let kind = format!("polymesh/{}", r.stance.name());
+            let faces = polys.polys.iter().map(Vec::as_slice);
+            push_faces(&mut p, g, &kind, r.pass, mesh, faces, &mut id);
+        }
+        p.finish(top(g))
+    }
+    fn substeps(&self) -> Vec<SubStep> {
+        stance_steps(&self.passes, &self.regions)
+    }
+}
+
+fn run_polymesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let (_, s, keys, cache) = keyed(ctx, TileStage::PolyMesh)?;
+    let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
+    let r = ctx.artifact::<RegionArtifact>("regions")?;
+    let (tiles, reuse) = map_tiles(cache, TileStage::PolyMesh, &keys, |i| {
+        Ok(polymesh_tile(&t.tiles[i], s.max_verts_per_poly))
+    })?;
+    Ok(Arc::new(PolyMeshArtifact {
+        grid: t.grid,
+        tiles,
+        reuse,
+        regions: r.tiles.clone(),
+        meshes: t.tiles.clone(),
+        passes: r.passes.clone(),
+    }))
+}
+
+// ---------------------------------------------------------------- detail
+
+/// Stage `detail`: the height detail of every polygon.
+#[derive(Debug, Serialize)]
+pub struct DetailArtifact {
+    /// The grid.
+    pub grid: Grid,
+    /// Per tile, one per region.
+    pub tiles: Vec<Arc<Vec<RegionDetail>>>,
+    /// Tiles built and reused.
+    pub reuse: TileReuse,
+    #[serde(skip)]
+    regions: Vec<Arc<Vec<Region>>>,
+    #[serde(skip)]
+    passes: Vec<&'static str>,
+}
+
+impl Artifact for DetailArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let mut m = BTreeMap::new();
+        for (r, d) in per_region(&self.regions, &self.tiles) {
+            *m.entry(format!("{} detail triangles", r.stance.name()))
+                .or_insert(0) += d.polys.iter().map(|p| p.len() as u64).sum::<u64>();
+        }
+        m.insert(
+            "detail triangles".into(),
+            self.tiles
+                .iter()
+                .flat_map(|t| t.iter())
+                .flat_map(|d| d.polys.iter())
+                .map(|p| p.len() as u64)
+                .sum(),
+        );
+        self.reuse.add_counts(&mut m);
+        m
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut p = Prims::new();
+        let mut id = 0u32;
+        for (r, d) in per_region(&self.regions, &self.tiles) {
+            for poly in &d.polys {
+                for t in poly {
+                    p.push(
+                        Primitive::new(
+                            format!("detail/{}", r.stance.name()),
+                            id,
+                            Shape::Polygon {
+                                outer: t
+                                    .iter()
+                                    .map(|v| (*v + glam::DVec3::Y * 0.02).as_vec3())
+                                    .collect(),
+                                holes: Vec::new(),
+                            },
+                        )
+                        .during(r.pass as u32, u32::MAX),
+                    );
+                }
+                id += 1;
+            }
+        }
+        p.finish(top(&self.grid))
+    }
+    fn substeps(&self) -> Vec<SubStep> {
+        stance_steps(&self.passes, &self.regions)
+    }
+}
+
+fn run_detail(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let (_, s, keys, cache) = keyed(ctx, TileStage::Detail)?;
+    let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
+    let f = ctx.artifact::<FlagArtifact>("flag")?;
+    let r = ctx.artifact::<RegionArtifact>("regions")?;
+    let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
+    let pm = ctx.artifact::<PolyMeshArtifact>("polymesh")?;
+    let (tiles, reuse) = map_tiles(cache, TileStage::Detail, &keys, |i| {
+        Ok(detail_tile(
+            &v.tiles[i],
+            &v.grid,
+            &f.tiles[i],
+            &r.tiles[i],
+            &t.tiles[i],
+            &pm.tiles[i],
+            s.detail,
+        ))
+    })?;
+    Ok(Arc::new(DetailArtifact {
+        grid: v.grid,
         tiles,
         reuse,
         regions: r.tiles.clone(),
@@ -749,7 +1048,14 @@ impl Artifact for GraphArtifact {
         let mut m = BTreeMap::new();
         for n in &self.graph.navmesh.nodes {
             if let Some(p) = &n.polygon {
-                let a = ((p[1] - p[0]).cross(p[2] - p[0])).y.abs() / 2.0;
+                let a = (0..p.len())
+                    .map(|i| {
+                        let (u, v) = (p[i], p[(i + 1) % p.len()]);
+                        u.x * v.z - v.x * u.z
+                    })
+                    .sum::<f64>()
+                    .abs()
+                    / 2.0;
                 *m.entry(format!("area {} m2", n.stance.name()))
                     .or_insert(0.0) += a;
             }
@@ -764,11 +1070,15 @@ impl Artifact for GraphArtifact {
 fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let r = ctx.artifact::<RegionArtifact>("regions")?;
     let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
-    let parts: Vec<(&[Region], &[RegionMesh])> = r
-        .tiles
-        .iter()
-        .zip(&t.tiles)
-        .map(|(a, b)| (a.as_slice(), b.as_slice()))
+    let p = ctx.artifact::<PolyMeshArtifact>("polymesh")?;
+    let d = ctx.artifact::<DetailArtifact>("detail")?;
+    let parts: Vec<TileParts> = (0..r.tiles.len())
+        .map(|i| TileParts {
+            regions: r.tiles[i].as_slice(),
+            meshes: t.tiles[i].as_slice(),
+            polys: p.tiles[i].as_slice(),
+            detail: d.tiles[i].as_slice(),
+        })
         .collect();
     let settings = Settings::from_params(ctx.params)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
@@ -778,12 +1088,15 @@ fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 }
 
 /// The stage functions in order: `(id, function)`.
-pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 7] = [
+pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 10] = [
     ("tiles", run_tiles),
     ("voxelize", run_voxelize),
     ("flag", run_flag),
+    ("partition", run_partition),
     ("regions", run_regions),
     ("simplify", run_simplify),
     ("triangulate", run_triangulate),
+    ("polymesh", run_polymesh),
+    ("detail", run_detail),
     ("graph", run_graph),
 ];

@@ -137,10 +137,11 @@ fn cross(a: DVec2, b: DVec2) -> f64 {
     a.x * b.y - a.y * b.x
 }
 
-/// True when `p` is in triangle `t` or on its boundary (either winding).
-fn inside(t: &[DVec2; 3], p: DVec2) -> bool {
-    let d = [0, 1, 2].map(|i| cross(t[(i + 1) % 3] - t[i], p - t[i]));
-    d.iter().all(|&v| v >= 0.0) || d.iter().all(|&v| v <= 0.0)
+/// True when `p` is in convex polygon `t` or on its boundary (either winding).
+fn inside(t: &[DVec2], p: DVec2) -> bool {
+    let n = t.len();
+    let d = (0..n).map(|i| cross(t[(i + 1) % n] - t[i], p - t[i]));
+    d.clone().all(|v| v >= 0.0) || d.into_iter().all(|v| v <= 0.0)
 }
 
 fn closest_on_segment(a: DVec2, b: DVec2, p: DVec2) -> DVec2 {
@@ -152,11 +153,12 @@ fn closest_on_segment(a: DVec2, b: DVec2, p: DVec2) -> DVec2 {
     a + ab * ((p - a).dot(ab) / l).clamp(0.0, 1.0)
 }
 
-/// Closest points `(on a, on b)` of two plan shapes, each a triangle (3
-/// points) or a segment (2 points); equal points when they overlap.
+/// Closest points `(on a, on b)` of two plan shapes, each a convex
+/// polygon (3 or more points) or a segment (2 points); equal points when
+/// they overlap.
 fn closest(a: &[DVec2], b: &[DVec2]) -> (DVec2, DVec2) {
     for (s, t) in [(a, b), (b, a)] {
-        if let Ok(t) = <&[DVec2; 3]>::try_from(t)
+        if t.len() >= 3
             && let Some(&p) = s.iter().find(|&&p| inside(t, p))
         {
             return (p, p);
@@ -192,6 +194,23 @@ fn closest(a: &[DVec2], b: &[DVec2]) -> (DVec2, DVec2) {
         }
     }
     (best.1, best.2)
+}
+
+/// Height of a node's surface over plan point `p`: on the detail triangle
+/// nearest to `p` in plan (the one holding it when any does), else on the
+/// polygon's first three corners.
+fn node_height(node: &navscope_core::navmesh::Node, p: DVec2) -> Option<f64> {
+    let near = node.detail.iter().flatten().min_by(|x, y| {
+        let d = |t: &&[DVec3; 3]| {
+            let (q, r) = closest(&[p, p], &t.map(plan));
+            q.distance_squared(r)
+        };
+        d(x).total_cmp(&d(y))
+    });
+    match near {
+        Some(t) => Some(height_on(t, p)),
+        None => node.polygon.as_ref().map(|poly| height_on(poly, p)),
+    }
 }
 
 /// Height of triangle `t` over plan point `p` (its plane, clamped to its
@@ -292,9 +311,9 @@ pub(crate) fn swim_links(
     }
     let r_swim = s.passes[swim_pass].agent.radius;
     let gap_to = |pass: usize| max_gap(r_swim, s.passes[pass].agent.radius, grid.cs, s.max_error);
-    let tri = |i: usize| -> Option<[DVec2; 3]> {
+    let tri = |i: usize| -> Option<Vec<DVec2>> {
         let p = nav.nodes[i].polygon.as_ref()?;
-        (p.len() == 3).then(|| [plan(p[0]), plan(p[1]), plan(p[2])])
+        (p.len() >= 3).then(|| p.iter().map(|&v| plan(v)).collect())
     };
     // Other nodes by plan bucket.
     let widest = (0..s.passes.len())
@@ -308,8 +327,8 @@ pub(crate) fn swim_links(
             continue;
         }
         let Some(t) = tri(i) else { continue };
-        let lo = t[0].min(t[1]).min(t[2]);
-        let hi = t[0].max(t[1]).max(t[2]);
+        let lo = t.iter().fold(t[0], |m, &v| m.min(v));
+        let hi = t.iter().fold(t[0], |m, &v| m.max(v));
         for bx in bucket(lo.x)..=bucket(hi.x) {
             for bz in bucket(lo.y)..=bucket(hi.y) {
                 buckets.entry((bx, bz)).or_default().push(i as u32);
@@ -325,7 +344,8 @@ pub(crate) fn swim_links(
         };
         let water = water as f64;
         let e = e as usize;
-        let (a, b, c) = (t[e], t[(e + 1) % 3], t[(e + 2) % 3]);
+        let n = t.len();
+        let (a, b, c) = (t[e], t[(e + 1) % n], t[(e + 2) % n]);
         let inner = cross(b - a, c - a);
         let lo = a.min(b) - DVec2::splat(widest);
         let hi = a.max(b) + DVec2::splat(widest);
@@ -353,10 +373,9 @@ pub(crate) fn swim_links(
         scored.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
         for (_, j, p, q) in scored {
             let other = info[j as usize].pass;
-            let Some(poly) = nav.nodes[j as usize].polygon.as_ref() else {
+            let Some(end) = node_height(&nav.nodes[j as usize], q) else {
                 continue;
             };
-            let end = height_on(poly, q);
             if (end - water).abs() > s.passes[other].agent.max_step + grid.ch {
                 continue;
             }

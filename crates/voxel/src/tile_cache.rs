@@ -29,8 +29,11 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::contour::Region;
+use crate::detail::RegionDetail;
 use crate::flags::PassFlags;
 use crate::heightfield::{Heightfield, Span};
+use crate::partition::PassPartition;
+use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
 use crate::tiles::{Layout, TileRect};
@@ -48,12 +51,18 @@ pub enum TileStage {
     Voxelize,
     /// Flags of every pass.
     Flag,
-    /// Regions and outlines.
+    /// Distance field and regions.
+    Partition,
+    /// Outlines.
     Regions,
     /// Simplified outlines.
     Simplify,
     /// Triangles.
     Triangulate,
+    /// Convex polygons.
+    PolyMesh,
+    /// Height detail.
+    Detail,
 }
 
 impl TileStage {
@@ -62,9 +71,12 @@ impl TileStage {
         match self {
             TileStage::Voxelize => "voxelize",
             TileStage::Flag => "flag",
+            TileStage::Partition => "partition",
             TileStage::Regions => "regions",
             TileStage::Simplify => "simplify",
             TileStage::Triangulate => "triangulate",
+            TileStage::PolyMesh => "polymesh",
+            TileStage::Detail => "detail",
         }
     }
 }
@@ -95,10 +107,23 @@ pub fn params_hash(s: &Settings, stage: TileStage) -> u64 {
         .hash(&mut h);
     s.water_level.map(f64::to_bits).hash(&mut h);
     if stage >= TileStage::Flag {
+        s.filters.hash(&mut h);
+        format!("{:?}", s.bands).hash(&mut h);
         format!("{:?}", s.passes).hash(&mut h);
+    }
+    if stage >= TileStage::Partition {
+        s.partition.hash(&mut h);
     }
     if stage >= TileStage::Simplify {
         [s.max_error, s.max_edge_len].map(f64::to_bits).hash(&mut h);
+    }
+    if stage >= TileStage::PolyMesh {
+        s.max_verts_per_poly.hash(&mut h);
+    }
+    if stage >= TileStage::Detail {
+        [s.detail.sample_dist, s.detail.max_error]
+            .map(f64::to_bits)
+            .hash(&mut h);
     }
     h.finish()
 }
@@ -143,6 +168,14 @@ impl Weigh for Vec<PassFlags> {
     }
 }
 
+impl Weigh for Vec<PassPartition> {
+    fn bytes(&self) -> usize {
+        self.iter()
+            .map(|p| vec_bytes(&p.dist) + vec_bytes(&p.region))
+            .sum()
+    }
+}
+
 fn rings_bytes(rings: &[crate::contour::Ring]) -> usize {
     rings
         .iter()
@@ -174,6 +207,28 @@ impl Weigh for Vec<RegionMesh> {
                     + vec_bytes(&m.verts)
                     + vec_bytes(&m.heights)
                     + vec_bytes(&m.tris)
+            })
+            .sum()
+    }
+}
+
+impl Weigh for Vec<RegionPolys> {
+    fn bytes(&self) -> usize {
+        self.iter()
+            .map(|r| {
+                std::mem::size_of::<RegionPolys>()
+                    + r.polys.iter().map(|p| vec_bytes(p) + 24).sum::<usize>()
+            })
+            .sum()
+    }
+}
+
+impl Weigh for Vec<RegionDetail> {
+    fn bytes(&self) -> usize {
+        self.iter()
+            .map(|r| {
+                std::mem::size_of::<RegionDetail>()
+                    + r.polys.iter().map(|p| vec_bytes(p) + 24).sum::<usize>()
             })
             .sum()
     }

@@ -17,8 +17,8 @@ use navscope_core::{NavMesh, ParamValue, ParamValues, Runner};
 use navscope_voxel::TileReuse;
 use navscope_voxel::samples::MeshBuilder;
 use navscope_voxel::stages::{
-    FlagArtifact, RegionArtifact, SimplifyArtifact, TilesArtifact, TriangulateArtifact,
-    VoxelArtifact,
+    DetailArtifact, FlagArtifact, PartitionArtifact, PolyMeshArtifact, RegionArtifact,
+    SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
 };
 use proptest::prelude::*;
 
@@ -53,25 +53,58 @@ fn tiled(extra: &[(&str, ParamValue)]) -> ParamValues {
     params(&o)
 }
 
-fn artifact<T: navscope_core::Artifact>(r: &Runner, i: usize) -> &T {
-    let a: &dyn std::any::Any = r.result(i).unwrap().outcome.as_ref().unwrap().as_ref();
+/// The index of stage `id`.
+fn stage(r: &Runner, id: &str) -> usize {
+    r.pipeline()
+        .stages
+        .iter()
+        .position(|s| s.info.id == id)
+        .unwrap()
+}
+
+fn artifact<'r, T: navscope_core::Artifact>(r: &'r Runner, id: &str) -> &'r T {
+    let a: &dyn std::any::Any = r
+        .result(stage(r, id))
+        .unwrap()
+        .outcome
+        .as_ref()
+        .unwrap()
+        .as_ref();
     a.downcast_ref::<T>().unwrap()
 }
 
-/// The `reuse` of every per-tile stage, in pipeline order (voxelize to
-/// triangulate).
-fn reuses(r: &Runner) -> [TileReuse; 5] {
+/// The per-tile stages, in pipeline order (stages 1 to 8).
+const PER_TILE: [&str; 8] = [
+    "voxelize",
+    "flag",
+    "partition",
+    "regions",
+    "simplify",
+    "triangulate",
+    "polymesh",
+    "detail",
+];
+
+/// The `reuse` of every per-tile stage, in [`PER_TILE`] order.
+fn reuses(r: &Runner) -> [TileReuse; 8] {
+    assert_eq!(stage(r, PER_TILE[0]), 1);
+    assert_eq!(stage(r, PER_TILE[7]), 8);
     [
-        artifact::<VoxelArtifact>(r, 1).reuse.clone(),
-        artifact::<FlagArtifact>(r, 2).reuse.clone(),
-        artifact::<RegionArtifact>(r, 3).reuse.clone(),
-        artifact::<SimplifyArtifact>(r, 4).reuse.clone(),
-        artifact::<TriangulateArtifact>(r, 5).reuse.clone(),
+        artifact::<VoxelArtifact>(r, "voxelize").reuse.clone(),
+        artifact::<FlagArtifact>(r, "flag").reuse.clone(),
+        artifact::<PartitionArtifact>(r, "partition").reuse.clone(),
+        artifact::<RegionArtifact>(r, "regions").reuse.clone(),
+        artifact::<SimplifyArtifact>(r, "simplify").reuse.clone(),
+        artifact::<TriangulateArtifact>(r, "triangulate")
+            .reuse
+            .clone(),
+        artifact::<PolyMeshArtifact>(r, "polymesh").reuse.clone(),
+        artifact::<DetailArtifact>(r, "detail").reuse.clone(),
     ]
 }
 
 fn tile_count(r: &Runner) -> usize {
-    artifact::<TilesArtifact>(r, 0).layout.tiles.len()
+    artifact::<TilesArtifact>(r, "tiles").layout.tiles.len()
 }
 
 /// The mesh without what differs between runs (times, tile counts).
@@ -98,7 +131,8 @@ fn cold(level: Level, p: &ParamValues) -> String {
 fn an_edited_triangle_rebuilds_only_the_tiles_that_read_it() {
     let crates = [(2.3, 2.1), (11.1, 12.3), (20.2, 19.7), (5.4, 17.2)];
     let before = yard(&crates);
-    let p = tiled(&[]);
+    // Keep the 1 m crate tops (25 columns): the edit changes one of them.
+    let p = tiled(&[("min_region_size", ParamValue::Int(0))]);
     let first = run(level_of(before.clone()), p.clone());
     let n = tile_count(&first);
     assert!(n >= 36, "{n} tiles");
@@ -125,7 +159,7 @@ fn an_edited_triangle_rebuilds_only_the_tiles_that_read_it() {
 
     // The tiles whose padded cells the triangle touches, before or after.
     let reading = |r: &Runner| -> BTreeSet<usize> {
-        let l = &artifact::<TilesArtifact>(r, 0).layout;
+        let l = &artifact::<TilesArtifact>(r, "tiles").layout;
         l.tiles
             .iter()
             .filter(|tile| tile.triangles.contains(&(t as u32)))
@@ -185,11 +219,23 @@ fn a_parameter_change_rebuilds_every_tile_of_the_stages_that_read_it() {
     let p1 = r.params().clone();
     assert_eq!(graph_json(&navmesh(&r)), cold(level.clone(), &p1));
 
+    // A partition parameter: the band rule in flag cuts regions too, so
+    // flag and every later stage rebuild.
+    assert_eq!(
+        r.set_param("min_region_size", ParamValue::Int(4)).unwrap(),
+        Some(stage(&r, "flag"))
+    );
+    r.run_all();
+    assert_eq!(r.executions(1), 1, "voxelize is not re-run");
+    for reuse in &reuses(&r)[1..] {
+        assert_eq!(reuse.rebuilt.len(), n);
+    }
+
     // A simplification parameter: only simplify and triangulate rebuild.
     r.set_param("max_error", ParamValue::Float(0.3)).unwrap();
     r.run_all();
-    assert_eq!(r.executions(3), 2, "regions is not re-run");
-    for reuse in &reuses(&r)[3..] {
+    assert_eq!(r.executions(4), 3, "regions is not re-run");
+    for reuse in &reuses(&r)[4..] {
         assert_eq!(reuse.rebuilt.len(), n);
     }
     let p2 = r.params().clone();
@@ -228,7 +274,7 @@ proptest! {
             .set(&navscope_voxel::settings::specs(), "reuse_tiles", ParamValue::Bool(false))
             .unwrap();
         let cold = run(level_of(yard(&edited)), cold_p);
-        for i in 1..6 {
+        for i in 1..=PER_TILE.len() {
             let a = warm.result(i).unwrap().outcome.as_ref().unwrap().to_json();
             let b = cold.result(i).unwrap().outcome.as_ref().unwrap().to_json();
             let strip = |mut v: serde_json::Value| {

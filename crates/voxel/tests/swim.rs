@@ -24,7 +24,9 @@ fn level_of(m: MeshLevel) -> Level {
 }
 
 fn graph(r: &Runner) -> &GraphArtifact {
-    let a: &dyn std::any::Any = r.result(6).unwrap().outcome.as_ref().unwrap().as_ref();
+    // The graph is the last stage.
+    let last = r.pipeline().stages.len() - 1;
+    let a: &dyn std::any::Any = r.result(last).unwrap().outcome.as_ref().unwrap().as_ref();
     a.downcast_ref::<GraphArtifact>().unwrap()
 }
 
@@ -73,15 +75,19 @@ fn point_segment(p: DVec2, a: DVec2, b: DVec2) -> f64 {
     p.distance(a + ab * t)
 }
 
-/// Plan distance between two nodes' triangles that do not overlap.
+/// Plan distance between two nodes' polygons that do not overlap.
 fn gap(m: &NavMesh, a: u32, b: u32) -> f64 {
     let ta = m.nodes[a as usize].polygon.as_ref().unwrap();
     let tb = m.nodes[b as usize].polygon.as_ref().unwrap();
     let mut d = f64::INFINITY;
     for (s, t) in [(ta, tb), (tb, ta)] {
         for p in s {
-            for i in 0..3 {
-                d = d.min(point_segment(plan(*p), plan(t[i]), plan(t[(i + 1) % 3])));
+            for i in 0..t.len() {
+                d = d.min(point_segment(
+                    plan(*p),
+                    plan(t[i]),
+                    plan(t[(i + 1) % t.len()]),
+                ));
             }
         }
     }

@@ -91,14 +91,14 @@ pub fn nodes_in(m: &NavMesh, x: (f64, f64), z: (f64, f64), y: (f64, f64)) -> Vec
             let p = n
                 .polygon
                 .as_ref()
-                .map_or(n.position, |p| (p[0] + p[1] + p[2]) / 3.0);
+                .map_or(n.position, |p| p.iter().sum::<DVec3>() / p.len() as f64);
             p.x > x.0 && p.x < x.1 && p.z > z.0 && p.z < z.1 && p.y > y.0 && p.y < y.1
         })
         .map(|n| n.id as usize)
         .collect()
 }
 
-/// Node whose triangle holds the point (plan), nearest in height.
+/// Node whose convex polygon holds the point (plan), nearest in height.
 pub fn node_at(m: &NavMesh, p: DVec3) -> u32 {
     let q = DVec2::new(p.x, p.z);
     m.nodes
@@ -106,8 +106,10 @@ pub fn node_at(m: &NavMesh, p: DVec3) -> u32 {
         .filter(|n| {
             let t = n.polygon.as_ref().unwrap();
             let s = |a: DVec3, b: DVec3| (b.x - a.x) * (q.y - a.z) - (b.z - a.z) * (q.x - a.x);
-            let (d0, d1, d2) = (s(t[0], t[1]), s(t[1], t[2]), s(t[2], t[0]));
-            (d0 >= 0.0 && d1 >= 0.0 && d2 >= 0.0) || (d0 <= 0.0 && d1 <= 0.0 && d2 <= 0.0)
+            let d: Vec<f64> = (0..t.len())
+                .map(|i| s(t[i], t[(i + 1) % t.len()]))
+                .collect();
+            d.iter().all(|&v| v >= 0.0) || d.iter().all(|&v| v <= 0.0)
         })
         .min_by(|a, b| {
             (a.position.y - p.y)

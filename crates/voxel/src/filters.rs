@@ -1,0 +1,209 @@
+//! Recast's walkable-span filters (`RecastFilter.cpp`), applied by each
+//! pass of the `flag` stage to the spans before erosion, each a parameter
+//! toggle as in Recast:
+//!
+//! * **Low-hanging obstacles** (`rcFilterLowHangingWalkableObstacles`): a
+//!   span too steep to walk on becomes walkable when the span below it in
+//!   its column is walkable and its floor is at most a step above that one
+//!   (a kerb, a stair nosing, a low box's edge).
+//! * **Ledges** (`rcFilterLedgeSpans`): a span is not walkable when, towards
+//!   one of its four neighbours, the floor drops by more than a step (a
+//!   drop counts where the neighbour column has room for the agent below
+//!   its first solid, or nothing at all), or when the floors of the
+//!   neighbours it can step to differ among themselves by more than a step
+//!   (a steep slope between voxels).
+//! * **Low height** (`rcFilterWalkableLowHeightSpans`): a span with less
+//!   free space above it than the agent's height is not walkable.
+//!
+//! Slope, water depth and the three filters make a span *passable* for a
+//! pass; [`passable`] computes it.
+
+use serde::Serialize;
+
+use crate::flags::{DIRS, Limits};
+use crate::heightfield::{Heightfield, OPEN};
+use crate::settings::Pass;
+use crate::tiles::Grid;
+
+/// Which of Recast's span filters run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Filters {
+    /// `rcFilterLowHangingWalkableObstacles`.
+    pub low_hanging: bool,
+    /// `rcFilterLedgeSpans`.
+    pub ledges: bool,
+    /// `rcFilterWalkableLowHeightSpans`.
+    pub low_height: bool,
+}
+
+/// Top of the open space over span `s` (very high when open to the sky).
+fn top(hf: &Heightfield, s: usize) -> i32 {
+    let c = hf.spans[s].ceil;
+    if c == OPEN { i32::MAX / 2 } else { c as i32 }
+}
+
+/// True for every span the pass may stand on before erosion: slope (with
+/// the low-hanging filter), water depth, headroom (low-height filter) and
+/// the ledge filter.
+pub fn passable(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<bool> {
+    let a = pass.agent;
+    let lim = Limits::of(pass, grid);
+    // slope <= max  <=>  ny >= cos(max) for max below pi; beyond, any slope.
+    let min_ny = if a.max_slope_rad >= std::f64::consts::PI {
+        f32::NEG_INFINITY
+    } else {
+        (a.max_slope_rad.cos() - 1e-7) as f32
+    };
+    let mut ok: Vec<bool> = hf.spans.iter().map(|s| s.ny >= min_ny).collect();
+    let ncols = hf.cols.len() - 1;
+    if f.low_hanging {
+        for c in 0..ncols {
+            let mut prev: Option<(bool, i32)> = None;
+            for s in hf.range(c) {
+                let was = ok[s];
+                let floor = hf.spans[s].floor as i32;
+                if let Some((true, pf)) = prev
+                    && !was
+                    && (floor - pf).unsigned_abs() <= lim.step
+                {
+                    ok[s] = true;
+                }
+                prev = Some((was, floor));
+            }
+        }
+    }
+    for (s, sp) in hf.spans.iter().enumerate() {
+        let clear = !f.low_height || sp.ceil == OPEN || (sp.ceil - sp.floor) as u32 >= lim.height;
+        let depth = sp.depth(grid);
+        ok[s] &= clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9;
+    }
+    if f.ledges {
+        let ledge = ledges(hf, lim);
+        for s in 0..ok.len() {
+            ok[s] &= !ledge[s];
+        }
+    }
+    ok
+}
+
+/// Recast's ledge test for every span (see the module docs).
+fn ledges(hf: &Heightfield, lim: Limits) -> Vec<bool> {
+    let (h, climb) = (lim.height as i64, lim.step as i64);
+    let mut out = vec![false; hf.spans.len()];
+    for c in 0..hf.cols.len() - 1 {
+        let (x, z) = hf.cell(c);
+        for s in hf.range(c) {
+            let bot = hf.spans[s].floor as i64;
+            let tp = top(hf, s) as i64;
+            let mut minh = i64::MAX;
+            let (mut lo, mut hi) = (bot, bot);
+            for (dx, dz) in DIRS {
+                let Some(nc) = hf.col(x + dx, z + dz) else {
+                    minh = minh.min(-climb - bot);
+                    continue;
+                };
+                let r = hf.range(nc);
+                // The space below the column's first solid.
+                let first = r
+                    .clone()
+                    .next()
+                    .map_or(i64::MAX / 2, |n| hf.spans[n].base as i64);
+                if tp.min(first) - bot.max(-climb) > h {
+                    minh = minh.min(-climb - bot);
+                }
+                for n in r {
+                    let nbot = hf.spans[n].floor as i64;
+                    let ntop = top(hf, n) as i64;
+                    if tp.min(ntop) - bot.max(nbot) > h {
+                        minh = minh.min(nbot - bot);
+                        if (nbot - bot).abs() <= climb {
+                            lo = lo.min(nbot);
+                            hi = hi.max(nbot);
+                        }
+                    }
+                }
+            }
+            out[s] = minh < -climb || hi - lo > climb;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flags::tests::build;
+    use crate::samples::MeshBuilder;
+
+    const ALL: Filters = Filters {
+        low_hanging: true,
+        ledges: true,
+        low_height: true,
+    };
+
+    /// Passable spans of the stand pass over cell column `(x, z)` (world m).
+    fn at(b: &MeshBuilder, f: Filters, x: f64, z: f64) -> Vec<(f64, bool)> {
+        let (g, hf, flags) = build(&b.level().mesh, "stand");
+        let ok = passable(&hf, &g, &flags[0].pass, f);
+        let c = hf
+            .col(
+                ((x - g.origin.x) / g.cs) as i32,
+                ((z - g.origin.z) / g.cs) as i32,
+            )
+            .unwrap();
+        hf.range(c)
+            .map(|s| (g.y(hf.spans[s].floor), ok[s]))
+            .collect()
+    }
+
+    #[test]
+    fn a_steep_surface_a_step_above_a_floor_is_walkable_with_the_low_hanging_filter() {
+        let mut b = MeshBuilder::new();
+        b.solid("floor", [0., -0.1, 0.], [4., 0., 4.]);
+        // 63 degrees, from 0.3 to 0.5 m over 0.1 m.
+        b.ramp("nosing", [2., 2.1], [0., 4.], [0.3, 0.5]);
+        let on = at(&b, ALL, 2.05, 2.0);
+        let off = at(
+            &b,
+            Filters {
+                low_hanging: false,
+                ..ALL
+            },
+            2.05,
+            2.0,
+        );
+        // The floor under it is too low for the agent either way.
+        assert_eq!(on.len(), 2, "{on:?}");
+        assert!(on[1].1 && !off[1].1, "{on:?} {off:?}");
+    }
+
+    #[test]
+    fn the_ledge_filter_removes_the_span_at_a_drop() {
+        let mut b = MeshBuilder::new();
+        b.solid("ground", [0., -0.1, 0.], [8., 0., 4.]);
+        // A deck without sides, 1.5 m over the ground.
+        b.ramp("deck", [0., 4.], [0., 4.], [1.5, 1.5]);
+        let deck = |f, x| at(&b, f, x, 2.0).last().unwrap().1;
+        let edge = |f| deck(f, 3.95);
+        let inside = |f| deck(f, 3.5);
+        assert!(!edge(ALL));
+        assert!(edge(Filters {
+            ledges: false,
+            ..ALL
+        }));
+        assert!(inside(ALL));
+    }
+
+    #[test]
+    fn the_low_height_filter_removes_spans_under_a_low_table() {
+        let mut b = MeshBuilder::new();
+        b.solid("floor", [0., -0.1, 0.], [4., 0., 4.]);
+        b.solid("table", [1., 1.0, 1.], [3., 1.1, 3.]);
+        let under = |f| at(&b, f, 2.0, 2.0)[0].1;
+        assert!(!under(ALL));
+        assert!(under(Filters {
+            low_height: false,
+            ..ALL
+        }));
+    }
+}

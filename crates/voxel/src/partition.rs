@@ -1,0 +1,775 @@
+//! Stage `partition`: Recast's region partitioning of each pass's walkable
+//! spans, before the outlines are traced.
+//!
+//! * **Distance field** (Recast's `rcBuildDistanceField`): a 2/3 chamfer
+//!   distance (2 per side step, 3 per diagonal step) from every walkable
+//!   span to the edge of its pass's walkable area (a walkable span with a
+//!   side that does not connect to another walkable span of the same pass
+//!   has distance 0), then Recast's 3 x 3 box blur of every value above 2.
+//! * **Watershed** (`rcBuildRegions`): the distance levels are flooded from
+//!   the top down in steps of 2; at each level the existing regions first
+//!   grow into the newly uncovered spans (at most 8 rounds, Recast's
+//!   `expandRegions`), then every span still unclaimed starts a new region
+//!   that floods the spans at or above the level minus 2 without touching
+//!   another region (`floodRegion`). A last unbounded growth claims the
+//!   rest.
+//! * **Monotone** (`rcBuildRegionsMonotone`): each row's runs of connected
+//!   spans continue the region of the previous row when all of that region's
+//!   contact with the previous row is with this run alone; otherwise they
+//!   start a new region. Fast, no distance field needed (it is still
+//!   computed and drawn), but long thin regions.
+//! * **Filters** (`mergeAndFilterRegions`): a group of connected regions
+//!   whose spans number fewer than `min_region_size`^2 (Recast's
+//!   `minRegionArea`) and that does not reach the tile's edge is dropped
+//!   (its spans leave the navmesh); then, repeatedly, a region with at most
+//!   `merge_region_size`^2 spans (`mergeRegionArea`), or one that touches no
+//!   obstacle, joins its smallest neighbour that shares no column with it.
+//!   Finally the ids are made consecutive in scan order.
+//!
+//! Where this differs from Recast, by choice: Recast merges two regions only
+//! when they share one contiguous boundary, so that each region has one
+//! contour; here a region may have holes (the outline tracer and the
+//! constrained triangulation take holes), so the neighbour test is plain
+//! adjacency. Regions are found on the whole padded tile and only their core
+//! spans become outlines. Spans a region filter drops are not walkable for
+//! the later stages of this pass, but stay claimed: they do not go back to
+//! the next pass's pool (the pool is fixed by the `flag` stage).
+
+use serde::Serialize;
+
+use crate::flags::{NO_LINK, PassFlags};
+use crate::heightfield::Heightfield;
+
+/// No region (a span that is not walkable in the pass, or was filtered out).
+pub const NO_REGION: u32 = 0;
+
+/// How the walkable spans are cut into regions (Recast's partition types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Partition {
+    /// Recast's `rcBuildRegions`.
+    Watershed,
+    /// Recast's `rcBuildRegionsMonotone`.
+    Monotone,
+}
+
+impl Partition {
+    /// The parameter value naming it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Partition::Watershed => "watershed",
+            Partition::Monotone => "monotone",
+        }
+    }
+
+    /// The partition a parameter value names.
+    pub fn named(name: &str) -> Option<Self> {
+        [Partition::Watershed, Partition::Monotone]
+            .into_iter()
+            .find(|p| p.name() == name)
+    }
+}
+
+/// Partition settings of one build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct PartitionParams {
+    /// Algorithm.
+    pub kind: Partition,
+    /// Recast's `minRegionArea`, in spans.
+    pub min_area: u32,
+    /// Recast's `mergeRegionArea`, in spans.
+    pub merge_area: u32,
+}
+
+/// One pass's distance field and regions over a tile's spans.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PassPartition {
+    /// Blurred 2/3 chamfer distance of each span to the edge of the pass's
+    /// walkable area (2 units per cell; 0 for spans outside it).
+    pub dist: Vec<u16>,
+    /// Largest value of `dist`.
+    pub max_dist: u16,
+    /// Region of each span, [`NO_REGION`] for none; ids run from 1.
+    pub region: Vec<u32>,
+    /// Number of regions (the largest id).
+    pub regions: u32,
+    /// Regions the minimum-area filter dropped.
+    pub dropped: u32,
+    /// Regions merged into a neighbour.
+    pub merged: u32,
+}
+
+/// Partitions every pass of one tile.
+pub fn partition_tile(
+    hf: &Heightfield,
+    passes: &[PassFlags],
+    p: PartitionParams,
+) -> Vec<PassPartition> {
+    passes.iter().map(|pf| partition_pass(hf, pf, p)).collect()
+}
+
+/// The walkable-to-walkable connections of one pass: `NO_LINK` where the
+/// pass's connection leads to a span the pass does not walk on.
+fn walk_links(pf: &PassFlags) -> Vec<u32> {
+    let n = pf.flags.len();
+    if pf.links.is_empty() {
+        return vec![NO_LINK; 4 * n];
+    }
+    let mut out = vec![NO_LINK; 4 * n];
+    for s in (0..n).filter(|&s| pf.walkable(s)) {
+        for d in 0..4 {
+            let l = pf.links[4 * s + d];
+            if l != NO_LINK && pf.walkable(l as usize) {
+                out[4 * s + d] = l;
+            }
+        }
+    }
+    out
+}
+
+/// Partitions one pass.
+pub fn partition_pass(hf: &Heightfield, pf: &PassFlags, p: PartitionParams) -> PassPartition {
+    let link = walk_links(pf);
+    let walk: Vec<bool> = (0..pf.flags.len()).map(|s| pf.walkable(s)).collect();
+    let raw = distance_field(hf, &link, &walk);
+    let dist = box_blur(&raw, &link, &walk);
+    let max_dist = dist.iter().copied().max().unwrap_or(0);
+    let mut region = match p.kind {
+        Partition::Watershed => watershed(&link, &walk, &dist, max_dist),
+        Partition::Monotone => monotone(hf, &link, &walk),
+    };
+    let (regions, dropped, merged) = filter_regions(hf, &link, &walk, &mut region, p);
+    PassPartition {
+        dist,
+        max_dist,
+        region,
+        regions,
+        dropped,
+        merged,
+    }
+}
+
+/// Recast's `calculateDistanceField`: two chamfer sweeps over the spans.
+fn distance_field(hf: &Heightfield, link: &[u32], walk: &[bool]) -> Vec<u16> {
+    let n = walk.len();
+    let mut d: Vec<u16> = (0..n)
+        .map(|s| {
+            if !walk[s] || (0..4).any(|k| link[4 * s + k] == NO_LINK) {
+                0
+            } else {
+                u16::MAX
+            }
+        })
+        .collect();
+    let ncols = hf.cols.len() - 1;
+    // Side step along d1 (+2), then the diagonal along d2 from there (+3).
+    let relax = |d: &mut [u16], s: usize, d1: usize, d2: usize| {
+        let a = link[4 * s + d1];
+        if a == NO_LINK {
+            return;
+        }
+        let a = a as usize;
+        d[s] = d[s].min(d[a].saturating_add(2));
+        let b = link[4 * a + d2];
+        if b != NO_LINK {
+            d[s] = d[s].min(d[b as usize].saturating_add(3));
+        }
+    };
+    for c in 0..ncols {
+        for s in hf.range(c) {
+            if d[s] != 0 {
+                relax(&mut d, s, 0, 3);
+                relax(&mut d, s, 3, 2);
+            }
+        }
+    }
+    for c in (0..ncols).rev() {
+        for s in hf.range(c) {
+            if d[s] != 0 {
+                relax(&mut d, s, 2, 1);
+                relax(&mut d, s, 1, 0);
+            }
+        }
+    }
+    d
+}
+
+/// Recast's `boxBlur` with threshold 2: the mean over the 3 x 3 neighbourhood,
+/// a missing neighbour counting as the span itself.
+fn box_blur(src: &[u16], link: &[u32], walk: &[bool]) -> Vec<u16> {
+    (0..src.len())
+        .map(|s| {
+            let cd = src[s] as u32;
+            if !walk[s] || cd <= 2 {
+                return cd as u16;
+            }
+            let mut sum = cd;
+            for d in 0..4 {
+                let a = link[4 * s + d];
+                if a == NO_LINK {
+                    sum += cd * 2;
+                    continue;
+                }
+                sum += src[a as usize] as u32;
+                let b = link[4 * a as usize + (d + 1) % 4];
+                sum += if b == NO_LINK {
+                    cd
+                } else {
+                    src[b as usize] as u32
+                };
+            }
+            ((sum + 5) / 9) as u16
+        })
+        .collect()
+}
+
+/// Recast's `rcBuildRegions` without its level stacks: the spans of a level
+/// band join the pending list in scan order, after the spans earlier levels
+/// left unclaimed.
+fn watershed(link: &[u32], walk: &[bool], dist: &[u16], max: u16) -> Vec<u32> {
+    let n = walk.len();
+    let mut reg = vec![NO_REGION; n];
+    let mut rdist = vec![0u16; n];
+    // Spans by descending level band, so each level only visits its own.
+    let mut order: Vec<usize> = (0..n).filter(|&s| walk[s]).collect();
+    order.sort_by_key(|&s| std::cmp::Reverse(dist[s]));
+    // Recast starts at (max + 1) & !1 and stops before a level of 0 when
+    // it starts there, leaving an area only an edge wide without regions;
+    // here level 0 is always flooded, so every walkable span gets one.
+    let mut level = ((max as u32 + 1) & !1) + 2;
+    let mut next_id = 1u32;
+    let mut uncovered = 0usize;
+    let mut pending: Vec<usize> = Vec::new();
+    let mut stack = Vec::new();
+    while level > 0 {
+        level -= 2;
+        while uncovered < order.len() && dist[order[uncovered]] as u32 >= level {
+            pending.push(order[uncovered]);
+            uncovered += 1;
+        }
+        pending.retain(|&s| reg[s] == NO_REGION);
+        expand(link, &mut reg, &mut rdist, &mut pending, Some(8));
+        for &s in &pending {
+            if reg[s] == NO_REGION
+                && flood(
+                    link, dist, &mut reg, &mut rdist, &mut stack, s, level, next_id,
+                )
+            {
+                next_id += 1;
+            }
+        }
+        pending.retain(|&s| reg[s] == NO_REGION);
+    }
+    pending.extend(order[uncovered..].iter().copied().filter(|&s| reg[s] == 0));
+    expand(link, &mut reg, &mut rdist, &mut pending, None);
+    reg
+}
+
+/// Recast's `expandRegions`: unclaimed spans in `pending` join the neighbour
+/// region nearest (in steps from its seed), in rounds, until a round changes
+/// nothing or `rounds` run out. Claimed spans leave `pending`.
+fn expand(
+    link: &[u32],
+    reg: &mut [u32],
+    rdist: &mut [u16],
+    pending: &mut Vec<usize>,
+    rounds: Option<u32>,
+) {
+    let mut round = 0;
+    let mut changes: Vec<(usize, u32, u16)> = Vec::new();
+    loop {
+        changes.clear();
+        for &s in pending.iter() {
+            let mut best = (NO_REGION, u16::MAX);
+            for d in 0..4 {
+                let a = link[4 * s + d];
+                if a == NO_LINK {
+                    continue;
+                }
+                let a = a as usize;
+                if reg[a] != NO_REGION && rdist[a].saturating_add(2) < best.1 {
+                    best = (reg[a], rdist[a] + 2);
+                }
+            }
+            if best.0 != NO_REGION {
+                changes.push((s, best.0, best.1));
+            }
+        }
+        if changes.is_empty() {
+            break;
+        }
+        for &(s, r, d) in &changes {
+            reg[s] = r;
+            rdist[s] = d;
+        }
+        pending.retain(|&s| reg[s] == NO_REGION);
+        round += 1;
+        if rounds.is_some_and(|m| round >= m) {
+            break;
+        }
+    }
+}
+
+/// Recast's `floodRegion`: region `r` floods from `seed` over spans at or
+/// above `level - 2`, but a span next to (or diagonal to) another region is
+/// left out so that regions never touch while they grow.
+#[allow(clippy::too_many_arguments)]
+fn flood(
+    link: &[u32],
+    dist: &[u16],
+    reg: &mut [u32],
+    rdist: &mut [u16],
+    stack: &mut Vec<usize>,
+    seed: usize,
+    level: u32,
+    r: u32,
+) -> bool {
+    let low = level.saturating_sub(2);
+    stack.clear();
+    stack.push(seed);
+    reg[seed] = r;
+    rdist[seed] = 0;
+    let mut count = 0;
+    while let Some(s) = stack.pop() {
+        let other = |x: u32| x != NO_REGION && x != r;
+        let touches = (0..4).any(|d| {
+            let a = link[4 * s + d];
+            if a == NO_LINK {
+                return false;
+            }
+            if other(reg[a as usize]) {
+                return true;
+            }
+            let b = link[4 * a as usize + (d + 1) % 4];
+            b != NO_LINK && other(reg[b as usize])
+        });
+        if touches {
+            reg[s] = NO_REGION;
+            continue;
+        }
+        count += 1;
+        for d in 0..4 {
+            let a = link[4 * s + d];
+            if a == NO_LINK {
+                continue;
+            }
+            let a = a as usize;
+            if dist[a] as u32 >= low && reg[a] == NO_REGION {
+                reg[a] = r;
+                rdist[a] = 0;
+                stack.push(a);
+            }
+        }
+    }
+    count > 0
+}
+
+/// Recast's `rcBuildRegionsMonotone`.
+fn monotone(hf: &Heightfield, link: &[u32], walk: &[bool]) -> Vec<u32> {
+    const MIXED: u32 = u32::MAX;
+    let mut reg = vec![NO_REGION; walk.len()];
+    let mut next_id = 1u32;
+    // Per row-local run: (neighbour region below, contacts with it, final id).
+    let mut runs: Vec<(u32, u32, u32)> = Vec::new();
+    // Contacts of each global region with the current row.
+    let mut contacts: Vec<u32> = vec![0];
+    for z in 0..hf.d as usize {
+        runs.clear();
+        runs.push((0, 0, 0));
+        for x in 0..hf.w as usize {
+            let c = z * hf.w as usize + x;
+            for s in hf.range(c) {
+                if !walk[s] {
+                    continue;
+                }
+                let left = link[4 * s];
+                let run = if left != NO_LINK && reg[left as usize] != NO_REGION {
+                    reg[left as usize]
+                } else {
+                    runs.push((0, 0, 0));
+                    runs.len() as u32 - 1
+                };
+                reg[s] = run;
+                let below = link[4 * s + 3];
+                if below != NO_LINK {
+                    let nr = reg[below as usize];
+                    if nr != NO_REGION {
+                        let e = &mut runs[run as usize];
+                        if e.0 == 0 || e.0 == nr {
+                            e.0 = nr;
+                            e.1 += 1;
+                            contacts[nr as usize] += 1;
+                        } else {
+                            e.0 = MIXED;
+                        }
+                    }
+                }
+            }
+        }
+        for run in runs.iter_mut().skip(1) {
+            let (nei, ns, _) = *run;
+            run.2 = if nei != 0 && nei != MIXED && contacts[nei as usize] == ns {
+                nei
+            } else {
+                let id = next_id;
+                next_id += 1;
+                contacts.push(0);
+                id
+            };
+        }
+        for x in 0..hf.w as usize {
+            let c = z * hf.w as usize + x;
+            for s in hf.range(c) {
+                if walk[s] {
+                    reg[s] = runs[reg[s] as usize].2;
+                }
+            }
+        }
+        contacts.iter_mut().for_each(|c| *c = 0);
+    }
+    reg
+}
+
+/// Recast's `mergeAndFilterRegions` (see the module docs for the one
+/// difference), then consecutive ids. Returns (regions, dropped, merged).
+fn filter_regions(
+    hf: &Heightfield,
+    link: &[u32],
+    walk: &[bool],
+    reg: &mut [u32],
+    p: PartitionParams,
+) -> (u32, u32, u32) {
+    let nreg = reg.iter().copied().max().unwrap_or(0) as usize + 1;
+    let mut size = vec![0u32; nreg];
+    let mut edge = vec![false; nreg];
+    let mut tile_edge = vec![false; nreg];
+    let mut neighbours: Vec<Vec<u32>> = vec![Vec::new(); nreg];
+    let mut floors: Vec<Vec<u32>> = vec![Vec::new(); nreg];
+    let last = (hf.w - 1, hf.d - 1);
+    for c in 0..hf.cols.len() - 1 {
+        let range = hf.range(c);
+        let (lx, lz) = (c as i32 % hf.w, c as i32 / hf.w);
+        for s in range.clone() {
+            let r = reg[s];
+            if r == NO_REGION {
+                continue;
+            }
+            size[r as usize] += 1;
+            if lx == 0 || lz == 0 || lx == last.0 || lz == last.1 {
+                tile_edge[r as usize] = true;
+            }
+            for d in 0..4 {
+                let a = link[4 * s + d];
+                if a == NO_LINK || reg[a as usize] == NO_REGION {
+                    edge[r as usize] = true;
+                } else if reg[a as usize] != r {
+                    neighbours[r as usize].push(reg[a as usize]);
+                }
+            }
+            for t in range.clone() {
+                if reg[t] != NO_REGION && reg[t] != r {
+                    floors[r as usize].push(reg[t]);
+                }
+            }
+        }
+    }
+    for v in neighbours.iter_mut().chain(floors.iter_mut()) {
+        v.sort_unstable();
+        v.dedup();
+    }
+    // Drop small groups of connected regions that do not reach the tile edge.
+    let mut id: Vec<u32> = (0..nreg as u32).collect();
+    let mut seen = vec![false; nreg];
+    let mut dropped = 0;
+    for r0 in 1..nreg {
+        if seen[r0] || size[r0] == 0 {
+            continue;
+        }
+        let mut group = vec![r0];
+        seen[r0] = true;
+        let mut i = 0;
+        while i < group.len() {
+            for &nb in &neighbours[group[i]] {
+                if !seen[nb as usize] {
+                    seen[nb as usize] = true;
+                    group.push(nb as usize);
+                }
+            }
+            i += 1;
+        }
+        let total: u64 = group.iter().map(|&r| size[r] as u64).sum();
+        if total < p.min_area as u64 && !group.iter().any(|&r| tile_edge[r]) {
+            for &r in &group {
+                id[r] = NO_REGION;
+                dropped += 1;
+            }
+        }
+    }
+    // Merge small (or obstacle-free) regions into their smallest neighbour.
+    let find = |id: &[u32], mut r: u32| {
+        while id[r as usize] != r && id[r as usize] != NO_REGION {
+            r = id[r as usize];
+        }
+        id[r as usize]
+    };
+    let mut merged = 0;
+    loop {
+        let mut changed = false;
+        for r in 1..nreg {
+            if id[r] != r as u32 || size[r] == 0 {
+                continue;
+            }
+            if size[r] > p.merge_area && edge[r] {
+                continue;
+            }
+            let mut best: Option<u32> = None;
+            for &nb in &neighbours[r] {
+                let nb = find(&id, nb);
+                if nb == NO_REGION
+                    || nb == r as u32
+                    || floors[r].iter().any(|&f| find(&id, f) == nb)
+                {
+                    continue;
+                }
+                if best.is_none_or(|b| size[nb as usize] < size[b as usize]) {
+                    best = Some(nb);
+                }
+            }
+            let Some(t) = best else { continue };
+            let t = t as usize;
+            id[r] = t as u32;
+            size[t] += size[r];
+            edge[t] |= edge[r];
+            tile_edge[t] |= tile_edge[r];
+            let nb = std::mem::take(&mut neighbours[r]);
+            neighbours[t].extend(nb);
+            let fl = std::mem::take(&mut floors[r]);
+            floors[t].extend(fl);
+            let roots: Vec<u32> = neighbours[t].iter().map(|&x| find(&id, x)).collect();
+            neighbours[t] = roots;
+            neighbours[t].retain(|&x| x != NO_REGION && x != t as u32);
+            neighbours[t].sort_unstable();
+            neighbours[t].dedup();
+            let roots: Vec<u32> = floors[t].iter().map(|&x| find(&id, x)).collect();
+            floors[t] = roots;
+            floors[t].sort_unstable();
+            floors[t].dedup();
+            merged += 1;
+            changed = true;
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Final ids, consecutive in order of first span.
+    let mut remap = vec![u32::MAX; nreg];
+    let mut count = 0;
+    for (s, r) in reg.iter_mut().enumerate() {
+        if !walk[s] || *r == NO_REGION {
+            *r = NO_REGION;
+            continue;
+        }
+        let root = find(&id, *r) as usize;
+        if root == NO_REGION as usize {
+            *r = NO_REGION;
+            continue;
+        }
+        if remap[root] == u32::MAX {
+            count += 1;
+            remap[root] = count;
+        }
+        *r = remap[root];
+    }
+    (count, dropped, merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flags::tests::build;
+    use crate::heightfield::tests::boxes;
+    use proptest::prelude::*;
+
+    fn params(kind: Partition, min_area: u32, merge_area: u32) -> PartitionParams {
+        PartitionParams {
+            kind,
+            min_area,
+            merge_area,
+        }
+    }
+
+    /// Spans of region `r` reachable from its first span over walkable links.
+    fn connected(pf: &PassFlags, part: &PassPartition, r: u32) -> bool {
+        let link = walk_links(pf);
+        let members: Vec<usize> = (0..part.region.len())
+            .filter(|&s| part.region[s] == r)
+            .collect();
+        let mut seen = vec![false; part.region.len()];
+        let mut stack = vec![members[0]];
+        seen[members[0]] = true;
+        let mut count = 0;
+        while let Some(s) = stack.pop() {
+            count += 1;
+            for d in 0..4 {
+                let a = link[4 * s + d];
+                if a != NO_LINK && !seen[a as usize] && part.region[a as usize] == r {
+                    seen[a as usize] = true;
+                    stack.push(a as usize);
+                }
+            }
+        }
+        count == members.len()
+    }
+
+    #[test]
+    fn the_distance_field_peaks_in_the_middle_of_a_platform() {
+        // 4 m square at 0.1 m cells, stand radius 0.4 m: 32 x 32 walkable.
+        let (_, hf, f) = build(&boxes(&[([0., -0.1, 0.], [4., 0., 4.])]), "stand");
+        let link = walk_links(&f[0]);
+        let walk: Vec<bool> = (0..f[0].flags.len()).map(|s| f[0].walkable(s)).collect();
+        let raw = distance_field(&hf, &link, &walk);
+        let edge =
+            (0..walk.len()).filter(|&s| walk[s] && (0..4).any(|d| link[4 * s + d] == NO_LINK));
+        assert!(edge.clone().count() > 0);
+        assert!(edge.clone().all(|s| raw[s] == 0));
+        // 16 cells from the edge at most: 2 per cell.
+        let max = raw.iter().copied().max().unwrap();
+        assert!((30..=32).contains(&max), "{max}");
+        // A chamfer distance changes by at most one step between neighbours.
+        for s in (0..walk.len()).filter(|&s| walk[s]) {
+            for d in 0..4 {
+                let a = link[4 * s + d];
+                if a != NO_LINK {
+                    assert!(raw[s].abs_diff(raw[a as usize]) <= 2);
+                }
+            }
+        }
+        let part = partition_pass(&hf, &f[0], params(Partition::Watershed, 0, 0));
+        assert!(part.max_dist <= max && part.max_dist + 2 >= max);
+    }
+
+    #[test]
+    fn a_dumbbell_splits_into_rooms_and_merging_joins_them() {
+        // Two 3 m rooms joined by a 1.2 m wide, 2 m long corridor.
+        let m = boxes(&[
+            ([0., -0.1, 0.], [3., 0., 3.]),
+            ([3., -0.1, 0.9], [5., 0., 2.1]),
+            ([5., -0.1, 0.], [8., 0., 3.]),
+        ]);
+        let (_, hf, f) = build(&m, "stand");
+        let split = partition_pass(&hf, &f[0], params(Partition::Watershed, 0, 0));
+        assert!(split.regions >= 2, "{}", split.regions);
+        let joined = partition_pass(&hf, &f[0], params(Partition::Watershed, 0, 1_000_000));
+        assert_eq!(joined.regions, 1);
+        assert!(joined.merged > 0);
+        for s in 0..f[0].flags.len() {
+            assert_eq!(f[0].walkable(s), joined.region[s] != NO_REGION);
+        }
+    }
+
+    #[test]
+    fn small_islands_are_dropped_and_large_ones_kept() {
+        // A 1.3 m square island (5 x 5 walkable cells after erosion) beside a
+        // 4 m platform.
+        let m = boxes(&[
+            ([0., -0.1, 0.], [4., 0., 4.]),
+            ([6., -0.1, 0.], [7.3, 0., 1.3]),
+        ]);
+        let (_, hf, f) = build(&m, "stand");
+        let keep = partition_pass(&hf, &f[0], params(Partition::Watershed, 0, 400));
+        assert_eq!(keep.regions, 2);
+        let drop = partition_pass(&hf, &f[0], params(Partition::Watershed, 64, 400));
+        assert_eq!(drop.regions, 1);
+        assert_eq!(drop.dropped, 1);
+        let big = (0..hf.spans.len())
+            .filter(|&s| drop.region[s] != NO_REGION)
+            .count();
+        assert_eq!(big, 32 * 32);
+    }
+
+    #[test]
+    fn monotone_regions_cut_each_row_once() {
+        let m = boxes(&[
+            ([0., -0.1, 0.], [6., 0., 6.]),
+            ([2.5, 0., 2.5], [3.5, 3., 3.5]),
+        ]);
+        let (_, hf, f) = build(&m, "stand");
+        let part = partition_pass(&hf, &f[0], params(Partition::Monotone, 0, 0));
+        assert!(
+            part.regions >= 3,
+            "a pillar splits the sweep: {}",
+            part.regions
+        );
+        for z in 0..hf.d {
+            let mut runs: Vec<(u32, i32)> = Vec::new();
+            for x in 0..hf.w {
+                let c = (z * hf.w + x) as usize;
+                for s in hf.range(c) {
+                    if part.region[s] != NO_REGION {
+                        runs.push((part.region[s], x));
+                    }
+                }
+            }
+            runs.sort_unstable();
+            for w in runs.windows(2) {
+                if w[0].0 == w[1].0 {
+                    assert_eq!(w[1].1, w[0].1 + 1, "region {} has a gap in row {z}", w[0].0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_band_one_edge_wide_still_gets_regions() {
+        // A 0.5 m wide walkway: 1 cell of walkable spans at stand radius 0.2.
+        let (_, hf, f) = build(&boxes(&[([0., -0.1, 0.], [4., 0., 0.5])]), "sidestep");
+        let part = partition_pass(&hf, &f[0], params(Partition::Watershed, 0, 0));
+        assert_eq!(part.max_dist, 0);
+        assert!(part.regions >= 1);
+        for s in 0..f[0].flags.len() {
+            assert_eq!(f[0].walkable(s), part.region[s] != NO_REGION);
+        }
+    }
+
+    #[test]
+    fn nothing_walkable_gives_no_regions() {
+        let (_, hf, f) = build(&boxes(&[([0., -0.1, 0.], [0.5, 0., 0.5])]), "stand");
+        for kind in [Partition::Watershed, Partition::Monotone] {
+            let part = partition_pass(&hf, &f[0], params(kind, 64, 400));
+            assert_eq!(part.regions, 0);
+            assert!(part.region.iter().all(|&r| r == NO_REGION));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+        /// Random blocks on a floor: without the area filter, the regions of
+        /// either partition cover exactly the walkable spans, each region is
+        /// connected, and ids are consecutive from 1.
+        #[test]
+        fn regions_partition_the_walkable_spans(
+            blocks in proptest::collection::vec((0.0f32..5.0, 0.0f32..5.0, 0.3f32..2.0, 0.3f32..2.0), 0..5),
+            monotone in any::<bool>(),
+            merge in 0u32..500,
+        ) {
+            let mut bs = vec![([0., -0.1, 0.], [6., 0., 6.])];
+            for (x, z, w, d) in blocks {
+                bs.push(([x, 0., z], [x + w, 2.5, z + d]));
+            }
+            let (_, hf, f) = build(&boxes(&bs), "stand,sidestep");
+            let kind = if monotone { Partition::Monotone } else { Partition::Watershed };
+            for pf in &f {
+                let part = partition_pass(&hf, pf, params(kind, 0, merge));
+                for s in 0..pf.flags.len() {
+                    prop_assert_eq!(pf.walkable(s), part.region[s] != NO_REGION);
+                }
+                let mut ids: Vec<u32> = part.region.iter().copied().filter(|&r| r != NO_REGION).collect();
+                ids.sort_unstable();
+                ids.dedup();
+                prop_assert_eq!(ids, (1..=part.regions).collect::<Vec<_>>());
+                for r in 1..=part.regions {
+                    prop_assert!(connected(pf, &part, r), "region {} is in pieces", r);
+                }
+            }
+        }
+    }
+}
