@@ -459,6 +459,20 @@ pub const STYLES: &[(&str, Style)] = &[
     ),
     ("notch/dropped", style([0.75, 0.55, 0.40, 1.00], None, 1.5).dot(0.006)),
     ("notch/relaxed", style([0.45, 0.75, 0.45, 1.00], None, 1.5).dot(0.006)),
+    // Recast's distance field (a ramp by value) and watershed / monotone
+    // regions (a soft colour per region id).
+    ("voxel/distance", style([0.10, 0.20, 0.55, 1.00], Some(0.85), 1.0)),
+    ("voxel/region", style([0.40, 0.40, 0.45, 1.00], Some(0.85), 1.0).per_element()),
+    ("polymesh/stand", style([0.25, 0.65, 0.30, 1.00], Some(0.30), 2.5)),
+    ("detail/stand", style([0.25, 0.65, 0.30, 1.00], None, 1.0).dashed()),
+    ("polymesh/crouch", style([0.95, 0.68, 0.10, 1.00], Some(0.30), 2.5)),
+    ("detail/crouch", style([0.95, 0.68, 0.10, 1.00], None, 1.0).dashed()),
+    ("polymesh/prone", style([0.88, 0.33, 0.18, 1.00], Some(0.30), 2.5)),
+    ("detail/prone", style([0.88, 0.33, 0.18, 1.00], None, 1.0).dashed()),
+    ("polymesh/swim", style([0.15, 0.48, 0.92, 1.00], Some(0.30), 2.5)),
+    ("detail/swim", style([0.15, 0.48, 0.92, 1.00], None, 1.0).dashed()),
+    ("polymesh/sidestep", style([0.58, 0.32, 0.85, 1.00], Some(0.30), 2.5)),
+    ("detail/sidestep", style([0.58, 0.32, 0.85, 1.00], None, 1.0).dashed()),
     // Quake map semantics (cspace): regions of brush entities and liquids,
     // lifts, brushes that could not be read, and the links they make.
     ("region/door", style([0.95, 0.55, 0.10, 0.9], Some(0.20), 1.5)),
