@@ -229,7 +229,9 @@ fn ui(
         crate::overlay::hover_tip(&ctx, &s.hover, s.pointer.cursor, title);
     }
 
-    s.focus.keyboard = ctx.egui_wants_keyboard_input();
+    // While the path field is shown it is modal: keys go to it, never to
+    // the app's shortcuts.
+    s.focus.keyboard = ctx.egui_wants_keyboard_input() || s.dialogs.prompt.is_some();
     s.focus.pointer = ctx.is_pointer_over_egui();
     s.focus.scene = Some(Rect::new(central.min.x, central.min.y, central.max.x, central.max.y));
     s.focus.floating = ctx.memory(|m| {
@@ -445,6 +447,11 @@ fn path_prompt(ctx: &egui::Context, s: &mut UiState) {
                 .desired_width(420.0)
                 .hint_text("/path/to/file")
                 .show(ui);
+            // The field keeps the keyboard while the window is open (unless
+            // the user tabbed to a button).
+            if !prompt.fresh && ui.ctx().memory(|m| m.focused().is_none()) {
+                out.response.request_focus();
+            }
             if prompt.fresh {
                 // Focused, with the proposed path selected: typing replaces it.
                 prompt.fresh = false;
