@@ -1,33 +1,43 @@
-//! Assembling the app: the headless core (levels, stages, timeline,
-//! parameters, probe, legend), which tests run under `MinimalPlugins`, and
-//! the windowed app that adds the renderer, egui, the orbit camera, the
-//! scene, drawing and panels.
+//! Assembling the app; the plugin lists below are its table of contents.
+//! [`add_core`] adds what needs no renderer (the level, the build, the
+//! timeline, parameters and history, the probe's search, the legend and
+//! filters, the tools), which tests run under `MinimalPlugins`;
+//! [`windowed`] adds the renderer, egui, the orbit camera, the scene and its
+//! drawing, picking and the click tools, the probe's drawing, and the user
+//! interface.
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy_egui::{EguiGlobalSettings, EguiPlugin};
 use bevy_panorbit_camera::PanOrbitCameraPlugin;
 
-use crate::automation::ScreenshotPlugin;
+use crate::build::StagesPlugin;
+use crate::build::session::SessionPlugin;
+use crate::build::timeline::TimelinePlugin;
 use crate::cli::Args;
-use crate::draw::{DrawPlugin, LegendPlugin};
-use crate::filter::{FilterPlugin, HeightBand, ViewFilter};
-use crate::dialogs::DialogsPlugin;
-use crate::export::ExportPlugin;
-use crate::frames::FramesPlugin;
-use crate::history::HistoryPlugin;
+use crate::edit::history::HistoryPlugin;
+use crate::edit::params::ParamsPlugin;
 use crate::interact::InteractPlugin;
 use crate::interact::tool::ToolPlugin;
-use crate::report::ReportPlugin;
-use crate::levels::{LevelRequest, LevelsPlugin, Settings};
-use crate::panels::PanelsPlugin;
-use crate::params::ParamsPlugin;
-use crate::probe::{ProbeDrawPlugin, ProbePlugin};
-use crate::probe_answer::ProbeAnswerPlugin;
-use crate::scene::ScenePlugin;
-use crate::session::SessionPlugin;
-use crate::stages::StagesPlugin;
-use crate::timeline::{Timeline, TimelinePlugin};
+use crate::level::LevelRequest;
+use crate::level::LevelsPlugin;
+use crate::level::Settings;
+use crate::model::band::HeightBand;
+use crate::model::band::ViewFilter;
+use crate::model::timeline::Timeline;
+use crate::probe::ProbePlugin;
+use crate::probe::answer::ProbeAnswerPlugin;
+use crate::probe::draw::ProbeDrawPlugin;
+use crate::ui::automation::ScreenshotPlugin;
+use crate::ui::dialogs::DialogsPlugin;
+use crate::ui::export::ExportPlugin;
+use crate::ui::frames::FramesPlugin;
+use crate::ui::panels::PanelsPlugin;
+use crate::ui::report::ReportPlugin;
+use crate::view::draw::DrawPlugin;
+use crate::view::draw::LegendPlugin;
+use crate::view::filter::FilterPlugin;
+use crate::view::scene::ScenePlugin;
 
 /// Adds the plugins that need no renderer.
 pub fn add_core(app: &mut App, levels: LevelsPlugin) {
@@ -126,7 +136,7 @@ pub fn windowed(args: &Args) -> App {
             measure: args.measure,
         },
     ));
-    if let Some(path) = std::env::var_os(crate::report::REPORT_ENV) {
+    if let Some(path) = std::env::var_os(crate::ui::report::REPORT_ENV) {
         app.add_plugins(ReportPlugin { path: path.into() });
     }
     if let Some(path) = &args.screenshot {

@@ -1,49 +1,43 @@
 //! # navscope — the desktop debugger
 //!
 //! A Bevy app that opens a level, runs a navigation-mesh pipeline stage by
-//! stage in the background, draws every stage's primitives, lets the user
-//! scrub through stages and sub-steps, edit parameters live, inspect
-//! elements and probe paths. It contains no navigation algorithm: levels come
-//! from `navscope-levels`, pipelines from `navscope-pipelines`, paths from
-//! `navscope-path`; the app draws and edits through `navscope-core`'s stage,
-//! parameter and primitive interfaces.
+//! stage in the background, draws every stage's primitives as it finishes,
+//! lets the user scrub through stages and sub-steps, edit parameters live,
+//! inspect elements and probe paths. It contains no navigation algorithm:
+//! levels come from `navscope-levels`, pipelines from `navscope-pipelines`,
+//! paths from `navscope-path`; the app draws and edits through
+//! `navscope-core`'s stage, parameter and primitive interfaces.
 //!
-//! Each module is a plugin named for what it does:
-//! [`levels`] (open, recent, hot reload, pipeline choice), [`stages`] (the
-//! runner on a worker thread, publishing elements as entities), [`draw`]
-//! (the style table and retained drawing; [`cubes`] draws voxels as
-//! instances), [`filter`] (height slice, layers, colour by value), [`scene`] (camera, level,
-//! grid, clicks), [`timeline`], [`params`], [`probe`], [`panels`] (egui),
-//! [`frames`] (frame-time readout and measurement) and [`automation`]
-//! (`--screenshot`). [`app::headless`] assembles the parts that need no
-//! renderer, for tests.
+//! The modules are layered; each imports only from the ones listed before
+//! it (and from its own folder), so there are no import cycles:
+//!
+//! 1. [`cli`] — the command line.
+//! 2. [`model`] — plain data and pure functions shared by all: the style
+//!    table and drawing preparation, the published stages' components, the
+//!    view filter, the timeline's position, the selection, the journal.
+//! 3. [`level`] — the open level: loading off the main thread, recent
+//!    files, hot reload, the pipeline per file.
+//! 4. [`build`] — the runner on a worker thread, publishing each stage as
+//!    it finishes; moving along the timeline; what comes back after a
+//!    restart.
+//! 5. [`view`] — the scene (camera, level, grid) and the retained drawing.
+//! 6. [`probe`] — the path probe: search off the main thread, its drawing.
+//! 7. [`edit`] — parameter commands and presets, undo and redo.
+//! 8. [`interact`] — picking under the cursor, the click tools, marker
+//!    drags, hover.
+//! 9. [`ui`] — egui panels, menus, dialogs, exports, overlays, readouts,
+//!    the state report for end-to-end tests and `--screenshot`.
+//!
+//! [`app`] assembles them: [`app::headless`] the parts that need no
+//! renderer (for tests), [`app::windowed`] the desktop app.
 
 pub mod app;
-pub mod automation;
+pub mod build;
 pub mod cli;
-pub mod cubes;
-pub mod dialogs;
-pub mod draw;
-pub mod export;
-pub mod filter;
-pub mod frames;
-pub mod history;
-pub mod inspector;
+pub mod edit;
 pub mod interact;
-pub mod journal;
-pub mod keys;
-pub mod levels;
-pub mod overlay;
-pub mod panels;
-pub mod params;
+pub mod level;
+pub mod model;
 pub mod probe;
-pub mod probe_answer;
-pub mod probe_panel;
-pub mod report;
-pub mod scene;
-pub mod session;
-pub mod stages;
-pub mod tessellate;
-pub mod timeline;
-pub mod timeline_panel;
-pub mod view_panel;
+pub mod ui;
+pub mod view;

@@ -8,12 +8,18 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 use navscope::app::headless;
-use navscope::journal::Journal;
-use navscope::levels::{CurrentLevel, LevelRequest};
-use navscope::params::ParamCommand;
-use navscope::probe::{Probe, ProbeOutcome};
-use navscope::stages::{Build, ElementShapes, StageElement, StageGeometry, StageRoot};
-use navscope::timeline::Timeline;
+use navscope::build::Build;
+use navscope::edit::params::ParamCommand;
+use navscope::level::CurrentLevel;
+use navscope::level::LevelRequest;
+use navscope::model::elements::ElementShapes;
+use navscope::model::elements::StageElement;
+use navscope::model::elements::StageGeometry;
+use navscope::model::elements::StageRoot;
+use navscope::model::journal::Journal;
+use navscope::model::timeline::Timeline;
+use navscope::probe::Probe;
+use navscope::probe::ProbeOutcome;
 use navscope_core::level::LevelKind;
 use navscope_core::stage::{Artifact, StageContext, StageError, StageInfo};
 use navscope_core::{ParamKind, ParamSpec, ParamValue, Pipeline, Primitive, Shape, Stage};
@@ -23,7 +29,10 @@ fn settle(app: &mut App) {
     for _ in 0..20_000 {
         app.update();
         let b = app.world().resource::<Build>();
-        let loading = app.world().resource::<navscope::levels::Loading>().is_loading();
+        let loading = app
+            .world()
+            .resource::<navscope::level::Loading>()
+            .is_loading();
         if !loading && !b.is_busy() && (b.published > 0 || b.pipeline().is_none()) {
             // One more frame so commands (spawns) are applied everywhere.
             app.update();
@@ -38,7 +47,11 @@ fn settle(app: &mut App) {
 fn settle_loading(app: &mut App) {
     for _ in 0..20_000 {
         app.update();
-        if !app.world().resource::<navscope::levels::Loading>().is_loading() {
+        if !app
+            .world()
+            .resource::<navscope::level::Loading>()
+            .is_loading()
+        {
             app.update();
             return;
         }
@@ -52,7 +65,10 @@ fn settle_probe(app: &mut App) {
     let before = app.world().resource::<Probe>().revision;
     for _ in 0..20_000 {
         app.update();
-        let searching = app.world().resource::<navscope::probe::ProbeSearch>().is_running();
+        let searching = app
+            .world()
+            .resource::<navscope::probe::ProbeSearch>()
+            .is_running();
         if !searching && app.world().resource::<Probe>().revision > before {
             return;
         }
@@ -68,7 +84,10 @@ fn published_at(app: &App) -> u64 {
 fn settle_after(app: &mut App, before: u64) {
     for _ in 0..20_000 {
         app.update();
-        let loading = app.world().resource::<navscope::levels::Loading>().is_loading();
+        let loading = app
+            .world()
+            .resource::<navscope::level::Loading>()
+            .is_loading();
         if !loading && published_at(app) > before && !app.world().resource::<Build>().is_busy() {
             app.update();
             return;
@@ -519,7 +538,8 @@ fn a_failing_stage_is_logged_and_earlier_stages_stay_visible() {
 
 #[test]
 fn a_height_slice_re_prepares_published_stages_without_rebuilding() {
-    use navscope::filter::{HeightBand, ViewFilter};
+    use navscope::model::band::HeightBand;
+    use navscope::model::band::ViewFilter;
     let mut app = headless();
     app.world_mut().write_message(LevelRequest::Open(
         "assets/levels/layers-samples/figure5.ron".into(),

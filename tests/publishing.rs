@@ -11,11 +11,15 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use navscope::app::headless;
-use navscope::history::{History, HistoryCommand};
-use navscope::levels::{CurrentLevel, LevelRequest};
-use navscope::params::ParamCommand;
+use navscope::build::Build;
+use navscope::build::StageState;
+use navscope::edit::history::History;
+use navscope::edit::history::HistoryCommand;
+use navscope::edit::params::ParamCommand;
+use navscope::level::CurrentLevel;
+use navscope::level::LevelRequest;
+use navscope::model::elements::StageElement;
 use navscope::probe::Probe;
-use navscope::stages::{Build, StageElement, StageState};
 use navscope_core::level::LevelKind;
 use navscope_core::stage::{Artifact, StageContext, StageError, StageInfo};
 use navscope_core::{ParamSpec, ParamValue, Pipeline, Primitive, Shape, Stage};
@@ -136,10 +140,18 @@ fn the_first_stages_are_drawn_while_a_slow_third_stage_runs() {
         b.stage_state(1) == StageState::Finished
     });
     app.update();
-    assert_eq!(stages_drawn(&mut app), vec![0, 1], "stages 1 and 2 drawn, 3 not yet");
+    assert_eq!(
+        stages_drawn(&mut app),
+        vec![0, 1],
+        "stages 1 and 2 drawn, 3 not yet"
+    );
     {
         let b = app.world().resource::<Build>();
-        assert!(matches!(b.stage_state(2), StageState::Running(_)), "{:?}", b.stage_state(2));
+        assert!(
+            matches!(b.stage_state(2), StageState::Running(_)),
+            "{:?}",
+            b.stage_state(2)
+        );
         assert!(b.is_busy());
     }
     GATE.store(true, Ordering::SeqCst);
@@ -157,14 +169,18 @@ fn a_burst_of_edits_builds_at_most_every_debounce_and_ends_on_the_last_value() {
     use_pipeline(&mut app, pipeline(dots));
     until(&mut app, 60, "the test pipeline is built", |app| {
         let b = app.world().resource::<Build>();
-        idle(app) && b.runner().is_some_and(|r| r.pipeline().id == "test-slow" && r.result(2).is_some())
+        idle(app)
+            && b.runner()
+                .is_some_and(|r| r.pipeline().id == "test-slow" && r.result(2).is_some())
     });
     let generation = app.world().resource::<Build>().generation();
     // Twenty edits in twenty frames, well within a few debounce periods.
     let started = Instant::now();
     for k in 0..20 {
-        app.world_mut()
-            .write_message(ParamCommand::Set("n".into(), ParamValue::Float(4.0 + k as f64)));
+        app.world_mut().write_message(ParamCommand::Set(
+            "n".into(),
+            ParamValue::Float(4.0 + k as f64),
+        ));
         app.update();
     }
     let elapsed = started.elapsed();
@@ -173,13 +189,20 @@ fn a_burst_of_edits_builds_at_most_every_debounce_and_ends_on_the_last_value() {
         !b.is_busy() && b.runner().is_some_and(|r| r.params().float("n") == 23.0)
     });
     let starts = app.world().resource::<Build>().generation() - generation;
-    let allowed = 2 + (elapsed.as_millis() / navscope::stages::DEBOUNCE.as_millis()) as u64;
+    let allowed = 2 + (elapsed.as_millis() / navscope::build::DEBOUNCE.as_millis()) as u64;
     assert!(
         starts <= allowed,
         "{starts} builds started for 20 edits in {elapsed:?} (at most {allowed})"
     );
     assert_eq!(stages_drawn(&mut app), vec![0, 1, 2]);
-    let first = app.world().resource::<Build>().runner().unwrap().result(0).unwrap().counts["dots"];
+    let first = app
+        .world()
+        .resource::<Build>()
+        .runner()
+        .unwrap()
+        .result(0)
+        .unwrap()
+        .counts["dots"];
     assert_eq!(first, 23, "what is drawn is the last value's build");
 }
 
@@ -194,9 +217,12 @@ fn cancelling_after_opening_another_level_keeps_the_new_level() {
         app.world().resource::<CurrentLevel>().path.is_some()
     });
     use_pipeline(&mut app, pipeline(slow_cancel));
-    until(&mut app, 60, "the new level's first stages are drawn", |app| {
-        app.world().resource::<Build>().stage_state(1) == StageState::Finished
-    });
+    until(
+        &mut app,
+        60,
+        "the new level's first stages are drawn",
+        |app| app.world().resource::<Build>().stage_state(1) == StageState::Finished,
+    );
     app.world_mut().resource_mut::<Build>().cancel();
     GATE_CANCEL.store(true, Ordering::SeqCst);
     for _ in 0..20 {
@@ -206,7 +232,10 @@ fn cancelling_after_opening_another_level_keeps_the_new_level() {
     let b = app.world().resource::<Build>();
     assert!(!b.is_busy(), "cancelled");
     let shown = b.runner().expect("the finished stages stay");
-    assert!(Arc::ptr_eq(shown.level(), &current), "the view shows the new level");
+    assert!(
+        Arc::ptr_eq(shown.level(), &current),
+        "the view shows the new level"
+    );
     assert_eq!(shown.pipeline().id, "test-slow");
     // Rebuilding runs only the stage the cancel left missing.
     let before = (shown.executions(0), shown.executions(1));
@@ -215,7 +244,11 @@ fn cancelling_after_opening_another_level_keeps_the_new_level() {
         app.world().resource::<Build>().stage_state(2) == StageState::Finished
     });
     let r = app.world().resource::<Build>().runner().unwrap();
-    assert_eq!((r.executions(0), r.executions(1)), before, "finished stages were kept");
+    assert_eq!(
+        (r.executions(0), r.executions(1)),
+        before,
+        "finished stages were kept"
+    );
 }
 
 #[test]
@@ -225,7 +258,9 @@ fn undo_and_redo_walk_parameter_edits_and_probe_moves() {
     use_pipeline(&mut app, pipeline(dots));
     until(&mut app, 60, "the test pipeline is built", |app| {
         let b = app.world().resource::<Build>();
-        idle(app) && b.runner().is_some_and(|r| r.pipeline().id == "test-slow" && r.result(2).is_some())
+        idle(app)
+            && b.runner()
+                .is_some_and(|r| r.pipeline().id == "test-slow" && r.result(2).is_some())
     });
     let n = |app: &App| app.world().resource::<Build>().params().unwrap().float("n");
     app.world_mut()
@@ -242,7 +277,11 @@ fn undo_and_redo_walk_parameter_edits_and_probe_moves() {
     assert_eq!(app.world().resource::<History>().undo_depth(), 2);
     app.world_mut().write_message(HistoryCommand::Undo);
     app.update();
-    assert_eq!(app.world().resource::<Probe>().start, None, "the probe move is undone first");
+    assert_eq!(
+        app.world().resource::<Probe>().start,
+        None,
+        "the probe move is undone first"
+    );
     assert_eq!(n(&app), 7.0);
     app.world_mut().write_message(HistoryCommand::Undo);
     app.update();

@@ -13,25 +13,26 @@
 use bevy::prelude::*;
 use bevy_panorbit_camera::PanOrbitCamera;
 
-use crate::draw::{self, Legend, Selection};
-use crate::filter::ViewFilter;
-use crate::history::History;
+use crate::edit::history::History;
 use crate::interact::pick::{self, PickRay};
 use crate::interact::pointer::ScenePointer;
 use crate::interact::tool::{ClickAction, ProbePoint, Tools};
+use crate::model::band::ViewFilter;
+use crate::model::elements::ElementShapes;
+use crate::model::elements::StageElement;
+use crate::model::elements::StageGeometry;
+use crate::model::elements::StageRoot;
+use crate::model::selection::Selection;
+use crate::model::selection::{Hover, Legend};
+use crate::model::timeline::Timeline;
 use crate::probe::Probe;
-use crate::scene::{self, MainCamera, Surface};
-use crate::stages::{ElementShapes, StageElement, StageGeometry, StageRoot};
-use crate::timeline::Timeline;
+use crate::view::scene::MainCamera;
+use crate::view::scene::Surface;
 
 /// A press this close to a probe marker (pixels) grabs it.
 pub const MARKER_GRAB_PIXELS: f32 = 10.0;
 /// A release this close to its press (pixels) is a click, not a drag.
 pub const CLICK_SLOP_PIXELS: f32 = 4.0;
-
-/// The element under the cursor.
-#[derive(Resource, Debug, Default, Clone, PartialEq)]
-pub struct Hover(pub Option<StageElement>);
 
 /// The gesture in progress.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
@@ -42,6 +43,9 @@ pub struct Gesture {
     pub dragging: Option<ProbePoint>,
     /// The probe's points when the drag began (for undo).
     pub before: (Option<Vec3>, Option<Vec3>),
+    /// Shift and Ctrl as they were at the press: a modifier let go before
+    /// the release (in a slow frame) still counts for the click.
+    pub modifiers: (bool, bool),
 }
 
 /// Where each probe marker is on screen (window logical pixels).
@@ -97,7 +101,7 @@ pub fn pick_under(
                 .0
                 .iter()
                 .filter(|p| {
-                    draw::shown(
+                    crate::view::draw::shown(
                         root.stage,
                         &p.kind,
                         p.first_step,
@@ -131,7 +135,15 @@ pub struct ShownElements<'w, 's> {
     timeline: Res<'w, Timeline>,
     legend: Res<'w, Legend>,
     filter: Res<'w, ViewFilter>,
-    roots: Query<'w, 's, (&'static StageRoot, &'static StageGeometry, &'static Children)>,
+    roots: Query<
+        'w,
+        's,
+        (
+            &'static StageRoot,
+            &'static StageGeometry,
+            &'static Children,
+        ),
+    >,
     elements: Query<'w, 's, (&'static StageElement, &'static ElementShapes)>,
 }
 
@@ -158,7 +170,7 @@ pub fn press_drag_release(
     };
     let point = || {
         let r = pointer.ray?;
-        scene::hit(&surface, r.origin, r.dir)
+        crate::view::scene::hit(&surface, r.origin, r.dir)
     };
     if mouse.just_pressed(MouseButton::Left) {
         *gesture = Gesture::default();
@@ -166,6 +178,10 @@ pub fn press_drag_release(
             return;
         }
         gesture.pressed_at = Some(cursor);
+        gesture.modifiers = (
+            keys.as_ref().is_some_and(|k| crate::model::keys::shift(k)),
+            keys.as_ref().is_some_and(|k| crate::model::keys::ctrl(k)),
+        );
         if let Ok((cam, tf)) = cameras.single() {
             let (s, g) = marker_pixels(cam, tf, &probe);
             if let Some(m) = marker_at(cursor, s, g) {
@@ -206,13 +222,20 @@ pub fn press_drag_release(
     if start.distance(cursor) > CLICK_SLOP_PIXELS || !pointer.in_scene {
         return;
     }
-    let shift = keys.as_ref().is_some_and(|k| crate::keys::shift(k));
-    let ctrl = keys.as_ref().is_some_and(|k| crate::keys::ctrl(k));
+    let shift = gesture.modifiers.0 || keys.as_ref().is_some_and(|k| crate::model::keys::shift(k));
+    let ctrl = gesture.modifiers.1 || keys.as_ref().is_some_and(|k| crate::model::keys::ctrl(k));
     let before = (probe.start, probe.goal);
     match tools.click(shift, ctrl) {
         ClickAction::Select => {
             selection.0 = pointer.ray.and_then(|r| {
-                pick_under(&r, &shown.timeline, &shown.legend, &shown.filter, &shown.roots, &shown.elements)
+                pick_under(
+                    &r,
+                    &shown.timeline,
+                    &shown.legend,
+                    &shown.filter,
+                    &shown.roots,
+                    &shown.elements,
+                )
             });
         }
         ClickAction::SetStart => {
@@ -267,8 +290,14 @@ mod tests {
     fn the_nearer_marker_within_reach_is_grabbed() {
         let s = Some(Vec2::new(100.0, 100.0));
         let g = Some(Vec2::new(108.0, 100.0));
-        assert_eq!(marker_at(Vec2::new(101.0, 100.0), s, g), Some(ProbePoint::Start));
-        assert_eq!(marker_at(Vec2::new(107.0, 101.0), s, g), Some(ProbePoint::Goal));
+        assert_eq!(
+            marker_at(Vec2::new(101.0, 100.0), s, g),
+            Some(ProbePoint::Start)
+        );
+        assert_eq!(
+            marker_at(Vec2::new(107.0, 101.0), s, g),
+            Some(ProbePoint::Goal)
+        );
         assert_eq!(marker_at(Vec2::new(130.0, 100.0), s, g), None);
         assert_eq!(marker_at(Vec2::new(100.0, 100.0), None, None), None);
     }

@@ -20,7 +20,7 @@ pub mod tool;
 
 use bevy::prelude::*;
 
-use crate::scene::SceneSystems;
+use crate::view::scene::SceneSystems;
 
 /// The scene's mouse interaction (needs a window and a camera).
 pub struct InteractPlugin;
@@ -28,7 +28,7 @@ pub struct InteractPlugin;
 impl Plugin for InteractPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<pointer::ScenePointer>()
-            .init_resource::<clicks::Hover>()
+            .init_resource::<crate::model::selection::Hover>()
             .init_resource::<clicks::Gesture>()
             .add_systems(
                 Update,

@@ -14,8 +14,7 @@
 use bevy::prelude::*;
 use navscope_core::{Primitive, Shape};
 
-use crate::filter::HeightBand;
-use crate::tessellate;
+use crate::model::band::HeightBand;
 
 /// World size of one pixel at a distance along the ray.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -225,7 +224,7 @@ pub fn hit_primitive(ray: &PickRay, p: &Primitive, band: Option<&HeightBand>) ->
             for h in holes {
                 out = best(out, ring_hits(ray, h, true, band));
             }
-            let tris = tessellate::triangulate(outer, holes);
+            let tris = crate::model::tessellate::triangulate(outer, holes);
             let area: f32 = tris.iter().map(triangle_area).sum();
             let mut fill: Option<f32> = None;
             for t in &tris {
@@ -234,7 +233,9 @@ pub fn hit_primitive(ray: &PickRay, p: &Primitive, band: Option<&HeightBand>) ->
                     None => vec![*t],
                 };
                 for piece in &pieces {
-                    if let Some(d) = tessellate::ray_triangle(ray.origin, ray.dir, piece) {
+                    if let Some(d) =
+                        crate::model::tessellate::ray_triangle(ray.origin, ray.dir, piece)
+                    {
                         fill = Some(fill.map_or(d, |f: f32| f.min(d)));
                     }
                 }
@@ -242,13 +243,7 @@ pub fn hit_primitive(ray: &PickRay, p: &Primitive, band: Option<&HeightBand>) ->
             best(out, fill.map(|t| fill_hit(ray, t, area)))
         }
         Shape::Box { min, max } => box_hit(ray, *min, *max, band),
-        Shape::VoxelColumn {
-            x,
-            z,
-            cell,
-            y0,
-            y1,
-        } => box_hit(
+        Shape::VoxelColumn { x, z, cell, y0, y1 } => box_hit(
             ray,
             Vec3::new(*x, *y0, *z),
             Vec3::new(x + cell, *y1, z + cell),
@@ -305,10 +300,17 @@ mod tests {
     }
 
     fn el(kind: &str, id: u32, shape: Shape) -> (String, Vec<Primitive>) {
-        (format!("{kind}#{id}"), vec![Primitive::new(kind, id, shape)])
+        (
+            format!("{kind}#{id}"),
+            vec![Primitive::new(kind, id, shape)],
+        )
     }
 
-    fn run(ray: &PickRay, band: Option<&HeightBand>, items: &[(String, Vec<Primitive>)]) -> Option<String> {
+    fn run(
+        ray: &PickRay,
+        band: Option<&HeightBand>,
+        items: &[(String, Vec<Primitive>)],
+    ) -> Option<String> {
         pick(ray, band, items.iter().map(|(k, p)| (k, p.as_slice()))).map(|(k, _)| k)
     }
 
@@ -318,10 +320,16 @@ mod tests {
             el("cell", 0, square(0.0, 0.0, 10.0, 0.0)),
             el("cell", 1, square(0.0, 0.0, 10.0, 3.0)),
         ];
-        assert_eq!(run(&down(5.0, 5.0), None, &items).as_deref(), Some("cell#1"));
+        assert_eq!(
+            run(&down(5.0, 5.0), None, &items).as_deref(),
+            Some("cell#1")
+        );
         // A slice below the upper floor picks the lower one through it.
         let band = HeightBand::new(-1.0, 1.0);
-        assert_eq!(run(&down(5.0, 5.0), Some(&band), &items).as_deref(), Some("cell#0"));
+        assert_eq!(
+            run(&down(5.0, 5.0), Some(&band), &items).as_deref(),
+            Some("cell#0")
+        );
     }
 
     #[test]
@@ -329,13 +337,29 @@ mod tests {
         let items = [
             el("area", 0, square(0.0, 0.0, 10.0, 0.0)),
             el("cell", 1, square(2.0, 2.0, 2.0, 0.0)),
-            el("portal", 2, Shape::Segment(Vec3::new(6.0, 0.0, 0.0), Vec3::new(6.0, 0.0, 10.0))),
+            el(
+                "portal",
+                2,
+                Shape::Segment(Vec3::new(6.0, 0.0, 0.0), Vec3::new(6.0, 0.0, 10.0)),
+            ),
         ];
-        assert_eq!(run(&down(6.03, 5.0), None, &items).as_deref(), Some("portal#2"));
-        assert_eq!(run(&down(3.0, 3.0), None, &items).as_deref(), Some("cell#1"));
-        assert_eq!(run(&down(8.0, 8.0), None, &items).as_deref(), Some("area#0"));
+        assert_eq!(
+            run(&down(6.03, 5.0), None, &items).as_deref(),
+            Some("portal#2")
+        );
+        assert_eq!(
+            run(&down(3.0, 3.0), None, &items).as_deref(),
+            Some("cell#1")
+        );
+        assert_eq!(
+            run(&down(8.0, 8.0), None, &items).as_deref(),
+            Some("area#0")
+        );
         // Beyond five pixels (0.05 m) from the portal: the area.
-        assert_eq!(run(&down(6.2, 5.0), None, &items).as_deref(), Some("area#0"));
+        assert_eq!(
+            run(&down(6.2, 5.0), None, &items).as_deref(),
+            Some("area#0")
+        );
         assert_eq!(run(&down(20.0, 5.0), None, &items), None);
     }
 
@@ -344,7 +368,11 @@ mod tests {
         let t = Tolerance::Perspective { per_px_at_1: 0.002 };
         assert!((t.at(10.0, 5.0) - 0.1).abs() < 1e-6);
         assert!((t.at(100.0, 5.0) - 1.0).abs() < 1e-5);
-        let seg = el("link", 0, Shape::Segment(Vec3::new(-5.0, 0.0, 0.0), Vec3::new(5.0, 0.0, 0.0)));
+        let seg = el(
+            "link",
+            0,
+            Shape::Segment(Vec3::new(-5.0, 0.0, 0.0), Vec3::new(5.0, 0.0, 0.0)),
+        );
         let ray = PickRay {
             origin: Vec3::new(0.0, 50.0, 0.4),
             dir: Vec3::NEG_Y,
@@ -363,16 +391,35 @@ mod tests {
     #[test]
     fn boxes_and_voxel_columns_are_hit_where_the_ray_enters() {
         let items = [
-            el("box", 0, Shape::Box { min: Vec3::new(0.0, 0.0, 0.0), max: Vec3::new(1.0, 1.0, 1.0) }),
+            el(
+                "box",
+                0,
+                Shape::Box {
+                    min: Vec3::new(0.0, 0.0, 0.0),
+                    max: Vec3::new(1.0, 1.0, 1.0),
+                },
+            ),
             el(
                 "voxel",
                 1,
-                Shape::VoxelColumn { x: 0.0, z: 0.0, cell: 1.0, y0: 2.0, y1: 2.5 },
+                Shape::VoxelColumn {
+                    x: 0.0,
+                    z: 0.0,
+                    cell: 1.0,
+                    y0: 2.0,
+                    y1: 2.5,
+                },
             ),
         ];
-        assert_eq!(run(&down(0.5, 0.5), None, &items).as_deref(), Some("voxel#1"));
+        assert_eq!(
+            run(&down(0.5, 0.5), None, &items).as_deref(),
+            Some("voxel#1")
+        );
         let band = HeightBand::new(0.0, 1.5);
-        assert_eq!(run(&down(0.5, 0.5), Some(&band), &items).as_deref(), Some("box#0"));
+        assert_eq!(
+            run(&down(0.5, 0.5), Some(&band), &items).as_deref(),
+            Some("box#0")
+        );
         let side = PickRay {
             origin: Vec3::new(-10.0, 0.5, 0.5),
             dir: Vec3::X,
@@ -385,14 +432,46 @@ mod tests {
     #[test]
     fn degenerate_shapes_do_not_panic() {
         let items = [
-            el("p", 0, Shape::Polygon { outer: vec![], holes: vec![] }),
-            el("p", 1, Shape::Polygon { outer: vec![Vec3::ZERO; 3], holes: vec![] }),
+            el(
+                "p",
+                0,
+                Shape::Polygon {
+                    outer: vec![],
+                    holes: vec![],
+                },
+            ),
+            el(
+                "p",
+                1,
+                Shape::Polygon {
+                    outer: vec![Vec3::ZERO; 3],
+                    holes: vec![],
+                },
+            ),
             el("s", 2, Shape::Segment(Vec3::ONE, Vec3::ONE)),
-            el("l", 3, Shape::Polyline { points: vec![], closed: true }),
-            el("b", 4, Shape::Box { min: Vec3::ONE, max: Vec3::ZERO }),
+            el(
+                "l",
+                3,
+                Shape::Polyline {
+                    points: vec![],
+                    closed: true,
+                },
+            ),
+            el(
+                "b",
+                4,
+                Shape::Box {
+                    min: Vec3::ONE,
+                    max: Vec3::ZERO,
+                },
+            ),
         ];
         let hit = run(&down(1.0, 1.0), None, &items);
-        assert_eq!(hit.as_deref(), Some("s#2"), "the zero-length segment is a point under the ray");
+        assert_eq!(
+            hit.as_deref(),
+            Some("s#2"),
+            "the zero-length segment is a point under the ray"
+        );
         assert_eq!(run(&down(50.0, 50.0), None, &items), None);
     }
 

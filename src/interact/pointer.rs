@@ -5,8 +5,8 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
 use crate::interact::pick::{PickRay, Tolerance};
-use crate::scene::MainCamera;
-use crate::timeline::UiFocus;
+use crate::model::timeline::UiFocus;
+use crate::view::scene::MainCamera;
 
 /// How close, in pixels, the cursor must pass a point or a line to pick it.
 pub const PICK_PIXELS: f32 = 6.0;
@@ -29,9 +29,7 @@ pub struct ScenePointer {
 /// viewport's origin itself), so the cursor goes in as it is.
 pub fn ray_through(camera: &Camera, tf: &GlobalTransform, cursor: Vec2) -> Option<PickRay> {
     let r = camera.viewport_to_world(tf, cursor).ok()?;
-    let r1 = camera
-        .viewport_to_world(tf, cursor + Vec2::X)
-        .ok()?;
+    let r1 = camera.viewport_to_world(tf, cursor + Vec2::X).ok()?;
     let (o0, d0) = (r.origin, *r.direction);
     let (o1, d1) = (r1.origin, *r1.direction);
     // One pixel to the side: in an orthographic view the origin moves and

@@ -13,8 +13,8 @@
 
 use bevy::prelude::*;
 
+use crate::model::timeline::UiFocus;
 use crate::probe::Probe;
-use crate::timeline::UiFocus;
 
 /// The tool a plain click uses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -117,8 +117,7 @@ pub struct ToolPlugin;
 
 impl Plugin for ToolPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Tools>()
-            .add_systems(Update, tool_keys);
+        app.init_resource::<Tools>().add_systems(Update, tool_keys);
     }
 }
 
@@ -127,7 +126,7 @@ fn tool_keys(
     focus: Res<UiFocus>,
     mut tools: ResMut<Tools>,
     mut probe: ResMut<Probe>,
-    mut selection: ResMut<crate::draw::Selection>,
+    mut selection: ResMut<crate::model::selection::Selection>,
 ) {
     let Some(keys) = keys else { return };
     if focus.keyboard {

@@ -1,0 +1,587 @@
+//! Stages: the pipeline's [`Runner`] lives here and runs off the main thread.
+//!
+//! The [`Build`] resource holds two runners: the *desired* one (the latest
+//! parameters, with every still-valid cached artifact) and the *finished*
+//! one the view shows. A change to the level, the pipeline or a parameter
+//! edits the desired runner; a following frame hands a clone of it to
+//! `AsyncComputeTaskPool`, at most once per [`DEBOUNCE`] (a slider drag),
+//! and the last change always builds. The task runs
+//! the missing stages one at a time and, after each, prepares that stage's
+//! drawing (grouping and triangulating its primitives) and posts it; the
+//! frame never waits, it only takes what has arrived.
+//!
+//! Each stage is *published* as soon as it finishes: the first stage of a
+//! build replaces the entities of every stage from the one it started at
+//! (they belong to the old build), then each arriving stage spawns a
+//! [`StageRoot`] entity carrying the prepared [`StageGeometry`], with one
+//! child entity per element ([`StageElement`] + [`ElementShapes`]) for
+//! inspection and picking, and becomes the *finished* runner, so the
+//! drawing, the timeline ([`Build::stage_state`]) and the inspector describe
+//! the same build. A failed stage publishes nothing and its error goes to
+//! the [`Journal`]; the stages before it stay published. Every start bumps a
+//! generation counter and sets the previous run's cancel flag, so a
+//! superseded run stops at its next stage boundary and what it still sends
+//! is dropped unseen; what it had published stays cached for the next build
+//! where the inputs match ([`Runner::adopt_from`]). A new level clears the
+//! view at once.
+
+pub mod session;
+pub mod timeline;
+
+use crate::level::CurrentLevel;
+use crate::model::band::PrepareOptions;
+use crate::model::band::ViewFilter;
+use crate::model::elements::ElementShapes;
+use crate::model::elements::StageElement;
+use crate::model::elements::StageGeometry;
+use crate::model::elements::StageRoot;
+use crate::model::journal::Journal;
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task};
+use navscope_core::params::{ParamError, ParamValues};
+use navscope_core::stage::StageError;
+use navscope_core::{ParamValue, Pipeline, Primitive, Runner};
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Runs the current pipeline in the background and publishes its stages.
+pub struct StagesPlugin;
+
+impl Plugin for StagesPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Build>()
+            .init_resource::<Journal>()
+            .add_systems(
+                Update,
+                (follow_level, start_build, finish_build)
+                    .chain()
+                    .in_set(StageSystems),
+            );
+    }
+}
+
+/// The systems that start, poll and publish builds (run in `Update`).
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StageSystems;
+
+/// What the last finished build did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunReport {
+    /// First stage it ran.
+    pub from: usize,
+    /// How many stages ran.
+    pub stages_ran: usize,
+    /// Time spent in those stages, in milliseconds.
+    pub compute_ms: f64,
+    /// From the first change to the published result, in milliseconds.
+    pub latency_ms: f64,
+}
+
+struct PublishedStage {
+    stage: usize,
+    elements: Vec<(StageElement, Vec<Primitive>)>,
+    geometry: StageGeometry,
+}
+
+/// What the background task sends after each stage: the runner as it is
+/// then (its results up to and including `stage`) and that stage's drawing.
+struct StageDone {
+    generation: u64,
+    from: usize,
+    stage: usize,
+    last: bool,
+    runner: Runner,
+    published: Option<PublishedStage>,
+}
+
+/// Stages finished by the background task, waiting for the main thread.
+type Outbox = Arc<Mutex<VecDeque<StageDone>>>;
+
+struct Running {
+    generation: u64,
+    cancel: Arc<AtomicBool>,
+    progress: Arc<AtomicUsize>,
+    started: Instant,
+    outbox: Outbox,
+    task: Task<()>,
+}
+
+/// The shortest time between two build starts while parameters keep
+/// changing (a slider drag): later changes wait, and the last one always
+/// builds.
+pub const DEBOUNCE: Duration = Duration::from_millis(100);
+
+/// The runners and the background task.
+#[derive(Resource, Default)]
+pub struct Build {
+    desired: Option<Runner>,
+    finished: Option<Runner>,
+    dirty: bool,
+    generation: u64,
+    running: Option<Running>,
+    level_revision: u64,
+    changed_at: Option<Instant>,
+    last_start: Option<Instant>,
+    from: usize,
+    /// The last stage the running build has published (None before its
+    /// first).
+    current_published: Option<usize>,
+    /// What the last published build did.
+    pub last: Option<RunReport>,
+    /// How many builds were published.
+    pub published: u64,
+}
+
+impl Build {
+    /// The runner whose results are on screen.
+    pub fn runner(&self) -> Option<&Runner> {
+        self.finished.as_ref()
+    }
+
+    /// The pipeline being built.
+    pub fn pipeline(&self) -> Option<&Arc<Pipeline>> {
+        self.desired.as_ref().map(|r| r.pipeline())
+    }
+
+    /// The parameters being built with (the latest edits).
+    pub fn params(&self) -> Option<&ParamValues> {
+        self.desired.as_ref().map(|r| r.params())
+    }
+
+    /// Sets a parameter; on a change, the stages from the first that reads it
+    /// re-run in the background. Returns that stage's index.
+    pub fn set_param(
+        &mut self,
+        name: &str,
+        value: ParamValue,
+    ) -> Result<Option<usize>, ParamError> {
+        let Some(r) = self.desired.as_mut() else {
+            return Ok(None);
+        };
+        let first = r.set_param(name, value)?;
+        if first.is_some() {
+            self.mark_dirty();
+        }
+        Ok(first)
+    }
+
+    /// Replaces every parameter (a preset). Returns the first stage to re-run.
+    pub fn set_params(&mut self, values: ParamValues) -> Option<usize> {
+        let first = self.desired.as_mut()?.set_params(values);
+        if first.is_some() {
+            self.mark_dirty();
+        }
+        first
+    }
+
+    fn mark_dirty(&mut self) {
+        self.dirty = true;
+        self.changed_at.get_or_insert_with(Instant::now);
+    }
+
+    /// True while a build is running or about to start.
+    pub fn is_busy(&self) -> bool {
+        self.dirty || self.running.is_some()
+    }
+
+    /// The stage being run, the stage count and the seconds since the
+    /// build started, while a build runs.
+    pub fn progress(&self) -> Option<(usize, usize, f32)> {
+        let r = self.running.as_ref()?;
+        let n = self
+            .desired
+            .as_ref()
+            .map_or(0, |d| d.pipeline().stages.len());
+        Some((
+            r.progress.load(Ordering::Relaxed),
+            n,
+            r.started.elapsed().as_secs_f32(),
+        ))
+    }
+
+    /// Stops the running build at its next stage boundary. The stages it
+    /// already published stay on screen, and stay cached for the next build
+    /// as long as their inputs still match.
+    pub fn cancel(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.cancel.store(true, Ordering::Relaxed);
+        }
+        self.dirty = false;
+        self.changed_at = None;
+        // Keep what was finished of *this* level and pipeline (never fall
+        // back to another level's runner: `adopt_from` checks both).
+        if let (Some(d), Some(f)) = (self.desired.as_mut(), self.finished.as_ref()) {
+            d.adopt_from(f);
+        }
+    }
+
+    /// The state of stage `i` in the build the view shows.
+    pub fn stage_state(&self, i: usize) -> StageState {
+        if let Some(r) = &self.running
+            && i >= self.from
+        {
+            let at = r.progress.load(Ordering::Relaxed);
+            if self.published_from_current(i)
+                && let Some(res) = self.finished.as_ref().and_then(|f| f.result(i))
+            {
+                return if res.outcome.is_err() {
+                    StageState::Failed
+                } else {
+                    StageState::Finished
+                };
+            }
+            return if i == at {
+                StageState::Running(r.started.elapsed().as_secs_f32())
+            } else {
+                StageState::Pending
+            };
+        }
+        match self.finished.as_ref().and_then(|f| f.result(i)) {
+            Some(r) if r.outcome.is_err() => StageState::Failed,
+            Some(_) => StageState::Finished,
+            None if self.dirty => StageState::Pending,
+            None => StageState::NotRun,
+        }
+    }
+
+    fn published_from_current(&self, i: usize) -> bool {
+        self.current_published.is_some_and(|last| i <= last)
+    }
+
+    /// Runs the stages that are missing (after a cancel), keeping the ones
+    /// that finished.
+    pub fn resume(&mut self) {
+        if self
+            .desired
+            .as_ref()
+            .is_some_and(|d| d.first_missing() < d.pipeline().stages.len())
+        {
+            self.mark_dirty();
+        }
+    }
+
+    /// Builds everything again from the first stage.
+    pub fn rebuild(&mut self) {
+        if let Some(d) = self.desired.as_mut() {
+            d.invalidate_from(0);
+            self.mark_dirty();
+        }
+    }
+
+    /// The generation of the latest started build.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+}
+
+/// Where a stage stands in the build on screen, for the timeline.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StageState {
+    /// Its result is on screen.
+    Finished,
+    /// It failed (or an earlier stage did); its error is on screen.
+    Failed,
+    /// The background build is running it, for this many seconds so far.
+    Running(f32),
+    /// It waits for an earlier stage of the running build.
+    Pending,
+    /// Nothing has run it (no pipeline, or nothing started yet).
+    NotRun,
+}
+
+fn follow_level(
+    mut commands: Commands,
+    current: Res<CurrentLevel>,
+    mut journal: ResMut<Journal>,
+    mut build: ResMut<Build>,
+    roots: Query<Entity, With<StageRoot>>,
+) {
+    if current.revision == build.level_revision {
+        return;
+    }
+    build.level_revision = current.revision;
+    if let Some(r) = build.running.take() {
+        r.cancel.store(true, Ordering::Relaxed);
+    }
+    // Another level (or a reload): what is on screen belongs to the old
+    // one, so it goes at once; the drawing, the timeline and the inspector
+    // always describe the same build.
+    for e in &roots {
+        commands.entity(e).despawn();
+    }
+    build.finished = None;
+    build.current_published = None;
+    // A level of another kind reaches the pipeline through its documented
+    // conversion (a brush level becomes a triangle mesh for `voxel`).
+    let level = current
+        .pipeline
+        .as_ref()
+        .map(|p| navscope_pipelines::level_for(p, &current.level));
+    match (&current.pipeline, level) {
+        (Some(_), Some(Err(e))) => {
+            journal.error(e);
+            build.desired = None;
+            build.dirty = false;
+        }
+        (Some(p), Some(Ok(level))) => {
+            let mut runner = Runner::new(p.clone(), level);
+            // Keep the user's parameters across reloads of the same pipeline.
+            if let Some(old) = &build.desired
+                && old.pipeline().id == p.id
+            {
+                runner.set_params(old.params().clone());
+            }
+            build.desired = Some(runner);
+            build.mark_dirty();
+        }
+        _ => {
+            build.desired = None;
+            build.dirty = false;
+        }
+    }
+}
+
+fn start_build(mut build: ResMut<Build>, filter: Option<Res<ViewFilter>>) {
+    if !build.dirty {
+        return;
+    }
+    // A change waits until DEBOUNCE has passed since the last build
+    // started (a slider drag builds at most that often); it stays dirty, so
+    // the last change always builds.
+    if build.last_start.is_some_and(|t| t.elapsed() < DEBOUNCE) {
+        return;
+    }
+    build.dirty = false;
+    // Stages an interrupted build already finished stay cached when their
+    // inputs still match.
+    let b = &mut *build;
+    if let (Some(d), Some(f)) = (b.desired.as_mut(), b.finished.as_ref()) {
+        d.adopt_from(f);
+    }
+    let Some(runner) = build.desired.clone() else {
+        return;
+    };
+    if let Some(r) = build.running.take() {
+        r.cancel.store(true, Ordering::Relaxed);
+    }
+    build.generation += 1;
+    build.last_start = Some(Instant::now());
+    build.current_published = None;
+    let generation = build.generation;
+    let from = runner.first_missing();
+    build.from = from;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let progress = Arc::new(AtomicUsize::new(from));
+    let outbox: Outbox = Arc::default();
+    let (c, p, o) = (cancel.clone(), progress.clone(), outbox.clone());
+    let options = filter.map(|f| f.prepare).unwrap_or_default();
+    let task = AsyncComputeTaskPool::get()
+        .spawn(async move { run(runner, generation, options, &c, &p, &o) });
+    build.running = Some(Running {
+        generation,
+        cancel,
+        progress,
+        started: Instant::now(),
+        outbox,
+        task,
+    });
+}
+
+/// Prepares stage `i`'s drawing and elements (on a worker thread).
+fn publish(runner: &Runner, i: usize, options: &PrepareOptions) -> Option<PublishedStage> {
+    let Some(Ok(artifact)) = runner.result(i).map(|r| &r.outcome) else {
+        return None;
+    };
+    let unit = crate::model::extent::level_extent(runner.level());
+    let primitives = artifact.primitives();
+    let mut elements: BTreeMap<(String, u32), Vec<Primitive>> = BTreeMap::new();
+    for p in &primitives {
+        elements
+            .entry((p.kind.clone(), p.element))
+            .or_default()
+            .push(p.clone());
+    }
+    let geometry = StageGeometry {
+        stage: i,
+        prepared: crate::model::prepare::prepare(&primitives, unit, options),
+        options: *options,
+        primitives: Arc::new(primitives),
+        substeps: artifact.substeps(),
+        unit,
+    };
+    let elements = elements
+        .into_iter()
+        .map(|((kind, element), prims)| {
+            (
+                StageElement {
+                    stage: i,
+                    kind,
+                    element,
+                },
+                prims,
+            )
+        })
+        .collect();
+    Some(PublishedStage {
+        stage: i,
+        elements,
+        geometry,
+    })
+}
+
+/// Runs the missing stages one at a time and hands each to the main thread
+/// as soon as it and its drawing are ready (on a worker thread).
+fn run(
+    mut runner: Runner,
+    generation: u64,
+    options: PrepareOptions,
+    cancel: &AtomicBool,
+    progress: &AtomicUsize,
+    outbox: &Mutex<VecDeque<StageDone>>,
+) {
+    let from = runner.first_missing();
+    let n = runner.pipeline().stages.len();
+    let send = |done: StageDone| {
+        if let Ok(mut q) = outbox.lock() {
+            q.push_back(done);
+        }
+    };
+    if from >= n {
+        send(StageDone {
+            generation,
+            from,
+            stage: n,
+            last: true,
+            runner,
+            published: None,
+        });
+        return;
+    }
+    for i in from..n {
+        runner.run_to(i, cancel, &mut |i| progress.store(i, Ordering::Relaxed));
+        if cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        let failed = runner.result(i).is_none_or(|r| r.outcome.is_err());
+        let last = i + 1 == n || failed;
+        let published = publish(&runner, i, &options);
+        if last {
+            // A failure blocks every later stage: its result is final.
+            runner.run_to(n - 1, cancel, &mut |_| {});
+        }
+        send(StageDone {
+            generation,
+            from,
+            stage: i,
+            last,
+            runner: runner.clone(),
+            published,
+        });
+        if last {
+            return;
+        }
+        progress.store(i + 1, Ordering::Relaxed);
+    }
+}
+
+fn finish_build(
+    mut commands: Commands,
+    mut build: ResMut<Build>,
+    mut journal: ResMut<Journal>,
+    roots: Query<(Entity, &StageRoot)>,
+) {
+    let Some(running) = build.running.as_ref() else {
+        return;
+    };
+    let arrived: Vec<StageDone> = running
+        .outbox
+        .lock()
+        .map(|mut q| q.drain(..).collect())
+        .unwrap_or_default();
+    let running_generation = running.generation;
+    let task_done = running.task.is_finished();
+    for done in arrived {
+        if done.generation != running_generation || done.generation != build.generation {
+            continue;
+        }
+        // The first stage of a build replaces everything from the stage it
+        // started at: later stages of the old build no longer match it.
+        if build.current_published.is_none() {
+            for (e, root) in &roots {
+                if root.stage >= done.from {
+                    commands.entity(e).despawn();
+                }
+            }
+        }
+        if let Some(st) = done.published {
+            let root = commands
+                .spawn((
+                    StageRoot { stage: st.stage },
+                    st.geometry,
+                    Transform::default(),
+                    Visibility::Inherited,
+                ))
+                .id();
+            for (el, prims) in st.elements {
+                commands.spawn((el, ElementShapes(prims), ChildOf(root)));
+            }
+        }
+        build.current_published = Some(done.stage);
+        if build.desired.as_ref().is_some_and(|d| {
+            d.params() == done.runner.params() && Arc::ptr_eq(d.pipeline(), done.runner.pipeline())
+        }) {
+            if let Some(d) = build.desired.as_mut() {
+                d.adopt_from(&done.runner);
+            }
+        }
+        build.finished = Some(done.runner);
+        if done.last {
+            report(&mut build, &mut journal, done.from);
+            build.running = None;
+            return;
+        }
+    }
+    if task_done {
+        // Cancelled (or it stopped without a last message): nothing more
+        // will arrive.
+        build.running = None;
+    }
+}
+
+/// Logs the failures of a finished build and records what it did.
+fn report(build: &mut Build, journal: &mut Journal, from: usize) {
+    let Some(r) = build.finished.as_ref() else {
+        return;
+    };
+    let n = r.pipeline().stages.len();
+    let mut ran = 0;
+    let mut ms = 0.0;
+    for i in from..n {
+        if let Some(res) = r.result(i) {
+            ran += 1;
+            ms += res.ms;
+            if let Err(e) = &res.outcome
+                && !matches!(e, StageError::Blocked(_) | StageError::Cancelled)
+            {
+                journal.error(format!(
+                    "{}: stage '{}' failed: {e}",
+                    r.level().source,
+                    r.pipeline().stages[i].info.id
+                ));
+            }
+        }
+    }
+    let latency_ms = build
+        .changed_at
+        .take()
+        .map_or(0.0, |t| t.elapsed().as_secs_f64() * 1000.0);
+    build.last = Some(RunReport {
+        from,
+        stages_ran: ran,
+        compute_ms: ms,
+        latency_ms,
+    });
+    build.published += 1;
+}

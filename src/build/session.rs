@@ -1,0 +1,94 @@
+//! What comes back after a restart: the last level (when none is given on
+//! the command line), and per level and pipeline the stage on screen and
+//! the parameters. Stored in the settings file beside the recent files;
+//! in-memory settings (tests, `--screenshot`) keep nothing.
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use navscope_core::params::ParamValues;
+
+use crate::build::Build;
+use crate::build::StageSystems;
+use crate::level::CurrentLevel;
+use crate::level::Settings;
+use crate::level::key;
+use crate::model::journal::Journal;
+use crate::model::timeline::Timeline;
+
+/// Changes are written at most this often.
+pub const SAVE_EVERY: Duration = Duration::from_secs(1);
+
+/// Restores and remembers the per-level state.
+pub struct SessionPlugin;
+
+impl Plugin for SessionPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(Update, (restore, remember).chain().after(StageSystems));
+    }
+}
+
+/// The key of the current level and pipeline, if the level is a file.
+fn level_key(current: &CurrentLevel) -> Option<String> {
+    let path = current.path.as_deref()?;
+    let pipeline = current.pipeline.as_ref()?;
+    Some(format!("{}|{}", key(path), pipeline.id))
+}
+
+fn restore(
+    current: Res<CurrentLevel>,
+    settings: Res<Settings>,
+    mut build: ResMut<Build>,
+    mut timeline: ResMut<Timeline>,
+    mut seen: Local<u64>,
+) {
+    if *seen == current.revision {
+        return;
+    }
+    *seen = current.revision;
+    let Some(k) = level_key(&current) else {
+        return;
+    };
+    if let (Some(text), Some(p)) = (settings.params.get(&k), build.pipeline().cloned())
+        && let Ok(values) = ParamValues::from_ron(&p.params, text)
+    {
+        build.set_params(values);
+    }
+    if let Some(stage) = settings.stages.get(&k)
+        && timeline.requested.is_none()
+    {
+        timeline.requested = Some((stage + 1).to_string());
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn remember(
+    current: Res<CurrentLevel>,
+    build: Res<Build>,
+    timeline: Res<Timeline>,
+    mut settings: ResMut<Settings>,
+    mut journal: ResMut<Journal>,
+    mut last_save: Local<Option<Instant>>,
+    mut pending: Local<bool>,
+) {
+    let Some(k) = level_key(&current) else {
+        return;
+    };
+    let params = build.params().map(|v| v.to_ron());
+    let changed = settings.stages.get(&k) != Some(&timeline.current)
+        || params
+            .as_ref()
+            .is_some_and(|p| settings.params.get(&k) != Some(p));
+    if changed && build.runner().is_some() {
+        settings.stages.insert(k.clone(), timeline.current);
+        if let Some(p) = params {
+            settings.params.insert(k, p);
+        }
+        *pending = true;
+    }
+    if *pending && last_save.is_none_or(|t| t.elapsed() >= SAVE_EVERY) {
+        settings.save(&mut journal);
+        *last_save = Some(Instant::now());
+        *pending = false;
+    }
+}

@@ -1,0 +1,121 @@
+//! Moving along the timeline: arrow keys, Home / End, play, the stage asked
+//! for on the command line, and clamping to the pipeline's stages.
+
+use crate::build::Build;
+use crate::build::StageSystems;
+use crate::cli;
+use crate::model::elements::StageGeometry;
+use crate::model::journal::Journal;
+use crate::model::timeline::PLAY_INTERVAL;
+use crate::model::timeline::Timeline;
+use crate::model::timeline::UiFocus;
+use crate::model::timeline::substep_count;
+use bevy::prelude::*;
+
+/// Keeps the timeline's state and reacts to keys.
+pub struct TimelinePlugin;
+
+impl Plugin for TimelinePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Timeline>()
+            .init_resource::<UiFocus>()
+            .init_resource::<Journal>()
+            .add_systems(
+                Update,
+                (resolve_request, keys, play, clamp)
+                    .chain()
+                    .after(StageSystems),
+            );
+    }
+}
+
+fn stage_count(build: &Build) -> usize {
+    build.pipeline().map_or(0, |p| p.stages.len())
+}
+
+fn resolve_request(
+    build: Res<Build>,
+    mut timeline: ResMut<Timeline>,
+    mut journal: ResMut<Journal>,
+) {
+    let Some(p) = build.pipeline() else { return };
+    let Some(req) = timeline.requested.take() else {
+        return;
+    };
+    let ids: Vec<&str> = p.stages.iter().map(|s| s.info.id).collect();
+    match cli::resolve_stage(&req, &ids) {
+        Ok(i) => timeline.set_stage(i),
+        Err(e) => journal.error(format!("--stage: {e}")),
+    }
+}
+
+fn keys(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    focus: Res<UiFocus>,
+    build: Res<Build>,
+    roots: Query<&StageGeometry>,
+    mut timeline: ResMut<Timeline>,
+) {
+    let Some(keys) = keys else { return };
+    if focus.keyboard {
+        return;
+    }
+    let n = stage_count(&build);
+    if keys.just_pressed(KeyCode::ArrowRight) {
+        timeline.step_stage(1, n);
+    }
+    if keys.just_pressed(KeyCode::ArrowLeft) {
+        timeline.step_stage(-1, n);
+    }
+    if keys.just_pressed(KeyCode::Home) {
+        timeline.set_stage(0);
+    }
+    if keys.just_pressed(KeyCode::End) && n > 0 {
+        timeline.set_stage(n - 1);
+    }
+    let subs = substep_count(roots.iter(), timeline.current);
+    if keys.just_pressed(KeyCode::ArrowUp) {
+        timeline.step_substep(1, subs);
+    }
+    if keys.just_pressed(KeyCode::ArrowDown) {
+        timeline.step_substep(-1, subs);
+    }
+    if keys.just_pressed(KeyCode::Space) {
+        timeline.toggle_play(n);
+    }
+    if keys.just_pressed(KeyCode::KeyA) {
+        timeline.accumulate = !timeline.accumulate;
+    }
+}
+
+pub(crate) fn play(
+    time: Res<Time>,
+    build: Res<Build>,
+    roots: Query<&StageGeometry>,
+    mut timeline: ResMut<Timeline>,
+) {
+    if !timeline.playing {
+        return;
+    }
+    timeline.timer += time.delta_secs();
+    if timeline.timer < PLAY_INTERVAL {
+        return;
+    }
+    timeline.timer = 0.0;
+    let subs = substep_count(roots.iter(), timeline.current);
+    // Entering a stage with sub-steps starts at its first step.
+    let n = stage_count(&build);
+    let before = timeline.current;
+    timeline.advance(n, subs);
+    if timeline.current != before && substep_count(roots.iter(), timeline.current) > 0 {
+        timeline.substep = Some(0);
+    }
+}
+
+pub(crate) fn clamp(build: Res<Build>, mut timeline: ResMut<Timeline>) {
+    let n = stage_count(&build);
+    if n > 0 && timeline.current >= n {
+        timeline.current = n - 1;
+        timeline.substep = None;
+    }
+}

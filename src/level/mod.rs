@@ -1,0 +1,471 @@
+//! Levels: what is open, where it came from, and how to open another.
+//!
+//! A level comes from the command line, File > Open, drag and drop, the
+//! recent-files list or the embedded default; every route ends in a
+//! [`LevelRequest`]. The file is read and parsed on a worker thread
+//! ([`Loading`]), so the window keeps repainting and shows the progress
+//! while a big file loads. Parsing and validation belong to `navscope-levels`; a
+//! file it refuses leaves the current level open and puts its one-line error
+//! (`FILE: ELEMENT: PROBLEM`) in the [`Journal`]. The file is polled for
+//! changes and reloaded when it changes on disk. The pipeline is chosen among
+//! those that accept the level's kind and remembered per file in a small RON
+//! settings file, together with the recent files.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Instant, SystemTime};
+
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use navscope_core::Pipeline;
+use navscope_core::level::Level;
+use serde::{Deserialize, Serialize};
+
+use crate::model::journal::Journal;
+
+/// How many recent files are remembered.
+pub const RECENT_MAX: usize = 10;
+/// Seconds between checks of the open file's modification time.
+pub const POLL_SECONDS: f32 = 0.5;
+
+/// Opens levels and keeps the open one up to date.
+pub struct LevelsPlugin {
+    /// Where recent files and per-file pipelines are kept; `None` keeps
+    /// them in memory only (tests).
+    pub settings_file: Option<PathBuf>,
+}
+
+impl LevelsPlugin {
+    /// Settings kept under the user's configuration directory.
+    pub fn persistent() -> Self {
+        Self {
+            settings_file: settings_path(),
+        }
+    }
+
+    /// True when settings are kept in a file between runs.
+    pub fn is_persistent(&self) -> bool {
+        self.settings_file.is_some()
+    }
+
+    /// Settings kept in memory only.
+    pub fn ephemeral() -> Self {
+        Self {
+            settings_file: None,
+        }
+    }
+}
+
+impl Plugin for LevelsPlugin {
+    fn build(&self, app: &mut App) {
+        let mut settings = self
+            .settings_file
+            .as_deref()
+            .map(Settings::read)
+            .unwrap_or_default();
+        settings.file = self.settings_file.clone();
+        let level = Arc::new(navscope_levels::default_level());
+        let pipeline = choose_pipeline(&level, None, &settings);
+        app.init_resource::<Journal>()
+            .insert_resource(CurrentLevel {
+                level,
+                path: None,
+                pipeline,
+                mtime: None,
+                revision: 1,
+                last_error: None,
+            })
+            .insert_resource(settings)
+            .insert_resource(HotReload {
+                enabled: true,
+                timer: Timer::from_seconds(POLL_SECONDS, TimerMode::Repeating),
+            })
+            .init_resource::<Loading>()
+            .add_message::<LevelRequest>()
+            .add_systems(
+                PreUpdate,
+                (poll_file_changes, handle_requests, finish_loading).chain(),
+            );
+    }
+}
+
+/// A level file being read and parsed off the main thread, so the window
+/// keeps repainting (and says so) while a big file loads.
+#[derive(Resource, Default)]
+pub struct Loading {
+    job: Option<LoadJob>,
+}
+
+struct LoadJob {
+    path: PathBuf,
+    mtime: Option<SystemTime>,
+    started: Instant,
+    task: Task<Result<Level, String>>,
+}
+
+impl Loading {
+    /// The file being loaded and the seconds since it started, if any.
+    pub fn progress(&self) -> Option<(&Path, f32)> {
+        self.job
+            .as_ref()
+            .map(|j| (j.path.as_path(), j.started.elapsed().as_secs_f32()))
+    }
+
+    /// True while a file loads.
+    pub fn is_loading(&self) -> bool {
+        self.job.is_some()
+    }
+}
+
+/// The open level and the pipeline that builds it.
+#[derive(Resource, Debug)]
+pub struct CurrentLevel {
+    /// The level data.
+    pub level: Arc<Level>,
+    /// The file it came from; `None` for the embedded default.
+    pub path: Option<PathBuf>,
+    /// The chosen pipeline; `None` when no pipeline accepts the level.
+    pub pipeline: Option<Arc<Pipeline>>,
+    /// The file's modification time when it was read.
+    pub mtime: Option<SystemTime>,
+    /// Increments on every (re)load and pipeline change.
+    pub revision: u64,
+    /// The error of the last request that failed (cleared by a success).
+    pub last_error: Option<String>,
+}
+
+impl CurrentLevel {
+    /// A short name for titles: the file name or `default level`.
+    pub fn display_name(&self) -> String {
+        match &self.path {
+            Some(p) => p
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.display().to_string()),
+            None => "default level".into(),
+        }
+    }
+}
+
+/// Something the user asked of the levels module.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum LevelRequest {
+    /// Open this file.
+    Open(PathBuf),
+    /// Read the open file again.
+    Reload,
+    /// Open the embedded default level.
+    Embedded,
+    /// Build the open level with this pipeline.
+    Pipeline(String),
+}
+
+/// Whether the open file is watched for changes.
+#[derive(Resource, Debug)]
+pub struct HotReload {
+    /// On by default.
+    pub enabled: bool,
+    timer: Timer,
+}
+
+/// Settings kept between runs: recent files, and per file the pipeline,
+/// the stage on screen and the parameters (see `build::session`).
+#[derive(Resource, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Settings {
+    /// Most recent first; the first is opened at start when no level is
+    /// given.
+    pub recent: Vec<PathBuf>,
+    /// Pipeline id per file (by absolute path).
+    pub pipelines: BTreeMap<String, String>,
+    /// Stage index per file and pipeline (`path|pipeline`).
+    #[serde(default)]
+    pub stages: BTreeMap<String, usize>,
+    /// Parameter values (a RON preset) per file and pipeline.
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
+    #[serde(skip)]
+    file: Option<PathBuf>,
+}
+
+impl Settings {
+    /// Reads the settings file; a missing or unreadable one gives defaults
+    /// (settings are a convenience, never a reason not to start).
+    pub fn read(path: &Path) -> Self {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| ron::from_str(&t).ok())
+            .unwrap_or_default()
+    }
+
+    /// Writes the settings file (nothing for in-memory settings).
+    pub fn save(&self, journal: &mut Journal) {
+        let Some(file) = &self.file else { return };
+        let text = match ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default()) {
+            Ok(t) => t,
+            Err(e) => return journal.error(format!("{}: settings: {e}", file.display())),
+        };
+        let result = file
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|_| std::fs::write(file, text));
+        if let Err(e) = result {
+            journal.error(format!("{}: cannot save settings: {e}", file.display()));
+        }
+    }
+
+    /// Moves `path` to the front of the recent list.
+    pub fn remember(&mut self, path: &Path) {
+        let key = absolute(path);
+        self.recent.retain(|p| *p != key);
+        self.recent.insert(0, key);
+        self.recent.truncate(RECENT_MAX);
+    }
+}
+
+/// `$XDG_CONFIG_HOME/navscope/settings.ron`, else `~/.config/navscope/settings.ron`.
+pub fn settings_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("navscope").join("settings.ron"))
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The settings key of a level file (its absolute path).
+pub fn key(path: &Path) -> String {
+    absolute(path).to_string_lossy().into_owned()
+}
+
+/// The pipeline for a level: the one remembered for its file if it still
+/// accepts the level, else the first that accepts its kind.
+pub fn choose_pipeline(
+    level: &Level,
+    path: Option<&Path>,
+    settings: &Settings,
+) -> Option<Arc<Pipeline>> {
+    let options = navscope_pipelines::for_kind(level.kind());
+    let remembered = path.and_then(|p| settings.pipelines.get(&key(p)));
+    if let Some(id) = remembered
+        && let Some(p) = options.iter().find(|p| p.id == id)
+    {
+        return Some(p.clone());
+    }
+    options.into_iter().next()
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+fn handle_requests(
+    mut requests: MessageReader<LevelRequest>,
+    mut current: ResMut<CurrentLevel>,
+    mut settings: ResMut<Settings>,
+    mut journal: ResMut<Journal>,
+    mut loading: ResMut<Loading>,
+) {
+    for request in requests.read() {
+        match request {
+            LevelRequest::Open(path) => start_loading(path, &mut loading),
+            LevelRequest::Reload => match current.path.clone() {
+                Some(path) => start_loading(&path, &mut loading),
+                None => journal.info("the embedded level has no file to reload"),
+            },
+            LevelRequest::Embedded => {
+                let level = Arc::new(navscope_levels::default_level());
+                current.pipeline = choose_pipeline(&level, None, &settings);
+                current.level = level;
+                current.path = None;
+                current.mtime = None;
+                current.revision += 1;
+                current.last_error = None;
+                journal.info("opened the embedded default level");
+            }
+            LevelRequest::Pipeline(id) => {
+                let options = navscope_pipelines::for_kind(current.level.kind());
+                match options.into_iter().find(|p| p.id == id) {
+                    Some(p) => {
+                        if let Some(path) = &current.path {
+                            settings.pipelines.insert(key(path), id.clone());
+                            settings.save(&mut journal);
+                        }
+                        current.pipeline = Some(p);
+                        current.revision += 1;
+                        current.last_error = None;
+                    }
+                    None => {
+                        let accepted: Vec<_> = navscope_pipelines::for_kind(current.level.kind())
+                            .iter()
+                            .map(|p| p.id)
+                            .collect();
+                        let msg = format!(
+                            "pipeline '{id}' cannot build a {} (choose one of: {})",
+                            current.level.kind().name(),
+                            if accepted.is_empty() {
+                                "none".to_string()
+                            } else {
+                                accepted.join(", ")
+                            }
+                        );
+                        current.last_error = Some(msg.clone());
+                        journal.error(msg);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Starts reading `path` on a worker thread (a newer request replaces an
+/// older one still loading).
+fn start_loading(path: &Path, loading: &mut Loading) {
+    let mtime = modified(path);
+    let p = path.to_path_buf();
+    let task = AsyncComputeTaskPool::get()
+        .spawn(async move { navscope_levels::load(&p).map_err(|e| e.to_string()) });
+    loading.job = Some(LoadJob {
+        path: path.to_path_buf(),
+        mtime,
+        started: Instant::now(),
+        task,
+    });
+}
+
+fn finish_loading(
+    mut loading: ResMut<Loading>,
+    mut current: ResMut<CurrentLevel>,
+    mut settings: ResMut<Settings>,
+    mut journal: ResMut<Journal>,
+) {
+    let Some(job) = loading.job.as_mut() else {
+        return;
+    };
+    let Some(result) = check_ready(&mut job.task) else {
+        return;
+    };
+    let Some(job) = loading.job.take() else {
+        return;
+    };
+    open(
+        &job.path,
+        job.mtime,
+        result,
+        &mut current,
+        &mut settings,
+        &mut journal,
+    );
+}
+
+/// Makes a loaded level (or its error) the current one.
+fn open(
+    path: &Path,
+    mtime: Option<SystemTime>,
+    loaded: Result<Level, String>,
+    current: &mut CurrentLevel,
+    settings: &mut Settings,
+    journal: &mut Journal,
+) {
+    match loaded {
+        Ok(level) => {
+            let level = Arc::new(level);
+            let reload = current.path.as_deref() == Some(path);
+            let pipeline = choose_pipeline(&level, Some(path), settings);
+            if pipeline.is_none() {
+                journal.error(format!(
+                    "{}: no pipeline accepts a {}",
+                    path.display(),
+                    level.kind().name()
+                ));
+            }
+            // A reload keeps the user's pipeline when it still fits.
+            current.pipeline = match &current.pipeline {
+                Some(p) if reload && p.accepts.contains(&level.kind()) => Some(p.clone()),
+                _ => pipeline,
+            };
+            current.level = level;
+            current.path = Some(path.to_path_buf());
+            current.mtime = mtime;
+            current.revision += 1;
+            current.last_error = None;
+            settings.remember(path);
+            settings.save(journal);
+            journal.info(format!(
+                "{} {}",
+                if reload { "reloaded" } else { "opened" },
+                path.display()
+            ));
+        }
+        Err(msg) => {
+            if current.path.as_deref() == Some(path) {
+                // Do not retry a broken save on every poll.
+                current.mtime = mtime;
+            }
+            current.last_error = Some(msg.clone());
+            journal.error(msg);
+        }
+    }
+}
+
+fn poll_file_changes(
+    time: Res<Time>,
+    mut hot: ResMut<HotReload>,
+    current: Res<CurrentLevel>,
+    loading: Res<Loading>,
+    mut requests: MessageWriter<LevelRequest>,
+) {
+    if !hot.enabled || !hot.timer.tick(time.delta()).just_finished() || loading.is_loading() {
+        return;
+    }
+    if let Some(path) = &current.path
+        && let Some(m) = modified(path)
+        && Some(m) != current.mtime
+    {
+        requests.write(LevelRequest::Reload);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_files_are_unique_and_capped() {
+        let mut s = Settings::default();
+        for i in 0..RECENT_MAX + 2 {
+            s.remember(Path::new(&format!("/nonexistent/{i}.json")));
+        }
+        s.remember(Path::new("/nonexistent/5.json"));
+        assert_eq!(s.recent.len(), RECENT_MAX);
+        assert_eq!(s.recent[0], PathBuf::from("/nonexistent/5.json"));
+        assert_eq!(s.recent.iter().filter(|p| p.ends_with("5.json")).count(), 1);
+    }
+
+    #[test]
+    fn settings_round_trip_through_ron() {
+        let dir = std::env::temp_dir().join(format!("navscope-settings-{}", std::process::id()));
+        let file = dir.join("settings.ron");
+        let mut s = Settings {
+            file: Some(file.clone()),
+            ..Default::default()
+        };
+        s.remember(Path::new("/nonexistent/a.json"));
+        s.pipelines
+            .insert("/nonexistent/a.json".into(), "convex".into());
+        let mut j = Journal::default();
+        s.save(&mut j);
+        assert!(j.last_error().is_none(), "{:?}", j.last_error());
+        let back = Settings::read(&file);
+        assert_eq!(back.recent, s.recent);
+        assert_eq!(back.pipelines, s.pipelines);
+        std::fs::remove_dir_all(dir).ok();
+        assert_eq!(
+            Settings::read(Path::new("/nonexistent/settings.ron")),
+            Settings::default()
+        );
+    }
+}

@@ -1,0 +1,50 @@
+//! The published stages as entities: a [`StageRoot`] per stage carrying its
+//! prepared [`StageGeometry`], and one child per element
+//! ([`StageElement`] + [`ElementShapes`]) for picking and inspection.
+
+use crate::model::band::PrepareOptions;
+use crate::model::prepare::Prepared;
+use bevy::prelude::*;
+use navscope_core::Primitive;
+use navscope_core::draw::SubStep;
+use std::sync::Arc;
+
+/// Marks the entity that holds one published stage.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StageRoot {
+    /// Stage index.
+    pub stage: usize,
+}
+
+/// One element of a stage's artifact, as the primitives tag it.
+#[derive(Component, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StageElement {
+    /// Index of the stage that made it.
+    pub stage: usize,
+    /// Its primitives' kind, e.g. `portal/vertex-edge`.
+    pub kind: String,
+    /// Its id within the artifact.
+    pub element: u32,
+}
+
+/// The primitives of one element.
+#[derive(Component, Debug, Clone)]
+pub struct ElementShapes(pub Vec<Primitive>);
+
+/// A published stage's drawing, prepared off the main thread.
+#[derive(Component, Debug, Clone)]
+pub struct StageGeometry {
+    /// Stage index.
+    pub stage: usize,
+    /// Everything the stage drew, kept to prepare again when the view
+    /// filter changes.
+    pub primitives: Arc<Vec<Primitive>>,
+    /// Grouped, triangulated primitives.
+    pub prepared: Prepared,
+    /// The options `prepared` was made under.
+    pub options: PrepareOptions,
+    /// The sub-steps the stage recorded.
+    pub substeps: Vec<SubStep>,
+    /// The level's size, for scaling markers.
+    pub unit: f32,
+}

@@ -1,0 +1,16 @@
+//! Plain data and pure functions every part of the app shares: the style
+//! table and drawing preparation, the published stages' components, the
+//! view filter, the timeline's position, the selection, the level's extent,
+//! the journal and key helpers. Nothing here registers systems.
+
+pub mod band;
+pub mod elements;
+pub mod extent;
+pub mod journal;
+pub mod keys;
+pub mod prepare;
+pub mod selection;
+pub mod style;
+pub mod style_table;
+pub mod tessellate;
+pub mod timeline;

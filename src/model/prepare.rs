@@ -1,0 +1,367 @@
+//! Preparing a stage's primitives for drawing: grouped by kind, sub-step
+//! range and layer, polygons triangulated, boxes and voxel columns turned
+//! into faces, lines and cube instances. Pure; it runs on the worker thread
+//! with the stage.
+
+use crate::model::band::PrepareOptions;
+use bevy::prelude::*;
+use navscope_core::{Primitive, Shape};
+use std::collections::BTreeMap;
+
+use crate::model::style::element_color;
+use crate::model::style::ramp_color;
+use crate::model::style::style_for;
+
+/// Geometry of the primitives of one kind and one sub-step range.
+#[derive(Clone, Debug, Default)]
+pub struct Group {
+    /// The primitives' kind.
+    pub kind: String,
+    /// First sub-step at which they exist.
+    pub first: u32,
+    /// Last sub-step at which they exist.
+    pub last: u32,
+    /// The layer of a multi-layer level they lie on, if any.
+    pub layer: Option<u32>,
+    /// The range of the values the kind's primitives carry, when they carry
+    /// any and the options colour by value: the ramp's ends, for the legend.
+    pub value_range: Option<(f32, f32)>,
+    /// Line segments with their colour.
+    pub lines: Vec<(Vec3, Vec3, [f32; 4])>,
+    /// Point markers: centre, radius, colour.
+    pub points: Vec<(Vec3, f32, [f32; 4])>,
+    /// Filled triangles with their colour.
+    pub triangles: Vec<([Vec3; 3], [f32; 4])>,
+    /// Text labels.
+    pub labels: Vec<(Vec3, String)>,
+    /// Voxels drawn as instances of one cube: minimum and maximum corner and
+    /// colour.
+    pub cubes: Vec<(Vec3, Vec3, [f32; 4])>,
+}
+
+/// A stage's primitives, grouped and triangulated for drawing.
+#[derive(Clone, Debug, Default)]
+pub struct Prepared {
+    /// The groups, by kind then sub-step range.
+    pub groups: Vec<Group>,
+}
+
+fn box_edges(min: Vec3, max: Vec3) -> Vec<(Vec3, Vec3)> {
+    let c = |i: usize| {
+        Vec3::new(
+            if i & 1 == 0 { min.x } else { max.x },
+            if i & 2 == 0 { min.y } else { max.y },
+            if i & 4 == 0 { min.z } else { max.z },
+        )
+    };
+    [
+        (0, 1),
+        (2, 3),
+        (4, 5),
+        (6, 7),
+        (0, 2),
+        (1, 3),
+        (4, 6),
+        (5, 7),
+        (0, 4),
+        (1, 5),
+        (2, 6),
+        (3, 7),
+    ]
+    .iter()
+    .map(|&(a, b)| (c(a), c(b)))
+    .collect()
+}
+
+fn box_faces(min: Vec3, max: Vec3) -> Vec<[Vec3; 3]> {
+    let c = |i: usize| {
+        Vec3::new(
+            if i & 1 == 0 { min.x } else { max.x },
+            if i & 2 == 0 { min.y } else { max.y },
+            if i & 4 == 0 { min.z } else { max.z },
+        )
+    };
+    let quads = [
+        [0, 1, 3, 2],
+        [4, 6, 7, 5],
+        [0, 4, 5, 1],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 5, 7, 3],
+    ];
+    quads
+        .iter()
+        .flat_map(|q| [[c(q[0]), c(q[1]), c(q[2])], [c(q[0]), c(q[2]), c(q[3])]])
+        .collect()
+}
+
+fn ring_lines(ring: &[Vec3], closed: bool) -> impl Iterator<Item = (Vec3, Vec3)> + '_ {
+    let n = ring.len();
+    let count = if closed && n > 2 {
+        n
+    } else {
+        n.saturating_sub(1)
+    };
+    (0..count).map(move |i| (ring[i], ring[(i + 1) % n]))
+}
+
+/// The range a kind's values are coloured over: from 0 when every value is
+/// non-negative (a clearance of 0 is "touching", whatever the data's
+/// minimum), to the largest; a single value gets a unit-wide range.
+fn value_ranges(primitives: &[Primitive]) -> BTreeMap<&str, (f32, f32)> {
+    let mut out: BTreeMap<&str, (f32, f32)> = BTreeMap::new();
+    for p in primitives {
+        if let Some(v) = p.value.filter(|v| v.is_finite()) {
+            let r = out.entry(p.kind.as_str()).or_insert((v, v));
+            r.0 = r.0.min(v);
+            r.1 = r.1.max(v);
+        }
+    }
+    for r in out.values_mut() {
+        if r.0 >= 0.0 {
+            r.0 = 0.0;
+        }
+        if r.1 - r.0 <= f32::EPSILON {
+            r.1 = r.0 + 1.0;
+        }
+    }
+    out
+}
+
+/// Appends the geometry of one primitive to `g` in its style; `unit` is the
+/// level's size, which scales point markers.
+pub fn add_primitive(g: &mut Group, p: &Primitive, unit: f32) {
+    add_primitive_colored(g, p, unit, None);
+}
+
+/// Like [`add_primitive`], with `color` (when given) in place of the
+/// style's colour for lines, points and fills.
+fn add_primitive_colored(g: &mut Group, p: &Primitive, unit: f32, color: Option<[f32; 4]>) {
+    let mut s = style_for(&p.kind);
+    if let Some(c) = color {
+        s.color = c;
+        s.per_element = false;
+    }
+    let fill_color = |alpha: f32| {
+        if s.per_element {
+            element_color(p.element, alpha)
+        } else {
+            [s.color[0], s.color[1], s.color[2], alpha]
+        }
+    };
+    match &p.shape {
+        Shape::Point(at) => g.points.push((*at, s.point * unit, s.color)),
+        Shape::Segment(a, b) => g.lines.push((*a, *b, s.color)),
+        Shape::Polyline { points, closed } => g
+            .lines
+            .extend(ring_lines(points, *closed).map(|(a, b)| (a, b, s.color))),
+        Shape::Polygon { outer, holes } => {
+            for ring in std::iter::once(outer).chain(holes) {
+                g.lines
+                    .extend(ring_lines(ring, true).map(|(a, b)| (a, b, s.color)));
+            }
+            if let Some(alpha) = s.fill {
+                let c = fill_color(alpha);
+                g.triangles.extend(
+                    crate::model::tessellate::triangulate(outer, holes)
+                        .into_iter()
+                        .map(|t| (t, c)),
+                );
+            }
+        }
+        Shape::Box { min, max } => {
+            g.lines.extend(
+                box_edges(*min, *max)
+                    .into_iter()
+                    .map(|(a, b)| (a, b, s.color)),
+            );
+            if let Some(alpha) = s.fill {
+                let c = fill_color(alpha);
+                g.triangles
+                    .extend(box_faces(*min, *max).into_iter().map(|t| (t, c)));
+            }
+        }
+        Shape::VoxelColumn { x, z, cell, y0, y1 } => {
+            let (min, max) = (Vec3::new(*x, *y0, *z), Vec3::new(x + cell, *y1, z + cell));
+            // Voxels are opaque cubes: instancing draws them in one call, and
+            // thousands of blended cubes would need sorting every frame.
+            g.cubes.push((min, max, fill_color(1.0)));
+        }
+        Shape::Label { at, text } => g.labels.push((*at, text.clone())),
+    }
+}
+
+/// Groups and triangulates a stage's primitives for drawing: one group per
+/// kind, sub-step range and layer, keeping only what `options` shows.
+pub fn prepare(primitives: &[Primitive], unit: f32, options: &PrepareOptions) -> Prepared {
+    let ranges = if options.color_by_value {
+        value_ranges(primitives)
+    } else {
+        BTreeMap::new()
+    };
+    let mut groups: BTreeMap<(&str, u32, u32, Option<u32>), Group> = BTreeMap::new();
+    for p in primitives.iter().filter(|p| options.keeps(p)) {
+        let range = ranges.get(p.kind.as_str()).copied();
+        let g = groups
+            .entry((p.kind.as_str(), p.first_step, p.last_step, p.layer))
+            .or_insert_with(|| Group {
+                kind: p.kind.clone(),
+                first: p.first_step,
+                last: p.last_step,
+                layer: p.layer,
+                value_range: range,
+                ..Default::default()
+            });
+        let color = range
+            .zip(p.value)
+            .map(|((lo, hi), v)| ramp_color((v - lo) / (hi - lo)));
+        add_primitive_colored(g, p, unit, color);
+    }
+    if let Some(band) = options.slice {
+        // A primitive reaching into the band may reach out of it too (a
+        // path over three floors, a wall): cut its pieces to the band.
+        for g in groups.values_mut() {
+            g.lines = g
+                .lines
+                .iter()
+                .filter_map(|(a, b, c)| band.clip_segment(*a, *b).map(|(a, b)| (a, b, *c)))
+                .collect();
+            g.points.retain(|(p, _, _)| band.keeps_points([*p]));
+            g.triangles = g
+                .triangles
+                .iter()
+                .flat_map(|(t, c)| band.clip_triangle(*t).into_iter().map(|t| (t, *c)))
+                .collect();
+            g.labels.retain(|(p, _)| band.keeps_points([*p]));
+            g.cubes.retain(|(lo, hi, _)| band.overlaps(lo.y, hi.y));
+        }
+        groups.retain(|_, g| {
+            !(g.lines.is_empty()
+                && g.points.is_empty()
+                && g.triangles.is_empty()
+                && g.labels.is_empty()
+                && g.cubes.is_empty())
+        });
+    }
+    Prepared {
+        groups: groups.into_values().collect(),
+    }
+}
+
+/// The size of what the primitives cover (largest extent of their bounds),
+/// at least 1.
+pub fn extent(points: impl IntoIterator<Item = Vec3>) -> f32 {
+    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    for p in points.into_iter().filter(|p| p.is_finite()) {
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    if lo.x > hi.x {
+        1.0
+    } else {
+        (hi - lo).max_element().max(1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prepare_groups_by_kind_and_step_range() {
+        let sq = vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];
+        let prims = vec![
+            Primitive::new(
+                "cell",
+                0,
+                Shape::Polygon {
+                    outer: sq.clone(),
+                    holes: vec![],
+                },
+            ),
+            Primitive::new(
+                "cell",
+                1,
+                Shape::Polygon {
+                    outer: sq,
+                    holes: vec![],
+                },
+            ),
+            Primitive::new("portal/vertex-edge", 0, Shape::Segment(Vec3::ZERO, Vec3::X))
+                .during(2, 5),
+            Primitive::new("notch", 4, Shape::Point(Vec3::X)),
+        ];
+        let p = prepare(&prims, 10.0, &PrepareOptions::default());
+        assert_eq!(p.groups.len(), 3);
+        let cells = p.groups.iter().find(|g| g.kind == "cell").unwrap();
+        assert_eq!(cells.triangles.len(), 4);
+        assert_eq!(cells.lines.len(), 8);
+        let portal = p
+            .groups
+            .iter()
+            .find(|g| g.kind.starts_with("portal"))
+            .unwrap();
+        assert_eq!((portal.first, portal.last), (2, 5));
+    }
+
+    #[test]
+    fn values_colour_along_a_ramp_over_their_kind_s_range() {
+        let seg =
+            |v: f32| Primitive::new("axis", 0, Shape::Segment(Vec3::ZERO, Vec3::X)).with_value(v);
+        let prims = vec![seg(0.5), seg(2.0), seg(4.0)];
+        let p = prepare(&prims, 1.0, &PrepareOptions::default());
+        assert_eq!(p.groups.len(), 1);
+        let g = &p.groups[0];
+        assert_eq!(g.value_range, Some((0.0, 4.0)), "clearances start at 0");
+        let colors: Vec<[f32; 4]> = g.lines.iter().map(|l| l.2).collect();
+        assert_eq!(colors[0], ramp_color(0.125));
+        assert_eq!(colors[2], ramp_color(1.0));
+        assert!(colors[0][0] > colors[0][2], "low values are red");
+        assert!(colors[2][2] > colors[2][0], "high values are blue");
+        let plain = prepare(
+            &prims,
+            1.0,
+            &PrepareOptions {
+                color_by_value: false,
+                ..Default::default()
+            },
+        );
+        assert_eq!(plain.groups[0].value_range, None);
+        assert!(
+            plain.groups[0]
+                .lines
+                .iter()
+                .all(|l| l.2 == style_for("axis").color)
+        );
+    }
+
+    #[test]
+    fn voxel_columns_become_cube_instances_grouped_by_layer() {
+        let v = |x: f32, layer: u32| {
+            Primitive::new(
+                "voxel/walkable",
+                0,
+                Shape::VoxelColumn {
+                    x,
+                    z: 0.0,
+                    cell: 0.3,
+                    y0: 1.0,
+                    y1: 1.2,
+                },
+            )
+            .on_layer(layer)
+        };
+        let p = prepare(
+            &[v(0.0, 0), v(0.3, 0), v(0.6, 1)],
+            1.0,
+            &PrepareOptions::default(),
+        );
+        assert_eq!(p.groups.len(), 2, "one group per layer");
+        let g0 = p.groups.iter().find(|g| g.layer == Some(0)).unwrap();
+        assert_eq!(g0.cubes.len(), 2);
+        assert!(g0.triangles.is_empty() && g0.lines.is_empty());
+        let (lo, hi, _) = g0.cubes[1];
+        assert!((lo - Vec3::new(0.3, 1.0, 0.0)).length() < 1e-6);
+        assert!((hi - Vec3::new(0.6, 1.2, 0.3)).length() < 1e-6);
+    }
+}

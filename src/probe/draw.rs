@@ -1,0 +1,174 @@
+//! Drawing the probe's search in the scene: A* expansions coloured by f, the
+//! open and closed sets, the node path dashed, waypoints by stance; each a
+//! legend row with a toggle ([`ProbeLayers`]).
+
+use crate::build::StageSystems;
+use crate::probe::Probe;
+use crate::probe::ProbeOutcome;
+use bevy::prelude::*;
+use navscope_core::Stance;
+
+/// The colour of a stance's waypoint marker.
+pub fn stance_color(s: Stance) -> Color {
+    match s {
+        Stance::Stand => Color::srgb(0.95, 0.95, 0.95),
+        Stance::Crouch => Color::srgb(1.0, 0.85, 0.1),
+        Stance::Prone => Color::srgb(1.0, 0.5, 0.1),
+        Stance::Swim => Color::srgb(0.2, 0.5, 1.0),
+        Stance::Sidestep => Color::srgb(0.7, 0.3, 0.9),
+    }
+}
+
+/// What of the probe is drawn; each is a row with a toggle in the probe
+/// panel's legend.
+#[derive(Resource, Debug, Clone, PartialEq)]
+pub struct ProbeLayers {
+    /// The smoothed path (thick orange, over everything).
+    pub path: bool,
+    /// The node path the search chose (thin dashed blue).
+    pub corridor: bool,
+    /// The A* expansions in order, coloured by f (dots and tree edges).
+    pub expansions: bool,
+    /// The final open (rings) and closed (crosses) sets.
+    pub sets: bool,
+}
+
+impl Default for ProbeLayers {
+    fn default() -> Self {
+        Self {
+            path: true,
+            corridor: true,
+            expansions: true,
+            sets: false,
+        }
+    }
+}
+
+/// Colour of the start marker (sRGB).
+pub const START_COLOR: [u8; 3] = [30, 215, 60];
+
+/// Colour of the goal marker (sRGB).
+pub const GOAL_COLOR: [u8; 3] = [230, 30, 30];
+
+/// Colour of the smoothed path (sRGB).
+pub const PATH_COLOR: [u8; 3] = [255, 140, 0];
+
+/// Colour of the node path.
+pub const CORRIDOR_COLOR: [u8; 3] = [40, 70, 200];
+
+/// The colour of an expansion with `f` between `fmin` and `fmax`: blue
+/// (first, low f) to violet-red (last, high f).
+pub fn expansion_color(f: f64, fmin: f64, fmax: f64) -> Color {
+    let t = if fmax > fmin {
+        ((f - fmin) / (fmax - fmin)) as f32
+    } else {
+        0.0
+    };
+    Color::srgb(0.2 + 0.6 * t, 0.45 * (1.0 - t) + 0.1, 0.95 - 0.5 * t)
+}
+
+/// Draws the probe's search in the scene (needs the renderer's gizmos); the
+/// markers and the smoothed path are drawn over the scene by the panels.
+pub struct ProbeDrawPlugin;
+
+impl Plugin for ProbeDrawPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<ProbeLayers>()
+            .add_systems(Update, draw_probe.after(StageSystems));
+    }
+}
+
+fn draw_probe(
+    mut gizmos: Gizmos,
+    probe: Res<Probe>,
+    layers: Res<ProbeLayers>,
+    current: Res<crate::level::CurrentLevel>,
+    mut unit: Local<(u64, f32)>,
+) {
+    let (Some(ProbeOutcome::Searched { result, .. }), Some(mesh)) = (&probe.outcome, probe.mesh())
+    else {
+        return;
+    };
+    if unit.0 != current.revision {
+        *unit = (
+            current.revision,
+            crate::model::extent::level_extent(&current.level),
+        );
+    }
+    let unit = unit.1;
+    let r = unit * 0.004;
+    let lift = Vec3::Y * unit * 0.002;
+    let pos = |n: u32| {
+        mesh.nodes
+            .get(n as usize)
+            .map(|n| n.position.as_vec3() + lift)
+    };
+    let trace = &result.search.trace;
+    let shown = (probe.shown as usize).min(trace.expansions.len());
+    if layers.expansions {
+        let (fmin, fmax) = trace
+            .expansions
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), e| {
+                (a.min(e.f), b.max(e.f))
+            });
+        for e in &trace.expansions[..shown] {
+            let c = expansion_color(e.f, fmin, fmax).with_alpha(0.55);
+            if let (Some(p), Some(q)) = (pos(e.node), e.parent.and_then(pos)) {
+                gizmos.line(q, p, c);
+            }
+            if let Some(p) = pos(e.node) {
+                gizmos.sphere(Isometry3d::from_translation(p), r, c);
+            }
+        }
+    }
+    if layers.sets && shown == trace.expansions.len() {
+        let flat = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
+        for n in &trace.open {
+            if let Some(p) = pos(*n) {
+                gizmos.circle(
+                    Isometry3d::new(p, flat),
+                    r * 2.0,
+                    Color::srgb(0.1, 0.7, 0.7),
+                );
+            }
+        }
+        for n in &trace.closed {
+            if let Some(p) = pos(*n) {
+                gizmos.cross(
+                    Isometry3d::new(p, flat),
+                    r * 1.5,
+                    Color::srgb(0.35, 0.35, 0.4),
+                );
+            }
+        }
+    }
+    if layers.corridor && result.found {
+        let corridor: Vec<Vec3> = result
+            .search
+            .nodes
+            .iter()
+            .flatten()
+            .filter_map(|n| pos(*n))
+            .collect();
+        let [cr, cg, cb] = CORRIDOR_COLOR;
+        let c = Color::srgb_u8(cr, cg, cb);
+        // Dashed, so it never reads as the path itself.
+        for w in corridor.windows(2) {
+            // Above the expansion edges it runs along.
+            let (a, b) = (w[0] + lift * 2.0, w[1] + lift * 2.0);
+            let n = ((a.distance(b) / (unit * 0.01)).ceil() as usize).clamp(1, 200);
+            for k in (0..n).step_by(2) {
+                let (s, e) = (k as f32 / n as f32, ((k + 1) as f32 / n as f32).min(1.0));
+                gizmos.line(a.lerp(b, s), a.lerp(b, e), c);
+            }
+        }
+    }
+    for w in &result.waypoints {
+        gizmos.sphere(
+            Isometry3d::from_translation(w.position.as_vec3() + lift * 2.0),
+            r * 1.5,
+            stance_color(w.stance),
+        );
+    }
+}

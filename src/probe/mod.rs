@@ -1,0 +1,354 @@
+//! The path probe: a start and a goal on the walkable surface, the A*
+//! search between them over the current NavMesh, and its trace.
+//!
+//! Search, funnel and costs belong to `navscope-path`; this module keeps the
+//! probe's state, re-runs the search when the points, the options or the
+//! mesh change, and draws the result: the node corridor, the smoothed path,
+//! the expansions in the order A* made them (animated, coloured by f), the
+//! final open and closed sets and each waypoint's stance. With no path it
+//! says why (start or goal off the mesh, or no connection).
+//!
+//! A pipeline whose paths are more than a search over its NavMesh (a corridor
+//! keeping a clearance) answers the query itself through
+//! [`Artifact::path_between`]; the probe asks the published stages, last
+//! first, and falls back to the NavMesh search when none answers.
+//! [`answer`] draws such an answer with the style table.
+
+pub mod answer;
+pub mod draw;
+
+use crate::build::Build;
+use crate::build::StageSystems;
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use navscope_core::{Artifact, LinkKind, NavMesh, ParamValue, PathAnswer};
+use navscope_path::{Locator, PathError, PathResult, SearchOptions};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Expansions drawn per second while the search animates (at least).
+pub const EXPANSIONS_PER_SECOND: f32 = 30.0;
+
+/// Names under which pipelines declare the agent radius their mesh was
+/// built for; the probe's funnel keeps that clearance.
+pub const RADIUS_PARAMS: &[&str] = &["agent_radius", "radius"];
+
+/// Keeps the probe's search up to date (no renderer needed).
+pub struct ProbePlugin;
+
+impl Plugin for ProbePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Probe>()
+            .init_resource::<ProbeSearch>()
+            .add_systems(
+                Update,
+                (refresh_mesh, search, collect, animate)
+                    .chain()
+                    .after(StageSystems),
+            );
+    }
+}
+
+/// Options of the search, edited in the probe panel. The defaults are the
+/// pipeline's own: `navscope-path`'s stance multipliers (Kirst §32.5) and
+/// the agent radius the mesh was built with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProbeOptions {
+    /// Cost multiplier per stance, in `Stance::ALL` order.
+    pub stance_cost: [f64; 5],
+    /// Whether each link kind may be used, in `LinkKind::ALL` order.
+    pub allowed: [bool; LinkKind::ALL.len()],
+    /// The radius the user typed, replacing the pipeline's.
+    pub radius_override: Option<f64>,
+    /// The agent radius of the pipeline's parameters (0 when it has none).
+    pub pipeline_radius: f64,
+}
+
+impl Default for ProbeOptions {
+    fn default() -> Self {
+        let d = SearchOptions::default();
+        Self {
+            stance_cost: d.stance_cost,
+            allowed: d.allowed,
+            radius_override: None,
+            pipeline_radius: 0.0,
+        }
+    }
+}
+
+impl ProbeOptions {
+    /// The radius the funnel keeps from walls.
+    pub fn radius(&self) -> f64 {
+        self.radius_override.unwrap_or(self.pipeline_radius)
+    }
+
+    /// The options in `navscope-path`'s terms.
+    pub fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            allowed: self.allowed,
+            stance_cost: self.stance_cost,
+            agent_radius: self.radius(),
+            ..SearchOptions::default()
+        }
+    }
+}
+
+/// The outcome of the last search.
+#[derive(Debug, Clone)]
+pub enum ProbeOutcome {
+    /// A search ran (it may still have found nothing: see `result.found`).
+    Searched {
+        /// What `navscope-path` returned.
+        result: PathResult,
+        /// Search time in milliseconds.
+        ms: f64,
+    },
+    /// The pipeline answered with its own path.
+    Answered {
+        /// The path, its length and what to draw.
+        answer: PathAnswer,
+        /// Query time in milliseconds.
+        ms: f64,
+    },
+    /// No search could run, or the pipeline found no path; why.
+    NoPath(String),
+}
+
+impl ProbeOutcome {
+    /// True when it holds a path.
+    pub fn found(&self) -> bool {
+        match self {
+            ProbeOutcome::Searched { result, .. } => result.found,
+            ProbeOutcome::Answered { .. } => true,
+            ProbeOutcome::NoPath(_) => false,
+        }
+    }
+
+    /// The path's length in metres, when there is one.
+    pub fn length(&self) -> Option<f64> {
+        match self {
+            ProbeOutcome::Searched { result, .. } if result.found => Some(result.length),
+            ProbeOutcome::Answered { answer, .. } => Some(answer.length),
+            _ => None,
+        }
+    }
+
+    /// The smoothed path's points.
+    pub fn waypoints(&self) -> Vec<Vec3> {
+        match self {
+            ProbeOutcome::Searched { result, .. } if result.found => result
+                .waypoints
+                .iter()
+                .map(|w| w.position.as_vec3())
+                .collect(),
+            ProbeOutcome::Answered { answer, .. } => answer.waypoints.clone(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The probe's points, options and result.
+#[derive(Resource, Debug, Default)]
+pub struct Probe {
+    /// Start point.
+    pub start: Option<Vec3>,
+    /// Goal point.
+    pub goal: Option<Vec3>,
+    /// Search options.
+    pub options: ProbeOptions,
+    /// The last search's outcome (both points set).
+    pub outcome: Option<ProbeOutcome>,
+    /// How many expansions the animation shows so far.
+    pub shown: f32,
+    /// Draw the expansions one by one (else all at once).
+    pub animate: bool,
+    /// Bumped whenever `outcome` is replaced, so drawings can follow it.
+    pub revision: u64,
+    mesh: Option<Arc<NavMesh>>,
+    locator: Option<Arc<Locator>>,
+    answerers: Vec<Arc<dyn Artifact>>,
+    mesh_build: u64,
+    dirty: bool,
+}
+
+impl Probe {
+    /// Sets the start point.
+    pub fn set_start(&mut self, p: Vec3) {
+        self.start = Some(p);
+        self.dirty = true;
+    }
+
+    /// Sets the goal point.
+    pub fn set_goal(&mut self, p: Vec3) {
+        self.goal = Some(p);
+        self.dirty = true;
+    }
+
+    /// Sets both points (an undo of a probe move).
+    pub fn set_points(&mut self, start: Option<Vec3>, goal: Option<Vec3>) {
+        self.start = start;
+        self.goal = goal;
+        self.dirty = true;
+    }
+
+    /// Removes both points and the result.
+    pub fn clear(&mut self) {
+        self.start = None;
+        self.goal = None;
+        self.outcome = None;
+        self.dirty = false;
+        self.revision += 1;
+    }
+
+    /// Marks the options changed (search again).
+    pub fn options_changed(&mut self) {
+        self.dirty = true;
+    }
+
+    /// The mesh the probe searches.
+    pub fn mesh(&self) -> Option<&NavMesh> {
+        self.mesh.as_deref()
+    }
+}
+
+/// The search running off the main thread, if any.
+#[derive(Resource, Default)]
+pub struct ProbeSearch {
+    task: Option<Task<ProbeOutcome>>,
+}
+
+impl ProbeSearch {
+    /// True while a search runs.
+    pub fn is_running(&self) -> bool {
+        self.task.is_some()
+    }
+}
+
+/// A one-line reason for a failed search.
+pub fn explain(e: &PathError) -> String {
+    format!("no path: {e}")
+}
+
+/// The agent radius among a pipeline's parameters, if it declares one.
+pub fn pipeline_radius(build: &Build) -> f64 {
+    let Some(params) = build.params() else {
+        return 0.0;
+    };
+    RADIUS_PARAMS
+        .iter()
+        .find_map(|n| match params.get(n) {
+            Some(ParamValue::Float(r)) => Some(*r),
+            _ => None,
+        })
+        .unwrap_or(0.0)
+}
+
+fn refresh_mesh(build: Res<Build>, mut probe: ResMut<Probe>) {
+    if build.published == probe.mesh_build {
+        return;
+    }
+    probe.mesh_build = build.published;
+    probe.mesh = build.runner().and_then(|r| r.navmesh()).map(Arc::new);
+    // The point locator is built once per mesh, not per query.
+    probe.locator = probe.mesh.as_deref().map(|m| Arc::new(Locator::new(m)));
+    probe.answerers = build
+        .runner()
+        .map(|r| {
+            (0..r.pipeline().stages.len())
+                .rev()
+                .filter_map(|i| r.result(i)?.outcome.as_ref().ok().cloned())
+                .collect()
+        })
+        .unwrap_or_default();
+    probe.options.pipeline_radius = pipeline_radius(&build);
+    probe.dirty = true;
+}
+
+/// Answers one query: the pipeline's own answer when a stage gives one,
+/// else A* and the funnel over the NavMesh (runs on a worker thread).
+fn answer(
+    answerers: &[Arc<dyn Artifact>],
+    mesh: Option<&NavMesh>,
+    locator: Option<&Locator>,
+    start: Vec3,
+    goal: Vec3,
+    opts: &SearchOptions,
+) -> ProbeOutcome {
+    let t = Instant::now();
+    if let Some(answer) = answerers.iter().find_map(|a| a.path_between(start, goal)) {
+        return match answer {
+            Ok(answer) => ProbeOutcome::Answered {
+                answer,
+                ms: t.elapsed().as_secs_f64() * 1000.0,
+            },
+            Err(why) => ProbeOutcome::NoPath(format!("no path: {why}")),
+        };
+    }
+    let (Some(mesh), Some(locator)) = (mesh, locator) else {
+        return ProbeOutcome::NoPath(
+            "the pipeline has not produced a navigation mesh (yet)".into(),
+        );
+    };
+    match navscope_path::find_path(mesh, locator, start.as_dvec3(), goal.as_dvec3(), opts) {
+        Ok(result) => ProbeOutcome::Searched {
+            result,
+            ms: t.elapsed().as_secs_f64() * 1000.0,
+        },
+        Err(e) => ProbeOutcome::NoPath(explain(&e)),
+    }
+}
+
+pub(crate) fn search(mut probe: ResMut<Probe>, mut running: ResMut<ProbeSearch>) {
+    if !probe.dirty {
+        return;
+    }
+    probe.dirty = false;
+    let (Some(start), Some(goal)) = (probe.start, probe.goal) else {
+        running.task = None;
+        probe.outcome = None;
+        probe.revision += 1;
+        return;
+    };
+    let answerers = probe.answerers.clone();
+    let (mesh, locator) = (probe.mesh.clone(), probe.locator.clone());
+    let opts = probe.options.search_options();
+    // A newer query replaces the running one (its result would be stale).
+    running.task = Some(AsyncComputeTaskPool::get().spawn(async move {
+        answer(
+            &answerers,
+            mesh.as_deref(),
+            locator.as_deref(),
+            start,
+            goal,
+            &opts,
+        )
+    }));
+}
+
+pub(crate) fn collect(mut probe: ResMut<Probe>, mut running: ResMut<ProbeSearch>) {
+    let Some(task) = running.task.as_mut() else {
+        return;
+    };
+    let Some(outcome) = check_ready(task) else {
+        return;
+    };
+    running.task = None;
+    probe.outcome = Some(outcome);
+    probe.shown = 0.0;
+    probe.revision += 1;
+}
+
+fn animate(time: Res<Time>, mut probe: ResMut<Probe>) {
+    let total = match &probe.outcome {
+        Some(ProbeOutcome::Searched { result, .. }) => result.search.trace.expansions.len() as f32,
+        _ => return,
+    };
+    if !probe.animate {
+        probe.shown = total;
+        return;
+    }
+    if probe.shown < total {
+        let rate = (total / 2.0).max(EXPANSIONS_PER_SECOND);
+        probe.shown = (probe.shown + rate * time.delta_secs()).min(total);
+    }
+}

@@ -1,0 +1,133 @@
+//! Writing what the user tuned: the NavMesh as JSON (the documented
+//! contract) or OBJ, and screenshots of the window; and the File menu's
+//! keyboard shortcuts.
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+
+use crate::build::Build;
+use crate::level::CurrentLevel;
+use crate::model::journal::Journal;
+use crate::model::timeline::UiFocus;
+use crate::ui::dialogs::Dialogs;
+use crate::ui::dialogs::FileAction;
+use crate::ui::dialogs::FileChosen;
+use crate::ui::report::UiReport;
+
+/// Writes exports and screenshots the user chose (needs the renderer for
+/// screenshots).
+pub struct ExportPlugin;
+
+impl Plugin for ExportPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<UiReport>()
+            .add_systems(Update, (file_shortcuts, write_chosen).chain());
+    }
+}
+
+/// The file name a save dialog proposes for `action`: the level's name,
+/// the pipeline and the kind of file.
+pub fn suggested_name(action: FileAction, current: &CurrentLevel, build: &Build) -> String {
+    // Embedded levels have a source like "<embedded default>".
+    let stem = match current.path.as_deref() {
+        Some(p) => p
+            .file_stem()
+            .map_or("level".to_string(), |s| s.to_string_lossy().into_owned()),
+        None => "default".to_string(),
+    };
+    let pipeline = build.pipeline().map_or("mesh", |p| p.id);
+    match action {
+        FileAction::ExportJson => format!("{stem}-{pipeline}.navmesh.json"),
+        FileAction::ExportObj => format!("{stem}-{pipeline}.navmesh.obj"),
+        FileAction::Screenshot => format!("{stem}-{pipeline}.png"),
+        FileAction::SavePreset => format!("{stem}-{pipeline}.ron"),
+        FileAction::OpenLevel | FileAction::LoadPreset => String::new(),
+    }
+}
+
+/// The NavMesh of the build on screen as the contract's JSON, or why there
+/// is none.
+pub fn navmesh_json(build: &Build) -> Result<String, String> {
+    let mesh = build
+        .runner()
+        .and_then(|r| r.navmesh())
+        .ok_or("the pipeline has not produced a navigation mesh (yet)")?;
+    mesh.validate()
+        .map_err(|e| format!("the navigation mesh is invalid: {e}"))?;
+    Ok(mesh.to_json())
+}
+
+fn file_shortcuts(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    focus: Res<UiFocus>,
+    current: Res<CurrentLevel>,
+    build: Res<Build>,
+    mut dialogs: ResMut<Dialogs>,
+) {
+    let Some(keys) = keys else { return };
+    if focus.keyboard {
+        return;
+    }
+    let (ctrl, shift) = (
+        crate::model::keys::ctrl(&keys),
+        crate::model::keys::shift(&keys),
+    );
+    let action = if keys.just_pressed(KeyCode::F12) {
+        Some(FileAction::Screenshot)
+    } else if !ctrl {
+        None
+    } else if keys.just_pressed(KeyCode::KeyO) {
+        Some(FileAction::OpenLevel)
+    } else if keys.just_pressed(KeyCode::KeyE) {
+        Some(if shift {
+            FileAction::ExportObj
+        } else {
+            FileAction::ExportJson
+        })
+    } else if keys.just_pressed(KeyCode::KeyS) {
+        Some(FileAction::SavePreset)
+    } else if keys.just_pressed(KeyCode::KeyL) {
+        Some(FileAction::LoadPreset)
+    } else {
+        None
+    };
+    if let Some(a) = action {
+        let name = suggested_name(a, &current, &build);
+        dialogs.ask(a, &name);
+    }
+}
+
+fn write_chosen(
+    mut commands: Commands,
+    mut chosen: MessageReader<FileChosen>,
+    build: Res<Build>,
+    mut journal: ResMut<Journal>,
+    mut report: ResMut<UiReport>,
+) {
+    for c in chosen.read() {
+        let path = c.path.display().to_string();
+        let written = match c.action {
+            FileAction::ExportJson => navmesh_json(&build)
+                .and_then(|text| std::fs::write(&c.path, text).map_err(|e| e.to_string())),
+            FileAction::ExportObj => build
+                .runner()
+                .and_then(|r| r.navmesh())
+                .ok_or_else(|| "the pipeline has not produced a navigation mesh (yet)".to_string())
+                .and_then(|m| std::fs::write(&c.path, m.to_obj()).map_err(|e| e.to_string())),
+            FileAction::Screenshot => {
+                commands
+                    .spawn(Screenshot::primary_window())
+                    .observe(save_to_disk(c.path.clone()));
+                Ok(())
+            }
+            _ => continue,
+        };
+        match written {
+            Ok(()) => {
+                journal.info(format!("wrote {path}"));
+                report.exports.push(path);
+            }
+            Err(e) => journal.error(format!("{path}: cannot write: {e}")),
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! The egui user interface: panels, menus, the timeline, the probe panel,
+//! the inspector, overlays over the 3D view, file dialogs and exports, the
+//! frame-time readout, the state report for end-to-end tests and the
+//! `--screenshot` automation.
+
+pub mod automation;
+pub mod dialogs;
+pub mod export;
+pub mod frames;
+pub mod inspector;
+pub mod menu;
+pub mod overlay;
+pub mod panels;
+pub mod probe_panel;
+pub mod readouts;
+pub mod report;
+pub mod state;
+pub mod timeline_panel;
+pub mod view_panel;

@@ -1,0 +1,150 @@
+//! What is painted over the 3D view, in screen space, so it stays on top
+//! and crisp at any zoom: the probe's start and goal markers, the smoothed
+//! path, the stage's text labels and the hover tooltip.
+//!
+//! Points are projected with `Camera::world_to_viewport`, which gives
+//! window coordinates (it adds the viewport's origin itself), so they are
+//! used as they are.
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use crate::model::elements::StageGeometry;
+use crate::model::selection::Hover;
+use crate::model::selection::Legend;
+use crate::model::timeline::Timeline;
+use crate::probe::Probe;
+use crate::probe::draw::GOAL_COLOR;
+use crate::probe::draw::PATH_COLOR;
+use crate::probe::draw::ProbeLayers;
+use crate::probe::draw::START_COLOR;
+
+/// Radius of a probe marker on screen, in pixels.
+pub const MARKER_RADIUS: f32 = 9.0;
+/// Width of the smoothed path on screen, in pixels.
+pub const PATH_WIDTH: f32 = 4.0;
+/// At most this many labels are painted (more would be unreadable).
+pub const MAX_LABELS: usize = 300;
+
+fn rgb([r, g, b]: [u8; 3]) -> egui::Color32 {
+    egui::Color32::from_rgb(r, g, b)
+}
+
+fn project(cam: &Camera, tf: &GlobalTransform, p: Vec3) -> Option<egui::Pos2> {
+    let v = cam.world_to_viewport(tf, p).ok()?;
+    v.is_finite().then(|| egui::pos2(v.x, v.y))
+}
+
+/// Paints the probe's path and markers over the view.
+pub fn probe(
+    painter: &egui::Painter,
+    cam: &Camera,
+    tf: &GlobalTransform,
+    probe: &Probe,
+    layers: &ProbeLayers,
+) {
+    if layers.path
+        && let Some(outcome) = &probe.outcome
+    {
+        let pts: Vec<egui::Pos2> = outcome
+            .waypoints()
+            .into_iter()
+            .filter_map(|p| project(cam, tf, p))
+            .collect();
+        if pts.len() >= 2 {
+            // A dark casing under the orange line reads on light and dark
+            // ground alike.
+            painter.add(egui::Shape::line(
+                pts.clone(),
+                egui::Stroke::new(PATH_WIDTH + 3.0, egui::Color32::from_rgb(60, 30, 0)),
+            ));
+            painter.add(egui::Shape::line(
+                pts,
+                egui::Stroke::new(PATH_WIDTH, rgb(PATH_COLOR)),
+            ));
+        }
+    }
+    for (p, color, letter) in [
+        (probe.start, START_COLOR, "S"),
+        (probe.goal, GOAL_COLOR, "G"),
+    ] {
+        let Some(at) = p.and_then(|p| project(cam, tf, p)) else {
+            continue;
+        };
+        painter.circle(
+            at,
+            MARKER_RADIUS,
+            rgb(color),
+            egui::Stroke::new(2.0, egui::Color32::from_rgb(20, 20, 20)),
+        );
+        painter.text(
+            at,
+            egui::Align2::CENTER_CENTER,
+            letter,
+            egui::FontId::proportional(11.0),
+            egui::Color32::WHITE,
+        );
+    }
+}
+
+/// Paints the text labels of the shown stage.
+pub fn labels<'a>(
+    painter: &egui::Painter,
+    cam: &Camera,
+    tf: &GlobalTransform,
+    timeline: &Timeline,
+    legend: &Legend,
+    roots: impl Iterator<Item = &'a StageGeometry>,
+) {
+    let mut drawn = 0;
+    for geo in roots.filter(|g| g.stage == timeline.current) {
+        for g in geo
+            .prepared
+            .groups
+            .iter()
+            .filter(|g| !legend.is_hidden(&g.kind))
+        {
+            for (at, text) in &g.labels {
+                if drawn >= MAX_LABELS {
+                    return;
+                }
+                if let Some(pos) = project(cam, tf, *at) {
+                    let galley = painter.layout_no_wrap(
+                        text.clone(),
+                        egui::FontId::proportional(12.0),
+                        egui::Color32::from_rgb(30, 30, 40),
+                    );
+                    // Centred on its point, but kept inside the view so a
+                    // summary at the level's corner is not cut off.
+                    let clip = painter.clip_rect();
+                    let size = galley.size();
+                    let min = (pos - size / 2.0)
+                        .max(clip.min)
+                        .min((clip.max - size).max(clip.min));
+                    painter.galley(min, galley, egui::Color32::from_rgb(30, 30, 40));
+                    drawn += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Names the hovered element in a tooltip beside the cursor.
+pub fn hover_tip(ctx: &egui::Context, hover: &Hover, cursor: Option<Vec2>, stage_title: &str) {
+    let (Some(h), Some(c)) = (&hover.0, cursor) else {
+        return;
+    };
+    egui::Area::new(egui::Id::new("hover-tip"))
+        .order(egui::Order::Tooltip)
+        .interactable(false)
+        .fixed_pos(egui::pos2(c.x + 16.0, c.y + 16.0))
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.label(egui::RichText::new(format!("{} #{}", h.kind, h.element)).strong());
+                ui.label(format!(
+                    "stage {}: {stage_title} · click to inspect",
+                    h.stage + 1
+                ));
+            });
+        });
+}

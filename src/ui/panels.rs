@@ -1,0 +1,448 @@
+//! The egui panels: menu bar, parameters, probe, inspector, metrics, about
+//! this stage, legend, log, timeline, shortcuts and the frame-time readout.
+//!
+//! Panels are plain functions of state: each reads resources and writes
+//! requests ([`LevelRequest`], [`ParamCommand`]) or small state changes;
+//! nothing here computes navigation. One system lays them out (egui panels
+//! must share one layout pass) and then narrows the 3D camera's viewport to
+//! the space they leave, so framing and picking see the visible area only.
+//! File dialogs run on their own thread ([`super::dialogs`]). The layout
+//! pass also records where the panels are ([`UiFocus`]) so clicks on them
+//! never reach the scene, and where the widgets are ([`UiReport`]) for the
+//! end-to-end tests. The timeline, the probe panel and the inspector live in
+//! their own modules.
+
+//! The egui panels: menu bar, parameters, probe, inspector, metrics, about
+//! this stage, legend, log, timeline, shortcuts and the frame-time readout.
+//!
+//! Panels are plain functions of state: each reads resources and writes
+//! requests ([`LevelRequest`], [`ParamCommand`]) or small state changes;
+//! nothing here computes navigation. One system lays them out (egui panels
+//! must share one layout pass) and then narrows the 3D camera's viewport to
+//! the space they leave, so framing and picking see the visible area only.
+//! File dialogs run on their own thread ([`super::dialogs`]). The layout
+//! pass also records where the panels are ([`UiFocus`]) so clicks on them
+//! never reach the scene, and where the widgets are ([`UiReport`]) for the
+//! end-to-end tests. The timeline, the probe panel and the inspector live in
+//! their own modules.
+
+use crate::edit::params::ParamCommand;
+use crate::model::timeline::UiFocus;
+use crate::ui::dialogs::FileAction;
+use crate::ui::frames::FrameStats;
+use crate::ui::menu::menu_bar;
+use crate::ui::menu::path_prompt;
+use crate::ui::readouts::frame_readout;
+use crate::ui::readouts::help_window;
+use crate::ui::readouts::log_panel;
+use crate::ui::readouts::metrics_panel;
+use crate::ui::report::UiReport;
+use crate::ui::state::PanelState;
+use crate::ui::state::UiState;
+use crate::ui::state::color32;
+use crate::view::scene::MainCamera;
+use bevy::camera::Viewport;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use navscope_core::{ParamKind, ParamValue};
+
+/// The panels and the file dialogs.
+pub struct PanelsPlugin;
+
+impl Plugin for PanelsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<PanelState>()
+            .init_resource::<UiReport>()
+            .add_systems(EguiPrimaryContextPass, ui)
+            .add_systems(Update, function_keys);
+    }
+}
+
+fn function_keys(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    focus: Res<UiFocus>,
+    mut state: ResMut<PanelState>,
+    mut stats: ResMut<FrameStats>,
+) {
+    let Some(keys) = keys else { return };
+    if focus.keyboard {
+        return;
+    }
+    if keys.just_pressed(KeyCode::F1) {
+        state.help = !state.help;
+    }
+    if keys.just_pressed(KeyCode::F2) {
+        stats.show = !stats.show;
+    }
+}
+
+pub(crate) fn ui(
+    mut contexts: EguiContexts,
+    mut s: UiState,
+    mut camera: Query<(&mut Camera, &GlobalTransform), With<MainCamera>>,
+    window: Query<&Window, With<PrimaryWindow>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    s.report.widgets.clear();
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "navscope-root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+
+    let menu = egui::Panel::top("menu").show_inside(&mut root, |ui| menu_bar(ui, &mut s));
+    let bottom = egui::Panel::bottom("timeline")
+        .resizable(false)
+        .show_inside(&mut root, |ui| {
+            crate::ui::timeline_panel::timeline_panel(ui, &mut s)
+        });
+    let left = egui::Panel::left("left")
+        .default_size(300.0)
+        .resizable(true)
+        .show_inside(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                params_panel(ui, &mut s);
+                ui.separator();
+                crate::ui::probe_panel::probe_panel(ui, &mut s);
+            });
+        });
+    let right = egui::Panel::right("right")
+        .default_size(330.0)
+        .resizable(true)
+        .show_inside(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                about_panel(ui, &mut s);
+                legend_panel(ui, &mut s);
+                crate::ui::view_panel::view_panel(
+                    ui,
+                    &mut s.filter,
+                    &mut s.panel.slice_edit,
+                    &s.current.level,
+                    s.roots.iter().flat_map(|g| g.prepared.groups.iter()),
+                );
+                crate::ui::inspector::inspector_panel(ui, &mut s);
+                metrics_panel(ui, &mut s);
+                log_panel(ui, &mut s);
+            });
+        });
+    for (name, r) in [
+        ("panel/menu", &menu.response),
+        ("panel/timeline", &bottom.response),
+        ("panel/left", &left.response),
+        ("panel/right", &right.response),
+    ] {
+        s.tag(name, r);
+    }
+    let central = root.available_rect_before_wrap();
+    s.report.central = [central.min.x, central.min.y, central.max.x, central.max.y];
+
+    if s.panel.help {
+        let mut open = true;
+        egui::Window::new("Keyboard shortcuts")
+            .open(&mut open)
+            .collapsible(false)
+            .show(&ctx, help_window);
+        s.panel.help = open;
+    }
+    path_prompt(&ctx, &mut s);
+    if s.stats.show {
+        frame_readout(&ctx, central, &s);
+    }
+    if let Ok((cam, tf)) = camera.single() {
+        let painter = ctx
+            .layer_painter(egui::LayerId::background())
+            .with_clip_rect(central);
+        crate::ui::overlay::labels(&painter, cam, tf, &s.timeline, &s.legend, s.roots.iter());
+        crate::ui::overlay::probe(&painter, cam, tf, &s.probe, &s.probe_layers);
+    }
+    if s.pointer.in_scene {
+        let title = s
+            .hover
+            .0
+            .as_ref()
+            .and_then(|h| s.build.pipeline()?.stages.get(h.stage))
+            .map_or("", |st| st.info.title);
+        crate::ui::overlay::hover_tip(&ctx, &s.hover, s.pointer.cursor, title);
+    }
+
+    // While the path field is shown it is modal: keys go to it, never to
+    // the app's shortcuts.
+    s.focus.keyboard = ctx.egui_wants_keyboard_input() || s.dialogs.prompt.is_some();
+    s.focus.pointer = ctx.is_pointer_over_egui();
+    s.focus.scene = Some(Rect::new(
+        central.min.x,
+        central.min.y,
+        central.max.x,
+        central.max.y,
+    ));
+    s.focus.floating = ctx.memory(|m| {
+        m.areas()
+            .visible_layer_ids()
+            .into_iter()
+            .filter(|l| !matches!(l.order, egui::Order::Background | egui::Order::Tooltip))
+            .filter_map(|l| m.area_rect(l.id))
+            .map(|r| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y))
+            .collect()
+    });
+    s.focus.popup = egui::Popup::is_any_open(&ctx);
+    s.focus.using_pointer = ctx.egui_is_using_pointer();
+
+    // The 3D view gets the space the panels leave.
+    if let (Ok((mut cam, _)), Ok(w)) = (camera.single_mut(), window.single()) {
+        let scale = w.scale_factor();
+        let pos = UVec2::new(
+            (central.min.x * scale) as u32,
+            (central.min.y * scale) as u32,
+        );
+        let size = UVec2::new(
+            (central.width() * scale).max(1.0) as u32,
+            (central.height() * scale).max(1.0) as u32,
+        );
+        let fits = pos.x + size.x <= w.physical_width() && pos.y + size.y <= w.physical_height();
+        let vp = Viewport {
+            physical_position: pos,
+            physical_size: size,
+            ..default()
+        };
+        if fits
+            && cam
+                .viewport
+                .as_ref()
+                .is_none_or(|v| v.physical_position != pos || v.physical_size != size)
+        {
+            let first = cam.viewport.is_none();
+            cam.viewport = Some(vp);
+            if first {
+                s.view.frame_request = true;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
+    ui.heading("Parameters");
+    let (Some(pipeline), Some(values)) = (s.build.pipeline().cloned(), s.build.params().cloned())
+    else {
+        ui.label("No pipeline.");
+        return;
+    };
+    if pipeline.params.is_empty() {
+        ui.label("This pipeline has no parameters.");
+    }
+    for spec in &pipeline.params {
+        let value = values
+            .get(&spec.name)
+            .cloned()
+            .unwrap_or_else(|| spec.default.clone());
+        let tip = format!(
+            "{}\n\ndefault (the paper's value): {}{}",
+            spec.doc,
+            spec.default,
+            if spec.unit.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", spec.unit)
+            }
+        );
+        let reader = pipeline
+            .first_reader(&spec.name)
+            .map(|i| {
+                format!(
+                    "\nchanging it re-runs from stage {} ({})",
+                    i + 1,
+                    pipeline.stages[i].info.id
+                )
+            })
+            .unwrap_or_default();
+        let tip = format!("{tip}{reader}");
+        ui.horizontal(|ui| {
+            let mut new: Option<ParamValue> = None;
+            let mut widget: Option<egui::Response> = None;
+            ui.label(&spec.label).on_hover_text(&tip);
+            match (&spec.kind, &value) {
+                (ParamKind::Float { min, max, step }, v) => {
+                    let mut x = match v {
+                        ParamValue::Float(x) => *x,
+                        ParamValue::Int(i) => *i as f64,
+                        _ => spec_default_f(&spec.default),
+                    };
+                    let mut slider = egui::Slider::new(&mut x, *min..=*max);
+                    if *step > 0.0 {
+                        slider = slider.step_by(*step);
+                    }
+                    if !spec.unit.is_empty() {
+                        slider = slider.suffix(format!(" {}", spec.unit));
+                    }
+                    let resp = ui.add(slider).on_hover_text(&tip);
+                    if resp.changed() {
+                        new = Some(ParamValue::Float(x));
+                    }
+                    widget = Some(resp);
+                }
+                (ParamKind::Int { min, max }, v) => {
+                    let mut i = if let ParamValue::Int(i) = v { *i } else { *min };
+                    let mut slider = egui::Slider::new(&mut i, *min..=*max);
+                    if !spec.unit.is_empty() {
+                        slider = slider.suffix(format!(" {}", spec.unit));
+                    }
+                    let resp = ui.add(slider).on_hover_text(&tip);
+                    if resp.changed() {
+                        new = Some(ParamValue::Int(i));
+                    }
+                    widget = Some(resp);
+                }
+                (ParamKind::Bool, v) => {
+                    let mut b = matches!(v, ParamValue::Bool(true));
+                    let resp = ui.checkbox(&mut b, "").on_hover_text(&tip);
+                    if resp.changed() {
+                        new = Some(ParamValue::Bool(b));
+                    }
+                    widget = Some(resp);
+                }
+                (ParamKind::Choice { options }, v) => {
+                    let cur = v.to_string();
+                    egui::ComboBox::from_id_salt(&spec.name)
+                        .selected_text(&cur)
+                        .show_ui(ui, |ui| {
+                            for o in options {
+                                if ui.selectable_label(*o == cur, o).clicked() && *o != cur {
+                                    new = Some(ParamValue::Text(o.clone()));
+                                }
+                            }
+                        });
+                }
+                (ParamKind::List { options }, v) => {
+                    let mut text = v.to_string();
+                    let resp = ui.text_edit_singleline(&mut text).on_hover_text(format!(
+                        "{tip}\noptions, comma-separated, in order: {}",
+                        options.join(", ")
+                    ));
+                    if resp.lost_focus() && text != v.to_string() {
+                        new = Some(ParamValue::Text(text));
+                    }
+                }
+            }
+            if value != spec.default
+                && ui
+                    .small_button("↺")
+                    .on_hover_text(format!("Reset to {}", spec.default))
+                    .clicked()
+            {
+                s.param_commands
+                    .write(ParamCommand::Reset(spec.name.clone()));
+            }
+            if let Some(r) = &widget {
+                s.tag(&format!("param/{}", spec.name), r);
+            }
+            if let Some(v) = new {
+                s.param_commands
+                    .write(ParamCommand::Set(spec.name.clone(), v));
+            }
+        });
+    }
+    ui.horizontal(|ui| {
+        if ui
+            .button("Reset all")
+            .on_hover_text("Every parameter back to the paper's value")
+            .clicked()
+        {
+            s.param_commands.write(ParamCommand::ResetAll);
+        }
+        if ui
+            .button("Load preset…")
+            .on_hover_text("Read parameter values from a RON file")
+            .clicked()
+        {
+            s.ask_file(FileAction::LoadPreset);
+        }
+        if ui
+            .button("Save preset…")
+            .on_hover_text("Write the current values to a RON file")
+            .clicked()
+        {
+            s.ask_file(FileAction::SavePreset);
+        }
+    });
+}
+
+fn spec_default_f(v: &ParamValue) -> f64 {
+    match v {
+        ParamValue::Float(x) => *x,
+        ParamValue::Int(i) => *i as f64,
+        _ => 0.0,
+    }
+}
+
+fn about_panel(ui: &mut egui::Ui, s: &mut UiState) {
+    let Some(p) = s.build.pipeline().cloned() else {
+        return;
+    };
+    let Some(st) = p.stages.get(s.timeline.current) else {
+        return;
+    };
+    egui::CollapsingHeader::new(egui::RichText::new(format!("About: {}", st.info.title)).strong())
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.label(st.info.explanation);
+            ui.label(egui::RichText::new(st.info.paper).italics());
+            if !st.info.params.is_empty() {
+                ui.label(format!("reads: {}", st.info.params.join(", ")));
+            }
+        });
+}
+
+fn legend_panel(ui: &mut egui::Ui, s: &mut UiState) {
+    egui::CollapsingHeader::new("Legend")
+        .default_open(true)
+        .show(ui, |ui| {
+            let shown: std::collections::BTreeSet<String> = s
+                .roots
+                .iter()
+                .filter(|g| {
+                    if s.timeline.accumulate {
+                        g.stage <= s.timeline.current
+                    } else {
+                        g.stage == s.timeline.current
+                    }
+                })
+                .flat_map(|g| g.prepared.groups.iter().map(|x| x.kind.clone()))
+                .collect();
+            if shown.is_empty() {
+                ui.label("Nothing drawn at this stage.");
+            }
+            for kind in shown {
+                let color = s
+                    .legend
+                    .kinds
+                    .get(&kind)
+                    .copied()
+                    .unwrap_or([0.5, 0.5, 0.5, 1.0]);
+                ui.horizontal(|ui| {
+                    let (rect, _) =
+                        ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                    ui.painter().rect_filled(rect, 2.0, color32(color));
+                    let mut visible = !s.legend.hidden.contains(&kind);
+                    if ui.checkbox(&mut visible, &kind).changed() {
+                        if visible {
+                            s.legend.hidden.remove(&kind);
+                        } else {
+                            s.legend.hidden.insert(kind.clone());
+                        }
+                    }
+                    let range = s
+                        .roots
+                        .iter()
+                        .flat_map(|g| g.prepared.groups.iter())
+                        .find(|g| g.kind == kind)
+                        .and_then(|g| g.value_range);
+                    if let Some(range) = range {
+                        crate::ui::view_panel::ramp_bar(ui, range);
+                    }
+                });
+            }
+        });
+}

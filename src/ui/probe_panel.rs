@@ -1,0 +1,177 @@
+//! The path probe's panel: which tool is active and what the next click
+//! does, the search options (with the pipeline's defaults: stance
+//! multipliers and the agent radius the mesh was built with), the result,
+//! and the probe's legend with a toggle per layer of its drawing.
+
+use bevy_egui::egui;
+use navscope_core::{LinkKind, Stance};
+
+use crate::interact::tool::Tool;
+use crate::probe::ProbeOutcome;
+use crate::probe::draw::CORRIDOR_COLOR;
+use crate::probe::draw::GOAL_COLOR;
+use crate::probe::draw::PATH_COLOR;
+use crate::probe::draw::START_COLOR;
+use crate::probe::draw::expansion_color;
+use crate::ui::state::ERROR;
+use crate::ui::state::UiState;
+
+fn swatch(ui: &mut egui::Ui, c: egui::Color32) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+    ui.painter().rect_filled(rect, 2.0, c);
+}
+
+fn rgb([r, g, b]: [u8; 3]) -> egui::Color32 {
+    egui::Color32::from_rgb(r, g, b)
+}
+
+/// Draws the probe panel.
+pub fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
+    ui.heading("Path probe");
+    let hint = match s.tools.tool {
+        Tool::Probe => format!(
+            "Probe tool: the next click sets the {}.",
+            s.tools.next.name()
+        ),
+        Tool::Inspect => "Press P (or the 📍 Probe tool) to place points by clicking.".into(),
+    };
+    ui.label(hint);
+    ui.label(
+        egui::RichText::new(
+            "Ctrl-click: start · Shift-click: goal · drag a marker to move it · Esc: clear",
+        )
+        .small(),
+    );
+    let mut changed = false;
+    egui::CollapsingHeader::new("Search options")
+        .default_open(false)
+        .show(ui, |ui| {
+            ui.label("Cost multiplier per stance (Kirst §32.5)");
+            for (i, st) in Stance::ALL.iter().enumerate() {
+                changed |= ui
+                    .add(
+                        egui::Slider::new(&mut s.probe.options.stance_cost[i], 0.1..=10.0)
+                            .logarithmic(true)
+                            .text(st.name()),
+                    )
+                    .on_hover_text(format!("Multiplies the cost of moving while {}", st.name()))
+                    .changed();
+            }
+            let mut r = s.probe.options.radius();
+            let pipeline_r = s.probe.options.pipeline_radius;
+            ui.horizontal(|ui| {
+                let resp = ui
+                    .add(egui::Slider::new(&mut r, 0.0..=3.0).text("agent radius").suffix(" m"))
+                    .on_hover_text(
+                        "The funnel keeps the path this far from portal ends; the default is the radius the mesh was built for",
+                    );
+                if resp.changed() {
+                    s.probe.options.radius_override = Some(r);
+                    changed = true;
+                }
+                if s.probe.options.radius_override.is_some()
+                    && ui
+                        .small_button("↺")
+                        .on_hover_text(format!("Back to the pipeline's {pipeline_r:.2} m"))
+                        .clicked()
+                {
+                    s.probe.options.radius_override = None;
+                    changed = true;
+                }
+            });
+            ui.label("Allowed link kinds");
+            ui.horizontal_wrapped(|ui| {
+                for (i, k) in LinkKind::ALL.iter().enumerate() {
+                    changed |= ui
+                        .checkbox(&mut s.probe.options.allowed[i], k.name())
+                        .changed();
+                }
+            });
+        });
+    if changed {
+        s.probe.options_changed();
+    }
+    let fmt = |p: Option<bevy::prelude::Vec3>| {
+        p.map_or("—".to_string(), |p| {
+            format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z)
+        })
+    };
+    ui.horizontal(|ui| {
+        swatch(ui, rgb(START_COLOR));
+        ui.label(format!("start {}", fmt(s.probe.start)));
+    });
+    ui.horizontal(|ui| {
+        swatch(ui, rgb(GOAL_COLOR));
+        ui.label(format!("goal  {}", fmt(s.probe.goal)));
+    });
+    if s.probe_search.is_running() {
+        ui.horizontal(|ui| {
+            ui.add(egui::Spinner::new());
+            ui.label("searching…");
+        });
+    }
+    match &s.probe.outcome {
+        Some(ProbeOutcome::Searched { result, ms }) => {
+            if result.found {
+                ui.label(format!(
+                    "length {:.2} m (through cell centres {:.2} m)",
+                    result.length, result.centre_length
+                ));
+            } else {
+                ui.colored_label(ERROR, "no path found");
+            }
+            ui.label(format!(
+                "{} expansions in {:.3} ms · {} waypoints",
+                result.expansions,
+                ms,
+                result.waypoints.len()
+            ));
+            let stances: Vec<&str> = result.waypoints.iter().map(|w| w.stance.name()).collect();
+            if stances.iter().any(|s| *s != "stand") {
+                ui.label(format!("stances: {}", stances.join(" → ")));
+            }
+        }
+        Some(ProbeOutcome::Answered { answer, ms }) => {
+            ui.label(format!(
+                "length {:.2} m · {} waypoints · {:.3} ms",
+                answer.length,
+                answer.waypoints.len(),
+                ms
+            ));
+            ui.label(&answer.summary);
+        }
+        Some(ProbeOutcome::NoPath(why)) => {
+            ui.colored_label(ERROR, why);
+        }
+        None => {}
+    }
+    let layers: &mut crate::probe::draw::ProbeLayers = &mut s.probe_layers;
+    egui::CollapsingHeader::new("Probe legend")
+        .default_open(true)
+        .show(ui, |ui| {
+            let rows: [(&mut bool, egui::Color32, &str, &str); 4] = [
+                (&mut layers.path, rgb(PATH_COLOR), "smoothed path", "The path an agent walks (funnel over the portals)"),
+                (&mut layers.corridor, rgb(CORRIDOR_COLOR), "node path (dashed)", "The nodes A* chose, centre to centre"),
+                (&mut layers.expansions, color32_of(expansion_color(0.5, 0.0, 1.0)), "A* expansions by f", "Each expanded node with the edge it was reached by, blue (low f) to red (high f)"),
+                (&mut layers.sets, egui::Color32::from_rgb(25, 180, 180), "open (rings) / closed (crosses)", "The final open and closed sets"),
+            ];
+            for (on, c, name, tip) in rows {
+                ui.horizontal(|ui| {
+                    swatch(ui, c);
+                    ui.checkbox(on, name).on_hover_text(tip);
+                });
+            }
+        });
+    if (s.probe.start.is_some() || s.probe.goal.is_some()) && ui.button("Clear").clicked() {
+        s.probe.clear();
+    }
+}
+
+fn color32_of(c: bevy::prelude::Color) -> egui::Color32 {
+    let s = c.to_srgba();
+    egui::Color32::from_rgb(
+        (s.red * 255.0) as u8,
+        (s.green * 255.0) as u8,
+        (s.blue * 255.0) as u8,
+    )
+}

@@ -1,0 +1,198 @@
+//! The state report for end-to-end tests: with `NAVSCOPE_REPORT=FILE` in
+//! the environment, the app rewrites FILE (atomically: a temporary file,
+//! then a rename) whenever what a person could see changes: the tool, the
+//! stage, the build, the parameters, the probe's points (in the world and
+//! on screen), the selection and hover, the undo depth, the files exported,
+//! the status line and where the panels' widgets are.
+//!
+//! Tests drive the real window with X input events and read this back to
+//! know where to click and what the app made of it; what they assert about
+//! the picture they read from screenshots. The format is documented in the
+//! README ("End-to-end tests").
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use navscope_core::ParamValue;
+use serde_json::{Value, json};
+
+use crate::build::Build;
+use crate::edit::history::History;
+use crate::interact::clicks::marker_pixels;
+use crate::interact::tool::Tools;
+use crate::level::CurrentLevel;
+use crate::model::elements::StageElement;
+use crate::model::journal::Journal;
+use crate::model::selection::Hover;
+use crate::model::timeline::Timeline;
+use crate::probe::Probe;
+use crate::view::scene::MainCamera;
+
+/// The environment variable naming the report file.
+pub const REPORT_ENV: &str = "NAVSCOPE_REPORT";
+
+/// What the panels tell the report: where their widgets are and what the
+/// status line says. Filled by the UI every frame.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct UiReport {
+    /// Named widget rectangles, `[x0, y0, x1, y1]` in window logical pixels.
+    pub widgets: BTreeMap<String, [f32; 4]>,
+    /// The 3D view between the panels.
+    pub central: [f32; 4],
+    /// The status line's text.
+    pub status: String,
+    /// Files written from the File menu, in order.
+    pub exports: Vec<String>,
+}
+
+impl UiReport {
+    /// Notes where widget `name` is.
+    pub fn widget(&mut self, name: &str, min: Vec2, max: Vec2) {
+        self.widgets
+            .insert(name.to_string(), [min.x, min.y, max.x, max.y]);
+    }
+}
+
+/// Writes the report to `path` (added only when [`REPORT_ENV`] is set).
+pub struct ReportPlugin {
+    /// The file to write.
+    pub path: PathBuf,
+}
+
+#[derive(Resource)]
+struct ReportFile {
+    path: PathBuf,
+    last: Option<Value>,
+    frame: u64,
+}
+
+impl Plugin for ReportPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(ReportFile {
+            path: self.path.clone(),
+            last: None,
+            frame: 0,
+        })
+        .add_systems(Last, write_report);
+    }
+}
+
+fn element(e: &Option<StageElement>) -> Value {
+    match e {
+        Some(e) => json!({ "stage": e.stage, "kind": e.kind, "element": e.element }),
+        None => Value::Null,
+    }
+}
+
+fn param_json(v: &ParamValue) -> Value {
+    match v {
+        ParamValue::Bool(b) => json!(b),
+        ParamValue::Int(i) => json!(i),
+        ParamValue::Float(x) => json!(x),
+        ParamValue::Text(t) => json!(t),
+    }
+}
+
+fn point(p: Option<Vec3>) -> Value {
+    p.map_or(Value::Null, |p| json!([p.x, p.y, p.z]))
+}
+
+fn pixel(p: Option<Vec2>) -> Value {
+    p.map_or(Value::Null, |p| json!([p.x, p.y]))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_report(
+    mut file: ResMut<ReportFile>,
+    ui: Option<Res<UiReport>>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
+    current: Res<CurrentLevel>,
+    build: Res<Build>,
+    timeline: Res<Timeline>,
+    tools: Res<Tools>,
+    probe: Res<Probe>,
+    selection: Res<crate::model::selection::Selection>,
+    hover: Option<Res<Hover>>,
+    pointer: Option<Res<crate::interact::pointer::ScenePointer>>,
+    gesture: Option<Res<crate::interact::clicks::Gesture>>,
+    focus: Res<crate::model::timeline::UiFocus>,
+    history: Res<History>,
+    journal: Res<Journal>,
+) {
+    file.frame += 1;
+    let (width, height, scale) = windows.single().map_or((0.0, 0.0, 1.0), |w| {
+        (w.width(), w.height(), w.scale_factor())
+    });
+    let (start_px, goal_px) = cameras
+        .single()
+        .map_or((None, None), |(c, tf)| marker_pixels(c, tf, &probe));
+    let n = build.pipeline().map_or(0, |p| p.stages.len());
+    let finished = (0..n)
+        .filter(|i| matches!(build.stage_state(*i), crate::build::StageState::Finished))
+        .count();
+    let running =
+        (0..n).find(|i| matches!(build.stage_state(*i), crate::build::StageState::Running(_)));
+    let params: serde_json::Map<String, Value> = build
+        .params()
+        .map(|v| {
+            v.iter()
+                .map(|(k, v)| (k.to_string(), param_json(v)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let ui = ui.map(|u| u.clone()).unwrap_or_default();
+    let messages: Vec<&str> = journal
+        .entries()
+        .iter()
+        .rev()
+        .take(8)
+        .map(|e| e.text.as_str())
+        .collect();
+    let report = json!({
+        "window": { "width": width, "height": height },
+        "scale": scale,
+        "level": current.level.source,
+        "pipeline": current.pipeline.as_ref().map(|p| p.id),
+        "tool": tools.tool.name(),
+        "next_probe_point": tools.next.name(),
+        "stage": { "current": timeline.current, "count": n, "substep": timeline.substep,
+                   "finished": finished, "running": running },
+        "build": { "published": build.published, "busy": build.is_busy() },
+        "params": params,
+        "undo": { "undo": history.undo_depth(), "redo": history.redo_depth() },
+        "probe": {
+            "start": point(probe.start), "goal": point(probe.goal),
+            "start_px": pixel(start_px), "goal_px": pixel(goal_px),
+            "found": probe.outcome.as_ref().map(|o| o.found()),
+            "length": probe.outcome.as_ref().and_then(|o| o.length()),
+            "revision": probe.revision,
+        },
+        "pointer": {
+            "in_scene": pointer.as_ref().is_some_and(|p| p.in_scene),
+            "dragging": gesture.as_ref().and_then(|g| g.dragging).map(|m| m.name()),
+            "ui_popup": focus.popup,
+            "ui_using_pointer": focus.using_pointer,
+            "floating": focus.floating.iter().map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]).collect::<Vec<_>>(),
+        },
+        "selection": element(&selection.0),
+        "hover": element(&hover.map(|h| h.0.clone()).unwrap_or_default()),
+        "widgets": ui.widgets,
+        "central": ui.central,
+        "status": ui.status,
+        "exports": ui.exports,
+        "messages": messages,
+    });
+    if file.last.as_ref() == Some(&report) {
+        return;
+    }
+    let mut with_frame = report.clone();
+    with_frame["frame"] = json!(file.frame);
+    let tmp = file.path.with_extension("tmp");
+    let text = serde_json::to_string_pretty(&with_frame).unwrap_or_default();
+    if std::fs::write(&tmp, text).is_ok() && std::fs::rename(&tmp, &file.path).is_ok() {
+        file.last = Some(report);
+    }
+}

@@ -1,0 +1,108 @@
+//! What the panels read and change ([`UiState`]), and what they keep
+//! between frames ([`PanelState`]).
+
+use crate::build::Build;
+use crate::edit::history::History;
+use crate::edit::history::HistoryCommand;
+use crate::edit::params::ParamCommand;
+use crate::interact::pointer::ScenePointer;
+use crate::interact::tool::Tools;
+use crate::level::CurrentLevel;
+use crate::level::HotReload;
+use crate::level::LevelRequest;
+use crate::level::Loading;
+use crate::level::Settings;
+use crate::model::elements::StageElement;
+use crate::model::elements::StageGeometry;
+use crate::model::journal::Journal;
+use crate::model::selection::Hover;
+use crate::model::selection::Legend;
+use crate::model::selection::Selection;
+use crate::model::timeline::Timeline;
+use crate::model::timeline::UiFocus;
+use crate::probe::Probe;
+use crate::probe::ProbeSearch;
+use crate::probe::draw::ProbeLayers;
+use crate::ui::dialogs::Dialogs;
+use crate::ui::dialogs::FileAction;
+use crate::ui::frames::FrameStats;
+use crate::ui::report::UiReport;
+use crate::view::scene::ViewSettings;
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+/// Which optional windows are open.
+#[derive(Resource, Debug, Default)]
+pub struct PanelState {
+    /// The F1 shortcuts window.
+    pub help: bool,
+    /// The inspected element's description, cached per build.
+    pub(crate) inspected: Option<(Selection, u64, serde_json::Value)>,
+    /// The height slice being edited in the View panel.
+    pub(crate) slice_edit: Option<crate::model::band::HeightBand>,
+}
+
+/// Everything the panels read and change.
+#[derive(SystemParam)]
+pub struct UiState<'w, 's> {
+    pub(crate) current: Res<'w, CurrentLevel>,
+    pub(crate) loading: Res<'w, Loading>,
+    pub(crate) settings: Res<'w, Settings>,
+    pub(crate) hot: ResMut<'w, HotReload>,
+    pub(crate) build: ResMut<'w, Build>,
+    pub(crate) timeline: ResMut<'w, Timeline>,
+    pub(crate) legend: ResMut<'w, Legend>,
+    pub(crate) filter: ResMut<'w, crate::model::band::ViewFilter>,
+    pub(crate) selection: ResMut<'w, Selection>,
+    pub(crate) probe: ResMut<'w, Probe>,
+    pub(crate) probe_layers: ResMut<'w, ProbeLayers>,
+    pub(crate) probe_search: Res<'w, ProbeSearch>,
+    pub(crate) tools: ResMut<'w, Tools>,
+    pub(crate) hover: Res<'w, Hover>,
+    pub(crate) pointer: Res<'w, ScenePointer>,
+    pub(crate) history: Res<'w, History>,
+    pub(crate) journal: Res<'w, Journal>,
+    pub(crate) view: ResMut<'w, ViewSettings>,
+    pub(crate) stats: ResMut<'w, FrameStats>,
+    pub(crate) panel: ResMut<'w, PanelState>,
+    pub(crate) focus: ResMut<'w, UiFocus>,
+    pub(crate) dialogs: ResMut<'w, Dialogs>,
+    pub(crate) report: ResMut<'w, UiReport>,
+    pub(crate) roots: Query<'w, 's, &'static StageGeometry>,
+    pub(crate) elements: Query<'w, 's, &'static StageElement>,
+    pub(crate) level_requests: MessageWriter<'w, LevelRequest>,
+    pub(crate) param_commands: MessageWriter<'w, ParamCommand>,
+    pub(crate) history_commands: MessageWriter<'w, HistoryCommand>,
+    pub(crate) exit: MessageWriter<'w, AppExit>,
+}
+
+impl UiState<'_, '_> {
+    /// Notes where a widget is, for the end-to-end tests.
+    pub(crate) fn tag(&mut self, name: &str, r: &egui::Response) {
+        self.report.widget(
+            name,
+            Vec2::new(r.rect.min.x, r.rect.min.y),
+            Vec2::new(r.rect.max.x, r.rect.max.y),
+        );
+    }
+
+    /// Opens the file dialog for `action`, proposing a file name.
+    pub(crate) fn ask_file(&mut self, action: FileAction) {
+        let name = crate::ui::export::suggested_name(action, &self.current, &self.build);
+        self.dialogs.ask(action, &name);
+    }
+}
+
+/// An egui colour for a style-table colour (kept visible on light ground).
+pub(crate) fn color32(c: [f32; 4]) -> egui::Color32 {
+    egui::Color32::from_rgba_unmultiplied(
+        (c[0] * 255.0) as u8,
+        (c[1] * 255.0) as u8,
+        (c[2] * 255.0) as u8,
+        (c[3].max(0.6) * 255.0) as u8,
+    )
+}
+
+/// The colour of error text.
+pub(crate) const ERROR: egui::Color32 = egui::Color32::from_rgb(200, 40, 40);

@@ -1,0 +1,137 @@
+//! The timeline at the bottom: play, step, and one button per stage that
+//! says where the stage stands in the build on screen (finished, running
+//! with its time so far, waiting, failed), then the current stage's counts
+//! and its sub-step slider.
+
+use bevy_egui::egui;
+
+use crate::build::StageState;
+use crate::model::timeline::substep_count;
+use crate::ui::state::ERROR;
+use crate::ui::state::UiState;
+
+/// Draws the timeline panel.
+pub fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
+    let Some(pipeline) = s.build.pipeline().cloned() else {
+        ui.label("No pipeline accepts this level, so there are no stages to show.");
+        return;
+    };
+    let n = pipeline.stages.len();
+    ui.horizontal(|ui| {
+        let play = if s.timeline.playing {
+            "⏸ Pause"
+        } else {
+            "▶ Play"
+        };
+        if ui
+            .button(play)
+            .on_hover_text("Play through the stages and their sub-steps (Space)")
+            .clicked()
+        {
+            s.timeline.toggle_play(n);
+        }
+        if ui
+            .button("◀")
+            .on_hover_text("Previous stage (Left)")
+            .clicked()
+        {
+            s.timeline.step_stage(-1, n);
+        }
+        if ui.button("▶").on_hover_text("Next stage (Right)").clicked() {
+            s.timeline.step_stage(1, n);
+        }
+        ui.checkbox(&mut s.timeline.accumulate, "accumulate")
+            .on_hover_text("Show earlier stages under the current one (A)");
+        ui.separator();
+        let runner = s.build.runner().cloned();
+        for (i, st) in pipeline.stages.iter().enumerate() {
+            let state = s.build.stage_state(i);
+            let res = runner.as_ref().and_then(|r| r.result(i));
+            let detail = match (state, res) {
+                (StageState::Running(secs), _) => format!("running ({secs:.1} s)"),
+                (StageState::Pending, _) => "waiting for the stages before it".to_string(),
+                (_, Some(r)) => match &r.outcome {
+                    Ok(_) => format!(
+                        "{:.1} ms · {}",
+                        r.ms,
+                        r.counts
+                            .iter()
+                            .map(|(k, v)| format!("{v} {k}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    Err(e) => e.to_string(),
+                },
+                (_, None) => "not run".to_string(),
+            };
+            let (mark, color) = match state {
+                StageState::Finished => ("✔", None),
+                StageState::Failed => ("✖", Some(ERROR)),
+                StageState::Running(_) => ("⏳", Some(egui::Color32::from_rgb(30, 90, 200))),
+                StageState::Pending | StageState::NotRun => ("…", Some(egui::Color32::GRAY)),
+            };
+            let title = egui::RichText::new(format!("{mark} {}. {}", i + 1, st.info.title));
+            let title = match color {
+                Some(c) => title.color(c),
+                None => title,
+            };
+            let on = s.timeline.current == i;
+            let resp = ui
+                .add(egui::Button::selectable(on, title))
+                .on_hover_text(format!("{}\n{}\n{detail}", st.info.explanation, i + 1));
+            s.tag(&format!("timeline/stage/{i}"), &resp);
+            if resp.clicked() {
+                s.timeline.set_stage(i);
+            }
+            if let StageState::Running(_) = state {
+                ui.add(egui::Spinner::new());
+            }
+        }
+    });
+    // Counts and time of the current stage, and its sub-steps.
+    let cur = s.timeline.current.min(n.saturating_sub(1));
+    let runner = s.build.runner();
+    ui.horizontal(|ui| {
+        if let Some(r) = runner.and_then(|r| r.result(cur)) {
+            match &r.outcome {
+                Ok(_) => {
+                    ui.label(format!("{:.2} ms", r.ms));
+                    for (k, v) in &r.counts {
+                        ui.label(format!("{k}: {v}"));
+                    }
+                }
+                Err(e) => {
+                    ui.colored_label(ERROR, format!("failed: {e}"));
+                }
+            }
+        }
+        let subs = substep_count(s.roots.iter(), cur);
+        if subs > 0 {
+            ui.separator();
+            let mut all = s.timeline.substep.is_none();
+            if ui
+                .checkbox(&mut all, "final state")
+                .on_hover_text(
+                    "Show the stage's result rather than one of its sub-steps (Up/Down step)",
+                )
+                .changed()
+            {
+                s.timeline.substep = if all { None } else { Some(0) };
+            }
+            let mut step = s.timeline.substep.unwrap_or(subs - 1) as i64;
+            let slider = egui::Slider::new(&mut step, 0..=(subs as i64 - 1))
+                .text(format!("sub-step of {subs}"));
+            if ui.add_enabled(!all, slider).changed() {
+                s.timeline.substep = Some(step as u32);
+            }
+            if let Some(st) = s.timeline.substep
+                && let Some(geo) = s.roots.iter().find(|g| g.stage == cur)
+                && let Some(sub) = geo.substeps.get(st as usize)
+            {
+                ui.label(egui::RichText::new(&sub.title).strong())
+                    .on_hover_text(&sub.detail);
+                ui.label(&sub.detail);
+            }
+        }
+    });
+}

@@ -1,0 +1,452 @@
+//! Retained drawing of the published stages: one entity per prepared group
+//! (gizmo lines, meshes, cube instances), made once per publish; then only
+//! visibility flips as the timeline, the legend and the filters change. Also
+//! the highlights of the sub-step, the hovered and the selected element.
+
+use crate::model::band::ViewFilter;
+use crate::model::elements::StageElement;
+use crate::model::elements::StageGeometry;
+use crate::view::cubes::CubeAssets;
+use crate::view::filter::RefilterSystems;
+use bevy::camera::visibility::RenderLayers;
+use bevy::prelude::*;
+
+use crate::model::prepare::Group;
+use crate::model::prepare::add_primitive;
+use crate::model::selection::Legend;
+use crate::model::selection::Selection;
+use crate::model::style::element_color;
+use crate::model::style::style_for;
+use crate::model::timeline::Timeline;
+
+/// A retained piece of drawing: one group of one stage.
+#[derive(Component, Debug, Clone)]
+pub struct DrawGroup {
+    /// Stage index.
+    pub stage: usize,
+    /// Primitive kind.
+    pub kind: String,
+    /// First sub-step at which it exists.
+    pub first: u32,
+    /// Last sub-step at which it exists.
+    pub last: u32,
+    /// The layer it lies on, if any.
+    pub layer: Option<u32>,
+}
+
+/// Keeps the legend's list of kinds (no renderer needed).
+pub struct LegendPlugin;
+
+impl Plugin for LegendPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Legend>()
+            .init_resource::<Selection>()
+            .add_systems(PostUpdate, collect_kinds.after(RefilterSystems));
+    }
+}
+
+fn collect_kinds(added: Query<&StageGeometry, Changed<StageGeometry>>, mut legend: ResMut<Legend>) {
+    for geo in &added {
+        for g in &geo.prepared.groups {
+            if !legend.kinds.contains_key(&g.kind) {
+                let s = style_for(&g.kind);
+                let c = if s.per_element {
+                    element_color(3, 1.0)
+                } else {
+                    s.color
+                };
+                legend.kinds.insert(g.kind.clone(), c);
+            }
+        }
+    }
+}
+
+/// Turns published stage geometry into retained gizmos and meshes and keeps
+/// their visibility in step with the timeline and the legend.
+pub struct DrawPlugin;
+
+impl Plugin for DrawPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<CubeAssets>()
+            .add_systems(
+                PostUpdate,
+                (spawn_visuals, update_visibility)
+                    .chain()
+                    .after(RefilterSystems)
+                    .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+            )
+            .add_systems(Update, draw_highlights);
+    }
+}
+
+/// Shared material settings for fills: unlit, two-sided, blended, drawn a
+/// little in front of the level and of earlier stages (`layer` steps).
+fn fill_material(layer: usize) -> StandardMaterial {
+    StandardMaterial {
+        base_color: Color::WHITE,
+        unlit: true,
+        cull_mode: None,
+        alpha_mode: AlphaMode::Blend,
+        depth_bias: 10.0 + layer as f32 * 10.0,
+        ..default()
+    }
+}
+
+/// Per-vertex linear colours for triangles given with one sRGB colour each
+/// (the vertex-colour attribute Bevy meshes take).
+pub fn vertex_colors(tris: &[([Vec3; 3], [f32; 4])]) -> Vec<[f32; 4]> {
+    tris.iter()
+        .flat_map(|(_, c)| {
+            let lin = Color::srgba(c[0], c[1], c[2], c[3]).to_linear();
+            [[lin.red, lin.green, lin.blue, lin.alpha]; 3]
+        })
+        .collect()
+}
+
+fn triangle_mesh(tris: &[([Vec3; 3], [f32; 4])]) -> Mesh {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::mesh::PrimitiveTopology;
+    let positions: Vec<[f32; 3]> = tris
+        .iter()
+        .flat_map(|(t, _)| t.map(|p| p.to_array()))
+        .collect();
+    let colors = vertex_colors(tris);
+    let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::RENDER_WORLD,
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
+}
+
+fn srgba(c: [f32; 4]) -> Color {
+    Color::srgba(c[0], c[1], c[2], c[3])
+}
+
+/// The asset stores a group's drawing goes into.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct VisualAssets<'w> {
+    meshes: ResMut<'w, Assets<Mesh>>,
+    materials: ResMut<'w, Assets<StandardMaterial>>,
+    gizmos: ResMut<'w, Assets<GizmoAsset>>,
+    cubes: ResMut<'w, CubeAssets>,
+}
+
+/// Spawns one group's drawing: a retained gizmo for its lines and points, a
+/// mesh for its fills (drawn `layer` depth steps in front of the level), a
+/// parent of instanced cubes for its voxels. Each entity gets `extra`
+/// (its tag and parent). Hidden entities start hidden, gizmos included
+/// (retained gizmos ignore `Visibility`; render layers hide them).
+pub fn spawn_group(
+    commands: &mut Commands,
+    g: &Group,
+    layer: usize,
+    shown: bool,
+    assets: &mut VisualAssets,
+    extra: impl Bundle + Clone,
+) {
+    let (visibility, render_layers) = if shown {
+        (Visibility::Inherited, RenderLayers::layer(0))
+    } else {
+        (Visibility::Hidden, RenderLayers::none())
+    };
+    if !g.cubes.is_empty() {
+        let group = commands
+            .spawn((extra.clone(), Transform::default(), visibility))
+            .id();
+        crate::view::cubes::spawn(
+            commands,
+            group,
+            &g.cubes,
+            &mut assets.cubes,
+            &mut assets.meshes,
+            &mut assets.materials,
+        );
+    }
+    let s = style_for(&g.kind);
+    if !g.lines.is_empty() || !g.points.is_empty() {
+        let mut asset = GizmoAsset::new();
+        for (a, b, c) in &g.lines {
+            asset.line(*a, *b, srgba(*c));
+        }
+        for (at, r, c) in &g.points {
+            asset
+                .sphere(Isometry3d::from_translation(*at), *r, srgba(*c))
+                .resolution(12);
+        }
+        let style = if s.dashed {
+            GizmoLineStyle::Dashed {
+                gap_scale: 3.0,
+                line_scale: 4.0,
+            }
+        } else {
+            GizmoLineStyle::Solid
+        };
+        commands.spawn((
+            extra.clone(),
+            Gizmo {
+                handle: assets.gizmos.add(asset),
+                line_config: GizmoLineConfig {
+                    width: s.width,
+                    style,
+                    ..default()
+                },
+                depth_bias: -1.0,
+            },
+            Transform::default(),
+            visibility,
+            render_layers,
+        ));
+    }
+    if !g.triangles.is_empty() {
+        commands.spawn((
+            extra,
+            Mesh3d(assets.meshes.add(triangle_mesh(&g.triangles))),
+            MeshMaterial3d(assets.materials.add(fill_material(layer))),
+            Transform::default(),
+            visibility,
+        ));
+    }
+}
+
+/// Spawns the drawing of every stage whose geometry was published or
+/// re-prepared, replacing what was drawn for it before.
+fn spawn_visuals(
+    mut commands: Commands,
+    changed: Query<(Entity, &StageGeometry), Changed<StageGeometry>>,
+    drawn: Query<(Entity, &ChildOf), With<DrawGroup>>,
+    mut assets: VisualAssets,
+) {
+    for (root, geo) in &changed {
+        for (e, parent) in &drawn {
+            if parent.parent() == root {
+                commands.entity(e).despawn();
+            }
+        }
+        for g in &geo.prepared.groups {
+            let tag = DrawGroup {
+                stage: geo.stage,
+                kind: g.kind.clone(),
+                first: g.first,
+                last: g.last,
+                layer: g.layer,
+            };
+            spawn_group(
+                &mut commands,
+                g,
+                geo.stage,
+                false,
+                &mut assets,
+                (tag, ChildOf(root)),
+            );
+        }
+    }
+}
+
+/// Whether a group drawn for stage `g.stage` shows under the timeline's
+/// position (see [`shown`]).
+pub fn group_visible(
+    g: &DrawGroup,
+    substeps: u32,
+    timeline: &Timeline,
+    legend: &Legend,
+    filter: &ViewFilter,
+) -> bool {
+    shown(
+        g.stage, &g.kind, g.first, g.last, g.layer, substeps, timeline, legend, filter,
+    )
+}
+
+/// Whether something of `kind` drawn by stage `stage` for sub-steps
+/// `first..=last` on `layer` shows under the timeline's position: its stage
+/// is the current one (or earlier, when accumulating), the sub-step shown
+/// lies in its range, its kind is not hidden and its layer is shown. The
+/// drawing and picking both ask this, so what can be picked is what is
+/// seen.
+#[allow(clippy::too_many_arguments)]
+pub fn shown(
+    stage: usize,
+    kind: &str,
+    first: u32,
+    last: u32,
+    layer: Option<u32>,
+    substeps: u32,
+    timeline: &Timeline,
+    legend: &Legend,
+    filter: &ViewFilter,
+) -> bool {
+    let stage_ok = if timeline.accumulate {
+        stage <= timeline.current
+    } else {
+        stage == timeline.current
+    };
+    if !stage_ok || legend.is_hidden(kind) || !filter.shows_layer(layer) {
+        return false;
+    }
+    let end = substeps.saturating_sub(1);
+    let step = if stage == timeline.current {
+        timeline.substep.unwrap_or(end).min(end)
+    } else {
+        end
+    };
+    first <= step && step <= last
+}
+
+fn update_visibility(
+    timeline: Res<Timeline>,
+    legend: Res<Legend>,
+    filter: Res<ViewFilter>,
+    roots: Query<&StageGeometry>,
+    mut groups: Query<(
+        &DrawGroup,
+        &ChildOf,
+        &mut Visibility,
+        Option<&mut RenderLayers>,
+    )>,
+) {
+    for (g, parent, mut vis, layers) in &mut groups {
+        let substeps = roots
+            .get(parent.parent())
+            .map(|r| r.substeps.len() as u32)
+            .unwrap_or(0);
+        let shown = group_visible(g, substeps, &timeline, &legend, &filter);
+        let want = if shown {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        if *vis != want {
+            *vis = want;
+        }
+        if let Some(mut layers) = layers {
+            let want = if shown {
+                RenderLayers::layer(0)
+            } else {
+                RenderLayers::none()
+            };
+            if *layers != want {
+                *layers = want;
+            }
+        }
+    }
+}
+
+fn draw_highlights(
+    mut gizmos: Gizmos,
+    timeline: Res<Timeline>,
+    selection: Res<Selection>,
+    hover: Option<Res<crate::model::selection::Hover>>,
+    roots: Query<&StageGeometry>,
+    elements: Query<(&StageElement, &crate::model::elements::ElementShapes)>,
+) {
+    let unit = roots.iter().map(|r| r.unit).next().unwrap_or(1.0);
+    // The current sub-step's highlights.
+    if let Some(step) = timeline.substep
+        && let Some(root) = roots.iter().find(|r| r.stage == timeline.current)
+        && let Some(sub) = root.substeps.get(step as usize)
+    {
+        let mut g = Group::default();
+        for p in &sub.highlights {
+            add_primitive(&mut g, p, unit);
+        }
+        draw_group_immediate(&mut gizmos, &g, 1.0);
+    }
+    // The hovered element in white, the selected one in bright yellow.
+    let hovered = hover.and_then(|h| h.0.clone());
+    let marked = [
+        (hovered.as_ref(), Color::srgb(1.0, 1.0, 1.0)),
+        (selection.0.as_ref(), Color::srgb(1.0, 0.9, 0.0)),
+    ];
+    if marked.iter().all(|(e, _)| e.is_none()) {
+        return;
+    }
+    for (el, shapes) in &elements {
+        for (which, color) in marked {
+            if which != Some(el) {
+                continue;
+            }
+            let mut g = Group::default();
+            for p in &shapes.0 {
+                add_primitive(&mut g, p, unit);
+            }
+            let up = Vec3::Y * 0.002 * unit;
+            for (a, b, _) in &g.lines {
+                gizmos.line(*a + up, *b + up, color);
+            }
+            if g.lines.is_empty() {
+                for (t, _) in &g.triangles {
+                    for k in 0..3 {
+                        gizmos.line(t[k] + up, t[(k + 1) % 3] + up, color.with_alpha(0.5));
+                    }
+                }
+            }
+            for (at, r, _) in &g.points {
+                gizmos.sphere(Isometry3d::from_translation(*at), r * 1.6, color);
+            }
+        }
+    }
+}
+
+/// Draws a group's lines and points with immediate-mode gizmos (sub-step
+/// highlights change every step, so they are not retained).
+pub fn draw_group_immediate(gizmos: &mut Gizmos, g: &Group, scale: f32) {
+    for (a, b, c) in &g.lines {
+        gizmos.line(*a, *b, srgba(*c));
+    }
+    for (at, r, c) in &g.points {
+        gizmos.sphere(Isometry3d::from_translation(*at), r * scale, srgba(*c));
+    }
+    for (t, c) in &g.triangles {
+        gizmos.linestrip([t[0], t[1], t[2], t[0]], srgba([c[0], c[1], c[2], 1.0]));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn visibility_follows_stage_step_and_legend() {
+        let g = DrawGroup {
+            stage: 1,
+            kind: "portal/removed".into(),
+            first: 2,
+            last: 3,
+            layer: Some(1),
+        };
+        let mut t = Timeline {
+            current: 1,
+            substep: Some(2),
+            ..Default::default()
+        };
+        let mut legend = Legend::default();
+        let mut filter = ViewFilter::default();
+        assert!(group_visible(&g, 5, &t, &legend, &filter));
+        filter.hidden_layers.insert(1);
+        assert!(!group_visible(&g, 5, &t, &legend, &filter), "layer hidden");
+        filter.hidden_layers.clear();
+        t.substep = Some(4);
+        assert!(!group_visible(&g, 5, &t, &legend, &filter));
+        t.substep = Some(3);
+        legend.hidden.insert("portal".into());
+        assert!(!group_visible(&g, 5, &t, &legend, &filter));
+        legend.hidden.clear();
+        t.current = 2;
+        assert!(
+            !group_visible(&g, 5, &t, &legend, &filter),
+            "current stage only"
+        );
+        t.accumulate = true;
+        assert!(
+            !group_visible(&g, 5, &t, &legend, &filter),
+            "earlier stages show their final step"
+        );
+        let persistent = DrawGroup {
+            last: u32::MAX,
+            ..g
+        };
+        assert!(group_visible(&persistent, 5, &t, &legend, &filter));
+    }
+}

@@ -1,0 +1,906 @@
+//! End-to-end tests: the real `navscope` binary in a real X window (its own
+//! Xvfb per test), driven with real X input events (`xdotool`) and checked
+//! the way a person would check it: by looking at the screen (screenshots
+//! read back with ImageMagick's `import`) and, for exact numbers, by the JSON
+//! state report the app writes when `NAVSCOPE_REPORT` is set.
+//!
+//! Without `Xvfb`, `xdotool` or `import` every test prints `SKIPPED: ...` and
+//! returns; `.ci/run` installs them. See `tests/e2e_support/mod.rs` for the
+//! harness and the report's contract.
+
+mod e2e_support;
+
+use std::time::Duration;
+
+use e2e_support::*;
+
+/// How close (window pixels) a marker must land to the cursor.
+const CLICK_TOLERANCE: f64 = 4.0;
+/// How close marker-coloured pixels must be to the cursor in a screenshot.
+const PIXEL_RADIUS: f64 = 6.0;
+/// Colour tolerance per channel for the markers and the path.
+const MARK_TOL: u8 = 45;
+/// Colour tolerance per channel for the floor.
+const FLOOR_TOL: u8 = 12;
+/// Floor points keep this far (physical pixels) from anything not floor.
+const FLOOR_MARGIN: u32 = 18;
+
+// ---------------------------------------------------------------------------
+// Helpers shared by the tests
+
+/// The central 3D view in physical pixels.
+fn central_phys(s: &Session, r: &Report) -> Rect {
+    match r.central() {
+        Some(c) => c.scaled(r.scale()),
+        None => s.fail("the report has no `central` rectangle"),
+    }
+}
+
+/// `n` spread points well inside the floor (floor-coloured, away from walls
+/// and drawings), in logical window pixels, and the screenshot they were
+/// found in. Polls until two screenshots in a row show the floor and the same
+/// points (the view has been drawn and has stopped moving).
+fn floor_points(s: &Session, n: usize) -> (Vec<(f64, f64)>, image::RgbaImage) {
+    let mut prev: Option<(Vec<(f64, f64)>, image::RgbaImage)> = None;
+    s.wait_for_screen(
+        &format!("{n} points well inside the floor (about {FLOOR:?}, {FLOOR_MARGIN} px from anything else), the same in two screenshots in a row"),
+        WAIT,
+        |img, r| {
+            let c = central_phys(s, r).inset(8.0);
+            // The floor's colour as drawn: the commonest colour close to the
+            // contract's cream (lighting in the perspective view may shade it).
+            let Some(floor) = dominant_colour_near(img, c, FLOOR, 24) else {
+                prev = None;
+                return Err(format!(
+                    "no floor-coloured area in the central view {c:?}; most common colours there: {}",
+                    colour_histogram(img, c, 8)
+                ));
+            };
+            let pts = spread_points_of_colour(img, c, floor, FLOOR_TOL, FLOOR_MARGIN, n);
+            if pts.len() < n {
+                prev = None;
+                return Err(format!(
+                    "found {} of {n} points of colour {floor:?} +-{FLOOR_TOL} in {c:?}; most common colours there: {}",
+                    pts.len(),
+                    colour_histogram(img, c, 8)
+                ));
+            }
+            let k = r.scale();
+            let pts: Vec<(f64, f64)> = pts.into_iter().map(|(x, y)| (x / k, y / k)).collect();
+            let settled = prev.as_ref().is_some_and(|(p, before)| {
+                p.iter().zip(&pts).all(|(a, b)| dist(*a, *b) <= 3.0)
+                    && (count_differing(before, img, c, 12) as f64) < c.width() * c.height() * 0.001
+            });
+            if settled {
+                return Ok((pts, img.clone()));
+            }
+            prev = Some((pts, img.clone()));
+            std::thread::sleep(Duration::from_millis(300));
+            Err("the view is still changing".into())
+        },
+    )
+}
+
+fn fmt_xy(p: Option<(f64, f64)>) -> String {
+    p.map_or("null".into(), |(x, y)| format!("({x:.1}, {y:.1})"))
+}
+
+/// After an input meant to put the `which` marker ("start" or "goal") at
+/// `at`: waits until the probe changed, then checks the marker's screen
+/// position in the report and its colour on screen.
+fn expect_marker_at(s: &Session, which: &str, at: (f64, f64), rev_before: Option<u64>, how: &str) {
+    let ptr = format!("/probe/{which}_px");
+    let colour = if which == "start" {
+        START_GREEN
+    } else {
+        GOAL_RED
+    };
+    let got = s.wait_for(
+        &format!(
+            "the probe's {which} to be set by {how} at {}",
+            fmt_xy(Some(at))
+        ),
+        WAIT,
+        |r| {
+            let px = r.xy(&ptr)?;
+            // Changed since before the click (revision), or already there.
+            (r.probe_revision() != rev_before || dist(px, at) <= CLICK_TOLERANCE).then_some(px)
+        },
+    );
+    // Give a moving marker a moment to settle on its final place.
+    let got = if dist(got, at) > CLICK_TOLERANCE {
+        s.frames(5, Duration::from_secs(2));
+        s.read_report().and_then(|r| r.xy(&ptr)).unwrap_or(got)
+    } else {
+        got
+    };
+    s.check(dist(got, at) <= CLICK_TOLERANCE, || {
+        format!(
+            "{how}: the {which} marker is at {} in the report (probe.{which}_px), {:.1} px from the cursor at {} (allowed {CLICK_TOLERANCE})",
+            fmt_xy(Some(got)),
+            dist(got, at),
+            fmt_xy(Some(at))
+        )
+    });
+    s.wait_for_screen(
+        &format!("{which}-marker pixels {colour:?} within {PIXEL_RADIUS} px of the cursor at {} ({how})", fmt_xy(Some(at))),
+        WAIT,
+        |img, r| {
+            let p = s.phys(r, at);
+            let n = count_near(img, p, PIXEL_RADIUS * r.scale(), colour, MARK_TOL);
+            if n >= 3 {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{n} {which}-coloured pixels within {PIXEL_RADIUS} px of {}; {which}_px in the report {}; colours around the cursor: {}",
+                    fmt_xy(Some(at)),
+                    fmt_xy(r.xy(&ptr)),
+                    colour_histogram(img, Rect { x0: p.0 - 12.0, y0: p.1 - 12.0, x1: p.0 + 12.0, y1: p.1 + 12.0 }, 5)
+                ))
+            }
+        },
+    );
+}
+
+/// Ctrl+click at `p` (sets the start in any tool), Ctrl held until the
+/// probe changed; then the start marker must be under the cursor.
+fn ctrl_click_start(s: &Session, p: (f64, f64), how: &str) {
+    let r = s.read_report().expect("report");
+    let (rev, next) = (
+        r.probe_revision(),
+        r.str("/next_probe_point").map(str::to_string),
+    );
+    s.click_with(
+        &["ctrl"],
+        p,
+        &format!("{how}: probe.revision to change from {rev:?}"),
+        |r| r.probe_revision() != rev,
+    );
+    expect_marker_at(s, "start", p, rev, how);
+    let r = s.read_report().expect("report");
+    s.check(r.str("/next_probe_point").map(str::to_string) == next, || {
+        format!(
+            "{how}: a Ctrl+click changed next_probe_point {next:?} -> {:?} (modifier clicks do not advance the probe tool's alternation)",
+            r.str("/next_probe_point")
+        )
+    });
+    s.check(
+        r.goal_px().is_none() || dist(r.goal_px().unwrap(), p) > CLICK_TOLERANCE,
+        || {
+            format!(
+                "{how}: the Ctrl+click set the goal at {}",
+                fmt_xy(r.goal_px())
+            )
+        },
+    );
+}
+
+/// Orange path pixels near both ends and between them.
+fn path_drawn_between(
+    img: &image::RgbaImage,
+    r: &Report,
+    a: (f64, f64),
+    b: (f64, f64),
+) -> Result<(), String> {
+    let k = r.scale();
+    let (pa, pb) = ((a.0 * k, a.1 * k), (b.0 * k, b.1 * k));
+    let near_a = count_near(img, pa, 30.0 * k, PATH_ORANGE, MARK_TOL);
+    let near_b = count_near(img, pb, 30.0 * k, PATH_ORANGE, MARK_TOL);
+    let m = 40.0 * k;
+    let bbox = Rect {
+        x0: pa.0.min(pb.0) - m,
+        y0: pa.1.min(pb.1) - m,
+        x1: pa.0.max(pb.0) + m,
+        y1: pa.1.max(pb.1) + m,
+    };
+    let between = count_in(img, bbox, PATH_ORANGE, MARK_TOL);
+    if near_a >= 4 && near_b >= 4 && between >= 40 {
+        Ok(())
+    } else {
+        Err(format!(
+            "orange path pixels {PATH_ORANGE:?}: {near_a} within 30 px of the start {}, {near_b} within 30 px of the goal {}, {between} in their bounding box (want >= 4, >= 4, >= 40); probe.found {:?}, probe.length {:?}",
+            fmt_xy(Some(a)),
+            fmt_xy(Some(b)),
+            r.get("/probe/found"),
+            r.get("/probe/length")
+        ))
+    }
+}
+
+/// Switches to the probe tool with the key `P` (or by clicking its toolbar
+/// button) and waits for the report to say so.
+fn probe_tool(s: &Session, by_button: bool) {
+    if by_button {
+        let r = s.wait_for("the toolbar button `tool/probe` in `widgets`", WAIT, |r| {
+            r.widget("tool/probe")
+        });
+        s.click(r.center());
+    } else {
+        s.key("p");
+    }
+    s.wait_for("the probe tool: tool == \"probe\"", WAIT, |r| {
+        (r.str("/tool") == Some("probe")).then_some(())
+    });
+}
+
+/// Opens the File menu with a click and waits until a person could see
+/// the item `name` (it is in the report and its place on screen changed);
+/// returns the item's rectangle.
+fn open_file_menu(s: &Session, name: &str) -> Rect {
+    let file = s.wait_for("`menu/file` in widgets", WAIT, |r| r.widget("menu/file"));
+    let before = s.screenshot();
+    s.click(file.center());
+    s.wait_for(
+        &format!("the File menu open: `{name}` in widgets"),
+        WAIT,
+        |r| r.widget(name),
+    );
+    let item = settled_widget(s, name);
+    s.wait_for_screen(
+        &format!("the File menu's item `{name}` drawn"),
+        WAIT,
+        |img, r| {
+            let k = r.scale();
+            let rect = item.scaled(k);
+            let d = count_differing(&before, img, rect, 24);
+            if d as f64 > 0.05 * rect.width() * rect.height() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{d} pixels of {rect:?} changed since the menu was closed"
+                ))
+            }
+        },
+    );
+    item
+}
+
+/// The rectangle of widget `name` once it has stopped moving (an egui
+/// window may be placed anew in its second frame): the same in two reports
+/// at least half a second apart.
+fn settled_widget(s: &Session, name: &str) -> Rect {
+    let mut seen: Option<(Rect, std::time::Instant)> = None;
+    s.wait_for(
+        &format!("`{name}` in widgets, in the same place for 0.5 s"),
+        WAIT,
+        |r| {
+            let w = r.widget(name)?;
+            match seen {
+                Some((prev, since)) if prev == w => {
+                    (since.elapsed() >= Duration::from_millis(500)).then_some(w)
+                }
+                _ => {
+                    seen = Some((w, std::time::Instant::now()));
+                    None
+                }
+            }
+        },
+    )
+}
+
+/// The probe's state a menu click must leave alone.
+fn probe_state(
+    r: &Report,
+) -> (
+    Option<serde_json::Value>,
+    Option<serde_json::Value>,
+    Option<u64>,
+) {
+    (
+        r.get("/probe/start").cloned(),
+        r.get("/probe/goal").cloned(),
+        r.probe_revision(),
+    )
+}
+
+// ---------------------------------------------------------------------------
+// 1. A click puts the start marker under the cursor, in both views.
+
+#[test]
+fn a_click_puts_the_start_marker_under_the_cursor_in_top_and_perspective_view() {
+    let Some(s) = Session::start("click_start_under_cursor") else {
+        return;
+    };
+    let r = s.wait_ready();
+    let central = central_phys(&s, &r);
+    let (pts, _) = floor_points(&s, 3);
+
+    probe_tool(&s, false);
+    let r = s.wait_for(
+        "next_probe_point == \"start\" in the probe tool",
+        WAIT,
+        |r| (r.str("/next_probe_point") == Some("start")).then(|| r.clone()),
+    );
+    // First click with the probe tool: the start.
+    s.click(pts[0]);
+    expect_marker_at(
+        &s,
+        "start",
+        pts[0],
+        r.probe_revision(),
+        "a click with the probe tool (top view)",
+    );
+    // The other two anywhere on the floor: Ctrl+click sets the start.
+    for p in &pts[1..] {
+        ctrl_click_start(&s, *p, "a Ctrl+click (top view)");
+    }
+
+    // The perspective view: `T`, then wait for the picture to change.
+    let before = s.stable_screenshot(central);
+    let area = central.width() * central.height();
+    s.key("t");
+    s.wait_for_screen(
+        "the view to change after `T` (perspective)",
+        WAIT,
+        |img, _| {
+            let d = count_differing(&before, img, central, 24);
+            if d as f64 > area * 0.01 {
+                Ok(())
+            } else {
+                Err(format!("{d} pixels of the central view changed"))
+            }
+        },
+    );
+    let (pts, _) = floor_points(&s, 2);
+    for p in &pts {
+        ctrl_click_start(&s, *p, "a Ctrl+click (perspective view)");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 2. + 3. The probe tool's second click sets the goal and a path is drawn;
+// dragging the start marker moves it and the path follows.
+
+#[test]
+fn probe_tool_second_click_sets_the_goal_draws_the_path_and_dragging_the_start_moves_it() {
+    let Some(s) = Session::start("probe_goal_path_drag") else {
+        return;
+    };
+    s.wait_ready();
+    let (pts, _) = floor_points(&s, 3);
+    let (a, b, c) = (pts[0], pts[1], pts[2]);
+
+    probe_tool(&s, true);
+    let rev = s.read_report().and_then(|r| r.probe_revision());
+    s.click(a);
+    expect_marker_at(&s, "start", a, rev, "the first click with the probe tool");
+    let r = s.wait_for(
+        "next_probe_point == \"goal\" after the first probe click",
+        WAIT,
+        |r| (r.str("/next_probe_point") == Some("goal")).then(|| r.clone()),
+    );
+    s.click(b);
+    expect_marker_at(
+        &s,
+        "goal",
+        b,
+        r.probe_revision(),
+        "the second click with the probe tool",
+    );
+    let r = s.wait_for("a path: probe.found == true", WAIT, |r| {
+        r.get("/probe/found").is_some().then(|| r.clone())
+    });
+    s.check(r.bool("/probe/found") == Some(true), || {
+        "probe.found is not true for a start and goal on the open floor".into()
+    });
+    s.check(r.f64("/probe/length").is_some_and(|l| l > 0.0), || {
+        "probe.length is not > 0".into()
+    });
+    let start_now = r.start_px().expect("start_px");
+    let goal_now = r.goal_px().expect("goal_px");
+    s.wait_for_screen(
+        "the smoothed path (orange) drawn from the start to the goal",
+        WAIT,
+        |img, r| path_drawn_between(img, r, start_now, goal_now),
+    );
+
+    // Drag the start marker from where it is to point c.
+    let r = s.read_report().expect("report");
+    let rev0 = r.probe_revision();
+    let grab = r.start_px().expect("start_px");
+    s.press_at(grab);
+    // Hold still until the marker is grabbed, as a hand waits to see it
+    // (`pointer.dragging`, where the report has it): on a slow frame the
+    // press and the first moves would otherwise reach the app together.
+    s.wait_for(
+        "pressing on the start marker grabs it: pointer.dragging non-null",
+        WAIT,
+        |r| (r.0.get("pointer").is_none() || r.get("/pointer/dragging").is_some()).then_some(()),
+    );
+    s.move_in_steps(grab, c, 12);
+    // Still holding the button: the marker and the path follow.
+    s.wait_for(
+        &format!("while dragging (button held): start_px within {CLICK_TOLERANCE} px of the cursor at {} and a new probe.revision", fmt_xy(Some(c))),
+        WAIT,
+        |r| (r.probe_revision() != rev0 && r.start_px().is_some_and(|p| dist(p, c) <= CLICK_TOLERANCE)).then_some(()),
+    );
+    s.release();
+    let r = s.wait_for(
+        "the probe's answer after the drag: probe.found not null",
+        WAIT,
+        |r| r.get("/probe/found").is_some().then(|| r.clone()),
+    );
+    let sp = r.start_px();
+    s.check(sp.is_some_and(|p| dist(p, c) <= CLICK_TOLERANCE), || {
+        format!(
+            "after the drag the start is at {} in the report, not at the release point {}",
+            fmt_xy(sp),
+            fmt_xy(Some(c))
+        )
+    });
+    s.check(r.probe_revision() != rev0, || {
+        "probe.revision did not change with the drag".into()
+    });
+    let gp = r.goal_px();
+    s.check(
+        gp.is_some_and(|p| dist(p, goal_now) <= CLICK_TOLERANCE),
+        || {
+            format!(
+                "dragging the start moved the goal: {} -> {}",
+                fmt_xy(Some(goal_now)),
+                fmt_xy(gp)
+            )
+        },
+    );
+    s.check(r.bool("/probe/found") == Some(true), || {
+        "no path after dragging the start to open floor".into()
+    });
+    let goal_now = gp.unwrap();
+    s.wait_for_screen(
+        &format!("the start marker (green) at the release point {} and the path (orange) from there", fmt_xy(Some(c))),
+        WAIT,
+        |img, r| {
+            let k = r.scale();
+            let green_new = count_near(img, (c.0 * k, c.1 * k), PIXEL_RADIUS * k, START_GREEN, MARK_TOL);
+            let green_old = count_near(img, (a.0 * k, a.1 * k), 4.0 * k, START_GREEN, MARK_TOL);
+            if green_new < 3 || green_old > 0 {
+                return Err(format!(
+                    "{green_new} green pixels at the release point (want >= 3), {green_old} still at the old place {} (want 0)",
+                    fmt_xy(Some(a))
+                ));
+            }
+            path_drawn_between(img, r, c, goal_now)
+        },
+    );
+}
+
+// ---------------------------------------------------------------------------
+// 4. Clicks on the File menu and on one of its items never reach the scene.
+
+#[test]
+fn clicking_the_file_menu_and_its_item_does_not_move_the_start() {
+    let Some(s) = Session::start("menu_click_keeps_start") else {
+        return;
+    };
+    s.wait_ready();
+    let (pts, _) = floor_points(&s, 1);
+    probe_tool(&s, false);
+    let rev = s.read_report().and_then(|r| r.probe_revision());
+    s.click(pts[0]);
+    expect_marker_at(&s, "start", pts[0], rev, "a click with the probe tool");
+    let r = s.wait_for("next_probe_point == \"goal\"", WAIT, |r| {
+        (r.str("/next_probe_point") == Some("goal")).then(|| r.clone())
+    });
+    let before = probe_state(&r);
+
+    // The File menu opens...
+    let item = open_file_menu(&s, "menu/file/open");
+    s.frames(5, Duration::from_secs(2));
+    let r = s.read_report().expect("report");
+    s.check(probe_state(&r) == before, || {
+        format!(
+            "a click on the File menu changed the probe: {before:?} -> {:?}",
+            probe_state(&r)
+        )
+    });
+    // ...and a click on its item "Open level…" closes it.
+    s.click(item.center());
+    s.wait_for(
+        "the File menu closed after clicking its item (`menu/file/open` gone)",
+        WAIT,
+        |r| r.widget("menu/file/open").is_none().then_some(()),
+    );
+    s.frames(5, Duration::from_secs(2));
+    let r = s.read_report().expect("report");
+    s.check(probe_state(&r) == before, || {
+        format!(
+            "a click on File → Open level… changed the probe: {before:?} -> {:?}",
+            probe_state(&r)
+        )
+    });
+    s.key("Escape");
+    s.frames(5, Duration::from_secs(2));
+    let r = s.read_report().expect("report");
+    s.check(probe_state(&r) == before, || {
+        format!(
+            "after the menu clicks and Escape the probe changed: {before:?} -> {:?}",
+            probe_state(&r)
+        )
+    });
+    let sp = r.start_px();
+    s.check(
+        sp.is_some_and(|p| dist(p, pts[0]) <= CLICK_TOLERANCE),
+        || {
+            format!(
+                "the start marker moved to {} (was at {})",
+                fmt_xy(sp),
+                fmt_xy(Some(pts[0]))
+            )
+        },
+    );
+    s.check(r.goal_px().is_none(), || {
+        format!("a goal appeared at {}", fmt_xy(r.goal_px()))
+    });
+}
+
+// ---------------------------------------------------------------------------
+// 5. A slider drag rebuilds; Ctrl+Z restores the value, Ctrl+Shift+Z redoes.
+
+#[test]
+fn dragging_a_parameter_slider_rebuilds_and_ctrl_z_undoes_it() {
+    let Some(s) = Session::start("slider_rebuild_undo") else {
+        return;
+    };
+    s.wait_ready();
+    // As a person would: wait until the window shows the level.
+    floor_points(&s, 1);
+    // A float parameter whose slider is on screen (the widest one).
+    let float_slider = |r: &Report| {
+        let params = r.get("/params")?.as_object()?;
+        params
+            .iter()
+            .filter(|(_, v)| v.is_f64())
+            .filter_map(|(k, _)| r.widget(&format!("param/{k}")).map(|w| (k.clone(), w)))
+            .filter(|(_, w)| w.width() >= 30.0)
+            .max_by(|a, b| a.1.width().total_cmp(&b.1.width()))
+    };
+    let (name, slider) = s.wait_for(
+        "a float parameter in `params` with its slider `param/<name>` (>= 30 px wide) in `widgets`",
+        Duration::from_secs(30),
+        float_slider,
+    );
+    let r = s.read_report().expect("report");
+    let old = r.param(&name).and_then(|v| v.as_f64()).expect("float");
+    let published0 = r.published().unwrap_or(0);
+    let undo0 = r.u64("/undo/undo").unwrap_or(0);
+    let status0 = r.str("/status").map(str::to_string);
+
+    let (from, to) = (slider.at(0.2, 0.5), slider.at(0.8, 0.5));
+    s.press_at(from);
+    s.move_in_steps(from, to, 10);
+    s.release();
+    let r = s.wait_for(
+        &format!("a rebuild after dragging `param/{name}`: params.{name} != {old}, build.published > {published0}, build idle"),
+        WAIT,
+        |r| {
+            let v = r.param(&name)?.as_f64()?;
+            (v != old && r.published()? > published0 && r.idle()).then(|| r.clone())
+        },
+    );
+    // As a person would: watch the value until it has settled after the
+    // release (a drag may publish intermediate values while it moves).
+    let mut last = (
+        r.param(&name).and_then(|v| v.as_f64()),
+        std::time::Instant::now(),
+    );
+    let r = s.wait_for(
+        &format!("params.{name} to stay the same for 1.5 s after the release, build idle"),
+        WAIT,
+        |r| {
+            let v = r.param(&name).and_then(|v| v.as_f64());
+            if v != last.0 {
+                last = (v, std::time::Instant::now());
+                return None;
+            }
+            (last.1.elapsed() >= Duration::from_millis(1500) && r.idle()).then(|| r.clone())
+        },
+    );
+    let new = r.param(&name).and_then(|v| v.as_f64()).unwrap();
+    s.check(r.u64("/undo/undo").unwrap_or(0) > undo0, || {
+        format!(
+            "the slider drag left no undo step: undo.undo {:?} (was {undo0})",
+            r.get("/undo/undo")
+        )
+    });
+    eprintln!(
+        "e2e: slider `{name}` {old} -> {new}; status {:?} -> {:?}",
+        status0,
+        r.str("/status")
+    );
+
+    // Ctrl+Z: one step back must restore the value from before the drag
+    // (one drag, one undo step, however many builds it started).
+    let undo1 = r.u64("/undo/undo").unwrap_or(0);
+    s.chord(
+        &["ctrl"],
+        "z",
+        &format!("Ctrl+Z to take a step back: undo.undo below {undo1} or params.{name} != {new}"),
+        |r| {
+            r.u64("/undo/undo").unwrap_or(0) < undo1
+                || r.param(&name).and_then(|v| v.as_f64()) != Some(new)
+        },
+    );
+    let r = s.read_report().expect("report");
+    let v = r.param(&name).and_then(|v| v.as_f64());
+    s.check(v == Some(old), || {
+        format!(
+            "Ctrl+Z after one slider drag ({old} -> {new}) left params.{name} at {v:?}, not {old}; undo {} (it was {undo1} after the drag)",
+            r.get("/undo").map_or("null".into(), |u| u.to_string())
+        )
+    });
+    s.check(r.u64("/undo/redo").unwrap_or(0) >= 1, || {
+        "after Ctrl+Z, undo.redo is not >= 1".into()
+    });
+    let redo1 = r.u64("/undo/redo").unwrap_or(0);
+    s.chord(
+        &["ctrl", "shift"],
+        "z",
+        &format!("Ctrl+Shift+Z to redo: undo.redo below {redo1} or params.{name} != {old}"),
+        |r| {
+            r.u64("/undo/redo").unwrap_or(0) < redo1
+                || r.param(&name).and_then(|v| v.as_f64()) != Some(old)
+        },
+    );
+    let r = s.read_report().expect("report");
+    let v = r.param(&name).and_then(|v| v.as_f64());
+    s.check(v == Some(new), || {
+        format!("Ctrl+Shift+Z left params.{name} at {v:?}, not the dragged value {new}")
+    });
+    s.wait_for("the build idle again after redo", WAIT, |r| {
+        r.idle().then_some(())
+    });
+}
+
+// ---------------------------------------------------------------------------
+// 6. Arrow keys step through the stages, and the picture changes.
+
+#[test]
+fn arrow_keys_step_stages_and_the_view_changes() {
+    let Some(s) = Session::start("arrow_keys_step_stages") else {
+        return;
+    };
+    let r = s.wait_ready();
+    let central = central_phys(&s, &r);
+    let count = r.stage_count().unwrap();
+    let c0 = r.stage().unwrap();
+    s.check(count >= 2, || format!("only {count} stage(s)"));
+    // Keep the pointer over the view, away from any panel.
+    s.move_to(r.central().unwrap().center());
+    // The level drawn and settled.
+    let (_, shot0) = floor_points(&s, 1);
+    // Step away from the current stage (left unless at the first) and back.
+    let (first_key, back_key, c1) = if c0 > 0 {
+        ("Left", "Right", c0 - 1)
+    } else {
+        ("Right", "Left", c0 + 1)
+    };
+    s.key(first_key);
+    s.wait_for(
+        &format!("`{first_key}` to change stage.current {c0} -> {c1}"),
+        WAIT,
+        |r| (r.stage() == Some(c1)).then_some(()),
+    );
+    let area = central.width() * central.height();
+    let shot1 = s.wait_for_screen(
+        &format!("the central view to change from stage {c0} to {c1}"),
+        WAIT,
+        |img, _| {
+            let d = count_differing(&shot0, img, central, 24);
+            if d as f64 > area * 0.002 {
+                Ok(img.clone())
+            } else {
+                Err(format!("{d} pixels differ"))
+            }
+        },
+    );
+    let _ = shot1;
+    let shot1 = s.stable_screenshot(central);
+    s.key(back_key);
+    s.wait_for(
+        &format!("`{back_key}` to change stage.current {c1} -> {c0}"),
+        WAIT,
+        |r| (r.stage() == Some(c0)).then_some(()),
+    );
+    s.wait_for_screen(
+        &format!("the central view to change back from stage {c1} to {c0}"),
+        WAIT,
+        |img, _| {
+            let d = count_differing(&shot1, img, central, 24);
+            if d as f64 > area * 0.002 {
+                Ok(())
+            } else {
+                Err(format!("{d} pixels differ"))
+            }
+        },
+    );
+}
+
+// ---------------------------------------------------------------------------
+// 7. File → Export NavMesh JSON writes the documented contract.
+
+#[test]
+fn file_export_navmesh_json_writes_a_mesh_the_cli_accepts() {
+    let Some(s) = Session::start("export_navmesh_json") else {
+        return;
+    };
+    s.wait_ready();
+    // As a person would: wait until the window shows the level.
+    floor_points(&s, 1);
+    let out = s.dir.join("exported-mesh.json");
+    let _ = std::fs::remove_file(&out);
+
+    let item = open_file_menu(&s, "menu/file/export-json");
+    s.click(item.center());
+    // No desktop portal under Xvfb: the app offers a path field.
+    s.wait_for(
+        "the path field `dialog/path` (no file dialog can be shown under Xvfb without a portal)",
+        WAIT,
+        |r| r.widget("dialog/path"),
+    );
+    let field = settled_widget(&s, "dialog/path");
+    s.click(field.center());
+    // Select what the field holds, to type over it: Ctrl held down around
+    // the A, as a hand does (a burst of ctrl+a in one frame reads as "a").
+    s.chord_paced(&["ctrl"], "a");
+    s.type_text(out.to_str().unwrap());
+    let ok = settled_widget(&s, "dialog/path/ok");
+    s.click(ok.center());
+    let want = out.to_string_lossy().into_owned();
+    s.wait_for(
+        &format!("{want} written and listed in `exports`"),
+        WAIT,
+        |r| {
+            let listed = r.get("/exports")?.as_array()?.iter().any(|e| {
+                e.as_str()
+                    .is_some_and(|p| p == want || std::path::Path::new(p) == out)
+            });
+            (listed && out.is_file()).then_some(())
+        },
+    );
+    let text = std::fs::read_to_string(&out).expect("read the export");
+    match navscope_core::NavMesh::from_json(&text) {
+        Ok(mesh) => s.check(!mesh.nodes.is_empty(), || {
+            "the exported NavMesh has no nodes".into()
+        }),
+        Err(e) => s.fail(&format!(
+            "the exported file is not a NavMesh JSON: {e}\n{}",
+            &text[..text.len().min(600)]
+        )),
+    }
+    match cli_bin() {
+        Some(cli) => {
+            let o = std::process::Command::new(&cli)
+                .arg("info")
+                .arg(&out)
+                .output()
+                .expect("run navscope-cli");
+            s.check(o.status.success(), || {
+                format!(
+                    "`navscope-cli info {}` exited with {}: {}{}",
+                    out.display(),
+                    o.status,
+                    String::from_utf8_lossy(&o.stdout),
+                    String::from_utf8_lossy(&o.stderr)
+                )
+            });
+        }
+        None => eprintln!(
+            "e2e: no navscope-cli beside {}; `info` not run",
+            navscope_bin().display()
+        ),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 8. Hover names the element under the cursor, and nothing over a panel.
+
+/// The default level's pipeline (convex) draws its cells in this stage
+/// (0-based: "4. Convex cells and the cell-and-portal graph").
+const CELLS_STAGE: u64 = 3;
+
+#[test]
+fn hovering_a_drawn_element_sets_hover_and_a_panel_clears_it() {
+    let Some(s) = Session::start("hover") else {
+        return;
+    };
+    s.wait_ready();
+    // A point of open floor, found where the floor shows (the cells cover
+    // it in their stage)...
+    let (pts, _) = floor_points(&s, 1);
+    let p = pts[0];
+    // ...then the cells' stage, chosen on the timeline.
+    let r = s.read_report().expect("report");
+    if r.stage() != Some(CELLS_STAGE) {
+        let name = format!("timeline/stage/{CELLS_STAGE}");
+        let button = r
+            .widget(&name)
+            .unwrap_or_else(|| s.fail(&format!("no `{name}` in widgets: {:?}", r.widget_names())));
+        s.click(button.center());
+        s.wait_for(
+            &format!("stage.current == {CELLS_STAGE} after clicking `{name}`"),
+            WAIT,
+            |r| (r.stage() == Some(CELLS_STAGE)).then_some(()),
+        );
+    }
+    s.move_to((p.0 + 3.0, p.1));
+    s.pace();
+    s.move_to(p);
+    let r = s.wait_for(
+        &format!(
+            "`hover` non-null with the pointer on a cell at {} in stage {CELLS_STAGE}",
+            fmt_xy(Some(p))
+        ),
+        WAIT,
+        |r| r.get("/hover").is_some().then(|| r.clone()),
+    );
+    let hover = r.get("/hover").unwrap().clone();
+    eprintln!("e2e: hover at {}: {hover}", fmt_xy(Some(p)));
+    s.check(hover.get("stage").and_then(|v| v.as_u64()) == Some(CELLS_STAGE), || {
+        format!("hover names an element of another stage than the one shown ({CELLS_STAGE}): {hover}")
+    });
+    s.check(
+        hover
+            .get("kind")
+            .and_then(|v| v.as_str())
+            .is_some_and(|k| !k.is_empty()),
+        || format!("hover has no kind: {hover}"),
+    );
+    let panel = r
+        .widget("panel/left")
+        .or_else(|| r.widget("panel/right"))
+        .unwrap_or_else(|| s.fail("no `panel/left` or `panel/right` in widgets"));
+    // A point low in the panel, past its controls.
+    s.move_to(panel.at(0.5, 0.9));
+    s.wait_for("`hover` null with the pointer over a panel", WAIT, |r| {
+        r.get("/hover").is_none().then_some(())
+    });
+}
+
+// ---------------------------------------------------------------------------
+// The harness's own picture reading (no display needed).
+
+#[test]
+fn harness_finds_spread_points_well_inside_an_area_of_one_colour() {
+    let mut img = image::RgbaImage::from_pixel(400, 300, image::Rgba([200, 205, 215, 255]));
+    // A cream floor from (50, 40) to (350, 260) with a dark wall across it at x = 200.
+    for y in 40..260 {
+        for x in 50..350 {
+            img.put_pixel(x, y, image::Rgba([247, 245, 237, 255]));
+        }
+        for x in 198..202 {
+            img.put_pixel(x, y, image::Rgba([60, 60, 70, 255]));
+        }
+    }
+    let all = Rect {
+        x0: 0.0,
+        y0: 0.0,
+        x1: 400.0,
+        y1: 300.0,
+    };
+    assert_eq!(
+        dominant_colour_near(&img, all, FLOOR, 24),
+        Some([247, 245, 237])
+    );
+    let pts = spread_points_of_colour(&img, all, [247, 245, 237], 12, 18, 3);
+    assert_eq!(pts.len(), 3, "{pts:?}");
+    for &(x, y) in &pts {
+        assert!(
+            (68.0..=332.0).contains(&x) && (58.0..=242.0).contains(&y),
+            "({x}, {y}) too close to the floor's edge"
+        );
+        assert!(
+            (x - 200.0).abs() >= 20.0,
+            "({x}, {y}) too close to the wall"
+        );
+    }
+    for i in 0..3 {
+        for j in i + 1..3 {
+            assert!(dist(pts[i], pts[j]) > 60.0, "{pts:?} not spread");
+        }
+    }
+    // Wall columns 198..=201 within 3 px of (200, 100): 5 + 5 + 7 + 5 pixels.
+    assert_eq!(count_near(&img, (200.0, 100.0), 3.0, [60, 60, 70], 5), 22);
+    let mut other = img.clone();
+    other.put_pixel(10, 10, image::Rgba([0, 0, 0, 255]));
+    assert_eq!(count_differing(&img, &other, all, 24), 1);
+}
