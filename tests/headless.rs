@@ -3,10 +3,12 @@
 //! the entities each stage publishes, scrub the timeline, change parameters,
 //! probe a path and survive broken input.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use bevy::prelude::*;
+mod support;
+
 use navscope::app::headless;
 use navscope::build::Build;
 use navscope::edit::params::ParamCommand;
@@ -22,7 +24,8 @@ use navscope::probe::Probe;
 use navscope::probe::ProbeOutcome;
 use navscope_core::level::LevelKind;
 use navscope_core::stage::{Artifact, StageContext, StageError, StageInfo};
-use navscope_core::{ParamKind, ParamSpec, ParamValue, Pipeline, Primitive, Shape, Stage};
+use navscope_core::{ParamKind, ParamSpec, ParamValue, Pipeline, Stage};
+use support::Dots;
 
 /// Updates until the background build is published and idle (bounded).
 fn settle(app: &mut App) {
@@ -454,20 +457,6 @@ fn a_valid_file_opens_and_an_unknown_pipeline_is_refused() {
 
 // A tiny pipeline whose second stage fails, to check that a failing stage is
 // logged while the stage before it stays published.
-#[derive(Debug, serde::Serialize)]
-struct Dots(u32);
-
-impl Artifact for Dots {
-    fn counts(&self) -> BTreeMap<String, u64> {
-        BTreeMap::from([("dots".to_string(), self.0 as u64)])
-    }
-    fn primitives(&self) -> Vec<Primitive> {
-        (0..self.0)
-            .map(|i| Primitive::new("dot", i, Shape::Point(Vec3::new(i as f32, 0.0, 0.0))))
-            .collect()
-    }
-}
-
 fn dots(_: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     Ok(Arc::new(Dots(3)))
 }

@@ -4,12 +4,13 @@
 //! after opening another level keeps that level, and undo / redo walk
 //! parameter edits and probe moves.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
+mod support;
+
 use navscope::app::headless;
 use navscope::build::Build;
 use navscope::build::StageState;
@@ -22,20 +23,8 @@ use navscope::model::elements::StageElement;
 use navscope::probe::Probe;
 use navscope_core::level::LevelKind;
 use navscope_core::stage::{Artifact, StageContext, StageError, StageInfo};
-use navscope_core::{ParamSpec, ParamValue, Pipeline, Primitive, Shape, Stage};
-
-/// Updates until `done` holds, at most `secs` seconds.
-fn until(app: &mut App, secs: u64, what: &str, done: impl Fn(&App) -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    while Instant::now() < deadline {
-        app.update();
-        if done(app) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    panic!("timed out waiting until {what}");
-}
+use navscope_core::{ParamSpec, ParamValue, Pipeline, Stage};
+use support::{Dots, until};
 
 fn idle(app: &App) -> bool {
     let b = app.world().resource::<Build>();
@@ -48,20 +37,6 @@ fn stages_drawn(app: &mut App) -> Vec<usize> {
     s.sort();
     s.dedup();
     s
-}
-
-#[derive(Debug, serde::Serialize)]
-struct Dots(u32);
-
-impl Artifact for Dots {
-    fn counts(&self) -> BTreeMap<String, u64> {
-        BTreeMap::from([("dots".to_string(), self.0 as u64)])
-    }
-    fn primitives(&self) -> Vec<Primitive> {
-        (0..self.0)
-            .map(|i| Primitive::new("dot", i, Shape::Point(Vec3::new(i as f32, 0.0, 0.0))))
-            .collect()
-    }
 }
 
 /// Released by the first test when its slow stage may finish.
@@ -123,6 +98,17 @@ fn pipeline(third: fn(&StageContext) -> Result<Arc<dyn Artifact>, StageError>) -
     })
 }
 
+/// Switches to the test pipeline with three fast stages and waits for it.
+fn use_fast_pipeline(app: &mut App) {
+    use_pipeline(app, pipeline(dots));
+    until(app, 60, "the test pipeline is built", |app| {
+        let b = app.world().resource::<Build>();
+        idle(app)
+            && b.runner()
+                .is_some_and(|r| r.pipeline().id == "test-slow" && r.result(2).is_some())
+    });
+}
+
 fn use_pipeline(app: &mut App, p: Arc<Pipeline>) {
     let mut current = app.world_mut().resource_mut::<CurrentLevel>();
     current.pipeline = Some(p);
@@ -166,13 +152,7 @@ fn the_first_stages_are_drawn_while_a_slow_third_stage_runs() {
 fn a_burst_of_edits_builds_at_most_every_debounce_and_ends_on_the_last_value() {
     let mut app = headless();
     until(&mut app, 120, "the default level is built", idle);
-    use_pipeline(&mut app, pipeline(dots));
-    until(&mut app, 60, "the test pipeline is built", |app| {
-        let b = app.world().resource::<Build>();
-        idle(app)
-            && b.runner()
-                .is_some_and(|r| r.pipeline().id == "test-slow" && r.result(2).is_some())
-    });
+    use_fast_pipeline(&mut app);
     let generation = app.world().resource::<Build>().generation();
     // Twenty edits in twenty frames, well within a few debounce periods.
     let started = Instant::now();
@@ -255,13 +235,7 @@ fn cancelling_after_opening_another_level_keeps_the_new_level() {
 fn undo_and_redo_walk_parameter_edits_and_probe_moves() {
     let mut app = headless();
     until(&mut app, 120, "the default level is built", idle);
-    use_pipeline(&mut app, pipeline(dots));
-    until(&mut app, 60, "the test pipeline is built", |app| {
-        let b = app.world().resource::<Build>();
-        idle(app)
-            && b.runner()
-                .is_some_and(|r| r.pipeline().id == "test-slow" && r.result(2).is_some())
-    });
+    use_fast_pipeline(&mut app);
     let n = |app: &App| app.world().resource::<Build>().params().unwrap().float("n");
     app.world_mut()
         .write_message(ParamCommand::Set("n".into(), ParamValue::Float(7.0)));

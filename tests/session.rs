@@ -3,9 +3,9 @@
 //! back when that file is opened again (the session plugin of the windowed
 //! app, here on the headless core).
 
-use std::time::{Duration, Instant};
-
 use bevy::prelude::*;
+mod support;
+
 use navscope::app::headless;
 use navscope::build::Build;
 use navscope::build::session::SessionPlugin;
@@ -13,18 +13,7 @@ use navscope::edit::params::ParamCommand;
 use navscope::level::{CurrentLevel, LevelRequest, Loading, Settings};
 use navscope::model::timeline::Timeline;
 use navscope_core::ParamValue;
-
-fn until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while Instant::now() < deadline {
-        app.update();
-        if done(app) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    panic!("timed out waiting until {what}");
-}
+use support::until;
 
 fn built(app: &App) -> bool {
     let b = app.world().resource::<Build>();
@@ -41,11 +30,11 @@ fn parameters_and_stage_per_level_come_back_when_the_file_is_opened_again() {
     app.add_plugins(SessionPlugin);
     app.world_mut()
         .write_message(LevelRequest::Open(level.clone()));
-    until(&mut app, "the level is built", built);
+    until(&mut app, 120, "the level is built", built);
     app.world_mut()
         .write_message(ParamCommand::Set("tau".into(), ParamValue::Float(7.0)));
     app.world_mut().resource_mut::<Timeline>().set_stage(1);
-    until(&mut app, "the edit is built and remembered", |app| {
+    until(&mut app, 120, "the edit is built and remembered", |app| {
         let s = app.world().resource::<Settings>();
         built(app)
             && s.params.values().any(|p| p.contains("7"))
@@ -65,14 +54,19 @@ fn parameters_and_stage_per_level_come_back_when_the_file_is_opened_again() {
         s.stages = remembered.1;
     }
     again.world_mut().write_message(LevelRequest::Open(level));
-    until(&mut again, "the restored parameters are built", |app| {
-        built(app)
-            && app
-                .world()
-                .resource::<Build>()
-                .runner()
-                .is_some_and(|r| r.params().float("tau") == 7.0)
-    });
+    until(
+        &mut again,
+        120,
+        "the restored parameters are built",
+        |app| {
+            built(app)
+                && app
+                    .world()
+                    .resource::<Build>()
+                    .runner()
+                    .is_some_and(|r| r.params().float("tau") == 7.0)
+        },
+    );
     assert_eq!(
         again.world().resource::<Timeline>().current,
         1,

@@ -182,13 +182,12 @@ fn shortcuts(
     focus: Res<UiFocus>,
     mut out: MessageWriter<HistoryCommand>,
 ) {
-    let Some(keys) = keys else { return };
-    if focus.keyboard {
+    let Some(keys) = focus.app_keys(&keys) else {
         return;
-    }
+    };
     let (ctrl, shift) = (
-        crate::model::keys::ctrl(&keys),
-        crate::model::keys::shift(&keys),
+        crate::model::keys::ctrl(keys),
+        crate::model::keys::shift(keys),
     );
     if ctrl && keys.just_pressed(KeyCode::KeyZ) {
         out.write(if shift {

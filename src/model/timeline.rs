@@ -35,6 +35,18 @@ pub struct UiFocus {
 }
 
 impl UiFocus {
+    /// The keyboard, when keys belong to the app's shortcuts: `None` while a
+    /// text field or slider has them (or without a keyboard, in tests).
+    pub fn app_keys<'a>(
+        &self,
+        keys: &'a Option<Res<ButtonInput<KeyCode>>>,
+    ) -> Option<&'a ButtonInput<KeyCode>> {
+        if self.keyboard {
+            return None;
+        }
+        keys.as_deref()
+    }
+
     /// True when a click at `pos` (window logical pixels) belongs to the
     /// scene: inside the 3D view, not on a floating window, no menu open,
     /// egui not dragging.

@@ -64,13 +64,12 @@ fn file_shortcuts(
     build: Res<Build>,
     mut dialogs: ResMut<Dialogs>,
 ) {
-    let Some(keys) = keys else { return };
-    if focus.keyboard {
+    let Some(keys) = focus.app_keys(&keys) else {
         return;
-    }
+    };
     let (ctrl, shift) = (
-        crate::model::keys::ctrl(&keys),
-        crate::model::keys::shift(&keys),
+        crate::model::keys::ctrl(keys),
+        crate::model::keys::shift(keys),
     );
     let action = if keys.just_pressed(KeyCode::F12) {
         Some(FileAction::Screenshot)

@@ -104,17 +104,24 @@ pub fn vertex_colors(tris: &[([Vec3; 3], [f32; 4])]) -> Vec<[f32; 4]> {
 }
 
 fn triangle_mesh(tris: &[([Vec3; 3], [f32; 4])]) -> Mesh {
-    use bevy::asset::RenderAssetUsages;
-    use bevy::mesh::PrimitiveTopology;
     let positions: Vec<[f32; 3]> = tris
         .iter()
         .flat_map(|(t, _)| t.map(|p| p.to_array()))
         .collect();
-    let colors = vertex_colors(tris);
     let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
+    colored_mesh(positions, normals, vertex_colors(tris))
+}
+
+/// A triangle list with per-vertex positions, normals and colours, kept in
+/// the render world only.
+pub fn colored_mesh(
+    positions: Vec<[f32; 3]>,
+    normals: Vec<[f32; 3]>,
+    colors: Vec<[f32; 4]>,
+) -> Mesh {
     Mesh::new(
-        PrimitiveTopology::TriangleList,
-        RenderAssetUsages::RENDER_WORLD,
+        bevy::mesh::PrimitiveTopology::TriangleList,
+        bevy::asset::RenderAssetUsages::RENDER_WORLD,
     )
     .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
     .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)

@@ -183,13 +183,7 @@ fn lit_mesh(tris: &[([Vec3; 3], [f32; 4])], lit: bool) -> Mesh {
         })
         .collect();
     let colors = crate::view::draw::vertex_colors(tris);
-    Mesh::new(
-        PrimitiveTopology::TriangleList,
-        RenderAssetUsages::RENDER_WORLD,
-    )
-    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
+    crate::view::draw::colored_mesh(positions, normals, colors)
 }
 
 #[allow(clippy::too_many_arguments)]
