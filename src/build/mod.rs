@@ -529,12 +529,9 @@ fn finish_build(
             }
         }
         build.current_published = Some(done.stage);
-        if build.desired.as_ref().is_some_and(|d| {
-            d.params() == done.runner.params() && Arc::ptr_eq(d.pipeline(), done.runner.pipeline())
-        }) {
-            if let Some(d) = build.desired.as_mut() {
-                d.adopt_from(&done.runner);
-            }
+        // `adopt_from` itself keeps only stages whose inputs still match.
+        if let Some(d) = build.desired.as_mut() {
+            d.adopt_from(&done.runner);
         }
         build.finished = Some(done.runner);
         if done.last {

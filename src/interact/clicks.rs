@@ -72,64 +72,8 @@ pub fn marker_at(cursor: Vec2, start: Option<Vec2>, goal: Option<Vec2>) -> Optio
     })
 }
 
-/// The element under `ray` among those shown at the timeline's position.
-pub fn pick_under(
-    ray: &PickRay,
-    timeline: &Timeline,
-    legend: &Legend,
-    filter: &ViewFilter,
-    roots: &Query<(&StageRoot, &StageGeometry, &Children)>,
-    elements: &Query<(&StageElement, &ElementShapes)>,
-) -> Option<StageElement> {
-    let band = filter.prepare.slice;
-    let mut best: Option<(StageElement, pick::Hit)> = None;
-    for (root, geo, children) in roots {
-        let stage_ok = if timeline.accumulate {
-            root.stage <= timeline.current
-        } else {
-            root.stage == timeline.current
-        };
-        if !stage_ok {
-            continue;
-        }
-        let substeps = geo.substeps.len() as u32;
-        for child in children.iter() {
-            let Ok((el, shapes)) = elements.get(child) else {
-                continue;
-            };
-            let shown: Vec<_> = shapes
-                .0
-                .iter()
-                .filter(|p| {
-                    crate::view::draw::shown(
-                        root.stage,
-                        &p.kind,
-                        p.first_step,
-                        p.last_step,
-                        p.layer,
-                        substeps,
-                        timeline,
-                        legend,
-                        filter,
-                    )
-                })
-                .cloned()
-                .collect();
-            if shown.is_empty() {
-                continue;
-            }
-            if let Some((_, hit)) = pick::pick(ray, band.as_ref(), [(el, shown.as_slice())])
-                && best.as_ref().is_none_or(|(_, b)| hit.rank < b.rank)
-            {
-                best = Some((el.clone(), hit));
-            }
-        }
-    }
-    let (el, hit) = best?;
-    Some(el).filter(|_| hit.t.is_finite())
-}
-
-/// What is drawn, for picking.
+/// What is drawn, for picking: the timeline's position, the legend, the
+/// view filter and the published elements.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct ShownElements<'w, 's> {
     timeline: Res<'w, Timeline>,
@@ -145,6 +89,52 @@ pub struct ShownElements<'w, 's> {
         ),
     >,
     elements: Query<'w, 's, (&'static StageElement, &'static ElementShapes)>,
+}
+
+impl ShownElements<'_, '_> {
+    /// True when something the picker depends on changed this frame.
+    fn changed(&self) -> bool {
+        self.timeline.is_changed() || self.legend.is_changed() || self.filter.is_changed()
+    }
+
+    /// The element under `ray` among those shown at the timeline's
+    /// position: every shown primitive is ranked by one rule
+    /// ([`pick::pick`]), within and across elements.
+    pub fn pick(&self, ray: &PickRay) -> Option<StageElement> {
+        let (timeline, legend, filter) = (&*self.timeline, &*self.legend, &*self.filter);
+        let band = filter.prepare.slice;
+        let shown = self
+            .roots
+            .iter()
+            .filter(|(root, _, _)| timeline.shows_stage(root.stage))
+            .flat_map(|(root, geo, children)| {
+                let substeps = geo.substeps.len() as u32;
+                children
+                    .iter()
+                    .filter_map(|c| self.elements.get(c).ok())
+                    .flat_map(move |(el, shapes)| {
+                        shapes
+                            .0
+                            .iter()
+                            .filter(move |p| {
+                                crate::view::draw::shown(
+                                    root.stage,
+                                    &p.kind,
+                                    p.first_step,
+                                    p.last_step,
+                                    p.layer,
+                                    substeps,
+                                    timeline,
+                                    legend,
+                                    filter,
+                                )
+                            })
+                            .map(move |p| (el, p))
+                    })
+            });
+        let (el, hit) = pick::pick(ray, band.as_ref(), shown)?;
+        hit.t.is_finite().then(|| el.clone())
+    }
 }
 
 /// Turns left-button presses, drags and releases into clicks and marker
@@ -227,16 +217,7 @@ pub fn press_drag_release(
     let before = (probe.start, probe.goal);
     match tools.click(shift, ctrl) {
         ClickAction::Select => {
-            selection.0 = pointer.ray.and_then(|r| {
-                pick_under(
-                    &r,
-                    &shown.timeline,
-                    &shown.legend,
-                    &shown.filter,
-                    &shown.roots,
-                    &shown.elements,
-                )
-            });
+            selection.0 = pointer.ray.and_then(|r| shown.pick(&r));
         }
         ClickAction::SetStart => {
             if let Some(at) = point() {
@@ -257,24 +238,15 @@ pub fn press_drag_release(
 pub fn update_hover(
     pointer: Res<ScenePointer>,
     gesture: Res<Gesture>,
-    timeline: Res<Timeline>,
-    legend: Res<Legend>,
-    filter: Res<ViewFilter>,
-    roots: Query<(&StageRoot, &StageGeometry, &Children)>,
+    shown: ShownElements,
     changed_roots: Query<(), Changed<StageGeometry>>,
-    elements: Query<(&StageElement, &ElementShapes)>,
     mut hover: ResMut<Hover>,
 ) {
-    let stale = pointer.is_changed()
-        || timeline.is_changed()
-        || legend.is_changed()
-        || filter.is_changed()
-        || !changed_roots.is_empty();
-    if !stale {
+    if !(pointer.is_changed() || shown.changed() || !changed_roots.is_empty()) {
         return;
     }
     let next = match (&pointer.ray, gesture.dragging) {
-        (Some(ray), None) => pick_under(ray, &timeline, &legend, &filter, &roots, &elements),
+        (Some(ray), None) => shown.pick(ray),
         _ => None,
     };
     if hover.0 != next {

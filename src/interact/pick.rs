@@ -67,7 +67,9 @@ pub struct Hit {
 }
 
 impl Hit {
-    fn better_than(&self, other: &Hit) -> bool {
+    /// True when this hit wins over `other`: nearer by rank, or as near and
+    /// smaller (a cell inside an area of interest).
+    pub fn better_than(&self, other: &Hit) -> bool {
         let eps = 1e-4 * self.t.abs().max(other.t.abs()).max(1.0);
         if (self.rank - other.rank).abs() <= eps {
             self.area < other.area
@@ -253,21 +255,20 @@ pub fn hit_primitive(ray: &PickRay, p: &Primitive, band: Option<&HeightBand>) ->
     }
 }
 
-/// The first element the ray meets among `candidates` (each an element key
-/// with its primitives, already filtered to what is shown), with its hit.
-pub fn pick<'a, K: Clone + 'a>(
+/// The first element the ray meets among `candidates`: each shown
+/// primitive with the key of the element it belongs to (already filtered to
+/// what is shown). Returns that key and the hit.
+pub fn pick<'a, K: 'a>(
     ray: &PickRay,
     band: Option<&HeightBand>,
-    candidates: impl IntoIterator<Item = (&'a K, &'a [Primitive])>,
-) -> Option<(K, Hit)> {
-    let mut out: Option<(K, Hit)> = None;
-    for (key, prims) in candidates {
-        for p in prims {
-            if let Some(h) = hit_primitive(ray, p, band)
-                && out.as_ref().is_none_or(|(_, b)| h.better_than(b))
-            {
-                out = Some((key.clone(), h));
-            }
+    candidates: impl IntoIterator<Item = (&'a K, &'a Primitive)>,
+) -> Option<(&'a K, Hit)> {
+    let mut out: Option<(&K, Hit)> = None;
+    for (key, p) in candidates {
+        if let Some(h) = hit_primitive(ray, p, band)
+            && out.as_ref().is_none_or(|(_, b)| h.better_than(b))
+        {
+            out = Some((key, h));
         }
     }
     out
@@ -299,6 +300,12 @@ mod tests {
         }
     }
 
+    fn flat(items: &[(String, Vec<Primitive>)]) -> impl Iterator<Item = (&String, &Primitive)> {
+        items
+            .iter()
+            .flat_map(|(k, ps)| ps.iter().map(move |p| (k, p)))
+    }
+
     fn el(kind: &str, id: u32, shape: Shape) -> (String, Vec<Primitive>) {
         (
             format!("{kind}#{id}"),
@@ -311,7 +318,7 @@ mod tests {
         band: Option<&HeightBand>,
         items: &[(String, Vec<Primitive>)],
     ) -> Option<String> {
-        pick(ray, band, items.iter().map(|(k, p)| (k, p.as_slice()))).map(|(k, _)| k)
+        pick(ray, band, flat(items)).map(|(k, _)| k.clone())
     }
 
     #[test]
@@ -425,7 +432,7 @@ mod tests {
             dir: Vec3::X,
             ..down(0.0, 0.0)
         };
-        let (_, hit) = pick(&side, None, items.iter().map(|(k, p)| (k, p.as_slice()))).unwrap();
+        let (_, hit) = pick(&side, None, flat(&items)).unwrap();
         assert!((hit.t - 10.0).abs() < 1e-4);
     }
 

@@ -90,6 +90,16 @@ impl Default for Timeline {
 }
 
 impl Timeline {
+    /// True when stage `stage` is drawn at this position: it is the current
+    /// stage, or an earlier one while accumulating.
+    pub fn shows_stage(&self, stage: usize) -> bool {
+        if self.accumulate {
+            stage <= self.current
+        } else {
+            stage == self.current
+        }
+    }
+
     /// Shows stage `i` (its final state).
     pub fn set_stage(&mut self, i: usize) {
         if i != self.current {

@@ -402,13 +402,7 @@ fn legend_panel(ui: &mut egui::Ui, s: &mut UiState) {
             let shown: std::collections::BTreeSet<String> = s
                 .roots
                 .iter()
-                .filter(|g| {
-                    if s.timeline.accumulate {
-                        g.stage <= s.timeline.current
-                    } else {
-                        g.stage == s.timeline.current
-                    }
-                })
+                .filter(|g| s.timeline.shows_stage(g.stage))
                 .flat_map(|g| g.prepared.groups.iter().map(|x| x.kind.clone()))
                 .collect();
             if shown.is_empty() {

@@ -284,11 +284,7 @@ pub fn shown(
     legend: &Legend,
     filter: &ViewFilter,
 ) -> bool {
-    let stage_ok = if timeline.accumulate {
-        stage <= timeline.current
-    } else {
-        stage == timeline.current
-    };
+    let stage_ok = timeline.shows_stage(stage);
     if !stage_ok || legend.is_hidden(kind) || !filter.shows_layer(layer) {
         return false;
     }
