@@ -13,9 +13,9 @@
 //! Each stage is *published* as soon as it finishes: the first stage of a
 //! build replaces the entities of every stage from the one it started at
 //! (they belong to the old build), then each arriving stage spawns a
-//! [`StageRoot`] entity carrying the prepared [`StageGeometry`], with one
-//! child entity per element ([`StageElement`] + [`ElementShapes`]) for
-//! inspection and picking, and becomes the *finished* runner, so the
+//! [`StageRoot`] entity carrying the prepared [`StageGeometry`] and the
+//! stage's elements as data ([`ElementIndex`], with a hierarchy for
+//! picking), and becomes the *finished* runner, so the
 //! drawing, the timeline ([`Build::stage_state`]) and the inspector describe
 //! the same build. A failed stage publishes nothing and its error goes to
 //! the [`Journal`]; the stages before it stay published. Every start bumps a
@@ -31,17 +31,16 @@ pub mod timeline;
 use crate::level::CurrentLevel;
 use crate::model::band::PrepareOptions;
 use crate::model::band::ViewFilter;
-use crate::model::elements::ElementShapes;
-use crate::model::elements::StageElement;
 use crate::model::elements::StageGeometry;
 use crate::model::elements::StageRoot;
+use crate::model::index::ElementIndex;
 use crate::model::journal::Journal;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
 use navscope_core::params::{ParamError, ParamValues};
 use navscope_core::stage::StageError;
-use navscope_core::{ParamValue, Pipeline, Primitive, Runner};
-use std::collections::{BTreeMap, VecDeque};
+use navscope_core::{ParamValue, Pipeline, Runner};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -81,7 +80,7 @@ pub struct RunReport {
 
 struct PublishedStage {
     stage: usize,
-    elements: Vec<(StageElement, Vec<Primitive>)>,
+    index: ElementIndex,
     geometry: StageGeometry,
 }
 
@@ -395,38 +394,18 @@ fn publish(runner: &Runner, i: usize, options: &PrepareOptions) -> Option<Publis
         return None;
     };
     let unit = crate::model::extent::level_extent(runner.level());
-    let primitives = artifact.primitives();
-    let mut elements: BTreeMap<(String, u32), Vec<Primitive>> = BTreeMap::new();
-    for p in &primitives {
-        elements
-            .entry((p.kind.clone(), p.element))
-            .or_default()
-            .push(p.clone());
-    }
+    let primitives = Arc::new(artifact.primitives());
     let geometry = StageGeometry {
         stage: i,
         prepared: crate::model::prepare::prepare(&primitives, unit, options),
         options: *options,
-        primitives: Arc::new(primitives),
+        primitives: primitives.clone(),
         substeps: artifact.substeps(),
         unit,
     };
-    let elements = elements
-        .into_iter()
-        .map(|((kind, element), prims)| {
-            (
-                StageElement {
-                    stage: i,
-                    kind,
-                    element,
-                },
-                prims,
-            )
-        })
-        .collect();
     Some(PublishedStage {
         stage: i,
-        elements,
+        index: ElementIndex::new(primitives),
         geometry,
     })
 }
@@ -516,17 +495,13 @@ fn finish_build(
             }
         }
         if let Some(st) = done.published {
-            let root = commands
-                .spawn((
-                    StageRoot { stage: st.stage },
-                    st.geometry,
-                    Transform::default(),
-                    Visibility::Inherited,
-                ))
-                .id();
-            for (el, prims) in st.elements {
-                commands.spawn((el, ElementShapes(prims), ChildOf(root)));
-            }
+            commands.spawn((
+                StageRoot { stage: st.stage },
+                st.geometry,
+                st.index,
+                Transform::default(),
+                Visibility::Inherited,
+            ));
         }
         build.current_published = Some(done.stage);
         // `adopt_from` itself keeps only stages whose inputs still match.

@@ -12,8 +12,9 @@ use crate::level::HotReload;
 use crate::level::LevelRequest;
 use crate::level::Loading;
 use crate::level::Settings;
-use crate::model::elements::StageElement;
 use crate::model::elements::StageGeometry;
+use crate::model::elements::StageRoot;
+use crate::model::index::ElementIndex;
 use crate::model::journal::Journal;
 use crate::model::selection::Hover;
 use crate::model::selection::Legend;
@@ -70,7 +71,7 @@ pub struct UiState<'w, 's> {
     pub(crate) dialogs: ResMut<'w, Dialogs>,
     pub(crate) report: ResMut<'w, UiReport>,
     pub(crate) roots: Query<'w, 's, &'static StageGeometry>,
-    pub(crate) elements: Query<'w, 's, &'static StageElement>,
+    pub(crate) indexes: Query<'w, 's, (&'static StageRoot, &'static ElementIndex)>,
     pub(crate) level_requests: MessageWriter<'w, LevelRequest>,
     pub(crate) param_commands: MessageWriter<'w, ParamCommand>,
     pub(crate) history_commands: MessageWriter<'w, HistoryCommand>,
