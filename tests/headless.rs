@@ -556,7 +556,8 @@ fn a_height_slice_re_prepares_published_stages_without_rebuilding() {
     assert!(all > 0 && before > 0);
     // Only the ground floor.
     app.world_mut().resource_mut::<ViewFilter>().prepare.slice = Some(HeightBand::new(-0.5, 0.5));
-    app.update();
+    // The stages are prepared again on worker threads.
+    refiltered(&mut app, Some(HeightBand::new(-0.5, 0.5)));
     let (all_after, after) = drawn(&mut app);
     assert_eq!(all_after, all, "the primitives are kept");
     assert!(
@@ -582,6 +583,23 @@ fn a_height_slice_re_prepares_published_stages_without_rebuilding() {
     assert_eq!(published_at(&app), published, "nothing was rebuilt");
     // Switching the slice off brings everything back.
     app.world_mut().resource_mut::<ViewFilter>().prepare.slice = None;
-    app.update();
+    refiltered(&mut app, None);
     assert_eq!(drawn(&mut app).1, before);
+}
+
+/// Updates until every published stage was prepared under `slice`.
+fn refiltered(app: &mut App, slice: Option<navscope::model::band::HeightBand>) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        app.update();
+        let mut q = app.world_mut().query::<&StageGeometry>();
+        if q.iter(app.world()).all(|g| g.options.slice == slice) {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the stages were not prepared again"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
 }

@@ -42,6 +42,9 @@ pub struct PanelState {
     pub(crate) inspected: Option<(Selection, u64, serde_json::Value)>,
     /// The height slice being edited in the View panel.
     pub(crate) slice_edit: Option<crate::model::band::HeightBand>,
+    /// The pipelines that accept the open level, listed once per level
+    /// revision (listing builds every pipeline's description).
+    pub(crate) pipelines: Option<(u64, Vec<std::sync::Arc<navscope_core::Pipeline>>)>,
 }
 
 /// Everything the panels read and change.
