@@ -1,9 +1,14 @@
 //! The app's own CPU time per frame, apart from the renderer's: the main
 //! world's schedule (from the start of `First` to the end of `Last`) plus
-//! the extraction of the frame into the render world. Neither includes the
-//! GPU's work or, with pipelined rendering, the render thread's, so the
-//! figure means the same under Xvfb's software renderer and on a desktop
-//! GPU.
+//! the extraction of the frame into the render world, read from the main
+//! thread's CPU clock. To put all of that work on the main thread,
+//! [`CpuPlugin`] runs the main schedules with the single-threaded executor
+//! (so the figure is the frame's whole CPU work, not its wall time, which a
+//! software rasteriser sharing the cores would inflate). Neither includes
+//! the GPU's work nor the render thread's, so the figure means the same
+//! under Xvfb's software renderer and on a desktop GPU. Background work
+//! (builds, preparation, searches) runs on worker threads and is not a
+//! frame's cost.
 //!
 //! Extraction runs in the render sub-app's extract function, outside any
 //! schedule; [`CpuPlugin`] wraps that function with a clock whose reading
@@ -11,15 +16,30 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
-
+use bevy::app::{MainScheduleOrder, RunFixedMainLoop};
+use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
 use bevy::render::RenderApp;
+
+/// The calling thread's CPU time in nanoseconds.
+pub fn thread_cpu_ns() -> u64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid, writable timespec for the call's duration.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    if ok {
+        t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+    } else {
+        0
+    }
+}
 
 /// The CPU time of the frames, in milliseconds.
 #[derive(Resource, Debug, Default)]
 pub struct CpuClock {
-    started: Option<Instant>,
+    started: Option<u64>,
     main_ms: f32,
     extract_ns: Arc<AtomicU64>,
     /// The last complete frame's CPU time: its main schedule and its
@@ -40,6 +60,19 @@ impl Plugin for CpuPlugin {
     }
 
     fn finish(&self, app: &mut App) {
+        let mut labels: Vec<bevy::ecs::intern::Interned<dyn ScheduleLabel>> = app
+            .world()
+            .resource::<MainScheduleOrder>()
+            .labels
+            .clone();
+        labels.extend(
+            [First.intern(), Last.intern(), RunFixedMainLoop.intern()].into_iter(),
+        );
+        for label in labels {
+            app.edit_schedule(label, |s| {
+                s.set_executor(SingleThreadedExecutor::new());
+            });
+        }
         // Before pipelined rendering moves the render app to its thread.
         let counter = app.world().resource::<CpuClock>().extract_ns.clone();
         let Some(render) = app.get_sub_app_mut(RenderApp) else {
@@ -49,9 +82,9 @@ impl Plugin for CpuPlugin {
             return;
         };
         render.set_extract(move |main, render_world| {
-            let t = Instant::now();
+            let t = thread_cpu_ns();
             extract(main, render_world);
-            counter.store(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            counter.store(thread_cpu_ns().saturating_sub(t), Ordering::Relaxed);
         });
     }
 }
@@ -63,11 +96,11 @@ fn start_frame(mut clock: ResMut<CpuClock>) {
         clock.last_ms = clock.main_ms + extract_ms;
         clock.frames += 1;
     }
-    clock.started = Some(Instant::now());
+    clock.started = Some(thread_cpu_ns());
 }
 
 fn end_frame(mut clock: ResMut<CpuClock>) {
     if let Some(t) = clock.started {
-        clock.main_ms = t.elapsed().as_secs_f32() * 1000.0;
+        clock.main_ms = thread_cpu_ns().saturating_sub(t) as f32 / 1e6;
     }
 }

@@ -1,7 +1,7 @@
 //! Frame times for the toggleable readout: every frame's duration is
-//! recorded as *idle* or *busy* (a build running in the background), with
-//! the app's own CPU time ([`crate::ui::cpu`]). `--measure` is
-//! [`crate::ui::measure`].
+//! recorded as *idle* or *busy* (a build running in the background).
+//! `--measure` is [`crate::ui::measure`], with the app's own CPU time
+//! ([`crate::ui::cpu`]).
 
 use std::collections::VecDeque;
 
@@ -12,8 +12,8 @@ use crate::build::Build;
 /// Frames kept for the readout.
 pub const WINDOW: usize = 240;
 
-/// Records frame times and the app's CPU time per frame; with `measure`,
-/// runs the `--measure` protocol and exits.
+/// Records frame times; with `measure`, the app's CPU time per frame too,
+/// and runs the `--measure` protocol and exits.
 pub struct FramesPlugin {
     /// Run the measurement and exit.
     pub measure: bool,
@@ -22,10 +22,9 @@ pub struct FramesPlugin {
 impl Plugin for FramesPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<FrameStats>()
-            .add_plugins(crate::ui::cpu::CpuPlugin)
             .add_systems(First, record);
         if self.measure {
-            app.add_plugins(crate::ui::measure::MeasurePlugin);
+            app.add_plugins((crate::ui::cpu::CpuPlugin, crate::ui::measure::MeasurePlugin));
         }
     }
 }
