@@ -47,6 +47,18 @@ pub struct CpuClock {
     pub last_ms: f32,
     /// How many frames were measured.
     pub frames: u64,
+    /// The CPU time of each frame that switched stage or sub-step and of
+    /// the frame after it (which draws what the switch hid or showed).
+    pub switch_ms: Vec<f32>,
+    /// Readings still to record into `switch_ms`.
+    pending_switch: u8,
+}
+
+impl CpuClock {
+    /// The largest CPU time of a frame around a switch (0 before any).
+    pub fn switch_max_ms(&self) -> f32 {
+        self.switch_ms.iter().copied().fold(0.0, f32::max)
+    }
 }
 
 /// Measures the app's CPU time per frame into [`CpuClock`].
@@ -56,7 +68,7 @@ impl Plugin for CpuPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<CpuClock>()
             .add_systems(First, start_frame)
-            .add_systems(Last, end_frame);
+            .add_systems(Last, (watch_switches, end_frame).chain());
     }
 
     fn finish(&self, app: &mut App) {
@@ -95,8 +107,30 @@ fn start_frame(mut clock: ResMut<CpuClock>) {
         let extract_ms = clock.extract_ns.swap(0, Ordering::Relaxed) as f32 / 1e6;
         clock.last_ms = clock.main_ms + extract_ms;
         clock.frames += 1;
+        if clock.pending_switch > 0 {
+            clock.pending_switch -= 1;
+            let ms = clock.last_ms;
+            // Bounded: the last ten thousand switches.
+            if clock.switch_ms.len() == 10_000 {
+                clock.switch_ms.remove(0);
+            }
+            clock.switch_ms.push(ms);
+        }
     }
     clock.started = Some(thread_cpu_ns());
+}
+
+/// Notes a frame that moved along the timeline while no build runs (a
+/// build moves it as stages publish, which is the publishing frames' cost,
+/// not a switch's): its reading and the next one go into `switch_ms`.
+fn watch_switches(
+    timeline: Res<crate::model::timeline::Timeline>,
+    build: Res<crate::build::Build>,
+    mut clock: ResMut<CpuClock>,
+) {
+    if timeline.is_changed() && !timeline.is_added() && !build.is_busy() {
+        clock.pending_switch = 2;
+    }
 }
 
 fn end_frame(mut clock: ResMut<CpuClock>) {

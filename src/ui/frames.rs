@@ -17,14 +17,19 @@ pub const WINDOW: usize = 240;
 pub struct FramesPlugin {
     /// Run the measurement and exit.
     pub measure: bool,
+    /// Measure the CPU time per frame ([`crate::ui::cpu`]).
+    pub cpu: bool,
 }
 
 impl Plugin for FramesPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<FrameStats>()
             .add_systems(First, record);
+        if self.measure || self.cpu {
+            app.add_plugins(crate::ui::cpu::CpuPlugin);
+        }
         if self.measure {
-            app.add_plugins((crate::ui::cpu::CpuPlugin, crate::ui::measure::MeasurePlugin));
+            app.add_plugins(crate::ui::measure::MeasurePlugin);
         }
     }
 }

@@ -7,7 +7,8 @@
 //! 1. *idle*, five seconds: the median CPU time per frame;
 //! 2. *scrub*: every stage, then every sub-step of the last one, each shown
 //!    for a few frames: the largest CPU time of a frame that switched (and
-//!    of the frame after it, which draws the switch);
+//!    of the frame after it, which draws the switch), from
+//!    [`CpuClock::switch_ms`];
 //! 3. *pick*: 300 pick rays through a grid of points over the 3D view, each
 //!    timed: median and largest time per query;
 //! 4. *rebuild*: the pipeline's first numeric parameter changed back and
@@ -62,12 +63,9 @@ struct Measurement {
     phase_start: f32,
     /// CPU per idle frame.
     idle: Vec<f32>,
-    /// CPU of frames that switched stage or sub-step (and the next).
-    switch: Vec<f32>,
     /// Scrub position: index into the positions list, frames held.
     scrub_at: usize,
     held: u32,
-    switched_last_frame: bool,
     /// Seconds per pick query.
     picks: Vec<f32>,
     /// CPU of frames that published a stage.
@@ -116,7 +114,6 @@ fn measure(
 /// Steps through every stage, then the last stage's sub-steps.
 fn scrub(
     build: Res<Build>,
-    clock: Res<CpuClock>,
     roots: Query<&StageGeometry>,
     mut timeline: ResMut<Timeline>,
     mut m: ResMut<Measurement>,
@@ -124,12 +121,6 @@ fn scrub(
     if m.phase != Phase::Scrub {
         return;
     }
-    if m.switched_last_frame {
-        // The frame that switched was the one before this one's clock
-        // reading, and the frame after it draws the switch.
-        m.switch.push(clock.last_ms);
-    }
-    m.switched_last_frame = false;
     m.held += 1;
     if m.held < HOLD {
         return;
@@ -150,9 +141,7 @@ fn scrub(
     } else {
         timeline.set_stage(last);
         m.phase = Phase::Pick;
-        return;
     }
-    m.switched_last_frame = true;
 }
 
 /// Times pick queries over a grid of points in the 3D view.
@@ -259,6 +248,7 @@ fn max(v: &[f32]) -> f32 {
 /// Prints the row and exits.
 fn finish(
     m: Res<Measurement>,
+    clock: Res<CpuClock>,
     stats: Res<FrameStats>,
     current: Res<crate::level::CurrentLevel>,
     build: Res<Build>,
@@ -280,8 +270,8 @@ fn finish(
     println!(
         "measure {name} [{pipeline}]: CPU per frame idle median {:.2} ms; stage/sub-step switch max {:.2} ms over {} switches; publishing frame max {:.2} ms over {} frames; pick median {:.3} ms, max {:.3} ms over {} queries; update latency median {:.1} ms, max {:.1} ms over {} changes; whole frames idle median {:.2} ms, while rebuilding max {:.2} ms; resident memory {:.0} MiB",
         median(&m.idle),
-        max(&m.switch),
-        m.switch.len(),
+        clock.switch_max_ms(),
+        clock.switch_ms.len(),
         max(&m.publish),
         m.publish.len(),
         median(&m.picks),
