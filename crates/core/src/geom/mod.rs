@@ -3,6 +3,7 @@
 //! Plan (2D) geometry is f64 with exact predicates; world (3D) geometry is
 //! `glam` vectors. See the crate docs for the plan-coordinate convention.
 
+mod pairs;
 mod polygon;
 pub mod polyhedron;
 mod predicates;
@@ -15,7 +16,8 @@ pub use predicates::{
     project_on_segment, segment_intersection, segments_properly_cross,
 };
 pub use solid::{Aabb, Plane, TriMesh};
-pub use validate::{GeometryError, Ring, candidate_segment_pairs, validate_polygon_with_holes};
+pub use pairs::candidate_segment_pairs;
+pub use validate::{GeometryError, Ring, validate_polygon_with_holes};
 
 use glam::{DVec2, DVec3};
 
