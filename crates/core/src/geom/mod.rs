@@ -8,6 +8,7 @@ mod polygon;
 pub mod polyhedron;
 mod predicates;
 mod solid;
+mod sweep;
 mod validate;
 
 pub use polygon::{Polygon, PolygonWithHoles, interior_angle, ray_crosses_edge, ring_side};
@@ -16,6 +17,7 @@ pub use predicates::{
     project_on_segment, segment_intersection, segments_properly_cross,
 };
 pub use solid::{Aabb, Plane, TriMesh};
+pub use sweep::find_bad_meeting;
 pub use pairs::candidate_segment_pairs;
 pub use validate::{GeometryError, Ring, validate_polygon_with_holes};
 

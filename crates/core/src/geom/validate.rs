@@ -5,18 +5,18 @@
 //! the outer boundary, and no two holes meet. A failure names the ring(s)
 //! and the point where the problem is.
 //!
-//! Segment pairs are found with the quadtree of
-//! [`candidate_segment_pairs`], so a plan with a million vertices validates
-//! in near-linear time.
+//! Meeting edges are found with the Shamos–Hoey sweep of
+//! [`find_bad_meeting`], so a plan with a million vertices validates in
+//! `O(n log n)` comparisons.
 
 use std::fmt;
 
 use glam::DVec2;
 use thiserror::Error;
 
-use super::pairs::candidate_segment_pairs;
 use super::polygon::{Polygon, PolygonWithHoles};
-use super::predicates::{SegmentHit, segment_intersection};
+use super::predicates::SegmentHit;
+use super::sweep::find_bad_meeting;
 
 /// Names one ring of a polygon with holes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,19 +116,15 @@ pub fn validate_polygon_with_holes(pwh: &PolygonWithHoles) -> Result<(), Geometr
             owner.push((ri, ei, p.len()));
         }
     }
-    for (i, j) in candidate_segment_pairs(&segs) {
+    // What a meeting of edges i and j means: nothing (neighbouring edges
+    // sharing their vertex) or a problem.
+    let problem = |i: usize, j: usize, hit: &SegmentHit| -> Option<GeometryError> {
         let (ri, ei, n) = owner[i];
         let (rj, ej, _) = owner[j];
         let (a, b) = segs[i];
-        let (c, d) = segs[j];
-        let hit = segment_intersection(a, b, c, d);
-        if hit == SegmentHit::None {
-            continue;
-        }
-        let point = match hit {
-            SegmentHit::Point(p) => p,
-            SegmentHit::Overlap(p, _) => p,
-            SegmentHit::None => unreachable!(),
+        let point = match *hit {
+            SegmentHit::Point(p) | SegmentHit::Overlap(p, _) => p,
+            SegmentHit::None => return None,
         };
         if ri == rj {
             let adjacent = (ei + 1) % n == ej || (ej + 1) % n == ei;
@@ -136,22 +132,26 @@ pub fn validate_polygon_with_holes(pwh: &PolygonWithHoles) -> Result<(), Geometr
                 // Neighbouring edges share exactly one vertex; anything more
                 // (an overlap) is a fold-back.
                 let shared = if (ei + 1) % n == ej { b } else { a };
-                if matches!(hit, SegmentHit::Point(p) if p == shared) {
-                    continue;
+                if matches!(hit, SegmentHit::Point(p) if *p == shared) {
+                    return None;
                 }
             }
-            return Err(GeometryError::SelfIntersection {
+            return Some(GeometryError::SelfIntersection {
                 ring: rings[ri].0,
                 edge_a: ei,
                 edge_b: ej,
                 point,
             });
         }
-        return Err(GeometryError::RingsMeet {
+        Some(GeometryError::RingsMeet {
             a: rings[ri].0,
             b: rings[rj].0,
             point,
-        });
+        })
+    };
+    let bad = find_bad_meeting(&segs, |i, j, hit| problem(i, j, hit).is_none());
+    if let Some(e) = bad.and_then(|(i, j, hit)| problem(i, j, &hit)) {
+        return Err(e);
     }
     // No ring touches another, so each hole is wholly inside or outside of
     // every other ring: one vertex decides.
