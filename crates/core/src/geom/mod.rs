@@ -7,6 +7,7 @@ mod pairs;
 mod polygon;
 pub mod polyhedron;
 mod predicates;
+pub mod range;
 mod solid;
 mod sweep;
 mod validate;
