@@ -2,12 +2,15 @@
 //! without a window.
 //!
 //! ```text
-//! navscope-cli info LEVEL
-//! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--out F.json] [--obj F.obj]
-//! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--json]
-//! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--json]
+//! navscope-cli info LEVEL [--budget SIZE]
+//! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--budget SIZE] [--out F.json] [--obj F.obj]
+//! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--budget SIZE] [--json]
+//! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--budget SIZE] [--json]
 //! navscope-cli generate KIND [--seed S] [size options] --out FILE
 //! ```
+//! `--budget` (default 2G) is the memory budget of the loader and of every
+//! stage ([`navscope_core::budget`]).
+//!
 //! Exit status: 0 on success, 1 on a failed build or an invalid level (one
 //! line on stderr naming the file and the problem), 2 on bad arguments.
 
@@ -23,6 +26,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use navscope_core::MemoryBudget;
 
 /// Command-line interface.
 #[derive(Parser, Debug)]
@@ -49,6 +53,25 @@ pub struct BuildOptions {
     /// Set one parameter, e.g. `--set tau=5` (repeatable; after the preset).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
+    #[command(flatten)]
+    budget: BudgetOption,
+}
+
+/// The memory budget the loader and every stage honour.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct BudgetOption {
+    /// Memory budget for the level and every stage, e.g. `512M`, `2G`,
+    /// `unlimited` (binary units). A stage that would need more refuses
+    /// with a message saying how much.
+    #[arg(long = "budget", value_name = "SIZE", default_value = "2G", value_parser = MemoryBudget::parse)]
+    budget: MemoryBudget,
+}
+
+impl BuildOptions {
+    /// The memory budget given with `--budget`.
+    pub fn budget(&self) -> MemoryBudget {
+        self.budget.budget
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -57,6 +80,8 @@ enum Command {
     Info {
         /// Level file.
         level: PathBuf,
+        #[command(flatten)]
+        budget: BudgetOption,
     },
     /// Run a pipeline and print each stage's time and counts.
     Build {
@@ -122,7 +147,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Info { level } => info::run(&level),
+        Command::Info { level, budget } => info::run(&level, budget.budget),
         Command::Build {
             level,
             opts,

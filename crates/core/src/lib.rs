@@ -13,6 +13,9 @@
 //! * [`heap`]: [`heap::MinCost`], the smallest-cost-first `BinaryHeap` entry
 //!   the Dijkstra-style searches share.
 //! * [`stage`]: stages, pipelines and the caching [`stage::Runner`].
+//! * [`budget`]: the [`MemoryBudget`] every stage checks its large
+//!   allocations against, and the refusal message that says what they
+//!   would need.
 //! * [`navmesh`]: the common `NavMesh` every pipeline ends in, with its JSON
 //!   contract and OBJ export.
 //!
@@ -25,6 +28,7 @@
 //! NavMesh contract asks for. Convert only through [`geom::plan_to_world`] and
 //! [`geom::world_to_plan`]. Files always hold world coordinates (`[x, z]`).
 
+pub mod budget;
 pub mod draw;
 pub mod geom;
 pub mod heap;
@@ -33,6 +37,7 @@ pub mod navmesh;
 pub mod params;
 pub mod stage;
 
+pub use budget::{MemoryBudget, OverBudget};
 pub use draw::{Primitive, Shape};
 pub use navmesh::{Link, LinkKind, NavMesh, Node, Stance};
 pub use params::{ParamKind, ParamSpec, ParamValue, ParamValues};

@@ -5,17 +5,18 @@
 //! the outer boundary, and no two holes meet. A failure names the ring(s)
 //! and the point where the problem is.
 //!
-//! Segment pairs are found with a uniform grid over the bounds, so a plan
-//! with tens of thousands of vertices validates in linear-ish time.
+//! Meeting edges are found with the Shamos–Hoey sweep of
+//! [`find_bad_meeting`], so a plan with a million vertices validates in
+//! `O(n log n)` comparisons.
 
-use std::collections::HashMap;
 use std::fmt;
 
 use glam::DVec2;
 use thiserror::Error;
 
 use super::polygon::{Polygon, PolygonWithHoles};
-use super::predicates::{SegmentHit, segment_intersection};
+use super::predicates::SegmentHit;
+use super::sweep::find_bad_meeting;
 
 /// Names one ring of a polygon with holes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,55 +70,6 @@ pub enum GeometryError {
     HoleOutside { ring: Ring, point: DVec2 },
 }
 
-/// Pairs of segments (indices into `segs`) whose bounding boxes share a grid
-/// cell: a superset of the intersecting pairs, each pair once, `i < j`.
-pub fn candidate_segment_pairs(segs: &[(DVec2, DVec2)]) -> Vec<(usize, usize)> {
-    if segs.len() < 2 {
-        return Vec::new();
-    }
-    let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
-    let mut total_len = 0.0;
-    for (a, b) in segs {
-        lo = lo.min(a.min(*b));
-        hi = hi.max(a.max(*b));
-        total_len += a.distance(*b);
-    }
-    let extent = (hi - lo).max(DVec2::splat(1e-12));
-    // Cell about the mean segment length, capped so the grid stays ~O(n).
-    let n = segs.len() as f64;
-    let mean = (total_len / n).max(1e-12);
-    let max_cells_axis = (4.0 * n.sqrt()).ceil().max(1.0);
-    let cell = mean
-        .max(extent.x / max_cells_axis)
-        .max(extent.y / max_cells_axis);
-    let cells =
-        |v: f64, o: f64| (((v - o) / cell).floor() as i64).clamp(0, max_cells_axis as i64 + 1);
-    let mut grid: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
-    for (i, (a, b)) in segs.iter().enumerate() {
-        let (x0, x1) = (cells(a.x.min(b.x), lo.x), cells(a.x.max(b.x), lo.x));
-        let (y0, y1) = (cells(a.y.min(b.y), lo.y), cells(a.y.max(b.y), lo.y));
-        for x in x0..=x1 {
-            for y in y0..=y1 {
-                grid.entry((x, y)).or_default().push(i);
-            }
-        }
-    }
-    let mut pairs = Vec::new();
-    let mut keys: Vec<_> = grid.keys().copied().collect();
-    keys.sort_unstable();
-    for k in keys {
-        let list = &grid[&k];
-        for (ii, &i) in list.iter().enumerate() {
-            for &j in &list[ii + 1..] {
-                pairs.push((i.min(j), i.max(j)));
-            }
-        }
-    }
-    pairs.sort_unstable();
-    pairs.dedup();
-    pairs
-}
-
 fn check_ring(ring: Ring, p: &Polygon) -> Result<(), GeometryError> {
     for (index, v) in p.points.iter().enumerate() {
         if !v.is_finite() {
@@ -164,19 +116,15 @@ pub fn validate_polygon_with_holes(pwh: &PolygonWithHoles) -> Result<(), Geometr
             owner.push((ri, ei, p.len()));
         }
     }
-    for (i, j) in candidate_segment_pairs(&segs) {
+    // What a meeting of edges i and j means: nothing (neighbouring edges
+    // sharing their vertex) or a problem.
+    let problem = |i: usize, j: usize, hit: &SegmentHit| -> Option<GeometryError> {
         let (ri, ei, n) = owner[i];
         let (rj, ej, _) = owner[j];
         let (a, b) = segs[i];
-        let (c, d) = segs[j];
-        let hit = segment_intersection(a, b, c, d);
-        if hit == SegmentHit::None {
-            continue;
-        }
-        let point = match hit {
-            SegmentHit::Point(p) => p,
-            SegmentHit::Overlap(p, _) => p,
-            SegmentHit::None => unreachable!(),
+        let point = match *hit {
+            SegmentHit::Point(p) | SegmentHit::Overlap(p, _) => p,
+            SegmentHit::None => return None,
         };
         if ri == rj {
             let adjacent = (ei + 1) % n == ej || (ej + 1) % n == ei;
@@ -184,22 +132,26 @@ pub fn validate_polygon_with_holes(pwh: &PolygonWithHoles) -> Result<(), Geometr
                 // Neighbouring edges share exactly one vertex; anything more
                 // (an overlap) is a fold-back.
                 let shared = if (ei + 1) % n == ej { b } else { a };
-                if matches!(hit, SegmentHit::Point(p) if p == shared) {
-                    continue;
+                if matches!(hit, SegmentHit::Point(p) if *p == shared) {
+                    return None;
                 }
             }
-            return Err(GeometryError::SelfIntersection {
+            return Some(GeometryError::SelfIntersection {
                 ring: rings[ri].0,
                 edge_a: ei,
                 edge_b: ej,
                 point,
             });
         }
-        return Err(GeometryError::RingsMeet {
+        Some(GeometryError::RingsMeet {
             a: rings[ri].0,
             b: rings[rj].0,
             point,
-        });
+        })
+    };
+    let bad = find_bad_meeting(&segs, |i, j, hit| problem(i, j, hit).is_none());
+    if let Some(e) = bad.and_then(|(i, j, hit)| problem(i, j, &hit)) {
+        return Err(e);
     }
     // No ring touches another, so each hole is wholly inside or outside of
     // every other ring: one vertex decides.
@@ -347,25 +299,5 @@ mod tests {
             validate_polygon_with_holes(&p),
             Err(GeometryError::NonFinite { index: 1, .. })
         ));
-    }
-
-    #[test]
-    fn candidate_pairs_find_all_crossings_of_a_grid() {
-        // 20 horizontal and 20 vertical segments all cross each other.
-        let mut segs = Vec::new();
-        for i in 0..20 {
-            let t = i as f64;
-            segs.push((DVec2::new(-1., t), DVec2::new(20., t)));
-            segs.push((DVec2::new(t, -1.), DVec2::new(t, 20.)));
-        }
-        let pairs = candidate_segment_pairs(&segs);
-        let crossing = pairs
-            .iter()
-            .filter(|(i, j)| {
-                segment_intersection(segs[*i].0, segs[*i].1, segs[*j].0, segs[*j].1)
-                    != SegmentHit::None
-            })
-            .count();
-        assert_eq!(crossing, 400);
     }
 }
