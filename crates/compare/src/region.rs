@@ -90,6 +90,16 @@ impl Region {
         self.shapes.is_empty()
     }
 
+    /// True when `p` lies inside the region (even-odd over its rings;
+    /// points on a ring count either way).
+    pub fn contains(&self, p: DVec2) -> bool {
+        self.rings()
+            .filter(|r| navscope_core::geom::ring_side(r, p) == Some(true))
+            .count()
+            % 2
+            == 1
+    }
+
     /// The lower and upper corners of the region's bounding box, if any.
     pub fn bounds(&self) -> Option<(DVec2, DVec2)> {
         let mut pts = self.rings().flatten();
@@ -155,6 +165,7 @@ mod tests {
         assert!((a.intersect(&b).area() - 2.0).abs() < 1e-9);
         assert!((a.union(&b).area() - 8.0).abs() < 1e-9);
         assert!(a.minus(&a).is_empty());
+        assert!(a.contains(DVec2::new(2.5, 1.0)) && !a.contains(DVec2::new(3.5, 1.0)));
         assert_eq!(a.bounds(), Some((DVec2::ZERO, DVec2::new(3.0, 2.0))));
         assert!(Region::union_of(&[]).is_empty());
     }
@@ -167,5 +178,6 @@ mod tests {
         assert_eq!(ring.shapes.len(), 1);
         assert_eq!(ring.shapes[0].len(), 2, "outer ring and one hole");
         assert!((ring.area() - 15.0).abs() < 1e-9);
+        assert!(!ring.contains(DVec2::new(1.5, 1.5)) && ring.contains(DVec2::new(0.5, 1.5)));
     }
 }
