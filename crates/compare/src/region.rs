@@ -68,6 +68,18 @@ impl Region {
         from_shapes(subject.overlay(&none, OverlayRule::Subject, FillRule::NonZero))
     }
 
+    /// The region bounded by `rings` under the even-odd rule (outer
+    /// boundaries and holes in any order and orientation, as a floor
+    /// plan's rings or a contour set give them).
+    pub fn from_rings(rings: &[Vec<DVec2>]) -> Region {
+        let subject = to_rings(&rings.iter().filter(|r| r.len() >= 3).cloned().collect::<Vec<_>>());
+        if subject.is_empty() {
+            return Region::default();
+        }
+        let none: Vec<Vec<P>> = Vec::new();
+        from_shapes(subject.overlay(&none, OverlayRule::Subject, FillRule::EvenOdd))
+    }
+
     /// Every ring of every shape.
     pub fn rings(&self) -> impl Iterator<Item = &Vec<DVec2>> {
         self.shapes.iter().flatten()
@@ -175,6 +187,9 @@ mod tests {
         let ring = Region::union_of(&[square(0.0, 0.0, 4.0)]).minus(&Region::union_of(&[square(
             1.0, 1.0, 1.0,
         )]));
+        let same = Region::from_rings(&[square(1.0, 1.0, 1.0), square(0.0, 0.0, 4.0)]);
+        assert!((same.area() - 15.0).abs() < 1e-9);
+        assert!(same.minus(&ring).is_empty() && ring.minus(&same).is_empty());
         assert_eq!(ring.shapes.len(), 1);
         assert_eq!(ring.shapes[0].len(), 2, "outer ring and one hole");
         assert!((ring.area() - 15.0).abs() < 1e-9);

@@ -1,67 +1,14 @@
 //! Footprint differences on the default floor plan: a build against
 //! itself, and the voxel agent radius r against r + dr.
 
-use std::sync::Arc;
+mod support;
 
-use glam::DVec2;
 use std::collections::BTreeMap;
 
-use i_overlay::mesh::float::outline::offset::OutlineOffset;
-use i_overlay::mesh::float::style::{LineJoin, OutlineStyle};
-use navscope_compare::{Banding, CompareOptions, Region, build, compare, difference, difference_of};
-use navscope_core::NavMesh;
-use navscope_core::geom::{Orientation, PolygonWithHoles, orient, point_segment_distance};
-use navscope_core::level::{Level, LevelData};
-use navscope_core::params::{ParamValue, ParamValues};
-
-fn default_level() -> (Arc<Level>, PolygonWithHoles) {
-    let level = navscope_levels::default_level();
-    let LevelData::FloorPlan(plan) = &level.data else {
-        panic!("the default level is a floor plan")
-    };
-    let area = plan.area.clone();
-    (Arc::new(level), area)
-}
-
-/// `voxel` on the default plan with stand agents of radius `r` only (the
-/// recycled passes would claim the band a bigger stand radius gives up).
-fn voxel(level: &Arc<Level>, r: f64) -> NavMesh {
-    let p = navscope_pipelines::by_id("voxel").unwrap();
-    let mut v = ParamValues::defaults(&p.params);
-    v.set(&p.params, "passes", ParamValue::Text("stand".into()))
-        .unwrap();
-    v.set(&p.params, "stand.radius", ParamValue::Float(r)).unwrap();
-    build(level, &p, v).unwrap()
-}
-
-/// The free space's perimeter after eroding it by `s` (no edge vanishes
-/// and no two offsets meet on this plan for the radii used): each edge
-/// keeps its length except at convex corners of the free space, which cut
-/// `s tan(theta / 2)` off both edges (theta: the turn), and each reflex
-/// corner adds an arc `s theta`.
-fn eroded_perimeter(area: &PolygonWithHoles, s: f64) -> f64 {
-    let mut p = 0.0;
-    for ring in area.rings() {
-        for i in 0..ring.len() {
-            let (a, v, b) = (ring.at(i as isize - 1), ring.points[i], ring.at(i as isize + 1));
-            p += (b - v).length();
-            let theta = (v - a).angle_to(b - v).abs();
-            match orient(a, v, b) {
-                Orientation::CounterClockwise => p -= 2.0 * s * (theta / 2.0).tan(),
-                Orientation::Clockwise => p += s * theta,
-                Orientation::Collinear => {}
-            }
-        }
-    }
-    p
-}
-
-/// Distance from `q` to the plan's walls.
-fn wall_distance(area: &PolygonWithHoles, q: DVec2) -> f64 {
-    area.rings()
-        .flat_map(|r| r.edges().map(move |(_, a, b)| point_segment_distance(a, b, q)))
-        .fold(f64::INFINITY, f64::min)
-}
+use navscope_compare::{Banding, CompareOptions, build, compare, difference, difference_of};
+use navscope_core::level::LevelData;
+use navscope_core::params::ParamValues;
+use support::{default_level, eroded, eroded_perimeter, voxel, wall_distance};
 
 #[test]
 fn a_build_against_itself_differs_nowhere() {
@@ -128,22 +75,6 @@ fn a_bigger_radius_loses_a_band_along_every_wall_and_nothing_elsewhere() {
     }
 }
 
-/// The default plan's free space eroded by `s` exactly (round joins of
-/// 1/100 radian, by i_overlay), as a footprint.
-fn eroded(area: &PolygonWithHoles, s: f64) -> Region {
-    let shape: Vec<Vec<[f64; 2]>> = area
-        .rings()
-        .map(|r| r.points.iter().map(|p| [p.x, p.y]).collect())
-        .collect();
-    let style = OutlineStyle::new(-s).line_join(LineJoin::Round(0.01));
-    let shapes: Vec<Vec<Vec<[f64; 2]>>> = shape.outline(&style);
-    Region {
-        shapes: shapes
-            .into_iter()
-            .map(|sh| sh.into_iter().map(|r| r.into_iter().map(|[x, y]| DVec2::new(x, y)).collect()).collect())
-            .collect(),
-    }
-}
 
 #[test]
 fn exact_offsets_r_and_r_plus_dr_differ_by_the_perimeter_times_dr() {
