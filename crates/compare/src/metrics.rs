@@ -177,7 +177,8 @@ impl MetricRow {
 }
 
 /// The A | B | delta table: every row either build has, in A's order
-/// followed by the rows only B has.
+/// followed by the rows only B has; stage counts that are zero (or
+/// missing) on both sides are left out.
 pub fn metrics_table(a: &BuildMetrics, b: &BuildMetrics) -> Vec<MetricRow> {
     let (ra, rb) = (a.rows(), b.rows());
     let mut rows: Vec<MetricRow> = ra
@@ -197,6 +198,9 @@ pub fn metrics_table(a: &BuildMetrics, b: &BuildMetrics) -> Vec<MetricRow> {
             });
         }
     }
+    rows.retain(|r| {
+        !r.name.starts_with("count: ") || r.a.unwrap_or(0.0) != 0.0 || r.b.unwrap_or(0.0) != 0.0
+    });
     rows
 }
 
@@ -222,7 +226,7 @@ mod tests {
         m.stages.push(StageRecord {
             id: "cells".into(),
             ms,
-            counts: [("cells".to_string(), 2)].into(),
+            counts: [("cells".to_string(), 2), ("slivers".to_string(), 0)].into(),
         });
         m
     }
@@ -243,6 +247,11 @@ mod tests {
         assert_eq!(row("area: stance crouch (m2)").a, None);
         assert_eq!(row("area: stance crouch (m2)").delta(), None);
         assert_eq!(row("area: stance stand (m2)").b, Some(1.0));
+        assert_eq!(row("count: cells.cells").delta(), Some(0.0));
+        assert!(
+            !rows.iter().any(|r| r.name == "count: cells.slivers"),
+            "zero on both sides: left out"
+        );
         assert_eq!(
             rows.last().unwrap().name,
             "area: stance crouch (m2)",

@@ -85,16 +85,19 @@ impl Region {
         self.shapes.iter().flatten()
     }
 
-    /// Area in square metres (outer rings less their holes).
+    /// Area in square metres (outer rings less their holes; never
+    /// negative, whatever the rounding).
     pub fn area(&self) -> f64 {
-        self.shapes
+        let a: f64 = self
+            .shapes
             .iter()
             .flat_map(|s| s.iter().enumerate())
             .map(|(i, r)| {
                 let a = doubled_area(r).abs() * 0.5;
                 if i == 0 { a } else { -a }
             })
-            .sum()
+            .sum();
+        a.max(0.0)
     }
 
     /// True when the region has no shape.
