@@ -97,7 +97,7 @@ impl Region {
                 if i == 0 { a } else { -a }
             })
             .sum();
-        a.max(0.0)
+        if a > 0.0 { a } else { 0.0 }
     }
 
     /// True when the region has no shape.
