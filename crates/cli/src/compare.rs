@@ -167,7 +167,11 @@ pub fn run(level_path: &Path, opts: &BuildOptions, args: &CompareArgs) -> Result
         if a.pipeline.id == b.pipeline.id {
             String::new()
         } else {
-            format!(" (B = {} with its defaults{})", b.pipeline.id, changed_note(&b))
+            format!(
+                " (B = {} with its defaults{})",
+                b.pipeline.id,
+                changed_note(&b)
+            )
         }
     );
     print!("{}", table::render(&c.metric_cells()));

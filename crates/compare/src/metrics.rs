@@ -55,7 +55,9 @@ pub fn memory_estimate(mesh: &NavMesh) -> u64 {
         .map(|n| {
             size_of::<navscope_core::navmesh::Node>()
                 + n.area.capacity()
-                + n.polygon.as_ref().map_or(0, |p| p.len() * size_of::<glam::DVec3>())
+                + n.polygon
+                    .as_ref()
+                    .map_or(0, |p| p.len() * size_of::<glam::DVec3>())
                 + n.detail
                     .as_ref()
                     .map_or(0, |d| d.len() * size_of::<[glam::DVec3; 3]>())
@@ -85,7 +87,9 @@ impl BuildMetrics {
             *m.area_by_area.entry(n.area.clone()).or_default() += a;
         }
         for l in &mesh.links {
-            *m.links_by_kind.entry(l.kind.name().to_string()).or_default() += 1;
+            *m.links_by_kind
+                .entry(l.kind.name().to_string())
+                .or_default() += 1;
         }
         for s in &mesh.stages {
             m.stage_ms.push((s.id.clone(), s.ms));
@@ -149,11 +153,7 @@ impl BuildMetrics {
                 .iter()
                 .map(|(k, v)| (format!("count: {k}"), *v as f64)),
         );
-        rows.extend(
-            self.named
-                .iter()
-                .map(|(k, v)| (format!("metric: {k}"), *v)),
-        );
+        rows.extend(self.named.iter().map(|(k, v)| (format!("metric: {k}"), *v)));
         rows
     }
 }
@@ -208,7 +208,7 @@ pub fn metrics_table(a: &BuildMetrics, b: &BuildMetrics) -> Vec<MetricRow> {
 mod tests {
     use super::*;
     use glam::DVec3;
-    use navscope_core::navmesh::{LinkKind, Stance, StageRecord};
+    use navscope_core::navmesh::{LinkKind, StageRecord, Stance};
 
     fn mesh(stance: Stance, side: f64, ms: f64) -> NavMesh {
         let mut m = NavMesh::new("convex", "x");

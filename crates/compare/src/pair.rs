@@ -113,8 +113,7 @@ impl PresetPair {
     /// Reads a pair from `path` (JSON for `.json`, otherwise RON); errors
     /// name the file.
     pub fn load(path: &Path) -> Result<Self, String> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         Self::parse(&text, is_json(path)).map_err(|e| format!("{}: {e}", path.display()))
     }
 }
@@ -161,13 +160,18 @@ mod tests {
         let mut p = pair();
         p.b.params.insert("nonsense".into(), ParamValue::Int(1));
         let e = PresetPair::parse(&p.to_ron(), false).unwrap_err();
-        assert!(e.starts_with("b: pipeline 'voxel':") && e.contains("nonsense"), "{e}");
+        assert!(
+            e.starts_with("b: pipeline 'voxel':") && e.contains("nonsense"),
+            "{e}"
+        );
         let mut p = pair();
         p.a.pipeline = "nope".into();
         let e = PresetPair::parse(&p.to_json(), true).unwrap_err();
         assert!(e.starts_with("a: unknown pipeline 'nope'"), "{e}");
-        assert!(PresetPair::load(Path::new("/nonexistent/pair.ron"))
-            .unwrap_err()
-            .starts_with("/nonexistent/pair.ron: "));
+        assert!(
+            PresetPair::load(Path::new("/nonexistent/pair.ron"))
+                .unwrap_err()
+                .starts_with("/nonexistent/pair.ron: ")
+        );
     }
 }

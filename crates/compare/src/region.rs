@@ -50,11 +50,8 @@ impl Region {
     /// The union of polygons given as rings of any orientation (each ring
     /// is a filled polygon; overlaps count once).
     pub fn union_of(polygons: &[Vec<DVec2>]) -> Region {
-        let mut rings: Vec<Vec<DVec2>> = polygons
-            .iter()
-            .filter(|r| r.len() >= 3)
-            .cloned()
-            .collect();
+        let mut rings: Vec<Vec<DVec2>> =
+            polygons.iter().filter(|r| r.len() >= 3).cloned().collect();
         for r in &mut rings {
             if doubled_area(r) < 0.0 {
                 r.reverse();
@@ -72,7 +69,13 @@ impl Region {
     /// boundaries and holes in any order and orientation, as a floor
     /// plan's rings or a contour set give them).
     pub fn from_rings(rings: &[Vec<DVec2>]) -> Region {
-        let subject = to_rings(&rings.iter().filter(|r| r.len() >= 3).cloned().collect::<Vec<_>>());
+        let subject = to_rings(
+            &rings
+                .iter()
+                .filter(|r| r.len() >= 3)
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
         if subject.is_empty() {
             return Region::default();
         }
@@ -123,9 +126,8 @@ impl Region {
     }
 
     fn overlay(&self, other: &Region, rule: OverlayRule) -> Region {
-        let flat = |r: &Region| -> Vec<Vec<P>> {
-            to_rings(&r.rings().cloned().collect::<Vec<_>>())
-        };
+        let flat =
+            |r: &Region| -> Vec<Vec<P>> { to_rings(&r.rings().cloned().collect::<Vec<_>>()) };
         let (a, b) = (flat(self), flat(other));
         if a.is_empty() && b.is_empty() {
             return Region::default();
@@ -187,9 +189,8 @@ mod tests {
 
     #[test]
     fn a_hole_is_subtracted_from_the_area() {
-        let ring = Region::union_of(&[square(0.0, 0.0, 4.0)]).minus(&Region::union_of(&[square(
-            1.0, 1.0, 1.0,
-        )]));
+        let ring = Region::union_of(&[square(0.0, 0.0, 4.0)])
+            .minus(&Region::union_of(&[square(1.0, 1.0, 1.0)]));
         let same = Region::from_rings(&[square(1.0, 1.0, 1.0), square(0.0, 0.0, 4.0)]);
         assert!((same.area() - 15.0).abs() < 1e-9);
         assert!(same.minus(&ring).is_empty() && ring.minus(&same).is_empty());

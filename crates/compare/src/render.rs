@@ -136,7 +136,9 @@ fn fill(
         for pair in xs.chunks_exact(2) {
             // Pixels whose centre lies in [x0, x1).
             let first = ((pair[0] - origin.x) * scale - 0.5).ceil().max(0.0);
-            let last = ((pair[1] - origin.x) * scale - 0.5).ceil().min(img.width() as f64);
+            let last = ((pair[1] - origin.x) * scale - 0.5)
+                .ceil()
+                .min(img.width() as f64);
             for px in first as u32..last.max(first) as u32 {
                 img.put_pixel(px, py, colour);
             }
@@ -172,9 +174,18 @@ fn legend(img: &mut RgbImage, diff: &Difference, opts: &RenderOptions, scale: f6
     let ink = Rgb([40, 40, 40]);
     let mut x = opts.margin;
     for (colour, label) in [
-        (opts.a_only, format!("A only {} m2", area_text(diff.a_only_area()))),
-        (opts.b_only, format!("B only {} m2", area_text(diff.b_only_area()))),
-        (opts.common, format!("both {} m2", area_text(diff.common_area()))),
+        (
+            opts.a_only,
+            format!("A only {} m2", area_text(diff.a_only_area())),
+        ),
+        (
+            opts.b_only,
+            format!("B only {} m2", area_text(diff.b_only_area())),
+        ),
+        (
+            opts.common,
+            format!("both {} m2", area_text(diff.common_area())),
+        ),
     ] {
         rect(img, x, y, 10, 10, Rgb(colour));
         x = text(img, x + 14, y, &label, ink) + 16;

@@ -44,7 +44,9 @@ pub fn compare(a: &NavMesh, b: &NavMesh, opts: &CompareOptions) -> Comparison {
     let (ma, mb) = (BuildMetrics::of(a), BuildMetrics::of(b));
     let rows = metrics_table(&ma, &mb);
     let difference = difference(a, b, opts.banding);
-    let probe = opts.probe.map(|(from, to)| [probe(a, from, to), probe(b, from, to)]);
+    let probe = opts
+        .probe
+        .map(|(from, to)| [probe(a, from, to), probe(b, from, to)]);
     Comparison {
         a: ma,
         b: mb,
@@ -87,9 +89,11 @@ impl Comparison {
             format!("B ({})", self.b.pipeline),
             "delta".to_string(),
         ]];
-        rows.extend(self.rows.iter().map(|r| {
-            vec![r.name.clone(), cell(r.a), cell(r.b), delta_cell(r.delta())]
-        }));
+        rows.extend(
+            self.rows
+                .iter()
+                .map(|r| vec![r.name.clone(), cell(r.a), cell(r.b), delta_cell(r.delta())]),
+        );
         rows
     }
 
@@ -97,9 +101,15 @@ impl Comparison {
     /// A only, B only, both (m²), then the total.
     pub fn difference_cells(&self) -> Vec<Vec<String>> {
         let mut rows = vec![
-            ["band", "height (m)", "A only (m2)", "B only (m2)", "both (m2)"]
-                .map(String::from)
-                .to_vec(),
+            [
+                "band",
+                "height (m)",
+                "A only (m2)",
+                "B only (m2)",
+                "both (m2)",
+            ]
+            .map(String::from)
+            .to_vec(),
         ];
         for b in &self.difference.bands {
             rows.push(vec![

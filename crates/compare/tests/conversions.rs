@@ -34,7 +34,10 @@ fn voxel_on_the_extruded_floor_plan_walks_the_free_space_shrunk_by_the_radius() 
         let f = footprints(&mesh, Banding::default());
         assert_eq!(f.len(), 1, "one floor");
         let outside = f[&0].minus(&eroded(&area, r - cell)).area();
-        assert!(outside < 1e-6, "radius {r}: {outside} m2 closer than r to a wall");
+        assert!(
+            outside < 1e-6,
+            "radius {r}: {outside} m2 closer than r to a wall"
+        );
     }
 }
 
@@ -57,8 +60,9 @@ fn convex_cells_of_a_converted_raster_tile_the_raster_pipelines_simplified_polyg
     let simplified = &any.downcast_ref::<SimplifyArtifact>().unwrap().simplified;
     let contours = Region::from_rings(&simplified.rings);
 
-    let converted = navscope_pipelines::level_for(&navscope_pipelines::by_id("convex").unwrap(), &level)
-        .unwrap();
+    let converted =
+        navscope_pipelines::level_for(&navscope_pipelines::by_id("convex").unwrap(), &level)
+            .unwrap();
     let LevelData::FloorPlan(plan) = &converted.data else {
         panic!("convex reads a raster as a floor plan")
     };
@@ -74,12 +78,19 @@ fn convex_cells_of_a_converted_raster_tile_the_raster_pipelines_simplified_polyg
         (rest - (contours.area() - plan.area.area())).abs() < 1e-6,
         "only the smaller free components are left out ({rest} m2)"
     );
-    assert!(plan.area.area() > 0.5 * contours.area(), "the largest component is the plan");
+    assert!(
+        plan.area.area() > 0.5 * contours.area(),
+        "the largest component is the plan"
+    );
 }
 
 #[test]
 fn every_level_kind_reaches_voxel_and_builds() {
-    for path in ["layers/two_storey.ron", "raster/rooms.png", "floorplan/small.json"] {
+    for path in [
+        "layers/two_storey.ron",
+        "raster/rooms.png",
+        "floorplan/small.json",
+    ] {
         let level = sample(path);
         let mesh = build_with(&level, "voxel", &[]);
         assert!(polygons_area(&mesh) > 1.0, "{path}: voxel walks somewhere");

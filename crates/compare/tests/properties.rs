@@ -8,17 +8,25 @@ use proptest::prelude::*;
 
 /// Random convex polygons: triangles and rotated rectangles in a 20 m box.
 fn polygon() -> impl Strategy<Value = Vec<DVec2>> {
-    let tri = prop::array::uniform3((0.0..20.0f64, 0.0..20.0f64))
-        .prop_map(|ps| ps.iter().map(|&(x, y)| DVec2::new(x, y)).collect::<Vec<_>>());
-    let rect = (0.0..20.0f64, 0.0..20.0f64, 0.5..6.0f64, 0.5..6.0f64, 0.0..3.2f64).prop_map(
-        |(x, y, w, h, a)| {
+    let tri = prop::array::uniform3((0.0..20.0f64, 0.0..20.0f64)).prop_map(|ps| {
+        ps.iter()
+            .map(|&(x, y)| DVec2::new(x, y))
+            .collect::<Vec<_>>()
+    });
+    let rect = (
+        0.0..20.0f64,
+        0.0..20.0f64,
+        0.5..6.0f64,
+        0.5..6.0f64,
+        0.0..3.2f64,
+    )
+        .prop_map(|(x, y, w, h, a)| {
             let rot = DVec2::from_angle(a);
             [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]
                 .iter()
                 .map(|&(u, v)| DVec2::new(x, y) + rot.rotate(DVec2::new(u, v)))
                 .collect()
-        },
-    );
+        });
     prop_oneof![tri, rect]
 }
 

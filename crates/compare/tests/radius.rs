@@ -22,8 +22,15 @@ fn a_build_against_itself_differs_nowhere() {
         LevelData::FloorPlan(p) => p.area.area(),
         _ => unreachable!(),
     };
-    assert!((c.difference.common_area() - free).abs() < 1e-6, "the cells cover the plan");
-    assert!(c.rows.iter().all(|r| r.delta() == Some(0.0) || r.name.starts_with("time")));
+    assert!(
+        (c.difference.common_area() - free).abs() < 1e-6,
+        "the cells cover the plan"
+    );
+    assert!(
+        c.rows
+            .iter()
+            .all(|r| r.delta() == Some(0.0) || r.name.starts_with("time"))
+    );
 }
 
 #[test]
@@ -38,7 +45,9 @@ fn a_bigger_radius_loses_a_band_along_every_wall_and_nothing_elsewhere() {
     // eroded perimeter, which is linear in the offset (trapezoid rule exact).
     let expected = dr * eroded_perimeter(&area, r + dr / 2.0);
     let plain = dr * eroded_perimeter(&area, 0.0);
-    eprintln!("lost {lost:.3} m2, gained {gained:.3} m2, expected {expected:.3} m2, perimeter x dr {plain:.3} m2");
+    eprintln!(
+        "lost {lost:.3} m2, gained {gained:.3} m2, expected {expected:.3} m2, perimeter x dr {plain:.3} m2"
+    );
     // voxel measures clearance with a 12/17 chamfer distance that is up to
     // 1/13 short of the Euclidean one on axis-aligned walls (see the voxel
     // crate's docs), so it erodes up to 13/12 of the radius, and rounds the
@@ -61,7 +70,10 @@ fn a_bigger_radius_loses_a_band_along_every_wall_and_nothing_elsewhere() {
             }
             checked += 1;
             let band = d.bands.iter().find(|b| b.key == 0).unwrap();
-            assert!(band.a_only.contains(m), "nothing lost beside the wall {p} - {q} at {m}");
+            assert!(
+                band.a_only.contains(m),
+                "nothing lost beside the wall {p} - {q} at {m}"
+            );
         }
     }
     assert!(checked >= 30, "{checked} walls checked");
@@ -70,11 +82,13 @@ fn a_bigger_radius_loses_a_band_along_every_wall_and_nothing_elsewhere() {
     let reach = r + dr + 0.1 + 0.15;
     for b in &d.bands {
         for v in b.a_only.rings().flatten() {
-            assert!(wall_distance(&area, *v) <= reach, "lost area at {v}, away from the walls");
+            assert!(
+                wall_distance(&area, *v) <= reach,
+                "lost area at {v}, away from the walls"
+            );
         }
     }
 }
-
 
 #[test]
 fn exact_offsets_r_and_r_plus_dr_differ_by_the_perimeter_times_dr() {
@@ -90,11 +104,18 @@ fn exact_offsets_r_and_r_plus_dr_differ_by_the_perimeter_times_dr() {
             (lost - expected).abs() < 0.02 * expected,
             "r {r} dr {dr}: lost {lost} m2, perimeter x dr {expected} m2"
         );
-        assert!(d.b_only_area() < 1e-6 * lost, "r {r} dr {dr}: B gains {}", d.b_only_area());
+        assert!(
+            d.b_only_area() < 1e-6 * lost,
+            "r {r} dr {dr}: B gains {}",
+            d.b_only_area()
+        );
         // Every lost point is within the band: between r and r + dr of a wall.
         for v in d.bands[0].a_only.rings().flatten() {
             let w = wall_distance(&area, *v);
-            assert!(w > r - 1e-3 && w < r + dr + 1e-3, "r {r} dr {dr}: lost vertex {v} at {w} m from the walls");
+            assert!(
+                w > r - 1e-3 && w < r + dr + 1e-3,
+                "r {r} dr {dr}: lost vertex {v} at {w} m from the walls"
+            );
         }
     }
 }

@@ -241,7 +241,10 @@ mod tests {
         ];
         let m = floor_plan_mesh(&plan, 3.0).unwrap();
         let cylinder = Polygon::new(blocker_ring(&plan.blockers[1])).area();
-        assert!(cylinder > std::f64::consts::PI * 0.25, "drawn round the circle");
+        assert!(
+            cylinder > std::f64::consts::PI * 0.25,
+            "drawn round the circle"
+        );
         let expected = free - 1.0 - cylinder - 1.0;
         let got = floor_area(&m.mesh, 0.0);
         // f32 vertices: about 1e-6 m2 of rounding.

@@ -44,7 +44,11 @@ pub fn eroded_perimeter(area: &PolygonWithHoles, s: f64) -> f64 {
     let mut p = 0.0;
     for ring in area.rings() {
         for i in 0..ring.len() {
-            let (a, v, b) = (ring.at(i as isize - 1), ring.points[i], ring.at(i as isize + 1));
+            let (a, v, b) = (
+                ring.at(i as isize - 1),
+                ring.points[i],
+                ring.at(i as isize + 1),
+            );
             p += (b - v).length();
             let theta = (v - a).angle_to(b - v).abs();
             match orient(a, v, b) {
@@ -60,7 +64,10 @@ pub fn eroded_perimeter(area: &PolygonWithHoles, s: f64) -> f64 {
 /// Distance from `q` to the plan's walls.
 pub fn wall_distance(area: &PolygonWithHoles, q: DVec2) -> f64 {
     area.rings()
-        .flat_map(|r| r.edges().map(move |(_, a, b)| point_segment_distance(a, b, q)))
+        .flat_map(|r| {
+            r.edges()
+                .map(move |(_, a, b)| point_segment_distance(a, b, q))
+        })
         .fold(f64::INFINITY, f64::min)
 }
 
@@ -76,7 +83,11 @@ pub fn eroded(area: &PolygonWithHoles, s: f64) -> Region {
     Region {
         shapes: shapes
             .into_iter()
-            .map(|sh| sh.into_iter().map(|r| r.into_iter().map(|[x, y]| DVec2::new(x, y)).collect()).collect())
+            .map(|sh| {
+                sh.into_iter()
+                    .map(|r| r.into_iter().map(|[x, y]| DVec2::new(x, y)).collect())
+                    .collect()
+            })
             .collect(),
     }
 }
@@ -85,7 +96,11 @@ pub fn eroded(area: &PolygonWithHoles, s: f64) -> Region {
 pub fn perimeter(region: &Region) -> f64 {
     region
         .rings()
-        .map(|r| (0..r.len()).map(|i| (r[(i + 1) % r.len()] - r[i]).length()).sum::<f64>())
+        .map(|r| {
+            (0..r.len())
+                .map(|i| (r[(i + 1) % r.len()] - r[i]).length())
+                .sum::<f64>()
+        })
         .sum()
 }
 
