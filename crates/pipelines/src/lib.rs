@@ -115,7 +115,10 @@ mod tests {
 
     #[test]
     fn every_kind_lists_its_own_pipelines_first_then_the_converted_ones() {
-        assert_eq!(ids_for(LevelKind::FloorPlan), ["convex", "navgraph-nodes", "voxel"]);
+        assert_eq!(
+            ids_for(LevelKind::FloorPlan),
+            ["convex", "navgraph-nodes", "voxel"]
+        );
         assert_eq!(ids_for(LevelKind::Raster), ["navgraph", "convex", "voxel"]);
         assert_eq!(ids_for(LevelKind::Layers), ["layers", "voxel"]);
         assert_eq!(ids_for(LevelKind::Brushes), ["cspace", "voxel"]);
@@ -130,7 +133,10 @@ mod tests {
         let mesh = level_for(&by_id("voxel").unwrap(), &level).unwrap();
         assert_eq!(mesh.kind(), LevelKind::Mesh);
         assert_eq!(mesh.source, level.source);
-        assert!(Arc::ptr_eq(&level_for(&by_id("convex").unwrap(), &level).unwrap(), &level));
+        assert!(Arc::ptr_eq(
+            &level_for(&by_id("convex").unwrap(), &level).unwrap(),
+            &level
+        ));
         let e = convert::raster_to_floor_plan(&level).unwrap_err();
         assert!(e.contains("is not a raster floor plan"), "{e}");
     }
