@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use glam::DVec2;
 use navscope_core::NavMesh;
+use navscope_core::draw::Primitive;
 use navscope_core::geom::world_to_plan;
 use serde::Serialize;
 
@@ -134,6 +135,38 @@ impl Difference {
     }
 }
 
+/// Primitive kind of the area walkable in A only.
+pub const KIND_A_ONLY: &str = "difference/a-only";
+/// Primitive kind of the area walkable in B only.
+pub const KIND_B_ONLY: &str = "difference/b-only";
+/// Primitive kind of the area walkable in both.
+pub const KIND_COMMON: &str = "difference/common";
+
+impl Difference {
+    /// The difference as core's drawable primitives, so a viewer draws it
+    /// like any artifact: filled polygons of kinds [`KIND_COMMON`],
+    /// [`KIND_A_ONLY`] and [`KIND_B_ONLY`] at each band's height, element
+    /// = the band's index in [`Difference::bands`].
+    pub fn primitives(&self) -> Vec<Primitive> {
+        let mut out = Vec::new();
+        for (i, b) in self.bands.iter().enumerate() {
+            for (kind, region) in [
+                (KIND_COMMON, &b.common),
+                (KIND_A_ONLY, &b.a_only),
+                (KIND_B_ONLY, &b.b_only),
+            ] {
+                out.extend(
+                    region
+                        .polygons_at(b.height)
+                        .into_iter()
+                        .map(|s| Primitive::new(kind, i as u32, s)),
+                );
+            }
+        }
+        out
+    }
+}
+
 /// The difference of two footprint sets, band by band.
 pub fn difference_of(
     a: &BTreeMap<i64, Region>,
@@ -200,6 +233,8 @@ mod tests {
         assert!((d.a_only_area() - 2.0).abs() < 1e-9);
         assert!((d.b_only_area() - 2.0).abs() < 1e-9);
         assert!((d.common_area() - 2.0).abs() < 1e-9);
+        let kinds: Vec<String> = d.primitives().into_iter().map(|p| p.kind).collect();
+        assert_eq!(kinds, [KIND_COMMON, KIND_A_ONLY, KIND_B_ONLY]);
         // The same square 3 m up is another band.
         let d = difference(
             &square_mesh(0.0, 2.0, 0.0),

@@ -11,7 +11,8 @@
 //!   total and per-stage time, memory estimate), the A | B | delta rows
 //!   ([`MetricRow`]), the footprint [`Difference`] (A − B, B − A and the
 //!   common part per layer or height band, as polygons with their areas in
-//!   m²) and, if asked, the same path [`Probe`] on both.
+//!   m², and as core's drawable primitives, [`Difference::primitives`])
+//!   and, if asked, the same path [`Probe`] on both.
 //! * [`render`] / [`save_png`]: a top-down picture of the difference
 //!   (A-only, B-only and common in three colours, with a legend and a
 //!   scale bar) drawn by a small software rasteriser, no window.
@@ -49,7 +50,10 @@ mod render;
 mod report;
 
 pub use build::build;
-pub use difference::{BandDifference, Banding, Difference, difference, difference_of, footprints};
+pub use difference::{
+    BandDifference, Banding, Difference, KIND_A_ONLY, KIND_B_ONLY, KIND_COMMON, difference,
+    difference_of, footprints,
+};
 pub use metrics::{BuildMetrics, MetricRow, memory_estimate, metrics_table, polygon_area};
 pub use pair::{PresetPair, SideSettings};
 pub use probe::{Probe, ProbeWaypoint, probe};

@@ -1,10 +1,12 @@
 //! Plan regions (sets of polygons with holes) and their booleans, by
 //! `i_overlay`.
 
-use glam::DVec2;
+use glam::{DVec2, Vec3};
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::float::single::SingleFloatOverlay;
+use navscope_core::draw::Shape;
+use navscope_core::geom::plan_to_world;
 use serde::Serialize;
 
 /// A region of the ground plane in plan coordinates (`(x, -z)`, see
@@ -118,6 +120,27 @@ impl Region {
             == 1
     }
 
+    /// The region as filled polygons at world height `y`, outer rings
+    /// counter-clockwise seen from above and holes the other way (core's
+    /// drawable [`Shape::Polygon`]).
+    pub fn polygons_at(&self, y: f64) -> Vec<Shape> {
+        let world = |r: &Vec<DVec2>, ccw: bool| -> Vec<Vec3> {
+            let mut pts: Vec<Vec3> = r.iter().map(|&p| plan_to_world(p, y).as_vec3()).collect();
+            if (doubled_area(r) > 0.0) != ccw {
+                pts.reverse();
+            }
+            pts
+        };
+        self.shapes
+            .iter()
+            .filter(|s| !s.is_empty())
+            .map(|s| Shape::Polygon {
+                outer: world(&s[0], true),
+                holes: s[1..].iter().map(|h| world(h, false)).collect(),
+            })
+            .collect()
+    }
+
     /// The lower and upper corners of the region's bounding box, if any.
     pub fn bounds(&self) -> Option<(DVec2, DVec2)> {
         let mut pts = self.rings().flatten();
@@ -198,5 +221,15 @@ mod tests {
         assert_eq!(ring.shapes[0].len(), 2, "outer ring and one hole");
         assert!((ring.area() - 15.0).abs() < 1e-9);
         assert!(!ring.contains(DVec2::new(1.5, 1.5)) && ring.contains(DVec2::new(0.5, 1.5)));
+        let polys = ring.polygons_at(2.0);
+        assert_eq!(polys.len(), 1);
+        let Shape::Polygon { outer, holes } = &polys[0] else {
+            panic!("a polygon")
+        };
+        assert_eq!(holes.len(), 1);
+        assert!(outer.iter().all(|p| p.y == 2.0));
+        // Counter-clockwise seen from above: the normal points up.
+        let up = |r: &[Vec3]| (r[1] - r[0]).cross(r[2] - r[0]).y;
+        assert!(up(outer) > 0.0 && up(&holes[0]) < 0.0);
     }
 }
