@@ -40,6 +40,8 @@
 //!     c.difference.a_only_area(), c.difference.b_only_area());
 //! ```
 
+#![warn(missing_docs)]
+
 mod build;
 mod difference;
 mod metrics;
