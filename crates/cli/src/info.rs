@@ -123,9 +123,12 @@ pub fn run(path: &Path, budget: MemoryBudget) -> Result<(), CliError> {
             );
         }
     }
-    let accepting: Vec<&str> = navscope_pipelines::for_kind(level.kind())
+    let accepting: Vec<String> = navscope_pipelines::for_kind(level.kind())
         .iter()
-        .map(|p| p.id)
+        .map(|p| match navscope_pipelines::converts(p.id, level.kind()) {
+            true => format!("{} (converted)", p.id),
+            false => p.id.to_string(),
+        })
         .collect();
     row(
         "pipelines",

@@ -6,6 +6,7 @@
 //! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--budget SIZE] [--out F.json] [--obj F.obj]
 //! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--budget SIZE] [--json]
 //! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--budget SIZE] [--json]
+//! navscope-cli compare LEVEL [--pipeline P] [--set NAME=VALUE]... (--against "NAME=VALUE;..." | --against-pipeline Q | --pair F.ron) [--from X,Y,Z --to X,Y,Z] [--json] [--png F.png]
 //! navscope-cli generate KIND [--seed S] [size options] --out FILE
 //! ```
 //! `--budget` (default 2G) is the memory budget of the loader and of every
@@ -16,6 +17,7 @@
 
 mod bench;
 mod build;
+mod compare;
 mod generate;
 mod info;
 mod path;
@@ -131,6 +133,18 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Build one level twice (two parameter sets or two pipelines) and
+    /// print the metrics A | B | delta, the footprint difference and the
+    /// same path probe on both; `--png` draws the difference from above.
+    Compare {
+        /// Level file.
+        level: PathBuf,
+        /// Side A.
+        #[command(flatten)]
+        opts: BuildOptions,
+        #[command(flatten)]
+        args: compare::CompareArgs,
+    },
     /// Write a large random level (for benchmarks) with a seeded generator.
     Generate {
         #[command(subcommand)]
@@ -168,6 +182,7 @@ fn main() -> ExitCode {
             variants,
             json,
         } => bench::run(&levels, &opts, runs, &variants, json),
+        Command::Compare { level, opts, args } => compare::run(&level, &opts, &args),
         Command::Generate {
             what,
             seed,

@@ -11,6 +11,11 @@
 //!   sidecars or external buffers: there is no folder to look in).
 //! * [`default_level`]: the embedded default floor plan the app opens with.
 //! * [`write`](mod@write): floor plan JSON / RON, brush and layer RON writers.
+//! * [`floor_plan_mesh`], [`layers_mesh`], [`brush_mesh`]: conversions
+//!   to triangle meshes, so the mesh pipeline runs on every level kind
+//!   (see [`extrude`] and [`brushes::to_mesh`]; the raster → floor plan
+//!   conversion uses the `navgraph` pipeline's contour stages and lives in
+//!   `navscope-pipelines`).
 //! * [`generate`]: deterministic generators (floor plans with N obstacles,
 //!   mazes, stars, the 10,000-vertex speed target, brush mazes, stacked
 //!   floors).
@@ -48,6 +53,7 @@
 pub mod brushes;
 mod budget;
 mod error;
+pub mod extrude;
 mod floorplan;
 pub mod generate;
 mod layers;
@@ -66,6 +72,7 @@ use navscope_core::level::{Level, LevelData};
 pub use brushes::to_mesh::{Converted, brush_mesh};
 pub use budget::Budget;
 pub use error::{ErrorKind, LevelError};
+pub use extrude::{DEFAULT_WALL_HEIGHT, floor_plan_mesh, layers_mesh};
 pub use floorplan::{JSON_FORMAT as FLOOR_PLAN_FORMAT, JSON_VERSION as FLOOR_PLAN_VERSION};
 
 use error::Fault;
