@@ -119,7 +119,7 @@ fn sides(level: &Level, opts: &BuildOptions, args: &CompareArgs) -> Result<[Side
 
 /// Builds both sides, compares them and prints the result.
 pub fn run(level_path: &Path, opts: &BuildOptions, args: &CompareArgs) -> Result<(), CliError> {
-    let level = Arc::new(load_level(level_path)?);
+    let level = Arc::new(load_level(level_path, opts.budget())?);
     let [a, b] = sides(&level, opts, args)?;
     if let Some(path) = &args.save_pair {
         PresetPair {

@@ -6,7 +6,7 @@
 //! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--budget SIZE] [--out F.json] [--obj F.obj]
 //! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--budget SIZE] [--json]
 //! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--budget SIZE] [--json]
-//! navscope-cli compare LEVEL [--pipeline P] [--set NAME=VALUE]... (--against "NAME=VALUE;..." | --against-pipeline Q | --pair F.ron) [--from X,Y,Z --to X,Y,Z] [--json] [--png F.png]
+//! navscope-cli compare LEVEL [--pipeline P] [--set NAME=VALUE]... (--against "NAME=VALUE;..." | --against-pipeline Q | --pair F.ron) [--from X,Y,Z --to X,Y,Z] [--budget SIZE] [--json] [--png F.png]
 //! navscope-cli generate KIND [--seed S] [size options] --out FILE
 //! ```
 //! `--budget` (default 2G) is the memory budget of the loader and of every
