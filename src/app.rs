@@ -51,6 +51,7 @@ pub fn add_core(app: &mut App, levels: LevelsPlugin) {
         FilterPlugin,
         HistoryPlugin,
         ToolPlugin,
+        crate::compare::ComparePlugin,
     ));
 }
 
@@ -129,6 +130,7 @@ pub fn windowed(args: &Args) -> App {
         DrawPlugin,
         ProbeDrawPlugin,
         ProbeAnswerPlugin,
+        crate::compare::draw::CompareDrawPlugin,
         PanelsPlugin,
         DialogsPlugin,
         ExportPlugin,

@@ -22,10 +22,12 @@
 //!    restart.
 //! 5. [`view`] — the scene (camera, level, grid) and the retained drawing.
 //! 6. [`probe`] — the path probe: search off the main thread, its drawing.
-//! 7. [`edit`] — parameter commands and presets, undo and redo.
-//! 8. [`interact`] — picking under the cursor, the click tools, marker
+//! 7. [`compare`] — the pinned build B against the build on screen: the
+//!    difference and the metrics off the main thread, its drawing.
+//! 8. [`edit`] — parameter commands and presets, undo and redo.
+//! 9. [`interact`] — picking under the cursor, the click tools, marker
 //!    drags, hover.
-//! 9. [`ui`] — egui panels, menus, dialogs, exports, overlays, readouts,
+//! 10. [`ui`] — egui panels, menus, dialogs, exports, overlays, readouts,
 //!    the state report for end-to-end tests and `--screenshot`.
 //!
 //! [`app`] assembles them: [`app::headless`] the parts that need no
@@ -34,6 +36,7 @@
 pub mod app;
 pub mod build;
 pub mod cli;
+pub mod compare;
 pub mod edit;
 pub mod interact;
 pub mod level;

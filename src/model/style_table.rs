@@ -566,4 +566,18 @@ pub const STYLES: &[(&str, Style)] = &[
         "area-of-interest/dropped",
         style([0.50, 0.55, 0.65, 0.7], Some(0.10), 1.0).dashed(),
     ),
+    // Compare (navscope-compare): where only A (the build on screen) or
+    // only B (the pinned build) is walkable, the colours of its pictures.
+    (
+        "difference/a-only",
+        style([0.87, 0.33, 0.17, 1.0], Some(0.65), 1.5),
+    ),
+    (
+        "difference/b-only",
+        style([0.17, 0.44, 0.87, 1.0], Some(0.65), 1.5),
+    ),
+    (
+        "difference/common",
+        style([0.55, 0.55, 0.55, 0.6], Some(0.15), 1.0),
+    ),
 ];

@@ -45,19 +45,26 @@ pub struct CpuClock {
     /// The last complete frame's CPU time: its main schedule and its
     /// extraction.
     pub last_ms: f32,
+    /// Of which its extraction into the render world.
+    pub last_extract_ms: f32,
     /// How many frames were measured.
     pub frames: u64,
     /// The CPU time of each frame that switched stage or sub-step and of
-    /// the frame after it (which draws what the switch hid or showed).
-    pub switch_ms: Vec<f32>,
+    /// the frame after it (which draws what the switch hid or showed), with
+    /// the part of it spent in extraction.
+    pub switch_ms: Vec<(f32, f32)>,
     /// Readings still to record into `switch_ms`.
     pending_switch: u8,
 }
 
 impl CpuClock {
-    /// The largest CPU time of a frame around a switch (0 before any).
-    pub fn switch_max_ms(&self) -> f32 {
-        self.switch_ms.iter().copied().fold(0.0, f32::max)
+    /// The largest CPU time of a frame around a switch and the part of it
+    /// spent in extraction (zeros before any).
+    pub fn switch_max_ms(&self) -> (f32, f32) {
+        self.switch_ms
+            .iter()
+            .copied()
+            .fold((0.0, 0.0), |a, b| if b.0 > a.0 { b } else { a })
     }
 }
 
@@ -106,10 +113,11 @@ fn start_frame(mut clock: ResMut<CpuClock>) {
     if clock.started.is_some() {
         let extract_ms = clock.extract_ns.swap(0, Ordering::Relaxed) as f32 / 1e6;
         clock.last_ms = clock.main_ms + extract_ms;
+        clock.last_extract_ms = extract_ms;
         clock.frames += 1;
         if clock.pending_switch > 0 {
             clock.pending_switch -= 1;
-            let ms = clock.last_ms;
+            let ms = (clock.last_ms, clock.last_extract_ms);
             // Bounded: the last ten thousand switches.
             if clock.switch_ms.len() == 10_000 {
                 clock.switch_ms.remove(0);

@@ -4,6 +4,7 @@
 //! `--screenshot` automation.
 
 pub mod automation;
+pub mod compare_panel;
 pub mod cpu;
 pub mod dialogs;
 pub mod export;

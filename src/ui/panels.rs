@@ -124,6 +124,7 @@ pub(crate) fn ui(
                     s.roots.iter().flat_map(|g| g.prepared.groups.iter()),
                 );
                 crate::ui::inspector::inspector_panel(ui, &mut s);
+                crate::ui::compare_panel::compare_panel(ui, &mut s);
                 metrics_panel(ui, &mut s);
                 log_panel(ui, &mut s);
             });

@@ -120,7 +120,10 @@ fn write_report(
     gesture: Option<Res<crate::interact::clicks::Gesture>>,
     focus: Res<crate::model::timeline::UiFocus>,
     (history, journal): (Res<History>, Res<Journal>),
-    cpu: Option<Res<crate::ui::cpu::CpuClock>>,
+    (cpu, compare): (
+        Option<Res<crate::ui::cpu::CpuClock>>,
+        Option<Res<crate::compare::Compare>>,
+    ),
 ) {
     file.frame += 1;
     let (width, height, scale) = windows.single().map_or((0.0, 0.0, 1.0), |w| {
@@ -161,8 +164,16 @@ fn write_report(
         "stage": { "current": timeline.current, "count": n, "substep": timeline.substep,
                    "finished": finished, "running": running },
         "build": { "published": build.published, "busy": build.is_busy() },
+        "compare": compare.map(|c| json!({
+            "pinned": c.pinned.is_some(),
+            "show": c.show_difference,
+            "revision": c.revision,
+            "a_only": c.result.as_ref().map(|r| r.difference.a_only_area()),
+            "b_only": c.result.as_ref().map(|r| r.difference.b_only_area()),
+        })),
         "cpu": cpu.map(|c| json!({
-            "switch_max_ms": c.switch_max_ms(),
+            "switch_max_ms": c.switch_max_ms().0,
+            "switch_max_extract_ms": c.switch_max_ms().1,
             "switches": c.switch_ms.len(),
         })),
         "params": params,

@@ -75,6 +75,8 @@ pub struct UiState<'w, 's> {
     pub(crate) report: ResMut<'w, UiReport>,
     pub(crate) roots: Query<'w, 's, &'static StageGeometry>,
     pub(crate) indexes: Query<'w, 's, (&'static StageRoot, &'static ElementIndex)>,
+    pub(crate) compare: ResMut<'w, crate::compare::Compare>,
+    pub(crate) compare_commands: MessageWriter<'w, crate::compare::CompareCommand>,
     pub(crate) level_requests: MessageWriter<'w, LevelRequest>,
     pub(crate) param_commands: MessageWriter<'w, ParamCommand>,
     pub(crate) history_commands: MessageWriter<'w, HistoryCommand>,
