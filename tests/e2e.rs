@@ -998,11 +998,16 @@ fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference
     });
     let r = s.read_report().expect("report");
     let old = r.param("cell_size").and_then(|v| v.as_f64()).expect("cell_size");
+    // Type the new value into the slider's number field, as a person sets
+    // an exact value: click it, select what it holds, type, Enter.
     let slider = settled_widget(&s, "param/cell_size");
-    let (from, to) = (slider.at(0.15, 0.5), slider.at(0.45, 0.5));
-    s.press_at(from);
-    s.move_in_steps(from, to, 8);
-    s.release();
+    s.click(slider.at(0.92, 0.5));
+    s.wait_for("the number field to take the keyboard (`ui_keyboard`)", WAIT, |r| {
+        r.bool("/pointer/ui_keyboard").filter(|k| *k)
+    });
+    s.chord_paced(&["ctrl"], "a");
+    s.type_text("0.25");
+    s.key("Return");
     // A coarser grid moves the boundary both ways: some ground only A
     // reaches, some only B.
     let r = s.wait_for(

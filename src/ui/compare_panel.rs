@@ -24,6 +24,17 @@ fn cells_table(ui: &mut egui::Ui, id: &str, rows: &[Vec<String>]) {
     });
 }
 
+/// A parameter value as a person writes it (floats rounded).
+fn short(v: &navscope_core::ParamValue) -> String {
+    match v {
+        navscope_core::ParamValue::Float(f) => {
+            let t = format!("{f:.4}");
+            t.trim_end_matches('0').trim_end_matches('.').to_string()
+        }
+        other => other.to_string(),
+    }
+}
+
 fn swatch(ui: &mut egui::Ui, kind: &str) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
     ui.painter().rect_filled(rect, 2.0, color32(style_for(kind).color));
@@ -52,7 +63,7 @@ pub(crate) fn compare_panel(ui: &mut egui::Ui, s: &mut UiState) {
                     .params
                     .iter()
                     .filter(|(k, v)| a.get(k) != Some(*v))
-                    .map(|(k, v)| format!("{k} = {v}"))
+                    .map(|(k, v)| format!("{k} = {}", short(v)))
                     .collect(),
                 None => Vec::new(),
             };

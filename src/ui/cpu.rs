@@ -128,15 +128,19 @@ fn start_frame(mut clock: ResMut<CpuClock>) {
     clock.started = Some(thread_cpu_ns());
 }
 
-/// Notes a frame that moved along the timeline while no build runs (a
-/// build moves it as stages publish, which is the publishing frames' cost,
-/// not a switch's): its reading and the next one go into `switch_ms`.
+/// Notes a frame that moved along the timeline while no build runs or
+/// publishes (a build moves it as stages publish, which is the publishing
+/// frames' cost, not a switch's): its reading and the next one go into
+/// `switch_ms`.
 fn watch_switches(
     timeline: Res<crate::model::timeline::Timeline>,
     build: Res<crate::build::Build>,
+    mut published: Local<u64>,
     mut clock: ResMut<CpuClock>,
 ) {
-    if timeline.is_changed() && !timeline.is_added() && !build.is_busy() {
+    let publishing = build.published != *published;
+    *published = build.published;
+    if timeline.is_changed() && !timeline.is_added() && !build.is_busy() && !publishing {
         clock.pending_switch = 2;
     }
 }

@@ -189,6 +189,7 @@ fn write_report(
             "in_scene": pointer.as_ref().is_some_and(|p| p.in_scene),
             "dragging": gesture.as_ref().and_then(|g| g.dragging).map(|m| m.name()),
             "ui_popup": focus.popup,
+            "ui_keyboard": focus.keyboard,
             "ui_using_pointer": focus.using_pointer,
             "floating": focus.floating.iter().map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]).collect::<Vec<_>>(),
         },
