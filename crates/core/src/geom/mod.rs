@@ -7,6 +7,7 @@ mod polygon;
 pub mod polyhedron;
 mod predicates;
 mod solid;
+mod sweep;
 mod validate;
 
 pub use polygon::{Polygon, PolygonWithHoles, interior_angle, ray_crosses_edge, ring_side};
