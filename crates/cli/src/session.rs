@@ -82,6 +82,7 @@ pub fn pipeline_for(level: &Level, requested: Option<&str>) -> Result<Arc<Pipeli
 pub fn param_values(pipeline: &Pipeline, opts: &BuildOptions) -> Result<ParamValues, CliError> {
     let mut values = match &opts.preset {
         Some(p) => {
+            navscope_levels::check_regular_file(p).map_err(|e| CliError::Failed(e.to_string()))?;
             let text = std::fs::read_to_string(p)
                 .map_err(|e| CliError::Failed(format!("{}: {e}", p.display())))?;
             ParamValues::from_ron(&pipeline.params, &text)
@@ -148,6 +149,10 @@ pub fn check_run(r: &Runner) -> Result<(), CliError> {
 /// from the first kilobytes only).
 pub fn looks_like_navmesh(path: &Path) -> bool {
     use std::io::Read;
+    // A FIFO or device is not opened here; loading it reports why.
+    if navscope_levels::check_regular_file(path).is_err() {
+        return false;
+    }
     let mut head = [0u8; 4096];
     let n = std::fs::File::open(path)
         .and_then(|mut f| f.read(&mut head))
@@ -158,6 +163,7 @@ pub fn looks_like_navmesh(path: &Path) -> bool {
 /// Reads a NavMesh JSON document; errors name the file.
 pub fn load_navmesh(path: &Path) -> Result<navscope_core::NavMesh, CliError> {
     let fail = |m: String| CliError::Failed(format!("{}: {m}", path.display()));
+    navscope_levels::check_regular_file(path).map_err(|e| CliError::Failed(e.to_string()))?;
     let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
     navscope_core::NavMesh::from_json(&text).map_err(|e| fail(e.to_string()))
 }

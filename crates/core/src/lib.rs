@@ -13,6 +13,7 @@
 //! * [`heap`]: [`heap::MinCost`], the smallest-cost-first `BinaryHeap` entry
 //!   the Dijkstra-style searches share.
 //! * [`stage`]: stages, pipelines and the caching [`stage::Runner`].
+//! * [`num`]: numbers as error messages print them ([`num::short`]).
 //! * [`navmesh`]: the common `NavMesh` every pipeline ends in, with its JSON
 //!   contract and OBJ export.
 //!
@@ -30,6 +31,7 @@ pub mod geom;
 pub mod heap;
 pub mod level;
 pub mod navmesh;
+pub mod num;
 pub mod params;
 pub mod stage;
 

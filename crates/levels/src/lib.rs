@@ -45,6 +45,7 @@
 //! boundary counts as in). Brushes must be bounded convex solids with
 //! volume. What each loader checks is listed in its module docs.
 
+mod bounds;
 pub mod brushes;
 mod budget;
 mod error;
@@ -64,6 +65,7 @@ use std::path::Path;
 use navscope_core::level::{Level, LevelData};
 
 pub use brushes::to_mesh::{Converted, brush_mesh};
+pub use bounds::MAX_COORD;
 pub use budget::Budget;
 pub use error::{ErrorKind, LevelError};
 pub use floorplan::{JSON_FORMAT as FLOOR_PLAN_FORMAT, JSON_VERSION as FLOOR_PLAN_VERSION};
@@ -261,9 +263,59 @@ fn load_sidecar_image(
     })
 }
 
-/// Reads at most `cap` bytes, refusing larger files.
+/// Checks that `path` names a regular file (following symbolic links)
+/// before anything opens it: opening a FIFO blocks until a writer comes,
+/// and reading a device or a directory makes no sense. The error prints
+/// as `PATH: is a FIFO, not a regular file`.
+pub fn check_regular_file(path: &Path) -> Result<(), LevelError> {
+    regular_file(path).map_err(|f| f.in_file(&path.display().to_string()))
+}
+
+/// [`check_regular_file`] without the file name.
+fn regular_file(path: &Path) -> Result<(), Fault> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Fault::new(ErrorKind::Io, "", format!("cannot read: {e}")))?;
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    let what = if kind.is_dir() {
+        "a directory"
+    } else {
+        special_file_kind(&kind)
+    };
+    Err(Fault::new(
+        ErrorKind::Io,
+        "",
+        format!("is {what}, not a regular file"),
+    ))
+}
+
+/// What kind of special file `kind` is (FIFO, socket, device).
+#[cfg(unix)]
+fn special_file_kind(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "a device"
+    } else {
+        "a special file"
+    }
+}
+
+/// What kind of special file `kind` is.
+#[cfg(not(unix))]
+fn special_file_kind(_kind: &std::fs::FileType) -> &'static str {
+    "a special file"
+}
+
+/// Reads at most `cap` bytes of a regular file, refusing larger files.
 fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, Fault> {
     let io = |e: std::io::Error| Fault::new(ErrorKind::Io, "", format!("cannot read: {e}"));
+    regular_file(path)?;
     let file = std::fs::File::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
     Budget::check("", "bytes", len, cap)?;
@@ -440,6 +492,30 @@ mod tests {
                 .starts_with("/nonexistent/level.json: cannot read"),
             "{e}"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn special_files_are_refused_before_opening() {
+        let dir = std::env::temp_dir().join(format!("navscope-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("level.json");
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            // Opening would block forever with no writer: the check must
+            // come first.
+            let e = load(&fifo).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::Io);
+            assert_eq!(e.problem(), "is a FIFO (named pipe), not a regular file");
+        } else {
+            panic!("mkfifo is not available to make the test FIFO");
+        }
+        let e = load(&dir).unwrap_err();
+        assert_eq!(e.problem(), "is a directory, not a regular file");
+        let e = load(Path::new("/dev/null")).unwrap_err();
+        assert_eq!(e.to_string(), "/dev/null: is a device, not a regular file");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

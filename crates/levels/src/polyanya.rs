@@ -24,6 +24,7 @@ use navscope_core::geom::plan_from_xz;
 use navscope_core::level::FloorPlan;
 
 use crate::budget::Budget;
+use crate::text::clip;
 use crate::error::Fault;
 use crate::rings::{build_area, ring_name};
 
@@ -112,15 +113,6 @@ impl<'a> Tokens<'a> {
             ));
         }
         Ok(v)
-    }
-}
-
-/// At most 20 characters of a token, for messages.
-fn clip(t: &str) -> String {
-    if t.chars().count() > 20 {
-        format!("{}...", t.chars().take(20).collect::<String>())
-    } else {
-        t.to_string()
     }
 }
 

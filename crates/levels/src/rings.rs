@@ -16,11 +16,14 @@ use navscope_core::geom::{
     validate_polygon_with_holes,
 };
 
+use navscope_core::num::short;
+
+use crate::bounds::beyond;
 use crate::error::Fault;
 
 /// `(x, z)` text for a plan point, as files write it.
 pub(crate) fn fmt_xz(p: DVec2) -> String {
-    format!("({}, {})", p.x, -p.y)
+    format!("({}, {})", short(p.x), short(-p.y))
 }
 
 /// A ring after cleaning, with the file index of every kept vertex.
@@ -89,6 +92,13 @@ pub(crate) fn build_area(
                 name(*ring),
                 format!("vertex {i}: coordinate is not a finite number"),
             ));
+        }
+        if let Some((i, problem)) = pts
+            .iter()
+            .enumerate()
+            .find_map(|(i, p)| beyond("coordinate", [p.x, p.y]).map(|e| (i, e)))
+        {
+            return Err(Fault::geometry(name(*ring), format!("vertex {i}: {problem}")));
         }
         let c = clean(pts);
         if c.points.len() < 3 {

@@ -180,5 +180,10 @@ fn degenerate_floor_plans() {
         "t.json: hole 0 and hole 1: touch or cross at (3, 3)"
     );
     let huge = br#"{"format": "navscope-floorplan", "version": 1, "outer": [[-1e150, -1e150], [1e150, -1e150], [1e150, 1e150], [-1e150, 1e150]], "holes": [[[0, 0], [1, 0], [0, 1]]]}"#;
-    assert!(load_bytes("h.json", huge).is_ok());
+    // Coordinates are bounded (±100 km): the refusal names the vertex and
+    // the bound, with the number short.
+    assert_eq!(
+        load_bytes("h.json", huge).unwrap_err().to_string(),
+        "h.json: outer: vertex 0: coordinate -1.0e150 is beyond the largest allowed, ±100000 m"
+    );
 }

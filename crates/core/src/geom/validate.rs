@@ -15,6 +15,8 @@ use std::fmt;
 use glam::DVec2;
 use thiserror::Error;
 
+use crate::num::short;
+
 use super::polygon::{Polygon, PolygonWithHoles};
 use super::sweep::sweep;
 
@@ -38,7 +40,7 @@ impl fmt::Display for Ring {
 
 fn pt(p: &DVec2) -> String {
     // Points are reported in file coordinates [x, z].
-    format!("({}, {})", p.x, -p.y)
+    format!("({}, {})", short(p.x), short(-p.y))
 }
 
 /// What is wrong with a polygon with holes. Points are given as file

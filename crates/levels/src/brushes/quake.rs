@@ -27,6 +27,9 @@ use navscope_core::level::{Brush, BrushLevel, Entity, SkippedBrush};
 
 use super::check_brush;
 use super::semantics::{FaceInfo, Rules, classify};
+use navscope_core::num::short;
+
+use crate::bounds::beyond;
 use crate::budget::Budget;
 use crate::error::Fault;
 
@@ -121,6 +124,12 @@ fn read_brush(
         if !(p0.is_finite() && p1.is_finite() && p2.is_finite()) {
             return Err(format!("face {fi} has a number that is not finite"));
         }
+        if let Some(problem) = beyond("coordinate", [p0, p1, p2].iter().flat_map(|p| p.to_array())) {
+            return Err(format!(
+                "face {fi}: {problem} (map units times the scale {})",
+                short(scale)
+            ));
+        }
         let plane = Plane::from_normal_point((p0 - p1).cross(p2 - p1), p1)
             .filter(|p| p.normal.is_finite() && p.d.is_finite())
             .ok_or_else(|| format!("face {fi}: its three points are collinear"))?;
@@ -205,7 +214,17 @@ pub(crate) fn parse_with(text: &str, budget: &Budget, rules: &Rules) -> Result<B
                             .collect();
                         match nums[..] {
                             [x, y, z] if x.is_finite() && y.is_finite() && z.is_finite() => {
-                                e.origin = Some(convert([x, y, z], scale))
+                                let o = convert([x, y, z], scale);
+                                if let Some(problem) = beyond("coordinate", o.to_array()) {
+                                    return Err(Fault::geometry(
+                                        format!("entity {ei}"),
+                                        format!(
+                                            "origin: {problem} (map units times the scale {})",
+                                            short(scale)
+                                        ),
+                                    ));
+                                }
+                                e.origin = Some(o)
                             }
                             _ => {
                                 return Err(Fault::syntax(
