@@ -133,15 +133,24 @@ pub fn converted(pipeline: &Pipeline, level: &Arc<Level>) -> Result<Arc<Level>, 
 }
 
 /// Turns the first stage failure of a finished run into a one-line error
-/// naming the level and the stage.
+/// `LEVEL: stage 'ID': PROBLEM`, the level named once.
 pub fn check_run(r: &Runner) -> Result<(), CliError> {
     match r.first_error() {
         None => Ok(()),
-        Some((i, e)) => Err(CliError::Failed(format!(
-            "{}: stage '{}' failed: {e}",
-            r.level().source,
-            r.pipeline().stages[i].info.id
-        ))),
+        Some((i, e)) => {
+            // Pipelines name the level in their messages already.
+            let source = &r.level().source;
+            let text = e.to_string();
+            let problem = text
+                .strip_prefix(source.as_str())
+                .and_then(|t| t.strip_prefix(": "))
+                .unwrap_or(&text);
+            Err(CliError::Failed(format!(
+                "{source}: stage '{}': {}",
+                r.pipeline().stages[i].info.id,
+                problem.split_whitespace().collect::<Vec<_>>().join(" ")
+            )))
+        }
     }
 }
 

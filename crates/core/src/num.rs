@@ -14,7 +14,11 @@ pub fn short(v: f64) -> String {
     }
     let plain = v.to_string();
     let magnitude = v.abs();
-    if v == 0.0 || ((1e-4..1e9).contains(&magnitude) && plain.len() <= 12) {
+    if v == 0.0 {
+        // -0 reads as 0 to a person.
+        return "0".to_string();
+    }
+    if ((1e-4..1e9).contains(&magnitude) && plain.len() <= 12) {
         return plain;
     }
     if (1e-4..1e9).contains(&magnitude) {
@@ -42,6 +46,7 @@ mod tests {
         assert_eq!(short(0.125), "0.125");
         assert_eq!(short(100000.0), "100000");
         assert_eq!(short(0.0), "0");
+        assert_eq!(short(-0.0), "0");
         assert_eq!(short(0.1 + 0.2), "0.3");
     }
 

@@ -37,9 +37,11 @@
 //!
 //! ## Validation choices
 //!
-//! Repeated vertices and vertices exactly collinear with their neighbours
-//! (exact `orient` test, so zero-width spikes too) are dropped before the
-//! rings are validated with core's `validate_polygon_with_holes`; error
+//! Repeated vertices and vertices collinear with their neighbours (exact
+//! `orient` test, so zero-width spikes too, or within 1e-10 of the
+//! neighbours' distance of their line: a vertex 1e-13 m off a wall) are
+//! dropped before the rings are validated with core's
+//! `validate_polygon_with_holes` (one plane sweep, O(n log n)); error
 //! messages still count vertices and edges as the file has them. Nodes,
 //! blocker centres and connection ends must lie in the free space (on the
 //! boundary counts as in). Brushes must be bounded convex solids with
