@@ -1,4 +1,5 @@
-//! Numbers as messages print them: short, whatever their size.
+//! Numbers (and tokens) as messages print them: short, whatever their
+//! size.
 //!
 //! A coordinate of 1e140 printed with `{}` is 141 digits long; in an error
 //! line it should read `1.0e140`. [`short`] keeps ordinary values as they
@@ -18,7 +19,7 @@ pub fn short(v: f64) -> String {
         // -0 reads as 0 to a person.
         return "0".to_string();
     }
-    if ((1e-4..1e9).contains(&magnitude) && plain.len() <= 12) {
+    if (1e-4..1e9).contains(&magnitude) && plain.len() <= 12 {
         return plain;
     }
     if (1e-4..1e9).contains(&magnitude) {
@@ -35,9 +36,26 @@ pub fn short(v: f64) -> String {
     format!("{mantissa}e{exponent}")
 }
 
+/// At most 20 characters of a token taken from a file or a command line,
+/// with `...` when cut: a 600-digit number must not make a 600-character
+/// message.
+pub fn clip(token: &str) -> String {
+    if token.chars().count() > 20 {
+        format!("{}...", token.chars().take(20).collect::<String>())
+    } else {
+        token.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::short;
+    use super::{clip, short};
+
+    #[test]
+    fn long_tokens_are_cut() {
+        assert_eq!(clip("abc"), "abc");
+        assert_eq!(clip(&"9".repeat(600)), format!("{}...", "9".repeat(20)));
+    }
 
     #[test]
     fn ordinary_values_stay_as_they_are() {

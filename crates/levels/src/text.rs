@@ -23,15 +23,7 @@ pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, Fault> {
     })
 }
 
-/// At most 20 characters of a token, for messages (a 600-digit number
-/// in a file must not make a 600-character message).
-pub(crate) fn clip(t: &str) -> String {
-    if t.chars().count() > 20 {
-        format!("{}...", t.chars().take(20).collect::<String>())
-    } else {
-        t.to_string()
-    }
-}
+pub(crate) use navscope_core::num::clip;
 
 /// Parses RON into `T`, with implicit `Some` so optional fields are written
 /// plainly.
