@@ -42,7 +42,10 @@ fn run_in(dir: &Path, args: &[&str]) -> Run {
     let (out, err) = (dir.join(".stdout"), dir.join(".stderr"));
     let mut child = Command::new("sh")
         .arg("-c")
-        .arg(format!("ulimit -v {}; exec \"$0\" \"$@\"", CEILING_MB * 1024))
+        .arg(format!(
+            "ulimit -v {}; exec \"$0\" \"$@\"",
+            CEILING_MB * 1024
+        ))
         .arg(BIN)
         .args(args)
         .current_dir(dir)
@@ -76,11 +79,22 @@ fn run_in(dir: &Path, args: &[&str]) -> Run {
 fn assert_refused(r: &Run, code: i32, prefix: &str, needle: &str) {
     let line = r.stderr.strip_suffix('\n').unwrap_or(&r.stderr);
     assert_eq!(r.code, code, "exit status; stderr: {}", r.stderr);
-    assert!(!line.is_empty() && !line.contains('\n'), "one line: {:?}", r.stderr);
+    assert!(
+        !line.is_empty() && !line.contains('\n'),
+        "one line: {:?}",
+        r.stderr
+    );
     assert!(line.starts_with(prefix), "starts with {prefix:?}: {line}");
-    assert_eq!(line.matches(prefix).count(), 1, "names the file once: {line}");
+    assert_eq!(
+        line.matches(prefix).count(),
+        1,
+        "names the file once: {line}"
+    );
     assert!(line.contains(needle), "says {needle:?}: {line}");
-    assert!(!line.contains('{') && !line.contains("Error("), "no debug text: {line}");
+    assert!(
+        !line.contains('{') && !line.contains("Error("),
+        "no debug text: {line}"
+    );
     assert!(
         !line
             .split(|c: char| !c.is_ascii_digit())
@@ -103,9 +117,18 @@ fn large_generated_plans_validate_within_the_ceiling() {
     // The shapes that were quadratic: many holes (ring_side per hole), a
     // maze of wall islands, a star whose edges all overlap in their boxes.
     for (args, file) in [
-        (&["generate", "big-floor-plan", "--vertices", "200000"][..], "big.json"),
-        (&["generate", "maze", "--width", "300", "--height", "300"][..], "maze.json"),
-        (&["generate", "star", "--vertices", "100000"][..], "star.json"),
+        (
+            &["generate", "big-floor-plan", "--vertices", "200000"][..],
+            "big.json",
+        ),
+        (
+            &["generate", "maze", "--width", "300", "--height", "300"][..],
+            "maze.json",
+        ),
+        (
+            &["generate", "star", "--vertices", "100000"][..],
+            "star.json",
+        ),
     ] {
         let mut a = args.to_vec();
         a.extend(["--out", file]);
@@ -121,7 +144,10 @@ fn large_generated_plans_validate_within_the_ceiling() {
 fn files_that_are_not_regular_files_are_refused_at_once() {
     let dir = scratch("special");
     let made = Command::new("mkfifo").arg(dir.join("pipe.json")).status();
-    assert!(made.is_ok_and(|s| s.success()), "mkfifo is needed for this test");
+    assert!(
+        made.is_ok_and(|s| s.success()),
+        "mkfifo is needed for this test"
+    );
     // With no writer, opening the FIFO would block for ever.
     for args in [
         &["info", "pipe.json"][..],
@@ -129,7 +155,12 @@ fn files_that_are_not_regular_files_are_refused_at_once() {
         &["path", "pipe.json", "--from", "0,0,0", "--to", "1,0,1"][..],
     ] {
         let r = run_in(&dir, args);
-        assert_refused(&r, 1, "pipe.json: ", "is a FIFO (named pipe), not a regular file");
+        assert_refused(
+            &r,
+            1,
+            "pipe.json: ",
+            "is a FIFO (named pipe), not a regular file",
+        );
     }
     // A device that never ends, and a directory.
     let r = run_in(&dir, &["info", "/dev/zero"]);
@@ -138,9 +169,22 @@ fn files_that_are_not_regular_files_are_refused_at_once() {
     let r = run_in(&dir, &["build", "level.json"]);
     assert_refused(&r, 1, "level.json: ", "is a directory, not a regular file");
     // A preset that is a FIFO is refused the same way.
-    std::fs::write(dir.join("plan.json"), plan_json(&[[0., 0.], [4., 0.], [4., 4.], [0., 4.]]))
-        .unwrap();
-    let r = run_in(&dir, &["build", "plan.json", "--pipeline", "convex", "--preset", "pipe.json"]);
+    std::fs::write(
+        dir.join("plan.json"),
+        plan_json(&[[0., 0.], [4., 0.], [4., 4.], [0., 4.]]),
+    )
+    .unwrap();
+    let r = run_in(
+        &dir,
+        &[
+            "build",
+            "plan.json",
+            "--pipeline",
+            "convex",
+            "--preset",
+            "pipe.json",
+        ],
+    );
     assert_refused(&r, 1, "pipe.json: ", "not a regular file");
 }
 
@@ -148,8 +192,22 @@ fn files_that_are_not_regular_files_are_refused_at_once() {
 fn coordinates_beyond_the_bound_are_refused_with_the_bound() {
     let dir = scratch("bound");
     let s = 1e140;
-    std::fs::write(dir.join("huge.json"), plan_json(&[[0., 0.], [s, 0.], [s, s], [0., s]])).unwrap();
-    let r = run_in(&dir, &["build", "huge.json", "--pipeline", "convex", "--out", "mesh.json"]);
+    std::fs::write(
+        dir.join("huge.json"),
+        plan_json(&[[0., 0.], [s, 0.], [s, s], [0., s]]),
+    )
+    .unwrap();
+    let r = run_in(
+        &dir,
+        &[
+            "build",
+            "huge.json",
+            "--pipeline",
+            "convex",
+            "--out",
+            "mesh.json",
+        ],
+    );
     assert_refused(
         &r,
         1,
@@ -159,8 +217,22 @@ fn coordinates_beyond_the_bound_are_refused_with_the_bound() {
     assert!(!dir.join("mesh.json").exists(), "no NavMesh is written");
     // Just inside the bound loads and builds a NavMesh without null.
     let s = 1e5;
-    std::fs::write(dir.join("edge.json"), plan_json(&[[0., 0.], [s, 0.], [s, s], [0., s]])).unwrap();
-    let r = run_in(&dir, &["build", "edge.json", "--pipeline", "convex", "--out", "mesh.json"]);
+    std::fs::write(
+        dir.join("edge.json"),
+        plan_json(&[[0., 0.], [s, 0.], [s, s], [0., s]]),
+    )
+    .unwrap();
+    let r = run_in(
+        &dir,
+        &[
+            "build",
+            "edge.json",
+            "--pipeline",
+            "convex",
+            "--out",
+            "mesh.json",
+        ],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let mesh: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("mesh.json")).unwrap()).unwrap();
@@ -170,7 +242,10 @@ fn coordinates_beyond_the_bound_are_refused_with_the_bound() {
         let corners = n["polygon"].as_array().into_iter().flatten();
         for p in std::iter::once(&n["position"]).chain(corners) {
             assert!(
-                p.as_array().unwrap().iter().all(|c| c.as_f64().is_some_and(f64::is_finite)),
+                p.as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|c| c.as_f64().is_some_and(f64::is_finite)),
                 "a coordinate that is not a number: {n}"
             );
         }
@@ -180,7 +255,11 @@ fn coordinates_beyond_the_bound_are_refused_with_the_bound() {
 #[test]
 fn obj_numbers_and_faces_out_of_range_are_named() {
     let dir = scratch("obj");
-    std::fs::write(dir.join("f32.obj"), "v 0 0 0\nv 1e39 0 0\nv 0 0 1\nf 1 2 3\n").unwrap();
+    std::fs::write(
+        dir.join("f32.obj"),
+        "v 0 0 0\nv 1e39 0 0\nv 0 0 1\nf 1 2 3\n",
+    )
+    .unwrap();
     let r = run_in(&dir, &["info", "f32.obj"]);
     assert_refused(
         &r,
@@ -188,9 +267,18 @@ fn obj_numbers_and_faces_out_of_range_are_named() {
         "f32.obj: ",
         "line 2: vertex 2: 1.0e39 overflows a 32-bit float (OBJ coordinates are read as f32, largest 3.4e38)",
     );
-    std::fs::write(dir.join("far.obj"), "v 0 0 0\nv 2e5 0 0\nv 0 0 1\nf 1 2 3\n").unwrap();
+    std::fs::write(
+        dir.join("far.obj"),
+        "v 0 0 0\nv 2e5 0 0\nv 0 0 1\nf 1 2 3\n",
+    )
+    .unwrap();
     let r = run_in(&dir, &["build", "far.obj", "--pipeline", "voxel"]);
-    assert_refused(&r, 1, "far.obj: ", "coordinate 200000 is beyond the largest allowed, ±100000 m");
+    assert_refused(
+        &r,
+        1,
+        "far.obj: ",
+        "coordinate 200000 is beyond the largest allowed, ±100000 m",
+    );
     // One face of 200,000 corners on a circle: refused with the limit.
     let n = 200_000;
     let mut obj = String::with_capacity(n * 40);
@@ -222,7 +310,8 @@ fn a_map_scale_that_puts_it_out_of_range_is_named() {
                 ( 64 64 16 ) ( 64 65 16 ) ( 65 64 16 ) a 0 0 0 1 1\n\
                 ( 64 64 16 ) ( 65 64 16 ) ( 64 64 17 ) a 0 0 0 1 1\n\
                 ( 64 64 16 ) ( 64 64 17 ) ( 64 65 16 ) a 0 0 0 1 1\n";
-    let map = format!("// navscope: scale=1e300\n{{\n\"classname\" \"worldspawn\"\n{{\n{cube}}}\n}}\n");
+    let map =
+        format!("// navscope: scale=1e300\n{{\n\"classname\" \"worldspawn\"\n{{\n{cube}}}\n}}\n");
     std::fs::write(dir.join("far.map"), map).unwrap();
     let r = run_in(&dir, &["build", "far.map", "--pipeline", "cspace"]);
     assert_refused(
@@ -238,7 +327,14 @@ fn generators_refuse_what_the_loaders_refuse() {
     let dir = scratch("generate");
     let r = run_in(
         &dir,
-        &["generate", "stacked-floors", "--floors", "1000000", "--out", "tower.ron"],
+        &[
+            "generate",
+            "stacked-floors",
+            "--floors",
+            "1000000",
+            "--out",
+            "tower.ron",
+        ],
     );
     assert_refused(
         &r,
@@ -248,7 +344,17 @@ fn generators_refuse_what_the_loaders_refuse() {
     );
     assert!(!dir.join("tower.ron").exists(), "nothing written");
     // At the limit the file is written and loads.
-    let r = run_in(&dir, &["generate", "stacked-floors", "--floors", "2000", "--out", "tall.ron"]);
+    let r = run_in(
+        &dir,
+        &[
+            "generate",
+            "stacked-floors",
+            "--floors",
+            "2000",
+            "--out",
+            "tall.ron",
+        ],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let r = run_in(&dir, &["info", "tall.ron"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -257,15 +363,37 @@ fn generators_refuse_what_the_loaders_refuse() {
 #[test]
 fn every_argument_error_is_one_line_with_status_2() {
     let dir = scratch("args");
-    std::fs::write(dir.join("plan.json"), plan_json(&[[0., 0.], [4., 0.], [4., 4.], [0., 4.]]))
-        .unwrap();
+    std::fs::write(
+        dir.join("plan.json"),
+        plan_json(&[[0., 0.], [4., 0.], [4., 4.], [0., 4.]]),
+    )
+    .unwrap();
     let cases: &[(&[&str], &str)] = &[
-        (&["path", "plan.json", "--from", "1,2", "--to", "1,0,1"], "--from"),
-        (&["path", "plan.json", "--from", "1,0,1", "--to", "x,y,z"], "--to"),
+        (
+            &["path", "plan.json", "--from", "1,2", "--to", "1,0,1"],
+            "--from",
+        ),
+        (
+            &["path", "plan.json", "--from", "1,0,1", "--to", "x,y,z"],
+            "--to",
+        ),
         (&["path", "plan.json", "--from", "1,0,1"], "--to"),
         (&["build", "plan.json", "--set", "tau"], "is not NAME=VALUE"),
-        (&["build", "plan.json", "--pipeline", "convex", "--set", "tau=1e300"], "1.0e300"),
-        (&["build", "plan.json", "--pipeline", "nope"], "unknown pipeline"),
+        (
+            &[
+                "build",
+                "plan.json",
+                "--pipeline",
+                "convex",
+                "--set",
+                "tau=1e300",
+            ],
+            "1.0e300",
+        ),
+        (
+            &["build", "plan.json", "--pipeline", "nope"],
+            "unknown pipeline",
+        ),
         (&["bench", "plan.json", "--runs", "0"], "--runs"),
         (&["build", "plan.json", "--bogus"], "--bogus"),
         (&["frobnicate"], "frobnicate"),

@@ -25,7 +25,10 @@ pub fn short(v: f64) -> String {
     if (1e-4..1e9).contains(&magnitude) {
         // Ordinary size, long fraction: six decimals are plenty.
         let fixed = format!("{v:.6}");
-        return fixed.trim_end_matches('0').trim_end_matches('.').to_string();
+        return fixed
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string();
     }
     let sci = format!("{v:.2e}");
     let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));

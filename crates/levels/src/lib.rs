@@ -66,8 +66,8 @@ use std::path::Path;
 
 use navscope_core::level::{Level, LevelData};
 
-pub use brushes::to_mesh::{Converted, brush_mesh};
 pub use bounds::MAX_COORD;
+pub use brushes::to_mesh::{Converted, brush_mesh};
 pub use budget::Budget;
 pub use error::{ErrorKind, LevelError};
 pub use floorplan::{JSON_FORMAT as FLOOR_PLAN_FORMAT, JSON_VERSION as FLOOR_PLAN_VERSION};

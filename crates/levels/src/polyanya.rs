@@ -24,9 +24,9 @@ use navscope_core::geom::plan_from_xz;
 use navscope_core::level::FloorPlan;
 
 use crate::budget::Budget;
-use crate::text::clip;
 use crate::error::Fault;
 use crate::rings::{build_area, ring_name};
+use crate::text::clip;
 
 /// Whitespace-separated tokens with their line numbers.
 struct Tokens<'a> {

@@ -111,7 +111,10 @@ pub(crate) fn build_area(
             .enumerate()
             .find_map(|(i, p)| beyond("coordinate", [p.x, p.y]).map(|e| (i, e)))
         {
-            return Err(Fault::geometry(name(*ring), format!("vertex {i}: {problem}")));
+            return Err(Fault::geometry(
+                name(*ring),
+                format!("vertex {i}: {problem}"),
+            ));
         }
         let c = clean(pts);
         if c.points.len() < 3 {
@@ -249,11 +252,23 @@ mod tests {
     fn vertices_a_hair_off_a_wall_are_dropped() {
         // 1e-13 m off a 10 m wall, either side: gone. 1 mm off: kept.
         for off in [1e-13, -1e-13, 3e-12] {
-            let c = clean(&pts(&[(0., 0.), (10., 0.), (10., 10.), (5., 10. + off), (0., 10.)]));
+            let c = clean(&pts(&[
+                (0., 0.),
+                (10., 0.),
+                (10., 10.),
+                (5., 10. + off),
+                (0., 10.),
+            ]));
             assert_eq!(c.points.len(), 4, "{off}");
             assert_eq!(c.file_index, vec![0, 1, 2, 4]);
         }
-        let c = clean(&pts(&[(0., 0.), (10., 0.), (10., 10.), (5., 10.001), (0., 10.)]));
+        let c = clean(&pts(&[
+            (0., 0.),
+            (10., 0.),
+            (10., 10.),
+            (5., 10.001),
+            (0., 10.),
+        ]));
         assert_eq!(c.points.len(), 5);
     }
 

@@ -62,8 +62,10 @@ fn samples() -> &'static [(String, Vec<u8>)] {
                 arena.display()
             ),
         }
-        let kinds: std::collections::BTreeSet<&str> =
-            all.iter().filter_map(|(n, _)| n.rsplit('.').next()).collect();
+        let kinds: std::collections::BTreeSet<&str> = all
+            .iter()
+            .filter_map(|(n, _)| n.rsplit('.').next())
+            .collect();
         for ext in ["json", "ron", "png", "obj", "gltf", "map", "mesh"] {
             assert!(kinds.contains(ext), "no .{ext} sample to mutate");
         }

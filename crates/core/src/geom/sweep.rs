@@ -291,7 +291,11 @@ impl Treap {
     /// Inserts `id`; `cmp(t)` says where `id` goes against `t` already in
     /// the set (`Less`: before it). An error from `cmp` stops the insertion
     /// and is returned.
-    fn insert<E>(&mut self, id: usize, mut cmp: impl FnMut(usize) -> Result<Ordering, E>) -> Result<(), E> {
+    fn insert<E>(
+        &mut self,
+        id: usize,
+        mut cmp: impl FnMut(usize) -> Result<Ordering, E>,
+    ) -> Result<(), E> {
         let x = id as u32;
         let (mut parent, mut go_left) = (NIL, false);
         let mut cur = self.root;

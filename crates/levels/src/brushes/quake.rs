@@ -124,7 +124,8 @@ fn read_brush(
         if !(p0.is_finite() && p1.is_finite() && p2.is_finite()) {
             return Err(format!("face {fi} has a number that is not finite"));
         }
-        if let Some(problem) = beyond("coordinate", [p0, p1, p2].iter().flat_map(|p| p.to_array())) {
+        if let Some(problem) = beyond("coordinate", [p0, p1, p2].iter().flat_map(|p| p.to_array()))
+        {
             return Err(format!(
                 "face {fi}: {problem} (map units times the scale {})",
                 short(scale)

@@ -10,7 +10,9 @@
 use crate::budget::Budget;
 use crate::write;
 
-use super::{big_floor_plan, brush_maze, floor_plan, rectilinear_maze, stacked_floors, star_polygon};
+use super::{
+    big_floor_plan, brush_maze, floor_plan, rectilinear_maze, stacked_floors, star_polygon,
+};
 
 /// One generator and its size parameters (see the generator functions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,7 +125,9 @@ impl Request {
     pub fn text(&self, seed: u64, budget: &Budget) -> Result<String, String> {
         self.check(budget)?;
         let text = match *self {
-            Request::FloorPlan { obstacles } => write::floor_plan_json(&floor_plan(seed, obstacles)),
+            Request::FloorPlan { obstacles } => {
+                write::floor_plan_json(&floor_plan(seed, obstacles))
+            }
             Request::BigFloorPlan { vertices } => {
                 write::floor_plan_json(&big_floor_plan(seed, vertices))
             }
@@ -152,14 +156,25 @@ mod tests {
         for r in [
             Request::FloorPlan { obstacles: 50 },
             Request::BigFloorPlan { vertices: 3000 },
-            Request::Maze { width: 12, height: 9 },
+            Request::Maze {
+                width: 12,
+                height: 9,
+            },
             Request::Star { vertices: 500 },
-            Request::BrushMaze { width: 7, height: 5 },
+            Request::BrushMaze {
+                width: 7,
+                height: 5,
+            },
             Request::StackedFloors { floors: 6 },
         ] {
             let e = r.estimate();
             let text = r.text(3, &b).unwrap();
-            assert!(text.len() as u64 <= e.bytes, "{r:?}: {} > {}", text.len(), e.bytes);
+            assert!(
+                text.len() as u64 <= e.bytes,
+                "{r:?}: {} > {}",
+                text.len(),
+                e.bytes
+            );
             let level = crate::load_bytes(
                 if matches!(r, Request::BrushMaze { .. } | Request::StackedFloors { .. }) {
                     "g.ron"
@@ -188,14 +203,26 @@ mod tests {
     #[test]
     fn over_budget_requests_are_refused_before_generating() {
         let b = Budget::default();
-        let e = Request::StackedFloors { floors: 1_000_000 }.check(&b).unwrap_err();
+        let e = Request::StackedFloors { floors: 1_000_000 }
+            .check(&b)
+            .unwrap_err();
         assert_eq!(
             e,
             "this level would have up to 1000000 layers, more than the loader accepts (10000 layers); refusing to generate it"
         );
         assert!(Request::StackedFloors { floors: 10_000 }.check(&b).is_ok());
-        let e = Request::BigFloorPlan { vertices: 30_000_000 }.check(&b).unwrap_err();
+        let e = Request::BigFloorPlan {
+            vertices: 30_000_000,
+        }
+        .check(&b)
+        .unwrap_err();
         assert!(e.contains("vertices"), "{e}");
-        assert!(Request::BigFloorPlan { vertices: 1_000_000 }.check(&b).is_ok());
+        assert!(
+            Request::BigFloorPlan {
+                vertices: 1_000_000
+            }
+            .check(&b)
+            .is_ok()
+        );
     }
 }

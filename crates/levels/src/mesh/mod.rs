@@ -71,12 +71,10 @@ impl MeshBuilder {
                 "coordinate is not a finite number",
             ));
         }
-        if let Some((i, problem)) = self
-            .mesh
-            .vertices
-            .iter()
-            .enumerate()
-            .find_map(|(i, v)| beyond("coordinate", v.to_array().map(f64::from)).map(|e| (i, e)))
+        if let Some((i, problem)) =
+            self.mesh.vertices.iter().enumerate().find_map(|(i, v)| {
+                beyond("coordinate", v.to_array().map(f64::from)).map(|e| (i, e))
+            })
         {
             return Err(Fault::geometry(format!("vertex {i}"), problem));
         }

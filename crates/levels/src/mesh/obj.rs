@@ -95,7 +95,10 @@ fn prescan(text: &str, budget: &Budget) -> Result<(u64, u64), Fault> {
                     corners += 1;
                     let idx = w.split('/').next().unwrap_or("");
                     let v: i64 = idx.parse().map_err(|_| {
-                        Fault::syntax(el(), format!("face corner \"{}\" is not a vertex index", clip(w)))
+                        Fault::syntax(
+                            el(),
+                            format!("face corner \"{}\" is not a vertex index", clip(w)),
+                        )
                     })?;
                     let resolved = if v < 0 { verts as i64 + v + 1 } else { v };
                     if v == 0 || resolved < 1 || resolved as u64 > verts {
