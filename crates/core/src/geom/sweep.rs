@@ -95,7 +95,6 @@ pub(super) fn sweep(rings: &[&[DVec2]]) -> Result<Parents, Meeting> {
         second: (f.ring, original(f.ring, f.index)),
         point,
     };
-    repeated_vertex(&rings)?;
     let mut edges = Vec::with_capacity(rings.iter().map(Vec::len).sum());
     for (ring, pts) in rings.iter().enumerate() {
         let n = pts.len();
@@ -134,6 +133,13 @@ pub(super) fn sweep(rings: &[&[DVec2]]) -> Result<Parents, Meeting> {
         for i in 0..n {
             let e = &edges[first_edge[ring] + (i + n - 1) % n];
             let f = &edges[first_edge[ring] + i];
+            // Only a turn back along the same line overlaps: test that
+            // first, cheaply, before computing where.
+            let folds = orient(e.a, e.b, f.b) == Orientation::Collinear
+                && (e.b - e.a).dot(f.b - f.a) < 0.0;
+            if !folds {
+                continue;
+            }
             if let SegmentHit::Overlap(p, q) = segment_intersection(e.a, e.b, f.a, f.b) {
                 let point = if p == f.a { q } else { p };
                 return Err(meeting(e, f, point));
@@ -141,7 +147,13 @@ pub(super) fn sweep(rings: &[&[DVec2]]) -> Result<Parents, Meeting> {
         }
     }
     let meet = |e: &Edge, f: &Edge| -> Result<(), Meeting> {
-        if adjacent(e, f) {
+        if adjacent(e, f)
+            || e.right.x < f.left.x
+            || f.right.x < e.left.x
+            || e.left.y.max(e.right.y) < f.left.y.min(f.right.y)
+            || f.left.y.max(f.right.y) < e.left.y.min(e.right.y)
+        {
+            // Neighbours of one ring, or boxes apart: they cannot meet.
             return Ok(());
         }
         match segment_intersection(e.a, e.b, f.a, f.b) {
@@ -170,17 +182,23 @@ pub(super) fn sweep(rings: &[&[DVec2]]) -> Result<Parents, Meeting> {
             orient(r[(i + n - 1) % n].0, low, r[(i + 1) % n].0) == Orientation::CounterClockwise
         })
         .collect();
-    let mut events: Vec<(DVec2, bool, u32)> = Vec::with_capacity(2 * edges.len());
+    // Events as integer keys (x, y, then removal before insertion, then
+    // edge): sorting integers is several times faster than comparing f64
+    // pairs through a closure, and it matters at a million edges.
+    let mut events: Vec<(u64, u64, u32)> = Vec::with_capacity(2 * edges.len());
     for (i, e) in edges.iter().enumerate() {
-        events.push((e.left, true, i as u32));
-        events.push((e.right, false, i as u32));
+        let i = u32::try_from(i).expect("fewer than 2^31 edges");
+        events.push((key(e.right.x), key(e.right.y), i));
+        events.push((key(e.left.x), key(e.left.y), INSERT | i));
     }
-    // Removals (`false`) before insertions at the same point.
-    events.sort_unstable_by(|x, y| lex(x.0, y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+    events.sort_unstable();
+    repeated_vertex(&events, &edges, &rings)?;
     let mut status = Treap::new(edges.len());
     let mut parent: Vec<Option<Option<usize>>> = vec![None; rings.len()];
-    for (p, insert, id) in events {
-        let id = id as usize;
+    for (_, _, tagged) in events {
+        let id = (tagged & !INSERT) as usize;
+        let insert = tagged & INSERT != 0;
+        let p = if insert { edges[id].left } else { edges[id].right };
         if !insert {
             let (below, above) = (status.prev(id), status.next(id));
             status.remove(id);
@@ -228,22 +246,56 @@ pub(super) fn sweep(rings: &[&[DVec2]]) -> Result<Parents, Meeting> {
     Ok(parent.into_iter().map(Option::flatten).collect())
 }
 
-/// A vertex that occurs twice (in one ring or in two).
-fn repeated_vertex(rings: &[Vec<(DVec2, usize)>]) -> Result<(), Meeting> {
-    let mut all: Vec<(DVec2, usize, usize)> = rings
-        .iter()
-        .enumerate()
-        .flat_map(|(ring, pts)| pts.iter().map(move |&(p, i)| (p, ring, i)))
-        .collect();
-    all.sort_unstable_by(|x, y| lex(x.0, y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
-    match all.windows(2).find(|w| w[0].0 == w[1].0) {
-        Some(w) => Err(Meeting {
-            first: (w[0].1, w[0].2),
-            second: (w[1].1, w[1].2),
-            point: w[0].0,
-        }),
-        None => Ok(()),
+/// Flag of an insertion in an event's edge word.
+const INSERT: u32 = 1 << 31;
+
+/// Sort key of a finite coordinate: the order of the keys is the order of
+/// the numbers (`-0.0` and `0.0` share a key).
+fn key(v: f64) -> u64 {
+    let bits = (v + 0.0).to_bits();
+    if bits >> 63 == 1 { !bits } else { bits | (1 << 63) }
+}
+
+/// A vertex that occurs twice (in one ring or in two), read from the sorted
+/// events: each vertex is the end of exactly its two edges, so a point
+/// with more than two events is a repeated vertex. The smallest such point
+/// is reported, with the two smallest (ring, vertex) pairs found there.
+fn repeated_vertex(
+    events: &[(u64, u64, u32)],
+    edges: &[Edge],
+    rings: &[Vec<(DVec2, usize)>],
+) -> Result<(), Meeting> {
+    let mut start = 0;
+    while start < events.len() {
+        let at = (events[start].0, events[start].1);
+        let mut end = start + 1;
+        while end < events.len() && (events[end].0, events[end].1) == at {
+            end += 1;
+        }
+        if end - start > 2 {
+            let mut vertices: Vec<(usize, usize)> = events[start..end]
+                .iter()
+                .map(|&(_, _, tagged)| {
+                    let e = &edges[(tagged & !INSERT) as usize];
+                    let p = if tagged & INSERT != 0 { e.left } else { e.right };
+                    let n = rings[e.ring].len();
+                    let v = if p == e.a { e.index } else { (e.index + 1) % n };
+                    (e.ring, rings[e.ring][v].1)
+                })
+                .collect();
+            vertices.sort_unstable();
+            vertices.dedup();
+            let e = &edges[(events[start].2 & !INSERT) as usize];
+            let point = if events[start].2 & INSERT != 0 { e.left } else { e.right };
+            return Err(Meeting {
+                first: vertices[0],
+                second: vertices[1],
+                point,
+            });
+        }
+        start = end;
     }
+    Ok(())
 }
 
 const NIL: u32 = u32::MAX;

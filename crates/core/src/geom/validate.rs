@@ -127,9 +127,16 @@ fn check_ring(ring: Ring, p: &Polygon) -> Result<(), GeometryError> {
             return Err(GeometryError::NonFinite { ring, index });
         }
     }
-    let mut distinct = p.points.clone();
-    distinct.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
-    distinct.dedup();
+    // At least three distinct points: found in one pass, no copy.
+    let mut distinct: Vec<DVec2> = Vec::with_capacity(3);
+    for &v in &p.points {
+        if !distinct.contains(&v) {
+            distinct.push(v);
+            if distinct.len() == 3 {
+                break;
+            }
+        }
+    }
     if distinct.len() < 3 {
         return Err(GeometryError::TooFewVertices {
             ring,
