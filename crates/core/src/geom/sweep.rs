@@ -135,8 +135,8 @@ pub(super) fn sweep(rings: &[&[DVec2]]) -> Result<Parents, Meeting> {
             let f = &edges[first_edge[ring] + i];
             // Only a turn back along the same line overlaps: test that
             // first, cheaply, before computing where.
-            let folds = orient(e.a, e.b, f.b) == Orientation::Collinear
-                && (e.b - e.a).dot(f.b - f.a) < 0.0;
+            let folds =
+                orient(e.a, e.b, f.b) == Orientation::Collinear && (e.b - e.a).dot(f.b - f.a) < 0.0;
             if !folds {
                 continue;
             }
@@ -198,7 +198,11 @@ pub(super) fn sweep(rings: &[&[DVec2]]) -> Result<Parents, Meeting> {
     for (_, _, tagged) in events {
         let id = (tagged & !INSERT) as usize;
         let insert = tagged & INSERT != 0;
-        let p = if insert { edges[id].left } else { edges[id].right };
+        let p = if insert {
+            edges[id].left
+        } else {
+            edges[id].right
+        };
         if !insert {
             let (below, above) = (status.prev(id), status.next(id));
             status.remove(id);
@@ -253,7 +257,11 @@ const INSERT: u32 = 1 << 31;
 /// the numbers (`-0.0` and `0.0` share a key).
 fn key(v: f64) -> u64 {
     let bits = (v + 0.0).to_bits();
-    if bits >> 63 == 1 { !bits } else { bits | (1 << 63) }
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | (1 << 63)
+    }
 }
 
 /// A vertex that occurs twice (in one ring or in two), read from the sorted
@@ -277,7 +285,11 @@ fn repeated_vertex(
                 .iter()
                 .map(|&(_, _, tagged)| {
                     let e = &edges[(tagged & !INSERT) as usize];
-                    let p = if tagged & INSERT != 0 { e.left } else { e.right };
+                    let p = if tagged & INSERT != 0 {
+                        e.left
+                    } else {
+                        e.right
+                    };
                     let n = rings[e.ring].len();
                     let v = if p == e.a { e.index } else { (e.index + 1) % n };
                     (e.ring, rings[e.ring][v].1)
@@ -286,7 +298,11 @@ fn repeated_vertex(
             vertices.sort_unstable();
             vertices.dedup();
             let e = &edges[(events[start].2 & !INSERT) as usize];
-            let point = if events[start].2 & INSERT != 0 { e.left } else { e.right };
+            let point = if events[start].2 & INSERT != 0 {
+                e.left
+            } else {
+                e.right
+            };
             return Err(Meeting {
                 first: vertices[0],
                 second: vertices[1],
