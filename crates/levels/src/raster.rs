@@ -34,6 +34,9 @@ use image::{DynamicImage, ImageDecoder, Limits, codecs::png::PngDecoder};
 use navscope_core::level::RasterPlan;
 use serde::Deserialize;
 
+use navscope_core::num::short;
+
+use crate::bounds::beyond;
 use crate::budget::Budget;
 use crate::error::Fault;
 use crate::text;
@@ -91,7 +94,10 @@ impl RasterSettings {
         if !(s.metres_per_pixel.is_finite() && s.metres_per_pixel > 0.0) {
             return Err(Fault::geometry(
                 "metres_per_pixel",
-                format!("must be a positive number, is {}", s.metres_per_pixel),
+                format!(
+                    "must be a positive number, is {}",
+                    short(s.metres_per_pixel)
+                ),
             ));
         }
         Ok(s)
@@ -150,6 +156,16 @@ pub(crate) fn parse(
     )?;
     if width == 0 || height == 0 {
         return Err(Fault::geometry("header", "the image has no pixels"));
+    }
+    let extent = f64::from(width.max(height)) * settings.metres_per_pixel;
+    if let Some(problem) = beyond("size", [extent]) {
+        return Err(Fault::geometry(
+            format!("image {width}x{height}"),
+            format!(
+                "at {} m per pixel its {problem}",
+                short(settings.metres_per_pixel)
+            ),
+        ));
     }
     let image = DynamicImage::from_decoder(decoder)
         .map_err(|e| Fault::syntax("pixels", format!("PNG data is broken: {}", png_problem(&e))))?;
@@ -245,6 +261,20 @@ mod tests {
                 e.problem
             );
         }
+    }
+
+    #[test]
+    fn a_raster_larger_than_the_bound_is_refused() {
+        let settings = RasterSettings {
+            metres_per_pixel: 6e4,
+            ..RasterSettings::default()
+        };
+        let e = parse(&png(2, 2, &[0u8; 16]), &settings, &Budget::default()).unwrap_err();
+        assert_eq!(e.element, "image 2x2");
+        assert_eq!(
+            e.problem,
+            "at 60000 m per pixel its size 120000 is beyond the largest allowed, ±100000 m"
+        );
     }
 
     #[test]

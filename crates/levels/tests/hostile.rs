@@ -247,3 +247,48 @@ fn degenerate_floor_plans() {
         "h.json: outer: vertex 0: coordinate -1.0e150 is beyond the largest allowed, ±100000 m"
     );
 }
+
+#[test]
+fn coordinates_beyond_the_bound_are_refused_in_every_format() {
+    let edit = |rel: &str, from: &str, to: &str| {
+        let text = String::from_utf8(sample(rel)).unwrap();
+        assert!(text.contains(from), "{rel} has {from}");
+        text.replacen(from, to, 1)
+    };
+    let cases = [
+        (
+            "plan.json",
+            edit("floorplan/small.json", "[", "[[2e5, 0], [0, 1], "),
+            "coordinate 200000 is beyond the largest allowed, ±100000 m",
+        ),
+        (
+            "layers.ron",
+            edit("layers/two_storey.ron", "height: 0.0", "height: -3e7"),
+            "layer \"ground\": height -30000000 is beyond the largest allowed, ±100000 m",
+        ),
+        (
+            "ramp.ron",
+            edit(
+                "brushes/floor_ramp.ron",
+                "origin: Some((1, 0, 1))",
+                "origin: Some((1, 0, 1e6))",
+            ),
+            "origin: coordinate 1000000 is beyond the largest allowed, ±100000 m",
+        ),
+        (
+            "room.obj",
+            format!(
+                "{}v 1 1 1e6\nf 1 2 -1\n",
+                String::from_utf8(sample("mesh/room.obj")).unwrap()
+            ),
+            "coordinate 1000000 is beyond the largest allowed, ±100000 m",
+        ),
+    ];
+    for (name, text, needle) in cases {
+        let e = load_bytes(name, text.as_bytes()).unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.starts_with(&format!("{name}: ")), "{msg}");
+        assert!(msg.contains(needle), "{msg}");
+        assert_eq!(e.kind(), ErrorKind::Geometry, "{msg}");
+    }
+}
