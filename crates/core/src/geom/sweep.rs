@@ -95,56 +95,13 @@ pub(super) fn sweep(rings: &[&[DVec2]]) -> Result<Parents, Meeting> {
         second: (f.ring, original(f.ring, f.index)),
         point,
     };
-    let mut edges = Vec::with_capacity(rings.iter().map(Vec::len).sum());
-    for (ring, pts) in rings.iter().enumerate() {
-        let n = pts.len();
-        for i in 0..n {
-            let (a, b) = (pts[i].0, pts[(i + 1) % n].0);
-            let (left, right) = if lex(a, b) == Ordering::Less {
-                (a, b)
-            } else {
-                (b, a)
-            };
-            edges.push(Edge {
-                a,
-                b,
-                left,
-                right,
-                ring,
-                index: i,
-            });
-        }
-    }
-    let first_edge: Vec<usize> = rings
-        .iter()
-        .scan(0, |start, r| {
-            let s = *start;
-            *start += r.len();
-            Some(s)
-        })
-        .collect();
+    let (edges, first_edge) = build_edges(&rings);
     let adjacent = |e: &Edge, f: &Edge| {
         let n = rings[e.ring].len();
         e.ring == f.ring && ((e.index + 1) % n == f.index || (f.index + 1) % n == e.index)
     };
-    // Neighbouring edges that fold back onto each other.
-    for (ring, pts) in rings.iter().enumerate() {
-        let n = pts.len();
-        for i in 0..n {
-            let e = &edges[first_edge[ring] + (i + n - 1) % n];
-            let f = &edges[first_edge[ring] + i];
-            // Only a turn back along the same line overlaps: test that
-            // first, cheaply, before computing where.
-            let folds =
-                orient(e.a, e.b, f.b) == Orientation::Collinear && (e.b - e.a).dot(f.b - f.a) < 0.0;
-            if !folds {
-                continue;
-            }
-            if let SegmentHit::Overlap(p, q) = segment_intersection(e.a, e.b, f.a, f.b) {
-                let point = if p == f.a { q } else { p };
-                return Err(meeting(e, f, point));
-            }
-        }
+    if let Some((e, f, point)) = fold_back(&rings, &edges, &first_edge) {
+        return Err(meeting(&edges[e], &edges[f], point));
     }
     let meet = |e: &Edge, f: &Edge| -> Result<(), Meeting> {
         if adjacent(e, f)
@@ -161,27 +118,7 @@ pub(super) fn sweep(rings: &[&[DVec2]]) -> Result<Parents, Meeting> {
             SegmentHit::Point(p) | SegmentHit::Overlap(p, _) => Err(meeting(e, f, p)),
         }
     };
-    // The lexicographically smallest vertex of each ring, and the ring's
-    // winding read there (exact: its neighbours are not collinear with it
-    // once fold-backs are excluded).
-    let lowest: Vec<DVec2> = rings
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|q| q.0)
-                .min_by(|&p, &q| lex(p, q))
-                .unwrap_or_default()
-        })
-        .collect();
-    let ccw: Vec<bool> = rings
-        .iter()
-        .zip(&lowest)
-        .map(|(r, &low)| {
-            let n = r.len();
-            let i = r.iter().position(|q| q.0 == low).unwrap_or(0);
-            orient(r[(i + n - 1) % n].0, low, r[(i + 1) % n].0) == Orientation::CounterClockwise
-        })
-        .collect();
+    let (lowest, ccw) = lowest_vertices(&rings);
     // Events as integer keys (x, y, then removal before insertion, then
     // edge): sorting integers is several times faster than comparing f64
     // pairs through a closure, and it matters at a million edges.
@@ -248,6 +185,77 @@ pub(super) fn sweep(rings: &[&[DVec2]]) -> Result<Parents, Meeting> {
         }
     }
     Ok(parent.into_iter().map(Option::flatten).collect())
+}
+
+/// Every ring's edges, ring after ring, and where each ring's edges start.
+fn build_edges(rings: &[Vec<(DVec2, usize)>]) -> (Vec<Edge>, Vec<usize>) {
+    let mut edges = Vec::with_capacity(rings.iter().map(Vec::len).sum());
+    let mut first_edge = Vec::with_capacity(rings.len());
+    for (ring, pts) in rings.iter().enumerate() {
+        first_edge.push(edges.len());
+        let n = pts.len();
+        for i in 0..n {
+            let (a, b) = (pts[i].0, pts[(i + 1) % n].0);
+            let (left, right) = if lex(a, b) == Ordering::Less {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            edges.push(Edge {
+                a,
+                b,
+                left,
+                right,
+                ring,
+                index: i,
+            });
+        }
+    }
+    (edges, first_edge)
+}
+
+/// Neighbouring edges that fold back onto each other (a spike of zero
+/// width): the two edges and the far end of their overlap.
+fn fold_back(
+    rings: &[Vec<(DVec2, usize)>],
+    edges: &[Edge],
+    first_edge: &[usize],
+) -> Option<(usize, usize, DVec2)> {
+    for (ring, pts) in rings.iter().enumerate() {
+        let n = pts.len();
+        for i in 0..n {
+            let (ei, fi) = (first_edge[ring] + (i + n - 1) % n, first_edge[ring] + i);
+            let (e, f) = (&edges[ei], &edges[fi]);
+            // Only a turn back along the same line overlaps: test that
+            // first, cheaply, before computing where.
+            let folds =
+                orient(e.a, e.b, f.b) == Orientation::Collinear && (e.b - e.a).dot(f.b - f.a) < 0.0;
+            if !folds {
+                continue;
+            }
+            if let SegmentHit::Overlap(p, q) = segment_intersection(e.a, e.b, f.a, f.b) {
+                return Some((ei, fi, if p == f.a { q } else { p }));
+            }
+        }
+    }
+    None
+}
+
+/// The lexicographically smallest vertex of each ring, and whether the
+/// ring winds counter-clockwise, read there (exact: once fold-backs are
+/// excluded its neighbours are not collinear with it).
+fn lowest_vertices(rings: &[Vec<(DVec2, usize)>]) -> (Vec<DVec2>, Vec<bool>) {
+    rings
+        .iter()
+        .map(|r| {
+            let n = r.len();
+            let i = (0..n).min_by(|&i, &j| lex(r[i].0, r[j].0)).unwrap_or(0);
+            let ccw = n >= 3
+                && orient(r[(i + n - 1) % n].0, r[i].0, r[(i + 1) % n].0)
+                    == Orientation::CounterClockwise;
+            (r.get(i).map_or(DVec2::ZERO, |q| q.0), ccw)
+        })
+        .unzip()
 }
 
 /// Flag of an insertion in an event's edge word.
