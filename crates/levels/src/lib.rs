@@ -9,6 +9,8 @@
 //!   native RON file names its kind with its top-level struct name.
 //! * [`load_bytes`] / [`load_bytes_with`]: the same from memory (no
 //!   sidecars or external buffers: there is no folder to look in).
+//! * [`check_regular_file`]: refuses FIFOs, sockets, devices and
+//!   directories before anything opens them (every `load` checks first).
 //! * [`default_level`]: the embedded default floor plan the app opens with.
 //! * [`write`](mod@write): floor plan JSON / RON, brush and layer RON writers.
 //! * [`generate`]: deterministic generators (floor plans with N obstacles,
@@ -17,7 +19,8 @@
 //!
 //! Every error is a [`LevelError`] that prints as one line
 //! `FILE: ELEMENT: PROBLEM`. Sizes are bounded by a [`Budget`]: declared
-//! sizes are checked before anything is allocated for them.
+//! sizes are checked before anything is allocated for them. Coordinates are
+//! bounded by [`MAX_COORD`] (±100 km), the bound named in the message.
 //!
 //! ## Formats
 //!
