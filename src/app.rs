@@ -134,6 +134,7 @@ pub fn windowed(args: &Args) -> App {
         ExportPlugin,
         FramesPlugin {
             measure: args.measure,
+            cpu: args.cpu,
         },
     ));
     if let Some(path) = std::env::var_os(crate::ui::report::REPORT_ENV) {

@@ -1,5 +1,5 @@
 //! Command-line arguments: `navscope [LEVEL] [--pipeline P] [--stage N]
-//! [--from X,Y,Z --to X,Y,Z] [--slice LO,HI] [--screenshot F.png] [--measure]`.
+//! [--from X,Y,Z --to X,Y,Z] [--slice LO,HI] [--screenshot F.png] [--measure] [--cpu]`.
 //!
 //! Parsed by hand (four options do not justify clap's build time in the
 //! app). `--stage` takes a stage id (`cells`) or a 1-based position as the
@@ -12,7 +12,7 @@ use bevy::prelude::{Resource, Vec3};
 
 /// The usage text printed by `--help` and after a bad argument.
 pub const USAGE: &str =
-    "usage: navscope [LEVEL] [--pipeline P] [--stage N|ID] [--from X,Y,Z --to X,Y,Z] [--slice LO,HI] [--screenshot F.png] [--measure]
+    "usage: navscope [LEVEL] [--pipeline P] [--stage N|ID] [--from X,Y,Z --to X,Y,Z] [--slice LO,HI] [--screenshot F.png] [--measure] [--cpu]
 
   LEVEL             level file to open (default: the embedded sample floor plan)
   --pipeline P      pipeline to build with (default: the one remembered for the file,
@@ -22,9 +22,11 @@ pub const USAGE: &str =
   --to X,Y,Z        path probe goal, as a shift-click would set it
   --slice LO,HI     show only what lies between heights LO and HI (world metres)
   --screenshot F    render the chosen stage, save it as PNG to F and exit
-  --measure         after five idle seconds, change a parameter every half second for
-                    ten seconds, print idle
-                    and rebuilding frame times and the update latency, then exit
+  --measure         measure the app's own CPU time per frame (apart from the renderer's)
+                    idle, while scrubbing every stage, per pick query and while a
+                    parameter changes every half second; print one row and exit
+  --cpu             measure the CPU time of every frame (main schedules run on one
+                    thread) and report the frames around stage switches
   -h, --help        this text
 
 keys: F1 shortcuts, Left/Right stage, Up/Down sub-step, Space play, F frame, T top view";
@@ -48,6 +50,8 @@ pub struct Args {
     pub screenshot: Option<PathBuf>,
     /// Run the frame-time measurement and exit.
     pub measure: bool,
+    /// Measure the app's CPU time per frame while it runs.
+    pub cpu: bool,
 }
 
 /// Why the arguments were not accepted.
@@ -80,6 +84,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, CliError>
             "--slice" => out.slice = Some(band(&value("--slice")?)?),
             "--screenshot" => out.screenshot = Some(PathBuf::from(value("--screenshot")?)),
             "--measure" => out.measure = true,
+            "--cpu" => out.cpu = true,
             s if s.starts_with('-') && s.len() > 1 => {
                 return Err(CliError::Bad(format!("unknown option '{s}'")));
             }

@@ -904,3 +904,58 @@ fn harness_finds_spread_points_well_inside_an_area_of_one_colour() {
     other.put_pixel(10, 10, image::Rgba([0, 0, 0, 255]));
     assert_eq!(count_differing(&img, &other, all, 24), 1);
 }
+
+// ---------------------------------------------------------------------------
+// 10. A real level at scale: every stage of a released Quake map, scrubbed
+//     with the keys, each switch inside the frame's CPU budget.
+
+/// The most CPU a frame that switches stage (or the frame after it, which
+/// draws the switch) may take, in milliseconds (the README's performance
+/// section; measured with `--cpu`, apart from the renderer's work).
+const SWITCH_CPU_MS: f64 = 8.0;
+
+#[test]
+fn scrubbing_every_stage_of_a_released_quake_map_keeps_each_switch_within_the_cpu_budget() {
+    let level = root().join("../shared/data/quake-maps/lq_e3m4.map");
+    if !level.is_file() {
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "\nSKIPPED: e2e scrub of lq_e3m4: {} is missing (the shared data)\n",
+            level.display()
+        );
+        return;
+    }
+    let opts = Options {
+        level,
+        args: vec!["--pipeline".into(), "cspace".into(), "--cpu".into()],
+    };
+    let Some(s) = Session::start_with("scrub_e3m4", opts) else {
+        return;
+    };
+    let r = s.wait_ready();
+    let count = r.stage_count().unwrap_or(0);
+    s.check(count >= 4, || format!("cspace has {count} stage(s)"));
+    s.move_to(r.central().unwrap().center());
+    s.key("Home");
+    s.wait_for("`Home` to show the first stage", WAIT, |r| {
+        (r.stage() == Some(0)).then_some(())
+    });
+    for i in 1..count {
+        s.key("Right");
+        s.wait_for(&format!("`Right` to show stage {i}"), WAIT, |r| {
+            (r.stage() == Some(i)).then_some(())
+        });
+    }
+    // Each switch is measured over its frame and the next one.
+    let r = s.wait_for(
+        &format!("the CPU readings of {count} switches"),
+        WAIT,
+        |r| (r.u64("/cpu/switches")? >= 2 * count).then(|| r.clone()),
+    );
+    let worst = r.f64("/cpu/switch_max_ms").unwrap_or(f64::INFINITY);
+    eprintln!("e2e scrub_e3m4: {count} stages, worst switch frame {worst:.2} ms of CPU");
+    s.check(worst <= SWITCH_CPU_MS, || {
+        format!("a frame around a stage switch took {worst:.2} ms of CPU (budget {SWITCH_CPU_MS} ms)")
+    });
+}

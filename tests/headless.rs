@@ -14,10 +14,10 @@ use navscope::build::Build;
 use navscope::edit::params::ParamCommand;
 use navscope::level::CurrentLevel;
 use navscope::level::LevelRequest;
-use navscope::model::elements::ElementShapes;
 use navscope::model::elements::StageElement;
 use navscope::model::elements::StageGeometry;
 use navscope::model::elements::StageRoot;
+use navscope::model::index::ElementIndex;
 use navscope::model::journal::Journal;
 use navscope::model::timeline::Timeline;
 use navscope::probe::Probe;
@@ -101,12 +101,20 @@ fn settle_after(app: &mut App, before: u64) {
 }
 
 fn elements(app: &mut App) -> Vec<StageElement> {
-    let mut q = app.world_mut().query::<&StageElement>();
-    q.iter(app.world()).cloned().collect()
+    let mut q = app.world_mut().query::<(&StageRoot, &ElementIndex)>();
+    q.iter(app.world())
+        .flat_map(|(root, index)| {
+            index.elements().map(|(kind, element)| StageElement {
+                stage: root.stage,
+                kind: kind.to_string(),
+                element,
+            })
+        })
+        .collect()
 }
 
 #[test]
-fn default_level_builds_and_publishes_one_entity_per_element() {
+fn default_level_builds_and_publishes_every_element_in_its_stage_index() {
     let mut app = headless();
     settle(&mut app);
     let runner = app
@@ -135,21 +143,19 @@ fn default_level_builds_and_publishes_one_entity_per_element() {
             .filter(|e| e.stage == i)
             .map(|e| (e.kind.clone(), e.element))
             .collect();
-        assert_eq!(
-            got, expected,
-            "stage {i} publishes one entity per (kind, element)"
-        );
+        assert_eq!(got, expected, "stage {i} indexes every (kind, element)");
     }
-    // Each element entity carries exactly its primitives.
-    let mut q = app.world_mut().query::<(&StageElement, &ElementShapes)>();
-    for (e, shapes) in q.iter(app.world()) {
-        assert!(!shapes.0.is_empty());
-        assert!(
-            shapes
-                .0
-                .iter()
-                .all(|p| p.kind == e.kind && p.element == e.element)
-        );
+    // Each element's lookup gives exactly its primitives, all of them.
+    let mut q = app.world_mut().query::<(&StageRoot, &ElementIndex)>();
+    for (_, index) in q.iter(app.world()) {
+        let mut total = 0;
+        for (kind, id) in index.elements() {
+            let prims: Vec<_> = index.element(kind, id).collect();
+            assert!(!prims.is_empty());
+            assert!(prims.iter().all(|p| p.kind == kind && p.element == id));
+            total += prims.len();
+        }
+        assert_eq!(total, index.primitives().len());
     }
     let mut roots = app.world_mut().query::<(&StageRoot, &StageGeometry)>();
     assert_eq!(roots.iter(app.world()).count(), n, "one root per stage");
@@ -542,7 +548,7 @@ fn a_height_slice_re_prepares_published_stages_without_rebuilding() {
         let shown = geos
             .iter()
             .flat_map(|g| &g.prepared.groups)
-            .map(|g| g.lines.len() + g.points.len() + g.triangles.len() + g.cubes.len())
+            .map(|g| g.drawn())
             .sum();
         (all, shown)
     };
@@ -550,7 +556,8 @@ fn a_height_slice_re_prepares_published_stages_without_rebuilding() {
     assert!(all > 0 && before > 0);
     // Only the ground floor.
     app.world_mut().resource_mut::<ViewFilter>().prepare.slice = Some(HeightBand::new(-0.5, 0.5));
-    app.update();
+    // The stages are prepared again on worker threads.
+    refiltered(&mut app, Some(HeightBand::new(-0.5, 0.5)));
     let (all_after, after) = drawn(&mut app);
     assert_eq!(all_after, all, "the primitives are kept");
     assert!(
@@ -576,6 +583,23 @@ fn a_height_slice_re_prepares_published_stages_without_rebuilding() {
     assert_eq!(published_at(&app), published, "nothing was rebuilt");
     // Switching the slice off brings everything back.
     app.world_mut().resource_mut::<ViewFilter>().prepare.slice = None;
-    app.update();
+    refiltered(&mut app, None);
     assert_eq!(drawn(&mut app).1, before);
+}
+
+/// Updates until every published stage was prepared under `slice`.
+fn refiltered(app: &mut App, slice: Option<navscope::model::band::HeightBand>) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        app.update();
+        let mut q = app.world_mut().query::<&StageGeometry>();
+        if q.iter(app.world()).all(|g| g.options.slice == slice) {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the stages were not prepared again"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
 }

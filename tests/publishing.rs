@@ -19,7 +19,8 @@ use navscope::edit::history::HistoryCommand;
 use navscope::edit::params::ParamCommand;
 use navscope::level::CurrentLevel;
 use navscope::level::LevelRequest;
-use navscope::model::elements::StageElement;
+use navscope::model::elements::StageRoot;
+use navscope::model::index::ElementIndex;
 use navscope::probe::Probe;
 use navscope_core::level::LevelKind;
 use navscope_core::stage::{Artifact, StageContext, StageError, StageInfo};
@@ -32,8 +33,12 @@ fn idle(app: &App) -> bool {
 }
 
 fn stages_drawn(app: &mut App) -> Vec<usize> {
-    let mut q = app.world_mut().query::<&StageElement>();
-    let mut s: Vec<usize> = q.iter(app.world()).map(|e| e.stage).collect();
+    let mut q = app.world_mut().query::<(&StageRoot, &ElementIndex)>();
+    let mut s: Vec<usize> = q
+        .iter(app.world())
+        .filter(|(_, index)| !index.is_empty())
+        .map(|(root, _)| root.stage)
+        .collect();
     s.sort();
     s.dedup();
     s

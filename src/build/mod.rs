@@ -13,9 +13,9 @@
 //! Each stage is *published* as soon as it finishes: the first stage of a
 //! build replaces the entities of every stage from the one it started at
 //! (they belong to the old build), then each arriving stage spawns a
-//! [`StageRoot`] entity carrying the prepared [`StageGeometry`], with one
-//! child entity per element ([`StageElement`] + [`ElementShapes`]) for
-//! inspection and picking, and becomes the *finished* runner, so the
+//! [`StageRoot`] entity carrying the prepared [`StageGeometry`] and the
+//! stage's elements as data ([`ElementIndex`], with a hierarchy for
+//! picking), and becomes the *finished* runner, so the
 //! drawing, the timeline ([`Build::stage_state`]) and the inspector describe
 //! the same build. A failed stage publishes nothing and its error goes to
 //! the [`Journal`]; the stages before it stay published. Every start bumps a
@@ -31,17 +31,16 @@ pub mod timeline;
 use crate::level::CurrentLevel;
 use crate::model::band::PrepareOptions;
 use crate::model::band::ViewFilter;
-use crate::model::elements::ElementShapes;
-use crate::model::elements::StageElement;
 use crate::model::elements::StageGeometry;
 use crate::model::elements::StageRoot;
+use crate::model::index::ElementIndex;
 use crate::model::journal::Journal;
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task};
+use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 use navscope_core::params::{ParamError, ParamValues};
 use navscope_core::stage::StageError;
-use navscope_core::{ParamValue, Pipeline, Primitive, Runner};
-use std::collections::{BTreeMap, VecDeque};
+use navscope_core::{ParamValue, Pipeline, Runner};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -55,7 +54,7 @@ impl Plugin for StagesPlugin {
             .init_resource::<Journal>()
             .add_systems(
                 Update,
-                (follow_level, start_build, finish_build)
+                (follow_level, finish_conversion, start_build, finish_build)
                     .chain()
                     .in_set(StageSystems),
             );
@@ -81,7 +80,7 @@ pub struct RunReport {
 
 struct PublishedStage {
     stage: usize,
-    elements: Vec<(StageElement, Vec<Primitive>)>,
+    index: ElementIndex,
     geometry: StageGeometry,
 }
 
@@ -113,9 +112,19 @@ struct Running {
 /// builds.
 pub const DEBOUNCE: Duration = Duration::from_millis(100);
 
+/// A level being converted for the pipeline (a brush level becoming a
+/// triangle mesh for `voxel`) on a worker thread.
+struct Converting {
+    pipeline: Arc<Pipeline>,
+    /// The parameters to keep (the same pipeline on a reloaded file).
+    keep: Option<ParamValues>,
+    task: Task<Result<Arc<navscope_core::level::Level>, String>>,
+}
+
 /// The runners and the background task.
 #[derive(Resource, Default)]
 pub struct Build {
+    converting: Option<Converting>,
     desired: Option<Runner>,
     finished: Option<Runner>,
     dirty: bool,
@@ -140,14 +149,20 @@ impl Build {
         self.finished.as_ref()
     }
 
-    /// The pipeline being built.
+    /// The pipeline being built (or whose level is being converted).
     pub fn pipeline(&self) -> Option<&Arc<Pipeline>> {
-        self.desired.as_ref().map(|r| r.pipeline())
+        self.desired
+            .as_ref()
+            .map(|r| r.pipeline())
+            .or(self.converting.as_ref().map(|c| &c.pipeline))
     }
 
     /// The parameters being built with (the latest edits).
     pub fn params(&self) -> Option<&ParamValues> {
-        self.desired.as_ref().map(|r| r.params())
+        self.desired
+            .as_ref()
+            .map(|r| r.params())
+            .or(self.converting.as_ref().and_then(|c| c.keep.as_ref()))
     }
 
     /// Sets a parameter; on a change, the stages from the first that reads it
@@ -181,9 +196,10 @@ impl Build {
         self.changed_at.get_or_insert_with(Instant::now);
     }
 
-    /// True while a build is running or about to start.
+    /// True while a build is running or about to start (its level being
+    /// converted, too).
     pub fn is_busy(&self) -> bool {
-        self.dirty || self.running.is_some()
+        self.dirty || self.running.is_some() || self.converting.is_some()
     }
 
     /// The stage being run, the stage count and the seconds since the
@@ -294,7 +310,6 @@ pub enum StageState {
 fn follow_level(
     mut commands: Commands,
     current: Res<CurrentLevel>,
-    mut journal: ResMut<Journal>,
     mut build: ResMut<Build>,
     roots: Query<Entity, With<StageRoot>>,
 ) {
@@ -314,31 +329,49 @@ fn follow_level(
     build.finished = None;
     build.current_published = None;
     // A level of another kind reaches the pipeline through its documented
-    // conversion (a brush level becomes a triangle mesh for `voxel`).
-    let level = current
-        .pipeline
-        .as_ref()
-        .map(|p| navscope_pipelines::level_for(p, &current.level));
-    match (&current.pipeline, level) {
-        (Some(_), Some(Err(e))) => {
-            journal.error(e);
-            build.desired = None;
-            build.dirty = false;
-        }
-        (Some(p), Some(Ok(level))) => {
-            let mut runner = Runner::new(p.clone(), level);
+    // conversion (a brush level becomes a triangle mesh for `voxel`), on a
+    // worker thread: a big map must not stall the frame.
+    let previous = build
+        .pipeline()
+        .map(|p| p.id)
+        .zip(build.params().cloned());
+    build.desired = None;
+    build.dirty = false;
+    build.converting = None;
+    if let Some(p) = &current.pipeline {
+        let keep = previous.filter(|(id, _)| *id == p.id).map(|(_, v)| v);
+        let (pipeline, level) = (p.clone(), current.level.clone());
+        let task = AsyncComputeTaskPool::get()
+            .spawn(async move { navscope_pipelines::level_for(&pipeline, &level) });
+        build.converting = Some(Converting {
+            pipeline: p.clone(),
+            keep,
+            task,
+        });
+    }
+}
+
+/// Makes the runner once the level is converted for the pipeline.
+fn finish_conversion(mut build: ResMut<Build>, mut journal: ResMut<Journal>) {
+    let Some(c) = build.converting.as_mut() else {
+        return;
+    };
+    let Some(result) = block_on(poll_once(&mut c.task)) else {
+        return;
+    };
+    let Some(c) = build.converting.take() else {
+        return;
+    };
+    match result {
+        Err(e) => journal.error(e),
+        Ok(level) => {
+            let mut runner = Runner::new(c.pipeline, level);
             // Keep the user's parameters across reloads of the same pipeline.
-            if let Some(old) = &build.desired
-                && old.pipeline().id == p.id
-            {
-                runner.set_params(old.params().clone());
+            if let Some(values) = c.keep {
+                runner.set_params(values);
             }
             build.desired = Some(runner);
             build.mark_dirty();
-        }
-        _ => {
-            build.desired = None;
-            build.dirty = false;
         }
     }
 }
@@ -395,38 +428,18 @@ fn publish(runner: &Runner, i: usize, options: &PrepareOptions) -> Option<Publis
         return None;
     };
     let unit = crate::model::extent::level_extent(runner.level());
-    let primitives = artifact.primitives();
-    let mut elements: BTreeMap<(String, u32), Vec<Primitive>> = BTreeMap::new();
-    for p in &primitives {
-        elements
-            .entry((p.kind.clone(), p.element))
-            .or_default()
-            .push(p.clone());
-    }
+    let primitives = Arc::new(artifact.primitives());
     let geometry = StageGeometry {
         stage: i,
         prepared: crate::model::prepare::prepare(&primitives, unit, options),
         options: *options,
-        primitives: Arc::new(primitives),
+        primitives: primitives.clone(),
         substeps: artifact.substeps(),
         unit,
     };
-    let elements = elements
-        .into_iter()
-        .map(|((kind, element), prims)| {
-            (
-                StageElement {
-                    stage: i,
-                    kind,
-                    element,
-                },
-                prims,
-            )
-        })
-        .collect();
     Some(PublishedStage {
         stage: i,
-        elements,
+        index: ElementIndex::new(primitives),
         geometry,
     })
 }
@@ -516,17 +529,13 @@ fn finish_build(
             }
         }
         if let Some(st) = done.published {
-            let root = commands
-                .spawn((
-                    StageRoot { stage: st.stage },
-                    st.geometry,
-                    Transform::default(),
-                    Visibility::Inherited,
-                ))
-                .id();
-            for (el, prims) in st.elements {
-                commands.spawn((el, ElementShapes(prims), ChildOf(root)));
-            }
+            commands.spawn((
+                StageRoot { stage: st.stage },
+                st.geometry,
+                st.index,
+                Transform::default(),
+                Visibility::Inherited,
+            ));
         }
         build.current_published = Some(done.stage);
         // `adopt_from` itself keeps only stages whose inputs still match.

@@ -18,10 +18,10 @@ use crate::interact::pick::{self, PickRay};
 use crate::interact::pointer::ScenePointer;
 use crate::interact::tool::{ClickAction, ProbePoint, Tools};
 use crate::model::band::ViewFilter;
-use crate::model::elements::ElementShapes;
 use crate::model::elements::StageElement;
 use crate::model::elements::StageGeometry;
 use crate::model::elements::StageRoot;
+use crate::model::index::ElementIndex;
 use crate::model::selection::Selection;
 use crate::model::selection::{Hover, Legend};
 use crate::model::timeline::Timeline;
@@ -73,7 +73,7 @@ pub fn marker_at(cursor: Vec2, start: Option<Vec2>, goal: Option<Vec2>) -> Optio
 }
 
 /// What is drawn, for picking: the timeline's position, the legend, the
-/// view filter and the published elements.
+/// view filter and the published stages' element indexes.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct ShownElements<'w, 's> {
     timeline: Res<'w, Timeline>,
@@ -85,10 +85,9 @@ pub struct ShownElements<'w, 's> {
         (
             &'static StageRoot,
             &'static StageGeometry,
-            &'static Children,
+            &'static ElementIndex,
         ),
     >,
-    elements: Query<'w, 's, (&'static StageElement, &'static ElementShapes)>,
 }
 
 impl ShownElements<'_, '_> {
@@ -98,42 +97,49 @@ impl ShownElements<'_, '_> {
     }
 
     /// The element under `ray` among those shown at the timeline's
-    /// position: every shown primitive is ranked by one rule
-    /// ([`pick::pick`]), within and across elements.
+    /// position: the primitives near the ray (each stage's hierarchy) that
+    /// are shown are ranked by one rule ([`pick::pick`]), within and across
+    /// elements and stages.
     pub fn pick(&self, ray: &PickRay) -> Option<StageElement> {
         let (timeline, legend, filter) = (&*self.timeline, &*self.legend, &*self.filter);
         let band = filter.prepare.slice;
-        let shown = self
-            .roots
-            .iter()
-            .filter(|(root, _, _)| timeline.shows_stage(root.stage))
-            .flat_map(|(root, geo, children)| {
-                let substeps = geo.substeps.len() as u32;
-                children
-                    .iter()
-                    .filter_map(|c| self.elements.get(c).ok())
-                    .flat_map(move |(el, shapes)| {
-                        shapes
-                            .0
-                            .iter()
-                            .filter(move |p| {
-                                crate::view::draw::shown(
-                                    root.stage,
-                                    &p.kind,
-                                    p.first_step,
-                                    p.last_step,
-                                    p.layer,
-                                    substeps,
-                                    timeline,
-                                    legend,
-                                    filter,
-                                )
-                            })
-                            .map(move |p| (el, p))
+        let pad = |t: f32| ray.tolerance.at(t, ray.px);
+        let mut candidates = Vec::new();
+        for (root, geo, index) in &self.roots {
+            if !timeline.shows_stage(root.stage) {
+                continue;
+            }
+            let substeps = geo.substeps.len() as u32;
+            candidates.extend(
+                index
+                    .along_ray(ray.origin, ray.dir, pad)
+                    .into_iter()
+                    .filter(|p| {
+                        crate::view::draw::shown(
+                            root.stage,
+                            &p.kind,
+                            p.first_step,
+                            p.last_step,
+                            p.layer,
+                            substeps,
+                            timeline,
+                            legend,
+                            filter,
+                        )
                     })
-            });
-        let (el, hit) = pick::pick(ray, band.as_ref(), shown)?;
-        hit.t.is_finite().then(|| el.clone())
+                    .map(|p| (root.stage, p)),
+            );
+        }
+        let ((stage, p), hit) = pick::pick(
+            ray,
+            band.as_ref(),
+            candidates.into_iter().map(|(s, p)| ((s, p), p)),
+        )?;
+        hit.t.is_finite().then(|| StageElement {
+            stage,
+            kind: p.kind.clone(),
+            element: p.element,
+        })
     }
 }
 

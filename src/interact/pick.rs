@@ -258,12 +258,12 @@ pub fn hit_primitive(ray: &PickRay, p: &Primitive, band: Option<&HeightBand>) ->
 /// The first element the ray meets among `candidates`: each shown
 /// primitive with the key of the element it belongs to (already filtered to
 /// what is shown). Returns that key and the hit.
-pub fn pick<'a, K: 'a>(
+pub fn pick<'a, K>(
     ray: &PickRay,
     band: Option<&HeightBand>,
-    candidates: impl IntoIterator<Item = (&'a K, &'a Primitive)>,
-) -> Option<(&'a K, Hit)> {
-    let mut out: Option<(&K, Hit)> = None;
+    candidates: impl IntoIterator<Item = (K, &'a Primitive)>,
+) -> Option<(K, Hit)> {
+    let mut out: Option<(K, Hit)> = None;
     for (key, p) in candidates {
         if let Some(h) = hit_primitive(ray, p, band)
             && out.as_ref().is_none_or(|(_, b)| h.better_than(b))

@@ -95,6 +95,9 @@ impl Plugin for LevelsPlugin {
 #[derive(Resource, Default)]
 pub struct Loading {
     job: Option<LoadJob>,
+    /// A pipeline asked for while the file loads (`--pipeline` with a
+    /// level): it applies to that file once it is open.
+    pipeline: Option<String>,
 }
 
 struct LoadJob {
@@ -286,37 +289,43 @@ fn handle_requests(
                 current.last_error = None;
                 journal.info("opened the embedded default level");
             }
-            LevelRequest::Pipeline(id) => {
-                let options = navscope_pipelines::for_kind(current.level.kind());
-                match options.into_iter().find(|p| p.id == id) {
-                    Some(p) => {
-                        if let Some(path) = &current.path {
-                            settings.pipelines.insert(key(path), id.clone());
-                            settings.save(&mut journal);
-                        }
-                        current.pipeline = Some(p);
-                        current.revision += 1;
-                        current.last_error = None;
-                    }
-                    None => {
-                        let accepted: Vec<_> = navscope_pipelines::for_kind(current.level.kind())
-                            .iter()
-                            .map(|p| p.id)
-                            .collect();
-                        let msg = format!(
-                            "pipeline '{id}' cannot build a {} (choose one of: {})",
-                            current.level.kind().name(),
-                            if accepted.is_empty() {
-                                "none".to_string()
-                            } else {
-                                accepted.join(", ")
-                            }
-                        );
-                        current.last_error = Some(msg.clone());
-                        journal.error(msg);
-                    }
-                }
+            LevelRequest::Pipeline(id) if loading.is_loading() => {
+                loading.pipeline = Some(id.clone());
             }
+            LevelRequest::Pipeline(id) => {
+                set_pipeline(id, &mut current, &mut settings, &mut journal);
+            }
+        }
+    }
+}
+
+/// Switches the open level to pipeline `id`, remembered for its file; an
+/// error names the pipelines that can build it.
+fn set_pipeline(id: &str, current: &mut CurrentLevel, settings: &mut Settings, journal: &mut Journal) {
+    let options = navscope_pipelines::for_kind(current.level.kind());
+    match options.iter().find(|p| p.id == id) {
+        Some(p) => {
+            if let Some(path) = &current.path {
+                settings.pipelines.insert(key(path), id.to_string());
+                settings.save(journal);
+            }
+            current.pipeline = Some(p.clone());
+            current.revision += 1;
+            current.last_error = None;
+        }
+        None => {
+            let accepted: Vec<_> = options.iter().map(|p| p.id).collect();
+            let msg = format!(
+                "pipeline '{id}' cannot build a {} (choose one of: {})",
+                current.level.kind().name(),
+                if accepted.is_empty() {
+                    "none".to_string()
+                } else {
+                    accepted.join(", ")
+                }
+            );
+            current.last_error = Some(msg.clone());
+            journal.error(msg);
         }
     }
 }
@@ -328,6 +337,7 @@ fn start_loading(path: &Path, loading: &mut Loading) {
     let p = path.to_path_buf();
     let task = AsyncComputeTaskPool::get()
         .spawn(async move { navscope_levels::load(&p).map_err(|e| e.to_string()) });
+    loading.pipeline = None;
     loading.job = Some(LoadJob {
         path: path.to_path_buf(),
         mtime,
@@ -359,6 +369,9 @@ fn finish_loading(
         &mut settings,
         &mut journal,
     );
+    if let Some(id) = loading.pipeline.take() {
+        set_pipeline(&id, &mut current, &mut settings, &mut journal);
+    }
 }
 
 /// Makes a loaded level (or its error) the current one.

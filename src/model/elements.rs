@@ -1,6 +1,7 @@
 //! The published stages as entities: a [`StageRoot`] per stage carrying its
-//! prepared [`StageGeometry`], and one child per element
-//! ([`StageElement`] + [`ElementShapes`]) for picking and inspection.
+//! prepared [`StageGeometry`] and its elements as data
+//! ([`crate::model::index::ElementIndex`]) for picking and inspection; a
+//! [`StageElement`] names one element (the selection, the hover).
 
 use crate::model::band::PrepareOptions;
 use crate::model::prepare::Prepared;
@@ -17,7 +18,7 @@ pub struct StageRoot {
 }
 
 /// One element of a stage's artifact, as the primitives tag it.
-#[derive(Component, Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct StageElement {
     /// Index of the stage that made it.
     pub stage: usize,
@@ -26,10 +27,6 @@ pub struct StageElement {
     /// Its id within the artifact.
     pub element: u32,
 }
-
-/// The primitives of one element.
-#[derive(Component, Debug, Clone)]
-pub struct ElementShapes(pub Vec<Primitive>);
 
 /// A published stage's drawing, prepared off the main thread.
 #[derive(Component, Debug, Clone)]

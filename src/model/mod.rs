@@ -4,8 +4,10 @@
 //! the journal and key helpers. Nothing here registers systems.
 
 pub mod band;
+pub mod bvh;
 pub mod elements;
 pub mod extent;
+pub mod index;
 pub mod journal;
 pub mod keys;
 pub mod prepare;
@@ -14,3 +16,4 @@ pub mod style;
 pub mod style_table;
 pub mod tessellate;
 pub mod timeline;
+pub mod voxel_mesh;

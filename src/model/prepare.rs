@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use crate::model::style::element_color;
 use crate::model::style::ramp_color;
 use crate::model::style::style_for;
+use crate::model::voxel_mesh::VoxelChunk;
 
 /// Geometry of the primitives of one kind and one sub-step range.
 #[derive(Clone, Debug, Default)]
@@ -34,9 +35,24 @@ pub struct Group {
     pub triangles: Vec<([Vec3; 3], [f32; 4])>,
     /// Text labels.
     pub labels: Vec<(Vec3, String)>,
-    /// Voxels drawn as instances of one cube: minimum and maximum corner and
-    /// colour.
+    /// Voxels as boxes: minimum and maximum corner and colour. [`prepare`]
+    /// moves them into [`Group::voxels`]; they stay here for a single
+    /// element's highlight.
     pub cubes: Vec<(Vec3, Vec3, [f32; 4])>,
+    /// Voxels as one mesh per tile ([`crate::model::voxel_mesh`]).
+    pub voxels: Vec<VoxelChunk>,
+}
+
+impl Group {
+    /// How many things it draws: lines, points, triangles, labels, voxels.
+    pub fn drawn(&self) -> usize {
+        self.lines.len()
+            + self.points.len()
+            + self.triangles.len()
+            + self.labels.len()
+            + self.cubes.len()
+            + self.voxels.iter().map(VoxelChunk::cubes).sum::<usize>()
+    }
 }
 
 /// A stage's primitives, grouped and triangulated for drawing.
@@ -183,7 +199,7 @@ fn add_primitive_colored(g: &mut Group, p: &Primitive, unit: f32, color: Option<
         }
         Shape::VoxelColumn { x, z, cell, y0, y1 } => {
             let (min, max) = (Vec3::new(*x, *y0, *z), Vec3::new(x + cell, *y1, z + cell));
-            // Voxels are opaque cubes: instancing draws them in one call, and
+            // Voxels are opaque cubes, meshed per tile by `prepare`:
             // thousands of blended cubes would need sorting every frame.
             g.cubes.push((min, max, fill_color(1.0)));
         }
@@ -235,13 +251,11 @@ pub fn prepare(primitives: &[Primitive], unit: f32, options: &PrepareOptions) ->
             g.labels.retain(|(p, _)| band.keeps_points([*p]));
             g.cubes.retain(|(lo, hi, _)| band.overlaps(lo.y, hi.y));
         }
-        groups.retain(|_, g| {
-            !(g.lines.is_empty()
-                && g.points.is_empty()
-                && g.triangles.is_empty()
-                && g.labels.is_empty()
-                && g.cubes.is_empty())
-        });
+        groups.retain(|_, g| g.drawn() > 0);
+    }
+    for g in groups.values_mut() {
+        g.voxels = crate::model::voxel_mesh::chunks(&g.cubes);
+        g.cubes = Vec::new();
     }
     Prepared {
         groups: groups.into_values().collect(),
@@ -358,10 +372,15 @@ mod tests {
         );
         assert_eq!(p.groups.len(), 2, "one group per layer");
         let g0 = p.groups.iter().find(|g| g.layer == Some(0)).unwrap();
-        assert_eq!(g0.cubes.len(), 2);
-        assert!(g0.triangles.is_empty() && g0.lines.is_empty());
-        let (lo, hi, _) = g0.cubes[1];
-        assert!((lo - Vec3::new(0.3, 1.0, 0.0)).length() < 1e-6);
-        assert!((hi - Vec3::new(0.6, 1.2, 0.3)).length() < 1e-6);
+        assert_eq!(g0.drawn(), 2);
+        assert_eq!(g0.voxels.iter().map(VoxelChunk::cubes).sum::<usize>(), 2);
+        assert!(g0.triangles.is_empty() && g0.lines.is_empty() && g0.cubes.is_empty());
+        // The second cube's corners lie inside its cell.
+        let corners = &g0.voxels[0].positions[8..16];
+        for c in corners {
+            let p = Vec3::from_array(*c);
+            assert!(p.cmpgt(Vec3::new(0.3, 1.0, 0.0)).all(), "{p}");
+            assert!(p.cmplt(Vec3::new(0.6, 1.2, 0.3)).all(), "{p}");
+        }
     }
 }

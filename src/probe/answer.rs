@@ -48,10 +48,10 @@ fn redraw(
         return;
     };
     let unit = crate::model::extent::level_extent(&current.level);
-    let prepared = crate::model::prepare::prepare(&answer.primitives, unit, &filter.prepare);
+    let mut prepared = crate::model::prepare::prepare(&answer.primitives, unit, &filter.prepare);
     for g in prepared
         .groups
-        .iter()
+        .iter_mut()
         .filter(|g| filter.shows_layer(g.layer))
     {
         crate::view::draw::spawn_group(&mut commands, g, FRONT, true, &mut assets, AnswerVisual);

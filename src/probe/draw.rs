@@ -67,8 +67,10 @@ pub fn expansion_color(f: f64, fmin: f64, fmax: f64) -> Color {
     Color::srgb(0.2 + 0.6 * t, 0.45 * (1.0 - t) + 0.1, 0.95 - 0.5 * t)
 }
 
-/// Draws the probe's search in the scene (needs the renderer's gizmos); the
-/// markers and the smoothed path are drawn over the scene by the panels.
+/// Draws the probe's search in the scene (needs the renderer's gizmos) as
+/// one retained gizmo, made again only when the search, the number of
+/// expansions shown or the layers change; the markers and the smoothed path
+/// are drawn over the scene by the panels.
 pub struct ProbeDrawPlugin;
 
 impl Plugin for ProbeDrawPlugin {
@@ -78,17 +80,34 @@ impl Plugin for ProbeDrawPlugin {
     }
 }
 
+/// Marks the retained drawing of the probe's search.
+#[derive(Component)]
+struct ProbeVisual;
+
+#[allow(clippy::too_many_arguments)]
 fn draw_probe(
-    mut gizmos: Gizmos,
+    mut commands: Commands,
     probe: Res<Probe>,
     layers: Res<ProbeLayers>,
     current: Res<crate::level::CurrentLevel>,
+    old: Query<Entity, With<ProbeVisual>>,
+    mut assets: ResMut<Assets<GizmoAsset>>,
+    mut drawn: Local<Option<(u64, usize, u64)>>,
     mut unit: Local<(u64, f32)>,
 ) {
+    let key = (probe.revision, probe.shown as usize, current.revision);
+    if drawn.is_some_and(|d| d == key) && !layers.is_changed() {
+        return;
+    }
+    *drawn = Some(key);
+    for e in &old {
+        commands.entity(e).despawn();
+    }
     let (Some(ProbeOutcome::Searched { result, .. }), Some(mesh)) = (&probe.outcome, probe.mesh())
     else {
         return;
     };
+    let mut gizmos = GizmoAsset::new();
     if unit.0 != current.revision {
         *unit = (
             current.revision,
@@ -171,4 +190,16 @@ fn draw_probe(
             stance_color(w.stance),
         );
     }
+    commands.spawn((
+        ProbeVisual,
+        Gizmo {
+            handle: assets.add(gizmos),
+            line_config: GizmoLineConfig {
+                width: 3.0,
+                ..default()
+            },
+            depth_bias: -1.0,
+        },
+        Transform::default(),
+    ));
 }

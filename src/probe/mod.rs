@@ -344,7 +344,9 @@ fn animate(time: Res<Time>, mut probe: ResMut<Probe>) {
         _ => return,
     };
     if !probe.animate {
-        probe.shown = total;
+        if probe.shown != total {
+            probe.shown = total;
+        }
         return;
     }
     if probe.shown < total {

@@ -8,6 +8,7 @@
 use bevy_egui::egui;
 use serde_json::Value;
 
+use crate::model::elements::StageElement;
 use crate::model::selection::Selection;
 use crate::ui::state::UiState;
 
@@ -232,10 +233,16 @@ pub fn inspector_panel(ui: &mut egui::Ui, s: &mut UiState) {
             if let Some((kind, id)) = clicked {
                 // The element of that kind family with that id in the same stage.
                 let target = s
-                    .elements
+                    .indexes
                     .iter()
-                    .find(|e| e.stage == sel.stage && e.element == id && family(&e.kind) == kind)
-                    .cloned();
+                    .filter(|(root, _)| root.stage == sel.stage)
+                    .flat_map(|(_, index)| index.elements())
+                    .find(|(k, e)| *e == id && family(k) == kind)
+                    .map(|(k, element)| StageElement {
+                        stage: sel.stage,
+                        kind: k.to_string(),
+                        element,
+                    });
                 if target.is_some() {
                     s.selection.0 = target;
                 }

@@ -109,7 +109,21 @@ pub(crate) fn toolbar(ui: &mut egui::Ui, s: &mut UiState) {
 }
 
 fn pipeline_choice(ui: &mut egui::Ui, s: &mut UiState) {
-    let options = navscope_pipelines::for_kind(s.current.level.kind());
+    let revision = s.current.revision;
+    if s.panel
+        .pipelines
+        .as_ref()
+        .is_none_or(|(r, _)| *r != revision)
+    {
+        let list = navscope_pipelines::for_kind(s.current.level.kind());
+        s.panel.pipelines = Some((revision, list));
+    }
+    let options = s
+        .panel
+        .pipelines
+        .as_ref()
+        .map(|(_, list)| list.clone())
+        .unwrap_or_default();
     let selected = s
         .current
         .pipeline

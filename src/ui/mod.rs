@@ -4,10 +4,12 @@
 //! `--screenshot` automation.
 
 pub mod automation;
+pub mod cpu;
 pub mod dialogs;
 pub mod export;
 pub mod frames;
 pub mod inspector;
+pub mod measure;
 pub mod menu;
 pub mod overlay;
 pub mod panels;

@@ -119,8 +119,8 @@ fn write_report(
     pointer: Option<Res<crate::interact::pointer::ScenePointer>>,
     gesture: Option<Res<crate::interact::clicks::Gesture>>,
     focus: Res<crate::model::timeline::UiFocus>,
-    history: Res<History>,
-    journal: Res<Journal>,
+    (history, journal): (Res<History>, Res<Journal>),
+    cpu: Option<Res<crate::ui::cpu::CpuClock>>,
 ) {
     file.frame += 1;
     let (width, height, scale) = windows.single().map_or((0.0, 0.0, 1.0), |w| {
@@ -161,6 +161,10 @@ fn write_report(
         "stage": { "current": timeline.current, "count": n, "substep": timeline.substep,
                    "finished": finished, "running": running },
         "build": { "published": build.published, "busy": build.is_busy() },
+        "cpu": cpu.map(|c| json!({
+            "switch_max_ms": c.switch_max_ms(),
+            "switches": c.switch_ms.len(),
+        })),
         "params": params,
         "undo": { "undo": history.undo_depth(), "redo": history.redo_depth() },
         "probe": {

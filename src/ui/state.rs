@@ -12,8 +12,9 @@ use crate::level::HotReload;
 use crate::level::LevelRequest;
 use crate::level::Loading;
 use crate::level::Settings;
-use crate::model::elements::StageElement;
 use crate::model::elements::StageGeometry;
+use crate::model::elements::StageRoot;
+use crate::model::index::ElementIndex;
 use crate::model::journal::Journal;
 use crate::model::selection::Hover;
 use crate::model::selection::Legend;
@@ -41,6 +42,9 @@ pub struct PanelState {
     pub(crate) inspected: Option<(Selection, u64, serde_json::Value)>,
     /// The height slice being edited in the View panel.
     pub(crate) slice_edit: Option<crate::model::band::HeightBand>,
+    /// The pipelines that accept the open level, listed once per level
+    /// revision (listing builds every pipeline's description).
+    pub(crate) pipelines: Option<(u64, Vec<std::sync::Arc<navscope_core::Pipeline>>)>,
 }
 
 /// Everything the panels read and change.
@@ -70,7 +74,7 @@ pub struct UiState<'w, 's> {
     pub(crate) dialogs: ResMut<'w, Dialogs>,
     pub(crate) report: ResMut<'w, UiReport>,
     pub(crate) roots: Query<'w, 's, &'static StageGeometry>,
-    pub(crate) elements: Query<'w, 's, &'static StageElement>,
+    pub(crate) indexes: Query<'w, 's, (&'static StageRoot, &'static ElementIndex)>,
     pub(crate) level_requests: MessageWriter<'w, LevelRequest>,
     pub(crate) param_commands: MessageWriter<'w, ParamCommand>,
     pub(crate) history_commands: MessageWriter<'w, HistoryCommand>,

@@ -4,8 +4,9 @@
 //! the highlights of the sub-step, the hovered and the selected element.
 
 use crate::model::band::ViewFilter;
-use crate::model::elements::StageElement;
 use crate::model::elements::StageGeometry;
+use crate::model::elements::StageRoot;
+use crate::model::index::ElementIndex;
 use crate::view::cubes::CubeAssets;
 use crate::view::filter::RefilterSystems;
 use bevy::camera::visibility::RenderLayers;
@@ -143,12 +144,13 @@ pub struct VisualAssets<'w> {
 
 /// Spawns one group's drawing: a retained gizmo for its lines and points, a
 /// mesh for its fills (drawn `layer` depth steps in front of the level), a
-/// parent of instanced cubes for its voxels. Each entity gets `extra`
+/// parent of one mesh per voxel tile. Each entity gets `extra`
 /// (its tag and parent). Hidden entities start hidden, gizmos included
-/// (retained gizmos ignore `Visibility`; render layers hide them).
+/// (retained gizmos ignore `Visibility`; render layers hide them). The
+/// voxel tiles move into their meshes (they are not kept twice).
 pub fn spawn_group(
     commands: &mut Commands,
-    g: &Group,
+    g: &mut Group,
     layer: usize,
     shown: bool,
     assets: &mut VisualAssets,
@@ -159,14 +161,14 @@ pub fn spawn_group(
     } else {
         (Visibility::Hidden, RenderLayers::none())
     };
-    if !g.cubes.is_empty() {
+    if !g.voxels.is_empty() {
         let group = commands
             .spawn((extra.clone(), Transform::default(), visibility))
             .id();
         crate::view::cubes::spawn(
             commands,
             group,
-            &g.cubes,
+            std::mem::take(&mut g.voxels),
             &mut assets.cubes,
             &mut assets.meshes,
             &mut assets.materials,
@@ -222,17 +224,19 @@ pub fn spawn_group(
 /// re-prepared, replacing what was drawn for it before.
 fn spawn_visuals(
     mut commands: Commands,
-    changed: Query<(Entity, &StageGeometry), Changed<StageGeometry>>,
+    mut changed: Query<(Entity, &mut StageGeometry), Changed<StageGeometry>>,
     drawn: Query<(Entity, &ChildOf), With<DrawGroup>>,
     mut assets: VisualAssets,
 ) {
-    for (root, geo) in &changed {
+    for (root, mut geo) in &mut changed {
+        // Taking the voxel tiles is not a change of what the stage shows.
+        let geo = geo.bypass_change_detection();
         for (e, parent) in &drawn {
             if parent.parent() == root {
                 commands.entity(e).despawn();
             }
         }
-        for g in &geo.prepared.groups {
+        for g in &mut geo.prepared.groups {
             let tag = DrawGroup {
                 stage: geo.stage,
                 kind: g.kind.clone(),
@@ -342,7 +346,7 @@ fn draw_highlights(
     selection: Res<Selection>,
     hover: Option<Res<crate::model::selection::Hover>>,
     roots: Query<&StageGeometry>,
-    elements: Query<(&StageElement, &crate::model::elements::ElementShapes)>,
+    indexes: Query<(&StageRoot, &ElementIndex)>,
 ) {
     let unit = roots.iter().map(|r| r.unit).next().unwrap_or(1.0);
     // The current sub-step's highlights.
@@ -365,29 +369,36 @@ fn draw_highlights(
     if marked.iter().all(|(e, _)| e.is_none()) {
         return;
     }
-    for (el, shapes) in &elements {
-        for (which, color) in marked {
-            if which != Some(el) {
-                continue;
-            }
-            let mut g = Group::default();
-            for p in &shapes.0 {
-                add_primitive(&mut g, p, unit);
-            }
-            let up = Vec3::Y * 0.002 * unit;
-            for (a, b, _) in &g.lines {
-                gizmos.line(*a + up, *b + up, color);
-            }
-            if g.lines.is_empty() {
-                for (t, _) in &g.triangles {
-                    for k in 0..3 {
-                        gizmos.line(t[k] + up, t[(k + 1) % 3] + up, color.with_alpha(0.5));
-                    }
+    for (which, color) in marked {
+        let Some(el) = which else { continue };
+        // The element's primitives, one binary search away in its stage's
+        // index (no scan over the stage).
+        let Some((_, index)) = indexes.iter().find(|(r, _)| r.stage == el.stage) else {
+            continue;
+        };
+        let mut g = Group::default();
+        for p in index.element(&el.kind, el.element) {
+            add_primitive(&mut g, p, unit);
+        }
+        let up = Vec3::Y * 0.002 * unit;
+        for (a, b, _) in &g.lines {
+            gizmos.line(*a + up, *b + up, color);
+        }
+        if g.lines.is_empty() {
+            for (t, _) in &g.triangles {
+                for k in 0..3 {
+                    gizmos.line(t[k] + up, t[(k + 1) % 3] + up, color.with_alpha(0.5));
                 }
             }
-            for (at, r, _) in &g.points {
-                gizmos.sphere(Isometry3d::from_translation(*at), r * 1.6, color);
-            }
+        }
+        for (at, r, _) in &g.points {
+            gizmos.sphere(Isometry3d::from_translation(*at), r * 1.6, color);
+        }
+        for (lo, hi, _) in &g.cubes {
+            gizmos.cube(
+                Transform::from_translation((*lo + *hi) * 0.5).with_scale(*hi - *lo),
+                color,
+            );
         }
     }
 }

@@ -200,6 +200,7 @@ fn rebuild_level(
     mut surface: ResMut<Surface>,
     filter: Res<ViewFilter>,
     mut filtered: Local<(Option<HeightBand>, BTreeSet<u32>)>,
+    mut shown_path: Local<Option<std::path::PathBuf>>,
 ) {
     let slice = filter.prepare.slice;
     let filter_same = filtered.0 == slice && filtered.1 == filter.hidden_layers;
@@ -208,7 +209,11 @@ fn rebuild_level(
     }
     let refilter_only = *seen == current.revision;
     let first_time = *seen == 0;
-    let same_file = refilter_only || (!first_time && current.path.is_some());
+    // A reload of the file on screen keeps the camera; another file (or
+    // the embedded level after a file) is framed.
+    let same_file =
+        refilter_only || (!first_time && current.path.is_some() && *shown_path == current.path);
+    *shown_path = current.path.clone();
     *seen = current.revision;
     *filtered = (slice, filter.hidden_layers.clone());
     for e in &old {

@@ -73,6 +73,7 @@ fn measure(
     for _ in 0..runs {
         let mut r = Runner::new(pipeline.clone(), level.clone());
         r.set_params(values.clone());
+        r.set_budget(opts.budget());
         r.run_all();
         check_run(&r)?;
         let mut total = 0.0;
@@ -120,7 +121,7 @@ pub fn run(
 ) -> Result<(), CliError> {
     let loaded: Vec<Arc<Level>> = levels
         .iter()
-        .map(|p| load_level(p).map(Arc::new))
+        .map(|p| load_level(p, opts.budget()).map(Arc::new))
         .collect::<Result<_, _>>()?;
     let mut all_variants = vec![String::new()];
     all_variants.extend(variants.iter().cloned());

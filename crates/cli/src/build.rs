@@ -50,7 +50,7 @@ pub fn run(
     out: Option<&Path>,
     obj: Option<&Path>,
 ) -> Result<(), CliError> {
-    let mut r = runner(load_level(level)?, opts)?;
+    let mut r = runner(load_level(level, opts.budget())?, opts)?;
     run_stages(&mut r);
     print!("{}", stage_table(&r));
     check_run(&r)?;

@@ -2,13 +2,14 @@
 
 use std::path::Path;
 
+use navscope_core::MemoryBudget;
 use navscope_core::level::LevelData;
 
 use crate::session::{CliError, load_level, load_navmesh, looks_like_navmesh};
 use crate::table;
 
 /// Prints a level's (or a NavMesh JSON's) summary.
-pub fn run(path: &Path) -> Result<(), CliError> {
+pub fn run(path: &Path, budget: MemoryBudget) -> Result<(), CliError> {
     if looks_like_navmesh(path) {
         let m = load_navmesh(path)?;
         println!(
@@ -25,7 +26,7 @@ pub fn run(path: &Path) -> Result<(), CliError> {
         );
         return Ok(());
     }
-    let level = load_level(path)?;
+    let level = load_level(path, budget)?;
     println!("{}: {}", path.display(), level.kind().name());
     let mut rows = vec![vec!["property".to_string(), "value".to_string()]];
     let mut row = |k: &str, v: String| rows.push(vec![k.to_string(), v]);
@@ -122,9 +123,12 @@ pub fn run(path: &Path) -> Result<(), CliError> {
             );
         }
     }
-    let accepting: Vec<&str> = navscope_pipelines::for_kind(level.kind())
+    let accepting: Vec<String> = navscope_pipelines::for_kind(level.kind())
         .iter()
-        .map(|p| p.id)
+        .map(|p| match navscope_pipelines::converts(p.id, level.kind()) {
+            true => format!("{} (converted)", p.id),
+            false => p.id.to_string(),
+        })
         .collect();
     row(
         "pipelines",

@@ -2,17 +2,22 @@
 //! without a window.
 //!
 //! ```text
-//! navscope-cli info LEVEL
-//! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--out F.json] [--obj F.obj]
-//! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--json]
-//! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--json]
+//! navscope-cli info LEVEL [--budget SIZE]
+//! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--budget SIZE] [--out F.json] [--obj F.obj]
+//! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--budget SIZE] [--json]
+//! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--budget SIZE] [--json]
+//! navscope-cli compare LEVEL [--pipeline P] [--set NAME=VALUE]... (--against "NAME=VALUE;..." | --against-pipeline Q | --pair F.ron) [--from X,Y,Z --to X,Y,Z] [--budget SIZE] [--json] [--png F.png]
 //! navscope-cli generate KIND [--seed S] [size options] --out FILE
 //! ```
+//! `--budget` (default 2G) is the memory budget of the loader and of every
+//! stage ([`navscope_core::budget`]).
+//!
 //! Exit status: 0 on success, 1 on a failed build or an invalid level (one
 //! line on stderr naming the file and the problem), 2 on bad arguments.
 
 mod bench;
 mod build;
+mod compare;
 mod generate;
 mod info;
 mod path;
@@ -23,6 +28,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use navscope_core::MemoryBudget;
 
 /// Command-line interface.
 #[derive(Parser, Debug)]
@@ -49,6 +55,25 @@ pub struct BuildOptions {
     /// Set one parameter, e.g. `--set tau=5` (repeatable; after the preset).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
+    #[command(flatten)]
+    budget: BudgetOption,
+}
+
+/// The memory budget the loader and every stage honour.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct BudgetOption {
+    /// Memory budget for the level and every stage, e.g. `512M`, `2G`,
+    /// `unlimited` (binary units). A stage that would need more refuses
+    /// with a message saying how much.
+    #[arg(long = "budget", value_name = "SIZE", default_value = "2G", value_parser = MemoryBudget::parse)]
+    budget: MemoryBudget,
+}
+
+impl BuildOptions {
+    /// The memory budget given with `--budget`.
+    pub fn budget(&self) -> MemoryBudget {
+        self.budget.budget
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -57,6 +82,8 @@ enum Command {
     Info {
         /// Level file.
         level: PathBuf,
+        #[command(flatten)]
+        budget: BudgetOption,
     },
     /// Run a pipeline and print each stage's time and counts.
     Build {
@@ -105,6 +132,18 @@ enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Build one level twice (two parameter sets or two pipelines) and
+    /// print the metrics A | B | delta, the footprint difference and the
+    /// same path probe on both; `--png` draws the difference from above.
+    Compare {
+        /// Level file.
+        level: PathBuf,
+        /// Side A.
+        #[command(flatten)]
+        opts: BuildOptions,
+        #[command(flatten)]
+        args: compare::CompareArgs,
     },
     /// Write a large random level (for benchmarks) with a seeded generator.
     Generate {
@@ -173,7 +212,7 @@ fn main() -> ExitCode {
 /// Runs one command; errors print as one line.
 fn run(command: Command) -> ExitCode {
     let result = match command {
-        Command::Info { level } => info::run(&level),
+        Command::Info { level, budget } => info::run(&level, budget.budget),
         Command::Build {
             level,
             opts,
@@ -194,6 +233,7 @@ fn run(command: Command) -> ExitCode {
             variants,
             json,
         } => bench::run(&levels, &opts, runs, &variants, json),
+        Command::Compare { level, opts, args } => compare::run(&level, &opts, &args),
         Command::Generate {
             what,
             seed,

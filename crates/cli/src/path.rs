@@ -44,7 +44,7 @@ pub fn run(
     let mesh = if opts.pipeline.as_deref() == Some("navmesh") {
         load_navmesh(level)?
     } else {
-        let mut r = runner(load_level(level)?, opts)?;
+        let mut r = runner(load_level(level, opts.budget())?, opts)?;
         run_stages(&mut r);
         check_run(&r)?;
         if let Some(answer) = own_answer(&r, from, to) {

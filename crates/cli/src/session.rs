@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use navscope_core::level::Level;
 use navscope_core::params::ParamValues;
-use navscope_core::{Pipeline, Runner};
+use navscope_core::{MemoryBudget, Pipeline, Runner};
 
 use crate::BuildOptions;
 
@@ -40,9 +40,15 @@ impl fmt::Display for CliError {
     }
 }
 
-/// Loads a level; a bad file is a one-line failure naming it.
-pub fn load_level(path: &Path) -> Result<Level, CliError> {
-    navscope_levels::load(path).map_err(|e| CliError::Failed(e.to_string()))
+/// Loads a level; a bad file is a one-line failure naming it. The memory
+/// budget caps the file size the loader reads as well.
+pub fn load_level(path: &Path, budget: MemoryBudget) -> Result<Level, CliError> {
+    let defaults = navscope_levels::Budget::default();
+    let limits = navscope_levels::Budget {
+        max_file_bytes: defaults.max_file_bytes.min(budget.bytes()),
+        ..defaults
+    };
+    navscope_levels::load_with(path, &limits).map_err(|e| CliError::Failed(e.to_string()))
 }
 
 /// The pipeline named by `--pipeline`, or the first that accepts the level.
@@ -116,13 +122,15 @@ pub fn apply_setting(
     Ok(())
 }
 
-/// A runner for the level and pipeline with the requested parameters.
+/// A runner for the level and pipeline with the requested parameters and
+/// memory budget.
 pub fn runner(level: Level, opts: &BuildOptions) -> Result<Runner, CliError> {
     let pipeline = pipeline_for(&level, opts.pipeline.as_deref())?;
     let values = param_values(&pipeline, opts)?;
     let level = converted(&pipeline, &Arc::new(level))?;
     let mut r = Runner::new(pipeline, level);
     r.set_params(values);
+    r.set_budget(opts.budget());
     Ok(r)
 }
 

@@ -404,3 +404,41 @@ fn path_on_a_layers_level_is_the_corridor_planner_answer() {
     );
     assert!(w.iter().any(|p| p["position"][1] == 1.5), "{v}");
 }
+
+#[test]
+fn a_small_budget_refuses_with_what_the_stage_would_need() {
+    let o = cli(&[
+        "build",
+        "assets/levels/raster/office.png",
+        "--pipeline",
+        "navgraph",
+        "--budget",
+        "64K",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("office.png: stage 'binary': would need ~")
+            && err.contains("px raster; the budget is 64 KB"),
+        "{err}"
+    );
+    // The default budget builds it; a bad size is an argument error.
+    let o = cli(&[
+        "build",
+        "assets/levels/raster/office.png",
+        "--pipeline",
+        "navgraph",
+        "--budget",
+        "2G",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = cli(&[
+        "info",
+        "assets/levels/raster/office.png",
+        "--budget",
+        "lots",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is not a size"), "{}", stderr(&o));
+}

@@ -398,6 +398,7 @@ fn every_argument_error_is_one_line_with_status_2() {
         (&["build", "plan.json", "--bogus"], "--bogus"),
         (&["frobnicate"], "frobnicate"),
         (&["generate", "star"], "--out"),
+        (&["info", "plan.json", "--budget", "lots"], "is not a size"),
     ];
     for (args, needle) in cases {
         let r = run_in(&dir, args);

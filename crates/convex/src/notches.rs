@@ -131,9 +131,10 @@ pub fn run(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let strict = find_notches(&plan, 0.0);
     let strict_notches = strict.len() as u32;
     let notches = find_notches(&plan, tau_deg.to_radians());
+    // Both lists are in vertex order: a binary search, not a scan per notch.
     let relaxed = strict
         .into_iter()
-        .filter(|s| !notches.iter().any(|n| n.vertex == s.vertex))
+        .filter(|s| notches.binary_search_by_key(&s.vertex, |n| n.vertex).is_err())
         .collect();
     let (lo, hi) = plan.bounds();
     let wedge_length = (hi - lo).length() / 12.0;

@@ -14,6 +14,9 @@
 //!   the Dijkstra-style searches share.
 //! * [`stage`]: stages, pipelines and the caching [`stage::Runner`].
 //! * [`num`]: numbers as error messages print them ([`num::short`]).
+//! * [`budget`]: the [`MemoryBudget`] every stage checks its large
+//!   allocations against, and the refusal message that says what they
+//!   would need.
 //! * [`navmesh`]: the common `NavMesh` every pipeline ends in, with its JSON
 //!   contract and OBJ export.
 //!
@@ -26,6 +29,7 @@
 //! NavMesh contract asks for. Convert only through [`geom::plan_to_world`] and
 //! [`geom::world_to_plan`]. Files always hold world coordinates (`[x, z]`).
 
+pub mod budget;
 pub mod draw;
 pub mod geom;
 pub mod heap;
@@ -35,6 +39,7 @@ pub mod num;
 pub mod params;
 pub mod stage;
 
+pub use budget::{MemoryBudget, OverBudget};
 pub use draw::{Primitive, Shape};
 pub use navmesh::{Link, LinkKind, NavMesh, Node, Stance};
 pub use params::{ParamKind, ParamSpec, ParamValue, ParamValues};

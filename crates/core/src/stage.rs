@@ -12,6 +12,9 @@
 //! be cancelled between stages, and turns a panic inside a stage into an
 //! error result so its caller never crashes. A `Runner` is cheap to clone
 //! (artifacts are shared), so a UI can run it on a worker thread.
+//!
+//! The runner also carries the [`MemoryBudget`] every stage checks its large
+//! allocations against ([`Runner::set_budget`], [`StageContext::budget`]).
 
 use std::any::Any;
 use std::collections::BTreeMap;
@@ -25,6 +28,7 @@ use glam::Vec3;
 use serde::Serialize;
 use thiserror::Error;
 
+use crate::budget::MemoryBudget;
 use crate::draw::{Primitive, SubStep};
 use crate::level::{Level, LevelKind};
 use crate::navmesh::{NavMesh, StageRecord};
@@ -187,12 +191,16 @@ pub struct StageContext<'a> {
     pub level: &'a Level,
     /// All parameter values of the pipeline.
     pub params: &'a ParamValues,
+    /// The memory budget the stage checks its large allocations against
+    /// (see [`crate::budget`]).
+    pub budget: MemoryBudget,
     earlier: Vec<(&'static str, Arc<dyn Artifact>)>,
 }
 
 impl<'a> StageContext<'a> {
     /// A context for running a stage by hand (tests, benchmarks):
-    /// `earlier` holds the artifacts of the stages before it.
+    /// `earlier` holds the artifacts of the stages before it. The budget is
+    /// the default one; see [`with_budget`](Self::with_budget).
     pub fn new(
         level: &'a Level,
         params: &'a ParamValues,
@@ -201,8 +209,15 @@ impl<'a> StageContext<'a> {
         Self {
             level,
             params,
+            budget: MemoryBudget::default(),
             earlier,
         }
+    }
+
+    /// The same context with another memory budget.
+    pub fn with_budget(mut self, budget: MemoryBudget) -> Self {
+        self.budget = budget;
+        self
     }
 
     /// The artifact of the earlier stage `id`, downcast to its type.
@@ -292,6 +307,7 @@ pub struct Runner {
     pipeline: Arc<Pipeline>,
     level: Arc<Level>,
     params: ParamValues,
+    budget: MemoryBudget,
     results: Vec<Option<StageResult>>,
     executions: Vec<u64>,
 }
@@ -305,6 +321,7 @@ impl Runner {
             pipeline,
             level,
             params,
+            budget: MemoryBudget::default(),
             results: vec![None; n],
             executions: vec![0; n],
         }
@@ -323,6 +340,28 @@ impl Runner {
     /// Current parameter values.
     pub fn params(&self) -> &ParamValues {
         &self.params
+    }
+
+    /// The memory budget stages check their large allocations against.
+    pub fn budget(&self) -> MemoryBudget {
+        self.budget
+    }
+
+    /// Sets the memory budget. A budget does not change what a stage
+    /// produces, only whether it may run, so on a change only the results
+    /// from the first failed stage on are dropped (a refusal may now pass);
+    /// returns that stage's index.
+    pub fn set_budget(&mut self, budget: MemoryBudget) -> Option<usize> {
+        if budget == self.budget {
+            return None;
+        }
+        self.budget = budget;
+        let failed = self
+            .results
+            .iter()
+            .position(|r| r.as_ref().is_some_and(|r| r.outcome.is_err()))?;
+        self.invalidate_from(failed);
+        Some(failed)
     }
 
     /// Sets one parameter. On a change, drops the cached results of the
@@ -482,7 +521,7 @@ impl Runner {
             .zip(&self.results)
             .filter_map(|(s, r)| Some((s.info.id, r.as_ref()?.outcome.as_ref().ok()?.clone())))
             .collect();
-        let ctx = StageContext::new(&self.level, &self.params, earlier);
+        let ctx = StageContext::new(&self.level, &self.params, earlier).with_budget(self.budget);
         let f = self.pipeline.stages[i].run;
         let start = Instant::now();
         let outcome = match catch_unwind(AssertUnwindSafe(|| f(&ctx))) {
@@ -590,6 +629,7 @@ mod tests {
     }
     fn third(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         let b = ctx.artifact::<Num>("second")?;
+        ctx.budget.check(1000, || "a thousand bytes".into())?;
         if ctx.params.bool("explode") {
             panic!("boom at {}", b.0);
         }
@@ -695,6 +735,31 @@ mod tests {
         // One kind family only (`b`, `b/centroid`): the artifact's own
         // description.
         assert_eq!(Two.describe_element("b", 1), Two.describe(1));
+    }
+
+    #[test]
+    fn a_small_budget_refuses_and_raising_it_reruns_only_the_refused_stage() {
+        let mut r = runner();
+        assert_eq!(r.budget(), MemoryBudget::default());
+        assert_eq!(r.set_budget(MemoryBudget::new(999)), None);
+        r.run_all();
+        assert_eq!(
+            r.first_error().unwrap(),
+            (
+                2,
+                &StageError::Failed(
+                    "would need ~1000 B for a thousand bytes; the budget is 999 B".into()
+                )
+            )
+        );
+        assert_eq!(r.set_budget(MemoryBudget::new(999)), None);
+        assert_eq!(r.set_budget(MemoryBudget::new(1000)), Some(2));
+        assert_eq!(r.run_all(), 1);
+        assert!(r.first_error().is_none());
+        assert_eq!([r.executions(0), r.executions(2)], [1, 2]);
+        // Lowering it later drops nothing: the results stay valid.
+        assert_eq!(r.set_budget(MemoryBudget::new(1)), None);
+        assert_eq!(r.first_missing(), 3);
     }
 
     #[test]

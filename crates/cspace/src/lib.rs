@@ -28,7 +28,9 @@
 //! 2. **union** ([`union`], [`bsp`]): Listing 1. The BSP tree of a convex
 //!    brush is the chain of its planes; every face is clipped by the trees of
 //!    the brushes in range; pieces outside all of them form the union's
-//!    boundary.
+//!    boundary. The brushes in range are asked of an R-tree one brush at a
+//!    time and visited in index order lazily ([`near`]), never stored as a
+//!    list of pairs: 20,000 identical cubes would be 400 million of them.
 //! 3. **walkable** ([`walkable`]): faces within the slope threshold of up.
 //! 4. **edge-planes** ([`edge_plane`]): Listing 2's table, keyed with
 //!    Listing 3's tolerances.
@@ -172,6 +174,7 @@ pub mod links;
 pub mod mapfile;
 pub mod merge;
 pub mod movers;
+pub mod near;
 pub mod output;
 pub use navscope_core::geom::polyhedron;
 pub mod regions;

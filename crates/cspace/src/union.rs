@@ -3,8 +3,9 @@
 //!
 //! Every face of every expanded brush is clipped against the BSP tree of
 //! every other brush whose bounding box touches its own brush's box
-//! (Listing 1's `in_range`, found with a sort-and-sweep along X); the
-//! pieces outside all of them are the union's boundary. Coplanar faces are
+//! (Listing 1's `in_range`, answered brush by brush by [`InRange`], never
+//! stored as a list of pairs), in index order, until nothing is left of it;
+//! the pieces outside all of them are the union's boundary. Coplanar faces are
 //! kept once, by the brush that comes first in index order.
 
 use glam::DVec3;
@@ -13,6 +14,7 @@ use serde::Serialize;
 
 use crate::bsp::BspTree;
 use crate::expand::ExpandedBrush;
+use crate::near::InRange;
 use crate::polyhedron::{EPS, polygon_area};
 
 /// A piece of an expanded brush face.
@@ -41,53 +43,20 @@ pub struct UnionMesh {
     pub pairs: usize,
 }
 
-/// For each brush, the indices of the other brushes whose bounding boxes
-/// touch its own, ascending.
-pub fn interacting(brushes: &[ExpandedBrush]) -> Vec<Vec<usize>> {
-    let mut order: Vec<usize> = (0..brushes.len()).collect();
-    order.sort_by(|&a, &b| {
-        brushes[a]
-            .solid
-            .bounds
-            .min
-            .x
-            .total_cmp(&brushes[b].solid.bounds.min.x)
-            .then(a.cmp(&b))
-    });
-    let mut out = vec![Vec::new(); brushes.len()];
-    for (k, &i) in order.iter().enumerate() {
-        let bi = brushes[i].solid.bounds;
-        for &j in &order[k + 1..] {
-            let bj = brushes[j].solid.bounds;
-            if bj.min.x > bi.max.x + EPS {
-                break;
-            }
-            let grow = DVec3::splat(EPS);
-            if bi.min.cmple(bj.max + grow).all() && bj.min.cmple(bi.max + grow).all() {
-                out[i].push(j);
-                out[j].push(i);
-            }
-        }
-    }
-    for v in &mut out {
-        v.sort_unstable();
-    }
-    out
-}
-
 /// Listing 1, `union_all`: clips every face against the trees of the
 /// brushes in range of its own.
 pub fn union_all(brushes: &[ExpandedBrush]) -> UnionMesh {
     let trees: Vec<BspTree> = brushes.iter().map(|b| BspTree::build(&b.solid)).collect();
-    let near = interacting(brushes);
-    let mut mesh = UnionMesh {
-        pairs: near.iter().map(Vec::len).sum(),
-        ..UnionMesh::default()
-    };
+    let near = InRange::new(brushes);
+    let mut mesh = UnionMesh::default();
     for (i, b) in brushes.iter().enumerate() {
+        let mut others = near.of(i);
+        mesh.pairs += others.len();
         for (fi, face) in b.solid.faces.iter().enumerate() {
             let mut pieces = vec![face.vertices.clone()];
-            for &j in &near[i] {
+            let mut k = 0;
+            while let Some(j) = others.get(k) {
+                k += 1;
                 let mut next = Vec::with_capacity(pieces.len());
                 for piece in &pieces {
                     let (outside, inside) = trees[j].clip(piece, face.plane.normal, i < j);
@@ -219,7 +188,8 @@ mod tests {
             (DVec3::ZERO, DVec3::ONE),
             (DVec3::splat(5.0), DVec3::splat(6.0)),
         ]);
-        assert_eq!(interacting(&b), vec![Vec::<usize>::new(), vec![]]);
-        assert!(union_all(&b).clipped.is_empty());
+        let m = union_all(&b);
+        assert_eq!(m.pairs, 0);
+        assert!(m.clipped.is_empty());
     }
 }

@@ -13,6 +13,11 @@
 //!   directories before anything opens them (every `load` checks first).
 //! * [`default_level`]: the embedded default floor plan the app opens with.
 //! * [`write`](mod@write): floor plan JSON / RON, brush and layer RON writers.
+//! * [`floor_plan_mesh`], [`layers_mesh`], [`brush_mesh`]: conversions
+//!   to triangle meshes, so the mesh pipeline runs on every level kind
+//!   (see [`extrude`] and [`brushes::to_mesh`]; the raster → floor plan
+//!   conversion uses the `navgraph` pipeline's contour stages and lives in
+//!   `navscope-pipelines`).
 //! * [`generate`]: deterministic generators (floor plans with N obstacles,
 //!   mazes, stars, the 10,000-vertex speed target, brush mazes, stacked
 //!   floors).
@@ -54,6 +59,7 @@ mod bounds;
 pub mod brushes;
 mod budget;
 mod error;
+pub mod extrude;
 mod floorplan;
 pub mod generate;
 mod layers;
@@ -73,6 +79,7 @@ pub use bounds::MAX_COORD;
 pub use brushes::to_mesh::{Converted, brush_mesh};
 pub use budget::Budget;
 pub use error::{ErrorKind, LevelError};
+pub use extrude::{DEFAULT_WALL_HEIGHT, floor_plan_mesh, layers_mesh};
 pub use floorplan::{JSON_FORMAT as FLOOR_PLAN_FORMAT, JSON_VERSION as FLOOR_PLAN_VERSION};
 
 use error::Fault;

@@ -77,7 +77,14 @@
 //!   of the article's "triangulate, intersect, add vertices, repeat": the
 //!   same mesh without the repetition.
 //! * **Visibility** ("seen", "clear") is exact against the simplified rings:
-//!   touching a wall or grazing a corner is allowed, crossing is not.
+//!   touching a wall or grazing a corner is allowed, crossing is not. A
+//!   sight line walks the wall grid's cells along itself from its start
+//!   and stops at the first wall ([`walls::Walls::clear`]), so a blocked
+//!   line costs the cells up to the wall, not its bounding box.
+//! * **Ranges.** Blockers, the plan's bounds and nodes are checked against
+//!   the coordinate ranges of i_overlay and spade
+//!   ([`navscope_core::geom::range`]) before those crates see them: a
+//!   blocker of radius 1e200 is a one-line stage error, not a panic.
 //! * **Art gallery.** First guard: a vertex of highest order; next ones at
 //!   the highest-order corner of the first unseen triangle; a triangle is
 //!   seen when the hull of guard and triangle is free (so every point of it

@@ -422,7 +422,8 @@ impl Artifact for VoronoiArtifact {
 pub fn stage_voronoi(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let p = plan(ctx)?;
     let d = ctx.artifact::<DelaunayArtifact>("delaunay")?;
-    let cells = voronoi_check(p, ctx.params.float("agent_radius"), &d.edges);
+    let cells =
+        voronoi_check(p, ctx.params.float("agent_radius"), &d.edges).map_err(StageError::Failed)?;
     let edges = d
         .edges
         .iter()

@@ -34,6 +34,7 @@ use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::float::single::SingleFloatOverlay;
 use navscope_core::NavMesh;
 use navscope_core::geom::point_segment_distance;
+use navscope_core::geom::range::{Library, check_points};
 use navscope_core::level::{Blocker, FloorPlan};
 use navscope_path::{SearchOptions, astar};
 use serde::Serialize;
@@ -113,12 +114,10 @@ pub fn delaunay_graph(
 ) -> Result<Vec<GraphEdge>, String> {
     let mut dt: DelaunayTriangulation<Point2<f64>> = DelaunayTriangulation::new();
     for (k, n) in plan.nodes.iter().enumerate() {
-        if !n.at.is_finite() {
-            return Err(format!("node '{}': position is not finite", n.name));
-        }
+        check_points(Library::Delaunay, &format!("node '{}'", n.name), [n.at])?;
         let h = dt
             .insert(Point2::new(n.at.x, n.at.y))
-            .map_err(|e| format!("node '{}': {e:?}", n.name))?;
+            .map_err(|e| format!("node '{}': cannot be triangulated ({e})", n.name))?;
         if h.index() != k {
             let other = &plan.nodes[h.index()].name;
             return Err(format!("node '{}': stands on node '{other}'", n.name));
@@ -248,19 +247,26 @@ pub struct CellCheck {
     pub missing_edges: Vec<usize>,
 }
 
-/// Runs the Voronoi check for every node.
-pub fn voronoi_check(plan: &FloorPlan, radius: f64, edges: &[GraphEdge]) -> Vec<CellCheck> {
+/// Runs the Voronoi check for every node. Refuses (one line) coordinates
+/// beyond the range of the polygon booleans ([`Library::Overlay`]).
+pub fn voronoi_check(
+    plan: &FloorPlan,
+    radius: f64,
+    edges: &[GraphEdge],
+) -> Result<Vec<CellCheck>, String> {
     let (lo, hi) = plan.area.bounds();
     let margin = (hi - lo).max_element().max(1.0);
     let (lo, hi) = (lo - DVec2::splat(margin), hi + DVec2::splat(margin));
+    check_points(Library::Overlay, "the floor plan grown by its size", [lo, hi])?;
     let blocked = Blocked::new(plan, radius);
     // Blocked polygons: inflated primitives and the wall bands (each wall
     // segment's capsule).
-    let mut clip: Vec<Vec<[f64; 2]>> = plan
-        .blockers
-        .iter()
-        .map(|b| outline(b, radius).iter().map(|p| [p.x, p.y]).collect())
-        .collect();
+    let mut clip: Vec<Vec<[f64; 2]>> = Vec::with_capacity(plan.blockers.len());
+    for (k, b) in plan.blockers.iter().enumerate() {
+        let o = outline(b, radius);
+        check_points(Library::Overlay, &format!("blocker {k}"), o.iter().copied())?;
+        clip.push(o.iter().map(|p| [p.x, p.y]).collect());
+    }
     if radius > 0.0 {
         for r in plan.area.rings() {
             for i in 0..r.len() {
@@ -284,7 +290,7 @@ pub fn voronoi_check(plan: &FloorPlan, radius: f64, edges: &[GraphEdge]) -> Vec<
         neighbours[e.nodes.0 as usize].push(e.nodes.1 as usize);
         neighbours[e.nodes.1 as usize].push(e.nodes.0 as usize);
     }
-    (0..n)
+    Ok((0..n)
         .map(|k| {
             let p = plan.nodes[k].at;
             let mut cell = vec![lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)];
@@ -348,7 +354,7 @@ pub fn voronoi_check(plan: &FloorPlan, radius: f64, edges: &[GraphEdge]) -> Vec<
                 missing_edges,
             }
         })
-        .collect()
+        .collect())
 }
 
 /// The part of convex polygon `poly` on the side of the line through `m`
@@ -455,7 +461,7 @@ mod tests {
         };
         let p = plan(&[(4., 5.), (17., 5.)], vec![wall]);
         let e = delaunay_graph(&p, 0.3, 0.0).unwrap();
-        let v = voronoi_check(&p, 0.3, &e);
+        let v = voronoi_check(&p, 0.3, &e).unwrap();
         assert!(
             v[0].problem.as_deref().unwrap().contains("not convex"),
             "{:?}",
@@ -471,8 +477,31 @@ mod tests {
         // Well placed: nodes with convex free cells.
         let p = plan(&[(5., 5.), (15., 5.)], vec![]);
         let e = delaunay_graph(&p, 0.3, 0.0).unwrap();
-        let v = voronoi_check(&p, 0.3, &e);
+        let v = voronoi_check(&p, 0.3, &e).unwrap();
         assert!(v.iter().all(|c| c.problem.is_none()), "{:?}", v[0].problem);
+    }
+
+    #[test]
+    fn coordinates_beyond_the_geometry_crates_are_refused_in_one_line() {
+        // i_overlay would panic (CoordinatesOutOfRange) on this blocker.
+        let p = plan(
+            &[(5., 5.), (15., 5.)],
+            vec![Blocker::Cylinder {
+                center: DVec2::new(10., 5.),
+                radius: 1e200,
+            }],
+        );
+        let e = delaunay_graph(&p, 0.3, 0.0).unwrap();
+        assert_eq!(
+            voronoi_check(&p, 0.3, &e).unwrap_err(),
+            "blocker 0: coordinate 1.000e200 is beyond ±1e150, the range of polygon booleans"
+        );
+        // spade would answer a bare `TooLarge`.
+        let p = plan(&[(5., 5.), (1e70, 5.)], vec![]);
+        assert_eq!(
+            delaunay_graph(&p, 0.3, 0.0).unwrap_err(),
+            "node 'n1': coordinate 1.000e70 is beyond ±1e60, the range of Delaunay triangulation"
+        );
     }
 
     #[test]
@@ -494,6 +523,6 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
-        assert!(voronoi_check(&plan(&[], vec![]), 0.3, &[]).is_empty());
+        assert!(voronoi_check(&plan(&[], vec![]), 0.3, &[]).unwrap().is_empty());
     }
 }

@@ -103,10 +103,21 @@ impl Artifact for BinaryArtifact {
 /// Stage 4: binary image dilated by the agent radius.
 pub fn stage_binary(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let plan = raster(ctx)?;
+    let pixels = (u64::from(plan.width) + 2) * (u64::from(plan.height) + 2);
+    ctx.budget.check(pixels * BINARY_BYTES_PER_PIXEL, || {
+        format!(
+            "the distance transform of a {} × {} px raster",
+            plan.width, plan.height
+        )
+    })?;
     let image = binary_image(plan, ctx.params.float("agent_radius"))
         .map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
     Ok(Arc::new(BinaryArtifact { image }))
 }
+
+/// Bytes per pixel the binary stage holds at its peak: the squared
+/// distances (f64) and the transform's column of them, plus the image.
+pub const BINARY_BYTES_PER_PIXEL: u64 = 17;
 
 /// Stage 5a's artifact.
 #[derive(Debug, Serialize)]

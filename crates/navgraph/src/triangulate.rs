@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use glam::DVec2;
 use serde::Serialize;
+use navscope_core::geom::range::{Library, check_points};
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
 
 /// The navigable triangles.
@@ -68,6 +69,7 @@ pub fn triangulate(rings: &[Vec<DVec2>]) -> Result<Triangulation, String> {
             if !p.is_finite() {
                 return Err(format!("triangulation: vertex {p} is not finite"));
             }
+            check_points(Library::Delaunay, "triangulation", [*p])?;
             vertices.push(Point2::new(p.x, p.y));
         }
         for k in 0..r.len() {

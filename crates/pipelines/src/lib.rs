@@ -5,34 +5,38 @@
 //!
 //! A pipeline also accepts the level kinds listed for it in
 //! [`CONVERSIONS`]: before a run, [`level_for`] converts such a level to
-//! the kind the pipeline reads (a brush level becomes a triangle mesh for
-//! `voxel`, through `navscope_levels::brush_mesh`), so one level can be
-//! compared across methods.
+//! the kind the pipeline reads, so one level can be compared across
+//! methods ([`convert`] has the conversions):
+//!
+//! | pipeline | also accepts | through |
+//! |---|---|---|
+//! | `voxel` | brush level | `navscope_levels::brush_mesh` |
+//! | `voxel` | floor plan | `navscope_levels::floor_plan_mesh`, walls 3 m high |
+//! | `voxel` | multi-layer environment | `navscope_levels::layers_mesh` |
+//! | `voxel` | raster floor plan | [`convert::raster_floor_plan`], then the floor plan extrusion |
+//! | `convex` | raster floor plan | [`convert::raster_floor_plan`] (the `navgraph` contour and simplification stages) |
+//!
+//! [`for_kind`] and [`all`] list a pipeline for the kinds its conversions
+//! add, so `navscope-cli info` and the app's pipeline menu offer it.
+
+pub mod convert;
 
 use std::sync::Arc;
 
 use navscope_core::Pipeline;
-use navscope_core::level::{Level, LevelData, LevelKind};
+use navscope_core::level::{Level, LevelKind};
 
-/// A conversion of a level to the kind a pipeline reads.
-pub type Conversion = fn(&Level) -> Result<Level, String>;
+pub use convert::Conversion;
 
 /// The conversions the registry applies: (pipeline id, level kind it
 /// accepts through the conversion, the conversion).
-pub const CONVERSIONS: &[(&str, LevelKind, Conversion)] =
-    &[("voxel", LevelKind::Brushes, brushes_to_mesh)];
-
-/// A brush level as a triangle-mesh level (`navscope_levels::brush_mesh`).
-fn brushes_to_mesh(level: &Level) -> Result<Level, String> {
-    let LevelData::Brushes(b) = &level.data else {
-        return Err(format!("{}: not a brush level", level.source));
-    };
-    let c = navscope_levels::brush_mesh(b).map_err(|e| format!("{}: {e}", level.source))?;
-    Ok(Level {
-        source: level.source.clone(),
-        data: LevelData::Mesh(c.level),
-    })
-}
+pub const CONVERSIONS: &[(&str, LevelKind, Conversion)] = &[
+    ("voxel", LevelKind::Brushes, convert::brushes_to_mesh),
+    ("voxel", LevelKind::FloorPlan, convert::floor_plan_to_mesh),
+    ("voxel", LevelKind::Layers, convert::layers_to_mesh),
+    ("voxel", LevelKind::Raster, convert::raster_to_mesh),
+    ("convex", LevelKind::Raster, convert::raster_to_floor_plan),
+];
 
 /// The level as `pipeline` reads it: converted when [`CONVERSIONS`] lists
 /// the pipeline and the level's kind, otherwise the level itself.
@@ -58,14 +62,17 @@ fn with_conversions(mut p: Pipeline) -> Pipeline {
 
 /// Every pipeline, in the order menus list them.
 pub fn all() -> Vec<Arc<Pipeline>> {
-    vec![
-        Arc::new(navscope_convex::pipeline()),
-        Arc::new(with_conversions(navscope_voxel::pipeline())),
-        Arc::new(navscope_cspace::pipeline()),
-        Arc::new(navscope_layers::pipeline()),
-        Arc::new(navscope_navgraph::pipeline()),
-        Arc::new(navscope_navgraph::nodes_pipeline()),
+    [
+        navscope_convex::pipeline(),
+        navscope_voxel::pipeline(),
+        navscope_cspace::pipeline(),
+        navscope_layers::pipeline(),
+        navscope_navgraph::pipeline(),
+        navscope_navgraph::nodes_pipeline(),
     ]
+    .into_iter()
+    .map(|p| Arc::new(with_conversions(p)))
+    .collect()
 }
 
 /// The pipeline with id `id`.
@@ -73,12 +80,23 @@ pub fn by_id(id: &str) -> Option<Arc<Pipeline>> {
     all().into_iter().find(|p| p.id == id)
 }
 
-/// The pipelines that accept levels of `kind`, preferred first.
+/// The pipelines that accept levels of `kind`, preferred first: those
+/// that read the kind directly, then those that read it through a
+/// conversion, each in [`all`]'s order.
 pub fn for_kind(kind: LevelKind) -> Vec<Arc<Pipeline>> {
-    all()
+    let mut list: Vec<Arc<Pipeline>> = all()
         .into_iter()
         .filter(|p| p.accepts.contains(&kind))
-        .collect()
+        .collect();
+    list.sort_by_key(|p| converts(p.id, kind));
+    list
+}
+
+/// True when `pipeline` reads `kind` through a conversion.
+pub fn converts(pipeline: &str, kind: LevelKind) -> bool {
+    CONVERSIONS
+        .iter()
+        .any(|(id, k, _)| *id == pipeline && *k == kind)
 }
 
 /// The ids of every pipeline, for messages.
@@ -89,6 +107,39 @@ pub fn ids() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use navscope_core::level::LevelData;
+
+    fn ids_for(kind: LevelKind) -> Vec<&'static str> {
+        for_kind(kind).iter().map(|p| p.id).collect()
+    }
+
+    #[test]
+    fn every_kind_lists_its_own_pipelines_first_then_the_converted_ones() {
+        assert_eq!(
+            ids_for(LevelKind::FloorPlan),
+            ["convex", "navgraph-nodes", "voxel"]
+        );
+        assert_eq!(ids_for(LevelKind::Raster), ["navgraph", "convex", "voxel"]);
+        assert_eq!(ids_for(LevelKind::Layers), ["layers", "voxel"]);
+        assert_eq!(ids_for(LevelKind::Brushes), ["cspace", "voxel"]);
+        assert_eq!(ids_for(LevelKind::Mesh), ["voxel"]);
+        assert!(converts("voxel", LevelKind::FloorPlan));
+        assert!(!converts("convex", LevelKind::FloorPlan));
+    }
+
+    #[test]
+    fn the_default_floor_plan_reaches_voxel_as_a_mesh_and_convex_as_is() {
+        let level = Arc::new(navscope_levels::default_level());
+        let mesh = level_for(&by_id("voxel").unwrap(), &level).unwrap();
+        assert_eq!(mesh.kind(), LevelKind::Mesh);
+        assert_eq!(mesh.source, level.source);
+        assert!(Arc::ptr_eq(
+            &level_for(&by_id("convex").unwrap(), &level).unwrap(),
+            &level
+        ));
+        let e = convert::raster_to_floor_plan(&level).unwrap_err();
+        assert!(e.contains("is not a raster floor plan"), "{e}");
+    }
 
     #[test]
     fn every_pipeline_is_consistent_and_unique() {

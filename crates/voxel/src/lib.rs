@@ -125,6 +125,11 @@
 //!   [`tiles::MAX_COLUMNS`] columns / [`tiles::MAX_HEIGHT_UNITS`] voxels high
 //!   / [`heightfield::MAX_SPANS`] spans in a tile are errors naming the
 //!   problem; zero-area triangles among good ones are skipped and counted.
+//! * **Memory budget.** The tiles stage estimates the spans the build will
+//!   make from the triangles' ground-plane footprints (occupied columns,
+//!   not the bounding box; tile borders counted twice) at
+//!   [`tiles::BYTES_PER_SPAN`] bytes each, measured, and refuses over the
+//!   runner's [`navscope_core::MemoryBudget`] with what it would need.
 //! * **Cells.** The paper gives no grid size; the defaults are 0.1 m cells
 //!   and 0.05 m voxels, fine enough for the 0.2 m sidestep radius.
 //!

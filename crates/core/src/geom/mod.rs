@@ -3,20 +3,23 @@
 //! Plan (2D) geometry is f64 with exact predicates; world (3D) geometry is
 //! `glam` vectors. See the crate docs for the plan-coordinate convention.
 
+mod pairs;
 mod polygon;
 pub mod polyhedron;
 mod predicates;
+pub mod range;
 mod solid;
 mod sweep;
 mod validate;
 
+pub use pairs::candidate_segment_pairs;
 pub use polygon::{Polygon, PolygonWithHoles, interior_angle, ray_crosses_edge, ring_side};
 pub use predicates::{
     Orientation, SegmentHit, on_segment, orient, orient_value, point_segment_distance,
     project_on_segment, segment_intersection, segments_properly_cross,
 };
 pub use solid::{Aabb, Plane, TriMesh};
-pub use validate::{GeometryError, Ring, candidate_segment_pairs, validate_polygon_with_holes};
+pub use validate::{GeometryError, Ring, validate_polygon_with_holes};
 
 use glam::{DVec2, DVec3};
 

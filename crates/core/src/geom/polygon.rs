@@ -299,6 +299,13 @@ mod tests {
     }
 
     #[test]
+    fn a_point_inside_a_square_of_side_1e200_is_inside() {
+        let s = square(-1e200, -1e200, 2e200);
+        assert_eq!(ring_side(&s.points, DVec2::new(1.0, 2.0)), Some(true));
+        assert_eq!(ring_side(&s.points, DVec2::new(3e200, 0.0)), Some(false));
+    }
+
+    #[test]
     fn area_winding_and_normalisation() {
         let mut p = square(0., 0., 2.);
         assert_eq!(p.signed_area(), 4.0);

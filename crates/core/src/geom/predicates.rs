@@ -23,9 +23,22 @@ pub fn orient_value(a: DVec2, b: DVec2, c: DVec2) -> f64 {
     )
 }
 
-/// Exact orientation of `abc`.
+/// Exact orientation of `abc`, for any finite coordinates: when the
+/// products overflow (coordinates beyond about 1e150), the three points are
+/// scaled by one power of two, which changes no sign and loses nothing
+/// unless other coordinates are so small that they underflow.
 pub fn orient(a: DVec2, b: DVec2, c: DVec2) -> Orientation {
-    let v = orient_value(a, b, c);
+    let mut v = orient_value(a, b, c);
+    if !v.is_finite() {
+        let m = a.abs().max(b.abs()).max(c.abs()).max_element();
+        if m.is_finite() && m > 0.0 {
+            // The largest coordinate becomes about 2^480, so differences and
+            // their products stay below f64::MAX.
+            let e = m.log2().floor() as i32;
+            let s = 2f64.powi(480 - e.max(480));
+            v = orient_value(a * s, b * s, c * s);
+        }
+    }
     if v > 0.0 {
         Orientation::CounterClockwise
     } else if v < 0.0 {
@@ -184,6 +197,24 @@ mod tests {
         let b = v(1e15 + 1.0, 1e15);
         let c = v(1e15, 1e15 + 1.0);
         assert_eq!(orient(a, b, c), Orientation::CounterClockwise);
+    }
+
+    #[test]
+    fn coordinates_whose_products_overflow_keep_their_sign() {
+        let big = 1e200;
+        assert!(!orient_value(v(-big, -big), v(big, -big), v(0.0, 1.0)).is_finite());
+        assert_eq!(
+            orient(v(-big, -big), v(big, -big), v(0.0, 1.0)),
+            Orientation::CounterClockwise
+        );
+        assert_eq!(
+            orient(v(-big, -big), v(big, big), v(1.0, 1.0)),
+            Orientation::Collinear
+        );
+        assert_eq!(
+            orient(v(f64::MAX, 0.0), v(0.0, f64::MAX), v(0.0, 0.0)),
+            Orientation::CounterClockwise
+        );
     }
 
     #[test]

@@ -9,7 +9,6 @@
 //! in time and O(n) in memory whatever the shape, so a plan of a million
 //! vertices validates in about a second.
 
-use std::collections::HashMap;
 use std::fmt;
 
 use glam::DVec2;
@@ -70,55 +69,6 @@ pub enum GeometryError {
     /// A hole lies outside the outer boundary (or inside another hole).
     #[error("{ring} lies outside the free space (vertex at {})", pt(point))]
     HoleOutside { ring: Ring, point: DVec2 },
-}
-
-/// Pairs of segments (indices into `segs`) whose bounding boxes share a grid
-/// cell: a superset of the intersecting pairs, each pair once, `i < j`.
-pub fn candidate_segment_pairs(segs: &[(DVec2, DVec2)]) -> Vec<(usize, usize)> {
-    if segs.len() < 2 {
-        return Vec::new();
-    }
-    let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
-    let mut total_len = 0.0;
-    for (a, b) in segs {
-        lo = lo.min(a.min(*b));
-        hi = hi.max(a.max(*b));
-        total_len += a.distance(*b);
-    }
-    let extent = (hi - lo).max(DVec2::splat(1e-12));
-    // Cell about the mean segment length, capped so the grid stays ~O(n).
-    let n = segs.len() as f64;
-    let mean = (total_len / n).max(1e-12);
-    let max_cells_axis = (4.0 * n.sqrt()).ceil().max(1.0);
-    let cell = mean
-        .max(extent.x / max_cells_axis)
-        .max(extent.y / max_cells_axis);
-    let cells =
-        |v: f64, o: f64| (((v - o) / cell).floor() as i64).clamp(0, max_cells_axis as i64 + 1);
-    let mut grid: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
-    for (i, (a, b)) in segs.iter().enumerate() {
-        let (x0, x1) = (cells(a.x.min(b.x), lo.x), cells(a.x.max(b.x), lo.x));
-        let (y0, y1) = (cells(a.y.min(b.y), lo.y), cells(a.y.max(b.y), lo.y));
-        for x in x0..=x1 {
-            for y in y0..=y1 {
-                grid.entry((x, y)).or_default().push(i);
-            }
-        }
-    }
-    let mut pairs = Vec::new();
-    let mut keys: Vec<_> = grid.keys().copied().collect();
-    keys.sort_unstable();
-    for k in keys {
-        let list = &grid[&k];
-        for (ii, &i) in list.iter().enumerate() {
-            for &j in &list[ii + 1..] {
-                pairs.push((i.min(j), i.max(j)));
-            }
-        }
-    }
-    pairs.sort_unstable();
-    pairs.dedup();
-    pairs
 }
 
 fn check_ring(ring: Ring, p: &Polygon) -> Result<(), GeometryError> {
@@ -425,25 +375,5 @@ mod tests {
             validate_polygon_with_holes(&p),
             Err(GeometryError::NonFinite { index: 1, .. })
         ));
-    }
-
-    #[test]
-    fn candidate_pairs_find_all_crossings_of_a_grid() {
-        // 20 horizontal and 20 vertical segments all cross each other.
-        let mut segs = Vec::new();
-        for i in 0..20 {
-            let t = i as f64;
-            segs.push((DVec2::new(-1., t), DVec2::new(20., t)));
-            segs.push((DVec2::new(t, -1.), DVec2::new(t, 20.)));
-        }
-        let pairs = candidate_segment_pairs(&segs);
-        let crossing = pairs
-            .iter()
-            .filter(|(i, j)| {
-                segment_intersection(segs[*i].0, segs[*i].1, segs[*j].0, segs[*j].1)
-                    != SegmentHit::None
-            })
-            .count();
-        assert_eq!(crossing, 400);
     }
 }

@@ -1,0 +1,140 @@
+//! The app's own CPU time per frame, apart from the renderer's: the main
+//! world's schedule (from the start of `First` to the end of `Last`) plus
+//! the extraction of the frame into the render world, read from the main
+//! thread's CPU clock. To put all of that work on the main thread,
+//! [`CpuPlugin`] runs the main schedules with the single-threaded executor
+//! (so the figure is the frame's whole CPU work, not its wall time, which a
+//! software rasteriser sharing the cores would inflate). Neither includes
+//! the GPU's work nor the render thread's, so the figure means the same
+//! under Xvfb's software renderer and on a desktop GPU. Background work
+//! (builds, preparation, searches) runs on worker threads and is not a
+//! frame's cost.
+//!
+//! Extraction runs in the render sub-app's extract function, outside any
+//! schedule; [`CpuPlugin`] wraps that function with a clock whose reading
+//! the next frame's `First` collects.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use bevy::app::{MainScheduleOrder, RunFixedMainLoop};
+use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+use bevy::prelude::*;
+use bevy::render::RenderApp;
+
+/// The calling thread's CPU time in nanoseconds.
+pub fn thread_cpu_ns() -> u64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid, writable timespec for the call's duration.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    if ok {
+        t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+    } else {
+        0
+    }
+}
+
+/// The CPU time of the frames, in milliseconds.
+#[derive(Resource, Debug, Default)]
+pub struct CpuClock {
+    started: Option<u64>,
+    main_ms: f32,
+    extract_ns: Arc<AtomicU64>,
+    /// The last complete frame's CPU time: its main schedule and its
+    /// extraction.
+    pub last_ms: f32,
+    /// How many frames were measured.
+    pub frames: u64,
+    /// The CPU time of each frame that switched stage or sub-step and of
+    /// the frame after it (which draws what the switch hid or showed).
+    pub switch_ms: Vec<f32>,
+    /// Readings still to record into `switch_ms`.
+    pending_switch: u8,
+}
+
+impl CpuClock {
+    /// The largest CPU time of a frame around a switch (0 before any).
+    pub fn switch_max_ms(&self) -> f32 {
+        self.switch_ms.iter().copied().fold(0.0, f32::max)
+    }
+}
+
+/// Measures the app's CPU time per frame into [`CpuClock`].
+pub struct CpuPlugin;
+
+impl Plugin for CpuPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<CpuClock>()
+            .add_systems(First, start_frame)
+            .add_systems(Last, (watch_switches, end_frame).chain());
+    }
+
+    fn finish(&self, app: &mut App) {
+        let mut labels: Vec<bevy::ecs::intern::Interned<dyn ScheduleLabel>> = app
+            .world()
+            .resource::<MainScheduleOrder>()
+            .labels
+            .clone();
+        labels.extend(
+            [First.intern(), Last.intern(), RunFixedMainLoop.intern()].into_iter(),
+        );
+        for label in labels {
+            app.edit_schedule(label, |s| {
+                s.set_executor(SingleThreadedExecutor::new());
+            });
+        }
+        // Before pipelined rendering moves the render app to its thread.
+        let counter = app.world().resource::<CpuClock>().extract_ns.clone();
+        let Some(render) = app.get_sub_app_mut(RenderApp) else {
+            return;
+        };
+        let Some(mut extract) = render.take_extract() else {
+            return;
+        };
+        render.set_extract(move |main, render_world| {
+            let t = thread_cpu_ns();
+            extract(main, render_world);
+            counter.store(thread_cpu_ns().saturating_sub(t), Ordering::Relaxed);
+        });
+    }
+}
+
+fn start_frame(mut clock: ResMut<CpuClock>) {
+    // The previous frame's extraction has happened by now.
+    if clock.started.is_some() {
+        let extract_ms = clock.extract_ns.swap(0, Ordering::Relaxed) as f32 / 1e6;
+        clock.last_ms = clock.main_ms + extract_ms;
+        clock.frames += 1;
+        if clock.pending_switch > 0 {
+            clock.pending_switch -= 1;
+            let ms = clock.last_ms;
+            // Bounded: the last ten thousand switches.
+            if clock.switch_ms.len() == 10_000 {
+                clock.switch_ms.remove(0);
+            }
+            clock.switch_ms.push(ms);
+        }
+    }
+    clock.started = Some(thread_cpu_ns());
+}
+
+/// Notes a frame that moved along the timeline while no build runs (a
+/// build moves it as stages publish, which is the publishing frames' cost,
+/// not a switch's): its reading and the next one go into `switch_ms`.
+fn watch_switches(
+    timeline: Res<crate::model::timeline::Timeline>,
+    build: Res<crate::build::Build>,
+    mut clock: ResMut<CpuClock>,
+) {
+    if timeline.is_changed() && !timeline.is_added() && !build.is_busy() {
+        clock.pending_switch = 2;
+    }
+}
+
+fn end_frame(mut clock: ResMut<CpuClock>) {
+    if let Some(t) = clock.started {
+        clock.main_ms = thread_cpu_ns().saturating_sub(t) as f32 / 1e6;
+    }
+}
