@@ -72,6 +72,14 @@ pub fn run(
                 r.pipeline().id
             ))
         })?;
+        // Nothing NaN, infinite or dangling reaches a written file.
+        m.validate().map_err(|e| {
+            CliError::Failed(format!(
+                "{}: pipeline '{}' made an invalid NavMesh, not written: {e}",
+                level.display(),
+                r.pipeline().id
+            ))
+        })?;
         if let Some(p) = out {
             write(p, m.to_json())?;
         }

@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use clap::Subcommand;
-use navscope_levels::{generate, write};
+use navscope_levels::Budget;
+use navscope_levels::generate::Request;
 
 use crate::session::CliError;
 
@@ -59,42 +60,45 @@ pub enum Generator {
 /// Upper bound on the size parameters, so a typo cannot ask for terabytes.
 const MAX_SIZE: usize = 1_000_000;
 
-/// Generates and writes the level.
+impl Generator {
+    /// The generator request with its sizes.
+    fn request(&self) -> Request {
+        match *self {
+            Generator::FloorPlan { obstacles } => Request::FloorPlan { obstacles },
+            Generator::BigFloorPlan { vertices } => Request::BigFloorPlan { vertices },
+            Generator::Maze { width, height } => Request::Maze { width, height },
+            Generator::Star { vertices } => Request::Star { vertices },
+            Generator::BrushMaze { width, height } => Request::BrushMaze { width, height },
+            Generator::StackedFloors { floors } => Request::StackedFloors { floors },
+        }
+    }
+
+    /// The product of the size parameters (cells, vertices, floors, ...).
+    fn size(&self) -> usize {
+        match *self {
+            Generator::FloorPlan { obstacles: n }
+            | Generator::BigFloorPlan { vertices: n }
+            | Generator::Star { vertices: n }
+            | Generator::StackedFloors { floors: n } => n,
+            Generator::Maze { width, height } | Generator::BrushMaze { width, height } => {
+                width.saturating_mul(height)
+            }
+        }
+    }
+}
+
+/// Generates and writes the level. A request whose level the loader would
+/// refuse (over the default [`Budget`]) is refused before generating.
 pub fn run(what: &Generator, seed: u64, out: &Path) -> Result<(), CliError> {
-    let too_big = |n: usize| {
-        if n > MAX_SIZE {
-            Err(CliError::Usage(format!(
-                "size {n} is above the limit of {MAX_SIZE}"
-            )))
-        } else {
-            Ok(())
-        }
-    };
-    let text = match *what {
-        Generator::FloorPlan { obstacles } => {
-            too_big(obstacles)?;
-            write::floor_plan_json(&generate::floor_plan(seed, obstacles))
-        }
-        Generator::BigFloorPlan { vertices } => {
-            too_big(vertices)?;
-            write::floor_plan_json(&generate::big_floor_plan(seed, vertices))
-        }
-        Generator::Maze { width, height } => {
-            too_big(width * height)?;
-            write::floor_plan_json(&generate::rectilinear_maze(seed, width, height))
-        }
-        Generator::Star { vertices } => {
-            too_big(vertices)?;
-            write::floor_plan_json(&generate::star_polygon(seed, vertices))
-        }
-        Generator::BrushMaze { width, height } => {
-            too_big(width * height)?;
-            write::brushes_ron(&generate::brush_maze(seed, width, height))
-        }
-        Generator::StackedFloors { floors } => {
-            too_big(floors)?;
-            write::layers_ron(&generate::stacked_floors(seed, floors))
-        }
-    };
+    let n = what.size();
+    if n > MAX_SIZE {
+        return Err(CliError::Usage(format!(
+            "size {n} is above the limit of {MAX_SIZE}"
+        )));
+    }
+    let text = what
+        .request()
+        .text(seed, &Budget::default())
+        .map_err(|e| CliError::Usage(format!("{}: {e}", out.display())))?;
     std::fs::write(out, text).map_err(|e| CliError::Failed(format!("{}: {e}", out.display())))
 }

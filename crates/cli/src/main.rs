@@ -158,9 +158,60 @@ enum Command {
     },
 }
 
+/// A clap error as one line (`navscope-cli: ...`), without the usage and
+/// tip lines, so every bad argument reads the same as a bad `--set`.
+fn usage_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+        })
+        .collect();
+    let line = parts.join(" ");
+    format!(
+        "navscope-cli: {}",
+        line.strip_prefix("error: ").unwrap_or(&line)
+    )
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
+    // The runner catches a stage's panic and reports it as the stage's
+    // error; the default hook would print the panic and a backtrace on top.
+    std::panic::set_hook(Box::new(|_| {}));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version: clap's own text on stdout.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("{}", usage_line(&e));
+            return ExitCode::from(2);
+        }
+    };
+    match std::panic::catch_unwind(|| run(cli.command)) {
+        Ok(code) => code,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            eprintln!(
+                "navscope-cli: internal error (panic): {}",
+                what.lines().next().unwrap_or("")
+            );
+            ExitCode::from(101)
+        }
+    }
+}
+
+/// Runs one command; errors print as one line.
+fn run(command: Command) -> ExitCode {
+    let result = match command {
         Command::Info { level, budget } => info::run(&level, budget.budget),
         Command::Build {
             level,

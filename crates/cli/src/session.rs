@@ -88,6 +88,7 @@ pub fn pipeline_for(level: &Level, requested: Option<&str>) -> Result<Arc<Pipeli
 pub fn param_values(pipeline: &Pipeline, opts: &BuildOptions) -> Result<ParamValues, CliError> {
     let mut values = match &opts.preset {
         Some(p) => {
+            navscope_levels::check_regular_file(p).map_err(|e| CliError::Failed(e.to_string()))?;
             let text = std::fs::read_to_string(p)
                 .map_err(|e| CliError::Failed(format!("{}: {e}", p.display())))?;
             ParamValues::from_ron(&pipeline.params, &text)
@@ -140,15 +141,24 @@ pub fn converted(pipeline: &Pipeline, level: &Arc<Level>) -> Result<Arc<Level>, 
 }
 
 /// Turns the first stage failure of a finished run into a one-line error
-/// naming the level and the stage.
+/// `LEVEL: stage 'ID': PROBLEM`, the level named once.
 pub fn check_run(r: &Runner) -> Result<(), CliError> {
     match r.first_error() {
         None => Ok(()),
-        Some((i, e)) => Err(CliError::Failed(format!(
-            "{}: stage '{}' failed: {e}",
-            r.level().source,
-            r.pipeline().stages[i].info.id
-        ))),
+        Some((i, e)) => {
+            // Pipelines name the level in their messages already.
+            let source = &r.level().source;
+            let text = e.to_string();
+            let problem = text
+                .strip_prefix(source.as_str())
+                .and_then(|t| t.strip_prefix(": "))
+                .unwrap_or(&text);
+            Err(CliError::Failed(format!(
+                "{source}: stage '{}': {}",
+                r.pipeline().stages[i].info.id,
+                problem.split_whitespace().collect::<Vec<_>>().join(" ")
+            )))
+        }
     }
 }
 
@@ -156,6 +166,10 @@ pub fn check_run(r: &Runner) -> Result<(), CliError> {
 /// from the first kilobytes only).
 pub fn looks_like_navmesh(path: &Path) -> bool {
     use std::io::Read;
+    // A FIFO or device is not opened here; loading it reports why.
+    if navscope_levels::check_regular_file(path).is_err() {
+        return false;
+    }
     let mut head = [0u8; 4096];
     let n = std::fs::File::open(path)
         .and_then(|mut f| f.read(&mut head))
@@ -166,6 +180,7 @@ pub fn looks_like_navmesh(path: &Path) -> bool {
 /// Reads a NavMesh JSON document; errors name the file.
 pub fn load_navmesh(path: &Path) -> Result<navscope_core::NavMesh, CliError> {
     let fail = |m: String| CliError::Failed(format!("{}: {m}", path.display()));
+    navscope_levels::check_regular_file(path).map_err(|e| CliError::Failed(e.to_string()))?;
     let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
     navscope_core::NavMesh::from_json(&text).map_err(|e| fail(e.to_string()))
 }

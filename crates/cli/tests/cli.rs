@@ -419,7 +419,7 @@ fn a_small_budget_refuses_with_what_the_stage_would_need() {
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.contains("stage 'binary' failed: would need ~")
+        err.contains("office.png: stage 'binary': would need ~")
             && err.contains("px raster; the budget is 64 KB"),
         "{err}"
     );
@@ -433,7 +433,12 @@ fn a_small_budget_refuses_with_what_the_stage_would_need() {
         "2G",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let o = cli(&["info", "assets/levels/raster/office.png", "--budget", "lots"]);
+    let o = cli(&[
+        "info",
+        "assets/levels/raster/office.png",
+        "--budget",
+        "lots",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("is not a size"), "{}", stderr(&o));
 }

@@ -13,6 +13,7 @@
 //! * [`heap`]: [`heap::MinCost`], the smallest-cost-first `BinaryHeap` entry
 //!   the Dijkstra-style searches share.
 //! * [`stage`]: stages, pipelines and the caching [`stage::Runner`].
+//! * [`num`]: numbers as error messages print them ([`num::short`]).
 //! * [`budget`]: the [`MemoryBudget`] every stage checks its large
 //!   allocations against, and the refusal message that says what they
 //!   would need.
@@ -34,6 +35,7 @@ pub mod geom;
 pub mod heap;
 pub mod level;
 pub mod navmesh;
+pub mod num;
 pub mod params;
 pub mod stage;
 

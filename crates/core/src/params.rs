@@ -158,7 +158,11 @@ impl ParamSpec {
     pub fn check(&self, v: &ParamValue) -> Result<ParamValue, ParamError> {
         let bad = |why: String| ParamError::Invalid {
             name: self.name.clone(),
-            value: v.to_string(),
+            value: match v {
+                // 1e300 reads as 1.0e300, not 301 digits.
+                ParamValue::Float(x) => crate::num::short(*x),
+                other => crate::num::clip(&other.to_string()),
+            },
             why,
         };
         match (&self.kind, v) {

@@ -23,6 +23,11 @@ pub struct Budget {
     pub max_brushes: u64,
     /// Most layers in a multi-layer environment (default 10 000).
     pub max_layers: u64,
+    /// Most corners of one OBJ face (default 1024). A face is cut into a
+    /// fan of corners - 2 triangles; a face of a million corners is a
+    /// million slivers across the whole face, which no mesh pipeline
+    /// handles in reasonable time.
+    pub max_face_corners: u64,
 }
 
 impl Default for Budget {
@@ -34,6 +39,7 @@ impl Default for Budget {
             max_vertices: 20_000_000,
             max_brushes: 1_000_000,
             max_layers: 10_000,
+            max_face_corners: 1024,
         }
     }
 }

@@ -14,6 +14,9 @@ use navscope_core::geom::plan_from_xz;
 use navscope_core::level::{Blocker, FloorPlan, NamedPoint};
 use serde::{Deserialize, Serialize};
 
+use navscope_core::num::short;
+
+use crate::bounds::beyond;
 use crate::budget::Budget;
 use crate::error::Fault;
 use crate::rings::{build_area, fmt_xz, ring_name};
@@ -177,6 +180,9 @@ pub(crate) fn from_file(f: FloorPlanFile, budget: &Budget) -> Result<FloorPlan, 
         if !finite(n.at) {
             return Err(Fault::geometry(el, "position is not a finite number"));
         }
+        if let Some(problem) = beyond("coordinate", n.at) {
+            return Err(Fault::geometry(el, problem));
+        }
         let at = plan_from_xz(n.at);
         if !area.contains(at) {
             return Err(Fault::geometry(
@@ -201,12 +207,18 @@ pub(crate) fn from_file(f: FloorPlanFile, budget: &Budget) -> Result<FloorPlan, 
                 if !finite(center) || !finite(half) || !angle_deg.is_finite() {
                     return Err(Fault::geometry(el, "box has a number that is not finite"));
                 }
+                if let Some(problem) =
+                    beyond("coordinate", center).or_else(|| beyond("half extent", half))
+                {
+                    return Err(Fault::geometry(el, problem));
+                }
                 if half[0] <= 0.0 || half[1] <= 0.0 {
                     return Err(Fault::geometry(
                         el,
                         format!(
                             "box half extents must be positive, are [{}, {}]",
-                            half[0], half[1]
+                            short(half[0]),
+                            short(half[1])
                         ),
                     ));
                 }
@@ -227,10 +239,15 @@ pub(crate) fn from_file(f: FloorPlanFile, budget: &Budget) -> Result<FloorPlan, 
                         "cylinder has a number that is not finite",
                     ));
                 }
+                if let Some(problem) =
+                    beyond("coordinate", center).or_else(|| beyond("radius", [radius]))
+                {
+                    return Err(Fault::geometry(el, problem));
+                }
                 if radius <= 0.0 {
                     return Err(Fault::geometry(
                         el,
-                        format!("cylinder radius must be positive, is {radius}"),
+                        format!("cylinder radius must be positive, is {}", short(radius)),
                     ));
                 }
                 let c = plan_from_xz(center);

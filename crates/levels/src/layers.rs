@@ -26,6 +26,7 @@ use navscope_core::geom::{Ring, plan_from_xz};
 use navscope_core::level::{Connection, Layer, LayeredLevel};
 use serde::{Deserialize, Serialize};
 
+use crate::bounds::beyond;
 use crate::budget::Budget;
 use crate::error::Fault;
 use crate::rings::{build_area, fmt_xz, ring_name};
@@ -95,6 +96,9 @@ pub(crate) fn parse_ron(text: &str, budget: &Budget) -> Result<LayeredLevel, Fau
         if !l.height.is_finite() {
             return Err(Fault::geometry(el, "height is not a finite number"));
         }
+        if let Some(problem) = beyond("height", [l.height]) {
+            return Err(Fault::geometry(el, problem));
+        }
         let outer = l.outer.iter().map(|&p| plan(p)).collect();
         let holes = l
             .holes
@@ -129,6 +133,9 @@ pub(crate) fn parse_ron(text: &str, budget: &Budget) -> Result<LayeredLevel, Fau
         let (a, b) = (plan(c.a), plan(c.b));
         if !a.is_finite() || !b.is_finite() {
             return Err(Fault::geometry(el, "an end is not a finite number"));
+        }
+        if let Some(problem) = beyond("coordinate", [a.x, a.y, b.x, b.y]) {
+            return Err(Fault::geometry(el, problem));
         }
         if a == b {
             return Err(Fault::geometry(

@@ -9,6 +9,8 @@
 //!   native RON file names its kind with its top-level struct name.
 //! * [`load_bytes`] / [`load_bytes_with`]: the same from memory (no
 //!   sidecars or external buffers: there is no folder to look in).
+//! * [`check_regular_file`]: refuses FIFOs, sockets, devices and
+//!   directories before anything opens them (every `load` checks first).
 //! * [`default_level`]: the embedded default floor plan the app opens with.
 //! * [`write`](mod@write): floor plan JSON / RON, brush and layer RON writers.
 //! * [`floor_plan_mesh`], [`layers_mesh`], [`brush_mesh`]: conversions
@@ -22,7 +24,8 @@
 //!
 //! Every error is a [`LevelError`] that prints as one line
 //! `FILE: ELEMENT: PROBLEM`. Sizes are bounded by a [`Budget`]: declared
-//! sizes are checked before anything is allocated for them.
+//! sizes are checked before anything is allocated for them. Coordinates are
+//! bounded by [`MAX_COORD`] (±100 km), the bound named in the message.
 //!
 //! ## Formats
 //!
@@ -42,14 +45,17 @@
 //!
 //! ## Validation choices
 //!
-//! Repeated vertices and vertices exactly collinear with their neighbours
-//! (exact `orient` test, so zero-width spikes too) are dropped before the
-//! rings are validated with core's `validate_polygon_with_holes`; error
+//! Repeated vertices and vertices collinear with their neighbours (exact
+//! `orient` test, so zero-width spikes too, or within 1e-10 of the
+//! neighbours' distance of their line: a vertex 1e-13 m off a wall) are
+//! dropped before the rings are validated with core's
+//! `validate_polygon_with_holes` (one plane sweep, O(n log n)); error
 //! messages still count vertices and edges as the file has them. Nodes,
 //! blocker centres and connection ends must lie in the free space (on the
 //! boundary counts as in). Brushes must be bounded convex solids with
 //! volume. What each loader checks is listed in its module docs.
 
+mod bounds;
 pub mod brushes;
 mod budget;
 mod error;
@@ -69,6 +75,7 @@ use std::path::Path;
 
 use navscope_core::level::{Level, LevelData};
 
+pub use bounds::MAX_COORD;
 pub use brushes::to_mesh::{Converted, brush_mesh};
 pub use budget::Budget;
 pub use error::{ErrorKind, LevelError};
@@ -268,9 +275,59 @@ fn load_sidecar_image(
     })
 }
 
-/// Reads at most `cap` bytes, refusing larger files.
+/// Checks that `path` names a regular file (following symbolic links)
+/// before anything opens it: opening a FIFO blocks until a writer comes,
+/// and reading a device or a directory makes no sense. The error prints
+/// as `PATH: is a FIFO, not a regular file`.
+pub fn check_regular_file(path: &Path) -> Result<(), LevelError> {
+    regular_file(path).map_err(|f| f.in_file(&path.display().to_string()))
+}
+
+/// [`check_regular_file`] without the file name.
+fn regular_file(path: &Path) -> Result<(), Fault> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Fault::new(ErrorKind::Io, "", format!("cannot read: {e}")))?;
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    let what = if kind.is_dir() {
+        "a directory"
+    } else {
+        special_file_kind(&kind)
+    };
+    Err(Fault::new(
+        ErrorKind::Io,
+        "",
+        format!("is {what}, not a regular file"),
+    ))
+}
+
+/// What kind of special file `kind` is (FIFO, socket, device).
+#[cfg(unix)]
+fn special_file_kind(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "a device"
+    } else {
+        "a special file"
+    }
+}
+
+/// What kind of special file `kind` is.
+#[cfg(not(unix))]
+fn special_file_kind(_kind: &std::fs::FileType) -> &'static str {
+    "a special file"
+}
+
+/// Reads at most `cap` bytes of a regular file, refusing larger files.
 fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, Fault> {
     let io = |e: std::io::Error| Fault::new(ErrorKind::Io, "", format!("cannot read: {e}"));
+    regular_file(path)?;
     let file = std::fs::File::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
     Budget::check("", "bytes", len, cap)?;
@@ -447,6 +504,30 @@ mod tests {
                 .starts_with("/nonexistent/level.json: cannot read"),
             "{e}"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn special_files_are_refused_before_opening() {
+        let dir = std::env::temp_dir().join(format!("navscope-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("level.json");
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            // Opening would block forever with no writer: the check must
+            // come first.
+            let e = load(&fifo).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::Io);
+            assert_eq!(e.problem(), "is a FIFO (named pipe), not a regular file");
+        } else {
+            panic!("mkfifo is not available to make the test FIFO");
+        }
+        let e = load(&dir).unwrap_err();
+        assert_eq!(e.problem(), "is a directory, not a regular file");
+        let e = load(Path::new("/dev/null")).unwrap_err();
+        assert_eq!(e.to_string(), "/dev/null: is a device, not a regular file");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

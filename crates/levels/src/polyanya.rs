@@ -26,6 +26,7 @@ use navscope_core::level::FloorPlan;
 use crate::budget::Budget;
 use crate::error::Fault;
 use crate::rings::{build_area, ring_name};
+use crate::text::clip;
 
 /// Whitespace-separated tokens with their line numbers.
 struct Tokens<'a> {
@@ -112,15 +113,6 @@ impl<'a> Tokens<'a> {
             ));
         }
         Ok(v)
-    }
-}
-
-/// At most 20 characters of a token, for messages.
-fn clip(t: &str) -> String {
-    if t.chars().count() > 20 {
-        format!("{}...", t.chars().take(20).collect::<String>())
-    } else {
-        t.to_string()
     }
 }
 

@@ -34,6 +34,9 @@ use image::{DynamicImage, ImageDecoder, Limits, codecs::png::PngDecoder};
 use navscope_core::level::RasterPlan;
 use serde::Deserialize;
 
+use navscope_core::num::short;
+
+use crate::bounds::beyond;
 use crate::budget::Budget;
 use crate::error::Fault;
 use crate::text;
@@ -91,7 +94,10 @@ impl RasterSettings {
         if !(s.metres_per_pixel.is_finite() && s.metres_per_pixel > 0.0) {
             return Err(Fault::geometry(
                 "metres_per_pixel",
-                format!("must be a positive number, is {}", s.metres_per_pixel),
+                format!(
+                    "must be a positive number, is {}",
+                    short(s.metres_per_pixel)
+                ),
             ));
         }
         Ok(s)
@@ -140,7 +146,7 @@ pub(crate) fn parse(
     // RGBA8 of the largest allowed image, plus the decoder's own buffers.
     limits.max_alloc = Some(budget.max_cells.saturating_mul(8).saturating_add(1 << 20));
     let decoder = PngDecoder::with_limits(Cursor::new(bytes), limits)
-        .map_err(|e| Fault::syntax("header", format!("not a readable PNG: {e}")))?;
+        .map_err(|e| Fault::syntax("header", format!("not a readable PNG: {}", png_problem(&e))))?;
     let (width, height) = decoder.dimensions();
     Budget::check(
         &format!("image {width}x{height}"),
@@ -151,8 +157,18 @@ pub(crate) fn parse(
     if width == 0 || height == 0 {
         return Err(Fault::geometry("header", "the image has no pixels"));
     }
+    let extent = f64::from(width.max(height)) * settings.metres_per_pixel;
+    if let Some(problem) = beyond("size", [extent]) {
+        return Err(Fault::geometry(
+            format!("image {width}x{height}"),
+            format!(
+                "at {} m per pixel its {problem}",
+                short(settings.metres_per_pixel)
+            ),
+        ));
+    }
     let image = DynamicImage::from_decoder(decoder)
-        .map_err(|e| Fault::syntax("pixels", format!("PNG data is broken: {e}")))?;
+        .map_err(|e| Fault::syntax("pixels", format!("PNG data is broken: {}", png_problem(&e))))?;
     let rgba = image.into_rgba8().into_raw();
     let obstacle = rgba
         .chunks_exact(4)
@@ -167,6 +183,47 @@ pub(crate) fn parse(
     })
 }
 
+/// A decoder error as a plain sentence: the png crate writes chunk types
+/// and deflate errors with Rust's debug format (`ChunkType { type: IHDR,
+/// critical: true, ... }`, `DistanceTooFarBack`); a message shows the
+/// chunk's name and leaves the debug names out.
+fn png_problem(e: &image::ImageError) -> String {
+    if let image::ImageError::Limits(_) = e {
+        return "decoding it would need more memory than the budget allows".to_string();
+    }
+    let text = e.to_string();
+    let mut text = text
+        .strip_prefix("Format error decoding Png: ")
+        .unwrap_or(&text)
+        .to_string();
+    while let Some(start) = text.find("ChunkType { type: ") {
+        let name_start = start + "ChunkType { type: ".len();
+        let name_end = text[name_start..]
+            .find(", ")
+            .map_or(text.len(), |i| name_start + i);
+        let end = text[name_end..]
+            .find('}')
+            .map_or(text.len(), |i| name_end + i + 1);
+        // Unprintable bytes of the name come as `\u{18}`: show them as `?`.
+        let mut name = String::new();
+        let mut rest = &text[name_start..name_end];
+        while let Some(c) = rest.chars().next() {
+            if let Some(after) = rest.strip_prefix("\\u{") {
+                rest = after.split_once('}').map_or("", |(_, r)| r);
+                name.push('?');
+            } else {
+                name.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+        text.replace_range(start..end, &format!("\"{name}\""));
+    }
+    if let Some(i) = text.find("Corrupt deflate stream.") {
+        text.replace_range(i.., "corrupt compressed pixel data");
+    }
+    text.trim_end_matches('.').to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,6 +236,45 @@ mod tests {
             .write_image(rgba, w, h, image::ExtendedColorType::Rgba8)
             .unwrap();
         out
+    }
+
+    #[test]
+    fn decoder_errors_carry_no_debug_text() {
+        let good = png(2, 2, &[0u8; 16]);
+        // A broken header checksum, an unknown critical chunk, broken
+        // compressed data.
+        for (at, byte) in [(29, 0u8), (37, b'Q'), (43, 0xff)] {
+            let mut bad = good.clone();
+            bad[at] ^= byte.max(1);
+            let e = parse(&bad, &RasterSettings::default(), &Budget::default()).unwrap_err();
+            assert!(
+                !e.problem.contains("ChunkType") && !e.problem.contains('{'),
+                "{}",
+                e.problem
+            );
+            assert!(
+                !e.problem.split(|c: char| !c.is_alphanumeric()).any(|w| {
+                    w.chars().filter(char::is_ascii_uppercase).count() >= 2
+                        && w.chars().any(|c| c.is_ascii_lowercase())
+                }),
+                "CamelCase debug name in {}",
+                e.problem
+            );
+        }
+    }
+
+    #[test]
+    fn a_raster_larger_than_the_bound_is_refused() {
+        let settings = RasterSettings {
+            metres_per_pixel: 6e4,
+            ..RasterSettings::default()
+        };
+        let e = parse(&png(2, 2, &[0u8; 16]), &settings, &Budget::default()).unwrap_err();
+        assert_eq!(e.element, "image 2x2");
+        assert_eq!(
+            e.problem,
+            "at 60000 m per pixel its size 120000 is beyond the largest allowed, ±100000 m"
+        );
     }
 
     #[test]

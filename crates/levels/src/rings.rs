@@ -2,7 +2,7 @@
 //!
 //! Every 2D format (floor plan JSON and RON, layers, polyanya meshes) goes
 //! through [`build_area`]: it checks the numbers are finite, drops repeated
-//! and exactly collinear vertices (exact `orient` test, which also removes
+//! and collinear vertices (exact `orient` test, which also removes
 //! zero-width spikes), orients the rings with core's
 //! [`PolygonWithHoles::normalise`] and validates them with core's
 //! [`validate_polygon_with_holes`]. Problems are reported with the indices
@@ -12,15 +12,18 @@ use std::collections::VecDeque;
 
 use glam::DVec2;
 use navscope_core::geom::{
-    GeometryError, Orientation, Polygon, PolygonWithHoles, Ring, orient,
+    GeometryError, Orientation, Polygon, PolygonWithHoles, Ring, orient, orient_value,
     validate_polygon_with_holes,
 };
 
+use navscope_core::num::short;
+
+use crate::bounds::beyond;
 use crate::error::Fault;
 
 /// `(x, z)` text for a plan point, as files write it.
 pub(crate) fn fmt_xz(p: DVec2) -> String {
-    format!("({}, {})", p.x, -p.y)
+    format!("({}, {})", short(p.x), short(-p.y))
 }
 
 /// A ring after cleaning, with the file index of every kept vertex.
@@ -29,10 +32,23 @@ struct Cleaned {
     file_index: Vec<usize>,
 }
 
-/// Drops consecutive duplicates and exactly collinear vertices in one pass
-/// (plus a fix-up across the seam), remembering file indices.
+/// How far off the line through its neighbours a vertex may lie and still
+/// be dropped as collinear, relative to the distance between the
+/// neighbours: 1e-10 (0.1 µm over a kilometre).
+const SNAP: f64 = 1e-10;
+
+/// True when `b` is collinear with `a` and `c` (exactly, or within [`SNAP`]
+/// of the line `a c`). A vertex 1e-13 m off a straight wall is a notch of
+/// 180° less 1e-14 rad, which no pipeline can treat in floating point;
+/// dropping it moves the boundary by at most `SNAP` times the wall's length.
+fn collinear(a: DVec2, b: DVec2, c: DVec2) -> bool {
+    orient(a, b, c) == Orientation::Collinear
+        || orient_value(a, b, c).abs() <= SNAP * (c - a).length_squared()
+}
+
+/// Drops consecutive duplicates and (nearly) collinear vertices in one
+/// pass (plus a fix-up across the seam), remembering file indices.
 fn clean(points: &[DVec2]) -> Cleaned {
-    let collinear = |a: DVec2, b: DVec2, c: DVec2| orient(a, b, c) == Orientation::Collinear;
     let mut out: VecDeque<(DVec2, usize)> = VecDeque::with_capacity(points.len());
     for (i, &p) in points.iter().enumerate() {
         loop {
@@ -88,6 +104,16 @@ pub(crate) fn build_area(
             return Err(Fault::geometry(
                 name(*ring),
                 format!("vertex {i}: coordinate is not a finite number"),
+            ));
+        }
+        if let Some((i, problem)) = pts
+            .iter()
+            .enumerate()
+            .find_map(|(i, p)| beyond("coordinate", [p.x, p.y]).map(|e| (i, e)))
+        {
+            return Err(Fault::geometry(
+                name(*ring),
+                format!("vertex {i}: {problem}"),
             ));
         }
         let c = clean(pts);
@@ -220,6 +246,30 @@ mod tests {
             (0., 2.),
         ]));
         assert_eq!(c.points, pts(&[(0., 0.), (2., 0.), (2., 2.), (0., 2.)]));
+    }
+
+    #[test]
+    fn vertices_a_hair_off_a_wall_are_dropped() {
+        // 1e-13 m off a 10 m wall, either side: gone. 1 mm off: kept.
+        for off in [1e-13, -1e-13, 3e-12] {
+            let c = clean(&pts(&[
+                (0., 0.),
+                (10., 0.),
+                (10., 10.),
+                (5., 10. + off),
+                (0., 10.),
+            ]));
+            assert_eq!(c.points.len(), 4, "{off}");
+            assert_eq!(c.file_index, vec![0, 1, 2, 4]);
+        }
+        let c = clean(&pts(&[
+            (0., 0.),
+            (10., 0.),
+            (10., 10.),
+            (5., 10.001),
+            (0., 10.),
+        ]));
+        assert_eq!(c.points.len(), 5);
     }
 
     #[test]

@@ -23,6 +23,8 @@ pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, Fault> {
     })
 }
 
+pub(crate) use navscope_core::num::clip;
+
 /// Parses RON into `T`, with implicit `Some` so optional fields are written
 /// plainly.
 pub(crate) fn ron<T: DeserializeOwned>(text: &str) -> Result<T, Fault> {

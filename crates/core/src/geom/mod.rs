@@ -12,14 +12,13 @@ mod solid;
 mod sweep;
 mod validate;
 
+pub use pairs::candidate_segment_pairs;
 pub use polygon::{Polygon, PolygonWithHoles, interior_angle, ray_crosses_edge, ring_side};
 pub use predicates::{
     Orientation, SegmentHit, on_segment, orient, orient_value, point_segment_distance,
     project_on_segment, segment_intersection, segments_properly_cross,
 };
 pub use solid::{Aabb, Plane, TriMesh};
-pub use sweep::find_bad_meeting;
-pub use pairs::candidate_segment_pairs;
 pub use validate::{GeometryError, Ring, validate_polygon_with_holes};
 
 use glam::{DVec2, DVec3};

@@ -63,7 +63,10 @@ fn for_each_leaf(segs: &[(DVec2, DVec2)], mut leaf: impl FnMut(&[u32])) {
     // A margin far above the rounding error of the side tests keeps them
     // conservative: a segment that touches a cell always meets its widened
     // box.
-    let scale = (hi - lo).max_element().max(lo.abs().max_element()).max(hi.abs().max_element());
+    let scale = (hi - lo)
+        .max_element()
+        .max(lo.abs().max_element())
+        .max(hi.abs().max_element());
     let margin = (scale * 1e-9).max(f64::MIN_POSITIVE);
     let mut stack = vec![(lo, hi, 0u32, ids)];
     while let Some((lo, hi, depth, ids)) = stack.pop() {
@@ -130,8 +133,7 @@ mod tests {
         candidate_segment_pairs(segs)
             .into_iter()
             .filter(|&(i, j)| {
-                segment_intersection(segs[i].0, segs[i].1, segs[j].0, segs[j].1)
-                    != SegmentHit::None
+                segment_intersection(segs[i].0, segs[i].1, segs[j].0, segs[j].1) != SegmentHit::None
             })
             .collect()
     }

@@ -35,6 +35,7 @@ use navscope_core::geom::Plane;
 use navscope_core::level::{Brush, BrushLevel, Contents, Entity, SkippedBrush};
 use serde::{Deserialize, Serialize};
 
+use crate::bounds::beyond;
 use crate::budget::Budget;
 use crate::error::Fault;
 use crate::text;
@@ -118,6 +119,12 @@ pub(crate) fn parse_ron(text: &str, budget: &Budget) -> Result<BrushLevel, Fault
             return Err(Fault::geometry(
                 format!("entity {i} ({})", e.classname),
                 "origin is not a finite number",
+            ));
+        }
+        if let Some(problem) = origin.and_then(|o| beyond("coordinate", o.to_array())) {
+            return Err(Fault::geometry(
+                format!("entity {i} ({})", e.classname),
+                format!("origin: {problem}"),
             ));
         }
         entities.push(Entity {

@@ -27,6 +27,9 @@ use navscope_core::level::{Brush, BrushLevel, Entity, SkippedBrush};
 
 use super::check_brush;
 use super::semantics::{FaceInfo, Rules, classify};
+use navscope_core::num::short;
+
+use crate::bounds::{MAX_COORD, beyond};
 use crate::budget::Budget;
 use crate::error::Fault;
 
@@ -121,6 +124,13 @@ fn read_brush(
         if !(p0.is_finite() && p1.is_finite() && p2.is_finite()) {
             return Err(format!("face {fi} has a number that is not finite"));
         }
+        if let Some(problem) = beyond("coordinate", [p0, p1, p2].iter().flat_map(|p| p.to_array()))
+        {
+            return Err(format!(
+                "face {fi}: {problem} (map units times the scale {})",
+                short(scale)
+            ));
+        }
         let plane = Plane::from_normal_point((p0 - p1).cross(p2 - p1), p1)
             .filter(|p| p.normal.is_finite() && p.d.is_finite())
             .ok_or_else(|| format!("face {fi}: its three points are collinear"))?;
@@ -153,6 +163,39 @@ fn parse(text: &str, budget: &Budget) -> Result<BrushLevel, Fault> {
     parse_with(text, budget, &Rules::default())
 }
 
+/// A scale set in the file that puts brushes beyond the coordinate bound
+/// is the file's problem, not each brush's: the whole map is refused,
+/// naming the scale line, the first brush's farthest point and the bound.
+fn check_scale(text: &str, map: &quake_util::qmap::QuakeMap, scale: f64) -> Result<(), Fault> {
+    if scale == DEFAULT_SCALE {
+        return Ok(());
+    }
+    let far = map
+        .entities
+        .iter()
+        .flat_map(|e| e.brushes.iter())
+        .flat_map(|b| b.iter().flat_map(|s| s.half_space))
+        .flatten()
+        .map(|v| v * scale)
+        .find(|v| v.is_finite() && v.abs() > MAX_COORD);
+    let Some(far) = far else {
+        return Ok(());
+    };
+    let line = text
+        .lines()
+        .position(|l| l.contains("scale="))
+        .map_or(String::new(), |i| format!("line {}", i + 1));
+    Err(Fault::geometry(
+        line,
+        format!(
+            "scale {} puts the map at coordinates like {} m, beyond the largest allowed, ±{} m",
+            short(scale),
+            short(far),
+            short(MAX_COORD)
+        ),
+    ))
+}
+
 /// Parses a `.map` file; brushes are classified by `rules` and the
 /// defaults (see [`super::semantics`]). A brush that cannot be read is left
 /// out and listed in [`BrushLevel::skipped`]; the rest of the level loads.
@@ -170,6 +213,7 @@ pub(crate) fn parse_with(text: &str, budget: &Budget, rules: &Rules) -> Result<B
     })?;
     let total: usize = map.entities.iter().map(|e| e.brushes.len()).sum();
     Budget::check("", "brushes", total as u64, budget.max_brushes)?;
+    check_scale(text, &map, scale)?;
     let lines = brush_lines(text);
     let line_of = |k: usize| {
         if lines.len() == total {
@@ -205,7 +249,17 @@ pub(crate) fn parse_with(text: &str, budget: &Budget, rules: &Rules) -> Result<B
                             .collect();
                         match nums[..] {
                             [x, y, z] if x.is_finite() && y.is_finite() && z.is_finite() => {
-                                e.origin = Some(convert([x, y, z], scale))
+                                let o = convert([x, y, z], scale);
+                                if let Some(problem) = beyond("coordinate", o.to_array()) {
+                                    return Err(Fault::geometry(
+                                        format!("entity {ei}"),
+                                        format!(
+                                            "origin: {problem} (map units times the scale {})",
+                                            short(scale)
+                                        ),
+                                    ));
+                                }
+                                e.origin = Some(o)
                             }
                             _ => {
                                 return Err(Fault::syntax(
@@ -305,6 +359,17 @@ mod tests {
         assert!((l.brushes[0].planes[2].normal - -DVec3::Y).length() < 1e-12);
         assert!((l.brushes[0].planes[2].d - 0.5).abs() < 1e-12);
         assert_eq!(l.brushes[1].materials[0], "wood");
+    }
+
+    #[test]
+    fn a_scale_that_puts_the_map_out_of_range_is_refused() {
+        let text = MAP.replace("scale=0.03125", "scale=1e300");
+        let e = parse(&text, &Budget::default()).unwrap_err();
+        assert_eq!(e.element, "line 3");
+        assert_eq!(
+            e.problem,
+            "scale 1.0e300 puts the map at coordinates like -6.4e301 m, beyond the largest allowed, ±100000 m"
+        );
     }
 
     #[test]

@@ -14,8 +14,13 @@
 //! | [`big_floor_plan`] | a hall with gear-shaped pillars reaching a target vertex count with 30 % notches (the convex pipeline's 10,000-vertex / 3,000-notch speed target) |
 //! | [`brush_maze`] | the maze as box brushes on a floor brush, with a player start |
 //! | [`stacked_floors`] | storeys with pillars joined by stair connections both ways |
+//!
+//! [`Request`] names a generator with its sizes and checks it against the
+//! loader's budget before generating, so no generator writes a file the
+//! loader refuses.
 
 mod maze;
+mod request;
 mod rng;
 mod shapes;
 
@@ -25,6 +30,7 @@ use glam::{DVec2, DVec3};
 use navscope_core::geom::{Aabb, Polygon, PolygonWithHoles};
 use navscope_core::level::{Brush, BrushLevel, Connection, Entity, FloorPlan, Layer, LayeredLevel};
 
+pub use request::{Estimate, Request};
 pub use rng::SplitMix64;
 
 use maze::{Maze, grid_lines, trace_free};

@@ -20,6 +20,7 @@ use glam::Vec3;
 use navscope_core::geom::{Aabb, TriMesh};
 use navscope_core::level::MeshLevel;
 
+use crate::bounds::beyond;
 use crate::error::Fault;
 
 /// True for names that mark water volumes.
@@ -69,6 +70,13 @@ impl MeshBuilder {
                 format!("vertex {i}"),
                 "coordinate is not a finite number",
             ));
+        }
+        if let Some((i, problem)) =
+            self.mesh.vertices.iter().enumerate().find_map(|(i, v)| {
+                beyond("coordinate", v.to_array().map(f64::from)).map(|e| (i, e))
+            })
+        {
+            return Err(Fault::geometry(format!("vertex {i}"), problem));
         }
         if let Some(t) = self.mesh.first_bad_index() {
             return Err(Fault::reference(

@@ -18,8 +18,12 @@ use glam::Vec3;
 use navscope_core::level::MeshLevel;
 
 use super::MeshBuilder;
+use navscope_core::num::short;
+
+use crate::bounds::beyond;
 use crate::budget::Budget;
 use crate::error::Fault;
+use crate::text::clip;
 
 /// Checks the lines; returns (vertices, triangles).
 fn prescan(text: &str, budget: &Budget) -> Result<(u64, u64), Fault> {
@@ -48,18 +52,36 @@ fn prescan(text: &str, budget: &Budget) -> Result<(u64, u64), Fault> {
                     ));
                 }
                 for c in coords {
-                    match c.parse::<f32>() {
-                        Ok(v) if v.is_finite() => {}
+                    match c.parse::<f64>() {
+                        Ok(v) if v.is_finite() && !(v as f32).is_finite() => {
+                            return Err(Fault::geometry(
+                                el(),
+                                format!(
+                                    "vertex {}: {} overflows a 32-bit float (OBJ coordinates are read as f32, largest {})",
+                                    verts + 1,
+                                    short(v),
+                                    short(f64::from(f32::MAX))
+                                ),
+                            ));
+                        }
+                        Ok(v) if v.is_finite() => {
+                            if let Some(problem) = beyond("coordinate", [v]) {
+                                return Err(Fault::geometry(
+                                    el(),
+                                    format!("vertex {}: {problem}", verts + 1),
+                                ));
+                            }
+                        }
                         Ok(_) => {
                             return Err(Fault::geometry(
                                 el(),
-                                format!("vertex {}: {c} is not a finite number", verts + 1),
+                                format!("vertex {}: {} is not a finite number", verts + 1, clip(c)),
                             ));
                         }
                         Err(_) => {
                             return Err(Fault::syntax(
                                 el(),
-                                format!("vertex {}: \"{c}\" is not a number", verts + 1),
+                                format!("vertex {}: \"{}\" is not a number", verts + 1, clip(c)),
                             ));
                         }
                     }
@@ -73,7 +95,10 @@ fn prescan(text: &str, budget: &Budget) -> Result<(u64, u64), Fault> {
                     corners += 1;
                     let idx = w.split('/').next().unwrap_or("");
                     let v: i64 = idx.parse().map_err(|_| {
-                        Fault::syntax(el(), format!("face corner \"{w}\" is not a vertex index"))
+                        Fault::syntax(
+                            el(),
+                            format!("face corner \"{}\" is not a vertex index", clip(w)),
+                        )
                     })?;
                     let resolved = if v < 0 { verts as i64 + v + 1 } else { v };
                     if v == 0 || resolved < 1 || resolved as u64 > verts {
@@ -82,6 +107,15 @@ fn prescan(text: &str, budget: &Budget) -> Result<(u64, u64), Fault> {
                             format!("face refers to vertex {v} but there are {verts}"),
                         ));
                     }
+                }
+                if corners > budget.max_face_corners {
+                    return Err(Fault::budget(
+                        el(),
+                        format!(
+                            "face has {corners} corners, more than the limit of {} per face; split it into smaller faces",
+                            budget.max_face_corners
+                        ),
+                    ));
                 }
                 if corners < 3 {
                     return Err(Fault::geometry(
