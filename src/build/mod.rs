@@ -173,6 +173,15 @@ impl Build {
         value: ParamValue,
     ) -> Result<Option<usize>, ParamError> {
         let Some(r) = self.desired.as_mut() else {
+            // The level is still being converted: the runner will start
+            // with this value.
+            if let Some(c) = self.converting.as_mut() {
+                let values = c
+                    .keep
+                    .get_or_insert_with(|| ParamValues::defaults(&c.pipeline.params));
+                values.set(&c.pipeline.params, name, value)?;
+                return Ok(Some(0));
+            }
             return Ok(None);
         };
         let first = r.set_param(name, value)?;
@@ -184,6 +193,13 @@ impl Build {
 
     /// Replaces every parameter (a preset). Returns the first stage to re-run.
     pub fn set_params(&mut self, values: ParamValues) -> Option<usize> {
+        if self.desired.is_none()
+            && let Some(c) = self.converting.as_mut()
+        {
+            // The runner made after the conversion starts with them.
+            c.keep = Some(values);
+            return Some(0);
+        }
         let first = self.desired.as_mut()?.set_params(values);
         if first.is_some() {
             self.mark_dirty();
