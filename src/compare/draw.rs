@@ -45,9 +45,13 @@ fn draw_difference(
         return;
     };
     let unit = crate::model::extent::level_extent(&current.level);
-    let primitives = result.difference.primitives();
-    let mut prepared = crate::model::prepare::prepare(&primitives, unit, &filter.prepare);
-    for g in prepared.groups.iter_mut() {
-        crate::view::draw::spawn_group(&mut commands, g, FRONT, true, &mut assets, CompareVisual);
-    }
+    crate::view::draw::spawn_overlay(
+        &mut commands,
+        &result.difference.primitives(),
+        unit,
+        &filter,
+        FRONT,
+        &mut assets,
+        CompareVisual,
+    );
 }

@@ -114,32 +114,6 @@ pub fn ray_segment(origin: Vec3, dir: Vec3, a: Vec3, b: Vec3) -> (f32, f32) {
     (t, p.distance(q))
 }
 
-/// Ray against an axis-aligned box: distance to where it enters (0 when it
-/// starts inside).
-pub fn ray_box(origin: Vec3, dir: Vec3, min: Vec3, max: Vec3) -> Option<f32> {
-    let mut t0 = 0.0f32;
-    let mut t1 = f32::INFINITY;
-    for k in 0..3 {
-        let (o, d, lo, hi) = (origin[k], dir[k], min[k], max[k]);
-        if d.abs() < 1e-12 {
-            if o < lo || o > hi {
-                return None;
-            }
-            continue;
-        }
-        let (mut a, mut b) = ((lo - o) / d, (hi - o) / d);
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        t0 = t0.max(a);
-        t1 = t1.min(b);
-        if t0 > t1 {
-            return None;
-        }
-    }
-    Some(t0)
-}
-
 fn line_hit(ray: &PickRay, a: Vec3, b: Vec3, band: Option<&HeightBand>) -> Option<Hit> {
     let (a, b) = match band {
         Some(band) => band.clip_segment(a, b)?,
@@ -210,7 +184,7 @@ fn box_hit(ray: &PickRay, min: Vec3, max: Vec3, band: Option<&HeightBand>) -> Op
         lo.y = lo.y.max(b.lo);
         hi.y = hi.y.min(b.hi);
     }
-    let t = ray_box(ray.origin, ray.dir, lo, hi)?;
+    let t = crate::model::bvh::ray_box(ray.origin, ray.dir, lo, hi)?;
     let e = hi - lo;
     Some(fill_hit(ray, t, e.x * e.z + e.x * e.y + e.y * e.z))
 }

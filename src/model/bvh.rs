@@ -164,14 +164,15 @@ fn split(
     split(boxes, items, mid, end, nodes);
 }
 
-/// True when the ray `origin + t·dir`, t ≥ 0, meets the box (slab test).
-pub fn ray_meets_box(origin: Vec3, dir: Vec3, min: Vec3, max: Vec3) -> bool {
+/// Ray `origin + t·dir`, t ≥ 0, against an axis-aligned box (slab test):
+/// the distance to where it enters (0 when it starts inside).
+pub fn ray_box(origin: Vec3, dir: Vec3, min: Vec3, max: Vec3) -> Option<f32> {
     let (mut t0, mut t1) = (0.0f32, f32::INFINITY);
     for k in 0..3 {
         let (o, d) = (origin[k], dir[k]);
         if d.abs() < 1e-12 {
             if o < min[k] || o > max[k] {
-                return false;
+                return None;
             }
             continue;
         }
@@ -182,10 +183,15 @@ pub fn ray_meets_box(origin: Vec3, dir: Vec3, min: Vec3, max: Vec3) -> bool {
         t0 = t0.max(a);
         t1 = t1.min(b);
         if t0 > t1 {
-            return false;
+            return None;
         }
     }
-    true
+    Some(t0)
+}
+
+/// True when the ray `origin + t·dir`, t ≥ 0, meets the box.
+pub fn ray_meets_box(origin: Vec3, dir: Vec3, min: Vec3, max: Vec3) -> bool {
+    ray_box(origin, dir, min, max).is_some()
 }
 
 #[cfg(test)]

@@ -48,12 +48,13 @@ fn redraw(
         return;
     };
     let unit = crate::model::extent::level_extent(&current.level);
-    let mut prepared = crate::model::prepare::prepare(&answer.primitives, unit, &filter.prepare);
-    for g in prepared
-        .groups
-        .iter_mut()
-        .filter(|g| filter.shows_layer(g.layer))
-    {
-        crate::view::draw::spawn_group(&mut commands, g, FRONT, true, &mut assets, AnswerVisual);
-    }
+    crate::view::draw::spawn_overlay(
+        &mut commands,
+        &answer.primitives,
+        unit,
+        &filter,
+        FRONT,
+        &mut assets,
+        AnswerVisual,
+    );
 }

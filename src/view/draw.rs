@@ -220,6 +220,29 @@ pub fn spawn_group(
     }
 }
 
+/// Draws `primitives` over the stages (`front` depth steps in front of
+/// the level), prepared under the view filter and on the layers it shows,
+/// every entity tagged with `marker` (the probe's answer, the compare
+/// view's difference).
+pub fn spawn_overlay(
+    commands: &mut Commands,
+    primitives: &[navscope_core::Primitive],
+    unit: f32,
+    filter: &ViewFilter,
+    front: usize,
+    assets: &mut VisualAssets,
+    marker: impl Bundle + Clone,
+) {
+    let mut prepared = crate::model::prepare::prepare(primitives, unit, &filter.prepare);
+    for g in prepared
+        .groups
+        .iter_mut()
+        .filter(|g| filter.shows_layer(g.layer))
+    {
+        spawn_group(commands, g, front, true, assets, marker.clone());
+    }
+}
+
 /// Spawns the drawing of every stage whose geometry was published or
 /// re-prepared, replacing what was drawn for it before.
 fn spawn_visuals(
