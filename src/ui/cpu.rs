@@ -50,21 +50,24 @@ pub struct CpuClock {
     /// How many frames were measured.
     pub frames: u64,
     /// The CPU time of each frame that switched stage or sub-step and of
-    /// the frame after it (which draws what the switch hid or showed), with
-    /// the part of it spent in extraction.
-    pub switch_ms: Vec<(f32, f32)>,
-    /// Readings still to record into `switch_ms`.
+    /// the frame after it (which draws what the switch hid or showed): the
+    /// time, the part of it spent in extraction, and the stage and
+    /// sub-step switched to.
+    pub switch_ms: Vec<(f32, f32, usize, Option<u32>)>,
+    /// Readings still to record into `switch_ms`, and where to.
     pending_switch: u8,
+    switched_to: (usize, Option<u32>),
 }
 
 impl CpuClock {
-    /// The largest CPU time of a frame around a switch and the part of it
-    /// spent in extraction (zeros before any).
-    pub fn switch_max_ms(&self) -> (f32, f32) {
+    /// The frame around a switch with the largest CPU time: the time, the
+    /// part of it spent in extraction, and the stage and sub-step it
+    /// switched to (zeros before any).
+    pub fn switch_max_ms(&self) -> (f32, f32, usize, Option<u32>) {
         self.switch_ms
             .iter()
             .copied()
-            .fold((0.0, 0.0), |a, b| if b.0 > a.0 { b } else { a })
+            .fold((0.0, 0.0, 0, None), |a, b| if b.0 > a.0 { b } else { a })
     }
 }
 
@@ -117,7 +120,12 @@ fn start_frame(mut clock: ResMut<CpuClock>) {
         clock.frames += 1;
         if clock.pending_switch > 0 {
             clock.pending_switch -= 1;
-            let ms = (clock.last_ms, clock.last_extract_ms);
+            let ms = (
+                clock.last_ms,
+                clock.last_extract_ms,
+                clock.switched_to.0,
+                clock.switched_to.1,
+            );
             // Bounded: the last ten thousand switches.
             if clock.switch_ms.len() == 10_000 {
                 clock.switch_ms.remove(0);
@@ -142,6 +150,7 @@ fn watch_switches(
     *published = build.published;
     if timeline.is_changed() && !timeline.is_added() && !build.is_busy() && !publishing {
         clock.pending_switch = 2;
+        clock.switched_to = (timeline.current, timeline.substep);
     }
 }
 

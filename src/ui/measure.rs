@@ -268,10 +268,12 @@ fn finish(
         });
     let pipeline = build.pipeline().map_or("-", |p| p.id);
     println!(
-        "measure {name} [{pipeline}]: CPU per frame idle median {:.2} ms; stage/sub-step switch max {:.2} ms (extraction {:.2} ms) over {} switches; publishing frame max {:.2} ms over {} frames; pick median {:.3} ms, max {:.3} ms over {} queries; update latency median {:.1} ms, max {:.1} ms over {} changes; whole frames idle median {:.2} ms, while rebuilding max {:.2} ms; resident memory {:.0} MiB",
+        "measure {name} [{pipeline}]: CPU per frame idle median {:.2} ms; stage/sub-step switch max {:.2} ms (extraction {:.2} ms, to stage {} sub-step {:?}) over {} switches; publishing frame max {:.2} ms over {} frames; pick median {:.3} ms, max {:.3} ms over {} queries; update latency median {:.1} ms, max {:.1} ms over {} changes; whole frames idle median {:.2} ms, while rebuilding max {:.2} ms; resident memory {:.0} MiB",
         median(&m.idle),
         clock.switch_max_ms().0,
         clock.switch_max_ms().1,
+        clock.switch_max_ms().2 + 1,
+        clock.switch_max_ms().3,
         clock.switch_ms.len(),
         max(&m.publish),
         m.publish.len(),

@@ -147,7 +147,8 @@ pub struct VisualAssets<'w> {
 /// parent of one mesh per voxel tile. Each entity gets `extra`
 /// (its tag and parent). Hidden entities start hidden, gizmos included
 /// (retained gizmos ignore `Visibility`; render layers hide them). The
-/// voxel tiles move into their meshes (they are not kept twice).
+/// lines, points, triangles and voxel tiles move into the gizmo and the
+/// meshes (they are not kept twice).
 pub fn spawn_group(
     commands: &mut Commands,
     g: &mut Group,
@@ -218,6 +219,11 @@ pub fn spawn_group(
             visibility,
         ));
     }
+    // The geometry lives in the gizmo and the mesh now; the group keeps
+    // its kind, range, labels and value range for the legend and overlay.
+    g.lines = Vec::new();
+    g.points = Vec::new();
+    g.triangles = Vec::new();
 }
 
 /// Draws `primitives` over the stages (`front` depth steps in front of
