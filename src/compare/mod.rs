@@ -6,6 +6,12 @@
 //! The comparison runs on a worker thread whenever A's build, the pin or
 //! the probe's points change; the frame only takes the result. A pin
 //! belongs to its level: opening another file drops it.
+//!
+//! A *preset pair* ([`PresetPair`]: A's and B's pipeline and parameters)
+//! is saved from the build on screen and the pin, and loaded back: A's
+//! settings go to the build on screen (switching its pipeline first when
+//! they name another), and B is built from its settings on a worker thread
+//! and pinned.
 
 pub mod draw;
 
@@ -18,7 +24,7 @@ use navscope_core::params::ParamValues;
 use navscope_core::{NavMesh, Pipeline};
 
 use crate::build::{Build, StageSystems};
-use crate::level::CurrentLevel;
+use crate::level::{CurrentLevel, LevelRequest};
 use crate::model::journal::Journal;
 use crate::probe::Probe;
 
@@ -48,6 +54,10 @@ pub struct Compare {
     pinned_path: Option<std::path::PathBuf>,
     computed_for: Option<(u64, u64, u64)>,
     task: Option<Task<Comparison>>,
+    /// B being built from a loaded pair.
+    pin_task: Option<Task<Result<PinnedBuild, String>>>,
+    /// A's parameters from a loaded pair, waiting for its pipeline.
+    pending_a: Option<(String, ParamValues)>,
 }
 
 impl Compare {
@@ -68,6 +78,11 @@ pub enum CompareCommand {
     Pin,
     /// Drop the pin.
     Unpin,
+    /// Save the preset pair (A: the build on screen, B: the pin) here.
+    SavePair(std::path::PathBuf),
+    /// Load a preset pair: A's settings to the build on screen, B built and
+    /// pinned.
+    LoadPair(std::path::PathBuf),
 }
 
 /// Pins, compares off the main thread and keeps the result (no renderer
@@ -80,7 +95,7 @@ impl Plugin for ComparePlugin {
             .add_message::<CompareCommand>()
             .add_systems(
                 Update,
-                (commands, follow_level, start, collect)
+                (commands, apply_pending_a, follow_level, start, collect)
                     .chain()
                     .after(StageSystems),
             );
@@ -93,6 +108,7 @@ fn commands(
     current: Res<CurrentLevel>,
     mut compare: ResMut<Compare>,
     mut journal: ResMut<Journal>,
+    mut levels: MessageWriter<LevelRequest>,
 ) {
     for c in read.read() {
         match c {
@@ -124,7 +140,73 @@ fn commands(
                 compare.pin_revision += 1;
                 compare.revision += 1;
             }
+            CompareCommand::SavePair(path) => match compare.pair(&build) {
+                Some(pair) => match pair.save(path) {
+                    Ok(()) => journal.info(format!("wrote the preset pair {}", path.display())),
+                    Err(e) => journal.error(e),
+                },
+                None => journal.error("no preset pair to save: pin a build as B first"),
+            },
+            CompareCommand::LoadPair(path) => match load_pair(path) {
+                Ok(((a_pipeline, a_values), (b_pipeline, b_values))) => {
+                    let level = current.level.clone();
+                    compare.pin_task = Some(AsyncComputeTaskPool::get().spawn(async move {
+                        let mesh = navscope_compare::build(&level, &b_pipeline, b_values.clone())?;
+                        Ok(PinnedBuild {
+                            pipeline: b_pipeline,
+                            params: b_values,
+                            mesh: Arc::new(mesh),
+                        })
+                    }));
+                    if build.pipeline().is_none_or(|p| p.id != a_pipeline.id) {
+                        levels.write(LevelRequest::Pipeline(a_pipeline.id.to_string()));
+                    }
+                    compare.pending_a = Some((a_pipeline.id.to_string(), a_values));
+                    journal.info(format!("loaded the preset pair {}", path.display()));
+                }
+                Err(e) => journal.error(e),
+            },
         }
+    }
+    // B of a loaded pair, once built.
+    if let Some(task) = compare.pin_task.as_mut()
+        && let Some(done) = block_on(poll_once(task))
+    {
+        compare.pin_task = None;
+        match done {
+            Ok(b) => {
+                compare.pinned = Some(b);
+                compare.pinned_path = current.path.clone();
+                compare.pin_revision += 1;
+                compare.show_difference = true;
+            }
+            Err(e) => journal.error(format!("preset pair: B: {e}")),
+        }
+    }
+}
+
+/// Reads a preset pair and resolves both sides against the registry.
+#[allow(clippy::type_complexity)]
+fn load_pair(
+    path: &std::path::Path,
+) -> Result<((Arc<Pipeline>, ParamValues), (Arc<Pipeline>, ParamValues)), String> {
+    let pair = PresetPair::load(path)?;
+    let a = pair.a.resolve().map_err(|e| format!("{}: A: {e}", path.display()))?;
+    let b = pair.b.resolve().map_err(|e| format!("{}: B: {e}", path.display()))?;
+    Ok((a, b))
+}
+
+/// A's parameters of a loaded pair, once the build on screen runs A's
+/// pipeline.
+fn apply_pending_a(mut compare: ResMut<Compare>, mut build: ResMut<Build>) {
+    let Some((id, _)) = compare.pending_a.as_ref() else {
+        return;
+    };
+    if build.pipeline().is_none_or(|p| p.id != id.as_str()) {
+        return;
+    }
+    if let Some((_, values)) = compare.pending_a.take() {
+        build.set_params(values);
     }
 }
 

@@ -36,6 +36,10 @@ pub enum FileAction {
     ExportObj,
     /// Where to save a screenshot of the window.
     Screenshot,
+    /// A preset pair (A's and B's settings) to load.
+    LoadPair,
+    /// Where to save the preset pair of the build on screen and the pin.
+    SavePair,
 }
 
 impl FileAction {
@@ -48,12 +52,17 @@ impl FileAction {
             FileAction::ExportJson => "Export NavMesh JSON",
             FileAction::ExportObj => "Export NavMesh OBJ",
             FileAction::Screenshot => "Save screenshot",
+            FileAction::LoadPair => "Load preset pair",
+            FileAction::SavePair => "Save preset pair",
         }
     }
 
     /// True when the dialog picks an existing file (else a new one).
     pub fn opens(self) -> bool {
-        matches!(self, FileAction::OpenLevel | FileAction::LoadPreset)
+        matches!(
+            self,
+            FileAction::OpenLevel | FileAction::LoadPreset | FileAction::LoadPair
+        )
     }
 
     fn filter(self) -> (&'static str, &'static [&'static str]) {
@@ -63,6 +72,7 @@ impl FileAction {
                 &["json", "ron", "obj", "png", "map", "gltf", "glb", "mesh"],
             ),
             FileAction::LoadPreset | FileAction::SavePreset => ("RON preset", &["ron"]),
+            FileAction::LoadPair | FileAction::SavePair => ("Preset pair", &["ron", "json"]),
             FileAction::ExportJson => ("NavMesh JSON", &["json"]),
             FileAction::ExportObj => ("Wavefront OBJ", &["obj"]),
             FileAction::Screenshot => ("PNG image", &["png"]),
@@ -218,6 +228,7 @@ fn route(
     mut chosen: MessageReader<FileChosen>,
     mut levels: MessageWriter<LevelRequest>,
     mut params: MessageWriter<ParamCommand>,
+    mut compare: MessageWriter<crate::compare::CompareCommand>,
 ) {
     for c in chosen.read() {
         match c.action {
@@ -229,6 +240,12 @@ fn route(
             }
             FileAction::SavePreset => {
                 params.write(ParamCommand::SavePreset(c.path.clone()));
+            }
+            FileAction::LoadPair => {
+                compare.write(crate::compare::CompareCommand::LoadPair(c.path.clone()));
+            }
+            FileAction::SavePair => {
+                compare.write(crate::compare::CompareCommand::SavePair(c.path.clone()));
             }
             // Exports and screenshots are written by `export`.
             FileAction::ExportJson | FileAction::ExportObj | FileAction::Screenshot => {}

@@ -41,7 +41,8 @@ pub fn suggested_name(action: FileAction, current: &CurrentLevel, build: &Build)
         FileAction::ExportObj => format!("{stem}-{pipeline}.navmesh.obj"),
         FileAction::Screenshot => format!("{stem}-{pipeline}.png"),
         FileAction::SavePreset => format!("{stem}-{pipeline}.ron"),
-        FileAction::OpenLevel | FileAction::LoadPreset => String::new(),
+        FileAction::SavePair => format!("{stem}-pair.ron"),
+        FileAction::OpenLevel | FileAction::LoadPreset | FileAction::LoadPair => String::new(),
     }
 }
 

@@ -239,6 +239,26 @@ fn file_menu(ui: &mut egui::Ui, s: &mut UiState) {
     ) {
         s.ask_file(FileAction::SavePreset);
     }
+    if item(
+        ui,
+        s,
+        "menu/file/load-pair",
+        "Load preset pair…",
+        "",
+        "Read A's and B's settings: A to the build on screen, B built and pinned",
+    ) {
+        s.ask_file(FileAction::LoadPair);
+    }
+    if item(
+        ui,
+        s,
+        "menu/file/save-pair",
+        "Save preset pair…",
+        "",
+        "Write the build on screen (A) and the pinned build (B) settings together",
+    ) {
+        s.ask_file(FileAction::SavePair);
+    }
     ui.separator();
     if ui.button("Quit").clicked() {
         s.exit.write(AppExit::Success);
