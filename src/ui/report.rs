@@ -75,7 +75,8 @@ impl Plugin for ReportPlugin {
             last: None,
             frame: 0,
         })
-        .add_systems(Last, write_report);
+        // Test instrumentation: not part of the frame's measured CPU.
+        .add_systems(Last, write_report.after(crate::ui::cpu::CpuFrameEnd));
     }
 }
 
