@@ -31,10 +31,16 @@ fn radius(values: Option<&navscope_core::params::ParamValues>) -> Option<f64> {
 #[test]
 fn pin_change_compare_then_save_and_load_the_preset_pair() {
     let mut app = headless();
-    app.world_mut().write_message(LevelRequest::Open(LEVEL.into()));
+    app.world_mut()
+        .write_message(LevelRequest::Open(LEVEL.into()));
     app.world_mut()
         .write_message(LevelRequest::Pipeline("voxel".into()));
-    until(&mut app, 120, "the voxel build of the default level", voxel_built);
+    until(
+        &mut app,
+        120,
+        "the voxel build of the default level",
+        voxel_built,
+    );
     let r0 = radius(app.world().resource::<Build>().params()).expect("stand.radius");
     app.world_mut().write_message(CompareCommand::Pin);
     until(&mut app, 30, "the pin", |app| {
@@ -47,15 +53,20 @@ fn pin_change_compare_then_save_and_load_the_preset_pair() {
     ));
     // A bigger radius keeps the agent further from every wall: ground only
     // B (the pinned, smaller radius) reaches, and none only A reaches.
-    until(&mut app, 120, "the comparison of the new build with B", |app| {
-        let b = app.world().resource::<Build>();
-        let c = app.world().resource::<Compare>();
-        voxel_built(app)
-            && radius(b.params()) == Some(r1)
-            && c.result
-                .as_ref()
-                .is_some_and(|r| r.difference.b_only_area() > 10.0)
-    });
+    until(
+        &mut app,
+        120,
+        "the comparison of the new build with B",
+        |app| {
+            let b = app.world().resource::<Build>();
+            let c = app.world().resource::<Compare>();
+            voxel_built(app)
+                && radius(b.params()) == Some(r1)
+                && c.result
+                    .as_ref()
+                    .is_some_and(|r| r.difference.b_only_area() > 10.0)
+        },
+    );
     let c = app.world().resource::<Compare>();
     let d = &c.result.as_ref().unwrap().difference;
     assert!(d.a_only_area() < 0.01, "A only: {} m²", d.a_only_area());
@@ -78,17 +89,22 @@ fn pin_change_compare_then_save_and_load_the_preset_pair() {
     again
         .world_mut()
         .write_message(CompareCommand::LoadPair(file.clone()));
-    until(&mut again, 180, "A on screen and B pinned from the pair", |app| {
-        let b = app.world().resource::<Build>();
-        let c = app.world().resource::<Compare>();
-        voxel_built(app)
-            && radius(b.params()) == Some(r1)
-            && c.pinned.as_ref().is_some_and(|p| {
-                p.pipeline.id == "voxel" && radius(Some(&p.params)) == Some(r0)
-            })
-            && c.result
-                .as_ref()
-                .is_some_and(|r| r.difference.b_only_area() > 10.0)
-    });
+    until(
+        &mut again,
+        180,
+        "A on screen and B pinned from the pair",
+        |app| {
+            let b = app.world().resource::<Build>();
+            let c = app.world().resource::<Compare>();
+            voxel_built(app)
+                && radius(b.params()) == Some(r1)
+                && c.pinned.as_ref().is_some_and(|p| {
+                    p.pipeline.id == "voxel" && radius(Some(&p.params)) == Some(r0)
+                })
+                && c.result
+                    .as_ref()
+                    .is_some_and(|r| r.difference.b_only_area() > 10.0)
+        },
+    );
     let _ = std::fs::remove_file(&file);
 }

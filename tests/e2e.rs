@@ -959,7 +959,9 @@ fn scrubbing_every_stage_of_a_released_quake_map_keeps_each_switch_within_the_cp
         "e2e scrub_e3m4: {count} stages, worst switch frame {worst:.2} ms of CPU ({extract:.2} ms of it extraction)"
     );
     s.check(worst <= SWITCH_CPU_MS, || {
-        format!("a frame around a stage switch took {worst:.2} ms of CPU (budget {SWITCH_CPU_MS} ms)")
+        format!(
+            "a frame around a stage switch took {worst:.2} ms of CPU (budget {SWITCH_CPU_MS} ms)"
+        )
     });
 }
 
@@ -997,21 +999,28 @@ fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference
         r.bool("/compare/pinned").filter(|p| *p)
     });
     let r = s.read_report().expect("report");
-    let old = r.param("cell_size").and_then(|v| v.as_f64()).expect("cell_size");
+    let old = r
+        .param("cell_size")
+        .and_then(|v| v.as_f64())
+        .expect("cell_size");
     // Type the new value into the slider's number field, as a person sets
     // an exact value: click it, select what it holds, type, Enter.
     let slider = settled_widget(&s, "param/cell_size");
     s.click(slider.at(0.92, 0.5));
-    s.wait_for("the number field to take the keyboard (`ui_keyboard`)", WAIT, |r| {
-        r.bool("/pointer/ui_keyboard").filter(|k| *k)
-    });
+    s.wait_for(
+        "the number field to take the keyboard (`ui_keyboard`)",
+        WAIT,
+        |r| r.bool("/pointer/ui_keyboard").filter(|k| *k),
+    );
     s.chord_paced(&["ctrl"], "a");
     s.type_text("0.25");
     s.key("Return");
     // A coarser grid moves the boundary both ways: some ground only A
     // reaches, some only B.
     let r = s.wait_for(
-        &format!("params.cell_size != {old}, the build idle and both difference areas above 0.5 m²"),
+        &format!(
+            "params.cell_size != {old}, the build idle and both difference areas above 0.5 m²"
+        ),
         WAIT,
         |r| {
             let v = r.param("cell_size")?.as_f64()?;
@@ -1030,9 +1039,11 @@ fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference
     let on = s.stable_screenshot(central);
     let show = settled_widget(&s, "compare/show");
     s.click(show.center());
-    s.wait_for("`compare.show` false after clicking `compare/show`", WAIT, |r| {
-        (r.bool("/compare/show") == Some(false)).then_some(())
-    });
+    s.wait_for(
+        "`compare.show` false after clicking `compare/show`",
+        WAIT,
+        |r| (r.bool("/compare/show") == Some(false)).then_some(()),
+    );
     s.wait_for_screen("the difference's colours to disappear", WAIT, |off, _| {
         let (mut a, mut b) = (0usize, 0usize);
         let (x0, y0) = (central.x0.max(0.0) as u32, central.y0.max(0.0) as u32);

@@ -347,10 +347,7 @@ fn follow_level(
     // A level of another kind reaches the pipeline through its documented
     // conversion (a brush level becomes a triangle mesh for `voxel`), on a
     // worker thread: a big map must not stall the frame.
-    let previous = build
-        .pipeline()
-        .map(|p| p.id)
-        .zip(build.params().cloned());
+    let previous = build.pipeline().map(|p| p.id).zip(build.params().cloned());
     build.desired = None;
     build.dirty = false;
     build.converting = None;

@@ -191,8 +191,14 @@ fn load_pair(
     path: &std::path::Path,
 ) -> Result<((Arc<Pipeline>, ParamValues), (Arc<Pipeline>, ParamValues)), String> {
     let pair = PresetPair::load(path)?;
-    let a = pair.a.resolve().map_err(|e| format!("{}: A: {e}", path.display()))?;
-    let b = pair.b.resolve().map_err(|e| format!("{}: B: {e}", path.display()))?;
+    let a = pair
+        .a
+        .resolve()
+        .map_err(|e| format!("{}: A: {e}", path.display()))?;
+    let b = pair
+        .b
+        .resolve()
+        .map_err(|e| format!("{}: B: {e}", path.display()))?;
     Ok((a, b))
 }
 

@@ -301,7 +301,12 @@ fn handle_requests(
 
 /// Switches the open level to pipeline `id`, remembered for its file; an
 /// error names the pipelines that can build it.
-fn set_pipeline(id: &str, current: &mut CurrentLevel, settings: &mut Settings, journal: &mut Journal) {
+fn set_pipeline(
+    id: &str,
+    current: &mut CurrentLevel,
+    settings: &mut Settings,
+    journal: &mut Journal,
+) {
     let options = navscope_pipelines::for_kind(current.level.kind());
     match options.iter().find(|p| p.id == id) {
         Some(p) => {

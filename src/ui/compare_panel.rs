@@ -37,7 +37,8 @@ fn short(v: &navscope_core::ParamValue) -> String {
 
 fn swatch(ui: &mut egui::Ui, kind: &str) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-    ui.painter().rect_filled(rect, 2.0, color32(style_for(kind).color));
+    ui.painter()
+        .rect_filled(rect, 2.0, color32(style_for(kind).color));
 }
 
 pub(crate) fn compare_panel(ui: &mut egui::Ui, s: &mut UiState) {

@@ -14,12 +14,12 @@
 //! schedule; [`CpuPlugin`] wraps that function with a clock whose reading
 //! the next frame's `First` collects.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use bevy::app::{MainScheduleOrder, RunFixedMainLoop};
 use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
 use bevy::render::RenderApp;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The calling thread's CPU time in nanoseconds.
 pub fn thread_cpu_ns() -> u64 {
@@ -84,18 +84,16 @@ impl Plugin for CpuPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<CpuClock>()
             .add_systems(First, start_frame)
-            .add_systems(Last, (watch_switches, end_frame).chain().in_set(CpuFrameEnd));
+            .add_systems(
+                Last,
+                (watch_switches, end_frame).chain().in_set(CpuFrameEnd),
+            );
     }
 
     fn finish(&self, app: &mut App) {
-        let mut labels: Vec<bevy::ecs::intern::Interned<dyn ScheduleLabel>> = app
-            .world()
-            .resource::<MainScheduleOrder>()
-            .labels
-            .clone();
-        labels.extend(
-            [First.intern(), Last.intern(), RunFixedMainLoop.intern()].into_iter(),
-        );
+        let mut labels: Vec<bevy::ecs::intern::Interned<dyn ScheduleLabel>> =
+            app.world().resource::<MainScheduleOrder>().labels.clone();
+        labels.extend([First.intern(), Last.intern(), RunFixedMainLoop.intern()].into_iter());
         for label in labels {
             app.edit_schedule(label, |s| {
                 s.set_executor(SingleThreadedExecutor::new());

@@ -23,8 +23,7 @@ pub struct FramesPlugin {
 
 impl Plugin for FramesPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<FrameStats>()
-            .add_systems(First, record);
+        app.init_resource::<FrameStats>().add_systems(First, record);
         if self.measure || self.cpu {
             app.add_plugins(crate::ui::cpu::CpuPlugin);
         }

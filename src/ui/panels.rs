@@ -385,7 +385,10 @@ fn about_panel(ui: &mut egui::Ui, s: &mut UiState) {
     let Some(st) = p.stages.get(s.timeline.current) else {
         return;
     };
+    // One header whatever the stage (an id per title would make a new
+    // widget, with its opening state, at every switch).
     egui::CollapsingHeader::new(egui::RichText::new(format!("About: {}", st.info.title)).strong())
+        .id_salt("about")
         .default_open(true)
         .show(ui, |ui| {
             ui.label(st.info.explanation);

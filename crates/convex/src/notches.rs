@@ -134,7 +134,11 @@ pub fn run(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     // Both lists are in vertex order: a binary search, not a scan per notch.
     let relaxed = strict
         .into_iter()
-        .filter(|s| notches.binary_search_by_key(&s.vertex, |n| n.vertex).is_err())
+        .filter(|s| {
+            notches
+                .binary_search_by_key(&s.vertex, |n| n.vertex)
+                .is_err()
+        })
         .collect();
     let (lo, hi) = plan.bounds();
     let wedge_length = (hi - lo).length() / 12.0;

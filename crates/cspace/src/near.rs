@@ -42,7 +42,12 @@ impl InRange {
         let entries = boxes
             .iter()
             .enumerate()
-            .map(|(i, b)| Entry::new(Rectangle::from_corners(b.min.to_array(), b.max.to_array()), i))
+            .map(|(i, b)| {
+                Entry::new(
+                    Rectangle::from_corners(b.min.to_array(), b.max.to_array()),
+                    i,
+                )
+            })
             .collect();
         Self {
             boxes,

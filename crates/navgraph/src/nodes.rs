@@ -257,7 +257,11 @@ pub fn voronoi_check(
     let (lo, hi) = plan.area.bounds();
     let margin = (hi - lo).max_element().max(1.0);
     let (lo, hi) = (lo - DVec2::splat(margin), hi + DVec2::splat(margin));
-    check_points(Library::Overlay, "the floor plan grown by its size", [lo, hi])?;
+    check_points(
+        Library::Overlay,
+        "the floor plan grown by its size",
+        [lo, hi],
+    )?;
     let blocked = Blocked::new(plan, radius);
     // Blocked polygons: inflated primitives and the wall bands (each wall
     // segment's capsule).
@@ -523,6 +527,10 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
-        assert!(voronoi_check(&plan(&[], vec![]), 0.3, &[]).unwrap().is_empty());
+        assert!(
+            voronoi_check(&plan(&[], vec![]), 0.3, &[])
+                .unwrap()
+                .is_empty()
+        );
     }
 }

@@ -12,8 +12,8 @@
 use std::collections::HashMap;
 
 use glam::DVec2;
-use serde::Serialize;
 use navscope_core::geom::range::{Library, check_points};
+use serde::Serialize;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
 
 /// The navigable triangles.

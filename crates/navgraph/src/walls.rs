@@ -541,7 +541,11 @@ mod tests {
     fn pillars(spots: &[(u8, u8, u8)]) -> Walls {
         let mut rings = vec![vec![v(0., 0.), v(24., 0.), v(24., 24.), v(0., 24.)]];
         for &(x, y, s) in spots {
-            let (x, y, s) = (f64::from(x % 22), f64::from(y % 22), f64::from(s % 3 + 1) * 0.5);
+            let (x, y, s) = (
+                f64::from(x % 22),
+                f64::from(y % 22),
+                f64::from(s % 3 + 1) * 0.5,
+            );
             rings.push(vec![v(x, y), v(x, y + s), v(x + s, y + s), v(x + s, y)]);
         }
         Walls::new(rings)

@@ -451,14 +451,20 @@ mod tests {
         let boxed = f64::from(l.grid.width) * f64::from(l.grid.depth);
         let est = estimated_spans(&mesh, &l) as f64;
         // Tile borders are built twice: at most a few times the floors.
-        assert!(est >= occupied && est < 4.0 * occupied, "{est} vs {occupied}");
+        assert!(
+            est >= occupied && est < 4.0 * occupied,
+            "{est} vs {occupied}"
+        );
         assert!(boxed > 50.0 * est, "{boxed} vs {est}");
         // A small budget refuses, saying what the spans would need.
         let e = check_budget(&mesh, &l, navscope_core::MemoryBudget::new(1 << 20))
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("would need ~"), "{e}");
-        assert!(e.contains("voxel spans over 320 m × 320 m at 0.1 m cells"), "{e}");
+        assert!(
+            e.contains("voxel spans over 320 m × 320 m at 0.1 m cells"),
+            "{e}"
+        );
         assert!(e.ends_with("; the budget is 1 MB"), "{e}");
         assert!(check_budget(&mesh, &l, navscope_core::MemoryBudget::default()).is_ok());
     }
