@@ -376,6 +376,7 @@ fn draw_highlights(
     hover: Option<Res<crate::model::selection::Hover>>,
     roots: Query<&StageGeometry>,
     indexes: Query<(&StageRoot, &ElementIndex)>,
+    mut cache: Local<Vec<((crate::model::elements::StageElement, usize), Group)>>,
 ) {
     let unit = roots.iter().map(|r| r.unit).next().unwrap_or(1.0);
     // The current sub-step's highlights.
@@ -401,14 +402,23 @@ fn draw_highlights(
     for (which, color) in marked {
         let Some(el) = which else { continue };
         // The element's primitives, one binary search away in its stage's
-        // index (no scan over the stage).
+        // index (no scan over the stage), prepared once per element and
+        // publication.
         let Some((_, index)) = indexes.iter().find(|(r, _)| r.stage == el.stage) else {
             continue;
         };
-        let mut g = Group::default();
-        for p in index.element(&el.kind, el.element) {
-            add_primitive(&mut g, p, unit);
-        }
+        let key = (el.clone(), index.primitives().as_ptr() as usize);
+        let at = match cache.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                cache.push((key, highlight_of(index, &el.kind, el.element, unit)));
+                if cache.len() > 4 {
+                    cache.remove(0);
+                }
+                cache.len() - 1
+            }
+        };
+        let g = &cache[at].1;
         let up = Vec3::Y * 0.002 * unit;
         for (a, b, _) in &g.lines {
             gizmos.line(*a + up, *b + up, color);
@@ -432,6 +442,34 @@ fn draw_highlights(
     }
 }
 
+/// An element of more primitives than this is highlighted by its bounding
+/// box: drawing each of thousands of voxels (a voxel stage's element is a
+/// tile) as gizmos every frame would cost more than the frame.
+pub const HIGHLIGHT_MAX: usize = 512;
+
+/// The highlight of element `id` of `kind`: its primitives in their
+/// shapes, or its bounding box when it has more than [`HIGHLIGHT_MAX`].
+pub fn highlight_of(index: &ElementIndex, kind: &str, id: u32, unit: f32) -> Group {
+    let mut g = Group::default();
+    if index.element(kind, id).nth(HIGHLIGHT_MAX).is_some() {
+        let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+        for p in index.element(kind, id) {
+            for q in p.shape.points() {
+                lo = lo.min(q);
+                hi = hi.max(q);
+            }
+        }
+        if lo.cmple(hi).all() {
+            g.cubes.push((lo, hi, [1.0; 4]));
+        }
+        return g;
+    }
+    for p in index.element(kind, id) {
+        add_primitive(&mut g, p, unit);
+    }
+    g
+}
+
 /// Draws a group's lines and points with immediate-mode gizmos (sub-step
 /// highlights change every step, so they are not retained).
 pub fn draw_group_immediate(gizmos: &mut Gizmos, g: &Group, scale: f32) {
@@ -449,6 +487,41 @@ pub fn draw_group_immediate(gizmos: &mut Gizmos, g: &Group, scale: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_element_is_highlighted_by_its_bounds() {
+        use navscope_core::{Primitive, Shape};
+        let column = |i: u32| {
+            Primitive::new(
+                "voxel/solid",
+                7,
+                Shape::VoxelColumn {
+                    x: i as f32 * 0.1,
+                    z: 0.0,
+                    cell: 0.1,
+                    y0: 0.0,
+                    y1: 0.2,
+                },
+            )
+        };
+        let many: Vec<Primitive> = (0..HIGHLIGHT_MAX as u32 + 1).map(column).collect();
+        let index = ElementIndex::new(std::sync::Arc::new(many));
+        let g = highlight_of(&index, "voxel/solid", 7, 1.0);
+        assert_eq!(g.cubes.len(), 1, "one box for the whole element");
+        let (lo, hi, _) = g.cubes[0];
+        assert!((lo - Vec3::ZERO).length() < 1e-6);
+        assert!((hi - Vec3::new((HIGHLIGHT_MAX as f32 + 1.0) * 0.1, 0.2, 0.1)).length() < 1e-4);
+        let few = ElementIndex::new(std::sync::Arc::new((0..3).map(column).collect()));
+        assert_eq!(
+            highlight_of(&few, "voxel/solid", 7, 1.0).cubes.len(),
+            3,
+            "each voxel"
+        );
+        assert!(
+            highlight_of(&few, "voxel/solid", 8, 1.0).cubes.is_empty(),
+            "no such element"
+        );
+    }
 
     #[test]
     fn visibility_follows_stage_step_and_legend() {
