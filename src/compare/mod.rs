@@ -61,6 +61,15 @@ pub struct Compare {
 }
 
 impl Compare {
+    /// Drops the pin and its comparison (the drawing follows).
+    fn clear_pin(&mut self) {
+        self.pinned = None;
+        self.result = None;
+        self.task = None;
+        self.pin_revision += 1;
+        self.revision += 1;
+    }
+
     /// The preset pair of the build on screen (A) and the pinned one (B).
     pub fn pair(&self, build: &Build) -> Option<PresetPair> {
         let (b, pipeline, params) = (self.pinned.as_ref()?, build.pipeline()?, build.params()?);
@@ -133,13 +142,7 @@ fn commands(
                     _ => journal.error("nothing to pin: the build has no navigation mesh yet"),
                 }
             }
-            CompareCommand::Unpin => {
-                compare.pinned = None;
-                compare.result = None;
-                compare.task = None;
-                compare.pin_revision += 1;
-                compare.revision += 1;
-            }
+            CompareCommand::Unpin => compare.clear_pin(),
             CompareCommand::SavePair(path) => match compare.pair(&build) {
                 Some(pair) => match pair.save(path) {
                     Ok(()) => journal.info(format!("wrote the preset pair {}", path.display())),
@@ -219,11 +222,7 @@ fn apply_pending_a(mut compare: ResMut<Compare>, mut build: ResMut<Build>) {
 /// Another file drops the pin (B was built from the old one).
 fn follow_level(current: Res<CurrentLevel>, mut compare: ResMut<Compare>) {
     if compare.pinned.is_some() && current.is_changed() && current.path != compare.pinned_path {
-        compare.pinned = None;
-        compare.result = None;
-        compare.task = None;
-        compare.pin_revision += 1;
-        compare.revision += 1;
+        compare.clear_pin();
     }
 }
 

@@ -95,33 +95,28 @@ impl ElementIndex {
         self.starts[e] as usize..self.starts[e + 1] as usize
     }
 
+    /// The `(kind, id)` of the primitive at position `at` of the sorted
+    /// order.
+    fn key_at(&self, at: u32) -> (&str, u32) {
+        let p = &self.primitives[self.order[at as usize] as usize];
+        (p.kind.as_str(), p.element)
+    }
+
     /// Every element as `(kind, id)`, sorted.
     pub fn elements(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
-        (0..self.len()).map(|e| {
-            let p = &self.primitives[self.order[self.starts[e] as usize] as usize];
-            (p.kind.as_str(), p.element)
-        })
+        self.starts[..self.len()].iter().map(|&at| self.key_at(at))
     }
 
     /// The primitives of element `id` of `kind` (none when it does not
     /// exist).
     pub fn element(&self, kind: &str, id: u32) -> impl Iterator<Item = &Primitive> + '_ {
-        let key = |e: usize| {
-            let p = &self.primitives[self.order[self.starts[e] as usize] as usize];
-            (p.kind.as_str(), p.element)
-        };
         // Binary search over the elements' first primitives.
-        let (mut lo, mut hi) = (0, self.len());
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            if key(mid) < (kind, id) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        let found = (lo < self.len() && key(lo) == (kind, id)).then_some(lo);
-        let run = found.map_or(0..0, |e| self.run(e));
+        let firsts = &self.starts[..self.len()];
+        let e = firsts.partition_point(|&at| self.key_at(at) < (kind, id));
+        let found = firsts
+            .get(e)
+            .is_some_and(|&at| self.key_at(at) == (kind, id));
+        let run = if found { self.run(e) } else { 0..0 };
         self.order[run]
             .iter()
             .map(|&i| &self.primitives[i as usize])

@@ -257,6 +257,7 @@ fn finish(
     if m.phase != Phase::Done {
         return;
     }
+    let worst = clock.switch_max_ms();
     let mut lat = m.latencies.clone();
     lat.sort_by(f64::total_cmp);
     let name = current
@@ -270,10 +271,10 @@ fn finish(
     println!(
         "measure {name} [{pipeline}]: CPU per frame idle median {:.2} ms; stage/sub-step switch max {:.2} ms (extraction {:.2} ms, to stage {} sub-step {:?}) over {} switches; publishing frame max {:.2} ms over {} frames; pick median {:.3} ms, max {:.3} ms over {} queries; update latency median {:.1} ms, max {:.1} ms over {} changes; whole frames idle median {:.2} ms, while rebuilding max {:.2} ms; resident memory {:.0} MiB",
         median(&m.idle),
-        clock.switch_max_ms().0,
-        clock.switch_max_ms().1,
-        clock.switch_max_ms().2 + 1,
-        clock.switch_max_ms().3,
+        worst.0,
+        worst.1,
+        worst.2 + 1,
+        worst.3,
         clock.switch_ms.len(),
         max(&m.publish),
         m.publish.len(),
