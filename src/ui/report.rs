@@ -120,7 +120,7 @@ fn write_report(
     pointer: Option<Res<crate::interact::pointer::ScenePointer>>,
     gesture: Option<Res<crate::interact::clicks::Gesture>>,
     focus: Res<crate::model::timeline::UiFocus>,
-    (history, journal): (Res<History>, Res<Journal>),
+    (history, journal, loading): (Res<History>, Res<Journal>, Res<crate::level::Loading>),
     (cpu, compare): (
         Option<Res<crate::ui::cpu::CpuClock>>,
         Option<Res<crate::compare::Compare>>,
@@ -164,7 +164,10 @@ fn write_report(
         "next_probe_point": tools.next.name(),
         "stage": { "current": timeline.current, "count": n, "substep": timeline.substep,
                    "finished": finished, "running": running },
-        "build": { "published": build.published, "busy": build.is_busy() },
+        // A level still loading counts as busy: until it opens, the build on
+        // screen (the embedded default) is about to be replaced.
+        "build": { "published": build.published, "busy": build.is_busy() || loading.is_loading(),
+                   "loading": loading.is_loading() },
         "compare": compare.map(|c| json!({
             "pinned": c.pinned.is_some(),
             "show": c.show_difference,
