@@ -31,6 +31,7 @@ pub mod timeline;
 use crate::level::CurrentLevel;
 use crate::model::band::PrepareOptions;
 use crate::model::band::ViewFilter;
+use crate::model::discard::discard;
 use crate::model::elements::StageGeometry;
 use crate::model::elements::StageRoot;
 use crate::model::index::ElementIndex;
@@ -323,11 +324,31 @@ pub enum StageState {
     NotRun,
 }
 
+/// A published stage's entity with what it holds, for [`remove_stage`].
+type StageParts<'a> = (
+    Entity,
+    &'a StageRoot,
+    &'a mut StageGeometry,
+    &'a mut ElementIndex,
+);
+
+/// Despawns a published stage; its primitives, drawing data and element
+/// index are freed on a worker thread (see [`discard`]).
+fn remove_stage(
+    commands: &mut Commands,
+    e: Entity,
+    geometry: &mut StageGeometry,
+    index: &mut ElementIndex,
+) {
+    discard((std::mem::take(geometry), std::mem::take(index)));
+    commands.entity(e).despawn();
+}
+
 fn follow_level(
     mut commands: Commands,
     current: Res<CurrentLevel>,
     mut build: ResMut<Build>,
-    roots: Query<Entity, With<StageRoot>>,
+    mut roots: Query<StageParts>,
 ) {
     if current.revision == build.level_revision {
         return;
@@ -339,16 +360,20 @@ fn follow_level(
     // Another level (or a reload): what is on screen belongs to the old
     // one, so it goes at once; the drawing, the timeline and the inspector
     // always describe the same build.
-    for e in &roots {
-        commands.entity(e).despawn();
+    for (e, _, mut geometry, mut index) in &mut roots {
+        remove_stage(&mut commands, e, &mut geometry, &mut index);
     }
-    build.finished = None;
+    if let Some(old) = build.finished.take() {
+        discard(old);
+    }
     build.current_published = None;
     // A level of another kind reaches the pipeline through its documented
     // conversion (a brush level becomes a triangle mesh for `voxel`), on a
     // worker thread: a big map must not stall the frame.
     let previous = build.pipeline().map(|p| p.id).zip(build.params().cloned());
-    build.desired = None;
+    if let Some(old) = build.desired.take() {
+        discard(old);
+    }
     build.dirty = false;
     build.converting = None;
     if let Some(p) = &current.pipeline {
@@ -444,7 +469,11 @@ fn publish(runner: &Runner, i: usize, options: &PrepareOptions) -> Option<Publis
     let primitives = Arc::new(artifact.primitives());
     let geometry = StageGeometry {
         stage: i,
-        prepared: crate::model::prepare::prepare(&primitives, unit, options),
+        prepared: crate::model::drawable::with_drawables(crate::model::prepare::prepare(
+            &primitives,
+            unit,
+            options,
+        )),
         options: *options,
         primitives: primitives.clone(),
         substeps: artifact.substeps(),
@@ -516,7 +545,7 @@ fn finish_build(
     mut commands: Commands,
     mut build: ResMut<Build>,
     mut journal: ResMut<Journal>,
-    roots: Query<(Entity, &StageRoot)>,
+    mut roots: Query<StageParts>,
 ) {
     let Some(running) = build.running.as_ref() else {
         return;
@@ -535,9 +564,9 @@ fn finish_build(
         // The first stage of a build replaces everything from the stage it
         // started at: later stages of the old build no longer match it.
         if build.current_published.is_none() {
-            for (e, root) in &roots {
+            for (e, root, mut geometry, mut index) in &mut roots {
                 if root.stage >= done.from {
-                    commands.entity(e).despawn();
+                    remove_stage(&mut commands, e, &mut geometry, &mut index);
                 }
             }
         }
@@ -555,7 +584,9 @@ fn finish_build(
         if let Some(d) = build.desired.as_mut() {
             d.adopt_from(&done.runner);
         }
-        build.finished = Some(done.runner);
+        if let Some(old) = build.finished.replace(done.runner) {
+            discard(old);
+        }
         if done.last {
             report(&mut build, &mut journal, done.from);
             build.running = None;

@@ -29,7 +29,7 @@ pub struct StageElement {
 }
 
 /// A published stage's drawing, prepared off the main thread.
-#[derive(Component, Debug, Clone)]
+#[derive(Component, Debug, Clone, Default)]
 pub struct StageGeometry {
     /// Stage index.
     pub stage: usize,

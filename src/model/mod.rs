@@ -5,6 +5,8 @@
 
 pub mod band;
 pub mod bvh;
+pub mod discard;
+pub mod drawable;
 pub mod elements;
 pub mod extent;
 pub mod index;

@@ -41,6 +41,9 @@ pub struct Group {
     pub cubes: Vec<(Vec3, Vec3, [f32; 4])>,
     /// Voxels as one mesh per tile ([`crate::model::voxel_mesh`]).
     pub voxels: Vec<VoxelChunk>,
+    /// The lines, points and triangles as assets, when the worker that
+    /// prepared the group built them ([`crate::model::drawable`]).
+    pub drawable: Option<crate::model::drawable::Drawable>,
 }
 
 impl Group {

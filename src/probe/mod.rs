@@ -19,6 +19,7 @@ pub mod draw;
 
 use crate::build::Build;
 use crate::build::StageSystems;
+use crate::model::discard::discard;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use navscope_core::{Artifact, LinkKind, NavMesh, ParamValue, PathAnswer};
@@ -168,7 +169,44 @@ pub struct Probe {
     locator: Option<Arc<Locator>>,
     answerers: Vec<Arc<dyn Artifact>>,
     mesh_build: u64,
+    /// The mesh, locator and answerers of a newer build, made on a worker
+    /// thread (a Quake map's locator and mesh copy took tens of
+    /// milliseconds of the frame that published it).
+    mesh_task: Option<Task<Searchable>>,
     dirty: bool,
+}
+
+/// What the probe searches, made from one build.
+#[derive(Debug)]
+struct Searchable {
+    mesh: Option<Arc<NavMesh>>,
+    locator: Option<Arc<Locator>>,
+    answerers: Vec<Arc<dyn Artifact>>,
+    pipeline_radius: f64,
+}
+
+impl Searchable {
+    /// The NavMesh, its point locator and the stages that answer path
+    /// queries themselves (last first) of `runner`'s build.
+    fn of(runner: Option<&navscope_core::Runner>, pipeline_radius: f64) -> Self {
+        let mesh = runner.and_then(|r| r.navmesh()).map(Arc::new);
+        // The point locator is built once per mesh, not per query.
+        let locator = mesh.as_deref().map(|m| Arc::new(Locator::new(m)));
+        let answerers = runner
+            .map(|r| {
+                (0..r.pipeline().stages.len())
+                    .rev()
+                    .filter_map(|i| r.result(i)?.outcome.as_ref().ok().cloned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        Searchable {
+            mesh,
+            locator,
+            answerers,
+            pipeline_radius,
+        }
+    }
 }
 
 impl Probe {
@@ -244,23 +282,30 @@ pub fn pipeline_radius(build: &Build) -> f64 {
 }
 
 fn refresh_mesh(build: Res<Build>, mut probe: ResMut<Probe>) {
-    if build.published == probe.mesh_build {
-        return;
+    if build.published != probe.mesh_build {
+        probe.mesh_build = build.published;
+        let runner = build.runner().cloned();
+        let radius = pipeline_radius(&build);
+        // A newer build replaces one still being made.
+        probe.mesh_task = Some(
+            AsyncComputeTaskPool::get()
+                .spawn(async move { Searchable::of(runner.as_ref(), radius) }),
+        );
     }
-    probe.mesh_build = build.published;
-    probe.mesh = build.runner().and_then(|r| r.navmesh()).map(Arc::new);
-    // The point locator is built once per mesh, not per query.
-    probe.locator = probe.mesh.as_deref().map(|m| Arc::new(Locator::new(m)));
-    probe.answerers = build
-        .runner()
-        .map(|r| {
-            (0..r.pipeline().stages.len())
-                .rev()
-                .filter_map(|i| r.result(i)?.outcome.as_ref().ok().cloned())
-                .collect()
-        })
-        .unwrap_or_default();
-    probe.options.pipeline_radius = pipeline_radius(&build);
+    let Some(task) = probe.mesh_task.as_mut() else {
+        return;
+    };
+    let Some(new) = check_ready(task) else {
+        return;
+    };
+    probe.mesh_task = None;
+    let old = (
+        std::mem::replace(&mut probe.mesh, new.mesh),
+        std::mem::replace(&mut probe.locator, new.locator),
+        std::mem::replace(&mut probe.answerers, new.answerers),
+    );
+    discard(old);
+    probe.options.pipeline_radius = new.pipeline_radius;
     probe.dirty = true;
 }
 
@@ -299,7 +344,8 @@ fn answer(
 }
 
 pub(crate) fn search(mut probe: ResMut<Probe>, mut running: ResMut<ProbeSearch>) {
-    if !probe.dirty {
+    // A query waits for the mesh of the newest build.
+    if !probe.dirty || probe.mesh_task.is_some() {
         return;
     }
     probe.dirty = false;

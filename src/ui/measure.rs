@@ -12,9 +12,12 @@
 //! 3. *pick*: 300 pick rays through a grid of points over the 3D view, each
 //!    timed: median and largest time per query;
 //! 4. *rebuild*: the pipeline's first numeric parameter changed back and
-//!    forth every half second for ten seconds: the largest CPU time of a
-//!    frame that published a stage, the latency from each change to its
-//!    result, and the frame times while building.
+//!    forth [`CHANGES`] times, each change made once the previous one's
+//!    build has published everything (a change every half second would
+//!    cancel a slow level's builds before they publish): the largest CPU
+//!    time of a frame that published a stage (and of the frame after it),
+//!    the latency from each change to its result, and the frame times while
+//!    building.
 //!
 //! It ends with the process's resident memory and exits.
 
@@ -35,6 +38,15 @@ use crate::view::scene::MainCamera;
 const HOLD: u32 = 4;
 /// Pick queries timed.
 const PICKS: usize = 300;
+/// Parameter changes made in the rebuild phase.
+const CHANGES: u32 = 4;
+/// Frames the rebuild phase waits after the last build finished, so the
+/// frames that draw its last stage are recorded.
+const SETTLE_FRAMES: u32 = 3;
+/// The rebuild phase ends after this many seconds even if builds are still
+/// running (a level whose build takes longer is reported with fewer
+/// changes).
+const REBUILD_DEADLINE_S: f32 = 120.0;
 
 /// Runs the measurement and exits.
 pub struct MeasurePlugin;
@@ -72,7 +84,12 @@ struct Measurement {
     publish: Vec<f32>,
     latencies: Vec<f64>,
     seen: u64,
-    next_change: f32,
+    /// Parameter changes made so far in the rebuild phase.
+    changes: u32,
+    /// Frames seen idle since the last change's build finished.
+    settled: u32,
+    /// Readings of the CPU clock still to record as publishing frames.
+    publish_readings: u8,
     toggled: bool,
     frame_ms: Vec<f32>,
     last_frames: u64,
@@ -174,11 +191,10 @@ fn pick(
     }
     m.phase = Phase::Rebuild;
     m.phase_start = time.elapsed_secs();
-    m.next_change = m.phase_start;
 }
 
-/// Changes the first numeric parameter back and forth and records the
-/// frames that publish.
+/// Changes the first numeric parameter back and forth, one change per
+/// finished build, and records the frames that publish.
 fn rebuild(
     time: Res<Time<Real>>,
     build: Res<Build>,
@@ -192,10 +208,13 @@ fn rebuild(
     }
     let now = time.elapsed_secs();
     m.frame_ms.push(time.delta_secs() * 1000.0);
+    // Seen here, the drawing was spawned last frame, whose CPU the clock
+    // reads now; the frame after it is kept too (the next reading).
     if !published.is_empty() {
-        // This frame's clock reading is the previous frame's; the frame
-        // that spawned the drawing is measured by the next reading, so
-        // both are kept.
+        m.publish_readings = 2;
+    }
+    if m.publish_readings > 0 {
+        m.publish_readings -= 1;
         m.publish.push(clock.last_ms);
     }
     if build.published != m.seen {
@@ -204,29 +223,42 @@ fn rebuild(
             m.latencies.push(r.latency_ms);
         }
     }
-    if now >= m.next_change && now < m.phase_start + 10.0 {
-        m.next_change = now + 0.5;
-        let spec = build.pipeline().and_then(|p| {
-            p.params
-                .iter()
-                .find(|s| matches!(s.kind, ParamKind::Float { .. }))
-                .cloned()
-        });
-        if let Some(s) = spec
-            && let (ParamKind::Float { min, max, .. }, ParamValue::Float(d)) = (&s.kind, &s.default)
-        {
-            m.toggled = !m.toggled;
-            let step = (max - min) * 0.1;
-            let other = if d + step <= *max { d + step } else { d - step };
-            commands.write(ParamCommand::Set(
-                s.name.clone(),
-                ParamValue::Float(if m.toggled { other } else { *d }),
-            ));
+    if build.is_busy() {
+        m.settled = 0;
+    } else {
+        m.settled += 1;
+    }
+    let timed_out = now > m.phase_start + REBUILD_DEADLINE_S;
+    if m.settled < SETTLE_FRAMES && !timed_out {
+        return;
+    }
+    if m.changes >= CHANGES || timed_out {
+        if m.publish_readings == 0 {
+            m.phase = Phase::Done;
         }
+        return;
     }
-    if now >= m.phase_start + 11.0 && !build.is_busy() {
+    let spec = build.pipeline().and_then(|p| {
+        p.params
+            .iter()
+            .find(|s| matches!(s.kind, ParamKind::Float { .. }))
+            .cloned()
+    });
+    let Some(s) = spec else {
         m.phase = Phase::Done;
+        return;
+    };
+    if let (ParamKind::Float { min, max, .. }, ParamValue::Float(d)) = (&s.kind, &s.default) {
+        m.toggled = !m.toggled;
+        let step = (max - min) * 0.1;
+        let other = if d + step <= *max { d + step } else { d - step };
+        commands.write(ParamCommand::Set(
+            s.name.clone(),
+            ParamValue::Float(if m.toggled { other } else { *d }),
+        ));
     }
+    m.changes += 1;
+    m.settled = 0;
 }
 
 /// The process's resident memory in MiB (Linux; 0 elsewhere).

@@ -12,6 +12,7 @@ use crate::view::filter::RefilterSystems;
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 
+use crate::model::drawable::{Drawable, srgba};
 use crate::model::prepare::Group;
 use crate::model::prepare::add_primitive;
 use crate::model::selection::Legend;
@@ -93,46 +94,6 @@ fn fill_material(layer: usize) -> StandardMaterial {
     }
 }
 
-/// Per-vertex linear colours for triangles given with one sRGB colour each
-/// (the vertex-colour attribute Bevy meshes take).
-pub fn vertex_colors(tris: &[([Vec3; 3], [f32; 4])]) -> Vec<[f32; 4]> {
-    tris.iter()
-        .flat_map(|(_, c)| {
-            let lin = Color::srgba(c[0], c[1], c[2], c[3]).to_linear();
-            [[lin.red, lin.green, lin.blue, lin.alpha]; 3]
-        })
-        .collect()
-}
-
-fn triangle_mesh(tris: &[([Vec3; 3], [f32; 4])]) -> Mesh {
-    let positions: Vec<[f32; 3]> = tris
-        .iter()
-        .flat_map(|(t, _)| t.map(|p| p.to_array()))
-        .collect();
-    let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
-    colored_mesh(positions, normals, vertex_colors(tris))
-}
-
-/// A triangle list with per-vertex positions, normals and colours, kept in
-/// the render world only.
-pub fn colored_mesh(
-    positions: Vec<[f32; 3]>,
-    normals: Vec<[f32; 3]>,
-    colors: Vec<[f32; 4]>,
-) -> Mesh {
-    Mesh::new(
-        bevy::mesh::PrimitiveTopology::TriangleList,
-        bevy::asset::RenderAssetUsages::RENDER_WORLD,
-    )
-    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
-}
-
-fn srgba(c: [f32; 4]) -> Color {
-    Color::srgba(c[0], c[1], c[2], c[3])
-}
-
 /// The asset stores a group's drawing goes into.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct VisualAssets<'w> {
@@ -176,16 +137,8 @@ pub fn spawn_group(
         );
     }
     let s = style_for(&g.kind);
-    if !g.lines.is_empty() || !g.points.is_empty() {
-        let mut asset = GizmoAsset::new();
-        for (a, b, c) in &g.lines {
-            asset.line(*a, *b, srgba(*c));
-        }
-        for (at, r, c) in &g.points {
-            asset
-                .sphere(Isometry3d::from_translation(*at), *r, srgba(*c))
-                .resolution(12);
-        }
+    let drawable = g.drawable.take().unwrap_or_else(|| Drawable::of(g));
+    if let Some(asset) = drawable.gizmo {
         let style = if s.dashed {
             GizmoLineStyle::Dashed {
                 gap_scale: 3.0,
@@ -210,10 +163,10 @@ pub fn spawn_group(
             render_layers,
         ));
     }
-    if !g.triangles.is_empty() {
+    if let Some(mesh) = drawable.fill {
         commands.spawn((
             extra,
-            Mesh3d(assets.meshes.add(triangle_mesh(&g.triangles))),
+            Mesh3d(assets.meshes.add(mesh)),
             MeshMaterial3d(assets.materials.add(fill_material(layer))),
             Transform::default(),
             visibility,

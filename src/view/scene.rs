@@ -182,8 +182,8 @@ fn lit_mesh(tris: &[([Vec3; 3], [f32; 4])], lit: bool) -> Mesh {
             [n.to_array(); 3]
         })
         .collect();
-    let colors = crate::view::draw::vertex_colors(tris);
-    crate::view::draw::colored_mesh(positions, normals, colors)
+    let colors = crate::model::drawable::vertex_colors(tris);
+    crate::model::drawable::colored_mesh(positions, normals, colors)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -1,0 +1,141 @@
+//! A prepared group's drawing as render-ready assets: its lines and point
+//! markers as one retained gizmo, its fills as one vertex-coloured mesh.
+//!
+//! Building them means a colour conversion per vertex and a dozen segments
+//! per point marker; for a Quake map's last stage (tens of thousands of
+//! links and nodes) that was over a hundred milliseconds of the frame that
+//! showed it. [`with_drawables`] does it on the worker thread that prepared
+//! the stage, so the main thread only hands the finished assets over.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::mesh::PrimitiveTopology;
+use bevy::prelude::*;
+
+use crate::model::prepare::{Group, Prepared};
+
+/// Sides of the circles a point marker is drawn with.
+pub const MARKER_RESOLUTION: u32 = 12;
+
+/// A group's geometry as assets, ready to add to `Assets`.
+#[derive(Clone, Debug, Default)]
+pub struct Drawable {
+    /// Lines and point markers, when the group has any.
+    pub gizmo: Option<GizmoAsset>,
+    /// Filled triangles, when the group has any.
+    pub fill: Option<Mesh>,
+}
+
+impl Drawable {
+    /// The assets of `g`'s lines, points and triangles (its voxels are
+    /// meshed per tile elsewhere: [`crate::model::voxel_mesh`]).
+    pub fn of(g: &Group) -> Self {
+        let gizmo = (!g.lines.is_empty() || !g.points.is_empty()).then(|| {
+            let mut asset = GizmoAsset::new();
+            for (a, b, c) in &g.lines {
+                asset.line(*a, *b, srgba(*c));
+            }
+            for (at, r, c) in &g.points {
+                asset
+                    .sphere(Isometry3d::from_translation(*at), *r, srgba(*c))
+                    .resolution(MARKER_RESOLUTION);
+            }
+            asset
+        });
+        let fill = (!g.triangles.is_empty()).then(|| triangle_mesh(&g.triangles));
+        Drawable { gizmo, fill }
+    }
+}
+
+/// `prepared` with every group's [`Drawable`] built (on the calling
+/// thread: the worker's).
+pub fn with_drawables(mut prepared: Prepared) -> Prepared {
+    for g in &mut prepared.groups {
+        g.drawable = Some(Drawable::of(g));
+    }
+    prepared
+}
+
+/// Per-vertex linear colours for triangles given with one sRGB colour each
+/// (the vertex-colour attribute Bevy meshes take).
+pub fn vertex_colors(tris: &[([Vec3; 3], [f32; 4])]) -> Vec<[f32; 4]> {
+    tris.iter()
+        .flat_map(|(_, c)| {
+            let lin = srgba(*c).to_linear();
+            [[lin.red, lin.green, lin.blue, lin.alpha]; 3]
+        })
+        .collect()
+}
+
+/// A flat-shaded (upward normals) mesh of sRGB-coloured triangles.
+fn triangle_mesh(tris: &[([Vec3; 3], [f32; 4])]) -> Mesh {
+    let positions: Vec<[f32; 3]> = tris
+        .iter()
+        .flat_map(|(t, _)| t.map(|p| p.to_array()))
+        .collect();
+    let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
+    colored_mesh(positions, normals, vertex_colors(tris))
+}
+
+/// A triangle list with per-vertex positions, normals and colours, kept in
+/// the render world only.
+pub fn colored_mesh(
+    positions: Vec<[f32; 3]>,
+    normals: Vec<[f32; 3]>,
+    colors: Vec<[f32; 4]>,
+) -> Mesh {
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::RENDER_WORLD,
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
+}
+
+/// The colour of an sRGBA quadruple, as primitives carry it.
+pub fn srgba(c: [f32; 4]) -> Color {
+    Color::srgba(c[0], c[1], c[2], c[3])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_group_of_lines_points_and_triangles_gets_a_gizmo_and_a_fill_mesh() {
+        let g = Group {
+            lines: vec![(Vec3::ZERO, Vec3::X, [1.0, 0.0, 0.0, 1.0])],
+            points: vec![(Vec3::Y, 0.2, [0.0, 1.0, 0.0, 1.0])],
+            triangles: vec![
+                ([Vec3::ZERO, Vec3::X, Vec3::Z], [0.0, 0.0, 1.0, 1.0]),
+                ([Vec3::X, Vec3::Z, Vec3::ONE], [1.0, 1.0, 1.0, 0.5]),
+            ],
+            ..Default::default()
+        };
+        let d = Drawable::of(&g);
+        let fill = d.fill.expect("a fill mesh");
+        assert_eq!(fill.count_vertices(), 6);
+        let gizmo = d.gizmo.expect("a gizmo");
+        let b = gizmo.buffer();
+        // The line's two ends, then the marker's circles of
+        // MARKER_RESOLUTION sides each.
+        let vertices = b.list_positions.len() + b.strip_positions.len();
+        assert!(vertices > 2 + 2 * MARKER_RESOLUTION as usize, "{vertices}");
+        assert_eq!(b.list_positions.len(), b.list_colors.len());
+    }
+
+    #[test]
+    fn an_empty_group_gets_no_assets() {
+        let d = Drawable::of(&Group::default());
+        assert!(d.gizmo.is_none() && d.fill.is_none());
+    }
+
+    #[test]
+    fn vertex_colours_are_linear_and_three_per_triangle() {
+        let c = vertex_colors(&[([Vec3::ZERO; 3], [0.5, 0.5, 0.5, 1.0])]);
+        assert_eq!(c.len(), 3);
+        // sRGB 0.5 is about 0.214 linear.
+        assert!((c[0][0] - 0.214).abs() < 0.01, "{:?}", c[0]);
+        assert_eq!(c[0][3], 1.0);
+    }
+}
