@@ -28,7 +28,7 @@
 //! 9. [`interact`] — picking under the cursor, the click tools, marker
 //!    drags, hover.
 //! 10. [`ui`] — egui panels, menus, dialogs, exports, overlays, readouts,
-//!    the state report for end-to-end tests and `--screenshot`.
+//!     the state report for end-to-end tests and `--screenshot`.
 //!
 //! [`app`] assembles them: [`app::headless`] the parts that need no
 //! renderer (for tests), [`app::windowed`] the desktop app.

@@ -54,8 +54,7 @@ struct Capture {
 fn capture(
     mut commands: Commands,
     mut cap: ResMut<Capture>,
-    current: Res<CurrentLevel>,
-    loading: Res<Loading>,
+    (current, loading): (Res<CurrentLevel>, Res<Loading>),
     build: Res<Build>,
     timeline: Res<Timeline>,
     mut view: ResMut<ViewSettings>,

@@ -93,7 +93,7 @@ impl Plugin for CpuPlugin {
     fn finish(&self, app: &mut App) {
         let mut labels: Vec<bevy::ecs::intern::Interned<dyn ScheduleLabel>> =
             app.world().resource::<MainScheduleOrder>().labels.clone();
-        labels.extend([First.intern(), Last.intern(), RunFixedMainLoop.intern()].into_iter());
+        labels.extend([First.intern(), Last.intern(), RunFixedMainLoop.intern()]);
         for label in labels {
             app.edit_schedule(label, |s| {
                 s.set_executor(SingleThreadedExecutor::new());

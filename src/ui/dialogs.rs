@@ -114,10 +114,14 @@ fn proposed(name: &str) -> String {
         .unwrap_or_else(|_| name.to_string())
 }
 
+/// The answers of the dialogs that closed: the action, the chosen path (none
+/// when cancelled) and how long the dialog was open.
+type Answers = Arc<Mutex<Vec<(FileAction, Option<PathBuf>, Duration)>>>;
+
 /// Dialogs in flight and the fallback path field.
 #[derive(Resource, Default)]
 pub struct Dialogs {
-    answers: Arc<Mutex<Vec<(FileAction, Option<PathBuf>, Duration)>>>,
+    answers: Answers,
     busy: Arc<Mutex<bool>>,
     /// The path field, while shown.
     pub prompt: Option<PathPrompt>,

@@ -74,11 +74,10 @@ pub fn referenced_kind(key: &str) -> String {
         .trim_end_matches("_id")
         .trim_end_matches("_index")
         .trim_end_matches("_indices");
-    let k = k.strip_suffix("ies").map_or_else(
+    k.strip_suffix("ies").map_or_else(
         || k.strip_suffix('s').unwrap_or(k).to_string(),
         |s| format!("{s}y"),
-    );
-    k
+    )
 }
 
 /// Ids in a value that is an id or a list of ids.

@@ -107,13 +107,11 @@ fn measure(
     let fresh = clock.frames != m.last_frames;
     m.last_frames = clock.frames;
     match m.phase {
-        Phase::Waiting => {
-            if build.published > 0 && !build.is_busy() && now > 3.0 {
-                m.phase = Phase::Idle;
-                m.phase_start = now;
-                stats.idle.clear();
-                stats.busy.clear();
-            }
+        Phase::Waiting if build.published > 0 && !build.is_busy() && now > 3.0 => {
+            m.phase = Phase::Idle;
+            m.phase_start = now;
+            stats.idle.clear();
+            stats.busy.clear();
         }
         Phase::Idle => {
             if fresh {
