@@ -67,20 +67,21 @@
 //!   voxels' outer cell edges.
 //! * **Regions never overlap themselves in plan** (a flood fill does not take
 //!   a second span of a column), so every outline is a plan polygon.
-//! * **Simplification keeps shared edges exact.** Outline edges beyond which
-//!   lies walkable space of any pass, or another tile, keep their cell edges
-//!   (only collinear vertices go), so passes and tiles meet exactly; edges
-//!   against obstacles are simplified, shaving interior space only. Rings
+//! * **Simplification is Recast's, and keeps shared edges exact.** Edges
+//!   against obstacles are simplified within `max_error` on either side of
+//!   the voxel outline and split at `max_edge_len` (Recast's
+//!   `simplifyContour`), so a polygon may reach up to `max_error` into the
+//!   eroded clearance, as Recast's do; outline edges beyond which lies
+//!   walkable space of another pass, or another tile, keep their cell edges
+//!   (only collinear vertices go), so passes and tiles meet exactly. Rings
 //!   that would cross or cut off another ring fall back to the exact outline.
 //! * **Heights.** An outline vertex takes the highest floor of its region's
 //!   cells around that corner; the detail stage samples the voxel surface
 //!   inside each polygon so the NavMesh's `detail` triangles follow it.
 //! * **Regions and portals.** Regions are Recast's (watershed or monotone,
 //!   [`partition`]); edges between two regions of one pass are Recast's
-//!   portals, simplified alike from both sides so they still meet exactly
-//!   ([`simplify`]). Obstacle edges are still only shaved (never grown, so
-//!   the agent keeps its clearance), which leaves more polygon corners than
-//!   Recast's two-sided simplification.
+//!   portals, one straight edge between the two corners where the region
+//!   beyond changes, so both sides still meet exactly ([`simplify`]).
 //! * **Recycled passes without wall bands.** See [`bands`]: a later pass's
 //!   region is kept only if it reaches a place no earlier pass reaches,
 //!   joins earlier areas that were apart, or reaches farther than the
@@ -255,8 +256,8 @@ pub fn pipeline() -> Pipeline {
         info(
             "simplify",
             "Simplification",
-            "Staircase outlines become sloping ones, shaving only interior space. Edges that meet another pass's or tile's area stay exact so the areas meet exactly.",
-            "Kirst §32.2.4",
+            "Staircase outlines become sloping ones: wall edges within the max error on either side and no longer than the max edge length, edges between two regions straight from one region change to the next (as Recast simplifies contours). Edges that meet another pass's or tile's area stay exact so the areas meet exactly.",
+            "Kirst §32.2.4; Recast rcBuildContours (simplified)",
             reads::SIMPLIFY,
         ),
         info(

@@ -128,7 +128,7 @@ pub fn specs() -> Vec<ParamSpec> {
             0.0,
             100.0,
             0.01,
-            "How far a simplified outline may shave into the walkable area.",
+            "How far a simplified wall outline may stray from the voxel outline, either side (Recast's Max Edge Error, there in cells: error x cell size).",
         ),
         ParamSpec::float(
             "max_edge_len",
@@ -138,7 +138,7 @@ pub fn specs() -> Vec<ParamSpec> {
             0.1,
             10_000.0,
             0.1,
-            "Longest outline edge after simplification.",
+            "Longest wall or shared outline edge after simplification; portals between regions are not split (Recast's Max Edge Length).",
         ),
         ParamSpec::bool(
             "filter_low_hanging_obstacles",

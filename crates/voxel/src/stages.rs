@@ -645,7 +645,7 @@ fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 
 // ---------------------------------------------------------------- simplify
 
-/// Stage `simplify`: outlines shaved, never grown.
+/// Stage `simplify`: outlines simplified within the error bound.
 #[derive(Debug, Serialize)]
 pub struct SimplifyArtifact {
     /// The grid.
