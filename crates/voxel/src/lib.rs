@@ -21,7 +21,7 @@
 //! | `tiles` | §32.2.5 step 1 | grid, tiles with their overlap (`tile`, `tile/overlap`) |
 //! | `voxelize` | §32.2.2; `rcRasterizeTriangles` | solid spans (`voxel/solid`) and water (`voxel/water`) |
 //! | `flag` | §32.2.3, §32.3, §32.4; `rcFilter*`, `rcErodeWalkableArea` | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable`; from the next pass on, what a pass claimed as `voxel/claimed/<stance>`. Recast's span filters ([`filters`]) and the wall-band rule of the recycled passes ([`bands`]) run here |
-//! | `partition` | `rcBuildDistanceField`, `rcBuildRegions` / `rcBuildRegionsMonotone` | per pass: the distance field (`voxel/distance`, value 0 to 1) and the regions (`voxel/region`, value = region id) after the min / merge region area filters ([`partition`]) |
+//! | `partition` | `rcBuildDistanceField`, `rcBuildRegions` / `rcBuildRegionsMonotone` / `rcBuildLayerRegions` | per pass: the distance field (`voxel/distance`, value 0 to 1) and the regions (`voxel/region`, value = region id) after the min / merge region area filters ([`partition`]) |
 //! | `regions` | §32.2.3; `rcBuildContours` (raw) | each region's exact outline (`contour/<stance>`, `contour/<stance>/hole`) |
 //! | `simplify` | §32.2.4; `rcBuildContours` (simplified) | simplified outlines (`polygon/<stance>`) |
 //! | `triangulate` | §32.2.4 | triangles (`triangle/<stance>`) |
@@ -109,8 +109,10 @@
 //!   to every stance: towards a node the agent holds the more restrictive of
 //!   that node's stance and the previous node's (navscope-path's order:
 //!   stand, sidestep, crouch, prone, swim).
-//! * **Layers partition** (Recast's `rcBuildLayerRegions`) is not
-//!   implemented; `partition` offers watershed and monotone.
+//! * **Partitions.** `partition` offers Recast's three: watershed,
+//!   monotone and layers (`rcBuildLayerRegions`: the monotone regions merged
+//!   into layers that never hold two spans of one column); see
+//!   [`partition`] for the choices where Recast is open.
 //! * **Link kinds.** Links between a crouch or prone node and a node of
 //!   another stance are `crouch`; all others are `walk`. Costs are centre
 //!   distances; stance costs (§32.5) belong to the search.
@@ -242,8 +244,8 @@ pub fn pipeline() -> Pipeline {
         info(
             "partition",
             "Distance field and regions",
-            "Each pass's walkable voxels get their distance to the edge of the walkable area (Recast's distance field), and are cut into regions: by watershed over that field or by monotone row sweeps. Regions too small are removed and small ones merged into a neighbour (Recast's min and merge region area).",
-            "Recast rcBuildDistanceField, rcBuildRegions / rcBuildRegionsMonotone; Kirst §32.2.3",
+            "Each pass's walkable voxels get their distance to the edge of the walkable area (Recast's distance field), and are cut into regions: by watershed over that field, by monotone row sweeps, or by row sweeps merged into layers that never overlap in height. Regions too small are removed and small ones merged into a neighbour (Recast's min and merge region area; layers use the min area only).",
+            "Recast rcBuildDistanceField, rcBuildRegions / rcBuildRegionsMonotone / rcBuildLayerRegions; Kirst §32.2.3",
             reads::PARTITION,
         ),
         info(

@@ -45,3 +45,48 @@ fn polygon_counts_are_within_the_band_of_recasts() {
         );
     }
 }
+
+/// The layers partition builds both meshes to a valid NavMesh; without the
+/// min region area its regions cover every walkable span, each region one
+/// span per column at most (Recast publishes no polygon count for layers, so
+/// there is no band).
+#[test]
+fn layers_build_the_recast_meshes() {
+    for mesh in ["nav_test.obj", "dungeon.obj"] {
+        let Some(path) = recast_mesh(mesh) else {
+            return;
+        };
+        let p = recast_params(&[
+            ("passes", ParamValue::Text("stand".into())),
+            ("reuse_tiles", ParamValue::Bool(false)),
+            ("partition", ParamValue::Text("layers".into())),
+            ("min_region_size", ParamValue::Int(0)),
+        ]);
+        let b = navscope_voxel::build(&load(&path), &p).unwrap();
+        b.navmesh().validate().unwrap();
+        assert!(!b.navmesh().nodes.is_empty(), "{mesh}");
+        for t in &b.tiles {
+            let (hf, part, flags) = (&t.heightfield, &t.partitions[0], &t.flags[0]);
+            for c in 0..hf.cols.len() - 1 {
+                let mut regions: Vec<u32> = hf
+                    .range(c)
+                    .map(|s| part.region[s])
+                    .filter(|&r| r != 0)
+                    .collect();
+                let n = regions.len();
+                regions.sort_unstable();
+                regions.dedup();
+                assert_eq!(regions.len(), n, "{mesh}: a layer twice in column {c}");
+            }
+            let walkable = (0..flags.flags.len())
+                .filter(|&s| flags.walkable(s))
+                .count();
+            let covered = part.region.iter().filter(|&&r| r != 0).count();
+            // Only layers below the min region area that reach no tile edge go.
+            assert!(
+                covered * 100 >= walkable * 99,
+                "{mesh}: {covered} of {walkable}"
+            );
+        }
+    }
+}
