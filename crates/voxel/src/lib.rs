@@ -122,17 +122,22 @@
 //! * **Tiles.** The paper's overlapping grid cells are tiles padded by the
 //!   largest radius of any stance plus three cells, which makes every flag
 //!   in a tile's core equal to a one-tile build's; outline edges on a tile
-//!   seam are kept exact and linked to the neighbouring tile's.
+//!   seam are kept exact and linked to the neighbouring tile's. Only tiles
+//!   that triangles touch are made, so memory and work follow the occupied
+//!   tiles, not the bounding box.
 //! * **Degenerate input.** An empty mesh, a mesh of zero-area triangles,
 //!   non-finite coordinates, a bad index, or more than
-//!   [`tiles::MAX_COLUMNS`] columns / [`tiles::MAX_HEIGHT_UNITS`] voxels high
-//!   / [`heightfield::MAX_SPANS`] spans in a tile are errors naming the
-//!   problem; zero-area triangles among good ones are skipped and counted.
+//!   [`tiles::MAX_COLUMNS`] columns in the occupied tiles /
+//!   [`tiles::MAX_GRID_SIDE`] columns a side / [`tiles::MAX_HEIGHT_UNITS`]
+//!   voxels high / [`heightfield::MAX_SPANS`] spans in a tile are errors
+//!   naming the problem; zero-area triangles among good ones are skipped and
+//!   counted.
 //! * **Memory budget.** The tiles stage estimates the spans the build will
 //!   make from the triangles' ground-plane footprints (occupied columns,
 //!   not the bounding box; tile borders counted twice) at
-//!   [`tiles::BYTES_PER_SPAN`] bytes each, measured, and refuses over the
-//!   runner's [`navscope_core::MemoryBudget`] with what it would need.
+//!   [`tiles::bytes_per_span`] bytes each for the enabled passes, measured,
+//!   and refuses over the runner's [`navscope_core::MemoryBudget`] with what
+//!   it would need.
 //! * **Cells.** The paper gives no grid size; the defaults are 0.1 m cells
 //!   and 0.05 m voxels, fine enough for the 0.2 m sidestep radius.
 //!

@@ -205,7 +205,7 @@ fn run_tiles(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let level = mesh_of(ctx)?;
     let settings = Settings::from_params(ctx.params)?;
     let layout = layout(&level.mesh, &level.water, &settings)?;
-    crate::tiles::check_budget(&level.mesh, &layout, ctx.budget)?;
+    crate::tiles::check_budget(&level.mesh, &layout, settings.passes.len(), ctx.budget)?;
     Ok(Arc::new(TilesArtifact { settings, layout }))
 }
 

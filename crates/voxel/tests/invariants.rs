@@ -690,3 +690,20 @@ fn recycled_passes_drop_their_wall_bands_on_nav_test() {
         "standing area changed: {dropped:?} vs {filtered:?}"
     );
 }
+
+/// Issue #20's sparse case: a 6 m floor and a second one 2.9 km above and
+/// 409 m across span a box of 16.7 M columns; only the two tiles the floors
+/// touch are made, and the build puts nodes on both.
+#[test]
+fn a_sparse_level_builds_only_its_occupied_tiles() {
+    let mut b = MeshBuilder::new();
+    b.solid("low", [0., -0.2, 0.], [6., 0., 6.]);
+    b.solid("high", [403., 2899.8, 403.], [409., 2900., 409.]);
+    let p = params(&[("reuse_tiles", ParamValue::Bool(false))]);
+    let r = run(level_of(b.level()), p);
+    assert_eq!(r.result(0).unwrap().counts["tiles"], 2);
+    let m = navmesh(&r);
+    m.validate().unwrap();
+    assert!(m.nodes.iter().any(|n| n.position.y < 1.0));
+    assert!(m.nodes.iter().any(|n| n.position.y > 2899.0));
+}
