@@ -165,13 +165,31 @@
 //! | dungeon, watershed, five passes | 28.8 | 75.3 | 11.3 | 10.6 | 1.7 | 8.0 | 2.0 | 4.7 | 1.5 | 145.1 | 1125 |
 //!
 //! Criterion, same load: standing pass 68.9 ms (`nav_test.obj`) and 60.5
-//! ms (`dungeon.obj`). Recast gives 155 / 186 (nav_test) and 118 / 100
-//! (dungeon) polygons, watershed / monotone; this pipeline 507 / 506 and
-//! 295 / 312: obstacle edges are only shaved, never grown (the agent keeps
-//! its clearance), which leaves more corners than Recast's two-sided
-//! simplification, and so more polygons. With `navscope-cli bench`, pass
-//! `--set reuse_tiles=false` too, or every run after the first reuses all
-//! tiles.
+//! ms (`dungeon.obj`). The node counts in the table above predate the
+//! Recast-style simplification of wall outlines and portals ([`simplify`]).
+//!
+//! Since then, `navscope-cli bench ../shared/data/recast-meshes/M.obj
+//! --pipeline voxel --runs 15 --set passes=stand --set tile_size=0 --set
+//! reuse_tiles=false --set cell_size=0.3 --set cell_height=0.2 --set
+//! stand.height=2.0 --set stand.radius=0.6 --set stand.max_step=0.9 --set
+//! stand.max_slope=45 --set max_error=0.39 --set max_edge_len=12 --set
+//! filter_ledge_spans=true --set partition=P` (release build, medians of
+//! 15 whole builds with the detail mesh; load average 3.5 on the 2 cores,
+//! so about twice the idle times), against Recast's polygon counts from
+//! `../shared/data/README.md` (`tests/recast_counts.rs` holds them within
+//! 15%):
+//!
+//! | mesh, partition | voxelize | flag | partition | regions | simplify | triangulate | polymesh | detail | whole build | polygons | Recast |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|
+//! | nav_test, watershed | 22.6 | 14.3 | 10.7 | 10.7 | 0.5 | 0.4 | 0.5 | 2.2 | 62.9 | 156 | 155 |
+//! | nav_test, monotone | 22.6 | 14.4 | 8.7 | 11.0 | 0.6 | 0.4 | 0.4 | 1.8 | 61.1 | 187 | 186 |
+//! | nav_test, layers | 22.9 | 14.4 | 4.8 | 10.6 | 0.7 | 0.5 | 0.5 | 6.3 | 61.4 | 150 | |
+//! | dungeon, watershed | 25.9 | 12.1 | 3.3 | 4.1 | 0.3 | 0.3 | 0.3 | 0.6 | 52.8 | 116 | 118 |
+//! | dungeon, monotone | 25.5 | 12.0 | 6.6 | 3.5 | 0.3 | 0.3 | 0.3 | 0.6 | 51.8 | 97 | 100 |
+//! | dungeon, layers | 25.8 | 12.2 | 2.8 | 7.2 | 0.3 | 0.4 | 0.3 | 0.6 | 53.2 | 98 | |
+//!
+//! With `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every
+//! run after the first reuses all tiles.
 //!
 //! Primitives: voxels are drawn one `Shape::VoxelColumn` per span of a
 //! tile's core (a flagged span as the first free voxel over its floor, a solid span
