@@ -16,6 +16,7 @@ use support::{build_with, default_level, eroded, perimeter, polygons_area, sampl
 fn voxel_on_the_extruded_floor_plan_walks_the_free_space_shrunk_by_the_radius() {
     let (level, area) = default_level();
     let cell = 0.1; // voxel's default cell size
+    let max_error = 0.15; // voxel's default max simplification error
     for r in [0.3, 0.6] {
         let mesh = voxel(&level, r);
         let walkable = polygons_area(&mesh);
@@ -30,10 +31,12 @@ fn voxel_on_the_extruded_floor_plan_walks_the_free_space_shrunk_by_the_radius() 
             "radius {r}: voxel walks {walkable} m2, the plan shrunk by {r} m has {} m2 (slack {slack})",
             exact.area()
         );
-        // And it walks nowhere the shrunk plan does not reach.
+        // And it walks nowhere the shrunk plan does not reach, give or take
+        // a voxel and the simplification error: voxel simplifies wall
+        // outlines as Recast does, up to max_error on either side.
         let f = footprints(&mesh, Banding::default());
         assert_eq!(f.len(), 1, "one floor");
-        let outside = f[&0].minus(&eroded(&area, r - cell)).area();
+        let outside = f[&0].minus(&eroded(&area, r - cell - max_error)).area();
         assert!(
             outside < 1e-6,
             "radius {r}: {outside} m2 closer than r to a wall"

@@ -21,7 +21,7 @@
 //! | `tiles` | §32.2.5 step 1 | grid, tiles with their overlap (`tile`, `tile/overlap`) |
 //! | `voxelize` | §32.2.2; `rcRasterizeTriangles` | solid spans (`voxel/solid`) and water (`voxel/water`) |
 //! | `flag` | §32.2.3, §32.3, §32.4; `rcFilter*`, `rcErodeWalkableArea` | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable`; from the next pass on, what a pass claimed as `voxel/claimed/<stance>`. Recast's span filters ([`filters`]) and the wall-band rule of the recycled passes ([`bands`]) run here |
-//! | `partition` | `rcBuildDistanceField`, `rcBuildRegions` / `rcBuildRegionsMonotone` | per pass: the distance field (`voxel/distance`, value 0 to 1) and the regions (`voxel/region`, value = region id) after the min / merge region area filters ([`partition`]) |
+//! | `partition` | `rcBuildDistanceField`, `rcBuildRegions` / `rcBuildRegionsMonotone` / `rcBuildLayerRegions` | per pass: the distance field (`voxel/distance`, value 0 to 1) and the regions (`voxel/region`, value = region id) after the min / merge region area filters ([`partition`]) |
 //! | `regions` | §32.2.3; `rcBuildContours` (raw) | each region's exact outline (`contour/<stance>`, `contour/<stance>/hole`) |
 //! | `simplify` | §32.2.4; `rcBuildContours` (simplified) | simplified outlines (`polygon/<stance>`) |
 //! | `triangulate` | §32.2.4 | triangles (`triangle/<stance>`) |
@@ -67,20 +67,21 @@
 //!   voxels' outer cell edges.
 //! * **Regions never overlap themselves in plan** (a flood fill does not take
 //!   a second span of a column), so every outline is a plan polygon.
-//! * **Simplification keeps shared edges exact.** Outline edges beyond which
-//!   lies walkable space of any pass, or another tile, keep their cell edges
-//!   (only collinear vertices go), so passes and tiles meet exactly; edges
-//!   against obstacles are simplified, shaving interior space only. Rings
+//! * **Simplification is Recast's, and keeps shared edges exact.** Edges
+//!   against obstacles are simplified within `max_error` on either side of
+//!   the voxel outline and split at `max_edge_len` (Recast's
+//!   `simplifyContour`), so a polygon may reach up to `max_error` into the
+//!   eroded clearance, as Recast's do; outline edges beyond which lies
+//!   walkable space of another pass, or another tile, keep their cell edges
+//!   (only collinear vertices go), so passes and tiles meet exactly. Rings
 //!   that would cross or cut off another ring fall back to the exact outline.
 //! * **Heights.** An outline vertex takes the highest floor of its region's
 //!   cells around that corner; the detail stage samples the voxel surface
 //!   inside each polygon so the NavMesh's `detail` triangles follow it.
 //! * **Regions and portals.** Regions are Recast's (watershed or monotone,
 //!   [`partition`]); edges between two regions of one pass are Recast's
-//!   portals, simplified alike from both sides so they still meet exactly
-//!   ([`simplify`]). Obstacle edges are still only shaved (never grown, so
-//!   the agent keeps its clearance), which leaves more polygon corners than
-//!   Recast's two-sided simplification.
+//!   portals, one straight edge between the two corners where the region
+//!   beyond changes, so both sides still meet exactly ([`simplify`]).
 //! * **Recycled passes without wall bands.** See [`bands`]: a later pass's
 //!   region is kept only if it reaches a place no earlier pass reaches,
 //!   joins earlier areas that were apart, or reaches farther than the
@@ -108,8 +109,10 @@
 //!   to every stance: towards a node the agent holds the more restrictive of
 //!   that node's stance and the previous node's (navscope-path's order:
 //!   stand, sidestep, crouch, prone, swim).
-//! * **Layers partition** (Recast's `rcBuildLayerRegions`) is not
-//!   implemented; `partition` offers watershed and monotone.
+//! * **Partitions.** `partition` offers Recast's three: watershed,
+//!   monotone and layers (`rcBuildLayerRegions`: the monotone regions merged
+//!   into layers that never hold two spans of one column); see
+//!   [`partition`] for the choices where Recast is open.
 //! * **Link kinds.** Links between a crouch or prone node and a node of
 //!   another stance are `crouch`; all others are `walk`. Costs are centre
 //!   distances; stance costs (§32.5) belong to the search.
@@ -119,17 +122,22 @@
 //! * **Tiles.** The paper's overlapping grid cells are tiles padded by the
 //!   largest radius of any stance plus three cells, which makes every flag
 //!   in a tile's core equal to a one-tile build's; outline edges on a tile
-//!   seam are kept exact and linked to the neighbouring tile's.
+//!   seam are kept exact and linked to the neighbouring tile's. Only tiles
+//!   that triangles touch are made, so memory and work follow the occupied
+//!   tiles, not the bounding box.
 //! * **Degenerate input.** An empty mesh, a mesh of zero-area triangles,
 //!   non-finite coordinates, a bad index, or more than
-//!   [`tiles::MAX_COLUMNS`] columns / [`tiles::MAX_HEIGHT_UNITS`] voxels high
-//!   / [`heightfield::MAX_SPANS`] spans in a tile are errors naming the
-//!   problem; zero-area triangles among good ones are skipped and counted.
+//!   [`tiles::MAX_COLUMNS`] columns in the occupied tiles /
+//!   [`tiles::MAX_GRID_SIDE`] columns a side / [`tiles::MAX_HEIGHT_UNITS`]
+//!   voxels high / [`heightfield::MAX_SPANS`] spans in a tile are errors
+//!   naming the problem; zero-area triangles among good ones are skipped and
+//!   counted.
 //! * **Memory budget.** The tiles stage estimates the spans the build will
 //!   make from the triangles' ground-plane footprints (occupied columns,
 //!   not the bounding box; tile borders counted twice) at
-//!   [`tiles::BYTES_PER_SPAN`] bytes each, measured, and refuses over the
-//!   runner's [`navscope_core::MemoryBudget`] with what it would need.
+//!   [`tiles::bytes_per_span`] bytes each for the enabled passes, measured,
+//!   and refuses over the runner's [`navscope_core::MemoryBudget`] with what
+//!   it would need.
 //! * **Cells.** The paper gives no grid size; the defaults are 0.1 m cells
 //!   and 0.05 m voxels, fine enough for the 0.2 m sidestep radius.
 //!
@@ -157,13 +165,31 @@
 //! | dungeon, watershed, five passes | 28.8 | 75.3 | 11.3 | 10.6 | 1.7 | 8.0 | 2.0 | 4.7 | 1.5 | 145.1 | 1125 |
 //!
 //! Criterion, same load: standing pass 68.9 ms (`nav_test.obj`) and 60.5
-//! ms (`dungeon.obj`). Recast gives 155 / 186 (nav_test) and 118 / 100
-//! (dungeon) polygons, watershed / monotone; this pipeline 507 / 506 and
-//! 295 / 312: obstacle edges are only shaved, never grown (the agent keeps
-//! its clearance), which leaves more corners than Recast's two-sided
-//! simplification, and so more polygons. With `navscope-cli bench`, pass
-//! `--set reuse_tiles=false` too, or every run after the first reuses all
-//! tiles.
+//! ms (`dungeon.obj`). The node counts in the table above predate the
+//! Recast-style simplification of wall outlines and portals ([`simplify`]).
+//!
+//! Since then, `navscope-cli bench ../shared/data/recast-meshes/M.obj
+//! --pipeline voxel --runs 15 --set passes=stand --set tile_size=0 --set
+//! reuse_tiles=false --set cell_size=0.3 --set cell_height=0.2 --set
+//! stand.height=2.0 --set stand.radius=0.6 --set stand.max_step=0.9 --set
+//! stand.max_slope=45 --set max_error=0.39 --set max_edge_len=12 --set
+//! filter_ledge_spans=true --set partition=P` (release build, medians of
+//! 15 whole builds with the detail mesh; load average 3.5 on the 2 cores,
+//! so about twice the idle times), against Recast's polygon counts from
+//! `../shared/data/README.md` (`tests/recast_counts.rs` holds them within
+//! 15%):
+//!
+//! | mesh, partition | voxelize | flag | partition | regions | simplify | triangulate | polymesh | detail | whole build | polygons | Recast |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|
+//! | nav_test, watershed | 22.6 | 14.3 | 10.7 | 10.7 | 0.5 | 0.4 | 0.5 | 2.2 | 62.9 | 156 | 155 |
+//! | nav_test, monotone | 22.6 | 14.4 | 8.7 | 11.0 | 0.6 | 0.4 | 0.4 | 1.8 | 61.1 | 187 | 186 |
+//! | nav_test, layers | 22.9 | 14.4 | 4.8 | 10.6 | 0.7 | 0.5 | 0.5 | 6.3 | 61.4 | 150 | |
+//! | dungeon, watershed | 25.9 | 12.1 | 3.3 | 4.1 | 0.3 | 0.3 | 0.3 | 0.6 | 52.8 | 116 | 118 |
+//! | dungeon, monotone | 25.5 | 12.0 | 6.6 | 3.5 | 0.3 | 0.3 | 0.3 | 0.6 | 51.8 | 97 | 100 |
+//! | dungeon, layers | 25.8 | 12.2 | 2.8 | 7.2 | 0.3 | 0.4 | 0.3 | 0.6 | 53.2 | 98 | |
+//!
+//! With `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every
+//! run after the first reuses all tiles.
 //!
 //! Primitives: voxels are drawn one `Shape::VoxelColumn` per span of a
 //! tile's core (a flagged span as the first free voxel over its floor, a solid span
@@ -241,8 +267,8 @@ pub fn pipeline() -> Pipeline {
         info(
             "partition",
             "Distance field and regions",
-            "Each pass's walkable voxels get their distance to the edge of the walkable area (Recast's distance field), and are cut into regions: by watershed over that field or by monotone row sweeps. Regions too small are removed and small ones merged into a neighbour (Recast's min and merge region area).",
-            "Recast rcBuildDistanceField, rcBuildRegions / rcBuildRegionsMonotone; Kirst §32.2.3",
+            "Each pass's walkable voxels get their distance to the edge of the walkable area (Recast's distance field), and are cut into regions: by watershed over that field, by monotone row sweeps, or by row sweeps merged into layers that never overlap in height. Regions too small are removed and small ones merged into a neighbour (Recast's min and merge region area; layers use the min area only).",
+            "Recast rcBuildDistanceField, rcBuildRegions / rcBuildRegionsMonotone / rcBuildLayerRegions; Kirst §32.2.3",
             reads::PARTITION,
         ),
         info(
@@ -255,8 +281,8 @@ pub fn pipeline() -> Pipeline {
         info(
             "simplify",
             "Simplification",
-            "Staircase outlines become sloping ones, shaving only interior space. Edges that meet another pass's or tile's area stay exact so the areas meet exactly.",
-            "Kirst §32.2.4",
+            "Staircase outlines become sloping ones: wall edges within the max error on either side and no longer than the max edge length, edges between two regions straight from one region change to the next (as Recast simplifies contours). Edges that meet another pass's or tile's area stay exact so the areas meet exactly.",
+            "Kirst §32.2.4; Recast rcBuildContours (simplified)",
             reads::SIMPLIFY,
         ),
         info(

@@ -25,6 +25,17 @@
 //!   `merge_region_size`^2 spans (`mergeRegionArea`), or one that touches no
 //!   obstacle, joins its smallest neighbour that shares no column with it.
 //!   Finally the ids are made consecutive in scan order.
+//! * **Layers** (`rcBuildLayerRegions`): the monotone sweep, then its
+//!   regions are merged into *layers*: from each region not yet in a layer,
+//!   breadth first over neighbouring regions, a neighbour joining unless it
+//!   shares a column with a region already in the layer. So a layer never
+//!   holds two spans of one column (it is a height field: a floor, or a
+//!   bridge, never both), and a level of stacked floors gets few, large
+//!   regions. A layer with fewer than `min_region_size`^2 spans that does
+//!   not reach the tile's edge is dropped; `merge_region_size` is not used,
+//!   as in Recast. Where Recast is open: regions are visited in id order
+//!   (the sweep's, rows from -z up) and neighbours in id order, so the
+//!   layers are deterministic.
 //!
 //! Where this differs from Recast, by choice: Recast merges two regions only
 //! when they share one contiguous boundary, so that each region has one
@@ -50,22 +61,27 @@ pub enum Partition {
     Watershed,
     /// Recast's `rcBuildRegionsMonotone`.
     Monotone,
+    /// Recast's `rcBuildLayerRegions`: monotone regions merged into layers
+    /// that never overlap themselves in height.
+    Layers,
 }
 
 impl Partition {
+    /// Every partition, in the order the parameter lists them.
+    pub const ALL: [Partition; 3] = [Partition::Watershed, Partition::Monotone, Partition::Layers];
+
     /// The parameter value naming it.
     pub fn name(self) -> &'static str {
         match self {
             Partition::Watershed => "watershed",
             Partition::Monotone => "monotone",
+            Partition::Layers => "layers",
         }
     }
 
     /// The partition a parameter value names.
     pub fn named(name: &str) -> Option<Self> {
-        [Partition::Watershed, Partition::Monotone]
-            .into_iter()
-            .find(|p| p.name() == name)
+        Self::ALL.into_iter().find(|p| p.name() == name)
     }
 }
 
@@ -92,9 +108,11 @@ pub struct PassPartition {
     pub region: Vec<u32>,
     /// Number of regions (the largest id).
     pub regions: u32,
-    /// Regions the minimum-area filter dropped.
+    /// Regions (layers, for [`Partition::Layers`]) the minimum-area filter
+    /// dropped.
     pub dropped: u32,
-    /// Regions merged into a neighbour.
+    /// Regions merged into a neighbour (into another region's layer, for
+    /// [`Partition::Layers`]).
     pub merged: u32,
 }
 
@@ -135,9 +153,12 @@ pub fn partition_pass(hf: &Heightfield, pf: &PassFlags, p: PartitionParams) -> P
     let max_dist = dist.iter().copied().max().unwrap_or(0);
     let mut region = match p.kind {
         Partition::Watershed => watershed(&link, &walk, &dist, max_dist),
-        Partition::Monotone => monotone(hf, &link, &walk),
+        Partition::Monotone | Partition::Layers => monotone(hf, &link, &walk),
     };
-    let (regions, dropped, merged) = filter_regions(hf, &link, &walk, &mut region, p);
+    let (regions, dropped, merged) = match p.kind {
+        Partition::Layers => merge_layers(hf, &link, &walk, &mut region, p),
+        _ => filter_regions(hf, &link, &walk, &mut region, p),
+    };
     PassPartition {
         dist,
         max_dist,
@@ -429,6 +450,99 @@ fn monotone(hf: &Heightfield, link: &[u32], walk: &[bool]) -> Vec<u32> {
     reg
 }
 
+/// What the region filters need to know of the regions: per region id,
+/// its spans, whether it meets the edge of the walkable area or of the
+/// padded tile, its neighbours, and the regions sharing a column with it
+/// (Recast's `rcRegion` `spanCount`, `connectsToBorder`, `connections`,
+/// `floors`). Neighbour and floor lists are sorted and unique.
+struct RegionGraph {
+    size: Vec<u32>,
+    edge: Vec<bool>,
+    tile_edge: Vec<bool>,
+    neighbours: Vec<Vec<u32>>,
+    floors: Vec<Vec<u32>>,
+}
+
+impl RegionGraph {
+    fn of(hf: &Heightfield, link: &[u32], reg: &[u32]) -> Self {
+        let nreg = reg.iter().copied().max().unwrap_or(0) as usize + 1;
+        let mut g = RegionGraph {
+            size: vec![0; nreg],
+            edge: vec![false; nreg],
+            tile_edge: vec![false; nreg],
+            neighbours: vec![Vec::new(); nreg],
+            floors: vec![Vec::new(); nreg],
+        };
+        let last = (hf.w - 1, hf.d - 1);
+        for c in 0..hf.cols.len() - 1 {
+            let range = hf.range(c);
+            let (lx, lz) = (c as i32 % hf.w, c as i32 / hf.w);
+            for s in range.clone() {
+                let r = reg[s] as usize;
+                if r == NO_REGION as usize {
+                    continue;
+                }
+                g.size[r] += 1;
+                if lx == 0 || lz == 0 || lx == last.0 || lz == last.1 {
+                    g.tile_edge[r] = true;
+                }
+                for d in 0..4 {
+                    let a = link[4 * s + d];
+                    if a == NO_LINK || reg[a as usize] == NO_REGION {
+                        g.edge[r] = true;
+                    } else if reg[a as usize] != r as u32 {
+                        g.neighbours[r].push(reg[a as usize]);
+                    }
+                }
+                for t in range.clone() {
+                    if reg[t] != NO_REGION && reg[t] != r as u32 {
+                        g.floors[r].push(reg[t]);
+                    }
+                }
+            }
+        }
+        for v in g.neighbours.iter_mut().chain(g.floors.iter_mut()) {
+            v.sort_unstable();
+            v.dedup();
+        }
+        g
+    }
+}
+
+/// Follows `id` (a region's parent after merges, [`NO_REGION`] once
+/// dropped) to the region `r` ended up in.
+fn find(id: &[u32], mut r: u32) -> u32 {
+    while id[r as usize] != r && id[r as usize] != NO_REGION {
+        r = id[r as usize];
+    }
+    id[r as usize]
+}
+
+/// Gives every span the final id of the region its region ended up in
+/// (through `id`, see [`find`]), consecutive from 1 in order of first span;
+/// spans not walkable or dropped get [`NO_REGION`]. Returns the count.
+fn compact_ids(reg: &mut [u32], walk: &[bool], id: &[u32]) -> u32 {
+    let mut remap = vec![u32::MAX; id.len()];
+    let mut count = 0;
+    for (s, r) in reg.iter_mut().enumerate() {
+        if !walk[s] || *r == NO_REGION {
+            *r = NO_REGION;
+            continue;
+        }
+        let root = find(id, *r) as usize;
+        if root == NO_REGION as usize {
+            *r = NO_REGION;
+            continue;
+        }
+        if remap[root] == u32::MAX {
+            count += 1;
+            remap[root] = count;
+        }
+        *r = remap[root];
+    }
+    count
+}
+
 /// Recast's `mergeAndFilterRegions` (see the module docs for the one
 /// difference), then consecutive ids. Returns (regions, dropped, merged).
 fn filter_regions(
@@ -438,44 +552,14 @@ fn filter_regions(
     reg: &mut [u32],
     p: PartitionParams,
 ) -> (u32, u32, u32) {
-    let nreg = reg.iter().copied().max().unwrap_or(0) as usize + 1;
-    let mut size = vec![0u32; nreg];
-    let mut edge = vec![false; nreg];
-    let mut tile_edge = vec![false; nreg];
-    let mut neighbours: Vec<Vec<u32>> = vec![Vec::new(); nreg];
-    let mut floors: Vec<Vec<u32>> = vec![Vec::new(); nreg];
-    let last = (hf.w - 1, hf.d - 1);
-    for c in 0..hf.cols.len() - 1 {
-        let range = hf.range(c);
-        let (lx, lz) = (c as i32 % hf.w, c as i32 / hf.w);
-        for s in range.clone() {
-            let r = reg[s];
-            if r == NO_REGION {
-                continue;
-            }
-            size[r as usize] += 1;
-            if lx == 0 || lz == 0 || lx == last.0 || lz == last.1 {
-                tile_edge[r as usize] = true;
-            }
-            for d in 0..4 {
-                let a = link[4 * s + d];
-                if a == NO_LINK || reg[a as usize] == NO_REGION {
-                    edge[r as usize] = true;
-                } else if reg[a as usize] != r {
-                    neighbours[r as usize].push(reg[a as usize]);
-                }
-            }
-            for t in range.clone() {
-                if reg[t] != NO_REGION && reg[t] != r {
-                    floors[r as usize].push(reg[t]);
-                }
-            }
-        }
-    }
-    for v in neighbours.iter_mut().chain(floors.iter_mut()) {
-        v.sort_unstable();
-        v.dedup();
-    }
+    let RegionGraph {
+        mut size,
+        mut edge,
+        mut tile_edge,
+        mut neighbours,
+        mut floors,
+    } = RegionGraph::of(hf, link, reg);
+    let nreg = size.len();
     // Drop small groups of connected regions that do not reach the tile edge.
     let mut id: Vec<u32> = (0..nreg as u32).collect();
     let mut seen = vec![false; nreg];
@@ -505,12 +589,6 @@ fn filter_regions(
         }
     }
     // Merge small (or obstacle-free) regions into their smallest neighbour.
-    let find = |id: &[u32], mut r: u32| {
-        while id[r as usize] != r && id[r as usize] != NO_REGION {
-            r = id[r as usize];
-        }
-        id[r as usize]
-    };
     let mut merged = 0;
     loop {
         let mut changed = false;
@@ -560,26 +638,64 @@ fn filter_regions(
             break;
         }
     }
-    // Final ids, consecutive in order of first span.
-    let mut remap = vec![u32::MAX; nreg];
-    let mut count = 0;
-    for (s, r) in reg.iter_mut().enumerate() {
-        if !walk[s] || *r == NO_REGION {
-            *r = NO_REGION;
+    (compact_ids(reg, walk, &id), dropped, merged)
+}
+
+/// Recast's `rcBuildLayerRegions` after its monotone sweep: the sweep's
+/// regions are merged into layers, breadth first from the lowest unassigned
+/// region id over neighbours (lowest id first), a neighbour joining unless it
+/// shares a column with a region already in the layer; then a layer with
+/// fewer than `min_area` spans that does not reach the tile's edge is
+/// dropped, and ids are made consecutive. `merge_area` is not used (as in
+/// Recast). Returns (layers, dropped, merged: sweep regions that joined
+/// another's layer).
+fn merge_layers(
+    hf: &Heightfield,
+    link: &[u32],
+    walk: &[bool],
+    reg: &mut [u32],
+    p: PartitionParams,
+) -> (u32, u32, u32) {
+    let g = RegionGraph::of(hf, link, reg);
+    let nreg = g.size.len();
+    // Each region's layer, named by its root region (NO_REGION: none yet).
+    let mut layer = vec![NO_REGION; nreg];
+    let mut kept = vec![false; nreg];
+    let (mut dropped, mut merged) = (0, 0);
+    let mut queue = std::collections::VecDeque::new();
+    for root in 1..nreg {
+        if layer[root] != NO_REGION || g.size[root] == 0 {
             continue;
         }
-        let root = find(&id, *r) as usize;
-        if root == NO_REGION as usize {
-            *r = NO_REGION;
-            continue;
+        layer[root] = root as u32;
+        // The regions sharing a column with any region of the layer.
+        let mut floors = g.floors[root].clone();
+        let (mut size, mut tile_edge) = (g.size[root], g.tile_edge[root]);
+        queue.push_back(root);
+        while let Some(r) = queue.pop_front() {
+            for &nb in &g.neighbours[r] {
+                let nb = nb as usize;
+                if layer[nb] != NO_REGION || floors.binary_search(&(nb as u32)).is_ok() {
+                    continue;
+                }
+                layer[nb] = root as u32;
+                merged += 1;
+                size += g.size[nb];
+                tile_edge |= g.tile_edge[nb];
+                floors.extend_from_slice(&g.floors[nb]);
+                floors.sort_unstable();
+                floors.dedup();
+                queue.push_back(nb);
+            }
         }
-        if remap[root] == u32::MAX {
-            count += 1;
-            remap[root] = count;
-        }
-        *r = remap[root];
+        kept[root] = size >= p.min_area || tile_edge;
+        dropped += u32::from(!kept[root]);
     }
-    (count, dropped, merged)
+    let parent: Vec<u32> = layer
+        .iter()
+        .map(|&root| if kept[root as usize] { root } else { NO_REGION })
+        .collect();
+    (compact_ids(reg, walk, &parent), dropped, merged)
 }
 
 #[cfg(test)]
@@ -730,10 +846,82 @@ mod tests {
         }
     }
 
+    /// A floor, a deck 3 m over its far half and a ramp up to the deck
+    /// whose high end is over walkable floor too: one connected walkable
+    /// area that overlaps itself twice in plan.
+    fn stacked() -> navscope_core::geom::TriMesh {
+        let mut b = crate::samples::MeshBuilder::new();
+        b.solid("floor", [0., -0.2, 0.], [12., 0., 8.]);
+        b.ramp("ramp", [1., 7.], [0., 2.5], [0., 3.]);
+        b.solid("deck", [7., 2.9, 0.], [12., 3., 8.]);
+        b.level().mesh
+    }
+
+    /// Per column, the regions of its spans.
+    fn column_regions(hf: &Heightfield, part: &PassPartition) -> Vec<Vec<u32>> {
+        (0..hf.cols.len() - 1)
+            .map(|c| {
+                hf.range(c)
+                    .map(|s| part.region[s])
+                    .filter(|&r| r != NO_REGION)
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn layers_never_overlap_in_height_and_cover_every_walkable_span() {
+        let (_, hf, f) = build(&stacked(), "stand");
+        let cols = column_regions(
+            &hf,
+            &partition_pass(&hf, &f[0], params(Partition::Watershed, 0, 0)),
+        );
+        assert!(
+            cols.iter().filter(|c| c.len() > 1).count() > 100,
+            "the deck and the ramp's top are over walkable floor"
+        );
+        let sweep = partition_pass(&hf, &f[0], params(Partition::Monotone, 0, 0));
+        for min in [0, 64] {
+            let part = partition_pass(&hf, &f[0], params(Partition::Layers, min, 0));
+            for (c, regions) in column_regions(&hf, &part).iter().enumerate() {
+                let mut unique = regions.clone();
+                unique.sort_unstable();
+                unique.dedup();
+                assert_eq!(unique.len(), regions.len(), "column {c}: {regions:?}");
+            }
+            for s in 0..f[0].flags.len() {
+                assert_eq!(f[0].walkable(s), part.region[s] != NO_REGION, "span {s}");
+            }
+            // Stacked floors need at least two layers, and the sweep's
+            // regions merge into fewer.
+            assert!(part.regions >= 2, "{}", part.regions);
+            assert!(
+                part.regions < sweep.regions,
+                "{} vs {}",
+                part.regions,
+                sweep.regions
+            );
+            assert_eq!(part.merged + part.regions, sweep.regions);
+            assert_eq!(part.dropped, 0);
+        }
+    }
+
+    #[test]
+    fn a_small_layer_is_dropped() {
+        // The 1.3 m island of `small_islands_are_dropped_and_large_ones_kept`.
+        let m = boxes(&[
+            ([0., -0.1, 0.], [4., 0., 4.]),
+            ([6., -0.1, 0.], [7.3, 0., 1.3]),
+        ]);
+        let (_, hf, f) = build(&m, "stand");
+        let part = partition_pass(&hf, &f[0], params(Partition::Layers, 64, 0));
+        assert_eq!((part.regions, part.dropped), (1, 1));
+    }
+
     #[test]
     fn nothing_walkable_gives_no_regions() {
         let (_, hf, f) = build(&boxes(&[([0., -0.1, 0.], [0.5, 0., 0.5])]), "stand");
-        for kind in [Partition::Watershed, Partition::Monotone] {
+        for kind in Partition::ALL {
             let part = partition_pass(&hf, &f[0], params(kind, 64, 400));
             assert_eq!(part.regions, 0);
             assert!(part.region.iter().all(|&r| r == NO_REGION));
@@ -743,12 +931,12 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
         /// Random blocks on a floor: without the area filter, the regions of
-        /// either partition cover exactly the walkable spans, each region is
+        /// every partition cover exactly the walkable spans, each region is
         /// connected, and ids are consecutive from 1.
         #[test]
         fn regions_partition_the_walkable_spans(
             blocks in proptest::collection::vec((0.0f32..5.0, 0.0f32..5.0, 0.3f32..2.0, 0.3f32..2.0), 0..5),
-            monotone in any::<bool>(),
+            kind in 0usize..3,
             merge in 0u32..500,
         ) {
             let mut bs = vec![([0., -0.1, 0.], [6., 0., 6.])];
@@ -756,7 +944,7 @@ mod tests {
                 bs.push(([x, 0., z], [x + w, 2.5, z + d]));
             }
             let (_, hf, f) = build(&boxes(&bs), "stand,sidestep");
-            let kind = if monotone { Partition::Monotone } else { Partition::Watershed };
+            let kind = Partition::ALL[kind];
             for pf in &f {
                 let part = partition_pass(&hf, pf, params(kind, 0, merge));
                 for s in 0..pf.flags.len() {

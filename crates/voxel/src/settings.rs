@@ -128,7 +128,7 @@ pub fn specs() -> Vec<ParamSpec> {
             0.0,
             100.0,
             0.01,
-            "How far a simplified outline may shave into the walkable area.",
+            "How far a simplified wall outline may stray from the voxel outline, either side (Recast's Max Edge Error, there in cells: error x cell size).",
         ),
         ParamSpec::float(
             "max_edge_len",
@@ -138,7 +138,7 @@ pub fn specs() -> Vec<ParamSpec> {
             0.1,
             10_000.0,
             0.1,
-            "Longest outline edge after simplification.",
+            "Longest wall or shared outline edge after simplification; portals between regions are not split (Recast's Max Edge Length).",
         ),
         ParamSpec::bool(
             "filter_low_hanging_obstacles",
@@ -177,9 +177,9 @@ pub fn specs() -> Vec<ParamSpec> {
         ParamSpec::choice(
             "partition",
             "Partitioning",
-            &["watershed", "monotone"],
+            &["watershed", "monotone", "layers"],
             "watershed",
-            "How walkable voxels are cut into regions (Recast's partition type): watershed over the distance field (rcBuildRegions; the best regions, the slowest) or monotone row sweeps (rcBuildRegionsMonotone; fast, long thin regions).",
+            "How walkable voxels are cut into regions (Recast's Partitioning): watershed over the distance field (rcBuildRegions; the best regions, the slowest), monotone row sweeps (rcBuildRegionsMonotone; fast, long thin regions) or layers (rcBuildLayerRegions; the sweep's regions merged into regions that never overlap in height, for tiles of stacked floors; merge region size unused).",
         ),
         ParamSpec::int(
             "min_region_size",
@@ -197,7 +197,7 @@ pub fn specs() -> Vec<ParamSpec> {
             20,
             0,
             10_000,
-            "Regions with at most this squared voxel columns are merged into a neighbour where they can be (Recast's Merged Region Size; mergeRegionArea = size^2).",
+            "Regions with at most this squared voxel columns are merged into a neighbour where they can be (Recast's Merged Region Size; mergeRegionArea = size^2). Not used by the layers partition, as in Recast.",
         ),
         ParamSpec::int(
             "max_verts_per_poly",

@@ -21,7 +21,7 @@ use crate::detail::{RegionDetail, detail_tile};
 use crate::flags::{BORDER, NON_WALKABLE, PassFlags, WALKABLE, flag_tile};
 use crate::graph::{Graph, TileParts, build_graph};
 use crate::heightfield::{Heightfield, voxelize};
-use crate::partition::{NO_REGION, PassPartition, partition_tile};
+use crate::partition::{NO_REGION, Partition, PassPartition, partition_tile};
 use crate::polymesh::{RegionPolys, polymesh_tile};
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
@@ -205,7 +205,7 @@ fn run_tiles(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let level = mesh_of(ctx)?;
     let settings = Settings::from_params(ctx.params)?;
     let layout = layout(&level.mesh, &level.water, &settings)?;
-    crate::tiles::check_budget(&level.mesh, &layout, ctx.budget)?;
+    crate::tiles::check_budget(&level.mesh, &layout, settings.passes.len(), ctx.budget)?;
     Ok(Arc::new(TilesArtifact { settings, layout }))
 }
 
@@ -428,6 +428,8 @@ pub struct PartitionArtifact {
     pub tiles: Vec<Arc<Vec<PassPartition>>>,
     /// The passes' stances, in order (one sub-step each).
     pub passes: Vec<&'static str>,
+    /// The partition that cut the regions.
+    pub kind: Partition,
     /// Tiles built and reused.
     pub reuse: TileReuse,
     #[serde(skip)]
@@ -499,9 +501,13 @@ impl Artifact for PartitionArtifact {
             .enumerate()
             .map(|(k, name)| {
                 let [r, d, m] = self.pass_counts(k);
+                let regions = match self.kind {
+                    Partition::Layers => format!("{r} layers (Recast's layer regions: {m} row-sweep regions merged into another's layer where they overlap none of it in height, {d} layers too small and dropped)"),
+                    _ => format!("{r} regions ({d} too small and dropped, {m} merged into a neighbour)"),
+                };
                 SubStep {
                     title: format!("pass {}: {name}", k + 1),
-                    detail: format!("The {name} pass's walkable voxels: distance to the edge of its area, and {r} regions ({d} too small and dropped, {m} merged into a neighbour)."),
+                    detail: format!("The {name} pass's walkable voxels: distance to the edge of its area, and {regions}."),
                     highlights: Vec::new(),
                 }
             })
@@ -520,6 +526,7 @@ fn run_partition(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         grid: v.grid,
         tiles,
         passes: f.pass_names(),
+        kind: s.partition.kind,
         reuse,
         heightfields: v.tiles.clone(),
     }))
@@ -645,7 +652,7 @@ fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 
 // ---------------------------------------------------------------- simplify
 
-/// Stage `simplify`: outlines shaved, never grown.
+/// Stage `simplify`: outlines simplified within the error bound.
 #[derive(Debug, Serialize)]
 pub struct SimplifyArtifact {
     /// The grid.

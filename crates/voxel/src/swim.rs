@@ -14,7 +14,7 @@
 //!   size + max simplification error): each area stops about its radius
 //!   from the shore (the chamfer distance is at most 7.7% short of the
 //!   Euclidean one, hence 1.08), give or take a cell of rounding and a
-//!   simplification shave on each side. With the paper's tables and 0.1 m
+//!   simplification error on each side. With the paper's tables and 0.1 m
 //!   cells that is 2.01 m to the standing area and 1.80 m to the sidestep
 //!   band.
 //! * **Reachable.** The agent crosses along the straight plan segment

@@ -1,11 +1,15 @@
 //! Stage 1, tiling: the voxel grid over the level's bounds, split into
 //! square tiles that overlap their neighbours by a border of cells (§32.2.5,
-//! step 1), each with the triangles and water volumes that touch it.
+//! step 1), each with the triangles and water volumes that touch it. Only
+//! tiles that some triangle touches are made (in row-major order): voxel
+//! memory and work grow with the occupied tiles, not with the bounding box,
+//! so two small floors kilometres apart cost two tiles.
 //!
 //! The border is wide enough that every flag inside a tile's core comes out
 //! exactly as in a one-tile build (see [`tile_padding`]), so tiles can be
 //! built independently, in parallel, and merged by their index.
 
+use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use glam::{DVec3, Vec3};
@@ -15,9 +19,13 @@ use serde::Serialize;
 
 use crate::settings::Settings;
 
-/// Most columns (cells on the ground) a level may have: beyond it the build
-/// stops with an error instead of allocating without bound.
-pub const MAX_COLUMNS: u64 = 1 << 24;
+/// Most columns (cells on the ground, borders counted once per tile) the
+/// tiles that triangles touch may hold together: beyond it the build stops
+/// with an error instead of allocating without bound. Tiles no triangle
+/// touches are not made, so the bounding box itself is not limited by this.
+pub const MAX_COLUMNS: u64 = 1 << 25;
+/// Most columns along one side of the grid (cell coordinates are `i32`).
+pub const MAX_GRID_SIDE: u64 = 1 << 28;
 /// Most voxel heights a level may span (spans store heights in 16 bits).
 pub const MAX_HEIGHT_UNITS: u64 = 60_000;
 
@@ -107,7 +115,7 @@ pub struct Tile {
 pub struct Layout {
     /// The grid.
     pub grid: Grid,
-    /// The tiles, row-major.
+    /// The tiles some triangle touches, row-major.
     pub tiles: Vec<Tile>,
     /// Triangles with zero area, skipped.
     pub degenerate_triangles: usize,
@@ -164,9 +172,9 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
     let size = bounds.size();
     let cols_x = (size.x / s.cell_size).ceil().max(1.0);
     let cols_z = (size.z / s.cell_size).ceil().max(1.0);
-    if cols_x * cols_z > MAX_COLUMNS as f64 {
+    if cols_x.max(cols_z) > MAX_GRID_SIDE as f64 {
         return Err(StageError::failed(format!(
-            "the level is {:.1} x {:.1} m: {:.0} x {:.0} columns at cell size {} m exceeds the budget of {MAX_COLUMNS} columns; raise cell_size",
+            "the level is {:.1} x {:.1} m: {:.0} x {:.0} columns at cell size {} m exceeds the grid's {MAX_GRID_SIDE} columns a side; raise cell_size",
             size.x, size.z, cols_x, cols_z, s.cell_size
         )));
     }
@@ -190,36 +198,16 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
     } else {
         s.tile_size.min(i32::MAX as i64) as i32
     };
-    let (ntx, ntz) = ((grid.width + ts - 1) / ts, (grid.depth + ts - 1) / ts);
-    // Padded columns of all tiles together: small tiles with a wide border
-    // multiply the work and the memory.
-    let padded = ntx as f64 * ntz as f64 * ((ts + 2 * pad) as f64).powi(2);
-    if padded > 2.0 * MAX_COLUMNS as f64 {
-        return Err(StageError::failed(format!(
-            "{ntx} x {ntz} tiles of {ts} cells, each with a border of {pad} cells, need {padded:.0} columns, over the budget of {}; raise tile_size",
-            2 * MAX_COLUMNS
-        )));
-    }
-    let mut tiles = Vec::with_capacity((ntx * ntz) as usize);
-    for tz in 0..ntz {
-        for tx in 0..ntx {
-            let rect = TileRect {
-                x0: tx * ts,
-                z0: tz * ts,
-                x1: ((tx + 1) * ts).min(grid.width),
-                z1: ((tz + 1) * ts).min(grid.depth),
-                pad,
-            };
-            tiles.push(Tile {
-                index: tiles.len(),
-                rect,
-                triangles: Vec::new(),
-                water: Vec::new(),
-                geometry_hash: 0,
-            });
-        }
-    }
-    // Triangles to the tiles whose padded rectangle their bounds touch.
+    let (ntx, ntz) = (
+        (grid.width as i64 + ts as i64 - 1) / ts as i64,
+        (grid.depth as i64 + ts as i64 - 1) / ts as i64,
+    );
+    // Triangles to the tiles whose padded rectangle their bounds touch; only
+    // those tiles exist, so empty space in the bounding box costs nothing.
+    // Their padded columns together are bounded: small tiles with a wide
+    // border multiply the work and the memory.
+    let tile_columns = ((ts as i64 + 2 * pad as i64) as f64).powi(2);
+    let mut touched: BTreeMap<(i64, i64), Vec<u32>> = BTreeMap::new();
     let cell_of = |v: f64, o: f64| ((v - o) / s.cell_size).floor();
     for t in 0..mesh.triangles.len() {
         let [a, b, c] = mesh.triangle(t);
@@ -239,20 +227,45 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
         let tr = |c: i64, p: i64| (c + p).div_euclid(ts as i64);
         let (tx0, tx1) = (
             tr(cx0, -(pad as i64)).max(0),
-            tr(cx1, pad as i64).min(ntx as i64 - 1),
+            tr(cx1, pad as i64).min(ntx - 1),
         );
         let (tz0, tz1) = (
             tr(cz0, -(pad as i64)).max(0),
-            tr(cz1, pad as i64).min(ntz as i64 - 1),
+            tr(cz1, pad as i64).min(ntz - 1),
         );
         for tz in tz0..=tz1 {
             for tx in tx0..=tx1 {
-                tiles[(tz * ntx as i64 + tx) as usize]
-                    .triangles
-                    .push(t as u32);
+                touched.entry((tz, tx)).or_default().push(t as u32);
+                let padded = touched.len() as f64 * tile_columns;
+                if padded > MAX_COLUMNS as f64 {
+                    return Err(StageError::failed(format!(
+                        "the tiles the triangles touch ({} so far, {ts} cells a side with a border of {pad} cells) need more than the budget of {MAX_COLUMNS} columns; raise cell_size, or tile_size when the border dominates",
+                        touched.len()
+                    )));
+                }
             }
         }
     }
+    let mut tiles: Vec<Tile> = touched
+        .into_iter()
+        .enumerate()
+        .map(|(index, ((tz, tx), triangles))| {
+            let (tx, tz) = (tx as i32, tz as i32);
+            Tile {
+                index,
+                rect: TileRect {
+                    x0: tx * ts,
+                    z0: tz * ts,
+                    x1: ((tx + 1) * ts).min(grid.width),
+                    z1: ((tz + 1) * ts).min(grid.depth),
+                    pad,
+                },
+                triangles,
+                water: Vec::new(),
+                geometry_hash: 0,
+            }
+        })
+        .collect();
     for tile in &mut tiles {
         let (px0, pz0, px1, pz1) = tile.rect.padded();
         let world = Aabb {
@@ -273,10 +286,22 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
     })
 }
 
-/// Bytes the later stages hold per voxel span at their peak (spans, flags,
-/// regions, distances and contours of a tile together), measured: a 409 m
-/// quad under a second one 2.9 km above, 40 M spans, peaked at 4.6 GB.
-pub const BYTES_PER_SPAN: u64 = 120;
+/// Bytes the stages hold per voxel span at their peak, whatever the passes:
+/// the span itself and the per-span data every build keeps or passes
+/// between tiles. See [`bytes_per_span`].
+pub const BYTES_PER_SPAN_BASE: u64 = 24;
+/// Bytes each enabled pass adds per span at the peak: its flags and span
+/// links, its distance field and regions. See [`bytes_per_span`].
+pub const BYTES_PER_SPAN_PER_PASS: u64 = 19;
+
+/// Bytes a build with `passes` enabled passes holds per voxel span at its
+/// peak, measured with `/usr/bin/time` on two 409 m quads 2.9 km apart
+/// vertically (40.1 M spans with the tile borders, 256-cell tiles, two
+/// threads): 1.66 GB with the standing pass alone (41 B a span), 4.6 GB
+/// with all five passes (115 B a span).
+pub fn bytes_per_span(passes: usize) -> u64 {
+    BYTES_PER_SPAN_BASE + BYTES_PER_SPAN_PER_PASS * passes as u64
+}
 
 /// About how many spans the voxelize stage will make: every triangle
 /// covers the columns under its ground-plane footprint, plus those along
@@ -305,15 +330,17 @@ pub fn estimated_spans(mesh: &TriMesh, layout: &Layout) -> u64 {
 }
 
 /// Refuses a level whose spans ([`estimated_spans`]) would take more than
-/// the memory budget, saying how many and over what area.
+/// the memory budget with `passes` enabled passes ([`bytes_per_span`]),
+/// saying how many and over what area.
 pub fn check_budget(
     mesh: &TriMesh,
     layout: &Layout,
+    passes: usize,
     budget: navscope_core::MemoryBudget,
 ) -> Result<(), StageError> {
     let spans = estimated_spans(mesh, layout);
     let g = &layout.grid;
-    budget.check(spans.saturating_mul(BYTES_PER_SPAN), || {
+    budget.check(spans.saturating_mul(bytes_per_span(passes)), || {
         format!(
             "~{:.1} M voxel spans over {} at {} cells (lower the detail with cell_size)",
             spans as f64 / 1e6,
@@ -402,7 +429,11 @@ mod tests {
         );
         let huge = quad(-1e9, -1e9, 1e9, 1e9);
         let e = layout(&huge, &[], &s).unwrap_err().to_string();
-        assert!(e.contains("budget"), "{e}");
+        assert!(e.contains("columns a side; raise cell_size"), "{e}");
+        // Within the grid's range but over the occupied-column budget.
+        let wide = quad(0., 0., 1000., 1000.);
+        let e = layout(&wide, &[], &s).unwrap_err().to_string();
+        assert!(e.contains("need more than the budget of"), "{e}");
         let mut nan = quad(0., 0., 1., 1.);
         nan.vertices[2].y = f32::NAN;
         assert!(
@@ -424,7 +455,7 @@ mod tests {
         let e = layout(&quad(0., 0., 300., 300.), &[], &tiny)
             .unwrap_err()
             .to_string();
-        assert!(e.contains("raise tile_size"), "{e}");
+        assert!(e.contains("or tile_size when the border dominates"), "{e}");
         let mut tall = quad(0., 0., 1., 1.);
         tall.vertices[0].y = 1e7;
         assert!(
@@ -457,7 +488,7 @@ mod tests {
         );
         assert!(boxed > 50.0 * est, "{boxed} vs {est}");
         // A small budget refuses, saying what the spans would need.
-        let e = check_budget(&mesh, &l, navscope_core::MemoryBudget::new(1 << 20))
+        let e = check_budget(&mesh, &l, 5, navscope_core::MemoryBudget::new(1 << 20))
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("would need ~"), "{e}");
@@ -466,7 +497,49 @@ mod tests {
             "{e}"
         );
         assert!(e.ends_with("; the budget is 1 MB"), "{e}");
-        assert!(check_budget(&mesh, &l, navscope_core::MemoryBudget::default()).is_ok());
+        assert!(check_budget(&mesh, &l, 5, navscope_core::MemoryBudget::default()).is_ok());
+    }
+
+    /// `quad`s with their triangles appended to `mesh`, at height `y`.
+    fn add_quad(mesh: &mut TriMesh, x0: f32, z0: f32, x1: f32, z1: f32, y: f32) {
+        let q = quad(x0, z0, x1, z1);
+        let base = mesh.vertices.len() as u32;
+        mesh.vertices
+            .extend(q.vertices.iter().map(|v| *v + Vec3::Y * y));
+        mesh.triangles
+            .extend(q.triangles.iter().map(|t| t.map(|i| i + base)));
+    }
+
+    #[test]
+    fn only_tiles_that_triangles_touch_are_made() {
+        // Two 4 m floors, the second 2.9 km above and 409 m across: a box of
+        // 16.7 M columns (256 tiles of 256 cells), two of them occupied.
+        let mut mesh = quad(0., 0., 4., 4.);
+        add_quad(&mut mesh, 405., 405., 409., 409., 2900.);
+        let l = layout(&mesh, &[], &settings()).unwrap();
+        assert_eq!((l.grid.width, l.grid.depth), (4090, 4090));
+        assert_eq!(l.tiles.len(), 2);
+        assert_eq!((l.tiles[0].rect.x0, l.tiles[1].rect.x0), (0, 15 * 256));
+        assert!(l.tiles.iter().enumerate().all(|(i, t)| t.index == i));
+        // Far apart in plan too: a box of 4e8 columns, two tiles.
+        let mut far = quad(0., 0., 4., 4.);
+        add_quad(&mut far, 2000., 2000., 2004., 2004., 0.);
+        assert_eq!(layout(&far, &[], &settings()).unwrap().tiles.len(), 2);
+    }
+
+    #[test]
+    fn the_budget_counts_the_enabled_passes() {
+        // Two 409 m floors, one 2.9 km over the other: 33.5 M real spans,
+        // 40 M with the tile borders. Five passes need over 2 GB, the
+        // standing pass alone (measured 1.66 GB) fits.
+        let mut mesh = quad(0., 0., 409., 409.);
+        add_quad(&mut mesh, 0., 0., 409., 409., 2900.);
+        let l = layout(&mesh, &[], &settings()).unwrap();
+        assert_eq!(l.tiles.len(), 256);
+        let budget = navscope_core::MemoryBudget::default();
+        let e = check_budget(&mesh, &l, 5, budget).unwrap_err().to_string();
+        assert!(e.contains("M voxel spans over 409 m × 409 m"), "{e}");
+        assert!(check_budget(&mesh, &l, 1, budget).is_ok());
     }
 
     #[test]

@@ -24,7 +24,14 @@ pub fn recast_mesh(name: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!("skipping: {} is absent", p.display());
+        // Straight to stderr, past the test harness's capture, so the skip
+        // shows in every run.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPING: {} is absent (the shared data folder is missing)",
+            p.display()
+        );
         None
     }
 }
@@ -170,4 +177,14 @@ pub fn shortest_path(
         }
     }
     None
+}
+
+/// Plan (x, z) area of a polygon, m².
+pub fn plan_area(p: &[DVec3]) -> f64 {
+    let k = p.len();
+    (0..k)
+        .map(|i| p[i].x * p[(i + 1) % k].z - p[(i + 1) % k].x * p[i].z)
+        .sum::<f64>()
+        .abs()
+        / 2.0
 }
