@@ -986,6 +986,35 @@ fn b_only_pixel(p: [u8; 3]) -> bool {
     b > r + 60 && b > g + 20
 }
 
+/// The A-only (orange) and B-only (blue) pixels of `img` inside `region`
+/// at which `keep(x, y)` holds.
+fn colour_counts(
+    img: &image::RgbaImage,
+    region: &Rect,
+    mut keep: impl FnMut(u32, u32) -> bool,
+) -> (usize, usize) {
+    let (mut a, mut b) = (0, 0);
+    let (x0, y0) = (region.x0.max(0.0) as u32, region.y0.max(0.0) as u32);
+    let (x1, y1) = (
+        (region.x1 as u32).min(img.width()),
+        (region.y1 as u32).min(img.height()),
+    );
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let p = img.get_pixel(x, y).0;
+            let p = [p[0], p[1], p[2]];
+            if (a_only_pixel(p) || b_only_pixel(p)) && keep(x, y) {
+                if a_only_pixel(p) {
+                    a += 1;
+                } else {
+                    b += 1;
+                }
+            }
+        }
+    }
+    (a, b)
+}
+
 #[test]
 fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference() {
     let opts = Options {
@@ -1038,9 +1067,20 @@ fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference
         r.f64("/compare/a_only"),
         r.f64("/compare/b_only")
     );
-    // What the difference adds to the picture: the pixels that change when
-    // it is switched off, in its two colours.
-    let on = s.stable_screenshot(central);
+    // What the difference adds to the picture. First both its colours on
+    // screen (a still picture alone could be one taken before the drawing
+    // caught up: software rendering can take longer per frame than the
+    // screenshots are apart). Some stages draw blue of their own; none
+    // draws the orange, so the orange says the difference is there.
+    let on = s.wait_for_screen("both colours of the difference on screen", WAIT, |img, _| {
+        let (a, b) = colour_counts(img, &central, |_, _| true);
+        if a >= 30 && b >= 30 {
+            Ok(img.clone())
+        } else {
+            Err(format!("{a} A-only (orange) and {b} B-only (blue) pixels; want 30 of each"))
+        }
+    });
+    // Then the pixels of those colours that go when it is switched off.
     let show = settled_widget(&s, "compare/show");
     s.click(show.center());
     s.wait_for(
@@ -1049,28 +1089,11 @@ fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference
         |r| (r.bool("/compare/show") == Some(false)).then_some(()),
     );
     s.wait_for_screen("the difference's colours to disappear", WAIT, |off, _| {
-        let (mut a, mut b) = (0usize, 0usize);
-        let (x0, y0) = (central.x0.max(0.0) as u32, central.y0.max(0.0) as u32);
-        let (x1, y1) = (
-            (central.x1 as u32).min(on.width()),
-            (central.y1 as u32).min(on.height()),
-        );
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let p = on.get_pixel(x, y).0;
-                let q = off.get_pixel(x, y).0;
-                let (p, q) = ([p[0], p[1], p[2]], [q[0], q[1], q[2]]);
-                if p == q {
-                    continue;
-                }
-                if a_only_pixel(p) && !a_only_pixel(q) {
-                    a += 1;
-                }
-                if b_only_pixel(p) && !b_only_pixel(q) {
-                    b += 1;
-                }
-            }
-        }
+        let (a, b) = colour_counts(&on, &central, |x, y| {
+            let (p, q) = (on.get_pixel(x, y).0, off.get_pixel(x, y).0);
+            let q = [q[0], q[1], q[2]];
+            !a_only_pixel(q) && !b_only_pixel(q) && p[..3] != q
+        });
         if a >= 30 && b >= 30 {
             Ok(())
         } else {
