@@ -200,7 +200,10 @@ mod tests {
             .iter()
             .map(|&(x, y, z, a, b, c)| {
                 let lo = DVec3::new(f64::from(x), f64::from(y), f64::from(z)) * 0.5;
-                (lo, lo + DVec3::new(f64::from(a), f64::from(b), f64::from(c)) * 0.5)
+                (
+                    lo,
+                    lo + DVec3::new(f64::from(a), f64::from(b), f64::from(c)) * 0.5,
+                )
             })
             .collect()
     }

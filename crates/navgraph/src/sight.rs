@@ -103,9 +103,7 @@ impl<'a> Sight<'a> {
         if stamp == self.stamp {
             return known;
         }
-        let c = self
-            .walls
-            .clear(self.guard, self.tri.vertices[v as usize]);
+        let c = self.walls.clear(self.guard, self.tri.vertices[v as usize]);
         self.clear[v as usize] = (self.stamp, c);
         c
     }
@@ -214,7 +212,11 @@ mod tests {
         let mut rings = vec![vec![v(0., 0.), v(12., 0.), v(12., 12.), v(0., 12.)]];
         let mut taken = [[false; 24]; 24];
         for &(x, y, s) in spots {
-            let (x, y, s) = (usize::from(x % 20) + 2, usize::from(y % 20) + 2, 1 + usize::from(s % 2));
+            let (x, y, s) = (
+                usize::from(x % 20) + 2,
+                usize::from(y % 20) + 2,
+                1 + usize::from(s % 2),
+            );
             let cells = (x - 1..x + s + 1).flat_map(|i| (y - 1..y + s + 1).map(move |j| (i, j)));
             if cells.clone().any(|(i, j)| taken[i][j]) {
                 continue;
