@@ -55,6 +55,16 @@ pub enum Generator {
         #[arg(long, default_value_t = 4)]
         floors: usize,
     },
+    /// PNG raster with a 1-px obstacle every SPACING px, 1 m per pixel
+    /// (writes OUT and its sidecar OUT.ron).
+    DottedRaster {
+        /// Pixels across and down.
+        #[arg(long, default_value_t = 1000)]
+        size: usize,
+        /// Pixels from one dot to the next.
+        #[arg(long, default_value_t = 4)]
+        spacing: usize,
+    },
 }
 
 /// Upper bound on the size parameters, so a typo cannot ask for terabytes.
@@ -70,10 +80,12 @@ impl Generator {
             Generator::Star { vertices } => Request::Star { vertices },
             Generator::BrushMaze { width, height } => Request::BrushMaze { width, height },
             Generator::StackedFloors { floors } => Request::StackedFloors { floors },
+            Generator::DottedRaster { size, spacing } => Request::DottedRaster { size, spacing },
         }
     }
 
-    /// The product of the size parameters (cells, vertices, floors, ...).
+    /// The product of the size parameters (cells, vertices, floors, ...;
+    /// the dots of a dotted raster).
     fn size(&self) -> usize {
         match *self {
             Generator::FloorPlan { obstacles: n }
@@ -83,12 +95,17 @@ impl Generator {
             Generator::Maze { width, height } | Generator::BrushMaze { width, height } => {
                 width.saturating_mul(height)
             }
+            Generator::DottedRaster { size, spacing } => {
+                let across = size / spacing.max(1);
+                across.saturating_mul(across)
+            }
         }
     }
 }
 
-/// Generates and writes the level. A request whose level the loader would
-/// refuse (over the default [`Budget`]) is refused before generating.
+/// Generates and writes the level (and its sidecar, `OUT.ron`, when it has
+/// one). A request whose level the loader would refuse (over the default
+/// [`Budget`]) is refused before generating.
 pub fn run(what: &Generator, seed: u64, out: &Path) -> Result<(), CliError> {
     let n = what.size();
     if n > MAX_SIZE {
@@ -96,9 +113,19 @@ pub fn run(what: &Generator, seed: u64, out: &Path) -> Result<(), CliError> {
             "size {n} is above the limit of {MAX_SIZE}"
         )));
     }
-    let text = what
-        .request()
-        .text(seed, &Budget::default())
+    let request = what.request();
+    let bytes = request
+        .bytes(seed, &Budget::default())
         .map_err(|e| CliError::Usage(format!("{}: {e}", out.display())))?;
-    std::fs::write(out, text).map_err(|e| CliError::Failed(format!("{}: {e}", out.display())))
+    let write = |path: &Path, bytes: &[u8]| {
+        std::fs::write(path, bytes)
+            .map_err(|e| CliError::Failed(format!("{}: {e}", path.display())))
+    };
+    write(out, &bytes)?;
+    if let Some(sidecar) = request.sidecar() {
+        let mut name = out.as_os_str().to_owned();
+        name.push(".ron");
+        write(Path::new(&name), sidecar.as_bytes())?;
+    }
+    Ok(())
 }

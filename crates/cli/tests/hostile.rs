@@ -446,3 +446,102 @@ fn a_vertex_a_hair_off_a_wall_builds() {
         assert_eq!(r.code, 0, "{off}: {}", r.stderr);
     }
 }
+
+#[test]
+fn a_raster_of_many_dots_builds_its_graphs_or_is_refused_by_the_budget() {
+    // A dot every 4 px at 1 m per pixel: every art-gallery guard sees far
+    // along the open rows, which made the guard search quadratic.
+    let dir = scratch("dots");
+    let r = run_in(
+        &dir,
+        &[
+            "generate",
+            "dotted-raster",
+            "--size",
+            "400",
+            "--out",
+            "dots.png",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(dir.join("dots.png.ron").exists(), "the sidecar is written");
+    let r = run_in(
+        &dir,
+        &[
+            "build",
+            "dots.png",
+            "--pipeline",
+            "navgraph",
+            "--set",
+            "agent_radius=0",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // 100 x 100 dots, each a hole of four vertices.
+    assert!(r.stdout.contains("holes 10000"), "{}", r.stdout);
+    assert!(r.stdout.contains("guards "), "{}", r.stdout);
+    // A larger one whose dual graph does not fit a lowered budget is
+    // refused before it is built, naming what it would need.
+    let r = run_in(
+        &dir,
+        &[
+            "generate",
+            "dotted-raster",
+            "--size",
+            "600",
+            "--out",
+            "more.png",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run_in(
+        &dir,
+        &[
+            "build",
+            "more.png",
+            "--pipeline",
+            "navgraph",
+            "--set",
+            "agent_radius=0",
+            "--budget",
+            "256M",
+        ],
+    );
+    assert_refused(&r, 1, "more.png: ", "stage 'graphs': would need ~");
+    assert!(
+        r.stderr.contains("for the dual graph of") && r.stderr.contains("the budget is 256 MB"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_map_of_thousands_of_identical_cubes_builds() {
+    // Every brush overlaps every other: all pairs are in range, yet the
+    // union visits one neighbour per face of each but the first brush.
+    let dir = scratch("cubes");
+    let cube = "( -64 -64 -16 ) ( -64 -63 -16 ) ( -64 -64 -15 ) a 0 0 0 1 1\n\
+                ( -64 -64 -16 ) ( -64 -64 -15 ) ( -63 -64 -16 ) a 0 0 0 1 1\n\
+                ( -64 -64 -16 ) ( -63 -64 -16 ) ( -64 -63 -16 ) a 0 0 0 1 1\n\
+                ( 64 64 16 ) ( 64 65 16 ) ( 65 64 16 ) a 0 0 0 1 1\n\
+                ( 64 64 16 ) ( 65 64 16 ) ( 64 64 17 ) a 0 0 0 1 1\n\
+                ( 64 64 16 ) ( 64 64 17 ) ( 64 65 16 ) a 0 0 0 1 1\n";
+    let n = 5000;
+    let mut map = String::from("{\n\"classname\" \"worldspawn\"\n");
+    for _ in 0..n {
+        writeln!(map, "{{\n{cube}}}").unwrap();
+    }
+    map.push_str("}\n");
+    std::fs::write(dir.join("cubes.map"), map).unwrap();
+    let r = run_in(&dir, &["build", "cubes.map", "--pipeline", "cspace"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Two agent sizes, each with every ordered pair in range.
+    let pairs = 2 * n * (n - 1);
+    assert!(
+        r.stdout.contains(&format!("brush pairs in range {pairs}")),
+        "{}",
+        r.stdout
+    );
+    // The union of identical cubes is one cube.
+    assert!(r.stdout.contains("faces kept 12"), "{}", r.stdout);
+}

@@ -26,7 +26,10 @@
 //! seen when the convex hull of the guard and the triangle is free
 //! ([`Walls::sees_triangle`]); the search for triangles a new guard sees
 //! grows through neighbouring seen triangles and stops after
-//! [`SEEN_SEARCH_LIMIT`] triangles (this only ever adds guards). Guards need
+//! [`SEEN_SEARCH_LIMIT`] triangles (this only ever adds guards). The search
+//! decides most triangles in constant time from the one it came through
+//! ([`crate::sight`]), so a guard that sees far costs no more than one that
+//! sees near. `walls` must be the rings `tri` triangulates. Guards need
 //! not see each other, so connecting nodes are added through the mesh: a
 //! multi-source Dijkstra over the triangulation edges gives each vertex its
 //! nearest guard; for every pair of guards whose vertex sets touch, the
@@ -41,6 +44,7 @@ use navscope_core::heap::MinCost;
 use navscope_core::{LinkKind, NavMesh, Stance};
 use serde::Serialize;
 
+use crate::sight::Sight;
 use crate::triangulate::{Triangulation, incircle};
 use crate::walls::Walls;
 
@@ -214,10 +218,11 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
     let mut guards: Vec<u32> = Vec::new();
     let mut placed_for = Vec::new();
     let mut visited = vec![u32::MAX; nt];
+    let mut sight = Sight::new(tri, walls);
     let mut place = |g: u32, guards: &mut Vec<u32>, seen_by: &mut Vec<u32>| {
         let id = guards.len() as u32;
         guards.push(g);
-        let p = tri.vertices[g as usize];
+        sight.start(g, &inc[g as usize]);
         let mut queue: std::collections::VecDeque<u32> = inc[g as usize].iter().copied().collect();
         for &t in &inc[g as usize] {
             visited[t as usize] = id;
@@ -234,7 +239,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
                 }
                 visited[u] = id;
                 tested += 1;
-                if walls.sees_triangle(p, tri.corners(u)) {
+                if sight.sees(t, u as u32) {
                     if seen_by[u] == u32::MAX {
                         seen_by[u] = id;
                     }

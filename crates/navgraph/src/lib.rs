@@ -157,6 +157,7 @@ pub mod node_stages;
 pub mod nodes;
 pub mod primitives;
 pub mod raster_stages;
+pub mod sight;
 pub mod simplify;
 pub mod supergraph;
 pub mod triangulate;

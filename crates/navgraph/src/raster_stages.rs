@@ -8,7 +8,7 @@ use glam::{DVec2, DVec3, Vec3};
 use navscope_core::draw::{Primitive, Shape, SubStep};
 use navscope_core::geom::plan_to_world;
 use navscope_core::level::{LevelData, RasterPlan};
-use navscope_core::{Artifact, NavMesh, PathAnswer, StageContext, StageError};
+use navscope_core::{Artifact, Link, NavMesh, Node, PathAnswer, StageContext, StageError};
 use navscope_path::Locator;
 use serde::Serialize;
 
@@ -318,8 +318,10 @@ pub fn stage_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageE
 /// Stage 7's artifact.
 #[derive(Debug, Serialize)]
 pub struct GraphsArtifact {
-    /// The dual graph extended with the triangulation's vertices and edges.
-    pub dual: DualGraph,
+    /// The dual graph extended with the triangulation's vertices and edges
+    /// (shared with the super-graph stage, not copied).
+    #[serde(serialize_with = "shared")]
+    pub dual: Arc<DualGraph>,
     /// The art-gallery graph.
     pub gallery: GalleryGraph,
     /// Triangle corners, for the guard sub-steps.
@@ -498,11 +500,40 @@ impl Artifact for GraphsArtifact {
     }
 }
 
-/// Stage 7: dual and art-gallery graphs.
+/// Serialises a shared value as the value itself.
+fn shared<T: Serialize, S: serde::Serializer>(v: &Arc<T>, s: S) -> Result<S::Ok, S::Error> {
+    v.as_ref().serialize(s)
+}
+
+/// Bytes the dual graph's NavMesh takes per triangle: its node (with the
+/// triangle as polygon and the area name on the heap) and its links: three
+/// two-way links to its corners and up to three dual edges, each shared
+/// with a neighbour (counted here as five two-way links); per vertex: its
+/// node and three two-way triangulation-edge links (a planar triangulation
+/// has fewer than three edges per vertex).
+fn dual_bytes(triangles: u64, vertices: u64) -> u64 {
+    let node = (std::mem::size_of::<Node>() + 32) as u64;
+    let polygon = (3 * std::mem::size_of::<DVec3>() + 16) as u64;
+    let link = std::mem::size_of::<Link>() as u64;
+    triangles.saturating_mul(node + polygon + 2 * 5 * link)
+        + vertices.saturating_mul(node + 2 * 3 * link)
+}
+
+/// Stage 7: dual and art-gallery graphs. The dual graph's NavMesh is the
+/// pipeline's result, copied once more when it is handed out
+/// ([`navscope_core::Runner::navmesh`]), so twice its size is checked
+/// against the memory budget before it is built.
 pub fn stage_graphs(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let t = ctx.artifact::<TriangulationArtifact>("triangulate")?;
+    let (nt, nv) = (
+        t.triangulation.triangles.len() as u64,
+        t.triangulation.vertices.len() as u64,
+    );
+    ctx.budget.check(2 * dual_bytes(nt, nv), || {
+        format!("the dual graph of {nt} triangles and its NavMesh")
+    })?;
     Ok(Arc::new(GraphsArtifact {
-        dual: dual_graph(&t.triangulation, &t.walls),
+        dual: Arc::new(dual_graph(&t.triangulation, &t.walls)),
         gallery: gallery_graph(&t.triangulation, &t.walls),
         triangles: (0..t.triangulation.triangles.len())
             .map(|k| t.triangulation.corners(k))
@@ -521,7 +552,7 @@ pub struct SuperGraphArtifact {
     /// Portal segments (the base link's crossing edge, or its ends).
     portals: Vec<[DVec3; 2]>,
     #[serde(skip_serializing)]
-    dual: DualGraph,
+    dual: Arc<DualGraph>,
     #[serde(skip_serializing)]
     walls: Walls,
     #[serde(skip_serializing)]
@@ -730,7 +761,7 @@ pub fn stage_supergraph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageEr
         graph,
         regions,
         portals,
-        dual: g.dual.clone(),
+        dual: Arc::clone(&g.dual),
         walls: t.walls.clone(),
         locator: Locator::new(&g.dual.mesh),
         snap,

@@ -373,16 +373,8 @@ impl Walls {
     /// True when some wall vertex lies strictly inside the triangle `abc`
     /// (either winding).
     pub fn vertex_inside(&self, a: DVec2, b: DVec2, c: DVec2) -> bool {
-        let s = orient_value(a, b, c);
-        if s == 0.0 {
-            return false;
-        }
-        let (a, b) = if s > 0.0 { (a, b) } else { (b, a) };
         self.for_each_in_box(a.min(b).min(c), a.max(b).max(c), &mut |id| {
-            let p = self.segment(id).0;
-            orient_value(a, b, p) > 0.0
-                && orient_value(b, c, p) > 0.0
-                && orient_value(c, a, p) > 0.0
+            strictly_inside([a, b, c], self.segment(id).0)
         })
     }
 
@@ -411,6 +403,17 @@ impl Walls {
         }
         inside
     }
+}
+
+/// True when `p` lies strictly inside the triangle `abc` (either winding;
+/// never for a degenerate triangle). Exact.
+pub fn strictly_inside([a, b, c]: [DVec2; 3], p: DVec2) -> bool {
+    let s = orient_value(a, b, c);
+    if s == 0.0 {
+        return false;
+    }
+    let (a, b) = if s > 0.0 { (a, b) } else { (b, a) };
+    orient_value(a, b, p) > 0.0 && orient_value(b, c, p) > 0.0 && orient_value(c, a, p) > 0.0
 }
 
 /// True when the segment `cd` enters the interior of the corridor between

@@ -14,6 +14,7 @@
 //! | [`big_floor_plan`] | a hall with gear-shaped pillars reaching a target vertex count with 30 % notches (the convex pipeline's 10,000-vertex / 3,000-notch speed target) |
 //! | [`brush_maze`] | the maze as box brushes on a floor brush, with a player start |
 //! | [`stacked_floors`] | storeys with pillars joined by stair connections both ways |
+//! | [`dotted_raster`] | a PNG raster with a one-pixel obstacle every few pixels (many holes that see far) |
 //!
 //! [`Request`] names a generator with its sizes and checks it against the
 //! loader's budget before generating, so no generator writes a file the
@@ -121,6 +122,33 @@ pub fn rectilinear_maze(seed: u64, w: usize, h: usize) -> FloorPlan {
     let outer = rings.swap_remove(outer_at);
     finish(PolygonWithHoles::new(outer, rings))
 }
+
+/// A `size` x `size` PNG raster (8-bit grey), white but for a one-pixel
+/// black obstacle every `spacing` pixels in both directions, at the pixels
+/// whose coordinates are both `spacing / 2` modulo `spacing`
+/// (`spacing` at least 1): many small holes, each seen from far along the
+/// open rows between them. Read it at [`DOTTED_RASTER_SIDECAR`]'s 1 m per
+/// pixel.
+pub fn dotted_raster(size: u32, spacing: u32) -> Vec<u8> {
+    let spacing = spacing.max(1);
+    let dot = |i: u32| i % spacing == spacing / 2;
+    let pixels: Vec<u8> = (0..size)
+        .flat_map(|y| (0..size).map(move |x| if dot(x) && dot(y) { 0 } else { 255 }))
+        .collect();
+    let mut png = Vec::new();
+    image::ImageEncoder::write_image(
+        image::codecs::png::PngEncoder::new(&mut png),
+        &pixels,
+        size,
+        size,
+        image::ExtendedColorType::L8,
+    )
+    .expect("encoding a grey image in memory cannot fail");
+    png
+}
+
+/// The sidecar (`NAME.png.ron`) of [`dotted_raster`]: 1 m per pixel.
+pub const DOTTED_RASTER_SIDECAR: &str = "Raster(metres_per_pixel: 1.0)\n";
 
 /// A star-shaped room of `n_vertices` vertices (at least 3) without holes:
 /// vertices at jittered angles around the origin, each in its own sector,

@@ -4,14 +4,15 @@
 //!
 //! [`Request::estimate`] bounds what a request makes (vertices, brushes,
 //! layers, bytes of text) from its size parameters alone;
-//! [`Request::check`] compares that with the budget; [`Request::text`]
+//! [`Request::check`] compares that with the budget; [`Request::bytes`]
 //! generates and writes the level, and checks the written size too.
 
 use crate::budget::Budget;
 use crate::write;
 
 use super::{
-    big_floor_plan, brush_maze, floor_plan, rectilinear_maze, stacked_floors, star_polygon,
+    DOTTED_RASTER_SIDECAR, big_floor_plan, brush_maze, dotted_raster, floor_plan, rectilinear_maze,
+    stacked_floors, star_polygon,
 };
 
 /// One generator and its size parameters (see the generator functions).
@@ -29,6 +30,8 @@ pub enum Request {
     BrushMaze { width: usize, height: usize },
     /// [`stacked_floors`] with this many floors.
     StackedFloors { floors: usize },
+    /// [`dotted_raster`] of `size` x `size` pixels, a dot every `spacing`.
+    DottedRaster { size: usize, spacing: usize },
 }
 
 /// An upper bound on what a request makes.
@@ -40,6 +43,8 @@ pub struct Estimate {
     pub brushes: u64,
     /// Layers.
     pub layers: u64,
+    /// Raster pixels.
+    pub pixels: u64,
     /// Bytes of the written file.
     pub bytes: u64,
 }
@@ -84,6 +89,18 @@ impl Request {
                     ..Estimate::default()
                 }
             }
+            Request::DottedRaster { size, .. } => {
+                let pixels = u(size).saturating_mul(u(size));
+                // Stored (uncompressed) deflate at worst: a filter byte per
+                // row, 5 bytes per 64 KiB block, and the chunks around it.
+                let raw = pixels.saturating_add(u(size));
+                Estimate {
+                    pixels,
+                    layers: 1,
+                    bytes: raw.saturating_add(raw / 65_535 * 5 + 1024),
+                    ..Estimate::default()
+                }
+            }
             Request::StackedFloors { floors } => {
                 let layers = u(floors.max(1));
                 // Outer rectangle and up to 8 pillars of up to 10 vertices.
@@ -109,6 +126,7 @@ impl Request {
             ("vertices", e.vertices, budget.max_vertices),
             ("brushes", e.brushes, budget.max_brushes),
             ("bytes", e.bytes, budget.max_file_bytes),
+            ("pixels", e.pixels, budget.max_cells),
         ] {
             if count > limit {
                 return Err(format!(
@@ -119,30 +137,45 @@ impl Request {
         Ok(())
     }
 
-    /// Generates the level with `seed` and returns its file text (floor
-    /// plan JSON, brush or layer RON), after [`Request::check`]; the
+    /// Generates the level with `seed` and returns its file's bytes (floor
+    /// plan JSON, brush or layer RON, PNG), after [`Request::check`]; the
     /// written size is checked against the budget as well.
-    pub fn text(&self, seed: u64, budget: &Budget) -> Result<String, String> {
+    pub fn bytes(&self, seed: u64, budget: &Budget) -> Result<Vec<u8>, String> {
         self.check(budget)?;
-        let text = match *self {
+        let side = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let bytes = match *self {
             Request::FloorPlan { obstacles } => {
-                write::floor_plan_json(&floor_plan(seed, obstacles))
+                write::floor_plan_json(&floor_plan(seed, obstacles)).into_bytes()
             }
             Request::BigFloorPlan { vertices } => {
-                write::floor_plan_json(&big_floor_plan(seed, vertices))
+                write::floor_plan_json(&big_floor_plan(seed, vertices)).into_bytes()
             }
             Request::Maze { width, height } => {
-                write::floor_plan_json(&rectilinear_maze(seed, width, height))
+                write::floor_plan_json(&rectilinear_maze(seed, width, height)).into_bytes()
             }
-            Request::Star { vertices } => write::floor_plan_json(&star_polygon(seed, vertices)),
+            Request::Star { vertices } => {
+                write::floor_plan_json(&star_polygon(seed, vertices)).into_bytes()
+            }
             Request::BrushMaze { width, height } => {
-                write::brushes_ron(&brush_maze(seed, width, height))
+                write::brushes_ron(&brush_maze(seed, width, height)).into_bytes()
             }
-            Request::StackedFloors { floors } => write::layers_ron(&stacked_floors(seed, floors)),
+            Request::StackedFloors { floors } => {
+                write::layers_ron(&stacked_floors(seed, floors)).into_bytes()
+            }
+            Request::DottedRaster { size, spacing } => dotted_raster(side(size), side(spacing)),
         };
-        Budget::check("", "bytes", text.len() as u64, budget.max_file_bytes)
+        Budget::check("", "bytes", bytes.len() as u64, budget.max_file_bytes)
             .map_err(|f| f.problem)?;
-        Ok(text)
+        Ok(bytes)
+    }
+
+    /// The sidecar to write beside the level as `NAME.ron` after its full
+    /// name (`NAME.png.ron`), for levels that need one.
+    pub fn sidecar(&self) -> Option<&'static str> {
+        match self {
+            Request::DottedRaster { .. } => Some(DOTTED_RASTER_SIDECAR),
+            _ => None,
+        }
     }
 }
 
@@ -166,24 +199,25 @@ mod tests {
                 height: 5,
             },
             Request::StackedFloors { floors: 6 },
+            Request::DottedRaster {
+                size: 37,
+                spacing: 4,
+            },
         ] {
             let e = r.estimate();
-            let text = r.text(3, &b).unwrap();
+            let text = r.bytes(3, &b).unwrap();
             assert!(
                 text.len() as u64 <= e.bytes,
                 "{r:?}: {} > {}",
                 text.len(),
                 e.bytes
             );
-            let level = crate::load_bytes(
-                if matches!(r, Request::BrushMaze { .. } | Request::StackedFloors { .. }) {
-                    "g.ron"
-                } else {
-                    "g.json"
-                },
-                text.as_bytes(),
-            )
-            .unwrap();
+            let name = match r {
+                Request::BrushMaze { .. } | Request::StackedFloors { .. } => "g.ron",
+                Request::DottedRaster { .. } => "g.png",
+                _ => "g.json",
+            };
+            let level = crate::load_bytes(name, &text).unwrap();
             use navscope_core::level::LevelData;
             match &level.data {
                 LevelData::FloorPlan(p) => {
@@ -194,6 +228,12 @@ mod tests {
                     assert!(l.layers.len() as u64 <= e.layers, "{r:?}");
                     let v: usize = l.layers.iter().map(|x| x.area.vertex_count()).sum();
                     assert!(v as u64 <= e.vertices, "{r:?}");
+                }
+                LevelData::Raster(p) => {
+                    assert_eq!(u64::from(p.width) * u64::from(p.height), e.pixels, "{r:?}");
+                    // A dot at 2, 6, ..., 34 on each axis: 9 x 9.
+                    let dots = p.obstacle.iter().filter(|&&o| o != 0).count();
+                    assert_eq!(dots, 81, "{r:?}");
                 }
                 other => panic!("{other:?}"),
             }
