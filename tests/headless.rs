@@ -36,7 +36,8 @@ fn settle(app: &mut App) {
             .world()
             .resource::<navscope::level::Loading>()
             .is_loading();
-        if !loading && !b.is_busy() && (b.published > 0 || b.pipeline().is_none()) {
+        let probe = app.world().resource::<Probe>().is_refreshing();
+        if !loading && !probe && !b.is_busy() && (b.published > 0 || b.pipeline().is_none()) {
             // One more frame so commands (spawns) are applied everywhere.
             app.update();
             return;
@@ -91,7 +92,12 @@ fn settle_after(app: &mut App, before: u64) {
             .world()
             .resource::<navscope::level::Loading>()
             .is_loading();
-        if !loading && published_at(app) > before && !app.world().resource::<Build>().is_busy() {
+        let probe = app.world().resource::<Probe>().is_refreshing();
+        if !loading
+            && !probe
+            && published_at(app) > before
+            && !app.world().resource::<Build>().is_busy()
+        {
             app.update();
             return;
         }

@@ -243,6 +243,12 @@ impl Probe {
         self.dirty = true;
     }
 
+    /// True while the mesh of a newer build is being made for the probe
+    /// (queries wait for it).
+    pub fn is_refreshing(&self) -> bool {
+        self.mesh_task.is_some()
+    }
+
     /// The mesh the probe searches.
     pub fn mesh(&self) -> Option<&NavMesh> {
         self.mesh.as_deref()
