@@ -63,6 +63,29 @@ pub fn headless() -> App {
     app
 }
 
+/// [`headless`] plus the drawing of the published stages, still without a
+/// window or a renderer: the asset stores and gizmos it fills, transforms,
+/// the retained stage drawing ([`DrawPlugin`]) and the CPU clock
+/// ([`crate::ui::cpu::CpuPlugin`]). `benches/app_frames.rs` drives it to
+/// time the app's own work per frame where no renderer (and no software
+/// rasteriser sharing the cores) can inflate it; the egui panels and the
+/// extraction into the render world are the parts of a frame it leaves
+/// out.
+pub fn drawing_headless() -> App {
+    let mut app = headless();
+    app.add_plugins((
+        bevy::asset::AssetPlugin::default(),
+        bevy::transform::TransformPlugin,
+        bevy::gizmos::GizmoPlugin,
+    ))
+    .init_asset::<Mesh>()
+    .init_asset::<StandardMaterial>()
+    // The gizmo plugin's skinned-mesh bounds read this store.
+    .init_asset::<bevy::mesh::skinning::SkinnedMeshInverseBindposes>()
+    .add_plugins((DrawPlugin, crate::ui::cpu::CpuPlugin));
+    app
+}
+
 /// Queues what the command line asked for: the level, the pipeline, the
 /// stage, the probe's points.
 pub fn apply_args(app: &mut App, args: &Args) {

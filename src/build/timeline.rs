@@ -38,7 +38,11 @@ fn resolve_request(
     mut timeline: ResMut<Timeline>,
     mut journal: ResMut<Journal>,
 ) {
-    let Some(p) = build.pipeline() else { return };
+    // Looked at before taking: taking marks the timeline changed, and a
+    // change every frame would redo everything that follows the timeline.
+    let Some(p) = build.pipeline().filter(|_| timeline.requested.is_some()) else {
+        return;
+    };
     let Some(req) = timeline.requested.take() else {
         return;
     };

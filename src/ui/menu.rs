@@ -41,7 +41,13 @@ pub(crate) fn menu_bar(ui: &mut egui::Ui, s: &mut UiState) {
                 s.view.frame_request = true;
             }
             ui.checkbox(&mut s.view.grid, "Grid and axes (G)");
-            ui.checkbox(&mut s.timeline.accumulate, "Accumulate earlier stages (A)");
+            let mut accumulate = s.timeline.accumulate;
+            if ui
+                .checkbox(&mut accumulate, "Accumulate earlier stages (A)")
+                .changed()
+            {
+                s.timeline.accumulate = accumulate;
+            }
             ui.checkbox(&mut s.stats.show, "Frame-time readout (F2)");
             ui.checkbox(&mut s.probe.animate, "Animate the A* expansions");
         });

@@ -116,13 +116,17 @@ pub(crate) fn ui(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 about_panel(ui, &mut s);
                 legend_panel(ui, &mut s);
+                // Edited as a copy, stored only when it differs (a `&mut`
+                // into the filter every frame marks it changed every frame).
+                let mut filter = (*s.filter).clone();
                 crate::ui::view_panel::view_panel(
                     ui,
-                    &mut s.filter,
+                    &mut filter,
                     &mut s.panel.slice_edit,
                     &s.current.level,
                     s.roots.iter().flat_map(|g| g.prepared.groups.iter()),
                 );
+                s.filter.set_if_neq(filter);
                 crate::ui::inspector::inspector_panel(ui, &mut s);
                 crate::ui::compare_panel::compare_panel(ui, &mut s);
                 metrics_panel(ui, &mut s);

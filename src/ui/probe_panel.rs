@@ -145,7 +145,10 @@ pub fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
         }
         None => {}
     }
-    let layers: &mut crate::probe::draw::ProbeLayers = &mut s.probe_layers;
+    // Edited as a copy and stored only when it differs: a `&mut` into the
+    // resource every frame would mark it changed and redraw the probe.
+    let mut edited = (*s.probe_layers).clone();
+    let layers = &mut edited;
     egui::CollapsingHeader::new("Probe legend")
         .default_open(true)
         .show(ui, |ui| {
@@ -162,6 +165,7 @@ pub fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
                 });
             }
         });
+    bevy::prelude::DetectChangesMut::set_if_neq(&mut s.probe_layers, edited);
     if (s.probe.start.is_some() || s.probe.goal.is_some()) && ui.button("Clear").clicked() {
         s.probe.clear();
     }

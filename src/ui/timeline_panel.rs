@@ -40,8 +40,16 @@ pub fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
         if ui.button("▶").on_hover_text("Next stage (Right)").clicked() {
             s.timeline.step_stage(1, n);
         }
-        ui.checkbox(&mut s.timeline.accumulate, "accumulate")
-            .on_hover_text("Show earlier stages under the current one (A)");
+        // Through a copy: a `&mut` into the timeline every frame would mark
+        // it changed every frame, and everything that follows it redone.
+        let mut accumulate = s.timeline.accumulate;
+        if ui
+            .checkbox(&mut accumulate, "accumulate")
+            .on_hover_text("Show earlier stages under the current one (A)")
+            .changed()
+        {
+            s.timeline.accumulate = accumulate;
+        }
         ui.separator();
         let runner = s.build.runner().cloned();
         for (i, st) in pipeline.stages.iter().enumerate() {

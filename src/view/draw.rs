@@ -283,11 +283,16 @@ pub fn shown(
     first <= step && step <= last
 }
 
+/// Shows the groups the timeline, the legend and the filter show and hides
+/// the rest; only in frames where one of them changed or groups were
+/// spawned (a stage of thousands of sub-step groups made this a scan of
+/// every group in every frame).
 fn update_visibility(
     timeline: Res<Timeline>,
     legend: Res<Legend>,
     filter: Res<ViewFilter>,
     roots: Query<&StageGeometry>,
+    spawned: Query<(), Added<DrawGroup>>,
     mut groups: Query<(
         &DrawGroup,
         &ChildOf,
@@ -295,6 +300,10 @@ fn update_visibility(
         Option<&mut RenderLayers>,
     )>,
 ) {
+    let changed = timeline.is_changed() || legend.is_changed() || filter.is_changed();
+    if !changed && spawned.is_empty() {
+        return;
+    }
     for (g, parent, mut vis, layers) in &mut groups {
         let substeps = roots
             .get(parent.parent())

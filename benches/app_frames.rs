@@ -1,0 +1,224 @@
+//! The app's own CPU time per frame on real levels, without a window or a
+//! renderer: [`navscope::app::drawing_headless`] (the level, the build,
+//! publishing, the retained stage drawing, the timeline, picking) driven
+//! frame by frame, each frame timed with the main thread's CPU clock
+//! ([`navscope::ui::cpu`]). No renderer or software rasteriser takes part,
+//! so the figures are the same on any machine's GPU; the egui panels and
+//! the extraction into the render world are not in them (`navscope
+//! --measure` times those too, under a renderer).
+//!
+//! ```sh
+//! cargo bench --bench app_frames                          # the four levels below
+//! cargo bench --bench app_frames -- LEVEL PIPELINE [STAGE] # one level
+//! ```
+//!
+//! Each level runs in its own process (so the resident memory is that
+//! level's) and prints one row: the median CPU per idle frame, the worst
+//! frame around a stage switch (every stage shown in turn, and the frame
+//! after), the worst frame while the build publishes, the pick query time
+//! (a grid of downward rays over the level) and the resident memory.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use bevy::ecs::system::RunSystemOnce;
+use bevy::prelude::*;
+use navscope::app::drawing_headless;
+use navscope::build::Build;
+use navscope::interact::clicks::ShownElements;
+use navscope::interact::pick::{PickRay, Tolerance};
+use navscope::level::{LevelRequest, Loading};
+use navscope::model::timeline::Timeline;
+use navscope::ui::cpu::CpuClock;
+use navscope::ui::frames::median;
+use navscope::ui::measure::resident_mib;
+
+/// The levels of the issue's goals: path (or [`GENERATED`]), pipeline and
+/// the stage shown while idle (the last when none).
+const LEVELS: &[(&str, &str, Option<&str>)] = &[
+    ("assets/levels/floorplan/default.json", "convex", None),
+    ("../shared/data/quake-maps/lq_e3m4.map", "cspace", None),
+    (
+        "../shared/data/recast-meshes/dungeon.obj",
+        "voxel",
+        Some("flag"),
+    ),
+    (GENERATED, "convex", Some("2")),
+];
+
+/// Stands for the 30,000-vertex floor plan `navscope-cli generate
+/// big-floor-plan --vertices 30000` writes, made here.
+const GENERATED: &str = "generated:big-floor-plan:30000";
+/// Frames timed while idle.
+const IDLE_FRAMES: usize = 300;
+/// Frames each stage is shown while switching.
+const HOLD_FRAMES: usize = 3;
+/// Pick rays per side of the grid.
+const PICK_GRID: usize = 20;
+/// A build that takes longer is reported as not finished.
+const BUILD_TIMEOUT: Duration = Duration::from_secs(600);
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    if let [level, pipeline, rest @ ..] = args.as_slice() {
+        match run(level, pipeline, rest.first().map(String::as_str)) {
+            Ok(row) => println!("{row}"),
+            Err(e) => {
+                eprintln!("app_frames: {level}: {e}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
+    println!(
+        "| level | pipeline | idle CPU / frame (median) | worst switch frame | worst publishing frame | pick (median / max) | resident memory |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    let exe = std::env::current_exe().expect("the benchmark's own path");
+    for (level, pipeline, stage) in LEVELS {
+        if *level != GENERATED && !std::path::Path::new(level).is_file() {
+            println!("| {level} | {pipeline} | SKIPPED: the file is missing | | | | |");
+            continue;
+        }
+        let mut cmd = Command::new(&exe);
+        cmd.args([level, pipeline]);
+        if let Some(s) = stage {
+            cmd.arg(s);
+        }
+        if let Err(e) = cmd.status() {
+            println!("| {level} | {pipeline} | FAILED to start: {e} | | | | |");
+        }
+    }
+}
+
+/// Opens `level` in `pipeline`, builds it and times its frames; one table
+/// row.
+fn run(level: &str, pipeline: &str, stage: Option<&str>) -> Result<String, String> {
+    let path = if level == GENERATED {
+        let plan = navscope_levels::generate::big_floor_plan(1, 30_000);
+        let p = std::env::temp_dir().join("navscope-app-frames-fp30k.json");
+        std::fs::write(&p, navscope_levels::write::floor_plan_json(&plan))
+            .map_err(|e| format!("writing {}: {e}", p.display()))?;
+        p
+    } else {
+        std::path::PathBuf::from(level)
+    };
+    let mut app = drawing_headless();
+    app.world_mut().write_message(LevelRequest::Open(path));
+    app.world_mut()
+        .write_message(LevelRequest::Pipeline(pipeline.to_string()));
+    // Build, keeping the worst frame while stages publish.
+    let started = Instant::now();
+    let mut publishing = 0.0f32;
+    let mut settled = 0;
+    while settled < 3 {
+        if started.elapsed() > BUILD_TIMEOUT {
+            return Err(format!("not built within {BUILD_TIMEOUT:?}"));
+        }
+        app.update();
+        publishing = publishing.max(app.world().resource::<CpuClock>().last_ms);
+        let busy = app.world().resource::<Build>().is_busy()
+            || app.world().resource::<Loading>().is_loading();
+        settled = if busy { 0 } else { settled + 1 };
+        if busy {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    let build = app.world().resource::<Build>();
+    let stages = build.pipeline().map_or(0, |p| p.stages.len());
+    if stages == 0 || build.published == 0 {
+        return Err("nothing was built (see the log above)".into());
+    }
+    // Every stage in turn; the clock records each switch frame and the one
+    // after it.
+    for i in 0..stages {
+        app.world_mut().resource_mut::<Timeline>().set_stage(i);
+        for _ in 0..HOLD_FRAMES {
+            app.update();
+        }
+    }
+    let (switch, _, switch_stage, _) = app.world().resource::<CpuClock>().switch_max_ms();
+    // The stage a person would look at, then idle frames.
+    let shown = stage
+        .and_then(|s| {
+            let p = app.world().resource::<Build>().pipeline()?;
+            s.parse::<usize>()
+                .ok()
+                .map(|n| n.saturating_sub(1))
+                .or_else(|| p.stages.iter().position(|st| st.info.id == s))
+        })
+        .unwrap_or(stages - 1);
+    app.world_mut().resource_mut::<Timeline>().set_stage(shown);
+    for _ in 0..HOLD_FRAMES {
+        app.update();
+    }
+    let mut idle = Vec::with_capacity(IDLE_FRAMES);
+    for _ in 0..IDLE_FRAMES {
+        app.update();
+        idle.push(app.world().resource::<CpuClock>().last_ms);
+    }
+    let picks = app
+        .world_mut()
+        .run_system_once(time_picks)
+        .map_err(|e| format!("picking: {e}"))?;
+    Ok(format!(
+        "| {} | {pipeline} (stage {}) | {:.2} ms | {:.2} ms (to stage {}) | {:.2} ms | {:.3} / {:.3} ms | {:.0} MiB |",
+        std::path::Path::new(level)
+            .file_name()
+            .map_or(level.to_string(), |n| n.to_string_lossy().into_owned()),
+        shown + 1,
+        median(&idle),
+        switch,
+        switch_stage + 1,
+        publishing,
+        median(&picks),
+        picks.iter().copied().fold(0.0, f32::max),
+        resident_mib()
+    ))
+}
+
+/// Times pick queries along a grid of downward rays over what is drawn,
+/// as a top view of the level would cast them (1,000 pixels across).
+fn time_picks(shown: ShownElements, roots: Query<&navscope::model::elements::StageGeometry>) -> Vec<f32> {
+    let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+    for geo in &roots {
+        for p in geo.primitives.iter() {
+            for q in p.shape.points() {
+                if q.is_finite() {
+                    lo = lo.min(q);
+                    hi = hi.max(q);
+                }
+            }
+        }
+    }
+    if !lo.cmple(hi).all() {
+        return Vec::new();
+    }
+    let per_px = (hi.x - lo.x).max(hi.z - lo.z).max(1e-3) / 1000.0;
+    let mut times = Vec::with_capacity(PICK_GRID * PICK_GRID);
+    for i in 0..PICK_GRID {
+        for j in 0..PICK_GRID {
+            let (u, v) = (
+                (i as f32 + 0.5) / PICK_GRID as f32,
+                (j as f32 + 0.5) / PICK_GRID as f32,
+            );
+            let ray = PickRay {
+                origin: Vec3::new(
+                    lo.x + (hi.x - lo.x) * u,
+                    hi.y + 10.0,
+                    lo.z + (hi.z - lo.z) * v,
+                ),
+                dir: Vec3::NEG_Y,
+                tolerance: Tolerance::Ortho { per_px },
+                px: 5.0,
+            };
+            let t = Instant::now();
+            std::hint::black_box(shown.pick(&ray));
+            times.push(t.elapsed().as_secs_f32() * 1000.0);
+        }
+    }
+    times
+}

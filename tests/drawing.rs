@@ -1,0 +1,74 @@
+//! The stage drawing without a window or a renderer
+//! ([`navscope::app::drawing_headless`], what `benches/app_frames.rs`
+//! drives): every published stage gets its retained drawing with its assets
+//! built, only the current stage's drawing shows, a stage switch flips it,
+//! and the CPU clock records the switch.
+
+use bevy::prelude::*;
+mod support;
+
+use navscope::app::drawing_headless;
+use navscope::build::Build;
+use navscope::model::timeline::Timeline;
+use navscope::ui::cpu::CpuClock;
+use navscope::view::draw::DrawGroup;
+use support::until;
+
+/// The stages whose drawing is visible, and how many groups are drawn.
+fn shown_stages(app: &mut App) -> (Vec<usize>, usize) {
+    let mut q = app.world_mut().query::<(&DrawGroup, &Visibility)>();
+    let mut shown: Vec<usize> = q
+        .iter(app.world())
+        .filter(|(_, v)| **v != Visibility::Hidden)
+        .map(|(g, _)| g.stage)
+        .collect();
+    shown.sort();
+    shown.dedup();
+    (shown, q.iter(app.world()).count())
+}
+
+#[test]
+fn published_stages_are_drawn_and_a_switch_shows_only_the_new_stage() {
+    let mut app = drawing_headless();
+    until(&mut app, 120, "the default level is built", |app| {
+        let b = app.world().resource::<Build>();
+        !b.is_busy() && b.published > 0
+    });
+    // The frame after the last publish spawns its drawing.
+    app.update();
+    app.update();
+    let stages = app
+        .world()
+        .resource::<Build>()
+        .pipeline()
+        .map_or(0, |p| p.stages.len());
+    assert!(stages >= 2, "the default pipeline has stages to switch");
+    let (_, groups) = shown_stages(&mut app);
+    assert!(groups >= stages, "{groups} drawn groups for {stages} stages");
+    // The gizmos and meshes were built (on the workers) and handed over.
+    assert!(app.world().resource::<Assets<GizmoAsset>>().len() > 0);
+    assert!(app.world().resource::<Assets<Mesh>>().len() > 0);
+
+    let switches_before = app.world().resource::<CpuClock>().switch_ms.len();
+    app.world_mut().resource_mut::<Timeline>().set_stage(0);
+    app.update();
+    app.update();
+    app.update();
+    let (shown, _) = shown_stages(&mut app);
+    assert_eq!(shown, vec![0], "only the first stage shows");
+    let last = stages - 1;
+    app.world_mut().resource_mut::<Timeline>().set_stage(last);
+    app.update();
+    app.update();
+    app.update();
+    let (shown, _) = shown_stages(&mut app);
+    assert_eq!(shown, vec![last], "only the last stage shows");
+    let clock = app.world().resource::<CpuClock>();
+    assert!(
+        clock.switch_ms.len() >= switches_before + 2,
+        "the clock recorded the switches: {} -> {}",
+        switches_before,
+        clock.switch_ms.len()
+    );
+    assert!(clock.switch_ms.iter().all(|s| s.0 > 0.0 && s.0.is_finite()));
+}
