@@ -167,6 +167,8 @@ pub fn windowed(args: &Args) -> App {
     }
     if let Some(path) = &args.screenshot {
         app.add_plugins(ScreenshotPlugin { path: path.clone() });
+    } else if !args.measure {
+        app.add_plugins(crate::ui::pacing::PacingPlugin);
     }
     apply_args(&mut app, args);
     app

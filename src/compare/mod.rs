@@ -61,6 +61,12 @@ pub struct Compare {
 }
 
 impl Compare {
+    /// True while a comparison or a pinned build is being made off the
+    /// main thread.
+    pub fn is_busy(&self) -> bool {
+        self.task.is_some() || self.pin_task.is_some()
+    }
+
     /// Drops the pin and its comparison (the drawing follows).
     fn clear_pin(&mut self) {
         self.pinned = None;

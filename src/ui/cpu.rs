@@ -60,6 +60,12 @@ pub struct CpuClock {
 }
 
 impl CpuClock {
+    /// Readings still to take for the last switch (its frame and the next;
+    /// 0 once both are in `switch_ms`).
+    pub fn pending_readings(&self) -> u8 {
+        self.pending_switch
+    }
+
     /// The frame around a switch with the largest CPU time: the time, the
     /// part of it spent in extraction, and the stage and sub-step it
     /// switched to (zeros before any).

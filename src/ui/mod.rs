@@ -13,6 +13,7 @@ pub mod inspector;
 pub mod measure;
 pub mod menu;
 pub mod overlay;
+pub mod pacing;
 pub mod panels;
 pub mod probe_panel;
 pub mod readouts;

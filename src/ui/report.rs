@@ -175,10 +175,11 @@ fn write_report(
             "a_only": c.result.as_ref().map(|r| r.difference.a_only_area()),
             "b_only": c.result.as_ref().map(|r| r.difference.b_only_area()),
         })),
-        "cpu": cpu.map(|c| (c.switch_max_ms(), c.switch_ms.len())).map(|(worst, n)| json!({
+        "cpu": cpu.map(|c| (c.switch_max_ms(), c.switch_ms.len(), c.pending_readings())).map(|(worst, n, pending)| json!({
             "switch_max_ms": worst.0,
             "switch_max_extract_ms": worst.1,
             "switches": n,
+            "pending": pending,
         })),
         "params": params,
         "undo": { "undo": history.undo_depth(), "redo": history.redo_depth() },
