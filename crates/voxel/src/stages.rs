@@ -1149,10 +1149,6 @@ impl Artifact for MoverArtifact {
                 .map_or(Vec3::ZERO, |n| n.position.as_vec3()),
         )
     }
-    fn describe(&self, element: u32) -> serde_json::Value {
-        let l = self.navmesh.links.get(element as usize);
-        serde_json::json!({ "link": l, "skipped movers": self.skipped })
-    }
     fn navmesh(&self) -> Option<&NavMesh> {
         Some(&self.navmesh)
     }
