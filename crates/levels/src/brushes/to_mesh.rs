@@ -147,7 +147,7 @@ mod tests {
         assert_eq!(c.level.mesh.triangles.len(), 2 * 12, "two boxes of 6 quads");
         assert_eq!(c.level.water.len(), 1);
         assert_eq!(c.level.movers, level.movers(None), "the movers go along");
-        assert_eq!(c.level.movers.regions.len(), 2, "water and the door");
+        assert_eq!(c.level.movers.regions.len(), 3, "water, lava and the door");
         assert!((c.level.water[0].max.y - 1.0).abs() < 1e-9);
         assert_eq!(c.skipped.len(), 1);
         assert!(c.skipped[0].starts_with("brush 4: "), "{:?}", c.skipped);
