@@ -1101,7 +1101,8 @@ fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 // ---------------------------------------------------------------- movers
 
 /// Stage `movers`: the graph's NavMesh with the level's door, elevator,
-/// teleport and jump links ([`crate::movers`]).
+/// teleport and jump links ([`crate::movers`]); it draws the nodes and
+/// the mover links.
 #[derive(Debug, Serialize)]
 pub struct MoverArtifact {
     /// The NavMesh with the mover links.
@@ -1127,6 +1128,13 @@ impl Artifact for MoverArtifact {
     }
     fn primitives(&self) -> Vec<Primitive> {
         let mut p = Prims::new();
+        for n in &self.navmesh.nodes {
+            p.push(Primitive::new(
+                format!("node/{}", n.stance.name()),
+                n.id,
+                Shape::Point(n.position.as_vec3()),
+            ));
+        }
         for &i in &self.links {
             let l = &self.navmesh.links[i];
             let (a, b) = match l.segment {

@@ -480,7 +480,8 @@ fn the_pipeline_is_consistent() {
             "triangulate",
             "polymesh",
             "detail",
-            "graph"
+            "graph",
+            "movers"
         ]
     );
 }
