@@ -154,6 +154,10 @@ pub struct MeshLevel {
     pub mesh: TriMesh,
     /// Water volumes (boxes filled with water up to their top).
     pub water: Vec<crate::geom::Aabb>,
+    /// Doors, lifts and triggers of the brush level the mesh was converted
+    /// from (empty for other meshes), so mesh pipelines can link them.
+    #[serde(default)]
+    pub movers: crate::movers::Movers,
 }
 
 /// A brush level: convex brushes plus point entities.

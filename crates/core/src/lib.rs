@@ -8,6 +8,8 @@
 //! * [`level`]: the in-memory level kinds (floor plans, rasters, triangle
 //!   meshes, brushes, multi-layer environments). Parsing lives in
 //!   `navscope-levels`; pipelines only ever see these types.
+//! * [`movers`]: what a brush level's doors, lifts, liquids and triggers
+//!   mean to an agent (regions and lifts), derived once for every pipeline.
 //! * [`params`]: self-describing parameters, their values and RON presets.
 //! * [`draw`]: the drawable primitives every artifact turns itself into.
 //! * [`heap`]: [`heap::MinCost`], the smallest-cost-first `BinaryHeap` entry
@@ -34,6 +36,7 @@ pub mod draw;
 pub mod geom;
 pub mod heap;
 pub mod level;
+pub mod movers;
 pub mod navmesh;
 pub mod num;
 pub mod params;

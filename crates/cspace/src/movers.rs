@@ -11,8 +11,7 @@
 //! * **Push**: a `trigger_push` launches at `speed` along its `angle`; a
 //!   `trigger_monsterjump` at `speed` along its angle and `height`
 //!   upwards. The flight from the polygon's centre is followed under
-//!   Quake's gravity (800 units/s²) in steps of [`FLIGHT_STEP`] s for at
-//!   most [`FLIGHT_TIME`] s; the first polygon other than the start that
+//!   Quake's gravity (800 units/s²) by [`flight`]; the first polygon other than the start that
 //!   the falling path crosses is where it lands (walls in the way are not
 //!   traced). One jump link, one way.
 //! * **Swim**: in a water region the agent swims, so every two polygons of
@@ -25,20 +24,14 @@
 
 use glam::{DVec2, DVec3};
 use navscope_core::LinkKind;
+use navscope_core::movers::flight;
 
 use crate::extra::PolyGrid;
 use crate::links::LinkSeg;
 use crate::polyhedron::polygon_centroid;
-use crate::regions::centre_box;
 use crate::scene::{Region, RegionKind};
 use crate::walkable::WalkPoly;
 
-/// Quake's gravity, in map units per second squared.
-pub const QUAKE_GRAVITY: f64 = 800.0;
-/// Time step of a followed flight, seconds.
-pub const FLIGHT_STEP: f64 = 0.02;
-/// Longest followed flight, seconds.
-pub const FLIGHT_TIME: f64 = 6.0;
 /// Most polygons of one water region joined pairwise.
 pub const MAX_SWIM_POLYS: usize = 64;
 
@@ -142,17 +135,10 @@ fn landing(
     v: DVec3,
     gravity: f64,
 ) -> Option<(usize, DVec3)> {
-    let at = |t: f64| start + v * t - DVec3::Y * (0.5 * gravity * t * t);
-    let steps = (FLIGHT_TIME / FLIGHT_STEP) as usize;
-    for k in 1..=steps {
-        let (t0, t1) = ((k - 1) as f64 * FLIGHT_STEP, k as f64 * FLIGHT_STEP);
-        let (a, b) = (at(t0), at(t1));
-        if b.y >= a.y {
-            continue;
-        }
+    flight(start, v, gravity, |a, b| {
         let lo = DVec2::new(a.x.min(b.x), a.z.min(b.z));
         let hi = DVec2::new(a.x.max(b.x), a.z.max(b.z));
-        let hit = grid
+        let j = grid
             .near(lo, hi)
             .into_iter()
             .filter(|&j| j != from && holds(&polys[j], b.x, b.z))
@@ -160,12 +146,9 @@ fn landing(
                 let h = polys[j].height_at(b.x, b.z);
                 a.y >= h && b.y <= h
             })
-            .min();
-        if let Some(j) = hit {
-            return Some((j, on_poly(&polys[j], b)));
-        }
-    }
-    None
+            .min()?;
+        Some((j, on_poly(&polys[j], b)))
+    })
 }
 
 /// Swim links of one mesh with agent half extents `half`.
@@ -197,7 +180,7 @@ pub fn swim_links(
                 }
             }
         }
-        let bx = centre_box(region, half);
+        let bx = region.centre_box(half);
         let reach = 2.0 * half.x.max(half.z);
         let lo = DVec2::new(bx.min.x, bx.min.z) - DVec2::splat(reach);
         let hi = DVec2::new(bx.max.x, bx.max.z) + DVec2::splat(reach);

@@ -5,7 +5,7 @@
 //!
 //! Choices:
 //! * A region acts on the agent's centre, so its box is grown by the
-//!   agent's half extents ([`centre_box`]): the agent is in a door, a
+//!   agent's half extents ([`Region::centre_box`]): the agent is in a door, a
 //!   trigger, slime or lava as soon as its box touches it. Water is the
 //!   exception: the agent swims only where the water covers its centre,
 //!   so a water box is grown sideways but not upwards.
@@ -26,20 +26,6 @@ use crate::walkable::WalkPoly;
 
 /// Pieces with less area than this (square metres) are dropped.
 const MIN_PIECE: f64 = 1.0e-8;
-
-/// The box of agent centre positions inside `region` for an agent with
-/// half extents `half`.
-pub fn centre_box(region: &Region, half: DVec3) -> Aabb {
-    let b = region.bounds;
-    let top = match region.kind {
-        RegionKind::Water => b.max.y,
-        _ => b.max.y + half.y,
-    };
-    Aabb {
-        min: b.min - half,
-        max: DVec3::new(b.max.x + half.x, top, b.max.z + half.z),
-    }
-}
 
 /// The rank of a region kind where regions overlap (higher wins).
 pub fn priority(kind: &RegionKind) -> u8 {
@@ -104,7 +90,7 @@ pub fn split_by_regions(polys: Vec<WalkPoly>, regions: &[Region], half: DVec3) -
     order.sort_by_key(|&r| (priority(&regions[r].kind), r));
     let mut polys = polys;
     for r in order {
-        let bx = centre_box(&regions[r], half);
+        let bx = regions[r].centre_box(half);
         let mut next = Vec::with_capacity(polys.len());
         for p in polys {
             let pb = Aabb::from_points(p.polygon.iter().copied());

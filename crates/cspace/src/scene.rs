@@ -16,14 +16,18 @@
 //! * empty brushes are ignored;
 //! * brushes of the ladder class are ladders whatever their contents.
 //!
-//! A brush whose planes make no closed convex solid is skipped and listed
-//! with the reason; the level builds without it.
+//! The regions and lifts are [`BrushLevel::movers`]' (shared with the
+//! `voxel` pipeline through the brush → mesh conversion). A brush whose
+//! planes make no closed convex solid is skipped and listed with the
+//! reason; the level builds without it.
 
 use glam::DVec3;
 use navscope_core::Stance;
 use navscope_core::geom::Aabb;
 use navscope_core::level::{BrushLevel, Contents};
 use serde::Serialize;
+
+pub use navscope_core::movers::{Region, RegionKind};
 
 use crate::extra::Ladder;
 use crate::polyhedron::Polyhedron;
@@ -46,54 +50,6 @@ pub struct SolidBrush {
     pub brush: usize,
     /// Its polyhedron.
     pub solid: Polyhedron,
-}
-
-/// What a region does to the walkable space inside it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RegionKind {
-    /// A door's closed volume: entering it crosses a door link.
-    Door,
-    /// Water: swimmable.
-    Water,
-    /// Slime.
-    Slime,
-    /// Lava.
-    Lava,
-    /// A teleporter and where it sends the agent (`None`: its target is
-    /// missing).
-    Teleport(Option<DVec3>),
-    /// A pusher (`trigger_push`, `trigger_monsterjump`) and the launch
-    /// velocity it gives, metres per second.
-    Push(DVec3),
-    /// The level's exit (`trigger_changelevel`).
-    Exit,
-}
-
-impl RegionKind {
-    /// The area name of nodes inside the region.
-    pub fn area(&self) -> &'static str {
-        match self {
-            RegionKind::Door => "door",
-            RegionKind::Water => "water",
-            RegionKind::Slime => "slime",
-            RegionKind::Lava => "lava",
-            RegionKind::Teleport(_) => "teleport",
-            RegionKind::Push(_) => "push",
-            RegionKind::Exit => "exit",
-        }
-    }
-}
-
-/// A box-shaped part of the level with a meaning for agents inside it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Region {
-    /// What it is.
-    pub kind: RegionKind,
-    /// The entity it belongs to (`None` for world liquids).
-    pub entity: Option<usize>,
-    /// The box of its brushes.
-    pub bounds: Aabb,
 }
 
 /// A brush left out, with why.
@@ -173,49 +129,27 @@ pub fn scene(level: &BrushLevel, ladder_class: &str) -> Result<Scene, String> {
             }
             continue;
         }
-        let region = |kind| Region {
-            kind,
-            entity: b.entity,
-            bounds: solid.bounds,
-        };
-        match (b.contents, entity) {
-            (Contents::Solid | Contents::Clip, _) => {
-                out.solids.push(SolidBrush { brush: i, solid })
-            }
-            (Contents::Water, _) => out.regions.push(region(RegionKind::Water)),
-            (Contents::Slime, _) => out.regions.push(region(RegionKind::Slime)),
-            (Contents::Lava, _) => out.regions.push(region(RegionKind::Lava)),
-            (Contents::Trigger, Some((_, e))) => {
-                if let Some(kind) = trigger_kind(level, e) {
-                    out.regions.push(region(kind));
-                }
-            }
-            // Doors and lifts of an entity: below, where they rest.
-            (Contents::Door | Contents::Lift, Some(_)) => {}
-            // World doors and lifts have no keys to move by: solid.
-            (Contents::Door | Contents::Lift, None) => {
-                out.solids.push(SolidBrush { brush: i, solid })
-            }
-            (Contents::Trigger | Contents::Empty, _) => {}
+        // Doors and lifts of an entity are placed below, where they rest;
+        // liquids and triggers are regions (`level.movers`). World doors
+        // and lifts have no keys to move by: solid.
+        if matches!(
+            (b.contents, entity),
+            (Contents::Solid | Contents::Clip, _) | (Contents::Door | Contents::Lift, None)
+        ) {
+            out.solids.push(SolidBrush { brush: i, solid });
         }
     }
+    let movers = level.movers(Some(ladder_class));
+    out.regions = movers.regions;
+    out.lifts = movers
+        .lifts
+        .into_iter()
+        .map(|l| Ladder {
+            entity: l.entity,
+            bounds: l.bounds,
+        })
+        .collect();
     for g in level.mover_groups() {
-        if g.contents == Contents::Door {
-            out.regions.push(Region {
-                kind: RegionKind::Door,
-                entity: Some(g.entity),
-                bounds: g.bounds,
-            });
-        } else {
-            let top = g.bounds.max.y;
-            out.lifts.push(Ladder {
-                entity: g.entity,
-                bounds: Aabb {
-                    min: DVec3::new(g.bounds.min.x, top + g.offset.y, g.bounds.min.z),
-                    max: DVec3::new(g.bounds.max.x, top, g.bounds.max.z),
-                },
-            });
-        }
         for i in g.brushes {
             match Polyhedron::from_planes(&level.brushes[i].moved(g.offset).planes) {
                 Ok(solid) => out.solids.push(SolidBrush { brush: i, solid }),
@@ -233,38 +167,6 @@ pub fn scene(level: &BrushLevel, ladder_class: &str) -> Result<Scene, String> {
         .map(|(entity, bounds)| Ladder { entity, bounds })
         .collect();
     Ok(out)
-}
-
-/// The region a trigger entity makes, if it makes one.
-fn trigger_kind(level: &BrushLevel, e: &navscope_core::level::Entity) -> Option<RegionKind> {
-    match e.classname.as_str() {
-        "trigger_teleport" => {
-            let dest = e.key("target").and_then(|t| {
-                level
-                    .entities
-                    .iter()
-                    .find(|d| d.key("targetname") == Some(t) && d.origin.is_some())
-                    .and_then(|d| d.origin)
-            });
-            Some(RegionKind::Teleport(dest))
-        }
-        "trigger_push" => {
-            let speed = e.number("speed").unwrap_or(1000.0) * level.unit;
-            Some(RegionKind::Push(e.move_dir() * speed))
-        }
-        "trigger_monsterjump" => {
-            let dir = e.move_dir();
-            let speed = e.number("speed").unwrap_or(200.0) * level.unit;
-            let up = e.number("height").unwrap_or(200.0) * level.unit;
-            Some(RegionKind::Push(DVec3::new(
-                dir.x * speed,
-                up,
-                dir.z * speed,
-            )))
-        }
-        "trigger_changelevel" => Some(RegionKind::Exit),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

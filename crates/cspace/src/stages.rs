@@ -20,7 +20,7 @@ use crate::expand::{ExpandedBrush, expand};
 use crate::extra::{Ladder, PolyGrid, crouch_links, ladder_links};
 use crate::links::{LinkSeg, clear_of, jumps, table_links, walk_and_step};
 use crate::merge::merge_coplanar;
-use crate::movers::{QUAKE_GRAVITY, swim_links, trigger_links};
+use crate::movers::{swim_links, trigger_links};
 use crate::polyhedron::Polyhedron;
 use crate::regions::split_by_regions;
 use crate::scene::{AgentSize, Region, RegionKind, Skipped, SolidBrush, scene};
@@ -1027,7 +1027,7 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     } else {
         Vec::new()
     };
-    let gravity = QUAKE_GRAVITY * brushes(ctx)?.unit;
+    let gravity = navscope_core::movers::QUAKE_GRAVITY * brushes(ctx)?.unit;
     let mut ladders = Vec::new();
     let mut movers = Vec::new();
     for (m, polys) in t.polys.iter().enumerate() {

@@ -57,6 +57,7 @@ pub fn floor_plan_mesh(plan: &FloorPlan, wall_height: f64) -> Result<MeshLevel, 
     Ok(MeshLevel {
         mesh,
         water: Vec::new(),
+        ..MeshLevel::default()
     })
 }
 
@@ -74,6 +75,7 @@ pub fn layers_mesh(level: &LayeredLevel) -> Result<MeshLevel, String> {
     Ok(MeshLevel {
         mesh,
         water: Vec::new(),
+        ..MeshLevel::default()
     })
 }
 

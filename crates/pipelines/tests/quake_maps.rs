@@ -5,30 +5,36 @@
 //! `info_player_start` to it. A map file that is missing skips its test
 //! with a message saying so.
 //!
-//! `voxel` runs with coarse cells (0.3 m on `retrojam1`, 0.6 m on the
-//! 256 m wide `q1_mountain`; its default 0.1 m takes half a minute per map
-//! in a debug build). `lq_e3m4` (3,441 brushes) takes 12 s in `cspace` in
-//! a debug build, so its test is ignored by default (run it with
-//! `--ignored`); `navscope-cli bench` measures it in both pipelines.
+//! `voxel` runs with coarse cells ([`EXIT_CELL`] on the maps with an exit,
+//! 0.6 m on the 256 m wide `q1_mountain`; its default 0.1 m takes half a
+//! minute per map in a debug build). `lq_e3m4` (3,441 brushes) takes 12 s
+//! in `cspace` in a debug build, so its `cspace` test is ignored by
+//! default (run it with `--ignored`); `navscope-cli bench` measures it in
+//! both pipelines.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use glam::DVec3;
+use navscope_core::geom::Aabb;
+use navscope_core::geom::polyhedron::Polyhedron;
 use navscope_core::level::{BrushLevel, Level, LevelData};
 use navscope_core::{LinkKind, NavMesh, ParamValue, Runner};
 use navscope_path::{Locator, SearchOptions, astar};
 
+/// The shared maps' folder.
+fn shared() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/quake-maps")
+}
+
 /// The map's path, or `None` (after saying why) when it is not there.
 fn map(name: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/quake-maps")
-        .join(name);
+    let p = shared().join(name);
     if p.is_file() {
         Some(p)
     } else {
         eprintln!(
-            "SKIPPED: {} is missing (the shared Quake maps are not on this machine)",
+            "SKIPPING: {} is missing (the shared Quake maps are not on this machine)",
             p.display()
         );
         None
@@ -42,6 +48,20 @@ fn brushes(level: &Level) -> &BrushLevel {
     }
 }
 
+/// The box of the `trigger_changelevel` brushes, world metres.
+fn exit_box(b: &BrushLevel) -> Option<Aabb> {
+    let e = b
+        .entities
+        .iter()
+        .position(|e| e.classname == "trigger_changelevel")?;
+    Some(Aabb::from_points(
+        b.brushes
+            .iter()
+            .filter(|x| x.entity == Some(e))
+            .flat_map(|x| Polyhedron::from_planes(&x.planes).unwrap().distinct_vertices()),
+    ))
+}
+
 /// The player start's feet and the exit's floor point (bottom centre of
 /// the `trigger_changelevel` brushes), world metres.
 fn start_and_exit(b: &BrushLevel) -> (DVec3, Option<DVec3>) {
@@ -53,27 +73,13 @@ fn start_and_exit(b: &BrushLevel) -> (DVec3, Option<DVec3>) {
         .expect("the map has a player start");
     // Quake's player origin is 24 units above its feet.
     let feet = start - DVec3::Y * 24.0 * b.unit;
-    let exit = b
-        .entities
-        .iter()
-        .position(|e| e.classname == "trigger_changelevel")
-        .map(|e| {
-            let pts = b
-                .brushes
-                .iter()
-                .filter(|x| x.entity == Some(e))
-                .flat_map(|x| {
-                    navscope_core::geom::polyhedron::Polyhedron::from_planes(&x.planes)
-                        .unwrap()
-                        .distinct_vertices()
-                });
-            let bb = navscope_core::geom::Aabb::from_points(pts);
-            DVec3::new(
-                (bb.min.x + bb.max.x) / 2.0,
-                bb.min.y,
-                (bb.min.z + bb.max.z) / 2.0,
-            )
-        });
+    let exit = exit_box(b).map(|bb| {
+        DVec3::new(
+            (bb.min.x + bb.max.x) / 2.0,
+            bb.min.y,
+            (bb.min.z + bb.max.z) / 2.0,
+        )
+    });
     (feet, exit)
 }
 
@@ -90,6 +96,50 @@ fn build(level: &Arc<Level>, id: &str, set: &[(&str, ParamValue)]) -> NavMesh {
         panic!("{} with {id}: stage {i} failed: {e}", level.source);
     }
     r.navmesh().unwrap()
+}
+
+/// The cell size of `voxel` on the maps with an exit: coarse enough for
+/// a debug build, fine enough for Quake's 64-unit (1.6 m) doorways.
+const EXIT_CELL: f64 = 0.3;
+
+/// The shared maps with an exit (`trigger_changelevel`), by name, or
+/// `None` (after saying why) when the folder is missing.
+fn maps_with_exits() -> Option<Vec<PathBuf>> {
+    let dir = shared();
+    if !dir.is_dir() {
+        eprintln!(
+            "SKIPPING: {} is missing (the shared Quake maps are not on this machine)",
+            dir.display()
+        );
+        return None;
+    }
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "map"))
+        .filter(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .contains("trigger_changelevel")
+        })
+        .collect();
+    out.sort();
+    Some(out)
+}
+
+/// The node positions of `mesh` inside the exit trigger's box (grown by
+/// a metre sideways and a step down), nearest to the exit point first.
+fn exit_nodes(mesh: &NavMesh, b: &BrushLevel, exit: DVec3) -> Vec<DVec3> {
+    let bb = exit_box(b).unwrap();
+    let grow = DVec3::new(1.0, 0.5, 1.0);
+    let mut at: Vec<DVec3> = mesh
+        .nodes
+        .iter()
+        .map(|n| n.position)
+        .filter(|p| (bb.min - grow).cmple(*p).all() && p.cmple(bb.max + grow).all())
+        .collect();
+    at.sort_by(|a, b| a.distance(exit).total_cmp(&b.distance(exit)));
+    at
 }
 
 /// The link kinds of the cheapest path between two points, or `None`.
@@ -142,11 +192,6 @@ fn retrojam1_reaches_its_exit_through_doors_in_both_pipelines() {
             .any(|n| n.stance == navscope_core::Stance::Swim),
         "water gives swim nodes"
     );
-    let vx = build(&level, "voxel", &voxel_settings(0.3));
-    assert!(
-        route(&vx, start, exit).is_some(),
-        "voxel: a path from the start to the exit"
-    );
 }
 
 #[test]
@@ -195,4 +240,84 @@ fn lq_e3m4_reaches_its_exit_in_cspace_with_doors_teleports_and_swimming() {
         .find_map(|e| route(&cs, start, *e))
         .expect("a path from the start to the exit");
     assert!(kinds.contains(&LinkKind::Door), "{kinds:?}");
+}
+
+/// Maps whose exit `voxel` does not reach yet, with why: checked by the
+/// ignored [`voxel_reaches_the_exits_of_the_known_gaps`], left out of the
+/// default run with a `SKIPPING:` line.
+const VOXEL_GAPS: &[(&str, &str)] = &[(
+    "lq_e3m4.map",
+    "voxel has no jump or drop links off ledges; cspace's route takes dozens of jump links",
+)];
+
+/// Builds `p` in both pipelines, prints the figures, and checks that
+/// `voxel` reaches the exit through the door and elevator links that
+/// `cspace`'s route takes.
+fn exit_in_both(p: &std::path::Path) {
+    let level = load(p);
+    let b = brushes(&level);
+    let (start, exit) = start_and_exit(b);
+    let exit = exit.unwrap();
+    let to_exit = |mesh: &NavMesh| {
+        std::iter::once(exit)
+            .chain(exit_nodes(mesh, b, exit))
+            .find_map(|e| route(mesh, start, e))
+    };
+    let t = std::time::Instant::now();
+    let cs = build(&level, "cspace", &[]);
+    let cs_s = t.elapsed().as_secs_f64();
+    let cs_route = to_exit(&cs)
+        .unwrap_or_else(|| panic!("{}: cspace finds no path to the exit", p.display()));
+    let t = std::time::Instant::now();
+    let vx = build(&level, "voxel", &voxel_settings(EXIT_CELL));
+    let vx_s = t.elapsed().as_secs_f64();
+    let vx_route = to_exit(&vx)
+        .unwrap_or_else(|| panic!("{}: voxel finds no path to the exit", p.display()));
+    let count = |r: &[LinkKind], k: LinkKind| r.iter().filter(|&&x| x == k).count();
+    eprintln!(
+        "{}: cspace {cs_s:.1} s, {} nodes, {} links, route doors {} lifts {}; voxel {vx_s:.1} s, {} nodes, {} links, route doors {} lifts {}",
+        p.display(),
+        cs.nodes.len(),
+        cs.links.len(),
+        count(&cs_route, LinkKind::Door),
+        count(&cs_route, LinkKind::Elevator),
+        vx.nodes.len(),
+        vx.links.len(),
+        count(&vx_route, LinkKind::Door),
+        count(&vx_route, LinkKind::Elevator),
+    );
+    for k in [LinkKind::Door, LinkKind::Elevator] {
+        assert!(
+            !cs_route.contains(&k) || vx_route.contains(&k),
+            "{}: cspace's route uses {} links, voxel's does not: {vx_route:?}",
+            p.display(),
+            k.name()
+        );
+    }
+}
+
+#[test]
+fn every_exit_is_reached_in_voxel_through_the_doors_and_lifts_cspace_uses() {
+    let Some(maps) = maps_with_exits() else {
+        return;
+    };
+    assert!(!maps.is_empty(), "the shared maps include maps with an exit");
+    for p in maps {
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some((_, why)) = VOXEL_GAPS.iter().find(|(m, _)| *m == name) {
+            eprintln!("SKIPPING: {name}: {why} (run the ignored tests to check it)");
+            continue;
+        }
+        exit_in_both(&p);
+    }
+}
+
+#[test]
+#[ignore = "known gaps (VOXEL_GAPS): voxel has no jump or drop links yet"]
+fn voxel_reaches_the_exits_of_the_known_gaps() {
+    for (name, _) in VOXEL_GAPS {
+        if let Some(p) = map(name) {
+            exit_in_both(&p);
+        }
+    }
 }

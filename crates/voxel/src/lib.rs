@@ -28,6 +28,7 @@
 //! | `polymesh` | `rcBuildPolyMesh` | convex polygons of at most `max_verts_per_poly` corners (`polymesh/<stance>`) ([`polymesh`]) |
 //! | `detail` | `rcBuildPolyMeshDetail` | height detail triangles per polygon (`detail/<stance>`) ([`detail`]) |
 //! | `graph` | §32.2.5, §32.3.2, §32.4.2 | one node per polygon (`node/<stance>`, its detail triangles in the NavMesh's `detail`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh |
+//! | `movers` | Quake's movers and triggers (not in the paper) | the door, elevator, teleport and jump links of a brush level's movers (`link/door`, `link/elevator`, `link/teleport`, `link/jump`) added to the NavMesh, and the movers left out ([`movers`]) |
 //!
 //! Stage 9 of the issue, local rebuild, happens inside the per-tile stages
 //! (`voxelize` to `triangulate`), so navscope-core's `Runner` (the app, the
@@ -209,6 +210,7 @@ pub mod filters;
 pub mod flags;
 pub mod graph;
 pub mod heightfield;
+pub mod movers;
 pub mod partition;
 pub mod polymesh;
 pub mod samples;
@@ -311,6 +313,13 @@ pub fn pipeline() -> Pipeline {
             "Node graph",
             "One node per triangle, linked across shared edges, across passes and across tiles. Swim nodes are lifted to the water surface, and swim triangles at the edge of the water get entry and exit links across the gap to the ground the swimmer can climb onto.",
             "Kirst §32.2.5, §32.3.2, §32.4.2",
+            &[],
+        ),
+        info(
+            "movers",
+            "Mover links",
+            "A brush level's doors, lifts, teleporters and pushers (carried through its conversion to a mesh) become links: walking through a door's closed volume is a door link, a lift joins the floor on it to the floors beside its top, a teleporter's floor links to the floor under its destination, a pusher's to where its flight lands. Each link end attaches to the polygon within radius + 2 cells of it; movers with an end on no polygon are listed as skipped.",
+            "navscope (Quake's func_door, func_plat, trigger_teleport, trigger_push)",
             &[],
         ),
     ];

@@ -102,6 +102,7 @@ impl MeshBuilder {
         MeshLevel {
             mesh: self.mesh.clone(),
             water: self.water.clone(),
+            ..MeshLevel::default()
         }
     }
 

@@ -12,7 +12,9 @@ use std::sync::Arc;
 use glam::Vec3;
 use navscope_core::draw::SubStep;
 use navscope_core::level::{LevelData, MeshLevel};
-use navscope_core::{Artifact, NavMesh, Primitive, Shape, StageContext, StageError};
+use navscope_core::{
+    Artifact, LinkKind, NavMesh, Primitive, Shape, StageContext, StageError,
+};
 use serde::Serialize;
 
 use crate::build::{simplify_tile, triangulate_tile};
@@ -21,6 +23,7 @@ use crate::detail::{RegionDetail, detail_tile};
 use crate::flags::{BORDER, NON_WALKABLE, PassFlags, WALKABLE, flag_tile};
 use crate::graph::{Graph, TileParts, build_graph};
 use crate::heightfield::{Heightfield, voxelize};
+use crate::movers::{Reach, add_mover_links};
 use crate::partition::{NO_REGION, Partition, PassPartition, partition_tile};
 use crate::polymesh::{RegionPolys, polymesh_tile};
 use crate::settings::Settings;
@@ -1095,8 +1098,96 @@ fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     }))
 }
 
+// ---------------------------------------------------------------- movers
+
+/// Stage `movers`: the graph's NavMesh with the level's door, elevator,
+/// teleport and jump links ([`crate::movers`]); it draws the nodes and
+/// the mover links.
+#[derive(Debug, Serialize)]
+pub struct MoverArtifact {
+    /// The NavMesh with the mover links.
+    pub navmesh: NavMesh,
+    /// Indices into its links of the mover links.
+    pub links: Vec<usize>,
+    /// The movers left out, with why.
+    pub skipped: Vec<String>,
+}
+
+impl Artifact for MoverArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let mut m = BTreeMap::from([
+            ("nodes".to_string(), self.navmesh.nodes.len() as u64),
+            ("links".to_string(), self.navmesh.links.len() as u64),
+            ("skipped movers".to_string(), self.skipped.len() as u64),
+        ]);
+        for &i in &self.links {
+            *m.entry(format!("{} links", self.navmesh.links[i].kind.name()))
+                .or_insert(0) += 1;
+        }
+        m
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut p = Prims::new();
+        for n in &self.navmesh.nodes {
+            p.push(Primitive::new(
+                format!("node/{}", n.stance.name()),
+                n.id,
+                Shape::Point(n.position.as_vec3()),
+            ));
+        }
+        for &i in &self.links {
+            let l = &self.navmesh.links[i];
+            let (a, b) = match l.segment {
+                Some([a, b]) if l.kind != LinkKind::Door => (a, b),
+                _ => (
+                    self.navmesh.nodes[l.from as usize].position,
+                    self.navmesh.nodes[l.to as usize].position,
+                ),
+            };
+            p.push(Primitive::new(
+                format!("link/{}", l.kind.name()),
+                i as u32,
+                Shape::Segment(a.as_vec3(), b.as_vec3()),
+            ));
+        }
+        p.finish(
+            self.navmesh
+                .nodes
+                .first()
+                .map_or(Vec3::ZERO, |n| n.position.as_vec3()),
+        )
+    }
+    fn navmesh(&self) -> Option<&NavMesh> {
+        Some(&self.navmesh)
+    }
+}
+
+fn run_movers(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let g = ctx.artifact::<GraphArtifact>("graph")?;
+    let level = mesh_of(ctx)?;
+    let s = Settings::from_params(ctx.params)?;
+    let agent = s
+        .passes
+        .first()
+        .ok_or_else(|| StageError::failed("no pass is enabled"))?
+        .agent;
+    let reach = Reach {
+        tolerance: agent.radius + 2.0 * s.cell_size,
+        radius: agent.radius,
+        height: agent.height,
+        step: agent.max_step,
+    };
+    let mut navmesh = g.graph.navmesh.clone();
+    let got = add_mover_links(&mut navmesh, &level.movers, reach);
+    Ok(Arc::new(MoverArtifact {
+        navmesh,
+        links: got.links,
+        skipped: got.skipped,
+    }))
+}
+
 /// The stage functions in order: `(id, function)`.
-pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 10] = [
+pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 11] = [
     ("tiles", run_tiles),
     ("voxelize", run_voxelize),
     ("flag", run_flag),
@@ -1107,4 +1198,5 @@ pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 10] = [
     ("polymesh", run_polymesh),
     ("detail", run_detail),
     ("graph", run_graph),
+    ("movers", run_movers),
 ];

@@ -440,6 +440,7 @@ fn degenerate_input_gives_errors() {
             triangles: vec![[0, 1, 2], [0, 0, 0]],
         },
         water: vec![],
+        ..MeshLevel::default()
     };
     assert!(runner_error(level_of(flat), params(&[])).contains("zero area"));
     let mut huge = MeshBuilder::new();
@@ -479,7 +480,8 @@ fn the_pipeline_is_consistent() {
             "triangulate",
             "polymesh",
             "detail",
-            "graph"
+            "graph",
+            "movers"
         ]
     );
 }

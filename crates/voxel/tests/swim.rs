@@ -24,9 +24,8 @@ fn level_of(m: MeshLevel) -> Level {
 }
 
 fn graph(r: &Runner) -> &GraphArtifact {
-    // The graph is the last stage.
-    let last = r.pipeline().stages.len() - 1;
-    let a: &dyn std::any::Any = r.result(last).unwrap().outcome.as_ref().unwrap().as_ref();
+    let at = r.pipeline().stage_index("graph").unwrap();
+    let a: &dyn std::any::Any = r.result(at).unwrap().outcome.as_ref().unwrap().as_ref();
     a.downcast_ref::<GraphArtifact>().unwrap()
 }
 

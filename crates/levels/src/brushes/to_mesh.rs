@@ -11,7 +11,11 @@
 //! * slime, lava, triggers and empty brushes are left out: a triangle
 //!   mesh has no way to say "hurts", and triggers are not solid;
 //! * brushes whose planes make no closed convex solid are left out and
-//!   counted in the returned report.
+//!   counted in the returned report;
+//! * the level's doors (their closed volumes), lifts (low and high tops),
+//!   teleporters, pushers and exit ([`BrushLevel::movers`], as `cspace`
+//!   derives them) go with the mesh as [`MeshLevel::movers`], so a mesh
+//!   pipeline can link them.
 
 use glam::DVec3;
 use navscope_core::geom::TriMesh;
@@ -68,7 +72,11 @@ pub fn brush_mesh(level: &BrushLevel) -> Result<Converted, String> {
         return Err("the brush level has no solid brush to make triangles of".into());
     }
     Ok(Converted {
-        level: MeshLevel { mesh, water },
+        level: MeshLevel {
+            mesh,
+            water,
+            movers: level.movers(None),
+        },
         skipped,
     })
 }
@@ -138,6 +146,8 @@ mod tests {
         let c = brush_mesh(&level).unwrap();
         assert_eq!(c.level.mesh.triangles.len(), 2 * 12, "two boxes of 6 quads");
         assert_eq!(c.level.water.len(), 1);
+        assert_eq!(c.level.movers, level.movers(None), "the movers go along");
+        assert_eq!(c.level.movers.regions.len(), 3, "water, lava and the door");
         assert!((c.level.water[0].max.y - 1.0).abs() < 1e-9);
         assert_eq!(c.skipped.len(), 1);
         assert!(c.skipped[0].starts_with("brush 4: "), "{:?}", c.skipped);

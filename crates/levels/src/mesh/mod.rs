@@ -87,6 +87,7 @@ impl MeshBuilder {
         Ok(MeshLevel {
             mesh: self.mesh,
             water: self.water,
+            ..MeshLevel::default()
         })
     }
 }

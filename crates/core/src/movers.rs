@@ -1,0 +1,334 @@
+//! What a brush level's movers and triggers mean to an agent, derived once
+//! for every pipeline: `cspace` cuts its polygons by these regions and
+//! links them, `voxel` receives them through the brush → mesh conversion
+//! ([`crate::level::MeshLevel::movers`]) and links its polygons the same
+//! way.
+//!
+//! * A door ([`Contents::Door`] of an entity) is a [`RegionKind::Door`]
+//!   region over its closed volume (it rests open, see
+//!   [`crate::level::rest_offset`]): walking into it crosses a door link.
+//! * A lift ([`Contents::Lift`] of an entity) is a [`Lift`]: the box from
+//!   its top at rest (low) to its top in the high position.
+//! * Water, slime and lava brushes are regions of their name.
+//! * `trigger_teleport` (with the origin of the entity its `target` names),
+//!   `trigger_push` (`speed`, default 1000 units/s, along its `angle`),
+//!   `trigger_monsterjump` (`speed`, default 200, along its angle, and
+//!   `height`, default 200, upwards) and `trigger_changelevel` (the exit)
+//!   are regions; other triggers are ignored.
+//! * Brushes whose planes make no closed solid, of a class the caller
+//!   leaves out (ladders in `cspace`), or of an entity the level does not
+//!   have make nothing.
+//!
+//! A pusher's flight is followed by [`flight`], under Quake's gravity
+//! scaled to metres ([`Movers::gravity`]).
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+use crate::geom::Aabb;
+use crate::geom::polyhedron::Polyhedron;
+use crate::level::{BrushLevel, Contents, Entity};
+
+/// Quake's gravity, in map units per second squared.
+pub const QUAKE_GRAVITY: f64 = 800.0;
+/// Time step of a followed flight, seconds.
+pub const FLIGHT_STEP: f64 = 0.02;
+/// Longest followed flight, seconds.
+pub const FLIGHT_TIME: f64 = 6.0;
+
+/// What a region does to the walkable space inside it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RegionKind {
+    /// A door's closed volume: entering it crosses a door link.
+    Door,
+    /// Water: swimmable.
+    Water,
+    /// Slime.
+    Slime,
+    /// Lava.
+    Lava,
+    /// A teleporter and where it sends the agent (`None`: its target is
+    /// missing).
+    Teleport(Option<DVec3>),
+    /// A pusher (`trigger_push`, `trigger_monsterjump`) and the launch
+    /// velocity it gives, metres per second.
+    Push(DVec3),
+    /// The level's exit (`trigger_changelevel`).
+    Exit,
+}
+
+impl RegionKind {
+    /// The area name of nodes inside the region.
+    pub fn area(&self) -> &'static str {
+        match self {
+            RegionKind::Door => "door",
+            RegionKind::Water => "water",
+            RegionKind::Slime => "slime",
+            RegionKind::Lava => "lava",
+            RegionKind::Teleport(_) => "teleport",
+            RegionKind::Push(_) => "push",
+            RegionKind::Exit => "exit",
+        }
+    }
+}
+
+/// A box-shaped part of the level with a meaning for agents inside it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Region {
+    /// What it is.
+    pub kind: RegionKind,
+    /// The entity it belongs to (`None` for world liquids).
+    pub entity: Option<usize>,
+    /// The box of its brushes.
+    pub bounds: Aabb,
+}
+
+impl Region {
+    /// The box of agent centre positions inside the region for an agent
+    /// with half extents `half`: the agent is in a door, a trigger, slime
+    /// or lava as soon as its box touches it, so the box grows by `half`;
+    /// water is the exception (the agent swims only where the water covers
+    /// its centre), so a water box grows sideways and down but not up.
+    pub fn centre_box(&self, half: DVec3) -> Aabb {
+        let b = self.bounds;
+        let top = match self.kind {
+            RegionKind::Water => b.max.y,
+            _ => b.max.y + half.y,
+        };
+        Aabb {
+            min: b.min - half,
+            max: DVec3::new(b.max.x + half.x, top, b.max.z + half.z),
+        }
+    }
+}
+
+/// A lift: the box from its top at rest (low) to its top in the high
+/// position, over its brushes' plan.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Lift {
+    /// Index of the entity in the level.
+    pub entity: usize,
+    /// The travel box.
+    pub bounds: Aabb,
+}
+
+/// The regions and lifts of a brush level, and the gravity its pushers
+/// fly under.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Movers {
+    /// Liquid and trigger regions in brush order, then door regions in
+    /// order of their first brush.
+    pub regions: Vec<Region>,
+    /// Lifts in order of their first brush.
+    pub lifts: Vec<Lift>,
+    /// Quake's gravity in metres per second squared
+    /// ([`QUAKE_GRAVITY`] times the level's unit).
+    pub gravity: f64,
+}
+
+impl BrushLevel {
+    /// The level's regions and lifts (see the module docs); brushes of
+    /// entity class `except_class` make none.
+    pub fn movers(&self, except_class: Option<&str>) -> Movers {
+        let mut out = Movers {
+            gravity: QUAKE_GRAVITY * self.unit,
+            ..Movers::default()
+        };
+        for b in &self.brushes {
+            let entity = match b.entity {
+                Some(e) => match self.entities.get(e) {
+                    Some(x) => Some(x),
+                    None => continue,
+                },
+                None => None,
+            };
+            if entity.is_some_and(|e| Some(e.classname.as_str()) == except_class) {
+                continue;
+            }
+            let kind = match (b.contents, entity) {
+                (Contents::Water, _) => RegionKind::Water,
+                (Contents::Slime, _) => RegionKind::Slime,
+                (Contents::Lava, _) => RegionKind::Lava,
+                (Contents::Trigger, Some(e)) => match trigger_kind(self, e) {
+                    Some(k) => k,
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let Ok(solid) = Polyhedron::from_planes(&b.planes) else {
+                continue;
+            };
+            out.regions.push(Region {
+                kind,
+                entity: b.entity,
+                bounds: solid.bounds,
+            });
+        }
+        for g in self.mover_groups() {
+            if g.contents == Contents::Door {
+                out.regions.push(Region {
+                    kind: RegionKind::Door,
+                    entity: Some(g.entity),
+                    bounds: g.bounds,
+                });
+            } else {
+                let top = g.bounds.max.y;
+                out.lifts.push(Lift {
+                    entity: g.entity,
+                    bounds: Aabb {
+                        min: DVec3::new(g.bounds.min.x, top + g.offset.y, g.bounds.min.z),
+                        max: DVec3::new(g.bounds.max.x, top, g.bounds.max.z),
+                    },
+                });
+            }
+        }
+        out
+    }
+}
+
+/// The region a trigger entity makes, if it makes one.
+fn trigger_kind(level: &BrushLevel, e: &Entity) -> Option<RegionKind> {
+    match e.classname.as_str() {
+        "trigger_teleport" => {
+            let dest = e.key("target").and_then(|t| {
+                level
+                    .entities
+                    .iter()
+                    .find(|d| d.key("targetname") == Some(t) && d.origin.is_some())
+                    .and_then(|d| d.origin)
+            });
+            Some(RegionKind::Teleport(dest))
+        }
+        "trigger_push" => {
+            let speed = e.number("speed").unwrap_or(1000.0) * level.unit;
+            Some(RegionKind::Push(e.move_dir() * speed))
+        }
+        "trigger_monsterjump" => {
+            let dir = e.move_dir();
+            let speed = e.number("speed").unwrap_or(200.0) * level.unit;
+            let up = e.number("height").unwrap_or(200.0) * level.unit;
+            Some(RegionKind::Push(DVec3::new(
+                dir.x * speed,
+                up,
+                dir.z * speed,
+            )))
+        }
+        "trigger_changelevel" => Some(RegionKind::Exit),
+        _ => None,
+    }
+}
+
+/// Follows a flight from `start` at velocity `v` under `gravity` in steps
+/// of [`FLIGHT_STEP`] s for at most [`FLIGHT_TIME`] s, and returns the
+/// first answer `hit` gives for a falling step `(a, b)` (rising steps are
+/// not asked about; walls in the way are not traced).
+pub fn flight<T>(
+    start: DVec3,
+    v: DVec3,
+    gravity: f64,
+    mut hit: impl FnMut(DVec3, DVec3) -> Option<T>,
+) -> Option<T> {
+    let at = |t: f64| start + v * t - DVec3::Y * (0.5 * gravity * t * t);
+    let steps = (FLIGHT_TIME / FLIGHT_STEP) as usize;
+    (1..=steps).find_map(|k| {
+        let (a, b) = (
+            at((k - 1) as f64 * FLIGHT_STEP),
+            at(k as f64 * FLIGHT_STEP),
+        );
+        if b.y < a.y { hit(a, b) } else { None }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Brush;
+
+    fn cube(min: DVec3, max: DVec3, contents: Contents, entity: Option<usize>) -> Brush {
+        Brush {
+            planes: Aabb::from_corners(min, max).outward_planes().to_vec(),
+            materials: vec![],
+            entity,
+            contents,
+        }
+    }
+
+    fn ent(class: &str, props: &[(&str, &str)]) -> Entity {
+        Entity {
+            classname: class.into(),
+            origin: None,
+            properties: props
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn triggers_liquids_doors_and_lifts_become_movers() {
+        let mut dest = ent("info_teleport_destination", &[("targetname", "t1")]);
+        dest.origin = Some(DVec3::new(9.0, 1.0, 9.0));
+        let level = BrushLevel {
+            brushes: vec![
+                cube(DVec3::ZERO, DVec3::ONE, Contents::Trigger, Some(0)),
+                cube(DVec3::ZERO, DVec3::ONE, Contents::Water, None),
+                cube(DVec3::ZERO, DVec3::ONE, Contents::Door, Some(2)),
+                cube(DVec3::ZERO, DVec3::new(1.0, 2.0, 1.0), Contents::Lift, Some(3)),
+                cube(DVec3::ZERO, DVec3::ONE, Contents::Trigger, Some(4)),
+                cube(DVec3::ZERO, DVec3::ONE, Contents::Water, Some(5)),
+            ],
+            entities: vec![
+                ent("trigger_teleport", &[("target", "t1")]),
+                dest,
+                ent("func_door", &[]),
+                ent("func_plat", &[("height", "1.5")]),
+                ent("trigger_once", &[]),
+                ent("func_ladder", &[]),
+            ],
+            unit: 0.5,
+            ..Default::default()
+        };
+        let m = level.movers(Some("func_ladder"));
+        let kinds: Vec<&RegionKind> = m.regions.iter().map(|r| &r.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                &RegionKind::Teleport(Some(DVec3::new(9.0, 1.0, 9.0))),
+                &RegionKind::Water,
+                &RegionKind::Door
+            ],
+            "trigger_once and the ladder's water make nothing"
+        );
+        assert_eq!(m.lifts.len(), 1);
+        let travel = m.lifts[0].bounds;
+        assert!((travel.max.y - 2.0).abs() < 1e-12 && (travel.min.y - 1.25).abs() < 1e-12);
+        assert_eq!(m.gravity, 400.0);
+        assert_eq!(level.movers(None).regions.len(), 4, "the ladder's water");
+    }
+
+    #[test]
+    fn water_grows_sideways_and_down_only() {
+        let half = DVec3::new(0.3, 0.9, 0.3);
+        let r = |kind| Region {
+            kind,
+            entity: None,
+            bounds: Aabb::from_corners(DVec3::ZERO, DVec3::ONE),
+        };
+        assert_eq!(r(RegionKind::Water).centre_box(half).max.y, 1.0);
+        assert_eq!(r(RegionKind::Door).centre_box(half).max.y, 1.9);
+        assert_eq!(r(RegionKind::Door).centre_box(half).min, -half);
+    }
+
+    #[test]
+    fn a_flight_is_asked_about_falling_steps_only() {
+        let mut first = None;
+        let landed = flight(DVec3::ZERO, DVec3::new(1.0, 10.0, 0.0), 10.0, |a, b| {
+            first.get_or_insert(a.y);
+            (b.y < 0.0).then_some(b.x)
+        });
+        assert!(first.unwrap() >= 5.0 - 0.01, "the top of the arc, 5 m up");
+        assert!((landed.unwrap() - 2.0).abs() < 0.03, "{landed:?}");
+        assert_eq!(flight(DVec3::ZERO, DVec3::Y, 10.0, |_, _| None::<()>), None);
+    }
+}
