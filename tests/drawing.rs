@@ -46,8 +46,8 @@ fn published_stages_are_drawn_and_a_switch_shows_only_the_new_stage() {
     let (_, groups) = shown_stages(&mut app);
     assert!(groups >= stages, "{groups} drawn groups for {stages} stages");
     // The gizmos and meshes were built (on the workers) and handed over.
-    assert!(app.world().resource::<Assets<GizmoAsset>>().len() > 0);
-    assert!(app.world().resource::<Assets<Mesh>>().len() > 0);
+    assert!(!app.world().resource::<Assets<GizmoAsset>>().is_empty());
+    assert!(!app.world().resource::<Assets<Mesh>>().is_empty());
 
     let switches_before = app.world().resource::<CpuClock>().switch_ms.len();
     app.world_mut().resource_mut::<Timeline>().set_stage(0);
