@@ -111,6 +111,14 @@ fn plan_json(outer: &[[f64; 2]]) -> String {
     )
 }
 
+/// The six planes of a 128 x 128 x 32 unit cube brush in `.map` syntax.
+const CUBE_BRUSH: &str = "( -64 -64 -16 ) ( -64 -63 -16 ) ( -64 -64 -15 ) a 0 0 0 1 1\n\
+                          ( -64 -64 -16 ) ( -64 -64 -15 ) ( -63 -64 -16 ) a 0 0 0 1 1\n\
+                          ( -64 -64 -16 ) ( -63 -64 -16 ) ( -64 -63 -16 ) a 0 0 0 1 1\n\
+                          ( 64 64 16 ) ( 64 65 16 ) ( 65 64 16 ) a 0 0 0 1 1\n\
+                          ( 64 64 16 ) ( 65 64 16 ) ( 64 64 17 ) a 0 0 0 1 1\n\
+                          ( 64 64 16 ) ( 64 64 17 ) ( 64 65 16 ) a 0 0 0 1 1\n";
+
 #[test]
 fn large_generated_plans_validate_within_the_ceiling() {
     let dir = scratch("large");
@@ -304,12 +312,7 @@ fn obj_numbers_and_faces_out_of_range_are_named() {
 #[test]
 fn a_map_scale_that_puts_it_out_of_range_is_named() {
     let dir = scratch("map");
-    let cube = "( -64 -64 -16 ) ( -64 -63 -16 ) ( -64 -64 -15 ) a 0 0 0 1 1\n\
-                ( -64 -64 -16 ) ( -64 -64 -15 ) ( -63 -64 -16 ) a 0 0 0 1 1\n\
-                ( -64 -64 -16 ) ( -63 -64 -16 ) ( -64 -63 -16 ) a 0 0 0 1 1\n\
-                ( 64 64 16 ) ( 64 65 16 ) ( 65 64 16 ) a 0 0 0 1 1\n\
-                ( 64 64 16 ) ( 65 64 16 ) ( 64 64 17 ) a 0 0 0 1 1\n\
-                ( 64 64 16 ) ( 64 64 17 ) ( 64 65 16 ) a 0 0 0 1 1\n";
+    let cube = CUBE_BRUSH;
     let map =
         format!("// navscope: scale=1e300\n{{\n\"classname\" \"worldspawn\"\n{{\n{cube}}}\n}}\n");
     std::fs::write(dir.join("far.map"), map).unwrap();
@@ -520,12 +523,7 @@ fn a_map_of_thousands_of_identical_cubes_builds() {
     // Every brush overlaps every other: all pairs are in range, yet the
     // union visits one neighbour per face of each but the first brush.
     let dir = scratch("cubes");
-    let cube = "( -64 -64 -16 ) ( -64 -63 -16 ) ( -64 -64 -15 ) a 0 0 0 1 1\n\
-                ( -64 -64 -16 ) ( -64 -64 -15 ) ( -63 -64 -16 ) a 0 0 0 1 1\n\
-                ( -64 -64 -16 ) ( -63 -64 -16 ) ( -64 -63 -16 ) a 0 0 0 1 1\n\
-                ( 64 64 16 ) ( 64 65 16 ) ( 65 64 16 ) a 0 0 0 1 1\n\
-                ( 64 64 16 ) ( 65 64 16 ) ( 64 64 17 ) a 0 0 0 1 1\n\
-                ( 64 64 16 ) ( 64 64 17 ) ( 64 65 16 ) a 0 0 0 1 1\n";
+    let cube = CUBE_BRUSH;
     let n = 5000;
     let mut map = String::from("{\n\"classname\" \"worldspawn\"\n");
     for _ in 0..n {

@@ -327,6 +327,19 @@ pub struct Connection {
 }
 
 impl Entity {
+    /// An entity of `classname` with `properties` (in that order) and no
+    /// origin, as a map's brush entities are.
+    pub fn with_properties(classname: &str, properties: &[(&str, &str)]) -> Self {
+        Entity {
+            classname: classname.into(),
+            origin: None,
+            properties: properties
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
     /// The value of property `key`, if present.
     pub fn key(&self, key: &str) -> Option<&str> {
         self.properties
@@ -389,6 +402,17 @@ pub fn rest_offset(contents: Contents, entity: &Entity, bounds: Aabb, unit: f64)
 }
 
 impl Brush {
+    /// The axis-aligned box from `min` to `max` as a brush of `contents`
+    /// owned by `entity`, without materials.
+    pub fn cuboid(min: DVec3, max: DVec3, contents: Contents, entity: Option<usize>) -> Self {
+        Brush {
+            planes: Aabb::from_corners(min, max).outward_planes().to_vec(),
+            materials: vec![],
+            entity,
+            contents,
+        }
+    }
+
     /// The same brush moved by `offset`.
     pub fn moved(&self, offset: DVec3) -> Brush {
         Brush {
@@ -410,14 +434,7 @@ mod mover_tests {
     use super::*;
 
     fn ent(props: &[(&str, &str)]) -> Entity {
-        Entity {
-            classname: "func_door".into(),
-            origin: None,
-            properties: props
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        }
+        Entity::with_properties("func_door", props)
     }
 
     #[test]

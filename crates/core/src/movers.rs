@@ -85,6 +85,15 @@ pub struct Region {
 }
 
 impl Region {
+    /// A region of `kind` over the box from `min` to `max`, of no entity.
+    pub fn new(kind: RegionKind, min: DVec3, max: DVec3) -> Self {
+        Region {
+            kind,
+            entity: None,
+            bounds: Aabb { min, max },
+        }
+    }
+
     /// The box of agent centre positions inside the region for an agent
     /// with half extents `half`: the agent is in a door, a trigger, slime
     /// or lava as soon as its box touches it, so the box grows by `half`;
@@ -246,23 +255,11 @@ mod tests {
     use crate::level::Brush;
 
     fn cube(min: DVec3, max: DVec3, contents: Contents, entity: Option<usize>) -> Brush {
-        Brush {
-            planes: Aabb::from_corners(min, max).outward_planes().to_vec(),
-            materials: vec![],
-            entity,
-            contents,
-        }
+        Brush::cuboid(min, max, contents, entity)
     }
 
     fn ent(class: &str, props: &[(&str, &str)]) -> Entity {
-        Entity {
-            classname: class.into(),
-            origin: None,
-            properties: props
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        }
+        Entity::with_properties(class, props)
     }
 
     #[test]

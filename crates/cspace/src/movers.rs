@@ -221,7 +221,6 @@ pub fn swim_links(
 mod tests {
     use super::*;
     use crate::walkable::test_square;
-    use navscope_core::geom::Aabb;
 
     fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64, region: Option<usize>) -> WalkPoly {
         WalkPoly {
@@ -231,11 +230,7 @@ mod tests {
     }
 
     fn region(kind: RegionKind, min: DVec3, max: DVec3) -> Region {
-        Region {
-            kind,
-            entity: None,
-            bounds: Aabb { min, max },
-        }
+        Region::new(kind, min, max)
     }
 
     #[test]

@@ -129,11 +129,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn region(kind: RegionKind, min: DVec3, max: DVec3) -> Region {
-        Region {
-            kind,
-            entity: None,
-            bounds: Aabb { min, max },
-        }
+        Region::new(kind, min, max)
     }
 
     fn area(ps: &[WalkPoly]) -> f64 {

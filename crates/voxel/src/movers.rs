@@ -377,11 +377,15 @@ mod tests {
     };
 
     fn region(kind: RegionKind, min: DVec3, max: DVec3) -> Region {
-        Region {
-            kind,
-            entity: None,
-            bounds: Aabb { min, max },
-        }
+        Region::new(kind, min, max)
+    }
+
+    /// The ends and kinds of the links at `indices`.
+    fn added(nav: &NavMesh, indices: &[usize]) -> Vec<(u32, u32, LinkKind)> {
+        indices
+            .iter()
+            .map(|&i| (nav.links[i].from, nav.links[i].to, nav.links[i].kind))
+            .collect()
     }
 
     #[test]
@@ -416,11 +420,7 @@ mod tests {
             gravity: 10.0,
         };
         let got = add_mover_links(&mut nav, &movers, REACH);
-        let kinds: Vec<(u32, u32, LinkKind)> = got
-            .links
-            .iter()
-            .map(|&i| (nav.links[i].from, nav.links[i].to, nav.links[i].kind))
-            .collect();
+        let kinds = added(&nav, &got.links);
         assert_eq!(
             kinds,
             [
@@ -462,11 +462,7 @@ mod tests {
             gravity: 10.0,
         };
         let got = add_mover_links(&mut nav, &movers, REACH);
-        let kinds: Vec<(u32, u32, LinkKind)> = got
-            .links
-            .iter()
-            .map(|&i| (nav.links[i].from, nav.links[i].to, nav.links[i].kind))
-            .collect();
+        let kinds = added(&nav, &got.links);
         assert_eq!(
             kinds,
             [(pad, floor, LinkKind::Teleport), (pad, high, LinkKind::Jump)],

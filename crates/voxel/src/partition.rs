@@ -782,14 +782,18 @@ mod tests {
         }
     }
 
-    #[test]
-    fn small_islands_are_dropped_and_large_ones_kept() {
-        // A 1.3 m square island (5 x 5 walkable cells after erosion) beside a
-        // 4 m platform.
-        let m = boxes(&[
+    /// A 1.3 m square island (5 x 5 walkable cells after erosion) beside a
+    /// 4 m platform.
+    fn island_beside_platform() -> navscope_core::geom::TriMesh {
+        boxes(&[
             ([0., -0.1, 0.], [4., 0., 4.]),
             ([6., -0.1, 0.], [7.3, 0., 1.3]),
-        ]);
+        ])
+    }
+
+    #[test]
+    fn small_islands_are_dropped_and_large_ones_kept() {
+        let m = island_beside_platform();
         let (_, hf, f) = build(&m, "stand");
         let keep = partition_pass(&hf, &f[0], params(Partition::Watershed, 0, 400));
         assert_eq!(keep.regions, 2);
@@ -908,11 +912,7 @@ mod tests {
 
     #[test]
     fn a_small_layer_is_dropped() {
-        // The 1.3 m island of `small_islands_are_dropped_and_large_ones_kept`.
-        let m = boxes(&[
-            ([0., -0.1, 0.], [4., 0., 4.]),
-            ([6., -0.1, 0.], [7.3, 0., 1.3]),
-        ]);
+        let m = island_beside_platform();
         let (_, hf, f) = build(&m, "stand");
         let part = partition_pass(&hf, &f[0], params(Partition::Layers, 64, 0));
         assert_eq!((part.regions, part.dropped), (1, 1));

@@ -84,16 +84,11 @@ pub fn brush_mesh(level: &BrushLevel) -> Result<Converted, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use navscope_core::geom::{Aabb, Plane};
+    use navscope_core::geom::Plane;
     use navscope_core::level::{Brush, Entity};
 
     fn cube(min: DVec3, max: DVec3, contents: Contents, entity: Option<usize>) -> Brush {
-        Brush {
-            planes: Aabb::from_corners(min, max).outward_planes().to_vec(),
-            materials: vec![],
-            entity,
-            contents,
-        }
+        Brush::cuboid(min, max, contents, entity)
     }
 
     #[test]
