@@ -8,6 +8,7 @@
 //! the stage, so the main thread only hands the finished assets over.
 
 use bevy::asset::RenderAssetUsages;
+use bevy::camera::primitives::{Aabb, MeshAabb};
 use bevy::mesh::PrimitiveTopology;
 use bevy::prelude::*;
 
@@ -21,8 +22,9 @@ pub const MARKER_RESOLUTION: u32 = 12;
 pub struct Drawable {
     /// Lines and point markers, when the group has any.
     pub gizmo: Option<GizmoAsset>,
-    /// Filled triangles, when the group has any.
-    pub fill: Option<Mesh>,
+    /// Filled triangles, when the group has any, with their culling box
+    /// (Bevy cannot compute it from a mesh kept only in the render world).
+    pub fill: Option<(Mesh, Aabb)>,
 }
 
 impl Drawable {
@@ -41,7 +43,9 @@ impl Drawable {
             }
             asset
         });
-        let fill = (!g.triangles.is_empty()).then(|| triangle_mesh(&g.triangles));
+        let fill = (!g.triangles.is_empty())
+            .then(|| triangle_mesh(&g.triangles))
+            .and_then(|m| m.compute_aabb().map(|b| (m, b)));
         Drawable { gizmo, fill }
     }
 }
@@ -113,8 +117,10 @@ mod tests {
             ..Default::default()
         };
         let d = Drawable::of(&g);
-        let fill = d.fill.expect("a fill mesh");
+        let (fill, bounds) = d.fill.expect("a fill mesh");
         assert_eq!(fill.count_vertices(), 6);
+        assert_eq!(Vec3::from(bounds.min()), Vec3::ZERO);
+        assert_eq!(Vec3::from(bounds.max()), Vec3::ONE);
         let gizmo = d.gizmo.expect("a gizmo");
         let b = gizmo.buffer();
         // The line's two ends, then the marker's circles of

@@ -44,6 +44,10 @@ pub struct VoxelChunk {
     pub colors: Vec<[f32; 4]>,
     /// Triangle list, 36 per cube.
     pub indices: Vec<u16>,
+    /// The corners' bounding box (none while empty): the tile's culling
+    /// box, which Bevy cannot compute from a mesh kept only in the render
+    /// world.
+    pub bounds: Option<(Vec3, Vec3)>,
 }
 
 impl VoxelChunk {
@@ -65,6 +69,11 @@ impl VoxelChunk {
             self.colors.push(if i & 2 == 0 { bottom } else { top });
         }
         self.indices.extend(CUBE.iter().map(|k| base + k));
+        let (lo, hi) = (centre - half, centre + half);
+        self.bounds = Some(match self.bounds {
+            Some((a, b)) => (a.min(lo), b.max(hi)),
+            None => (lo, hi),
+        });
     }
 }
 
@@ -119,6 +128,9 @@ mod tests {
         let hi = pts.iter().fold(Vec3::NEG_INFINITY, |a, b| a.max(*b));
         assert!(lo.cmpgt(min).all() && hi.cmplt(max).all(), "{lo} {hi}");
         assert!(((hi - lo) - (max - min) * FILL).length() < 1e-5);
+        // The culling box is the corners' box.
+        let (blo, bhi) = m.bounds.expect("bounds of a non-empty tile");
+        assert!((blo - lo).length() < 1e-6 && (bhi - hi).length() < 1e-6);
         let centre = (min + max) * 0.5;
         // Every triangle's normal points away from the centre.
         for t in m.indices.chunks(3) {

@@ -3,6 +3,7 @@
 //! million voxels is a few hundred draws the renderer culls tile by tile.
 
 use bevy::asset::RenderAssetUsages;
+use bevy::camera::primitives::Aabb;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
@@ -31,16 +32,23 @@ impl CubeAssets {
 
 /// The mesh of one tile, kept in the render world only.
 pub fn chunk_mesh(chunk: VoxelChunk) -> Mesh {
+    let VoxelChunk {
+        positions,
+        colors,
+        indices,
+        ..
+    } = chunk;
     Mesh::new(
         PrimitiveTopology::TriangleList,
         RenderAssetUsages::RENDER_WORLD,
     )
-    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, chunk.positions)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, chunk.colors)
-    .with_inserted_indices(Indices::U16(chunk.indices))
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
+    .with_inserted_indices(Indices::U16(indices))
 }
 
-/// Spawns one mesh entity per tile as children of `parent`.
+/// Spawns one mesh entity per tile as children of `parent`, each with its
+/// culling box (see [`VoxelChunk::bounds`]).
 pub fn spawn(
     commands: &mut Commands,
     parent: Entity,
@@ -53,7 +61,9 @@ pub fn spawn(
     let batch: Vec<_> = chunks
         .into_iter()
         .map(|chunk| {
+            let (lo, hi) = chunk.bounds.unwrap_or_default();
             (
+                Aabb::from_min_max(lo, hi),
                 Mesh3d(meshes.add(chunk_mesh(chunk))),
                 MeshMaterial3d(material.clone()),
                 Transform::default(),

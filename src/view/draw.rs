@@ -163,9 +163,10 @@ pub fn spawn_group(
             render_layers,
         ));
     }
-    if let Some(mesh) = drawable.fill {
+    if let Some((mesh, bounds)) = drawable.fill {
         commands.spawn((
             extra,
+            bounds,
             Mesh3d(assets.meshes.add(mesh)),
             MeshMaterial3d(assets.materials.add(fill_material(layer))),
             Transform::default(),

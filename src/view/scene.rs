@@ -238,9 +238,13 @@ fn rebuild_level(
             perceptual_roughness: 0.9,
             ..default()
         };
+        let mesh = lit_mesh(&d.fill, d.lit);
         commands.spawn((
             LevelVisual,
-            Mesh3d(meshes.add(lit_mesh(&d.fill, d.lit))),
+            // Its culling box: Bevy cannot compute one from a mesh kept
+            // only in the render world.
+            bevy::camera::primitives::MeshAabb::compute_aabb(&mesh).unwrap_or_default(),
+            Mesh3d(meshes.add(mesh)),
             MeshMaterial3d(materials.add(material)),
             Transform::default(),
         ));
@@ -300,6 +304,7 @@ fn rebuild_level(
         };
         commands.spawn((
             LevelVisual,
+            bevy::camera::primitives::MeshAabb::compute_aabb(&quad).unwrap_or_default(),
             Mesh3d(meshes.add(quad)),
             MeshMaterial3d(materials.add(material)),
             Transform::default(),
