@@ -114,7 +114,7 @@ impl ShownElements<'_, '_> {
                 index
                     .along_ray(ray.origin, ray.dir, pad)
                     .into_iter()
-                    .filter(|p| {
+                    .filter(|(p, _)| {
                         crate::view::draw::shown(
                             root.stage,
                             &p.kind,
@@ -127,14 +127,10 @@ impl ShownElements<'_, '_> {
                             filter,
                         )
                     })
-                    .map(|p| (root.stage, p)),
+                    .map(|(p, piece)| ((root.stage, p), piece)),
             );
         }
-        let ((stage, p), hit) = pick::pick(
-            ray,
-            band.as_ref(),
-            candidates.into_iter().map(|(s, p)| ((s, p), p)),
-        )?;
+        let ((stage, p), hit) = pick::pick(ray, band.as_ref(), candidates)?;
         hit.t.is_finite().then(|| StageElement {
             stage,
             kind: p.kind.clone(),

@@ -15,6 +15,7 @@ use bevy::prelude::*;
 use navscope_core::{Primitive, Shape};
 
 use crate::model::band::HeightBand;
+use crate::model::index::Piece;
 
 /// World size of one pixel at a distance along the ray.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -165,14 +166,36 @@ fn best(a: Option<Hit>, b: Option<Hit>) -> Option<Hit> {
 fn ring_hits(ray: &PickRay, ring: &[Vec3], closed: bool, band: Option<&HeightBand>) -> Option<Hit> {
     let n = ring.len();
     let edges = if closed { n } else { n.saturating_sub(1) };
-    let mut out = None;
+    edge_hits(ray, ring, 0..edges, band)
+}
+
+/// The best hit on edges `range` of `ring` (edge `i` joins point `i` to
+/// the next, wrapping); a ring of one point is that point.
+fn edge_hits(
+    ray: &PickRay,
+    ring: &[Vec3],
+    range: std::ops::Range<usize>,
+    band: Option<&HeightBand>,
+) -> Option<Hit> {
+    let n = ring.len();
     if n == 1 {
         return point_hit(ray, ring[0], band);
     }
-    for i in 0..edges {
-        out = best(out, line_hit(ray, ring[i], ring[(i + 1) % n], band));
-    }
-    out
+    range.fold(None, |out, i| {
+        best(out, line_hit(ray, ring[i], ring[(i + 1) % n], band))
+    })
+}
+
+/// Where the ray first crosses triangle `t`, cut by the height band.
+fn triangle_depth(ray: &PickRay, t: &[Vec3; 3], band: Option<&HeightBand>) -> Option<f32> {
+    let pieces = match band {
+        Some(b) => b.clip_triangle(*t),
+        None => vec![*t],
+    };
+    pieces
+        .iter()
+        .filter_map(|piece| crate::model::tessellate::ray_triangle(ray.origin, ray.dir, piece))
+        .reduce(f32::min)
 }
 
 fn box_hit(ray: &PickRay, min: Vec3, max: Vec3, band: Option<&HeightBand>) -> Option<Hit> {
@@ -202,20 +225,10 @@ pub fn hit_primitive(ray: &PickRay, p: &Primitive, band: Option<&HeightBand>) ->
             }
             let tris = crate::model::tessellate::triangulate(outer, holes);
             let area: f32 = tris.iter().map(triangle_area).sum();
-            let mut fill: Option<f32> = None;
-            for t in &tris {
-                let pieces = match band {
-                    Some(b) => b.clip_triangle(*t),
-                    None => vec![*t],
-                };
-                for piece in &pieces {
-                    if let Some(d) =
-                        crate::model::tessellate::ray_triangle(ray.origin, ray.dir, piece)
-                    {
-                        fill = Some(fill.map_or(d, |f: f32| f.min(d)));
-                    }
-                }
-            }
+            let fill = tris
+                .iter()
+                .filter_map(|t| triangle_depth(ray, t, band))
+                .reduce(f32::min);
             best(out, fill.map(|t| fill_hit(ray, t, area)))
         }
         Shape::Box { min, max } => box_hit(ray, *min, *max, band),
@@ -229,17 +242,33 @@ pub fn hit_primitive(ray: &PickRay, p: &Primitive, band: Option<&HeightBand>) ->
     }
 }
 
-/// The first element the ray meets among `candidates`: each shown
-/// primitive with the key of the element it belongs to (already filtered to
-/// what is shown). Returns that key and the hit.
+/// Where the ray meets one piece of a primitive, if it does: a piece of
+/// a big primitive hits as the whole would there (a fill triangle ranks as
+/// its whole polygon's fill).
+pub fn hit_piece(ray: &PickRay, piece: Piece<'_>, band: Option<&HeightBand>) -> Option<Hit> {
+    match piece {
+        Piece::Whole(p) => hit_primitive(ray, p, band),
+        Piece::Edges { points, from, to } => {
+            edge_hits(ray, points, from as usize..to as usize, band)
+        }
+        Piece::Triangle {
+            corners,
+            polygon_area,
+        } => triangle_depth(ray, corners, band).map(|t| fill_hit(ray, t, polygon_area)),
+    }
+}
+
+/// The first element the ray meets among `candidates`: each shown piece
+/// with the key of the element it belongs to (already filtered to what is
+/// shown). Returns that key and the hit.
 pub fn pick<'a, K>(
     ray: &PickRay,
     band: Option<&HeightBand>,
-    candidates: impl IntoIterator<Item = (K, &'a Primitive)>,
+    candidates: impl IntoIterator<Item = (K, Piece<'a>)>,
 ) -> Option<(K, Hit)> {
     let mut out: Option<(K, Hit)> = None;
     for (key, p) in candidates {
-        if let Some(h) = hit_primitive(ray, p, band)
+        if let Some(h) = hit_piece(ray, p, band)
             && out.as_ref().is_none_or(|(_, b)| h.better_than(b))
         {
             out = Some((key, h));
@@ -274,10 +303,10 @@ mod tests {
         }
     }
 
-    fn flat(items: &[(String, Vec<Primitive>)]) -> impl Iterator<Item = (&String, &Primitive)> {
+    fn flat(items: &[(String, Vec<Primitive>)]) -> impl Iterator<Item = (&String, Piece<'_>)> {
         items
             .iter()
-            .flat_map(|(k, ps)| ps.iter().map(move |p| (k, p)))
+            .flat_map(|(k, ps)| ps.iter().map(move |p| (k, Piece::Whole(p))))
     }
 
     fn el(kind: &str, id: u32, shape: Shape) -> (String, Vec<Primitive>) {
@@ -361,7 +390,10 @@ mod tests {
             px: 5.0,
         };
         // At depth 50 five pixels are 0.5 m: a 0.4 m miss is a hit.
-        assert_eq!(run(&ray, None, std::slice::from_ref(&seg)).as_deref(), Some("link#0"));
+        assert_eq!(
+            run(&ray, None, std::slice::from_ref(&seg)).as_deref(),
+            Some("link#0")
+        );
         let near = PickRay {
             origin: Vec3::new(0.0, 5.0, 0.4),
             ..ray
@@ -454,6 +486,112 @@ mod tests {
             "the zero-length segment is a point under the ray"
         );
         assert_eq!(run(&down(50.0, 50.0), None, &items), None);
+    }
+
+    /// A wavy ring of `n` points around `(cx, cz)`, radius `r ± wobble`.
+    fn wavy_ring(n: usize, cx: f32, cz: f32, r: f32, wobble: f32, y: f32) -> Vec<Vec3> {
+        (0..n)
+            .map(|i| {
+                let a = i as f32 / n as f32 * std::f32::consts::TAU;
+                let rr = r + wobble * (7.0 * a).sin();
+                Vec3::new(cx + rr * a.cos(), y, cz + rr * a.sin())
+            })
+            .collect()
+    }
+
+    /// The best hit among the pieces an index gives along the ray.
+    fn via_index(index: &crate::model::index::ElementIndex, ray: &PickRay) -> Option<Hit> {
+        let pad = |t: f32| ray.tolerance.at(t, ray.px);
+        let pieces = index.along_ray(ray.origin, ray.dir, pad);
+        pick(ray, None, pieces.into_iter().map(|(_, piece)| ((), piece))).map(|(_, h)| h)
+    }
+
+    #[test]
+    fn a_big_polygon_split_into_pieces_is_hit_like_the_whole() {
+        use crate::model::index::{ElementIndex, SPLIT_ABOVE};
+        let outer = wavy_ring(400, 0.0, 0.0, 20.0, 1.5, 0.0);
+        let hole = wavy_ring(60, 3.0, -2.0, 4.0, 0.5, 0.0);
+        let line = wavy_ring(200, 0.0, 0.0, 10.0, 0.3, 0.5);
+        assert!(hole.len() + outer.len() > SPLIT_ABOVE && line.len() > SPLIT_ABOVE);
+        let prims = vec![
+            Primitive::new(
+                "floor",
+                0,
+                Shape::Polygon {
+                    outer,
+                    holes: vec![hole],
+                },
+            ),
+            Primitive::new(
+                "wall",
+                1,
+                Shape::Polyline {
+                    points: line,
+                    closed: false,
+                },
+            ),
+        ];
+        let index = ElementIndex::new(std::sync::Arc::new(prims.clone()));
+        let mut checked = [0; 3];
+        for i in 0..60 {
+            for j in 0..60 {
+                let ray = down(-24.0 + 0.8 * i as f32, -24.0 + 0.8 * j as f32);
+                let whole = prims
+                    .iter()
+                    .map(|p| hit_primitive(&ray, p, None))
+                    .fold(None, best);
+                let split = via_index(&index, &ray);
+                match (whole, split) {
+                    (None, None) => checked[0] += 1,
+                    (Some(w), Some(s)) => {
+                        assert!(
+                            (w.t - s.t).abs() < 1e-4,
+                            "{:?}: t {} vs {}",
+                            ray.origin,
+                            w.t,
+                            s.t
+                        );
+                        assert!((w.rank - s.rank).abs() < 1e-4);
+                        assert!((w.area - s.area).abs() <= 1e-3 * w.area.max(1.0));
+                        checked[if w.area > 0.0 { 1 } else { 2 }] += 1;
+                    }
+                    (w, s) => panic!("{:?}: whole {w:?}, pieces {s:?}", ray.origin),
+                }
+            }
+        }
+        assert!(
+            checked.iter().all(|&c| c > 10),
+            "misses, fills and lines all sampled: {checked:?}"
+        );
+    }
+
+    #[test]
+    fn a_ray_near_a_big_outline_tests_only_the_pieces_near_it() {
+        use crate::model::index::{EDGES_PER_PIECE, ElementIndex};
+        let ring = wavy_ring(2000, 0.0, 0.0, 100.0, 0.0, 0.0);
+        let prims = vec![Primitive::new(
+            "wall",
+            0,
+            Shape::Polyline {
+                points: ring,
+                closed: true,
+            },
+        )];
+        let index = ElementIndex::new(std::sync::Arc::new(prims));
+        let ray = down(100.0, 0.0);
+        let pieces = index.along_ray(ray.origin, ray.dir, |t| ray.tolerance.at(t, ray.px));
+        let edges: u32 = pieces
+            .iter()
+            .map(|(_, p)| match p {
+                Piece::Edges { from, to, .. } => to - from,
+                _ => panic!("an outline splits into edges only: {p:?}"),
+            })
+            .sum();
+        assert!(
+            edges as usize <= 2 * EDGES_PER_PIECE,
+            "{edges} of 2000 edges tested"
+        );
+        assert!(via_index(&index, &ray).is_some());
     }
 
     proptest! {

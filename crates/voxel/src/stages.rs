@@ -12,9 +12,7 @@ use std::sync::Arc;
 use glam::Vec3;
 use navscope_core::draw::SubStep;
 use navscope_core::level::{LevelData, MeshLevel};
-use navscope_core::{
-    Artifact, LinkKind, NavMesh, Primitive, Shape, StageContext, StageError,
-};
+use navscope_core::{Artifact, LinkKind, NavMesh, Primitive, Shape, StageContext, StageError};
 use serde::Serialize;
 
 use crate::build::{simplify_tile, triangulate_tile};
