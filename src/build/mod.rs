@@ -469,11 +469,7 @@ fn publish(runner: &Runner, i: usize, options: &PrepareOptions) -> Option<Publis
     let primitives = Arc::new(artifact.primitives());
     let geometry = StageGeometry {
         stage: i,
-        prepared: crate::model::drawable::with_drawables(crate::model::prepare::prepare(
-            &primitives,
-            unit,
-            options,
-        )),
+        prepared: crate::model::drawable::prepare_for_drawing(&primitives, unit, options),
         options: *options,
         primitives: primitives.clone(),
         substeps: artifact.substeps(),

@@ -4,15 +4,18 @@
 //! Building them means a colour conversion per vertex and a dozen segments
 //! per point marker; for a Quake map's last stage (tens of thousands of
 //! links and nodes) that was over a hundred milliseconds of the frame that
-//! showed it. [`with_drawables`] does it on the worker thread that prepared
-//! the stage, so the main thread only hands the finished assets over.
+//! showed it. [`prepare_for_drawing`] does it on the worker thread that
+//! prepares the stage, so the main thread only hands the finished assets
+//! over.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::primitives::{Aabb, MeshAabb};
 use bevy::mesh::PrimitiveTopology;
 use bevy::prelude::*;
 
-use crate::model::prepare::{Group, Prepared};
+use crate::model::band::PrepareOptions;
+use crate::model::prepare::{Group, Prepared, prepare};
+use navscope_core::Primitive;
 
 /// Sides of the circles a point marker is drawn with.
 pub const MARKER_RESOLUTION: u32 = 12;
@@ -50,9 +53,15 @@ impl Drawable {
     }
 }
 
-/// `prepared` with every group's [`Drawable`] built (on the calling
-/// thread: the worker's).
-pub fn with_drawables(mut prepared: Prepared) -> Prepared {
+/// A stage's primitives prepared for drawing with `options` (see
+/// [`prepare`]), with every group's [`Drawable`] built, on the calling
+/// thread: a worker's.
+pub fn prepare_for_drawing(
+    primitives: &[Primitive],
+    unit: f32,
+    options: &PrepareOptions,
+) -> Prepared {
+    let mut prepared = prepare(primitives, unit, options);
     for g in &mut prepared.groups {
         g.drawable = Some(Drawable::of(g));
     }

@@ -165,22 +165,21 @@ pub struct Probe {
     pub animate: bool,
     /// Bumped whenever `outcome` is replaced, so drawings can follow it.
     pub revision: u64,
-    mesh: Option<Arc<NavMesh>>,
-    locator: Option<Arc<Locator>>,
-    answerers: Vec<Arc<dyn Artifact>>,
+    /// What queries search (shared with the running query's task).
+    searchable: Arc<Searchable>,
     mesh_build: u64,
-    /// The mesh, locator and answerers of a newer build, made on a worker
-    /// thread (a Quake map's locator and mesh copy took tens of
-    /// milliseconds of the frame that published it).
+    /// What a newer build gives to search, made on a worker thread (a
+    /// Quake map's locator and mesh copy took tens of milliseconds of the
+    /// frame that published it).
     mesh_task: Option<Task<Searchable>>,
     dirty: bool,
 }
 
 /// What the probe searches, made from one build.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Searchable {
-    mesh: Option<Arc<NavMesh>>,
-    locator: Option<Arc<Locator>>,
+    mesh: Option<NavMesh>,
+    locator: Option<Locator>,
     answerers: Vec<Arc<dyn Artifact>>,
     pipeline_radius: f64,
 }
@@ -189,9 +188,9 @@ impl Searchable {
     /// The NavMesh, its point locator and the stages that answer path
     /// queries themselves (last first) of `runner`'s build.
     fn of(runner: Option<&navscope_core::Runner>, pipeline_radius: f64) -> Self {
-        let mesh = runner.and_then(|r| r.navmesh()).map(Arc::new);
+        let mesh = runner.and_then(|r| r.navmesh());
         // The point locator is built once per mesh, not per query.
-        let locator = mesh.as_deref().map(|m| Arc::new(Locator::new(m)));
+        let locator = mesh.as_ref().map(Locator::new);
         let answerers = runner
             .map(|r| {
                 (0..r.pipeline().stages.len())
@@ -251,7 +250,7 @@ impl Probe {
 
     /// The mesh the probe searches.
     pub fn mesh(&self) -> Option<&NavMesh> {
-        self.mesh.as_deref()
+        self.searchable.mesh.as_ref()
     }
 }
 
@@ -305,27 +304,16 @@ fn refresh_mesh(build: Res<Build>, mut probe: ResMut<Probe>) {
         return;
     };
     probe.mesh_task = None;
-    let old = (
-        std::mem::replace(&mut probe.mesh, new.mesh),
-        std::mem::replace(&mut probe.locator, new.locator),
-        std::mem::replace(&mut probe.answerers, new.answerers),
-    );
-    discard(old);
     probe.options.pipeline_radius = new.pipeline_radius;
+    discard(std::mem::replace(&mut probe.searchable, Arc::new(new)));
     probe.dirty = true;
 }
 
 /// Answers one query: the pipeline's own answer when a stage gives one,
 /// else A* and the funnel over the NavMesh (runs on a worker thread).
-fn answer(
-    answerers: &[Arc<dyn Artifact>],
-    mesh: Option<&NavMesh>,
-    locator: Option<&Locator>,
-    start: Vec3,
-    goal: Vec3,
-    opts: &SearchOptions,
-) -> ProbeOutcome {
+fn answer(searchable: &Searchable, start: Vec3, goal: Vec3, opts: &SearchOptions) -> ProbeOutcome {
     let t = Instant::now();
+    let answerers = &searchable.answerers;
     if let Some(answer) = answerers.iter().find_map(|a| a.path_between(start, goal)) {
         return match answer {
             Ok(answer) => ProbeOutcome::Answered {
@@ -335,7 +323,7 @@ fn answer(
             Err(why) => ProbeOutcome::NoPath(format!("no path: {why}")),
         };
     }
-    let (Some(mesh), Some(locator)) = (mesh, locator) else {
+    let (Some(mesh), Some(locator)) = (&searchable.mesh, &searchable.locator) else {
         return ProbeOutcome::NoPath(
             "the pipeline has not produced a navigation mesh (yet)".into(),
         );
@@ -361,20 +349,12 @@ pub(crate) fn search(mut probe: ResMut<Probe>, mut running: ResMut<ProbeSearch>)
         probe.revision += 1;
         return;
     };
-    let answerers = probe.answerers.clone();
-    let (mesh, locator) = (probe.mesh.clone(), probe.locator.clone());
+    let searchable = probe.searchable.clone();
     let opts = probe.options.search_options();
     // A newer query replaces the running one (its result would be stale).
-    running.task = Some(AsyncComputeTaskPool::get().spawn(async move {
-        answer(
-            &answerers,
-            mesh.as_deref(),
-            locator.as_deref(),
-            start,
-            goal,
-            &opts,
-        )
-    }));
+    running.task = Some(
+        AsyncComputeTaskPool::get().spawn(async move { answer(&searchable, start, goal, &opts) }),
+    );
 }
 
 pub(crate) fn collect(mut probe: ResMut<Probe>, mut running: ResMut<ProbeSearch>) {

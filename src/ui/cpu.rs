@@ -57,6 +57,23 @@ pub struct CpuClock {
     /// Readings still to record into `switch_ms`, and where to.
     pending_switch: u8,
     switched_to: (usize, Option<u32>),
+    /// The CPU time of each frame that put a published stage's drawing in
+    /// place (a build publishing, or the view re-prepared after a filter
+    /// change) and of the frame after it.
+    pub publish_ms: Vec<f32>,
+    /// Readings still to record into `publish_ms`.
+    pending_publish: u8,
+}
+
+/// Most readings kept per list (the oldest are dropped).
+const KEPT_READINGS: usize = 10_000;
+
+/// Appends `reading` to `list`, keeping the last [`KEPT_READINGS`].
+fn keep<T>(list: &mut Vec<T>, reading: T) {
+    if list.len() == KEPT_READINGS {
+        list.remove(0);
+    }
+    list.push(reading);
 }
 
 impl CpuClock {
@@ -64,6 +81,12 @@ impl CpuClock {
     /// 0 once both are in `switch_ms`).
     pub fn pending_readings(&self) -> u8 {
         self.pending_switch
+    }
+
+    /// Readings still to take for the last publishing frame (0 once they
+    /// are in `publish_ms`).
+    pub fn pending_publish_readings(&self) -> u8 {
+        self.pending_publish
     }
 
     /// The frame around a switch with the largest CPU time: the time, the
@@ -92,7 +115,9 @@ impl Plugin for CpuPlugin {
             .add_systems(First, start_frame)
             .add_systems(
                 Last,
-                (watch_switches, end_frame).chain().in_set(CpuFrameEnd),
+                (watch_switches, watch_publishing, end_frame)
+                    .chain()
+                    .in_set(CpuFrameEnd),
             );
     }
 
@@ -136,11 +161,12 @@ fn start_frame(mut clock: ResMut<CpuClock>) {
                 clock.switched_to.0,
                 clock.switched_to.1,
             );
-            // Bounded: the last ten thousand switches.
-            if clock.switch_ms.len() == 10_000 {
-                clock.switch_ms.remove(0);
-            }
-            clock.switch_ms.push(ms);
+            keep(&mut clock.switch_ms, ms);
+        }
+        if clock.pending_publish > 0 {
+            clock.pending_publish -= 1;
+            let ms = clock.last_ms;
+            keep(&mut clock.publish_ms, ms);
         }
     }
     clock.started = Some(thread_cpu_ns());
@@ -161,6 +187,17 @@ fn watch_switches(
     if timeline.is_changed() && !timeline.is_added() && !build.is_busy() && !publishing {
         clock.pending_switch = 2;
         clock.switched_to = (timeline.current, timeline.substep);
+    }
+}
+
+/// Notes a frame that put a stage's drawing in place: its reading and the
+/// next one go into `publish_ms`.
+fn watch_publishing(
+    placed: Query<(), Changed<crate::model::elements::StageGeometry>>,
+    mut clock: ResMut<CpuClock>,
+) {
+    if !placed.is_empty() {
+        clock.pending_publish = 2;
     }
 }
 

@@ -30,7 +30,7 @@ use crate::interact::clicks::ShownElements;
 use crate::interact::pointer::ray_through;
 use crate::model::elements::StageGeometry;
 use crate::model::timeline::{Timeline, UiFocus, substep_count};
-use crate::ui::cpu::CpuClock;
+use crate::ui::cpu::{CpuClock, thread_cpu_ns};
 use crate::ui::frames::{FrameStats, median};
 use crate::view::scene::MainCamera;
 
@@ -80,16 +80,15 @@ struct Measurement {
     held: u32,
     /// Seconds per pick query.
     picks: Vec<f32>,
-    /// CPU of frames that published a stage.
-    publish: Vec<f32>,
+    /// Where the rebuild phase's readings start in the clock's
+    /// `publish_ms` (the first build's publishing is not counted).
+    publish_from: usize,
     latencies: Vec<f64>,
     seen: u64,
     /// Parameter changes made so far in the rebuild phase.
     changes: u32,
     /// Frames seen idle since the last change's build finished.
     settled: u32,
-    /// Readings of the CPU clock still to record as publishing frames.
-    publish_readings: u8,
     toggled: bool,
     frame_ms: Vec<f32>,
     last_frames: u64,
@@ -164,12 +163,15 @@ fn pick(
     shown: ShownElements,
     focus: Res<UiFocus>,
     cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
+    clock: Res<CpuClock>,
     mut m: ResMut<Measurement>,
     time: Res<Time<Real>>,
 ) {
     if m.phase != Phase::Pick {
         return;
     }
+    // The rebuild phase that follows counts only its own publishing.
+    m.publish_from = clock.publish_ms.len();
     let (Ok((cam, tf)), Some(view)) = (cameras.single(), focus.scene) else {
         m.phase = Phase::Rebuild;
         return;
@@ -182,9 +184,10 @@ fn pick(
         );
         let at = view.min + (view.max - view.min) * Vec2::new(0.05 + 0.9 * u, 0.05 + 0.9 * v);
         if let Some(ray) = ray_through(cam, tf, at) {
-            let t = std::time::Instant::now();
+            // The thread's CPU clock, as for the frames.
+            let t = thread_cpu_ns();
             std::hint::black_box(shown.pick(&ray));
-            m.picks.push(t.elapsed().as_secs_f32() * 1000.0);
+            m.picks.push(thread_cpu_ns().saturating_sub(t) as f32 / 1e6);
         }
     }
     m.phase = Phase::Rebuild;
@@ -197,7 +200,6 @@ fn rebuild(
     time: Res<Time<Real>>,
     build: Res<Build>,
     clock: Res<CpuClock>,
-    published: Query<(), Changed<StageGeometry>>,
     mut m: ResMut<Measurement>,
     mut commands: MessageWriter<ParamCommand>,
 ) {
@@ -206,15 +208,6 @@ fn rebuild(
     }
     let now = time.elapsed_secs();
     m.frame_ms.push(time.delta_secs() * 1000.0);
-    // Seen here, the drawing was spawned last frame, whose CPU the clock
-    // reads now; the frame after it is kept too (the next reading).
-    if !published.is_empty() {
-        m.publish_readings = 2;
-    }
-    if m.publish_readings > 0 {
-        m.publish_readings -= 1;
-        m.publish.push(clock.last_ms);
-    }
     if build.published != m.seen {
         m.seen = build.published;
         if let Some(r) = &build.last {
@@ -231,7 +224,7 @@ fn rebuild(
         return;
     }
     if m.changes >= CHANGES || timed_out {
-        if m.publish_readings == 0 {
+        if clock.pending_publish_readings() == 0 {
             m.phase = Phase::Done;
         }
         return;
@@ -306,8 +299,8 @@ fn finish(
         worst.2 + 1,
         worst.3,
         clock.switch_ms.len(),
-        max(&m.publish),
-        m.publish.len(),
+        max(&clock.publish_ms[m.publish_from.min(clock.publish_ms.len())..]),
+        clock.publish_ms.len().saturating_sub(m.publish_from),
         median(&m.picks),
         max(&m.picks),
         m.picks.len(),

@@ -51,11 +51,7 @@ pub fn refilter(
         }
         let (primitives, unit) = (geo.primitives.clone(), geo.unit);
         let task = AsyncComputeTaskPool::get().spawn(async move {
-            crate::model::drawable::with_drawables(crate::model::prepare::prepare(
-                &primitives,
-                unit,
-                &wanted,
-            ))
+            crate::model::drawable::prepare_for_drawing(&primitives, unit, &wanted)
         });
         commands.entity(e).insert(Refiltering {
             options: wanted,
