@@ -10,7 +10,7 @@
 
 mod e2e_support;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use e2e_support::*;
 
@@ -1108,5 +1108,74 @@ fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference
                 "{a} A-only (orange) and {b} B-only (blue) pixels went away with the difference; want 30 of each"
             ))
         }
+    });
+}
+
+// ---------------------------------------------------------------------------
+// 12. Level of detail: zooming far out draws far voxels merged and the
+//     legend says so; zooming back in shows every voxel again.
+
+/// Time between two wheel notches, so the camera follows each.
+const NOTCH_PACE: Duration = Duration::from_millis(150);
+/// Most wheel notches a zoom may take.
+const MAX_NOTCHES: u32 = 60;
+
+/// Turns the wheel (`button` 4: in, 5: out) over the view one notch at a
+/// time until `done` holds for the report.
+fn wheel_until(s: &Session, button: &str, what: &str, done: impl Fn(&Report) -> bool) {
+    let mut notches = 0;
+    let mut last: Option<Instant> = None;
+    s.wait_for(what, WAIT, |r| {
+        if done(r) {
+            return Some(());
+        }
+        if notches < MAX_NOTCHES && last.is_none_or(|t| t.elapsed() >= NOTCH_PACE) {
+            s.xdotool(&["click", button]);
+            notches += 1;
+            last = Some(Instant::now());
+        }
+        None
+    });
+}
+
+#[test]
+fn zooming_out_merges_far_voxels_and_zooming_back_in_restores_every_voxel() {
+    let opts = Options {
+        level: root().join("assets/levels/voxel/table_room.obj"),
+        args: ["--pipeline", "voxel", "--stage", "flag"]
+            .map(String::from)
+            .to_vec(),
+    };
+    let Some(s) = Session::start_with("voxel_lod", opts) else {
+        return;
+    };
+    let r = s.wait_ready();
+    let tiles = r.u64("/voxels/tiles").unwrap_or(0);
+    s.check(tiles > 0, || "the flag stage shows no voxel tiles".into());
+    s.check(r.u64("/voxels/coarse_tiles") == Some(0), || {
+        format!("merged tiles at the start: {}", r.pretty())
+    });
+    s.check(r.widget("legend/simplified").is_none(), || {
+        "the legend says simplified before any zoom".into()
+    });
+    s.move_to(r.central().unwrap().center());
+    wheel_until(&s, "5", "zooming out until far voxels merge", |r| {
+        r.u64("/voxels/coarse_tiles").is_some_and(|n| n > 0)
+    });
+    s.wait_for("the legend's note that far voxels are merged", WAIT, |r| {
+        r.widget("legend/simplified")
+    });
+    wheel_until(&s, "4", "zooming back in until every voxel shows", |r| {
+        r.u64("/voxels/coarse_tiles") == Some(0)
+    });
+    s.wait_for("the legend's note to go", WAIT, |r| {
+        r.widget("legend/simplified").is_none().then_some(())
+    });
+    let r = s.read_report().unwrap();
+    s.check(r.u64("/voxels/tiles") == Some(tiles), || {
+        format!(
+            "{tiles} tiles before the zoom, now {:?}",
+            r.u64("/voxels/tiles")
+        )
     });
 }

@@ -278,3 +278,58 @@ fn undo_and_redo_walk_parameter_edits_and_probe_moves() {
     app.update();
     assert_eq!(app.world().resource::<History>().undo_depth(), 0);
 }
+
+/// `--stage` names a stage of the level on the command line: it waits while
+/// that level loads (the embedded default level, built meanwhile, has other
+/// stages) and then shows it.
+#[test]
+fn a_command_line_stage_applies_to_the_level_named_with_it() {
+    let mut app = headless();
+    let level =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/levels/voxel/table_room.obj");
+    let args = navscope::cli::Args {
+        level: Some(level.clone()),
+        pipeline: Some("voxel".into()),
+        stage: Some("flag".into()),
+        ..Default::default()
+    };
+    navscope::app::apply_args(&mut app, &args);
+    until(
+        &mut app,
+        300,
+        "the voxel build of table_room.obj is done",
+        |app| {
+            let cur = app.world().resource::<CurrentLevel>();
+            idle(app)
+                && cur.pipeline.as_ref().is_some_and(|p| p.id == "voxel")
+                && app
+                    .world()
+                    .resource::<navscope::model::timeline::Timeline>()
+                    .requested
+                    .is_none()
+        },
+    );
+    let build = app.world().resource::<Build>();
+    let ids: Vec<&str> = build
+        .pipeline()
+        .map(|p| p.stages.iter().map(|s| s.info.id).collect())
+        .unwrap_or_default();
+    let current = app
+        .world()
+        .resource::<navscope::model::timeline::Timeline>()
+        .current;
+    assert_eq!(
+        ids.get(current),
+        Some(&"flag"),
+        "stages {ids:?}, shown {current}"
+    );
+    let errors: Vec<String> = app
+        .world()
+        .resource::<navscope::model::journal::Journal>()
+        .entries()
+        .iter()
+        .map(|e| e.text.clone())
+        .filter(|t| t.contains("--stage"))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+}

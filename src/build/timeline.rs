@@ -35,9 +35,16 @@ fn stage_count(build: &Build) -> usize {
 
 fn resolve_request(
     build: Res<Build>,
+    loading: Res<crate::level::Loading>,
     mut timeline: ResMut<Timeline>,
     mut journal: ResMut<Journal>,
 ) {
+    // The request names a stage of the level and pipeline the command line
+    // asked for: wait while that level loads and its build is under way
+    // (the embedded default level is built meanwhile, with other stages).
+    if loading.is_loading() || build.is_busy() {
+        return;
+    }
     // Looked at before taking: taking marks the timeline changed, and a
     // change every frame would redo everything that follows the timeline.
     let Some(p) = build.pipeline().filter(|_| timeline.requested.is_some()) else {

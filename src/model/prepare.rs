@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use crate::model::style::element_color;
 use crate::model::style::ramp_color;
 use crate::model::style::style_for;
-use crate::model::voxel_mesh::VoxelChunk;
+use crate::model::voxel_mesh::VoxelTile;
 
 /// Geometry of the primitives of one kind and one sub-step range.
 #[derive(Clone, Debug, Default)]
@@ -39,8 +39,9 @@ pub struct Group {
     /// moves them into [`Group::voxels`]; they stay here for a single
     /// element's highlight.
     pub cubes: Vec<(Vec3, Vec3, [f32; 4])>,
-    /// Voxels as one mesh per tile ([`crate::model::voxel_mesh`]).
-    pub voxels: Vec<VoxelChunk>,
+    /// Voxels as meshes per tile, full and coarse
+    /// ([`crate::model::voxel_mesh`]).
+    pub voxels: Vec<VoxelTile>,
     /// The lines, points and triangles as assets, when the worker that
     /// prepared the group built them ([`crate::model::drawable`]).
     pub drawable: Option<crate::model::drawable::Drawable>,
@@ -54,7 +55,7 @@ impl Group {
             + self.triangles.len()
             + self.labels.len()
             + self.cubes.len()
-            + self.voxels.iter().map(VoxelChunk::cubes).sum::<usize>()
+            + self.voxels.iter().map(VoxelTile::cubes).sum::<usize>()
     }
 }
 
@@ -257,7 +258,7 @@ pub fn prepare(primitives: &[Primitive], unit: f32, options: &PrepareOptions) ->
         groups.retain(|_, g| g.drawn() > 0);
     }
     for g in groups.values_mut() {
-        g.voxels = crate::model::voxel_mesh::chunks(&g.cubes);
+        g.voxels = crate::model::voxel_mesh::tiles(&g.cubes);
         g.cubes = Vec::new();
     }
     Prepared {
@@ -376,10 +377,10 @@ mod tests {
         assert_eq!(p.groups.len(), 2, "one group per layer");
         let g0 = p.groups.iter().find(|g| g.layer == Some(0)).unwrap();
         assert_eq!(g0.drawn(), 2);
-        assert_eq!(g0.voxels.iter().map(VoxelChunk::cubes).sum::<usize>(), 2);
+        assert_eq!(g0.voxels.iter().map(VoxelTile::cubes).sum::<usize>(), 2);
         assert!(g0.triangles.is_empty() && g0.lines.is_empty() && g0.cubes.is_empty());
         // The second cube's corners lie inside its cell.
-        let corners = &g0.voxels[0].positions[8..16];
+        let corners = &g0.voxels[0].full[0].positions[8..16];
         for c in corners {
             let p = Vec3::from_array(*c);
             assert!(p.cmpgt(Vec3::new(0.3, 1.0, 0.0)).all(), "{p}");

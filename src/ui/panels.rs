@@ -446,5 +446,23 @@ fn legend_panel(ui: &mut egui::Ui, s: &mut UiState) {
                     }
                 });
             }
+            let detail = *s.voxel_detail;
+            if detail.coarse_tiles > 0 {
+                let note = ui.label(
+                    egui::RichText::new(format!(
+                        "Simplified: far voxels merged {0} × {0} in {1} of {2} tiles; zoom in for every voxel.",
+                        crate::model::voxel_mesh::LOD_BLOCK,
+                        detail.coarse_tiles,
+                        detail.tiles
+                    ))
+                    .italics(),
+                )
+                .on_hover_text(
+                    "Where a voxel covers fewer than a few pixels, the cubes of each block of cells \
+                     at the same heights are drawn as one box. Picking and the inspector always \
+                     use every voxel.",
+                );
+                s.tag("legend/simplified", &note);
+            }
         });
 }

@@ -104,6 +104,13 @@ fn pixel(p: Option<Vec2>) -> Value {
     p.map_or(Value::Null, |p| json!([p.x, p.y]))
 }
 
+/// Resources the report includes when the app has them.
+type Optional<'w> = (
+    Option<Res<'w, crate::ui::cpu::CpuClock>>,
+    Option<Res<'w, crate::compare::Compare>>,
+    Option<Res<'w, crate::view::cubes::VoxelDetail>>,
+);
+
 #[allow(clippy::too_many_arguments)]
 fn write_report(
     mut file: ResMut<ReportFile>,
@@ -121,10 +128,7 @@ fn write_report(
     gesture: Option<Res<crate::interact::clicks::Gesture>>,
     focus: Res<crate::model::timeline::UiFocus>,
     (history, journal, loading): (Res<History>, Res<Journal>, Res<crate::level::Loading>),
-    (cpu, compare): (
-        Option<Res<crate::ui::cpu::CpuClock>>,
-        Option<Res<crate::compare::Compare>>,
-    ),
+    (cpu, compare, voxels): Optional<'_>,
 ) {
     file.frame += 1;
     let (width, height, scale) = windows.single().map_or((0.0, 0.0, 1.0), |w| {
@@ -181,6 +185,7 @@ fn write_report(
             "switches": n,
             "pending": pending,
         })),
+        "voxels": voxels.map(|v| json!({ "tiles": v.tiles, "coarse_tiles": v.coarse_tiles })),
         "params": params,
         "undo": { "undo": history.undo_depth(), "redo": history.redo_depth() },
         "probe": {

@@ -1,13 +1,65 @@
-//! Voxels on screen: each prepared tile ([`VoxelChunk`]) becomes one mesh
-//! entity, all sharing one unlit, vertex-coloured material, so a stage of a
-//! million voxels is a few hundred draws the renderer culls tile by tile.
+//! Voxels on screen: each prepared tile ([`VoxelTile`]) becomes mesh
+//! entities, all sharing one unlit, vertex-coloured material, so a stage of
+//! a million voxels is a few hundred draws the renderer culls tile by tile.
+//!
+//! Level of detail: a tile with a coarse mesh shows it while one of its
+//! cells would cover fewer than [`COARSE_BELOW_PX`] pixels, and its full
+//! mesh otherwise ([`choose_detail`], re-decided only when the camera, the
+//! tiles or the shown stages change); [`VoxelDetail`] counts the shown
+//! tiles drawn coarse, which the legend reports.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::primitives::Aabb;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
-use crate::model::voxel_mesh::VoxelChunk;
+use crate::model::voxel_mesh::{VoxelChunk, VoxelTile};
+use crate::view::scene::MainCamera;
+
+/// A tile draws coarse while one voxel cell covers fewer pixels than this.
+pub const COARSE_BELOW_PX: f32 = 3.0;
+
+/// One mesh entity of a voxel tile: the tile's centre and cell size (the
+/// same on its full and coarse entities, so both decide alike) and which
+/// mesh it is.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+pub struct TileDetail {
+    /// The tile's centre.
+    pub centre: Vec3,
+    /// The width of one voxel cell.
+    pub cell: f32,
+    /// This entity draws the coarse mesh.
+    pub coarse: bool,
+    /// The tile has a coarse mesh (else its full mesh always shows).
+    pub has_coarse: bool,
+}
+
+impl TileDetail {
+    /// Whether this entity shows when coarse drawing is `wanted` for its
+    /// tile.
+    pub fn shows(&self, wanted: bool) -> bool {
+        if self.coarse {
+            wanted
+        } else {
+            !(wanted && self.has_coarse)
+        }
+    }
+}
+
+/// Marks the parent of a group's voxel tiles (its visibility says whether
+/// the group is shown).
+#[derive(Component, Debug, Default, Clone, Copy)]
+pub struct VoxelGroup;
+
+/// What the view simplifies: how many tiles of the shown stages draw
+/// their coarse mesh.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct VoxelDetail {
+    /// Shown tiles drawn coarse.
+    pub coarse_tiles: usize,
+    /// Shown tiles in all.
+    pub tiles: usize,
+}
 
 /// The material every voxel tile shares.
 #[derive(Resource, Default)]
@@ -47,31 +99,109 @@ pub fn chunk_mesh(chunk: VoxelChunk) -> Mesh {
     .with_inserted_indices(Indices::U16(indices))
 }
 
-/// Spawns one mesh entity per tile as children of `parent`, each with its
-/// culling box (see [`VoxelChunk::bounds`]).
+/// Spawns each tile's meshes as children of `parent`, each with its
+/// culling box (see [`VoxelChunk::bounds`]) and its [`TileDetail`]; the
+/// full meshes start shown and the coarse ones hidden until
+/// [`choose_detail`] decides.
 pub fn spawn(
     commands: &mut Commands,
     parent: Entity,
-    chunks: Vec<VoxelChunk>,
+    tiles: Vec<VoxelTile>,
     assets: &mut CubeAssets,
     meshes: &mut Assets<Mesh>,
     materials: &mut Assets<StandardMaterial>,
 ) {
     let material = assets.material(materials);
-    let batch: Vec<_> = chunks
-        .into_iter()
-        .map(|chunk| {
+    let mut batch = Vec::new();
+    for tile in tiles {
+        let has_coarse = !tile.coarse.is_empty();
+        let detail = |coarse| TileDetail {
+            centre: tile.centre,
+            cell: tile.cell,
+            coarse,
+            has_coarse,
+        };
+        let full = tile.full.into_iter().map(|c| (c, detail(false)));
+        let coarse = tile.coarse.into_iter().map(|c| (c, detail(true)));
+        for (chunk, detail) in full.chain(coarse) {
             let (lo, hi) = chunk.bounds.unwrap_or_default();
-            (
+            batch.push((
+                detail,
+                if detail.shows(false) {
+                    Visibility::Inherited
+                } else {
+                    Visibility::Hidden
+                },
                 Aabb::from_min_max(lo, hi),
                 Mesh3d(meshes.add(chunk_mesh(chunk))),
                 MeshMaterial3d(material.clone()),
                 Transform::default(),
                 ChildOf(parent),
-            )
-        })
-        .collect();
+            ));
+        }
+    }
     commands.spawn_batch(batch);
+}
+
+/// How many pixels one voxel cell of size `cell` at `at` covers on screen,
+/// measured along the camera's right axis (`None` when `at` is behind the
+/// camera or the camera has no viewport yet).
+pub fn cell_pixels(camera: &Camera, tf: &GlobalTransform, at: Vec3, cell: f32) -> Option<f32> {
+    let a = camera.world_to_viewport(tf, at).ok()?;
+    let b = camera.world_to_viewport(tf, at + tf.right() * cell).ok()?;
+    Some(a.distance(b))
+}
+
+/// What the level of detail depends on: the camera's place and
+/// projection and the viewport's size.
+type CameraKey = (Mat4, Mat4, Option<UVec2>);
+
+/// Shows each voxel tile's full or coarse mesh by how big its cells look,
+/// and counts the shown tiles drawn coarse. Runs its loop only when the
+/// camera moved, tiles were added or a voxel group was shown or hidden.
+#[allow(clippy::type_complexity)]
+pub fn choose_detail(
+    cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
+    added: Query<(), Added<TileDetail>>,
+    groups_changed: Query<(), (With<VoxelGroup>, Without<TileDetail>, Changed<Visibility>)>,
+    groups: Query<&Visibility, (With<VoxelGroup>, Without<TileDetail>)>,
+    mut tiles: Query<(&TileDetail, &mut Visibility, &ChildOf)>,
+    mut last: Local<Option<CameraKey>>,
+    mut detail: ResMut<VoxelDetail>,
+) {
+    let Ok((camera, tf)) = cameras.single() else {
+        return;
+    };
+    let key = (
+        tf.to_matrix(),
+        camera.clip_from_view(),
+        camera.physical_viewport_size(),
+    );
+    if *last == Some(key) && added.is_empty() && groups_changed.is_empty() {
+        return;
+    }
+    *last = Some(key);
+    let mut count = VoxelDetail::default();
+    for (tile, mut visibility, parent) in &mut tiles {
+        let wanted = tile.has_coarse
+            && cell_pixels(camera, tf, tile.centre, tile.cell)
+                .is_some_and(|px| px < COARSE_BELOW_PX);
+        let v = if tile.shows(wanted) {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        visibility.set_if_neq(v);
+        let group_shown = groups
+            .get(parent.parent())
+            .is_ok_and(|v| *v != Visibility::Hidden);
+        // Count each tile once: by its full mesh entity.
+        if group_shown && !tile.coarse {
+            count.tiles += 1;
+            count.coarse_tiles += usize::from(wanted);
+        }
+    }
+    detail.set_if_neq(count);
 }
 
 #[cfg(test)]
@@ -80,13 +210,32 @@ mod tests {
 
     #[test]
     fn a_tile_mesh_keeps_every_corner_and_triangle() {
-        let chunks = crate::model::voxel_mesh::chunks(&[
+        let tiles = crate::model::voxel_mesh::tiles(&[
             (Vec3::ZERO, Vec3::splat(0.1), [1.0, 0.0, 0.0, 1.0]),
             (Vec3::X, Vec3::X + Vec3::splat(0.1), [0.0, 1.0, 0.0, 1.0]),
         ]);
-        let mesh = chunk_mesh(chunks[0].clone());
+        let mesh = chunk_mesh(tiles[0].full[0].clone());
         assert_eq!(mesh.count_vertices(), 16);
         assert_eq!(mesh.indices().map(|i| i.len()), Some(72));
+    }
+
+    #[test]
+    fn a_tile_shows_exactly_one_of_its_meshes() {
+        for has_coarse in [false, true] {
+            for wanted in [false, true] {
+                let d = |coarse| TileDetail {
+                    centre: Vec3::ZERO,
+                    cell: 0.1,
+                    coarse,
+                    has_coarse,
+                };
+                let shown = [d(false), d(true)]
+                    .iter()
+                    .filter(|t| (has_coarse || !t.coarse) && t.shows(wanted))
+                    .count();
+                assert_eq!(shown, 1, "has_coarse {has_coarse}, wanted {wanted}");
+            }
+        }
     }
 
     #[test]

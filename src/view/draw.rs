@@ -70,9 +70,14 @@ pub struct DrawPlugin;
 impl Plugin for DrawPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<CubeAssets>()
+            .init_resource::<crate::view::cubes::VoxelDetail>()
             .add_systems(
                 PostUpdate,
-                (spawn_visuals, update_visibility)
+                (
+                    spawn_visuals,
+                    update_visibility,
+                    crate::view::cubes::choose_detail,
+                )
                     .chain()
                     .after(RefilterSystems)
                     .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
@@ -125,7 +130,12 @@ pub fn spawn_group(
     };
     if !g.voxels.is_empty() {
         let group = commands
-            .spawn((extra.clone(), Transform::default(), visibility))
+            .spawn((
+                extra.clone(),
+                crate::view::cubes::VoxelGroup,
+                Transform::default(),
+                visibility,
+            ))
             .id();
         crate::view::cubes::spawn(
             commands,
