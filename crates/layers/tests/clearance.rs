@@ -74,7 +74,7 @@ fn random_paths_keep_the_clearance_at_every_point() {
         };
         for _ in 0..16 {
             let (s, g) = (point(&mut rng), point(&mut rng));
-            let Ok(p) = find_path(&c.axis, &la.sites, &c.heights, s, g, clearance) else {
+            let Ok(p) = find_path(&c.axis, &la.sites, &c.planes, s, g, clearance) else {
                 continue;
             };
             found += 1;

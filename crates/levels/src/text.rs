@@ -154,3 +154,15 @@ mod tests {
         assert_eq!(f.element, "line 2");
     }
 }
+
+/// Serialises the value inside a `Some` (fields that are skipped when
+/// `None`), so files read with implicit `Some` are written without it.
+pub(crate) fn some_inner<T: serde::Serialize, S: serde::Serializer>(
+    v: &Option<T>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(x) => x.serialize(s),
+        None => s.serialize_none(),
+    }
+}
