@@ -2,12 +2,15 @@
 //! markers and frame the camera.
 
 use bevy::prelude::*;
-use navscope_core::geom::polyhedron::Polyhedron;
 use navscope_core::geom::Polygon;
+use navscope_core::geom::polyhedron::Polyhedron;
 use navscope_core::level::{LayerPlane, Level, LevelData};
 
 pub(crate) fn ring_world(ring: &Polygon, plane: LayerPlane) -> Vec<Vec3> {
-    ring.points.iter().map(|p| plane.lift(*p).as_vec3()).collect()
+    ring.points
+        .iter()
+        .map(|p| plane.lift(*p).as_vec3())
+        .collect()
 }
 
 /// The solid of every brush that has one (a broken brush is skipped here:

@@ -363,13 +363,18 @@ impl LayerPlane {
     /// points lie on one line, or the plane is vertical (their plan
     /// positions lie on one line), which no walkable layer can be.
     pub fn through(points: [DVec3; 3]) -> Result<Self, String> {
+        if points.iter().any(|p| !p.is_finite()) {
+            return Err("a point is not finite".into());
+        }
         let [p0, p1, p2] = points.map(crate::geom::world_to_plan);
         let (d1, d2) = (p1 - p0, p2 - p0);
         let (h1, h2) = (points[1].y - points[0].y, points[2].y - points[0].y);
         let det = d1.perp_dot(d2);
-        let span = (points[1] - points[0]).cross(points[2] - points[0]).length();
+        let span = (points[1] - points[0])
+            .cross(points[2] - points[0])
+            .length();
         let scale = (points[1] - points[0]).length() * (points[2] - points[0]).length();
-        if !(span > 1e-12 * scale) {
+        if span <= 1e-12 * scale {
             return Err("its three points lie on one line".into());
         }
         if det.abs() <= 1e-9 * scale {

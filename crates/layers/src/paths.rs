@@ -218,7 +218,8 @@ pub fn find_path(
         }
         v
     };
-    let plen = |e: usize, v: &[DVec2]| surface_length(planes[axis.edges[e].layer], v.iter().copied());
+    let plen =
+        |e: usize, v: &[DVec2]| surface_length(planes[axis.edges[e].layer], v.iter().copied());
     // The partial edges from the start and to the goal keep the clearance
     // like whole edges do (the retraction legs themselves move away from
     // the nearest obstacle, so they keep the start's and goal's).
@@ -349,7 +350,10 @@ pub fn find_path(
     }
     let path = through_connections(sites, &opened, pull(&backbone, clearance, start, goal));
     let lift = |q: &LayerPoint| planes[q.layer].lift(q.at);
-    let length: f64 = path.windows(2).map(|w| lift(&w[0]).distance(lift(&w[1]))).sum();
+    let length: f64 = path
+        .windows(2)
+        .map(|w| lift(&w[0]).distance(lift(&w[1])))
+        .sum();
     Ok(CorridorPath {
         ends: [start, goal],
         retracted: [
@@ -382,7 +386,8 @@ fn through_connections(sites: &Sites, opened: &[usize], path: Vec<LayerPoint>) -
             && last.at != q.at
         {
             let mut layer = last.layer;
-            for (at, next) in crate::open::layer_changes(&sites.conns, opened, layer, last.at, q.at) {
+            for (at, next) in crate::open::layer_changes(&sites.conns, opened, layer, last.at, q.at)
+            {
                 out.push(LayerPoint { layer, at });
                 out.push(LayerPoint { layer: next, at });
                 layer = next;

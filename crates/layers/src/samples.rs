@@ -43,7 +43,14 @@ pub fn layer_on(name: &str, plane: LayerPlane, outer: Polygon, holes: Vec<Polygo
 /// A stair flight or ramp: the rectangle `x0..x1` by `y0..y1`, rising
 /// from height `h0` at plan point `foot` to `h1` at `head` (its two ends),
 /// level across.
-fn flight(name: &str, r: (f64, f64, f64, f64), foot: DVec2, h0: f64, head: DVec2, h1: f64) -> Layer {
+fn flight(
+    name: &str,
+    r: (f64, f64, f64, f64),
+    foot: DVec2,
+    h0: f64,
+    head: DVec2,
+    h1: f64,
+) -> Layer {
     layer_on(
         name,
         LayerPlane::rising(foot, h0, head, h1),
@@ -112,9 +119,23 @@ pub fn bridge() -> LayeredLevel {
                 rect(0.0, 0.0, 40.0, 20.0),
                 vec![rect(8.0, 9.0, 12.0, 11.0), rect(28.0, 8.5, 31.0, 10.5)],
             ),
-            flight("south ramp", (west, 1.0, east, 8.0), at(1.0), 0.0, at(8.0), 3.0),
+            flight(
+                "south ramp",
+                (west, 1.0, east, 8.0),
+                at(1.0),
+                0.0,
+                at(8.0),
+                3.0,
+            ),
             layer("deck", 3.0, rect(west, 8.0, east, 12.0), vec![]),
-            flight("north ramp", (west, 12.0, east, 19.0), at(19.0), 0.0, at(12.0), 3.0),
+            flight(
+                "north ramp",
+                (west, 12.0, east, 19.0),
+                at(19.0),
+                0.0,
+                at(12.0),
+                3.0,
+            ),
         ],
         connections: vec![
             conn((east, 1.0), (west, 1.0), 0, 1),
@@ -169,10 +190,38 @@ fn floors_and_stairs(extra: &[Vec<Polygon>; 3]) -> LayeredLevel {
             layer("floor 2", 6.0, out(), f2),
             // Flights rise 3 m over 8 m (21°) from the foot connection
             // to the head connection.
-            flight("stairs A", (10.0, 1.0, 18.0, 3.0), p(10.0, 2.0), 0.0, p(18.0, 2.0), 3.0),
-            flight("stairs B", (22.0, 17.0, 30.0, 19.0), p(30.0, 18.0), 0.0, p(22.0, 18.0), 3.0),
-            flight("stairs C", (10.0, 17.0, 18.0, 19.0), p(10.0, 18.0), 3.0, p(18.0, 18.0), 6.0),
-            flight("stairs D", (22.0, 1.0, 30.0, 3.0), p(30.0, 2.0), 3.0, p(22.0, 2.0), 6.0),
+            flight(
+                "stairs A",
+                (10.0, 1.0, 18.0, 3.0),
+                p(10.0, 2.0),
+                0.0,
+                p(18.0, 2.0),
+                3.0,
+            ),
+            flight(
+                "stairs B",
+                (22.0, 17.0, 30.0, 19.0),
+                p(30.0, 18.0),
+                0.0,
+                p(22.0, 18.0),
+                3.0,
+            ),
+            flight(
+                "stairs C",
+                (10.0, 17.0, 18.0, 19.0),
+                p(10.0, 18.0),
+                3.0,
+                p(18.0, 18.0),
+                6.0,
+            ),
+            flight(
+                "stairs D",
+                (22.0, 1.0, 30.0, 3.0),
+                p(30.0, 2.0),
+                3.0,
+                p(22.0, 2.0),
+                6.0,
+            ),
         ],
         connections: vec![
             conn((10.0, 1.0), (10.0, 3.0), 0, 3),

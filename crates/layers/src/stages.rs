@@ -964,7 +964,12 @@ fn draw_layer_runs(
 /// The layer a world point lies on: of the layers whose free space contains
 /// it in plan, the one whose plane passes nearest above or below it
 /// (stairs and floors overlap in plan; a click lands on one of them).
-pub fn locate(sites: &Sites, planes: &[LayerPlane], p: Vec3, what: &str) -> Result<LayerPoint, String> {
+pub fn locate(
+    sites: &Sites,
+    planes: &[LayerPlane],
+    p: Vec3,
+    what: &str,
+) -> Result<LayerPoint, String> {
     let at = world_to_plan(p.as_dvec3());
     sites
         .areas

@@ -49,7 +49,11 @@ fn random_paths_keep_the_clearance_at_every_point() {
     const QUERIES: usize = 40;
     let (mut found, mut checked_points) = (0, 0);
     for (name, data) in levels {
-        let steepest = data.layers.iter().map(|l| l.slope.length()).fold(0.0, f64::max);
+        let steepest = data
+            .layers
+            .iter()
+            .map(|l| l.slope.length())
+            .fold(0.0, f64::max);
         let mut r = Runner::new(
             Arc::new(pipeline()),
             Arc::new(Level {

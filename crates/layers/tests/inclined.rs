@@ -90,11 +90,7 @@ fn a_ramp_between_two_floors_gives_a_continuous_path() {
             p.path.windows(2).any(|w| w[0].layer != w[1].layer),
             "{name}: the path changes layer"
         );
-        let lifted: Vec<DVec3> = p
-            .path
-            .iter()
-            .map(|q| planes[q.layer].lift(q.at))
-            .collect();
+        let lifted: Vec<DVec3> = p.path.iter().map(|q| planes[q.layer].lift(q.at)).collect();
         let climb = lifted.last().unwrap().y - lifted[0].y;
         assert!(climb >= 2.9, "{name}: climbs {climb} m");
         // Resampled every 10 cm, no two consecutive points differ by more
@@ -103,12 +99,19 @@ fn a_ramp_between_two_floors_gives_a_continuous_path() {
         let step = 0.1;
         let (sampled, across) = height_jumps(&level, &p.path, step);
         let bound = steepest(&level) * step + 1e-9;
-        assert!(sampled <= bound, "{name}: {sampled} m in {step} m (bound {bound})");
+        assert!(
+            sampled <= bound,
+            "{name}: {sampled} m in {step} m (bound {bound})"
+        );
         assert!(sampled < 0.05, "{name}: {sampled} m");
         assert!(across < 1e-6, "{name}: {across} m at a connection");
         // The length is measured on the planes: at least the 3D chord.
         let chord: f64 = lifted.windows(2).map(|w| w[0].distance(w[1])).sum();
-        assert!((p.length - chord).abs() < 1e-9, "{name}: {} vs {chord}", p.length);
+        assert!(
+            (p.length - chord).abs() < 1e-9,
+            "{name}: {} vs {chord}",
+            p.length
+        );
     }
 }
 
@@ -156,23 +159,32 @@ fn a_vertical_or_too_steep_plane_is_refused_naming_the_file_and_layer() {
             )"#
         )
     };
-    let e = navscope_levels::load_bytes("wall.ron", text("[(2, 0, 2), (2, 3, 2), (2, 0, 4)]").as_bytes())
-        .unwrap_err()
-        .to_string();
+    let e = navscope_levels::load_bytes(
+        "wall.ron",
+        text("[(2, 0, 2), (2, 3, 2), (2, 0, 4)]").as_bytes(),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
         e.contains("wall.ron") && e.contains("layer \"ramp\"") && e.contains("vertical"),
         "{e}"
     );
-    let e = navscope_levels::load_bytes("cliff.ron", text("[(2, 0, 2), (3, 2, 2), (2, 0, 4)]").as_bytes())
-        .unwrap_err()
-        .to_string();
+    let e = navscope_levels::load_bytes(
+        "cliff.ron",
+        text("[(2, 0, 2), (3, 2, 2), (2, 0, 4)]").as_bytes(),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
         e.contains("cliff.ron") && e.contains("layer \"ramp\"") && e.contains("too steep"),
         "{e}"
     );
     // A ramp at 20° loads and lies on its plane.
-    let ok = navscope_levels::load_bytes("ramp.ron", text("[(2, 0, 2), (6, 1.456, 2), (2, 0, 4)]").as_bytes())
-        .unwrap();
+    let ok = navscope_levels::load_bytes(
+        "ramp.ron",
+        text("[(2, 0, 2), (6, 1.456, 2), (2, 0, 4)]").as_bytes(),
+    )
+    .unwrap();
     let LevelData::Layers(l) = ok.data else {
         panic!("not layered")
     };
@@ -187,7 +199,12 @@ fn a_vertical_or_too_steep_plane_is_refused_naming_the_file_and_layer() {
 
 #[test]
 fn every_sample_stair_meets_its_floors_at_their_heights() {
-    for level in [samples::two_storeys(), samples::bridge(), samples::figure5(), samples::figure6()] {
+    for level in [
+        samples::two_storeys(),
+        samples::bridge(),
+        samples::figure5(),
+        samples::figure6(),
+    ] {
         for c in &level.connections {
             for end in [c.a, c.b] {
                 let (f, t) = (level.layers[c.from].plane(), level.layers[c.to].plane());

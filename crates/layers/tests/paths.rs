@@ -1,9 +1,9 @@
 //! Paths on the corridor map.
 
 use glam::DVec2;
+use navscope_core::level::LayerPlane;
 use navscope_layers::paths::{LayerPoint, find_path};
 use navscope_layers::verify::nearest_obstacle;
-use navscope_core::level::LayerPlane;
 use navscope_layers::{build, samples, settings};
 
 #[test]
@@ -60,8 +60,7 @@ fn a_path_from_the_ground_floor_to_the_top_floor_climbs_the_stairs_and_keeps_its
             .sum();
         let leg = |e: LayerPoint, r: LayerPoint| lift(e.layer, e.at).distance(lift(r.layer, r.at));
         assert!(
-            p.length
-                <= backbone + leg(start, p.retracted[0]) + leg(goal, p.retracted[1]) + 1e-6
+            p.length <= backbone + leg(start, p.retracted[0]) + leg(goal, p.retracted[1]) + 1e-6
         );
         assert!(
             p.length >= start.at.distance(goal.at),

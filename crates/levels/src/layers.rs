@@ -118,7 +118,8 @@ fn layer_plane(l: &LayerEntry, el: &str) -> Result<LayerPlane, Fault> {
     if let Some(problem) = beyond("plane coordinate", world.iter().flat_map(|p| p.to_array())) {
         return Err(Fault::geometry(el, problem));
     }
-    let plane = LayerPlane::through(world).map_err(|e| Fault::geometry(el, format!("plane: {e}")))?;
+    let plane =
+        LayerPlane::through(world).map_err(|e| Fault::geometry(el, format!("plane: {e}")))?;
     let incline = plane.incline_degrees();
     if incline > MAX_INCLINE_DEGREES {
         return Err(Fault::geometry(
@@ -355,10 +356,19 @@ mod tests {
                 ("layer \"upper\"", problem)
             );
         }
-        let both = TWO.replace("height: 3,", "height: 3, plane: [(0, 0, 0), (1, 0, 0), (0, 0, 1)],");
-        assert_eq!(parse_ron(&both, &b).unwrap_err().problem, "gives both a height and a plane");
+        let both = TWO.replace(
+            "height: 3,",
+            "height: 3, plane: [(0, 0, 0), (1, 0, 0), (0, 0, 1)],",
+        );
+        assert_eq!(
+            parse_ron(&both, &b).unwrap_err().problem,
+            "gives both a height and a plane"
+        );
         let neither = TWO.replace("height: 3,", "");
-        assert_eq!(parse_ron(&neither, &b).unwrap_err().problem, "needs a height or a plane");
+        assert_eq!(
+            parse_ron(&neither, &b).unwrap_err().problem,
+            "needs a height or a plane"
+        );
         let e = parse_ron("LayeredLevel(layers: [])", &b).unwrap_err();
         assert_eq!(e.problem, "there are no layers");
     }
