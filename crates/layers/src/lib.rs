@@ -118,6 +118,15 @@
 //!   vertices of the lowest and highest layers. [`paths::find_path`]
 //!   answers any query. Its short path is the backbone pulled tight inside
 //!   the clearance disks, not Geraerts' exact shortest path with clearance.
+//!   `cargo test -p navscope-layers --test clearance -- --nocapture` runs
+//!   40 random queries with a 0.3 m clearance on each of `two_storeys`,
+//!   `bridge`, `figure5`, `figure6` and `figure7(3)` and measures every
+//!   path by brute force every 5 cm: 39, 40, 40, 40 and 40 paths found
+//!   (85,812 points), least clearance 0.3018, 0.3062, 0.3219, 0.3240 and
+//!   0.3098 m; lifted onto the layers' planes, the largest height change
+//!   between two consecutive points is 0.0187, 0.0214, 0.0188, 0.0188 and
+//!   0 m (the steepest flight climbs 2.1 cm in 5 cm) and none where a path
+//!   changes layer.
 //!
 //! ## Drawing
 //! * **Layers.** Every primitive that lies on one layer names it
