@@ -143,6 +143,10 @@ impl Artifact for LayerAxes {
     fn counts(&self) -> BTreeMap<String, u64> {
         BTreeMap::from([
             ("layers".into(), self.planes.len() as u64),
+            (
+                "inclined layers".into(),
+                self.planes.iter().filter(|p| !p.is_level()).count() as u64,
+            ),
             ("sites".into(), self.sites.list.len() as u64),
             ("edges".into(), self.axis.edges.len() as u64),
             ("vertices".into(), self.axis.vertices.len() as u64),

@@ -130,6 +130,8 @@ fn the_app_path_query_follows_the_ramps() {
     r.set_param("clearance", ParamValue::Float(0.3)).unwrap();
     r.run_all();
     assert!(r.first_error().is_none(), "{:?}", r.first_error());
+    let axes = r.result(0).unwrap().outcome.as_ref().unwrap().counts();
+    assert_eq!(axes["inclined layers"], 2, "the two ramps");
     let last = r.result(pipeline().stages.len() - 1).unwrap();
     let artifact = last.outcome.as_ref().unwrap();
     let from = glam::Vec3::new(20.0, 0.0, -0.5);
