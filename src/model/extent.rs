@@ -2,14 +2,14 @@
 //! markers and frame the camera.
 
 use bevy::prelude::*;
+use navscope_core::geom::Polygon;
 use navscope_core::geom::polyhedron::Polyhedron;
-use navscope_core::geom::{Polygon, plan_to_world};
-use navscope_core::level::{Level, LevelData};
+use navscope_core::level::{LayerPlane, Level, LevelData};
 
-pub(crate) fn ring_world(ring: &Polygon, y: f64) -> Vec<Vec3> {
+pub(crate) fn ring_world(ring: &Polygon, plane: LayerPlane) -> Vec<Vec3> {
     ring.points
         .iter()
-        .map(|p| plan_to_world(*p, y).as_vec3())
+        .map(|p| plane.lift(*p).as_vec3())
         .collect()
 }
 
@@ -26,7 +26,11 @@ pub(crate) fn brush_solids(
 /// Every point that bounds the level.
 pub fn level_points(level: &Level) -> Vec<Vec3> {
     match &level.data {
-        LevelData::FloorPlan(fp) => fp.area.rings().flat_map(|r| ring_world(r, 0.0)).collect(),
+        LevelData::FloorPlan(fp) => fp
+            .area
+            .rings()
+            .flat_map(|r| ring_world(r, LayerPlane::level(0.0)))
+            .collect(),
         LevelData::Raster(r) => vec![
             Vec3::ZERO,
             Vec3::new(r.width as f32, 0.0, r.height as f32) * r.metres_per_pixel as f32,
@@ -52,7 +56,7 @@ pub fn level_points(level: &Level) -> Vec<Vec3> {
                 layer
                     .area
                     .rings()
-                    .flat_map(|r| ring_world(r, layer.height))
+                    .flat_map(|r| ring_world(r, layer.plane()))
                     .collect::<Vec<_>>()
             })
             .collect(),

@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 use navscope_core::geom::plan_to_world;
-use navscope_core::level::{Blocker, Level, LevelData};
+use navscope_core::level::{Blocker, LayerPlane, Level, LevelData};
 use std::collections::BTreeSet;
 
 use crate::model::band::HeightBand;
@@ -96,10 +96,10 @@ pub fn level_drawing(level: &Level, hidden_layers: &BTreeSet<u32>) -> LevelDrawi
     let mut d = LevelDrawing::default();
     let area = |d: &mut LevelDrawing,
                 pwh: &navscope_core::geom::PolygonWithHoles,
-                y: f64,
+                plane: LayerPlane,
                 fill: [f32; 4]| {
-        let outer = ring_world(&pwh.outer, y);
-        let holes: Vec<Vec<Vec3>> = pwh.holes.iter().map(|h| ring_world(h, y)).collect();
+        let outer = ring_world(&pwh.outer, plane);
+        let holes: Vec<Vec<Vec3>> = pwh.holes.iter().map(|h| ring_world(h, plane)).collect();
         d.fill.extend(
             crate::model::tessellate::triangulate(&outer, &holes)
                 .into_iter()
@@ -118,7 +118,7 @@ pub fn level_drawing(level: &Level, hidden_layers: &BTreeSet<u32>) -> LevelDrawi
     };
     match &level.data {
         LevelData::FloorPlan(fp) => {
-            area(&mut d, &fp.area, 0.0, FLOOR);
+            area(&mut d, &fp.area, LayerPlane::level(0.0), FLOOR);
             for b in &fp.blockers {
                 let ring = blocker_ring(b);
                 let lifted: Vec<Vec3> = ring.iter().map(|p| *p + Vec3::Y * 0.01).collect();
@@ -205,22 +205,22 @@ pub fn level_drawing(level: &Level, hidden_layers: &BTreeSet<u32>) -> LevelDrawi
                     0.6 * tint[2] + 0.4 * FLOOR[2],
                     0.85,
                 ];
-                area(&mut d, &layer.area, layer.height, fill);
+                area(&mut d, &layer.area, layer.plane(), fill);
             }
             for c in l
                 .connections
                 .iter()
                 .filter(|c| shown(c.from) || shown(c.to))
             {
-                let h = |i: usize| l.layers.get(i).map_or(0.0, |x| x.height);
-                let (a0, b0) = (
-                    plan_to_world(c.a, h(c.from)).as_vec3(),
-                    plan_to_world(c.b, h(c.from)).as_vec3(),
-                );
-                let (a1, b1) = (
-                    plan_to_world(c.a, h(c.to)).as_vec3(),
-                    plan_to_world(c.b, h(c.to)).as_vec3(),
-                );
+                let on = |i: usize, p| {
+                    l.layers
+                        .get(i)
+                        .map_or(LayerPlane::level(0.0), |x| x.plane())
+                        .lift(p)
+                        .as_vec3()
+                };
+                let (a0, b0) = (on(c.from, c.a), on(c.from, c.b));
+                let (a1, b1) = (on(c.to, c.a), on(c.to, c.b));
                 let col = [0.95, 0.5, 0.1, 1.0];
                 d.lines
                     .extend([(a0, b0, col), (a1, b1, col), (a0, a1, col), (b0, b1, col)]);

@@ -402,7 +402,44 @@ fn path_on_a_layers_level_is_the_corridor_planner_answer() {
         serde_json::json!([1.0, 3.0, 1.0 + 6.0]),
         "{v}"
     );
-    assert!(w.iter().any(|p| p["position"][1] == 1.5), "{v}");
+    // The stairs are an inclined layer: no height changes without moving.
+    for p in w.windows(2) {
+        let (a, b) = (&p[0]["position"], &p[1]["position"]);
+        let d = |i: usize| a[i].as_f64().unwrap() - b[i].as_f64().unwrap();
+        let run = (d(0).powi(2) + d(2).powi(2)).sqrt();
+        assert!(d(1).abs() <= 0.6 * run + 1e-4, "{a} -> {b}: {v}");
+    }
+}
+
+#[test]
+fn path_on_an_inclined_stair_climbs_it_without_jumps() {
+    // The sample's stair flight is an inclined layer rising 3 m over 8 m
+    // (world x 6 to 14): the path's heights follow it.
+    let v = pipeline_path(
+        "assets/levels/layers-samples/two_storeys.ron",
+        "layers",
+        "2,0,-6",
+        "18,3,-3",
+    );
+    assert_eq!(v["found"], true, "{v}");
+    let w: Vec<[f64; 3]> = v["waypoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| serde_json::from_value(p["position"].clone()).unwrap())
+        .collect();
+    assert!((w.last().unwrap()[1] - 3.0).abs() < 1e-4, "{v}");
+    for p in w.windows(2) {
+        let run = ((p[0][0] - p[1][0]).powi(2) + (p[0][2] - p[1][2]).powi(2)).sqrt();
+        let rise = (p[0][1] - p[1][1]).abs();
+        assert!(rise <= 0.375 * run + 1e-4, "{:?} -> {:?}: {v}", p[0], p[1]);
+    }
+    // The flight is walked as one straight climb from its foot to its head.
+    assert!(
+        w.windows(2)
+            .any(|p| p[0][1].abs() < 1e-4 && (p[1][1] - 3.0).abs() < 1e-4),
+        "climbs the flight: {v}"
+    );
 }
 
 #[test]

@@ -301,15 +301,123 @@ pub struct LayeredLevel {
     pub connections: Vec<Connection>,
 }
 
-/// One walkable layer.
+/// One walkable layer: 2D polygons that all lie in one plane (van Toll et
+/// al.'s definition), given by their plan (the polygons seen from above)
+/// and the plane's height over the plan. A horizontal layer has a zero
+/// `slope`; a ramp or a stair flight is an inclined layer.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Layer {
     /// Name.
     pub name: String,
-    /// Height (world y) at which the layer is drawn and walked.
+    /// Height (world y) of the layer's plane over the plan origin: the
+    /// layer's height when it is horizontal.
     pub height: f64,
-    /// Free space, normalised and validated.
+    /// Rise of the layer's plane (metres of world y) per plan metre along
+    /// plan x and plan y; zero for a horizontal layer.
+    #[serde(default)]
+    pub slope: DVec2,
+    /// Free space in plan, normalised and validated.
     pub area: PolygonWithHoles,
+}
+
+impl Layer {
+    /// The plane the layer lies on.
+    pub fn plane(&self) -> LayerPlane {
+        LayerPlane {
+            height: self.height,
+            slope: self.slope,
+        }
+    }
+}
+
+/// The plane of a layer as a height over the plan, `y = height + slope ·
+/// p` at plan point `p`: lifting a plan point onto the layer and
+/// projecting a layer point back to the plan (straight down) are exact
+/// inverses, and a straight plan segment lifts to a straight segment on
+/// the plane. Vertical planes cannot be written this way, which is what a
+/// walkable layer needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LayerPlane {
+    /// Height over the plan origin.
+    pub height: f64,
+    /// Rise per plan metre along plan x and plan y.
+    pub slope: DVec2,
+}
+
+impl LayerPlane {
+    /// The steepest plane a walkable layer may lie on, degrees from the
+    /// horizontal: steeper than any stair a person climbs (the paper
+    /// measures distances on a layer in projection, which assumes no layer
+    /// is exceptionally steep).
+    pub const MAX_INCLINE_DEGREES: f64 = 60.0;
+
+    /// A horizontal plane at height `h`.
+    pub fn level(h: f64) -> Self {
+        LayerPlane {
+            height: h,
+            slope: DVec2::ZERO,
+        }
+    }
+
+    /// The plane through three world points, or why there is none: the
+    /// points lie on one line, or the plane is vertical (their plan
+    /// positions lie on one line), which no walkable layer can be.
+    pub fn through(points: [DVec3; 3]) -> Result<Self, String> {
+        if points.iter().any(|p| !p.is_finite()) {
+            return Err("a point is not finite".into());
+        }
+        let [p0, p1, p2] = points.map(crate::geom::world_to_plan);
+        let (d1, d2) = (p1 - p0, p2 - p0);
+        let (h1, h2) = (points[1].y - points[0].y, points[2].y - points[0].y);
+        let det = d1.perp_dot(d2);
+        let span = (points[1] - points[0])
+            .cross(points[2] - points[0])
+            .length();
+        let scale = (points[1] - points[0]).length() * (points[2] - points[0]).length();
+        if span <= 1e-12 * scale {
+            return Err("its three points lie on one line".into());
+        }
+        if det.abs() <= 1e-9 * scale {
+            return Err("it is vertical (its three points lie on one line seen from above)".into());
+        }
+        let slope = DVec2::new(h1 * d2.y - h2 * d1.y, d1.x * h2 - d2.x * h1) / det;
+        Ok(LayerPlane {
+            height: points[0].y - slope.dot(p0),
+            slope,
+        })
+    }
+
+    /// The plane through plan point `foot` at height `h0` and `head` at
+    /// `h1`, level across the line `foot -> head` (a ramp or stair flight
+    /// rising from `foot` to `head`).
+    pub fn rising(foot: DVec2, h0: f64, head: DVec2, h1: f64) -> Self {
+        let d = head - foot;
+        let slope = d * ((h1 - h0) / d.length_squared());
+        LayerPlane {
+            height: h0 - slope.dot(foot),
+            slope,
+        }
+    }
+
+    /// Height of the plane over plan point `p`.
+    pub fn height_at(&self, p: DVec2) -> f64 {
+        self.height + self.slope.dot(p)
+    }
+
+    /// The world point of the plane over plan point `p`.
+    pub fn lift(&self, p: DVec2) -> DVec3 {
+        crate::geom::plan_to_world(p, self.height_at(p))
+    }
+
+    /// Angle of the plane to the horizontal, degrees.
+    pub fn incline_degrees(&self) -> f64 {
+        self.slope.length().atan().to_degrees()
+    }
+
+    /// Whether the plane is horizontal.
+    pub fn is_level(&self) -> bool {
+        self.slope == DVec2::ZERO
+    }
 }
 
 /// A directed connection: the segment `a -> b` joins `from` to `to`; the

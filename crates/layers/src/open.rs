@@ -48,7 +48,22 @@ fn crossing(p: DVec2, q: DVec2, c: Conn) -> Option<(f64, f64)> {
 /// to `q`, switching layers at every open connection crossed from its
 /// access side (left to right on its `from` layer, right to left on its
 /// `to` layer).
-pub fn walk(conns: &[Conn], opened: &[usize], mut layer: usize, p: DVec2, q: DVec2) -> usize {
+pub fn walk(conns: &[Conn], opened: &[usize], layer: usize, p: DVec2, q: DVec2) -> usize {
+    layer_changes(conns, opened, layer, p, q)
+        .last()
+        .map_or(layer, |&(_, l)| l)
+}
+
+/// Where walking in a straight line from `p` (on `layer`) to `q` changes
+/// layer (see [`walk`]): each crossing point with the layer beyond it, in
+/// walking order.
+pub fn layer_changes(
+    conns: &[Conn],
+    opened: &[usize],
+    mut layer: usize,
+    p: DVec2,
+    q: DVec2,
+) -> Vec<(DVec2, usize)> {
     let mut hits: Vec<(f64, usize, bool)> = Vec::new();
     for &o in opened {
         let c = conns[o];
@@ -61,15 +76,20 @@ pub fn walk(conns: &[Conn], opened: &[usize], mut layer: usize, p: DVec2, q: DVe
         }
     }
     hits.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    for (_, o, from_left) in hits {
+    let mut changes = Vec::new();
+    for (t, o, from_left) in hits {
         let c = conns[o];
+        let before = layer;
         if layer == c.from && from_left {
             layer = c.to;
         } else if layer == c.to && !from_left {
             layer = c.from;
         }
+        if layer != before {
+            changes.push((p.lerp(q, t), layer));
+        }
     }
-    layer
+    changes
 }
 
 /// The influence zone of one connection.

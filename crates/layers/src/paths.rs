@@ -6,9 +6,10 @@
 //! * **Retraction** moves a point straight away from its nearest obstacle
 //!   point until it meets the axis (that ray stays in the obstacle's
 //!   Voronoi cell, so it is the axis point "behind" the query).
-//! * **A*** runs on the axis graph: edges cost their length, joins across
-//!   connections their height difference, the heuristic is the plan
-//!   distance. Edges whose clearance somewhere drops below the requested
+//! * **A*** runs on the axis graph: edges cost their length on their
+//!   layer's plane, joins across connections their height difference, the
+//!   heuristic is the plan distance (never more than the length on any
+//!   plane). Edges whose clearance somewhere drops below the requested
 //!   one are left out, and so are the partial edges from the start's and
 //!   to the goal's retraction points (and the direct part when both lie on
 //!   one edge), so the corridor is wide enough everywhere.
@@ -23,6 +24,7 @@ use std::collections::BinaryHeap;
 
 use glam::DVec2;
 use navscope_core::heap::MinCost;
+use navscope_core::level::LayerPlane;
 use serde::Serialize;
 
 use crate::axis::Axis;
@@ -64,10 +66,26 @@ pub struct CorridorPath {
     pub corridor: Vec<usize>,
     /// The short path keeping the clearance, from start to goal.
     pub path: Vec<LayerPoint>,
-    /// Length of the short path (plan length plus height changes), metres.
+    /// Length of the short path in the world (on the layers' planes, plus
+    /// any height change across a connection), metres.
     pub length: f64,
     /// A* node expansions.
     pub expansions: usize,
+}
+
+/// Length of the plan polyline `pts` lifted onto `plane` (a straight plan
+/// piece lifts to a straight piece of the plane).
+pub fn surface_length(plane: LayerPlane, pts: impl Iterator<Item = DVec2>) -> f64 {
+    let mut last: Option<glam::DVec3> = None;
+    let mut sum = 0.0;
+    for p in pts {
+        let q = plane.lift(p);
+        if let Some(l) = last {
+            sum += l.distance(q);
+        }
+        last = Some(q);
+    }
+    sum
 }
 
 /// Backbone resampling distance (m).
@@ -162,7 +180,7 @@ fn min_clearance(axis: &Axis, sites: &Sites, e: usize, pts: &[DVec2]) -> f64 {
 pub fn find_path(
     axis: &Axis,
     sites: &Sites,
-    heights: &[f64],
+    planes: &[LayerPlane],
     start: LayerPoint,
     goal: LayerPoint,
     clearance: f64,
@@ -179,15 +197,14 @@ pub fn find_path(
             continue;
         }
         let [a, b] = e.ends;
-        let len = e.length();
+        let len = surface_length(planes[e.layer], pts.iter().copied());
         adj[a as usize].push((b as usize, len, Via::Edge(i, true)));
         adj[b as usize].push((a as usize, len, Via::Edge(i, false)));
     }
     for j in &axis.joins {
         let [a, b] = j.vertices;
-        let dh = (heights[axis.vertices[a as usize].layer]
-            - heights[axis.vertices[b as usize].layer])
-            .abs();
+        let (va, vb) = (axis.vertices[a as usize], axis.vertices[b as usize]);
+        let dh = (planes[va.layer].height_at(va.at) - planes[vb.layer].height_at(vb.at)).abs();
         adj[a as usize].push((b as usize, dh, Via::Join));
         adj[b as usize].push((a as usize, dh, Via::Join));
     }
@@ -201,7 +218,8 @@ pub fn find_path(
         }
         v
     };
-    let plen = |v: &[DVec2]| v.windows(2).map(|w| w[0].distance(w[1])).sum::<f64>();
+    let plen =
+        |e: usize, v: &[DVec2]| surface_length(planes[axis.edges[e].layer], v.iter().copied());
     // The partial edges from the start and to the goal keep the clearance
     // like whole edges do (the retraction legs themselves move away from
     // the nearest obstacle, so they keep the start's and goal's).
@@ -210,12 +228,12 @@ pub fn find_path(
         let end = axis.edges[es].ends[usize::from(to_end)] as usize;
         let from_start = partial(es, ks, hs, to_end);
         if wide(es, &from_start) {
-            adj[s_node].push((end, plen(&from_start), Via::FromStart(to_end)));
+            adj[s_node].push((end, plen(es, &from_start), Via::FromStart(to_end)));
         }
         let end = axis.edges[eg].ends[usize::from(to_end)] as usize;
         let to_goal = partial(eg, kg, hg, to_end);
         if wide(eg, &to_goal) {
-            adj[end].push((g_node, plen(&to_goal), Via::ToGoal(to_end)));
+            adj[end].push((g_node, plen(eg, &to_goal), Via::ToGoal(to_end)));
         }
     }
     let direct = |forward: bool| -> Vec<DVec2> {
@@ -234,7 +252,7 @@ pub fn find_path(
             && hs.distance(axis.edges[es].points[ks].at)
                 <= hg.distance(axis.edges[es].points[ks].at));
     if es == eg && wide(es, &direct(same_forward)) {
-        adj[s_node].push((g_node, plen(&direct(same_forward)), Via::Direct));
+        adj[s_node].push((g_node, plen(es, &direct(same_forward)), Via::Direct));
     }
     // A*.
     let pos = |n: usize| {
@@ -330,11 +348,12 @@ pub fn find_path(
             });
         }
     }
-    let path = pull(&backbone, clearance, start, goal);
-    let mut length = 0.0;
-    for w in path.windows(2) {
-        length += w[0].at.distance(w[1].at) + (heights[w[0].layer] - heights[w[1].layer]).abs();
-    }
+    let path = through_connections(sites, &opened, pull(&backbone, clearance, start, goal));
+    let lift = |q: &LayerPoint| planes[q.layer].lift(q.at);
+    let length: f64 = path
+        .windows(2)
+        .map(|w| lift(&w[0]).distance(lift(&w[1])))
+        .sum();
     Ok(CorridorPath {
         ends: [start, goal],
         retracted: [
@@ -353,6 +372,30 @@ pub fn find_path(
         length,
         expansions,
     })
+}
+
+/// The path with a point on each side of every connection it crosses
+/// between two points on different layers (the legs to and from the
+/// retraction points may cross one), so that each straight piece lies on
+/// one layer's plane and the lifted path follows the surfaces.
+fn through_connections(sites: &Sites, opened: &[usize], path: Vec<LayerPoint>) -> Vec<LayerPoint> {
+    let mut out: Vec<LayerPoint> = Vec::with_capacity(path.len());
+    for q in path {
+        if let Some(&last) = out.last()
+            && last.layer != q.layer
+            && last.at != q.at
+        {
+            let mut layer = last.layer;
+            for (at, next) in crate::open::layer_changes(&sites.conns, opened, layer, last.at, q.at)
+            {
+                out.push(LayerPoint { layer, at });
+                out.push(LayerPoint { layer: next, at });
+                layer = next;
+            }
+        }
+        out.push(q);
+    }
+    out
 }
 
 /// Pulls the backbone tight inside its clearance disks shrunk by `c`.

@@ -3,15 +3,15 @@
 //!
 //! | function | environment |
 //! |---|---|
-//! | [`two_storeys`] | two floors joined by one stair flight |
-//! | [`bridge`] | a footbridge over a road, ramps at both ends |
-//! | [`figure5`] | the paper's Figure 1/5 kind: three floors, four staircases (7 layers, 8 connections, 230 obstacle vertices) |
+//! | [`two_storeys`] | two floors joined by one stair flight (an inclined layer) |
+//! | [`bridge`] | a footbridge over a road, inclined ramps at both ends |
+//! | [`figure5`] | the paper's Figure 1/5 kind: three floors, four inclined staircases (7 layers, 8 connections, 230 obstacle vertices) |
 //! | [`figure6`] | the same with 53 more obstacles (637 obstacle vertices) |
 //! | [`figure7`] | the paper's Figure 7: a ring layer around an inner layer, joined by `k` connections |
 
 use glam::DVec2;
 use navscope_core::geom::{Polygon, PolygonWithHoles};
-use navscope_core::level::{Connection, Layer, LayeredLevel};
+use navscope_core::level::{Connection, Layer, LayerPlane, LayeredLevel};
 
 /// An axis-aligned rectangle, counter-clockwise.
 pub fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
@@ -23,15 +23,40 @@ pub fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Polygon {
     ])
 }
 
-/// A layer with a normalised area.
+/// A horizontal layer at `height` with a normalised area.
 pub fn layer(name: &str, height: f64, outer: Polygon, holes: Vec<Polygon>) -> Layer {
+    layer_on(name, LayerPlane::level(height), outer, holes)
+}
+
+/// A layer on `plane` (horizontal or inclined) with a normalised area.
+pub fn layer_on(name: &str, plane: LayerPlane, outer: Polygon, holes: Vec<Polygon>) -> Layer {
     let mut area = PolygonWithHoles::new(outer, holes);
     area.normalise();
     Layer {
         name: name.into(),
-        height,
+        height: plane.height,
+        slope: plane.slope,
         area,
     }
+}
+
+/// A stair flight or ramp: the rectangle `x0..x1` by `y0..y1`, rising
+/// from height `h0` at plan point `foot` to `h1` at `head` (its two ends),
+/// level across.
+fn flight(
+    name: &str,
+    r: (f64, f64, f64, f64),
+    foot: DVec2,
+    h0: f64,
+    head: DVec2,
+    h1: f64,
+) -> Layer {
+    layer_on(
+        name,
+        LayerPlane::rising(foot, h0, head, h1),
+        rect(r.0, r.1, r.2, r.3),
+        vec![],
+    )
 }
 
 /// A connection `a -> b` from layer `from` (on its left) to `to`.
@@ -45,8 +70,9 @@ pub fn conn(a: (f64, f64), b: (f64, f64), from: usize, to: usize) -> Connection 
 }
 
 /// Two floors 3 m apart: the ground (20 x 10 m, one pillar) and the upper
-/// floor, joined by a stair layer along the north wall from x = 6 (foot)
-/// to x = 14 (head); the upper floor has a stairwell over most of the flight.
+/// floor, joined by a stair layer along the north wall rising from x = 6
+/// (foot, height 0) to x = 14 (head, height 3); the upper floor has a
+/// stairwell over most of the flight.
 pub fn two_storeys() -> LayeredLevel {
     LayeredLevel {
         layers: vec![
@@ -56,7 +82,14 @@ pub fn two_storeys() -> LayeredLevel {
                 rect(0.0, 0.0, 20.0, 10.0),
                 vec![rect(3.0, 3.0, 4.0, 4.0)],
             ),
-            layer("stairs", 1.5, rect(6.0, 8.0, 14.0, 10.0), vec![]),
+            flight(
+                "stairs",
+                (6.0, 8.0, 14.0, 10.0),
+                DVec2::new(6.0, 9.0),
+                0.0,
+                DVec2::new(14.0, 9.0),
+                3.0,
+            ),
             layer(
                 "upper",
                 3.0,
@@ -72,9 +105,12 @@ pub fn two_storeys() -> LayeredLevel {
 }
 
 /// A 40 x 20 m ground with a road across it (two cars on it) and a 4 m
-/// wide footbridge at 4 m height crossing over the road from south to
-/// north, with a ramp connection at each end.
+/// wide footbridge deck at 3 m height over the road (y = 8 to 12), reached
+/// by a ramp at each end rising 3 m over 7 m (23°) from the ground at
+/// y = 1 and y = 19.
 pub fn bridge() -> LayeredLevel {
+    let (west, east) = (18.0, 22.0);
+    let at = |y: f64| DVec2::new(20.0, y);
     LayeredLevel {
         layers: vec![
             layer(
@@ -83,11 +119,29 @@ pub fn bridge() -> LayeredLevel {
                 rect(0.0, 0.0, 40.0, 20.0),
                 vec![rect(8.0, 9.0, 12.0, 11.0), rect(28.0, 8.5, 31.0, 10.5)],
             ),
-            layer("bridge", 4.0, rect(18.0, 2.0, 22.0, 18.0), vec![]),
+            flight(
+                "south ramp",
+                (west, 1.0, east, 8.0),
+                at(1.0),
+                0.0,
+                at(8.0),
+                3.0,
+            ),
+            layer("deck", 3.0, rect(west, 8.0, east, 12.0), vec![]),
+            flight(
+                "north ramp",
+                (west, 12.0, east, 19.0),
+                at(19.0),
+                0.0,
+                at(12.0),
+                3.0,
+            ),
         ],
         connections: vec![
-            conn((22.0, 2.0), (18.0, 2.0), 0, 1),
-            conn((22.0, 18.0), (18.0, 18.0), 1, 0),
+            conn((east, 1.0), (west, 1.0), 0, 1),
+            conn((east, 8.0), (west, 8.0), 1, 2),
+            conn((east, 12.0), (west, 12.0), 2, 3),
+            conn((east, 19.0), (west, 19.0), 3, 0),
         ],
     }
 }
@@ -128,15 +182,46 @@ fn floors_and_stairs(extra: &[Vec<Polygon>; 3]) -> LayeredLevel {
     f1.extend([rect(10.0, 1.0, 18.0, 3.0), rect(22.0, 17.0, 30.0, 19.0)]);
     f2.extend([rect(10.0, 17.0, 18.0, 19.0), rect(22.0, 1.0, 30.0, 3.0)]);
     let out = || rect(0.0, 0.0, 40.0, 20.0);
+    let p = DVec2::new;
     LayeredLevel {
         layers: vec![
             layer("floor 0", 0.0, out(), f0),
             layer("floor 1", 3.0, out(), f1),
             layer("floor 2", 6.0, out(), f2),
-            layer("stairs A", 1.5, rect(10.0, 1.0, 18.0, 3.0), vec![]),
-            layer("stairs B", 1.5, rect(22.0, 17.0, 30.0, 19.0), vec![]),
-            layer("stairs C", 4.5, rect(10.0, 17.0, 18.0, 19.0), vec![]),
-            layer("stairs D", 4.5, rect(22.0, 1.0, 30.0, 3.0), vec![]),
+            // Flights rise 3 m over 8 m (21°) from the foot connection
+            // to the head connection.
+            flight(
+                "stairs A",
+                (10.0, 1.0, 18.0, 3.0),
+                p(10.0, 2.0),
+                0.0,
+                p(18.0, 2.0),
+                3.0,
+            ),
+            flight(
+                "stairs B",
+                (22.0, 17.0, 30.0, 19.0),
+                p(30.0, 18.0),
+                0.0,
+                p(22.0, 18.0),
+                3.0,
+            ),
+            flight(
+                "stairs C",
+                (10.0, 17.0, 18.0, 19.0),
+                p(10.0, 18.0),
+                3.0,
+                p(18.0, 18.0),
+                6.0,
+            ),
+            flight(
+                "stairs D",
+                (22.0, 1.0, 30.0, 3.0),
+                p(30.0, 2.0),
+                3.0,
+                p(22.0, 2.0),
+                6.0,
+            ),
         ],
         connections: vec![
             conn((10.0, 1.0), (10.0, 3.0), 0, 3),
@@ -152,7 +237,7 @@ fn floors_and_stairs(extra: &[Vec<Polygon>; 3]) -> LayeredLevel {
 }
 
 /// Three 40 x 20 m floors 3 m apart with pillars, and four staircases (two
-/// from each floor to the next): 7 layers, 8 connections and 230 obstacle
+/// from each floor to the next, inclined layers): 7 layers, 8 connections and 230 obstacle
 /// vertices, like the paper's Figures 1 and 5.
 pub fn figure5() -> LayeredLevel {
     floors_and_stairs(&[Vec::new(), Vec::new(), Vec::new()])

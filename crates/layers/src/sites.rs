@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use glam::DVec2;
 use navscope_core::geom::{Polygon, PolygonWithHoles, validate_polygon_with_holes};
-use navscope_core::level::LayeredLevel;
+use navscope_core::level::{LayerPlane, LayeredLevel};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -181,8 +181,16 @@ impl Sites {
         let mut rings_by_layer = Vec::new();
         for ((li, layer), valid) in level.layers.iter().enumerate().zip(checked) {
             let name = format!("layer {li} ('{}')", layer.name);
-            if !layer.height.is_finite() {
-                return Err(format!("{name}: height is not a finite number"));
+            let plane = layer.plane();
+            if !(plane.height.is_finite() && plane.slope.is_finite()) {
+                return Err(format!("{name}: its plane is not finite"));
+            }
+            if plane.incline_degrees() > LayerPlane::MAX_INCLINE_DEGREES {
+                return Err(format!(
+                    "{name}: its plane is too steep to walk ({:.1}°, at most {}°)",
+                    plane.incline_degrees(),
+                    LayerPlane::MAX_INCLINE_DEGREES
+                ));
             }
             valid.map_err(|e| format!("{name}: {e}"))?;
             let mut rings: Vec<Vec<IPt>> = Vec::new();

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use glam::{DVec2, Vec3};
 use navscope_core::draw::{Primitive, Shape, SubStep};
-use navscope_core::geom::{plan_to_world, world_to_plan};
-use navscope_core::level::{LayeredLevel, LevelData};
+use navscope_core::geom::world_to_plan;
+use navscope_core::level::{LayerPlane, LayeredLevel, LevelData};
 use navscope_core::navmesh::{LinkKind, NavMesh, Stance};
 use navscope_core::{Artifact, PathAnswer, StageContext, StageError};
 use serde::Serialize;
@@ -14,11 +14,12 @@ use serde::Serialize;
 use crate::axis::{Axis, layer_axes};
 use crate::grid::Grid;
 use crate::open::{Opening, Scene, Settings, Zone, merge, scene, zone};
-use crate::paths::{CorridorPath, LayerPoint, find_path};
+use crate::paths::{CorridorPath, LayerPoint, find_path, surface_length};
 use crate::sites::Sites;
 
-fn w(p: DVec2, h: f64) -> Vec3 {
-    plan_to_world(p, h).as_vec3()
+/// The world point of plan point `p` on a layer's plane.
+fn w(p: DVec2, plane: LayerPlane) -> Vec3 {
+    plane.lift(p).as_vec3()
 }
 
 fn layered<'a>(ctx: &StageContext<'a>) -> Result<&'a LayeredLevel, StageError> {
@@ -40,15 +41,15 @@ pub fn settings(ctx: &StageContext) -> Settings {
 /// Stage `layer-axes`: sites and the per-layer medial axes.
 #[derive(Debug, Serialize)]
 pub struct LayerAxes {
-    /// Layer heights (world y).
-    pub heights: Vec<f64>,
+    /// Layer planes (height over the plan).
+    pub planes: Vec<LayerPlane>,
     /// Obstacle sites.
     pub sites: Sites,
     /// The per-layer axes, every connection closed.
     pub axis: Axis,
 }
 
-fn draw_obstacles(sites: &Sites, heights: &[f64], out: &mut Vec<Primitive>) {
+fn draw_obstacles(sites: &Sites, planes: &[LayerPlane], out: &mut Vec<Primitive>) {
     let mut id = 0;
     for (l, area) in sites.areas.iter().enumerate() {
         for ring in area.rings() {
@@ -57,7 +58,7 @@ fn draw_obstacles(sites: &Sites, heights: &[f64], out: &mut Vec<Primitive>) {
                     Primitive::new(
                         "obstacle",
                         id,
-                        Shape::Segment(w(a, heights[l]), w(b, heights[l])),
+                        Shape::Segment(w(a, planes[l]), w(b, planes[l])),
                     )
                     .on_layer(l as u32),
                 );
@@ -71,7 +72,7 @@ fn draw_obstacles(sites: &Sites, heights: &[f64], out: &mut Vec<Primitive>) {
                 Primitive::new(
                     "connection",
                     c as u32,
-                    Shape::Segment(w(cn.a, heights[l]), w(cn.b, heights[l])),
+                    Shape::Segment(w(cn.a, planes[l]), w(cn.b, planes[l])),
                 )
                 .on_layer(l as u32),
             );
@@ -81,7 +82,7 @@ fn draw_obstacles(sites: &Sites, heights: &[f64], out: &mut Vec<Primitive>) {
                 "connection/label",
                 c as u32,
                 Shape::Label {
-                    at: w((cn.a + cn.b) * 0.5, heights[cn.from]),
+                    at: w((cn.a + cn.b) * 0.5, planes[cn.from]),
                     text: format!("C{c}"),
                 },
             )
@@ -96,10 +97,10 @@ fn draw_obstacles(sites: &Sites, heights: &[f64], out: &mut Vec<Primitive>) {
 /// axis by clearance; each vertex as a `{kind}/vertex` point carrying its
 /// clearance; both on their layer. Joins link two layers and carry none
 /// (`{kind}/join`).
-fn draw_axis(axis: &Axis, heights: &[f64], kind: &str, out: &mut Vec<Primitive>) {
+fn draw_axis(axis: &Axis, planes: &[LayerPlane], kind: &str, out: &mut Vec<Primitive>) {
     let edge_kind = format!("{kind}/edge");
     for (i, e) in axis.edges.iter().enumerate() {
-        let h = heights[e.layer];
+        let h = planes[e.layer];
         for (k, c) in e.points.windows(2).enumerate() {
             let clearance = e.piece_clearance(k).unwrap_or(0.0);
             out.push(
@@ -119,7 +120,7 @@ fn draw_axis(axis: &Axis, heights: &[f64], kind: &str, out: &mut Vec<Primitive>)
             Primitive::new(
                 format!("{kind}/vertex"),
                 base + i as u32,
-                Shape::Point(w(v.at, heights[v.layer])),
+                Shape::Point(w(v.at, planes[v.layer])),
             )
             .on_layer(v.layer as u32)
             .with_value(v.clearance as f32),
@@ -133,7 +134,7 @@ fn draw_axis(axis: &Axis, heights: &[f64], kind: &str, out: &mut Vec<Primitive>)
         out.push(Primitive::new(
             format!("{kind}/join"),
             base + j.vertices[0],
-            Shape::Segment(w(a.at, heights[a.layer]), w(b.at, heights[b.layer])),
+            Shape::Segment(w(a.at, planes[a.layer]), w(b.at, planes[b.layer])),
         ));
     }
 }
@@ -141,7 +142,11 @@ fn draw_axis(axis: &Axis, heights: &[f64], kind: &str, out: &mut Vec<Primitive>)
 impl Artifact for LayerAxes {
     fn counts(&self) -> BTreeMap<String, u64> {
         BTreeMap::from([
-            ("layers".into(), self.heights.len() as u64),
+            ("layers".into(), self.planes.len() as u64),
+            (
+                "inclined layers".into(),
+                self.planes.iter().filter(|p| !p.is_level()).count() as u64,
+            ),
             ("sites".into(), self.sites.list.len() as u64),
             ("edges".into(), self.axis.edges.len() as u64),
             ("vertices".into(), self.axis.vertices.len() as u64),
@@ -149,8 +154,8 @@ impl Artifact for LayerAxes {
     }
     fn primitives(&self) -> Vec<Primitive> {
         let mut out = Vec::new();
-        draw_obstacles(&self.sites, &self.heights, &mut out);
-        draw_axis(&self.axis, &self.heights, "axis", &mut out);
+        draw_obstacles(&self.sites, &self.planes, &mut out);
+        draw_axis(&self.axis, &self.planes, "axis", &mut out);
         out
     }
     fn describe(&self, element: u32) -> serde_json::Value {
@@ -170,7 +175,7 @@ pub fn run_layer_axes(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageErro
         .map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
     let axis = layer_axes(&sites, set.grid, set.tolerance, set.snap).map_err(StageError::failed)?;
     Ok(Arc::new(LayerAxes {
-        heights: level.layers.iter().map(|l| l.height).collect(),
+        planes: level.layers.iter().map(|l| l.plane()).collect(),
         sites,
         axis,
     }))
@@ -179,8 +184,8 @@ pub fn run_layer_axes(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageErro
 /// Stage `influence-zones`: the zone of every connection on the layer axes.
 #[derive(Debug, Serialize)]
 pub struct Zones {
-    /// Layer heights.
-    pub heights: Vec<f64>,
+    /// Layer planes.
+    pub planes: Vec<LayerPlane>,
     /// One zone per connection that opens something (repeats have none).
     pub zones: Vec<Zone>,
     /// `(from, to)` layers per zone.
@@ -189,7 +194,7 @@ pub struct Zones {
 
 /// The two shaded sides of a zone, each on its layer (`layers` is
 /// `(from, to)`).
-fn zone_prims(z: &Zone, heights: &[f64], layers: (usize, usize), id: u32) -> Vec<Primitive> {
+fn zone_prims(z: &Zone, planes: &[LayerPlane], layers: (usize, usize), id: u32) -> Vec<Primitive> {
     let mut v = Vec::new();
     for (side, l) in [(0, layers.0), (1, layers.1)] {
         if z.outline[side].len() >= 3 {
@@ -198,7 +203,7 @@ fn zone_prims(z: &Zone, heights: &[f64], layers: (usize, usize), id: u32) -> Vec
                     "influence-zone",
                     id,
                     Shape::Polygon {
-                        outer: z.outline[side].iter().map(|&p| w(p, heights[l])).collect(),
+                        outer: z.outline[side].iter().map(|&p| w(p, planes[l])).collect(),
                         holes: Vec::new(),
                     },
                 )
@@ -223,7 +228,7 @@ impl Artifact for Zones {
         self.zones
             .iter()
             .zip(&self.layers)
-            .flat_map(|(z, &layers)| zone_prims(z, &self.heights, layers, z.connection as u32))
+            .flat_map(|(z, &layers)| zone_prims(z, &self.planes, layers, z.connection as u32))
             .collect()
     }
 }
@@ -240,7 +245,7 @@ pub fn run_zones(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         }
     }
     Ok(Arc::new(Zones {
-        heights: la.heights.clone(),
+        planes: la.planes.clone(),
         zones,
         layers,
     }))
@@ -250,7 +255,7 @@ pub fn run_zones(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 #[derive(Debug, Serialize)]
 pub struct Scenes {
     /// Height of each scene's plane (its connection's `from` layer).
-    pub heights: Vec<f64>,
+    pub planes: Vec<LayerPlane>,
     /// The layer each scene is drawn on: its connection's `from` layer,
     /// the plane the paper projects the scene onto.
     pub layers: Vec<usize>,
@@ -262,7 +267,7 @@ pub struct Scenes {
 
 /// A scene's obstacles, projected onto the plane of layer `layer` at
 /// height `h` (its connection's `from` layer) and tagged with it.
-fn scene_prims(s: &Scene, h: f64, layer: usize, grid: f64, id: u32) -> Vec<Primitive> {
+fn scene_prims(s: &Scene, h: LayerPlane, layer: usize, grid: f64, id: u32) -> Vec<Primitive> {
     let g = Grid { step: grid };
     let l = layer as u32;
     let mut v: Vec<Primitive> = s
@@ -300,7 +305,7 @@ impl Artifact for Scenes {
     fn primitives(&self) -> Vec<Primitive> {
         self.scenes
             .iter()
-            .zip(self.heights.iter().zip(&self.layers))
+            .zip(self.planes.iter().zip(&self.layers))
             .flat_map(|(s, (&h, &l))| scene_prims(s, h, l, self.grid, s.connection as u32))
             .collect()
     }
@@ -312,9 +317,9 @@ pub fn run_scenes(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let zs = ctx.artifact::<Zones>("influence-zones")?;
     let grid = settings(ctx).grid;
     let scenes: Vec<Scene> = zs.zones.iter().map(|z| scene(&la.sites, z)).collect();
-    let heights = zs.layers.iter().map(|&(f, _)| la.heights[f]).collect();
+    let planes = zs.layers.iter().map(|&(f, _)| la.planes[f]).collect();
     Ok(Arc::new(Scenes {
-        heights,
+        planes,
         layers: zs.layers.iter().map(|&(f, _)| f).collect(),
         scenes,
         grid: grid.step,
@@ -325,8 +330,8 @@ pub fn run_scenes(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 /// connection.
 #[derive(Debug, Serialize)]
 pub struct Merged {
-    /// Layer heights.
-    pub heights: Vec<f64>,
+    /// Layer planes.
+    pub planes: Vec<LayerPlane>,
     /// The merged axis.
     pub axis: Axis,
     /// What each opening did, in order.
@@ -386,7 +391,7 @@ impl Merged {
                     kind,
                     id,
                     Shape::Polyline {
-                        points: p.iter().map(|&q| w(q, self.heights[*l])).collect(),
+                        points: p.iter().map(|&q| w(q, self.planes[*l])).collect(),
                         closed: false,
                     },
                 )
@@ -413,7 +418,7 @@ impl Artifact for Merged {
     /// opening's sub-step shows the axis as it was then).
     fn primitives(&self) -> Vec<Primitive> {
         let mut out = Vec::new();
-        draw_axis(&self.axis, &self.heights, "axis", &mut out);
+        draw_axis(&self.axis, &self.planes, "axis", &mut out);
         let last = self.openings.len() as u32;
         out.into_iter().map(|p| p.during(last, u32::MAX)).collect()
     }
@@ -427,12 +432,12 @@ impl Artifact for Merged {
             .enumerate()
             .map(|(k, o)| {
                 let (f, t) = self.layers[o.connection];
-                let hf = self.heights[f];
+                let hf = self.planes[f];
                 let id = o.connection as u32;
                 let mut highlights = self.polylines("axis/before", id, &self.axis_before(k), k as u32);
                 highlights.extend(self.polylines("axis/edge/removed", id, &o.removed, k as u32));
                 if let Some(z) = &o.zone {
-                    highlights.extend(zone_prims(z, &self.heights, (f, t), id));
+                    highlights.extend(zone_prims(z, &self.planes, (f, t), id));
                 }
                 if let Some(s) = &o.scene {
                     highlights.extend(scene_prims(s, hf, f, self.grid, id));
@@ -441,7 +446,7 @@ impl Artifact for Merged {
                     highlights.push(Primitive::new("scene/axis", id, Shape::Polyline { points: p.iter().map(|&q| w(q, hf)).collect(), closed: false }).on_layer(f as u32));
                 }
                 for (l, p) in &o.added {
-                    highlights.push(Primitive::new("axis/edge/added", id, Shape::Polyline { points: p.iter().map(|&q| w(q, self.heights[*l])).collect(), closed: false }).on_layer(*l as u32));
+                    highlights.push(Primitive::new("axis/edge/added", id, Shape::Polyline { points: p.iter().map(|&q| w(q, self.planes[*l])).collect(), closed: false }).on_layer(*l as u32));
                 }
                 let detail = match o.same_as {
                     Some(d) => format!("Connection {} makes the same join as connection {d}, already open.", o.connection),
@@ -480,7 +485,7 @@ pub fn run_open(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (axis, openings) = merge(&la.axis, &la.sites, &set, &order).map_err(StageError::failed)?;
     let layers = la.sites.conns.iter().map(|c| (c.from, c.to)).collect();
     Ok(Arc::new(Merged {
-        heights: la.heights.clone(),
+        planes: la.planes.clone(),
         axis,
         openings,
         layers,
@@ -498,8 +503,8 @@ pub fn run_open(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 /// its closest-point annotations and the walkable areas they bound.
 #[derive(Debug, Serialize)]
 pub struct CorridorMap {
-    /// Layer heights.
-    pub heights: Vec<f64>,
+    /// Layer planes.
+    pub planes: Vec<LayerPlane>,
     /// The annotated merged axis.
     pub axis: Axis,
 }
@@ -547,7 +552,7 @@ impl Artifact for CorridorMap {
                         "corridor/area",
                         i as u32,
                         Shape::Polygon {
-                            outer: poly.iter().map(|&p| w(p, self.heights[l])).collect(),
+                            outer: poly.iter().map(|&p| w(p, self.planes[l])).collect(),
                             holes: Vec::new(),
                         },
                     )
@@ -556,7 +561,7 @@ impl Artifact for CorridorMap {
             }
         }
         for (i, e) in self.axis.edges.iter().enumerate() {
-            let h = self.heights[e.layer];
+            let h = self.planes[e.layer];
             for p in &e.points {
                 for q in p.closest {
                     out.push(
@@ -573,7 +578,7 @@ impl Artifact for CorridorMap {
         }
         let base = self.axis.edges.len() as u32;
         for (i, v) in self.axis.vertices.iter().enumerate() {
-            let h = self.heights[v.layer];
+            let h = self.planes[v.layer];
             let pts = (0..24)
                 .map(|k| {
                     w(
@@ -596,7 +601,7 @@ impl Artifact for CorridorMap {
                 .with_value(v.clearance as f32),
             );
         }
-        draw_axis(&self.axis, &self.heights, "axis", &mut out);
+        draw_axis(&self.axis, &self.planes, "axis", &mut out);
         out
     }
     fn metrics(&self) -> BTreeMap<String, f64> {
@@ -621,7 +626,7 @@ impl Artifact for CorridorMap {
 pub fn run_corridor(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let m = ctx.artifact::<Merged>("open-connections")?;
     Ok(Arc::new(CorridorMap {
-        heights: m.heights.clone(),
+        planes: m.planes.clone(),
         axis: m.axis.clone(),
     }))
 }
@@ -633,15 +638,16 @@ pub struct Mesh {
     pub mesh: NavMesh,
 }
 
-/// The NavMesh of an annotated axis: a point node per vertex (at its
-/// layer's height, with its layer), two walk links per edge (cost: the
-/// polyline length) and two `connection` links per join (cost: the height
-/// difference).
-pub fn navmesh_of(axis: &Axis, heights: &[f64]) -> NavMesh {
+/// The NavMesh of an annotated axis: a point node per vertex (on its
+/// layer's plane, with its layer), two walk links per edge (cost: the
+/// polyline's length on its layer's plane) and two `connection` links per
+/// join (cost: the height difference, zero where an inclined layer meets
+/// the next at its height).
+pub fn navmesh_of(axis: &Axis, planes: &[LayerPlane]) -> NavMesh {
     let mut mesh = NavMesh::new("layers", "");
     for v in &axis.vertices {
         mesh.add_node(
-            plan_to_world(v.at, heights[v.layer]),
+            planes[v.layer].lift(v.at),
             None,
             Stance::Stand,
             v.layer as u32,
@@ -653,7 +659,8 @@ pub fn navmesh_of(axis: &Axis, heights: &[f64]) -> NavMesh {
             mesh.nodes[a as usize].position,
             mesh.nodes[b as usize].position,
         ];
-        mesh.add_two_way(a, b, LinkKind::Walk, e.length(), Some(seg));
+        let length = surface_length(planes[e.layer], e.points.iter().map(|p| p.at));
+        mesh.add_two_way(a, b, LinkKind::Walk, length, Some(seg));
     }
     for j in &axis.joins {
         let [a, b] = j.vertices;
@@ -710,7 +717,7 @@ impl Artifact for Mesh {
 pub fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let c = ctx.artifact::<CorridorMap>("corridor-map")?;
     Ok(Arc::new(Mesh {
-        mesh: navmesh_of(&c.axis, &c.heights),
+        mesh: navmesh_of(&c.axis, &c.planes),
     }))
 }
 
@@ -731,8 +738,8 @@ pub const PATH_STEPS: [(&[&str], &str); 4] = [
 /// [`crate::paths::find_path`]).
 #[derive(Debug, Serialize)]
 pub struct PathDemo {
-    /// Layer heights.
-    pub heights: Vec<f64>,
+    /// Layer planes.
+    pub planes: Vec<LayerPlane>,
     /// The corridor map's axis (for drawing the corridor).
     pub axis: Axis,
     /// The path, or why there is none.
@@ -749,7 +756,7 @@ impl PathDemo {
     /// the backbone, the short path, the retractions and the two ends.
     fn path_primitives(&self, p: &CorridorPath) -> Vec<Primitive> {
         let mut out = Vec::new();
-        let h = |l: usize| self.heights[l];
+        let h = |l: usize| self.planes[l];
         for &e in &p.corridor {
             let edge = &self.axis.edges[e];
             for side in 0..2 {
@@ -780,7 +787,7 @@ impl PathDemo {
         let backbone: Vec<(usize, DVec2)> = p.backbone.iter().map(|b| (b.layer, b.at)).collect();
         let short: Vec<(usize, DVec2)> = p.path.iter().map(|q| (q.layer, q.at)).collect();
         for (kind, id, pts) in [("path/backbone", 0, &backbone), ("path/short", 1, &short)] {
-            draw_layer_runs(kind, id, pts, &self.heights, &mut out);
+            draw_layer_runs(kind, id, pts, &self.planes, &mut out);
         }
         for k in 0..2 {
             let (e, r) = (p.ends[k], p.retracted[k]);
@@ -876,12 +883,12 @@ impl Artifact for PathDemo {
     }
     fn path_between(&self, from: Vec3, to: Vec3) -> Option<Result<PathAnswer, String>> {
         let answer = || -> Result<PathAnswer, String> {
-            let start = locate(&self.sites, &self.heights, from, "start")?;
-            let goal = locate(&self.sites, &self.heights, to, "goal")?;
+            let start = locate(&self.sites, &self.planes, from, "start")?;
+            let goal = locate(&self.sites, &self.planes, to, "goal")?;
             let p = find_path(
                 &self.axis,
                 &self.sites,
-                &self.heights,
+                &self.planes,
                 start,
                 goal,
                 self.clearance,
@@ -890,7 +897,7 @@ impl Artifact for PathDemo {
                 waypoints: p
                     .path
                     .iter()
-                    .map(|q| w(q.at, self.heights[q.layer]))
+                    .map(|q| w(q.at, self.planes[q.layer]))
                     .collect(),
                 length: p.length,
                 summary: format!(
@@ -920,7 +927,7 @@ fn draw_layer_runs(
     kind: &str,
     id: u32,
     pts: &[(usize, DVec2)],
-    heights: &[f64],
+    planes: &[LayerPlane],
     out: &mut Vec<Primitive>,
 ) {
     let mut start = 0;
@@ -938,7 +945,7 @@ fn draw_layer_runs(
                     Shape::Polyline {
                         points: pts[start..end]
                             .iter()
-                            .map(|&(l, q)| w(q, heights[l]))
+                            .map(|&(l, q)| w(q, planes[l]))
                             .collect(),
                         closed: false,
                     },
@@ -951,7 +958,7 @@ fn draw_layer_runs(
             out.push(Primitive::new(
                 format!("{kind}/across"),
                 id,
-                Shape::Segment(w(last, heights[layer]), w(q, heights[l])),
+                Shape::Segment(w(last, planes[layer]), w(q, planes[l])),
             ));
         }
         start = end;
@@ -959,18 +966,24 @@ fn draw_layer_runs(
 }
 
 /// The layer a world point lies on: of the layers whose free space contains
-/// it in plan, the one whose height is nearest to the point's (stairs and
-/// floors overlap in plan; a click lands on one of them).
-pub fn locate(sites: &Sites, heights: &[f64], p: Vec3, what: &str) -> Result<LayerPoint, String> {
+/// it in plan, the one whose plane passes nearest above or below it
+/// (stairs and floors overlap in plan; a click lands on one of them).
+pub fn locate(
+    sites: &Sites,
+    planes: &[LayerPlane],
+    p: Vec3,
+    what: &str,
+) -> Result<LayerPoint, String> {
     let at = world_to_plan(p.as_dvec3());
     sites
         .areas
         .iter()
-        .zip(heights)
+        .zip(planes)
         .enumerate()
         .filter(|(_, (area, _))| area.contains(at))
         .min_by(|(_, (_, a)), (_, (_, b))| {
-            (*a - p.y as f64).abs().total_cmp(&(*b - p.y as f64).abs())
+            let gap = |plane: &LayerPlane| (plane.height_at(at) - p.y as f64).abs();
+            gap(a).total_cmp(&gap(b))
         })
         .map(|(layer, _)| LayerPoint { layer, at })
         .ok_or_else(|| {
@@ -995,18 +1008,23 @@ pub fn run_paths(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let la = ctx.artifact::<LayerAxes>("layer-axes")?;
     let c = ctx.artifact::<CorridorMap>("corridor-map")?;
     let clearance = ctx.params.float("clearance");
-    let mut order: Vec<usize> = (0..c.heights.len()).collect();
-    order.sort_by(|&a, &b| c.heights[a].total_cmp(&c.heights[b]).then(a.cmp(&b)));
+    // Layers by the height of their plane over the middle of their plan.
+    let mid = |l: usize| {
+        let (lo, hi) = la.sites.areas[l].outer.bounds();
+        c.planes[l].height_at((lo + hi) * 0.5)
+    };
+    let mut order: Vec<usize> = (0..c.planes.len()).collect();
+    order.sort_by(|&a, &b| mid(a).total_cmp(&mid(b)).then(a.cmp(&b)));
     let ends = (
         order.first().and_then(|&l| roomiest(&c.axis, l)),
         order.last().and_then(|&l| roomiest(&c.axis, l)),
     );
     let path = match ends {
-        (Some(s), Some(g)) => find_path(&c.axis, &la.sites, &c.heights, s, g, clearance),
+        (Some(s), Some(g)) => find_path(&c.axis, &la.sites, &c.planes, s, g, clearance),
         _ => Err("the lowest or the highest layer has no medial-axis vertex".into()),
     };
     Ok(Arc::new(PathDemo {
-        heights: c.heights.clone(),
+        planes: c.planes.clone(),
         axis: c.axis.clone(),
         path,
         clearance,

@@ -1,6 +1,7 @@
 //! Paths on the corridor map.
 
 use glam::DVec2;
+use navscope_core::level::LayerPlane;
 use navscope_layers::paths::{LayerPoint, find_path};
 use navscope_layers::verify::nearest_obstacle;
 use navscope_layers::{build, samples, settings};
@@ -8,7 +9,7 @@ use navscope_layers::{build, samples, settings};
 #[test]
 fn a_path_from_the_ground_floor_to_the_top_floor_climbs_the_stairs_and_keeps_its_clearance() {
     let level = samples::figure5();
-    let heights: Vec<f64> = level.layers.iter().map(|l| l.height).collect();
+    let planes: Vec<LayerPlane> = level.layers.iter().map(|l| l.plane()).collect();
     let b = build(&level, &settings(0.001, 0.01)).unwrap();
     let opened: Vec<usize> = (0..level.connections.len()).collect();
     let start = LayerPoint {
@@ -20,7 +21,7 @@ fn a_path_from_the_ground_floor_to_the_top_floor_climbs_the_stairs_and_keeps_its
         at: DVec2::new(38.0, 10.0),
     };
     for clearance in [0.3, 0.8] {
-        let p = find_path(&b.merged, &b.sites, &heights, start, goal, clearance).unwrap();
+        let p = find_path(&b.merged, &b.sites, &planes, start, goal, clearance).unwrap();
         let layers: Vec<usize> = p.path.iter().map(|q| q.layer).collect();
         assert_eq!(layers.first(), Some(&0));
         assert_eq!(layers.last(), Some(&2));
@@ -51,18 +52,15 @@ fn a_path_from_the_ground_floor_to_the_top_floor_climbs_the_stairs_and_keeps_its
                 );
             }
         }
+        let lift = |l: usize, q: DVec2| planes[l].lift(q);
         let backbone: f64 = p
             .backbone
             .windows(2)
-            .map(|w| w[0].at.distance(w[1].at))
+            .map(|w| lift(w[0].layer, w[0].at).distance(lift(w[1].layer, w[1].at)))
             .sum();
+        let leg = |e: LayerPoint, r: LayerPoint| lift(e.layer, e.at).distance(lift(r.layer, r.at));
         assert!(
-            p.length
-                <= backbone
-                    + (heights[2] - heights[0])
-                    + start.at.distance(p.retracted[0].at)
-                    + goal.at.distance(p.retracted[1].at)
-                    + 1e-6
+            p.length <= backbone + leg(start, p.retracted[0]) + leg(goal, p.retracted[1]) + 1e-6
         );
         assert!(
             p.length >= start.at.distance(goal.at),
@@ -74,7 +72,7 @@ fn a_path_from_the_ground_floor_to_the_top_floor_climbs_the_stairs_and_keeps_its
 #[test]
 fn too_much_clearance_or_a_bad_start_is_an_error() {
     let level = samples::two_storeys();
-    let heights: Vec<f64> = level.layers.iter().map(|l| l.height).collect();
+    let planes: Vec<LayerPlane> = level.layers.iter().map(|l| l.plane()).collect();
     let b = build(&level, &settings(0.001, 0.01)).unwrap();
     let s = LayerPoint {
         layer: 0,
@@ -85,12 +83,12 @@ fn too_much_clearance_or_a_bad_start_is_an_error() {
         at: DVec2::new(17.0, 5.0),
     };
     // The stairs are 2 m wide: a 1.2 m clearance cannot pass them.
-    let e = find_path(&b.merged, &b.sites, &heights, s, g, 1.2).unwrap_err();
+    let e = find_path(&b.merged, &b.sites, &planes, s, g, 1.2).unwrap_err();
     assert!(e.contains("no path keeps a clearance"), "{e}");
     let e = find_path(
         &b.merged,
         &b.sites,
-        &heights,
+        &planes,
         LayerPoint {
             layer: 0,
             at: DVec2::new(30.0, 5.0),
@@ -100,6 +98,6 @@ fn too_much_clearance_or_a_bad_start_is_an_error() {
     )
     .unwrap_err();
     assert!(e.contains("not in the free space"), "{e}");
-    let ok = find_path(&b.merged, &b.sites, &heights, s, g, 0.5).unwrap();
+    let ok = find_path(&b.merged, &b.sites, &planes, s, g, 0.5).unwrap();
     assert!(ok.path.iter().any(|q| q.layer == 1), "climbs the stairs");
 }

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use navscope_core::level::{FloorPlan, Level, LevelData};
+use navscope_core::geom::world_to_plan;
+use navscope_core::level::{FloorPlan, LayerPlane, Level, LevelData};
 use navscope_core::{LinkKind, ParamValue, Runner, StageError};
 use navscope_layers::{pipeline, samples};
 
@@ -71,15 +72,21 @@ fn every_stage_runs_draws_and_ends_in_a_valid_navmesh() {
     ] {
         assert!(corridor.iter().any(|p| p.kind == kind), "{kind}");
     }
-    // Layers are drawn at their heights.
+    // Floors are drawn at their heights, stair flights between them.
     let heights: Vec<f32> = corridor
         .iter()
         .filter(|p| p.kind == "axis/vertex")
         .flat_map(|p| p.shape.points())
         .map(|p| p.y)
         .collect();
-    for h in [0.0, 1.5, 3.0, 4.5, 6.0] {
+    for h in [0.0, 3.0, 6.0] {
         assert!(heights.contains(&h), "a vertex at height {h}");
+    }
+    for (lo, hi) in [(0.0, 3.0), (3.0, 6.0)] {
+        assert!(
+            heights.iter().any(|&h| h > lo + 0.1 && h < hi - 0.1),
+            "a stair vertex between {lo} and {hi}"
+        );
     }
     let mesh = r.navmesh().unwrap();
     mesh.validate().unwrap();
@@ -141,9 +148,9 @@ fn all_primitives(r: &Runner) -> Vec<(usize, navscope_core::draw::Primitive)> {
 }
 
 #[test]
-fn every_primitive_on_one_layer_names_it_and_lies_at_its_height() {
+fn every_primitive_on_one_layer_names_it_and_lies_on_its_plane() {
     let level = samples::figure5();
-    let heights: Vec<f64> = level.layers.iter().map(|l| l.height).collect();
+    let planes: Vec<LayerPlane> = level.layers.iter().map(|l| l.plane()).collect();
     let mut r = runner(LevelData::Layers(level));
     r.run_all();
     assert!(r.first_error().is_none(), "{:?}", r.first_error());
@@ -158,9 +165,9 @@ fn every_primitive_on_one_layer_names_it_and_lies_at_its_height() {
     for (stage, p) in all_primitives(&r) {
         match p.layer {
             Some(l) => {
-                assert!((l as usize) < heights.len(), "stage {stage} {p:?}");
-                let h = heights[l as usize] as f32;
+                assert!((l as usize) < planes.len(), "stage {stage} {p:?}");
                 for q in p.shape.points() {
+                    let h = planes[l as usize].height_at(world_to_plan(q.as_dvec3())) as f32;
                     assert!(
                         (q.y - h).abs() < 1e-4,
                         "stage {stage}: {} at height {} but on layer {l} ({h})",

@@ -13,8 +13,8 @@
 //!   would be a walkable surface the plan does not have. The walls are
 //!   [`DEFAULT_WALL_HEIGHT`] high in the pipeline registry's conversion,
 //!   above every default agent height, so no agent steps over them.
-//! * [`layers_mesh`]: each layer's free space becomes a floor at the
-//!   layer's height; there are no walls (a floor's edge is a drop, which
+//! * [`layers_mesh`]: each layer's free space becomes a floor on the
+//!   layer's plane (horizontal, or inclined for a ramp or stair flight); there are no walls (a floor's edge is a drop, which
 //!   the voxel pipeline's radius keeps away from as from a wall). The
 //!   connections are not geometry and are left out: voxel joins two
 //!   layers only where their floors meet within its step height. Where a
@@ -25,7 +25,7 @@
 
 use glam::{DVec2, Vec3};
 use navscope_core::geom::{Polygon, PolygonWithHoles, TriMesh, plan_to_world};
-use navscope_core::level::{Blocker, FloorPlan, LayeredLevel, MeshLevel};
+use navscope_core::level::{Blocker, FloorPlan, LayerPlane, LayeredLevel, MeshLevel};
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
 
 /// Wall height (metres) of the floor plan → mesh conversion the pipeline
@@ -47,7 +47,7 @@ pub fn floor_plan_mesh(plan: &FloorPlan, wall_height: f64) -> Result<MeshLevel, 
     }
     let blockers: Vec<Vec<DVec2>> = plan.blockers.iter().map(blocker_ring).collect();
     let mut mesh = TriMesh::default();
-    floor(&plan.area, &blockers, 0.0, &mut mesh)?;
+    floor(&plan.area, &blockers, LayerPlane::level(0.0), &mut mesh)?;
     for ring in plan.area.rings().map(|r| r.points.as_slice()) {
         walls(ring, 0.0, wall_height, &mut mesh);
     }
@@ -66,7 +66,7 @@ pub fn floor_plan_mesh(plan: &FloorPlan, wall_height: f64) -> Result<MeshLevel, 
 pub fn layers_mesh(level: &LayeredLevel) -> Result<MeshLevel, String> {
     let mut mesh = TriMesh::default();
     for layer in &level.layers {
-        floor(&layer.area, &[], layer.height, &mut mesh)
+        floor(&layer.area, &[], layer.plane(), &mut mesh)
             .map_err(|e| format!("layer \"{}\": {e}", layer.name))?;
     }
     if mesh.triangles.is_empty() {
@@ -114,7 +114,7 @@ fn world(p: DVec2, y: f64) -> Vec3 {
 fn floor(
     area: &PolygonWithHoles,
     cutouts: &[Vec<DVec2>],
-    y: f64,
+    plane: LayerPlane,
     mesh: &mut TriMesh,
 ) -> Result<(), String> {
     let mut cdt = ConstrainedDelaunayTriangulation::<Point2<f64>>::new();
@@ -142,7 +142,7 @@ fn floor(
     let base = mesh.vertices.len() as u32;
     mesh.vertices.extend(cdt.vertices().map(|v| {
         let p = v.position();
-        world(DVec2::new(p.x, p.y), y)
+        plane.lift(DVec2::new(p.x, p.y)).as_vec3()
     }));
     for f in cdt.inner_faces() {
         let [a, b, c] = f.vertices().map(|v| {
@@ -272,11 +272,13 @@ mod tests {
                     name: "ground".into(),
                     height: 0.0,
                     area: square(0.0, 4.0),
+                    ..Layer::default()
                 },
                 Layer {
                     name: "deck".into(),
                     height: 1.5,
                     area: square(10.0, 2.0),
+                    ..Layer::default()
                 },
             ],
             connections: vec![],

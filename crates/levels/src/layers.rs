@@ -5,6 +5,7 @@
 //!     layers: [
 //!         (name: "ground", height: 0.0, outer: [(0, 0), (10, 0), (10, 8), (0, 8)], holes: []),
 //!         (name: "upper", height: 3.0, outer: [...], holes: [[...]]),
+//!         (name: "ramp", plane: [(8, 0, 1), (9, 0, 1), (9, 3, 7)], outer: [...]),
 //!     ],
 //!     connections: [
 //!         (a: (8, 1), b: (9, 1), from: 0, to: 1),
@@ -13,17 +14,22 @@
 //! ```
 //!
 //! Each layer is a floor plan (world `(x, z)` pairs, any orientation,
-//! normalised and validated like the floor plan formats) at world height
-//! `height`. A connection is the segment `a -> b`, entered on layer `from`
+//! normalised and validated like the floor plan formats) on a plane: either
+//! horizontal at world height `height`, or the plane through the three
+//! world points `(x, y, z)` of `plane` (an inclined layer: a ramp or a
+//! stair flight; give one of the two). The plan is the layer seen from
+//! above, lifted straight up or down onto the plane. A plane that is
+//! vertical, or steeper than [`MAX_INCLINE_DEGREES`], is refused: no agent
+//! walks on it. A connection is the segment `a -> b`, entered on layer `from`
 //! and leading to layer `to` (indices into `layers`); its access side is to
 //! the left of `a -> b` on `from` seen from above. Both ends of a connection
 //! must lie in the free space (boundary included) of both of its layers.
 
 use std::collections::HashMap;
 
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 use navscope_core::geom::{Ring, plan_from_xz};
-use navscope_core::level::{Connection, Layer, LayeredLevel};
+use navscope_core::level::{Connection, Layer, LayerPlane, LayeredLevel};
 use serde::{Deserialize, Serialize};
 
 use crate::bounds::beyond;
@@ -46,7 +52,18 @@ pub(crate) struct LayersFile {
 #[serde(deny_unknown_fields)]
 pub(crate) struct LayerEntry {
     pub name: String,
-    pub height: f64,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::text::some_inner"
+    )]
+    pub height: Option<f64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::text::some_inner"
+    )]
+    pub plane: Option<Vec<(f64, f64, f64)>>,
     pub outer: Vec<(f64, f64)>,
     #[serde(default)]
     pub holes: Vec<Vec<(f64, f64)>>,
@@ -64,6 +81,53 @@ pub(crate) struct ConnectionEntry {
 
 fn plan(p: (f64, f64)) -> DVec2 {
     plan_from_xz([p.0, p.1])
+}
+
+/// The steepest layer plane accepted, degrees from the horizontal
+/// ([`LayerPlane::MAX_INCLINE_DEGREES`]).
+pub const MAX_INCLINE_DEGREES: f64 = LayerPlane::MAX_INCLINE_DEGREES;
+
+/// The plane of layer entry `l` (element name `el`), checked.
+fn layer_plane(l: &LayerEntry, el: &str) -> Result<LayerPlane, Fault> {
+    let points = match (l.height, &l.plane) {
+        (Some(_), Some(_)) => {
+            return Err(Fault::geometry(el, "gives both a height and a plane"));
+        }
+        (None, None) => return Err(Fault::geometry(el, "needs a height or a plane")),
+        (Some(h), None) => {
+            if !h.is_finite() {
+                return Err(Fault::geometry(el, "height is not a finite number"));
+            }
+            if let Some(problem) = beyond("height", [h]) {
+                return Err(Fault::geometry(el, problem));
+            }
+            return Ok(LayerPlane::level(h));
+        }
+        (None, Some(points)) => points,
+    };
+    let [p0, p1, p2] = points.as_slice() else {
+        return Err(Fault::geometry(
+            el,
+            format!("plane needs three points, not {}", points.len()),
+        ));
+    };
+    let world = [p0, p1, p2].map(|&(x, y, z)| DVec3::new(x, y, z));
+    if world.iter().any(|p| !p.is_finite()) {
+        return Err(Fault::geometry(el, "a plane point is not a finite number"));
+    }
+    if let Some(problem) = beyond("plane coordinate", world.iter().flat_map(|p| p.to_array())) {
+        return Err(Fault::geometry(el, problem));
+    }
+    let plane =
+        LayerPlane::through(world).map_err(|e| Fault::geometry(el, format!("plane: {e}")))?;
+    let incline = plane.incline_degrees();
+    if incline > MAX_INCLINE_DEGREES {
+        return Err(Fault::geometry(
+            el,
+            format!("plane is too steep to walk ({incline:.1}°, at most {MAX_INCLINE_DEGREES}°)"),
+        ));
+    }
+    Ok(plane)
 }
 
 /// Parses native RON.
@@ -93,12 +157,7 @@ pub(crate) fn parse_ron(text: &str, budget: &Budget) -> Result<LayeredLevel, Fau
                 format!("name used twice (layers {first} and {i})"),
             ));
         }
-        if !l.height.is_finite() {
-            return Err(Fault::geometry(el, "height is not a finite number"));
-        }
-        if let Some(problem) = beyond("height", [l.height]) {
-            return Err(Fault::geometry(el, problem));
-        }
+        let plane = layer_plane(l, &el)?;
         let outer = l.outer.iter().map(|&p| plan(p)).collect();
         let holes = l
             .holes
@@ -107,9 +166,16 @@ pub(crate) fn parse_ron(text: &str, budget: &Budget) -> Result<LayeredLevel, Fau
             .collect();
         let name = |r: Ring| ring_name(r);
         let area = build_area(outer, holes, &name).map_err(|f| f.within(&el))?;
+        let heights = area
+            .rings()
+            .flat_map(|r| r.points.iter().map(|&p| plane.height_at(p)));
+        if let Some(problem) = beyond("height", heights) {
+            return Err(Fault::geometry(el, problem));
+        }
         layers.push(Layer {
             name: l.name.clone(),
-            height: l.height,
+            height: plane.height,
+            slope: plane.slope,
             area,
         });
     }
@@ -192,6 +258,20 @@ mod tests {
     }
 
     #[test]
+    fn an_inclined_layer_lies_on_its_plane() {
+        // A ramp rising 3 m from world x = 0 to x = 10, level along z.
+        let text = TWO.replace(
+            "(name: \"upper\", height: 3,",
+            "(name: \"upper\", plane: [(0, 0, 0), (10, 3, 0), (10, 3, 8)],",
+        );
+        let l = parse_ron(&text, &Budget::default()).unwrap();
+        let up = l.layers[1].plane();
+        assert!((up.height_at(DVec2::new(5.0, -4.0)) - 1.5).abs() < 1e-12);
+        assert!((up.incline_degrees() - 0.3f64.atan().to_degrees()).abs() < 1e-9);
+        assert!(l.layers[0].plane().is_level());
+    }
+
+    #[test]
     fn errors_name_layer_and_connection() {
         let b = Budget::default();
         let cases = [
@@ -248,6 +328,47 @@ mod tests {
             let e = parse_ron(&text, &b).unwrap_err();
             assert_eq!((e.element.as_str(), e.problem.as_str()), (el, problem));
         }
+        let ramp = |plane: &str| {
+            TWO.replace(
+                "(name: \"upper\", height: 3,",
+                &format!("(name: \"upper\", plane: {plane},"),
+            )
+        };
+        let planes = [
+            (
+                "[(0, 0, 0), (1, 5, 0), (1, 9, 0)]",
+                "plane: it is vertical (its three points lie on one line seen from above)",
+            ),
+            (
+                "[(0, 0, 0), (1, 1, 1), (2, 2, 2)]",
+                "plane: its three points lie on one line",
+            ),
+            ("[(0, 0, 0), (1, 0, 0)]", "plane needs three points, not 2"),
+            (
+                "[(0, 0, 0), (1, 2, 0), (0, 0, 1)]",
+                "plane is too steep to walk (63.4°, at most 60°)",
+            ),
+        ];
+        for (plane, problem) in planes {
+            let e = parse_ron(&ramp(plane), &b).unwrap_err();
+            assert_eq!(
+                (e.element.as_str(), e.problem.as_str()),
+                ("layer \"upper\"", problem)
+            );
+        }
+        let both = TWO.replace(
+            "height: 3,",
+            "height: 3, plane: [(0, 0, 0), (1, 0, 0), (0, 0, 1)],",
+        );
+        assert_eq!(
+            parse_ron(&both, &b).unwrap_err().problem,
+            "gives both a height and a plane"
+        );
+        let neither = TWO.replace("height: 3,", "");
+        assert_eq!(
+            parse_ron(&neither, &b).unwrap_err().problem,
+            "needs a height or a plane"
+        );
         let e = parse_ron("LayeredLevel(layers: [])", &b).unwrap_err();
         assert_eq!(e.problem, "there are no layers");
     }

@@ -81,6 +81,7 @@ pub use budget::Budget;
 pub use error::{ErrorKind, LevelError};
 pub use extrude::{DEFAULT_WALL_HEIGHT, floor_plan_mesh, layers_mesh};
 pub use floorplan::{JSON_FORMAT as FLOOR_PLAN_FORMAT, JSON_VERSION as FLOOR_PLAN_VERSION};
+pub use layers::MAX_INCLINE_DEGREES;
 
 use error::Fault;
 

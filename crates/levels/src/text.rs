@@ -114,6 +114,18 @@ pub(crate) fn ron_struct_name(text: &str) -> Option<&str> {
     (end > 0 && s[end..].trim_start().starts_with('(')).then(|| &s[..end])
 }
 
+/// Serialises the value inside a `Some` (fields that are skipped when
+/// `None`), so files read with implicit `Some` are written without it.
+pub(crate) fn some_inner<T: serde::Serialize, S: serde::Serializer>(
+    v: &Option<T>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(x) => x.serialize(s),
+        None => s.serialize_none(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

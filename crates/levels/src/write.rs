@@ -226,6 +226,30 @@ pub fn brushes_ron(level: &BrushLevel) -> String {
     pretty(&file)
 }
 
+/// Three world points of an inclined layer's plane, as `(x, y, z)`: the
+/// first outer vertex, the vertex farthest from it and the vertex farthest
+/// from the line through those two, lifted onto the plane (points a reader
+/// can find on the layer's outline).
+fn plane_points(l: &navscope_core::level::Layer) -> Vec<(f64, f64, f64)> {
+    let pts = &l.area.outer.points;
+    let far = |key: &dyn Fn(DVec2) -> f64| {
+        pts.iter()
+            .copied()
+            .max_by(|a, b| key(*a).total_cmp(&key(*b)))
+            .unwrap_or_default()
+    };
+    let p0 = pts.first().copied().unwrap_or_default();
+    let p1 = far(&|p| p.distance_squared(p0));
+    let p2 = far(&|p| (p1 - p0).perp_dot(p - p0).abs());
+    [p0, p1, p2]
+        .iter()
+        .map(|&p| {
+            let w = l.plane().lift(p);
+            (w.x, w.y, w.z)
+        })
+        .collect()
+}
+
 /// A multi-layer environment as native RON (`LayeredLevel(layers: [...],
 /// connections: [...])`), world `(x, z)` pairs.
 pub fn layers_ron(level: &LayeredLevel) -> String {
@@ -239,7 +263,8 @@ pub fn layers_ron(level: &LayeredLevel) -> String {
             .iter()
             .map(|l| LayerEntry {
                 name: l.name.clone(),
-                height: l.height,
+                height: l.plane().is_level().then_some(l.height),
+                plane: (!l.plane().is_level()).then(|| plane_points(l)),
                 outer: l.area.outer.points.iter().map(|&p| pair(p)).collect(),
                 holes: l
                     .area

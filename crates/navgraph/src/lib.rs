@@ -66,6 +66,15 @@
 //!   radius from every obstacle pixel (bound 0, up to floating-point
 //!   rounding; `tests/properties.rs` checks it exactly, triangle against
 //!   square), at the cost of up to `sqrt(2)` pixels of extra margin.
+//!   Measured on the sample rasters with the default tolerance
+//!   (`cargo test -p navscope-navgraph --test properties
+//!   sample_rasters_keep_the_agent_radius -- --nocapture`, brute force
+//!   over every triangle and obstacle pixel): the least clearance is
+//!   never below the radius, and the margin above it is 0.2 m (0.8 px) on
+//!   `office.png` (0.25 m/px) for r = 0.3 m and 0 for r = 0.5 and 1 m, 0
+//!   on `rooms.png` (0.1 m/px) for r = 0.3 and 0.5 m, and 0.7 m, 0.5 m and
+//!   0 on `arena.png` (1 m/px) for r = 0.3, 0.5 and 1 m (a whole pixel is
+//!   blocked for any radius up to one pixel).
 //! * **Connectivity.** Free pixels touching only at a corner are not joined
 //!   (4-connectivity, as an agent cannot squeeze through a corner); their
 //!   contours are kept apart by a quarter-pixel chamfer.

@@ -255,7 +255,10 @@ impl SuperGraph {
             allowed[*r as usize] = true;
         }
         let whole = || astar(&dual.mesh, s, g, from, to, &search);
-        let (first, fall_back) = if opts.within_regions {
+        // A super path through every region filters nothing: search the
+        // base graph itself rather than a copy of all of it.
+        let filters = region_path.len() < self.regions as usize;
+        let (first, fall_back) = if opts.within_regions && filters {
             let (sub, map, back) = restrict(&dual.mesh, |n| allowed[self.region_of[n] as usize]);
             let mut r = astar(&sub, map[s as usize], map[g as usize], from, to, &search);
             if let Some(n) = &mut r.nodes {

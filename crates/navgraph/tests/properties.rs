@@ -329,3 +329,68 @@ proptest! {
         }
     }
 }
+
+/// The raster clearance on the sample rasters with the default tolerance:
+/// the least distance from any triangle to any obstacle pixel (a square)
+/// or to the outside of the image is at least the agent radius, less the
+/// test's rounding bound; the margin above the radius is reported (run
+/// with `--nocapture`).
+#[test]
+fn sample_rasters_keep_the_agent_radius() {
+    let rasters = [
+        "assets/levels/raster/office.png",
+        "assets/levels/raster/rooms.png",
+        "assets/levels/navgraph/arena.png",
+    ];
+    for path in rasters {
+        if !common::repo(path).exists() {
+            eprintln!("SKIPPED: {path} is missing");
+            continue;
+        }
+        let lvl = common::level(path);
+        let LevelData::Raster(plan) = &lvl.data else {
+            panic!("{path}: not a raster")
+        };
+        let (w, h, mpp) = (plan.width, plan.height, plan.metres_per_pixel);
+        let obstacle = plan.obstacle.clone();
+        for radius in [0.3, 0.5, 1.0] {
+            let r = run(
+                navscope_navgraph::pipeline(),
+                lvl.clone(),
+                &[("agent_radius", ParamValue::Float(radius))],
+            );
+            let t = &artifact::<TriangulationArtifact>(&r, "triangulate").triangulation;
+            if let Err(e) = clearance_shortfall(t, &obstacle, w, h, mpp, radius) {
+                panic!("{path}, radius {radius}: {e}");
+            }
+            let (wm, hm) = (w as f64 * mpp, h as f64 * mpp);
+            let mut least = f64::INFINITY;
+            for k in 0..t.triangles.len() {
+                let c = t.corners(k);
+                for p in c {
+                    least = least.min(p.x).min(wm - p.x).min(-p.y).min(hm + p.y);
+                }
+                for y in 0..h {
+                    for x in 0..w {
+                        if obstacle[(y * w + x) as usize] != 0 {
+                            let lo = DVec2::new(x as f64 * mpp, -((y + 1) as f64) * mpp);
+                            let hi = DVec2::new((x + 1) as f64 * mpp, -(y as f64) * mpp);
+                            least = least.min(triangle_square_distance(c, lo, hi));
+                        }
+                    }
+                }
+            }
+            if t.triangles.is_empty() {
+                eprintln!("{path}, radius {radius} m: no free space is left");
+                continue;
+            }
+            eprintln!(
+                "{path} ({w} x {h} px, {mpp} m/px), radius {radius} m: {} triangles, least clearance {least:.4} m, margin {:.4} m ({:.2} px)",
+                t.triangles.len(),
+                least - radius,
+                (least - radius) / mpp
+            );
+            assert!(least >= radius - 1e-6 * mpp, "{path}: {least} < {radius}");
+        }
+    }
+}

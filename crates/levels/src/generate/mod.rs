@@ -338,6 +338,7 @@ pub fn stacked_floors(seed: u64, floors: usize) -> LayeredLevel {
             name: format!("floor {f}"),
             height: f as f64 * STOREY,
             area: plan.area,
+            ..Layer::default()
         });
     }
     let mut connections = Vec::with_capacity(2 * (n - 1));
