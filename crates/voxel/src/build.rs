@@ -49,12 +49,30 @@ pub struct TileBuild {
     pub detail: Arc<Vec<RegionDetail>>,
 }
 
-/// Simplifies every region of a tile. A region whose ring had to fall back
-/// to its exact outline keeps its portals exact, and so does the region on
-/// the other side of each, so that both still meet exactly (repeated until
-/// no new fallback appears).
+/// Simplifies every region of a tile. Portals between regions of two areas
+/// (convex volumes) keep their exact cell edges on both sides, so an area's
+/// polygons stay on its spans (a straight portal would cut across the
+/// area's corners; Recast simplifies area borders like walls, here they are
+/// kept exact as the edges between passes are). A region whose ring had to
+/// fall back to its exact outline keeps its portals exact, and so does the
+/// region on the other side of each, so that both still meet exactly
+/// (repeated until no new fallback appears).
 pub fn simplify_tile(regions: &[Region], grid: &Grid, s: &Settings) -> Vec<SimplifiedRegion> {
     let mut exact: BTreeMap<(usize, u32), Vec<u32>> = BTreeMap::new();
+    let area: BTreeMap<(usize, u32), u8> =
+        regions.iter().map(|r| ((r.pass, r.label), r.area)).collect();
+    for r in regions {
+        for class in r.rings.iter().flat_map(|ring| &ring.class) {
+            if let EdgeClass::Portal(l) = *class
+                && area.get(&(r.pass, l)).is_some_and(|&a| a != r.area)
+            {
+                let v = exact.entry((r.pass, r.label)).or_default();
+                if let Err(at) = v.binary_search(&l) {
+                    v.insert(at, l);
+                }
+            }
+        }
+    }
     loop {
         let out: Vec<SimplifiedRegion> = regions
             .iter()

@@ -83,17 +83,20 @@ pub struct Region {
     pub rings: Vec<Ring>,
     /// Highest water surface over its spans, if any is wet.
     pub water: Option<f32>,
+    /// Its area ([`crate::compact`]; a region never crosses an area change).
+    pub area: u8,
 }
 
 const NONE: u32 = u32::MAX;
 
 /// Builds the regions of every pass of one tile from its partition (one
-/// [`PassPartition`] per pass).
+/// [`PassPartition`] per pass); `area` is every span's area.
 pub fn regions(
     hf: &Heightfield,
     grid: &Grid,
     passes: &[PassFlags],
     parts: &[PassPartition],
+    area: &[u8],
 ) -> Vec<Region> {
     let mut out = Vec::new();
     let ncols = hf.cols.len() - 1;
@@ -152,9 +155,11 @@ pub fn regions(
                     col_span: &col_span,
                     r,
                 };
-                out.push(trace(
+                let mut region = trace(
                     hf, grid, passes, &limits, k, label, &members, &span_col, &member,
-                ));
+                );
+                region.area = area[s0];
+                out.push(region);
             }
         }
     }
@@ -295,6 +300,7 @@ fn trace(
         border_spans,
         rings,
         water,
+        area: 0,
     }
 }
 
@@ -350,7 +356,8 @@ pub(crate) mod tests {
     /// The regions of a tile under the default partition settings.
     pub(crate) fn regions_of(hf: &Heightfield, g: &Grid, f: &[PassFlags]) -> Vec<Region> {
         let s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
-        regions(hf, g, f, &partition_tile(hf, f, s.partition))
+        let flat = vec![0; hf.spans.len()];
+        regions(hf, g, f, &partition_tile(hf, f, &flat, s.partition), &flat)
     }
 
     #[test]
@@ -379,7 +386,8 @@ pub(crate) mod tests {
             min_area: 0,
             merge_area: u32::MAX,
         };
-        let r = regions(&hf, &g, &f, &partition_tile(&hf, &f, one));
+        let flat = vec![0; hf.spans.len()];
+        let r = regions(&hf, &g, &f, &partition_tile(&hf, &f, &flat, one), &flat);
         let stand: Vec<_> = r.iter().filter(|r| r.stance == Stance::Stand).collect();
         assert_eq!(stand.len(), 1);
         assert_eq!(stand[0].rings.len(), 2);

@@ -20,6 +20,7 @@
 //! |---|---|---|
 //! | `tiles` | §32.2.5 step 1 | grid, tiles with their overlap (`tile`, `tile/overlap`) |
 //! | `voxelize` | §32.2.2; `rcRasterizeTriangles` | solid spans (`voxel/solid`) and water (`voxel/water`) |
+//! | `compact` | `rcBuildCompactHeightfield`, `rcMarkConvexPolyArea` | per pass (one sub-step each): the spans the pass may stand on before erosion (`voxel/compact`, or `voxel/area` coloured by area inside a convex volume) and their side neighbours (`compact/neighbour`, one polyline per straight run); the level's convex volumes (`volume`) ([`compact`]) |
 //! | `flag` | §32.2.3, §32.3, §32.4; `rcFilter*`, `rcErodeWalkableArea` | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable`; from the next pass on, what a pass claimed as `voxel/claimed/<stance>`. Recast's span filters ([`filters`]) and the wall-band rule of the recycled passes ([`bands`]) run here |
 //! | `partition` | `rcBuildDistanceField`, `rcBuildRegions` / `rcBuildRegionsMonotone` / `rcBuildLayerRegions` | per pass: the distance field (`voxel/distance`, value 0 to 1) and the regions (`voxel/region`, value = region id) after the min / merge region area filters ([`partition`]) |
 //! | `regions` | §32.2.3; `rcBuildContours` (raw) | each region's exact outline (`contour/<stance>`, `contour/<stance>/hole`) |
@@ -27,7 +28,7 @@
 //! | `triangulate` | §32.2.4 | triangles (`triangle/<stance>`) |
 //! | `polymesh` | `rcBuildPolyMesh` | convex polygons of at most `max_verts_per_poly` corners (`polymesh/<stance>`) ([`polymesh`]) |
 //! | `detail` | `rcBuildPolyMeshDetail` | height detail triangles per polygon (`detail/<stance>`) ([`detail`]) |
-//! | `graph` | §32.2.5, §32.3.2, §32.4.2 | one node per polygon (`node/<stance>`, its detail triangles in the NavMesh's `detail`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh |
+//! | `graph` | §32.2.5, §32.3.2, §32.4.2 | one node per polygon (`node/<stance>`, its detail triangles in the NavMesh's `detail`, its region's area in `area`; the NavMesh's `area_costs` hold the areas' costs), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh |
 //! | `movers` | Quake's movers and triggers (not in the paper) | the door, elevator, teleport and jump links of a brush level's movers (`link/door`, `link/elevator`, `link/teleport`, `link/jump`) added to the NavMesh, and the movers left out ([`movers`]) |
 //!
 //! Stage 9 of the issue, local rebuild, happens inside the per-tile stages
@@ -87,9 +88,23 @@
 //!   region is kept only if it reaches a place no earlier pass reaches,
 //!   joins earlier areas that were apart, or reaches farther than the
 //!   earlier passes' radius from them; otherwise it goes back to the pool.
+//! * **Areas** (Recast's convex volumes). A mesh level's sidecar
+//!   `NAME.obj.ron` lists convex prisms, each with an area name and an
+//!   optional cost (`navscope-levels`' `volumes` module); the `compact`
+//!   stage marks them on the spans like `rcMarkConvexPolyArea` (cell centre
+//!   inside the polygon, floor within the prism's heights, later volumes
+//!   win). The preset is RecastDemo's area table: `water`, `grass`, `road`,
+//!   `door` with costs 10, 2, 1, 1 (parameters `area_cost.NAME`); a
+//!   volume's own cost wins over the preset, and a name neither gives costs
+//!   1. Regions never cross an area change, so every node has one area; the
+//!   NavMesh carries each node's `area` and the costs in `area_costs`, which
+//!   navscope-path's search multiplies into its costs. Areas never make a
+//!   span unwalkable (Recast's null area is not offered: a volume marks,
+//!   it does not cut).
 //! * **Swim.** Water depth is the water surface over the span's floor; swim
 //!   nodes and the portals between swim nodes are lifted to the water
-//!   surface, their polygons stay on the floor (§32.4.2). A swim area ends a
+//!   surface, their polygons stay on the floor (§32.4.2), so a swimmer's
+//!   headroom is measured from the surface ([`filters`]). A swim area ends a
 //!   swim radius away from dry ground, as the agent table says, so it does
 //!   not touch the standing area unless the water shallows gradually.
 //! * **Getting in and out of the water** (the paper is silent):
@@ -120,9 +135,11 @@
 //! * **Closed solids are filled.** A face looking down starts a solid that
 //!   reaches the next face looking up, so no agent is found inside a box
 //!   standing on a floor; one-sided geometry is kept as it is.
-//! * **Tiles.** The paper's overlapping grid cells are tiles padded by the
-//!   largest radius of any stance plus three cells, which makes every flag
-//!   in a tile's core equal to a one-tile build's; outline edges on a tile
+//! * **Tiles.** The paper's overlapping grid cells are tiles padded by
+//!   what the erosion of the largest radius of any stance reads (its 12/17
+//!   chamfer reaches up to 13/12 of the radius, [`tiles::tile_padding`])
+//!   plus two cells, which makes every flag in a tile's core equal to a
+//!   one-tile build's (tested with a 45-cell radius over several tiles); outline edges on a tile
 //!   seam are kept exact and linked to the neighbouring tile's. Only tiles
 //!   that triangles touch are made, so memory and work follow the occupied
 //!   tiles, not the bounding box.
@@ -204,6 +221,7 @@
 
 pub mod bands;
 pub mod build;
+pub mod compact;
 pub mod contour;
 pub mod detail;
 pub mod filters;
@@ -260,6 +278,13 @@ pub fn pipeline() -> Pipeline {
             reads::VOXELIZE,
         ),
         info(
+            "compact",
+            "Compact heightfield and areas",
+            "For each pass's agent table, the open spans it may stand on before erosion (slope, water depth and Recast's span filters) and each span's neighbour on every side: the span of the next column whose floor is within a step and whose open space leaves the agent's height (Recast's compact heightfield). The level's convex volumes (its NAME.obj.ron sidecar) mark the spans inside them with an area (water, grass, road, door or their own name) that the regions never cross and the nodes carry, with its cost.",
+            "Recast rcBuildCompactHeightfield, rcMarkConvexPolyArea",
+            reads::COMPACT,
+        ),
+        info(
             "flag",
             "Flagging with recycled passes",
             "Each pass flags the voxels left over by the earlier passes with its stance's agent table: non-walkable (too steep, too low, wrong water depth, closer than the radius to an obstacle), walkable, or border (walkable next to a non-walkable voxel). The non-walkable voxels, flags discarded, are the next pass's pool.",
@@ -313,7 +338,7 @@ pub fn pipeline() -> Pipeline {
             "Node graph",
             "One node per triangle, linked across shared edges, across passes and across tiles. Swim nodes are lifted to the water surface, and swim triangles at the edge of the water get entry and exit links across the gap to the ground the swimmer can climb onto.",
             "Kirst §32.2.5, §32.3.2, §32.4.2",
-            &[],
+            reads::GRAPH,
         ),
         info(
             "movers",

@@ -63,6 +63,12 @@ pub const AGENT_FIELDS: [&str; 6] = [
     "max_water",
 ];
 
+/// The preset area names and their default costs (RecastDemo's
+/// `SAMPLE_POLYAREA_*` costs: water 10, grass 2, road 1, door 1); each is a
+/// parameter `area_cost.NAME`.
+pub const AREA_PRESET: [(&str, f64); 4] =
+    [("water", 10.0), ("grass", 2.0), ("road", 1.0), ("door", 1.0)];
+
 /// The default pass order (the hierarchy of §32.4.4).
 pub const DEFAULT_PASSES: &str = "stand,crouch,prone,swim,sidestep";
 
@@ -228,6 +234,12 @@ pub fn specs() -> Vec<ParamSpec> {
             0.5,
             "Height error, in voxel heights, that the detail surface may leave at a sample (Recast's Detail Sample Max Error).",
         ),
+        ParamSpec::bool(
+            "convex_volumes",
+            "Convex volumes",
+            true,
+            "Mark the areas of the level's convex volumes (its NAME.obj.ron sidecar) on the compact heightfield, as Recast's rcMarkConvexPolyArea; off: every span is in the default area.",
+        ),
         ParamSpec::list(
             "passes",
             "Passes (in order)",
@@ -236,6 +248,18 @@ pub fn specs() -> Vec<ParamSpec> {
             "Recycled passes in hierarchy order (§32.4.4): each pass sees only the voxels the earlier ones left non-walkable.",
         ),
     ];
+    for (area, cost) in AREA_PRESET {
+        v.push(ParamSpec::float(
+            &format!("area_cost.{area}"),
+            &format!("Area cost: {area}"),
+            "x",
+            cost,
+            0.0,
+            1000.0,
+            0.1,
+            &format!("Cost multiplier of moving through the '{area}' area of a convex volume that gives no cost of its own (Recast's area cost, dtQueryFilter::setAreaCost; RecastDemo's default)."),
+        ));
+    }
     for s in Stance::ALL {
         let d = paper_defaults(s);
         let n = s.name();
@@ -327,6 +351,53 @@ pub mod reads {
     ];
     /// `voxelize`: water.
     pub const VOXELIZE: &[&str] = &["water_level_on", "water_level"];
+    /// `compact`: the span filters, whether volumes mark areas, the pass
+    /// order and the agent tables (heights and steps: the neighbours;
+    /// slopes, water, radii: which spans are passable and near them).
+    pub const COMPACT: &[&str] = &[
+        "filter_low_hanging_obstacles",
+        "filter_ledge_spans",
+        "filter_walkable_low_height_spans",
+        "convex_volumes",
+        "passes",
+        "stand.radius",
+        "stand.height",
+        "stand.max_step",
+        "stand.max_slope",
+        "stand.min_water",
+        "stand.max_water",
+        "crouch.radius",
+        "crouch.height",
+        "crouch.max_step",
+        "crouch.max_slope",
+        "crouch.min_water",
+        "crouch.max_water",
+        "prone.radius",
+        "prone.height",
+        "prone.max_step",
+        "prone.max_slope",
+        "prone.min_water",
+        "prone.max_water",
+        "swim.radius",
+        "swim.height",
+        "swim.max_step",
+        "swim.max_slope",
+        "swim.min_water",
+        "swim.max_water",
+        "sidestep.radius",
+        "sidestep.height",
+        "sidestep.max_step",
+        "sidestep.max_slope",
+        "sidestep.min_water",
+        "sidestep.max_water",
+    ];
+    /// `graph`: the preset area costs.
+    pub const GRAPH: &[&str] = &[
+        "area_cost.water",
+        "area_cost.grass",
+        "area_cost.road",
+        "area_cost.door",
+    ];
     /// `flag`: the span filters, the band rule (which cuts regions as the
     /// partition stage does), the pass order and every agent table.
     pub const FLAG: &[&str] = &[
@@ -415,6 +486,10 @@ pub struct Settings {
     pub max_verts_per_poly: usize,
     /// Height detail sampling, in world units.
     pub detail: DetailParams,
+    /// Whether convex volumes mark areas.
+    pub convex_volumes: bool,
+    /// The preset area costs ([`AREA_PRESET`] names, parameter values).
+    pub area_costs: Vec<(&'static str, f64)>,
 }
 
 /// Recast's region area from a region size: size squared, saturating.
@@ -507,6 +582,11 @@ impl Settings {
                 },
                 max_error: params.float("detail_sample_max_error") * params.float("cell_height"),
             },
+            convex_volumes: params.bool("convex_volumes"),
+            area_costs: AREA_PRESET
+                .iter()
+                .map(|(n, _)| (*n, params.float(&format!("area_cost.{n}"))))
+                .collect(),
         };
         s.bands = params.bool("drop_wall_bands").then(|| BandRule {
             distance: Some(params.float("band_keep_distance")).filter(|d| *d > 0.0),

@@ -20,7 +20,12 @@ fn flag_draws_one_voxel_column_per_flagged_span() {
     let p = params(&[]);
     let s = navscope_voxel::Settings::from_params(&p).unwrap();
     let r = run(pool_level(), p);
-    let flag = r.result(2).unwrap().outcome.as_ref().unwrap();
+    let flag = r
+        .result(r.pipeline().stage_index("flag").unwrap())
+        .unwrap()
+        .outcome
+        .as_ref()
+        .unwrap();
     let any: &dyn std::any::Any = flag.as_ref();
     let f = any.downcast_ref::<FlagArtifact>().unwrap();
     let prims = flag.primitives();
