@@ -482,6 +482,11 @@ pub const STYLES: &[(&str, Style)] = &[
         "voxel/region",
         style([0.40, 0.40, 0.45, 1.00], Some(0.85), 1.0).per_element(),
     ),
+    // Recast's "region connections": region centre to region centre.
+    (
+        "voxel/region/connection",
+        style([0.05, 0.05, 0.10, 1.00], None, 1.5),
+    ),
     // Recast's compact heightfield (RecastDemo's "compact" view): the spans
     // a pass may stand on, those in a convex volume's area coloured per
     // area, the span-neighbour connections, and the volumes themselves.

@@ -107,11 +107,7 @@ fn check(v: VolumeText) -> Result<ConvexVolume, Fault> {
     if v.min_y > v.max_y {
         return Err(Fault::geometry(
             "",
-            format!(
-                "min_y {} is above max_y {}",
-                short(v.min_y),
-                short(v.max_y)
-            ),
+            format!("min_y {} is above max_y {}", short(v.min_y), short(v.max_y)),
         ));
     }
     let mut ring = Polygon::new(v.points.iter().map(|p| DVec2::new(p.0, p.1)).collect());
@@ -167,7 +163,9 @@ mod tests {
             "volume 0, area: the area name is empty"
         );
         assert_eq!(
-            one(&format!("(area: \"a\", cost: -1, {sq}, min_y: 0, max_y: 1)")),
+            one(&format!(
+                "(area: \"a\", cost: -1, {sq}, min_y: 0, max_y: 1)"
+            )),
             "volume 0, cost: must be a finite number >= 0, is -1"
         );
         assert_eq!(
@@ -175,7 +173,9 @@ mod tests {
             "volume 0, points: 2 points; a volume needs 3 to 256"
         );
         assert_eq!(
-            one("(area: \"a\", points: [(0, 0), (2, 0), (1, 0.2), (2, 2), (0, 2)], min_y: 0, max_y: 1)"),
+            one(
+                "(area: \"a\", points: [(0, 0), (2, 0), (1, 0.2), (2, 2), (0, 2)], min_y: 0, max_y: 1)"
+            ),
             "volume 0, points: the polygon is not convex"
         );
         assert_eq!(

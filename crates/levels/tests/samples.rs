@@ -165,7 +165,11 @@ fn a_mesh_sidecar_gives_the_convex_volumes_and_a_bad_one_is_named() {
         LevelData::Mesh(m) => m,
         _ => panic!("not a mesh"),
     };
-    assert!(mesh_of(load(&dir.join("floor.obj")).unwrap()).volumes.is_empty());
+    assert!(
+        mesh_of(load(&dir.join("floor.obj")).unwrap())
+            .volumes
+            .is_empty()
+    );
     std::fs::write(
         dir.join("floor.obj.ron"),
         "MeshSidecar(volumes: [(area: \"grass\", points: [(1, 1), (3, 1), (3, 3)], min_y: -1, max_y: 1)])",

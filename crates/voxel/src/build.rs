@@ -59,8 +59,10 @@ pub struct TileBuild {
 /// (repeated until no new fallback appears).
 pub fn simplify_tile(regions: &[Region], grid: &Grid, s: &Settings) -> Vec<SimplifiedRegion> {
     let mut exact: BTreeMap<(usize, u32), Vec<u32>> = BTreeMap::new();
-    let area: BTreeMap<(usize, u32), u8> =
-        regions.iter().map(|r| ((r.pass, r.label), r.area)).collect();
+    let area: BTreeMap<(usize, u32), u8> = regions
+        .iter()
+        .map(|r| ((r.pass, r.label), r.area))
+        .collect();
     for r in regions {
         for class in r.rings.iter().flat_map(|ring| &ring.class) {
             if let EdgeClass::Portal(l) = *class

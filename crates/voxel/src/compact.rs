@@ -230,7 +230,10 @@ pub(crate) fn compact_tile_with(
             let mut m = vec![false; hf.cols.len() - 1];
             for &k in ks {
                 let reach = erosion_reach(passes[k].agent.radius, grid.cs);
-                for (c, near) in near_columns(hf, |s| ok[k][s], reach).into_iter().enumerate() {
+                for (c, near) in near_columns(hf, |s| ok[k][s], reach)
+                    .into_iter()
+                    .enumerate()
+                {
                     m[c] |= near;
                 }
             }
@@ -263,7 +266,10 @@ pub fn mark_areas(
     let mut area = vec![DEFAULT_AREA; hf.spans.len()];
     for (v, &a) in volumes.iter().zip(&table.volume_area) {
         let (lo, hi) = v.points.iter().fold(
-            (glam::DVec2::splat(f64::INFINITY), glam::DVec2::splat(f64::NEG_INFINITY)),
+            (
+                glam::DVec2::splat(f64::INFINITY),
+                glam::DVec2::splat(f64::NEG_INFINITY),
+            ),
             |(lo, hi), p| (lo.min(*p), hi.max(*p)),
         );
         // Columns whose centre may lie inside, clamped to the padded tile.

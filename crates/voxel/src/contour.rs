@@ -101,6 +101,10 @@ pub fn regions(
     let mut out = Vec::new();
     let ncols = hf.cols.len() - 1;
     let span_col = hf.span_columns();
+    // Each column's cell and whether it is in the core, looked up rather
+    // than divided out for every span the flood visits.
+    let cells: Vec<(i32, i32)> = (0..ncols).map(|c| hf.cell(c)).collect();
+    let core: Vec<bool> = cells.iter().map(|&(x, z)| hf.rect.in_core(x, z)).collect();
     let limits: Vec<Limits> = passes.iter().map(|p| Limits::of(&p.pass, grid)).collect();
     let mut stamp = vec![NONE; ncols];
     // The region's span in each column it covers (valid where `stamp` holds it).
@@ -111,8 +115,7 @@ pub fn regions(
         let mut region_of = vec![NONE; hf.spans.len()];
         let mut queue = Vec::new();
         for c in 0..ncols {
-            let (x, z) = hf.cell(c);
-            if !hf.rect.in_core(x, z) {
+            if !core[c] {
                 continue;
             }
             for s0 in hf.range(c) {
@@ -135,10 +138,9 @@ pub fn regions(
                         }
                         let n = n as usize;
                         let nc = span_col[n] as usize;
-                        let (nx, nz) = hf.cell(nc);
                         if label[n] != label[s0]
                             || region_of[n] != NONE
-                            || !hf.rect.in_core(nx, nz)
+                            || !core[nc]
                             || stamp[nc] == r
                         {
                             continue;
@@ -156,7 +158,7 @@ pub fn regions(
                     r,
                 };
                 let mut region = trace(
-                    hf, grid, passes, &limits, k, label, &members, &span_col, &member,
+                    hf, grid, passes, &limits, k, label, &members, &span_col, &cells, &member,
                 );
                 region.area = area[s0];
                 out.push(region);
@@ -192,12 +194,13 @@ fn trace(
     label: &[u32],
     members: &[usize],
     span_col: &[u32],
+    col_cell: &[(i32, i32)],
     member: &Member,
 ) -> Region {
     let cells: Vec<(i32, i32, usize)> = members
         .iter()
         .map(|&s| {
-            let (x, z) = hf.cell(span_col[s] as usize);
+            let (x, z) = col_cell[span_col[s] as usize];
             (x, z, s)
         })
         .collect();

@@ -27,8 +27,8 @@ use serde::Serialize;
 use crate::flags::{DIRS, Limits};
 use crate::heightfield::{Heightfield, OPEN};
 use crate::settings::Pass;
-use navscope_core::Stance;
 use crate::tiles::Grid;
+use navscope_core::Stance;
 
 /// Which of Recast's span filters run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -240,18 +240,31 @@ mod tests {
         let level = b.level();
         let sp = crate::settings::specs();
         let mut v = navscope_core::ParamValues::defaults(&sp);
-        v.set(&sp, "passes", navscope_core::ParamValue::Text("swim".into()))
-            .unwrap();
+        v.set(
+            &sp,
+            "passes",
+            navscope_core::ParamValue::Text("swim".into()),
+        )
+        .unwrap();
         let mut s = crate::settings::Settings::from_params(&v).unwrap();
         s.tile_size = 0;
         let l = crate::tiles::layout(&level.mesh, &level.water, &s).unwrap();
         let hf = crate::heightfield::voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
         let g = l.grid;
-        for f in [ALL, Filters { low_height: false, ..ALL }] {
+        for f in [
+            ALL,
+            Filters {
+                low_height: false,
+                ..ALL
+            },
+        ] {
             let ok = passable(&hf, &g, &s.passes[0], f);
             let floor_span = |x: f64| {
                 let c = hf
-                    .col(((x - g.origin.x) / g.cs) as i32, ((4.0 - g.origin.z) / g.cs) as i32)
+                    .col(
+                        ((x - g.origin.x) / g.cs) as i32,
+                        ((4.0 - g.origin.z) / g.cs) as i32,
+                    )
                     .unwrap();
                 hf.range(c).next().unwrap()
             };
@@ -259,7 +272,10 @@ mod tests {
             assert!(hf.spans[under].ceil != OPEN && !hf.spans[under].water.is_nan());
             // 2.4 m over the sea floor would pass a 0.5 m swimmer.
             assert!(g.y(hf.spans[under].ceil) - g.y(hf.spans[under].floor) > 2.0);
-            assert!(!ok[under], "{f:?}: a swim node under the shelf is inside rock");
+            assert!(
+                !ok[under],
+                "{f:?}: a swim node under the shelf is inside rock"
+            );
             assert!(ok[open], "{f:?}");
         }
     }

@@ -22,7 +22,7 @@
 //! | `voxelize` | §32.2.2; `rcRasterizeTriangles` | solid spans (`voxel/solid`) and water (`voxel/water`) |
 //! | `compact` | `rcBuildCompactHeightfield`, `rcMarkConvexPolyArea` | per pass (one sub-step each): the spans the pass may stand on before erosion (`voxel/compact`, or `voxel/area` coloured by area inside a convex volume) and their side neighbours (`compact/neighbour`, one polyline per straight run); the level's convex volumes (`volume`) ([`compact`]) |
 //! | `flag` | §32.2.3, §32.3, §32.4; `rcFilter*`, `rcErodeWalkableArea` | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable`; from the next pass on, what a pass claimed as `voxel/claimed/<stance>`. Recast's span filters ([`filters`]) and the wall-band rule of the recycled passes ([`bands`]) run here |
-//! | `partition` | `rcBuildDistanceField`, `rcBuildRegions` / `rcBuildRegionsMonotone` / `rcBuildLayerRegions` | per pass: the distance field (`voxel/distance`, value 0 to 1) and the regions (`voxel/region`, value = region id) after the min / merge region area filters ([`partition`]) |
+//! | `partition` | `rcBuildDistanceField`, `rcBuildRegions` / `rcBuildRegionsMonotone` / `rcBuildLayerRegions` | per pass: the distance field (`voxel/distance`, value 0 to 1), the regions (`voxel/region`, value = region id) and the region connections (`voxel/region/connection`, centre to centre) after the min / merge region area filters ([`partition`]) |
 //! | `regions` | §32.2.3; `rcBuildContours` (raw) | each region's exact outline (`contour/<stance>`, `contour/<stance>/hole`) |
 //! | `simplify` | §32.2.4; `rcBuildContours` (simplified) | simplified outlines (`polygon/<stance>`) |
 //! | `triangulate` | §32.2.4 | triangles (`triangle/<stance>`) |

@@ -796,7 +796,12 @@ mod tests {
         let (_, hf, f) = build(&m, "stand");
         let split = partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Watershed, 0, 0));
         assert!(split.regions >= 2, "{}", split.regions);
-        let joined = partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Watershed, 0, 1_000_000));
+        let joined = partition_pass(
+            &hf,
+            &f[0],
+            &flat(&hf),
+            params(Partition::Watershed, 0, 1_000_000),
+        );
         assert_eq!(joined.regions, 1);
         assert!(joined.merged > 0);
         for s in 0..f[0].flags.len() {
@@ -819,7 +824,12 @@ mod tests {
         let (_, hf, f) = build(&m, "stand");
         let keep = partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Watershed, 0, 400));
         assert_eq!(keep.regions, 2);
-        let drop = partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Watershed, 64, 400));
+        let drop = partition_pass(
+            &hf,
+            &f[0],
+            &flat(&hf),
+            params(Partition::Watershed, 64, 400),
+        );
         assert_eq!(drop.regions, 1);
         assert_eq!(drop.dropped, 1);
         let big = (0..hf.spans.len())

@@ -66,8 +66,12 @@ pub const AGENT_FIELDS: [&str; 6] = [
 /// The preset area names and their default costs (RecastDemo's
 /// `SAMPLE_POLYAREA_*` costs: water 10, grass 2, road 1, door 1); each is a
 /// parameter `area_cost.NAME`.
-pub const AREA_PRESET: [(&str, f64); 4] =
-    [("water", 10.0), ("grass", 2.0), ("road", 1.0), ("door", 1.0)];
+pub const AREA_PRESET: [(&str, f64); 4] = [
+    ("water", 10.0),
+    ("grass", 2.0),
+    ("road", 1.0),
+    ("door", 1.0),
+];
 
 /// The default pass order (the hierarchy of §32.4.4).
 pub const DEFAULT_PASSES: &str = "stand,crouch,prone,swim,sidestep";
@@ -83,7 +87,7 @@ pub fn specs() -> Vec<ParamSpec> {
             0.01,
             10.0,
             0.01,
-            "Width of a voxel column on the ground (x and z).",
+            "Width of a voxel column on the ground, x and z (Recast's Cell Size, cs).",
         ),
         ParamSpec::float(
             "cell_height",
@@ -93,7 +97,7 @@ pub fn specs() -> Vec<ParamSpec> {
             0.005,
             10.0,
             0.005,
-            "Height of one voxel.",
+            "Height of one voxel (Recast's Cell Height, ch).",
         ),
         ParamSpec::int(
             "tile_size",
@@ -102,7 +106,7 @@ pub fn specs() -> Vec<ParamSpec> {
             256,
             0,
             100_000,
-            "Cells per tile side; tiles are built in parallel. 0 = one tile.",
+            "Cells per tile side; tiles are built in parallel. 0 = one tile (Recast's Tile Size, tileSize).",
         ),
         ParamSpec::bool(
             "reuse_tiles",
@@ -283,7 +287,7 @@ pub fn specs() -> Vec<ParamSpec> {
             d.radius,
             10.0,
             0.05,
-            format!("Radius of the {n} agent's cylinder."),
+            format!("Radius of the {n} agent's cylinder; spans closer to an obstacle are eroded (Recast's Agent Radius, walkableRadius)."),
         ));
         v.push(f(
             "height",
@@ -292,7 +296,7 @@ pub fn specs() -> Vec<ParamSpec> {
             d.height,
             20.0,
             0.05,
-            format!("Height of the {n} agent's cylinder."),
+            format!("Height of the {n} agent's cylinder: the free space a span needs above it (Recast's Agent Height, walkableHeight)."),
         ));
         v.push(f(
             "max_step",
@@ -301,7 +305,7 @@ pub fn specs() -> Vec<ParamSpec> {
             d.max_step,
             100.0,
             0.05,
-            format!("Highest step the {n} agent climbs."),
+            format!("Highest step the {n} agent climbs between neighbouring spans (Recast's Max Climb, walkableClimb)."),
         ));
         v.push(f(
             "max_slope",
@@ -310,7 +314,7 @@ pub fn specs() -> Vec<ParamSpec> {
             d.max_slope_rad.to_degrees(),
             360.0,
             1.0,
-            format!("Steepest slope the {n} agent crosses (maxSlopeRad in degrees)."),
+            format!("Steepest slope the {n} agent crosses (Kirst's maxSlopeRad in degrees; Recast's Max Slope, walkableSlopeAngle)."),
         ));
         v.push(f(
             "min_water",

@@ -12,16 +12,14 @@ use std::sync::Arc;
 use glam::Vec3;
 use navscope_core::draw::SubStep;
 use navscope_core::level::{ConvexVolume, LevelData, MeshLevel};
-use navscope_core::{
-    Artifact, LinkKind, NavMesh, Primitive, Shape, StageContext, StageError,
-};
+use navscope_core::{Artifact, LinkKind, NavMesh, Primitive, Shape, StageContext, StageError};
 use serde::Serialize;
 
 use crate::build::{simplify_tile, triangulate_tile};
 use crate::compact::{AreaTable, CompactPass, CompactTile, DEFAULT_AREA, compact_tile};
 use crate::contour::{Region, Ring, regions};
 use crate::detail::{RegionDetail, detail_tile};
-use crate::flags::{BORDER, NON_WALKABLE, NO_LINK, PassFlags, WALKABLE, flag_tile};
+use crate::flags::{BORDER, NO_LINK, NON_WALKABLE, PassFlags, WALKABLE, flag_tile};
 use crate::graph::{Graph, TileParts, build_graph};
 use crate::heightfield::{Heightfield, voxelize};
 use crate::movers::{Reach, add_mover_links};
@@ -327,12 +325,7 @@ impl CompactArtifact {
 /// Draws the neighbour connections of one pass's compact spans as
 /// polylines, one per straight run of connected spans along +x and along
 /// +z (far fewer primitives than one segment per connection).
-fn neighbour_runs(
-    hf: &Heightfield,
-    g: &Grid,
-    cp: &CompactPass,
-    mut emit: impl FnMut(Vec<Vec3>),
-) {
+fn neighbour_runs(hf: &Heightfield, g: &Grid, cp: &CompactPass, mut emit: impl FnMut(Vec<Vec3>)) {
     if cp.links.is_empty() {
         return;
     }
@@ -664,6 +657,64 @@ pub struct PartitionArtifact {
     pub reuse: TileReuse,
     #[serde(skip)]
     heightfields: Vec<Arc<Heightfield>>,
+    /// The flags (their span neighbours give the region connections).
+    #[serde(skip)]
+    flags: Vec<Arc<Vec<PassFlags>>>,
+}
+
+/// Recast's "region connections" view: for one pass of one tile, a segment
+/// from the centre of each region to the centre of each region it touches
+/// (over a span neighbour), centres being the mean of the region's core
+/// span centres, at their mean floor.
+fn region_connections(
+    hf: &Heightfield,
+    g: &Grid,
+    part: &PassPartition,
+    pf: &PassFlags,
+) -> Vec<(u32, Vec3, Vec3)> {
+    if pf.links.is_empty() {
+        return Vec::new();
+    }
+    let n = part.regions as usize + 1;
+    let mut sum = vec![(glam::DVec3::ZERO, 0u32); n];
+    let mut touch = std::collections::BTreeSet::new();
+    for c in 0..hf.cols.len() - 1 {
+        let (x, z) = hf.cell(c);
+        if !hf.rect.in_core(x, z) {
+            continue;
+        }
+        for s in hf.range(c) {
+            let r = part.region[s];
+            if r == NO_REGION {
+                continue;
+            }
+            let e = &mut sum[r as usize];
+            e.0 += glam::DVec3::new(
+                g.x(x) + 0.5 * g.cs,
+                g.y(hf.spans[s].floor),
+                g.z(z) + 0.5 * g.cs,
+            );
+            e.1 += 1;
+            for d in 0..4 {
+                let l = pf.links[4 * s + d];
+                if l == NO_LINK {
+                    continue;
+                }
+                let o = part.region[l as usize];
+                if o != NO_REGION && o != r {
+                    touch.insert((r.min(o), r.max(o)));
+                }
+            }
+        }
+    }
+    let centre = |r: u32| {
+        let (p, k) = sum[r as usize];
+        (k > 0).then(|| (p / k as f64).as_vec3() + Vec3::Y * 0.05)
+    };
+    touch
+        .into_iter()
+        .filter_map(|(a, b)| Some((a, centre(a)?, centre(b)?)))
+        .collect()
 }
 
 impl PartitionArtifact {
@@ -721,6 +772,14 @@ impl Artifact for PartitionArtifact {
                         );
                     },
                 );
+                if let Some(pf) = self.flags.get(ti).and_then(|f| f.get(k)) {
+                    for (r, a, b) in region_connections(hf, g, part, pf) {
+                        p.push(
+                            Primitive::new("voxel/region/connection", r, Shape::Segment(a, b))
+                                .during(k as u32, k as u32),
+                        );
+                    }
+                }
             }
         }
         p.finish(top(g))
@@ -765,6 +824,7 @@ fn run_partition(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         kind: s.partition.kind,
         reuse,
         heightfields: v.tiles.clone(),
+        flags: f.tiles.clone(),
     }))
 }
 

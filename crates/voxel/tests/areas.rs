@@ -132,7 +132,12 @@ fn presets_and_the_switch() {
     let sq = [(2.0, 2.0), (4.0, 2.0), (4.0, 4.0), (2.0, 4.0)];
     level.volumes = vec![
         volume("water", None, &sq, (-1.0, 1.0)),
-        volume("road", Some(0.5), &[(8.0, 2.0), (10.0, 2.0), (10.0, 6.0)], (-1.0, 1.0)),
+        volume(
+            "road",
+            Some(0.5),
+            &[(8.0, 2.0), (10.0, 2.0), (10.0, 6.0)],
+            (-1.0, 1.0),
+        ),
     ];
     let on = build(&level_of(level.clone()), &stand_only()).unwrap();
     let m = on.navmesh();
@@ -151,8 +156,12 @@ fn presets_and_the_switch() {
     let off = build(&level_of(level.clone()), &p).unwrap();
     assert!(off.navmesh().nodes.iter().all(|n| n.area == DEFAULT_AREA));
     // Two costs for one name are an error naming both volumes.
-    level.volumes.push(volume("road", Some(3.0), &sq, (-1.0, 1.0)));
-    let e = build(&level_of(level), &stand_only()).unwrap_err().to_string();
+    level
+        .volumes
+        .push(volume("road", Some(3.0), &sq, (-1.0, 1.0)));
+    let e = build(&level_of(level), &stand_only())
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("convex volumes 1 and 2: area 'road' has costs 0.5 and 3"),
         "{e}"

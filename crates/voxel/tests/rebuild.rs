@@ -17,8 +17,8 @@ use navscope_core::{NavMesh, ParamValue, ParamValues, Runner};
 use navscope_voxel::TileReuse;
 use navscope_voxel::samples::MeshBuilder;
 use navscope_voxel::stages::{
-    CompactArtifact, DetailArtifact, FlagArtifact, PartitionArtifact, PolyMeshArtifact, RegionArtifact,
-    SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
+    CompactArtifact, DetailArtifact, FlagArtifact, PartitionArtifact, PolyMeshArtifact,
+    RegionArtifact, SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
 };
 use proptest::prelude::*;
 
