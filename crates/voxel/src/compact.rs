@@ -59,7 +59,7 @@ pub struct AreaTable {
 impl AreaTable {
     /// The table of `volumes` with the preset costs `preset` (name, cost):
     /// an area's cost is the cost its volumes give, else the preset's, else
-    /// 1. Two volumes giving one name different costs is an error naming
+    /// one. Two volumes giving one name different costs is an error naming
     /// both, and so is a list of more than [`MAX_AREAS`] names.
     pub fn new(volumes: &[ConvexVolume], preset: &[(&str, f64)]) -> Result<Self, StageError> {
         let mut names = vec![navscope_core::navmesh::DEFAULT_AREA.to_string()];
@@ -221,7 +221,7 @@ pub(crate) fn compact_tile_with(
             None => shared.push((lim, vec![k])),
         }
     }
-    let mut link: Vec<Arc<Vec<u32>>> = vec![Arc::new(Vec::new()); passes.len()];
+    let mut link: Vec<Arc<Vec<u32>>> = (0..passes.len()).map(|_| Arc::new(Vec::new())).collect();
     for (lim, ks) in &shared {
         if !ks.iter().any(|&k| ok[k].iter().any(|&b| b)) {
             continue;

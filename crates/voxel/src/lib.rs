@@ -96,7 +96,7 @@
 //!   win). The preset is RecastDemo's area table: `water`, `grass`, `road`,
 //!   `door` with costs 10, 2, 1, 1 (parameters `area_cost.NAME`); a
 //!   volume's own cost wins over the preset, and a name neither gives costs
-//!   1. Regions never cross an area change, so every node has one area; the
+//!   one. Regions never cross an area change, so every node has one area; the
 //!   NavMesh carries each node's `area` and the costs in `area_costs`, which
 //!   navscope-path's search multiplies into its costs. Areas never make a
 //!   span unwalkable (Recast's null area is not offered: a volume marks,

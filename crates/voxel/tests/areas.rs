@@ -55,7 +55,7 @@ proptest! {
     #[test]
     fn nodes_inside_a_volume_take_its_area_and_only_they(
         cx in 3.0f64..9.0, cz in 2.5f64..5.5, rx in 1.0f64..2.5, rz in 1.0f64..2.0,
-        corners in 3usize..8, turn in 0.0f64..6.28,
+        corners in 3usize..8, turn in 0.0f64..std::f64::consts::TAU,
         low in prop_oneof![Just(-1.0f64), Just(0.5f64)],
     ) {
         let pts: Vec<(f64, f64)> = (0..corners)
