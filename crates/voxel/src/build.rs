@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use std::collections::BTreeMap;
 
+use crate::compact::CompactTile;
 use crate::contour::{EdgeClass, Region};
 use crate::detail::RegionDetail;
 use crate::flags::PassFlags;
@@ -22,8 +23,9 @@ use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
 use crate::simplify::{SimplifiedRegion, simplify_region};
 use crate::stages::{
-    DetailArtifact, FlagArtifact, GraphArtifact, PartitionArtifact, PolyMeshArtifact,
-    RegionArtifact, SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
+    CompactArtifact, DetailArtifact, FlagArtifact, GraphArtifact, PartitionArtifact,
+    PolyMeshArtifact, RegionArtifact, SimplifyArtifact, TilesArtifact, TriangulateArtifact,
+    VoxelArtifact,
 };
 use crate::tiles::{Grid, Layout};
 use crate::triangulate::{RegionMesh, triangulate};
@@ -33,6 +35,8 @@ use crate::triangulate::{RegionMesh, triangulate};
 pub struct TileBuild {
     /// Stage 2.
     pub heightfield: Arc<Heightfield>,
+    /// Stage `compact`: passable spans, span neighbours and areas.
+    pub compact: Arc<CompactTile>,
     /// Stages 3 and 7, one entry per pass.
     pub flags: Arc<Vec<PassFlags>>,
     /// Stage `partition`, one entry per pass.
@@ -161,6 +165,7 @@ pub fn build(level: &Level, params: &ParamValues) -> Result<Build, StageError> {
     }
     let t = get::<TilesArtifact>(&done, "tiles")?;
     let v = get::<VoxelArtifact>(&done, "voxelize")?;
+    let c = get::<CompactArtifact>(&done, "compact")?;
     let f = get::<FlagArtifact>(&done, "flag")?;
     let pa = get::<PartitionArtifact>(&done, "partition")?;
     let r = get::<RegionArtifact>(&done, "regions")?;
@@ -172,6 +177,7 @@ pub fn build(level: &Level, params: &ParamValues) -> Result<Build, StageError> {
     let tiles = (0..t.layout.tiles.len())
         .map(|i| TileBuild {
             heightfield: v.tiles[i].clone(),
+            compact: c.tiles[i].clone(),
             flags: f.tiles[i].clone(),
             partitions: pa.tiles[i].clone(),
             regions: r.tiles[i].clone(),
@@ -183,7 +189,7 @@ pub fn build(level: &Level, params: &ParamValues) -> Result<Build, StageError> {
         .collect();
     let mut fresh = vec![false; t.layout.tiles.len()];
     for reuse in [
-        &v.reuse, &f.reuse, &pa.reuse, &r.reuse, &s.reuse, &m.reuse, &pm.reuse, &dt.reuse,
+        &v.reuse, &c.reuse, &f.reuse, &pa.reuse, &r.reuse, &s.reuse, &m.reuse, &pm.reuse, &dt.reuse,
     ] {
         for &i in &reuse.rebuilt {
             fresh[i] = true;
