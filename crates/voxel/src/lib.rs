@@ -206,6 +206,33 @@
 //! | dungeon, monotone | 25.5 | 12.0 | 6.6 | 3.5 | 0.3 | 0.3 | 0.3 | 0.6 | 51.8 | 97 | 100 |
 //! | dungeon, layers | 25.8 | 12.2 | 2.8 | 7.2 | 0.3 | 0.4 | 0.3 | 0.6 | 53.2 | 98 | |
 //!
+//! With the `compact` stage (Recast's compact heightfield, split out of
+//! `flag`) and the areas, the same command (`navscope-cli` release build,
+//! `--set partition=P`, medians of 15 whole builds, one thread pinned with
+//! `taskset -c 1`; load average 6 to 7 on the 2 cores, other agents
+//! building, so the figures are upper bounds and vary by 30% from run to
+//! run; the whole build's minimum over the 15 runs in brackets). Recast's
+//! idle figures for the same work are in issue #15 (nav_test: rasterize 6.0,
+//! filters 2.9, compact 1.9, erode 1.3, regions 6.5, contours 0.85, polygon
+//! mesh 0.33, detail 2.1 ms; whole build 22.2 ms watershed + detail);
+//! polygon counts did not change:
+//!
+//! | mesh, partition | voxelize | compact | flag | partition | regions | simplify | triangulate | polymesh | detail | graph | whole build | polygons |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|---|
+//! | nav_test, watershed | 15.8 | 8.4 | 3.0 | 7.8 | 6.7 | 0.5 | 0.4 | 0.5 | 2.2 | 0.3 | 47.8 (31.9) | 156 |
+//! | nav_test, monotone | 15.9 | 7.7 | 3.0 | 4.8 | 7.7 | 0.6 | 0.4 | 0.4 | 1.7 | 0.4 | 48.6 (36.9) | 187 |
+//! | nav_test, layers | 15.4 | 8.7 | 2.0 | 3.1 | 6.4 | 0.4 | 0.4 | 0.3 | 1.6 | 0.2 | 45.1 | 150 |
+//! | dungeon, watershed | 20.6 | 8.3 | 1.4 | 2.2 | 6.4 | 0.2 | 0.2 | 0.2 | 0.4 | 0.2 | 42.9 (29.0) | 116 |
+//! | dungeon, monotone | 17.9 | 4.3 | 1.3 | 1.8 | 2.3 | 0.2 | 0.2 | 0.2 | 0.4 | 0.2 | 34.5 (40.7 in a second run) | 97 |
+//! | dungeon, layers | 15.8 | 4.9 | 1.6 | 2.1 | 2.7 | 0.2 | 0.3 | 0.2 | 0.4 | 0.2 | 35.5 | 98 |
+//! | nav_test, watershed, five passes (`--set passes=stand,crouch,prone,swim,sidestep`) | 18.0 | 38.1 | 34.7 | 15.8 | 12.2 | 0.7 | 0.6 | 0.7 | 2.2 | 0.5 | 119.6 (102.7) | 280 |
+//!
+//! Under that load no comparison with Recast's idle figures holds; by the
+//! profile (`perf record` of 30 such builds) voxelization (the clipping in
+//! `heightfield::voxelize` and `split`, 28% of the samples) and the
+//! outline tracing (`contour::regions`, 10%) are the stages furthest over
+//! Recast's shares (rasterize 27%, contours 4% of its build).
+//!
 //! With `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every
 //! run after the first reuses all tiles.
 //!
