@@ -182,10 +182,7 @@ fn run(level: &str, pipeline: &str, stage: Option<&str>) -> Result<String, Strin
 
 /// Times pick queries along a grid of downward rays over what is drawn,
 /// as a top view of the level would cast them (1,000 pixels across).
-fn time_picks(
-    shown: ShownElements,
-    roots: Query<&navscope::model::elements::StageGeometry>,
-) -> Vec<f32> {
+fn time_picks(shown: ShownElements, roots: Query<&navscope::model::elements::StageGeometry>) -> Vec<f32> {
     let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
     for geo in &roots {
         for p in geo.primitives.iter() {

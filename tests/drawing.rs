@@ -44,10 +44,7 @@ fn published_stages_are_drawn_and_a_switch_shows_only_the_new_stage() {
         .map_or(0, |p| p.stages.len());
     assert!(stages >= 2, "the default pipeline has stages to switch");
     let (_, groups) = shown_stages(&mut app);
-    assert!(
-        groups >= stages,
-        "{groups} drawn groups for {stages} stages"
-    );
+    assert!(groups >= stages, "{groups} drawn groups for {stages} stages");
     // The gizmos and meshes were built (on the workers) and handed over.
     assert!(!app.world().resource::<Assets<GizmoAsset>>().is_empty());
     assert!(!app.world().resource::<Assets<Mesh>>().is_empty());

@@ -1073,20 +1073,14 @@ fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference
     // caught up: software rendering can take longer per frame than the
     // screenshots are apart). Some stages draw blue of their own; none
     // draws the orange, so the orange says the difference is there.
-    let on = s.wait_for_screen(
-        "both colours of the difference on screen",
-        WAIT,
-        |img, _| {
-            let (a, b) = colour_counts(img, &central, |_, _| true);
-            if a >= 30 && b >= 30 {
-                Ok(img.clone())
-            } else {
-                Err(format!(
-                    "{a} A-only (orange) and {b} B-only (blue) pixels; want 30 of each"
-                ))
-            }
-        },
-    );
+    let on = s.wait_for_screen("both colours of the difference on screen", WAIT, |img, _| {
+        let (a, b) = colour_counts(img, &central, |_, _| true);
+        if a >= 30 && b >= 30 {
+            Ok(img.clone())
+        } else {
+            Err(format!("{a} A-only (orange) and {b} B-only (blue) pixels; want 30 of each"))
+        }
+    });
     // Then the pixels of those colours that go when it is switched off.
     let show = settled_widget(&s, "compare/show");
     s.click(show.center());

@@ -361,10 +361,7 @@ mod tests {
             px: 5.0,
         };
         // At depth 50 five pixels are 0.5 m: a 0.4 m miss is a hit.
-        assert_eq!(
-            run(&ray, None, std::slice::from_ref(&seg)).as_deref(),
-            Some("link#0")
-        );
+        assert_eq!(run(&ray, None, std::slice::from_ref(&seg)).as_deref(), Some("link#0"));
         let near = PickRay {
             origin: Vec3::new(0.0, 5.0, 0.4),
             ..ray

@@ -58,7 +58,8 @@ impl UnderWay<'_, '_> {
     pub fn any(&self) -> bool {
         let animating = match &self.probe.outcome {
             Some(ProbeOutcome::Searched { result, .. }) => {
-                self.probe.animate && self.probe.shown < result.search.trace.expansions.len() as f32
+                self.probe.animate
+                    && self.probe.shown < result.search.trace.expansions.len() as f32
             }
             _ => false,
         };

@@ -50,13 +50,14 @@ pub fn refilter(
             continue;
         }
         let (primitives, unit) = (geo.primitives.clone(), geo.unit);
-        let task = AsyncComputeTaskPool::get().spawn(async move {
-            crate::model::drawable::with_drawables(crate::model::prepare::prepare(
-                &primitives,
-                unit,
-                &wanted,
-            ))
-        });
+        let task = AsyncComputeTaskPool::get()
+            .spawn(async move {
+                crate::model::drawable::with_drawables(crate::model::prepare::prepare(
+                    &primitives,
+                    unit,
+                    &wanted,
+                ))
+            });
         commands.entity(e).insert(Refiltering {
             options: wanted,
             task,

@@ -58,11 +58,7 @@ fn exit_box(b: &BrushLevel) -> Option<Aabb> {
         b.brushes
             .iter()
             .filter(|x| x.entity == Some(e))
-            .flat_map(|x| {
-                Polyhedron::from_planes(&x.planes)
-                    .unwrap()
-                    .distinct_vertices()
-            }),
+            .flat_map(|x| Polyhedron::from_planes(&x.planes).unwrap().distinct_vertices()),
     ))
 }
 
@@ -270,13 +266,13 @@ fn exit_in_both(p: &std::path::Path) {
     let t = std::time::Instant::now();
     let cs = build(&level, "cspace", &[]);
     let cs_s = t.elapsed().as_secs_f64();
-    let cs_route =
-        to_exit(&cs).unwrap_or_else(|| panic!("{}: cspace finds no path to the exit", p.display()));
+    let cs_route = to_exit(&cs)
+        .unwrap_or_else(|| panic!("{}: cspace finds no path to the exit", p.display()));
     let t = std::time::Instant::now();
     let vx = build(&level, "voxel", &voxel_settings(EXIT_CELL));
     let vx_s = t.elapsed().as_secs_f64();
-    let vx_route =
-        to_exit(&vx).unwrap_or_else(|| panic!("{}: voxel finds no path to the exit", p.display()));
+    let vx_route = to_exit(&vx)
+        .unwrap_or_else(|| panic!("{}: voxel finds no path to the exit", p.display()));
     let count = |r: &[LinkKind], k: LinkKind| r.iter().filter(|&&x| x == k).count();
     eprintln!(
         "{}: cspace {cs_s:.1} s, {} nodes, {} links, route doors {} lifts {}; voxel {vx_s:.1} s, {} nodes, {} links, route doors {} lifts {}",
@@ -305,10 +301,7 @@ fn every_exit_is_reached_in_voxel_through_the_doors_and_lifts_cspace_uses() {
     let Some(maps) = maps_with_exits() else {
         return;
     };
-    assert!(
-        !maps.is_empty(),
-        "the shared maps include maps with an exit"
-    );
+    assert!(!maps.is_empty(), "the shared maps include maps with an exit");
     for p in maps {
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
         if let Some((_, why)) = VOXEL_GAPS.iter().find(|(m, _)| *m == name) {
