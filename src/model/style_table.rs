@@ -482,6 +482,30 @@ pub const STYLES: &[(&str, Style)] = &[
         "voxel/region",
         style([0.40, 0.40, 0.45, 1.00], Some(0.85), 1.0).per_element(),
     ),
+    // Recast's "region connections": region centre to region centre.
+    (
+        "voxel/region/connection",
+        style([0.05, 0.05, 0.10, 1.00], None, 1.5),
+    ),
+    // Recast's compact heightfield (RecastDemo's "compact" view): the spans
+    // a pass may stand on, those in a convex volume's area coloured per
+    // area, the span-neighbour connections, and the volumes themselves.
+    (
+        "voxel/compact",
+        style([0.30, 0.55, 0.75, 1.00], Some(0.70), 1.0),
+    ),
+    (
+        "voxel/area",
+        style([0.85, 0.55, 0.20, 1.00], Some(0.85), 1.0).per_element(),
+    ),
+    (
+        "compact/neighbour",
+        style([0.10, 0.20, 0.35, 0.80], None, 1.0),
+    ),
+    (
+        "volume",
+        style([0.90, 0.45, 0.10, 1.00], None, 2.0).per_element(),
+    ),
     (
         "polymesh/stand",
         style([0.25, 0.65, 0.30, 1.00], Some(0.30), 2.5),

@@ -158,6 +158,56 @@ pub struct MeshLevel {
     /// from (empty for other meshes), so mesh pipelines can link them.
     #[serde(default)]
     pub movers: crate::movers::Movers,
+    /// Convex volumes that give the walkable surface inside them an area
+    /// (Recast's convex volumes), from the level's sidecar; empty when it
+    /// has none.
+    #[serde(default)]
+    pub volumes: Vec<ConvexVolume>,
+}
+
+/// A vertical prism over a convex plan polygon that marks the walkable
+/// surface inside it with an area name and a cost (Recast's convex volume,
+/// applied like `rcMarkConvexPolyArea`: a walkable surface whose cell
+/// centre lies inside the polygon and whose floor lies between `min_y` and
+/// `max_y` takes the area). Later volumes of a list win where they overlap.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConvexVolume {
+    /// The area name it gives (e.g. `water`, `grass`, `road`, `door`).
+    pub area: String,
+    /// Cost multiplier of moving through the area; `None`: the pipeline's
+    /// cost for that area name.
+    #[serde(default)]
+    pub cost: Option<f64>,
+    /// The convex polygon as world `(x, z)` pairs (the file format's
+    /// `[x, z]`), in either winding.
+    pub points: Vec<DVec2>,
+    /// Lowest floor height (m) it marks.
+    pub min_y: f64,
+    /// Highest floor height (m) it marks.
+    pub max_y: f64,
+}
+
+impl ConvexVolume {
+    /// True when the world point `(x, z)` lies inside the polygon or on its
+    /// boundary: on the same side of (or on) every edge, whichever the
+    /// winding.
+    pub fn contains_xz(&self, x: f64, z: f64) -> bool {
+        let n = self.points.len();
+        let p = DVec2::new(x, z);
+        let (mut left, mut right) = (false, false);
+        for i in 0..n {
+            let (a, b) = (self.points[i], self.points[(i + 1) % n]);
+            let side = (b - a).perp_dot(p - a);
+            left |= side > 0.0;
+            right |= side < 0.0;
+        }
+        n >= 3 && !(left && right)
+    }
+
+    /// True when a floor at height `y` over plan point `(x, z)` is marked.
+    pub fn contains(&self, x: f64, y: f64, z: f64) -> bool {
+        y >= self.min_y && y <= self.max_y && self.contains_xz(x, z)
+    }
 }
 
 /// A brush level: convex brushes plus point entities.

@@ -221,6 +221,11 @@ pub struct NavMesh {
     /// Per-stage time and counts.
     #[serde(default)]
     pub stages: Vec<StageRecord>,
+    /// Cost multiplier of moving through the nodes of each area name (the
+    /// pipeline's area costs, e.g. from convex volumes); an area not listed
+    /// costs 1. Values are finite and `>= 0`. Version 2 (optional).
+    #[serde(default)]
+    pub area_costs: BTreeMap<String, f64>,
 }
 
 /// What is wrong with a NavMesh (or its JSON).
@@ -254,7 +259,14 @@ impl NavMesh {
             links: Vec::new(),
             metrics: BTreeMap::new(),
             stages: Vec::new(),
+            area_costs: BTreeMap::new(),
         }
+    }
+
+    /// The cost multiplier of area `name` ([`NavMesh::area_costs`], 1 when
+    /// it is not listed).
+    pub fn area_cost(&self, name: &str) -> f64 {
+        self.area_costs.get(name).copied().unwrap_or(1.0)
     }
 
     /// Adds a node and returns its id.
@@ -346,6 +358,14 @@ impl NavMesh {
             }
             if n.area.is_empty() {
                 return Err(el(format!("node {i}"), "area name is empty"));
+            }
+        }
+        for (name, c) in &self.area_costs {
+            if !c.is_finite() || *c < 0.0 {
+                return Err(el(
+                    format!("area cost '{name}'"),
+                    "must be a finite number >= 0",
+                ));
             }
         }
         let n = self.nodes.len() as u32;
@@ -492,12 +512,15 @@ mod tests {
         m.nodes[0].radius = Some(0.75);
         m.nodes[1].detail = Some(vec![[DVec3::ZERO, DVec3::X, DVec3::Z]]);
         m.links[0].kind = LinkKind::Teleport;
+        m.area_costs.insert("water".into(), 10.0);
         let text = m.to_json();
         assert!(text.contains("\"version\": 2"));
         assert!(text.contains("\"area\": \"water\""));
         assert!(text.contains("\"radius\": 0.75"));
         assert!(text.contains("\"kind\": \"teleport\""));
         assert_eq!(NavMesh::from_json(&text).unwrap(), m);
+        assert_eq!(m.area_cost("water"), 10.0);
+        assert_eq!(m.area_cost(DEFAULT_AREA), 1.0);
         for k in LinkKind::ALL {
             let json = serde_json::to_string(&k).unwrap();
             assert_eq!(json, format!("\"{}\"", k.name()));
@@ -534,6 +557,13 @@ mod tests {
         m.nodes[0].area.clear();
         let e = NavMesh::from_json(&m.to_json()).unwrap_err();
         assert_eq!(e.to_string(), "node 0: area name is empty");
+        let mut m = sample();
+        m.area_costs.insert("grass".into(), -2.0);
+        let e = NavMesh::from_json(&m.to_json()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "area cost 'grass': must be a finite number >= 0"
+        );
     }
 
     #[test]

@@ -39,7 +39,7 @@
 //! | floor plan | `.json` `{"format": "navscope-floorplan", "version": 1, "outer": [[x, z], ...], "holes": [...], "nodes": [...], "blockers": [...]}`; `.ron` `FloorPlan(..)` | `floorplan` |
 //! | floor plan | `.mesh` polyanya navigation mesh (free space = union of its polygons; largest connected part) | `polyanya` |
 //! | raster floor plan | `.png` with optional sidecar `NAME.png.ron` / `NAME.ron` `Raster(..)` | [`raster`] |
-//! | triangle mesh | `.obj` (tobj), `.gltf` / `.glb` (gltf); objects named `water*` become water volumes | `mesh` |
+//! | triangle mesh | `.obj` (tobj), `.gltf` / `.glb` (gltf); objects named `water*` become water volumes; optional sidecar `NAME.obj.ron` `MeshSidecar(volumes: [..])` with convex area volumes | `mesh`, [`volumes`] |
 //! | brush level | `.ron` `BrushLevel(..)`; `.map` Quake standard / Valve 220 (quake-util), Z up to Y up at 1/32 m per unit | [`brushes`] |
 //! | multi-layer environment | `.ron` `LayeredLevel(..)` | `layers` |
 //!
@@ -68,6 +68,7 @@ mod polyanya;
 pub mod raster;
 mod rings;
 mod text;
+pub mod volumes;
 pub mod write;
 
 use std::io::Read;
@@ -202,8 +203,31 @@ pub fn load_with(path: &Path, budget: &Budget) -> Result<Level, LevelError> {
     } else {
         brushes::semantics::Rules::default()
     };
-    let data = parse(&name, &bytes, budget, &external, &rules).map_err(|f| f.in_file(&name))?;
+    let mut data = parse(&name, &bytes, budget, &external, &rules).map_err(|f| f.in_file(&name))?;
+    if let LevelData::Mesh(m) = &mut data
+        && matches!(format, Format::Obj | Format::Gltf)
+    {
+        m.volumes = mesh_sidecar(path, budget)?;
+    }
     Ok(Level { source: name, data })
+}
+
+/// The convex volumes of the mesh at `path`: its `NAME.obj.ron` (or
+/// `.gltf.ron`, `.glb.ron`) sidecar ([`volumes`]), none when there is none.
+fn mesh_sidecar(
+    path: &Path,
+    budget: &Budget,
+) -> Result<Vec<navscope_core::level::ConvexVolume>, LevelError> {
+    let mut long = path.as_os_str().to_owned();
+    long.push(".ron");
+    let side = std::path::PathBuf::from(long);
+    if !side.is_file() {
+        return Ok(Vec::new());
+    }
+    let sname = side.display().to_string();
+    let bytes = read_capped(&side, budget.max_file_bytes).map_err(|f| f.in_file(&sname))?;
+    let text = text::utf8(&bytes).map_err(|f| f.in_file(&sname))?;
+    volumes::parse(text).map_err(|f| f.in_file(&sname))
 }
 
 /// The brush rules of the `.map` at `path`: its `NAME.map.ron` sidecar,

@@ -154,3 +154,38 @@ fn truncated_and_corrupted_copies_are_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
     files.clear();
 }
+
+#[test]
+fn a_mesh_sidecar_gives_the_convex_volumes_and_a_bad_one_is_named() {
+    let dir = std::env::temp_dir().join(format!("navscope-levels-volumes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let obj = "v 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nf 1 3 2\nf 1 4 3\n";
+    std::fs::write(dir.join("floor.obj"), obj).unwrap();
+    let mesh_of = |l: navscope_core::level::Level| match l.data {
+        LevelData::Mesh(m) => m,
+        _ => panic!("not a mesh"),
+    };
+    assert!(
+        mesh_of(load(&dir.join("floor.obj")).unwrap())
+            .volumes
+            .is_empty()
+    );
+    std::fs::write(
+        dir.join("floor.obj.ron"),
+        "MeshSidecar(volumes: [(area: \"grass\", points: [(1, 1), (3, 1), (3, 3)], min_y: -1, max_y: 1)])",
+    )
+    .unwrap();
+    let m = mesh_of(load(&dir.join("floor.obj")).unwrap());
+    assert_eq!(m.volumes.len(), 1);
+    assert_eq!(m.volumes[0].area, "grass");
+    assert!(m.volumes[0].contains(2.5, 0.0, 1.5));
+    std::fs::write(
+        dir.join("floor.obj.ron"),
+        "MeshSidecar(volumes: [(area: \"grass\", points: [(1, 1), (3, 1)], min_y: -1, max_y: 1)])",
+    )
+    .unwrap();
+    let e = load(&dir.join("floor.obj")).unwrap_err();
+    assert!(e.file().ends_with("floor.obj.ron"), "{e}");
+    assert_eq!(e.element(), "volume 0, points", "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -11,7 +11,9 @@
 //! the goal point for the goal node), `m` is the midpoint of the link's
 //! crossing segment (without a segment the straight line `P(a) P(b)` is
 //! split in half), and `k(n)` is the stance multiplier of the node's stance
-//! ([`SearchOptions::stance_cost`]). Each half of the move is paid in the
+//! ([`SearchOptions::stance_cost`]) times the mesh's cost of the node's area
+//! ([`NavMesh::area_cost`]: Recast's area costs, e.g. water or grass marked
+//! by convex volumes, 1 for an area the mesh does not list). Each half of the move is paid in the
 //! stance of the node it is walked in, which is Kirst §32.5's advice: scale the
 //! cost of moving through crouch-only (prone, swim, ...) space so that an
 //! agent walks around the table rather than crawling under it, unless going
@@ -19,7 +21,7 @@
 //! length (a ladder, a jump a pipeline priced higher) adds the difference.
 //!
 //! The heuristic is the straight-line distance to the goal point times the
-//! smallest stance multiplier. Every move costs at least that much, and the
+//! smallest stance multiplier and the smallest area cost (at most 1). Every move costs at least that much, and the
 //! heuristic obeys the triangle inequality, so it is admissible and
 //! consistent: the first path to reach the goal is a cheapest one, and a
 //! closed node is never reopened.
@@ -268,8 +270,13 @@ pub fn astar(
             mesh.nodes[v as usize].position
         }
     };
-    let mult = |v: u32| opts.usable_multiplier(mesh.nodes[v as usize].stance);
-    let scale = opts.min_multiplier();
+    let mult = |v: u32| {
+        let node = &mesh.nodes[v as usize];
+        opts.usable_multiplier(node.stance) * mesh.area_cost(&node.area)
+    };
+    // Areas may cost less than 1: the heuristic scales by the cheapest.
+    let cheapest_area = mesh.area_costs.values().copied().fold(1.0, f64::min);
+    let scale = opts.min_multiplier() * cheapest_area;
     let heuristic = |v: u32| position(v).distance(goal_pt) * scale;
 
     let mut g = vec![f64::INFINITY; n];
@@ -535,6 +542,29 @@ mod tests {
             &SearchOptions::default(),
         );
         assert!((s.cost - 5.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn an_expensive_area_is_walked_around_and_a_cheap_one_keeps_the_heuristic_admissible() {
+        // A 5 x 3 grid; the straight row j = 1 crosses column 2 through "water".
+        let mut m = grid_mesh(5, 3, |_, _| false);
+        let water = node_at(&m, 2, 1);
+        m.nodes[water as usize].area = "water".into();
+        let (a, b) = (node_at(&m, 0, 1), node_at(&m, 4, 1));
+        let opts = SearchOptions::default();
+        let plain = astar(&m, a, b, centre(0, 1), centre(4, 1), &opts);
+        assert!(plain.nodes.as_ref().unwrap().contains(&water));
+        assert!((plain.cost - 4.0).abs() < 1e-12);
+        m.area_costs.insert("water".into(), 10.0);
+        let around = astar(&m, a, b, centre(0, 1), centre(4, 1), &opts);
+        let nodes = around.nodes.unwrap();
+        assert!(!nodes.contains(&water), "{nodes:?}");
+        assert!(around.cost < 4.0 + 9.0 && around.cost > 4.0);
+        // A cheap area: the search still finds the cheapest path (through it).
+        m.area_costs.insert("water".into(), 0.25);
+        let through = astar(&m, a, b, centre(0, 1), centre(4, 1), &opts);
+        assert!(through.nodes.unwrap().contains(&water));
+        assert!((through.cost - 3.25).abs() < 1e-12, "{}", through.cost);
     }
 
     #[test]

@@ -107,7 +107,8 @@ pub fn drop_bands(
         flags,
         links: std::sync::Arc::new(link.to_vec()),
     };
-    let label = partition_pass(hf, &tmp, partition).region;
+    // Areas do not matter to coverage: one area.
+    let label = partition_pass(hf, &tmp, &vec![0; hf.spans.len()], partition).region;
     let regions = label.iter().copied().max().unwrap_or(0) as usize + 1;
     let mut touched: Vec<Vec<u32>> = vec![Vec::new(); regions];
     let mut reaches = vec![false; regions];

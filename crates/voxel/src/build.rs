@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use std::collections::BTreeMap;
 
+use crate::compact::CompactTile;
 use crate::contour::{EdgeClass, Region};
 use crate::detail::RegionDetail;
 use crate::flags::PassFlags;
@@ -22,8 +23,9 @@ use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
 use crate::simplify::{SimplifiedRegion, simplify_region};
 use crate::stages::{
-    DetailArtifact, FlagArtifact, GraphArtifact, PartitionArtifact, PolyMeshArtifact,
-    RegionArtifact, SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
+    CompactArtifact, DetailArtifact, FlagArtifact, GraphArtifact, PartitionArtifact,
+    PolyMeshArtifact, RegionArtifact, SimplifyArtifact, TilesArtifact, TriangulateArtifact,
+    VoxelArtifact,
 };
 use crate::tiles::{Grid, Layout};
 use crate::triangulate::{RegionMesh, triangulate};
@@ -33,6 +35,8 @@ use crate::triangulate::{RegionMesh, triangulate};
 pub struct TileBuild {
     /// Stage 2.
     pub heightfield: Arc<Heightfield>,
+    /// Stage `compact`: passable spans, span neighbours and areas.
+    pub compact: Arc<CompactTile>,
     /// Stages 3 and 7, one entry per pass.
     pub flags: Arc<Vec<PassFlags>>,
     /// Stage `partition`, one entry per pass.
@@ -49,12 +53,32 @@ pub struct TileBuild {
     pub detail: Arc<Vec<RegionDetail>>,
 }
 
-/// Simplifies every region of a tile. A region whose ring had to fall back
-/// to its exact outline keeps its portals exact, and so does the region on
-/// the other side of each, so that both still meet exactly (repeated until
-/// no new fallback appears).
+/// Simplifies every region of a tile. Portals between regions of two areas
+/// (convex volumes) keep their exact cell edges on both sides, so an area's
+/// polygons stay on its spans (a straight portal would cut across the
+/// area's corners; Recast simplifies area borders like walls, here they are
+/// kept exact as the edges between passes are). A region whose ring had to
+/// fall back to its exact outline keeps its portals exact, and so does the
+/// region on the other side of each, so that both still meet exactly
+/// (repeated until no new fallback appears).
 pub fn simplify_tile(regions: &[Region], grid: &Grid, s: &Settings) -> Vec<SimplifiedRegion> {
     let mut exact: BTreeMap<(usize, u32), Vec<u32>> = BTreeMap::new();
+    let area: BTreeMap<(usize, u32), u8> = regions
+        .iter()
+        .map(|r| ((r.pass, r.label), r.area))
+        .collect();
+    for r in regions {
+        for class in r.rings.iter().flat_map(|ring| &ring.class) {
+            if let EdgeClass::Portal(l) = *class
+                && area.get(&(r.pass, l)).is_some_and(|&a| a != r.area)
+            {
+                let v = exact.entry((r.pass, r.label)).or_default();
+                if let Err(at) = v.binary_search(&l) {
+                    v.insert(at, l);
+                }
+            }
+        }
+    }
     loop {
         let out: Vec<SimplifiedRegion> = regions
             .iter()
@@ -141,6 +165,7 @@ pub fn build(level: &Level, params: &ParamValues) -> Result<Build, StageError> {
     }
     let t = get::<TilesArtifact>(&done, "tiles")?;
     let v = get::<VoxelArtifact>(&done, "voxelize")?;
+    let c = get::<CompactArtifact>(&done, "compact")?;
     let f = get::<FlagArtifact>(&done, "flag")?;
     let pa = get::<PartitionArtifact>(&done, "partition")?;
     let r = get::<RegionArtifact>(&done, "regions")?;
@@ -152,6 +177,7 @@ pub fn build(level: &Level, params: &ParamValues) -> Result<Build, StageError> {
     let tiles = (0..t.layout.tiles.len())
         .map(|i| TileBuild {
             heightfield: v.tiles[i].clone(),
+            compact: c.tiles[i].clone(),
             flags: f.tiles[i].clone(),
             partitions: pa.tiles[i].clone(),
             regions: r.tiles[i].clone(),
@@ -163,7 +189,7 @@ pub fn build(level: &Level, params: &ParamValues) -> Result<Build, StageError> {
         .collect();
     let mut fresh = vec![false; t.layout.tiles.len()];
     for reuse in [
-        &v.reuse, &f.reuse, &pa.reuse, &r.reuse, &s.reuse, &m.reuse, &pm.reuse, &dt.reuse,
+        &v.reuse, &c.reuse, &f.reuse, &pa.reuse, &r.reuse, &s.reuse, &m.reuse, &pm.reuse, &dt.reuse,
     ] {
         for &i in &reuse.rebuilt {
             fresh[i] = true;

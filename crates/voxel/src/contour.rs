@@ -83,21 +83,28 @@ pub struct Region {
     pub rings: Vec<Ring>,
     /// Highest water surface over its spans, if any is wet.
     pub water: Option<f32>,
+    /// Its area ([`crate::compact`]; a region never crosses an area change).
+    pub area: u8,
 }
 
 const NONE: u32 = u32::MAX;
 
 /// Builds the regions of every pass of one tile from its partition (one
-/// [`PassPartition`] per pass).
+/// [`PassPartition`] per pass); `area` is every span's area.
 pub fn regions(
     hf: &Heightfield,
     grid: &Grid,
     passes: &[PassFlags],
     parts: &[PassPartition],
+    area: &[u8],
 ) -> Vec<Region> {
     let mut out = Vec::new();
     let ncols = hf.cols.len() - 1;
     let span_col = hf.span_columns();
+    // Each column's cell and whether it is in the core, looked up rather
+    // than divided out for every span the flood visits.
+    let cells: Vec<(i32, i32)> = (0..ncols).map(|c| hf.cell(c)).collect();
+    let core: Vec<bool> = cells.iter().map(|&(x, z)| hf.rect.in_core(x, z)).collect();
     let limits: Vec<Limits> = passes.iter().map(|p| Limits::of(&p.pass, grid)).collect();
     let mut stamp = vec![NONE; ncols];
     // The region's span in each column it covers (valid where `stamp` holds it).
@@ -108,8 +115,7 @@ pub fn regions(
         let mut region_of = vec![NONE; hf.spans.len()];
         let mut queue = Vec::new();
         for c in 0..ncols {
-            let (x, z) = hf.cell(c);
-            if !hf.rect.in_core(x, z) {
+            if !core[c] {
                 continue;
             }
             for s0 in hf.range(c) {
@@ -132,10 +138,9 @@ pub fn regions(
                         }
                         let n = n as usize;
                         let nc = span_col[n] as usize;
-                        let (nx, nz) = hf.cell(nc);
                         if label[n] != label[s0]
                             || region_of[n] != NONE
-                            || !hf.rect.in_core(nx, nz)
+                            || !core[nc]
                             || stamp[nc] == r
                         {
                             continue;
@@ -152,9 +157,11 @@ pub fn regions(
                     col_span: &col_span,
                     r,
                 };
-                out.push(trace(
-                    hf, grid, passes, &limits, k, label, &members, &span_col, &member,
-                ));
+                let mut region = trace(
+                    hf, grid, passes, &limits, k, label, &members, &span_col, &cells, &member,
+                );
+                region.area = area[s0];
+                out.push(region);
             }
         }
     }
@@ -187,12 +194,13 @@ fn trace(
     label: &[u32],
     members: &[usize],
     span_col: &[u32],
+    col_cell: &[(i32, i32)],
     member: &Member,
 ) -> Region {
     let cells: Vec<(i32, i32, usize)> = members
         .iter()
         .map(|&s| {
-            let (x, z) = hf.cell(span_col[s] as usize);
+            let (x, z) = col_cell[span_col[s] as usize];
             (x, z, s)
         })
         .collect();
@@ -295,6 +303,7 @@ fn trace(
         border_spans,
         rings,
         water,
+        area: 0,
     }
 }
 
@@ -350,7 +359,8 @@ pub(crate) mod tests {
     /// The regions of a tile under the default partition settings.
     pub(crate) fn regions_of(hf: &Heightfield, g: &Grid, f: &[PassFlags]) -> Vec<Region> {
         let s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
-        regions(hf, g, f, &partition_tile(hf, f, s.partition))
+        let flat = vec![0; hf.spans.len()];
+        regions(hf, g, f, &partition_tile(hf, f, &flat, s.partition), &flat)
     }
 
     #[test]
@@ -379,7 +389,8 @@ pub(crate) mod tests {
             min_area: 0,
             merge_area: u32::MAX,
         };
-        let r = regions(&hf, &g, &f, &partition_tile(&hf, &f, one));
+        let flat = vec![0; hf.spans.len()];
+        let r = regions(&hf, &g, &f, &partition_tile(&hf, &f, &flat, one), &flat);
         let stand: Vec<_> = r.iter().filter(|r| r.stance == Stance::Stand).collect();
         assert_eq!(stand.len(), 1);
         assert_eq!(stand[0].rings.len(), 2);

@@ -13,7 +13,11 @@
 //!   neighbours it can step to differ among themselves by more than a step
 //!   (a steep slope between voxels).
 //! * **Low height** (`rcFilterWalkableLowHeightSpans`): a span with less
-//!   free space above it than the agent's height is not walkable.
+//!   free space above it than the agent's height is not walkable. For the
+//!   swim pass the free space is measured from the water surface, where its
+//!   nodes are (and with the filter off a swim span still needs its
+//!   ceiling above the surface), so no swim node ends inside rock under an
+//!   overhang.
 //!
 //! Slope, water depth and the three filters make a span *passable* for a
 //! pass; [`passable`] computes it.
@@ -24,6 +28,7 @@ use crate::flags::{DIRS, Limits};
 use crate::heightfield::{Heightfield, OPEN};
 use crate::settings::Pass;
 use crate::tiles::Grid;
+use navscope_core::Stance;
 
 /// Which of Recast's span filters run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -72,8 +77,24 @@ pub fn passable(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<b
             }
         }
     }
+    // Swim nodes are lifted to the water surface (`graph`), so a swimmer's
+    // headroom is measured from the surface, not the sea floor: under an
+    // overhang below the surface the node would end inside rock.
+    let at_surface = pass.stance == Stance::Swim;
     for (s, sp) in hf.spans.iter().enumerate() {
-        let clear = !f.low_height || sp.ceil == OPEN || (sp.ceil - sp.floor) as u32 >= lim.height;
+        let from = if at_surface && !sp.water.is_nan() {
+            let surface = ((sp.water as f64 - grid.origin.y) / grid.ch).floor();
+            (sp.floor as f64).max(surface)
+        } else {
+            sp.floor as f64
+        };
+        let room = if sp.ceil == OPEN {
+            f64::INFINITY
+        } else {
+            sp.ceil as f64 - from
+        };
+        let need = if f.low_height { lim.height as f64 } else { 0.0 };
+        let clear = room >= need && (room > 0.0 || !at_surface);
         let depth = sp.depth(grid);
         ok[s] &= clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9;
     }
@@ -205,5 +226,57 @@ mod tests {
             low_height: false,
             ..ALL
         }));
+    }
+
+    #[test]
+    fn swim_headroom_is_measured_at_the_water_surface_where_the_node_is() {
+        // A 3 m deep pool, water up to 0; a rock shelf from -0.6 to -0.3 m
+        // over part of it: 2.4 m of room above the pool floor, none at the
+        // surface.
+        let mut b = MeshBuilder::new();
+        b.solid("pool_floor", [0., -3.2, 0.], [8., -3., 8.]);
+        b.solid("shelf", [0., -0.6, 0.], [3., -0.3, 8.]);
+        b.water([0., -3., 0.], [8., 0., 8.]);
+        let level = b.level();
+        let sp = crate::settings::specs();
+        let mut v = navscope_core::ParamValues::defaults(&sp);
+        v.set(
+            &sp,
+            "passes",
+            navscope_core::ParamValue::Text("swim".into()),
+        )
+        .unwrap();
+        let mut s = crate::settings::Settings::from_params(&v).unwrap();
+        s.tile_size = 0;
+        let l = crate::tiles::layout(&level.mesh, &level.water, &s).unwrap();
+        let hf = crate::heightfield::voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
+        let g = l.grid;
+        for f in [
+            ALL,
+            Filters {
+                low_height: false,
+                ..ALL
+            },
+        ] {
+            let ok = passable(&hf, &g, &s.passes[0], f);
+            let floor_span = |x: f64| {
+                let c = hf
+                    .col(
+                        ((x - g.origin.x) / g.cs) as i32,
+                        ((4.0 - g.origin.z) / g.cs) as i32,
+                    )
+                    .unwrap();
+                hf.range(c).next().unwrap()
+            };
+            let (under, open) = (floor_span(1.5), floor_span(6.0));
+            assert!(hf.spans[under].ceil != OPEN && !hf.spans[under].water.is_nan());
+            // 2.4 m over the sea floor would pass a 0.5 m swimmer.
+            assert!(g.y(hf.spans[under].ceil) - g.y(hf.spans[under].floor) > 2.0);
+            assert!(
+                !ok[under],
+                "{f:?}: a swim node under the shelf is inside rock"
+            );
+            assert!(ok[open], "{f:?}");
+        }
     }
 }

@@ -28,7 +28,7 @@
 use serde::Serialize;
 
 use crate::bands::{BandRule, drop_bands};
-use crate::filters::{Filters, passable};
+use crate::compact::{CompactTile, threshold};
 use crate::heightfield::{Heightfield, OPEN};
 use crate::settings::Pass;
 use crate::tiles::Grid;
@@ -169,40 +169,27 @@ const DIAG: u16 = 17;
 pub const UNIT: f64 = 13.0;
 
 /// Runs every pass over one tile, in order, recycling non-walkable spans;
-/// `filters` are Recast's span filters ([`crate::filters`]), `bands` the
-/// rule that returns a later pass's wall bands to the pool ([`crate::bands`],
-/// none: keep everything).
+/// `compact` is the tile's compact heightfield (each pass's passable spans,
+/// after Recast's span filters, and its span neighbours:
+/// [`crate::compact`]), `bands` the rule that returns a later pass's wall
+/// bands to the pool ([`crate::bands`], none: keep everything).
 pub fn flag_tile(
     hf: &Heightfield,
     grid: &Grid,
     passes: &[Pass],
-    filters: Filters,
+    compact: &CompactTile,
     bands: Option<BandRule>,
-) -> Vec<PassFlags> {
-    flag_tile_with(hf, grid, passes, filters, bands, true)
-}
-
-/// [`flag_tile`], optionally computing connections everywhere instead of
-/// only near candidates (the same flags, for tests).
-fn flag_tile_with(
-    hf: &Heightfield,
-    grid: &Grid,
-    passes: &[Pass],
-    filters: Filters,
-    bands: Option<BandRule>,
-    masked: bool,
 ) -> Vec<PassFlags> {
     let n = hf.spans.len();
     let mut pool = vec![true; n];
     // Spans the band rule dropped from an earlier pass.
     let mut banded = vec![false; n];
     let mut out: Vec<PassFlags> = Vec::with_capacity(passes.len());
-    for pass in passes {
-        let lim = Limits::of(pass, grid);
+    for (pass, cp) in passes.iter().zip(&compact.passes) {
         let a = pass.agent;
-        let passable = passable(hf, grid, pass, filters);
+        let passable = &cp.passable;
         // A pass with no candidate in its pool (swim on a dry level) is done.
-        if !(0..n).any(|s| pool[s] && passable[s]) {
+        if cp.links.is_empty() || !(0..n).any(|s| pool[s] && passable[s]) {
             let flags = pool
                 .iter()
                 .map(|&p| if p { NON_WALKABLE } else { CLAIMED })
@@ -214,17 +201,9 @@ fn flag_tile_with(
             });
             continue;
         }
-        let threshold = ((a.radius / grid.cs + 0.5) * UNIT - 1e-9)
-            .ceil()
-            .min(u16::MAX as f64) as u16;
-        // Only columns near a candidate (pooled and passable) matter: a
-        // chamfer path shorter than the threshold moves at most
-        // threshold / ORTHO cells, so links elsewhere are left out; the
-        // obstacles their absence fakes lie too far away to count.
-        let reach = (threshold as i32 + ORTHO as i32 - 1) / ORTHO as i32 + 1;
-        let mask = near_columns(hf, |s| pool[s] && passable[s], reach);
-        let link = std::sync::Arc::new(links(hf, lim, masked.then_some(mask.as_slice())));
-        let dist = distances(hf, &link, &passable);
+        let threshold = threshold(a.radius, grid.cs);
+        let link = cp.links.clone();
+        let dist = distances(hf, &link, passable);
         let mut walk: Vec<bool> = (0..n)
             .map(|s| pool[s] && passable[s] && dist[s] >= threshold)
             .collect();
@@ -348,11 +327,17 @@ pub fn chamfer(hf: &Heightfield, link: &[u32], dist: &mut [u16]) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::compact::{AreaTable, compact_tile, compact_tile_with};
     use crate::heightfield::voxelize;
     use crate::settings::{Settings, specs};
     use crate::tiles::layout;
     use navscope_core::geom::TriMesh;
     use navscope_core::{ParamValues, Stance};
+
+    /// The area table of a level without volumes.
+    pub(crate) fn no_areas() -> AreaTable {
+        AreaTable::new(&[], &[]).unwrap()
+    }
 
     pub(crate) fn build(m: &TriMesh, passes: &str) -> (Grid, Heightfield, Vec<PassFlags>) {
         build_with(m, passes, true)
@@ -379,7 +364,8 @@ pub(crate) mod tests {
         }
         let l = layout(m, &[], &s).unwrap();
         let hf = voxelize(m, &l.tiles[0], &l.grid, None).unwrap();
-        let f = flag_tile(&hf, &l.grid, &s.passes, s.filters, s.bands);
+        let c = compact_tile(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas());
+        let f = flag_tile(&hf, &l.grid, &s.passes, &c, s.bands);
         (l.grid, hf, f)
     }
 
@@ -460,8 +446,10 @@ pub(crate) mod tests {
             s.tile_size = 0;
             let l = layout(&level.mesh, &level.water, &s).unwrap();
             let hf = voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
-            let a = flag_tile_with(&hf, &l.grid, &s.passes, s.filters, s.bands, true);
-            let b = flag_tile_with(&hf, &l.grid, &s.passes, s.filters, s.bands, false);
+            let ca = compact_tile_with(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas(), true);
+            let cb = compact_tile_with(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas(), false);
+            let a = flag_tile(&hf, &l.grid, &s.passes, &ca, s.bands);
+            let b = flag_tile(&hf, &l.grid, &s.passes, &cb, s.bands);
             for (x, y) in a.iter().zip(&b) {
                 assert_eq!(x.flags, y.flags, "{:?}", x.pass.stance);
             }

@@ -20,14 +20,15 @@
 //! |---|---|---|
 //! | `tiles` | §32.2.5 step 1 | grid, tiles with their overlap (`tile`, `tile/overlap`) |
 //! | `voxelize` | §32.2.2; `rcRasterizeTriangles` | solid spans (`voxel/solid`) and water (`voxel/water`) |
+//! | `compact` | `rcBuildCompactHeightfield`, `rcMarkConvexPolyArea` | per pass (one sub-step each): the spans the pass may stand on before erosion (`voxel/compact`, or `voxel/area` coloured by area inside a convex volume) and their side neighbours (`compact/neighbour`, one polyline per straight run); the level's convex volumes (`volume`) ([`compact`]) |
 //! | `flag` | §32.2.3, §32.3, §32.4; `rcFilter*`, `rcErodeWalkableArea` | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable`; from the next pass on, what a pass claimed as `voxel/claimed/<stance>`. Recast's span filters ([`filters`]) and the wall-band rule of the recycled passes ([`bands`]) run here |
-//! | `partition` | `rcBuildDistanceField`, `rcBuildRegions` / `rcBuildRegionsMonotone` / `rcBuildLayerRegions` | per pass: the distance field (`voxel/distance`, value 0 to 1) and the regions (`voxel/region`, value = region id) after the min / merge region area filters ([`partition`]) |
+//! | `partition` | `rcBuildDistanceField`, `rcBuildRegions` / `rcBuildRegionsMonotone` / `rcBuildLayerRegions` | per pass: the distance field (`voxel/distance`, value 0 to 1), the regions (`voxel/region`, value = region id) and the region connections (`voxel/region/connection`, centre to centre) after the min / merge region area filters ([`partition`]) |
 //! | `regions` | §32.2.3; `rcBuildContours` (raw) | each region's exact outline (`contour/<stance>`, `contour/<stance>/hole`) |
 //! | `simplify` | §32.2.4; `rcBuildContours` (simplified) | simplified outlines (`polygon/<stance>`) |
 //! | `triangulate` | §32.2.4 | triangles (`triangle/<stance>`) |
 //! | `polymesh` | `rcBuildPolyMesh` | convex polygons of at most `max_verts_per_poly` corners (`polymesh/<stance>`) ([`polymesh`]) |
 //! | `detail` | `rcBuildPolyMeshDetail` | height detail triangles per polygon (`detail/<stance>`) ([`detail`]) |
-//! | `graph` | §32.2.5, §32.3.2, §32.4.2 | one node per polygon (`node/<stance>`, its detail triangles in the NavMesh's `detail`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh |
+//! | `graph` | §32.2.5, §32.3.2, §32.4.2 | one node per polygon (`node/<stance>`, its detail triangles in the NavMesh's `detail`, its region's area in `area`; the NavMesh's `area_costs` hold the areas' costs), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh |
 //! | `movers` | Quake's movers and triggers (not in the paper) | the door, elevator, teleport and jump links of a brush level's movers (`link/door`, `link/elevator`, `link/teleport`, `link/jump`) added to the NavMesh, and the movers left out ([`movers`]) |
 //!
 //! Stage 9 of the issue, local rebuild, happens inside the per-tile stages
@@ -87,9 +88,23 @@
 //!   region is kept only if it reaches a place no earlier pass reaches,
 //!   joins earlier areas that were apart, or reaches farther than the
 //!   earlier passes' radius from them; otherwise it goes back to the pool.
+//! * **Areas** (Recast's convex volumes). A mesh level's sidecar
+//!   `NAME.obj.ron` lists convex prisms, each with an area name and an
+//!   optional cost (`navscope-levels`' `volumes` module); the `compact`
+//!   stage marks them on the spans like `rcMarkConvexPolyArea` (cell centre
+//!   inside the polygon, floor within the prism's heights, later volumes
+//!   win). The preset is RecastDemo's area table: `water`, `grass`, `road`,
+//!   `door` with costs 10, 2, 1, 1 (parameters `area_cost.NAME`); a
+//!   volume's own cost wins over the preset, and a name neither gives costs
+//!   one. Regions never cross an area change, so every node has one area; the
+//!   NavMesh carries each node's `area` and the costs in `area_costs`, which
+//!   navscope-path's search multiplies into its costs. Areas never make a
+//!   span unwalkable (Recast's null area is not offered: a volume marks,
+//!   it does not cut).
 //! * **Swim.** Water depth is the water surface over the span's floor; swim
 //!   nodes and the portals between swim nodes are lifted to the water
-//!   surface, their polygons stay on the floor (§32.4.2). A swim area ends a
+//!   surface, their polygons stay on the floor (§32.4.2), so a swimmer's
+//!   headroom is measured from the surface ([`filters`]). A swim area ends a
 //!   swim radius away from dry ground, as the agent table says, so it does
 //!   not touch the standing area unless the water shallows gradually.
 //! * **Getting in and out of the water** (the paper is silent):
@@ -120,9 +135,11 @@
 //! * **Closed solids are filled.** A face looking down starts a solid that
 //!   reaches the next face looking up, so no agent is found inside a box
 //!   standing on a floor; one-sided geometry is kept as it is.
-//! * **Tiles.** The paper's overlapping grid cells are tiles padded by the
-//!   largest radius of any stance plus three cells, which makes every flag
-//!   in a tile's core equal to a one-tile build's; outline edges on a tile
+//! * **Tiles.** The paper's overlapping grid cells are tiles padded by
+//!   what the erosion of the largest radius of any stance reads (its 12/17
+//!   chamfer reaches up to 13/12 of the radius, [`tiles::tile_padding`])
+//!   plus two cells, which makes every flag in a tile's core equal to a
+//!   one-tile build's (tested with a 45-cell radius over several tiles); outline edges on a tile
 //!   seam are kept exact and linked to the neighbouring tile's. Only tiles
 //!   that triangles touch are made, so memory and work follow the occupied
 //!   tiles, not the bounding box.
@@ -189,6 +206,33 @@
 //! | dungeon, monotone | 25.5 | 12.0 | 6.6 | 3.5 | 0.3 | 0.3 | 0.3 | 0.6 | 51.8 | 97 | 100 |
 //! | dungeon, layers | 25.8 | 12.2 | 2.8 | 7.2 | 0.3 | 0.4 | 0.3 | 0.6 | 53.2 | 98 | |
 //!
+//! With the `compact` stage (Recast's compact heightfield, split out of
+//! `flag`) and the areas, the same command (`navscope-cli` release build,
+//! `--set partition=P`, medians of 15 whole builds, one thread pinned with
+//! `taskset -c 1`; load average 6 to 7 on the 2 cores, other agents
+//! building, so the figures are upper bounds and vary by 30% from run to
+//! run; the whole build's minimum over the 15 runs in brackets). Recast's
+//! idle figures for the same work are in issue #15 (nav_test: rasterize 6.0,
+//! filters 2.9, compact 1.9, erode 1.3, regions 6.5, contours 0.85, polygon
+//! mesh 0.33, detail 2.1 ms; whole build 22.2 ms watershed + detail);
+//! polygon counts did not change:
+//!
+//! | mesh, partition | voxelize | compact | flag | partition | regions | simplify | triangulate | polymesh | detail | graph | whole build | polygons |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|---|
+//! | nav_test, watershed | 15.8 | 8.4 | 3.0 | 7.8 | 6.7 | 0.5 | 0.4 | 0.5 | 2.2 | 0.3 | 47.8 (31.9) | 156 |
+//! | nav_test, monotone | 15.9 | 7.7 | 3.0 | 4.8 | 7.7 | 0.6 | 0.4 | 0.4 | 1.7 | 0.4 | 48.6 (36.9) | 187 |
+//! | nav_test, layers | 15.4 | 8.7 | 2.0 | 3.1 | 6.4 | 0.4 | 0.4 | 0.3 | 1.6 | 0.2 | 45.1 | 150 |
+//! | dungeon, watershed | 20.6 | 8.3 | 1.4 | 2.2 | 6.4 | 0.2 | 0.2 | 0.2 | 0.4 | 0.2 | 42.9 (29.0) | 116 |
+//! | dungeon, monotone | 17.9 | 4.3 | 1.3 | 1.8 | 2.3 | 0.2 | 0.2 | 0.2 | 0.4 | 0.2 | 34.5 | 97 |
+//! | dungeon, layers | 15.8 | 4.9 | 1.6 | 2.1 | 2.7 | 0.2 | 0.3 | 0.2 | 0.4 | 0.2 | 35.5 | 98 |
+//! | nav_test, watershed, five passes (`--set passes=stand,crouch,prone,swim,sidestep`) | 18.0 | 38.1 | 34.7 | 15.8 | 12.2 | 0.7 | 0.6 | 0.7 | 2.2 | 0.5 | 119.6 (102.7) | 280 |
+//!
+//! Under that load no comparison with Recast's idle figures holds; by the
+//! profile (`perf record` of 30 such builds) voxelization (the clipping in
+//! `heightfield::voxelize` and `split`, 28% of the samples) and the
+//! outline tracing (`contour::regions`, 10%) are the stages furthest over
+//! Recast's shares (rasterize 27%, contours 4% of its build).
+//!
 //! With `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every
 //! run after the first reuses all tiles.
 //!
@@ -204,6 +248,7 @@
 
 pub mod bands;
 pub mod build;
+pub mod compact;
 pub mod contour;
 pub mod detail;
 pub mod filters;
@@ -260,6 +305,13 @@ pub fn pipeline() -> Pipeline {
             reads::VOXELIZE,
         ),
         info(
+            "compact",
+            "Compact heightfield and areas",
+            "For each pass's agent table, the open spans it may stand on before erosion (slope, water depth and Recast's span filters) and each span's neighbour on every side: the span of the next column whose floor is within a step and whose open space leaves the agent's height (Recast's compact heightfield). The level's convex volumes (its NAME.obj.ron sidecar) mark the spans inside them with an area (water, grass, road, door or their own name) that the regions never cross and the nodes carry, with its cost.",
+            "Recast rcBuildCompactHeightfield, rcMarkConvexPolyArea",
+            reads::COMPACT,
+        ),
+        info(
             "flag",
             "Flagging with recycled passes",
             "Each pass flags the voxels left over by the earlier passes with its stance's agent table: non-walkable (too steep, too low, wrong water depth, closer than the radius to an obstacle), walkable, or border (walkable next to a non-walkable voxel). The non-walkable voxels, flags discarded, are the next pass's pool.",
@@ -313,7 +365,7 @@ pub fn pipeline() -> Pipeline {
             "Node graph",
             "One node per triangle, linked across shared edges, across passes and across tiles. Swim nodes are lifted to the water surface, and swim triangles at the edge of the water get entry and exit links across the gap to the ground the swimmer can climb onto.",
             "Kirst §32.2.5, §32.3.2, §32.4.2",
-            &[],
+            reads::GRAPH,
         ),
         info(
             "movers",

@@ -37,6 +37,11 @@
 //!   (the sweep's, rows from -z up) and neighbours in id order, so the
 //!   layers are deterministic.
 //!
+//! * **Areas**: a connection between spans of two areas (convex volumes,
+//!   [`crate::compact`]) counts as an edge for the distance field and the
+//!   regions, as in Recast, so no region (and no polygon) crosses an area
+//!   change; the merge filter only sees neighbours within one area.
+//!
 //! Where this differs from Recast, by choice: Recast merges two regions only
 //! when they share one contiguous boundary, so that each region has one
 //! contour; here a region may have holes (the outline tracer and the
@@ -116,18 +121,25 @@ pub struct PassPartition {
     pub merged: u32,
 }
 
-/// Partitions every pass of one tile.
+/// Partitions every pass of one tile; `area` is every span's area
+/// ([`crate::compact`]): no region crosses from one area to another.
 pub fn partition_tile(
     hf: &Heightfield,
     passes: &[PassFlags],
+    area: &[u8],
     p: PartitionParams,
 ) -> Vec<PassPartition> {
-    passes.iter().map(|pf| partition_pass(hf, pf, p)).collect()
+    passes
+        .iter()
+        .map(|pf| partition_pass(hf, pf, area, p))
+        .collect()
 }
 
-/// The walkable-to-walkable connections of one pass: `NO_LINK` where the
-/// pass's connection leads to a span the pass does not walk on.
-fn walk_links(pf: &PassFlags) -> Vec<u32> {
+/// The walkable-to-walkable connections of one pass within one area:
+/// `NO_LINK` where the pass's connection leads to a span the pass does not
+/// walk on, or to another area (Recast's distance field and regions treat
+/// an area change as an edge).
+fn walk_links(pf: &PassFlags, area: &[u8]) -> Vec<u32> {
     let n = pf.flags.len();
     if pf.links.is_empty() {
         return vec![NO_LINK; 4 * n];
@@ -136,7 +148,7 @@ fn walk_links(pf: &PassFlags) -> Vec<u32> {
     for s in (0..n).filter(|&s| pf.walkable(s)) {
         for d in 0..4 {
             let l = pf.links[4 * s + d];
-            if l != NO_LINK && pf.walkable(l as usize) {
+            if l != NO_LINK && pf.walkable(l as usize) && area[l as usize] == area[s] {
                 out[4 * s + d] = l;
             }
         }
@@ -145,8 +157,13 @@ fn walk_links(pf: &PassFlags) -> Vec<u32> {
 }
 
 /// Partitions one pass.
-pub fn partition_pass(hf: &Heightfield, pf: &PassFlags, p: PartitionParams) -> PassPartition {
-    let link = walk_links(pf);
+pub fn partition_pass(
+    hf: &Heightfield,
+    pf: &PassFlags,
+    area: &[u8],
+    p: PartitionParams,
+) -> PassPartition {
+    let link = walk_links(pf, area);
     let walk: Vec<bool> = (0..pf.flags.len()).map(|s| pf.walkable(s)).collect();
     let raw = distance_field(hf, &link, &walk);
     let dist = box_blur(&raw, &link, &walk);
@@ -701,6 +718,11 @@ fn merge_layers(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every span in the default area.
+    fn flat(hf: &Heightfield) -> Vec<u8> {
+        vec![0; hf.spans.len()]
+    }
     use crate::flags::tests::build;
     use crate::heightfield::tests::boxes;
     use proptest::prelude::*;
@@ -715,7 +737,7 @@ mod tests {
 
     /// Spans of region `r` reachable from its first span over walkable links.
     fn connected(pf: &PassFlags, part: &PassPartition, r: u32) -> bool {
-        let link = walk_links(pf);
+        let link = walk_links(pf, &vec![0; pf.flags.len()]);
         let members: Vec<usize> = (0..part.region.len())
             .filter(|&s| part.region[s] == r)
             .collect();
@@ -740,7 +762,7 @@ mod tests {
     fn the_distance_field_peaks_in_the_middle_of_a_platform() {
         // 4 m square at 0.1 m cells, stand radius 0.4 m: 32 x 32 walkable.
         let (_, hf, f) = build(&boxes(&[([0., -0.1, 0.], [4., 0., 4.])]), "stand");
-        let link = walk_links(&f[0]);
+        let link = walk_links(&f[0], &flat(&hf));
         let walk: Vec<bool> = (0..f[0].flags.len()).map(|s| f[0].walkable(s)).collect();
         let raw = distance_field(&hf, &link, &walk);
         let edge =
@@ -759,7 +781,7 @@ mod tests {
                 }
             }
         }
-        let part = partition_pass(&hf, &f[0], params(Partition::Watershed, 0, 0));
+        let part = partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Watershed, 0, 0));
         assert!(part.max_dist <= max && part.max_dist + 2 >= max);
     }
 
@@ -772,9 +794,14 @@ mod tests {
             ([5., -0.1, 0.], [8., 0., 3.]),
         ]);
         let (_, hf, f) = build(&m, "stand");
-        let split = partition_pass(&hf, &f[0], params(Partition::Watershed, 0, 0));
+        let split = partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Watershed, 0, 0));
         assert!(split.regions >= 2, "{}", split.regions);
-        let joined = partition_pass(&hf, &f[0], params(Partition::Watershed, 0, 1_000_000));
+        let joined = partition_pass(
+            &hf,
+            &f[0],
+            &flat(&hf),
+            params(Partition::Watershed, 0, 1_000_000),
+        );
         assert_eq!(joined.regions, 1);
         assert!(joined.merged > 0);
         for s in 0..f[0].flags.len() {
@@ -795,9 +822,14 @@ mod tests {
     fn small_islands_are_dropped_and_large_ones_kept() {
         let m = island_beside_platform();
         let (_, hf, f) = build(&m, "stand");
-        let keep = partition_pass(&hf, &f[0], params(Partition::Watershed, 0, 400));
+        let keep = partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Watershed, 0, 400));
         assert_eq!(keep.regions, 2);
-        let drop = partition_pass(&hf, &f[0], params(Partition::Watershed, 64, 400));
+        let drop = partition_pass(
+            &hf,
+            &f[0],
+            &flat(&hf),
+            params(Partition::Watershed, 64, 400),
+        );
         assert_eq!(drop.regions, 1);
         assert_eq!(drop.dropped, 1);
         let big = (0..hf.spans.len())
@@ -813,7 +845,7 @@ mod tests {
             ([2.5, 0., 2.5], [3.5, 3., 3.5]),
         ]);
         let (_, hf, f) = build(&m, "stand");
-        let part = partition_pass(&hf, &f[0], params(Partition::Monotone, 0, 0));
+        let part = partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Monotone, 0, 0));
         assert!(
             part.regions >= 3,
             "a pillar splits the sweep: {}",
@@ -842,7 +874,7 @@ mod tests {
     fn a_band_one_edge_wide_still_gets_regions() {
         // A 0.5 m wide walkway: 1 cell of walkable spans at stand radius 0.2.
         let (_, hf, f) = build(&boxes(&[([0., -0.1, 0.], [4., 0., 0.5])]), "sidestep");
-        let part = partition_pass(&hf, &f[0], params(Partition::Watershed, 0, 0));
+        let part = partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Watershed, 0, 0));
         assert_eq!(part.max_dist, 0);
         assert!(part.regions >= 1);
         for s in 0..f[0].flags.len() {
@@ -878,15 +910,15 @@ mod tests {
         let (_, hf, f) = build(&stacked(), "stand");
         let cols = column_regions(
             &hf,
-            &partition_pass(&hf, &f[0], params(Partition::Watershed, 0, 0)),
+            &partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Watershed, 0, 0)),
         );
         assert!(
             cols.iter().filter(|c| c.len() > 1).count() > 100,
             "the deck and the ramp's top are over walkable floor"
         );
-        let sweep = partition_pass(&hf, &f[0], params(Partition::Monotone, 0, 0));
+        let sweep = partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Monotone, 0, 0));
         for min in [0, 64] {
-            let part = partition_pass(&hf, &f[0], params(Partition::Layers, min, 0));
+            let part = partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Layers, min, 0));
             for (c, regions) in column_regions(&hf, &part).iter().enumerate() {
                 let mut unique = regions.clone();
                 unique.sort_unstable();
@@ -914,7 +946,7 @@ mod tests {
     fn a_small_layer_is_dropped() {
         let m = island_beside_platform();
         let (_, hf, f) = build(&m, "stand");
-        let part = partition_pass(&hf, &f[0], params(Partition::Layers, 64, 0));
+        let part = partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Layers, 64, 0));
         assert_eq!((part.regions, part.dropped), (1, 1));
     }
 
@@ -922,7 +954,7 @@ mod tests {
     fn nothing_walkable_gives_no_regions() {
         let (_, hf, f) = build(&boxes(&[([0., -0.1, 0.], [0.5, 0., 0.5])]), "stand");
         for kind in Partition::ALL {
-            let part = partition_pass(&hf, &f[0], params(kind, 64, 400));
+            let part = partition_pass(&hf, &f[0], &flat(&hf), params(kind, 64, 400));
             assert_eq!(part.regions, 0);
             assert!(part.region.iter().all(|&r| r == NO_REGION));
         }
@@ -946,7 +978,7 @@ mod tests {
             let (_, hf, f) = build(&boxes(&bs), "stand,sidestep");
             let kind = Partition::ALL[kind];
             for pf in &f {
-                let part = partition_pass(&hf, pf, params(kind, 0, merge));
+                let part = partition_pass(&hf, pf, &flat(&hf), params(kind, 0, merge));
                 for s in 0..pf.flags.len() {
                     prop_assert_eq!(pf.walkable(s), part.region[s] != NO_REGION);
                 }

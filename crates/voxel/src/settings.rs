@@ -63,6 +63,16 @@ pub const AGENT_FIELDS: [&str; 6] = [
     "max_water",
 ];
 
+/// The preset area names and their default costs (RecastDemo's
+/// `SAMPLE_POLYAREA_*` costs: water 10, grass 2, road 1, door 1); each is a
+/// parameter `area_cost.NAME`.
+pub const AREA_PRESET: [(&str, f64); 4] = [
+    ("water", 10.0),
+    ("grass", 2.0),
+    ("road", 1.0),
+    ("door", 1.0),
+];
+
 /// The default pass order (the hierarchy of §32.4.4).
 pub const DEFAULT_PASSES: &str = "stand,crouch,prone,swim,sidestep";
 
@@ -77,7 +87,7 @@ pub fn specs() -> Vec<ParamSpec> {
             0.01,
             10.0,
             0.01,
-            "Width of a voxel column on the ground (x and z).",
+            "Width of a voxel column on the ground, x and z (Recast's Cell Size, cs).",
         ),
         ParamSpec::float(
             "cell_height",
@@ -87,7 +97,7 @@ pub fn specs() -> Vec<ParamSpec> {
             0.005,
             10.0,
             0.005,
-            "Height of one voxel.",
+            "Height of one voxel (Recast's Cell Height, ch).",
         ),
         ParamSpec::int(
             "tile_size",
@@ -96,7 +106,7 @@ pub fn specs() -> Vec<ParamSpec> {
             256,
             0,
             100_000,
-            "Cells per tile side; tiles are built in parallel. 0 = one tile.",
+            "Cells per tile side; tiles are built in parallel. 0 = one tile (Recast's Tile Size, tileSize).",
         ),
         ParamSpec::bool(
             "reuse_tiles",
@@ -228,6 +238,12 @@ pub fn specs() -> Vec<ParamSpec> {
             0.5,
             "Height error, in voxel heights, that the detail surface may leave at a sample (Recast's Detail Sample Max Error).",
         ),
+        ParamSpec::bool(
+            "convex_volumes",
+            "Convex volumes",
+            true,
+            "Mark the areas of the level's convex volumes (its NAME.obj.ron sidecar) on the compact heightfield, as Recast's rcMarkConvexPolyArea; off: every span is in the default area.",
+        ),
         ParamSpec::list(
             "passes",
             "Passes (in order)",
@@ -236,6 +252,18 @@ pub fn specs() -> Vec<ParamSpec> {
             "Recycled passes in hierarchy order (§32.4.4): each pass sees only the voxels the earlier ones left non-walkable.",
         ),
     ];
+    for (area, cost) in AREA_PRESET {
+        v.push(ParamSpec::float(
+            &format!("area_cost.{area}"),
+            &format!("Area cost: {area}"),
+            "x",
+            cost,
+            0.0,
+            1000.0,
+            0.1,
+            &format!("Cost multiplier of moving through the '{area}' area of a convex volume that gives no cost of its own (Recast's area cost, dtQueryFilter::setAreaCost; RecastDemo's default)."),
+        ));
+    }
     for s in Stance::ALL {
         let d = paper_defaults(s);
         let n = s.name();
@@ -259,7 +287,7 @@ pub fn specs() -> Vec<ParamSpec> {
             d.radius,
             10.0,
             0.05,
-            format!("Radius of the {n} agent's cylinder."),
+            format!("Radius of the {n} agent's cylinder; spans closer to an obstacle are eroded (Recast's Agent Radius, walkableRadius)."),
         ));
         v.push(f(
             "height",
@@ -268,7 +296,7 @@ pub fn specs() -> Vec<ParamSpec> {
             d.height,
             20.0,
             0.05,
-            format!("Height of the {n} agent's cylinder."),
+            format!("Height of the {n} agent's cylinder: the free space a span needs above it (Recast's Agent Height, walkableHeight)."),
         ));
         v.push(f(
             "max_step",
@@ -277,7 +305,7 @@ pub fn specs() -> Vec<ParamSpec> {
             d.max_step,
             100.0,
             0.05,
-            format!("Highest step the {n} agent climbs."),
+            format!("Highest step the {n} agent climbs between neighbouring spans (Recast's Max Climb, walkableClimb)."),
         ));
         v.push(f(
             "max_slope",
@@ -286,7 +314,7 @@ pub fn specs() -> Vec<ParamSpec> {
             d.max_slope_rad.to_degrees(),
             360.0,
             1.0,
-            format!("Steepest slope the {n} agent crosses (maxSlopeRad in degrees)."),
+            format!("Steepest slope the {n} agent crosses (Kirst's maxSlopeRad in degrees; Recast's Max Slope, walkableSlopeAngle)."),
         ));
         v.push(f(
             "min_water",
@@ -327,6 +355,53 @@ pub mod reads {
     ];
     /// `voxelize`: water.
     pub const VOXELIZE: &[&str] = &["water_level_on", "water_level"];
+    /// `compact`: the span filters, whether volumes mark areas, the pass
+    /// order and the agent tables (heights and steps: the neighbours;
+    /// slopes, water, radii: which spans are passable and near them).
+    pub const COMPACT: &[&str] = &[
+        "filter_low_hanging_obstacles",
+        "filter_ledge_spans",
+        "filter_walkable_low_height_spans",
+        "convex_volumes",
+        "passes",
+        "stand.radius",
+        "stand.height",
+        "stand.max_step",
+        "stand.max_slope",
+        "stand.min_water",
+        "stand.max_water",
+        "crouch.radius",
+        "crouch.height",
+        "crouch.max_step",
+        "crouch.max_slope",
+        "crouch.min_water",
+        "crouch.max_water",
+        "prone.radius",
+        "prone.height",
+        "prone.max_step",
+        "prone.max_slope",
+        "prone.min_water",
+        "prone.max_water",
+        "swim.radius",
+        "swim.height",
+        "swim.max_step",
+        "swim.max_slope",
+        "swim.min_water",
+        "swim.max_water",
+        "sidestep.radius",
+        "sidestep.height",
+        "sidestep.max_step",
+        "sidestep.max_slope",
+        "sidestep.min_water",
+        "sidestep.max_water",
+    ];
+    /// `graph`: the preset area costs.
+    pub const GRAPH: &[&str] = &[
+        "area_cost.water",
+        "area_cost.grass",
+        "area_cost.road",
+        "area_cost.door",
+    ];
     /// `flag`: the span filters, the band rule (which cuts regions as the
     /// partition stage does), the pass order and every agent table.
     pub const FLAG: &[&str] = &[
@@ -415,6 +490,10 @@ pub struct Settings {
     pub max_verts_per_poly: usize,
     /// Height detail sampling, in world units.
     pub detail: DetailParams,
+    /// Whether convex volumes mark areas.
+    pub convex_volumes: bool,
+    /// The preset area costs ([`AREA_PRESET`] names, parameter values).
+    pub area_costs: Vec<(&'static str, f64)>,
 }
 
 /// Recast's region area from a region size: size squared, saturating.
@@ -507,6 +586,11 @@ impl Settings {
                 },
                 max_error: params.float("detail_sample_max_error") * params.float("cell_height"),
             },
+            convex_volumes: params.bool("convex_volumes"),
+            area_costs: AREA_PRESET
+                .iter()
+                .map(|(n, _)| (*n, params.float(&format!("area_cost.{n}"))))
+                .collect(),
         };
         s.bands = params.bool("drop_wall_bands").then(|| BandRule {
             distance: Some(params.float("band_keep_distance")).filter(|d| *d > 0.0),

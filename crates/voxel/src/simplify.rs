@@ -497,6 +497,7 @@ mod tests {
             border_spans: 0,
             rings: vec![outer, hole],
             water: None,
+            area: 0,
         };
         let s = simplify_region(&region, 3.0, 100.0, &[]);
         for (i, r) in s.rings.iter().enumerate() {

@@ -11,14 +11,15 @@ use std::sync::Arc;
 
 use glam::Vec3;
 use navscope_core::draw::SubStep;
-use navscope_core::level::{LevelData, MeshLevel};
+use navscope_core::level::{ConvexVolume, LevelData, MeshLevel};
 use navscope_core::{Artifact, LinkKind, NavMesh, Primitive, Shape, StageContext, StageError};
 use serde::Serialize;
 
 use crate::build::{simplify_tile, triangulate_tile};
+use crate::compact::{AreaTable, CompactPass, CompactTile, DEFAULT_AREA, compact_tile};
 use crate::contour::{Region, Ring, regions};
 use crate::detail::{RegionDetail, detail_tile};
-use crate::flags::{BORDER, NON_WALKABLE, PassFlags, WALKABLE, flag_tile};
+use crate::flags::{BORDER, NO_LINK, NON_WALKABLE, PassFlags, WALKABLE, flag_tile};
 use crate::graph::{Graph, TileParts, build_graph};
 use crate::heightfield::{Heightfield, voxelize};
 use crate::movers::{Reach, add_mover_links};
@@ -105,7 +106,17 @@ fn keyed<'c>(
 > {
     let t = ctx.artifact::<TilesArtifact>("tiles")?;
     let s = Settings::from_params(ctx.params)?;
-    let keys = tile_keys(&t.layout, &s, stage);
+    let mut keys = tile_keys(&t.layout, &s, stage);
+    if stage >= TileStage::Compact && s.convex_volumes {
+        // The areas the volumes mark feed every stage from `compact` on.
+        let volumes = format!("{:?}", mesh_of(ctx)?.volumes);
+        let mut h = std::hash::DefaultHasher::new();
+        std::hash::Hash::hash(&volumes, &mut h);
+        let v = std::hash::Hasher::finish(&h);
+        for k in &mut keys {
+            k.params ^= v;
+        }
+    }
     let cache = t.settings.reuse_tiles.then(TileCache::global);
     Ok((t, s, keys, cache))
 }
@@ -277,6 +288,216 @@ fn run_voxelize(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     }))
 }
 
+// ---------------------------------------------------------------- compact
+
+/// Stage `compact`: each tile's compact heightfield (every pass's passable
+/// spans and span neighbours) and the areas the level's convex volumes mark
+/// ([`crate::compact`]).
+#[derive(Debug, Serialize)]
+pub struct CompactArtifact {
+    /// The grid.
+    pub grid: Grid,
+    /// One per tile.
+    pub tiles: Vec<Arc<CompactTile>>,
+    /// The area names and costs.
+    pub areas: AreaTable,
+    /// The volumes that marked them (none when `convex_volumes` is off).
+    pub volumes: Vec<ConvexVolume>,
+    /// The passes' stances, in order (one sub-step each).
+    pub passes: Vec<&'static str>,
+    /// Tiles built and reused.
+    pub reuse: TileReuse,
+    #[serde(skip)]
+    heightfields: Vec<Arc<Heightfield>>,
+}
+
+impl CompactArtifact {
+    /// (compact spans, neighbour connections) of pass `k` over the cores.
+    fn pass_counts(&self, k: usize) -> (u64, u64) {
+        self.heightfields
+            .iter()
+            .zip(&self.tiles)
+            .map(|(hf, t)| t.core_counts(hf, k))
+            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    }
+}
+
+/// Draws the neighbour connections of one pass's compact spans as
+/// polylines, one per straight run of connected spans along +x and along
+/// +z (far fewer primitives than one segment per connection).
+fn neighbour_runs(hf: &Heightfield, g: &Grid, cp: &CompactPass, mut emit: impl FnMut(Vec<Vec3>)) {
+    if cp.links.is_empty() {
+        return;
+    }
+    let span_col = hf.span_columns();
+    let inside = |s: usize| {
+        let (x, z) = hf.cell(span_col[s] as usize);
+        cp.passable[s] && hf.rect.in_core(x, z)
+    };
+    let next = |s: usize, d: usize| {
+        let l = cp.links[4 * s + d];
+        (l != NO_LINK && inside(l as usize)).then_some(l as usize)
+    };
+    let centre = |s: usize| {
+        let (x, z) = hf.cell(span_col[s] as usize);
+        Vec3::new(
+            (g.x(x) + 0.5 * g.cs) as f32,
+            (g.y(hf.spans[s].floor) + 0.5 * g.ch) as f32,
+            (g.z(z) + 0.5 * g.cs) as f32,
+        )
+    };
+    // (forward, backward) direction pairs: +x / -x, +z / -z.
+    for (fwd, back) in [(2, 0), (1, 3)] {
+        for s in (0..hf.spans.len()).filter(|&s| inside(s)) {
+            if next(s, back).is_some() || next(s, fwd).is_none() {
+                continue;
+            }
+            let mut run = vec![centre(s)];
+            let mut at = s;
+            while let Some(n) = next(at, fwd) {
+                run.push(centre(n));
+                at = n;
+            }
+            emit(run);
+        }
+    }
+}
+
+impl Artifact for CompactArtifact {
+    fn counts(&self) -> BTreeMap<String, u64> {
+        let mut m = BTreeMap::new();
+        for (k, name) in self.passes.iter().enumerate() {
+            let (spans, cons) = self.pass_counts(k);
+            m.insert(format!("{name} compact spans"), spans);
+            m.insert(format!("{name} span neighbours"), cons);
+        }
+        m.insert("convex volumes".into(), self.volumes.len() as u64);
+        for (hf, t) in self.heightfields.iter().zip(&self.tiles) {
+            for c in 0..hf.cols.len() - 1 {
+                let (x, z) = hf.cell(c);
+                if !hf.rect.in_core(x, z) {
+                    continue;
+                }
+                for s in hf.range(c).filter(|&s| t.area[s] != DEFAULT_AREA) {
+                    *m.entry(format!("area {} spans", self.areas.name(t.area[s])))
+                        .or_insert(0) += 1;
+                }
+            }
+        }
+        self.reuse.add_counts(&mut m);
+        m
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let g = &self.grid;
+        let mut p = Prims::new();
+        for (ti, (hf, t)) in self.heightfields.iter().zip(&self.tiles).enumerate() {
+            for (k, cp) in t.passes.iter().enumerate() {
+                let step = k as u32;
+                core_columns(
+                    hf,
+                    g,
+                    |s| {
+                        let y = g.y(hf.spans[s].floor) as f32;
+                        cp.passable[s].then_some((y, y + g.ch as f32))
+                    },
+                    |s, shape| {
+                        // RecastDemo's compact view: the walkable spans,
+                        // coloured by area.
+                        let a = t.area[s];
+                        let prim = if a == DEFAULT_AREA {
+                            Primitive::new("voxel/compact", ti as u32, shape)
+                        } else {
+                            Primitive::new("voxel/area", a as u32, shape).with_value(a as f32)
+                        };
+                        p.push(prim.during(step, step));
+                    },
+                );
+                neighbour_runs(hf, g, cp, |points| {
+                    p.push(
+                        Primitive::new(
+                            "compact/neighbour",
+                            ti as u32,
+                            Shape::Polyline {
+                                points,
+                                closed: false,
+                            },
+                        )
+                        .during(step, step),
+                    )
+                });
+            }
+        }
+        for (v, &a) in self.volumes.iter().zip(&self.areas.volume_area) {
+            let ring = |y: f64| {
+                v.points
+                    .iter()
+                    .map(|q| Vec3::new(q.x as f32, y as f32, q.y as f32))
+                    .collect::<Vec<_>>()
+            };
+            let (lo, hi) = (ring(v.min_y), ring(v.max_y));
+            for (a_, b_) in lo.iter().zip(&hi) {
+                p.push(Primitive::new("volume", a as u32, Shape::Segment(*a_, *b_)));
+            }
+            for points in [lo, hi] {
+                p.push(Primitive::new(
+                    "volume",
+                    a as u32,
+                    Shape::Polyline {
+                        points,
+                        closed: true,
+                    },
+                ));
+            }
+        }
+        p.finish(top(g))
+    }
+    fn substeps(&self) -> Vec<SubStep> {
+        self.passes
+            .iter()
+            .enumerate()
+            .map(|(k, name)| {
+                let (spans, cons) = self.pass_counts(k);
+                SubStep {
+                    title: format!("pass {}: {name}", k + 1),
+                    detail: format!("The {name} table's compact heightfield: {spans} spans it may stand on (slope, water depth and the span filters), {cons} connections to side neighbours within its step and height. Spans inside a convex volume are in its area."),
+                    highlights: Vec::new(),
+                }
+            })
+            .collect()
+    }
+}
+
+fn run_compact(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let level = mesh_of(ctx)?;
+    let (_, s, keys, cache) = keyed(ctx, TileStage::Compact)?;
+    let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
+    let volumes: &[ConvexVolume] = if s.convex_volumes {
+        &level.volumes
+    } else {
+        &[]
+    };
+    let areas = AreaTable::new(volumes, &s.area_costs)?;
+    let (tiles, reuse) = map_tiles(cache, TileStage::Compact, &keys, |i| {
+        Ok(compact_tile(
+            &v.tiles[i],
+            &v.grid,
+            &s.passes,
+            s.filters,
+            volumes,
+            &areas,
+        ))
+    })?;
+    Ok(Arc::new(CompactArtifact {
+        grid: v.grid,
+        tiles,
+        areas,
+        volumes: volumes.to_vec(),
+        passes: s.passes.iter().map(|p| p.stance.name()).collect(),
+        reuse,
+        heightfields: v.tiles.clone(),
+    }))
+}
+
 // ---------------------------------------------------------------- flag
 
 /// Stage `flag`: every pass's flags on every tile.
@@ -401,12 +622,13 @@ impl Artifact for FlagArtifact {
 fn run_flag(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, s, keys, cache) = keyed(ctx, TileStage::Flag)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
+    let c = ctx.artifact::<CompactArtifact>("compact")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Flag, &keys, |i| {
         Ok(flag_tile(
             &v.tiles[i],
             &v.grid,
             &s.passes,
-            s.filters,
+            &c.tiles[i],
             s.bands,
         ))
     })?;
@@ -435,6 +657,64 @@ pub struct PartitionArtifact {
     pub reuse: TileReuse,
     #[serde(skip)]
     heightfields: Vec<Arc<Heightfield>>,
+    /// The flags (their span neighbours give the region connections).
+    #[serde(skip)]
+    flags: Vec<Arc<Vec<PassFlags>>>,
+}
+
+/// Recast's "region connections" view: for one pass of one tile, a segment
+/// from the centre of each region to the centre of each region it touches
+/// (over a span neighbour), centres being the mean of the region's core
+/// span centres, at their mean floor.
+fn region_connections(
+    hf: &Heightfield,
+    g: &Grid,
+    part: &PassPartition,
+    pf: &PassFlags,
+) -> Vec<(u32, Vec3, Vec3)> {
+    if pf.links.is_empty() {
+        return Vec::new();
+    }
+    let n = part.regions as usize + 1;
+    let mut sum = vec![(glam::DVec3::ZERO, 0u32); n];
+    let mut touch = std::collections::BTreeSet::new();
+    for c in 0..hf.cols.len() - 1 {
+        let (x, z) = hf.cell(c);
+        if !hf.rect.in_core(x, z) {
+            continue;
+        }
+        for s in hf.range(c) {
+            let r = part.region[s];
+            if r == NO_REGION {
+                continue;
+            }
+            let e = &mut sum[r as usize];
+            e.0 += glam::DVec3::new(
+                g.x(x) + 0.5 * g.cs,
+                g.y(hf.spans[s].floor),
+                g.z(z) + 0.5 * g.cs,
+            );
+            e.1 += 1;
+            for d in 0..4 {
+                let l = pf.links[4 * s + d];
+                if l == NO_LINK {
+                    continue;
+                }
+                let o = part.region[l as usize];
+                if o != NO_REGION && o != r {
+                    touch.insert((r.min(o), r.max(o)));
+                }
+            }
+        }
+    }
+    let centre = |r: u32| {
+        let (p, k) = sum[r as usize];
+        (k > 0).then(|| (p / k as f64).as_vec3() + Vec3::Y * 0.05)
+    };
+    touch
+        .into_iter()
+        .filter_map(|(a, b)| Some((a, centre(a)?, centre(b)?)))
+        .collect()
 }
 
 impl PartitionArtifact {
@@ -492,6 +772,14 @@ impl Artifact for PartitionArtifact {
                         );
                     },
                 );
+                if let Some(pf) = self.flags.get(ti).and_then(|f| f.get(k)) {
+                    for (r, a, b) in region_connections(hf, g, part, pf) {
+                        p.push(
+                            Primitive::new("voxel/region/connection", r, Shape::Segment(a, b))
+                                .during(k as u32, k as u32),
+                        );
+                    }
+                }
             }
         }
         p.finish(top(g))
@@ -520,8 +808,14 @@ fn run_partition(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, s, keys, cache) = keyed(ctx, TileStage::Partition)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
+    let c = ctx.artifact::<CompactArtifact>("compact")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Partition, &keys, |i| {
-        Ok(partition_tile(&v.tiles[i], &f.tiles[i], s.partition))
+        Ok(partition_tile(
+            &v.tiles[i],
+            &f.tiles[i],
+            &c.tiles[i].area,
+            s.partition,
+        ))
     })?;
     Ok(Arc::new(PartitionArtifact {
         grid: v.grid,
@@ -530,6 +824,7 @@ fn run_partition(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         kind: s.partition.kind,
         reuse,
         heightfields: v.tiles.clone(),
+        flags: f.tiles.clone(),
     }))
 }
 
@@ -541,6 +836,29 @@ fn ring_points(g: &Grid, r: &Ring) -> Vec<Vec3> {
         .zip(&r.h)
         .map(|(p, h)| g.corner(p[0], -p[1], *h as f64 + 0.02).as_vec3())
         .collect()
+}
+
+/// Draws region `r`'s exact outline rings (`contour/<stance>`, holes
+/// `contour/<stance>/hole`) as element `id`, from its pass on.
+fn push_contours(p: &mut Prims, g: &Grid, id: u32, r: &Region) {
+    for ring in &r.rings {
+        let kind = if ring.area2() > 0 {
+            format!("contour/{}", r.stance.name())
+        } else {
+            format!("contour/{}/hole", r.stance.name())
+        };
+        p.push(
+            Primitive::new(
+                kind,
+                id,
+                Shape::Polyline {
+                    points: ring_points(g, ring),
+                    closed: true,
+                },
+            )
+            .during(r.pass as u32, u32::MAX),
+        );
+    }
 }
 
 /// Each region paired with what a later stage made of it: `regions` and
@@ -609,24 +927,7 @@ impl Artifact for RegionArtifact {
     fn primitives(&self) -> Vec<Primitive> {
         let mut p = Prims::new();
         for (id, r) in self.tiles.iter().flat_map(|t| t.iter()).enumerate() {
-            for ring in &r.rings {
-                let kind = if ring.area2() > 0 {
-                    format!("contour/{}", r.stance.name())
-                } else {
-                    format!("contour/{}/hole", r.stance.name())
-                };
-                p.push(
-                    Primitive::new(
-                        kind,
-                        id as u32,
-                        Shape::Polyline {
-                            points: ring_points(&self.grid, ring),
-                            closed: true,
-                        },
-                    )
-                    .during(r.pass as u32, u32::MAX),
-                );
-            }
+            push_contours(&mut p, &self.grid, id as u32, r);
         }
         p.finish(top(&self.grid))
     }
@@ -640,8 +941,15 @@ fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
     let p = ctx.artifact::<PartitionArtifact>("partition")?;
+    let c = ctx.artifact::<CompactArtifact>("compact")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Regions, &keys, |i| {
-        Ok(regions(&v.tiles[i], &v.grid, &f.tiles[i], &p.tiles[i]))
+        Ok(regions(
+            &v.tiles[i],
+            &v.grid,
+            &f.tiles[i],
+            &p.tiles[i],
+            &c.tiles[i].area,
+        ))
     })?;
     Ok(Arc::new(RegionArtifact {
         grid: v.grid,
@@ -695,6 +1003,9 @@ impl Artifact for SimplifyArtifact {
     fn primitives(&self) -> Vec<Primitive> {
         let mut p = Prims::new();
         for (id, (r, s)) in per_region(self.regions(), &self.tiles).enumerate() {
+            // RecastDemo's "both contours": the raw outline under the
+            // simplified one.
+            push_contours(&mut p, &self.grid, id as u32, r);
             for ring in &s.rings {
                 p.push(
                     Primitive::new(
@@ -1091,9 +1402,18 @@ fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         .collect();
     let settings = Settings::from_params(ctx.params)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
-    Ok(Arc::new(GraphArtifact {
-        graph: build_graph(&r.grid, &settings, &parts, &v.tiles),
-    }))
+    let c = ctx.artifact::<CompactArtifact>("compact")?;
+    let mut graph = build_graph(&r.grid, &settings, &parts, &v.tiles);
+    // Each node takes its region's area (Recast's polygon area) and the
+    // NavMesh carries the costs the search applies.
+    for (n, &(ti, ri)) in graph.navmesh.nodes.iter_mut().zip(&graph.node_region) {
+        let area = r.tiles[ti as usize][ri as usize].area;
+        if area != DEFAULT_AREA {
+            n.area = c.areas.name(area).to_string();
+        }
+    }
+    graph.navmesh.area_costs = c.areas.costs.clone();
+    Ok(Arc::new(GraphArtifact { graph }))
 }
 
 // ---------------------------------------------------------------- movers
@@ -1185,9 +1505,10 @@ fn run_movers(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 }
 
 /// The stage functions in order: `(id, function)`.
-pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 11] = [
+pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 12] = [
     ("tiles", run_tiles),
     ("voxelize", run_voxelize),
+    ("compact", run_compact),
     ("flag", run_flag),
     ("partition", run_partition),
     ("regions", run_regions),

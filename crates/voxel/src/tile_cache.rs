@@ -3,8 +3,8 @@
 //! `Runner` calls, and [`crate::build()`]) rebuild only the tiles whose
 //! inputs changed.
 //!
-//! Each per-tile stage (`voxelize`, `flag`, `regions`, `simplify`,
-//! `triangulate`) looks every tile up by the stage's id and a [`TileKey`]:
+//! Each per-tile stage (`voxelize`, `compact`, `flag`, `partition`,
+//! `regions`, `simplify`, `triangulate`, `polymesh`, `detail`) looks every tile up by the stage's id and a [`TileKey`]:
 //! the grid origin, the tile's cells, the hash of the triangles and water
 //! volumes the padded tile reads, and the hash of every parameter that stage
 //! *and the stages before it* read ([`params_hash`]). A tile's result at a
@@ -28,6 +28,7 @@ use navscope_core::StageError;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::compact::CompactTile;
 use crate::contour::Region;
 use crate::detail::RegionDetail;
 use crate::flags::PassFlags;
@@ -49,6 +50,8 @@ pub const CACHE_BUDGET_BYTES: usize = 256 << 20;
 pub enum TileStage {
     /// Spans.
     Voxelize,
+    /// Compact heightfield and areas.
+    Compact,
     /// Flags of every pass.
     Flag,
     /// Distance field and regions.
@@ -70,6 +73,7 @@ impl TileStage {
     pub fn id(self) -> &'static str {
         match self {
             TileStage::Voxelize => "voxelize",
+            TileStage::Compact => "compact",
             TileStage::Flag => "flag",
             TileStage::Partition => "partition",
             TileStage::Regions => "regions",
@@ -95,8 +99,9 @@ pub struct TileKey {
 }
 
 /// Hash of the settings `stage` and the stages before it read: the grid
-/// and the water level (voxelize), the passes with their agent tables (flag,
-/// and regions, which reads the flags), the simplification bounds (simplify,
+/// and the water level (voxelize), the filters and the passes with their
+/// agent tables (compact, flag, and regions, which reads the flags), the
+/// band rule (flag), the simplification bounds (simplify,
 /// triangulate). The tile size and the radii (the border) are in the tile's
 /// cells, the geometry in its own hash.
 pub fn params_hash(s: &Settings, stage: TileStage) -> u64 {
@@ -106,10 +111,12 @@ pub fn params_hash(s: &Settings, stage: TileStage) -> u64 {
         .map(f64::to_bits)
         .hash(&mut h);
     s.water_level.map(f64::to_bits).hash(&mut h);
-    if stage >= TileStage::Flag {
+    if stage >= TileStage::Compact {
         s.filters.hash(&mut h);
-        format!("{:?}", s.bands).hash(&mut h);
         format!("{:?}", s.passes).hash(&mut h);
+    }
+    if stage >= TileStage::Flag {
+        format!("{:?}", s.bands).hash(&mut h);
     }
     if stage >= TileStage::Partition {
         s.partition.hash(&mut h);
@@ -157,6 +164,17 @@ fn vec_bytes<T>(v: &[T]) -> usize {
 impl Weigh for Heightfield {
     fn bytes(&self) -> usize {
         vec_bytes(&self.cols) + self.spans.len() * std::mem::size_of::<Span>()
+    }
+}
+
+impl Weigh for CompactTile {
+    fn bytes(&self) -> usize {
+        self.area.len()
+            + self
+                .passes
+                .iter()
+                .map(|p| p.passable.len() + vec_bytes(&p.links))
+                .sum::<usize>()
     }
 }
 

@@ -122,10 +122,15 @@ pub struct Layout {
 }
 
 /// Border cells that make every core flag independent of the tile cut: the
-/// erosion looks `radius / cs` (+1 for the cell-centre offset) cells away,
-/// border flags one more, and the contour needs one cell beyond the core.
+/// erosion reads what its 12/17 chamfer reaches below the radius's
+/// threshold, `ceil(threshold / 12)` cells with 13 units a cell (a span at
+/// the tile's edge may be an obstacle, at distance 0, when the ledge filter
+/// sees no column beyond it), up to 13/12 of `radius / cs` + 1/2 cells:
+/// more than `radius / cs` + 1 from radii of about 6 cells on; border
+/// flags read one cell more, and the contour one cell beyond the core.
 pub fn tile_padding(max_radius: f64, cs: f64) -> i32 {
-    (max_radius / cs).ceil() as i32 + 3
+    let threshold = crate::compact::threshold(max_radius, cs) as i32;
+    (threshold + crate::flags::ORTHO as i32 - 1) / crate::flags::ORTHO as i32 + 2
 }
 
 /// Checks the mesh and lays out the tiles.

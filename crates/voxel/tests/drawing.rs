@@ -20,7 +20,12 @@ fn flag_draws_one_voxel_column_per_flagged_span() {
     let p = params(&[]);
     let s = navscope_voxel::Settings::from_params(&p).unwrap();
     let r = run(pool_level(), p);
-    let flag = r.result(2).unwrap().outcome.as_ref().unwrap();
+    let flag = r
+        .result(r.pipeline().stage_index("flag").unwrap())
+        .unwrap()
+        .outcome
+        .as_ref()
+        .unwrap();
     let any: &dyn std::any::Any = flag.as_ref();
     let f = any.downcast_ref::<FlagArtifact>().unwrap();
     let prims = flag.primitives();
@@ -102,4 +107,70 @@ fn voxelize_draws_every_solid_and_wet_span_as_a_column() {
             "{y0} {y1}"
         );
     }
+}
+
+#[test]
+fn compact_draws_each_passable_span_and_every_neighbour_connection_once() {
+    let r = run(
+        pool_level(),
+        params(&[
+            ("tile_size", navscope_core::ParamValue::Int(0)),
+            (
+                "passes",
+                navscope_core::ParamValue::Text("stand,swim".into()),
+            ),
+        ]),
+    );
+    let at = |id: &str| r.pipeline().stage_index(id).unwrap();
+    let c = r.result(at("compact")).unwrap();
+    let prims = c.outcome.as_ref().unwrap().primitives();
+    for (k, name) in ["stand", "swim"].into_iter().enumerate() {
+        let step = |q: &&navscope_core::Primitive| q.first_step == k as u32;
+        let spans = prims
+            .iter()
+            .filter(step)
+            .filter(|q| q.kind == "voxel/compact" || q.kind == "voxel/area")
+            .count() as u64;
+        assert_eq!(spans, c.counts[&format!("{name} compact spans")], "{name}");
+        assert!(spans > 1000, "{name}: {spans}");
+        // One polyline per straight run: its segments are the connections,
+        // each drawn once for its two directions (one tile: all in the core).
+        let segments: u64 = prims
+            .iter()
+            .filter(step)
+            .filter(|q| q.kind == "compact/neighbour")
+            .map(|q| match &q.shape {
+                Shape::Polyline { points, closed } => {
+                    assert!(!closed && points.len() >= 2);
+                    points.len() as u64 - 1
+                }
+                other => panic!("{other:?}"),
+            })
+            .sum();
+        assert_eq!(
+            2 * segments,
+            c.counts[&format!("{name} span neighbours")],
+            "{name}"
+        );
+    }
+    // The table room has several regions: their connections are drawn.
+    let room = run(
+        Level {
+            source: "room".into(),
+            data: LevelData::Mesh(navscope_voxel::samples::table_room().level()),
+        },
+        params(&[]),
+    );
+    let part = room
+        .result(room.pipeline().stage_index("partition").unwrap())
+        .unwrap();
+    let links = part
+        .outcome
+        .as_ref()
+        .unwrap()
+        .primitives()
+        .into_iter()
+        .filter(|q| q.kind == "voxel/region/connection")
+        .count();
+    assert!(links > 0);
 }

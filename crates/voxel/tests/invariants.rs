@@ -17,13 +17,6 @@ use navscope_voxel::samples::MeshBuilder;
 use navscope_voxel::{Settings, build};
 use proptest::prelude::*;
 
-fn level_of(m: MeshLevel) -> Level {
-    Level {
-        source: "test".into(),
-        data: LevelData::Mesh(m),
-    }
-}
-
 fn samples() -> Vec<(&'static str, Level)> {
     navscope_voxel::samples::all()
         .into_iter()
@@ -473,6 +466,7 @@ fn the_pipeline_is_consistent() {
         [
             "tiles",
             "voxelize",
+            "compact",
             "flag",
             "partition",
             "regions",
@@ -498,7 +492,8 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
         assert!(!prims.is_empty(), "stage {i}");
         assert!(prims.len() <= navscope_voxel::stages::MAX_PRIMITIVES + 1);
     }
-    let flag = r.result(2).unwrap().outcome.as_ref().unwrap();
+    let at = |id: &str| r.pipeline().stage_index(id).unwrap();
+    let flag = r.result(at("flag")).unwrap().outcome.as_ref().unwrap();
     let steps = flag.substeps();
     assert_eq!(steps.len(), 5);
     assert!(steps[1].title.contains("crouch"));
@@ -507,7 +502,7 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
     for k in ["voxel/walkable", "voxel/border", "voxel/non-walkable"] {
         assert!(kinds.contains(k), "{kinds:?}");
     }
-    for i in 3..9 {
+    for i in at("compact")..=at("detail") {
         let steps = r.result(i).unwrap().outcome.as_ref().unwrap().substeps();
         assert_eq!(
             steps.len(),
@@ -516,7 +511,7 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
         );
     }
     let tri: std::collections::BTreeSet<String> = r
-        .result(6)
+        .result(at("triangulate"))
         .unwrap()
         .outcome
         .as_ref()

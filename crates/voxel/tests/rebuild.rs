@@ -17,8 +17,8 @@ use navscope_core::{NavMesh, ParamValue, ParamValues, Runner};
 use navscope_voxel::TileReuse;
 use navscope_voxel::samples::MeshBuilder;
 use navscope_voxel::stages::{
-    DetailArtifact, FlagArtifact, PartitionArtifact, PolyMeshArtifact, RegionArtifact,
-    SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
+    CompactArtifact, DetailArtifact, FlagArtifact, PartitionArtifact, PolyMeshArtifact,
+    RegionArtifact, SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
 };
 use proptest::prelude::*;
 
@@ -74,8 +74,9 @@ fn artifact<'r, T: navscope_core::Artifact>(r: &'r Runner, id: &str) -> &'r T {
 }
 
 /// The per-tile stages, in pipeline order (stages 1 to 8).
-const PER_TILE: [&str; 8] = [
+const PER_TILE: [&str; 9] = [
     "voxelize",
+    "compact",
     "flag",
     "partition",
     "regions",
@@ -86,11 +87,12 @@ const PER_TILE: [&str; 8] = [
 ];
 
 /// The `reuse` of every per-tile stage, in [`PER_TILE`] order.
-fn reuses(r: &Runner) -> [TileReuse; 8] {
+fn reuses(r: &Runner) -> [TileReuse; 9] {
     assert_eq!(stage(r, PER_TILE[0]), 1);
-    assert_eq!(stage(r, PER_TILE[7]), 8);
+    assert_eq!(stage(r, PER_TILE[8]), 9);
     [
         artifact::<VoxelArtifact>(r, "voxelize").reuse.clone(),
+        artifact::<CompactArtifact>(r, "compact").reuse.clone(),
         artifact::<FlagArtifact>(r, "flag").reuse.clone(),
         artifact::<PartitionArtifact>(r, "partition").reuse.clone(),
         artifact::<RegionArtifact>(r, "regions").reuse.clone(),

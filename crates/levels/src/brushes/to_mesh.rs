@@ -76,6 +76,7 @@ pub fn brush_mesh(level: &BrushLevel) -> Result<Converted, String> {
             mesh,
             water,
             movers: level.movers(None),
+            volumes: Vec::new(),
         },
         skipped,
     })

@@ -41,6 +41,14 @@ pub fn load(path: &std::path::Path) -> Level {
     navscope_levels::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// A mesh level as a `Level` named `test`.
+pub fn level_of(m: MeshLevel) -> Level {
+    Level {
+        source: "test".into(),
+        data: LevelData::Mesh(m),
+    }
+}
+
 /// The mesh of a level.
 pub fn mesh(level: &Level) -> &MeshLevel {
     match &level.data {
