@@ -29,6 +29,7 @@
 //! | `detail` | `rcBuildPolyMeshDetail` | height detail triangles per polygon (`detail/<stance>`) ([`detail`]) |
 //! | `graph` | §32.2.5, §32.3.2, §32.4.2 | one node per polygon (`node/<stance>`, its detail triangles in the NavMesh's `detail`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh |
 //! | `movers` | Quake's movers and triggers (not in the paper) | the door, elevator, teleport and jump links of a brush level's movers (`link/door`, `link/elevator`, `link/teleport`, `link/jump`) added to the NavMesh, and the movers left out ([`movers`]) |
+//! | `drops` | Recast's off-mesh connections, generated at ledges (not in the paper) | one-way jump links off ledges onto the floor below, at most `max_drop` deeper (`link/jump`) ([`drops`]) |
 //!
 //! Stage 9 of the issue, local rebuild, happens inside the per-tile stages
 //! (`voxelize` to `triangulate`), so navscope-core's `Runner` (the app, the
@@ -206,6 +207,7 @@ pub mod bands;
 pub mod build;
 pub mod contour;
 pub mod detail;
+pub mod drops;
 pub mod filters;
 pub mod flags;
 pub mod graph;
@@ -321,6 +323,13 @@ pub fn pipeline() -> Pipeline {
             "A brush level's doors, lifts, teleporters and pushers (carried through its conversion to a mesh) become links: walking through a door's closed volume is a door link, a lift joins the floor on it to the floors beside its top, a teleporter's floor links to the floor under its destination, a pusher's to where its flight lands. Each link end attaches to the polygon within radius + 2 cells of it; movers with an end on no polygon are listed as skipped.",
             "navscope (Quake's func_door, func_plat, trigger_teleport, trigger_push)",
             &[],
+        ),
+        info(
+            "drops",
+            "Drop links",
+            "Where a polygon's edge is a ledge, a probe goes out from it and looks for a floor below, deeper than a step and at most the max drop: the agent can walk off there and fall onto it, if the voxels leave room for the fall. Each such drop is a one-way jump link from the top to the floor below.",
+            "navscope (Recast's off-mesh connections, generated at ledges)",
+            reads::DROPS,
         ),
     ];
     let stages = infos

@@ -162,9 +162,7 @@ impl End {
         polys
             .iter()
             .enumerate()
-            .filter(|(_, p)| {
-                p.lo.cmple(self.hi + t).all() && p.hi.cmpge(self.lo - t).all()
-            })
+            .filter(|(_, p)| p.lo.cmple(self.hi + t).all() && p.hi.cmpge(self.lo - t).all())
             .filter_map(|(i, p)| {
                 let (d, at) = p.nearest_to_rect(self.lo, self.hi);
                 (d <= tolerance && at.y >= self.low && at.y <= self.high).then_some((i, d, at))
@@ -236,8 +234,7 @@ pub fn add_mover_links(nav: &mut NavMesh, movers: &Movers, reach: Reach) -> Move
     for (r, region) in movers.regions.iter().enumerate() {
         let sources = || {
             let b = region.bounds;
-            End::of_box(b, reach.radius, b.min.y - reach.height, b.max.y)
-                .candidates(&polys, tol)
+            End::of_box(b, reach.radius, b.min.y - reach.height, b.max.y).candidates(&polys, tol)
         };
         match region.kind {
             RegionKind::Teleport(Some(dest)) => {
@@ -341,9 +338,7 @@ fn landing(
         polys
             .iter()
             .enumerate()
-            .filter(|(j, q)| {
-                *j != from && q.lo.cmple(p).all() && q.hi.cmpge(p).all() && q.holds(p)
-            })
+            .filter(|(j, q)| *j != from && q.lo.cmple(p).all() && q.hi.cmpge(p).all() && q.holds(p))
             .find(|(_, q)| {
                 let h = q.height_at(p);
                 a.y >= h && b.y <= h
@@ -465,7 +460,10 @@ mod tests {
         let kinds = added(&nav, &got.links);
         assert_eq!(
             kinds,
-            [(pad, floor, LinkKind::Teleport), (pad, high, LinkKind::Jump)],
+            [
+                (pad, floor, LinkKind::Teleport),
+                (pad, high, LinkKind::Jump)
+            ],
             "the floor under the destination, not the roof above it"
         );
         assert_eq!(

@@ -235,6 +235,7 @@ pub fn specs() -> Vec<ParamSpec> {
             DEFAULT_PASSES,
             "Recycled passes in hierarchy order (§32.4.4): each pass sees only the voxels the earlier ones left non-walkable.",
         ),
+        crate::drops::param_spec(),
     ];
     for s in Stance::ALL {
         let d = paper_defaults(s);
@@ -325,6 +326,8 @@ pub mod reads {
         "swim.radius",
         "sidestep.radius",
     ];
+    /// `drops`: the deepest drop.
+    pub const DROPS: &[&str] = &[crate::drops::MAX_DROP];
     /// `voxelize`: water.
     pub const VOXELIZE: &[&str] = &["water_level_on", "water_level"];
     /// `flag`: the span filters, the band rule (which cuts regions as the

@@ -12,9 +12,7 @@ use std::sync::Arc;
 use glam::Vec3;
 use navscope_core::draw::SubStep;
 use navscope_core::level::{LevelData, MeshLevel};
-use navscope_core::{
-    Artifact, LinkKind, NavMesh, Primitive, Shape, StageContext, StageError,
-};
+use navscope_core::{Artifact, LinkKind, NavMesh, Primitive, Shape, StageContext, StageError};
 use serde::Serialize;
 
 use crate::build::{simplify_tile, triangulate_tile};
@@ -1102,7 +1100,8 @@ fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 
 /// Stage `movers`: the graph's NavMesh with the level's door, elevator,
 /// teleport and jump links ([`crate::movers`]); it draws the nodes and
-/// the mover links.
+/// the mover links. Stage `drops` makes one too, with its drop links
+/// ([`crate::drops`]) and nothing skipped.
 #[derive(Debug, Serialize)]
 pub struct MoverArtifact {
     /// The NavMesh with the mover links.
@@ -1187,7 +1186,7 @@ fn run_movers(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 }
 
 /// The stage functions in order: `(id, function)`.
-pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 11] = [
+pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 12] = [
     ("tiles", run_tiles),
     ("voxelize", run_voxelize),
     ("flag", run_flag),
@@ -1199,4 +1198,5 @@ pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 11] = [
     ("detail", run_detail),
     ("graph", run_graph),
     ("movers", run_movers),
+    ("drops", crate::drops::run),
 ];
