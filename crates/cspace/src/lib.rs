@@ -170,6 +170,7 @@ pub mod crouch_space;
 pub mod edge_plane;
 pub mod expand;
 pub mod extra;
+pub mod ledges;
 pub mod links;
 pub mod mapfile;
 pub mod merge;
