@@ -253,8 +253,14 @@ mod tests {
         let wall = cube(DVec3::new(4.0, -1.0, -1.0), DVec3::new(5.0, 4.0, 6.0));
         let got = shrink_ledges(&[floor, more], &[&wall], HALF, 0.5);
         let (lo, hi) = bounds(&got[0]);
-        assert!(hi.x == 4.0 && hi.y == 2.0, "against the wall and the ground: {hi}");
-        assert!((lo.x - 0.4).abs() < 1e-9 && (lo.y - 0.4).abs() < 1e-9, "open sides: {lo}");
+        assert!(
+            hi.x == 4.0 && hi.y == 2.0,
+            "against the wall and the ground: {hi}"
+        );
+        assert!(
+            (lo.x - 0.4).abs() < 1e-9 && (lo.y - 0.4).abs() < 1e-9,
+            "open sides: {lo}"
+        );
         let (lo, hi) = bounds(&got[1]);
         assert!(hi.x == 4.0 && lo.y == 2.0 && (hi.y - 4.6).abs() < 1e-9);
     }
@@ -265,7 +271,10 @@ mod tests {
         let got = shrink_ledges(std::slice::from_ref(&sliver), &[], HALF, 0.5);
         assert_eq!(got[0], sliver.polygon);
         let sq = test_square(0.0, 0.0, 1.0, 1.0, 2.0).polygon;
-        assert_eq!(onto(&sq, DVec3::new(0.5, 2.0, 0.5)), DVec3::new(0.5, 2.0, 0.5));
+        assert_eq!(
+            onto(&sq, DVec3::new(0.5, 2.0, 0.5)),
+            DVec3::new(0.5, 2.0, 0.5)
+        );
         let p = onto(&sq, DVec3::new(3.0, 7.0, 0.5));
         assert!(p.abs_diff_eq(DVec3::new(1.0, 2.0, 0.5), 1e-12));
     }

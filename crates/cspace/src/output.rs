@@ -5,7 +5,10 @@
 //! * The stages work in configuration space, where a mesh floats at the
 //!   height of its agent's centre. The NavMesh is lowered by each size's
 //!   half height so that every mesh lies where the agent's feet are and
-//!   paths compare with the other pipelines'. The standing and crouching
+//!   paths compare with the other pipelines'. Before that, every ledge
+//!   edge moves back over the brush under it ([`crate::ledges`]), so a
+//!   polygon ends where the agent's centre stands over the brush, not a
+//!   half width beyond it in the air. The standing and crouching
 //!   meshes do not overlap: the crouching one is crouch-only space (see
 //!   [`crate::crouch_space`]).
 //! * Several links of one kind between the same two polygons (collinear
@@ -89,8 +92,8 @@ pub fn navmesh(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use navscope_core::Stance;
     use crate::walkable::WalkPoly;
+    use navscope_core::Stance;
     use navscope_core::geom::Plane;
 
     #[test]
