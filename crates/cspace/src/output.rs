@@ -125,7 +125,7 @@ mod tests {
                 half: DVec3::new(0.3, 0.5, 0.3),
             },
         ];
-        let meshes = vec![vec![sq(0.0, 0.9), sq(1.0, 0.9)], vec![sq(0.0, 0.5)]];
+        let meshes = [vec![sq(0.0, 0.9), sq(1.0, 0.9)], vec![sq(0.0, 0.5)]];
         let seg = |z0: f64, z1: f64, y: f64| [DVec3::new(1.0, y, z0), DVec3::new(1.0, y, z1)];
         let l = |from_mesh, from, to_mesh, to, kind, s: [DVec3; 2], d| LinkSeg {
             from_mesh,

@@ -304,12 +304,8 @@ pub(crate) fn run(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let m = ctx.artifact::<MoverArtifact>("movers")?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let s = Settings::from_params(ctx.params)?;
+    // The parameter's spec keeps it in 0..=100.
     let max_drop = ctx.params.float(MAX_DROP);
-    if !(max_drop >= 0.0) {
-        return Err(StageError::failed(format!(
-            "{MAX_DROP} must be a number of metres, 0 or more"
-        )));
-    }
     let voxels = Voxels {
         grid: &v.grid,
         tiles: &v.tiles,
