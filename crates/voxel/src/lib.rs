@@ -118,6 +118,15 @@
 //! * **Link kinds.** Links between a crouch or prone node and a node of
 //!   another stance are `crouch`; all others are `walk`. Costs are centre
 //!   distances; stance costs (§32.5) belong to the search.
+//! * **Faces on grid lines.** Cells are half-open; a face lying exactly in
+//!   a grid plane (a wall or stair riser on a cell line, common on Quake's
+//!   16-unit grid) belongs to the cell behind it, the side its normal looks
+//!   away from, where the solid it bounds is ([`heightfield`]). Otherwise
+//!   the open cell in front would get a vertical, unwalkable top at the
+//!   riser's height and a stair would be cut off.
+//! * **Drops.** Ledges get one-way `jump` links down onto the floor below,
+//!   at most `max_drop` deeper, where the voxels leave room for the fall
+//!   ([`drops`]); Recast leaves such off-mesh connections to its user.
 //! * **Closed solids are filled.** A face looking down starts a solid that
 //!   reaches the next face looking up, so no agent is found inside a box
 //!   standing on a floor; one-sided geometry is kept as it is.
