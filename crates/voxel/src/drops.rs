@@ -24,9 +24,10 @@
 //!   would fall there first).
 //! * **Clear fall.** The agent walks off at the edge's height along the
 //!   probe's straight plan line and falls straight down at its end: every
-//!   voxel column it crosses has open space from a step over the edge to
-//!   the agent's height over it, and the landing column has open space
-//!   from the landing floor (within a step) to that height. So there is no
+//!   voxel column it crosses, from the edge's on, has open space from a
+//!   step over the edge to the agent's height over it (the probe stops at
+//!   the first that has not), and the landing column has open space from
+//!   the landing floor (within a step) to that height. So there is no
 //!   link through a wall, under a low ceiling, or onto a floor under an
 //!   overhang.
 //! * **Links.** One `jump` link from the edge's node to the landing's node
@@ -114,30 +115,27 @@ fn open_spans(v: &Voxels, cols: &Columns, p: DVec2) -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// The clear-fall rule of the module docs, from `from` at height `top` to
-/// `to` at height `bottom`.
-fn clear_fall(
+/// The clear-fall rule of the module docs for one voxel column, under
+/// plan point `p`: room for the agent walking at height `top` over it
+/// (`bottom` = `None`), or for it falling from `top` onto the floor at
+/// `bottom`.
+fn room(
     v: &Voxels,
     cols: &Columns,
     agent: &AgentParams,
-    from: DVec2,
-    to: DVec2,
+    p: DVec2,
     top: f64,
-    bottom: f64,
+    bottom: Option<f64>,
 ) -> bool {
-    let (ch, step) = (v.grid.ch, agent.max_step + v.grid.ch);
-    let head = top + agent.height - ch;
-    let n = (from.distance(to) / (v.grid.cs * 0.5)).ceil() as usize + 1;
-    let open = |lo: f64, hi: f64| move |&(f, c): &(f64, f64)| f <= lo && c >= hi;
-    let across = (0..n).all(|k| {
-        let p = from + (to - from) * (k as f64 / n as f64);
-        let spans = open_spans(v, cols, p);
-        spans.is_empty() || spans.iter().any(open(top + step, head))
-    });
-    across
-        && open_spans(v, cols, to)
+    let step = agent.max_step + v.grid.ch;
+    let head = top + agent.height - v.grid.ch;
+    let spans = open_spans(v, cols, p);
+    match bottom {
+        None => spans.is_empty() || spans.iter().any(|&(f, c)| f <= top + step && c >= head),
+        Some(b) => spans
             .iter()
-            .any(|&(f, c)| (f - bottom).abs() <= step && c >= head)
+            .any(|&(f, c)| (f - b).abs() <= step && c >= head),
+    }
 }
 
 /// The drops of `nav` (see the module docs): `agent` gives each stance's
@@ -221,9 +219,15 @@ pub fn find_drops(
                 let Some(he) = node_height(&nav.nodes[i], e) else {
                     continue;
                 };
-                let found = probe(e, out_dir, he, (step, max_drop), (delta, reach), |x| {
-                    surfaces(i, x)
-                });
+                let found = probe(
+                    e,
+                    out_dir,
+                    he,
+                    (step, max_drop),
+                    (delta, reach),
+                    |x| surfaces(i, x),
+                    |x| room(voxels, &cols, &a, x, he, None),
+                );
                 let Some((j, probe, h)) = found else {
                     continue;
                 };
@@ -231,7 +235,7 @@ pub fn find_drops(
                 if linked.contains(&pair) || made.contains(&pair) {
                     continue;
                 }
-                if clear_fall(voxels, &cols, &a, e, probe, he, h) {
+                if room(voxels, &cols, &a, probe, he, Some(h)) {
                     made.insert(pair);
                     out.push(LedgeDrop {
                         from: i as u32,
@@ -248,7 +252,8 @@ pub fn find_drops(
 
 /// The probe of the module docs from `e` (height `he`) along `dir`, in
 /// steps of `delta` up to `reach`, for a drop deeper than `step` and at
-/// most `max_drop`: the landing's node, plan point and height, if any.
+/// most `max_drop`, while `walk_room` says the agent has room at the
+/// edge's height: the landing's node, plan point and height, if any.
 fn probe(
     e: DVec2,
     dir: DVec2,
@@ -256,10 +261,18 @@ fn probe(
     (step, max_drop): (f64, f64),
     (delta, reach): (f64, f64),
     surfaces: impl Fn(DVec2) -> Vec<(u32, f64)>,
+    walk_room: impl Fn(DVec2) -> bool,
 ) -> Option<(u32, DVec2, f64)> {
-    let mut t = delta;
+    let mut t = 0.0;
     while t <= reach + 1e-9 {
         let x = e + dir * t;
+        if !walk_room(x) {
+            return None;
+        }
+        if t == 0.0 {
+            t += delta;
+            continue;
+        }
         let found = surfaces(x);
         if found.iter().any(|&(_, h)| h >= he - step) {
             return None;
