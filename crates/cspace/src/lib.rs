@@ -37,8 +37,9 @@
 //! 5. **links** ([`links`]): Listing 4 on every opposing pair of edges.
 //! 6. **extra-links** ([`extra`]): §5's jump, crouch and ladder links.
 //! 7. **navmesh** ([`output`]): one [`navscope_core::NavMesh`], standing
-//!    nodes and crouching nodes, lowered to the feet, with areas and the
-//!    link kinds of the level's semantics.
+//!    nodes and crouching nodes, lowered to the feet, ending over the
+//!    brushes at ledges ([`ledges`]), with areas and the link kinds of the
+//!    level's semantics.
 //!
 //! ## Quake map semantics
 //! The loader gives every brush a contents (`navscope-levels`'
@@ -170,6 +171,7 @@ pub mod crouch_space;
 pub mod edge_plane;
 pub mod expand;
 pub mod extra;
+pub mod ledges;
 pub mod links;
 pub mod mapfile;
 pub mod merge;

@@ -5,7 +5,10 @@
 //! * The stages work in configuration space, where a mesh floats at the
 //!   height of its agent's centre. The NavMesh is lowered by each size's
 //!   half height so that every mesh lies where the agent's feet are and
-//!   paths compare with the other pipelines'. The standing and crouching
+//!   paths compare with the other pipelines'. Before that, every ledge
+//!   edge moves back over the brush under it ([`crate::ledges`]), so a
+//!   polygon ends where the agent's centre stands over the brush, not a
+//!   half width beyond it in the air. The standing and crouching
 //!   meshes do not overlap: the crouching one is crouch-only space (see
 //!   [`crate::crouch_space`]).
 //! * Several links of one kind between the same two polygons (collinear
@@ -20,16 +23,17 @@ use std::collections::BTreeMap;
 use glam::DVec3;
 use navscope_core::{LinkKind, NavMesh};
 
+use crate::ledges::onto;
 use crate::links::LinkSeg;
 use crate::polyhedron::polygon_centroid;
 use crate::scene::AgentSize;
-use crate::walkable::WalkPoly;
 
-/// Builds the NavMesh; returns it with the id of the first node of each
-/// mesh (node id = first + polygon index).
+/// Builds the NavMesh from each mesh's node polygons (in configuration
+/// space, [`crate::ledges::shrink_ledges`]'s output); returns it with the
+/// id of the first node of each mesh (node id = first + polygon index).
 pub fn navmesh(
     sizes: &[AgentSize],
-    meshes: &[Vec<WalkPoly>],
+    meshes: &[Vec<Vec<DVec3>>],
     links: &[&LinkSeg],
 ) -> (NavMesh, Vec<u32>) {
     let mut nav = NavMesh::new("cspace", "");
@@ -39,7 +43,7 @@ pub fn navmesh(
         first.push(nav.nodes.len() as u32);
         let down = DVec3::new(0.0, sizes[m].half.y, 0.0);
         for p in polys {
-            let polygon: Vec<DVec3> = p.polygon.iter().map(|v| *v - down).collect();
+            let polygon: Vec<DVec3> = p.iter().map(|v| *v - down).collect();
             let c = polygon_centroid(&polygon);
             centroids.push(c);
             nav.add_node(c, Some(polygon), sizes[m].stance, 0);
@@ -53,8 +57,13 @@ pub fn navmesh(
         let to = first[l.to_mesh] + l.to as u32;
         let sdown = DVec3::new(0.0, sizes[l.from_mesh].half.y, 0.0);
         let ddown = DVec3::new(0.0, sizes[l.to_mesh].half.y, 0.0);
-        let src = [l.source[0] - sdown, l.source[1] - sdown];
-        let dst = [l.dest[0] - ddown, l.dest[1] - ddown];
+        // Onto the polygons, which may have shrunk away from a ledge.
+        let (pf, pt) = (
+            nav.nodes[from as usize].polygon.as_deref().unwrap_or(&[]),
+            nav.nodes[to as usize].polygon.as_deref().unwrap_or(&[]),
+        );
+        let src = l.source.map(|p| onto(pf, p - sdown));
+        let dst = l.dest.map(|p| onto(pt, p - ddown));
         let (ms, md) = ((src[0] + src[1]) * 0.5, (dst[0] + dst[1]) * 0.5);
         let span = src[0].distance(src[1]);
         let segment = if span > 1e-9 { src } else { [ms, md] };
@@ -83,6 +92,7 @@ pub fn navmesh(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walkable::WalkPoly;
     use navscope_core::Stance;
     use navscope_core::geom::Plane;
 
@@ -115,7 +125,7 @@ mod tests {
                 half: DVec3::new(0.3, 0.5, 0.3),
             },
         ];
-        let meshes = vec![vec![sq(0.0, 0.9), sq(1.0, 0.9)], vec![sq(0.0, 0.5)]];
+        let meshes = [vec![sq(0.0, 0.9), sq(1.0, 0.9)], vec![sq(0.0, 0.5)]];
         let seg = |z0: f64, z1: f64, y: f64| [DVec3::new(1.0, y, z0), DVec3::new(1.0, y, z1)];
         let l = |from_mesh, from, to_mesh, to, kind, s: [DVec3; 2], d| LinkSeg {
             from_mesh,
@@ -158,7 +168,11 @@ mod tests {
             ),
         ];
         let refs: Vec<&LinkSeg> = links.iter().collect();
-        let (nav, first) = navmesh(&sizes, &meshes, &refs);
+        let polygons: Vec<Vec<Vec<DVec3>>> = meshes
+            .iter()
+            .map(|m| m.iter().map(|p: &WalkPoly| p.polygon.clone()).collect())
+            .collect();
+        let (nav, first) = navmesh(&sizes, &polygons, &refs);
         nav.validate().unwrap();
         assert_eq!(first, vec![0, 2]);
         assert_eq!(nav.nodes[2].stance, Stance::Crouch);

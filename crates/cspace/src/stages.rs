@@ -18,6 +18,7 @@ use crate::crouch_space::crouch_only;
 use crate::edge_plane::{EdgePlane, EdgeRef, build_table};
 use crate::expand::{ExpandedBrush, expand};
 use crate::extra::{Ladder, PolyGrid, crouch_links, ladder_links};
+use crate::ledges::shrink_ledges;
 use crate::links::{LinkSeg, clear_of, jumps, table_links, walk_and_step};
 use crate::merge::merge_coplanar;
 use crate::movers::{swim_links, trigger_links};
@@ -1156,7 +1157,15 @@ fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         })
         .collect();
     let refs: Vec<&LinkSeg> = all.iter().collect();
-    let (mut mesh, first_node) = crate::output::navmesh(&w.sizes, &w.meshes, &refs);
+    let step = ctx.params.float(param::STEP_HEIGHT);
+    let polygons: Vec<Vec<Vec<DVec3>>> = (w.meshes.iter().zip(&w.sizes))
+        .zip(&ex.expanded)
+        .map(|((polys, size), brushes)| {
+            let solids: Vec<&Polyhedron> = brushes.iter().map(|b| &b.solid).collect();
+            shrink_ledges(polys, &solids, size.half, step)
+        })
+        .collect();
+    let (mut mesh, first_node) = crate::output::navmesh(&w.sizes, &polygons, &refs);
     for (m, polys) in w.meshes.iter().enumerate() {
         for (i, p) in polys.iter().enumerate() {
             if let Some(r) = p.region {

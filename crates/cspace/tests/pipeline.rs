@@ -112,6 +112,56 @@ fn ledge_needs_a_jump() {
 }
 
 #[test]
+fn polygons_end_over_the_ledge_not_beyond_it() {
+    // `ledge.map`: a 4 x 4 m block 1 m high on a 10 x 6 m floor slab, open
+    // all round. Every corner of every standing polygon lies over the top
+    // of the brush it stands on, within a millimetre: in configuration
+    // space the polygons overhang both by the agent's half width.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/levels/cspace/ledge.map"
+    );
+    let level = navscope_levels::load(std::path::Path::new(path)).unwrap();
+    let LevelData::Brushes(b) = &level.data else {
+        panic!("not a brush level")
+    };
+    let tops: Vec<navscope_core::geom::Aabb> = b
+        .brushes
+        .iter()
+        .map(|x| {
+            let p = navscope_core::geom::polyhedron::Polyhedron::from_planes(&x.planes).unwrap();
+            navscope_core::geom::Aabb::from_points(p.distinct_vertices())
+        })
+        .collect();
+    let mut r = Runner::new(Arc::new(navscope_cspace::pipeline()), Arc::new(level));
+    r.run_all();
+    let mesh = r.navmesh().unwrap();
+    let stand: Vec<_> = mesh
+        .nodes
+        .iter()
+        .filter(|n| n.stance == Stance::Stand)
+        .collect();
+    assert!(stand.iter().any(|n| n.position.y > 0.5), "the block's top");
+    let bound = 1e-3;
+    for n in stand {
+        for p in n.polygon.as_ref().unwrap() {
+            let under = tops
+                .iter()
+                .find(|t| (t.max.y - p.y).abs() < 0.01)
+                .unwrap_or_else(|| panic!("node {} corner {p} is on no brush top", n.id));
+            assert!(
+                p.x >= under.min.x - bound
+                    && p.x <= under.max.x + bound
+                    && p.z >= under.min.z - bound
+                    && p.z <= under.max.z + bound,
+                "node {} corner {p} overhangs its brush {under:?}",
+                n.id
+            );
+        }
+    }
+}
+
+#[test]
 fn ladder_is_climbed() {
     let r = run("ladder", samples::ladder(), &[]);
     let path = route(&r, v(-3.0, 0.0, 0.0), v(3.0, 3.0, 0.0)).expect("the top is reachable");

@@ -2,15 +2,16 @@
 //! through both pipelines that read them: `cspace` on the brushes and
 //! `voxel` on the brush level converted to triangles. Every map builds in
 //! both; where a map has an exit (`trigger_changelevel`) a path leads from
-//! `info_player_start` to it. A map file that is missing skips its test
-//! with a message saying so.
+//! `info_player_start` to it in both, and `voxel`'s takes the door and
+//! elevator links `cspace`'s takes. A shared map that is missing skips
+//! with a `SKIPPING:` line. The hand-made Quake 2 map with many-sided
+//! brushes (`assets/levels/cspace/q2_many_sided.map`) builds in both too.
 //!
-//! `voxel` runs with coarse cells ([`EXIT_CELL`] on the maps with an exit,
-//! 0.6 m on the 256 m wide `q1_mountain`; its default 0.1 m takes half a
-//! minute per map in a debug build). `lq_e3m4` (3,441 brushes) takes 12 s
-//! in `cspace` in a debug build, so its `cspace` test is ignored by
-//! default (run it with `--ignored`); `navscope-cli bench` measures it in
-//! both pipelines.
+//! `voxel` runs with coarse cells ([`EXIT_CELL`] = 0.3 m on the maps with
+//! an exit, [`OPEN_CELL`] = 0.6 m on the 256 m wide `q1_mountain`; its
+//! default 0.1 m takes half a minute per map in a debug build). The whole
+//! file takes about 15 s in a debug build on two cores; `navscope-cli
+//! bench` measures the maps at the default cells.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -103,33 +104,12 @@ fn build(level: &Arc<Level>, id: &str, set: &[(&str, ParamValue)]) -> NavMesh {
 }
 
 /// The cell size of `voxel` on the maps with an exit: coarse enough for
-/// a debug build, fine enough for Quake's 64-unit (1.6 m) doorways.
+/// a debug build, fine enough for Quake's 64-unit (2 m) doorways.
 const EXIT_CELL: f64 = 0.3;
 
-/// The shared maps with an exit (`trigger_changelevel`), by name, or
-/// `None` (after saying why) when the folder is missing.
-fn maps_with_exits() -> Option<Vec<PathBuf>> {
-    let dir = shared();
-    if !dir.is_dir() {
-        eprintln!(
-            "SKIPPING: {} is missing (the shared Quake maps are not on this machine)",
-            dir.display()
-        );
-        return None;
-    }
-    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "map"))
-        .filter(|p| {
-            std::fs::read_to_string(p)
-                .unwrap()
-                .contains("trigger_changelevel")
-        })
-        .collect();
-    out.sort();
-    Some(out)
-}
+/// The cell size of `voxel` on the maps without an exit (`q1_mountain`,
+/// 256 m wide): they only have to build.
+const OPEN_CELL: f64 = 0.6;
 
 /// The node positions of `mesh` inside the exit trigger's box (grown by
 /// a metre sideways and a step down), nearest to the exit point first.
@@ -214,12 +194,11 @@ fn mountain_builds_in_both_pipelines_the_same_twice() {
         a.to_json() == b.to_json(),
         "the same map twice gives the same JSON"
     );
-    let vx = build(&level, "voxel", &voxel_settings(0.6));
+    let vx = build(&level, "voxel", &voxel_settings(OPEN_CELL));
     assert!(!vx.nodes.is_empty());
 }
 
 #[test]
-#[ignore = "12 s in a debug build; run with --ignored"]
 fn lq_e3m4_reaches_its_exit_in_cspace_with_doors_teleports_and_swimming() {
     let Some(p) = map("lq_e3m4.map") else { return };
     let level = load(&p);
@@ -246,49 +225,57 @@ fn lq_e3m4_reaches_its_exit_in_cspace_with_doors_teleports_and_swimming() {
     assert!(kinds.contains(&LinkKind::Door), "{kinds:?}");
 }
 
-/// Maps whose exit `voxel` does not reach yet, with why: checked by the
-/// ignored [`voxel_reaches_the_exits_of_the_known_gaps`], left out of the
-/// default run with a `SKIPPING:` line.
-const VOXEL_GAPS: &[(&str, &str)] = &[(
-    "lq_e3m4.map",
-    "voxel has no jump or drop links off ledges; cspace's route takes dozens of jump links",
-)];
-
 /// Builds `p` in both pipelines, prints the figures, and checks that
-/// `voxel` reaches the exit through the door and elevator links that
-/// `cspace`'s route takes.
-fn exit_in_both(p: &std::path::Path) {
+/// both reach the exit, where the map has one, and that `voxel` takes the
+/// door and elevator links that `cspace`'s route takes.
+fn both_pipelines(p: &std::path::Path) {
     let level = load(p);
     let b = brushes(&level);
     let (start, exit) = start_and_exit(b);
-    let exit = exit.unwrap();
+    let cell = if exit.is_some() { EXIT_CELL } else { OPEN_CELL };
+    let t = std::time::Instant::now();
+    let cs = build(&level, "cspace", &[]);
+    let cs_s = t.elapsed().as_secs_f64();
+    let t = std::time::Instant::now();
+    let vx = build(&level, "voxel", &voxel_settings(cell));
+    let vx_s = t.elapsed().as_secs_f64();
+    assert!(
+        !cs.nodes.is_empty() && !vx.nodes.is_empty(),
+        "{}: both pipelines make nodes",
+        p.display()
+    );
+    eprintln!(
+        "{}: cspace {cs_s:.1} s, {} nodes, {} links; voxel ({cell} m cells) {vx_s:.1} s, {} nodes, {} links",
+        p.display(),
+        cs.nodes.len(),
+        cs.links.len(),
+        vx.nodes.len(),
+        vx.links.len(),
+    );
+    let Some(exit) = exit else {
+        eprintln!("{}: no trigger_changelevel, no exit to reach", p.display());
+        return;
+    };
     let to_exit = |mesh: &NavMesh| {
         std::iter::once(exit)
             .chain(exit_nodes(mesh, b, exit))
             .find_map(|e| route(mesh, start, e))
     };
-    let t = std::time::Instant::now();
-    let cs = build(&level, "cspace", &[]);
-    let cs_s = t.elapsed().as_secs_f64();
     let cs_route =
         to_exit(&cs).unwrap_or_else(|| panic!("{}: cspace finds no path to the exit", p.display()));
-    let t = std::time::Instant::now();
-    let vx = build(&level, "voxel", &voxel_settings(EXIT_CELL));
-    let vx_s = t.elapsed().as_secs_f64();
     let vx_route =
         to_exit(&vx).unwrap_or_else(|| panic!("{}: voxel finds no path to the exit", p.display()));
     let count = |r: &[LinkKind], k: LinkKind| r.iter().filter(|&&x| x == k).count();
     eprintln!(
-        "{}: cspace {cs_s:.1} s, {} nodes, {} links, route doors {} lifts {}; voxel {vx_s:.1} s, {} nodes, {} links, route doors {} lifts {}",
+        "{}: routes to the exit: cspace {} links (doors {}, lifts {}), voxel {} links (doors {}, lifts {}, jumps {})",
         p.display(),
-        cs.nodes.len(),
-        cs.links.len(),
+        cs_route.len(),
         count(&cs_route, LinkKind::Door),
         count(&cs_route, LinkKind::Elevator),
-        vx.nodes.len(),
-        vx.links.len(),
+        vx_route.len(),
         count(&vx_route, LinkKind::Door),
         count(&vx_route, LinkKind::Elevator),
+        count(&vx_route, LinkKind::Jump),
     );
     for k in [LinkKind::Door, LinkKind::Elevator] {
         assert!(
@@ -301,30 +288,54 @@ fn exit_in_both(p: &std::path::Path) {
 }
 
 #[test]
-fn every_exit_is_reached_in_voxel_through_the_doors_and_lifts_cspace_uses() {
-    let Some(maps) = maps_with_exits() else {
+fn every_shared_map_builds_in_both_pipelines_and_reaches_its_exit() {
+    let dir = shared();
+    if !dir.is_dir() {
+        eprintln!(
+            "SKIPPING: {} is missing (the shared Quake maps are not on this machine)",
+            dir.display()
+        );
         return;
-    };
-    assert!(
-        !maps.is_empty(),
-        "the shared maps include maps with an exit"
-    );
-    for p in maps {
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        if let Some((_, why)) = VOXEL_GAPS.iter().find(|(m, _)| *m == name) {
-            eprintln!("SKIPPING: {name}: {why} (run the ignored tests to check it)");
-            continue;
+    }
+    let mut maps: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "map"))
+        .collect();
+    maps.sort();
+    assert!(!maps.is_empty(), "{} holds .map files", dir.display());
+    for name in ["lq_e3m4.map", "q1_mountain.map", "retrojam1_ericw.map"] {
+        if !maps.iter().any(|p| p.ends_with(name)) {
+            eprintln!("SKIPPING: {name} is missing from {}", dir.display());
         }
-        exit_in_both(&p);
+    }
+    for p in maps {
+        both_pipelines(&p);
     }
 }
 
 #[test]
-#[ignore = "known gaps (VOXEL_GAPS): voxel has no jump or drop links yet"]
-fn voxel_reaches_the_exits_of_the_known_gaps() {
-    for (name, _) in VOXEL_GAPS {
-        if let Some(p) = map(name) {
-            exit_in_both(&p);
-        }
+fn a_quake2_map_with_many_sided_brushes_builds_in_both_pipelines() {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../assets/levels/cspace/q2_many_sided.map");
+    let level = load(&p);
+    let b = brushes(&level);
+    let most = b.brushes.iter().map(|x| x.planes.len()).max().unwrap();
+    assert!(most > 64, "the map has a many-sided brush ({most} planes)");
+    let cs = build(&level, "cspace", &[]);
+    let vx = build(&level, "voxel", &voxel_settings(0.1));
+    for (id, mesh) in [("cspace", &cs), ("voxel", &vx)] {
+        assert!(
+            mesh.nodes
+                .iter()
+                .any(|n| n.stance == navscope_core::Stance::Stand),
+            "{id}: standing nodes"
+        );
+        assert!(
+            mesh.nodes
+                .iter()
+                .any(|n| n.stance == navscope_core::Stance::Swim),
+            "{id}: the pool swims"
+        );
     }
 }

@@ -153,6 +153,24 @@ fn split(p: &Poly, axis: usize, v: f32) -> (Poly, Poly) {
     (lo, hi)
 }
 
+/// The first and last cell (along one axis, in cells) that a face piece
+/// spanning `[lo, hi]` there touches, `nk` being the face normal's
+/// component along that axis. Cells are half-open, so a piece is in the
+/// cells `floor(lo)..=floor(hi)`, except a face lying in a grid plane
+/// (`lo == hi`, a whole number): it belongs to the cell behind it, the side
+/// its normal looks away from, as that is where the solid it bounds is. A
+/// stair riser exactly on a grid line (common on Quake's 16-unit grid) would
+/// otherwise give the lower step's cell a vertical top at the upper step's
+/// height, which is not walkable and cuts the stair off.
+fn cells_of(lo: f32, hi: f32, nk: f32) -> (i64, i64) {
+    let (a, b) = (floor(lo), floor(hi));
+    if lo == hi && a as f32 == lo && nk > 0.5 {
+        (a - 1, a - 1)
+    } else {
+        (a, b)
+    }
+}
+
 /// Rasterises a tile's triangles into spans and records water depth.
 pub fn voxelize(
     mesh: &TriMesh,
@@ -190,8 +208,8 @@ pub fn voxelize(
                 .map(|p| p.z)
                 .fold(f32::NEG_INFINITY, f32::max),
         );
-        let z0 = floor(zmin).max(pz as i64);
-        let zlast = floor(zmax);
+        let (z0, zlast) = cells_of(zmin, zmax, n.z);
+        let z0 = z0.max(pz as i64);
         let z1 = zlast.min(pz1 as i64 - 1);
         let mut rest = poly;
         if z0 > z1 {
@@ -218,8 +236,8 @@ pub fn voxelize(
                 .iter()
                 .map(|p| p.x)
                 .fold(f32::NEG_INFINITY, f32::max);
-            let x0 = floor(xmin).max(px as i64);
-            let xlast = floor(xmax);
+            let (x0, xlast) = cells_of(xmin, xmax, n.x);
+            let x0 = x0.max(px as i64);
             let x1 = xlast.min(px1 as i64 - 1);
             if x0 > x1 {
                 continue;
@@ -449,6 +467,45 @@ pub(crate) mod tests {
                 .map(|c| hf.range(c).is_empty())
                 .unwrap_or(true)
         );
+    }
+
+    #[test]
+    fn a_riser_on_a_grid_line_belongs_to_the_upper_step_in_every_direction() {
+        // A 0.5 m step on a floor, its riser exactly on a grid line, facing
+        // each of the four ways: the cells on each side keep their own
+        // step's flat, walkable top.
+        let riser = 2.0f32;
+        for (upper, axis, faces_plus) in [
+            (([0., 0., 0.], [4., 0.5, riser]), 2, true),
+            (([0., 0., riser], [4., 0.5, 4.]), 2, false),
+            (([0., 0., 0.], [riser, 0.5, 4.]), 0, true),
+            (([riser, 0., 0.], [4., 0.5, 4.]), 0, false),
+        ] {
+            let m = boxes(&[([0., -0.1, 0.], [4., 0., 4.]), upper]);
+            let (g, hf) = one_tile(&m, &[], None);
+            let at = if axis == 0 { g.origin.x } else { g.origin.z };
+            let line = (riser as f64 - at) / g.cs;
+            assert_eq!(line, line.round(), "the riser lies on a grid line");
+            let line = line as i32;
+            // The cells just below and above the line along `axis`.
+            let (high, low) = if faces_plus {
+                (line - 1, line)
+            } else {
+                (line, line - 1)
+            };
+            let cell = |k: i32| if axis == 0 { (k, 20) } else { (20, k) };
+            for (k, y) in [(high, 0.5), (low, 0.0)] {
+                let (x, z) = cell(k);
+                let top = hf.spans[hf.range(hf.col(x, z).unwrap()).last().unwrap()];
+                assert!(
+                    (g.y(top.floor) - y).abs() < 1e-6 && top.ny > 0.99,
+                    "axis {axis}, riser facing {}: cell {k} has its top at {} (ny {}), not the flat {y}",
+                    if faces_plus { "+" } else { "-" },
+                    g.y(top.floor),
+                    top.ny
+                );
+            }
+        }
     }
 
     #[test]

@@ -30,6 +30,7 @@
 //! | `detail` | `rcBuildPolyMeshDetail` | height detail triangles per polygon (`detail/<stance>`) ([`detail`]) |
 //! | `graph` | §32.2.5, §32.3.2, §32.4.2 | one node per polygon (`node/<stance>`, its detail triangles in the NavMesh's `detail`, its region's area in `area`; the NavMesh's `area_costs` hold the areas' costs), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh |
 //! | `movers` | Quake's movers and triggers (not in the paper) | the door, elevator, teleport and jump links of a brush level's movers (`link/door`, `link/elevator`, `link/teleport`, `link/jump`) added to the NavMesh, and the movers left out ([`movers`]) |
+//! | `drops` | Recast's off-mesh connections, generated at ledges (not in the paper) | one-way jump links off ledges onto the floor below, at most `max_drop` deeper (`link/jump`) ([`drops`]) |
 //!
 //! Stage 9 of the issue, local rebuild, happens inside the per-tile stages
 //! (`voxelize` to `triangulate`), so navscope-core's `Runner` (the app, the
@@ -132,6 +133,15 @@
 //! * **Link kinds.** Links between a crouch or prone node and a node of
 //!   another stance are `crouch`; all others are `walk`. Costs are centre
 //!   distances; stance costs (§32.5) belong to the search.
+//! * **Faces on grid lines.** Cells are half-open; a face lying exactly in
+//!   a grid plane (a wall or stair riser on a cell line, common on Quake's
+//!   16-unit grid) belongs to the cell behind it, the side its normal looks
+//!   away from, where the solid it bounds is ([`heightfield`]). Otherwise
+//!   the open cell in front would get a vertical, unwalkable top at the
+//!   riser's height and a stair would be cut off.
+//! * **Drops.** Ledges get one-way `jump` links down onto the floor below,
+//!   at most `max_drop` deeper, where the voxels leave room for the fall
+//!   ([`drops`]); Recast leaves such off-mesh connections to its user.
 //! * **Closed solids are filled.** A face looking down starts a solid that
 //!   reaches the next face looking up, so no agent is found inside a box
 //!   standing on a floor; one-sided geometry is kept as it is.
@@ -251,6 +261,7 @@ pub mod build;
 pub mod compact;
 pub mod contour;
 pub mod detail;
+pub mod drops;
 pub mod filters;
 pub mod flags;
 pub mod graph;
@@ -373,6 +384,13 @@ pub fn pipeline() -> Pipeline {
             "A brush level's doors, lifts, teleporters and pushers (carried through its conversion to a mesh) become links: walking through a door's closed volume is a door link, a lift joins the floor on it to the floors beside its top, a teleporter's floor links to the floor under its destination, a pusher's to where its flight lands. Each link end attaches to the polygon within radius + 2 cells of it; movers with an end on no polygon are listed as skipped.",
             "navscope (Quake's func_door, func_plat, trigger_teleport, trigger_push)",
             &[],
+        ),
+        info(
+            "drops",
+            "Drop links",
+            "Where a polygon's edge is a ledge, a probe goes out from it and looks for a floor below, deeper than a step and at most the max drop: the agent can walk off there and fall onto it, if the voxels leave room for the fall. Each such drop is a one-way jump link from the top to the floor below.",
+            "navscope (Recast's off-mesh connections, generated at ledges)",
+            reads::DROPS,
         ),
     ];
     let stages = infos

@@ -251,6 +251,7 @@ pub fn specs() -> Vec<ParamSpec> {
             DEFAULT_PASSES,
             "Recycled passes in hierarchy order (§32.4.4): each pass sees only the voxels the earlier ones left non-walkable.",
         ),
+        crate::drops::param_spec(),
     ];
     for (area, cost) in AREA_PRESET {
         v.push(ParamSpec::float(
@@ -353,6 +354,8 @@ pub mod reads {
         "swim.radius",
         "sidestep.radius",
     ];
+    /// `drops`: the deepest drop.
+    pub const DROPS: &[&str] = &[crate::drops::MAX_DROP];
     /// `voxelize`: water.
     pub const VOXELIZE: &[&str] = &["water_level_on", "water_level"];
     /// `compact`: the span filters, whether volumes mark areas, the pass

@@ -1420,7 +1420,8 @@ fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 
 /// Stage `movers`: the graph's NavMesh with the level's door, elevator,
 /// teleport and jump links ([`crate::movers`]); it draws the nodes and
-/// the mover links.
+/// the mover links. Stage `drops` makes one too, with its drop links
+/// ([`crate::drops`]) and nothing skipped.
 #[derive(Debug, Serialize)]
 pub struct MoverArtifact {
     /// The NavMesh with the mover links.
@@ -1505,7 +1506,7 @@ fn run_movers(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 }
 
 /// The stage functions in order: `(id, function)`.
-pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 12] = [
+pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 13] = [
     ("tiles", run_tiles),
     ("voxelize", run_voxelize),
     ("compact", run_compact),
@@ -1518,4 +1519,5 @@ pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 12] = [
     ("detail", run_detail),
     ("graph", run_graph),
     ("movers", run_movers),
+    ("drops", crate::drops::run),
 ];

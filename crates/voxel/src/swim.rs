@@ -78,7 +78,7 @@ pub(crate) struct SwimLink {
 }
 
 /// The voxel columns of every tile by global cell.
-struct Columns<'a> {
+pub(crate) struct Columns<'a> {
     tiles: &'a [Arc<Heightfield>],
     /// Tiles per row, tile width and depth in cells.
     ntx: usize,
@@ -87,7 +87,7 @@ struct Columns<'a> {
 }
 
 impl<'a> Columns<'a> {
-    fn new(tiles: &'a [Arc<Heightfield>]) -> Self {
+    pub(crate) fn new(tiles: &'a [Arc<Heightfield>]) -> Self {
         let Some(first) = tiles.first() else {
             return Columns {
                 tiles,
@@ -113,7 +113,7 @@ impl<'a> Columns<'a> {
     }
 
     /// The spans of global cell `(x, z)`, from the tile whose core holds it.
-    fn spans(&self, x: i32, z: i32) -> Option<&'a [Span]> {
+    pub(crate) fn spans(&self, x: i32, z: i32) -> Option<&'a [Span]> {
         let first = self.tiles.first()?.rect;
         let (lx, lz) = (x - first.x0, z - first.z0);
         if lx < 0 || lz < 0 {
@@ -129,7 +129,7 @@ impl<'a> Columns<'a> {
     }
 }
 
-fn plan(p: DVec3) -> DVec2 {
+pub(crate) fn plan(p: DVec3) -> DVec2 {
     DVec2::new(p.x, p.z)
 }
 
@@ -138,7 +138,7 @@ fn cross(a: DVec2, b: DVec2) -> f64 {
 }
 
 /// True when `p` is in convex polygon `t` or on its boundary (either winding).
-fn inside(t: &[DVec2], p: DVec2) -> bool {
+pub(crate) fn inside(t: &[DVec2], p: DVec2) -> bool {
     let n = t.len();
     let d = (0..n).map(|i| cross(t[(i + 1) % n] - t[i], p - t[i]));
     d.clone().all(|v| v >= 0.0) || d.into_iter().all(|v| v <= 0.0)
@@ -199,7 +199,7 @@ fn closest(a: &[DVec2], b: &[DVec2]) -> (DVec2, DVec2) {
 /// Height of a node's surface over plan point `p`: on the detail triangle
 /// nearest to `p` in plan (the one holding it when any does), else on the
 /// polygon's first three corners.
-fn node_height(node: &navscope_core::navmesh::Node, p: DVec2) -> Option<f64> {
+pub(crate) fn node_height(node: &navscope_core::navmesh::Node, p: DVec2) -> Option<f64> {
     let near = node.detail.iter().flatten().min_by(|x, y| {
         let d = |t: &&[DVec3; 3]| {
             let (q, r) = closest(&[p, p], &t.map(plan));

@@ -475,7 +475,8 @@ fn the_pipeline_is_consistent() {
             "polymesh",
             "detail",
             "graph",
-            "movers"
+            "movers",
+            "drops"
         ]
     );
 }
