@@ -56,6 +56,15 @@ pub fn incircle(a: DVec2, b: DVec2, c: DVec2) -> (DVec2, f64) {
     (centre, 2.0 * area / p)
 }
 
+/// The triangle count of a constrained triangulation of `rings` that adds
+/// no vertex, `holes` of the rings being holes: per outer ring with its holes, vertices + 2 × holes − 2
+/// (Euler's formula), so `vertices + 2 × holes − 2 × outer rings` in all.
+pub fn triangle_count(rings: &[Vec<DVec2>], holes: u64) -> u64 {
+    let vertices: u64 = rings.iter().map(|r| r.len() as u64).sum();
+    let outer = rings.len() as u64 - holes;
+    (vertices + 2 * holes).saturating_sub(2 * outer)
+}
+
 /// Triangulates `rings` (free space on the left, disjoint, simple).
 pub fn triangulate(rings: &[Vec<DVec2>]) -> Result<Triangulation, String> {
     let mut vertices = Vec::new();
@@ -195,6 +204,7 @@ mod tests {
         let t = triangulate(&rings).unwrap();
         assert!((t.total_area() - 96.0).abs() < 1e-9);
         assert_eq!(t.triangles.len(), 8);
+        assert_eq!(triangle_count(&rings, 1), 8);
         for k in 0..t.triangles.len() {
             assert!(t.area(k) > 0.0);
             for (e, n) in t.neighbours[k].iter().enumerate() {
