@@ -241,10 +241,7 @@ pub fn flight<T>(
     let at = |t: f64| start + v * t - DVec3::Y * (0.5 * gravity * t * t);
     let steps = (FLIGHT_TIME / FLIGHT_STEP) as usize;
     (1..=steps).find_map(|k| {
-        let (a, b) = (
-            at((k - 1) as f64 * FLIGHT_STEP),
-            at(k as f64 * FLIGHT_STEP),
-        );
+        let (a, b) = (at((k - 1) as f64 * FLIGHT_STEP), at(k as f64 * FLIGHT_STEP));
         if b.y < a.y { hit(a, b) } else { None }
     })
 }
@@ -271,7 +268,12 @@ mod tests {
                 cube(DVec3::ZERO, DVec3::ONE, Contents::Trigger, Some(0)),
                 cube(DVec3::ZERO, DVec3::ONE, Contents::Water, None),
                 cube(DVec3::ZERO, DVec3::ONE, Contents::Door, Some(2)),
-                cube(DVec3::ZERO, DVec3::new(1.0, 2.0, 1.0), Contents::Lift, Some(3)),
+                cube(
+                    DVec3::ZERO,
+                    DVec3::new(1.0, 2.0, 1.0),
+                    Contents::Lift,
+                    Some(3),
+                ),
                 cube(DVec3::ZERO, DVec3::ONE, Contents::Trigger, Some(4)),
                 cube(DVec3::ZERO, DVec3::ONE, Contents::Water, Some(5)),
             ],
