@@ -531,17 +531,18 @@ fn dual_bytes(triangles: u64, vertices: u64) -> u64 {
 }
 
 /// Bytes the rest of the build holds at its peak for a dual graph of
-/// `triangles` and `vertices`: seven halves of one NavMesh
-/// ([`dual_bytes`]). The dual graph's NavMesh is the pipeline's result and
-/// is copied once more when it is handed out
-/// ([`navscope_core::Runner::navmesh`]); the super-graph stage's locator
-/// holds two more copies of every triangle, and the vectors grow by
-/// doubling. Calibrated with `/usr/bin/time -v` on dotted rasters
-/// (`navscope-cli generate dotted-raster`, radius 0): 1000 × 1000 px
-/// (375,002 triangles) peaked at 3.4 and 2000 × 2000 px (1,500,002
-/// triangles, budget lifted) at 3.6 times [`dual_bytes`].
+/// `triangles` and `vertices`: three times one NavMesh ([`dual_bytes`]).
+/// The dual graph's NavMesh is the pipeline's result; the super-graph
+/// stage's locator holds two more copies of every triangle, and the
+/// vectors grow by doubling. Calibrated with `/usr/bin/time -v` on dotted
+/// rasters (`navscope-cli generate dotted-raster`, radius 0, `navscope-cli
+/// build`, which writes the mesh without copying it): 1000 × 1000 px
+/// (375,002 triangles) peaked at 2.5 and 2000 × 2000 px (1,500,002
+/// triangles, budget lifted) at 2.75 times [`dual_bytes`]. A caller that
+/// takes an owned copy ([`navscope_core::Runner::navmesh`]) needs one
+/// NavMesh more.
 fn build_bytes(triangles: u64, vertices: u64) -> u64 {
-    dual_bytes(triangles, vertices).saturating_mul(7) / 2
+    dual_bytes(triangles, vertices).saturating_mul(3)
 }
 
 /// Refuses, over the budget, the dual graph of `triangles` and `vertices`
