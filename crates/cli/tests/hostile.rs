@@ -361,6 +361,24 @@ fn generators_refuse_what_the_loaders_refuse() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let r = run_in(&dir, &["info", "tall.ron"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // Sizes of zero make the smallest level of the kind, which loads (a
+    // raster of size 0 once panicked in the PNG encoder).
+    for (args, file) in [
+        (
+            &["dotted-raster", "--size", "0", "--spacing", "0"][..],
+            "z.png",
+        ),
+        (&["star", "--vertices", "0"][..], "z.json"),
+        (&["maze", "--width", "0", "--height", "0"][..], "m.json"),
+    ] {
+        let mut a = vec!["generate"];
+        a.extend(args);
+        a.extend(["--out", file]);
+        let r = run_in(&dir, &a);
+        assert_eq!(r.code, 0, "{a:?}: {}", r.stderr);
+        let r = run_in(&dir, &["info", file]);
+        assert_eq!(r.code, 0, "info {file}: {}", r.stderr);
+    }
 }
 
 #[test]
