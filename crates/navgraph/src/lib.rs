@@ -93,9 +93,10 @@
 //!   seconds with what it would need. On the 2-core machine (loaded, release,
 //!   `navscope-cli build --set agent_radius=0` under `/usr/bin/time -v`) a
 //!   `generate dotted-raster --size 1000` raster (62,500 dots) builds in
-//!   3.8 s of CPU at 1.3 GB peak; `--size 2000` (250,000 dots) is refused
-//!   after 0.7 s of CPU at 192 MB ("would need ~6.2 GB"); with the budget
-//!   lifted it builds in 24 s of CPU at 5.7 GB.
+//!   3.8 - 5.0 s of CPU (5.5 s wall in the least loaded run) at 1.3 GB
+//!   peak; `--size 2000` (250,000 dots) is refused after 0.7 s of CPU
+//!   (0.8 s wall) at 192 MB ("would need ~6.2 GB"); with the budget lifted
+//!   it builds in 24 s of CPU at 5.7 GB.
 //! * **Art gallery.** First guard: a vertex of highest order; next ones at
 //!   the highest-order corner of the first unseen triangle; a triangle is
 //!   seen when the hull of guard and triangle is free (so every point of it
