@@ -87,7 +87,7 @@ fn measure(
         bar.inc(1);
     }
     let r = last.expect("runs >= 1");
-    let mesh = r.navmesh();
+    let mesh = r.stamped_navmesh();
     let min_ms = totals.iter().copied().fold(f64::INFINITY, f64::min);
     Ok(BenchRow {
         level: level.source.clone(),
@@ -105,8 +105,8 @@ fn measure(
             .zip(per_stage.iter_mut())
             .map(|(s, t)| (s.info.id.to_string(), median(t)))
             .collect(),
-        nodes: mesh.as_ref().map_or(0, |m| m.nodes.len()),
-        links: mesh.as_ref().map_or(0, |m| m.links.len()),
+        nodes: mesh.as_ref().map_or(0, |m| m.mesh.nodes.len()),
+        links: mesh.as_ref().map_or(0, |m| m.mesh.links.len()),
         metrics: mesh.map(|m| m.metrics).unwrap_or_default(),
     })
 }

@@ -1,5 +1,6 @@
 //! `navscope-cli build`: run a pipeline, print the stage table, export.
 
+use std::io::Write as _;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -54,16 +55,27 @@ pub fn run(
     run_stages(&mut r);
     print!("{}", stage_table(&r));
     check_run(&r)?;
-    let mesh = r.navmesh();
+    // Borrowed: a copy of a large mesh would double the peak memory.
+    let mesh = r.stamped_navmesh();
     if let Some(m) = &mesh {
-        println!("navmesh: {} nodes, {} links", m.nodes.len(), m.links.len());
+        println!(
+            "navmesh: {} nodes, {} links",
+            m.mesh.nodes.len(),
+            m.mesh.links.len()
+        );
         for (k, v) in &m.metrics {
             println!("  {k}: {v}");
         }
     }
-    let write = |p: &Path, text: String| {
-        std::fs::write(p, text).map_err(|e| CliError::Failed(format!("{}: {e}", p.display())))
-    };
+    // Streamed through a buffer: the text of a large mesh is never held
+    // whole beside the mesh.
+    let write =
+        |p: &Path, put: &dyn Fn(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>| {
+            let fail = |e: std::io::Error| CliError::Failed(format!("{}: {e}", p.display()));
+            let mut w = std::io::BufWriter::new(std::fs::File::create(p).map_err(fail)?);
+            put(&mut w).map_err(fail)?;
+            w.flush().map_err(fail)
+        };
     if out.is_some() || obj.is_some() {
         let m = mesh.ok_or_else(|| {
             CliError::Failed(format!(
@@ -81,10 +93,10 @@ pub fn run(
             ))
         })?;
         if let Some(p) = out {
-            write(p, m.to_json())?;
+            write(p, &|w| m.write_json(w))?;
         }
         if let Some(p) = obj {
-            write(p, m.to_obj())?;
+            write(p, &|w| m.write_obj(w))?;
         }
     }
     Ok(())

@@ -361,6 +361,24 @@ fn generators_refuse_what_the_loaders_refuse() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let r = run_in(&dir, &["info", "tall.ron"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // Sizes of zero make the smallest level of the kind, which loads (a
+    // raster of size 0 once panicked in the PNG encoder).
+    for (args, file) in [
+        (
+            &["dotted-raster", "--size", "0", "--spacing", "0"][..],
+            "z.png",
+        ),
+        (&["star", "--vertices", "0"][..], "z.json"),
+        (&["maze", "--width", "0", "--height", "0"][..], "m.json"),
+    ] {
+        let mut a = vec!["generate"];
+        a.extend(args);
+        a.extend(["--out", file]);
+        let r = run_in(&dir, &a);
+        assert_eq!(r.code, 0, "{a:?}: {}", r.stderr);
+        let r = run_in(&dir, &["info", file]);
+        assert_eq!(r.code, 0, "info {file}: {}", r.stderr);
+    }
 }
 
 #[test]
@@ -510,9 +528,13 @@ fn a_raster_of_many_dots_builds_its_graphs_or_is_refused_by_the_budget() {
             "256M",
         ],
     );
-    assert_refused(&r, 1, "more.png: ", "stage 'graphs': would need ~");
+    // Refused before the triangulation is built, from the triangle count
+    // the simplified rings predict (22,500 dots of four vertices: 90,004 + 2 × 22,500 − 2
+    // triangles).
+    assert_refused(&r, 1, "more.png: ", "stage 'triangulate': would need ~");
     assert!(
-        r.stderr.contains("for the dual graph of") && r.stderr.contains("the budget is 256 MB"),
+        r.stderr.contains("for the dual graph of 135002 triangles")
+            && r.stderr.contains("the budget is 256 MB"),
         "{}",
         r.stderr
     );
@@ -542,4 +564,166 @@ fn a_map_of_thousands_of_identical_cubes_builds() {
     );
     // The union of identical cubes is one cube.
     assert!(r.stdout.contains("faces kept 12"), "{}", r.stdout);
+}
+
+/// A `.map` of a 32 m floor and one 2 m cube `d` metres off along both
+/// axes (1/32 m per map unit).
+fn floor_and_far_cube(d: i64) -> String {
+    let brush = |lo: [i64; 3], hi: [i64; 3]| {
+        let [x0, y0, z0] = lo;
+        let [x1, y1, z1] = hi;
+        format!(
+            "{{\n( {x0} {y0} {z0} ) ( {x0} {} {z0} ) ( {x0} {y0} {} ) a 0 0 0 1 1\n\
+             ( {x0} {y0} {z0} ) ( {x0} {y0} {} ) ( {} {y0} {z0} ) a 0 0 0 1 1\n\
+             ( {x0} {y0} {z0} ) ( {} {y0} {z0} ) ( {x0} {} {z0} ) a 0 0 0 1 1\n\
+             ( {x1} {y1} {z1} ) ( {x1} {} {z1} ) ( {} {y1} {z1} ) a 0 0 0 1 1\n\
+             ( {x1} {y1} {z1} ) ( {} {y1} {z1} ) ( {x1} {y1} {} ) a 0 0 0 1 1\n\
+             ( {x1} {y1} {z1} ) ( {x1} {y1} {} ) ( {x1} {} {z1} ) a 0 0 0 1 1\n}}\n",
+            y0 + 1,
+            z0 + 1,
+            z0 + 1,
+            x0 + 1,
+            x0 + 1,
+            y0 + 1,
+            y1 + 1,
+            x1 + 1,
+            x1 + 1,
+            z1 + 1,
+            z1 + 1,
+            y1 + 1
+        )
+    };
+    let u = d * 32;
+    format!(
+        "{{\n\"classname\" \"worldspawn\"\n{}{}}}\n",
+        brush([-512, -512, -16], [512, 512, 0]),
+        brush([u, u, 0], [u + 64, u + 64, 64])
+    )
+}
+
+#[test]
+fn a_brush_kilometres_from_the_floor_builds_in_little_memory() {
+    // The crouch grid once covered the whole bounding box: 5.5 GB at 30 km.
+    let dir = scratch("far");
+    for d in [3_000, 30_000] {
+        std::fs::write(dir.join("far.map"), floor_and_far_cube(d)).unwrap();
+        let r = run_in(&dir, &["build", "far.map", "--pipeline", "cspace"]);
+        assert_eq!(r.code, 0, "{d} m: {}", r.stderr);
+        assert!(r.stdout.contains("navmesh: "), "{}", r.stdout);
+    }
+}
+
+#[test]
+fn a_voxel_grid_too_fine_for_the_budget_is_refused_with_the_remedy() {
+    // A 409 m quad and another 2.9 km above it: the heightfield of 0.1 m
+    // cells would take gigabytes.
+    let dir = scratch("quads");
+    std::fs::write(
+        dir.join("quads.obj"),
+        "v 0 0 0\nv 409 0 0\nv 409 0 409\nv 0 0 409\nf 1 4 3 2\n\
+         v 0 2900 0\nv 409 2900 0\nv 409 2900 409\nv 0 2900 409\nf 5 8 7 6\n",
+    )
+    .unwrap();
+    let r = run_in(&dir, &["build", "quads.obj", "--pipeline", "voxel"]);
+    assert_refused(&r, 1, "quads.obj: ", "stage 'tiles': would need ~");
+    assert!(
+        r.stderr.contains("409 m × 409 m") && r.stderr.contains("cell_size"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn blockers_and_plans_beyond_the_geometry_crates_ranges_are_one_line() {
+    // A radius of 1e200 once panicked inside i_overlay with 18 lines of
+    // backtrace; a node inside a 1e200 square was "outside the free space".
+    let dir = scratch("nodes");
+    std::fs::write(
+        dir.join("cyl.ron"),
+        "FloorPlan(outer: [(0, 0), (16, 0), (16, 12), (0, 12)], \
+         nodes: [(name: \"a\", at: (1, 1)), (name: \"b\", at: (15, 11)), (name: \"c\", at: (1, 11))], \
+         blockers: [cylinder(center: (8, 6), radius: 1e200)])\n",
+    )
+    .unwrap();
+    let r = run_in(&dir, &["build", "cyl.ron", "--pipeline", "navgraph-nodes"]);
+    assert_refused(
+        &r,
+        1,
+        "cyl.ron: ",
+        "blocker 0: radius 1.0e200 is beyond the largest allowed, ±100000 m",
+    );
+    std::fs::write(
+        dir.join("huge.ron"),
+        "FloorPlan(outer: [(0, 0), (1e200, 0), (1e200, 1e200), (0, 1e200)], \
+         nodes: [(name: \"a\", at: (1, 1)), (name: \"b\", at: (5, 1)), (name: \"c\", at: (1, 5))])\n",
+    )
+    .unwrap();
+    let r = run_in(&dir, &["build", "huge.ron", "--pipeline", "navgraph-nodes"]);
+    assert_refused(
+        &r,
+        1,
+        "huge.ron: ",
+        "outer: vertex 1: coordinate 1.0e200 is beyond the largest allowed, ±100000 m",
+    );
+    assert!(!r.stderr.contains("free space"), "{}", r.stderr);
+}
+
+#[test]
+fn a_png_header_of_30000_squared_is_refused_before_decoding() {
+    let dir = scratch("bigpng");
+    let chunk = |kind: &[u8], data: &[u8]| {
+        let mut c = (data.len() as u32).to_be_bytes().to_vec();
+        c.extend_from_slice(kind);
+        c.extend_from_slice(data);
+        c.extend_from_slice(&png_crc(kind, data).to_be_bytes());
+        c
+    };
+    let mut ihdr = 30000u32.to_be_bytes().to_vec();
+    ihdr.extend(30000u32.to_be_bytes());
+    ihdr.extend([8, 0, 0, 0, 0]);
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    png.extend(chunk(b"IHDR", &ihdr));
+    // A little image data: a zlib stream of one stored block of zeros.
+    let zeros = [0u8; 64];
+    let mut idat = vec![0x78, 0x01, 0x01, 64, 0, !64, 0xff];
+    idat.extend(zeros);
+    idat.extend(adler32(&zeros).to_be_bytes());
+    png.extend(chunk(b"IDAT", &idat));
+    png.extend(chunk(b"IEND", b""));
+    std::fs::write(dir.join("big.png"), png).unwrap();
+    for args in [&["info", "big.png"][..], &["build", "big.png"][..]] {
+        let r = run_in(&dir, args);
+        assert_refused(
+            &r,
+            1,
+            "big.png: ",
+            "image 30000x30000: 900000000 pixels exceed",
+        );
+    }
+}
+
+/// The CRC-32 of PNG chunks (ISO 3309) over `kind` then `data`.
+fn png_crc(kind: &[u8], data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in kind.iter().chain(data) {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// The Adler-32 checksum of a zlib stream's data.
+fn adler32(data: &[u8]) -> u32 {
+    let (mut a, mut b) = (1u32, 0u32);
+    for &x in data {
+        a = (a + u32::from(x)) % 65521;
+        b = (b + a) % 65521;
+    }
+    (b << 16) | a
 }

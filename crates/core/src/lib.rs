@@ -44,7 +44,7 @@ pub mod stage;
 
 pub use budget::{MemoryBudget, OverBudget};
 pub use draw::{Primitive, Shape};
-pub use navmesh::{Link, LinkKind, NavMesh, Node, Stance};
+pub use navmesh::{Link, LinkKind, NavMesh, Node, StampedNavMesh, Stance};
 pub use params::{ParamKind, ParamSpec, ParamValue, ParamValues};
 pub use stage::{
     Artifact, PathAnswer, Pipeline, Runner, Stage, StageContext, StageError, StageInfo,

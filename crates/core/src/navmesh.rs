@@ -388,6 +388,14 @@ impl NavMesh {
         serde_json::to_string_pretty(self).expect("NavMesh serialises")
     }
 
+    /// Writes the same document as [`NavMesh::to_json`] to `w` as it is
+    /// produced, so a large mesh is never held a second time as text (a
+    /// dual graph of 4.5 M links is about 1 GB of JSON). `w` should be
+    /// buffered.
+    pub fn write_json(&self, w: impl std::io::Write) -> std::io::Result<()> {
+        serde_json::to_writer_pretty(w, self).map_err(std::io::Error::other)
+    }
+
     /// Reads and validates a JSON document of any readable version; the
     /// result is always version [`VERSION`] (fields an older version lacks
     /// take their defaults).
@@ -401,33 +409,16 @@ impl NavMesh {
     /// Wavefront OBJ of the node polygons (one face per polygon node, `g`
     /// groups per stance), for inspection in any 3D tool.
     pub fn to_obj(&self) -> String {
-        use std::fmt::Write;
-        let mut s = format!(
-            "# navscope navmesh: pipeline {}, level {}\n",
-            self.pipeline, self.level
-        );
-        let mut next = 1usize;
-        for stance in Stance::ALL {
-            let nodes: Vec<_> = self
-                .nodes
-                .iter()
-                .filter(|n| n.stance == stance && n.polygon.is_some())
-                .collect();
-            if nodes.is_empty() {
-                continue;
-            }
-            let _ = writeln!(s, "g {}", stance.name());
-            for n in nodes {
-                let poly = n.polygon.as_ref().unwrap();
-                for p in poly {
-                    let _ = writeln!(s, "v {} {} {}", p.x, p.y, p.z);
-                }
-                let idx: Vec<String> = (next..next + poly.len()).map(|i| i.to_string()).collect();
-                let _ = writeln!(s, "f {}", idx.join(" "));
-                next += poly.len();
-            }
-        }
-        s
+        let mut out = Vec::new();
+        self.write_obj(&mut out)
+            .expect("writing to memory cannot fail");
+        String::from_utf8(out).expect("OBJ text is UTF-8")
+    }
+
+    /// Writes the same text as [`NavMesh::to_obj`] to `w` as it is
+    /// produced. `w` should be buffered.
+    pub fn write_obj(&self, w: impl std::io::Write) -> std::io::Result<()> {
+        write_obj(&self.pipeline, &self.level, &self.nodes, w)
     }
 
     /// Outgoing links of every node, as index lists into `links`.
@@ -437,6 +428,116 @@ impl NavMesh {
             adj[l.from as usize].push(i);
         }
         adj
+    }
+}
+
+/// The OBJ text of [`NavMesh::to_obj`] for a mesh of `nodes` made by
+/// `pipeline` from `level`.
+fn write_obj(
+    pipeline: &str,
+    level: &str,
+    nodes: &[Node],
+    mut w: impl std::io::Write,
+) -> std::io::Result<()> {
+    writeln!(w, "# navscope navmesh: pipeline {pipeline}, level {level}")?;
+    let mut next = 1usize;
+    for stance in Stance::ALL {
+        let mut polygons = nodes
+            .iter()
+            .filter_map(|n| n.polygon.as_ref().filter(|_| n.stance == stance))
+            .peekable();
+        if polygons.peek().is_none() {
+            continue;
+        }
+        writeln!(w, "g {}", stance.name())?;
+        for poly in polygons {
+            for p in poly {
+                writeln!(w, "v {} {} {}", p.x, p.y, p.z)?;
+            }
+            write!(w, "f")?;
+            for i in next..next + poly.len() {
+                write!(w, " {i}")?;
+            }
+            writeln!(w)?;
+            next += poly.len();
+        }
+    }
+    Ok(())
+}
+
+/// A NavMesh borrowed from the stage artifact that made it, with the
+/// document fields a runner stamps on it: what
+/// [`crate::Runner::navmesh`] hands out as an owned copy. Writing through
+/// it ([`StampedNavMesh::write_json`], [`StampedNavMesh::write_obj`])
+/// gives the same bytes without that copy, which for a large mesh is as
+/// big as the mesh itself (half a gigabyte for a dual graph of 4.5 M
+/// links).
+#[derive(Clone, Debug)]
+pub struct StampedNavMesh<'a> {
+    /// The mesh as the artifact holds it.
+    pub mesh: &'a NavMesh,
+    /// Pipeline that made it (replaces `mesh.pipeline`).
+    pub pipeline: String,
+    /// Level path as given (replaces `mesh.level`).
+    pub level: String,
+    /// `mesh.metrics` extended with every artifact's metrics.
+    pub metrics: BTreeMap<String, f64>,
+    /// Every stage's time and counts (replaces `mesh.stages`).
+    pub stages: Vec<StageRecord>,
+}
+
+/// The JSON document of a [`StampedNavMesh`]: the fields of [`NavMesh`]
+/// in its order, borrowed.
+#[derive(Serialize)]
+struct StampedDocument<'a> {
+    format: &'a str,
+    version: u32,
+    pipeline: &'a str,
+    level: &'a str,
+    nodes: &'a [Node],
+    links: &'a [Link],
+    metrics: &'a BTreeMap<String, f64>,
+    stages: &'a [StageRecord],
+}
+
+impl StampedNavMesh<'_> {
+    /// The owned NavMesh (a copy of the mesh with the stamped fields).
+    pub fn to_navmesh(&self) -> NavMesh {
+        NavMesh {
+            pipeline: self.pipeline.clone(),
+            level: self.level.clone(),
+            metrics: self.metrics.clone(),
+            stages: self.stages.clone(),
+            ..self.mesh.clone()
+        }
+    }
+
+    /// Checks the mesh as [`NavMesh::validate`] does (the stamped fields
+    /// cannot make it invalid).
+    pub fn validate(&self) -> Result<(), NavMeshError> {
+        self.mesh.validate()
+    }
+
+    /// Writes the JSON document of [`StampedNavMesh::to_navmesh`] to `w`
+    /// without copying the mesh. `w` should be buffered.
+    pub fn write_json(&self, w: impl std::io::Write) -> std::io::Result<()> {
+        let doc = StampedDocument {
+            format: &self.mesh.format,
+            version: self.mesh.version,
+            pipeline: &self.pipeline,
+            level: &self.level,
+            nodes: &self.mesh.nodes,
+            links: &self.mesh.links,
+            metrics: &self.metrics,
+            stages: &self.stages,
+        };
+        serde_json::to_writer_pretty(w, &doc).map_err(std::io::Error::other)
+    }
+
+    /// Writes the OBJ text of [`StampedNavMesh::to_navmesh`] to `w`
+    /// without copying the mesh. `w` should be buffered.
+    pub fn write_obj(&self, w: impl std::io::Write) -> std::io::Result<()> {
+        write_obj(&self.pipeline, &self.level, &self.mesh.nodes, w)
     }
 }
 
@@ -564,6 +665,62 @@ mod tests {
             e.to_string(),
             "area cost 'grass': must be a finite number >= 0"
         );
+    }
+
+    #[test]
+    fn written_documents_equal_the_strings() {
+        let m = sample();
+        let mut json = Vec::new();
+        m.write_json(&mut json).unwrap();
+        assert_eq!(String::from_utf8(json).unwrap(), m.to_json());
+        let mut obj = Vec::new();
+        m.write_obj(&mut obj).unwrap();
+        assert_eq!(String::from_utf8(obj).unwrap(), m.to_obj());
+        // A writer that fails is an error, not a panic.
+        struct Full;
+        impl std::io::Write for Full {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("disk full"))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        assert!(
+            m.write_json(Full)
+                .unwrap_err()
+                .to_string()
+                .contains("disk full")
+        );
+        assert!(m.write_obj(Full).is_err());
+    }
+
+    #[test]
+    fn a_stamped_mesh_writes_what_its_copy_writes() {
+        let mut m = sample();
+        m.metrics.insert("a".into(), 1.5);
+        let stamped = StampedNavMesh {
+            mesh: &m,
+            pipeline: "navgraph".into(),
+            level: "levels/b.png".into(),
+            metrics: BTreeMap::from([("a".into(), 1.5), ("b".into(), 2.0)]),
+            stages: vec![StageRecord {
+                id: "graphs".into(),
+                ms: 3.25,
+                counts: BTreeMap::from([("nodes".into(), 2)]),
+            }],
+        };
+        let owned = stamped.to_navmesh();
+        assert_eq!(owned.pipeline, "navgraph");
+        assert_eq!(owned.nodes, m.nodes);
+        let mut json = Vec::new();
+        stamped.write_json(&mut json).unwrap();
+        assert_eq!(String::from_utf8(json).unwrap(), owned.to_json());
+        let mut obj = Vec::new();
+        stamped.write_obj(&mut obj).unwrap();
+        assert_eq!(String::from_utf8(obj).unwrap(), owned.to_obj());
+        assert!(owned.to_obj().contains("level levels/b.png"));
+        stamped.validate().unwrap();
     }
 
     #[test]

@@ -40,14 +40,25 @@ pub fn short(v: f64) -> String {
 }
 
 /// At most 20 characters of a token taken from a file or a command line,
-/// with `...` when cut: a 600-digit number must not make a 600-character
-/// message.
+/// with `...` when cut, and control characters escaped (`\n`, `\0`): a
+/// 600-digit number must not make a 600-character message, nor a name
+/// with a line break a two-line one.
 pub fn clip(token: &str) -> String {
-    if token.chars().count() > 20 {
-        format!("{}...", token.chars().take(20).collect::<String>())
-    } else {
-        token.to_string()
+    let mut out: String = token
+        .chars()
+        .take(20)
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    if token.chars().nth(20).is_some() {
+        out.push_str("...");
     }
+    out
 }
 
 #[cfg(test)]
@@ -58,6 +69,8 @@ mod tests {
     fn long_tokens_are_cut() {
         assert_eq!(clip("abc"), "abc");
         assert_eq!(clip(&"9".repeat(600)), format!("{}...", "9".repeat(20)));
+        assert_eq!(clip("a\nb\0"), "a\\nb\\0");
+        assert_eq!(clip("für"), "für");
     }
 
     #[test]

@@ -389,7 +389,7 @@ fn find<'a>(specs: &'a [ParamSpec], name: &str) -> Result<&'a ParamSpec, ParamEr
         .iter()
         .find(|s| s.name == name)
         .ok_or_else(|| ParamError::Unknown {
-            name: name.to_string(),
+            name: crate::num::clip(name),
             known: specs
                 .iter()
                 .map(|s| s.name.as_str())

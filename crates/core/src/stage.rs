@@ -31,7 +31,7 @@ use thiserror::Error;
 use crate::budget::MemoryBudget;
 use crate::draw::{Primitive, SubStep};
 use crate::level::{Level, LevelKind};
-use crate::navmesh::{NavMesh, StageRecord};
+use crate::navmesh::{NavMesh, StageRecord, StampedNavMesh};
 use crate::params::{ParamError, ParamSpec, ParamValue, ParamValues};
 
 /// Serialises an artifact to JSON for inspection; implemented for every
@@ -558,29 +558,39 @@ impl Runner {
 
     /// The NavMesh of the last stage that produced one, stamped with the
     /// pipeline, the level, every stage's time and counts and every
-    /// artifact's metrics.
+    /// artifact's metrics (an owned copy of [`Runner::stamped_navmesh`]).
     pub fn navmesh(&self) -> Option<NavMesh> {
-        let mut mesh = self
+        Some(self.stamped_navmesh()?.to_navmesh())
+    }
+
+    /// The same NavMesh borrowed from its artifact, with the stamped
+    /// fields beside it: for writing or counting without a copy.
+    pub fn stamped_navmesh(&self) -> Option<StampedNavMesh<'_>> {
+        let mesh = self
             .results
             .iter()
             .rev()
-            .find_map(|r| r.as_ref()?.outcome.as_ref().ok()?.navmesh().cloned())?;
-        mesh.pipeline = self.pipeline.id.to_string();
-        mesh.level = self.level.source.clone();
-        mesh.stages.clear();
+            .find_map(|r| r.as_ref()?.outcome.as_ref().ok()?.navmesh())?;
+        let mut stamped = StampedNavMesh {
+            mesh,
+            pipeline: self.pipeline.id.to_string(),
+            level: self.level.source.clone(),
+            metrics: mesh.metrics.clone(),
+            stages: Vec::new(),
+        };
         for (s, r) in self.pipeline.stages.iter().zip(&self.results) {
             if let Some(r) = r {
-                mesh.stages.push(StageRecord {
+                stamped.stages.push(StageRecord {
                     id: s.info.id.to_string(),
                     ms: r.ms,
                     counts: r.counts.clone(),
                 });
                 if let Ok(a) = &r.outcome {
-                    mesh.metrics.extend(a.metrics());
+                    stamped.metrics.extend(a.metrics());
                 }
             }
         }
-        Some(mesh)
+        Some(stamped)
     }
 }
 

@@ -17,7 +17,7 @@ use crate::contours::{Contours, corner_to_plan, trace};
 use crate::graphs::{DualGraph, GalleryGraph, dual_graph, gallery_graph};
 use crate::simplify::{Repair, RepairKind, Simplified, simplify};
 use crate::supergraph::{Route, RouteOptions, SuperGraph, partition};
-use crate::triangulate::{Triangulation, triangulate};
+use crate::triangulate::{Triangulation, triangle_count, triangulate};
 use crate::walls::Walls;
 
 fn v3(p: DVec2) -> Vec3 {
@@ -304,11 +304,22 @@ impl Artifact for TriangulationArtifact {
     }
 }
 
-/// Stage 6: constrained Delaunay triangulation.
+/// Stage 6: constrained Delaunay triangulation. The graphs built from it
+/// are the largest structures of the pipeline, and their size follows from
+/// the simplified rings, so they are checked against the memory budget
+/// here, before the triangulation is built ([`check_graphs_budget`]).
 pub fn stage_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let s = ctx.artifact::<SimplifyArtifact>("simplify")?;
-    let triangulation = triangulate(&s.simplified.rings)
-        .map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
+    let c = ctx.artifact::<ContoursArtifact>("contours")?;
+    let holes = c.contours.rings.iter().filter(|r| r.hole).count() as u64;
+    let rings = &s.simplified.rings;
+    check_graphs_budget(
+        ctx,
+        triangle_count(rings, holes),
+        rings.iter().map(|r| r.len() as u64).sum(),
+    )?;
+    let triangulation =
+        triangulate(rings).map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
     Ok(Arc::new(TriangulationArtifact {
         triangulation,
         walls: Walls::new(s.simplified.rings.clone()),
@@ -519,19 +530,45 @@ fn dual_bytes(triangles: u64, vertices: u64) -> u64 {
         + vertices.saturating_mul(node + 2 * 3 * link)
 }
 
-/// Stage 7: dual and art-gallery graphs. The dual graph's NavMesh is the
-/// pipeline's result, copied once more when it is handed out
-/// ([`navscope_core::Runner::navmesh`]), so twice its size is checked
-/// against the memory budget before it is built.
+/// Bytes the rest of the build holds at its peak for a dual graph of
+/// `triangles` and `vertices`: three times one NavMesh ([`dual_bytes`]).
+/// The dual graph's NavMesh is the pipeline's result; the super-graph
+/// stage's locator holds two more copies of every triangle, and the
+/// vectors grow by doubling. Calibrated with `/usr/bin/time -v` on dotted
+/// rasters (`navscope-cli generate dotted-raster`, radius 0, `navscope-cli
+/// build`, which writes the mesh without copying it): 1000 × 1000 px
+/// (375,002 triangles) peaked at 2.5 and 2000 × 2000 px (1,500,002
+/// triangles, budget lifted) at 2.75 times [`dual_bytes`]. A caller that
+/// takes an owned copy ([`navscope_core::Runner::navmesh`]) needs one
+/// NavMesh more.
+fn build_bytes(triangles: u64, vertices: u64) -> u64 {
+    dual_bytes(triangles, vertices).saturating_mul(3)
+}
+
+/// Refuses, over the budget, the dual graph of `triangles` and `vertices`
+/// with everything the later stages keep of it ([`build_bytes`]).
+fn check_graphs_budget(
+    ctx: &StageContext,
+    triangles: u64,
+    vertices: u64,
+) -> Result<(), StageError> {
+    ctx.budget.check(build_bytes(triangles, vertices), || {
+        format!("the dual graph of {triangles} triangles, its NavMesh and the super-graph")
+    })?;
+    Ok(())
+}
+
+/// Stage 7: dual and art-gallery graphs, after the memory check of
+/// [`check_graphs_budget`] (made first by the triangulation stage, which
+/// predicts the counts, so a level too large is refused before the
+/// triangulation is built).
 pub fn stage_graphs(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let t = ctx.artifact::<TriangulationArtifact>("triangulate")?;
-    let (nt, nv) = (
+    check_graphs_budget(
+        ctx,
         t.triangulation.triangles.len() as u64,
         t.triangulation.vertices.len() as u64,
-    );
-    ctx.budget.check(2 * dual_bytes(nt, nv), || {
-        format!("the dual graph of {nt} triangles and its NavMesh")
-    })?;
+    )?;
     Ok(Arc::new(GraphsArtifact {
         dual: Arc::new(dual_graph(&t.triangulation, &t.walls)),
         gallery: gallery_graph(&t.triangulation, &t.walls),

@@ -35,7 +35,7 @@
 use glam::DVec2;
 use serde::Serialize;
 
-use navscope_core::geom::{Orientation, orient};
+use navscope_core::geom::{Orientation, orient, ray_crosses_edge};
 
 use crate::contours::{Contours, corner_to_plan};
 use crate::walls::Walls;
@@ -94,8 +94,6 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
         .map(|r| r.corners.iter().map(|&c| corner_to_plan(c, 1.0)).collect())
         .collect();
     let mut keep: Vec<Vec<bool>> = pts.iter().map(|p| douglas_peucker(p, tol)).collect();
-    let original = Walls::new(pts.clone());
-    let firsts: Vec<Vec<u32>> = pts.iter().map(|p| original.odd_rings(p[0])).collect();
     let mut repair_rounds = 0;
     let mut restored_rings = 0;
     let first_pass_vertices = keep.iter().flatten().filter(|&&k| k).count() as u64;
@@ -163,17 +161,13 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
             }
         }
         if !changed {
-            for (r, p) in pts.iter().enumerate() {
-                let now = walls.odd_rings(p[0]);
-                if now != firsts[r] {
-                    for s in symmetric_difference(&now, &firsts[r]) {
-                        if keep[s as usize].iter().any(|k| !k) {
-                            keep[s as usize].iter_mut().for_each(|k| *k = true);
-                            note(s as usize, pts[s as usize][0], RepairKind::Nesting);
-                            restored_rings += 1;
-                            changed = true;
-                        }
-                    }
+            for (_, s) in nesting_flips(&pts, &kept) {
+                let s = s as usize;
+                if keep[s].iter().any(|k| !k) {
+                    keep[s].iter_mut().for_each(|k| *k = true);
+                    note(s, pts[s][0], RepairKind::Nesting);
+                    restored_rings += 1;
+                    changed = true;
                 }
             }
         }
@@ -196,15 +190,162 @@ pub fn simplify(contours: &Contours, tol: f64, metres_per_pixel: f64) -> Simplif
     }
 }
 
-fn symmetric_difference(a: &[u32], b: &[u32]) -> Vec<u32> {
-    let mut out: Vec<u32> = a
-        .iter()
-        .filter(|x| !b.contains(x))
-        .chain(b.iter().filter(|x| !a.contains(x)))
-        .copied()
-        .collect();
-    out.sort_unstable();
+/// The pairs `(r, s)`, sorted, where simplifying ring `s` (original
+/// points `pts[s]`, kept indices `kept[s]`) moved the first vertex of ring
+/// `r` across it: the crossing parity of the ray from `pts[r][0]` towards
+/// +x against ring `s` differs between the original and the simplified
+/// ring.
+///
+/// The two rings share every kept segment, so the parities differ exactly
+/// when the ray crosses the *pockets* an odd number of times: the closed
+/// cycles of a dropped span and the segment replacing it. A cycle's
+/// crossing parity is zero outside its bounding box, so only the first
+/// vertices inside a pocket's box (found in a uniform grid) are tested
+/// against its edges: the cost follows the dropped vertices and what lies
+/// near them, not rings × rings, and a ring nothing was dropped from
+/// costs nothing. The per-edge crossing rule is
+/// [`ray_crosses_edge`]'s, so the answer equals comparing whole-ring ray
+/// parities, also for a point on a ring.
+fn nesting_flips(pts: &[Vec<DVec2>], kept: &[Vec<usize>]) -> Vec<(u32, u32)> {
+    let firsts: Vec<DVec2> = pts.iter().map(|p| p[0]).collect();
+    let grid = PointGrid::new(&firsts);
+    let mut hits = Vec::new();
+    let mut candidates = Vec::new();
+    for (s, (p, k)) in pts.iter().zip(kept).enumerate() {
+        let n = p.len();
+        if k.len() == n {
+            continue;
+        }
+        for j in 0..k.len() {
+            let (a, b) = (k[j], k[(j + 1) % k.len()]);
+            let span = match (b + n - a) % n {
+                0 => n,
+                d => d,
+            };
+            if span <= 1 {
+                continue;
+            }
+            let cycle = || (0..=span).map(|i| p[(a + i) % n]);
+            let (lo, hi) = cycle().fold(
+                (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+                |(lo, hi), q| (lo.min(q), hi.max(q)),
+            );
+            candidates.clear();
+            grid.within(lo, hi, &mut candidates);
+            for &r in &candidates {
+                let q = firsts[r as usize];
+                // Span edges a -> b, then the closing edge b -> a.
+                let odd = (0..span)
+                    .map(|i| (p[(a + i) % n], p[(a + i + 1) % n]))
+                    .chain(std::iter::once((p[b], p[a])))
+                    .filter(|&(u, v)| ray_crosses_edge(u, v, q))
+                    .count()
+                    % 2
+                    == 1;
+                if odd {
+                    hits.push((r, s as u32));
+                }
+            }
+        }
+    }
+    hits.sort_unstable();
+    // A pair crossed by an even number of pockets did not change.
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < hits.len() {
+        let mut j = i;
+        while j < hits.len() && hits[j] == hits[i] {
+            j += 1;
+        }
+        if (j - i) % 2 == 1 {
+            out.push(hits[i]);
+        }
+        i = j;
+    }
     out
+}
+
+/// Points in a uniform grid of about one point per cell, for box queries.
+struct PointGrid {
+    lo: DVec2,
+    cell: f64,
+    nx: usize,
+    ny: usize,
+    /// Cell `c` holds `items[start[c]..start[c + 1]]`.
+    start: Vec<u32>,
+    items: Vec<u32>,
+    points: Vec<DVec2>,
+}
+
+impl PointGrid {
+    fn new(points: &[DVec2]) -> Self {
+        let (lo, hi) = points.iter().fold(
+            (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+            |(lo, hi), q| (lo.min(*q), hi.max(*q)),
+        );
+        let side = (points.len() as f64).sqrt().ceil().max(1.0);
+        let extent = if points.is_empty() {
+            DVec2::ONE
+        } else {
+            (hi - lo).max(DVec2::splat(1e-9))
+        };
+        let cell = (extent.x.max(extent.y) / side).max(1e-9);
+        let nx = ((extent.x / cell) as usize + 1).min(side as usize + 1);
+        let ny = ((extent.y / cell) as usize + 1).min(side as usize + 1);
+        let mut grid = Self {
+            lo: if points.is_empty() { DVec2::ZERO } else { lo },
+            cell,
+            nx,
+            ny,
+            start: vec![0; nx * ny + 1],
+            items: vec![0; points.len()],
+            points: points.to_vec(),
+        };
+        let cells: Vec<usize> = points.iter().map(|&q| grid.cell_of(q)).collect();
+        for &c in &cells {
+            grid.start[c + 1] += 1;
+        }
+        for c in 0..nx * ny {
+            grid.start[c + 1] += grid.start[c];
+        }
+        let mut fill = grid.start.clone();
+        for (i, &c) in cells.iter().enumerate() {
+            grid.items[fill[c] as usize] = i as u32;
+            fill[c] += 1;
+        }
+        grid
+    }
+
+    fn cell_xy(&self, q: DVec2) -> (usize, usize) {
+        let cx = ((q.x - self.lo.x) / self.cell).floor();
+        let cy = ((q.y - self.lo.y) / self.cell).floor();
+        (
+            cx.clamp(0.0, (self.nx - 1) as f64) as usize,
+            cy.clamp(0.0, (self.ny - 1) as f64) as usize,
+        )
+    }
+
+    fn cell_of(&self, q: DVec2) -> usize {
+        let (x, y) = self.cell_xy(q);
+        y * self.nx + x
+    }
+
+    /// Pushes the index of every point in the closed box `lo..hi`.
+    fn within(&self, lo: DVec2, hi: DVec2, out: &mut Vec<u32>) {
+        let (x0, y0) = self.cell_xy(lo);
+        let (x1, y1) = self.cell_xy(hi);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let c = y * self.nx + x;
+                for &i in &self.items[self.start[c] as usize..self.start[c + 1] as usize] {
+                    let q = self.points[i as usize];
+                    if q.x >= lo.x && q.x <= hi.x && q.y >= lo.y && q.y <= hi.y {
+                        out.push(i);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Index of the vertex strictly inside the cyclic span `a -> b` of `p`
@@ -294,6 +435,17 @@ mod tests {
     use crate::contours::{doubled_area, trace};
     use proptest::prelude::*;
 
+    fn symmetric_difference(a: &[u32], b: &[u32]) -> Vec<u32> {
+        let mut out: Vec<u32> = a
+            .iter()
+            .filter(|x| !b.contains(x))
+            .chain(b.iter().filter(|x| !a.contains(x)))
+            .copied()
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
     fn ring_area(r: &[DVec2]) -> f64 {
         (0..r.len())
             .map(|i| r[i].perp_dot(r[(i + 1) % r.len()]))
@@ -376,6 +528,30 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(64))]
         /// Simplified rings never meet, keep their nesting and their orientation.
         #[test]
+        /// The pocket test equals comparing whole-ring ray parities, for
+        /// any choice of kept vertices (valid or not).
+        #[test]
+        fn nesting_flips_equal_the_whole_ring_comparison(w in 3usize..16, h in 3usize..16, bits in proptest::collection::vec(0u8..4, 256), drop in proptest::collection::vec(any::<bool>(), 1024)) {
+            let blocked: Vec<u8> = (0..w * h).map(|i| (bits[i] == 0) as u8).collect();
+            let img = BinaryImage { width: w as u32, height: h as u32, metres_per_pixel: 1.0, blocked, ..Default::default() };
+            let c = trace(&img);
+            let pts: Vec<Vec<DVec2>> = c.rings.iter().map(|r| r.corners.iter().map(|&k| corner_to_plan(k, 1.0)).collect()).collect();
+            let mut d = drop.iter().cycle();
+            let kept: Vec<Vec<usize>> = pts.iter().map(|p| {
+                let k: Vec<usize> = (0..p.len()).filter(|&i| i == 0 || !*d.next().unwrap()).collect();
+                if k.len() >= 3 { k } else { (0..p.len()).collect() }
+            }).collect();
+            let original = Walls::new(pts.clone());
+            let simplified = Walls::new(kept.iter().zip(&pts).map(|(k, p)| k.iter().map(|&i| p[i]).collect()).collect());
+            let mut brute = Vec::new();
+            for (r, p) in pts.iter().enumerate() {
+                for s in symmetric_difference(&original.odd_rings(p[0]), &simplified.odd_rings(p[0])) {
+                    brute.push((r as u32, s));
+                }
+            }
+            prop_assert_eq!(nesting_flips(&pts, &kept), brute);
+        }
+
         fn simplified_rings_are_valid(w in 3usize..24, h in 3usize..24, bits in proptest::collection::vec(0u8..4, 576), tol in 0.5f64..4.0) {
             let blocked: Vec<u8> = (0..w * h).map(|i| (bits[i] == 0) as u8).collect();
             let img = BinaryImage { width: w as u32, height: h as u32, metres_per_pixel: 1.0, blocked, ..Default::default() };

@@ -9,8 +9,6 @@
 //! faces without a ring edge take the status of their neighbours across
 //! non-constraint edges (a flood fill).
 
-use std::collections::HashMap;
-
 use glam::DVec2;
 use navscope_core::geom::range::{Library, check_points};
 use serde::Serialize;
@@ -58,11 +56,19 @@ pub fn incircle(a: DVec2, b: DVec2, c: DVec2) -> (DVec2, f64) {
     (centre, 2.0 * area / p)
 }
 
+/// The triangle count of a constrained triangulation of `rings` that adds
+/// no vertex, `holes` of the rings being holes: per outer ring with its holes, vertices + 2 × holes − 2
+/// (Euler's formula), so `vertices + 2 × holes − 2 × outer rings` in all.
+pub fn triangle_count(rings: &[Vec<DVec2>], holes: u64) -> u64 {
+    let vertices: u64 = rings.iter().map(|r| r.len() as u64).sum();
+    let outer = rings.len() as u64 - holes;
+    (vertices + 2 * holes).saturating_sub(2 * outer)
+}
+
 /// Triangulates `rings` (free space on the left, disjoint, simple).
 pub fn triangulate(rings: &[Vec<DVec2>]) -> Result<Triangulation, String> {
     let mut vertices = Vec::new();
     let mut edges = Vec::new();
-    let mut ring_edge: HashMap<(u32, u32), ()> = HashMap::new();
     for r in rings {
         let base = vertices.len();
         for p in r {
@@ -73,14 +79,19 @@ pub fn triangulate(rings: &[Vec<DVec2>]) -> Result<Triangulation, String> {
             vertices.push(Point2::new(p.x, p.y));
         }
         for k in 0..r.len() {
-            let (a, b) = (base + k, base + (k + 1) % r.len());
-            edges.push([a, b]);
-            ring_edge.insert((a as u32, b as u32), ());
+            edges.push([base + k, base + (k + 1) % r.len()]);
         }
     }
     if vertices.len() < 3 {
         return Ok(Triangulation::default());
     }
+    // The ring edge leaving each vertex: `a -> next[a]` (spade keeps the
+    // vertex order when no vertex coincides, which is checked below).
+    let mut next = vec![u32::MAX; vertices.len()];
+    for &[a, b] in &edges {
+        next[a] = b as u32;
+    }
+    let is_ring_edge = |a: usize, b: usize| next[a] == b as u32;
     let n = vertices.len();
     let mut conflicts = 0usize;
     let cdt: ConstrainedDelaunayTriangulation<Point2<f64>> =
@@ -97,43 +108,41 @@ pub fn triangulate(rings: &[Vec<DVec2>]) -> Result<Triangulation, String> {
             "triangulation: {conflicts} ring edges cross others"
         ));
     }
-    // Face status: Some(true) navigable, Some(false) blocked.
-    let faces: Vec<_> = cdt.inner_faces().collect();
-    let index: HashMap<_, usize> = faces
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.fix(), i))
-        .collect();
-    let mut status: Vec<Option<bool>> = vec![None; faces.len()];
+    // Face status by spade's face index (0 is the outer face):
+    // Some(true) navigable, Some(false) blocked.
+    let mut status: Vec<Option<bool>> = vec![None; cdt.num_all_faces()];
     let mut stack = Vec::new();
-    for (i, f) in faces.iter().enumerate() {
+    for f in cdt.inner_faces() {
+        let i = f.fix().index();
         for e in f.adjacent_edges() {
-            let (a, b) = (e.from().fix().index() as u32, e.to().fix().index() as u32);
-            if ring_edge.contains_key(&(a, b)) {
+            let (a, b) = (e.from().fix().index(), e.to().fix().index());
+            if is_ring_edge(a, b) {
                 status[i] = Some(true);
-            } else if ring_edge.contains_key(&(b, a)) {
+            } else if is_ring_edge(b, a) {
                 status[i] = Some(false);
             }
         }
         if status[i].is_some() {
-            stack.push(i);
+            stack.push(f.fix());
         }
     }
-    while let Some(i) = stack.pop() {
-        for e in faces[i].adjacent_edges() {
+    while let Some(h) = stack.pop() {
+        let f = cdt.face(h);
+        let here = status[h.index()];
+        for e in f.adjacent_edges() {
             if e.is_constraint_edge() {
                 continue;
             }
             if let Some(g) = e.rev().face().as_inner() {
-                let j = index[&g.fix()];
+                let j = g.fix().index();
                 if status[j].is_none() {
-                    status[j] = status[i];
-                    stack.push(j);
+                    status[j] = here;
+                    stack.push(g.fix());
                 }
             }
         }
     }
-    let mut new_index = vec![u32::MAX; faces.len()];
+    let mut new_index = vec![u32::MAX; status.len()];
     let mut tri = Triangulation {
         vertices: cdt
             .vertices()
@@ -141,20 +150,23 @@ pub fn triangulate(rings: &[Vec<DVec2>]) -> Result<Triangulation, String> {
             .collect(),
         ..Default::default()
     };
-    for (i, f) in faces.iter().enumerate() {
+    for f in cdt.inner_faces() {
+        let i = f.fix().index();
         if status[i] == Some(true) {
             new_index[i] = tri.triangles.len() as u32;
             tri.triangles
                 .push(f.vertices().map(|v| v.fix().index() as u32));
         }
     }
-    for (i, f) in faces.iter().enumerate() {
-        if new_index[i] == u32::MAX {
+    tri.neighbours.reserve(tri.triangles.len());
+    for f in cdt.inner_faces() {
+        let t = new_index[f.fix().index()];
+        if t == u32::MAX {
             continue;
         }
         let mut nb = [None; 3];
         let es = f.adjacent_edges();
-        let vs = tri.triangles[new_index[i] as usize];
+        let vs = tri.triangles[t as usize];
         for (k, slot) in nb.iter_mut().enumerate() {
             let e = es
                 .iter()
@@ -164,7 +176,7 @@ pub fn triangulate(rings: &[Vec<DVec2>]) -> Result<Triangulation, String> {
                 && !e.is_constraint_edge()
                 && let Some(g) = e.rev().face().as_inner()
             {
-                let j = new_index[index[&g.fix()]];
+                let j = new_index[g.fix().index()];
                 if j != u32::MAX {
                     *slot = Some(j);
                 }
@@ -192,6 +204,7 @@ mod tests {
         let t = triangulate(&rings).unwrap();
         assert!((t.total_area() - 96.0).abs() < 1e-9);
         assert_eq!(t.triangles.len(), 8);
+        assert_eq!(triangle_count(&rings, 1), 8);
         for k in 0..t.triangles.len() {
             assert!(t.area(k) > 0.0);
             for (e, n) in t.neighbours[k].iter().enumerate() {

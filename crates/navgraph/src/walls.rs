@@ -9,8 +9,8 @@
 
 use glam::DVec2;
 use navscope_core::geom::{
-    Orientation, SegmentHit, orient, orient_value, point_segment_distance, ray_crosses_edge,
-    ring_side, segment_intersection,
+    Orientation, SegmentHit, orient, orient_value, point_segment_distance, ring_side,
+    segment_intersection,
 };
 use serde::Serialize;
 
@@ -336,6 +336,7 @@ impl Walls {
     /// Rings crossed an odd number of times by the ray from `p` towards +x
     /// (half-open rule on the ray's height): the rings whose interior holds
     /// `p` when `p` is on none of them. Sorted.
+    #[cfg(test)]
     pub(crate) fn odd_rings(&self, p: DVec2) -> Vec<u32> {
         let mut hits: Vec<(u32, u32)> = Vec::new();
         let far = DVec2::new(
@@ -347,7 +348,7 @@ impl Walls {
         }
         self.for_each_in_box(p, far.max(p), &mut |id| {
             let (a, b) = self.segment(id);
-            if ray_crosses_edge(a, b, p) {
+            if navscope_core::geom::ray_crosses_edge(a, b, p) {
                 hits.push(id);
             }
             false

@@ -126,11 +126,11 @@ pub fn rectilinear_maze(seed: u64, w: usize, h: usize) -> FloorPlan {
 /// A `size` x `size` PNG raster (8-bit grey), white but for a one-pixel
 /// black obstacle every `spacing` pixels in both directions, at the pixels
 /// whose coordinates are both `spacing / 2` modulo `spacing`
-/// (`spacing` at least 1): many small holes, each seen from far along the
+/// (`size` and `spacing` at least 1): many small holes, each seen from far along the
 /// open rows between them. Read it at [`DOTTED_RASTER_SIDECAR`]'s 1 m per
 /// pixel.
 pub fn dotted_raster(size: u32, spacing: u32) -> Vec<u8> {
-    let spacing = spacing.max(1);
+    let (size, spacing) = (size.max(1), spacing.max(1));
     let dot = |i: u32| i % spacing == spacing / 2;
     let pixels: Vec<u8> = (0..size)
         .flat_map(|y| (0..size).map(move |x| if dot(x) && dot(y) { 0 } else { 255 }))

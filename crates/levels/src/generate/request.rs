@@ -54,6 +54,9 @@ const OBSTACLE_VERTICES: u64 = 14;
 /// Upper bound on the text of one 2D vertex in floor plan JSON or RON
 /// (`[-1234.567890123456, 1234.567890123456],` plus indentation).
 const VERTEX_BYTES: u64 = 48;
+/// Upper bound on the text of a floor plan around its vertices (format,
+/// version, keys, brackets).
+const PLAN_HEADER_BYTES: u64 = 256;
 /// Upper bound on the RON text of one box brush (six planes, materials).
 const BRUSH_BYTES: u64 = 1200;
 
@@ -64,7 +67,9 @@ impl Request {
         let plan = |vertices: u64| Estimate {
             vertices,
             layers: 1,
-            bytes: vertices.saturating_mul(VERTEX_BYTES),
+            bytes: vertices
+                .saturating_mul(VERTEX_BYTES)
+                .saturating_add(PLAN_HEADER_BYTES),
             ..Estimate::default()
         };
         // The maze grid has 2w + 1 by 2h + 1 squares; a ring vertex is a
@@ -90,6 +95,7 @@ impl Request {
                 }
             }
             Request::DottedRaster { size, .. } => {
+                let size = size.max(1);
                 let pixels = u(size).saturating_mul(u(size));
                 // Stored (uncompressed) deflate at worst: a filter byte per
                 // row, 5 bytes per 64 KiB block, and the chunks around it.
@@ -203,6 +209,17 @@ mod tests {
                 size: 37,
                 spacing: 4,
             },
+            // Sizes of zero make the smallest level of their kind.
+            Request::DottedRaster {
+                size: 0,
+                spacing: 0,
+            },
+            Request::Star { vertices: 0 },
+            Request::Maze {
+                width: 0,
+                height: 0,
+            },
+            Request::StackedFloors { floors: 0 },
         ] {
             let e = r.estimate();
             let text = r.bytes(3, &b).unwrap();
@@ -231,9 +248,11 @@ mod tests {
                 }
                 LevelData::Raster(p) => {
                     assert_eq!(u64::from(p.width) * u64::from(p.height), e.pixels, "{r:?}");
-                    // A dot at 2, 6, ..., 34 on each axis: 9 x 9.
+                    // Size 37, spacing 4: a dot at 2, 6, ..., 34 on each
+                    // axis, 9 x 9; size 0 is one pixel, a dot at spacing 1.
                     let dots = p.obstacle.iter().filter(|&&o| o != 0).count();
-                    assert_eq!(dots, 81, "{r:?}");
+                    let side = if e.pixels == 1 { 1 } else { 9 };
+                    assert_eq!(dots, side * side, "{r:?}");
                 }
                 other => panic!("{other:?}"),
             }
