@@ -178,7 +178,9 @@ pub struct Probe {
 /// What the probe searches, made from one build.
 #[derive(Debug, Default)]
 struct Searchable {
-    mesh: Option<NavMesh>,
+    /// The stage whose artifact holds the NavMesh, shared with the build
+    /// (the mesh is not copied: on a big level a copy is tens of MiB).
+    source: Option<Arc<dyn Artifact>>,
     locator: Option<Locator>,
     answerers: Vec<Arc<dyn Artifact>>,
     pipeline_radius: f64,
@@ -188,10 +190,8 @@ impl Searchable {
     /// The NavMesh, its point locator and the stages that answer path
     /// queries themselves (last first) of `runner`'s build.
     fn of(runner: Option<&navscope_core::Runner>, pipeline_radius: f64) -> Self {
-        let mesh = runner.and_then(|r| r.navmesh());
-        // The point locator is built once per mesh, not per query.
-        let locator = mesh.as_ref().map(Locator::new);
-        let answerers = runner
+        // The stages' artifacts, last first.
+        let artifacts: Vec<Arc<dyn Artifact>> = runner
             .map(|r| {
                 (0..r.pipeline().stages.len())
                     .rev()
@@ -199,12 +199,21 @@ impl Searchable {
                     .collect()
             })
             .unwrap_or_default();
+        // The last NavMesh, as `Runner::navmesh` finds it.
+        let source = artifacts.iter().find(|a| a.navmesh().is_some()).cloned();
+        // The point locator is built once per mesh, not per query.
+        let locator = source.as_ref().and_then(|a| a.navmesh()).map(Locator::new);
         Searchable {
-            mesh,
+            source,
             locator,
-            answerers,
+            answerers: artifacts,
             pipeline_radius,
         }
+    }
+
+    /// The NavMesh it searches.
+    fn mesh(&self) -> Option<&NavMesh> {
+        self.source.as_deref()?.navmesh()
     }
 }
 
@@ -250,7 +259,7 @@ impl Probe {
 
     /// The mesh the probe searches.
     pub fn mesh(&self) -> Option<&NavMesh> {
-        self.searchable.mesh.as_ref()
+        self.searchable.mesh()
     }
 }
 
@@ -323,7 +332,7 @@ fn answer(searchable: &Searchable, start: Vec3, goal: Vec3, opts: &SearchOptions
             Err(why) => ProbeOutcome::NoPath(format!("no path: {why}")),
         };
     }
-    let (Some(mesh), Some(locator)) = (&searchable.mesh, &searchable.locator) else {
+    let (Some(mesh), Some(locator)) = (searchable.mesh(), &searchable.locator) else {
         return ProbeOutcome::NoPath(
             "the pipeline has not produced a navigation mesh (yet)".into(),
         );

@@ -46,16 +46,29 @@ pub fn suggested_name(action: FileAction, current: &CurrentLevel, build: &Build)
     }
 }
 
-/// The NavMesh of the build on screen as the contract's JSON, or why there
-/// is none.
-pub fn navmesh_json(build: &Build) -> Result<String, String> {
-    let mesh = build
-        .runner()
-        .and_then(|r| r.navmesh())
-        .ok_or("the pipeline has not produced a navigation mesh (yet)")?;
-    mesh.validate()
-        .map_err(|e| format!("the navigation mesh is invalid: {e}"))?;
-    Ok(mesh.to_json())
+/// Writes the NavMesh of the build on screen to `path`, as the contract's
+/// JSON or (`obj`) as OBJ, or says why it cannot. The file is streamed from
+/// the mesh the build holds: neither a copy of the mesh nor its whole text
+/// is made (both are hundreds of MiB on a big raster).
+pub fn write_navmesh(build: &Build, path: &std::path::Path, obj: bool) -> Result<(), String> {
+    let none = || "the pipeline has not produced a navigation mesh (yet)".to_string();
+    let runner = build.runner().ok_or_else(none)?;
+    let mesh = runner.stamped_navmesh().ok_or_else(none)?;
+    if !obj {
+        mesh.mesh
+            .validate()
+            .map_err(|e| format!("the navigation mesh is invalid: {e}"))?;
+    }
+    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
+    let mut w = std::io::BufWriter::new(file);
+    let written = if obj {
+        mesh.write_obj(&mut w)
+    } else {
+        mesh.write_json(&mut w)
+    };
+    written
+        .and_then(|()| std::io::Write::flush(&mut w))
+        .map_err(|e| e.to_string())
 }
 
 fn file_shortcuts(
@@ -107,13 +120,8 @@ fn write_chosen(
     for c in chosen.read() {
         let path = c.path.display().to_string();
         let written = match c.action {
-            FileAction::ExportJson => navmesh_json(&build)
-                .and_then(|text| std::fs::write(&c.path, text).map_err(|e| e.to_string())),
-            FileAction::ExportObj => build
-                .runner()
-                .and_then(|r| r.navmesh())
-                .ok_or_else(|| "the pipeline has not produced a navigation mesh (yet)".to_string())
-                .and_then(|m| std::fs::write(&c.path, m.to_obj()).map_err(|e| e.to_string())),
+            FileAction::ExportJson => write_navmesh(&build, &c.path, false),
+            FileAction::ExportObj => write_navmesh(&build, &c.path, true),
             FileAction::Screenshot => {
                 commands
                     .spawn(Screenshot::primary_window())
