@@ -48,11 +48,12 @@ pub fn floor_plan_mesh(plan: &FloorPlan, wall_height: f64) -> Result<MeshLevel, 
     let blockers: Vec<Vec<DVec2>> = plan.blockers.iter().map(blocker_ring).collect();
     let mut mesh = TriMesh::default();
     floor(&plan.area, &blockers, LayerPlane::level(0.0), &mut mesh)?;
-    for ring in plan.area.rings().map(|r| r.points.as_slice()) {
-        walls(ring, 0.0, wall_height, &mut mesh);
+    for (k, ring) in plan.area.rings().map(|r| r.points.as_slice()).enumerate() {
+        // The outer ring's free space is inside it, a hole's outside.
+        walls(ring, k == 0, 0.0, wall_height, &mut mesh);
     }
     for ring in &blockers {
-        walls(ring, 0.0, wall_height, &mut mesh);
+        walls(ring, false, 0.0, wall_height, &mut mesh);
     }
     Ok(MeshLevel {
         mesh,
@@ -162,15 +163,33 @@ fn floor(
 }
 
 /// Appends the vertical walls of a closed ring from `y0` to `y1`: two
-/// triangles per edge.
-fn walls(ring: &[DVec2], y0: f64, y1: f64, mesh: &mut TriMesh) {
-    for k in 0..ring.len() {
-        let (p, q) = (ring[k], ring[(k + 1) % ring.len()]);
+/// triangles per edge, facing the free space (inside the ring when
+/// `free_inside`, else outside), whatever the ring's winding. A wall is
+/// one face with the solid behind it, and the voxel rasteriser puts a face
+/// lying on a grid line into the cell behind it: a wall facing away from
+/// the free space would take the free cell in front of it.
+fn walls(ring: &[DVec2], free_inside: bool, y0: f64, y1: f64, mesh: &mut TriMesh) {
+    let n = ring.len();
+    let twice_area: f64 = (0..n).map(|k| ring[k].perp_dot(ring[(k + 1) % n])).sum();
+    // Free space lies left of each edge for a counter-clockwise ring's
+    // inside or a clockwise ring's outside.
+    let free_left = (twice_area > 0.0) == free_inside;
+    for k in 0..n {
+        let (p, q) = (ring[k], ring[(k + 1) % n]);
         let base = mesh.vertices.len() as u32;
-        mesh.vertices
-            .extend([world(p, y0), world(q, y0), world(q, y1), world(p, y1)]);
-        mesh.triangles
-            .extend([[base, base + 1, base + 2], [base, base + 2, base + 3]]);
+        let corners = [world(p, y0), world(q, y0), world(q, y1), world(p, y1)];
+        let d = q - p;
+        let free = if free_left { d.perp() } else { -d.perp() };
+        let free = Vec3::new(free.x as f32, 0.0, -free.y as f32);
+        let facing = (corners[1] - corners[0]).cross(corners[2] - corners[0]);
+        mesh.vertices.extend(corners);
+        if facing.dot(free) >= 0.0 {
+            mesh.triangles
+                .extend([[base, base + 1, base + 2], [base, base + 2, base + 3]]);
+        } else {
+            mesh.triangles
+                .extend([[base, base + 2, base + 1], [base, base + 3, base + 2]]);
+        }
     }
 }
 
@@ -217,6 +236,45 @@ mod tests {
         assert!((b.max.y - 2.5).abs() < 1e-6 && b.min.y.abs() < 1e-9);
         assert!(floor_plan_mesh(&plan, 0.0).is_err());
         assert!(floor_plan_mesh(&plan, f64::NAN).is_err());
+    }
+
+    #[test]
+    fn every_wall_faces_the_free_space_whatever_the_rings_winding() {
+        let mut plan = plan(crate::default_level());
+        plan.blockers = vec![Blocker::Box {
+            center: DVec2::new(15.0, -12.0),
+            half: DVec2::splat(0.5),
+            angle: 0.3,
+        }];
+        let reversed = {
+            let mut p = plan.clone();
+            p.area.outer.points.reverse();
+            for h in &mut p.area.holes {
+                h.points.reverse();
+            }
+            p
+        };
+        for plan in [plan, reversed] {
+            let m = floor_plan_mesh(&plan, 3.0).unwrap();
+            let blocker = Polygon::new(blocker_ring(&plan.blockers[0]));
+            let mut walls = 0;
+            for t in &m.mesh.triangles {
+                let [a, b, c] = t.map(|i| m.mesh.vertices[i as usize]);
+                let n = (b - a).cross(c - a);
+                if n.y.abs() > 1e-6 * n.length() {
+                    continue; // the floor
+                }
+                walls += 1;
+                // A step in front of the wall, in plan (world z is -y).
+                let front = (a + b + c) / 3.0 + n.normalize() * 0.05;
+                let at = DVec2::new(front.x as f64, -front.z as f64);
+                assert!(
+                    plan.area.contains(at) && !blocker.contains(at, true),
+                    "a wall near {at} faces away from the free space"
+                );
+            }
+            assert!(walls > 0);
+        }
     }
 
     #[test]
