@@ -498,6 +498,7 @@ struct StampedDocument<'a> {
     links: &'a [Link],
     metrics: &'a BTreeMap<String, f64>,
     stages: &'a [StageRecord],
+    area_costs: &'a BTreeMap<String, f64>,
 }
 
 impl StampedNavMesh<'_> {
@@ -530,6 +531,7 @@ impl StampedNavMesh<'_> {
             links: &self.mesh.links,
             metrics: &self.metrics,
             stages: &self.stages,
+            area_costs: &self.mesh.area_costs,
         };
         serde_json::to_writer_pretty(w, &doc).map_err(std::io::Error::other)
     }
@@ -699,6 +701,7 @@ mod tests {
     fn a_stamped_mesh_writes_what_its_copy_writes() {
         let mut m = sample();
         m.metrics.insert("a".into(), 1.5);
+        m.area_costs.insert("water".into(), 10.0);
         let stamped = StampedNavMesh {
             mesh: &m,
             pipeline: "navgraph".into(),
