@@ -457,13 +457,20 @@ impl Artifact for CompactArtifact {
             .enumerate()
             .map(|(k, name)| {
                 let (spans, cons) = self.pass_counts(k);
-                SubStep {
-                    title: format!("pass {}: {name}", k + 1),
-                    detail: format!("The {name} table's compact heightfield: {spans} spans it may stand on (slope, water depth and the span filters), {cons} connections to side neighbours within its step and height. Spans inside a convex volume are in its area."),
-                    highlights: Vec::new(),
-                }
+                pass_step(k, name, format!("The {name} table's compact heightfield: {spans} spans it may stand on (slope, water depth and the span filters), {cons} connections to side neighbours within its step and height. Spans inside a convex volume are in its area."))
             })
             .collect()
+    }
+}
+
+/// The sub-step of pass `k` (0-based) named `name`: what the stage made
+/// for that pass. Each pass's own voxels show through the primitives' step
+/// ranges, so it names no highlights.
+fn pass_step(k: usize, name: impl std::fmt::Display, detail: String) -> SubStep {
+    SubStep {
+        title: format!("pass {}: {name}", k + 1),
+        detail,
+        highlights: Vec::new(),
     }
 }
 
@@ -605,15 +612,12 @@ impl Artifact for FlagArtifact {
             .enumerate()
             .map(|(k, name)| {
                 let [w, b, n] = self.pass_counts(k);
-                SubStep {
-                    title: format!("pass {}: {name}", k + 1),
-                    detail: if k == 0 {
-                        format!("Every open span flagged with the {name} table: {w} walkable, {b} border, {n} non-walkable. The non-walkable ones are the next pass's pool.")
-                    } else {
-                        format!("The spans earlier passes left non-walkable, flags discarded, flagged again with the {name} table: {w} walkable, {b} border, {n} non-walkable (§32.3.1).")
-                    },
-                    highlights: Vec::new(),
-                }
+                let detail = if k == 0 {
+                    format!("Every open span flagged with the {name} table: {w} walkable, {b} border, {n} non-walkable. The non-walkable ones are the next pass's pool.")
+                } else {
+                    format!("The spans earlier passes left non-walkable, flags discarded, flagged again with the {name} table: {w} walkable, {b} border, {n} non-walkable (§32.3.1).")
+                };
+                pass_step(k, name, detail)
             })
             .collect()
     }
@@ -794,11 +798,7 @@ impl Artifact for PartitionArtifact {
                     Partition::Layers => format!("{r} layers (Recast's layer regions: {m} row-sweep regions merged into another's layer where they overlap none of it in height, {d} layers too small and dropped)"),
                     _ => format!("{r} regions ({d} too small and dropped, {m} merged into a neighbour)"),
                 };
-                SubStep {
-                    title: format!("pass {}: {name}", k + 1),
-                    detail: format!("The {name} pass's walkable voxels: distance to the edge of its area, and {regions}."),
-                    highlights: Vec::new(),
-                }
+                pass_step(k, name, format!("The {name} pass's walkable voxels: distance to the edge of its area, and {regions}."))
             })
             .collect()
     }
@@ -885,10 +885,8 @@ fn stance_steps(passes: &[&'static str], tiles: &[Arc<Vec<Region>>]) -> Vec<SubS
         .iter()
         .zip(per_pass)
         .enumerate()
-        .map(|(k, (n, (regions, spans)))| SubStep {
-            title: format!("pass {}: {n}", k + 1),
-            detail: format!("{regions} {n} regions over {spans} walkable voxel columns, added to those of the earlier passes."),
-            highlights: Vec::new(),
+        .map(|(k, (n, (regions, spans)))| {
+            pass_step(k, n, format!("{regions} {n} regions over {spans} walkable voxel columns, added to those of the earlier passes."))
         })
         .collect()
 }
