@@ -4,6 +4,7 @@
 //! `--screenshot` automation.
 
 pub mod automation;
+pub mod click_time;
 pub mod compare_panel;
 pub mod cpu;
 pub mod dialogs;
@@ -15,6 +16,7 @@ pub mod menu;
 pub mod overlay;
 pub mod pacing;
 pub mod panels;
+mod param_widget;
 pub mod probe_panel;
 pub mod readouts;
 pub mod report;

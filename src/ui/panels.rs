@@ -32,6 +32,7 @@ use crate::ui::dialogs::FileAction;
 use crate::ui::frames::FrameStats;
 use crate::ui::menu::menu_bar;
 use crate::ui::menu::path_prompt;
+use crate::ui::param_widget::{ParamEdit, param_widget};
 use crate::ui::readouts::frame_readout;
 use crate::ui::readouts::help_window;
 use crate::ui::readouts::log_panel;
@@ -45,14 +46,14 @@ use bevy::camera::Viewport;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use navscope_core::{ParamKind, ParamValue};
 
 /// The panels and the file dialogs.
 pub struct PanelsPlugin;
 
 impl Plugin for PanelsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<PanelState>()
+        app.add_plugins(crate::ui::click_time::ClickTimePlugin)
+            .init_resource::<PanelState>()
             .init_resource::<UiReport>()
             .add_systems(EguiPrimaryContextPass, ui)
             .add_systems(Update, function_keys);
@@ -265,72 +266,11 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
             .unwrap_or_default();
         let tip = format!("{tip}{reader}");
         ui.horizontal(|ui| {
-            let mut new: Option<ParamValue> = None;
-            let mut widget: Option<egui::Response> = None;
             ui.label(&spec.label).on_hover_text(&tip);
-            match (&spec.kind, &value) {
-                (ParamKind::Float { min, max, step }, v) => {
-                    let mut x = match v {
-                        ParamValue::Float(x) => *x,
-                        ParamValue::Int(i) => *i as f64,
-                        _ => spec_default_f(&spec.default),
-                    };
-                    let mut slider = egui::Slider::new(&mut x, *min..=*max);
-                    if *step > 0.0 {
-                        slider = slider.step_by(*step);
-                    }
-                    if !spec.unit.is_empty() {
-                        slider = slider.suffix(format!(" {}", spec.unit));
-                    }
-                    let resp = ui.add(slider).on_hover_text(&tip);
-                    if resp.changed() {
-                        new = Some(ParamValue::Float(x));
-                    }
-                    widget = Some(resp);
-                }
-                (ParamKind::Int { min, max }, v) => {
-                    let mut i = if let ParamValue::Int(i) = v { *i } else { *min };
-                    let mut slider = egui::Slider::new(&mut i, *min..=*max);
-                    if !spec.unit.is_empty() {
-                        slider = slider.suffix(format!(" {}", spec.unit));
-                    }
-                    let resp = ui.add(slider).on_hover_text(&tip);
-                    if resp.changed() {
-                        new = Some(ParamValue::Int(i));
-                    }
-                    widget = Some(resp);
-                }
-                (ParamKind::Bool, v) => {
-                    let mut b = matches!(v, ParamValue::Bool(true));
-                    let resp = ui.checkbox(&mut b, "").on_hover_text(&tip);
-                    if resp.changed() {
-                        new = Some(ParamValue::Bool(b));
-                    }
-                    widget = Some(resp);
-                }
-                (ParamKind::Choice { options }, v) => {
-                    let cur = v.to_string();
-                    egui::ComboBox::from_id_salt(&spec.name)
-                        .selected_text(&cur)
-                        .show_ui(ui, |ui| {
-                            for o in options {
-                                if ui.selectable_label(*o == cur, o).clicked() && *o != cur {
-                                    new = Some(ParamValue::Text(o.clone()));
-                                }
-                            }
-                        });
-                }
-                (ParamKind::List { options }, v) => {
-                    let mut text = v.to_string();
-                    let resp = ui.text_edit_singleline(&mut text).on_hover_text(format!(
-                        "{tip}\noptions, comma-separated, in order: {}",
-                        options.join(", ")
-                    ));
-                    if resp.lost_focus() && text != v.to_string() {
-                        new = Some(ParamValue::Text(text));
-                    }
-                }
-            }
+            let ParamEdit {
+                new,
+                response: widget,
+            } = param_widget(ui, spec, &value, &tip);
             if value != spec.default
                 && ui
                     .small_button("↺")
@@ -372,14 +312,6 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
             s.ask_file(FileAction::SavePreset);
         }
     });
-}
-
-fn spec_default_f(v: &ParamValue) -> f64 {
-    match v {
-        ParamValue::Float(x) => *x,
-        ParamValue::Int(i) => *i as f64,
-        _ => 0.0,
-    }
 }
 
 fn about_panel(ui: &mut egui::Ui, s: &mut UiState) {

@@ -109,6 +109,7 @@ type Optional<'w> = (
     Option<Res<'w, crate::ui::cpu::CpuClock>>,
     Option<Res<'w, crate::compare::Compare>>,
     Option<Res<'w, crate::view::cubes::VoxelDetail>>,
+    Option<Res<'w, ButtonInput<MouseButton>>>,
 );
 
 #[allow(clippy::too_many_arguments)]
@@ -128,7 +129,7 @@ fn write_report(
     gesture: Option<Res<crate::interact::clicks::Gesture>>,
     focus: Res<crate::model::timeline::UiFocus>,
     (history, journal, loading): (Res<History>, Res<Journal>, Res<crate::level::Loading>),
-    (cpu, compare, voxels): Optional<'_>,
+    (cpu, compare, voxels, mouse): Optional<'_>,
 ) {
     file.frame += 1;
     let (width, height, scale) = windows.single().map_or((0.0, 0.0, 1.0), |w| {
@@ -196,6 +197,14 @@ fn write_report(
             "revision": probe.revision,
         },
         "pointer": {
+            // The mouse buttons this frame's input saw held: a test releases
+            // a button only once the app saw it pressed, so a click is one
+            // even when software-rendered frames are slower than a hand.
+            "pressed": mouse.map(|m| {
+                let mut b: Vec<String> = m.get_pressed().map(|b| format!("{b:?}")).collect();
+                b.sort();
+                b
+            }),
             "in_scene": pointer.as_ref().is_some_and(|p| p.in_scene),
             "dragging": gesture.as_ref().and_then(|g| g.dragging).map(|m| m.name()),
             "ui_popup": focus.popup,

@@ -56,6 +56,8 @@ pub const WINDOW_TIMEOUT: Duration = Duration::from_secs(90);
 pub const REPORT_TIMEOUT: Duration = Duration::from_secs(45);
 /// The default deadline for a wait on the app.
 pub const WAIT: Duration = Duration::from_secs(90);
+/// The longest the app may take to see a mouse button change.
+pub const BUTTON_SEEN: Duration = Duration::from_secs(30);
 /// Pause between the parts of one gesture (press, move, release), as a hand
 /// would make them; stretched to at least `PACE_FRAMES` rendered frames.
 pub const PACE: Duration = Duration::from_millis(40);
@@ -914,9 +916,8 @@ impl Session {
     pub fn click(&self, p: (f64, f64)) {
         self.move_to(p);
         self.dwell();
-        self.xdotool(&["mousedown", "1"]);
-        self.pace();
-        self.xdotool(&["mouseup", "1"]);
+        self.button_down();
+        self.button_up();
         self.pace();
     }
 
@@ -938,9 +939,8 @@ impl Session {
             self.xdotool(&["keydown", m]);
         }
         self.pace();
-        self.xdotool(&["mousedown", "1"]);
-        self.pace();
-        self.xdotool(&["mouseup", "1"]);
+        self.button_down();
+        self.button_up();
         self.hold_until(mods, what, until);
     }
 
@@ -1004,7 +1004,7 @@ impl Session {
     pub fn press_at(&self, p: (f64, f64)) {
         self.move_to(p);
         self.dwell();
-        self.xdotool(&["mousedown", "1"]);
+        self.button_down();
         self.pace();
     }
 
@@ -1019,8 +1019,48 @@ impl Session {
     }
 
     pub fn release(&self) {
-        self.xdotool(&["mouseup", "1"]);
+        self.button_up();
         self.pace();
+    }
+
+    /// Presses the left button and waits until the app's input has seen it
+    /// held (the report's `pointer.pressed`). A hand's click lasts about a
+    /// tenth of a second, but egui counts a press as a click only if the
+    /// frames that see the press and the release are less than 0.8 s apart:
+    /// released by the clock, a click over slow software-rendered frames
+    /// could become a press and a later release that click nothing.
+    fn button_down(&self) {
+        self.xdotool(&["mousedown", "1"]);
+        self.button_seen(true);
+    }
+
+    /// Releases the left button and waits until the app has seen it up.
+    fn button_up(&self) {
+        self.xdotool(&["mouseup", "1"]);
+        self.button_seen(false);
+    }
+
+    fn button_seen(&self, down: bool) {
+        let deadline = Instant::now() + BUTTON_SEEN;
+        loop {
+            if let Some(r) = self.read_report() {
+                let Some(pressed) = r.get("/pointer/pressed").and_then(|v| v.as_array()) else {
+                    // No mouse input in this app: nothing to wait for.
+                    return;
+                };
+                if pressed.iter().any(|b| b == "Left") == down {
+                    return;
+                }
+            }
+            self.check_alive();
+            if Instant::now() > deadline {
+                self.fail(&format!(
+                    "the app did not see the left button {} within {BUTTON_SEEN:?} (`pointer.pressed`)",
+                    if down { "pressed" } else { "released" }
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 
     /// Presses and releases a key or chord (`"Right"`, `"ctrl+z"`), sent
