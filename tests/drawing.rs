@@ -75,3 +75,84 @@ fn published_stages_are_drawn_and_a_switch_shows_only_the_new_stage() {
     );
     assert!(clock.switch_ms.iter().all(|s| s.0 > 0.0 && s.0.is_finite()));
 }
+
+/// The highlight gizmo's entity and asset, if one is drawn.
+fn highlight(app: &mut App) -> Option<(Entity, AssetId<GizmoAsset>)> {
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(Entity, &Gizmo), With<navscope::view::highlight::HighlightGizmo>>();
+    let mut found: Vec<(Entity, AssetId<GizmoAsset>)> = q
+        .iter(app.world())
+        .map(|(e, g)| (e, g.handle.id()))
+        .collect();
+    assert!(found.len() <= 1, "at most one highlight gizmo: {found:?}");
+    found.pop()
+}
+
+#[test]
+fn the_highlight_is_built_when_the_selection_or_sub_step_changes_and_not_on_idle_frames() {
+    use navscope::model::elements::{StageElement, StageGeometry};
+    use navscope::model::selection::Selection;
+    let mut app = drawing_headless();
+    until(&mut app, 120, "the default level is built", |app| {
+        let b = app.world().resource::<Build>();
+        !b.is_busy() && b.published > 0
+    });
+    app.update();
+    app.update();
+    assert_eq!(highlight(&mut app), None, "nothing selected, no sub-step");
+
+    let current = app.world().resource::<Timeline>().current;
+    let mut roots = app.world_mut().query::<&StageGeometry>();
+    let el = roots
+        .iter(app.world())
+        .find(|r| r.stage == current)
+        .map(|r| StageElement {
+            stage: r.stage,
+            kind: r.primitives[0].kind.clone(),
+            element: r.primitives[0].element,
+        })
+        .expect("the current stage is drawn");
+    let substep = roots.iter(app.world()).find_map(|r| {
+        let step = r.substeps.iter().position(|s| !s.highlights.is_empty())?;
+        Some((r.stage, step as u32))
+    });
+    app.world_mut().resource_mut::<Selection>().0 = Some(el.clone());
+    app.update();
+    let first = highlight(&mut app).expect("a selected element is highlighted");
+    let lines = app
+        .world()
+        .resource::<Assets<GizmoAsset>>()
+        .get(first.1)
+        .map_or(0, |a| a.list_positions.len() + a.strip_positions.len());
+    assert!(lines > 0, "the highlight has lines");
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(
+        highlight(&mut app),
+        Some(first),
+        "idle frames keep the same highlight"
+    );
+
+    app.world_mut().resource_mut::<Selection>().0 = None;
+    app.update();
+    assert_eq!(highlight(&mut app), None, "deselected: no highlight");
+
+    let (stage, step) = substep.expect("a stage of the default level has sub-step highlights");
+    app.world_mut().resource_mut::<Timeline>().set_stage(stage);
+    app.world_mut().resource_mut::<Timeline>().substep = Some(step);
+    app.update();
+    let shown = highlight(&mut app).expect("the sub-step's highlights are drawn");
+    app.world_mut().resource_mut::<Timeline>().substep = None;
+    app.update();
+    assert_eq!(highlight(&mut app), None, "no sub-step: no highlight");
+    app.world_mut().resource_mut::<Timeline>().substep = Some(step);
+    app.update();
+    assert_ne!(
+        highlight(&mut app).map(|h| h.0),
+        Some(shown.0),
+        "coming back to the sub-step draws it again"
+    );
+    assert!(highlight(&mut app).is_some());
+}

@@ -1,20 +1,18 @@
 //! Retained drawing of the published stages: one entity per prepared group
 //! (gizmo lines, meshes, cube instances), made once per publish; then only
-//! visibility flips as the timeline, the legend and the filters change. Also
-//! the highlights of the sub-step, the hovered and the selected element.
+//! visibility flips as the timeline, the legend and the filters change. The
+//! highlights of the sub-step, the hovered and the selected element are in
+//! [`crate::view::highlight`].
 
 use crate::model::band::ViewFilter;
 use crate::model::elements::StageGeometry;
-use crate::model::elements::StageRoot;
-use crate::model::index::ElementIndex;
 use crate::view::cubes::CubeAssets;
 use crate::view::filter::RefilterSystems;
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 
-use crate::model::drawable::{Drawable, srgba};
+use crate::model::drawable::Drawable;
 use crate::model::prepare::Group;
-use crate::model::prepare::add_primitive;
 use crate::model::selection::Legend;
 use crate::model::selection::Selection;
 use crate::model::style::element_color;
@@ -82,7 +80,7 @@ impl Plugin for DrawPlugin {
                     .after(RefilterSystems)
                     .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
             )
-            .add_systems(Update, draw_highlights);
+            .add_plugins(crate::view::highlight::HighlightPlugin);
     }
 }
 
@@ -342,159 +340,9 @@ fn update_visibility(
     }
 }
 
-fn draw_highlights(
-    mut gizmos: Gizmos,
-    timeline: Res<Timeline>,
-    selection: Res<Selection>,
-    hover: Option<Res<crate::model::selection::Hover>>,
-    roots: Query<&StageGeometry>,
-    indexes: Query<(&StageRoot, &ElementIndex)>,
-    mut cache: Local<Vec<((crate::model::elements::StageElement, usize), Group)>>,
-) {
-    let unit = roots.iter().map(|r| r.unit).next().unwrap_or(1.0);
-    // The current sub-step's highlights.
-    if let Some(step) = timeline.substep
-        && let Some(root) = roots.iter().find(|r| r.stage == timeline.current)
-        && let Some(sub) = root.substeps.get(step as usize)
-    {
-        let mut g = Group::default();
-        for p in &sub.highlights {
-            add_primitive(&mut g, p, unit);
-        }
-        draw_group_immediate(&mut gizmos, &g, 1.0);
-    }
-    // The hovered element in white, the selected one in bright yellow.
-    let hovered = hover.and_then(|h| h.0.clone());
-    let marked = [
-        (hovered.as_ref(), Color::srgb(1.0, 1.0, 1.0)),
-        (selection.0.as_ref(), Color::srgb(1.0, 0.9, 0.0)),
-    ];
-    if marked.iter().all(|(e, _)| e.is_none()) {
-        return;
-    }
-    for (which, color) in marked {
-        let Some(el) = which else { continue };
-        // The element's primitives, one binary search away in its stage's
-        // index (no scan over the stage), prepared once per element and
-        // publication.
-        let Some((_, index)) = indexes.iter().find(|(r, _)| r.stage == el.stage) else {
-            continue;
-        };
-        let key = (el.clone(), index.primitives().as_ptr() as usize);
-        let at = match cache.iter().position(|(k, _)| *k == key) {
-            Some(i) => i,
-            None => {
-                cache.push((key, highlight_of(index, &el.kind, el.element, unit)));
-                if cache.len() > 4 {
-                    cache.remove(0);
-                }
-                cache.len() - 1
-            }
-        };
-        let g = &cache[at].1;
-        let up = Vec3::Y * 0.002 * unit;
-        for (a, b, _) in &g.lines {
-            gizmos.line(*a + up, *b + up, color);
-        }
-        if g.lines.is_empty() {
-            for (t, _) in &g.triangles {
-                for k in 0..3 {
-                    gizmos.line(t[k] + up, t[(k + 1) % 3] + up, color.with_alpha(0.5));
-                }
-            }
-        }
-        for (at, r, _) in &g.points {
-            gizmos.sphere(Isometry3d::from_translation(*at), r * 1.6, color);
-        }
-        for (lo, hi, _) in &g.cubes {
-            gizmos.cube(
-                Transform::from_translation((*lo + *hi) * 0.5).with_scale(*hi - *lo),
-                color,
-            );
-        }
-    }
-}
-
-/// An element of more primitives than this is highlighted by its bounding
-/// box: drawing each of thousands of voxels (a voxel stage's element is a
-/// tile) as gizmos every frame would cost more than the frame.
-pub const HIGHLIGHT_MAX: usize = 512;
-
-/// The highlight of element `id` of `kind`: its primitives in their
-/// shapes, or its bounding box when it has more than [`HIGHLIGHT_MAX`].
-pub fn highlight_of(index: &ElementIndex, kind: &str, id: u32, unit: f32) -> Group {
-    let mut g = Group::default();
-    if index.element(kind, id).nth(HIGHLIGHT_MAX).is_some() {
-        let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
-        for p in index.element(kind, id) {
-            for q in p.shape.points() {
-                lo = lo.min(q);
-                hi = hi.max(q);
-            }
-        }
-        if lo.cmple(hi).all() {
-            g.cubes.push((lo, hi, [1.0; 4]));
-        }
-        return g;
-    }
-    for p in index.element(kind, id) {
-        add_primitive(&mut g, p, unit);
-    }
-    g
-}
-
-/// Draws a group's lines and points with immediate-mode gizmos (sub-step
-/// highlights change every step, so they are not retained).
-pub fn draw_group_immediate(gizmos: &mut Gizmos, g: &Group, scale: f32) {
-    for (a, b, c) in &g.lines {
-        gizmos.line(*a, *b, srgba(*c));
-    }
-    for (at, r, c) in &g.points {
-        gizmos.sphere(Isometry3d::from_translation(*at), r * scale, srgba(*c));
-    }
-    for (t, c) in &g.triangles {
-        gizmos.linestrip([t[0], t[1], t[2], t[0]], srgba([c[0], c[1], c[2], 1.0]));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_huge_element_is_highlighted_by_its_bounds() {
-        use navscope_core::{Primitive, Shape};
-        let column = |i: u32| {
-            Primitive::new(
-                "voxel/solid",
-                7,
-                Shape::VoxelColumn {
-                    x: i as f32 * 0.1,
-                    z: 0.0,
-                    cell: 0.1,
-                    y0: 0.0,
-                    y1: 0.2,
-                },
-            )
-        };
-        let many: Vec<Primitive> = (0..HIGHLIGHT_MAX as u32 + 1).map(column).collect();
-        let index = ElementIndex::new(std::sync::Arc::new(many));
-        let g = highlight_of(&index, "voxel/solid", 7, 1.0);
-        assert_eq!(g.cubes.len(), 1, "one box for the whole element");
-        let (lo, hi, _) = g.cubes[0];
-        assert!((lo - Vec3::ZERO).length() < 1e-6);
-        assert!((hi - Vec3::new((HIGHLIGHT_MAX as f32 + 1.0) * 0.1, 0.2, 0.1)).length() < 1e-4);
-        let few = ElementIndex::new(std::sync::Arc::new((0..3).map(column).collect()));
-        assert_eq!(
-            highlight_of(&few, "voxel/solid", 7, 1.0).cubes.len(),
-            3,
-            "each voxel"
-        );
-        assert!(
-            highlight_of(&few, "voxel/solid", 8, 1.0).cubes.is_empty(),
-            "no such element"
-        );
-    }
 
     #[test]
     fn visibility_follows_stage_step_and_legend() {

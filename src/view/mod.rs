@@ -5,5 +5,6 @@
 pub mod cubes;
 pub mod draw;
 pub mod filter;
+pub mod highlight;
 pub mod level_drawing;
 pub mod scene;

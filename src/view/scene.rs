@@ -79,10 +79,6 @@ pub struct MainCamera;
 #[derive(Component)]
 struct LevelVisual;
 
-/// Gizmo group for the ground grid (drawn behind the level, thin).
-#[derive(Default, Reflect, GizmoConfigGroup)]
-pub struct GridGizmos;
-
 /// The scene: camera, light, level drawing, grid, clicks.
 pub struct ScenePlugin;
 
@@ -91,7 +87,6 @@ impl Plugin for ScenePlugin {
         app.init_resource::<ViewSettings>()
             .init_resource::<Surface>()
             .insert_resource(ClearColor(BACKGROUND))
-            .init_gizmo_group::<GridGizmos>()
             .add_systems(Startup, setup)
             .add_systems(PostStartup, multisampling_for_adapter)
             .add_systems(
@@ -149,8 +144,6 @@ fn setup(mut commands: Commands, mut store: ResMut<GizmoConfigStore>) {
     let (default, _) = store.config_mut::<DefaultGizmoConfigGroup>();
     default.line.width = 3.0;
     default.depth_bias = -1.0;
-    let (grid, _) = store.config_mut::<GridGizmos>();
-    grid.line.width = 1.0;
 }
 
 /// Multisampling costs a software rasteriser (llvmpipe under Xvfb) about a
@@ -427,26 +420,69 @@ fn apply_view(
     orbit.force_update = true;
 }
 
+/// The ground grid and the axis cross: one retained gizmo, rebuilt only when
+/// the level changes (drawn as immediate gizmos it cost the main thread a
+/// colour conversion per line segment every frame: a third of an idle
+/// frame's CPU on a 60 m level).
+#[derive(Component)]
+struct GroundGrid;
+
 fn draw_grid(
-    mut gizmos: Gizmos<GridGizmos>,
+    mut commands: Commands,
     view: Res<ViewSettings>,
     current: Res<CurrentLevel>,
-    mut bounds: Local<(u64, Vec3, Vec3)>,
+    mut gizmo_assets: ResMut<Assets<GizmoAsset>>,
+    mut grid: Query<(Entity, &mut Visibility), With<GroundGrid>>,
+    mut seen: Local<Option<u64>>,
 ) {
-    if !view.grid {
+    if *seen != Some(current.revision) {
+        *seen = Some(current.revision);
+        for (e, _) in &grid {
+            commands.entity(e).despawn();
+        }
+        commands.spawn((
+            GroundGrid,
+            Gizmo {
+                handle: gizmo_assets.add(ground_grid(&current.level)),
+                line_config: GizmoLineConfig {
+                    width: 1.0,
+                    ..default()
+                },
+                depth_bias: 0.0,
+            },
+            Transform::default(),
+            if view.grid {
+                Visibility::Inherited
+            } else {
+                Visibility::Hidden
+            },
+        ));
         return;
     }
-    if bounds.0 != current.revision {
-        let (lo, hi) = level_bounds(&current.level);
-        *bounds = (current.revision, lo, hi);
+    if view.is_changed() {
+        let want = if view.grid {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        for (_, mut v) in &mut grid {
+            v.set_if_neq(want);
+        }
     }
-    let (lo, hi) = (bounds.1, bounds.2);
+}
+
+/// The grid under `level`: lines a power of ten apart, about ten across the
+/// level, over 1.6 times its extent, just below its lowest point; and the
+/// axes at the origin, X red, Y green, Z blue.
+fn ground_grid(level: &navscope_core::level::Level) -> GizmoAsset {
+    let (lo, hi) = level_bounds(level);
     let ext = (hi - lo).max_element().max(1.0);
     let spacing = 10f32.powf((ext / 10.0).log10().floor());
     let centre = ((lo + hi) / 2.0 / spacing).round() * spacing;
     let cells = ((ext * 1.6 / spacing).ceil() as u32).clamp(2, 400);
     let y = lo.y.min(0.0) - ext * 0.001;
-    gizmos.grid(
+    let mut asset = GizmoAsset::new();
+    asset.grid(
         Isometry3d::new(
             Vec3::new(centre.x, y, centre.z),
             Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
@@ -456,13 +492,14 @@ fn draw_grid(
         Color::srgba(0.3, 0.32, 0.36, 0.35),
     );
     let o = Vec3::new(0.0, y, 0.0);
-    gizmos.line(
-        o,
-        o + Vec3::X * spacing * 2.0,
-        Color::srgb(0.85, 0.15, 0.15),
-    );
-    gizmos.line(o, o + Vec3::Y * spacing * 2.0, Color::srgb(0.15, 0.7, 0.15));
-    gizmos.line(o, o + Vec3::Z * spacing * 2.0, Color::srgb(0.15, 0.3, 0.9));
+    for (axis, colour) in [
+        (Vec3::X, Color::srgb(0.85, 0.15, 0.15)),
+        (Vec3::Y, Color::srgb(0.15, 0.7, 0.15)),
+        (Vec3::Z, Color::srgb(0.15, 0.3, 0.9)),
+    ] {
+        asset.line(o, o + axis * spacing * 2.0, colour);
+    }
+    asset
 }
 
 /// The first point of the level the ray meets (its surface triangles), else
