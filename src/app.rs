@@ -120,16 +120,29 @@ pub fn windowed(args: &Args) -> App {
         resolution: WindowResolution::new(1600, 1000),
         ..default()
     };
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(window),
-        ..default()
-    }))
-    .add_plugins(EguiPlugin::default())
-    .insert_resource(EguiGlobalSettings {
-        auto_create_primary_context: false,
-        ..default()
-    })
-    .add_plugins(PanOrbitCameraPlugin);
+    let mut defaults = DefaultPlugins
+        .set(WindowPlugin {
+            primary_window: Some(window),
+            ..default()
+        })
+        .build();
+    if args.measure || args.cpu {
+        // The CPU clock times the main schedules on the main thread. With
+        // pipelined rendering the render world runs beside them, and the
+        // main thread, while it waits in a parallel system's scope, runs
+        // render tasks too (buffer uploads, render passes): the renderer's
+        // work counted as the app's. Rendering after the main schedules, on
+        // the same thread and outside the clock, keeps the figure the app's.
+        defaults =
+            defaults.disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>();
+    }
+    app.add_plugins(defaults)
+        .add_plugins(EguiPlugin::default())
+        .insert_resource(EguiGlobalSettings {
+            auto_create_primary_context: false,
+            ..default()
+        })
+        .add_plugins(PanOrbitCameraPlugin);
     let levels = if args.screenshot.is_some() || args.measure {
         LevelsPlugin::ephemeral()
     } else {

@@ -10,6 +10,11 @@
 //! (builds, preparation, searches) runs on worker threads and is not a
 //! frame's cost.
 //!
+//! With the clock running (`--measure`, `--cpu`) the app renders without
+//! pipelining (see `app.rs`): pipelined, the main thread ran render-world
+//! tasks while it waited inside its own parallel systems, and the figure
+//! counted them.
+//!
 //! Extraction runs in the render sub-app's extract function, outside any
 //! schedule; [`CpuPlugin`] wraps that function with a clock whose reading
 //! the next frame's `First` collects.
