@@ -763,16 +763,20 @@ impl Artifact for PartitionArtifact {
                         // The distance field as a ramp (0 at the edge, 1 at
                         // the pass's largest distance) and the regions, each
                         // its id as the value the app hashes into a colour.
+                        // A pass's spans are its own (recycled passes never
+                        // share one), so each pass's regions stay from its
+                        // sub-step on: the stage's last view shows them
+                        // all, not only the last pass's (often none).
                         let d = part.dist[s] as f32 / max;
                         p.push(
                             Primitive::new("voxel/distance", ti as u32, shape.clone())
                                 .with_value(d)
-                                .during(k as u32, k as u32),
+                                .during(k as u32, u32::MAX),
                         );
                         p.push(
                             Primitive::new("voxel/region", part.region[s], shape)
                                 .with_value(part.region[s] as f32)
-                                .during(k as u32, k as u32),
+                                .during(k as u32, u32::MAX),
                         );
                     },
                 );
@@ -780,7 +784,7 @@ impl Artifact for PartitionArtifact {
                     for (r, a, b) in region_connections(hf, g, part, pf) {
                         p.push(
                             Primitive::new("voxel/region/connection", r, Shape::Segment(a, b))
-                                .during(k as u32, k as u32),
+                                .during(k as u32, u32::MAX),
                         );
                     }
                 }

@@ -174,3 +174,52 @@ fn compact_draws_each_passable_span_and_every_neighbour_connection_once() {
         .count();
     assert!(links > 0);
 }
+
+#[test]
+fn partition_regions_build_up_pass_by_pass_and_the_last_view_shows_every_pass() {
+    let p = params(&[]);
+    let s = navscope_voxel::Settings::from_params(&p).unwrap();
+    let room = run(
+        Level {
+            source: "room".into(),
+            data: LevelData::Mesh(navscope_voxel::samples::table_room().level()),
+        },
+        p,
+    );
+    let prims = room
+        .result(room.pipeline().stage_index("partition").unwrap())
+        .unwrap()
+        .outcome
+        .as_ref()
+        .unwrap()
+        .primitives();
+    let last = s.passes.len() as u32 - 1;
+    let shown_at = |step: u32| -> Vec<&navscope_core::Primitive> {
+        prims
+            .iter()
+            .filter(|q| q.kind == "voxel/region" && q.first_step <= step && step <= q.last_step)
+            .collect()
+    };
+    let passes_with_regions: Vec<u32> = (0..=last)
+        .filter(|k| {
+            prims
+                .iter()
+                .any(|q| q.kind == "voxel/region" && q.first_step == *k)
+        })
+        .collect();
+    assert!(
+        passes_with_regions.len() >= 2,
+        "the table room has regions in several passes: {passes_with_regions:?}"
+    );
+    // The last view shows every pass's regions.
+    for k in &passes_with_regions {
+        assert!(
+            shown_at(last).iter().any(|q| q.first_step == *k),
+            "pass {k}'s regions are gone from the stage's last view"
+        );
+    }
+    // Sub-step k shows passes 0..=k and nothing later.
+    for k in 0..=last {
+        assert!(shown_at(k).iter().all(|q| q.first_step <= k), "step {k}");
+    }
+}
