@@ -58,6 +58,15 @@ impl Plugin for PanelsPlugin {
             .add_systems(EguiPrimaryContextPass, ui)
             .add_systems(Update, function_keys);
     }
+
+    fn finish(&self, app: &mut App) {
+        // Every system of the egui pass takes the egui context mutably, so
+        // none can run beside another: the multi-threaded executor only
+        // added its task hand-offs, a sixth of an idle frame's CPU.
+        app.edit_schedule(EguiPrimaryContextPass, |s| {
+            s.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+        });
+    }
 }
 
 fn function_keys(
@@ -120,11 +129,13 @@ pub(crate) fn ui(
                 // Edited as a copy, stored only when it differs (a `&mut`
                 // into the filter every frame marks it changed every frame).
                 let mut filter = (*s.filter).clone();
+                let bounds = s.panel.level_bounds(&s.current);
                 crate::ui::view_panel::view_panel(
                     ui,
                     &mut filter,
                     &mut s.panel.slice_edit,
                     &s.current.level,
+                    bounds,
                     s.roots.iter().flat_map(|g| g.prepared.groups.iter()),
                 );
                 s.filter.set_if_neq(filter);

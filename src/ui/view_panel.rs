@@ -1,6 +1,7 @@
 //! The "View" panel: the height slice, the layer filter and colouring by
 //! value (the [`ViewFilter`]), laid out from what is drawn.
 
+use bevy::math::Vec3;
 use std::collections::BTreeSet;
 
 use bevy_egui::egui;
@@ -30,18 +31,20 @@ pub fn layer_name(level: &Level, i: u32) -> String {
 
 /// Draws the panel. `edit` holds the slice being dragged: a band is applied
 /// (and the stages re-prepared) when a slider is released, not on every
-/// pixel of the drag.
+/// pixel of the drag. `bounds` are the level's (the slice's range), cached
+/// by the caller.
 pub fn view_panel<'a>(
     ui: &mut egui::Ui,
     filter: &mut ViewFilter,
     edit: &mut Option<HeightBand>,
     level: &Level,
+    bounds: (Vec3, Vec3),
     groups: impl Iterator<Item = &'a Group> + Clone,
 ) {
     egui::CollapsingHeader::new("View")
         .default_open(true)
         .show(ui, |ui| {
-            slice_controls(ui, filter, edit, level);
+            slice_controls(ui, filter, edit, bounds);
             layer_controls(ui, filter, level, groups.clone());
             if groups.clone().any(|g| g.value_range.is_some()) || !filter.prepare.color_by_value {
                 ui.checkbox(&mut filter.prepare.color_by_value, "Colour by value")
@@ -57,9 +60,8 @@ fn slice_controls(
     ui: &mut egui::Ui,
     filter: &mut ViewFilter,
     edit: &mut Option<HeightBand>,
-    level: &Level,
+    (lo, hi): (Vec3, Vec3),
 ) {
-    let (lo, hi) = crate::model::extent::level_bounds(level);
     let (floor, top) = (lo.y, hi.y.max(lo.y + 0.5));
     let mut on = filter.prepare.slice.is_some();
     let toggled = ui
