@@ -99,7 +99,7 @@ pub fn passable(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<b
         ok[s] &= clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9;
     }
     if f.ledges {
-        let ledge = ledges(hf, lim);
+        let ledge = ledges(hf, lim, &ok);
         for s in 0..ok.len() {
             ok[s] &= !ledge[s];
         }
@@ -107,13 +107,19 @@ pub fn passable(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<b
     ok
 }
 
-/// Recast's ledge test for every span (see the module docs).
-fn ledges(hf: &Heightfield, lim: Limits) -> Vec<bool> {
+/// Recast's ledge test for every span for which `test` holds (the others
+/// get false: as in Recast, only spans still walkable are tested, the
+/// test of any other could not change what [`passable`] returns).
+fn ledges(hf: &Heightfield, lim: Limits, test: &[bool]) -> Vec<bool> {
     let (h, climb) = (lim.height as i64, lim.step as i64);
     let mut out = vec![false; hf.spans.len()];
     for c in 0..hf.cols.len() - 1 {
+        let r = hf.range(c);
+        if !test[r.clone()].iter().any(|&t| t) {
+            continue;
+        }
         let (x, z) = hf.cell(c);
-        for s in hf.range(c) {
+        for s in r.filter(|&s| test[s]) {
             let bot = hf.spans[s].floor as i64;
             let tp = top(hf, s) as i64;
             let mut minh = i64::MAX;

@@ -92,6 +92,15 @@ impl Heightfield {
         self.cols[c] as usize..self.cols[c + 1] as usize
     }
 
+    /// Indices of the columns of the tile's core, row by row.
+    pub fn core_columns(&self) -> impl Iterator<Item = usize> + '_ {
+        let r = self.rect;
+        let w = self.w as usize;
+        let (x0, x1) = ((r.x0 - self.px) as usize, (r.x1 - self.px) as usize);
+        ((r.z0 - self.pz) as usize..(r.z1 - self.pz) as usize)
+            .flat_map(move |z| z * w + x0..z * w + x1)
+    }
+
     /// Column of every span.
     pub fn span_columns(&self) -> Vec<u32> {
         let mut v = vec![0u32; self.spans.len()];
@@ -817,6 +826,26 @@ pub(crate) mod tests {
                     top.ny
                 );
             }
+        }
+    }
+
+    #[test]
+    fn core_columns_are_the_columns_whose_cell_is_in_the_core() {
+        let level = crate::samples::table_room().level();
+        let mut s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
+        s.tile_size = 37;
+        let l = layout(&level.mesh, &[], &s).unwrap();
+        assert!(l.tiles.len() > 4);
+        for t in &l.tiles {
+            let hf = voxelize(&level.mesh, t, &l.grid, None).unwrap();
+            let want: Vec<usize> = (0..hf.cols.len() - 1)
+                .filter(|&c| {
+                    let (x, z) = hf.cell(c);
+                    hf.rect.in_core(x, z)
+                })
+                .collect();
+            assert!(!want.is_empty());
+            assert_eq!(hf.core_columns().collect::<Vec<_>>(), want);
         }
     }
 
