@@ -151,7 +151,7 @@ pub fn regions(
                         queue.push(n);
                     }
                 }
-                members.sort_unstable();
+                // Member order does not matter: `trace` sorts the edges.
                 let member = Member {
                     stamp: &stamp,
                     col_span: &col_span,

@@ -119,17 +119,18 @@ fn ledges(hf: &Heightfield, lim: Limits, test: &[bool]) -> Vec<bool> {
             continue;
         }
         let (x, z) = hf.cell(c);
+        // The four side columns' spans, looked up once per column.
+        let sides = DIRS.map(|(dx, dz)| hf.col(x + dx, z + dz).map(|nc| hf.range(nc)));
         for s in r.filter(|&s| test[s]) {
             let bot = hf.spans[s].floor as i64;
             let tp = top(hf, s) as i64;
             let mut minh = i64::MAX;
             let (mut lo, mut hi) = (bot, bot);
-            for (dx, dz) in DIRS {
-                let Some(nc) = hf.col(x + dx, z + dz) else {
+            for side in &sides {
+                let Some(r) = side.clone() else {
                     minh = minh.min(-climb - bot);
                     continue;
                 };
-                let r = hf.range(nc);
                 // The space below the column's first solid.
                 let first = r
                     .clone()
@@ -140,6 +141,11 @@ fn ledges(hf: &Heightfield, lim: Limits, test: &[bool]) -> Vec<bool> {
                 }
                 for n in r {
                     let nbot = hf.spans[n].floor as i64;
+                    // Floors rise up the column: from one at or above
+                    // this span's ceiling on, no gap is left (h >= 0).
+                    if nbot >= tp {
+                        break;
+                    }
                     let ntop = top(hf, n) as i64;
                     if tp.min(ntop) - bot.max(nbot) > h {
                         minh = minh.min(nbot - bot);
