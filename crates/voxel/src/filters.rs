@@ -120,17 +120,24 @@ fn ledges(hf: &Heightfield, lim: Limits, test: &[bool]) -> Vec<bool> {
         }
         let (x, z) = hf.cell(c);
         // The four side columns' spans, looked up once per column.
-        let sides = DIRS.map(|(dx, dz)| hf.col(x + dx, z + dz).map(|nc| hf.range(nc)));
+        // (inside the tile, first span, one past the last).
+        let mut sides = [(false, 0usize, 0usize); 4];
+        for (side, (dx, dz)) in sides.iter_mut().zip(DIRS) {
+            if let Some(nc) = hf.col(x + dx, z + dz) {
+                *side = (true, hf.cols[nc] as usize, hf.cols[nc + 1] as usize);
+            }
+        }
         for s in r.filter(|&s| test[s]) {
             let bot = hf.spans[s].floor as i64;
             let tp = top(hf, s) as i64;
             let mut minh = i64::MAX;
             let (mut lo, mut hi) = (bot, bot);
-            for side in &sides {
-                let Some(r) = side.clone() else {
+            for &(inside, start, end) in &sides {
+                if !inside {
                     minh = minh.min(-climb - bot);
                     continue;
-                };
+                }
+                let r = start..end;
                 // The space below the column's first solid.
                 let first = r
                     .clone()
