@@ -231,11 +231,17 @@ fn trace(
             edges.push((e.0, e.1, class));
         }
     }
-    edges.sort_by_key(|e| (e.0, e.1));
+    // No two edges share (start, end), so an unstable sort gives one order.
+    edges.sort_unstable_by_key(|e| (e.0, e.1));
     let mut used = vec![false; edges.len()];
+    // The edges leaving `p` (at most four, contiguous in the sorted list):
+    // one binary search for the first, a scan for the rest.
     let outgoing = |p: [i32; 2]| {
         let lo = edges.partition_point(|e| e.0 < p);
-        let hi = edges.partition_point(|e| e.0 <= p);
+        let mut hi = lo;
+        while hi < edges.len() && edges[hi].0 == p {
+            hi += 1;
+        }
         lo..hi
     };
     // Height of a corner: the highest floor among the region's cells around it.
