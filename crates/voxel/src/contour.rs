@@ -112,40 +112,39 @@ pub fn regions(
     for (k, (pf, part)) in passes.iter().zip(parts).enumerate() {
         let link = &pf.links;
         let label = &part.region;
-        let mut region_of = vec![NONE; hf.spans.len()];
+        // Each span's label until a region takes it, then none: one
+        // look-up tells both whether a neighbour has this region's label
+        // and whether it is still free.
+        let mut free = label.clone();
         let mut queue = Vec::new();
         for c in 0..ncols {
             if !core[c] {
                 continue;
             }
             for s0 in hf.range(c) {
-                if label[s0] == NO_REGION || region_of[s0] != NONE {
+                let l0 = free[s0];
+                if l0 == NO_REGION {
                     continue;
                 }
                 let r = out.len() as u32;
                 let mut members = Vec::new();
-                region_of[s0] = r;
+                free[s0] = NO_REGION;
                 stamp[c] = r;
                 col_span[c] = s0 as u32;
                 queue.clear();
                 queue.push(s0);
                 while let Some(s) = queue.pop() {
                     members.push(s);
-                    for d in 0..4 {
-                        let n = link[4 * s + d];
-                        if n == NO_LINK {
+                    for &n in &link[4 * s..4 * s + 4] {
+                        if n == NO_LINK || free[n as usize] != l0 {
                             continue;
                         }
                         let n = n as usize;
                         let nc = span_col[n] as usize;
-                        if label[n] != label[s0]
-                            || region_of[n] != NONE
-                            || !core[nc]
-                            || stamp[nc] == r
-                        {
+                        if !core[nc] || stamp[nc] == r {
                             continue;
                         }
-                        region_of[n] = r;
+                        free[n] = NO_REGION;
                         stamp[nc] = r;
                         col_span[nc] = n as u32;
                         queue.push(n);
