@@ -371,7 +371,11 @@ fn piece_key(lo: u16, hi: u16, ny: f32) -> u64 {
 /// The inverse of [`piece_key`].
 fn piece_of(k: u64) -> (u16, u16, f32) {
     let ord = k as u32;
-    let b = if ord >> 31 == 1 { ord & !(1 << 31) } else { !ord };
+    let b = if ord >> 31 == 1 {
+        ord & !(1 << 31)
+    } else {
+        !ord
+    };
     ((k >> 48) as u16, (k >> 32) as u16, f32::from_bits(b))
 }
 
@@ -669,10 +673,7 @@ pub(crate) mod tests {
     /// grid lines and half cells (faces in grid planes, corners on cell
     /// edges), and degenerate ones (repeated corners, collinear corners).
     fn triangle() -> impl Strategy<Value = [Vec3; 3]> {
-        let coord = prop_oneof![
-            -3.0f32..12.0,
-            (-6i32..24).prop_map(|k| k as f32 * 0.5),
-        ];
+        let coord = prop_oneof![-3.0f32..12.0, (-6i32..24).prop_map(|k| k as f32 * 0.5),];
         let corner = (coord.clone(), -2.0f32..20.0, coord).prop_map(|(x, y, z)| Vec3::new(x, y, z));
         (corner.clone(), corner.clone(), corner, 0u8..4, 0.0f32..1.0).prop_map(
             |(a, b, c, kind, t)| match kind {
