@@ -303,54 +303,69 @@ fn rings_of(edges: &[Edge], height: impl Fn([i32; 2]) -> f32) -> Vec<Ring> {
             if start == NO_EDGE || used[start as usize] {
                 continue;
             }
-            let start = start as usize;
-            let mut ring = Ring {
-                pts: Vec::new(),
-                h: Vec::new(),
-                class: Vec::new(),
+            let leaving = |p: [i32; 2]| {
+                out[corner(p)]
+                    .into_iter()
+                    .filter(|&c| c != NO_EDGE)
+                    .map(|c| c as usize)
             };
-            let mut e = start;
-            loop {
-                used[e] = true;
-                let (a, b, class) = edges[e];
-                ring.pts.push(a);
-                ring.h.push(height(a));
-                ring.class.push(class);
-                let dir = [b[0] - a[0], b[1] - a[1]];
-                // Candidates at b: unused edges, or the ring's first edge.
-                let mut best: Option<(i32, usize)> = None;
-                for &c in &out[corner(b)] {
-                    if c == NO_EDGE {
-                        continue;
-                    }
-                    let c = c as usize;
-                    if used[c] && c != start {
-                        continue;
-                    }
-                    let nd = [edges[c].1[0] - b[0], edges[c].1[1] - b[1]];
-                    let cross = dir[0] * nd[1] - dir[1] * nd[0];
-                    let dot = dir[0] * nd[0] + dir[1] * nd[1];
-                    // Left turn first, then straight, then right.
-                    let rank = if cross > 0 {
-                        0
-                    } else if dot > 0 {
-                        1
-                    } else {
-                        2
-                    };
-                    if best.is_none_or(|(r, _)| rank < r) {
-                        best = Some((rank, c));
-                    }
-                }
-                match best {
-                    Some((_, c)) if c != start => e = c,
-                    _ => break,
-                }
-            }
+            let ring = walk_ring(edges, start as usize, &mut used, &height, leaving);
             rings.push(ring);
         }
     }
     rings
+}
+
+/// Walks one ring from edge `start`, marking its edges used: at each
+/// corner the unused edge (or `start`, which closes the ring) of those
+/// `leaving` gives, in their order, that turns left first, then straight,
+/// then right.
+fn walk_ring<I: IntoIterator<Item = usize>>(
+    edges: &[Edge],
+    start: usize,
+    used: &mut [bool],
+    height: &impl Fn([i32; 2]) -> f32,
+    leaving: impl Fn([i32; 2]) -> I,
+) -> Ring {
+    let mut ring = Ring {
+        pts: Vec::new(),
+        h: Vec::new(),
+        class: Vec::new(),
+    };
+    let mut e = start;
+    loop {
+        used[e] = true;
+        let (a, b, class) = edges[e];
+        ring.pts.push(a);
+        ring.h.push(height(a));
+        ring.class.push(class);
+        let dir = [b[0] - a[0], b[1] - a[1]];
+        // Candidates at b: unused edges, or the ring's first edge.
+        let mut best: Option<(i32, usize)> = None;
+        for c in leaving(b) {
+            if used[c] && c != start {
+                continue;
+            }
+            let nd = [edges[c].1[0] - b[0], edges[c].1[1] - b[1]];
+            let cross = dir[0] * nd[1] - dir[1] * nd[0];
+            let dot = dir[0] * nd[0] + dir[1] * nd[1];
+            // Left turn first, then straight, then right.
+            let rank = if cross > 0 {
+                0
+            } else if dot > 0 {
+                1
+            } else {
+                2
+            };
+            if best.is_none_or(|(r, _)| rank < r) {
+                best = Some((rank, c));
+            }
+        }
+        match best {
+            Some((_, c)) if c != start => e = c,
+            _ => return ring,
+        }
+    }
 }
 
 /// Classes the edge from region span `s` (pass `k`, in cell `s_cell`) in
@@ -403,7 +418,8 @@ pub(crate) mod tests {
     use navscope_core::ParamValues;
 
     /// The linking this module used before [`rings_of`] (the edges sorted,
-    /// each corner's edges found by binary search), the reference.
+    /// each corner's edges found by binary search, rings started in the
+    /// sorted order), the reference; the walk round a ring is shared.
     fn rings_sorted(edges: &[Edge], height: impl Fn([i32; 2]) -> f32) -> Vec<Ring> {
         let mut edges = edges.to_vec();
         edges.sort_by_key(|e| (e.0, e.1));
@@ -418,43 +434,7 @@ pub(crate) mod tests {
             if used[start] {
                 continue;
             }
-            let mut ring = Ring {
-                pts: Vec::new(),
-                h: Vec::new(),
-                class: Vec::new(),
-            };
-            let mut e = start;
-            loop {
-                used[e] = true;
-                let (a, b, class) = edges[e];
-                ring.pts.push(a);
-                ring.h.push(height(a));
-                ring.class.push(class);
-                let dir = [b[0] - a[0], b[1] - a[1]];
-                let mut best: Option<(i32, usize)> = None;
-                for c in outgoing(b) {
-                    if used[c] && c != start {
-                        continue;
-                    }
-                    let nd = [edges[c].1[0] - b[0], edges[c].1[1] - b[1]];
-                    let cross = dir[0] * nd[1] - dir[1] * nd[0];
-                    let dot = dir[0] * nd[0] + dir[1] * nd[1];
-                    let rank = if cross > 0 {
-                        0
-                    } else if dot > 0 {
-                        1
-                    } else {
-                        2
-                    };
-                    if best.is_none_or(|(r, _)| rank < r) {
-                        best = Some((rank, c));
-                    }
-                }
-                match best {
-                    Some((_, c)) if c != start => e = c,
-                    _ => break,
-                }
-            }
+            let ring = walk_ring(&edges, start, &mut used, &height, outgoing);
             rings.push(ring);
         }
         rings
