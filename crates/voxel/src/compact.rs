@@ -148,11 +148,7 @@ impl CompactTile {
             return (0, 0);
         };
         let (mut spans, mut cons) = (0, 0);
-        for c in 0..hf.cols.len() - 1 {
-            let (x, z) = hf.cell(c);
-            if !hf.rect.in_core(x, z) {
-                continue;
-            }
+        for c in hf.core_columns() {
             for s in hf.range(c).filter(|&s| p.passable[s]) {
                 spans += 1;
                 if !p.links.is_empty() {

@@ -112,46 +112,45 @@ pub fn regions(
     for (k, (pf, part)) in passes.iter().zip(parts).enumerate() {
         let link = &pf.links;
         let label = &part.region;
-        let mut region_of = vec![NONE; hf.spans.len()];
+        // Each span's label until a region takes it, then none: one
+        // look-up tells both whether a neighbour has this region's label
+        // and whether it is still free.
+        let mut free = label.clone();
         let mut queue = Vec::new();
         for c in 0..ncols {
             if !core[c] {
                 continue;
             }
             for s0 in hf.range(c) {
-                if label[s0] == NO_REGION || region_of[s0] != NONE {
+                let l0 = free[s0];
+                if l0 == NO_REGION {
                     continue;
                 }
                 let r = out.len() as u32;
                 let mut members = Vec::new();
-                region_of[s0] = r;
+                free[s0] = NO_REGION;
                 stamp[c] = r;
                 col_span[c] = s0 as u32;
                 queue.clear();
                 queue.push(s0);
                 while let Some(s) = queue.pop() {
                     members.push(s);
-                    for d in 0..4 {
-                        let n = link[4 * s + d];
-                        if n == NO_LINK {
+                    for &n in &link[4 * s..4 * s + 4] {
+                        if n == NO_LINK || free[n as usize] != l0 {
                             continue;
                         }
                         let n = n as usize;
                         let nc = span_col[n] as usize;
-                        if label[n] != label[s0]
-                            || region_of[n] != NONE
-                            || !core[nc]
-                            || stamp[nc] == r
-                        {
+                        if !core[nc] || stamp[nc] == r {
                             continue;
                         }
-                        region_of[n] = r;
+                        free[n] = NO_REGION;
                         stamp[nc] = r;
                         col_span[nc] = n as u32;
                         queue.push(n);
                     }
                 }
-                members.sort_unstable();
+                // Member order does not matter: rings are traced in edge order.
                 let member = Member {
                     stamp: &stamp,
                     col_span: &col_span,
@@ -207,7 +206,7 @@ fn trace(
     let mut border_spans = 0;
     let mut water: Option<f32> = None;
     // Directed boundary edges: (start, end, class).
-    let mut edges: Vec<([i32; 2], [i32; 2], EdgeClass)> = Vec::new();
+    let mut edges: Vec<Edge> = Vec::new();
     for &(x, z, s) in &cells {
         if passes[k].flags[s] == crate::flags::BORDER {
             border_spans += 1;
@@ -231,13 +230,6 @@ fn trace(
             edges.push((e.0, e.1, class));
         }
     }
-    edges.sort_by_key(|e| (e.0, e.1));
-    let mut used = vec![false; edges.len()];
-    let outgoing = |p: [i32; 2]| {
-        let lo = edges.partition_point(|e| e.0 < p);
-        let hi = edges.partition_point(|e| e.0 <= p);
-        lo..hi
-    };
     // Height of a corner: the highest floor among the region's cells around it.
     let height = |p: [i32; 2]| {
         let (gx, gz) = (p[0], -p[1]);
@@ -249,52 +241,7 @@ fn trace(
         }
         best as f32
     };
-    let mut rings = Vec::new();
-    for start in 0..edges.len() {
-        if used[start] {
-            continue;
-        }
-        let mut ring = Ring {
-            pts: Vec::new(),
-            h: Vec::new(),
-            class: Vec::new(),
-        };
-        let mut e = start;
-        loop {
-            used[e] = true;
-            let (a, b, class) = edges[e];
-            ring.pts.push(a);
-            ring.h.push(height(a));
-            ring.class.push(class);
-            let dir = [b[0] - a[0], b[1] - a[1]];
-            // Candidates at b: unused edges, or the ring's first edge.
-            let mut best: Option<(i32, usize)> = None;
-            for c in outgoing(b) {
-                if used[c] && c != start {
-                    continue;
-                }
-                let nd = [edges[c].1[0] - b[0], edges[c].1[1] - b[1]];
-                let cross = dir[0] * nd[1] - dir[1] * nd[0];
-                let dot = dir[0] * nd[0] + dir[1] * nd[1];
-                // Left turn first, then straight, then right.
-                let rank = if cross > 0 {
-                    0
-                } else if dot > 0 {
-                    1
-                } else {
-                    2
-                };
-                if best.is_none_or(|(r, _)| rank < r) {
-                    best = Some((rank, c));
-                }
-            }
-            match best {
-                Some((_, c)) if c != start => e = c,
-                _ => break,
-            }
-        }
-        rings.push(ring);
-    }
+    let rings = rings_of(&edges, height);
     Region {
         pass: k,
         label: label[members[0]],
@@ -304,6 +251,120 @@ fn trace(
         rings,
         water,
         area: 0,
+    }
+}
+
+/// An edge of an outline: start, end (unit steps in plan grid
+/// coordinates, interior on the left) and class.
+type Edge = ([i32; 2], [i32; 2], EdgeClass);
+
+/// Direction code of a unit step, in the order of the end points of the
+/// edges leaving one corner: -u, -v, +v, +u.
+fn step_code(a: [i32; 2], b: [i32; 2]) -> usize {
+    match (b[0] - a[0], b[1] - a[1]) {
+        (-1, _) => 0,
+        (_, -1) => 1,
+        (_, 1) => 2,
+        _ => 3,
+    }
+}
+
+/// Links the boundary edges of one region into closed rings: each ring
+/// starts at its first edge in (start, end) order, rings in that order;
+/// at a corner the walk takes the unused edge (or the ring's first)
+/// turning left first, then straight, then right, the first in (start,
+/// end) order among equals. The edges leaving each corner are found in a
+/// grid over the edges' bounding box (four slots a corner), so each edge
+/// is looked at a bounded number of times.
+fn rings_of(edges: &[Edge], height: impl Fn([i32; 2]) -> f32) -> Vec<Ring> {
+    const NO_EDGE: u32 = u32::MAX;
+    if edges.is_empty() {
+        return Vec::new();
+    }
+    let (mut lo, mut hi) = (edges[0].0, edges[0].0);
+    for e in edges {
+        for p in [e.0, e.1] {
+            lo = [lo[0].min(p[0]), lo[1].min(p[1])];
+            hi = [hi[0].max(p[0]), hi[1].max(p[1])];
+        }
+    }
+    let rows = (hi[1] - lo[1] + 1) as usize;
+    let cols = (hi[0] - lo[0] + 1) as usize;
+    // Corner index: u-major, so corner order is (u, v) order.
+    let corner = |p: [i32; 2]| (p[0] - lo[0]) as usize * rows + (p[1] - lo[1]) as usize;
+    let mut out = vec![[NO_EDGE; 4]; rows * cols];
+    for (i, e) in edges.iter().enumerate() {
+        out[corner(e.0)][step_code(e.0, e.1)] = i as u32;
+    }
+    let mut used = vec![false; edges.len()];
+    let mut rings = Vec::new();
+    for slots in &out {
+        for &start in slots {
+            if start == NO_EDGE || used[start as usize] {
+                continue;
+            }
+            let leaving = |p: [i32; 2]| {
+                out[corner(p)]
+                    .into_iter()
+                    .filter(|&c| c != NO_EDGE)
+                    .map(|c| c as usize)
+            };
+            let ring = walk_ring(edges, start as usize, &mut used, &height, leaving);
+            rings.push(ring);
+        }
+    }
+    rings
+}
+
+/// Walks one ring from edge `start`, marking its edges used: at each
+/// corner the unused edge (or `start`, which closes the ring) of those
+/// `leaving` gives, in their order, that turns left first, then straight,
+/// then right.
+fn walk_ring<I: IntoIterator<Item = usize>>(
+    edges: &[Edge],
+    start: usize,
+    used: &mut [bool],
+    height: &impl Fn([i32; 2]) -> f32,
+    leaving: impl Fn([i32; 2]) -> I,
+) -> Ring {
+    let mut ring = Ring {
+        pts: Vec::new(),
+        h: Vec::new(),
+        class: Vec::new(),
+    };
+    let mut e = start;
+    loop {
+        used[e] = true;
+        let (a, b, class) = edges[e];
+        ring.pts.push(a);
+        ring.h.push(height(a));
+        ring.class.push(class);
+        let dir = [b[0] - a[0], b[1] - a[1]];
+        // Candidates at b: unused edges, or the ring's first edge.
+        let mut best: Option<(i32, usize)> = None;
+        for c in leaving(b) {
+            if used[c] && c != start {
+                continue;
+            }
+            let nd = [edges[c].1[0] - b[0], edges[c].1[1] - b[1]];
+            let cross = dir[0] * nd[1] - dir[1] * nd[0];
+            let dot = dir[0] * nd[0] + dir[1] * nd[1];
+            // Left turn first, then straight, then right.
+            let rank = if cross > 0 {
+                0
+            } else if dot > 0 {
+                1
+            } else {
+                2
+            };
+            if best.is_none_or(|(r, _)| rank < r) {
+                best = Some((rank, c));
+            }
+        }
+        match best {
+            Some((_, c)) if c != start => e = c,
+            _ => return ring,
+        }
     }
 }
 
@@ -355,6 +416,81 @@ pub(crate) mod tests {
     use crate::partition::partition_tile;
     use crate::settings::{Settings, specs};
     use navscope_core::ParamValues;
+
+    /// The linking this module used before [`rings_of`] (the edges sorted,
+    /// each corner's edges found by binary search, rings started in the
+    /// sorted order), the reference; the walk round a ring is shared.
+    fn rings_sorted(edges: &[Edge], height: impl Fn([i32; 2]) -> f32) -> Vec<Ring> {
+        let mut edges = edges.to_vec();
+        edges.sort_by_key(|e| (e.0, e.1));
+        let mut used = vec![false; edges.len()];
+        let outgoing = |p: [i32; 2]| {
+            let lo = edges.partition_point(|e| e.0 < p);
+            let hi = edges.partition_point(|e| e.0 <= p);
+            lo..hi
+        };
+        let mut rings = Vec::new();
+        for start in 0..edges.len() {
+            if used[start] {
+                continue;
+            }
+            let ring = walk_ring(&edges, start, &mut used, &height, outgoing);
+            rings.push(ring);
+        }
+        rings
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+
+        /// Random cell sets (holes, islands, cells touching at a corner
+        /// only) in an 8 x 8 grid anywhere on the plane, their boundary
+        /// edges listed in any order: the same rings, corners, heights and
+        /// classes as the sorted linking.
+        #[test]
+        fn rings_are_linked_as_by_the_sorted_edges(
+            bits in proptest::prelude::any::<u64>(),
+            at in (-50i32..50, -50i32..50),
+            turn in 0usize..1000,
+        ) {
+            let inside = |x: i32, z: i32| {
+                (0..8).contains(&x) && (0..8).contains(&z) && bits >> (z * 8 + x) & 1 == 1
+            };
+            let mut edges: Vec<Edge> = Vec::new();
+            for z in 0..8 {
+                for x in 0..8 {
+                    if !inside(x, z) {
+                        continue;
+                    }
+                    for (d, (dx, dz)) in DIRS.into_iter().enumerate() {
+                        if inside(x + dx, z + dz) {
+                            continue;
+                        }
+                        let (u, v) = (x + at.0, -(z + at.1));
+                        let e = match (dx, dz) {
+                            (0, 1) => ([u, v - 1], [u + 1, v - 1]),
+                            (1, 0) => ([u + 1, v - 1], [u + 1, v]),
+                            (0, -1) => ([u + 1, v], [u, v]),
+                            _ => ([u, v], [u, v - 1]),
+                        };
+                        edges.push((e.0, e.1, EdgeClass::Portal((z * 32 + x * 4) as u32 + d as u32)));
+                    }
+                }
+            }
+            if !edges.is_empty() {
+                let n = edges.len();
+                edges.rotate_left(turn % n);
+            }
+            let height = |p: [i32; 2]| (p[0] * 7 - p[1] * 3) as f32;
+            let want = rings_sorted(&edges, height);
+            proptest::prop_assert_eq!(rings_of(&edges, height), want.clone());
+            proptest::prop_assert_eq!(
+                want.iter().map(|r| r.pts.len()).sum::<usize>(),
+                edges.len(),
+                "every edge in one ring"
+            );
+        }
+    }
 
     /// The regions of a tile under the default partition settings.
     pub(crate) fn regions_of(hf: &Heightfield, g: &Grid, f: &[PassFlags]) -> Vec<Region> {

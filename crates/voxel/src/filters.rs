@@ -99,7 +99,7 @@ pub fn passable(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<b
         ok[s] &= clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9;
     }
     if f.ledges {
-        let ledge = ledges(hf, lim);
+        let ledge = ledges(hf, lim, &ok);
         for s in 0..ok.len() {
             ok[s] &= !ledge[s];
         }
@@ -107,23 +107,37 @@ pub fn passable(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<b
     ok
 }
 
-/// Recast's ledge test for every span (see the module docs).
-fn ledges(hf: &Heightfield, lim: Limits) -> Vec<bool> {
+/// Recast's ledge test for every span for which `test` holds (the others
+/// get false: as in Recast, only spans still walkable are tested, the
+/// test of any other could not change what [`passable`] returns).
+fn ledges(hf: &Heightfield, lim: Limits, test: &[bool]) -> Vec<bool> {
     let (h, climb) = (lim.height as i64, lim.step as i64);
     let mut out = vec![false; hf.spans.len()];
     for c in 0..hf.cols.len() - 1 {
+        let r = hf.range(c);
+        if !test[r.clone()].iter().any(|&t| t) {
+            continue;
+        }
         let (x, z) = hf.cell(c);
-        for s in hf.range(c) {
+        // The four side columns' spans, looked up once per column.
+        // (inside the tile, first span, one past the last).
+        let mut sides = [(false, 0usize, 0usize); 4];
+        for (side, (dx, dz)) in sides.iter_mut().zip(DIRS) {
+            if let Some(nc) = hf.col(x + dx, z + dz) {
+                *side = (true, hf.cols[nc] as usize, hf.cols[nc + 1] as usize);
+            }
+        }
+        for s in r.filter(|&s| test[s]) {
             let bot = hf.spans[s].floor as i64;
             let tp = top(hf, s) as i64;
             let mut minh = i64::MAX;
             let (mut lo, mut hi) = (bot, bot);
-            for (dx, dz) in DIRS {
-                let Some(nc) = hf.col(x + dx, z + dz) else {
+            for &(inside, start, end) in &sides {
+                if !inside {
                     minh = minh.min(-climb - bot);
                     continue;
-                };
-                let r = hf.range(nc);
+                }
+                let r = start..end;
                 // The space below the column's first solid.
                 let first = r
                     .clone()
@@ -134,6 +148,11 @@ fn ledges(hf: &Heightfield, lim: Limits) -> Vec<bool> {
                 }
                 for n in r {
                     let nbot = hf.spans[n].floor as i64;
+                    // Floors rise up the column: from one at or above
+                    // this span's ceiling on, no gap is left (h >= 0).
+                    if nbot >= tp {
+                        break;
+                    }
                     let ntop = top(hf, n) as i64;
                     if tp.min(ntop) - bot.max(nbot) > h {
                         minh = minh.min(nbot - bot);

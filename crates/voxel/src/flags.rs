@@ -105,10 +105,21 @@ pub fn links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
                 continue;
             };
             let nr = hf.range(nc);
+            // Floors rise up a column: the side spans too far below one
+            // span are too far below the next, so the search for each
+            // starts where the last one's began, and stops at the first
+            // side span too far above.
+            let mut from = nr.start;
             for s in hf.range(c) {
                 let a = hf.spans[s];
-                for n in nr.clone() {
+                while from < nr.end && (hf.spans[from].floor as u32) + lim.step < a.floor as u32 {
+                    from += 1;
+                }
+                for n in from..nr.end {
                     let b = hf.spans[n];
+                    if b.floor as u32 > a.floor as u32 + lim.step {
+                        break;
+                    }
                     let top = a.ceil.min(b.ceil) as u32;
                     let bottom = a.floor.max(b.floor) as u32;
                     let gap = if a.ceil == OPEN && b.ceil == OPEN {
@@ -136,7 +147,13 @@ pub fn near_columns(hf: &Heightfield, hit: impl Fn(usize) -> bool, reach: i32) -
     let r = reach.max(0) as usize;
     let seed: Vec<bool> = (0..w * d).map(|c| hf.range(c).any(&hit)).collect();
     // Dilate along x, then along z, with running counts.
-    let dilate = |src: &[bool], len: usize, lines: usize, at: &dyn Fn(usize, usize) -> usize| {
+    fn dilate(
+        src: &[bool],
+        r: usize,
+        len: usize,
+        lines: usize,
+        at: impl Fn(usize, usize) -> usize,
+    ) -> Vec<bool> {
         let mut out = vec![false; src.len()];
         for line in 0..lines {
             let mut count = 0usize;
@@ -154,9 +171,9 @@ pub fn near_columns(hf: &Heightfield, hit: impl Fn(usize) -> bool, reach: i32) -
             }
         }
         out
-    };
-    let along_x = dilate(&seed, w, d, &|line, i| line * w + i);
-    dilate(&along_x, d, w, &|line, i| i * w + line)
+    }
+    let along_x = dilate(&seed, r, w, d, |line, i| line * w + i);
+    dilate(&along_x, r, d, w, |line, i| i * w + line)
 }
 
 /// Chamfer weight of a side step (12/13 of a cell).

@@ -92,6 +92,15 @@ impl Heightfield {
         self.cols[c] as usize..self.cols[c + 1] as usize
     }
 
+    /// Indices of the columns of the tile's core, row by row.
+    pub fn core_columns(&self) -> impl Iterator<Item = usize> + '_ {
+        let r = self.rect;
+        let w = self.w as usize;
+        let (x0, x1) = ((r.x0 - self.px) as usize, (r.x1 - self.px) as usize);
+        ((r.z0 - self.pz) as usize..(r.z1 - self.pz) as usize)
+            .flat_map(move |z| z * w + x0..z * w + x1)
+    }
+
     /// Column of every span.
     pub fn span_columns(&self) -> Vec<u32> {
         let mut v = vec![0u32; self.spans.len()];
@@ -103,11 +112,6 @@ impl Heightfield {
         v
     }
 }
-
-/// A convex polygon of at most 8 corners (a triangle cut by four planes has 7).
-type Poly = ([Vec3; 8], usize);
-
-const EMPTY: Poly = ([Vec3::ZERO; 8], 0);
 
 /// Floor without a libm call (values are far inside the i64 range).
 fn floor(v: f32) -> i64 {
@@ -121,36 +125,220 @@ fn ceil(v: f32) -> i64 {
     if (i as f32) < v { i + 1 } else { i }
 }
 
-/// Splits `p` by the plane `coord(axis) = v` into the parts at or below and
-/// at or above it.
-fn split(p: &Poly, axis: usize, v: f32) -> (Poly, Poly) {
-    let (mut lo, mut hi): (Poly, Poly) = (([Vec3::ZERO; 8], 0), ([Vec3::ZERO; 8], 0));
-    let n = p.1;
-    let push = |q: &mut Poly, x: Vec3| {
-        if q.1 < 8 {
-            q.0[q.1] = x;
-            q.1 += 1;
-        }
+/// Most corners a clipped piece keeps: a triangle cut by the four planes
+/// of a cell has 7.
+const MAX_CORNERS: usize = 8;
+
+/// A point in grid units: cells along x and z, voxels along y.
+type P3 = [f32; 3];
+
+/// Where the corners of one side of a cut go.
+trait Sink {
+    /// Takes the next corner; corners past [`MAX_CORNERS`] are dropped.
+    fn put(&mut self, p: P3);
+}
+
+/// A convex polygon of at most [`MAX_CORNERS`] corners, kept in place (one
+/// per row or cell being cut, reused from triangle to triangle).
+#[derive(Clone, Copy)]
+struct Buf {
+    pts: [P3; MAX_CORNERS],
+    n: usize,
+}
+
+impl Buf {
+    const EMPTY: Buf = Buf {
+        pts: [[0.0; 3]; MAX_CORNERS],
+        n: 0,
     };
+
+    fn corners(&self) -> &[P3] {
+        &self.pts[..self.n]
+    }
+
+    /// Smallest and largest coordinate `axis` of the corners.
+    fn range(&self, axis: usize) -> (f32, f32) {
+        let mut lo = f32::INFINITY;
+        let mut hi = f32::NEG_INFINITY;
+        for p in self.corners() {
+            lo = lo.min(p[axis]);
+            hi = hi.max(p[axis]);
+        }
+        (lo, hi)
+    }
+}
+
+impl Sink for Buf {
+    #[inline(always)]
+    fn put(&mut self, p: P3) {
+        if self.n < MAX_CORNERS {
+            self.pts[self.n] = p;
+            self.n += 1;
+        }
+    }
+}
+
+/// The side of a cut that is one cell: only its corner count and height
+/// range matter, so its corners are not stored.
+struct Heights {
+    n: usize,
+    lo: f32,
+    hi: f32,
+}
+
+impl Sink for Heights {
+    #[inline(always)]
+    fn put(&mut self, p: P3) {
+        if self.n < MAX_CORNERS {
+            self.n += 1;
+            self.lo = self.lo.min(p[1]);
+            self.hi = self.hi.max(p[1]);
+        }
+    }
+}
+
+/// The side of a cut outside the tile.
+struct Discard;
+
+impl Sink for Discard {
+    #[inline(always)]
+    fn put(&mut self, _: P3) {}
+}
+
+/// Cuts convex polygon `src` by the plane `coord(AXIS) = v`, in one walk
+/// round it: the part at or below the plane goes to `lo`, the part at or
+/// above to `hi` (a corner on the plane goes to both). Each corner's side
+/// is measured once; a crossing edge gives both parts the same new corner,
+/// placed on the plane exactly.
+#[inline(always)]
+fn cut<const AXIS: usize>(src: &[P3], v: f32, lo: &mut impl Sink, hi: &mut impl Sink) {
+    let n = src.len();
+    if n == 0 {
+        return;
+    }
+    let first = src[0][AXIS] - v;
+    let mut da = first;
     for i in 0..n {
-        let a = p.0[i];
-        let b = p.0[(i + 1) % n];
-        let (da, db) = (a[axis] - v, b[axis] - v);
+        let a = src[i];
+        let (b, db) = if i + 1 < n {
+            (src[i + 1], src[i + 1][AXIS] - v)
+        } else {
+            (src[0], first)
+        };
         if da <= 0.0 {
-            push(&mut lo, a);
+            lo.put(a);
         }
         if da >= 0.0 {
-            push(&mut hi, a);
+            hi.put(a);
         }
         if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
             let t = da / (da - db);
-            let mut x = a + (b - a) * t;
-            x[axis] = v;
-            push(&mut lo, x);
-            push(&mut hi, x);
+            let mut x = [
+                a[0] + (b[0] - a[0]) * t,
+                a[1] + (b[1] - a[1]) * t,
+                a[2] + (b[2] - a[2]) * t,
+            ];
+            x[AXIS] = v;
+            lo.put(x);
+            hi.put(x);
+        }
+        da = db;
+    }
+}
+
+/// Rasterises one triangle (corners in grid units, `normal` its unit
+/// normal) over the columns `[x0, x1) x [z0, x1)` of `bounds` = `(x0, z0,
+/// x1, z1)`: cuts it into rows along z, each row into cells along x
+/// (Recast's scheme, in two reused buffers per axis, nothing allocated),
+/// and calls `emit(x, z, ylo, yhi)` with the height range of every cell
+/// piece of three or more corners, rows in increasing z, cells in
+/// increasing x.
+fn rasterize(
+    tri: [P3; 3],
+    normal: Vec3,
+    bounds: (i64, i64, i64, i64),
+    mut emit: impl FnMut(i64, i64, f32, f32),
+) {
+    let (px, pz, px1, pz1) = bounds;
+    // What is left of the triangle above the rows done, cut from one of
+    // the two buffers into the other (`rows[r]` is current).
+    let mut rows = [Buf::EMPTY; 2];
+    let mut r = 0;
+    rows[0].pts[..3].copy_from_slice(&tri);
+    rows[0].n = 3;
+    let (zmin, zmax) = rows[0].range(2);
+    let (z0, zlast) = cells_of(zmin, zmax, normal.z);
+    let z0 = z0.max(pz);
+    let z1 = zlast.min(pz1 - 1);
+    if z0 > z1 {
+        return;
+    }
+    if (z0 as f32) > zmin {
+        let (src, dst) = pair(&mut rows, r);
+        cut::<2>(src.corners(), z0 as f32, &mut Discard, dst);
+        r ^= 1;
+    }
+    let mut row_buf = Buf::EMPTY;
+    let mut cells = [Buf::EMPTY; 2];
+    for z in z0..=z1 {
+        let row = if z == zlast {
+            &rows[r]
+        } else {
+            row_buf.n = 0;
+            let (src, dst) = pair(&mut rows, r);
+            cut::<2>(src.corners(), (z + 1) as f32, &mut row_buf, dst);
+            r ^= 1;
+            &row_buf
+        };
+        if row.n < 3 {
+            continue;
+        }
+        let (xmin, xmax) = row.range(0);
+        let (x0, xlast) = cells_of(xmin, xmax, normal.x);
+        let x0 = x0.max(px);
+        let x1 = xlast.min(px1 - 1);
+        if x0 > x1 {
+            continue;
+        }
+        // The row right of the cells done, as `rows` (`cells[c]` current).
+        let mut c = 0;
+        cells[0].n = 0;
+        if (x0 as f32) > xmin {
+            cut::<0>(row.corners(), x0 as f32, &mut Discard, &mut cells[0]);
+        } else {
+            for &p in row.corners() {
+                cells[0].put(p);
+            }
+        }
+        for x in x0..=x1 {
+            let mut cell = Heights {
+                n: 0,
+                lo: f32::INFINITY,
+                hi: f32::NEG_INFINITY,
+            };
+            let (src, dst) = pair(&mut cells, c);
+            if x == xlast {
+                for &p in src.corners() {
+                    cell.put(p);
+                }
+            } else {
+                cut::<0>(src.corners(), (x + 1) as f32, &mut cell, dst);
+                c ^= 1;
+            }
+            if cell.n >= 3 {
+                emit(x, z, cell.lo, cell.hi);
+            }
         }
     }
-    (lo, hi)
+}
+
+/// Buffer `i` of the two to read, and the other, emptied, to write.
+#[inline(always)]
+fn pair(b: &mut [Buf; 2], i: usize) -> (&Buf, &mut Buf) {
+    let [x, y] = b;
+    let (src, dst) = if i == 0 { (x, y) } else { (y, x) };
+    dst.n = 0;
+    (src, dst)
 }
 
 /// The first and last cell (along one axis, in cells) that a face piece
@@ -171,6 +359,26 @@ fn cells_of(lo: f32, hi: f32, nk: f32) -> (i64, i64) {
     }
 }
 
+/// A clipped piece `(base, top, ny)` as one integer whose order is the
+/// order of `(base, top, ny)` (the normal by [`f32::total_cmp`]).
+fn piece_key(lo: u16, hi: u16, ny: f32) -> u64 {
+    let b = ny.to_bits();
+    // Negative floats reversed, positive ones above them: total order.
+    let ord = if b >> 31 == 1 { !b } else { b | 1 << 31 };
+    (lo as u64) << 48 | (hi as u64) << 32 | ord as u64
+}
+
+/// The inverse of [`piece_key`].
+fn piece_of(k: u64) -> (u16, u16, f32) {
+    let ord = k as u32;
+    let b = if ord >> 31 == 1 {
+        ord & !(1 << 31)
+    } else {
+        !ord
+    };
+    ((k >> 48) as u16, (k >> 32) as u16, f32::from_bits(b))
+}
+
 /// Rasterises a tile's triangles into spans and records water depth.
 pub fn voxelize(
     mesh: &TriMesh,
@@ -182,8 +390,8 @@ pub fn voxelize(
     let (px, pz, px1, pz1) = rect.padded();
     let (w, d) = (px1 - px, pz1 - pz);
     let ncols = (w as usize) * (d as usize);
-    // (column, base, top, ny) of every clipped piece.
-    let mut pieces: Vec<(u32, u16, u16, f32)> = Vec::new();
+    // (column, piece_key(base, top, ny)) of every clipped piece.
+    let mut pieces: Vec<(u32, u64)> = Vec::new();
     let (cs, ch) = (grid.cs, grid.ch);
     let max_h = crate::tiles::MAX_HEIGHT_UNITS as i64 - 1;
     for &t in &tile.triangles {
@@ -193,73 +401,17 @@ pub fn voxelize(
             continue;
         }
         // Corners in cells (x, z) and voxels (y) from the grid origin.
-        let rel = |p: Vec3| ((p.as_dvec3() - grid.origin) / DVec3::new(cs, ch, cs)).as_vec3();
-        let mut poly: Poly = ([Vec3::ZERO; 8], 3);
-        poly.0[0] = rel(a);
-        poly.0[1] = rel(b);
-        poly.0[2] = rel(c);
-        let (zmin, zmax) = (
-            poly.0[..3]
-                .iter()
-                .map(|p| p.z)
-                .fold(f32::INFINITY, f32::min),
-            poly.0[..3]
-                .iter()
-                .map(|p| p.z)
-                .fold(f32::NEG_INFINITY, f32::max),
-        );
-        let (z0, zlast) = cells_of(zmin, zmax, n.z);
-        let z0 = z0.max(pz as i64);
-        let z1 = zlast.min(pz1 as i64 - 1);
-        let mut rest = poly;
-        if z0 > z1 {
-            continue;
-        }
-        if (z0 as f32) > zmin {
-            rest = split(&rest, 2, z0 as f32).1;
-        }
-        for z in z0..=z1 {
-            let (row, r) = if z == zlast {
-                (rest, EMPTY)
-            } else {
-                split(&rest, 2, (z + 1) as f32)
-            };
-            rest = r;
-            if row.1 < 3 {
-                continue;
-            }
-            let xmin = row.0[..row.1]
-                .iter()
-                .map(|p| p.x)
-                .fold(f32::INFINITY, f32::min);
-            let xmax = row.0[..row.1]
-                .iter()
-                .map(|p| p.x)
-                .fold(f32::NEG_INFINITY, f32::max);
-            let (x0, xlast) = cells_of(xmin, xmax, n.x);
-            let x0 = x0.max(px as i64);
-            let x1 = xlast.min(px1 as i64 - 1);
-            if x0 > x1 {
-                continue;
-            }
-            let mut rrow = row;
-            if (x0 as f32) > xmin {
-                rrow = split(&rrow, 0, x0 as f32).1;
-            }
-            for x in x0..=x1 {
-                let (cell, r) = if x == xlast {
-                    (rrow, EMPTY)
-                } else {
-                    split(&rrow, 0, (x + 1) as f32)
-                };
-                rrow = r;
-                if cell.1 < 3 {
-                    continue;
-                }
-                let ys = cell.0[..cell.1].iter().map(|p| p.y);
-                let (ylo, yhi) = ys.fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), y| {
-                    (l.min(y), h.max(y))
-                });
+        let rel = |p: Vec3| {
+            ((p.as_dvec3() - grid.origin) / DVec3::new(cs, ch, cs))
+                .as_vec3()
+                .to_array()
+        };
+        let mut full = false;
+        rasterize(
+            [rel(a), rel(b), rel(c)],
+            n,
+            (px as i64, pz as i64, px1 as i64, pz1 as i64),
+            |x, z, ylo, yhi| {
                 // A flat face on a grid line: a floor tops its voxel there,
                 // a ceiling bottoms its voxel there.
                 let mut hi = ceil(yhi - 1e-4).clamp(0, max_h) as u16;
@@ -272,14 +424,15 @@ pub fn voxelize(
                     }
                 }
                 let col = (z as i32 - pz) as u32 * w as u32 + (x as i32 - px) as u32;
-                pieces.push((col, lo, hi, n.y));
-                if pieces.len() > MAX_SPANS {
-                    return Err(StageError::failed(format!(
-                        "tile {} needs more than {MAX_SPANS} voxel spans; raise cell_size or cell_height",
-                        tile.index
-                    )));
-                }
-            }
+                pieces.push((col, piece_key(lo, hi, n.y)));
+                full |= pieces.len() > MAX_SPANS;
+            },
+        );
+        if full {
+            return Err(StageError::failed(format!(
+                "tile {} needs more than {MAX_SPANS} voxel spans; raise cell_size or cell_height",
+                tile.index
+            )));
         }
     }
     // Counting sort by column, then merge each column bottom up.
@@ -290,19 +443,23 @@ pub fn voxelize(
     for i in 0..ncols {
         cols[i + 1] += cols[i];
     }
-    let mut order = vec![(0u16, 0u16, 0f32); pieces.len()];
+    let mut order = vec![0u64; pieces.len()];
     let mut next = cols.clone();
-    for p in &pieces {
-        let slot = &mut next[p.0 as usize];
-        order[*slot as usize] = (p.1, p.2, p.3);
+    for &(c, key) in &pieces {
+        let slot = &mut next[c as usize];
+        order[*slot as usize] = key;
         *slot += 1;
     }
     drop(pieces);
     let mut spans = Vec::with_capacity(order.len() / 2);
     let mut out_cols = vec![0u32; ncols + 1];
+    let mut list: Vec<(u16, u16, f32)> = Vec::new();
     for c in 0..ncols {
-        let list = &mut order[cols[c] as usize..cols[c + 1] as usize];
-        list.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2)));
+        let keys = &mut order[cols[c] as usize..cols[c + 1] as usize];
+        // By base, then top, then normal (the key orders them so).
+        keys.sort_unstable();
+        list.clear();
+        list.extend(keys.iter().map(|&k| piece_of(k)));
         // Closed solids: a face looking down is the bottom of a solid, so
         // the column is solid from it up to the next face looking up.
         for i in 0..list.len() {
@@ -401,6 +558,171 @@ pub(crate) mod tests {
     use glam::Vec3;
     use navscope_core::ParamValues;
     use navscope_core::geom::Aabb;
+    use proptest::prelude::*;
+
+    /// The clipping this module used before [`rasterize`] (each cut
+    /// returned both parts by value), kept as the reference the new one
+    /// must match corner for corner.
+    mod reference {
+        use super::super::{MAX_CORNERS, cells_of};
+        use glam::Vec3;
+
+        type Poly = ([Vec3; MAX_CORNERS], usize);
+        const EMPTY: Poly = ([Vec3::ZERO; MAX_CORNERS], 0);
+
+        fn split(p: &Poly, axis: usize, v: f32) -> (Poly, Poly) {
+            let (mut lo, mut hi) = (EMPTY, EMPTY);
+            let n = p.1;
+            let push = |q: &mut Poly, x: Vec3| {
+                if q.1 < MAX_CORNERS {
+                    q.0[q.1] = x;
+                    q.1 += 1;
+                }
+            };
+            for i in 0..n {
+                let a = p.0[i];
+                let b = p.0[(i + 1) % n];
+                let (da, db) = (a[axis] - v, b[axis] - v);
+                if da <= 0.0 {
+                    push(&mut lo, a);
+                }
+                if da >= 0.0 {
+                    push(&mut hi, a);
+                }
+                if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
+                    let t = da / (da - db);
+                    let mut x = a + (b - a) * t;
+                    x[axis] = v;
+                    push(&mut lo, x);
+                    push(&mut hi, x);
+                }
+            }
+            (lo, hi)
+        }
+
+        /// `(x, z, ylo, yhi)` of every cell piece, in the old order.
+        pub fn pieces(
+            tri: [Vec3; 3],
+            n: Vec3,
+            (px, pz, px1, pz1): (i64, i64, i64, i64),
+        ) -> Vec<(i64, i64, f32, f32)> {
+            let mut out = Vec::new();
+            let mut poly: Poly = EMPTY;
+            poly.0[..3].copy_from_slice(&tri);
+            poly.1 = 3;
+            let zs = tri.map(|p| p.z);
+            let zmin = zs.iter().copied().fold(f32::INFINITY, f32::min);
+            let zmax = zs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let (z0, zlast) = cells_of(zmin, zmax, n.z);
+            let z0 = z0.max(pz);
+            let z1 = zlast.min(pz1 - 1);
+            let mut rest = poly;
+            if z0 > z1 {
+                return out;
+            }
+            if (z0 as f32) > zmin {
+                rest = split(&rest, 2, z0 as f32).1;
+            }
+            for z in z0..=z1 {
+                let (row, r) = if z == zlast {
+                    (rest, EMPTY)
+                } else {
+                    split(&rest, 2, (z + 1) as f32)
+                };
+                rest = r;
+                if row.1 < 3 {
+                    continue;
+                }
+                let xs = row.0[..row.1].iter().map(|p| p.x);
+                let xmin = xs.clone().fold(f32::INFINITY, f32::min);
+                let xmax = xs.fold(f32::NEG_INFINITY, f32::max);
+                let (x0, xlast) = cells_of(xmin, xmax, n.x);
+                let x0 = x0.max(px);
+                let x1 = xlast.min(px1 - 1);
+                if x0 > x1 {
+                    continue;
+                }
+                let mut rrow = row;
+                if (x0 as f32) > xmin {
+                    rrow = split(&rrow, 0, x0 as f32).1;
+                }
+                for x in x0..=x1 {
+                    let (cell, r) = if x == xlast {
+                        (rrow, EMPTY)
+                    } else {
+                        split(&rrow, 0, (x + 1) as f32)
+                    };
+                    rrow = r;
+                    if cell.1 < 3 {
+                        continue;
+                    }
+                    let (ylo, yhi) = cell.0[..cell.1]
+                        .iter()
+                        .map(|p| p.y)
+                        .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), y| {
+                            (l.min(y), h.max(y))
+                        });
+                    out.push((x, z, ylo, yhi));
+                }
+            }
+            out
+        }
+    }
+
+    /// A triangle's corners in grid units: random ones, ones snapped to
+    /// grid lines and half cells (faces in grid planes, corners on cell
+    /// edges), and degenerate ones (repeated corners, collinear corners).
+    fn triangle() -> impl Strategy<Value = [Vec3; 3]> {
+        let coord = prop_oneof![-3.0f32..12.0, (-6i32..24).prop_map(|k| k as f32 * 0.5),];
+        let corner = (coord.clone(), -2.0f32..20.0, coord).prop_map(|(x, y, z)| Vec3::new(x, y, z));
+        (corner.clone(), corner.clone(), corner, 0u8..4, 0.0f32..1.0).prop_map(
+            |(a, b, c, kind, t)| match kind {
+                // Two corners at one point.
+                0 => [a, b, a],
+                // Three collinear corners.
+                1 => [a, b, a + (b - a) * t],
+                // A face in a grid plane of x or z.
+                2 => [a, Vec3::new(a.x, b.y, b.z), Vec3::new(a.x, c.y, c.z)],
+                _ => [a, b, c],
+            },
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn rasterize_cuts_every_triangle_as_the_old_clipping(
+            tri in triangle(),
+            // Either sign of the normal's x and z decides which cell a
+            // face in a grid plane belongs to; the tile's bounds clip.
+            flip in any::<bool>(),
+            bounds in (-2i64..4, -2i64..4, 4i64..12, 4i64..12),
+        ) {
+            let tri = if flip { [tri[0], tri[2], tri[1]] } else { tri };
+            let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize_or_zero();
+            let old = reference::pieces(tri, n, bounds);
+            let mut new = Vec::new();
+            rasterize(tri.map(|p| p.to_array()), n, bounds, |x, z, lo, hi| new.push((x, z, lo, hi)));
+            let bits = |v: &[(i64, i64, f32, f32)]| -> Vec<(i64, i64, u32, u32)> {
+                v.iter().map(|&(x, z, l, h)| (x, z, l.to_bits(), h.to_bits())).collect()
+            };
+            prop_assert_eq!(bits(&new), bits(&old));
+        }
+
+        #[test]
+        fn piece_keys_order_as_the_pieces(
+            a in (any::<u16>(), any::<u16>(), any::<f32>().prop_filter("a number", |v| !v.is_nan())),
+            b in (any::<u16>(), any::<u16>(), any::<f32>().prop_filter("a number", |v| !v.is_nan())),
+        ) {
+            for p in [a, b] {
+                let back = piece_of(piece_key(p.0, p.1, p.2));
+                prop_assert_eq!((back.0, back.1, back.2.to_bits()), (p.0, p.1, p.2.to_bits()));
+            }
+            let by_tuple = a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2));
+            prop_assert_eq!(piece_key(a.0, a.1, a.2).cmp(&piece_key(b.0, b.1, b.2)), by_tuple);
+        }
+    }
 
     /// A mesh of solid axis-aligned boxes `(lo, hi)`, faces wound outward.
     pub(crate) fn boxes(bs: &[([f32; 3], [f32; 3])]) -> TriMesh {
@@ -505,6 +827,26 @@ pub(crate) mod tests {
                     top.ny
                 );
             }
+        }
+    }
+
+    #[test]
+    fn core_columns_are_the_columns_whose_cell_is_in_the_core() {
+        let level = crate::samples::table_room().level();
+        let mut s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
+        s.tile_size = 37;
+        let l = layout(&level.mesh, &[], &s).unwrap();
+        assert!(l.tiles.len() > 4);
+        for t in &l.tiles {
+            let hf = voxelize(&level.mesh, t, &l.grid, None).unwrap();
+            let want: Vec<usize> = (0..hf.cols.len() - 1)
+                .filter(|&c| {
+                    let (x, z) = hf.cell(c);
+                    hf.rect.in_core(x, z)
+                })
+                .collect();
+            assert!(!want.is_empty());
+            assert_eq!(hf.core_columns().collect::<Vec<_>>(), want);
         }
     }
 

@@ -373,11 +373,7 @@ impl Artifact for CompactArtifact {
         }
         m.insert("convex volumes".into(), self.volumes.len() as u64);
         for (hf, t) in self.heightfields.iter().zip(&self.tiles) {
-            for c in 0..hf.cols.len() - 1 {
-                let (x, z) = hf.cell(c);
-                if !hf.rect.in_core(x, z) {
-                    continue;
-                }
+            for c in hf.core_columns() {
                 for s in hf.range(c).filter(|&s| t.area[s] != DEFAULT_AREA) {
                     *m.entry(format!("area {} spans", self.areas.name(t.area[s])))
                         .or_insert(0) += 1;
@@ -530,11 +526,7 @@ impl FlagArtifact {
         let mut c = [0u64; 3];
         for (hf, passes) in self.heightfields().iter().zip(&self.tiles) {
             let Some(pf) = passes.get(k) else { continue };
-            for col in 0..hf.cols.len() - 1 {
-                let (x, z) = hf.cell(col);
-                if !hf.rect.in_core(x, z) {
-                    continue;
-                }
+            for col in hf.core_columns() {
                 for s in hf.range(col) {
                     match pf.flags[s] {
                         WALKABLE => c[0] += 1,

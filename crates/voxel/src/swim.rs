@@ -196,19 +196,42 @@ fn closest(a: &[DVec2], b: &[DVec2]) -> (DVec2, DVec2) {
     (best.1, best.2)
 }
 
+/// Squared plan distance from `p` to triangle `t` (0 inside or on it):
+/// [`closest`] of the point (as a segment of length 0) and the triangle,
+/// without the work that a segment of length 0 makes void (its crossing
+/// tests, its second copy, the closest points on it); the same candidate
+/// distances, so the same value.
+fn point_distance2(p: DVec2, t: &[DVec2; 3]) -> f64 {
+    if inside(t, p) {
+        return 0.0;
+    }
+    let mut best = f64::INFINITY;
+    for j in 0..3 {
+        let (b0, b1) = (t[j], t[(j + 1) % 3]);
+        for q in [closest_on_segment(b0, b1, p), b0, b1] {
+            let d = p.distance_squared(q);
+            if d < best {
+                best = d;
+            }
+        }
+    }
+    best
+}
+
 /// Height of a node's surface over plan point `p`: on the detail triangle
 /// nearest to `p` in plan (the one holding it when any does), else on the
 /// polygon's first three corners.
 pub(crate) fn node_height(node: &navscope_core::navmesh::Node, p: DVec2) -> Option<f64> {
-    let near = node.detail.iter().flatten().min_by(|x, y| {
-        let d = |t: &&[DVec3; 3]| {
-            let (q, r) = closest(&[p, p], &t.map(plan));
-            q.distance_squared(r)
-        };
-        d(x).total_cmp(&d(y))
-    });
+    // Each triangle's distance once; the first of equal ones wins.
+    let mut near: Option<(f64, &[DVec3; 3])> = None;
+    for t in node.detail.iter().flatten() {
+        let d = point_distance2(p, &t.map(plan));
+        if near.is_none_or(|(b, _)| d.total_cmp(&b).is_lt()) {
+            near = Some((d, t));
+        }
+    }
     match near {
-        Some(t) => Some(height_on(t, p)),
+        Some((_, t)) => Some(height_on(t, p)),
         None => node.polygon.as_ref().map(|poly| height_on(poly, p)),
     }
 }
@@ -403,6 +426,35 @@ mod tests {
 
     fn t(p: [[f64; 2]; 3]) -> [DVec2; 3] {
         p.map(|[x, y]| DVec2::new(x, y))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// The point's distance is [`closest`]'s, bit for bit, for points
+        /// inside, on and off triangles, degenerate ones included.
+        #[test]
+        fn point_distance_is_closests(
+            c in proptest::array::uniform3((-4i32..5, -4i32..5)),
+            off in proptest::array::uniform3((-1.0f64..1.0, -1.0f64..1.0)),
+            jitter in proptest::bool::ANY,
+            p in (-6i32..7, -6i32..7),
+            pf in (-0.5f64..0.5, -0.5f64..0.5),
+        ) {
+            // Integer corners (shared, collinear and on-edge points are
+            // common) or jittered ones.
+            let t: [DVec2; 3] = std::array::from_fn(|i| {
+                let base = DVec2::new(c[i].0 as f64, c[i].1 as f64);
+                if jitter { base + DVec2::new(off[i].0, off[i].1) } else { base }
+            });
+            let p = DVec2::new(p.0 as f64 * 0.5, p.1 as f64 * 0.5)
+                + if jitter { DVec2::new(pf.0, pf.1) } else { DVec2::ZERO };
+            let (q, r) = closest(&[p, p], &t);
+            proptest::prop_assert_eq!(
+                point_distance2(p, &t).to_bits(),
+                q.distance_squared(r).to_bits()
+            );
+        }
     }
 
     #[test]
