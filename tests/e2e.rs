@@ -1020,7 +1020,14 @@ fn colour_counts(
 fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference() {
     let opts = Options {
         level: default_level(),
-        args: vec!["--pipeline".into(), "voxel".into()],
+        // The tiles stage: its drawing has neither of the difference's
+        // colours (the partition stage colours regions orange and blue too).
+        args: vec![
+            "--pipeline".into(),
+            "voxel".into(),
+            "--stage".into(),
+            "tiles".into(),
+        ],
     };
     let Some(s) = Session::start_with("compare_pin", opts) else {
         return;
@@ -1162,13 +1169,13 @@ fn zooming_out_merges_far_voxels_and_zooming_back_in_restores_every_voxel() {
     wheel_until(&s, "5", "zooming out until far voxels merge", |r| {
         r.u64("/voxels/coarse_tiles").is_some_and(|n| n > 0)
     });
-    s.wait_for("the legend's note that far voxels are merged", WAIT, |r| {
+    s.wait_for("the note that far voxels are merged", WAIT, |r| {
         r.widget("legend/simplified")
     });
     wheel_until(&s, "4", "zooming back in until every voxel shows", |r| {
         r.u64("/voxels/coarse_tiles") == Some(0)
     });
-    s.wait_for("the legend's note to go", WAIT, |r| {
+    s.wait_for("the merged-voxels note to go", WAIT, |r| {
         r.widget("legend/simplified").is_none().then_some(())
     });
     let r = s.read_report().unwrap();

@@ -171,6 +171,7 @@ pub(crate) fn ui(
     if s.stats.show {
         frame_readout(&ctx, central, &s);
     }
+    lod_note(&ctx, central, &mut s);
     if let Ok((cam, tf)) = camera.single() {
         let painter = ctx
             .layer_painter(egui::LayerId::background())
@@ -328,6 +329,35 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
     });
 }
 
+/// Says, over the view's bottom-left corner, that far voxels are drawn
+/// merged. Over the view and not in the legend: a note that comes and goes
+/// with the zoom would move every panel row below it, and a button under
+/// the cursor with them.
+fn lod_note(ctx: &egui::Context, central: egui::Rect, s: &mut UiState) {
+    let detail = *s.voxel_detail;
+    if detail.coarse_tiles == 0 {
+        return;
+    }
+    let shown = egui::Area::new(egui::Id::new("lod-note"))
+        .fixed_pos(central.left_bottom() + egui::vec2(8.0, -28.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                ui.label(
+                    egui::RichText::new(format!(
+                        "Simplified: far voxels merged {0} × {0} in {1} of {2} tiles; zoom in for \
+                         every voxel (picking always uses every voxel).",
+                        crate::model::voxel_mesh::LOD_BLOCK,
+                        detail.coarse_tiles,
+                        detail.tiles
+                    ))
+                    .italics(),
+                );
+            });
+        });
+    s.tag("legend/simplified", &shown.response);
+}
+
 fn about_panel(ui: &mut egui::Ui, s: &mut UiState) {
     let Some(p) = s.build.pipeline().cloned() else {
         return;
@@ -391,24 +421,6 @@ fn legend_panel(ui: &mut egui::Ui, s: &mut UiState) {
                         crate::ui::view_panel::ramp_bar(ui, range);
                     }
                 });
-            }
-            let detail = *s.voxel_detail;
-            if detail.coarse_tiles > 0 {
-                let note = ui.label(
-                    egui::RichText::new(format!(
-                        "Simplified: far voxels merged {0} × {0} in {1} of {2} tiles; zoom in for every voxel.",
-                        crate::model::voxel_mesh::LOD_BLOCK,
-                        detail.coarse_tiles,
-                        detail.tiles
-                    ))
-                    .italics(),
-                )
-                .on_hover_text(
-                    "Where a voxel covers fewer than a few pixels, the cubes of each block of cells \
-                     at the same heights are drawn as one box. Picking and the inspector always \
-                     use every voxel.",
-                );
-                s.tag("legend/simplified", &note);
             }
         });
 }
