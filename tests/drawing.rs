@@ -27,16 +27,22 @@ fn shown_stages(app: &mut App) -> (Vec<usize>, usize) {
     (shown, q.iter(app.world()).count())
 }
 
-#[test]
-fn published_stages_are_drawn_and_a_switch_shows_only_the_new_stage() {
+/// The headless drawing app with the default level built and its drawing
+/// spawned (the frame after the last publish spawns it).
+fn drawn_default_level() -> App {
     let mut app = drawing_headless();
     until(&mut app, 120, "the default level is built", |app| {
         let b = app.world().resource::<Build>();
         !b.is_busy() && b.published > 0
     });
-    // The frame after the last publish spawns its drawing.
     app.update();
     app.update();
+    app
+}
+
+#[test]
+fn published_stages_are_drawn_and_a_switch_shows_only_the_new_stage() {
+    let mut app = drawn_default_level();
     let stages = app
         .world()
         .resource::<Build>()
@@ -93,13 +99,7 @@ fn highlight(app: &mut App) -> Option<(Entity, AssetId<GizmoAsset>)> {
 fn the_highlight_is_built_when_the_selection_or_sub_step_changes_and_not_on_idle_frames() {
     use navscope::model::elements::{StageElement, StageGeometry};
     use navscope::model::selection::Selection;
-    let mut app = drawing_headless();
-    until(&mut app, 120, "the default level is built", |app| {
-        let b = app.world().resource::<Build>();
-        !b.is_busy() && b.published > 0
-    });
-    app.update();
-    app.update();
+    let mut app = drawn_default_level();
     assert_eq!(highlight(&mut app), None, "nothing selected, no sub-step");
 
     let current = app.world().resource::<Timeline>().current;
