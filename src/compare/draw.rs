@@ -44,7 +44,7 @@ fn draw_difference(
     let Some(result) = compare.result.as_ref().filter(|_| compare.show_difference) else {
         return;
     };
-    let unit = crate::model::extent::level_extent(&current.level);
+    let unit = current.extent();
     crate::view::draw::spawn_overlay(
         &mut commands,
         &result.difference.primitives(),

@@ -75,6 +75,7 @@ impl Plugin for LevelsPlugin {
                 mtime: None,
                 revision: 1,
                 last_error: None,
+                measured: Default::default(),
             })
             .insert_resource(settings)
             .insert_resource(HotReload {
@@ -136,9 +137,53 @@ pub struct CurrentLevel {
     pub revision: u64,
     /// The error of the last request that failed (cleared by a success).
     pub last_error: Option<String>,
+    /// The level's bounds and size, with the revision they were measured
+    /// at (see [`CurrentLevel::bounds`]).
+    measured: std::sync::Mutex<Option<Measures>>,
+}
+
+/// A level's bounds and size, measured at one revision.
+#[derive(Debug, Clone, Copy)]
+struct Measures {
+    revision: u64,
+    bounds: (Vec3, Vec3),
+    extent: f32,
 }
 
 impl CurrentLevel {
+    /// The level's bounds and size, measured once per revision: measuring
+    /// cuts a Quake map's every brush to polygons (40 ms on `lq_e3m4.map`),
+    /// too slow for every frame or every probe answer.
+    fn measures(&self) -> ((Vec3, Vec3), f32) {
+        let mut m = self.measured.lock().unwrap_or_else(|e| e.into_inner());
+        match *m {
+            Some(known) if known.revision == self.revision => (known.bounds, known.extent),
+            _ => {
+                let points = crate::model::extent::level_points(&self.level);
+                let bounds = crate::model::extent::bounds_of(&points);
+                let extent = crate::model::prepare::extent(points);
+                *m = Some(Measures {
+                    revision: self.revision,
+                    bounds,
+                    extent,
+                });
+                (bounds, extent)
+            }
+        }
+    }
+
+    /// The level's bounds, `(min, max)` (see
+    /// [`crate::model::extent::bounds_of`]).
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        self.measures().0
+    }
+
+    /// The level's size, its largest extent and at least 1 (see
+    /// [`crate::model::extent::level_extent`]): the unit markers scale by.
+    pub fn extent(&self) -> f32 {
+        self.measures().1
+    }
+
     /// A short name for titles: the file name or `default level`.
     pub fn display_name(&self) -> String {
         match &self.path {
@@ -450,6 +495,45 @@ fn poll_file_changes(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bounds_and_extent_are_measured_per_revision() {
+        let level = Arc::new(navscope_levels::default_level());
+        let points = crate::model::extent::level_points(&level);
+        let mut current = CurrentLevel {
+            level,
+            path: None,
+            pipeline: None,
+            mtime: None,
+            revision: 1,
+            last_error: None,
+            measured: Default::default(),
+        };
+        let (lo, hi) = crate::model::extent::bounds_of(&points);
+        assert_eq!(current.bounds(), (lo, hi));
+        assert_eq!(current.extent(), crate::model::prepare::extent(points));
+        assert!(current.extent() > 1.0 && lo.cmplt(hi).any());
+        // Another level, once its revision says so, is measured anew.
+        let small = navscope_core::level::Level {
+            source: "small".into(),
+            data: navscope_core::level::LevelData::FloorPlan(navscope_core::level::FloorPlan {
+                area: navscope_core::geom::PolygonWithHoles::new(
+                    navscope_core::geom::Polygon::new(vec![
+                        bevy::math::DVec2::new(0.0, 0.0),
+                        bevy::math::DVec2::new(2.0, 0.0),
+                        bevy::math::DVec2::new(2.0, 3.0),
+                    ]),
+                    vec![],
+                ),
+                nodes: vec![],
+                blockers: vec![],
+            }),
+        };
+        current.level = Arc::new(small);
+        current.revision += 1;
+        assert_eq!(current.extent(), 3.0);
+        assert_ne!(current.bounds(), (lo, hi));
+    }
 
     #[test]
     fn recent_files_are_unique_and_capped() {

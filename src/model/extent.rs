@@ -68,9 +68,9 @@ pub fn level_extent(level: &Level) -> f32 {
     crate::model::prepare::extent(level_points(level))
 }
 
-/// Bounds of the level, `(min, max)`.
-pub fn level_bounds(level: &Level) -> (Vec3, Vec3) {
-    let pts = level_points(level);
+/// Bounds of `pts` (their finite ones), `(min, max)`; a 10 m cube about
+/// the origin when there are none.
+pub fn bounds_of(pts: &[Vec3]) -> (Vec3, Vec3) {
     let lo = pts
         .iter()
         .filter(|p| p.is_finite())

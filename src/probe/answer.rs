@@ -47,7 +47,7 @@ fn redraw(
     let Some(ProbeOutcome::Answered { answer, .. }) = &probe.outcome else {
         return;
     };
-    let unit = crate::model::extent::level_extent(&current.level);
+    let unit = current.extent();
     crate::view::draw::spawn_overlay(
         &mut commands,
         &answer.primitives,

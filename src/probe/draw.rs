@@ -93,7 +93,6 @@ fn draw_probe(
     old: Query<Entity, With<ProbeVisual>>,
     mut assets: ResMut<Assets<GizmoAsset>>,
     mut drawn: Local<Option<(u64, usize, u64)>>,
-    mut unit: Local<(u64, f32)>,
 ) {
     let key = (probe.revision, probe.shown as usize, current.revision);
     if drawn.is_some_and(|d| d == key) && !layers.is_changed() {
@@ -108,13 +107,7 @@ fn draw_probe(
         return;
     };
     let mut gizmos = GizmoAsset::new();
-    if unit.0 != current.revision {
-        *unit = (
-            current.revision,
-            crate::model::extent::level_extent(&current.level),
-        );
-    }
-    let unit = unit.1;
+    let unit = current.extent();
     let r = unit * 0.004;
     let lift = Vec3::Y * unit * 0.002;
     let pos = |n: u32| {

@@ -132,7 +132,7 @@ pub(crate) fn ui(
                 // Edited as a copy, stored only when it differs (a `&mut`
                 // into the filter every frame marks it changed every frame).
                 let mut filter = (*s.filter).clone();
-                let bounds = s.panel.level_bounds(&s.current);
+                let bounds = s.current.bounds();
                 crate::ui::view_panel::view_panel(
                     ui,
                     &mut filter,

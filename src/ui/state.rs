@@ -45,24 +45,6 @@ pub struct PanelState {
     /// The pipelines that accept the open level, listed once per level
     /// revision (listing builds every pipeline's description).
     pub(crate) pipelines: Option<(u64, Vec<std::sync::Arc<navscope_core::Pipeline>>)>,
-    /// The open level's bounds and the level revision they are of.
-    bounds: Option<(u64, Vec3, Vec3)>,
-}
-
-impl PanelState {
-    /// The open level's bounds, computed once per level revision: a Quake
-    /// map's brushes are cut to polygons plane by plane to find them, 40 ms
-    /// on `lq_e3m4.map`, too slow for every frame the View panel shows.
-    pub(crate) fn level_bounds(&mut self, current: &CurrentLevel) -> (Vec3, Vec3) {
-        match self.bounds {
-            Some((rev, lo, hi)) if rev == current.revision => (lo, hi),
-            _ => {
-                let (lo, hi) = crate::model::extent::level_bounds(&current.level);
-                self.bounds = Some((current.revision, lo, hi));
-                (lo, hi)
-            }
-        }
-    }
 }
 
 /// Everything the panels read and change.

@@ -34,7 +34,6 @@ use crate::model::band::HeightBand;
 use crate::model::band::ViewFilter;
 
 use crate::model::extent::is_flat;
-use crate::model::extent::level_bounds;
 use crate::model::timeline::UiFocus;
 use crate::view::level_drawing::level_drawing;
 
@@ -378,7 +377,7 @@ fn apply_view(
         return;
     }
     view.frame_request = false;
-    let (lo, hi) = level_bounds(&current.level);
+    let (lo, hi) = current.bounds();
     let centre = (lo + hi) / 2.0;
     let ext = hi - lo;
     let diag = ext.length().max(1.0);
@@ -443,7 +442,7 @@ fn draw_grid(
         commands.spawn((
             GroundGrid,
             Gizmo {
-                handle: gizmo_assets.add(ground_grid(&current.level)),
+                handle: gizmo_assets.add(ground_grid(current.bounds())),
                 line_config: GizmoLineConfig {
                     width: 1.0,
                     ..default()
@@ -471,11 +470,10 @@ fn draw_grid(
     }
 }
 
-/// The grid under `level`: lines a power of ten apart, about ten across the
+/// The grid under a level of bounds `(lo, hi)`: lines a power of ten apart, about ten across the
 /// level, over 1.6 times its extent, just below its lowest point; and the
 /// axes at the origin, X red, Y green, Z blue.
-fn ground_grid(level: &navscope_core::level::Level) -> GizmoAsset {
-    let (lo, hi) = level_bounds(level);
+fn ground_grid((lo, hi): (Vec3, Vec3)) -> GizmoAsset {
     let ext = (hi - lo).max_element().max(1.0);
     let spacing = 10f32.powf((ext / 10.0).log10().floor());
     let centre = ((lo + hi) / 2.0 / spacing).round() * spacing;
