@@ -1078,8 +1078,9 @@ fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference
     // What the difference adds to the picture. First both its colours on
     // screen (a still picture alone could be one taken before the drawing
     // caught up: software rendering can take longer per frame than the
-    // screenshots are apart). Some stages draw blue of their own; none
-    // draws the orange, so the orange says the difference is there.
+    // screenshots are apart). The tiles stage shown draws neither colour
+    // (the voxel partition stage draws both), so they say the difference
+    // is there.
     let on = s.wait_for_screen(
         "both colours of the difference on screen",
         WAIT,
@@ -1184,5 +1185,71 @@ fn zooming_out_merges_far_voxels_and_zooming_back_in_restores_every_voxel() {
             "{tiles} tiles before the zoom, now {:?}",
             r.u64("/voxels/tiles")
         )
+    });
+}
+
+// ---------------------------------------------------------------------------
+// 13. The G key hides the ground grid and shows it again.
+
+/// Pixels of the band along the top of the view (above the default level)
+/// that differ from the band's commonest colour: the grid's lines.
+fn grid_pixels(img: &image::RgbaImage, central: &Rect) -> usize {
+    let (x0, x1) = (
+        central.x0.max(0.0) as u32 + 4,
+        (central.x1 as u32).min(img.width()) - 4,
+    );
+    let (y0, y1) = (
+        central.y0.max(0.0) as u32 + 4,
+        central.y0.max(0.0) as u32 + 60,
+    );
+    let mut counts = std::collections::HashMap::new();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            *counts.entry(img.get_pixel(x, y).0).or_insert(0usize) += 1;
+        }
+    }
+    let Some((&common, _)) = counts.iter().max_by_key(|(_, n)| **n) else {
+        return 0;
+    };
+    let far = |p: [u8; 4]| (0..3).map(|i| p[i].abs_diff(common[i]) as u32).sum::<u32>() > 12;
+    counts
+        .iter()
+        .filter(|(p, _)| far(**p))
+        .map(|(_, n)| *n)
+        .sum()
+}
+
+#[test]
+fn the_g_key_hides_the_ground_grid_and_shows_it_again() {
+    let Some(s) = Session::start("grid_key") else {
+        return;
+    };
+    let r = s.wait_ready();
+    let central = central_phys(&s, &r);
+    let first = s.wait_for_screen("the ground grid drawn", WAIT, |img, _| {
+        let n = grid_pixels(img, &central);
+        if n >= 200 {
+            Ok(n)
+        } else {
+            Err(format!("{n} grid pixels; want 200"))
+        }
+    });
+    s.key("g");
+    s.wait_for_screen("the grid gone after G", WAIT, |img, _| {
+        let n = grid_pixels(img, &central);
+        if n < 20 {
+            Ok(())
+        } else {
+            Err(format!("{n} grid pixels left (had {first})"))
+        }
+    });
+    s.key("g");
+    s.wait_for_screen("the grid back after a second G", WAIT, |img, _| {
+        let n = grid_pixels(img, &central);
+        if n >= 200 {
+            Ok(())
+        } else {
+            Err(format!("{n} grid pixels; want 200"))
+        }
     });
 }

@@ -106,6 +106,17 @@ pub struct VisualAssets<'w> {
     cubes: ResMut<'w, CubeAssets>,
 }
 
+/// The render layers of a drawing shown or hidden. Retained gizmos ignore
+/// [`Visibility`] (Bevy extracts every `Gizmo` entity), so what hides them
+/// is rendering them on no layer; meshes take both.
+pub fn render_layers(shown: bool) -> RenderLayers {
+    if shown {
+        RenderLayers::layer(0)
+    } else {
+        RenderLayers::none()
+    }
+}
+
 /// Spawns one group's drawing: a retained gizmo for its lines and points, a
 /// mesh for its fills (drawn `layer` depth steps in front of the level), a
 /// parent of one mesh per voxel tile. Each entity gets `extra`
@@ -121,11 +132,12 @@ pub fn spawn_group(
     assets: &mut VisualAssets,
     extra: impl Bundle + Clone,
 ) {
-    let (visibility, render_layers) = if shown {
-        (Visibility::Inherited, RenderLayers::layer(0))
+    let visibility = if shown {
+        Visibility::Inherited
     } else {
-        (Visibility::Hidden, RenderLayers::none())
+        Visibility::Hidden
     };
+    let render_layers = render_layers(shown);
     if !g.voxels.is_empty() {
         let group = commands
             .spawn((
@@ -328,11 +340,7 @@ fn update_visibility(
             *vis = want;
         }
         if let Some(mut layers) = layers {
-            let want = if shown {
-                RenderLayers::layer(0)
-            } else {
-                RenderLayers::none()
-            };
+            let want = render_layers(shown);
             if *layers != want {
                 *layers = want;
             }

@@ -431,9 +431,10 @@ fn draw_grid(
     view: Res<ViewSettings>,
     current: Res<CurrentLevel>,
     mut gizmo_assets: ResMut<Assets<GizmoAsset>>,
-    mut grid: Query<(Entity, &mut Visibility), With<GroundGrid>>,
+    mut grid: Query<(Entity, &mut RenderLayers), With<GroundGrid>>,
     mut seen: Local<Option<u64>>,
 ) {
+    let shown = crate::view::draw::render_layers(view.grid);
     if *seen != Some(current.revision) {
         *seen = Some(current.revision);
         for (e, _) in &grid {
@@ -450,29 +451,20 @@ fn draw_grid(
                 depth_bias: 0.0,
             },
             Transform::default(),
-            if view.grid {
-                Visibility::Inherited
-            } else {
-                Visibility::Hidden
-            },
+            shown,
         ));
         return;
     }
     if view.is_changed() {
-        let want = if view.grid {
-            Visibility::Inherited
-        } else {
-            Visibility::Hidden
-        };
-        for (_, mut v) in &mut grid {
-            v.set_if_neq(want);
+        for (_, mut layers) in &mut grid {
+            layers.set_if_neq(shown.clone());
         }
     }
 }
 
-/// The grid under a level of bounds `(lo, hi)`: lines a power of ten apart, about ten across the
-/// level, over 1.6 times its extent, just below its lowest point; and the
-/// axes at the origin, X red, Y green, Z blue.
+/// The grid under a level of bounds `(lo, hi)`: lines a power of ten
+/// apart, about ten across the level, over 1.6 times its extent, just below
+/// its lowest point; and the axes at the origin, X red, Y green, Z blue.
 fn ground_grid((lo, hi): (Vec3, Vec3)) -> GizmoAsset {
     let ext = (hi - lo).max_element().max(1.0);
     let spacing = 10f32.powf((ext / 10.0).log10().floor());
