@@ -22,6 +22,7 @@ use crate::interact::tool::ToolPlugin;
 use crate::level::LevelRequest;
 use crate::level::LevelsPlugin;
 use crate::level::Settings;
+use crate::level::budget::MemoryLimit;
 use crate::model::band::HeightBand;
 use crate::model::band::ViewFilter;
 use crate::model::timeline::Timeline;
@@ -99,6 +100,9 @@ pub fn apply_args(app: &mut App, args: &Args) {
     }
     if let Some(stage) = &args.stage {
         app.world_mut().resource_mut::<Timeline>().requested = Some(stage.clone());
+    }
+    if let Some(b) = args.budget {
+        app.world_mut().insert_resource(MemoryLimit(b));
     }
     if let Some((lo, hi)) = args.slice {
         app.world_mut().resource_mut::<ViewFilter>().prepare.slice = Some(HeightBand::new(lo, hi));

@@ -1,5 +1,6 @@
 //! Command-line arguments: `navscope [LEVEL] [--pipeline P] [--stage N]
-//! [--from X,Y,Z --to X,Y,Z] [--slice LO,HI] [--screenshot F.png] [--measure] [--cpu]`.
+//! [--from X,Y,Z --to X,Y,Z] [--slice LO,HI] [--budget SIZE] [--screenshot F.png] [--measure]
+//! [--cpu]`.
 //!
 //! Parsed by hand (four options do not justify clap's build time in the
 //! app). `--stage` takes a stage id (`cells`) or a 1-based position as the
@@ -12,7 +13,7 @@ use bevy::prelude::{Resource, Vec3};
 
 /// The usage text printed by `--help` and after a bad argument.
 pub const USAGE: &str =
-    "usage: navscope [LEVEL] [--pipeline P] [--stage N|ID] [--from X,Y,Z --to X,Y,Z] [--slice LO,HI] [--screenshot F.png] [--measure] [--cpu]
+    "usage: navscope [LEVEL] [--pipeline P] [--stage N|ID] [--from X,Y,Z --to X,Y,Z] [--slice LO,HI] [--budget SIZE] [--screenshot F.png] [--measure] [--cpu]
 
   LEVEL             level file to open (default: the embedded sample floor plan)
   --pipeline P      pipeline to build with (default: the one remembered for the file,
@@ -21,6 +22,8 @@ pub const USAGE: &str =
   --from X,Y,Z      path probe start (world metres), as a click would set it
   --to X,Y,Z        path probe goal, as a shift-click would set it
   --slice LO,HI     show only what lies between heights LO and HI (world metres)
+  --budget SIZE     memory budget of the loader and every stage for this run, e.g. 512M, 4G,
+                    unlimited (default: the one chosen under Edit > Memory budget, else 2G)
   --screenshot F    render the chosen stage, save it as PNG to F and exit
   --measure         measure the app's own CPU time per frame (apart from the renderer's)
                     idle, while scrubbing every stage, per pick query and while a
@@ -52,6 +55,8 @@ pub struct Args {
     pub measure: bool,
     /// Measure the app's CPU time per frame while it runs.
     pub cpu: bool,
+    /// Memory budget for this run (not remembered).
+    pub budget: Option<navscope_core::MemoryBudget>,
 }
 
 /// Why the arguments were not accepted.
@@ -83,6 +88,12 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, CliError>
             "--to" => out.to = Some(point("--to", &value("--to")?)?),
             "--slice" => out.slice = Some(band(&value("--slice")?)?),
             "--screenshot" => out.screenshot = Some(PathBuf::from(value("--screenshot")?)),
+            "--budget" => {
+                let v = value("--budget")?;
+                let b = navscope_core::MemoryBudget::parse(&v.to_string_lossy())
+                    .map_err(|e| CliError::Bad(format!("--budget: {e}")))?;
+                out.budget = Some(b);
+            }
             "--measure" => out.measure = true,
             "--cpu" => out.cpu = true,
             s if s.starts_with('-') && s.len() > 1 => {
@@ -175,6 +186,10 @@ mod tests {
         assert_eq!(a.from, Some(Vec3::new(1.0, 0.0, -2.5)));
         assert_eq!(a.to, Some(Vec3::new(3.0, 0.0, 4.0)));
         assert_eq!(p(&["--slice", "0.5,-1"]).unwrap().slice, Some((0.5, -1.0)));
+        assert_eq!(
+            p(&["--budget", "512M"]).unwrap().budget,
+            Some(navscope_core::MemoryBudget::new(512 << 20))
+        );
     }
 
     #[test]
@@ -187,6 +202,9 @@ mod tests {
         assert!(matches!(p(&["--to", "1,2,nan"]), Err(CliError::Bad(_))));
         assert!(matches!(p(&["--slice", "1"]), Err(CliError::Bad(m)) if m.contains("LO,HI")));
         assert!(matches!(p(&["--slice", "1,2,3"]), Err(CliError::Bad(_))));
+        assert!(
+            matches!(p(&["--budget", "lots"]), Err(CliError::Bad(m)) if m.contains("--budget") && m.contains("lots"))
+        );
     }
 
     #[test]

@@ -1170,9 +1170,14 @@ fn zooming_out_merges_far_voxels_and_zooming_back_in_restores_every_voxel() {
     wheel_until(&s, "5", "zooming out until far voxels merge", |r| {
         r.u64("/voxels/coarse_tiles").is_some_and(|n| n > 0)
     });
-    s.wait_for("the note that far voxels are merged", WAIT, |r| {
+    let note = s.wait_for("the note that far voxels are merged", WAIT, |r| {
         r.widget("legend/simplified")
     });
+    let view = s.read_report().unwrap().central().unwrap();
+    s.check(
+        note.x0 >= view.x0 && note.x1 <= view.x1 && note.y0 >= view.y0 && note.y1 <= view.y1,
+        || format!("the note {note:?} leaves the view {view:?} (it covered the timeline)"),
+    );
     wheel_until(&s, "4", "zooming back in until every voxel shows", |r| {
         r.u64("/voxels/coarse_tiles") == Some(0)
     });
@@ -1251,5 +1256,97 @@ fn the_g_key_hides_the_ground_grid_and_shows_it_again() {
         } else {
             Err(format!("{n} grid pixels; want 200"))
         }
+    });
+}
+
+// ---------------------------------------------------------------------------
+// 14. Edit > Memory budget: stages refused under a small budget build once
+// the user raises it, by typing a size or by choosing one.
+
+/// Opens Edit > Memory budget and returns the report with its items.
+fn open_budget_menu(s: &Session) -> Report {
+    let edit = settled_widget(s, "menu/edit");
+    s.click(edit.center());
+    let sub = s.wait_for("Edit menu open: `menu/edit/budget`", WAIT, |r| {
+        r.widget("menu/edit/budget")
+    });
+    s.click(sub.center());
+    s.wait_for(
+        "the budget submenu open: `menu/edit/budget/field`",
+        WAIT,
+        |r| r.widget("menu/edit/budget/field").map(|_| r.clone()),
+    )
+}
+
+#[test]
+fn raising_the_memory_budget_in_the_edit_menu_builds_the_refused_stages() {
+    let opts = Options {
+        level: default_level(),
+        args: ["--pipeline", "voxel", "--stage", "tiles", "--budget", "64K"]
+            .map(String::from)
+            .to_vec(),
+    };
+    let Some(s) = Session::start_with("budget_menu", opts) else {
+        return;
+    };
+    // The first stage refuses: the voxel grid needs megabytes.
+    let r = s.wait_ready_for(
+        "build.budget 64 KB, not busy, stage.failed 0, its refusal in the messages",
+        |r| {
+            r.str("/build/budget") == Some("64 KB")
+                && r.busy() == Some(false)
+                && r.u64("/stage/failed") == Some(0)
+                && r.central().is_some()
+                && r.get("/messages")
+                    .and_then(|m| m.as_array())
+                    .is_some_and(|m| {
+                        m.iter().any(|t| {
+                            t.as_str()
+                                .is_some_and(|t| t.contains("the budget is 64 KB"))
+                        })
+                    })
+        },
+    );
+    let central = central_phys(&s, &r);
+    let refused = s.stable_screenshot(central);
+    // Type a size into the submenu's field.
+    let r = open_budget_menu(&s);
+    let field = r.widget("menu/edit/budget/field").unwrap();
+    s.click(field.center());
+    s.wait_for(
+        "the budget field to take the keyboard (`ui_keyboard`)",
+        WAIT,
+        |r| r.bool("/pointer/ui_keyboard").filter(|k| *k),
+    );
+    s.chord_paced(&["ctrl"], "a");
+    s.type_text("3G");
+    s.key("Return");
+    s.wait_for(
+        "build.budget 3 GB with every stage finished and none failed",
+        WAIT,
+        |r| {
+            (r.str("/build/budget") == Some("3 GB") && r.idle() && r.get("/stage/failed").is_none())
+                .then_some(())
+        },
+    );
+    s.wait_for_screen("the tiles stage drawn once it builds", WAIT, |img, _| {
+        let d = count_differing(&refused, img, central, 24);
+        if d > 500 {
+            Ok(())
+        } else {
+            Err(format!(
+                "{d} pixels of the view changed since the refusal; want 500"
+            ))
+        }
+    });
+    // Choose one of the sizes offered.
+    let r = open_budget_menu(&s);
+    let half = r
+        .widget("menu/edit/budget/512 MB")
+        .expect("a 512 MB choice");
+    s.click(half.center());
+    s.wait_for("build.budget 512 MB and the submenu closed", WAIT, |r| {
+        (r.str("/build/budget") == Some("512 MB") && r.widget("menu/edit/budget").is_none())
+            .then_some(())
     });
 }

@@ -609,3 +609,39 @@ fn refiltered(app: &mut App, slice: Option<navscope::model::band::HeightBand>) {
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
 }
+
+#[test]
+fn the_memory_budget_reaches_the_loader_and_is_remembered() {
+    use navscope::level::Settings;
+    use navscope::level::budget::MemoryLimit;
+    use navscope_core::MemoryBudget;
+    let mut app = headless();
+    settle(&mut app);
+    let file = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/levels/floorplan/default.json");
+    let size = std::fs::metadata(&file).expect("the default level file").len();
+    // A budget smaller than the file: the loader refuses it, naming it.
+    let small = MemoryBudget::new(size / 2);
+    app.world_mut().write_message(LevelRequest::Budget(small));
+    app.world_mut()
+        .write_message(LevelRequest::Open(file.clone()));
+    settle_loading(&mut app);
+    assert_eq!(app.world().resource::<MemoryLimit>().0, small);
+    assert_eq!(app.world().resource::<Settings>().budget, Some(small.bytes()));
+    let err = app
+        .world()
+        .resource::<Journal>()
+        .last_error()
+        .expect("the refusal is logged")
+        .text
+        .clone();
+    assert!(err.contains("default.json") && err.contains("budget"), "{err}");
+    assert!(app.world().resource::<CurrentLevel>().path.is_none());
+    // Under the default budget the same file opens.
+    app.world_mut()
+        .write_message(LevelRequest::Budget(MemoryBudget::default()));
+    app.world_mut().write_message(LevelRequest::Open(file));
+    settle_loading(&mut app);
+    settle(&mut app);
+    assert!(app.world().resource::<CurrentLevel>().path.is_some());
+}

@@ -29,6 +29,7 @@ pub mod session;
 pub mod timeline;
 
 use crate::level::CurrentLevel;
+use crate::level::budget::MemoryLimit;
 use crate::model::band::PrepareOptions;
 use crate::model::band::ViewFilter;
 use crate::model::discard::discard;
@@ -40,7 +41,7 @@ use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 use navscope_core::params::{ParamError, ParamValues};
 use navscope_core::stage::StageError;
-use navscope_core::{ParamValue, Pipeline, Runner};
+use navscope_core::{MemoryBudget, ParamValue, Pipeline, Runner};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -55,7 +56,13 @@ impl Plugin for StagesPlugin {
             .init_resource::<Journal>()
             .add_systems(
                 Update,
-                (follow_level, finish_conversion, start_build, finish_build)
+                (
+                    follow_level,
+                    finish_conversion,
+                    follow_budget,
+                    start_build,
+                    finish_build,
+                )
                     .chain()
                     .in_set(StageSystems),
             );
@@ -206,6 +213,19 @@ impl Build {
             self.mark_dirty();
         }
         first
+    }
+
+    /// Builds within `budget` from now on. A budget changes only whether a
+    /// stage may run, so only the stages from the first failed one on run
+    /// again (a refusal may now pass).
+    pub fn set_budget(&mut self, budget: MemoryBudget) {
+        if self
+            .desired
+            .as_mut()
+            .is_some_and(|d| d.set_budget(budget).is_some())
+        {
+            self.mark_dirty();
+        }
     }
 
     fn mark_dirty(&mut self) {
@@ -390,7 +410,11 @@ fn follow_level(
 }
 
 /// Makes the runner once the level is converted for the pipeline.
-fn finish_conversion(mut build: ResMut<Build>, mut journal: ResMut<Journal>) {
+fn finish_conversion(
+    mut build: ResMut<Build>,
+    mut journal: ResMut<Journal>,
+    limit: Res<MemoryLimit>,
+) {
     let Some(c) = build.converting.as_mut() else {
         return;
     };
@@ -404,6 +428,7 @@ fn finish_conversion(mut build: ResMut<Build>, mut journal: ResMut<Journal>) {
         Err(e) => journal.error(e),
         Ok(level) => {
             let mut runner = Runner::new(c.pipeline, level);
+            runner.set_budget(limit.0);
             // Keep the user's parameters across reloads of the same pipeline.
             if let Some(values) = c.keep {
                 runner.set_params(values);
@@ -411,6 +436,13 @@ fn finish_conversion(mut build: ResMut<Build>, mut journal: ResMut<Journal>) {
             build.desired = Some(runner);
             build.mark_dirty();
         }
+    }
+}
+
+/// Hands a new memory budget to the build.
+fn follow_budget(mut build: ResMut<Build>, limit: Res<MemoryLimit>) {
+    if limit.is_changed() {
+        build.set_budget(limit.0);
     }
 }
 

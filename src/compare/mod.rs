@@ -24,6 +24,7 @@ use navscope_core::params::ParamValues;
 use navscope_core::{NavMesh, Pipeline};
 
 use crate::build::{Build, StageSystems};
+use crate::level::budget::MemoryLimit;
 use crate::level::{CurrentLevel, LevelRequest};
 use crate::model::journal::Journal;
 use crate::probe::Probe;
@@ -121,6 +122,7 @@ fn commands(
     mut read: MessageReader<CompareCommand>,
     build: Res<Build>,
     current: Res<CurrentLevel>,
+    limit: Res<MemoryLimit>,
     mut compare: ResMut<Compare>,
     mut journal: ResMut<Journal>,
     mut levels: MessageWriter<LevelRequest>,
@@ -158,9 +160,10 @@ fn commands(
             },
             CompareCommand::LoadPair(path) => match load_pair(path) {
                 Ok(((a_pipeline, a_values), (b_pipeline, b_values))) => {
-                    let level = current.level.clone();
+                    let (level, budget) = (current.level.clone(), limit.0);
                     compare.pin_task = Some(AsyncComputeTaskPool::get().spawn(async move {
-                        let mesh = navscope_compare::build(&level, &b_pipeline, b_values.clone())?;
+                        let mesh =
+                            navscope_compare::build(&level, &b_pipeline, b_values.clone(), budget)?;
                         Ok(PinnedBuild {
                             pipeline: b_pipeline,
                             params: b_values,

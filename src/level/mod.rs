@@ -24,6 +24,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::journal::Journal;
 
+pub mod budget;
+
+use budget::MemoryLimit;
+
 /// How many recent files are remembered.
 pub const RECENT_MAX: usize = 10;
 /// Seconds between checks of the open file's modification time.
@@ -67,7 +71,14 @@ impl Plugin for LevelsPlugin {
         settings.file = self.settings_file.clone();
         let level = Arc::new(navscope_levels::default_level());
         let pipeline = choose_pipeline(&level, None, &settings);
+        let limit = MemoryLimit(
+            settings
+                .budget
+                .map(navscope_core::MemoryBudget::new)
+                .unwrap_or_default(),
+        );
         app.init_resource::<Journal>()
+            .insert_resource(limit)
             .insert_resource(CurrentLevel {
                 level,
                 path: None,
@@ -207,6 +218,9 @@ pub enum LevelRequest {
     Embedded,
     /// Build the open level with this pipeline.
     Pipeline(String),
+    /// Load and build within this memory budget from now on, and remember
+    /// it.
+    Budget(navscope_core::MemoryBudget),
 }
 
 /// Whether the open file is watched for changes.
@@ -232,6 +246,10 @@ pub struct Settings {
     /// Parameter values (a RON preset) per file and pipeline.
     #[serde(default)]
     pub params: BTreeMap<String, String>,
+    /// The memory budget in bytes chosen under Edit > Memory budget
+    /// (`None`: the default, 2 GB).
+    #[serde(default)]
+    pub budget: Option<u64>,
     #[serde(skip)]
     file: Option<PathBuf>,
 }
@@ -316,12 +334,13 @@ fn handle_requests(
     mut settings: ResMut<Settings>,
     mut journal: ResMut<Journal>,
     mut loading: ResMut<Loading>,
+    mut limit: ResMut<MemoryLimit>,
 ) {
     for request in requests.read() {
         match request {
-            LevelRequest::Open(path) => start_loading(path, &mut loading),
+            LevelRequest::Open(path) => start_loading(path, &mut loading, *limit),
             LevelRequest::Reload => match current.path.clone() {
-                Some(path) => start_loading(&path, &mut loading),
+                Some(path) => start_loading(&path, &mut loading, *limit),
                 None => journal.info("the embedded level has no file to reload"),
             },
             LevelRequest::Embedded => {
@@ -339,6 +358,12 @@ fn handle_requests(
             }
             LevelRequest::Pipeline(id) => {
                 set_pipeline(id, &mut current, &mut settings, &mut journal);
+            }
+            LevelRequest::Budget(b) => {
+                limit.set_if_neq(MemoryLimit(*b));
+                settings.budget = Some(b.bytes());
+                settings.save(&mut journal);
+                journal.info(format!("memory budget: {b}"));
             }
         }
     }
@@ -381,12 +406,13 @@ fn set_pipeline(
 }
 
 /// Starts reading `path` on a worker thread (a newer request replaces an
-/// older one still loading).
-fn start_loading(path: &Path, loading: &mut Loading) {
+/// older one still loading), refusing a file over the memory budget.
+fn start_loading(path: &Path, loading: &mut Loading, limit: MemoryLimit) {
     let mtime = modified(path);
     let p = path.to_path_buf();
+    let limits = limit.loader_limits();
     let task = AsyncComputeTaskPool::get()
-        .spawn(async move { navscope_levels::load(&p).map_err(|e| e.to_string()) });
+        .spawn(async move { navscope_levels::load_with(&p, &limits).map_err(|e| e.to_string()) });
     loading.pipeline = None;
     loading.job = Some(LoadJob {
         path: path.to_path_buf(),

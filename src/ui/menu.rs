@@ -5,10 +5,13 @@
 use crate::edit::history::HistoryCommand;
 use crate::interact::tool::Tool;
 use crate::level::LevelRequest;
+use crate::level::budget;
 use crate::ui::dialogs::FileAction;
 use crate::ui::state::UiState;
 use bevy::prelude::*;
 use bevy_egui::egui;
+use bevy_egui::egui::containers::menu::{MenuConfig, SubMenuButton};
+use navscope_core::MemoryBudget;
 
 pub(crate) fn menu_bar(ui: &mut egui::Ui, s: &mut UiState) {
     egui::MenuBar::new().ui(ui, |ui| {
@@ -31,6 +34,8 @@ pub(crate) fn menu_bar(ui: &mut egui::Ui, s: &mut UiState) {
             if redo.clicked() {
                 s.history_commands.write(HistoryCommand::Redo);
             }
+            ui.separator();
+            budget_menu(ui, s);
         });
         s.tag("menu/edit", &edit.response);
         ui.menu_button("View", |ui| {
@@ -89,6 +94,76 @@ pub(crate) fn menu_bar(ui: &mut egui::Ui, s: &mut UiState) {
 }
 
 /// The tool buttons (RecastDemo's tool list): inspect, or place the probe.
+/// Edit > Memory budget: the sizes offered and a field for any other. The
+/// submenu stays open while the field is edited; a choice closes it.
+fn budget_menu(ui: &mut egui::Ui, s: &mut UiState) {
+    let current = s.limit.0;
+    let config = MenuConfig::new().close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+    let mut chosen = None;
+    let menu = SubMenuButton::new(format!("Memory budget ({current})"))
+        .config(config)
+        .ui(ui, |ui| {
+            for choice in budget::CHOICES {
+                let r = ui.radio(current == choice, choice.to_string());
+                s.tag(&format!("menu/edit/budget/{choice}"), &r);
+                if r.clicked() {
+                    chosen = Some(choice);
+                }
+            }
+            ui.separator();
+            let mut text = s
+                .panel
+                .budget_text
+                .take()
+                .unwrap_or_else(|| current.to_string());
+            let len = text.chars().count();
+            let mut out = ui
+                .horizontal(|ui| {
+                    ui.label("Other:");
+                    egui::TextEdit::singleline(&mut text)
+                        .desired_width(90.0)
+                        .show(ui)
+                })
+                .inner;
+            if out.response.gained_focus() {
+                // Typing replaces the size shown.
+                select_all(ui.ctx(), &mut out, len);
+            }
+            let field = out
+                .response
+                .response
+                .clone()
+                .on_hover_text("A size such as 768M, 3G or unlimited; Enter applies it");
+            s.tag("menu/edit/budget/field", &field);
+            if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                match MemoryBudget::parse(&text) {
+                    Ok(b) => chosen = Some(b),
+                    Err(e) => s.panel.budget_error = Some(e),
+                }
+            }
+            s.panel.budget_text = Some(text);
+            if let Some(e) = &s.panel.budget_error {
+                ui.colored_label(crate::ui::state::ERROR, e);
+            }
+            if chosen.is_some() {
+                ui.close();
+            }
+        });
+    let (button, _) = menu;
+    s.tag("menu/edit/budget", &button);
+    button.on_hover_text(
+        "How much memory a level file and each stage may need. A stage over it \
+         refuses with what it would need; the stages before it stay on screen.",
+    );
+    if let Some(b) = chosen {
+        s.panel.budget_text = None;
+        s.panel.budget_error = None;
+        if b != current {
+            s.level_requests.write(LevelRequest::Budget(b));
+        }
+    }
+}
+
 pub(crate) fn toolbar(ui: &mut egui::Ui, s: &mut UiState) {
     let has_start = s.probe.start.is_some();
     for (tool, label, tip) in [
@@ -297,13 +372,7 @@ pub(crate) fn path_prompt(ctx: &egui::Context, s: &mut UiState) {
             if prompt.fresh {
                 // Focused, with the proposed path selected: typing replaces it.
                 prompt.fresh = false;
-                out.state
-                    .cursor
-                    .set_char_range(Some(egui::text::CCursorRange::two(
-                        egui::text::CCursor::new(0),
-                        egui::text::CCursor::new(len),
-                    )));
-                out.state.store(ui.ctx(), out.response.id);
+                select_all(ui.ctx(), &mut out, len);
                 out.response.request_focus();
             }
             let field = out.response;
@@ -328,4 +397,16 @@ pub(crate) fn path_prompt(ctx: &egui::Context, s: &mut UiState) {
         Some(false) => {}
         None => s.dialogs.prompt = Some(prompt),
     }
+}
+
+/// Selects the first `len` characters of a field (all of it), so typing
+/// replaces them.
+fn select_all(ctx: &egui::Context, out: &mut egui::text_edit::TextEditOutput, len: usize) {
+    out.state
+        .cursor
+        .set_char_range(Some(egui::text::CCursorRange::two(
+            egui::text::CCursor::new(0),
+            egui::text::CCursor::new(len),
+        )));
+    out.state.clone().store(ctx, out.response.id);
 }

@@ -339,9 +339,13 @@ fn lod_note(ctx: &egui::Context, central: egui::Rect, s: &mut UiState) {
         return;
     }
     let shown = egui::Area::new(egui::Id::new("lod-note"))
-        .fixed_pos(central.left_bottom() + egui::vec2(8.0, -28.0))
+        // Its bottom-left corner is pinned inside the view, so however many
+        // lines it wraps to it grows upwards, never over the timeline.
+        .pivot(egui::Align2::LEFT_BOTTOM)
+        .fixed_pos(central.left_bottom() + egui::vec2(8.0, -8.0))
         .interactable(false)
         .show(ctx, |ui| {
+            ui.set_max_width((central.width() - 16.0).max(120.0));
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.label(
                     egui::RichText::new(format!(

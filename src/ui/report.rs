@@ -128,7 +128,12 @@ fn write_report(
     pointer: Option<Res<crate::interact::pointer::ScenePointer>>,
     gesture: Option<Res<crate::interact::clicks::Gesture>>,
     focus: Res<crate::model::timeline::UiFocus>,
-    (history, journal, loading): (Res<History>, Res<Journal>, Res<crate::level::Loading>),
+    (history, journal, loading, limit): (
+        Res<History>,
+        Res<Journal>,
+        Res<crate::level::Loading>,
+        Res<crate::level::budget::MemoryLimit>,
+    ),
     (cpu, compare, voxels, mouse): Optional<'_>,
 ) {
     file.frame += 1;
@@ -144,6 +149,7 @@ fn write_report(
         .count();
     let running =
         (0..n).find(|i| matches!(build.stage_state(*i), crate::build::StageState::Running(_)));
+    let failed = (0..n).find(|i| matches!(build.stage_state(*i), crate::build::StageState::Failed));
     let params: serde_json::Map<String, Value> = build
         .params()
         .map(|v| {
@@ -168,11 +174,11 @@ fn write_report(
         "tool": tools.tool.name(),
         "next_probe_point": tools.next.name(),
         "stage": { "current": timeline.current, "count": n, "substep": timeline.substep,
-                   "finished": finished, "running": running },
+                   "finished": finished, "running": running, "failed": failed },
         // A level still loading counts as busy: until it opens, the build on
         // screen (the embedded default) is about to be replaced.
         "build": { "published": build.published, "busy": build.is_busy() || loading.is_loading(),
-                   "loading": loading.is_loading() },
+                   "loading": loading.is_loading(), "budget": limit.0.to_string() },
         "compare": compare.map(|c| json!({
             "pinned": c.pinned.is_some(),
             "show": c.show_difference,

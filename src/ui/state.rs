@@ -45,6 +45,10 @@ pub struct PanelState {
     /// The pipelines that accept the open level, listed once per level
     /// revision (listing builds every pipeline's description).
     pub(crate) pipelines: Option<(u64, Vec<std::sync::Arc<navscope_core::Pipeline>>)>,
+    /// The size typed in Edit > Memory budget, while it is edited.
+    pub(crate) budget_text: Option<String>,
+    /// Why the typed size was not taken.
+    pub(crate) budget_error: Option<String>,
 }
 
 /// Everything the panels read and change.
@@ -53,6 +57,7 @@ pub struct UiState<'w, 's> {
     pub(crate) current: Res<'w, CurrentLevel>,
     pub(crate) loading: Res<'w, Loading>,
     pub(crate) settings: Res<'w, Settings>,
+    pub(crate) limit: Res<'w, crate::level::budget::MemoryLimit>,
     pub(crate) hot: ResMut<'w, HotReload>,
     pub(crate) build: ResMut<'w, Build>,
     pub(crate) timeline: ResMut<'w, Timeline>,

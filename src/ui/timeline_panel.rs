@@ -9,6 +9,7 @@ use crate::build::StageState;
 use crate::model::timeline::substep_count;
 use crate::ui::state::ERROR;
 use crate::ui::state::UiState;
+use navscope_core::stage::StageError;
 
 /// Draws the timeline panel.
 pub fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
@@ -109,7 +110,7 @@ pub fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
                     }
                 }
                 Err(e) => {
-                    ui.colored_label(ERROR, format!("failed: {e}"));
+                    ui.colored_label(ERROR, failure_line(e, runner));
                 }
             }
         }
@@ -142,4 +143,51 @@ pub fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
             }
         }
     });
+}
+
+/// The failure line of a stage: a stage that did not run because an
+/// earlier one failed also says why that one failed (the reason would
+/// otherwise be only in the log).
+fn failure_line(e: &StageError, runner: Option<&navscope_core::Runner>) -> String {
+    let cause = runner
+        .and_then(|r| r.first_error())
+        .filter(|_| matches!(e, StageError::Blocked(_)));
+    match cause {
+        Some((_, first)) => format!("failed: {e}: {first}"),
+        None => format!("failed: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_stage_blocked_by_a_refusal_says_what_was_refused() {
+        let voxel = navscope_pipelines::by_id("voxel").expect("voxel");
+        let plan = Arc::new(navscope_levels::default_level());
+        let mesh = navscope_pipelines::level_for(&voxel, &plan).expect("converted");
+        let mut r = navscope_core::Runner::new(voxel, mesh);
+        r.set_budget(navscope_core::MemoryBudget::new(64 << 10));
+        r.run_all();
+        let (first, _) = r.first_error().expect("a 64 KB budget refuses");
+        let later = r
+            .result(first + 1)
+            .expect("run")
+            .outcome
+            .as_ref()
+            .unwrap_err();
+        let line = failure_line(later, Some(&r));
+        assert!(
+            line.contains("not run") && line.contains("the budget is 64 KB"),
+            "{line}"
+        );
+        // The refused stage itself is not repeated.
+        let own = r.result(first).unwrap().outcome.as_ref().unwrap_err();
+        assert_eq!(
+            failure_line(own, Some(&r)).matches("the budget is").count(),
+            1
+        );
+    }
 }

@@ -662,6 +662,16 @@ impl Session {
     /// Waits until the report exists and the build is idle with every stage
     /// finished; returns that report.
     pub fn wait_ready(&self) -> Report {
+        self.wait_ready_for(
+            "the build to finish: build.busy false, build.published >= 1, stage.finished == stage.count, stage.running null, central present",
+            Report::idle,
+        )
+    }
+
+    /// Waits until the report exists and `ready` holds (`what` says what
+    /// that is), takes the window's geometry and focuses it; returns that
+    /// report.
+    pub fn wait_ready_for(&self, what: &str, ready: impl Fn(&Report) -> bool) -> Report {
         let deadline = Instant::now() + REPORT_TIMEOUT;
         while self.read_report().is_none() {
             self.check_alive();
@@ -673,11 +683,7 @@ impl Session {
             }
             std::thread::sleep(Duration::from_millis(100));
         }
-        let r = self.wait_for(
-            "the build to finish: build.busy false, build.published >= 1, stage.finished == stage.count, stage.running null, central present",
-            WAIT,
-            |r| r.idle().then(|| r.clone()),
-        );
+        let r = self.wait_for(what, WAIT, |r| ready(r).then(|| r.clone()));
         // The window may have been resized since it first appeared.
         let id = self.window.clone();
         if let Some(g) = self.geometry_of(&id) {

@@ -131,7 +131,8 @@ pub fn run(level_path: &Path, opts: &BuildOptions, args: &CompareArgs) -> Result
     }
     let start = Instant::now();
     let build = |s: &Side| {
-        navscope_compare::build(&level, &s.pipeline, s.values.clone()).map_err(CliError::Failed)
+        navscope_compare::build(&level, &s.pipeline, s.values.clone(), opts.budget())
+            .map_err(CliError::Failed)
     };
     let (ma, mb) = (build(&a)?, build(&b)?);
     let options = CompareOptions {

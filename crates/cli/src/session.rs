@@ -43,12 +43,8 @@ impl fmt::Display for CliError {
 /// Loads a level; a bad file is a one-line failure naming it. The memory
 /// budget caps the file size the loader reads as well.
 pub fn load_level(path: &Path, budget: MemoryBudget) -> Result<Level, CliError> {
-    let defaults = navscope_levels::Budget::default();
-    let limits = navscope_levels::Budget {
-        max_file_bytes: defaults.max_file_bytes.min(budget.bytes()),
-        ..defaults
-    };
-    navscope_levels::load_with(path, &limits).map_err(|e| CliError::Failed(e.to_string()))
+    navscope_levels::load_with(path, &navscope_levels::Budget::within(budget))
+        .map_err(|e| CliError::Failed(e.to_string()))
 }
 
 /// The pipeline named by `--pipeline`, or the first that accepts the level.

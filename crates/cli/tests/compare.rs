@@ -182,3 +182,39 @@ fn info_lists_the_pipelines_a_conversion_reaches() {
         "{line}"
     );
 }
+
+#[test]
+fn both_sides_honour_the_memory_budget() {
+    // The voxel heightfield of the default plan needs far more than 64 KB;
+    // the budget must reach the builds, not only the loader.
+    let o = cli(&[
+        "compare",
+        PLAN,
+        "--pipeline",
+        "convex",
+        "--against-pipeline",
+        "voxel",
+        "--budget",
+        "64K",
+    ]);
+    assert!(
+        !o.status.success(),
+        "a 64 KB budget must refuse the voxel side"
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    assert!(
+        err.contains("the budget is 64 KB") && err.contains("stage '"),
+        "names the stage and the budget: {err}"
+    );
+    // The same comparison under the default budget builds.
+    let o = cli(&[
+        "compare",
+        PLAN,
+        "--pipeline",
+        "convex",
+        "--against-pipeline",
+        "voxel",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -32,9 +32,9 @@
 //! let level = Arc::new(navscope_levels::default_level());
 //! let voxel = navscope_pipelines::by_id("voxel").unwrap();
 //! let mut params = navscope_core::params::ParamValues::defaults(&voxel.params);
-//! let a = build(&level, &voxel, params.clone()).unwrap();
+//! let a = build(&level, &voxel, params.clone(), Default::default()).unwrap();
 //! params.set(&voxel.params, "stand.radius", navscope_core::params::ParamValue::Float(0.6)).unwrap();
-//! let b = build(&level, &voxel, params).unwrap();
+//! let b = build(&level, &voxel, params, Default::default()).unwrap();
 //! let c = compare(&a, &b, &CompareOptions::default());
 //! println!("A only {:.2} m2, B only {:.2} m2",
 //!     c.difference.a_only_area(), c.difference.b_only_area());

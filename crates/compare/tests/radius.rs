@@ -14,7 +14,13 @@ use support::{default_level, eroded, eroded_perimeter, voxel, wall_distance};
 fn a_build_against_itself_differs_nowhere() {
     let (level, _) = default_level();
     let convex = navscope_pipelines::by_id("convex").unwrap();
-    let mesh = build(&level, &convex, ParamValues::defaults(&convex.params)).unwrap();
+    let mesh = build(
+        &level,
+        &convex,
+        ParamValues::defaults(&convex.params),
+        Default::default(),
+    )
+    .unwrap();
     let c = compare(&mesh, &mesh, &CompareOptions::default());
     assert_eq!(c.difference.a_only_area(), 0.0);
     assert_eq!(c.difference.b_only_area(), 0.0);

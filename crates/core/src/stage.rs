@@ -404,7 +404,9 @@ impl Runner {
     /// missing, from its first missing stage on, as long as they are still
     /// valid here: same pipeline and level, and every parameter read by that
     /// stage and the ones before it has the same value in both. Used to keep
-    /// the stages a cancelled build finished. Returns how many it took.
+    /// the stages a cancelled build finished. A failure is taken only under
+    /// the same memory budget (a refusal may pass under another one). Returns
+    /// how many it took.
     pub fn adopt_from(&mut self, other: &Runner) -> usize {
         if !Arc::ptr_eq(&self.pipeline, &other.pipeline) || !Arc::ptr_eq(&self.level, &other.level)
         {
@@ -427,8 +429,13 @@ impl Runner {
             if self.results[i].is_some() {
                 continue;
             }
+            let still_valid = |r: &StageResult| match &r.outcome {
+                Ok(_) => true,
+                Err(StageError::Cancelled) => false,
+                Err(_) => self.budget == other.budget,
+            };
             match other.results.get(i).cloned().flatten() {
-                Some(r) if !matches!(r.outcome, Err(StageError::Cancelled)) => {
+                Some(r) if still_valid(&r) => {
                     self.results[i] = Some(r);
                     taken += 1;
                 }
@@ -719,6 +726,27 @@ mod tests {
         let mut elsewhere = runner();
         elsewhere.set_param("b", ParamValue::Float(4.0)).unwrap();
         assert_eq!(elsewhere.adopt_from(&done), 0);
+    }
+
+    #[test]
+    fn a_refusal_is_adopted_only_under_the_same_budget() {
+        // The third stage needs a thousand bytes: refused under 10.
+        let base = runner();
+        let mut refused = base.clone();
+        refused.set_budget(MemoryBudget::new(10));
+        refused.run_all();
+        assert!(refused.first_error().is_some_and(|(i, _)| i == 2));
+        let mut same = base.clone();
+        same.set_budget(MemoryBudget::new(10));
+        assert_eq!(same.adopt_from(&refused), 3);
+        assert_eq!(same.first_error().map(|(i, _)| i), Some(2));
+        // A larger budget takes the two stages that ran, not the refusal.
+        let mut larger = base.clone();
+        larger.set_budget(MemoryBudget::new(1 << 20));
+        assert_eq!(larger.adopt_from(&refused), 2);
+        assert_eq!(larger.run_all(), 1);
+        assert!(larger.first_error().is_none());
+        assert_eq!(value(&larger, 2), 6);
     }
 
     #[test]

@@ -45,6 +45,17 @@ impl Default for Budget {
 }
 
 impl Budget {
+    /// The default limits, with no file read that is larger than the
+    /// process's memory budget (`--budget` on the CLI, the app's setting):
+    /// a file the budget could not hold is refused before it is read.
+    pub fn within(memory: navscope_core::MemoryBudget) -> Self {
+        let defaults = Self::default();
+        Self {
+            max_file_bytes: defaults.max_file_bytes.min(memory.bytes()),
+            ..defaults
+        }
+    }
+
     /// Checks `count` of `what` (e.g. "pixels") against `limit`: a budget
     /// fault naming `element` when it is over.
     pub(crate) fn check(element: &str, what: &str, count: u64, limit: u64) -> Result<(), Fault> {
@@ -64,6 +75,15 @@ impl Budget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_memory_budget_caps_the_file_size_only() {
+        use navscope_core::MemoryBudget;
+        let small = Budget::within(MemoryBudget::new(1 << 20));
+        assert_eq!(small.max_file_bytes, 1 << 20);
+        assert_eq!(small.max_cells, Budget::default().max_cells);
+        assert_eq!(Budget::within(MemoryBudget::unlimited()), Budget::default());
+    }
 
     #[test]
     fn over_budget_names_the_limit() {

@@ -127,5 +127,5 @@ pub fn build_with(level: &Arc<Level>, pipeline: &str, settings: &[(&str, ParamVa
     for (k, x) in settings {
         v.set(&p.params, k, x.clone()).unwrap();
     }
-    build(level, &p, v).unwrap()
+    build(level, &p, v, Default::default()).unwrap()
 }
