@@ -1350,3 +1350,51 @@ fn raising_the_memory_budget_in_the_edit_menu_builds_the_refused_stages() {
             .then_some(())
     });
 }
+
+// ---------------------------------------------------------------------------
+// 15. A pipeline's agent tables are collapsible groups in the parameter
+// panel: a click on a group's header shows its sliders.
+
+#[test]
+fn clicking_an_agent_group_header_shows_its_parameters() {
+    let opts = Options {
+        level: root().join("assets/levels/voxel/table_room.obj"),
+        args: ["--pipeline", "voxel", "--stage", "tiles"]
+            .map(String::from)
+            .to_vec(),
+    };
+    let Some(s) = Session::start_with("param_group", opts) else {
+        return;
+    };
+    let r = s.wait_ready();
+    s.check(r.widget("param/stand.radius").is_none(), || {
+        "the stand group's sliders show before its header was clicked".into()
+    });
+    s.check(r.widget("param/cell_size").is_some(), || {
+        "a lone parameter (cell_size) is not in the panel".into()
+    });
+    let header = settled_widget(&s, "param-group/stand");
+    let before = s.screenshot();
+    s.click(header.center());
+    let slider = s.wait_for(
+        "the stand group open: `param/stand.radius` in widgets",
+        WAIT,
+        |r| r.widget("param/stand.radius"),
+    );
+    s.check(slider.y0 > header.y1, || {
+        format!("the slider {slider:?} is not below its header {header:?}")
+    });
+    s.wait_for_screen(
+        "the group's sliders drawn below its header",
+        WAIT,
+        |img, r| {
+            let rect = slider.scaled(r.scale());
+            let d = count_differing(&before, img, rect, 24);
+            if d as f64 > 0.05 * rect.width() * rect.height() {
+                Ok(())
+            } else {
+                Err(format!("{d} pixels of {rect:?} changed"))
+            }
+        },
+    );
+}

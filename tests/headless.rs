@@ -619,7 +619,9 @@ fn the_memory_budget_reaches_the_loader_and_is_remembered() {
     settle(&mut app);
     let file = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("assets/levels/floorplan/default.json");
-    let size = std::fs::metadata(&file).expect("the default level file").len();
+    let size = std::fs::metadata(&file)
+        .expect("the default level file")
+        .len();
     // A budget smaller than the file: the loader refuses it, naming it.
     let small = MemoryBudget::new(size / 2);
     app.world_mut().write_message(LevelRequest::Budget(small));
@@ -627,7 +629,10 @@ fn the_memory_budget_reaches_the_loader_and_is_remembered() {
         .write_message(LevelRequest::Open(file.clone()));
     settle_loading(&mut app);
     assert_eq!(app.world().resource::<MemoryLimit>().0, small);
-    assert_eq!(app.world().resource::<Settings>().budget, Some(small.bytes()));
+    assert_eq!(
+        app.world().resource::<Settings>().budget,
+        Some(small.bytes())
+    );
     let err = app
         .world()
         .resource::<Journal>()
@@ -635,7 +640,10 @@ fn the_memory_budget_reaches_the_loader_and_is_remembered() {
         .expect("the refusal is logged")
         .text
         .clone();
-    assert!(err.contains("default.json") && err.contains("budget"), "{err}");
+    assert!(
+        err.contains("default.json") && err.contains("budget"),
+        "{err}"
+    );
     assert!(app.world().resource::<CurrentLevel>().path.is_none());
     // Under the default budget the same file opens.
     app.world_mut()

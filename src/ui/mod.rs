@@ -16,6 +16,7 @@ pub mod menu;
 pub mod overlay;
 pub mod pacing;
 pub mod panels;
+mod param_groups;
 mod param_widget;
 pub mod probe_panel;
 pub mod readouts;

@@ -32,6 +32,7 @@ use crate::ui::dialogs::FileAction;
 use crate::ui::frames::FrameStats;
 use crate::ui::menu::menu_bar;
 use crate::ui::menu::path_prompt;
+use crate::ui::param_groups::{ParamRow, param_rows};
 use crate::ui::param_widget::{ParamEdit, param_widget};
 use crate::ui::readouts::frame_readout;
 use crate::ui::readouts::help_window;
@@ -254,55 +255,29 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
     if pipeline.params.is_empty() {
         ui.label("This pipeline has no parameters.");
     }
-    for spec in &pipeline.params {
-        let value = values
-            .get(&spec.name)
-            .cloned()
-            .unwrap_or_else(|| spec.default.clone());
-        let tip = format!(
-            "{}\n\ndefault (the paper's value): {}{}",
-            spec.doc,
-            spec.default,
-            if spec.unit.is_empty() {
-                String::new()
-            } else {
-                format!(" {}", spec.unit)
+    for row in param_rows(&pipeline.params) {
+        match row {
+            ParamRow::Lone(spec) => param_row(ui, s, &pipeline, &values, spec),
+            ParamRow::Group { key, title, params } => {
+                let changed = params
+                    .iter()
+                    .filter(|p| values.get(&p.name).is_some_and(|v| *v != p.default))
+                    .count();
+                let header = if changed > 0 {
+                    format!("{title} ({changed} changed)")
+                } else {
+                    title.to_string()
+                };
+                let shown = egui::CollapsingHeader::new(header)
+                    .id_salt(("param-group", key))
+                    .show(ui, |ui| {
+                        for spec in params {
+                            param_row(ui, s, &pipeline, &values, spec);
+                        }
+                    });
+                s.tag(&format!("param-group/{key}"), &shown.header_response);
             }
-        );
-        let reader = pipeline
-            .first_reader(&spec.name)
-            .map(|i| {
-                format!(
-                    "\nchanging it re-runs from stage {} ({})",
-                    i + 1,
-                    pipeline.stages[i].info.id
-                )
-            })
-            .unwrap_or_default();
-        let tip = format!("{tip}{reader}");
-        ui.horizontal(|ui| {
-            ui.label(&spec.label).on_hover_text(&tip);
-            let ParamEdit {
-                new,
-                response: widget,
-            } = param_widget(ui, spec, &value, &tip);
-            if value != spec.default
-                && ui
-                    .small_button("↺")
-                    .on_hover_text(format!("Reset to {}", spec.default))
-                    .clicked()
-            {
-                s.param_commands
-                    .write(ParamCommand::Reset(spec.name.clone()));
-            }
-            if let Some(r) = &widget {
-                s.tag(&format!("param/{}", spec.name), r);
-            }
-            if let Some(v) = new {
-                s.param_commands
-                    .write(ParamCommand::Set(spec.name.clone(), v));
-            }
-        });
+        }
     }
     ui.horizontal(|ui| {
         if ui
@@ -325,6 +300,66 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
             .clicked()
         {
             s.ask_file(FileAction::SavePreset);
+        }
+    });
+}
+
+/// One parameter's row: its label (with the paper's default and the stage
+/// a change re-runs from as a tooltip), its widget and, when it differs from
+/// the default, a reset button.
+fn param_row(
+    ui: &mut egui::Ui,
+    s: &mut UiState,
+    pipeline: &navscope_core::Pipeline,
+    values: &navscope_core::params::ParamValues,
+    spec: &navscope_core::ParamSpec,
+) {
+    let value = values
+        .get(&spec.name)
+        .cloned()
+        .unwrap_or_else(|| spec.default.clone());
+    let tip = format!(
+        "{}\n\ndefault (the paper's value): {}{}",
+        spec.doc,
+        spec.default,
+        if spec.unit.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", spec.unit)
+        }
+    );
+    let reader = pipeline
+        .first_reader(&spec.name)
+        .map(|i| {
+            format!(
+                "\nchanging it re-runs from stage {} ({})",
+                i + 1,
+                pipeline.stages[i].info.id
+            )
+        })
+        .unwrap_or_default();
+    let tip = format!("{tip}{reader}");
+    ui.horizontal(|ui| {
+        ui.label(&spec.label).on_hover_text(&tip);
+        let ParamEdit {
+            new,
+            response: widget,
+        } = param_widget(ui, spec, &value, &tip);
+        if value != spec.default
+            && ui
+                .small_button("↺")
+                .on_hover_text(format!("Reset to {}", spec.default))
+                .clicked()
+        {
+            s.param_commands
+                .write(ParamCommand::Reset(spec.name.clone()));
+        }
+        if let Some(r) = &widget {
+            s.tag(&format!("param/{}", spec.name), r);
+        }
+        if let Some(v) = new {
+            s.param_commands
+                .write(ParamCommand::Set(spec.name.clone(), v));
         }
     });
 }
