@@ -545,7 +545,8 @@ fn a_raster_of_many_dots_builds_its_graphs_or_is_refused_by_the_budget() {
     let r = build("128M", "refused.json");
     assert_refused(&r, 1, "more.png: ", "stage 'triangulate': would need ~");
     assert!(
-        r.stderr.contains("would need ~218 MB for the dual graph of 135002 triangles")
+        r.stderr
+            .contains("would need ~218 MB for the dual graph of 135002 triangles")
             && r.stderr.contains("the budget is 128 MB"),
         "{}",
         r.stderr
