@@ -112,21 +112,27 @@
 //!   2 GB budget; the estimate refuses it.
 //!
 //!   Measured on the 2-core machine on 2026-11-24 (release,
-//!   `navscope-cli generate dotted-raster --size N`, then `/usr/bin/time
-//!   -v navscope-cli build rN.png --pipeline navgraph --set agent_radius=0
-//!   --out /tmp/r.json`, two other engineers building: load average 4.5 to
-//!   5 on 2 cores, so wall times are inflated):
+//!   `navscope-cli generate dotted-raster --size N --out rN.png`, then
+//!   `/usr/bin/time -v navscope-cli build rN.png --pipeline navgraph --set
+//!   agent_radius=0 --out /tmp/r.json`; two other engineers were building,
+//!   `uptime` load average 4.4 to 6.1 on 2 cores, so wall times are
+//!   inflated and system times vary with the page cache):
 //!
 //!   | raster | before | after |
 //!   |---|---|---|
-//!   | 1000 × 1000 px, 62,500 dots (375,002 triangles) | 4.8 s user + 6.5 s system, 15.7 s wall, 1.37 GB peak | 4.4 s user + 1.0 s system, 8.0 s wall, 592 MB peak |
-//!   | 2000 × 2000 px, 250,000 dots (1,500,002 triangles), `--budget unlimited` | 20.8 s user + 27.5 s system, 75.7 s wall, 5.95 GB peak | 18.2 s user + 16.9 s system, 46.9 s wall, 2.36 GB peak |
-//!   | the same with the default 2 GB budget | refused after 0.9 s wall ("would need ~6.2 GB") | refused after 0.9 s wall ("would need ~2.4 GB") |
+//!   | 1000 × 1000 px, 62,500 dots (375,002 triangles) | 4.8 s user + 6.5 s system, 15.7 s wall, 1.37 GB peak | 4.4 - 5.0 s user + 0.9 - 1.0 s system, 7.2 - 8.0 s wall, 592 MB peak |
+//!   | 2000 × 2000 px, 250,000 dots (1,500,002 triangles), `--budget unlimited` | 20.8 s user + 27.5 s system, 75.7 s wall, 5.95 GB peak | 18.2 - 24.3 s user + 5.4 - 16.9 s system, 40.6 - 46.9 s wall, 2.36 GB peak |
+//!   | the same without `--out` | | 14.0 s user + 1.4 s system, 23.0 s wall, 2.36 GB peak |
+//!   | the same with the default 2 GB budget | refused after 0.9 s wall ("would need ~6.2 GB") | refused after 1.1 s wall ("would need ~2.4 GB") |
 //!
 //!   (Peaks are `/usr/bin/time`'s maximum resident set in kB, so 2.36 GB
-//!   is 2.25 GiB.) About half of the 2000 × 2000 time is writing the 3.8 GB
-//!   of JSON: on this machine `dd` alone takes 18 s to write 3.8 GB to
-//!   `/tmp` (ext4) and 6.5 s to `/dev/shm`.
+//!   is 2.25 GiB.) Writing the 3.8 GB of JSON is about 10 s of CPU of the
+//!   2000 × 2000 build, and on this machine `dd` alone takes 18 s to write
+//!   3.8 GB to `/tmp` (ext4) and 6.5 s to `/dev/shm`. Of the stages, the
+//!   graphs take the most (about 2.3 s wall at 1000 × 1000 px, 15 s at 2000
+//!   × 2000 px): on a dotted raster guards and dual edges look far along
+//!   the open rows, so the line-of-sight walks ([`walls::Walls::clear`],
+//!   [`sight`]) grow faster than the triangle count.
 //! * **Art gallery.** First guard: a vertex of highest order; next ones at
 //!   the highest-order corner of the first unseen triangle; a triangle is
 //!   seen when the hull of guard and triangle is free (so every point of it
