@@ -103,11 +103,11 @@
 //!   NavMesh once and little else: its vectors are sized before they are
 //!   filled, the super-graph shares it and the walls (it used to keep two
 //!   more copies of every triangle: its point locator, now built by the
-//!   first path query, and the regions' polygons, now drawn from the mesh),
-//!   and `navscope-cli build` streams it to the file. The NavMesh itself
+//!   first path query, and the regions' polygons, now drawn from the mesh
+//!   as the portals are), and `navscope-cli build` streams it to the file. The NavMesh itself
 //!   is the floor: on a dotted raster its links (80 bytes each, twelve per
 //!   triangle) are three quarters of it, and at 2000 × 2000 px it alone
-//!   takes about 1.95 GB, so with [`navscope_core::Link`] and
+//!   takes about 1.95 GB of the 2.26 GB peak, so with [`navscope_core::Link`] and
 //!   [`navscope_core::Node`] as they are that raster cannot be built in a
 //!   2 GB budget; the estimate refuses it.
 //!
@@ -120,13 +120,14 @@
 //!
 //!   | raster | before | after |
 //!   |---|---|---|
-//!   | 1000 × 1000 px, 62,500 dots (375,002 triangles) | 4.8 s user + 6.5 s system, 15.7 s wall, 1.37 GB peak | 4.4 - 5.0 s user + 0.9 - 1.0 s system, 7.2 - 8.0 s wall, 592 MB peak |
-//!   | 2000 × 2000 px, 250,000 dots (1,500,002 triangles), `--budget unlimited` | 20.8 s user + 27.5 s system, 75.7 s wall, 5.95 GB peak | 18.2 - 24.3 s user + 5.4 - 16.9 s system, 40.6 - 46.9 s wall, 2.36 GB peak |
-//!   | the same without `--out` | | 14.0 s user + 1.4 s system, 23.0 s wall, 2.36 GB peak |
+//!   | 1000 × 1000 px, 62,500 dots (375,002 triangles) | 4.8 s user + 6.5 s system, 15.7 s wall, 1.37 GB peak | 4.4 - 5.0 s user + 0.9 - 1.0 s system, 7.2 - 8.0 s wall, 569 MB peak |
+//!   | 2000 × 2000 px, 250,000 dots (1,500,002 triangles), `--budget unlimited` | 20.8 s user + 27.5 s system, 75.7 s wall, 5.95 GB peak | 18.2 - 24.3 s user + 5.4 - 16.9 s system, 40.6 - 46.9 s wall, 2.26 GB peak |
+//!   | the same without `--out` | | 14.0 s user + 1.4 s system, 23.0 s wall, 2.26 GB peak |
 //!   | the same with the default 2 GB budget | refused after 0.9 s wall ("would need ~6.2 GB") | refused after 1.1 s wall ("would need ~2.4 GB") |
 //!
-//!   (Peaks are `/usr/bin/time`'s maximum resident set in kB, so 2.36 GB
-//!   is 2.25 GiB.) Writing the 3.8 GB of JSON is about 10 s of CPU of the
+//!   (Peaks are `/usr/bin/time`'s maximum resident set in kB, so 2.26 GB
+//!   is 2.15 GiB; the times were taken before the portals were drawn from
+//!   the mesh, which saved 0.1 GB at 2000 × 2000 px.) Writing the 3.8 GB of JSON is about 10 s of CPU of the
 //!   2000 × 2000 build, and on this machine `dd` alone takes 18 s to write
 //!   3.8 GB to `/tmp` (ext4) and 6.5 s to `/dev/shm`. Of the stages, the
 //!   graphs take the most (about 2.3 s wall at 1000 × 1000 px, 15 s at 2000

@@ -539,15 +539,17 @@ fn dual_bytes(triangles: u64, vertices: u64) -> u64 {
 /// Bytes the whole build holds at its peak for a dual graph of
 /// `triangles` and `vertices`: [`dual_bytes`] and 15 % more. The dual
 /// graph's NavMesh is the pipeline's result and nearly all of the peak
-/// (every vector of it is sized exactly, the super-graph shares it and
-/// builds its point locator only for the first path query, `navscope-cli
-/// build` writes it without copying it); the rest is the triangulation, the
-/// walls and the earlier stages' artifacts. Calibrated with
-/// `/usr/bin/time -v` on dotted rasters (`navscope-cli generate
-/// dotted-raster`, radius 0, `navscope-cli build --out`) on 2026-11-24:
-/// 1000 × 1000 px (375,002 triangles) peaked at 1.10 and 2000 × 2000 px
-/// (1,500,002 triangles, budget lifted) at 1.09 times [`dual_bytes`]
-/// (578 MB and 2.25 GB). A caller that takes an owned copy
+/// (every vector of it is sized exactly; the super-graph shares it, draws
+/// its regions and portals from it and builds its point locator only for
+/// the first path query; `navscope-cli build` writes it without copying
+/// it); the rest is the triangulation, the walls and the earlier stages'
+/// artifacts. Calibrated with `/usr/bin/time -v` on dotted rasters
+/// (`navscope-cli generate dotted-raster`, radius 0, `navscope-cli build
+/// --out`) on 2026-11-24: 1000 × 1000 px (375,002 triangles) peaked at
+/// 1.05 and 2000 × 2000 px (1,500,002 triangles, budget lifted) at 1.04
+/// times [`dual_bytes`] (569 MB and 2.26 GB, in kB as `time` reports
+/// them); the 15 % leave room for the allocator and the page cache's
+/// share. A caller that takes an owned copy
 /// ([`navscope_core::Runner::navmesh`]) or asks for a path needs more.
 fn build_bytes(triangles: u64, vertices: u64) -> u64 {
     let dual = dual_bytes(triangles, vertices);
@@ -593,10 +595,8 @@ pub fn stage_graphs(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError>
 pub struct SuperGraphArtifact {
     /// Partition and super-graph.
     pub graph: SuperGraph,
-    /// Portal segments (the base link's crossing edge, or its ends).
-    portals: Vec<[DVec3; 2]>,
     /// The base graph (its triangle nodes' polygons are what the regions
-    /// draw).
+    /// draw, its links the portals).
     #[serde(skip_serializing)]
     dual: Arc<DualGraph>,
     #[serde(skip_serializing)]
@@ -612,6 +612,17 @@ pub struct SuperGraphArtifact {
 }
 
 impl SuperGraphArtifact {
+    /// The segment of the portal that is base link `i`: the edge it
+    /// crosses, or its ends when it has none.
+    fn portal(&self, i: usize) -> [DVec3; 2] {
+        let mesh = &self.dual.mesh;
+        let l = &mesh.links[i];
+        l.segment.unwrap_or([
+            mesh.nodes[l.from as usize].position,
+            mesh.nodes[l.to as usize].position,
+        ])
+    }
+
     /// The base graph's point locator, built on first use.
     fn locator(&self) -> &Locator {
         self.locator.get_or_init(|| Locator::new(&self.dual.mesh))
@@ -683,7 +694,13 @@ impl Artifact for SuperGraphArtifact {
                 )
             })
             .collect();
-        for (k, [a, b]) in self.portals.iter().enumerate() {
+        for (k, [a, b]) in self
+            .graph
+            .portals
+            .iter()
+            .map(|&i| self.portal(i))
+            .enumerate()
+        {
             out.push(Primitive::new(
                 "portal/region",
                 k as u32,
@@ -788,20 +805,8 @@ pub fn stage_supergraph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageEr
     let g = ctx.artifact::<GraphsArtifact>("graphs")?;
     let snap = ctx.params.float("simplify_tolerance");
     let graph = partition(&t.triangulation, &g.dual, ctx.params.float("region_size"));
-    let portals = graph
-        .portals
-        .iter()
-        .map(|&i| {
-            let l = &g.dual.mesh.links[i];
-            l.segment.unwrap_or([
-                g.dual.mesh.nodes[l.from as usize].position,
-                g.dual.mesh.nodes[l.to as usize].position,
-            ])
-        })
-        .collect();
     Ok(Arc::new(SuperGraphArtifact {
         graph,
-        portals,
         dual: Arc::clone(&g.dual),
         walls: Arc::clone(&t.walls),
         locator: OnceLock::new(),
