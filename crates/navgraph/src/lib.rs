@@ -120,18 +120,17 @@
 //!
 //!   | raster | before | after |
 //!   |---|---|---|
-//!   | 1000 × 1000 px, 62,500 dots (375,002 triangles) | 4.8 s user + 6.5 s system, 15.7 s wall, 1.37 GB peak | 4.4 - 5.0 s user + 0.9 - 1.0 s system, 7.2 - 8.0 s wall, 569 MB peak |
-//!   | 2000 × 2000 px, 250,000 dots (1,500,002 triangles), `--budget unlimited` | 20.8 s user + 27.5 s system, 75.7 s wall, 5.95 GB peak | 18.2 - 24.3 s user + 5.4 - 16.9 s system, 40.6 - 46.9 s wall, 2.26 GB peak |
-//!   | the same without `--out` | | 14.0 s user + 1.4 s system, 23.0 s wall, 2.26 GB peak |
+//!   | 1000 × 1000 px, 62,500 dots (375,002 triangles) | 4.8 s user + 6.5 s system, 15.7 s wall, 1.37 GB peak | 3.5 s user + 0.7 s system, 4.2 s wall, 569 MB peak (7.2 - 8.0 s wall in busier runs) |
+//!   | 2000 × 2000 px, 250,000 dots (1,500,002 triangles), `--budget unlimited` | 20.8 s user + 27.5 s system, 75.7 s wall, 5.95 GB peak | 20.5 s user + 3.5 s system, 24.7 s wall, 2.26 GB peak (up to 47 s wall and 17 s system in busier runs) |
+//!   | the same without `--out` | | 10.1 s user + 0.9 s system, 11.1 s wall, 2.26 GB peak |
 //!   | the same with the default 2 GB budget | refused after 0.9 s wall ("would need ~6.2 GB") | refused after 1.1 s wall ("would need ~2.4 GB") |
 //!
 //!   (Peaks are `/usr/bin/time`'s maximum resident set in kB, so 2.26 GB
-//!   is 2.15 GiB; the times were taken before the portals were drawn from
-//!   the mesh, which saved 0.1 GB at 2000 × 2000 px.) Writing the 3.8 GB of JSON is about 10 s of CPU of the
-//!   2000 × 2000 build, and on this machine `dd` alone takes 18 s to write
+//!   is 2.15 GiB.) Writing the 3.8 GB of JSON is over half of the 2000 ×
+//!   2000 build, and on this machine `dd` alone takes 18 s to write
 //!   3.8 GB to `/tmp` (ext4) and 6.5 s to `/dev/shm`. Of the stages, the
-//!   graphs take the most (about 2.3 s wall at 1000 × 1000 px, 15 s at 2000
-//!   × 2000 px): on a dotted raster guards and dual edges look far along
+//!   graphs take the most (about 2.3 s at 1000 × 1000 px, 7 - 15 s at
+//!   2000 × 2000 px, wall, loaded): on a dotted raster guards and dual edges look far along
 //!   the open rows, so the line-of-sight walks ([`walls::Walls::clear`],
 //!   [`sight`]) grow faster than the triangle count.
 //! * **Art gallery.** First guard: a vertex of highest order; next ones at
