@@ -122,17 +122,40 @@ pub fn triangulation_edges(tri: &Triangulation) -> Vec<(u32, u32)> {
 }
 
 /// Builds the extended dual graph.
+///
+/// Every vector is sized before it is filled (the NavMesh's links from
+/// their count: three corner links per triangle, one per triangulation
+/// edge and at most one per pair of neighbouring triangles), so none grows
+/// by doubling: on a large raster the links alone are over a gigabyte.
 pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
     let nt = tri.triangles.len();
+    let edges = triangulation_edges(tri);
+    let neighbour_pairs = tri
+        .neighbours
+        .iter()
+        .enumerate()
+        .map(|(t, ns)| ns.iter().flatten().filter(|&&u| u as usize > t).count())
+        .sum::<usize>();
+    let mut node_of = vec![u32::MAX; tri.vertices.len()];
+    for vs in &tri.triangles {
+        for &v in vs {
+            node_of[v as usize] = 0;
+        }
+    }
+    let used = node_of.iter().filter(|&&n| n == 0).count();
     let mut g = DualGraph {
-        incentres: Vec::new(),
-        radii: Vec::new(),
-        vertex_nodes: Vec::new(),
-        dual_edges: Vec::new(),
+        incentres: Vec::with_capacity(nt),
+        radii: Vec::with_capacity(nt),
+        vertex_nodes: Vec::with_capacity(used),
+        dual_edges: Vec::with_capacity(neighbour_pairs),
         repaired: Vec::new(),
         narrow: Vec::new(),
         mesh: NavMesh::new("navgraph", ""),
     };
+    g.mesh.nodes.reserve_exact(nt + used);
+    g.mesh
+        .links
+        .reserve_exact(2 * (3 * nt + edges.len() + neighbour_pairs));
     for t in 0..nt {
         let [a, b, c] = tri.corners(t);
         let (centre, r) = incircle(a, b, c);
@@ -142,14 +165,6 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
             .mesh
             .add_node(w(centre), Some(vec![w(a), w(b), w(c)]), Stance::Stand, 0);
         g.mesh.nodes[id as usize].radius = Some(r);
-    }
-    let mut node_of = vec![u32::MAX; tri.vertices.len()];
-    for vs in &tri.triangles {
-        for &v in vs {
-            if node_of[v as usize] == u32::MAX {
-                node_of[v as usize] = 0;
-            }
-        }
     }
     for (v, slot) in node_of.iter_mut().enumerate() {
         if *slot == 0 {
@@ -195,7 +210,7 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
             );
         }
     }
-    for (a, b) in triangulation_edges(tri) {
+    for (a, b) in edges {
         let (pa, pb) = (tri.vertices[a as usize], tri.vertices[b as usize]);
         g.mesh.add_two_way(
             node_of[a as usize],
@@ -471,5 +486,23 @@ mod tests {
         for (t, r) in g.radii.iter().enumerate() {
             assert!(*r > 0.0 && *r <= tri.area(t).sqrt());
         }
+    }
+
+    #[test]
+    fn the_dual_graph_is_sized_before_it_is_filled() {
+        // With holes, so some neighbour pairs get no dual link (repairs)
+        // and some vertices none but their own.
+        let mut rings = rooms();
+        rings.push(vec![v(3., 3.), v(3., 7.), v(7., 7.), v(7., 3.)]);
+        rings.push(vec![v(15., 3.), v(15., 7.), v(19., 7.), v(19., 3.)]);
+        let tri = triangulate(&rings).unwrap();
+        let walls = Walls::new(rings);
+        let g = dual_graph(&tri, &walls);
+        assert_eq!(g.mesh.nodes.capacity(), g.mesh.nodes.len());
+        // Links: exact but for the two a repaired pair does not get.
+        let spare = g.mesh.links.capacity() - g.mesh.links.len();
+        assert_eq!(spare, 2 * g.repaired.len());
+        assert_eq!(g.incentres.capacity(), g.incentres.len());
+        assert_eq!(g.vertex_nodes.capacity(), g.vertex_nodes.len());
     }
 }

@@ -99,13 +99,40 @@
 //!   without added vertices has `vertices + 2 × holes − 2 × outer rings`
 //!   triangles), so the triangulation stage checks them against the memory
 //!   budget before triangulating, and a raster too large is refused in
-//!   seconds with what it would need. On the 2-core machine (loaded, release,
-//!   `navscope-cli build --set agent_radius=0` under `/usr/bin/time -v`) a
-//!   `generate dotted-raster --size 1000` raster (62,500 dots) builds in
-//!   3.8 - 5.0 s of CPU (5.5 s wall in the least loaded run) at 1.3 GB
-//!   peak; `--size 2000` (250,000 dots) is refused after 0.7 s of CPU
-//!   (0.8 s wall) at 192 MB ("would need ~6.2 GB"); with the budget lifted
-//!   it builds in 24 s of CPU at 5.7 GB.
+//!   seconds with what it would need. The build holds the dual graph's
+//!   NavMesh once and little else: its vectors are sized before they are
+//!   filled, the super-graph shares it and the walls (it used to keep two
+//!   more copies of every triangle: its point locator, now built by the
+//!   first path query, and the regions' polygons, now drawn from the mesh
+//!   as the portals are), and `navscope-cli build` streams it to the file. The NavMesh itself
+//!   is the floor: on a dotted raster its links (80 bytes each, twelve per
+//!   triangle) are three quarters of it, and at 2000 × 2000 px it alone
+//!   takes about 1.95 GB of the 2.26 GB peak, so with [`navscope_core::Link`] and
+//!   [`navscope_core::Node`] as they are that raster cannot be built in a
+//!   2 GB budget; the estimate refuses it.
+//!
+//!   Measured on the 2-core machine on 2026-11-24 (release,
+//!   `navscope-cli generate dotted-raster --size N --out rN.png`, then
+//!   `/usr/bin/time -v navscope-cli build rN.png --pipeline navgraph --set
+//!   agent_radius=0 --out /tmp/r.json`; two other engineers were building,
+//!   `uptime` load average 4.4 to 6.1 on 2 cores, so wall times are
+//!   inflated and system times vary with the page cache):
+//!
+//!   | raster | before | after |
+//!   |---|---|---|
+//!   | 1000 × 1000 px, 62,500 dots (375,002 triangles) | 4.8 s user + 6.5 s system, 15.7 s wall, 1.37 GB peak | 3.5 s user + 0.7 s system, 4.2 s wall, 569 MB peak (7.2 - 8.0 s wall in busier runs) |
+//!   | 2000 × 2000 px, 250,000 dots (1,500,002 triangles), `--budget unlimited` | 20.8 s user + 27.5 s system, 75.7 s wall, 5.95 GB peak | 20.5 s user + 3.5 s system, 24.7 s wall, 2.26 GB peak (up to 47 s wall and 17 s system in busier runs) |
+//!   | the same without `--out` | | 10.1 s user + 0.9 s system, 11.1 s wall, 2.26 GB peak |
+//!   | the same with the default 2 GB budget | refused after 0.9 s wall ("would need ~6.2 GB") | refused after 1.1 s wall ("would need ~2.4 GB") |
+//!
+//!   (Peaks are `/usr/bin/time`'s maximum resident set in kB, so 2.26 GB
+//!   is 2.15 GiB.) Writing the 3.8 GB of JSON is over half of the 2000 ×
+//!   2000 build, and on this machine `dd` alone takes 18 s to write
+//!   3.8 GB to `/tmp` (ext4) and 6.5 s to `/dev/shm`. Of the stages, the
+//!   graphs take the most (about 2.3 s at 1000 × 1000 px, 7 - 15 s at
+//!   2000 × 2000 px, wall, loaded): on a dotted raster guards and dual edges look far along
+//!   the open rows, so the line-of-sight walks ([`walls::Walls::clear`],
+//!   [`sight`]) grow faster than the triangle count.
 //! * **Art gallery.** First guard: a vertex of highest order; next ones at
 //!   the highest-order corner of the first unseen triangle; a triangle is
 //!   seen when the hull of guard and triangle is free (so every point of it

@@ -2,7 +2,7 @@
 //! artifacts and how each draws itself.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use glam::{DVec2, DVec3, Vec3};
 use navscope_core::draw::{Primitive, Shape, SubStep};
@@ -263,8 +263,10 @@ pub fn stage_simplify(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageErro
 pub struct TriangulationArtifact {
     /// The navigable triangles.
     pub triangulation: Triangulation,
-    /// The simplified rings as walls, for line-of-sight tests.
-    pub walls: Walls,
+    /// The simplified rings as walls, for line-of-sight tests (shared with
+    /// the super-graph stage, not copied).
+    #[serde(serialize_with = "shared")]
+    pub walls: Arc<Walls>,
 }
 
 impl Artifact for TriangulationArtifact {
@@ -322,7 +324,7 @@ pub fn stage_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageE
         triangulate(rings).map_err(|e| StageError::failed(format!("{}: {e}", ctx.level.source)))?;
     Ok(Arc::new(TriangulationArtifact {
         triangulation,
-        walls: Walls::new(s.simplified.rings.clone()),
+        walls: Arc::new(Walls::new(s.simplified.rings.clone())),
     }))
 }
 
@@ -335,22 +337,26 @@ pub struct GraphsArtifact {
     pub dual: Arc<DualGraph>,
     /// The art-gallery graph.
     pub gallery: GalleryGraph,
-    /// Triangle corners, for the guard sub-steps.
-    #[serde(skip)]
-    triangles: Vec<[DVec2; 3]>,
 }
 
 impl GraphsArtifact {
+    /// Triangle `t` (drawn from its dual node's polygon) during `step`.
     fn triangle(&self, kind: &str, t: usize, step: u32) -> Primitive {
-        Primitive::new(
-            kind,
-            t as u32,
-            Shape::Polygon {
-                outer: self.triangles[t].iter().map(|p| v3(*p)).collect(),
-                holes: vec![],
-            },
-        )
-        .during(step, step)
+        Primitive::new(kind, t as u32, triangle_shape(&self.dual, t)).during(step, step)
+    }
+}
+
+/// Triangle `t` of `dual` as a polygon shape: the polygon of its node,
+/// which holds the triangle's corners in world coordinates.
+fn triangle_shape(dual: &DualGraph, t: usize) -> Shape {
+    Shape::Polygon {
+        outer: dual.mesh.nodes[t]
+            .polygon
+            .iter()
+            .flatten()
+            .map(|p| p.as_vec3())
+            .collect(),
+        holes: vec![],
     }
 }
 
@@ -471,7 +477,7 @@ impl Artifact for GraphsArtifact {
         let mut out: Vec<SubStep> = (0..g.guards.len())
             .map(|k| {
                 let step = k as u32;
-                let mut highlights: Vec<Primitive> = (0..self.triangles.len())
+                let mut highlights: Vec<Primitive> = (0..self.dual.incentres.len())
                     .filter(|&t| g.seen_by[t] == step)
                     .map(|t| self.triangle("triangle/seen", t, step))
                     .collect();
@@ -530,19 +536,24 @@ fn dual_bytes(triangles: u64, vertices: u64) -> u64 {
         + vertices.saturating_mul(node + 2 * 3 * link)
 }
 
-/// Bytes the rest of the build holds at its peak for a dual graph of
-/// `triangles` and `vertices`: three times one NavMesh ([`dual_bytes`]).
-/// The dual graph's NavMesh is the pipeline's result; the super-graph
-/// stage's locator holds two more copies of every triangle, and the
-/// vectors grow by doubling. Calibrated with `/usr/bin/time -v` on dotted
-/// rasters (`navscope-cli generate dotted-raster`, radius 0, `navscope-cli
-/// build`, which writes the mesh without copying it): 1000 × 1000 px
-/// (375,002 triangles) peaked at 2.5 and 2000 × 2000 px (1,500,002
-/// triangles, budget lifted) at 2.75 times [`dual_bytes`]. A caller that
-/// takes an owned copy ([`navscope_core::Runner::navmesh`]) needs one
-/// NavMesh more.
+/// Bytes the whole build holds at its peak for a dual graph of
+/// `triangles` and `vertices`: [`dual_bytes`] and 15 % more. The dual
+/// graph's NavMesh is the pipeline's result and nearly all of the peak
+/// (every vector of it is sized exactly; the super-graph shares it, draws
+/// its regions and portals from it and builds its point locator only for
+/// the first path query; `navscope-cli build` writes it without copying
+/// it); the rest is the triangulation, the walls and the earlier stages'
+/// artifacts. Calibrated with `/usr/bin/time -v` on dotted rasters
+/// (`navscope-cli generate dotted-raster`, radius 0, `navscope-cli build
+/// --out`) on 2026-11-24: 1000 × 1000 px (375,002 triangles) peaked at
+/// 1.05 and 2000 × 2000 px (1,500,002 triangles, budget lifted) at 1.04
+/// times [`dual_bytes`] (569 MB and 2.26 GB, in kB as `time` reports
+/// them); the 15 % leave room for the allocator and the page cache's
+/// share. A caller that takes an owned copy
+/// ([`navscope_core::Runner::navmesh`]) or asks for a path needs more.
 fn build_bytes(triangles: u64, vertices: u64) -> u64 {
-    dual_bytes(triangles, vertices).saturating_mul(3)
+    let dual = dual_bytes(triangles, vertices);
+    dual.saturating_add(dual / 20 * 3)
 }
 
 /// Refuses, over the budget, the dual graph of `triangles` and `vertices`
@@ -553,7 +564,7 @@ fn check_graphs_budget(
     vertices: u64,
 ) -> Result<(), StageError> {
     ctx.budget.check(build_bytes(triangles, vertices), || {
-        format!("the dual graph of {triangles} triangles, its NavMesh and the super-graph")
+        format!("the dual graph of {triangles} triangles and its NavMesh")
     })?;
     Ok(())
 }
@@ -569,12 +580,12 @@ pub fn stage_graphs(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError>
         t.triangulation.triangles.len() as u64,
         t.triangulation.vertices.len() as u64,
     )?;
+    // The gallery first: its working structures are freed before the
+    // larger dual graph is built.
+    let gallery = gallery_graph(&t.triangulation, &t.walls);
     Ok(Arc::new(GraphsArtifact {
         dual: Arc::new(dual_graph(&t.triangulation, &t.walls)),
-        gallery: gallery_graph(&t.triangulation, &t.walls),
-        triangles: (0..t.triangulation.triangles.len())
-            .map(|k| t.triangulation.corners(k))
-            .collect(),
+        gallery,
     }))
 }
 
@@ -584,29 +595,46 @@ pub fn stage_graphs(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError>
 pub struct SuperGraphArtifact {
     /// Partition and super-graph.
     pub graph: SuperGraph,
-    /// Triangle polygons by region, for drawing.
-    regions: Vec<(u32, [DVec3; 3])>,
-    /// Portal segments (the base link's crossing edge, or its ends).
-    portals: Vec<[DVec3; 2]>,
+    /// The base graph (its triangle nodes' polygons are what the regions
+    /// draw, its links the portals).
     #[serde(skip_serializing)]
     dual: Arc<DualGraph>,
     #[serde(skip_serializing)]
-    walls: Walls,
+    walls: Arc<Walls>,
+    /// Point location on the base graph, built by the first path query: it
+    /// holds its own copy of every triangle, which a build that only writes
+    /// the NavMesh never needs.
     #[serde(skip_serializing)]
-    locator: Locator,
+    locator: OnceLock<Locator>,
     /// How far outside the triangles a query point may be (the
     /// simplification tolerance in metres).
     pub snap: f64,
 }
 
 impl SuperGraphArtifact {
+    /// The segment of the portal that is base link `i`: the edge it
+    /// crosses, or its ends when it has none.
+    fn portal(&self, i: usize) -> [DVec3; 2] {
+        let mesh = &self.dual.mesh;
+        let l = &mesh.links[i];
+        l.segment.unwrap_or([
+            mesh.nodes[l.from as usize].position,
+            mesh.nodes[l.to as usize].position,
+        ])
+    }
+
+    /// The base graph's point locator, built on first use.
+    fn locator(&self) -> &Locator {
+        self.locator.get_or_init(|| Locator::new(&self.dual.mesh))
+    }
+
     /// The two-level search of the article from `from` to `to` (world
     /// points), the base search on the whole base graph once the
     /// super-graph found a region path: see [`crate::supergraph`].
     pub fn route(&self, from: DVec3, to: DVec3) -> Result<Route, String> {
         self.graph.route(
             &self.dual,
-            &self.locator,
+            self.locator(),
             &self.walls,
             from,
             to,
@@ -622,7 +650,7 @@ impl SuperGraphArtifact {
     pub fn route_within_regions(&self, from: DVec3, to: DVec3) -> Result<Route, String> {
         self.graph.route(
             &self.dual,
-            &self.locator,
+            self.locator(),
             &self.walls,
             from,
             to,
@@ -657,21 +685,22 @@ impl Artifact for SuperGraphArtifact {
     /// `portal/region` segments (element: portal), super nodes as
     /// `node/super` (element: region).
     fn primitives(&self) -> Vec<Primitive> {
-        let mut out: Vec<Primitive> = self
-            .regions
-            .iter()
-            .map(|(r, tri)| {
+        let mut out: Vec<Primitive> = (0..self.dual.incentres.len())
+            .map(|t| {
                 Primitive::new(
                     "region",
-                    *r,
-                    Shape::Polygon {
-                        outer: tri.iter().map(|p| p.as_vec3()).collect(),
-                        holes: vec![],
-                    },
+                    self.graph.region_of[t],
+                    triangle_shape(&self.dual, t),
                 )
             })
             .collect();
-        for (k, [a, b]) in self.portals.iter().enumerate() {
+        for (k, [a, b]) in self
+            .graph
+            .portals
+            .iter()
+            .map(|&i| self.portal(i))
+            .enumerate()
+        {
             out.push(Primitive::new(
                 "portal/region",
                 k as u32,
@@ -716,15 +745,16 @@ impl SuperGraphArtifact {
             ));
         }
         let mut primitives = Vec::new();
+        let triangles = 0..self.dual.incentres.len();
         for &reg in &r.expanded_regions {
-            for (_, tri) in self.regions.iter().filter(|(q, _)| *q == reg) {
+            for t in triangles
+                .clone()
+                .filter(|&t| self.graph.region_of[t] == reg)
+            {
                 primitives.push(Primitive::new(
                     "region/expanded",
                     reg,
-                    Shape::Polygon {
-                        outer: tri.iter().map(|p| p.as_vec3()).collect(),
-                        holes: vec![],
-                    },
+                    triangle_shape(&self.dual, t),
                 ));
             }
         }
@@ -775,32 +805,11 @@ pub fn stage_supergraph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageEr
     let g = ctx.artifact::<GraphsArtifact>("graphs")?;
     let snap = ctx.params.float("simplify_tolerance");
     let graph = partition(&t.triangulation, &g.dual, ctx.params.float("region_size"));
-    let regions = (0..t.triangulation.triangles.len())
-        .map(|k| {
-            (
-                graph.region_of[k],
-                t.triangulation.corners(k).map(|p| plan_to_world(p, 0.0)),
-            )
-        })
-        .collect();
-    let portals = graph
-        .portals
-        .iter()
-        .map(|&i| {
-            let l = &g.dual.mesh.links[i];
-            l.segment.unwrap_or([
-                g.dual.mesh.nodes[l.from as usize].position,
-                g.dual.mesh.nodes[l.to as usize].position,
-            ])
-        })
-        .collect();
     Ok(Arc::new(SuperGraphArtifact {
         graph,
-        regions,
-        portals,
         dual: Arc::clone(&g.dual),
-        walls: t.walls.clone(),
-        locator: Locator::new(&g.dual.mesh),
+        walls: Arc::clone(&t.walls),
+        locator: OnceLock::new(),
         snap,
     }))
 }

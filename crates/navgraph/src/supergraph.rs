@@ -151,6 +151,7 @@ pub fn partition(tri: &Triangulation, dual: &DualGraph, size: f64) -> SuperGraph
             pairs.insert((ra.min(rb), ra.max(rb)));
         }
     }
+    mesh.links.reserve_exact(2 * pairs.len());
     for (a, b) in pairs {
         let d = mesh.nodes[a as usize]
             .position

@@ -496,3 +496,68 @@ fn delaunay_edges_step_one_at_a_time() {
         assert!(p.visible_at(p.element) && (p.element == 0 || !p.visible_at(p.element - 1)));
     }
 }
+
+/// The super-graph and the graphs stage draw triangles and portals from
+/// the dual graph's NavMesh rather than from copies of their own: what
+/// they draw equals the triangulation's corners and the portal links'
+/// segments (or ends), computed here straight from the stages' data.
+#[test]
+fn regions_portals_and_seen_triangles_are_drawn_from_the_triangulation() {
+    use navscope_core::Artifact;
+    use navscope_core::draw::Shape;
+    use navscope_core::geom::plan_to_world;
+    for path in RASTERS {
+        let r = run(navscope_navgraph::pipeline(), level(path), &[]);
+        let t = &artifact::<TriangulationArtifact>(&r, "triangulate").triangulation;
+        let sg = artifact::<SuperGraphArtifact>(&r, "supergraph");
+        let corners = |k: usize| -> Vec<glam::Vec3> {
+            t.corners(k)
+                .iter()
+                .map(|p| plan_to_world(*p, 0.0).as_vec3())
+                .collect()
+        };
+        let prims = sg.primitives();
+        let regions: Vec<_> = prims.iter().filter(|p| p.kind == "region").collect();
+        assert_eq!(regions.len(), t.triangles.len(), "{path}");
+        for (k, p) in regions.iter().enumerate() {
+            assert_eq!(p.element, sg.graph.region_of[k], "{path}: triangle {k}");
+            assert_eq!(
+                p.shape,
+                Shape::Polygon {
+                    outer: corners(k),
+                    holes: vec![]
+                },
+                "{path}: triangle {k}"
+            );
+        }
+        let mesh = &sg.base().mesh;
+        let portals: Vec<_> = prims.iter().filter(|p| p.kind == "portal/region").collect();
+        assert_eq!(portals.len(), sg.graph.portals.len(), "{path}");
+        for (p, &i) in portals.iter().zip(&sg.graph.portals) {
+            let l = &mesh.links[i];
+            let [a, b] = l.segment.unwrap_or([
+                mesh.nodes[l.from as usize].position,
+                mesh.nodes[l.to as usize].position,
+            ]);
+            assert_eq!(p.shape, Shape::Segment(a.as_vec3(), b.as_vec3()), "{path}");
+        }
+        let g = artifact::<GraphsArtifact>(&r, "graphs");
+        for step in g.substeps() {
+            for h in step
+                .highlights
+                .iter()
+                .filter(|h| h.kind.starts_with("triangle/"))
+            {
+                let k = h.element as usize;
+                assert_eq!(
+                    h.shape,
+                    Shape::Polygon {
+                        outer: corners(k),
+                        holes: vec![]
+                    },
+                    "{path}: triangle {k}"
+                );
+            }
+        }
+    }
+}
