@@ -102,7 +102,9 @@ pub fn labels<'a>(
             .prepared
             .groups
             .iter()
-            .filter(|g| !legend.is_hidden(&g.kind))
+            // Most groups have no label: skip them before the legend lookup
+            // (a big stage has thousands of groups, and this runs every frame).
+            .filter(|g| !g.labels.is_empty() && !legend.is_hidden(&g.kind))
         {
             for (at, text) in &g.labels {
                 if drawn >= MAX_LABELS {
