@@ -119,10 +119,13 @@ fn floor(v: f32) -> i64 {
     if (i as f32) > v { i - 1 } else { i }
 }
 
-/// Ceiling without a libm call.
-fn ceil(v: f32) -> i64 {
-    let i = v as i64;
-    if (i as f32) < v { i + 1 } else { i }
+/// `v.clamp(0, top).ceil()` and `v.clamp(0, top).floor()` in voxels,
+/// without a libm call (`top` is a whole number below 2^16; NaN gives 0,
+/// as it did through an integer floor and clamp).
+fn voxel_range(lo: f32, hi: f32, top: f32) -> (u16, u16) {
+    let (lo, hi) = (lo.clamp(0.0, top), hi.clamp(0.0, top));
+    let (l, h) = (lo as u16, hi as u16);
+    (l, if f32::from(h) < hi { h + 1 } else { h })
 }
 
 /// Most corners a clipped piece keeps: a triangle cut by the four planes
@@ -379,6 +382,75 @@ fn piece_of(k: u64) -> (u16, u16, f32) {
     ((k >> 48) as u16, (k >> 32) as u16, f32::from_bits(b))
 }
 
+/// Sorts one column's pieces ([`piece_key`]s) and appends the column's
+/// spans, bottom up, to `spans`: faces looking down are closed up to the
+/// next face looking up, and overlapping or touching pieces merge. `list`
+/// is scratch space, reused from column to column.
+fn column_spans(keys: &mut [u64], list: &mut Vec<(u16, u16, f32)>, spans: &mut Vec<Span>) {
+    // By base, then top, then normal (the key orders them so).
+    sort_keys(keys);
+    list.clear();
+    list.extend(keys.iter().map(|&k| piece_of(k)));
+    // Closed solids: a face looking down is the bottom of a solid, so
+    // the column is solid from it up to the next face looking up.
+    for i in 0..list.len() {
+        if list[i].2 < -0.01
+            // Sorted by base: the first such face is the lowest.
+            && let Some(top) = list[i + 1..].iter().find(|q| q.2 > 0.01 && q.1 > list[i].1).map(|q| q.0)
+        {
+            list[i].1 = list[i].1.max(top);
+        }
+    }
+    let first = spans.len();
+    for &(lo, hi, ny) in list.iter() {
+        if spans.len() > first {
+            let last: &mut Span = spans.last_mut().unwrap();
+            if lo <= last.floor {
+                if hi > last.floor + 1 {
+                    last.ny = ny;
+                } else if hi + 1 >= last.floor {
+                    last.ny = last.ny.max(ny);
+                }
+                last.floor = last.floor.max(hi);
+                continue;
+            }
+        }
+        spans.push(Span {
+            base: lo,
+            floor: hi,
+            ceil: OPEN,
+            ny,
+            water: f32::NAN,
+        });
+    }
+    for i in first..spans.len() {
+        spans[i].ceil = if i + 1 < spans.len() {
+            spans[i + 1].base
+        } else {
+            OPEN
+        };
+    }
+}
+
+/// Sorts a column's keys: an insertion sort for the few pieces most
+/// columns hold (the library sort's set-up cost more than the sorting), the
+/// library's sort for more.
+fn sort_keys(keys: &mut [u64]) {
+    if keys.len() > 16 {
+        keys.sort_unstable();
+        return;
+    }
+    for i in 1..keys.len() {
+        let k = keys[i];
+        let mut j = i;
+        while j > 0 && keys[j - 1] > k {
+            keys[j] = keys[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+    }
+}
+
 /// Rasterises a tile's triangles into spans and records water depth.
 pub fn voxelize(
     mesh: &TriMesh,
@@ -393,7 +465,7 @@ pub fn voxelize(
     // (column, piece_key(base, top, ny)) of every clipped piece.
     let mut pieces: Vec<(u32, u64)> = Vec::new();
     let (cs, ch) = (grid.cs, grid.ch);
-    let max_h = crate::tiles::MAX_HEIGHT_UNITS as i64 - 1;
+    let max_h = (crate::tiles::MAX_HEIGHT_UNITS - 1) as f32;
     for &t in &tile.triangles {
         let [a, b, c] = mesh.triangle(t as usize);
         let n = (b - a).cross(c - a).normalize_or_zero();
@@ -414,8 +486,8 @@ pub fn voxelize(
             |x, z, ylo, yhi| {
                 // A flat face on a grid line: a floor tops its voxel there,
                 // a ceiling bottoms its voxel there.
-                let mut hi = ceil(yhi - 1e-4).clamp(0, max_h) as u16;
-                let mut lo = (floor(ylo + 1e-4).clamp(0, max_h) as u16).min(hi);
+                let (lo, mut hi) = voxel_range(ylo + 1e-4, yhi - 1e-4, max_h);
+                let mut lo = lo.min(hi);
                 if lo == hi {
                     if n.y >= 0.0 && lo > 0 {
                         lo -= 1
@@ -456,48 +528,8 @@ pub fn voxelize(
     let mut list: Vec<(u16, u16, f32)> = Vec::new();
     for c in 0..ncols {
         let keys = &mut order[cols[c] as usize..cols[c + 1] as usize];
-        // By base, then top, then normal (the key orders them so).
-        keys.sort_unstable();
-        list.clear();
-        list.extend(keys.iter().map(|&k| piece_of(k)));
-        // Closed solids: a face looking down is the bottom of a solid, so
-        // the column is solid from it up to the next face looking up.
-        for i in 0..list.len() {
-            if list[i].2 < -0.01
-                // Sorted by base: the first such face is the lowest.
-                && let Some(top) = list[i + 1..].iter().find(|q| q.2 > 0.01 && q.1 > list[i].1).map(|q| q.0)
-            {
-                list[i].1 = list[i].1.max(top);
-            }
-        }
-        let first = spans.len();
-        for &(lo, hi, ny) in list.iter() {
-            if spans.len() > first {
-                let last: &mut Span = spans.last_mut().unwrap();
-                if lo <= last.floor {
-                    if hi > last.floor + 1 {
-                        last.ny = ny;
-                    } else if hi + 1 >= last.floor {
-                        last.ny = last.ny.max(ny);
-                    }
-                    last.floor = last.floor.max(hi);
-                    continue;
-                }
-            }
-            spans.push(Span {
-                base: lo,
-                floor: hi,
-                ceil: OPEN,
-                ny,
-                water: f32::NAN,
-            });
-        }
-        for i in first..spans.len() {
-            spans[i].ceil = if i + 1 < spans.len() {
-                spans[i + 1].base
-            } else {
-                OPEN
-            };
+        if !keys.is_empty() {
+            column_spans(keys, &mut list, &mut spans);
         }
         out_cols[c + 1] = spans.len() as u32;
     }
@@ -721,6 +753,34 @@ pub(crate) mod tests {
             }
             let by_tuple = a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2));
             prop_assert_eq!(piece_key(a.0, a.1, a.2).cmp(&piece_key(b.0, b.1, b.2)), by_tuple);
+        }
+
+        /// The insertion sort of short columns sorts as the library's sort,
+        /// with repeated keys, on either side of its length limit.
+        #[test]
+        fn column_keys_sort_as_the_library_sorts(
+            keys in proptest::collection::vec(prop_oneof![0u64..4, any::<u64>()], 0..40),
+        ) {
+            let mut want = keys.clone();
+            want.sort_unstable();
+            let mut got = keys;
+            sort_keys(&mut got);
+            prop_assert_eq!(got, want);
+        }
+
+        /// The voxel range without libm is the clamped floor and ceiling
+        /// through 64-bit integers it replaced, for any float.
+        #[test]
+        fn voxel_range_is_the_clamped_floor_and_ceiling(
+            lo in prop_oneof![any::<f32>(), -2.0f32..70_000.0, (0u32..70_000).prop_map(|v| v as f32)],
+            hi in prop_oneof![any::<f32>(), -2.0f32..70_000.0, (0u32..70_000).prop_map(|v| v as f32)],
+        ) {
+            let top = (crate::tiles::MAX_HEIGHT_UNITS - 1) as i64;
+            let want = (
+                (lo.floor() as i64).clamp(0, top) as u16,
+                (hi.ceil() as i64).clamp(0, top) as u16,
+            );
+            prop_assert_eq!(voxel_range(lo, hi, top as f32), want);
         }
     }
 
