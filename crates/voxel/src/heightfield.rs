@@ -137,21 +137,32 @@ type P3 = [f32; 3];
 
 /// Where the corners of one side of a cut go.
 trait Sink {
-    /// Takes the next corner; corners past [`MAX_CORNERS`] are dropped.
-    fn put(&mut self, p: P3);
+    /// Takes the next corner if `keep`; corners past [`MAX_CORNERS`] are
+    /// dropped. Without a branch on `keep`: which side of a cut a corner
+    /// lies on follows the geometry, so a branch on it was mispredicted
+    /// often enough to cost the cutting a fifth of its time.
+    fn put_if(&mut self, p: P3, keep: bool);
+
+    /// Takes the next corner.
+    #[inline(always)]
+    fn put(&mut self, p: P3) {
+        self.put_if(p, true);
+    }
 }
 
 /// A convex polygon of at most [`MAX_CORNERS`] corners, kept in place (one
 /// per row or cell being cut, reused from triangle to triangle).
+/// One slot more than it keeps: a corner is written before the count
+/// says whether it stays.
 #[derive(Clone, Copy)]
 struct Buf {
-    pts: [P3; MAX_CORNERS],
+    pts: [P3; MAX_CORNERS + 1],
     n: usize,
 }
 
 impl Buf {
     const EMPTY: Buf = Buf {
-        pts: [[0.0; 3]; MAX_CORNERS],
+        pts: [[0.0; 3]; MAX_CORNERS + 1],
         n: 0,
     };
 
@@ -164,8 +175,7 @@ impl Buf {
         let mut lo = f32::INFINITY;
         let mut hi = f32::NEG_INFINITY;
         for p in self.corners() {
-            lo = lo.min(p[axis]);
-            hi = hi.max(p[axis]);
+            (lo, hi) = widen((lo, hi), p[axis], true);
         }
         (lo, hi)
     }
@@ -173,12 +183,22 @@ impl Buf {
 
 impl Sink for Buf {
     #[inline(always)]
-    fn put(&mut self, p: P3) {
-        if self.n < MAX_CORNERS {
-            self.pts[self.n] = p;
-            self.n += 1;
-        }
+    fn put_if(&mut self, p: P3, keep: bool) {
+        let n = self.n.min(MAX_CORNERS);
+        self.pts[n] = p;
+        self.n = n + usize::from(keep & (n < MAX_CORNERS));
     }
+}
+
+/// `(lo, hi)` widened to `v` if `keep`, selected rather than branched on;
+/// as `(lo.min(v), hi.max(v))` for the values met here (`lo` and `hi` are
+/// never NaN, and a NaN `v` is ignored by both).
+#[inline(always)]
+fn widen((lo, hi): (f32, f32), v: f32, keep: bool) -> (f32, f32) {
+    (
+        if keep & (v < lo) { v } else { lo },
+        if keep & (v > hi) { v } else { hi },
+    )
 }
 
 /// The side of a cut that is one cell: only its corner count and height
@@ -191,12 +211,10 @@ struct Heights {
 
 impl Sink for Heights {
     #[inline(always)]
-    fn put(&mut self, p: P3) {
-        if self.n < MAX_CORNERS {
-            self.n += 1;
-            self.lo = self.lo.min(p[1]);
-            self.hi = self.hi.max(p[1]);
-        }
+    fn put_if(&mut self, p: P3, keep: bool) {
+        let keep = keep & (self.n < MAX_CORNERS);
+        self.n += usize::from(keep);
+        (self.lo, self.hi) = widen((self.lo, self.hi), p[1], keep);
     }
 }
 
@@ -205,7 +223,7 @@ struct Discard;
 
 impl Sink for Discard {
     #[inline(always)]
-    fn put(&mut self, _: P3) {}
+    fn put_if(&mut self, _: P3, _: bool) {}
 }
 
 /// Cuts convex polygon `src` by the plane `coord(AXIS) = v`, in one walk
@@ -219,21 +237,13 @@ fn cut<const AXIS: usize>(src: &[P3], v: f32, lo: &mut impl Sink, hi: &mut impl 
     if n == 0 {
         return;
     }
-    let first = src[0][AXIS] - v;
-    let mut da = first;
+    let mut da = src[0][AXIS] - v;
     for i in 0..n {
         let a = src[i];
-        let (b, db) = if i + 1 < n {
-            (src[i + 1], src[i + 1][AXIS] - v)
-        } else {
-            (src[0], first)
-        };
-        if da <= 0.0 {
-            lo.put(a);
-        }
-        if da >= 0.0 {
-            hi.put(a);
-        }
+        let b = src[if i + 1 < n { i + 1 } else { 0 }];
+        let db = b[AXIS] - v;
+        lo.put_if(a, da <= 0.0);
+        hi.put_if(a, da >= 0.0);
         if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
             let t = da / (da - db);
             let mut x = [
@@ -432,23 +442,42 @@ fn column_spans(keys: &mut [u64], list: &mut Vec<(u16, u16, f32)>, spans: &mut V
     }
 }
 
-/// Sorts a column's keys: an insertion sort for the few pieces most
-/// columns hold (the library sort's set-up cost more than the sorting), the
-/// library's sort for more.
+/// Sorts a column's keys: compare-exchanges for two or three pieces, an
+/// insertion sort up to 16 (for the few pieces most columns hold the
+/// library sort's set-up cost more than the sorting), the library's sort
+/// for more.
 fn sort_keys(keys: &mut [u64]) {
-    if keys.len() > 16 {
-        keys.sort_unstable();
-        return;
-    }
-    for i in 1..keys.len() {
-        let k = keys[i];
-        let mut j = i;
-        while j > 0 && keys[j - 1] > k {
-            keys[j] = keys[j - 1];
-            j -= 1;
+    match keys.len() {
+        0 | 1 => {}
+        // Compare-exchanges, selected rather than branched on (the order
+        // of two pieces is a coin toss to the branch predictor).
+        2 => exchange(keys, 0, 1),
+        3 => {
+            exchange(keys, 0, 1);
+            exchange(keys, 1, 2);
+            exchange(keys, 0, 1);
         }
-        keys[j] = k;
+        4..=16 => {
+            for i in 1..keys.len() {
+                let k = keys[i];
+                let mut j = i;
+                while j > 0 && keys[j - 1] > k {
+                    keys[j] = keys[j - 1];
+                    j -= 1;
+                }
+                keys[j] = k;
+            }
+        }
+        _ => keys.sort_unstable(),
     }
+}
+
+/// Puts `keys[i]` and `keys[j]` (`i < j`) in order.
+#[inline(always)]
+fn exchange(keys: &mut [u64], i: usize, j: usize) {
+    let (a, b) = (keys[i], keys[j]);
+    keys[i] = a.min(b);
+    keys[j] = a.max(b);
 }
 
 /// Rasterises a tile's triangles into spans and records water depth.
