@@ -106,17 +106,14 @@ fn open_spans<'c>(
         ((p.x - g.origin.x) / g.cs).floor() as i32,
         ((p.y - g.origin.z) / g.cs).floor() as i32,
     );
-    cols.spans(x, z)
-        .unwrap_or(&[])
-        .iter()
-        .map(|s| {
-            let ceil = if s.ceil == OPEN {
-                f64::INFINITY
-            } else {
-                g.y(s.ceil)
-            };
-            (g.y(s.floor), ceil)
-        })
+    cols.spans(x, z).unwrap_or(&[]).iter().map(|s| {
+        let ceil = if s.ceil == OPEN {
+            f64::INFINITY
+        } else {
+            g.y(s.ceil)
+        };
+        (g.y(s.floor), ceil)
+    })
 }
 
 /// The clear-fall rule of the module docs for one voxel column, under

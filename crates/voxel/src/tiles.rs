@@ -220,14 +220,8 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
         }
         let lo = a.min(b).min(c).as_dvec3();
         let hi = a.max(b).max(c).as_dvec3();
-        let (cx0, cx1) = (
-            cell_of(lo.x, grid.origin.x),
-            cell_of(hi.x, grid.origin.x),
-        );
-        let (cz0, cz1) = (
-            cell_of(lo.z, grid.origin.z),
-            cell_of(hi.z, grid.origin.z),
-        );
+        let (cx0, cx1) = (cell_of(lo.x, grid.origin.x), cell_of(hi.x, grid.origin.x));
+        let (cz0, cz1) = (cell_of(lo.z, grid.origin.z), cell_of(hi.z, grid.origin.z));
         let tr = |c: i64, p: i64| (c + p).div_euclid(ts as i64);
         let (tx0, tx1) = (
             tr(cx0, -(pad as i64)).max(0),
