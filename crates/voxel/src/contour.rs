@@ -103,9 +103,7 @@ pub fn regions(
     let span_col = hf.span_columns();
     // Each column's cell and whether it is in the core, looked up rather
     // than divided out for every span the flood visits.
-    let cells: Vec<(i32, i32)> = (hf.pz..hf.pz + hf.d)
-        .flat_map(|z| (hf.px..hf.px + hf.w).map(move |x| (x, z)))
-        .collect();
+    let cells: Vec<(i32, i32)> = hf.cells().map(|(_, cell)| cell).collect();
     let core: Vec<bool> = cells.iter().map(|&(x, z)| hf.rect.in_core(x, z)).collect();
     let limits: Vec<Limits> = passes.iter().map(|p| Limits::of(&p.pass, grid)).collect();
     let mut stamp = vec![NONE; ncols];

@@ -87,6 +87,15 @@ impl Heightfield {
         (self.px + (c as i32 % self.w), self.pz + (c as i32 / self.w))
     }
 
+    /// Every column `c` with its global cell, row by row: [`Self::cell`]
+    /// of each column without a division each (the per-column loops of
+    /// the compact stage and the outline tracing went through one).
+    pub fn cells(&self) -> impl Iterator<Item = (usize, (i32, i32))> + '_ {
+        (self.pz..self.pz + self.d)
+            .flat_map(move |z| (self.px..self.px + self.w).map(move |x| (x, z)))
+            .enumerate()
+    }
+
     /// Span index range of column `c`.
     pub fn range(&self, c: usize) -> std::ops::Range<usize> {
         self.cols[c] as usize..self.cols[c + 1] as usize
@@ -920,7 +929,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn core_columns_are_the_columns_whose_cell_is_in_the_core() {
+    fn core_columns_and_cells_follow_each_columns_cell() {
         let level = crate::samples::table_room().level();
         let mut s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
         s.tile_size = 37;
@@ -936,6 +945,8 @@ pub(crate) mod tests {
                 .collect();
             assert!(!want.is_empty());
             assert_eq!(hf.core_columns().collect::<Vec<_>>(), want);
+            let cells: Vec<_> = (0..hf.cols.len() - 1).map(|c| (c, hf.cell(c))).collect();
+            assert_eq!(hf.cells().collect::<Vec<_>>(), cells, "every column's cell");
         }
     }
 
