@@ -148,8 +148,8 @@ type P3 = [f32; 3];
 trait Sink {
     /// Takes the next corner if `keep`; corners past [`MAX_CORNERS`] are
     /// dropped. Without a branch on `keep`: which side of a cut a corner
-    /// lies on follows the geometry, so a branch on it was mispredicted
-    /// often enough to cost the cutting a fifth of its time.
+    /// lies on follows the geometry, and a branch on it made a fifth of the
+    /// stage's mispredicted branches.
     fn put_if(&mut self, p: P3, keep: bool);
 
     /// Takes the next corner.
