@@ -337,66 +337,70 @@
 //!
 //! Before (`bb400f7`) and after, the command above (`--set partition=P`,
 //! plus `--set max_drop=0` and `--set detail_sample_dist=0` where said),
-//! both release builds in turn, 8 rounds of 15 whole builds each, pinned
-//! with `taskset -c 1`, 24 November 2026 15:16 to 15:18 UTC with a load
-//! average of 3.2 to 3.6 on the 2 cores (two other engineers building).
+//! both release builds in turn, 10 rounds of 15 whole builds each, pinned
+//! with `taskset -c 1`, 24 November 2026 15:24 to 15:26 UTC with a load
+//! average of 3.6 to 4.2 on the 2 cores (two other engineers building).
 //! Each row is the round with the least whole-build median, its stage
 //! medians; the whole build is that round's median, then the median of
-//! the 8 rounds' medians, then the least of all 120 builds in brackets.
+//! the 10 rounds' medians, then the least of all 150 builds in brackets.
 //! In ms:
 //!
 //! | mesh, case | build | tiles | voxelize | compact | flag | partition | regions | simplify | triangulate | polymesh | detail | graph | drops | whole build |
 //! |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
-//! | nav_test, watershed | before | 0.18 | 8.55 | 4.21 | 1.91 | 4.31 | 2.72 | 0.33 | 0.28 | 0.30 | 1.46 | 0.22 | 2.62 | 27.4 / 38.8 (26.2) |
-//! | nav_test, watershed | after | 0.10 | 8.37 | 4.05 | 1.88 | 4.33 | 2.67 | 0.31 | 0.25 | 0.29 | 1.40 | 0.20 | 2.47 | 26.5 / 30.8 (25.2) |
-//! | nav_test, watershed, `max_drop=0` | before | 0.17 | 7.98 | 4.25 | 1.94 | 4.25 | 2.69 | 0.33 | 0.28 | 0.30 | 1.42 | 0.22 | 0.05 | 24.3 / 31.5 (23.7) |
-//! | nav_test, watershed, `max_drop=0` | after | 0.10 | 8.14 | 4.09 | 1.88 | 4.32 | 2.75 | 0.31 | 0.25 | 0.29 | 1.41 | 0.20 | 0.03 | 24.0 / 28.7 (23.2) |
-//! | nav_test, monotone, no detail, `max_drop=0` | before | 0.17 | 8.04 | 4.27 | 1.93 | 2.96 | 2.73 | 0.36 | 0.29 | 0.27 | 0.15 | 0.21 | 0.05 | 21.7 / 24.9 (21.0) |
-//! | nav_test, monotone, no detail, `max_drop=0` | after | 0.10 | 8.15 | 4.02 | 1.88 | 2.98 | 2.68 | 0.33 | 0.26 | 0.26 | 0.13 | 0.20 | 0.03 | 21.0 / 33.3 (20.5) |
-//! | nav_test, watershed, five passes | before | 0.19 | 8.56 | 17.09 | 17.21 | 7.67 | 4.23 | 0.47 | 0.44 | 0.44 | 1.55 | 0.36 | 3.43 | 62.4 / 90.0 (59.7) |
-//! | nav_test, watershed, five passes | after | 0.11 | 8.53 | 16.09 | 17.14 | 7.56 | 3.96 | 0.41 | 0.41 | 0.43 | 1.43 | 0.32 | 3.20 | 59.8 / 89.6 (58.5) |
-//! | nav_test, watershed, 64-cell tiles, both cores (no `taskset`) | before | 0.29 | 11.48 | 6.03 | 2.67 | 5.79 | 2.97 | 0.39 | 0.34 | 0.32 | 1.28 | 0.28 | 2.73 | 34.6 / 53.4 (34.1) |
-//! | nav_test, watershed, 64-cell tiles, both cores (no `taskset`) | after | 0.17 | 11.46 | 5.65 | 2.60 | 5.88 | 2.82 | 0.37 | 0.30 | 0.31 | 1.19 | 0.26 | 2.57 | 33.8 / 43.3 (33.2) |
-//! | dungeon, watershed | before | 1.01 | 9.38 | 2.90 | 1.27 | 1.97 | 1.50 | 0.20 | 0.21 | 0.20 | 0.40 | 0.15 | 1.02 | 20.3 / 23.2 (19.8) |
-//! | dungeon, watershed | after | 0.62 | 9.54 | 2.81 | 1.19 | 2.05 | 1.57 | 0.18 | 0.18 | 0.18 | 0.38 | 0.13 | 0.90 | 19.7 / 28.7 (19.0) |
-//! | dungeon, watershed, `max_drop=0` | before | 0.96 | 9.56 | 2.90 | 1.27 | 1.98 | 1.50 | 0.20 | 0.21 | 0.20 | 0.40 | 0.14 | 0.04 | 19.6 / 22.8 (19.1) |
-//! | dungeon, watershed, `max_drop=0` | after | 0.61 | 9.35 | 2.83 | 1.22 | 2.02 | 1.47 | 0.17 | 0.18 | 0.18 | 0.37 | 0.12 | 0.02 | 18.6 / 28.0 (18.4) |
-//! | dungeon, monotone, no detail, `max_drop=0` | before | 1.00 | 9.43 | 2.91 | 1.25 | 1.68 | 1.52 | 0.20 | 0.20 | 0.20 | 0.11 | 0.14 | 0.04 | 18.7 / 23.4 (18.3) |
-//! | dungeon, monotone, no detail, `max_drop=0` | after | 0.63 | 9.45 | 2.80 | 1.19 | 1.65 | 1.53 | 0.18 | 0.18 | 0.18 | 0.09 | 0.12 | 0.02 | 18.2 / 25.8 (17.8) |
-//! | dungeon, watershed, five passes | before | 1.00 | 10.09 | 12.37 | 11.55 | 4.84 | 3.09 | 0.59 | 1.49 | 0.83 | 1.16 | 0.76 | 3.82 | 51.9 / 61.9 (50.5) |
-//! | dungeon, watershed, five passes | after | 0.66 | 9.78 | 12.02 | 11.45 | 4.85 | 2.90 | 0.56 | 1.45 | 0.84 | 1.09 | 0.71 | 3.52 | 49.9 / 55.2 (49.0) |
-//! | dungeon, watershed, 64-cell tiles, both cores (no `taskset`) | before | 1.26 | 8.69 | 3.64 | 1.05 | 1.90 | 1.02 | 0.20 | 0.20 | 0.22 | 0.31 | 0.16 | 1.12 | 22.0 / 27.9 (19.2) |
-//! | dungeon, watershed, 64-cell tiles, both cores (no `taskset`) | after | 0.74 | 12.52 | 3.55 | 1.57 | 2.49 | 1.47 | 0.20 | 0.20 | 0.20 | 0.38 | 0.13 | 1.08 | 24.6 / 35.2 (24.1) |
+//! | nav_test, watershed | before | 0.18 | 8.14 | 4.38 | 1.96 | 4.35 | 2.77 | 0.34 | 0.28 | 0.30 | 1.43 | 0.23 | 2.65 | 27.4 / 40.2 (26.1) |
+//! | nav_test, watershed | after | 0.10 | 8.69 | 4.07 | 1.92 | 4.27 | 2.61 | 0.31 | 0.25 | 0.28 | 1.43 | 0.19 | 2.49 | 26.8 / 29.7 (25.2) |
+//! | nav_test, watershed, `max_drop=0` | before | 0.17 | 8.23 | 4.25 | 1.91 | 4.25 | 2.68 | 0.33 | 0.28 | 0.30 | 1.42 | 0.22 | 0.05 | 24.2 / 27.8 (23.4) |
+//! | nav_test, watershed, `max_drop=0` | after | 0.10 | 8.11 | 4.01 | 1.88 | 4.28 | 2.58 | 0.31 | 0.24 | 0.28 | 1.36 | 0.19 | 0.03 | 23.7 / 25.3 (22.9) |
+//! | nav_test, monotone, no detail, `max_drop=0` | before | 0.17 | 7.98 | 4.24 | 1.91 | 2.96 | 2.69 | 0.36 | 0.29 | 0.28 | 0.15 | 0.21 | 0.05 | 21.2 / 25.0 (21.0) |
+//! | nav_test, monotone, no detail, `max_drop=0` | after | 0.10 | 8.17 | 4.01 | 1.90 | 2.95 | 2.50 | 0.33 | 0.25 | 0.25 | 0.12 | 0.19 | 0.03 | 20.9 / 24.1 (20.4) |
+//! | nav_test, watershed, five passes | before | 0.19 | 8.71 | 17.24 | 17.05 | 7.49 | 3.99 | 0.43 | 0.44 | 0.43 | 1.51 | 0.34 | 3.39 | 61.9 / 70.4 (59.2) |
+//! | nav_test, watershed, five passes | after | 0.11 | 8.71 | 15.98 | 17.12 | 7.55 | 3.95 | 0.40 | 0.41 | 0.43 | 1.46 | 0.31 | 3.17 | 61.0 / 67.1 (58.7) |
+//! | nav_test, watershed, 64-cell tiles, both cores (no `taskset`) | before | 0.29 | 11.43 | 5.96 | 2.66 | 5.80 | 2.91 | 0.39 | 0.34 | 0.33 | 1.30 | 0.27 | 2.81 | 34.5 / 37.2 (33.7) |
+//! | nav_test, watershed, 64-cell tiles, both cores (no `taskset`) | after | 0.17 | 11.68 | 5.73 | 2.63 | 5.76 | 2.74 | 0.36 | 0.31 | 0.31 | 1.21 | 0.25 | 2.56 | 33.7 / 35.7 (31.3) |
+//! | dungeon, watershed | before | 0.98 | 9.71 | 2.90 | 1.26 | 1.99 | 1.51 | 0.20 | 0.20 | 0.20 | 0.41 | 0.15 | 1.01 | 20.7 / 24.6 (19.9) |
+//! | dungeon, watershed | after | 0.62 | 9.54 | 2.83 | 1.22 | 1.97 | 1.48 | 0.17 | 0.17 | 0.18 | 0.38 | 0.12 | 0.91 | 19.7 / 21.3 (19.2) |
+//! | dungeon, watershed, `max_drop=0` | before | 0.96 | 9.51 | 2.90 | 1.29 | 1.93 | 1.50 | 0.20 | 0.20 | 0.20 | 0.43 | 0.15 | 0.04 | 19.4 / 21.7 (18.8) |
+//! | dungeon, watershed, `max_drop=0` | after | 0.62 | 9.41 | 2.78 | 1.22 | 1.98 | 1.49 | 0.17 | 0.17 | 0.18 | 0.37 | 0.12 | 0.02 | 18.6 / 21.1 (18.3) |
+//! | dungeon, monotone, no detail, `max_drop=0` | before | 0.96 | 9.36 | 2.85 | 1.24 | 1.64 | 1.48 | 0.20 | 0.20 | 0.20 | 0.11 | 0.14 | 0.04 | 18.5 / 20.9 (18.2) |
+//! | dungeon, monotone, no detail, `max_drop=0` | after | 0.62 | 9.42 | 2.78 | 1.22 | 1.67 | 1.47 | 0.18 | 0.17 | 0.18 | 0.09 | 0.12 | 0.02 | 18.0 / 20.4 (17.8) |
+//! | dungeon, watershed, five passes | before | 1.00 | 10.11 | 12.55 | 11.89 | 4.92 | 3.22 | 0.58 | 1.50 | 0.84 | 1.17 | 0.76 | 3.83 | 53.8 / 67.3 (50.7) |
+//! | dungeon, watershed, five passes | after | 0.64 | 9.68 | 11.91 | 11.78 | 4.85 | 2.98 | 0.56 | 1.42 | 0.83 | 1.07 | 0.69 | 3.57 | 50.3 / 61.6 (49.4) |
+//! | dungeon, watershed, 64-cell tiles, both cores (no `taskset`) | before | 1.23 | 12.53 | 3.77 | 1.62 | 2.52 | 1.56 | 0.23 | 0.22 | 0.22 | 0.41 | 0.15 | 1.16 | 25.6 / 31.0 (21.9) |
+//! | dungeon, watershed, 64-cell tiles, both cores (no `taskset`) | after | 0.75 | 12.63 | 3.56 | 1.59 | 2.52 | 1.52 | 0.20 | 0.20 | 0.20 | 0.38 | 0.14 | 1.09 | 24.8 / 27.7 (24.3) |
 //!
 //! Under that load the stage times move by 5 to 10% from round to round,
-//! more than most of these changes; only `tiles` (1.0 to 0.6 ms on
-//! dungeon) and the whole build (3 to 5% less) stand out, and the
-//! two-core rows are noise (the other engineers' builds shared the second
-//! core). Counted instead of timed (`valgrind --tool=callgrind
-//! --branch-sim=yes`, 3 builds each, per build, the same two builds),
-//! load-independent: instructions in the whole standing build 357 to 348
-//! M (nav_test) and 257 to 247 M (dungeon); voxelize 94.7 to 94.2 M
-//! instructions with 520 to 382 K mispredicted branches (nav_test), 93.2
-//! to 92.0 M and 700 to 596 K (dungeon); regions 27.4 to 27.0 M and 203
-//! to 111 K (nav_test), 15.5 to 16.0 M and 91 to 50 K (dungeon); tiles
-//! 10.4 to 6.1 M (dungeon); drops 22.4 to 20.3 M (nav_test).
+//! about as much as most of these changes; `tiles` (1.0 to 0.6 ms on
+//! dungeon), the stages after `regions` (each now reads its settings
+//! without building the parameter specs) and the whole build (2 to 5%
+//! less) stand out. The two-core rows share the second core with the
+//! other engineers' builds. Counted instead of timed, load-independent
+//! (`valgrind --tool=callgrind --branch-sim=yes`, per standing build, the
+//! stages' functions only): 307.3 to 301.2 M instructions and 1.81 to
+//! 1.52 M mispredicted branches (nav_test), 220.2 to 212.7 M and 1.35 to
+//! 1.17 M (dungeon); voxelize 94.7 to 94.2 M instructions with 520 to 382
+//! K mispredictions (nav_test), 93.2 to 92.0 M and 700 to 596 K
+//! (dungeon); regions 203 to 109 K mispredictions (nav_test), 91 to 50 K
+//! (dungeon), at about the same instructions; tiles 10.4 to 6.1 M
+//! instructions (dungeon); drops 22.4 to 20.3 M (nav_test). By `perf`
+//! samples, skipping the water read of dry tiles took a sixth off the
+//! outline tracing's own time (callgrind counts no cache misses there).
 //!
 //! Against Recast's idle figures (issue #15), on this loaded machine,
-//! after: **not met.** voxelize 8.4 / 9.5 ms against rasterize 6.0 / 7.8
-//! (1.4 / 1.2 times; the goal is 1.2); compact 4.1 / 2.8 against filters
-//! plus compact 4.8 / 2.1 (met on nav_test, 1.3 times on dungeon); flag
-//! 1.9 / 1.2 against erode 1.3 / 0.65 (1.4 / 1.8 times); partition 4.3 /
-//! 2.1 against distance field plus regions 6.5 / 2.8 (met); regions plus
-//! simplify 3.0 / 1.8 against contours 0.85 / 0.45 (3.5 / 3.9 times: the
-//! flood that groups each region's spans into pieces, the edge classes
-//! and the corner heights are work Recast's contour walk does not do
-//! separately); polygon mesh (triangulate plus polymesh) 0.54 / 0.36
-//! against 0.33 / 0.38 (1.6 times on nav_test, met on dungeon); detail
-//! 1.4 / 0.38 against 2.1 / 0.66 (met). Whole build with the detail
-//! mesh 26.5 / 19.7 ms against 22.2 / 14.8 (24.0 / 18.6 without drops);
-//! five passes 2.3 / 2.5 times the standing pass (goal 2); two cores with
-//! tiles 33.8 / 24.6 ms against the goal of 0.6 times Recast's single
-//! thread (13.3 / 8.9 ms), unmeasurable today with the second core busy.
+//! after: **not met.** voxelize 8.7 / 9.5 ms against rasterize 6.0 / 7.8
+//! (1.45 / 1.22 times; the goal is at most 1.2); compact 4.1 / 2.8
+//! against filters plus compact 4.8 / 2.1 (met on nav_test, 1.35 times
+//! on dungeon); flag 1.9 / 1.2 against erode 1.3 / 0.65 (1.5 / 1.9 times);
+//! partition 4.3 / 2.0 against distance field plus regions 6.5 / 2.8
+//! (met); regions plus simplify 2.9 / 1.7 against contours 0.85 / 0.45
+//! (3.4 / 3.7 times: the flood that groups each region's spans into
+//! pieces, the edge classes and the corner heights are work Recast's
+//! contour walk does not do separately); polygon mesh (triangulate plus
+//! polymesh) 0.53 / 0.35 against 0.33 / 0.38 (1.6 times on nav_test, met
+//! on dungeon); detail 1.4 / 0.38 against 2.1 / 0.66 (met). Whole build
+//! with the detail mesh 26.8 / 19.7 ms against 22.2 / 14.8 (23.7 / 18.6
+//! without drops); five passes 2.3 / 2.6 times the standing pass (goal
+//! 2); two cores with tiles 33.7 / 24.8 ms against the goal of 0.6 times
+//! Recast's single thread (13.3 / 8.9 ms).
 //!
 //! With `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every
 //! run after the first reuses all tiles.
