@@ -109,7 +109,7 @@ pub fn regions(
     let mut stamp = vec![NONE; ncols];
     // The region's span in each column it covers (valid where `stamp` holds it).
     let mut col_span = vec![NONE; ncols];
-    let mut corners = Corners::of_tile(hf);
+    let mut corners = Corners::default();
     let wet = hf.spans.iter().any(|s| !s.water.is_nan());
     for (k, (pf, part)) in passes.iter().zip(parts).enumerate() {
         let link = &pf.links;
@@ -294,11 +294,12 @@ fn step_code(a: [i32; 2], b: [i32; 2]) -> usize {
 /// No edge in a [`Corners`] slot.
 const NO_EDGE: u32 = u32::MAX;
 
-/// The edges leaving each grid corner of a rectangle of corners, four
-/// slots a corner (by [`step_code`]), corner index u-major so that corner
-/// order is (u, v) order. Made once per tile and emptied after each region
-/// (only the slots its edges took), so a region costs its edges, not its
-/// bounding box.
+/// The edges leaving each grid corner of a region's bounding box of
+/// corners, four slots a corner (by [`step_code`]), corner index u-major
+/// so that corner order is (u, v) order. Kept from region to region (as
+/// large as the largest box so far) and emptied after each (only the
+/// slots its edges took), so a region costs its edges, not its box.
+#[derive(Default)]
 pub(crate) struct Corners {
     slots: Vec<[u32; 4]>,
     lo: [i32; 2],
@@ -306,20 +307,22 @@ pub(crate) struct Corners {
 }
 
 impl Corners {
-    /// Empty slots for the corners from `lo` to `hi` (inclusive).
-    pub(crate) fn new(lo: [i32; 2], hi: [i32; 2]) -> Self {
-        let rows = (hi[1] - lo[1] + 1) as usize;
-        let cols = (hi[0] - lo[0] + 1) as usize;
-        Corners {
-            slots: vec![[NO_EDGE; 4]; rows * cols],
-            lo,
-            rows,
+    /// Lays the (empty) slots over the bounding box of `edges`.
+    fn cover(&mut self, edges: &[Edge]) {
+        let Some(first) = edges.first() else { return };
+        let (mut lo, mut hi) = (first.0, first.0);
+        for e in edges {
+            for p in [e.0, e.1] {
+                lo = [lo[0].min(p[0]), lo[1].min(p[1])];
+                hi = [hi[0].max(p[0]), hi[1].max(p[1])];
+            }
         }
-    }
-
-    /// The corners of a heightfield's padded tile in plan grid coordinates.
-    fn of_tile(hf: &Heightfield) -> Self {
-        Self::new([hf.px, -(hf.pz + hf.d)], [hf.px + hf.w, -hf.pz])
+        self.lo = lo;
+        self.rows = (hi[1] - lo[1] + 1) as usize;
+        let n = self.rows * (hi[0] - lo[0] + 1) as usize;
+        if self.slots.len() < n {
+            self.slots.resize(n, [NO_EDGE; 4]);
+        }
     }
 
     fn index(&self, p: [i32; 2]) -> usize {
@@ -332,10 +335,11 @@ impl Corners {
 /// at a corner the walk takes the unused edge (or the ring's first)
 /// turning left first, then straight, then right, the first in (start,
 /// end) order among equals. The edges leaving each corner are found in
-/// `corners` (which must cover them, and is left empty again), and the
-/// ring starts in the sorted (corner, slot) keys of the edges, so each
-/// edge is looked at a bounded number of times.
+/// `corners` (empty, and left empty again), and the ring starts in the
+/// sorted (corner, slot) keys of the edges, so each edge is looked at a
+/// bounded number of times.
 fn rings_of(edges: &[Edge], height: impl Fn([i32; 2]) -> f32, corners: &mut Corners) -> Vec<Ring> {
+    corners.cover(edges);
     let mut keys: Vec<u64> = Vec::with_capacity(edges.len());
     for (i, e) in edges.iter().enumerate() {
         let c = corners.index(e.0);
@@ -535,12 +539,15 @@ pub(crate) mod tests {
             }
             let height = |p: [i32; 2]| (p[0] * 7 - p[1] * 3) as f32;
             let want = rings_sorted(&edges, height);
-            let mut corners = Corners::new([-60, -60], [60, 60]);
-            proptest::prop_assert_eq!(rings_of(&edges, height, &mut corners), want.clone());
-            proptest::prop_assert!(
-                corners.slots.iter().all(|s| *s == [NO_EDGE; 4]),
-                "the corners are left empty for the next region"
-            );
+            // Grown from nothing, then reused as for the next region.
+            let mut corners = Corners::default();
+            for _ in 0..2 {
+                proptest::prop_assert_eq!(rings_of(&edges, height, &mut corners), want.clone());
+                proptest::prop_assert!(
+                    corners.slots.iter().all(|s| *s == [NO_EDGE; 4]),
+                    "the corners are left empty for the next region"
+                );
+            }
             proptest::prop_assert_eq!(
                 want.iter().map(|r| r.pts.len()).sum::<usize>(),
                 edges.len(),

@@ -326,8 +326,8 @@
 //!   compare-exchanges and up to 16 by an insertion sort, empty columns
 //!   are skipped, and a piece's voxel range is clamped as a float before a
 //!   16-bit conversion;
-//! - regions: the corner grid of the ring linking is made once per tile
-//!   and emptied after each region (only the slots its edges took), and
+//! - regions: the corner grid of the ring linking is kept from region to
+//!   region and emptied after each (only the slots its edges took), and
 //!   the ring starts come from the edges' sorted keys instead of a scan
 //!   of the region's whole bounding box (half the stage's branch misses);
 //! - compact, regions: `Heightfield::cells` lists the columns with their
