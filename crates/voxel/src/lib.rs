@@ -338,8 +338,8 @@
 //! Before (`bb400f7`) and after, the command above (`--set partition=P`,
 //! plus `--set max_drop=0` and `--set detail_sample_dist=0` where said),
 //! both release builds in turn, 10 rounds of 15 whole builds each, pinned
-//! with `taskset -c 1`, 24 November 2026 15:24 to 15:26 UTC with a load
-//! average of 3.6 to 4.2 on the 2 cores (two other engineers building).
+//! with `taskset -c 1`, 24 November 2026 15:30 to 15:32 UTC with a load
+//! average of 3.8 to 4.2 on the 2 cores (two other engineers building).
 //! Each row is the round with the least whole-build median, its stage
 //! medians; the whole build is that round's median, then the median of
 //! the 10 rounds' medians, then the least of all 150 builds in brackets.
@@ -347,59 +347,60 @@
 //!
 //! | mesh, case | build | tiles | voxelize | compact | flag | partition | regions | simplify | triangulate | polymesh | detail | graph | drops | whole build |
 //! |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
-//! | nav_test, watershed | before | 0.18 | 8.14 | 4.38 | 1.96 | 4.35 | 2.77 | 0.34 | 0.28 | 0.30 | 1.43 | 0.23 | 2.65 | 27.4 / 40.2 (26.1) |
-//! | nav_test, watershed | after | 0.10 | 8.69 | 4.07 | 1.92 | 4.27 | 2.61 | 0.31 | 0.25 | 0.28 | 1.43 | 0.19 | 2.49 | 26.8 / 29.7 (25.2) |
-//! | nav_test, watershed, `max_drop=0` | before | 0.17 | 8.23 | 4.25 | 1.91 | 4.25 | 2.68 | 0.33 | 0.28 | 0.30 | 1.42 | 0.22 | 0.05 | 24.2 / 27.8 (23.4) |
-//! | nav_test, watershed, `max_drop=0` | after | 0.10 | 8.11 | 4.01 | 1.88 | 4.28 | 2.58 | 0.31 | 0.24 | 0.28 | 1.36 | 0.19 | 0.03 | 23.7 / 25.3 (22.9) |
-//! | nav_test, monotone, no detail, `max_drop=0` | before | 0.17 | 7.98 | 4.24 | 1.91 | 2.96 | 2.69 | 0.36 | 0.29 | 0.28 | 0.15 | 0.21 | 0.05 | 21.2 / 25.0 (21.0) |
-//! | nav_test, monotone, no detail, `max_drop=0` | after | 0.10 | 8.17 | 4.01 | 1.90 | 2.95 | 2.50 | 0.33 | 0.25 | 0.25 | 0.12 | 0.19 | 0.03 | 20.9 / 24.1 (20.4) |
-//! | nav_test, watershed, five passes | before | 0.19 | 8.71 | 17.24 | 17.05 | 7.49 | 3.99 | 0.43 | 0.44 | 0.43 | 1.51 | 0.34 | 3.39 | 61.9 / 70.4 (59.2) |
-//! | nav_test, watershed, five passes | after | 0.11 | 8.71 | 15.98 | 17.12 | 7.55 | 3.95 | 0.40 | 0.41 | 0.43 | 1.46 | 0.31 | 3.17 | 61.0 / 67.1 (58.7) |
-//! | nav_test, watershed, 64-cell tiles, both cores (no `taskset`) | before | 0.29 | 11.43 | 5.96 | 2.66 | 5.80 | 2.91 | 0.39 | 0.34 | 0.33 | 1.30 | 0.27 | 2.81 | 34.5 / 37.2 (33.7) |
-//! | nav_test, watershed, 64-cell tiles, both cores (no `taskset`) | after | 0.17 | 11.68 | 5.73 | 2.63 | 5.76 | 2.74 | 0.36 | 0.31 | 0.31 | 1.21 | 0.25 | 2.56 | 33.7 / 35.7 (31.3) |
-//! | dungeon, watershed | before | 0.98 | 9.71 | 2.90 | 1.26 | 1.99 | 1.51 | 0.20 | 0.20 | 0.20 | 0.41 | 0.15 | 1.01 | 20.7 / 24.6 (19.9) |
-//! | dungeon, watershed | after | 0.62 | 9.54 | 2.83 | 1.22 | 1.97 | 1.48 | 0.17 | 0.17 | 0.18 | 0.38 | 0.12 | 0.91 | 19.7 / 21.3 (19.2) |
-//! | dungeon, watershed, `max_drop=0` | before | 0.96 | 9.51 | 2.90 | 1.29 | 1.93 | 1.50 | 0.20 | 0.20 | 0.20 | 0.43 | 0.15 | 0.04 | 19.4 / 21.7 (18.8) |
-//! | dungeon, watershed, `max_drop=0` | after | 0.62 | 9.41 | 2.78 | 1.22 | 1.98 | 1.49 | 0.17 | 0.17 | 0.18 | 0.37 | 0.12 | 0.02 | 18.6 / 21.1 (18.3) |
-//! | dungeon, monotone, no detail, `max_drop=0` | before | 0.96 | 9.36 | 2.85 | 1.24 | 1.64 | 1.48 | 0.20 | 0.20 | 0.20 | 0.11 | 0.14 | 0.04 | 18.5 / 20.9 (18.2) |
-//! | dungeon, monotone, no detail, `max_drop=0` | after | 0.62 | 9.42 | 2.78 | 1.22 | 1.67 | 1.47 | 0.18 | 0.17 | 0.18 | 0.09 | 0.12 | 0.02 | 18.0 / 20.4 (17.8) |
-//! | dungeon, watershed, five passes | before | 1.00 | 10.11 | 12.55 | 11.89 | 4.92 | 3.22 | 0.58 | 1.50 | 0.84 | 1.17 | 0.76 | 3.83 | 53.8 / 67.3 (50.7) |
-//! | dungeon, watershed, five passes | after | 0.64 | 9.68 | 11.91 | 11.78 | 4.85 | 2.98 | 0.56 | 1.42 | 0.83 | 1.07 | 0.69 | 3.57 | 50.3 / 61.6 (49.4) |
-//! | dungeon, watershed, 64-cell tiles, both cores (no `taskset`) | before | 1.23 | 12.53 | 3.77 | 1.62 | 2.52 | 1.56 | 0.23 | 0.22 | 0.22 | 0.41 | 0.15 | 1.16 | 25.6 / 31.0 (21.9) |
-//! | dungeon, watershed, 64-cell tiles, both cores (no `taskset`) | after | 0.75 | 12.63 | 3.56 | 1.59 | 2.52 | 1.52 | 0.20 | 0.20 | 0.20 | 0.38 | 0.14 | 1.09 | 24.8 / 27.7 (24.3) |
+//! | nav_test, watershed | before | 0.18 | 8.36 | 4.23 | 1.94 | 4.31 | 2.77 | 0.34 | 0.28 | 0.30 | 1.43 | 0.22 | 2.65 | 27.2 / 31.6 (26.2) |
+//! | nav_test, watershed | after | 0.10 | 8.04 | 3.94 | 1.89 | 4.21 | 2.41 | 0.31 | 0.25 | 0.28 | 1.42 | 0.19 | 2.44 | 25.6 / 33.8 (25.2) |
+//! | nav_test, watershed, `max_drop=0` | before | 0.17 | 8.21 | 4.23 | 1.94 | 4.32 | 2.71 | 0.34 | 0.28 | 0.30 | 1.43 | 0.21 | 0.05 | 24.3 / 30.8 (23.8) |
+//! | nav_test, watershed, `max_drop=0` | after | 0.10 | 8.12 | 4.12 | 1.89 | 4.21 | 2.38 | 0.30 | 0.25 | 0.27 | 1.41 | 0.19 | 0.03 | 23.4 / 30.7 (22.6) |
+//! | nav_test, monotone, no detail, `max_drop=0` | before | 0.17 | 8.18 | 4.34 | 1.93 | 3.01 | 2.74 | 0.37 | 0.29 | 0.27 | 0.15 | 0.21 | 0.05 | 21.6 / 24.9 (21.0) |
+//! | nav_test, monotone, no detail, `max_drop=0` | after | 0.10 | 8.25 | 4.03 | 1.89 | 2.92 | 2.38 | 0.33 | 0.26 | 0.24 | 0.12 | 0.19 | 0.03 | 20.7 / 27.6 (20.3) |
+//! | nav_test, watershed, five passes | before | 0.19 | 8.43 | 16.73 | 16.97 | 7.38 | 3.99 | 0.43 | 0.43 | 0.43 | 1.49 | 0.34 | 3.36 | 61.4 / 72.5 (59.4) |
+//! | nav_test, watershed, five passes | after | 0.11 | 8.61 | 16.01 | 16.88 | 7.32 | 3.63 | 0.40 | 0.41 | 0.42 | 1.49 | 0.31 | 3.17 | 58.8 / 64.9 (57.6) |
+//! | nav_test, watershed, 64-cell tiles, both cores (no `taskset`) | before | 0.29 | 11.42 | 6.11 | 2.69 | 5.78 | 3.00 | 0.41 | 0.34 | 0.34 | 1.26 | 0.29 | 2.75 | 34.8 / 44.7 (33.9) |
+//! | nav_test, watershed, 64-cell tiles, both cores (no `taskset`) | after | 0.17 | 11.79 | 5.66 | 2.64 | 5.76 | 2.71 | 0.37 | 0.32 | 0.31 | 1.23 | 0.25 | 2.55 | 33.9 / 42.1 (32.8) |
+//! | dungeon, watershed | before | 1.01 | 9.60 | 2.98 | 1.28 | 1.98 | 1.50 | 0.20 | 0.20 | 0.20 | 0.40 | 0.15 | 1.03 | 20.5 / 25.3 (19.9) |
+//! | dungeon, watershed | after | 0.63 | 9.55 | 2.81 | 1.21 | 1.93 | 1.40 | 0.18 | 0.18 | 0.18 | 0.38 | 0.12 | 0.90 | 19.6 / 25.5 (19.1) |
+//! | dungeon, watershed, `max_drop=0` | before | 0.97 | 9.86 | 2.93 | 1.29 | 1.97 | 1.49 | 0.20 | 0.20 | 0.20 | 0.41 | 0.15 | 0.04 | 20.0 / 26.3 (19.0) |
+//! | dungeon, watershed, `max_drop=0` | after | 0.63 | 9.51 | 2.78 | 1.20 | 1.93 | 1.34 | 0.17 | 0.18 | 0.18 | 0.37 | 0.12 | 0.02 | 18.5 / 25.1 (18.0) |
+//! | dungeon, monotone, no detail, `max_drop=0` | before | 0.97 | 9.40 | 2.89 | 1.26 | 1.65 | 1.48 | 0.20 | 0.20 | 0.20 | 0.11 | 0.14 | 0.04 | 18.6 / 20.0 (18.3) |
+//! | dungeon, monotone, no detail, `max_drop=0` | after | 0.62 | 9.60 | 2.79 | 1.22 | 1.62 | 1.33 | 0.18 | 0.18 | 0.17 | 0.09 | 0.11 | 0.02 | 17.9 / 19.2 (17.4) |
+//! | dungeon, watershed, five passes | before | 1.00 | 9.86 | 12.64 | 11.84 | 4.82 | 3.10 | 0.57 | 1.46 | 0.84 | 1.14 | 0.74 | 3.82 | 52.0 / 56.1 (50.4) |
+//! | dungeon, watershed, five passes | after | 0.65 | 9.72 | 11.94 | 11.49 | 4.68 | 2.93 | 0.55 | 1.44 | 0.80 | 1.09 | 0.71 | 3.54 | 49.9 / 54.1 (49.2) |
+//! | dungeon, watershed, 64-cell tiles, both cores (no `taskset`) | before | 1.23 | 12.69 | 3.71 | 1.66 | 2.48 | 1.57 | 0.23 | 0.22 | 0.22 | 0.41 | 0.15 | 1.14 | 25.7 / 27.1 (25.1) |
+//! | dungeon, watershed, 64-cell tiles, both cores (no `taskset`) | after | 0.76 | 12.67 | 3.60 | 1.58 | 2.50 | 1.51 | 0.20 | 0.20 | 0.19 | 0.39 | 0.14 | 1.07 | 24.8 / 29.1 (24.4) |
 //!
 //! Under that load the stage times move by 5 to 10% from round to round,
 //! about as much as most of these changes; `tiles` (1.0 to 0.6 ms on
-//! dungeon), the stages after `regions` (each now reads its settings
-//! without building the parameter specs) and the whole build (2 to 5%
-//! less) stand out. The two-core rows share the second core with the
+//! dungeon), `regions` (2.8 to 2.4 ms on nav_test), the stages after it
+//! (each now reads its settings without building the parameter specs)
+//! and the whole build (4 to 6% less) stand out. The two-core rows share the second core with the
 //! other engineers' builds. Counted instead of timed, load-independent
 //! (`valgrind --tool=callgrind --branch-sim=yes`, per standing build, the
-//! stages' functions only): 307.3 to 301.2 M instructions and 1.81 to
-//! 1.52 M mispredicted branches (nav_test), 220.2 to 212.7 M and 1.35 to
-//! 1.17 M (dungeon); voxelize 94.7 to 94.2 M instructions with 520 to 382
-//! K mispredictions (nav_test), 93.2 to 92.0 M and 700 to 596 K
-//! (dungeon); regions 203 to 109 K mispredictions (nav_test), 91 to 50 K
-//! (dungeon), at about the same instructions; tiles 10.4 to 6.1 M
+//! stages' functions only): 307.3 to 301.8 M instructions and 1.81 to
+//! 1.56 M mispredicted branches (nav_test), 220.2 to 212.7 M and 1.35 to
+//! 1.18 M (dungeon); voxelize 94.7 M instructions before and after with
+//! 520 to 382 K mispredictions (nav_test), 93.2 to 91.9 M and 700 to 595
+//! K (dungeon); regions 202 to 108 K mispredictions (nav_test), 91 to 49
+//! K (dungeon), at about the same instructions (27.4 to 26.8 M, 15.5 to
+//! 16.2 M); tiles 10.4 to 6.1 M
 //! instructions (dungeon); drops 22.4 to 20.3 M (nav_test). By `perf`
 //! samples, skipping the water read of dry tiles took a sixth off the
 //! outline tracing's own time (callgrind counts no cache misses there).
 //!
 //! Against Recast's idle figures (issue #15), on this loaded machine,
-//! after: **not met.** voxelize 8.7 / 9.5 ms against rasterize 6.0 / 7.8
-//! (1.45 / 1.22 times; the goal is at most 1.2); compact 4.1 / 2.8
-//! against filters plus compact 4.8 / 2.1 (met on nav_test, 1.35 times
+//! after: **not met.** voxelize 8.0 / 9.6 ms against rasterize 6.0 / 7.8
+//! (1.34 / 1.22 times; the goal is at most 1.2); compact 3.9 / 2.8
+//! against filters plus compact 4.8 / 2.1 (met on nav_test, 1.34 times
 //! on dungeon); flag 1.9 / 1.2 against erode 1.3 / 0.65 (1.5 / 1.9 times);
-//! partition 4.3 / 2.0 against distance field plus regions 6.5 / 2.8
-//! (met); regions plus simplify 2.9 / 1.7 against contours 0.85 / 0.45
-//! (3.4 / 3.7 times: the flood that groups each region's spans into
+//! partition 4.2 / 1.9 against distance field plus regions 6.5 / 2.8
+//! (met); regions plus simplify 2.7 / 1.6 against contours 0.85 / 0.45
+//! (3.2 / 3.5 times: the flood that groups each region's spans into
 //! pieces, the edge classes and the corner heights are work Recast's
 //! contour walk does not do separately); polygon mesh (triangulate plus
-//! polymesh) 0.53 / 0.35 against 0.33 / 0.38 (1.6 times on nav_test, met
+//! polymesh) 0.53 / 0.36 against 0.33 / 0.38 (1.6 times on nav_test, met
 //! on dungeon); detail 1.4 / 0.38 against 2.1 / 0.66 (met). Whole build
-//! with the detail mesh 26.8 / 19.7 ms against 22.2 / 14.8 (23.7 / 18.6
-//! without drops); five passes 2.3 / 2.6 times the standing pass (goal
-//! 2); two cores with tiles 33.7 / 24.8 ms against the goal of 0.6 times
+//! with the detail mesh 25.6 / 19.6 ms against 22.2 / 14.8 (23.4 / 18.5
+//! without drops); five passes 2.3 / 2.5 times the standing pass (goal
+//! 2); two cores with tiles 33.9 / 24.8 ms against the goal of 0.6 times
 //! Recast's single thread (13.3 / 8.9 ms).
 //!
 //! With `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every
