@@ -322,14 +322,16 @@
 //!   per build over all stages);
 //! - voxelize: a cut keeps or drops each corner by a select rather than a
 //!   branch (which side of a cut a corner lies on follows the geometry;
-//!   that branch was a fifth of the stage's mispredictions), columns of two or three pieces sort by
-//!   compare-exchanges and up to 16 by an insertion sort, empty columns
-//!   are skipped, and a piece's voxel range is clamped as a float before a
-//!   16-bit conversion;
+//!   that branch was a fifth of the stage's mispredictions), columns of
+//!   two or three pieces sort by compare-exchanges and up to 16 by an
+//!   insertion sort, empty columns are skipped, and a piece's voxel range
+//!   is clamped as a float before a 16-bit conversion;
 //! - regions: the corner grid of the ring linking is kept from region to
 //!   region and emptied after each (only the slots its edges took), and
 //!   the ring starts come from the edges' sorted keys instead of a scan
 //!   of the region's whole bounding box (half the stage's branch misses);
+//!   a region's water is read only in a tile that holds water (on a dry
+//!   level that read was a cache miss per span);
 //! - compact, regions: `Heightfield::cells` lists the columns with their
 //!   cells without a division per column;
 //! - drops: the probe reads a column's open spans as an iterator instead
