@@ -94,25 +94,26 @@ pub struct Voxels<'a> {
 }
 
 /// The open spans `[floor, ceil)` of the column under plan point `p`
-/// (world metres); an empty list where the grid has no column there.
-fn open_spans(v: &Voxels, cols: &Columns, p: DVec2) -> Vec<(f64, f64)> {
+/// (world metres); none where the grid has no column there. An iterator,
+/// not a list: the probe asks for a column at every step.
+fn open_spans<'c>(
+    v: &'c Voxels,
+    cols: &'c Columns,
+    p: DVec2,
+) -> impl Iterator<Item = (f64, f64)> + 'c {
     let g = v.grid;
     let (x, z) = (
         ((p.x - g.origin.x) / g.cs).floor() as i32,
         ((p.y - g.origin.z) / g.cs).floor() as i32,
     );
-    cols.spans(x, z)
-        .unwrap_or(&[])
-        .iter()
-        .map(|s| {
-            let ceil = if s.ceil == OPEN {
-                f64::INFINITY
-            } else {
-                g.y(s.ceil)
-            };
-            (g.y(s.floor), ceil)
-        })
-        .collect()
+    cols.spans(x, z).unwrap_or(&[]).iter().map(|s| {
+        let ceil = if s.ceil == OPEN {
+            f64::INFINITY
+        } else {
+            g.y(s.ceil)
+        };
+        (g.y(s.floor), ceil)
+    })
 }
 
 /// The clear-fall rule of the module docs for one voxel column, under
@@ -129,12 +130,10 @@ fn room(
 ) -> bool {
     let step = agent.max_step + v.grid.ch;
     let head = top + agent.height - v.grid.ch;
-    let spans = open_spans(v, cols, p);
+    let mut spans = open_spans(v, cols, p).peekable();
     match bottom {
-        None => spans.is_empty() || spans.iter().any(|&(f, c)| f <= top + step && c >= head),
-        Some(b) => spans
-            .iter()
-            .any(|&(f, c)| (f - b).abs() <= step && c >= head),
+        None => spans.peek().is_none() || spans.any(|(f, c)| f <= top + step && c >= head),
+        Some(b) => spans.any(|(f, c)| (f - b).abs() <= step && c >= head),
     }
 }
 

@@ -113,12 +113,11 @@ pub fn passable(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<b
 fn ledges(hf: &Heightfield, lim: Limits, test: &[bool]) -> Vec<bool> {
     let (h, climb) = (lim.height as i64, lim.step as i64);
     let mut out = vec![false; hf.spans.len()];
-    for c in 0..hf.cols.len() - 1 {
+    for (c, (x, z)) in hf.cells() {
         let r = hf.range(c);
         if !test[r.clone()].iter().any(|&t| t) {
             continue;
         }
-        let (x, z) = hf.cell(c);
         // The four side columns' spans, looked up once per column.
         // (inside the tile, first span, one past the last).
         let mut sides = [(false, 0usize, 0usize); 4];

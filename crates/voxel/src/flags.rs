@@ -95,11 +95,10 @@ impl Limits {
 /// column mask, only spans of masked columns get their connections.
 pub fn links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
     let mut out = vec![NO_LINK; hf.spans.len() * 4];
-    for c in 0..hf.cols.len() - 1 {
+    for (c, (x, z)) in hf.cells() {
         if mask.is_some_and(|m| !m[c]) {
             continue;
         }
-        let (x, z) = hf.cell(c);
         for (dir, (dx, dz)) in DIRS.iter().enumerate() {
             let Some(nc) = hf.col(x + dx, z + dz) else {
                 continue;

@@ -87,6 +87,15 @@ impl Heightfield {
         (self.px + (c as i32 % self.w), self.pz + (c as i32 / self.w))
     }
 
+    /// Every column `c` with its global cell, row by row: [`Self::cell`]
+    /// of each column without a division each (the per-column loops of
+    /// the compact stage and the outline tracing went through one).
+    pub fn cells(&self) -> impl Iterator<Item = (usize, (i32, i32))> + '_ {
+        (self.pz..self.pz + self.d)
+            .flat_map(move |z| (self.px..self.px + self.w).map(move |x| (x, z)))
+            .enumerate()
+    }
+
     /// Span index range of column `c`.
     pub fn range(&self, c: usize) -> std::ops::Range<usize> {
         self.cols[c] as usize..self.cols[c + 1] as usize
@@ -119,10 +128,13 @@ fn floor(v: f32) -> i64 {
     if (i as f32) > v { i - 1 } else { i }
 }
 
-/// Ceiling without a libm call.
-fn ceil(v: f32) -> i64 {
-    let i = v as i64;
-    if (i as f32) < v { i + 1 } else { i }
+/// `v.clamp(0, top).ceil()` and `v.clamp(0, top).floor()` in voxels,
+/// without a libm call (`top` is a whole number below 2^16; NaN gives 0,
+/// as it did through an integer floor and clamp).
+fn voxel_range(lo: f32, hi: f32, top: f32) -> (u16, u16) {
+    let (lo, hi) = (lo.clamp(0.0, top), hi.clamp(0.0, top));
+    let (l, h) = (lo as u16, hi as u16);
+    (l, if f32::from(h) < hi { h + 1 } else { h })
 }
 
 /// Most corners a clipped piece keeps: a triangle cut by the four planes
@@ -134,21 +146,32 @@ type P3 = [f32; 3];
 
 /// Where the corners of one side of a cut go.
 trait Sink {
-    /// Takes the next corner; corners past [`MAX_CORNERS`] are dropped.
-    fn put(&mut self, p: P3);
+    /// Takes the next corner if `keep`; corners past [`MAX_CORNERS`] are
+    /// dropped. Without a branch on `keep`: which side of a cut a corner
+    /// lies on follows the geometry, and a branch on it made a fifth of the
+    /// stage's mispredicted branches.
+    fn put_if(&mut self, p: P3, keep: bool);
+
+    /// Takes the next corner.
+    #[inline(always)]
+    fn put(&mut self, p: P3) {
+        self.put_if(p, true);
+    }
 }
 
 /// A convex polygon of at most [`MAX_CORNERS`] corners, kept in place (one
 /// per row or cell being cut, reused from triangle to triangle).
+/// One slot more than it keeps: a corner is written before the count
+/// says whether it stays.
 #[derive(Clone, Copy)]
 struct Buf {
-    pts: [P3; MAX_CORNERS],
+    pts: [P3; MAX_CORNERS + 1],
     n: usize,
 }
 
 impl Buf {
     const EMPTY: Buf = Buf {
-        pts: [[0.0; 3]; MAX_CORNERS],
+        pts: [[0.0; 3]; MAX_CORNERS + 1],
         n: 0,
     };
 
@@ -161,8 +184,7 @@ impl Buf {
         let mut lo = f32::INFINITY;
         let mut hi = f32::NEG_INFINITY;
         for p in self.corners() {
-            lo = lo.min(p[axis]);
-            hi = hi.max(p[axis]);
+            (lo, hi) = widen((lo, hi), p[axis], true);
         }
         (lo, hi)
     }
@@ -170,12 +192,22 @@ impl Buf {
 
 impl Sink for Buf {
     #[inline(always)]
-    fn put(&mut self, p: P3) {
-        if self.n < MAX_CORNERS {
-            self.pts[self.n] = p;
-            self.n += 1;
-        }
+    fn put_if(&mut self, p: P3, keep: bool) {
+        let n = self.n.min(MAX_CORNERS);
+        self.pts[n] = p;
+        self.n = n + usize::from(keep & (n < MAX_CORNERS));
     }
+}
+
+/// `(lo, hi)` widened to `v` if `keep`, selected rather than branched on;
+/// as `(lo.min(v), hi.max(v))` for the values met here (`lo` and `hi` are
+/// never NaN, and a NaN `v` is ignored by both).
+#[inline(always)]
+fn widen((lo, hi): (f32, f32), v: f32, keep: bool) -> (f32, f32) {
+    (
+        if keep & (v < lo) { v } else { lo },
+        if keep & (v > hi) { v } else { hi },
+    )
 }
 
 /// The side of a cut that is one cell: only its corner count and height
@@ -188,12 +220,10 @@ struct Heights {
 
 impl Sink for Heights {
     #[inline(always)]
-    fn put(&mut self, p: P3) {
-        if self.n < MAX_CORNERS {
-            self.n += 1;
-            self.lo = self.lo.min(p[1]);
-            self.hi = self.hi.max(p[1]);
-        }
+    fn put_if(&mut self, p: P3, keep: bool) {
+        let keep = keep & (self.n < MAX_CORNERS);
+        self.n += usize::from(keep);
+        (self.lo, self.hi) = widen((self.lo, self.hi), p[1], keep);
     }
 }
 
@@ -202,7 +232,7 @@ struct Discard;
 
 impl Sink for Discard {
     #[inline(always)]
-    fn put(&mut self, _: P3) {}
+    fn put_if(&mut self, _: P3, _: bool) {}
 }
 
 /// Cuts convex polygon `src` by the plane `coord(AXIS) = v`, in one walk
@@ -216,21 +246,13 @@ fn cut<const AXIS: usize>(src: &[P3], v: f32, lo: &mut impl Sink, hi: &mut impl 
     if n == 0 {
         return;
     }
-    let first = src[0][AXIS] - v;
-    let mut da = first;
+    let mut da = src[0][AXIS] - v;
     for i in 0..n {
         let a = src[i];
-        let (b, db) = if i + 1 < n {
-            (src[i + 1], src[i + 1][AXIS] - v)
-        } else {
-            (src[0], first)
-        };
-        if da <= 0.0 {
-            lo.put(a);
-        }
-        if da >= 0.0 {
-            hi.put(a);
-        }
+        let b = src[if i + 1 < n { i + 1 } else { 0 }];
+        let db = b[AXIS] - v;
+        lo.put_if(a, da <= 0.0);
+        hi.put_if(a, da >= 0.0);
         if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
             let t = da / (da - db);
             let mut x = [
@@ -379,6 +401,94 @@ fn piece_of(k: u64) -> (u16, u16, f32) {
     ((k >> 48) as u16, (k >> 32) as u16, f32::from_bits(b))
 }
 
+/// Sorts one column's pieces ([`piece_key`]s) and appends the column's
+/// spans, bottom up, to `spans`: faces looking down are closed up to the
+/// next face looking up, and overlapping or touching pieces merge. `list`
+/// is scratch space, reused from column to column.
+fn column_spans(keys: &mut [u64], list: &mut Vec<(u16, u16, f32)>, spans: &mut Vec<Span>) {
+    // By base, then top, then normal (the key orders them so).
+    sort_keys(keys);
+    list.clear();
+    list.extend(keys.iter().map(|&k| piece_of(k)));
+    // Closed solids: a face looking down is the bottom of a solid, so
+    // the column is solid from it up to the next face looking up.
+    for i in 0..list.len() {
+        if list[i].2 < -0.01
+            // Sorted by base: the first such face is the lowest.
+            && let Some(top) = list[i + 1..].iter().find(|q| q.2 > 0.01 && q.1 > list[i].1).map(|q| q.0)
+        {
+            list[i].1 = list[i].1.max(top);
+        }
+    }
+    let first = spans.len();
+    for &(lo, hi, ny) in list.iter() {
+        if spans.len() > first {
+            let last: &mut Span = spans.last_mut().unwrap();
+            if lo <= last.floor {
+                if hi > last.floor + 1 {
+                    last.ny = ny;
+                } else if hi + 1 >= last.floor {
+                    last.ny = last.ny.max(ny);
+                }
+                last.floor = last.floor.max(hi);
+                continue;
+            }
+        }
+        spans.push(Span {
+            base: lo,
+            floor: hi,
+            ceil: OPEN,
+            ny,
+            water: f32::NAN,
+        });
+    }
+    for i in first..spans.len() {
+        spans[i].ceil = if i + 1 < spans.len() {
+            spans[i + 1].base
+        } else {
+            OPEN
+        };
+    }
+}
+
+/// Sorts a column's keys: compare-exchanges for two or three pieces, an
+/// insertion sort up to 16 (for the few pieces most columns hold the
+/// library sort's set-up cost more than the sorting), the library's sort
+/// for more.
+fn sort_keys(keys: &mut [u64]) {
+    match keys.len() {
+        0 | 1 => {}
+        // Compare-exchanges, selected rather than branched on (the order
+        // of two pieces is a coin toss to the branch predictor).
+        2 => exchange(keys, 0, 1),
+        3 => {
+            exchange(keys, 0, 1);
+            exchange(keys, 1, 2);
+            exchange(keys, 0, 1);
+        }
+        4..=16 => {
+            for i in 1..keys.len() {
+                let k = keys[i];
+                let mut j = i;
+                while j > 0 && keys[j - 1] > k {
+                    keys[j] = keys[j - 1];
+                    j -= 1;
+                }
+                keys[j] = k;
+            }
+        }
+        _ => keys.sort_unstable(),
+    }
+}
+
+/// Puts `keys[i]` and `keys[j]` (`i < j`) in order.
+#[inline(always)]
+fn exchange(keys: &mut [u64], i: usize, j: usize) {
+    let (a, b) = (keys[i], keys[j]);
+    keys[i] = a.min(b);
+    keys[j] = a.max(b);
+}
+
 /// Rasterises a tile's triangles into spans and records water depth.
 pub fn voxelize(
     mesh: &TriMesh,
@@ -393,7 +503,7 @@ pub fn voxelize(
     // (column, piece_key(base, top, ny)) of every clipped piece.
     let mut pieces: Vec<(u32, u64)> = Vec::new();
     let (cs, ch) = (grid.cs, grid.ch);
-    let max_h = crate::tiles::MAX_HEIGHT_UNITS as i64 - 1;
+    let max_h = (crate::tiles::MAX_HEIGHT_UNITS - 1) as f32;
     for &t in &tile.triangles {
         let [a, b, c] = mesh.triangle(t as usize);
         let n = (b - a).cross(c - a).normalize_or_zero();
@@ -414,8 +524,8 @@ pub fn voxelize(
             |x, z, ylo, yhi| {
                 // A flat face on a grid line: a floor tops its voxel there,
                 // a ceiling bottoms its voxel there.
-                let mut hi = ceil(yhi - 1e-4).clamp(0, max_h) as u16;
-                let mut lo = (floor(ylo + 1e-4).clamp(0, max_h) as u16).min(hi);
+                let (lo, mut hi) = voxel_range(ylo + 1e-4, yhi - 1e-4, max_h);
+                let mut lo = lo.min(hi);
                 if lo == hi {
                     if n.y >= 0.0 && lo > 0 {
                         lo -= 1
@@ -456,48 +566,8 @@ pub fn voxelize(
     let mut list: Vec<(u16, u16, f32)> = Vec::new();
     for c in 0..ncols {
         let keys = &mut order[cols[c] as usize..cols[c + 1] as usize];
-        // By base, then top, then normal (the key orders them so).
-        keys.sort_unstable();
-        list.clear();
-        list.extend(keys.iter().map(|&k| piece_of(k)));
-        // Closed solids: a face looking down is the bottom of a solid, so
-        // the column is solid from it up to the next face looking up.
-        for i in 0..list.len() {
-            if list[i].2 < -0.01
-                // Sorted by base: the first such face is the lowest.
-                && let Some(top) = list[i + 1..].iter().find(|q| q.2 > 0.01 && q.1 > list[i].1).map(|q| q.0)
-            {
-                list[i].1 = list[i].1.max(top);
-            }
-        }
-        let first = spans.len();
-        for &(lo, hi, ny) in list.iter() {
-            if spans.len() > first {
-                let last: &mut Span = spans.last_mut().unwrap();
-                if lo <= last.floor {
-                    if hi > last.floor + 1 {
-                        last.ny = ny;
-                    } else if hi + 1 >= last.floor {
-                        last.ny = last.ny.max(ny);
-                    }
-                    last.floor = last.floor.max(hi);
-                    continue;
-                }
-            }
-            spans.push(Span {
-                base: lo,
-                floor: hi,
-                ceil: OPEN,
-                ny,
-                water: f32::NAN,
-            });
-        }
-        for i in first..spans.len() {
-            spans[i].ceil = if i + 1 < spans.len() {
-                spans[i + 1].base
-            } else {
-                OPEN
-            };
+        if !keys.is_empty() {
+            column_spans(keys, &mut list, &mut spans);
         }
         out_cols[c + 1] = spans.len() as u32;
     }
@@ -722,6 +792,34 @@ pub(crate) mod tests {
             let by_tuple = a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2));
             prop_assert_eq!(piece_key(a.0, a.1, a.2).cmp(&piece_key(b.0, b.1, b.2)), by_tuple);
         }
+
+        /// The insertion sort of short columns sorts as the library's sort,
+        /// with repeated keys, on either side of its length limit.
+        #[test]
+        fn column_keys_sort_as_the_library_sorts(
+            keys in proptest::collection::vec(prop_oneof![0u64..4, any::<u64>()], 0..40),
+        ) {
+            let mut want = keys.clone();
+            want.sort_unstable();
+            let mut got = keys;
+            sort_keys(&mut got);
+            prop_assert_eq!(got, want);
+        }
+
+        /// The voxel range without libm is the clamped floor and ceiling
+        /// through 64-bit integers it replaced, for any float.
+        #[test]
+        fn voxel_range_is_the_clamped_floor_and_ceiling(
+            lo in prop_oneof![any::<f32>(), -2.0f32..70_000.0, (0u32..70_000).prop_map(|v| v as f32)],
+            hi in prop_oneof![any::<f32>(), -2.0f32..70_000.0, (0u32..70_000).prop_map(|v| v as f32)],
+        ) {
+            let top = (crate::tiles::MAX_HEIGHT_UNITS - 1) as i64;
+            let want = (
+                (lo.floor() as i64).clamp(0, top) as u16,
+                (hi.ceil() as i64).clamp(0, top) as u16,
+            );
+            prop_assert_eq!(voxel_range(lo, hi, top as f32), want);
+        }
     }
 
     /// A mesh of solid axis-aligned boxes `(lo, hi)`, faces wound outward.
@@ -831,7 +929,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn core_columns_are_the_columns_whose_cell_is_in_the_core() {
+    fn core_columns_and_cells_follow_each_columns_cell() {
         let level = crate::samples::table_room().level();
         let mut s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
         s.tile_size = 37;
@@ -847,6 +945,8 @@ pub(crate) mod tests {
                 .collect();
             assert!(!want.is_empty());
             assert_eq!(hf.core_columns().collect::<Vec<_>>(), want);
+            let cells: Vec<_> = (0..hf.cols.len() - 1).map(|c| (c, hf.cell(c))).collect();
+            assert_eq!(hf.cells().collect::<Vec<_>>(), cells, "every column's cell");
         }
     }
 

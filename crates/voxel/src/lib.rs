@@ -294,6 +294,117 @@
 //! `voxelize` the cutting itself and the scatter of the pieces into
 //! columns. The drop probe (`drops`, 2.6 ms) has no Recast counterpart.
 //!
+//! ### Stage mapping to Recast, and the speed goals (24 November 2026, afternoon)
+//!
+//! Issue #15's per-stage goal (no stage over 1.2 times Recast's same stage)
+//! reads our stages against Recast's timers so: `voxelize` against
+//! rasterize (`rcRasterizeTriangles`); `compact` against the three span
+//! filters plus `rcBuildCompactHeightfield`; `flag` against erode
+//! (`rcErodeWalkableArea`); `partition` against distance field plus
+//! regions (`rcBuildDistanceField`, `rcBuildRegions`); `regions` (the
+//! outline tracing) and `simplify` together against contours
+//! (`rcBuildContours` traces and simplifies); `triangulate` and `polymesh`
+//! against polygon mesh (`rcBuildPolyMesh`); `detail` against detail mesh.
+//! `tiles`, `graph` and `movers` have no Recast timer (Detour's
+//! `dtCreateNavMeshData` is outside Recast's build), and `drops` (ledge
+//! jump links) none either: `--set max_drop=0` switches it off for a
+//! like-for-like whole build (the stage then only copies the NavMesh).
+//!
+//! This afternoon's changes, output unchanged (the NavMesh JSON of both
+//! meshes, each partition, standing pass and five passes, and the default
+//! settings with tiles, byte for byte but the stage times):
+//!
+//! - tiles: the geometry hash of a tile's triangles folds each corner in
+//!   with one 128-bit multiply instead of SipHash (it was half the stage on
+//!   `dungeon.obj`'s 10,133 triangles) and the layout's cell floors skip
+//!   libm; every stage's `Settings::from_params` checks the parameter
+//!   specs built once instead of building them (a quarter of a millisecond
+//!   per build over all stages);
+//! - voxelize: a cut keeps or drops each corner by a select rather than a
+//!   branch (which side of a cut a corner lies on follows the geometry;
+//!   that branch was a fifth of the stage's mispredictions), columns of
+//!   two or three pieces sort by compare-exchanges and up to 16 by an
+//!   insertion sort, empty columns are skipped, and a piece's voxel range
+//!   is clamped as a float before a 16-bit conversion;
+//! - regions: the corner grid of the ring linking is kept from region to
+//!   region and emptied after each (only the slots its edges took), and
+//!   the ring starts come from the edges' sorted keys instead of a scan
+//!   of the region's whole bounding box (half the stage's branch misses);
+//!   a region's water is read only in a tile that holds water (on a dry
+//!   level that read was a cache miss per span);
+//! - compact, regions: `Heightfield::cells` lists the columns with their
+//!   cells without a division per column;
+//! - drops: the probe reads a column's open spans as an iterator instead
+//!   of a list per step.
+//!
+//! Before (`bb400f7`) and after, the command above (`--set partition=P`,
+//! plus `--set max_drop=0` and `--set detail_sample_dist=0` where said),
+//! both release builds in turn, 10 rounds of 15 whole builds each, pinned
+//! with `taskset -c 1`, 24 November 2026 15:30 to 15:32 UTC with a load
+//! average of 3.8 to 4.2 on the 2 cores (two other engineers building).
+//! Each row is the round with the least whole-build median, its stage
+//! medians; the whole build is that round's median, then the median of
+//! the 10 rounds' medians, then the least of all 150 builds in brackets.
+//! In ms:
+//!
+//! | mesh, case | build | tiles | voxelize | compact | flag | partition | regions | simplify | triangulate | polymesh | detail | graph | drops | whole build |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+//! | nav_test, watershed | before | 0.18 | 8.36 | 4.23 | 1.94 | 4.31 | 2.77 | 0.34 | 0.28 | 0.30 | 1.43 | 0.22 | 2.65 | 27.2 / 31.6 (26.2) |
+//! | nav_test, watershed | after | 0.10 | 8.04 | 3.94 | 1.89 | 4.21 | 2.41 | 0.31 | 0.25 | 0.28 | 1.42 | 0.19 | 2.44 | 25.6 / 33.8 (25.2) |
+//! | nav_test, watershed, `max_drop=0` | before | 0.17 | 8.21 | 4.23 | 1.94 | 4.32 | 2.71 | 0.34 | 0.28 | 0.30 | 1.43 | 0.21 | 0.05 | 24.3 / 30.8 (23.8) |
+//! | nav_test, watershed, `max_drop=0` | after | 0.10 | 8.12 | 4.12 | 1.89 | 4.21 | 2.38 | 0.30 | 0.25 | 0.27 | 1.41 | 0.19 | 0.03 | 23.4 / 30.7 (22.6) |
+//! | nav_test, monotone, no detail, `max_drop=0` | before | 0.17 | 8.18 | 4.34 | 1.93 | 3.01 | 2.74 | 0.37 | 0.29 | 0.27 | 0.15 | 0.21 | 0.05 | 21.6 / 24.9 (21.0) |
+//! | nav_test, monotone, no detail, `max_drop=0` | after | 0.10 | 8.25 | 4.03 | 1.89 | 2.92 | 2.38 | 0.33 | 0.26 | 0.24 | 0.12 | 0.19 | 0.03 | 20.7 / 27.6 (20.3) |
+//! | nav_test, watershed, five passes | before | 0.19 | 8.43 | 16.73 | 16.97 | 7.38 | 3.99 | 0.43 | 0.43 | 0.43 | 1.49 | 0.34 | 3.36 | 61.4 / 72.5 (59.4) |
+//! | nav_test, watershed, five passes | after | 0.11 | 8.61 | 16.01 | 16.88 | 7.32 | 3.63 | 0.40 | 0.41 | 0.42 | 1.49 | 0.31 | 3.17 | 58.8 / 64.9 (57.6) |
+//! | nav_test, watershed, 64-cell tiles, both cores (no `taskset`) | before | 0.29 | 11.42 | 6.11 | 2.69 | 5.78 | 3.00 | 0.41 | 0.34 | 0.34 | 1.26 | 0.29 | 2.75 | 34.8 / 44.7 (33.9) |
+//! | nav_test, watershed, 64-cell tiles, both cores (no `taskset`) | after | 0.17 | 11.79 | 5.66 | 2.64 | 5.76 | 2.71 | 0.37 | 0.32 | 0.31 | 1.23 | 0.25 | 2.55 | 33.9 / 42.1 (32.8) |
+//! | dungeon, watershed | before | 1.01 | 9.60 | 2.98 | 1.28 | 1.98 | 1.50 | 0.20 | 0.20 | 0.20 | 0.40 | 0.15 | 1.03 | 20.5 / 25.3 (19.9) |
+//! | dungeon, watershed | after | 0.63 | 9.55 | 2.81 | 1.21 | 1.93 | 1.40 | 0.18 | 0.18 | 0.18 | 0.38 | 0.12 | 0.90 | 19.6 / 25.5 (19.1) |
+//! | dungeon, watershed, `max_drop=0` | before | 0.97 | 9.86 | 2.93 | 1.29 | 1.97 | 1.49 | 0.20 | 0.20 | 0.20 | 0.41 | 0.15 | 0.04 | 20.0 / 26.3 (19.0) |
+//! | dungeon, watershed, `max_drop=0` | after | 0.63 | 9.51 | 2.78 | 1.20 | 1.93 | 1.34 | 0.17 | 0.18 | 0.18 | 0.37 | 0.12 | 0.02 | 18.5 / 25.1 (18.0) |
+//! | dungeon, monotone, no detail, `max_drop=0` | before | 0.97 | 9.40 | 2.89 | 1.26 | 1.65 | 1.48 | 0.20 | 0.20 | 0.20 | 0.11 | 0.14 | 0.04 | 18.6 / 20.0 (18.3) |
+//! | dungeon, monotone, no detail, `max_drop=0` | after | 0.62 | 9.60 | 2.79 | 1.22 | 1.62 | 1.33 | 0.18 | 0.18 | 0.17 | 0.09 | 0.11 | 0.02 | 17.9 / 19.2 (17.4) |
+//! | dungeon, watershed, five passes | before | 1.00 | 9.86 | 12.64 | 11.84 | 4.82 | 3.10 | 0.57 | 1.46 | 0.84 | 1.14 | 0.74 | 3.82 | 52.0 / 56.1 (50.4) |
+//! | dungeon, watershed, five passes | after | 0.65 | 9.72 | 11.94 | 11.49 | 4.68 | 2.93 | 0.55 | 1.44 | 0.80 | 1.09 | 0.71 | 3.54 | 49.9 / 54.1 (49.2) |
+//! | dungeon, watershed, 64-cell tiles, both cores (no `taskset`) | before | 1.23 | 12.69 | 3.71 | 1.66 | 2.48 | 1.57 | 0.23 | 0.22 | 0.22 | 0.41 | 0.15 | 1.14 | 25.7 / 27.1 (25.1) |
+//! | dungeon, watershed, 64-cell tiles, both cores (no `taskset`) | after | 0.76 | 12.67 | 3.60 | 1.58 | 2.50 | 1.51 | 0.20 | 0.20 | 0.19 | 0.39 | 0.14 | 1.07 | 24.8 / 29.1 (24.4) |
+//!
+//! Under that load the stage times move by 5 to 10% from round to round,
+//! about as much as most of these changes; `tiles` (1.0 to 0.6 ms on
+//! dungeon), `regions` (2.8 to 2.4 ms on nav_test), the stages after it
+//! (each now reads its settings without building the parameter specs)
+//! and the whole build (4 to 6% less) stand out. The two-core rows share the second core with the
+//! other engineers' builds. Counted instead of timed, load-independent
+//! (`valgrind --tool=callgrind --branch-sim=yes`, per standing build, the
+//! stages' functions only): 307.3 to 301.8 M instructions and 1.81 to
+//! 1.56 M mispredicted branches (nav_test), 220.2 to 212.7 M and 1.35 to
+//! 1.18 M (dungeon); voxelize 94.7 M instructions before and after with
+//! 520 to 382 K mispredictions (nav_test), 93.2 to 91.9 M and 700 to 595
+//! K (dungeon); regions 202 to 108 K mispredictions (nav_test), 91 to 49
+//! K (dungeon), at about the same instructions (27.4 to 26.8 M, 15.5 to
+//! 16.2 M); tiles 10.4 to 6.1 M
+//! instructions (dungeon); drops 22.4 to 20.3 M (nav_test). By `perf`
+//! samples, skipping the water read of dry tiles took a sixth off the
+//! outline tracing's own time (callgrind counts no cache misses there).
+//!
+//! Against Recast's idle figures (issue #15), on this loaded machine,
+//! after: **not met.** voxelize 8.0 / 9.6 ms against rasterize 6.0 / 7.8
+//! (1.34 / 1.22 times; the goal is at most 1.2); compact 3.9 / 2.8
+//! against filters plus compact 4.8 / 2.1 (met on nav_test, 1.34 times
+//! on dungeon); flag 1.9 / 1.2 against erode 1.3 / 0.65 (1.5 / 1.9 times);
+//! partition 4.2 / 1.9 against distance field plus regions 6.5 / 2.8
+//! (met); regions plus simplify 2.7 / 1.6 against contours 0.85 / 0.45
+//! (3.2 / 3.5 times: the flood that groups each region's spans into
+//! pieces, the edge classes and the corner heights are work Recast's
+//! contour walk does not do separately); polygon mesh (triangulate plus
+//! polymesh) 0.53 / 0.36 against 0.33 / 0.38 (1.6 times on nav_test, met
+//! on dungeon); detail 1.4 / 0.38 against 2.1 / 0.66 (met). Whole build
+//! with the detail mesh 25.6 / 19.6 ms against 22.2 / 14.8 (23.4 / 18.5
+//! without drops); five passes 2.3 / 2.5 times the standing pass (goal
+//! 2); two cores with tiles 33.9 / 24.8 ms against the goal of 0.6 times
+//! Recast's single thread (13.3 / 8.9 ms).
+//!
 //! With `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every
 //! run after the first reuses all tiles.
 //!

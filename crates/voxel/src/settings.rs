@@ -76,6 +76,13 @@ pub const AREA_PRESET: [(&str, f64); 4] = [
 /// The default pass order (the hierarchy of §32.4.4).
 pub const DEFAULT_PASSES: &str = "stand,crouch,prone,swim,sidestep";
 
+/// [`specs`], built once: every stage reads its settings, and building the
+/// specs (their names, titles and help texts) cost more than reading them.
+fn spec_list() -> &'static [ParamSpec] {
+    static SPECS: std::sync::OnceLock<Vec<ParamSpec>> = std::sync::OnceLock::new();
+    SPECS.get_or_init(specs)
+}
+
 /// Every parameter of the pipeline.
 pub fn specs() -> Vec<ParamSpec> {
     let mut v = vec![
@@ -525,7 +532,7 @@ pub fn agent_from(params: &ParamValues, stance: Stance) -> AgentParams {
 impl Settings {
     /// Reads the settings; a missing or non-finite value is an error naming it.
     pub fn from_params(params: &ParamValues) -> Result<Self, StageError> {
-        for spec in specs() {
+        for spec in spec_list() {
             if params.get(&spec.name).is_none() {
                 return Err(StageError::failed(format!(
                     "parameter '{}' has no value",
