@@ -255,6 +255,21 @@ fn open_file_menu(s: &Session, name: &str) -> Rect {
     item
 }
 
+/// Types `text` into the field at `at` as a person sets an exact value:
+/// click it, wait until it has the keyboard, select what it holds, type,
+/// Enter. `what` names the field in a failure.
+fn type_into(s: &Session, at: (f64, f64), what: &str, text: &str) {
+    s.click(at);
+    s.wait_for(
+        &format!("{what} to take the keyboard (`ui_keyboard`)"),
+        WAIT,
+        |r| r.bool("/pointer/ui_keyboard").filter(|k| *k),
+    );
+    s.chord_paced(&["ctrl"], "a");
+    s.type_text(text);
+    s.key("Return");
+}
+
 /// The rectangle of widget `name` once it has stopped moving (an egui
 /// window may be placed anew in its second frame): the same in two reports
 /// at least half a second apart.
@@ -1047,15 +1062,7 @@ fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference
     // Type the new value into the slider's number field, as a person sets
     // an exact value: click it, select what it holds, type, Enter.
     let slider = settled_widget(&s, "param/cell_size");
-    s.click(slider.at(0.92, 0.5));
-    s.wait_for(
-        "the number field to take the keyboard (`ui_keyboard`)",
-        WAIT,
-        |r| r.bool("/pointer/ui_keyboard").filter(|k| *k),
-    );
-    s.chord_paced(&["ctrl"], "a");
-    s.type_text("0.25");
-    s.key("Return");
+    type_into(&s, slider.at(0.92, 0.5), "the number field", "0.25");
     // A coarser grid moves the boundary both ways: some ground only A
     // reaches, some only B.
     let r = s.wait_for(
@@ -1146,18 +1153,22 @@ fn wheel_until(s: &Session, button: &str, what: &str, done: impl Fn(&Report) -> 
     });
 }
 
+/// A session `name` on the table room in `voxel` at `stage`, once built.
+fn table_room_at(name: &str, stage: &str) -> Option<(Session, Report)> {
+    let opts = Options::new(
+        root().join("assets/levels/voxel/table_room.obj"),
+        &["--pipeline", "voxel", "--stage", stage],
+    );
+    let s = Session::start_with(name, opts)?;
+    let r = s.wait_ready();
+    Some((s, r))
+}
+
 #[test]
 fn zooming_out_merges_far_voxels_and_zooming_back_in_restores_every_voxel() {
-    let opts = Options {
-        level: root().join("assets/levels/voxel/table_room.obj"),
-        args: ["--pipeline", "voxel", "--stage", "flag"]
-            .map(String::from)
-            .to_vec(),
-    };
-    let Some(s) = Session::start_with("voxel_lod", opts) else {
+    let Some((s, r)) = table_room_at("voxel_lod", "flag") else {
         return;
     };
-    let r = s.wait_ready();
     let tiles = r.u64("/voxels/tiles").unwrap_or(0);
     s.check(tiles > 0, || "the flag stage shows no voxel tiles".into());
     s.check(r.u64("/voxels/coarse_tiles") == Some(0), || {
@@ -1280,12 +1291,10 @@ fn open_budget_menu(s: &Session) -> Report {
 
 #[test]
 fn raising_the_memory_budget_in_the_edit_menu_builds_the_refused_stages() {
-    let opts = Options {
-        level: default_level(),
-        args: ["--pipeline", "voxel", "--stage", "tiles", "--budget", "64K"]
-            .map(String::from)
-            .to_vec(),
-    };
+    let opts = Options::new(
+        default_level(),
+        &["--pipeline", "voxel", "--stage", "tiles", "--budget", "64K"],
+    );
     let Some(s) = Session::start_with("budget_menu", opts) else {
         return;
     };
@@ -1312,15 +1321,7 @@ fn raising_the_memory_budget_in_the_edit_menu_builds_the_refused_stages() {
     // Type a size into the submenu's field.
     let r = open_budget_menu(&s);
     let field = r.widget("menu/edit/budget/field").unwrap();
-    s.click(field.center());
-    s.wait_for(
-        "the budget field to take the keyboard (`ui_keyboard`)",
-        WAIT,
-        |r| r.bool("/pointer/ui_keyboard").filter(|k| *k),
-    );
-    s.chord_paced(&["ctrl"], "a");
-    s.type_text("3G");
-    s.key("Return");
+    type_into(&s, field.center(), "the budget field", "3G");
     s.wait_for(
         "build.budget 3 GB with every stage finished and none failed",
         WAIT,
@@ -1357,16 +1358,9 @@ fn raising_the_memory_budget_in_the_edit_menu_builds_the_refused_stages() {
 
 #[test]
 fn clicking_an_agent_group_header_shows_its_parameters() {
-    let opts = Options {
-        level: root().join("assets/levels/voxel/table_room.obj"),
-        args: ["--pipeline", "voxel", "--stage", "tiles"]
-            .map(String::from)
-            .to_vec(),
-    };
-    let Some(s) = Session::start_with("param_group", opts) else {
+    let Some((s, r)) = table_room_at("param_group", "tiles") else {
         return;
     };
-    let r = s.wait_ready();
     s.check(r.widget("param/stand.radius").is_none(), || {
         "the stand group's sliders show before its header was clicked".into()
     });

@@ -325,6 +325,16 @@ pub struct Options {
     pub args: Vec<String>,
 }
 
+impl Options {
+    /// `level` opened with `args`.
+    pub fn new(level: PathBuf, args: &[&str]) -> Self {
+        Options {
+            level,
+            args: args.iter().map(|a| a.to_string()).collect(),
+        }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {

@@ -15,6 +15,21 @@ fn cli(args: &[&str]) -> Output {
         .expect("run navscope-cli")
 }
 
+/// `compare` of the default plan, `convex` (A) against `voxel` (B), with
+/// `extra` arguments.
+fn convex_vs_voxel(extra: &[&str]) -> Output {
+    let mut args = vec![
+        "compare",
+        PLAN,
+        "--pipeline",
+        "convex",
+        "--against-pipeline",
+        "voxel",
+    ];
+    args.extend_from_slice(extra);
+    cli(&args)
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -36,13 +51,7 @@ fn png_size(path: &Path) -> (u32, u32) {
 #[test]
 fn convex_against_voxel_prints_the_table_the_areas_and_the_probe_and_draws_them() {
     let png = temp("convex-voxel.png");
-    let o = cli(&[
-        "compare",
-        PLAN,
-        "--pipeline",
-        "convex",
-        "--against-pipeline",
-        "voxel",
+    let o = convex_vs_voxel(&[
         "--from",
         "15,0,12",
         "--to",
@@ -187,16 +196,7 @@ fn info_lists_the_pipelines_a_conversion_reaches() {
 fn both_sides_honour_the_memory_budget() {
     // The voxel heightfield of the default plan needs far more than 64 KB;
     // the budget must reach the builds, not only the loader.
-    let o = cli(&[
-        "compare",
-        PLAN,
-        "--pipeline",
-        "convex",
-        "--against-pipeline",
-        "voxel",
-        "--budget",
-        "64K",
-    ]);
+    let o = convex_vs_voxel(&["--budget", "64K"]);
     assert!(
         !o.status.success(),
         "a 64 KB budget must refuse the voxel side"
@@ -208,13 +208,6 @@ fn both_sides_honour_the_memory_budget() {
         "names the stage and the budget: {err}"
     );
     // The same comparison under the default budget builds.
-    let o = cli(&[
-        "compare",
-        PLAN,
-        "--pipeline",
-        "convex",
-        "--against-pipeline",
-        "voxel",
-    ]);
+    let o = convex_vs_voxel(&[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
