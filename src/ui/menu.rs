@@ -93,7 +93,6 @@ pub(crate) fn menu_bar(ui: &mut egui::Ui, s: &mut UiState) {
     });
 }
 
-/// The tool buttons (RecastDemo's tool list): inspect, or place the probe.
 /// Edit > Memory budget: the sizes offered and a field for any other. The
 /// submenu stays open while the field is edited; a choice closes it.
 fn budget_menu(ui: &mut egui::Ui, s: &mut UiState) {
@@ -164,6 +163,7 @@ fn budget_menu(ui: &mut egui::Ui, s: &mut UiState) {
     }
 }
 
+/// The tool buttons (RecastDemo's tool list): inspect, or place the probe.
 pub(crate) fn toolbar(ui: &mut egui::Ui, s: &mut UiState) {
     let has_start = s.probe.start.is_some();
     for (tool, label, tip) in [
