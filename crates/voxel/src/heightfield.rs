@@ -122,10 +122,11 @@ impl Heightfield {
     }
 }
 
-/// Floor without a libm call (values are far inside the i64 range).
-fn floor(v: f32) -> i64 {
+/// `v.floor() as i64` without a libm call, for values far inside the i64
+/// range (cell coordinates; an `f32` converts exactly).
+pub(crate) fn floor(v: f64) -> i64 {
     let i = v as i64;
-    if (i as f32) > v { i - 1 } else { i }
+    if (i as f64) > v { i - 1 } else { i }
 }
 
 /// `v.clamp(0, top).ceil()` and `v.clamp(0, top).floor()` in voxels,
@@ -373,7 +374,7 @@ fn pair(b: &mut [Buf; 2], i: usize) -> (&Buf, &mut Buf) {
 /// otherwise give the lower step's cell a vertical top at the upper step's
 /// height, which is not walkable and cuts the stair off.
 fn cells_of(lo: f32, hi: f32, nk: f32) -> (i64, i64) {
-    let (a, b) = (floor(lo), floor(hi));
+    let (a, b) = (floor(f64::from(lo)), floor(f64::from(hi)));
     if lo == hi && a as f32 == lo && nk > 0.5 {
         (a - 1, a - 1)
     } else {
@@ -804,6 +805,15 @@ pub(crate) mod tests {
             let mut got = keys;
             sort_keys(&mut got);
             prop_assert_eq!(got, want);
+        }
+
+        /// The floor without libm is the library's, for cell coordinates
+        /// (whole numbers and values between them, either sign).
+        #[test]
+        fn floor_is_the_library_floor(
+            v in prop_oneof![-1e12f64..1e12, (-100_000i64..100_000).prop_map(|v| v as f64), any::<f32>().prop_filter("finite", |v| v.is_finite() && v.abs() < 1e15).prop_map(f64::from)],
+        ) {
+            prop_assert_eq!(floor(v), v.floor() as i64);
         }
 
         /// The voxel range without libm is the clamped floor and ceiling

@@ -212,7 +212,8 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
     // border multiply the work and the memory.
     let tile_columns = ((ts as i64 + 2 * pad as i64) as f64).powi(2);
     let mut touched: BTreeMap<(i64, i64), Vec<u32>> = BTreeMap::new();
-    let cell_of = |v: f64, o: f64| floor((v - o) / s.cell_size);
+    // No libm call per triangle corner.
+    let cell_of = |v: f64, o: f64| crate::heightfield::floor((v - o) / s.cell_size);
     for t in 0..mesh.triangles.len() {
         let [a, b, c] = mesh.triangle(t);
         if (b - a).cross(c - a).length_squared() == 0.0 {
@@ -351,13 +352,6 @@ pub fn check_budget(
         )
     })?;
     Ok(())
-}
-
-/// `v.floor() as i64` without a libm call (one per triangle corner), for
-/// values inside the grid's range.
-fn floor(v: f64) -> i64 {
-    let i = v as i64;
-    if (i as f64) > v { i - 1 } else { i }
 }
 
 /// Hash of the geometry a tile reads: its triangles' corners and its water
