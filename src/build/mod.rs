@@ -499,12 +499,18 @@ fn publish(runner: &Runner, i: usize, options: &PrepareOptions) -> Option<Publis
     };
     let unit = crate::model::extent::level_extent(runner.level());
     let primitives = Arc::new(artifact.primitives());
+    let substeps = artifact.substeps();
     let geometry = StageGeometry {
         stage: i,
-        prepared: crate::model::drawable::prepare_for_drawing(&primitives, unit, options),
+        prepared: crate::model::drawable::prepare_for_drawing(
+            &primitives,
+            unit,
+            options,
+            substeps.len(),
+        ),
         options: *options,
         primitives: primitives.clone(),
-        substeps: artifact.substeps(),
+        substeps,
         unit,
     };
     Some(PublishedStage {

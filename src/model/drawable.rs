@@ -54,14 +54,17 @@ impl Drawable {
 }
 
 /// A stage's primitives prepared for drawing with `options` (see
-/// [`prepare`]), with every group's [`Drawable`] built, on the calling
-/// thread: a worker's.
+/// [`prepare`]), regrouped for its `substeps` sub-steps
+/// ([`crate::model::step_batches`]), with every group's [`Drawable`]
+/// built, on the calling thread: a worker's.
 pub fn prepare_for_drawing(
     primitives: &[Primitive],
     unit: f32,
     options: &PrepareOptions,
+    substeps: usize,
 ) -> Prepared {
     let mut prepared = prepare(primitives, unit, options);
+    prepared.groups = crate::model::step_batches::batch_for_steps(prepared.groups, substeps);
     for g in &mut prepared.groups {
         g.drawable = Some(Drawable::of(g));
     }

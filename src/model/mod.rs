@@ -14,6 +14,7 @@ pub mod journal;
 pub mod keys;
 pub mod prepare;
 pub mod selection;
+pub mod step_batches;
 pub mod style;
 pub mod style_table;
 pub mod tessellate;

@@ -19,10 +19,10 @@
 //! schedule; [`CpuPlugin`] wraps that function with a clock whose reading
 //! the next frame's `First` collects.
 
-use bevy::app::{MainScheduleOrder, RunFixedMainLoop};
+use bevy::app::{FixedMain, FixedMainScheduleOrder, MainScheduleOrder, RunFixedMainLoop};
 use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
-use bevy::render::RenderApp;
+use bevy::render::{ExtractSchedule, RenderApp};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -130,6 +130,19 @@ impl Plugin for CpuPlugin {
         let mut labels: Vec<bevy::ecs::intern::Interned<dyn ScheduleLabel>> =
             app.world().resource::<MainScheduleOrder>().labels.clone();
         labels.extend([First.intern(), Last.intern(), RunFixedMainLoop.intern()]);
+        // The fixed-step schedules run once per 1/64 s of frame time, so a
+        // slow frame runs them up to 16 times; nothing of navscope's is in
+        // them, but on the multi-threaded executor each run woke the task
+        // pool's threads, which was most of an idle frame's CPU time on a
+        // level whose frames the software renderer makes slow.
+        labels.push(FixedMain.intern());
+        labels.extend(
+            app.world()
+                .resource::<FixedMainScheduleOrder>()
+                .labels
+                .iter()
+                .copied(),
+        );
         for label in labels {
             app.edit_schedule(label, |s| {
                 s.set_executor(SingleThreadedExecutor::new());
@@ -140,6 +153,14 @@ impl Plugin for CpuPlugin {
         let Some(render) = app.get_sub_app_mut(RenderApp) else {
             return;
         };
+        // Extraction is many small systems copying what changed; waking
+        // the task pool for them cost more than they do.
+        render.edit_schedule(ExtractSchedule, |s| {
+            s.set_executor(SingleThreadedExecutor::new());
+            // Bevy applies extraction's commands on the render side
+            // (`apply_extract_commands`), not at the schedule's end.
+            s.set_apply_final_deferred(false);
+        });
         let Some(mut extract) = render.take_extract() else {
             return;
         };

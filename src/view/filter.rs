@@ -49,9 +49,9 @@ pub fn refilter(
         if geo.options == wanted || pending.is_some_and(|p| p.options == wanted) {
             continue;
         }
-        let (primitives, unit) = (geo.primitives.clone(), geo.unit);
+        let (primitives, unit, substeps) = (geo.primitives.clone(), geo.unit, geo.substeps.len());
         let task = AsyncComputeTaskPool::get().spawn(async move {
-            crate::model::drawable::prepare_for_drawing(&primitives, unit, &wanted)
+            crate::model::drawable::prepare_for_drawing(&primitives, unit, &wanted, substeps)
         });
         commands.entity(e).insert(Refiltering {
             options: wanted,
