@@ -96,7 +96,9 @@ impl Limits {
 pub fn links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
     let mut out = vec![NO_LINK; hf.spans.len() * 4];
     for (c, (x, z)) in hf.cells() {
-        if mask.is_some_and(|m| !m[c]) {
+        // An empty column has no connections to find (most of a level's
+        // bounding box is).
+        if mask.is_some_and(|m| !m[c]) || hf.cols[c] == hf.cols[c + 1] {
             continue;
         }
         for (dir, (dx, dz)) in DIRS.iter().enumerate() {
@@ -305,7 +307,7 @@ pub fn distances(hf: &Heightfield, link: &[u32], passable: &[bool]) -> Vec<u16> 
 /// Runs the two 12/17 chamfer sweeps over connections on `dist` (seeds hold
 /// their distance, every other span `u16::MAX`).
 pub fn chamfer(hf: &Heightfield, link: &[u32], dist: &mut [u16]) {
-    let ncols = hf.cols.len() - 1;
+    let n = hf.spans.len();
     let relax = |dist: &mut [u16], s: usize, d1: usize, d2: usize| {
         let l = link[4 * s + d1];
         if l == NO_LINK {
@@ -324,19 +326,18 @@ pub fn chamfer(hf: &Heightfield, link: &[u32], dist: &mut [u16]) {
             }
         }
     };
+    // A tile's spans lie column after column, each column's bottom up, so
+    // the sweeps walk the span indices (up, then down) without reading the
+    // columns.
     // Forward: -x (dir 0) then -z (dir 3); -z then +x (dir 2).
-    for c in 0..ncols {
-        for s in hf.range(c) {
-            relax(dist, s, 0, 3);
-            relax(dist, s, 3, 2);
-        }
+    for s in 0..n {
+        relax(dist, s, 0, 3);
+        relax(dist, s, 3, 2);
     }
     // Backward: +x then +z (dir 1); +z then -x.
-    for c in (0..ncols).rev() {
-        for s in hf.range(c).rev() {
-            relax(dist, s, 2, 1);
-            relax(dist, s, 1, 0);
-        }
+    for s in (0..n).rev() {
+        relax(dist, s, 2, 1);
+        relax(dist, s, 1, 0);
     }
 }
 
