@@ -302,7 +302,7 @@ fn rasterize(
         r ^= 1;
     }
     let mut row_buf = Buf::EMPTY;
-    let mut cells = [Buf::EMPTY; 2];
+    let (mut ca, mut cb) = (Buf::EMPTY, Buf::EMPTY);
     for z in z0..=z1 {
         let row = if z == zlast {
             &rows[r]
@@ -323,36 +323,59 @@ fn rasterize(
         if x0 > x1 {
             continue;
         }
-        // The row right of the cells done, as `rows` (`cells[c]` current).
-        let mut c = 0;
-        cells[0].n = 0;
+        // The row right of the cells done, in `ca` for even steps from
+        // `x0` and in `cb` for odd ones: each cell is cut off the one into
+        // the other. Two named buffers rather than an indexed pair, so
+        // the compiler keeps their counts in registers.
+        ca.n = 0;
         if (x0 as f32) > xmin {
-            cut::<0>(row.corners(), x0 as f32, &mut Discard, &mut cells[0]);
+            cut::<0>(row.corners(), x0 as f32, &mut Discard, &mut ca);
         } else {
             for &p in row.corners() {
-                cells[0].put(p);
+                ca.put(p);
             }
         }
-        for x in x0..=x1 {
-            let mut cell = Heights {
-                n: 0,
-                lo: f32::INFINITY,
-                hi: f32::NEG_INFINITY,
-            };
-            let (src, dst) = pair(&mut cells, c);
-            if x == xlast {
-                for &p in src.corners() {
-                    cell.put(p);
-                }
-            } else {
-                cut::<0>(src.corners(), (x + 1) as f32, &mut cell, dst);
-                c ^= 1;
+        let mut x = x0;
+        loop {
+            let piece = cell(&ca, &mut cb, x, x == xlast);
+            if piece.n >= 3 {
+                emit(x, z, piece.lo, piece.hi);
             }
-            if cell.n >= 3 {
-                emit(x, z, cell.lo, cell.hi);
+            x += 1;
+            if x > x1 {
+                break;
+            }
+            let piece = cell(&cb, &mut ca, x, x == xlast);
+            if piece.n >= 3 {
+                emit(x, z, piece.lo, piece.hi);
+            }
+            x += 1;
+            if x > x1 {
+                break;
             }
         }
     }
+}
+
+/// Cell `x` of what is left of a row, `src`: the whole of it when `last`,
+/// else the part up to `x + 1`, the rest going to `dst`. Only the cell's
+/// corner count and height range are kept.
+#[inline(always)]
+fn cell(src: &Buf, dst: &mut Buf, x: i64, last: bool) -> Heights {
+    let mut cell = Heights {
+        n: 0,
+        lo: f32::INFINITY,
+        hi: f32::NEG_INFINITY,
+    };
+    if last {
+        for &p in src.corners() {
+            cell.put(p);
+        }
+    } else {
+        dst.n = 0;
+        cut::<0>(src.corners(), (x + 1) as f32, &mut cell, dst);
+    }
+    cell
 }
 
 /// Buffer `i` of the two to read, and the other, emptied, to write.
