@@ -222,8 +222,13 @@ pub fn flag_tile(
         let threshold = threshold(a.radius, grid.cs);
         let link = cp.links.clone();
         let dist = distances(hf, &link, passable);
-        let mut walk: Vec<bool> = (0..n)
-            .map(|s| pool[s] && passable[s] && dist[s] >= threshold)
+        // Without short cuts (`&`, not `&&`) over zipped slices: the
+        // compiler turns it into vector code.
+        let mut walk: Vec<bool> = pool
+            .iter()
+            .zip(passable.iter())
+            .zip(&dist)
+            .map(|((&p, &q), &d)| p & q & (d >= threshold))
             .collect();
         if let Some(keep) = bands.filter(|_| !out.is_empty()) {
             // The earlier passes that claimed anything here.
@@ -248,25 +253,22 @@ pub fn flag_tile(
                 banded[s] |= before[s] && !walk[s];
             }
         }
-        let flags: Vec<u8> = (0..n)
-            .map(|s| {
-                if !pool[s] {
-                    CLAIMED
-                } else if !walk[s] {
-                    NON_WALKABLE
-                } else if (0..4)
-                    .any(|d| link[4 * s + d] == NO_LINK || !walk[link[4 * s + d] as usize])
-                {
+        // A span's flag reads its own pool entry and its neighbours' walk,
+        // so the pool is updated in the same walk over the spans.
+        let mut flags: Vec<u8> = Vec::with_capacity(n);
+        for (s, l) in link.chunks_exact(4).enumerate() {
+            flags.push(if !pool[s] {
+                CLAIMED
+            } else if !walk[s] {
+                NON_WALKABLE
+            } else {
+                pool[s] = false;
+                if l.iter().any(|&m| m == NO_LINK || !walk[m as usize]) {
                     BORDER
                 } else {
                     WALKABLE
                 }
-            })
-            .collect();
-        for s in 0..n {
-            if walk[s] {
-                pool[s] = false;
-            }
+            });
         }
         out.push(PassFlags {
             pass: *pass,
@@ -280,20 +282,22 @@ pub fn flag_tile(
 /// 12/17 chamfer distance (in thirteenths of a cell) from each span to the
 /// nearest obstacle, propagated over connections.
 pub fn distances(hf: &Heightfield, link: &[u32], passable: &[bool]) -> Vec<u16> {
-    let n = hf.spans.len();
     // Seeds: non-passable spans, and virtual obstacles one cell beyond every
     // missing side or diagonal connection.
-    let reach = |s: usize, d1: usize, d2: usize| {
-        let l = link[4 * s + d1];
-        l != NO_LINK && link[4 * l as usize + d2] != NO_LINK
-    };
-    let mut dist: Vec<u16> = (0..n)
-        .map(|s| {
-            if !passable[s] {
+    // A span with all four side connections misses the diagonal between
+    // sides `d` and `d + 1` when neither side neighbour connects on to it.
+    let mut dist: Vec<u16> = passable
+        .iter()
+        .zip(link.chunks_exact(4))
+        .map(|(&ok, l)| {
+            if !ok {
                 0
-            } else if (0..4).any(|d| link[4 * s + d] == NO_LINK) {
+            } else if l.contains(&NO_LINK) {
                 ORTHO
-            } else if (0..4).any(|d| !reach(s, d, (d + 1) % 4) && !reach(s, (d + 1) % 4, d)) {
+            } else if (0..4).any(|d| {
+                let e = (d + 1) % 4;
+                link[4 * l[d] as usize + e] == NO_LINK && link[4 * l[e] as usize + d] == NO_LINK
+            }) {
                 DIAG
             } else {
                 u16::MAX
