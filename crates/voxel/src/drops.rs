@@ -48,7 +48,7 @@ use glam::{DVec2, DVec3};
 use navscope_core::navmesh::Link;
 use navscope_core::{Artifact, LinkKind, NavMesh, ParamSpec, StageContext, StageError, Stance};
 
-use crate::heightfield::{Heightfield, OPEN};
+use crate::heightfield::{Heightfield, OPEN, floor_i32, floor_i64};
 use crate::settings::{AgentParams, Settings};
 use crate::stages::{MoverArtifact, VoxelArtifact};
 use crate::swim::{Columns, inside, max_gap, node_height, plan};
@@ -104,8 +104,8 @@ fn open_spans<'c>(
 ) -> impl Iterator<Item = (f64, f64)> + 'c {
     let g = v.grid;
     let (x, z) = (
-        ((p.x - g.origin.x) / g.cs).floor() as i32,
-        ((p.y - g.origin.z) / g.cs).floor() as i32,
+        floor_i32((p.x - g.origin.x) / g.cs),
+        floor_i32((p.y - g.origin.z) / g.cs),
     );
     cols.spans(x, z).unwrap_or(&[]).iter().map(|s| {
         let ceil = if s.ceil == OPEN {
@@ -197,7 +197,7 @@ pub fn find_drops(
         .map(|a| reach_of(&a))
         .fold(voxels.grid.cs, f64::max);
     // Nodes by plan bucket of the widest reach.
-    let bucket = |v: f64| (v / widest).floor() as i64;
+    let bucket = |v: f64| floor_i64(v / widest);
     let mut buckets: HashMap<(i64, i64), Vec<u32>, Fold> = HashMap::default();
     for (i, t) in polys.iter().enumerate() {
         let Some(t) = t else { continue };

@@ -129,6 +129,21 @@ pub(crate) fn floor(v: f64) -> i64 {
     if (i as f64) > v { i - 1 } else { i }
 }
 
+/// `v.floor() as i32` (saturating, NaN to 0) without a libm call, for any
+/// value.
+pub(crate) fn floor_i32(v: f64) -> i32 {
+    // Inside the i32 range the floor is exact and converts exactly.
+    floor(v.clamp(f64::from(i32::MIN), f64::from(i32::MAX))) as i32
+}
+
+/// `v.floor() as i64` (saturating, NaN to 0) without a libm call, for any
+/// value.
+pub(crate) fn floor_i64(v: f64) -> i64 {
+    // -2^63 and 2^63 convert to the ends of the i64 range, which [`floor`]
+    // keeps.
+    floor(v.clamp(i64::MIN as f64, -(i64::MIN as f64)))
+}
+
 /// `v.clamp(0, top).ceil()` and `v.clamp(0, top).floor()` in voxels,
 /// without a libm call (`top` is a whole number below 2^16; NaN gives 0,
 /// as it did through an integer floor and clamp).
@@ -908,6 +923,17 @@ pub(crate) mod tests {
             v in prop_oneof![-1e12f64..1e12, (-100_000i64..100_000).prop_map(|v| v as f64), any::<f32>().prop_filter("finite", |v| v.is_finite() && v.abs() < 1e15).prop_map(f64::from)],
         ) {
             prop_assert_eq!(floor(v), v.floor() as i64);
+        }
+
+        /// The saturating floors without libm are the library's floor
+        /// converted with `as`, for any value (NaN, infinities and values
+        /// beyond either integer range included).
+        #[test]
+        fn saturating_floors_are_the_library_floors(
+            v in prop_oneof![any::<f64>(), -1e20f64..1e20, -3e9f64..3e9, Just(f64::NAN), Just(f64::INFINITY), Just(f64::NEG_INFINITY), Just(i64::MIN as f64), Just(-(i64::MIN as f64))],
+        ) {
+            prop_assert_eq!(floor_i32(v), v.floor() as i32);
+            prop_assert_eq!(floor_i64(v), v.floor() as i64);
         }
 
         /// The voxel range without libm is the clamped floor and ceiling

@@ -432,8 +432,10 @@
 //!   low-hanging, headroom and depth tests with the ledges cleared in place
 //!   (3% more instructions);
 //! - drops: a node's height stops at the first detail triangle holding the
-//!   point (none can be nearer), and the probe's bucket and node-pair maps
-//!   hash with a multiply-and-fold hasher instead of SipHash.
+//!   point (none can be nearer), the probe's bucket and node-pair maps
+//!   hash with a multiply-and-fold hasher instead of SipHash, and the
+//!   probe's (and the swim links') cells and buckets take a saturating
+//!   floor without libm (`heightfield::floor_i32`, `floor_i64`).
 //!
 //! Counted, load-independent (`valgrind --tool=callgrind`, one standing
 //! build with the command above, each stage's `run` function inclusive),
@@ -441,10 +443,10 @@
 //!
 //! | mesh | voxelize | compact | flag | drops | all stages |
 //! |---|---|---|---|---|---|
-//! | nav_test, watershed, stand | 92.2 to 85.1 | 70.6 to 69.4 | 21.2 to 15.5 | 20.3 to 13.5 | 299.3 to 278.1 |
-//! | dungeon, watershed, stand | 92.0 to 86.8 | 46.4 to 45.1 | 13.6 to 7.2 | 7.0 to 5.2 | 212.5 to 198.0 |
-//! | nav_test, watershed, five passes | 92.4 to 85.1 | 274.6 to 270.1 | 185.4 to 143.5 | 26.0 to 18.5 | 741.5 to 680.4 |
-//! | dungeon, watershed, five passes | 92.0 to 86.8 | 187.6 to 182.7 | 124.6 to 89.3 | 26.6 to 22.5 | 573.4 to 523.9 |
+//! | nav_test, watershed, stand | 92.2 to 85.1 | 70.6 to 69.4 | 21.2 to 15.5 | 20.3 to 12.4 | 299.3 to 277.1 |
+//! | dungeon, watershed, stand | 92.0 to 86.8 | 46.4 to 45.1 | 13.6 to 7.2 | 7.0 to 4.8 | 212.5 to 197.6 |
+//! | nav_test, watershed, five passes | 92.4 to 85.1 | 274.6 to 270.1 | 185.4 to 143.5 | 26.0 to 17.3 | 741.5 to 679.3 |
+//! | dungeon, watershed, five passes | 92.0 to 86.8 | 187.6 to 182.7 | 124.6 to 89.3 | 26.6 to 21.5 | 573.4 to 523.0 |
 //!
 //! Timed: the command above (`--set partition=watershed`), both release
 //! builds in turn, 12 rounds of 15 whole builds each, pinned with

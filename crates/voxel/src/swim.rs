@@ -42,7 +42,7 @@ use std::sync::Arc;
 use glam::{DVec2, DVec3};
 use navscope_core::{NavMesh, Stance};
 
-use crate::heightfield::{Heightfield, OPEN, Span};
+use crate::heightfield::{Heightfield, OPEN, Span, floor_i32, floor_i64};
 use crate::settings::Settings;
 use crate::tiles::Grid;
 
@@ -280,8 +280,8 @@ fn reachable(
     for k in 0..=n {
         let p = from + (to - from) * (k as f64 / n as f64);
         let cell = (
-            ((p.x - grid.origin.x) / grid.cs).floor() as i32,
-            ((p.y - grid.origin.z) / grid.cs).floor() as i32,
+            floor_i32((p.x - grid.origin.x) / grid.cs),
+            floor_i32((p.y - grid.origin.z) / grid.cs),
         );
         if last == Some(cell) {
             continue;
@@ -348,7 +348,7 @@ pub(crate) fn swim_links(
         .filter(|&k| k != swim_pass)
         .map(gap_to)
         .fold(grid.cs, f64::max);
-    let bucket = |v: f64| (v / widest).floor() as i64;
+    let bucket = |v: f64| floor_i64(v / widest);
     let mut buckets: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
     for i in 0..nav.nodes.len() {
         if nav.nodes[i].stance == Stance::Swim {
