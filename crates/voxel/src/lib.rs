@@ -465,6 +465,12 @@
 //! | dungeon | before | 10.48 | 2.80 | 1.22 | 1.98 | 1.42 | 0.18 | 0.18 | 0.18 | 0.38 | 0.13 | 0.88 | 27.7 (19.4) |
 //! | dungeon | after | 9.50 | 2.77 | 0.96 | 1.95 | 1.45 | 0.17 | 0.18 | 0.19 | 0.37 | 0.13 | 0.74 | 24.7 (18.1) |
 //!
+//! The final build (every change above) against the same before, 12
+//! rounds at 18:27 UTC, load average 3.7 to 3.9: nav_test voxelize 7.51,
+//! compact 3.98, flag 1.54, drops 1.81 ms, least whole build 23.5 ms
+//! (before 25.2); dungeon flag 0.73, drops 0.71, least whole build 18.1
+//! ms (before 19.2); the other stages as in the table.
+//!
 //! In a quieter stretch (load average 2.0 to 2.1, 18:00 to 18:03 UTC, 8
 //! rounds) nav_test's voxelize read 7.45, compact 3.94 to 4.03, flag 1.55,
 //! whole build 23.9 (23.6). Five passes and the two-core tile builds were
