@@ -41,13 +41,14 @@
 //! `max_drop` 0 turns the stage off (the NavMesh passes through as it is).
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use glam::{DVec2, DVec3};
 use navscope_core::navmesh::Link;
 use navscope_core::{Artifact, LinkKind, NavMesh, ParamSpec, StageContext, StageError, Stance};
 
-use crate::heightfield::{Heightfield, OPEN};
+use crate::heightfield::{Heightfield, OPEN, floor_i32, floor_i64};
 use crate::settings::{AgentParams, Settings};
 use crate::stages::{MoverArtifact, VoxelArtifact};
 use crate::swim::{Columns, inside, max_gap, node_height, plan};
@@ -103,8 +104,8 @@ fn open_spans<'c>(
 ) -> impl Iterator<Item = (f64, f64)> + 'c {
     let g = v.grid;
     let (x, z) = (
-        ((p.x - g.origin.x) / g.cs).floor() as i32,
-        ((p.y - g.origin.z) / g.cs).floor() as i32,
+        floor_i32((p.x - g.origin.x) / g.cs),
+        floor_i32((p.y - g.origin.z) / g.cs),
     );
     cols.spans(x, z).unwrap_or(&[]).iter().map(|s| {
         let ceil = if s.ceil == OPEN {
@@ -137,6 +138,37 @@ fn room(
     }
 }
 
+/// A multiply-and-fold hasher for the small integer keys of this stage's
+/// maps (bucket cells, node pairs): the probe looks a bucket up at every
+/// step, and SipHash showed in its profile. None of the maps is iterated,
+/// so the hasher cannot change the output.
+#[derive(Default)]
+struct FoldHasher(u64);
+
+impl Hasher for FoldHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        let p = u128::from(self.0 ^ v) * 0x9e37_79b9_7f4a_7c15;
+        self.0 = (p as u64) ^ ((p >> 64) as u64);
+    }
+}
+
+/// The maps' hasher.
+type Fold = BuildHasherDefault<FoldHasher>;
+
 /// The drops of `nav` (see the module docs): `agent` gives each stance's
 /// agent (`None`: no drops from or onto that stance's nodes).
 pub fn find_drops(
@@ -165,8 +197,8 @@ pub fn find_drops(
         .map(|a| reach_of(&a))
         .fold(voxels.grid.cs, f64::max);
     // Nodes by plan bucket of the widest reach.
-    let bucket = |v: f64| (v / widest).floor() as i64;
-    let mut buckets: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
+    let bucket = |v: f64| floor_i64(v / widest);
+    let mut buckets: HashMap<(i64, i64), Vec<u32>, Fold> = HashMap::default();
     for (i, t) in polys.iter().enumerate() {
         let Some(t) = t else { continue };
         let lo = t.iter().fold(t[0], |m, &v| m.min(v));
@@ -177,9 +209,9 @@ pub fn find_drops(
             }
         }
     }
-    let linked: HashSet<(u32, u32)> = nav.links.iter().map(|l| (l.from, l.to)).collect();
+    let linked: HashSet<(u32, u32), Fold> = nav.links.iter().map(|l| (l.from, l.to)).collect();
     let cols = Columns::new(voxels.tiles);
-    let mut made: HashSet<(u32, u32)> = HashSet::new();
+    let mut made: HashSet<(u32, u32), Fold> = HashSet::default();
     let mut out = Vec::new();
     // The surfaces of other nodes over plan point `q`: (node, height).
     let surfaces = |me: usize, q: DVec2| -> Vec<(u32, f64)> {

@@ -96,7 +96,9 @@ impl Limits {
 pub fn links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
     let mut out = vec![NO_LINK; hf.spans.len() * 4];
     for (c, (x, z)) in hf.cells() {
-        if mask.is_some_and(|m| !m[c]) {
+        // An empty column has no connections to find (most of a level's
+        // bounding box is).
+        if mask.is_some_and(|m| !m[c]) || hf.cols[c] == hf.cols[c + 1] {
             continue;
         }
         for (dir, (dx, dz)) in DIRS.iter().enumerate() {
@@ -220,8 +222,13 @@ pub fn flag_tile(
         let threshold = threshold(a.radius, grid.cs);
         let link = cp.links.clone();
         let dist = distances(hf, &link, passable);
-        let mut walk: Vec<bool> = (0..n)
-            .map(|s| pool[s] && passable[s] && dist[s] >= threshold)
+        // Without short cuts (`&`, not `&&`) over zipped slices: the
+        // compiler turns it into vector code.
+        let mut walk: Vec<bool> = pool
+            .iter()
+            .zip(passable.iter())
+            .zip(&dist)
+            .map(|((&p, &q), &d)| p & q & (d >= threshold))
             .collect();
         if let Some(keep) = bands.filter(|_| !out.is_empty()) {
             // The earlier passes that claimed anything here.
@@ -246,25 +253,22 @@ pub fn flag_tile(
                 banded[s] |= before[s] && !walk[s];
             }
         }
-        let flags: Vec<u8> = (0..n)
-            .map(|s| {
-                if !pool[s] {
-                    CLAIMED
-                } else if !walk[s] {
-                    NON_WALKABLE
-                } else if (0..4)
-                    .any(|d| link[4 * s + d] == NO_LINK || !walk[link[4 * s + d] as usize])
-                {
+        // A span's flag reads its own pool entry and its neighbours' walk,
+        // so the pool is updated in the same walk over the spans.
+        let mut flags: Vec<u8> = Vec::with_capacity(n);
+        for (s, l) in link.chunks_exact(4).enumerate() {
+            flags.push(if !pool[s] {
+                CLAIMED
+            } else if !walk[s] {
+                NON_WALKABLE
+            } else {
+                pool[s] = false;
+                if l.iter().any(|&m| m == NO_LINK || !walk[m as usize]) {
                     BORDER
                 } else {
                     WALKABLE
                 }
-            })
-            .collect();
-        for s in 0..n {
-            if walk[s] {
-                pool[s] = false;
-            }
+            });
         }
         out.push(PassFlags {
             pass: *pass,
@@ -278,34 +282,41 @@ pub fn flag_tile(
 /// 12/17 chamfer distance (in thirteenths of a cell) from each span to the
 /// nearest obstacle, propagated over connections.
 pub fn distances(hf: &Heightfield, link: &[u32], passable: &[bool]) -> Vec<u16> {
-    let n = hf.spans.len();
-    // Seeds: non-passable spans, and virtual obstacles one cell beyond every
-    // missing side or diagonal connection.
-    let reach = |s: usize, d1: usize, d2: usize| {
-        let l = link[4 * s + d1];
-        l != NO_LINK && link[4 * l as usize + d2] != NO_LINK
-    };
-    let mut dist: Vec<u16> = (0..n)
-        .map(|s| {
-            if !passable[s] {
+    let mut dist = seeds(link, passable);
+    chamfer(hf, link, &mut dist);
+    dist
+}
+
+/// The chamfer's seeds: 0 on non-passable spans, and virtual obstacles one
+/// cell beyond every missing side or diagonal connection (every other span
+/// `u16::MAX`).
+fn seeds(link: &[u32], passable: &[bool]) -> Vec<u16> {
+    // A span with all four side connections misses the diagonal between
+    // sides `d` and `d + 1` when neither side neighbour connects on to it.
+    passable
+        .iter()
+        .zip(link.chunks_exact(4))
+        .map(|(&ok, l)| {
+            if !ok {
                 0
-            } else if (0..4).any(|d| link[4 * s + d] == NO_LINK) {
+            } else if l.contains(&NO_LINK) {
                 ORTHO
-            } else if (0..4).any(|d| !reach(s, d, (d + 1) % 4) && !reach(s, (d + 1) % 4, d)) {
+            } else if (0..4).any(|d| {
+                let e = (d + 1) % 4;
+                link[4 * l[d] as usize + e] == NO_LINK && link[4 * l[e] as usize + d] == NO_LINK
+            }) {
                 DIAG
             } else {
                 u16::MAX
             }
         })
-        .collect();
-    chamfer(hf, link, &mut dist);
-    dist
+        .collect()
 }
 
 /// Runs the two 12/17 chamfer sweeps over connections on `dist` (seeds hold
 /// their distance, every other span `u16::MAX`).
 pub fn chamfer(hf: &Heightfield, link: &[u32], dist: &mut [u16]) {
-    let ncols = hf.cols.len() - 1;
+    let n = hf.spans.len();
     let relax = |dist: &mut [u16], s: usize, d1: usize, d2: usize| {
         let l = link[4 * s + d1];
         if l == NO_LINK {
@@ -324,16 +335,22 @@ pub fn chamfer(hf: &Heightfield, link: &[u32], dist: &mut [u16]) {
             }
         }
     };
+    // A tile's spans lie column after column, each column's bottom up, so
+    // the sweeps walk the span indices (up, then down) without reading the
+    // columns.
+    // A span at most one side step from an obstacle (an obstacle, or a
+    // seed one step from one) cannot get nearer: every relaxation offers
+    // at least ORTHO. Walls and seeds are skipped so.
     // Forward: -x (dir 0) then -z (dir 3); -z then +x (dir 2).
-    for c in 0..ncols {
-        for s in hf.range(c) {
+    for s in 0..n {
+        if dist[s] > ORTHO {
             relax(dist, s, 0, 3);
             relax(dist, s, 3, 2);
         }
     }
     // Backward: +x then +z (dir 1); +z then -x.
-    for c in (0..ncols).rev() {
-        for s in hf.range(c).rev() {
+    for s in (0..n).rev() {
+        if dist[s] > ORTHO {
             relax(dist, s, 2, 1);
             relax(dist, s, 1, 0);
         }
@@ -418,6 +435,59 @@ pub(crate) mod tests {
                 !(f[0].walkable(s) && f[1].walkable(s)),
                 "span {s} walkable in two passes"
             );
+        }
+    }
+
+    /// The chamfer sweeps as they were before they skipped the spans
+    /// that cannot get nearer: the reference for the distances.
+    fn old_chamfer(link: &[u32], dist: &mut [u16]) {
+        let relax = |dist: &mut [u16], s: usize, d1: usize, d2: usize| {
+            let l = link[4 * s + d1];
+            if l == NO_LINK {
+                return;
+            }
+            let l = l as usize;
+            dist[s] = dist[s].min(dist[l].saturating_add(ORTHO));
+            let m = link[4 * l + d2];
+            if m != NO_LINK {
+                dist[s] = dist[s].min(dist[m as usize].saturating_add(DIAG));
+            }
+        };
+        for s in 0..dist.len() {
+            relax(dist, s, 0, 3);
+            relax(dist, s, 3, 2);
+        }
+        for s in (0..dist.len()).rev() {
+            relax(dist, s, 2, 1);
+            relax(dist, s, 1, 0);
+        }
+    }
+
+    /// Every sample level's distances, for every pass, are the ones the
+    /// sweeps without the skip give.
+    #[test]
+    fn chamfer_skipping_near_spans_gives_the_same_distances() {
+        for b in crate::samples::all().into_iter().map(|x| x.2) {
+            let level = b.level();
+            let sp = specs();
+            let mut v = ParamValues::defaults(&sp);
+            v.set(
+                &sp,
+                "passes",
+                navscope_core::ParamValue::Text("stand,crouch,prone,swim,sidestep".into()),
+            )
+            .unwrap();
+            let mut s = Settings::from_params(&v).unwrap();
+            s.tile_size = 0;
+            let l = layout(&level.mesh, &level.water, &s).unwrap();
+            let hf = voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
+            let c = compact_tile_with(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas(), true);
+            for cp in c.passes.iter().filter(|cp| !cp.links.is_empty()) {
+                let new = distances(&hf, &cp.links, &cp.passable);
+                let mut old = seeds(&cp.links, &cp.passable);
+                old_chamfer(&cp.links, &mut old);
+                assert_eq!(new, old);
+            }
         }
     }
 

@@ -129,6 +129,21 @@ pub(crate) fn floor(v: f64) -> i64 {
     if (i as f64) > v { i - 1 } else { i }
 }
 
+/// `v.floor() as i32` (saturating, NaN to 0) without a libm call, for any
+/// value.
+pub(crate) fn floor_i32(v: f64) -> i32 {
+    // Inside the i32 range the floor is exact and converts exactly.
+    floor(v.clamp(f64::from(i32::MIN), f64::from(i32::MAX))) as i32
+}
+
+/// `v.floor() as i64` (saturating, NaN to 0) without a libm call, for any
+/// value.
+pub(crate) fn floor_i64(v: f64) -> i64 {
+    // -2^63 and 2^63 convert to the ends of the i64 range, which [`floor`]
+    // keeps.
+    floor(v.clamp(i64::MIN as f64, -(i64::MIN as f64)))
+}
+
 /// `v.clamp(0, top).ceil()` and `v.clamp(0, top).floor()` in voxels,
 /// without a libm call (`top` is a whole number below 2^16; NaN gives 0,
 /// as it did through an integer floor and clamp).
@@ -302,7 +317,7 @@ fn rasterize(
         r ^= 1;
     }
     let mut row_buf = Buf::EMPTY;
-    let mut cells = [Buf::EMPTY; 2];
+    let (mut ca, mut cb) = (Buf::EMPTY, Buf::EMPTY);
     for z in z0..=z1 {
         let row = if z == zlast {
             &rows[r]
@@ -323,36 +338,59 @@ fn rasterize(
         if x0 > x1 {
             continue;
         }
-        // The row right of the cells done, as `rows` (`cells[c]` current).
-        let mut c = 0;
-        cells[0].n = 0;
+        // The row right of the cells done, in `ca` for even steps from
+        // `x0` and in `cb` for odd ones: each cell is cut off the one into
+        // the other. Two named buffers rather than an indexed pair, so
+        // the compiler keeps their counts in registers.
+        ca.n = 0;
         if (x0 as f32) > xmin {
-            cut::<0>(row.corners(), x0 as f32, &mut Discard, &mut cells[0]);
+            cut::<0>(row.corners(), x0 as f32, &mut Discard, &mut ca);
         } else {
             for &p in row.corners() {
-                cells[0].put(p);
+                ca.put(p);
             }
         }
-        for x in x0..=x1 {
-            let mut cell = Heights {
-                n: 0,
-                lo: f32::INFINITY,
-                hi: f32::NEG_INFINITY,
-            };
-            let (src, dst) = pair(&mut cells, c);
-            if x == xlast {
-                for &p in src.corners() {
-                    cell.put(p);
-                }
-            } else {
-                cut::<0>(src.corners(), (x + 1) as f32, &mut cell, dst);
-                c ^= 1;
+        let mut x = x0;
+        loop {
+            let piece = cell(&ca, &mut cb, x, x == xlast);
+            if piece.n >= 3 {
+                emit(x, z, piece.lo, piece.hi);
             }
-            if cell.n >= 3 {
-                emit(x, z, cell.lo, cell.hi);
+            x += 1;
+            if x > x1 {
+                break;
+            }
+            let piece = cell(&cb, &mut ca, x, x == xlast);
+            if piece.n >= 3 {
+                emit(x, z, piece.lo, piece.hi);
+            }
+            x += 1;
+            if x > x1 {
+                break;
             }
         }
     }
+}
+
+/// Cell `x` of what is left of a row, `src`: the whole of it when `last`,
+/// else the part up to `x + 1`, the rest going to `dst`. Only the cell's
+/// corner count and height range are kept.
+#[inline(always)]
+fn cell(src: &Buf, dst: &mut Buf, x: i64, last: bool) -> Heights {
+    let mut cell = Heights {
+        n: 0,
+        lo: f32::INFINITY,
+        hi: f32::NEG_INFINITY,
+    };
+    if last {
+        for &p in src.corners() {
+            cell.put(p);
+        }
+    } else {
+        dst.n = 0;
+        cut::<0>(src.corners(), (x + 1) as f32, &mut cell, dst);
+    }
+    cell
 }
 
 /// Buffer `i` of the two to read, and the other, emptied, to write.
@@ -404,25 +442,28 @@ fn piece_of(k: u64) -> (u16, u16, f32) {
 
 /// Sorts one column's pieces ([`piece_key`]s) and appends the column's
 /// spans, bottom up, to `spans`: faces looking down are closed up to the
-/// next face looking up, and overlapping or touching pieces merge. `list`
-/// is scratch space, reused from column to column.
-fn column_spans(keys: &mut [u64], list: &mut Vec<(u16, u16, f32)>, spans: &mut Vec<Span>) {
+/// next face looking up, and overlapping or touching pieces merge. One walk
+/// over the sorted keys: each piece is decoded where it is read (the keys
+/// are never changed, so a face looking down searches the pieces above it
+/// as they came), and a span's ceiling is set when the next one starts.
+fn column_spans(keys: &mut [u64], spans: &mut Vec<Span>) {
     // By base, then top, then normal (the key orders them so).
     sort_keys(keys);
-    list.clear();
-    list.extend(keys.iter().map(|&k| piece_of(k)));
-    // Closed solids: a face looking down is the bottom of a solid, so
-    // the column is solid from it up to the next face looking up.
-    for i in 0..list.len() {
-        if list[i].2 < -0.01
-            // Sorted by base: the first such face is the lowest.
-            && let Some(top) = list[i + 1..].iter().find(|q| q.2 > 0.01 && q.1 > list[i].1).map(|q| q.0)
-        {
-            list[i].1 = list[i].1.max(top);
-        }
-    }
     let first = spans.len();
-    for &(lo, hi, ny) in list.iter() {
+    for i in 0..keys.len() {
+        let (lo, mut hi, ny) = piece_of(keys[i]);
+        // Closed solids: a face looking down is the bottom of a solid, so
+        // the column is solid from it up to the next face looking up.
+        if ny < -0.01
+            // Sorted by base: the first such face is the lowest.
+            && let Some(top) = keys[i + 1..]
+                .iter()
+                .map(|&k| piece_of(k))
+                .find(|q| q.2 > 0.01 && q.1 > hi)
+                .map(|q| q.0)
+        {
+            hi = hi.max(top);
+        }
         if spans.len() > first {
             let last: &mut Span = spans.last_mut().unwrap();
             if lo <= last.floor {
@@ -434,6 +475,7 @@ fn column_spans(keys: &mut [u64], list: &mut Vec<(u16, u16, f32)>, spans: &mut V
                 last.floor = last.floor.max(hi);
                 continue;
             }
+            last.ceil = lo;
         }
         spans.push(Span {
             base: lo,
@@ -442,13 +484,6 @@ fn column_spans(keys: &mut [u64], list: &mut Vec<(u16, u16, f32)>, spans: &mut V
             ny,
             water: f32::NAN,
         });
-    }
-    for i in first..spans.len() {
-        spans[i].ceil = if i + 1 < spans.len() {
-            spans[i + 1].base
-        } else {
-            OPEN
-        };
     }
 }
 
@@ -564,11 +599,10 @@ pub fn voxelize(
     drop(pieces);
     let mut spans = Vec::with_capacity(order.len() / 2);
     let mut out_cols = vec![0u32; ncols + 1];
-    let mut list: Vec<(u16, u16, f32)> = Vec::new();
     for c in 0..ncols {
         let keys = &mut order[cols[c] as usize..cols[c + 1] as usize];
         if !keys.is_empty() {
-            column_spans(keys, &mut list, &mut spans);
+            column_spans(keys, &mut spans);
         }
         out_cols[c + 1] = spans.len() as u32;
     }
@@ -635,7 +669,7 @@ pub(crate) mod tests {
     /// returned both parts by value), kept as the reference the new one
     /// must match corner for corner.
     mod reference {
-        use super::super::{MAX_CORNERS, cells_of};
+        use super::super::{MAX_CORNERS, OPEN, Span, cells_of, piece_of, sort_keys};
         use glam::Vec3;
 
         type Poly = ([Vec3; MAX_CORNERS], usize);
@@ -669,6 +703,59 @@ pub(crate) mod tests {
                 }
             }
             (lo, hi)
+        }
+
+        /// The column merge this module used before [`column_spans`] (it
+        /// decoded the column into a list, closed the solids in it, then
+        /// merged), kept as the reference the new one must match.
+        pub fn column_spans(
+            keys: &mut [u64],
+            list: &mut Vec<(u16, u16, f32)>,
+            spans: &mut Vec<Span>,
+        ) {
+            // By base, then top, then normal (the key orders them so).
+            sort_keys(keys);
+            list.clear();
+            list.extend(keys.iter().map(|&k| piece_of(k)));
+            // Closed solids: a face looking down is the bottom of a solid, so
+            // the column is solid from it up to the next face looking up.
+            for i in 0..list.len() {
+                if list[i].2 < -0.01
+                    // Sorted by base: the first such face is the lowest.
+                    && let Some(top) = list[i + 1..].iter().find(|q| q.2 > 0.01 && q.1 > list[i].1).map(|q| q.0)
+                {
+                    list[i].1 = list[i].1.max(top);
+                }
+            }
+            let first = spans.len();
+            for &(lo, hi, ny) in list.iter() {
+                if spans.len() > first {
+                    let last: &mut Span = spans.last_mut().unwrap();
+                    if lo <= last.floor {
+                        if hi > last.floor + 1 {
+                            last.ny = ny;
+                        } else if hi + 1 >= last.floor {
+                            last.ny = last.ny.max(ny);
+                        }
+                        last.floor = last.floor.max(hi);
+                        continue;
+                    }
+                }
+                spans.push(Span {
+                    base: lo,
+                    floor: hi,
+                    ceil: OPEN,
+                    ny,
+                    water: f32::NAN,
+                });
+            }
+            for i in first..spans.len() {
+                spans[i].ceil = if i + 1 < spans.len() {
+                    spans[i + 1].base
+                } else {
+                    OPEN
+                };
+            }
         }
 
         /// `(x, z, ylo, yhi)` of every cell piece, in the old order.
@@ -781,6 +868,28 @@ pub(crate) mod tests {
             prop_assert_eq!(bits(&new), bits(&old));
         }
 
+        /// One column's merge gives the spans the old merge gave, for
+        /// columns of pieces at few heights (so they overlap, touch and
+        /// close solids) with normals up, down and sideways.
+        #[test]
+        fn column_spans_merge_as_the_old_merge(
+            pieces in proptest::collection::vec(
+                (0u16..12, 0u16..6, prop_oneof![Just(1.0f32), Just(-1.0), Just(0.0), Just(0.005), Just(-0.02), -1.0f32..1.0]),
+                0..24,
+            ),
+        ) {
+            let keys: Vec<u64> = pieces.iter().map(|&(lo, h, ny)| piece_key(lo, lo + h, ny)).collect();
+            let (mut a, mut b) = (keys.clone(), keys);
+            let (mut new, mut old) = (vec![Span { base: 1, floor: 2, ceil: OPEN, ny: 1.0, water: f32::NAN }], Vec::new());
+            old.push(new[0]);
+            column_spans(&mut a, &mut new);
+            reference::column_spans(&mut b, &mut Vec::new(), &mut old);
+            let bits = |v: &[Span]| -> Vec<(u16, u16, u16, u32)> {
+                v.iter().map(|s| (s.base, s.floor, s.ceil, s.ny.to_bits())).collect()
+            };
+            prop_assert_eq!(bits(&new), bits(&old));
+        }
+
         #[test]
         fn piece_keys_order_as_the_pieces(
             a in (any::<u16>(), any::<u16>(), any::<f32>().prop_filter("a number", |v| !v.is_nan())),
@@ -814,6 +923,17 @@ pub(crate) mod tests {
             v in prop_oneof![-1e12f64..1e12, (-100_000i64..100_000).prop_map(|v| v as f64), any::<f32>().prop_filter("finite", |v| v.is_finite() && v.abs() < 1e15).prop_map(f64::from)],
         ) {
             prop_assert_eq!(floor(v), v.floor() as i64);
+        }
+
+        /// The saturating floors without libm are the library's floor
+        /// converted with `as`, for any value (NaN, infinities and values
+        /// beyond either integer range included).
+        #[test]
+        fn saturating_floors_are_the_library_floors(
+            v in prop_oneof![any::<f64>(), -1e20f64..1e20, -3e9f64..3e9, Just(f64::NAN), Just(f64::INFINITY), Just(f64::NEG_INFINITY), Just(i64::MIN as f64), Just(-(i64::MIN as f64))],
+        ) {
+            prop_assert_eq!(floor_i32(v), v.floor() as i32);
+            prop_assert_eq!(floor_i64(v), v.floor() as i64);
         }
 
         /// The voxel range without libm is the clamped floor and ceiling

@@ -405,6 +405,103 @@
 //! 2); two cores with tiles 33.9 / 24.8 ms against the goal of 0.6 times
 //! Recast's single thread (13.3 / 8.9 ms).
 //!
+//! ### Evening of 24 November 2026: rasteriser, flag, drops
+//!
+//! Output unchanged: the NavMesh JSON (all but the stage times) of both
+//! meshes with each partition, standing pass and five passes, and the
+//! default settings with tiles, byte for byte; each rewrite has a
+//! property test against the code it replaced or an invariant test.
+//!
+//! - voxelize: the cells of a row are cut between two named buffers, two
+//!   cells a loop turn, instead of an indexed pair (the compiler now keeps
+//!   their corner counts in registers; it stored one per corner); a
+//!   column's pieces merge in one walk over the sorted keys, each decoded
+//!   where it is read and a span's ceiling set when the next one starts
+//!   (no decoded list, no second walk). Tried and left out: masking the
+//!   height range's corners with integer operations instead of the
+//!   compiler's branch (20% slower: the branch predicts well);
+//! - flag: the seeds, the walkable test and the flags read each span's four
+//!   connections as one slice, the walkable test is written without short
+//!   cuts (vectorised), the pool is updated in the flags' walk, and the
+//!   chamfer sweeps walk span indices instead of columns (a tile's spans
+//!   lie column after column, bottom up) and skip the spans at most one
+//!   side step from an obstacle (walls and the seeds next to them: every
+//!   relaxation offers at least a side step, so they cannot get nearer);
+//! - compact: span connections skip empty columns (most of a level's
+//!   box). Tried and left out: one walk up each column for the slope,
+//!   low-hanging, headroom and depth tests with the ledges cleared in place
+//!   (3% more instructions);
+//! - drops: a node's height stops at the first detail triangle holding the
+//!   point (none can be nearer), the probe's bucket and node-pair maps
+//!   hash with a multiply-and-fold hasher instead of SipHash, and the
+//!   probe's (and the swim links') cells and buckets take a saturating
+//!   floor without libm (`heightfield::floor_i32`, `floor_i64`).
+//!
+//! Counted, load-independent (`valgrind --tool=callgrind`, one standing
+//! build with the command above, each stage's `run` function inclusive),
+//! before (`75c691f`) and after, in millions of instructions:
+//!
+//! | mesh | voxelize | compact | flag | drops | all stages |
+//! |---|---|---|---|---|---|
+//! | nav_test, watershed, stand | 92.2 to 85.1 | 70.6 to 69.4 | 21.2 to 15.5 | 20.3 to 12.4 | 299.3 to 277.1 |
+//! | dungeon, watershed, stand | 92.0 to 86.8 | 46.4 to 45.1 | 13.6 to 7.2 | 7.0 to 4.8 | 212.5 to 197.6 |
+//! | nav_test, watershed, five passes | 92.4 to 85.1 | 274.6 to 270.1 | 185.4 to 143.5 | 26.0 to 17.3 | 741.5 to 679.3 |
+//! | dungeon, watershed, five passes | 92.0 to 86.8 | 187.6 to 182.7 | 124.6 to 89.3 | 26.6 to 21.5 | 573.4 to 523.0 |
+//!
+//! Timed: the command above (`--set partition=watershed`), both release
+//! builds in turn, 12 rounds of 15 whole builds each, pinned with
+//! `taskset -c 1`, 24 November 2026 18:15 UTC with a load average of 3.3
+//! to 3.5 on the 2 cores (two other engineers building). Each stage's
+//! figure is its least 15-build median over the rounds; the whole build
+//! is the round with the least median, then the least of all 180 builds
+//! in brackets. "after" is before the chamfer's skip, which was timed
+//! against it in 8 more rounds at 18:20 UTC (load average 3.7 to 4.1):
+//! flag 0.97 to 0.72 ms on dungeon, 1.56 to 1.56 on nav_test. In ms:
+//!
+//! | mesh | build | voxelize | compact | flag | partition | regions | simplify | triangulate | polymesh | detail | graph | drops | whole build |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+//! | nav_test | before | 8.17 | 4.01 | 1.87 | 4.22 | 2.34 | 0.31 | 0.25 | 0.27 | 1.36 | 0.19 | 2.44 | 25.7 (25.2) |
+//! | nav_test | after | 7.51 | 3.97 | 1.57 | 4.20 | 2.34 | 0.30 | 0.24 | 0.29 | 1.36 | 0.18 | 1.83 | 24.1 (23.4) |
+//! | dungeon | before | 10.48 | 2.80 | 1.22 | 1.98 | 1.42 | 0.18 | 0.18 | 0.18 | 0.38 | 0.13 | 0.88 | 27.7 (19.4) |
+//! | dungeon | after | 9.50 | 2.77 | 0.96 | 1.95 | 1.45 | 0.17 | 0.18 | 0.19 | 0.37 | 0.13 | 0.74 | 24.7 (18.1) |
+//!
+//! The final build (every change above) against the same before, 12
+//! rounds at 18:27 UTC, load average 3.7 to 3.9: nav_test voxelize 7.51,
+//! compact 3.98, flag 1.54, drops 1.81 ms, least whole build 23.5 ms
+//! (before 25.2); dungeon flag 0.73, drops 0.71, least whole build 18.1
+//! ms (before 19.2); the other stages as in the table.
+//!
+//! In a quieter stretch (load average 2.0 to 2.1, 18:00 to 18:03 UTC, 8
+//! rounds) nav_test's voxelize read 7.45, compact 3.94 to 4.03, flag 1.55,
+//! whole build 23.9 (23.6). Five passes and the two-core tile builds were
+//! timed too, but under that load (3 to 4, both cores taken by other
+//! builds) their figures moved by a third from round to round and are not
+//! given; by the counts above five passes cost 2.45 (nav_test) and 2.65
+//! (dungeon) times the standing pass's instructions, against 2.48 and
+//! 2.70 before.
+//!
+//! Against Recast's idle figures (issue #15), on this loaded machine, per
+//! stage (goal: at most 1.2 times): **met** on both meshes: partition
+//! (4.20 / 1.95 against 6.5 / 2.8) and detail (1.36 / 0.37 against 2.1 /
+//! 0.66); on one mesh: compact on nav_test (3.97 against filters plus
+//! compact 4.8; dungeon 2.77 against 2.1, 1.32 times) and polygon mesh on
+//! dungeon (0.37 against 0.38; nav_test 0.53 against 0.33, 1.6 times).
+//! Flag, with the chamfer's skip: 0.72 against erode 0.65 on dungeon
+//! (1.11 times, met), 1.56 against 1.3 on nav_test (1.20 times, at the
+//! limit; 1.55 in the quieter stretch). **Not met:** voxelize 7.51 / 9.50
+//! against rasterize 6.0 / 7.8 (1.25 / 1.22 times; the cutting is now 85
+//! M instructions at about 3.5 a cycle, 168 K cell pieces of about 4
+//! corners each on nav_test, and what is left is the arithmetic of the
+//! cuts, which must stay as it is for the output to stay byte for byte);
+//! regions plus simplify 2.64 / 1.62 against contours 0.85 / 0.45 (3.1 /
+//! 3.6 times: the flood, the edge classes and the corner heights;
+//! unchanged). Whole build 24.1 / 24.7 ms (least 23.4 / 18.1) against
+//! 22.2 / 14.8, of which drops (no Recast counterpart) 1.8 / 0.7: not
+//! met; five passes about 2.5 times the standing pass (goal 2): not met;
+//! two cores with tiles: not met when last measurable (33.9 / 24.8 ms
+//! against 0.6 times Recast's single thread, 13.3 / 8.9 ms), and not
+//! measurable today with both cores taken by other builds.
+//!
 //! With `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every
 //! run after the first reuses all tiles.
 //!

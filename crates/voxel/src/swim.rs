@@ -42,7 +42,7 @@ use std::sync::Arc;
 use glam::{DVec2, DVec3};
 use navscope_core::{NavMesh, Stance};
 
-use crate::heightfield::{Heightfield, OPEN, Span};
+use crate::heightfield::{Heightfield, OPEN, Span, floor_i32, floor_i64};
 use crate::settings::Settings;
 use crate::tiles::Grid;
 
@@ -228,6 +228,11 @@ pub(crate) fn node_height(node: &navscope_core::navmesh::Node, p: DVec2) -> Opti
         let d = point_distance2(p, &t.map(plan));
         if near.is_none_or(|(b, _)| d.total_cmp(&b).is_lt()) {
             near = Some((d, t));
+            // Nothing is nearer than a triangle holding the point, and
+            // only a strictly nearer one would replace it.
+            if d == 0.0 {
+                break;
+            }
         }
     }
     match near {
@@ -275,8 +280,8 @@ fn reachable(
     for k in 0..=n {
         let p = from + (to - from) * (k as f64 / n as f64);
         let cell = (
-            ((p.x - grid.origin.x) / grid.cs).floor() as i32,
-            ((p.y - grid.origin.z) / grid.cs).floor() as i32,
+            floor_i32((p.x - grid.origin.x) / grid.cs),
+            floor_i32((p.y - grid.origin.z) / grid.cs),
         );
         if last == Some(cell) {
             continue;
@@ -343,7 +348,7 @@ pub(crate) fn swim_links(
         .filter(|&k| k != swim_pass)
         .map(gap_to)
         .fold(grid.cs, f64::max);
-    let bucket = |v: f64| (v / widest).floor() as i64;
+    let bucket = |v: f64| floor_i64(v / widest);
     let mut buckets: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
     for i in 0..nav.nodes.len() {
         if nav.nodes[i].stance == Stance::Swim {
@@ -454,6 +459,48 @@ mod tests {
                 point_distance2(p, &t).to_bits(),
                 q.distance_squared(r).to_bits()
             );
+        }
+
+        /// A node's height is the one the full scan gave (every detail
+        /// triangle measured, the first of the nearest taken) though the
+        /// scan now stops at the first triangle holding the point:
+        /// overlapping, repeated and degenerate triangles, points inside,
+        /// on and off them.
+        #[test]
+        fn node_height_is_the_full_scans(
+            tris in proptest::collection::vec(
+                proptest::array::uniform3((-3i32..4, -2i32..3, -3i32..4)),
+                0..6,
+            ),
+            p in (-8i32..9, -8i32..9),
+        ) {
+            let detail: Vec<[DVec3; 3]> = tris
+                .iter()
+                .map(|t| t.map(|(x, y, z)| DVec3::new(x as f64, y as f64 * 0.5, z as f64)))
+                .collect();
+            let node = navscope_core::navmesh::Node {
+                id: 0,
+                position: DVec3::ZERO,
+                polygon: Some(vec![DVec3::ZERO, DVec3::X, DVec3::Z]),
+                stance: navscope_core::Stance::Stand,
+                layer: 0,
+                area: "default".into(),
+                radius: None,
+                detail: Some(detail.clone()),
+            };
+            let p = DVec2::new(p.0 as f64 * 0.5, p.1 as f64 * 0.5);
+            let mut near: Option<(f64, &[DVec3; 3])> = None;
+            for t in &detail {
+                let d = point_distance2(p, &t.map(plan));
+                if near.is_none_or(|(b, _)| d.total_cmp(&b).is_lt()) {
+                    near = Some((d, t));
+                }
+            }
+            let want = match near {
+                Some((_, t)) => height_on(t, p),
+                None => height_on(node.polygon.as_ref().unwrap(), p),
+            };
+            proptest::prop_assert_eq!(node_height(&node, p).map(f64::to_bits), Some(want.to_bits()));
         }
     }
 
