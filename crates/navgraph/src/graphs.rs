@@ -42,6 +42,7 @@ use glam::DVec2;
 use navscope_core::geom::plan_to_world;
 use navscope_core::heap::MinCost;
 use navscope_core::{LinkKind, NavMesh, Stance};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::sight::Sight;
@@ -121,13 +122,67 @@ pub fn triangulation_edges(tri: &Triangulation) -> Vec<(u32, u32)> {
     out
 }
 
+/// What the walls say of the dual edge between two neighbouring
+/// triangles' incentres.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DualEdge {
+    /// No edge to test here: no neighbour, or the pair is tested from the
+    /// other triangle (the one with the smaller index).
+    Skip,
+    /// The segment between the incentres crosses a wall: repaired.
+    Blocked,
+    /// Clear, and so is the corridor between the two incircles.
+    Wide,
+    /// Clear, but a wall enters the corridor between the incircles.
+    Narrow,
+}
+
+/// The line-of-sight and corridor tests of every dual edge, per triangle
+/// and edge (`[t][k]` for the neighbour across edge `k` of triangle `t`),
+/// run in parallel: they are independent and read-only, and the order of
+/// the result does not depend on the thread count. These walks are most
+/// of the dual graph's time on a large raster.
+pub fn dual_edge_tests(tri: &Triangulation, walls: &Walls) -> Vec<[DualEdge; 3]> {
+    let incentre = |t: usize| {
+        let [a, b, c] = tri.corners(t);
+        incircle(a, b, c)
+    };
+    (0..tri.triangles.len())
+        .into_par_iter()
+        .map(|t| {
+            let (ct, rt) = incentre(t);
+            let mut out = [DualEdge::Skip; 3];
+            for (k, slot) in out.iter_mut().enumerate() {
+                let Some(u) = tri.neighbours[t][k] else {
+                    continue;
+                };
+                if (u as usize) < t {
+                    continue;
+                }
+                let (cu, ru) = incentre(u as usize);
+                *slot = if !walls.clear(ct, cu) {
+                    DualEdge::Blocked
+                } else if walls.corridor_clear(ct, rt, cu, ru) {
+                    DualEdge::Wide
+                } else {
+                    DualEdge::Narrow
+                };
+            }
+            out
+        })
+        .collect()
+}
+
 /// Builds the extended dual graph.
 ///
 /// Every vector is sized before it is filled (the NavMesh's links from
 /// their count: three corner links per triangle, one per triangulation
 /// edge and at most one per pair of neighbouring triangles), so none grows
 /// by doubling: on a large raster the links alone are over a gigabyte.
+/// The wall tests of the dual edges come first, in parallel
+/// ([`dual_edge_tests`]); the graph is then filled in triangle order.
 pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
+    let tests = dual_edge_tests(tri, walls);
     let nt = tri.triangles.len();
     let edges = triangulation_edges(tri);
     let neighbour_pairs = tri
@@ -183,9 +238,9 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
             }
             let (a, b) = (vs[k], vs[(k + 1) % 3]);
             let (ct, cu) = (g.incentres[t], g.incentres[u as usize]);
-            if walls.clear(ct, cu) {
+            if tests[t][k] != DualEdge::Blocked {
                 g.dual_edges.push((t as u32, u));
-                if !walls.corridor_clear(ct, g.radii[t], cu, g.radii[u as usize]) {
+                if tests[t][k] == DualEdge::Narrow {
                     g.narrow.push((t as u32, u));
                 }
                 let seg = [w(tri.vertices[a as usize]), w(tri.vertices[b as usize])];
@@ -486,6 +541,116 @@ mod tests {
         for (t, r) in g.radii.iter().enumerate() {
             assert!(*r > 0.0 && *r <= tri.area(t).sqrt());
         }
+    }
+
+    /// The wall tests of every dual edge one at a time, as the dual graph
+    /// made them before they ran in parallel.
+    fn sequential_edge_tests(tri: &Triangulation, walls: &Walls) -> Vec<[DualEdge; 3]> {
+        let centre = |t: usize| {
+            let [a, b, c] = tri.corners(t);
+            incircle(a, b, c)
+        };
+        let mut out = vec![[DualEdge::Skip; 3]; tri.triangles.len()];
+        for (t, slots) in out.iter_mut().enumerate() {
+            for (k, slot) in slots.iter_mut().enumerate() {
+                match tri.neighbours[t][k] {
+                    Some(u) if u as usize > t => {
+                        let ((ct, rt), (cu, ru)) = (centre(t), centre(u as usize));
+                        *slot = if !walls.clear(ct, cu) {
+                            DualEdge::Blocked
+                        } else if !walls.corridor_clear(ct, rt, cu, ru) {
+                            DualEdge::Narrow
+                        } else {
+                            DualEdge::Wide
+                        };
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// A room of up to 8 × 8 square pillars on a two-metre grid, each of
+    /// side 0.5, 1 or 1.5 m at a half-metre offset, so many corners are
+    /// collinear and many dual edges graze a corner.
+    fn pillar_room(spots: &[(u8, u8, u8)]) -> Vec<Vec<DVec2>> {
+        let mut rings = vec![vec![v(0., 0.), v(16., 0.), v(16., 16.), v(0., 16.)]];
+        let mut taken = [[false; 8]; 8];
+        for &(x, y, s) in spots {
+            let (x, y) = (usize::from(x % 8), usize::from(y % 8));
+            if std::mem::replace(&mut taken[x][y], true) {
+                continue;
+            }
+            let (x0, y0, side) = (
+                2.0 * x as f64 + 0.25,
+                2.0 * y as f64 + 0.25,
+                f64::from(s % 3 + 1) * 0.5,
+            );
+            rings.push(vec![
+                v(x0, y0),
+                v(x0, y0 + side),
+                v(x0 + side, y0 + side),
+                v(x0 + side, y0),
+            ]);
+        }
+        rings
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(60))]
+
+        /// The parallel wall tests give the sequential answers on one
+        /// thread and on several, and the dual graph's edges and narrow
+        /// edges follow them.
+        #[test]
+        fn parallel_dual_edge_tests_equal_the_sequential_ones(
+            spots in proptest::collection::vec((0u8..8, 0u8..8, 0u8..3), 0..40),
+        ) {
+            let rings = pillar_room(&spots);
+            let tri = triangulate(&rings).unwrap();
+            let walls = Walls::new(rings);
+            let want = sequential_edge_tests(&tri, &walls);
+            for threads in [1, 3] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                let got = pool.install(|| dual_edge_tests(&tri, &walls));
+                proptest::prop_assert_eq!(&got, &want);
+            }
+            let g = dual_graph(&tri, &walls);
+            let kept = |keep: &dyn Fn(DualEdge) -> bool| {
+                let mut pairs = Vec::new();
+                for (t, slots) in want.iter().enumerate() {
+                    for (k, &e) in slots.iter().enumerate() {
+                        if e != DualEdge::Skip && keep(e) {
+                            pairs.push((t as u32, tri.neighbours[t][k].unwrap()));
+                        }
+                    }
+                }
+                pairs
+            };
+            proptest::prop_assert_eq!(&g.dual_edges, &kept(&|e| e != DualEdge::Blocked));
+            let mut narrow = kept(&|e| e == DualEdge::Narrow);
+            narrow.sort_unstable();
+            proptest::prop_assert_eq!(&g.narrow, &narrow);
+        }
+    }
+
+    #[test]
+    fn a_room_without_pillars_has_no_blocked_dual_edge() {
+        // Degenerate for the tests: no hole, so every pair is tested and
+        // every dual edge in a convex room is clear.
+        let rings = pillar_room(&[]);
+        let tri = triangulate(&rings).unwrap();
+        let tests = dual_edge_tests(&tri, &Walls::new(rings));
+        assert!(tests.iter().flatten().all(|&e| e != DualEdge::Blocked));
+        assert_eq!(
+            tests
+                .iter()
+                .flatten()
+                .filter(|&&e| e != DualEdge::Skip)
+                .count(),
+            tri.triangles.len() - 1
+        );
     }
 
     #[test]

@@ -523,16 +523,20 @@ fn shared<T: Serialize, S: serde::Serializer>(v: &Arc<T>, s: S) -> Result<S::Ok,
 }
 
 /// Bytes the dual graph's NavMesh takes per triangle: its node (with the
-/// triangle as polygon and the area name on the heap) and its links: three
+/// triangle as polygon on the heap; the default area name is borrowed, not
+/// allocated) and its links (the dual edges' segments boxed): three
 /// two-way links to its corners and up to three dual edges, each shared
 /// with a neighbour (counted here as five two-way links); per vertex: its
 /// node and three two-way triangulation-edge links (a planar triangulation
 /// has fewer than three edges per vertex).
 fn dual_bytes(triangles: u64, vertices: u64) -> u64 {
-    let node = (std::mem::size_of::<Node>() + 32) as u64;
+    let node = std::mem::size_of::<Node>() as u64;
     let polygon = (3 * std::mem::size_of::<DVec3>() + 16) as u64;
     let link = std::mem::size_of::<Link>() as u64;
-    triangles.saturating_mul(node + polygon + 2 * 5 * link)
+    // A dual edge's two links each box its segment (with the allocator's
+    // header, rounded to its 16-byte step).
+    let segment = (2 * std::mem::size_of::<DVec3>() + 16) as u64;
+    triangles.saturating_mul(node + polygon + 2 * 5 * link + 3 * segment)
         + vertices.saturating_mul(node + 2 * 3 * link)
 }
 
@@ -580,11 +584,17 @@ pub fn stage_graphs(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError>
         t.triangulation.triangles.len() as u64,
         t.triangulation.vertices.len() as u64,
     )?;
-    // The gallery first: its working structures are freed before the
-    // larger dual graph is built.
-    let gallery = gallery_graph(&t.triangulation, &t.walls);
+    // The two graphs side by side (each is deterministic on its own): the
+    // gallery's guard placement is sequential, the dual graph's wall tests
+    // are spread over whatever threads the gallery leaves idle. The
+    // gallery's working structures are small beside the dual graph's
+    // NavMesh.
+    let (gallery, dual) = rayon::join(
+        || gallery_graph(&t.triangulation, &t.walls),
+        || dual_graph(&t.triangulation, &t.walls),
+    );
     Ok(Arc::new(GraphsArtifact {
-        dual: Arc::new(dual_graph(&t.triangulation, &t.walls)),
+        dual: Arc::new(dual),
         gallery,
     }))
 }
@@ -617,7 +627,7 @@ impl SuperGraphArtifact {
     fn portal(&self, i: usize) -> [DVec3; 2] {
         let mesh = &self.dual.mesh;
         let l = &mesh.links[i];
-        l.segment.unwrap_or([
+        l.segment().unwrap_or([
             mesh.nodes[l.from as usize].position,
             mesh.nodes[l.to as usize].position,
         ])
