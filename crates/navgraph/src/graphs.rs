@@ -279,6 +279,41 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
     g
 }
 
+/// The neighbours of every vertex along the triangulation edges, in one
+/// flat list (one allocation instead of one per vertex: a large raster has
+/// a million vertices). Each vertex's neighbours are in the order of
+/// `edges`, as pushing them one by one would give.
+struct Adjacency {
+    start: Vec<u32>,
+    neighbours: Vec<u32>,
+}
+
+impl Adjacency {
+    fn new(vertices: usize, edges: &[(u32, u32)]) -> Self {
+        let mut start = vec![0u32; vertices + 1];
+        for &(a, b) in edges {
+            start[a as usize + 1] += 1;
+            start[b as usize + 1] += 1;
+        }
+        for i in 0..vertices {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut neighbours = vec![0u32; 2 * edges.len()];
+        for &(a, b) in edges {
+            for (from, to) in [(a, b), (b, a)] {
+                neighbours[fill[from as usize] as usize] = to;
+                fill[from as usize] += 1;
+            }
+        }
+        Self { start, neighbours }
+    }
+
+    fn of(&self, v: u32) -> &[u32] {
+        &self.neighbours[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
+    }
+}
+
 /// Builds the art-gallery graph.
 pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
     let nt = tri.triangles.len();
@@ -339,12 +374,8 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
     }
     // Nearest guard of every vertex over the triangulation edges.
     let edges = triangulation_edges(tri);
-    let mut adj = vec![Vec::new(); tri.vertices.len()];
-    for &(a, b) in &edges {
-        adj[a as usize].push(b);
-        adj[b as usize].push(a);
-    }
     let nv = tri.vertices.len();
+    let adj = Adjacency::new(nv, &edges);
     let (mut dist, mut owner, mut pred) = (
         vec![f64::INFINITY; nv],
         vec![u32::MAX; nv],
@@ -362,7 +393,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
         if d > dist[v as usize] {
             continue;
         }
-        for &u in &adj[v as usize] {
+        for &u in adj.of(v) {
             let nd = d + tri.vertices[v as usize].distance(tri.vertices[u as usize]);
             if nd < dist[u as usize] {
                 dist[u as usize] = nd;
@@ -632,6 +663,25 @@ mod tests {
             let mut narrow = kept(&|e| e == DualEdge::Narrow);
             narrow.sort_unstable();
             proptest::prop_assert_eq!(&g.narrow, &narrow);
+        }
+    }
+
+    proptest::proptest! {
+        /// The flat adjacency lists each vertex's neighbours as pushing
+        /// them edge by edge into a list per vertex does.
+        #[test]
+        fn flat_adjacency_equals_lists_per_vertex(
+            edges in proptest::collection::vec((0u32..30, 0u32..30), 0..120),
+        ) {
+            let mut lists = vec![Vec::new(); 31];
+            for &(a, b) in &edges {
+                lists[a as usize].push(b);
+                lists[b as usize].push(a);
+            }
+            let flat = Adjacency::new(31, &edges);
+            for (v, list) in lists.iter().enumerate() {
+                proptest::prop_assert_eq!(flat.of(v as u32), list.as_slice());
+            }
         }
     }
 

@@ -541,23 +541,24 @@ fn dual_bytes(triangles: u64, vertices: u64) -> u64 {
 }
 
 /// Bytes the whole build holds at its peak for a dual graph of
-/// `triangles` and `vertices`: [`dual_bytes`] and 15 % more. The dual
-/// graph's NavMesh is the pipeline's result and nearly all of the peak
-/// (every vector of it is sized exactly; the super-graph shares it, draws
-/// its regions and portals from it and builds its point locator only for
-/// the first path query; `navscope-cli build` writes it without copying
-/// it); the rest is the triangulation, the walls and the earlier stages'
-/// artifacts. Calibrated with `/usr/bin/time -v` on dotted rasters
-/// (`navscope-cli generate dotted-raster`, radius 0, `navscope-cli build
-/// --out`) on 2026-11-24: 1000 × 1000 px (375,002 triangles) peaked at
-/// 1.05 and 2000 × 2000 px (1,500,002 triangles, budget lifted) at 1.04
-/// times [`dual_bytes`] (569 MB and 2.26 GB, in kB as `time` reports
-/// them); the 15 % leave room for the allocator and the page cache's
-/// share. A caller that takes an owned copy
-/// ([`navscope_core::Runner::navmesh`]) or asks for a path needs more.
+/// `triangles` and `vertices`: [`dual_bytes`] and 30 % more. The dual
+/// graph's NavMesh is the pipeline's result and most of the peak (every
+/// vector of it is sized exactly; the super-graph shares it, draws its
+/// regions and portals from it and builds its point locator only for the
+/// first path query; `navscope-cli build` writes it without copying it);
+/// the rest is the triangulation, the walls, the art-gallery graph's
+/// working structures (built beside the dual graph) and the earlier
+/// stages' artifacts. Calibrated with `/usr/bin/time -v` on dotted rasters
+/// (`navscope-cli generate dotted-raster`, radius 0, `navscope-cli build`)
+/// on 2026-11-24, after links became 32 bytes: 1000 × 1000 px (375,002
+/// triangles) peaked at 1.28 and 2000 × 2000 px (1,500,002 triangles) at
+/// 1.24 times [`dual_bytes`] (443 MB and 1.71 GB, in kB as `time` reports
+/// them), the same with `--out`; the 30 % leave room for the allocator.
+/// A caller that takes an owned copy ([`navscope_core::Runner::navmesh`])
+/// or asks for a path needs more.
 fn build_bytes(triangles: u64, vertices: u64) -> u64 {
     let dual = dual_bytes(triangles, vertices);
-    dual.saturating_add(dual / 20 * 3)
+    dual.saturating_add(dual / 10 * 3)
 }
 
 /// Refuses, over the budget, the dual graph of `triangles` and `vertices`
