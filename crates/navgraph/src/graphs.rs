@@ -314,17 +314,54 @@ impl Adjacency {
     }
 }
 
-/// Builds the art-gallery graph.
-pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
+/// The vertex path from the guard of `a` to `a`, then from `b` to the
+/// guard of `b` (following `pred`, the nearest-guard tree), shortcut
+/// greedily by line of sight: from each kept vertex, on to the farthest
+/// vertex of the path it sees.
+fn shortcut(tri: &Triangulation, walls: &Walls, pred: &[u32], a: u32, b: u32) -> Vec<u32> {
+    let mut path = Vec::new();
+    let mut v = a;
+    while v != u32::MAX {
+        path.push(v);
+        v = pred[v as usize];
+    }
+    path.reverse();
+    let mut v = b;
+    while v != u32::MAX {
+        path.push(v);
+        v = pred[v as usize];
+    }
+    let mut i = 0;
+    let mut kept = vec![path[0]];
+    while i + 1 < path.len() {
+        let pi = tri.vertices[path[i] as usize];
+        let mut j = path.len() - 1;
+        while j > i + 1 && !walls.clear(pi, tri.vertices[path[j] as usize]) {
+            j -= 1;
+        }
+        kept.push(path[j]);
+        i = j;
+    }
+    kept
+}
+
+/// Places the art-gallery guards (module docs): for every guard, its
+/// triangulation vertex in `guards` and the triangle that called for it in
+/// `placed_for`; for every triangle, the guard that sees it in `seen_by`.
+/// `inc` are the triangles of every vertex.
+fn place_guards(
+    tri: &Triangulation,
+    walls: &Walls,
+    inc: &[Vec<u32>],
+    seen_by: &mut [u32],
+    guards: &mut Vec<u32>,
+    placed_for: &mut Vec<Option<u32>>,
+) {
     let nt = tri.triangles.len();
-    let inc = vertex_triangles(tri);
     let order = |v: u32| inc[v as usize].len();
-    let mut seen_by = vec![u32::MAX; nt];
-    let mut guards: Vec<u32> = Vec::new();
-    let mut placed_for = Vec::new();
     let mut visited = vec![u32::MAX; nt];
     let mut sight = Sight::new(tri, walls);
-    let mut place = |g: u32, guards: &mut Vec<u32>, seen_by: &mut Vec<u32>| {
+    let mut place = |g: u32, guards: &mut Vec<u32>, seen_by: &mut [u32]| {
         let id = guards.len() as u32;
         guards.push(g);
         sight.start(g, &inc[g as usize]);
@@ -357,7 +394,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
         .filter(|&v| order(v) > 0)
         .max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a)))
     {
-        place(first, &mut guards, &mut seen_by);
+        place(first, guards, seen_by);
         placed_for.push(None);
     }
     for t in 0..nt {
@@ -368,14 +405,32 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
                 .copied()
                 .max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a)))
                 .unwrap_or(vs[0]);
-            place(g, &mut guards, &mut seen_by);
+            place(g, guards, seen_by);
             placed_for.push(Some(t as u32));
         }
     }
-    // Nearest guard of every vertex over the triangulation edges.
-    let edges = triangulation_edges(tri);
+}
+
+/// Builds the art-gallery graph.
+pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
+    let nt = tri.triangles.len();
+    let inc = vertex_triangles(tri);
+    let mut seen_by = vec![u32::MAX; nt];
+    let mut guards: Vec<u32> = Vec::new();
+    let mut placed_for = Vec::new();
+    // The vertex adjacency for the nearest-guard search below does not
+    // depend on the guards: built by an idle thread, if there is one,
+    // while they are placed.
     let nv = tri.vertices.len();
-    let adj = Adjacency::new(nv, &edges);
+    let ((edges, adj), ()) = rayon::join(
+        || {
+            let edges = triangulation_edges(tri);
+            let adj = Adjacency::new(nv, &edges);
+            (edges, adj)
+        },
+        || place_guards(tri, walls, &inc, &mut seen_by, &mut guards, &mut placed_for),
+    );
+    // Nearest guard of every vertex over the triangulation edges.
     let (mut dist, mut owner, mut pred) = (
         vec![f64::INFINITY; nv],
         vec![u32::MAX; nv],
@@ -435,32 +490,14 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
             .add_node(w(tri.vertices[g as usize]), None, Stance::Stand, 0);
     }
     let mut edge_set: BTreeMap<(u32, u32), f64> = BTreeMap::new();
-    for (_, (_, a, b)) in best {
-        // Vertex path guard(a) .. a b .. guard(b).
-        let mut path = Vec::new();
-        let mut v = a;
-        while v != u32::MAX {
-            path.push(v);
-            v = pred[v as usize];
-        }
-        path.reverse();
-        let mut v = b;
-        while v != u32::MAX {
-            path.push(v);
-            v = pred[v as usize];
-        }
-        // Greedy line-of-sight shortcut.
-        let mut i = 0;
-        let mut kept = vec![path[0]];
-        while i + 1 < path.len() {
-            let pi = tri.vertices[path[i] as usize];
-            let mut j = path.len() - 1;
-            while j > i + 1 && !walls.clear(pi, tri.vertices[path[j] as usize]) {
-                j -= 1;
-            }
-            kept.push(path[j]);
-            i = j;
-        }
+    // The shortcut paths are independent of each other: found in
+    // parallel, then added in the order of `best`.
+    let best: Vec<(u32, u32)> = best.into_values().map(|(_, a, b)| (a, b)).collect();
+    let shortcuts: Vec<Vec<u32>> = best
+        .par_iter()
+        .map(|&(a, b)| shortcut(tri, walls, &pred, a, b))
+        .collect();
+    for kept in shortcuts {
         for pair in kept.windows(2) {
             let ids: Vec<u32> = pair
                 .iter()
