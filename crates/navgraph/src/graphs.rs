@@ -227,7 +227,7 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
             g.vertex_nodes.push(v as u32);
         }
     }
-    for t in 0..nt {
+    for (t, test) in tests.iter().enumerate() {
         let vs = tri.triangles[t];
         for k in 0..3 {
             let Some(u) = tri.neighbours[t][k] else {
@@ -238,9 +238,9 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
             }
             let (a, b) = (vs[k], vs[(k + 1) % 3]);
             let (ct, cu) = (g.incentres[t], g.incentres[u as usize]);
-            if tests[t][k] != DualEdge::Blocked {
+            if test[k] != DualEdge::Blocked {
                 g.dual_edges.push((t as u32, u));
-                if tests[t][k] == DualEdge::Narrow {
+                if test[k] == DualEdge::Narrow {
                     g.narrow.push((t as u32, u));
                 }
                 let seg = [w(tri.vertices[a as usize]), w(tri.vertices[b as usize])];
