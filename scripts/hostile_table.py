@@ -69,6 +69,7 @@ rows = [
  ("square of side 1e140", ["build","huge.json","--pipeline","convex","--out","o.json"]),
  ("raster 1000^2, dot every 4 px", ["build","dots1000.png","--pipeline","navgraph","--set","agent_radius=0","--out","o.json"]),
  ("raster 2000^2, dot every 4 px", ["build","dots2000.png","--pipeline","navgraph","--set","agent_radius=0","--out","o.json"]),
+ ("raster 2000^2, dot every 4 px, no JSON written", ["build","dots2000.png","--pipeline","navgraph","--set","agent_radius=0"]),
  ("OBJ face of 1,000,000 corners", ["build","bigface.obj","--pipeline","voxel","--out","o.json"]),
  ("OBJ 409 m quad + quad 2.9 km above", ["build","quads.obj","--pipeline","voxel","--out","o.json"]),
  ("20,000 identical cube brushes", ["build","cubes20k.map","--pipeline","cspace","--out","o.json"]),

@@ -31,7 +31,8 @@ pub struct BuildMetrics {
     /// Every stage's time (ms), in pipeline order.
     pub stage_ms: Vec<(String, f64)>,
     /// Estimated memory of the NavMesh (bytes): its nodes, polygons,
-    /// detail triangles and links as laid out in memory.
+    /// detail triangles, links and their out-of-line segments as laid out in
+    /// memory.
     pub memory_bytes: u64,
 }
 
@@ -54,7 +55,10 @@ pub fn memory_estimate(mesh: &NavMesh) -> u64 {
         .iter()
         .map(|n| {
             size_of::<navscope_core::navmesh::Node>()
-                + n.area.capacity()
+                + match &n.area {
+                    std::borrow::Cow::Borrowed(_) => 0,
+                    std::borrow::Cow::Owned(name) => name.capacity(),
+                }
                 + n.polygon
                     .as_ref()
                     .map_or(0, |p| p.len() * size_of::<glam::DVec3>())
@@ -63,7 +67,16 @@ pub fn memory_estimate(mesh: &NavMesh) -> u64 {
                     .map_or(0, |d| d.len() * size_of::<[glam::DVec3; 3]>())
         })
         .sum();
-    let links = mesh.links.len() * size_of::<navscope_core::navmesh::Link>();
+    let links: usize = mesh
+        .links
+        .iter()
+        .map(|l| {
+            size_of::<navscope_core::navmesh::Link>()
+                + l.segment
+                    .as_ref()
+                    .map_or(0, |_| size_of::<[glam::DVec3; 2]>())
+        })
+        .sum();
     (size_of::<NavMesh>() + nodes + links) as u64
 }
 
@@ -84,7 +97,7 @@ impl BuildMetrics {
             *m.area_by_stance
                 .entry(n.stance.name().to_string())
                 .or_default() += a;
-            *m.area_by_area.entry(n.area.clone()).or_default() += a;
+            *m.area_by_area.entry(n.area.to_string()).or_default() += a;
         }
         for l in &mesh.links {
             *m.links_by_kind

@@ -19,6 +19,7 @@
 //! `swim`. Version 1 documents are still read: the missing fields take
 //! their defaults, and [`NavMesh::from_json`] returns them as version 2.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use glam::DVec3;
@@ -157,9 +158,12 @@ pub struct Node {
     #[serde(default)]
     pub layer: u32,
     /// Area name (set by convex volumes or map semantics; [`DEFAULT_AREA`]
-    /// when nothing classifies the node). Version 2.
+    /// when nothing classifies the node). Version 2. Borrowed for the
+    /// default and other names known at compile time, so the millions of
+    /// unclassified nodes of a large mesh own no heap string each; owned
+    /// for names read from a level or a file.
     #[serde(default = "default_area")]
-    pub area: String,
+    pub area: Cow<'static, str>,
     /// Clearance in metres where the method has one (e.g. a dual-graph
     /// node's inscribed radius), else `None`. Version 2.
     #[serde(default)]
@@ -170,11 +174,16 @@ pub struct Node {
     pub detail: Option<Vec<[DVec3; 3]>>,
 }
 
-fn default_area() -> String {
-    DEFAULT_AREA.into()
+fn default_area() -> Cow<'static, str> {
+    Cow::Borrowed(DEFAULT_AREA)
 }
 
 /// A directed link between two nodes.
+///
+/// 32 bytes: the segment is kept out of line, because most links of a
+/// large mesh have none (a triangle's links to its corners and the
+/// triangulation's edges) and inline it made every link 80 bytes; the
+/// links are most of a large mesh. The JSON is the same either way.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Link {
     /// Source node id.
@@ -185,8 +194,27 @@ pub struct Link {
     pub kind: LinkKind,
     /// Traversal cost (metres for walking links).
     pub cost: f64,
-    /// The crossing segment (portal, shared edge), if any.
-    pub segment: Option<[DVec3; 2]>,
+    /// The crossing segment (portal, shared edge), if any; read it with
+    /// [`Link::segment`].
+    pub segment: Option<Box<[DVec3; 2]>>,
+}
+
+impl Link {
+    /// A link from `from` to `to`, with `segment` boxed when there is one.
+    pub fn new(from: u32, to: u32, kind: LinkKind, cost: f64, segment: Option<[DVec3; 2]>) -> Self {
+        Self {
+            from,
+            to,
+            kind,
+            cost,
+            segment: segment.map(Box::new),
+        }
+    }
+
+    /// The crossing segment, if any, by value.
+    pub fn segment(&self) -> Option<[DVec3; 2]> {
+        self.segment.as_deref().copied()
+    }
 }
 
 /// Time and counts of one stage, as recorded by the runner.
@@ -300,20 +328,8 @@ impl NavMesh {
         cost: f64,
         segment: Option<[DVec3; 2]>,
     ) {
-        self.links.push(Link {
-            from: a,
-            to: b,
-            kind,
-            cost,
-            segment,
-        });
-        self.links.push(Link {
-            from: b,
-            to: a,
-            kind,
-            cost,
-            segment,
-        });
+        self.links.push(Link::new(a, b, kind, cost, segment));
+        self.links.push(Link::new(b, a, kind, cost, segment));
     }
 
     /// Checks ids, link ends, costs and finiteness.
@@ -609,6 +625,34 @@ mod tests {
     }
 
     #[test]
+    fn links_are_compact_and_write_their_segment_as_before() {
+        // 80 bytes with the segment inline; the links are most of a large
+        // mesh (twelve per triangle of a raster's dual graph).
+        assert_eq!(std::mem::size_of::<Link>(), 32);
+        let seg = [DVec3::new(1.0, 0.0, -2.5), DVec3::new(3.0, 0.5, -4.0)];
+        let l = Link::new(0, 1, LinkKind::Portal, 1.5, Some(seg));
+        assert_eq!(l.segment(), Some(seg));
+        // The JSON of the inline segment, which version 2 fixes.
+        let inline = serde_json::json!({ "from": 0, "to": 1, "kind": "portal", "cost": 1.5,
+            "segment": [[1.0, 0.0, -2.5], [3.0, 0.5, -4.0]] });
+        assert_eq!(serde_json::to_value(&l).unwrap(), inline);
+        assert_eq!(serde_json::from_value::<Link>(inline).unwrap(), l);
+        let none = Link::new(1, 0, LinkKind::Walk, 2.0, None);
+        assert_eq!(
+            serde_json::to_string(&none).unwrap(),
+            r#"{"from":1,"to":0,"kind":"walk","cost":2.0,"segment":null}"#
+        );
+    }
+
+    #[test]
+    fn unclassified_nodes_borrow_the_default_area_name() {
+        let m = sample();
+        assert!(matches!(m.nodes[0].area, Cow::Borrowed(DEFAULT_AREA)));
+        let back = NavMesh::from_json(&m.to_json()).unwrap();
+        assert_eq!(back.nodes[0].area, DEFAULT_AREA);
+    }
+
+    #[test]
     fn version_2_fields_round_trip() {
         let mut m = sample();
         m.nodes[0].area = "water".into();
@@ -657,7 +701,7 @@ mod tests {
         let e = NavMesh::from_json(&m.to_json()).unwrap_err();
         assert_eq!(e.to_string(), "node 1: radius must be a finite number >= 0");
         let mut m = sample();
-        m.nodes[0].area.clear();
+        m.nodes[0].area = "".into();
         let e = NavMesh::from_json(&m.to_json()).unwrap_err();
         assert_eq!(e.to_string(), "node 0: area name is empty");
         let mut m = sample();

@@ -83,7 +83,7 @@ pub fn navmesh(
             to,
             kind,
             cost,
-            segment: Some(segment),
+            segment: Some(Box::new(segment)),
         });
     }
     (nav, first)
@@ -183,7 +183,7 @@ mod tests {
         assert_eq!(nav.links.len(), 2);
         let walk = nav.links.iter().find(|l| l.kind == LinkKind::Walk).unwrap();
         assert!(
-            (walk.segment.unwrap()[0].z - 0.4).abs() < 1e-12,
+            (walk.segment().unwrap()[0].z - 0.4).abs() < 1e-12,
             "the longer piece is kept"
         );
         assert!(

@@ -1085,7 +1085,7 @@ impl Artifact for Output {
         }
         let base = self.mesh.nodes.len() as u32;
         for (i, l) in self.mesh.links.iter().enumerate() {
-            if let Some([a, b]) = l.segment {
+            if let Some([a, b]) = l.segment() {
                 out.push(Primitive::new(
                     link_kind_name(l.kind),
                     base + i as u32,
@@ -1170,7 +1170,7 @@ fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         for (i, p) in polys.iter().enumerate() {
             if let Some(r) = p.region {
                 let node = &mut mesh.nodes[first_node[m] as usize + i];
-                node.area = ex.regions[r].kind.area().to_string();
+                node.area = ex.regions[r].kind.area().into();
                 if ex.regions[r].kind == RegionKind::Water {
                     node.stance = Stance::Swim;
                 }

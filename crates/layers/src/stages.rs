@@ -695,7 +695,7 @@ impl Artifact for Mesh {
             })
             .collect();
         for l in &self.mesh.links {
-            if let Some([a, b]) = l.segment {
+            if let Some([a, b]) = l.segment() {
                 let p = Primitive::new(
                     format!("link/{}", l.kind.name()),
                     l.from,

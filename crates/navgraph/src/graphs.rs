@@ -42,6 +42,7 @@ use glam::DVec2;
 use navscope_core::geom::plan_to_world;
 use navscope_core::heap::MinCost;
 use navscope_core::{LinkKind, NavMesh, Stance};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::sight::Sight;
@@ -121,13 +122,67 @@ pub fn triangulation_edges(tri: &Triangulation) -> Vec<(u32, u32)> {
     out
 }
 
+/// What the walls say of the dual edge between two neighbouring
+/// triangles' incentres.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DualEdge {
+    /// No edge to test here: no neighbour, or the pair is tested from the
+    /// other triangle (the one with the smaller index).
+    Skip,
+    /// The segment between the incentres crosses a wall: repaired.
+    Blocked,
+    /// Clear, and so is the corridor between the two incircles.
+    Wide,
+    /// Clear, but a wall enters the corridor between the incircles.
+    Narrow,
+}
+
+/// The line-of-sight and corridor tests of every dual edge, per triangle
+/// and edge (`[t][k]` for the neighbour across edge `k` of triangle `t`),
+/// run in parallel: they are independent and read-only, and the order of
+/// the result does not depend on the thread count. These walks are most
+/// of the dual graph's time on a large raster.
+pub fn dual_edge_tests(tri: &Triangulation, walls: &Walls) -> Vec<[DualEdge; 3]> {
+    let incentre = |t: usize| {
+        let [a, b, c] = tri.corners(t);
+        incircle(a, b, c)
+    };
+    (0..tri.triangles.len())
+        .into_par_iter()
+        .map(|t| {
+            let (ct, rt) = incentre(t);
+            let mut out = [DualEdge::Skip; 3];
+            for (k, slot) in out.iter_mut().enumerate() {
+                let Some(u) = tri.neighbours[t][k] else {
+                    continue;
+                };
+                if (u as usize) < t {
+                    continue;
+                }
+                let (cu, ru) = incentre(u as usize);
+                *slot = if !walls.clear(ct, cu) {
+                    DualEdge::Blocked
+                } else if walls.corridor_clear(ct, rt, cu, ru) {
+                    DualEdge::Wide
+                } else {
+                    DualEdge::Narrow
+                };
+            }
+            out
+        })
+        .collect()
+}
+
 /// Builds the extended dual graph.
 ///
 /// Every vector is sized before it is filled (the NavMesh's links from
 /// their count: three corner links per triangle, one per triangulation
 /// edge and at most one per pair of neighbouring triangles), so none grows
 /// by doubling: on a large raster the links alone are over a gigabyte.
+/// The wall tests of the dual edges come first, in parallel
+/// ([`dual_edge_tests`]); the graph is then filled in triangle order.
 pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
+    let tests = dual_edge_tests(tri, walls);
     let nt = tri.triangles.len();
     let edges = triangulation_edges(tri);
     let neighbour_pairs = tri
@@ -172,7 +227,7 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
             g.vertex_nodes.push(v as u32);
         }
     }
-    for t in 0..nt {
+    for (t, test) in tests.iter().enumerate() {
         let vs = tri.triangles[t];
         for k in 0..3 {
             let Some(u) = tri.neighbours[t][k] else {
@@ -183,9 +238,9 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
             }
             let (a, b) = (vs[k], vs[(k + 1) % 3]);
             let (ct, cu) = (g.incentres[t], g.incentres[u as usize]);
-            if walls.clear(ct, cu) {
+            if test[k] != DualEdge::Blocked {
                 g.dual_edges.push((t as u32, u));
-                if !walls.corridor_clear(ct, g.radii[t], cu, g.radii[u as usize]) {
+                if test[k] == DualEdge::Narrow {
                     g.narrow.push((t as u32, u));
                 }
                 let seg = [w(tri.vertices[a as usize]), w(tri.vertices[b as usize])];
@@ -224,17 +279,89 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
     g
 }
 
-/// Builds the art-gallery graph.
-pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
+/// The neighbours of every vertex along the triangulation edges, in one
+/// flat list (one allocation instead of one per vertex: a large raster has
+/// a million vertices). Each vertex's neighbours are in the order of
+/// `edges`, as pushing them one by one would give.
+struct Adjacency {
+    start: Vec<u32>,
+    neighbours: Vec<u32>,
+}
+
+impl Adjacency {
+    fn new(vertices: usize, edges: &[(u32, u32)]) -> Self {
+        let mut start = vec![0u32; vertices + 1];
+        for &(a, b) in edges {
+            start[a as usize + 1] += 1;
+            start[b as usize + 1] += 1;
+        }
+        for i in 0..vertices {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut neighbours = vec![0u32; 2 * edges.len()];
+        for &(a, b) in edges {
+            for (from, to) in [(a, b), (b, a)] {
+                neighbours[fill[from as usize] as usize] = to;
+                fill[from as usize] += 1;
+            }
+        }
+        Self { start, neighbours }
+    }
+
+    fn of(&self, v: u32) -> &[u32] {
+        &self.neighbours[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
+    }
+}
+
+/// The vertex path from the guard of `a` to `a`, then from `b` to the
+/// guard of `b` (following `pred`, the nearest-guard tree), shortcut
+/// greedily by line of sight: from each kept vertex, on to the farthest
+/// vertex of the path it sees.
+fn shortcut(tri: &Triangulation, walls: &Walls, pred: &[u32], a: u32, b: u32) -> Vec<u32> {
+    let mut path = Vec::new();
+    let mut v = a;
+    while v != u32::MAX {
+        path.push(v);
+        v = pred[v as usize];
+    }
+    path.reverse();
+    let mut v = b;
+    while v != u32::MAX {
+        path.push(v);
+        v = pred[v as usize];
+    }
+    let mut i = 0;
+    let mut kept = vec![path[0]];
+    while i + 1 < path.len() {
+        let pi = tri.vertices[path[i] as usize];
+        let mut j = path.len() - 1;
+        while j > i + 1 && !walls.clear(pi, tri.vertices[path[j] as usize]) {
+            j -= 1;
+        }
+        kept.push(path[j]);
+        i = j;
+    }
+    kept
+}
+
+/// Places the art-gallery guards (module docs): for every guard, its
+/// triangulation vertex in `guards` and the triangle that called for it in
+/// `placed_for`; for every triangle, the guard that sees it in `seen_by`.
+/// `inc` are the triangles of every vertex.
+fn place_guards(
+    tri: &Triangulation,
+    walls: &Walls,
+    inc: &[Vec<u32>],
+    seen_by: &mut [u32],
+    guards: &mut Vec<u32>,
+    placed_for: &mut Vec<Option<u32>>,
+) {
     let nt = tri.triangles.len();
-    let inc = vertex_triangles(tri);
     let order = |v: u32| inc[v as usize].len();
-    let mut seen_by = vec![u32::MAX; nt];
-    let mut guards: Vec<u32> = Vec::new();
-    let mut placed_for = Vec::new();
     let mut visited = vec![u32::MAX; nt];
     let mut sight = Sight::new(tri, walls);
-    let mut place = |g: u32, guards: &mut Vec<u32>, seen_by: &mut Vec<u32>| {
+    let mut place = |g: u32, guards: &mut Vec<u32>, seen_by: &mut [u32]| {
         let id = guards.len() as u32;
         guards.push(g);
         sight.start(g, &inc[g as usize]);
@@ -267,7 +394,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
         .filter(|&v| order(v) > 0)
         .max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a)))
     {
-        place(first, &mut guards, &mut seen_by);
+        place(first, guards, seen_by);
         placed_for.push(None);
     }
     for t in 0..nt {
@@ -278,18 +405,32 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
                 .copied()
                 .max_by(|&a, &b| order(a).cmp(&order(b)).then(b.cmp(&a)))
                 .unwrap_or(vs[0]);
-            place(g, &mut guards, &mut seen_by);
+            place(g, guards, seen_by);
             placed_for.push(Some(t as u32));
         }
     }
-    // Nearest guard of every vertex over the triangulation edges.
-    let edges = triangulation_edges(tri);
-    let mut adj = vec![Vec::new(); tri.vertices.len()];
-    for &(a, b) in &edges {
-        adj[a as usize].push(b);
-        adj[b as usize].push(a);
-    }
+}
+
+/// Builds the art-gallery graph.
+pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
+    let nt = tri.triangles.len();
+    let inc = vertex_triangles(tri);
+    let mut seen_by = vec![u32::MAX; nt];
+    let mut guards: Vec<u32> = Vec::new();
+    let mut placed_for = Vec::new();
+    // The vertex adjacency for the nearest-guard search below does not
+    // depend on the guards: built by an idle thread, if there is one,
+    // while they are placed.
     let nv = tri.vertices.len();
+    let ((edges, adj), ()) = rayon::join(
+        || {
+            let edges = triangulation_edges(tri);
+            let adj = Adjacency::new(nv, &edges);
+            (edges, adj)
+        },
+        || place_guards(tri, walls, &inc, &mut seen_by, &mut guards, &mut placed_for),
+    );
+    // Nearest guard of every vertex over the triangulation edges.
     let (mut dist, mut owner, mut pred) = (
         vec![f64::INFINITY; nv],
         vec![u32::MAX; nv],
@@ -307,7 +448,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
         if d > dist[v as usize] {
             continue;
         }
-        for &u in &adj[v as usize] {
+        for &u in adj.of(v) {
             let nd = d + tri.vertices[v as usize].distance(tri.vertices[u as usize]);
             if nd < dist[u as usize] {
                 dist[u as usize] = nd;
@@ -349,32 +490,14 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
             .add_node(w(tri.vertices[g as usize]), None, Stance::Stand, 0);
     }
     let mut edge_set: BTreeMap<(u32, u32), f64> = BTreeMap::new();
-    for (_, (_, a, b)) in best {
-        // Vertex path guard(a) .. a b .. guard(b).
-        let mut path = Vec::new();
-        let mut v = a;
-        while v != u32::MAX {
-            path.push(v);
-            v = pred[v as usize];
-        }
-        path.reverse();
-        let mut v = b;
-        while v != u32::MAX {
-            path.push(v);
-            v = pred[v as usize];
-        }
-        // Greedy line-of-sight shortcut.
-        let mut i = 0;
-        let mut kept = vec![path[0]];
-        while i + 1 < path.len() {
-            let pi = tri.vertices[path[i] as usize];
-            let mut j = path.len() - 1;
-            while j > i + 1 && !walls.clear(pi, tri.vertices[path[j] as usize]) {
-                j -= 1;
-            }
-            kept.push(path[j]);
-            i = j;
-        }
+    // The shortcut paths are independent of each other: found in
+    // parallel, then added in the order of `best`.
+    let best: Vec<(u32, u32)> = best.into_values().map(|(_, a, b)| (a, b)).collect();
+    let shortcuts: Vec<Vec<u32>> = best
+        .par_iter()
+        .map(|&(a, b)| shortcut(tri, walls, &pred, a, b))
+        .collect();
+    for kept in shortcuts {
         for pair in kept.windows(2) {
             let ids: Vec<u32> = pair
                 .iter()
@@ -486,6 +609,135 @@ mod tests {
         for (t, r) in g.radii.iter().enumerate() {
             assert!(*r > 0.0 && *r <= tri.area(t).sqrt());
         }
+    }
+
+    /// The wall tests of every dual edge one at a time, as the dual graph
+    /// made them before they ran in parallel.
+    fn sequential_edge_tests(tri: &Triangulation, walls: &Walls) -> Vec<[DualEdge; 3]> {
+        let centre = |t: usize| {
+            let [a, b, c] = tri.corners(t);
+            incircle(a, b, c)
+        };
+        let mut out = vec![[DualEdge::Skip; 3]; tri.triangles.len()];
+        for (t, slots) in out.iter_mut().enumerate() {
+            for (k, slot) in slots.iter_mut().enumerate() {
+                match tri.neighbours[t][k] {
+                    Some(u) if u as usize > t => {
+                        let ((ct, rt), (cu, ru)) = (centre(t), centre(u as usize));
+                        *slot = if !walls.clear(ct, cu) {
+                            DualEdge::Blocked
+                        } else if !walls.corridor_clear(ct, rt, cu, ru) {
+                            DualEdge::Narrow
+                        } else {
+                            DualEdge::Wide
+                        };
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// A room of up to 8 × 8 square pillars on a two-metre grid, each of
+    /// side 0.5, 1 or 1.5 m at a half-metre offset, so many corners are
+    /// collinear and many dual edges graze a corner.
+    fn pillar_room(spots: &[(u8, u8, u8)]) -> Vec<Vec<DVec2>> {
+        let mut rings = vec![vec![v(0., 0.), v(16., 0.), v(16., 16.), v(0., 16.)]];
+        let mut taken = [[false; 8]; 8];
+        for &(x, y, s) in spots {
+            let (x, y) = (usize::from(x % 8), usize::from(y % 8));
+            if std::mem::replace(&mut taken[x][y], true) {
+                continue;
+            }
+            let (x0, y0, side) = (
+                2.0 * x as f64 + 0.25,
+                2.0 * y as f64 + 0.25,
+                f64::from(s % 3 + 1) * 0.5,
+            );
+            rings.push(vec![
+                v(x0, y0),
+                v(x0, y0 + side),
+                v(x0 + side, y0 + side),
+                v(x0 + side, y0),
+            ]);
+        }
+        rings
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(60))]
+
+        /// The parallel wall tests give the sequential answers on one
+        /// thread and on several, and the dual graph's edges and narrow
+        /// edges follow them.
+        #[test]
+        fn parallel_dual_edge_tests_equal_the_sequential_ones(
+            spots in proptest::collection::vec((0u8..8, 0u8..8, 0u8..3), 0..40),
+        ) {
+            let rings = pillar_room(&spots);
+            let tri = triangulate(&rings).unwrap();
+            let walls = Walls::new(rings);
+            let want = sequential_edge_tests(&tri, &walls);
+            for threads in [1, 3] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                let got = pool.install(|| dual_edge_tests(&tri, &walls));
+                proptest::prop_assert_eq!(&got, &want);
+            }
+            let g = dual_graph(&tri, &walls);
+            let kept = |keep: &dyn Fn(DualEdge) -> bool| {
+                let mut pairs = Vec::new();
+                for (t, slots) in want.iter().enumerate() {
+                    for (k, &e) in slots.iter().enumerate() {
+                        if e != DualEdge::Skip && keep(e) {
+                            pairs.push((t as u32, tri.neighbours[t][k].unwrap()));
+                        }
+                    }
+                }
+                pairs
+            };
+            proptest::prop_assert_eq!(&g.dual_edges, &kept(&|e| e != DualEdge::Blocked));
+            let mut narrow = kept(&|e| e == DualEdge::Narrow);
+            narrow.sort_unstable();
+            proptest::prop_assert_eq!(&g.narrow, &narrow);
+        }
+    }
+
+    proptest::proptest! {
+        /// The flat adjacency lists each vertex's neighbours as pushing
+        /// them edge by edge into a list per vertex does.
+        #[test]
+        fn flat_adjacency_equals_lists_per_vertex(
+            edges in proptest::collection::vec((0u32..30, 0u32..30), 0..120),
+        ) {
+            let mut lists = vec![Vec::new(); 31];
+            for &(a, b) in &edges {
+                lists[a as usize].push(b);
+                lists[b as usize].push(a);
+            }
+            let flat = Adjacency::new(31, &edges);
+            for (v, list) in lists.iter().enumerate() {
+                proptest::prop_assert_eq!(flat.of(v as u32), list.as_slice());
+            }
+        }
+    }
+
+    #[test]
+    fn a_room_without_pillars_has_no_blocked_dual_edge() {
+        // Degenerate for the tests: no hole, so every pair is tested and
+        // every dual edge in a convex room is clear.
+        let rings = pillar_room(&[]);
+        let tri = triangulate(&rings).unwrap();
+        let tests = dual_edge_tests(&tri, &Walls::new(rings));
+        assert!(tests.iter().flatten().all(|&e| e != DualEdge::Blocked));
+        assert_eq!(
+            tests
+                .iter()
+                .flatten()
+                .filter(|&&e| e != DualEdge::Skip)
+                .count(),
+            tri.triangles.len() - 1
+        );
     }
 
     #[test]

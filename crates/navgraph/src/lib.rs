@@ -104,12 +104,16 @@
 //!   filled, the super-graph shares it and the walls (it used to keep two
 //!   more copies of every triangle: its point locator, now built by the
 //!   first path query, and the regions' polygons, now drawn from the mesh
-//!   as the portals are), and `navscope-cli build` streams it to the file. The NavMesh itself
-//!   is the floor: on a dotted raster its links (80 bytes each, twelve per
-//!   triangle) are three quarters of it, and at 2000 × 2000 px it alone
-//!   takes about 1.95 GB of the 2.26 GB peak, so with [`navscope_core::Link`] and
-//!   [`navscope_core::Node`] as they are that raster cannot be built in a
-//!   2 GB budget; the estimate refuses it.
+//!   as the portals are), and `navscope-cli build` streams it to the file.
+//!   The NavMesh itself is the floor: on a dotted raster it has twelve
+//!   links per triangle (triangle↔corner, dual edges, triangulation edges,
+//!   each two-way). With [`navscope_core::Link`] at 80 bytes (its segment
+//!   inline) and an owned area name per [`navscope_core::Node`], the mesh
+//!   alone took about 1.95 GB of the 2.26 GB peak at 2000 × 2000 px and
+//!   the estimate refused it in a 2 GB budget. A link is now 32 bytes (the
+//!   segment boxed, on the quarter of links that have one) and the default
+//!   area name is borrowed, so the same mesh takes about 1.4 GB and the
+//!   build peaks at 1.66 GB.
 //!
 //!   Measured on the 2-core machine on 2026-11-24 (release,
 //!   `navscope-cli generate dotted-raster --size N --out rN.png`, then
@@ -125,14 +129,31 @@
 //!   | the same without `--out` | | 10.1 s user + 0.9 s system, 11.1 s wall, 2.26 GB peak |
 //!   | the same with the default 2 GB budget | refused after 0.9 s wall ("would need ~6.2 GB") | refused after 1.1 s wall ("would need ~2.4 GB") |
 //!
+//!   Then the links became 32 bytes and nodes stopped allocating the
+//!   default area name; the dual graph's wall tests run in parallel,
+//!   beside the art-gallery graph, whose guard-to-guard shortcuts are
+//!   parallel too (the output is the same, byte for byte, on any thread
+//!   count); and sight lines stopped allocating per grid column. Measured
+//!   the same way without `--out` (before: the build above; both binaries
+//!   run alternately, `uptime` load average 1.9 to 2.3 on 2 cores, one
+//!   core's worth taken by another engineer's process):
+//!
+//!   | raster | before | after |
+//!   |---|---|---|
+//!   | 1000 × 1000 px | 1.7 s user + 0.3 s system, 2.0 - 2.1 s wall, 570 MB peak | 1.6 s user + 0.2 s system, 1.8 - 1.9 s wall, 428 MB peak |
+//!   | 2000 × 2000 px, default 2 GB budget | refused ("would need ~2.4 GB"); with `--budget unlimited` 9.9 - 10.4 s user + 1.8 - 3.2 s system, 11.8 - 13.7 s wall, 2.26 GB peak | 9.6 - 11.6 s user + 1.0 s system, 9.9 - 10.2 s wall, 1.66 GB peak (estimate ~1.7 GB) |
+//!   | 2000 × 2000 px with `--out /tmp/r.json` (3.8 GB written) | 20.5 s user + 3.5 s system, 24.7 s wall, 2.26 GB peak (above) | 20.3 s user + 14.0 s system, 37.6 s wall, 1.66 GB peak (the page cache of the file is the system time) |
+//!
 //!   (Peaks are `/usr/bin/time`'s maximum resident set in kB, so 2.26 GB
 //!   is 2.15 GiB.) Writing the 3.8 GB of JSON is over half of the 2000 ×
 //!   2000 build, and on this machine `dd` alone takes 18 s to write
 //!   3.8 GB to `/tmp` (ext4) and 6.5 s to `/dev/shm`. Of the stages, the
-//!   graphs take the most (about 2.3 s at 1000 × 1000 px, 7 - 15 s at
-//!   2000 × 2000 px, wall, loaded): on a dotted raster guards and dual edges look far along
-//!   the open rows, so the line-of-sight walks ([`walls::Walls::clear`],
-//!   [`sight`]) grow faster than the triangle count.
+//!   graphs take the most (1.1 - 1.3 s at 1000 × 1000 px, 7.5 - 10 s at
+//!   2000 × 2000 px, wall, loaded), and of them the art-gallery guard
+//!   placement, which is sequential: on a dotted raster guards look far
+//!   along the open rows, so its line-of-sight walks
+//!   ([`walls::Walls::clear`], [`sight`]) grow faster than the triangle
+//!   count. The triangulation (2 - 2.7 s at 2000 × 2000 px) is next.
 //! * **Art gallery.** First guard: a vertex of highest order; next ones at
 //!   the highest-order corner of the first unseen triangle; a triangle is
 //!   seen when the hull of guard and triangle is free (so every point of it

@@ -523,37 +523,43 @@ fn shared<T: Serialize, S: serde::Serializer>(v: &Arc<T>, s: S) -> Result<S::Ok,
 }
 
 /// Bytes the dual graph's NavMesh takes per triangle: its node (with the
-/// triangle as polygon and the area name on the heap) and its links: three
+/// triangle as polygon on the heap; the default area name is borrowed, not
+/// allocated) and its links (the dual edges' segments boxed): three
 /// two-way links to its corners and up to three dual edges, each shared
 /// with a neighbour (counted here as five two-way links); per vertex: its
 /// node and three two-way triangulation-edge links (a planar triangulation
 /// has fewer than three edges per vertex).
 fn dual_bytes(triangles: u64, vertices: u64) -> u64 {
-    let node = (std::mem::size_of::<Node>() + 32) as u64;
+    let node = std::mem::size_of::<Node>() as u64;
     let polygon = (3 * std::mem::size_of::<DVec3>() + 16) as u64;
     let link = std::mem::size_of::<Link>() as u64;
-    triangles.saturating_mul(node + polygon + 2 * 5 * link)
+    // A dual edge's two links each box its segment (with the allocator's
+    // header, rounded to its 16-byte step).
+    let segment = (2 * std::mem::size_of::<DVec3>() + 16) as u64;
+    triangles.saturating_mul(node + polygon + 2 * 5 * link + 3 * segment)
         + vertices.saturating_mul(node + 2 * 3 * link)
 }
 
 /// Bytes the whole build holds at its peak for a dual graph of
-/// `triangles` and `vertices`: [`dual_bytes`] and 15 % more. The dual
-/// graph's NavMesh is the pipeline's result and nearly all of the peak
-/// (every vector of it is sized exactly; the super-graph shares it, draws
-/// its regions and portals from it and builds its point locator only for
-/// the first path query; `navscope-cli build` writes it without copying
-/// it); the rest is the triangulation, the walls and the earlier stages'
-/// artifacts. Calibrated with `/usr/bin/time -v` on dotted rasters
-/// (`navscope-cli generate dotted-raster`, radius 0, `navscope-cli build
-/// --out`) on 2026-11-24: 1000 × 1000 px (375,002 triangles) peaked at
-/// 1.05 and 2000 × 2000 px (1,500,002 triangles, budget lifted) at 1.04
-/// times [`dual_bytes`] (569 MB and 2.26 GB, in kB as `time` reports
-/// them); the 15 % leave room for the allocator and the page cache's
-/// share. A caller that takes an owned copy
-/// ([`navscope_core::Runner::navmesh`]) or asks for a path needs more.
+/// `triangles` and `vertices`: [`dual_bytes`] and 30 % more. The dual
+/// graph's NavMesh is the pipeline's result and most of the peak (every
+/// vector of it is sized exactly; the super-graph shares it, draws its
+/// regions and portals from it and builds its point locator only for the
+/// first path query; `navscope-cli build` writes it without copying it);
+/// the rest is the triangulation, the walls, the art-gallery graph's
+/// working structures (built beside the dual graph) and the earlier
+/// stages' artifacts. Calibrated with `/usr/bin/time -v` on dotted rasters
+/// (`navscope-cli generate dotted-raster`, radius 0, `navscope-cli build`)
+/// on 2026-11-24, after links became 32 bytes: 1000 × 1000 px (375,002
+/// triangles) peaked at 1.24 - 1.28 and 2000 × 2000 px (1,500,002
+/// triangles) at 1.21 - 1.24 times [`dual_bytes`] (428 - 443 MB and 1.66 -
+/// 1.71 GB, in kB as `time` reports them), the same with `--out`; the
+/// 30 % leave room for the allocator.
+/// A caller that takes an owned copy ([`navscope_core::Runner::navmesh`])
+/// or asks for a path needs more.
 fn build_bytes(triangles: u64, vertices: u64) -> u64 {
     let dual = dual_bytes(triangles, vertices);
-    dual.saturating_add(dual / 20 * 3)
+    dual.saturating_add(dual / 10 * 3)
 }
 
 /// Refuses, over the budget, the dual graph of `triangles` and `vertices`
@@ -580,11 +586,17 @@ pub fn stage_graphs(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError>
         t.triangulation.triangles.len() as u64,
         t.triangulation.vertices.len() as u64,
     )?;
-    // The gallery first: its working structures are freed before the
-    // larger dual graph is built.
-    let gallery = gallery_graph(&t.triangulation, &t.walls);
+    // The two graphs side by side (each is deterministic on its own): the
+    // gallery's guard placement is sequential, the dual graph's wall tests
+    // are spread over whatever threads the gallery leaves idle. The
+    // gallery's working structures are small beside the dual graph's
+    // NavMesh.
+    let (gallery, dual) = rayon::join(
+        || gallery_graph(&t.triangulation, &t.walls),
+        || dual_graph(&t.triangulation, &t.walls),
+    );
     Ok(Arc::new(GraphsArtifact {
-        dual: Arc::new(dual_graph(&t.triangulation, &t.walls)),
+        dual: Arc::new(dual),
         gallery,
     }))
 }
@@ -617,7 +629,7 @@ impl SuperGraphArtifact {
     fn portal(&self, i: usize) -> [DVec3; 2] {
         let mesh = &self.dual.mesh;
         let l = &mesh.links[i];
-        l.segment.unwrap_or([
+        l.segment().unwrap_or([
             mesh.nodes[l.from as usize].position,
             mesh.nodes[l.to as usize].position,
         ])

@@ -179,12 +179,11 @@ impl Walls {
                 a.y + ((x - a.x) / (b.x - a.x)).clamp(0.0, 1.0) * (b.y - a.y)
             }
         };
-        let columns: Box<dyn Iterator<Item = usize>> = if bx >= ax {
-            Box::new(ax..=bx)
-        } else {
-            Box::new((bx..=ax).rev())
-        };
-        for x in columns {
+        // Columns from a's towards b's, rows in the direction of b.y, by
+        // stepping indices (no iterator objects: this runs for every
+        // column of every sight line).
+        for i in 0..=ax.abs_diff(bx) {
+            let x = if bx >= ax { ax + i } else { ax - i };
             // The border columns hold every point beyond the grid too.
             let x_lo = if x == 0 {
                 f64::NEG_INFINITY
@@ -205,12 +204,8 @@ impl Walls {
             };
             let (_, r0) = g.cell_of(DVec2::new(a.x, y0 - pad));
             let (_, r1) = g.cell_of(DVec2::new(a.x, y1 + pad));
-            let rows: Box<dyn Iterator<Item = usize>> = if b.y >= a.y {
-                Box::new(r0..=r1)
-            } else {
-                Box::new((r0..=r1).rev())
-            };
-            for y in rows {
+            for j in 0..=r1 - r0 {
+                let y = if b.y >= a.y { r0 + j } else { r1 - j };
                 let c = y * g.nx + x;
                 for &id in &g.items[g.start[c] as usize..g.start[c + 1] as usize] {
                     if f(id) {

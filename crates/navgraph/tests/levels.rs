@@ -535,7 +535,7 @@ fn regions_portals_and_seen_triangles_are_drawn_from_the_triangulation() {
         assert_eq!(portals.len(), sg.graph.portals.len(), "{path}");
         for (p, &i) in portals.iter().zip(&sg.graph.portals) {
             let l = &mesh.links[i];
-            let [a, b] = l.segment.unwrap_or([
+            let [a, b] = l.segment().unwrap_or([
                 mesh.nodes[l.from as usize].position,
                 mesh.nodes[l.to as usize].position,
             ]);

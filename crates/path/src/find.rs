@@ -164,7 +164,7 @@ pub fn centre_polyline(
         let seg = links
             .get(i)
             .and_then(|li| mesh.links.get(*li))
-            .and_then(|l| l.segment);
+            .and_then(|l| l.segment());
         if let Some([a, b]) = seg {
             pts.push((a + b) * 0.5);
         }

@@ -440,7 +440,10 @@ mod tests {
             lift(&mut n.position);
         }
         for l in &mut m.links {
-            l.segment.iter_mut().flatten().for_each(lift);
+            l.segment
+                .iter_mut()
+                .flat_map(|s| s.iter_mut())
+                .for_each(lift);
         }
         let nodes = [0, 1, 2];
         let w = along(

@@ -134,7 +134,7 @@ pub(crate) fn portals(
             (l.from, l.to) == (nodes[i], nodes[i + 1]) || (l.from, l.to) == (nodes[i + 1], nodes[i])
         });
         let segment = link
-            .and_then(|l| l.segment)
+            .and_then(|l| l.segment())
             .or_else(|| match (&a.polygon, &b.polygon) {
                 (Some(pa), Some(pb)) => shared_edge(pa, pb),
                 _ => None,

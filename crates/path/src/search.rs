@@ -220,7 +220,7 @@ impl Eq for Open {}
 
 /// The walked halves of a link: `(length in a, length in b)`.
 pub(crate) fn link_halves(link: &Link, pa: DVec3, pb: DVec3) -> (f64, f64) {
-    match link.segment {
+    match link.segment() {
         Some([s0, s1]) => {
             let m = (s0 + s1) * 0.5;
             (pa.distance(m), m.distance(pb))

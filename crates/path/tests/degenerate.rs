@@ -119,7 +119,10 @@ fn huge_coordinates_keep_the_path_shape() {
         n.polygon.iter_mut().flatten().for_each(|p| p.x += off);
     }
     for l in &mut m.links {
-        l.segment.iter_mut().flatten().for_each(|p| p.x += off);
+        l.segment
+            .iter_mut()
+            .flat_map(|s| s.iter_mut())
+            .for_each(|p| p.x += off);
     }
     let r = path(
         &m,
@@ -166,7 +169,7 @@ fn nan_inside_a_code_built_mesh_does_not_hang_or_panic() {
     m.nodes[2].position.x = f64::NAN;
     for l in &mut m.links {
         if l.from == 2 || l.to == 2 {
-            l.segment = Some([DVec3::NAN, DVec3::NAN]);
+            l.segment = Some(Box::new([DVec3::NAN, DVec3::NAN]));
         }
     }
     let r = find_path(

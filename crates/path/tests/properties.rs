@@ -138,7 +138,7 @@ fn dijkstra(
             continue;
         }
         for l in m.links.iter().filter(|l| l.from == v) {
-            let [a, b] = l.segment.unwrap();
+            let [a, b] = l.segment().unwrap();
             let mid = (a + b) * 0.5;
             let (da, db) = (pos(v).distance(mid), mid.distance(pos(l.to)));
             let nd = d + da * k(v) + db * k(l.to) + (l.cost - da - db).max(0.0);

@@ -336,7 +336,7 @@ pub fn add_drop_links(nav: &mut NavMesh, drops: &[LedgeDrop]) -> Vec<usize> {
                 to: d.to,
                 kind: LinkKind::Jump,
                 cost,
-                segment: Some([d.top, d.bottom]),
+                segment: Some(Box::new([d.top, d.bottom])),
             });
             nav.links.len() - 1
         })
@@ -448,7 +448,7 @@ mod tests {
         let d = drops(&nav);
         assert!(!d.is_empty(), "a 1 m ledge over a floor gives drop links");
         for l in &d {
-            let [top, bottom] = l.segment.unwrap();
+            let [top, bottom] = l.segment().unwrap();
             let fall = top.y - bottom.y;
             assert!(fall > 0.5 && fall <= 2.0, "a drop of {fall} m");
             assert!(on_node(&nav, l.from, top, 1e-6), "the top is on its edge");
@@ -512,7 +512,7 @@ mod tests {
                 prop_assert!(d.is_empty(), "a {h} m ledge, max drop {max_drop}: {} drops", d.len());
             }
             for l in d {
-                let [top, bottom] = l.segment.unwrap();
+                let [top, bottom] = l.segment().unwrap();
                 prop_assert!(top.y - bottom.y > step && top.y - bottom.y <= max_drop);
             }
         }

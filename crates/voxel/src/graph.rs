@@ -359,7 +359,7 @@ fn add_swim(
         let (a, b) = (info[l.from as usize].water, info[l.to as usize].water);
         let swim = |n: u32| nav.nodes[n as usize].stance == Stance::Swim;
         if let (true, true, Some(a), Some(b), Some(seg)) =
-            (swim(l.from), swim(l.to), a, b, l.segment.as_mut())
+            (swim(l.from), swim(l.to), a, b, l.segment.as_deref_mut())
         {
             let w = a.min(b) as f64;
             for p in seg {
@@ -400,7 +400,7 @@ fn add_swim(
                 to,
                 kind,
                 cost,
-                segment: Some([mid, mid]),
+                segment: Some(Box::new([mid, mid])),
             });
             link_class.push(LinkClass::Swim);
         }

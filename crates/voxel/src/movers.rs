@@ -291,7 +291,7 @@ pub fn add_mover_links(nav: &mut NavMesh, movers: &Movers, reach: Reach) -> Move
             to,
             kind,
             cost,
-            segment: Some([a, b]),
+            segment: Some(Box::new([a, b])),
         });
     }
     out
@@ -306,7 +306,7 @@ fn doors(nav: &mut NavMesh, r: usize, region: &Region, reach: Reach, out: &mut M
     );
     let mut any = false;
     for (i, l) in nav.links.iter_mut().enumerate() {
-        let Some([a, c]) = l.segment else { continue };
+        let Some([a, c]) = l.segment() else { continue };
         let m = (a + c) * 0.5;
         let inside = plan(m).cmpge(lo).all()
             && plan(m).cmple(hi).all()

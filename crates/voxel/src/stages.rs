@@ -1403,7 +1403,7 @@ fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     for (n, &(ti, ri)) in graph.navmesh.nodes.iter_mut().zip(&graph.node_region) {
         let area = r.tiles[ti as usize][ri as usize].area;
         if area != DEFAULT_AREA {
-            n.area = c.areas.name(area).to_string();
+            n.area = c.areas.name(area).to_string().into();
         }
     }
     graph.navmesh.area_costs = c.areas.costs.clone();
@@ -1450,7 +1450,7 @@ impl Artifact for MoverArtifact {
         }
         for &i in &self.links {
             let l = &self.navmesh.links[i];
-            let (a, b) = match l.segment {
+            let (a, b) = match l.segment() {
                 Some([a, b]) if l.kind != LinkKind::Door => (a, b),
                 _ => (
                     self.navmesh.nodes[l.from as usize].position,

@@ -198,7 +198,7 @@ fn swim_links_appear_only_where_water_meets_ground_one_can_climb_onto() {
     let links = swim_links(&r);
     let mut sides = [false; 4];
     for &(a, b, i) in &links {
-        let [mid, _] = g.navmesh.links[i].segment.unwrap();
+        let [mid, _] = g.navmesh.links[i].segment().unwrap();
         let to_rim = [mid.x - 4.0, 10.0 - mid.x, mid.z - 3.0, 7.0 - mid.z].map(f64::abs);
         let (side, d) = (0..4)
             .map(|k| (k, to_rim[k]))
@@ -317,7 +317,7 @@ proptest::proptest! {
             let bound = max_gap(radius(Stance::Swim), radius(other), s.cell_size, s.max_error);
             let gp = gap(m, a, b);
             proptest::prop_assert!(gp <= bound + 1e-9, "{a}-{b}: {gp} > {bound}");
-            let [mid, _] = m.links[i].segment.unwrap();
+            let [mid, _] = m.links[i].segment().unwrap();
             let to_rim = [mid.x - x0 as f64, x1 as f64 - mid.x, mid.z - z0 as f64, z1 as f64 - mid.z]
                 .into_iter()
                 .map(f64::abs)
