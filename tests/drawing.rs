@@ -156,3 +156,73 @@ fn the_highlight_is_built_when_the_selection_or_sub_step_changes_and_not_on_idle
     );
     assert!(highlight(&mut app).is_some());
 }
+
+/// The groups drawn for `stage` that show, and the kinds among them.
+fn shown_groups_of(app: &mut App, stage: usize) -> (usize, usize) {
+    let mut q = app.world_mut().query::<(&DrawGroup, &Visibility)>();
+    let shown: Vec<&DrawGroup> = q
+        .iter(app.world())
+        .filter(|(g, v)| g.stage == stage && **v != Visibility::Hidden)
+        .map(|(g, _)| g)
+        .collect();
+    let mut kinds: Vec<&str> = shown.iter().map(|g| g.kind.as_str()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    (shown.len(), kinds.len())
+}
+
+/// A stage of hundreds of sub-steps (the portal stage of a generated floor
+/// plan) is drawn through few groups: one per kind at its end, at most
+/// about 2·√steps per kind in the middle (`model::step_batches`); each
+/// shown group is a draw that costs CPU in every frame.
+#[test]
+fn a_stage_of_many_sub_steps_shows_few_groups_at_any_step() {
+    let plan = navscope_levels::generate::big_floor_plan(1, 3_000);
+    let path = std::env::temp_dir().join("navscope-drawing-fp3k.json");
+    std::fs::write(&path, navscope_levels::write::floor_plan_json(&plan)).expect("write plan");
+    let mut app = drawing_headless();
+    app.world_mut()
+        .write_message(navscope::level::LevelRequest::Open(path));
+    app.world_mut()
+        .write_message(navscope::level::LevelRequest::Pipeline("convex".into()));
+    until(&mut app, 120, "the floor plan is built", |app| {
+        let b = app.world().resource::<Build>();
+        let loading = app
+            .world()
+            .resource::<navscope::level::Loading>()
+            .is_loading();
+        !loading && !b.is_busy() && b.published > 0
+    });
+    app.update();
+    app.update();
+    let mut q = app
+        .world_mut()
+        .query::<&navscope::model::elements::StageGeometry>();
+    let (stage, steps) = q
+        .iter(app.world())
+        .map(|g| (g.stage, g.substeps.len()))
+        .max_by_key(|&(_, n)| n)
+        .expect("published stages");
+    assert!(steps >= 200, "the portal stage records {steps} sub-steps");
+    app.world_mut().resource_mut::<Timeline>().set_stage(stage);
+    app.update();
+    app.update();
+    let (at_end, kinds) = shown_groups_of(&mut app, stage);
+    assert!(kinds >= 2, "portal kinds show at the end");
+    assert!(
+        at_end <= kinds + 2,
+        "{at_end} groups of {kinds} kinds show at the end of a stage of {steps} sub-steps"
+    );
+    let w = (steps as f64).sqrt().ceil() as usize;
+    for step in [steps / 3, steps / 2, steps - 2] {
+        app.world_mut().resource_mut::<Timeline>().substep = Some(step as u32);
+        app.update();
+        app.update();
+        let (n, kinds) = shown_groups_of(&mut app, stage);
+        assert!(n > 0, "something shows at sub-step {step}");
+        assert!(
+            n <= kinds * (2 * w + 8),
+            "{n} groups of {kinds} kinds show at sub-step {step} of {steps}"
+        );
+    }
+}
