@@ -144,6 +144,10 @@
 //!   | 2000 × 2000 px, default 2 GB budget | refused ("would need ~2.4 GB"); with `--budget unlimited` 9.9 - 10.4 s user + 1.8 - 3.2 s system, 11.8 - 13.7 s wall, 2.26 GB peak | 9.6 - 11.6 s user + 1.0 s system, 9.9 - 10.2 s wall, 1.66 GB peak (estimate ~1.7 GB) |
 //!   | 2000 × 2000 px with `--out /tmp/r.json` (3.8 GB written) | 20.5 s user + 3.5 s system, 24.7 s wall, 2.26 GB peak (above) | 20.3 s user + 14.0 s system, 37.6 s wall, 1.66 GB peak (the page cache of the file is the system time) |
 //!
+//!   With both cores free (load average 1.5 to 1.7, 19:14 UTC, the
+//!   same commands, merged main): 2000 × 2000 px 7.5 - 7.7 s wall at a
+//!   1.66 GB peak, 22.6 s with `--out`; 1000 × 1000 px 3.8 s with `--out`.
+//!
 //!   (Peaks are `/usr/bin/time`'s maximum resident set in kB, so 2.26 GB
 //!   is 2.15 GiB.) Writing the 3.8 GB of JSON is over half of the 2000 ×
 //!   2000 build, and on this machine `dd` alone takes 18 s to write
