@@ -730,6 +730,31 @@ fn arrow_keys_step_stages_and_the_view_changes() {
     );
 }
 
+/// Quick taps of the Up key each step one sub-step, though the frames of
+/// a software renderer gather several of them.
+#[test]
+fn a_burst_of_up_presses_steps_one_sub_step_each() {
+    let Some(s) = Session::start("up_burst") else {
+        return;
+    };
+    let r = s.wait_ready();
+    s.move_to(r.central().unwrap().center());
+    s.key("Home");
+    s.wait_for("`Home` to show the first stage", WAIT, |r| {
+        (r.stage() == Some(0)).then_some(())
+    });
+    s.key("Right");
+    s.wait_for("`Right` to show the second stage", WAIT, |r| {
+        (r.stage() == Some(1)).then_some(())
+    });
+    s.key_burst("Up", 3);
+    s.wait_for(
+        "three quick `Up` presses to reach the third sub-step",
+        WAIT,
+        |r| (r.substep() == Some(2)).then_some(()),
+    );
+}
+
 // ---------------------------------------------------------------------------
 // 7. File → Export NavMesh JSON writes the documented contract.
 

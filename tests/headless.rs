@@ -6,6 +6,8 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use bevy::input::ButtonState;
+use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
 use bevy::prelude::*;
 mod support;
 
@@ -183,10 +185,23 @@ fn arrow_keys_scrub_the_timeline() {
         .unwrap()
         .stages
         .len();
-    let press = |app: &mut App, k: KeyCode| {
+    // A key going down: the button state and the keyboard message that
+    // the window backend sends with it.
+    let key_down = |app: &mut App, k: KeyCode| {
         app.world_mut()
             .resource_mut::<ButtonInput<KeyCode>>()
             .press(k);
+        app.world_mut().write_message(KeyboardInput {
+            key_code: k,
+            logical_key: Key::Unidentified(NativeKey::Unidentified),
+            state: ButtonState::Pressed,
+            text: None,
+            repeat: false,
+            window: Entity::PLACEHOLDER,
+        });
+    };
+    let press = |app: &mut App, k: KeyCode| {
+        key_down(app, k);
         app.update();
         let mut input = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
         input.release(k);
@@ -225,6 +240,16 @@ fn arrow_keys_scrub_the_timeline() {
             None,
             "stepping past the last sub-step shows the final state"
         );
+        // Three presses that one slow frame gathers step three times.
+        assert!(count >= 3, "stage {stage} has {count} sub-steps");
+        for _ in 0..3 {
+            key_down(&mut app, KeyCode::ArrowUp);
+        }
+        app.update();
+        app.world_mut()
+            .resource_mut::<ButtonInput<KeyCode>>()
+            .clear();
+        assert_eq!(app.world().resource::<Timeline>().substep, Some(2));
     }
     press(&mut app, KeyCode::End);
     assert_eq!(app.world().resource::<Timeline>().current, n - 1);

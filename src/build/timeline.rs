@@ -10,6 +10,8 @@ use crate::model::timeline::PLAY_INTERVAL;
 use crate::model::timeline::Timeline;
 use crate::model::timeline::UiFocus;
 use crate::model::timeline::substep_count;
+use bevy::input::ButtonState;
+use bevy::input::keyboard::KeyboardInput;
 use bevy::prelude::*;
 
 /// Keeps the timeline's state and reacts to keys.
@@ -18,6 +20,9 @@ pub struct TimelinePlugin;
 impl Plugin for TimelinePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Timeline>()
+            // Registered by Bevy's input plugin in the window app; here too
+            // so the app without a window reads the keys the same way.
+            .add_message::<KeyboardInput>()
             .init_resource::<UiFocus>()
             .init_resource::<Journal>()
             .add_systems(
@@ -60,22 +65,47 @@ fn resolve_request(
     }
 }
 
+/// How many times each arrow key went down this frame (Right, Left, Up,
+/// Down), key repeats not counted. [`ButtonInput::just_pressed`] says only
+/// whether a key went down, so presses that a slow frame gathers (software
+/// rendering, a big level) stepped once.
+fn arrow_presses(input: &mut MessageReader<KeyboardInput>) -> [usize; 4] {
+    let mut n = [0; 4];
+    let order = [
+        KeyCode::ArrowRight,
+        KeyCode::ArrowLeft,
+        KeyCode::ArrowUp,
+        KeyCode::ArrowDown,
+    ];
+    for k in input
+        .read()
+        .filter(|k| k.state == ButtonState::Pressed && !k.repeat)
+    {
+        if let Some(i) = order.iter().position(|c| *c == k.key_code) {
+            n[i] += 1;
+        }
+    }
+    n
+}
+
 fn keys(
     keys: Option<Res<ButtonInput<KeyCode>>>,
+    mut input: MessageReader<KeyboardInput>,
     focus: Res<UiFocus>,
     build: Res<Build>,
     roots: Query<&StageGeometry>,
     mut timeline: ResMut<Timeline>,
 ) {
+    let [right, left, up, down] = arrow_presses(&mut input);
     let Some(keys) = keys else { return };
     if focus.keyboard {
         return;
     }
     let n = stage_count(&build);
-    if keys.just_pressed(KeyCode::ArrowRight) {
+    for _ in 0..right {
         timeline.step_stage(1, n);
     }
-    if keys.just_pressed(KeyCode::ArrowLeft) {
+    for _ in 0..left {
         timeline.step_stage(-1, n);
     }
     if keys.just_pressed(KeyCode::Home) {
@@ -85,10 +115,10 @@ fn keys(
         timeline.set_stage(n - 1);
     }
     let subs = substep_count(roots.iter(), timeline.current);
-    if keys.just_pressed(KeyCode::ArrowUp) {
+    for _ in 0..up {
         timeline.step_substep(1, subs);
     }
-    if keys.just_pressed(KeyCode::ArrowDown) {
+    for _ in 0..down {
         timeline.step_substep(-1, subs);
     }
     if keys.just_pressed(KeyCode::Space) {

@@ -1087,6 +1087,16 @@ impl Session {
         self.pace();
     }
 
+    /// Presses `key` `times` times in one burst (xdotool's 12 ms apart,
+    /// quicker than a software-rendered frame), as a person tapping a key.
+    pub fn key_burst(&self, key: &str, times: usize) {
+        self.focus();
+        let mut args = vec!["key", "--clearmodifiers"];
+        args.extend(std::iter::repeat_n(key, times));
+        self.xdotool(&args);
+        self.pace();
+    }
+
     /// The moment a person's pointer rests on a target before pressing:
     /// `DWELL`, so that the app has seen the pointer arrive (hover) in a
     /// frame of its own before the press comes.

@@ -134,6 +134,9 @@ impl Report {
     pub fn stage(&self) -> Option<u64> {
         self.u64("/stage/current")
     }
+    pub fn substep(&self) -> Option<u64> {
+        self.u64("/stage/substep")
+    }
     pub fn stage_count(&self) -> Option<u64> {
         self.u64("/stage/count")
     }
