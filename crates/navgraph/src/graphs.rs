@@ -137,20 +137,33 @@ pub enum DualEdge {
     Narrow,
 }
 
+/// Every triangle's incircle (centre and radius), in triangle order: the
+/// dual graph's node positions and clearances, and what its edge tests
+/// read.
+pub fn incircles(tri: &Triangulation) -> Vec<(DVec2, f64)> {
+    (0..tri.triangles.len())
+        .map(|t| {
+            let [a, b, c] = tri.corners(t);
+            incircle(a, b, c)
+        })
+        .collect()
+}
+
 /// The line-of-sight and corridor tests of every dual edge, per triangle
 /// and edge (`[t][k]` for the neighbour across edge `k` of triangle `t`),
-/// run in parallel: they are independent and read-only, and the order of
-/// the result does not depend on the thread count. These walks are most
-/// of the dual graph's time on a large raster.
-pub fn dual_edge_tests(tri: &Triangulation, walls: &Walls) -> Vec<[DualEdge; 3]> {
-    let incentre = |t: usize| {
-        let [a, b, c] = tri.corners(t);
-        incircle(a, b, c)
-    };
+/// between the triangles' `circles` ([`incircles`]), run in parallel: they
+/// are independent and read-only, and the order of the result does not
+/// depend on the thread count. These walks are most of the dual graph's
+/// time on a large raster.
+pub fn dual_edge_tests(
+    tri: &Triangulation,
+    walls: &Walls,
+    circles: &[(DVec2, f64)],
+) -> Vec<[DualEdge; 3]> {
     (0..tri.triangles.len())
         .into_par_iter()
         .map(|t| {
-            let (ct, rt) = incentre(t);
+            let (ct, rt) = circles[t];
             let mut out = [DualEdge::Skip; 3];
             for (k, slot) in out.iter_mut().enumerate() {
                 let Some(u) = tri.neighbours[t][k] else {
@@ -159,7 +172,7 @@ pub fn dual_edge_tests(tri: &Triangulation, walls: &Walls) -> Vec<[DualEdge; 3]>
                 if (u as usize) < t {
                     continue;
                 }
-                let (cu, ru) = incentre(u as usize);
+                let (cu, ru) = circles[u as usize];
                 *slot = if !walls.clear(ct, cu) {
                     DualEdge::Blocked
                 } else if walls.corridor_clear(ct, rt, cu, ru) {
@@ -182,7 +195,8 @@ pub fn dual_edge_tests(tri: &Triangulation, walls: &Walls) -> Vec<[DualEdge; 3]>
 /// The wall tests of the dual edges come first, in parallel
 /// ([`dual_edge_tests`]); the graph is then filled in triangle order.
 pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
-    let tests = dual_edge_tests(tri, walls);
+    let circles = incircles(tri);
+    let tests = dual_edge_tests(tri, walls, &circles);
     let nt = tri.triangles.len();
     let edges = triangulation_edges(tri);
     let neighbour_pairs = tri
@@ -211,9 +225,8 @@ pub fn dual_graph(tri: &Triangulation, walls: &Walls) -> DualGraph {
     g.mesh
         .links
         .reserve_exact(2 * (3 * nt + edges.len() + neighbour_pairs));
-    for t in 0..nt {
+    for (t, &(centre, r)) in circles.iter().enumerate() {
         let [a, b, c] = tri.corners(t);
-        let (centre, r) = incircle(a, b, c);
         g.incentres.push(centre);
         g.radii.push(r);
         let id = g
@@ -681,7 +694,7 @@ mod tests {
             let want = sequential_edge_tests(&tri, &walls);
             for threads in [1, 3] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-                let got = pool.install(|| dual_edge_tests(&tri, &walls));
+                let got = pool.install(|| dual_edge_tests(&tri, &walls, &incircles(&tri)));
                 proptest::prop_assert_eq!(&got, &want);
             }
             let g = dual_graph(&tri, &walls);
@@ -728,7 +741,7 @@ mod tests {
         // every dual edge in a convex room is clear.
         let rings = pillar_room(&[]);
         let tri = triangulate(&rings).unwrap();
-        let tests = dual_edge_tests(&tri, &Walls::new(rings));
+        let tests = dual_edge_tests(&tri, &Walls::new(rings), &incircles(&tri));
         assert!(tests.iter().flatten().all(|&e| e != DualEdge::Blocked));
         assert_eq!(
             tests
