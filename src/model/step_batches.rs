@@ -58,10 +58,15 @@ pub fn batch_for_steps(groups: Vec<Group>, substeps: usize) -> Vec<Group> {
 /// is `end`.
 fn regroup(groups: Vec<Group>, end: u32) -> Vec<Group> {
     let w = (f64::from(end) + 1.0).sqrt().ceil() as u32;
+    let (kind, layer, value_range) = (
+        groups[0].kind.clone(),
+        groups[0].layer,
+        groups[0].value_range,
+    );
     let template = |first: u32, last: u32| Group {
-        kind: groups[0].kind.clone(),
-        layer: groups[0].layer,
-        value_range: groups[0].value_range,
+        kind: kind.clone(),
+        layer,
+        value_range,
         first,
         last,
         ..Default::default()
@@ -70,12 +75,13 @@ fn regroup(groups: Vec<Group>, end: u32) -> Vec<Group> {
     let mut blocks: BTreeMap<u32, Group> = BTreeMap::new();
     let mut firsts: BTreeMap<(u32, u32), Group> = BTreeMap::new();
     let mut out = Vec::new();
-    for g in &groups {
+    for g in groups {
         if !(g.first <= end && end <= g.last) {
-            out.push(g.clone());
+            // Ends before the end: kept as it is.
+            out.push(g);
             continue;
         }
-        append(&mut final_group, g);
+        append(&mut final_group, &g);
         if g.first == end {
             continue;
         }
@@ -84,14 +90,14 @@ fn regroup(groups: Vec<Group>, end: u32) -> Vec<Group> {
             let block = blocks
                 .entry(complete)
                 .or_insert_with(|| template(complete, end - 1));
-            append(block, g);
+            append(block, &g);
         }
         let last = complete.min(end) - 1;
         if g.first <= last {
             let own = firsts
                 .entry((g.first, last))
                 .or_insert_with(|| template(g.first, last));
-            append(own, g);
+            append(own, &g);
         }
     }
     out.push(final_group);

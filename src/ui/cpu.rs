@@ -2,7 +2,8 @@
 //! world's schedule (from the start of `First` to the end of `Last`) plus
 //! the extraction of the frame into the render world, read from the main
 //! thread's CPU clock. To put all of that work on the main thread,
-//! [`CpuPlugin`] runs the main schedules with the single-threaded executor
+//! [`CpuPlugin`] runs the main schedules, the fixed-step schedules and
+//! extraction with the single-threaded executor
 //! (so the figure is the frame's whole CPU work, not its wall time, which a
 //! software rasteriser sharing the cores would inflate). Neither includes
 //! the GPU's work nor the render thread's, so the figure means the same
