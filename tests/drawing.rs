@@ -11,7 +11,7 @@ use navscope::app::drawing_headless;
 use navscope::build::Build;
 use navscope::model::timeline::Timeline;
 use navscope::ui::cpu::CpuClock;
-use navscope::view::draw::DrawGroup;
+use navscope::view::draw::{DrawGroup, ParkedGizmo};
 use support::until;
 
 /// The stages whose drawing is visible, and how many groups are drawn.
@@ -25,6 +25,48 @@ fn shown_stages(app: &mut App) -> (Vec<usize>, usize) {
     shown.sort();
     shown.dedup();
     (shown, q.iter(app.world()).count())
+}
+
+/// Bevy extracts every entity with a `Gizmo` in every frame, shown or
+/// not: a hidden group must hold its gizmo parked, a shown one in place.
+fn assert_hidden_gizmos_parked(app: &mut App) {
+    let mut q = app.world_mut().query::<(
+        &DrawGroup,
+        &Visibility,
+        Option<&Gizmo>,
+        Option<&ParkedGizmo>,
+    )>();
+    let (mut shown, mut parked) = (0, 0);
+    for (g, vis, gizmo, park) in q.iter(app.world()) {
+        let visible = *vis != Visibility::Hidden;
+        assert!(
+            gizmo.is_none() || park.is_none(),
+            "stage {} {}: a gizmo both in place and parked",
+            g.stage,
+            g.kind
+        );
+        if visible {
+            shown += gizmo.is_some() as usize;
+            assert!(
+                park.is_none(),
+                "stage {} {}: shown but parked",
+                g.stage,
+                g.kind
+            );
+        } else {
+            parked += park.is_some() as usize;
+            assert!(
+                gizmo.is_none(),
+                "stage {} {}: hidden but extracted",
+                g.stage,
+                g.kind
+            );
+        }
+    }
+    assert!(
+        shown > 0 && parked > 0,
+        "{shown} gizmos shown, {parked} parked"
+    );
 }
 
 /// The headless drawing app with the default level built and its drawing
@@ -65,6 +107,7 @@ fn published_stages_are_drawn_and_a_switch_shows_only_the_new_stage() {
     app.update();
     let (shown, _) = shown_stages(&mut app);
     assert_eq!(shown, vec![0], "only the first stage shows");
+    assert_hidden_gizmos_parked(&mut app);
     let last = stages - 1;
     app.world_mut().resource_mut::<Timeline>().set_stage(last);
     app.update();
@@ -72,6 +115,7 @@ fn published_stages_are_drawn_and_a_switch_shows_only_the_new_stage() {
     app.update();
     let (shown, _) = shown_stages(&mut app);
     assert_eq!(shown, vec![last], "only the last stage shows");
+    assert_hidden_gizmos_parked(&mut app);
     let clock = app.world().resource::<CpuClock>();
     assert!(
         clock.switch_ms.len() >= switches_before + 2,

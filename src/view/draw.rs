@@ -106,9 +106,8 @@ pub struct VisualAssets<'w> {
     cubes: ResMut<'w, CubeAssets>,
 }
 
-/// The render layers of a drawing shown or hidden. Retained gizmos ignore
-/// [`Visibility`] (Bevy extracts every `Gizmo` entity), so what hides them
-/// is rendering them on no layer; meshes take both.
+/// The render layers of a drawing shown or hidden (the ground grid's
+/// toggle; retained gizmos ignore [`Visibility`]).
 pub fn render_layers(shown: bool) -> RenderLayers {
     if shown {
         RenderLayers::layer(0)
@@ -117,11 +116,20 @@ pub fn render_layers(shown: bool) -> RenderLayers {
     }
 }
 
+/// A hidden group's gizmo, parked off its entity. Bevy extracts every
+/// entity that has a [`Gizmo`] into the render world in every frame,
+/// visible or not (and `Visibility` does not hide it), so the thousands of
+/// hidden groups of a big level's other stages and sub-steps cost each
+/// idle frame a render entity apiece; parked, they cost nothing until
+/// shown. [`update_visibility`] moves the gizmo back and forth.
+#[derive(Component, Debug, Clone)]
+pub struct ParkedGizmo(pub Gizmo);
+
 /// Spawns one group's drawing: a retained gizmo for its lines and points, a
 /// mesh for its fills (drawn `layer` depth steps in front of the level), a
 /// parent of one mesh per voxel tile. Each entity gets `extra`
-/// (its tag and parent). Hidden entities start hidden, gizmos included
-/// (retained gizmos ignore `Visibility`; render layers hide them). The
+/// (its tag and parent). Hidden entities start hidden, a gizmo parked
+/// ([`ParkedGizmo`]). The
 /// lines, points, triangles and voxel tiles move into the gizmo and the
 /// meshes (they are not kept twice).
 pub fn spawn_group(
@@ -137,7 +145,6 @@ pub fn spawn_group(
     } else {
         Visibility::Hidden
     };
-    let render_layers = render_layers(shown);
     if !g.voxels.is_empty() {
         let group = commands
             .spawn((
@@ -167,21 +174,21 @@ pub fn spawn_group(
         } else {
             GizmoLineStyle::Solid
         };
-        commands.spawn((
-            extra.clone(),
-            Gizmo {
-                handle: assets.gizmos.add(asset),
-                line_config: GizmoLineConfig {
-                    width: s.width,
-                    style,
-                    ..default()
-                },
-                depth_bias: -1.0,
+        let gizmo = Gizmo {
+            handle: assets.gizmos.add(asset),
+            line_config: GizmoLineConfig {
+                width: s.width,
+                style,
+                ..default()
             },
-            Transform::default(),
-            visibility,
-            render_layers,
-        ));
+            depth_bias: -1.0,
+        };
+        let mut entity = commands.spawn((extra.clone(), Transform::default(), visibility));
+        if shown {
+            entity.insert(gizmo);
+        } else {
+            entity.insert(ParkedGizmo(gizmo));
+        }
     }
     if let Some((mesh, bounds)) = drawable.fill {
         commands.spawn((
@@ -304,28 +311,35 @@ pub fn shown(
     first <= step && step <= last
 }
 
+/// What [`update_visibility`] reads and sets of a drawn group.
+type GroupView<'a> = (
+    Entity,
+    &'a DrawGroup,
+    &'a ChildOf,
+    &'a mut Visibility,
+    Option<&'a Gizmo>,
+    Option<&'a ParkedGizmo>,
+);
+
 /// Shows the groups the timeline, the legend and the filter show and hides
-/// the rest; only in frames where one of them changed or groups were
-/// spawned (a stage of thousands of sub-step groups made this a scan of
-/// every group in every frame).
+/// the rest, parking the hidden ones' gizmos ([`ParkedGizmo`]); only in
+/// frames where one of them changed or groups were spawned (a stage of
+/// thousands of sub-step groups made this a scan of every group in every
+/// frame).
 fn update_visibility(
+    mut commands: Commands,
     timeline: Res<Timeline>,
     legend: Res<Legend>,
     filter: Res<ViewFilter>,
     roots: Query<&StageGeometry>,
     spawned: Query<(), Added<DrawGroup>>,
-    mut groups: Query<(
-        &DrawGroup,
-        &ChildOf,
-        &mut Visibility,
-        Option<&mut RenderLayers>,
-    )>,
+    mut groups: Query<GroupView>,
 ) {
     let changed = timeline.is_changed() || legend.is_changed() || filter.is_changed();
     if !changed && spawned.is_empty() {
         return;
     }
-    for (g, parent, mut vis, layers) in &mut groups {
+    for (e, g, parent, mut vis, gizmo, parked) in &mut groups {
         let substeps = roots
             .get(parent.parent())
             .map(|r| r.substeps.len() as u32)
@@ -339,11 +353,20 @@ fn update_visibility(
         if *vis != want {
             *vis = want;
         }
-        if let Some(mut layers) = layers {
-            let want = render_layers(shown);
-            if *layers != want {
-                *layers = want;
+        match (shown, gizmo, parked) {
+            (true, None, Some(p)) => {
+                commands
+                    .entity(e)
+                    .remove::<ParkedGizmo>()
+                    .insert(p.0.clone());
             }
+            (false, Some(giz), None) => {
+                commands
+                    .entity(e)
+                    .remove::<Gizmo>()
+                    .insert(ParkedGizmo(giz.clone()));
+            }
+            _ => {}
         }
     }
 }
