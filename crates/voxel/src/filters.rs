@@ -47,10 +47,29 @@ fn top(hf: &Heightfield, s: usize) -> i32 {
     if c == OPEN { i32::MAX / 2 } else { c as i32 }
 }
 
-/// True for every span the pass may stand on before erosion: slope (with
-/// the low-hanging filter), water depth, headroom (low-height filter) and
-/// the ledge filter.
-pub fn passable(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<bool> {
+/// For each of `passes`, true for every span the pass may stand on before
+/// erosion: slope (with the low-hanging filter), water depth, headroom
+/// (low-height filter) and the ledge filter. The ledge filter reads the
+/// side columns of every span once for all the passes.
+pub fn passable(hf: &Heightfield, grid: &Grid, passes: &[Pass], f: Filters) -> Vec<Vec<bool>> {
+    let mut ok: Vec<Vec<bool>> = passes
+        .iter()
+        .map(|p| before_ledges(hf, grid, p, f))
+        .collect();
+    if f.ledges {
+        let lims: Vec<Limits> = passes.iter().map(|p| Limits::of(p, grid)).collect();
+        let ledge = ledges(hf, &lims, &ok);
+        for (ok, ledge) in ok.iter_mut().zip(ledge) {
+            for (o, l) in ok.iter_mut().zip(ledge) {
+                *o &= !l;
+            }
+        }
+    }
+    ok
+}
+
+/// One pass's [`passable`] spans before the ledge filter.
+fn before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<bool> {
     let a = pass.agent;
     let lim = Limits::of(pass, grid);
     // slope <= max  <=>  ny >= cos(max) for max below pi; beyond, any slope.
@@ -98,24 +117,28 @@ pub fn passable(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<b
         let depth = sp.depth(grid);
         ok[s] &= clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9;
     }
-    if f.ledges {
-        let ledge = ledges(hf, lim, &ok);
-        for s in 0..ok.len() {
-            ok[s] &= !ledge[s];
-        }
-    }
     ok
 }
 
-/// Recast's ledge test for every span for which `test` holds (the others
-/// get false: as in Recast, only spans still walkable are tested, the
-/// test of any other could not change what [`passable`] returns).
-fn ledges(hf: &Heightfield, lim: Limits, test: &[bool]) -> Vec<bool> {
-    let (h, climb) = (lim.height as i64, lim.step as i64);
-    let mut out = vec![false; hf.spans.len()];
+/// Recast's ledge test, for each of `lims` (one per pass), of every span
+/// for which that pass's `test` holds (the others get false: as in Recast,
+/// only spans still walkable are tested, the test of any other could not
+/// change what [`passable`] returns).
+fn ledges(hf: &Heightfield, lims: &[Limits], test: &[Vec<bool>]) -> Vec<Vec<bool>> {
+    let n = hf.spans.len();
+    // (height, climb) of each pass.
+    let lim: Vec<(i64, i64)> = lims
+        .iter()
+        .map(|l| (l.height as i64, l.step as i64))
+        .collect();
+    let mut out: Vec<Vec<bool>> = lims.iter().map(|_| vec![false; n]).collect();
+    // The passes that test the span, and each one's (lowest drop, lowest
+    // and highest floor within its climb).
+    let mut on: Vec<usize> = Vec::with_capacity(lims.len());
+    let mut acc: Vec<(i64, i64, i64)> = vec![(0, 0, 0); lims.len()];
     for (c, (x, z)) in hf.cells() {
         let r = hf.range(c);
-        if !test[r.clone()].iter().any(|&t| t) {
+        if !test.iter().any(|t| t[r.clone()].iter().any(|&t| t)) {
             continue;
         }
         // The four side columns' spans, looked up once per column.
@@ -126,43 +149,60 @@ fn ledges(hf: &Heightfield, lim: Limits, test: &[bool]) -> Vec<bool> {
                 *side = (true, hf.cols[nc] as usize, hf.cols[nc + 1] as usize);
             }
         }
-        for s in r.filter(|&s| test[s]) {
+        for s in r {
+            on.clear();
+            on.extend((0..lims.len()).filter(|&k| test[k][s]));
+            if on.is_empty() {
+                continue;
+            }
             let bot = hf.spans[s].floor as i64;
             let tp = top(hf, s) as i64;
-            let mut minh = i64::MAX;
-            let (mut lo, mut hi) = (bot, bot);
+            for &k in &on {
+                acc[k] = (i64::MAX, bot, bot);
+            }
             for &(inside, start, end) in &sides {
                 if !inside {
-                    minh = minh.min(-climb - bot);
+                    for &k in &on {
+                        let climb = lim[k].1;
+                        acc[k].0 = acc[k].0.min(-climb - bot);
+                    }
                     continue;
                 }
-                let r = start..end;
                 // The space below the column's first solid.
-                let first = r
-                    .clone()
-                    .next()
-                    .map_or(i64::MAX / 2, |n| hf.spans[n].base as i64);
-                if tp.min(first) - bot.max(-climb) > h {
-                    minh = minh.min(-climb - bot);
+                let first = (start < end).then(|| hf.spans[start].base as i64);
+                let first = first.unwrap_or(i64::MAX / 2);
+                for &k in &on {
+                    let (h, climb) = lim[k];
+                    if tp.min(first) - bot.max(-climb) > h {
+                        acc[k].0 = acc[k].0.min(-climb - bot);
+                    }
                 }
-                for n in r {
+                for n in start..end {
                     let nbot = hf.spans[n].floor as i64;
                     // Floors rise up the column: from one at or above
                     // this span's ceiling on, no gap is left (h >= 0).
                     if nbot >= tp {
                         break;
                     }
-                    let ntop = top(hf, n) as i64;
-                    if tp.min(ntop) - bot.max(nbot) > h {
-                        minh = minh.min(nbot - bot);
-                        if (nbot - bot).abs() <= climb {
-                            lo = lo.min(nbot);
-                            hi = hi.max(nbot);
+                    let gap = tp.min(top(hf, n) as i64) - bot.max(nbot);
+                    for &k in &on {
+                        let (h, climb) = lim[k];
+                        if gap > h {
+                            let e = &mut acc[k];
+                            e.0 = e.0.min(nbot - bot);
+                            if (nbot - bot).abs() <= climb {
+                                e.1 = e.1.min(nbot);
+                                e.2 = e.2.max(nbot);
+                            }
                         }
                     }
                 }
             }
-            out[s] = minh < -climb || hi - lo > climb;
+            for &k in &on {
+                let (minh, lo, hi) = acc[k];
+                let climb = lim[k].1;
+                out[k][s] = minh < -climb || hi - lo > climb;
+            }
         }
     }
     out
@@ -183,7 +223,7 @@ mod tests {
     /// Passable spans of the stand pass over cell column `(x, z)` (world m).
     fn at(b: &MeshBuilder, f: Filters, x: f64, z: f64) -> Vec<(f64, bool)> {
         let (g, hf, flags) = build(&b.level().mesh, "stand");
-        let ok = passable(&hf, &g, &flags[0].pass, f);
+        let ok = passable(&hf, &g, &[flags[0].pass], f).remove(0);
         let c = hf
             .col(
                 ((x - g.origin.x) / g.cs) as i32,
@@ -276,7 +316,7 @@ mod tests {
                 ..ALL
             },
         ] {
-            let ok = passable(&hf, &g, &s.passes[0], f);
+            let ok = passable(&hf, &g, &s.passes[..1], f).remove(0);
             let floor_span = |x: f64| {
                 let c = hf
                     .col(
@@ -295,6 +335,108 @@ mod tests {
                 "{f:?}: a swim node under the shelf is inside rock"
             );
             assert!(ok[open], "{f:?}");
+        }
+    }
+
+    /// The ledge test of one pass as it was before the passes shared it
+    /// (each pass read the side columns on its own): the reference for
+    /// [`ledges`].
+    fn old_ledges(hf: &Heightfield, lim: Limits, test: &[bool]) -> Vec<bool> {
+        let (h, climb) = (lim.height as i64, lim.step as i64);
+        let mut out = vec![false; hf.spans.len()];
+        for (c, (x, z)) in hf.cells() {
+            let r = hf.range(c);
+            if !test[r.clone()].iter().any(|&t| t) {
+                continue;
+            }
+            // The four side columns' spans, looked up once per column.
+            // (inside the tile, first span, one past the last).
+            let mut sides = [(false, 0usize, 0usize); 4];
+            for (side, (dx, dz)) in sides.iter_mut().zip(DIRS) {
+                if let Some(nc) = hf.col(x + dx, z + dz) {
+                    *side = (true, hf.cols[nc] as usize, hf.cols[nc + 1] as usize);
+                }
+            }
+            for s in r.filter(|&s| test[s]) {
+                let bot = hf.spans[s].floor as i64;
+                let tp = top(hf, s) as i64;
+                let mut minh = i64::MAX;
+                let (mut lo, mut hi) = (bot, bot);
+                for &(inside, start, end) in &sides {
+                    if !inside {
+                        minh = minh.min(-climb - bot);
+                        continue;
+                    }
+                    let r = start..end;
+                    // The space below the column's first solid.
+                    let first = r
+                        .clone()
+                        .next()
+                        .map_or(i64::MAX / 2, |n| hf.spans[n].base as i64);
+                    if tp.min(first) - bot.max(-climb) > h {
+                        minh = minh.min(-climb - bot);
+                    }
+                    for n in r {
+                        let nbot = hf.spans[n].floor as i64;
+                        // Floors rise up the column: from one at or above
+                        // this span's ceiling on, no gap is left (h >= 0).
+                        if nbot >= tp {
+                            break;
+                        }
+                        let ntop = top(hf, n) as i64;
+                        if tp.min(ntop) - bot.max(nbot) > h {
+                            minh = minh.min(nbot - bot);
+                            if (nbot - bot).abs() <= climb {
+                                lo = lo.min(nbot);
+                                hi = hi.max(nbot);
+                            }
+                        }
+                    }
+                }
+                out[s] = minh < -climb || hi - lo > climb;
+            }
+        }
+        out
+    }
+
+    /// Random boxes at random heights (floors, steps, ledges, low
+    /// ceilings, stacked decks) under every pass of the paper's tables.
+    fn random_level(blocks: &[(f32, f32, f32, f32, f32, f32)]) -> (Grid, Heightfield, Vec<Pass>) {
+        let mut bs = vec![([0., -0.1, 0.], [4., 0., 4.])];
+        for &(x, z, w, d, y, h) in blocks {
+            bs.push(([x, y, z], [x + w, y + h, z + d]));
+        }
+        let m = crate::heightfield::tests::boxes(&bs);
+        let (g, hf, f) = build(&m, "stand,crouch,prone,swim,sidestep");
+        (g, hf, f.iter().map(|p| p.pass).collect())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// The ledge test shared by the passes gives each pass what its
+        /// own test gave, on the spans each pass tests and on every span.
+        #[test]
+        fn the_shared_ledge_test_gives_each_pass_its_own(
+            blocks in proptest::collection::vec(
+                (0.0f32..3.5, 0.0f32..3.5, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.5, 0.05f32..1.0),
+                0..8,
+            ),
+            every in proptest::prelude::any::<bool>(),
+        ) {
+            let (g, hf, passes) = random_level(&blocks);
+            let lims: Vec<Limits> = passes.iter().map(|p| Limits::of(p, &g)).collect();
+            let test: Vec<Vec<bool>> = passes
+                .iter()
+                .map(|p| {
+                    let t = before_ledges(&hf, &g, p, ALL);
+                    if every { vec![true; t.len()] } else { t }
+                })
+                .collect();
+            let new = ledges(&hf, &lims, &test);
+            for k in 0..passes.len() {
+                proptest::prop_assert_eq!(&new[k], &old_ledges(&hf, lims[k], &test[k]));
+            }
         }
     }
 }

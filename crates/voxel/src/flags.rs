@@ -90,15 +90,30 @@ impl Limits {
     }
 }
 
-/// The connections of every span for one pass: `links[4 * s + dir]` is the
-/// span reached from `s` in direction `DIRS[dir]`, or [`NO_LINK`]. With a
-/// column mask, only spans of masked columns get their connections.
-pub fn links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
-    let mut out = vec![NO_LINK; hf.spans.len() * 4];
+/// The connections of every span for several limits at once, in one walk
+/// over the columns that all of them share: for each `(limits, mask)` of
+/// `sets`, `links[4 * s + dir]` is the span reached from `s` in direction
+/// `DIRS[dir]`, or [`NO_LINK`]: the first span of the side column, bottom
+/// up, whose floor is within the step of `s`'s and whose open interval
+/// shares at least the height with `s`'s. With a column mask, only spans
+/// of masked columns get their connections.
+pub fn links(hf: &Heightfield, sets: &[(Limits, Option<&[bool]>)]) -> Vec<Vec<u32>> {
+    let n = hf.spans.len();
+    let mut out: Vec<Vec<u32>> = sets.iter().map(|_| vec![NO_LINK; 4 * n]).collect();
+    let Some(max_step) = sets.iter().map(|(l, _)| l.step).max() else {
+        return out;
+    };
+    // The sets that want the column's connections.
+    let mut want: Vec<usize> = Vec::with_capacity(sets.len());
     for (c, (x, z)) in hf.cells() {
         // An empty column has no connections to find (most of a level's
         // bounding box is).
-        if mask.is_some_and(|m| !m[c]) || hf.cols[c] == hf.cols[c + 1] {
+        if hf.cols[c] == hf.cols[c + 1] {
+            continue;
+        }
+        want.clear();
+        want.extend((0..sets.len()).filter(|&k| sets[k].1.is_none_or(|m| m[c])));
+        if want.is_empty() {
             continue;
         }
         for (dir, (dx, dz)) in DIRS.iter().enumerate() {
@@ -107,18 +122,21 @@ pub fn links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
             };
             let nr = hf.range(nc);
             // Floors rise up a column: the side spans too far below one
-            // span are too far below the next, so the search for each
-            // starts where the last one's began, and stops at the first
-            // side span too far above.
+            // span (for the largest step) are too far below the next, so
+            // the search for each starts where the last one's began, and
+            // stops at the first side span too far above. A side span
+            // within the largest step but not a set's own fails that
+            // set's step test, so each set still gets its first match.
             let mut from = nr.start;
             for s in hf.range(c) {
                 let a = hf.spans[s];
-                while from < nr.end && (hf.spans[from].floor as u32) + lim.step < a.floor as u32 {
+                while from < nr.end && (hf.spans[from].floor as u32) + max_step < a.floor as u32 {
                     from += 1;
                 }
+                let mut left = want.len();
                 for n in from..nr.end {
                     let b = hf.spans[n];
-                    if b.floor as u32 > a.floor as u32 + lim.step {
+                    if b.floor as u32 > a.floor as u32 + max_step {
                         break;
                     }
                     let top = a.ceil.min(b.ceil) as u32;
@@ -128,10 +146,15 @@ pub fn links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
                     } else {
                         top.saturating_sub(bottom)
                     };
-                    if (a.floor as i32 - b.floor as i32).unsigned_abs() <= lim.step
-                        && gap >= lim.height
-                    {
-                        out[4 * s + dir] = n as u32;
+                    let rise = (a.floor as i32 - b.floor as i32).unsigned_abs();
+                    for &k in &want {
+                        let (lim, slot) = (sets[k].0, &mut out[k][4 * s + dir]);
+                        if *slot == NO_LINK && rise <= lim.step && gap >= lim.height {
+                            *slot = n as u32;
+                            left -= 1;
+                        }
+                    }
+                    if left == 0 {
                         break;
                     }
                 }
@@ -503,7 +526,7 @@ pub(crate) mod tests {
             height: 40,
             step: 10,
         };
-        let link = links(&hf, lim, None);
+        let link = links(&hf, &[(lim, None)]).remove(0);
         let passable: Vec<bool> = hf
             .spans
             .iter()
@@ -555,6 +578,94 @@ pub(crate) mod tests {
                 (x - 10).abs() <= 2 && (z - 10).abs() <= 2,
                 "({x}, {z})"
             );
+        }
+    }
+
+    /// The connections of one pass as they were found before the passes
+    /// shared the walk over the columns: the reference for [`links`].
+    fn old_links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
+        let mut out = vec![NO_LINK; hf.spans.len() * 4];
+        for (c, (x, z)) in hf.cells() {
+            // An empty column has no connections to find (most of a level's
+            // bounding box is).
+            if mask.is_some_and(|m| !m[c]) || hf.cols[c] == hf.cols[c + 1] {
+                continue;
+            }
+            for (dir, (dx, dz)) in DIRS.iter().enumerate() {
+                let Some(nc) = hf.col(x + dx, z + dz) else {
+                    continue;
+                };
+                let nr = hf.range(nc);
+                // Floors rise up a column: the side spans too far below one
+                // span are too far below the next, so the search for each
+                // starts where the last one's began, and stops at the first
+                // side span too far above.
+                let mut from = nr.start;
+                for s in hf.range(c) {
+                    let a = hf.spans[s];
+                    while from < nr.end && (hf.spans[from].floor as u32) + lim.step < a.floor as u32
+                    {
+                        from += 1;
+                    }
+                    for n in from..nr.end {
+                        let b = hf.spans[n];
+                        if b.floor as u32 > a.floor as u32 + lim.step {
+                            break;
+                        }
+                        let top = a.ceil.min(b.ceil) as u32;
+                        let bottom = a.floor.max(b.floor) as u32;
+                        let gap = if a.ceil == OPEN && b.ceil == OPEN {
+                            u32::MAX
+                        } else {
+                            top.saturating_sub(bottom)
+                        };
+                        if (a.floor as i32 - b.floor as i32).unsigned_abs() <= lim.step
+                            && gap >= lim.height
+                        {
+                            out[4 * s + dir] = n as u32;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Random boxes at random heights: the connections found for every
+        /// pass's limits at once, with and without random column masks,
+        /// are each pass's own.
+        #[test]
+        fn links_found_together_are_each_passs_own(
+            blocks in proptest::collection::vec(
+                (0.0f32..3.5, 0.0f32..3.5, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.5, 0.05f32..1.0),
+                0..8,
+            ),
+            masks in proptest::collection::vec(proptest::prelude::any::<u64>(), 5),
+            masked in proptest::prelude::any::<bool>(),
+        ) {
+            let mut bs = vec![([0., -0.1, 0.], [4., 0., 4.])];
+            for &(x, z, w, d, y, h) in &blocks {
+                bs.push(([x, y, z], [x + w, y + h, z + d]));
+            }
+            let (g, hf, f) = build(&crate::heightfield::tests::boxes(&bs), "stand,crouch,prone,swim,sidestep");
+            let ncols = hf.cols.len() - 1;
+            let mask: Vec<Vec<bool>> = masks
+                .iter()
+                .map(|&bits| (0..ncols).map(|c| bits >> (c % 61) & 1 == 1).collect())
+                .collect();
+            let sets: Vec<(Limits, Option<&[bool]>)> = f
+                .iter()
+                .zip(&mask)
+                .map(|(p, m)| (Limits::of(&p.pass, &g), masked.then_some(m.as_slice())))
+                .collect();
+            let new = links(&hf, &sets);
+            for (k, (lim, m)) in sets.iter().enumerate() {
+                proptest::prop_assert_eq!(&new[k], &old_links(&hf, *lim, *m));
+            }
         }
     }
 }
