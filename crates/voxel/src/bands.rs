@@ -68,7 +68,7 @@ pub fn drop_bands(
     partition: PartitionParams,
     earlier: &[PassFlags],
     (pool, banded): (&[bool], &[bool]),
-    link: &[u32],
+    link: &std::sync::Arc<Vec<u32>>,
     walk: &mut [bool],
     reach: f64,
 ) {
@@ -105,7 +105,7 @@ pub fn drop_bands(
     let tmp = PassFlags {
         pass,
         flags,
-        links: std::sync::Arc::new(link.to_vec()),
+        links: link.clone(),
     };
     // Areas do not matter to coverage: one area.
     let label = partition_pass(hf, &tmp, &vec![0; hf.spans.len()], partition).region;

@@ -139,13 +139,13 @@ pub fn partition_tile(
 /// `NO_LINK` where the pass's connection leads to a span the pass does not
 /// walk on, or to another area (Recast's distance field and regions treat
 /// an area change as an edge).
-fn walk_links(pf: &PassFlags, area: &[u8]) -> Vec<u32> {
+fn walk_links(pf: &PassFlags, area: &[u8], ws: &[usize]) -> Vec<u32> {
     let n = pf.flags.len();
     if pf.links.is_empty() {
         return vec![NO_LINK; 4 * n];
     }
     let mut out = vec![NO_LINK; 4 * n];
-    for s in (0..n).filter(|&s| pf.walkable(s)) {
+    for &s in ws {
         for d in 0..4 {
             let l = pf.links[4 * s + d];
             if l != NO_LINK && pf.walkable(l as usize) && area[l as usize] == area[s] {
@@ -163,13 +163,17 @@ pub fn partition_pass(
     area: &[u8],
     p: PartitionParams,
 ) -> PassPartition {
-    let link = walk_links(pf, area);
+    // The pass's walkable spans in index order (column by column, each
+    // bottom up): the distance field and the watershed visit only these,
+    // so a recycled pass that walks on few spans costs little.
+    let ws: Vec<usize> = (0..pf.flags.len()).filter(|&s| pf.walkable(s)).collect();
+    let link = walk_links(pf, area, &ws);
     let walk: Vec<bool> = (0..pf.flags.len()).map(|s| pf.walkable(s)).collect();
-    let raw = distance_field(hf, &link, &walk);
-    let dist = box_blur(&raw, &link, &walk);
+    let raw = distance_field(&link, &ws, walk.len());
+    let dist = box_blur(&raw, &link, &ws);
     let max_dist = dist.iter().copied().max().unwrap_or(0);
     let mut region = match p.kind {
-        Partition::Watershed => watershed(&link, &walk, &dist, max_dist),
+        Partition::Watershed => watershed(&link, ws, &dist, max_dist),
         Partition::Monotone | Partition::Layers => monotone(hf, &link, &walk),
     };
     let (regions, dropped, merged) = match p.kind {
@@ -186,19 +190,16 @@ pub fn partition_pass(
     }
 }
 
-/// Recast's `calculateDistanceField`: two chamfer sweeps over the spans.
-fn distance_field(hf: &Heightfield, link: &[u32], walk: &[bool]) -> Vec<u16> {
-    let n = walk.len();
-    let mut d: Vec<u16> = (0..n)
-        .map(|s| {
-            if !walk[s] || (0..4).any(|k| link[4 * s + k] == NO_LINK) {
-                0
-            } else {
-                u16::MAX
-            }
-        })
-        .collect();
-    let ncols = hf.cols.len() - 1;
+/// Recast's `calculateDistanceField`: two chamfer sweeps over the `n`
+/// spans' walkable ones `ws` (in index order, which is column order; the
+/// others keep 0).
+fn distance_field(link: &[u32], ws: &[usize], n: usize) -> Vec<u16> {
+    let mut d = vec![0u16; n];
+    for &s in ws {
+        if link[4 * s..4 * s + 4].iter().all(|&l| l != NO_LINK) {
+            d[s] = u16::MAX;
+        }
+    }
     // Side step along d1 (+2), then the diagonal along d2 from there (+3).
     let relax = |d: &mut [u16], s: usize, d1: usize, d2: usize| {
         let a = link[4 * s + d1];
@@ -212,63 +213,61 @@ fn distance_field(hf: &Heightfield, link: &[u32], walk: &[bool]) -> Vec<u16> {
             d[s] = d[s].min(d[b as usize].saturating_add(3));
         }
     };
-    for c in 0..ncols {
-        for s in hf.range(c) {
-            if d[s] != 0 {
-                relax(&mut d, s, 0, 3);
-                relax(&mut d, s, 3, 2);
-            }
+    for &s in ws {
+        if d[s] != 0 {
+            relax(&mut d, s, 0, 3);
+            relax(&mut d, s, 3, 2);
         }
     }
-    for c in (0..ncols).rev() {
-        for s in hf.range(c) {
-            if d[s] != 0 {
-                relax(&mut d, s, 2, 1);
-                relax(&mut d, s, 1, 0);
-            }
+    for &s in ws.iter().rev() {
+        if d[s] != 0 {
+            relax(&mut d, s, 2, 1);
+            relax(&mut d, s, 1, 0);
         }
     }
     d
 }
 
-/// Recast's `boxBlur` with threshold 2: the mean over the 3 x 3 neighbourhood,
-/// a missing neighbour counting as the span itself.
-fn box_blur(src: &[u16], link: &[u32], walk: &[bool]) -> Vec<u16> {
-    (0..src.len())
-        .map(|s| {
-            let cd = src[s] as u32;
-            if !walk[s] || cd <= 2 {
-                return cd as u16;
+/// Recast's `boxBlur` with threshold 2 over the walkable spans `ws`: the
+/// mean over the 3 x 3 neighbourhood, a missing neighbour counting as the
+/// span itself.
+fn box_blur(src: &[u16], link: &[u32], ws: &[usize]) -> Vec<u16> {
+    let mut out = src.to_vec();
+    for &s in ws {
+        let cd = src[s] as u32;
+        if cd <= 2 {
+            continue;
+        }
+        let mut sum = cd;
+        for d in 0..4 {
+            let a = link[4 * s + d];
+            if a == NO_LINK {
+                sum += cd * 2;
+                continue;
             }
-            let mut sum = cd;
-            for d in 0..4 {
-                let a = link[4 * s + d];
-                if a == NO_LINK {
-                    sum += cd * 2;
-                    continue;
-                }
-                sum += src[a as usize] as u32;
-                let b = link[4 * a as usize + (d + 1) % 4];
-                sum += if b == NO_LINK {
-                    cd
-                } else {
-                    src[b as usize] as u32
-                };
-            }
-            ((sum + 5) / 9) as u16
-        })
-        .collect()
+            sum += src[a as usize] as u32;
+            let b = link[4 * a as usize + (d + 1) % 4];
+            sum += if b == NO_LINK {
+                cd
+            } else {
+                src[b as usize] as u32
+            };
+        }
+        out[s] = ((sum + 5) / 9) as u16;
+    }
+    out
 }
 
 /// Recast's `rcBuildRegions` without its level stacks: the spans of a level
 /// band join the pending list in scan order, after the spans earlier levels
-/// left unclaimed.
-fn watershed(link: &[u32], walk: &[bool], dist: &[u16], max: u16) -> Vec<u32> {
-    let n = walk.len();
+/// left unclaimed. `ws` are the walkable spans in index order.
+fn watershed(link: &[u32], ws: Vec<usize>, dist: &[u16], max: u16) -> Vec<u32> {
+    let n = dist.len();
     let mut reg = vec![NO_REGION; n];
     let mut rdist = vec![0u16; n];
-    // Spans by descending level band, so each level only visits its own.
-    let mut order: Vec<usize> = (0..n).filter(|&s| walk[s]).collect();
+    // Spans by descending level band, so each level only visits its own
+    // (a stable sort: in index order within a band).
+    let mut order = ws;
     order.sort_by_key(|&s| std::cmp::Reverse(dist[s]));
     // Recast starts at (max + 1) & !1 and stops before a level of 0 when
     // it starts there, leaving an area only an edge wide without regions;
@@ -490,17 +489,16 @@ impl RegionGraph {
             neighbours: vec![Vec::new(); nreg],
             floors: vec![Vec::new(); nreg],
         };
-        let last = (hf.w - 1, hf.d - 1);
-        for c in 0..hf.cols.len() - 1 {
+        let last = (hf.px + hf.w - 1, hf.pz + hf.d - 1);
+        for (c, (lx, lz)) in hf.cells() {
             let range = hf.range(c);
-            let (lx, lz) = (c as i32 % hf.w, c as i32 / hf.w);
             for s in range.clone() {
                 let r = reg[s] as usize;
                 if r == NO_REGION as usize {
                     continue;
                 }
                 g.size[r] += 1;
-                if lx == 0 || lz == 0 || lx == last.0 || lz == last.1 {
+                if lx == hf.px || lz == hf.pz || lx == last.0 || lz == last.1 {
                     g.tile_edge[r] = true;
                 }
                 for d in 0..4 {
@@ -737,7 +735,8 @@ mod tests {
 
     /// Spans of region `r` reachable from its first span over walkable links.
     fn connected(pf: &PassFlags, part: &PassPartition, r: u32) -> bool {
-        let link = walk_links(pf, &vec![0; pf.flags.len()]);
+        let ws: Vec<usize> = (0..pf.flags.len()).filter(|&s| pf.walkable(s)).collect();
+        let link = walk_links(pf, &vec![0; pf.flags.len()], &ws);
         let members: Vec<usize> = (0..part.region.len())
             .filter(|&s| part.region[s] == r)
             .collect();
@@ -762,9 +761,12 @@ mod tests {
     fn the_distance_field_peaks_in_the_middle_of_a_platform() {
         // 4 m square at 0.1 m cells, stand radius 0.4 m: 32 x 32 walkable.
         let (_, hf, f) = build(&boxes(&[([0., -0.1, 0.], [4., 0., 4.])]), "stand");
-        let link = walk_links(&f[0], &flat(&hf));
+        let ws: Vec<usize> = (0..f[0].flags.len())
+            .filter(|&s| f[0].walkable(s))
+            .collect();
+        let link = walk_links(&f[0], &flat(&hf), &ws);
         let walk: Vec<bool> = (0..f[0].flags.len()).map(|s| f[0].walkable(s)).collect();
-        let raw = distance_field(&hf, &link, &walk);
+        let raw = distance_field(&link, &ws, walk.len());
         let edge =
             (0..walk.len()).filter(|&s| walk[s] && (0..4).any(|d| link[4 * s + d] == NO_LINK));
         assert!(edge.clone().count() > 0);
@@ -989,6 +991,108 @@ mod tests {
                 for r in 1..=part.regions {
                     prop_assert!(connected(pf, &part, r), "region {} is in pieces", r);
                 }
+            }
+        }
+    }
+
+    /// The distance field and its blur as they were before they visited
+    /// only the walkable spans: the reference for [`distance_field`] and
+    /// [`box_blur`].
+    fn old_distance_field(hf: &Heightfield, link: &[u32], walk: &[bool]) -> Vec<u16> {
+        let n = walk.len();
+        let mut d: Vec<u16> = (0..n)
+            .map(|s| {
+                if !walk[s] || (0..4).any(|k| link[4 * s + k] == NO_LINK) {
+                    0
+                } else {
+                    u16::MAX
+                }
+            })
+            .collect();
+        let ncols = hf.cols.len() - 1;
+        // Side step along d1 (+2), then the diagonal along d2 from there (+3).
+        let relax = |d: &mut [u16], s: usize, d1: usize, d2: usize| {
+            let a = link[4 * s + d1];
+            if a == NO_LINK {
+                return;
+            }
+            let a = a as usize;
+            d[s] = d[s].min(d[a].saturating_add(2));
+            let b = link[4 * a + d2];
+            if b != NO_LINK {
+                d[s] = d[s].min(d[b as usize].saturating_add(3));
+            }
+        };
+        for c in 0..ncols {
+            for s in hf.range(c) {
+                if d[s] != 0 {
+                    relax(&mut d, s, 0, 3);
+                    relax(&mut d, s, 3, 2);
+                }
+            }
+        }
+        for c in (0..ncols).rev() {
+            for s in hf.range(c) {
+                if d[s] != 0 {
+                    relax(&mut d, s, 2, 1);
+                    relax(&mut d, s, 1, 0);
+                }
+            }
+        }
+        d
+    }
+    fn old_box_blur(src: &[u16], link: &[u32], walk: &[bool]) -> Vec<u16> {
+        (0..src.len())
+            .map(|s| {
+                let cd = src[s] as u32;
+                if !walk[s] || cd <= 2 {
+                    return cd as u16;
+                }
+                let mut sum = cd;
+                for d in 0..4 {
+                    let a = link[4 * s + d];
+                    if a == NO_LINK {
+                        sum += cd * 2;
+                        continue;
+                    }
+                    sum += src[a as usize] as u32;
+                    let b = link[4 * a as usize + (d + 1) % 4];
+                    sum += if b == NO_LINK {
+                        cd
+                    } else {
+                        src[b as usize] as u32
+                    };
+                }
+                ((sum + 5) / 9) as u16
+            })
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        /// Random blocks at random heights, every pass: the distance field
+        /// and its blur over the walkable spans are the ones the sweeps
+        /// over every span gave.
+        #[test]
+        fn the_distance_field_over_the_walkable_spans_is_the_old_one(
+            blocks in proptest::collection::vec(
+                (0.0f32..5.0, 0.0f32..5.0, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.0, 0.05f32..1.5),
+                0..8,
+            ),
+        ) {
+            let mut bs = vec![([0., -0.1, 0.], [6., 0., 6.])];
+            for (x, z, w, d, y, h) in blocks {
+                bs.push(([x, y, z], [x + w, y + h, z + d]));
+            }
+            let (_, hf, f) = build(&boxes(&bs), "stand,crouch,prone,swim,sidestep");
+            for pf in &f {
+                let ws: Vec<usize> = (0..pf.flags.len()).filter(|&s| pf.walkable(s)).collect();
+                let walk: Vec<bool> = (0..pf.flags.len()).map(|s| pf.walkable(s)).collect();
+                let link = walk_links(pf, &flat(&hf), &ws);
+                let raw = distance_field(&link, &ws, walk.len());
+                let old = old_distance_field(&hf, &link, &walk);
+                prop_assert_eq!(&raw, &old);
+                prop_assert_eq!(box_blur(&raw, &link, &ws), old_box_blur(&old, &link, &walk));
             }
         }
     }
