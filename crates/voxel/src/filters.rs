@@ -123,19 +123,44 @@ fn before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<
 /// Recast's ledge test, for each of `lims` (one per pass), of every span
 /// for which that pass's `test` holds (the others get false: as in Recast,
 /// only spans still walkable are tested, the test of any other could not
-/// change what [`passable`] returns).
+/// change what [`passable`] returns). Passes testing no span are skipped;
+/// the others are tested side by side, up to [`GROUP`] at a time.
 fn ledges(hf: &Heightfield, lims: &[Limits], test: &[Vec<bool>]) -> Vec<Vec<bool>> {
-    let n = hf.spans.len();
-    // (height, climb) of each pass.
-    let lim: Vec<(i64, i64)> = lims
-        .iter()
-        .map(|l| (l.height as i64, l.step as i64))
+    let mut out: Vec<Vec<bool>> = lims.iter().map(|_| vec![false; hf.spans.len()]).collect();
+    let busy: Vec<usize> = (0..lims.len())
+        .filter(|&k| test[k].iter().any(|&t| t))
         .collect();
-    let mut out: Vec<Vec<bool>> = lims.iter().map(|_| vec![false; n]).collect();
-    // The passes that test the span, and each one's (lowest drop, lowest
-    // and highest floor within its climb).
-    let mut on: Vec<usize> = Vec::with_capacity(lims.len());
-    let mut acc: Vec<(i64, i64, i64)> = vec![(0, 0, 0); lims.len()];
+    for group in busy.chunks(GROUP) {
+        let lims: Vec<Limits> = group.iter().map(|&k| lims[k]).collect();
+        let test: Vec<&[bool]> = group.iter().map(|&k| test[k].as_slice()).collect();
+        let got = match group.len() {
+            1 => ledge_group::<1>(hf, &lims, &test),
+            2 => ledge_group::<2>(hf, &lims, &test),
+            3 => ledge_group::<3>(hf, &lims, &test),
+            _ => ledge_group::<GROUP>(hf, &lims, &test),
+        };
+        for (&k, o) in group.iter().zip(got) {
+            out[k] = o;
+        }
+    }
+    out
+}
+
+/// Most passes [`ledges`] tests side by side.
+const GROUP: usize = 4;
+
+/// [`ledges`] for `N` passes at once (compiled for each `N`, so one pass
+/// runs the plain loop): every span's side columns are read once and each
+/// side span is compared with every pass's height and climb.
+fn ledge_group<const N: usize>(
+    hf: &Heightfield,
+    lims: &[Limits],
+    test: &[&[bool]],
+) -> Vec<Vec<bool>> {
+    let lims: &[Limits; N] = lims.try_into().expect("one limit per pass");
+    let test: &[&[bool]; N] = test.try_into().expect("one test per pass");
+    let lim: [(i64, i64); N] = lims.map(|l| (l.height as i64, l.step as i64));
+    let mut out: [Vec<bool>; N] = std::array::from_fn(|_| vec![false; hf.spans.len()]);
     for (c, (x, z)) in hf.cells() {
         let r = hf.range(c);
         if !test.iter().any(|t| t[r.clone()].iter().any(|&t| t)) {
@@ -150,31 +175,33 @@ fn ledges(hf: &Heightfield, lims: &[Limits], test: &[Vec<bool>]) -> Vec<Vec<bool
             }
         }
         for s in r {
-            on.clear();
-            on.extend((0..lims.len()).filter(|&k| test[k][s]));
-            if on.is_empty() {
+            let on: [bool; N] = std::array::from_fn(|k| test[k][s]);
+            if !on.contains(&true) {
                 continue;
             }
             let bot = hf.spans[s].floor as i64;
             let tp = top(hf, s) as i64;
-            for &k in &on {
-                acc[k] = (i64::MAX, bot, bot);
-            }
+            // Per pass: the lowest drop, and the lowest and highest floor
+            // within the climb.
+            let mut minh = [i64::MAX; N];
+            let (mut lo, mut hi) = ([bot; N], [bot; N]);
             for &(inside, start, end) in &sides {
                 if !inside {
-                    for &k in &on {
-                        let climb = lim[k].1;
-                        acc[k].0 = acc[k].0.min(-climb - bot);
+                    for k in 0..N {
+                        minh[k] = minh[k].min(-lim[k].1 - bot);
                     }
                     continue;
                 }
                 // The space below the column's first solid.
-                let first = (start < end).then(|| hf.spans[start].base as i64);
-                let first = first.unwrap_or(i64::MAX / 2);
-                for &k in &on {
+                let first = if start < end {
+                    hf.spans[start].base as i64
+                } else {
+                    i64::MAX / 2
+                };
+                for k in 0..N {
                     let (h, climb) = lim[k];
                     if tp.min(first) - bot.max(-climb) > h {
-                        acc[k].0 = acc[k].0.min(-climb - bot);
+                        minh[k] = minh[k].min(-climb - bot);
                     }
                 }
                 for n in start..end {
@@ -185,27 +212,25 @@ fn ledges(hf: &Heightfield, lims: &[Limits], test: &[Vec<bool>]) -> Vec<Vec<bool
                         break;
                     }
                     let gap = tp.min(top(hf, n) as i64) - bot.max(nbot);
-                    for &k in &on {
+                    for k in 0..N {
                         let (h, climb) = lim[k];
                         if gap > h {
-                            let e = &mut acc[k];
-                            e.0 = e.0.min(nbot - bot);
+                            minh[k] = minh[k].min(nbot - bot);
                             if (nbot - bot).abs() <= climb {
-                                e.1 = e.1.min(nbot);
-                                e.2 = e.2.max(nbot);
+                                lo[k] = lo[k].min(nbot);
+                                hi[k] = hi[k].max(nbot);
                             }
                         }
                     }
                 }
             }
-            for &k in &on {
-                let (minh, lo, hi) = acc[k];
+            for k in 0..N {
                 let climb = lim[k].1;
-                out[k][s] = minh < -climb || hi - lo > climb;
+                out[k][s] = on[k] && (minh[k] < -climb || hi[k] - lo[k] > climb);
             }
         }
     }
-    out
+    out.into()
 }
 
 #[cfg(test)]
@@ -433,8 +458,11 @@ mod tests {
                     if every { vec![true; t.len()] } else { t }
                 })
                 .collect();
+            // Twice over: more passes than a group.
+            let lims = [&lims[..], &lims[..]].concat();
+            let test = [&test[..], &test[..]].concat();
             let new = ledges(&hf, &lims, &test);
-            for k in 0..passes.len() {
+            for k in 0..lims.len() {
                 proptest::prop_assert_eq!(&new[k], &old_ledges(&hf, lims[k], &test[k]));
             }
         }

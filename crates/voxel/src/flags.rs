@@ -91,29 +91,48 @@ impl Limits {
 }
 
 /// The connections of every span for several limits at once, in one walk
-/// over the columns that all of them share: for each `(limits, mask)` of
-/// `sets`, `links[4 * s + dir]` is the span reached from `s` in direction
-/// `DIRS[dir]`, or [`NO_LINK`]: the first span of the side column, bottom
-/// up, whose floor is within the step of `s`'s and whose open interval
-/// shares at least the height with `s`'s. With a column mask, only spans
-/// of masked columns get their connections.
+/// over the columns shared by up to [`GROUP`] of them: for each `(limits,
+/// mask)` of `sets`, `links[4 * s + dir]` is the span reached from `s` in
+/// direction `DIRS[dir]`, or [`NO_LINK`]: the first span of the side
+/// column, bottom up, whose floor is within the step of `s`'s and whose
+/// open interval shares at least the height with `s`'s. With a column
+/// mask, only spans of masked columns get their connections.
 pub fn links(hf: &Heightfield, sets: &[(Limits, Option<&[bool]>)]) -> Vec<Vec<u32>> {
+    let mut out = Vec::with_capacity(sets.len());
+    for group in sets.chunks(GROUP) {
+        match group.len() {
+            1 => out.extend(links_group::<1>(hf, group)),
+            2 => out.extend(links_group::<2>(hf, group)),
+            3 => out.extend(links_group::<3>(hf, group)),
+            _ => out.extend(links_group::<GROUP>(hf, group)),
+        }
+    }
+    out
+}
+
+/// Most limits [`links`] finds connections for in one walk.
+const GROUP: usize = 4;
+
+/// [`links`] for `N` limits (compiled for each `N`, so one pass runs the
+/// plain loop).
+fn links_group<const N: usize>(
+    hf: &Heightfield,
+    sets: &[(Limits, Option<&[bool]>)],
+) -> [Vec<u32>; N] {
+    let sets: &[(Limits, Option<&[bool]>); N] = sets.try_into().expect("N sets");
     let n = hf.spans.len();
-    let mut out: Vec<Vec<u32>> = sets.iter().map(|_| vec![NO_LINK; 4 * n]).collect();
-    let Some(max_step) = sets.iter().map(|(l, _)| l.step).max() else {
-        return out;
-    };
-    // The sets that want the column's connections.
-    let mut want: Vec<usize> = Vec::with_capacity(sets.len());
+    let mut out: [Vec<u32>; N] = std::array::from_fn(|_| vec![NO_LINK; 4 * n]);
+    let max_step = sets.iter().map(|(l, _)| l.step).max().unwrap_or(0);
     for (c, (x, z)) in hf.cells() {
         // An empty column has no connections to find (most of a level's
         // bounding box is).
         if hf.cols[c] == hf.cols[c + 1] {
             continue;
         }
-        want.clear();
-        want.extend((0..sets.len()).filter(|&k| sets[k].1.is_none_or(|m| m[c])));
-        if want.is_empty() {
+        // The sets that want the column's connections.
+        let want: [bool; N] = std::array::from_fn(|k| sets[k].1.is_none_or(|m| m[c]));
+        let wanted = want.iter().filter(|&&w| w).count();
+        if wanted == 0 {
             continue;
         }
         for (dir, (dx, dz)) in DIRS.iter().enumerate() {
@@ -133,7 +152,8 @@ pub fn links(hf: &Heightfield, sets: &[(Limits, Option<&[bool]>)]) -> Vec<Vec<u3
                 while from < nr.end && (hf.spans[from].floor as u32) + max_step < a.floor as u32 {
                     from += 1;
                 }
-                let mut left = want.len();
+                let mut left = wanted;
+                let mut open = want;
                 for n in from..nr.end {
                     let b = hf.spans[n];
                     if b.floor as u32 > a.floor as u32 + max_step {
@@ -147,10 +167,11 @@ pub fn links(hf: &Heightfield, sets: &[(Limits, Option<&[bool]>)]) -> Vec<Vec<u3
                         top.saturating_sub(bottom)
                     };
                     let rise = (a.floor as i32 - b.floor as i32).unsigned_abs();
-                    for &k in &want {
-                        let (lim, slot) = (sets[k].0, &mut out[k][4 * s + dir]);
-                        if *slot == NO_LINK && rise <= lim.step && gap >= lim.height {
-                            *slot = n as u32;
+                    for k in 0..N {
+                        let lim = sets[k].0;
+                        if open[k] && rise <= lim.step && gap >= lim.height {
+                            out[k][4 * s + dir] = n as u32;
+                            open[k] = false;
                             left -= 1;
                         }
                     }
@@ -170,34 +191,47 @@ pub fn near_columns(hf: &Heightfield, hit: impl Fn(usize) -> bool, reach: i32) -
     let (w, d) = (hf.w as usize, hf.d as usize);
     let r = reach.max(0) as usize;
     let seed: Vec<bool> = (0..w * d).map(|c| hf.range(c).any(&hit)).collect();
-    // Dilate along x, then along z, with running counts.
-    fn dilate(
-        src: &[bool],
-        r: usize,
-        len: usize,
-        lines: usize,
-        at: impl Fn(usize, usize) -> usize,
-    ) -> Vec<bool> {
-        let mut out = vec![false; src.len()];
-        for line in 0..lines {
-            let mut count = 0usize;
-            for i in 0..len.min(r) {
-                count += src[at(line, i)] as usize;
+    // Along x: a running count of the seeds within the reach, row by row.
+    let mut along_x = vec![false; w * d];
+    for (src, out) in seed.chunks_exact(w).zip(along_x.chunks_exact_mut(w)) {
+        let mut count = src[..w.min(r)].iter().filter(|&&b| b).count();
+        for i in 0..w {
+            if i + r < w {
+                count += src[i + r] as usize;
             }
-            for i in 0..len {
-                if i + r < len {
-                    count += src[at(line, i + r)] as usize;
-                }
-                if i > r {
-                    count -= src[at(line, i - r - 1)] as usize;
-                }
-                out[at(line, i)] = count > 0;
+            if i > r {
+                count -= src[i - r - 1] as usize;
+            }
+            out[i] = count > 0;
+        }
+    }
+    // Along z: a running count per column, a whole row at a time (rows
+    // are contiguous, columns are not).
+    let mut count = vec![0u32; w];
+    let add = |count: &mut [u32], row: &[bool]| {
+        for (c, &b) in count.iter_mut().zip(row) {
+            *c += b as u32;
+        }
+    };
+    let row = |z: usize| &along_x[z * w..(z + 1) * w];
+    for z in 0..d.min(r) {
+        add(&mut count, row(z));
+    }
+    let mut out = vec![false; w * d];
+    for (z, out) in out.chunks_exact_mut(w).enumerate() {
+        if z + r < d {
+            add(&mut count, row(z + r));
+        }
+        if z > r {
+            for (c, &b) in count.iter_mut().zip(row(z - r - 1)) {
+                *c -= b as u32;
             }
         }
-        out
+        for (o, &c) in out.iter_mut().zip(&count) {
+            *o = c > 0;
+        }
     }
-    let along_x = dilate(&seed, r, w, d, |line, i| line * w + i);
-    dilate(&along_x, r, d, w, |line, i| i * w + line)
+    out
 }
 
 /// Chamfer weight of a side step (12/13 of a cell).
@@ -662,10 +696,73 @@ pub(crate) mod tests {
                 .zip(&mask)
                 .map(|(p, m)| (Limits::of(&p.pass, &g), masked.then_some(m.as_slice())))
                 .collect();
+            // Twice over: more sets than a group.
+            let sets = [&sets[..], &sets[..]].concat();
             let new = links(&hf, &sets);
             for (k, (lim, m)) in sets.iter().enumerate() {
                 proptest::prop_assert_eq!(&new[k], &old_links(&hf, *lim, *m));
             }
+        }
+    }
+
+    /// The column dilation as it was before it ran along z a row at a
+    /// time: the reference for [`near_columns`].
+    fn old_near_columns(hf: &Heightfield, hit: impl Fn(usize) -> bool, reach: i32) -> Vec<bool> {
+        let (w, d) = (hf.w as usize, hf.d as usize);
+        let r = reach.max(0) as usize;
+        let seed: Vec<bool> = (0..w * d).map(|c| hf.range(c).any(&hit)).collect();
+        // Dilate along x, then along z, with running counts.
+        fn dilate(
+            src: &[bool],
+            r: usize,
+            len: usize,
+            lines: usize,
+            at: impl Fn(usize, usize) -> usize,
+        ) -> Vec<bool> {
+            let mut out = vec![false; src.len()];
+            for line in 0..lines {
+                let mut count = 0usize;
+                for i in 0..len.min(r) {
+                    count += src[at(line, i)] as usize;
+                }
+                for i in 0..len {
+                    if i + r < len {
+                        count += src[at(line, i + r)] as usize;
+                    }
+                    if i > r {
+                        count -= src[at(line, i - r - 1)] as usize;
+                    }
+                    out[at(line, i)] = count > 0;
+                }
+            }
+            out
+        }
+        let along_x = dilate(&seed, r, w, d, |line, i| line * w + i);
+        dilate(&along_x, r, d, w, |line, i| i * w + line)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Random spans marked in a random level, random reach: the same
+        /// columns as the old dilation.
+        #[test]
+        fn near_columns_are_the_old_dilations(
+            blocks in proptest::collection::vec(
+                (0.0f32..3.5, 0.0f32..3.5, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.5, 0.05f32..1.0),
+                0..6,
+            ),
+            bits in proptest::prelude::any::<u64>(),
+            every in 1usize..200,
+            reach in -1i32..50,
+        ) {
+            let mut bs = vec![([0., -0.1, 0.], [4., 0., 4.])];
+            for &(x, z, w, d, y, h) in &blocks {
+                bs.push(([x, y, z], [x + w, y + h, z + d]));
+            }
+            let (_, hf, _) = build(&crate::heightfield::tests::boxes(&bs), "stand");
+            let hit = |s: usize| s.is_multiple_of(every) && bits >> (s % 64) & 1 == 1;
+            proptest::prop_assert_eq!(near_columns(&hf, hit, reach), old_near_columns(&hf, hit, reach));
         }
     }
 }
