@@ -27,7 +27,7 @@
 
 use serde::Serialize;
 
-use crate::bands::{BandRule, drop_bands};
+use crate::bands::{BandRule, EarlierAreas, drop_bands};
 use crate::compact::{CompactTile, threshold};
 use crate::heightfield::{Heightfield, OPEN};
 use crate::settings::Pass;
@@ -259,8 +259,10 @@ pub fn flag_tile(
     let mut pool = vec![true; n];
     // Spans the band rule dropped from an earlier pass.
     let mut banded = vec![false; n];
+    // The walkable areas of the passes done, for the band rule.
+    let mut earlier = bands.map(|_| EarlierAreas::new(n));
     let mut out: Vec<PassFlags> = Vec::with_capacity(passes.len());
-    for (pass, cp) in passes.iter().zip(&compact.passes) {
+    for (k, (pass, cp)) in passes.iter().zip(&compact.passes).enumerate() {
         let a = pass.agent;
         let passable = &cp.passable;
         // A pass with no candidate in its pool (swim on a dry level) is done.
@@ -287,7 +289,7 @@ pub fn flag_tile(
             .zip(&dist)
             .map(|((&p, &q), &d)| p & q & (d >= threshold))
             .collect();
-        if let Some(keep) = bands.filter(|_| !out.is_empty()) {
+        if let (Some(keep), Some(earlier)) = (bands.filter(|_| !out.is_empty()), &mut earlier) {
             // The earlier passes that claimed anything here.
             let reach = keep.distance.unwrap_or_else(|| {
                 out.iter()
@@ -300,7 +302,7 @@ pub fn flag_tile(
                 hf,
                 *pass,
                 keep.partition,
-                &out,
+                earlier,
                 (&pool, &banded),
                 &link,
                 &mut walk,
@@ -332,6 +334,9 @@ pub fn flag_tile(
             flags,
             links: link,
         });
+        if let Some(earlier) = earlier.as_mut().filter(|_| k + 1 < passes.len()) {
+            earlier.add(&out[k], &pool);
+        }
     }
     out
 }
