@@ -190,45 +190,52 @@ fn links_group<const N: usize>(
 pub fn near_columns(hf: &Heightfield, hit: impl Fn(usize) -> bool, reach: i32) -> Vec<bool> {
     let (w, d) = (hf.w as usize, hf.d as usize);
     let r = reach.max(0) as usize;
-    let seed: Vec<bool> = (0..w * d).map(|c| hf.range(c).any(&hit)).collect();
-    // Along x: a running count of the seeds within the reach, row by row.
-    let mut along_x = vec![false; w * d];
-    for (src, out) in seed.chunks_exact(w).zip(along_x.chunks_exact_mut(w)) {
-        let mut count = src[..w.min(r)].iter().filter(|&&b| b).count();
-        for i in 0..w {
-            if i + r < w {
-                count += src[i + r] as usize;
+    // One bit per column, each row in whole words; the bits past a row's
+    // end never reach back into it farther than the reach.
+    let words = w.div_ceil(64);
+    let mut bits = vec![0u64; words * d];
+    for z in 0..d {
+        for x in 0..w {
+            if hf.range(z * w + x).any(&hit) {
+                bits[z * words + x / 64] |= 1 << (x % 64);
             }
-            if i > r {
-                count -= src[i - r - 1] as usize;
-            }
-            out[i] = count > 0;
         }
     }
-    // Along z: a running count per column, a whole row at a time (rows
-    // are contiguous, columns are not).
-    let mut count = vec![0u32; w];
-    let add = |count: &mut [u32], row: &[bool]| {
-        for (c, &b) in count.iter_mut().zip(row) {
-            *c += b as u32;
+    let mut old = vec![0u64; words * d];
+    // Along x, a cell a step: every bit spreads to both sides (within w
+    // steps a row is as full as it gets).
+    for _ in 0..r.min(w) {
+        old.copy_from_slice(&bits);
+        for (row, was) in bits.chunks_exact_mut(words).zip(old.chunks_exact(words)) {
+            for i in 0..words {
+                let v = was[i];
+                let below = if i > 0 { was[i - 1] >> 63 } else { 0 };
+                let above = if i + 1 < words { was[i + 1] << 63 } else { 0 };
+                row[i] = v | v << 1 | v >> 1 | below | above;
+            }
         }
-    };
-    let row = |z: usize| &along_x[z * w..(z + 1) * w];
-    for z in 0..d.min(r) {
-        add(&mut count, row(z));
+    }
+    // Along z, a row a step.
+    for _ in 0..r.min(d) {
+        old.copy_from_slice(&bits);
+        for z in 0..d {
+            let row = &mut bits[z * words..(z + 1) * words];
+            if z > 0 {
+                for (b, &v) in row.iter_mut().zip(&old[(z - 1) * words..z * words]) {
+                    *b |= v;
+                }
+            }
+            if z + 1 < d {
+                for (b, &v) in row.iter_mut().zip(&old[(z + 1) * words..(z + 2) * words]) {
+                    *b |= v;
+                }
+            }
+        }
     }
     let mut out = vec![false; w * d];
-    for (z, out) in out.chunks_exact_mut(w).enumerate() {
-        if z + r < d {
-            add(&mut count, row(z + r));
-        }
-        if z > r {
-            for (c, &b) in count.iter_mut().zip(row(z - r - 1)) {
-                *c -= b as u32;
-            }
-        }
-        for (o, &c) in out.iter_mut().zip(&count) {
-            *o = c > 0;
+    for (z, row) in out.chunks_exact_mut(w.max(1)).enumerate().take(d) {
+        for (x, o) in row.iter_mut().enumerate() {
+            *o = bits[z * words + x / 64] >> (x % 64) & 1 == 1;
         }
     }
     out
@@ -710,8 +717,8 @@ pub(crate) mod tests {
         }
     }
 
-    /// The column dilation as it was before it ran along z a row at a
-    /// time: the reference for [`near_columns`].
+    /// The column dilation as it was before it ran on bits: the reference
+    /// for [`near_columns`].
     fn old_near_columns(hf: &Heightfield, hit: impl Fn(usize) -> bool, reach: i32) -> Vec<bool> {
         let (w, d) = (hf.w as usize, hf.d as usize);
         let r = reach.max(0) as usize;
@@ -760,8 +767,10 @@ pub(crate) mod tests {
             bits in proptest::prelude::any::<u64>(),
             every in 1usize..200,
             reach in -1i32..50,
+            side in (1.0f32..16.0, 1.0f32..16.0),
         ) {
-            let mut bs = vec![([0., -0.1, 0.], [4., 0., 4.])];
+            // Rows of one to several words of bits.
+            let mut bs = vec![([0., -0.1, 0.], [side.0, 0., side.1])];
             for &(x, z, w, d, y, h) in &blocks {
                 bs.push(([x, y, z], [x + w, y + h, z + d]));
             }
