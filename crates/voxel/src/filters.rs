@@ -78,44 +78,50 @@ fn before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<
     } else {
         (a.max_slope_rad.cos() - 1e-7) as f32
     };
-    let mut ok: Vec<bool> = hf.spans.iter().map(|s| s.ny >= min_ny).collect();
-    let ncols = hf.cols.len() - 1;
-    if f.low_hanging {
-        for c in 0..ncols {
-            let mut prev: Option<(bool, i32)> = None;
-            for s in hf.range(c) {
-                let was = ok[s];
-                let floor = hf.spans[s].floor as i32;
-                if let Some((true, pf)) = prev
-                    && !was
-                    && (floor - pf).unsigned_abs() <= lim.step
-                {
-                    ok[s] = true;
-                }
-                prev = Some((was, floor));
-            }
-        }
-    }
+    let need_voxels = if f.low_height { lim.height as i64 } else { 0 };
+    let need = need_voxels as f64;
+    let dry = 0.0 >= a.min_water - 1e-9 && 0.0 <= a.max_water + 1e-9;
     // Swim nodes are lifted to the water surface (`graph`), so a swimmer's
     // headroom is measured from the surface, not the sea floor: under an
     // overhang below the surface the node would end inside rock.
     let at_surface = pass.stance == Stance::Swim;
-    for (s, sp) in hf.spans.iter().enumerate() {
-        let from = if at_surface && !sp.water.is_nan() {
-            let surface = ((sp.water as f64 - grid.origin.y) / grid.ch).floor();
-            (sp.floor as f64).max(surface)
-        } else {
-            sp.floor as f64
-        };
-        let room = if sp.ceil == OPEN {
-            f64::INFINITY
-        } else {
-            sp.ceil as f64 - from
-        };
-        let need = if f.low_height { lim.height as f64 } else { 0.0 };
-        let clear = room >= need && (room > 0.0 || !at_surface);
-        let depth = sp.depth(grid);
-        ok[s] &= clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9;
+    let mut ok = vec![false; hf.spans.len()];
+    // One walk up each column: slope, the low-hanging filter (which reads
+    // the slope test of the span below), headroom and water depth.
+    for col in hf.cols.windows(2) {
+        // The span below: its slope test and floor.
+        let mut below: Option<(bool, i32)> = None;
+        let r = col[0] as usize..col[1] as usize;
+        for (ok, &sp) in ok[r.clone()].iter_mut().zip(&hf.spans[r]) {
+            let steep = sp.ny < min_ny;
+            let floor = sp.floor as i32;
+            let hangs = f.low_hanging
+                && steep
+                && below.is_some_and(|(flat, bf)| flat && (floor - bf).unsigned_abs() <= lim.step);
+            below = Some((!steep, floor));
+            let clear = if sp.ceil == OPEN {
+                true
+            } else if at_surface {
+                let surface = if sp.water.is_nan() {
+                    f64::NEG_INFINITY
+                } else {
+                    ((sp.water as f64 - grid.origin.y) / grid.ch).floor()
+                };
+                let room = sp.ceil as f64 - (sp.floor as f64).max(surface);
+                room >= need && room > 0.0
+            } else {
+                // Whole voxels: the room and the need are integers.
+                sp.ceil as i64 - sp.floor as i64 >= need_voxels
+            };
+            // A dry span's depth is 0.
+            let wet = if sp.water.is_nan() {
+                dry
+            } else {
+                let depth = sp.depth(grid);
+                depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9
+            };
+            *ok = (!steep || hangs) && clear && wet;
+        }
     }
     ok
 }
@@ -464,6 +470,103 @@ mod tests {
             let new = ledges(&hf, &lims, &test);
             for k in 0..lims.len() {
                 proptest::prop_assert_eq!(&new[k], &old_ledges(&hf, lims[k], &test[k]));
+            }
+        }
+    }
+
+    /// One pass's tests before the ledge filter as they were before they
+    /// ran in one walk up each column: the reference for [`before_ledges`].
+    fn old_before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<bool> {
+        let a = pass.agent;
+        let lim = Limits::of(pass, grid);
+        // slope <= max  <=>  ny >= cos(max) for max below pi; beyond, any slope.
+        let min_ny = if a.max_slope_rad >= std::f64::consts::PI {
+            f32::NEG_INFINITY
+        } else {
+            (a.max_slope_rad.cos() - 1e-7) as f32
+        };
+        let mut ok: Vec<bool> = hf.spans.iter().map(|s| s.ny >= min_ny).collect();
+        let ncols = hf.cols.len() - 1;
+        if f.low_hanging {
+            for c in 0..ncols {
+                let mut prev: Option<(bool, i32)> = None;
+                for s in hf.range(c) {
+                    let was = ok[s];
+                    let floor = hf.spans[s].floor as i32;
+                    if let Some((true, pf)) = prev
+                        && !was
+                        && (floor - pf).unsigned_abs() <= lim.step
+                    {
+                        ok[s] = true;
+                    }
+                    prev = Some((was, floor));
+                }
+            }
+        }
+        // Swim nodes are lifted to the water surface (`graph`), so a swimmer's
+        // headroom is measured from the surface, not the sea floor: under an
+        // overhang below the surface the node would end inside rock.
+        let at_surface = pass.stance == Stance::Swim;
+        for (s, sp) in hf.spans.iter().enumerate() {
+            let from = if at_surface && !sp.water.is_nan() {
+                let surface = ((sp.water as f64 - grid.origin.y) / grid.ch).floor();
+                (sp.floor as f64).max(surface)
+            } else {
+                sp.floor as f64
+            };
+            let room = if sp.ceil == OPEN {
+                f64::INFINITY
+            } else {
+                sp.ceil as f64 - from
+            };
+            let need = if f.low_height { lim.height as f64 } else { 0.0 };
+            let clear = room >= need && (room > 0.0 || !at_surface);
+            let depth = sp.depth(grid);
+            ok[s] &= clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9;
+        }
+        ok
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Random boxes at random heights, ramps and a pool, every pass and
+        /// every combination of filters: the same spans as the old tests.
+        #[test]
+        fn one_walk_up_each_column_gives_the_old_tests(
+            blocks in proptest::collection::vec(
+                (0.0f32..3.5, 0.0f32..3.5, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.5, 0.05f32..1.0),
+                0..8,
+            ),
+            ramp in (0.0f32..1.0, 0.0f32..1.0),
+            filters in 0u8..8,
+        ) {
+            let mut b = MeshBuilder::new();
+            b.solid("floor", [0., -0.1, 0.], [4., 0., 4.]);
+            for (i, &(x, z, w, d, y, h)) in blocks.iter().enumerate() {
+                b.solid(&format!("box{i}"), [x, y, z], [x + w, y + h, z + d]);
+            }
+            b.ramp("ramp", [0.5, 1.0], [0., 4.], [ramp.0, ramp.1 + 0.5]);
+            b.water([2., -2., 2.], [4., 0.5, 4.]);
+            let level = b.level();
+            let sp = crate::settings::specs();
+            let mut v = navscope_core::ParamValues::defaults(&sp);
+            v.set(&sp, "passes", navscope_core::ParamValue::Text("stand,crouch,prone,swim,sidestep".into()))
+                .unwrap();
+            let mut s = crate::settings::Settings::from_params(&v).unwrap();
+            s.tile_size = 0;
+            let l = crate::tiles::layout(&level.mesh, &level.water, &s).unwrap();
+            let hf = crate::heightfield::voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
+            let f = Filters {
+                low_hanging: filters & 1 != 0,
+                ledges: filters & 2 != 0,
+                low_height: filters & 4 != 0,
+            };
+            for p in &s.passes {
+                proptest::prop_assert_eq!(
+                    before_ledges(&hf, &l.grid, p, f),
+                    old_before_ledges(&hf, &l.grid, p, f)
+                );
             }
         }
     }
