@@ -173,12 +173,12 @@ pub fn partition_pass(
     let dist = box_blur(&raw, &link, &ws);
     let max_dist = dist.iter().copied().max().unwrap_or(0);
     let mut region = match p.kind {
-        Partition::Watershed => watershed(&link, ws, &dist, max_dist),
+        Partition::Watershed => watershed(&link, &ws, &dist, max_dist),
         Partition::Monotone | Partition::Layers => monotone(hf, &link, &walk),
     };
     let (regions, dropped, merged) = match p.kind {
-        Partition::Layers => merge_layers(hf, &link, &walk, &mut region, p),
-        _ => filter_regions(hf, &link, &walk, &mut region, p),
+        Partition::Layers => merge_layers(hf, &link, (&walk, &ws), &mut region, p),
+        _ => filter_regions(hf, &link, (&walk, &ws), &mut region, p),
     };
     PassPartition {
         dist,
@@ -261,13 +261,13 @@ fn box_blur(src: &[u16], link: &[u32], ws: &[usize]) -> Vec<u16> {
 /// Recast's `rcBuildRegions` without its level stacks: the spans of a level
 /// band join the pending list in scan order, after the spans earlier levels
 /// left unclaimed. `ws` are the walkable spans in index order.
-fn watershed(link: &[u32], ws: Vec<usize>, dist: &[u16], max: u16) -> Vec<u32> {
+fn watershed(link: &[u32], ws: &[usize], dist: &[u16], max: u16) -> Vec<u32> {
     let n = dist.len();
     let mut reg = vec![NO_REGION; n];
     let mut rdist = vec![0u16; n];
     // Spans by descending level band, so each level only visits its own
     // (a stable sort: in index order within a band).
-    let mut order = ws;
+    let mut order = ws.to_vec();
     order.sort_by_key(|&s| std::cmp::Reverse(dist[s]));
     // Recast starts at (max + 1) & !1 and stops before a level of 0 when
     // it starts there, leaving an area only an edge wide without regions;
@@ -480,8 +480,10 @@ struct RegionGraph {
 }
 
 impl RegionGraph {
-    fn of(hf: &Heightfield, link: &[u32], reg: &[u32]) -> Self {
-        let nreg = reg.iter().copied().max().unwrap_or(0) as usize + 1;
+    /// The graph of the regions `reg` gives the spans `ws` (the pass's
+    /// walkable spans in index order; no other span has a region).
+    fn of(hf: &Heightfield, link: &[u32], reg: &[u32], ws: &[usize]) -> Self {
+        let nreg = ws.iter().map(|&s| reg[s]).max().unwrap_or(0) as usize + 1;
         let mut g = RegionGraph {
             size: vec![0; nreg],
             edge: vec![false; nreg],
@@ -489,30 +491,41 @@ impl RegionGraph {
             neighbours: vec![Vec::new(); nreg],
             floors: vec![Vec::new(); nreg],
         };
-        let last = (hf.px + hf.w - 1, hf.pz + hf.d - 1);
-        for (c, (lx, lz)) in hf.cells() {
-            let range = hf.range(c);
-            for s in range.clone() {
-                let r = reg[s] as usize;
-                if r == NO_REGION as usize {
-                    continue;
+        let last = (hf.w - 1, hf.d - 1);
+        // The column of each span, found by walking the column starts
+        // along with the spans (both rise), so columns without a region
+        // cost a step each.
+        // (column, its cell in the padded tile)
+        let (mut c, mut lx, mut lz) = (0, 0, 0);
+        for &s in ws {
+            let r = reg[s] as usize;
+            if r == NO_REGION as usize {
+                continue;
+            }
+            while hf.cols[c + 1] as usize <= s {
+                c += 1;
+                lx += 1;
+                if lx == hf.w {
+                    lx = 0;
+                    lz += 1;
                 }
-                g.size[r] += 1;
-                if lx == hf.px || lz == hf.pz || lx == last.0 || lz == last.1 {
-                    g.tile_edge[r] = true;
+            }
+            let at_edge = lx == 0 || lz == 0 || lx == last.0 || lz == last.1;
+            g.size[r] += 1;
+            if at_edge {
+                g.tile_edge[r] = true;
+            }
+            for d in 0..4 {
+                let a = link[4 * s + d];
+                if a == NO_LINK || reg[a as usize] == NO_REGION {
+                    g.edge[r] = true;
+                } else if reg[a as usize] != r as u32 {
+                    g.neighbours[r].push(reg[a as usize]);
                 }
-                for d in 0..4 {
-                    let a = link[4 * s + d];
-                    if a == NO_LINK || reg[a as usize] == NO_REGION {
-                        g.edge[r] = true;
-                    } else if reg[a as usize] != r as u32 {
-                        g.neighbours[r].push(reg[a as usize]);
-                    }
-                }
-                for t in range.clone() {
-                    if reg[t] != NO_REGION && reg[t] != r as u32 {
-                        g.floors[r].push(reg[t]);
-                    }
+            }
+            for t in hf.range(c) {
+                if reg[t] != NO_REGION && reg[t] != r as u32 {
+                    g.floors[r].push(reg[t]);
                 }
             }
         }
@@ -563,7 +576,7 @@ fn compact_ids(reg: &mut [u32], walk: &[bool], id: &[u32]) -> u32 {
 fn filter_regions(
     hf: &Heightfield,
     link: &[u32],
-    walk: &[bool],
+    (walk, ws): (&[bool], &[usize]),
     reg: &mut [u32],
     p: PartitionParams,
 ) -> (u32, u32, u32) {
@@ -573,7 +586,7 @@ fn filter_regions(
         mut tile_edge,
         mut neighbours,
         mut floors,
-    } = RegionGraph::of(hf, link, reg);
+    } = RegionGraph::of(hf, link, reg, ws);
     let nreg = size.len();
     // Drop small groups of connected regions that do not reach the tile edge.
     let mut id: Vec<u32> = (0..nreg as u32).collect();
@@ -667,11 +680,11 @@ fn filter_regions(
 fn merge_layers(
     hf: &Heightfield,
     link: &[u32],
-    walk: &[bool],
+    (walk, ws): (&[bool], &[usize]),
     reg: &mut [u32],
     p: PartitionParams,
 ) -> (u32, u32, u32) {
-    let g = RegionGraph::of(hf, link, reg);
+    let g = RegionGraph::of(hf, link, reg, ws);
     let nreg = g.size.len();
     // Each region's layer, named by its root region (NO_REGION: none yet).
     let mut layer = vec![NO_REGION; nreg];
@@ -1093,6 +1106,88 @@ mod tests {
                 let old = old_distance_field(&hf, &link, &walk);
                 prop_assert_eq!(&raw, &old);
                 prop_assert_eq!(box_blur(&raw, &link, &ws), old_box_blur(&old, &link, &walk));
+            }
+        }
+    }
+
+    /// The region graph as it was gathered before it walked only the
+    /// walkable spans (a walk over every column): the reference for
+    /// [`RegionGraph::of`].
+    fn old_region_graph(hf: &Heightfield, link: &[u32], reg: &[u32]) -> RegionGraph {
+        let nreg = reg.iter().copied().max().unwrap_or(0) as usize + 1;
+        let mut g = RegionGraph {
+            size: vec![0; nreg],
+            edge: vec![false; nreg],
+            tile_edge: vec![false; nreg],
+            neighbours: vec![Vec::new(); nreg],
+            floors: vec![Vec::new(); nreg],
+        };
+        let last = (hf.px + hf.w - 1, hf.pz + hf.d - 1);
+        for (c, (lx, lz)) in hf.cells() {
+            let range = hf.range(c);
+            for s in range.clone() {
+                let r = reg[s] as usize;
+                if r == NO_REGION as usize {
+                    continue;
+                }
+                g.size[r] += 1;
+                if lx == hf.px || lz == hf.pz || lx == last.0 || lz == last.1 {
+                    g.tile_edge[r] = true;
+                }
+                for d in 0..4 {
+                    let a = link[4 * s + d];
+                    if a == NO_LINK || reg[a as usize] == NO_REGION {
+                        g.edge[r] = true;
+                    } else if reg[a as usize] != r as u32 {
+                        g.neighbours[r].push(reg[a as usize]);
+                    }
+                }
+                for t in range.clone() {
+                    if reg[t] != NO_REGION && reg[t] != r as u32 {
+                        g.floors[r].push(reg[t]);
+                    }
+                }
+            }
+        }
+        for v in g.neighbours.iter_mut().chain(g.floors.iter_mut()) {
+            v.sort_unstable();
+            v.dedup();
+        }
+        g
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        /// Random blocks at random heights, every pass, the watershed's and
+        /// the sweep's regions: the same region graph as the walk over
+        /// every column.
+        #[test]
+        fn the_region_graph_over_the_walkable_spans_is_the_old_one(
+            blocks in proptest::collection::vec(
+                (0.0f32..5.0, 0.0f32..5.0, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.0, 0.05f32..1.5),
+                0..8,
+            ),
+        ) {
+            let mut bs = vec![([0., -0.1, 0.], [6., 0., 6.])];
+            for (x, z, w, d, y, h) in blocks {
+                bs.push(([x, y, z], [x + w, y + h, z + d]));
+            }
+            let (_, hf, f) = build(&boxes(&bs), "stand,crouch,prone,swim,sidestep");
+            for pf in &f {
+                let ws: Vec<usize> = (0..pf.flags.len()).filter(|&s| pf.walkable(s)).collect();
+                let walk: Vec<bool> = (0..pf.flags.len()).map(|s| pf.walkable(s)).collect();
+                let link = walk_links(pf, &flat(&hf), &ws);
+                let dist = box_blur(&distance_field(&link, &ws, walk.len()), &link, &ws);
+                let max = dist.iter().copied().max().unwrap_or(0);
+                for reg in [watershed(&link, &ws, &dist, max), monotone(&hf, &link, &walk)] {
+                    let new = RegionGraph::of(&hf, &link, &reg, &ws);
+                    let old = old_region_graph(&hf, &link, &reg);
+                    prop_assert_eq!(&new.size, &old.size);
+                    prop_assert_eq!(&new.edge, &old.edge);
+                    prop_assert_eq!(&new.tile_edge, &old.tile_edge);
+                    prop_assert_eq!(&new.neighbours, &old.neighbours);
+                    prop_assert_eq!(&new.floors, &old.floors);
+                }
             }
         }
     }
