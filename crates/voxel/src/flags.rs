@@ -91,7 +91,7 @@ impl Limits {
 }
 
 /// The connections of every span for several limits at once, in one walk
-/// over the columns shared by up to [`GROUP`] of them: for each `(limits,
+/// over the columns shared by up to four of them: for each `(limits,
 /// mask)` of `sets`, `links[4 * s + dir]` is the span reached from `s` in
 /// direction `DIRS[dir]`, or [`NO_LINK`]: the first span of the side
 /// column, bottom up, whose floor is within the step of `s`'s and whose
