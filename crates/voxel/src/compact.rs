@@ -222,14 +222,14 @@ pub(crate) fn compact_tile_with(
         .iter()
         .map(|(_, ks)| {
             masked.then(|| {
-                let mut m = vec![false; hf.cols.len() - 1];
-                for &k in ks {
+                let near = |k: usize| {
                     let reach = erosion_reach(passes[k].agent.radius, grid.cs);
-                    for (c, near) in near_columns(hf, |s| ok[k][s], reach)
-                        .into_iter()
-                        .enumerate()
-                    {
-                        m[c] |= near;
+                    near_columns(hf, |s| ok[k][s], reach)
+                };
+                let mut m = near(ks[0]);
+                for &k in &ks[1..] {
+                    for (m, near) in m.iter_mut().zip(near(k)) {
+                        *m |= near;
                     }
                 }
                 m

@@ -194,11 +194,11 @@ pub fn near_columns(hf: &Heightfield, hit: impl Fn(usize) -> bool, reach: i32) -
     // end never reach back into it farther than the reach.
     let words = w.div_ceil(64);
     let mut bits = vec![0u64; words * d];
-    for z in 0..d {
-        for x in 0..w {
-            if hf.range(z * w + x).any(&hit) {
-                bits[z * words + x / 64] |= 1 << (x % 64);
-            }
+    for (c, col) in hf.cols.windows(2).enumerate() {
+        // Most columns of a level's box are empty.
+        if col[0] != col[1] && (col[0] as usize..col[1] as usize).any(&hit) {
+            let (z, x) = (c / w, c % w);
+            bits[z * words + x / 64] |= 1 << (x % 64);
         }
     }
     let mut old = vec![0u64; words * d];
@@ -232,10 +232,20 @@ pub fn near_columns(hf: &Heightfield, hit: impl Fn(usize) -> bool, reach: i32) -
             }
         }
     }
+    // Back to one flag per column, 64 at a time; a word of none (far
+    // from every span) or of all is written without looking at its bits.
     let mut out = vec![false; w * d];
-    for (z, row) in out.chunks_exact_mut(w.max(1)).enumerate().take(d) {
-        for (x, o) in row.iter_mut().enumerate() {
-            *o = bits[z * words + x / 64] >> (x % 64) & 1 == 1;
+    for (row, bits) in out.chunks_exact_mut(w.max(1)).zip(bits.chunks_exact(words)) {
+        for (cols, &word) in row.chunks_mut(64).zip(bits) {
+            match word {
+                0 => {}
+                u64::MAX => cols.fill(true),
+                _ => {
+                    for (x, o) in cols.iter_mut().enumerate() {
+                        *o = word >> x & 1 == 1;
+                    }
+                }
+            }
         }
     }
     out
