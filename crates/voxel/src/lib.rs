@@ -522,7 +522,8 @@
 //!   filter, headroom and water depth are one walk up each column, a dry
 //!   pass's headroom compared in whole voxels; the columns near a pass's
 //!   spans ([`flags::near_columns`]) are dilated on bit rows, 64 columns a
-//!   word, instead of running counts over every column;
+//!   word, instead of running counts over every column, and a word of none
+//!   or all is written back without reading its bits;
 //! - flag: the band rule's union-find of the earlier passes' areas
 //!   ([`bands::EarlierAreas`]) is kept from pass to pass, each pass's
 //!   connections read once when it is done (those into the pool joined
@@ -543,13 +544,15 @@
 //!
 //! | mesh, passes | compact | flag | partition | all stages | five passes / standing |
 //! |---|---|---|---|---|---|
-//! | nav_test, stand | 69.4 to 68.8 | 15.5 to 15.5 | 48.1 to 46.5 | 277.2 to 275.2 | |
-//! | nav_test, five passes | 270.1 to 136.4 | 143.5 to 99.2 | 97.8 to 64.9 | 679.7 to 469.2 | 2.45 to 1.70 |
-//! | dungeon, stand | 45.1 to 43.1 | 7.2 to 7.2 | 23.6 to 19.7 | 197.6 to 191.8 | |
-//! | dungeon, five passes | 182.7 to 91.3 | 89.3 to 59.0 | 64.7 to 34.4 | 523.9 to 372.1 | 2.65 to 1.94 |
+//! | nav_test, stand | 69.4 to 67.1 | 15.5 to 15.5 | 48.1 to 46.5 | 277.2 to 273.7 | |
+//! | nav_test, five passes | 270.1 to 135.3 | 143.5 to 99.2 | 97.8 to 64.9 | 679.7 to 468.3 | 2.45 to 1.71 |
+//! | dungeon, stand | 45.1 to 41.9 | 7.2 to 7.2 | 23.6 to 19.8 | 197.6 to 190.5 | |
+//! | dungeon, five passes | 182.7 to 88.3 | 89.3 to 59.0 | 64.7 to 34.4 | 523.9 to 369.0 | 2.65 to 1.94 |
 //!
 //! Timed: the command above (`--set partition=watershed`), both release
-//! builds in turn, 10 rounds of 15 whole builds each, pinned with
+//! builds in turn (after: `138a8cc`, all but the last `near_columns` change,
+//! which the counts above include: compact 1 to 3 M instructions less),
+//! 10 rounds of 15 whole builds each, pinned with
 //! `taskset -c 1`, 24 November 2026 21:58 to 21:59 UTC with a load average
 //! of 1.2 to 2.8 on the 2 cores (another engineer building). Each stage's
 //! figure is its least 15-build median over the rounds; the whole build is
