@@ -48,6 +48,76 @@ pub struct BandRule {
     pub partition: PartitionParams,
 }
 
+/// The walkable areas of the passes done so far, joined over their
+/// connections: a union-find kept from pass to pass, so each pass's
+/// connections are read once, when it is done, not again for every later
+/// pass. Each area's root is its lowest span (a union keeps the lower
+/// root), whatever the order of the unions.
+#[derive(Clone, Debug)]
+pub struct EarlierAreas {
+    parent: Vec<u32>,
+    /// Connections from a done pass's walkable span to a span still in the
+    /// pool then, joined once a later pass claims that span.
+    pending: Vec<(u32, u32)>,
+}
+
+impl EarlierAreas {
+    /// No pass done yet, over `n` spans.
+    pub fn new(n: usize) -> Self {
+        EarlierAreas {
+            parent: (0..n as u32).collect(),
+            pending: Vec::new(),
+        }
+    }
+
+    /// Adds a pass that is done: each of its walkable spans joins the
+    /// spans it connects to outside `pool` (the pool the pass left), and
+    /// its connections into the pool wait until a later pass claims them.
+    pub fn add(&mut self, pf: &PassFlags, pool: &[bool]) {
+        if pf.links.is_empty() {
+            return;
+        }
+        for s in (0..pf.flags.len()).filter(|&s| pf.walkable(s)) {
+            for d in 0..4 {
+                let l = pf.links[4 * s + d];
+                if l == NO_LINK {
+                    continue;
+                }
+                if pool[l as usize] {
+                    self.pending.push((s as u32, l));
+                } else {
+                    self.union(s as u32, l);
+                }
+            }
+        }
+    }
+
+    /// Joins the waiting connections whose far span left `pool`.
+    fn settle(&mut self, pool: &[bool]) {
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.retain(|&(s, l)| {
+            if pool[l as usize] {
+                return true;
+            }
+            self.union(s, l);
+            false
+        });
+        self.pending = pending;
+    }
+
+    fn union(&mut self, s: u32, l: u32) {
+        let (a, b) = (find(&mut self.parent, s), find(&mut self.parent, l));
+        if a != b {
+            self.parent[a.max(b) as usize] = a.min(b);
+        }
+    }
+
+    /// The area of span `s` (its root).
+    fn root(&mut self, s: u32) -> u32 {
+        find(&mut self.parent, s)
+    }
+}
+
 fn find(parent: &mut [u32], mut x: u32) -> u32 {
     while parent[x as usize] != x {
         let p = parent[parent[x as usize] as usize];
@@ -58,36 +128,24 @@ fn find(parent: &mut [u32], mut x: u32) -> u32 {
 }
 
 /// Clears `walk` on every region of the current pass (`pass`, cut by
-/// `partition` as the partition stage will) that the rule drops. `earlier` are the earlier passes' flags, `pool` the spans no
-/// earlier pass claimed, `link` the pass's connections, `reach` the keep
+/// `partition` as the partition stage will) that the rule drops. `earlier`
+/// are the earlier passes' areas, `pool` the spans no earlier pass claimed, `link` the pass's connections, `reach` the keep
 /// distance in cells.
 #[allow(clippy::too_many_arguments)]
 pub fn drop_bands(
     hf: &Heightfield,
     pass: Pass,
     partition: PartitionParams,
-    earlier: &[PassFlags],
+    earlier: &mut EarlierAreas,
     (pool, banded): (&[bool], &[bool]),
-    link: &[u32],
+    link: &std::sync::Arc<Vec<u32>>,
     walk: &mut [bool],
     reach: f64,
 ) {
     let n = walk.len();
-    // Areas of the earlier passes, joined over any earlier pass's connections.
-    let mut parent: Vec<u32> = (0..n as u32).collect();
-    for pf in earlier.iter().filter(|p| !p.links.is_empty()) {
-        for s in (0..n).filter(|&s| pf.walkable(s)) {
-            for d in 0..4 {
-                let l = pf.links[4 * s + d];
-                if l != NO_LINK && !pool[l as usize] {
-                    let (a, b) = (find(&mut parent, s as u32), find(&mut parent, l));
-                    if a != b {
-                        parent[a.max(b) as usize] = a.min(b);
-                    }
-                }
-            }
-        }
-    }
+    // Areas of the earlier passes, joined over any earlier pass's
+    // connections to spans they claimed.
+    earlier.settle(pool);
     // Distance from the earlier passes' walkable spans over this pass's
     // connections.
     // (A band an earlier pass dropped counts as reached: the earlier pass
@@ -105,7 +163,7 @@ pub fn drop_bands(
     let tmp = PassFlags {
         pass,
         flags,
-        links: std::sync::Arc::new(link.to_vec()),
+        links: link.clone(),
     };
     // Areas do not matter to coverage: one area.
     let label = partition_pass(hf, &tmp, &vec![0; hf.spans.len()], partition).region;
@@ -118,7 +176,7 @@ pub fn drop_bands(
         for d in 0..4 {
             let l = link[4 * s + d];
             if l != NO_LINK && !pool[l as usize] {
-                let root = find(&mut parent, l);
+                let root = earlier.root(l);
                 if !touched[r].contains(&root) {
                     touched[r].push(root);
                 }
@@ -135,6 +193,7 @@ pub fn drop_bands(
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::flags::tests::build_with;
     use crate::samples::MeshBuilder;
 
@@ -177,5 +236,62 @@ mod tests {
         door.solid("lintel", [4., 1.3, 1.5], [5., 3., 3.5]);
         let (on, off) = walkable(&door, "stand,crouch", 1);
         assert!(on > 0 && on == off, "doorway: {on} of {off}");
+    }
+
+    /// The earlier passes' areas as they were joined before the union-find
+    /// was kept from pass to pass (afresh for every pass, over every
+    /// earlier pass's connections to spans out of `pool`): the reference
+    /// for [`EarlierAreas`]. Every span's root.
+    fn old_roots(earlier: &[PassFlags], pool: &[bool]) -> Vec<u32> {
+        let n = pool.len();
+        let mut parent: Vec<u32> = (0..n as u32).collect();
+        for pf in earlier.iter().filter(|p| !p.links.is_empty()) {
+            for s in (0..n).filter(|&s| pf.walkable(s)) {
+                for d in 0..4 {
+                    let l = pf.links[4 * s + d];
+                    if l != NO_LINK && !pool[l as usize] {
+                        let (a, b) = (find(&mut parent, s as u32), find(&mut parent, l));
+                        if a != b {
+                            parent[a.max(b) as usize] = a.min(b);
+                        }
+                    }
+                }
+            }
+        }
+        (0..n as u32).map(|s| find(&mut parent, s)).collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+        /// Random boxes at random heights (tables, vents, ledges) under
+        /// all five passes: before every pass, the areas kept from pass to
+        /// pass give every span the root the areas joined afresh gave.
+        #[test]
+        fn areas_kept_from_pass_to_pass_are_the_ones_joined_afresh(
+            blocks in proptest::collection::vec(
+                (0.0f32..5.0, 0.0f32..5.0, 0.2f32..3.0, 0.2f32..3.0, 0.0f32..2.0, 0.05f32..1.5),
+                0..8,
+            ),
+        ) {
+            let mut bs = vec![([0., -0.1, 0.], [6., 0., 6.])];
+            for &(x, z, w, d, y, h) in &blocks {
+                bs.push(([x, y, z], [x + w, y + h, z + d]));
+            }
+            let m = crate::heightfield::tests::boxes(&bs);
+            let (_, _, f) = build_with(&m, "stand,crouch,prone,swim,sidestep", true);
+            let n = f[0].flags.len();
+            let mut pool = vec![true; n];
+            let mut areas = EarlierAreas::new(n);
+            for k in 0..f.len() {
+                areas.settle(&pool);
+                let got: Vec<u32> = (0..n as u32).map(|s| areas.root(s)).collect();
+                proptest::prop_assert_eq!(got, old_roots(&f[..k], &pool));
+                for (s, p) in pool.iter_mut().enumerate() {
+                    *p &= !f[k].walkable(s);
+                }
+                areas.add(&f[k], &pool);
+            }
+        }
     }
 }

@@ -11,7 +11,9 @@
 //! depend only on the heightfield and the pass's agent table, never on what
 //! earlier passes claimed, so they are computed here once, before the
 //! recycled passes of the `flag` stage. Passes with the same height and
-//! step share their neighbours. Neighbours are computed only in columns
+//! step share their neighbours; the neighbours of all the passes are found
+//! in one walk over the columns ([`crate::flags::links`]), and the ledge
+//! filter reads each span's side columns once for all the passes. Neighbours are computed only in columns
 //! within the pass's erosion reach of a passable span (farther ones can
 //! change no flag; [`compact_tile`]); a pass with no passable span has none.
 //!
@@ -204,10 +206,7 @@ pub(crate) fn compact_tile_with(
     table: &AreaTable,
     masked: bool,
 ) -> CompactTile {
-    let ok: Vec<Vec<bool>> = passes
-        .iter()
-        .map(|p| passable(hf, grid, p, filters))
-        .collect();
+    let ok = passable(hf, grid, passes, filters);
     // Passes sharing limits share neighbours, over the union of their reach.
     let mut shared: Vec<(Limits, Vec<usize>)> = Vec::new();
     for (k, p) in passes.iter().enumerate() {
@@ -217,25 +216,34 @@ pub(crate) fn compact_tile_with(
             None => shared.push((lim, vec![k])),
         }
     }
-    let mut link: Vec<Arc<Vec<u32>>> = (0..passes.len()).map(|_| Arc::new(Vec::new())).collect();
-    for (lim, ks) in &shared {
-        if !ks.iter().any(|&k| ok[k].iter().any(|&b| b)) {
-            continue;
-        }
-        let mask = masked.then(|| {
-            let mut m = vec![false; hf.cols.len() - 1];
-            for &k in ks {
-                let reach = erosion_reach(passes[k].agent.radius, grid.cs);
-                for (c, near) in near_columns(hf, |s| ok[k][s], reach)
-                    .into_iter()
-                    .enumerate()
-                {
-                    m[c] |= near;
+    // A group none of whose passes has a passable span gets none.
+    shared.retain(|(_, ks)| ks.iter().any(|&k| ok[k].iter().any(|&b| b)));
+    let masks: Vec<Option<Vec<bool>>> = shared
+        .iter()
+        .map(|(_, ks)| {
+            masked.then(|| {
+                let near = |k: usize| {
+                    let reach = erosion_reach(passes[k].agent.radius, grid.cs);
+                    near_columns(hf, |s| ok[k][s], reach)
+                };
+                let mut m = near(ks[0]);
+                for &k in &ks[1..] {
+                    for (m, near) in m.iter_mut().zip(near(k)) {
+                        *m |= near;
+                    }
                 }
-            }
-            m
-        });
-        let l = Arc::new(links(hf, *lim, mask.as_deref()));
+                m
+            })
+        })
+        .collect();
+    let sets: Vec<(Limits, Option<&[bool]>)> = shared
+        .iter()
+        .zip(&masks)
+        .map(|((lim, _), m)| (*lim, m.as_deref()))
+        .collect();
+    let mut link: Vec<Arc<Vec<u32>>> = (0..passes.len()).map(|_| Arc::new(Vec::new())).collect();
+    for ((_, ks), l) in shared.iter().zip(links(hf, &sets)) {
+        let l = Arc::new(l);
         for &k in ks {
             if ok[k].iter().any(|&b| b) {
                 link[k] = l.clone();

@@ -47,10 +47,29 @@ fn top(hf: &Heightfield, s: usize) -> i32 {
     if c == OPEN { i32::MAX / 2 } else { c as i32 }
 }
 
-/// True for every span the pass may stand on before erosion: slope (with
-/// the low-hanging filter), water depth, headroom (low-height filter) and
-/// the ledge filter.
-pub fn passable(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<bool> {
+/// For each of `passes`, true for every span the pass may stand on before
+/// erosion: slope (with the low-hanging filter), water depth, headroom
+/// (low-height filter) and the ledge filter. The ledge filter reads the
+/// side columns of every span once for all the passes.
+pub fn passable(hf: &Heightfield, grid: &Grid, passes: &[Pass], f: Filters) -> Vec<Vec<bool>> {
+    let mut ok: Vec<Vec<bool>> = passes
+        .iter()
+        .map(|p| before_ledges(hf, grid, p, f))
+        .collect();
+    if f.ledges {
+        let lims: Vec<Limits> = passes.iter().map(|p| Limits::of(p, grid)).collect();
+        let ledge = ledges(hf, &lims, &ok);
+        for (ok, ledge) in ok.iter_mut().zip(ledge) {
+            for (o, l) in ok.iter_mut().zip(ledge) {
+                *o &= !l;
+            }
+        }
+    }
+    ok
+}
+
+/// One pass's [`passable`] spans before the ledge filter.
+fn before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<bool> {
     let a = pass.agent;
     let lim = Limits::of(pass, grid);
     // slope <= max  <=>  ny >= cos(max) for max below pi; beyond, any slope.
@@ -59,63 +78,98 @@ pub fn passable(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<b
     } else {
         (a.max_slope_rad.cos() - 1e-7) as f32
     };
-    let mut ok: Vec<bool> = hf.spans.iter().map(|s| s.ny >= min_ny).collect();
-    let ncols = hf.cols.len() - 1;
-    if f.low_hanging {
-        for c in 0..ncols {
-            let mut prev: Option<(bool, i32)> = None;
-            for s in hf.range(c) {
-                let was = ok[s];
-                let floor = hf.spans[s].floor as i32;
-                if let Some((true, pf)) = prev
-                    && !was
-                    && (floor - pf).unsigned_abs() <= lim.step
-                {
-                    ok[s] = true;
-                }
-                prev = Some((was, floor));
-            }
-        }
-    }
+    let need_voxels = if f.low_height { lim.height as i64 } else { 0 };
+    let need = need_voxels as f64;
+    let dry = 0.0 >= a.min_water - 1e-9 && 0.0 <= a.max_water + 1e-9;
     // Swim nodes are lifted to the water surface (`graph`), so a swimmer's
     // headroom is measured from the surface, not the sea floor: under an
     // overhang below the surface the node would end inside rock.
     let at_surface = pass.stance == Stance::Swim;
-    for (s, sp) in hf.spans.iter().enumerate() {
-        let from = if at_surface && !sp.water.is_nan() {
-            let surface = ((sp.water as f64 - grid.origin.y) / grid.ch).floor();
-            (sp.floor as f64).max(surface)
-        } else {
-            sp.floor as f64
-        };
-        let room = if sp.ceil == OPEN {
-            f64::INFINITY
-        } else {
-            sp.ceil as f64 - from
-        };
-        let need = if f.low_height { lim.height as f64 } else { 0.0 };
-        let clear = room >= need && (room > 0.0 || !at_surface);
-        let depth = sp.depth(grid);
-        ok[s] &= clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9;
-    }
-    if f.ledges {
-        let ledge = ledges(hf, lim, &ok);
-        for s in 0..ok.len() {
-            ok[s] &= !ledge[s];
+    let mut ok = vec![false; hf.spans.len()];
+    // One walk up each column: slope, the low-hanging filter (which reads
+    // the slope test of the span below), headroom and water depth.
+    for col in hf.cols.windows(2) {
+        // The span below: its slope test and floor.
+        let mut below: Option<(bool, i32)> = None;
+        let r = col[0] as usize..col[1] as usize;
+        for (ok, &sp) in ok[r.clone()].iter_mut().zip(&hf.spans[r]) {
+            let steep = sp.ny < min_ny;
+            let floor = sp.floor as i32;
+            let hangs = f.low_hanging
+                && steep
+                && below.is_some_and(|(flat, bf)| flat && (floor - bf).unsigned_abs() <= lim.step);
+            below = Some((!steep, floor));
+            let clear = if sp.ceil == OPEN {
+                true
+            } else if at_surface {
+                let surface = if sp.water.is_nan() {
+                    f64::NEG_INFINITY
+                } else {
+                    ((sp.water as f64 - grid.origin.y) / grid.ch).floor()
+                };
+                let room = sp.ceil as f64 - (sp.floor as f64).max(surface);
+                room >= need && room > 0.0
+            } else {
+                // Whole voxels: the room and the need are integers.
+                sp.ceil as i64 - sp.floor as i64 >= need_voxels
+            };
+            // A dry span's depth is 0.
+            let wet = if sp.water.is_nan() {
+                dry
+            } else {
+                let depth = sp.depth(grid);
+                depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9
+            };
+            *ok = (!steep || hangs) && clear && wet;
         }
     }
     ok
 }
 
-/// Recast's ledge test for every span for which `test` holds (the others
-/// get false: as in Recast, only spans still walkable are tested, the
-/// test of any other could not change what [`passable`] returns).
-fn ledges(hf: &Heightfield, lim: Limits, test: &[bool]) -> Vec<bool> {
-    let (h, climb) = (lim.height as i64, lim.step as i64);
-    let mut out = vec![false; hf.spans.len()];
+/// Recast's ledge test, for each of `lims` (one per pass), of every span
+/// for which that pass's `test` holds (the others get false: as in Recast,
+/// only spans still walkable are tested, the test of any other could not
+/// change what [`passable`] returns). Passes testing no span are skipped;
+/// the others are tested side by side, up to [`GROUP`] at a time.
+fn ledges(hf: &Heightfield, lims: &[Limits], test: &[Vec<bool>]) -> Vec<Vec<bool>> {
+    let mut out: Vec<Vec<bool>> = lims.iter().map(|_| vec![false; hf.spans.len()]).collect();
+    let busy: Vec<usize> = (0..lims.len())
+        .filter(|&k| test[k].iter().any(|&t| t))
+        .collect();
+    for group in busy.chunks(GROUP) {
+        let lims: Vec<Limits> = group.iter().map(|&k| lims[k]).collect();
+        let test: Vec<&[bool]> = group.iter().map(|&k| test[k].as_slice()).collect();
+        let got = match group.len() {
+            1 => ledge_group::<1>(hf, &lims, &test),
+            2 => ledge_group::<2>(hf, &lims, &test),
+            3 => ledge_group::<3>(hf, &lims, &test),
+            _ => ledge_group::<GROUP>(hf, &lims, &test),
+        };
+        for (&k, o) in group.iter().zip(got) {
+            out[k] = o;
+        }
+    }
+    out
+}
+
+/// Most passes [`ledges`] tests side by side.
+const GROUP: usize = 4;
+
+/// [`ledges`] for `N` passes at once (compiled for each `N`, so one pass
+/// runs the plain loop): every span's side columns are read once and each
+/// side span is compared with every pass's height and climb.
+fn ledge_group<const N: usize>(
+    hf: &Heightfield,
+    lims: &[Limits],
+    test: &[&[bool]],
+) -> Vec<Vec<bool>> {
+    let lims: &[Limits; N] = lims.try_into().expect("one limit per pass");
+    let test: &[&[bool]; N] = test.try_into().expect("one test per pass");
+    let lim: [(i64, i64); N] = lims.map(|l| (l.height as i64, l.step as i64));
+    let mut out: [Vec<bool>; N] = std::array::from_fn(|_| vec![false; hf.spans.len()]);
     for (c, (x, z)) in hf.cells() {
         let r = hf.range(c);
-        if !test[r.clone()].iter().any(|&t| t) {
+        if !test.iter().any(|t| t[r.clone()].iter().any(|&t| t)) {
             continue;
         }
         // The four side columns' spans, looked up once per column.
@@ -126,46 +180,63 @@ fn ledges(hf: &Heightfield, lim: Limits, test: &[bool]) -> Vec<bool> {
                 *side = (true, hf.cols[nc] as usize, hf.cols[nc + 1] as usize);
             }
         }
-        for s in r.filter(|&s| test[s]) {
+        for s in r {
+            let on: [bool; N] = std::array::from_fn(|k| test[k][s]);
+            if !on.contains(&true) {
+                continue;
+            }
             let bot = hf.spans[s].floor as i64;
             let tp = top(hf, s) as i64;
-            let mut minh = i64::MAX;
-            let (mut lo, mut hi) = (bot, bot);
+            // Per pass: the lowest drop, and the lowest and highest floor
+            // within the climb.
+            let mut minh = [i64::MAX; N];
+            let (mut lo, mut hi) = ([bot; N], [bot; N]);
             for &(inside, start, end) in &sides {
                 if !inside {
-                    minh = minh.min(-climb - bot);
+                    for k in 0..N {
+                        minh[k] = minh[k].min(-lim[k].1 - bot);
+                    }
                     continue;
                 }
-                let r = start..end;
                 // The space below the column's first solid.
-                let first = r
-                    .clone()
-                    .next()
-                    .map_or(i64::MAX / 2, |n| hf.spans[n].base as i64);
-                if tp.min(first) - bot.max(-climb) > h {
-                    minh = minh.min(-climb - bot);
+                let first = if start < end {
+                    hf.spans[start].base as i64
+                } else {
+                    i64::MAX / 2
+                };
+                for k in 0..N {
+                    let (h, climb) = lim[k];
+                    if tp.min(first) - bot.max(-climb) > h {
+                        minh[k] = minh[k].min(-climb - bot);
+                    }
                 }
-                for n in r {
+                for n in start..end {
                     let nbot = hf.spans[n].floor as i64;
                     // Floors rise up the column: from one at or above
                     // this span's ceiling on, no gap is left (h >= 0).
                     if nbot >= tp {
                         break;
                     }
-                    let ntop = top(hf, n) as i64;
-                    if tp.min(ntop) - bot.max(nbot) > h {
-                        minh = minh.min(nbot - bot);
-                        if (nbot - bot).abs() <= climb {
-                            lo = lo.min(nbot);
-                            hi = hi.max(nbot);
+                    let gap = tp.min(top(hf, n) as i64) - bot.max(nbot);
+                    for k in 0..N {
+                        let (h, climb) = lim[k];
+                        if gap > h {
+                            minh[k] = minh[k].min(nbot - bot);
+                            if (nbot - bot).abs() <= climb {
+                                lo[k] = lo[k].min(nbot);
+                                hi[k] = hi[k].max(nbot);
+                            }
                         }
                     }
                 }
             }
-            out[s] = minh < -climb || hi - lo > climb;
+            for k in 0..N {
+                let climb = lim[k].1;
+                out[k][s] = on[k] && (minh[k] < -climb || hi[k] - lo[k] > climb);
+            }
         }
     }
-    out
+    out.into()
 }
 
 #[cfg(test)]
@@ -183,7 +254,7 @@ mod tests {
     /// Passable spans of the stand pass over cell column `(x, z)` (world m).
     fn at(b: &MeshBuilder, f: Filters, x: f64, z: f64) -> Vec<(f64, bool)> {
         let (g, hf, flags) = build(&b.level().mesh, "stand");
-        let ok = passable(&hf, &g, &flags[0].pass, f);
+        let ok = passable(&hf, &g, &[flags[0].pass], f).remove(0);
         let c = hf
             .col(
                 ((x - g.origin.x) / g.cs) as i32,
@@ -276,7 +347,7 @@ mod tests {
                 ..ALL
             },
         ] {
-            let ok = passable(&hf, &g, &s.passes[0], f);
+            let ok = passable(&hf, &g, &s.passes[..1], f).remove(0);
             let floor_span = |x: f64| {
                 let c = hf
                     .col(
@@ -295,6 +366,208 @@ mod tests {
                 "{f:?}: a swim node under the shelf is inside rock"
             );
             assert!(ok[open], "{f:?}");
+        }
+    }
+
+    /// The ledge test of one pass as it was before the passes shared it
+    /// (each pass read the side columns on its own): the reference for
+    /// [`ledges`].
+    fn old_ledges(hf: &Heightfield, lim: Limits, test: &[bool]) -> Vec<bool> {
+        let (h, climb) = (lim.height as i64, lim.step as i64);
+        let mut out = vec![false; hf.spans.len()];
+        for (c, (x, z)) in hf.cells() {
+            let r = hf.range(c);
+            if !test[r.clone()].iter().any(|&t| t) {
+                continue;
+            }
+            // The four side columns' spans, looked up once per column.
+            // (inside the tile, first span, one past the last).
+            let mut sides = [(false, 0usize, 0usize); 4];
+            for (side, (dx, dz)) in sides.iter_mut().zip(DIRS) {
+                if let Some(nc) = hf.col(x + dx, z + dz) {
+                    *side = (true, hf.cols[nc] as usize, hf.cols[nc + 1] as usize);
+                }
+            }
+            for s in r.filter(|&s| test[s]) {
+                let bot = hf.spans[s].floor as i64;
+                let tp = top(hf, s) as i64;
+                let mut minh = i64::MAX;
+                let (mut lo, mut hi) = (bot, bot);
+                for &(inside, start, end) in &sides {
+                    if !inside {
+                        minh = minh.min(-climb - bot);
+                        continue;
+                    }
+                    let r = start..end;
+                    // The space below the column's first solid.
+                    let first = r
+                        .clone()
+                        .next()
+                        .map_or(i64::MAX / 2, |n| hf.spans[n].base as i64);
+                    if tp.min(first) - bot.max(-climb) > h {
+                        minh = minh.min(-climb - bot);
+                    }
+                    for n in r {
+                        let nbot = hf.spans[n].floor as i64;
+                        // Floors rise up the column: from one at or above
+                        // this span's ceiling on, no gap is left (h >= 0).
+                        if nbot >= tp {
+                            break;
+                        }
+                        let ntop = top(hf, n) as i64;
+                        if tp.min(ntop) - bot.max(nbot) > h {
+                            minh = minh.min(nbot - bot);
+                            if (nbot - bot).abs() <= climb {
+                                lo = lo.min(nbot);
+                                hi = hi.max(nbot);
+                            }
+                        }
+                    }
+                }
+                out[s] = minh < -climb || hi - lo > climb;
+            }
+        }
+        out
+    }
+
+    /// Random boxes at random heights (floors, steps, ledges, low
+    /// ceilings, stacked decks) under every pass of the paper's tables.
+    fn random_level(blocks: &[(f32, f32, f32, f32, f32, f32)]) -> (Grid, Heightfield, Vec<Pass>) {
+        let mut bs = vec![([0., -0.1, 0.], [4., 0., 4.])];
+        for &(x, z, w, d, y, h) in blocks {
+            bs.push(([x, y, z], [x + w, y + h, z + d]));
+        }
+        let m = crate::heightfield::tests::boxes(&bs);
+        let (g, hf, f) = build(&m, "stand,crouch,prone,swim,sidestep");
+        (g, hf, f.iter().map(|p| p.pass).collect())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// The ledge test shared by the passes gives each pass what its
+        /// own test gave, on the spans each pass tests and on every span.
+        #[test]
+        fn the_shared_ledge_test_gives_each_pass_its_own(
+            blocks in proptest::collection::vec(
+                (0.0f32..3.5, 0.0f32..3.5, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.5, 0.05f32..1.0),
+                0..8,
+            ),
+            every in proptest::prelude::any::<bool>(),
+        ) {
+            let (g, hf, passes) = random_level(&blocks);
+            let lims: Vec<Limits> = passes.iter().map(|p| Limits::of(p, &g)).collect();
+            let test: Vec<Vec<bool>> = passes
+                .iter()
+                .map(|p| {
+                    let t = before_ledges(&hf, &g, p, ALL);
+                    if every { vec![true; t.len()] } else { t }
+                })
+                .collect();
+            // Twice over: more passes than a group.
+            let lims = [&lims[..], &lims[..]].concat();
+            let test = [&test[..], &test[..]].concat();
+            let new = ledges(&hf, &lims, &test);
+            for k in 0..lims.len() {
+                proptest::prop_assert_eq!(&new[k], &old_ledges(&hf, lims[k], &test[k]));
+            }
+        }
+    }
+
+    /// One pass's tests before the ledge filter as they were before they
+    /// ran in one walk up each column: the reference for [`before_ledges`].
+    fn old_before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<bool> {
+        let a = pass.agent;
+        let lim = Limits::of(pass, grid);
+        // slope <= max  <=>  ny >= cos(max) for max below pi; beyond, any slope.
+        let min_ny = if a.max_slope_rad >= std::f64::consts::PI {
+            f32::NEG_INFINITY
+        } else {
+            (a.max_slope_rad.cos() - 1e-7) as f32
+        };
+        let mut ok: Vec<bool> = hf.spans.iter().map(|s| s.ny >= min_ny).collect();
+        let ncols = hf.cols.len() - 1;
+        if f.low_hanging {
+            for c in 0..ncols {
+                let mut prev: Option<(bool, i32)> = None;
+                for s in hf.range(c) {
+                    let was = ok[s];
+                    let floor = hf.spans[s].floor as i32;
+                    if let Some((true, pf)) = prev
+                        && !was
+                        && (floor - pf).unsigned_abs() <= lim.step
+                    {
+                        ok[s] = true;
+                    }
+                    prev = Some((was, floor));
+                }
+            }
+        }
+        // Swim nodes are lifted to the water surface (`graph`), so a swimmer's
+        // headroom is measured from the surface, not the sea floor: under an
+        // overhang below the surface the node would end inside rock.
+        let at_surface = pass.stance == Stance::Swim;
+        for (s, sp) in hf.spans.iter().enumerate() {
+            let from = if at_surface && !sp.water.is_nan() {
+                let surface = ((sp.water as f64 - grid.origin.y) / grid.ch).floor();
+                (sp.floor as f64).max(surface)
+            } else {
+                sp.floor as f64
+            };
+            let room = if sp.ceil == OPEN {
+                f64::INFINITY
+            } else {
+                sp.ceil as f64 - from
+            };
+            let need = if f.low_height { lim.height as f64 } else { 0.0 };
+            let clear = room >= need && (room > 0.0 || !at_surface);
+            let depth = sp.depth(grid);
+            ok[s] &= clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9;
+        }
+        ok
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Random boxes at random heights, ramps and a pool, every pass and
+        /// every combination of filters: the same spans as the old tests.
+        #[test]
+        fn one_walk_up_each_column_gives_the_old_tests(
+            blocks in proptest::collection::vec(
+                (0.0f32..3.5, 0.0f32..3.5, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.5, 0.05f32..1.0),
+                0..8,
+            ),
+            ramp in (0.0f32..1.0, 0.0f32..1.0),
+            filters in 0u8..8,
+        ) {
+            let mut b = MeshBuilder::new();
+            b.solid("floor", [0., -0.1, 0.], [4., 0., 4.]);
+            for (i, &(x, z, w, d, y, h)) in blocks.iter().enumerate() {
+                b.solid(&format!("box{i}"), [x, y, z], [x + w, y + h, z + d]);
+            }
+            b.ramp("ramp", [0.5, 1.0], [0., 4.], [ramp.0, ramp.1 + 0.5]);
+            b.water([2., -2., 2.], [4., 0.5, 4.]);
+            let level = b.level();
+            let sp = crate::settings::specs();
+            let mut v = navscope_core::ParamValues::defaults(&sp);
+            v.set(&sp, "passes", navscope_core::ParamValue::Text("stand,crouch,prone,swim,sidestep".into()))
+                .unwrap();
+            let mut s = crate::settings::Settings::from_params(&v).unwrap();
+            s.tile_size = 0;
+            let l = crate::tiles::layout(&level.mesh, &level.water, &s).unwrap();
+            let hf = crate::heightfield::voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
+            let f = Filters {
+                low_hanging: filters & 1 != 0,
+                ledges: filters & 2 != 0,
+                low_height: filters & 4 != 0,
+            };
+            for p in &s.passes {
+                proptest::prop_assert_eq!(
+                    before_ledges(&hf, &l.grid, p, f),
+                    old_before_ledges(&hf, &l.grid, p, f)
+                );
+            }
         }
     }
 }

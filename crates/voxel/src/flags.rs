@@ -27,7 +27,7 @@
 
 use serde::Serialize;
 
-use crate::bands::{BandRule, drop_bands};
+use crate::bands::{BandRule, EarlierAreas, drop_bands};
 use crate::compact::{CompactTile, threshold};
 use crate::heightfield::{Heightfield, OPEN};
 use crate::settings::Pass;
@@ -90,15 +90,49 @@ impl Limits {
     }
 }
 
-/// The connections of every span for one pass: `links[4 * s + dir]` is the
-/// span reached from `s` in direction `DIRS[dir]`, or [`NO_LINK`]. With a
-/// column mask, only spans of masked columns get their connections.
-pub fn links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
-    let mut out = vec![NO_LINK; hf.spans.len() * 4];
+/// The connections of every span for several limits at once, in one walk
+/// over the columns shared by up to four of them: for each `(limits,
+/// mask)` of `sets`, `links[4 * s + dir]` is the span reached from `s` in
+/// direction `DIRS[dir]`, or [`NO_LINK`]: the first span of the side
+/// column, bottom up, whose floor is within the step of `s`'s and whose
+/// open interval shares at least the height with `s`'s. With a column
+/// mask, only spans of masked columns get their connections.
+pub fn links(hf: &Heightfield, sets: &[(Limits, Option<&[bool]>)]) -> Vec<Vec<u32>> {
+    let mut out = Vec::with_capacity(sets.len());
+    for group in sets.chunks(GROUP) {
+        match group.len() {
+            1 => out.extend(links_group::<1>(hf, group)),
+            2 => out.extend(links_group::<2>(hf, group)),
+            3 => out.extend(links_group::<3>(hf, group)),
+            _ => out.extend(links_group::<GROUP>(hf, group)),
+        }
+    }
+    out
+}
+
+/// Most limits [`links`] finds connections for in one walk.
+const GROUP: usize = 4;
+
+/// [`links`] for `N` limits (compiled for each `N`, so one pass runs the
+/// plain loop).
+fn links_group<const N: usize>(
+    hf: &Heightfield,
+    sets: &[(Limits, Option<&[bool]>)],
+) -> [Vec<u32>; N] {
+    let sets: &[(Limits, Option<&[bool]>); N] = sets.try_into().expect("N sets");
+    let n = hf.spans.len();
+    let mut out: [Vec<u32>; N] = std::array::from_fn(|_| vec![NO_LINK; 4 * n]);
+    let max_step = sets.iter().map(|(l, _)| l.step).max().unwrap_or(0);
     for (c, (x, z)) in hf.cells() {
         // An empty column has no connections to find (most of a level's
         // bounding box is).
-        if mask.is_some_and(|m| !m[c]) || hf.cols[c] == hf.cols[c + 1] {
+        if hf.cols[c] == hf.cols[c + 1] {
+            continue;
+        }
+        // The sets that want the column's connections.
+        let want: [bool; N] = std::array::from_fn(|k| sets[k].1.is_none_or(|m| m[c]));
+        let wanted = want.iter().filter(|&&w| w).count();
+        if wanted == 0 {
             continue;
         }
         for (dir, (dx, dz)) in DIRS.iter().enumerate() {
@@ -107,18 +141,22 @@ pub fn links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
             };
             let nr = hf.range(nc);
             // Floors rise up a column: the side spans too far below one
-            // span are too far below the next, so the search for each
-            // starts where the last one's began, and stops at the first
-            // side span too far above.
+            // span (for the largest step) are too far below the next, so
+            // the search for each starts where the last one's began, and
+            // stops at the first side span too far above. A side span
+            // within the largest step but not a set's own fails that
+            // set's step test, so each set still gets its first match.
             let mut from = nr.start;
             for s in hf.range(c) {
                 let a = hf.spans[s];
-                while from < nr.end && (hf.spans[from].floor as u32) + lim.step < a.floor as u32 {
+                while from < nr.end && (hf.spans[from].floor as u32) + max_step < a.floor as u32 {
                     from += 1;
                 }
+                let mut left = wanted;
+                let mut open = want;
                 for n in from..nr.end {
                     let b = hf.spans[n];
-                    if b.floor as u32 > a.floor as u32 + lim.step {
+                    if b.floor as u32 > a.floor as u32 + max_step {
                         break;
                     }
                     let top = a.ceil.min(b.ceil) as u32;
@@ -128,10 +166,16 @@ pub fn links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
                     } else {
                         top.saturating_sub(bottom)
                     };
-                    if (a.floor as i32 - b.floor as i32).unsigned_abs() <= lim.step
-                        && gap >= lim.height
-                    {
-                        out[4 * s + dir] = n as u32;
+                    let rise = (a.floor as i32 - b.floor as i32).unsigned_abs();
+                    for k in 0..N {
+                        let lim = sets[k].0;
+                        if open[k] && rise <= lim.step && gap >= lim.height {
+                            out[k][4 * s + dir] = n as u32;
+                            open[k] = false;
+                            left -= 1;
+                        }
+                    }
+                    if left == 0 {
                         break;
                     }
                 }
@@ -146,35 +190,65 @@ pub fn links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
 pub fn near_columns(hf: &Heightfield, hit: impl Fn(usize) -> bool, reach: i32) -> Vec<bool> {
     let (w, d) = (hf.w as usize, hf.d as usize);
     let r = reach.max(0) as usize;
-    let seed: Vec<bool> = (0..w * d).map(|c| hf.range(c).any(&hit)).collect();
-    // Dilate along x, then along z, with running counts.
-    fn dilate(
-        src: &[bool],
-        r: usize,
-        len: usize,
-        lines: usize,
-        at: impl Fn(usize, usize) -> usize,
-    ) -> Vec<bool> {
-        let mut out = vec![false; src.len()];
-        for line in 0..lines {
-            let mut count = 0usize;
-            for i in 0..len.min(r) {
-                count += src[at(line, i)] as usize;
-            }
-            for i in 0..len {
-                if i + r < len {
-                    count += src[at(line, i + r)] as usize;
-                }
-                if i > r {
-                    count -= src[at(line, i - r - 1)] as usize;
-                }
-                out[at(line, i)] = count > 0;
+    // One bit per column, each row in whole words; the bits past a row's
+    // end never reach back into it farther than the reach.
+    let words = w.div_ceil(64);
+    let mut bits = vec![0u64; words * d];
+    for (c, col) in hf.cols.windows(2).enumerate() {
+        // Most columns of a level's box are empty.
+        if col[0] != col[1] && (col[0] as usize..col[1] as usize).any(&hit) {
+            let (z, x) = (c / w, c % w);
+            bits[z * words + x / 64] |= 1 << (x % 64);
+        }
+    }
+    let mut old = vec![0u64; words * d];
+    // Along x, a cell a step: every bit spreads to both sides (within w
+    // steps a row is as full as it gets).
+    for _ in 0..r.min(w) {
+        old.copy_from_slice(&bits);
+        for (row, was) in bits.chunks_exact_mut(words).zip(old.chunks_exact(words)) {
+            for i in 0..words {
+                let v = was[i];
+                let below = if i > 0 { was[i - 1] >> 63 } else { 0 };
+                let above = if i + 1 < words { was[i + 1] << 63 } else { 0 };
+                row[i] = v | v << 1 | v >> 1 | below | above;
             }
         }
-        out
     }
-    let along_x = dilate(&seed, r, w, d, |line, i| line * w + i);
-    dilate(&along_x, r, d, w, |line, i| i * w + line)
+    // Along z, a row a step.
+    for _ in 0..r.min(d) {
+        old.copy_from_slice(&bits);
+        for z in 0..d {
+            let row = &mut bits[z * words..(z + 1) * words];
+            if z > 0 {
+                for (b, &v) in row.iter_mut().zip(&old[(z - 1) * words..z * words]) {
+                    *b |= v;
+                }
+            }
+            if z + 1 < d {
+                for (b, &v) in row.iter_mut().zip(&old[(z + 1) * words..(z + 2) * words]) {
+                    *b |= v;
+                }
+            }
+        }
+    }
+    // Back to one flag per column, 64 at a time; a word of none (far
+    // from every span) or of all is written without looking at its bits.
+    let mut out = vec![false; w * d];
+    for (row, bits) in out.chunks_exact_mut(w.max(1)).zip(bits.chunks_exact(words)) {
+        for (cols, &word) in row.chunks_mut(64).zip(bits) {
+            match word {
+                0 => {}
+                u64::MAX => cols.fill(true),
+                _ => {
+                    for (x, o) in cols.iter_mut().enumerate() {
+                        *o = word >> x & 1 == 1;
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Chamfer weight of a side step (12/13 of a cell).
@@ -202,8 +276,10 @@ pub fn flag_tile(
     let mut pool = vec![true; n];
     // Spans the band rule dropped from an earlier pass.
     let mut banded = vec![false; n];
+    // The walkable areas of the passes done, for the band rule.
+    let mut earlier = bands.map(|_| EarlierAreas::new(n));
     let mut out: Vec<PassFlags> = Vec::with_capacity(passes.len());
-    for (pass, cp) in passes.iter().zip(&compact.passes) {
+    for (k, (pass, cp)) in passes.iter().zip(&compact.passes).enumerate() {
         let a = pass.agent;
         let passable = &cp.passable;
         // A pass with no candidate in its pool (swim on a dry level) is done.
@@ -230,7 +306,7 @@ pub fn flag_tile(
             .zip(&dist)
             .map(|((&p, &q), &d)| p & q & (d >= threshold))
             .collect();
-        if let Some(keep) = bands.filter(|_| !out.is_empty()) {
+        if let (Some(keep), Some(earlier)) = (bands.filter(|_| !out.is_empty()), &mut earlier) {
             // The earlier passes that claimed anything here.
             let reach = keep.distance.unwrap_or_else(|| {
                 out.iter()
@@ -243,7 +319,7 @@ pub fn flag_tile(
                 hf,
                 *pass,
                 keep.partition,
-                &out,
+                earlier,
                 (&pool, &banded),
                 &link,
                 &mut walk,
@@ -275,6 +351,9 @@ pub fn flag_tile(
             flags,
             links: link,
         });
+        if let Some(earlier) = earlier.as_mut().filter(|_| k + 1 < passes.len()) {
+            earlier.add(&out[k], &pool);
+        }
     }
     out
 }
@@ -503,7 +582,7 @@ pub(crate) mod tests {
             height: 40,
             step: 10,
         };
-        let link = links(&hf, lim, None);
+        let link = links(&hf, &[(lim, None)]).remove(0);
         let passable: Vec<bool> = hf
             .spans
             .iter()
@@ -555,6 +634,159 @@ pub(crate) mod tests {
                 (x - 10).abs() <= 2 && (z - 10).abs() <= 2,
                 "({x}, {z})"
             );
+        }
+    }
+
+    /// The connections of one pass as they were found before the passes
+    /// shared the walk over the columns: the reference for [`links`].
+    fn old_links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
+        let mut out = vec![NO_LINK; hf.spans.len() * 4];
+        for (c, (x, z)) in hf.cells() {
+            // An empty column has no connections to find (most of a level's
+            // bounding box is).
+            if mask.is_some_and(|m| !m[c]) || hf.cols[c] == hf.cols[c + 1] {
+                continue;
+            }
+            for (dir, (dx, dz)) in DIRS.iter().enumerate() {
+                let Some(nc) = hf.col(x + dx, z + dz) else {
+                    continue;
+                };
+                let nr = hf.range(nc);
+                // Floors rise up a column: the side spans too far below one
+                // span are too far below the next, so the search for each
+                // starts where the last one's began, and stops at the first
+                // side span too far above.
+                let mut from = nr.start;
+                for s in hf.range(c) {
+                    let a = hf.spans[s];
+                    while from < nr.end && (hf.spans[from].floor as u32) + lim.step < a.floor as u32
+                    {
+                        from += 1;
+                    }
+                    for n in from..nr.end {
+                        let b = hf.spans[n];
+                        if b.floor as u32 > a.floor as u32 + lim.step {
+                            break;
+                        }
+                        let top = a.ceil.min(b.ceil) as u32;
+                        let bottom = a.floor.max(b.floor) as u32;
+                        let gap = if a.ceil == OPEN && b.ceil == OPEN {
+                            u32::MAX
+                        } else {
+                            top.saturating_sub(bottom)
+                        };
+                        if (a.floor as i32 - b.floor as i32).unsigned_abs() <= lim.step
+                            && gap >= lim.height
+                        {
+                            out[4 * s + dir] = n as u32;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Random boxes at random heights: the connections found for every
+        /// pass's limits at once, with and without random column masks,
+        /// are each pass's own.
+        #[test]
+        fn links_found_together_are_each_passs_own(
+            blocks in proptest::collection::vec(
+                (0.0f32..3.5, 0.0f32..3.5, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.5, 0.05f32..1.0),
+                0..8,
+            ),
+            masks in proptest::collection::vec(proptest::prelude::any::<u64>(), 5),
+            masked in proptest::prelude::any::<bool>(),
+        ) {
+            let mut bs = vec![([0., -0.1, 0.], [4., 0., 4.])];
+            for &(x, z, w, d, y, h) in &blocks {
+                bs.push(([x, y, z], [x + w, y + h, z + d]));
+            }
+            let (g, hf, f) = build(&crate::heightfield::tests::boxes(&bs), "stand,crouch,prone,swim,sidestep");
+            let ncols = hf.cols.len() - 1;
+            let mask: Vec<Vec<bool>> = masks
+                .iter()
+                .map(|&bits| (0..ncols).map(|c| bits >> (c % 61) & 1 == 1).collect())
+                .collect();
+            let sets: Vec<(Limits, Option<&[bool]>)> = f
+                .iter()
+                .zip(&mask)
+                .map(|(p, m)| (Limits::of(&p.pass, &g), masked.then_some(m.as_slice())))
+                .collect();
+            // Twice over: more sets than a group.
+            let sets = [&sets[..], &sets[..]].concat();
+            let new = links(&hf, &sets);
+            for (k, (lim, m)) in sets.iter().enumerate() {
+                proptest::prop_assert_eq!(&new[k], &old_links(&hf, *lim, *m));
+            }
+        }
+    }
+
+    /// The column dilation as it was before it ran on bits: the reference
+    /// for [`near_columns`].
+    fn old_near_columns(hf: &Heightfield, hit: impl Fn(usize) -> bool, reach: i32) -> Vec<bool> {
+        let (w, d) = (hf.w as usize, hf.d as usize);
+        let r = reach.max(0) as usize;
+        let seed: Vec<bool> = (0..w * d).map(|c| hf.range(c).any(&hit)).collect();
+        // Dilate along x, then along z, with running counts.
+        fn dilate(
+            src: &[bool],
+            r: usize,
+            len: usize,
+            lines: usize,
+            at: impl Fn(usize, usize) -> usize,
+        ) -> Vec<bool> {
+            let mut out = vec![false; src.len()];
+            for line in 0..lines {
+                let mut count = 0usize;
+                for i in 0..len.min(r) {
+                    count += src[at(line, i)] as usize;
+                }
+                for i in 0..len {
+                    if i + r < len {
+                        count += src[at(line, i + r)] as usize;
+                    }
+                    if i > r {
+                        count -= src[at(line, i - r - 1)] as usize;
+                    }
+                    out[at(line, i)] = count > 0;
+                }
+            }
+            out
+        }
+        let along_x = dilate(&seed, r, w, d, |line, i| line * w + i);
+        dilate(&along_x, r, d, w, |line, i| i * w + line)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Random spans marked in a random level, random reach: the same
+        /// columns as the old dilation.
+        #[test]
+        fn near_columns_are_the_old_dilations(
+            blocks in proptest::collection::vec(
+                (0.0f32..3.5, 0.0f32..3.5, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.5, 0.05f32..1.0),
+                0..6,
+            ),
+            bits in proptest::prelude::any::<u64>(),
+            every in 1usize..200,
+            reach in -1i32..50,
+            side in (1.0f32..16.0, 1.0f32..16.0),
+        ) {
+            // Rows of one to several words of bits.
+            let mut bs = vec![([0., -0.1, 0.], [side.0, 0., side.1])];
+            for &(x, z, w, d, y, h) in &blocks {
+                bs.push(([x, y, z], [x + w, y + h, z + d]));
+            }
+            let (_, hf, _) = build(&crate::heightfield::tests::boxes(&bs), "stand");
+            let hit = |s: usize| s.is_multiple_of(every) && bits >> (s % 64) & 1 == 1;
+            proptest::prop_assert_eq!(near_columns(&hf, hit, reach), old_near_columns(&hf, hit, reach));
         }
     }
 }

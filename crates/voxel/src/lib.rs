@@ -502,6 +502,102 @@
 //! against 0.6 times Recast's single thread, 13.3 / 8.9 ms), and not
 //! measurable today with both cores taken by other builds.
 //!
+//! ### Night of 24 November 2026: the recycled passes share their work
+//!
+//! Five passes (`--set passes=stand,crouch,prone,swim,sidestep`) cost 2.45
+//! (nav_test) and 2.65 (dungeon) times the standing pass; `compact` and
+//! `flag` repeated per pass what could be shared or skipped. Output
+//! unchanged: the NavMesh JSON (all but the stage times) of both meshes
+//! with each partition (watershed, monotone, layers), standing pass and
+//! five passes, and the default settings with tiles, byte for byte; each
+//! rewrite has a property test against the code it replaced.
+//!
+//! - compact: the span neighbours of all passes are found in one walk
+//!   over the columns and the ledge filter reads each span's side columns
+//!   once for all passes ([`flags::links`], `filters::ledges`), in groups
+//!   of up to four passes compiled for their size (a first version shared
+//!   the loops through lists of passes and made the standing pass a third
+//!   dearer; one pass now runs the plain loop); passes with nothing to
+//!   test (swim on a dry level) are skipped; slope, the low-hanging
+//!   filter, headroom and water depth are one walk up each column, a dry
+//!   pass's headroom compared in whole voxels; the columns near a pass's
+//!   spans ([`flags::near_columns`]) are dilated on bit rows, 64 columns a
+//!   word, instead of running counts over every column, and a word of none
+//!   or all is written back without reading its bits;
+//! - flag: the band rule's union-find of the earlier passes' areas
+//!   ([`bands::EarlierAreas`]) is kept from pass to pass, each pass's
+//!   connections read once when it is done (those into the pool joined
+//!   once a later pass claims the far span), instead of joined afresh from
+//!   every earlier pass for every later one; the band rule shares the
+//!   pass's connections instead of copying them;
+//! - partition (and the band rule's partition of each later pass): the
+//!   distance field, its blur, the watershed's order and the region graph
+//!   visit only the pass's walkable spans, so a recycled pass that walks on
+//!   few spans costs little (each swept every span and column);
+//! - drops: the convex polygon test stops at the first sides of both
+//!   signs and measures each side once.
+//!
+//! Counted, load-independent (`valgrind --tool=callgrind`, one build with
+//! the command above, `--set partition=watershed`, each stage's `run`
+//! function inclusive, all 13 stages), before (`b5e23aa`) and after, in
+//! millions of instructions:
+//!
+//! | mesh, passes | compact | flag | partition | all stages | five passes / standing |
+//! |---|---|---|---|---|---|
+//! | nav_test, stand | 69.4 to 67.1 | 15.5 to 15.5 | 48.1 to 46.5 | 277.2 to 273.7 | |
+//! | nav_test, five passes | 270.1 to 135.3 | 143.5 to 99.2 | 97.8 to 64.9 | 679.7 to 468.3 | 2.45 to 1.71 |
+//! | dungeon, stand | 45.1 to 41.9 | 7.2 to 7.2 | 23.6 to 19.8 | 197.6 to 190.5 | |
+//! | dungeon, five passes | 182.7 to 88.3 | 89.3 to 59.0 | 64.7 to 34.4 | 523.9 to 369.0 | 2.65 to 1.94 |
+//!
+//! Timed: the command above (`--set partition=watershed`), both release
+//! builds in turn (after: `138a8cc`, all but the last `near_columns` change,
+//! which the counts above include: compact 1 to 3 M instructions less),
+//! 10 rounds of 15 whole builds each, pinned with
+//! `taskset -c 1`, 24 November 2026 21:58 to 21:59 UTC with a load average
+//! of 1.2 to 2.8 on the 2 cores (another engineer building). Each stage's
+//! figure is its least 15-build median over the rounds; the whole build is
+//! the least round median, then the least of all 150 builds in brackets.
+//! In ms:
+//!
+//! | mesh, passes | build | tiles | voxelize | compact | flag | partition | regions | simplify | triangulate | polymesh | detail | graph | movers | drops | whole build |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+//! | nav_test, stand | before | 0.10 | 7.73 | 4.21 | 1.55 | 4.32 | 2.51 | 0.31 | 0.25 | 0.29 | 1.36 | 0.20 | 0.04 | 1.82 | 25.9 (23.8) |
+//! | nav_test, stand | after | 0.10 | 7.70 | 4.05 | 1.56 | 4.16 | 2.50 | 0.31 | 0.28 | 0.29 | 1.43 | 0.21 | 0.04 | 1.88 | 24.6 (23.8) |
+//! | nav_test, five passes | before | 0.12 | 8.54 | 17.65 | 14.76 | 7.97 | 4.02 | 0.45 | 0.43 | 0.48 | 1.69 | 0.38 | 0.08 | 2.67 | 59.8 (54.2) |
+//! | nav_test, five passes | after | 0.11 | 8.11 | 9.41 | 11.41 | 5.62 | 4.08 | 0.40 | 0.42 | 0.43 | 1.50 | 0.33 | 0.07 | 2.67 | 48.0 (42.0) |
+//! | dungeon, stand | before | 0.66 | 9.73 | 2.80 | 0.73 | 2.04 | 1.40 | 0.17 | 0.18 | 0.18 | 0.38 | 0.13 | 0.03 | 0.74 | 19.4 (18.4) |
+//! | dungeon, stand | after | 0.64 | 9.79 | 2.70 | 0.75 | 1.71 | 1.45 | 0.17 | 0.18 | 0.18 | 0.39 | 0.13 | 0.03 | 0.74 | 19.3 (17.6) |
+//! | dungeon, five passes | before | 0.69 | 9.81 | 12.74 | 8.89 | 5.02 | 3.05 | 0.56 | 1.52 | 0.89 | 1.23 | 0.78 | 0.19 | 3.44 | 50.3 (46.0) |
+//! | dungeon, five passes | after | 0.64 | 9.37 | 6.52 | 6.22 | 2.82 | 3.13 | 0.56 | 1.43 | 0.83 | 1.12 | 0.74 | 0.16 | 3.41 | 37.6 (36.1) |
+//!
+//! Five passes against the standing pass, after (the sums of the stage
+//! figures, which the round-to-round load disturbs least; whole builds in
+//! brackets): nav_test 44.6 / 24.5 ms = 1.82 times (least builds 42.0 /
+//! 23.8 = 1.76), dungeon 37.0 / 18.9 ms = 1.96 times (36.1 / 17.6 = 2.05);
+//! before 2.4 / 2.6 times. **Met** on nav_test; on dungeon at the limit
+//! by time and met by the instruction counts (1.94). What is left of the
+//! five passes' extra is in `flag` (dungeon 6.2 against 0.75 ms: the
+//! chamfer of each pass and of the band rule runs over every span, and
+//! the band rule cuts each later pass into regions), `compact` (a span's
+//! neighbours and ledge test per distinct height and step) and `drops`
+//! (four times the nodes to probe).
+//!
+//! Against Recast's idle figures (issue #15), standing pass, after, on this
+//! machine (per stage, goal at most 1.2 times): **met**: compact on
+//! nav_test (4.05 against filters plus compact 4.8), flag (1.56 / 0.75
+//! against erode 1.3 / 0.65: 1.20 / 1.15 times), partition (4.16 / 1.71
+//! against 6.5 / 2.8), polygon mesh on dungeon (0.36 against 0.38) and
+//! detail (1.43 / 0.39 against 2.1 / 0.66). **Not met**: voxelize 7.70 /
+//! 9.79 against rasterize 6.0 / 7.8 (1.28 / 1.26 times; unchanged code,
+//! the load moves it by 5%), compact on dungeon (2.70 against 2.1, 1.29
+//! times), regions plus simplify 2.81 / 1.62 against contours 0.85 / 0.45
+//! (3.3 / 3.6 times; untouched: it needs the outline traced by a walk
+//! along each region's edge spans, as Recast's contour walk does, instead
+//! of a flood into pieces and a linking of their edges), polygon mesh on
+//! nav_test (0.57 against 0.33), whole build 24.6 / 19.3 ms (least 23.8 /
+//! 17.6) against 22.2 / 14.8. Two cores with tiles were not measured
+//! (both cores taken by other builds).
+//!
 //! With `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every
 //! run after the first reuses all tiles.
 //!

@@ -139,13 +139,13 @@ pub fn partition_tile(
 /// `NO_LINK` where the pass's connection leads to a span the pass does not
 /// walk on, or to another area (Recast's distance field and regions treat
 /// an area change as an edge).
-fn walk_links(pf: &PassFlags, area: &[u8]) -> Vec<u32> {
+fn walk_links(pf: &PassFlags, area: &[u8], ws: &[usize]) -> Vec<u32> {
     let n = pf.flags.len();
     if pf.links.is_empty() {
         return vec![NO_LINK; 4 * n];
     }
     let mut out = vec![NO_LINK; 4 * n];
-    for s in (0..n).filter(|&s| pf.walkable(s)) {
+    for &s in ws {
         for d in 0..4 {
             let l = pf.links[4 * s + d];
             if l != NO_LINK && pf.walkable(l as usize) && area[l as usize] == area[s] {
@@ -163,18 +163,22 @@ pub fn partition_pass(
     area: &[u8],
     p: PartitionParams,
 ) -> PassPartition {
-    let link = walk_links(pf, area);
+    // The pass's walkable spans in index order (column by column, each
+    // bottom up): the distance field and the watershed visit only these,
+    // so a recycled pass that walks on few spans costs little.
+    let ws: Vec<usize> = (0..pf.flags.len()).filter(|&s| pf.walkable(s)).collect();
+    let link = walk_links(pf, area, &ws);
     let walk: Vec<bool> = (0..pf.flags.len()).map(|s| pf.walkable(s)).collect();
-    let raw = distance_field(hf, &link, &walk);
-    let dist = box_blur(&raw, &link, &walk);
+    let raw = distance_field(&link, &ws, walk.len());
+    let dist = box_blur(&raw, &link, &ws);
     let max_dist = dist.iter().copied().max().unwrap_or(0);
     let mut region = match p.kind {
-        Partition::Watershed => watershed(&link, &walk, &dist, max_dist),
+        Partition::Watershed => watershed(&link, &ws, &dist, max_dist),
         Partition::Monotone | Partition::Layers => monotone(hf, &link, &walk),
     };
     let (regions, dropped, merged) = match p.kind {
-        Partition::Layers => merge_layers(hf, &link, &walk, &mut region, p),
-        _ => filter_regions(hf, &link, &walk, &mut region, p),
+        Partition::Layers => merge_layers(hf, &link, (&walk, &ws), &mut region, p),
+        _ => filter_regions(hf, &link, (&walk, &ws), &mut region, p),
     };
     PassPartition {
         dist,
@@ -186,19 +190,16 @@ pub fn partition_pass(
     }
 }
 
-/// Recast's `calculateDistanceField`: two chamfer sweeps over the spans.
-fn distance_field(hf: &Heightfield, link: &[u32], walk: &[bool]) -> Vec<u16> {
-    let n = walk.len();
-    let mut d: Vec<u16> = (0..n)
-        .map(|s| {
-            if !walk[s] || (0..4).any(|k| link[4 * s + k] == NO_LINK) {
-                0
-            } else {
-                u16::MAX
-            }
-        })
-        .collect();
-    let ncols = hf.cols.len() - 1;
+/// Recast's `calculateDistanceField`: two chamfer sweeps over the `n`
+/// spans' walkable ones `ws` (in index order, which is column order; the
+/// others keep 0).
+fn distance_field(link: &[u32], ws: &[usize], n: usize) -> Vec<u16> {
+    let mut d = vec![0u16; n];
+    for &s in ws {
+        if link[4 * s..4 * s + 4].iter().all(|&l| l != NO_LINK) {
+            d[s] = u16::MAX;
+        }
+    }
     // Side step along d1 (+2), then the diagonal along d2 from there (+3).
     let relax = |d: &mut [u16], s: usize, d1: usize, d2: usize| {
         let a = link[4 * s + d1];
@@ -212,63 +213,61 @@ fn distance_field(hf: &Heightfield, link: &[u32], walk: &[bool]) -> Vec<u16> {
             d[s] = d[s].min(d[b as usize].saturating_add(3));
         }
     };
-    for c in 0..ncols {
-        for s in hf.range(c) {
-            if d[s] != 0 {
-                relax(&mut d, s, 0, 3);
-                relax(&mut d, s, 3, 2);
-            }
+    for &s in ws {
+        if d[s] != 0 {
+            relax(&mut d, s, 0, 3);
+            relax(&mut d, s, 3, 2);
         }
     }
-    for c in (0..ncols).rev() {
-        for s in hf.range(c) {
-            if d[s] != 0 {
-                relax(&mut d, s, 2, 1);
-                relax(&mut d, s, 1, 0);
-            }
+    for &s in ws.iter().rev() {
+        if d[s] != 0 {
+            relax(&mut d, s, 2, 1);
+            relax(&mut d, s, 1, 0);
         }
     }
     d
 }
 
-/// Recast's `boxBlur` with threshold 2: the mean over the 3 x 3 neighbourhood,
-/// a missing neighbour counting as the span itself.
-fn box_blur(src: &[u16], link: &[u32], walk: &[bool]) -> Vec<u16> {
-    (0..src.len())
-        .map(|s| {
-            let cd = src[s] as u32;
-            if !walk[s] || cd <= 2 {
-                return cd as u16;
+/// Recast's `boxBlur` with threshold 2 over the walkable spans `ws`: the
+/// mean over the 3 x 3 neighbourhood, a missing neighbour counting as the
+/// span itself.
+fn box_blur(src: &[u16], link: &[u32], ws: &[usize]) -> Vec<u16> {
+    let mut out = src.to_vec();
+    for &s in ws {
+        let cd = src[s] as u32;
+        if cd <= 2 {
+            continue;
+        }
+        let mut sum = cd;
+        for d in 0..4 {
+            let a = link[4 * s + d];
+            if a == NO_LINK {
+                sum += cd * 2;
+                continue;
             }
-            let mut sum = cd;
-            for d in 0..4 {
-                let a = link[4 * s + d];
-                if a == NO_LINK {
-                    sum += cd * 2;
-                    continue;
-                }
-                sum += src[a as usize] as u32;
-                let b = link[4 * a as usize + (d + 1) % 4];
-                sum += if b == NO_LINK {
-                    cd
-                } else {
-                    src[b as usize] as u32
-                };
-            }
-            ((sum + 5) / 9) as u16
-        })
-        .collect()
+            sum += src[a as usize] as u32;
+            let b = link[4 * a as usize + (d + 1) % 4];
+            sum += if b == NO_LINK {
+                cd
+            } else {
+                src[b as usize] as u32
+            };
+        }
+        out[s] = ((sum + 5) / 9) as u16;
+    }
+    out
 }
 
 /// Recast's `rcBuildRegions` without its level stacks: the spans of a level
 /// band join the pending list in scan order, after the spans earlier levels
-/// left unclaimed.
-fn watershed(link: &[u32], walk: &[bool], dist: &[u16], max: u16) -> Vec<u32> {
-    let n = walk.len();
+/// left unclaimed. `ws` are the walkable spans in index order.
+fn watershed(link: &[u32], ws: &[usize], dist: &[u16], max: u16) -> Vec<u32> {
+    let n = dist.len();
     let mut reg = vec![NO_REGION; n];
     let mut rdist = vec![0u16; n];
-    // Spans by descending level band, so each level only visits its own.
-    let mut order: Vec<usize> = (0..n).filter(|&s| walk[s]).collect();
+    // Spans by descending level band, so each level only visits its own
+    // (a stable sort: in index order within a band).
+    let mut order = ws.to_vec();
     order.sort_by_key(|&s| std::cmp::Reverse(dist[s]));
     // Recast starts at (max + 1) & !1 and stops before a level of 0 when
     // it starts there, leaving an area only an edge wide without regions;
@@ -481,8 +480,10 @@ struct RegionGraph {
 }
 
 impl RegionGraph {
-    fn of(hf: &Heightfield, link: &[u32], reg: &[u32]) -> Self {
-        let nreg = reg.iter().copied().max().unwrap_or(0) as usize + 1;
+    /// The graph of the regions `reg` gives the spans `ws` (the pass's
+    /// walkable spans in index order; no other span has a region).
+    fn of(hf: &Heightfield, link: &[u32], reg: &[u32], ws: &[usize]) -> Self {
+        let nreg = ws.iter().map(|&s| reg[s]).max().unwrap_or(0) as usize + 1;
         let mut g = RegionGraph {
             size: vec![0; nreg],
             edge: vec![false; nreg],
@@ -491,30 +492,40 @@ impl RegionGraph {
             floors: vec![Vec::new(); nreg],
         };
         let last = (hf.w - 1, hf.d - 1);
-        for c in 0..hf.cols.len() - 1 {
-            let range = hf.range(c);
-            let (lx, lz) = (c as i32 % hf.w, c as i32 / hf.w);
-            for s in range.clone() {
-                let r = reg[s] as usize;
-                if r == NO_REGION as usize {
-                    continue;
+        // The column of each span, found by walking the column starts
+        // along with the spans (both rise), so columns without a region
+        // cost a step each.
+        // (column, its cell in the padded tile)
+        let (mut c, mut lx, mut lz) = (0, 0, 0);
+        for &s in ws {
+            let r = reg[s] as usize;
+            if r == NO_REGION as usize {
+                continue;
+            }
+            while hf.cols[c + 1] as usize <= s {
+                c += 1;
+                lx += 1;
+                if lx == hf.w {
+                    lx = 0;
+                    lz += 1;
                 }
-                g.size[r] += 1;
-                if lx == 0 || lz == 0 || lx == last.0 || lz == last.1 {
-                    g.tile_edge[r] = true;
+            }
+            let at_edge = lx == 0 || lz == 0 || lx == last.0 || lz == last.1;
+            g.size[r] += 1;
+            if at_edge {
+                g.tile_edge[r] = true;
+            }
+            for d in 0..4 {
+                let a = link[4 * s + d];
+                if a == NO_LINK || reg[a as usize] == NO_REGION {
+                    g.edge[r] = true;
+                } else if reg[a as usize] != r as u32 {
+                    g.neighbours[r].push(reg[a as usize]);
                 }
-                for d in 0..4 {
-                    let a = link[4 * s + d];
-                    if a == NO_LINK || reg[a as usize] == NO_REGION {
-                        g.edge[r] = true;
-                    } else if reg[a as usize] != r as u32 {
-                        g.neighbours[r].push(reg[a as usize]);
-                    }
-                }
-                for t in range.clone() {
-                    if reg[t] != NO_REGION && reg[t] != r as u32 {
-                        g.floors[r].push(reg[t]);
-                    }
+            }
+            for t in hf.range(c) {
+                if reg[t] != NO_REGION && reg[t] != r as u32 {
+                    g.floors[r].push(reg[t]);
                 }
             }
         }
@@ -565,7 +576,7 @@ fn compact_ids(reg: &mut [u32], walk: &[bool], id: &[u32]) -> u32 {
 fn filter_regions(
     hf: &Heightfield,
     link: &[u32],
-    walk: &[bool],
+    (walk, ws): (&[bool], &[usize]),
     reg: &mut [u32],
     p: PartitionParams,
 ) -> (u32, u32, u32) {
@@ -575,7 +586,7 @@ fn filter_regions(
         mut tile_edge,
         mut neighbours,
         mut floors,
-    } = RegionGraph::of(hf, link, reg);
+    } = RegionGraph::of(hf, link, reg, ws);
     let nreg = size.len();
     // Drop small groups of connected regions that do not reach the tile edge.
     let mut id: Vec<u32> = (0..nreg as u32).collect();
@@ -669,11 +680,11 @@ fn filter_regions(
 fn merge_layers(
     hf: &Heightfield,
     link: &[u32],
-    walk: &[bool],
+    (walk, ws): (&[bool], &[usize]),
     reg: &mut [u32],
     p: PartitionParams,
 ) -> (u32, u32, u32) {
-    let g = RegionGraph::of(hf, link, reg);
+    let g = RegionGraph::of(hf, link, reg, ws);
     let nreg = g.size.len();
     // Each region's layer, named by its root region (NO_REGION: none yet).
     let mut layer = vec![NO_REGION; nreg];
@@ -737,7 +748,8 @@ mod tests {
 
     /// Spans of region `r` reachable from its first span over walkable links.
     fn connected(pf: &PassFlags, part: &PassPartition, r: u32) -> bool {
-        let link = walk_links(pf, &vec![0; pf.flags.len()]);
+        let ws: Vec<usize> = (0..pf.flags.len()).filter(|&s| pf.walkable(s)).collect();
+        let link = walk_links(pf, &vec![0; pf.flags.len()], &ws);
         let members: Vec<usize> = (0..part.region.len())
             .filter(|&s| part.region[s] == r)
             .collect();
@@ -762,9 +774,12 @@ mod tests {
     fn the_distance_field_peaks_in_the_middle_of_a_platform() {
         // 4 m square at 0.1 m cells, stand radius 0.4 m: 32 x 32 walkable.
         let (_, hf, f) = build(&boxes(&[([0., -0.1, 0.], [4., 0., 4.])]), "stand");
-        let link = walk_links(&f[0], &flat(&hf));
+        let ws: Vec<usize> = (0..f[0].flags.len())
+            .filter(|&s| f[0].walkable(s))
+            .collect();
+        let link = walk_links(&f[0], &flat(&hf), &ws);
         let walk: Vec<bool> = (0..f[0].flags.len()).map(|s| f[0].walkable(s)).collect();
-        let raw = distance_field(&hf, &link, &walk);
+        let raw = distance_field(&link, &ws, walk.len());
         let edge =
             (0..walk.len()).filter(|&s| walk[s] && (0..4).any(|d| link[4 * s + d] == NO_LINK));
         assert!(edge.clone().count() > 0);
@@ -988,6 +1003,190 @@ mod tests {
                 prop_assert_eq!(ids, (1..=part.regions).collect::<Vec<_>>());
                 for r in 1..=part.regions {
                     prop_assert!(connected(pf, &part, r), "region {} is in pieces", r);
+                }
+            }
+        }
+    }
+
+    /// The distance field and its blur as they were before they visited
+    /// only the walkable spans: the reference for [`distance_field`] and
+    /// [`box_blur`].
+    fn old_distance_field(hf: &Heightfield, link: &[u32], walk: &[bool]) -> Vec<u16> {
+        let n = walk.len();
+        let mut d: Vec<u16> = (0..n)
+            .map(|s| {
+                if !walk[s] || (0..4).any(|k| link[4 * s + k] == NO_LINK) {
+                    0
+                } else {
+                    u16::MAX
+                }
+            })
+            .collect();
+        let ncols = hf.cols.len() - 1;
+        // Side step along d1 (+2), then the diagonal along d2 from there (+3).
+        let relax = |d: &mut [u16], s: usize, d1: usize, d2: usize| {
+            let a = link[4 * s + d1];
+            if a == NO_LINK {
+                return;
+            }
+            let a = a as usize;
+            d[s] = d[s].min(d[a].saturating_add(2));
+            let b = link[4 * a + d2];
+            if b != NO_LINK {
+                d[s] = d[s].min(d[b as usize].saturating_add(3));
+            }
+        };
+        for c in 0..ncols {
+            for s in hf.range(c) {
+                if d[s] != 0 {
+                    relax(&mut d, s, 0, 3);
+                    relax(&mut d, s, 3, 2);
+                }
+            }
+        }
+        for c in (0..ncols).rev() {
+            for s in hf.range(c) {
+                if d[s] != 0 {
+                    relax(&mut d, s, 2, 1);
+                    relax(&mut d, s, 1, 0);
+                }
+            }
+        }
+        d
+    }
+    fn old_box_blur(src: &[u16], link: &[u32], walk: &[bool]) -> Vec<u16> {
+        (0..src.len())
+            .map(|s| {
+                let cd = src[s] as u32;
+                if !walk[s] || cd <= 2 {
+                    return cd as u16;
+                }
+                let mut sum = cd;
+                for d in 0..4 {
+                    let a = link[4 * s + d];
+                    if a == NO_LINK {
+                        sum += cd * 2;
+                        continue;
+                    }
+                    sum += src[a as usize] as u32;
+                    let b = link[4 * a as usize + (d + 1) % 4];
+                    sum += if b == NO_LINK {
+                        cd
+                    } else {
+                        src[b as usize] as u32
+                    };
+                }
+                ((sum + 5) / 9) as u16
+            })
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        /// Random blocks at random heights, every pass: the distance field
+        /// and its blur over the walkable spans are the ones the sweeps
+        /// over every span gave.
+        #[test]
+        fn the_distance_field_over_the_walkable_spans_is_the_old_one(
+            blocks in proptest::collection::vec(
+                (0.0f32..5.0, 0.0f32..5.0, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.0, 0.05f32..1.5),
+                0..8,
+            ),
+        ) {
+            let mut bs = vec![([0., -0.1, 0.], [6., 0., 6.])];
+            for (x, z, w, d, y, h) in blocks {
+                bs.push(([x, y, z], [x + w, y + h, z + d]));
+            }
+            let (_, hf, f) = build(&boxes(&bs), "stand,crouch,prone,swim,sidestep");
+            for pf in &f {
+                let ws: Vec<usize> = (0..pf.flags.len()).filter(|&s| pf.walkable(s)).collect();
+                let walk: Vec<bool> = (0..pf.flags.len()).map(|s| pf.walkable(s)).collect();
+                let link = walk_links(pf, &flat(&hf), &ws);
+                let raw = distance_field(&link, &ws, walk.len());
+                let old = old_distance_field(&hf, &link, &walk);
+                prop_assert_eq!(&raw, &old);
+                prop_assert_eq!(box_blur(&raw, &link, &ws), old_box_blur(&old, &link, &walk));
+            }
+        }
+    }
+
+    /// The region graph as it was gathered before it walked only the
+    /// walkable spans (a walk over every column): the reference for
+    /// [`RegionGraph::of`].
+    fn old_region_graph(hf: &Heightfield, link: &[u32], reg: &[u32]) -> RegionGraph {
+        let nreg = reg.iter().copied().max().unwrap_or(0) as usize + 1;
+        let mut g = RegionGraph {
+            size: vec![0; nreg],
+            edge: vec![false; nreg],
+            tile_edge: vec![false; nreg],
+            neighbours: vec![Vec::new(); nreg],
+            floors: vec![Vec::new(); nreg],
+        };
+        let last = (hf.px + hf.w - 1, hf.pz + hf.d - 1);
+        for (c, (lx, lz)) in hf.cells() {
+            let range = hf.range(c);
+            for s in range.clone() {
+                let r = reg[s] as usize;
+                if r == NO_REGION as usize {
+                    continue;
+                }
+                g.size[r] += 1;
+                if lx == hf.px || lz == hf.pz || lx == last.0 || lz == last.1 {
+                    g.tile_edge[r] = true;
+                }
+                for d in 0..4 {
+                    let a = link[4 * s + d];
+                    if a == NO_LINK || reg[a as usize] == NO_REGION {
+                        g.edge[r] = true;
+                    } else if reg[a as usize] != r as u32 {
+                        g.neighbours[r].push(reg[a as usize]);
+                    }
+                }
+                for t in range.clone() {
+                    if reg[t] != NO_REGION && reg[t] != r as u32 {
+                        g.floors[r].push(reg[t]);
+                    }
+                }
+            }
+        }
+        for v in g.neighbours.iter_mut().chain(g.floors.iter_mut()) {
+            v.sort_unstable();
+            v.dedup();
+        }
+        g
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        /// Random blocks at random heights, every pass, the watershed's and
+        /// the sweep's regions: the same region graph as the walk over
+        /// every column.
+        #[test]
+        fn the_region_graph_over_the_walkable_spans_is_the_old_one(
+            blocks in proptest::collection::vec(
+                (0.0f32..5.0, 0.0f32..5.0, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.0, 0.05f32..1.5),
+                0..8,
+            ),
+        ) {
+            let mut bs = vec![([0., -0.1, 0.], [6., 0., 6.])];
+            for (x, z, w, d, y, h) in blocks {
+                bs.push(([x, y, z], [x + w, y + h, z + d]));
+            }
+            let (_, hf, f) = build(&boxes(&bs), "stand,crouch,prone,swim,sidestep");
+            for pf in &f {
+                let ws: Vec<usize> = (0..pf.flags.len()).filter(|&s| pf.walkable(s)).collect();
+                let walk: Vec<bool> = (0..pf.flags.len()).map(|s| pf.walkable(s)).collect();
+                let link = walk_links(pf, &flat(&hf), &ws);
+                let dist = box_blur(&distance_field(&link, &ws, walk.len()), &link, &ws);
+                let max = dist.iter().copied().max().unwrap_or(0);
+                for reg in [watershed(&link, &ws, &dist, max), monotone(&hf, &link, &walk)] {
+                    let new = RegionGraph::of(&hf, &link, &reg, &ws);
+                    let old = old_region_graph(&hf, &link, &reg);
+                    prop_assert_eq!(&new.size, &old.size);
+                    prop_assert_eq!(&new.edge, &old.edge);
+                    prop_assert_eq!(&new.tile_edge, &old.tile_edge);
+                    prop_assert_eq!(&new.neighbours, &old.neighbours);
+                    prop_assert_eq!(&new.floors, &old.floors);
                 }
             }
         }

@@ -139,9 +139,22 @@ fn cross(a: DVec2, b: DVec2) -> f64 {
 
 /// True when `p` is in convex polygon `t` or on its boundary (either winding).
 pub(crate) fn inside(t: &[DVec2], p: DVec2) -> bool {
-    let n = t.len();
-    let d = (0..n).map(|i| cross(t[(i + 1) % n] - t[i], p - t[i]));
-    d.clone().all(|v| v >= 0.0) || d.into_iter().all(|v| v <= 0.0)
+    // Every side's cross product has one sign (or is 0): once one is not
+    // `>= 0` and one not `<= 0` (a NaN is neither), `p` is outside.
+    let (mut below, mut above) = (false, false);
+    let Some(&(mut a)) = t.last() else {
+        return true;
+    };
+    for &b in t {
+        let v = cross(b - a, p - a);
+        below |= v < 0.0 || v.is_nan();
+        above |= v > 0.0 || v.is_nan();
+        if below && above {
+            return false;
+        }
+        a = b;
+    }
+    true
 }
 
 fn closest_on_segment(a: DVec2, b: DVec2, p: DVec2) -> DVec2 {
@@ -578,5 +591,45 @@ mod tests {
         assert!((height_on(&tri, DVec2::new(1., 0.)) - 0.5).abs() < 1e-12);
         // Outside it: clamped to the corners' heights.
         assert!(height_on(&tri, DVec2::new(9., 0.)) <= 1.0);
+    }
+
+    /// The polygon test as it was before it stopped at the first sides of
+    /// both signs: the reference for [`inside`].
+    fn old_inside(t: &[DVec2], p: DVec2) -> bool {
+        let n = t.len();
+        let d = (0..n).map(|i| cross(t[(i + 1) % n] - t[i], p - t[i]));
+        d.clone().all(|v| v >= 0.0) || d.into_iter().all(|v| v <= 0.0)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// Polygons of 0 to 7 integer or jittered corners (degenerate,
+        /// either winding, non-convex, with NaN) and points inside, on and
+        /// off them: the same answer as the old test.
+        #[test]
+        fn inside_is_the_old_test(
+            corners in proptest::collection::vec(((-4i32..5, -4i32..5), (-1.0f64..1.0, -1.0f64..1.0)), 0..8),
+            jitter in proptest::bool::ANY,
+            nan in proptest::bool::ANY,
+            p in (-6i32..7, -6i32..7),
+        ) {
+            let mut t: Vec<DVec2> = corners
+                .iter()
+                .map(|&((x, y), (dx, dy))| {
+                    DVec2::new(x as f64, y as f64) + if jitter { DVec2::new(dx, dy) } else { DVec2::ZERO }
+                })
+                .collect();
+            if nan && !t.is_empty() {
+                t[0].x = f64::NAN;
+            }
+            let p = DVec2::new(p.0 as f64 * 0.5, p.1 as f64 * 0.5);
+            proptest::prop_assert_eq!(inside(&t, p), old_inside(&t, p));
+            // Convex polygons (a square either way round) too.
+            let sq = [DVec2::new(-1., -1.), DVec2::new(2., -1.), DVec2::new(2., 2.), DVec2::new(-1., 2.)];
+            proptest::prop_assert_eq!(inside(&sq, p), old_inside(&sq, p));
+            let rev: Vec<DVec2> = sq.iter().rev().copied().collect();
+            proptest::prop_assert_eq!(inside(&rev, p), old_inside(&rev, p));
+        }
     }
 }
