@@ -14,9 +14,7 @@
 //! With the clock running (`--measure`, `--cpu`) the app renders without
 //! pipelining (see `app.rs`): pipelined, the main thread ran render-world
 //! tasks while it waited inside its own parallel systems, and the figure
-//! counted them. It also waits for each frame's GPU work to finish before
-//! the next frame starts: a software rasteriser's threads would otherwise
-//! share the cores with the next frame's schedules.
+//! counted them.
 //!
 //! Extraction runs in the render sub-app's extract function, outside any
 //! schedule; [`CpuPlugin`] wraps that function with a clock whose reading
@@ -25,9 +23,7 @@
 use bevy::app::{FixedMain, FixedMainScheduleOrder, MainScheduleOrder, RunFixedMainLoop};
 use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
-use bevy::render::render_resource::PollType;
-use bevy::render::renderer::RenderDevice;
-use bevy::render::{ExtractSchedule, Render, RenderApp, RenderSystems};
+use bevy::render::{ExtractSchedule, RenderApp};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -166,18 +162,6 @@ impl Plugin for CpuPlugin {
             // (`apply_extract_commands`), not at the schedule's end.
             s.set_apply_final_deferred(false);
         });
-        // A software rasteriser (lavapipe) draws a frame on the CPU's cores
-        // after it is submitted, so the next frame's main schedules ran
-        // beside it, sharing the cores and their caches, and the clock
-        // counted the slowdown as the app's. Waiting for the frame to finish
-        // before the next one starts leaves the figure the app's own work,
-        // as a desktop GPU leaves it.
-        render.add_systems(
-            Render,
-            wait_for_gpu
-                .after(RenderSystems::Render)
-                .before(RenderSystems::Cleanup),
-        );
         let Some(mut extract) = render.take_extract() else {
             return;
         };
@@ -186,13 +170,6 @@ impl Plugin for CpuPlugin {
             extract(main, render_world);
             counter.store(thread_cpu_ns().saturating_sub(t), Ordering::Relaxed);
         });
-    }
-}
-
-/// Blocks until the GPU has finished every frame submitted so far.
-fn wait_for_gpu(device: Res<RenderDevice>) {
-    if let Err(e) = device.poll(PollType::wait_indefinitely()) {
-        warn!("waiting for the GPU to finish the frame: {e}");
     }
 }
 
