@@ -1081,6 +1081,35 @@ mod tests {
             .collect()
     }
 
+    /// Up to eight boxes `(x, z, width, depth, y, height)` at random
+    /// heights over a 6 m floor, for the property tests below.
+    fn raised_blocks() -> impl Strategy<Value = Vec<(f32, f32, f32, f32, f32, f32)>> {
+        proptest::collection::vec(
+            (
+                0.0f32..5.0,
+                0.0f32..5.0,
+                0.1f32..2.0,
+                0.1f32..2.0,
+                0.0f32..2.0,
+                0.05f32..1.5,
+            ),
+            0..8,
+        )
+    }
+
+    /// The heightfield and every pass's flags of the 6 m floor with
+    /// `blocks` on it.
+    fn five_passes_over(
+        blocks: &[(f32, f32, f32, f32, f32, f32)],
+    ) -> (Heightfield, Vec<PassFlags>) {
+        let mut bs = vec![([0., -0.1, 0.], [6., 0., 6.])];
+        for &(x, z, w, d, y, h) in blocks {
+            bs.push(([x, y, z], [x + w, y + h, z + d]));
+        }
+        let (_, hf, f) = build(&boxes(&bs), "stand,crouch,prone,swim,sidestep");
+        (hf, f)
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
         /// Random blocks at random heights, every pass: the distance field
@@ -1088,16 +1117,9 @@ mod tests {
         /// over every span gave.
         #[test]
         fn the_distance_field_over_the_walkable_spans_is_the_old_one(
-            blocks in proptest::collection::vec(
-                (0.0f32..5.0, 0.0f32..5.0, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.0, 0.05f32..1.5),
-                0..8,
-            ),
+            blocks in raised_blocks(),
         ) {
-            let mut bs = vec![([0., -0.1, 0.], [6., 0., 6.])];
-            for (x, z, w, d, y, h) in blocks {
-                bs.push(([x, y, z], [x + w, y + h, z + d]));
-            }
-            let (_, hf, f) = build(&boxes(&bs), "stand,crouch,prone,swim,sidestep");
+            let (hf, f) = five_passes_over(&blocks);
             for pf in &f {
                 let ws: Vec<usize> = (0..pf.flags.len()).filter(|&s| pf.walkable(s)).collect();
                 let walk: Vec<bool> = (0..pf.flags.len()).map(|s| pf.walkable(s)).collect();
@@ -1163,16 +1185,9 @@ mod tests {
         /// every column.
         #[test]
         fn the_region_graph_over_the_walkable_spans_is_the_old_one(
-            blocks in proptest::collection::vec(
-                (0.0f32..5.0, 0.0f32..5.0, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.0, 0.05f32..1.5),
-                0..8,
-            ),
+            blocks in raised_blocks(),
         ) {
-            let mut bs = vec![([0., -0.1, 0.], [6., 0., 6.])];
-            for (x, z, w, d, y, h) in blocks {
-                bs.push(([x, y, z], [x + w, y + h, z + d]));
-            }
-            let (_, hf, f) = build(&boxes(&bs), "stand,crouch,prone,swim,sidestep");
+            let (hf, f) = five_passes_over(&blocks);
             for pf in &f {
                 let ws: Vec<usize> = (0..pf.flags.len()).filter(|&s| pf.walkable(s)).collect();
                 let walk: Vec<bool> = (0..pf.flags.len()).map(|s| pf.walkable(s)).collect();
