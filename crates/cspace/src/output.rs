@@ -78,13 +78,13 @@ pub fn navmesh(
         }
     }
     for ((from, to, kind), (_, segment, cost)) in best {
-        nav.links.push(navscope_core::Link {
+        nav.links.push(navscope_core::Link::new(
             from,
             to,
             kind,
             cost,
-            segment: Some(Box::new(segment)),
-        });
+            Some(segment),
+        ));
     }
     (nav, first)
 }

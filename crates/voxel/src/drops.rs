@@ -331,13 +331,13 @@ pub fn add_drop_links(nav: &mut NavMesh, drops: &[LedgeDrop]) -> Vec<usize> {
             let cost = nav.nodes[d.from as usize].position.distance(d.top)
                 + d.top.distance(d.bottom)
                 + d.bottom.distance(nav.nodes[d.to as usize].position);
-            nav.links.push(Link {
-                from: d.from,
-                to: d.to,
-                kind: LinkKind::Jump,
+            nav.links.push(Link::new(
+                d.from,
+                d.to,
+                LinkKind::Jump,
                 cost,
-                segment: Some(Box::new([d.top, d.bottom])),
-            });
+                Some([d.top, d.bottom]),
+            ));
             nav.links.len() - 1
         })
         .collect()

@@ -395,13 +395,8 @@ fn add_swim(
             .position
             .distance(nav.nodes[sl.land as usize].position);
         for (from, to, kind) in [(sl.swim, sl.land, out), (sl.land, sl.swim, back)] {
-            nav.links.push(Link {
-                from,
-                to,
-                kind,
-                cost,
-                segment: Some(Box::new([mid, mid])),
-            });
+            nav.links
+                .push(Link::new(from, to, kind, cost, Some([mid, mid])));
             link_class.push(LinkClass::Swim);
         }
     }

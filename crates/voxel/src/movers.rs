@@ -286,13 +286,8 @@ pub fn add_mover_links(nav: &mut NavMesh, movers: &Movers, reach: Reach) -> Move
             + a.distance(b)
             + b.distance(nav.nodes[to as usize].position);
         out.links.push(nav.links.len());
-        nav.links.push(Link {
-            from,
-            to,
-            kind,
-            cost,
-            segment: Some(Box::new([a, b])),
-        });
+        nav.links
+            .push(Link::new(from, to, kind, cost, Some([a, b])));
     }
     out
 }
