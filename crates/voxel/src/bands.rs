@@ -274,11 +274,7 @@ mod tests {
                 0..8,
             ),
         ) {
-            let mut bs = vec![([0., -0.1, 0.], [6., 0., 6.])];
-            for &(x, z, w, d, y, h) in &blocks {
-                bs.push(([x, y, z], [x + w, y + h, z + d]));
-            }
-            let m = crate::heightfield::tests::boxes(&bs);
+            let m = crate::heightfield::tests::floor_with(6., 6., &blocks);
             let (_, _, f) = build_with(&m, "stand,crouch,prone,swim,sidestep", true);
             let n = f[0].flags.len();
             let mut pool = vec![true; n];

@@ -432,12 +432,8 @@ mod tests {
 
     /// Random boxes at random heights (floors, steps, ledges, low
     /// ceilings, stacked decks) under every pass of the paper's tables.
-    fn random_level(blocks: &[(f32, f32, f32, f32, f32, f32)]) -> (Grid, Heightfield, Vec<Pass>) {
-        let mut bs = vec![([0., -0.1, 0.], [4., 0., 4.])];
-        for &(x, z, w, d, y, h) in blocks {
-            bs.push(([x, y, z], [x + w, y + h, z + d]));
-        }
-        let m = crate::heightfield::tests::boxes(&bs);
+    fn random_level(blocks: &[crate::heightfield::tests::Block]) -> (Grid, Heightfield, Vec<Pass>) {
+        let m = crate::heightfield::tests::floor_with(4., 4., blocks);
         let (g, hf, f) = build(&m, "stand,crouch,prone,swim,sidestep");
         (g, hf, f.iter().map(|p| p.pass).collect())
     }
@@ -449,10 +445,7 @@ mod tests {
         /// own test gave, on the spans each pass tests and on every span.
         #[test]
         fn the_shared_ledge_test_gives_each_pass_its_own(
-            blocks in proptest::collection::vec(
-                (0.0f32..3.5, 0.0f32..3.5, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.5, 0.05f32..1.0),
-                0..8,
-            ),
+            blocks in crate::heightfield::tests::small_blocks(8),
             every in proptest::prelude::any::<bool>(),
         ) {
             let (g, hf, passes) = random_level(&blocks);
@@ -534,10 +527,7 @@ mod tests {
         /// every combination of filters: the same spans as the old tests.
         #[test]
         fn one_walk_up_each_column_gives_the_old_tests(
-            blocks in proptest::collection::vec(
-                (0.0f32..3.5, 0.0f32..3.5, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.5, 0.05f32..1.0),
-                0..8,
-            ),
+            blocks in crate::heightfield::tests::small_blocks(8),
             ramp in (0.0f32..1.0, 0.0f32..1.0),
             filters in 0u8..8,
         ) {

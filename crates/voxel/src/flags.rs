@@ -696,18 +696,12 @@ pub(crate) mod tests {
         /// are each pass's own.
         #[test]
         fn links_found_together_are_each_passs_own(
-            blocks in proptest::collection::vec(
-                (0.0f32..3.5, 0.0f32..3.5, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.5, 0.05f32..1.0),
-                0..8,
-            ),
+            blocks in crate::heightfield::tests::small_blocks(8),
             masks in proptest::collection::vec(proptest::prelude::any::<u64>(), 5),
             masked in proptest::prelude::any::<bool>(),
         ) {
-            let mut bs = vec![([0., -0.1, 0.], [4., 0., 4.])];
-            for &(x, z, w, d, y, h) in &blocks {
-                bs.push(([x, y, z], [x + w, y + h, z + d]));
-            }
-            let (g, hf, f) = build(&crate::heightfield::tests::boxes(&bs), "stand,crouch,prone,swim,sidestep");
+            let m = crate::heightfield::tests::floor_with(4., 4., &blocks);
+            let (g, hf, f) = build(&m, "stand,crouch,prone,swim,sidestep");
             let ncols = hf.cols.len() - 1;
             let mask: Vec<Vec<bool>> = masks
                 .iter()
@@ -770,21 +764,15 @@ pub(crate) mod tests {
         /// columns as the old dilation.
         #[test]
         fn near_columns_are_the_old_dilations(
-            blocks in proptest::collection::vec(
-                (0.0f32..3.5, 0.0f32..3.5, 0.1f32..2.0, 0.1f32..2.0, 0.0f32..2.5, 0.05f32..1.0),
-                0..6,
-            ),
+            blocks in crate::heightfield::tests::small_blocks(6),
             bits in proptest::prelude::any::<u64>(),
             every in 1usize..200,
             reach in -1i32..50,
             side in (1.0f32..16.0, 1.0f32..16.0),
         ) {
             // Rows of one to several words of bits.
-            let mut bs = vec![([0., -0.1, 0.], [side.0, 0., side.1])];
-            for &(x, z, w, d, y, h) in &blocks {
-                bs.push(([x, y, z], [x + w, y + h, z + d]));
-            }
-            let (_, hf, _) = build(&crate::heightfield::tests::boxes(&bs), "stand");
+            let m = crate::heightfield::tests::floor_with(side.0, side.1, &blocks);
+            let (_, hf, _) = build(&m, "stand");
             let hit = |s: usize| s.is_multiple_of(every) && bits >> (s % 64) & 1 == 1;
             proptest::prop_assert_eq!(near_columns(&hf, hit, reach), old_near_columns(&hf, hit, reach));
         }

@@ -961,6 +961,36 @@ pub(crate) mod tests {
         b.level().mesh
     }
 
+    /// A box `(x, z, width, depth, y, height)` raised on a floor: its
+    /// corner, size, bottom and height, as the property tests draw them.
+    pub(crate) type Block = (f32, f32, f32, f32, f32, f32);
+
+    /// A floor `w` × `d` metres (a tenth of a metre thick, its top at 0)
+    /// with `blocks` on it.
+    pub(crate) fn floor_with(w: f32, d: f32, blocks: &[Block]) -> TriMesh {
+        let mut bs = vec![([0., -0.1, 0.], [w, 0., d])];
+        for &(x, z, bw, bd, y, h) in blocks {
+            bs.push(([x, y, z], [x + bw, y + h, z + bd]));
+        }
+        boxes(&bs)
+    }
+
+    /// Up to `n - 1` blocks over a 4 m floor: floors, steps, ledges, low
+    /// ceilings and stacked decks at once.
+    pub(crate) fn small_blocks(n: usize) -> impl proptest::strategy::Strategy<Value = Vec<Block>> {
+        proptest::collection::vec(
+            (
+                0.0f32..3.5,
+                0.0f32..3.5,
+                0.1f32..2.0,
+                0.1f32..2.0,
+                0.0f32..2.5,
+                0.05f32..1.0,
+            ),
+            0..n,
+        )
+    }
+
     /// The span of global cell `(x, z)` whose floor is nearest to world height `y`.
     pub(crate) fn span_at(hf: &Heightfield, g: &Grid, x: i32, z: i32, y: f64) -> usize {
         hf.range(hf.col(x, z).unwrap())

@@ -735,7 +735,7 @@ mod tests {
         vec![0; hf.spans.len()]
     }
     use crate::flags::tests::build;
-    use crate::heightfield::tests::boxes;
+    use crate::heightfield::tests::{Block, boxes, floor_with};
     use proptest::prelude::*;
 
     fn params(kind: Partition, min_area: u32, merge_area: u32) -> PartitionParams {
@@ -1083,7 +1083,7 @@ mod tests {
 
     /// Up to eight boxes `(x, z, width, depth, y, height)` at random
     /// heights over a 6 m floor, for the property tests below.
-    fn raised_blocks() -> impl Strategy<Value = Vec<(f32, f32, f32, f32, f32, f32)>> {
+    fn raised_blocks() -> impl Strategy<Value = Vec<Block>> {
         proptest::collection::vec(
             (
                 0.0f32..5.0,
@@ -1099,14 +1099,11 @@ mod tests {
 
     /// The heightfield and every pass's flags of the 6 m floor with
     /// `blocks` on it.
-    fn five_passes_over(
-        blocks: &[(f32, f32, f32, f32, f32, f32)],
-    ) -> (Heightfield, Vec<PassFlags>) {
-        let mut bs = vec![([0., -0.1, 0.], [6., 0., 6.])];
-        for &(x, z, w, d, y, h) in blocks {
-            bs.push(([x, y, z], [x + w, y + h, z + d]));
-        }
-        let (_, hf, f) = build(&boxes(&bs), "stand,crouch,prone,swim,sidestep");
+    fn five_passes_over(blocks: &[Block]) -> (Heightfield, Vec<PassFlags>) {
+        let (_, hf, f) = build(
+            &floor_with(6., 6., blocks),
+            "stand,crouch,prone,swim,sidestep",
+        );
         (hf, f)
     }
 
