@@ -4,22 +4,30 @@
 //! built, only the current stage's drawing shows, a stage switch flips it,
 //! and the CPU clock records the switch.
 
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::Allow;
 use bevy::prelude::*;
 mod support;
 
 use navscope::app::drawing_headless;
 use navscope::build::Build;
+use navscope::level::{CurrentLevel, LevelRequest};
 use navscope::model::timeline::Timeline;
 use navscope::ui::cpu::CpuClock;
-use navscope::view::draw::{DrawGroup, ParkedGizmo};
+use navscope::view::cubes::{TileDetail, VoxelDetail, VoxelGroup};
+use navscope::view::draw::DrawGroup;
+use navscope::view::scene::MainCamera;
 use support::until;
 
-/// The stages whose drawing is visible, and how many groups are drawn.
+/// The stages whose drawing is visible, and how many groups are drawn
+/// (shown or hidden).
 fn shown_stages(app: &mut App) -> (Vec<usize>, usize) {
-    let mut q = app.world_mut().query::<(&DrawGroup, &Visibility)>();
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(&DrawGroup, Has<Disabled>), Allow<Disabled>>();
     let mut shown: Vec<usize> = q
         .iter(app.world())
-        .filter(|(_, v)| **v != Visibility::Hidden)
+        .filter(|(_, hidden)| !hidden)
         .map(|(g, _)| g.stage)
         .collect();
     shown.sort();
@@ -27,45 +35,46 @@ fn shown_stages(app: &mut App) -> (Vec<usize>, usize) {
     (shown, q.iter(app.world()).count())
 }
 
-/// Bevy extracts every entity with a `Gizmo` in every frame, shown or
-/// not: a hidden group must hold its gizmo parked, a shown one in place.
-fn assert_hidden_gizmos_parked(app: &mut App) {
-    let mut q = app.world_mut().query::<(
-        &DrawGroup,
-        &Visibility,
-        Option<&Gizmo>,
-        Option<&ParkedGizmo>,
-    )>();
-    let (mut shown, mut parked) = (0, 0);
-    for (g, vis, gizmo, park) in q.iter(app.world()) {
-        let visible = *vis != Visibility::Hidden;
-        assert!(
-            gizmo.is_none() || park.is_none(),
-            "stage {} {}: a gizmo both in place and parked",
-            g.stage,
-            g.kind
+/// Hidden groups are disabled, and so is everything under them (a voxel
+/// group's tiles), so that no query and no extraction visits them; the
+/// gizmos Bevy sees (it extracts every one it sees in every frame) are the
+/// shown groups' only.
+fn assert_hidden_groups_disabled(app: &mut App) {
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(Entity, &DrawGroup, Has<Disabled>, Option<&Children>), Allow<Disabled>>(
         );
-        if visible {
-            shown += gizmo.is_some() as usize;
-            assert!(
-                park.is_none(),
-                "stage {} {}: shown but parked",
-                g.stage,
-                g.kind
-            );
+    let mut under = app
+        .world_mut()
+        .query_filtered::<Has<Disabled>, Allow<Disabled>>();
+    let (mut shown, mut hidden) = (0, 0);
+    let mut hidden_entities = Vec::new();
+    for (e, g, disabled, children) in q.iter(app.world()) {
+        if disabled {
+            hidden += 1;
+            hidden_entities.push(e);
         } else {
-            parked += park.is_some() as usize;
-            assert!(
-                gizmo.is_none(),
-                "stage {} {}: hidden but extracted",
+            shown += 1;
+        }
+        for &c in children.into_iter().flatten() {
+            assert_eq!(
+                under.get(app.world(), c).unwrap(),
+                disabled,
+                "stage {} {}: a child not in its group's state",
                 g.stage,
                 g.kind
             );
         }
     }
     assert!(
-        shown > 0 && parked > 0,
-        "{shown} gizmos shown, {parked} parked"
+        shown > 0 && hidden > 0,
+        "{shown} groups shown, {hidden} hidden"
+    );
+    let mut seen = app.world_mut().query_filtered::<Entity, With<Gizmo>>();
+    let seen: Vec<Entity> = seen.iter(app.world()).collect();
+    assert!(
+        hidden_entities.iter().all(|e| !seen.contains(e)),
+        "a hidden group's gizmo is visible to Bevy's queries"
     );
 }
 
@@ -107,7 +116,7 @@ fn published_stages_are_drawn_and_a_switch_shows_only_the_new_stage() {
     app.update();
     let (shown, _) = shown_stages(&mut app);
     assert_eq!(shown, vec![0], "only the first stage shows");
-    assert_hidden_gizmos_parked(&mut app);
+    assert_hidden_groups_disabled(&mut app);
     let last = stages - 1;
     app.world_mut().resource_mut::<Timeline>().set_stage(last);
     app.update();
@@ -115,7 +124,7 @@ fn published_stages_are_drawn_and_a_switch_shows_only_the_new_stage() {
     app.update();
     let (shown, _) = shown_stages(&mut app);
     assert_eq!(shown, vec![last], "only the last stage shows");
-    assert_hidden_gizmos_parked(&mut app);
+    assert_hidden_groups_disabled(&mut app);
     let clock = app.world().resource::<CpuClock>();
     assert!(
         clock.switch_ms.len() >= switches_before + 2,
@@ -203,10 +212,12 @@ fn the_highlight_is_built_when_the_selection_or_sub_step_changes_and_not_on_idle
 
 /// The groups drawn for `stage` that show, and the kinds among them.
 fn shown_groups_of(app: &mut App, stage: usize) -> (usize, usize) {
-    let mut q = app.world_mut().query::<(&DrawGroup, &Visibility)>();
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(&DrawGroup, Has<Disabled>), Allow<Disabled>>();
     let shown: Vec<&DrawGroup> = q
         .iter(app.world())
-        .filter(|(g, v)| g.stage == stage && **v != Visibility::Hidden)
+        .filter(|(g, hidden)| g.stage == stage && !hidden)
         .map(|(g, _)| g)
         .collect();
     let mut kinds: Vec<&str> = shown.iter().map(|g| g.kind.as_str()).collect();
@@ -269,4 +280,98 @@ fn a_stage_of_many_sub_steps_shows_few_groups_at_any_step() {
             "{n} groups of {kinds} kinds show at sub-step {step} of {steps}"
         );
     }
+}
+
+/// The stages of the drawn voxel level whose groups hold voxel tiles, and
+/// one whose groups hold none.
+fn voxel_and_plain_stage(app: &mut App) -> (usize, usize) {
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(&DrawGroup, Has<VoxelGroup>), Allow<Disabled>>();
+    let mut with: Vec<usize> = Vec::new();
+    let mut all: Vec<usize> = Vec::new();
+    for (g, voxels) in q.iter(app.world()) {
+        all.push(g.stage);
+        if voxels {
+            with.push(g.stage);
+        }
+    }
+    let voxel = *with.first().expect("a stage draws voxel tiles");
+    let plain = *all
+        .iter()
+        .find(|s| !with.contains(s))
+        .expect("a stage draws no voxel tiles");
+    (voxel, plain)
+}
+
+/// The voxel tile meshes that Bevy's queries see (not disabled), and how
+/// many of them are full meshes.
+fn enabled_tiles(app: &mut App) -> (usize, usize) {
+    let mut q = app.world_mut().query::<&TileDetail>();
+    let tiles: Vec<&TileDetail> = q.iter(app.world()).collect();
+    (tiles.len(), tiles.iter().filter(|t| !t.coarse).count())
+}
+
+/// A voxel group's tile meshes are shown and hidden with it: hidden, they
+/// are disabled too (a million voxels' tiles of another stage cost an idle
+/// frame nothing), and the legend's count of shown tiles follows.
+#[test]
+fn voxel_tiles_are_shown_and_hidden_with_their_group() {
+    let mut app = drawing_headless();
+    app.world_mut().spawn((Camera::default(), MainCamera));
+    let level =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/levels/voxel/table_room.obj");
+    app.world_mut().write_message(LevelRequest::Open(level));
+    app.world_mut()
+        .write_message(LevelRequest::Pipeline("voxel".into()));
+    until(
+        &mut app,
+        300,
+        "the voxel build of table_room.obj is done",
+        |app| {
+            let b = app.world().resource::<Build>();
+            !b.is_busy()
+                && b.published > 0
+                && app
+                    .world()
+                    .resource::<CurrentLevel>()
+                    .pipeline
+                    .as_ref()
+                    .is_some_and(|p| p.id == "voxel")
+                && b.runner()
+                    .is_some_and(|r| r.result(r.pipeline().stages.len() - 1).is_some())
+        },
+    );
+    app.update();
+    app.update();
+    let (voxel, plain) = voxel_and_plain_stage(&mut app);
+
+    app.world_mut().resource_mut::<Timeline>().set_stage(voxel);
+    app.update();
+    app.update();
+    let (tiles, full) = enabled_tiles(&mut app);
+    assert!(full > 0, "stage {voxel} shows its voxel tiles");
+    assert_eq!(
+        app.world().resource::<VoxelDetail>().tiles,
+        full,
+        "the legend counts the shown tiles ({tiles} meshes)"
+    );
+    assert_hidden_groups_disabled(&mut app);
+
+    app.world_mut().resource_mut::<Timeline>().set_stage(plain);
+    app.update();
+    app.update();
+    assert_eq!(
+        enabled_tiles(&mut app),
+        (0, 0),
+        "stage {plain} shows no tiles"
+    );
+    assert_eq!(app.world().resource::<VoxelDetail>().tiles, 0);
+    assert_hidden_groups_disabled(&mut app);
+
+    // Shown again, the same tiles come back (nothing was respawned).
+    app.world_mut().resource_mut::<Timeline>().set_stage(voxel);
+    app.update();
+    app.update();
+    assert_eq!(enabled_tiles(&mut app), (tiles, full));
 }

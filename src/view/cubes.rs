@@ -10,6 +10,7 @@
 
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::primitives::Aabb;
+use bevy::ecs::entity_disabling::Disabled;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
@@ -46,8 +47,8 @@ impl TileDetail {
     }
 }
 
-/// Marks the parent of a group's voxel tiles (its visibility says whether
-/// the group is shown).
+/// Marks the parent of a group's voxel tiles (the group is shown while it
+/// is not disabled, see [`crate::view::draw::set_shown`]).
 #[derive(Component, Debug, Default, Clone, Copy)]
 pub struct VoxelGroup;
 
@@ -159,13 +160,14 @@ type CameraKey = (Mat4, Mat4, Option<UVec2>);
 /// Shows each voxel tile's full or coarse mesh by how big its cells look,
 /// and counts the shown tiles drawn coarse. Runs its loop only when the
 /// camera moved, tiles were added or a voxel group was shown or hidden.
+/// The tiles of hidden groups are disabled, so every tile it visits shows.
 #[allow(clippy::type_complexity)]
 pub fn choose_detail(
     cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
     added: Query<(), Added<TileDetail>>,
-    groups_changed: Query<(), (With<VoxelGroup>, Without<TileDetail>, Changed<Visibility>)>,
-    groups: Query<&Visibility, (With<VoxelGroup>, Without<TileDetail>)>,
-    mut tiles: Query<(&TileDetail, &mut Visibility, &ChildOf)>,
+    shown_now: Query<(), (With<VoxelGroup>, Without<TileDetail>, Changed<Visibility>)>,
+    hidden_now: Query<(), (With<VoxelGroup>, Added<Disabled>)>,
+    mut tiles: Query<(&TileDetail, &mut Visibility)>,
     mut last: Local<Option<CameraKey>>,
     mut detail: ResMut<VoxelDetail>,
 ) {
@@ -177,12 +179,12 @@ pub fn choose_detail(
         camera.clip_from_view(),
         camera.physical_viewport_size(),
     );
-    if *last == Some(key) && added.is_empty() && groups_changed.is_empty() {
+    if *last == Some(key) && added.is_empty() && shown_now.is_empty() && hidden_now.is_empty() {
         return;
     }
     *last = Some(key);
     let mut count = VoxelDetail::default();
-    for (tile, mut visibility, parent) in &mut tiles {
+    for (tile, mut visibility) in &mut tiles {
         let wanted = tile.has_coarse
             && cell_pixels(camera, tf, tile.centre, tile.cell)
                 .is_some_and(|px| px < COARSE_BELOW_PX);
@@ -192,11 +194,8 @@ pub fn choose_detail(
             Visibility::Hidden
         };
         visibility.set_if_neq(v);
-        let group_shown = groups
-            .get(parent.parent())
-            .is_ok_and(|v| *v != Visibility::Hidden);
         // Count each tile once: by its full mesh entity.
-        if group_shown && !tile.coarse {
+        if !tile.coarse {
             count.tiles += 1;
             count.coarse_tiles += usize::from(wanted);
         }

@@ -1,6 +1,7 @@
 //! Retained drawing of the published stages: one entity per prepared group
 //! (gizmo lines, meshes, cube instances), made once per publish; then only
-//! visibility flips as the timeline, the legend and the filters change. The
+//! visibility flips as the timeline, the legend and the filters change: a
+//! hidden group is a disabled entity, which no query and no frame visits. The
 //! highlights of the sub-step, the hovered and the selected element are in
 //! [`crate::view::highlight`].
 
@@ -9,6 +10,8 @@ use crate::model::elements::StageGeometry;
 use crate::view::cubes::CubeAssets;
 use crate::view::filter::RefilterSystems;
 use bevy::camera::visibility::RenderLayers;
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::Allow;
 use bevy::prelude::*;
 
 use crate::model::drawable::Drawable;
@@ -116,22 +119,31 @@ pub fn render_layers(shown: bool) -> RenderLayers {
     }
 }
 
-/// A hidden group's gizmo, parked off its entity. Bevy extracts every
-/// entity that has a [`Gizmo`] into the render world in every frame,
-/// visible or not (and `Visibility` does not hide it), so the thousands of
-/// hidden groups of a big level's other stages and sub-steps cost each
-/// idle frame a render entity apiece; parked, they cost nothing until
-/// shown. [`update_visibility`] moves the gizmo back and forth.
-#[derive(Component, Debug, Clone)]
-pub struct ParkedGizmo(pub Gizmo);
+/// Shows or hides a drawn group's entity and everything under it (a voxel
+/// group's tile meshes). A hidden group is [`Disabled`]: Bevy's queries
+/// skip it, so the thousands of hidden groups of a big level's other
+/// stages and sub-steps cost an idle frame nothing (as visible-but-hidden
+/// entities they were walked by the transform and visibility systems and,
+/// with a gizmo, extracted into the render world in every frame).
+/// Showing one inserts its [`Visibility`] again so that Bevy recomputes
+/// the inherited visibility, which it does not update while the entity is
+/// disabled.
+pub fn set_shown(commands: &mut Commands, entity: Entity, shown: bool) {
+    let mut e = commands.entity(entity);
+    if shown {
+        e.remove_recursive::<Children, Disabled>()
+            .insert(Visibility::Inherited);
+    } else {
+        e.insert_recursive::<Children>(Disabled);
+    }
+}
 
 /// Spawns one group's drawing: a retained gizmo for its lines and points, a
 /// mesh for its fills (drawn `layer` depth steps in front of the level), a
 /// parent of one mesh per voxel tile. Each entity gets `extra`
-/// (its tag and parent). Hidden entities start hidden, a gizmo parked
-/// ([`ParkedGizmo`]). The
-/// lines, points, triangles and voxel tiles move into the gizmo and the
-/// meshes (they are not kept twice).
+/// (its tag and parent). Hidden entities start [`Disabled`] (see
+/// [`set_shown`]). The lines, points, triangles and voxel tiles move into
+/// the gizmo and the meshes (they are not kept twice).
 pub fn spawn_group(
     commands: &mut Commands,
     g: &mut Group,
@@ -140,20 +152,16 @@ pub fn spawn_group(
     assets: &mut VisualAssets,
     extra: impl Bundle + Clone,
 ) {
-    let visibility = if shown {
-        Visibility::Inherited
-    } else {
-        Visibility::Hidden
-    };
     if !g.voxels.is_empty() {
-        let group = commands
-            .spawn((
+        let group = spawn_maybe_shown(
+            commands,
+            shown,
+            (
                 extra.clone(),
                 crate::view::cubes::VoxelGroup,
                 Transform::default(),
-                visibility,
-            ))
-            .id();
+            ),
+        );
         crate::view::cubes::spawn(
             commands,
             group,
@@ -162,6 +170,10 @@ pub fn spawn_group(
             &mut assets.meshes,
             &mut assets.materials,
         );
+        if !shown {
+            // The tiles were spawned after their group was disabled.
+            set_shown(commands, group, false);
+        }
     }
     let s = style_for(&g.kind);
     let drawable = g.drawable.take().unwrap_or_else(|| Drawable::of(g));
@@ -183,28 +195,39 @@ pub fn spawn_group(
             },
             depth_bias: -1.0,
         };
-        let mut entity = commands.spawn((extra.clone(), Transform::default(), visibility));
-        if shown {
-            entity.insert(gizmo);
-        } else {
-            entity.insert(ParkedGizmo(gizmo));
-        }
+        spawn_maybe_shown(
+            commands,
+            shown,
+            (extra.clone(), Transform::default(), gizmo),
+        );
     }
     if let Some((mesh, bounds)) = drawable.fill {
-        commands.spawn((
-            extra,
-            bounds,
-            Mesh3d(assets.meshes.add(mesh)),
-            MeshMaterial3d(assets.materials.add(fill_material(layer))),
-            Transform::default(),
-            visibility,
-        ));
+        spawn_maybe_shown(
+            commands,
+            shown,
+            (
+                extra,
+                bounds,
+                Mesh3d(assets.meshes.add(mesh)),
+                MeshMaterial3d(assets.materials.add(fill_material(layer))),
+                Transform::default(),
+            ),
+        );
     }
     // The geometry lives in the gizmo and the mesh now; the group keeps
     // its kind, range, labels and value range for the legend and overlay.
     g.lines = Vec::new();
     g.points = Vec::new();
     g.triangles = Vec::new();
+}
+
+/// Spawns `bundle`, [`Disabled`] unless `shown`.
+fn spawn_maybe_shown(commands: &mut Commands, shown: bool, bundle: impl Bundle) -> Entity {
+    if shown {
+        commands.spawn(bundle).id()
+    } else {
+        commands.spawn((bundle, Disabled)).id()
+    }
 }
 
 /// Draws `primitives` over the stages (`front` depth steps in front of
@@ -235,7 +258,7 @@ pub fn spawn_overlay(
 fn spawn_visuals(
     mut commands: Commands,
     mut changed: Query<(Entity, &mut StageGeometry), Changed<StageGeometry>>,
-    drawn: Query<(Entity, &ChildOf), With<DrawGroup>>,
+    drawn: Query<(Entity, &ChildOf), (With<DrawGroup>, Allow<Disabled>)>,
     mut assets: VisualAssets,
 ) {
     for (root, mut geo) in &mut changed {
@@ -311,62 +334,31 @@ pub fn shown(
     first <= step && step <= last
 }
 
-/// What [`update_visibility`] reads and sets of a drawn group.
-type GroupView<'a> = (
-    Entity,
-    &'a DrawGroup,
-    &'a ChildOf,
-    &'a mut Visibility,
-    Option<&'a Gizmo>,
-    Option<&'a ParkedGizmo>,
-);
-
 /// Shows the groups the timeline, the legend and the filter show and hides
-/// the rest, parking the hidden ones' gizmos ([`ParkedGizmo`]); only in
-/// frames where one of them changed or groups were spawned (a stage of
-/// thousands of sub-step groups made this a scan of every group in every
-/// frame).
+/// the rest ([`set_shown`]); only in frames where one of them changed or
+/// groups were spawned (a stage of thousands of sub-step groups made this
+/// a scan of every group in every frame).
 fn update_visibility(
     mut commands: Commands,
     timeline: Res<Timeline>,
     legend: Res<Legend>,
     filter: Res<ViewFilter>,
     roots: Query<&StageGeometry>,
-    spawned: Query<(), Added<DrawGroup>>,
-    mut groups: Query<GroupView>,
+    spawned: Query<(), (Added<DrawGroup>, Allow<Disabled>)>,
+    groups: Query<(Entity, &DrawGroup, &ChildOf, Has<Disabled>), Allow<Disabled>>,
 ) {
     let changed = timeline.is_changed() || legend.is_changed() || filter.is_changed();
     if !changed && spawned.is_empty() {
         return;
     }
-    for (e, g, parent, mut vis, gizmo, parked) in &mut groups {
+    for (e, g, parent, disabled) in &groups {
         let substeps = roots
             .get(parent.parent())
             .map(|r| r.substeps.len() as u32)
             .unwrap_or(0);
         let shown = group_visible(g, substeps, &timeline, &legend, &filter);
-        let want = if shown {
-            Visibility::Inherited
-        } else {
-            Visibility::Hidden
-        };
-        if *vis != want {
-            *vis = want;
-        }
-        match (shown, gizmo, parked) {
-            (true, None, Some(p)) => {
-                commands
-                    .entity(e)
-                    .remove::<ParkedGizmo>()
-                    .insert(p.0.clone());
-            }
-            (false, Some(giz), None) => {
-                commands
-                    .entity(e)
-                    .remove::<Gizmo>()
-                    .insert(ParkedGizmo(giz.clone()));
-            }
-            _ => {}
+        if shown == disabled {
+            set_shown(&mut commands, e, shown);
         }
     }
 }
