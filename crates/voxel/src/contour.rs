@@ -781,9 +781,10 @@ pub(crate) mod tests {
     /// character `j` is cell `(8 + j, 8 + i)`: a digit is that label, any
     /// other character none), its core cut back to `core` and the floor of
     /// the cells whose bit `8 * i + j` is set in `lift` raised by three
-    /// voxels; its regions, asserted to be as before.
-    fn patterned(rows: &[&str], core: Option<TileRect>, lift: u64) -> Vec<Region> {
-        let (g, mut hf, f) = build(&boxes(&[([0., -0.1, 0.], [3., 0., 3.])]), "stand");
+    /// voxels, and their link to +x dropped where it is set in `one_way`
+    /// (the link back kept); its regions, asserted to be as before.
+    fn patterned(rows: &[&str], core: Option<TileRect>, lift: u64, one_way: u64) -> Vec<Region> {
+        let (g, mut hf, mut f) = build(&boxes(&[([0., -0.1, 0.], [3., 0., 3.])]), "stand");
         let flat = vec![0; hf.spans.len()];
         let mut parts = partition_tile(
             &hf,
@@ -808,6 +809,9 @@ pub(crate) mod tests {
                 if lift >> (8 * i + j) & 1 == 1 {
                     hf.spans[s].floor += 3;
                 }
+                if one_way >> (8 * i + j) & 1 == 1 {
+                    std::sync::Arc::make_mut(&mut f[0].links)[4 * s + 2] = NO_LINK;
+                }
             }
         }
         if let Some(core) = core {
@@ -818,7 +822,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_single_cell_is_one_ring_of_four_edges() {
-        let r = patterned(&["1"], None, 0);
+        let r = patterned(&["1"], None, 0, 0);
         assert_eq!(r.len(), 1);
         assert_eq!(r[0].rings.len(), 1);
         assert_eq!(r[0].rings[0].pts, [[8, -9], [9, -9], [9, -8], [8, -8]]);
@@ -827,7 +831,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_checkerboard_is_one_region_a_cell() {
-        let r = patterned(&["1.1.", ".1.1", "1.1.", ".1.1"], None, 0);
+        let r = patterned(&["1.1.", ".1.1", "1.1.", ".1.1"], None, 0, 0);
         assert_eq!(r.len(), 8, "cells touching at a corner are not joined");
         assert!(
             r.iter()
@@ -838,7 +842,7 @@ pub(crate) mod tests {
     #[test]
     fn a_ring_pinched_at_a_corner_turns_left_there() {
         // The gap in the middle meets the outside at one corner.
-        let r = patterned(&["111", "1.1", "11."], None, 0);
+        let r = patterned(&["111", "1.1", "11."], None, 0, 0);
         assert_eq!(r.len(), 1);
         assert_eq!(r[0].rings.len(), 1, "the gap is no hole");
         let ring = &r[0].rings[0];
@@ -850,7 +854,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_ring_round_a_hole_and_a_portal() {
-        let r = patterned(&["1112", "1.12", "1112"], None, 0);
+        let r = patterned(&["1112", "1.12", "1112"], None, 0, 0);
         assert_eq!(r.len(), 2);
         let areas: Vec<i64> = r[0].rings.iter().map(Ring::area2).collect();
         assert_eq!(areas, [2 * 9, -2], "outer ring first, then the hole");
@@ -875,7 +879,7 @@ pub(crate) mod tests {
                 .map(|i| (ring.pts[i], ring.class[i]))
                 .collect()
         };
-        let whole = patterned(&rows, None, 0);
+        let whole = patterned(&rows, None, 0, 0);
         assert_eq!(whole.len(), 2);
         let portal = EdgeClass::Portal(2);
         assert_eq!(
@@ -889,7 +893,7 @@ pub(crate) mod tests {
             z1: 30,
             pad: 0,
         };
-        let cut = patterned(&rows, Some(core), 0);
+        let cut = patterned(&rows, Some(core), 0, 0);
         assert_eq!(cut.len(), 1, "label 2 lies outside the core");
         assert_eq!(cut[0].spans, 6);
         let shared = EdgeClass::Shared;
@@ -899,15 +903,54 @@ pub(crate) mod tests {
         );
     }
 
+    #[test]
+    fn a_stair_over_its_own_foot_takes_each_column_once() {
+        // Five steps round three sides of a floor up to a deck over the
+        // floor: one label, two spans in the columns under the deck.
+        let b = |x: f32, z: f32, w: f32, y: f32, top: f32| ([x, y, z], [x + w, top, z + 2.]);
+        let m = boxes(&[
+            ([0., -0.1, 0.], [8., 0., 8.]),
+            b(1., 1., 2., 0., 0.45),
+            b(3., 1., 2., 0., 0.9),
+            b(5., 1., 2., 0., 1.35),
+            b(5., 3., 2., 0., 1.8),
+            b(5., 5., 2., 0., 2.25),
+            b(1., 5., 4., 2.15, 2.25),
+        ]);
+        let (g, hf, f) = build(&m, "stand");
+        let flat = vec![0; hf.spans.len()];
+        let mut parts = partition_tile(
+            &hf,
+            &f,
+            &flat,
+            Settings::from_params(&ParamValues::defaults(&specs()))
+                .unwrap()
+                .partition,
+        );
+        parts[0]
+            .region
+            .iter_mut()
+            .filter(|l| **l != NO_REGION)
+            .for_each(|l| *l = 1);
+        let r = regions_as_before(&hf, &g, &f, &parts);
+        assert!(
+            r.len() >= 2,
+            "the deck's columns are left to a second region"
+        );
+        let walkable = (0..hf.spans.len()).filter(|&s| f[0].walkable(s)).count();
+        assert_eq!(r.iter().map(|r| r.spans as usize).sum::<usize>(), walkable);
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
 
         /// Random labels (holes, islands, cells touching at a corner
         /// only, two labels side by side), the core cut anywhere across
-        /// them, floors at two heights: the regions are the old ones.
+        /// them, floors at two heights, links one way: the regions are the
+        /// old ones.
         #[test]
         fn patterns_give_the_old_regions(
-            bits in proptest::prelude::any::<[u64; 5]>(),
+            bits in proptest::prelude::any::<[u64; 6]>(),
             cut in (0i32..12, 0i32..12, 12i32..30, 12i32..30),
         ) {
             // Three in four cells labelled, a quarter of those 2.
@@ -925,7 +968,7 @@ pub(crate) mod tests {
                 .collect();
             let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
             let core = TileRect { x0: cut.0, z0: cut.1, x1: cut.2, z1: cut.3, pad: 0 };
-            patterned(&rows, Some(core), bits[4]);
+            patterned(&rows, Some(core), bits[4], bits[5] & bits[4]);
         }
     }
 
@@ -933,14 +976,16 @@ pub(crate) mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 
         /// Random blocks (steps, ledges, stacked decks, so regions that
-        /// overlap themselves in plan), every pass, each partition, the
-        /// core whole or cut: the regions are the old ones.
+        /// overlap themselves in plan), every pass, each partition or one
+        /// label for all, the core whole or cut: the regions are the old
+        /// ones.
         #[test]
         fn random_levels_give_the_old_regions(
             blocks in crate::heightfield::tests::small_blocks(8),
             kind in 0usize..3,
             min_area in 0u32..30,
             cut in 0i32..12,
+            one_label in proptest::prelude::any::<bool>(),
         ) {
             let m = crate::heightfield::tests::floor_with(4., 4., &blocks);
             let (g, mut hf, f) = build(&m, "stand,crouch,prone,swim,sidestep");
@@ -954,7 +999,14 @@ pub(crate) mod tests {
                 merge_area: 4 * min_area,
             };
             let flat = vec![0; hf.spans.len()];
-            let parts = partition_tile(&hf, &f, &flat, p);
+            let mut parts = partition_tile(&hf, &f, &flat, p);
+            if one_label {
+                // Each pass's walkable area one label: decks over floors
+                // joined by steps make pieces that overlap themselves.
+                for part in &mut parts {
+                    part.region.iter_mut().filter(|l| **l != NO_REGION).for_each(|l| *l = 1);
+                }
+            }
             hf.rect.x0 += cut;
             hf.rect.z1 -= cut / 2;
             let r = regions_as_before(&hf, &g, &f, &parts);
