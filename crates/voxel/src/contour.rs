@@ -108,22 +108,29 @@ pub fn regions(
         // and whether it is still free.
         let mut free = label.clone();
         for z in r.z0..r.z1 {
-            for x in r.x0..r.x1 {
-                let c = ((z - hf.pz) * hf.w + (x - hf.px)) as usize;
-                for s0 in hf.range(c) {
-                    if free[s0] == NO_REGION {
-                        continue;
-                    }
-                    let id = out.len() as u32;
-                    let start = Cell { s: s0, c, x, z };
-                    if !t.flood(&pf.links, &mut free, id, start, Order::Rows) {
-                        t.undo(&mut free, label[s0]);
-                        t.flood(&pf.links, &mut free, id, start, Order::Exact);
-                    }
-                    let mut region = t.trace(k, label, id);
-                    region.area = area[s0];
-                    out.push(region);
+            // The core's spans of row z lie in one run, column after
+            // column: scanned as one, each start's column looked up.
+            let c0 = ((z - hf.pz) * hf.w + (r.x0 - hf.px)) as usize;
+            let cols = &hf.cols[c0..=c0 + (r.x1 - r.x0) as usize];
+            for s0 in cols[0] as usize..cols[cols.len() - 1] as usize {
+                if free[s0] == NO_REGION {
+                    continue;
                 }
+                let dx = cols.partition_point(|&b| b as usize <= s0) - 1;
+                let start = Cell {
+                    s: s0,
+                    c: c0 + dx,
+                    x: r.x0 + dx as i32,
+                    z,
+                };
+                let id = out.len() as u32;
+                if !t.flood(&pf.links, &mut free, id, start, Order::Rows) {
+                    t.undo(&mut free, label[s0]);
+                    t.flood(&pf.links, &mut free, id, start, Order::Exact);
+                }
+                let mut region = t.trace(k, label, id);
+                region.area = area[s0];
+                out.push(region);
             }
         }
     }
@@ -182,10 +189,12 @@ struct Tracer<'a> {
     limits: Vec<Limits>,
     /// Column index step of each direction of [`DIRS`].
     step: [isize; 4],
-    /// Whether any span of the tile holds water.
-    wet: bool,
     stamp: Vec<u32>,
     col_span: Vec<u32>,
+    /// The floor of the current region's span in each column it covers.
+    col_floor: Vec<u16>,
+    /// The highest water surface over the current region's spans.
+    water: Option<f32>,
     sides: Vec<u8>,
     /// The current region's spans, in flood order.
     members: Vec<Cell>,
@@ -205,9 +214,10 @@ impl<'a> Tracer<'a> {
             passes,
             limits: passes.iter().map(|p| Limits::of(&p.pass, grid)).collect(),
             step: DIRS.map(|(dx, dz)| dx as isize + dz as isize * hf.w as isize),
-            wet: hf.spans.iter().any(|s| !s.water.is_nan()),
             stamp: vec![NONE; ncols],
             col_span: vec![NONE; ncols],
+            col_floor: vec![0; ncols],
+            water: None,
             sides: vec![0; ncols],
             members: Vec::new(),
             queue: Vec::new(),
@@ -245,10 +255,17 @@ impl<'a> Tracer<'a> {
         self.stamp[start.c] = id;
         self.col_span[start.c] = start.s as u32;
         self.members.clear();
+        self.water = None;
         self.queue.clear();
         self.queue.push(start);
         while let Some(cell) = self.queue.pop() {
             self.members.push(cell);
+            // Read here, in the flood's (mostly memory) order.
+            let span = &self.hf.spans[cell.s];
+            self.col_floor[cell.c] = span.floor;
+            if !span.water.is_nan() {
+                self.water = Some(self.water.map_or(span.water, |w| w.max(span.water)));
+            }
             let out = &link[4 * cell.s..4 * cell.s + 4];
             for dir in dirs {
                 let n = out[dir];
@@ -316,19 +333,6 @@ impl<'a> Tracer<'a> {
         rings.sort_unstable_by_key(|r| r.0);
         let region_rings = rings.drain(..).map(|r| r.1).collect();
         self.rings = rings;
-        // Only a wet tile's spans are read for the water: on a dry level that
-        // read, a cache miss per span, was a tenth of the tracing. The
-        // highest surface does not depend on the members' order (but for
-        // the sign of a zero surface, were the spans to hold both).
-        let water = if self.wet {
-            self.members
-                .iter()
-                .map(|m| self.hf.spans[m.s].water)
-                .filter(|w| !w.is_nan())
-                .reduce(f32::max)
-        } else {
-            None
-        };
         Region {
             pass: k,
             label: label[self.members[0].s],
@@ -336,7 +340,9 @@ impl<'a> Tracer<'a> {
             spans: self.members.len() as u32,
             border_spans,
             rings: region_rings,
-            water,
+            // The highest surface does not depend on the members' order (but
+            // for the sign of a zero surface, were the spans to hold both).
+            water: self.water,
             area: 0,
         }
     }
@@ -416,7 +422,7 @@ impl<'a> Tracer<'a> {
     /// clockwise) and the diagonal one beyond both; the one across side
     /// `dir` is outside.
     fn corner_height(&self, id: u32, cell: Cell, dir: usize) -> f32 {
-        let floor = |c: usize| self.hf.spans[self.col_span[c] as usize].floor;
+        let floor = |c: usize| self.col_floor[c];
         let mut top = floor(cell.c);
         let prev = (dir + 3) & 3;
         let side = cell.to(prev, &self.step);
@@ -649,9 +655,7 @@ pub(crate) mod tests {
         };
         let rings = rings_of(&edges, height, corners);
         // Only a wet tile's spans are read for the water: on a dry level that
-        // read, a cache miss per span, was a tenth of the tracing. The
-        // highest surface does not depend on the members' order (but for
-        // the sign of a zero surface, were the spans to hold both).
+        // read, a cache miss per span, was a tenth of the tracing.
         let water = if wet {
             members
                 .iter()
@@ -843,7 +847,7 @@ pub(crate) mod tests {
     /// character `j` is cell `(8 + j, 8 + i)`: a digit is that label, any
     /// other character none), its core cut back to `core` and the floor of
     /// the cells whose bit `8 * i + j` is set in `lift` raised by three
-    /// voxels, and their link to +x dropped where it is set in `one_way`
+    /// voxels under water (its surface lower row by row), and their link to +x dropped where it is set in `one_way`
     /// (the link back kept); its regions, asserted to be as before.
     fn patterned(rows: &[&str], core: Option<TileRect>, lift: u64, one_way: u64) -> Vec<Region> {
         let (g, mut hf, mut f) = build(&boxes(&[([0., -0.1, 0.], [3., 0., 3.])]), "stand");
@@ -870,6 +874,8 @@ pub(crate) mod tests {
                 }
                 if lift >> (8 * i + j) & 1 == 1 {
                     hf.spans[s].floor += 3;
+                    // Water over the raised floors of the lower rows.
+                    hf.spans[s].water = (7 - i) as f32 * 0.5 - 1.0;
                 }
                 if one_way >> (8 * i + j) & 1 == 1 {
                     std::sync::Arc::make_mut(&mut f[0].links)[4 * s + 2] = NO_LINK;
