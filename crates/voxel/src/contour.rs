@@ -89,6 +89,9 @@ pub struct Region {
 
 const NONE: u32 = u32::MAX;
 
+/// The stamp of the frame's ring round the core ([`Tracer`]).
+const OUTSIDE: u32 = u32::MAX - 1;
+
 /// Builds the regions of every pass of one tile from its partition (one
 /// [`PassPartition`] per pass); `area` is every span's area.
 pub fn regions(
@@ -116,11 +119,11 @@ pub fn regions(
                 if free[s0] == NO_REGION {
                     continue;
                 }
-                let dx = cols.partition_point(|&b| b as usize <= s0) - 1;
+                let x = r.x0 + cols.partition_point(|&b| b as usize <= s0) as i32 - 1;
                 let start = Cell {
                     s: s0,
-                    c: c0 + dx,
-                    x: r.x0 + dx as i32,
+                    c: t.slot(x, z),
+                    x,
                     z,
                 };
                 let id = out.len() as u32;
@@ -155,7 +158,8 @@ enum Order {
     Rows,
 }
 
-/// A span of a region with its column and global cell.
+/// A span of a region with its global cell and the cell's slot in the
+/// [`Tracer`]'s frame.
 #[derive(Clone, Copy)]
 struct Cell {
     s: usize,
@@ -178,16 +182,21 @@ impl Cell {
 }
 
 /// The tile and the buffers one region after another is grouped and
-/// traced in. `stamp[c]` is the id of the last region to cover column `c`
-/// and `col_span[c]` its span there; `sides[c]`, for a column of the
-/// current region, has bit `dir` set when the cell's side `DIRS[dir]` is
-/// on the outline and bit `4 + dir` while that side is still to trace.
+/// traced in, over a *frame*: the core's cells and a ring of cells round
+/// it, row by row, one slot each. `stamp[c]` is the id of the last region
+/// to cover the cell in slot `c` ([`OUTSIDE`] on the ring, so that no
+/// look-up from a core cell to its neighbours needs a bounds test) and
+/// `col_span[c]` its span there; `sides[c]`, for a cell of the current
+/// region, has bit `dir` set when the cell's side `DIRS[dir]` is on the
+/// outline and bit `4 + dir` while that side is still to trace.
 struct Tracer<'a> {
     hf: &'a Heightfield,
     grid: &'a Grid,
     passes: &'a [PassFlags],
     limits: Vec<Limits>,
-    /// Column index step of each direction of [`DIRS`].
+    /// Slots in a row of the frame.
+    row: usize,
+    /// Slot step of each direction of [`DIRS`].
     step: [isize; 4],
     stamp: Vec<u32>,
     col_span: Vec<u32>,
@@ -207,28 +216,38 @@ struct Tracer<'a> {
 impl<'a> Tracer<'a> {
     /// A tracer for the passes `passes` of tile `hf`.
     fn new(hf: &'a Heightfield, grid: &'a Grid, passes: &'a [PassFlags]) -> Self {
-        let ncols = hf.cols.len() - 1;
+        let r = hf.rect;
+        let (row, rows) = ((r.x1 - r.x0 + 2) as usize, (r.z1 - r.z0 + 2) as usize);
+        let n = row * rows;
+        let mut stamp = vec![NONE; n];
+        stamp[..row].fill(OUTSIDE);
+        stamp[n - row..].fill(OUTSIDE);
+        for z in 1..rows - 1 {
+            stamp[z * row] = OUTSIDE;
+            stamp[z * row + row - 1] = OUTSIDE;
+        }
         Tracer {
             hf,
             grid,
             passes,
             limits: passes.iter().map(|p| Limits::of(&p.pass, grid)).collect(),
-            step: DIRS.map(|(dx, dz)| dx as isize + dz as isize * hf.w as isize),
-            stamp: vec![NONE; ncols],
-            col_span: vec![NONE; ncols],
-            col_floor: vec![0; ncols],
+            row,
+            step: DIRS.map(|(dx, dz)| dx as isize + dz as isize * row as isize),
+            stamp,
+            col_span: vec![NONE; n],
+            col_floor: vec![0; n],
             water: None,
-            sides: vec![0; ncols],
+            sides: vec![0; n],
             members: Vec::new(),
             queue: Vec::new(),
             rings: Vec::new(),
         }
     }
 
-    /// Whether global cell `(x, z)` (column `c` if inside the tile) is in
-    /// region `id`.
-    fn covers(&self, id: u32, c: usize, x: i32, z: i32) -> bool {
-        self.hf.rect.in_core(x, z) && self.stamp[c] == id
+    /// The slot of core cell `(x, z)`.
+    fn slot(&self, x: i32, z: i32) -> usize {
+        let r = self.hf.rect;
+        (z - r.z0 + 1) as usize * self.row + (x - r.x0 + 1) as usize
     }
 
     /// Groups the spans of `start`'s label still `free` that its links
@@ -276,10 +295,11 @@ impl<'a> Tracer<'a> {
                     s: n as usize,
                     ..cell.to(dir, &self.step)
                 };
-                if !self.hf.rect.in_core(next.x, next.z) {
+                let taken = self.stamp[next.c];
+                if taken == OUTSIDE {
                     continue;
                 }
-                if self.stamp[next.c] == id {
+                if taken == id {
                     match order {
                         Order::Exact => continue,
                         Order::Rows => return false,
@@ -314,9 +334,8 @@ impl<'a> Tracer<'a> {
                 border_spans += 1;
             }
             let mut out = 0u8;
-            for (dir, (dx, dz)) in DIRS.into_iter().enumerate() {
-                let n = m.c.wrapping_add_signed(self.step[dir]);
-                if !self.covers(id, n, m.x + dx, m.z + dz) {
+            for (dir, step) in self.step.into_iter().enumerate() {
+                if self.stamp[m.c.wrapping_add_signed(step)] != id {
                     out |= 1 << dir;
                 }
             }
@@ -432,7 +451,7 @@ impl<'a> Tracer<'a> {
             if self.sides[side.c] & (1 << dir) == 0 {
                 top = top.max(floor(diag.c));
             }
-        } else if self.covers(id, diag.c, diag.x, diag.z) {
+        } else if self.stamp[diag.c] == id {
             top = top.max(floor(diag.c));
         }
         self.grid.y(top) as f32
@@ -1012,11 +1031,16 @@ pub(crate) mod tests {
         let mut t = Tracer::new(&hf, &g, &f);
         let mut free = parts[0].region.clone();
         let s = free.iter().position(|&l| l != NO_REGION).unwrap();
-        let c = (0..hf.cols.len() - 1)
+        let col = (0..hf.cols.len() - 1)
             .find(|&c| hf.range(c).contains(&s))
             .unwrap();
-        let (x, z) = hf.cell(c);
-        let start = Cell { s, c, x, z };
+        let (x, z) = hf.cell(col);
+        let start = Cell {
+            s,
+            c: t.slot(x, z),
+            x,
+            z,
+        };
         assert!(!t.flood(&f[0].links, &mut free, 0, start, Order::Rows));
         t.undo(&mut free, 1);
         assert_eq!(free, parts[0].region, "all given back");
