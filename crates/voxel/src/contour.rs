@@ -20,6 +20,15 @@
 //! on the left of every edge (outer rings counter-clockwise, holes
 //! clockwise). Where two cells of a region touch only at a corner, tracing
 //! turns left, so rings touch there but never cross.
+//!
+//! How (Night of 25 November 2026 in the crate docs): each region is
+//! flooded depth first along rows, where the spans' links lie in memory
+//! order, and flooded again in the order that decides which span of a
+//! column it takes ([`DIRS`] order) only where it reaches a column twice;
+//! the cells' sides on the outline are marked, and each ring is walked
+//! along them as Recast's contour walk does (left round the cell, else
+//! straight on, else right round the diagonal cell), then started at its
+//! least edge in (start corner, direction) order, rings in that order.
 
 use serde::Serialize;
 
