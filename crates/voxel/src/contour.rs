@@ -20,6 +20,15 @@
 //! on the left of every edge (outer rings counter-clockwise, holes
 //! clockwise). Where two cells of a region touch only at a corner, tracing
 //! turns left, so rings touch there but never cross.
+//!
+//! How (Night of 25 November 2026 in the crate docs): each region is
+//! flooded depth first along rows, where the spans' links lie in memory
+//! order, and flooded again in the order that decides which span of a
+//! column it takes ([`DIRS`] order) only where it reaches a column twice;
+//! the cells' sides on the outline are marked, and each ring is walked
+//! along them as Recast's contour walk does (left round the cell, else
+//! straight on, else right round the diagonal cell), then started at its
+//! least edge in (start corner, direction) order, rings in that order.
 
 use serde::Serialize;
 
@@ -89,6 +98,9 @@ pub struct Region {
 
 const NONE: u32 = u32::MAX;
 
+/// The stamp of the frame's ring round the core ([`Tracer`]).
+const OUTSIDE: u32 = u32::MAX - 1;
+
 /// Builds the regions of every pass of one tile from its partition (one
 /// [`PassPartition`] per pass); `area` is every span's area.
 pub fn regions(
@@ -99,79 +111,36 @@ pub fn regions(
     area: &[u8],
 ) -> Vec<Region> {
     let mut out = Vec::new();
-    let ncols = hf.cols.len() - 1;
-    let span_col = hf.span_columns();
-    // Each column's cell and whether it is in the core, looked up rather
-    // than divided out for every span the flood visits.
-    let cells: Vec<(i32, i32)> = hf.cells().map(|(_, cell)| cell).collect();
-    let core: Vec<bool> = cells.iter().map(|&(x, z)| hf.rect.in_core(x, z)).collect();
-    let limits: Vec<Limits> = passes.iter().map(|p| Limits::of(&p.pass, grid)).collect();
-    let mut stamp = vec![NONE; ncols];
-    // The region's span in each column it covers (valid where `stamp` holds it).
-    let mut col_span = vec![NONE; ncols];
-    let mut corners = Corners::default();
-    let wet = hf.spans.iter().any(|s| !s.water.is_nan());
+    let mut t = Tracer::new(hf, grid, passes);
+    let r = hf.rect;
     for (k, (pf, part)) in passes.iter().zip(parts).enumerate() {
-        let link = &pf.links;
         let label = &part.region;
         // Each span's label until a region takes it, then none: one
         // look-up tells both whether a neighbour has this region's label
         // and whether it is still free.
         let mut free = label.clone();
-        let mut queue = Vec::new();
-        for c in 0..ncols {
-            if !core[c] {
-                continue;
-            }
-            for s0 in hf.range(c) {
-                let l0 = free[s0];
-                if l0 == NO_REGION {
+        for z in r.z0..r.z1 {
+            // The core's spans of row z lie in one run, column after
+            // column: scanned as one, each start's column looked up.
+            let c0 = ((z - hf.pz) * hf.w + (r.x0 - hf.px)) as usize;
+            let cols = &hf.cols[c0..=c0 + (r.x1 - r.x0) as usize];
+            for s0 in cols[0] as usize..cols[cols.len() - 1] as usize {
+                if free[s0] == NO_REGION {
                     continue;
                 }
-                let r = out.len() as u32;
-                let mut members = Vec::new();
-                free[s0] = NO_REGION;
-                stamp[c] = r;
-                col_span[c] = s0 as u32;
-                queue.clear();
-                queue.push(s0);
-                while let Some(s) = queue.pop() {
-                    members.push(s);
-                    for &n in &link[4 * s..4 * s + 4] {
-                        if n == NO_LINK || free[n as usize] != l0 {
-                            continue;
-                        }
-                        let n = n as usize;
-                        let nc = span_col[n] as usize;
-                        if !core[nc] || stamp[nc] == r {
-                            continue;
-                        }
-                        free[n] = NO_REGION;
-                        stamp[nc] = r;
-                        col_span[nc] = n as u32;
-                        queue.push(n);
-                    }
-                }
-                // Member order does not matter: rings are traced in edge order.
-                let member = Member {
-                    stamp: &stamp,
-                    col_span: &col_span,
-                    r,
+                let x = r.x0 + cols.partition_point(|&b| b as usize <= s0) as i32 - 1;
+                let start = Cell {
+                    s: s0,
+                    c: t.slot(x, z),
+                    x,
+                    z,
                 };
-                let mut region = trace(
-                    hf,
-                    grid,
-                    passes,
-                    &limits,
-                    k,
-                    label,
-                    &members,
-                    &span_col,
-                    &cells,
-                    &member,
-                    &mut corners,
-                    wet,
-                );
+                let id = out.len() as u32;
+                if !t.flood(&pf.links, &mut free, id, start, Order::Rows) {
+                    t.undo(&mut free, label[s0]);
+                    t.flood(&pf.links, &mut free, id, start, Order::Exact);
+                }
+                let mut region = t.trace(k, label, id);
                 region.area = area[s0];
                 out.push(region);
             }
@@ -180,247 +149,321 @@ pub fn regions(
     out
 }
 
-/// Which columns a region covers, and its span there.
-struct Member<'a> {
-    stamp: &'a [u32],
-    col_span: &'a [u32],
-    r: u32,
+/// The order a flood takes a span's links in.
+///
+/// Which spans the flood from a region's first span reaches does not
+/// depend on its order unless it reaches two spans of one column (a
+/// region over itself, joined by stairs), where the one reached first is
+/// taken. [`Order::Rows`] is tried first and gives way to
+/// [`Order::Exact`] there.
+#[derive(Clone, Copy)]
+enum Order {
+    /// The order that decides which span of a column a region takes:
+    /// [`DIRS`] order, the last pushed taken first.
+    Exact,
+    /// Along rows first (±x taken before ±z), where neighbouring spans'
+    /// links lie in memory order: far fewer cache misses than
+    /// [`Order::Exact`], which runs down columns of cells.
+    Rows,
 }
 
-impl Member<'_> {
-    /// The region's span in global cell `(x, z)`, if it covers it.
-    fn span(&self, hf: &Heightfield, x: i32, z: i32) -> Option<usize> {
-        let c = hf.col(x, z)?;
-        (self.stamp[c] == self.r).then(|| self.col_span[c] as usize)
-    }
+/// A span of a region with its global cell and the cell's slot in the
+/// [`Tracer`]'s frame.
+#[derive(Clone, Copy)]
+struct Cell {
+    s: usize,
+    c: usize,
+    x: i32,
+    z: i32,
 }
 
-/// Traces the outline rings of one region given its spans; `wet` says
-/// whether any span of the tile holds water.
-#[allow(clippy::too_many_arguments)]
-fn trace(
-    hf: &Heightfield,
-    grid: &Grid,
-    passes: &[PassFlags],
-    limits: &[Limits],
-    k: usize,
-    label: &[u32],
-    members: &[usize],
-    span_col: &[u32],
-    col_cell: &[(i32, i32)],
-    member: &Member,
-    corners: &mut Corners,
-    wet: bool,
-) -> Region {
-    let cells: Vec<(i32, i32, usize)> = members
-        .iter()
-        .map(|&s| {
-            let (x, z) = col_cell[span_col[s] as usize];
-            (x, z, s)
-        })
-        .collect();
-    let mut border_spans = 0;
-    // Directed boundary edges: (start, end, class).
-    let mut edges: Vec<Edge> = Vec::new();
-    for &(x, z, s) in &cells {
-        if passes[k].flags[s] == crate::flags::BORDER {
-            border_spans += 1;
+impl Cell {
+    /// The cell one step in direction `DIRS[dir]` (`step` as in [`Tracer`]),
+    /// its span left as is.
+    fn to(self, dir: usize, step: &[isize; 4]) -> Cell {
+        Cell {
+            c: self.c.wrapping_add_signed(step[dir]),
+            x: self.x + DIRS[dir].0,
+            z: self.z + DIRS[dir].1,
+            ..self
         }
-        for (dir, (dx, dz)) in DIRS.into_iter().enumerate() {
-            if member.span(hf, x + dx, z + dz).is_some() {
-                continue;
-            }
-            let class = edge_class(hf, passes, limits, k, label, (x, z), s, dir);
-            let (u, v) = (x, -z);
-            let e = match (dx, dz) {
-                (0, 1) => ([u, v - 1], [u + 1, v - 1]),
-                (1, 0) => ([u + 1, v - 1], [u + 1, v]),
-                (0, -1) => ([u + 1, v], [u, v]),
-                _ => ([u, v], [u, v - 1]),
-            };
-            edges.push((e.0, e.1, class));
-        }
-    }
-    // Height of a corner: the highest floor among the region's cells around it.
-    let height = |p: [i32; 2]| {
-        let (gx, gz) = (p[0], -p[1]);
-        let mut best = f64::NEG_INFINITY;
-        for (cx, cz) in [(gx - 1, gz - 1), (gx, gz - 1), (gx - 1, gz), (gx, gz)] {
-            if let Some(s) = member.span(hf, cx, cz) {
-                best = best.max(grid.y(hf.spans[s].floor));
-            }
-        }
-        best as f32
-    };
-    let rings = rings_of(&edges, height, corners);
-    // Only a wet tile's spans are read for the water: on a dry level that
-    // read, a cache miss per span, was a tenth of the tracing.
-    let water = if wet {
-        members
-            .iter()
-            .map(|&s| hf.spans[s].water)
-            .filter(|w| !w.is_nan())
-            .reduce(f32::max)
-    } else {
-        None
-    };
-    Region {
-        pass: k,
-        label: label[members[0]],
-        stance: passes[k].pass.stance,
-        spans: members.len() as u32,
-        border_spans,
-        rings,
-        water,
-        area: 0,
     }
 }
 
-/// An edge of an outline: start, end (unit steps in plan grid
-/// coordinates, interior on the left) and class.
-type Edge = ([i32; 2], [i32; 2], EdgeClass);
-
-/// Direction code of a unit step, in the order of the end points of the
-/// edges leaving one corner: -u, -v, +v, +u.
-fn step_code(a: [i32; 2], b: [i32; 2]) -> usize {
-    match (b[0] - a[0], b[1] - a[1]) {
-        (-1, _) => 0,
-        (_, -1) => 1,
-        (_, 1) => 2,
-        _ => 3,
-    }
+/// The tile and the buffers one region after another is grouped and
+/// traced in, over a *frame*: the core's cells and a ring of cells round
+/// it, row by row, one slot each. `stamp[c]` is the id of the last region
+/// to cover the cell in slot `c` ([`OUTSIDE`] on the ring, so that no
+/// look-up from a core cell to its neighbours needs a bounds test) and
+/// `col_span[c]` its span there; `sides[c]`, for a cell of the current
+/// region, has bit `dir` set when the cell's side `DIRS[dir]` is on the
+/// outline and bit `4 + dir` while that side is still to trace.
+struct Tracer<'a> {
+    hf: &'a Heightfield,
+    grid: &'a Grid,
+    passes: &'a [PassFlags],
+    limits: Vec<Limits>,
+    /// Slots in a row of the frame.
+    row: usize,
+    /// Slot step of each direction of [`DIRS`].
+    step: [isize; 4],
+    stamp: Vec<u32>,
+    col_span: Vec<u32>,
+    /// The floor of the current region's span in each column it covers.
+    col_floor: Vec<u16>,
+    /// The highest water surface over the current region's spans.
+    water: Option<f32>,
+    sides: Vec<u8>,
+    /// The current region's spans, in flood order.
+    members: Vec<Cell>,
+    /// The flood's stack.
+    queue: Vec<Cell>,
+    /// The current region's rings, each with its least edge key.
+    rings: Vec<((i32, i32, u8), Ring)>,
 }
 
-/// No edge in a [`Corners`] slot.
-const NO_EDGE: u32 = u32::MAX;
-
-/// The edges leaving each grid corner of a region's bounding box of
-/// corners, four slots a corner (by [`step_code`]), corner index u-major
-/// so that corner order is (u, v) order. Kept from region to region (as
-/// large as the largest box so far) and emptied after each (only the
-/// slots its edges took), so a region costs its edges, not its box.
-#[derive(Default)]
-pub(crate) struct Corners {
-    slots: Vec<[u32; 4]>,
-    lo: [i32; 2],
-    rows: usize,
-}
-
-impl Corners {
-    /// Lays the (empty) slots over the bounding box of `edges`.
-    fn cover(&mut self, edges: &[Edge]) {
-        let Some(first) = edges.first() else { return };
-        let (mut lo, mut hi) = (first.0, first.0);
-        for e in edges {
-            for p in [e.0, e.1] {
-                lo = [lo[0].min(p[0]), lo[1].min(p[1])];
-                hi = [hi[0].max(p[0]), hi[1].max(p[1])];
-            }
+impl<'a> Tracer<'a> {
+    /// A tracer for the passes `passes` of tile `hf`.
+    fn new(hf: &'a Heightfield, grid: &'a Grid, passes: &'a [PassFlags]) -> Self {
+        let r = hf.rect;
+        let (row, rows) = ((r.x1 - r.x0 + 2) as usize, (r.z1 - r.z0 + 2) as usize);
+        let n = row * rows;
+        let mut stamp = vec![NONE; n];
+        stamp[..row].fill(OUTSIDE);
+        stamp[n - row..].fill(OUTSIDE);
+        for z in 1..rows - 1 {
+            stamp[z * row] = OUTSIDE;
+            stamp[z * row + row - 1] = OUTSIDE;
         }
-        self.lo = lo;
-        self.rows = (hi[1] - lo[1] + 1) as usize;
-        let n = self.rows * (hi[0] - lo[0] + 1) as usize;
-        if self.slots.len() < n {
-            self.slots.resize(n, [NO_EDGE; 4]);
+        Tracer {
+            hf,
+            grid,
+            passes,
+            limits: passes.iter().map(|p| Limits::of(&p.pass, grid)).collect(),
+            row,
+            step: DIRS.map(|(dx, dz)| dx as isize + dz as isize * row as isize),
+            stamp,
+            col_span: vec![NONE; n],
+            col_floor: vec![0; n],
+            water: None,
+            sides: vec![0; n],
+            members: Vec::new(),
+            queue: Vec::new(),
+            rings: Vec::new(),
         }
     }
 
-    fn index(&self, p: [i32; 2]) -> usize {
-        (p[0] - self.lo[0]) as usize * self.rows + (p[1] - self.lo[1]) as usize
+    /// The slot of core cell `(x, z)`.
+    fn slot(&self, x: i32, z: i32) -> usize {
+        let r = self.hf.rect;
+        (z - r.z0 + 1) as usize * self.row + (x - r.x0 + 1) as usize
     }
-}
 
-/// Links the boundary edges of one region into closed rings: each ring
-/// starts at its first edge in (start, end) order, rings in that order;
-/// at a corner the walk takes the unused edge (or the ring's first)
-/// turning left first, then straight, then right, the first in (start,
-/// end) order among equals. The edges leaving each corner are found in
-/// `corners` (empty, and left empty again), and the ring starts in the
-/// sorted (corner, slot) keys of the edges, so each edge is looked at a
-/// bounded number of times.
-fn rings_of(edges: &[Edge], height: impl Fn([i32; 2]) -> f32, corners: &mut Corners) -> Vec<Ring> {
-    corners.cover(edges);
-    let mut keys: Vec<u64> = Vec::with_capacity(edges.len());
-    for (i, e) in edges.iter().enumerate() {
-        let c = corners.index(e.0);
-        let code = step_code(e.0, e.1);
-        corners.slots[c][code] = i as u32;
-        keys.push((c * 4 + code) as u64);
-    }
-    keys.sort_unstable();
-    let mut used = vec![false; edges.len()];
-    let mut rings = Vec::new();
-    let grid = &*corners;
-    for key in keys {
-        let start = grid.slots[key as usize / 4][key as usize % 4];
-        if used[start as usize] {
-            continue;
-        }
-        let leaving = |p: [i32; 2]| {
-            grid.slots[grid.index(p)]
-                .into_iter()
-                .filter(|&c| c != NO_EDGE)
-                .map(|c| c as usize)
+    /// Groups the spans of `start`'s label still `free` that its links
+    /// reach into region `id` in `members`, at most one span a column and
+    /// core cells only; each taken span is no longer free. The flood is
+    /// depth first, in the direction order `order` gives; in
+    /// [`Order::Exact`] a span whose column the region already covers is
+    /// left for a later region, in [`Order::Rows`] the flood stops there
+    /// and returns false.
+    fn flood(
+        &mut self,
+        link: &[u32],
+        free: &mut [u32],
+        id: u32,
+        start: Cell,
+        order: Order,
+    ) -> bool {
+        let dirs = match order {
+            Order::Exact => [0, 1, 2, 3],
+            Order::Rows => [3, 1, 0, 2],
         };
-        let ring = walk_ring(edges, start as usize, &mut used, &height, leaving);
-        rings.push(ring);
+        let l0 = free[start.s];
+        free[start.s] = NO_REGION;
+        self.stamp[start.c] = id;
+        self.col_span[start.c] = start.s as u32;
+        self.members.clear();
+        self.water = None;
+        self.queue.clear();
+        self.queue.push(start);
+        while let Some(cell) = self.queue.pop() {
+            self.members.push(cell);
+            // Read here, in the flood's (mostly memory) order.
+            let span = &self.hf.spans[cell.s];
+            self.col_floor[cell.c] = span.floor;
+            if !span.water.is_nan() {
+                self.water = Some(self.water.map_or(span.water, |w| w.max(span.water)));
+            }
+            let out = &link[4 * cell.s..4 * cell.s + 4];
+            for dir in dirs {
+                let n = out[dir];
+                if n == NO_LINK || free[n as usize] != l0 {
+                    continue;
+                }
+                let next = Cell {
+                    s: n as usize,
+                    ..cell.to(dir, &self.step)
+                };
+                let taken = self.stamp[next.c];
+                if taken == OUTSIDE {
+                    continue;
+                }
+                if taken == id {
+                    match order {
+                        Order::Exact => continue,
+                        Order::Rows => return false,
+                    }
+                }
+                free[next.s] = NO_REGION;
+                self.stamp[next.c] = id;
+                self.col_span[next.c] = next.s as u32;
+                self.queue.push(next);
+            }
+        }
+        true
     }
-    for e in edges {
-        let c = corners.index(e.0);
-        corners.slots[c] = [NO_EDGE; 4];
-    }
-    rings
-}
 
-/// Walks one ring from edge `start`, marking its edges used: at each
-/// corner the unused edge (or `start`, which closes the ring) of those
-/// `leaving` gives, in their order, that turns left first, then straight,
-/// then right.
-fn walk_ring<I: IntoIterator<Item = usize>>(
-    edges: &[Edge],
-    start: usize,
-    used: &mut [bool],
-    height: &impl Fn([i32; 2]) -> f32,
-    leaving: impl Fn([i32; 2]) -> I,
-) -> Ring {
-    let mut ring = Ring {
-        pts: Vec::new(),
-        h: Vec::new(),
-        class: Vec::new(),
-    };
-    let mut e = start;
-    loop {
-        used[e] = true;
-        let (a, b, class) = edges[e];
-        ring.pts.push(a);
-        ring.h.push(height(a));
-        ring.class.push(class);
-        let dir = [b[0] - a[0], b[1] - a[1]];
-        // Candidates at b: unused edges, or the ring's first edge.
-        let mut best: Option<(i32, usize)> = None;
-        for c in leaving(b) {
-            if used[c] && c != start {
-                continue;
+    /// Gives back the spans a stopped flood took (label `l0`).
+    fn undo(&mut self, free: &mut [u32], l0: u32) {
+        for m in self.members.iter().chain(&self.queue) {
+            free[m.s] = l0;
+            self.stamp[m.c] = NONE;
+        }
+    }
+
+    /// Traces the outline rings of region `id` of pass `k` (its spans in
+    /// `members`; `label` is the pass's partition): each cell side whose
+    /// neighbour the region does not cover is an edge, and each ring is
+    /// walked along them as Recast's contour walk does, from its least edge
+    /// in (start corner, direction) order, rings in that order.
+    fn trace(&mut self, k: usize, label: &[u32], id: u32) -> Region {
+        let mut border_spans = 0;
+        for m in &self.members {
+            if self.passes[k].flags[m.s] == crate::flags::BORDER {
+                border_spans += 1;
             }
-            let nd = [edges[c].1[0] - b[0], edges[c].1[1] - b[1]];
-            let cross = dir[0] * nd[1] - dir[1] * nd[0];
-            let dot = dir[0] * nd[0] + dir[1] * nd[1];
-            // Left turn first, then straight, then right.
-            let rank = if cross > 0 {
-                0
-            } else if dot > 0 {
-                1
-            } else {
-                2
+            let mut out = 0u8;
+            for (dir, step) in self.step.into_iter().enumerate() {
+                if self.stamp[m.c.wrapping_add_signed(step)] != id {
+                    out |= 1 << dir;
+                }
+            }
+            self.sides[m.c] = out | out << 4;
+        }
+        let mut rings = std::mem::take(&mut self.rings);
+        for i in 0..self.members.len() {
+            let m = self.members[i];
+            while self.sides[m.c] >> 4 != 0 {
+                let dir = (self.sides[m.c] >> 4).trailing_zeros() as usize;
+                rings.push(self.walk(k, label, id, m, dir));
+            }
+        }
+        rings.sort_unstable_by_key(|r| r.0);
+        let region_rings = rings.drain(..).map(|r| r.1).collect();
+        self.rings = rings;
+        Region {
+            pass: k,
+            label: label[self.members[0].s],
+            stance: self.passes[k].pass.stance,
+            spans: self.members.len() as u32,
+            border_spans,
+            rings: region_rings,
+            // The highest surface does not depend on the members' order (but
+            // for the sign of a zero surface, were the spans to hold both).
+            water: self.water,
+            area: 0,
+        }
+    }
+
+    /// Walks the ring through side `dir` of `start` (a cell of region `id`)
+    /// with the interior on the left, marking its sides traced: after each
+    /// edge it turns left round the same cell where that side is on the
+    /// outline, else goes straight on along the next cell, else turns right
+    /// round the diagonal one (so where two cells touch only at a corner it
+    /// turns left). Returns the ring from its least edge, with that edge's
+    /// key (start corner, then direction code: -u, -v, +v, +u).
+    fn walk(
+        &mut self,
+        k: usize,
+        label: &[u32],
+        id: u32,
+        start: Cell,
+        dir: usize,
+    ) -> ((i32, i32, u8), Ring) {
+        let mut ring = Ring {
+            pts: Vec::new(),
+            h: Vec::new(),
+            class: Vec::new(),
+        };
+        let (mut cell, mut dir) = (start, dir);
+        let d0 = dir;
+        let mut least = ((i32::MAX, i32::MAX, u8::MAX), 0);
+        loop {
+            self.sides[cell.c] &= !(16 << dir);
+            let s = self.col_span[cell.c] as usize;
+            let (u, v) = (cell.x, -cell.z);
+            // The edge's start corner and direction code.
+            let (p, code) = match dir {
+                1 => ([u, v - 1], 3),
+                2 => ([u + 1, v - 1], 2),
+                3 => ([u + 1, v], 0),
+                _ => ([u, v], 1),
             };
-            if best.is_none_or(|(r, _)| rank < r) {
-                best = Some((rank, c));
+            if (p[0], p[1], code) < least.0 {
+                least = ((p[0], p[1], code), ring.pts.len());
+            }
+            ring.pts.push(p);
+            ring.h.push(self.corner_height(id, cell, dir));
+            ring.class.push(edge_class(
+                self.hf,
+                self.passes,
+                &self.limits,
+                k,
+                label,
+                (cell.x, cell.z),
+                s,
+                dir,
+            ));
+            let left = (dir + 1) & 3;
+            if self.sides[cell.c] & (1 << left) == 0 {
+                cell = cell.to(left, &self.step);
+                if self.sides[cell.c] & (1 << dir) == 0 {
+                    cell = cell.to(dir, &self.step);
+                    dir = (dir + 3) & 3;
+                }
+            } else {
+                dir = left;
+            }
+            if cell.c == start.c && dir == d0 {
+                break;
             }
         }
-        match best {
-            Some((_, c)) if c != start => e = c,
-            _ => return ring,
+        ring.pts.rotate_left(least.1);
+        ring.h.rotate_left(least.1);
+        ring.class.rotate_left(least.1);
+        (least.0, ring)
+    }
+
+    /// World height of the start corner of side `dir` of `cell` (a cell of
+    /// region `id`): the highest floor among the region's cells around it.
+    /// Those are `cell`, the one across its previous side (counter-
+    /// clockwise) and the diagonal one beyond both; the one across side
+    /// `dir` is outside.
+    fn corner_height(&self, id: u32, cell: Cell, dir: usize) -> f32 {
+        let floor = |c: usize| self.col_floor[c];
+        let mut top = floor(cell.c);
+        let prev = (dir + 3) & 3;
+        let side = cell.to(prev, &self.step);
+        let diag = side.to(dir, &self.step);
+        if self.sides[cell.c] & (1 << prev) == 0 {
+            top = top.max(floor(side.c));
+            if self.sides[side.c] & (1 << dir) == 0 {
+                top = top.max(floor(diag.c));
+            }
+        } else if self.stamp[diag.c] == id {
+            top = top.max(floor(diag.c));
         }
+        self.grid.y(top) as f32
     }
 }
 
@@ -471,88 +514,619 @@ pub(crate) mod tests {
     use crate::heightfield::tests::boxes;
     use crate::partition::partition_tile;
     use crate::settings::{Settings, specs};
+    use crate::tiles::TileRect;
     use navscope_core::ParamValues;
 
-    /// The linking this module used before [`rings_of`] (the edges sorted,
-    /// each corner's edges found by binary search, rings started in the
-    /// sorted order), the reference; the walk round a ring is shared.
-    fn rings_sorted(edges: &[Edge], height: impl Fn([i32; 2]) -> f32) -> Vec<Ring> {
-        let mut edges = edges.to_vec();
-        edges.sort_by_key(|e| (e.0, e.1));
-        let mut used = vec![false; edges.len()];
-        let outgoing = |p: [i32; 2]| {
-            let lo = edges.partition_point(|e| e.0 < p);
-            let hi = edges.partition_point(|e| e.0 <= p);
-            lo..hi
+    /// The grouping and tracing this module used before [`Tracer`] (a flood
+    /// into pieces, every boundary edge listed, the edges linked into rings
+    /// through a grid of corners), the reference.
+    fn old_regions(
+        hf: &Heightfield,
+        grid: &Grid,
+        passes: &[PassFlags],
+        parts: &[PassPartition],
+        area: &[u8],
+    ) -> Vec<Region> {
+        let mut out = Vec::new();
+        let ncols = hf.cols.len() - 1;
+        let span_col = hf.span_columns();
+        // Each column's cell and whether it is in the core, looked up rather
+        // than divided out for every span the flood visits.
+        let cells: Vec<(i32, i32)> = hf.cells().map(|(_, cell)| cell).collect();
+        let core: Vec<bool> = cells.iter().map(|&(x, z)| hf.rect.in_core(x, z)).collect();
+        let limits: Vec<Limits> = passes.iter().map(|p| Limits::of(&p.pass, grid)).collect();
+        let mut stamp = vec![NONE; ncols];
+        // The region's span in each column it covers (valid where `stamp` holds it).
+        let mut col_span = vec![NONE; ncols];
+        let mut corners = Corners::default();
+        let wet = hf.spans.iter().any(|s| !s.water.is_nan());
+        for (k, (pf, part)) in passes.iter().zip(parts).enumerate() {
+            let link = &pf.links;
+            let label = &part.region;
+            // Each span's label until a region takes it, then none: one
+            // look-up tells both whether a neighbour has this region's label
+            // and whether it is still free.
+            let mut free = label.clone();
+            let mut queue = Vec::new();
+            for c in 0..ncols {
+                if !core[c] {
+                    continue;
+                }
+                for s0 in hf.range(c) {
+                    let l0 = free[s0];
+                    if l0 == NO_REGION {
+                        continue;
+                    }
+                    let r = out.len() as u32;
+                    let mut members = Vec::new();
+                    free[s0] = NO_REGION;
+                    stamp[c] = r;
+                    col_span[c] = s0 as u32;
+                    queue.clear();
+                    queue.push(s0);
+                    while let Some(s) = queue.pop() {
+                        members.push(s);
+                        for &n in &link[4 * s..4 * s + 4] {
+                            if n == NO_LINK || free[n as usize] != l0 {
+                                continue;
+                            }
+                            let n = n as usize;
+                            let nc = span_col[n] as usize;
+                            if !core[nc] || stamp[nc] == r {
+                                continue;
+                            }
+                            free[n] = NO_REGION;
+                            stamp[nc] = r;
+                            col_span[nc] = n as u32;
+                            queue.push(n);
+                        }
+                    }
+                    // Member order does not matter: rings are traced in edge order.
+                    let member = Member {
+                        stamp: &stamp,
+                        col_span: &col_span,
+                        r,
+                    };
+                    let mut region = trace(
+                        hf,
+                        grid,
+                        passes,
+                        &limits,
+                        k,
+                        label,
+                        &members,
+                        &span_col,
+                        &cells,
+                        &member,
+                        &mut corners,
+                        wet,
+                    );
+                    region.area = area[s0];
+                    out.push(region);
+                }
+            }
+        }
+        out
+    }
+
+    /// Which columns a region covers, and its span there.
+    struct Member<'a> {
+        stamp: &'a [u32],
+        col_span: &'a [u32],
+        r: u32,
+    }
+
+    impl Member<'_> {
+        /// The region's span in global cell `(x, z)`, if it covers it.
+        fn span(&self, hf: &Heightfield, x: i32, z: i32) -> Option<usize> {
+            let c = hf.col(x, z)?;
+            (self.stamp[c] == self.r).then(|| self.col_span[c] as usize)
+        }
+    }
+
+    /// Traces the outline rings of one region given its spans; `wet` says
+    /// whether any span of the tile holds water.
+    #[allow(clippy::too_many_arguments)]
+    fn trace(
+        hf: &Heightfield,
+        grid: &Grid,
+        passes: &[PassFlags],
+        limits: &[Limits],
+        k: usize,
+        label: &[u32],
+        members: &[usize],
+        span_col: &[u32],
+        col_cell: &[(i32, i32)],
+        member: &Member,
+        corners: &mut Corners,
+        wet: bool,
+    ) -> Region {
+        let cells: Vec<(i32, i32, usize)> = members
+            .iter()
+            .map(|&s| {
+                let (x, z) = col_cell[span_col[s] as usize];
+                (x, z, s)
+            })
+            .collect();
+        let mut border_spans = 0;
+        // Directed boundary edges: (start, end, class).
+        let mut edges: Vec<Edge> = Vec::new();
+        for &(x, z, s) in &cells {
+            if passes[k].flags[s] == crate::flags::BORDER {
+                border_spans += 1;
+            }
+            for (dir, (dx, dz)) in DIRS.into_iter().enumerate() {
+                if member.span(hf, x + dx, z + dz).is_some() {
+                    continue;
+                }
+                let class = edge_class(hf, passes, limits, k, label, (x, z), s, dir);
+                let (u, v) = (x, -z);
+                let e = match (dx, dz) {
+                    (0, 1) => ([u, v - 1], [u + 1, v - 1]),
+                    (1, 0) => ([u + 1, v - 1], [u + 1, v]),
+                    (0, -1) => ([u + 1, v], [u, v]),
+                    _ => ([u, v], [u, v - 1]),
+                };
+                edges.push((e.0, e.1, class));
+            }
+        }
+        // Height of a corner: the highest floor among the region's cells around it.
+        let height = |p: [i32; 2]| {
+            let (gx, gz) = (p[0], -p[1]);
+            let mut best = f64::NEG_INFINITY;
+            for (cx, cz) in [(gx - 1, gz - 1), (gx, gz - 1), (gx - 1, gz), (gx, gz)] {
+                if let Some(s) = member.span(hf, cx, cz) {
+                    best = best.max(grid.y(hf.spans[s].floor));
+                }
+            }
+            best as f32
         };
+        let rings = rings_of(&edges, height, corners);
+        // Only a wet tile's spans are read for the water: on a dry level that
+        // read, a cache miss per span, was a tenth of the tracing.
+        let water = if wet {
+            members
+                .iter()
+                .map(|&s| hf.spans[s].water)
+                .filter(|w| !w.is_nan())
+                .reduce(f32::max)
+        } else {
+            None
+        };
+        Region {
+            pass: k,
+            label: label[members[0]],
+            stance: passes[k].pass.stance,
+            spans: members.len() as u32,
+            border_spans,
+            rings,
+            water,
+            area: 0,
+        }
+    }
+
+    /// An edge of an outline: start, end (unit steps in plan grid
+    /// coordinates, interior on the left) and class.
+    type Edge = ([i32; 2], [i32; 2], EdgeClass);
+
+    /// Direction code of a unit step, in the order of the end points of the
+    /// edges leaving one corner: -u, -v, +v, +u.
+    fn step_code(a: [i32; 2], b: [i32; 2]) -> usize {
+        match (b[0] - a[0], b[1] - a[1]) {
+            (-1, _) => 0,
+            (_, -1) => 1,
+            (_, 1) => 2,
+            _ => 3,
+        }
+    }
+
+    /// No edge in a [`Corners`] slot.
+    const NO_EDGE: u32 = u32::MAX;
+
+    /// The edges leaving each grid corner of a region's bounding box of
+    /// corners, four slots a corner (by [`step_code`]), corner index u-major
+    /// so that corner order is (u, v) order. Kept from region to region (as
+    /// large as the largest box so far) and emptied after each (only the
+    /// slots its edges took), so a region costs its edges, not its box.
+    #[derive(Default)]
+    struct Corners {
+        slots: Vec<[u32; 4]>,
+        lo: [i32; 2],
+        rows: usize,
+    }
+
+    impl Corners {
+        /// Lays the (empty) slots over the bounding box of `edges`.
+        fn cover(&mut self, edges: &[Edge]) {
+            let Some(first) = edges.first() else { return };
+            let (mut lo, mut hi) = (first.0, first.0);
+            for e in edges {
+                for p in [e.0, e.1] {
+                    lo = [lo[0].min(p[0]), lo[1].min(p[1])];
+                    hi = [hi[0].max(p[0]), hi[1].max(p[1])];
+                }
+            }
+            self.lo = lo;
+            self.rows = (hi[1] - lo[1] + 1) as usize;
+            let n = self.rows * (hi[0] - lo[0] + 1) as usize;
+            if self.slots.len() < n {
+                self.slots.resize(n, [NO_EDGE; 4]);
+            }
+        }
+
+        fn index(&self, p: [i32; 2]) -> usize {
+            (p[0] - self.lo[0]) as usize * self.rows + (p[1] - self.lo[1]) as usize
+        }
+    }
+
+    /// Links the boundary edges of one region into closed rings: each ring
+    /// starts at its first edge in (start, end) order, rings in that order;
+    /// at a corner the walk takes the unused edge (or the ring's first)
+    /// turning left first, then straight, then right, the first in (start,
+    /// end) order among equals. The edges leaving each corner are found in
+    /// `corners` (empty, and left empty again), and the ring starts in the
+    /// sorted (corner, slot) keys of the edges, so each edge is looked at a
+    /// bounded number of times.
+    fn rings_of(
+        edges: &[Edge],
+        height: impl Fn([i32; 2]) -> f32,
+        corners: &mut Corners,
+    ) -> Vec<Ring> {
+        corners.cover(edges);
+        let mut keys: Vec<u64> = Vec::with_capacity(edges.len());
+        for (i, e) in edges.iter().enumerate() {
+            let c = corners.index(e.0);
+            let code = step_code(e.0, e.1);
+            corners.slots[c][code] = i as u32;
+            keys.push((c * 4 + code) as u64);
+        }
+        keys.sort_unstable();
+        let mut used = vec![false; edges.len()];
         let mut rings = Vec::new();
-        for start in 0..edges.len() {
-            if used[start] {
+        let grid = &*corners;
+        for key in keys {
+            let start = grid.slots[key as usize / 4][key as usize % 4];
+            if used[start as usize] {
                 continue;
             }
-            let ring = walk_ring(&edges, start, &mut used, &height, outgoing);
+            let leaving = |p: [i32; 2]| {
+                grid.slots[grid.index(p)]
+                    .into_iter()
+                    .filter(|&c| c != NO_EDGE)
+                    .map(|c| c as usize)
+            };
+            let ring = walk_ring(edges, start as usize, &mut used, &height, leaving);
             rings.push(ring);
+        }
+        for e in edges {
+            let c = corners.index(e.0);
+            corners.slots[c] = [NO_EDGE; 4];
         }
         rings
     }
 
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
-
-        /// Random cell sets (holes, islands, cells touching at a corner
-        /// only) in an 8 x 8 grid anywhere on the plane, their boundary
-        /// edges listed in any order: the same rings, corners, heights and
-        /// classes as the sorted linking.
-        #[test]
-        fn rings_are_linked_as_by_the_sorted_edges(
-            bits in proptest::prelude::any::<u64>(),
-            at in (-50i32..50, -50i32..50),
-            turn in 0usize..1000,
-        ) {
-            let inside = |x: i32, z: i32| {
-                (0..8).contains(&x) && (0..8).contains(&z) && bits >> (z * 8 + x) & 1 == 1
-            };
-            let mut edges: Vec<Edge> = Vec::new();
-            for z in 0..8 {
-                for x in 0..8 {
-                    if !inside(x, z) {
-                        continue;
-                    }
-                    for (d, (dx, dz)) in DIRS.into_iter().enumerate() {
-                        if inside(x + dx, z + dz) {
-                            continue;
-                        }
-                        let (u, v) = (x + at.0, -(z + at.1));
-                        let e = match (dx, dz) {
-                            (0, 1) => ([u, v - 1], [u + 1, v - 1]),
-                            (1, 0) => ([u + 1, v - 1], [u + 1, v]),
-                            (0, -1) => ([u + 1, v], [u, v]),
-                            _ => ([u, v], [u, v - 1]),
-                        };
-                        edges.push((e.0, e.1, EdgeClass::Portal((z * 32 + x * 4) as u32 + d as u32)));
-                    }
+    /// Walks one ring from edge `start`, marking its edges used: at each
+    /// corner the unused edge (or `start`, which closes the ring) of those
+    /// `leaving` gives, in their order, that turns left first, then straight,
+    /// then right.
+    fn walk_ring<I: IntoIterator<Item = usize>>(
+        edges: &[Edge],
+        start: usize,
+        used: &mut [bool],
+        height: &impl Fn([i32; 2]) -> f32,
+        leaving: impl Fn([i32; 2]) -> I,
+    ) -> Ring {
+        let mut ring = Ring {
+            pts: Vec::new(),
+            h: Vec::new(),
+            class: Vec::new(),
+        };
+        let mut e = start;
+        loop {
+            used[e] = true;
+            let (a, b, class) = edges[e];
+            ring.pts.push(a);
+            ring.h.push(height(a));
+            ring.class.push(class);
+            let dir = [b[0] - a[0], b[1] - a[1]];
+            // Candidates at b: unused edges, or the ring's first edge.
+            let mut best: Option<(i32, usize)> = None;
+            for c in leaving(b) {
+                if used[c] && c != start {
+                    continue;
+                }
+                let nd = [edges[c].1[0] - b[0], edges[c].1[1] - b[1]];
+                let cross = dir[0] * nd[1] - dir[1] * nd[0];
+                let dot = dir[0] * nd[0] + dir[1] * nd[1];
+                // Left turn first, then straight, then right.
+                let rank = if cross > 0 {
+                    0
+                } else if dot > 0 {
+                    1
+                } else {
+                    2
+                };
+                if best.is_none_or(|(r, _)| rank < r) {
+                    best = Some((rank, c));
                 }
             }
-            if !edges.is_empty() {
-                let n = edges.len();
-                edges.rotate_left(turn % n);
+            match best {
+                Some((_, c)) if c != start => e = c,
+                _ => return ring,
             }
-            let height = |p: [i32; 2]| (p[0] * 7 - p[1] * 3) as f32;
-            let want = rings_sorted(&edges, height);
-            // Grown from nothing, then reused as for the next region.
-            let mut corners = Corners::default();
-            for _ in 0..2 {
-                proptest::prop_assert_eq!(rings_of(&edges, height, &mut corners), want.clone());
-                proptest::prop_assert!(
-                    corners.slots.iter().all(|s| *s == [NO_EDGE; 4]),
-                    "the corners are left empty for the next region"
+        }
+    }
+
+    /// The regions of `f`'s partitions `parts`, asserted to be the ones
+    /// [`old_regions`] gives.
+    fn regions_as_before(
+        hf: &Heightfield,
+        g: &Grid,
+        f: &[PassFlags],
+        parts: &[PassPartition],
+    ) -> Vec<Region> {
+        let area = vec![0; hf.spans.len()];
+        let new = regions(hf, g, f, parts, &area);
+        assert_eq!(new, old_regions(hf, g, f, parts, &area));
+        new
+    }
+
+    /// A 3 m floor whose standing pass is labelled by `rows` (row `i`,
+    /// character `j` is cell `(8 + j, 8 + i)`: a digit is that label, any
+    /// other character none), its core cut back to `core` and the floor of
+    /// the cells whose bit `8 * i + j` is set in `lift` raised by three
+    /// voxels under water (its surface lower row by row), and their link to +x dropped where it is set in `one_way`
+    /// (the link back kept); its regions, asserted to be as before.
+    fn patterned(rows: &[&str], core: Option<TileRect>, lift: u64, one_way: u64) -> Vec<Region> {
+        let (g, mut hf, mut f) = build(&boxes(&[([0., -0.1, 0.], [3., 0., 3.])]), "stand");
+        let flat = vec![0; hf.spans.len()];
+        let mut parts = partition_tile(
+            &hf,
+            &f,
+            &flat,
+            Settings::from_params(&ParamValues::defaults(&specs()))
+                .unwrap()
+                .partition,
+        );
+        parts[0].region.fill(NO_REGION);
+        for (i, row) in rows.iter().enumerate() {
+            for (j, ch) in row.chars().enumerate() {
+                let c = hf.col(8 + j as i32, 8 + i as i32).unwrap();
+                let s = hf.range(c).next().unwrap();
+                assert!(
+                    f[0].links[4 * s..4 * s + 4].iter().all(|&l| l != NO_LINK),
+                    "the pattern lies on linked floor"
                 );
+                if let Some(d) = ch.to_digit(10) {
+                    parts[0].region[s] = d;
+                }
+                if lift >> (8 * i + j) & 1 == 1 {
+                    hf.spans[s].floor += 3;
+                    // Water over the raised floors of the lower rows.
+                    hf.spans[s].water = (7 - i) as f32 * 0.5 - 1.0;
+                }
+                if one_way >> (8 * i + j) & 1 == 1 {
+                    std::sync::Arc::make_mut(&mut f[0].links)[4 * s + 2] = NO_LINK;
+                }
             }
-            proptest::prop_assert_eq!(
-                want.iter().map(|r| r.pts.len()).sum::<usize>(),
-                edges.len(),
-                "every edge in one ring"
-            );
+        }
+        if let Some(core) = core {
+            hf.rect = core;
+        }
+        regions_as_before(&hf, &g, &f, &parts)
+    }
+
+    #[test]
+    fn a_single_cell_is_one_ring_of_four_edges() {
+        let r = patterned(&["1"], None, 0, 0);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].rings.len(), 1);
+        assert_eq!(r[0].rings[0].pts, [[8, -9], [9, -9], [9, -8], [8, -8]]);
+        assert_eq!(r[0].rings[0].area2(), 2);
+    }
+
+    #[test]
+    fn a_checkerboard_is_one_region_a_cell() {
+        let r = patterned(&["1.1.", ".1.1", "1.1.", ".1.1"], None, 0, 0);
+        assert_eq!(r.len(), 8, "cells touching at a corner are not joined");
+        assert!(
+            r.iter()
+                .all(|r| r.rings.len() == 1 && r.rings[0].area2() == 2)
+        );
+    }
+
+    #[test]
+    fn a_ring_pinched_at_a_corner_turns_left_there() {
+        // The gap in the middle meets the outside at one corner.
+        let r = patterned(&["111", "1.1", "11."], None, 0, 0);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].rings.len(), 1, "the gap is no hole");
+        let ring = &r[0].rings[0];
+        assert_eq!(ring.area2(), 2 * 7);
+        assert_eq!(ring.pts.len(), 16, "every side on the outline");
+        let pinch = ring.pts.iter().filter(|&&p| p == [10, -10]).count();
+        assert_eq!(pinch, 2, "the ring passes the pinch twice");
+    }
+
+    #[test]
+    fn a_ring_round_a_hole_and_a_portal() {
+        let r = patterned(&["1112", "1.12", "1112"], None, 0, 0);
+        assert_eq!(r.len(), 2);
+        let areas: Vec<i64> = r[0].rings.iter().map(Ring::area2).collect();
+        assert_eq!(areas, [2 * 9, -2], "outer ring first, then the hole");
+        assert_eq!(
+            r[0].rings[0]
+                .class
+                .iter()
+                .filter(|c| **c == EdgeClass::Portal(2))
+                .count(),
+            3
+        );
+    }
+
+    #[test]
+    fn a_region_at_the_tile_border_shares_its_edges_there() {
+        let rows = ["2211"; 3];
+        // The side u = 10 of region 1, down, with its class.
+        let cut_side = |r: &Region| -> Vec<([i32; 2], EdgeClass)> {
+            let ring = &r.rings[0];
+            (0..ring.pts.len())
+                .filter(|&i| ring.pts[i][0] == 10 && ring.pts[(i + 1) % ring.pts.len()][0] == 10)
+                .map(|i| (ring.pts[i], ring.class[i]))
+                .collect()
+        };
+        let whole = patterned(&rows, None, 0, 0);
+        assert_eq!(whole.len(), 2);
+        let portal = EdgeClass::Portal(2);
+        assert_eq!(
+            cut_side(&whole[1]),
+            [([10, -8], portal), ([10, -9], portal), ([10, -10], portal)]
+        );
+        let core = TileRect {
+            x0: 10,
+            z0: 0,
+            x1: 30,
+            z1: 30,
+            pad: 0,
+        };
+        let cut = patterned(&rows, Some(core), 0, 0);
+        assert_eq!(cut.len(), 1, "label 2 lies outside the core");
+        assert_eq!(cut[0].spans, 6);
+        let shared = EdgeClass::Shared;
+        assert_eq!(
+            cut_side(&cut[0]),
+            [([10, -8], shared), ([10, -9], shared), ([10, -10], shared)]
+        );
+    }
+
+    #[test]
+    fn a_stair_over_its_own_foot_takes_each_column_once() {
+        // Five steps round three sides of a floor up to a deck over the
+        // floor: one label, two spans in the columns under the deck.
+        let b = |x: f32, z: f32, w: f32, y: f32, top: f32| ([x, y, z], [x + w, top, z + 2.]);
+        let m = boxes(&[
+            ([0., -0.1, 0.], [8., 0., 8.]),
+            b(1., 1., 2., 0., 0.45),
+            b(3., 1., 2., 0., 0.9),
+            b(5., 1., 2., 0., 1.35),
+            b(5., 3., 2., 0., 1.8),
+            b(5., 5., 2., 0., 2.25),
+            b(1., 5., 4., 2.15, 2.25),
+        ]);
+        let (g, hf, f) = build(&m, "stand");
+        let flat = vec![0; hf.spans.len()];
+        let mut parts = partition_tile(
+            &hf,
+            &f,
+            &flat,
+            Settings::from_params(&ParamValues::defaults(&specs()))
+                .unwrap()
+                .partition,
+        );
+        parts[0]
+            .region
+            .iter_mut()
+            .filter(|l| **l != NO_REGION)
+            .for_each(|l| *l = 1);
+        let r = regions_as_before(&hf, &g, &f, &parts);
+        assert!(
+            r.len() >= 2,
+            "the deck's columns are left to a second region"
+        );
+        let walkable = (0..hf.spans.len()).filter(|&s| f[0].walkable(s)).count();
+        assert_eq!(r.iter().map(|r| r.spans as usize).sum::<usize>(), walkable);
+        // The flood along rows stops at the first column reached twice
+        // (the exact flood then decides which span it takes).
+        let mut t = Tracer::new(&hf, &g, &f);
+        let mut free = parts[0].region.clone();
+        let s = free.iter().position(|&l| l != NO_REGION).unwrap();
+        let col = (0..hf.cols.len() - 1)
+            .find(|&c| hf.range(c).contains(&s))
+            .unwrap();
+        let (x, z) = hf.cell(col);
+        let start = Cell {
+            s,
+            c: t.slot(x, z),
+            x,
+            z,
+        };
+        assert!(!t.flood(&f[0].links, &mut free, 0, start, Order::Rows));
+        t.undo(&mut free, 1);
+        assert_eq!(free, parts[0].region, "all given back");
+        assert!(t.flood(&f[0].links, &mut free, 0, start, Order::Exact));
+        assert_eq!(t.members.len() as u32, r[0].spans);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Random labels (holes, islands, cells touching at a corner
+        /// only, two labels side by side), the core cut anywhere across
+        /// them, floors at two heights, links one way: the regions are the
+        /// old ones.
+        #[test]
+        fn patterns_give_the_old_regions(
+            bits in proptest::prelude::any::<[u64; 6]>(),
+            cut in (0i32..12, 0i32..12, 12i32..30, 12i32..30),
+        ) {
+            // Three in four cells labelled, a quarter of those 2.
+            let (label, two) = (bits[0] | bits[1], bits[2] & bits[3]);
+            let rows: Vec<String> = (0..8)
+                .map(|z| {
+                    (0..8)
+                        .map(|x| match (label >> (z * 8 + x) & 1, two >> (z * 8 + x) & 1) {
+                            (0, _) => '.',
+                            (_, 0) => '1',
+                            _ => '2',
+                        })
+                        .collect()
+                })
+                .collect();
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let core = TileRect { x0: cut.0, z0: cut.1, x1: cut.2, z1: cut.3, pad: 0 };
+            patterned(&rows, Some(core), bits[4], bits[5] & bits[4]);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Random blocks (steps, ledges, stacked decks, so regions that
+        /// overlap themselves in plan), every pass, each partition or one
+        /// label for all, the core whole or cut: the regions are the old
+        /// ones.
+        #[test]
+        fn random_levels_give_the_old_regions(
+            blocks in crate::heightfield::tests::small_blocks(8),
+            kind in 0usize..3,
+            min_area in 0u32..30,
+            cut in 0i32..12,
+            one_label in proptest::prelude::any::<bool>(),
+        ) {
+            let m = crate::heightfield::tests::floor_with(4., 4., &blocks);
+            let (g, mut hf, f) = build(&m, "stand,crouch,prone,swim,sidestep");
+            let p = crate::partition::PartitionParams {
+                kind: [
+                    crate::partition::Partition::Watershed,
+                    crate::partition::Partition::Monotone,
+                    crate::partition::Partition::Layers,
+                ][kind],
+                min_area,
+                merge_area: 4 * min_area,
+            };
+            let flat = vec![0; hf.spans.len()];
+            let mut parts = partition_tile(&hf, &f, &flat, p);
+            if one_label {
+                // Each pass's walkable area one label: decks over floors
+                // joined by steps make pieces that overlap themselves.
+                for part in &mut parts {
+                    part.region.iter_mut().filter(|l| **l != NO_REGION).for_each(|l| *l = 1);
+                }
+            }
+            hf.rect.x0 += cut;
+            hf.rect.z1 -= cut / 2;
+            let r = regions_as_before(&hf, &g, &f, &parts);
+            proptest::prop_assert!(r.iter().all(|r| r.rings.iter().map(Ring::area2).sum::<i64>() == 2 * r.spans as i64));
         }
     }
 

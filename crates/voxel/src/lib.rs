@@ -598,6 +598,104 @@
 //! 17.6) against 22.2 / 14.8. Two cores with tiles were not measured
 //! (both cores taken by other builds).
 //!
+//! ### Night of 25 November 2026: the outline tracing walks the outline
+//!
+//! `regions` plus `simplify` were 3.3 / 3.6 times Recast's contours (2.81 /
+//! 1.62 against 0.85 / 0.45 ms). Where `regions` went, by callgrind (one
+//! standing build, the command above with `--set partition=watershed`,
+//! `contour::regions` inclusive: 26.1 M instructions on nav_test) and by
+//! `perf` samples: the flood's read of each span's links (a third of the
+//! stage's samples: the flood went down columns of cells, a cache miss a
+//! span), the corner grid's linking of the listed edges, a span-to-column
+//! table and each neighbour's column looked up with a bounds test. The
+//! region's spans (45,000 on nav_test) cost it far more than its outline
+//! (6,558 edges). Output unchanged: the NavMesh JSON (all but the stage
+//! times) of both meshes with each partition (watershed, monotone,
+//! layers), standing pass and five passes, and the default settings with
+//! tiles, byte for byte, and of `lq_e3m4.map` (water, five passes); the old
+//! grouping and tracing is kept in the tests as the reference, and property
+//! tests hold the new regions to it on random labels (holes, islands,
+//! corner touches, two labels, the core cut across them, two floor heights,
+//! water, one-way links) and random levels (every pass, each partition or
+//! one label for all, the core cut), with unit cases for a single cell, a
+//! checkerboard, a ring pinched at a corner, a hole beside a portal, a
+//! region at the tile border and a stair that climbs over its own foot.
+//!
+//! - each ring is walked along the region's cells as Recast's contour
+//!   walk does: every cell's sides on the outline are marked (four bits),
+//!   and from a marked side the walk turns left round the same cell, else
+//!   goes straight on along the next, else turns right round the
+//!   diagonal one (so where two cells touch only at a corner it turns
+//!   left, as before); the ring is then started at its least edge in
+//!   (start corner, direction) order and the rings sorted so, which is
+//!   the order the linking gave. No edge list, corner grid or sort of the
+//!   edges;
+//! - the flood runs along rows first (its last pushed link is taken
+//!   first, so ±x before ±z): the spans' links are then read in memory
+//!   order. Which spans a region's flood reaches does not depend on the
+//!   order unless it reaches a column twice (a region over itself, joined
+//!   by stairs), where the span reached first is taken; the flood along
+//!   rows stops there, gives its spans back and the exact order
+//!   (`DIRS` order) floods the region again;
+//! - the flood carries each span's cell and reads its floor and water as
+//!   it takes it (no span-to-column table, no scan of the tile for water,
+//!   no span read per ring corner); region starts are found by scanning
+//!   each core row's spans as one run;
+//! - the per-cell buffers cover the core and a ring of cells round it,
+//!   stamped outside, so a cell's neighbours are looked up without bounds
+//!   tests.
+//!
+//! Counted, load-independent (`valgrind --tool=callgrind`, one build with
+//! the command above, `--set partition=watershed`), before (`4a903a2`) and
+//! after, in millions of instructions, `run_regions` inclusive and the
+//! whole pipeline (`Runner::run_all`); the steps in order: the walk
+//! (`c9f6d66`) 16.9 / 8.7, the flood along rows (`2799fe6`) 16.2 / 8.4,
+//! the scans (`479afe0`) 14.9 on nav_test, the frame (`fe1600d`):
+//!
+//! | mesh, passes | regions | all stages |
+//! |---|---|---|
+//! | nav_test, stand | 26.1 to 11.7 | 285.1 to 271.0 |
+//! | nav_test, five passes | 41.9 to 15.7 | 510.5 to 484.6 |
+//! | dungeon, stand | 15.8 to 5.6 | 199.3 to 189.1 |
+//! | dungeon, five passes | 31.8 to 9.6 | 401.8 to 379.6 |
+//!
+//! Timed: the command above (`--set partition=watershed`, five passes with
+//! `--set passes=stand,crouch,prone,swim,sidestep`), both release builds
+//! in turn, 10 rounds (five passes: 6) of 15 whole builds each, pinned
+//! with `taskset -c 1`, 25 November 2026 00:37 to 00:38 UTC with a load
+//! average of 2.7 to 2.9 on the 2 cores (another engineer building on
+//! both). Each stage's figure is its least 15-build median over the
+//! rounds; the whole build is the least round median, then the median of
+//! the round medians, then the least of all builds in brackets. In ms:
+//!
+//! | mesh, passes | build | tiles | voxelize | compact | flag | partition | regions | simplify | triangulate | polymesh | detail | graph | movers | drops | whole build |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+//! | nav_test, stand | before | 0.09 | 5.74 | 3.44 | 1.13 | 3.38 | 3.42 | 0.27 | 0.21 | 0.25 | 1.26 | 0.17 | 0.03 | 1.88 | 21.6 / 31.1 (19.8) |
+//! | nav_test, stand | after | 0.09 | 5.81 | 3.44 | 1.13 | 3.42 | 1.23 | 0.25 | 0.19 | 0.24 | 1.23 | 0.16 | 0.03 | 1.87 | 19.4 / 25.3 (18.8) |
+//! | nav_test, five passes | before | 0.09 | 6.07 | 7.60 | 8.29 | 4.31 | 4.85 | 0.34 | 0.34 | 0.36 | 1.32 | 0.27 | 0.05 | 2.47 | 37.5 / 39.6 (35.1) |
+//! | nav_test, five passes | after | 0.09 | 6.00 | 7.47 | 8.13 | 4.37 | 1.74 | 0.31 | 0.31 | 0.36 | 1.28 | 0.26 | 0.05 | 2.44 | 33.3 / 33.7 (32.2) |
+//! | dungeon, stand | before | 0.54 | 7.12 | 2.25 | 0.55 | 1.38 | 1.22 | 0.14 | 0.15 | 0.15 | 0.33 | 0.10 | 0.02 | 0.63 | 14.8 / 15.8 (14.3) |
+//! | dungeon, stand | after | 0.54 | 6.87 | 2.25 | 0.54 | 1.37 | 0.40 | 0.14 | 0.14 | 0.15 | 0.33 | 0.11 | 0.02 | 0.64 | 13.8 / 14.3 (13.3) |
+//! | dungeon, five passes | before | 0.55 | 7.16 | 5.21 | 4.71 | 2.19 | 3.10 | 0.46 | 1.24 | 0.73 | 0.96 | 0.60 | 0.11 | 3.08 | 30.0 / 35.2 (29.6) |
+//! | dungeon, five passes | after | 0.56 | 7.76 | 5.28 | 4.90 | 2.27 | 1.22 | 0.47 | 1.17 | 0.75 | 1.01 | 0.64 | 0.12 | 3.20 | 29.7 / 37.6 (28.5) |
+//!
+//! The memory-bound `regions` moves most with the other engineer's load:
+//! an earlier round of 8 at 00:25 UTC (load average 2.3 to 2.6, after the
+//! flood along rows) read nav_test 2.28 to 1.10 ms and dungeon 1.14 to
+//! 0.52. By `perf` samples the stage's time is now the flood's reads of
+//! each span (its floor and links) and the edge classes' reads of the
+//! neighbour columns, cache misses still but in memory order.
+//!
+//! Against Recast's idle figures (issue #15), standing pass, on this
+//! machine (goal at most 1.2 times): regions plus simplify 1.48 / 0.54 ms
+//! against contours 0.85 / 0.45: **met on dungeon** (1.2 times: 0.54 is
+//! the goal), **not met on nav_test** (1.7 times; the goal is 1.02 ms).
+//! What is left is a pass over every span of each region (Recast's
+//! contour stage also reads every span's connections, in span order, but
+//! has its regions' spans already: it floods nothing). Not done tonight:
+//! `voxelize` (7.7 / 9.8 against rasterize 6.0 / 7.8 on the earlier
+//! nights; 5.8 / 6.9 in this session's quieter rounds).
+//!
 //! With `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every
 //! run after the first reuses all tiles.
 //!
