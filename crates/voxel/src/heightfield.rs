@@ -160,38 +160,56 @@ const MAX_CORNERS: usize = 8;
 /// A point in grid units: cells along x and z, voxels along y.
 type P3 = [f32; 3];
 
-/// Where the corners of one side of a cut go.
-trait Sink {
+/// A point of a row cut off the triangle, in grid units: cells along x,
+/// voxels along y. The row's cells are cut along x only, so its corners'
+/// z is never read again and is not carried (a third less to interpolate
+/// and store per corner).
+type P2 = [f32; 2];
+
+/// Where the corners of one side of a cut go, the cut's points having `N`
+/// coordinates.
+trait Sink<const N: usize> {
     /// Takes the next corner if `keep`; corners past [`MAX_CORNERS`] are
     /// dropped. Without a branch on `keep`: which side of a cut a corner
     /// lies on follows the geometry, and a branch on it made a fifth of the
     /// stage's mispredicted branches.
-    fn put_if(&mut self, p: P3, keep: bool);
+    fn put_if(&mut self, p: [f32; N], keep: bool);
+
+    /// Ends a cut: drops the corners past [`MAX_CORNERS`] if they were
+    /// taken.
+    #[inline(always)]
+    fn finish(&mut self) {}
 
     /// Takes the next corner.
     #[inline(always)]
-    fn put(&mut self, p: P3) {
+    fn put(&mut self, p: [f32; N]) {
         self.put_if(p, true);
     }
 }
 
-/// A convex polygon of at most [`MAX_CORNERS`] corners, kept in place (one
-/// per row or cell being cut, reused from triangle to triangle).
-/// One slot more than it keeps: a corner is written before the count
-/// says whether it stays.
+/// Room for the corners one side of a cut may take: each of at most
+/// [`MAX_CORNERS`] corners and the crossing after it (a power of two, so
+/// that a mask keeps the index in bounds without a test).
+const CUT_ROOM: usize = 2 * MAX_CORNERS;
+
+/// A convex polygon of at most [`MAX_CORNERS`] corners of `N` coordinates,
+/// kept in place (one per row or cell being cut, reused from triangle to
+/// triangle). A cut writes every corner it keeps, and then drops those past
+/// [`MAX_CORNERS`] ([`Sink::finish`]), which keeps the same ones as
+/// dropping them as they came.
 #[derive(Clone, Copy)]
-struct Buf {
-    pts: [P3; MAX_CORNERS + 1],
+struct Buf<const N: usize> {
+    pts: [[f32; N]; CUT_ROOM],
     n: usize,
 }
 
-impl Buf {
-    const EMPTY: Buf = Buf {
-        pts: [[0.0; 3]; MAX_CORNERS + 1],
+impl<const N: usize> Buf<N> {
+    const EMPTY: Self = Buf {
+        pts: [[0.0; N]; CUT_ROOM],
         n: 0,
     };
 
-    fn corners(&self) -> &[P3] {
+    fn corners(&self) -> &[[f32; N]] {
         &self.pts[..self.n]
     }
 
@@ -204,14 +222,39 @@ impl Buf {
         }
         (lo, hi)
     }
+
+    /// Takes corner `p` if `keep` (see [`Sink::put_if`]); a cut of at
+    /// most [`MAX_CORNERS`] corners takes at most [`CUT_ROOM`], so the
+    /// mask changes no index.
+    #[inline(always)]
+    fn push_if(&mut self, p: [f32; N], keep: bool) {
+        self.pts[self.n & (CUT_ROOM - 1)] = p;
+        self.n += usize::from(keep);
+    }
 }
 
-impl Sink for Buf {
+impl<const N: usize> Sink<N> for Buf<N> {
     #[inline(always)]
-    fn put_if(&mut self, p: P3, keep: bool) {
-        let n = self.n.min(MAX_CORNERS);
-        self.pts[n] = p;
-        self.n = n + usize::from(keep & (n < MAX_CORNERS));
+    fn put_if(&mut self, p: [f32; N], keep: bool) {
+        self.push_if(p, keep);
+    }
+
+    #[inline(always)]
+    fn finish(&mut self) {
+        self.n = self.n.min(MAX_CORNERS);
+    }
+}
+
+/// A row's corners as the row's cuts along x read them: without z.
+impl Sink<3> for Buf<2> {
+    #[inline(always)]
+    fn put_if(&mut self, [x, y, _]: P3, keep: bool) {
+        self.push_if([x, y], keep);
+    }
+
+    #[inline(always)]
+    fn finish(&mut self) {
+        self.n = self.n.min(MAX_CORNERS);
     }
 }
 
@@ -234,9 +277,9 @@ struct Heights {
     hi: f32,
 }
 
-impl Sink for Heights {
+impl Sink<2> for Heights {
     #[inline(always)]
-    fn put_if(&mut self, p: P3, keep: bool) {
+    fn put_if(&mut self, p: P2, keep: bool) {
         let keep = keep & (self.n < MAX_CORNERS);
         self.n += usize::from(keep);
         (self.lo, self.hi) = widen((self.lo, self.hi), p[1], keep);
@@ -246,9 +289,9 @@ impl Sink for Heights {
 /// The side of a cut outside the tile.
 struct Discard;
 
-impl Sink for Discard {
+impl<const N: usize> Sink<N> for Discard {
     #[inline(always)]
-    fn put_if(&mut self, _: P3, _: bool) {}
+    fn put_if(&mut self, _: [f32; N], _: bool) {}
 }
 
 /// Cuts convex polygon `src` by the plane `coord(AXIS) = v`, in one walk
@@ -257,31 +300,42 @@ impl Sink for Discard {
 /// is measured once; a crossing edge gives both parts the same new corner,
 /// placed on the plane exactly.
 #[inline(always)]
-fn cut<const AXIS: usize>(src: &[P3], v: f32, lo: &mut impl Sink, hi: &mut impl Sink) {
-    let n = src.len();
-    if n == 0 {
+fn cut<const AXIS: usize, const N: usize>(
+    src: &[[f32; N]],
+    v: f32,
+    lo: &mut impl Sink<N>,
+    hi: &mut impl Sink<N>,
+) {
+    let Some((&first, rest)) = src.split_first() else {
         return;
-    }
-    let mut da = src[0][AXIS] - v;
-    for i in 0..n {
-        let a = src[i];
-        let b = src[if i + 1 < n { i + 1 } else { 0 }];
+    };
+    // Corner `a` and the edge from it to `b`; `da` is `a`'s side.
+    let mut edge = |a: [f32; N], da: f32, b: [f32; N]| {
         let db = b[AXIS] - v;
         lo.put_if(a, da <= 0.0);
         hi.put_if(a, da >= 0.0);
         if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
             let t = da / (da - db);
-            let mut x = [
-                a[0] + (b[0] - a[0]) * t,
-                a[1] + (b[1] - a[1]) * t,
-                a[2] + (b[2] - a[2]) * t,
-            ];
+            let mut x = [0.0; N];
+            for k in 0..N {
+                x[k] = a[k] + (b[k] - a[k]) * t;
+            }
             x[AXIS] = v;
             lo.put(x);
             hi.put(x);
         }
-        da = db;
+        db
+    };
+    // The edges in order, the last one back to the first corner (no
+    // index wrapped round per corner).
+    let (mut a, mut da) = (first, first[AXIS] - v);
+    for &b in rest {
+        da = edge(a, da, b);
+        a = b;
     }
+    edge(a, da, first);
+    lo.finish();
+    hi.finish();
 }
 
 /// Rasterises one triangle (corners in grid units, `normal` its unit
@@ -300,7 +354,7 @@ fn rasterize(
     let (px, pz, px1, pz1) = bounds;
     // What is left of the triangle above the rows done, cut from one of
     // the two buffers into the other (`rows[r]` is current).
-    let mut rows = [Buf::EMPTY; 2];
+    let mut rows = [Buf::<3>::EMPTY; 2];
     let mut r = 0;
     rows[0].pts[..3].copy_from_slice(&tri);
     rows[0].n = 3;
@@ -313,21 +367,23 @@ fn rasterize(
     }
     if (z0 as f32) > zmin {
         let (src, dst) = pair(&mut rows, r);
-        cut::<2>(src.corners(), z0 as f32, &mut Discard, dst);
+        cut::<2, 3>(src.corners(), z0 as f32, &mut Discard, dst);
         r ^= 1;
     }
-    let mut row_buf = Buf::EMPTY;
-    let (mut ca, mut cb) = (Buf::EMPTY, Buf::EMPTY);
+    let mut row_buf = Buf::<2>::EMPTY;
+    let (mut ca, mut cb) = (Buf::<2>::EMPTY, Buf::<2>::EMPTY);
     for z in z0..=z1 {
-        let row = if z == zlast {
-            &rows[r]
+        row_buf.n = 0;
+        if z == zlast {
+            for &p in rows[r].corners() {
+                row_buf.put(p);
+            }
         } else {
-            row_buf.n = 0;
             let (src, dst) = pair(&mut rows, r);
-            cut::<2>(src.corners(), (z + 1) as f32, &mut row_buf, dst);
+            cut::<2, 3>(src.corners(), (z + 1) as f32, &mut row_buf, dst);
             r ^= 1;
-            &row_buf
-        };
+        }
+        let row = &row_buf;
         if row.n < 3 {
             continue;
         }
@@ -344,7 +400,7 @@ fn rasterize(
         // the compiler keeps their counts in registers.
         ca.n = 0;
         if (x0 as f32) > xmin {
-            cut::<0>(row.corners(), x0 as f32, &mut Discard, &mut ca);
+            cut::<0, 2>(row.corners(), x0 as f32, &mut Discard, &mut ca);
         } else {
             for &p in row.corners() {
                 ca.put(p);
@@ -376,7 +432,7 @@ fn rasterize(
 /// else the part up to `x + 1`, the rest going to `dst`. Only the cell's
 /// corner count and height range are kept.
 #[inline(always)]
-fn cell(src: &Buf, dst: &mut Buf, x: i64, last: bool) -> Heights {
+fn cell(src: &Buf<2>, dst: &mut Buf<2>, x: i64, last: bool) -> Heights {
     let mut cell = Heights {
         n: 0,
         lo: f32::INFINITY,
@@ -388,14 +444,14 @@ fn cell(src: &Buf, dst: &mut Buf, x: i64, last: bool) -> Heights {
         }
     } else {
         dst.n = 0;
-        cut::<0>(src.corners(), (x + 1) as f32, &mut cell, dst);
+        cut::<0, 2>(src.corners(), (x + 1) as f32, &mut cell, dst);
     }
     cell
 }
 
 /// Buffer `i` of the two to read, and the other, emptied, to write.
 #[inline(always)]
-fn pair(b: &mut [Buf; 2], i: usize) -> (&Buf, &mut Buf) {
+fn pair(b: &mut [Buf<3>; 2], i: usize) -> (&Buf<3>, &mut Buf<3>) {
     let [x, y] = b;
     let (src, dst) = if i == 0 { (x, y) } else { (y, x) };
     dst.n = 0;
