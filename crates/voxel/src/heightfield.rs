@@ -270,17 +270,28 @@ fn widen((lo, hi): (f32, f32), v: f32, keep: bool) -> (f32, f32) {
 }
 
 /// The side of a cut that is one cell: only its corner count and height
-/// range matter, so its corners are not stored.
-struct Heights {
+/// range matter, so its corners are not stored. `CAPPED`: corners past
+/// [`MAX_CORNERS`] are dropped as they come; else every corner is taken
+/// (no test per corner), which is the same unless the piece has more
+/// ([`cell`] then cuts it again, capped).
+struct Heights<const CAPPED: bool> {
     n: usize,
     lo: f32,
     hi: f32,
 }
 
-impl Sink<2> for Heights {
+impl<const CAPPED: bool> Heights<CAPPED> {
+    const EMPTY: Self = Heights {
+        n: 0,
+        lo: f32::INFINITY,
+        hi: f32::NEG_INFINITY,
+    };
+}
+
+impl<const CAPPED: bool> Sink<2> for Heights<CAPPED> {
     #[inline(always)]
     fn put_if(&mut self, p: P2, keep: bool) {
-        let keep = keep & (self.n < MAX_CORNERS);
+        let keep = keep & (!CAPPED || self.n < MAX_CORNERS);
         self.n += usize::from(keep);
         (self.lo, self.hi) = widen((self.lo, self.hi), p[1], keep);
     }
@@ -432,19 +443,27 @@ fn rasterize(
 /// else the part up to `x + 1`, the rest going to `dst`. Only the cell's
 /// corner count and height range are kept.
 #[inline(always)]
-fn cell(src: &Buf<2>, dst: &mut Buf<2>, x: i64, last: bool) -> Heights {
-    let mut cell = Heights {
-        n: 0,
-        lo: f32::INFINITY,
-        hi: f32::NEG_INFINITY,
-    };
+fn cell(src: &Buf<2>, dst: &mut Buf<2>, x: i64, last: bool) -> Heights<false> {
+    let mut cell = Heights::EMPTY;
     if last {
         for &p in src.corners() {
             cell.put(p);
         }
     } else {
         dst.n = 0;
-        cut::<0, 2>(src.corners(), (x + 1) as f32, &mut cell, dst);
+        let v = (x + 1) as f32;
+        cut::<0, 2>(src.corners(), v, &mut cell, dst);
+        if cell.n > MAX_CORNERS {
+            // Only where rounding made the row concave: the first corners
+            // up to the limit, as they came.
+            let mut capped = Heights::<true>::EMPTY;
+            cut::<0, 2>(src.corners(), v, &mut capped, &mut Discard);
+            cell = Heights {
+                n: capped.n,
+                lo: capped.lo,
+                hi: capped.hi,
+            };
+        }
     }
     cell
 }
@@ -608,7 +627,6 @@ pub fn voxelize(
                 .as_vec3()
                 .to_array()
         };
-        let mut full = false;
         rasterize(
             [rel(a), rel(b), rel(c)],
             n,
@@ -627,10 +645,11 @@ pub fn voxelize(
                 }
                 let col = (z as i32 - pz) as u32 * w as u32 + (x as i32 - px) as u32;
                 pieces.push((col, piece_key(lo, hi, n.y)));
-                full |= pieces.len() > MAX_SPANS;
             },
         );
-        if full {
+        // The pieces only grow: past the limit after this triangle if and
+        // only if past it after some piece of it.
+        if pieces.len() > MAX_SPANS {
             return Err(StageError::failed(format!(
                 "tile {} needs more than {MAX_SPANS} voxel spans; raise cell_size or cell_height",
                 tile.index
