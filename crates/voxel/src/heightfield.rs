@@ -747,10 +747,10 @@ pub(crate) mod tests {
         use super::super::{MAX_CORNERS, OPEN, Span, cells_of, piece_of, sort_keys};
         use glam::Vec3;
 
-        type Poly = ([Vec3; MAX_CORNERS], usize);
-        const EMPTY: Poly = ([Vec3::ZERO; MAX_CORNERS], 0);
+        pub type Poly = ([Vec3; MAX_CORNERS], usize);
+        pub const EMPTY: Poly = ([Vec3::ZERO; MAX_CORNERS], 0);
 
-        fn split(p: &Poly, axis: usize, v: f32) -> (Poly, Poly) {
+        pub fn split(p: &Poly, axis: usize, v: f32) -> (Poly, Poly) {
             let (mut lo, mut hi) = (EMPTY, EMPTY);
             let n = p.1;
             let push = |q: &mut Poly, x: Vec3| {
@@ -904,11 +904,13 @@ pub(crate) mod tests {
 
     /// A triangle's corners in grid units: random ones, ones snapped to
     /// grid lines and half cells (faces in grid planes, corners on cell
-    /// edges), and degenerate ones (repeated corners, collinear corners).
+    /// edges), and degenerate ones (repeated corners, collinear corners),
+    /// vertical ones, huge ones (over thousands of cells and past the
+    /// height range) and ones outside the bounds.
     fn triangle() -> impl Strategy<Value = [Vec3; 3]> {
         let coord = prop_oneof![-3.0f32..12.0, (-6i32..24).prop_map(|k| k as f32 * 0.5),];
         let corner = (coord.clone(), -2.0f32..20.0, coord).prop_map(|(x, y, z)| Vec3::new(x, y, z));
-        (corner.clone(), corner.clone(), corner, 0u8..4, 0.0f32..1.0).prop_map(
+        (corner.clone(), corner.clone(), corner, 0u8..7, 0.0f32..1.0).prop_map(
             |(a, b, c, kind, t)| match kind {
                 // Two corners at one point.
                 0 => [a, b, a],
@@ -916,9 +918,153 @@ pub(crate) mod tests {
                 1 => [a, b, a + (b - a) * t],
                 // A face in a grid plane of x or z.
                 2 => [a, Vec3::new(a.x, b.y, b.z), Vec3::new(a.x, c.y, c.z)],
+                // A vertical face (a wall along any direction).
+                3 => [a, Vec3::new(b.x, a.y, b.z), Vec3::new(a.x, c.y, a.z)],
+                // Huge: spread over thousands of cells round the bounds.
+                4 => [a * 1000.0, b * -700.0, c * 300.0],
+                // Outside the bounds (beyond either end of x or z).
+                5 => {
+                    let off = if t < 0.5 {
+                        Vec3::new(-30.0, 0.0, 0.0)
+                    } else {
+                        Vec3::new(0.0, 0.0, 40.0)
+                    };
+                    [a + off, b + off, c + off]
+                }
                 _ => [a, b, c],
             },
         )
+    }
+
+    /// A span's `(base, floor, ceil, ny)`, the normal by its bits.
+    type SpanBits = (u16, u16, u16, u32);
+
+    /// The heightfield of a tile as the old clipping and merge give it
+    /// (`reference::pieces`, `reference::column_spans`): the columns' span
+    /// ends and the spans' `(base, floor, ceil, ny)`.
+    fn reference_heightfield(
+        mesh: &TriMesh,
+        tile: &Tile,
+        grid: &Grid,
+    ) -> (Vec<u32>, Vec<SpanBits>) {
+        let (px, pz, px1, pz1) = tile.rect.padded();
+        let w = px1 - px;
+        let ncols = (w * (pz1 - pz)) as usize;
+        let max_h = (crate::tiles::MAX_HEIGHT_UNITS - 1) as f32;
+        let mut cols: Vec<Vec<u64>> = vec![Vec::new(); ncols];
+        for &t in &tile.triangles {
+            let [a, b, c] = mesh.triangle(t as usize);
+            let n = (b - a).cross(c - a).normalize_or_zero();
+            if n == Vec3::ZERO {
+                continue;
+            }
+            let rel = |p: Vec3| {
+                ((p.as_dvec3() - grid.origin) / DVec3::new(grid.cs, grid.ch, grid.cs)).as_vec3()
+            };
+            let bounds = (px as i64, pz as i64, px1 as i64, pz1 as i64);
+            for (x, z, ylo, yhi) in reference::pieces([rel(a), rel(b), rel(c)], n, bounds) {
+                let lo = ((ylo + 1e-4).floor() as i64).clamp(0, max_h as i64) as u16;
+                let mut hi = ((yhi - 1e-4).ceil() as i64).clamp(0, max_h as i64) as u16;
+                let mut lo = lo.min(hi);
+                if lo == hi {
+                    if n.y >= 0.0 && lo > 0 {
+                        lo -= 1
+                    } else {
+                        hi += 1
+                    }
+                }
+                cols[((z as i32 - pz) * w + (x as i32 - px)) as usize].push(piece_key(lo, hi, n.y));
+            }
+        }
+        let (mut ends, mut spans) = (vec![0u32], Vec::new());
+        for mut keys in cols {
+            reference::column_spans(&mut keys, &mut Vec::new(), &mut spans);
+            ends.push(spans.len() as u32);
+        }
+        let spans = spans
+            .iter()
+            .map(|s| (s.base, s.floor, s.ceil, s.ny.to_bits()))
+            .collect();
+        (ends, spans)
+    }
+
+    /// Corners of a cell's piece past the corner limit are dropped as they
+    /// come, as the old clipping dropped them: here a row made concave by
+    /// rounding (eight corners, one past the cut) would give the cell nine.
+    #[test]
+    fn a_cell_piece_past_the_corner_limit_keeps_its_first_corners() {
+        let corners = [
+            [0.1, 0.0],
+            [0.2, 1.0],
+            [0.3, 2.0],
+            [2.0, 5.0],
+            [0.4, 3.0],
+            [0.5, 4.0],
+            [0.6, 6.0],
+            [0.7, 100.0],
+        ];
+        let mut src = Buf::<2>::EMPTY;
+        for p in corners {
+            src.put(p);
+        }
+        let mut rest = Buf::<2>::EMPTY;
+        let piece = cell(&src, &mut rest, 0, false);
+        let mut poly = reference::EMPTY;
+        for (i, [x, y]) in corners.into_iter().enumerate() {
+            poly.0[i] = Vec3::new(x, y, 0.0);
+        }
+        poly.1 = corners.len();
+        let (old, old_rest) = reference::split(&poly, 0, 1.0);
+        let ys = old.0[..old.1].iter().map(|p| p.y);
+        let want = (
+            ys.clone().fold(f32::INFINITY, f32::min),
+            ys.fold(f32::NEG_INFINITY, f32::max),
+        );
+        assert_eq!(old.1, MAX_CORNERS);
+        assert_eq!((piece.n, piece.lo, piece.hi), (old.1, want.0, want.1));
+        assert!(piece.hi < 100.0, "the ninth corner is dropped");
+        let old_rest: Vec<[f32; 2]> = old_rest.0[..old_rest.1]
+            .iter()
+            .map(|p| [p.x, p.y])
+            .collect();
+        assert_eq!(old_rest.len(), 3);
+        assert_eq!(rest.corners(), old_rest.as_slice());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Whole tiles of random triangle soups (every kind of
+        /// [`triangle`], in metres on a 0.3 m by 0.2 m grid, cut into
+        /// tiles) voxelize to the spans the old clipping and merge give. A
+        /// soup whose grid is too big to lay out is left out; huge
+        /// triangles against small bounds are [`rasterize`]'s test.
+        #[test]
+        fn soups_voxelize_as_the_old_clipping_and_merge(
+            soup in proptest::collection::vec((triangle(), any::<bool>()), 1..24),
+            tile_size in prop_oneof![Just(0i64), 8i64..24],
+        ) {
+            let mut mesh = TriMesh { vertices: Vec::new(), triangles: Vec::new() };
+            for (tri, flip) in soup {
+                let tri = if flip { [tri[0], tri[2], tri[1]] } else { tri };
+                let i = mesh.vertices.len() as u32;
+                mesh.vertices.extend(tri.map(|p| p * Vec3::new(0.3, 0.2, 0.3)));
+                mesh.triangles.push([i, i + 1, i + 2]);
+            }
+            let mut s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
+            (s.cell_size, s.cell_height, s.tile_size) = (0.3, 0.2, tile_size);
+            let Ok(l) = layout(&mesh, &[], &s) else {
+                // A soup of zero-area triangles only, or too big a grid.
+                return Ok(());
+            };
+            for t in &l.tiles {
+                let hf = voxelize(&mesh, t, &l.grid, None).unwrap();
+                let (ends, spans) = reference_heightfield(&mesh, t, &l.grid);
+                prop_assert_eq!(&hf.cols, &ends);
+                let got: Vec<_> = hf.spans.iter().map(|s| (s.base, s.floor, s.ceil, s.ny.to_bits())).collect();
+                prop_assert_eq!(got, spans);
+            }
+        }
     }
 
     proptest! {
