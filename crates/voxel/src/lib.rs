@@ -696,6 +696,87 @@
 //! `voxelize` (7.7 / 9.8 against rasterize 6.0 / 7.8 on the earlier
 //! nights; 5.8 / 6.9 in this session's quieter rounds).
 //!
+//! #### voxelize: a cell's cut carries less
+//!
+//! Where `voxelize` went, by callgrind (one standing build, the command
+//! above with `--set partition=watershed`, `run_voxelize` inclusive: 85.1
+//! M instructions on nav_test, 86.8 M on dungeon) and by line
+//! (`CARGO_PROFILE_RELEASE_DEBUG=line-tables-only`, `callgrind_annotate`
+//! on `heightfield.rs`): on nav_test 146 K cell cuts of about 4.5 corners
+//! each give 167,755 cell pieces (dungeon about 150 K), and each corner
+//! walked cost about 55 instructions: its test against the corner limit
+//! on both sides of the cut, the cell's height range widened by a select,
+//! three coordinates interpolated and stored where one corner's x and y
+//! are all the rest of the row reads, and an index wrapped round the
+//! polygon. The columns' counting sort, sorts and merges are about a
+//! tenth of the stage. Output unchanged: the NavMesh JSON (all but the
+//! stage times) of both meshes with each partition (watershed, monotone,
+//! layers), standing pass and five passes, and the default settings with
+//! tiles, byte for byte, and of `lq_e3m4.map` (defaults); the property
+//! tests hold the cuts to the old clipping (kept in the tests) on random
+//! triangles and on whole tiles of random triangle soups (vertical,
+//! huge, outside the bounds, on grid lines, zero area), and a unit test a
+//! cell piece past the corner limit.
+//!
+//! - once a row is cut off the triangle its cells are cut in (x, y) only
+//!   (the row's z is never read again), each cut walks the polygon's edges
+//!   without wrapping an index per corner, and a polygon's corners are
+//!   written without a test into room for a whole cut (16), then cut down
+//!   to the limit after it (the same corners stay) (`e4d579e`);
+//! - a cell's piece takes every corner its cut keeps with no test against
+//!   the limit, and is cut again, capped, only if it has more (a triangle
+//!   cut to a cell has at most 7 corners; only rounding that makes a row
+//!   concave could give more); the span limit is checked once per
+//!   triangle rather than per piece (`c6c4870`).
+//!
+//! Tried and left out: storing a cell's corner heights and taking the
+//! range once the cut is done (1% more instructions than widening it
+//! corner by corner). Not done: a sweep that touches only the corners
+//! near each cut instead of copying the rest of the row along every cell
+//! (Recast's `dividePoly` copies it too); it must give the same corners,
+//! rounding and all, and could not be made sure of in the time.
+//!
+//! Counted, load-independent (`valgrind --tool=callgrind`, one build with
+//! the command above, `--set partition=watershed`, standing pass; the
+//! stage is the same work with five passes), before (`f47a608`), after
+//! `e4d579e` and after `c6c4870`, in millions of instructions,
+//! `run_voxelize` inclusive and the whole pipeline (`Runner::run_all`):
+//!
+//! | mesh | voxelize | all stages |
+//! |---|---|---|
+//! | nav_test | 85.1 / 79.5 / 70.0 | 271.1 / 265.5 / 256.7 |
+//! | dungeon | 86.8 / 80.7 / 73.4 | 189.1 / 183.0 / 176.1 |
+//!
+//! Timed: the command above (`--set partition=watershed`, five passes with
+//! `--set passes=stand,crouch,prone,swim,sidestep`), both release builds
+//! in turn, 10 rounds (five passes: 6) of 15 whole builds each, pinned
+//! with `taskset -c 1`, 25 November 2026 01:02 to 01:03 UTC with a load
+//! average of 1.6 to 1.7 on the 2 cores. Each stage's figure is its least
+//! 15-build median over the rounds; the whole build is the least round
+//! median, then the median of the round medians, then the least of all
+//! builds in brackets. In ms:
+//!
+//! | mesh, passes | build | tiles | voxelize | compact | flag | partition | regions | simplify | triangulate | polymesh | detail | graph | movers | drops | whole build |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+//! | nav_test, stand | before | 0.09 | 5.71 | 3.42 | 1.10 | 3.32 | 1.05 | 0.24 | 0.19 | 0.24 | 1.19 | 0.16 | 0.03 | 1.65 | 18.6 / 19.2 (18.1) |
+//! | nav_test, stand | after | 0.09 | 5.17 | 3.39 | 1.11 | 3.27 | 1.02 | 0.24 | 0.19 | 0.24 | 1.19 | 0.16 | 0.03 | 1.64 | 17.8 / 18.5 (17.5) |
+//! | nav_test, five passes | before | 0.09 | 5.97 | 7.46 | 8.04 | 4.29 | 1.68 | 0.31 | 0.32 | 0.36 | 1.26 | 0.26 | 0.05 | 2.34 | 32.7 / 33.3 (31.9) |
+//! | nav_test, five passes | after | 0.09 | 5.36 | 7.51 | 8.00 | 4.19 | 1.56 | 0.30 | 0.31 | 0.36 | 1.25 | 0.25 | 0.05 | 2.30 | 31.8 / 32.6 (31.1) |
+//! | dungeon, stand | before | 0.54 | 6.85 | 2.23 | 0.53 | 1.34 | 0.39 | 0.14 | 0.14 | 0.15 | 0.33 | 0.10 | 0.02 | 0.62 | 13.5 / 13.6 (13.2) |
+//! | dungeon, stand | after | 0.54 | 6.47 | 2.19 | 0.54 | 1.33 | 0.39 | 0.14 | 0.14 | 0.15 | 0.33 | 0.11 | 0.02 | 0.62 | 13.0 / 13.2 (12.8) |
+//! | dungeon, five passes | before | 0.55 | 7.36 | 5.07 | 4.47 | 2.09 | 0.86 | 0.44 | 1.18 | 0.70 | 0.92 | 0.58 | 0.10 | 2.78 | 27.6 / 29.0 (26.3) |
+//! | dungeon, five passes | after | 0.55 | 7.20 | 5.17 | 4.56 | 2.06 | 0.84 | 0.44 | 1.17 | 0.71 | 0.94 | 0.59 | 0.11 | 2.86 | 27.6 / 28.5 (26.4) |
+//!
+//! The instructions fell by 18% (nav_test) and 15% (dungeon), the time by
+//! 9% and 6% (standing pass): what is left is a select or a store per
+//! corner, and the dungeon's pieces are spread over more, smaller
+//! triangles and columns (more of its time is the columns' sorts and
+//! cache misses). Against Recast's idle figures (issue #15), on this
+//! machine at this load: voxelize 5.17 / 6.47 ms against rasterize 6.0 /
+//! 7.8, 0.86 / 0.83 times: **met**, below Recast's. The before build read
+//! 5.71 / 6.85 in the same rounds (0.95 / 0.88 times): the 7.7 / 9.8 ms of
+//! the earlier nights were taken under a load of 2.7 to 4.
+//!
 //! With `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every
 //! run after the first reuses all tiles.
 //!
