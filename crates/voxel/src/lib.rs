@@ -731,7 +731,9 @@
 //!
 //! Tried and left out: storing a cell's corner heights and taking the
 //! range once the cut is done (1% more instructions than widening it
-//! corner by corner). Not done: a sweep that touches only the corners
+//! corner by corner); testing an edge's crossing without short cuts (6%
+//! more instructions, 1 to 2% less time over 8 rounds at 01:08 UTC, within
+//! the rounds' spread). Not done: a sweep that touches only the corners
 //! near each cut instead of copying the rest of the row along every cell
 //! (Recast's `dividePoly` copies it too); it must give the same corners,
 //! rounding and all, and could not be made sure of in the time.
