@@ -63,8 +63,11 @@ pub fn prepare_for_drawing(
     options: &PrepareOptions,
     substeps: usize,
 ) -> Prepared {
-    let mut prepared = prepare(primitives, unit, options);
-    prepared.groups = crate::model::step_batches::batch_for_steps(prepared.groups, substeps);
+    let prepared = prepare(primitives, unit, options);
+    let mut prepared = Prepared::new(crate::model::step_batches::batch_for_steps(
+        prepared.groups,
+        substeps,
+    ));
     for g in &mut prepared.groups {
         g.drawable = Some(Drawable::of(g));
     }

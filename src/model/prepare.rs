@@ -6,7 +6,7 @@
 use crate::model::band::PrepareOptions;
 use bevy::prelude::*;
 use navscope_core::{Primitive, Shape};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::style::element_color;
 use crate::model::style::ramp_color;
@@ -59,11 +59,37 @@ impl Group {
     }
 }
 
-/// A stage's primitives, grouped and triangulated for drawing.
+/// A stage's primitives, grouped and triangulated for drawing, with what
+/// the panels list of them summed up once ([`Prepared::new`]): a big
+/// stage has thousands of groups, which the panels, drawn every frame,
+/// would otherwise walk every frame.
 #[derive(Clone, Debug, Default)]
 pub struct Prepared {
     /// The groups, by kind then sub-step range.
     pub groups: Vec<Group>,
+    /// Each kind the groups draw, once, with its value range (the
+    /// legend's rows).
+    pub kinds: BTreeMap<String, Option<(f32, f32)>>,
+    /// The layers the groups lie on (the layer filter's rows).
+    pub layers: BTreeSet<u32>,
+}
+
+impl Prepared {
+    /// Wraps `groups`, summing up their kinds and layers.
+    pub fn new(groups: Vec<Group>) -> Self {
+        let mut kinds = BTreeMap::new();
+        for g in &groups {
+            if !kinds.contains_key(&g.kind) {
+                kinds.insert(g.kind.clone(), g.value_range);
+            }
+        }
+        let layers = groups.iter().filter_map(|g| g.layer).collect();
+        Prepared {
+            groups,
+            kinds,
+            layers,
+        }
+    }
 }
 
 fn box_edges(min: Vec3, max: Vec3) -> Vec<(Vec3, Vec3)> {
@@ -261,9 +287,7 @@ pub fn prepare(primitives: &[Primitive], unit: f32, options: &PrepareOptions) ->
         g.voxels = crate::model::voxel_mesh::tiles(&g.cubes);
         g.cubes = Vec::new();
     }
-    Prepared {
-        groups: groups.into_values().collect(),
-    }
+    Prepared::new(groups.into_values().collect())
 }
 
 /// The size of what the primitives cover (largest extent of their bounds),
@@ -320,6 +344,45 @@ mod tests {
             .find(|g| g.kind.starts_with("portal"))
             .unwrap();
         assert_eq!((portal.first, portal.last), (2, 5));
+    }
+
+    /// The summary the panels read instead of the groups lists every kind
+    /// once, with the range of its values, and every layer, however many
+    /// groups (sub-step ranges, layers) a kind is split into.
+    #[test]
+    fn the_summary_lists_each_kind_and_layer_once() {
+        let seg = |kind: &str, step: u32, layer: u32, v: Option<f32>| {
+            let p = Primitive::new(kind, 0, Shape::Segment(Vec3::ZERO, Vec3::X))
+                .during(step, step)
+                .on_layer(layer);
+            match v {
+                Some(v) => p.with_value(v),
+                None => p,
+            }
+        };
+        let prims: Vec<Primitive> = (0..40)
+            .map(|i| seg("axis", i, i % 3, Some(i as f32)))
+            .chain((0..10).map(|i| seg("portal", i, 7, None)))
+            .collect();
+        let p = prepare(&prims, 1.0, &PrepareOptions::default());
+        assert_eq!(p.groups.len(), 50, "one group per sub-step and layer");
+        let kinds: Vec<(&str, Option<(f32, f32)>)> =
+            p.kinds.iter().map(|(k, r)| (k.as_str(), *r)).collect();
+        assert_eq!(
+            kinds,
+            vec![("axis", Some((0.0, 39.0))), ("portal", None)]
+        );
+        assert_eq!(p.layers.iter().copied().collect::<Vec<_>>(), vec![0, 1, 2, 7]);
+        // Regrouped for drawing, the summary is made again from the new groups.
+        let drawn = crate::model::drawable::prepare_for_drawing(
+            &prims,
+            1.0,
+            &PrepareOptions::default(),
+            40,
+        );
+        assert_eq!(drawn.kinds, p.kinds);
+        assert_eq!(drawn.layers, p.layers);
+        assert!(Prepared::new(Vec::new()).kinds.is_empty());
     }
 
     #[test]

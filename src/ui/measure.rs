@@ -4,7 +4,9 @@
 //!
 //! Once the first build is on screen and the window has settled it runs
 //! four phases and prints one table row:
-//! 1. *idle*, five seconds: the median CPU time per frame;
+//! 1. *idle*, five seconds and at least [`IDLE_FRAMES`] frames (a big level
+//!    under a software renderer draws a frame a second): the median CPU
+//!    time per frame;
 //! 2. *scrub*: every stage, then every sub-step of the last one, each shown
 //!    for a few frames: the largest CPU time of a frame that switched (and
 //!    of the frame after it, which draws the switch), from
@@ -34,6 +36,8 @@ use crate::ui::cpu::{CpuClock, thread_cpu_ns};
 use crate::ui::frames::{FrameStats, median};
 use crate::view::scene::MainCamera;
 
+/// Idle frames the median is taken over, at least.
+const IDLE_FRAMES: usize = 20;
 /// Frames each scrub position is held.
 const HOLD: u32 = 4;
 /// Pick queries timed.
@@ -116,7 +120,7 @@ fn measure(
             if fresh {
                 m.idle.push(clock.last_ms);
             }
-            if now > m.phase_start + 5.0 {
+            if now > m.phase_start + 5.0 && m.idle.len() >= IDLE_FRAMES {
                 m.phase = Phase::Scrub;
                 m.phase_start = now;
             }

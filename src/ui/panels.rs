@@ -140,7 +140,7 @@ pub(crate) fn ui(
                     &mut s.panel.slice_edit,
                     &s.current.level,
                     bounds,
-                    s.roots.iter().flat_map(|g| g.prepared.groups.iter()),
+                    s.roots.iter().map(|g| &g.prepared),
                 );
                 s.filter.set_if_neq(filter);
                 crate::ui::inspector::inspector_panel(ui, &mut s);
@@ -422,11 +422,13 @@ fn legend_panel(ui: &mut egui::Ui, s: &mut UiState) {
     egui::CollapsingHeader::new("Legend")
         .default_open(true)
         .show(ui, |ui| {
-            let shown: std::collections::BTreeSet<String> = s
+            // From each stage's summary of its kinds: a big stage has
+            // thousands of groups, too many to walk in every frame.
+            let shown: std::collections::BTreeSet<&str> = s
                 .roots
                 .iter()
                 .filter(|g| s.timeline.shows_stage(g.stage))
-                .flat_map(|g| g.prepared.groups.iter().map(|x| x.kind.clone()))
+                .flat_map(|g| g.prepared.kinds.keys().map(String::as_str))
                 .collect();
             if shown.is_empty() {
                 ui.label("Nothing drawn at this stage.");
@@ -435,27 +437,27 @@ fn legend_panel(ui: &mut egui::Ui, s: &mut UiState) {
                 let color = s
                     .legend
                     .kinds
-                    .get(&kind)
+                    .get(kind)
                     .copied()
                     .unwrap_or([0.5, 0.5, 0.5, 1.0]);
                 ui.horizontal(|ui| {
                     let (rect, _) =
                         ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
                     ui.painter().rect_filled(rect, 2.0, color32(color));
-                    let mut visible = !s.legend.hidden.contains(&kind);
-                    if ui.checkbox(&mut visible, &kind).changed() {
+                    let mut visible = !s.legend.hidden.contains(kind);
+                    if ui.checkbox(&mut visible, kind).changed() {
                         if visible {
-                            s.legend.hidden.remove(&kind);
+                            s.legend.hidden.remove(kind);
                         } else {
-                            s.legend.hidden.insert(kind.clone());
+                            s.legend.hidden.insert(kind.to_string());
                         }
                     }
                     let range = s
                         .roots
                         .iter()
-                        .flat_map(|g| g.prepared.groups.iter())
-                        .find(|g| g.kind == kind)
-                        .and_then(|g| g.value_range);
+                        .find_map(|g| g.prepared.kinds.get(kind))
+                        .copied()
+                        .flatten();
                     if let Some(range) = range {
                         crate::ui::view_panel::ramp_bar(ui, range);
                     }

@@ -9,7 +9,7 @@ use navscope_core::level::{Level, LevelData};
 
 use crate::model::band::HeightBand;
 use crate::model::band::ViewFilter;
-use crate::model::prepare::Group;
+use crate::model::prepare::Prepared;
 use crate::model::style::ramp_color;
 
 /// A band of a third of the level's height (at least half a metre) from its
@@ -32,21 +32,25 @@ pub fn layer_name(level: &Level, i: u32) -> String {
 /// Draws the panel. `edit` holds the slice being dragged: a band is applied
 /// (and the stages re-prepared) when a slider is released, not on every
 /// pixel of the drag. `bounds` are the level's (the slice's range), cached
-/// by the caller.
+/// by the caller. `stages` are the drawn stages' prepared geometry, read
+/// through their summaries of kinds and layers.
 pub fn view_panel<'a>(
     ui: &mut egui::Ui,
     filter: &mut ViewFilter,
     edit: &mut Option<HeightBand>,
     level: &Level,
     bounds: (Vec3, Vec3),
-    groups: impl Iterator<Item = &'a Group> + Clone,
+    stages: impl Iterator<Item = &'a Prepared> + Clone,
 ) {
     egui::CollapsingHeader::new("View")
         .default_open(true)
         .show(ui, |ui| {
             slice_controls(ui, filter, edit, bounds);
-            layer_controls(ui, filter, level, groups.clone());
-            if groups.clone().any(|g| g.value_range.is_some()) || !filter.prepare.color_by_value {
+            layer_controls(ui, filter, level, stages.clone());
+            let valued = stages
+                .clone()
+                .any(|p| p.kinds.values().any(Option::is_some));
+            if valued || !filter.prepare.color_by_value {
                 ui.checkbox(&mut filter.prepare.color_by_value, "Colour by value")
                     .on_hover_text(
                         "Colour primitives that carry a value (such as the clearance of a \
@@ -112,9 +116,9 @@ fn layer_controls<'a>(
     ui: &mut egui::Ui,
     filter: &mut ViewFilter,
     level: &Level,
-    groups: impl Iterator<Item = &'a Group>,
+    stages: impl Iterator<Item = &'a Prepared>,
 ) {
-    let mut layers: BTreeSet<u32> = groups.filter_map(|g| g.layer).collect();
+    let mut layers: BTreeSet<u32> = stages.flat_map(|p| p.layers.iter().copied()).collect();
     if let LevelData::Layers(l) = &level.data {
         layers.extend(0..l.layers.len() as u32);
     }
