@@ -368,11 +368,11 @@ mod tests {
         assert_eq!(p.groups.len(), 50, "one group per sub-step and layer");
         let kinds: Vec<(&str, Option<(f32, f32)>)> =
             p.kinds.iter().map(|(k, r)| (k.as_str(), *r)).collect();
+        assert_eq!(kinds, vec![("axis", Some((0.0, 39.0))), ("portal", None)]);
         assert_eq!(
-            kinds,
-            vec![("axis", Some((0.0, 39.0))), ("portal", None)]
+            p.layers.iter().copied().collect::<Vec<_>>(),
+            vec![0, 1, 2, 7]
         );
-        assert_eq!(p.layers.iter().copied().collect::<Vec<_>>(), vec![0, 1, 2, 7]);
         // Regrouped for drawing, the summary is made again from the new groups.
         let drawn = crate::model::drawable::prepare_for_drawing(
             &prims,

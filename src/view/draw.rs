@@ -253,12 +253,15 @@ pub fn spawn_overlay(
     }
 }
 
+/// Every drawn group, shown or hidden (disabled).
+type AllDrawGroups = (With<DrawGroup>, Allow<Disabled>);
+
 /// Spawns the drawing of every stage whose geometry was published or
 /// re-prepared, replacing what was drawn for it before.
 fn spawn_visuals(
     mut commands: Commands,
     mut changed: Query<(Entity, &mut StageGeometry), Changed<StageGeometry>>,
-    drawn: Query<(Entity, &ChildOf), (With<DrawGroup>, Allow<Disabled>)>,
+    drawn: Query<(Entity, &ChildOf), AllDrawGroups>,
     mut assets: VisualAssets,
 ) {
     for (root, mut geo) in &mut changed {
