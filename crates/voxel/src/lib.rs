@@ -779,6 +779,37 @@
 //! 5.71 / 6.85 in the same rounds (0.95 / 0.88 times): the 7.7 / 9.8 ms of
 //! the earlier nights were taken under a load of 2.7 to 4.
 //!
+//! #### Where the speed goals stand (25 November 2026, 01:22 UTC)
+//!
+//! The same release CLI at `f47a608` plus the voxelize change, the
+//! machine otherwise idle (load average 1.5 to 1.9, the runs' own), the
+//! command of the speed sections above with `--set partition=watershed
+//! --set passes=stand --set reuse_tiles=false`, medians of 15 whole builds
+//! (least in brackets):
+//!
+//! | mesh | one core (`taskset -c 1`), `tile_size=0` | both cores, `tile_size=0` | both cores, `tile_size=64` | both cores, `tile_size=32` | Recast, one thread, watershed + detail | goal with tiles on both cores (0.6 × Recast) |
+//! |---|---|---|---|---|---|---|
+//! | nav_test | 20.0 (18.2) | 18.7 (17.4) | 15.9 (13.7) | 20.9 (17.6) | 22.2 | 13.3 |
+//! | dungeon | | 13.7 (13.2) | 11.4 (9.9) | 15.9 (13.9) | 14.8 | 8.9 |
+//!
+//! - Whole build on one thread at most Recast's: **met** on both meshes
+//!   (17.8 / 13.0 ms in the rounds above, 20.0 / 13.7 here).
+//! - Per stage at most 1.2 × Recast's: met for voxelize, flag, partition
+//!   and detail; regions + simplify 1.48 / 0.54 ms against 1.02 / 0.54
+//!   (met on dungeon only); compact and the polygon mesh as in the night of
+//!   24 November.
+//! - Five passes at most twice the standing pass: met on nav_test (1.79
+//!   by the rounds above), not on dungeon (2.12): the voxelize change
+//!   made the standing pass cheaper and the passes' own stages (compact,
+//!   flag) unchanged, so the ratio rose from 1.96.
+//! - Tiles on both cores at most 0.6 × Recast's single thread: **not met**,
+//!   15.9 / 11.4 ms against 13.3 / 8.9 (it was 33.9 / 24.8 ms on 24
+//!   November under load). Tiles pay their halo (each 64-cell tile
+//!   voxelizes and filters a border of `ceil(radius / cell) + 3` cells
+//!   around its core, 34% more cells than its core at these settings) and
+//!   the seams' extra polygons (194 against 156 nodes), so two cores give
+//!   about 1.2 times, not 2.
+//!
 //! With `navscope-cli bench`, pass `--set reuse_tiles=false` too, or every
 //! run after the first reuses all tiles.
 //!
