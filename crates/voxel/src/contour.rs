@@ -879,15 +879,7 @@ pub(crate) mod tests {
     /// (the link back kept); its regions, asserted to be as before.
     fn patterned(rows: &[&str], core: Option<TileRect>, lift: u64, one_way: u64) -> Vec<Region> {
         let (g, mut hf, mut f) = build(&boxes(&[([0., -0.1, 0.], [3., 0., 3.])]), "stand");
-        let flat = vec![0; hf.spans.len()];
-        let mut parts = partition_tile(
-            &hf,
-            &f,
-            &flat,
-            Settings::from_params(&ParamValues::defaults(&specs()))
-                .unwrap()
-                .partition,
-        );
+        let mut parts = default_parts(&hf, &f);
         parts[0].region.fill(NO_REGION);
         for (i, row) in rows.iter().enumerate() {
             for (j, ch) in row.chars().enumerate() {
@@ -1014,15 +1006,7 @@ pub(crate) mod tests {
             b(1., 5., 4., 2.15, 2.25),
         ]);
         let (g, hf, f) = build(&m, "stand");
-        let flat = vec![0; hf.spans.len()];
-        let mut parts = partition_tile(
-            &hf,
-            &f,
-            &flat,
-            Settings::from_params(&ParamValues::defaults(&specs()))
-                .unwrap()
-                .partition,
-        );
+        let mut parts = default_parts(&hf, &f);
         parts[0]
             .region
             .iter_mut()
@@ -1131,10 +1115,15 @@ pub(crate) mod tests {
     }
 
     /// The regions of a tile under the default partition settings.
-    pub(crate) fn regions_of(hf: &Heightfield, g: &Grid, f: &[PassFlags]) -> Vec<Region> {
+    /// The partition of every pass with the default settings, all spans
+    /// of area 0.
+    fn default_parts(hf: &Heightfield, f: &[PassFlags]) -> Vec<PassPartition> {
         let s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
-        let flat = vec![0; hf.spans.len()];
-        regions(hf, g, f, &partition_tile(hf, f, &flat, s.partition), &flat)
+        partition_tile(hf, f, &vec![0; hf.spans.len()], s.partition)
+    }
+
+    pub(crate) fn regions_of(hf: &Heightfield, g: &Grid, f: &[PassFlags]) -> Vec<Region> {
+        regions(hf, g, f, &default_parts(hf, f), &vec![0; hf.spans.len()])
     }
 
     #[test]
