@@ -55,8 +55,10 @@ pub fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
         let runner = s.build.runner().cloned();
         for (i, st) in pipeline.stages.iter().enumerate() {
             let state = s.build.stage_state(i);
-            let res = runner.as_ref().and_then(|r| r.result(i));
-            let detail = match (state, res) {
+            // What the hover says, made only while hovered: a voxel
+            // stage's counts are dozens, formatted for every stage in
+            // every frame otherwise.
+            let detail = || match (state, runner.as_ref().and_then(|r| r.result(i))) {
                 (StageState::Running(secs), _) => format!("running ({secs:.1} s)"),
                 (StageState::Pending, _) => "waiting for the stages before it".to_string(),
                 (_, Some(r)) => match &r.outcome {
@@ -87,7 +89,9 @@ pub fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
             let on = s.timeline.current == i;
             let resp = ui
                 .add(egui::Button::selectable(on, title))
-                .on_hover_text(format!("{}\n{}\n{detail}", st.info.explanation, i + 1));
+                .on_hover_ui(|ui| {
+                    ui.label(format!("{}\n{}\n{}", st.info.explanation, i + 1, detail()));
+                });
             s.tag(&format!("timeline/stage/{i}"), &resp);
             if resp.clicked() {
                 s.timeline.set_stage(i);
