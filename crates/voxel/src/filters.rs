@@ -68,16 +68,22 @@ pub fn passable(hf: &Heightfield, grid: &Grid, passes: &[Pass], f: Filters) -> V
     ok
 }
 
+/// The least upward component of a floor's normal a slope of at most
+/// `max_slope_rad` has: slope <= max  <=>  ny >= cos(max) for max below
+/// pi; beyond, any slope.
+fn min_floor_ny(max_slope_rad: f64) -> f32 {
+    if max_slope_rad >= std::f64::consts::PI {
+        f32::NEG_INFINITY
+    } else {
+        (max_slope_rad.cos() - 1e-7) as f32
+    }
+}
+
 /// One pass's [`passable`] spans before the ledge filter.
 fn before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<bool> {
     let a = pass.agent;
     let lim = Limits::of(pass, grid);
-    // slope <= max  <=>  ny >= cos(max) for max below pi; beyond, any slope.
-    let min_ny = if a.max_slope_rad >= std::f64::consts::PI {
-        f32::NEG_INFINITY
-    } else {
-        (a.max_slope_rad.cos() - 1e-7) as f32
-    };
+    let min_ny = min_floor_ny(a.max_slope_rad);
     let need_voxels = if f.low_height { lim.height as i64 } else { 0 };
     let need = need_voxels as f64;
     let dry = 0.0 >= a.min_water - 1e-9 && 0.0 <= a.max_water + 1e-9;
@@ -472,12 +478,7 @@ mod tests {
     fn old_before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<bool> {
         let a = pass.agent;
         let lim = Limits::of(pass, grid);
-        // slope <= max  <=>  ny >= cos(max) for max below pi; beyond, any slope.
-        let min_ny = if a.max_slope_rad >= std::f64::consts::PI {
-            f32::NEG_INFINITY
-        } else {
-            (a.max_slope_rad.cos() - 1e-7) as f32
-        };
+        let min_ny = min_floor_ny(a.max_slope_rad);
         let mut ok: Vec<bool> = hf.spans.iter().map(|s| s.ny >= min_ny).collect();
         let ncols = hf.cols.len() - 1;
         if f.low_hanging {
