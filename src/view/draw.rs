@@ -9,7 +9,6 @@ use crate::model::band::ViewFilter;
 use crate::model::elements::StageGeometry;
 use crate::view::cubes::CubeAssets;
 use crate::view::filter::RefilterSystems;
-use bevy::camera::visibility::RenderLayers;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::prelude::*;
@@ -107,16 +106,6 @@ pub struct VisualAssets<'w> {
     materials: ResMut<'w, Assets<StandardMaterial>>,
     gizmos: ResMut<'w, Assets<GizmoAsset>>,
     cubes: ResMut<'w, CubeAssets>,
-}
-
-/// The render layers of a drawing shown or hidden (the ground grid's
-/// toggle; retained gizmos ignore [`Visibility`]).
-pub fn render_layers(shown: bool) -> RenderLayers {
-    if shown {
-        RenderLayers::layer(0)
-    } else {
-        RenderLayers::none()
-    }
 }
 
 /// Shows or hides a drawn group's entity and everything under it (a voxel

@@ -426,6 +426,16 @@ fn apply_view(
 #[derive(Component)]
 struct GroundGrid;
 
+/// The render layers of the ground grid shown or hidden (its toggle;
+/// retained gizmos ignore [`Visibility`]).
+fn render_layers(shown: bool) -> RenderLayers {
+    if shown {
+        RenderLayers::layer(0)
+    } else {
+        RenderLayers::none()
+    }
+}
+
 fn draw_grid(
     mut commands: Commands,
     view: Res<ViewSettings>,
@@ -434,7 +444,7 @@ fn draw_grid(
     mut grid: Query<(Entity, &mut RenderLayers), With<GroundGrid>>,
     mut seen: Local<Option<u64>>,
 ) {
-    let shown = crate::view::draw::render_layers(view.grid);
+    let shown = render_layers(view.grid);
     if *seen != Some(current.revision) {
         *seen = Some(current.revision);
         for (e, _) in &grid {
