@@ -14,7 +14,7 @@ use bevy::mesh::PrimitiveTopology;
 use bevy::prelude::*;
 
 use crate::model::band::PrepareOptions;
-use crate::model::prepare::{Group, Prepared, prepare};
+use crate::model::prepare::{Group, Prepared, groups};
 use navscope_core::Primitive;
 
 /// Sides of the circles a point marker is drawn with.
@@ -54,7 +54,7 @@ impl Drawable {
 }
 
 /// A stage's primitives prepared for drawing with `options` (see
-/// [`prepare`]), regrouped for its `substeps` sub-steps
+/// [`prepare`](crate::model::prepare::prepare)), regrouped for its `substeps` sub-steps
 /// ([`crate::model::step_batches`]), with every group's [`Drawable`]
 /// built, on the calling thread: a worker's.
 pub fn prepare_for_drawing(
@@ -63,9 +63,8 @@ pub fn prepare_for_drawing(
     options: &PrepareOptions,
     substeps: usize,
 ) -> Prepared {
-    let prepared = prepare(primitives, unit, options);
     let mut prepared = Prepared::new(crate::model::step_batches::batch_for_steps(
-        prepared.groups,
+        groups(primitives, unit, options),
         substeps,
     ));
     for g in &mut prepared.groups {

@@ -240,6 +240,11 @@ fn add_primitive_colored(g: &mut Group, p: &Primitive, unit: f32, color: Option<
 /// Groups and triangulates a stage's primitives for drawing: one group per
 /// kind, sub-step range and layer, keeping only what `options` shows.
 pub fn prepare(primitives: &[Primitive], unit: f32, options: &PrepareOptions) -> Prepared {
+    Prepared::new(groups(primitives, unit, options))
+}
+
+/// The groups [`prepare`] makes, before their summary.
+pub(crate) fn groups(primitives: &[Primitive], unit: f32, options: &PrepareOptions) -> Vec<Group> {
     let ranges = if options.color_by_value {
         value_ranges(primitives)
     } else {
@@ -287,7 +292,7 @@ pub fn prepare(primitives: &[Primitive], unit: f32, options: &PrepareOptions) ->
         g.voxels = crate::model::voxel_mesh::tiles(&g.cubes);
         g.cubes = Vec::new();
     }
-    Prepared::new(groups.into_values().collect())
+    groups.into_values().collect()
 }
 
 /// The size of what the primitives cover (largest extent of their bounds),
