@@ -284,7 +284,7 @@ fn a_stage_of_many_sub_steps_shows_few_groups_at_any_step() {
 
 /// The stages of the drawn voxel level whose groups hold voxel tiles, and
 /// one whose groups hold none.
-fn voxel_and_plain_stage(app: &mut App) -> (usize, usize) {
+fn voxel_and_plain_stage(app: &mut App) -> (Vec<usize>, usize) {
     let mut q = app
         .world_mut()
         .query_filtered::<(&DrawGroup, Has<VoxelGroup>), Allow<Disabled>>();
@@ -296,12 +296,14 @@ fn voxel_and_plain_stage(app: &mut App) -> (usize, usize) {
             with.push(g.stage);
         }
     }
-    let voxel = *with.first().expect("a stage draws voxel tiles");
+    with.sort_unstable();
+    with.dedup();
+    assert!(!with.is_empty(), "a stage draws voxel tiles");
     let plain = *all
         .iter()
         .find(|s| !with.contains(s))
         .expect("a stage draws no voxel tiles");
-    (voxel, plain)
+    (with, plain)
 }
 
 /// The voxel tile meshes that Bevy's queries see (not disabled), and how
@@ -310,6 +312,25 @@ fn enabled_tiles(app: &mut App) -> (usize, usize) {
     let mut q = app.world_mut().query::<&TileDetail>();
     let tiles: Vec<&TileDetail> = q.iter(app.world()).collect();
     (tiles.len(), tiles.iter().filter(|t| !t.coarse).count())
+}
+
+/// Every shown tile is drawn where its transform puts it (its corners are
+/// fractions of its box: a tile left at the origin draws its voxels in a
+/// unit cube there), and the boxes are tile-sized, not unit cubes.
+fn assert_tiles_placed(app: &mut App) {
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(&Transform, &GlobalTransform), With<TileDetail>>();
+    let mut sized = 0;
+    for (local, global) in q.iter(app.world()) {
+        let (a, b) = (local.to_matrix(), global.to_matrix());
+        assert!(
+            a.abs_diff_eq(b, 1e-5),
+            "tile drawn at {b:?}, placed at {a:?}"
+        );
+        sized += usize::from(local.scale.max_element() > 1.5);
+    }
+    assert!(sized > 0, "some tile spans more than a metre");
 }
 
 /// A voxel group's tile meshes are shown and hidden with it: hidden, they
@@ -344,7 +365,8 @@ fn voxel_tiles_are_shown_and_hidden_with_their_group() {
     );
     app.update();
     app.update();
-    let (voxel, plain) = voxel_and_plain_stage(&mut app);
+    let (voxel_stages, plain) = voxel_and_plain_stage(&mut app);
+    let voxel = voxel_stages[0];
 
     app.world_mut().resource_mut::<Timeline>().set_stage(voxel);
     app.update();
@@ -357,6 +379,7 @@ fn voxel_tiles_are_shown_and_hidden_with_their_group() {
         "the legend counts the shown tiles ({tiles} meshes)"
     );
     assert_hidden_groups_disabled(&mut app);
+    assert_tiles_placed(&mut app);
 
     app.world_mut().resource_mut::<Timeline>().set_stage(plain);
     app.update();
@@ -374,4 +397,15 @@ fn voxel_tiles_are_shown_and_hidden_with_their_group() {
     app.update();
     app.update();
     assert_eq!(enabled_tiles(&mut app), (tiles, full));
+    assert_tiles_placed(&mut app);
+
+    // Every voxel stage's tiles are drawn where they belong, whichever
+    // stage showed when they were spawned.
+    for stage in voxel_stages {
+        app.world_mut().resource_mut::<Timeline>().set_stage(stage);
+        app.update();
+        app.update();
+        assert!(enabled_tiles(&mut app).0 > 0, "stage {stage} shows tiles");
+        assert_tiles_placed(&mut app);
+    }
 }

@@ -10,10 +10,11 @@
 
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::primitives::{Aabb, MeshAabb};
-use bevy::mesh::PrimitiveTopology;
+use bevy::mesh::{PrimitiveTopology, VertexAttributeValues};
 use bevy::prelude::*;
 
 use crate::model::band::PrepareOptions;
+use crate::model::compact_vertex;
 use crate::model::prepare::{Group, Prepared, groups};
 use navscope_core::Primitive;
 
@@ -47,7 +48,7 @@ impl Drawable {
             asset
         });
         let fill = (!g.triangles.is_empty())
-            .then(|| triangle_mesh(&g.triangles))
+            .then(|| triangle_mesh(&g.triangles, false))
             .and_then(|m| m.compute_aabb().map(|b| (m, b)));
         Drawable { gizmo, fill }
     }
@@ -73,41 +74,53 @@ pub fn prepare_for_drawing(
     prepared
 }
 
-/// Per-vertex linear colours for triangles given with one sRGB colour each
-/// (the vertex-colour attribute Bevy meshes take).
-pub fn vertex_colors(tris: &[([Vec3; 3], [f32; 4])]) -> Vec<[f32; 4]> {
+/// Per-vertex linear colours, as bytes ([`compact_vertex::COLOR_UNORM8`]),
+/// for triangles given with one sRGB colour each.
+pub fn vertex_colors(tris: &[([Vec3; 3], [f32; 4])]) -> Vec<[u8; 4]> {
     tris.iter()
-        .flat_map(|(_, c)| {
-            let lin = srgba(*c).to_linear();
-            [[lin.red, lin.green, lin.blue, lin.alpha]; 3]
-        })
+        .flat_map(|(_, c)| [compact_vertex::linear_bytes(*c, 1.0); 3])
         .collect()
 }
 
-/// A flat-shaded (upward normals) mesh of sRGB-coloured triangles.
-fn triangle_mesh(tris: &[([Vec3; 3], [f32; 4])]) -> Mesh {
+/// A mesh of sRGB-coloured triangles; with face normals when it is `lit`
+/// (the level's surface), without when not (the stages' fills, whose
+/// material is unlit).
+pub fn triangle_mesh(tris: &[([Vec3; 3], [f32; 4])], lit: bool) -> Mesh {
     let positions: Vec<[f32; 3]> = tris
         .iter()
         .flat_map(|(t, _)| t.map(|p| p.to_array()))
         .collect();
-    let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
+    let normals = lit.then(|| {
+        tris.iter()
+            .flat_map(|(t, _)| {
+                let n = (t[1] - t[0]).cross(t[2] - t[0]).normalize_or(Vec3::Y);
+                [n.to_array(); 3]
+            })
+            .collect()
+    });
     colored_mesh(positions, normals, vertex_colors(tris))
 }
 
-/// A triangle list with per-vertex positions, normals and colours, kept in
-/// the render world only.
-pub fn colored_mesh(
+/// A triangle list with per-vertex positions, normals when it is lit, and
+/// colours as bytes, kept in the render world only.
+fn colored_mesh(
     positions: Vec<[f32; 3]>,
-    normals: Vec<[f32; 3]>,
-    colors: Vec<[f32; 4]>,
+    normals: Option<Vec<[f32; 3]>>,
+    colors: Vec<[u8; 4]>,
 ) -> Mesh {
-    Mesh::new(
+    let mesh = Mesh::new(
         PrimitiveTopology::TriangleList,
         RenderAssetUsages::RENDER_WORLD,
     )
     .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
+    .with_inserted_attribute(
+        compact_vertex::COLOR_UNORM8,
+        VertexAttributeValues::Unorm8x4(colors),
+    );
+    match normals {
+        Some(n) => mesh.with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, n),
+        None => mesh,
+    }
 }
 
 /// The colour of an sRGBA quadruple, as primitives carry it.
@@ -154,8 +167,7 @@ mod tests {
     fn vertex_colours_are_linear_and_three_per_triangle() {
         let c = vertex_colors(&[([Vec3::ZERO; 3], [0.5, 0.5, 0.5, 1.0])]);
         assert_eq!(c.len(), 3);
-        // sRGB 0.5 is about 0.214 linear.
-        assert!((c[0][0] - 0.214).abs() < 0.01, "{:?}", c[0]);
-        assert_eq!(c[0][3], 1.0);
+        // sRGB 0.5 is about 0.214 linear: 55 of 255.
+        assert_eq!(c[0], [55, 55, 55, 255]);
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod band;
 pub mod bvh;
+pub mod compact_vertex;
 pub mod discard;
 pub mod drawable;
 pub mod elements;

@@ -448,9 +448,8 @@ mod tests {
         assert_eq!(g0.voxels.iter().map(VoxelTile::cubes).sum::<usize>(), 2);
         assert!(g0.triangles.is_empty() && g0.lines.is_empty() && g0.cubes.is_empty());
         // The second cube's corners lie inside its cell.
-        let corners = &g0.voxels[0].full[0].positions[8..16];
-        for c in corners {
-            let p = Vec3::from_array(*c);
+        let chunk = &g0.voxels[0].full[0];
+        for p in (8..16).map(|i| chunk.corner(i)) {
             assert!(p.cmpgt(Vec3::new(0.3, 1.0, 0.0)).all(), "{p}");
             assert!(p.cmplt(Vec3::new(0.6, 1.2, 0.3)).all(), "{p}");
         }

@@ -21,8 +21,9 @@
 
 use std::collections::BTreeMap;
 
-use bevy::color::{Color, ColorToComponents};
 use bevy::math::Vec3;
+
+use crate::model::compact_vertex;
 
 /// Fraction of its cell a voxel cube fills, leaving a gap to its neighbours.
 pub const FILL: f32 = 0.86;
@@ -48,18 +49,20 @@ const CUBE: [u16; 36] = [
     4, 5, 7, 4, 7, 6, // +z
 ];
 
-/// One tile's cubes as mesh data.
+/// One tile's cubes as mesh data, in the compact vertex formats of
+/// [`crate::model::compact_vertex`]: corners as fractions of the chunk's
+/// box, colours as linear bytes (12 bytes a corner, 168 a cube with its
+/// indices, against 296 in Bevy's standard formats).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct VoxelChunk {
-    /// Corner positions, eight per cube.
-    pub positions: Vec<[f32; 3]>,
+    /// Corner positions, eight per cube, as fractions of [`Self::bounds`].
+    pub positions: Vec<[u16; 4]>,
     /// Linear RGBA per corner.
-    pub colors: Vec<[f32; 4]>,
+    pub colors: Vec<[u8; 4]>,
     /// Triangle list, 36 per cube.
     pub indices: Vec<u16>,
-    /// The corners' bounding box (none while empty): the tile's culling
-    /// box, which Bevy cannot compute from a mesh kept only in the render
-    /// world.
+    /// The corners' bounding box (none while empty): what the positions
+    /// are fractions of, and the tile's culling box.
     pub bounds: Option<(Vec3, Vec3)>,
 }
 
@@ -69,32 +72,54 @@ impl VoxelChunk {
         self.positions.len() / 8
     }
 
-    fn push(&mut self, min: Vec3, max: Vec3, color: [f32; 4]) {
-        let centre = (min + max) * 0.5;
-        let half = (max - min).abs() * 0.5 * FILL;
-        let base = self.positions.len() as u16;
-        let top = linear(color, 1.0);
-        let bottom = linear(color, SHADE);
-        for i in 0..8u16 {
-            let s = |bit: u16| if i & bit == 0 { -1.0 } else { 1.0 };
-            let p = centre + half * Vec3::new(s(1), s(2), s(4));
-            self.positions.push(p.to_array());
-            self.colors.push(if i & 2 == 0 { bottom } else { top });
+    /// Corner `i` in world space.
+    pub fn corner(&self, i: usize) -> Vec3 {
+        let (lo, hi) = self.bounds.unwrap_or_default();
+        compact_vertex::decode(self.positions[i], lo, hi - lo)
+    }
+
+    /// The chunk of `cubes` (at most [`MAX_CUBES`]).
+    fn of(cubes: &[Cube]) -> Self {
+        let shrunk = |&(min, max, _): &Cube| {
+            let centre = (min + max) * 0.5;
+            let half = (max - min).abs() * 0.5 * FILL;
+            (centre - half, centre + half)
+        };
+        let bounds = cubes
+            .iter()
+            .map(shrunk)
+            .reduce(|(a, b), (lo, hi)| (a.min(lo), b.max(hi)));
+        let mut chunk = VoxelChunk {
+            positions: Vec::with_capacity(cubes.len() * 8),
+            colors: Vec::with_capacity(cubes.len() * 8),
+            indices: Vec::with_capacity(cubes.len() * CUBE.len()),
+            bounds,
+        };
+        let (lo, hi) = bounds.unwrap_or_default();
+        for cube in cubes {
+            let (min, max) = shrunk(cube);
+            let base = chunk.positions.len() as u16;
+            let top = compact_vertex::linear_bytes(opaque(cube.2), 1.0);
+            let bottom = compact_vertex::linear_bytes(opaque(cube.2), SHADE);
+            for i in 0..8u16 {
+                let pick = |bit: u16, a: f32, b: f32| if i & bit == 0 { a } else { b };
+                let p = Vec3::new(
+                    pick(1, min.x, max.x),
+                    pick(2, min.y, max.y),
+                    pick(4, min.z, max.z),
+                );
+                chunk.positions.push(compact_vertex::encode(p, lo, hi - lo));
+                chunk.colors.push(if i & 2 == 0 { bottom } else { top });
+            }
+            chunk.indices.extend(CUBE.iter().map(|k| base + k));
         }
-        self.indices.extend(CUBE.iter().map(|k| base + k));
-        let (lo, hi) = (centre - half, centre + half);
-        self.bounds = Some(match self.bounds {
-            Some((a, b)) => (a.min(lo), b.max(hi)),
-            None => (lo, hi),
-        });
+        chunk
     }
 }
 
-/// An sRGB colour scaled by `shade`, as the linear RGBA a vertex takes.
-fn linear(c: [f32; 4], shade: f32) -> [f32; 4] {
-    Color::srgba(c[0] * shade, c[1] * shade, c[2] * shade, 1.0)
-        .to_linear()
-        .to_f32_array()
+/// An sRGB colour made opaque: voxels are drawn solid.
+fn opaque(c: [f32; 4]) -> [f32; 4] {
+    [c[0], c[1], c[2], 1.0]
 }
 
 /// A voxel cube: minimum corner, maximum corner and sRGB colour.
@@ -123,16 +148,7 @@ impl VoxelTile {
 
 /// `cubes` as meshes of at most [`MAX_CUBES`] cubes each.
 fn meshes(cubes: &[Cube]) -> Vec<VoxelChunk> {
-    let mut out: Vec<VoxelChunk> = Vec::new();
-    for &(lo, hi, c) in cubes {
-        if out.last().is_none_or(|m| m.cubes() >= MAX_CUBES) {
-            out.push(VoxelChunk::default());
-        }
-        if let Some(m) = out.last_mut() {
-            m.push(lo, hi, c);
-        }
-    }
-    out
+    cubes.chunks(MAX_CUBES).map(VoxelChunk::of).collect()
 }
 
 /// The cubes of one tile merged per block of [`LOD_BLOCK`] cells: cubes of
@@ -221,7 +237,7 @@ mod tests {
         );
         let m = &out[0].full[0];
         assert_eq!((m.cubes(), m.indices.len()), (1, 36));
-        let pts: Vec<Vec3> = m.positions.iter().map(|p| Vec3::from_array(*p)).collect();
+        let pts: Vec<Vec3> = (0..m.positions.len()).map(|i| m.corner(i)).collect();
         let lo = pts.iter().fold(Vec3::INFINITY, |a, b| a.min(*b));
         let hi = pts.iter().fold(Vec3::NEG_INFINITY, |a, b| a.max(*b));
         assert!(lo.cmpgt(min).all() && hi.cmplt(max).all(), "{lo} {hi}");
@@ -240,13 +256,12 @@ mod tests {
             );
         }
         // Top corners are brighter than bottom ones.
-        for (p, c) in m.positions.iter().zip(&m.colors) {
-            let bottom = p[1] < centre.y;
-            let other = m
-                .positions
+        for (p, c) in pts.iter().zip(&m.colors) {
+            let bottom = p.y < centre.y;
+            let other = pts
                 .iter()
                 .zip(&m.colors)
-                .find(|(q, _)| (q[1] < centre.y) != bottom)
+                .find(|(q, _)| (q.y < centre.y) != bottom)
                 .unwrap()
                 .1;
             assert_eq!(bottom, c[0] < other[0]);

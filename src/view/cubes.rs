@@ -11,9 +11,10 @@
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::primitives::Aabb;
 use bevy::ecs::entity_disabling::Disabled;
-use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::mesh::{Indices, PrimitiveTopology, VertexAttributeValues};
 use bevy::prelude::*;
 
+use crate::model::compact_vertex;
 use crate::model::voxel_mesh::{VoxelChunk, VoxelTile};
 use crate::view::scene::MainCamera;
 
@@ -83,7 +84,8 @@ impl CubeAssets {
     }
 }
 
-/// The mesh of one tile, kept in the render world only.
+/// The mesh of one tile, kept in the render world only, in the compact
+/// formats its chunk carries (placed by [`chunk_transform`]).
 pub fn chunk_mesh(chunk: VoxelChunk) -> Mesh {
     let VoxelChunk {
         positions,
@@ -95,13 +97,27 @@ pub fn chunk_mesh(chunk: VoxelChunk) -> Mesh {
         PrimitiveTopology::TriangleList,
         RenderAssetUsages::RENDER_WORLD,
     )
-    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
+    .with_inserted_attribute(
+        compact_vertex::POSITION_UNORM16,
+        VertexAttributeValues::Unorm16x4(positions),
+    )
+    .with_inserted_attribute(
+        compact_vertex::COLOR_UNORM8,
+        VertexAttributeValues::Unorm8x4(colors),
+    )
     .with_inserted_indices(Indices::U16(indices))
 }
 
-/// Spawns each tile's meshes as children of `parent`, each with its
-/// culling box (see [`VoxelChunk::bounds`]) and its [`TileDetail`]; the
+/// Where a chunk's mesh goes: its corners are fractions of its box, so
+/// the entity's transform maps the unit cube onto the box (and the
+/// culling box is the unit cube).
+pub fn chunk_transform(chunk: &VoxelChunk) -> Transform {
+    let (lo, hi) = chunk.bounds.unwrap_or_default();
+    compact_vertex::box_transform(lo, hi - lo)
+}
+
+/// Spawns each tile's meshes as children of `parent`, each placed on its
+/// box ([`chunk_transform`]) and its [`TileDetail`]; the
 /// full meshes start shown and the coarse ones hidden until
 /// [`choose_detail`] decides.
 pub fn spawn(
@@ -125,7 +141,7 @@ pub fn spawn(
         let full = tile.full.into_iter().map(|c| (c, detail(false)));
         let coarse = tile.coarse.into_iter().map(|c| (c, detail(true)));
         for (chunk, detail) in full.chain(coarse) {
-            let (lo, hi) = chunk.bounds.unwrap_or_default();
+            let transform = chunk_transform(&chunk);
             batch.push((
                 detail,
                 if detail.shows(false) {
@@ -133,10 +149,14 @@ pub fn spawn(
                 } else {
                     Visibility::Hidden
                 },
-                Aabb::from_min_max(lo, hi),
+                Aabb::from_min_max(Vec3::ZERO, Vec3::ONE),
                 Mesh3d(meshes.add(chunk_mesh(chunk))),
                 MeshMaterial3d(material.clone()),
-                Transform::default(),
+                transform,
+                // Set here, not by Bevy's propagation: a tile spawned under a
+                // disabled group is not propagated to until its transform
+                // changes, which it never does (the group sits at the origin).
+                GlobalTransform::from(transform),
                 ChildOf(parent),
             ));
         }
@@ -213,9 +233,30 @@ mod tests {
             (Vec3::ZERO, Vec3::splat(0.1), [1.0, 0.0, 0.0, 1.0]),
             (Vec3::X, Vec3::X + Vec3::splat(0.1), [0.0, 1.0, 0.0, 1.0]),
         ]);
-        let mesh = chunk_mesh(tiles[0].full[0].clone());
+        let chunk = tiles[0].full[0].clone();
+        let place = chunk_transform(&chunk);
+        let mesh = chunk_mesh(chunk.clone());
         assert_eq!(mesh.count_vertices(), 16);
         assert_eq!(mesh.indices().map(|i| i.len()), Some(72));
+        // The transform puts every corner where the chunk says it is, and
+        // the world corners span the cubes (shrunk by the gap).
+        let Some(bevy::mesh::VertexAttributeValues::Unorm16x4(q)) =
+            mesh.attribute(compact_vertex::POSITION_UNORM16)
+        else {
+            panic!("positions in the compact format");
+        };
+        for (i, q) in q.iter().enumerate() {
+            let unit = Vec3::new(q[0] as f32, q[1] as f32, q[2] as f32) / 65535.0;
+            let at = place.transform_point(unit);
+            assert!((at - chunk.corner(i)).length() < 1e-5, "corner {i}: {at}");
+        }
+        let (lo, hi) = chunk.bounds.expect("bounds");
+        let gap = 0.1 * (1.0 - crate::model::voxel_mesh::FILL) / 2.0;
+        assert!((lo - Vec3::splat(gap)).length() < 1e-5, "{lo}");
+        assert!(
+            (hi - (Vec3::X + Vec3::splat(0.1 - gap))).length() < 1e-5,
+            "{hi}"
+        );
     }
 
     #[test]

@@ -158,26 +158,6 @@ fn multisampling_for_adapter(
     }
 }
 
-fn lit_mesh(tris: &[([Vec3; 3], [f32; 4])], lit: bool) -> Mesh {
-    let positions: Vec<[f32; 3]> = tris
-        .iter()
-        .flat_map(|(t, _)| t.map(|p| p.to_array()))
-        .collect();
-    let normals: Vec<[f32; 3]> = tris
-        .iter()
-        .flat_map(|(t, _)| {
-            let n = if lit {
-                (t[1] - t[0]).cross(t[2] - t[0]).normalize_or(Vec3::Y)
-            } else {
-                Vec3::Y
-            };
-            [n.to_array(); 3]
-        })
-        .collect();
-    let colors = crate::model::drawable::vertex_colors(tris);
-    crate::model::drawable::colored_mesh(positions, normals, colors)
-}
-
 #[allow(clippy::too_many_arguments)]
 fn rebuild_level(
     mut commands: Commands,
@@ -222,6 +202,9 @@ fn rebuild_level(
             base_color: Color::WHITE,
             unlit: !d.lit,
             cull_mode: None,
+            // Meshes wound either way (an OBJ's floors often face down)
+            // are lit on the side the camera sees.
+            double_sided: true,
             alpha_mode: if d.fill.iter().any(|(_, c)| c[3] < 1.0) {
                 AlphaMode::Blend
             } else {
@@ -230,7 +213,7 @@ fn rebuild_level(
             perceptual_roughness: 0.9,
             ..default()
         };
-        let mesh = lit_mesh(&d.fill, d.lit);
+        let mesh = crate::model::drawable::triangle_mesh(&d.fill, d.lit);
         commands.spawn((
             LevelVisual,
             // Its culling box: Bevy cannot compute one from a mesh kept
