@@ -37,6 +37,10 @@ impl Drawable {
     pub fn of(g: &Group) -> Self {
         let gizmo = (!g.lines.is_empty() || !g.points.is_empty()).then(|| {
             let mut asset = GizmoAsset::new();
+            // Sized exactly: grown by doubling, a big stage's buffers held
+            // up to twice the memory they use.
+            asset.list_positions.reserve_exact(2 * g.lines.len());
+            asset.list_colors.reserve_exact(2 * g.lines.len());
             for (a, b, c) in &g.lines {
                 asset.line(*a, *b, srgba(*c));
             }
@@ -45,6 +49,10 @@ impl Drawable {
                     .sphere(Isometry3d::from_translation(*at), *r, srgba(*c))
                     .resolution(MARKER_RESOLUTION);
             }
+            asset.list_positions.shrink_to_fit();
+            asset.list_colors.shrink_to_fit();
+            asset.strip_positions.shrink_to_fit();
+            asset.strip_colors.shrink_to_fit();
             asset
         });
         let fill = (!g.triangles.is_empty())
@@ -57,7 +65,8 @@ impl Drawable {
 /// A stage's primitives prepared for drawing with `options` (see
 /// [`prepare`](crate::model::prepare::prepare)), regrouped for its `substeps` sub-steps
 /// ([`crate::model::step_batches`]), with every group's [`Drawable`]
-/// built, on the calling thread: a worker's.
+/// built (its lines, points and triangles then live only there), on the
+/// calling thread: a worker's.
 pub fn prepare_for_drawing(
     primitives: &[Primitive],
     unit: f32,
@@ -70,6 +79,11 @@ pub fn prepare_for_drawing(
     ));
     for g in &mut prepared.groups {
         g.drawable = Some(Drawable::of(g));
+        // The assets hold the geometry now; letting the group's copy go
+        // here, group by group, keeps the two from adding up over a stage.
+        g.lines = Vec::new();
+        g.points = Vec::new();
+        g.triangles = Vec::new();
     }
     prepared
 }

@@ -82,7 +82,10 @@ impl Plugin for DrawPlugin {
                     .after(RefilterSystems)
                     .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
             )
-            .add_plugins(crate::view::highlight::HighlightPlugin);
+            .add_plugins((
+                crate::view::highlight::HighlightPlugin,
+                crate::view::gizmo_release::GizmoReleasePlugin,
+            ));
     }
 }
 

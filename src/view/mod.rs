@@ -5,6 +5,7 @@
 pub mod cubes;
 pub mod draw;
 pub mod filter;
+pub mod gizmo_release;
 pub mod highlight;
 pub mod level_drawing;
 pub mod scene;
