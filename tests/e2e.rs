@@ -270,6 +270,33 @@ fn type_into(s: &Session, at: (f64, f64), what: &str, text: &str) {
     s.key("Return");
 }
 
+/// [`type_into`] until the report shows `accepted`, up to three times (with
+/// Escape between): under a loaded software renderer a frame can take
+/// longer than the pace between the keys, and a Ctrl+A whose Ctrl egui saw
+/// released types an `a` into the field, which then does not parse. A
+/// person would look and type again; so does this.
+fn type_into_until(
+    s: &Session,
+    at: (f64, f64),
+    what: &str,
+    text: &str,
+    accepted: impl Fn(&Report) -> bool,
+) {
+    for attempt in 1..=3 {
+        type_into(s, at, what, text);
+        if s.poll_for(Duration::from_secs(20), |r| accepted(r).then_some(()))
+            .is_some()
+        {
+            return;
+        }
+        eprintln!("e2e: `{text}` typed into {what} not taken (attempt {attempt}); again");
+        s.key("Escape");
+    }
+    s.fail(&format!(
+        "`{text}` typed into {what} three times, never taken"
+    ));
+}
+
 /// The rectangle of widget `name` once it has stopped moving (an egui
 /// window may be placed anew in its second frame): the same in two reports
 /// at least half a second apart.
@@ -1087,7 +1114,9 @@ fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference
     // Type the new value into the slider's number field, as a person sets
     // an exact value: click it, select what it holds, type, Enter.
     let slider = settled_widget(&s, "param/cell_size");
-    type_into(&s, slider.at(0.92, 0.5), "the number field", "0.25");
+    type_into_until(&s, slider.at(0.92, 0.5), "the number field", "0.25", |r| {
+        r.param("cell_size").and_then(|v| v.as_f64()) != Some(old)
+    });
     // A coarser grid moves the boundary both ways: some ground only A
     // reaches, some only B.
     let r = s.wait_for(

@@ -654,16 +654,28 @@ impl Session {
         &self,
         what: &str,
         timeout: Duration,
-        mut f: impl FnMut(&Report) -> Option<T>,
+        f: impl FnMut(&Report) -> Option<T>,
     ) -> T {
+        self.poll_for(timeout, f).unwrap_or_else(|| {
+            self.fail(&format!("timed out after {timeout:?} waiting for: {what}"))
+        })
+    }
+
+    /// Polls the report until `f` returns `Some`, for at most `timeout`;
+    /// `None` when it does not (for a gesture the caller may repeat).
+    pub fn poll_for<T>(
+        &self,
+        timeout: Duration,
+        mut f: impl FnMut(&Report) -> Option<T>,
+    ) -> Option<T> {
         let deadline = Instant::now() + timeout;
         loop {
             if let Some(t) = self.read_report().and_then(|r| f(&r)) {
-                return t;
+                return Some(t);
             }
             self.check_alive();
             if Instant::now() > deadline {
-                self.fail(&format!("timed out after {timeout:?} waiting for: {what}"));
+                return None;
             }
             std::thread::sleep(Duration::from_millis(40));
         }
