@@ -144,7 +144,7 @@ fn default_level_builds_and_publishes_every_element_in_its_stage_index() {
         let expected: BTreeSet<(String, u32)> = artifact
             .primitives()
             .into_iter()
-            .map(|p| (p.kind, p.element))
+            .map(|p| (p.kind.into_owned(), p.element))
             .collect();
         let got: BTreeSet<(String, u32)> = els
             .iter()

@@ -133,7 +133,7 @@ impl ShownElements<'_, '_> {
         let ((stage, p), hit) = pick::pick(ray, band.as_ref(), candidates)?;
         hit.t.is_finite().then(|| StageElement {
             stage,
-            kind: p.kind.clone(),
+            kind: p.kind.to_string(),
             element: p.element,
         })
     }

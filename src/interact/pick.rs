@@ -312,7 +312,7 @@ mod tests {
     fn el(kind: &str, id: u32, shape: Shape) -> (String, Vec<Primitive>) {
         (
             format!("{kind}#{id}"),
-            vec![Primitive::new(kind, id, shape)],
+            vec![Primitive::new(kind.to_owned(), id, shape)],
         )
     }
 

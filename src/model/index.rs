@@ -189,7 +189,7 @@ impl ElementIndex {
     pub fn new(primitives: Arc<Vec<Primitive>>) -> Self {
         let key = |i: &u32| {
             let p = &primitives[*i as usize];
-            (p.kind.as_str(), p.element)
+            (&*p.kind, p.element)
         };
         let mut order: Vec<u32> = (0..primitives.len() as u32).collect();
         order.sort_by(|a, b| key(a).cmp(&key(b)));
@@ -275,7 +275,7 @@ impl ElementIndex {
     /// order.
     fn key_at(&self, at: u32) -> (&str, u32) {
         let p = &self.primitives[self.order[at as usize] as usize];
-        (p.kind.as_str(), p.element)
+        (&*p.kind, p.element)
     }
 
     /// Every element as `(kind, id)`, sorted.
@@ -318,7 +318,7 @@ impl ElementIndex {
 mod tests {
     use super::*;
 
-    fn seg(kind: &str, id: u32, x: f32) -> Primitive {
+    fn seg(kind: &'static str, id: u32, x: f32) -> Primitive {
         Primitive::new(
             kind,
             id,

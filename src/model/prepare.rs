@@ -158,7 +158,7 @@ fn value_ranges(primitives: &[Primitive]) -> BTreeMap<&str, (f32, f32)> {
     let mut out: BTreeMap<&str, (f32, f32)> = BTreeMap::new();
     for p in primitives {
         if let Some(v) = p.value.filter(|v| v.is_finite()) {
-            let r = out.entry(p.kind.as_str()).or_insert((v, v));
+            let r = out.entry(&*p.kind).or_insert((v, v));
             r.0 = r.0.min(v);
             r.1 = r.1.max(v);
         }
@@ -252,11 +252,11 @@ pub(crate) fn groups(primitives: &[Primitive], unit: f32, options: &PrepareOptio
     };
     let mut groups: BTreeMap<(&str, u32, u32, Option<u32>), Group> = BTreeMap::new();
     for p in primitives.iter().filter(|p| options.keeps(p)) {
-        let range = ranges.get(p.kind.as_str()).copied();
+        let range = ranges.get(&*p.kind).copied();
         let g = groups
-            .entry((p.kind.as_str(), p.first_step, p.last_step, p.layer))
+            .entry((&*p.kind, p.first_step, p.last_step, p.layer))
             .or_insert_with(|| Group {
-                kind: p.kind.clone(),
+                kind: p.kind.to_string(),
                 first: p.first_step,
                 last: p.last_step,
                 layer: p.layer,
@@ -356,7 +356,7 @@ mod tests {
     /// groups (sub-step ranges, layers) a kind is split into.
     #[test]
     fn the_summary_lists_each_kind_and_layer_once() {
-        let seg = |kind: &str, step: u32, layer: u32, v: Option<f32>| {
+        let seg = |kind: &'static str, step: u32, layer: u32, v: Option<f32>| {
             let p = Primitive::new(kind, 0, Shape::Segment(Vec3::ZERO, Vec3::X))
                 .during(step, step)
                 .on_layer(layer);

@@ -51,10 +51,13 @@ impl Plugin for GizmoReleasePlugin {
 #[derive(Resource, Default, Debug)]
 pub struct Uploading(Vec<(AssetId<GizmoAsset>, u32)>);
 
+/// Stage groups spawned this frame, shown or hidden.
+type NewGroups = (Added<Gizmo>, With<DrawGroup>, Allow<Disabled>);
+
 /// Notes the gizmos of newly spawned stage groups, and empties the
 /// main-world copy of those noted [`RELEASE_AFTER_FRAMES`] ago.
 pub fn release_uploaded(
-    spawned: Query<&Gizmo, (Added<Gizmo>, With<DrawGroup>, Allow<Disabled>)>,
+    spawned: Query<&Gizmo, NewGroups>,
     frame: Res<FrameCount>,
     mut uploading: ResMut<Uploading>,
     mut assets: ResMut<Assets<GizmoAsset>>,

@@ -233,7 +233,11 @@ mod tests {
         assert!((d.a_only_area() - 2.0).abs() < 1e-9);
         assert!((d.b_only_area() - 2.0).abs() < 1e-9);
         assert!((d.common_area() - 2.0).abs() < 1e-9);
-        let kinds: Vec<String> = d.primitives().into_iter().map(|p| p.kind).collect();
+        let kinds: Vec<String> = d
+            .primitives()
+            .into_iter()
+            .map(|p| p.kind.into_owned())
+            .collect();
         assert_eq!(kinds, [KIND_COMMON, KIND_A_ONLY, KIND_B_ONLY]);
         // The same square 3 m up is another band.
         let d = difference(

@@ -17,9 +17,13 @@ fn runner() -> Runner {
 
 fn kinds(r: &Runner, stage: usize) -> Vec<String> {
     let a = r.result(stage).unwrap().outcome.as_ref().unwrap();
-    let mut k: Vec<String> = a.primitives().into_iter().map(|p| p.kind).collect();
+    let mut k: Vec<String> = a
+        .primitives()
+        .into_iter()
+        .map(|p| p.kind.into_owned())
+        .collect();
     for s in a.substeps() {
-        k.extend(s.highlights.into_iter().map(|p| p.kind));
+        k.extend(s.highlights.into_iter().map(|p| p.kind.into_owned()));
     }
     k.sort();
     k.dedup();

@@ -9,6 +9,8 @@
 //! pipelines. Kinds are `/`-separated paths: a style for `portal` applies to
 //! `portal/vertex-edge` unless the longer kind has its own.
 
+use std::borrow::Cow;
+
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
@@ -67,8 +69,11 @@ impl Shape {
 /// One drawable piece of an artifact.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Primitive {
-    /// Style key, e.g. `portal/vertex-edge`.
-    pub kind: String,
+    /// Style key, e.g. `portal/vertex-edge`. Most kinds are fixed strings,
+    /// borrowed rather than copied into every primitive: a big stage has
+    /// millions of primitives, and a heap string each was a fifth of their
+    /// memory.
+    pub kind: Cow<'static, str>,
     /// Id of the element of the artifact this belongs to.
     pub element: u32,
     /// The shape.
@@ -89,7 +94,7 @@ pub struct Primitive {
 
 impl Primitive {
     /// A primitive that exists throughout its stage.
-    pub fn new(kind: impl Into<String>, element: u32, shape: Shape) -> Self {
+    pub fn new(kind: impl Into<Cow<'static, str>>, element: u32, shape: Shape) -> Self {
         Self {
             kind: kind.into(),
             element,
@@ -128,7 +133,7 @@ impl Primitive {
     /// The kind and each of its ancestors, most specific first:
     /// `portal/vertex-edge`, `portal`.
     pub fn kind_chain(&self) -> impl Iterator<Item = &str> {
-        let k = self.kind.as_str();
+        let k = &*self.kind;
         std::iter::successors(Some(k), |k| k.rfind('/').map(|i| &k[..i]))
     }
 }

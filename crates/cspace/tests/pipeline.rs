@@ -411,7 +411,7 @@ fn every_stage_draws_and_counts() {
     let r = run("courtyard", samples::courtyard(), &[]);
     let kinds: Vec<String> = (0..r.pipeline().stages.len())
         .flat_map(|i| r.result(i).unwrap().outcome.as_ref().unwrap().primitives())
-        .map(|p| p.kind)
+        .map(|p| p.kind.into_owned())
         .collect();
     for k in [
         "brush",
@@ -671,7 +671,11 @@ fn regions_lifts_and_skipped_brushes_are_drawn_and_described() {
     };
     let r = run("regions", level, &[]);
     let a = artifact::<Expanded>(&r, "expand");
-    let kinds: Vec<String> = a.primitives().into_iter().map(|p| p.kind).collect();
+    let kinds: Vec<String> = a
+        .primitives()
+        .into_iter()
+        .map(|p| p.kind.into_owned())
+        .collect();
     for k in ["region/door", "region/water", "lift", "brush/skipped"] {
         assert!(kinds.iter().any(|x| x == k), "{k} drawn: {kinds:?}");
     }

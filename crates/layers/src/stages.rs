@@ -105,7 +105,7 @@ fn draw_axis(axis: &Axis, planes: &[LayerPlane], kind: &str, out: &mut Vec<Primi
             let clearance = e.piece_clearance(k).unwrap_or(0.0);
             out.push(
                 Primitive::new(
-                    edge_kind.as_str(),
+                    edge_kind.clone(),
                     i as u32,
                     Shape::Segment(w(c[0].at, h), w(c[1].at, h)),
                 )
@@ -388,7 +388,7 @@ impl Merged {
             .iter()
             .map(|(l, p)| {
                 Primitive::new(
-                    kind,
+                    kind.to_owned(),
                     id,
                     Shape::Polyline {
                         points: p.iter().map(|&q| w(q, self.planes[*l])).collect(),
@@ -940,7 +940,7 @@ fn draw_layer_runs(
         if end - start >= 2 {
             out.push(
                 Primitive::new(
-                    kind,
+                    kind.to_owned(),
                     id,
                     Shape::Polyline {
                         points: pts[start..end]

@@ -178,7 +178,7 @@ fn every_primitive_on_one_layer_names_it_and_lies_on_its_plane() {
                 tagged += 1;
             }
             None => assert!(
-                across.contains(&p.kind.as_str()),
+                across.contains(&p.kind.as_ref()),
                 "stage {stage}: untagged {}",
                 p.kind
             ),
@@ -253,7 +253,7 @@ fn the_paths_stage_answers_a_probe_between_clicked_points() {
     assert!(answer.length >= from.distance(to) as f64 - 1e-6);
     assert!(polyline >= from.distance(to) as f64 - 1e-4);
     let kinds: std::collections::BTreeSet<&str> =
-        answer.primitives.iter().map(|p| p.kind.as_str()).collect();
+        answer.primitives.iter().map(|p| p.kind.as_ref()).collect();
     assert!(
         kinds.contains("path/corridor") && kinds.contains("path/short"),
         "{kinds:?}"

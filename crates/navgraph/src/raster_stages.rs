@@ -342,7 +342,7 @@ pub struct GraphsArtifact {
 impl GraphsArtifact {
     /// Triangle `t` (drawn from its dual node's polygon) during `step`.
     fn triangle(&self, kind: &str, t: usize, step: u32) -> Primitive {
-        Primitive::new(kind, t as u32, triangle_shape(&self.dual, t)).during(step, step)
+        Primitive::new(kind.to_owned(), t as u32, triangle_shape(&self.dual, t)).during(step, step)
     }
 }
 

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use glam::Vec3;
 use navscope_core::draw::SubStep;
 use navscope_core::level::{ConvexVolume, LevelData, MeshLevel};
+use navscope_core::navmesh::Stance;
 use navscope_core::{Artifact, LinkKind, NavMesh, Primitive, Shape, StageContext, StageError};
 use serde::Serialize;
 
@@ -584,7 +585,7 @@ impl Artifact for FlagArtifact {
                             // its stance's colour: the coverage growing.
                             p.push(
                                 Primitive::new(
-                                    format!("voxel/claimed/{}", pf.pass.stance.name()),
+                                    claimed_kind(pf.pass.stance),
                                     ti as u32,
                                     shape.clone(),
                                 )
@@ -1058,7 +1059,7 @@ fn push_faces<'f>(
             .collect();
         p.push(
             Primitive::new(
-                kind,
+                kind.to_owned(),
                 *id,
                 Shape::Polygon {
                     outer,
@@ -1515,3 +1516,28 @@ pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 13] = [
     ("movers", run_movers),
     ("drops", crate::drops::run),
 ];
+
+/// The kind of a voxel an earlier pass claimed, `voxel/claimed/{stance}`,
+/// as a fixed string: the flag stage draws one per claimed voxel in every
+/// later pass, and a string made for each was a heap allocation each.
+fn claimed_kind(stance: Stance) -> &'static str {
+    match stance {
+        Stance::Stand => "voxel/claimed/stand",
+        Stance::Crouch => "voxel/claimed/crouch",
+        Stance::Prone => "voxel/claimed/prone",
+        Stance::Swim => "voxel/claimed/swim",
+        Stance::Sidestep => "voxel/claimed/sidestep",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_claimed_kind_names_its_stance() {
+        for s in Stance::ALL {
+            assert_eq!(claimed_kind(s), format!("voxel/claimed/{}", s.name()));
+        }
+    }
+}

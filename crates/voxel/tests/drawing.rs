@@ -33,7 +33,7 @@ fn flag_draws_one_voxel_column_per_flagged_span() {
         let flag_kinds = ["voxel/walkable", "voxel/border", "voxel/non-walkable"];
         let mine: Vec<_> = prims
             .iter()
-            .filter(|q| q.first_step == k as u32 && flag_kinds.contains(&q.kind.as_str()))
+            .filter(|q| q.first_step == k as u32 && flag_kinds.contains(&q.kind.as_ref()))
             .collect();
         let [w, b, n] = f.pass_counts(k);
         let count = |kind: &str| mine.iter().filter(|q| q.kind == kind).count() as u64;

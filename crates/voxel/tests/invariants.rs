@@ -498,8 +498,11 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
     let steps = flag.substeps();
     assert_eq!(steps.len(), 5);
     assert!(steps[1].title.contains("crouch"));
-    let kinds: std::collections::BTreeSet<String> =
-        flag.primitives().into_iter().map(|p| p.kind).collect();
+    let kinds: std::collections::BTreeSet<String> = flag
+        .primitives()
+        .into_iter()
+        .map(|p| p.kind.into_owned())
+        .collect();
     for k in ["voxel/walkable", "voxel/border", "voxel/non-walkable"] {
         assert!(kinds.contains(k), "{kinds:?}");
     }
@@ -519,7 +522,7 @@ fn every_stage_draws_and_records_a_substep_per_pass() {
         .unwrap()
         .primitives()
         .into_iter()
-        .map(|p| p.kind)
+        .map(|p| p.kind.into_owned())
         .collect();
     assert!(
         tri.contains("triangle/stand") && tri.contains("triangle/crouch"),
