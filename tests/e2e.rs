@@ -255,9 +255,11 @@ fn open_file_menu(s: &Session, name: &str) -> Rect {
     item
 }
 
-/// Types `text` into the field at `at` as a person sets an exact value:
-/// click it, wait until it has the keyboard, select what it holds, type,
-/// Enter. `what` names the field in a failure.
+/// Types `text` into the short field at `at` (a number, a size) as a
+/// person sets an exact value: click it, wait until it has the keyboard,
+/// erase what it holds (End, then Backspace [`ERASE`] times: unlike
+/// Ctrl+A, no modifier that a slow frame could see released before the
+/// key), type, Enter. `what` names the field in a failure.
 fn type_into(s: &Session, at: (f64, f64), what: &str, text: &str) {
     s.click(at);
     s.wait_for(
@@ -265,16 +267,20 @@ fn type_into(s: &Session, at: (f64, f64), what: &str, text: &str) {
         WAIT,
         |r| r.bool("/pointer/ui_keyboard").filter(|k| *k),
     );
-    s.chord_paced(&["ctrl"], "a");
+    s.key("End");
+    s.key_burst("BackSpace", ERASE);
     s.type_text(text);
     s.key("Return");
 }
 
+/// Backspaces that empty a short field.
+const ERASE: usize = 16;
+
 /// [`type_into`] until the report shows `accepted`, up to three times (with
 /// Escape between): under a loaded software renderer a frame can take
-/// longer than the pace between the keys, and a Ctrl+A whose Ctrl egui saw
-/// released types an `a` into the field, which then does not parse. A
-/// person would look and type again; so does this.
+/// longer than the pace between the keys, and a key lost then leaves a
+/// value that does not parse. A person would look and type again; so does
+/// this.
 fn type_into_until(
     s: &Session,
     at: (f64, f64),
