@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use glam::DVec3;
 use navscope_core::StageError;
 use navscope_core::geom::{Aabb, TriMesh};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::settings::Settings;
@@ -265,7 +266,9 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
             }
         })
         .collect();
-    for tile in &mut tiles {
+    // Each tile's water and hash on its own (in parallel: the hash reads
+    // every corner of the tile's triangles).
+    tiles.par_iter_mut().for_each(|tile| {
         let (px0, pz0, px1, pz1) = tile.rect.padded();
         let world = Aabb {
             min: DVec3::new(grid.x(px0), f64::NEG_INFINITY, grid.z(pz0)),
@@ -277,7 +280,7 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
             .copied()
             .collect();
         tile.geometry_hash = geometry_hash(mesh, &tile.triangles, &tile.water);
-    }
+    });
     Ok(Layout {
         grid,
         tiles,
