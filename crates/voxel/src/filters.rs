@@ -344,7 +344,9 @@ mod tests {
         let mut s = crate::settings::Settings::from_params(&v).unwrap();
         s.tile_size = 0;
         let l = crate::tiles::layout(&level.mesh, &level.water, &s).unwrap();
-        let hf = crate::heightfield::voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
+        let hf = crate::blocks::voxelize(&level.mesh, &l, &[0], None)
+            .unwrap()
+            .remove(0);
         let g = l.grid;
         for f in [
             ALL,
@@ -547,7 +549,7 @@ mod tests {
             let mut s = crate::settings::Settings::from_params(&v).unwrap();
             s.tile_size = 0;
             let l = crate::tiles::layout(&level.mesh, &level.water, &s).unwrap();
-            let hf = crate::heightfield::voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
+            let hf = crate::blocks::voxelize(&level.mesh, &l, &[0], None).unwrap().remove(0);
             let f = Filters {
                 low_hanging: filters & 1 != 0,
                 ledges: filters & 2 != 0,

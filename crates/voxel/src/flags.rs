@@ -439,8 +439,8 @@ pub fn chamfer(hf: &Heightfield, link: &[u32], dist: &mut [u16]) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::blocks::voxelize;
     use crate::compact::{AreaTable, compact_tile, compact_tile_with};
-    use crate::heightfield::voxelize;
     use crate::settings::{Settings, specs};
     use crate::tiles::layout;
     use navscope_core::geom::TriMesh;
@@ -475,7 +475,7 @@ pub(crate) mod tests {
             s.bands = None;
         }
         let l = layout(m, &[], &s).unwrap();
-        let hf = voxelize(m, &l.tiles[0], &l.grid, None).unwrap();
+        let hf = voxelize(m, &l, &[0], None).unwrap().remove(0);
         let c = compact_tile(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas());
         let f = flag_tile(&hf, &l.grid, &s.passes, &c, s.bands);
         (l.grid, hf, f)
@@ -559,7 +559,7 @@ pub(crate) mod tests {
             let mut s = Settings::from_params(&v).unwrap();
             s.tile_size = 0;
             let l = layout(&level.mesh, &level.water, &s).unwrap();
-            let hf = voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
+            let hf = voxelize(&level.mesh, &l, &[0], None).unwrap().remove(0);
             let c = compact_tile_with(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas(), true);
             for cp in c.passes.iter().filter(|cp| !cp.links.is_empty()) {
                 let new = distances(&hf, &cp.links, &cp.passable);
@@ -610,7 +610,7 @@ pub(crate) mod tests {
             let mut s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
             s.tile_size = 0;
             let l = layout(&level.mesh, &level.water, &s).unwrap();
-            let hf = voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
+            let hf = voxelize(&level.mesh, &l, &[0], None).unwrap().remove(0);
             let ca = compact_tile_with(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas(), true);
             let cb = compact_tile_with(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas(), false);
             let a = flag_tile(&hf, &l.grid, &s.passes, &ca, s.bands);

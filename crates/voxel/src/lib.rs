@@ -824,6 +824,7 @@
 #![warn(missing_docs)]
 
 pub mod bands;
+pub mod blocks;
 pub mod build;
 pub mod compact;
 pub mod contour;

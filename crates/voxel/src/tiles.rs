@@ -115,6 +115,10 @@ pub struct Tile {
 pub struct Layout {
     /// The grid.
     pub grid: Grid,
+    /// Core cells a side of every tile but those cut short by the grid's
+    /// far edges (tile `(tx, tz)`'s core starts at cell `(tx, tz)` times
+    /// this).
+    pub tile_cells: i32,
     /// The tiles some triangle touches, row-major.
     pub tiles: Vec<Tile>,
     /// Triangles with zero area, skipped.
@@ -283,6 +287,7 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
     });
     Ok(Layout {
         grid,
+        tile_cells: ts,
         tiles,
         degenerate_triangles: degenerate,
     })
