@@ -26,6 +26,7 @@ use serde::Serialize;
 
 use crate::flags::{DIRS, Limits};
 use crate::heightfield::{Heightfield, OPEN};
+use crate::rows::for_row_bands;
 use crate::settings::Pass;
 use crate::tiles::Grid;
 use navscope_core::Stance;
@@ -94,41 +95,45 @@ fn before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<
     let mut ok = vec![false; hf.spans.len()];
     // One walk up each column: slope, the low-hanging filter (which reads
     // the slope test of the span below), headroom and water depth.
-    for col in hf.cols.windows(2) {
-        // The span below: its slope test and floor.
-        let mut below: Option<(bool, i32)> = None;
-        let r = col[0] as usize..col[1] as usize;
-        for (ok, &sp) in ok[r.clone()].iter_mut().zip(&hf.spans[r]) {
-            let steep = sp.ny < min_ny;
-            let floor = sp.floor as i32;
-            let hangs = f.low_hanging
-                && steep
-                && below.is_some_and(|(flat, bf)| flat && (floor - bf).unsigned_abs() <= lim.step);
-            below = Some((!steep, floor));
-            let clear = if sp.ceil == OPEN {
-                true
-            } else if at_surface {
-                let surface = if sp.water.is_nan() {
-                    f64::NEG_INFINITY
+    for_row_bands(hf, [&mut ok[..]], 1, |columns, first, [ok]| {
+        for col in hf.cols[columns.start..=columns.end].windows(2) {
+            // The span below: its slope test and floor.
+            let mut below: Option<(bool, i32)> = None;
+            let r = col[0] as usize..col[1] as usize;
+            let out = &mut ok[r.start - first..r.end - first];
+            for (ok, &sp) in out.iter_mut().zip(&hf.spans[r]) {
+                let steep = sp.ny < min_ny;
+                let floor = sp.floor as i32;
+                let hangs = f.low_hanging
+                    && steep
+                    && below
+                        .is_some_and(|(flat, bf)| flat && (floor - bf).unsigned_abs() <= lim.step);
+                below = Some((!steep, floor));
+                let clear = if sp.ceil == OPEN {
+                    true
+                } else if at_surface {
+                    let surface = if sp.water.is_nan() {
+                        f64::NEG_INFINITY
+                    } else {
+                        ((sp.water as f64 - grid.origin.y) / grid.ch).floor()
+                    };
+                    let room = sp.ceil as f64 - (sp.floor as f64).max(surface);
+                    room >= need && room > 0.0
                 } else {
-                    ((sp.water as f64 - grid.origin.y) / grid.ch).floor()
+                    // Whole voxels: the room and the need are integers.
+                    sp.ceil as i64 - sp.floor as i64 >= need_voxels
                 };
-                let room = sp.ceil as f64 - (sp.floor as f64).max(surface);
-                room >= need && room > 0.0
-            } else {
-                // Whole voxels: the room and the need are integers.
-                sp.ceil as i64 - sp.floor as i64 >= need_voxels
-            };
-            // A dry span's depth is 0.
-            let wet = if sp.water.is_nan() {
-                dry
-            } else {
-                let depth = sp.depth(grid);
-                depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9
-            };
-            *ok = (!steep || hangs) && clear && wet;
+                // A dry span's depth is 0.
+                let wet = if sp.water.is_nan() {
+                    dry
+                } else {
+                    let depth = sp.depth(grid);
+                    depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9
+                };
+                *ok = (!steep || hangs) && clear && wet;
+            }
         }
-    }
+    });
     ok
 }
 
@@ -173,75 +178,78 @@ fn ledge_group<const N: usize>(
     let test: &[&[bool]; N] = test.try_into().expect("one test per pass");
     let lim: [(i64, i64); N] = lims.map(|l| (l.height as i64, l.step as i64));
     let mut out: [Vec<bool>; N] = std::array::from_fn(|_| vec![false; hf.spans.len()]);
-    for (c, (x, z)) in hf.cells() {
-        let r = hf.range(c);
-        if !test.iter().any(|t| t[r.clone()].iter().any(|&t| t)) {
-            continue;
-        }
-        // The four side columns' spans, looked up once per column.
-        // (inside the tile, first span, one past the last).
-        let mut sides = [(false, 0usize, 0usize); 4];
-        for (side, (dx, dz)) in sides.iter_mut().zip(DIRS) {
-            if let Some(nc) = hf.col(x + dx, z + dz) {
-                *side = (true, hf.cols[nc] as usize, hf.cols[nc + 1] as usize);
-            }
-        }
-        for s in r {
-            let on: [bool; N] = std::array::from_fn(|k| test[k][s]);
-            if !on.contains(&true) {
+    let parts = out.each_mut().map(|v| v.as_mut_slice());
+    for_row_bands(hf, parts, 1, |columns, first, out| {
+        for (c, (x, z)) in hf.cells_in(columns) {
+            let r = hf.range(c);
+            if !test.iter().any(|t| t[r.clone()].iter().any(|&t| t)) {
                 continue;
             }
-            let bot = hf.spans[s].floor as i64;
-            let tp = top(hf, s) as i64;
-            // Per pass: the lowest drop, and the lowest and highest floor
-            // within the climb.
-            let mut minh = [i64::MAX; N];
-            let (mut lo, mut hi) = ([bot; N], [bot; N]);
-            for &(inside, start, end) in &sides {
-                if !inside {
-                    for k in 0..N {
-                        minh[k] = minh[k].min(-lim[k].1 - bot);
-                    }
+            // The four side columns' spans, looked up once per column.
+            // (inside the tile, first span, one past the last).
+            let mut sides = [(false, 0usize, 0usize); 4];
+            for (side, (dx, dz)) in sides.iter_mut().zip(DIRS) {
+                if let Some(nc) = hf.col(x + dx, z + dz) {
+                    *side = (true, hf.cols[nc] as usize, hf.cols[nc + 1] as usize);
+                }
+            }
+            for s in r {
+                let on: [bool; N] = std::array::from_fn(|k| test[k][s]);
+                if !on.contains(&true) {
                     continue;
                 }
-                // The space below the column's first solid.
-                let first = if start < end {
-                    hf.spans[start].base as i64
-                } else {
-                    i64::MAX / 2
-                };
-                for k in 0..N {
-                    let (h, climb) = lim[k];
-                    if tp.min(first) - bot.max(-climb) > h {
-                        minh[k] = minh[k].min(-climb - bot);
+                let bot = hf.spans[s].floor as i64;
+                let tp = top(hf, s) as i64;
+                // Per pass: the lowest drop, and the lowest and highest floor
+                // within the climb.
+                let mut minh = [i64::MAX; N];
+                let (mut lo, mut hi) = ([bot; N], [bot; N]);
+                for &(inside, start, end) in &sides {
+                    if !inside {
+                        for k in 0..N {
+                            minh[k] = minh[k].min(-lim[k].1 - bot);
+                        }
+                        continue;
                     }
-                }
-                for n in start..end {
-                    let nbot = hf.spans[n].floor as i64;
-                    // Floors rise up the column: from one at or above
-                    // this span's ceiling on, no gap is left (h >= 0).
-                    if nbot >= tp {
-                        break;
-                    }
-                    let gap = tp.min(top(hf, n) as i64) - bot.max(nbot);
+                    // The space below the column's first solid.
+                    let first = if start < end {
+                        hf.spans[start].base as i64
+                    } else {
+                        i64::MAX / 2
+                    };
                     for k in 0..N {
                         let (h, climb) = lim[k];
-                        if gap > h {
-                            minh[k] = minh[k].min(nbot - bot);
-                            if (nbot - bot).abs() <= climb {
-                                lo[k] = lo[k].min(nbot);
-                                hi[k] = hi[k].max(nbot);
+                        if tp.min(first) - bot.max(-climb) > h {
+                            minh[k] = minh[k].min(-climb - bot);
+                        }
+                    }
+                    for n in start..end {
+                        let nbot = hf.spans[n].floor as i64;
+                        // Floors rise up the column: from one at or above
+                        // this span's ceiling on, no gap is left (h >= 0).
+                        if nbot >= tp {
+                            break;
+                        }
+                        let gap = tp.min(top(hf, n) as i64) - bot.max(nbot);
+                        for k in 0..N {
+                            let (h, climb) = lim[k];
+                            if gap > h {
+                                minh[k] = minh[k].min(nbot - bot);
+                                if (nbot - bot).abs() <= climb {
+                                    lo[k] = lo[k].min(nbot);
+                                    hi[k] = hi[k].max(nbot);
+                                }
                             }
                         }
                     }
                 }
-            }
-            for k in 0..N {
-                let climb = lim[k].1;
-                out[k][s] = on[k] && (minh[k] < -climb || hi[k] - lo[k] > climb);
+                for k in 0..N {
+                    let climb = lim[k].1;
+                    out[k][s - first] = on[k] && (minh[k] < -climb || hi[k] - lo[k] > climb);
+                }
             }
         }
-    }
+    });
     out.into()
 }
 

@@ -91,9 +91,24 @@ impl Heightfield {
     /// of each column without a division each (the per-column loops of
     /// the compact stage and the outline tracing went through one).
     pub fn cells(&self) -> impl Iterator<Item = (usize, (i32, i32))> + '_ {
-        (self.pz..self.pz + self.d)
-            .flat_map(move |z| (self.px..self.px + self.w).map(move |x| (x, z)))
-            .enumerate()
+        self.cells_in(0..self.cols.len() - 1)
+    }
+
+    /// [`Self::cells`] of the columns `columns` (whole rows: from the
+    /// start of a row to the end of one).
+    pub fn cells_in(
+        &self,
+        columns: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, (i32, i32))> + '_ {
+        let w = self.w as usize;
+        let rows = columns.start / w..columns.end / w;
+        let first = columns.start;
+        rows.flat_map(move |lz| {
+            let z = self.pz + lz as i32;
+            (self.px..self.px + self.w).map(move |x| (x, z))
+        })
+        .enumerate()
+        .map(move |(i, cell)| (first + i, cell))
     }
 
     /// Span index range of column `c`.

@@ -837,6 +837,7 @@ pub mod heightfield;
 pub mod movers;
 pub mod partition;
 pub mod polymesh;
+pub mod rows;
 pub mod samples;
 pub mod settings;
 pub mod simplify;
