@@ -80,7 +80,8 @@ fn min_floor_ny(max_slope_rad: f64) -> f32 {
     }
 }
 
-/// One pass's [`passable`] spans before the ledge filter.
+/// One pass's [`passable`] spans before the ledge filter (one walk up
+/// each column, a few tests a span: not worth cutting into row bands).
 fn before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<bool> {
     let a = pass.agent;
     let lim = Limits::of(pass, grid);
@@ -95,45 +96,41 @@ fn before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<
     let mut ok = vec![false; hf.spans.len()];
     // One walk up each column: slope, the low-hanging filter (which reads
     // the slope test of the span below), headroom and water depth.
-    for_row_bands(hf, [&mut ok[..]], 1, |columns, first, [ok]| {
-        for col in hf.cols[columns.start..=columns.end].windows(2) {
-            // The span below: its slope test and floor.
-            let mut below: Option<(bool, i32)> = None;
-            let r = col[0] as usize..col[1] as usize;
-            let out = &mut ok[r.start - first..r.end - first];
-            for (ok, &sp) in out.iter_mut().zip(&hf.spans[r]) {
-                let steep = sp.ny < min_ny;
-                let floor = sp.floor as i32;
-                let hangs = f.low_hanging
-                    && steep
-                    && below
-                        .is_some_and(|(flat, bf)| flat && (floor - bf).unsigned_abs() <= lim.step);
-                below = Some((!steep, floor));
-                let clear = if sp.ceil == OPEN {
-                    true
-                } else if at_surface {
-                    let surface = if sp.water.is_nan() {
-                        f64::NEG_INFINITY
-                    } else {
-                        ((sp.water as f64 - grid.origin.y) / grid.ch).floor()
-                    };
-                    let room = sp.ceil as f64 - (sp.floor as f64).max(surface);
-                    room >= need && room > 0.0
+    for col in hf.cols.windows(2) {
+        // The span below: its slope test and floor.
+        let mut below: Option<(bool, i32)> = None;
+        let r = col[0] as usize..col[1] as usize;
+        for (ok, &sp) in ok[r.clone()].iter_mut().zip(&hf.spans[r]) {
+            let steep = sp.ny < min_ny;
+            let floor = sp.floor as i32;
+            let hangs = f.low_hanging
+                && steep
+                && below.is_some_and(|(flat, bf)| flat && (floor - bf).unsigned_abs() <= lim.step);
+            below = Some((!steep, floor));
+            let clear = if sp.ceil == OPEN {
+                true
+            } else if at_surface {
+                let surface = if sp.water.is_nan() {
+                    f64::NEG_INFINITY
                 } else {
-                    // Whole voxels: the room and the need are integers.
-                    sp.ceil as i64 - sp.floor as i64 >= need_voxels
+                    ((sp.water as f64 - grid.origin.y) / grid.ch).floor()
                 };
-                // A dry span's depth is 0.
-                let wet = if sp.water.is_nan() {
-                    dry
-                } else {
-                    let depth = sp.depth(grid);
-                    depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9
-                };
-                *ok = (!steep || hangs) && clear && wet;
-            }
+                let room = sp.ceil as f64 - (sp.floor as f64).max(surface);
+                room >= need && room > 0.0
+            } else {
+                // Whole voxels: the room and the need are integers.
+                sp.ceil as i64 - sp.floor as i64 >= need_voxels
+            };
+            // A dry span's depth is 0.
+            let wet = if sp.water.is_nan() {
+                dry
+            } else {
+                let depth = sp.depth(grid);
+                depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9
+            };
+            *ok = (!steep || hangs) && clear && wet;
         }
-    });
+    }
     ok
 }
 
@@ -179,7 +176,7 @@ fn ledge_group<const N: usize>(
     let lim: [(i64, i64); N] = lims.map(|l| (l.height as i64, l.step as i64));
     let mut out: [Vec<bool>; N] = std::array::from_fn(|_| vec![false; hf.spans.len()]);
     let parts = out.each_mut().map(|v| v.as_mut_slice());
-    for_row_bands(hf, parts, 1, |columns, first, out| {
+    for_row_bands(hf, parts, 1, move |columns, first, out| {
         for (c, (x, z)) in hf.cells_in(columns) {
             let r = hf.range(c);
             if !test.iter().any(|t| t[r.clone()].iter().any(|&t| t)) {

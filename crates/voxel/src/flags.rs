@@ -125,7 +125,7 @@ fn links_group<const N: usize>(
     let mut out: [Vec<u32>; N] = std::array::from_fn(|_| vec![NO_LINK; 4 * n]);
     let max_step = sets.iter().map(|(l, _)| l.step).max().unwrap_or(0);
     let parts = out.each_mut().map(|v| v.as_mut_slice());
-    for_row_bands(hf, parts, 4, |columns, first, out| {
+    for_row_bands(hf, parts, 4, move |columns, first, out| {
         for (c, (x, z)) in hf.cells_in(columns) {
             // An empty column has no connections to find (most of a level's
             // bounding box is).
