@@ -1,7 +1,6 @@
-//! Row bands: the per-span loops of the `compact` stage (the slope and
-//! headroom walk, the ledge filter, the span neighbours) run over bands of
-//! whole rows of a tile in parallel, each band writing its own spans' part
-//! of the outputs. A span's result reads the heightfield and the inputs
+//! Row bands: the heavy per-span loops of the `compact` stage (the ledge
+//! filter, the span neighbours) run over bands of whole rows of a tile in
+//! parallel, each band writing its own spans' part of the outputs. A span's result reads the heightfield and the inputs
 //! only, never another span's result, so it does not depend on the bands:
 //! a one-tile build gets both cores there, as the tiles would give it.
 
