@@ -44,7 +44,8 @@ use crate::tiles::{Layout, Tile};
 
 /// Blocks are split into row bands until there are at least this many, so
 /// a build of a few tiles (one, with `tile_size = 0`) keeps the threads
-/// busy. The heightfields do not depend on it.
+/// busy; with one thread they are not split. The heightfields do not
+/// depend on it.
 const MIN_BLOCKS: usize = 4;
 
 /// Fewest rows a band holds: a band cuts each of its triangles' rows below
@@ -121,7 +122,12 @@ fn plan(mesh: &TriMesh, layout: &Layout, tiles: &[usize]) -> Vec<Job> {
                 .or_insert(r);
         }
     }
-    let bands = MIN_BLOCKS.div_ceil(need.len().max(1));
+    let blocks = if rayon::current_num_threads() > 1 {
+        MIN_BLOCKS
+    } else {
+        1
+    };
+    let bands = blocks.div_ceil(need.len().max(1));
     let mut jobs = Vec::new();
     for (owner, r) in need {
         let rows = ((r.3 - r.1) as usize).div_ceil(bands).max(MIN_BAND_ROWS);

@@ -16,9 +16,10 @@ use crate::heightfield::Heightfield;
 const BAND_SPANS: usize = if cfg!(test) { 64 } else { 16_384 };
 
 /// Runs `f(columns, first, parts)` for bands of whole rows of `hf`, in
-/// parallel when there are several: `columns` are the band's column
-/// indices, `first` its first span and `parts[k]` its part of `outs[k]`
-/// (which hold `stride` entries per span of `hf`), from span `first` on.
+/// parallel when there are several (one band with one thread): `columns`
+/// are the band's column indices, `first` its first span and `parts[k]`
+/// its part of `outs[k]` (which hold `stride` entries per span of `hf`),
+/// from span `first` on.
 pub fn for_row_bands<T: Send, const N: usize>(
     hf: &Heightfield,
     outs: [&mut [T]; N],
@@ -29,9 +30,14 @@ pub fn for_row_bands<T: Send, const N: usize>(
     let span_at = |row: usize| hf.cols[row * w] as usize;
     let mut rest = outs;
     let mut bands = Vec::new();
+    let band_spans = if rayon::current_num_threads() > 1 {
+        BAND_SPANS
+    } else {
+        usize::MAX
+    };
     let mut start = 0;
     for row in 1..=d {
-        if row < d && span_at(row) - span_at(start) < BAND_SPANS {
+        if row < d && span_at(row) - span_at(start) < band_spans {
             continue;
         }
         let (first, end) = (span_at(start), span_at(row));
@@ -86,7 +92,7 @@ mod tests {
             assert_eq!(a, (0..3 * n).collect::<Vec<_>>());
             let mut seen = seen.into_inner().unwrap();
             seen.sort_by_key(|x| x.0.start);
-            assert!(seen.len() > 1 || n < BAND_SPANS);
+            assert!(seen.len() > 1 || n < BAND_SPANS || rayon::current_num_threads() == 1);
             let mut at = 0;
             for (columns, first) in seen {
                 assert_eq!(columns.start, at);
