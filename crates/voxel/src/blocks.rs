@@ -244,15 +244,82 @@ pub fn voxelize(
             })
         })
         .collect();
-    let blocks = blocks.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let mut blocks = blocks.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let finish = |tile: &Tile, mut hf: Heightfield| {
+        apply_water(&mut hf, &layout.grid, &tile.water, water_level);
+        hf
+    };
+    // One tile that is one block (a one-tile build on one thread) takes
+    // the block's spans as they are, without a copy.
+    if let [i] = *tiles
+        && let [b] = &blocks[..]
+        && b.rect == layout.tiles[i].rect.padded()
+    {
+        let b = blocks.pop().expect("one block");
+        let tile = &layout.tiles[i];
+        let (px, pz, px1, pz1) = b.rect;
+        let hf = Heightfield {
+            rect: tile.rect,
+            px,
+            pz,
+            w: px1 - px,
+            d: pz1 - pz,
+            cols: b.cols,
+            spans: b.spans,
+        };
+        return Ok(vec![finish(tile, hf)]);
+    }
     let out: Vec<Result<Heightfield, StageError>> = tiles
         .par_iter()
         .map(|&i| {
             let tile = &layout.tiles[i];
-            let mut hf = assemble(tile, &blocks)?;
-            apply_water(&mut hf, &layout.grid, &tile.water, water_level);
-            Ok(hf)
+            Ok(finish(tile, assemble(tile, &blocks)?))
         })
         .collect();
     out.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::{Settings, specs};
+    use crate::tiles::layout;
+    use navscope_core::ParamValues;
+
+    /// The heightfields do not depend on the thread count: one thread
+    /// rasterises a one-tile build as one block and takes it as it is,
+    /// two cut it into row bands and copy them together.
+    #[test]
+    fn one_thread_and_two_give_the_same_heightfields() {
+        for b in crate::samples::all().into_iter().map(|x| x.2) {
+            let level = b.level();
+            for tile_size in [0, 37] {
+                let mut s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
+                s.tile_size = tile_size;
+                let l = layout(&level.mesh, &level.water, &s).unwrap();
+                let all: Vec<usize> = (0..l.tiles.len()).collect();
+                // Spans by their bits (a dry span's water is NaN).
+                let on = |threads: usize| {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .unwrap();
+                    let hfs = pool.install(|| voxelize(&level.mesh, &l, &all, Some(0.5)).unwrap());
+                    hfs.into_iter()
+                        .map(|hf| {
+                            let spans: Vec<_> = hf
+                                .spans
+                                .iter()
+                                .map(|s| {
+                                    (s.base, s.floor, s.ceil, s.ny.to_bits(), s.water.to_bits())
+                                })
+                                .collect();
+                            (hf.rect, hf.px, hf.pz, hf.w, hf.d, hf.cols, spans)
+                        })
+                        .collect::<Vec<_>>()
+                };
+                assert!(on(1) == on(2), "tile size {tile_size}");
+            }
+        }
+    }
 }
