@@ -9,7 +9,7 @@
 //! A block is rasterised with its owner's triangles (a triangle that
 //! reaches a column of the block touches the owner's padded cells, which
 //! reach past the block by the border), its cuts starting at the block's
-//! first row and column ([`crate::heightfield::block_spans`]), so a column
+//! first row and column (`heightfield::block_spans`), so a column
 //! is the same in every tile whose padded cells hold it, and the same
 //! however the block is split into row bands for the threads.
 //!
