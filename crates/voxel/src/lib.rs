@@ -843,8 +843,8 @@
 //! - not the tiles' sizes: the largest of nav_test's 24 tiles holds 10.5%
 //!   of the spans, so the last tile of a stage keeps one core waiting for
 //!   a few percent of it (handing out `voxelize`'s largest blocks first
-//!   was tried: no change beyond the rounds' spread); each per-tile stage ran 1.6 to 1.8
-//!   times faster on two threads than on one.
+//!   was tried: no change beyond the rounds' spread); each per-tile stage
+//!   ran 1.6 to 1.8 times faster on two threads than on one.
 //!
 //! Changes (commits `02ada34` to `ab0d09f`); the NavMesh JSON (all but the
 //! stage times) of both meshes with each partition (watershed, monotone,
