@@ -823,7 +823,7 @@
 //! `label/truncated` label saying how many it left out. Primitives are not
 //! part of the timed build.
 //!
-//! ### 25 November 2026, 02:30 to 03:40 UTC: both cores
+//! ### 25 November 2026, 02:30 to 03:50 UTC: both cores
 //!
 //! Issue #15's goal "with tiles on both cores: at most 0.6 times Recast's
 //! single-thread build" (13.3 ms on `nav_test.obj`, 8.9 ms on
@@ -893,87 +893,74 @@
 //! Timed: the command of the speed sections above with `--set
 //! partition=watershed --set passes=P --set tile_size=T --set
 //! reuse_tiles=false`, both release builds in turn, 10 rounds of 15 whole
-//! builds (one core and five passes: 8), 25 November 2026 03:37 to 03:39
-//! UTC. Another engineer's build kept both cores busy (load average 1.9 to
-//! 2.8, 2.6 to 3.4 over the session), so each bench ran under `chrt -f
-//! 10` (first-in first-out real-time priority: the other build waits for
-//! the few seconds of a round) and, for one core, `taskset -c 1`; the
-//! rows marked "no `chrt`" did not. Each row is the round with the least
-//! whole-build median, its stage medians; the whole build is that median,
-//! then the median of the round medians, then the least build in
-//! brackets. In ms:
+//! builds (one core, `taskset -c 1`: 8 rounds), 25 November 2026 03:44 to
+//! 03:45 UTC, the machine otherwise idle at last (load average 0.7 to 1.05,
+//! the runs' own). Each row is the round with the least whole-build
+//! median, its stage medians; the whole build is that median, then the
+//! median of the round medians, then the least build in brackets. In ms:
 //!
 //! | mesh, case | build | tiles | voxelize | compact | flag | partition | regions | simplify | triangulate | polymesh | detail | graph | movers | drops | whole build | nodes |
 //! |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
-//! | nav_test, `tile_size=64` | before | 0.14 | 5.07 | 3.09 | 0.99 | 2.76 | 0.91 | 0.24 | 0.20 | 0.22 | 0.62 | 0.28 | 0.04 | 2.28 | 17.39 / 18.85 (14.74) | 194 |
-//! | nav_test, `tile_size=64` | after | 0.19 | 3.82 | 2.96 | 1.02 | 2.55 | 0.90 | 0.25 | 0.21 | 0.20 | 0.64 | 0.27 | 0.04 | 1.39 | 14.95 / 16.35 (13.52) | 194 |
-//! | nav_test, `tile_size=0` | before | 0.09 | 5.78 | 3.50 | 1.19 | 3.54 | 1.46 | 0.26 | 0.20 | 0.25 | 1.30 | 0.18 | 0.03 | 1.99 | 19.89 / 22.31 (18.67) | 156 |
-//! | nav_test, `tile_size=0` | after | 0.08 | 3.79 | 2.72 | 1.17 | 3.70 | 1.43 | 0.27 | 0.22 | 0.26 | 0.73 | 0.19 | 0.03 | 1.20 | 16.88 / 20.59 (14.80) | 156 |
-//! | nav_test, `tile_size=128` | before | 0.11 | 4.63 | 2.88 | 1.03 | 2.73 | 1.19 | 0.31 | 0.23 | 0.25 | 0.80 | 0.30 | 0.06 | 2.37 | 16.90 / 19.56 (15.70) | 174 |
-//! | nav_test, `tile_size=128` | after | 0.21 | 4.23 | 2.86 | 1.05 | 2.76 | 1.20 | 0.30 | 0.23 | 0.20 | 0.72 | 0.29 | 0.05 | 1.43 | 15.60 / 17.94 (14.52) | 174 |
-//! | nav_test, `tile_size=160` | before | 0.10 | 5.47 | 3.41 | 1.19 | 3.40 | 1.26 | 0.28 | 0.17 | 0.21 | 1.01 | 0.26 | 0.04 | 2.26 | 19.07 / 19.68 (15.66) | 170 |
-//! | nav_test, `tile_size=160` | after | 0.22 | 5.02 | 3.47 | 1.11 | 3.01 | 1.26 | 0.32 | 0.21 | 0.21 | 0.93 | 0.31 | 0.05 | 1.64 | 17.80 / 18.52 (15.38) | 170 |
-//! | dungeon, `tile_size=64` | before | 0.65 | 4.77 | 1.78 | 0.52 | 1.06 | 0.46 | 0.15 | 0.13 | 0.12 | 0.21 | 0.14 | 0.02 | 0.78 | 10.87 / 13.57 (10.49) | 106 |
-//! | dungeon, `tile_size=64` | after | 0.67 | 4.06 | 1.89 | 0.52 | 1.05 | 0.44 | 0.14 | 0.12 | 0.12 | 0.22 | 0.13 | 0.02 | 0.52 | 9.98 / 13.00 (9.50) | 106 |
-//! | dungeon, `tile_size=0` | before | 0.54 | 6.79 | 2.26 | 0.56 | 1.38 | 0.52 | 0.14 | 0.14 | 0.16 | 0.33 | 0.11 | 0.02 | 0.70 | 13.77 / 14.51 (13.10) | 116 |
-//! | dungeon, `tile_size=0` | after | 0.56 | 4.92 | 2.00 | 0.61 | 1.48 | 0.72 | 0.16 | 0.15 | 0.24 | 0.28 | 0.15 | 0.03 | 0.68 | 12.01 / 13.03 (10.56) | 116 |
-//! | dungeon, `tile_size=128` | before | 0.61 | 4.48 | 1.45 | 0.41 | 0.79 | 0.26 | 0.11 | 0.12 | 0.14 | 0.25 | 0.12 | 0.02 | 0.61 | 9.41 / 10.36 (9.03) | 108 |
-//! | dungeon, `tile_size=128` | after | 0.57 | 3.97 | 1.51 | 0.41 | 0.80 | 0.25 | 0.11 | 0.13 | 0.10 | 0.19 | 0.12 | 0.02 | 0.43 | 8.68 / 9.17 (8.40) | 108 |
-//! | dungeon, `tile_size=160` | before | 0.61 | 6.39 | 2.08 | 0.63 | 1.36 | 0.59 | 0.19 | 0.18 | 0.19 | 0.33 | 0.14 | 0.02 | 0.86 | 13.51 / 15.34 (12.12) | 118 |
-//! | dungeon, `tile_size=160` | after | 0.62 | 5.53 | 1.84 | 0.60 | 1.30 | 0.47 | 0.16 | 0.17 | 0.12 | 0.22 | 0.14 | 0.03 | 0.48 | 12.03 / 13.62 (11.39) | 118 |
-//! | nav_test, `tile_size=64`, no `chrt` | before | 0.14 | 5.37 | 3.44 | 1.08 | 2.88 | 0.98 | 0.22 | 0.22 | 0.25 | 0.77 | 0.27 | 0.04 | 2.35 | 18.78 / 22.33 (16.66) | 194 |
-//! | nav_test, `tile_size=64`, no `chrt` | after | 0.16 | 4.22 | 3.37 | 1.12 | 2.92 | 1.02 | 0.25 | 0.21 | 0.21 | 0.70 | 0.28 | 0.04 | 1.40 | 15.96 / 18.95 (14.57) | 194 |
-//! | dungeon, `tile_size=64`, no `chrt` | before | 0.70 | 5.91 | 2.10 | 0.56 | 1.26 | 0.56 | 0.17 | 0.15 | 0.15 | 0.27 | 0.18 | 0.03 | 0.96 | 13.06 / 14.90 (10.33) | 106 |
-//! | dungeon, `tile_size=64`, no `chrt` | after | 0.64 | 4.73 | 1.86 | 0.48 | 1.09 | 0.40 | 0.13 | 0.13 | 0.13 | 0.24 | 0.13 | 0.02 | 0.53 | 10.53 / 13.66 (9.51) | 106 |
-//! | nav_test, five passes, `tile_size=0` | before | 0.10 | 5.68 | 7.66 | 8.42 | 4.37 | 2.16 | 0.37 | 0.32 | 0.37 | 1.39 | 0.28 | 0.06 | 2.66 | 34.03 / 35.07 (32.56) | 280 |
-//! | nav_test, five passes, `tile_size=0` | after | 0.09 | 4.15 | 5.66 | 8.83 | 4.74 | 1.99 | 0.36 | 0.36 | 0.39 | 0.87 | 0.38 | 0.06 | 1.61 | 30.29 / 32.38 (27.49) | 280 |
-//! | dungeon, five passes, `tile_size=0` | before | 0.56 | 7.27 | 5.34 | 4.83 | 2.25 | 1.21 | 0.49 | 1.21 | 0.75 | 1.01 | 0.63 | 0.12 | 3.24 | 28.79 / 31.22 (27.54) | 849 |
-//! | dungeon, five passes, `tile_size=0` | after | 0.57 | 4.82 | 4.60 | 4.95 | 2.35 | 1.37 | 0.46 | 1.24 | 0.65 | 0.73 | 0.66 | 0.14 | 2.09 | 25.27 / 31.83 (23.20) | 849 |
-//! | nav_test, stand, `tile_size=0` | before | 0.09 | 5.52 | 3.50 | 1.17 | 3.46 | 1.52 | 0.27 | 0.20 | 0.25 | 1.30 | 0.18 | 0.03 | 1.99 | 19.61 / 20.28 (18.88) | 156 |
-//! | nav_test, stand, `tile_size=0` | after | 0.08 | 5.97 | 3.66 | 1.16 | 3.51 | 1.33 | 0.25 | 0.23 | 0.30 | 1.35 | 0.19 | 0.03 | 2.03 | 20.06 / 21.25 (18.99) | 156 |
-//! | nav_test, five passes, `tile_size=0` | before | 0.10 | 5.85 | 7.84 | 8.53 | 4.47 | 2.01 | 0.36 | 0.32 | 0.39 | 1.38 | 0.29 | 0.06 | 2.63 | 34.14 / 44.86 (33.05) | 280 |
-//! | nav_test, five passes, `tile_size=0` | after | 0.09 | 5.52 | 7.68 | 8.45 | 4.38 | 2.00 | 0.33 | 0.37 | 0.42 | 1.37 | 0.29 | 0.06 | 2.66 | 33.49 / 45.23 (33.02) | 280 |
-//! | dungeon, stand, `tile_size=0` | before | 0.55 | 6.74 | 2.27 | 0.59 | 1.45 | 0.64 | 0.15 | 0.15 | 0.16 | 0.35 | 0.12 | 0.02 | 0.82 | 14.09 / 18.16 (13.82) | 116 |
-//! | dungeon, stand, `tile_size=0` | after | 0.51 | 7.12 | 2.42 | 0.56 | 1.48 | 0.73 | 0.15 | 0.15 | 0.20 | 0.40 | 0.12 | 0.02 | 0.85 | 14.69 / 17.69 (14.13) | 116 |
-//! | dungeon, five passes, `tile_size=0` | before | 0.57 | 7.32 | 5.48 | 5.07 | 2.41 | 1.29 | 0.51 | 1.24 | 0.75 | 1.06 | 0.72 | 0.15 | 3.49 | 30.54 / 34.57 (29.02) | 849 |
-//! | dungeon, five passes, `tile_size=0` | after | 0.53 | 7.30 | 5.45 | 5.02 | 2.41 | 1.37 | 0.47 | 1.21 | 0.81 | 1.14 | 0.67 | 0.15 | 3.43 | 30.10 / 32.02 (28.61) | 849 |
+//! | nav_test, both cores, `tile_size=64` | before | 0.13 | 4.16 | 2.61 | 0.88 | 2.33 | 0.56 | 0.19 | 0.17 | 0.18 | 0.55 | 0.21 | 0.04 | 1.71 | 13.66 / 14.96 (13.49) | 194 |
+//! | nav_test, both cores, `tile_size=64` | after | 0.15 | 3.28 | 2.79 | 0.88 | 2.38 | 0.59 | 0.19 | 0.17 | 0.17 | 0.56 | 0.22 | 0.04 | 1.10 | 12.52 / 13.34 (12.01) | 194 |
+//! | nav_test, both cores, `tile_size=128` | before | 0.10 | 4.09 | 2.66 | 0.89 | 2.44 | 0.65 | 0.21 | 0.17 | 0.20 | 0.65 | 0.21 | 0.03 | 1.67 | 14.01 / 14.65 (13.73) | 174 |
+//! | nav_test, both cores, `tile_size=128` | after | 0.12 | 3.73 | 2.55 | 0.89 | 2.45 | 0.68 | 0.21 | 0.18 | 0.17 | 0.58 | 0.21 | 0.04 | 0.98 | 12.72 / 13.17 (12.30) | 174 |
+//! | nav_test, both cores, `tile_size=0` | before | 0.08 | 5.18 | 3.39 | 1.11 | 3.20 | 0.88 | 0.23 | 0.19 | 0.24 | 1.18 | 0.15 | 0.03 | 1.58 | 17.70 / 18.43 (17.18) | 156 |
+//! | nav_test, both cores, `tile_size=0` | after | 0.08 | 3.73 | 2.27 | 1.11 | 3.35 | 0.97 | 0.24 | 0.21 | 0.20 | 0.65 | 0.16 | 0.03 | 1.00 | 14.46 / 16.47 (13.49) | 156 |
+//! | dungeon, both cores, `tile_size=64` | before | 0.64 | 4.73 | 1.68 | 0.45 | 0.95 | 0.28 | 0.12 | 0.12 | 0.12 | 0.20 | 0.11 | 0.02 | 0.71 | 10.06 / 10.62 (9.69) | 106 |
+//! | dungeon, both cores, `tile_size=64` | after | 0.60 | 3.90 | 1.82 | 0.48 | 0.96 | 0.31 | 0.13 | 0.12 | 0.11 | 0.19 | 0.11 | 0.02 | 0.46 | 9.14 / 9.60 (8.86) | 106 |
+//! | dungeon, both cores, `tile_size=128` | before | 0.58 | 4.56 | 1.45 | 0.41 | 0.82 | 0.25 | 0.11 | 0.12 | 0.12 | 0.23 | 0.12 | 0.02 | 0.63 | 9.37 / 9.74 (8.95) | 108 |
+//! | dungeon, both cores, `tile_size=128` | after | 0.55 | 3.95 | 1.50 | 0.38 | 0.79 | 0.25 | 0.11 | 0.12 | 0.11 | 0.20 | 0.12 | 0.02 | 0.40 | 8.55 / 8.85 (8.33) | 108 |
+//! | dungeon, both cores, `tile_size=0` | before | 0.54 | 6.62 | 2.21 | 0.55 | 1.34 | 0.41 | 0.14 | 0.14 | 0.15 | 0.32 | 0.11 | 0.02 | 0.64 | 13.44 / 13.72 (12.88) | 116 |
+//! | dungeon, both cores, `tile_size=0` | after | 0.51 | 5.35 | 1.98 | 0.55 | 1.49 | 0.44 | 0.14 | 0.15 | 0.16 | 0.23 | 0.11 | 0.02 | 0.46 | 12.02 / 13.36 (10.20) | 116 |
+//! | nav_test, one core, stand | before | 0.09 | 5.31 | 3.42 | 1.12 | 3.25 | 0.93 | 0.24 | 0.19 | 0.24 | 1.21 | 0.16 | 0.03 | 1.61 | 17.95 / 19.28 (17.46) | 156 |
+//! | nav_test, one core, stand | after | 0.08 | 5.41 | 3.58 | 1.13 | 3.32 | 1.00 | 0.24 | 0.23 | 0.28 | 1.23 | 0.18 | 0.03 | 1.73 | 18.57 / 19.62 (17.95) | 156 |
+//! | nav_test, one core, five passes | before | 0.09 | 5.44 | 7.46 | 7.92 | 4.13 | 1.44 | 0.31 | 0.31 | 0.36 | 1.25 | 0.26 | 0.05 | 2.29 | 31.47 / 32.96 (30.67) | 280 |
+//! | nav_test, one core, five passes | after | 0.09 | 5.30 | 7.67 | 8.07 | 4.16 | 1.58 | 0.30 | 0.36 | 0.41 | 1.30 | 0.26 | 0.05 | 2.38 | 32.03 / 33.11 (31.33) | 280 |
+//! | dungeon, one core, stand | before | 0.54 | 6.57 | 2.24 | 0.55 | 1.37 | 0.45 | 0.14 | 0.14 | 0.16 | 0.33 | 0.11 | 0.02 | 0.63 | 13.37 / 13.97 (13.03) | 116 |
+//! | dungeon, one core, stand | after | 0.52 | 6.82 | 2.36 | 0.54 | 1.39 | 0.52 | 0.14 | 0.15 | 0.19 | 0.35 | 0.11 | 0.02 | 0.69 | 13.97 / 14.59 (13.26) | 116 |
+//! | dungeon, one core, five passes | before | 0.58 | 7.17 | 5.25 | 4.69 | 2.20 | 1.09 | 0.46 | 1.21 | 0.74 | 0.97 | 0.60 | 0.11 | 3.02 | 27.74 / 28.93 (26.83) | 849 |
+//! | dungeon, one core, five passes | after | 0.52 | 6.70 | 5.31 | 4.62 | 2.15 | 0.97 | 0.44 | 1.20 | 0.77 | 0.99 | 0.62 | 0.11 | 3.03 | 27.56 / 29.39 (26.68) | 849 |
 //!
-//! The machine's speed moved from run to run (the same before build read
-//! 14.4 / 10.2 ms with 64-cell tiles in rounds at 03:16 UTC, 15.5 / 10.7
-//! at 03:32, 17.4 / 10.9 here), so the rounds compare the two builds, and
-//! a goal figure is read against the same round's before. Two cores:
-//! 64-cell tiles 14% (nav_test) and 8% (dungeon) faster; one tile 15% and
-//! 13%; `tile_size=128` 8% and 8%. In the quieter rounds at 03:16 UTC (the
-//! same code on two threads): 64-cell tiles 12.58 / 13.07 ms against
-//! 14.36 / 14.76 before (nav_test) and 9.25 / 9.86 against 10.24 / 10.46
-//! (dungeon); `tile_size=128` 9.18 against 9.73 (dungeon). One core:
-//! within the rounds' spread (0.9% more instructions: the blocks' and
-//! bands' bookkeeping).
+//! Two cores: 64-cell tiles 8% (nav_test) and 9% (dungeon) faster,
+//! `tile_size=128` 9% and 9%, one tile 18% and 11%. One core: 3 to 5%
+//! slower in these rounds (0.9% more instructions: the blocks' and the
+//! bands' bookkeeping, and rayon's hand-out of the regions and nodes on
+//! one thread). Earlier in the session, while another engineer's build
+//! kept both cores busy (load average 1.9 to 3.4), the same comparison
+//! under `chrt -f 10` (first-in first-out priority, so that build waited
+//! for the few seconds of a round) gave 64-cell tiles 12 to 14% faster on
+//! nav_test (12.58 against 14.36 ms at 03:16 UTC, 14.95 against 17.39 at
+//! 03:37) and 8 to 10% on dungeon (9.25 against 10.24, 9.98 against
+//! 10.87), one tile 15 to 20% and 13 to 21%, `tile_size=128` on dungeon
+//! 8.68 against 9.41 ms; without `chrt` the rounds' medians spread by a
+//! quarter.
 //!
 //! Where the goals stand (Recast's idle figures, issue #15):
 //!
 //! - Tiles on both cores at most 0.6 times Recast's single thread
-//!   (13.3 / 8.9 ms): **met on nav_test in the quieter rounds, not on
-//!   dungeon.** nav_test with 64-cell tiles: 12.58 ms at 03:16 UTC (0.57
-//!   times), 14.95 ms in the slower rounds above (0.67); scaled from the
-//!   15.9 ms of 01:22 UTC by the rounds' after / before (0.86 to 0.88), 13.7
-//!   to 14.0 ms, just over. dungeon: 8.68 ms with `tile_size=128` in the
-//!   rounds above (0.59 times) but 9.18 at 03:16, and 9.25 to 9.98 with
-//!   64-cell tiles (0.63 to 0.67); scaled from 11.4 ms, 10.5. What is left
-//!   on dungeon is `voxelize` (4 ms of 10 on two cores: 73 M instructions
+//!   (13.3 / 8.9 ms): **met** in the idle rounds above: nav_test 12.52 ms
+//!   with 64-cell tiles (0.56 times; median of the rounds 13.34) and
+//!   12.72 with 128-cell ones; dungeon 8.55 ms with 128-cell tiles (0.58
+//!   times; median 8.85), but 9.14 with 64-cell ones (0.62 times: **not
+//!   met** at the tile size of the earlier sections). The before build
+//!   read 13.66 / 10.06 ms with 64-cell tiles in the same rounds against
+//!   15.9 / 11.4 at 01:22 UTC, so part of the way to the goal is today's
+//!   faster machine; against the 01:22 figures scaled by the rounds'
+//!   after / before (0.92 / 0.91), 14.6 / 10.4 ms. What is left on
+//!   dungeon is `voxelize` (3.9 ms of 9.1 on two cores: 73 M instructions
 //!   of cuts, the same work as one thread's) and the tiles' borders in
 //!   `compact`, `flag` and `partition` (199.0 M instructions with 64-cell
-//!   tiles against 177.6 M for one tile), which sharing blocks as
-//!   `voxelize` now does would remove for the column-local tests but not
-//!   for the span neighbours, the erosion or the watershed, which read
-//!   across the border; and `tiles` (0.6 ms, the triangles' tile lists,
-//!   on one core).
-//! - One thread at most Recast's whole build: still met (20.1 / 14.7 ms
-//!   in the loaded rounds above against 22.2 / 14.8; 17.8 / 13.0 on the
-//!   idle machine at 01:02 UTC).
+//!   tiles against 177.6 M for one tile): sharing blocks as `voxelize` now
+//!   does would remove the column-local tests' share, not that of the span
+//!   neighbours, the erosion or the watershed, which read across the
+//!   border; and `tiles` (0.6 ms on one core: the triangles' tile lists).
+//! - One thread at most Recast's whole build: still met (18.57 / 13.97 ms
+//!   above against 22.2 / 14.8; 17.95 / 13.37 before).
 //! - Five passes at most twice the standing pass: met on nav_test (1.81 by
-//!   instructions, 1.67 on one core above), **not on dungeon**: 2.09 by
-//!   instructions, 2.05 on one core above (2.12 and 2.17 before). The
+//!   instructions, 1.72 on one core above), **not on dungeon**: 2.09 by
+//!   instructions (2.12 before); on one core above 1.97 (before 2.07),
+//!   in the loaded rounds 2.05 (2.17): at the limit by time. The
 //!   later passes cost what they cost before: `flag` (per pass the
 //!   erosion's chamfer over every span, and the band rule's own chamfer
 //!   and watershed of each later pass), `compact` (each pass's headroom
