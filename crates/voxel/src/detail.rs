@@ -25,6 +25,7 @@
 //! sampling off: the detail is the polygon's own triangles.
 
 use glam::{DVec2, DVec3};
+use rayon::prelude::*;
 use serde::Serialize;
 use spade::{DelaunayTriangulation, Point2, Triangulation};
 
@@ -247,7 +248,9 @@ pub fn detail_polygon(poly: &[DVec3], surface: &Surface, p: DetailParams) -> Vec
 }
 
 /// The detail of every polygon of every region of one tile; `passes` are
-/// the tile's flags (the pass of each region picks its surface).
+/// the tile's flags (the pass of each region picks its surface). The
+/// regions are independent and run in parallel (a one-tile build has no
+/// other parallelism here), collected in region order.
 pub fn detail_tile(
     hf: &Heightfield,
     grid: &Grid,
@@ -258,7 +261,7 @@ pub fn detail_tile(
     p: DetailParams,
 ) -> Vec<RegionDetail> {
     regions
-        .iter()
+        .par_iter()
         .zip(meshes)
         .zip(polys)
         .map(|((r, mesh), rp)| {

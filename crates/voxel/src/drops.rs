@@ -47,6 +47,7 @@ use std::sync::Arc;
 use glam::{DVec2, DVec3};
 use navscope_core::navmesh::Link;
 use navscope_core::{Artifact, LinkKind, NavMesh, ParamSpec, StageContext, StageError, Stance};
+use rayon::prelude::*;
 
 use crate::heightfield::{Heightfield, OPEN, floor_i32, floor_i64};
 use crate::settings::{AgentParams, Settings};
@@ -173,7 +174,7 @@ type Fold = BuildHasherDefault<FoldHasher>;
 /// agent (`None`: no drops from or onto that stance's nodes).
 pub fn find_drops(
     nav: &NavMesh,
-    agent: impl Fn(Stance) -> Option<AgentParams>,
+    agent: impl Fn(Stance) -> Option<AgentParams> + Sync,
     voxels: &Voxels,
     max_drop: f64,
 ) -> Vec<LedgeDrop> {
@@ -211,8 +212,6 @@ pub fn find_drops(
     }
     let linked: HashSet<(u32, u32), Fold> = nav.links.iter().map(|l| (l.from, l.to)).collect();
     let cols = Columns::new(voxels.tiles);
-    let mut made: HashSet<(u32, u32), Fold> = HashSet::default();
-    let mut out = Vec::new();
     // The surfaces of other nodes over plan point `q`: (node, height).
     let surfaces = |me: usize, q: DVec2| -> Vec<(u32, f64)> {
         let Some(list) = buckets.get(&(bucket(q.x), bucket(q.y))) else {
@@ -224,11 +223,15 @@ pub fn find_drops(
             .filter_map(|&j| Some((j, node_height(&nav.nodes[j as usize], q)?)))
             .collect()
     };
-    for (i, t) in polys.iter().enumerate() {
-        let Some(t) = t else { continue };
+    // A node's drops depend on no other node's (a pair starts at its node),
+    // so the nodes are probed in parallel and their drops joined in node
+    // order: the links are the same whatever the thread count.
+    let of_node = |i: usize, t: &[DVec2]| -> Vec<LedgeDrop> {
+        let mut out = Vec::new();
         let Some(a) = agent(nav.nodes[i].stance) else {
-            continue;
+            return out;
         };
+        let mut made: HashSet<u32, Fold> = HashSet::default();
         let (step, reach) = (a.max_step + voxels.grid.ch, reach_of(&a));
         let area: f64 = (0..t.len())
             .map(|k| t[k].perp_dot(t[(k + 1) % t.len()]))
@@ -262,12 +265,11 @@ pub fn find_drops(
                 let Some((j, probe, h)) = found else {
                     continue;
                 };
-                let pair = (i as u32, j);
-                if linked.contains(&pair) || made.contains(&pair) {
+                if linked.contains(&(i as u32, j)) || made.contains(&j) {
                     continue;
                 }
                 if room(voxels, &cols, &a, probe, he, Some(h)) {
-                    made.insert(pair);
+                    made.insert(j);
                     out.push(LedgeDrop {
                         from: i as u32,
                         to: j,
@@ -277,8 +279,13 @@ pub fn find_drops(
                 }
             }
         }
-    }
-    out
+        out
+    };
+    polys
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(i, t)| t.as_deref().map(|t| of_node(i, t)).unwrap_or_default())
+        .collect()
 }
 
 /// The probe of the module docs from `e` (height `he`) along `dir`, in

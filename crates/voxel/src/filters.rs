@@ -26,6 +26,7 @@ use serde::Serialize;
 
 use crate::flags::{DIRS, Limits};
 use crate::heightfield::{Heightfield, OPEN};
+use crate::rows::for_row_bands;
 use crate::settings::Pass;
 use crate::tiles::Grid;
 use navscope_core::Stance;
@@ -79,7 +80,8 @@ fn min_floor_ny(max_slope_rad: f64) -> f32 {
     }
 }
 
-/// One pass's [`passable`] spans before the ledge filter.
+/// One pass's [`passable`] spans before the ledge filter (one walk up
+/// each column, a few tests a span: not worth cutting into row bands).
 fn before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<bool> {
     let a = pass.agent;
     let lim = Limits::of(pass, grid);
@@ -173,75 +175,78 @@ fn ledge_group<const N: usize>(
     let test: &[&[bool]; N] = test.try_into().expect("one test per pass");
     let lim: [(i64, i64); N] = lims.map(|l| (l.height as i64, l.step as i64));
     let mut out: [Vec<bool>; N] = std::array::from_fn(|_| vec![false; hf.spans.len()]);
-    for (c, (x, z)) in hf.cells() {
-        let r = hf.range(c);
-        if !test.iter().any(|t| t[r.clone()].iter().any(|&t| t)) {
-            continue;
-        }
-        // The four side columns' spans, looked up once per column.
-        // (inside the tile, first span, one past the last).
-        let mut sides = [(false, 0usize, 0usize); 4];
-        for (side, (dx, dz)) in sides.iter_mut().zip(DIRS) {
-            if let Some(nc) = hf.col(x + dx, z + dz) {
-                *side = (true, hf.cols[nc] as usize, hf.cols[nc + 1] as usize);
-            }
-        }
-        for s in r {
-            let on: [bool; N] = std::array::from_fn(|k| test[k][s]);
-            if !on.contains(&true) {
+    let parts = out.each_mut().map(|v| v.as_mut_slice());
+    for_row_bands(hf, parts, 1, move |columns, first, out| {
+        for (c, (x, z)) in hf.cells_in(columns) {
+            let r = hf.range(c);
+            if !test.iter().any(|t| t[r.clone()].iter().any(|&t| t)) {
                 continue;
             }
-            let bot = hf.spans[s].floor as i64;
-            let tp = top(hf, s) as i64;
-            // Per pass: the lowest drop, and the lowest and highest floor
-            // within the climb.
-            let mut minh = [i64::MAX; N];
-            let (mut lo, mut hi) = ([bot; N], [bot; N]);
-            for &(inside, start, end) in &sides {
-                if !inside {
-                    for k in 0..N {
-                        minh[k] = minh[k].min(-lim[k].1 - bot);
-                    }
+            // The four side columns' spans, looked up once per column.
+            // (inside the tile, first span, one past the last).
+            let mut sides = [(false, 0usize, 0usize); 4];
+            for (side, (dx, dz)) in sides.iter_mut().zip(DIRS) {
+                if let Some(nc) = hf.col(x + dx, z + dz) {
+                    *side = (true, hf.cols[nc] as usize, hf.cols[nc + 1] as usize);
+                }
+            }
+            for s in r {
+                let on: [bool; N] = std::array::from_fn(|k| test[k][s]);
+                if !on.contains(&true) {
                     continue;
                 }
-                // The space below the column's first solid.
-                let first = if start < end {
-                    hf.spans[start].base as i64
-                } else {
-                    i64::MAX / 2
-                };
-                for k in 0..N {
-                    let (h, climb) = lim[k];
-                    if tp.min(first) - bot.max(-climb) > h {
-                        minh[k] = minh[k].min(-climb - bot);
+                let bot = hf.spans[s].floor as i64;
+                let tp = top(hf, s) as i64;
+                // Per pass: the lowest drop, and the lowest and highest floor
+                // within the climb.
+                let mut minh = [i64::MAX; N];
+                let (mut lo, mut hi) = ([bot; N], [bot; N]);
+                for &(inside, start, end) in &sides {
+                    if !inside {
+                        for k in 0..N {
+                            minh[k] = minh[k].min(-lim[k].1 - bot);
+                        }
+                        continue;
                     }
-                }
-                for n in start..end {
-                    let nbot = hf.spans[n].floor as i64;
-                    // Floors rise up the column: from one at or above
-                    // this span's ceiling on, no gap is left (h >= 0).
-                    if nbot >= tp {
-                        break;
-                    }
-                    let gap = tp.min(top(hf, n) as i64) - bot.max(nbot);
+                    // The space below the column's first solid.
+                    let first = if start < end {
+                        hf.spans[start].base as i64
+                    } else {
+                        i64::MAX / 2
+                    };
                     for k in 0..N {
                         let (h, climb) = lim[k];
-                        if gap > h {
-                            minh[k] = minh[k].min(nbot - bot);
-                            if (nbot - bot).abs() <= climb {
-                                lo[k] = lo[k].min(nbot);
-                                hi[k] = hi[k].max(nbot);
+                        if tp.min(first) - bot.max(-climb) > h {
+                            minh[k] = minh[k].min(-climb - bot);
+                        }
+                    }
+                    for n in start..end {
+                        let nbot = hf.spans[n].floor as i64;
+                        // Floors rise up the column: from one at or above
+                        // this span's ceiling on, no gap is left (h >= 0).
+                        if nbot >= tp {
+                            break;
+                        }
+                        let gap = tp.min(top(hf, n) as i64) - bot.max(nbot);
+                        for k in 0..N {
+                            let (h, climb) = lim[k];
+                            if gap > h {
+                                minh[k] = minh[k].min(nbot - bot);
+                                if (nbot - bot).abs() <= climb {
+                                    lo[k] = lo[k].min(nbot);
+                                    hi[k] = hi[k].max(nbot);
+                                }
                             }
                         }
                     }
                 }
-            }
-            for k in 0..N {
-                let climb = lim[k].1;
-                out[k][s] = on[k] && (minh[k] < -climb || hi[k] - lo[k] > climb);
+                for k in 0..N {
+                    let climb = lim[k].1;
+                    out[k][s - first] = on[k] && (minh[k] < -climb || hi[k] - lo[k] > climb);
+                }
             }
         }
-    }
+    });
     out.into()
 }
 
@@ -344,7 +349,9 @@ mod tests {
         let mut s = crate::settings::Settings::from_params(&v).unwrap();
         s.tile_size = 0;
         let l = crate::tiles::layout(&level.mesh, &level.water, &s).unwrap();
-        let hf = crate::heightfield::voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
+        let hf = crate::blocks::voxelize(&level.mesh, &l, &[0], None)
+            .unwrap()
+            .remove(0);
         let g = l.grid;
         for f in [
             ALL,
@@ -547,7 +554,7 @@ mod tests {
             let mut s = crate::settings::Settings::from_params(&v).unwrap();
             s.tile_size = 0;
             let l = crate::tiles::layout(&level.mesh, &level.water, &s).unwrap();
-            let hf = crate::heightfield::voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
+            let hf = crate::blocks::voxelize(&level.mesh, &l, &[0], None).unwrap().remove(0);
             let f = Filters {
                 low_hanging: filters & 1 != 0,
                 ledges: filters & 2 != 0,

@@ -30,6 +30,7 @@ use serde::Serialize;
 use crate::bands::{BandRule, EarlierAreas, drop_bands};
 use crate::compact::{CompactTile, threshold};
 use crate::heightfield::{Heightfield, OPEN};
+use crate::rows::for_row_bands;
 use crate::settings::Pass;
 use crate::tiles::Grid;
 
@@ -123,65 +124,69 @@ fn links_group<const N: usize>(
     let n = hf.spans.len();
     let mut out: [Vec<u32>; N] = std::array::from_fn(|_| vec![NO_LINK; 4 * n]);
     let max_step = sets.iter().map(|(l, _)| l.step).max().unwrap_or(0);
-    for (c, (x, z)) in hf.cells() {
-        // An empty column has no connections to find (most of a level's
-        // bounding box is).
-        if hf.cols[c] == hf.cols[c + 1] {
-            continue;
-        }
-        // The sets that want the column's connections.
-        let want: [bool; N] = std::array::from_fn(|k| sets[k].1.is_none_or(|m| m[c]));
-        let wanted = want.iter().filter(|&&w| w).count();
-        if wanted == 0 {
-            continue;
-        }
-        for (dir, (dx, dz)) in DIRS.iter().enumerate() {
-            let Some(nc) = hf.col(x + dx, z + dz) else {
+    let parts = out.each_mut().map(|v| v.as_mut_slice());
+    for_row_bands(hf, parts, 4, move |columns, first, out| {
+        for (c, (x, z)) in hf.cells_in(columns) {
+            // An empty column has no connections to find (most of a level's
+            // bounding box is).
+            if hf.cols[c] == hf.cols[c + 1] {
                 continue;
-            };
-            let nr = hf.range(nc);
-            // Floors rise up a column: the side spans too far below one
-            // span (for the largest step) are too far below the next, so
-            // the search for each starts where the last one's began, and
-            // stops at the first side span too far above. A side span
-            // within the largest step but not a set's own fails that
-            // set's step test, so each set still gets its first match.
-            let mut from = nr.start;
-            for s in hf.range(c) {
-                let a = hf.spans[s];
-                while from < nr.end && (hf.spans[from].floor as u32) + max_step < a.floor as u32 {
-                    from += 1;
-                }
-                let mut left = wanted;
-                let mut open = want;
-                for n in from..nr.end {
-                    let b = hf.spans[n];
-                    if b.floor as u32 > a.floor as u32 + max_step {
-                        break;
+            }
+            // The sets that want the column's connections.
+            let want: [bool; N] = std::array::from_fn(|k| sets[k].1.is_none_or(|m| m[c]));
+            let wanted = want.iter().filter(|&&w| w).count();
+            if wanted == 0 {
+                continue;
+            }
+            for (dir, (dx, dz)) in DIRS.iter().enumerate() {
+                let Some(nc) = hf.col(x + dx, z + dz) else {
+                    continue;
+                };
+                let nr = hf.range(nc);
+                // Floors rise up a column: the side spans too far below one
+                // span (for the largest step) are too far below the next, so
+                // the search for each starts where the last one's began, and
+                // stops at the first side span too far above. A side span
+                // within the largest step but not a set's own fails that
+                // set's step test, so each set still gets its first match.
+                let mut from = nr.start;
+                for s in hf.range(c) {
+                    let a = hf.spans[s];
+                    while from < nr.end && (hf.spans[from].floor as u32) + max_step < a.floor as u32
+                    {
+                        from += 1;
                     }
-                    let top = a.ceil.min(b.ceil) as u32;
-                    let bottom = a.floor.max(b.floor) as u32;
-                    let gap = if a.ceil == OPEN && b.ceil == OPEN {
-                        u32::MAX
-                    } else {
-                        top.saturating_sub(bottom)
-                    };
-                    let rise = (a.floor as i32 - b.floor as i32).unsigned_abs();
-                    for k in 0..N {
-                        let lim = sets[k].0;
-                        if open[k] && rise <= lim.step && gap >= lim.height {
-                            out[k][4 * s + dir] = n as u32;
-                            open[k] = false;
-                            left -= 1;
+                    let mut left = wanted;
+                    let mut open = want;
+                    for n in from..nr.end {
+                        let b = hf.spans[n];
+                        if b.floor as u32 > a.floor as u32 + max_step {
+                            break;
                         }
-                    }
-                    if left == 0 {
-                        break;
+                        let top = a.ceil.min(b.ceil) as u32;
+                        let bottom = a.floor.max(b.floor) as u32;
+                        let gap = if a.ceil == OPEN && b.ceil == OPEN {
+                            u32::MAX
+                        } else {
+                            top.saturating_sub(bottom)
+                        };
+                        let rise = (a.floor as i32 - b.floor as i32).unsigned_abs();
+                        for k in 0..N {
+                            let lim = sets[k].0;
+                            if open[k] && rise <= lim.step && gap >= lim.height {
+                                out[k][4 * (s - first) + dir] = n as u32;
+                                open[k] = false;
+                                left -= 1;
+                            }
+                        }
+                        if left == 0 {
+                            break;
+                        }
                     }
                 }
             }
         }
-    }
+    });
     out
 }
 
@@ -439,8 +444,8 @@ pub fn chamfer(hf: &Heightfield, link: &[u32], dist: &mut [u16]) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::blocks::voxelize;
     use crate::compact::{AreaTable, compact_tile, compact_tile_with};
-    use crate::heightfield::voxelize;
     use crate::settings::{Settings, specs};
     use crate::tiles::layout;
     use navscope_core::geom::TriMesh;
@@ -475,7 +480,7 @@ pub(crate) mod tests {
             s.bands = None;
         }
         let l = layout(m, &[], &s).unwrap();
-        let hf = voxelize(m, &l.tiles[0], &l.grid, None).unwrap();
+        let hf = voxelize(m, &l, &[0], None).unwrap().remove(0);
         let c = compact_tile(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas());
         let f = flag_tile(&hf, &l.grid, &s.passes, &c, s.bands);
         (l.grid, hf, f)
@@ -559,7 +564,7 @@ pub(crate) mod tests {
             let mut s = Settings::from_params(&v).unwrap();
             s.tile_size = 0;
             let l = layout(&level.mesh, &level.water, &s).unwrap();
-            let hf = voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
+            let hf = voxelize(&level.mesh, &l, &[0], None).unwrap().remove(0);
             let c = compact_tile_with(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas(), true);
             for cp in c.passes.iter().filter(|cp| !cp.links.is_empty()) {
                 let new = distances(&hf, &cp.links, &cp.passable);
@@ -610,7 +615,7 @@ pub(crate) mod tests {
             let mut s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
             s.tile_size = 0;
             let l = layout(&level.mesh, &level.water, &s).unwrap();
-            let hf = voxelize(&level.mesh, &l.tiles[0], &l.grid, None).unwrap();
+            let hf = voxelize(&level.mesh, &l, &[0], None).unwrap().remove(0);
             let ca = compact_tile_with(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas(), true);
             let cb = compact_tile_with(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas(), false);
             let a = flag_tile(&hf, &l.grid, &s.passes, &ca, s.bands);

@@ -22,7 +22,7 @@ use navscope_core::StageError;
 use navscope_core::geom::TriMesh;
 use serde::Serialize;
 
-use crate::tiles::{Grid, Tile, TileRect};
+use crate::tiles::{Grid, TileRect};
 
 /// Most spans one tile may hold before the build stops with an error.
 pub const MAX_SPANS: usize = 1 << 25;
@@ -91,9 +91,24 @@ impl Heightfield {
     /// of each column without a division each (the per-column loops of
     /// the compact stage and the outline tracing went through one).
     pub fn cells(&self) -> impl Iterator<Item = (usize, (i32, i32))> + '_ {
-        (self.pz..self.pz + self.d)
-            .flat_map(move |z| (self.px..self.px + self.w).map(move |x| (x, z)))
-            .enumerate()
+        self.cells_in(0..self.cols.len() - 1)
+    }
+
+    /// [`Self::cells`] of the columns `columns` (whole rows: from the
+    /// start of a row to the end of one).
+    pub fn cells_in(
+        &self,
+        columns: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = (usize, (i32, i32))> + '_ {
+        let w = self.w as usize;
+        let rows = columns.start / w..columns.end / w;
+        let first = columns.start;
+        rows.flat_map(move |lz| {
+            let z = self.pz + lz as i32;
+            (self.px..self.px + self.w).map(move |x| (x, z))
+        })
+        .enumerate()
+        .map(move |(i, cell)| (first + i, cell))
     }
 
     /// Span index range of column `c`.
@@ -350,19 +365,28 @@ fn cut<const AXIS: usize, const N: usize>(
 }
 
 /// Rasterises one triangle (corners in grid units, `normal` its unit
-/// normal) over the columns `[x0, x1) x [z0, x1)` of `bounds` = `(x0, z0,
+/// normal) over the columns `[x0, x1) x [z0, z1)` of `bounds` = `(x0, z0,
 /// x1, z1)`: cuts it into rows along z, each row into cells along x
 /// (Recast's scheme, in two reused buffers per axis, nothing allocated),
 /// and calls `emit(x, z, ylo, yhi)` with the height range of every cell
 /// piece of three or more corners, rows in increasing z, cells in
 /// increasing x.
+///
+/// The cuts start at `origin` = `(ox, oz)` (at most `(x0, z0)`): the
+/// triangle is cut once at row `oz` if it reaches below it, then row by
+/// row, and each row once at column `ox`, then cell by cell, whatever part
+/// of that `bounds` keeps. A cell's piece therefore depends on the
+/// triangle, the cell and the origin only, not on the bounds: a block of
+/// columns rasterised on its own gives the columns a larger block with the
+/// same origin gives (the rounding of the cuts follows their sequence).
 fn rasterize(
     tri: [P3; 3],
     normal: Vec3,
+    (ox, oz): (i64, i64),
     bounds: (i64, i64, i64, i64),
     mut emit: impl FnMut(i64, i64, f32, f32),
 ) {
-    let (px, pz, px1, pz1) = bounds;
+    let (bx0, bz0, bx1, bz1) = bounds;
     // What is left of the triangle above the rows done, cut from one of
     // the two buffers into the other (`rows[r]` is current).
     let mut rows = [Buf::<3>::EMPTY; 2];
@@ -371,9 +395,9 @@ fn rasterize(
     rows[0].n = 3;
     let (zmin, zmax) = rows[0].range(2);
     let (z0, zlast) = cells_of(zmin, zmax, normal.z);
-    let z0 = z0.max(pz);
-    let z1 = zlast.min(pz1 - 1);
-    if z0 > z1 {
+    let z0 = z0.max(oz);
+    let z1 = zlast.min(bz1 - 1);
+    if z0.max(bz0) > z1 {
         return;
     }
     if (z0 as f32) > zmin {
@@ -381,9 +405,16 @@ fn rasterize(
         cut::<2, 3>(src.corners(), z0 as f32, &mut Discard, dst);
         r ^= 1;
     }
+    // Rows between the origin and the bounds are cut off and dropped (none
+    // is the last: the bounds hold a later row).
+    for z in z0..bz0 {
+        let (src, dst) = pair(&mut rows, r);
+        cut::<2, 3>(src.corners(), (z + 1) as f32, &mut Discard, dst);
+        r ^= 1;
+    }
     let mut row_buf = Buf::<2>::EMPTY;
     let (mut ca, mut cb) = (Buf::<2>::EMPTY, Buf::<2>::EMPTY);
-    for z in z0..=z1 {
+    for z in z0.max(bz0)..=z1 {
         row_buf.n = 0;
         if z == zlast {
             for &p in rows[r].corners() {
@@ -400,15 +431,16 @@ fn rasterize(
         }
         let (xmin, xmax) = row.range(0);
         let (x0, xlast) = cells_of(xmin, xmax, normal.x);
-        let x0 = x0.max(px);
-        let x1 = xlast.min(px1 - 1);
-        if x0 > x1 {
+        let x0 = x0.max(ox);
+        let x1 = xlast.min(bx1 - 1);
+        if x0.max(bx0) > x1 {
             continue;
         }
         // The row right of the cells done, in `ca` for even steps from
         // `x0` and in `cb` for odd ones: each cell is cut off the one into
         // the other. Two named buffers rather than an indexed pair, so
-        // the compiler keeps their counts in registers.
+        // the compiler keeps their counts in registers. Cells left of the
+        // bounds are cut and not emitted.
         ca.n = 0;
         if (x0 as f32) > xmin {
             cut::<0, 2>(row.corners(), x0 as f32, &mut Discard, &mut ca);
@@ -420,7 +452,7 @@ fn rasterize(
         let mut x = x0;
         loop {
             let piece = cell(&ca, &mut cb, x, x == xlast);
-            if piece.n >= 3 {
+            if piece.n >= 3 && x >= bx0 {
                 emit(x, z, piece.lo, piece.hi);
             }
             x += 1;
@@ -428,7 +460,7 @@ fn rasterize(
                 break;
             }
             let piece = cell(&cb, &mut ca, x, x == xlast);
-            if piece.n >= 3 {
+            if piece.n >= 3 && x >= bx0 {
                 emit(x, z, piece.lo, piece.hi);
             }
             x += 1;
@@ -600,22 +632,27 @@ fn exchange(keys: &mut [u64], i: usize, j: usize) {
     keys[j] = a.max(b);
 }
 
-/// Rasterises a tile's triangles into spans and records water depth.
-pub fn voxelize(
+/// The spans of the block of columns `rect` = `(x0, z0, x1, z1)` (global
+/// cells, half-open) of `triangles`, cut from `origin` (see [`rasterize`]):
+/// `cols[c]..cols[c + 1]` are column `c`'s spans (row-major in the block),
+/// bottom up; no water. `owner` names the tile in the error past
+/// [`MAX_SPANS`].
+pub(crate) fn block_spans(
     mesh: &TriMesh,
-    tile: &Tile,
+    triangles: &[u32],
     grid: &Grid,
-    water_level: Option<f64>,
-) -> Result<Heightfield, StageError> {
-    let rect = tile.rect;
-    let (px, pz, px1, pz1) = rect.padded();
+    origin: (i32, i32),
+    rect: (i32, i32, i32, i32),
+    owner: usize,
+) -> Result<(Vec<u32>, Vec<Span>), StageError> {
+    let (px, pz, px1, pz1) = rect;
     let (w, d) = (px1 - px, pz1 - pz);
     let ncols = (w as usize) * (d as usize);
     // (column, piece_key(base, top, ny)) of every clipped piece.
     let mut pieces: Vec<(u32, u64)> = Vec::new();
     let (cs, ch) = (grid.cs, grid.ch);
     let max_h = (crate::tiles::MAX_HEIGHT_UNITS - 1) as f32;
-    for &t in &tile.triangles {
+    for &t in triangles {
         let [a, b, c] = mesh.triangle(t as usize);
         let n = (b - a).cross(c - a).normalize_or_zero();
         if n == glam::Vec3::ZERO {
@@ -630,6 +667,7 @@ pub fn voxelize(
         rasterize(
             [rel(a), rel(b), rel(c)],
             n,
+            (origin.0 as i64, origin.1 as i64),
             (px as i64, pz as i64, px1 as i64, pz1 as i64),
             |x, z, ylo, yhi| {
                 // A flat face on a grid line: a floor tops its voxel there,
@@ -650,10 +688,7 @@ pub fn voxelize(
         // The pieces only grow: past the limit after this triangle if and
         // only if past it after some piece of it.
         if pieces.len() > MAX_SPANS {
-            return Err(StageError::failed(format!(
-                "tile {} needs more than {MAX_SPANS} voxel spans; raise cell_size or cell_height",
-                tile.index
-            )));
+            return Err(too_many_spans(owner));
         }
     }
     // Counting sort by column, then merge each column bottom up.
@@ -681,20 +716,19 @@ pub fn voxelize(
         }
         out_cols[c + 1] = spans.len() as u32;
     }
-    let mut hf = Heightfield {
-        rect,
-        px,
-        pz,
-        w,
-        d,
-        cols: out_cols,
-        spans,
-    };
-    apply_water(&mut hf, grid, &tile.water, water_level);
-    Ok(hf)
+    Ok((out_cols, spans))
 }
 
-fn apply_water(
+/// The error of a tile past [`MAX_SPANS`].
+pub(crate) fn too_many_spans(tile: usize) -> StageError {
+    StageError::failed(format!(
+        "tile {tile} needs more than {MAX_SPANS} voxel spans; raise cell_size or cell_height"
+    ))
+}
+
+/// Records the water depth of `hf`'s spans: under the water `level`, and
+/// in the water `volumes` (their tops are the surfaces).
+pub(crate) fn apply_water(
     hf: &mut Heightfield,
     grid: &Grid,
     volumes: &[navscope_core::geom::Aabb],
@@ -733,6 +767,7 @@ fn apply_water(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::blocks::voxelize;
     use crate::settings::{Settings, specs};
     use crate::tiles::layout;
     use glam::Vec3;
@@ -939,20 +974,22 @@ pub(crate) mod tests {
     /// A span's `(base, floor, ceil, ny)`, the normal by its bits.
     type SpanBits = (u16, u16, u16, u32);
 
-    /// The heightfield of a tile as the old clipping and merge give it
-    /// (`reference::pieces`, `reference::column_spans`): the columns' span
-    /// ends and the spans' `(base, floor, ceil, ny)`.
+    /// The columns `(px, pz, px1, pz1)` of `triangles` as the old clipping
+    /// from the corner `origin` (at most `(px, pz)`) and the old merge give
+    /// them (`reference::pieces`, `reference::column_spans`): the columns'
+    /// span ends and the spans' `(base, floor, ceil, ny)`.
     fn reference_heightfield(
         mesh: &TriMesh,
-        tile: &Tile,
+        triangles: &[u32],
         grid: &Grid,
+        origin: (i32, i32),
+        (px, pz, px1, pz1): (i32, i32, i32, i32),
     ) -> (Vec<u32>, Vec<SpanBits>) {
-        let (px, pz, px1, pz1) = tile.rect.padded();
         let w = px1 - px;
         let ncols = (w * (pz1 - pz)) as usize;
         let max_h = (crate::tiles::MAX_HEIGHT_UNITS - 1) as f32;
         let mut cols: Vec<Vec<u64>> = vec![Vec::new(); ncols];
-        for &t in &tile.triangles {
+        for &t in triangles {
             let [a, b, c] = mesh.triangle(t as usize);
             let n = (b - a).cross(c - a).normalize_or_zero();
             if n == Vec3::ZERO {
@@ -961,8 +998,12 @@ pub(crate) mod tests {
             let rel = |p: Vec3| {
                 ((p.as_dvec3() - grid.origin) / DVec3::new(grid.cs, grid.ch, grid.cs)).as_vec3()
             };
-            let bounds = (px as i64, pz as i64, px1 as i64, pz1 as i64);
-            for (x, z, ylo, yhi) in reference::pieces([rel(a), rel(b), rel(c)], n, bounds) {
+            let bounds = (origin.0 as i64, origin.1 as i64, px1 as i64, pz1 as i64);
+            let pieces = reference::pieces([rel(a), rel(b), rel(c)], n, bounds);
+            for (x, z, ylo, yhi) in pieces
+                .into_iter()
+                .filter(|&(x, z, _, _)| x >= px as i64 && z >= pz as i64)
+            {
                 let lo = ((ylo + 1e-4).floor() as i64).clamp(0, max_h as i64) as u16;
                 let mut hi = ((yhi - 1e-4).ceil() as i64).clamp(0, max_h as i64) as u16;
                 let mut lo = lo.min(hi);
@@ -1036,13 +1077,18 @@ pub(crate) mod tests {
 
         /// Whole tiles of random triangle soups (every kind of
         /// [`triangle`], in metres on a 0.3 m by 0.2 m grid, cut into
-        /// tiles) voxelize to the spans the old clipping and merge give. A
-        /// soup whose grid is too big to lay out is left out; huge
-        /// triangles against small bounds are [`rasterize`]'s test.
+        /// tiles, some of them built) voxelize to the spans the old
+        /// clipping and merge give each padded column from the corner of
+        /// the block that owns it: the core of the tile whose core holds
+        /// it, out to the padded edge where the grid ends (with one tile,
+        /// its padded corner, as before). A soup whose grid is too big to
+        /// lay out is left out; huge triangles against small bounds are
+        /// [`rasterize`]'s test.
         #[test]
-        fn soups_voxelize_as_the_old_clipping_and_merge(
+        fn soups_voxelize_as_the_old_clipping_and_merge_from_each_owned_block(
             soup in proptest::collection::vec((triangle(), any::<bool>()), 1..24),
             tile_size in prop_oneof![Just(0i64), 8i64..24],
+            some in proptest::collection::vec(any::<bool>(), 64),
         ) {
             let mut mesh = TriMesh { vertices: Vec::new(), triangles: Vec::new() };
             for (tri, flip) in soup {
@@ -1057,12 +1103,49 @@ pub(crate) mod tests {
                 // A soup of zero-area triangles only, or too big a grid.
                 return Ok(());
             };
-            for t in &l.tiles {
-                let hf = voxelize(&mesh, t, &l.grid, None).unwrap();
-                let (ends, spans) = reference_heightfield(&mesh, t, &l.grid);
-                prop_assert_eq!(&hf.cols, &ends);
-                let got: Vec<_> = hf.spans.iter().map(|s| (s.base, s.floor, s.ceil, s.ny.to_bits())).collect();
-                prop_assert_eq!(got, spans);
+            let (g, ts) = (l.grid, l.tile_cells);
+            let built: Vec<usize> = (0..l.tiles.len()).filter(|&i| some[i % 64] || i == 0).collect();
+            let hfs = voxelize(&mesh, &l, &built, None).unwrap();
+            // The owned block of tile position (tx, tz) and its columns.
+            let block = |tx: i32, tz: i32, pad: i32| {
+                let (x0, z0) = (tx * ts, tz * ts);
+                let (x1, z1) = ((x0 + ts).min(g.width), (z0 + ts).min(g.depth));
+                (
+                    if x0 == 0 { -pad } else { x0 },
+                    if z0 == 0 { -pad } else { z0 },
+                    if x1 == g.width { x1 + pad } else { x1 },
+                    if z1 == g.depth { z1 + pad } else { z1 },
+                )
+            };
+            let mut blocks = std::collections::BTreeMap::new();
+            for (&i, hf) in built.iter().zip(&hfs) {
+                let t = &l.tiles[i];
+                prop_assert_eq!(hf.rect, t.rect);
+                let (px, pz, px1, pz1) = t.rect.padded();
+                for z in pz..pz1 {
+                    for x in px..px1 {
+                        let pos = |c: i32, cells: i32| c.div_euclid(ts).clamp(0, (cells - 1) / ts);
+                        let (tx, tz) = (pos(x, g.width), pos(z, g.depth));
+                        let owner = l.tiles.iter().find(|o| (o.rect.x0, o.rect.z0) == (tx * ts, tz * ts));
+                        let want: Vec<SpanBits> = match owner {
+                            None => Vec::new(),
+                            Some(o) => {
+                                let b = block(tx, tz, o.rect.pad);
+                                let (ends, spans) = blocks.entry(o.index).or_insert_with(|| {
+                                    reference_heightfield(&mesh, &o.triangles, &g, (b.0, b.1), b)
+                                });
+                                let c = ((z - b.1) * (b.2 - b.0) + (x - b.0)) as usize;
+                                spans[ends[c] as usize..ends[c + 1] as usize].to_vec()
+                            }
+                        };
+                        let c = hf.col(x, z).unwrap();
+                        let got: Vec<SpanBits> = hf.spans[hf.range(c)]
+                            .iter()
+                            .map(|s| (s.base, s.floor, s.ceil, s.ny.to_bits()))
+                            .collect();
+                        prop_assert_eq!(got, want, "column ({}, {}) of tile {}", x, z, i);
+                    }
+                }
             }
         }
     }
@@ -1077,12 +1160,18 @@ pub(crate) mod tests {
             // face in a grid plane belongs to; the tile's bounds clip.
             flip in any::<bool>(),
             bounds in (-2i64..4, -2i64..4, 4i64..12, 4i64..12),
+            // Cuts from the bounds' corner (0) or from an origin before it.
+            before in prop_oneof![Just((0i64, 0i64)), (0i64..5, 0i64..5)],
         ) {
             let tri = if flip { [tri[0], tri[2], tri[1]] } else { tri };
             let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize_or_zero();
-            let old = reference::pieces(tri, n, bounds);
+            let origin = (bounds.0 - before.0, bounds.1 - before.1);
+            let old: Vec<_> = reference::pieces(tri, n, (origin.0, origin.1, bounds.2, bounds.3))
+                .into_iter()
+                .filter(|&(x, z, _, _)| x >= bounds.0 && z >= bounds.1)
+                .collect();
             let mut new = Vec::new();
-            rasterize(tri.map(|p| p.to_array()), n, bounds, |x, z, lo, hi| new.push((x, z, lo, hi)));
+            rasterize(tri.map(|p| p.to_array()), n, origin, bounds, |x, z, lo, hi| new.push((x, z, lo, hi)));
             let bits = |v: &[(i64, i64, f32, f32)]| -> Vec<(i64, i64, u32, u32)> {
                 v.iter().map(|&(x, z, l, h)| (x, z, l.to_bits(), h.to_bits())).collect()
             };
@@ -1227,7 +1316,7 @@ pub(crate) mod tests {
         let mut s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
         s.tile_size = 0;
         let l = layout(m, water, &s).unwrap();
-        let hf = voxelize(m, &l.tiles[0], &l.grid, level).unwrap();
+        let hf = voxelize(m, &l, &[0], level).unwrap().remove(0);
         (l.grid, hf)
     }
 
@@ -1316,8 +1405,8 @@ pub(crate) mod tests {
         s.tile_size = 37;
         let l = layout(&level.mesh, &[], &s).unwrap();
         assert!(l.tiles.len() > 4);
-        for t in &l.tiles {
-            let hf = voxelize(&level.mesh, t, &l.grid, None).unwrap();
+        let all: Vec<usize> = (0..l.tiles.len()).collect();
+        for hf in voxelize(&level.mesh, &l, &all, None).unwrap() {
             let want: Vec<usize> = (0..hf.cols.len() - 1)
                 .filter(|&c| {
                     let (x, z) = hf.cell(c);
@@ -1374,12 +1463,13 @@ pub(crate) mod tests {
             let mut s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
             s.tile_size = 0;
             let whole = layout(&level.mesh, &[], &s).unwrap();
-            let one = voxelize(&level.mesh, &whole.tiles[0], &whole.grid, None).unwrap();
+            let one = voxelize(&level.mesh, &whole, &[0], None).unwrap().remove(0);
             s.tile_size = 37;
             let tiled = layout(&level.mesh, &[], &s).unwrap();
             assert!(tiled.tiles.len() > 4);
-            for t in &tiled.tiles {
-                let hf = voxelize(&level.mesh, t, &tiled.grid, None).unwrap();
+            let all: Vec<usize> = (0..tiled.tiles.len()).collect();
+            let hfs = voxelize(&level.mesh, &tiled, &all, None).unwrap();
+            for (t, hf) in tiled.tiles.iter().zip(hfs) {
                 // Every column of the padded tile that the level's grid has.
                 let (x0, z0, x1, z1) = t.rect.padded();
                 for z in z0.max(0)..z1.min(tiled.grid.depth) {

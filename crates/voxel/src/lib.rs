@@ -12,7 +12,9 @@
 //! rasterisation by polygon clipping, chamfer distance over span links) but
 //! no code was taken from it. `spade` does the constrained Delaunay
 //! triangulation and the detail mesh's Delaunay triangulation, `rayon` runs
-//! the tiles in parallel, and navscope-path gives the stance order.
+//! the tiles in parallel (and, inside a tile, row bands of the voxelize and
+//! compact stages, regions and nodes: see [`blocks`] and [`rows`]), and
+//! navscope-path gives the stance order.
 //!
 //! ## Stages
 //!
@@ -820,10 +822,157 @@
 //! [`stages::MAX_PRIMITIVES`] (250 000) primitives and then a
 //! `label/truncated` label saying how many it left out. Primitives are not
 //! part of the timed build.
+//!
+//! ### 25 November 2026, 02:30 to 03:50 UTC: both cores
+//!
+//! Issue #15's goal "with tiles on both cores: at most 0.6 times Recast's
+//! single-thread build" (13.3 ms on `nav_test.obj`, 8.9 ms on
+//! `dungeon.obj`) stood at 15.9 / 11.4 ms with 64-cell tiles (01:22 UTC
+//! above). Where the two-core build lost its time, by callgrind (one
+//! thread, one whole build, the command of the speed sections above with
+//! `--set partition=watershed --set passes=stand`) and by stage times with
+//! `RAYON_NUM_THREADS=1` against 2:
+//!
+//! - the tiles' borders: 64-cell tiles cost 333.3 M instructions on
+//!   nav_test against 259.8 M for one tile (216.4 against 176.1 on
+//!   dungeon); `voxelize` rasterised every border column again in each
+//!   tile that holds it (104 against 70 M on nav_test), `compact` +25 M,
+//!   `partition` +10 M, `flag` +5 M;
+//! - stages that ran on one core whatever the tiles: `drops` (1.7 / 0.6
+//!   ms, the probe of every node's edges) and, with one tile, everything;
+//! - not the tiles' sizes: the largest of nav_test's 24 tiles holds 10.5%
+//!   of the spans, so the last tile of a stage keeps one core waiting for
+//!   a few percent of it (handing out `voxelize`'s largest blocks first
+//!   was tried: no change beyond the rounds' spread); each per-tile stage
+//!   ran 1.6 to 1.8 times faster on two threads than on one.
+//!
+//! Changes (commits `02ada34` to `ab0d09f`); the NavMesh JSON (all but the
+//! stage times) of both meshes with each partition (watershed, monotone,
+//! layers), standing pass and five passes, `tile_size` 0 and 64, is byte
+//! for byte the same as before, and so is the default settings' one-tile
+//! build; the default settings' tiled build (`nav_test.obj`: 4,011 nodes,
+//! 13,920 links, both unchanged) moves a few node heights by a voxel (see
+//! [`blocks`]):
+//!
+//! - voxelize ([`blocks`]): every column is rasterised once, in the block
+//!   of the tile that owns it (its core, out to the padded edge where the
+//!   grid ends), the cuts starting at the block's corner, and each tile's
+//!   padded heightfield is copied from the blocks it crosses; so tiles
+//!   agree on every border column (each used to cut a border column from
+//!   its own padded corner, which could differ in the last bit of a cut
+//!   corner, a voxel at most). One tile is its own block, cut from its
+//!   padded corner as before (unchanged), and on two threads it is cut into
+//!   row bands that each re-cut only their triangles' rows below them.
+//!   Property tests hold the blocks to the old clipping from each block's
+//!   corner on random triangle soups, tile sizes and subsets of tiles
+//!   built, the rasteriser from an origin before its bounds to the old
+//!   clipping cut off there, and one thread to two;
+//! - compact ([`rows`]): the ledge filter and the span neighbours run over
+//!   bands of whole rows of a tile in parallel (the slope and headroom walk
+//!   was tried too: in bands it took 60% more instructions, and it went
+//!   back); the tests cut bands of 64 spans, so their references to the
+//!   old code run across many;
+//! - drops: the nodes are probed in parallel (a node's drops depend on no
+//!   other node's) and joined in node order; detail and polymesh: a tile's
+//!   regions in parallel (simplify and triangulate were tried and were
+//!   slower: too little work a region); tiles: the tiles' water and hashes
+//!   in parallel (the triangle loop was tried in parallel: no change);
+//! - the tile cache hands a stage all its missing tiles at once
+//!   (`tile_cache::map_missing_tiles`), for `voxelize`'s shared blocks.
+//!
+//! Counted, load-independent (`valgrind --tool=callgrind`,
+//! `RAYON_NUM_THREADS=1`, one whole build: the program's instructions with
+//! `--runs 2` less those with `--runs 1`, so the `Runner`'s counts are in),
+//! before (`411e1e9`) and after (`ab0d09f`), in millions of instructions:
+//!
+//! | mesh | one tile, standing | `tile_size=64`, standing | one tile, five passes | five passes / standing |
+//! |---|---|---|---|---|
+//! | nav_test | 259.8 / 262.2 | 333.3 / 311.3 | 477.2 / 475.7 | 1.84 / 1.81 |
+//! | dungeon | 176.1 / 177.6 | 216.4 / 199.0 | 372.6 / 371.6 | 2.12 / 2.09 |
+//!
+//! Timed: the command of the speed sections above with `--set
+//! partition=watershed --set passes=P --set tile_size=T --set
+//! reuse_tiles=false`, both release builds in turn, 10 rounds of 15 whole
+//! builds (one core, `taskset -c 1`: 8 rounds), 25 November 2026 03:44 to
+//! 03:45 UTC, the machine otherwise idle at last (load average 0.7 to 1.05,
+//! the runs' own). Each row is the round with the least whole-build
+//! median, its stage medians; the whole build is that median, then the
+//! median of the round medians, then the least build in brackets. In ms:
+//!
+//! | mesh, case | build | tiles | voxelize | compact | flag | partition | regions | simplify | triangulate | polymesh | detail | graph | movers | drops | whole build | nodes |
+//! |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+//! | nav_test, both cores, `tile_size=64` | before | 0.13 | 4.16 | 2.61 | 0.88 | 2.33 | 0.56 | 0.19 | 0.17 | 0.18 | 0.55 | 0.21 | 0.04 | 1.71 | 13.66 / 14.96 (13.49) | 194 |
+//! | nav_test, both cores, `tile_size=64` | after | 0.15 | 3.28 | 2.79 | 0.88 | 2.38 | 0.59 | 0.19 | 0.17 | 0.17 | 0.56 | 0.22 | 0.04 | 1.10 | 12.52 / 13.34 (12.01) | 194 |
+//! | nav_test, both cores, `tile_size=128` | before | 0.10 | 4.09 | 2.66 | 0.89 | 2.44 | 0.65 | 0.21 | 0.17 | 0.20 | 0.65 | 0.21 | 0.03 | 1.67 | 14.01 / 14.65 (13.73) | 174 |
+//! | nav_test, both cores, `tile_size=128` | after | 0.12 | 3.73 | 2.55 | 0.89 | 2.45 | 0.68 | 0.21 | 0.18 | 0.17 | 0.58 | 0.21 | 0.04 | 0.98 | 12.72 / 13.17 (12.30) | 174 |
+//! | nav_test, both cores, `tile_size=0` | before | 0.08 | 5.18 | 3.39 | 1.11 | 3.20 | 0.88 | 0.23 | 0.19 | 0.24 | 1.18 | 0.15 | 0.03 | 1.58 | 17.70 / 18.43 (17.18) | 156 |
+//! | nav_test, both cores, `tile_size=0` | after | 0.08 | 3.73 | 2.27 | 1.11 | 3.35 | 0.97 | 0.24 | 0.21 | 0.20 | 0.65 | 0.16 | 0.03 | 1.00 | 14.46 / 16.47 (13.49) | 156 |
+//! | dungeon, both cores, `tile_size=64` | before | 0.64 | 4.73 | 1.68 | 0.45 | 0.95 | 0.28 | 0.12 | 0.12 | 0.12 | 0.20 | 0.11 | 0.02 | 0.71 | 10.06 / 10.62 (9.69) | 106 |
+//! | dungeon, both cores, `tile_size=64` | after | 0.60 | 3.90 | 1.82 | 0.48 | 0.96 | 0.31 | 0.13 | 0.12 | 0.11 | 0.19 | 0.11 | 0.02 | 0.46 | 9.14 / 9.60 (8.86) | 106 |
+//! | dungeon, both cores, `tile_size=128` | before | 0.58 | 4.56 | 1.45 | 0.41 | 0.82 | 0.25 | 0.11 | 0.12 | 0.12 | 0.23 | 0.12 | 0.02 | 0.63 | 9.37 / 9.74 (8.95) | 108 |
+//! | dungeon, both cores, `tile_size=128` | after | 0.55 | 3.95 | 1.50 | 0.38 | 0.79 | 0.25 | 0.11 | 0.12 | 0.11 | 0.20 | 0.12 | 0.02 | 0.40 | 8.55 / 8.85 (8.33) | 108 |
+//! | dungeon, both cores, `tile_size=0` | before | 0.54 | 6.62 | 2.21 | 0.55 | 1.34 | 0.41 | 0.14 | 0.14 | 0.15 | 0.32 | 0.11 | 0.02 | 0.64 | 13.44 / 13.72 (12.88) | 116 |
+//! | dungeon, both cores, `tile_size=0` | after | 0.51 | 5.35 | 1.98 | 0.55 | 1.49 | 0.44 | 0.14 | 0.15 | 0.16 | 0.23 | 0.11 | 0.02 | 0.46 | 12.02 / 13.36 (10.20) | 116 |
+//! | nav_test, one core, stand | before | 0.09 | 5.31 | 3.42 | 1.12 | 3.25 | 0.93 | 0.24 | 0.19 | 0.24 | 1.21 | 0.16 | 0.03 | 1.61 | 17.95 / 19.28 (17.46) | 156 |
+//! | nav_test, one core, stand | after | 0.08 | 5.41 | 3.58 | 1.13 | 3.32 | 1.00 | 0.24 | 0.23 | 0.28 | 1.23 | 0.18 | 0.03 | 1.73 | 18.57 / 19.62 (17.95) | 156 |
+//! | nav_test, one core, five passes | before | 0.09 | 5.44 | 7.46 | 7.92 | 4.13 | 1.44 | 0.31 | 0.31 | 0.36 | 1.25 | 0.26 | 0.05 | 2.29 | 31.47 / 32.96 (30.67) | 280 |
+//! | nav_test, one core, five passes | after | 0.09 | 5.30 | 7.67 | 8.07 | 4.16 | 1.58 | 0.30 | 0.36 | 0.41 | 1.30 | 0.26 | 0.05 | 2.38 | 32.03 / 33.11 (31.33) | 280 |
+//! | dungeon, one core, stand | before | 0.54 | 6.57 | 2.24 | 0.55 | 1.37 | 0.45 | 0.14 | 0.14 | 0.16 | 0.33 | 0.11 | 0.02 | 0.63 | 13.37 / 13.97 (13.03) | 116 |
+//! | dungeon, one core, stand | after | 0.52 | 6.82 | 2.36 | 0.54 | 1.39 | 0.52 | 0.14 | 0.15 | 0.19 | 0.35 | 0.11 | 0.02 | 0.69 | 13.97 / 14.59 (13.26) | 116 |
+//! | dungeon, one core, five passes | before | 0.58 | 7.17 | 5.25 | 4.69 | 2.20 | 1.09 | 0.46 | 1.21 | 0.74 | 0.97 | 0.60 | 0.11 | 3.02 | 27.74 / 28.93 (26.83) | 849 |
+//! | dungeon, one core, five passes | after | 0.52 | 6.70 | 5.31 | 4.62 | 2.15 | 0.97 | 0.44 | 1.20 | 0.77 | 0.99 | 0.62 | 0.11 | 3.03 | 27.56 / 29.39 (26.68) | 849 |
+//!
+//! Two cores: 64-cell tiles 8% (nav_test) and 9% (dungeon) faster,
+//! `tile_size=128` 9% and 9%, one tile 18% and 11%. One core: 3 to 5%
+//! slower in these rounds (0.9% more instructions: the blocks' and the
+//! bands' bookkeeping, and rayon's hand-out of the regions and nodes on
+//! one thread). Earlier in the session, while another engineer's build
+//! kept both cores busy (load average 1.9 to 3.4), the same comparison
+//! under `chrt -f 10` (first-in first-out priority, so that build waited
+//! for the few seconds of a round) gave 64-cell tiles 12 to 14% faster on
+//! nav_test (12.58 against 14.36 ms at 03:16 UTC, 14.95 against 17.39 at
+//! 03:37) and 8 to 10% on dungeon (9.25 against 10.24, 9.98 against
+//! 10.87), one tile 15 to 20% and 13 to 21%, `tile_size=128` on dungeon
+//! 8.68 against 9.41 ms; without `chrt` the rounds' medians spread by a
+//! quarter.
+//!
+//! Where the goals stand (Recast's idle figures, issue #15):
+//!
+//! - Tiles on both cores at most 0.6 times Recast's single thread
+//!   (13.3 / 8.9 ms): **met** in the idle rounds above: nav_test 12.52 ms
+//!   with 64-cell tiles (0.56 times; median of the rounds 13.34) and
+//!   12.72 with 128-cell ones; dungeon 8.55 ms with 128-cell tiles (0.58
+//!   times; median 8.85), but 9.14 with 64-cell ones (0.62 times: **not
+//!   met** at the tile size of the earlier sections). The before build
+//!   read 13.66 / 10.06 ms with 64-cell tiles in the same rounds against
+//!   15.9 / 11.4 at 01:22 UTC, so part of the way to the goal is today's
+//!   faster machine; against the 01:22 figures scaled by the rounds'
+//!   after / before (0.92 / 0.91), 14.6 / 10.4 ms. What is left on
+//!   dungeon is `voxelize` (3.9 ms of 9.1 on two cores: 73 M instructions
+//!   of cuts, the same work as one thread's) and the tiles' borders in
+//!   `compact`, `flag` and `partition` (199.0 M instructions with 64-cell
+//!   tiles against 177.6 M for one tile): sharing blocks as `voxelize` now
+//!   does would remove the column-local tests' share, not that of the span
+//!   neighbours, the erosion or the watershed, which read across the
+//!   border; and `tiles` (0.6 ms on one core: the triangles' tile lists).
+//! - One thread at most Recast's whole build: still met (18.57 / 13.97 ms
+//!   above against 22.2 / 14.8; 17.95 / 13.37 before).
+//! - Five passes at most twice the standing pass: met on nav_test (1.81 by
+//!   instructions, 1.72 on one core above), **not on dungeon**: 2.09 by
+//!   instructions (2.12 before); on one core above 1.97 (before 2.07),
+//!   in the loaded rounds 2.05 (2.17): at the limit by time. The
+//!   later passes cost what they cost before: `flag` (per pass the
+//!   erosion's chamfer over every span, and the band rule's own chamfer
+//!   and watershed of each later pass), `compact` (each pass's headroom
+//!   walk, ledge test and span neighbours) and `triangulate` (1.2 ms for
+//!   the later passes' many small regions). Tried and left out: skipping
+//!   the band rule's chamfer when no region needs it (2 M instructions on
+//!   dungeon).
 
 #![warn(missing_docs)]
 
 pub mod bands;
+pub mod blocks;
 pub mod build;
 pub mod compact;
 pub mod contour;
@@ -836,6 +985,7 @@ pub mod heightfield;
 pub mod movers;
 pub mod partition;
 pub mod polymesh;
+pub mod rows;
 pub mod samples;
 pub mod settings;
 pub mod simplify;

@@ -15,6 +15,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::triangulate::RegionMesh;
@@ -140,9 +141,9 @@ pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
     }
 }
 
-/// Merges every region mesh of a tile.
+/// Merges every region mesh of a tile (in parallel, in region order).
 pub fn polymesh_tile(meshes: &[RegionMesh], nvp: usize) -> Vec<RegionPolys> {
-    meshes.iter().map(|m| merge_polygons(m, nvp)).collect()
+    meshes.par_iter().map(|m| merge_polygons(m, nvp)).collect()
 }
 
 #[cfg(test)]

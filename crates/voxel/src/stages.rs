@@ -16,19 +16,22 @@ use navscope_core::navmesh::Stance;
 use navscope_core::{Artifact, LinkKind, NavMesh, Primitive, Shape, StageContext, StageError};
 use serde::Serialize;
 
+use crate::blocks::voxelize;
 use crate::build::{simplify_tile, triangulate_tile};
 use crate::compact::{AreaTable, CompactPass, CompactTile, DEFAULT_AREA, compact_tile};
 use crate::contour::{Region, Ring, regions};
 use crate::detail::{RegionDetail, detail_tile};
 use crate::flags::{BORDER, NO_LINK, NON_WALKABLE, PassFlags, WALKABLE, flag_tile};
 use crate::graph::{Graph, TileParts, build_graph};
-use crate::heightfield::{Heightfield, voxelize};
+use crate::heightfield::Heightfield;
 use crate::movers::{Reach, add_mover_links};
 use crate::partition::{NO_REGION, Partition, PassPartition, partition_tile};
 use crate::polymesh::{RegionPolys, polymesh_tile};
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
-use crate::tile_cache::{TileCache, TileKey, TileReuse, TileStage, map_tiles, tile_keys};
+use crate::tile_cache::{
+    TileCache, TileKey, TileReuse, TileStage, map_missing_tiles, map_tiles, tile_keys,
+};
 use crate::tiles::{Grid, Layout, layout};
 use crate::triangulate::RegionMesh;
 
@@ -274,13 +277,8 @@ impl Artifact for VoxelArtifact {
 fn run_voxelize(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let level = mesh_of(ctx)?;
     let (t, s, keys, cache) = keyed(ctx, TileStage::Voxelize)?;
-    let (tiles, reuse) = map_tiles(cache, TileStage::Voxelize, &keys, |i| {
-        voxelize(
-            &level.mesh,
-            &t.layout.tiles[i],
-            &t.layout.grid,
-            s.water_level,
-        )
+    let (tiles, reuse) = map_missing_tiles(cache, TileStage::Voxelize, &keys, |missing| {
+        voxelize(&level.mesh, &t.layout, missing, s.water_level)
     })?;
     Ok(Arc::new(VoxelArtifact {
         grid: t.layout.grid,

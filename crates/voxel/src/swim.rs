@@ -547,12 +547,11 @@ mod tests {
         for tile_size in [0, 32, 50] {
             s.tile_size = tile_size;
             let l = crate::tiles::layout(&level.mesh, &level.water, &s).unwrap();
-            let hfs: Vec<Arc<Heightfield>> = l
-                .tiles
-                .iter()
-                .map(|t| {
-                    Arc::new(crate::heightfield::voxelize(&level.mesh, t, &l.grid, None).unwrap())
-                })
+            let all: Vec<usize> = (0..l.tiles.len()).collect();
+            let hfs: Vec<Arc<Heightfield>> = crate::blocks::voxelize(&level.mesh, &l, &all, None)
+                .unwrap()
+                .into_iter()
+                .map(Arc::new)
                 .collect();
             let cols = Columns::new(&hfs);
             for hf in &hfs {

@@ -390,7 +390,7 @@ impl TileReuse {
 /// Runs `build(i)` for every tile `i` whose result at `stage` is not in
 /// `cache` under `keys[i]` (all of them when `cache` is `None`), in
 /// parallel, storing what it built; returns the results in tile order and
-/// which tiles were built.
+/// which tiles were built. An error is the first failing tile's.
 pub fn map_tiles<T, F>(
     cache: Option<&TileCache>,
     stage: TileStage,
@@ -401,32 +401,43 @@ where
     T: Weigh + Any + Send + Sync,
     F: Fn(usize) -> Result<T, StageError> + Sync + Send,
 {
+    map_missing_tiles(cache, stage, keys, |missing| {
+        let built: Vec<Result<T, StageError>> = missing.par_iter().map(|&i| build(i)).collect();
+        built.into_iter().collect()
+    })
+}
+
+/// As [`map_tiles`], for a stage whose tiles share work: `build` gets the
+/// indices of every tile missing from `cache` (ascending) at once and
+/// returns their results in that order.
+pub fn map_missing_tiles<T, F>(
+    cache: Option<&TileCache>,
+    stage: TileStage,
+    keys: &[TileKey],
+    build: F,
+) -> Result<(Vec<Arc<T>>, TileReuse), StageError>
+where
+    T: Weigh + Any + Send + Sync,
+    F: FnOnce(&[usize]) -> Result<Vec<T>, StageError>,
+{
     let id = stage.id();
-    let results: Vec<Result<(Arc<T>, bool), StageError>> = (0..keys.len())
-        .into_par_iter()
-        .map(|i| {
-            if let Some(hit) = cache.and_then(|c| c.get::<T>(id, &keys[i])) {
-                return Ok((hit, false));
-            }
-            let v = Arc::new(build(i)?);
-            if let Some(c) = cache {
-                c.insert(id, keys[i], v.clone());
-            }
-            Ok((v, true))
-        })
+    let mut out: Vec<Option<Arc<T>>> = keys
+        .iter()
+        .map(|k| cache.and_then(|c| c.get::<T>(id, k)))
         .collect();
-    let mut out = Vec::with_capacity(results.len());
-    let mut reuse = TileReuse::default();
-    for (i, r) in results.into_iter().enumerate() {
-        let (v, fresh) = r?;
-        if fresh {
-            reuse.rebuilt.push(i)
-        } else {
-            reuse.reused.push(i)
+    let (reused, rebuilt): (Vec<usize>, Vec<usize>) =
+        (0..keys.len()).partition(|&i| out[i].is_some());
+    for (&i, v) in rebuilt.iter().zip(build(&rebuilt)?) {
+        let v = Arc::new(v);
+        if let Some(c) = cache {
+            c.insert(id, keys[i], v.clone());
         }
-        out.push(v);
+        out[i] = Some(v);
     }
-    Ok((out, reuse))
+    let out = out
+        .into_iter()
+        .map(|v| v.expect("every tile built or reused"));
+    Ok((out.collect(), TileReuse { rebuilt, reused }))
 }
 
 #[cfg(test)]

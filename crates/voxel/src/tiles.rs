@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use glam::DVec3;
 use navscope_core::StageError;
 use navscope_core::geom::{Aabb, TriMesh};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::settings::Settings;
@@ -114,6 +115,10 @@ pub struct Tile {
 pub struct Layout {
     /// The grid.
     pub grid: Grid,
+    /// Core cells a side of every tile but those cut short by the grid's
+    /// far edges (tile `(tx, tz)`'s core starts at cell `(tx, tz)` times
+    /// this).
+    pub tile_cells: i32,
     /// The tiles some triangle touches, row-major.
     pub tiles: Vec<Tile>,
     /// Triangles with zero area, skipped.
@@ -265,7 +270,9 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
             }
         })
         .collect();
-    for tile in &mut tiles {
+    // Each tile's water and hash on its own (in parallel: the hash reads
+    // every corner of the tile's triangles).
+    tiles.par_iter_mut().for_each(|tile| {
         let (px0, pz0, px1, pz1) = tile.rect.padded();
         let world = Aabb {
             min: DVec3::new(grid.x(px0), f64::NEG_INFINITY, grid.z(pz0)),
@@ -277,9 +284,10 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
             .copied()
             .collect();
         tile.geometry_hash = geometry_hash(mesh, &tile.triangles, &tile.water);
-    }
+    });
     Ok(Layout {
         grid,
+        tile_cells: ts,
         tiles,
         degenerate_triangles: degenerate,
     })
