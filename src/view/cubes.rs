@@ -117,7 +117,7 @@ pub fn chunk_transform(chunk: &VoxelChunk) -> Transform {
 }
 
 /// Spawns each tile's meshes as children of `parent`, each placed on its
-/// box ([`chunk_transform`]) and its [`TileDetail`]; the
+/// box ([`chunk_transform`]) and given its [`TileDetail`]; the
 /// full meshes start shown and the coarse ones hidden until
 /// [`choose_detail`] decides.
 pub fn spawn(
