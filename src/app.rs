@@ -116,6 +116,9 @@ pub fn apply_args(app: &mut App, args: &Args) {
     }
 }
 
+/// The side of the shadow maps: navscope's lights cast no shadows.
+const NO_SHADOWS: usize = 1;
+
 /// The desktop app.
 pub fn windowed(args: &Args) -> App {
     let mut app = App::new();
@@ -146,7 +149,13 @@ pub fn windowed(args: &Args) -> App {
             auto_create_primary_context: false,
             ..default()
         })
-        .add_plugins(PanOrbitCameraPlugin);
+        .add_plugins(PanOrbitCameraPlugin)
+        // No light casts shadows, but Bevy allocates the shadow map
+        // textures anyway (a 1024² cube and a 2048² layer, 40 MB of GPU
+        // memory, host memory under a software renderer): the smallest
+        // sizes Bevy takes.
+        .insert_resource(bevy::light::DirectionalLightShadowMap { size: NO_SHADOWS })
+        .insert_resource(bevy::light::PointLightShadowMap { size: NO_SHADOWS });
     let levels = if args.screenshot.is_some() || args.measure {
         LevelsPlugin::ephemeral()
     } else {
