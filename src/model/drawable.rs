@@ -32,9 +32,20 @@ pub struct Drawable {
 }
 
 impl Drawable {
-    /// The assets of `g`'s lines, points and triangles (its voxels are
-    /// meshed per tile elsewhere: [`crate::model::voxel_mesh`]).
-    pub fn of(g: &Group) -> Self {
+    /// The assets of `g`'s lines, points and triangles, which move into
+    /// them: the group keeps its kind, range, labels and value range for
+    /// the legend and overlay, and the geometry is not held twice (its
+    /// voxels are meshed per tile elsewhere: [`crate::model::voxel_mesh`]).
+    pub fn take(g: &mut Group) -> Self {
+        let d = Self::of(g);
+        g.lines = Vec::new();
+        g.points = Vec::new();
+        g.triangles = Vec::new();
+        d
+    }
+
+    /// The assets of `g`'s lines, points and triangles.
+    fn of(g: &Group) -> Self {
         let gizmo = (!g.lines.is_empty() || !g.points.is_empty()).then(|| {
             let mut asset = GizmoAsset::new();
             // Sized exactly: grown by doubling, a big stage's buffers held
@@ -77,13 +88,10 @@ pub fn prepare_for_drawing(
         groups(primitives, unit, options),
         substeps,
     ));
+    // Group by group, so that the geometry and its assets do not add up
+    // over a stage.
     for g in &mut prepared.groups {
-        g.drawable = Some(Drawable::of(g));
-        // The assets hold the geometry now; letting the group's copy go
-        // here, group by group, keeps the two from adding up over a stage.
-        g.lines = Vec::new();
-        g.points = Vec::new();
-        g.triangles = Vec::new();
+        g.drawable = Some(Drawable::take(g));
     }
     prepared
 }
@@ -148,7 +156,7 @@ mod tests {
 
     #[test]
     fn a_group_of_lines_points_and_triangles_gets_a_gizmo_and_a_fill_mesh() {
-        let g = Group {
+        let mut g = Group {
             lines: vec![(Vec3::ZERO, Vec3::X, [1.0, 0.0, 0.0, 1.0])],
             points: vec![(Vec3::Y, 0.2, [0.0, 1.0, 0.0, 1.0])],
             triangles: vec![
@@ -157,7 +165,11 @@ mod tests {
             ],
             ..Default::default()
         };
-        let d = Drawable::of(&g);
+        let d = Drawable::take(&mut g);
+        assert!(
+            g.lines.is_empty() && g.points.is_empty() && g.triangles.is_empty(),
+            "the geometry moved into the assets"
+        );
         let (fill, bounds) = d.fill.expect("a fill mesh");
         assert_eq!(fill.count_vertices(), 6);
         assert_eq!(Vec3::from(bounds.min()), Vec3::ZERO);

@@ -135,7 +135,7 @@ pub fn set_shown(commands: &mut Commands, entity: Entity, shown: bool) {
 /// parent of one mesh per voxel tile. Each entity gets `extra`
 /// (its tag and parent). Hidden entities start [`Disabled`] (see
 /// [`set_shown`]). The lines, points, triangles and voxel tiles move into
-/// the gizmo and the meshes (they are not kept twice).
+/// the gizmo and the meshes ([`Drawable::take`]; they are not kept twice).
 pub fn spawn_group(
     commands: &mut Commands,
     g: &mut Group,
@@ -168,7 +168,7 @@ pub fn spawn_group(
         }
     }
     let s = style_for(&g.kind);
-    let drawable = g.drawable.take().unwrap_or_else(|| Drawable::of(g));
+    let drawable = g.drawable.take().unwrap_or_else(|| Drawable::take(g));
     if let Some(asset) = drawable.gizmo {
         let style = if s.dashed {
             GizmoLineStyle::Dashed {
@@ -206,11 +206,6 @@ pub fn spawn_group(
             ),
         );
     }
-    // The geometry lives in the gizmo and the mesh now; the group keeps
-    // its kind, range, labels and value range for the legend and overlay.
-    g.lines = Vec::new();
-    g.points = Vec::new();
-    g.triangles = Vec::new();
 }
 
 /// Spawns `bundle`, [`Disabled`] unless `shown`.
