@@ -168,6 +168,21 @@ fn voxel_range(lo: f32, hi: f32, top: f32) -> (u16, u16) {
     (l, if f32::from(h) < hi { h + 1 } else { h })
 }
 
+/// The voxels `lo..hi` of a piece of a face with normal height `ny`, at
+/// least one: a flat face on a grid line (`lo == hi`) tops its voxel there
+/// unless it faces down (a floor; at height 0 it takes the voxel above)
+/// and bottoms its voxel there when it faces down (a ceiling).
+fn piece_voxels((lo, hi): (u16, u16), ny: f32) -> (u16, u16) {
+    let lo = lo.min(hi);
+    if lo != hi {
+        (lo, hi)
+    } else if ny >= 0.0 && lo > 0 {
+        (lo - 1, hi)
+    } else {
+        (lo, hi + 1)
+    }
+}
+
 /// Most corners a clipped piece keeps: a triangle cut by the four planes
 /// of a cell has 7.
 const MAX_CORNERS: usize = 8;
@@ -670,17 +685,7 @@ pub(crate) fn block_spans(
             (origin.0 as i64, origin.1 as i64),
             (px as i64, pz as i64, px1 as i64, pz1 as i64),
             |x, z, ylo, yhi| {
-                // A flat face on a grid line: a floor tops its voxel there,
-                // a ceiling bottoms its voxel there.
-                let (lo, mut hi) = voxel_range(ylo + 1e-4, yhi - 1e-4, max_h);
-                let mut lo = lo.min(hi);
-                if lo == hi {
-                    if n.y >= 0.0 && lo > 0 {
-                        lo -= 1
-                    } else {
-                        hi += 1
-                    }
-                }
+                let (lo, hi) = piece_voxels(voxel_range(ylo + 1e-4, yhi - 1e-4, max_h), n.y);
                 let col = (z as i32 - pz) as u32 * w as u32 + (x as i32 - px) as u32;
                 pieces.push((col, piece_key(lo, hi, n.y)));
             },
@@ -1005,15 +1010,8 @@ pub(crate) mod tests {
                 .filter(|&(x, z, _, _)| x >= px as i64 && z >= pz as i64)
             {
                 let lo = ((ylo + 1e-4).floor() as i64).clamp(0, max_h as i64) as u16;
-                let mut hi = ((yhi - 1e-4).ceil() as i64).clamp(0, max_h as i64) as u16;
-                let mut lo = lo.min(hi);
-                if lo == hi {
-                    if n.y >= 0.0 && lo > 0 {
-                        lo -= 1
-                    } else {
-                        hi += 1
-                    }
-                }
+                let hi = ((yhi - 1e-4).ceil() as i64).clamp(0, max_h as i64) as u16;
+                let (lo, hi) = piece_voxels((lo, hi), n.y);
                 cols[((z as i32 - pz) * w + (x as i32 - px)) as usize].push(piece_key(lo, hi, n.y));
             }
         }
@@ -1027,6 +1025,20 @@ pub(crate) mod tests {
             .map(|s| (s.base, s.floor, s.ceil, s.ny.to_bits()))
             .collect();
         (ends, spans)
+    }
+
+    /// A piece keeps its voxels; a flat one gets the voxel under it when its
+    /// normal does not point down (the one over it at the bottom of the
+    /// grid) and the one over it when it does.
+    #[test]
+    fn a_flat_piece_takes_one_voxel_by_the_way_it_faces() {
+        assert_eq!(piece_voxels((3, 7), 1.0), (3, 7));
+        assert_eq!(piece_voxels((5, 5), 1.0), (4, 5));
+        assert_eq!(piece_voxels((0, 0), 1.0), (0, 1));
+        assert_eq!(piece_voxels((5, 5), -1.0), (5, 6));
+        assert_eq!(piece_voxels((5, 5), 0.0), (4, 5));
+        // A rounded range that crossed over is taken as flat at its top.
+        assert_eq!(piece_voxels((6, 5), -0.5), (5, 6));
     }
 
     /// Corners of a cell's piece past the corner limit are dropped as they
