@@ -15,6 +15,7 @@ use navscope::level::{CurrentLevel, LevelRequest};
 use navscope::model::timeline::Timeline;
 use navscope::ui::cpu::CpuClock;
 use navscope::view::cubes::{TileDetail, VoxelDetail, VoxelGroup};
+use navscope::view::voxel_meshing::{Meshed, Meshing};
 use navscope::view::draw::DrawGroup;
 use navscope::view::scene::MainCamera;
 use support::until;
@@ -314,6 +315,36 @@ fn enabled_tiles(app: &mut App) -> (usize, usize) {
     (tiles.len(), tiles.iter().filter(|t| !t.coarse).count())
 }
 
+/// The voxel tile meshes that exist at all, hidden or shown.
+fn all_tiles(app: &mut App) -> usize {
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(), (With<TileDetail>, Allow<Disabled>)>();
+    q.iter(app.world()).count()
+}
+
+/// Shows `stage` and runs frames until its voxel tiles are meshed and
+/// spawned (off the main thread) and no group is still meshing.
+fn show_voxel_stage(app: &mut App, stage: usize) {
+    app.world_mut().resource_mut::<Timeline>().set_stage(stage);
+    until(app, 60, "the shown voxel stage is meshed", |app| {
+        let world = app.world();
+        let meshing = world
+            .iter_entities()
+            .any(|e| e.contains::<Meshing>());
+        let shown_groups = world
+            .iter_entities()
+            .filter(|e| e.contains::<VoxelGroup>() && !e.contains::<Disabled>())
+            .count();
+        let meshed = world
+            .iter_entities()
+            .filter(|e| e.contains::<Meshed>())
+            .count();
+        !meshing && shown_groups > 0 && meshed == shown_groups
+    });
+    app.update();
+}
+
 /// Every shown tile is drawn where its transform puts it (its corners are
 /// fractions of its box: a tile left at the origin draws its voxels in a
 /// unit cube there), and the boxes are tile-sized, not unit cubes.
@@ -333,9 +364,10 @@ fn assert_tiles_placed(app: &mut App) {
     assert!(sized > 0, "some tile spans more than a metre");
 }
 
-/// A voxel group's tile meshes are shown and hidden with it: hidden, they
-/// are disabled too (a million voxels' tiles of another stage cost an idle
-/// frame nothing), and the legend's count of shown tiles follows.
+/// A voxel group's tile meshes exist only while it shows: shown, its cubes
+/// are meshed into tiles; hidden, the tiles are gone (a million voxels of
+/// another stage hold no meshes and cost an idle frame nothing), and the
+/// legend's count of shown tiles follows.
 #[test]
 fn voxel_tiles_are_shown_and_hidden_with_their_group() {
     let mut app = drawing_headless();
@@ -368,11 +400,10 @@ fn voxel_tiles_are_shown_and_hidden_with_their_group() {
     let (voxel_stages, plain) = voxel_and_plain_stage(&mut app);
     let voxel = voxel_stages[0];
 
-    app.world_mut().resource_mut::<Timeline>().set_stage(voxel);
-    app.update();
-    app.update();
+    show_voxel_stage(&mut app, voxel);
     let (tiles, full) = enabled_tiles(&mut app);
     assert!(full > 0, "stage {voxel} shows its voxel tiles");
+    assert_eq!(all_tiles(&mut app), tiles, "only the shown stage is meshed");
     assert_eq!(
         app.world().resource::<VoxelDetail>().tiles,
         full,
@@ -389,22 +420,19 @@ fn voxel_tiles_are_shown_and_hidden_with_their_group() {
         (0, 0),
         "stage {plain} shows no tiles"
     );
+    assert_eq!(all_tiles(&mut app), 0, "a hidden stage keeps no tiles");
     assert_eq!(app.world().resource::<VoxelDetail>().tiles, 0);
     assert_hidden_groups_disabled(&mut app);
 
-    // Shown again, the same tiles come back (nothing was respawned).
-    app.world_mut().resource_mut::<Timeline>().set_stage(voxel);
-    app.update();
-    app.update();
+    // Shown again, the same tiles come back, meshed again.
+    show_voxel_stage(&mut app, voxel);
     assert_eq!(enabled_tiles(&mut app), (tiles, full));
     assert_tiles_placed(&mut app);
 
     // Every voxel stage's tiles are drawn where they belong, whichever
     // stage showed when they were spawned.
     for stage in voxel_stages {
-        app.world_mut().resource_mut::<Timeline>().set_stage(stage);
-        app.update();
-        app.update();
+        show_voxel_stage(&mut app, stage);
         assert!(enabled_tiles(&mut app).0 > 0, "stage {stage} shows tiles");
         assert_tiles_placed(&mut app);
     }

@@ -35,7 +35,7 @@ impl Drawable {
     /// The assets of `g`'s lines, points and triangles, which move into
     /// them: the group keeps its kind, range, labels and value range for
     /// the legend and overlay, and the geometry is not held twice (its
-    /// voxels are meshed per tile elsewhere: [`crate::model::voxel_mesh`]).
+    /// voxels are meshed per tile while shown: [`crate::view::voxel_meshing`]).
     pub fn take(g: &mut Group) -> Self {
         let d = Self::of(g);
         g.lines = Vec::new();

@@ -11,7 +11,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::model::style::element_color;
 use crate::model::style::ramp_color;
 use crate::model::style::style_for;
-use crate::model::voxel_mesh::VoxelTile;
 
 /// Geometry of the primitives of one kind and one sub-step range.
 #[derive(Clone, Debug, Default)]
@@ -35,13 +34,10 @@ pub struct Group {
     pub triangles: Vec<([Vec3; 3], [f32; 4])>,
     /// Text labels.
     pub labels: Vec<(Vec3, String)>,
-    /// Voxels as boxes: minimum and maximum corner and colour. [`prepare`]
-    /// moves them into [`Group::voxels`]; they stay here for a single
-    /// element's highlight.
+    /// Voxels as boxes: minimum and maximum corner and colour. They are
+    /// meshed per tile only while their group shows
+    /// ([`crate::view::voxel_meshing`]).
     pub cubes: Vec<(Vec3, Vec3, [f32; 4])>,
-    /// Voxels as meshes per tile, full and coarse
-    /// ([`crate::model::voxel_mesh`]).
-    pub voxels: Vec<VoxelTile>,
     /// The lines, points and triangles as assets, when the worker that
     /// prepared the group built them ([`crate::model::drawable`]).
     pub drawable: Option<crate::model::drawable::Drawable>,
@@ -55,7 +51,6 @@ impl Group {
             + self.triangles.len()
             + self.labels.len()
             + self.cubes.len()
-            + self.voxels.iter().map(VoxelTile::cubes).sum::<usize>()
     }
 }
 
@@ -288,10 +283,6 @@ pub(crate) fn groups(primitives: &[Primitive], unit: f32, options: &PrepareOptio
         }
         groups.retain(|_, g| g.drawn() > 0);
     }
-    for g in groups.values_mut() {
-        g.voxels = crate::model::voxel_mesh::tiles(&g.cubes);
-        g.cubes = Vec::new();
-    }
     groups.into_values().collect()
 }
 
@@ -445,13 +436,10 @@ mod tests {
         assert_eq!(p.groups.len(), 2, "one group per layer");
         let g0 = p.groups.iter().find(|g| g.layer == Some(0)).unwrap();
         assert_eq!(g0.drawn(), 2);
-        assert_eq!(g0.voxels.iter().map(VoxelTile::cubes).sum::<usize>(), 2);
-        assert!(g0.triangles.is_empty() && g0.lines.is_empty() && g0.cubes.is_empty());
-        // The second cube's corners lie inside its cell.
-        let chunk = &g0.voxels[0].full[0];
-        for p in (8..16).map(|i| chunk.corner(i)) {
-            assert!(p.cmpgt(Vec3::new(0.3, 1.0, 0.0)).all(), "{p}");
-            assert!(p.cmplt(Vec3::new(0.6, 1.2, 0.3)).all(), "{p}");
-        }
+        assert!(g0.triangles.is_empty() && g0.lines.is_empty());
+        // The second cube fills its cell.
+        let (lo, hi, _) = g0.cubes[1];
+        assert!((lo - Vec3::new(0.3, 1.0, 0.0)).length() < 1e-6, "{lo}");
+        assert!((hi - Vec3::new(0.6, 1.2, 0.3)).length() < 1e-6, "{hi}");
     }
 }

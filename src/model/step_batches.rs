@@ -45,7 +45,7 @@ pub fn batch_for_steps(groups: Vec<Group>, substeps: usize) -> Vec<Group> {
     }
     let mut out = Vec::new();
     for (_, key_groups) in by_key {
-        if key_groups.len() <= MANY_RANGES || key_groups.iter().any(|g| !g.voxels.is_empty()) {
+        if key_groups.len() <= MANY_RANGES || key_groups.iter().any(|g| !g.cubes.is_empty()) {
             out.extend(key_groups);
         } else {
             out.extend(regroup(key_groups, end));
@@ -207,7 +207,7 @@ mod tests {
         assert_eq!(batch_for_steps(many.clone(), 1).len(), 100);
         assert_eq!(batch_for_steps(many.clone(), 0).len(), 100);
         let mut voxels = many;
-        voxels[3].voxels = vec![Default::default()];
+        voxels[3].cubes = vec![(Vec3::ZERO, Vec3::ONE, [1.0; 4])];
         assert_eq!(batch_for_steps(voxels, 100).len(), 100);
     }
 }

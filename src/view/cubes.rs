@@ -153,9 +153,10 @@ pub fn spawn(
                 Mesh3d(meshes.add(chunk_mesh(chunk))),
                 MeshMaterial3d(material.clone()),
                 transform,
-                // Set here, not by Bevy's propagation: a tile spawned under a
-                // disabled group is not propagated to until its transform
-                // changes, which it never does (the group sits at the origin).
+                // Set here, not by Bevy's propagation, so the tile is placed
+                // in the frame it arrives (propagation runs later in it) and
+                // even under a group disabled meanwhile, which Bevy does not
+                // propagate to.
                 GlobalTransform::from(transform),
                 ChildOf(parent),
             ));

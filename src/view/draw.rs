@@ -8,6 +8,7 @@
 use crate::model::band::ViewFilter;
 use crate::model::elements::StageGeometry;
 use crate::view::cubes::CubeAssets;
+use crate::view::voxel_meshing::VoxelCubes;
 use crate::view::filter::RefilterSystems;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
@@ -76,6 +77,7 @@ impl Plugin for DrawPlugin {
                 (
                     spawn_visuals,
                     update_visibility,
+                    crate::view::voxel_meshing::systems(),
                     crate::view::cubes::choose_detail,
                 )
                     .chain()
@@ -108,7 +110,6 @@ pub struct VisualAssets<'w> {
     meshes: ResMut<'w, Assets<Mesh>>,
     materials: ResMut<'w, Assets<StandardMaterial>>,
     gizmos: ResMut<'w, Assets<GizmoAsset>>,
-    cubes: ResMut<'w, CubeAssets>,
 }
 
 /// Shows or hides a drawn group's entity and everything under it (a voxel
@@ -132,10 +133,11 @@ pub fn set_shown(commands: &mut Commands, entity: Entity, shown: bool) {
 
 /// Spawns one group's drawing: a retained gizmo for its lines and points, a
 /// mesh for its fills (drawn `layer` depth steps in front of the level), a
-/// parent of one mesh per voxel tile. Each entity gets `extra`
+/// voxel group holding its cubes, meshed per tile while it shows
+/// ([`crate::view::voxel_meshing`]). Each entity gets `extra`
 /// (its tag and parent). Hidden entities start [`Disabled`] (see
-/// [`set_shown`]). The lines, points, triangles and voxel tiles move into
-/// the gizmo and the meshes ([`Drawable::take`]; they are not kept twice).
+/// [`set_shown`]). The lines, points, triangles and cubes move into
+/// the gizmo, the meshes and the voxel group ([`Drawable::take`]; they are not kept twice).
 pub fn spawn_group(
     commands: &mut Commands,
     g: &mut Group,
@@ -144,28 +146,18 @@ pub fn spawn_group(
     assets: &mut VisualAssets,
     extra: impl Bundle + Clone,
 ) {
-    if !g.voxels.is_empty() {
-        let group = spawn_maybe_shown(
+    if !g.cubes.is_empty() {
+        let cubes = VoxelCubes(std::sync::Arc::new(std::mem::take(&mut g.cubes)));
+        spawn_maybe_shown(
             commands,
             shown,
             (
                 extra.clone(),
                 crate::view::cubes::VoxelGroup,
+                cubes,
                 Transform::default(),
             ),
         );
-        crate::view::cubes::spawn(
-            commands,
-            group,
-            std::mem::take(&mut g.voxels),
-            &mut assets.cubes,
-            &mut assets.meshes,
-            &mut assets.materials,
-        );
-        if !shown {
-            // The tiles were spawned after their group was disabled.
-            set_shown(commands, group, false);
-        }
     }
     let s = style_for(&g.kind);
     let drawable = g.drawable.take().unwrap_or_else(|| Drawable::take(g));
@@ -252,7 +244,7 @@ fn spawn_visuals(
     mut assets: VisualAssets,
 ) {
     for (root, mut geo) in &mut changed {
-        // Taking the voxel tiles is not a change of what the stage shows.
+        // Taking the groups' geometry is not a change of what the stage shows.
         let geo = geo.bypass_change_detection();
         for (e, parent) in &drawn {
             if parent.parent() == root {

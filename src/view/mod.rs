@@ -9,3 +9,4 @@ pub mod gizmo_release;
 pub mod highlight;
 pub mod level_drawing;
 pub mod scene;
+pub mod voxel_meshing;
