@@ -15,9 +15,9 @@ use navscope::level::{CurrentLevel, LevelRequest};
 use navscope::model::timeline::Timeline;
 use navscope::ui::cpu::CpuClock;
 use navscope::view::cubes::{TileDetail, VoxelDetail, VoxelGroup};
-use navscope::view::voxel_meshing::{Meshed, Meshing};
 use navscope::view::draw::DrawGroup;
 use navscope::view::scene::MainCamera;
+use navscope::view::voxel_meshing::{Meshed, Meshing};
 use support::until;
 
 /// The stages whose drawing is visible, and how many groups are drawn
@@ -329,9 +329,7 @@ fn show_voxel_stage(app: &mut App, stage: usize) {
     app.world_mut().resource_mut::<Timeline>().set_stage(stage);
     until(app, 60, "the shown voxel stage is meshed", |app| {
         let world = app.world();
-        let meshing = world
-            .iter_entities()
-            .any(|e| e.contains::<Meshing>());
+        let meshing = world.iter_entities().any(|e| e.contains::<Meshing>());
         let shown_groups = world
             .iter_entities()
             .filter(|e| e.contains::<VoxelGroup>() && !e.contains::<Disabled>())

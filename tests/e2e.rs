@@ -1229,13 +1229,17 @@ fn zooming_out_merges_far_voxels_and_zooming_back_in_restores_every_voxel() {
     let Some((s, _)) = table_room_at("voxel_lod", "flag") else {
         return;
     };
-    // A shown voxel stage is meshed off the main thread: its tiles arrive
-    // a few frames after the stage shows.
-    let r = s.wait_for("the flag stage's voxel tiles", WAIT, |r| {
-        r.u64("/voxels/tiles")
-            .is_some_and(|n| n > 0)
-            .then(|| r.clone())
-    });
+    // A shown voxel stage is meshed off the main thread, group by group:
+    // its tiles arrive a few frames after the stage shows, and all of them
+    // once no group is meshing.
+    let r = s.wait_for(
+        "the flag stage's voxel tiles, every group meshed",
+        WAIT,
+        |r| {
+            (r.u64("/voxels/tiles").is_some_and(|n| n > 0) && r.u64("/voxels/meshing") == Some(0))
+                .then(|| r.clone())
+        },
+    );
     let tiles = r.u64("/voxels/tiles").unwrap_or(0);
     s.check(r.u64("/voxels/coarse_tiles") == Some(0), || {
         format!("merged tiles at the start: {}", r.pretty())

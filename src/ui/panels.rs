@@ -364,12 +364,32 @@ fn param_row(
     });
 }
 
-/// Says, over the view's bottom-left corner, that far voxels are drawn
-/// merged. Over the view and not in the legend: a note that comes and goes
+/// Says, over the view's bottom-right corner, that voxels are still being
+/// meshed (they arrive group by group), and over its bottom-left corner
+/// that far voxels are drawn merged. Over the view and not in the legend: a note that comes and goes
 /// with the zoom would move every panel row below it, and a button under
 /// the cursor with them.
 fn lod_note(ctx: &egui::Context, central: egui::Rect, s: &mut UiState) {
     let detail = *s.voxel_detail;
+    if detail.meshing > 0 {
+        // Over the view's bottom-right corner, clear of the merged note.
+        let meshing = egui::Area::new(egui::Id::new("meshing-note"))
+            .pivot(egui::Align2::RIGHT_BOTTOM)
+            .fixed_pos(central.right_bottom() + egui::vec2(-8.0, -8.0))
+            .interactable(false)
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "Meshing the voxels of {} group(s)…",
+                            detail.meshing
+                        ))
+                        .italics(),
+                    );
+                });
+            });
+        s.tag("legend/meshing", &meshing.response);
+    }
     if detail.coarse_tiles == 0 {
         return;
     }

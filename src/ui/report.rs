@@ -192,7 +192,7 @@ fn write_report(
             "switches": n,
             "pending": pending,
         })),
-        "voxels": voxels.map(|v| json!({ "tiles": v.tiles, "coarse_tiles": v.coarse_tiles })),
+        "voxels": voxels.map(|v| json!({ "tiles": v.tiles, "coarse_tiles": v.coarse_tiles, "meshing": v.meshing })),
         "params": params,
         "undo": { "undo": history.undo_depth(), "redo": history.redo_depth() },
         "probe": {

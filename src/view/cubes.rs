@@ -54,13 +54,16 @@ impl TileDetail {
 pub struct VoxelGroup;
 
 /// What the view simplifies: how many tiles of the shown stages draw
-/// their coarse mesh.
+/// their coarse mesh; and how many shown voxel groups are still being
+/// meshed ([`crate::view::voxel_meshing`]), whose tiles are yet to come.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
 pub struct VoxelDetail {
     /// Shown tiles drawn coarse.
     pub coarse_tiles: usize,
     /// Shown tiles in all.
     pub tiles: usize,
+    /// Shown voxel groups whose meshing is in flight.
+    pub meshing: usize,
 }
 
 /// The material every voxel tile shares.
@@ -204,7 +207,10 @@ pub fn choose_detail(
         return;
     }
     *last = Some(key);
-    let mut count = VoxelDetail::default();
+    let mut count = VoxelDetail {
+        meshing: detail.meshing,
+        ..default()
+    };
     for (tile, mut visibility) in &mut tiles {
         let wanted = tile.has_coarse
             && cell_pixels(camera, tf, tile.centre, tile.cell)

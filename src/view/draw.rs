@@ -8,8 +8,8 @@
 use crate::model::band::ViewFilter;
 use crate::model::elements::StageGeometry;
 use crate::view::cubes::CubeAssets;
-use crate::view::voxel_meshing::VoxelCubes;
 use crate::view::filter::RefilterSystems;
+use crate::view::voxel_meshing::VoxelCubes;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::prelude::*;

@@ -23,7 +23,7 @@ use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 
 use crate::model::voxel_mesh::{Cube, VoxelTile, tiles};
-use crate::view::cubes::CubeAssets;
+use crate::view::cubes::{CubeAssets, VoxelDetail};
 
 /// A voxel group's cubes as boxes, from which its tiles are meshed while
 /// it shows.
@@ -48,7 +48,14 @@ pub fn systems() -> impl IntoScheduleConfigs<bevy::ecs::system::ScheduleSystem, 
 /// task, so a hidden stage holds only its boxes.
 pub fn release_hidden(
     mut commands: Commands,
-    hidden: Query<Entity, (With<VoxelCubes>, With<Disabled>, Or<(With<Meshed>, With<Meshing>)>)>,
+    hidden: Query<
+        Entity,
+        (
+            With<VoxelCubes>,
+            With<Disabled>,
+            Or<(With<Meshed>, With<Meshing>)>,
+        ),
+    >,
 ) {
     for group in &hidden {
         commands
@@ -70,16 +77,20 @@ pub fn start_meshing(
     }
 }
 
-/// Spawns the tiles of each shown group whose meshing is done.
+/// Spawns the tiles of each shown group whose meshing is done, and counts
+/// the groups still meshing ([`VoxelDetail::meshing`]).
 pub fn finish_meshing(
     mut commands: Commands,
     mut meshing: Query<(Entity, &mut Meshing)>,
     mut assets: ResMut<CubeAssets>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut detail: ResMut<VoxelDetail>,
 ) {
+    let mut pending = 0;
     for (group, mut task) in &mut meshing {
         let Some(tiles) = check_ready(&mut task.0) else {
+            pending += 1;
             continue;
         };
         crate::view::cubes::spawn(
@@ -91,6 +102,9 @@ pub fn finish_meshing(
             &mut materials,
         );
         commands.entity(group).remove::<Meshing>().insert(Meshed);
+    }
+    if detail.meshing != pending {
+        detail.meshing = pending;
     }
 }
 
@@ -106,6 +120,7 @@ mod tests {
             .init_asset::<Mesh>()
             .init_asset::<StandardMaterial>()
             .init_resource::<CubeAssets>()
+            .init_resource::<VoxelDetail>()
             .add_systems(Update, systems());
         app
     }
@@ -136,9 +151,7 @@ mod tests {
         let mut q = app
             .world_mut()
             .query_filtered::<&ChildOf, (With<TileDetail>, Allow<Disabled>)>();
-        q.iter(app.world())
-            .filter(|c| c.parent() == group)
-            .count()
+        q.iter(app.world()).filter(|c| c.parent() == group).count()
     }
 
     #[test]
@@ -150,7 +163,12 @@ mod tests {
             tiles_of(app, shown) > 0
         });
         assert!(app.world().get::<Meshed>(shown).is_some());
-        assert_eq!(tiles_of(&mut app, hidden), 0, "a hidden group is not meshed");
+        assert_eq!(app.world().resource::<VoxelDetail>().meshing, 0);
+        assert_eq!(
+            tiles_of(&mut app, hidden),
+            0,
+            "a hidden group is not meshed"
+        );
         assert!(app.world().get::<Meshing>(hidden).is_none());
         let meshes = app.world().resource::<Assets<Mesh>>().len();
         assert!(meshes > 0);
@@ -171,7 +189,9 @@ mod tests {
 
         // Shown again: meshed again, the same number of tiles.
         app.world_mut().entity_mut(shown).remove::<Disabled>();
-        until(&mut app, "the tiles come back", |app| tiles_of(app, shown) > 0);
+        until(&mut app, "the tiles come back", |app| {
+            tiles_of(app, shown) > 0
+        });
         assert_eq!(app.world().resource::<Assets<Mesh>>().len(), meshes);
     }
 
@@ -181,9 +201,15 @@ mod tests {
         let group = app.world_mut().spawn(cubes(5000)).id();
         app.update();
         let world = app.world();
+        let in_flight = world.get::<Meshing>(group).is_some();
         assert!(
-            world.get::<Meshing>(group).is_some() || world.get::<Meshed>(group).is_some(),
+            in_flight || world.get::<Meshed>(group).is_some(),
             "meshing started"
+        );
+        assert_eq!(
+            world.resource::<VoxelDetail>().meshing,
+            usize::from(in_flight),
+            "the groups still meshing are counted"
         );
         app.world_mut().entity_mut(group).insert(Disabled);
         app.update();
