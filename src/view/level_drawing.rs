@@ -30,6 +30,13 @@ pub struct LevelDrawing {
     pub lines: Vec<(Vec3, Vec3, [f32; 4])>,
     /// Shade the fill with light (3D meshes) rather than flat colour.
     pub lit: bool,
+    /// Draw only the side of each fill triangle its winding faces. A
+    /// triangle mesh level (Recast's samples, an exported game level) is
+    /// the inside of rooms and tunnels, wound to face into them: drawn from
+    /// both sides its outer shell hides every stage inside, while culled
+    /// its walls and ceilings facing away from the camera let the view in,
+    /// as the navmesh tools of that world draw it.
+    pub one_sided: bool,
 }
 
 impl LevelDrawing {
@@ -148,6 +155,7 @@ pub fn level_drawing(level: &Level, hidden_layers: &BTreeSet<u32>) -> LevelDrawi
         }
         LevelData::Mesh(m) => {
             d.lit = true;
+            d.one_sided = true;
             for i in 0..m.mesh.triangles.len() {
                 let t = m.mesh.triangle(i);
                 d.fill.push((t, [0.80, 0.80, 0.78, 1.0]));

@@ -201,10 +201,12 @@ fn rebuild_level(
         let material = StandardMaterial {
             base_color: Color::WHITE,
             unlit: !d.lit,
-            cull_mode: None,
-            // Meshes wound either way (an OBJ's floors often face down)
-            // are lit on the side the camera sees.
-            double_sided: true,
+            cull_mode: d
+                .one_sided
+                .then_some(bevy::render::render_resource::Face::Back),
+            // Surfaces drawn from both sides are lit on the side the
+            // camera sees.
+            double_sided: !d.one_sided,
             alpha_mode: if d.fill.iter().any(|(_, c)| c[3] < 1.0) {
                 AlphaMode::Blend
             } else {

@@ -818,10 +818,15 @@
 //! Primitives: voxels are drawn one `Shape::VoxelColumn` per span of a
 //! tile's core (a flagged span as the first free voxel over its floor, a solid span
 //! from its bottom to its top, water from the floor to the surface), which
-//! the app draws as GPU-instanced cubes. Every artifact draws at most
-//! [`stages::MAX_PRIMITIVES`] (250 000) primitives and then a
-//! `label/truncated` label saying how many it left out. Primitives are not
-//! part of the timed build.
+//! the app meshes per tile while their stage shows. The flag stage draws
+//! each span once per run of passes that leave it non-walkable, once in
+//! the pass that claims it and once in its claimed colour after
+//! (`flag_runs`: a span no pass claims is one primitive over all the
+//! passes, not one per pass). Every artifact draws at most
+//! [`stages::MAX_PRIMITIVES`] (2,000,000) primitives and then a
+//! `label/truncated` label saying how many it left out (it was 250,000, and
+//! every voxel stage of `dungeon.obj` at 0.1 m cells was cut short).
+//! Primitives are not part of the timed build.
 //!
 //! ### 25 November 2026, 02:30 to 03:50 UTC: both cores
 //!
