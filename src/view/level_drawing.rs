@@ -237,3 +237,31 @@ pub fn level_drawing(level: &Level, hidden_layers: &BTreeSet<u32>) -> LevelDrawi
     }
     d
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(path: &str) -> Level {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        navscope_levels::load(&p).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    #[test]
+    fn only_a_triangle_mesh_level_is_drawn_one_sided() {
+        let mesh = level_drawing(
+            &open("assets/levels/voxel/table_room.obj"),
+            &BTreeSet::new(),
+        );
+        assert!(mesh.one_sided && mesh.lit && !mesh.fill.is_empty());
+        // Brushes are translucent solids seen from both sides; a floor
+        // plan's areas are flat and may be wound either way.
+        let plan = level_drawing(
+            &open("assets/levels/floorplan/default.json"),
+            &BTreeSet::new(),
+        );
+        assert!(!plan.one_sided && !plan.fill.is_empty());
+        let brushes = level_drawing(&open("assets/levels/brushes/room.map"), &BTreeSet::new());
+        assert!(!brushes.one_sided && !brushes.fill.is_empty());
+    }
+}
