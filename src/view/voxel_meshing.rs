@@ -38,6 +38,16 @@ pub struct Meshing(Task<Vec<VoxelTile>>);
 #[derive(Component, Debug, Default, Clone, Copy)]
 pub struct Meshed;
 
+/// A hidden voxel group that still has tiles or a task.
+type HiddenWithTiles = (
+    With<VoxelCubes>,
+    With<Disabled>,
+    Or<(With<Meshed>, With<Meshing>)>,
+);
+
+/// A voxel group with neither tiles nor a task.
+type NotMeshed = (Without<Meshed>, Without<Meshing>);
+
 /// The systems, in order: release the hidden, start the shown, spawn the
 /// finished.
 pub fn systems() -> impl IntoScheduleConfigs<bevy::ecs::system::ScheduleSystem, ()> {
@@ -46,17 +56,7 @@ pub fn systems() -> impl IntoScheduleConfigs<bevy::ecs::system::ScheduleSystem, 
 
 /// Despawns the tiles of every hidden voxel group and drops its meshing
 /// task, so a hidden stage holds only its boxes.
-pub fn release_hidden(
-    mut commands: Commands,
-    hidden: Query<
-        Entity,
-        (
-            With<VoxelCubes>,
-            With<Disabled>,
-            Or<(With<Meshed>, With<Meshing>)>,
-        ),
-    >,
-) {
+pub fn release_hidden(mut commands: Commands, hidden: Query<Entity, HiddenWithTiles>) {
     for group in &hidden {
         commands
             .entity(group)
@@ -66,10 +66,7 @@ pub fn release_hidden(
 }
 
 /// Starts meshing every shown voxel group that has no tiles yet.
-pub fn start_meshing(
-    mut commands: Commands,
-    shown: Query<(Entity, &VoxelCubes), (Without<Meshed>, Without<Meshing>)>,
-) {
+pub fn start_meshing(mut commands: Commands, shown: Query<(Entity, &VoxelCubes), NotMeshed>) {
     for (group, cubes) in &shown {
         let cubes = cubes.0.clone();
         let task = AsyncComputeTaskPool::get().spawn(async move { tiles(&cubes) });
