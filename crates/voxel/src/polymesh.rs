@@ -18,6 +18,7 @@ use std::collections::{BinaryHeap, HashMap};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::drops::Fold;
 use crate::triangulate::RegionMesh;
 
 /// One region's convex polygons over its [`RegionMesh`]'s vertices.
@@ -77,7 +78,9 @@ pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
         type Cand = (i64, Reverse<usize>, Reverse<usize>, usize, usize, u32, u32);
         let mut version = vec![0u32; polys.len()];
         let mut heap: BinaryHeap<Cand> = BinaryHeap::new();
-        let mut edges: HashMap<(u32, u32), (usize, usize)> = HashMap::new();
+        // Looked up, never iterated: the hasher cannot change the output.
+        let mut edges: HashMap<(u32, u32), (usize, usize), Fold> =
+            HashMap::with_capacity_and_hasher(3 * polys.len(), Fold::default());
         let ring = |p: &[u32], e: usize| (p[e], p[(e + 1) % p.len()]);
         for (p, poly) in polys.iter().enumerate() {
             for e in 0..poly.len() {
@@ -86,7 +89,7 @@ pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
         }
         let candidates = |a: usize,
                           polys: &[Vec<u32>],
-                          edges: &HashMap<(u32, u32), (usize, usize)>,
+                          edges: &HashMap<(u32, u32), (usize, usize), Fold>,
                           version: &[u32],
                           heap: &mut BinaryHeap<Cand>| {
             for ea in 0..polys[a].len() {
