@@ -102,16 +102,19 @@ const NONE: u32 = u32::MAX;
 const OUTSIDE: u32 = u32::MAX - 1;
 
 /// Builds the regions of every pass of one tile from its partition (one
-/// [`PassPartition`] per pass); `area` is every span's area.
+/// [`PassPartition`] per pass); `area` is every span's area. `wet` is false
+/// only when no span of the tile holds water
+/// ([`crate::heightfield::may_wet`]): the spans' water is then not read.
 pub fn regions(
     hf: &Heightfield,
     grid: &Grid,
     passes: &[PassFlags],
     parts: &[PassPartition],
     area: &[u8],
+    wet: bool,
 ) -> Vec<Region> {
     let mut out = Vec::new();
-    let mut t = Tracer::new(hf, grid, passes);
+    let mut t = Tracer::new(hf, grid, passes, wet);
     let r = hf.rect;
     for (k, (pf, part)) in passes.iter().zip(parts).enumerate() {
         let label = &part.region;
@@ -195,7 +198,8 @@ impl Cell {
 /// it, row by row, one slot each. `stamp[c]` is the id of the last region
 /// to cover the cell in slot `c` ([`OUTSIDE`] on the ring, so that no
 /// look-up from a core cell to its neighbours needs a bounds test) and
-/// `col_span[c]` its span there; `sides[c]`, for a cell of the current
+/// `col_span[c]` its span there (whose floor is read only for the corners
+/// of the outline: the flood reads no span but on a wet tile); `sides[c]`, for a cell of the current
 /// region, has bit `dir` set when the cell's side `DIRS[dir]` is on the
 /// outline and bit `4 + dir` while that side is still to trace.
 struct Tracer<'a> {
@@ -209,8 +213,8 @@ struct Tracer<'a> {
     step: [isize; 4],
     stamp: Vec<u32>,
     col_span: Vec<u32>,
-    /// The floor of the current region's span in each column it covers.
-    col_floor: Vec<u16>,
+    /// Whether any span of the tile may hold water.
+    wet: bool,
     /// The highest water surface over the current region's spans.
     water: Option<f32>,
     sides: Vec<u8>,
@@ -223,8 +227,9 @@ struct Tracer<'a> {
 }
 
 impl<'a> Tracer<'a> {
-    /// A tracer for the passes `passes` of tile `hf`.
-    fn new(hf: &'a Heightfield, grid: &'a Grid, passes: &'a [PassFlags]) -> Self {
+    /// A tracer for the passes `passes` of tile `hf` (`wet` as in
+    /// [`regions`]).
+    fn new(hf: &'a Heightfield, grid: &'a Grid, passes: &'a [PassFlags], wet: bool) -> Self {
         let r = hf.rect;
         let (row, rows) = ((r.x1 - r.x0 + 2) as usize, (r.z1 - r.z0 + 2) as usize);
         let n = row * rows;
@@ -244,7 +249,7 @@ impl<'a> Tracer<'a> {
             step: DIRS.map(|(dx, dz)| dx as isize + dz as isize * row as isize),
             stamp,
             col_span: vec![NONE; n],
-            col_floor: vec![0; n],
+            wet,
             water: None,
             sides: vec![0; n],
             members: Vec::new(),
@@ -288,11 +293,12 @@ impl<'a> Tracer<'a> {
         self.queue.push(start);
         while let Some(cell) = self.queue.pop() {
             self.members.push(cell);
-            // Read here, in the flood's (mostly memory) order.
-            let span = &self.hf.spans[cell.s];
-            self.col_floor[cell.c] = span.floor;
-            if !span.water.is_nan() {
-                self.water = Some(self.water.map_or(span.water, |w| w.max(span.water)));
+            if self.wet {
+                // Read here, in the flood's (mostly memory) order.
+                let w = self.hf.spans[cell.s].water;
+                if !w.is_nan() {
+                    self.water = Some(self.water.map_or(w, |v| v.max(w)));
+                }
             }
             let out = &link[4 * cell.s..4 * cell.s + 4];
             for dir in dirs {
@@ -450,7 +456,7 @@ impl<'a> Tracer<'a> {
     /// clockwise) and the diagonal one beyond both; the one across side
     /// `dir` is outside.
     fn corner_height(&self, id: u32, cell: Cell, dir: usize) -> f32 {
-        let floor = |c: usize| self.col_floor[c];
+        let floor = |c: usize| self.hf.spans[self.col_span[c] as usize].floor;
         let mut top = floor(cell.c);
         let prev = (dir + 3) & 3;
         let side = cell.to(prev, &self.step);
@@ -866,9 +872,13 @@ pub(crate) mod tests {
         parts: &[PassPartition],
     ) -> Vec<Region> {
         let area = vec![0; hf.spans.len()];
-        let new = regions(hf, g, f, parts, &area);
-        assert_eq!(new, old_regions(hf, g, f, parts, &area));
-        new
+        let old = old_regions(hf, g, f, parts, &area);
+        // A dry tile's regions read no water; reading it changes nothing.
+        let wet = hf.spans.iter().any(|s| !s.water.is_nan());
+        for wet in [wet, true] {
+            assert_eq!(regions(hf, g, f, parts, &area, wet), old);
+        }
+        old
     }
 
     /// A 3 m floor whose standing pass is labelled by `rows` (row `i`,
@@ -1123,7 +1133,7 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn regions_of(hf: &Heightfield, g: &Grid, f: &[PassFlags]) -> Vec<Region> {
-        regions(hf, g, f, &default_parts(hf, f), &vec![0; hf.spans.len()])
+        regions(hf, g, f, &default_parts(hf, f), &vec![0; hf.spans.len()], true)
     }
 
     #[test]
@@ -1153,7 +1163,7 @@ pub(crate) mod tests {
             merge_area: u32::MAX,
         };
         let flat = vec![0; hf.spans.len()];
-        let r = regions(&hf, &g, &f, &partition_tile(&hf, &f, &flat, one), &flat);
+        let r = regions(&hf, &g, &f, &partition_tile(&hf, &f, &flat, one), &flat, true);
         let stand: Vec<_> = r.iter().filter(|r| r.stance == Stance::Stand).collect();
         assert_eq!(stand.len(), 1);
         assert_eq!(stand[0].rings.len(), 2);
