@@ -132,11 +132,9 @@ pub fn regions(
                     continue;
                 }
                 let x = r.x0 + cols.partition_point(|&b| b as usize <= s0) as i32 - 1;
-                let start = Cell {
-                    s: s0,
-                    c: t.slot(x, z),
-                    x,
-                    z,
+                let start = Member {
+                    s: s0 as u32,
+                    c: t.slot(x, z) as u32,
                 };
                 let id = out.len() as u32;
                 if !t.flood(&pf.links, &mut free, id, start, Order::Rows) {
@@ -170,25 +168,31 @@ enum Order {
     Rows,
 }
 
-/// A span of a region with its global cell and the cell's slot in the
-/// [`Tracer`]'s frame.
+/// A span of a region and its cell's slot in the [`Tracer`]'s frame, as
+/// the flood keeps them (8 bytes: its stack and the region's members are
+/// pushed and popped once a span).
+#[derive(Clone, Copy)]
+struct Member {
+    s: u32,
+    c: u32,
+}
+
+/// A cell of a region, global and as its slot in the [`Tracer`]'s frame,
+/// as the outline walk keeps it (its span is `col_span[c]`).
 #[derive(Clone, Copy)]
 struct Cell {
-    s: usize,
     c: usize,
     x: i32,
     z: i32,
 }
 
 impl Cell {
-    /// The cell one step in direction `DIRS[dir]` (`step` as in [`Tracer`]),
-    /// its span left as is.
+    /// The cell one step in direction `DIRS[dir]` (`step` as in [`Tracer`]).
     fn to(self, dir: usize, step: &[isize; 4]) -> Cell {
         Cell {
             c: self.c.wrapping_add_signed(step[dir]),
             x: self.x + DIRS[dir].0,
             z: self.z + DIRS[dir].1,
-            ..self
         }
     }
 }
@@ -221,9 +225,9 @@ struct Tracer<'a> {
     water: Option<f32>,
     sides: Vec<u8>,
     /// The current region's spans, in flood order.
-    members: Vec<Cell>,
+    members: Vec<Member>,
     /// The flood's stack.
-    queue: Vec<Cell>,
+    queue: Vec<Member>,
     /// The current region's rings, each with its least edge key.
     rings: Vec<((i32, i32, u8), Ring)>,
 }
@@ -267,6 +271,16 @@ impl<'a> Tracer<'a> {
         (z - r.z0 + 1) as usize * self.row + (x - r.x0 + 1) as usize
     }
 
+    /// Member `m`'s cell (the inverse of [`Self::slot`]).
+    fn cell(&self, m: Member) -> Cell {
+        let (r, c) = (self.hf.rect, m.c as usize);
+        Cell {
+            c,
+            x: (c % self.row) as i32 + r.x0 - 1,
+            z: (c / self.row) as i32 + r.z0 - 1,
+        }
+    }
+
     /// Groups the spans of `start`'s label still `free` that its links
     /// reach into region `id` in `members`, at most one span a column and
     /// core cells only; each taken span is no longer free. The flood is
@@ -279,17 +293,17 @@ impl<'a> Tracer<'a> {
         link: &[u32],
         free: &mut [u32],
         id: u32,
-        start: Cell,
+        start: Member,
         order: Order,
     ) -> bool {
         let dirs = match order {
             Order::Exact => [0, 1, 2, 3],
             Order::Rows => [3, 1, 0, 2],
         };
-        let l0 = free[start.s];
-        free[start.s] = NO_REGION;
-        self.stamp[start.c] = id;
-        self.col_span[start.c] = start.s as u32;
+        let l0 = free[start.s as usize];
+        free[start.s as usize] = NO_REGION;
+        self.stamp[start.c as usize] = id;
+        self.col_span[start.c as usize] = start.s;
         self.members.clear();
         self.water = None;
         self.queue.clear();
@@ -298,22 +312,23 @@ impl<'a> Tracer<'a> {
             self.members.push(cell);
             if self.wet {
                 // Read here, in the flood's (mostly memory) order.
-                let w = self.hf.spans[cell.s].water;
+                let w = self.hf.spans[cell.s as usize].water;
                 if !w.is_nan() {
                     self.water = Some(self.water.map_or(w, |v| v.max(w)));
                 }
             }
-            let out = &link[4 * cell.s..4 * cell.s + 4];
+            let s = cell.s as usize;
+            let out = &link[4 * s..4 * s + 4];
             for dir in dirs {
                 let n = out[dir];
                 if n == NO_LINK || free[n as usize] != l0 {
                     continue;
                 }
-                let next = Cell {
-                    s: n as usize,
-                    ..cell.to(dir, &self.step)
+                let next = Member {
+                    s: n,
+                    c: (cell.c as usize).wrapping_add_signed(self.step[dir]) as u32,
                 };
-                let taken = self.stamp[next.c];
+                let taken = self.stamp[next.c as usize];
                 if taken == OUTSIDE {
                     continue;
                 }
@@ -323,9 +338,9 @@ impl<'a> Tracer<'a> {
                         Order::Rows => return false,
                     }
                 }
-                free[next.s] = NO_REGION;
-                self.stamp[next.c] = id;
-                self.col_span[next.c] = next.s as u32;
+                free[n as usize] = NO_REGION;
+                self.stamp[next.c as usize] = id;
+                self.col_span[next.c as usize] = n;
                 self.queue.push(next);
             }
         }
@@ -335,8 +350,8 @@ impl<'a> Tracer<'a> {
     /// Gives back the spans a stopped flood took (label `l0`).
     fn undo(&mut self, free: &mut [u32], l0: u32) {
         for m in self.members.iter().chain(&self.queue) {
-            free[m.s] = l0;
-            self.stamp[m.c] = NONE;
+            free[m.s as usize] = l0;
+            self.stamp[m.c as usize] = NONE;
         }
     }
 
@@ -348,23 +363,25 @@ impl<'a> Tracer<'a> {
     fn trace(&mut self, k: usize, label: &[u32], id: u32) -> Region {
         let mut border_spans = 0;
         for m in &self.members {
-            if self.passes[k].flags[m.s] == crate::flags::BORDER {
+            let c = m.c as usize;
+            if self.passes[k].flags[m.s as usize] == crate::flags::BORDER {
                 border_spans += 1;
             }
             let mut out = 0u8;
             for (dir, step) in self.step.into_iter().enumerate() {
-                if self.stamp[m.c.wrapping_add_signed(step)] != id {
+                if self.stamp[c.wrapping_add_signed(step)] != id {
                     out |= 1 << dir;
                 }
             }
-            self.sides[m.c] = out | out << 4;
+            self.sides[c] = out | out << 4;
         }
         let mut rings = std::mem::take(&mut self.rings);
         for i in 0..self.members.len() {
-            let m = self.members[i];
-            while self.sides[m.c] >> 4 != 0 {
-                let dir = (self.sides[m.c] >> 4).trailing_zeros() as usize;
-                rings.push(self.walk(k, label, id, m, dir));
+            let c = self.members[i].c as usize;
+            while self.sides[c] >> 4 != 0 {
+                let dir = (self.sides[c] >> 4).trailing_zeros() as usize;
+                let cell = self.cell(self.members[i]);
+                rings.push(self.walk(k, label, id, cell, dir));
             }
         }
         rings.sort_unstable_by_key(|r| r.0);
@@ -372,7 +389,7 @@ impl<'a> Tracer<'a> {
         self.rings = rings;
         Region {
             pass: k,
-            label: label[self.members[0].s],
+            label: label[self.members[0].s as usize],
             stance: self.passes[k].pass.stance,
             spans: self.members.len() as u32,
             border_spans,
@@ -1050,12 +1067,12 @@ pub(crate) mod tests {
             .find(|&c| hf.range(c).contains(&s))
             .unwrap();
         let (x, z) = hf.cell(col);
-        let start = Cell {
-            s,
-            c: t.slot(x, z),
-            x,
-            z,
+        let start = Member {
+            s: s as u32,
+            c: t.slot(x, z) as u32,
         };
+        let cell = t.cell(start);
+        assert_eq!((cell.x, cell.z), (x, z), "a member's cell");
         assert!(!t.flood(&f[0].links, &mut free, 0, start, Order::Rows));
         t.undo(&mut free, 1);
         assert_eq!(free, parts[0].region, "all given back");
