@@ -103,16 +103,29 @@ fn seg_dist2(p: [i32; 2], a: [i32; 2], b: [i32; 2]) -> f64 {
 /// kept so that every point lies within `max_error` of the simplified
 /// polyline (Recast's wall simplification). The farthest point splits a
 /// span first, ties to the first, so the result is deterministic.
+///
+/// Only the chain's ends and the vertices where it bends are measured: a
+/// point inside a straight run (collinear with both neighbours, going on
+/// the same way) is no farther from a segment than the farther end of its
+/// run (the distance to a segment is convex along a line), and is as far
+/// only when the run's first end is too (which comes first), or when the
+/// run ends at the segment's own end, at distance 0, never kept. Wall
+/// outlines run straight along the grid for most of their vertices.
 fn douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
-    let mut keep = vec![false; pts.len()];
+    let n = pts.len();
+    let bends: Vec<usize> = (0..n)
+        .filter(|&i| i == 0 || i + 1 >= n || bends_at(pts[i - 1], pts[i], pts[i + 1]))
+        .collect();
+    let mut keep = vec![false; bends.len()];
     keep[0] = true;
-    keep[pts.len() - 1] = true;
+    keep[bends.len() - 1] = true;
     let max2 = max_error * max_error;
-    let mut stack = vec![(0, pts.len() - 1)];
+    let mut stack = vec![(0, bends.len() - 1)];
     while let Some((a, b)) = stack.pop() {
+        let (pa, pb) = (pts[bends[a]], pts[bends[b]]);
         let mut far = (max2, None);
-        for m in a + 1..b {
-            let d = seg_dist2(pts[m], pts[a], pts[b]);
+        for (m, &i) in bends.iter().enumerate().take(b).skip(a + 1) {
+            let d = seg_dist2(pts[i], pa, pb);
             if d > far.0 {
                 far = (d, Some(m));
             }
@@ -123,7 +136,14 @@ fn douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
             stack.push((m, b));
         }
     }
-    (0..pts.len()).filter(|&i| keep[i]).collect()
+    bends.into_iter().zip(keep).filter_map(|(i, k)| k.then_some(i)).collect()
+}
+
+/// True unless `b` lies inside a straight run from `a` through `b` on to
+/// `c` (collinear, and `b -> c` going on the way `a -> b` goes).
+fn bends_at(a: [i32; 2], b: [i32; 2], c: [i32; 2]) -> bool {
+    let dot = (b[0] - a[0]) as i64 * (c[0] - b[0]) as i64 + (b[1] - a[1]) as i64 * (c[1] - b[1]) as i64;
+    cross(a, b, c) != 0 || dot <= 0
 }
 
 /// Recast's wall-edge tessellation: while a kept edge of `chain` is longer
@@ -169,8 +189,11 @@ pub fn simplify_ring(
     if n < 3 {
         return ring.clone();
     }
+    // Index `i` of the ring for `i < 2 n` (a division per vertex read was
+    // a fifth of this function's instructions).
+    let wrap = |i: usize| if i >= n { i - n } else { i };
     let mut fixed: Vec<usize> = (0..n)
-        .filter(|&i| ring.class[(i + n - 1) % n] != ring.class[i])
+        .filter(|&i| ring.class[wrap(i + n - 1)] != ring.class[i])
         .collect();
     if fixed.is_empty() {
         fixed.push((0..n).min_by_key(|&i| ring.pts[i]).unwrap_or(0));
@@ -190,10 +213,10 @@ pub fn simplify_ring(
         } else {
             (end + n - start) % n
         };
-        let p = |m: usize| ring.pts[(start + m) % n];
+        let p = |m: usize| ring.pts[wrap(start + m)];
         let class = ring.class[start];
         let keep = |m: usize, out: &mut Ring| {
-            let i = (start + m) % n;
+            let i = wrap(start + m);
             out.pts.push(ring.pts[i]);
             out.h.push(ring.h[i]);
             out.class.push(class);
@@ -515,7 +538,70 @@ mod tests {
         assert!(!conflict([0, 0], [2, 0], [3, 0], [4, 0]));
     }
 
+    /// The Douglas-Peucker this module used before [`douglas_peucker`] measured
+    /// only the bends (every point measured), the reference: the ascending
+    /// indices kept so that every point lies within `max_error` of the simplified
+    /// polyline (Recast's wall simplification). The farthest point splits a
+    /// span first, ties to the first, so the result is deterministic.
+    fn old_douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
+        let mut keep = vec![false; pts.len()];
+        keep[0] = true;
+        keep[pts.len() - 1] = true;
+        let max2 = max_error * max_error;
+        let mut stack = vec![(0, pts.len() - 1)];
+        while let Some((a, b)) = stack.pop() {
+            let mut far = (max2, None);
+            for m in a + 1..b {
+                let d = seg_dist2(pts[m], pts[a], pts[b]);
+                if d > far.0 {
+                    far = (d, Some(m));
+                }
+            }
+            if let Some(m) = far.1 {
+                keep[m] = true;
+                stack.push((a, m));
+                stack.push((m, b));
+            }
+        }
+        (0..pts.len()).filter(|&i| keep[i]).collect()
+    }
+
+    #[test]
+    fn douglas_peucker_of_degenerate_chains() {
+        // Two points, a straight run, a run doubling back on itself, a
+        // repeated point: as before.
+        for pts in [
+            vec![[0, 0], [5, 0]],
+            vec![[0, 0], [1, 0], [2, 0], [3, 0]],
+            vec![[0, 0], [4, 0], [2, 0], [2, 3]],
+            vec![[0, 0], [1, 1], [1, 1], [3, 0], [3, 0]],
+        ] {
+            for err in [0.0, 0.5, 2.0] {
+                assert_eq!(douglas_peucker(&pts, err), old_douglas_peucker(&pts, err), "{pts:?} {err}");
+            }
+        }
+    }
+
     proptest! {
+        /// Random chains of grid steps (straight runs, turns, steps back,
+        /// repeated points) at random error bounds: the bends-only
+        /// Douglas-Peucker keeps the vertices the old one keeps.
+        #[test]
+        fn douglas_peucker_keeps_what_it_kept(
+            steps in proptest::collection::vec((0usize..6, 1i32..4), 1..60),
+            err in 0.0f64..4.0,
+        ) {
+            const STEP: [[i32; 2]; 6] = [[1, 0], [0, 1], [-1, 0], [0, -1], [1, 1], [0, 0]];
+            let mut pts = vec![[0, 0]];
+            for (d, k) in steps {
+                for _ in 0..k {
+                    let p = pts[pts.len() - 1];
+                    pts.push([p[0] + STEP[d][0], p[1] + STEP[d][1]]);
+                }
+            }
+            prop_assert_eq!(douglas_peucker(&pts, err), old_douglas_peucker(&pts, err));
+        }
+
         /// Random cell sets: the simplified rings of every region stay valid,
         /// keep only exact vertices, stay within the error of the exact wall
         /// outline, and portals are simplified alike from both sides: their
