@@ -139,12 +139,12 @@ fn room(
     }
 }
 
-/// A multiply-and-fold hasher for small integer keys: this stage's maps
-/// (bucket cells, node pairs; the probe looks a bucket up at every step,
-/// and SipHash showed in its profile) and [`crate::polymesh`]'s edge map.
-/// None of those maps is iterated, so the hasher cannot change the output.
+/// A multiply-and-fold hasher for the small integer keys of this stage's
+/// maps (bucket cells, node pairs): the probe looks a bucket up at every
+/// step, and SipHash showed in its profile. None of the maps is iterated,
+/// so the hasher cannot change the output.
 #[derive(Default)]
-pub(crate) struct FoldHasher(u64);
+struct FoldHasher(u64);
 
 impl Hasher for FoldHasher {
     fn finish(&self) -> u64 {
@@ -168,7 +168,7 @@ impl Hasher for FoldHasher {
 }
 
 /// The maps' hasher.
-pub(crate) type Fold = BuildHasherDefault<FoldHasher>;
+type Fold = BuildHasherDefault<FoldHasher>;
 
 /// The drops of `nav` (see the module docs): `agent` gives each stance's
 /// agent (`None`: no drops from or onto that stance's nodes).
