@@ -1067,7 +1067,7 @@ pub(crate) mod tests {
             .find(|&c| hf.range(c).contains(&s))
             .unwrap();
         let (x, z) = hf.cell(col);
-        let start = Member {
+        let start = super::Member {
             s: s as u32,
             c: t.slot(x, z) as u32,
         };
