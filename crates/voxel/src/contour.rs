@@ -1162,7 +1162,14 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn regions_of(hf: &Heightfield, g: &Grid, f: &[PassFlags]) -> Vec<Region> {
-        regions(hf, g, f, &default_parts(hf, f), &vec![0; hf.spans.len()], true)
+        regions(
+            hf,
+            g,
+            f,
+            &default_parts(hf, f),
+            &vec![0; hf.spans.len()],
+            true,
+        )
     }
 
     #[test]
@@ -1192,7 +1199,14 @@ pub(crate) mod tests {
             merge_area: u32::MAX,
         };
         let flat = vec![0; hf.spans.len()];
-        let r = regions(&hf, &g, &f, &partition_tile(&hf, &f, &flat, one), &flat, true);
+        let r = regions(
+            &hf,
+            &g,
+            &f,
+            &partition_tile(&hf, &f, &flat, one),
+            &flat,
+            true,
+        );
         let stand: Vec<_> = r.iter().filter(|r| r.stance == Stance::Stand).collect();
         assert_eq!(stand.len(), 1);
         assert_eq!(stand[0].rings.len(), 2);

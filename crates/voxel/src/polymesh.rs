@@ -79,24 +79,27 @@ pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
         let mut heap: BinaryHeap<Cand> = BinaryHeap::new();
         let ring = |p: &[u32], e: usize| (p[e], p[(e + 1) % p.len()]);
         let mut edges = HalfEdges::of(mesh);
-        let candidates =
-            |a: usize, polys: &[Vec<u32>], edges: &HalfEdges, version: &[u32], heap: &mut BinaryHeap<Cand>| {
-                for ea in 0..polys[a].len() {
-                    let (u, v) = ring(&polys[a], ea);
-                    let Some((b, eb)) = edges.find(v, u).map(|i| edges.at[i]) else {
-                        continue;
-                    };
-                    let (b, eb) = (b as usize, eb as usize);
-                    let (x, ex, y, ey) = if a < b {
-                        (a, ea, b, eb)
-                    } else {
-                        (b, eb, a, ea)
-                    };
-                    if let Some(len) = merge_value(&mesh.verts, &polys[x], &polys[y], ex, ey, nvp) {
-                        heap.push((len, Reverse(x), Reverse(ex), y, ey, version[x], version[y]));
-                    }
+        let candidates = |a: usize,
+                          polys: &[Vec<u32>],
+                          edges: &HalfEdges,
+                          version: &[u32],
+                          heap: &mut BinaryHeap<Cand>| {
+            for ea in 0..polys[a].len() {
+                let (u, v) = ring(&polys[a], ea);
+                let Some((b, eb)) = edges.find(v, u).map(|i| edges.at[i]) else {
+                    continue;
+                };
+                let (b, eb) = (b as usize, eb as usize);
+                let (x, ex, y, ey) = if a < b {
+                    (a, ea, b, eb)
+                } else {
+                    (b, eb, a, ea)
+                };
+                if let Some(len) = merge_value(&mesh.verts, &polys[x], &polys[y], ex, ey, nvp) {
+                    heap.push((len, Reverse(x), Reverse(ex), y, ey, version[x], version[y]));
                 }
-            };
+            }
+        };
         for a in 0..polys.len() {
             candidates(a, &polys, &edges, &version, &mut heap);
         }

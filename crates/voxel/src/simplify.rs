@@ -136,13 +136,18 @@ fn douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
             stack.push((m, b));
         }
     }
-    bends.into_iter().zip(keep).filter_map(|(i, k)| k.then_some(i)).collect()
+    bends
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(i, k)| k.then_some(i))
+        .collect()
 }
 
 /// True unless `b` lies inside a straight run from `a` through `b` on to
 /// `c` (collinear, and `b -> c` going on the way `a -> b` goes).
 fn bends_at(a: [i32; 2], b: [i32; 2], c: [i32; 2]) -> bool {
-    let dot = (b[0] - a[0]) as i64 * (c[0] - b[0]) as i64 + (b[1] - a[1]) as i64 * (c[1] - b[1]) as i64;
+    let dot =
+        (b[0] - a[0]) as i64 * (c[0] - b[0]) as i64 + (b[1] - a[1]) as i64 * (c[1] - b[1]) as i64;
     cross(a, b, c) != 0 || dot <= 0
 }
 
@@ -577,7 +582,11 @@ mod tests {
             vec![[0, 0], [1, 1], [1, 1], [3, 0], [3, 0]],
         ] {
             for err in [0.0, 0.5, 2.0] {
-                assert_eq!(douglas_peucker(&pts, err), old_douglas_peucker(&pts, err), "{pts:?} {err}");
+                assert_eq!(
+                    douglas_peucker(&pts, err),
+                    old_douglas_peucker(&pts, err),
+                    "{pts:?} {err}"
+                );
             }
         }
     }
