@@ -68,24 +68,26 @@ fn merge_value(
 /// Merges one region's triangles into convex polygons of at most `nvp`
 /// corners (`nvp` below 3 keeps the triangles).
 pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
-    let mut polys: Vec<Vec<u32>> = mesh.tris.iter().map(|t| t.to_vec()).collect();
-    let mut alive = vec![true; polys.len()];
+    let mut polys = Polys::of(mesh);
+    let n = mesh.tris.len();
+    let mut alive = vec![true; n];
     if nvp > 3 {
         // Candidate merges, best first: (shared edge length, then the first
         // polygon and edge in order), checked against the polygons'
         // versions when taken, so a stale candidate is skipped.
         type Cand = (i64, Reverse<usize>, Reverse<usize>, usize, usize, u32, u32);
-        let mut version = vec![0u32; polys.len()];
+        let mut version = vec![0u32; n];
         let mut heap: BinaryHeap<Cand> = BinaryHeap::new();
         let ring = |p: &[u32], e: usize| (p[e], p[(e + 1) % p.len()]);
         let mut edges = HalfEdges::of(mesh);
         let candidates = |a: usize,
-                          polys: &[Vec<u32>],
+                          polys: &Polys,
                           edges: &HalfEdges,
                           version: &[u32],
                           heap: &mut BinaryHeap<Cand>| {
-            for ea in 0..polys[a].len() {
-                let (u, v) = ring(&polys[a], ea);
+            let pa = polys.get(a);
+            for ea in 0..pa.len() {
+                let (u, v) = ring(pa, ea);
                 let Some((b, eb)) = edges.find(v, u).map(|i| edges.at[i]) else {
                     continue;
                 };
@@ -95,48 +97,82 @@ pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
                 } else {
                     (b, eb, a, ea)
                 };
-                if let Some(len) = merge_value(&mesh.verts, &polys[x], &polys[y], ex, ey, nvp) {
+                if let Some(len) = merge_value(&mesh.verts, polys.get(x), polys.get(y), ex, ey, nvp)
+                {
                     heap.push((len, Reverse(x), Reverse(ex), y, ey, version[x], version[y]));
                 }
             }
         };
-        for a in 0..polys.len() {
+        for a in 0..n {
             candidates(a, &polys, &edges, &version, &mut heap);
         }
         while let Some((_, Reverse(a), Reverse(ea), b, eb, va, vb)) = heap.pop() {
             if !(alive[a] && alive[b] && version[a] == va && version[b] == vb) {
                 continue;
             }
-            let (pa, pb) = (&polys[a], &polys[b]);
-            let (na, nb) = (pa.len(), pb.len());
-            let merged: Vec<u32> = (0..na - 1)
-                .map(|i| pa[(ea + 1 + i) % na])
-                .chain((0..nb - 1).map(|i| pb[(eb + 1 + i) % nb]))
-                .collect();
             // The shared edge is gone both ways; every other edge of the
             // two is an edge of the merged polygon, now `a`'s.
-            let (u, v) = ring(pa, ea);
+            let (u, v) = ring(polys.get(a), ea);
             edges.remove(u, v);
             edges.remove(v, u);
+            polys.merge(a, ea, b, eb);
+            let merged = polys.get(a);
             for e in 0..merged.len() {
-                let (u, v) = ring(&merged, e);
+                let (u, v) = ring(merged, e);
                 if let Some(i) = edges.find(u, v) {
                     edges.at[i] = (a as u32, e as u32);
                 }
             }
-            polys[a] = merged;
-            polys[b].clear();
             alive[b] = false;
             version[a] += 1;
             candidates(a, &polys, &edges, &version, &mut heap);
         }
     }
     RegionPolys {
-        polys: polys
-            .into_iter()
-            .zip(alive)
-            .filter_map(|(p, a)| a.then_some(p))
+        polys: (0..n)
+            .filter(|&p| alive[p])
+            .map(|p| polys.get(p).to_vec())
             .collect(),
+    }
+}
+
+/// The polygons of a merge in one array (a vector each was an allocation
+/// a triangle): polygon `p` is `corners[start..start + len]` for
+/// `(start, len) = at[p]`; a merged polygon is written at the end.
+struct Polys {
+    corners: Vec<u32>,
+    at: Vec<(usize, usize)>,
+}
+
+impl Polys {
+    /// The triangles of `mesh`, one polygon each.
+    fn of(mesh: &RegionMesh) -> Self {
+        Polys {
+            corners: mesh.tris.iter().flatten().copied().collect(),
+            at: (0..mesh.tris.len()).map(|p| (3 * p, 3)).collect(),
+        }
+    }
+
+    /// Polygon `p`'s corners.
+    fn get(&self, p: usize) -> &[u32] {
+        let (start, len) = self.at[p];
+        &self.corners[start..start + len]
+    }
+
+    /// Makes polygon `a` the union of `a` and `b` across their shared edge
+    /// (`a`'s edge `ea`, `b`'s edge `eb`): `a`'s corners from the edge's
+    /// end round to its start, then `b`'s likewise; `b` is left empty.
+    fn merge(&mut self, a: usize, ea: usize, b: usize, eb: usize) {
+        let start = self.corners.len();
+        for (p, e) in [(a, ea), (b, eb)] {
+            let (s, n) = self.at[p];
+            for i in 0..n - 1 {
+                let c = self.corners[s + (e + 1 + i) % n];
+                self.corners.push(c);
+            }
+        }
+        self.at[a] = (start, self.corners.len() - start);
+        self.at[b].1 = 0;
     }
 }
 
