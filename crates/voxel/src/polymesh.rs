@@ -436,17 +436,9 @@ mod tests {
             bits in proptest::collection::vec(any::<bool>(), 64),
             nvp in 3usize..9,
         ) {
-            use crate::heightfield::tests::boxes;
-            let mut bs = Vec::new();
-            for (i, b) in bits.iter().enumerate() {
-                if *b {
-                    let (x, z) = ((i % 8) as f32 * 0.5, (i / 8) as f32 * 0.5);
-                    bs.push(([x, -0.1, z], [x + 0.5, 0.0, z + 0.5]));
-                }
-            }
-            prop_assume!(!bs.is_empty());
-            let (g, hf, f) = crate::flags::tests::build(&boxes(&bs), "sidestep");
-            for r in crate::contour::tests::regions_of(&hf, &g, &f) {
+            let cells = crate::simplify::tests::cell_regions(&bits, 1.0);
+            prop_assume!(cells.is_some());
+            for r in cells.unwrap().1 {
                 let m = triangulate(&r.rings);
                 prop_assert_eq!(merge_polygons(&m, nvp), old_merge_polygons(&m, nvp));
             }

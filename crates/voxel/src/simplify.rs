@@ -116,15 +116,21 @@ fn douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
     let bends: Vec<usize> = (0..n)
         .filter(|&i| i == 0 || i + 1 >= n || bends_at(pts[i - 1], pts[i], pts[i + 1]))
         .collect();
-    let mut keep = vec![false; bends.len()];
+    douglas_peucker_over(pts, &bends, max_error)
+}
+
+/// Douglas-Peucker over the points `pts[i]` for `i` in `over` (ascending,
+/// from the first point to the last): the indices kept, ascending.
+fn douglas_peucker_over(pts: &[[i32; 2]], over: &[usize], max_error: f64) -> Vec<usize> {
+    let mut keep = vec![false; over.len()];
     keep[0] = true;
-    keep[bends.len() - 1] = true;
+    keep[over.len() - 1] = true;
     let max2 = max_error * max_error;
-    let mut stack = vec![(0, bends.len() - 1)];
+    let mut stack = vec![(0, over.len() - 1)];
     while let Some((a, b)) = stack.pop() {
-        let (pa, pb) = (pts[bends[a]], pts[bends[b]]);
+        let (pa, pb) = (pts[over[a]], pts[over[b]]);
         let mut far = (max2, None);
-        for (m, &i) in bends.iter().enumerate().take(b).skip(a + 1) {
+        for (m, &i) in over.iter().enumerate().take(b).skip(a + 1) {
             let d = seg_dist2(pts[i], pa, pb);
             if d > far.0 {
                 far = (d, Some(m));
@@ -136,10 +142,9 @@ fn douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
             stack.push((m, b));
         }
     }
-    bends
-        .into_iter()
+    over.iter()
         .zip(keep)
-        .filter_map(|(i, k)| k.then_some(i))
+        .filter_map(|(&i, k)| k.then_some(i))
         .collect()
 }
 
@@ -391,8 +396,10 @@ pub fn inside_rings(rings: &[Ring], x: f64, y: f64) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::settings::Settings;
+    use crate::tiles::Grid;
     use proptest::prelude::*;
 
     fn ring(pts: &[[i32; 2]], class: EdgeClass) -> Ring {
@@ -543,32 +550,38 @@ mod tests {
         assert!(!conflict([0, 0], [2, 0], [3, 0], [4, 0]));
     }
 
-    /// The Douglas-Peucker this module used before [`douglas_peucker`] measured
-    /// only the bends (every point measured), the reference: the ascending
-    /// indices kept so that every point lies within `max_error` of the simplified
-    /// polyline (Recast's wall simplification). The farthest point splits a
-    /// span first, ties to the first, so the result is deterministic.
+    /// The Douglas-Peucker this module used before [`douglas_peucker`]
+    /// measured only the bends, the reference: every point measured.
     fn old_douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
-        let mut keep = vec![false; pts.len()];
-        keep[0] = true;
-        keep[pts.len() - 1] = true;
-        let max2 = max_error * max_error;
-        let mut stack = vec![(0, pts.len() - 1)];
-        while let Some((a, b)) = stack.pop() {
-            let mut far = (max2, None);
-            for m in a + 1..b {
-                let d = seg_dist2(pts[m], pts[a], pts[b]);
-                if d > far.0 {
-                    far = (d, Some(m));
-                }
-            }
-            if let Some(m) = far.1 {
-                keep[m] = true;
-                stack.push((a, m));
-                stack.push((m, b));
+        douglas_peucker_over(pts, &(0..pts.len()).collect::<Vec<_>>(), max_error)
+    }
+
+    /// The regions of the sidestep pass on a floor of the 0.5 m cells of an
+    /// 8 by 8 grid whose bits are set (none when no bit is), and default
+    /// settings with `max_error` cells of error.
+    pub(crate) fn cell_regions(
+        bits: &[bool],
+        max_error: f64,
+    ) -> Option<(Grid, Vec<Region>, Settings)> {
+        use crate::heightfield::tests::boxes;
+        let mut bs = Vec::new();
+        for (i, b) in bits.iter().enumerate() {
+            if *b {
+                let (x, z) = ((i % 8) as f32 * 0.5, (i / 8) as f32 * 0.5);
+                bs.push(([x, -0.1, z], [x + 0.5, 0.0, z + 0.5]));
             }
         }
-        (0..pts.len()).filter(|&i| keep[i]).collect()
+        if bs.is_empty() {
+            return None;
+        }
+        let (g, hf, f) = crate::flags::tests::build(&boxes(&bs), "sidestep");
+        let regions = crate::contour::tests::regions_of(&hf, &g, &f);
+        let mut settings = Settings::from_params(&navscope_core::ParamValues::defaults(
+            &crate::settings::specs(),
+        ))
+        .unwrap();
+        settings.max_error = max_error * g.cs;
+        Some((g, regions, settings))
     }
 
     #[test]
@@ -617,22 +630,9 @@ mod tests {
         /// vertices are the same.
         #[test]
         fn simplification_stays_within_the_error(bits in proptest::collection::vec(any::<bool>(), 64), err in 0.0f64..3.0) {
-            use crate::heightfield::tests::boxes;
-            let mut bs = Vec::new();
-            for (i, b) in bits.iter().enumerate() {
-                if *b {
-                    let (x, z) = ((i % 8) as f32 * 0.5, (i / 8) as f32 * 0.5);
-                    bs.push(([x, -0.1, z], [x + 0.5, 0.0, z + 0.5]));
-                }
-            }
-            prop_assume!(!bs.is_empty());
-            let (g, hf, f) = crate::flags::tests::build(&boxes(&bs), "sidestep");
-            let regions = crate::contour::tests::regions_of(&hf, &g, &f);
-            let mut settings = crate::settings::Settings::from_params(
-                &navscope_core::ParamValues::defaults(&crate::settings::specs()),
-            )
-            .unwrap();
-            settings.max_error = err * g.cs;
+            let cells = cell_regions(&bits, err);
+            prop_assume!(cells.is_some());
+            let (g, regions, mut settings) = cells.unwrap();
             settings.max_edge_len = 1000.0 * g.cs;
             let simplified = crate::build::simplify_tile(&regions, &g, &settings);
             // Portal vertices by (this label, other label).

@@ -38,6 +38,38 @@ pub struct RegionMesh {
 
 /// Triangulates a region's rings.
 pub fn triangulate(rings: &[Ring]) -> RegionMesh {
+    let (cdt, mut mesh, all_inserted) = constrained(rings);
+    let corners = |f: spade::handles::FaceHandle<'_, spade::handles::InnerTag, _, _, _, _>| {
+        f.vertices().map(|v| v.fix().index() as u32)
+    };
+    let parity = (all_inserted && mesh.refused_constraints == 0)
+        .then(|| parity_inside(&cdt))
+        .filter(|inside| {
+            // The kept triangles cover the rings' even-odd area (a region's
+            // outer rings counter-clockwise, holes clockwise).
+            let kept: i64 = cdt
+                .inner_faces()
+                .filter(|f| inside[f.fix().index()])
+                .map(|f| area2(&mesh.verts, corners(f)))
+                .sum();
+            kept == rings.iter().map(Ring::area2).sum::<i64>()
+        });
+    for f in cdt.inner_faces() {
+        let inside = match &parity {
+            Some(inside) => inside[f.fix().index()],
+            None => centre_inside(rings, f.vertices().map(|v| v.position())),
+        };
+        if inside {
+            mesh.tris.push(corners(f));
+        }
+    }
+    mesh
+}
+
+/// The constrained Delaunay triangulation of the rings' points with every
+/// ring edge a constraint, the mesh's vertices and refused constraints (no
+/// triangles yet), and whether every point went in.
+fn constrained(rings: &[Ring]) -> (Cdt, RegionMesh, bool) {
     let mut cdt = Cdt::new();
     let mut mesh = RegionMesh::default();
     let mut handles = Vec::new();
@@ -69,31 +101,7 @@ pub fn triangulate(rings: &[Ring]) -> RegionMesh {
             }
         }
     }
-    let corners = |f: spade::handles::FaceHandle<'_, spade::handles::InnerTag, _, _, _, _>| {
-        f.vertices().map(|v| v.fix().index() as u32)
-    };
-    let parity = (all_inserted && mesh.refused_constraints == 0)
-        .then(|| parity_inside(&cdt))
-        .filter(|inside| {
-            // The kept triangles cover the rings' even-odd area (a region's
-            // outer rings counter-clockwise, holes clockwise).
-            let kept: i64 = cdt
-                .inner_faces()
-                .filter(|f| inside[f.fix().index()])
-                .map(|f| area2(&mesh.verts, corners(f)))
-                .sum();
-            kept == rings.iter().map(Ring::area2).sum::<i64>()
-        });
-    for f in cdt.inner_faces() {
-        let inside = match &parity {
-            Some(inside) => inside[f.fix().index()],
-            None => centre_inside(rings, f.vertices().map(|v| v.position())),
-        };
-        if inside {
-            mesh.tris.push(corners(f));
-        }
-    }
-    mesh
+    (cdt, mesh, all_inserted)
 }
 
 /// Twice the signed area of triangle `t` over `verts`.
@@ -191,50 +199,10 @@ mod tests {
     /// The triangulation before [`parity_inside`]: every face's centre
     /// tested against every ring edge, the reference.
     fn old_triangulate(rings: &[Ring]) -> RegionMesh {
-        let mut cdt: ConstrainedDelaunayTriangulation<Point2<f64>> =
-            ConstrainedDelaunayTriangulation::new();
-        let mut mesh = RegionMesh::default();
-        let mut handles = Vec::new();
-        for r in rings {
-            let mut hs = Vec::with_capacity(r.pts.len());
-            for (p, h) in r.pts.iter().zip(&r.h) {
-                let Ok(v) = cdt.insert(Point2::new(p[0] as f64, p[1] as f64)) else {
-                    continue;
-                };
-                let i = v.index();
-                if i >= mesh.verts.len() {
-                    mesh.verts.resize(i + 1, [0, 0]);
-                    mesh.heights.resize(i + 1, f32::NEG_INFINITY);
-                }
-                mesh.verts[i] = *p;
-                mesh.heights[i] = mesh.heights[i].max(*h);
-                hs.push(v);
-            }
-            handles.push(hs);
-        }
-        for hs in &handles {
-            let n = hs.len();
-            for i in 0..n {
-                let (a, b) = (hs[i], hs[(i + 1) % n]);
-                if a != b && cdt.try_add_constraint(a, b).is_empty() && !cdt.exists_constraint(a, b)
-                {
-                    mesh.refused_constraints += 1;
-                }
-            }
-        }
+        let (cdt, mut mesh, _) = constrained(rings);
         for f in cdt.inner_faces() {
-            let vs = f.vertices();
-            let (mut cx, mut cy) = (0.0, 0.0);
-            for v in &vs {
-                cx += v.position().x / 3.0;
-                cy += v.position().y / 3.0;
-            }
-            if inside_rings(rings, cx, cy) {
-                mesh.tris.push([
-                    vs[0].fix().index() as u32,
-                    vs[1].fix().index() as u32,
-                    vs[2].fix().index() as u32,
-                ]);
+            if centre_inside(rings, f.vertices().map(|v| v.position())) {
+                mesh.tris.push(f.vertices().map(|v| v.fix().index() as u32));
             }
         }
         mesh
@@ -280,22 +248,9 @@ mod tests {
             bits in proptest::collection::vec(proptest::prelude::any::<bool>(), 64),
             err in 0.0f64..3.0,
         ) {
-            use crate::heightfield::tests::boxes;
-            let mut bs = Vec::new();
-            for (i, b) in bits.iter().enumerate() {
-                if *b {
-                    let (x, z) = ((i % 8) as f32 * 0.5, (i / 8) as f32 * 0.5);
-                    bs.push(([x, -0.1, z], [x + 0.5, 0.0, z + 0.5]));
-                }
-            }
-            proptest::prop_assume!(!bs.is_empty());
-            let (g, hf, f) = crate::flags::tests::build(&boxes(&bs), "sidestep");
-            let regions = crate::contour::tests::regions_of(&hf, &g, &f);
-            let mut settings = crate::settings::Settings::from_params(
-                &navscope_core::ParamValues::defaults(&crate::settings::specs()),
-            )
-            .unwrap();
-            settings.max_error = err * g.cs;
+            let cells = crate::simplify::tests::cell_regions(&bits, err);
+            proptest::prop_assume!(cells.is_some());
+            let (g, regions, settings) = cells.unwrap();
             for (r, s) in regions.iter().zip(crate::build::simplify_tile(&regions, &g, &settings)) {
                 proptest::prop_assert_eq!(triangulate(&r.rings), old_triangulate(&r.rings));
                 proptest::prop_assert_eq!(triangulate(&s.rings), old_triangulate(&s.rings));
