@@ -731,8 +731,8 @@ pub(crate) fn too_many_spans(tile: usize) -> StageError {
     ))
 }
 
-/// Whether [`apply_water`] with these water `volumes` and `level` may wet
-/// any span (when not, every span of the tile is dry).
+/// Whether `apply_water` (the voxelize stage's) with these water `volumes`
+/// and `level` may wet any span (when not, every span of the tile is dry).
 pub fn may_wet(volumes: &[navscope_core::geom::Aabb], level: Option<f64>) -> bool {
     !volumes.is_empty() || level.is_some()
 }

@@ -7,7 +7,7 @@
 //!
 //! Which triangles lie inside is found by walking across the triangles
 //! from the outside, in or out at every constraint edge crossed
-//! ([`parity_inside`]), one visit a triangle; testing each triangle's
+//! (`parity_inside`), one visit a triangle; testing each triangle's
 //! centre against every ring edge cost a region's triangles times its
 //! edges (the later passes' long thin regions: most of the stage). The two
 //! agree when the constraints are the ring edges; where they might not (a
