@@ -70,7 +70,10 @@ pub fn triangulate(rings: &[Ring]) -> RegionMesh {
 /// ring edge a constraint, the mesh's vertices and refused constraints (no
 /// triangles yet), and whether every point went in.
 fn constrained(rings: &[Ring]) -> (Cdt, RegionMesh, bool) {
-    let mut cdt = Cdt::new();
+    // Sized for the points up front (a triangulation of n points has at
+    // most 3 n edges and 2 n faces), not grown a push at a time.
+    let n: usize = rings.iter().map(|r| r.pts.len()).sum();
+    let mut cdt = Cdt::with_capacity(n, 3 * n, 2 * n);
     let mut mesh = RegionMesh::default();
     let mut handles = Vec::new();
     let mut all_inserted = true;
