@@ -969,7 +969,7 @@
 //!   the band rule's chamfer when no region needs it (2 M instructions on
 //!   dungeon).
 //!
-//! ### 25 November 2026, 05:30 to 06:50 UTC: contours and the polygon mesh
+//! ### 25 November 2026, 05:30 to 06:30 UTC: contours and the polygon mesh
 //!
 //! Three goals were open after the 03:44 rounds (one core, Recast's idle
 //! figures): `regions` + `simplify` against contours, 1.24 ms on nav_test
@@ -998,7 +998,7 @@
 //!   against every edge of its region's rings (the later passes' long thin
 //!   regions have many of both).
 //!
-//! Changes (commits `f63c20d` to `3e9450a`). The NavMesh JSON (all but the
+//! Changes (commits `f63c20d` to `3ec5a21`). The NavMesh JSON (all but the
 //! stage times) of both meshes with each partition (watershed, monotone,
 //! layers), standing pass and five passes, `tile_size` 0 and 64, and the
 //! default settings, is byte for byte the same as before (26 builds, each
@@ -1027,7 +1027,9 @@
 //! - triangulate ([`triangulate`]): which triangles lie inside is found by
 //!   crossing them from the outside, in or out at each constraint edge,
 //!   one visit a triangle, instead of testing every triangle's centre
-//!   against every ring edge. The two agree when the constraints are the
+//!   against every ring edge, and the triangulation is sized for the
+//!   rings' points up front (spade's `with_capacity`) instead of growing a
+//!   push at a time. The two tests agree when the constraints are the
 //!   ring edges; where they might not (a refused constraint, a point not
 //!   inserted, triangles whose area is not the rings' area: a ring twice
 //!   over, rings sharing an edge) the centres are tested as before. The
@@ -1052,26 +1054,27 @@
 //! Counted, load-independent (callgrind as above, one build, each stage's
 //! function inclusive: `contour::regions`, `build::simplify_tile`,
 //! `triangulate::triangulate`, `polymesh::merge_polygons`; all stages:
-//! `Runner::run_all`), before (`8690b2b`) and after (`3e9450a`), in
+//! `Runner::run_all`), before (`8690b2b`) and after (`3ec5a21`), in
 //! millions of instructions:
 //!
 //! | mesh, passes | regions | simplify | regions + simplify | triangulate | polymesh | triangulate + polymesh | all stages |
 //! |---|---|---|---|---|---|---|---|
-//! | nav_test, stand | 11.68 / 10.43 | 2.39 / 2.28 | 14.07 / 12.71 | 1.59 / 1.65 | 2.39 / 0.84 | 3.98 / 2.49 | 233.9 / 232.5 |
-//! | nav_test, five passes | 15.58 / 14.58 | 2.80 / 2.71 | 18.38 / 17.29 | 2.72 / 2.66 | 3.47 / 1.21 | 6.19 / 3.88 | 439.3 / 438.1 |
-//! | dungeon, stand | 5.54 / 5.00 | 1.31 / 1.14 | 6.85 / 6.14 | 1.21 / 1.18 | 1.42 / 0.50 | 2.62 / 1.68 | 169.1 / 168.3 |
-//! | dungeon, five passes | 9.42 / 9.06 | 4.27 / 4.03 | 13.69 / 13.10 | 12.68 / 7.42 | 6.83 / 2.24 | 19.51 / 9.66 | 331.0 / 325.2 |
+//! | nav_test, stand | 11.68 / 10.43 | 2.39 / 2.28 | 14.07 / 12.71 | 1.59 / 1.49 | 2.39 / 0.84 | 3.98 / 2.33 | 233.9 / 232.3 |
+//! | nav_test, five passes | 15.58 / 14.58 | 2.80 / 2.71 | 18.38 / 17.29 | 2.72 / 2.45 | 3.47 / 1.21 | 6.19 / 3.66 | 439.3 / 437.9 |
+//! | dungeon, stand | 5.54 / 5.00 | 1.31 / 1.14 | 6.85 / 6.14 | 1.21 / 1.10 | 1.42 / 0.50 | 2.62 / 1.60 | 169.1 / 168.2 |
+//! | dungeon, five passes | 9.42 / 9.06 | 4.27 / 4.03 | 13.69 / 13.10 | 12.68 / 7.20 | 6.83 / 2.24 | 19.51 / 9.44 | 331.0 / 325.0 |
 //!
 //! The program's instructions with `--runs 2` less those with `--runs 1`
-//! (the measure of the sections above): nav_test 262.2 / 259.4 M standing,
-//! 475.6 / 472.8 M five passes (1.81 / 1.82 times); dungeon 177.8 / 176.2
-//! M standing, 371.6 / 361.3 M five passes (2.09 / 2.05 times).
+//! (the measure of the sections above): nav_test 262.2 / 259.3 M standing,
+//! 475.6 / 472.6 M five passes (1.81 / 1.82 times); dungeon 177.9 / 176.1
+//! M standing, 371.6 / 361.1 M five passes (2.09 / 2.05 times).
 //!
 //! Timed: the command of the speed sections above with `--set
 //! partition=watershed --set passes=P --set reuse_tiles=false --set
-//! tile_size=0`, both release builds in turn, 8 rounds of 15 whole builds,
-//! pinned with `taskset -c 1` under `chrt -f 10`, 25 November 2026
-//! 06:16:54 to 06:17:22 UTC with a load average of 3.1 to 3.7 (two other
+//! tile_size=0`, both release builds in turn (after: `7453d2e`, all but the
+//! triangulation's sizing), 8 rounds of 15 whole builds, pinned with
+//! `taskset -c 1` under `chrt -f 10`, 25 November 2026 06:16:54 to
+//! 06:17:22 UTC with a load average of 3.1 to 3.7 (two other
 //! engineers' `rustc` on both cores the whole time: `chrt` keeps them off
 //! the measured core, not out of the shared cache). Each row is the round
 //! with the least whole-build median, its stage medians; the sums are
@@ -1094,15 +1097,22 @@
 //! before build read 0.89 ms for it at 05:34 UTC with the machine idle
 //! (load average 0.85), 1.00 here. Twelve rounds without `chrt` at 06:03
 //! to 06:04 UTC (load average 2.3 to 3.0, the build at `dad278d`, before
-//! the polygons' array and the triangles' crossing) read nav_test regions
-//! + simplify 1.05 ms (before 1.12), triangulate + polymesh 0.41 (0.49),
-//! dungeon regions + simplify 0.50 (0.57).
+//! the polygons' array and the triangles' crossing) read on nav_test 1.05
+//! ms for regions and simplify (before 1.12) and 0.41 for triangulate and
+//! polymesh (0.49), on dungeon 0.50 for regions and simplify (0.57). The
+//! final build (`3ec5a21`), 12 rounds under `chrt` at 06:26:12 to 06:26:58
+//! UTC (load average 3.2 to 3.8, a workspace test run beside): nav_test
+//! triangulate 0.18, polymesh 0.22, together 0.41 ms (before 0.23, 0.29,
+//! 0.52; median of the rounds 0.42 against 0.56), regions and simplify 1.28
+//! (1.45); dungeon regions and simplify 0.55 (0.62), five passes 1.94
+//! times the standing pass by the least round medians (26.67 / 13.77 ms;
+//! before 2.06).
 //!
 //! Where the goals stand (Recast's idle figures, issue #15):
 //!
 //! - `regions` + `simplify` at most 1.2 times contours: **met on dungeon**,
-//!   0.53 ms (0.50 in the earlier rounds) against 0.54, before 0.61 (0.57;
-//!   0.66 at 03:44). **Not met on nav_test**: 1.09 ms (1.05) against 1.02,
+//!   0.53 ms (0.50 in the earlier rounds, 0.55 in the final build's more
+//!   loaded ones) against 0.54, before 0.61 (0.57, 0.62; 0.66 at 03:44). **Not met on nav_test**: 1.09 ms (1.05) against 1.02,
 //!   before 1.24 (1.12) in the same rounds, so 0.87 to 0.94 times; applied
 //!   to the 03:44 idle figure (1.24 ms), 1.08 to 1.16 ms. What is left is
 //!   the flood: it reads each region span's four links (16 bytes a span,
@@ -1114,8 +1124,9 @@
 //!   stream, but one-way links make a flood's reach differ from such
 //!   components, and that was not done today;
 //! - `triangulate` + `polymesh` at most 1.2 times polygon mesh on nav_test:
-//!   **not met**, 0.42 ms (0.41) against 0.40, before 0.52 (0.49): 0.81 to
-//!   0.84 times, 3.98 to 2.49 M instructions. Of `triangulate`'s 1.65 M,
+//!   **not met**, 0.41 to 0.42 ms in the three round sets against 0.40,
+//!   before 0.49 to 0.52: 0.78 to 0.84 times, 3.98 to 2.33 M
+//!   instructions. Of `triangulate`'s 1.49 M,
 //!   spade's insertion and constraints are nearly all, and they stay: on
 //!   grid points many are co-circular, so another insertion order or
 //!   spade's bulk load gives other triangles. `polymesh` (0.84 M, 0.22 ms)
