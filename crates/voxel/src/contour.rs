@@ -102,16 +102,19 @@ const NONE: u32 = u32::MAX;
 const OUTSIDE: u32 = u32::MAX - 1;
 
 /// Builds the regions of every pass of one tile from its partition (one
-/// [`PassPartition`] per pass); `area` is every span's area.
+/// [`PassPartition`] per pass); `area` is every span's area. `wet` is false
+/// only when no span of the tile holds water
+/// ([`crate::heightfield::may_wet`]): the spans' water is then not read.
 pub fn regions(
     hf: &Heightfield,
     grid: &Grid,
     passes: &[PassFlags],
     parts: &[PassPartition],
     area: &[u8],
+    wet: bool,
 ) -> Vec<Region> {
     let mut out = Vec::new();
-    let mut t = Tracer::new(hf, grid, passes);
+    let mut t = Tracer::new(hf, grid, passes, wet);
     let r = hf.rect;
     for (k, (pf, part)) in passes.iter().zip(parts).enumerate() {
         let label = &part.region;
@@ -129,11 +132,9 @@ pub fn regions(
                     continue;
                 }
                 let x = r.x0 + cols.partition_point(|&b| b as usize <= s0) as i32 - 1;
-                let start = Cell {
-                    s: s0,
-                    c: t.slot(x, z),
-                    x,
-                    z,
+                let start = Member {
+                    s: s0 as u32,
+                    c: t.slot(x, z) as u32,
                 };
                 let id = out.len() as u32;
                 if !t.flood(&pf.links, &mut free, id, start, Order::Rows) {
@@ -167,25 +168,31 @@ enum Order {
     Rows,
 }
 
-/// A span of a region with its global cell and the cell's slot in the
-/// [`Tracer`]'s frame.
+/// A span of a region and its cell's slot in the [`Tracer`]'s frame, as
+/// the flood keeps them (8 bytes: its stack and the region's members are
+/// pushed and popped once a span).
+#[derive(Clone, Copy)]
+struct Member {
+    s: u32,
+    c: u32,
+}
+
+/// A cell of a region, global and as its slot in the [`Tracer`]'s frame,
+/// as the outline walk keeps it (its span is `col_span[c]`).
 #[derive(Clone, Copy)]
 struct Cell {
-    s: usize,
     c: usize,
     x: i32,
     z: i32,
 }
 
 impl Cell {
-    /// The cell one step in direction `DIRS[dir]` (`step` as in [`Tracer`]),
-    /// its span left as is.
+    /// The cell one step in direction `DIRS[dir]` (`step` as in [`Tracer`]).
     fn to(self, dir: usize, step: &[isize; 4]) -> Cell {
         Cell {
             c: self.c.wrapping_add_signed(step[dir]),
             x: self.x + DIRS[dir].0,
             z: self.z + DIRS[dir].1,
-            ..self
         }
     }
 }
@@ -195,7 +202,8 @@ impl Cell {
 /// it, row by row, one slot each. `stamp[c]` is the id of the last region
 /// to cover the cell in slot `c` ([`OUTSIDE`] on the ring, so that no
 /// look-up from a core cell to its neighbours needs a bounds test) and
-/// `col_span[c]` its span there; `sides[c]`, for a cell of the current
+/// `col_span[c]` its span there (whose floor is read only for the corners
+/// of the outline: the flood reads no span but on a wet tile); `sides[c]`, for a cell of the current
 /// region, has bit `dir` set when the cell's side `DIRS[dir]` is on the
 /// outline and bit `4 + dir` while that side is still to trace.
 struct Tracer<'a> {
@@ -209,22 +217,25 @@ struct Tracer<'a> {
     step: [isize; 4],
     stamp: Vec<u32>,
     col_span: Vec<u32>,
-    /// The floor of the current region's span in each column it covers.
-    col_floor: Vec<u16>,
+    /// Every span's floor ([`floors`]).
+    floors: Vec<u16>,
+    /// Whether any span of the tile may hold water.
+    wet: bool,
     /// The highest water surface over the current region's spans.
     water: Option<f32>,
     sides: Vec<u8>,
     /// The current region's spans, in flood order.
-    members: Vec<Cell>,
+    members: Vec<Member>,
     /// The flood's stack.
-    queue: Vec<Cell>,
+    queue: Vec<Member>,
     /// The current region's rings, each with its least edge key.
     rings: Vec<((i32, i32, u8), Ring)>,
 }
 
 impl<'a> Tracer<'a> {
-    /// A tracer for the passes `passes` of tile `hf`.
-    fn new(hf: &'a Heightfield, grid: &'a Grid, passes: &'a [PassFlags]) -> Self {
+    /// A tracer for the passes `passes` of tile `hf` (`wet` as in
+    /// [`regions`]).
+    fn new(hf: &'a Heightfield, grid: &'a Grid, passes: &'a [PassFlags], wet: bool) -> Self {
         let r = hf.rect;
         let (row, rows) = ((r.x1 - r.x0 + 2) as usize, (r.z1 - r.z0 + 2) as usize);
         let n = row * rows;
@@ -244,7 +255,8 @@ impl<'a> Tracer<'a> {
             step: DIRS.map(|(dx, dz)| dx as isize + dz as isize * row as isize),
             stamp,
             col_span: vec![NONE; n],
-            col_floor: vec![0; n],
+            floors: floors(hf),
+            wet,
             water: None,
             sides: vec![0; n],
             members: Vec::new(),
@@ -259,6 +271,16 @@ impl<'a> Tracer<'a> {
         (z - r.z0 + 1) as usize * self.row + (x - r.x0 + 1) as usize
     }
 
+    /// Member `m`'s cell (the inverse of [`Self::slot`]).
+    fn cell(&self, m: Member) -> Cell {
+        let (r, c) = (self.hf.rect, m.c as usize);
+        Cell {
+            c,
+            x: (c % self.row) as i32 + r.x0 - 1,
+            z: (c / self.row) as i32 + r.z0 - 1,
+        }
+    }
+
     /// Groups the spans of `start`'s label still `free` that its links
     /// reach into region `id` in `members`, at most one span a column and
     /// core cells only; each taken span is no longer free. The flood is
@@ -271,40 +293,42 @@ impl<'a> Tracer<'a> {
         link: &[u32],
         free: &mut [u32],
         id: u32,
-        start: Cell,
+        start: Member,
         order: Order,
     ) -> bool {
         let dirs = match order {
             Order::Exact => [0, 1, 2, 3],
             Order::Rows => [3, 1, 0, 2],
         };
-        let l0 = free[start.s];
-        free[start.s] = NO_REGION;
-        self.stamp[start.c] = id;
-        self.col_span[start.c] = start.s as u32;
+        let l0 = free[start.s as usize];
+        free[start.s as usize] = NO_REGION;
+        self.stamp[start.c as usize] = id;
+        self.col_span[start.c as usize] = start.s;
         self.members.clear();
         self.water = None;
         self.queue.clear();
         self.queue.push(start);
         while let Some(cell) = self.queue.pop() {
             self.members.push(cell);
-            // Read here, in the flood's (mostly memory) order.
-            let span = &self.hf.spans[cell.s];
-            self.col_floor[cell.c] = span.floor;
-            if !span.water.is_nan() {
-                self.water = Some(self.water.map_or(span.water, |w| w.max(span.water)));
+            if self.wet {
+                // Read here, in the flood's (mostly memory) order.
+                let w = self.hf.spans[cell.s as usize].water;
+                if !w.is_nan() {
+                    self.water = Some(self.water.map_or(w, |v| v.max(w)));
+                }
             }
-            let out = &link[4 * cell.s..4 * cell.s + 4];
+            let s = cell.s as usize;
+            let out = &link[4 * s..4 * s + 4];
             for dir in dirs {
                 let n = out[dir];
                 if n == NO_LINK || free[n as usize] != l0 {
                     continue;
                 }
-                let next = Cell {
-                    s: n as usize,
-                    ..cell.to(dir, &self.step)
+                let next = Member {
+                    s: n,
+                    c: (cell.c as usize).wrapping_add_signed(self.step[dir]) as u32,
                 };
-                let taken = self.stamp[next.c];
+                let taken = self.stamp[next.c as usize];
                 if taken == OUTSIDE {
                     continue;
                 }
@@ -314,9 +338,9 @@ impl<'a> Tracer<'a> {
                         Order::Rows => return false,
                     }
                 }
-                free[next.s] = NO_REGION;
-                self.stamp[next.c] = id;
-                self.col_span[next.c] = next.s as u32;
+                free[n as usize] = NO_REGION;
+                self.stamp[next.c as usize] = id;
+                self.col_span[next.c as usize] = n;
                 self.queue.push(next);
             }
         }
@@ -326,8 +350,8 @@ impl<'a> Tracer<'a> {
     /// Gives back the spans a stopped flood took (label `l0`).
     fn undo(&mut self, free: &mut [u32], l0: u32) {
         for m in self.members.iter().chain(&self.queue) {
-            free[m.s] = l0;
-            self.stamp[m.c] = NONE;
+            free[m.s as usize] = l0;
+            self.stamp[m.c as usize] = NONE;
         }
     }
 
@@ -339,23 +363,25 @@ impl<'a> Tracer<'a> {
     fn trace(&mut self, k: usize, label: &[u32], id: u32) -> Region {
         let mut border_spans = 0;
         for m in &self.members {
-            if self.passes[k].flags[m.s] == crate::flags::BORDER {
+            let c = m.c as usize;
+            if self.passes[k].flags[m.s as usize] == crate::flags::BORDER {
                 border_spans += 1;
             }
             let mut out = 0u8;
             for (dir, step) in self.step.into_iter().enumerate() {
-                if self.stamp[m.c.wrapping_add_signed(step)] != id {
+                if self.stamp[c.wrapping_add_signed(step)] != id {
                     out |= 1 << dir;
                 }
             }
-            self.sides[m.c] = out | out << 4;
+            self.sides[c] = out | out << 4;
         }
         let mut rings = std::mem::take(&mut self.rings);
         for i in 0..self.members.len() {
-            let m = self.members[i];
-            while self.sides[m.c] >> 4 != 0 {
-                let dir = (self.sides[m.c] >> 4).trailing_zeros() as usize;
-                rings.push(self.walk(k, label, id, m, dir));
+            let c = self.members[i].c as usize;
+            while self.sides[c] >> 4 != 0 {
+                let dir = (self.sides[c] >> 4).trailing_zeros() as usize;
+                let cell = self.cell(self.members[i]);
+                rings.push(self.walk(k, label, id, cell, dir));
             }
         }
         rings.sort_unstable_by_key(|r| r.0);
@@ -363,7 +389,7 @@ impl<'a> Tracer<'a> {
         self.rings = rings;
         Region {
             pass: k,
-            label: label[self.members[0].s],
+            label: label[self.members[0].s as usize],
             stance: self.passes[k].pass.stance,
             spans: self.members.len() as u32,
             border_spans,
@@ -416,6 +442,7 @@ impl<'a> Tracer<'a> {
             ring.h.push(self.corner_height(id, cell, dir));
             ring.class.push(edge_class(
                 self.hf,
+                &self.floors,
                 self.passes,
                 &self.limits,
                 k,
@@ -450,7 +477,7 @@ impl<'a> Tracer<'a> {
     /// clockwise) and the diagonal one beyond both; the one across side
     /// `dir` is outside.
     fn corner_height(&self, id: u32, cell: Cell, dir: usize) -> f32 {
-        let floor = |c: usize| self.col_floor[c];
+        let floor = |c: usize| self.floors[self.col_span[c] as usize];
         let mut top = floor(cell.c);
         let prev = (dir + 3) & 3;
         let side = cell.to(prev, &self.step);
@@ -467,11 +494,19 @@ impl<'a> Tracer<'a> {
     }
 }
 
+/// Every span's floor, one array (a tenth of the spans' bytes): the
+/// outline's corners and edges read the floors of the cells along it.
+fn floors(hf: &Heightfield) -> Vec<u16> {
+    hf.spans.iter().map(|s| s.floor).collect()
+}
+
 /// Classes the edge from region span `s` (pass `k`, in cell `s_cell`) in
-/// direction `DIRS[dir]`; `label` gives each span's partition label in pass `k`.
+/// direction `DIRS[dir]`; `label` gives each span's partition label in pass
+/// `k`, `floors` every span's floor.
 #[allow(clippy::too_many_arguments)]
 fn edge_class(
     hf: &Heightfield,
+    floors: &[u16],
     passes: &[PassFlags],
     limits: &[Limits],
     k: usize,
@@ -487,7 +522,7 @@ fn edge_class(
     let Some(nc) = hf.col(nx, nz) else {
         return EdgeClass::Obstacle;
     };
-    let f = hf.spans[s].floor as i32;
+    let f = floors[s] as i32;
     // The pass's own connection first: a portal to another of its regions.
     let l = passes[k].links.get(4 * s + dir).copied().unwrap_or(NO_LINK);
     if l != NO_LINK {
@@ -497,7 +532,7 @@ fn edge_class(
         }
     }
     for n in hf.range(nc) {
-        let nf = hf.spans[n].floor as i32;
+        let nf = floors[n] as i32;
         for (j, p) in passes.iter().enumerate() {
             if p.walkable(n) && (nf - f).unsigned_abs() <= limits[k].step.max(limits[j].step) {
                 return EdgeClass::Shared;
@@ -659,7 +694,7 @@ pub(crate) mod tests {
                 if member.span(hf, x + dx, z + dz).is_some() {
                     continue;
                 }
-                let class = edge_class(hf, passes, limits, k, label, (x, z), s, dir);
+                let class = edge_class(hf, &floors(hf), passes, limits, k, label, (x, z), s, dir);
                 let (u, v) = (x, -z);
                 let e = match (dx, dz) {
                     (0, 1) => ([u, v - 1], [u + 1, v - 1]),
@@ -866,9 +901,13 @@ pub(crate) mod tests {
         parts: &[PassPartition],
     ) -> Vec<Region> {
         let area = vec![0; hf.spans.len()];
-        let new = regions(hf, g, f, parts, &area);
-        assert_eq!(new, old_regions(hf, g, f, parts, &area));
-        new
+        let old = old_regions(hf, g, f, parts, &area);
+        // A dry tile's regions read no water; reading it changes nothing.
+        let wet = hf.spans.iter().any(|s| !s.water.is_nan());
+        for wet in [wet, true] {
+            assert_eq!(regions(hf, g, f, parts, &area, wet), old);
+        }
+        old
     }
 
     /// A 3 m floor whose standing pass is labelled by `rows` (row `i`,
@@ -1021,19 +1060,19 @@ pub(crate) mod tests {
         assert_eq!(r.iter().map(|r| r.spans as usize).sum::<usize>(), walkable);
         // The flood along rows stops at the first column reached twice
         // (the exact flood then decides which span it takes).
-        let mut t = Tracer::new(&hf, &g, &f);
+        let mut t = Tracer::new(&hf, &g, &f, true);
         let mut free = parts[0].region.clone();
         let s = free.iter().position(|&l| l != NO_REGION).unwrap();
         let col = (0..hf.cols.len() - 1)
             .find(|&c| hf.range(c).contains(&s))
             .unwrap();
         let (x, z) = hf.cell(col);
-        let start = Cell {
-            s,
-            c: t.slot(x, z),
-            x,
-            z,
+        let start = super::Member {
+            s: s as u32,
+            c: t.slot(x, z) as u32,
         };
+        let cell = t.cell(start);
+        assert_eq!((cell.x, cell.z), (x, z), "a member's cell");
         assert!(!t.flood(&f[0].links, &mut free, 0, start, Order::Rows));
         t.undo(&mut free, 1);
         assert_eq!(free, parts[0].region, "all given back");
@@ -1123,7 +1162,14 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn regions_of(hf: &Heightfield, g: &Grid, f: &[PassFlags]) -> Vec<Region> {
-        regions(hf, g, f, &default_parts(hf, f), &vec![0; hf.spans.len()])
+        regions(
+            hf,
+            g,
+            f,
+            &default_parts(hf, f),
+            &vec![0; hf.spans.len()],
+            true,
+        )
     }
 
     #[test]
@@ -1153,7 +1199,14 @@ pub(crate) mod tests {
             merge_area: u32::MAX,
         };
         let flat = vec![0; hf.spans.len()];
-        let r = regions(&hf, &g, &f, &partition_tile(&hf, &f, &flat, one), &flat);
+        let r = regions(
+            &hf,
+            &g,
+            &f,
+            &partition_tile(&hf, &f, &flat, one),
+            &flat,
+            true,
+        );
         let stand: Vec<_> = r.iter().filter(|r| r.stance == Stance::Stand).collect();
         assert_eq!(stand.len(), 1);
         assert_eq!(stand[0].rings.len(), 2);

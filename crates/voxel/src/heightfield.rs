@@ -731,6 +731,12 @@ pub(crate) fn too_many_spans(tile: usize) -> StageError {
     ))
 }
 
+/// Whether `apply_water` (the voxelize stage's) with these water `volumes`
+/// and `level` may wet any span (when not, every span of the tile is dry).
+pub fn may_wet(volumes: &[navscope_core::geom::Aabb], level: Option<f64>) -> bool {
+    !volumes.is_empty() || level.is_some()
+}
+
 /// Records the water depth of `hf`'s spans: under the water `level`, and
 /// in the water `volumes` (their tops are the surfaces).
 pub(crate) fn apply_water(
@@ -739,7 +745,7 @@ pub(crate) fn apply_water(
     volumes: &[navscope_core::geom::Aabb],
     level: Option<f64>,
 ) {
-    if volumes.is_empty() && level.is_none() {
+    if !may_wet(volumes, level) {
         return;
     }
     for c in 0..hf.cols.len() - 1 {

@@ -973,6 +973,177 @@
 //!   the later passes' many small regions). Tried and left out: skipping
 //!   the band rule's chamfer when no region needs it (2 M instructions on
 //!   dungeon).
+//!
+//! ### 25 November 2026, 05:30 to 06:30 UTC: contours and the polygon mesh
+//!
+//! Three goals were open after the 03:44 rounds (one core, Recast's idle
+//! figures): `regions` + `simplify` against contours, 1.24 ms on nav_test
+//! (goal 1.02) and 0.66 on dungeon (goal 0.54); `triangulate` + `polymesh`
+//! against polygon mesh on nav_test, 0.51 ms (goal 0.40); five passes at
+//! most twice the standing pass on dungeon, 2.09 by instructions. Where
+//! the work went at `8690b2b`, by callgrind (`RAYON_NUM_THREADS=1
+//! valgrind --tool=callgrind navscope-cli bench ... --runs 1`, the command
+//! of the speed sections above with `--set partition=watershed --set
+//! passes=P`) and by `perf record` of 80 builds of a release build with
+//! line tables for this crate (`--config
+//! 'profile.release.package.navscope-voxel.debug="line-tables-only"'
+//! --config 'profile.release.strip="none"'`):
+//!
+//! - regions, 11.7 M instructions on nav_test: the flood's time went 40%
+//!   to reading each region span's floor and water (`Heightfield::spans`,
+//!   16 bytes a span: a cache miss each, 44,409 region spans among 62,631)
+//!   and 20% to reading its links; once those were gone, 28% of the
+//!   tracer's own time went to the outline corners' floors, read from the
+//!   spans again;
+//! - polymesh, 2.39 M: most of it the edge map's SipHash and rehashing;
+//! - simplify, 2.39 M: Douglas-Peucker measured every point of a wall
+//!   chain, and a ring's index wrapped by a division at every read;
+//! - triangulate: spade's insertion on the standing pass, but on dungeon's
+//!   five passes (12.7 M) about 5 M went to testing each triangle's centre
+//!   against every edge of its region's rings (the later passes' long thin
+//!   regions have many of both).
+//!
+//! Changes (commits `f63c20d` to `3ec5a21`). The NavMesh JSON (all but the
+//! stage times) of both meshes with each partition (watershed, monotone,
+//! layers), standing pass and five passes, `tile_size` 0 and 64, and the
+//! default settings, is byte for byte the same as before (26 builds, each
+//! compared after every change); each rewrite keeps the code it replaced
+//! in its tests as the reference of a property test, with unit cases for
+//! degenerate inputs:
+//!
+//! - regions ([`contour`]): the flood reads no span on a dry tile
+//!   (`heightfield::may_wet`, the test `apply_water` makes before wetting
+//!   anything: no water volume in the tile and no water level), so it
+//!   reads only the links and the labels; the floors are read for the
+//!   outline's corners and edge classes only, from one array of every
+//!   span's floor built once a tile (2 bytes a span instead of 16); the
+//!   flood's stack and the region's members hold a span and its slot (8
+//!   bytes, 24 with the cell), the outline walk finding its start cell
+//!   from the slot. The old tracing is still the reference; the random
+//!   patterns and levels run with and without the dry tile's shortcut;
+//! - simplify ([`simplify`]): Douglas-Peucker measures only a wall chain's
+//!   ends and the vertices where it bends: a point inside a straight run is
+//!   no farther from a segment than the farther end of its run (the
+//!   distance to a segment is convex along a line), as far only when the
+//!   run's first end is too, which comes first, or 0 when the run ends at
+//!   the segment's end; the ring's indices wrap without a division. The
+//!   reference is the same loop over every point, on random chains of grid
+//!   steps with straight runs, steps back and repeated points;
+//! - triangulate ([`triangulate`]): which triangles lie inside is found by
+//!   crossing them from the outside, in or out at each constraint edge,
+//!   one visit a triangle, instead of testing every triangle's centre
+//!   against every ring edge, and the triangulation is sized for the
+//!   rings' points up front (spade's `with_capacity`) instead of growing a
+//!   push at a time. The two tests agree when the constraints are the
+//!   ring edges; where they might not (a refused constraint, a point not
+//!   inserted, triangles whose area is not the rings' area: a ring twice
+//!   over, rings sharing an edge) the centres are tested as before. The
+//!   reference is the same insertion with every centre tested, on the
+//!   random cell sets' regions, raw and simplified, and on degenerate rings
+//!   (none, a line, a ring twice, shared edges, crossing rings, a hole on
+//!   the outline, an island in a hole, a clockwise outer ring);
+//! - polymesh ([`polymesh`]): the polygons' edges are listed once by their
+//!   start vertex (a merge removes the shared edge and renames the others,
+//!   it adds none) instead of a hash map emptied and refilled at every
+//!   merge, and the polygons of a merge lie in one array instead of a
+//!   vector a triangle. The old merge is the reference, on staircases and
+//!   on the random cell sets' regions.
+//!
+//! Tried and left out: the flood's neighbour test and take written without
+//! branches (selects, a push cut back when not taken): `regions` 1.37 to
+//! 1.59 ms against 0.89 to 1.22 in the same rounds; a one-tile stage built
+//! on the calling thread instead of rayon's pool: no change beyond the
+//! rounds' spread; `Ring::area2` without a division per vertex: 3% more
+//! instructions in `simplify`, no change in time.
+//!
+//! Counted, load-independent (callgrind as above, one build, each stage's
+//! function inclusive: `contour::regions`, `build::simplify_tile`,
+//! `triangulate::triangulate`, `polymesh::merge_polygons`; all stages:
+//! `Runner::run_all`), before (`8690b2b`) and after (`3ec5a21`), in
+//! millions of instructions:
+//!
+//! | mesh, passes | regions | simplify | regions + simplify | triangulate | polymesh | triangulate + polymesh | all stages |
+//! |---|---|---|---|---|---|---|---|
+//! | nav_test, stand | 11.68 / 10.43 | 2.39 / 2.28 | 14.07 / 12.71 | 1.59 / 1.49 | 2.39 / 0.84 | 3.98 / 2.33 | 233.9 / 232.3 |
+//! | nav_test, five passes | 15.58 / 14.58 | 2.80 / 2.71 | 18.38 / 17.29 | 2.72 / 2.45 | 3.47 / 1.21 | 6.19 / 3.66 | 439.3 / 437.9 |
+//! | dungeon, stand | 5.54 / 5.00 | 1.31 / 1.14 | 6.85 / 6.14 | 1.21 / 1.10 | 1.42 / 0.50 | 2.62 / 1.60 | 169.1 / 168.2 |
+//! | dungeon, five passes | 9.42 / 9.06 | 4.27 / 4.03 | 13.69 / 13.10 | 12.68 / 7.20 | 6.83 / 2.24 | 19.51 / 9.44 | 331.0 / 325.0 |
+//!
+//! The program's instructions with `--runs 2` less those with `--runs 1`
+//! (the measure of the sections above): nav_test 262.2 / 259.3 M standing,
+//! 475.6 / 472.6 M five passes (1.81 / 1.82 times); dungeon 177.9 / 176.1
+//! M standing, 371.6 / 361.1 M five passes (2.09 / 2.05 times).
+//!
+//! Timed: the command of the speed sections above with `--set
+//! partition=watershed --set passes=P --set reuse_tiles=false --set
+//! tile_size=0`, both release builds in turn (after: `7453d2e`, all but the
+//! triangulation's sizing), 8 rounds of 15 whole builds, pinned with
+//! `taskset -c 1` under `chrt -f 10`, 25 November 2026 06:16:54 to
+//! 06:17:22 UTC with a load average of 3.1 to 3.7 (two other
+//! engineers' `rustc` on both cores the whole time: `chrt` keeps them off
+//! the measured core, not out of the shared cache). Each row is the round
+//! with the least whole-build median, its stage medians; the sums are
+//! those of that round, then of the median stage medians over the rounds;
+//! the whole build is its median, then the median of the round medians,
+//! then the least build in brackets. In ms:
+//!
+//! | mesh, passes | build | regions | simplify | regions + simplify | triangulate | polymesh | triangulate + polymesh | whole build |
+//! |---|---|---|---|---|---|---|---|---|
+//! | nav_test, stand | before | 1.00 | 0.24 | 1.24 / 1.58 | 0.22 | 0.29 | 0.52 / 0.53 | 18.20 / 19.74 (17.72) |
+//! | nav_test, stand | after | 0.84 | 0.25 | 1.09 / 1.41 | 0.20 | 0.22 | 0.42 / 0.43 | 17.89 / 19.19 (17.61) |
+//! | dungeon, stand | before | 0.47 | 0.14 | 0.61 / 0.69 | 0.15 | 0.18 | 0.33 / 0.35 | 13.51 / 14.04 (13.07) |
+//! | dungeon, stand | after | 0.38 | 0.15 | 0.53 / 0.57 | 0.14 | 0.15 | 0.29 / 0.30 | 13.27 / 14.07 (13.09) |
+//! | nav_test, five passes | before | 1.77 | 0.33 | 2.10 / 2.11 | 0.36 | 0.41 | 0.78 / 0.81 | 32.55 / 33.22 (31.42) |
+//! | nav_test, five passes | after | 1.53 | 0.32 | 1.86 / 1.96 | 0.31 | 0.32 | 0.62 / 0.62 | 32.43 / 34.64 (31.70) |
+//! | dungeon, five passes | before | 1.00 | 0.45 | 1.45 / 1.57 | 1.21 | 0.81 | 2.02 / 2.05 | 27.50 / 28.97 (27.05) |
+//! | dungeon, five passes | after | 0.79 | 0.42 | 1.21 / 1.40 | 0.69 | 0.45 | 1.14 / 1.15 | 26.35 / 27.43 (25.76) |
+//!
+//! The memory-bound `regions` moves most with the other builds: the same
+//! before build read 0.89 ms for it at 05:34 UTC with the machine idle
+//! (load average 0.85), 1.00 here. Twelve rounds without `chrt` at 06:03
+//! to 06:04 UTC (load average 2.3 to 3.0, the build at `dad278d`, before
+//! the polygons' array and the triangles' crossing) read on nav_test 1.05
+//! ms for regions and simplify (before 1.12) and 0.41 for triangulate and
+//! polymesh (0.49), on dungeon 0.50 for regions and simplify (0.57). The
+//! final build (`3ec5a21`), 12 rounds under `chrt` at 06:26:12 to 06:26:58
+//! UTC (load average 3.2 to 3.8, a workspace test run beside): nav_test
+//! triangulate 0.18, polymesh 0.22, together 0.41 ms (before 0.23, 0.29,
+//! 0.52; median of the rounds 0.42 against 0.56), regions and simplify 1.28
+//! (1.45); dungeon regions and simplify 0.55 (0.62), five passes 1.94
+//! times the standing pass by the least round medians (26.67 / 13.77 ms;
+//! before 2.06).
+//!
+//! Where the goals stand (Recast's idle figures, issue #15):
+//!
+//! - `regions` + `simplify` at most 1.2 times contours: **met on dungeon**,
+//!   0.53 ms (0.50 in the earlier rounds, 0.55 in the final build's more
+//!   loaded ones) against 0.54, before 0.61 (0.57, 0.62; 0.66 at 03:44). **Not met on nav_test**: 1.09 ms (1.05) against 1.02,
+//!   before 1.24 (1.12) in the same rounds, so 0.87 to 0.94 times; applied
+//!   to the 03:44 idle figure (1.24 ms), 1.08 to 1.16 ms. What is left is
+//!   the flood: it reads each region span's four links (16 bytes a span,
+//!   now half the flood's time by `perf`) to group the spans of a label
+//!   into connected regions of at most one span a column, which the
+//!   partition does not guarantee; Recast's contour walk starts from
+//!   region ids it already has. Grouping in memory order instead (a
+//!   union-find over the spans, row by row) would read the links as a
+//!   stream, but one-way links make a flood's reach differ from such
+//!   components, and that was not done today;
+//! - `triangulate` + `polymesh` at most 1.2 times polygon mesh on nav_test:
+//!   **not met**, 0.41 to 0.42 ms in the three round sets against 0.40,
+//!   before 0.49 to 0.52: 0.78 to 0.84 times, 3.98 to 2.33 M
+//!   instructions. Of `triangulate`'s 1.49 M,
+//!   spade's insertion and constraints are nearly all, and they stay: on
+//!   grid points many are co-circular, so another insertion order or
+//!   spade's bulk load gives other triangles. `polymesh` (0.84 M, 0.22 ms)
+//!   is now its candidates' heap and the output polygons' vectors. On
+//!   dungeon met as before (0.29 against 0.456);
+//! - five passes at most twice the standing pass: met on nav_test (1.82 by
+//!   instructions, 1.81 by time above), **not on dungeon by instructions**:
+//!   2.05 (2.09 before); by time 1.99 least round and 1.95 median (before
+//!   2.04 and 2.06), at the limit. The five passes' extra is still
+//!   `compact` and `flag` (89 and 59 M instructions of the five passes'
+//!   325 M against 44 and 7 M standing, unchanged) and `drops` (3.1
+//!   against 0.7 ms); `triangulate` dropped from 1.21 to 0.69 ms there.
 
 #![warn(missing_docs)]
 

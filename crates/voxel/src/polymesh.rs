@@ -13,7 +13,7 @@
 //! exact.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -68,78 +68,167 @@ fn merge_value(
 /// Merges one region's triangles into convex polygons of at most `nvp`
 /// corners (`nvp` below 3 keeps the triangles).
 pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
-    let mut polys: Vec<Vec<u32>> = mesh.tris.iter().map(|t| t.to_vec()).collect();
-    let mut alive = vec![true; polys.len()];
+    let mut polys = Polys::of(mesh);
+    let n = mesh.tris.len();
+    let mut alive = vec![true; n];
     if nvp > 3 {
         // Candidate merges, best first: (shared edge length, then the first
         // polygon and edge in order), checked against the polygons'
         // versions when taken, so a stale candidate is skipped.
         type Cand = (i64, Reverse<usize>, Reverse<usize>, usize, usize, u32, u32);
-        let mut version = vec![0u32; polys.len()];
+        let mut version = vec![0u32; n];
         let mut heap: BinaryHeap<Cand> = BinaryHeap::new();
-        let mut edges: HashMap<(u32, u32), (usize, usize)> = HashMap::new();
         let ring = |p: &[u32], e: usize| (p[e], p[(e + 1) % p.len()]);
-        for (p, poly) in polys.iter().enumerate() {
-            for e in 0..poly.len() {
-                edges.insert(ring(poly, e), (p, e));
-            }
-        }
+        let mut edges = HalfEdges::of(mesh);
         let candidates = |a: usize,
-                          polys: &[Vec<u32>],
-                          edges: &HashMap<(u32, u32), (usize, usize)>,
+                          polys: &Polys,
+                          edges: &HalfEdges,
                           version: &[u32],
                           heap: &mut BinaryHeap<Cand>| {
-            for ea in 0..polys[a].len() {
-                let (u, v) = ring(&polys[a], ea);
-                let Some(&(b, eb)) = edges.get(&(v, u)) else {
+            let pa = polys.get(a);
+            for ea in 0..pa.len() {
+                let (u, v) = ring(pa, ea);
+                let Some((b, eb)) = edges.find(v, u).map(|i| edges.at[i]) else {
                     continue;
                 };
+                let (b, eb) = (b as usize, eb as usize);
                 let (x, ex, y, ey) = if a < b {
                     (a, ea, b, eb)
                 } else {
                     (b, eb, a, ea)
                 };
-                if let Some(len) = merge_value(&mesh.verts, &polys[x], &polys[y], ex, ey, nvp) {
+                if let Some(len) = merge_value(&mesh.verts, polys.get(x), polys.get(y), ex, ey, nvp)
+                {
                     heap.push((len, Reverse(x), Reverse(ex), y, ey, version[x], version[y]));
                 }
             }
         };
-        for a in 0..polys.len() {
+        for a in 0..n {
             candidates(a, &polys, &edges, &version, &mut heap);
         }
         while let Some((_, Reverse(a), Reverse(ea), b, eb, va, vb)) = heap.pop() {
             if !(alive[a] && alive[b] && version[a] == va && version[b] == vb) {
                 continue;
             }
-            let (pa, pb) = (&polys[a], &polys[b]);
-            let (na, nb) = (pa.len(), pb.len());
-            let merged: Vec<u32> = (0..na - 1)
-                .map(|i| pa[(ea + 1 + i) % na])
-                .chain((0..nb - 1).map(|i| pb[(eb + 1 + i) % nb]))
-                .collect();
-            for p in [a, b] {
-                for e in 0..polys[p].len() {
-                    edges.remove(&ring(&polys[p], e));
+            // The shared edge is gone both ways; every other edge of the
+            // two is an edge of the merged polygon, now `a`'s.
+            let (u, v) = ring(polys.get(a), ea);
+            edges.remove(u, v);
+            edges.remove(v, u);
+            polys.merge(a, ea, b, eb);
+            let merged = polys.get(a);
+            for e in 0..merged.len() {
+                let (u, v) = ring(merged, e);
+                if let Some(i) = edges.find(u, v) {
+                    edges.at[i] = (a as u32, e as u32);
                 }
             }
-            for e in 0..merged.len() {
-                edges.insert(ring(&merged, e), (a, e));
-            }
-            polys[a] = merged;
-            polys[b].clear();
             alive[b] = false;
             version[a] += 1;
             candidates(a, &polys, &edges, &version, &mut heap);
         }
     }
     RegionPolys {
-        polys: polys
-            .into_iter()
-            .zip(alive)
-            .filter_map(|(p, a)| a.then_some(p))
+        polys: (0..n)
+            .filter(|&p| alive[p])
+            .map(|p| polys.get(p).to_vec())
             .collect(),
     }
 }
+
+/// The polygons of a merge in one array (a vector each was an allocation
+/// a triangle): polygon `p` is `corners[start..start + len]` for
+/// `(start, len) = at[p]`; a merged polygon is written at the end.
+struct Polys {
+    corners: Vec<u32>,
+    at: Vec<(usize, usize)>,
+}
+
+impl Polys {
+    /// The triangles of `mesh`, one polygon each.
+    fn of(mesh: &RegionMesh) -> Self {
+        Polys {
+            corners: mesh.tris.iter().flatten().copied().collect(),
+            at: (0..mesh.tris.len()).map(|p| (3 * p, 3)).collect(),
+        }
+    }
+
+    /// Polygon `p`'s corners.
+    fn get(&self, p: usize) -> &[u32] {
+        let (start, len) = self.at[p];
+        &self.corners[start..start + len]
+    }
+
+    /// Makes polygon `a` the union of `a` and `b` across their shared edge
+    /// (`a`'s edge `ea`, `b`'s edge `eb`): `a`'s corners from the edge's
+    /// end round to its start, then `b`'s likewise; `b` is left empty.
+    fn merge(&mut self, a: usize, ea: usize, b: usize, eb: usize) {
+        let start = self.corners.len();
+        for (p, e) in [(a, ea), (b, eb)] {
+            let (s, n) = self.at[p];
+            for i in 0..n - 1 {
+                let c = self.corners[s + (e + 1 + i) % n];
+                self.corners.push(c);
+            }
+        }
+        self.at[a] = (start, self.corners.len() - start);
+        self.at[b].1 = 0;
+    }
+}
+
+/// The polygons' directed edges by their start vertex: `to[i]` and `at[i]`
+/// (polygon, edge index) for `i` in `first[u]..first[u + 1]`, the edges
+/// leaving vertex `u`. A merge only removes edges and renames the ones it
+/// keeps, so the edges are listed once, from the triangles (a vertex has a
+/// few: its look-up is a short scan, no hashing).
+struct HalfEdges {
+    first: Vec<u32>,
+    to: Vec<u32>,
+    at: Vec<(u32, u32)>,
+}
+
+impl HalfEdges {
+    /// The triangles' edges of `mesh`.
+    fn of(mesh: &RegionMesh) -> Self {
+        let mut first = vec![0u32; mesh.verts.len() + 1];
+        for t in &mesh.tris {
+            for &u in t {
+                first[u as usize + 1] += 1;
+            }
+        }
+        for u in 1..first.len() {
+            first[u] += first[u - 1];
+        }
+        let mut fill = first.clone();
+        let mut to = vec![NO_VERTEX; 3 * mesh.tris.len()];
+        let mut at = vec![(0, 0); 3 * mesh.tris.len()];
+        for (p, t) in mesh.tris.iter().enumerate() {
+            for e in 0..3 {
+                let slot = &mut fill[t[e] as usize];
+                to[*slot as usize] = t[(e + 1) % 3];
+                at[*slot as usize] = (p as u32, e as u32);
+                *slot += 1;
+            }
+        }
+        HalfEdges { first, to, at }
+    }
+
+    /// The slot of edge `u -> v`, if some polygon has it.
+    fn find(&self, u: u32, v: u32) -> Option<usize> {
+        let (a, b) = (self.first[u as usize], self.first[u as usize + 1]);
+        (a as usize..b as usize).find(|&i| self.to[i] == v)
+    }
+
+    /// Drops edge `u -> v`.
+    fn remove(&mut self, u: u32, v: u32) {
+        if let Some(i) = self.find(u, v) {
+            self.to[i] = NO_VERTEX;
+        }
+    }
+}
+
+/// No vertex: an edge merged away ([`HalfEdges`]).
+const NO_VERTEX: u32 = u32::MAX;
 
 /// Merges every region mesh of a tile (in parallel, in region order).
 pub fn polymesh_tile(meshes: &[RegionMesh], nvp: usize) -> Vec<RegionPolys> {
@@ -153,6 +242,7 @@ mod tests {
     use crate::contour::Ring;
     use crate::triangulate::triangulate;
     use proptest::prelude::*;
+    use std::collections::HashMap;
 
     fn ring(pts: &[[i32; 2]]) -> Ring {
         Ring {
@@ -194,6 +284,82 @@ mod tests {
                 .flatten()
                 .all(|c| mesh.tris.iter().flatten().any(|t| t == c))
         );
+    }
+
+    /// The merge this module used before [`HalfEdges`] (its edges in a hash
+    /// map, removed and inserted again at every merge), the reference.
+    fn old_merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
+        let mut polys: Vec<Vec<u32>> = mesh.tris.iter().map(|t| t.to_vec()).collect();
+        let mut alive = vec![true; polys.len()];
+        if nvp > 3 {
+            // Candidate merges, best first: (shared edge length, then the first
+            // polygon and edge in order), checked against the polygons'
+            // versions when taken, so a stale candidate is skipped.
+            type Cand = (i64, Reverse<usize>, Reverse<usize>, usize, usize, u32, u32);
+            let mut version = vec![0u32; polys.len()];
+            let mut heap: BinaryHeap<Cand> = BinaryHeap::new();
+            let mut edges: HashMap<(u32, u32), (usize, usize)> = HashMap::new();
+            let ring = |p: &[u32], e: usize| (p[e], p[(e + 1) % p.len()]);
+            for (p, poly) in polys.iter().enumerate() {
+                for e in 0..poly.len() {
+                    edges.insert(ring(poly, e), (p, e));
+                }
+            }
+            let candidates = |a: usize,
+                              polys: &[Vec<u32>],
+                              edges: &HashMap<(u32, u32), (usize, usize)>,
+                              version: &[u32],
+                              heap: &mut BinaryHeap<Cand>| {
+                for ea in 0..polys[a].len() {
+                    let (u, v) = ring(&polys[a], ea);
+                    let Some(&(b, eb)) = edges.get(&(v, u)) else {
+                        continue;
+                    };
+                    let (x, ex, y, ey) = if a < b {
+                        (a, ea, b, eb)
+                    } else {
+                        (b, eb, a, ea)
+                    };
+                    if let Some(len) = merge_value(&mesh.verts, &polys[x], &polys[y], ex, ey, nvp) {
+                        heap.push((len, Reverse(x), Reverse(ex), y, ey, version[x], version[y]));
+                    }
+                }
+            };
+            for a in 0..polys.len() {
+                candidates(a, &polys, &edges, &version, &mut heap);
+            }
+            while let Some((_, Reverse(a), Reverse(ea), b, eb, va, vb)) = heap.pop() {
+                if !(alive[a] && alive[b] && version[a] == va && version[b] == vb) {
+                    continue;
+                }
+                let (pa, pb) = (&polys[a], &polys[b]);
+                let (na, nb) = (pa.len(), pb.len());
+                let merged: Vec<u32> = (0..na - 1)
+                    .map(|i| pa[(ea + 1 + i) % na])
+                    .chain((0..nb - 1).map(|i| pb[(eb + 1 + i) % nb]))
+                    .collect();
+                for p in [a, b] {
+                    for e in 0..polys[p].len() {
+                        edges.remove(&ring(&polys[p], e));
+                    }
+                }
+                for e in 0..merged.len() {
+                    edges.insert(ring(&merged, e), (a, e));
+                }
+                polys[a] = merged;
+                polys[b].clear();
+                alive[b] = false;
+                version[a] += 1;
+                candidates(a, &polys, &edges, &version, &mut heap);
+            }
+        }
+        RegionPolys {
+            polys: polys
+                .into_iter()
+                .zip(alive)
+                .filter_map(|(p, a)| a.then_some(p))
+                .collect(),
+        }
     }
 
     #[test]
@@ -260,6 +426,22 @@ mod tests {
             let m = triangulate(&[ring(&pts)]);
             let out = merge_polygons(&m, nvp);
             check(&m, &out, nvp);
+            prop_assert_eq!(out, old_merge_polygons(&m, nvp));
+        }
+
+        /// Random cell sets with holes, as the pipeline triangulates them:
+        /// the merge gives the polygons the old one gives.
+        #[test]
+        fn merging_gives_the_old_polygons(
+            bits in proptest::collection::vec(any::<bool>(), 64),
+            nvp in 3usize..9,
+        ) {
+            let cells = crate::simplify::tests::cell_regions(&bits, 1.0);
+            prop_assume!(cells.is_some());
+            for r in cells.unwrap().1 {
+                let m = triangulate(&r.rings);
+                prop_assert_eq!(merge_polygons(&m, nvp), old_merge_polygons(&m, nvp));
+            }
         }
     }
 }

@@ -23,7 +23,7 @@ use crate::contour::{Region, Ring, regions};
 use crate::detail::{RegionDetail, detail_tile};
 use crate::flags::{BORDER, NO_LINK, NON_WALKABLE, PassFlags, WALKABLE, flag_tile};
 use crate::graph::{Graph, TileParts, build_graph};
-use crate::heightfield::Heightfield;
+use crate::heightfield::{Heightfield, may_wet};
 use crate::movers::{Reach, add_mover_links};
 use crate::partition::{NO_REGION, Partition, PassPartition, partition_tile};
 use crate::polymesh::{RegionPolys, polymesh_tile};
@@ -920,7 +920,7 @@ impl Artifact for RegionArtifact {
 }
 
 fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
-    let (_, _, keys, cache) = keyed(ctx, TileStage::Regions)?;
+    let (t, s, keys, cache) = keyed(ctx, TileStage::Regions)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
     let p = ctx.artifact::<PartitionArtifact>("partition")?;
@@ -932,6 +932,7 @@ fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
             &f.tiles[i],
             &p.tiles[i],
             &c.tiles[i].area,
+            may_wet(&t.layout.tiles[i].water, s.water_level),
         ))
     })?;
     Ok(Arc::new(RegionArtifact {

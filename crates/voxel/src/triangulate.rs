@@ -4,9 +4,21 @@
 //! (even-odd) are kept. No Steiner points are added, so every triangle
 //! corner is an outline vertex and keeps its height, and every triangle edge
 //! on an outline lies on a grid line when that outline is exact.
+//!
+//! Which triangles lie inside is found by walking across the triangles
+//! from the outside, in or out at every constraint edge crossed
+//! (`parity_inside`), one visit a triangle; testing each triangle's
+//! centre against every ring edge cost a region's triangles times its
+//! edges (the later passes' long thin regions: most of the stage). The two
+//! agree when the constraints are the ring edges; where they might not (a
+//! refused constraint, a point not inserted, or triangles whose area is
+//! not the rings' area) the centres are tested as before.
 
 use serde::Serialize;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
+
+/// The triangulation this stage builds.
+type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 
 use crate::contour::Ring;
 use crate::simplify::inside_rings;
@@ -26,14 +38,50 @@ pub struct RegionMesh {
 
 /// Triangulates a region's rings.
 pub fn triangulate(rings: &[Ring]) -> RegionMesh {
-    let mut cdt: ConstrainedDelaunayTriangulation<Point2<f64>> =
-        ConstrainedDelaunayTriangulation::new();
+    let (cdt, mut mesh, all_inserted) = constrained(rings);
+    let corners = |f: spade::handles::FaceHandle<'_, spade::handles::InnerTag, _, _, _, _>| {
+        f.vertices().map(|v| v.fix().index() as u32)
+    };
+    let parity = (all_inserted && mesh.refused_constraints == 0)
+        .then(|| parity_inside(&cdt))
+        .filter(|inside| {
+            // The kept triangles cover the rings' even-odd area (a region's
+            // outer rings counter-clockwise, holes clockwise).
+            let kept: i64 = cdt
+                .inner_faces()
+                .filter(|f| inside[f.fix().index()])
+                .map(|f| area2(&mesh.verts, corners(f)))
+                .sum();
+            kept == rings.iter().map(Ring::area2).sum::<i64>()
+        });
+    for f in cdt.inner_faces() {
+        let inside = match &parity {
+            Some(inside) => inside[f.fix().index()],
+            None => centre_inside(rings, f.vertices().map(|v| v.position())),
+        };
+        if inside {
+            mesh.tris.push(corners(f));
+        }
+    }
+    mesh
+}
+
+/// The constrained Delaunay triangulation of the rings' points with every
+/// ring edge a constraint, the mesh's vertices and refused constraints (no
+/// triangles yet), and whether every point went in.
+fn constrained(rings: &[Ring]) -> (Cdt, RegionMesh, bool) {
+    // Sized for the points up front (a triangulation of n points has at
+    // most 3 n edges and 2 n faces), not grown a push at a time.
+    let n: usize = rings.iter().map(|r| r.pts.len()).sum();
+    let mut cdt = Cdt::with_capacity(n, 3 * n, 2 * n);
     let mut mesh = RegionMesh::default();
     let mut handles = Vec::new();
+    let mut all_inserted = true;
     for r in rings {
         let mut hs = Vec::with_capacity(r.pts.len());
         for (p, h) in r.pts.iter().zip(&r.h) {
             let Ok(v) = cdt.insert(Point2::new(p[0] as f64, p[1] as f64)) else {
+                all_inserted = false;
                 continue;
             };
             let i = v.index();
@@ -56,22 +104,55 @@ pub fn triangulate(rings: &[Ring]) -> RegionMesh {
             }
         }
     }
+    (cdt, mesh, all_inserted)
+}
+
+/// Twice the signed area of triangle `t` over `verts`.
+fn area2(verts: &[[i32; 2]], t: [u32; 3]) -> i64 {
+    let [a, b, c] = t.map(|i| verts[i as usize]);
+    (b[0] - a[0]) as i64 * (c[1] - a[1]) as i64 - (b[1] - a[1]) as i64 * (c[0] - a[0]) as i64
+}
+
+/// Whether a triangle's centre (its corners `ps`) lies inside the rings
+/// (even-odd).
+fn centre_inside(rings: &[Ring], ps: [Point2<f64>; 3]) -> bool {
+    let (mut cx, mut cy) = (0.0, 0.0);
+    for p in &ps {
+        cx += p.x / 3.0;
+        cy += p.y / 3.0;
+    }
+    inside_rings(rings, cx, cy)
+}
+
+/// For every face of `cdt` (by index), whether it is inside: the faces
+/// next to the outer face are inside when the edge between is a
+/// constraint, and crossing an edge into a further face flips that when
+/// the edge is a constraint (the even-odd count of ring edges crossed).
+fn parity_inside(cdt: &Cdt) -> Vec<bool> {
+    const UNSEEN: u8 = 2;
+    let mut state = vec![UNSEEN; cdt.num_all_faces()];
+    let mut stack = Vec::new();
     for f in cdt.inner_faces() {
-        let vs = f.vertices();
-        let (mut cx, mut cy) = (0.0, 0.0);
-        for v in &vs {
-            cx += v.position().x / 3.0;
-            cy += v.position().y / 3.0;
-        }
-        if inside_rings(rings, cx, cy) {
-            mesh.tris.push([
-                vs[0].fix().index() as u32,
-                vs[1].fix().index() as u32,
-                vs[2].fix().index() as u32,
-            ]);
+        for e in f.adjacent_edges() {
+            if e.rev().face().is_outer() && state[f.fix().index()] == UNSEEN {
+                state[f.fix().index()] = e.is_constraint_edge() as u8;
+                stack.push(f);
+            }
         }
     }
-    mesh
+    while let Some(f) = stack.pop() {
+        let inside = state[f.fix().index()];
+        for e in f.adjacent_edges() {
+            let Some(g) = e.rev().face().as_inner() else {
+                continue;
+            };
+            if state[g.fix().index()] == UNSEEN {
+                state[g.fix().index()] = inside ^ e.is_constraint_edge() as u8;
+                stack.push(g);
+            }
+        }
+    }
+    state.into_iter().map(|s| s == 1).collect()
 }
 
 #[cfg(test)]
@@ -116,6 +197,68 @@ mod tests {
             );
         }
         assert_eq!(m.heights[2], 2.0);
+    }
+
+    /// The triangulation before [`parity_inside`]: every face's centre
+    /// tested against every ring edge, the reference.
+    fn old_triangulate(rings: &[Ring]) -> RegionMesh {
+        let (cdt, mut mesh, _) = constrained(rings);
+        for f in cdt.inner_faces() {
+            if centre_inside(rings, f.vertices().map(|v| v.position())) {
+                mesh.tris.push(f.vertices().map(|v| v.fix().index() as u32));
+            }
+        }
+        mesh
+    }
+
+    #[test]
+    fn degenerate_rings_triangulate_as_before() {
+        let sq = [[0, 0], [4, 0], [4, 4], [0, 4]];
+        for rings in [
+            // Nothing, a line, a ring twice over (every constraint doubled).
+            vec![],
+            vec![ring(&[[0, 0], [3, 0], [6, 0]])],
+            vec![ring(&sq), ring(&sq)],
+            // A ring with a repeated point; two rings sharing an edge.
+            vec![ring(&[[0, 0], [4, 0], [4, 0], [4, 4], [0, 4]])],
+            vec![ring(&sq), ring(&[[4, 0], [8, 0], [8, 4], [4, 4]])],
+            // Crossing rings (a refused constraint), a hole on the outline.
+            vec![ring(&sq), ring(&[[2, -2], [6, 2], [2, 6], [-2, 2]])],
+            vec![ring(&sq), ring(&[[0, 1], [0, 3], [2, 2]])],
+            // A hole with an island inside it, and a clockwise outer ring.
+            vec![
+                ring(&[[0, 0], [10, 0], [10, 10], [0, 10]]),
+                ring(&[[2, 2], [2, 8], [8, 8], [8, 2]]),
+                ring(&[[4, 4], [6, 4], [6, 6], [4, 6]]),
+            ],
+            vec![ring(&[[0, 4], [4, 4], [4, 0], [0, 0]])],
+        ] {
+            assert_eq!(
+                triangulate(&rings),
+                old_triangulate(&rings),
+                "{:?}",
+                rings.iter().map(|r| &r.pts).collect::<Vec<_>>()
+            );
+        }
+    }
+
+    proptest::proptest! {
+        /// Random cell sets through the pipeline's regions and
+        /// simplification (holes, islands, corner touches, exact
+        /// fallbacks): the triangles are the old ones.
+        #[test]
+        fn regions_triangulate_as_before(
+            bits in proptest::collection::vec(proptest::prelude::any::<bool>(), 64),
+            err in 0.0f64..3.0,
+        ) {
+            let cells = crate::simplify::tests::cell_regions(&bits, err);
+            proptest::prop_assume!(cells.is_some());
+            let (g, regions, settings) = cells.unwrap();
+            for (r, s) in regions.iter().zip(crate::build::simplify_tile(&regions, &g, &settings)) {
+                proptest::prop_assert_eq!(triangulate(&r.rings), old_triangulate(&r.rings));
+                proptest::prop_assert_eq!(triangulate(&s.rings), old_triangulate(&s.rings));
+            }
+        }
     }
 
     #[test]
