@@ -16,8 +16,10 @@
 //! * **Monotone** (`rcBuildRegionsMonotone`): each row's runs of connected
 //!   spans continue the region of the previous row when all of that region's
 //!   contact with the previous row is with this run alone; otherwise they
-//!   start a new region. Fast, no distance field needed (it is still
-//!   computed and drawn), but long thin regions.
+//!   start a new region. Fast, no distance field needed, but long thin
+//!   regions. As in Recast, the build computes no distance field for the
+//!   monotone and layer partitions; the drawing computes it
+//!   ([`PassPartition::distances`]), so the stage still shows its ramp.
 //! * **Filters** (`mergeAndFilterRegions`): a group of connected regions
 //!   whose spans number fewer than `min_region_size`^2 (Recast's
 //!   `minRegionArea`) and that does not reach the tile's edge is dropped
@@ -52,6 +54,7 @@
 //! the next pass's pool (the pool is fixed by the `flag` stage).
 
 use serde::Serialize;
+use std::borrow::Cow;
 
 use crate::flags::{NO_LINK, PassFlags};
 use crate::heightfield::Heightfield;
@@ -105,9 +108,13 @@ pub struct PartitionParams {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PassPartition {
     /// Blurred 2/3 chamfer distance of each span to the edge of the pass's
-    /// walkable area (2 units per cell; 0 for spans outside it).
+    /// walkable area (2 units per cell; 0 for spans outside it). Only the
+    /// watershed reads it, so for [`Partition::Monotone`] and
+    /// [`Partition::Layers`] it is empty, as in Recast, which builds the
+    /// distance field only for `rcBuildRegions`; [`PassPartition::distances`]
+    /// computes it when it is drawn.
     pub dist: Vec<u16>,
-    /// Largest value of `dist`.
+    /// Largest value of `dist` (0 when `dist` is empty).
     pub max_dist: u16,
     /// Region of each span, [`NO_REGION`] for none; ids run from 1.
     pub region: Vec<u32>,
@@ -119,6 +126,39 @@ pub struct PassPartition {
     /// Regions merged into a neighbour (into another region's layer, for
     /// [`Partition::Layers`]).
     pub merged: u32,
+}
+
+impl PassPartition {
+    /// The pass's distance field and its largest value: `dist` when the
+    /// partition kept it, else computed from the pass's flags `pf` and the
+    /// spans' areas, as [`partition_pass`] would have (the monotone and
+    /// layer partitions do not need it for their regions, only the drawing
+    /// does, and drawing is not part of the timed build).
+    pub fn distances(&self, pf: &PassFlags, area: &[u8]) -> (Cow<'_, [u16]>, u16) {
+        if !self.dist.is_empty() || pf.flags.is_empty() {
+            return (Cow::Borrowed(&self.dist), self.max_dist);
+        }
+        let ws = walkable_spans(pf);
+        let (dist, max) = distance_field_of(&walk_links(pf, area, &ws), &ws, pf.flags.len());
+        (Cow::Owned(dist), max)
+    }
+}
+
+/// The pass's walkable spans in index order (column by column, each bottom
+/// up): the distance field and the watershed visit only these, so a
+/// recycled pass that walks on few spans costs little.
+fn walkable_spans(pf: &PassFlags) -> Vec<usize> {
+    (0..pf.flags.len()).filter(|&s| pf.walkable(s)).collect()
+}
+
+/// Recast's distance field over the `n` spans: the chamfer distances of the
+/// walkable spans `ws` along their walkable links `link`, box-blurred, and
+/// the largest value.
+fn distance_field_of(link: &[u32], ws: &[usize], n: usize) -> (Vec<u16>, u16) {
+    let raw = distance_field(link, ws, n);
+    let dist = box_blur(&raw, link, ws);
+    let max = dist.iter().copied().max().unwrap_or(0);
+    (dist, max)
 }
 
 /// Partitions every pass of one tile; `area` is every span's area
@@ -163,18 +203,16 @@ pub fn partition_pass(
     area: &[u8],
     p: PartitionParams,
 ) -> PassPartition {
-    // The pass's walkable spans in index order (column by column, each
-    // bottom up): the distance field and the watershed visit only these,
-    // so a recycled pass that walks on few spans costs little.
-    let ws: Vec<usize> = (0..pf.flags.len()).filter(|&s| pf.walkable(s)).collect();
+    let ws = walkable_spans(pf);
     let link = walk_links(pf, area, &ws);
     let walk: Vec<bool> = (0..pf.flags.len()).map(|s| pf.walkable(s)).collect();
-    let raw = distance_field(&link, &ws, walk.len());
-    let dist = box_blur(&raw, &link, &ws);
-    let max_dist = dist.iter().copied().max().unwrap_or(0);
-    let mut region = match p.kind {
-        Partition::Watershed => watershed(&link, &ws, &dist, max_dist),
-        Partition::Monotone | Partition::Layers => monotone(hf, &link, &walk),
+    let (dist, max_dist, mut region) = match p.kind {
+        Partition::Watershed => {
+            let (dist, max) = distance_field_of(&link, &ws, walk.len());
+            let region = watershed(&link, &ws, &dist, max);
+            (dist, max, region)
+        }
+        Partition::Monotone | Partition::Layers => (Vec::new(), 0, monotone(hf, &link, &walk)),
     };
     let (regions, dropped, merged) = match p.kind {
         Partition::Layers => merge_layers(hf, &link, (&walk, &ws), &mut region, p),
@@ -798,6 +836,36 @@ mod tests {
         }
         let part = partition_pass(&hf, &f[0], &flat(&hf), params(Partition::Watershed, 0, 0));
         assert!(part.max_dist <= max && part.max_dist + 2 >= max);
+    }
+
+    #[test]
+    fn only_the_watershed_keeps_its_distance_field_and_the_drawing_computes_the_same_one() {
+        // Two platforms, the second in another area: an area change is an
+        // edge of the distance field.
+        let (_, hf, f) = build(
+            &boxes(&[([0., -0.1, 0.], [3., 0., 3.]), ([3., -0.1, 0.], [5., 0., 2.])]),
+            "stand",
+        );
+        let area: Vec<u8> = (0..hf.spans.len()).map(|s| (s % 97 < 40) as u8).collect();
+        let shed = partition_pass(&hf, &f[0], &area, params(Partition::Watershed, 0, 0));
+        assert!(shed.max_dist > 0 && !shed.dist.is_empty());
+        let (kept, kept_max) = shed.distances(&f[0], &area);
+        assert!(matches!(kept, Cow::Borrowed(_)));
+        assert_eq!((&kept[..], kept_max), (&shed.dist[..], shed.max_dist));
+        for kind in [Partition::Monotone, Partition::Layers] {
+            let part = partition_pass(&hf, &f[0], &area, params(kind, 0, 0));
+            assert!(part.dist.is_empty() && part.max_dist == 0, "{kind:?}");
+            let (dist, max) = part.distances(&f[0], &area);
+            assert_eq!((&dist[..], max), (&shed.dist[..], shed.max_dist), "{kind:?}");
+        }
+        // A pass that walks on nothing draws a field of zeros.
+        let mut none = f[0].clone();
+        none.flags.fill(crate::flags::NON_WALKABLE);
+        none.links = Default::default();
+        let part = partition_pass(&hf, &none, &area, params(Partition::Monotone, 0, 0));
+        assert_eq!(part.regions, 0);
+        let (dist, max) = part.distances(&none, &area);
+        assert!(max == 0 && dist.len() == hf.spans.len() && dist.iter().all(|&d| d == 0));
     }
 
     #[test]

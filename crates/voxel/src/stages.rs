@@ -6,6 +6,7 @@
 //! app instances cubes), and an artifact draws at most [`MAX_PRIMITIVES`]
 //! primitives, then one label saying how many were left out.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -645,6 +646,10 @@ pub struct PartitionArtifact {
     /// The flags (their span neighbours give the region connections).
     #[serde(skip)]
     flags: Vec<Arc<Vec<PassFlags>>>,
+    /// The compact tiles, whose span areas the distance field drawn for
+    /// a partition that kept none is computed with.
+    #[serde(skip)]
+    areas: Vec<Arc<CompactTile>>,
 }
 
 /// Recast's "region connections" view: for one pass of one tile, a segment
@@ -732,7 +737,12 @@ impl Artifact for PartitionArtifact {
         let mut p = Prims::new();
         for (ti, (hf, parts)) in self.heightfields.iter().zip(&self.tiles).enumerate() {
             for (k, part) in parts.iter().enumerate() {
-                let max = part.max_dist.max(1) as f32;
+                let pf = self.flags.get(ti).and_then(|f| f.get(k));
+                let (dist, max) = match (pf, self.areas.get(ti)) {
+                    (Some(pf), Some(c)) => part.distances(pf, &c.area),
+                    _ => (Cow::Borrowed(&part.dist[..]), part.max_dist),
+                };
+                let max = max.max(1) as f32;
                 core_columns(
                     hf,
                     g,
@@ -748,7 +758,7 @@ impl Artifact for PartitionArtifact {
                         // share one), so each pass's regions stay from its
                         // sub-step on: the stage's last view shows them
                         // all, not only the last pass's (often none).
-                        let d = part.dist[s] as f32 / max;
+                        let d = dist.get(s).copied().unwrap_or(0) as f32 / max;
                         p.push(
                             Primitive::new("voxel/distance", ti as u32, shape.clone())
                                 .with_value(d)
@@ -761,7 +771,7 @@ impl Artifact for PartitionArtifact {
                         );
                     },
                 );
-                if let Some(pf) = self.flags.get(ti).and_then(|f| f.get(k)) {
+                if let Some(pf) = pf {
                     for (r, a, b) in region_connections(hf, g, part, pf) {
                         p.push(
                             Primitive::new("voxel/region/connection", r, Shape::Segment(a, b))
@@ -810,6 +820,7 @@ fn run_partition(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         reuse,
         heightfields: v.tiles.clone(),
         flags: f.tiles.clone(),
+        areas: c.tiles.clone(),
     }))
 }
 
