@@ -34,6 +34,17 @@
 //! | `movers` | Quake's movers and triggers (not in the paper) | the door, elevator, teleport and jump links of a brush level's movers (`link/door`, `link/elevator`, `link/teleport`, `link/jump`) added to the NavMesh, and the movers left out ([`movers`]) |
 //! | `drops` | Recast's off-mesh connections, generated at ledges (not in the paper) | one-way jump links off ledges onto the floor below, at most `max_drop` deeper (`link/jump`) ([`drops`]) |
 //!
+//! Sub-steps: every stage with passes (`compact` to `detail`) has one
+//! sub-step per pass, even an empty one, whose highlight is the outline of
+//! that pass's own spans (`highlight/pass` segments, element = tile,
+//! [`outline`]): the spans it may stand on at `compact`, the spans it
+//! claims at `flag` (not an earlier pass's), its region spans from
+//! `partition` on. An outline, not the voxels: one segment per run of cell
+//! sides between an own span and a missing or not own neighbour, per tile
+//! core, so a pass of a million voxels highlights its perimeter. Outlines
+//! are computed only when a viewer asks for the sub-steps, never in a
+//! build.
+//!
 //! Stage 9 of the issue, local rebuild, happens inside the per-tile stages
 //! (`voxelize` to `triangulate`), so navscope-core's `Runner` (the app, the
 //! CLI) gets it: each stage looks every tile up in a process-wide
@@ -1159,6 +1170,7 @@ pub mod flags;
 pub mod graph;
 pub mod heightfield;
 pub mod movers;
+pub mod outline;
 pub mod partition;
 pub mod polymesh;
 pub mod rows;
