@@ -1,6 +1,6 @@
-//! Recast's walkable-span filters (`RecastFilter.cpp`), applied by each
-//! pass of the `flag` stage to the spans before erosion, each a parameter
-//! toggle as in Recast:
+//! Recast's walkable-span filters (`RecastFilter.cpp`), applied for each
+//! pass in the `compact` stage to the spans before erosion (the `flag`
+//! stage erodes what they leave), each a parameter toggle as in Recast:
 //!
 //! * **Low-hanging obstacles** (`rcFilterLowHangingWalkableObstacles`): a
 //!   span too steep to walk on becomes walkable when the span below it in

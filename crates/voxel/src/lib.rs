@@ -22,8 +22,8 @@
 //! |---|---|---|
 //! | `tiles` | §32.2.5 step 1 | grid, tiles with their overlap (`tile`, `tile/overlap`) |
 //! | `voxelize` | §32.2.2; `rcRasterizeTriangles` | solid spans (`voxel/solid`) and water (`voxel/water`) |
-//! | `compact` | `rcBuildCompactHeightfield`, `rcMarkConvexPolyArea` | per pass (one sub-step each): the spans the pass may stand on before erosion (`voxel/compact`, or `voxel/area` coloured by area inside a convex volume) and their side neighbours (`compact/neighbour`, one polyline per straight run); the level's convex volumes (`volume`) ([`compact`]) |
-//! | `flag` | §32.2.3, §32.3, §32.4; `rcFilter*`, `rcErodeWalkableArea` | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable`; from the next pass on, what a pass claimed as `voxel/claimed/<stance>`. Recast's span filters ([`filters`]) and the wall-band rule of the recycled passes ([`bands`]) run here |
+//! | `compact` | `rcFilter*`, `rcBuildCompactHeightfield`, `rcMarkConvexPolyArea` | per pass (one sub-step each): the spans the pass may stand on before erosion (`voxel/compact`, or `voxel/area` coloured by area inside a convex volume) and their side neighbours (`compact/neighbour`, one polyline per straight run); the level's convex volumes (`volume`) ([`compact`]). Recast's span filters ([`filters`]) run here |
+//! | `flag` | §32.2.3, §32.3, §32.4; `rcErodeWalkableArea` | per pass (one sub-step each): `voxel/walkable`, `voxel/border`, `voxel/non-walkable`; from the next pass on, what a pass claimed as `voxel/claimed/<stance>`. The erosion by the radius and the wall-band rule of the recycled passes ([`bands`]) run here |
 //! | `partition` | `rcBuildDistanceField`, `rcBuildRegions` / `rcBuildRegionsMonotone` / `rcBuildLayerRegions` | per pass: the distance field (`voxel/distance`, value 0 to 1), the regions (`voxel/region`, value = region id) and the region connections (`voxel/region/connection`, centre to centre) after the min / merge region area filters ([`partition`]) |
 //! | `regions` | §32.2.3; `rcBuildContours` (raw) | each region's exact outline (`contour/<stance>`, `contour/<stance>/hole`) |
 //! | `simplify` | §32.2.4; `rcBuildContours` (simplified) | simplified outlines (`polygon/<stance>`) |
@@ -33,6 +33,17 @@
 //! | `graph` | §32.2.5, §32.3.2, §32.4.2 | one node per polygon (`node/<stance>`, its detail triangles in the NavMesh's `detail`, its region's area in `area`; the NavMesh's `area_costs` hold the areas' costs), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh |
 //! | `movers` | Quake's movers and triggers (not in the paper) | the door, elevator, teleport and jump links of a brush level's movers (`link/door`, `link/elevator`, `link/teleport`, `link/jump`) added to the NavMesh, and the movers left out ([`movers`]) |
 //! | `drops` | Recast's off-mesh connections, generated at ledges (not in the paper) | one-way jump links off ledges onto the floor below, at most `max_drop` deeper (`link/jump`) ([`drops`]) |
+//!
+//! Sub-steps: every stage with passes (`compact` to `detail`) has one
+//! sub-step per pass, even an empty one, whose highlight is the outline of
+//! that pass's own spans (`highlight/pass` segments, element = tile,
+//! [`outline`]): the spans it may stand on at `compact`, the spans it
+//! claims at `flag` (not an earlier pass's), its region spans from
+//! `partition` on. An outline, not the voxels: one segment per run of cell
+//! sides between an own span and a missing or not own neighbour, per tile
+//! core, so a pass of a million voxels highlights its perimeter. Outlines
+//! are computed only when a viewer asks for the sub-steps, never in a
+//! build.
 //!
 //! Stage 9 of the issue, local rebuild, happens inside the per-tile stages
 //! (`voxelize` to `triangulate`), so navscope-core's `Runner` (the app, the
@@ -808,7 +819,9 @@
 //!   15.9 / 11.4 ms against 13.3 / 8.9 (it was 33.9 / 24.8 ms on 24
 //!   November under load). Tiles pay their halo (each 64-cell tile
 //!   voxelizes and filters a border of `ceil(radius / cell) + 3` cells
-//!   around its core, 34% more cells than its core at these settings) and
+//!   around its core, 34% more cells than its core at these settings;
+//!   superseded since: tiles now pad by the chamfer's reach,
+//!   [`tiles::tile_padding`]) and
 //!   the seams' extra polygons (194 against 156 nodes), so two cores give
 //!   about 1.2 times, not 2.
 //!
@@ -1159,6 +1172,7 @@ pub mod flags;
 pub mod graph;
 pub mod heightfield;
 pub mod movers;
+pub mod outline;
 pub mod partition;
 pub mod polymesh;
 pub mod rows;
@@ -1219,7 +1233,7 @@ pub fn pipeline() -> Pipeline {
             "flag",
             "Flagging with recycled passes",
             "Each pass flags the voxels left over by the earlier passes with its stance's agent table: non-walkable (too steep, too low, wrong water depth, closer than the radius to an obstacle), walkable, or border (walkable next to a non-walkable voxel). The non-walkable voxels, flags discarded, are the next pass's pool.",
-            "Kirst §32.2.3, §32.3.1, §32.4",
+            "Kirst §32.2.3, §32.3.1, §32.4; Recast rcErodeWalkableArea",
             reads::FLAG,
         ),
         info(
@@ -1267,7 +1281,7 @@ pub fn pipeline() -> Pipeline {
         info(
             "graph",
             "Node graph",
-            "One node per triangle, linked across shared edges, across passes and across tiles. Swim nodes are lifted to the water surface, and swim triangles at the edge of the water get entry and exit links across the gap to the ground the swimmer can climb onto.",
+            "One node per polygon of the polygon mesh, linked across shared edges, across passes and across tiles. Swim nodes are lifted to the water surface, and swim polygons at the edge of the water get entry and exit links across the gap to the ground the swimmer can climb onto.",
             "Kirst §32.2.5, §32.3.2, §32.4.2",
             reads::GRAPH,
         ),

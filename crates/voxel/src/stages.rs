@@ -4,7 +4,9 @@
 //! order, so the result does not depend on the thread count. Drawing is
 //! bounded: every voxel span of a tile's core is one `VoxelColumn` (the
 //! app instances cubes), and an artifact draws at most [`MAX_PRIMITIVES`]
-//! primitives, then one label saying how many were left out.
+//! primitives, then one label saying how many were left out. The stages
+//! with passes record one sub-step per pass, highlighting the outline of
+//! the pass's own spans ([`crate::outline`], computed on demand).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -26,6 +28,7 @@ use crate::flags::{BORDER, NO_LINK, NON_WALKABLE, PassFlags, WALKABLE, flag_tile
 use crate::graph::{Graph, TileParts, build_graph};
 use crate::heightfield::{Heightfield, may_wet};
 use crate::movers::{Reach, add_mover_links};
+use crate::outline::outline;
 use crate::partition::{NO_REGION, Partition, PassPartition, partition_tile};
 use crate::polymesh::{RegionPolys, polymesh_tile};
 use crate::settings::Settings;
@@ -455,21 +458,59 @@ impl Artifact for CompactArtifact {
             .enumerate()
             .map(|(k, name)| {
                 let (spans, cons) = self.pass_counts(k);
-                pass_step(k, name, format!("The {name} table's compact heightfield: {spans} spans it may stand on (slope, water depth and the span filters), {cons} connections to side neighbours within its step and height. Spans inside a convex volume are in its area."))
+                let pass = |ti: usize| self.tiles[ti].passes.get(k);
+                let highlights = pass_outline(
+                    &self.grid,
+                    &self.heightfields,
+                    k,
+                    |ti| pass(ti).map_or(&[][..], |p| p.links.as_slice()),
+                    |ti, s| pass(ti).is_some_and(|p| p.passable[s]),
+                );
+                pass_step(k, name, format!("The {name} table's compact heightfield: {spans} spans it may stand on (slope, water depth and the span filters), {cons} connections to side neighbours within its step and height. Spans inside a convex volume are in its area."), highlights)
             })
             .collect()
     }
 }
 
 /// The sub-step of pass `k` (0-based) named `name`: what the stage made
-/// for that pass. Each pass's own voxels show through the primitives' step
-/// ranges, so it names no highlights.
-fn pass_step(k: usize, name: impl std::fmt::Display, detail: String) -> SubStep {
+/// for that pass, and `highlights` (its own spans' outline,
+/// [`pass_outline`]).
+fn pass_step(
+    k: usize,
+    name: impl std::fmt::Display,
+    detail: String,
+    highlights: Vec<Primitive>,
+) -> SubStep {
     SubStep {
         title: format!("pass {}: {name}", k + 1),
         detail,
-        highlights: Vec::new(),
+        highlights,
     }
+}
+
+/// The highlight of pass `k`'s own spans: per tile, the outline
+/// ([`crate::outline`]) of the spans `own(tile, span)` holds, over the
+/// links `links(tile)` gives (the pass's span links; empty: none), as
+/// `highlight/pass` segments of element = tile, shown at sub-step `k`.
+/// Computed only when the sub-steps are asked for, never in a build.
+fn pass_outline<'a>(
+    g: &Grid,
+    heightfields: &[Arc<Heightfield>],
+    k: usize,
+    links: impl Fn(usize) -> &'a [u32],
+    own: impl Fn(usize, usize) -> bool,
+) -> Vec<Primitive> {
+    let mut p = Prims::new();
+    for (ti, hf) in heightfields.iter().enumerate() {
+        for e in outline(hf, links(ti), |s| own(ti, s)) {
+            let (a, b) = e.points(g);
+            p.push(
+                Primitive::new("highlight/pass", ti as u32, Shape::Segment(a, b))
+                    .during(k as u32, k as u32),
+            );
+        }
+    }
+    p.finish(top(g))
 }
 
 fn run_compact(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
@@ -599,7 +640,17 @@ impl Artifact for FlagArtifact {
                 } else {
                     format!("The spans earlier passes left non-walkable, flags discarded, flagged again with the {name} table: {w} walkable, {b} border, {n} non-walkable (§32.3.1).")
                 };
-                pass_step(k, name, detail)
+                // The spans this pass claims (walkable or border): an
+                // earlier pass's are `CLAIMED` in this one's flags.
+                let pass = |ti: usize| self.tiles[ti].get(k);
+                let highlights = pass_outline(
+                    &self.grid,
+                    self.heightfields(),
+                    k,
+                    |ti| pass(ti).map_or(&[][..], |p| p.links.as_slice()),
+                    |ti, s| pass(ti).is_some_and(|p| p.walkable(s)),
+                );
+                pass_step(k, name, detail, highlights)
             })
             .collect()
     }
@@ -628,6 +679,41 @@ fn run_flag(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 
 // ---------------------------------------------------------------- partition
 
+/// Each pass's region spans on every tile (the spans its partition put in
+/// a region, which the stages from `partition` on build on) with the span
+/// links they are connected by: what those stages' sub-steps outline.
+/// Shared with the earlier stages' artifacts, never copied.
+#[derive(Clone, Debug)]
+struct RegionSpans {
+    grid: Grid,
+    heightfields: Vec<Arc<Heightfield>>,
+    /// Per tile, per pass (their links).
+    flags: Vec<Arc<Vec<PassFlags>>>,
+    /// Per tile, per pass.
+    parts: Vec<Arc<Vec<PassPartition>>>,
+}
+
+impl RegionSpans {
+    /// The outline of pass `k`'s region spans ([`pass_outline`]).
+    fn highlights(&self, k: usize) -> Vec<Primitive> {
+        pass_outline(
+            &self.grid,
+            &self.heightfields,
+            k,
+            |ti| {
+                self.flags[ti]
+                    .get(k)
+                    .map_or(&[][..], |f| f.links.as_slice())
+            },
+            |ti, s| {
+                self.parts[ti]
+                    .get(k)
+                    .is_some_and(|p| p.region[s] != NO_REGION)
+            },
+        )
+    }
+}
+
 /// Stage `partition`: every pass's distance field and regions on every tile.
 #[derive(Debug, Serialize)]
 pub struct PartitionArtifact {
@@ -650,6 +736,18 @@ pub struct PartitionArtifact {
     /// a partition that kept none is computed with.
     #[serde(skip)]
     areas: Vec<Arc<CompactTile>>,
+}
+
+impl PartitionArtifact {
+    /// Its passes' region spans, for the sub-steps' outlines.
+    fn region_spans(&self) -> RegionSpans {
+        RegionSpans {
+            grid: self.grid,
+            heightfields: self.heightfields.clone(),
+            flags: self.flags.clone(),
+            parts: self.tiles.clone(),
+        }
+    }
 }
 
 /// Recast's "region connections" view: for one pass of one tile, a segment
@@ -793,7 +891,7 @@ impl Artifact for PartitionArtifact {
                     Partition::Layers => format!("{r} layers (Recast's layer regions: {m} row-sweep regions merged into another's layer where they overlap none of it in height, {d} layers too small and dropped)"),
                     _ => format!("{r} regions ({d} too small and dropped, {m} merged into a neighbour)"),
                 };
-                pass_step(k, name, format!("The {name} pass's walkable voxels: distance to the edge of its area, and {regions}."))
+                pass_step(k, name, format!("The {name} pass's walkable voxels: distance to the edge of its area, and {regions}."), self.region_spans().highlights(k))
             })
             .collect()
     }
@@ -869,7 +967,13 @@ fn per_region<'a, T>(
         .zip(tiles.iter().flat_map(|t| t.iter()))
 }
 
-fn stance_steps(passes: &[&'static str], tiles: &[Arc<Vec<Region>>]) -> Vec<SubStep> {
+/// One sub-step per pass of a stage from `regions` on: its regions' counts,
+/// and the outline of its region spans (`spans`).
+fn stance_steps(
+    passes: &[&'static str],
+    tiles: &[Arc<Vec<Region>>],
+    spans: &RegionSpans,
+) -> Vec<SubStep> {
     let mut per_pass = vec![(0u64, 0u64); passes.len()];
     for r in tiles.iter().flat_map(|t| t.iter()) {
         if let Some(e) = per_pass.get_mut(r.pass) {
@@ -881,8 +985,8 @@ fn stance_steps(passes: &[&'static str], tiles: &[Arc<Vec<Region>>]) -> Vec<SubS
         .iter()
         .zip(per_pass)
         .enumerate()
-        .map(|(k, (n, (regions, spans)))| {
-            pass_step(k, n, format!("{regions} {n} regions over {spans} walkable voxel columns, added to those of the earlier passes."))
+        .map(|(k, (n, (regions, count)))| {
+            pass_step(k, n, format!("{regions} {n} regions over {count} walkable voxel columns, added to those of the earlier passes."), spans.highlights(k))
         })
         .collect()
 }
@@ -898,6 +1002,9 @@ pub struct RegionArtifact {
     pub passes: Vec<&'static str>,
     /// Tiles built and reused.
     pub reuse: TileReuse,
+    /// Each pass's region spans, for the sub-steps' outlines.
+    #[serde(skip)]
+    spans: RegionSpans,
 }
 
 impl Artifact for RegionArtifact {
@@ -926,7 +1033,7 @@ impl Artifact for RegionArtifact {
         p.finish(top(&self.grid))
     }
     fn substeps(&self) -> Vec<SubStep> {
-        stance_steps(&self.passes, &self.tiles)
+        stance_steps(&self.passes, &self.tiles, &self.spans)
     }
 }
 
@@ -951,6 +1058,7 @@ fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         tiles,
         passes: f.pass_names(),
         reuse,
+        spans: p.region_spans(),
     }))
 }
 
@@ -969,6 +1077,8 @@ pub struct SimplifyArtifact {
     regions: Vec<Arc<Vec<Region>>>,
     #[serde(skip)]
     passes: Vec<&'static str>,
+    #[serde(skip)]
+    spans: RegionSpans,
 }
 
 impl SimplifyArtifact {
@@ -1018,7 +1128,7 @@ impl Artifact for SimplifyArtifact {
         p.finish(top(&self.grid))
     }
     fn substeps(&self) -> Vec<SubStep> {
-        stance_steps(&self.passes, self.regions())
+        stance_steps(&self.passes, self.regions(), &self.spans)
     }
 }
 
@@ -1034,6 +1144,7 @@ fn run_simplify(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         reuse,
         regions: r.tiles.clone(),
         passes: r.passes.clone(),
+        spans: r.spans.clone(),
     }))
 }
 
@@ -1087,6 +1198,8 @@ pub struct TriangulateArtifact {
     regions: Vec<Arc<Vec<Region>>>,
     #[serde(skip)]
     passes: Vec<&'static str>,
+    #[serde(skip)]
+    spans: RegionSpans,
 }
 
 impl TriangulateArtifact {
@@ -1126,7 +1239,7 @@ impl Artifact for TriangulateArtifact {
         p.finish(top(g))
     }
     fn substeps(&self) -> Vec<SubStep> {
-        stance_steps(&self.passes, self.regions())
+        stance_steps(&self.passes, self.regions(), &self.spans)
     }
 }
 
@@ -1143,6 +1256,7 @@ fn run_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
         reuse,
         regions: r.tiles.clone(),
         passes: r.passes.clone(),
+        spans: r.spans.clone(),
     }))
 }
 
@@ -1163,6 +1277,8 @@ pub struct PolyMeshArtifact {
     meshes: Vec<Arc<Vec<RegionMesh>>>,
     #[serde(skip)]
     passes: Vec<&'static str>,
+    #[serde(skip)]
+    spans: RegionSpans,
 }
 
 impl Artifact for PolyMeshArtifact {
@@ -1199,7 +1315,7 @@ impl Artifact for PolyMeshArtifact {
         p.finish(top(g))
     }
     fn substeps(&self) -> Vec<SubStep> {
-        stance_steps(&self.passes, &self.regions)
+        stance_steps(&self.passes, &self.regions, &self.spans)
     }
 }
 
@@ -1217,6 +1333,7 @@ fn run_polymesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         regions: r.tiles.clone(),
         meshes: t.tiles.clone(),
         passes: r.passes.clone(),
+        spans: r.spans.clone(),
     }))
 }
 
@@ -1235,6 +1352,8 @@ pub struct DetailArtifact {
     regions: Vec<Arc<Vec<Region>>>,
     #[serde(skip)]
     passes: Vec<&'static str>,
+    #[serde(skip)]
+    spans: RegionSpans,
 }
 
 impl Artifact for DetailArtifact {
@@ -1283,7 +1402,7 @@ impl Artifact for DetailArtifact {
         p.finish(top(&self.grid))
     }
     fn substeps(&self) -> Vec<SubStep> {
-        stance_steps(&self.passes, &self.regions)
+        stance_steps(&self.passes, &self.regions, &self.spans)
     }
 }
 
@@ -1311,6 +1430,7 @@ fn run_detail(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         reuse,
         regions: r.tiles.clone(),
         passes: r.passes.clone(),
+        spans: r.spans.clone(),
     }))
 }
 

@@ -234,3 +234,179 @@ fn partition_regions_build_up_pass_by_pass_and_the_last_view_shows_every_pass() 
         assert!(shown_at(k).iter().all(|q| q.first_step <= k), "step {k}");
     }
 }
+
+/// The sub-steps of stage `id` of `r`.
+fn substeps_of(r: &navscope_core::Runner, id: &str) -> Vec<navscope_core::draw::SubStep> {
+    r.result(r.pipeline().stage_index(id).unwrap())
+        .unwrap()
+        .outcome
+        .as_ref()
+        .unwrap()
+        .substeps()
+}
+
+/// The `(a, b)` ends of a sub-step's highlight segments, after checking
+/// that each is a `highlight/pass` segment shown at sub-step `k` only.
+fn outline_segments(
+    step: &navscope_core::draw::SubStep,
+    k: usize,
+) -> Vec<(glam::Vec3, glam::Vec3)> {
+    step.highlights
+        .iter()
+        .map(|q| {
+            assert_eq!(q.kind, "highlight/pass", "{q:?}");
+            assert_eq!((q.first_step, q.last_step), (k as u32, k as u32), "{q:?}");
+            match q.shape {
+                Shape::Segment(a, b) => {
+                    // Along one grid axis, at one height.
+                    assert!(a.y == b.y && (a.x == b.x) != (a.z == b.z), "{q:?}");
+                    (a, b)
+                }
+                ref other => panic!("{other:?} is not a segment"),
+            }
+        })
+        .collect()
+}
+
+/// Issue #15: every stage with passes highlights, at each pass's sub-step,
+/// the outline of that pass's own spans. Under `table_room`'s table the
+/// crouch pass's flag highlight is the crouch area's outline at the floor;
+/// a pass that owns nothing highlights nothing; and the outline stays the
+/// size of a perimeter (at most four sides per own span).
+#[test]
+fn pass_substeps_highlight_the_outline_of_the_passs_own_spans() {
+    let p = params(&[]);
+    let s = navscope_voxel::Settings::from_params(&p).unwrap();
+    let r = run(load(&sample_path("table_room.obj")), p);
+    let flag_at = r.pipeline().stage_index("flag").unwrap();
+    let any: &dyn std::any::Any = r
+        .result(flag_at)
+        .unwrap()
+        .outcome
+        .as_ref()
+        .unwrap()
+        .as_ref();
+    let f = any.downcast_ref::<FlagArtifact>().unwrap();
+    let steps = substeps_of(&r, "flag");
+    let crouch = s
+        .passes
+        .iter()
+        .position(|p| p.stance == Stance::Crouch)
+        .unwrap();
+    // The crouch pass claims the floor under the table and the ring round
+    // it that the standing pass's erosion left (under the table is an
+    // obstacle to standing, so the ring is the standing radius wide, and
+    // the crouch area borders the standing one there, §32.3.1): its
+    // outline lies at the floor, inside the table's footprint grown by the
+    // standing radius, give or take a cell, and spans the footprint.
+    let under = outline_segments(&steps[crouch], crouch);
+    assert!(!under.is_empty(), "the crouch pass's highlight is empty");
+    let grow = (s.passes[0].agent.radius + s.cell_size) as f32;
+    let (x0, x1, z0, z1) = (5.2 - grow, 6.8 + grow, 1.2 - grow, 8.8 + grow);
+    let ends = || under.iter().flat_map(|&(a, b)| [a, b]);
+    let lo = ends().fold(glam::Vec3::INFINITY, |m, q| m.min(q));
+    let hi = ends().fold(glam::Vec3::NEG_INFINITY, |m, q| m.max(q));
+    assert!(
+        lo.x <= 5.2 && hi.x >= 6.8 && lo.z <= 1.2 && hi.z >= 8.8,
+        "{lo} {hi}"
+    );
+    for &(a, b) in &under {
+        for q in [a, b] {
+            assert!(
+                q.y > 0.0 && q.y < s.cell_height as f32 + 0.05,
+                "{q}: not at the floor"
+            );
+            assert!(
+                (x0..=x1).contains(&q.x) && (z0..=z1).contains(&q.z),
+                "{q}: outside the table's footprint"
+            );
+        }
+    }
+    // Each pass: empty exactly when it owns nothing, else at most four
+    // sides per own span; the detail text stays.
+    let mut empty = 0;
+    for (k, step) in steps.iter().enumerate() {
+        let [w, b, _] = f.pass_counts(k);
+        let segs = outline_segments(step, k);
+        assert_eq!(
+            segs.is_empty(),
+            w + b == 0,
+            "pass {k}: {} segments, {} spans",
+            segs.len(),
+            w + b
+        );
+        assert!(segs.len() as u64 <= 4 * (w + b), "pass {k}");
+        assert!(!step.detail.is_empty());
+        empty += segs.is_empty() as usize;
+    }
+    assert!(
+        empty > 0,
+        "no pass of the table room owns nothing (swim has no water)"
+    );
+    // The standing pass's outline is a perimeter, not an area: far fewer
+    // segments than its spans.
+    let [w, b, _] = f.pass_counts(0);
+    let stand = outline_segments(&steps[0], 0).len() as u64;
+    assert!(stand * 20 < w + b, "{stand} segments for {} spans", w + b);
+    // Every stage with passes highlights each pass that has something.
+    for id in [
+        "compact",
+        "partition",
+        "regions",
+        "simplify",
+        "triangulate",
+        "polymesh",
+        "detail",
+    ] {
+        let steps = substeps_of(&r, id);
+        assert_eq!(steps.len(), s.passes.len(), "{id}");
+        for (k, step) in steps.iter().enumerate() {
+            let segs = outline_segments(step, k);
+            if k == 0 || k == crouch {
+                assert!(!segs.is_empty(), "{id}: pass {k} highlights nothing");
+            }
+        }
+    }
+    // The crouch regions' outline (partition on) is the claimed area's or
+    // inside it.
+    for id in ["partition", "regions", "detail"] {
+        for (a, b) in outline_segments(&substeps_of(&r, id)[crouch], crouch) {
+            for q in [a, b] {
+                assert!(
+                    (x0..=x1).contains(&q.x) && (z0..=z1).contains(&q.z),
+                    "{id}: {q}"
+                );
+            }
+        }
+    }
+}
+
+/// A flat walled square room in one tile: the standing pass's walkable
+/// area is a square, highlighted as four segments at the flag and
+/// partition stages, however many spans it holds.
+#[test]
+fn a_square_rooms_standing_outline_is_four_segments() {
+    let mut b = navscope_voxel::samples::MeshBuilder::new();
+    b.solid("floor", [0., -0.2, 0.], [6., 0., 6.]);
+    for (lo, hi) in [
+        ([-0.2, 0., -0.2], [6.2, 3., 0.]),
+        ([-0.2, 0., 6.], [6.2, 3., 6.2]),
+        ([-0.2, 0., 0.], [0., 3., 6.]),
+        ([6., 0., 0.], [6.2, 3., 6.]),
+    ] {
+        b.solid("wall", lo, hi);
+    }
+    let p = params(&[
+        ("tile_size", navscope_core::ParamValue::Int(0)),
+        ("passes", navscope_core::ParamValue::Text("stand".into())),
+    ]);
+    let r = run(level_of(b.level()), p);
+    for id in ["flag", "partition", "regions"] {
+        let steps = substeps_of(&r, id);
+        let segs = outline_segments(&steps[0], 0);
+        assert_eq!(segs.len(), 4, "{id}: {segs:?}");
+        let y = segs[0].0.y;
+        assert!(segs.iter().all(|(a, b)| a.y == y && b.y == y), "{id}");
+        assert!(y > 0.0 && y < 0.1, "{id}: {y}");
+    }
+}

@@ -644,6 +644,13 @@ proptest! {
 /// rule (and Recast's region filters) their triangles fall by an order of
 /// magnitude while the standing area stays. `table_room`'s crouch space,
 /// the doorway and the ledge are checked in `samples.rs` and `bands.rs`.
+///
+/// Measured (crouch, sidestep triangles): band rule off with
+/// `min_region_size = 0` 3,616 / 2,440; band rule off with the default
+/// region filters 30 / 102; band rule on with them 29 / 153; band rule on
+/// with `min_region_size = 0` 315 / 763. The region filters give the order
+/// of magnitude; the band rule alone gives 11 times fewer crouch and 3
+/// times fewer sidestep triangles, so only the two together are asserted.
 #[test]
 fn recycled_passes_drop_their_wall_bands_on_nav_test() {
     let Some(path) = recast_mesh("nav_test.obj") else {

@@ -16,7 +16,10 @@ pub fn sample_path(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Path of a shared Recast demo mesh, if present.
+/// Path of a shared Recast demo mesh, if present; else `None`, after a
+/// `SKIPPED: <path> is missing` line on stderr (the repository's
+/// convention for a test that cannot run), so a test that returns on
+/// `None` never passes silently.
 pub fn recast_mesh(name: &str) -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/data/recast-meshes")
@@ -29,7 +32,7 @@ pub fn recast_mesh(name: &str) -> Option<PathBuf> {
         use std::io::Write;
         let _ = writeln!(
             std::io::stderr(),
-            "SKIPPING: {} is absent (the shared data folder is missing)",
+            "SKIPPED: {} is missing (the shared data, ../shared/data)",
             p.display()
         );
         None
