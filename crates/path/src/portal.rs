@@ -40,6 +40,10 @@ pub(crate) struct Portal {
     /// True when this crossing enters `node` (false for the start point, the
     /// goal point and the first point portal of a jump, which stay inside).
     pub enters: bool,
+    /// True for a crossing segment between the nodes at path indices
+    /// `node - 1` and `node`; false for the point portals (start, goal and
+    /// node positions).
+    pub edge: bool,
 }
 
 impl Portal {
@@ -49,6 +53,7 @@ impl Portal {
             right: p,
             node,
             enters,
+            edge: false,
         }
     }
 
@@ -147,6 +152,7 @@ pub(crate) fn portals(
                     right,
                     node: i + 1,
                     enters: true,
+                    edge: true,
                 });
             }
             None => {
