@@ -45,9 +45,9 @@ const MIN_SHAPE: f64 = 1e-12;
 /// crossing and a segment end, are one point.
 const SAME_T: f64 = 1e-9;
 
-/// Plan distance (metres) within which a point counts as on a detail
-/// surface rather than beside it.
-pub(crate) const ON_SURFACE: f64 = 1e-6;
+/// Distance (metres, in plan and in height) within which a point counts as
+/// on a detail surface ([`Detail::holds`]).
+const ON_SURFACE: f64 = 1e-6;
 
 /// One non-degenerate detail triangle, seen from above.
 #[derive(Clone, Debug)]
@@ -216,6 +216,13 @@ impl Detail {
             }
         }
         (best.1, best.0)
+    }
+
+    /// True when `p` lies on the surface: over a triangle (within a micron,
+    /// seen from above) and at its height (within a micron).
+    pub(crate) fn holds(&self, p: DVec3) -> bool {
+        let (h, off) = self.height(world_to_plan(p));
+        off <= ON_SURFACE && (p.y - h).abs() <= ON_SURFACE
     }
 
     /// The points where the plan segment from `a` to `b` crosses the

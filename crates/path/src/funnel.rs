@@ -22,29 +22,34 @@
 //! Where nodes carry `detail` triangles (module `detail`), the path follows
 //! them rather than the polygons' planes:
 //!
-//! * A point on a crossing segment (a corner or a crossing) takes the
-//!   detail height of the node it enters or of the node it leaves, among
-//!   those with detail lying under it (within a micron, seen from above),
-//!   whichever is nearer the height interpolated along the segment (the node
-//!   entered on a tie); with neither it keeps that interpolated height. So a
-//!   shared edge follows the surface on both sides, while a step's lip or a
-//!   drop link's segment, which lies over one node only or over neither,
-//!   keeps its own heights. A node position a jump goes through takes its
-//!   node's detail height the same way. The start and the goal are kept as
-//!   given ([`crate::find_path`] gives points already on the surface).
-//! * **Points along a leg.** Inside a node with detail, the straight leg
-//!   (seen from above) gains a point wherever it crosses an edge of the
-//!   node's detail triangles, at the surface's height there. Between two
-//!   such points the leg runs inside one triangle, so the drawn path lies
-//!   on the surface: over a hill, not through it. Detour's
-//!   `findStraightPath` returns only corners and leaves heights to
-//!   `getPolyHeight` at the points a caller asks about; a debugger that
-//!   draws the path and measures its length wants the walked surface. The
-//!   extra points are kept only where the surface bends (the heights on
-//!   either side do not continue one straight 3D line, the rule used for
-//!   portal crossings), so a leg over a flat or evenly sloped detail
-//!   surface stays one leg. The path's length, measured in 3D along the
-//!   waypoints, is then the length walked on the surface.
+//! * **Portals.** A point on a crossing segment (a corner or a crossing)
+//!   takes the detail height of the node it enters, or else of the node it
+//!   leaves, provided that node's detail surface holds both ends of the
+//!   segment (each within a micron of it, in plan and in height); otherwise
+//!   it keeps the height interpolated along the segment. So a shared edge
+//!   follows the surface where a hill crosses it (detail surfaces pass
+//!   through their polygon's corners), while a segment that is not on the
+//!   surface keeps its own heights: a step's lip over the lower node, a
+//!   drop link's segment, the voxel pipeline's swim portals lifted to the
+//!   water surface over a pool-floor detail. Node positions a jump goes
+//!   through, the start and the goal are kept as given
+//!   ([`crate::find_path`] gives start and goal on the surface).
+//! * **Points along a leg.** Inside a node with detail, a straight leg
+//!   (seen from above) whose two ends both lie on the node's surface gains
+//!   a point wherever it crosses an edge of the node's detail triangles, at
+//!   the surface's height there. Between two such points the leg runs
+//!   inside one triangle, so the drawn path lies on the surface: over a
+//!   hill, not through it. A leg with an end off the surface (from a step's
+//!   lip, a swim link's midpoint, a start given in the air) stays straight,
+//!   as without detail. Detour's `findStraightPath` returns only corners
+//!   and leaves heights to `getPolyHeight` at the points a caller asks
+//!   about; a debugger that draws the path and measures its length wants
+//!   the walked surface. The extra points are kept only where the surface
+//!   bends (the heights on either side do not continue one straight 3D
+//!   line, the rule used for portal crossings), so a leg over a flat or
+//!   evenly sloped detail surface stays one leg. The path's length,
+//!   measured in 3D along the waypoints, is then the length walked on the
+//!   surface.
 //!
 //! Nodes without detail are handled exactly as before detail existed.
 //!
@@ -76,7 +81,7 @@ use navscope_core::geom::{Orientation, orient, orient_value, world_to_plan};
 use navscope_core::{NavMesh, Stance};
 use serde::{Deserialize, Serialize};
 
-use crate::detail::{Detail, ON_SURFACE};
+use crate::detail::Detail;
 use crate::locate::Locator;
 use crate::portal::{Portal, portals};
 use crate::stance::most_restrictive;
@@ -238,19 +243,17 @@ pub(crate) fn funnel_located(
     funnel_on(mesh, &details, nodes, links, start, goal, radius)
 }
 
-/// The height a point on portal `p` takes from the detail of the nodes on
-/// its sides (`details` by path index; see the module docs), or `None` to
-/// keep its own.
+/// The height point `at` of portal `p` takes from the detail of the node
+/// it enters or, failing that, the node it leaves (`details` by path index):
+/// the first whose surface holds both ends of the portal's segment. `None`
+/// keeps the point's own height (see the module docs).
 fn portal_height(p: &Portal, details: &[Option<&Detail>], at: DVec3) -> Option<f64> {
-    let sides = [Some(p.node), p.node.checked_sub(1).filter(|_| p.edge)];
-    let mut best: Option<f64> = None;
-    for d in sides.into_iter().flatten().filter_map(|j| details[j]) {
-        let (h, off) = d.height(world_to_plan(at));
-        if off <= ON_SURFACE && best.is_none_or(|b| (h - at.y).abs() < (b - at.y).abs()) {
-            best = Some(h);
-        }
-    }
-    best
+    let ends = p.edge?;
+    [p.node, p.node.checked_sub(1)?]
+        .into_iter()
+        .filter_map(|j| details[j])
+        .find(|d| ends.iter().all(|e| d.holds(*e)))
+        .map(|d| d.height(world_to_plan(at)).0)
 }
 
 /// The point at path length `at` on segment `i` of the polyline `pts`, whose
@@ -312,6 +315,8 @@ fn funnel_on(
             let mut pts = vec![dense[k]];
             if portals[k].enters
                 && let Some(d) = details[portals[k].node]
+                && d.holds(dense[k])
+                && d.holds(dense[k + 1])
             {
                 pts.extend(d.crossings(dense[k], dense[k + 1]));
             }

@@ -51,10 +51,12 @@
 //!   continuous and within the detail's vertex heights; zero-area and
 //!   non-finite triangles are ignored, and a node left with none uses its
 //!   polygon's plane. Unlike Detour's `findStraightPath`, which returns
-//!   corners only, the smoothed path gains a waypoint wherever a leg
-//!   crosses a detail-triangle edge at which the surface bends, so the
-//!   drawn path and its 3D length follow a hill instead of cutting through
-//!   it (details in the `funnel` module). Nodes without detail behave as
+//!   corners only, the smoothed path gains a waypoint wherever a leg on the
+//!   surface crosses a detail-triangle edge at which the surface bends, so
+//!   the drawn path and its 3D length follow a hill instead of cutting
+//!   through it; portal segments and legs that are off the surface (step
+//!   lips, drops, swim portals at the water surface) keep their own heights
+//!   (details in the `funnel` module). Nodes without detail behave as
 //!   before.
 //! * Everything is deterministic: ties go to the smaller `h`, then the
 //!   smaller node id; the same query gives the same answer bit for bit.

@@ -253,16 +253,34 @@ fn detail_short_of_the_polygon_stays_continuous_and_finite() {
         assert_eq!(l.node, 1);
         assert!((l.point.y - surface(x, 1.0)).abs() < 1e-12, "{l:?}");
     }
-    // The path: up the ramp, level to the far portal, which lies beside the
-    // detail (x = 8): it keeps its own height 0 and the leg drops to it.
+    // The path's leg through node 1 ends on the far portal (x = 8), which
+    // lies beside the detail: the leg is off the surface and stays
+    // straight, as without detail.
     let r = path(&m, v(1.0, 1.0), v(11.0, 3.5), &SearchOptions::default());
-    let w = positions(&r.waypoints);
-    assert!(w.iter().all(|p| p.is_finite()));
-    for p in &w[..w.len() - 2] {
-        assert!((p.y - surface(p.x, p.z)).abs() < 1e-9, "{w:?}");
-    }
-    assert_eq!(w[w.len() - 2].y, 0.0);
+    assert_eq!(positions(&r.waypoints), vec![v(1.0, 1.0), v(11.0, 3.5)]);
     assert!(r.length.is_finite());
+}
+
+#[test]
+fn portals_off_the_detail_surface_keep_their_heights() {
+    // Both portals of the hill node lifted 0.5 m (as the voxel pipeline
+    // lifts swim portals to the water over a pool-floor detail): their
+    // segments are not on the hill's surface, so the path keeps their
+    // heights and goes straight between them, with detail as without.
+    let mut m = hill();
+    for l in &mut m.links {
+        l.segment
+            .as_mut()
+            .unwrap()
+            .iter_mut()
+            .for_each(|p| p.y = 0.5);
+    }
+    let with = path(&m, v(1.0, 1.0), v(11.0, 3.5), &SearchOptions::default());
+    m.nodes[1].detail = None;
+    let without = path(&m, v(1.0, 1.0), v(11.0, 3.5), &SearchOptions::default());
+    assert_eq!(with.waypoints, without.waypoints);
+    assert_eq!(with.waypoints.len(), 4);
+    assert_eq!(with.waypoints[1].position, DVec3::new(4.0, 0.5, 1.75));
 }
 
 /// A square node of side `size` whose detail is a `n x n` grid of cells,
