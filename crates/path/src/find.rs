@@ -5,7 +5,7 @@ use navscope_core::NavMesh;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::funnel::{Waypoint, funnel, path_length};
+use crate::funnel::{Waypoint, funnel_located, path_length};
 use crate::locate::Locator;
 use crate::search::{Search, SearchOptions, astar};
 
@@ -87,7 +87,8 @@ pub struct PathResult {
     /// Always true for a result of [`find_path`] (failures are
     /// [`PathError`]s); kept so the JSON reads the same either way.
     pub found: bool,
-    /// Length of the smoothed path (3D, metres).
+    /// Length of the smoothed path (3D along the waypoints, so over detail
+    /// surfaces the length walked on them; metres).
     pub length: f64,
     /// Nodes expanded by the search.
     pub expansions: usize,
@@ -98,7 +99,10 @@ pub struct PathResult {
     /// Length of the unsmoothed path: from the start through each node's
     /// position, via the midpoint of every crossing segment, to the goal
     /// (the polyline whose length the search's costs measure). It stays
-    /// inside the path's polygons, so the funnel's path is never longer.
+    /// inside the path's polygons, so the funnel's path is never longer,
+    /// except over detail surfaces: the centre polyline ignores them (as the
+    /// search's costs do), so where the smoothed path climbs a hill the
+    /// centre polyline cuts through, [`PathResult::length`] can exceed it.
     pub centre_length: f64,
 }
 
@@ -180,8 +184,9 @@ pub fn centre_polyline(
 
 /// Finds a path from `from` to `to`: locates both points with `locator`
 /// (built on this `mesh`), runs [`astar`] between their nodes from the
-/// snapped points, and smooths the result with [`funnel()`] using
-/// `opts.agent_radius`.
+/// snapped points, and smooths the result with [`crate::funnel()`] using
+/// `opts.agent_radius` and the nodes' detail surfaces as the locator
+/// prepared them.
 pub fn find_path(
     mesh: &NavMesh,
     locator: &Locator,
@@ -219,8 +224,9 @@ pub fn find_path(
             }
         });
     };
-    let waypoints = funnel(
+    let waypoints = funnel_located(
         mesh,
+        locator,
         &nodes,
         &search.links,
         start.point,

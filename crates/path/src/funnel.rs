@@ -18,6 +18,41 @@
 //! straight 3D line (a leg from a flat floor up a ramp) the crossing is kept
 //! as an extra waypoint, so every waypoint is on the mesh surface.
 //!
+//! ## Detail surfaces
+//! Where nodes carry `detail` triangles (module `detail`), the path follows
+//! them rather than the polygons' planes:
+//!
+//! * **Portals.** A point on a crossing segment (a corner or a crossing)
+//!   takes the detail height of the node it enters, or else of the node it
+//!   leaves, provided that node's detail surface holds both ends of the
+//!   segment (each within a micron of it, in plan and in height); otherwise
+//!   it keeps the height interpolated along the segment. So a shared edge
+//!   follows the surface where a hill crosses it (detail surfaces pass
+//!   through their polygon's corners), while a segment that is not on the
+//!   surface keeps its own heights: a step's lip over the lower node, a
+//!   drop link's segment, the voxel pipeline's swim portals lifted to the
+//!   water surface over a pool-floor detail. Node positions a jump goes
+//!   through, the start and the goal are kept as given
+//!   ([`crate::find_path`] gives start and goal on the surface).
+//! * **Points along a leg.** Inside a node with detail, a straight leg
+//!   (seen from above) whose two ends both lie on the node's surface gains
+//!   a point wherever it crosses an edge of the node's detail triangles, at
+//!   the surface's height there. Between two such points the leg runs
+//!   inside one triangle, so the drawn path lies on the surface: over a
+//!   hill, not through it. A leg with an end off the surface (from a step's
+//!   lip, a swim link's midpoint, a start given in the air) stays straight,
+//!   as without detail. Detour's `findStraightPath` returns only corners
+//!   and leaves heights to `getPolyHeight` at the points a caller asks
+//!   about; a debugger that draws the path and measures its length wants
+//!   the walked surface. The extra points are kept only where the surface
+//!   bends (the heights on either side do not continue one straight 3D
+//!   line, the rule used for portal crossings), so a leg over a flat or
+//!   evenly sloped detail surface stays one leg. The path's length,
+//!   measured in 3D along the waypoints, is then the length walked on the
+//!   surface.
+//!
+//! Nodes without detail are handled exactly as before detail existed.
+//!
 //! ## Stances (Kirst §32.3.2)
 //! Kirst builds one path vertex per node and gives vertex `i` the stance
 //! `stance(i) | stance(i - 1)`: the agent crouches while walking *towards* a
@@ -46,6 +81,8 @@ use navscope_core::geom::{Orientation, orient, orient_value, world_to_plan};
 use navscope_core::{NavMesh, Stance};
 use serde::{Deserialize, Serialize};
 
+use crate::detail::Detail;
+use crate::locate::Locator;
 use crate::portal::{Portal, portals};
 use crate::stance::most_restrictive;
 use crate::surface::positive;
@@ -172,8 +209,70 @@ fn passes_straight(a: DVec3, b: DVec3, c: DVec3) -> bool {
 ///
 /// `start` and `goal` should lie in the first and last node. An empty node
 /// list or an unknown node id gives no waypoints.
+///
+/// Nodes with `detail` triangles are followed as the module docs say; this
+/// function prepares the detail of the path's nodes on every call, while
+/// [`crate::find_path`] uses the detail its [`Locator`] prepared once.
 pub fn funnel(
     mesh: &NavMesh,
+    nodes: &[u32],
+    links: &[usize],
+    start: DVec3,
+    goal: DVec3,
+    radius: f64,
+) -> Vec<Waypoint> {
+    let prepared: Vec<Option<Detail>> = nodes
+        .iter()
+        .map(|id| mesh.nodes.get(*id as usize).and_then(Detail::of_node))
+        .collect();
+    let details: Vec<Option<&Detail>> = prepared.iter().map(Option::as_ref).collect();
+    funnel_on(mesh, &details, nodes, links, start, goal, radius)
+}
+
+/// [`funnel()`] with the detail the `locator` (built on `mesh`) prepared.
+pub(crate) fn funnel_located(
+    mesh: &NavMesh,
+    locator: &Locator,
+    nodes: &[u32],
+    links: &[usize],
+    start: DVec3,
+    goal: DVec3,
+    radius: f64,
+) -> Vec<Waypoint> {
+    let details: Vec<Option<&Detail>> = nodes.iter().map(|id| locator.detail(*id)).collect();
+    funnel_on(mesh, &details, nodes, links, start, goal, radius)
+}
+
+/// The height point `at` of portal `p` takes from the detail of the node
+/// it enters or, failing that, the node it leaves (`details` by path index):
+/// the first whose surface holds both ends of the portal's segment. `None`
+/// keeps the point's own height (see the module docs).
+fn portal_height(p: &Portal, details: &[Option<&Detail>], at: DVec3) -> Option<f64> {
+    let ends = p.edge?;
+    [p.node, p.node.checked_sub(1)?]
+        .into_iter()
+        .filter_map(|j| details[j])
+        .find(|d| ends.iter().all(|e| d.holds(*e)))
+        .map(|d| d.height(world_to_plan(at)).0)
+}
+
+/// The point at path length `at` on segment `i` of the polyline `pts`, whose
+/// points lie at path lengths `c` (parameter clamped to the segment).
+fn along_segment(pts: &[DVec3], c: &[f64], i: usize, at: f64) -> DVec3 {
+    let seg = c[i + 1] - c[i];
+    let t = if seg > 0.0 {
+        ((at - c[i]) / seg).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    pts[i].lerp(pts[i + 1], t)
+}
+
+/// [`funnel()`] with each path node's prepared detail (`details[i]` for
+/// `nodes[i]`).
+fn funnel_on(
+    mesh: &NavMesh,
+    details: &[Option<&Detail>],
     nodes: &[u32],
     links: &[usize],
     start: DVec3,
@@ -203,9 +302,38 @@ pub fn funnel(
             dense[k] = crossing(&portals[k], world_to_plan(a), world_to_plan(b));
         }
     }
+    // Detail heights on the portals, then the legs' detail-edge crossings:
+    // leg k (dense[k] to dense[k + 1]) lies in node portals[k].node unless
+    // it leaves a jump's first point portal.
+    for k in 1..last {
+        if let Some(h) = portal_height(&portals[k], details, dense[k]) {
+            dense[k].y = h;
+        }
+    }
+    let legs: Vec<Vec<DVec3>> = (0..last)
+        .map(|k| {
+            let mut pts = vec![dense[k]];
+            if portals[k].enters
+                && let Some(d) = details[portals[k].node]
+                && d.holds(dense[k])
+                && d.holds(dense[k + 1])
+            {
+                pts.extend(d.crossings(dense[k], dense[k + 1]));
+            }
+            pts.push(dense[k + 1]);
+            pts
+        })
+        .collect();
+    // 3D path length at every portal (s) and at every point of each leg.
     let mut s = vec![0.0; portals.len()];
-    for k in 1..portals.len() {
-        s[k] = s[k - 1] + dense[k - 1].distance(dense[k]);
+    let mut cum: Vec<Vec<f64>> = Vec::with_capacity(last);
+    for k in 0..last {
+        let mut c = vec![s[k]];
+        for w in legs[k].windows(2) {
+            c.push(c[c.len() - 1] + w[0].distance(w[1]));
+        }
+        s[k + 1] = c[c.len() - 1];
+        cum.push(c);
     }
 
     // Node vertices v_j (0 < j < n - 1) at the middle of each node's stretch.
@@ -235,36 +363,46 @@ pub fn funnel(
         let keep = k == 0
             || k == last
             || is_corner[k]
-            || height_kink(dense[k - 1], dense[k], dense[k + 1]);
+            || height_kink(legs[k - 1][legs[k - 1].len() - 2], dense[k], legs[k][1]);
         events.push(Event {
             position: dense[k],
             node: portals[k].node,
             keep,
             vertex: None,
         });
-        // Vertices lying on the leg from dense[k] to dense[k + 1].
-        while next_vertex + 1 < n {
-            let j = next_vertex;
-            let (e, x) = (entry[j], exit(j));
-            let mid = (s[e] + s[x]) * 0.5;
-            // v_j lies on the leg k -> k + 1 inside node j's stretch [e, x].
-            if k < e || k >= x || (mid > s[k + 1] && k + 1 < x) {
-                break;
+        if k == last {
+            break;
+        }
+        // Along leg k: each piece's vertices, then the point ending it.
+        let (pts, c) = (&legs[k], &cum[k]);
+        let pieces = pts.len() - 1;
+        for i in 0..pieces {
+            while next_vertex + 1 < n {
+                let j = next_vertex;
+                let (e, x) = (entry[j], exit(j));
+                let mid = (s[e] + s[x]) * 0.5;
+                // v_j lies on piece i of leg k inside node j's stretch [e, x]
+                // (the stretch's last piece takes what rounding leaves over).
+                if k < e || k >= x || (mid > c[i + 1] && (k + 1 < x || i + 1 < pieces)) {
+                    break;
+                }
+                let keep = span(j) != span(j + 1);
+                events.push(Event {
+                    position: along_segment(pts, c, i, mid),
+                    node: j,
+                    keep,
+                    vertex: Some(j),
+                });
+                next_vertex += 1;
             }
-            let seg = s[k + 1] - s[k];
-            let t = if seg > 0.0 {
-                ((mid - s[k]) / seg).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let keep = span(j) != span(j + 1);
-            events.push(Event {
-                position: dense[k].lerp(dense[k + 1], t),
-                node: j,
-                keep,
-                vertex: Some(j),
-            });
-            next_vertex += 1;
+            if i + 1 < pieces {
+                events.push(Event {
+                    position: pts[i + 1],
+                    node: portals[k].node,
+                    keep: height_kink(pts[i], pts[i + 1], pts[i + 2]),
+                    vertex: None,
+                });
+            }
         }
     }
 

@@ -7,7 +7,10 @@
 //! * [`Locator`] (module `locate`): the node a 3D point stands on, through an
 //!   R-tree (`rstar`) of node bounds: the polygon containing the point seen
 //!   from above with the nearest height, else the nearest node, within
-//!   [`Locator::max_distance`].
+//!   [`Locator::max_distance`]. Heights follow a node's `detail`
+//!   triangles (NavMesh version 2) where it has them, else its polygon's
+//!   plane; the locator prepares every node's detail once (module
+//!   `detail`).
 //! * [`astar`] (module `search`): A* over the node graph with link-kind
 //!   filters and per-stance cost multipliers (Kirst §32.5), returning the
 //!   node and link path and the [`SearchTrace`]: every expansion in order
@@ -17,7 +20,8 @@
 //! * [`funnel()`] (module `funnel`): the simple stupid funnel over the
 //!   portal sequence (module `portal`: link segments, else shared polygon
 //!   edges, else node positions), with agent-radius clearance at corners and
-//!   the stance to hold on each leg by Kirst §32.3.2's rule.
+//!   the stance to hold on each leg by Kirst §32.3.2's rule. Over detail
+//!   surfaces the path follows them (see below).
 //! * [`find_path`]: locate, search, smooth; [`PathResult::to_json`] is the
 //!   CLI's path JSON.
 //! * [`sample`]: grid meshes for tests, benchmarks and samples.
@@ -40,9 +44,24 @@
 //!   is in [`stance`].
 //! * Agent clearance shrinks each portal by the radius at both ends, never
 //!   past its midpoint.
+//! * Detail surfaces: the height at `(x, z)` is that of the detail triangle
+//!   containing the point seen from above (boundary included); where none
+//!   does (slivers, detail short of the polygon's edge) the nearest
+//!   triangle's height at its point nearest `(x, z)`, so heights stay
+//!   continuous and within the detail's vertex heights; zero-area and
+//!   non-finite triangles are ignored, and a node left with none uses its
+//!   polygon's plane. Unlike Detour's `findStraightPath`, which returns
+//!   corners only, the smoothed path gains a waypoint wherever a leg on the
+//!   surface crosses a detail-triangle edge at which the surface bends, so
+//!   the drawn path and its 3D length follow a hill instead of cutting
+//!   through it; portal segments and legs that are off the surface (step
+//!   lips, drops, swim portals at the water surface) keep their own heights
+//!   (details in the `funnel` module). Nodes without detail behave as
+//!   before.
 //! * Everything is deterministic: ties go to the smaller `h`, then the
 //!   smaller node id; the same query gives the same answer bit for bit.
 
+mod detail;
 mod find;
 mod funnel;
 mod locate;

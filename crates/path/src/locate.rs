@@ -9,13 +9,23 @@
 //! polygon's distance is measured to its boundary; a point node's to its
 //! position). Anything further than [`Locator::max_distance`] is off the
 //! mesh. Ties go to the smallest node id, so the answer is deterministic.
+//!
+//! Heights follow a node's `detail` triangles where it has usable ones
+//! (module `detail`): a point inside the polygon is dropped onto the detail
+//! surface, a point outside goes to the closest boundary point lifted onto
+//! it, and distances are measured to those points. The locator prepares
+//! every node's detail once, when it is built; [`crate::find_path`] reuses
+//! it for the path's waypoints.
+
+use std::sync::Arc;
 
 use glam::DVec3;
 use navscope_core::NavMesh;
 use navscope_core::geom::{Polygon, world_to_plan};
 use rstar::{AABB, PointDistance, RTree, RTreeObject};
 
-use crate::surface::{plan_ring, snap_to_polygon};
+use crate::detail::Detail;
+use crate::surface::{plan_ring, snap_to_surface};
 
 /// Default for [`Locator::max_distance`], in metres: about a standing
 /// agent's height, so a point given at eye level above the floor still finds
@@ -27,8 +37,10 @@ pub const DEFAULT_MAX_DISTANCE: f64 = 2.0;
 pub struct Location {
     /// The node the point belongs to.
     pub node: u32,
-    /// The point snapped onto the node: dropped vertically onto the polygon
-    /// when inside it seen from above, else the closest boundary point; a
+    /// The point snapped onto the node: dropped vertically onto its surface
+    /// (the detail triangles where the node has them, else the polygon's
+    /// plane) when inside it seen from above, else the closest boundary
+    /// point (at the detail's height there, where the node has detail); a
     /// point node's position.
     pub point: DVec3,
     /// Distance from the query point to [`Location::point`], metres.
@@ -47,7 +59,11 @@ struct Entry {
 
 #[derive(Clone, Debug)]
 enum Shape {
-    Polygon { points: Vec<DVec3>, ring: Polygon },
+    Polygon {
+        points: Vec<DVec3>,
+        ring: Polygon,
+        detail: Option<Arc<Detail>>,
+    },
     Point(DVec3),
 }
 
@@ -55,7 +71,11 @@ impl Entry {
     /// Snapped point, distance and inside flag for `p`.
     fn snap(&self, p: DVec3) -> (DVec3, f64, bool) {
         match &self.shape {
-            Shape::Polygon { points, ring } => snap_to_polygon(points, ring, p),
+            Shape::Polygon {
+                points,
+                ring,
+                detail,
+            } => snap_to_surface(points, ring, detail.as_deref(), p),
             Shape::Point(q) => (*q, q.distance(p), false),
         }
     }
@@ -86,6 +106,8 @@ impl PointDistance for Entry {
 pub struct Locator {
     tree: RTree<Entry>,
     y_range: (f64, f64),
+    /// Each node's prepared detail, by node id.
+    details: Vec<Option<Arc<Detail>>>,
     /// A point further than this from every node (metres) is off the mesh.
     pub max_distance: f64,
 }
@@ -93,9 +115,13 @@ pub struct Locator {
 impl Locator {
     /// Indexes every node of `mesh`. Nodes with a non-finite coordinate or a
     /// polygon of fewer than three vertices cannot be located and are left
-    /// out (a validated mesh has none).
+    /// out (a validated mesh has none). Each polygon node's `detail` is
+    /// prepared here; detail triangles that cannot give a height (see the
+    /// `detail` module) are left out, and a node left with none keeps its
+    /// polygon's plane.
     pub fn new(mesh: &NavMesh) -> Self {
         let mut entries = Vec::with_capacity(mesh.nodes.len());
+        let mut details = vec![None; mesh.nodes.len()];
         let mut y_range = (f64::INFINITY, f64::NEG_INFINITY);
         for (i, n) in mesh.nodes.iter().enumerate() {
             let (shape, points): (Shape, Vec<DVec3>) = match &n.polygon {
@@ -103,6 +129,7 @@ impl Locator {
                     Shape::Polygon {
                         points: poly.clone(),
                         ring: plan_ring(poly),
+                        detail: Detail::of_node(n).map(Arc::new),
                     },
                     poly.clone(),
                 ),
@@ -112,8 +139,17 @@ impl Locator {
             if points.iter().any(|p| !p.is_finite()) {
                 continue;
             }
-            let lo = points.iter().fold(DVec3::INFINITY, |a, p| a.min(*p));
-            let hi = points.iter().fold(DVec3::NEG_INFINITY, |a, p| a.max(*p));
+            let mut lo = points.iter().fold(DVec3::INFINITY, |a, p| a.min(*p));
+            let mut hi = points.iter().fold(DVec3::NEG_INFINITY, |a, p| a.max(*p));
+            // Snapped points take detail heights: the box holds them.
+            if let Shape::Polygon {
+                detail: Some(d), ..
+            } = &shape
+            {
+                let (dlo, dhi) = d.bounds();
+                (lo, hi) = (lo.min(dlo), hi.max(dhi));
+                details[i] = Some(Arc::clone(d));
+            }
             y_range = (y_range.0.min(lo.y), y_range.1.max(hi.y));
             entries.push(Entry {
                 node: i as u32,
@@ -124,8 +160,15 @@ impl Locator {
         Self {
             tree: RTree::bulk_load(entries),
             y_range,
+            details,
             max_distance: DEFAULT_MAX_DISTANCE,
         }
+    }
+
+    /// The prepared detail of node `node`, if it has usable detail
+    /// triangles (none for an unknown id).
+    pub(crate) fn detail(&self, node: u32) -> Option<&Detail> {
+        self.details.get(node as usize)?.as_deref()
     }
 
     /// The same locator with another [`Locator::max_distance`].

@@ -40,6 +40,10 @@ pub(crate) struct Portal {
     /// True when this crossing enters `node` (false for the start point, the
     /// goal point and the first point portal of a jump, which stay inside).
     pub enters: bool,
+    /// For a crossing segment between the nodes at path indices `node - 1`
+    /// and `node`: the segment's ends before the agent radius shrank it.
+    /// `None` for the point portals (start, goal and node positions).
+    pub edge: Option<[DVec3; 2]>,
 }
 
 impl Portal {
@@ -49,6 +53,7 @@ impl Portal {
             right: p,
             node,
             enters,
+            edge: None,
         }
     }
 
@@ -141,12 +146,14 @@ pub(crate) fn portals(
             });
         match segment {
             Some(s) => {
-                let [left, right] = shrink(orient_portal(s, a, b), radius);
+                let ends = orient_portal(s, a, b);
+                let [left, right] = shrink(ends, radius);
                 out.push(Portal {
                     left,
                     right,
                     node: i + 1,
                     enters: true,
+                    edge: Some(ends),
                 });
             }
             None => {

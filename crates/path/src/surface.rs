@@ -4,6 +4,8 @@
 use glam::DVec3;
 use navscope_core::geom::{Polygon, world_to_plan};
 
+use crate::detail::Detail;
+
 /// The plan ring of a node polygon.
 pub(crate) fn plan_ring(polygon: &[DVec3]) -> Polygon {
     Polygon::new(polygon.iter().map(|p| world_to_plan(*p)).collect())
@@ -83,6 +85,24 @@ pub(crate) fn snap_to_polygon(polygon: &[DVec3], ring: &Polygon, p: DVec3) -> (D
     (best.0, best.1, false)
 }
 
+/// [`snap_to_polygon`] onto the node's surface: with `detail` the snapped
+/// point (dropped inside, the closest boundary point outside) takes the
+/// detail height at its `(x, z)`, and the distance is measured to that
+/// point; without, the polygon's plane as in [`snap_to_polygon`].
+pub(crate) fn snap_to_surface(
+    polygon: &[DVec3],
+    ring: &Polygon,
+    detail: Option<&Detail>,
+    p: DVec3,
+) -> (DVec3, f64, bool) {
+    let (q, d, inside) = snap_to_polygon(polygon, ring, p);
+    let Some(detail) = detail else {
+        return (q, d, inside);
+    };
+    let q = DVec3::new(q.x, detail.height(world_to_plan(q)).0, q.z);
+    (q, q.distance(p), inside)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,6 +151,31 @@ mod tests {
         assert!(!inside);
         assert!((q - DVec3::new(1.0, 0.5, 1.0)).length() < 1e-12);
         assert!((d - 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn snapping_onto_detail_takes_its_height_inside_and_on_the_boundary() {
+        let r = ramp();
+        let ring = plan_ring(&r);
+        // A flat detail surface at 3 m over the ramp's plan.
+        let flat = Detail::new(&[
+            [r[0].with_y(3.), r[1].with_y(3.), r[2].with_y(3.)],
+            [r[0].with_y(3.), r[2].with_y(3.), r[3].with_y(3.)],
+        ])
+        .unwrap();
+        let (q, d, inside) = snap_to_surface(&r, &ring, Some(&flat), DVec3::new(1.0, 2.0, 0.5));
+        assert!(inside);
+        assert_eq!((q, d), (DVec3::new(1.0, 3.0, 0.5), 1.0));
+        // Outside: the closest boundary point, lifted onto the detail.
+        let (q, d, inside) = snap_to_surface(&r, &ring, Some(&flat), DVec3::new(1.0, 0.5, 3.0));
+        assert!(!inside);
+        assert_eq!(q, DVec3::new(1.0, 3.0, 1.0));
+        assert!((d - 10.25f64.sqrt()).abs() < 1e-12);
+        let p = DVec3::new(1.0, 2.0, 0.5);
+        assert_eq!(
+            snap_to_surface(&r, &ring, None, p),
+            snap_to_polygon(&r, &ring, p)
+        );
     }
 
     #[test]
