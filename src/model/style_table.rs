@@ -482,6 +482,9 @@ pub const STYLES: &[(&str, Style)] = &[
         "voxel/region",
         style([0.40, 0.40, 0.45, 1.00], Some(0.85), 1.0).per_element(),
     ),
+    // A voxel pass's sub-step highlight: the outline of the spans that pass
+    // owns, in a colour no stance, hover or selection uses.
+    ("highlight/pass", style([1.00, 0.25, 0.70, 1.00], None, 3.0)),
     // Recast's "region connections": region centre to region centre.
     (
         "voxel/region/connection",
