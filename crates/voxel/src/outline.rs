@@ -5,8 +5,11 @@
 //! so a pass's own spans are not highlighted one voxel each but by their
 //! outline, per tile core: for each span of the set and each of its four
 //! sides whose neighbour across that side (over the pass's span links,
-//! [`crate::flags::links`]) is missing, outside the tile's core or not in
-//! the set, one segment along that side of the cell at the span's floor.
+//! [`crate::flags::links`]) is missing or not in the set, one segment along
+//! that side of the cell at the span's floor. A neighbour in the tile's
+//! border (the halo the neighbouring tile owns) counts by its own flags, so
+//! a walkable area that runs on into the next tile has no line along the
+//! seam: tile borders are the build's business, not the pass's.
 //! Consecutive collinear segments at the same height are then merged into
 //! one (two sides on one grid line at one height, facing either way, are one
 //! line to draw), so a flat square room is four segments, not one per
@@ -88,7 +91,7 @@ impl Edge {
 /// The unmerged outline of the spans for which `own` is true in `hf`'s
 /// core: one cell side per own span and side whose neighbour over `links`
 /// (`links[4 * s + dir]`, [`NO_LINK`] when missing; an empty slice: no
-/// links at all) is missing, outside the core or not own, in row order.
+/// links at all) is missing or not own, in row order.
 pub fn sides(hf: &Heightfield, links: &[u32], own: impl Fn(usize) -> bool) -> Vec<Edge> {
     let r = hf.rect;
     let mut out = Vec::new();
@@ -96,9 +99,9 @@ pub fn sides(hf: &Heightfield, links: &[u32], own: impl Fn(usize) -> bool) -> Ve
         for x in r.x0..r.x1 {
             let Some(c) = hf.col(x, z) else { continue };
             for s in hf.range(c).filter(|&s| own(s)) {
-                for (dir, (dx, dz)) in DIRS.iter().enumerate() {
+                for dir in 0..DIRS.len() {
                     let l = links.get(4 * s + dir).copied().unwrap_or(NO_LINK);
-                    let inside = l != NO_LINK && r.in_core(x + dx, z + dz) && own(l as usize);
+                    let inside = l != NO_LINK && own(l as usize);
                     if !inside {
                         out.push(Edge::side(x, z, dir, hf.spans[s].floor));
                     }
@@ -176,7 +179,7 @@ mod tests {
             let (x, z) = hf.cell(cols[s] as usize);
             for (dir, step) in DIRS.iter().enumerate() {
                 let n = links.get(4 * s + dir).copied().unwrap_or(NO_LINK);
-                let separates = n == NO_LINK || !core(n as usize) || !own(n as usize);
+                let separates = n == NO_LINK || !own(n as usize);
                 if n != NO_LINK {
                     // A link leads to the side column.
                     let (nx, nz) = hf.cell(cols[n as usize] as usize);
@@ -337,7 +340,9 @@ mod tests {
             })
             .count();
         prop_assert!(got.len() <= 4 * core);
-        prop_assert_eq!(got.is_empty(), core == 0);
+        if core == 0 {
+            prop_assert!(got.is_empty());
+        }
         Ok(())
     }
 }
