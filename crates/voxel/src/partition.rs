@@ -558,12 +558,14 @@ impl RegionGraph {
                 if a == NO_LINK || reg[a as usize] == NO_REGION {
                     g.edge[r] = true;
                 } else if reg[a as usize] != r as u32 {
-                    g.neighbours[r].push(reg[a as usize]);
+                    push_new(&mut g.neighbours[r], reg[a as usize]);
                 }
             }
-            for t in hf.range(c) {
-                if reg[t] != NO_REGION && reg[t] != r as u32 {
-                    g.floors[r].push(reg[t]);
+            if hf.cols[c + 1] - hf.cols[c] > 1 {
+                for t in hf.range(c) {
+                    if reg[t] != NO_REGION && reg[t] != r as u32 {
+                        push_new(&mut g.floors[r], reg[t]);
+                    }
                 }
             }
         }
@@ -572,6 +574,15 @@ impl RegionGraph {
             v.dedup();
         }
         g
+    }
+}
+
+/// Pushes `r` unless it is already `list`'s last entry: a region meets the
+/// same neighbour along a run of spans, so most repeats are consecutive
+/// and the list stays short until it is sorted and deduplicated.
+fn push_new(list: &mut Vec<u32>, r: u32) {
+    if list.last() != Some(&r) {
+        list.push(r);
     }
 }
 
