@@ -522,7 +522,43 @@ impl Runner {
         }
     }
 
-    fn execute(&self, i: usize) -> StageResult {
+    /// Runs stage `i` alone on the cached artifacts of stages `0..i`, with
+    /// the runner's level, parameters and budget, and returns its artifact
+    /// (or its error; a panic becomes [`StageError::Panicked`]). Nothing is
+    /// stored: the cached results of stage `i` and of every later stage are
+    /// left as they are, and neither the stage's time nor its counts are
+    /// taken, so the call costs the stage's own work alone (for benchmarks
+    /// that time one stage on its predecessors' results: run them once with
+    /// [`run_to`](Self::run_to), then call this repeatedly).
+    ///
+    /// Before running anything it answers [`StageError::Blocked`] when an
+    /// earlier stage failed, and [`StageError::Failed`] when one has not run
+    /// or `i` is past the last stage.
+    pub fn run_stage(&self, i: usize) -> Result<Arc<dyn Artifact>, StageError> {
+        if i >= self.results.len() {
+            return Err(StageError::failed(format!(
+                "no stage {i}: the pipeline has {}",
+                self.results.len()
+            )));
+        }
+        for (s, r) in self.pipeline.stages[..i].iter().zip(&self.results) {
+            match r.as_ref().map(|r| &r.outcome) {
+                None | Some(Err(StageError::Cancelled)) => {
+                    return Err(StageError::failed(format!(
+                        "stage '{}' has not run",
+                        s.info.id
+                    )));
+                }
+                Some(Err(_)) => return Err(StageError::Blocked(s.info.id.to_string())),
+                Some(Ok(_)) => {}
+            }
+        }
+        self.call(i)
+    }
+
+    /// Stage `i`'s function on the cached artifacts of the stages before
+    /// it, a panic turned into an error.
+    fn call(&self, i: usize) -> Result<Arc<dyn Artifact>, StageError> {
         let earlier = self.pipeline.stages[..i]
             .iter()
             .zip(&self.results)
@@ -530,11 +566,15 @@ impl Runner {
             .collect();
         let ctx = StageContext::new(&self.level, &self.params, earlier).with_budget(self.budget);
         let f = self.pipeline.stages[i].run;
-        let start = Instant::now();
-        let outcome = match catch_unwind(AssertUnwindSafe(|| f(&ctx))) {
+        match catch_unwind(AssertUnwindSafe(|| f(&ctx))) {
             Ok(r) => r,
             Err(payload) => Err(StageError::Panicked(panic_message(payload.as_ref()))),
-        };
+        }
+    }
+
+    fn execute(&self, i: usize) -> StageResult {
+        let start = Instant::now();
+        let outcome = self.call(i);
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let counts = outcome.as_ref().map(|a| a.counts()).unwrap_or_default();
         StageResult {
@@ -798,6 +838,52 @@ mod tests {
         // Lowering it later drops nothing: the results stay valid.
         assert_eq!(r.set_budget(MemoryBudget::new(1)), None);
         assert_eq!(r.first_missing(), 3);
+    }
+
+    #[test]
+    fn run_stage_runs_one_stage_on_the_cached_results_and_stores_nothing() {
+        let mut r = runner();
+        // Nothing has run: the first stage runs (it reads no artifact), the
+        // second needs the first.
+        assert_eq!(r.run_stage(0).unwrap().counts()["value"], 1);
+        assert_eq!(
+            r.run_stage(1).unwrap_err(),
+            StageError::Failed("stage 'first' has not run".into())
+        );
+        assert_eq!(r.executions(0), 0);
+        assert_eq!(r.first_missing(), 0);
+        r.run_all();
+        // Stage 1 again on stage 0's cached result: the cached results of
+        // stages 1 and 2 stay, and no execution is counted.
+        assert_eq!(r.run_stage(1).unwrap().counts()["value"], 3);
+        assert_eq!([value(&r, 1), value(&r, 2)], [3, 6]);
+        assert_eq!(r.first_missing(), 3);
+        assert_eq!(
+            [r.executions(0), r.executions(1), r.executions(2)],
+            [1, 1, 1]
+        );
+        // With the current parameters, though its own result was dropped;
+        // the stage after it has no input then.
+        r.set_param("b", ParamValue::Float(5.0)).unwrap();
+        assert_eq!(r.run_stage(1).unwrap().counts()["value"], 6);
+        assert!(r.result(1).is_none());
+        assert_eq!(
+            r.run_stage(2).unwrap_err(),
+            StageError::Failed("stage 'second' has not run".into())
+        );
+        // Past the last stage; a panic; a failed earlier stage.
+        assert!(matches!(r.run_stage(3), Err(StageError::Failed(_))));
+        let mut p = runner();
+        p.run_all();
+        p.set_param("explode", ParamValue::Bool(true)).unwrap();
+        assert!(matches!(p.run_stage(2), Err(StageError::Panicked(m)) if m.contains("boom")));
+        let mut f = runner();
+        f.set_param("b", ParamValue::Float(-1.0)).unwrap();
+        f.run_all();
+        assert_eq!(
+            f.run_stage(2).unwrap_err(),
+            StageError::Blocked("second".into())
+        );
     }
 
     #[test]

@@ -854,7 +854,10 @@ mod tests {
         // Two platforms, the second in another area: an area change is an
         // edge of the distance field.
         let (_, hf, f) = build(
-            &boxes(&[([0., -0.1, 0.], [3., 0., 3.]), ([3., -0.1, 0.], [5., 0., 2.])]),
+            &boxes(&[
+                ([0., -0.1, 0.], [3., 0., 3.]),
+                ([3., -0.1, 0.], [5., 0., 2.]),
+            ]),
             "stand",
         );
         let area: Vec<u8> = (0..hf.spans.len()).map(|s| (s % 97 < 40) as u8).collect();
@@ -867,7 +870,11 @@ mod tests {
             let part = partition_pass(&hf, &f[0], &area, params(kind, 0, 0));
             assert!(part.dist.is_empty() && part.max_dist == 0, "{kind:?}");
             let (dist, max) = part.distances(&f[0], &area);
-            assert_eq!((&dist[..], max), (&shed.dist[..], shed.max_dist), "{kind:?}");
+            assert_eq!(
+                (&dist[..], max),
+                (&shed.dist[..], shed.max_dist),
+                "{kind:?}"
+            );
         }
         // A pass that walks on nothing draws a field of zeros.
         let mut none = f[0].clone();
