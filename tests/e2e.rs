@@ -1462,3 +1462,51 @@ fn clicking_an_agent_group_header_shows_its_parameters() {
         },
     );
 }
+
+// ---------------------------------------------------------------------------
+// 16. Up steps a voxel stage through its passes, each outlined in magenta.
+
+/// The colour of a voxel pass's sub-step outline (`highlight/pass`).
+const PASS_MAGENTA: [u8; 3] = [255, 64, 179];
+
+#[test]
+fn up_steps_the_flag_stage_through_its_passes_and_outlines_each_passs_own_voxels() {
+    let Some((s, r)) = table_room_at("pass_outline", "flag") else {
+        return;
+    };
+    let central = central_phys(&s, &r);
+    s.move_to(r.central().unwrap().center());
+    let magenta = |img: &image::RgbaImage| count_in(img, central, PASS_MAGENTA, 40);
+    // The stage's end shows every pass at once, and no pass outline.
+    let before = magenta(&s.stable_screenshot(central));
+    s.check(before < 20, || {
+        format!("{before} magenta pixels before any sub-step")
+    });
+    // Up: the standing pass's sub-step, then the crouch pass's.
+    let mut outlines = Vec::new();
+    for step in 0..2u64 {
+        s.key("Up");
+        s.wait_for(&format!("`Up` to show sub-step {step}"), WAIT, |r| {
+            (r.substep() == Some(step)).then_some(())
+        });
+        let img = s.wait_for_screen(
+            &format!("sub-step {step}'s pass outlined in magenta"),
+            WAIT,
+            |img, _| {
+                let n = magenta(img);
+                if n > 200 {
+                    Ok(img.clone())
+                } else {
+                    Err(format!("{n} magenta pixels"))
+                }
+            },
+        );
+        outlines.push(img);
+    }
+    // Each pass outlines its own voxels: the crouch pass's (under the
+    // table) is not the standing pass's (round the room).
+    let moved = count_differing(&outlines[0], &outlines[1], central, 24);
+    s.check(moved > 200, || {
+        format!("the crouch pass's outline is the standing pass's ({moved} pixels differ)")
+    });
+}
