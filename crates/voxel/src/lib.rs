@@ -1157,6 +1157,51 @@
 //!   `compact` and `flag` (89 and 59 M instructions of the five passes'
 //!   325 M against 44 and 7 M standing, unchanged) and `drops` (3.1
 //!   against 0.7 ms); `triangulate` dropped from 1.21 to 0.69 ms there.
+//!
+//! ### 26 November 2026: the monotone partition without a distance field; each pass outlined
+//!
+//! - **Partition.** Recast builds the distance field only for the
+//!   watershed (`rcBuildDistanceField` before `rcBuildRegions`);
+//!   `rcBuildRegionsMonotone` and `rcBuildLayerRegions` do without it.
+//!   `partition` computed and blurred it for every partition, to draw it.
+//!   Now the monotone and layer partitions keep none
+//!   ([`partition::PassPartition::dist`] is empty) and the stage's drawing
+//!   computes the same field ([`partition::PassPartition::distances`],
+//!   tested equal to the watershed's, areas included), so the stage still
+//!   shows its ramp; drawing is not part of the timed build. The region
+//!   graph of the filters pushes a neighbour or a column's other region
+//!   only when it differs from the last pushed. Output unchanged (the
+//!   partition tests, the Recast polygon counts).
+//! - **Counted** (callgrind, `RAYON_NUM_THREADS=1`, the command of the
+//!   speed sections above with `--set partition=monotone --set
+//!   detail_sample_dist=0 --set max_drop=0 --runs 1`, before `80da3cf`,
+//!   after `a52d4f3`), `partition::partition_pass` inclusive: nav_test
+//!   37.87 to 24.02 M instructions (all stages 223.7 to 209.8 M), dungeon
+//!   18.94 to 13.93 M (166.9 to 161.9 M).
+//! - **Timed**, the same command with `--runs 15` pinned with `taskset -c
+//!   1`, both release builds in turn, 5 rounds each, 26 November 18:59 to
+//!   19:02 UTC (machine otherwise idle, but its rounds spread by a third:
+//!   this session's machine is slower than the one of the sections above,
+//!   nav_test's whole monotone build reading 18.4 to 28.7 ms for the same
+//!   binary): the least round's `partition` median went from 3.03 to 2.02
+//!   ms on nav_test and from 1.56 to 1.13 ms on dungeon. Recast's monotone
+//!   regions take 1.0 and 0.5 ms on the reference machine
+//!   (`../shared/data/README.md`), so the stage is still about twice
+//!   Recast's; what is left is the region graph of the filters (8.0 M
+//!   instructions on nav_test), the walkable links (5.3 M) and the sweep.
+//! - **Criterion per stage.** `cargo bench -p navscope-voxel --bench voxel
+//!   -- stage/` times each stage alone on the saved results of the stages
+//!   before it (`navscope_core::Runner::run_stage`), for both meshes and
+//!   both partitions (see the bench's docs). At 19:05 UTC, idle:
+//!   `stage/nav_test/monotone/partition` 2.15 ms (interval 1.98 to 2.32),
+//!   `stage/dungeon/monotone/partition` 1.30 ms (1.12 to 1.66).
+//! - **Sub-step highlights.** Each pass's sub-step of a stage with passes
+//!   now highlights that pass's own spans by their outline
+//!   ([`outline`]: `highlight/pass`, merged along grid lines, a tile's
+//!   border counted by its own flags so seams draw nothing); computed when
+//!   a viewer asks for the sub-steps, not in the build. On `dungeon.obj` at
+//!   the default settings that is 183,220 segments over all stages and
+//!   passes, against 2.24 million primitives.
 
 #![warn(missing_docs)]
 
