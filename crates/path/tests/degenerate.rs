@@ -2,20 +2,11 @@
 
 mod common;
 
-use common::{assert_close, centre, path, positions, v};
+use common::{assert_close, centre, path, positions, square, v};
 use glam::DVec3;
 use navscope_core::{LinkKind, NavMesh, Stance};
 use navscope_path::sample::grid_mesh;
 use navscope_path::{Locator, PathError, SearchOptions, astar, find_path, funnel};
-
-fn square(x: f64, z: f64, size: f64) -> Vec<DVec3> {
-    vec![
-        v(x, z + size),
-        v(x + size, z + size),
-        v(x + size, z),
-        v(x, z),
-    ]
-}
 
 #[test]
 fn start_equals_goal() {

@@ -4,22 +4,11 @@
 
 mod common;
 
-use common::{path, positions, v};
+use common::{path, positions, square, v};
 use glam::DVec3;
 use navscope_core::{LinkKind, NavMesh, Stance};
 use navscope_path::{Locator, SearchOptions, Waypoint, find_path, funnel, path_length};
 use proptest::prelude::*;
-
-/// Square `[x, x + size] x [z, z + size]` at height 0, counter-clockwise
-/// seen from above.
-fn square(x: f64, z: f64, size: f64) -> Vec<DVec3> {
-    vec![
-        v(x, z + size),
-        v(x + size, z + size),
-        v(x + size, z),
-        v(x, z),
-    ]
-}
 
 /// A pyramid of four triangles over a square polygon, apex `top` high over
 /// its centre.

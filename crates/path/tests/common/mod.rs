@@ -10,6 +10,17 @@ pub fn v(x: f64, z: f64) -> DVec3 {
     DVec3::new(x, 0.0, z)
 }
 
+/// Square `[x, x + size] x [z, z + size]` at height 0, counter-clockwise
+/// seen from above.
+pub fn square(x: f64, z: f64, size: f64) -> Vec<DVec3> {
+    vec![
+        v(x, z + size),
+        v(x + size, z + size),
+        v(x + size, z),
+        v(x, z),
+    ]
+}
+
 /// Centre of grid cell `(i, j)`.
 pub fn centre(i: usize, j: usize) -> DVec3 {
     v(i as f64 + 0.5, j as f64 + 0.5)
