@@ -10,7 +10,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use glam::Vec3;
 use navscope_core::draw::SubStep;
@@ -682,7 +682,9 @@ fn run_flag(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 /// Each pass's region spans on every tile (the spans its partition put in
 /// a region, which the stages from `partition` on build on) with the span
 /// links they are connected by: what those stages' sub-steps outline.
-/// Shared with the earlier stages' artifacts, never copied.
+/// Shared with the earlier stages' artifacts, never copied; a clone shares
+/// the outlines too, so the six stages from `partition` to `detail`
+/// compute each pass's outline once between them.
 #[derive(Clone, Debug)]
 struct RegionSpans {
     grid: Grid,
@@ -691,26 +693,52 @@ struct RegionSpans {
     flags: Vec<Arc<Vec<PassFlags>>>,
     /// Per tile, per pass.
     parts: Vec<Arc<Vec<PassPartition>>>,
+    /// Per pass, its outline once some stage has asked for it.
+    outlines: Arc<[OnceLock<Vec<Primitive>>]>,
 }
 
 impl RegionSpans {
-    /// The outline of pass `k`'s region spans ([`pass_outline`]).
+    /// The region spans of `passes` passes.
+    fn new(
+        grid: Grid,
+        heightfields: Vec<Arc<Heightfield>>,
+        flags: Vec<Arc<Vec<PassFlags>>>,
+        parts: Vec<Arc<Vec<PassPartition>>>,
+        passes: usize,
+    ) -> Self {
+        RegionSpans {
+            grid,
+            heightfields,
+            flags,
+            parts,
+            outlines: (0..passes).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// The outline of pass `k`'s region spans ([`pass_outline`]), computed
+    /// the first time any stage asks for it.
     fn highlights(&self, k: usize) -> Vec<Primitive> {
-        pass_outline(
-            &self.grid,
-            &self.heightfields,
-            k,
-            |ti| {
-                self.flags[ti]
-                    .get(k)
-                    .map_or(&[][..], |f| f.links.as_slice())
-            },
-            |ti, s| {
-                self.parts[ti]
-                    .get(k)
-                    .is_some_and(|p| p.region[s] != NO_REGION)
-            },
-        )
+        let Some(cell) = self.outlines.get(k) else {
+            return Vec::new();
+        };
+        cell.get_or_init(|| {
+            pass_outline(
+                &self.grid,
+                &self.heightfields,
+                k,
+                |ti| {
+                    self.flags[ti]
+                        .get(k)
+                        .map_or(&[][..], |f| f.links.as_slice())
+                },
+                |ti, s| {
+                    self.parts[ti]
+                        .get(k)
+                        .is_some_and(|p| p.region[s] != NO_REGION)
+                },
+            )
+        })
+        .clone()
     }
 }
 
@@ -727,27 +755,15 @@ pub struct PartitionArtifact {
     pub kind: Partition,
     /// Tiles built and reused.
     pub reuse: TileReuse,
+    /// The heightfields, the flags (their span neighbours give the region
+    /// connections) and the regions, with the passes' outlines, which the
+    /// later stages share.
     #[serde(skip)]
-    heightfields: Vec<Arc<Heightfield>>,
-    /// The flags (their span neighbours give the region connections).
-    #[serde(skip)]
-    flags: Vec<Arc<Vec<PassFlags>>>,
+    spans: RegionSpans,
     /// The compact tiles, whose span areas the distance field drawn for
     /// a partition that kept none is computed with.
     #[serde(skip)]
     areas: Vec<Arc<CompactTile>>,
-}
-
-impl PartitionArtifact {
-    /// Its passes' region spans, for the sub-steps' outlines.
-    fn region_spans(&self) -> RegionSpans {
-        RegionSpans {
-            grid: self.grid,
-            heightfields: self.heightfields.clone(),
-            flags: self.flags.clone(),
-            parts: self.tiles.clone(),
-        }
-    }
 }
 
 /// Recast's "region connections" view: for one pass of one tile, a segment
@@ -833,9 +849,9 @@ impl Artifact for PartitionArtifact {
     fn primitives(&self) -> Vec<Primitive> {
         let g = &self.grid;
         let mut p = Prims::new();
-        for (ti, (hf, parts)) in self.heightfields.iter().zip(&self.tiles).enumerate() {
+        for (ti, (hf, parts)) in self.spans.heightfields.iter().zip(&self.tiles).enumerate() {
             for (k, part) in parts.iter().enumerate() {
-                let pf = self.flags.get(ti).and_then(|f| f.get(k));
+                let pf = self.spans.flags.get(ti).and_then(|f| f.get(k));
                 let (dist, max) = match (pf, self.areas.get(ti)) {
                     (Some(pf), Some(c)) => part.distances(pf, &c.area),
                     _ => (Cow::Borrowed(&part.dist[..]), part.max_dist),
@@ -891,7 +907,7 @@ impl Artifact for PartitionArtifact {
                     Partition::Layers => format!("{r} layers (Recast's layer regions: {m} row-sweep regions merged into another's layer where they overlap none of it in height, {d} layers too small and dropped)"),
                     _ => format!("{r} regions ({d} too small and dropped, {m} merged into a neighbour)"),
                 };
-                pass_step(k, name, format!("The {name} pass's walkable voxels: distance to the edge of its area, and {regions}."), self.region_spans().highlights(k))
+                pass_step(k, name, format!("The {name} pass's walkable voxels: distance to the edge of its area, and {regions}."), self.spans.highlights(k))
             })
             .collect()
     }
@@ -910,14 +926,20 @@ fn run_partition(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
             s.partition,
         ))
     })?;
+    let passes = f.pass_names();
     Ok(Arc::new(PartitionArtifact {
         grid: v.grid,
+        spans: RegionSpans::new(
+            v.grid,
+            v.tiles.clone(),
+            f.tiles.clone(),
+            tiles.clone(),
+            passes.len(),
+        ),
         tiles,
-        passes: f.pass_names(),
+        passes,
         kind: s.partition.kind,
         reuse,
-        heightfields: v.tiles.clone(),
-        flags: f.tiles.clone(),
         areas: c.tiles.clone(),
     }))
 }
@@ -1058,7 +1080,7 @@ fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         tiles,
         passes: f.pass_names(),
         reuse,
-        spans: p.region_spans(),
+        spans: p.spans.clone(),
     }))
 }
 
