@@ -278,15 +278,7 @@ fn pass_substeps_highlight_the_outline_of_the_passs_own_spans() {
     let p = params(&[]);
     let s = navscope_voxel::Settings::from_params(&p).unwrap();
     let r = run(load(&sample_path("table_room.obj")), p);
-    let flag_at = r.pipeline().stage_index("flag").unwrap();
-    let any: &dyn std::any::Any = r
-        .result(flag_at)
-        .unwrap()
-        .outcome
-        .as_ref()
-        .unwrap()
-        .as_ref();
-    let f = any.downcast_ref::<FlagArtifact>().unwrap();
+    let f = artifact::<FlagArtifact>(&r, "flag");
     let steps = substeps_of(&r, "flag");
     let crouch = s
         .passes

@@ -55,22 +55,7 @@ fn tiled(extra: &[(&str, ParamValue)]) -> ParamValues {
 
 /// The index of stage `id`.
 fn stage(r: &Runner, id: &str) -> usize {
-    r.pipeline()
-        .stages
-        .iter()
-        .position(|s| s.info.id == id)
-        .unwrap()
-}
-
-fn artifact<'r, T: navscope_core::Artifact>(r: &'r Runner, id: &str) -> &'r T {
-    let a: &dyn std::any::Any = r
-        .result(stage(r, id))
-        .unwrap()
-        .outcome
-        .as_ref()
-        .unwrap()
-        .as_ref();
-    a.downcast_ref::<T>().unwrap()
+    r.pipeline().stage_index(id).unwrap()
 }
 
 /// The per-tile stages, in pipeline order (stages 1 to 8).

@@ -199,3 +199,10 @@ pub fn plan_area(p: &[DVec3]) -> f64 {
         .abs()
         / 2.0
 }
+
+/// The artifact of stage `id` of `r`, which must have run, as a `T`.
+pub fn artifact<'r, T: navscope_core::Artifact>(r: &'r Runner, id: &str) -> &'r T {
+    let at = r.pipeline().stage_index(id).unwrap();
+    let a: &dyn std::any::Any = r.result(at).unwrap().outcome.as_ref().unwrap().as_ref();
+    a.downcast_ref::<T>().unwrap()
+}
