@@ -160,6 +160,19 @@ fn run(level: &str, pipeline: &str, stage: Option<&str>) -> Result<String, Strin
         app.update();
         idle.push(app.world().resource::<CpuClock>().last_ms);
     }
+    // Hidden stages let their data go after a delay (see
+    // `navscope::view::residency`): idle until they have, so the memory is
+    // the steady state a person sees.
+    let settle = app
+        .world()
+        .resource::<navscope::view::residency::Residency>()
+        .after
+        + Duration::from_millis(500);
+    let idle_from = Instant::now();
+    while idle_from.elapsed() < settle {
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
     let picks = app
         .world_mut()
         .run_system_once(time_picks)

@@ -16,8 +16,9 @@ use navscope::model::timeline::Timeline;
 use navscope::ui::cpu::CpuClock;
 use navscope::view::cubes::{TileDetail, VoxelDetail, VoxelGroup};
 use navscope::view::draw::DrawGroup;
+use navscope::view::residency::{Evicted, Residency};
 use navscope::view::scene::MainCamera;
-use navscope::view::voxel_meshing::{Meshed, Meshing};
+use navscope::view::voxel_meshing::{Meshed, Meshing, VoxelCubes};
 use support::until;
 
 /// The stages whose drawing is visible, and how many groups are drawn
@@ -362,13 +363,10 @@ fn assert_tiles_placed(app: &mut App) {
     assert!(sized > 0, "some tile spans more than a metre");
 }
 
-/// A voxel group's tile meshes exist only while it shows: shown, its cubes
-/// are meshed into tiles; hidden, the tiles are gone (a million voxels of
-/// another stage hold no meshes and cost an idle frame nothing), and the
-/// legend's count of shown tiles follows.
-#[test]
-fn voxel_tiles_are_shown_and_hidden_with_their_group() {
+/// `table_room.obj` built in `voxel` and drawn, with `residency`.
+fn drawn_table_room(residency: Residency) -> App {
     let mut app = drawing_headless();
+    app.insert_resource(residency);
     app.world_mut().spawn((Camera::default(), MainCamera));
     let level =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/levels/voxel/table_room.obj");
@@ -395,6 +393,16 @@ fn voxel_tiles_are_shown_and_hidden_with_their_group() {
     );
     app.update();
     app.update();
+    app
+}
+
+/// A voxel group's tile meshes exist only while it shows: shown, its cubes
+/// are meshed into tiles; hidden, the tiles are gone (a million voxels of
+/// another stage hold no meshes and cost an idle frame nothing), and the
+/// legend's count of shown tiles follows.
+#[test]
+fn voxel_tiles_are_shown_and_hidden_with_their_group() {
+    let mut app = drawn_table_room(Residency::default());
     let (voxel_stages, plain) = voxel_and_plain_stage(&mut app);
     let voxel = voxel_stages[0];
 
@@ -431,6 +439,87 @@ fn voxel_tiles_are_shown_and_hidden_with_their_group() {
     // stage showed when they were spawned.
     for stage in voxel_stages {
         show_voxel_stage(&mut app, stage);
+        assert!(enabled_tiles(&mut app).0 > 0, "stage {stage} shows tiles");
+        assert_tiles_placed(&mut app);
+    }
+}
+
+/// Per stage: its primitives, its indexed primitives and its voxel boxes.
+fn held(app: &mut App) -> std::collections::BTreeMap<usize, (usize, usize, usize, bool)> {
+    use navscope::model::elements::{StageGeometry, StageRoot};
+    use navscope::model::index::ElementIndex;
+    let mut out = std::collections::BTreeMap::new();
+    let mut roots = app.world_mut().query::<(
+        Entity,
+        &StageRoot,
+        &StageGeometry,
+        &ElementIndex,
+        Has<Evicted>,
+    )>();
+    let roots: Vec<_> = roots
+        .iter(app.world())
+        .map(|(e, r, g, i, ev)| (e, r.stage, g.primitives.len(), i.primitives().len(), ev))
+        .collect();
+    let mut groups = app
+        .world_mut()
+        .query_filtered::<(&VoxelCubes, &ChildOf), Allow<Disabled>>();
+    for (e, stage, prims, indexed, evicted) in roots {
+        let cubes = groups
+            .iter(app.world())
+            .filter(|(_, p)| p.parent() == e)
+            .map(|(c, _)| c.0.len())
+            .sum();
+        out.insert(stage, (prims, indexed, cubes, evicted));
+    }
+    out
+}
+
+/// A big stage out of sight lets its primitives, index and voxel boxes go
+/// and gets them back, the same, when it shows again: its voxels are
+/// meshed again and its elements can be picked.
+#[test]
+fn a_hidden_stage_lets_its_data_go_and_gets_it_back_when_shown() {
+    let mut app = drawn_table_room(Residency {
+        after: std::time::Duration::from_secs(3600),
+        min_primitives: 0,
+    });
+    let before = held(&mut app);
+    let (voxel_stages, _) = voxel_and_plain_stage(&mut app);
+    let current = app.world().resource::<Timeline>().current;
+    assert!(before.contains_key(&current), "stage {current} shows");
+    assert!(before.values().all(|&(p, i, _, ev)| p > 0 && p == i && !ev));
+    // Out of sight for longer than the delay now: every hidden stage goes.
+    app.insert_resource(Residency {
+        after: std::time::Duration::ZERO,
+        min_primitives: 0,
+    });
+    until(&mut app, 60, "the hidden stages are evicted", |app| {
+        app.world()
+            .iter_entities()
+            .filter(|e| e.contains::<Evicted>())
+            .count()
+            == before.len() - 1
+    });
+    for (stage, (prims, indexed, cubes, evicted)) in held(&mut app) {
+        if stage == current {
+            assert_eq!(
+                (prims, indexed, cubes, evicted),
+                before[&stage],
+                "the shown stage keeps everything"
+            );
+        } else {
+            assert_eq!(
+                (prims, indexed, cubes, evicted),
+                (0, 0, 0, true),
+                "stage {stage}"
+            );
+        }
+    }
+    // Shown again, each voxel stage gets back what it had and is meshed.
+    for &stage in &voxel_stages {
+        show_voxel_stage(&mut app, stage);
+        let now = held(&mut app);
+        assert_eq!(now[&stage], before[&stage], "stage {stage} is back whole");
         assert!(enabled_tiles(&mut app).0 > 0, "stage {stage} shows tiles");
         assert_tiles_placed(&mut app);
     }

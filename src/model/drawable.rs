@@ -89,10 +89,15 @@ pub fn prepare_for_drawing(
         substeps,
     ));
     // Group by group, so that the geometry and its assets do not add up
-    // over a stage.
+    // over a stage. What stays in the group is kept for as long as the
+    // stage is published: sized exactly (grown by doubling, a stage of a
+    // million voxels held up to twice their boxes).
     for g in &mut prepared.groups {
         g.drawable = Some(Drawable::take(g));
+        g.cubes.shrink_to_fit();
+        g.labels.shrink_to_fit();
     }
+    prepared.groups.shrink_to_fit();
     prepared
 }
 

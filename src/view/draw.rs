@@ -72,11 +72,13 @@ impl Plugin for DrawPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<CubeAssets>()
             .init_resource::<crate::view::cubes::VoxelDetail>()
+            .init_resource::<crate::view::residency::Residency>()
             .add_systems(
                 PostUpdate,
                 (
                     spawn_visuals,
                     update_visibility,
+                    crate::view::residency::systems(),
                     crate::view::voxel_meshing::systems(),
                     crate::view::cubes::choose_detail,
                 )

@@ -9,6 +9,7 @@ use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 use crate::model::band::{PrepareOptions, ViewFilter};
 use crate::model::elements::StageGeometry;
 use crate::model::prepare::Prepared;
+use crate::view::residency::{Evicted, Restoring};
 
 /// Keeps the view filter and re-prepares published stages when it changes
 /// (no renderer needed).
@@ -28,6 +29,10 @@ impl Plugin for FilterPlugin {
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct RefilterSystems;
 
+/// Stages that hold their primitives: an evicted one is prepared again
+/// once it is back ([`crate::view::residency`]).
+type NotEvicted = (Without<Evicted>, Without<Restoring>);
+
 /// A stage being prepared again under `options`.
 #[derive(Component)]
 pub struct Refiltering {
@@ -42,7 +47,7 @@ pub struct Refiltering {
 pub fn refilter(
     mut commands: Commands,
     filter: Res<ViewFilter>,
-    roots: Query<(Entity, &StageGeometry, Option<&Refiltering>)>,
+    roots: Query<(Entity, &StageGeometry, Option<&Refiltering>), NotEvicted>,
 ) {
     for (e, geo, pending) in &roots {
         let wanted = filter.prepare;

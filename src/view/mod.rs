@@ -1,6 +1,6 @@
 //! Showing things: the scene (camera, level, grid), the retained drawing of
-//! the published stages, voxel cubes, and re-preparing stages when the view
-//! filter changes.
+//! the published stages, voxel cubes, re-preparing stages when the view
+//! filter changes, and letting big hidden stages' data go until they show.
 
 pub mod cubes;
 pub mod draw;
@@ -8,5 +8,6 @@ pub mod filter;
 pub mod gizmo_release;
 pub mod highlight;
 pub mod level_drawing;
+pub mod residency;
 pub mod scene;
 pub mod voxel_meshing;

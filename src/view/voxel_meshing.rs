@@ -65,9 +65,11 @@ pub fn release_hidden(mut commands: Commands, hidden: Query<Entity, HiddenWithTi
     }
 }
 
-/// Starts meshing every shown voxel group that has no tiles yet.
+/// Starts meshing every shown voxel group that has no tiles yet and holds
+/// its boxes (an evicted stage's come back a few frames after it shows:
+/// [`crate::view::residency`]).
 pub fn start_meshing(mut commands: Commands, shown: Query<(Entity, &VoxelCubes), NotMeshed>) {
-    for (group, cubes) in &shown {
+    for (group, cubes) in shown.iter().filter(|(_, c)| !c.0.is_empty()) {
         let cubes = cubes.0.clone();
         let task = AsyncComputeTaskPool::get().spawn(async move { tiles(&cubes) });
         commands.entity(group).insert(Meshing(task));

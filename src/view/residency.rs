@@ -1,0 +1,240 @@
+//! Only the shown stages keep what picking, inspection and voxel meshing
+//! read; a big stage out of sight lets it go and makes it again from its
+//! artifact when it shows.
+//!
+//! A published stage keeps its drawing's assets (a gizmo, fill meshes),
+//! which are small beside three things that grow with every element: its
+//! primitives ([`StageGeometry::primitives`], about 100 bytes each), their
+//! picking index ([`ElementIndex`], about 40 bytes each) and, for a voxel
+//! stage, its cubes as boxes ([`VoxelCubes`], 40 bytes each). On
+//! `dungeon.obj` at 0.1 m cells four voxel stages hold about two million
+//! columns, so those three were most of the app's memory, while the build
+//! itself (what the command line keeps) holds the same stages' artifacts
+//! in a fraction of it. All three are made from the stage's artifact, which
+//! the finished build keeps anyway ([`Build::runner`]).
+//!
+//! So a stage that has been out of sight for [`Residency::after`] and has
+//! at least [`Residency::min_primitives`] primitives is *evicted*: the
+//! three go, the rest of its drawing stays, and it is marked [`Evicted`].
+//! When the timeline shows it again, a task on the async compute pool
+//! makes them again from the artifact ([`Restored::make`]) and they are put
+//! back ([`take_restored`]); its voxels are meshed as soon as their boxes
+//! are back, and picking finds its elements again. Small stages (every
+//! sample level) are never evicted, and scrubbing back and forth within
+//! the delay touches nothing. A stage being prepared again for the view
+//! filter is left alone until it is done, and an evicted one is prepared
+//! again once it is back (see [`crate::view::filter`]).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::Allow;
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use navscope_core::Primitive;
+use navscope_core::stage::Artifact;
+
+use crate::build::Build;
+use crate::model::band::PrepareOptions;
+use crate::model::elements::{StageGeometry, StageRoot};
+use crate::model::index::ElementIndex;
+use crate::model::prepare::groups;
+use crate::model::timeline::Timeline;
+use crate::model::voxel_mesh::Cube;
+use crate::view::draw::DrawGroup;
+use crate::view::filter::Refiltering;
+use crate::view::voxel_meshing::VoxelCubes;
+
+/// When a hidden stage is evicted.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Residency {
+    /// How long a stage stays out of sight before it is evicted: a person
+    /// scrubbing back and forth keeps what they just saw.
+    pub after: Duration,
+    /// Stages with fewer primitives are never evicted: what they hold is
+    /// small, and they come back without a frame's delay.
+    pub min_primitives: usize,
+}
+
+impl Default for Residency {
+    fn default() -> Self {
+        Self {
+            after: Duration::from_secs(2),
+            min_primitives: 50_000,
+        }
+    }
+}
+
+/// A stage out of sight since the instant it holds.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct HiddenSince(pub Instant);
+
+/// A stage whose primitives, index and voxel boxes were let go.
+#[derive(Component, Debug, Clone, Copy, Default)]
+pub struct Evicted;
+
+/// What an evicted stage gets back, made off the main thread.
+pub struct Restored {
+    /// Its primitives.
+    pub primitives: Arc<Vec<Primitive>>,
+    /// Their index.
+    pub index: ElementIndex,
+    /// Its voxel groups' boxes, by the groups' kind, sub-step range and
+    /// layer (as [`DrawGroup`] names them).
+    pub cubes: BTreeMap<GroupKey, Arc<Vec<Cube>>>,
+}
+
+/// A group's kind, first and last sub-step and layer.
+pub type GroupKey = (String, u32, u32, Option<u32>);
+
+impl Restored {
+    /// Makes them from the stage's `artifact`, prepared as the stage's
+    /// drawing was (under `options`, for a level of size `unit`); the
+    /// voxel boxes only when the stage has `voxels`.
+    pub fn make(
+        artifact: &dyn Artifact,
+        unit: f32,
+        options: &PrepareOptions,
+        voxels: bool,
+    ) -> Self {
+        let mut primitives = artifact.primitives();
+        primitives.shrink_to_fit();
+        let primitives = Arc::new(primitives);
+        let cubes = if voxels {
+            groups(&primitives, unit, options)
+                .into_iter()
+                .filter(|g| !g.cubes.is_empty())
+                .map(|mut g| {
+                    g.cubes.shrink_to_fit();
+                    ((g.kind, g.first, g.last, g.layer), Arc::new(g.cubes))
+                })
+                .collect()
+        } else {
+            BTreeMap::new()
+        };
+        Self {
+            index: ElementIndex::new(primitives.clone()),
+            primitives,
+            cubes,
+        }
+    }
+}
+
+/// The task making a stage's [`Restored`].
+#[derive(Component)]
+pub struct Restoring(Task<Restored>);
+
+/// Evicts and restores stages (part of [`crate::view::draw::DrawPlugin`]).
+pub fn systems() -> impl IntoScheduleConfigs<bevy::ecs::system::ScheduleSystem, ()> {
+    (note_hidden, evict_hidden, restore_shown, take_restored).chain()
+}
+
+/// Stamps the stages that just went out of sight, and clears the stamp of
+/// those shown.
+pub fn note_hidden(
+    mut commands: Commands,
+    timeline: Res<Timeline>,
+    roots: Query<(Entity, &StageRoot, Has<HiddenSince>)>,
+) {
+    for (e, root, stamped) in &roots {
+        let shown = timeline.shows_stage(root.stage);
+        if shown && stamped {
+            commands.entity(e).remove::<HiddenSince>();
+        } else if !shown && !stamped {
+            commands.entity(e).insert(HiddenSince(Instant::now()));
+        }
+    }
+}
+
+/// The stages to evict: out of sight long enough, big enough, not already
+/// evicted, restoring or being prepared again.
+type Evictable<'a> = (
+    Entity,
+    &'a mut StageGeometry,
+    &'a mut ElementIndex,
+    &'a HiddenSince,
+);
+
+/// Lets the heavy parts of stages out of sight go.
+pub fn evict_hidden(
+    mut commands: Commands,
+    residency: Res<Residency>,
+    mut roots: Query<Evictable, (Without<Evicted>, Without<Restoring>, Without<Refiltering>)>,
+    voxels: Query<(Entity, &ChildOf), (With<VoxelCubes>, Allow<Disabled>)>,
+) {
+    let mut evicted = Vec::new();
+    for (e, mut geo, mut index, since) in &mut roots {
+        if since.0.elapsed() < residency.after || geo.primitives.len() < residency.min_primitives {
+            continue;
+        }
+        // Not a change of what the stage draws: its drawing stays.
+        let primitives = std::mem::take(&mut geo.bypass_change_detection().primitives);
+        evicted.push((primitives, std::mem::take(&mut *index)));
+        for (group, parent) in &voxels {
+            if parent.parent() == e {
+                commands.entity(group).insert(VoxelCubes(Arc::default()));
+            }
+        }
+        commands.entity(e).insert(Evicted);
+    }
+    if !evicted.is_empty() {
+        crate::model::discard::discard_and_trim(evicted);
+    }
+}
+
+/// Starts making again what a shown evicted stage let go.
+pub fn restore_shown(
+    mut commands: Commands,
+    build: Res<Build>,
+    timeline: Res<Timeline>,
+    roots: Query<(Entity, &StageRoot, &StageGeometry), (With<Evicted>, Without<Restoring>)>,
+    voxels: Query<&ChildOf, (With<VoxelCubes>, Allow<Disabled>)>,
+) {
+    for (e, root, geo) in &roots {
+        if !timeline.shows_stage(root.stage) {
+            continue;
+        }
+        // The finished build is the one the published stages come from.
+        let Some(Ok(artifact)) = build
+            .runner()
+            .and_then(|r| r.result(root.stage))
+            .map(|r| r.outcome.clone())
+        else {
+            continue;
+        };
+        let has_voxels = voxels.iter().any(|p| p.parent() == e);
+        let (unit, options) = (geo.unit, geo.options);
+        let task = AsyncComputeTaskPool::get()
+            .spawn(async move { Restored::make(&*artifact, unit, &options, has_voxels) });
+        commands.entity(e).insert(Restoring(task));
+    }
+}
+
+/// Puts back what a finished restoring task made.
+pub fn take_restored(
+    mut commands: Commands,
+    mut roots: Query<(Entity, &mut StageGeometry, &mut Restoring)>,
+    voxels: Query<(Entity, &DrawGroup, &ChildOf), (With<VoxelCubes>, Allow<Disabled>)>,
+) {
+    for (e, mut geo, mut task) in &mut roots {
+        let Some(mut restored) = check_ready(&mut task.0) else {
+            continue;
+        };
+        geo.bypass_change_detection().primitives = restored.primitives;
+        for (group, g, parent) in &voxels {
+            if parent.parent() != e {
+                continue;
+            }
+            let key = (g.kind.clone(), g.first, g.last, g.layer);
+            if let Some(cubes) = restored.cubes.remove(&key) {
+                commands.entity(group).insert(VoxelCubes(cubes));
+            }
+        }
+        commands
+            .entity(e)
+            .insert(restored.index)
+            .remove::<(Evicted, Restoring)>();
+    }
+}
