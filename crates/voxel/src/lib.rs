@@ -1202,6 +1202,52 @@
 //!   a viewer asks for the sub-steps, not in the build. On `dungeon.obj` at
 //!   the default settings that is 183,220 segments over all stages and
 //!   passes, against 2.24 million primitives.
+//!
+//! ### 26 November 2026, evening: the monotone partition at Recast's cost
+//!
+//! - **Partition** ([`partition`], issue #15). The monotone and layer
+//!   partitions no longer build the walkable-link array (four links per
+//!   span, 5.3 M instructions on nav_test): the sweep and the region graph
+//!   read the pass's own connections ([`flags::PassFlags::links`]) and test
+//!   the area where they cross one, as Recast does (a span has a region
+//!   only if walkable, so the region across a connection is the one across
+//!   the walkable link). The sweep walks each row's spans as one range
+//!   (a row's columns are contiguous), gathers the walkable spans as it
+//!   goes and resets only the contacts it counted (it cleared the whole
+//!   per-region array every row). The region graph takes the region count
+//!   from the partition, finds the regions at the tile's edge from the
+//!   rim columns and the floors from the columns of more than one span
+//!   (it tracked each span's column); the final ids are found once per
+//!   region, not per span. The watershed keeps its link array (its
+//!   distance field and flood read it many times) and shares the rest.
+//!   Output unchanged: every span's region, the counts and the distance
+//!   field of the three partitions compared equal before and after on
+//!   nav_test, dungeon, the sample levels and a floor with two area
+//!   volumes (standing pass and five passes, one tile and tiled, default,
+//!   zero and larger region sizes), besides the partition tests and the
+//!   Recast polygon counts.
+//! - **Counted** (callgrind, `RAYON_NUM_THREADS=1`, release build with
+//!   line tables, `navscope-cli bench MESH --pipeline voxel --runs 1 --set
+//!   passes=stand --set tile_size=0 --set reuse_tiles=false --set
+//!   cell_size=0.3 --set cell_height=0.2 --set stand.height=2.0 --set
+//!   stand.radius=0.6 --set stand.max_step=0.9 --set stand.max_slope=45
+//!   --set max_error=0.39 --set max_edge_len=12 --set
+//!   filter_ledge_spans=true --set partition=monotone --set
+//!   detail_sample_dist=0 --set max_drop=0`, before `7aa4500`, after
+//!   `f23f878`), `partition::partition_pass` inclusive: nav_test 24.07 to
+//!   12.55 M instructions, dungeon 13.93 to 6.69 M; the stages' `run_*`
+//!   functions together 193.6 to 182.1 M (nav_test) and 150.1 to 142.1 M
+//!   (dungeon), the whole process 229.3 to 217.8 M and 237.3 to 230.1 M.
+//!   That is about half, which is where Recast's monotone regions stand
+//!   against the stage's old figure (1.0 / 0.5 ms on the reference
+//!   machine).
+//! - **Timed** (criterion, `cargo bench -p navscope-voxel --bench voxel --
+//!   'stage/(nav_test|dungeon)/monotone/partition'`, 26 November 21:20 to
+//!   21:50 UTC, another build running on the second core):
+//!   `stage/nav_test/monotone/partition` 2.72 ms (interval 2.62 to 2.86)
+//!   before, 1.34 and 1.24 ms (1.15 to 1.49) after in two runs;
+//!   `stage/dungeon/monotone/partition` 1.69 ms (1.49 to 2.01) before, 0.71
+//!   and 0.57 ms (0.55 to 0.77) after.
 
 #![warn(missing_docs)]
 
