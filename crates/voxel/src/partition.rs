@@ -577,7 +577,13 @@ impl RegionGraph {
             g.size[r as usize] += 1;
             let sides: &[u32; 4] = link[4 * s..4 * s + 4].try_into().unwrap();
             for &a in sides {
-                match across(reg, area, area[s], a) {
+                // A region lies in one area: no area test within it.
+                let same = a != NO_LINK && reg[a as usize] == r;
+                match if same {
+                    r
+                } else {
+                    across(reg, area, area[s], a)
+                } {
                     NO_REGION => g.edge[r as usize] = true,
                     q if q != r => push_new(&mut g.neighbours[r as usize], q),
                     _ => {}
