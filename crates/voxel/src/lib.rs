@@ -1218,8 +1218,10 @@
 //!   from the partition, finds the regions at the tile's edge from the
 //!   rim columns and the floors from the columns of more than one span
 //!   (it tracked each span's column); the final ids are found once per
-//!   region, not per span. The watershed keeps its link array (its
-//!   distance field and flood read it many times) and shares the rest.
+//!   region, not per span. A connection within the span's own region
+//!   needs no area test (a region lies in one area). The watershed keeps
+//!   its link array (its distance field and flood read it many times) and
+//!   shares the rest.
 //!   Output unchanged: every span's region, the counts and the distance
 //!   field of the three partitions compared equal before and after on
 //!   nav_test, dungeon, the sample levels and a floor with two area
@@ -1234,20 +1236,23 @@
 //!   --set max_error=0.39 --set max_edge_len=12 --set
 //!   filter_ledge_spans=true --set partition=monotone --set
 //!   detail_sample_dist=0 --set max_drop=0`, before `7aa4500`, after
-//!   `f23f878`), `partition::partition_pass` inclusive: nav_test 24.07 to
-//!   12.55 M instructions, dungeon 13.93 to 6.69 M; the stages' `run_*`
-//!   functions together 193.6 to 182.1 M (nav_test) and 150.1 to 142.1 M
-//!   (dungeon), the whole process 229.3 to 217.8 M and 237.3 to 230.1 M.
-//!   That is about half, which is where Recast's monotone regions stand
-//!   against the stage's old figure (1.0 / 0.5 ms on the reference
-//!   machine).
+//!   `36cde65`), `partition::partition_pass` inclusive: nav_test 24.07 to
+//!   11.30 M instructions, dungeon 13.93 to 6.24 M (12.55 and 6.69 M
+//!   without the in-region shortcut, `f23f878`); the stages' `run_*`
+//!   functions together 193.6 to 180.8 M (nav_test) and 150.1 to 141.7 M
+//!   (dungeon), the whole process 229.3 to 216.5 M and 237.3 to 229.6 M.
+//!   Less than half: Recast's monotone regions (1.0 / 0.5 ms on the
+//!   reference machine) were about half of the stage's old time. Tried
+//!   and dropped: finding each region's final id lazily at its first span
+//!   (one table instead of two; 1% fewer instructions, no simpler).
 //! - **Timed** (criterion, `cargo bench -p navscope-voxel --bench voxel --
-//!   'stage/(nav_test|dungeon)/monotone/partition'`, 26 November 21:20 to
-//!   21:50 UTC, another build running on the second core):
-//!   `stage/nav_test/monotone/partition` 2.72 ms (interval 2.62 to 2.86)
-//!   before, 1.34 and 1.24 ms (1.15 to 1.49) after in two runs;
-//!   `stage/dungeon/monotone/partition` 1.69 ms (1.49 to 2.01) before, 0.71
-//!   and 0.57 ms (0.55 to 0.77) after.
+//!   'stage/(nav_test|dungeon)/monotone/partition'`, 26 November 21:05 to
+//!   21:35 UTC, another build running on the second core, so the runs
+//!   spread widely; before and after interleaved): the estimates of
+//!   `stage/nav_test/monotone/partition` 2.52 to 2.72 ms in three runs
+//!   before (intervals 2.31 to 3.02), 1.23 to 1.65 ms in four runs after
+//!   (1.14 to 1.90); `stage/dungeon/monotone/partition` 1.63 to 2.24 ms
+//!   before (1.49 to 2.57), 0.70 to 0.85 ms after (0.58 to 0.90).
 
 #![warn(missing_docs)]
 
