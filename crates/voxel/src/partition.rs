@@ -490,6 +490,8 @@ fn monotone(hf: &Heightfield, pf: &PassFlags, area: &[u8]) -> Cut {
         runs.clear();
         runs.push((0, 0, 0));
         let row_start = ws.len();
+        // `PassFlags::walkable` over the row's flags: no bounds check per
+        // span (1.3 M instructions on nav_test).
         for (s, _) in (first..end)
             .zip(&pf.flags[first..end])
             .filter(|&(_, &f)| f >= WALKABLE)
