@@ -1202,6 +1202,59 @@
 //!   a viewer asks for the sub-steps, not in the build. On `dungeon.obj` at
 //!   the default settings that is 183,220 segments over all stages and
 //!   passes, against 2.24 million primitives.
+//!
+//! ### 26 November 2026, evening: the monotone partition at Recast's cost
+//!
+//! - **Partition** ([`partition`], issue #15). The monotone and layer
+//!   partitions no longer build the walkable-link array (four links per
+//!   span, 5.3 M instructions on nav_test): the sweep and the region graph
+//!   read the pass's own connections ([`flags::PassFlags::links`]) and test
+//!   the area where they cross one, as Recast does (a span has a region
+//!   only if walkable, so the region across a connection is the one across
+//!   the walkable link). The sweep walks each row's spans as one range
+//!   (a row's columns are contiguous), gathers the walkable spans as it
+//!   goes and resets only the contacts it counted (it cleared the whole
+//!   per-region array every row). The region graph takes the region count
+//!   from the partition, finds the regions at the tile's edge from the
+//!   rim columns and the floors from the columns of more than one span
+//!   (it tracked each span's column); the final ids are found once per
+//!   region, not per span. A connection within the span's own region
+//!   needs no area test (a region lies in one area). The watershed keeps
+//!   its link array (its distance field and flood read it many times) and
+//!   shares the rest.
+//!   Output unchanged: every span's region, the counts and the distance
+//!   field of the three partitions compared equal before and after on
+//!   nav_test, dungeon, the sample levels and a floor with two area
+//!   volumes (standing pass and five passes, one tile and tiled, default,
+//!   zero and larger region sizes), besides the partition tests and the
+//!   Recast polygon counts.
+//! - **Counted** (callgrind, `RAYON_NUM_THREADS=1`, release build with
+//!   line tables, `navscope-cli bench MESH --pipeline voxel --runs 1 --set
+//!   passes=stand --set tile_size=0 --set reuse_tiles=false --set
+//!   cell_size=0.3 --set cell_height=0.2 --set stand.height=2.0 --set
+//!   stand.radius=0.6 --set stand.max_step=0.9 --set stand.max_slope=45
+//!   --set max_error=0.39 --set max_edge_len=12 --set
+//!   filter_ledge_spans=true --set partition=monotone --set
+//!   detail_sample_dist=0 --set max_drop=0`, before `7aa4500`, after
+//!   `36cde65`), `partition::partition_pass` inclusive: nav_test 24.07 to
+//!   11.30 M instructions, dungeon 13.93 to 6.24 M (12.55 and 6.69 M
+//!   without the in-region shortcut, `f23f878`); the stages' `run_*`
+//!   functions together 193.6 to 180.8 M (nav_test) and 150.1 to 141.7 M
+//!   (dungeon), the whole process 229.3 to 216.5 M and 237.3 to 229.6 M.
+//!   The watershed's (`--set partition=watershed`, nav_test), which shares
+//!   the region graph and the final ids: 43.97 to 39.45 M.
+//!   Less than half: Recast's monotone regions (1.0 / 0.5 ms on the
+//!   reference machine) were about half of the stage's old time. Tried
+//!   and dropped: finding each region's final id lazily at its first span
+//!   (one table instead of two; 1% fewer instructions, no simpler).
+//! - **Timed** (criterion, `cargo bench -p navscope-voxel --bench voxel --
+//!   'stage/(nav_test|dungeon)/monotone/partition'`, 26 November 21:05 to
+//!   21:35 UTC, another build running on the second core, so the runs
+//!   spread widely; before and after interleaved): the estimates of
+//!   `stage/nav_test/monotone/partition` 2.52 to 2.72 ms in three runs
+//!   before (intervals 2.31 to 3.02), 1.23 to 1.65 ms in four runs after
+//!   (1.14 to 1.90); `stage/dungeon/monotone/partition` 1.63 to 2.24 ms
+//!   before (1.49 to 2.57), 0.70 to 0.85 ms after (0.58 to 0.90).
 
 #![warn(missing_docs)]
 
