@@ -148,8 +148,7 @@ pub fn note_hidden(
     }
 }
 
-/// The stages to evict: out of sight long enough, big enough, not already
-/// evicted, restoring or being prepared again.
+/// A stage out of sight: what eviction takes and when it went.
 type Evictable<'a> = (
     Entity,
     &'a mut StageGeometry,
@@ -157,12 +156,22 @@ type Evictable<'a> = (
     &'a HiddenSince,
 );
 
+/// Stages that may be evicted: not already, not restoring, not being
+/// prepared again.
+type Resident = (Without<Evicted>, Without<Restoring>, Without<Refiltering>);
+
+/// Voxel groups, shown or hidden.
+type VoxelGroups = (With<VoxelCubes>, Allow<Disabled>);
+
+/// Evicted stages not yet restoring.
+type EvictedIdle = (With<Evicted>, Without<Restoring>);
+
 /// Lets the heavy parts of stages out of sight go.
 pub fn evict_hidden(
     mut commands: Commands,
     residency: Res<Residency>,
-    mut roots: Query<Evictable, (Without<Evicted>, Without<Restoring>, Without<Refiltering>)>,
-    voxels: Query<(Entity, &ChildOf), (With<VoxelCubes>, Allow<Disabled>)>,
+    mut roots: Query<Evictable, Resident>,
+    voxels: Query<(Entity, &ChildOf), VoxelGroups>,
 ) {
     let mut evicted = Vec::new();
     for (e, mut geo, mut index, since) in &mut roots {
@@ -189,8 +198,8 @@ pub fn restore_shown(
     mut commands: Commands,
     build: Res<Build>,
     timeline: Res<Timeline>,
-    roots: Query<(Entity, &StageRoot, &StageGeometry), (With<Evicted>, Without<Restoring>)>,
-    voxels: Query<&ChildOf, (With<VoxelCubes>, Allow<Disabled>)>,
+    roots: Query<(Entity, &StageRoot, &StageGeometry), EvictedIdle>,
+    voxels: Query<&ChildOf, VoxelGroups>,
 ) {
     for (e, root, geo) in &roots {
         if !timeline.shows_stage(root.stage) {
@@ -216,7 +225,7 @@ pub fn restore_shown(
 pub fn take_restored(
     mut commands: Commands,
     mut roots: Query<(Entity, &mut StageGeometry, &mut Restoring)>,
-    voxels: Query<(Entity, &DrawGroup, &ChildOf), (With<VoxelCubes>, Allow<Disabled>)>,
+    voxels: Query<(Entity, &DrawGroup, &ChildOf), VoxelGroups>,
 ) {
     for (e, mut geo, mut task) in &mut roots {
         let Some(mut restored) = check_ready(&mut task.0) else {
