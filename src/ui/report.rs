@@ -128,11 +128,12 @@ fn write_report(
     pointer: Option<Res<crate::interact::pointer::ScenePointer>>,
     gesture: Option<Res<crate::interact::clicks::Gesture>>,
     focus: Res<crate::model::timeline::UiFocus>,
-    (history, journal, loading, limit): (
+    (history, journal, loading, limit, evicted): (
         Res<History>,
         Res<Journal>,
         Res<crate::level::Loading>,
         Res<crate::level::budget::MemoryLimit>,
+        Query<&crate::model::elements::StageRoot, With<crate::view::residency::Evicted>>,
     ),
     (cpu, compare, voxels, mouse): Optional<'_>,
 ) {
@@ -150,6 +151,8 @@ fn write_report(
     let running =
         (0..n).find(|i| matches!(build.stage_state(*i), crate::build::StageState::Running(_)));
     let failed = (0..n).find(|i| matches!(build.stage_state(*i), crate::build::StageState::Failed));
+    let mut evicted: Vec<usize> = evicted.iter().map(|r| r.stage).collect();
+    evicted.sort_unstable();
     let params: serde_json::Map<String, Value> = build
         .params()
         .map(|v| {
@@ -174,7 +177,8 @@ fn write_report(
         "tool": tools.tool.name(),
         "next_probe_point": tools.next.name(),
         "stage": { "current": timeline.current, "count": n, "substep": timeline.substep,
-                   "finished": finished, "running": running, "failed": failed },
+                   "finished": finished, "running": running, "failed": failed,
+                   "evicted": evicted },
         // A level still loading counts as busy: until it opens, the build on
         // screen (the embedded default) is about to be replaced.
         "build": { "published": build.published, "busy": build.is_busy() || loading.is_loading(),

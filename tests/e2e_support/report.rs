@@ -3,7 +3,8 @@
 //! With `NAVSCOPE_REPORT=FILE` set, the app rewrites FILE (write `FILE.tmp`,
 //! rename) whenever its state changes, as JSON: `frame`, `window`, `scale`,
 //! `level`, `pipeline`, `tool` (`inspect` | `probe`), `next_probe_point`,
-//! `stage` {`current`, `count`, `substep`, `finished`, `running`}, `build`
+//! `stage` {`current`, `count`, `substep`, `finished`, `running`,
+//! `failed`, `evicted`}, `build`
 //! {`published`, `busy`}, `params` {name: value}, `undo` {`undo`, `redo`},
 //! `probe` {`start`, `goal`, `start_px`, `goal_px`, `found`, `length`,
 //! `revision`}, `selection` and `hover` ({`stage`, `kind`, `element`} or
@@ -139,6 +140,13 @@ impl Report {
     }
     pub fn stage_count(&self) -> Option<u64> {
         self.u64("/stage/count")
+    }
+    /// The stages that let their data go while out of sight.
+    pub fn evicted(&self) -> Vec<u64> {
+        self.get("/stage/evicted")
+            .and_then(|v| v.as_array())
+            .map(|a| a.iter().filter_map(|v| v.as_u64()).collect())
+            .unwrap_or_default()
     }
     pub fn start_px(&self) -> Option<(f64, f64)> {
         self.xy("/probe/start_px")
