@@ -14,7 +14,8 @@
 //! the finished build keeps anyway ([`Build::runner`]).
 //!
 //! So a stage that has been out of sight for [`Residency::after`] and has
-//! at least [`Residency::min_primitives`] primitives is *evicted*: the
+//! at least [`Residency::min_primitives`] primitives is *evicted* once no
+//! build is running (not in the frames that publish): the
 //! three go, the rest of its drawing stays, and it is marked [`Evicted`].
 //! When the timeline shows it again, a task on the async compute pool
 //! makes them again from the artifact ([`Restored::make`]) and they are put
@@ -166,13 +167,19 @@ type VoxelGroups = (With<VoxelCubes>, Allow<Disabled>);
 /// Evicted stages not yet restoring.
 type EvictedIdle = (With<Evicted>, Without<Restoring>);
 
-/// Lets the heavy parts of stages out of sight go.
+/// Lets the heavy parts of stages out of sight go, while no build runs:
+/// the frames that publish a build's stages keep the main thread and the
+/// allocator to themselves.
 pub fn evict_hidden(
     mut commands: Commands,
     residency: Res<Residency>,
+    build: Res<Build>,
     mut roots: Query<Evictable, Resident>,
     voxels: Query<(Entity, &ChildOf), VoxelGroups>,
 ) {
+    if build.is_busy() {
+        return;
+    }
     let mut evicted = Vec::new();
     for (e, mut geo, mut index, since) in &mut roots {
         if since.0.elapsed() < residency.after || geo.primitives.len() < residency.min_primitives {
