@@ -104,6 +104,22 @@ fn pixel(p: Option<Vec2>) -> Value {
     p.map_or(Value::Null, |p| json!([p.x, p.y]))
 }
 
+/// The edit history, the log, the loading level, the memory budget and
+/// the stages that let their data go while out of sight
+/// ([`crate::view::residency`]).
+type BuildState<'w, 's> = (
+    Res<'w, History>,
+    Res<'w, Journal>,
+    Res<'w, crate::level::Loading>,
+    Res<'w, crate::level::budget::MemoryLimit>,
+    Query<
+        'w,
+        's,
+        &'static crate::model::elements::StageRoot,
+        With<crate::view::residency::Evicted>,
+    >,
+);
+
 /// Resources the report includes when the app has them.
 type Optional<'w> = (
     Option<Res<'w, crate::ui::cpu::CpuClock>>,
@@ -128,13 +144,7 @@ fn write_report(
     pointer: Option<Res<crate::interact::pointer::ScenePointer>>,
     gesture: Option<Res<crate::interact::clicks::Gesture>>,
     focus: Res<crate::model::timeline::UiFocus>,
-    (history, journal, loading, limit, evicted): (
-        Res<History>,
-        Res<Journal>,
-        Res<crate::level::Loading>,
-        Res<crate::level::budget::MemoryLimit>,
-        Query<&crate::model::elements::StageRoot, With<crate::view::residency::Evicted>>,
-    ),
+    (history, journal, loading, limit, evicted): BuildState<'_, '_>,
     (cpu, compare, voxels, mouse): Optional<'_>,
 ) {
     file.frame += 1;
