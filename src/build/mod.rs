@@ -498,13 +498,7 @@ fn publish(runner: &Runner, i: usize, options: &PrepareOptions) -> Option<Publis
         return None;
     };
     let unit = crate::model::extent::level_extent(runner.level());
-    // Kept for as long as the stage is published (its picking, inspection
-    // and re-preparation read them): sized exactly, where the artifact
-    // grew them by doubling (a voxel stage of a million columns held up
-    // to twice their memory).
-    let mut primitives = artifact.primitives();
-    primitives.shrink_to_fit();
-    let primitives = Arc::new(primitives);
+    let primitives = crate::model::elements::stage_primitives(artifact.as_ref());
     let substeps = artifact.substeps();
     let geometry = StageGeometry {
         stage: i,

@@ -45,3 +45,14 @@ pub struct StageGeometry {
     /// The level's size, for scaling markers.
     pub unit: f32,
 }
+
+/// A published stage's primitives, from its `artifact`: kept for as long
+/// as the stage is published or shown (its picking, inspection and
+/// re-preparation read them), so sized exactly where the artifact grew
+/// them by doubling (a voxel stage of a million columns held up to twice
+/// their memory).
+pub fn stage_primitives(artifact: &dyn navscope_core::stage::Artifact) -> Arc<Vec<Primitive>> {
+    let mut primitives = artifact.primitives();
+    primitives.shrink_to_fit();
+    Arc::new(primitives)
+}

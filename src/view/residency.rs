@@ -39,7 +39,7 @@ use navscope_core::stage::Artifact;
 
 use crate::build::Build;
 use crate::model::band::PrepareOptions;
-use crate::model::elements::{StageGeometry, StageRoot};
+use crate::model::elements::{StageGeometry, StageRoot, stage_primitives};
 use crate::model::index::ElementIndex;
 use crate::model::prepare::groups;
 use crate::model::timeline::Timeline;
@@ -100,9 +100,10 @@ impl Restored {
         options: &PrepareOptions,
         voxels: bool,
     ) -> Self {
-        let mut primitives = artifact.primitives();
-        primitives.shrink_to_fit();
-        let primitives = Arc::new(primitives);
+        let primitives = stage_primitives(artifact);
+        // The drawing's groups come from `prepare_for_drawing`, which also
+        // batches sub-step ranges; it leaves every voxel group as
+        // `groups` made it, so the keys match.
         let cubes = if voxels {
             groups(&primitives, unit, options)
                 .into_iter()
@@ -175,7 +176,7 @@ pub fn evict_hidden(
     residency: Res<Residency>,
     build: Res<Build>,
     mut roots: Query<Evictable, Resident>,
-    voxels: Query<(Entity, &ChildOf), VoxelGroups>,
+    mut voxels: Query<(&ChildOf, &mut VoxelCubes), Allow<Disabled>>,
 ) {
     if build.is_busy() {
         return;
@@ -187,12 +188,12 @@ pub fn evict_hidden(
         }
         // Not a change of what the stage draws: its drawing stays.
         let primitives = std::mem::take(&mut geo.bypass_change_detection().primitives);
-        evicted.push((primitives, std::mem::take(&mut *index)));
-        for (group, parent) in &voxels {
-            if parent.parent() == e {
-                commands.entity(group).insert(VoxelCubes(Arc::default()));
-            }
-        }
+        let cubes: Vec<_> = voxels
+            .iter_mut()
+            .filter(|(parent, _)| parent.parent() == e)
+            .map(|(_, mut c)| std::mem::take(&mut c.0))
+            .collect();
+        evicted.push((primitives, std::mem::take(&mut *index), cubes));
         commands.entity(e).insert(Evicted);
     }
     if !evicted.is_empty() {
@@ -232,20 +233,20 @@ pub fn restore_shown(
 pub fn take_restored(
     mut commands: Commands,
     mut roots: Query<(Entity, &mut StageGeometry, &mut Restoring)>,
-    voxels: Query<(Entity, &DrawGroup, &ChildOf), VoxelGroups>,
+    mut voxels: Query<(&DrawGroup, &ChildOf, &mut VoxelCubes), Allow<Disabled>>,
 ) {
     for (e, mut geo, mut task) in &mut roots {
         let Some(mut restored) = check_ready(&mut task.0) else {
             continue;
         };
         geo.bypass_change_detection().primitives = restored.primitives;
-        for (group, g, parent) in &voxels {
+        for (g, parent, mut cubes) in &mut voxels {
             if parent.parent() != e {
                 continue;
             }
             let key = (g.kind.clone(), g.first, g.last, g.layer);
-            if let Some(cubes) = restored.cubes.remove(&key) {
-                commands.entity(group).insert(VoxelCubes(cubes));
+            if let Some(back) = restored.cubes.remove(&key) {
+                cubes.0 = back;
             }
         }
         commands

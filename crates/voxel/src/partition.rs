@@ -580,12 +580,12 @@ impl RegionGraph {
             let sides: &[u32; 4] = link[4 * s..4 * s + 4].try_into().unwrap();
             for &a in sides {
                 // A region lies in one area: no area test within it.
-                let same = a != NO_LINK && reg[a as usize] == r;
-                match if same {
+                let q = if a != NO_LINK && reg[a as usize] == r {
                     r
                 } else {
                     across(reg, area, area[s], a)
-                } {
+                };
+                match q {
                     NO_REGION => g.edge[r as usize] = true,
                     q if q != r => push_new(&mut g.neighbours[r as usize], q),
                     _ => {}
