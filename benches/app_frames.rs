@@ -53,6 +53,9 @@ const GENERATED: &str = "generated:big-floor-plan:30000";
 const IDLE_FRAMES: usize = 300;
 /// Frames each stage is shown while switching.
 const HOLD_FRAMES: usize = 3;
+/// Idle past the eviction delay by this much, and give up on eviction
+/// twenty times this after it.
+const SETTLE_SLACK: Duration = Duration::from_millis(500);
 /// Pick rays per side of the grid.
 const PICK_GRID: usize = 20;
 /// A build that takes longer is reported as not finished.
@@ -161,15 +164,26 @@ fn run(level: &str, pipeline: &str, stage: Option<&str>) -> Result<String, Strin
         idle.push(app.world().resource::<CpuClock>().last_ms);
     }
     // Hidden stages let their data go after a delay (see
-    // `navscope::view::residency`): idle until they have, so the memory is
+    // `navscope::view::residency`), freed on workers, and the shown one
+    // may be coming back: idle until all that is done, so the memory is
     // the steady state a person sees.
     let settle = app
         .world()
         .resource::<navscope::view::residency::Residency>()
         .after
-        + Duration::from_millis(500);
+        + SETTLE_SLACK;
     let idle_from = Instant::now();
-    while idle_from.elapsed() < settle {
+    while idle_from.elapsed() < settle
+        || !app
+            .world_mut()
+            .run_system_once(view_settled)
+            .unwrap_or(true)
+        || navscope::model::discard::pending() > 0
+    {
+        if idle_from.elapsed() > settle + SETTLE_SLACK * 20 {
+            eprintln!("the view did not settle within {settle:?} and more");
+            break;
+        }
         app.update();
         std::thread::sleep(Duration::from_millis(5));
     }
@@ -191,6 +205,35 @@ fn run(level: &str, pipeline: &str, stage: Option<&str>) -> Result<String, Strin
         picks.iter().copied().fold(0.0, f32::max),
         resident_mib()
     ))
+}
+
+/// Whether the view has settled: every hidden stage big enough to be
+/// evicted has been, and every shown stage is drawn whole (not evicted or
+/// being restored, its groups spawned and its voxel groups meshed).
+fn view_settled(
+    timeline: Res<Timeline>,
+    residency: Res<navscope::view::residency::Residency>,
+    roots: Query<(
+        Entity,
+        &navscope::model::elements::StageRoot,
+        &navscope::model::elements::StageGeometry,
+        Has<navscope::view::residency::Evicted>,
+        Has<navscope::view::residency::Restoring>,
+    )>,
+    drawn: Query<&ChildOf, With<navscope::view::draw::DrawGroup>>,
+    voxels: Query<
+        Has<navscope::view::voxel_meshing::Meshed>,
+        With<navscope::view::cubes::VoxelGroup>,
+    >,
+) -> bool {
+    let stages_settled = roots.iter().all(|(e, root, geo, evicted, restoring)| {
+        if timeline.shows_stage(root.stage) {
+            !evicted && !restoring && drawn.iter().any(|p| p.parent() == e)
+        } else {
+            geo.primitives.len() < residency.min_primitives || evicted
+        }
+    });
+    stages_settled && voxels.iter().all(|meshed| meshed)
 }
 
 /// Times pick queries along a grid of downward rays over what is drawn,

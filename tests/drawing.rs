@@ -16,7 +16,7 @@ use navscope::model::timeline::Timeline;
 use navscope::ui::cpu::CpuClock;
 use navscope::view::cubes::{TileDetail, VoxelDetail, VoxelGroup};
 use navscope::view::draw::DrawGroup;
-use navscope::view::residency::{Evicted, Residency};
+use navscope::view::residency::{Evicted, Residency, RestoringStages};
 use navscope::view::scene::MainCamera;
 use navscope::view::voxel_meshing::{Meshed, Meshing, VoxelCubes};
 use support::until;
@@ -515,9 +515,19 @@ fn a_hidden_stage_lets_its_data_go_and_gets_it_back_when_shown() {
             );
         }
     }
-    // Shown again, each voxel stage gets back what it had and is meshed.
+    // Shown again, each voxel stage gets back what it had and is meshed;
+    // while it is on its way the view's note counts it.
     for &stage in &voxel_stages {
+        app.world_mut().resource_mut::<Timeline>().set_stage(stage);
+        app.update();
+        let on_its_way = held(&mut app)[&stage].3;
+        assert_eq!(
+            app.world().resource::<RestoringStages>().0,
+            usize::from(on_its_way),
+            "stage {stage} is counted while it is being restored"
+        );
         show_voxel_stage(&mut app, stage);
+        assert_eq!(app.world().resource::<RestoringStages>().0, 0);
         let now = held(&mut app);
         assert_eq!(now[&stage], before[&stage], "stage {stage} is back whole");
         assert!(enabled_tiles(&mut app).0 > 0, "stage {stage} shows tiles");

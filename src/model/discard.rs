@@ -4,15 +4,34 @@
 //! indexes and navigation mesh: millions of small allocations on a Quake
 //! map, which took most of a hundred-millisecond frame when freed where
 //! they were replaced. [`discard`] hands the value to a worker thread to
-//! free instead.
+//! free instead; [`pending`] tells how many are still being freed, so a
+//! measurement of the app's memory can wait for them.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bevy::tasks::AsyncComputeTaskPool;
+
+/// Values handed to a worker and not yet dropped.
+static PENDING: AtomicUsize = AtomicUsize::new(0);
+
+/// How many [`discard`]ed values are still waiting to be dropped (each
+/// [`discard_and_trim`] counts until its trim is done too).
+pub fn pending() -> usize {
+    PENDING.load(Ordering::Acquire)
+}
 
 /// Drops `value` on a worker thread (on this one when no pool runs, as in
 /// plain unit tests).
 pub fn discard<T: Send + 'static>(value: T) {
     match AsyncComputeTaskPool::try_get() {
-        Some(pool) => pool.spawn(async move { drop(value) }).detach(),
+        Some(pool) => {
+            PENDING.fetch_add(1, Ordering::AcqRel);
+            pool.spawn(async move {
+                drop(value);
+                PENDING.fetch_sub(1, Ordering::AcqRel);
+            })
+            .detach()
+        }
         None => drop(value),
     }
 }
@@ -76,5 +95,29 @@ mod tests {
             .recv_timeout(std::time::Duration::from_secs(10))
             .expect("dropped within 10 s");
         assert_ne!(on, std::thread::current().id());
+    }
+
+    #[test]
+    fn a_discard_is_pending_until_its_value_is_dropped() {
+        AsyncComputeTaskPool::get_or_init(bevy::tasks::TaskPool::new);
+        let (tx, rx) = channel::<()>();
+        // Its drop blocks until the test lets it go.
+        struct Hold(std::sync::mpsc::Receiver<()>);
+        impl Drop for Hold {
+            fn drop(&mut self) {
+                let _ = self.0.recv_timeout(std::time::Duration::from_secs(10));
+            }
+        }
+        discard(Hold(rx));
+        assert!(pending() >= 1, "counted while its drop waits");
+        tx.send(()).unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while pending() > 0 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "still pending after 10 s"
+            );
+            std::thread::yield_now();
+        }
     }
 }

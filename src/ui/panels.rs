@@ -364,14 +364,21 @@ fn param_row(
     });
 }
 
-/// Says, over the view's bottom-right corner, that voxels are still being
-/// meshed (they arrive group by group), and over its bottom-left corner
-/// that far voxels are drawn merged. Over the view and not in the legend: a note that comes and goes
-/// with the zoom would move every panel row below it, and a button under
-/// the cursor with them.
+/// Says, over the view's bottom-right corner, that stages shown again are
+/// getting their data back ([`crate::view::residency`]) and that voxels are
+/// still being meshed (they arrive group by group), and over its
+/// bottom-left corner that far voxels are drawn merged. Over the view and
+/// not in the legend: a note that comes and goes with the zoom would move
+/// every panel row below it, and a button under the cursor with them.
 fn lod_note(ctx: &egui::Context, central: egui::Rect, s: &mut UiState) {
     let detail = *s.voxel_detail;
-    if detail.meshing > 0 {
+    let restoring = s.restoring.0;
+    if detail.meshing > 0 || restoring > 0 {
+        let text = match (restoring, detail.meshing) {
+            (0, m) => format!("Meshing the voxels of {m} group(s)…"),
+            (r, 0) => format!("Restoring {r} stage(s) shown again…"),
+            (r, m) => format!("Restoring {r} stage(s) shown again, meshing {m} voxel group(s)…"),
+        };
         // Over the view's bottom-right corner, clear of the merged note.
         let meshing = egui::Area::new(egui::Id::new("meshing-note"))
             .pivot(egui::Align2::RIGHT_BOTTOM)
@@ -379,13 +386,7 @@ fn lod_note(ctx: &egui::Context, central: egui::Rect, s: &mut UiState) {
             .interactable(false)
             .show(ctx, |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "Meshing the voxels of {} group(s)…",
-                            detail.meshing
-                        ))
-                        .italics(),
-                    );
+                    ui.label(egui::RichText::new(text).italics());
                 });
             });
         s.tag("legend/meshing", &meshing.response);

@@ -104,9 +104,9 @@ fn pixel(p: Option<Vec2>) -> Value {
     p.map_or(Value::Null, |p| json!([p.x, p.y]))
 }
 
-/// The edit history, the log, the loading level, the memory budget and
-/// the stages that let their data go while out of sight
-/// ([`crate::view::residency`]).
+/// The edit history, the log, the loading level, the memory budget, the
+/// stages that let their data go while out of sight
+/// ([`crate::view::residency`]) and the drawn groups shown (enabled).
 type BuildState<'w, 's> = (
     Res<'w, History>,
     Res<'w, Journal>,
@@ -118,6 +118,7 @@ type BuildState<'w, 's> = (
         &'static crate::model::elements::StageRoot,
         With<crate::view::residency::Evicted>,
     >,
+    Query<'w, 's, (), With<crate::view::draw::DrawGroup>>,
 );
 
 /// Resources the report includes when the app has them.
@@ -144,7 +145,7 @@ fn write_report(
     pointer: Option<Res<crate::interact::pointer::ScenePointer>>,
     gesture: Option<Res<crate::interact::clicks::Gesture>>,
     focus: Res<crate::model::timeline::UiFocus>,
-    (history, journal, loading, limit, evicted): BuildState<'_, '_>,
+    (history, journal, loading, limit, evicted, shown_groups): BuildState<'_, '_>,
     (cpu, compare, voxels, mouse): Optional<'_>,
 ) {
     file.frame += 1;
@@ -188,7 +189,7 @@ fn write_report(
         "next_probe_point": tools.next.name(),
         "stage": { "current": timeline.current, "count": n, "substep": timeline.substep,
                    "finished": finished, "running": running, "failed": failed,
-                   "evicted": evicted },
+                   "evicted": evicted, "shown_groups": shown_groups.iter().count() },
         // A level still loading counts as busy: until it opens, the build on
         // screen (the embedded default) is about to be replaced.
         "build": { "published": build.published, "busy": build.is_busy() || loading.is_loading(),

@@ -79,6 +79,7 @@ pub struct UiState<'w, 's> {
     pub(crate) dialogs: ResMut<'w, Dialogs>,
     pub(crate) report: ResMut<'w, UiReport>,
     pub(crate) voxel_detail: Res<'w, crate::view::cubes::VoxelDetail>,
+    pub(crate) restoring: Res<'w, crate::view::residency::RestoringStages>,
     pub(crate) roots: Query<'w, 's, &'static StageGeometry>,
     pub(crate) indexes: Query<'w, 's, (&'static StageRoot, &'static ElementIndex)>,
     pub(crate) compare: ResMut<'w, crate::compare::Compare>,

@@ -73,6 +73,7 @@ impl Plugin for DrawPlugin {
         app.init_resource::<CubeAssets>()
             .init_resource::<crate::view::cubes::VoxelDetail>()
             .init_resource::<crate::view::residency::Residency>()
+            .init_resource::<crate::view::residency::RestoringStages>()
             .add_systems(
                 PostUpdate,
                 (

@@ -128,6 +128,11 @@ impl Restored {
 #[derive(Component)]
 pub struct Restoring(Task<Restored>);
 
+/// How many stages are being made again, for the view's note that a
+/// stage shown again is getting its voxels and elements back.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct RestoringStages(pub usize);
+
 /// Evicts and restores stages (part of [`crate::view::draw::DrawPlugin`]).
 pub fn systems() -> impl IntoScheduleConfigs<bevy::ecs::system::ScheduleSystem, ()> {
     (note_hidden, evict_hidden, restore_shown, take_restored).chain()
@@ -234,9 +239,12 @@ pub fn take_restored(
     mut commands: Commands,
     mut roots: Query<(Entity, &mut StageGeometry, &mut Restoring)>,
     mut voxels: Query<(&DrawGroup, &ChildOf, &mut VoxelCubes), Allow<Disabled>>,
+    mut pending: ResMut<RestoringStages>,
 ) {
+    let mut still = 0;
     for (e, mut geo, mut task) in &mut roots {
         let Some(mut restored) = check_ready(&mut task.0) else {
+            still += 1;
             continue;
         };
         geo.bypass_change_detection().primitives = restored.primitives;
@@ -254,4 +262,5 @@ pub fn take_restored(
             .insert(restored.index)
             .remove::<(Evicted, Restoring)>();
     }
+    pending.set_if_neq(RestoringStages(still));
 }
