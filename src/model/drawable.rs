@@ -21,11 +21,28 @@ use navscope_core::Primitive;
 /// Sides of the circles a point marker is drawn with.
 pub const MARKER_RESOLUTION: u32 = 12;
 
+/// A group of at least this many lines draws them as a line mesh
+/// ([`Drawable::lines`]) instead of in its gizmo.
+///
+/// Bevy copies a retained gizmo whole from the main world into the render
+/// world in the frame after it is added (a gizmo asset is kept in both), and
+/// such a copy of `dungeon.obj`'s compact stage (1.4 million neighbour
+/// lines at 0.1 m cells, 56 bytes a line) took 80 ms of the frame that
+/// published it. A mesh kept only in the render world moves there instead,
+/// and takes 32 bytes a line. Its lines are the renderer's own, one pixel
+/// wide and solid whatever the kind's style: at this many lines the view
+/// shows a texture of them rather than each one.
+pub const LINE_MESH_FROM: usize = 100_000;
+
 /// A group's geometry as assets, ready to add to `Assets`.
 #[derive(Clone, Debug, Default)]
 pub struct Drawable {
-    /// Lines and point markers, when the group has any.
+    /// Lines and point markers, when the group has any (its lines only
+    /// when fewer than [`LINE_MESH_FROM`]).
     pub gizmo: Option<GizmoAsset>,
+    /// The lines of a group of at least [`LINE_MESH_FROM`], as a line
+    /// list mesh, with its culling box.
+    pub lines: Option<(Mesh, Aabb)>,
     /// Filled triangles, when the group has any, with their culling box
     /// (Bevy cannot compute it from a mesh kept only in the render world).
     pub fill: Option<(Mesh, Aabb)>,
@@ -46,13 +63,15 @@ impl Drawable {
 
     /// The assets of `g`'s lines, points and triangles.
     fn of(g: &Group) -> Self {
-        let gizmo = (!g.lines.is_empty() || !g.points.is_empty()).then(|| {
+        let as_mesh = g.lines.len() >= LINE_MESH_FROM;
+        let gizmo_lines: &[_] = if as_mesh { &[] } else { &g.lines };
+        let gizmo = (!gizmo_lines.is_empty() || !g.points.is_empty()).then(|| {
             let mut asset = GizmoAsset::new();
             // Sized exactly: grown by doubling, a big stage's buffers held
             // up to twice the memory they use.
-            asset.list_positions.reserve_exact(2 * g.lines.len());
-            asset.list_colors.reserve_exact(2 * g.lines.len());
-            for (a, b, c) in &g.lines {
+            asset.list_positions.reserve_exact(2 * gizmo_lines.len());
+            asset.list_colors.reserve_exact(2 * gizmo_lines.len());
+            for (a, b, c) in gizmo_lines {
                 asset.line(*a, *b, srgba(*c));
             }
             for (at, r, c) in &g.points {
@@ -66,10 +85,13 @@ impl Drawable {
             asset.strip_colors.shrink_to_fit();
             asset
         });
+        let lines = as_mesh
+            .then(|| line_mesh(&g.lines))
+            .and_then(|m| m.compute_aabb().map(|b| (m, b)));
         let fill = (!g.triangles.is_empty())
             .then(|| triangle_mesh(&g.triangles, false))
             .and_then(|m| m.compute_aabb().map(|b| (m, b)));
-        Drawable { gizmo, fill }
+        Drawable { gizmo, lines, fill }
     }
 }
 
@@ -126,6 +148,24 @@ pub fn triangle_mesh(tris: &[([Vec3; 3], [f32; 4])], lit: bool) -> Mesh {
             .collect()
     });
     colored_mesh(positions, normals, vertex_colors(tris))
+}
+
+/// A line list of sRGB-coloured segments, kept in the render world only.
+pub fn line_mesh(lines: &[(Vec3, Vec3, [f32; 4])]) -> Mesh {
+    let positions: Vec<[f32; 3]> = lines
+        .iter()
+        .flat_map(|(a, b, _)| [a.to_array(), b.to_array()])
+        .collect();
+    let colors: Vec<[u8; 4]> = lines
+        .iter()
+        .flat_map(|(_, _, c)| [compact_vertex::linear_bytes(*c, 1.0); 2])
+        .collect();
+    Mesh::new(PrimitiveTopology::LineList, RenderAssetUsages::RENDER_WORLD)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_attribute(
+            compact_vertex::COLOR_UNORM8,
+            VertexAttributeValues::Unorm8x4(colors),
+        )
 }
 
 /// A triangle list with per-vertex positions, normals when it is lit, and
@@ -191,7 +231,73 @@ mod tests {
     #[test]
     fn an_empty_group_gets_no_assets() {
         let d = Drawable::of(&Group::default());
-        assert!(d.gizmo.is_none() && d.fill.is_none());
+        assert!(d.gizmo.is_none() && d.lines.is_none() && d.fill.is_none());
+    }
+
+    /// `n` unit segments along x, one per row, in two colours.
+    fn rows(n: usize) -> Vec<(Vec3, Vec3, [f32; 4])> {
+        (0..n)
+            .map(|i| {
+                let a = Vec3::new(0.0, 0.0, i as f32);
+                let c = if i % 2 == 0 {
+                    [1.0, 0.0, 0.0, 1.0]
+                } else {
+                    [0.0, 0.0, 1.0, 1.0]
+                };
+                (a, a + Vec3::X, c)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_group_of_many_lines_draws_them_as_a_line_mesh_and_its_markers_in_a_gizmo() {
+        let n = LINE_MESH_FROM;
+        let mut g = Group {
+            lines: rows(n),
+            points: vec![(Vec3::Y, 0.2, [0.0, 1.0, 0.0, 1.0])],
+            ..Default::default()
+        };
+        let d = Drawable::take(&mut g);
+        let (mesh, bounds) = d.lines.expect("a line mesh");
+        assert_eq!(mesh.primitive_topology(), PrimitiveTopology::LineList);
+        assert_eq!(mesh.count_vertices(), 2 * n);
+        assert_eq!(Vec3::from(bounds.min()), Vec3::ZERO);
+        assert_eq!(
+            Vec3::from(bounds.max()),
+            Vec3::new(1.0, 0.0, (n - 1) as f32)
+        );
+        let Some(VertexAttributeValues::Unorm8x4(colors)) =
+            mesh.attribute(compact_vertex::COLOR_UNORM8)
+        else {
+            panic!("colours as bytes");
+        };
+        // Both ends of a line take its colour; the rows alternate.
+        assert_eq!(colors[0], colors[1]);
+        assert_ne!(colors[1], colors[2]);
+        assert_eq!(
+            colors[0],
+            compact_vertex::linear_bytes([1.0, 0.0, 0.0, 1.0], 1.0)
+        );
+        let gizmo = d.gizmo.expect("the marker's gizmo");
+        assert!(
+            gizmo.buffer().list_positions.len() + gizmo.buffer().strip_positions.len()
+                < 8 * MARKER_RESOLUTION as usize,
+            "the gizmo holds the marker, not the lines"
+        );
+    }
+
+    #[test]
+    fn a_group_of_fewer_lines_keeps_them_in_its_gizmo() {
+        let n = LINE_MESH_FROM - 1;
+        let d = Drawable::of(&Group {
+            lines: rows(n),
+            ..Default::default()
+        });
+        assert!(d.lines.is_none());
+        assert_eq!(
+            d.gizmo.expect("a gizmo").buffer().list_positions.len(),
+            2 * n
+        );
     }
 
     #[test]

@@ -65,8 +65,9 @@ pub struct CpuClock {
     switched_to: (usize, Option<u32>),
     /// The CPU time of each frame that put a published stage's drawing in
     /// place (a build publishing, or the view re-prepared after a filter
-    /// change) and of the frame after it.
-    pub publish_ms: Vec<f32>,
+    /// change) and of the frame after it, and the part of it spent in
+    /// extraction.
+    pub publish_ms: Vec<(f32, f32)>,
     /// Readings still to record into `publish_ms`.
     pending_publish: u8,
 }
@@ -192,7 +193,7 @@ fn start_frame(mut clock: ResMut<CpuClock>) {
         }
         if clock.pending_publish > 0 {
             clock.pending_publish -= 1;
-            let ms = clock.last_ms;
+            let ms = (clock.last_ms, clock.last_extract_ms);
             keep(&mut clock.publish_ms, ms);
         }
     }

@@ -295,15 +295,20 @@ fn finish(
             n.to_string_lossy().to_string()
         });
     let pipeline = build.pipeline().map_or("-", |p| p.id);
+    let publish = clock.publish_ms[m.publish_from.min(clock.publish_ms.len())..]
+        .iter()
+        .copied()
+        .fold((0.0, 0.0), |a, b| if b.0 > a.0 { b } else { a });
     println!(
-        "measure {name} [{pipeline}]: CPU per frame idle median {:.2} ms; stage/sub-step switch max {:.2} ms (extraction {:.2} ms, to stage {} sub-step {:?}) over {} switches; publishing frame max {:.2} ms over {} frames; pick median {:.3} ms, max {:.3} ms over {} queries; update latency median {:.1} ms, max {:.1} ms over {} changes; whole frames idle median {:.2} ms, while rebuilding max {:.2} ms; resident memory {:.0} MiB",
+        "measure {name} [{pipeline}]: CPU per frame idle median {:.2} ms; stage/sub-step switch max {:.2} ms (extraction {:.2} ms, to stage {} sub-step {:?}) over {} switches; publishing frame max {:.2} ms (extraction {:.2} ms) over {} frames; pick median {:.3} ms, max {:.3} ms over {} queries; update latency median {:.1} ms, max {:.1} ms over {} changes; whole frames idle median {:.2} ms, while rebuilding max {:.2} ms; resident memory {:.0} MiB",
         median(&m.idle),
         worst.0,
         worst.1,
         worst.2 + 1,
         worst.3,
         clock.switch_ms.len(),
-        max(&clock.publish_ms[m.publish_from.min(clock.publish_ms.len())..]),
+        publish.0,
+        publish.1,
         clock.publish_ms.len().saturating_sub(m.publish_from),
         median(&m.picks),
         max(&m.picks),

@@ -107,6 +107,16 @@ fn fill_material(layer: usize) -> StandardMaterial {
     }
 }
 
+/// Material settings for a group's line mesh
+/// ([`crate::model::drawable::LINE_MESH_FROM`]): a fill's without the
+/// depth bias, which the renderer allows for triangles only.
+fn line_material(layer: usize) -> StandardMaterial {
+    StandardMaterial {
+        depth_bias: 0.0,
+        ..fill_material(layer)
+    }
+}
+
 /// The asset stores a group's drawing goes into.
 #[derive(bevy::ecs::system::SystemParam)]
 pub struct VisualAssets<'w> {
@@ -134,7 +144,8 @@ pub fn set_shown(commands: &mut Commands, entity: Entity, shown: bool) {
     }
 }
 
-/// Spawns one group's drawing: a retained gizmo for its lines and points, a
+/// Spawns one group's drawing: a retained gizmo for its lines and points (a
+/// line mesh for the lines of a huge group), a
 /// mesh for its fills (drawn `layer` depth steps in front of the level), a
 /// voxel group holding its cubes, meshed per tile while it shows
 /// ([`crate::view::voxel_meshing`]). Each entity gets `extra`
@@ -186,6 +197,19 @@ pub fn spawn_group(
             commands,
             shown,
             (extra.clone(), Transform::default(), gizmo),
+        );
+    }
+    if let Some((mesh, bounds)) = drawable.lines {
+        spawn_maybe_shown(
+            commands,
+            shown,
+            (
+                extra.clone(),
+                bounds,
+                Mesh3d(assets.meshes.add(mesh)),
+                MeshMaterial3d(assets.materials.add(line_material(layer))),
+                Transform::default(),
+            ),
         );
     }
     if let Some((mesh, bounds)) = drawable.fill {
