@@ -246,8 +246,6 @@ struct Tracer<'a> {
     step: [isize; 4],
     stamp: Vec<u32>,
     col_span: Vec<u32>,
-    /// Every span's floor ([`floors`]).
-    floors: Vec<u16>,
     /// Whether any span of the tile may hold water.
     wet: bool,
     /// The highest water surface over the current region's spans.
@@ -287,7 +285,6 @@ impl<'a> Tracer<'a> {
             step: DIRS.map(|(dx, dz)| dx as isize + dz as isize * row as isize),
             stamp,
             col_span: vec![0; n],
-            floors: floors(hf),
             wet,
             water: None,
             sides: vec![0; n],
@@ -481,7 +478,6 @@ impl<'a> Tracer<'a> {
             ring.h.push(self.corner_height(id, cell, dir));
             ring.class.push(edge_class(
                 self.hf,
-                &self.floors,
                 self.passes,
                 &self.limits,
                 k,
@@ -515,7 +511,7 @@ impl<'a> Tracer<'a> {
     /// clockwise) and the diagonal one beyond both; the one across side
     /// `dir` is outside.
     fn corner_height(&self, id: u32, cell: Cell, dir: usize) -> f32 {
-        let floor = |c: usize| self.floors[self.col_span[c] as usize];
+        let floor = |c: usize| self.hf.spans[self.col_span[c] as usize].floor;
         let mut top = floor(cell.c);
         let prev = (dir + 3) & 3;
         let side = cell.to(prev, &self.step);
@@ -532,19 +528,12 @@ impl<'a> Tracer<'a> {
     }
 }
 
-/// Every span's floor, one array (a tenth of the spans' bytes): the
-/// outline's corners and edges read the floors of the cells along it.
-fn floors(hf: &Heightfield) -> Vec<u16> {
-    hf.spans.iter().map(|s| s.floor).collect()
-}
-
 /// Classes the edge from region span `s` (pass `k`, in cell `s_cell`) in
 /// direction `DIRS[dir]`; `label` gives each span's partition label in pass
-/// `k`, `floors` every span's floor.
+/// `k`.
 #[allow(clippy::too_many_arguments)]
 fn edge_class(
     hf: &Heightfield,
-    floors: &[u16],
     passes: &[PassFlags],
     limits: &[Limits],
     k: usize,
@@ -560,7 +549,7 @@ fn edge_class(
     let Some(nc) = hf.col(nx, nz) else {
         return EdgeClass::Obstacle;
     };
-    let f = floors[s] as i32;
+    let f = hf.spans[s].floor as i32;
     // The pass's own connection first: a portal to another of its regions.
     let l = passes[k].links.get(4 * s + dir).copied().unwrap_or(NO_LINK);
     if l != NO_LINK {
@@ -570,7 +559,7 @@ fn edge_class(
         }
     }
     for n in hf.range(nc) {
-        let nf = floors[n] as i32;
+        let nf = hf.spans[n].floor as i32;
         for (j, p) in passes.iter().enumerate() {
             if p.walkable(n) && (nf - f).unsigned_abs() <= limits[k].step.max(limits[j].step) {
                 return EdgeClass::Shared;
@@ -735,7 +724,7 @@ pub(crate) mod tests {
                 if member.span(hf, x + dx, z + dz).is_some() {
                     continue;
                 }
-                let class = edge_class(hf, &floors(hf), passes, limits, k, label, (x, z), s, dir);
+                let class = edge_class(hf, passes, limits, k, label, (x, z), s, dir);
                 let (u, v) = (x, -z);
                 let e = match (dx, dz) {
                     (0, 1) => ([u, v - 1], [u + 1, v - 1]),
