@@ -254,7 +254,9 @@ mod tests {
             depth: 20,
         };
         let s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
-        simplify_tile(&[one, two], &grid, &s)[0].rings[0].pts.clone()
+        simplify_tile(&[one, two], &grid, &s)[0].rings[0]
+            .pts
+            .clone()
     }
 
     #[test]

@@ -21,10 +21,11 @@
 //! clockwise). Where two cells of a region touch only at a corner, tracing
 //! turns left, so rings touch there but never cross.
 //!
-//! How (Night of 25 November 2026 in the crate docs): each region is
-//! flooded depth first along rows, where the spans' links lie in memory
-//! order, and flooded again in the order that decides which span of a
-//! column it takes ([`DIRS`] order) only where it reaches a column twice;
+//! How (Night of 25 November 2026 and 27 November 2026 in the crate docs):
+//! each region is flooded breadth first from its least span, its members
+//! the queue, and flooded again in the order that decides which span of a
+//! column it takes (depth first, [`DIRS`] order) only where it reaches a
+//! column twice;
 //! the cells' sides on the outline are marked, and each ring is walked
 //! along them as Recast's contour walk does (left round the cell, else
 //! straight on, else right round the diagonal cell), then started at its
@@ -228,13 +229,14 @@ impl Cell {
 /// traced in, over a *frame*: the core's cells and a ring of cells round
 /// it, row by row, one slot each. `stamp[c]` is the stamp of the last
 /// region to cover the cell in slot `c` (its index plus one; [`NONE`]
-/// before any, [`OUTSIDE`] on the ring, so that no
-/// look-up from a core cell to its neighbours needs a bounds test) and
-/// `col_span[c]` its span there (read only where `stamp[c]` is a
-/// region's, so never initialised; the span's floor is read only for the corners
-/// of the outline: the flood reads no span but on a wet tile); `sides[c]`, for a cell of the current
-/// region, has bit `dir` set when the cell's side `DIRS[dir]` is on the
-/// outline and bit `4 + dir` while that side is still to trace.
+/// before any, [`OUTSIDE`] on the ring, so that no look-up from a core
+/// cell to its neighbours needs a bounds test) and `col_span[c]` its span
+/// there (read only where `stamp[c]` is a region's, so left zero until
+/// then; the span's floor is read only for the outline's corners and edge
+/// classes, and the flood reads no span but on a wet tile); `sides[c]`, for
+/// a cell of the current region, has bit `dir` set when the cell's side
+/// `DIRS[dir]` is on the outline and bit `4 + dir` while that side is
+/// still to trace.
 struct Tracer<'a> {
     hf: &'a Heightfield,
     grid: &'a Grid,
@@ -253,7 +255,7 @@ struct Tracer<'a> {
     sides: Vec<u8>,
     /// The current region's spans, in flood order.
     members: Vec<Member>,
-    /// The flood's stack.
+    /// The stack of the flood in [`Order::Exact`].
     queue: Vec<Member>,
     /// The current region's rings, each with its least edge key.
     rings: Vec<((i32, i32, u8), Ring)>,
@@ -345,7 +347,9 @@ impl<'a> Tracer<'a> {
                 self.members.push(cell);
                 cell
             } else {
-                let Some(&cell) = self.members.get(head) else { break };
+                let Some(&cell) = self.members.get(head) else {
+                    break;
+                };
                 head += 1;
                 cell
             };
@@ -357,8 +361,7 @@ impl<'a> Tracer<'a> {
             }
             let s = cell.s as usize;
             let out: &[u32; 4] = link[4 * s..4 * s + 4].try_into().expect("four links");
-            for dir in 0..4 {
-                let n = out[dir];
+            for (dir, &n) in out.iter().enumerate() {
                 if n == NO_LINK || free[n as usize] != l0 {
                     continue;
                 }
