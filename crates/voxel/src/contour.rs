@@ -197,8 +197,8 @@ enum Order {
 }
 
 /// A span of a region and its cell's slot in the [`Tracer`]'s frame, as
-/// the flood keeps them (8 bytes: its stack and the region's members are
-/// pushed and popped once a span).
+/// the flood keeps them (8 bytes: the region's members are pushed once a
+/// span).
 #[derive(Clone, Copy)]
 struct Member {
     s: u32,
@@ -314,8 +314,8 @@ impl<'a> Tracer<'a> {
     }
 
     /// Groups the spans of `start`'s label still `free` that its links
-    /// reach into region `id` (its stamp) in `members`, at most one span a column and
-    /// core cells only; each taken span is no longer free. In
+    /// reach into region `id` (its stamp) in `members`, at most one span a
+    /// column and core cells only; each taken span is no longer free. In
     /// [`Order::Exact`] a span whose column the region already covers is
     /// left for a later region, in [`Order::Any`] the flood stops there and
     /// returns false.
