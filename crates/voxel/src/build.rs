@@ -67,9 +67,14 @@ pub fn simplify_tile(regions: &[Region], grid: &Grid, s: &Settings) -> Vec<Simpl
         .iter()
         .map(|r| ((r.pass, r.label), r.area))
         .collect();
-    for r in regions {
+    // Without two areas no portal is between two; a region's run of portal
+    // edges to one label is looked up once.
+    let one_area = regions.iter().all(|r| r.area == regions[0].area);
+    for r in regions.iter().filter(|_| !one_area) {
+        let mut last = None;
         for class in r.rings.iter().flat_map(|ring| &ring.class) {
             if let EdgeClass::Portal(l) = *class
+                && last.replace(l) != Some(l)
                 && area.get(&(r.pass, l)).is_some_and(|&a| a != r.area)
             {
                 let v = exact.entry((r.pass, r.label)).or_default();
@@ -203,4 +208,64 @@ pub fn build(level: &Level, params: &ParamValues) -> Result<Build, StageError> {
         rebuilt,
         reused,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contour::{Region, Ring};
+    use crate::settings::specs;
+    use navscope_core::{ParamValues, Stance};
+
+    /// A region of label `label` and area `area` with one ring.
+    fn region(label: u32, area: u8, pts: &[[i32; 2]], class: &[EdgeClass]) -> Region {
+        Region {
+            pass: 0,
+            label,
+            stance: Stance::Stand,
+            spans: 0,
+            border_spans: 0,
+            rings: vec![Ring {
+                pts: pts.to_vec(),
+                h: vec![0.0; pts.len()],
+                class: class.to_vec(),
+            }],
+            water: None,
+            area,
+        }
+    }
+
+    /// Region 1's simplified outline when its stepped portal to region 2
+    /// lies between areas `a1` and `a2`.
+    fn portal_outline(a1: u8, a2: u8) -> Vec<[i32; 2]> {
+        let (wall, portal) = (EdgeClass::Obstacle, EdgeClass::Portal(2));
+        let one = region(
+            1,
+            a1,
+            &[[0, 0], [3, 0], [3, 1], [2, 1], [2, 2], [0, 2]],
+            &[wall, portal, portal, portal, wall, wall],
+        );
+        let two = region(2, a2, &[[10, 0], [11, 0], [11, 1], [10, 1]], &[wall; 4]);
+        let grid = Grid {
+            origin: glam::DVec3::ZERO,
+            cs: 1.0,
+            ch: 0.1,
+            width: 20,
+            depth: 20,
+        };
+        let s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
+        simplify_tile(&[one, two], &grid, &s)[0].rings[0]
+            .pts
+            .clone()
+    }
+
+    #[test]
+    fn a_portal_between_two_areas_stays_exact() {
+        let steps = |pts: &[[i32; 2]]| pts.contains(&[3, 1]) && pts.contains(&[2, 1]);
+        assert!(steps(&portal_outline(0, 1)), "the portal's steps kept");
+        assert!(steps(&portal_outline(1, 0)), "either way");
+        let one = portal_outline(1, 1);
+        assert!(!steps(&one), "one area: the portal straight, {one:?}");
+        assert!(one.contains(&[3, 0]) && one.contains(&[2, 2]));
+    }
 }

@@ -21,10 +21,11 @@
 //! clockwise). Where two cells of a region touch only at a corner, tracing
 //! turns left, so rings touch there but never cross.
 //!
-//! How (Night of 25 November 2026 in the crate docs): each region is
-//! flooded depth first along rows, where the spans' links lie in memory
-//! order, and flooded again in the order that decides which span of a
-//! column it takes ([`DIRS`] order) only where it reaches a column twice;
+//! How (Night of 25 November 2026 and 27 November 2026 in the crate docs):
+//! each region is flooded breadth first from its least span, its members
+//! the queue, and flooded again in the order that decides which span of a
+//! column it takes (depth first, [`DIRS`] order) only where it reaches a
+//! column twice;
 //! the cells' sides on the outline are marked, and each ring is walked
 //! along them as Recast's contour walk does (left round the cell, else
 //! straight on, else right round the diagonal cell), then started at its
@@ -51,7 +52,7 @@ pub enum EdgeClass {
 }
 
 /// A closed outline: `pts[i] -> pts[i + 1]` has class `class[i]`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Ring {
     /// Vertices in plan grid coordinates.
     pub pts: Vec<[i32; 2]>,
@@ -62,6 +63,29 @@ pub struct Ring {
 }
 
 impl Ring {
+    /// Empties the ring, keeping its vectors' capacity.
+    fn clear(&mut self) {
+        self.pts.clear();
+        self.h.clear();
+        self.class.clear();
+    }
+
+    /// A copy of the ring starting at vertex `at`, its vectors no longer
+    /// than it.
+    fn rotated(&self, at: usize) -> Ring {
+        fn turn<T: Copy>(v: &[T], at: usize) -> Vec<T> {
+            let mut out = Vec::with_capacity(v.len());
+            out.extend_from_slice(&v[at..]);
+            out.extend_from_slice(&v[..at]);
+            out
+        }
+        Ring {
+            pts: turn(&self.pts, at),
+            h: turn(&self.h, at),
+            class: turn(&self.class, at),
+        }
+    }
+
     /// Twice the signed plan area (positive: counter-clockwise).
     pub fn area2(&self) -> i64 {
         let n = self.pts.len();
@@ -96,10 +120,12 @@ pub struct Region {
     pub area: u8,
 }
 
-const NONE: u32 = u32::MAX;
+/// The stamp of a frame slot no region has covered yet ([`Tracer`]): 0,
+/// so that the frame is allocated zeroed rather than filled.
+const NONE: u32 = 0;
 
 /// The stamp of the frame's ring round the core ([`Tracer`]).
-const OUTSIDE: u32 = u32::MAX - 1;
+const OUTSIDE: u32 = u32::MAX;
 
 /// Builds the regions of every pass of one tile from its partition (one
 /// [`PassPartition`] per pass); `area` is every span's area. `wet` is false
@@ -136,8 +162,9 @@ pub fn regions(
                     s: s0 as u32,
                     c: t.slot(x, z) as u32,
                 };
-                let id = out.len() as u32;
-                if !t.flood(&pf.links, &mut free, id, start, Order::Rows) {
+                // The region's stamp: its index, counted from 1 (0 is none).
+                let id = out.len() as u32 + 1;
+                if !t.flood(&pf.links, &mut free, id, start, Order::Any) {
                     t.undo(&mut free, label[s0]);
                     t.flood(&pf.links, &mut free, id, start, Order::Exact);
                 }
@@ -155,22 +182,23 @@ pub fn regions(
 /// Which spans the flood from a region's first span reaches does not
 /// depend on its order unless it reaches two spans of one column (a
 /// region over itself, joined by stairs), where the one reached first is
-/// taken. [`Order::Rows`] is tried first and gives way to
-/// [`Order::Exact`] there.
-#[derive(Clone, Copy)]
+/// taken. [`Order::Any`] is tried first and gives way to [`Order::Exact`]
+/// there.
+#[derive(Clone, Copy, PartialEq)]
 enum Order {
     /// The order that decides which span of a column a region takes:
-    /// [`DIRS`] order, the last pushed taken first.
+    /// depth first, [`DIRS`] order, the last pushed taken first.
     Exact,
-    /// Along rows first (±x taken before ±z), where neighbouring spans'
-    /// links lie in memory order: far fewer cache misses than
-    /// [`Order::Exact`], which runs down columns of cells.
-    Rows,
+    /// Breadth first, the region's members its queue (each span pushed
+    /// once, never popped). From the region's first span, its least in
+    /// memory order, the front sweeps the rows diagonally, so the links it
+    /// reads lie within a few hundred cache lines.
+    Any,
 }
 
 /// A span of a region and its cell's slot in the [`Tracer`]'s frame, as
-/// the flood keeps them (8 bytes: its stack and the region's members are
-/// pushed and popped once a span).
+/// the flood keeps them (8 bytes: the region's members are pushed once a
+/// span).
 #[derive(Clone, Copy)]
 struct Member {
     s: u32,
@@ -199,13 +227,16 @@ impl Cell {
 
 /// The tile and the buffers one region after another is grouped and
 /// traced in, over a *frame*: the core's cells and a ring of cells round
-/// it, row by row, one slot each. `stamp[c]` is the id of the last region
-/// to cover the cell in slot `c` ([`OUTSIDE`] on the ring, so that no
-/// look-up from a core cell to its neighbours needs a bounds test) and
-/// `col_span[c]` its span there (whose floor is read only for the corners
-/// of the outline: the flood reads no span but on a wet tile); `sides[c]`, for a cell of the current
-/// region, has bit `dir` set when the cell's side `DIRS[dir]` is on the
-/// outline and bit `4 + dir` while that side is still to trace.
+/// it, row by row, one slot each. `stamp[c]` is the stamp of the last
+/// region to cover the cell in slot `c` (its index plus one; [`NONE`]
+/// before any, [`OUTSIDE`] on the ring, so that no look-up from a core
+/// cell to its neighbours needs a bounds test) and `col_span[c]` its span
+/// there (read only where `stamp[c]` is a region's, so left zero until
+/// then; the span's floor is read only for the outline's corners and edge
+/// classes, and the flood reads no span but on a wet tile); `sides[c]`, for
+/// a cell of the current region, has bit `dir` set when the cell's side
+/// `DIRS[dir]` is on the outline and bit `4 + dir` while that side is
+/// still to trace.
 struct Tracer<'a> {
     hf: &'a Heightfield,
     grid: &'a Grid,
@@ -217,8 +248,6 @@ struct Tracer<'a> {
     step: [isize; 4],
     stamp: Vec<u32>,
     col_span: Vec<u32>,
-    /// Every span's floor ([`floors`]).
-    floors: Vec<u16>,
     /// Whether any span of the tile may hold water.
     wet: bool,
     /// The highest water surface over the current region's spans.
@@ -226,10 +255,13 @@ struct Tracer<'a> {
     sides: Vec<u8>,
     /// The current region's spans, in flood order.
     members: Vec<Member>,
-    /// The flood's stack.
+    /// The stack of the flood in [`Order::Exact`].
     queue: Vec<Member>,
     /// The current region's rings, each with its least edge key.
     rings: Vec<((i32, i32, u8), Ring)>,
+    /// The ring being walked, before it is rotated to its least edge
+    /// (kept from ring to ring, so that pushing to it seldom grows it).
+    walked: Ring,
 }
 
 impl<'a> Tracer<'a> {
@@ -254,14 +286,14 @@ impl<'a> Tracer<'a> {
             row,
             step: DIRS.map(|(dx, dz)| dx as isize + dz as isize * row as isize),
             stamp,
-            col_span: vec![NONE; n],
-            floors: floors(hf),
+            col_span: vec![0; n],
             wet,
             water: None,
             sides: vec![0; n],
             members: Vec::new(),
             queue: Vec::new(),
             rings: Vec::new(),
+            walked: Ring::default(),
         }
     }
 
@@ -282,12 +314,11 @@ impl<'a> Tracer<'a> {
     }
 
     /// Groups the spans of `start`'s label still `free` that its links
-    /// reach into region `id` in `members`, at most one span a column and
-    /// core cells only; each taken span is no longer free. The flood is
-    /// depth first, in the direction order `order` gives; in
+    /// reach into region `id` (its stamp) in `members`, at most one span a
+    /// column and core cells only; each taken span is no longer free. In
     /// [`Order::Exact`] a span whose column the region already covers is
-    /// left for a later region, in [`Order::Rows`] the flood stops there
-    /// and returns false.
+    /// left for a later region, in [`Order::Any`] the flood stops there and
+    /// returns false.
     fn flood(
         &mut self,
         link: &[u32],
@@ -296,10 +327,6 @@ impl<'a> Tracer<'a> {
         start: Member,
         order: Order,
     ) -> bool {
-        let dirs = match order {
-            Order::Exact => [0, 1, 2, 3],
-            Order::Rows => [3, 1, 0, 2],
-        };
         let l0 = free[start.s as usize];
         free[start.s as usize] = NO_REGION;
         self.stamp[start.c as usize] = id;
@@ -307,20 +334,34 @@ impl<'a> Tracer<'a> {
         self.members.clear();
         self.water = None;
         self.queue.clear();
-        self.queue.push(start);
-        while let Some(cell) = self.queue.pop() {
-            self.members.push(cell);
+        let exact = order == Order::Exact;
+        if exact {
+            self.queue.push(start);
+        } else {
+            self.members.push(start);
+        }
+        let mut head = 0;
+        loop {
+            let cell = if exact {
+                let Some(cell) = self.queue.pop() else { break };
+                self.members.push(cell);
+                cell
+            } else {
+                let Some(&cell) = self.members.get(head) else {
+                    break;
+                };
+                head += 1;
+                cell
+            };
             if self.wet {
-                // Read here, in the flood's (mostly memory) order.
                 let w = self.hf.spans[cell.s as usize].water;
                 if !w.is_nan() {
                     self.water = Some(self.water.map_or(w, |v| v.max(w)));
                 }
             }
             let s = cell.s as usize;
-            let out = &link[4 * s..4 * s + 4];
-            for dir in dirs {
-                let n = out[dir];
+            let out: &[u32; 4] = link[4 * s..4 * s + 4].try_into().expect("four links");
+            for (dir, &n) in out.iter().enumerate() {
                 if n == NO_LINK || free[n as usize] != l0 {
                     continue;
                 }
@@ -328,20 +369,24 @@ impl<'a> Tracer<'a> {
                     s: n,
                     c: (cell.c as usize).wrapping_add_signed(self.step[dir]) as u32,
                 };
-                let taken = self.stamp[next.c as usize];
-                if taken == OUTSIDE {
+                let taken = &mut self.stamp[next.c as usize];
+                if *taken == OUTSIDE {
                     continue;
                 }
-                if taken == id {
-                    match order {
-                        Order::Exact => continue,
-                        Order::Rows => return false,
+                if *taken == id {
+                    if exact {
+                        continue;
                     }
+                    return false;
                 }
+                *taken = id;
                 free[n as usize] = NO_REGION;
-                self.stamp[next.c as usize] = id;
                 self.col_span[next.c as usize] = n;
-                self.queue.push(next);
+                if exact {
+                    self.queue.push(next);
+                } else {
+                    self.members.push(next);
+                }
             }
         }
         true
@@ -362,18 +407,15 @@ impl<'a> Tracer<'a> {
     /// in (start corner, direction) order, rings in that order.
     fn trace(&mut self, k: usize, label: &[u32], id: u32) -> Region {
         let mut border_spans = 0;
+        let (flags, stamp, sides) = (&self.passes[k].flags, &self.stamp, &mut self.sides);
         for m in &self.members {
             let c = m.c as usize;
-            if self.passes[k].flags[m.s as usize] == crate::flags::BORDER {
-                border_spans += 1;
-            }
+            border_spans += (flags[m.s as usize] == crate::flags::BORDER) as u32;
             let mut out = 0u8;
             for (dir, step) in self.step.into_iter().enumerate() {
-                if self.stamp[c.wrapping_add_signed(step)] != id {
-                    out |= 1 << dir;
-                }
+                out |= ((stamp[c.wrapping_add_signed(step)] != id) as u8) << dir;
             }
-            self.sides[c] = out | out << 4;
+            sides[c] = out | out << 4;
         }
         let mut rings = std::mem::take(&mut self.rings);
         for i in 0..self.members.len() {
@@ -416,11 +458,8 @@ impl<'a> Tracer<'a> {
         start: Cell,
         dir: usize,
     ) -> ((i32, i32, u8), Ring) {
-        let mut ring = Ring {
-            pts: Vec::new(),
-            h: Vec::new(),
-            class: Vec::new(),
-        };
+        let mut ring = std::mem::take(&mut self.walked);
+        ring.clear();
         let (mut cell, mut dir) = (start, dir);
         let d0 = dir;
         let mut least = ((i32::MAX, i32::MAX, u8::MAX), 0);
@@ -442,7 +481,6 @@ impl<'a> Tracer<'a> {
             ring.h.push(self.corner_height(id, cell, dir));
             ring.class.push(edge_class(
                 self.hf,
-                &self.floors,
                 self.passes,
                 &self.limits,
                 k,
@@ -465,10 +503,9 @@ impl<'a> Tracer<'a> {
                 break;
             }
         }
-        ring.pts.rotate_left(least.1);
-        ring.h.rotate_left(least.1);
-        ring.class.rotate_left(least.1);
-        (least.0, ring)
+        let out = ring.rotated(least.1);
+        self.walked = ring;
+        (least.0, out)
     }
 
     /// World height of the start corner of side `dir` of `cell` (a cell of
@@ -477,7 +514,7 @@ impl<'a> Tracer<'a> {
     /// clockwise) and the diagonal one beyond both; the one across side
     /// `dir` is outside.
     fn corner_height(&self, id: u32, cell: Cell, dir: usize) -> f32 {
-        let floor = |c: usize| self.floors[self.col_span[c] as usize];
+        let floor = |c: usize| self.hf.spans[self.col_span[c] as usize].floor;
         let mut top = floor(cell.c);
         let prev = (dir + 3) & 3;
         let side = cell.to(prev, &self.step);
@@ -494,19 +531,12 @@ impl<'a> Tracer<'a> {
     }
 }
 
-/// Every span's floor, one array (a tenth of the spans' bytes): the
-/// outline's corners and edges read the floors of the cells along it.
-fn floors(hf: &Heightfield) -> Vec<u16> {
-    hf.spans.iter().map(|s| s.floor).collect()
-}
-
 /// Classes the edge from region span `s` (pass `k`, in cell `s_cell`) in
 /// direction `DIRS[dir]`; `label` gives each span's partition label in pass
-/// `k`, `floors` every span's floor.
+/// `k`.
 #[allow(clippy::too_many_arguments)]
 fn edge_class(
     hf: &Heightfield,
-    floors: &[u16],
     passes: &[PassFlags],
     limits: &[Limits],
     k: usize,
@@ -522,7 +552,7 @@ fn edge_class(
     let Some(nc) = hf.col(nx, nz) else {
         return EdgeClass::Obstacle;
     };
-    let f = floors[s] as i32;
+    let f = hf.spans[s].floor as i32;
     // The pass's own connection first: a portal to another of its regions.
     let l = passes[k].links.get(4 * s + dir).copied().unwrap_or(NO_LINK);
     if l != NO_LINK {
@@ -532,7 +562,7 @@ fn edge_class(
         }
     }
     for n in hf.range(nc) {
-        let nf = floors[n] as i32;
+        let nf = hf.spans[n].floor as i32;
         for (j, p) in passes.iter().enumerate() {
             if p.walkable(n) && (nf - f).unsigned_abs() <= limits[k].step.max(limits[j].step) {
                 return EdgeClass::Shared;
@@ -552,6 +582,9 @@ pub(crate) mod tests {
     use crate::tiles::TileRect;
     use navscope_core::ParamValues;
 
+    /// The reference's stamp of a column no region covers.
+    const UNSTAMPED: u32 = u32::MAX;
+
     /// The grouping and tracing this module used before [`Tracer`] (a flood
     /// into pieces, every boundary edge listed, the edges linked into rings
     /// through a grid of corners), the reference.
@@ -570,9 +603,9 @@ pub(crate) mod tests {
         let cells: Vec<(i32, i32)> = hf.cells().map(|(_, cell)| cell).collect();
         let core: Vec<bool> = cells.iter().map(|&(x, z)| hf.rect.in_core(x, z)).collect();
         let limits: Vec<Limits> = passes.iter().map(|p| Limits::of(&p.pass, grid)).collect();
-        let mut stamp = vec![NONE; ncols];
+        let mut stamp = vec![UNSTAMPED; ncols];
         // The region's span in each column it covers (valid where `stamp` holds it).
-        let mut col_span = vec![NONE; ncols];
+        let mut col_span = vec![UNSTAMPED; ncols];
         let mut corners = Corners::default();
         let wet = hf.spans.iter().any(|s| !s.water.is_nan());
         for (k, (pf, part)) in passes.iter().zip(parts).enumerate() {
@@ -694,7 +727,7 @@ pub(crate) mod tests {
                 if member.span(hf, x + dx, z + dz).is_some() {
                     continue;
                 }
-                let class = edge_class(hf, &floors(hf), passes, limits, k, label, (x, z), s, dir);
+                let class = edge_class(hf, passes, limits, k, label, (x, z), s, dir);
                 let (u, v) = (x, -z);
                 let e = match (dx, dz) {
                     (0, 1) => ([u, v - 1], [u + 1, v - 1]),
@@ -1073,10 +1106,10 @@ pub(crate) mod tests {
         };
         let cell = t.cell(start);
         assert_eq!((cell.x, cell.z), (x, z), "a member's cell");
-        assert!(!t.flood(&f[0].links, &mut free, 0, start, Order::Rows));
+        assert!(!t.flood(&f[0].links, &mut free, 1, start, Order::Any));
         t.undo(&mut free, 1);
         assert_eq!(free, parts[0].region, "all given back");
-        assert!(t.flood(&f[0].links, &mut free, 0, start, Order::Exact));
+        assert!(t.flood(&f[0].links, &mut free, 1, start, Order::Exact));
         assert_eq!(t.members.len() as u32, r[0].spans);
     }
 

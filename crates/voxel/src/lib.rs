@@ -1264,6 +1264,122 @@
 //!   16.0 / 13.9 ms, Recast's monotone builds without detail 14.5 and 12.0
 //!   ms) cannot be set against Recast's from this machine: its voxelize
 //!   alone reads 8.4 and 8.7 ms against Recast's 6.0 and 7.8.
+//!
+//! ### 27 November 2026: contours and the polygon mesh again
+//!
+//! Issue #15's two open contour goals (one core, Recast's idle figures):
+//! `regions` + `simplify` at most 1.2 times Recast's contours on nav_test
+//! (1.09 ms on 25 November against 1.02) and `triangulate` + `polymesh` at
+//! most 1.2 times its polygon mesh (0.41 against 0.40). This session's
+//! machine was shared with other builds (load average 4 to 5 on its 2
+//! cores): a `regions` median read 1.3 to 6.0 ms from one round of 15
+//! builds to the next, so the work was cut by counts, not
+//! times. What changed (`c67ee48` to `e7d80d7`):
+//!
+//! - **The outline reads the floors it needs** ([`contour`]). The tracer
+//!   copied every span's floor into one array per tile before grouping
+//!   (25 November), which read all of the tile's spans (16 bytes each,
+//!   62,631 on nav_test) to serve the outline's corners and edge classes
+//!   (6,558 edges); they now read the spans along the outline. In a cache
+//!   simulation with a 2 MB last-level cache (`--cache-sim=yes
+//!   --LL=2097152,16,64`) that halves the stage's last-level misses
+//!   (below).
+//! - **The flood is breadth first** ([`contour`]): where it cannot reach
+//!   a column twice, which spans it takes does not depend on its order,
+//!   so the first flood uses the region's members as its queue (one push
+//!   a span instead of a push, a pop and a push); from the region's least
+//!   span its front sweeps the rows diagonally, a few hundred spans long,
+//!   so the lines of links it reads stay in the first-level cache between
+//!   the spans that share them (22% fewer first-level misses for the
+//!   stage, with the change above). The depth-first flood in [`flags::DIRS`]
+//!   order is kept for regions that do reach a column twice.
+//! - **Rings** are walked into one buffer kept from ring to ring and copied
+//!   out from their least edge (no growth of three vectors a ring, no
+//!   rotation); a frame slot's stamp is 0 for none (a region's stamp is its
+//!   index plus one), so the frame is allocated zeroed instead of filled
+//!   (no change in counts: glibc zeroes reused memory itself; on fresh
+//!   pages it writes nothing).
+//! - **Simplify** ([`simplify`], [`build::simplify_tile`]): Douglas-Peucker
+//!   and the long-edge split read a wall chain from its ring instead of a
+//!   copy of it; the look-up of portals between two areas (convex
+//!   volumes), a map search per portal edge, is skipped when the tile's
+//!   regions all have one area and made once per run of edges to one
+//!   label otherwise.
+//!
+//! Output checked: the NavMesh JSON (all but the stage times) of nav_test
+//! and dungeon, each partition (watershed, monotone, layers), standing
+//! pass and five passes, `tile_size` 0 and 64, with the Recast settings
+//! of the speed sections above, plus both meshes at the default settings
+//! and the five sample levels of `assets/levels/voxel` at theirs: 31
+//! builds, byte for byte the same as the base build's (`4f07491`) after
+//! every change. The contour tests' reference (the grouping and tracing
+//! of 24 November) still checks the tracer on random patterns, one-way
+//! links and random levels; the Douglas-Peucker reference (every point
+//! measured) checks the accessor version; a new unit test checks that a
+//! portal between two areas keeps its steps and one within an area does
+//! not.
+//!
+//! Counted (callgrind, `RAYON_NUM_THREADS=1`, release build with line
+//! tables as in the sections above, `valgrind --tool=callgrind
+//! --cache-sim=yes --LL=2097152,16,64 navscope-cli bench MESH --pipeline
+//! voxel --runs 1 --set passes=stand --set tile_size=0 --set
+//! reuse_tiles=false --set cell_size=0.3 --set cell_height=0.2 --set
+//! stand.height=2.0 --set stand.radius=0.6 --set stand.max_step=0.9 --set
+//! stand.max_slope=45 --set max_error=0.39 --set max_edge_len=12 --set
+//! filter_ledge_spans=true --set partition=P --set max_drop=0`), inclusive
+//! instructions of `contour::regions`, `build::simplify_tile`,
+//! `triangulate::triangulate` (all calls) and `polymesh::merge_polygons`,
+//! and `Runner::run_all` (all stages), before (`4f07491`) and after
+//! (`e7d80d7`); in brackets the first-level and simulated last-level data
+//! read misses, in thousands:
+//!
+//! | mesh, partition | build | regions | simplify | triangulate | polymesh | all stages |
+//! |---|---|---|---|---|---|---|
+//! | nav_test, watershed | before | 10.42 M (97.3 / 40.0) | 2.31 M | 1.54 M | 0.81 M | 224.60 M (950 / 245.9) |
+//! | nav_test, watershed | after | 10.15 M (76.0 / 22.7) | 1.90 M | 1.62 M | 0.84 M | 223.94 M (928 / 229.1) |
+//! | nav_test, monotone | before | 10.83 M (91.6 / 40.3) | 2.57 M | 1.55 M | 0.74 M | 197.45 M (504 / 198.4) |
+//! | nav_test, monotone | after | 10.48 M (72.3 / 23.0) | 2.01 M | 1.63 M | 0.76 M | 196.57 M (483 / 181.7) |
+//! | dungeon, watershed | before | 5.01 M (52.8 / 25.6) | 1.15 M | 1.13 M | 0.48 M | 165.51 M (620 / 149.1) |
+//! | dungeon, watershed | after | 4.82 M (39.4 / 12.0) | 1.07 M | 1.19 M | 0.50 M | 165.04 M (606 / 135.8) |
+//! | dungeon, monotone | before | 5.14 M (52.7 / 25.5) | 1.20 M | 1.12 M | 0.46 M | 154.55 M (417 / 133.0) |
+//! | dungeon, monotone | after | 4.92 M (39.2 / 12.2) | 1.06 M | 1.19 M | 0.48 M | 153.98 M (403 / 120.1) |
+//!
+//! So `regions` + `simplify` on nav_test (watershed): 12.73 to 12.05 M
+//! instructions (5% fewer) with 43% fewer simulated last-level misses in
+//! `regions`; `simplify` alone 18% fewer (22% on monotone). `triangulate`
+//! and `polymesh` were not changed: their code is the same, and their
+//! counts move with the build (`triangulate` read 1.54 M in an
+//! intermediate build of this session, 1.62 M in the last: spade's
+//! insertion is inlined differently when the crate's other code changes;
+//! `merge_polygons` allocates and moves with the allocator's state). Their
+//! goal on nav_test stays open; of `triangulate`'s instructions spade's
+//! point insertion and constraints are nearly all, as on 25 November.
+//!
+//! Timed: not usefully. Five rounds of `--runs 15` pinned with `taskset
+//! -c 1`, before and after interleaved (01:03 UTC, load average 4.0 to
+//! 4.8): `regions` medians 1.27 to 5.54 ms before and 1.91 to 5.98 ms
+//! after, `simplify` 0.34 to 0.38 before and 0.31 to 0.35 after,
+//! `triangulate` + `polymesh` 0.57 to 3.34 in both; no stage's spread is
+//! below its change. The goals' state is therefore unchanged in these
+//! docs: to be read again on an idle machine.
+//!
+//! Evaluated and not done:
+//!
+//! - **Grouping in memory order** (a union-find over the spans, row by
+//!   row, suggested on 25 November). With the floor copy gone, the flood's
+//!   link reads are 14.3 K of the stage's 22.7 K simulated last-level
+//!   misses on nav_test: one per 64-byte line of the region spans' links
+//!   (44,409 region spans, 16 bytes each: 11.1 K lines), so every line is
+//!   already read once. A grouping in memory order would read the same
+//!   lines in an order the hardware prefetcher follows (which callgrind
+//!   does not model, and this machine could not time), and it would still
+//!   need the flood where links are one way (a flood's reach is not a
+//!   component) or a region reaches a column twice. Left for an idle
+//!   machine that can show the prefetch's worth.
+//! - The trace's side bits and border count written as selects, and its
+//!   arrays hoisted out of the loop: no change in instructions.
+//! - `triangulate`: spade's bulk loading gives other triangles where grid
+//!   points are co-circular (25 November), so the insertion stays.
 
 #![warn(missing_docs)]
 

@@ -99,7 +99,7 @@ fn seg_dist2(p: [i32; 2], a: [i32; 2], b: [i32; 2]) -> f64 {
     }
 }
 
-/// Douglas-Peucker over `pts` (first and last kept): the ascending indices
+/// Douglas-Peucker over a chain (first and last kept): the ascending indices
 /// kept so that every point lies within `max_error` of the simplified
 /// polyline (Recast's wall simplification). The farthest point splits a
 /// span first, ties to the first, so the result is deterministic.
@@ -111,27 +111,41 @@ fn seg_dist2(p: [i32; 2], a: [i32; 2], b: [i32; 2]) -> f64 {
 /// only when the run's first end is too (which comes first), or when the
 /// run ends at the segment's own end, at distance 0, never kept. Wall
 /// outlines run straight along the grid for most of their vertices.
-fn douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
-    let n = pts.len();
-    let bends: Vec<usize> = (0..n)
-        .filter(|&i| i == 0 || i + 1 >= n || bends_at(pts[i - 1], pts[i], pts[i + 1]))
-        .collect();
-    douglas_peucker_over(pts, &bends, max_error)
+///
+/// The chain is the points `pt(0)` to `pt(n - 1)`, read where needed
+/// rather than copied; `bends` is a buffer for the measured indices.
+fn douglas_peucker(
+    n: usize,
+    pt: impl Fn(usize) -> [i32; 2],
+    max_error: f64,
+    bends: &mut Vec<usize>,
+) -> Vec<usize> {
+    bends.clear();
+    bends.push(0);
+    bends.extend((1..n.saturating_sub(1)).filter(|&i| bends_at(pt(i - 1), pt(i), pt(i + 1))));
+    if n > 1 {
+        bends.push(n - 1);
+    }
+    douglas_peucker_over(pt, bends, max_error)
 }
 
-/// Douglas-Peucker over the points `pts[i]` for `i` in `over` (ascending,
+/// Douglas-Peucker over the points `pt(i)` for `i` in `over` (ascending,
 /// from the first point to the last): the indices kept, ascending.
-fn douglas_peucker_over(pts: &[[i32; 2]], over: &[usize], max_error: f64) -> Vec<usize> {
+fn douglas_peucker_over(
+    pt: impl Fn(usize) -> [i32; 2],
+    over: &[usize],
+    max_error: f64,
+) -> Vec<usize> {
     let mut keep = vec![false; over.len()];
     keep[0] = true;
     keep[over.len() - 1] = true;
     let max2 = max_error * max_error;
     let mut stack = vec![(0, over.len() - 1)];
     while let Some((a, b)) = stack.pop() {
-        let (pa, pb) = (pts[over[a]], pts[over[b]]);
+        let (pa, pb) = (pt(over[a]), pt(over[b]));
         let mut far = (max2, None);
         for (m, &i) in over.iter().enumerate().take(b).skip(a + 1) {
-            let d = seg_dist2(pts[i], pa, pb);
+            let d = seg_dist2(pt(i), pa, pb);
             if d > far.0 {
                 far = (d, Some(m));
             }
@@ -156,14 +170,15 @@ fn bends_at(a: [i32; 2], b: [i32; 2], c: [i32; 2]) -> bool {
     cross(a, b, c) != 0 || dot <= 0
 }
 
-/// Recast's wall-edge tessellation: while a kept edge of `chain` is longer
-/// than `sqrt(edge2)` and skips raw vertices, the raw vertex halfway along it
-/// is kept too. Takes and returns ascending indices into `chain`.
-fn split_long(chain: &[[i32; 2]], mut kept: Vec<usize>, edge2: f64) -> Vec<usize> {
+/// Recast's wall-edge tessellation: while a kept edge of the chain `pt` is
+/// longer than `sqrt(edge2)` and skips raw vertices, the raw vertex halfway
+/// along it is kept too. Takes and returns ascending indices into the
+/// chain.
+fn split_long(pt: impl Fn(usize) -> [i32; 2], mut kept: Vec<usize>, edge2: f64) -> Vec<usize> {
     let mut i = 0;
     while i + 1 < kept.len() {
         let (a, b) = (kept[i], kept[i + 1]);
-        if b - a > 1 && dist2(chain[a], chain[b]) > edge2 {
+        if b - a > 1 && dist2(pt(a), pt(b)) > edge2 {
             kept.insert(i + 1, a + (b - a) / 2);
         } else {
             i += 1;
@@ -216,6 +231,7 @@ pub fn simplify_ring(
     }
     let edge = max_edge.max(1.0);
     let edge2 = edge * edge;
+    let mut bends = Vec::new();
     for (fi, &start) in fixed.iter().enumerate() {
         let end = fixed[(fi + 1) % fixed.len()];
         let len = if fixed.len() == 1 {
@@ -252,8 +268,8 @@ pub fn simplify_ring(
                 }
             }
         } else {
-            let chain: Vec<[i32; 2]> = (0..=len).map(p).collect();
-            let kept = split_long(&chain, douglas_peucker(&chain, max_error), edge2);
+            let kept = douglas_peucker(len + 1, p, max_error, &mut bends);
+            let kept = split_long(p, kept, edge2);
             for &m in &kept[1..kept.len() - 1] {
                 keep(m, &mut out);
             }
@@ -553,7 +569,12 @@ pub(crate) mod tests {
     /// The Douglas-Peucker this module used before [`douglas_peucker`]
     /// measured only the bends, the reference: every point measured.
     fn old_douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
-        douglas_peucker_over(pts, &(0..pts.len()).collect::<Vec<_>>(), max_error)
+        douglas_peucker_over(|i| pts[i], &(0..pts.len()).collect::<Vec<_>>(), max_error)
+    }
+
+    /// [`douglas_peucker`] over the chain `pts`.
+    fn bends_douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
+        douglas_peucker(pts.len(), |i| pts[i], max_error, &mut vec![7])
     }
 
     /// The regions of the sidestep pass on a floor of the 0.5 m cells of an
@@ -596,7 +617,7 @@ pub(crate) mod tests {
         ] {
             for err in [0.0, 0.5, 2.0] {
                 assert_eq!(
-                    douglas_peucker(&pts, err),
+                    bends_douglas_peucker(&pts, err),
                     old_douglas_peucker(&pts, err),
                     "{pts:?} {err}"
                 );
@@ -621,7 +642,7 @@ pub(crate) mod tests {
                     pts.push([p[0] + STEP[d][0], p[1] + STEP[d][1]]);
                 }
             }
-            prop_assert_eq!(douglas_peucker(&pts, err), old_douglas_peucker(&pts, err));
+            prop_assert_eq!(bends_douglas_peucker(&pts, err), old_douglas_peucker(&pts, err));
         }
 
         /// Random cell sets: the simplified rings of every region stay valid,
