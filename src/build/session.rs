@@ -61,6 +61,9 @@ fn restore(
     }
 }
 
+/// The level, stage and parameter values [`remember`] last looked at.
+type Seen = (String, usize, Option<navscope_core::params::ParamValues>);
+
 #[allow(clippy::too_many_arguments)]
 fn remember(
     current: Res<CurrentLevel>,
@@ -70,21 +73,31 @@ fn remember(
     mut journal: ResMut<Journal>,
     mut last_save: Local<Option<Instant>>,
     mut pending: Local<bool>,
+    mut seen: Local<Option<Seen>>,
 ) {
     let Some(k) = level_key(&current) else {
         return;
     };
-    let params = build.params().map(|v| v.to_ron());
-    let changed = settings.stages.get(&k) != Some(&timeline.current)
-        || params
-            .as_ref()
-            .is_some_and(|p| settings.params.get(&k) != Some(p));
-    if changed && build.runner().is_some() {
-        settings.stages.insert(k.clone(), timeline.current);
-        if let Some(p) = params {
-            settings.params.insert(k, p);
+    let params = build.params();
+    // Writing the parameters out to compare them was a twentieth of an idle
+    // frame's CPU: only a change of level, stage or values is looked at.
+    let same = seen.as_ref().is_some_and(|(level, stage, values)| {
+        *level == k && *stage == timeline.current && values.as_ref() == params
+    });
+    if !same && build.runner().is_some() {
+        let ron = params.map(|v| v.to_ron());
+        let changed = settings.stages.get(&k) != Some(&timeline.current)
+            || ron
+                .as_ref()
+                .is_some_and(|p| settings.params.get(&k) != Some(p));
+        if changed {
+            settings.stages.insert(k.clone(), timeline.current);
+            if let Some(p) = ron {
+                settings.params.insert(k.clone(), p);
+            }
+            *pending = true;
         }
-        *pending = true;
+        *seen = Some((k, timeline.current, params.cloned()));
     }
     if *pending && last_save.is_none_or(|t| t.elapsed() >= SAVE_EVERY) {
         settings.save(&mut journal);
