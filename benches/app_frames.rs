@@ -207,19 +207,22 @@ fn run(level: &str, pipeline: &str, stage: Option<&str>) -> Result<String, Strin
     ))
 }
 
+/// A stage's root, geometry, and whether it is evicted or being restored.
+type StageResidency = (
+    Entity,
+    &'static navscope::model::elements::StageRoot,
+    &'static navscope::model::elements::StageGeometry,
+    Has<navscope::view::residency::Evicted>,
+    Has<navscope::view::residency::Restoring>,
+);
+
 /// Whether the view has settled: every hidden stage big enough to be
 /// evicted has been, and every shown stage is drawn whole (not evicted or
 /// being restored, its groups spawned and its voxel groups meshed).
 fn view_settled(
     timeline: Res<Timeline>,
     residency: Res<navscope::view::residency::Residency>,
-    roots: Query<(
-        Entity,
-        &navscope::model::elements::StageRoot,
-        &navscope::model::elements::StageGeometry,
-        Has<navscope::view::residency::Evicted>,
-        Has<navscope::view::residency::Restoring>,
-    )>,
+    roots: Query<StageResidency>,
     drawn: Query<&ChildOf, With<navscope::view::draw::DrawGroup>>,
     voxels: Query<
         Has<navscope::view::voxel_meshing::Meshed>,
