@@ -147,7 +147,12 @@ pub fn triangle_mesh(tris: &[([Vec3; 3], [f32; 4])], lit: bool) -> Mesh {
             })
             .collect()
     });
-    colored_mesh(positions, normals, vertex_colors(tris))
+    colored_mesh(
+        PrimitiveTopology::TriangleList,
+        positions,
+        normals,
+        vertex_colors(tris),
+    )
 }
 
 /// A line list of sRGB-coloured segments, kept in the render world only.
@@ -160,30 +165,23 @@ pub fn line_mesh(lines: &[(Vec3, Vec3, [f32; 4])]) -> Mesh {
         .iter()
         .flat_map(|(_, _, c)| [compact_vertex::linear_bytes(*c, 1.0); 2])
         .collect();
-    Mesh::new(PrimitiveTopology::LineList, RenderAssetUsages::RENDER_WORLD)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-        .with_inserted_attribute(
-            compact_vertex::COLOR_UNORM8,
-            VertexAttributeValues::Unorm8x4(colors),
-        )
+    colored_mesh(PrimitiveTopology::LineList, positions, None, colors)
 }
 
-/// A triangle list with per-vertex positions, normals when it is lit, and
-/// colours as bytes, kept in the render world only.
+/// A mesh of `topology` with per-vertex positions, normals when it is lit,
+/// and colours as bytes, kept in the render world only.
 fn colored_mesh(
+    topology: PrimitiveTopology,
     positions: Vec<[f32; 3]>,
     normals: Option<Vec<[f32; 3]>>,
     colors: Vec<[u8; 4]>,
 ) -> Mesh {
-    let mesh = Mesh::new(
-        PrimitiveTopology::TriangleList,
-        RenderAssetUsages::RENDER_WORLD,
-    )
-    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-    .with_inserted_attribute(
-        compact_vertex::COLOR_UNORM8,
-        VertexAttributeValues::Unorm8x4(colors),
-    );
+    let mesh = Mesh::new(topology, RenderAssetUsages::RENDER_WORLD)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_attribute(
+            compact_vertex::COLOR_UNORM8,
+            VertexAttributeValues::Unorm8x4(colors),
+        );
     match normals {
         Some(n) => mesh.with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, n),
         None => mesh,

@@ -199,7 +199,14 @@ pub fn spawn_group(
             (extra.clone(), Transform::default(), gizmo),
         );
     }
-    if let Some((mesh, bounds)) = drawable.lines {
+    let meshes = [
+        (drawable.lines, line_material(layer)),
+        (drawable.fill, fill_material(layer)),
+    ];
+    for ((mesh, bounds), material) in meshes
+        .into_iter()
+        .filter_map(|(m, material)| Some((m?, material)))
+    {
         spawn_maybe_shown(
             commands,
             shown,
@@ -207,20 +214,7 @@ pub fn spawn_group(
                 extra.clone(),
                 bounds,
                 Mesh3d(assets.meshes.add(mesh)),
-                MeshMaterial3d(assets.materials.add(line_material(layer))),
-                Transform::default(),
-            ),
-        );
-    }
-    if let Some((mesh, bounds)) = drawable.fill {
-        spawn_maybe_shown(
-            commands,
-            shown,
-            (
-                extra,
-                bounds,
-                Mesh3d(assets.meshes.add(mesh)),
-                MeshMaterial3d(assets.materials.add(fill_material(layer))),
+                MeshMaterial3d(assets.materials.add(material)),
                 Transform::default(),
             ),
         );
