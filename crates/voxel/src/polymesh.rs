@@ -10,7 +10,9 @@
 //! order, so the result is deterministic. The candidates wait in a heap,
 //! and only the merged polygon's are recomputed after a merge. The merge
 //! runs on the plan grid's integer coordinates, so the convexity test is
-//! exact.
+//! exact. Each interior edge's candidate is pushed once at the start (not
+//! from both triangles), the ring indices wrap without a division, and a
+//! tile's regions share the merge's buffers.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -33,6 +35,12 @@ fn turn(a: [i32; 2], b: [i32; 2], c: [i32; 2]) -> i64 {
         - (b[1] as i64 - a[1] as i64) * (c[0] as i64 - a[0] as i64)
 }
 
+/// Index `i` of a ring of `n` corners for `i < 2 n`: a compare instead of
+/// a division (the merge's index arithmetic had one at every read).
+fn wrap(i: usize, n: usize) -> usize {
+    if i >= n { i - n } else { i }
+}
+
 /// Recast's `getPolyMergeValue`: the squared length of the edge `pa[ea] ->
 /// pa[ea + 1]` (which `pb` runs the other way from `eb`) when `pa` and `pb`
 /// merge into a convex polygon of at most `nvp` corners, else `None`.
@@ -50,37 +58,74 @@ fn merge_value(
     }
     let v = |i: u32| verts[i as usize];
     // Corner at pa[ea]: from pa[ea - 1] on to pb[eb + 2].
-    let ok0 = turn(v(pa[(ea + na - 1) % na]), v(pa[ea]), v(pb[(eb + 2) % nb])) > 0;
+    let ok0 = turn(
+        v(pa[wrap(ea + na - 1, na)]),
+        v(pa[ea]),
+        v(pb[wrap(eb + 2, nb)]),
+    ) > 0;
     // Corner at pa[ea + 1]: from pb[eb - 1] on to pa[ea + 2].
     let ok1 = turn(
-        v(pb[(eb + nb - 1) % nb]),
-        v(pa[(ea + 1) % na]),
-        v(pa[(ea + 2) % na]),
+        v(pb[wrap(eb + nb - 1, nb)]),
+        v(pa[wrap(ea + 1, na)]),
+        v(pa[wrap(ea + 2, na)]),
     ) > 0;
     if !(ok0 && ok1) {
         return None;
     }
-    let (a, b) = (v(pa[ea]), v(pa[(ea + 1) % na]));
+    let (a, b) = (v(pa[ea]), v(pa[wrap(ea + 1, na)]));
     let (dx, dy) = (b[0] as i64 - a[0] as i64, b[1] as i64 - a[1] as i64);
     Some(dx * dx + dy * dy)
+}
+
+/// A candidate merge: (shared edge length, then the first polygon and edge
+/// in order, the second polygon and edge, the two polygons' versions when
+/// the candidate was made). The heap takes the longest edge first, ties
+/// to the first polygon and edge.
+type Cand = (i64, Reverse<u32>, Reverse<u32>, u32, u32, u32, u32);
+
+/// The buffers of [`merge_polygons`], kept from one region to the next
+/// of a tile ([`polymesh_tile`]) instead of allocated for each.
+#[derive(Default)]
+struct Scratch {
+    polys: Polys,
+    edges: HalfEdges,
+    alive: Vec<bool>,
+    version: Vec<u32>,
+    heap: BinaryHeap<Cand>,
 }
 
 /// Merges one region's triangles into convex polygons of at most `nvp`
 /// corners (`nvp` below 3 keeps the triangles).
 pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
-    let mut polys = Polys::of(mesh);
+    merge_with(&mut Scratch::default(), mesh, nvp)
+}
+
+/// [`merge_polygons`] in the buffers of `s`.
+fn merge_with(s: &mut Scratch, mesh: &RegionMesh, nvp: usize) -> RegionPolys {
+    let Scratch {
+        polys,
+        edges,
+        alive,
+        version,
+        heap,
+    } = s;
+    polys.set(mesh);
     let n = mesh.tris.len();
-    let mut alive = vec![true; n];
+    alive.clear();
+    alive.resize(n, true);
     if nvp > 3 {
-        // Candidate merges, best first: (shared edge length, then the first
-        // polygon and edge in order), checked against the polygons'
-        // versions when taken, so a stale candidate is skipped.
-        type Cand = (i64, Reverse<usize>, Reverse<usize>, usize, usize, u32, u32);
-        let mut version = vec![0u32; n];
-        let mut heap: BinaryHeap<Cand> = BinaryHeap::new();
-        let ring = |p: &[u32], e: usize| (p[e], p[(e + 1) % p.len()]);
-        let mut edges = HalfEdges::of(mesh);
+        // Candidates are checked against the polygons' versions when
+        // taken, so a stale candidate is skipped.
+        version.clear();
+        version.resize(n, 0);
+        heap.clear();
+        let ring = |p: &[u32], e: usize| (p[e], p[wrap(e + 1, p.len())]);
+        edges.set(mesh);
+        // Polygon `a`'s candidates; `first` (the triangles' own pass)
+        // leaves out a pair the other triangle pushes too: the same
+        // candidate, which the heap would give twice.
         let candidates = |a: usize,
+                          first: bool,
                           polys: &Polys,
                           edges: &HalfEdges,
                           version: &[u32],
@@ -92,6 +137,12 @@ pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
                     continue;
                 };
                 let (b, eb) = (b as usize, eb as usize);
+                if first
+                    && b < a
+                    && edges.find(u, v).map(|i| edges.at[i]) == Some((a as u32, ea as u32))
+                {
+                    continue;
+                }
                 let (x, ex, y, ey) = if a < b {
                     (a, ea, b, eb)
                 } else {
@@ -99,14 +150,17 @@ pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
                 };
                 if let Some(len) = merge_value(&mesh.verts, polys.get(x), polys.get(y), ex, ey, nvp)
                 {
-                    heap.push((len, Reverse(x), Reverse(ex), y, ey, version[x], version[y]));
+                    let [x, ex, y, ey] = [x, ex, y, ey].map(|i| i as u32);
+                    let (vx, vy) = (version[x as usize], version[y as usize]);
+                    heap.push((len, Reverse(x), Reverse(ex), y, ey, vx, vy));
                 }
             }
         };
         for a in 0..n {
-            candidates(a, &polys, &edges, &version, &mut heap);
+            candidates(a, true, polys, edges, version, heap);
         }
         while let Some((_, Reverse(a), Reverse(ea), b, eb, va, vb)) = heap.pop() {
+            let (a, ea, b, eb) = (a as usize, ea as usize, b as usize, eb as usize);
             if !(alive[a] && alive[b] && version[a] == va && version[b] == vb) {
                 continue;
             }
@@ -125,7 +179,7 @@ pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
             }
             alive[b] = false;
             version[a] += 1;
-            candidates(a, &polys, &edges, &version, &mut heap);
+            candidates(a, false, polys, edges, version, heap);
         }
     }
     RegionPolys {
@@ -139,6 +193,7 @@ pub fn merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
 /// The polygons of a merge in one array (a vector each was an allocation
 /// a triangle): polygon `p` is `corners[start..start + len]` for
 /// `(start, len) = at[p]`; a merged polygon is written at the end.
+#[derive(Default)]
 struct Polys {
     corners: Vec<u32>,
     at: Vec<(usize, usize)>,
@@ -146,11 +201,11 @@ struct Polys {
 
 impl Polys {
     /// The triangles of `mesh`, one polygon each.
-    fn of(mesh: &RegionMesh) -> Self {
-        Polys {
-            corners: mesh.tris.iter().flatten().copied().collect(),
-            at: (0..mesh.tris.len()).map(|p| (3 * p, 3)).collect(),
-        }
+    fn set(&mut self, mesh: &RegionMesh) {
+        self.corners.clear();
+        self.corners.extend(mesh.tris.iter().flatten());
+        self.at.clear();
+        self.at.extend((0..mesh.tris.len()).map(|p| (3 * p, 3)));
     }
 
     /// Polygon `p`'s corners.
@@ -167,7 +222,7 @@ impl Polys {
         for (p, e) in [(a, ea), (b, eb)] {
             let (s, n) = self.at[p];
             for i in 0..n - 1 {
-                let c = self.corners[s + (e + 1 + i) % n];
+                let c = self.corners[s + wrap(e + 1 + i, n)];
                 self.corners.push(c);
             }
         }
@@ -181,16 +236,21 @@ impl Polys {
 /// leaving vertex `u`. A merge only removes edges and renames the ones it
 /// keeps, so the edges are listed once, from the triangles (a vertex has a
 /// few: its look-up is a short scan, no hashing).
+#[derive(Default)]
 struct HalfEdges {
     first: Vec<u32>,
     to: Vec<u32>,
     at: Vec<(u32, u32)>,
+    /// The next free slot of each vertex while the edges are listed.
+    fill: Vec<u32>,
 }
 
 impl HalfEdges {
     /// The triangles' edges of `mesh`.
-    fn of(mesh: &RegionMesh) -> Self {
-        let mut first = vec![0u32; mesh.verts.len() + 1];
+    fn set(&mut self, mesh: &RegionMesh) {
+        let first = &mut self.first;
+        first.clear();
+        first.resize(mesh.verts.len() + 1, 0);
         for t in &mesh.tris {
             for &u in t {
                 first[u as usize + 1] += 1;
@@ -199,18 +259,20 @@ impl HalfEdges {
         for u in 1..first.len() {
             first[u] += first[u - 1];
         }
-        let mut fill = first.clone();
-        let mut to = vec![NO_VERTEX; 3 * mesh.tris.len()];
-        let mut at = vec![(0, 0); 3 * mesh.tris.len()];
+        self.fill.clear();
+        self.fill.extend_from_slice(first);
+        self.to.clear();
+        self.to.resize(3 * mesh.tris.len(), NO_VERTEX);
+        self.at.clear();
+        self.at.resize(3 * mesh.tris.len(), (0, 0));
         for (p, t) in mesh.tris.iter().enumerate() {
             for e in 0..3 {
-                let slot = &mut fill[t[e] as usize];
-                to[*slot as usize] = t[(e + 1) % 3];
-                at[*slot as usize] = (p as u32, e as u32);
+                let slot = &mut self.fill[t[e] as usize];
+                self.to[*slot as usize] = t[wrap(e + 1, 3)];
+                self.at[*slot as usize] = (p as u32, e as u32);
                 *slot += 1;
             }
         }
-        HalfEdges { first, to, at }
     }
 
     /// The slot of edge `u -> v`, if some polygon has it.
@@ -230,9 +292,13 @@ impl HalfEdges {
 /// No vertex: an edge merged away ([`HalfEdges`]).
 const NO_VERTEX: u32 = u32::MAX;
 
-/// Merges every region mesh of a tile (in parallel, in region order).
+/// Merges every region mesh of a tile (in parallel, in region order; each
+/// thread's regions share one set of buffers).
 pub fn polymesh_tile(meshes: &[RegionMesh], nvp: usize) -> Vec<RegionPolys> {
-    meshes.par_iter().map(|m| merge_polygons(m, nvp)).collect()
+    meshes
+        .par_iter()
+        .map_init(Scratch::default, |s, m| merge_with(s, m, nvp))
+        .collect()
 }
 
 #[cfg(test)]
@@ -399,6 +465,35 @@ mod tests {
     }
 
     #[test]
+    fn an_edge_listed_twice_merges_as_before() {
+        // Not a triangulation: triangles 0 and 1 both run 0 -> 1, 2 runs
+        // 1 -> 0; and a square's two triangles beside them, with a
+        // triangle given twice. The candidates left out as the other
+        // triangle's copies are only those it really pushes.
+        let mesh = RegionMesh {
+            verts: vec![[0, 0], [4, 0], [2, 3], [2, 1], [2, -3], [4, 4], [0, 4]],
+            heights: vec![0.0; 7],
+            tris: vec![
+                [0, 1, 2],
+                [0, 1, 3],
+                [1, 0, 4],
+                [2, 1, 5],
+                [2, 5, 6],
+                [2, 5, 6],
+            ],
+            refused_constraints: 0,
+        };
+        for nvp in 3..8 {
+            assert_eq!(merge_polygons(&mesh, nvp), old_merge_polygons(&mesh, nvp));
+        }
+        let empty = RegionMesh::default();
+        assert_eq!(
+            polymesh_tile(&[mesh.clone(), empty, mesh.clone()], 6)[2],
+            old_merge_polygons(&mesh, 6)
+        );
+    }
+
+    #[test]
     fn an_empty_mesh_gives_no_polygons() {
         let out = merge_polygons(&RegionMesh::default(), 6);
         assert!(out.polys.is_empty());
@@ -438,9 +533,12 @@ mod tests {
         ) {
             let cells = crate::simplify::tests::cell_regions(&bits, 1.0);
             prop_assume!(cells.is_some());
-            for r in cells.unwrap().1 {
-                let m = triangulate(&r.rings);
-                prop_assert_eq!(merge_polygons(&m, nvp), old_merge_polygons(&m, nvp));
+            let meshes: Vec<RegionMesh> = cells.unwrap().1.iter().map(|r| triangulate(&r.rings)).collect();
+            // The tile's regions one after the other in shared buffers.
+            let tile = polymesh_tile(&meshes, nvp);
+            for (m, polys) in meshes.iter().zip(tile) {
+                prop_assert_eq!(&merge_polygons(m, nvp), &old_merge_polygons(m, nvp));
+                prop_assert_eq!(polys, old_merge_polygons(m, nvp));
             }
         }
     }
