@@ -28,7 +28,7 @@ use crate::stages::{
     VoxelArtifact,
 };
 use crate::tiles::{Grid, Layout};
-use crate::triangulate::{RegionMesh, triangulate};
+use crate::triangulate::{RegionMesh, Triangulator};
 
 /// Everything one tile produced, stage by stage (shared with the cache).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -117,7 +117,8 @@ pub fn simplify_tile(regions: &[Region], grid: &Grid, s: &Settings) -> Vec<Simpl
 
 /// Triangulates every simplified region of a tile.
 pub fn triangulate_tile(simplified: &[SimplifiedRegion]) -> Vec<RegionMesh> {
-    simplified.iter().map(|r| triangulate(&r.rings)).collect()
+    let mut t = Triangulator::default();
+    simplified.iter().map(|r| t.triangulate(&r.rings)).collect()
 }
 
 /// A finished build.

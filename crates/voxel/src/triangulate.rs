@@ -13,8 +13,14 @@
 //! agree when the constraints are the ring edges; where they might not (a
 //! refused constraint, a point not inserted, or triangles whose area is
 //! not the rings' area) the centres are tested as before.
+//!
+//! A tile's regions share one triangulation and its buffers
+//! ([`Triangulator`], cleared between regions), and a ring edge the
+//! triangulation already has becomes a constraint without spade's search
+//! for crossed constraints; the triangles are the same.
 
 use serde::Serialize;
+use spade::handles::{FaceHandle, FixedFaceHandle, FixedVertexHandle, InnerTag};
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 
 /// The triangulation this stage builds.
@@ -38,73 +44,116 @@ pub struct RegionMesh {
 
 /// Triangulates a region's rings.
 pub fn triangulate(rings: &[Ring]) -> RegionMesh {
-    let (cdt, mut mesh, all_inserted) = constrained(rings);
-    let corners = |f: spade::handles::FaceHandle<'_, spade::handles::InnerTag, _, _, _, _>| {
-        f.vertices().map(|v| v.fix().index() as u32)
-    };
-    let parity = (all_inserted && mesh.refused_constraints == 0)
-        .then(|| parity_inside(&cdt))
-        .filter(|inside| {
-            // The kept triangles cover the rings' even-odd area (a region's
-            // outer rings counter-clockwise, holes clockwise).
-            let kept: i64 = cdt
-                .inner_faces()
-                .filter(|f| inside[f.fix().index()])
-                .map(|f| area2(&mesh.verts, corners(f)))
-                .sum();
-            kept == rings.iter().map(Ring::area2).sum::<i64>()
-        });
-    for f in cdt.inner_faces() {
-        let inside = match &parity {
-            Some(inside) => inside[f.fix().index()],
-            None => centre_inside(rings, f.vertices().map(|v| v.position())),
-        };
-        if inside {
-            mesh.tris.push(corners(f));
-        }
-    }
-    mesh
+    Triangulator::default().triangulate(rings)
 }
 
-/// The constrained Delaunay triangulation of the rings' points with every
-/// ring edge a constraint, the mesh's vertices and refused constraints (no
-/// triangles yet), and whether every point went in.
-fn constrained(rings: &[Ring]) -> (Cdt, RegionMesh, bool) {
-    // Sized for the points up front (a triangulation of n points has at
-    // most 3 n edges and 2 n faces), not grown a push at a time.
-    let n: usize = rings.iter().map(|r| r.pts.len()).sum();
-    let mut cdt = Cdt::with_capacity(n, 3 * n, 2 * n);
-    let mut mesh = RegionMesh::default();
-    let mut handles = Vec::new();
-    let mut all_inserted = true;
-    for r in rings {
-        let mut hs = Vec::with_capacity(r.pts.len());
-        for (p, h) in r.pts.iter().zip(&r.h) {
-            let Ok(v) = cdt.insert(Point2::new(p[0] as f64, p[1] as f64)) else {
-                all_inserted = false;
-                continue;
-            };
-            let i = v.index();
-            if i >= mesh.verts.len() {
-                mesh.verts.resize(i + 1, [0, 0]);
-                mesh.heights.resize(i + 1, f32::NEG_INFINITY);
+/// A triangulation and the buffers of [`triangulate`], kept from one
+/// region to the next of a tile ([`crate::build::triangulate_tile`])
+/// instead of allocated for each. spade's `clear` keeps the
+/// triangulation's memory and starts it afresh (its locate hint too), so
+/// the triangles are those of a new one.
+#[derive(Default)]
+pub struct Triangulator {
+    cdt: Cdt,
+    /// The rings' vertex handles, ring after ring.
+    handles: Vec<FixedVertexHandle>,
+    /// Where each ring's handles end in `handles`.
+    ends: Vec<usize>,
+    /// [`parity_inside`]'s face states and stack.
+    state: Vec<u8>,
+    stack: Vec<FixedFaceHandle<InnerTag>>,
+}
+
+impl Triangulator {
+    /// Triangulates a region's rings, as [`triangulate`].
+    pub fn triangulate(&mut self, rings: &[Ring]) -> RegionMesh {
+        let (mut mesh, all_inserted) = self.constrained(rings);
+        let cdt = &self.cdt;
+        let corners =
+            |f: FaceHandle<'_, InnerTag, _, _, _, _>| f.vertices().map(|v| v.fix().index() as u32);
+        if all_inserted && mesh.refused_constraints == 0 {
+            parity_inside(cdt, &mut self.state, &mut self.stack);
+            // The kept triangles cover the rings' even-odd area (a
+            // region's outer rings counter-clockwise, holes clockwise).
+            let mut kept = 0;
+            for f in cdt.inner_faces() {
+                if self.state[f.fix().index()] == 1 {
+                    let t = corners(f);
+                    kept += area2(&mesh.verts, t);
+                    mesh.tris.push(t);
+                }
             }
-            mesh.verts[i] = *p;
-            mesh.heights[i] = mesh.heights[i].max(*h);
-            hs.push(v);
+            if kept == rings.iter().map(Ring::area2).sum::<i64>() {
+                return mesh;
+            }
+            mesh.tris.clear();
         }
-        handles.push(hs);
-    }
-    for hs in &handles {
-        let n = hs.len();
-        for i in 0..n {
-            let (a, b) = (hs[i], hs[(i + 1) % n]);
-            if a != b && cdt.try_add_constraint(a, b).is_empty() && !cdt.exists_constraint(a, b) {
-                mesh.refused_constraints += 1;
+        for f in cdt.inner_faces() {
+            if centre_inside(rings, f.vertices().map(|v| v.position())) {
+                mesh.tris.push(corners(f));
             }
         }
+        mesh
     }
-    (cdt, mesh, all_inserted)
+
+    /// The constrained Delaunay triangulation of the rings' points with
+    /// every ring edge a constraint, in `self.cdt`; the mesh's vertices
+    /// and refused constraints (no triangles yet), and whether every point
+    /// went in.
+    fn constrained(&mut self, rings: &[Ring]) -> (RegionMesh, bool) {
+        let Triangulator {
+            cdt, handles, ends, ..
+        } = self;
+        cdt.clear();
+        handles.clear();
+        ends.clear();
+        let n: usize = rings.iter().map(|r| r.pts.len()).sum();
+        let mut mesh = RegionMesh {
+            verts: Vec::with_capacity(n),
+            heights: Vec::with_capacity(n),
+            tris: Vec::with_capacity(n),
+            refused_constraints: 0,
+        };
+        let mut all_inserted = true;
+        for r in rings {
+            for (p, h) in r.pts.iter().zip(&r.h) {
+                let Ok(v) = cdt.insert(Point2::new(p[0] as f64, p[1] as f64)) else {
+                    all_inserted = false;
+                    continue;
+                };
+                let i = v.index();
+                if i >= mesh.verts.len() {
+                    mesh.verts.resize(i + 1, [0, 0]);
+                    mesh.heights.resize(i + 1, f32::NEG_INFINITY);
+                }
+                mesh.verts[i] = *p;
+                mesh.heights[i] = mesh.heights[i].max(*h);
+                handles.push(v);
+            }
+            ends.push(handles.len());
+        }
+        let mut start = 0;
+        for &end in ends.iter() {
+            let hs = &handles[start..end];
+            start = end;
+            for (i, &a) in hs.iter().enumerate() {
+                let b = hs[if i + 1 == hs.len() { 0 } else { i + 1 }];
+                if a == b {
+                    continue;
+                }
+                // An edge the triangulation has already only becomes a
+                // constraint: `add_constraint` does that without the
+                // search for crossed constraints `try_add_constraint`
+                // makes first (it cannot cross one: it is an edge).
+                if cdt.get_edge_from_neighbors(a, b).is_some() {
+                    cdt.add_constraint(a, b);
+                } else if cdt.try_add_constraint(a, b).is_empty() && !cdt.exists_constraint(a, b) {
+                    mesh.refused_constraints += 1;
+                }
+            }
+        }
+        (mesh, all_inserted)
+    }
 }
 
 /// Twice the signed area of triangle `t` over `verts`.
@@ -124,35 +173,36 @@ fn centre_inside(rings: &[Ring], ps: [Point2<f64>; 3]) -> bool {
     inside_rings(rings, cx, cy)
 }
 
-/// For every face of `cdt` (by index), whether it is inside: the faces
-/// next to the outer face are inside when the edge between is a
-/// constraint, and crossing an edge into a further face flips that when
-/// the edge is a constraint (the even-odd count of ring edges crossed).
-fn parity_inside(cdt: &Cdt) -> Vec<bool> {
+/// For every face of `cdt` (by index), whether it is inside (`state`: 1
+/// inside, 0 outside; `stack` a buffer): the faces next to the outer face
+/// are inside when the edge between is a constraint, and crossing an edge
+/// into a further face flips that when the edge is a constraint (the
+/// even-odd count of ring edges crossed).
+fn parity_inside(cdt: &Cdt, state: &mut Vec<u8>, stack: &mut Vec<FixedFaceHandle<InnerTag>>) {
     const UNSEEN: u8 = 2;
-    let mut state = vec![UNSEEN; cdt.num_all_faces()];
-    let mut stack = Vec::new();
+    state.clear();
+    state.resize(cdt.num_all_faces(), UNSEEN);
+    stack.clear();
     for f in cdt.inner_faces() {
         for e in f.adjacent_edges() {
             if e.rev().face().is_outer() && state[f.fix().index()] == UNSEEN {
                 state[f.fix().index()] = e.is_constraint_edge() as u8;
-                stack.push(f);
+                stack.push(f.fix());
             }
         }
     }
     while let Some(f) = stack.pop() {
-        let inside = state[f.fix().index()];
-        for e in f.adjacent_edges() {
+        let inside = state[f.index()];
+        for e in cdt.face(f).adjacent_edges() {
             let Some(g) = e.rev().face().as_inner() else {
                 continue;
             };
             if state[g.fix().index()] == UNSEEN {
                 state[g.fix().index()] = inside ^ e.is_constraint_edge() as u8;
-                stack.push(g);
+                stack.push(g.fix());
             }
         }
     }
-    state.into_iter().map(|s| s == 1).collect()
 }
 
 #[cfg(test)]
@@ -199,10 +249,42 @@ mod tests {
         assert_eq!(m.heights[2], 2.0);
     }
 
-    /// The triangulation before [`parity_inside`]: every face's centre
-    /// tested against every ring edge, the reference.
+    /// The triangulation before [`parity_inside`] and [`Triangulator`]:
+    /// a new triangulation a region, every ring edge through
+    /// `try_add_constraint`, every face's centre tested against every ring
+    /// edge; the reference.
     fn old_triangulate(rings: &[Ring]) -> RegionMesh {
-        let (cdt, mut mesh, _) = constrained(rings);
+        let n: usize = rings.iter().map(|r| r.pts.len()).sum();
+        let mut cdt = Cdt::with_capacity(n, 3 * n, 2 * n);
+        let mut mesh = RegionMesh::default();
+        let mut handles = Vec::new();
+        for r in rings {
+            let mut hs = Vec::with_capacity(r.pts.len());
+            for (p, h) in r.pts.iter().zip(&r.h) {
+                let Ok(v) = cdt.insert(Point2::new(p[0] as f64, p[1] as f64)) else {
+                    continue;
+                };
+                let i = v.index();
+                if i >= mesh.verts.len() {
+                    mesh.verts.resize(i + 1, [0, 0]);
+                    mesh.heights.resize(i + 1, f32::NEG_INFINITY);
+                }
+                mesh.verts[i] = *p;
+                mesh.heights[i] = mesh.heights[i].max(*h);
+                hs.push(v);
+            }
+            handles.push(hs);
+        }
+        for hs in &handles {
+            let n = hs.len();
+            for i in 0..n {
+                let (a, b) = (hs[i], hs[(i + 1) % n]);
+                if a != b && cdt.try_add_constraint(a, b).is_empty() && !cdt.exists_constraint(a, b)
+                {
+                    mesh.refused_constraints += 1;
+                }
+            }
+        }
         for f in cdt.inner_faces() {
             if centre_inside(rings, f.vertices().map(|v| v.position())) {
                 mesh.tris.push(f.vertices().map(|v| v.fix().index() as u32));
@@ -213,6 +295,7 @@ mod tests {
 
     #[test]
     fn degenerate_rings_triangulate_as_before() {
+        let mut t = Triangulator::default();
         let sq = [[0, 0], [4, 0], [4, 4], [0, 4]];
         for rings in [
             // Nothing, a line, a ring twice over (every constraint doubled).
@@ -233,6 +316,8 @@ mod tests {
             ],
             vec![ring(&[[0, 4], [4, 4], [4, 0], [0, 0]])],
         ] {
+            // Fresh, and after the other cases in the same triangulator.
+            assert_eq!(t.triangulate(&rings), old_triangulate(&rings));
             assert_eq!(
                 triangulate(&rings),
                 old_triangulate(&rings),
@@ -254,9 +339,11 @@ mod tests {
             let cells = crate::simplify::tests::cell_regions(&bits, err);
             proptest::prop_assume!(cells.is_some());
             let (g, regions, settings) = cells.unwrap();
+            // One triangulator for all, as a tile's regions share one.
+            let mut t = Triangulator::default();
             for (r, s) in regions.iter().zip(crate::build::simplify_tile(&regions, &g, &settings)) {
-                proptest::prop_assert_eq!(triangulate(&r.rings), old_triangulate(&r.rings));
-                proptest::prop_assert_eq!(triangulate(&s.rings), old_triangulate(&s.rings));
+                proptest::prop_assert_eq!(t.triangulate(&r.rings), old_triangulate(&r.rings));
+                proptest::prop_assert_eq!(t.triangulate(&s.rings), old_triangulate(&s.rings));
             }
         }
     }
