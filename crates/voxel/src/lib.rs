@@ -1429,6 +1429,116 @@
 //!   and no pinning; under this load the second core was taken by the
 //!   other builds (both cores against one: 0.98 and 1.14 times as fast in
 //!   a separate run), so this one needs an idle machine to settle.
+//!
+//! ### 27 November 2026, 03:30 to 04:20 UTC: the polygon mesh's per-region costs
+//!
+//! The polygon mesh (`triangulate` + `polymesh` against Recast's
+//! `rcBuildPolyMesh`) was over the goal on nav_test only (1.22 watershed,
+//! 1.38 monotone on an idle machine), not on dungeon (0.71 to 0.77). The
+//! difference is the regions: nav_test has 46 regions of 446 simplified
+//! points (49 / 452 monotone), dungeon 14 of 248, so what each region
+//! pays apart from its points weighed on nav_test. Changes (commits
+//! `c6a3b26`, `cff85c7`), all output-identical: the NavMesh JSON (all but
+//! the stage times) of both meshes with each partition (watershed,
+//! monotone, layers), standing pass and five passes, `tile_size` 0 and 64,
+//! and the default settings, is byte for byte the same as before (26
+//! builds, the binaries of `354d452` and `cff85c7`), and so are the
+//! `invariants` count snapshots:
+//!
+//! - polymesh ([`polymesh`]): a tile's regions share the merge's buffers
+//!   (rayon's `map_init`: the polygons' array, the edge lists, the heap);
+//!   each interior edge's candidate is pushed once at the start instead
+//!   of from both triangles (the heap gave every one twice, the second
+//!   skipped as stale; left out only where the other polygon is sure to
+//!   push the very same candidate, so a mesh listing a directed edge twice
+//!   merges as before); the ring indices wrap with a compare instead of a
+//!   division (six a candidate); a candidate is 32 bytes, not 48. The old
+//!   merge is still the reference, now through the shared buffers of a
+//!   whole tile and on a mesh with an edge listed twice;
+//! - triangulate ([`triangulate`]): a tile's regions share one spade
+//!   triangulation ([`triangulate::Triangulator`]), cleared between
+//!   regions (spade's `clear` keeps the memory and resets the locate hint,
+//!   so the triangles are a new triangulation's), and the parity walk's
+//!   buffers; a ring edge the triangulation already has is made a
+//!   constraint with `add_constraint`, without the search for crossed
+//!   constraints `try_add_constraint` makes first (an existing edge
+//!   crosses none); the kept triangles are collected in the same pass that
+//!   checks their area. The reference is now the whole old path (a new
+//!   triangulation a region, `try_add_constraint` for every edge, the
+//!   centre test), against one triangulator shared by the random regions
+//!   and the degenerate cases in turn.
+//!
+//! Counted (callgrind as in the sections above: `RAYON_NUM_THREADS=1
+//! valgrind --tool=callgrind navscope-cli bench MESH --pipeline voxel
+//! --runs 1` with the settings of `recast-reference/rounds.sh`, `--set
+//! partition=P --set max_drop=0`, and `--set detail_sample_dist=0` for
+//! monotone), inclusive instructions of `Triangulator::triangulate` (all
+//! calls; `triangulate::triangulate` before), of `merge_polygons` (all
+//! calls; `merge_with` after), of the stages `regions` and `simplify`
+//! (unchanged, for scale) and of all stages, before (`354d452`) / after
+//! (`cff85c7`), in millions:
+//!
+//! | mesh, partition | triangulate | polymesh merge | together | regions | simplify | all stages |
+//! |---|---|---|---|---|---|---|
+//! | nav_test, watershed + detail | 1.62 / 1.22 | 0.84 / 0.63 | 2.46 / 1.84 | 10.22 / 10.09 | 1.97 / 1.97 | 223.8 / 223.4 |
+//! | nav_test, monotone | 1.63 / 1.22 | 0.76 / 0.57 | 2.40 / 1.78 | 10.54 / 10.44 | 2.08 / 2.07 | 196.4 / 195.8 |
+//! | dungeon, watershed + detail | 1.19 / 0.98 | 0.50 / 0.41 | 1.69 / 1.39 | 4.89 / 4.79 | 1.14 / 1.15 | 165.0 / 164.7 |
+//! | dungeon, monotone | 1.19 / 0.98 | 0.48 / 0.39 | 1.66 / 1.36 | 4.99 / 4.90 | 1.13 / 1.13 | 154.0 / 153.7 |
+//!
+//! A quarter fewer instructions; the time fell further, the divisions and
+//! allocations gone costing more than their count.
+//!
+//! Timed: `recast-reference/rounds.sh` for both binaries in turn (4
+//! batches of 5 rounds each, before then after, each round Recast then
+//! navscope, 15 builds a round, pinned to core 1), `bash
+//! crates/voxel/recast-reference/rounds.sh DIR 5 MESH PARTITION
+//! detail|nodetail CLI` and `python3
+//! crates/voxel/recast-reference/summarize.py DIR`, 27 November 2026
+//! 04:12 to 04:14 UTC with a load average of 3.3 to 3.9 (another
+//! engineer's build on both cores). The median of the 20 rounds' ratios
+//! navscope / Recast, before / after:
+//!
+//! | stage (ours ~ Recast's) | nav_test, watershed + detail | nav_test, monotone, no detail | dungeon, watershed + detail | dungeon, monotone, no detail |
+//! |---|---|---|---|---|
+//! | triangulate + polymesh ~ polygon mesh | 1.21 / **0.97** | 1.30 / **0.98** | 0.68 / 0.57 | 0.79 / 0.66 |
+//! | regions + simplify ~ contours (code unchanged) | 1.34 / 1.37 | 1.10 / 1.14 | 1.00 / 1.05 | 0.99 / 0.97 |
+//! | whole build | 0.76 / 0.69 | 0.86 / 0.87 | 0.81 / 0.78 | 0.93 / 0.94 |
+//!
+//! Our least round for the polygon mesh: nav_test 0.476 to 0.375 ms
+//! (Recast 0.376) watershed and 0.461 to 0.357 ms (0.348) monotone. Two
+//! earlier sets of the same kind at 03:59 to 04:03 UTC (load 2.0 to 2.4)
+//! read 1.28 / 0.99 (watershed) and 1.30 / 0.98 (monotone). Polygon
+//! counts unchanged: 156 / 187 on nav_test, 116 / 97 on dungeon (Recast
+//! 155 / 186 and 118 / 100).
+//!
+//! Where the goals stand:
+//!
+//! - **Polygon mesh at most 1.2 times Recast's: met** on both meshes with
+//!   either partition, 0.97 and 0.98 on nav_test.
+//! - **Contours at most 1.2 times: not met on nav_test with the
+//!   watershed.** Its code did not change; under this load it read 1.34 /
+//!   1.37 (1.21 in idle rounds the day before), with monotone 1.10 / 1.14
+//!   (1.16 idle). `regions` is the memory-bound stage that moves most
+//!   with the other builds, so the figure needs an idle machine. By
+//!   callgrind it is 10.1 M instructions on nav_test, of which the flood
+//!   3.4 M (77 a span over 44,409 region spans), the outline's side bits
+//!   1.1 M, allocating the frame's zeroed arrays 0.7 M.
+//!
+//! Tried and left out:
+//!
+//! - The spans still free for a region kept as the labels and one bit a
+//!   span (taken) instead of a copy of the labels overwritten as regions
+//!   take spans (a quarter megabyte copied and written a pass): `regions`
+//!   10.09 to 12.37 M instructions (a second look-up at every link and
+//!   every scanned span), and in 16 interleaved rounds under load 3.3 its
+//!   least round 1.45 to 1.36 ms but the contours' median round ratio 1.44
+//!   to 1.57: no clear gain, reverted.
+//! - A region whose one ring is convex with at most `max_verts_per_poly`
+//!   corners taken as its polygon without spade: 8 of nav_test's 46
+//!   regions (about a tenth of the points), and the merge's polygon starts
+//!   at a corner that depends on spade's triangles, so the output would
+//!   change for a small gain; the output-identical changes above were
+//!   enough.
 
 #![warn(missing_docs)]
 
