@@ -121,9 +121,11 @@ fn merge_with(s: &mut Scratch, mesh: &RegionMesh, nvp: usize) -> RegionPolys {
         heap.clear();
         let ring = |p: &[u32], e: usize| (p[e], p[wrap(e + 1, p.len())]);
         edges.set(mesh);
-        // Polygon `a`'s candidates; `first` (the triangles' own pass)
-        // leaves out a pair the other triangle pushes too: the same
-        // candidate, which the heap would give twice.
+        // Polygon `a`'s candidates. In the first pass over the triangles
+        // (`first`) a pair is left out when the other triangle `b` comes
+        // before `a` and its look-up of the shared edge finds `a`'s edge:
+        // `b` has pushed the very same candidate already, which the heap
+        // would otherwise give twice.
         let candidates = |a: usize,
                           first: bool,
                           polys: &Polys,
