@@ -1533,6 +1533,15 @@
 //!   every scanned span), and in 16 interleaved rounds under load 3.3 its
 //!   least round 1.45 to 1.36 ms but the contours' median round ratio 1.44
 //!   to 1.57: no clear gain, reverted.
+//! - The breadth-first flood reading the links of the member 8 or 16
+//!   places ahead (`std::hint::black_box`, no unsafe prefetch): `perf`
+//!   puts a third of `regions` on the load of a member's links, and in 20
+//!   rounds of navscope alone (04:30 UTC, load 3.5) regions + simplify on
+//!   nav_test watershed fell to 0.88 / 0.86 of the build without, but
+//!   interleaved with Recast (04:31 to 04:33 UTC, load 3.5 to 3.8, 16
+//!   rounds) its contours ratio stayed 1.46, nav_test monotone went 1.09
+//!   to 1.03 and dungeon 0.99 to 1.11. Not clear under this load, and
+//!   possibly worse on dungeon: left out, for an idle machine to settle.
 //! - A region whose one ring is convex with at most `max_verts_per_poly`
 //!   corners taken as its polygon without spade: 8 of nav_test's 46
 //!   regions (about a tenth of the points), and the merge's polygon starts
