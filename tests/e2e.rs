@@ -1548,3 +1548,120 @@ fn up_steps_the_flag_stage_through_its_passes_and_outlines_each_passs_own_voxels
         format!("the crouch pass's outline is the standing pass's ({moved} pixels differ)")
     });
 }
+
+// ---------------------------------------------------------------------------
+// 17. An idle window draws its panels again without rebuilding them, and a
+// tooltip still appears after its delay (`ui::refresh`).
+
+#[test]
+fn an_idle_window_reuses_its_panels_and_a_tooltip_still_appears_after_its_delay() {
+    let Some(s) = Session::start("refresh") else {
+        return;
+    };
+    let r = s.wait_ready();
+    let name = r
+        .widget_names()
+        .into_iter()
+        .find(|n| n.starts_with("param/"))
+        .unwrap_or_else(|| s.fail("no `param/` slider in widgets"));
+    let slider = settled_widget(&s, &name);
+    let scale = r.scale();
+    let panel = r
+        .widget("panel/left")
+        .unwrap_or_else(|| s.fail("no `panel/left` in widgets"))
+        .scaled(scale);
+    // The panels are on screen (the renderer compiles egui's pipeline
+    // while the first frames show the level alone) and still.
+    s.wait_for_screen("the left panel drawn (dark)", WAIT, |img, _| {
+        let dark = count_dark(img, panel);
+        if dark as f64 > 0.6 * panel.width() * panel.height() {
+            Ok(())
+        } else {
+            Err(format!("{dark} dark pixels in {panel:?}"))
+        }
+    });
+    let before = s.stable_screenshot(panel);
+    s.move_to(slider.center());
+    // egui opens a tooltip only once the pointer has rested for its delay:
+    // a pass that no input calls for.
+    let tip = s.wait_for(
+        &format!("a tooltip listed in `tooltips` by the slider `{name}`"),
+        WAIT,
+        |r| {
+            let tips = r.get("/tooltips")?.as_array()?;
+            tips.iter()
+                .filter_map(Rect::from_value)
+                .find(|t| t.y0 >= slider.y0 - 4.0 && t.x0 < slider.x1 + 40.0)
+        },
+    );
+    let tip_px = tip.scaled(scale).inset(4.0);
+    // The pointer rests: frames go on (the window wakes up to ten times a
+    // second) and, once the tooltip has faded in, reuse the last pass's
+    // picture.
+    let idle = idle_frames(&s, 10);
+    let first = s.screenshot();
+    let idle_again = idle_frames(&s, 10);
+    s.check(idle_again == idle, || {
+        format!("egui ran {} passes in an idle window", idle_again - idle)
+    });
+    let second = s.screenshot();
+    // Those frames draw the panels, the tooltip too, and draw them the same.
+    let tip_drawn = count_differing(&before, &first, tip_px, 24);
+    s.check(
+        tip_drawn as f64 > 0.1 * tip_px.width() * tip_px.height(),
+        || {
+            format!(
+                "only {tip_drawn} pixels of the tooltip {tip_px:?} differ from before it opened"
+            )
+        },
+    );
+    let above = Rect {
+        y1: slider.y0 * scale - 2.0,
+        ..panel
+    };
+    let heading = count_differing(&before, &first, above, 24);
+    s.check(
+        (heading as f64) < 0.01 * above.width() * above.height(),
+        || format!("{heading} pixels of the panel above the slider {above:?} changed"),
+    );
+    let drift = count_differing(&first, &second, panel, 24);
+    s.check(
+        (drift as f64) < 0.005 * panel.width() * panel.height(),
+        || format!("{drift} pixels of the left panel {panel:?} changed while it was idle"),
+    );
+}
+
+/// The pixels inside `r` darker than 60 in every channel (egui's dark
+/// panels; the 3D view's ground is light).
+fn count_dark(img: &image::RgbaImage, r: Rect) -> usize {
+    let (x0, y0) = (r.x0.max(0.0) as u32, r.y0.max(0.0) as u32);
+    let (x1, y1) = (
+        (r.x1 as u32).min(img.width()),
+        (r.y1 as u32).min(img.height()),
+    );
+    (y0..y1)
+        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+        .filter(|&(x, y)| img.get_pixel(x, y).0[..3].iter().all(|&c| c < 60))
+        .count()
+}
+
+/// Waits for `n` frames in a row that reuse the last egui pass
+/// (`egui.reused` up by `n`, `egui.passes` unchanged), and returns the
+/// passes so far.
+fn idle_frames(s: &Session, n: u64) -> u64 {
+    let mut last_pass = None;
+    s.wait_for(
+        &format!("{n} frames in a row reusing the last egui pass"),
+        WAIT,
+        |r| {
+            let (passes, reused) = (r.u64("/egui/passes")?, r.u64("/egui/reused")?);
+            match last_pass {
+                Some((p, since)) if p == passes => (reused >= since + n).then_some(passes),
+                _ => {
+                    last_pass = Some((passes, reused));
+                    None
+                }
+            }
+        },
+    )
+}

@@ -279,6 +279,7 @@ fn finish(
     stats: Res<FrameStats>,
     current: Res<crate::level::CurrentLevel>,
     build: Res<Build>,
+    refresh: Option<Res<crate::ui::refresh::UiRefresh>>,
     mut exit: MessageWriter<AppExit>,
 ) {
     if m.phase != Phase::Done {
@@ -300,7 +301,7 @@ fn finish(
         .copied()
         .fold((0.0, 0.0), |a, b| if b.0 > a.0 { b } else { a });
     println!(
-        "measure {name} [{pipeline}]: CPU per frame idle median {:.2} ms; stage/sub-step switch max {:.2} ms (extraction {:.2} ms, to stage {} sub-step {:?}) over {} switches; publishing frame max {:.2} ms (extraction {:.2} ms) over {} frames; pick median {:.3} ms, max {:.3} ms over {} queries; update latency median {:.1} ms, max {:.1} ms over {} changes; whole frames idle median {:.2} ms, while rebuilding max {:.2} ms; resident memory {:.0} MiB",
+        "measure {name} [{pipeline}]: CPU per frame idle median {:.2} ms; stage/sub-step switch max {:.2} ms (extraction {:.2} ms, to stage {} sub-step {:?}) over {} switches; publishing frame max {:.2} ms (extraction {:.2} ms) over {} frames; pick median {:.3} ms, max {:.3} ms over {} queries; update latency median {:.1} ms, max {:.1} ms over {} changes; whole frames idle median {:.2} ms, while rebuilding max {:.2} ms; resident memory {:.0} MiB; egui passes in {} of {} frames",
         median(&m.idle),
         worst.0,
         worst.1,
@@ -319,6 +320,8 @@ fn finish(
         median(&stats.idle),
         max(&m.frame_ms),
         resident_mib(),
+        refresh.as_ref().map_or(0, |r| r.passes),
+        refresh.as_ref().map_or(0, |r| r.passes + r.reused),
     );
     exit.write(AppExit::Success);
 }

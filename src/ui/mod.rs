@@ -20,6 +20,7 @@ mod param_groups;
 mod param_widget;
 pub mod probe_panel;
 pub mod readouts;
+pub mod refresh;
 pub mod report;
 pub mod state;
 pub mod timeline_panel;

@@ -53,11 +53,14 @@ pub struct PanelsPlugin;
 
 impl Plugin for PanelsPlugin {
     fn build(&self, app: &mut App) {
-        app.add_plugins(crate::ui::click_time::ClickTimePlugin)
-            .init_resource::<PanelState>()
-            .init_resource::<UiReport>()
-            .add_systems(EguiPrimaryContextPass, ui)
-            .add_systems(Update, function_keys);
+        app.add_plugins((
+            crate::ui::click_time::ClickTimePlugin,
+            crate::ui::refresh::UiRefreshPlugin,
+        ))
+        .init_resource::<PanelState>()
+        .init_resource::<UiReport>()
+        .add_systems(EguiPrimaryContextPass, ui)
+        .add_systems(Update, function_keys);
     }
 
     fn finish(&self, app: &mut App) {
@@ -207,6 +210,15 @@ pub(crate) fn ui(
             .filter(|l| !matches!(l.order, egui::Order::Background | egui::Order::Tooltip))
             .filter_map(|l| m.area_rect(l.id))
             .map(|r| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y))
+            .collect()
+    });
+    s.report.tooltips = ctx.memory(|m| {
+        m.areas()
+            .visible_layer_ids()
+            .into_iter()
+            .filter(|l| l.order == egui::Order::Tooltip)
+            .filter_map(|l| m.area_rect(l.id))
+            .map(|r| [r.min.x, r.min.y, r.max.x, r.max.y])
             .collect()
     });
     s.focus.popup = egui::Popup::is_any_open(&ctx);

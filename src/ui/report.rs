@@ -34,7 +34,7 @@ use crate::view::scene::MainCamera;
 pub const REPORT_ENV: &str = "NAVSCOPE_REPORT";
 
 /// What the panels tell the report: where their widgets are and what the
-/// status line says. Filled by the UI every frame.
+/// status line says. Filled by the UI in every egui pass.
 #[derive(Resource, Debug, Default, Clone, PartialEq)]
 pub struct UiReport {
     /// Named widget rectangles, `[x0, y0, x1, y1]` in window logical pixels.
@@ -45,6 +45,8 @@ pub struct UiReport {
     pub status: String,
     /// Files written from the File menu, in order.
     pub exports: Vec<String>,
+    /// The tooltips on screen, `[x0, y0, x1, y1]` in window logical pixels.
+    pub tooltips: Vec<[f32; 4]>,
 }
 
 impl UiReport {
@@ -127,6 +129,7 @@ type Optional<'w> = (
     Option<Res<'w, crate::compare::Compare>>,
     Option<Res<'w, crate::view::cubes::VoxelDetail>>,
     Option<Res<'w, ButtonInput<MouseButton>>>,
+    Option<Res<'w, crate::ui::refresh::UiRefresh>>,
 );
 
 #[allow(clippy::too_many_arguments)]
@@ -146,7 +149,7 @@ fn write_report(
     gesture: Option<Res<crate::interact::clicks::Gesture>>,
     focus: Res<crate::model::timeline::UiFocus>,
     (history, journal, loading, limit, evicted, shown_groups): BuildState<'_, '_>,
-    (cpu, compare, voxels, mouse): Optional<'_>,
+    (cpu, compare, voxels, mouse, refresh): Optional<'_>,
 ) {
     file.frame += 1;
     let (width, height, scale) = windows.single().map_or((0.0, 0.0, 1.0), |w| {
@@ -207,6 +210,9 @@ fn write_report(
             "switches": n,
             "pending": pending,
         })),
+        // Frames that ran the egui pass, and frames that drew the last
+        // pass's picture again (`ui::refresh`).
+        "egui": refresh.map(|r| json!({ "passes": r.passes, "reused": r.reused })),
         "voxels": voxels.map(|v| json!({ "tiles": v.tiles, "coarse_tiles": v.coarse_tiles, "meshing": v.meshing })),
         "params": params,
         "undo": { "undo": history.undo_depth(), "redo": history.redo_depth() },
@@ -239,6 +245,7 @@ fn write_report(
         "central": ui.central,
         "status": ui.status,
         "exports": ui.exports,
+        "tooltips": ui.tooltips,
         "messages": messages,
     });
     if file.last.as_ref() == Some(&report) {

@@ -91,6 +91,37 @@ pub struct UiState<'w, 's> {
 }
 
 impl UiState<'_, '_> {
+    /// Whether anything the panels show changed since the calling system
+    /// last ran, of what changes on its own occasions: a step, a click, a
+    /// finished preparation, a log line ([`crate::ui::refresh`] runs the
+    /// egui pass only then, on input, or while something is under way).
+    /// Left out: what systems poll in every frame (the loading, the build,
+    /// the probe and its search, the comparison, the dialogs, the watched
+    /// file), which reads as changed in every frame and whose changes come
+    /// with work under way ([`crate::ui::pacing::UnderWay`]); and what only
+    /// the panels themselves write (the widget report, the input focus
+    /// they claim, their own state). The frame readout (F2) shows
+    /// per-frame figures, so while it is open every frame counts.
+    pub(crate) fn shown_changed(&self) -> bool {
+        self.stats.show
+            || self.current.is_changed()
+            || self.settings.is_changed()
+            || self.limit.is_changed()
+            || self.timeline.is_changed()
+            || self.legend.is_changed()
+            || self.filter.is_changed()
+            || self.selection.is_changed()
+            || self.probe_layers.is_changed()
+            || self.tools.is_changed()
+            || self.hover.is_changed()
+            || self.pointer.is_changed()
+            || self.history.is_changed()
+            || self.journal.is_changed()
+            || self.view.is_changed()
+            || self.voxel_detail.is_changed()
+            || self.restoring.is_changed()
+    }
+
     /// Notes where a widget is, for the end-to-end tests.
     pub(crate) fn tag(&mut self, name: &str, r: &egui::Response) {
         self.report.widget(
