@@ -42,6 +42,19 @@ pub struct RegionMesh {
     pub refused_constraints: u32,
 }
 
+impl RegionMesh {
+    /// Records ring point `p` of height `h` as vertex `i` of the
+    /// triangulation (a point given twice keeps its highest height).
+    fn record(&mut self, i: usize, p: [i32; 2], h: f32) {
+        if i >= self.verts.len() {
+            self.verts.resize(i + 1, [0, 0]);
+            self.heights.resize(i + 1, f32::NEG_INFINITY);
+        }
+        self.verts[i] = p;
+        self.heights[i] = self.heights[i].max(h);
+    }
+}
+
 /// Triangulates a region's rings.
 pub fn triangulate(rings: &[Ring]) -> RegionMesh {
     Triangulator::default().triangulate(rings)
@@ -121,13 +134,7 @@ impl Triangulator {
                     all_inserted = false;
                     continue;
                 };
-                let i = v.index();
-                if i >= mesh.verts.len() {
-                    mesh.verts.resize(i + 1, [0, 0]);
-                    mesh.heights.resize(i + 1, f32::NEG_INFINITY);
-                }
-                mesh.verts[i] = *p;
-                mesh.heights[i] = mesh.heights[i].max(*h);
+                mesh.record(v.index(), *p, *h);
                 handles.push(v);
             }
             ends.push(handles.len());
@@ -264,13 +271,7 @@ mod tests {
                 let Ok(v) = cdt.insert(Point2::new(p[0] as f64, p[1] as f64)) else {
                     continue;
                 };
-                let i = v.index();
-                if i >= mesh.verts.len() {
-                    mesh.verts.resize(i + 1, [0, 0]);
-                    mesh.heights.resize(i + 1, f32::NEG_INFINITY);
-                }
-                mesh.verts[i] = *p;
-                mesh.heights[i] = mesh.heights[i].max(*h);
+                mesh.record(v.index(), *p, *h);
                 hs.push(v);
             }
             handles.push(hs);
