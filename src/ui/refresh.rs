@@ -1,13 +1,12 @@
 //! The egui pass runs only in frames where what the panels show may have
-//! changed, as egui's own desktop integration (eframe) does: on input, when
+//! changed, as egui's own desktop integration (eframe) does: on input; when
 //! egui asked for a repaint (an animation, a tooltip's delay, a text
-//! cursor's blink), while work is under way (a build, a load, a search) and
-//! in the frame after it ends, when the app's state that the panels read
-//! changed, when
-//! the camera moved (the labels over the 3D view follow it), and while the
-//! frame readout (F2) shows per-frame figures. In the other frames the
-//! panels are not rebuilt or tessellated again: the last frame's paint jobs
-//! are drawn once more.
+//! cursor's blink); while work is under way (a build, a load, a search)
+//! and in the frame after it ends; when state that the panels read
+//! changed; when the camera moved (the labels over the 3D view follow it);
+//! and while the frame readout (F2) shows per-frame figures. In the other
+//! frames the panels are not rebuilt or tessellated again: the last pass's
+//! paint jobs are drawn once more.
 //!
 //! Why: the panels were the biggest part of an idle frame's CPU time (by
 //! `perf`, about two fifths under Xvfb on `dungeon.obj`: laying out the
@@ -40,10 +39,10 @@ pub struct UiRefresh {
     /// When egui asked to be run again at the latest (none: only on input
     /// or a change).
     due: Option<Instant>,
-    /// Whether work is under way in this frame and was in the last: it
-    /// changes the panels without input (progress, a stage published), and
-    /// so does its end.
+    /// Whether work is under way in this frame: it changes the panels
+    /// without input (progress, a stage published).
     busy: bool,
+    /// Whether it was in the last frame: its end changes them too.
     was_busy: bool,
     /// The last pass's paint jobs, drawn again in frames without a pass.
     last_jobs: Vec<egui::ClippedPrimitive>,
