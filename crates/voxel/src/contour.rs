@@ -26,8 +26,9 @@
 //! the queue, and flooded again in the order that decides which span of a
 //! column it takes (depth first, [`DIRS`] order) only where it reaches a
 //! column twice;
-//! the cells' sides on the outline are marked, and each ring is walked
-//! along them as Recast's contour walk does (left round the cell, else
+//! the cells' sides on the outline are marked (the members with one
+//! listed), and each ring is walked from one of those along the sides as
+//! Recast's contour walk does (left round the cell, else
 //! straight on, else right round the diagonal cell), then started at its
 //! least edge in (start corner, direction) order, rings in that order.
 
@@ -1166,6 +1167,47 @@ pub(crate) mod tests {
         assert_eq!(free, parts[0].region, "all given back");
         assert!(t.flood(&f[0].links, &mut free, 1, start, Order::Exact));
         assert_eq!(t.members.len() as u32, r[0].spans);
+    }
+
+    #[test]
+    fn the_sides_and_the_members_on_the_outline_are_each_neighbours() {
+        // A floor round a pillar: one region, an outer ring and a hole.
+        let m = boxes(&[
+            ([0., -0.1, 0.], [4., 0., 4.]),
+            ([1.8, 0., 1.8], [2.2, 3., 2.2]),
+        ]);
+        let (g, hf, f) = build(&m, "stand");
+        let parts = default_parts(&hf, &f);
+        let mut t = Tracer::new(&hf, &g, &f, true);
+        let mut free = parts[0].region.clone();
+        let s = free.iter().position(|&l| l != NO_REGION).unwrap();
+        let col = (0..hf.cols.len() - 1)
+            .find(|&c| hf.range(c).contains(&s))
+            .unwrap();
+        let (x, z) = hf.cell(col);
+        let start = super::Member {
+            s: s as u32,
+            c: t.slot(x, z) as u32,
+        };
+        assert!(t.flood(&f[0].links, &mut free, 1, start, Order::Any));
+        let border = t.mark_sides(&f[0].flags, 1);
+        // Each side looked up by its step, as before `mark_sides`.
+        let (mut edged, mut b) = (Vec::new(), 0);
+        for (i, m) in t.members.iter().enumerate() {
+            let c = m.c as usize;
+            let mut out = 0u8;
+            for (dir, step) in t.step.into_iter().enumerate() {
+                out |= ((t.stamp[c.wrapping_add_signed(step)] != 1) as u8) << dir;
+            }
+            assert_eq!(t.sides[c], out | out << 4);
+            if out != 0 {
+                edged.push(i as u32);
+            }
+            b += (f[0].flags[m.s as usize] == crate::flags::BORDER) as u32;
+        }
+        assert_eq!(t.edged, edged);
+        assert_eq!(border, b);
+        assert!(!edged.is_empty() && edged.len() < t.members.len());
     }
 
     proptest::proptest! {
