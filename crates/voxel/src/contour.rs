@@ -26,8 +26,9 @@
 //! the queue, and flooded again in the order that decides which span of a
 //! column it takes (depth first, [`DIRS`] order) only where it reaches a
 //! column twice;
-//! the cells' sides on the outline are marked, and each ring is walked
-//! along them as Recast's contour walk does (left round the cell, else
+//! the cells' sides on the outline are marked (the members with one
+//! listed), and each ring is walked from one of those along the sides as
+//! Recast's contour walk does (left round the cell, else
 //! straight on, else right round the diagonal cell), then started at its
 //! least edge in (start corner, direction) order, rings in that order.
 
@@ -255,6 +256,10 @@ struct Tracer<'a> {
     sides: Vec<u8>,
     /// The current region's spans, in flood order.
     members: Vec<Member>,
+    /// The current region's members with a side on the outline (their
+    /// indices in `members`, in its order): the cells the rings are walked
+    /// from.
+    edged: Vec<u32>,
     /// The stack of the flood in [`Order::Exact`].
     queue: Vec<Member>,
     /// The current region's rings, each with its least edge key.
@@ -291,6 +296,7 @@ impl<'a> Tracer<'a> {
             water: None,
             sides: vec![0; n],
             members: Vec::new(),
+            edged: Vec::new(),
             queue: Vec::new(),
             rings: Vec::new(),
             walked: Ring::default(),
@@ -332,64 +338,91 @@ impl<'a> Tracer<'a> {
         self.stamp[start.c as usize] = id;
         self.col_span[start.c as usize] = start.s;
         self.members.clear();
-        self.water = None;
         self.queue.clear();
-        let exact = order == Order::Exact;
-        if exact {
-            self.queue.push(start);
-        } else {
-            self.members.push(start);
-        }
-        let mut head = 0;
-        loop {
-            let cell = if exact {
-                let Some(cell) = self.queue.pop() else { break };
-                self.members.push(cell);
-                cell
-            } else {
-                let Some(&cell) = self.members.get(head) else {
-                    break;
-                };
-                head += 1;
-                cell
-            };
-            if self.wet {
-                let w = self.hf.spans[cell.s as usize].water;
+        let whole = match order {
+            Order::Any => self.flood_any(link, free, l0, id, start),
+            Order::Exact => {
+                self.flood_exact(link, free, l0, id, start);
+                true
+            }
+        };
+        self.water = None;
+        if whole && self.wet {
+            // In the order the spans were taken, as the flood read them.
+            for m in &self.members {
+                let w = self.hf.spans[m.s as usize].water;
                 if !w.is_nan() {
                     self.water = Some(self.water.map_or(w, |v| v.max(w)));
                 }
             }
+        }
+        whole
+    }
+
+    /// The flood of [`Self::flood`] in [`Order::Any`] from `start` (taken,
+    /// its label `l0`): the members are its queue, the frame's slices and
+    /// the steps held in locals through the loop.
+    fn flood_any(
+        &mut self,
+        link: &[u32],
+        free: &mut [u32],
+        l0: u32,
+        id: u32,
+        start: Member,
+    ) -> bool {
+        let (stamp, col_span, members) = (&mut self.stamp, &mut self.col_span, &mut self.members);
+        let step = self.step;
+        members.push(start);
+        let mut head = 0;
+        while let Some(&cell) = members.get(head) {
+            head += 1;
+            let s = cell.s as usize;
+            let out: &[u32; 4] = link[4 * s..4 * s + 4].try_into().expect("four links");
+            for (dir, &n) in out.iter().enumerate() {
+                // A missing link ([`NO_LINK`]) is past the end of `free`.
+                if free.get(n as usize) != Some(&l0) {
+                    continue;
+                }
+                let c = (cell.c as usize).wrapping_add_signed(step[dir]);
+                let taken = &mut stamp[c];
+                if *taken == OUTSIDE {
+                    continue;
+                }
+                if *taken == id {
+                    return false;
+                }
+                *taken = id;
+                free[n as usize] = NO_REGION;
+                col_span[c] = n;
+                members.push(Member { s: n, c: c as u32 });
+            }
+        }
+        true
+    }
+
+    /// The flood of [`Self::flood`] in [`Order::Exact`] from `start` (taken,
+    /// its label `l0`).
+    fn flood_exact(&mut self, link: &[u32], free: &mut [u32], l0: u32, id: u32, start: Member) {
+        self.queue.push(start);
+        while let Some(cell) = self.queue.pop() {
+            self.members.push(cell);
             let s = cell.s as usize;
             let out: &[u32; 4] = link[4 * s..4 * s + 4].try_into().expect("four links");
             for (dir, &n) in out.iter().enumerate() {
                 if n == NO_LINK || free[n as usize] != l0 {
                     continue;
                 }
-                let next = Member {
-                    s: n,
-                    c: (cell.c as usize).wrapping_add_signed(self.step[dir]) as u32,
-                };
-                let taken = &mut self.stamp[next.c as usize];
-                if *taken == OUTSIDE {
+                let c = (cell.c as usize).wrapping_add_signed(self.step[dir]);
+                let taken = &mut self.stamp[c];
+                if *taken == OUTSIDE || *taken == id {
                     continue;
-                }
-                if *taken == id {
-                    if exact {
-                        continue;
-                    }
-                    return false;
                 }
                 *taken = id;
                 free[n as usize] = NO_REGION;
-                self.col_span[next.c as usize] = n;
-                if exact {
-                    self.queue.push(next);
-                } else {
-                    self.members.push(next);
-                }
+                self.col_span[c] = n;
+                self.queue.push(Member { s: n, c: c as u32 });
             }
         }
-        true
     }
 
     /// Gives back the spans a stopped flood took (label `l0`).
@@ -406,23 +439,15 @@ impl<'a> Tracer<'a> {
     /// walked along them as Recast's contour walk does, from its least edge
     /// in (start corner, direction) order, rings in that order.
     fn trace(&mut self, k: usize, label: &[u32], id: u32) -> Region {
-        let mut border_spans = 0;
-        let (flags, stamp, sides) = (&self.passes[k].flags, &self.stamp, &mut self.sides);
-        for m in &self.members {
-            let c = m.c as usize;
-            border_spans += (flags[m.s as usize] == crate::flags::BORDER) as u32;
-            let mut out = 0u8;
-            for (dir, step) in self.step.into_iter().enumerate() {
-                out |= ((stamp[c.wrapping_add_signed(step)] != id) as u8) << dir;
-            }
-            sides[c] = out | out << 4;
-        }
+        let passes = self.passes;
+        let border_spans = self.mark_sides(&passes[k].flags, id);
         let mut rings = std::mem::take(&mut self.rings);
-        for i in 0..self.members.len() {
-            let c = self.members[i].c as usize;
+        for i in 0..self.edged.len() {
+            let m = self.members[self.edged[i] as usize];
+            let c = m.c as usize;
             while self.sides[c] >> 4 != 0 {
                 let dir = (self.sides[c] >> 4).trailing_zeros() as usize;
-                let cell = self.cell(self.members[i]);
+                let cell = self.cell(m);
                 rings.push(self.walk(k, label, id, cell, dir));
             }
         }
@@ -441,6 +466,37 @@ impl<'a> Tracer<'a> {
             water: self.water,
             area: 0,
         }
+    }
+
+    /// Sets the sides of each member's cell on the outline of region `id`
+    /// (the cell across them not the region's), to trace and traced
+    /// ([`Tracer`]'s `sides`), and lists the members with any in `edged`;
+    /// returns how many members are border spans (`flags` the pass's).
+    /// Not inlined, so that its loop keeps its values in registers
+    /// (inlined into [`regions`] it spilled them).
+    #[inline(never)]
+    fn mark_sides(&mut self, flags: &[u8], id: u32) -> u32 {
+        let (stamp, sides, row) = (&self.stamp[..], &mut self.sides[..], self.row);
+        let edged = &mut self.edged;
+        edged.clear();
+        debug_assert_eq!(self.step, [-1, row as isize, 1, -(row as isize)]);
+        let mut border_spans = 0;
+        for (i, m) in self.members.iter().enumerate() {
+            let c = m.c as usize;
+            border_spans += (flags[m.s as usize] == crate::flags::BORDER) as u32;
+            // The cells across sides 0 and 2 (-x, +x) lie beside `c`, across
+            // 3 and 1 (-z, +z) a row before and after it ([`DIRS`]).
+            let [west, _, east]: [u32; 3] = stamp[c - 1..c + 2].try_into().expect("three cells");
+            let out = (west != id) as u8
+                | ((stamp[c + row] != id) as u8) << 1
+                | ((east != id) as u8) << 2
+                | ((stamp[c - row] != id) as u8) << 3;
+            sides[c] = out | out << 4;
+            if out != 0 {
+                edged.push(i as u32);
+            }
+        }
+        border_spans
     }
 
     /// Walks the ring through side `dir` of `start` (a cell of region `id`)
@@ -1111,6 +1167,47 @@ pub(crate) mod tests {
         assert_eq!(free, parts[0].region, "all given back");
         assert!(t.flood(&f[0].links, &mut free, 1, start, Order::Exact));
         assert_eq!(t.members.len() as u32, r[0].spans);
+    }
+
+    #[test]
+    fn the_sides_and_the_members_on_the_outline_are_each_neighbours() {
+        // A floor round a pillar: one region, an outer ring and a hole.
+        let m = boxes(&[
+            ([0., -0.1, 0.], [4., 0., 4.]),
+            ([1.8, 0., 1.8], [2.2, 3., 2.2]),
+        ]);
+        let (g, hf, f) = build(&m, "stand");
+        let parts = default_parts(&hf, &f);
+        let mut t = Tracer::new(&hf, &g, &f, true);
+        let mut free = parts[0].region.clone();
+        let s = free.iter().position(|&l| l != NO_REGION).unwrap();
+        let col = (0..hf.cols.len() - 1)
+            .find(|&c| hf.range(c).contains(&s))
+            .unwrap();
+        let (x, z) = hf.cell(col);
+        let start = super::Member {
+            s: s as u32,
+            c: t.slot(x, z) as u32,
+        };
+        assert!(t.flood(&f[0].links, &mut free, 1, start, Order::Any));
+        let border = t.mark_sides(&f[0].flags, 1);
+        // Each side looked up by its step, as before `mark_sides`.
+        let (mut edged, mut b) = (Vec::new(), 0);
+        for (i, m) in t.members.iter().enumerate() {
+            let c = m.c as usize;
+            let mut out = 0u8;
+            for (dir, step) in t.step.into_iter().enumerate() {
+                out |= ((t.stamp[c.wrapping_add_signed(step)] != 1) as u8) << dir;
+            }
+            assert_eq!(t.sides[c], out | out << 4);
+            if out != 0 {
+                edged.push(i as u32);
+            }
+            b += (f[0].flags[m.s as usize] == crate::flags::BORDER) as u32;
+        }
+        assert_eq!(t.edged, edged);
+        assert_eq!(border, b);
+        assert!(!edged.is_empty() && edged.len() < t.members.len());
     }
 
     proptest::proptest! {

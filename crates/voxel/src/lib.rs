@@ -1548,6 +1548,67 @@
 //!   at a corner that depends on spade's triangles, so the output would
 //!   change for a small gain; the output-identical changes above were
 //!   enough.
+//!
+//! ### 27 November 2026, evening: the contour stage's loops
+//!
+//! `regions` + `simplify` against Recast's contours on nav_test with the
+//! watershed (1.21 to 1.46 by the median round ratio on the 27th). By
+//! callgrind (`--toggle-collect='*contour::regions*'`) `regions` was 10.0
+//! M instructions: the flood 3.4 M, marking the outline's sides 2.3 M (53
+//! a span: inlined into `regions`, its loop spilled its values and
+//! checked four bounds a span), the frame's zeroing and the labels' copy
+//! 1.0 M (callgrind counts each `rep stos`/`rep movs` step, the time is
+//! small). What changed (`d598f76` and its test), output-identical:
+//!
+//! - the flood in [`contour`] is two loops, breadth first and exact,
+//!   instead of one testing the order at every span; a missing link is
+//!   read as one past the end of the labels (`free.get`), and the water
+//!   over the region is read after the flood over its members, in the
+//!   order the flood took them (so the same `max` sequence);
+//! - the outline's sides are marked in a function of their own (not
+//!   inlined), the cells beside a member read as one three-slot slice,
+//!   and it lists the members with a side on the outline, so the rings
+//!   are walked from those instead of every member. A unit test checks
+//!   the sides and that list against the per-direction look-up it
+//!   replaced; the regions are still the old tracer's on the random
+//!   patterns and levels.
+//!
+//! Counted (callgrind `--cache-sim=yes`, `RAYON_NUM_THREADS=1
+//! navscope-cli bench MESH --pipeline voxel --runs 1` with the settings of
+//! `recast-reference/rounds.sh`, `--set partition=P --set max_drop=0`,
+//! the detail mesh on),
+//! inclusive `stages::run_regions`, `stages::run_simplify` and
+//! `Runner::run_all`, before (`e2d8241`) / after, in millions:
+//!
+//! | mesh, partition | regions | simplify | regions + simplify | all stages |
+//! |---|---|---|---|---|
+//! | nav_test, watershed | 10.09 / 8.34 | 1.97 / 1.98 | 12.06 / 10.31 (-14.5%) | 223.4 / 221.7 |
+//! | nav_test, monotone | 10.42 / 8.73 | 2.08 / 2.08 | 12.50 / 10.81 (-13.5%) | 196.0 / 194.3 |
+//! | dungeon, watershed | 4.79 / 4.16 | 1.15 / 1.15 | 5.94 / 5.30 (-10.7%) | 164.7 / 164.1 |
+//! | dungeon, monotone | 4.90 / 4.29 | 1.13 / 1.13 | 6.03 / 5.42 (-10.1%) | 153.7 / 153.1 |
+//!
+//! Timed: `bash crates/voxel/recast-reference/rounds.sh DIR 10 nav_test
+//! watershed detail CLI` for the two binaries in turn, three batches
+//! each, and `python3 crates/voxel/recast-reference/summarize.py DIR`, 27
+//! November 2026 05:23:04 to 05:24:08 UTC, load average 0.96 to 2.4
+//! (another engineer's jobs starting and stopping). Median per-round ratio
+//! of the contours, before / after: 1.30 / 1.32, 1.28 / 1.29, 1.41 / 1.32.
+//! Our `regions` over the 30 rounds of each: least 1.13 / 1.20 ms, median
+//! of the rounds' medians 1.92 / 1.70; `simplify` 0.26 / 0.27 and 0.38 /
+//! 0.33. Beside them (05:24:19 to 05:24:52 UTC, load 2.0 to 2.2, two
+//! batches of 5 rounds): nav_test monotone without detail 1.18, 1.30 /
+//! 1.12, 1.17; dungeon watershed 1.05, 0.91 / 1.15, 0.94. So 14.5% fewer
+//! instructions for the stage pair but no change in time clear of the
+//! rounds' spread: the flood's misses on the links (a third of `regions`
+//! by `perf` on the 27th) are what the time is, and they did not change.
+//! **Not met**: contours at most 1.2 times Recast's on nav_test with the
+//! watershed.
+//!
+//! Tried and left out: the flood's frame slices and members taken into
+//! locals (so a push that grows the members would not reload them):
+//! `regions` 8.65 to 9.50 M, the loop spilling more; the sides read
+//! through one slice of the two rows round the member (`2 * row + 1`
+//! slots): its index checks stayed, 0.1 M more than the three-slot slice.
 
 #![warn(missing_docs)]
 
