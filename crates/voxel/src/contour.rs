@@ -1151,6 +1151,19 @@ pub(crate) mod tests {
         // (the exact flood then decides which span it takes).
         let mut t = Tracer::new(&hf, &g, &f, true);
         let mut free = parts[0].region.clone();
+        let (start, x, z) = first_member(&hf, &t, &free);
+        let cell = t.cell(start);
+        assert_eq!((cell.x, cell.z), (x, z), "a member's cell");
+        assert!(!t.flood(&f[0].links, &mut free, 1, start, Order::Any));
+        t.undo(&mut free, 1);
+        assert_eq!(free, parts[0].region, "all given back");
+        assert!(t.flood(&f[0].links, &mut free, 1, start, Order::Exact));
+        assert_eq!(t.members.len() as u32, r[0].spans);
+    }
+
+    /// The first labelled span of `free` as a flood's start member, with
+    /// its column's cell.
+    fn first_member(hf: &Heightfield, t: &Tracer, free: &[u32]) -> (super::Member, i32, i32) {
         let s = free.iter().position(|&l| l != NO_REGION).unwrap();
         let col = (0..hf.cols.len() - 1)
             .find(|&c| hf.range(c).contains(&s))
@@ -1160,13 +1173,7 @@ pub(crate) mod tests {
             s: s as u32,
             c: t.slot(x, z) as u32,
         };
-        let cell = t.cell(start);
-        assert_eq!((cell.x, cell.z), (x, z), "a member's cell");
-        assert!(!t.flood(&f[0].links, &mut free, 1, start, Order::Any));
-        t.undo(&mut free, 1);
-        assert_eq!(free, parts[0].region, "all given back");
-        assert!(t.flood(&f[0].links, &mut free, 1, start, Order::Exact));
-        assert_eq!(t.members.len() as u32, r[0].spans);
+        (start, x, z)
     }
 
     #[test]
@@ -1180,15 +1187,7 @@ pub(crate) mod tests {
         let parts = default_parts(&hf, &f);
         let mut t = Tracer::new(&hf, &g, &f, true);
         let mut free = parts[0].region.clone();
-        let s = free.iter().position(|&l| l != NO_REGION).unwrap();
-        let col = (0..hf.cols.len() - 1)
-            .find(|&c| hf.range(c).contains(&s))
-            .unwrap();
-        let (x, z) = hf.cell(col);
-        let start = super::Member {
-            s: s as u32,
-            c: t.slot(x, z) as u32,
-        };
+        let (start, _, _) = first_member(&hf, &t, &free);
         assert!(t.flood(&f[0].links, &mut free, 1, start, Order::Any));
         let border = t.mark_sides(&f[0].flags, 1);
         // Each side looked up by its step, as before `mark_sides`.
