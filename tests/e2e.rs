@@ -1573,7 +1573,9 @@ fn an_idle_window_reuses_its_panels_and_a_tooltip_still_opens_after_its_delay() 
     // The panels are on screen (the renderer compiles egui's pipeline
     // while the first frames show the level alone).
     let drawn = |img: &image::RgbaImage| {
-        let dark = count_dark(img, panel);
+        // egui's dark panels (channels 0 to 58); the 3D view's ground is
+        // light.
+        let dark = count_in(img, panel, [29, 29, 29], 29);
         if dark as f64 > 0.6 * panel.width() * panel.height() {
             Ok(img.clone())
         } else {
@@ -1609,20 +1611,6 @@ fn an_idle_window_reuses_its_panels_and_a_tooltip_still_opens_after_its_delay() 
         (drift as f64) < 0.005 * panel.width() * panel.height(),
         || format!("{drift} pixels of the left panel {panel:?} changed while it was idle"),
     );
-}
-
-/// The pixels inside `r` darker than 60 in every channel (egui's dark
-/// panels; the 3D view's ground is light).
-fn count_dark(img: &image::RgbaImage, r: Rect) -> usize {
-    let (x0, y0) = (r.x0.max(0.0) as u32, r.y0.max(0.0) as u32);
-    let (x1, y1) = (
-        (r.x1 as u32).min(img.width()),
-        (r.y1 as u32).min(img.height()),
-    );
-    (y0..y1)
-        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
-        .filter(|&(x, y)| img.get_pixel(x, y).0[..3].iter().all(|&c| c < 60))
-        .count()
 }
 
 /// Waits for `n` frames in a row that reuse the last egui pass

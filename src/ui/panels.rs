@@ -203,24 +203,14 @@ pub(crate) fn ui(
         central.max.x,
         central.max.y,
     ));
-    s.focus.floating = ctx.memory(|m| {
-        m.areas()
-            .visible_layer_ids()
-            .into_iter()
-            .filter(|l| !matches!(l.order, egui::Order::Background | egui::Order::Tooltip))
-            .filter_map(|l| m.area_rect(l.id))
-            .map(|r| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y))
-            .collect()
-    });
-    s.report.tooltips = ctx.memory(|m| {
-        m.areas()
-            .visible_layer_ids()
-            .into_iter()
-            .filter(|l| l.order == egui::Order::Tooltip)
-            .filter_map(|l| m.area_rect(l.id))
-            .map(|r| [r.min.x, r.min.y, r.max.x, r.max.y])
-            .collect()
-    });
+    s.focus.floating = area_rects(&ctx, |o| {
+        !matches!(o, egui::Order::Background | egui::Order::Tooltip)
+    })
+    .map(|r| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y))
+    .collect();
+    s.report.tooltips = area_rects(&ctx, |o| o == egui::Order::Tooltip)
+        .map(|r| [r.min.x, r.min.y, r.max.x, r.max.y])
+        .collect();
     s.focus.popup = egui::Popup::is_any_open(&ctx);
     s.focus.using_pointer = ctx.egui_is_using_pointer();
 
@@ -255,6 +245,24 @@ pub(crate) fn ui(
         }
     }
     Ok(())
+}
+
+/// The rectangles of egui's visible areas whose layer order `keep` takes
+/// (menus and windows for the scene's input focus, tooltips for the
+/// report).
+fn area_rects(
+    ctx: &egui::Context,
+    keep: impl Fn(egui::Order) -> bool,
+) -> impl Iterator<Item = egui::Rect> {
+    ctx.memory(|m| {
+        m.areas()
+            .visible_layer_ids()
+            .into_iter()
+            .filter(|l| keep(l.order))
+            .filter_map(|l| m.area_rect(l.id))
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
 }
 
 fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
