@@ -16,7 +16,12 @@
 //! level's) and prints one row: the median CPU per idle frame, the worst
 //! frame around a stage switch (every stage shown in turn, and the frame
 //! after), the worst frame while the build publishes, the pick query time
-//! (a grid of downward rays over the level) and the resident memory.
+//! (a grid of downward rays over the level), the resident memory and the
+//! vertex data handed to the GPU. A renderer keeps no main-world copy of
+//! the stage drawing's meshes and gizmos once it has its own; the bench
+//! lets them go the same way ([`ExtractionStandIn`]), so the resident
+//! memory is the main world's, as with a renderer, and what a GPU would
+//! hold is the last column.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -32,6 +37,7 @@ use navscope::model::timeline::Timeline;
 use navscope::ui::cpu::{CpuClock, thread_cpu_ns};
 use navscope::ui::frames::median;
 use navscope::ui::measure::resident_mib;
+use navscope::view::extraction_stand_in::{ExtractionStandIn, HandedToGpu};
 
 /// The levels of the goals: path (or [`GENERATED`]), pipeline and
 /// the stage shown while idle (the last when none).
@@ -77,13 +83,13 @@ fn main() {
         return;
     }
     println!(
-        "| level | pipeline | idle CPU / frame (median) | worst switch frame | worst publishing frame | pick (median / max) | resident memory |"
+        "| level | pipeline | idle CPU / frame (median) | worst switch frame | worst publishing frame | pick (median / max) | resident memory | handed to the GPU |"
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|");
     let exe = std::env::current_exe().expect("the benchmark's own path");
     for (level, pipeline, stage) in LEVELS {
         if *level != GENERATED && !std::path::Path::new(level).is_file() {
-            println!("| {level} | {pipeline} | SKIPPED: the file is missing | | | | |");
+            println!("| {level} | {pipeline} | SKIPPED: the file is missing | | | | | |");
             continue;
         }
         let mut cmd = Command::new(&exe);
@@ -92,7 +98,7 @@ fn main() {
             cmd.arg(s);
         }
         if let Err(e) = cmd.status() {
-            println!("| {level} | {pipeline} | FAILED to start: {e} | | | | |");
+            println!("| {level} | {pipeline} | FAILED to start: {e} | | | | | |");
         }
     }
 }
@@ -110,6 +116,7 @@ fn run(level: &str, pipeline: &str, stage: Option<&str>) -> Result<String, Strin
         std::path::PathBuf::from(level)
     };
     let mut app = drawing_headless();
+    app.add_plugins(ExtractionStandIn);
     app.world_mut().write_message(LevelRequest::Open(path));
     app.world_mut()
         .write_message(LevelRequest::Pipeline(pipeline.to_string()));
@@ -187,12 +194,21 @@ fn run(level: &str, pipeline: &str, stage: Option<&str>) -> Result<String, Strin
         app.update();
         std::thread::sleep(Duration::from_millis(5));
     }
+    // The tiles spawned last hand their meshes over at the end of the next
+    // frame (a renderer extracts them at the end of this one).
+    for _ in 0..2 {
+        app.update();
+    }
+    let handing_over = Instant::now();
+    while navscope::model::discard::pending() > 0 && handing_over.elapsed() < SETTLE_SLACK * 20 {
+        std::thread::sleep(Duration::from_millis(5));
+    }
     let picks = app
         .world_mut()
         .run_system_once(time_picks)
         .map_err(|e| format!("picking: {e}"))?;
     Ok(format!(
-        "| {} | {pipeline} (stage {}) | {:.2} ms | {:.2} ms (to stage {}) | {:.2} ms | {:.3} / {:.3} ms | {:.0} MiB |",
+        "| {} | {pipeline} (stage {}) | {:.2} ms | {:.2} ms (to stage {}) | {:.2} ms | {:.3} / {:.3} ms | {:.0} MiB | {:.0} MiB |",
         std::path::Path::new(level)
             .file_name()
             .map_or(level.to_string(), |n| n.to_string_lossy().into_owned()),
@@ -203,7 +219,8 @@ fn run(level: &str, pipeline: &str, stage: Option<&str>) -> Result<String, Strin
         publishing,
         median(&picks),
         picks.iter().copied().fold(0.0, f32::max),
-        resident_mib()
+        resident_mib(),
+        app.world().resource::<HandedToGpu>().bytes() as f64 / (1024.0 * 1024.0),
     ))
 }
 

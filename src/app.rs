@@ -71,7 +71,9 @@ pub fn headless() -> App {
 /// time the app's own work per frame where no renderer (and no software
 /// rasteriser sharing the cores) can inflate it; the egui panels and the
 /// extraction into the render world are the parts of a frame it leaves
-/// out.
+/// out. The bench adds [`crate::view::extraction_stand_in`], so that its
+/// memory is the main world's as with a renderer; tests that read the
+/// drawing's meshes leave it out.
 pub fn drawing_headless() -> App {
     let mut app = headless();
     app.add_plugins((

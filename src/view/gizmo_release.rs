@@ -14,8 +14,10 @@
 //! render world's buffers, and despawning the group drops the asset in
 //! both worlds as before.
 //!
-//! Only an app that renders registers it (see [`GizmoReleasePlugin`]):
-//! without a render world nothing has a copy.
+//! Only an app that renders registers it (see [`GizmoReleasePlugin`]);
+//! the app without a renderer does the same release in its stand-in for
+//! extraction ([`crate::view::extraction_stand_in`]), so that its memory is
+//! the main world's as with a renderer.
 
 use bevy::diagnostic::FrameCount;
 use bevy::ecs::entity_disabling::Disabled;
@@ -23,7 +25,9 @@ use bevy::ecs::query::Allow;
 use bevy::prelude::*;
 use bevy::render::RenderApp;
 
+use crate::model::discard::discard_and_trim;
 use crate::view::draw::DrawGroup;
+use crate::view::extraction_stand_in::HandedToGpu;
 
 /// Frames between a group's spawning and the release of its main-world
 /// copy: the render world extracts a new asset at the end of the frame it
@@ -47,6 +51,13 @@ impl Plugin for GizmoReleasePlugin {
     }
 }
 
+/// The vertex bytes of a gizmo's lines and strips (a position and a
+/// colour per vertex), as the render world's buffers hold them.
+pub fn gizmo_bytes(g: &GizmoAsset) -> usize {
+    let per_vertex = size_of::<Vec3>() + size_of::<LinearRgba>();
+    (g.list_positions.len() + g.strip_positions.len()) * per_vertex
+}
+
 /// The gizmos of groups spawned lately, with the frame each was seen in.
 #[derive(Resource, Default, Debug)]
 pub struct Uploading(Vec<(AssetId<GizmoAsset>, u32)>);
@@ -56,25 +67,38 @@ type NewGroups = (Added<Gizmo>, With<DrawGroup>, Allow<Disabled>);
 
 /// Notes the gizmos of newly spawned stage groups, and empties the
 /// main-world copy of those noted [`RELEASE_AFTER_FRAMES`] ago.
+/// The headless app's [`HandedToGpu`], when there, counts what each
+/// release hands over ([`crate::view::extraction_stand_in`]).
 pub fn release_uploaded(
     spawned: Query<&Gizmo, NewGroups>,
     frame: Res<FrameCount>,
     mut uploading: ResMut<Uploading>,
     mut assets: ResMut<Assets<GizmoAsset>>,
+    mut handed: Option<ResMut<HandedToGpu>>,
 ) {
     let now = frame.0;
     uploading
         .0
         .extend(spawned.iter().map(|g| (g.handle.id(), now)));
+    let mut released = Vec::new();
     uploading.0.retain(|&(id, seen)| {
         if now.wrapping_sub(seen) < RELEASE_AFTER_FRAMES {
             return true;
         }
         if let Some(asset) = assets.get_mut_untracked(id) {
-            *asset = GizmoAsset::new();
+            let copy = std::mem::replace(asset, GizmoAsset::new());
+            if let Some(handed) = handed.as_mut() {
+                handed.note(id.untyped(), gizmo_bytes(&copy));
+            }
+            released.push(copy);
         }
         false
     });
+    // Freed on a worker, and the pages given back: a big stage's copies are
+    // tens of megabytes that the allocator would otherwise keep.
+    if !released.is_empty() {
+        discard_and_trim(released);
+    }
 }
 
 #[cfg(test)]
