@@ -19,7 +19,7 @@ use navscope::view::draw::DrawGroup;
 use navscope::view::residency::{Evicted, Residency, RestoringStages};
 use navscope::view::scene::MainCamera;
 use navscope::view::voxel_meshing::{Meshed, Meshing, VoxelCubes};
-use support::until;
+use support::{until, until_found};
 
 /// The stages whose drawing is visible, and how many groups are drawn
 /// (shown or hidden).
@@ -169,7 +169,7 @@ fn the_highlight_is_built_when_the_selection_or_sub_step_changes_and_not_on_idle
         })
         .expect("the current stage is drawn");
     let substep = roots.iter(app.world()).find_map(|r| {
-        let step = r.substeps.iter().position(|s| !s.highlights.is_empty())?;
+        let step = (0..r.substeps.len()).find(|&i| !r.substeps.highlights(i).is_empty())?;
         Some((r.stage, step as u32))
     });
     app.world_mut().resource_mut::<Selection>().0 = Some(el.clone());
@@ -197,19 +197,22 @@ fn the_highlight_is_built_when_the_selection_or_sub_step_changes_and_not_on_idle
     let (stage, step) = substep.expect("a stage of the default level has sub-step highlights");
     app.world_mut().resource_mut::<Timeline>().set_stage(stage);
     app.world_mut().resource_mut::<Timeline>().substep = Some(step);
-    app.update();
-    let shown = highlight(&mut app).expect("the sub-step's highlights are drawn");
+    // The sub-step's highlights are made on a worker.
+    let shown = until_found(
+        &mut app,
+        10,
+        "the sub-step's highlights are drawn",
+        highlight,
+    );
     app.world_mut().resource_mut::<Timeline>().substep = None;
     app.update();
     assert_eq!(highlight(&mut app), None, "no sub-step: no highlight");
     app.world_mut().resource_mut::<Timeline>().substep = Some(step);
-    app.update();
+    let again = until_found(&mut app, 10, "the sub-step is drawn again", highlight);
     assert_ne!(
-        highlight(&mut app).map(|h| h.0),
-        Some(shown.0),
+        again.0, shown.0,
         "coming back to the sub-step draws it again"
     );
-    assert!(highlight(&mut app).is_some());
 }
 
 /// The groups drawn for `stage` that show, and the kinds among them.

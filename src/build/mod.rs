@@ -499,7 +499,7 @@ fn publish(runner: &Runner, i: usize, options: &PrepareOptions) -> Option<Publis
     };
     let unit = crate::model::extent::level_extent(runner.level());
     let primitives = crate::model::elements::stage_primitives(artifact.as_ref());
-    let substeps = artifact.substeps();
+    let substeps = crate::model::substeps::SubSteps::of(artifact);
     let geometry = StageGeometry {
         stage: i,
         prepared: crate::model::drawable::prepare_for_drawing(

@@ -5,9 +5,9 @@
 
 use crate::model::band::PrepareOptions;
 use crate::model::prepare::Prepared;
+use crate::model::substeps::SubSteps;
 use bevy::prelude::*;
 use navscope_core::Primitive;
-use navscope_core::draw::SubStep;
 use std::sync::Arc;
 
 /// Marks the entity that holds one published stage.
@@ -41,7 +41,7 @@ pub struct StageGeometry {
     /// The options `prepared` was made under.
     pub options: PrepareOptions,
     /// The sub-steps the stage recorded.
-    pub substeps: Vec<SubStep>,
+    pub substeps: SubSteps,
     /// The level's size, for scaling markers.
     pub unit: f32,
 }

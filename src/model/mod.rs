@@ -1,6 +1,6 @@
 //! Plain data and pure functions every part of the app shares: the style
 //! table and drawing preparation, the published stages' components, the
-//! view filter, the timeline's position, the selection, the level's extent,
+//! view filter, the stages' sub-steps, the timeline's position, the selection, the level's extent,
 //! the journal and key helpers. Nothing here registers systems.
 
 pub mod band;
@@ -18,6 +18,7 @@ pub mod selection;
 pub mod step_batches;
 pub mod style;
 pub mod style_table;
+pub mod substeps;
 pub mod tessellate;
 pub mod timeline;
 pub mod voxel_mesh;

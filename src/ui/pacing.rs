@@ -2,7 +2,7 @@
 //! a second. The window updates when input arrives, or at the latest every
 //! [`IDLE_WAIT`] (so anything polled — a file dialog's answer, a changed
 //! file — still arrives); while something is under way (a level loading, a
-//! build, a preparation, the probe's search or its animation, a
+//! build, a preparation, a sub-step's highlights, the probe's search or its animation, a
 //! comparison, the timeline playing, the camera easing to where it was
 //! sent) [`keep_awake`] asks for the next frame at once, so progress shows
 //! at the frame rate. `--measure` and `--screenshot` keep drawing
@@ -21,6 +21,7 @@ use crate::level::Loading;
 use crate::model::timeline::Timeline;
 use crate::probe::{Probe, ProbeOutcome, ProbeSearch};
 use crate::view::filter::Refiltering;
+use crate::view::highlight::StepHighlights;
 
 /// The longest a focused, idle window waits for input before updating.
 pub const IDLE_WAIT: Duration = Duration::from_millis(100);
@@ -50,6 +51,7 @@ pub struct UnderWay<'w, 's> {
     compare: Res<'w, Compare>,
     timeline: Res<'w, Timeline>,
     refiltering: Query<'w, 's, (), With<Refiltering>>,
+    step_highlights: Option<Res<'w, StepHighlights>>,
     cameras: Query<'w, 's, &'static PanOrbitCamera>,
 }
 
@@ -70,6 +72,10 @@ impl UnderWay<'_, '_> {
             || self.compare.is_busy()
             || self.timeline.playing
             || !self.refiltering.is_empty()
+            || self
+                .step_highlights
+                .as_ref()
+                .is_some_and(|h| h.is_fetching())
             || self.cameras.iter().any(easing)
     }
 }

@@ -1,13 +1,21 @@
 //! The highlights drawn over the stages: the current sub-step's own
 //! primitives, the hovered element in white and the selected one in yellow.
 //!
+//! A sub-step's primitives are made when it is shown, by the stage's
+//! artifact on a worker ([`StepHighlights`], [`crate::model::substeps`]),
+//! and drawn in the frame they arrive.
+//!
 //! They are one retained gizmo, rebuilt only when what it shows changes
 //! (another sub-step, another element, a new publication of the stage);
 //! drawn as immediate gizmos they cost a colour conversion per segment on
 //! every frame, idle or not.
 
+use std::sync::Arc;
+
 use bevy::ecs::change_detection::Tick;
 use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use navscope_core::Primitive;
 
 use crate::model::drawable::srgba;
 use crate::model::elements::{StageElement, StageGeometry, StageRoot};
@@ -26,7 +34,64 @@ pub struct HighlightPlugin;
 
 impl Plugin for HighlightPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, update_highlights);
+        app.init_resource::<StepHighlights>()
+            .add_systems(Update, (fetch_step_highlights, update_highlights).chain());
+    }
+}
+
+/// A sub-step: its stage, its index and the change tick of the stage's
+/// geometry (a new publication makes it again).
+type StepKey = (usize, u32, Tick);
+
+/// The shown sub-step's highlights, made on a worker from its stage's
+/// artifact.
+#[derive(Resource, Default)]
+pub struct StepHighlights {
+    /// The sub-step wanted.
+    key: Option<StepKey>,
+    /// Its highlights, once made.
+    ready: Option<Arc<Vec<Primitive>>>,
+    /// Their making, while under way.
+    task: Option<Task<Vec<Primitive>>>,
+}
+
+impl StepHighlights {
+    /// True while a sub-step's highlights are being made.
+    pub fn is_fetching(&self) -> bool {
+        self.task.is_some()
+    }
+}
+
+/// Starts making the shown sub-step's highlights when the timeline moves
+/// to another one (dropping the making of one no longer shown), and keeps
+/// them when made.
+fn fetch_step_highlights(
+    timeline: Res<Timeline>,
+    roots: Query<Ref<StageGeometry>>,
+    mut fetched: ResMut<StepHighlights>,
+) {
+    let wanted = timeline.substep.and_then(|step| {
+        let root = roots.iter().find(|r| r.stage == timeline.current)?;
+        ((step as usize) < root.substeps.len()).then(|| {
+            (
+                (timeline.current, step, root.last_changed()),
+                root.substeps.clone(),
+            )
+        })
+    });
+    let key = wanted.as_ref().map(|(k, _)| *k);
+    if fetched.key != key {
+        let fetched = fetched.as_mut();
+        fetched.key = key;
+        fetched.ready = None;
+        fetched.task = wanted.map(|((_, step, _), steps)| {
+            AsyncComputeTaskPool::get().spawn(async move { steps.highlights(step as usize) })
+        });
+    }
+    if fetched.task.as_mut().is_some_and(|t| t.is_finished())
+        && let Some(made) = fetched.task.take().and_then(|mut t| check_ready(&mut t))
+    {
+        fetched.ready = Some(Arc::new(made));
     }
 }
 
@@ -107,7 +172,7 @@ fn add_marked(asset: &mut GizmoAsset, g: &Group, color: Color, up: Vec3) {
 #[allow(clippy::too_many_arguments)]
 fn update_highlights(
     mut commands: Commands,
-    timeline: Res<Timeline>,
+    steps: Res<StepHighlights>,
     selection: Res<Selection>,
     hover: Option<Res<Hover>>,
     roots: Query<Ref<StageGeometry>>,
@@ -116,11 +181,7 @@ fn update_highlights(
     drawn: Query<Entity, With<HighlightGizmo>>,
     mut shown: Local<Option<Shown>>,
 ) {
-    let substep = timeline.substep.and_then(|step| {
-        let root = roots.iter().find(|r| r.stage == timeline.current)?;
-        root.substeps.get(step as usize)?;
-        Some((timeline.current, step, root.last_changed()))
-    });
+    let substep = steps.key.filter(|_| steps.ready.is_some());
     let with_tick = |el: Option<&StageElement>| {
         let el = el?;
         let (_, index) = indexes.iter().find(|(r, _)| r.stage == el.stage)?;
@@ -141,16 +202,15 @@ fn update_highlights(
     let unit = roots.iter().map(|r| r.unit).next().unwrap_or(1.0);
     let mut asset = GizmoAsset::new();
     let mut any = false;
-    if let Some((stage, step, _)) = want.substep
-        && let Some(root) = roots.iter().find(|r| r.stage == stage)
-        && let Some(sub) = root.substeps.get(step as usize)
+    if want.substep.is_some()
+        && let Some(highlights) = &steps.ready
     {
         let mut g = Group::default();
-        for p in &sub.highlights {
+        for p in highlights.iter() {
             add_primitive(&mut g, p, unit);
         }
         add_substep(&mut asset, &g);
-        any |= !sub.highlights.is_empty();
+        any |= !highlights.is_empty();
     }
     let up = Vec3::Y * 0.002 * unit;
     for (which, color) in [

@@ -28,11 +28,23 @@ impl Artifact for Dots {
 /// what it waited for).
 #[allow(dead_code)]
 pub fn until(app: &mut App, secs: u64, what: &str, done: impl Fn(&App) -> bool) {
+    until_found(app, secs, what, |app| done(app).then_some(()))
+}
+
+/// Updates until `found` finds something and returns it, at most `secs`
+/// seconds (then fails, saying what it waited for).
+#[allow(dead_code)]
+pub fn until_found<T>(
+    app: &mut App,
+    secs: u64,
+    what: &str,
+    mut found: impl FnMut(&mut App) -> Option<T>,
+) -> T {
     let deadline = Instant::now() + Duration::from_secs(secs);
     while Instant::now() < deadline {
         app.update();
-        if done(app) {
-            return;
+        if let Some(t) = found(app) {
+            return t;
         }
         std::thread::sleep(Duration::from_millis(1));
     }

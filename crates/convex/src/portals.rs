@@ -51,6 +51,74 @@ pub fn run(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
 }
 
 impl PortalsArtifact {
+    /// The plan's diagonal, which sizes a step's area of interest.
+    fn diagonal(&self) -> f64 {
+        let (lo, hi) = self.plan.bounds();
+        (hi - lo).length()
+    }
+
+    /// Sub-step `i`: the notch processed, its area of interest, the
+    /// candidates, the notches dropped and the portals made and removed.
+    fn step(&self, i: usize, diag: f64) -> Option<SubStep> {
+        let st = self.result.steps.get(i)?;
+        let (title, detail) = self.step_text(i, st);
+        let reach = st
+            .candidates
+            .first()
+            .map_or(diag / 12.0, |c| c.distance * 1.25)
+            .max(diag / 100.0);
+        let mut h = vec![
+            Primitive::new(
+                "area-of-interest",
+                i as u32,
+                plan_polygon(&st.cone.triangle(reach)),
+            ),
+            Primitive::new(
+                "notch/current",
+                st.vertex,
+                Shape::Point(plan_point(st.position)),
+            ),
+        ];
+        // Farthest first, so the closest is drawn on top.
+        h.extend(
+            st.candidates
+                .iter()
+                .enumerate()
+                .rev()
+                .flat_map(|(k, c)| candidate_primitives(k, c)),
+        );
+        // Waiting notches the new portal splits too leave the list.
+        for n in self
+            .notch_list
+            .iter()
+            .filter(|n| st.dropped.contains(&n.vertex))
+        {
+            h.push(Primitive::new(
+                "area-of-interest/dropped",
+                n.vertex,
+                plan_polygon(&n.cone.triangle(reach)),
+            ));
+            h.push(Primitive::new(
+                "notch/dropped",
+                n.vertex,
+                Shape::Point(plan_point(n.position)),
+            ));
+        }
+        for &id in &st.created {
+            let p = &self.result.portals[id as usize];
+            h.push(Primitive::new("chosen", id, plan_segment(p.a, p.b)));
+        }
+        for &id in &st.removed {
+            let p = &self.result.portals[id as usize];
+            h.push(Primitive::new("portal/removed", id, plan_segment(p.a, p.b)));
+        }
+        Some(SubStep {
+            title,
+            detail,
+            highlights: h,
+        })
+    }
+
     /// Portals that are part of the final decomposition.
     pub fn kept(&self) -> impl Iterator<Item = (u32, &crate::decompose::Portal)> {
         self.result
@@ -215,71 +283,14 @@ impl Artifact for PortalsArtifact {
     }
 
     fn substeps(&self) -> Vec<SubStep> {
-        let (lo, hi) = self.plan.bounds();
-        let diag = (hi - lo).length();
-        self.result
-            .steps
-            .iter()
-            .enumerate()
-            .map(|(i, st)| {
-                let (title, detail) = self.step_text(i, st);
-                let reach = st
-                    .candidates
-                    .first()
-                    .map_or(diag / 12.0, |c| c.distance * 1.25)
-                    .max(diag / 100.0);
-                let mut h = vec![
-                    Primitive::new(
-                        "area-of-interest",
-                        i as u32,
-                        plan_polygon(&st.cone.triangle(reach)),
-                    ),
-                    Primitive::new(
-                        "notch/current",
-                        st.vertex,
-                        Shape::Point(plan_point(st.position)),
-                    ),
-                ];
-                // Farthest first, so the closest is drawn on top.
-                h.extend(
-                    st.candidates
-                        .iter()
-                        .enumerate()
-                        .rev()
-                        .flat_map(|(k, c)| candidate_primitives(k, c)),
-                );
-                // Waiting notches the new portal splits too leave the list.
-                for n in self
-                    .notch_list
-                    .iter()
-                    .filter(|n| st.dropped.contains(&n.vertex))
-                {
-                    h.push(Primitive::new(
-                        "area-of-interest/dropped",
-                        n.vertex,
-                        plan_polygon(&n.cone.triangle(reach)),
-                    ));
-                    h.push(Primitive::new(
-                        "notch/dropped",
-                        n.vertex,
-                        Shape::Point(plan_point(n.position)),
-                    ));
-                }
-                for &id in &st.created {
-                    let p = &self.result.portals[id as usize];
-                    h.push(Primitive::new("chosen", id, plan_segment(p.a, p.b)));
-                }
-                for &id in &st.removed {
-                    let p = &self.result.portals[id as usize];
-                    h.push(Primitive::new("portal/removed", id, plan_segment(p.a, p.b)));
-                }
-                SubStep {
-                    title,
-                    detail,
-                    highlights: h,
-                }
-            })
+        let diag = self.diagonal();
+        (0..self.result.steps.len())
+            .filter_map(|i| self.step(i, diag))
             .collect()
+    }
+
+    fn substep(&self, i: usize) -> Option<SubStep> {
+        self.step(i, self.diagonal())
     }
 
     fn describe(&self, element: u32) -> serde_json::Value {

@@ -116,6 +116,11 @@ fn stages_draw_the_documented_kinds_and_the_portal_stage_steps_per_notch() {
             .iter()
             .all(|s| !s.title.is_empty() && !s.detail.is_empty())
     );
+    // Each sub-step alone is the same as in the whole list.
+    for (i, s) in steps.iter().enumerate() {
+        assert_eq!(a.substep(i).as_ref(), Some(s), "sub-step {i} alone");
+    }
+    assert_eq!(a.substep(steps.len()), None, "past the last");
     // Portals appear at the step that created them.
     for p in a
         .primitives()

@@ -60,6 +60,15 @@ pub trait Artifact: Any + Send + Sync + Debug + ToJson {
         Vec::new()
     }
 
+    /// Sub-step `i` of [`Artifact::substeps`] alone (`None` past the
+    /// last), for a viewer that shows one at a time and would rather not
+    /// keep every sub-step's highlights: a stage of thousands of sub-steps
+    /// holds tens of megabytes of them. The default makes them all and
+    /// keeps one; an artifact of many sub-steps makes just the one.
+    fn substep(&self, i: usize) -> Option<SubStep> {
+        self.substeps().into_iter().nth(i)
+    }
+
     /// Named metrics (lengths, ratios), collected into the NavMesh.
     fn metrics(&self) -> BTreeMap<String, f64> {
         BTreeMap::new()
@@ -676,6 +685,39 @@ mod tests {
 
     fn first(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         Ok(Arc::new(Num(ctx.params.float("a"))))
+    }
+
+    /// Sub-steps counting up to its value.
+    #[derive(Debug, Serialize)]
+    struct Steps(u32);
+
+    impl Artifact for Steps {
+        fn counts(&self) -> BTreeMap<String, u64> {
+            BTreeMap::new()
+        }
+        fn primitives(&self) -> Vec<Primitive> {
+            Vec::new()
+        }
+        fn substeps(&self) -> Vec<SubStep> {
+            (0..self.0)
+                .map(|i| SubStep {
+                    title: format!("step {i}"),
+                    detail: String::new(),
+                    highlights: vec![Primitive::new("step", i, Shape::Point(Vec3::ZERO))],
+                })
+                .collect()
+        }
+    }
+
+    #[test]
+    fn one_substep_alone_is_the_same_as_in_the_list_by_default() {
+        let a = Steps(4);
+        let all = a.substeps();
+        for (i, s) in all.iter().enumerate() {
+            assert_eq!(a.substep(i).as_ref(), Some(s));
+        }
+        assert_eq!(a.substep(4), None);
+        assert_eq!(Num(1.0).substep(0), None, "no sub-steps at all");
     }
     fn second(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         let a = ctx.artifact::<Num>("first")?;

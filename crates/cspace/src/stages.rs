@@ -25,7 +25,7 @@ use crate::movers::{swim_links, trigger_links};
 use crate::polyhedron::Polyhedron;
 use crate::regions::split_by_regions;
 use crate::scene::{AgentSize, Region, RegionKind, Skipped, SolidBrush, scene};
-use crate::union::{UnionMesh, union_all};
+use crate::union::{Fragment, UnionMesh, union_all};
 use crate::walkable::{WalkPoly, walkable};
 
 /// Parameter names.
@@ -571,6 +571,28 @@ impl Artifact for Union {
         self.brush_steps()
     }
 
+    fn substep(&self, i: usize) -> Option<SubStep> {
+        let mut first = 0;
+        for (m, mesh) in self.meshes.iter().enumerate() {
+            let brushes = Self::brushes(mesh);
+            if i < first + brushes {
+                let b = i - first;
+                let of_brush = |faces: &[Fragment], kind| -> Vec<Primitive> {
+                    faces
+                        .iter()
+                        .filter(|f| f.brush == b)
+                        .map(|f| face_primitive(f, kind))
+                        .collect()
+                };
+                let kept = of_brush(&mesh.kept, "face/kept");
+                let clipped = of_brush(&mesh.clipped, "face/clipped");
+                return Some(self.brush_step(m, b, brushes, kept, clipped));
+            }
+            first += brushes;
+        }
+        None
+    }
+
     fn primitives(&self) -> Vec<Primitive> {
         let mut out = Vec::new();
         let mut el = 0u32;
@@ -595,44 +617,59 @@ impl Union {
     fn brush_steps(&self) -> Vec<SubStep> {
         let mut steps = Vec::new();
         for (m, mesh) in self.meshes.iter().enumerate() {
-            let brushes = mesh
-                .kept
-                .iter()
-                .chain(&mesh.clipped)
-                .map(|f| f.brush)
-                .max()
-                .map_or(0, |b| b + 1);
+            let brushes = Self::brushes(mesh);
             let mut kept = vec![Vec::new(); brushes];
             let mut clipped = vec![Vec::new(); brushes];
             for f in &mesh.kept {
-                kept[f.brush].push(Primitive::new(
-                    "face/kept",
-                    f.brush as u32,
-                    poly_shape(&f.polygon),
-                ));
+                kept[f.brush].push(face_primitive(f, "face/kept"));
             }
             for f in &mesh.clipped {
-                clipped[f.brush].push(Primitive::new(
-                    "face/clipped",
-                    f.brush as u32,
-                    poly_shape(&f.polygon),
-                ));
+                clipped[f.brush].push(face_primitive(f, "face/clipped"));
             }
             for (b, (k, c)) in kept.into_iter().zip(clipped).enumerate() {
-                let detail = format!(
-                    "The faces of brush {b} were clipped against the BSP trees of the brushes in range: {} pieces stay on the union's surface, {} lie inside other brushes.",
-                    k.len(),
-                    c.len()
-                );
-                steps.push(SubStep {
-                    title: format!("{}: brush {} of {brushes}", self.sizes[m].name, b + 1),
-                    detail,
-                    highlights: k.into_iter().chain(c).collect(),
-                });
+                steps.push(self.brush_step(m, b, brushes, k, c));
             }
         }
         steps
     }
+
+    /// How many brushes the faces of a size's union come from (one
+    /// sub-step each).
+    fn brushes(mesh: &UnionMesh) -> usize {
+        mesh.kept
+            .iter()
+            .chain(&mesh.clipped)
+            .map(|f| f.brush)
+            .max()
+            .map_or(0, |b| b + 1)
+    }
+
+    /// The sub-step of brush `b` (of `brushes`) of size `m`, with its kept
+    /// and clipped faces.
+    fn brush_step(
+        &self,
+        m: usize,
+        b: usize,
+        brushes: usize,
+        kept: Vec<Primitive>,
+        clipped: Vec<Primitive>,
+    ) -> SubStep {
+        let detail = format!(
+            "The faces of brush {b} were clipped against the BSP trees of the brushes in range: {} pieces stay on the union's surface, {} lie inside other brushes.",
+            kept.len(),
+            clipped.len()
+        );
+        SubStep {
+            title: format!("{}: brush {} of {brushes}", self.sizes[m].name, b + 1),
+            detail,
+            highlights: kept.into_iter().chain(clipped).collect(),
+        }
+    }
+}
+
+/// A union face as a highlight of its brush, of `kind`.
+fn face_primitive(f: &Fragment, kind: &'static str) -> Primitive {
+    Primitive::new(kind, f.brush as u32, poly_shape(&f.polygon))
 }
 
 fn run_union(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {

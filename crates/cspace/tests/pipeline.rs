@@ -359,6 +359,11 @@ fn union_steps_through_every_brush_of_every_size() {
             .map(|m| m.kept.len() + m.clipped.len())
             .sum::<usize>()
     );
+    // Each sub-step alone is the same as in the whole list.
+    for (i, s) in steps.iter().enumerate() {
+        assert_eq!(u.substep(i).as_ref(), Some(s), "sub-step {i} alone");
+    }
+    assert_eq!(u.substep(steps.len()), None, "past the last");
 }
 
 #[test]
