@@ -1609,6 +1609,62 @@
 //! `regions` 8.65 to 9.50 M, the loop spilling more; the sides read
 //! through one slice of the two rows round the member (`2 * row + 1`
 //! slots): its index checks stayed, 0.1 M more than the three-slot slice.
+//!
+//! ### 27 November 2026, 07:00 to 08:00 UTC: regions without the flood, tried and reverted
+//!
+//! Tried (commit `52cc85b`, reverted by the next): one scan of the core's
+//! spans in memory order lists each partition label's spans (a bucket a
+//! label); a bucket is taken as one region without a flood when no column
+//! holds two of its spans (checked as the frame is stamped), every side
+//! between two of its cells is a link both ways (checked while the sides
+//! are marked: each member's four links against the region's span in the
+//! cell across) and it has one outer ring (its cells one piece); the
+//! flood from its least span would then take exactly it. Other labels are
+//! flooded as before; the regions are sorted by least span. Every label
+//! of nav_test's standing pass passed. An earlier variant proved
+//! connectivity in the scan itself (a union-find over the -x / -z links,
+//! links counted for an answer back): 16.4 M instructions in `regions`
+//! against 8.3 M, dropped at once.
+//!
+//! Output: byte for byte the base's (`9396ec8`): the NavMesh JSON of
+//! `navscope-cli build --out` (stage times dropped) and a JSON dump of
+//! every tile's regions, simplified regions and NavMesh, for nav_test and
+//! dungeon, each partition, `passes=stand` and the default five,
+//! `tile_size` 0 and 64, the Recast settings of `rounds.sh` (24 builds,
+//! 48 files), and both meshes' regions at the default settings.
+//!
+//! Counted (callgrind `--cache-sim=yes --LL=2097152,16,64`, the command of
+//! the section above, `--set detail_sample_dist=0` for monotone),
+//! inclusive `stages::run_regions` in millions, base / buckets: nav_test
+//! watershed 8.34 / 11.28 (last-level read misses 23.0 / 23.9 K), nav_test
+//! monotone 8.75 / 11.64, dungeon watershed 4.16 / 5.67, dungeon monotone
+//! 4.28 / 5.76. The flood's 3.4 M went, but the scan cost 1.5 M (a loop
+//! over all 78,690 core columns and a push a region span) and the link
+//! check in `mark_sides` 2.3 M (4 link and 4 frame reads a member).
+//!
+//! Timed (`navscope-cli bench ... --runs 100` pinned with `taskset -c 1`,
+//! base and buckets alternating, load average 2.6 to 3.8 from another
+//! engineer's builds), `regions` medians base / buckets: nav_test
+//! watershed 2.65 / 2.14, 2.56 / 2.28, 2.58 / 2.22, 2.37 / 2.23, 2.33 /
+//! 2.24, 2.13 / 1.87 ms (faster in every pair, about a tenth); dungeon
+//! watershed 0.55 / 0.63, 0.66 / 0.65, 0.70 / 0.82, 0.55 / 0.67; nav_test
+//! monotone 1.55 / 1.95, 1.88 / 1.90, 1.78 / 1.94, 1.70 / 1.99 (slower).
+//! Against Recast (`recast-reference/rounds.sh DIR 5 MESH PARTITION
+//! detail|nodetail CLI`, two batches each, load 3.5 to 3.75), the
+//! contours' median round ratio base / buckets: nav_test watershed 1.34,
+//! 1.27 / 1.34, 1.22; nav_test monotone 1.13, 1.00 / 1.20, 1.06; dungeon
+//! watershed 0.91, 0.94 / 1.05, 1.21. So the sequential reads paid only
+//! where the flood's misses were largest (nav_test's large watershed
+//! regions) and the proof's instructions cost more everywhere else:
+//! reverted. **Not met**: contours at most 1.2 times Recast's on nav_test
+//! with the watershed.
+//!
+//! Left to try: the frame's stamp and span in one slot (`[u32; 2]`), so
+//! the link check reads one line a neighbour; the scan by rows without a
+//! loop a column; the partition handing over, per label, what it knows
+//! (its regions grow along links, so only the core cut, one-way links and
+//! columns twice would need checking). Tiles on both cores were not
+//! measured: the load never fell below 2.6 (no free core).
 
 #![warn(missing_docs)]
 
