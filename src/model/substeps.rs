@@ -84,6 +84,8 @@ mod tests {
     use serde::Serialize;
     use std::collections::BTreeMap;
 
+    /// Sub-steps counting up to its value; it does not make one alone, so
+    /// the highlights come from `Artifact::substep`'s default.
     #[derive(Debug, Serialize)]
     struct Steps(u32);
 

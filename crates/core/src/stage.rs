@@ -686,39 +686,6 @@ mod tests {
     fn first(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         Ok(Arc::new(Num(ctx.params.float("a"))))
     }
-
-    /// Sub-steps counting up to its value.
-    #[derive(Debug, Serialize)]
-    struct Steps(u32);
-
-    impl Artifact for Steps {
-        fn counts(&self) -> BTreeMap<String, u64> {
-            BTreeMap::new()
-        }
-        fn primitives(&self) -> Vec<Primitive> {
-            Vec::new()
-        }
-        fn substeps(&self) -> Vec<SubStep> {
-            (0..self.0)
-                .map(|i| SubStep {
-                    title: format!("step {i}"),
-                    detail: String::new(),
-                    highlights: vec![Primitive::new("step", i, Shape::Point(Vec3::ZERO))],
-                })
-                .collect()
-        }
-    }
-
-    #[test]
-    fn one_substep_alone_is_the_same_as_in_the_list_by_default() {
-        let a = Steps(4);
-        let all = a.substeps();
-        for (i, s) in all.iter().enumerate() {
-            assert_eq!(a.substep(i).as_ref(), Some(s));
-        }
-        assert_eq!(a.substep(4), None);
-        assert_eq!(Num(1.0).substep(0), None, "no sub-steps at all");
-    }
     fn second(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         let a = ctx.artifact::<Num>("first")?;
         if ctx.params.float("b") < 0.0 {
