@@ -130,6 +130,7 @@ type Optional<'w> = (
     Option<Res<'w, crate::view::cubes::VoxelDetail>>,
     Option<Res<'w, ButtonInput<MouseButton>>>,
     Option<Res<'w, crate::ui::refresh::UiRefresh>>,
+    Option<Res<'w, crate::view::highlight::StepHighlights>>,
 );
 
 #[allow(clippy::too_many_arguments)]
@@ -149,7 +150,7 @@ fn write_report(
     gesture: Option<Res<crate::interact::clicks::Gesture>>,
     focus: Res<crate::model::timeline::UiFocus>,
     (history, journal, loading, limit, evicted, shown_groups): BuildState<'_, '_>,
-    (cpu, compare, voxels, mouse, refresh): Optional<'_>,
+    (cpu, compare, voxels, mouse, refresh, step_highlights): Optional<'_>,
 ) {
     file.frame += 1;
     let (width, height, scale) = windows.single().map_or((0.0, 0.0, 1.0), |w| {
@@ -190,7 +191,11 @@ fn write_report(
         "pipeline": current.pipeline.as_ref().map(|p| p.id),
         "tool": tools.tool.name(),
         "next_probe_point": tools.next.name(),
+        // The sub-step whose highlights are drawn: they are made on a worker
+        // after the timeline moves (`view::highlight`).
         "stage": { "current": timeline.current, "count": n, "substep": timeline.substep,
+                   "substep_drawn": step_highlights.and_then(|h| h.drawn())
+                       .filter(|&(stage, _)| stage == timeline.current).map(|(_, step)| step),
                    "finished": finished, "running": running, "failed": failed,
                    "evicted": evicted, "shown_groups": shown_groups.iter().count() },
         // A level still loading counts as busy: until it opens, the build on

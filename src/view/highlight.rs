@@ -60,6 +60,14 @@ impl StepHighlights {
     pub fn is_fetching(&self) -> bool {
         self.task.is_some()
     }
+
+    /// The sub-step (stage, step) whose highlights are made, so drawn.
+    pub fn drawn(&self) -> Option<(usize, u32)> {
+        self.ready
+            .as_ref()
+            .and(self.key)
+            .map(|(stage, step, _)| (stage, step))
+    }
 }
 
 /// Starts making the shown sub-step's highlights when the timeline moves

@@ -3,7 +3,7 @@
 //! With `NAVSCOPE_REPORT=FILE` set, the app rewrites FILE (write `FILE.tmp`,
 //! rename) whenever its state changes, as JSON: `frame`, `window`, `scale`,
 //! `level`, `pipeline`, `tool` (`inspect` | `probe`), `next_probe_point`,
-//! `stage` {`current`, `count`, `substep`, `finished`, `running`,
+//! `stage` {`current`, `count`, `substep`, `substep_drawn`, `finished`, `running`,
 //! `failed`, `evicted`}, `build`
 //! {`published`, `busy`}, `params` {name: value}, `undo` {`undo`, `redo`},
 //! `probe` {`start`, `goal`, `start_px`, `goal_px`, `found`, `length`,
@@ -137,6 +137,11 @@ impl Report {
     }
     pub fn substep(&self) -> Option<u64> {
         self.u64("/stage/substep")
+    }
+    /// The sub-step whose highlights are drawn (they follow the timeline
+    /// once a worker has made them).
+    pub fn substep_drawn(&self) -> Option<u64> {
+        self.u64("/stage/substep_drawn")
     }
     pub fn stage_count(&self) -> Option<u64> {
         self.u64("/stage/count")
