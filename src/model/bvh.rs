@@ -28,11 +28,50 @@ struct Node {
 
 /// The hierarchy: nodes in depth-first order, the item ids they hold and
 /// the items' boxes in the same order (a leaf tests each of its items).
+///
+/// An item's box is kept as 8-bit fractions of its leaf's box, rounded
+/// outwards ([`Quantized`]): 6 bytes instead of 24, on a voxel stage of a
+/// million primitives 18 MB less, for a box at most 1/255 of the leaf's
+/// size larger on each side, which only lets a few more items through to
+/// the exact test.
 #[derive(Debug, Clone, Default)]
 pub struct Bvh {
     nodes: Vec<Node>,
     items: Vec<u32>,
-    boxes: Vec<(Vec3, Vec3)>,
+    boxes: Vec<Quantized>,
+}
+
+/// A box as fractions of another (its leaf's): minimum corner rounded
+/// down, maximum rounded up, in 255ths.
+type Quantized = [u8; 6];
+
+/// Steps of the 8-bit fractions.
+const STEPS: f32 = 255.0;
+
+/// `(min, max)` as fractions of the box `lo..hi` that contains it, rounded
+/// outwards.
+fn quantize((min, max): (Vec3, Vec3), lo: Vec3, hi: Vec3) -> Quantized {
+    let ext = hi - lo;
+    let frac = |v: f32, k: usize| {
+        if ext[k] > 0.0 {
+            (v - lo[k]) / ext[k] * STEPS
+        } else {
+            0.0
+        }
+    };
+    let down = |k: usize| frac(min[k], k).floor().clamp(0.0, STEPS) as u8;
+    let up = |k: usize| frac(max[k], k).ceil().clamp(0.0, STEPS) as u8;
+    [down(0), down(1), down(2), up(0), up(1), up(2)]
+}
+
+/// The box `q` stands for within `lo..hi`, grown by a few units in the
+/// last place so that float rounding never makes it smaller than the box
+/// it was made from.
+fn dequantize(q: &Quantized, lo: Vec3, hi: Vec3) -> (Vec3, Vec3) {
+    let ext = hi - lo;
+    let at = |a: u8, b: u8, c: u8| lo + ext * Vec3::new(a as f32, b as f32, c as f32) / STEPS;
+    let slack = lo.abs().max(hi.abs()) * (8.0 * f32::EPSILON) + Vec3::splat(f32::MIN_POSITIVE);
+    (at(q[0], q[1], q[2]) - slack, at(q[3], q[4], q[5]) + slack)
 }
 
 impl Bvh {
@@ -51,7 +90,14 @@ impl Bvh {
             let n = items.len();
             split(boxes, &mut items, 0, n, &mut nodes);
         }
-        let boxes = items.iter().map(|&i| boxes[i as usize]).collect();
+        let mut quantized = vec![[0; 6]; items.len()];
+        for leaf in nodes.iter().filter(|n| n.count > 0) {
+            let first = leaf.first_or_right as usize;
+            for k in first..first + leaf.count as usize {
+                quantized[k] = quantize(boxes[items[k] as usize], leaf.min, leaf.max);
+            }
+        }
+        let boxes = quantized;
         Self {
             nodes,
             items,
@@ -93,7 +139,8 @@ impl Bvh {
             if node.count > 0 {
                 let first = node.first_or_right as usize;
                 let run = first..first + node.count as usize;
-                for (&item, &(lo, hi)) in self.items[run.clone()].iter().zip(&self.boxes[run]) {
+                for (&item, q) in self.items[run.clone()].iter().zip(&self.boxes[run]) {
+                    let (lo, hi) = dequantize(q, node.min, node.max);
                     if padded_hit(origin, dir, &pad, lo, hi) {
                         visit(item);
                     }
@@ -239,6 +286,30 @@ mod tests {
             for i in brute(&boxes, o, d, pad) {
                 prop_assert!(got.contains(&i), "missed box {}", i);
             }
+        }
+
+        /// A box kept as fractions of its leaf's contains the box, and is
+        /// at most a 255th of the leaf (and rounding) larger on each side,
+        /// wherever the leaf is and whatever its size, flat ones included.
+        #[test]
+        fn a_quantized_box_contains_the_box_and_is_barely_larger(
+            at in (-1.0e6f32..1.0e6, -1.0e6f32..1.0e6, -1.0e6f32..1.0e6),
+            size in (0.0f32..100.0, 0.0f32..100.0, 0.0f32..100.0),
+            a in (0.0f32..=1.0, 0.0f32..=1.0, 0.0f32..=1.0),
+            b in (0.0f32..=1.0, 0.0f32..=1.0, 0.0f32..=1.0),
+        ) {
+            let lo = Vec3::new(at.0, at.1, at.2);
+            let hi = lo + Vec3::new(size.0, size.1, size.2);
+            let ext = hi - lo;
+            let p = |t: (f32, f32, f32)| (lo + ext * Vec3::new(t.0, t.1, t.2)).clamp(lo, hi);
+            let (pa, pb) = (p(a), p(b));
+            let (min, max) = (pa.min(pb), pa.max(pb));
+            let (qmin, qmax) = dequantize(&quantize((min, max), lo, hi), lo, hi);
+            prop_assert!(qmin.cmple(min).all() && qmax.cmpge(max).all(),
+                "{:?}..{:?} does not contain {:?}..{:?}", qmin, qmax, min, max);
+            let allowed = ext / STEPS + lo.abs().max(hi.abs()) * 1e-5 + Vec3::splat(1e-6);
+            prop_assert!((min - qmin).cmple(allowed).all() && (qmax - max).cmple(allowed).all(),
+                "{:?}..{:?} much larger than {:?}..{:?}", qmin, qmax, min, max);
         }
     }
 
