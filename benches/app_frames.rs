@@ -62,6 +62,8 @@ const HOLD_FRAMES: usize = 3;
 /// Idle past the eviction delay by this much, and give up on eviction
 /// twenty times this after it.
 const SETTLE_SLACK: Duration = Duration::from_millis(500);
+/// Frames in a row the view must stay settled before the memory is read.
+const CALM_FRAMES: usize = 3;
 /// Pick rays per side of the grid.
 const PICK_GRID: usize = 20;
 /// A build that takes longer is reported as not finished.
@@ -179,28 +181,28 @@ fn run(level: &str, pipeline: &str, stage: Option<&str>) -> Result<String, Strin
         .resource::<navscope::view::residency::Residency>()
         .after
         + SETTLE_SLACK;
+    // The tiles spawned last hand their meshes over at the end of the next
+    // frame (a renderer extracts them at the end of this one), and what
+    // they hand over is freed on a worker: the view counts as settled once
+    // it has been for `CALM_FRAMES` frames in a row.
     let idle_from = Instant::now();
-    while idle_from.elapsed() < settle
-        || !app
-            .world_mut()
-            .run_system_once(view_settled)
-            .unwrap_or(true)
-        || navscope::model::discard::pending() > 0
-    {
+    let mut calm = 0;
+    loop {
+        let busy = idle_from.elapsed() < settle
+            || !app
+                .world_mut()
+                .run_system_once(view_settled)
+                .unwrap_or(true)
+            || navscope::model::discard::pending() > 0;
+        calm = if busy { 0 } else { calm + 1 };
+        if calm >= CALM_FRAMES {
+            break;
+        }
         if idle_from.elapsed() > settle + SETTLE_SLACK * 20 {
             eprintln!("the view did not settle within {settle:?} and more");
             break;
         }
         app.update();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    // The tiles spawned last hand their meshes over at the end of the next
-    // frame (a renderer extracts them at the end of this one).
-    for _ in 0..2 {
-        app.update();
-    }
-    let handing_over = Instant::now();
-    while navscope::model::discard::pending() > 0 && handing_over.elapsed() < SETTLE_SLACK * 20 {
         std::thread::sleep(Duration::from_millis(5));
     }
     let picks = app

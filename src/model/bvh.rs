@@ -97,11 +97,10 @@ impl Bvh {
                 quantized[k] = quantize(boxes[items[k] as usize], leaf.min, leaf.max);
             }
         }
-        let boxes = quantized;
         Self {
             nodes,
             items,
-            boxes,
+            boxes: quantized,
         }
     }
 

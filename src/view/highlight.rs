@@ -10,8 +10,6 @@
 //! drawn as immediate gizmos they cost a colour conversion per segment on
 //! every frame, idle or not.
 
-use std::sync::Arc;
-
 use bevy::ecs::change_detection::Tick;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
@@ -50,7 +48,7 @@ pub struct StepHighlights {
     /// The sub-step wanted.
     key: Option<StepKey>,
     /// Its highlights, once made.
-    ready: Option<Arc<Vec<Primitive>>>,
+    ready: Option<Vec<Primitive>>,
     /// Their making, while under way.
     task: Option<Task<Vec<Primitive>>>,
 }
@@ -63,10 +61,12 @@ impl StepHighlights {
 
     /// The sub-step (stage, step) whose highlights are made, so drawn.
     pub fn drawn(&self) -> Option<(usize, u32)> {
-        self.ready
-            .as_ref()
-            .and(self.key)
-            .map(|(stage, step, _)| (stage, step))
+        self.made().map(|((stage, step, _), _)| (stage, step))
+    }
+
+    /// The wanted sub-step and its highlights, once they are made.
+    fn made(&self) -> Option<(StepKey, &[Primitive])> {
+        Some((self.key?, self.ready.as_deref()?))
     }
 }
 
@@ -96,10 +96,12 @@ fn fetch_step_highlights(
             AsyncComputeTaskPool::get().spawn(async move { steps.highlights(step as usize) })
         });
     }
-    if fetched.task.as_mut().is_some_and(|t| t.is_finished())
+    // Polled through a shared reference, so the resource reads as changed
+    // only when the highlights arrive.
+    if fetched.task.as_ref().is_some_and(Task::is_finished)
         && let Some(made) = fetched.task.take().and_then(|mut t| check_ready(&mut t))
     {
-        fetched.ready = Some(Arc::new(made));
+        fetched.ready = Some(made);
     }
 }
 
@@ -189,7 +191,7 @@ fn update_highlights(
     drawn: Query<Entity, With<HighlightGizmo>>,
     mut shown: Local<Option<Shown>>,
 ) {
-    let substep = steps.key.filter(|_| steps.ready.is_some());
+    let substep = steps.made().map(|(key, _)| key);
     let with_tick = |el: Option<&StageElement>| {
         let el = el?;
         let (_, index) = indexes.iter().find(|(r, _)| r.stage == el.stage)?;
@@ -210,9 +212,7 @@ fn update_highlights(
     let unit = roots.iter().map(|r| r.unit).next().unwrap_or(1.0);
     let mut asset = GizmoAsset::new();
     let mut any = false;
-    if want.substep.is_some()
-        && let Some(highlights) = &steps.ready
-    {
+    if let Some((_, highlights)) = steps.made() {
         let mut g = Group::default();
         for p in highlights.iter() {
             add_primitive(&mut g, p, unit);
