@@ -477,6 +477,12 @@ fn held(app: &mut App) -> std::collections::BTreeMap<usize, (usize, usize, usize
     out
 }
 
+/// The voxel boxes the shown voxel groups hold.
+fn shown_boxes(app: &mut App) -> usize {
+    let mut q = app.world_mut().query::<&VoxelCubes>();
+    q.iter(app.world()).map(|c| c.0.len()).sum()
+}
+
 /// A big stage out of sight lets its primitives, index and voxel boxes go
 /// and gets them back, the same, when it shows again: its voxels are
 /// meshed again and its elements can be picked.
@@ -505,9 +511,11 @@ fn a_hidden_stage_lets_its_data_go_and_gets_it_back_when_shown() {
     });
     for (stage, (prims, indexed, cubes, evicted)) in held(&mut app) {
         if stage == current {
+            // Its shown voxels' boxes may have gone into their tiles.
+            let (p, i, _, ev) = before[&stage];
             assert_eq!(
-                (prims, indexed, cubes, evicted),
-                before[&stage],
+                (prims, indexed, evicted),
+                (p, i, ev),
                 "the shown stage keeps everything"
             );
         } else {
@@ -531,9 +539,88 @@ fn a_hidden_stage_lets_its_data_go_and_gets_it_back_when_shown() {
         );
         show_voxel_stage(&mut app, stage);
         assert_eq!(app.world().resource::<RestoringStages>().0, 0);
-        let now = held(&mut app);
-        assert_eq!(now[&stage], before[&stage], "stage {stage} is back whole");
+        // Its boxes came back; the shown groups' were meshed, and then
+        // went: a stage that can be evicted keeps its voxels in its tiles
+        // only (its groups of other sub-steps keep theirs).
+        until_found(&mut app, 60, "the shown groups' boxes go", |app| {
+            (shown_boxes(app) == 0).then_some(())
+        });
+        let (prims, indexed, boxes, _) = before[&stage];
+        let now = held(&mut app)[&stage];
+        assert_eq!(
+            (now.0, now.1, now.3),
+            (prims, indexed, false),
+            "stage {stage} is back whole"
+        );
+        assert!(now.2 < boxes, "stage {stage}: {} of {boxes} boxes", now.2);
         assert!(enabled_tiles(&mut app).0 > 0, "stage {stage} shows tiles");
         assert_tiles_placed(&mut app);
     }
+}
+
+/// A big voxel stage keeps its voxels in its tiles only: once meshed its
+/// boxes go; hidden, it keeps its tiles (scrubbing back shows them without
+/// meshing again) until it is evicted, which takes them; shown again, it
+/// is restored and meshed into as many tiles as before.
+#[test]
+fn a_big_voxel_stage_keeps_its_voxels_in_its_tiles_until_evicted() {
+    let mut app = drawn_table_room(Residency {
+        after: std::time::Duration::from_secs(3600),
+        min_primitives: 0,
+    });
+    let (voxel_stages, plain) = voxel_and_plain_stage(&mut app);
+    let voxel = voxel_stages[0];
+    show_voxel_stage(&mut app, voxel);
+    until_found(&mut app, 60, "the meshed stage's boxes go", |app| {
+        (shown_boxes(app) == 0).then_some(())
+    });
+    let shown = enabled_tiles(&mut app);
+    assert!(shown.0 > 0, "stage {voxel} shows its tiles");
+    let tiles = all_tiles(&mut app);
+
+    // Hidden within the delay: its tiles stay, disabled.
+    app.world_mut().resource_mut::<Timeline>().set_stage(plain);
+    app.update();
+    app.update();
+    assert_eq!(
+        enabled_tiles(&mut app),
+        (0, 0),
+        "stage {plain} shows no tiles"
+    );
+    assert_eq!(
+        all_tiles(&mut app),
+        tiles,
+        "the hidden stage keeps its tiles"
+    );
+
+    // Back: the same tiles show, with nothing to mesh.
+    app.world_mut().resource_mut::<Timeline>().set_stage(voxel);
+    app.update();
+    app.update();
+    assert_eq!(enabled_tiles(&mut app), shown);
+    assert!(
+        !app.world().iter_entities().any(|e| e.contains::<Meshing>()),
+        "nothing is meshed again"
+    );
+
+    // Hidden past the delay: evicted, its tiles go with the rest.
+    app.insert_resource(Residency {
+        after: std::time::Duration::ZERO,
+        min_primitives: 0,
+    });
+    app.world_mut().resource_mut::<Timeline>().set_stage(plain);
+    until_found(&mut app, 60, "the voxel stage is evicted", |app| {
+        held(app)[&voxel].3.then_some(())
+    });
+    app.update();
+    assert_eq!(all_tiles(&mut app), 0, "an evicted stage keeps no tiles");
+
+    // Shown again: restored, meshed into as many tiles, boxes let go.
+    show_voxel_stage(&mut app, voxel);
+    assert_eq!(enabled_tiles(&mut app), shown);
+    assert_eq!(all_tiles(&mut app), tiles);
+    until_found(&mut app, 60, "the boxes go again", |app| {
+        (shown_boxes(app) == 0).then_some(())
+    });
+    assert_tiles_placed(&mut app);
 }

@@ -85,11 +85,16 @@ impl Bvh {
                 lo.is_finite() && hi.is_finite()
             })
             .collect();
-        let mut nodes = Vec::with_capacity(2 * items.len() / LEAF + 1);
+        // A split halves a run of more than `LEAF` items, so every leaf
+        // holds at least `LEAF / 2` of them (or is the whole of a run that
+        // cannot be split): at most this many nodes, so the vector never
+        // grows by doubling (a voxel stage's doubled nodes were 5 MB).
+        let mut nodes = Vec::with_capacity(2 * items.len().div_ceil(LEAF / 2) + 1);
         if !items.is_empty() {
             let n = items.len();
             split(boxes, &mut items, 0, n, &mut nodes);
         }
+        nodes.shrink_to_fit();
         let mut quantized = vec![[0; 6]; items.len()];
         for leaf in nodes.iter().filter(|n| n.count > 0) {
             let first = leaf.first_or_right as usize;

@@ -24,7 +24,7 @@ use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use navscope_core::{Artifact, LinkKind, NavMesh, ParamValue, PathAnswer};
 use navscope_path::{Locator, PathError, PathResult, SearchOptions};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// Expansions drawn per second while the search animates (at least).
@@ -181,7 +181,10 @@ struct Searchable {
     /// The stage whose artifact holds the NavMesh, shared with the build
     /// (the mesh is not copied: on a big level a copy is tens of MiB).
     source: Option<Arc<dyn Artifact>>,
-    locator: Option<Locator>,
+    /// Made by the first query that needs it, on that query's worker: a
+    /// big mesh's locator is megabytes (8 MB on a 30,000-vertex floor
+    /// plan) a person who never probes should not pay for.
+    locator: OnceLock<Option<Locator>>,
     answerers: Vec<Arc<dyn Artifact>>,
     pipeline_radius: f64,
 }
@@ -201,11 +204,9 @@ impl Searchable {
             .unwrap_or_default();
         // The last NavMesh, as `Runner::navmesh` finds it.
         let source = artifacts.iter().find(|a| a.navmesh().is_some()).cloned();
-        // The point locator is built once per mesh, not per query.
-        let locator = source.as_ref().and_then(|a| a.navmesh()).map(Locator::new);
         Searchable {
             source,
-            locator,
+            locator: OnceLock::new(),
             answerers: artifacts,
             pipeline_radius,
         }
@@ -214,6 +215,14 @@ impl Searchable {
     /// The NavMesh it searches.
     fn mesh(&self) -> Option<&NavMesh> {
         self.source.as_deref()?.navmesh()
+    }
+
+    /// The NavMesh's point locator, built once per mesh (by the first
+    /// query that asks), not per query.
+    fn locator(&self) -> Option<&Locator> {
+        self.locator
+            .get_or_init(|| self.mesh().map(Locator::new))
+            .as_ref()
     }
 }
 
@@ -332,11 +341,13 @@ fn answer(searchable: &Searchable, start: Vec3, goal: Vec3, opts: &SearchOptions
             Err(why) => ProbeOutcome::NoPath(format!("no path: {why}")),
         };
     }
-    let (Some(mesh), Some(locator)) = (searchable.mesh(), &searchable.locator) else {
+    let (Some(mesh), Some(locator)) = (searchable.mesh(), searchable.locator()) else {
         return ProbeOutcome::NoPath(
             "the pipeline has not produced a navigation mesh (yet)".into(),
         );
     };
+    // The search's time, not the locator's the first query made.
+    let t = Instant::now();
     match navscope_path::find_path(mesh, locator, start.as_dvec3(), goal.as_dvec3(), opts) {
         Ok(result) => ProbeOutcome::Searched {
             result,

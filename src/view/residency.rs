@@ -16,11 +16,15 @@
 //! So a stage that has been out of sight for [`Residency::after`] and has
 //! at least [`Residency::min_primitives`] primitives is *evicted* once no
 //! build is running (not in the frames that publish): the
-//! three go, the rest of its drawing stays, and it is marked [`Evicted`].
+//! three go, the rest of its drawing stays (but for voxel tiles kept in
+//! place of boxes, below), and it is marked [`Evicted`].
 //! When the timeline shows it again, a task on the async compute pool
 //! makes them again from the artifact ([`Restored::make`]) and they are put
 //! back ([`take_restored`]); its voxels are meshed as soon as their boxes
-//! are back, and picking finds its elements again. Small stages (every
+//! are back, and picking finds its elements again. A stage that can be
+//! evicted does not keep its voxel boxes even while shown: once a group
+//! is meshed they go ([`let_meshed_boxes_go`]), its tiles stay while it is
+//! hidden, and eviction takes the tiles instead. Small stages (every
 //! sample level) are never evicted, and scrubbing back and forth within
 //! the delay touches nothing. A stage being prepared again for the view
 //! filter is left alone until it is done, and an evicted one is prepared
@@ -46,7 +50,7 @@ use crate::model::timeline::Timeline;
 use crate::model::voxel_mesh::Cube;
 use crate::view::draw::DrawGroup;
 use crate::view::filter::Refiltering;
-use crate::view::voxel_meshing::VoxelCubes;
+use crate::view::voxel_meshing::{BoxesInTiles, Meshed, VoxelCubes};
 
 /// When a hidden stage is evicted.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,9 +137,42 @@ pub struct Restoring(Task<Restored>);
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct RestoringStages(pub usize);
 
-/// Evicts and restores stages (part of [`crate::view::draw::DrawPlugin`]).
+/// Evicts and restores stages, and lets a big stage's voxel boxes go once
+/// meshed (part of [`crate::view::draw::DrawPlugin`]).
 pub fn systems() -> impl IntoScheduleConfigs<bevy::ecs::system::ScheduleSystem, ()> {
-    (note_hidden, evict_hidden, restore_shown, take_restored).chain()
+    (
+        let_meshed_boxes_go,
+        note_hidden,
+        evict_hidden,
+        restore_shown,
+        take_restored,
+    )
+        .chain()
+}
+
+/// Lets the boxes of each newly meshed voxel group of a stage that can be
+/// evicted go (its tiles hold the same voxels) and marks it
+/// [`BoxesInTiles`] (see [`crate::view::voxel_meshing`]). A small stage,
+/// never evicted, keeps them to mesh again whenever it shows.
+pub fn let_meshed_boxes_go(
+    mut commands: Commands,
+    residency: Res<Residency>,
+    roots: Query<&StageGeometry>,
+    mut meshed: Query<(Entity, &ChildOf, &mut VoxelCubes), Added<Meshed>>,
+) {
+    let mut boxes = Vec::new();
+    for (group, parent, mut cubes) in &mut meshed {
+        let big = roots
+            .get(parent.parent())
+            .is_ok_and(|geo| geo.primitives.len() >= residency.min_primitives);
+        if big && !cubes.0.is_empty() {
+            boxes.push(std::mem::take(&mut cubes.0));
+            commands.entity(group).insert(BoxesInTiles);
+        }
+    }
+    if !boxes.is_empty() {
+        crate::model::discard::discard_and_trim(boxes);
+    }
 }
 
 /// Stamps the stages that just went out of sight, and clears the stamp of
@@ -181,7 +218,7 @@ pub fn evict_hidden(
     residency: Res<Residency>,
     build: Res<Build>,
     mut roots: Query<Evictable, Resident>,
-    mut voxels: Query<(&ChildOf, &mut VoxelCubes), Allow<Disabled>>,
+    mut voxels: Query<(Entity, &ChildOf, &mut VoxelCubes), Allow<Disabled>>,
 ) {
     if build.is_busy() {
         return;
@@ -191,13 +228,17 @@ pub fn evict_hidden(
         if since.0.elapsed() < residency.after || geo.primitives.len() < residency.min_primitives {
             continue;
         }
-        // Not a change of what the stage draws: its drawing stays.
+        // Not a change of what the stage draws: its drawing stays, but
+        // for the voxel tiles kept in place of boxes let go.
         let primitives = std::mem::take(&mut geo.bypass_change_detection().primitives);
-        let cubes: Vec<_> = voxels
-            .iter_mut()
-            .filter(|(parent, _)| parent.parent() == e)
-            .map(|(_, mut c)| std::mem::take(&mut c.0))
-            .collect();
+        let mut cubes = Vec::new();
+        for (group, _, mut c) in voxels.iter_mut().filter(|(_, p, _)| p.parent() == e) {
+            cubes.push(std::mem::take(&mut c.0));
+            commands
+                .entity(group)
+                .despawn_related::<Children>()
+                .remove::<(Meshed, BoxesInTiles)>();
+        }
         evicted.push((primitives, std::mem::take(&mut *index), cubes));
         commands.entity(e).insert(Evicted);
     }

@@ -15,6 +15,15 @@
 //! task is done, and [`release_hidden`] despawns a hidden group's tiles
 //! (their meshes go with them) and drops a task in flight. Only the shown
 //! stages' voxels are meshed; showing one again meshes it again.
+//!
+//! A big stage, one that [`crate::view::residency`] evicts when out of
+//! sight, does not even keep its boxes once meshed: its tiles hold the
+//! same voxels, and on `dungeon.obj` at 0.1 m cells the shown flag stage's
+//! boxes were 24 MB beside them. Residency lets them go and marks the
+//! group [`BoxesInTiles`]; such a group keeps its tiles while hidden, so
+//! scrubbing back to it within the eviction delay shows it at once, and
+//! eviction takes the tiles with the rest; restoring makes the boxes
+//! again, which are meshed and let go again.
 
 use std::sync::Arc;
 
@@ -38,10 +47,17 @@ pub struct Meshing(Task<Vec<VoxelTile>>);
 #[derive(Component, Debug, Default, Clone, Copy)]
 pub struct Meshed;
 
-/// A hidden voxel group that still has tiles or a task.
+/// A meshed voxel group whose boxes were let go: its tiles are its only
+/// drawing, kept while it is hidden (see the module docs).
+#[derive(Component, Debug, Default, Clone, Copy)]
+pub struct BoxesInTiles;
+
+/// A hidden voxel group that still has tiles or a task, and boxes to
+/// mesh them from again.
 type HiddenWithTiles = (
     With<VoxelCubes>,
     With<Disabled>,
+    Without<BoxesInTiles>,
     Or<(With<Meshed>, With<Meshing>)>,
 );
 
@@ -54,8 +70,8 @@ pub fn systems() -> impl IntoScheduleConfigs<bevy::ecs::system::ScheduleSystem, 
     (release_hidden, start_meshing, finish_meshing).chain()
 }
 
-/// Despawns the tiles of every hidden voxel group and drops its meshing
-/// task, so a hidden stage holds only its boxes.
+/// Despawns the tiles of every hidden voxel group that keeps its boxes
+/// and drops its meshing task, so a hidden stage holds only its boxes.
 pub fn release_hidden(mut commands: Commands, hidden: Query<Entity, HiddenWithTiles>) {
     for group in &hidden {
         commands
