@@ -164,8 +164,8 @@ fn the_highlight_is_built_when_the_selection_or_sub_step_changes_and_not_on_idle
         .find(|r| r.stage == current)
         .map(|r| StageElement {
             stage: r.stage,
-            kind: r.primitives[0].kind.to_string(),
-            element: r.primitives[0].element,
+            kind: r.primitives.get(0).kind.to_string(),
+            element: r.primitives.get(0).element,
         })
         .expect("the current stage is drawn");
     let substep = roots.iter(app.world()).find_map(|r| {

@@ -247,7 +247,7 @@ pub fn hit_primitive(ray: &PickRay, p: &Primitive, band: Option<&HeightBand>) ->
 /// its whole polygon's fill).
 pub fn hit_piece(ray: &PickRay, piece: Piece<'_>, band: Option<&HeightBand>) -> Option<Hit> {
     match piece {
-        Piece::Whole(p) => hit_primitive(ray, p, band),
+        Piece::Whole(p) => hit_primitive(ray, &p, band),
         Piece::Edges { points, from, to } => {
             edge_hits(ray, points, from as usize..to as usize, band)
         }
@@ -304,9 +304,10 @@ mod tests {
     }
 
     fn flat(items: &[(String, Vec<Primitive>)]) -> impl Iterator<Item = (&String, Piece<'_>)> {
-        items
-            .iter()
-            .flat_map(|(k, ps)| ps.iter().map(move |p| (k, Piece::Whole(p))))
+        items.iter().flat_map(|(k, ps)| {
+            ps.iter()
+                .map(move |p| (k, Piece::Whole(std::borrow::Cow::Borrowed(p))))
+        })
     }
 
     fn el(kind: &str, id: u32, shape: Shape) -> (String, Vec<Primitive>) {
@@ -531,7 +532,7 @@ mod tests {
                 },
             ),
         ];
-        let index = ElementIndex::new(std::sync::Arc::new(prims.clone()));
+        let index = ElementIndex::new(std::sync::Arc::new(prims.clone().into()));
         let mut checked = [0; 3];
         for i in 0..60 {
             for j in 0..60 {
@@ -577,7 +578,7 @@ mod tests {
                 closed: true,
             },
         )];
-        let index = ElementIndex::new(std::sync::Arc::new(prims));
+        let index = ElementIndex::new(std::sync::Arc::new(prims.into()));
         let ray = down(100.0, 0.0);
         let pieces = index.along_ray(ray.origin, ray.dir, |t| ray.tolerance.at(t, ray.px));
         let edges: u32 = pieces

@@ -16,7 +16,7 @@ use bevy::prelude::*;
 use crate::model::band::PrepareOptions;
 use crate::model::compact_vertex;
 use crate::model::prepare::{Group, Prepared, groups};
-use navscope_core::Primitive;
+use crate::model::stage_primitives::StagePrimitives;
 
 /// Sides of the circles a point marker is drawn with.
 pub const MARKER_RESOLUTION: u32 = 12;
@@ -101,13 +101,13 @@ impl Drawable {
 /// built (its lines, points and triangles then live only there), on the
 /// calling thread: a worker's.
 pub fn prepare_for_drawing(
-    primitives: &[Primitive],
+    primitives: &StagePrimitives,
     unit: f32,
     options: &PrepareOptions,
     substeps: usize,
 ) -> Prepared {
     let mut prepared = Prepared::new(crate::model::step_batches::batch_for_steps(
-        groups(primitives, unit, options),
+        groups(primitives.iter(), unit, options),
         substeps,
     ));
     // Group by group, so that the geometry and its assets do not add up

@@ -5,9 +5,9 @@
 
 use crate::model::band::PrepareOptions;
 use crate::model::prepare::Prepared;
+use crate::model::stage_primitives::StagePrimitives;
 use crate::model::substeps::SubSteps;
 use bevy::prelude::*;
-use navscope_core::Primitive;
 use std::sync::Arc;
 
 /// Marks the entity that holds one published stage.
@@ -35,7 +35,7 @@ pub struct StageGeometry {
     pub stage: usize,
     /// Everything the stage drew, kept to prepare again when the view
     /// filter changes.
-    pub primitives: Arc<Vec<Primitive>>,
+    pub primitives: Arc<StagePrimitives>,
     /// Grouped, triangulated primitives.
     pub prepared: Prepared,
     /// The options `prepared` was made under.
@@ -48,11 +48,8 @@ pub struct StageGeometry {
 
 /// A published stage's primitives, from its `artifact`: kept for as long
 /// as the stage is published or shown (its picking, inspection and
-/// re-preparation read them), so sized exactly where the artifact grew
-/// them by doubling (a voxel stage of a million columns held up to twice
-/// their memory).
-pub fn stage_primitives(artifact: &dyn navscope_core::stage::Artifact) -> Arc<Vec<Primitive>> {
-    let mut primitives = artifact.primitives();
-    primitives.shrink_to_fit();
-    Arc::new(primitives)
+/// re-preparation read them), so packed ([`StagePrimitives`]) and sized
+/// exactly.
+pub fn stage_primitives(artifact: &dyn navscope_core::stage::Artifact) -> Arc<StagePrimitives> {
+    Arc::new(StagePrimitives::new(artifact.primitives()))
 }

@@ -17,6 +17,7 @@
 //! and the triangles of its fill, each with its own box, so a query costs
 //! the same near a big shape as near a small one.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -25,6 +26,7 @@ use bevy::prelude::Component;
 use navscope_core::{Primitive, Shape};
 
 use crate::model::bvh::Bvh;
+use crate::model::stage_primitives::StagePrimitives;
 use crate::model::tessellate::triangulate;
 
 /// A primitive with more points than this is split into [`Piece`]s.
@@ -33,10 +35,11 @@ pub const SPLIT_ABOVE: usize = 32;
 pub const EDGES_PER_PIECE: usize = 16;
 
 /// What part of a primitive a pick ray must test.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Piece<'a> {
-    /// The whole primitive.
-    Whole(&'a Primitive),
+    /// The whole primitive (borrowed from the stage, or made again from
+    /// its packed form: [`StagePrimitives::get`]).
+    Whole(Cow<'a, Primitive>),
     /// Edges `from..to` of a ring of points (edge `i` joins point `i` to
     /// point `i + 1`, the last one back to the first on a closed ring).
     Edges {
@@ -76,7 +79,7 @@ struct FillTriangle {
 /// The elements of one published stage.
 #[derive(Component, Debug, Clone, Default)]
 pub struct ElementIndex {
-    primitives: Arc<Vec<Primitive>>,
+    primitives: Arc<StagePrimitives>,
     /// Primitive ids sorted by `(kind, element)`.
     order: Vec<u32>,
     /// Where each element's run starts in `order` (and one past the last).
@@ -186,11 +189,8 @@ fn split_primitive(
 
 impl ElementIndex {
     /// Indexes `primitives`.
-    pub fn new(primitives: Arc<Vec<Primitive>>) -> Self {
-        let key = |i: &u32| {
-            let p = &primitives[*i as usize];
-            (&*p.kind, p.element)
-        };
+    pub fn new(primitives: Arc<StagePrimitives>) -> Self {
+        let key = |i: &u32| primitives.kind_and_element(*i as usize);
         let mut order: Vec<u32> = (0..primitives.len() as u32).collect();
         order.sort_by(|a, b| key(a).cmp(&key(b)));
         let mut starts = Vec::new();
@@ -204,15 +204,20 @@ impl ElementIndex {
         let (mut parts, mut triangles) = (Vec::new(), Vec::new());
         let mut part_boxes = Vec::new();
         for (i, p) in primitives.iter().enumerate() {
-            match big_rings(&p.shape) {
-                Some(rings) => {
+            // Only a primitive kept whole can be big (a packed voxel
+            // column never is), and its pieces borrow from it.
+            match primitives
+                .whole(i)
+                .and_then(|w| Some((w, big_rings(&w.shape)?)))
+            {
+                Some((w, rings)) => {
                     boxes.push((Vec3::NAN, Vec3::NAN));
-                    for (part, b) in split_primitive(&p.shape, &rings, &mut triangles) {
+                    for (part, b) in split_primitive(&w.shape, &rings, &mut triangles) {
                         parts.push((i as u32, part));
                         part_boxes.push(b);
                     }
                 }
-                None => boxes.push(bounds(p)),
+                None => boxes.push(bounds(&p)),
             }
         }
         boxes.extend(part_boxes);
@@ -228,13 +233,17 @@ impl ElementIndex {
     }
 
     /// The primitive and piece item `item` of the hierarchy stands for.
-    fn piece(&self, item: u32) -> (&Primitive, Piece<'_>) {
+    fn piece(&self, item: u32) -> (Cow<'_, Primitive>, Piece<'_>) {
         let n = self.primitives.len();
         let Some(&(i, part)) = (item as usize).checked_sub(n).map(|k| &self.parts[k]) else {
-            let p = &self.primitives[item as usize];
-            return (p, Piece::Whole(p));
+            let p = self.primitives.get(item as usize);
+            return (p.clone(), Piece::Whole(p));
         };
-        let p = &self.primitives[i as usize];
+        // Only primitives kept whole are split (see `new`).
+        let p = self
+            .primitives
+            .whole(i as usize)
+            .expect("a split primitive is kept whole");
         let piece = match part {
             Part::Edges { ring, from, to } => Piece::Edges {
                 points: ring_of(&p.shape, ring),
@@ -249,11 +258,11 @@ impl ElementIndex {
                 }
             }
         };
-        (p, piece)
+        (Cow::Borrowed(p), piece)
     }
 
     /// Every primitive of the stage.
-    pub fn primitives(&self) -> &[Primitive] {
+    pub fn primitives(&self) -> &StagePrimitives {
         &self.primitives
     }
 
@@ -274,8 +283,8 @@ impl ElementIndex {
     /// The `(kind, id)` of the primitive at position `at` of the sorted
     /// order.
     fn key_at(&self, at: u32) -> (&str, u32) {
-        let p = &self.primitives[self.order[at as usize] as usize];
-        (&*p.kind, p.element)
+        self.primitives
+            .kind_and_element(self.order[at as usize] as usize)
     }
 
     /// Every element as `(kind, id)`, sorted.
@@ -285,7 +294,7 @@ impl ElementIndex {
 
     /// The primitives of element `id` of `kind` (none when it does not
     /// exist).
-    pub fn element(&self, kind: &str, id: u32) -> impl Iterator<Item = &Primitive> + '_ {
+    pub fn element(&self, kind: &str, id: u32) -> impl Iterator<Item = Cow<'_, Primitive>> + '_ {
         // Binary search over the elements' first primitives.
         let firsts = &self.starts[..self.len()];
         let e = firsts.partition_point(|&at| self.key_at(at) < (kind, id));
@@ -295,7 +304,7 @@ impl ElementIndex {
         let run = if found { self.run(e) } else { 0..0 };
         self.order[run]
             .iter()
-            .map(|&i| &self.primitives[i as usize])
+            .map(|&i| self.primitives.get(i as usize))
     }
 
     /// The pieces whose bounds the ray passes within `pad(t)` of (see
@@ -306,7 +315,7 @@ impl ElementIndex {
         origin: Vec3,
         dir: Vec3,
         pad: impl Fn(f32) -> f32,
-    ) -> Vec<(&Primitive, Piece<'_>)> {
+    ) -> Vec<(Cow<'_, Primitive>, Piece<'_>)> {
         let mut out = Vec::new();
         self.bvh
             .along_ray(origin, dir, pad, |i| out.push(self.piece(i)));
@@ -342,7 +351,7 @@ mod tests {
                 },
             ),
         ];
-        let index = ElementIndex::new(Arc::new(prims));
+        let index = ElementIndex::new(Arc::new(prims.into()));
         let els: Vec<(&str, u32)> = index.elements().collect();
         assert_eq!(
             els,
@@ -367,7 +376,7 @@ mod tests {
 
     #[test]
     fn an_empty_stage_has_no_elements() {
-        let index = ElementIndex::new(Arc::new(vec![]));
+        let index = ElementIndex::new(Arc::new(vec![].into()));
         assert!(index.is_empty());
         assert_eq!(index.elements().count(), 0);
         assert!(index.along_ray(Vec3::ZERO, Vec3::X, |_| 1.0).is_empty());

@@ -15,6 +15,7 @@ pub mod journal;
 pub mod keys;
 pub mod prepare;
 pub mod selection;
+pub mod stage_primitives;
 pub mod step_batches;
 pub mod style;
 pub mod style_table;

@@ -6,7 +6,8 @@
 use crate::model::band::PrepareOptions;
 use bevy::prelude::*;
 use navscope_core::{Primitive, Shape};
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Borrow;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::model::style::element_color;
 use crate::model::style::ramp_color;
@@ -149,13 +150,19 @@ fn ring_lines(ring: &[Vec3], closed: bool) -> impl Iterator<Item = (Vec3, Vec3)>
 /// The range a kind's values are coloured over: from 0 when every value is
 /// non-negative (a clearance of 0 is "touching", whatever the data's
 /// minimum), to the largest; a single value gets a unit-wide range.
-fn value_ranges(primitives: &[Primitive]) -> BTreeMap<&str, (f32, f32)> {
-    let mut out: BTreeMap<&str, (f32, f32)> = BTreeMap::new();
+fn value_ranges<P: Borrow<Primitive>>(
+    primitives: impl Iterator<Item = P>,
+) -> HashMap<String, (f32, f32)> {
+    let mut out: HashMap<String, (f32, f32)> = HashMap::new();
     for p in primitives {
+        let p = p.borrow();
         if let Some(v) = p.value.filter(|v| v.is_finite()) {
-            let r = out.entry(&*p.kind).or_insert((v, v));
-            r.0 = r.0.min(v);
-            r.1 = r.1.max(v);
+            match out.get_mut(&*p.kind) {
+                Some(r) => *r = (r.0.min(v), r.1.max(v)),
+                None => {
+                    out.insert(p.kind.to_string(), (v, v));
+                }
+            }
         }
     }
     for r in out.values_mut() {
@@ -235,21 +242,44 @@ fn add_primitive_colored(g: &mut Group, p: &Primitive, unit: f32, color: Option<
 /// Groups and triangulates a stage's primitives for drawing: one group per
 /// kind, sub-step range and layer, keeping only what `options` shows.
 pub fn prepare(primitives: &[Primitive], unit: f32, options: &PrepareOptions) -> Prepared {
-    Prepared::new(groups(primitives, unit, options))
+    Prepared::new(groups(primitives.iter(), unit, options))
 }
 
-/// The groups [`prepare`] makes, before their summary.
-pub(crate) fn groups(primitives: &[Primitive], unit: f32, options: &PrepareOptions) -> Vec<Group> {
+/// The groups [`prepare`] makes, before their summary, from `primitives`
+/// (borrowed from a slice, or made again one by one by a stage's
+/// [`crate::model::stage_primitives::StagePrimitives`]).
+pub(crate) fn groups<P: Borrow<Primitive>>(
+    primitives: impl Iterator<Item = P> + Clone,
+    unit: f32,
+    options: &PrepareOptions,
+) -> Vec<Group> {
     let ranges = if options.color_by_value {
-        value_ranges(primitives)
+        value_ranges(primitives.clone())
     } else {
-        BTreeMap::new()
+        HashMap::new()
     };
-    let mut groups: BTreeMap<(&str, u32, u32, Option<u32>), Group> = BTreeMap::new();
-    for p in primitives.iter().filter(|p| options.keeps(p)) {
+    // Each kind gets a number the first time it is met (a primitive made
+    // again by the stage's store does not outlive its turn of the loop,
+    // so its kind cannot be a key), and the groups are sorted by kind at
+    // the end.
+    let mut kinds: HashMap<String, u32> = HashMap::new();
+    let mut groups: HashMap<(u32, u32, u32, Option<u32>), Group> = HashMap::new();
+    for p in primitives {
+        let p = p.borrow();
+        if !options.keeps(p) {
+            continue;
+        }
+        let kind = match kinds.get(&*p.kind) {
+            Some(&k) => k,
+            None => {
+                let k = kinds.len() as u32;
+                kinds.insert(p.kind.to_string(), k);
+                k
+            }
+        };
         let range = ranges.get(&*p.kind).copied();
         let g = groups
-            .entry((&*p.kind, p.first_step, p.last_step, p.layer))
+            .entry((kind, p.first_step, p.last_step, p.layer))
             .or_insert_with(|| Group {
                 kind: p.kind.to_string(),
                 first: p.first_step,
@@ -283,7 +313,11 @@ pub(crate) fn groups(primitives: &[Primitive], unit: f32, options: &PrepareOptio
         }
         groups.retain(|_, g| g.drawn() > 0);
     }
-    groups.into_values().collect()
+    let mut out: Vec<Group> = groups.into_values().collect();
+    out.sort_by(|a, b| {
+        (&a.kind, a.first, a.last, a.layer).cmp(&(&b.kind, b.first, b.last, b.layer))
+    });
+    out
 }
 
 /// The size of what the primitives cover (largest extent of their bounds),
@@ -371,7 +405,7 @@ mod tests {
         );
         // Regrouped for drawing, the summary is made again from the new groups.
         let drawn = crate::model::drawable::prepare_for_drawing(
-            &prims,
+            &prims.clone().into(),
             1.0,
             &PrepareOptions::default(),
             40,

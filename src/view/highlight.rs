@@ -137,7 +137,7 @@ pub fn highlight_of(index: &ElementIndex, kind: &str, id: u32, unit: f32) -> Gro
         return g;
     }
     for p in index.element(kind, id) {
-        add_primitive(&mut g, p, unit);
+        add_primitive(&mut g, &p, unit);
     }
     g
 }
@@ -271,13 +271,15 @@ mod tests {
             )
         };
         let many: Vec<Primitive> = (0..HIGHLIGHT_MAX as u32 + 1).map(column).collect();
-        let index = ElementIndex::new(std::sync::Arc::new(many));
+        let index = ElementIndex::new(std::sync::Arc::new(many.into()));
         let g = highlight_of(&index, "voxel/solid", 7, 1.0);
         assert_eq!(g.cubes.len(), 1, "one box for the whole element");
         let (lo, hi, _) = g.cubes[0];
         assert!((lo - Vec3::ZERO).length() < 1e-6);
         assert!((hi - Vec3::new((HIGHLIGHT_MAX as f32 + 1.0) * 0.1, 0.2, 0.1)).length() < 1e-4);
-        let few = ElementIndex::new(std::sync::Arc::new((0..3).map(column).collect()));
+        let few = ElementIndex::new(std::sync::Arc::new(
+            (0..3).map(column).collect::<Vec<_>>().into(),
+        ));
         assert_eq!(
             highlight_of(&few, "voxel/solid", 7, 1.0).cubes.len(),
             3,

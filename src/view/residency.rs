@@ -38,7 +38,6 @@ use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use navscope_core::Primitive;
 use navscope_core::stage::Artifact;
 
 use crate::build::Build;
@@ -46,6 +45,7 @@ use crate::model::band::PrepareOptions;
 use crate::model::elements::{StageGeometry, StageRoot, stage_primitives};
 use crate::model::index::ElementIndex;
 use crate::model::prepare::groups;
+use crate::model::stage_primitives::StagePrimitives;
 use crate::model::timeline::Timeline;
 use crate::model::voxel_mesh::Cube;
 use crate::view::draw::DrawGroup;
@@ -83,7 +83,7 @@ pub struct Evicted;
 /// What an evicted stage gets back, made off the main thread.
 pub struct Restored {
     /// Its primitives.
-    pub primitives: Arc<Vec<Primitive>>,
+    pub primitives: Arc<StagePrimitives>,
     /// Their index.
     pub index: ElementIndex,
     /// Its voxel groups' boxes, by the groups' kind, sub-step range and
@@ -109,7 +109,7 @@ impl Restored {
         // batches sub-step ranges; it leaves every voxel group as
         // `groups` made it, so the keys match.
         let cubes = if voxels {
-            groups(&primitives, unit, options)
+            groups(primitives.iter(), unit, options)
                 .into_iter()
                 .filter(|g| !g.cubes.is_empty())
                 .map(|mut g| {
