@@ -115,7 +115,7 @@ pub fn prepare_for_drawing(
     // stage is published: sized exactly (grown by doubling, a stage of a
     // million voxels held up to twice their boxes).
     for g in &mut prepared.groups {
-        g.drawable = Some(Drawable::take(g));
+        g.drawable = Some(Box::new(Drawable::take(g)));
         g.cubes.shrink_to_fit();
         g.labels.shrink_to_fit();
     }

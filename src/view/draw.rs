@@ -174,7 +174,7 @@ pub fn spawn_group(
         );
     }
     let s = style_for(&g.kind);
-    let drawable = g.drawable.take().unwrap_or_else(|| Drawable::take(g));
+    let drawable = g.drawable.take().map_or_else(|| Drawable::take(g), |d| *d);
     if let Some(asset) = drawable.gizmo {
         let style = if s.dashed {
             GizmoLineStyle::Dashed {

@@ -4,9 +4,10 @@
 //!
 //! A published stage keeps its drawing's assets (a gizmo, fill meshes),
 //! which are small beside three things that grow with every element: its
-//! primitives ([`StageGeometry::primitives`], about 100 bytes each), their
-//! picking index ([`ElementIndex`], about 40 bytes each) and, for a voxel
-//! stage, its cubes as boxes ([`VoxelCubes`], 40 bytes each). On
+//! primitives ([`StageGeometry::primitives`], about 100 bytes each, a
+//! packed voxel column 20), their picking index ([`ElementIndex`], about
+//! 20 bytes each) and, for a voxel stage, its cubes as boxes
+//! ([`VoxelCubes`], 40 bytes each). On
 //! `dungeon.obj` at 0.1 m cells four voxel stages hold about two million
 //! columns, so those three were most of the app's memory, while the build
 //! itself (what the command line keeps) holds the same stages' artifacts
