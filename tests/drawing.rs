@@ -319,6 +319,15 @@ fn enabled_tiles(app: &mut App) -> (usize, usize) {
     (tiles.len(), tiles.iter().filter(|t| !t.coarse).count())
 }
 
+/// Shows the stage `plain`, which draws no voxels, and checks that no
+/// voxel tile shows.
+fn show_plain_stage(app: &mut App, plain: usize) {
+    app.world_mut().resource_mut::<Timeline>().set_stage(plain);
+    app.update();
+    app.update();
+    assert_eq!(enabled_tiles(app), (0, 0), "stage {plain} shows no tiles");
+}
+
 /// The voxel tile meshes that exist at all, hidden or shown.
 fn all_tiles(app: &mut App) -> usize {
     let mut q = app
@@ -421,14 +430,7 @@ fn voxel_tiles_are_shown_and_hidden_with_their_group() {
     assert_hidden_groups_disabled(&mut app);
     assert_tiles_placed(&mut app);
 
-    app.world_mut().resource_mut::<Timeline>().set_stage(plain);
-    app.update();
-    app.update();
-    assert_eq!(
-        enabled_tiles(&mut app),
-        (0, 0),
-        "stage {plain} shows no tiles"
-    );
+    show_plain_stage(&mut app, plain);
     assert_eq!(all_tiles(&mut app), 0, "a hidden stage keeps no tiles");
     assert_eq!(app.world().resource::<VoxelDetail>().tiles, 0);
     assert_hidden_groups_disabled(&mut app);
@@ -579,14 +581,7 @@ fn a_big_voxel_stage_keeps_its_voxels_in_its_tiles_until_evicted() {
     let tiles = all_tiles(&mut app);
 
     // Hidden within the delay: its tiles stay, disabled.
-    app.world_mut().resource_mut::<Timeline>().set_stage(plain);
-    app.update();
-    app.update();
-    assert_eq!(
-        enabled_tiles(&mut app),
-        (0, 0),
-        "stage {plain} shows no tiles"
-    );
+    show_plain_stage(&mut app, plain);
     assert_eq!(
         all_tiles(&mut app),
         tiles,
