@@ -16,8 +16,9 @@
 //! level's) and prints one row: the median CPU per idle frame, the worst
 //! frame around a stage switch (every stage shown in turn, and the frame
 //! after), the worst frame while the build publishes, the pick query time
-//! (a grid of downward rays over the level), the resident memory and the
-//! vertex data handed to the GPU. A renderer keeps no main-world copy of
+//! (a grid of downward rays over the level), the resident memory (with,
+//! in brackets, its part that maps files: the program's code, about 30
+//! MiB whatever the level) and the vertex data handed to the GPU. A renderer keeps no main-world copy of
 //! the stage drawing's meshes and gizmos once it has its own; the bench
 //! lets them go the same way ([`ExtractionStandIn`]), so the resident
 //! memory is the main world's, as with a renderer, and what a GPU would
@@ -36,7 +37,7 @@ use navscope::level::{LevelRequest, Loading};
 use navscope::model::timeline::Timeline;
 use navscope::ui::cpu::{CpuClock, thread_cpu_ns};
 use navscope::ui::frames::median;
-use navscope::ui::measure::resident_mib;
+use navscope::ui::measure::{file_backed_mib, resident_mib};
 use navscope::view::extraction_stand_in::{ExtractionStandIn, HandedToGpu};
 
 /// The levels of the goals: path (or [`GENERATED`]), pipeline and
@@ -85,7 +86,7 @@ fn main() {
         return;
     }
     println!(
-        "| level | pipeline | idle CPU / frame (median) | worst switch frame | worst publishing frame | pick (median / max) | resident memory | handed to the GPU |"
+        "| level | pipeline | idle CPU / frame (median) | worst switch frame | worst publishing frame | pick (median / max) | resident memory (of it files) | handed to the GPU |"
     );
     println!("|---|---|---|---|---|---|---|---|");
     let exe = std::env::current_exe().expect("the benchmark's own path");
@@ -210,7 +211,7 @@ fn run(level: &str, pipeline: &str, stage: Option<&str>) -> Result<String, Strin
         .run_system_once(time_picks)
         .map_err(|e| format!("picking: {e}"))?;
     Ok(format!(
-        "| {} | {pipeline} (stage {}) | {:.2} ms | {:.2} ms (to stage {}) | {:.2} ms | {:.3} / {:.3} ms | {:.0} MiB | {:.0} MiB |",
+        "| {} | {pipeline} (stage {}) | {:.2} ms | {:.2} ms (to stage {}) | {:.2} ms | {:.3} / {:.3} ms | {:.0} MiB ({:.0}) | {:.0} MiB |",
         std::path::Path::new(level)
             .file_name()
             .map_or(level.to_string(), |n| n.to_string_lossy().into_owned()),
@@ -222,6 +223,7 @@ fn run(level: &str, pipeline: &str, stage: Option<&str>) -> Result<String, Strin
         median(&picks),
         picks.iter().copied().fold(0.0, f32::max),
         resident_mib(),
+        file_backed_mib(),
         app.world().resource::<HandedToGpu>().bytes() as f64 / (1024.0 * 1024.0),
     ))
 }
