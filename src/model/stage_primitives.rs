@@ -50,8 +50,9 @@ struct ColumnClass {
     layer: Option<u32>,
 }
 
-/// A class's key: its kind and the rest, the cell size as bits.
-type ClassKey = (Cow<'static, str>, u32, u32, u32, u32, Option<u32>);
+/// A class's key but its kind: element, cell size as bits, sub-step
+/// range and layer.
+type ClassKey = (u32, u32, u32, u32, Option<u32>);
 
 /// A stage's primitives: the packed columns and the rest (see the module
 /// docs).
@@ -68,21 +69,26 @@ impl StagePrimitives {
         let mut whole = Vec::new();
         let mut columns = Vec::new();
         let mut classes = Vec::new();
-        let mut class_of: HashMap<ClassKey, u32> = HashMap::new();
+        // By kind first, looked up by the kind's text: a kind the artifact
+        // made at run time is copied once per class, not once per column.
+        let mut class_of: HashMap<Cow<'static, str>, HashMap<ClassKey, u32>> = HashMap::new();
         for p in primitives {
             let (Shape::VoxelColumn { x, z, cell, y0, y1 }, None) = (&p.shape, p.value) else {
                 whole.push(p);
                 continue;
             };
+            if !class_of.contains_key(&*p.kind) {
+                class_of.insert(p.kind.clone(), HashMap::new());
+            }
+            let of_kind = class_of.get_mut(&*p.kind).expect("inserted above");
             let key = (
-                p.kind.clone(),
                 p.element,
                 cell.to_bits(),
                 p.first_step,
                 p.last_step,
                 p.layer,
             );
-            let class = *class_of.entry(key).or_insert_with(|| {
+            let class = *of_kind.entry(key).or_insert_with(|| {
                 classes.push(ColumnClass {
                     kind: p.kind.clone(),
                     element: p.element,
