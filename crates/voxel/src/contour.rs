@@ -22,11 +22,15 @@
 //! turns left, so rings touch there but never cross.
 //!
 //! How (Night of 25 November 2026 and 27 November 2026 in the crate docs):
-//! each region is flooded breadth first from its least span, its members
-//! the queue, and flooded again in the order that decides which span of a
-//! column it takes (depth first, [`DIRS`] order) only where it reaches a
-//! column twice;
-//! the cells' sides on the outline are marked (the members with one
+//! one scan of the core's rows lists the spans of each partition region
+//! that is taken whole, without a flood (all of it in the core, the tile
+//! dry, the pass's links both ways: [`PassPartition::sizes`] says it is
+//! one piece), and stops at the others' spans still free, where a flood
+//! starts: breadth first from the region's least span, its members the
+//! queue, and again in the order that decides which span of a column it
+//! takes (depth first, [`DIRS`] order) only where it reaches a column
+//! twice (a region taken whole that holds two spans of a column is
+//! flooded so too); the cells' sides on the outline are marked (the members with one
 //! listed), and each ring is walked from one of those along the sides as
 //! Recast's contour walk does (left round the cell, else
 //! straight on, else right round the diagonal cell), then started at its
@@ -143,39 +147,122 @@ pub fn regions(
     let mut out = Vec::new();
     let mut t = Tracer::new(hf, grid, passes, wet);
     let r = hf.rect;
-    for (k, (pf, part)) in passes.iter().zip(parts).enumerate() {
-        let label = &part.region;
-        // Each span's label until a region takes it, then none: one
-        // look-up tells both whether a neighbour has this region's label
-        // and whether it is still free.
-        let mut free = label.clone();
+    // The core's spans of a pass's regions taken whole, region after
+    // region, each in memory order, and each region's first and next place
+    // there.
+    let (mut listed, mut from, mut next) = (Vec::new(), Vec::new(), Vec::new());
+    // A pass's regions with their least spans.
+    let mut found: Vec<(u32, Region)> = Vec::new();
+    for (k, (_, part)) in passes.iter().zip(parts).enumerate() {
+        let label = &part.region[..];
+        t.whole_places(k, part, &mut listed, &mut from, &mut next);
+        // Whether every region of the pass is taken whole: then the rows
+        // hold no flood's start to look for.
+        let all_whole = !from.is_empty() && from[1..].iter().all(|&f| f != FLOODED);
+        // Each span's label until a flood takes it, then none: one look-up
+        // tells both whether a neighbour has this region's label and
+        // whether it is still free. Not made when every region is taken
+        // whole (their spans are not looked up).
+        let mut free = (!all_whole).then(|| label.to_vec());
         for z in r.z0..r.z1 {
-            // The core's spans of row z lie in one run, column after
-            // column: scanned as one, each start's column looked up.
             let c0 = ((z - hf.pz) * hf.w + (r.x0 - hf.px)) as usize;
             let cols = &hf.cols[c0..=c0 + (r.x1 - r.x0) as usize];
-            for s0 in cols[0] as usize..cols[cols.len() - 1] as usize {
-                if free[s0] == NO_REGION {
-                    continue;
-                }
-                let x = r.x0 + cols.partition_point(|&b| b as usize <= s0) as i32 - 1;
-                let start = Member {
-                    s: s0 as u32,
-                    c: t.slot(x, z) as u32,
-                };
-                // The region's stamp: its index, counted from 1 (0 is none).
-                let id = out.len() as u32 + 1;
-                if !t.flood(&pf.links, &mut free, id, start, Order::Any) {
-                    t.undo(&mut free, label[s0]);
-                    t.flood(&pf.links, &mut free, id, start, Order::Exact);
-                }
-                let mut region = t.trace(k, label, id);
-                region.area = area[s0];
-                out.push(region);
+            let slot0 = t.slot(r.x0, z) as u32;
+            let mut at = (cols[0], 0);
+            let Some(free) = free.as_mut() else {
+                list_row::<true>(cols, slot0, label, (&mut listed, &mut next), &mut at);
+                continue;
+            };
+            while let Some(start) =
+                list_row::<false>(cols, slot0, free, (&mut listed, &mut next), &mut at)
+            {
+                t.flood_new(k, free, label, area, start, &mut found);
             }
         }
+        for (&f, &n) in from.iter().zip(&next) {
+            if f == FLOODED || f == n {
+                continue;
+            }
+            let members = &listed[f as usize..n as usize];
+            let id = t.next_id();
+            if t.take(members, id) {
+                let mut region = t.trace(k, label, id, members);
+                region.area = area[members[0].s as usize];
+                found.push((members[0].s, region));
+            } else {
+                // Two of its spans in a column: flooded after all.
+                let free = free.get_or_insert_with(|| label.to_vec());
+                for &m in members {
+                    t.flood_new(k, free, label, area, m, &mut found);
+                }
+            }
+        }
+        // In the order of their least spans (the core's rows in turn, each
+        // row's spans in memory order).
+        found.sort_unstable_by_key(|f| f.0);
+        out.extend(found.drain(..).map(|f| f.1));
     }
     out
+}
+
+/// The place of a region that is flooded ([`Tracer::whole_places`]).
+const FLOODED: u32 = u32::MAX;
+
+/// Scans a row of the core (`cols`, the start of each of its columns and
+/// the end of the last; `slot0`, the first one's slot in the [`Tracer`]'s
+/// frame) from span and column `at`: lists the spans of the regions taken
+/// whole at their labels' next places (`listed` and `next`, see
+/// [`Tracer::whole_places`]) and stops at the next span of another label,
+/// a flood's start, returning it (`at` then the span after it). `label`
+/// is each span's label, [`NO_REGION`] where a flood took it already (the
+/// labels `free` in [`regions`]; a region taken whole is not flooded
+/// before the scan ends). The row's spans lie in one run, column after
+/// column: scanned as one, the column of each labelled span found by
+/// stepping on from the last one's. With `ALL_WHOLE` every region of the
+/// pass is taken whole (a flood's start is never met, so not looked for).
+/// Not inlined, so that its loop keeps its values in registers.
+#[inline(never)]
+fn list_row<const ALL_WHOLE: bool>(
+    cols: &[u32],
+    slot0: u32,
+    label: &[u32],
+    (listed, next): (&mut [Member], &mut [u32]),
+    at: &mut (u32, usize),
+) -> Option<Member> {
+    let (first, end) = (at.0, cols[cols.len() - 1]);
+    let mut x = at.1;
+    for (s, &l) in (first..).zip(&label[first as usize..end as usize]) {
+        if l == NO_REGION {
+            continue;
+        }
+        if ALL_WHOLE {
+            while cols[x + 1] <= s {
+                x += 1;
+            }
+            let place = &mut next[l as usize];
+            listed[*place as usize] = Member {
+                s,
+                c: slot0 + x as u32,
+            };
+            *place += 1;
+            continue;
+        }
+        let place = next.get_mut(l as usize).filter(|p| **p != FLOODED);
+        while cols[x + 1] <= s {
+            x += 1;
+        }
+        let m = Member {
+            s,
+            c: slot0 + x as u32,
+        };
+        let Some(place) = place else {
+            *at = (s + 1, x);
+            return Some(m);
+        };
+        listed[*place as usize] = m;
+        *place += 1;
+    }
+    None
 }
 
 /// The order a flood takes a span's links in.
@@ -267,6 +354,8 @@ struct Tracer<'a> {
     /// The ring being walked, before it is rotated to its least edge
     /// (kept from ring to ring, so that pushing to it seldom grows it).
     walked: Ring,
+    /// The last region's stamp (0 before the first).
+    last_id: u32,
 }
 
 impl<'a> Tracer<'a> {
@@ -300,7 +389,128 @@ impl<'a> Tracer<'a> {
             queue: Vec::new(),
             rings: Vec::new(),
             walked: Ring::default(),
+            last_id: NONE,
         }
+    }
+
+    /// A new region's stamp.
+    fn next_id(&mut self) -> u32 {
+        self.last_id += 1;
+        self.last_id
+    }
+
+    /// Where the core's spans of each region of pass `k`'s partition `part`
+    /// that is taken whole, without a flood, go in `listed`, region after
+    /// region: `from[l]` and `next[l]` the first place of region `l`,
+    /// [`FLOODED`] for a region that is flooded instead (`from` and `next`
+    /// left empty when every one is). A region is taken whole when its
+    /// spans all lie in the core, the tile is dry (the water over a flooded
+    /// region is read in the flood's order) and the pass's links all go
+    /// both ways. Then the region, one piece along its links taken either
+    /// way ([`PassPartition::sizes`]), is one piece along them as they go,
+    /// and a flood from its first span takes all of its spans unless it
+    /// reaches a column twice ([`Self::take`] checks that). The links go
+    /// both ways when the pass's height is more than its step: a link one
+    /// way leads from a span to one whose link back, the first span of
+    /// that column it connects with ([`crate::flags::links`]), is a lower
+    /// one; the two floors are within two steps, but the lower one's open
+    /// space, at least the height above the other end's floor, ends under
+    /// the upper floor, so the height would be at most a step.
+    fn whole_places(
+        &self,
+        k: usize,
+        part: &PassPartition,
+        listed: &mut Vec<Member>,
+        from: &mut Vec<u32>,
+        next: &mut Vec<u32>,
+    ) {
+        from.clear();
+        next.clear();
+        let lim = self.limits[k];
+        if self.wet || part.sizes.is_empty() || lim.height <= lim.step {
+            return;
+        }
+        let (hf, r) = (self.hf, self.hf.rect);
+        let w = hf.w as usize;
+        from.extend_from_slice(&part.sizes);
+        // The columns of a padded row outside the core: all of them off
+        // the core's rows, else those before and after it.
+        for (z, row) in (hf.pz..hf.pz + hf.d).zip((0..).step_by(w)) {
+            let outside = if z < r.z0 || z >= r.z1 {
+                [(row, row + w), (row, row)]
+            } else {
+                let (a, b) = ((r.x0 - hf.px) as usize, (r.x1 - hf.px) as usize);
+                [(row, row + a), (row + b, row + w)]
+            };
+            for (a, b) in outside {
+                for &l in &part.region[hf.cols[a] as usize..hf.cols[b] as usize] {
+                    from[l as usize] = 0;
+                }
+            }
+        }
+        let mut total = 0;
+        for f in from.iter_mut() {
+            let n = std::mem::replace(f, FLOODED);
+            if n != 0 {
+                *f = total;
+                total += n;
+            }
+        }
+        if total == 0 {
+            // None is taken whole.
+            from.clear();
+            return;
+        }
+        next.extend_from_slice(from);
+        listed.clear();
+        listed.resize(total as usize, Member { s: 0, c: 0 });
+    }
+
+    /// Stamps the cells of `members`, the spans of a region taken whole
+    /// ([`Self::whole_places`]), as region `id`, unless two of them lie in one
+    /// column: then returns false.
+    fn take(&mut self, members: &[Member], id: u32) -> bool {
+        for m in members {
+            let c = m.c as usize;
+            if self.stamp[c] == id {
+                return false;
+            }
+            self.stamp[c] = id;
+            self.col_span[c] = m.s;
+        }
+        self.water = None;
+        true
+    }
+
+    /// Floods and traces a new region of pass `k` from `start` unless a
+    /// flood took it already (`free`, `label` and `area` as in
+    /// [`regions`]), pushing it to `found` with its least span.
+    #[inline(never)]
+    fn flood_new(
+        &mut self,
+        k: usize,
+        free: &mut [u32],
+        label: &[u32],
+        area: &[u8],
+        start: Member,
+        found: &mut Vec<(u32, Region)>,
+    ) {
+        let s0 = start.s as usize;
+        if free[s0] == NO_REGION {
+            return;
+        }
+        let passes = self.passes;
+        let links = &passes[k].links;
+        let id = self.next_id();
+        if !self.flood(links, free, id, start, Order::Any) {
+            self.undo(free, label[s0]);
+            self.flood(links, free, id, start, Order::Exact);
+        }
+        let members = std::mem::take(&mut self.members);
+        let mut region = self.trace(k, label, id, &members);
+        self.members = members;
+        region.area = area[s0];
+        found.push((start.s, region));
     }
 
     /// The slot of core cell `(x, z)`.
@@ -433,17 +643,17 @@ impl<'a> Tracer<'a> {
         }
     }
 
-    /// Traces the outline rings of region `id` of pass `k` (its spans in
-    /// `members`; `label` is the pass's partition): each cell side whose
+    /// Traces the outline rings of region `id` of pass `k` (its spans
+    /// `members`, its frame stamped; `label` is the pass's partition): each cell side whose
     /// neighbour the region does not cover is an edge, and each ring is
     /// walked along them as Recast's contour walk does, from its least edge
     /// in (start corner, direction) order, rings in that order.
-    fn trace(&mut self, k: usize, label: &[u32], id: u32) -> Region {
+    fn trace(&mut self, k: usize, label: &[u32], id: u32, members: &[Member]) -> Region {
         let passes = self.passes;
-        let border_spans = self.mark_sides(&passes[k].flags, id);
+        let border_spans = self.mark_sides(&passes[k].flags, id, members);
         let mut rings = std::mem::take(&mut self.rings);
         for i in 0..self.edged.len() {
-            let m = self.members[self.edged[i] as usize];
+            let m = members[self.edged[i] as usize];
             let c = m.c as usize;
             while self.sides[c] >> 4 != 0 {
                 let dir = (self.sides[c] >> 4).trailing_zeros() as usize;
@@ -456,9 +666,9 @@ impl<'a> Tracer<'a> {
         self.rings = rings;
         Region {
             pass: k,
-            label: label[self.members[0].s as usize],
+            label: label[members[0].s as usize],
             stance: self.passes[k].pass.stance,
-            spans: self.members.len() as u32,
+            spans: members.len() as u32,
             border_spans,
             rings: region_rings,
             // The highest surface does not depend on the members' order (but
@@ -468,20 +678,20 @@ impl<'a> Tracer<'a> {
         }
     }
 
-    /// Sets the sides of each member's cell on the outline of region `id`
+    /// Sets the sides of each of `members`' cells on the outline of region `id`
     /// (the cell across them not the region's), to trace and traced
     /// ([`Tracer`]'s `sides`), and lists the members with any in `edged`;
     /// returns how many members are border spans (`flags` the pass's).
     /// Not inlined, so that its loop keeps its values in registers
     /// (inlined into [`regions`] it spilled them).
     #[inline(never)]
-    fn mark_sides(&mut self, flags: &[u8], id: u32) -> u32 {
+    fn mark_sides(&mut self, flags: &[u8], id: u32, members: &[Member]) -> u32 {
         let (stamp, sides, row) = (&self.stamp[..], &mut self.sides[..], self.row);
         let edged = &mut self.edged;
         edged.clear();
         debug_assert_eq!(self.step, [-1, row as isize, 1, -(row as isize)]);
         let mut border_spans = 0;
-        for (i, m) in self.members.iter().enumerate() {
+        for (i, m) in members.iter().enumerate() {
             let c = m.c as usize;
             border_spans += (flags[m.s as usize] == crate::flags::BORDER) as u32;
             // The cells across sides 0 and 2 (-x, +x) lie beside `c`, across
@@ -981,8 +1191,48 @@ pub(crate) mod tests {
         }
     }
 
+    /// `part` (pass flags `pf`) with each piece of each label, its spans
+    /// joined by the pass's links taken either way, a label of its own (in
+    /// order of first span), and its [`PassPartition::sizes`].
+    fn in_pieces(pf: &PassFlags, part: &PassPartition) -> PassPartition {
+        let (label, link) = (&part.region, &pf.links);
+        let mut either: Vec<Vec<usize>> = vec![Vec::new(); label.len()];
+        for s in (0..label.len()).filter(|&s| label[s] != NO_REGION) {
+            for &n in &link[4 * s..4 * s + 4] {
+                if n != NO_LINK && label[n as usize] == label[s] {
+                    either[s].push(n as usize);
+                    either[n as usize].push(s);
+                }
+            }
+        }
+        let mut out = part.clone();
+        out.region.fill(NO_REGION);
+        out.sizes = vec![0];
+        for (s0, &l) in label.iter().enumerate() {
+            if l == NO_REGION || out.region[s0] != NO_REGION {
+                continue;
+            }
+            let piece = out.sizes.len() as u32;
+            out.sizes.push(0);
+            out.region[s0] = piece;
+            let mut stack = vec![s0];
+            while let Some(s) = stack.pop() {
+                out.sizes[piece as usize] += 1;
+                for &n in &either[s] {
+                    if out.region[n] == NO_REGION {
+                        out.region[n] = piece;
+                        stack.push(n);
+                    }
+                }
+            }
+        }
+        out.regions = out.sizes.len() as u32 - 1;
+        out
+    }
+
     /// The regions of `f`'s partitions `parts`, asserted to be the ones
-    /// [`old_regions`] gives.
+    /// [`old_regions`] gives, with their sizes and without (every region
+    /// flooded).
     fn regions_as_before(
         hf: &Heightfield,
         g: &Grid,
@@ -991,10 +1241,14 @@ pub(crate) mod tests {
     ) -> Vec<Region> {
         let area = vec![0; hf.spans.len()];
         let old = old_regions(hf, g, f, parts, &area);
+        let mut flooded = parts.to_vec();
+        flooded.iter_mut().for_each(|p| p.sizes.clear());
         // A dry tile's regions read no water; reading it changes nothing.
         let wet = hf.spans.iter().any(|s| !s.water.is_nan());
-        for wet in [wet, true] {
-            assert_eq!(regions(hf, g, f, parts, &area, wet), old);
+        for parts in [parts, &flooded] {
+            for wet in [wet, true] {
+                assert_eq!(regions(hf, g, f, parts, &area, wet), old);
+            }
         }
         old
     }
@@ -1004,11 +1258,13 @@ pub(crate) mod tests {
     /// other character none), its core cut back to `core` and the floor of
     /// the cells whose bit `8 * i + j` is set in `lift` raised by three
     /// voxels under water (its surface lower row by row), and their link to +x dropped where it is set in `one_way`
-    /// (the link back kept); its regions, asserted to be as before.
+    /// (the link back kept); its regions, asserted to be as before, and
+    /// those of its labels' pieces ([`in_pieces`]) where no link is one way.
     fn patterned(rows: &[&str], core: Option<TileRect>, lift: u64, one_way: u64) -> Vec<Region> {
         let (g, mut hf, mut f) = build(&boxes(&[([0., -0.1, 0.], [3., 0., 3.])]), "stand");
         let mut parts = default_parts(&hf, &f);
         parts[0].region.fill(NO_REGION);
+        parts[0].sizes.clear();
         for (i, row) in rows.iter().enumerate() {
             for (j, ch) in row.chars().enumerate() {
                 let c = hf.col(8 + j as i32, 8 + i as i32).unwrap();
@@ -1032,6 +1288,9 @@ pub(crate) mod tests {
         }
         if let Some(core) = core {
             hf.rect = core;
+        }
+        if one_way == 0 {
+            regions_as_before(&hf, &g, &f, &[in_pieces(&f[0], &parts[0])]);
         }
         regions_as_before(&hf, &g, &f, &parts)
     }
@@ -1140,7 +1399,11 @@ pub(crate) mod tests {
             .iter_mut()
             .filter(|l| **l != NO_REGION)
             .for_each(|l| *l = 1);
+        parts[0].sizes.clear();
         let r = regions_as_before(&hf, &g, &f, &parts);
+        // One piece over itself: taken whole, it would hold two spans of a
+        // column, so it is flooded.
+        regions_as_before(&hf, &g, &f, &[in_pieces(&f[0], &parts[0])]);
         assert!(
             r.len() >= 2,
             "the deck's columns are left to a second region"
@@ -1189,7 +1452,8 @@ pub(crate) mod tests {
         let mut free = parts[0].region.clone();
         let (start, _, _) = first_member(&hf, &t, &free);
         assert!(t.flood(&f[0].links, &mut free, 1, start, Order::Any));
-        let border = t.mark_sides(&f[0].flags, 1);
+        let members = t.members.clone();
+        let border = t.mark_sides(&f[0].flags, 1, &members);
         // Each side looked up by its step, as before `mark_sides`.
         let (mut edged, mut b) = (Vec::new(), 0);
         for (i, m) in t.members.iter().enumerate() {
@@ -1269,10 +1533,12 @@ pub(crate) mod tests {
             let flat = vec![0; hf.spans.len()];
             let mut parts = partition_tile(&hf, &f, &flat, p);
             if one_label {
-                // Each pass's walkable area one label: decks over floors
-                // joined by steps make pieces that overlap themselves.
-                for part in &mut parts {
+                // Each pass's walkable area one label, each of its pieces a
+                // region: decks over floors joined by steps make pieces
+                // that overlap themselves.
+                for (part, pf) in parts.iter_mut().zip(&f) {
                     part.region.iter_mut().filter(|l| **l != NO_REGION).for_each(|l| *l = 1);
+                    *part = in_pieces(pf, part);
                 }
             }
             hf.rect.x0 += cut;

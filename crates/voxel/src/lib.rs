@@ -1665,6 +1665,83 @@
 //! (its regions grow along links, so only the core cut, one-way links and
 //! columns twice would need checking). Tiles on both cores were not
 //! measured: the load never fell below 2.6 (no free core).
+//!
+//! ### 27 November 2026, 09:51 to 11:00 UTC: regions taken whole, told by the partition
+//!
+//! The idea left above, done: the partition hands over each region's
+//! span count ([`partition::PassPartition::sizes`], from the region
+//! graph's sizes as the ids are made consecutive: no pass over the spans)
+//! with what its construction already guarantees, that each region is one
+//! piece along the pass's links taken either way (watershed floods and
+//! expansions, monotone runs, merges and layers all join regions along
+//! links; a property test checks it on random levels, every pass, each
+//! partition and filter). [`contour::regions`] then takes a region whole,
+//! its spans listed in one scan of the core's rows instead of flooded
+//! (their columns found by stepping along the row's column starts), when
+//! all of its spans lie in the core (its count in the core is its size),
+//! the tile is dry and the pass's height is more than its step: then every
+//! link goes both ways (a link one way needs two spans of a column within
+//! two steps of each other with the agent's height between them; the
+//! property test checks this too), so the flood from its least span would
+//! take all of it unless it reaches a column twice, which stamping the
+//! frame checks (such a region is flooded after all). Other regions are
+//! flooded as before from the scan's stops; the regions are sorted by
+//! least span. `trace` reads the members from a slice (no copy). Nothing
+//! is proven by reading links, unlike the attempt above (+35%).
+//!
+//! Output: byte for byte the base's (`55a6266`): the NavMesh JSON of
+//! `navscope-cli build --out` (stage times dropped) and the printed
+//! counts, for nav_test and dungeon, each partition, `passes=stand` and
+//! the default five, `tile_size` 0 and 64, the settings of `rounds.sh`
+//! (24 builds), and both meshes at the default settings. The contour tests
+//! run every case with the sizes and without (all flooded), the patterns
+//! and random levels also with each label's pieces made regions (so taken
+//! whole, holes, core cuts and pieces over themselves included).
+//!
+//! Counted (callgrind, `RAYON_NUM_THREADS=1 valgrind --tool=callgrind
+//! navscope-cli bench MESH --pipeline voxel --runs 1` with the settings of
+//! `recast-reference/rounds.sh`, `--set partition=P --set max_drop=0`,
+//! `--set detail_sample_dist=0` for monotone), inclusive
+//! `stages::run_regions`, `run_simplify`, `run_partition`,
+//! `Runner::run_all`, base / after, in millions:
+//!
+//! | mesh, partition | regions | simplify | partition | all stages |
+//! |---|---|---|---|---|
+//! | nav_test, watershed | 8.34 / 7.67 (-8.1%) | 1.98 / 1.98 | 39.40 / 39.40 | 221.68 / 220.96 |
+//! | nav_test, monotone | 8.73 / 8.05 (-7.8%) | 2.09 / 2.08 | 11.37 / 11.37 | 194.18 / 193.45 |
+//! | dungeon, watershed | 4.16 / 3.93 (-5.5%) | 1.15 / 1.14 | 17.33 / 17.33 | 164.11 / 163.84 |
+//! | dungeon, monotone | 4.29 / 4.06 (-5.4%) | 1.13 / 1.13 | 6.31 / 6.32 | 153.06 / 152.79 |
+//!
+//! Five passes (watershed, `tile_size=0`): regions 12.25 / 10.46 M on
+//! nav_test, 7.99 / 7.42 M on dungeon. With `tile_size=64` (standing,
+//! watershed; `contour::regions` inclusive, the stage runs in the pool)
+//! more: 9.18 / 9.41 M on nav_test, 4.36 / 4.51 M on dungeon, as most
+//! regions there reach into the tile's padding and are flooded after the
+//! check; in 8 alternating runs of `--runs 15` pinned to core 1 the
+//! `regions` median read 1.75 to 2.61 ms base against 1.83 to 2.79 with
+//! an intermediate build (9.74 M on nav_test; the final one floods such
+//! regions from the labels' copy the flood keeps, 9.41 M).
+//!
+//! Timed (`bash crates/voxel/recast-reference/rounds.sh DIR 5 MESH P
+//! detail|nodetail CLI`, base then after, two batches each, and
+//! `summarize.py`), the median per-round ratio of our contours (regions +
+//! simplify) to Recast's, base / after, in three sets: 10:33 to 10:34 UTC
+//! (load 3.2 to 3.4), 10:47 to 10:48 (load 3.1 to 4.0; these two with
+//! intermediate builds of the same scheme, 7.92 and 7.71 M in `regions`
+//! on nav_test) and 10:54 to 10:55 (the final build, load 2.3 to 3.1):
+//!
+//! | case | set 1 | set 2 | set 3 |
+//! |---|---|---|---|
+//! | nav_test, watershed + detail | 1.18, 1.18 / 0.89, 1.03 | 1.24, 1.19 / 0.93, 1.00 | 1.18, 1.24 / 0.94, 0.97 |
+//! | nav_test, monotone | 1.00, 0.99 / 0.86, 0.87 | 1.12, 1.05 / 0.89, 1.01 | 1.24, 0.99 / 0.87, 1.14 |
+//! | dungeon, watershed + detail | 0.89, 0.85 / 0.75, 0.76 | 0.94, 1.01 / 0.78, 0.80 | 0.94, 0.88 / 0.78, 0.80 |
+//! | dungeon, monotone | 0.89, 0.83 / 0.75, 0.68 | 1.03, 0.92 / 0.77, 0.74 | 0.86, 0.84 / 0.78, 0.88 |
+//!
+//! Recast's contours read 1.26 to 1.95 ms on nav_test in these rounds
+//! (0.85 on the reference machine): the machine was loaded throughout.
+//! **Contours at most 1.2 times Recast's on nav_test with the watershed:
+//! met in these rounds** (0.89 to 1.03 against 1.18 to 1.24 for the base
+//! in the same rounds), to be confirmed on an idle machine.
 
 #![warn(missing_docs)]
 

@@ -126,6 +126,14 @@ pub struct PassPartition {
     /// Regions merged into a neighbour (into another region's layer, for
     /// [`Partition::Layers`]).
     pub merged: u32,
+    /// Spans of each region, by id (0 at [`NO_REGION`]). Each region is one
+    /// piece: its spans are joined by the pass's links between them, taken
+    /// either way (the partitions grow and merge regions only along links),
+    /// which lets the outline tracing take a region's spans without a flood
+    /// where those links go both ways ([`crate::contour`]). Empty when not
+    /// known (a partition relabelled by hand).
+    #[serde(skip)]
+    pub sizes: Vec<u32>,
 }
 
 impl PassPartition {
@@ -214,7 +222,7 @@ pub fn partition_pass(
         Partition::Monotone | Partition::Layers => (Vec::new(), 0, monotone(hf, pf, area)),
     };
     let g = RegionGraph::of(hf, &pf.links, area, &cut);
-    let (regions, dropped, merged) = match p.kind {
+    let (sizes, dropped, merged) = match p.kind {
         Partition::Layers => merge_layers(g, &mut cut, p),
         _ => filter_regions(g, &mut cut, p),
     };
@@ -222,9 +230,10 @@ pub fn partition_pass(
         dist,
         max_dist,
         region: cut.reg,
-        regions,
+        regions: sizes.len() as u32 - 1,
         dropped,
         merged,
+        sizes,
     }
 }
 
@@ -641,8 +650,10 @@ fn find(id: &[u32], mut r: u32) -> u32 {
 
 /// Gives every span of `cut` the final id of the region its region ended
 /// up in (through `id`, see [`find`]), consecutive from 1 in order of first
-/// span; dropped spans get [`NO_REGION`]. Returns the count.
-fn compact_ids(cut: &mut Cut, id: &[u32]) -> u32 {
+/// span; dropped spans get [`NO_REGION`]. Returns the spans of each final
+/// id ([`PassPartition::sizes`]) from those of the regions before,
+/// `size`.
+fn compact_ids(cut: &mut Cut, id: &[u32], size: &[u32]) -> Vec<u32> {
     let root: Vec<u32> = (0..id.len() as u32).map(|r| find(id, r)).collect();
     let mut remap = vec![u32::MAX; id.len()];
     let mut count = 0;
@@ -659,12 +670,20 @@ fn compact_ids(cut: &mut Cut, id: &[u32]) -> u32 {
             remap[t]
         };
     }
-    count
+    let mut sizes = vec![0; count as usize + 1];
+    // A region before with no spans has no final id.
+    for (&t, &n) in root.iter().zip(size).skip(1) {
+        if t != NO_REGION && n > 0 {
+            sizes[remap[t as usize] as usize] += n;
+        }
+    }
+    sizes
 }
 
 /// Recast's `mergeAndFilterRegions` (see the module docs for the one
-/// difference), then consecutive ids. Returns (regions, dropped, merged).
-fn filter_regions(g: RegionGraph, cut: &mut Cut, p: PartitionParams) -> (u32, u32, u32) {
+/// difference), then consecutive ids. Returns (the regions' sizes, dropped,
+/// merged).
+fn filter_regions(g: RegionGraph, cut: &mut Cut, p: PartitionParams) -> (Vec<u32>, u32, u32) {
     let RegionGraph {
         mut size,
         mut edge,
@@ -673,6 +692,7 @@ fn filter_regions(g: RegionGraph, cut: &mut Cut, p: PartitionParams) -> (u32, u3
         mut floors,
     } = g;
     let nreg = size.len();
+    let before = size.clone();
     // Drop small groups of connected regions that do not reach the tile edge.
     let mut id: Vec<u32> = (0..nreg as u32).collect();
     let mut seen = vec![false; nreg];
@@ -750,7 +770,7 @@ fn filter_regions(g: RegionGraph, cut: &mut Cut, p: PartitionParams) -> (u32, u3
             break;
         }
     }
-    (compact_ids(cut, &id), dropped, merged)
+    (compact_ids(cut, &id, &before), dropped, merged)
 }
 
 /// Recast's `rcBuildLayerRegions` after its monotone sweep: the sweep's
@@ -759,9 +779,9 @@ fn filter_regions(g: RegionGraph, cut: &mut Cut, p: PartitionParams) -> (u32, u3
 /// shares a column with a region already in the layer; then a layer with
 /// fewer than `min_area` spans that does not reach the tile's edge is
 /// dropped, and ids are made consecutive. `merge_area` is not used (as in
-/// Recast). Returns (layers, dropped, merged: sweep regions that joined
-/// another's layer).
-fn merge_layers(g: RegionGraph, cut: &mut Cut, p: PartitionParams) -> (u32, u32, u32) {
+/// Recast). Returns (the layers' sizes, dropped, merged: sweep regions
+/// that joined another's layer).
+fn merge_layers(g: RegionGraph, cut: &mut Cut, p: PartitionParams) -> (Vec<u32>, u32, u32) {
     let nreg = g.size.len();
     // Each region's layer, named by its root region (NO_REGION: none yet).
     let mut layer = vec![NO_REGION; nreg];
@@ -800,7 +820,7 @@ fn merge_layers(g: RegionGraph, cut: &mut Cut, p: PartitionParams) -> (u32, u32,
         .iter()
         .map(|&root| if kept[root as usize] { root } else { NO_REGION })
         .collect();
-    (compact_ids(cut, &parent), dropped, merged)
+    (compact_ids(cut, &parent, &g.size), dropped, merged)
 }
 
 #[cfg(test)]
@@ -1219,6 +1239,67 @@ mod tests {
             "stand,crouch,prone,swim,sidestep",
         );
         (hf, f)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+        /// Random blocks at random heights (steps, decks over floors),
+        /// every pass, each partition and filter: the sizes count each
+        /// region's spans, each region is one piece along the pass's links
+        /// taken either way, and where a pass's height is more than its
+        /// step every link between walkable spans goes both ways (what the
+        /// outline tracing relies on, [`PassPartition::sizes`]).
+        #[test]
+        fn each_region_is_one_piece_of_its_size(
+            blocks in raised_blocks(),
+            kind in 0usize..3,
+            min_area in 0u32..30,
+            merge in 0u32..200,
+        ) {
+            let (g, hf, f) = build(&floor_with(6., 6., &blocks), "stand,crouch,prone,swim,sidestep");
+            for pf in &f {
+                let part = partition_pass(&hf, pf, &flat(&hf), params(Partition::ALL[kind], min_area, merge));
+                let mut sizes = vec![0u32; part.regions as usize + 1];
+                part.region.iter().filter(|&&r| r != NO_REGION).for_each(|&r| sizes[r as usize] += 1);
+                prop_assert_eq!(&part.sizes, &sizes);
+                let link = &pf.links;
+                // Each link between walkable spans, both ways.
+                let mut either: Vec<Vec<usize>> = vec![Vec::new(); part.region.len()];
+                let mut one_way = false;
+                for s in (0..part.region.len()).filter(|&s| pf.walkable(s)) {
+                    for d in 0..4 {
+                        let n = link[4 * s + d];
+                        if n != NO_LINK && pf.walkable(n as usize) {
+                            either[s].push(n as usize);
+                            either[n as usize].push(s);
+                            one_way |= link[4 * n as usize + (d + 2) % 4] != s as u32;
+                        }
+                    }
+                }
+                let lim = crate::flags::Limits::of(&pf.pass, &g);
+                prop_assert!(lim.height <= lim.step || !one_way);
+                let mut seen = vec![false; part.region.len()];
+                for s0 in 0..part.region.len() {
+                    let r = part.region[s0];
+                    if r == NO_REGION || seen[s0] {
+                        continue;
+                    }
+                    // The first span of region r met: its piece is all of it.
+                    let (mut stack, mut count) = (vec![s0], 0);
+                    seen[s0] = true;
+                    while let Some(s) = stack.pop() {
+                        count += 1;
+                        for &n in &either[s] {
+                            if !seen[n] && part.region[n] == r {
+                                seen[n] = true;
+                                stack.push(n);
+                            }
+                        }
+                    }
+                    prop_assert_eq!(count, sizes[r as usize], "region {} is in pieces", r);
+                }
+            }
+        }
     }
 
     proptest! {

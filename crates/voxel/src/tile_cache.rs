@@ -189,7 +189,7 @@ impl Weigh for Vec<PassFlags> {
 impl Weigh for Vec<PassPartition> {
     fn bytes(&self) -> usize {
         self.iter()
-            .map(|p| vec_bytes(&p.dist) + vec_bytes(&p.region))
+            .map(|p| vec_bytes(&p.dist) + vec_bytes(&p.region) + vec_bytes(&p.sizes))
             .sum()
     }
 }
