@@ -1742,6 +1742,62 @@
 //! **Contours at most 1.2 times Recast's on nav_test with the watershed:
 //! met in these rounds** (0.89 to 1.03 against 1.18 to 1.24 for the base
 //! in the same rounds), to be confirmed on an idle machine.
+//!
+//! ### 27 November 2026, 11:15 to 11:18 UTC: every speed goal, one quiet set
+//!
+//! The machine ran nothing else (the 1-min load, 1.2 to 1.7, is the
+//! rounds' own); Recast's whole build read 28 to 30 ms on nav_test here
+//! against 22.2 in the issue, so compare within a set. The release build
+//! of `5ea7c03`. Median per-round ratio navscope / Recast, 5 rounds each
+//! (`bash crates/voxel/recast-reference/rounds.sh DIR 5 MESH P D
+//! target/release/navscope-cli` and `summarize.py DIR`):
+//!
+//! | Recast ~ navscope | nav_test, watershed + detail | nav_test, monotone | dungeon, watershed + detail | dungeon, monotone |
+//! |---|---|---|---|---|
+//! | rasterize ~ voxelize | 0.81 | 0.98 | 0.83 | 0.84 |
+//! | filters + compact ~ compact | 0.82 | 0.97 | 1.08 | 1.06 |
+//! | erode ~ flag | 0.79 | 0.86 | 0.75 | 0.71 |
+//! | regions (+ distance field) ~ partition | 0.42 | 0.70 | 0.39 | 0.72 |
+//! | contours ~ regions + simplify | 1.11 | 1.03 | 0.80 | 0.82 |
+//! | polygon mesh ~ triangulate + polymesh | 1.01 | 1.11 | 0.57 | 0.71 |
+//! | detail ~ detail | 0.63 | (none) | 0.48 | (none) |
+//! | whole build | 0.70 | 0.94 | 0.77 | 0.91 |
+//! | polygons, Recast / navscope | 155 / 156 | 186 / 187 | 118 / 116 | 100 / 97 |
+//!
+//! A second nav_test watershed set read contours 0.98 and the whole build
+//! 0.73. **One thread: every stage at most 1.2 times Recast's (1.11 at
+//! most), every whole build under Recast's, the polygon counts within 3%:
+//! met.**
+//!
+//! Five passes against the standing pass (six alternating rounds pinned to
+//! core 1, `navscope-cli bench MESH --pipeline voxel --runs 15` with the
+//! settings of `rounds.sh`, `--set partition=watershed`, `--set
+//! passes=stand` against `--set passes=stand,crouch,prone,swim,sidestep`):
+//! nav_test 1.67 (median of the per-round ratios; least 1.77 by the least
+//! rounds), dungeon 1.90 (1.89). **At most twice: met.**
+//!
+//! Tiles on both cores (`TILE_SIZE=N bash .../rounds.sh DIR R MESH
+//! watershed detail CLI`: navscope unpinned with its pool on both cores,
+//! Recast single-thread as before), median per-round ratio, the sets in
+//! the order run:
+//!
+//! | tile size | nav_test | dungeon |
+//! |---|---|---|
+//! | 48 (3 rounds) | 0.51 | 0.67 |
+//! | 64 (5 rounds each) | 0.61, 0.57 | 0.67, 0.64 |
+//! | 96 (3, 5, 5, 10 rounds) | 0.52, 0.47, 0.50, 0.56 | 0.57, 0.60, 0.59, 0.63 |
+//! | 128 (3 rounds) | 0.66 | 0.54 |
+//!
+//! **At most 0.6: met on nav_test with 96-cell tiles, on the line on
+//! dungeon** (0.57 to 0.63). Recast's own single-thread build moved from
+//! 19.7 to 29 ms between the dungeon's sets, which is most of that spread.
+//! Of the dungeon's tiled build (96-cell tiles, 10 rounds, least / median
+//! round, ms) voxelize is half: 7.3 / 7.6 on two cores against 10.4 / 12.8
+//! for Recast's rasterize on one, then compact 2.6 / 3.3, partition
+//! 1.5 / 1.7, the serial `tiles` layout 0.71 / 0.95. Why the rasterizer
+//! gains least from the second core was not measured today; the places to
+//! look are the big floor triangles each tile they cross clips again, and
+//! the padding (5 cells a side, 22% more cells at 96).
 
 #![warn(missing_docs)]
 
