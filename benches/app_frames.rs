@@ -254,7 +254,7 @@ fn view_settled(
         if timeline.shows_stage(root.stage) {
             !evicted && !restoring && drawn.iter().any(|p| p.parent() == e)
         } else {
-            geo.primitives.len() < residency.min_primitives || evicted
+            !residency.evicts(geo) || evicted
         }
     });
     stages_settled && voxels.iter().all(|meshed| meshed)

@@ -73,6 +73,14 @@ impl Default for Residency {
     }
 }
 
+impl Residency {
+    /// Whether a stage of `geo`'s size is evicted when out of sight (and
+    /// so also lets its shown voxel boxes go once meshed).
+    pub fn evicts(&self, geo: &StageGeometry) -> bool {
+        geo.primitives.len() >= self.min_primitives
+    }
+}
+
 /// A stage out of sight since the instant it holds.
 #[derive(Component, Debug, Clone, Copy)]
 pub struct HiddenSince(pub Instant);
@@ -165,7 +173,7 @@ pub fn let_meshed_boxes_go(
     for (group, parent, mut cubes) in &mut meshed {
         let big = roots
             .get(parent.parent())
-            .is_ok_and(|geo| geo.primitives.len() >= residency.min_primitives);
+            .is_ok_and(|geo| residency.evicts(geo));
         if big && !cubes.0.is_empty() {
             boxes.push(std::mem::take(&mut cubes.0));
             commands.entity(group).insert(BoxesInTiles);
@@ -226,7 +234,7 @@ pub fn evict_hidden(
     }
     let mut evicted = Vec::new();
     for (e, mut geo, mut index, since) in &mut roots {
-        if since.0.elapsed() < residency.after || geo.primitives.len() < residency.min_primitives {
+        if since.0.elapsed() < residency.after || !residency.evicts(&geo) {
             continue;
         }
         // Not a change of what the stage draws: its drawing stays, but
