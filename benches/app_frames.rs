@@ -18,11 +18,11 @@
 //! after), the worst frame while the build publishes, the pick query time
 //! (a grid of downward rays over the level), the resident memory (with,
 //! in brackets, its part that maps files: the program's code, about 30
-//! MiB whatever the level) and the vertex data handed to the GPU. A renderer keeps no main-world copy of
-//! the stage drawing's meshes and gizmos once it has its own; the bench
-//! lets them go the same way ([`ExtractionStandIn`]), so the resident
-//! memory is the main world's, as with a renderer, and what a GPU would
-//! hold is the last column.
+//! MiB whatever the level) and the vertex data handed to the GPU. A
+//! renderer keeps no main-world copy of the stage drawing's meshes and
+//! gizmos once it has its own; the bench lets them go the same way
+//! ([`ExtractionStandIn`]), so the resident memory is the main world's, as
+//! with a renderer, and what a GPU would hold is the last column.
 
 use std::process::Command;
 use std::time::{Duration, Instant};

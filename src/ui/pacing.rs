@@ -4,8 +4,8 @@
 //! file — still arrives); while something is under way (a level loading, a
 //! build, a preparation, a sub-step's highlights, the probe's search or its
 //! animation, a comparison, the timeline playing, the camera easing to
-//! where it was sent) [`keep_awake`] asks for the next frame at once, so progress shows
-//! at the frame rate. `--measure` and `--screenshot` keep drawing
+//! where it was sent) [`keep_awake`] asks for the next frame at once, so
+//! progress shows at the frame rate. `--measure` and `--screenshot` keep drawing
 //! continuously (they time and capture frames).
 
 use std::time::Duration;

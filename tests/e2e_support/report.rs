@@ -3,8 +3,8 @@
 //! With `NAVSCOPE_REPORT=FILE` set, the app rewrites FILE (write `FILE.tmp`,
 //! rename) whenever its state changes, as JSON: `frame`, `window`, `scale`,
 //! `level`, `pipeline`, `tool` (`inspect` | `probe`), `next_probe_point`,
-//! `stage` {`current`, `count`, `substep`, `substep_drawn`, `finished`, `running`,
-//! `failed`, `evicted`}, `build`
+//! `stage` {`current`, `count`, `substep`, `substep_drawn`, `finished`,
+//! `running`, `failed`, `evicted`}, `build`
 //! {`published`, `busy`}, `params` {name: value}, `undo` {`undo`, `redo`},
 //! `probe` {`start`, `goal`, `start_px`, `goal_px`, `found`, `length`,
 //! `revision`}, `selection` and `hover` ({`stage`, `kind`, `element`} or
