@@ -40,13 +40,15 @@ use rayon::prelude::*;
 use crate::heightfield::{
     Heightfield, MAX_SPANS, Span, apply_water, block_spans, floor, too_many_spans,
 };
+use crate::schedule::largest_first;
 use crate::tiles::{Layout, Tile};
 
-/// Blocks are split into row bands until there are at least this many, so
-/// a build of a few tiles (one, with `tile_size = 0`) keeps the threads
-/// busy; with one thread they are not split. The heightfields do not
-/// depend on it.
-const MIN_BLOCKS: usize = 4;
+/// With several threads, blocks are cut into row bands until no band is
+/// estimated to cost more than this fraction of the whole stage per
+/// thread, so the largest-first queue ([`crate::schedule`]) can even the
+/// threads out, one band of a big tile beside another; with one thread
+/// they are not cut. The heightfields do not depend on it.
+const BANDS_PER_THREAD: u64 = 4;
 
 /// Fewest rows a band holds: a band cuts each of its triangles' rows below
 /// it once more, so thin bands cost more than they share.
@@ -101,18 +103,134 @@ fn owners(layout: &Layout, rect: Rect) -> Vec<(usize, Rect)> {
     out
 }
 
-/// A block to rasterise: its owner, its cells, and the owner's triangles
-/// that may reach them (all of them unless the block is a row band).
+/// A block to rasterise: its owner, its cells, the owner's triangles that
+/// may reach them (all of them unless the block is a row band), and its
+/// estimated cost.
 struct Job {
     owner: usize,
     rect: Rect,
     triangles: Option<Vec<u32>>,
+    cost: u64,
+}
+
+/// The rows (global cells, inclusive, a row either side spare: the
+/// rasteriser's cells come from `f32` corners and a face in a grid plane
+/// may fall in the row before) and the columns across of triangle `t`.
+fn extent(mesh: &TriMesh, layout: &Layout, t: u32) -> Extent {
+    let g = &layout.grid;
+    let [a, b, c] = mesh.triangle(t as usize);
+    let cell = |v: f32, o: f64| floor((f64::from(v) - o) / g.cs);
+    let (lo, hi) = (a.min(b).min(c), a.max(b).max(c));
+    let across = cell(hi.x, g.origin.x) - cell(lo.x, g.origin.x) + 1;
+    Extent {
+        lo: cell(lo.z, g.origin.z) - 1,
+        hi: cell(hi.z, g.origin.z) + 1,
+        across: across.max(1) as u64,
+    }
+}
+
+/// A triangle's rows and width in cells (see [`extent`]).
+#[derive(Clone, Copy)]
+struct Extent {
+    lo: i64,
+    hi: i64,
+    across: u64,
+}
+
+/// The cost of each row of block `r` whose triangles have `extents`, by
+/// what the rasteriser does there: each triangle clips each row it crosses
+/// and makes a piece per column (a constant for the clip, plus its width),
+/// and every column of the block is sorted and merged.
+fn row_costs(r: Rect, extents: &[Extent]) -> Vec<u64> {
+    let rows = (r.3 - r.1) as usize;
+    let width = (r.2 - r.0) as i64;
+    // Differences: a triangle adds its cost from its first row to its last.
+    let mut diff = vec![0i64; rows + 1];
+    for e in extents {
+        let (lo, hi) = (e.lo.max(i64::from(r.1)), e.hi.min(i64::from(r.3) - 1));
+        if lo > hi {
+            continue;
+        }
+        let c = 4 + e.across.min(width as u64) as i64;
+        diff[(lo - i64::from(r.1)) as usize] += c;
+        diff[(hi + 1 - i64::from(r.1)) as usize] -= c;
+    }
+    let mut run = 0i64;
+    diff[..rows]
+        .iter()
+        .map(|d| {
+            run += d;
+            (run + width) as u64
+        })
+        .collect()
+}
+
+/// Where to cut `costs` (a block's rows) into bands: the first row of each
+/// band, each band at least [`MIN_BAND_ROWS`] rows and ended once it holds
+/// `target`; a last band shorter than that joins the one before.
+fn band_starts(costs: &[u64], target: u64) -> Vec<usize> {
+    let mut starts = vec![0];
+    let mut held = 0;
+    for (row, c) in costs.iter().enumerate() {
+        let start = *starts.last().expect("a band");
+        if held >= target && row - start >= MIN_BAND_ROWS {
+            starts.push(row);
+            held = 0;
+        }
+        held += c;
+    }
+    if starts.len() > 1 && costs.len() - starts[starts.len() - 1] < MIN_BAND_ROWS {
+        starts.pop();
+    }
+    starts
+}
+
+/// Block `r` of `owner` cut into bands of about `target` ([`band_starts`]),
+/// each with the triangles whose rows may reach it.
+fn bands(
+    owner: usize,
+    r: Rect,
+    triangles: &[u32],
+    extents: &[Extent],
+    costs: &[u64],
+    target: u64,
+) -> Vec<Job> {
+    let starts = band_starts(costs, target);
+    let job = |k: usize, triangles: Option<Vec<u32>>| {
+        let end = starts.get(k + 1).copied().unwrap_or(costs.len());
+        Job {
+            owner,
+            rect: (r.0, r.1 + starts[k] as i32, r.2, r.1 + end as i32),
+            triangles,
+            cost: costs[starts[k]..end].iter().sum(),
+        }
+    };
+    if starts.len() == 1 {
+        return vec![job(0, None)];
+    }
+    let band_of = |z: i64| {
+        let row = (z.clamp(i64::from(r.1), i64::from(r.3) - 1) - i64::from(r.1)) as usize;
+        starts.partition_point(|&s| s <= row) - 1
+    };
+    let mut lists = vec![Vec::new(); starts.len()];
+    for (&t, e) in triangles.iter().zip(extents) {
+        for list in &mut lists[band_of(e.lo)..=band_of(e.hi)] {
+            list.push(t);
+        }
+    }
+    lists
+        .into_iter()
+        .enumerate()
+        .map(|(k, list)| job(k, Some(list)))
+        .collect()
 }
 
 /// The blocks the heightfields of `tiles` need: per owner the bounding
 /// rectangle of what their padded cells take of its block (all of it in a
-/// cold build), in row bands until there are [`MIN_BLOCKS`], each band
-/// with the triangles whose rows may reach it.
+/// cold build). With one thread that is the plan; with several, each block
+/// is cut into row bands of about `1 / (threads × BANDS_PER_THREAD)` of
+/// the estimated whole ([`row_costs`]), each band with the triangles
+/// whose rows may reach it.
 fn plan(mesh: &TriMesh, layout: &Layout, tiles: &[usize]) -> Vec<Job> {
     let mut need: BTreeMap<usize, Rect> = BTreeMap::new();
     for &i in tiles {
@@ -122,54 +240,36 @@ fn plan(mesh: &TriMesh, layout: &Layout, tiles: &[usize]) -> Vec<Job> {
                 .or_insert(r);
         }
     }
-    let blocks = if rayon::current_num_threads() > 1 {
-        MIN_BLOCKS
-    } else {
-        1
-    };
-    let bands = blocks.div_ceil(need.len().max(1));
-    let mut jobs = Vec::new();
-    for (owner, r) in need {
-        let rows = ((r.3 - r.1) as usize).div_ceil(bands).max(MIN_BAND_ROWS);
-        let n = ((r.3 - r.1) as usize).div_ceil(rows);
-        let band_of =
-            |z: i64| (z.clamp(i64::from(r.1), i64::from(r.3) - 1) - i64::from(r.1)) as usize / rows;
-        let rect = |k: usize| {
-            let z0 = r.1 + (k * rows) as i32;
-            (r.0, z0, r.2, (z0 + rows as i32).min(r.3))
-        };
-        if n == 1 {
-            jobs.push(Job {
+    let threads = rayon::current_num_threads() as u64;
+    if threads == 1 {
+        return need
+            .into_iter()
+            .map(|(owner, rect)| Job {
                 owner,
-                rect: rect(0),
+                rect,
                 triangles: None,
-            });
-            continue;
-        }
-        // Each triangle to the bands its rows reach, a row either side
-        // spare (the rasteriser's cells come from `f32` corners and a face
-        // in a grid plane may fall in the row before).
-        let mut lists = vec![Vec::new(); n];
-        let g = &layout.grid;
-        for &t in &layout.tiles[owner].triangles {
-            let zs = mesh
-                .triangle(t as usize)
-                .map(|p| (f64::from(p.z) - g.origin.z) / g.cs);
-            let lo = floor(zs[0].min(zs[1]).min(zs[2])) - 1;
-            let hi = floor(zs[0].max(zs[1]).max(zs[2])) + 1;
-            for list in &mut lists[band_of(lo)..=band_of(hi)] {
-                list.push(t);
-            }
-        }
-        for (k, list) in lists.into_iter().enumerate() {
-            jobs.push(Job {
-                owner,
-                rect: rect(k),
-                triangles: Some(list),
-            });
-        }
+                cost: 0,
+            })
+            .collect();
     }
-    jobs
+    let need: Vec<(usize, Rect)> = need.into_iter().collect();
+    let measured: Vec<(Vec<Extent>, Vec<u64>)> = need
+        .par_iter()
+        .map(|&(o, r)| {
+            let tris = &layout.tiles[o].triangles;
+            let extents: Vec<Extent> = tris.iter().map(|&t| extent(mesh, layout, t)).collect();
+            let costs = row_costs(r, &extents);
+            (extents, costs)
+        })
+        .collect();
+    let total: u64 = measured.iter().flat_map(|m| &m.1).sum();
+    let target = total / (threads * BANDS_PER_THREAD);
+    need.par_iter()
+        .zip(&measured)
+        .flat_map_iter(|(&(o, r), (extents, costs))| {
+            bands(o, r, &layout.tiles[o].triangles, extents, costs, target)
+        })
+        .collect()
 }
 
 /// Tile `tile`'s padded heightfield, copied from `blocks` (disjoint, and
@@ -229,21 +329,21 @@ pub fn voxelize(
     tiles: &[usize],
     water_level: Option<f64>,
 ) -> Result<Vec<Heightfield>, StageError> {
-    let blocks: Vec<Result<Block, StageError>> = plan(mesh, layout, tiles)
-        .into_par_iter()
-        .map(|job| {
-            let owner = &layout.tiles[job.owner];
-            let (ox, oz, _, _) = owned(layout, owner);
-            let triangles = job.triangles.as_deref().unwrap_or(&owner.triangles);
-            let (cols, spans) =
-                block_spans(mesh, triangles, &layout.grid, (ox, oz), job.rect, job.owner)?;
-            Ok(Block {
-                rect: job.rect,
-                cols,
-                spans,
-            })
+    let jobs = plan(mesh, layout, tiles);
+    let costs: Vec<u64> = jobs.iter().map(|j| j.cost).collect();
+    let blocks: Vec<Result<Block, StageError>> = largest_first(&costs, |k| {
+        let job = &jobs[k];
+        let owner = &layout.tiles[job.owner];
+        let (ox, oz, _, _) = owned(layout, owner);
+        let triangles = job.triangles.as_deref().unwrap_or(&owner.triangles);
+        let (cols, spans) =
+            block_spans(mesh, triangles, &layout.grid, (ox, oz), job.rect, job.owner)?;
+        Ok(Block {
+            rect: job.rect,
+            cols,
+            spans,
         })
-        .collect();
+    });
     let mut blocks = blocks.into_iter().collect::<Result<Vec<_>, _>>()?;
     let finish = |tile: &Tile, mut hf: Heightfield| {
         apply_water(&mut hf, &layout.grid, &tile.water, water_level);
@@ -286,11 +386,35 @@ mod tests {
     use crate::tiles::layout;
     use navscope_core::ParamValues;
 
+    proptest::proptest! {
+        /// Bands cover a block's rows in order, each of at least
+        /// [`MIN_BAND_ROWS`] rows (unless the block is one band), and a
+        /// band ends only once it holds the target.
+        #[test]
+        fn bands_cover_the_rows_and_hold_the_target(
+            costs in proptest::collection::vec(0u64..100, 1..300),
+            target in 0u64..3000,
+        ) {
+            let starts = band_starts(&costs, target);
+            proptest::prop_assert_eq!(starts[0], 0);
+            let mut ends: Vec<usize> = starts[1..].to_vec();
+            ends.push(costs.len());
+            for (&s, &e) in starts.iter().zip(&ends) {
+                proptest::prop_assert!(s < e);
+                proptest::prop_assert!(starts.len() == 1 || e - s >= MIN_BAND_ROWS);
+            }
+            for (&s, &e) in starts.iter().zip(&starts[1..]) {
+                proptest::prop_assert!(costs[s..e].iter().sum::<u64>() >= target);
+            }
+        }
+    }
+
     /// The heightfields do not depend on the thread count: one thread
     /// rasterises a one-tile build as one block and takes it as it is,
     /// two cut it into row bands and copy them together.
     #[test]
     fn one_thread_and_two_give_the_same_heightfields() {
+        let mut banded = 0;
         for b in crate::samples::all().into_iter().map(|x| x.2) {
             let level = b.level();
             for tile_size in [0, 37] {
@@ -318,8 +442,18 @@ mod tests {
                         })
                         .collect::<Vec<_>>()
                 };
-                assert!(on(1) == on(2), "tile size {tile_size}");
+                let one = on(1);
+                assert!(one == on(2), "tile size {tile_size}");
+                assert!(one == on(3), "tile size {tile_size}");
+                let two = rayon::ThreadPoolBuilder::new()
+                    .num_threads(2)
+                    .build()
+                    .unwrap();
+                let jobs = two.install(|| plan(&level.mesh, &l, &all));
+                banded += jobs.iter().filter(|j| j.triangles.is_some()).count();
             }
         }
+        // Some blocks were cut into bands, so the bands were compared too.
+        assert!(banded > 0);
     }
 }

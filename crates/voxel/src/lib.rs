@@ -1818,6 +1818,7 @@ pub mod partition;
 pub mod polymesh;
 pub mod rows;
 pub mod samples;
+pub mod schedule;
 pub mod settings;
 pub mod simplify;
 pub mod stages;

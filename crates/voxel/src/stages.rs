@@ -131,6 +131,13 @@ fn keyed<'c>(
     Ok((t, s, keys, cache))
 }
 
+/// Each tile's voxel spans: about what a per-tile stage after `voxelize`
+/// costs on it, so [`map_tiles`] can start the largest tiles first.
+fn span_costs(ctx: &StageContext) -> Result<Vec<u64>, StageError> {
+    let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
+    Ok(v.tiles.iter().map(|t| t.spans.len() as u64).collect())
+}
+
 /// Calls `emit(span, column)` for every span of the tile's core columns,
 /// `column` being the `VoxelColumn` of the cell from `y0` to `y1` as `key`
 /// gives them for that span (`None` skips it).
@@ -523,7 +530,7 @@ fn run_compact(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         &[]
     };
     let areas = AreaTable::new(volumes, &s.area_costs)?;
-    let (tiles, reuse) = map_tiles(cache, TileStage::Compact, &keys, |i| {
+    let (tiles, reuse) = map_tiles(cache, TileStage::Compact, &keys, &span_costs(ctx)?, |i| {
         Ok(compact_tile(
             &v.tiles[i],
             &v.grid,
@@ -660,7 +667,7 @@ fn run_flag(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, s, keys, cache) = keyed(ctx, TileStage::Flag)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let c = ctx.artifact::<CompactArtifact>("compact")?;
-    let (tiles, reuse) = map_tiles(cache, TileStage::Flag, &keys, |i| {
+    let (tiles, reuse) = map_tiles(cache, TileStage::Flag, &keys, &span_costs(ctx)?, |i| {
         Ok(flag_tile(
             &v.tiles[i],
             &v.grid,
@@ -918,7 +925,7 @@ fn run_partition(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
     let c = ctx.artifact::<CompactArtifact>("compact")?;
-    let (tiles, reuse) = map_tiles(cache, TileStage::Partition, &keys, |i| {
+    let (tiles, reuse) = map_tiles(cache, TileStage::Partition, &keys, &span_costs(ctx)?, |i| {
         Ok(partition_tile(
             &v.tiles[i],
             &f.tiles[i],
@@ -1065,7 +1072,7 @@ fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let f = ctx.artifact::<FlagArtifact>("flag")?;
     let p = ctx.artifact::<PartitionArtifact>("partition")?;
     let c = ctx.artifact::<CompactArtifact>("compact")?;
-    let (tiles, reuse) = map_tiles(cache, TileStage::Regions, &keys, |i| {
+    let (tiles, reuse) = map_tiles(cache, TileStage::Regions, &keys, &span_costs(ctx)?, |i| {
         Ok(regions(
             &v.tiles[i],
             &v.grid,
@@ -1157,7 +1164,7 @@ impl Artifact for SimplifyArtifact {
 fn run_simplify(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, s, keys, cache) = keyed(ctx, TileStage::Simplify)?;
     let r = ctx.artifact::<RegionArtifact>("regions")?;
-    let (tiles, reuse) = map_tiles(cache, TileStage::Simplify, &keys, |i| {
+    let (tiles, reuse) = map_tiles(cache, TileStage::Simplify, &keys, &span_costs(ctx)?, |i| {
         Ok(simplify_tile(&r.tiles[i], &r.grid, &s))
     })?;
     Ok(Arc::new(SimplifyArtifact {
@@ -1269,9 +1276,13 @@ fn run_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     let (_, _, keys, cache) = keyed(ctx, TileStage::Triangulate)?;
     let s = ctx.artifact::<SimplifyArtifact>("simplify")?;
     let r = ctx.artifact::<RegionArtifact>("regions")?;
-    let (tiles, reuse) = map_tiles(cache, TileStage::Triangulate, &keys, |i| {
-        Ok(triangulate_tile(&s.tiles[i]))
-    })?;
+    let (tiles, reuse) = map_tiles(
+        cache,
+        TileStage::Triangulate,
+        &keys,
+        &span_costs(ctx)?,
+        |i| Ok(triangulate_tile(&s.tiles[i])),
+    )?;
     Ok(Arc::new(TriangulateArtifact {
         grid: s.grid,
         tiles,
@@ -1345,7 +1356,7 @@ fn run_polymesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, s, keys, cache) = keyed(ctx, TileStage::PolyMesh)?;
     let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
     let r = ctx.artifact::<RegionArtifact>("regions")?;
-    let (tiles, reuse) = map_tiles(cache, TileStage::PolyMesh, &keys, |i| {
+    let (tiles, reuse) = map_tiles(cache, TileStage::PolyMesh, &keys, &span_costs(ctx)?, |i| {
         Ok(polymesh_tile(&t.tiles[i], s.max_verts_per_poly))
     })?;
     Ok(Arc::new(PolyMeshArtifact {
@@ -1435,7 +1446,7 @@ fn run_detail(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let r = ctx.artifact::<RegionArtifact>("regions")?;
     let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
     let pm = ctx.artifact::<PolyMeshArtifact>("polymesh")?;
-    let (tiles, reuse) = map_tiles(cache, TileStage::Detail, &keys, |i| {
+    let (tiles, reuse) = map_tiles(cache, TileStage::Detail, &keys, &span_costs(ctx)?, |i| {
         Ok(detail_tile(
             &v.tiles[i],
             &v.grid,

@@ -25,7 +25,6 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
 
 use navscope_core::StageError;
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::compact::CompactTile;
@@ -35,6 +34,7 @@ use crate::flags::PassFlags;
 use crate::heightfield::{Heightfield, Span};
 use crate::partition::PassPartition;
 use crate::polymesh::RegionPolys;
+use crate::schedule::largest_first;
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
 use crate::tiles::{Layout, TileRect};
@@ -389,12 +389,14 @@ impl TileReuse {
 
 /// Runs `build(i)` for every tile `i` whose result at `stage` is not in
 /// `cache` under `keys[i]` (all of them when `cache` is `None`), in
-/// parallel, storing what it built; returns the results in tile order and
-/// which tiles were built. An error is the first failing tile's.
+/// parallel, the largest `costs[i]` first ([`crate::schedule`]), storing
+/// what it built; returns the results in tile order and which tiles were
+/// built. An error is the first failing tile's.
 pub fn map_tiles<T, F>(
     cache: Option<&TileCache>,
     stage: TileStage,
     keys: &[TileKey],
+    costs: &[u64],
     build: F,
 ) -> Result<(Vec<Arc<T>>, TileReuse), StageError>
 where
@@ -402,7 +404,8 @@ where
     F: Fn(usize) -> Result<T, StageError> + Sync + Send,
 {
     map_missing_tiles(cache, stage, keys, |missing| {
-        let built: Vec<Result<T, StageError>> = missing.par_iter().map(|&i| build(i)).collect();
+        let costs: Vec<u64> = missing.iter().map(|&i| costs[i]).collect();
+        let built = largest_first(&costs, |k| build(missing[k]));
         built.into_iter().collect()
     })
 }
@@ -511,20 +514,26 @@ mod tests {
     fn map_tiles_builds_only_missing_tiles_and_keeps_order() {
         let c = TileCache::new(1 << 20);
         let keys: Vec<_> = (0..6).map(key).collect();
-        let (v, r) = map_tiles(Some(&c), TileStage::Flag, &keys[..4], |i| Ok(Blob(i))).unwrap();
+        let (v, r) = map_tiles(Some(&c), TileStage::Flag, &keys[..4], &[1; 6], |i| {
+            Ok(Blob(i))
+        })
+        .unwrap();
         assert_eq!(r.rebuilt, [0, 1, 2, 3]);
         assert_eq!(v.iter().map(|b| b.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
-        let (v, r) = map_tiles(Some(&c), TileStage::Flag, &keys, |i| Ok(Blob(10 + i))).unwrap();
+        let (v, r) = map_tiles(Some(&c), TileStage::Flag, &keys, &[1; 6], |i| {
+            Ok(Blob(10 + i))
+        })
+        .unwrap();
         assert_eq!((r.rebuilt, r.reused), (vec![4, 5], vec![0, 1, 2, 3]));
         assert_eq!(
             v.iter().map(|b| b.0).collect::<Vec<_>>(),
             [0, 1, 2, 3, 14, 15]
         );
         // Without a cache everything is built.
-        let (_, r) = map_tiles(None, TileStage::Flag, &keys, |i| Ok(Blob(i))).unwrap();
+        let (_, r) = map_tiles(None, TileStage::Flag, &keys, &[1; 6], |i| Ok(Blob(i))).unwrap();
         assert_eq!(r.rebuilt.len(), 6);
         // An error in one tile is the stage's error.
-        let e = map_tiles::<Blob, _>(None, TileStage::Flag, &keys, |i| {
+        let e = map_tiles::<Blob, _>(None, TileStage::Flag, &keys, &[1; 6], |i| {
             if i == 2 {
                 Err(StageError::failed("tile 2 is bad"))
             } else {
