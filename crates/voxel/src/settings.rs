@@ -348,10 +348,11 @@ pub fn specs() -> Vec<ParamSpec> {
 
 /// The parameter names each stage reads.
 pub mod reads {
-    /// `tiles`: grid, tiles, every radius (the tile overlap) and whether
-    /// tiles of earlier builds are reused.
+    /// `tiles`: grid, tiles, every radius and the passes (the tile
+    /// overlap) and whether tiles of earlier builds are reused.
     pub const TILES: &[&str] = &[
         "reuse_tiles",
+        "passes",
         "cell_size",
         "cell_height",
         "tile_size",
@@ -486,7 +487,14 @@ pub struct Settings {
     pub max_edge_len: f64,
     /// The enabled passes in order.
     pub passes: Vec<Pass>,
-    /// Largest radius over all stances (enabled or not): sets the tile overlap.
+    /// The largest radius of the enabled passes: it sets the tile overlap
+    /// ([`crate::tiles::tile_padding`]), so a build pads its tiles by what
+    /// its passes need, as Recast's border is its agent's radius plus 3
+    /// cells: a standing build at Recast's settings pads 5 cells, where
+    /// the prone radius would pad 7. Partitions and contours near a tile's
+    /// edge read its overlap, so the mesh depends on it; turning on a pass
+    /// with a larger radius than the others changes the overlap and
+    /// rebuilds every tile.
     pub max_radius: f64,
     /// Reuse tiles of earlier builds whose inputs did not change.
     pub reuse_tiles: bool,
@@ -554,10 +562,7 @@ impl Settings {
                     })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let max_radius = Stance::ALL
-            .into_iter()
-            .map(|s| params.float(&agent_param(s, "radius")))
-            .fold(0.0, f64::max);
+        let max_radius = passes.iter().map(|p| p.agent.radius).fold(0.0, f64::max);
         let mut s = Settings {
             cell_size: params.float("cell_size"),
             cell_height: params.float("cell_height"),
@@ -639,6 +644,23 @@ mod tests {
         // Eq. 32.1 for the swim table.
         let sw = paper_defaults(Stance::Swim);
         assert_eq!(sw.max_step, sw.max_water - sw.min_water);
+    }
+
+    /// The overlap serves the enabled passes, not the stances left out.
+    #[test]
+    fn the_overlap_radius_is_the_enabled_passes_largest() {
+        let sp = specs();
+        let mut v = ParamValues::defaults(&sp);
+        let mut set = |name: &str, value: navscope_core::ParamValue| {
+            v.set(&sp, name, value).unwrap();
+            Settings::from_params(&v).unwrap().max_radius
+        };
+        use navscope_core::ParamValue::{Float, Text};
+        assert_eq!(set("stand.radius", Float(0.6)), 1.0);
+        assert_eq!(set("passes", Text("stand".into())), 0.6);
+        assert_eq!(set("passes", Text("stand, sidestep".into())), 0.6);
+        assert_eq!(set("passes", Text("sidestep".into())), 0.2);
+        assert_eq!(set("passes", Text("crouch, prone".into())), 1.0);
     }
 
     #[test]
