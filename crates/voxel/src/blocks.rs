@@ -35,11 +35,8 @@ use std::collections::BTreeMap;
 
 use navscope_core::StageError;
 use navscope_core::geom::TriMesh;
-use rayon::prelude::*;
 
-use crate::heightfield::{
-    Heightfield, MAX_SPANS, Span, apply_water, block_spans, floor, too_many_spans,
-};
+use crate::heightfield::{Heightfield, MAX_SPANS, Span, apply_water, block_spans, too_many_spans};
 use crate::schedule::largest_first;
 use crate::tiles::{Layout, Tile};
 
@@ -113,47 +110,32 @@ struct Job {
     cost: u64,
 }
 
-/// The rows (global cells, inclusive, a row either side spare: the
-/// rasteriser's cells come from `f32` corners and a face in a grid plane
-/// may fall in the row before) and the columns across of triangle `t`.
-fn extent(mesh: &TriMesh, layout: &Layout, t: u32) -> Extent {
-    let g = &layout.grid;
-    let [a, b, c] = mesh.triangle(t as usize);
-    let cell = |v: f32, o: f64| floor((f64::from(v) - o) / g.cs);
-    let (lo, hi) = (a.min(b).min(c), a.max(b).max(c));
-    let across = cell(hi.x, g.origin.x) - cell(lo.x, g.origin.x) + 1;
-    Extent {
-        lo: cell(lo.z, g.origin.z) - 1,
-        hi: cell(hi.z, g.origin.z) + 1,
-        across: across.max(1) as u64,
-    }
+/// The rows of triangle `t` (global cells, inclusive, a row either side
+/// spare: the rasteriser's cells come from `f32` corners and a face in a
+/// grid plane may fall in the row before) and its width in cells.
+fn extent(layout: &Layout, t: u32) -> (i32, i32, i32) {
+    let [x0, z0, x1, z1] = layout.cells[t as usize];
+    (z0 - 1, z1 + 1, x1 - x0 + 1)
 }
 
-/// A triangle's rows and width in cells (see [`extent`]).
-#[derive(Clone, Copy)]
-struct Extent {
-    lo: i64,
-    hi: i64,
-    across: u64,
-}
-
-/// The cost of each row of block `r` whose triangles have `extents`, by
-/// what the rasteriser does there: each triangle clips each row it crosses
-/// and makes a piece per column (a constant for the clip, plus its width),
-/// and every column of the block is sorted and merged.
-fn row_costs(r: Rect, extents: &[Extent]) -> Vec<u64> {
+/// The cost of each row of block `r` with `triangles`, by what the
+/// rasteriser does there: each triangle clips each row it crosses and
+/// makes a piece per column (a constant for the clip, plus its width), and
+/// every column of the block is sorted and merged.
+fn row_costs(layout: &Layout, r: Rect, triangles: &[u32]) -> Vec<u64> {
     let rows = (r.3 - r.1) as usize;
     let width = (r.2 - r.0) as i64;
     // Differences: a triangle adds its cost from its first row to its last.
     let mut diff = vec![0i64; rows + 1];
-    for e in extents {
-        let (lo, hi) = (e.lo.max(i64::from(r.1)), e.hi.min(i64::from(r.3) - 1));
+    for &t in triangles {
+        let (lo, hi, across) = extent(layout, t);
+        let (lo, hi) = (lo.max(r.1), hi.min(r.3 - 1));
         if lo > hi {
             continue;
         }
-        let c = 4 + e.across.min(width as u64) as i64;
-        diff[(lo - i64::from(r.1)) as usize] += c;
-        diff[(hi + 1 - i64::from(r.1)) as usize] -= c;
+        let c = 4 + i64::from(across).min(width);
+        diff[(lo - r.1) as usize] += c;
+        diff[(hi + 1 - r.1) as usize] -= c;
     }
     let mut run = 0i64;
     diff[..rows]
@@ -187,14 +169,7 @@ fn band_starts(costs: &[u64], target: u64) -> Vec<usize> {
 
 /// Block `r` of `owner` cut into bands of about `target` ([`band_starts`]),
 /// each with the triangles whose rows may reach it.
-fn bands(
-    owner: usize,
-    r: Rect,
-    triangles: &[u32],
-    extents: &[Extent],
-    costs: &[u64],
-    target: u64,
-) -> Vec<Job> {
+fn bands(layout: &Layout, owner: usize, r: Rect, costs: &[u64], target: u64) -> Vec<Job> {
     let starts = band_starts(costs, target);
     let job = |k: usize, triangles: Option<Vec<u32>>| {
         let end = starts.get(k + 1).copied().unwrap_or(costs.len());
@@ -208,13 +183,14 @@ fn bands(
     if starts.len() == 1 {
         return vec![job(0, None)];
     }
-    let band_of = |z: i64| {
-        let row = (z.clamp(i64::from(r.1), i64::from(r.3) - 1) - i64::from(r.1)) as usize;
+    let band_of = |z: i32| {
+        let row = (z.clamp(r.1, r.3 - 1) - r.1) as usize;
         starts.partition_point(|&s| s <= row) - 1
     };
     let mut lists = vec![Vec::new(); starts.len()];
-    for (&t, e) in triangles.iter().zip(extents) {
-        for list in &mut lists[band_of(e.lo)..=band_of(e.hi)] {
+    for &t in &layout.tiles[owner].triangles {
+        let (lo, hi, _) = extent(layout, t);
+        for list in &mut lists[band_of(lo)..=band_of(hi)] {
             list.push(t);
         }
     }
@@ -231,7 +207,7 @@ fn bands(
 /// is cut into row bands of about `1 / (threads × BANDS_PER_THREAD)` of
 /// the estimated whole ([`row_costs`]), each band with the triangles
 /// whose rows may reach it.
-fn plan(mesh: &TriMesh, layout: &Layout, tiles: &[usize]) -> Vec<Job> {
+fn plan(layout: &Layout, tiles: &[usize]) -> Vec<Job> {
     let mut need: BTreeMap<usize, Rect> = BTreeMap::new();
     for &i in tiles {
         for (o, r) in owners(layout, layout.tiles[i].rect.padded()) {
@@ -252,23 +228,15 @@ fn plan(mesh: &TriMesh, layout: &Layout, tiles: &[usize]) -> Vec<Job> {
             })
             .collect();
     }
-    let need: Vec<(usize, Rect)> = need.into_iter().collect();
-    let measured: Vec<(Vec<Extent>, Vec<u64>)> = need
-        .par_iter()
-        .map(|&(o, r)| {
-            let tris = &layout.tiles[o].triangles;
-            let extents: Vec<Extent> = tris.iter().map(|&t| extent(mesh, layout, t)).collect();
-            let costs = row_costs(r, &extents);
-            (extents, costs)
-        })
+    let costs: Vec<(usize, Rect, Vec<u64>)> = need
+        .into_iter()
+        .map(|(o, r)| (o, r, row_costs(layout, r, &layout.tiles[o].triangles)))
         .collect();
-    let total: u64 = measured.iter().flat_map(|m| &m.1).sum();
+    let total: u64 = costs.iter().flat_map(|c| &c.2).sum();
     let target = total / (threads * BANDS_PER_THREAD);
-    need.par_iter()
-        .zip(&measured)
-        .flat_map_iter(|(&(o, r), (extents, costs))| {
-            bands(o, r, &layout.tiles[o].triangles, extents, costs, target)
-        })
+    costs
+        .iter()
+        .flat_map(|(o, r, c)| bands(layout, *o, *r, c, target))
         .collect()
 }
 
@@ -329,7 +297,7 @@ pub fn voxelize(
     tiles: &[usize],
     water_level: Option<f64>,
 ) -> Result<Vec<Heightfield>, StageError> {
-    let jobs = plan(mesh, layout, tiles);
+    let jobs = plan(layout, tiles);
     let costs: Vec<u64> = jobs.iter().map(|j| j.cost).collect();
     let blocks: Vec<Result<Block, StageError>> = largest_first(&costs, |k| {
         let job = &jobs[k];
@@ -369,13 +337,19 @@ pub fn voxelize(
         };
         return Ok(vec![finish(tile, hf)]);
     }
-    let out: Vec<Result<Heightfield, StageError>> = tiles
-        .par_iter()
+    // Each tile copied together, the largest first: a copy costs about
+    // its padded columns.
+    let costs: Vec<u64> = tiles
+        .iter()
         .map(|&i| {
-            let tile = &layout.tiles[i];
-            Ok(finish(tile, assemble(tile, &blocks)?))
+            let (x0, z0, x1, z1) = layout.tiles[i].rect.padded();
+            (x1 - x0) as u64 * (z1 - z0) as u64
         })
         .collect();
+    let out = largest_first(&costs, |k| {
+        let tile = &layout.tiles[tiles[k]];
+        Ok(finish(tile, assemble(tile, &blocks)?))
+    });
     out.into_iter().collect()
 }
 
@@ -449,7 +423,7 @@ mod tests {
                     .num_threads(2)
                     .build()
                     .unwrap();
-                let jobs = two.install(|| plan(&level.mesh, &l, &all));
+                let jobs = two.install(|| plan(&l, &all));
                 banded += jobs.iter().filter(|j| j.triangles.is_some()).count();
             }
         }

@@ -106,7 +106,8 @@ pub struct Tile {
     pub triangles: Vec<u32>,
     /// Water volumes touching the padded tile.
     pub water: Vec<Aabb>,
-    /// Hash of the geometry it reads: its triangles' corners and its water.
+    /// Hash of the geometry it reads: its triangles' corners and its water;
+    /// 0 when `reuse_tiles` is off, as the tile cache is its only reader.
     pub geometry_hash: u64,
 }
 
@@ -123,6 +124,11 @@ pub struct Layout {
     pub tiles: Vec<Tile>,
     /// Triangles with zero area, skipped.
     pub degenerate_triangles: usize,
+    /// Each triangle's cells, `[x0, z0, x1, z1]` (inclusive) under its
+    /// bounds, as tiling found them; all 0 for a triangle of zero area.
+    /// Voxelize plans its work from them ([`crate::blocks`]).
+    #[serde(skip)]
+    pub cells: Vec<[i32; 4]>,
 }
 
 /// Border cells that make every core flag independent of the tile cut: the
@@ -219,6 +225,7 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
     let mut touched: BTreeMap<(i64, i64), Vec<u32>> = BTreeMap::new();
     // No libm call per triangle corner.
     let cell_of = |v: f64, o: f64| crate::heightfield::floor((v - o) / s.cell_size);
+    let mut cells = vec![[0; 4]; mesh.triangles.len()];
     for t in 0..mesh.triangles.len() {
         let [a, b, c] = mesh.triangle(t);
         if (b - a).cross(c - a).length_squared() == 0.0 {
@@ -228,6 +235,8 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
         let hi = a.max(b).max(c).as_dvec3();
         let (cx0, cx1) = (cell_of(lo.x, grid.origin.x), cell_of(hi.x, grid.origin.x));
         let (cz0, cz1) = (cell_of(lo.z, grid.origin.z), cell_of(hi.z, grid.origin.z));
+        // Inside the grid, whose sides are at most `MAX_GRID_SIDE` cells.
+        cells[t] = [cx0, cz0, cx1, cz1].map(|c| c as i32);
         let tr = |c: i64, p: i64| (c + p).div_euclid(ts as i64);
         let (tx0, tx1) = (
             tr(cx0, -(pad as i64)).max(0),
@@ -271,25 +280,31 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
         })
         .collect();
     // Each tile's water and hash on its own (in parallel: the hash reads
-    // every corner of the tile's triangles).
-    tiles.par_iter_mut().for_each(|tile| {
-        let (px0, pz0, px1, pz1) = tile.rect.padded();
-        let world = Aabb {
-            min: DVec3::new(grid.x(px0), f64::NEG_INFINITY, grid.z(pz0)),
-            max: DVec3::new(grid.x(px1), f64::INFINITY, grid.z(pz1)),
-        };
-        tile.water = water
-            .iter()
-            .filter(|w| w.intersects(&world))
-            .copied()
-            .collect();
-        tile.geometry_hash = geometry_hash(mesh, &tile.triangles, &tile.water);
-    });
+    // every corner of the tile's triangles). A build that reuses no tiles
+    // needs no hash, and one without water volumes nothing at all.
+    if s.reuse_tiles || !water.is_empty() {
+        tiles.par_iter_mut().for_each(|tile| {
+            let (px0, pz0, px1, pz1) = tile.rect.padded();
+            let world = Aabb {
+                min: DVec3::new(grid.x(px0), f64::NEG_INFINITY, grid.z(pz0)),
+                max: DVec3::new(grid.x(px1), f64::INFINITY, grid.z(pz1)),
+            };
+            tile.water = water
+                .iter()
+                .filter(|w| w.intersects(&world))
+                .copied()
+                .collect();
+            if s.reuse_tiles {
+                tile.geometry_hash = geometry_hash(mesh, &tile.triangles, &tile.water);
+            }
+        });
+    }
     Ok(Layout {
         grid,
         tile_cells: ts,
         tiles,
         degenerate_triangles: degenerate,
+        cells,
     })
 }
 
@@ -433,6 +448,24 @@ mod tests {
             ],
             triangles: vec![[0, 1, 2], [0, 2, 3]],
         }
+    }
+
+    /// A build that reuses no tiles lays them out the same, without the
+    /// hash the cache would key them by.
+    #[test]
+    fn without_reuse_the_tiles_are_the_same_but_unhashed() {
+        let mut s = settings();
+        s.tile_size = 64;
+        let mesh = quad(0., 0., 30., 13.);
+        let on = layout(&mesh, &[], &s).unwrap();
+        s.reuse_tiles = false;
+        let mut off = layout(&mesh, &[], &s).unwrap();
+        assert!(on.tiles.iter().all(|t| t.geometry_hash != 0));
+        assert!(off.tiles.iter().all(|t| t.geometry_hash == 0));
+        for (a, b) in off.tiles.iter_mut().zip(&on.tiles) {
+            a.geometry_hash = b.geometry_hash;
+        }
+        assert_eq!(off, on);
     }
 
     #[test]
