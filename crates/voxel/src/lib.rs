@@ -1798,6 +1798,71 @@
 //! gains least from the second core was not measured today; the places to
 //! look are the big floor triangles each tile they cross clips again, and
 //! the padding (5 cells a side, 22% more cells at 96).
+//!
+//! ### 27 November 2026, 12:20 to 13:10 UTC: both cores kept busy
+//!
+//! The dungeon's tiled build on both cores was on the line (above). Four
+//! changes, none of which changes a tile's output for a given overlap:
+//!
+//! * **Largest first, from one queue** ([`schedule`]). A trace of the
+//!   tiled dungeon (96-cell tiles, nine tiles) showed voxelize's blocks
+//!   taking 0.3 to 3.4 ms each, the two largest on one thread: 7.5 ms for
+//!   that thread against 5.4 for the other. Every per-tile stage now hands
+//!   its tiles out largest first (by their voxel spans; voxelize's blocks
+//!   by an estimate of the rasteriser's work), and with several threads
+//!   voxelize cuts its blocks into row bands of about an eighth of the
+//!   stage's estimated work each ([`blocks`]), so a big tile's bands run
+//!   beside each other. Thirteen jobs instead of nine; the two threads'
+//!   busy time is 93% of twice the stage's wall time.
+//! * **The threads stay awake between stages** ([`schedule::STAY_AWAKE`]).
+//!   The same trace showed the second thread starting 0.8 to 1.8 ms into
+//!   the flag, partition, regions and later stages: rayon's threads sleep
+//!   during the runner's counting between stages, and waking one takes
+//!   0.36 ms (median; measured alone) on this virtual machine. After each
+//!   largest-first call the pool's threads now stay awake for 2 ms; the
+//!   second thread starts within 0.01 ms in every stage.
+//! * **The tile overlap serves the enabled passes**
+//!   ([`settings::Settings::max_radius`]): a standing build at Recast's
+//!   settings pads its tiles by 5 cells, as Recast's border, instead of
+//!   the prone radius's 7 (the prone pass is not built). Tiled meshes
+//!   change by this (partitions near a tile's edge read its overlap); the
+//!   one-tile meshes, and so the polygon counts above, do not.
+//! * **Less serial work around the tiles**: tiling keeps each triangle's
+//!   cells, so voxelize plans from them without reading the mesh again,
+//!   and a build that reuses no tiles skips their geometry hash.
+//!
+//! Tiles on both cores, 96-cell tiles, the release build of `81369c7`,
+//! median per-round ratio navscope / Recast, 7 rounds a set (`TILE_SIZE=96
+//! bash crates/voxel/recast-reference/rounds.sh DIR 7 MESH watershed
+//! detail CLI`, then `summarize.py DIR`):
+//!
+//! | mesh | sets, in the order run | navscope's least round / median round, whole build (ms) | Recast's |
+//! |---|---|---|---|
+//! | dungeon | 0.51, 0.50, 0.49 | 10.5 to 11.7 / 12.9 to 14.0 | 19.8 to 22.1 / 22.8 to 28.7 |
+//! | nav_test | 0.39, 0.47, 0.50 | 12.5 to 14.5 / 13.9 to 16.9 | 29.1 to 31.2 / 30.4 to 35.5 |
+//!
+//! 128-cell tiles read 0.49 on dungeon and 0.56 on nav_test in one set
+//! each. **At most 0.6 times Recast's single thread: met on both.** Of the
+//! dungeon's build in the second set (least / median round, ms): voxelize
+//! 5.1 / 6.1 against Recast's rasterize 10.7 / 11.3, compact 1.9 / 2.1,
+//! partition 1.0 / 1.3, the serial `tiles` layout 0.67 / 0.85.
+//!
+//! These figures move more from run to run than the one-thread ones: each
+//! `navscope-cli` process's median held within 10% over its 15 builds,
+//! but one set of the same build read 9.9 to 14.5 ms from round to round
+//! (0.62 by its median round). Each of this machine's two cores changes
+//! speed over minutes: one thread pinned to core 0 took 25 ms while core
+//! 1 took 17.6 in the same minute, and 16.9 on core 0 a minute later.
+//! Recast runs on core 1 alone; a tiled build waits for the slower core.
+//!
+//! One thread, the same session (5 rounds a set, `rounds.sh` without
+//! `TILE_SIZE`): whole build nav_test watershed + detail 0.72, monotone
+//! 0.84; dungeon watershed + detail 0.79, monotone 1.09 and, in a second
+//! set, 1.04 by the median round and 0.88 by the least (the rounds' own
+//! medians spread 14.1 to 21.2 ms). Against the build of the session's
+//! start, alternating 8 rounds pinned, dungeon monotone: 0.99 of its time
+//! (median per-round ratio), so the spread is the machine's. Five passes
+//! against the standing pass (as above): nav_test 1.73, dungeon 1.87.
 
 #![warn(missing_docs)]
 
