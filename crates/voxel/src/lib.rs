@@ -1831,15 +1831,16 @@
 //!   cells, so voxelize plans from them without reading the mesh again,
 //!   and a build that reuses no tiles skips their geometry hash.
 //!
-//! Tiles on both cores, 96-cell tiles, the release build of `81369c7`,
-//! median per-round ratio navscope / Recast, 7 rounds a set (`TILE_SIZE=96
-//! bash crates/voxel/recast-reference/rounds.sh DIR 7 MESH watershed
-//! detail CLI`, then `summarize.py DIR`):
+//! Tiles on both cores, 96-cell tiles, the release build of `81369c7`
+//! (the last set at load 1.0 to 1.1, the others 1.3 to 1.8, the rounds'
+//! own), median per-round ratio navscope / Recast, 7 rounds a set
+//! (`TILE_SIZE=96 bash crates/voxel/recast-reference/rounds.sh DIR 7 MESH
+//! watershed detail CLI`, then `summarize.py DIR`):
 //!
 //! | mesh | sets, in the order run | navscope's least round / median round, whole build (ms) | Recast's |
 //! |---|---|---|---|
-//! | dungeon | 0.51, 0.50, 0.49 | 10.5 to 11.7 / 12.9 to 14.0 | 19.8 to 22.1 / 22.8 to 28.7 |
-//! | nav_test | 0.39, 0.47, 0.50 | 12.5 to 14.5 / 13.9 to 16.9 | 29.1 to 31.2 / 30.4 to 35.5 |
+//! | dungeon | 0.51, 0.50, 0.49, 0.53 | 10.1 to 11.7 / 11.0 to 14.0 | 19.7 to 22.1 / 20.5 to 28.7 |
+//! | nav_test | 0.39, 0.47, 0.50, 0.48 | 12.1 to 14.5 / 13.9 to 16.9 | 29.1 to 31.2 / 29.7 to 35.5 |
 //!
 //! 128-cell tiles read 0.49 on dungeon and 0.56 on nav_test in one set
 //! each. **At most 0.6 times Recast's single thread: met on both.** Of the
@@ -1855,14 +1856,30 @@
 //! 1 took 17.6 in the same minute, and 16.9 on core 0 a minute later.
 //! Recast runs on core 1 alone; a tiled build waits for the slower core.
 //!
-//! One thread, the same session (5 rounds a set, `rounds.sh` without
-//! `TILE_SIZE`): whole build nav_test watershed + detail 0.72, monotone
-//! 0.84; dungeon watershed + detail 0.79, monotone 1.09 and, in a second
-//! set, 1.04 by the median round and 0.88 by the least (the rounds' own
-//! medians spread 14.1 to 21.2 ms). Against the build of the session's
-//! start, alternating 8 rounds pinned, dungeon monotone: 0.99 of its time
-//! (median per-round ratio), so the spread is the machine's. Five passes
-//! against the standing pass (as above): nav_test 1.73, dungeon 1.87.
+//! One thread, the same build, at load 1.0 (7 rounds a set, 9 for
+//! dungeon monotone; `rounds.sh` without `TILE_SIZE`), median per-round
+//! ratio:
+//!
+//! | Recast ~ navscope | nav_test, watershed + detail | nav_test, monotone | dungeon, watershed + detail | dungeon, monotone |
+//! |---|---|---|---|---|
+//! | rasterize ~ voxelize | 0.83 | 0.84 | 0.78 | 0.87 |
+//! | filters + compact ~ compact | 0.85 | 0.86 | 1.00 | 1.09 |
+//! | erode ~ flag | 0.87 | 0.80 | 0.75 | 0.79 |
+//! | regions (+ distance field) ~ partition | 0.41 | 0.66 | 0.39 | 0.67 |
+//! | contours ~ regions + simplify | 0.97 | 0.79 | 0.77 | 0.82 |
+//! | polygon mesh ~ triangulate + polymesh | 0.98 | 1.00 | 0.52 | 0.73 |
+//! | detail ~ detail | 0.58 | (none) | 0.47 | (none) |
+//! | whole build | 0.71 | 0.83 | 0.76 | 0.94 |
+//! | polygons, Recast / navscope | 155 / 156 | 186 / 187 | 118 / 116 | 100 / 97 |
+//!
+//! **Still met: every stage at most 1.2 times Recast's (1.09 at most),
+//! every whole build under Recast's.** At load 1.3 to 1.5 earlier on
+//! the same build read dungeon monotone 1.09 and 1.04 by the median round
+//! (0.88 by the least; the rounds' own medians spread 14.1 to 21.2 ms);
+//! against the build of the session's start, alternating 8 rounds pinned,
+//! it took 0.99 of that build's time, so the spread was the machine's.
+//! Five passes against the standing pass (as above): nav_test 1.73,
+//! dungeon 1.87: **at most twice, met.**
 
 #![warn(missing_docs)]
 
