@@ -226,7 +226,7 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
     // No libm call per triangle corner.
     let cell_of = |v: f64, o: f64| crate::heightfield::floor((v - o) / s.cell_size);
     let mut cells = vec![[0; 4]; mesh.triangles.len()];
-    for t in 0..mesh.triangles.len() {
+    for (t, cells) in cells.iter_mut().enumerate() {
         let [a, b, c] = mesh.triangle(t);
         if (b - a).cross(c - a).length_squared() == 0.0 {
             continue;
@@ -236,7 +236,7 @@ pub fn layout(mesh: &TriMesh, water: &[Aabb], s: &Settings) -> Result<Layout, St
         let (cx0, cx1) = (cell_of(lo.x, grid.origin.x), cell_of(hi.x, grid.origin.x));
         let (cz0, cz1) = (cell_of(lo.z, grid.origin.z), cell_of(hi.z, grid.origin.z));
         // Inside the grid, whose sides are at most `MAX_GRID_SIDE` cells.
-        cells[t] = [cx0, cz0, cx1, cz1].map(|c| c as i32);
+        *cells = [cx0, cz0, cx1, cz1].map(|c| c as i32);
         let tr = |c: i64, p: i64| (c + p).div_euclid(ts as i64);
         let (tx0, tx1) = (
             tr(cx0, -(pad as i64)).max(0),
