@@ -159,7 +159,7 @@
 //!   reaches the next face looking up, so no agent is found inside a box
 //!   standing on a floor; one-sided geometry is kept as it is.
 //! * **Tiles.** The paper's overlapping grid cells are tiles padded by
-//!   what the erosion of the largest radius of any stance reads (its 12/17
+//!   what the erosion of the largest radius of any enabled pass reads (its 12/17
 //!   chamfer reaches up to 13/12 of the radius, [`tiles::tile_padding`])
 //!   plus two cells, which makes every flag in a tile's core equal to a
 //!   one-tile build's (tested with a 45-cell radius over several tiles); outline edges on a tile
