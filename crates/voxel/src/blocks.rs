@@ -40,11 +40,11 @@ use crate::heightfield::{Heightfield, MAX_SPANS, Span, apply_water, block_spans,
 use crate::schedule::largest_first;
 use crate::tiles::{Layout, Tile};
 
-/// With several threads, blocks are cut into row bands until no band is
-/// estimated to cost more than this fraction of the whole stage per
-/// thread, so the largest-first queue ([`crate::schedule`]) can even the
-/// threads out, one band of a big tile beside another; with one thread
-/// they are not cut. The heightfields do not depend on it.
+/// With several threads, blocks are cut into row bands of about
+/// `1 / (threads × BANDS_PER_THREAD)` of the stage's estimated work each,
+/// so the largest-first queue ([`crate::schedule`]) can even the threads
+/// out, one band of a big tile beside another; with one thread they are
+/// not cut. The heightfields do not depend on it.
 const BANDS_PER_THREAD: u64 = 4;
 
 /// Fewest rows a band holds: a band cuts each of its triangles' rows below

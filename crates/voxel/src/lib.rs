@@ -1797,7 +1797,8 @@
 //! 1.5 / 1.7, the serial `tiles` layout 0.71 / 0.95. Why the rasterizer
 //! gains least from the second core was not measured today; the places to
 //! look are the big floor triangles each tile they cross clips again, and
-//! the padding (5 cells a side, 22% more cells at 96).
+//! the padding (7 cells a side then, the prone radius's, 31% more cells
+//! at 96; see the next section).
 //!
 //! ### 27 November 2026, 12:20 to 13:10 UTC: both cores kept busy
 //!
