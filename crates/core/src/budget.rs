@@ -23,8 +23,6 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::stage::StageError;
-
 /// How many bytes the stages of one build may allocate for their large
 /// structures. Cheap to copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,12 +47,6 @@ pub struct OverBudget {
     pub needed: u64,
     /// The budget in bytes.
     pub budget: u64,
-}
-
-impl From<OverBudget> for StageError {
-    fn from(e: OverBudget) -> Self {
-        StageError::Failed(e.to_string())
-    }
 }
 
 impl MemoryBudget {
@@ -227,8 +219,6 @@ mod tests {
             e.to_string(),
             "would need ~5.4 GB for a 30 km × 30 km grid of 2 m cells; the budget is 2 GB"
         );
-        let s: StageError = e.into();
-        assert!(matches!(s, StageError::Failed(m) if m.starts_with("would need ~5.4 GB")));
         assert!(b.check_items::<u64>(1 << 28, String::new).is_ok());
         assert!(b.check_items::<u64>(u64::MAX, String::new).is_err());
     }

@@ -8,6 +8,8 @@
 //! * [`level`]: the in-memory level kinds (floor plans, rasters, triangle
 //!   meshes, brushes, multi-layer environments). Parsing lives in
 //!   `navscope-levels`; pipelines only ever see these types.
+//! * [`brush`]: brush levels (brushes, contents, entities, where doors and
+//!   lifts rest), re-exported by [`level`].
 //! * [`movers`]: what a brush level's doors, lifts, liquids and triggers
 //!   mean to an agent (regions and lifts), derived once for every pipeline.
 //! * [`params`]: self-describing parameters, their values and RON presets.
@@ -31,6 +33,7 @@
 //! NavMesh contract asks for. Convert only through [`geom::plan_to_world`] and
 //! [`geom::world_to_plan`]. Files always hold world coordinates (`[x, z]`).
 
+pub mod brush;
 pub mod budget;
 pub mod draw;
 pub mod geom;

@@ -25,9 +25,9 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
+use crate::brush::{BrushLevel, Contents, Entity};
 use crate::geom::Aabb;
 use crate::geom::polyhedron::Polyhedron;
-use crate::level::{BrushLevel, Contents, Entity};
 
 /// Quake's gravity, in map units per second squared.
 pub const QUAKE_GRAVITY: f64 = 800.0;

@@ -28,7 +28,7 @@ use glam::Vec3;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::budget::MemoryBudget;
+use crate::budget::{MemoryBudget, OverBudget};
 use crate::draw::{Primitive, SubStep};
 use crate::level::{Level, LevelKind};
 use crate::navmesh::{NavMesh, StageRecord, StampedNavMesh};
@@ -158,6 +158,13 @@ impl StageError {
     /// A failure with a message.
     pub fn failed(msg: impl Into<String>) -> Self {
         StageError::Failed(msg.into())
+    }
+}
+
+/// A refused allocation fails the stage with the refusal's one line.
+impl From<OverBudget> for StageError {
+    fn from(e: OverBudget) -> Self {
+        StageError::Failed(e.to_string())
     }
 }
 
@@ -775,6 +782,18 @@ mod tests {
         let mut elsewhere = runner();
         elsewhere.set_param("b", ParamValue::Float(4.0)).unwrap();
         assert_eq!(elsewhere.adopt_from(&done), 0);
+    }
+
+    #[test]
+    fn a_refused_allocation_fails_the_stage_with_its_message() {
+        let e = MemoryBudget::new(1 << 30)
+            .check(3 << 30, || "a grid".to_string())
+            .unwrap_err();
+        let s: StageError = e.into();
+        assert_eq!(
+            s,
+            StageError::Failed("would need ~3 GB for a grid; the budget is 1 GB".into())
+        );
     }
 
     #[test]

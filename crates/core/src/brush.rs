@@ -1,0 +1,353 @@
+//! Brush levels as pipelines see them: convex brushes, their contents and
+//! entities, and where doors and lifts rest. Below [`crate::level`] (which
+//! re-exports every item here) and [`crate::movers`] (which derives what
+//! the movers mean to an agent), so both can use them.
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+use crate::geom::{Aabb, Plane};
+
+/// A brush level: convex brushes plus point entities.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BrushLevel {
+    /// Convex brushes (solid or not: see [`Brush::contents`]).
+    pub brushes: Vec<Brush>,
+    /// Point and brush entities other than the world (player starts,
+    /// ladders, ...).
+    pub entities: Vec<Entity>,
+    /// Brushes the loader could not read and left out, so that one bad
+    /// brush does not stop the rest of the level.
+    #[serde(default)]
+    pub skipped: Vec<SkippedBrush>,
+    /// Metres per unit of the entity keys that are distances (`lip`,
+    /// `height`, `speed`): the map scale of a `.map`, 1 for native levels.
+    #[serde(default = "one")]
+    pub unit: f64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+impl Default for BrushLevel {
+    fn default() -> Self {
+        Self {
+            brushes: Vec::new(),
+            entities: Vec::new(),
+            skipped: Vec::new(),
+            unit: 1.0,
+        }
+    }
+}
+
+/// A brush left out of a level, with where it was and why.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SkippedBrush {
+    /// The brush as a message names it, e.g. `brush 57 (line 1204)`.
+    pub element: String,
+    /// What is wrong with it.
+    pub problem: String,
+    /// A box around the points that define it, when they are finite, so a
+    /// viewer can mark where it was.
+    pub bounds: Option<Aabb>,
+}
+
+/// What a brush is to an agent, decided by the loader from the map's
+/// semantics (entity class, textures, content flags; see the levels
+/// crate's `FORMATS.md`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Contents {
+    /// Blocks every agent (walls, floors, sky).
+    #[default]
+    Solid,
+    /// Blocks players but is invisible (Quake's `clip`).
+    Clip,
+    /// Water: not solid, swimmable.
+    Water,
+    /// Slime: not solid, hurts.
+    Slime,
+    /// Lava: not solid, hurts a lot.
+    Lava,
+    /// A trigger volume: not solid, kept for the links it makes
+    /// (teleporters, pushers, level exits).
+    Trigger,
+    /// A door (`func_door`): solid when closed, passable through a door
+    /// link when open.
+    Door,
+    /// A lift (`func_plat`): a platform that carries agents between its
+    /// low and high positions.
+    Lift,
+    /// Not there for navigation (`func_illusionary`, hint, skip and origin
+    /// brushes).
+    Empty,
+}
+
+impl Contents {
+    /// The name used in files and messages, e.g. `water`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Contents::Solid => "solid",
+            Contents::Clip => "clip",
+            Contents::Water => "water",
+            Contents::Slime => "slime",
+            Contents::Lava => "lava",
+            Contents::Trigger => "trigger",
+            Contents::Door => "door",
+            Contents::Lift => "lift",
+            Contents::Empty => "empty",
+        }
+    }
+
+    /// True for the liquids.
+    pub fn is_liquid(self) -> bool {
+        matches!(self, Contents::Water | Contents::Slime | Contents::Lava)
+    }
+
+    /// True for the contents that always block an agent (solid and
+    /// clip); doors and lifts are handled by where they move.
+    pub fn blocks(self) -> bool {
+        matches!(self, Contents::Solid | Contents::Clip)
+    }
+}
+
+/// A convex brush: the intersection of the half-spaces behind its planes
+/// (normals point out of the solid).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Brush {
+    /// Bounding planes, normals outward.
+    pub planes: Vec<Plane>,
+    /// Texture or material name per plane (may be empty).
+    pub materials: Vec<String>,
+    /// Index of the entity that owns the brush (`None`: the world).
+    pub entity: Option<usize>,
+    /// What the brush is to an agent.
+    #[serde(default)]
+    pub contents: Contents,
+}
+
+/// An entity with a class name and key/value properties.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Entity {
+    /// `classname`, e.g. `info_player_start`, `func_ladder`.
+    pub classname: String,
+    /// Origin in world space, when it has one.
+    pub origin: Option<DVec3>,
+    /// The other properties, in file order.
+    pub properties: Vec<(String, String)>,
+}
+
+impl Entity {
+    /// An entity of `classname` with `properties` (in that order) and no
+    /// origin, as a map's brush entities are.
+    pub fn with_properties(classname: &str, properties: &[(&str, &str)]) -> Self {
+        Entity {
+            classname: classname.into(),
+            origin: None,
+            properties: properties
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    /// The value of property `key`, if present.
+    pub fn key(&self, key: &str) -> Option<&str> {
+        self.properties
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Property `key` as a finite number, if present and numeric.
+    pub fn number(&self, key: &str) -> Option<f64> {
+        self.key(key)
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|v| v.is_finite())
+    }
+
+    /// The world direction of Quake's `angle` key: `-1` up, `-2` down,
+    /// otherwise a yaw in degrees in Quake's horizontal plane (Quake
+    /// `(cos a, sin a, 0)` is world `(cos a, 0, -sin a)`). No key: yaw 0.
+    pub fn move_dir(&self) -> DVec3 {
+        let a = self.number("angle").unwrap_or(0.0);
+        if a == -1.0 {
+            DVec3::Y
+        } else if a == -2.0 {
+            -DVec3::Y
+        } else {
+            let r = a.to_radians();
+            DVec3::new(r.cos(), 0.0, -r.sin())
+        }
+    }
+}
+
+/// Quake's default `lip` of doors and plats, in map units.
+pub const DEFAULT_LIP: f64 = 8.0;
+
+/// Where a mover rests while agents use it, as an offset from where the
+/// file draws it, for a mover whose brushes span `bounds`; `unit` is
+/// [`BrushLevel::unit`]. A door rests open: it moves along
+/// [`Entity::move_dir`] by its size along that direction less its `lip`
+/// (Quake's `func_door`). A lift rests low: down by its `height` key, or
+/// by its height less its `lip` (Quake's `func_plat`). Everything else
+/// stays.
+pub fn rest_offset(contents: Contents, entity: &Entity, bounds: Aabb, unit: f64) -> DVec3 {
+    let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
+    let size = bounds.size();
+    match contents {
+        Contents::Door => {
+            let dir = entity.move_dir();
+            let along = dir.abs().dot(size);
+            dir * (along - lip).max(0.0)
+        }
+        Contents::Lift => {
+            let travel = match entity.number("height") {
+                Some(h) => h * unit,
+                None => size.y - lip,
+            };
+            -DVec3::Y * travel.max(0.0)
+        }
+        _ => DVec3::ZERO,
+    }
+}
+
+impl Brush {
+    /// The axis-aligned box from `min` to `max` as a brush of `contents`
+    /// owned by `entity`, without materials.
+    pub fn cuboid(min: DVec3, max: DVec3, contents: Contents, entity: Option<usize>) -> Self {
+        Brush {
+            planes: Aabb::from_corners(min, max).outward_planes().to_vec(),
+            materials: vec![],
+            entity,
+            contents,
+        }
+    }
+
+    /// The same brush moved by `offset`.
+    pub fn moved(&self, offset: DVec3) -> Brush {
+        Brush {
+            planes: self
+                .planes
+                .iter()
+                .map(|p| Plane {
+                    normal: p.normal,
+                    d: p.d + p.normal.dot(offset),
+                })
+                .collect(),
+            ..self.clone()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ent(props: &[(&str, &str)]) -> Entity {
+        Entity::with_properties("func_door", props)
+    }
+
+    #[test]
+    fn doors_open_along_their_angle_less_the_lip() {
+        let b = Aabb::from_corners(DVec3::ZERO, DVec3::new(2.0, 3.0, 0.25));
+        // Quake yaw 90 is +y in Quake, -z in the world: size 0.25 less lip.
+        let o = rest_offset(
+            Contents::Door,
+            &ent(&[("angle", "90"), ("lip", "0")]),
+            b,
+            1.0,
+        );
+        assert!((o - DVec3::new(0.0, 0.0, -0.25)).length() < 1e-12, "{o}");
+        let o = rest_offset(Contents::Door, &ent(&[("angle", "-1")]), b, 1.0 / 32.0);
+        assert!(
+            (o - DVec3::new(0.0, 3.0 - 0.25, 0.0)).length() < 1e-12,
+            "{o}"
+        );
+        let o = rest_offset(
+            Contents::Door,
+            &ent(&[("angle", "0"), ("lip", "64")]),
+            b,
+            1.0 / 32.0,
+        );
+        assert_eq!(o, DVec3::ZERO, "a lip longer than the door: no move");
+    }
+
+    #[test]
+    fn lifts_rest_low_and_others_stay() {
+        let b = Aabb::from_corners(DVec3::ZERO, DVec3::new(2.0, 4.0, 2.0));
+        let o = rest_offset(Contents::Lift, &ent(&[]), b, 0.5);
+        assert!(
+            (o.y + (4.0 - 4.0)).abs() < 1e-12,
+            "lip 8 units of 0.5 m: {o}"
+        );
+        let o = rest_offset(Contents::Lift, &ent(&[("height", "6")]), b, 0.5);
+        assert_eq!(o, DVec3::new(0.0, -3.0, 0.0));
+        assert_eq!(rest_offset(Contents::Solid, &ent(&[]), b, 1.0), DVec3::ZERO);
+        let moved = Brush {
+            planes: b.outward_planes().to_vec(),
+            ..Default::default()
+        }
+        .moved(o);
+        assert!(moved.planes.iter().all(|p| p.d.is_finite()));
+        assert_eq!(
+            moved.planes[2].d - b.outward_planes()[2].d,
+            -3.0 * b.outward_planes()[2].normal.y
+        );
+    }
+}
+
+/// The brushes of one door or lift entity and where they rest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoverGroup {
+    /// The entity.
+    pub entity: usize,
+    /// `Door` or `Lift`.
+    pub contents: Contents,
+    /// Its brushes (indices into the level's brushes) that form solids.
+    pub brushes: Vec<usize>,
+    /// The box of those brushes where the file draws them.
+    pub bounds: Aabb,
+    /// Where they rest, as an offset ([`rest_offset`]).
+    pub offset: DVec3,
+}
+
+impl BrushLevel {
+    /// The door and lift entities, each with its brushes and where they
+    /// rest, in order of first brush. Brushes that make no solid are left
+    /// out (they are reported where the level is built).
+    pub fn mover_groups(&self) -> Vec<MoverGroup> {
+        let mut groups: Vec<MoverGroup> = Vec::new();
+        for (i, b) in self.brushes.iter().enumerate() {
+            let (Some(e), Contents::Door | Contents::Lift) = (b.entity, b.contents) else {
+                continue;
+            };
+            if e >= self.entities.len() {
+                continue;
+            }
+            let Ok(solid) = crate::geom::polyhedron::Polyhedron::from_planes(&b.planes) else {
+                continue;
+            };
+            match groups.iter_mut().find(|g| g.entity == e) {
+                Some(g) => {
+                    g.bounds = g.bounds.union(solid.bounds);
+                    g.brushes.push(i);
+                }
+                None => groups.push(MoverGroup {
+                    entity: e,
+                    contents: b.contents,
+                    brushes: vec![i],
+                    bounds: solid.bounds,
+                    offset: DVec3::ZERO,
+                }),
+            }
+        }
+        for g in &mut groups {
+            g.offset = rest_offset(g.contents, &self.entities[g.entity], g.bounds, self.unit);
+        }
+        groups
+    }
+}
