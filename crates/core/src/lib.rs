@@ -44,6 +44,8 @@ pub mod navmesh;
 pub mod num;
 pub mod params;
 pub mod stage;
+#[cfg(test)]
+mod test_support;
 
 pub use budget::{MemoryBudget, OverBudget};
 pub use draw::{Primitive, Shape};

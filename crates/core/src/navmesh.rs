@@ -625,9 +625,10 @@ mod tests {
     }
 
     #[test]
-    fn links_are_compact_and_write_their_segment_as_before() {
-        // 80 bytes with the segment inline; the links are most of a large
-        // mesh (twelve per triangle of a raster's dual graph).
+    fn links_are_32_bytes_and_keep_the_json_of_their_segment() {
+        // The segment is boxed (inline it would make a link 80 bytes); the
+        // links are most of a large mesh (twelve per triangle of a raster's
+        // dual graph).
         assert_eq!(std::mem::size_of::<Link>(), 32);
         let seg = [DVec3::new(1.0, 0.0, -2.5), DVec3::new(3.0, 0.5, -4.0)];
         let l = Link::new(0, 1, LinkKind::Portal, 1.5, Some(seg));

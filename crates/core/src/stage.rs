@@ -183,6 +183,28 @@ pub struct StageInfo {
     pub params: &'static [&'static str],
 }
 
+impl StageInfo {
+    /// A stage's description, its arguments in the fields' order: the id,
+    /// the title, the learner's paragraph, the paper and section, and the
+    /// names of the parameters it reads. Every pipeline's stage table is
+    /// written with it.
+    pub const fn new(
+        id: &'static str,
+        title: &'static str,
+        explanation: &'static str,
+        paper: &'static str,
+        params: &'static [&'static str],
+    ) -> Self {
+        StageInfo {
+            id,
+            title,
+            explanation,
+            paper,
+            params,
+        }
+    }
+}
+
 /// The signature of a stage function.
 pub type StageFn = fn(&StageContext) -> Result<Arc<dyn Artifact>, StageError>;
 
@@ -710,13 +732,7 @@ mod tests {
     }
 
     fn info(id: &'static str, params: &'static [&'static str]) -> StageInfo {
-        StageInfo {
-            id,
-            title: id,
-            explanation: "",
-            paper: "",
-            params,
-        }
+        StageInfo::new(id, id, "", "", params)
     }
 
     fn pipeline() -> Arc<Pipeline> {
@@ -782,6 +798,20 @@ mod tests {
         let mut elsewhere = runner();
         elsewhere.set_param("b", ParamValue::Float(4.0)).unwrap();
         assert_eq!(elsewhere.adopt_from(&done), 0);
+    }
+
+    #[test]
+    fn stage_info_new_takes_the_fields_in_their_order() {
+        assert_eq!(
+            StageInfo::new("id", "title", "explanation", "paper", &["p"]),
+            StageInfo {
+                id: "id",
+                title: "title",
+                explanation: "explanation",
+                paper: "paper",
+                params: &["p"],
+            }
+        );
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! All seven stages, standing and crouching sizes, on the 130-brush
 //! courtyard (`assets/levels/cspace/courtyard.map`) and on the generated
-//! maze of 1,017 brushes (issue 6's speed target: under one second).
+//! maze of 1,017 brushes (the speed target: under one second).
 //!
-//! `CARGO_TARGET_DIR=/work/tgt cargo bench -p navscope-cspace`
+//! `cargo bench -p navscope-cspace`
 
 use std::hint::black_box;
 use std::sync::Arc;

@@ -109,7 +109,7 @@
 //!   units, 1.16 m); edge plane tolerances 0.1° and 5 mm.
 //!
 //! ## Figures
-//! `CARGO_TARGET_DIR=/work/tgt cargo bench -p navscope-cspace` (release,
+//! `cargo bench -p navscope-cspace` (release,
 //! the 2-core development machine, shared with other builds), all seven
 //! stages for the standing and the crouching size (the range is over
 //! runs with different background load):
@@ -131,14 +131,7 @@
 //! | `lq_e3m4.map` | 3,441 | 2,037 / 1,913 ms | 3,833 | 13,772 | 522 / 4 / 37 / 106 |
 //! | `q2_many_sided.map` | 10 | 56 / 36 ms | 269 | 1,032 | 0 / 0 / 0 / 38 |
 //!
-//! Before the Quake semantics and the fragment merge, `lq_e3m4` gave
-//! 13,425 nodes and 46,848 links (every door a wall, no path to the exit)
-//! in 0.96 s; the region cuts and the merge make `walkable` its third
-//! most expensive stage (357 ms), and the Gaussian-arc bevel test made
-//! `expand` several times faster (2.4 s → 0.4 s on `q1_mountain` in a
-//! debug build).
-//!
-//! Issue 6 asks for under one second on a 1,000-brush maze. On the maze the
+//! The speed target is under one second on a 1,000-brush maze. On the maze the
 //! union takes half the time (22,012 brush pairs in range, 37,134 face
 //! pieces clipped away), expansion a quarter.
 //!
@@ -183,6 +176,8 @@ pub mod regions;
 pub mod samples;
 pub mod scene;
 pub mod stages;
+#[cfg(test)]
+mod test_support;
 pub mod union;
 pub mod walkable;
 

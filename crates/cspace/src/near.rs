@@ -38,7 +38,7 @@ pub struct InRange {
 }
 
 /// True when two brush boxes touch (within [`EPS`]): Listing 1's `in_range`.
-fn touch(a: &Aabb, b: &Aabb) -> bool {
+pub(crate) fn touch(a: &Aabb, b: &Aabb) -> bool {
     let grow = DVec3::splat(EPS);
     a.min.cmple(b.max + grow).all() && b.min.cmple(a.max + grow).all()
 }
@@ -162,6 +162,7 @@ mod tests {
     use crate::build::box_brush;
     use crate::expand::expand;
     use crate::polyhedron::Polyhedron;
+    use crate::test_support::reference_in_range;
     use proptest::prelude::*;
 
     fn expanded(boxes: &[(DVec3, DVec3)]) -> Vec<ExpandedBrush> {
@@ -209,15 +210,13 @@ mod tests {
     }
 
     /// Checks every brush's neighbours against testing every pair.
-    fn assert_brute_force(list: &[(DVec3, DVec3)]) -> Result<(), TestCaseError> {
+    fn assert_every_pair(list: &[(DVec3, DVec3)]) -> Result<(), TestCaseError> {
         let b = expanded(list);
         let r = InRange::new(&b);
         for i in 0..b.len() {
-            let brute: Vec<usize> = (0..b.len())
-                .filter(|&j| j != i && touch(&b[i].solid.bounds, &b[j].solid.bounds))
-                .collect();
-            prop_assert_eq!(r.of(i).len(), brute.len());
-            prop_assert_eq!(all(&r, i), brute);
+            let every_pair = reference_in_range(&b, i);
+            prop_assert_eq!(r.of(i).len(), every_pair.len());
+            prop_assert_eq!(all(&r, i), every_pair);
         }
         Ok(())
     }
@@ -228,7 +227,7 @@ mod tests {
         fn in_range_equals_brute_force(
             boxes in prop::collection::vec((-5i32..5, -5i32..5, -5i32..5, 1i32..4, 1i32..4, 1i32..4), 1..30),
         ) {
-            assert_brute_force(&grid_boxes(&boxes))?;
+            assert_every_pair(&grid_boxes(&boxes))?;
         }
 
         /// Also when most boxes are identical to others (one R-tree entry
@@ -237,7 +236,7 @@ mod tests {
         fn identical_boxes_equal_brute_force(
             boxes in prop::collection::vec((-2i32..2, 0i32..2, 0i32..1, 1i32..3, 2i32..3, 2i32..3), 1..40),
         ) {
-            assert_brute_force(&grid_boxes(&boxes))?;
+            assert_every_pair(&grid_boxes(&boxes))?;
         }
     }
 }

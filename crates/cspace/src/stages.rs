@@ -183,22 +183,6 @@ fn params() -> Vec<ParamSpec> {
     ]
 }
 
-fn info(
-    id: &'static str,
-    title: &'static str,
-    explanation: &'static str,
-    paper: &'static str,
-    params: &'static [&'static str],
-) -> StageInfo {
-    StageInfo {
-        id,
-        title,
-        explanation,
-        paper,
-        params,
-    }
-}
-
 /// The `cspace` pipeline.
 pub fn pipeline() -> Pipeline {
     use param::*;
@@ -209,7 +193,7 @@ pub fn pipeline() -> Pipeline {
         params: params(),
         stages: vec![
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "expand",
                     "Expanded brushes",
                     "Each brush grows by the agent's box: every face moves out by the box's support distance along its normal, and bevel planes (axial and edge-cross-axis planes) cap the corners so the result is exactly the Minkowski sum. The agent then becomes a point: its centre may be anywhere outside these solids.",
@@ -227,7 +211,7 @@ pub fn pipeline() -> Pipeline {
                 run: run_expand,
             },
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "union",
                     "Union by BSP clipping",
                     "Every face of every expanded brush is clipped against the BSP tree of each brush in range of it; what lies outside all of them is the surface of the union. Coplanar faces are kept once, by the brush first in index order.",
@@ -237,7 +221,7 @@ pub fn pipeline() -> Pipeline {
                 run: run_union,
             },
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "walkable",
                     "Walkable polygons",
                     "Union faces whose normal is within the slope threshold of up are the polygons of the navigation mesh. Door, liquid and trigger regions cut them, so the pieces inside carry the region; fragments of one plane are merged into convex polygons; the crouching mesh keeps only where standing does not fit.",
@@ -247,7 +231,7 @@ pub fn pipeline() -> Pipeline {
                 run: run_walkable,
             },
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "edge-planes",
                     "Edge plane table",
                     "Every walkable edge defines a vertical plane; edges whose planes agree within the tolerances share an entry, split into those facing the canonical normal and those facing away. Click a plane to list its edges.",
@@ -257,7 +241,7 @@ pub fn pipeline() -> Pipeline {
                 run: run_edge_planes,
             },
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "links",
                     "Walk and step links",
                     "For each pair of opposing edges in a plane, the overlap of their horizontal intervals and their height difference give walk links (level), step-up and step-down links (within the step tolerance).",
@@ -267,7 +251,7 @@ pub fn pipeline() -> Pipeline {
                 run: run_links,
             },
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "extra-links",
                     "Jump, crouch and ladder links",
                     "Vertical jumps are step links with a larger height; crouch links join standing edges that lead nowhere to the crouching mesh that continues beyond them; ladders join the polygons at their foot and top, lifts the floor on them to the floors at their top; teleporters link to their destination, pushers to where their flight lands, water joins its floors and shores with swim links.",
@@ -277,7 +261,7 @@ pub fn pipeline() -> Pipeline {
                 run: run_extra_links,
             },
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "navmesh",
                     "Navigation mesh",
                     "The standing and crouching meshes with all their links, lowered to the agent's feet, as one mesh with stance metadata. Nodes in a region take its area (door, water, slime, lava, teleport, push, exit); walking into a door region is a door link, into water a swim link (water nodes swim); links into slime and lava cost more or are left out.",

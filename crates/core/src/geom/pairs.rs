@@ -113,21 +113,8 @@ fn segment_meets_box((a, b): (DVec2, DVec2), lo: DVec2, hi: DVec2) -> bool {
 mod tests {
     use super::*;
     use crate::geom::{SegmentHit, segment_intersection};
+    use crate::test_support::reference_meeting;
     use proptest::prelude::*;
-
-    fn brute_meeting(segs: &[(DVec2, DVec2)]) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        for i in 0..segs.len() {
-            for j in i + 1..segs.len() {
-                let (a, b) = segs[i];
-                let (c, d) = segs[j];
-                if segment_intersection(a, b, c, d) != SegmentHit::None {
-                    out.push((i, j));
-                }
-            }
-        }
-        out
-    }
 
     fn meeting(segs: &[(DVec2, DVec2)]) -> Vec<(usize, usize)> {
         candidate_segment_pairs(segs)
@@ -167,7 +154,7 @@ mod tests {
             segs.push((DVec2::new(t, -1.), DVec2::new(t, 20.)));
         }
         assert_eq!(meeting(&segs).len(), 400);
-        assert_eq!(meeting(&segs), brute_meeting(&segs));
+        assert_eq!(meeting(&segs), reference_meeting(&segs));
     }
 
     #[test]
@@ -198,7 +185,7 @@ mod tests {
             scale in prop_oneof![Just(1.0), Just(1e-6), Just(1e6)],
         ) {
             let segs: Vec<_> = segs.into_iter().map(|(a, b)| (a * scale, b * scale)).collect();
-            prop_assert_eq!(meeting(&segs), brute_meeting(&segs));
+            prop_assert_eq!(meeting(&segs), reference_meeting(&segs));
         }
     }
 }

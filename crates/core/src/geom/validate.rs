@@ -169,52 +169,8 @@ fn lowest_vertex(p: &Polygon) -> DVec2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geom::predicates::{SegmentHit, segment_intersection};
+    use crate::test_support::reference_valid;
     use proptest::prelude::*;
-
-    /// The quadratic reference: every pair of edges, then every hole
-    /// against every ring by crossing number. Only says valid or not.
-    fn brute_force_valid(pwh: &PolygonWithHoles) -> bool {
-        let rings: Vec<&Polygon> = pwh.rings().collect();
-        if rings.iter().any(|p| {
-            let mut d = p.points.clone();
-            d.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
-            d.dedup();
-            d.len() < 3 || p.signed_area() == 0.0
-        }) {
-            return false;
-        }
-        let mut segs = Vec::new();
-        for (ri, p) in rings.iter().enumerate() {
-            for (ei, a, b) in p.edges() {
-                segs.push((ri, ei, p.len(), a, b));
-            }
-        }
-        for (i, &(ri, ei, n, a, b)) in segs.iter().enumerate() {
-            for &(rj, ej, _, c, d) in &segs[i + 1..] {
-                let hit = segment_intersection(a, b, c, d);
-                if hit == SegmentHit::None {
-                    continue;
-                }
-                if ri == rj && ((ei + 1) % n == ej || (ej + 1) % n == ei) {
-                    let shared = if (ei + 1) % n == ej { b } else { a };
-                    if hit == SegmentHit::Point(shared) {
-                        continue;
-                    }
-                }
-                return false;
-            }
-        }
-        pwh.holes.iter().enumerate().all(|(hi, h)| {
-            let v = h.points[0];
-            pwh.outer.contains(v, false)
-                && pwh
-                    .holes
-                    .iter()
-                    .enumerate()
-                    .all(|(hj, o)| hj == hi || !o.contains(v, false))
-        })
-    }
 
     fn small_ring() -> impl Strategy<Value = Vec<(f64, f64)>> {
         prop_oneof![
@@ -252,7 +208,7 @@ mod tests {
             let hs: Vec<&[(f64, f64)]> = holes.iter().map(|h| h.as_slice()).collect();
             let p = plan(&outer, &hs);
             let got = validate_polygon_with_holes(&p);
-            prop_assert_eq!(got.is_ok(), brute_force_valid(&p), "{:?} {:?}", got, p);
+            prop_assert_eq!(got.is_ok(), reference_valid(&p), "{:?} {:?}", got, p);
         }
     }
 
