@@ -1,5 +1,5 @@
 //! ANavMG on a floor plan of 10,000 vertices and 3,000 notches (the
-//! issue's speed target: under 100 ms in release), on the largest corpus
+//! speed target: under 100 ms in release), on the largest corpus
 //! plan, and through the stage runner.
 
 use std::hint::black_box;

@@ -78,7 +78,7 @@
 //!   but which is always valid). Cut portals are counted (`portals cut`).
 //! * **Removal** (§3.2.3) is done during creation, as in the paper: after a
 //!   notch's portals are added, every earlier portal sharing a vertex with
-//!   one of them (the reading, slightly broader than the paper's
+//!   one of them (a reading slightly broader than the paper's
 //!   "the portal that was hit") is removed, in creation order, when the
 //!   angle formed at each of its ends by merging the two sectors on either
 //!   side of it is at most pi + tau. `portal_removal = false` gives the
@@ -320,53 +320,53 @@ pub fn pipeline() -> Pipeline {
         params: params(),
         stages: vec![
             Stage {
-                info: StageInfo {
-                    id: "notches",
-                    title: "Notches and areas of interest",
-                    explanation: "A notch is a corner that bends into the free space by more than 180 degrees (more than 180 + tau with relaxation): an agent walking along the wall would have to turn away from it. Every cell of a convex decomposition must cut such a corner. Each notch's area of interest is the wedge between its two walls prolonged past the corner: a single portal from the notch to anything inside that wedge leaves two angles of at most 180 degrees on either side, so one portal per notch is enough. The plan is first checked: rings simple, holes inside the outer boundary, no two rings touching.",
-                    paper: "Oliva & Pelechano 2013, §3.1, §3.3",
-                    params: &["tau"],
-                },
+                info: StageInfo::new(
+                    "notches",
+                    "Notches and areas of interest",
+                    "A notch is a corner that bends into the free space by more than 180 degrees (more than 180 + tau with relaxation): an agent walking along the wall would have to turn away from it. Every cell of a convex decomposition must cut such a corner. Each notch's area of interest is the wedge between its two walls prolonged past the corner: a single portal from the notch to anything inside that wedge leaves two angles of at most 180 degrees on either side, so one portal per notch is enough. The plan is first checked: rings simple, holes inside the outer boundary, no two rings touching.",
+                    "Oliva & Pelechano 2013, §3.1, §3.3",
+                    &["tau"],
+                ),
                 run: notches::run,
             },
             Stage {
-                info: StageInfo {
-                    id: "portals",
-                    title: "Portals, notch by notch",
-                    explanation: "Notches are taken in order. For each, the closest thing inside its area of interest is found: a vertex (vertex-vertex portal), a point on a wall (vertex-edge: the notch's projection onto the wall, or where a prolonged wall of the notch meets it; the wall is split there) or an earlier portal (vertex-portal: to that portal's nearer end inside the wedge, or to both ends). A portal that also lands inside another waiting notch's wedge splits that notch too, which then leaves the list. With portal removal on, an earlier portal that meets a new one is deleted when the angles at both its ends stay convex without it. Step through the notches to see the wedge, the candidates and the choice.",
-                    paper: "Oliva & Pelechano 2013, §3.2.1-§3.2.3",
-                    params: &["portal_removal"],
-                },
+                info: StageInfo::new(
+                    "portals",
+                    "Portals, notch by notch",
+                    "Notches are taken in order. For each, the closest thing inside its area of interest is found: a vertex (vertex-vertex portal), a point on a wall (vertex-edge: the notch's projection onto the wall, or where a prolonged wall of the notch meets it; the wall is split there) or an earlier portal (vertex-portal: to that portal's nearer end inside the wedge, or to both ends). A portal that also lands inside another waiting notch's wedge splits that notch too, which then leaves the list. With portal removal on, an earlier portal that meets a new one is deleted when the angles at both its ends stay convex without it. Step through the notches to see the wedge, the candidates and the choice.",
+                    "Oliva & Pelechano 2013, §3.2.1-§3.2.3",
+                    &["portal_removal"],
+                ),
                 run: portals::run,
             },
             Stage {
-                info: StageInfo {
-                    id: "removal",
-                    title: "Portal removal",
-                    explanation: "The portals that survive and the ones removed (dashed). Removal happens during portal creation, as in the paper, because the portals that exist change what later notches find closest; this stage shows the outcome. Removing a portal merges two convex cells into one larger convex cell, which is why removal lowers the cell count. Turn the parameter off to see the paper's original version.",
-                    paper: "Oliva & Pelechano 2013, §3.2.3",
-                    params: &[],
-                },
+                info: StageInfo::new(
+                    "removal",
+                    "Portal removal",
+                    "The portals that survive and the ones removed (dashed). Removal happens during portal creation, as in the paper, because the portals that exist change what later notches find closest; this stage shows the outcome. Removing a portal merges two convex cells into one larger convex cell, which is why removal lowers the cell count. Turn the parameter off to see the paper's original version.",
+                    "Oliva & Pelechano 2013, §3.2.3",
+                    &[],
+                ),
                 run: removal::run,
             },
             Stage {
-                info: StageInfo {
-                    id: "cells",
-                    title: "Convex cells and the cell-and-portal graph",
-                    explanation: "The walls and the portals cut the free space into cells; each is found by walking around it keeping it on the left. Every corner of every cell is at most 180 degrees, so with tau = 0 an agent can walk straight between any two points of a cell. With relaxation a corner may reach 180 + tau degrees: that bounds each corner, not the cell, and a gently curving wall of many such corners gives one cell that bends a lot in total. The inspector shows each cell's total reflex turn and how far a straight walk between two of its points can stray outside it (its worst concavity); with tau = 0 both are 0. The cells become the navigation mesh's nodes and each portal two links, with the distance between the cells' centroids as the cost.",
-                    paper: "Oliva & Pelechano 2013, §3, §3.4",
-                    params: &[],
-                },
+                info: StageInfo::new(
+                    "cells",
+                    "Convex cells and the cell-and-portal graph",
+                    "The walls and the portals cut the free space into cells; each is found by walking around it keeping it on the left. Every corner of every cell is at most 180 degrees, so with tau = 0 an agent can walk straight between any two points of a cell. With relaxation a corner may reach 180 + tau degrees: that bounds each corner, not the cell, and a gently curving wall of many such corners gives one cell that bends a lot in total. The inspector shows each cell's total reflex turn and how far a straight walk between two of its points can stray outside it (its worst concavity); with tau = 0 both are 0. The cells become the navigation mesh's nodes and each portal two links, with the distance between the cells' centroids as the cost.",
+                    "Oliva & Pelechano 2013, §3, §3.4",
+                    &[],
+                ),
                 run: cells::run,
             },
             Stage {
-                info: StageInfo {
-                    id: "metrics",
-                    title: "Metrics",
-                    explanation: "The figures the paper reports (Table 1): notches r, cells and cells per notch, portals by type and how many were removed, plus the total portal length and each cell's smallest angle. Cells with a very small angle are slivers (ill-conditioned): agents steer badly in them. Relaxation (tau) tends to remove them.",
-                    paper: "Oliva & Pelechano 2013, §4, Table 1",
-                    params: &["ill_conditioned_deg"],
-                },
+                info: StageInfo::new(
+                    "metrics",
+                    "Metrics",
+                    "The figures the paper reports (Table 1): notches r, cells and cells per notch, portals by type and how many were removed, plus the total portal length and each cell's smallest angle. Cells with a very small angle are slivers (ill-conditioned): agents steer badly in them. Relaxation (tau) tends to remove them.",
+                    "Oliva & Pelechano 2013, §4, Table 1",
+                    &["ill_conditioned_deg"],
+                ),
                 run: metrics::run,
             },
         ],

@@ -158,7 +158,7 @@
 //! (the `paths` demonstration query is left out), measured with
 //!
 //! ```text
-//! CARGO_TARGET_DIR=/work/tgt-rel cargo build --release -p navscope-cli
+//! cargo build --release -p navscope-cli
 //! L="assets/levels/layers-samples/figure5.ron assets/levels/layers-samples/figure6.ron assets/levels/layers-samples/figure7-*.ron"
 //! navscope-cli bench $L --runs 25 --json                     # default: 2 threads
 //! RAYON_NUM_THREADS=1 navscope-cli bench $L --runs 25 --json # one thread
@@ -166,9 +166,10 @@
 //!
 //! and summing the stages' medians. Each figure is the lowest of six such
 //! runs, with the median of the six in brackets, on a 2-vCPU virtual
-//! machine (AMD EPYC) shared with other builds (load average 0.3 to 0.9
-//! during the runs). The paper's figures are from 2011 (Core2 Duo 3 GHz,
-//! one core).
+//! machine (AMD EPYC); the paper's are from a Core2 Duo at 3 GHz, one
+//! core. Single runs vary by up to twice the lowest figures when other
+//! builds share the machine (`docs/history/layers.md` has the conditions
+//! and a slower day's figures).
 //!
 //! | environment | obstacle vertices | paper | here, 2 threads | ratio | here, 1 thread | ratio |
 //! |---|---|---|---|---|---|---|
@@ -183,13 +184,6 @@
 //! | Figure 7, 20 connections | 16 | 43 ms | 1.46 ms (1.94) | 30x (22x) | 1.89 ms (2.40) | 23x (18x) |
 //! | Figure 7, 28 connections | 16 | 60 ms | 2.24 ms (2.73) | 27x (22x) | 2.75 ms (3.67) | 22x (16x) |
 //!
-//! Single runs vary by up to twice the lowest figures when other builds
-//! share the machine, and the machine itself varies from day to day: the
-//! same command on the same code, idle machine, on 2026-11-23 gave (2
-//! threads, lowest of six, median in brackets) Figure 5 5.11 ms (5.46),
-//! Figure 6 11.4 ms (12.2), Figure 7 0.38 ms (0.42) for one connection to
-//! 3.07 ms (3.39) for 28: 9x, 5x and 17x to 21x; the Recast-mesh voxel
-//! build was about 10% slower than its documented figures that day too.
 //! `cargo bench -p navscope-layers` times [`build`] on the same
 //! environments and on `navscope_levels::generate::stacked_floors`.
 //!
@@ -202,23 +196,21 @@
 //! about 3 ms on one thread. Figure 6 has three such floors, the two vCPUs
 //! run them only about 1.4 times faster than one, and its row misses the
 //! tenfold goal (five to six times faster with two threads, three to five
-//! with one). In the table's runs Figure 5 met it with two threads and,
-//! at its best, with one (its median single-thread run was nine times
-//! faster); on the slower day above it fell just short (9x). Every
-//! Figure 7 row meets it either way. In nearly every such event the point
+//! with one). Figure 5 meets it with two threads and, at its best, with
+//! one; every Figure 7 row meets it either way. In nearly every such event the point
 //! is an endpoint of one of the two segments (a reflex obstacle corner),
 //! and the predicate works in absolute coordinates, where the line terms
 //! dwarf the result; translating or coarsening the input changes nothing.
-//! Evaluating it in coordinates local to the event cut Figure 6's exact
+//! Evaluating it in coordinates local to the event cuts Figure 6's exact
 //! recomputations from 1541 to 952 of 1664 in the instrumented copy (about
 //! 3 ms of a 16 ms single-thread build): the tenfold goal on Figure 6
 //! needs a segment Voronoi builder of our own with such an event-local
 //! filtered predicate. What this crate does about it:
-//! * **No frame around connection scenes.** A scene's diagram used to be
-//!   bounded by four far-away obstacle segments, whose long segments with
-//!   large coordinates made the library's exact arithmetic several times
-//!   costlier; infinite edges are now cut across the zone's reach instead
-//!   ([`voronoi::Reach`]): scene diagrams build 3 to 5 times faster.
+//! * **No frame around connection scenes.** A scene's infinite edges are
+//!   cut across the zone's reach ([`voronoi::Reach`]) rather than bounded
+//!   by far-away obstacle segments, whose long segments with large
+//!   coordinates make the library's exact arithmetic several times
+//!   costlier: scene diagrams build 3 to 5 times faster without them.
 //! * **A diagonal inside every strictly convex hole**, added to the
 //!   Voronoi input only: the inside of a square or regular pillar is a
 //!   nest of nearly degenerate events settled exactly; split, it is not.
@@ -344,22 +336,6 @@ pub fn build(level: &LayeredLevel, set: &Settings) -> Result<Built, String> {
     build_in_order(level, set, &order)
 }
 
-fn info(
-    id: &'static str,
-    title: &'static str,
-    paper: &'static str,
-    params: &'static [&'static str],
-    explanation: &'static str,
-) -> StageInfo {
-    StageInfo {
-        id,
-        title,
-        explanation,
-        paper,
-        params,
-    }
-}
-
 /// The `layers` pipeline.
 pub fn pipeline() -> Pipeline {
     Pipeline {
@@ -409,72 +385,72 @@ pub fn pipeline() -> Pipeline {
         ],
         stages: vec![
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "layer-axes",
                     "Layer medial axes",
+                    "Each layer on its own, with every connection closed like a wall: the medial axis is the set of points with two or more nearest obstacles. It comes from the Voronoi diagram of the obstacle segments, keeping edges in free space. Each edge knows its clearance and its two closest obstacle points; vertices mark where the nearest obstacle changes.",
                     "van Toll et al. §3.2 step 1",
                     &["grid", "arc_tolerance"],
-                    "Each layer on its own, with every connection closed like a wall: the medial axis is the set of points with two or more nearest obstacles. It comes from the Voronoi diagram of the obstacle segments, keeping edges in free space. Each edge knows its clearance and its two closest obstacle points; vertices mark where the nearest obstacle changes.",
                 ),
                 run: stages::run_layer_axes,
             },
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "influence-zones",
                     "Influence zones",
+                    "For each connection, the points whose nearest obstacle is its access side. Only these points change their nearest obstacle when the connection opens (Lemma 1).",
                     "van Toll et al. §3.1",
                     &[],
-                    "For each connection, the points whose nearest obstacle is its access side. Only these points change their nearest obstacle when the connection opens (Lemma 1).",
                 ),
                 run: stages::run_zones,
             },
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "connection-scenes",
                     "Connection scenes",
+                    "For each connection, the obstacles nearest to the zone's boundary, on both layers, laid in one plane. They are the only obstacles that can become nearest inside the zone (Lemma 2).",
                     "van Toll et al. §3.1",
                     &[],
-                    "For each connection, the obstacles nearest to the zone's boundary, on both layers, laid in one plane. They are the only obstacles that can become nearest inside the zone (Lemma 2).",
                 ),
                 run: stages::run_scenes,
             },
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "open-connections",
                     "Opening connections",
+                    "Connections open one at a time: the medial axis of the connection scene replaces the axis inside the influence zone, on every affected layer. Edges crossing a connection are cut there so each edge lies on one layer; the axes of the two layers join at the cut.",
                     "van Toll et al. §3.2 step 2",
                     &["opening_order"],
-                    "Connections open one at a time: the medial axis of the connection scene replaces the axis inside the influence zone, on every affected layer. Edges crossing a connection are cut there so each edge lies on one layer; the axes of the two layers join at the cut.",
                 ),
                 run: stages::run_open,
             },
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "corridor-map",
                     "Explicit corridor map",
+                    "The merged medial axis with its closest-point annotations: every axis point knows its clearance disk and the obstacle points that bound it, which partitions the walkable space into areas along the edges.",
                     "van Toll et al. §4, Geraerts 2010",
                     &[],
-                    "The merged medial axis with its closest-point annotations: every axis point knows its clearance disk and the obstacle points that bound it, which partitions the walkable space into areas along the edges.",
                 ),
                 run: stages::run_corridor,
             },
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "navmesh",
                     "Navigation mesh",
+                    "Axis vertices become nodes on their layer, edges become walk links, and the cuts at connections become connection links between layers.",
                     "van Toll et al. §4",
                     &[],
-                    "Axis vertices become nodes on their layer, edges become walk links, and the cuts at connections become connection links between layers.",
                 ),
                 run: stages::run_navmesh,
             },
             Stage {
-                info: info(
+                info: StageInfo::new(
                     "paths",
                     "Paths in the corridor",
+                    "Stepped: retraction, A* on the backbone, corridor, pull. A query from the roomiest point of the lowest layer to that of the highest: both ends are retracted onto the medial axis, A* finds a backbone path along it (using only edges wide enough for the clearance), the walkable areas along the backbone form the corridor, and the backbone is pulled tight inside its clearance disks to give a short path that keeps the clearance.",
                     "van Toll et al. §4",
                     &["clearance"],
-                    "Stepped: retraction, A* on the backbone, corridor, pull. A query from the roomiest point of the lowest layer to that of the highest: both ends are retracted onto the medial axis, A* finds a backbone path along it (using only edges wide enough for the clearance), the walkable areas along the backbone form the corridor, and the backbone is pulled tight inside its clearance disks to give a short path that keeps the clearance.",
                 ),
                 run: stages::run_paths,
             },

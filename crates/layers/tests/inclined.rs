@@ -95,7 +95,7 @@ fn a_ramp_between_two_floors_gives_a_continuous_path() {
         assert!(climb >= 2.9, "{name}: climbs {climb} m");
         // Resampled every 10 cm, no two consecutive points differ by more
         // than the steepest layer climbs in 10 cm; at connections the
-        // layers meet at one height (flat layers used to jump 1.5 m there).
+        // layers meet at one height.
         let step = 0.1;
         let (sampled, across) = height_jumps(&level, &p.path, step);
         let bound = steepest(&level) * step + 1e-9;

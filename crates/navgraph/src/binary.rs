@@ -216,45 +216,14 @@ pub fn binary_image(plan: &RasterPlan, radius: f64) -> Result<BinaryImage, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::{reference_nearest, reference_squared_distance};
     use proptest::prelude::*;
-
-    /// The least `metric(dx, dy)` from pixel `(x, y)` to an obstacle
-    /// pixel or the one-pixel frame around the image, by brute force.
-    fn nearest(
-        w: usize,
-        h: usize,
-        obstacle: &[u8],
-        x: i64,
-        y: i64,
-        metric: impl Fn(i64, i64) -> f64,
-    ) -> f64 {
-        let mut best = f64::INFINITY;
-        for oy in -1..=h as i64 {
-            for ox in -1..=w as i64 {
-                let frame = ox < 0 || oy < 0 || ox >= w as i64 || oy >= h as i64;
-                if frame || obstacle[oy as usize * w + ox as usize] != 0 {
-                    best = best.min(metric(ox - x, oy - y));
-                }
-            }
-        }
-        best
-    }
-
-    fn brute(w: usize, h: usize, obstacle: &[u8]) -> Vec<f64> {
-        (0..(w * h) as i64)
-            .map(|i| {
-                nearest(w, h, obstacle, i % w as i64, i / w as i64, |dx, dy| {
-                    (dx * dx + dy * dy) as f64
-                })
-            })
-            .collect()
-    }
 
     proptest! {
         #[test]
         fn edt_equals_brute_force(w in 1usize..12, h in 1usize..12, bits in proptest::collection::vec(0u8..6, 144)) {
             let obstacle: Vec<u8> = (0..w * h).map(|i| (bits[i] == 0) as u8).collect();
-            prop_assert_eq!(squared_distance(w, h, &obstacle), brute(w, h, &obstacle));
+            prop_assert_eq!(squared_distance(w, h, &obstacle), reference_squared_distance(w, h, &obstacle));
         }
 
         /// A free pixel is blocked exactly when its square is nearer than
@@ -268,7 +237,7 @@ mod tests {
             for y in 0..h as i64 {
                 for x in 0..w as i64 {
                     let gap = |d: i64| (d.abs() - 1).max(0) as f64;
-                    let best = nearest(w, h, &obstacle, x, y, |dx, dy| gap(dx).hypot(gap(dy)));
+                    let best = reference_nearest(w, h, &obstacle, x, y, |dx, dy| gap(dx).hypot(gap(dy)));
                     let free = obstacle[y as usize * w + x as usize] == 0;
                     prop_assert_eq!(b.is_blocked(x, y), !free || (r > 0.0 && best < r), "pixel ({}, {})", x, y);
                 }

@@ -538,6 +538,7 @@ pub fn gallery_graph(tri: &Triangulation, walls: &Walls) -> GalleryGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::reference_dual_edge_tests;
     use crate::triangulate::triangulate;
 
     fn v(x: f64, y: f64) -> DVec2 {
@@ -624,34 +625,6 @@ mod tests {
         }
     }
 
-    /// The wall tests of every dual edge one at a time, as the dual graph
-    /// made them before they ran in parallel.
-    fn sequential_edge_tests(tri: &Triangulation, walls: &Walls) -> Vec<[DualEdge; 3]> {
-        let centre = |t: usize| {
-            let [a, b, c] = tri.corners(t);
-            incircle(a, b, c)
-        };
-        let mut out = vec![[DualEdge::Skip; 3]; tri.triangles.len()];
-        for (t, slots) in out.iter_mut().enumerate() {
-            for (k, slot) in slots.iter_mut().enumerate() {
-                match tri.neighbours[t][k] {
-                    Some(u) if u as usize > t => {
-                        let ((ct, rt), (cu, ru)) = (centre(t), centre(u as usize));
-                        *slot = if !walls.clear(ct, cu) {
-                            DualEdge::Blocked
-                        } else if !walls.corridor_clear(ct, rt, cu, ru) {
-                            DualEdge::Narrow
-                        } else {
-                            DualEdge::Wide
-                        };
-                    }
-                    _ => {}
-                }
-            }
-        }
-        out
-    }
-
     /// A room of up to 8 × 8 square pillars on a two-metre grid, each of
     /// side 0.5, 1 or 1.5 m at a half-metre offset, so many corners are
     /// collinear and many dual edges graze a corner.
@@ -691,7 +664,7 @@ mod tests {
             let rings = pillar_room(&spots);
             let tri = triangulate(&rings).unwrap();
             let walls = Walls::new(rings);
-            let want = sequential_edge_tests(&tri, &walls);
+            let want = reference_dual_edge_tests(&tri, &walls);
             for threads in [1, 3] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
                 let got = pool.install(|| dual_edge_tests(&tri, &walls, &incircles(&tri)));

@@ -10,9 +10,9 @@
 //! level kinds, so each input gets its own pipeline:
 //!
 //! * [`nodes_pipeline`] (`navgraph-nodes`, floor plans with named nodes and
-//!   blocking primitives): stages 1 to 3 of the issue, the designer places
-//!   the nodes and the tool connects and checks them.
-//! * [`pipeline`] (`navgraph`, raster floor plans): stages 4 to 8, fully
+//!   blocking primitives): the table's first three stages; the designer
+//!   places the nodes and the tool connects and checks them.
+//! * [`pipeline`] (`navgraph`, raster floor plans): the other six, fully
 //!   automatic.
 //!
 //! | id | stage | article | module |
@@ -101,63 +101,33 @@
 //!   budget before triangulating, and a raster too large is refused in
 //!   seconds with what it would need. The build holds the dual graph's
 //!   NavMesh once and little else: its vectors are sized before they are
-//!   filled, the super-graph shares it and the walls (it used to keep two
-//!   more copies of every triangle: its point locator, now built by the
-//!   first path query, and the regions' polygons, now drawn from the mesh
-//!   as the portals are), and `navscope-cli build` streams it to the file.
-//!   The NavMesh itself is the floor: on a dotted raster it has twelve
-//!   links per triangle (triangle↔corner, dual edges, triangulation edges,
-//!   each two-way). With [`navscope_core::Link`] at 80 bytes (its segment
-//!   inline) and an owned area name per [`navscope_core::Node`], the mesh
-//!   alone took about 1.95 GB of the 2.26 GB peak at 2000 × 2000 px and
-//!   the estimate refused it in a 2 GB budget. A link is now 32 bytes (the
-//!   segment boxed, on the quarter of links that have one) and the default
-//!   area name is borrowed, so the same mesh takes about 1.4 GB and the
-//!   build peaks at 1.66 GB.
+//!   filled, the super-graph shares it and the walls (its point locator is
+//!   built by the first path query, the regions' polygons are drawn from
+//!   the mesh as the portals are), and `navscope-cli build` streams it to
+//!   the file. The NavMesh itself is the floor: on a dotted raster it has
+//!   twelve links per triangle (triangle↔corner, dual edges, triangulation
+//!   edges, each two-way). A [`navscope_core::Link`] is 32 bytes (its
+//!   segment boxed, on the quarter of links that have one) and a
+//!   [`navscope_core::Node`] borrows the default area name, so at 2000 ×
+//!   2000 px the mesh takes about 1.4 GB of a 1.66 GB peak.
 //!
-//!   Measured on the 2-core machine on 2026-11-24 (release,
-//!   `navscope-cli generate dotted-raster --size N --out rN.png`, then
-//!   `/usr/bin/time -v navscope-cli build rN.png --pipeline navgraph --set
-//!   agent_radius=0 --out /tmp/r.json`; two other engineers were building,
-//!   `uptime` load average 4.4 to 6.1 on 2 cores, so wall times are
-//!   inflated and system times vary with the page cache):
+//!   Measured on the 2-core machine (release, `navscope-cli generate
+//!   dotted-raster --size N --out rN.png`, then `/usr/bin/time -v
+//!   navscope-cli build rN.png --pipeline navgraph --set agent_radius=0
+//!   [--out /tmp/r.json]`; peaks are the maximum resident set in kB, so
+//!   1.66 GB is 1.58 GiB; `docs/history/navgraph.md` has the runs):
 //!
-//!   | raster | before | after |
+//!   | raster | without `--out` | with `--out` |
 //!   |---|---|---|
-//!   | 1000 × 1000 px, 62,500 dots (375,002 triangles) | 4.8 s user + 6.5 s system, 15.7 s wall, 1.37 GB peak | 3.5 s user + 0.7 s system, 4.2 s wall, 569 MB peak (7.2 - 8.0 s wall in busier runs) |
-//!   | 2000 × 2000 px, 250,000 dots (1,500,002 triangles), `--budget unlimited` | 20.8 s user + 27.5 s system, 75.7 s wall, 5.95 GB peak | 20.5 s user + 3.5 s system, 24.7 s wall, 2.26 GB peak (up to 47 s wall and 17 s system in busier runs) |
-//!   | the same without `--out` | | 10.1 s user + 0.9 s system, 11.1 s wall, 2.26 GB peak |
-//!   | the same with the default 2 GB budget | refused after 0.9 s wall ("would need ~6.2 GB") | refused after 1.1 s wall ("would need ~2.4 GB") |
+//!   | 1000 × 1000 px, 62,500 dots (375,002 triangles) | 1.8 - 1.9 s wall, 428 MB peak | 3.8 s wall |
+//!   | 2000 × 2000 px, 250,000 dots (1,500,002 triangles) | 7.5 - 7.7 s wall, 1.66 GB peak (estimate ~1.7 GB, within the default 2 GB budget) | 22.6 s wall (3.8 GB of JSON written) |
 //!
-//!   Then the links became 32 bytes and nodes stopped allocating the
-//!   default area name; the dual graph's wall tests run in parallel,
-//!   beside the art-gallery graph, whose guard-to-guard shortcuts are
-//!   parallel too (the output is the same, byte for byte, on any thread
-//!   count); and sight lines stopped allocating per grid column. Measured
-//!   the same way without `--out` (before: the build above; both binaries
-//!   run alternately, `uptime` load average 1.9 to 2.3 on 2 cores, one
-//!   core's worth taken by another engineer's process):
-//!
-//!   | raster | before | after |
-//!   |---|---|---|
-//!   | 1000 × 1000 px | 1.7 s user + 0.3 s system, 2.0 - 2.1 s wall, 570 MB peak | 1.6 s user + 0.2 s system, 1.8 - 1.9 s wall, 428 MB peak |
-//!   | 2000 × 2000 px, default 2 GB budget | refused ("would need ~2.4 GB"); with `--budget unlimited` 9.9 - 10.4 s user + 1.8 - 3.2 s system, 11.8 - 13.7 s wall, 2.26 GB peak | 9.6 - 11.6 s user + 1.0 s system, 9.9 - 10.2 s wall, 1.66 GB peak (estimate ~1.7 GB) |
-//!   | 2000 × 2000 px with `--out /tmp/r.json` (3.8 GB written) | 20.5 s user + 3.5 s system, 24.7 s wall, 2.26 GB peak (above) | 20.3 s user + 14.0 s system, 37.6 s wall, 1.66 GB peak (the page cache of the file is the system time) |
-//!
-//!   With both cores free (load average 1.5 to 1.7, 19:14 UTC, the
-//!   same commands, merged main): 2000 × 2000 px 7.5 - 7.7 s wall at a
-//!   1.66 GB peak, 22.6 s with `--out`; 1000 × 1000 px 3.8 s with `--out`.
-//!
-//!   (Peaks are `/usr/bin/time`'s maximum resident set in kB, so 2.26 GB
-//!   is 2.15 GiB.) Writing the 3.8 GB of JSON is over half of the 2000 ×
-//!   2000 build, and on this machine `dd` alone takes 18 s to write
-//!   3.8 GB to `/tmp` (ext4) and 6.5 s to `/dev/shm`. Of the stages, the
-//!   graphs take the most (1.1 - 1.3 s at 1000 × 1000 px, 7.5 - 10 s at
-//!   2000 × 2000 px, wall, loaded), and of them the art-gallery guard
+//!   Writing the JSON is over half of the 2000 × 2000 build. Of the
+//!   stages, the graphs take the most, and of them the art-gallery guard
 //!   placement, which is sequential: on a dotted raster guards look far
 //!   along the open rows, so its line-of-sight walks
 //!   ([`walls::Walls::clear`], [`sight`]) grow faster than the triangle
-//!   count. The triangulation (2 - 2.7 s at 2000 × 2000 px) is next.
+//!   count. The triangulation is next.
 //! * **Art gallery.** First guard: a vertex of highest order; next ones at
 //!   the highest-order corner of the first unseen triangle; a triangle is
 //!   seen when the hull of guard and triangle is free (so every point of it
@@ -191,21 +161,13 @@
 //! | synthetic office (bench) | 2048 x 2048 px, 0.05 m/px | 0.28 - 0.50 s | < 1 s |
 //! | `assets/levels/floorplan/lobby_nodes.ron` (`navgraph-nodes`) | 3 nodes, 2 primitives | 0.22 ms | |
 //!
-//! Re-measured after exact clearance (dilation by pixel squares, one-sided
-//! simplification) with the same command on 2026-11-23, but on a machine
-//! shared with other builds (load average 8.9 on 2 cores, so every figure
-//! is inflated several times; the pre-change arena figure measured the same
-//! way was 0.47 ms when idle): arena 2.99 ms, office 2.22 ms, lobby 0.64
-//! ms, the 2048 x 2048 raster 1.00 s (0.91 - 1.08). An idle re-measurement
-//! is still owed. Stage times before the change, on the 2048 x 2048 raster
-//! (one run): `binary` 249 ms (the
-//! distance transform of 4.2 M pixels), `contours` 67 ms, `simplify` 7 ms
-//! (28,288 to 7,040 vertices, no repair needed), `triangulate` 17 ms (8,000
-//! triangles), `graphs` 45 ms (15,040 dual nodes, 1,182 guards, 1,768
-//! connecting nodes), `supergraph` 20 ms (152 regions).
+//! The table was measured before the raster clearance was made exact
+//! (dilation by pixel squares, one-sided simplification);
+//! `docs/history/navgraph.md` has a measurement since, on a loaded
+//! machine, and the stage times on the 2048 x 2048 raster.
 //!
 //! `arena` with the defaults (radius 0.3 m, tolerance 0.75 m): 316 free
-//! pixels blocked by the dilation (none before clearance was made exact),
+//! pixels blocked by the dilation,
 //! 90 contour vertices simplified to 77, 85 triangles, 162 dual nodes, 10
 //! guards and 8 connecting nodes, 19 regions.
 //! With agent radius 0 all 160 scenarios of `arena.scen` find a path, and
@@ -233,6 +195,8 @@ pub mod raster_stages;
 pub mod sight;
 pub mod simplify;
 pub mod supergraph;
+#[cfg(test)]
+mod test_support;
 pub mod triangulate;
 pub mod walls;
 
@@ -254,7 +218,7 @@ fn agent_radius() -> ParamSpec {
 
 /// The `navgraph` pipeline: raster floor plan to binary image, contours,
 /// simplified rings, constrained Delaunay triangulation, dual and
-/// art-gallery graphs, and super-graph (stages 4 to 8 of the issue).
+/// art-gallery graphs, and super-graph.
 pub fn pipeline() -> Pipeline {
     use raster_stages::*;
     Pipeline {
@@ -286,63 +250,63 @@ pub fn pipeline() -> Pipeline {
         ],
         stages: vec![
             Stage {
-                info: StageInfo {
-                    id: "binary",
-                    title: "Binary image, dilated",
-                    explanation: "Pixels are obstacle or free by the level's colour rules; an exact Euclidean distance transform then blocks every free pixel whose square comes closer than the agent radius to an obstacle pixel's square, so every point of the remaining free pixels keeps the radius and the agent can be treated as a point.",
-                    paper: "Navigation graph generation, image processing",
-                    params: &["agent_radius"],
-                },
+                info: StageInfo::new(
+                    "binary",
+                    "Binary image, dilated",
+                    "Pixels are obstacle or free by the level's colour rules; an exact Euclidean distance transform then blocks every free pixel whose square comes closer than the agent radius to an obstacle pixel's square, so every point of the remaining free pixels keeps the radius and the agent can be treated as a point.",
+                    "Navigation graph generation, image processing",
+                    &["agent_radius"],
+                ),
                 run: stage_binary,
             },
             Stage {
-                info: StageInfo {
-                    id: "contours",
-                    title: "Contours with hierarchy",
-                    explanation: "The boundaries of the free pixels: one outer contour per free component and its holes, like OpenCV's RETR_CCOMP.",
-                    paper: "Navigation graph generation, Fig. 10",
-                    params: &[],
-                },
+                info: StageInfo::new(
+                    "contours",
+                    "Contours with hierarchy",
+                    "The boundaries of the free pixels: one outer contour per free component and its holes, like OpenCV's RETR_CCOMP.",
+                    "Navigation graph generation, Fig. 10",
+                    &[],
+                ),
                 run: stage_contours,
             },
             Stage {
-                info: StageInfo {
-                    id: "simplify",
-                    title: "Simplified contours",
-                    explanation: "Douglas-Peucker removes staircase vertices within the tolerance, one-sided: a new segment only ever cuts into free space, never towards an obstacle, so clearance is kept. Segments that would cross or touch another ring get vertices back until the rings are valid and nested as before.",
-                    paper: "Navigation graph generation, approximating contours",
-                    params: &["simplify_tolerance"],
-                },
+                info: StageInfo::new(
+                    "simplify",
+                    "Simplified contours",
+                    "Douglas-Peucker removes staircase vertices within the tolerance, one-sided: a new segment only ever cuts into free space, never towards an obstacle, so clearance is kept. Segments that would cross or touch another ring get vertices back until the rings are valid and nested as before.",
+                    "Navigation graph generation, approximating contours",
+                    &["simplify_tolerance"],
+                ),
                 run: stage_simplify,
             },
             Stage {
-                info: StageInfo {
-                    id: "triangulate",
-                    title: "Constrained Delaunay triangulation",
-                    explanation: "The simplified rings are triangulated with every ring edge kept; triangles outside navigable space are removed.",
-                    paper: "Navigation graph generation, Fig. 11-12",
-                    params: &[],
-                },
+                info: StageInfo::new(
+                    "triangulate",
+                    "Constrained Delaunay triangulation",
+                    "The simplified rings are triangulated with every ring edge kept; triangles outside navigable space are removed.",
+                    "Navigation graph generation, Fig. 11-12",
+                    &[],
+                ),
                 run: stage_triangulate,
             },
             Stage {
-                info: StageInfo {
-                    id: "graphs",
-                    title: "Dual and art-gallery graphs",
-                    explanation: "Dual graph: a node at each triangle's incentre with its inscribed radius, plus the triangulation's vertices and edges; dual edges crossing blocked space go through a shared corner. Art gallery: guards until every triangle is seen, plus connecting nodes.",
-                    paper: "Navigation graph generation, Fig. 13-16",
-                    params: &[],
-                },
+                info: StageInfo::new(
+                    "graphs",
+                    "Dual and art-gallery graphs",
+                    "Dual graph: a node at each triangle's incentre with its inscribed radius, plus the triangulation's vertices and edges; dual edges crossing blocked space go through a shared corner. Art gallery: guards until every triangle is seen, plus connecting nodes.",
+                    "Navigation graph generation, Fig. 13-16",
+                    &[],
+                ),
                 run: stage_graphs,
             },
             Stage {
-                info: StageInfo {
-                    id: "supergraph",
-                    title: "Super-graph",
-                    explanation: "Triangles are grouped into regions; regions joined by portals form the super-graph, searched first so that 'no path' is answered without searching the base graph.",
-                    paper: "Navigation graph generation, Hierarchical graphs, Fig. 17",
-                    params: &["region_size", "simplify_tolerance"],
-                },
+                info: StageInfo::new(
+                    "supergraph",
+                    "Super-graph",
+                    "Triangles are grouped into regions; regions joined by portals form the super-graph, searched first so that 'no path' is answered without searching the base graph.",
+                    "Navigation graph generation, Hierarchical graphs, Fig. 17",
+                    &["region_size", "simplify_tolerance"],
+                ),
                 run: stage_supergraph,
             },
         ],
@@ -351,7 +315,7 @@ pub fn pipeline() -> Pipeline {
 
 /// The `navgraph-nodes` pipeline: floor plan with designer-placed nodes and
 /// blocking primitives to inflated primitives, Delaunay graph and Voronoi
-/// check (stages 1 to 3 of the issue).
+/// check.
 pub fn nodes_pipeline() -> Pipeline {
     use node_stages::*;
     Pipeline {
@@ -373,33 +337,33 @@ pub fn nodes_pipeline() -> Pipeline {
         ],
         stages: vec![
             Stage {
-                info: StageInfo {
-                    id: "inflate",
-                    title: "Inflated blocking primitives",
-                    explanation: "Boxes and cylinders grow by the agent radius (Minkowski sum), so the agent can be treated as a point.",
-                    paper: "Navigation graph generation, finite size of the agents, Fig. 6",
-                    params: &["agent_radius"],
-                },
+                info: StageInfo::new(
+                    "inflate",
+                    "Inflated blocking primitives",
+                    "Boxes and cylinders grow by the agent radius (Minkowski sum), so the agent can be treated as a point.",
+                    "Navigation graph generation, finite size of the agents, Fig. 6",
+                    &["agent_radius"],
+                ),
                 run: stage_inflate,
             },
             Stage {
-                info: StageInfo {
-                    id: "delaunay",
-                    title: "Delaunay graph",
-                    explanation: "The nodes are joined by their Delaunay triangulation; edges entering blocked space are removed, edges whose corridor between the node disks touches it are flagged.",
-                    paper: "Navigation graph generation, connecting nodes via triangulation, Fig. 5, 7",
-                    params: &["node_radius"],
-                },
+                info: StageInfo::new(
+                    "delaunay",
+                    "Delaunay graph",
+                    "The nodes are joined by their Delaunay triangulation; edges entering blocked space are removed, edges whose corridor between the node disks touches it are flagged.",
+                    "Navigation graph generation, connecting nodes via triangulation, Fig. 5, 7",
+                    &["node_radius"],
+                ),
                 run: stage_delaunay,
             },
             Stage {
-                info: StageInfo {
-                    id: "voronoi",
-                    title: "Voronoi check",
-                    explanation: "A node is well placed when its Voronoi cell minus the blocked space is convex and contains it: then from every point the nearest node is directly reachable.",
-                    paper: "Navigation graph generation, Fig. 8",
-                    params: &[],
-                },
+                info: StageInfo::new(
+                    "voronoi",
+                    "Voronoi check",
+                    "A node is well placed when its Voronoi cell minus the blocked space is convex and contains it: then from every point the nearest node is directly reachable.",
+                    "Navigation graph generation, Fig. 8",
+                    &[],
+                ),
                 run: stage_voronoi,
             },
         ],

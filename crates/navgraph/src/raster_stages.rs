@@ -549,12 +549,11 @@ fn dual_bytes(triangles: u64, vertices: u64) -> u64 {
 /// the rest is the triangulation, the walls, the art-gallery graph's
 /// working structures (built beside the dual graph) and the earlier
 /// stages' artifacts. Calibrated with `/usr/bin/time -v` on dotted rasters
-/// (`navscope-cli generate dotted-raster`, radius 0, `navscope-cli build`)
-/// on 2026-11-24, after links became 32 bytes: 1000 × 1000 px (375,002
-/// triangles) peaked at 1.24 - 1.28 and 2000 × 2000 px (1,500,002
-/// triangles) at 1.21 - 1.24 times [`dual_bytes`] (428 - 443 MB and 1.66 -
-/// 1.71 GB, in kB as `time` reports them), the same with `--out`; the
-/// 30 % leave room for the allocator.
+/// (`navscope-cli generate dotted-raster`, radius 0, `navscope-cli build`):
+/// 1000 × 1000 px (375,002 triangles) peaks at 1.24 - 1.28 and 2000 × 2000
+/// px (1,500,002 triangles) at 1.21 - 1.24 times [`dual_bytes`] (428 - 443
+/// MB and 1.66 - 1.71 GB, in kB as `time` reports them), the same with
+/// `--out`; the 30 % leave room for the allocator.
 /// A caller that takes an owned copy ([`navscope_core::Runner::navmesh`])
 /// or asks for a path needs more.
 fn build_bytes(triangles: u64, vertices: u64) -> u64 {

@@ -17,7 +17,8 @@ fn angle_at(a: DVec2, b: DVec2, c: DVec2) -> f64 {
     navscope_core::geom::interior_angle(a, b, c)
 }
 
-/// Every invariant the issue lists; panics with a description on failure.
+/// Every invariant a decomposition must keep; panics with a description on
+/// failure.
 pub fn check(plan: &PolygonWithHoles, out: &Output, tau_deg: f64) {
     check_with(plan, out, tau_deg, ANGLE_EPS);
 }
