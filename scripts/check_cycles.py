@@ -249,6 +249,7 @@ def siblings(folder):
 
 
 def has_rust(folder):
+    """True when `folder` or a folder inside it holds a `.rs` file."""
     for _, dirs, files in os.walk(folder):
         if any(f.endswith(".rs") for f in files):
             return True

@@ -1,5 +1,5 @@
 //! Hostile and large input through the real `navscope-cli` binary: each
-//! case of issue 20 in the loaders' and the CLI's scope, at sizes that run
+//! hostile case in the loaders' and the CLI's scope, at sizes that run
 //! in seconds in a debug build. Every run happens under a lowered
 //! address-space limit (`ulimit -v`), so a case that allocates gigabytes
 //! fails here as it would for a user, and under a deadline, so a hang
@@ -15,8 +15,9 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_navscope-cli");
 
-/// Address-space ceiling for every run: far below what the failures of
-/// issue 20 reached (3.9 GB to 8 GB), well above what a sound run needs.
+/// Address-space ceiling for every run: far below what an unchecked
+/// allocation of a hostile input reaches (gigabytes), well above what a
+/// sound run needs.
 const CEILING_MB: u64 = 1024;
 
 /// Generous deadline for one run in a debug build.
@@ -461,7 +462,7 @@ fn broken_images_are_described_without_debug_text() {
 #[test]
 fn a_vertex_a_hair_off_a_wall_builds() {
     // 1e-13 m off the top wall, outside or inside: the convex pipeline
-    // used to fail with "(is the plan closed?)".
+    // builds, and does not ask "(is the plan closed?)".
     let dir = scratch("hair");
     for off in [1e-13, -1e-13] {
         std::fs::write(
@@ -554,10 +555,7 @@ fn a_raster_of_many_dots_builds_its_graphs_or_is_refused_by_the_budget() {
     assert!(!dir.join("refused.json").exists());
     // Admitted by a budget just above that estimate, it builds and writes
     // its NavMesh within an address space not much larger: the build holds
-    // one NavMesh and little else (the mesh before issue 20's item 5, with
-    // its copies in the super-graph, needed over 560 MB here), and its
-    // links are 32 bytes (with the 80-byte links of before, the estimate
-    // was ~218 MB, over this budget).
+    // one NavMesh and little else, and its links are 32 bytes.
     // (The 340 MB of JSON are streamed to /dev/null, not kept on disk.)
     let r = build("192M", "/dev/null");
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -571,8 +569,7 @@ fn a_raster_of_many_dots_builds_its_graphs_or_is_refused_by_the_budget() {
 /// Address-space ceiling for building the 600 × 600 px dotted raster: its
 /// estimate is 158 MB and its resident peak 165 MB; it needs between 300
 /// and 350 MB of address space (binary, stacks and the allocator arenas of
-/// the graph stage's two threads included), and its build before the
-/// copies were removed needed over 560 MB.
+/// the graph stage's two threads included).
 const DOTS_600_CEILING_MB: u64 = 400;
 
 #[test]

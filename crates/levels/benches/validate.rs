@@ -1,4 +1,4 @@
-//! Loading and validating large floor plans (issue 20's target: a
+//! Loading and validating large floor plans (the target: a
 //! 1,000,000-vertex plan validates in at most 2 s in release). Measures
 //! core's plane-sweep validation alone and the whole load (JSON parse,
 //! cleaning, bounds, validation) of generated plans: the big hall, a
