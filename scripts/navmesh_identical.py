@@ -8,12 +8,24 @@ their `"ms"` keys, are blanked. It prints one line per differing or missing
 file and a summary; exit 0 when all are identical, 1 otherwise, 2 on bad
 arguments.
 
+`--write CLI OUT_DIR` writes such a folder first: the NavMesh of every
+sample level under `assets/levels/` for each of the pipelines `cspace`,
+`layers`, `navgraph`, `navgraph-nodes` and `convex` that accepts it
+(directly or converted, as `CLI info LEVEL` lists them), one file per level
+and pipeline.
+
 Usage: python3 scripts/navmesh_identical.py BASE_DIR NEW_DIR
+       python3 scripts/navmesh_identical.py --write CLI OUT_DIR
 """
 
 import os
 import re
+import subprocess
 import sys
+
+PIPELINES = ["cspace", "layers", "navgraph", "navgraph-nodes", "convex"]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LEVELS = os.path.join("assets", "levels")
 
 TIMING = re.compile(rb'"ms"\s*:\s*-?[0-9][0-9.eE+-]*')
 
@@ -59,9 +71,53 @@ def compare(base, new):
     return 0
 
 
+def accepted(cli, level):
+    """The pipelines `cli info LEVEL` lists for a level (empty when it is
+    not a level)."""
+    info = subprocess.run([cli, "info", level], capture_output=True, text=True, cwd=ROOT)
+    for line in info.stdout.splitlines():
+        if line.startswith("pipelines"):
+            names = line[len("pipelines"):].split(",")
+            return {n.strip().removesuffix("(converted)").strip() for n in names}
+    return set()
+
+
+def write(cli, out):
+    """Builds every sample level with every pipeline of PIPELINES that
+    accepts it into `out`; returns the exit status (1 when a build fails).
+    Levels are named relative to the repository, as the JSON records them."""
+    cli, out = os.path.abspath(cli), os.path.abspath(out)
+    os.makedirs(out, exist_ok=True)
+    written, failed = 0, 0
+    for folder, _, files in sorted(os.walk(os.path.join(ROOT, LEVELS))):
+        for f in sorted(files):
+            level = os.path.relpath(os.path.join(folder, f), ROOT)
+            rel = os.path.relpath(level, LEVELS)
+            for p in [p for p in PIPELINES if p in accepted(cli, level)]:
+                name = rel.replace(os.sep, "__") + "__" + p + ".json"
+                run = subprocess.run(
+                    [cli, "build", level, "--pipeline", p, "--out", os.path.join(out, name)],
+                    capture_output=True,
+                    text=True,
+                    cwd=ROOT,
+                )
+                if run.returncode == 0:
+                    written += 1
+                else:
+                    failed += 1
+                    print(f"build failed: {rel} {p}: {run.stderr.strip()}")
+    print(f"{written} meshes written to {out}")
+    return 1 if failed else 0
+
+
 def main(argv):
+    if len(argv) == 3 and argv[0] == "--write":
+        return write(argv[1], argv[2])
     if len(argv) != 2 or not all(os.path.isdir(d) for d in argv):
-        print("usage: navmesh_identical.py BASE_DIR NEW_DIR (two folders)", file=sys.stderr)
+        print(
+            "usage: navmesh_identical.py BASE_DIR NEW_DIR | --write CLI OUT_DIR",
+            file=sys.stderr,
+        )
         return 2
     return compare(argv[0], argv[1])
 
