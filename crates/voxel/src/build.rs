@@ -1,5 +1,5 @@
 //! A whole build outside the `Runner`: [`build()`] runs the pipeline's own
-//! stage functions in order (so it shares their tile cache, stage 9's local
+//! stage functions in order (so it shares their tile cache, the local
 //! rebuild, see [`crate::tile_cache`]) and hands back every tile's results
 //! with the graph, for tests, benchmarks and tools that want the data rather
 //! than the drawings.
@@ -33,19 +33,19 @@ use crate::triangulate::{RegionMesh, Triangulator};
 /// Everything one tile produced, stage by stage (shared with the cache).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TileBuild {
-    /// Stage 2.
+    /// Stage `voxelize`.
     pub heightfield: Arc<Heightfield>,
     /// Stage `compact`: passable spans, span neighbours and areas.
     pub compact: Arc<CompactTile>,
-    /// Stages 3 and 7, one entry per pass.
+    /// Stage `flag`, one entry per pass.
     pub flags: Arc<Vec<PassFlags>>,
     /// Stage `partition`, one entry per pass.
     pub partitions: Arc<Vec<PassPartition>>,
-    /// Stage 4.
+    /// Stage `regions`.
     pub regions: Arc<Vec<Region>>,
-    /// Stage 5, one per region.
+    /// Stage `simplify`, one per region.
     pub simplified: Arc<Vec<SimplifiedRegion>>,
-    /// Stage 6, one per region.
+    /// Stage `triangulate`, one per region.
     pub meshes: Arc<Vec<RegionMesh>>,
     /// Stage `polymesh`, one per region.
     pub polys: Arc<Vec<RegionPolys>>,

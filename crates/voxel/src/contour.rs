@@ -1,4 +1,4 @@
-//! Stage 4, polygons (§32.2.3; Recast's `rcBuildContours` before
+//! The `regions` stage, polygons (§32.2.3; Recast's `rcBuildContours` before
 //! simplification, the "raw contours"): the spans of each region the
 //! [`crate::partition`] stage found are grouped into connected pieces, and
 //! each piece's outline is traced along the cell edges its spans share with
@@ -21,8 +21,7 @@
 //! clockwise). Where two cells of a region touch only at a corner, tracing
 //! turns left, so rings touch there but never cross.
 //!
-//! How (Night of 25 November 2026 and 27 November 2026 in the crate docs):
-//! one scan of the core's rows lists the spans of each partition region
+//! How: one scan of the core's rows lists the spans of each partition region
 //! that is taken whole, without a flood (all of it in the core, the tile
 //! dry, the pass's links both ways: [`PassPartition::sizes`] says it is
 //! one piece), and stops at the others' spans still free, where a flood

@@ -1,4 +1,4 @@
-//! Stage 3 with stage 7, flagging with recycled passes (§32.2.3, §32.3.1,
+//! The `flag` stage, flagging with recycled passes (§32.2.3, §32.3.1,
 //! §32.4): every open span of the pool is flagged non-walkable, walkable or
 //! border with one stance's agent table; the non-walkable ones, flags
 //! discarded, are the pool of the next pass.

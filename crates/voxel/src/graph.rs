@@ -1,4 +1,4 @@
-//! Stage 8, the node graph (§32.2.5 steps 3 and 4, §32.3.2, §32.4.2): one
+//! The `graph` stage, the node graph (§32.2.5 steps 3 and 4, §32.3.2, §32.4.2): one
 //! node per convex polygon of the `polymesh` stage at the mean of its
 //! corners, carrying its pass's stance and its triangles as detail, and
 //! links between polygons that share an edge: inside a region (a common edge),

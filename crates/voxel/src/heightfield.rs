@@ -1,4 +1,4 @@
-//! Stage 2, voxelization (§32.2.2): the tile's triangles are clipped to
+//! The `voxelize` stage, voxelization (§32.2.2): the tile's triangles are clipped to
 //! every column they cover and rasterised into solid spans (height ranges of
 //! solid voxels); overlapping or touching solid spans merge. The open space
 //! above each solid span, up to the next one, is the column of voxels an

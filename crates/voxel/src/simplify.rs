@@ -1,4 +1,4 @@
-//! Stage 5, simplification (§32.2.4; Recast's `simplifyContour`): the
+//! The `simplify` stage, simplification (§32.2.4; Recast's `simplifyContour`): the
 //! staircase outlines become sloping ones within an error bound.
 //!
 //! Each ring is cut into chains at the vertices where the edge class

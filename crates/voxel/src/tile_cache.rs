@@ -1,4 +1,4 @@
-//! Stage 9 of the issue, local rebuild: a process-wide cache of per-tile
+//! Local rebuild: a process-wide cache of per-tile
 //! stage results, so that the pipeline's own stages (the ones navscope-core's
 //! `Runner` calls, and [`crate::build()`]) rebuild only the tiles whose
 //! inputs changed.

@@ -1,4 +1,4 @@
-//! Stage 1, tiling: the voxel grid over the level's bounds, split into
+//! The `tiles` stage, tiling: the voxel grid over the level's bounds, split into
 //! square tiles that overlap their neighbours by a border of cells (§32.2.5,
 //! step 1), each with the triangles and water volumes that touch it. Only
 //! tiles that some triangle touches are made (in row-major order): voxel

@@ -1,4 +1,4 @@
-//! Stage 6, triangulation (§32.2.4): each simplified region, holes and all,
+//! The `triangulate` stage, triangulation (§32.2.4): each simplified region, holes and all,
 //! goes through a constrained Delaunay triangulation (`spade`) with every
 //! ring edge a constraint; the triangles whose centre lies inside the rings
 //! (even-odd) are kept. No Steiner points are added, so every triangle
