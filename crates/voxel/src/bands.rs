@@ -31,22 +31,12 @@
 //! tiled build can cut a band differently from a one-tile build and keep a
 //! piece of it (1.3 m2 of sidestep band in `table_room` at 32-cell tiles).
 
-use serde::Serialize;
-
-use crate::flags::{NO_LINK, NON_WALKABLE, PassFlags, UNIT, WALKABLE, chamfer};
+use crate::chamfer::{UNIT, chamfer};
 use crate::heightfield::Heightfield;
-use crate::partition::{NO_REGION, PartitionParams, partition_pass};
-use crate::settings::Pass;
-
-/// The band rule's setting.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct BandRule {
-    /// Distance (m) a kept area must reach away from every earlier pass's
-    /// walkable span; `None`: the earlier passes' largest radius.
-    pub distance: Option<f64>,
-    /// How regions are cut.
-    pub partition: PartitionParams,
-}
+use crate::links::NO_LINK;
+use crate::partition::{NO_REGION, partition_pass};
+use crate::pass_flags::{NON_WALKABLE, PassFlags, WALKABLE};
+use crate::settings::{PartitionParams, Pass};
 
 /// The walkable areas of the passes done so far, joined over their
 /// connections: a union-find kept from pass to pass, so each pass's

@@ -37,10 +37,11 @@
 
 use serde::Serialize;
 
-use crate::flags::{DIRS, Limits, NO_LINK, PassFlags};
+use crate::grid::Grid;
 use crate::heightfield::Heightfield;
+use crate::links::{DIRS, Limits, NO_LINK};
 use crate::partition::{NO_REGION, PassPartition};
-use crate::tiles::Grid;
+use crate::pass_flags::PassFlags;
 use navscope_core::Stance;
 
 /// What lies beyond an outline edge.
@@ -414,7 +415,7 @@ impl<'a> Tracer<'a> {
     /// reaches a column twice ([`Self::take`] checks that). The links go
     /// both ways when the pass's height is more than its step: a link one
     /// way leads from a span to one whose link back, the first span of
-    /// that column it connects with ([`crate::flags::links`]), is a lower
+    /// that column it connects with ([`crate::links::links`]), is a lower
     /// one; the two floors are within two steps, but the lower one's open
     /// space, at least the height above the other end's floor, ends under
     /// the upper floor, so the height would be at most a step.
@@ -696,7 +697,7 @@ impl<'a> Tracer<'a> {
         let mut border_spans = 0;
         for (i, m) in members.iter().enumerate() {
             let c = m.c as usize;
-            border_spans += (flags[m.s as usize] == crate::flags::BORDER) as u32;
+            border_spans += (flags[m.s as usize] == crate::pass_flags::BORDER) as u32;
             // The cells across sides 0 and 2 (-x, +x) lie beside `c`, across
             // 3 and 1 (-z, +z) a row before and after it ([`DIRS`]).
             let [west, _, east]: [u32; 3] = stamp[c - 1..c + 2].try_into().expect("three cells");
@@ -845,10 +846,10 @@ fn edge_class(
 pub(crate) mod tests {
     use super::*;
     use crate::flags::tests::build;
+    use crate::grid::TileRect;
     use crate::heightfield::tests::boxes;
     use crate::partition::partition_tile;
     use crate::settings::{Settings, specs};
-    use crate::tiles::TileRect;
     use navscope_core::ParamValues;
 
     /// The reference's stamp of a column no region covers.
@@ -989,7 +990,7 @@ pub(crate) mod tests {
         // Directed boundary edges: (start, end, class).
         let mut edges: Vec<Edge> = Vec::new();
         for &(x, z, s) in &cells {
-            if passes[k].flags[s] == crate::flags::BORDER {
+            if passes[k].flags[s] == crate::pass_flags::BORDER {
                 border_spans += 1;
             }
             for (dir, (dx, dz)) in DIRS.into_iter().enumerate() {
@@ -1469,7 +1470,7 @@ pub(crate) mod tests {
             if out != 0 {
                 edged.push(i as u32);
             }
-            b += (f[0].flags[m.s as usize] == crate::flags::BORDER) as u32;
+            b += (f[0].flags[m.s as usize] == crate::pass_flags::BORDER) as u32;
         }
         assert_eq!(t.edged, edged);
         assert_eq!(border, b);
@@ -1524,11 +1525,11 @@ pub(crate) mod tests {
         ) {
             let m = crate::heightfield::tests::floor_with(4., 4., &blocks);
             let (g, mut hf, f) = build(&m, "stand,crouch,prone,swim,sidestep");
-            let p = crate::partition::PartitionParams {
+            let p = crate::settings::PartitionParams {
                 kind: [
-                    crate::partition::Partition::Watershed,
-                    crate::partition::Partition::Monotone,
-                    crate::partition::Partition::Layers,
+                    crate::settings::Partition::Watershed,
+                    crate::settings::Partition::Monotone,
+                    crate::settings::Partition::Layers,
                 ][kind],
                 min_area,
                 merge_area: 4 * min_area,
@@ -1591,8 +1592,8 @@ pub(crate) mod tests {
         ]);
         let (g, hf, f) = crate::flags::tests::build_with(&m, "stand,sidestep", false);
         // Every region merged into one per connected area.
-        let one = crate::partition::PartitionParams {
-            kind: crate::partition::Partition::Watershed,
+        let one = crate::settings::PartitionParams {
+            kind: crate::settings::Partition::Watershed,
             min_area: 0,
             merge_area: u32::MAX,
         };

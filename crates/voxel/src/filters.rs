@@ -22,25 +22,13 @@
 //! Slope, water depth and the three filters make a span *passable* for a
 //! pass; [`passable`] computes it.
 
-use serde::Serialize;
-
-use crate::flags::{DIRS, Limits};
+use crate::grid::Grid;
 use crate::heightfield::{Heightfield, OPEN};
+use crate::links::{DIRS, Limits};
 use crate::rows::for_row_bands;
+use crate::settings::Filters;
 use crate::settings::Pass;
-use crate::tiles::Grid;
 use navscope_core::Stance;
-
-/// Which of Recast's span filters run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Filters {
-    /// `rcFilterLowHangingWalkableObstacles`.
-    pub low_hanging: bool,
-    /// `rcFilterLedgeSpans`.
-    pub ledges: bool,
-    /// `rcFilterWalkableLowHeightSpans`.
-    pub low_height: bool,
-}
 
 /// Top of the open space over span `s` (very high when open to the sky).
 fn top(hf: &Heightfield, s: usize) -> i32 {
@@ -255,6 +243,7 @@ mod tests {
     use super::*;
     use crate::flags::tests::build;
     use crate::samples::MeshBuilder;
+    use crate::settings::Filters;
 
     const ALL: Filters = Filters {
         low_hanging: true,

@@ -21,11 +21,11 @@ use serde::Serialize;
 
 use crate::contour::Region;
 use crate::detail::RegionDetail;
+use crate::grid::Grid;
 use crate::heightfield::Heightfield;
 use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
 use crate::swim::{NodeInfo, swim_links};
-use crate::tiles::Grid;
 use crate::triangulate::RegionMesh;
 
 /// Where a link comes from (for drawing).

@@ -22,7 +22,7 @@ use navscope_core::StageError;
 use navscope_core::geom::TriMesh;
 use serde::Serialize;
 
-use crate::tiles::{Grid, TileRect};
+use crate::grid::{Grid, TileRect};
 
 /// Most spans one tile may hold before the build stops with an error.
 pub const MAX_SPANS: usize = 1 << 25;
@@ -666,7 +666,7 @@ pub(crate) fn block_spans(
     // (column, piece_key(base, top, ny)) of every clipped piece.
     let mut pieces: Vec<(u32, u64)> = Vec::new();
     let (cs, ch) = (grid.cs, grid.ch);
-    let max_h = (crate::tiles::MAX_HEIGHT_UNITS - 1) as f32;
+    let max_h = (crate::grid::MAX_HEIGHT_UNITS - 1) as f32;
     for &t in triangles {
         let [a, b, c] = mesh.triangle(t as usize);
         let n = (b - a).cross(c - a).normalize_or_zero();
@@ -998,7 +998,7 @@ pub(crate) mod tests {
     ) -> (Vec<u32>, Vec<SpanBits>) {
         let w = px1 - px;
         let ncols = (w * (pz1 - pz)) as usize;
-        let max_h = (crate::tiles::MAX_HEIGHT_UNITS - 1) as f32;
+        let max_h = (crate::grid::MAX_HEIGHT_UNITS - 1) as f32;
         let mut cols: Vec<Vec<u64>> = vec![Vec::new(); ncols];
         for &t in triangles {
             let [a, b, c] = mesh.triangle(t as usize);
@@ -1271,7 +1271,7 @@ pub(crate) mod tests {
             lo in prop_oneof![any::<f32>(), -2.0f32..70_000.0, (0u32..70_000).prop_map(|v| v as f32)],
             hi in prop_oneof![any::<f32>(), -2.0f32..70_000.0, (0u32..70_000).prop_map(|v| v as f32)],
         ) {
-            let top = (crate::tiles::MAX_HEIGHT_UNITS - 1) as i64;
+            let top = (crate::grid::MAX_HEIGHT_UNITS - 1) as i64;
             let want = (
                 (lo.floor() as i64).clamp(0, top) as u16,
                 (hi.ceil() as i64).clamp(0, top) as u16,

@@ -117,6 +117,7 @@
 pub mod bands;
 pub mod blocks;
 pub mod build;
+pub mod chamfer;
 pub mod compact;
 pub mod contour;
 pub mod detail;
@@ -124,10 +125,13 @@ pub mod drops;
 pub mod filters;
 pub mod flags;
 pub mod graph;
+pub mod grid;
 pub mod heightfield;
+pub mod links;
 pub mod movers;
 pub mod outline;
 pub mod partition;
+pub mod pass_flags;
 pub mod polymesh;
 pub mod rows;
 pub mod samples;
@@ -264,6 +268,7 @@ pub fn pipeline() -> Pipeline {
         });
     Pipeline {
         id: "voxel",
+        stage_aliases: &[],
         title: "Voxel navmesh with recycled passes (Kirst)",
         accepts: vec![LevelKind::Mesh],
         params: settings::specs(),

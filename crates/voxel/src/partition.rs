@@ -56,53 +56,13 @@
 use serde::Serialize;
 use std::borrow::Cow;
 
-use crate::flags::{NO_LINK, PassFlags, WALKABLE};
 use crate::heightfield::Heightfield;
+use crate::links::NO_LINK;
+use crate::pass_flags::{PassFlags, WALKABLE};
+use crate::settings::{Partition, PartitionParams};
 
 /// No region (a span that is not walkable in the pass, or was filtered out).
 pub const NO_REGION: u32 = 0;
-
-/// How the walkable spans are cut into regions (Recast's partition types).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum Partition {
-    /// Recast's `rcBuildRegions`.
-    Watershed,
-    /// Recast's `rcBuildRegionsMonotone`.
-    Monotone,
-    /// Recast's `rcBuildLayerRegions`: monotone regions merged into layers
-    /// that never overlap themselves in height.
-    Layers,
-}
-
-impl Partition {
-    /// Every partition, in the order the parameter lists them.
-    pub const ALL: [Partition; 3] = [Partition::Watershed, Partition::Monotone, Partition::Layers];
-
-    /// The parameter value naming it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Partition::Watershed => "watershed",
-            Partition::Monotone => "monotone",
-            Partition::Layers => "layers",
-        }
-    }
-
-    /// The partition a parameter value names.
-    pub fn named(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|p| p.name() == name)
-    }
-}
-
-/// Partition settings of one build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct PartitionParams {
-    /// Algorithm.
-    pub kind: Partition,
-    /// Recast's `minRegionArea`, in spans.
-    pub min_area: u32,
-    /// Recast's `mergeRegionArea`, in spans.
-    pub merge_area: u32,
-}
 
 /// One pass's distance field and regions over a tile's spans.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -826,6 +786,7 @@ fn merge_layers(g: RegionGraph, cut: &mut Cut, p: PartitionParams) -> (Vec<u32>,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::{Partition, PartitionParams};
 
     /// Every span in the default area.
     fn flat(hf: &Heightfield) -> Vec<u8> {
@@ -926,7 +887,7 @@ mod tests {
         }
         // A pass that walks on nothing draws a field of zeros.
         let mut none = f[0].clone();
-        none.flags.fill(crate::flags::NON_WALKABLE);
+        none.flags.fill(crate::pass_flags::NON_WALKABLE);
         none.links = Default::default();
         let part = partition_pass(&hf, &none, &area, params(Partition::Monotone, 0, 0));
         assert_eq!(part.regions, 0);
@@ -1276,7 +1237,7 @@ mod tests {
                         }
                     }
                 }
-                let lim = crate::flags::Limits::of(&pf.pass, &g);
+                let lim = crate::links::Limits::of(&pf.pass, &g);
                 prop_assert!(lim.height <= lim.step || !one_way);
                 let mut seen = vec![false; part.region.len()];
                 for s0 in 0..part.region.len() {

@@ -306,8 +306,7 @@ pub fn polymesh_tile(meshes: &[RegionMesh], nvp: usize) -> Vec<RegionPolys> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contour::EdgeClass;
-    use crate::contour::Ring;
+    use crate::contour::{EdgeClass, Ring};
     use crate::triangulate::triangulate;
     use proptest::prelude::*;
     use std::collections::HashMap;

@@ -10,6 +10,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt::Debug;
 use std::sync::{Arc, OnceLock};
 
 use glam::Vec3;
@@ -20,24 +21,27 @@ use navscope_core::{Artifact, LinkKind, NavMesh, Primitive, Shape, StageContext,
 use serde::Serialize;
 
 use crate::blocks::voxelize;
-use crate::build::{simplify_tile, triangulate_tile};
 use crate::compact::{AreaTable, CompactPass, CompactTile, DEFAULT_AREA, compact_tile};
 use crate::contour::{Region, Ring, regions};
 use crate::detail::{RegionDetail, detail_tile};
-use crate::flags::{BORDER, NO_LINK, NON_WALKABLE, PassFlags, WALKABLE, flag_tile};
+use crate::drops;
+use crate::flags::flag_tile;
 use crate::graph::{Graph, TileParts, build_graph};
+use crate::grid::Grid;
 use crate::heightfield::{Heightfield, may_wet};
+use crate::links::NO_LINK;
 use crate::movers::{Reach, add_mover_links};
 use crate::outline::outline;
-use crate::partition::{NO_REGION, Partition, PassPartition, partition_tile};
+use crate::partition::{NO_REGION, PassPartition, partition_tile};
+use crate::pass_flags::{BORDER, NON_WALKABLE, PassFlags, WALKABLE};
 use crate::polymesh::{RegionPolys, polymesh_tile};
-use crate::settings::Settings;
-use crate::simplify::SimplifiedRegion;
+use crate::settings::{Partition, Settings};
+use crate::simplify::{SimplifiedRegion, simplify_tile};
 use crate::tile_cache::{
     TileCache, TileKey, TileReuse, TileStage, map_missing_tiles, map_tiles, tile_keys,
 };
-use crate::tiles::{Grid, Layout, layout};
-use crate::triangulate::RegionMesh;
+use crate::tiles::{Layout, layout};
+use crate::triangulate::{RegionMesh, triangulate_tile};
 
 /// Most primitives one artifact draws. Voxels are drawn one
 /// `Shape::VoxelColumn` per span (the app meshes them per tile, and only
@@ -48,7 +52,9 @@ use crate::triangulate::RegionMesh;
 /// heightfield's four standing passes) draws about 750,000, draws whole.
 pub const MAX_PRIMITIVES: usize = 2_000_000;
 
-struct Prims {
+/// A stage's drawing, at most [`MAX_PRIMITIVES`] primitives and a label
+/// saying how many more were left out.
+pub struct Prims {
     out: Vec<Primitive>,
     dropped: usize,
 }
@@ -984,18 +990,6 @@ fn push_contours(p: &mut Prims, g: &Grid, id: u32, r: &Region) {
     }
 }
 
-/// Each region paired with what a later stage made of it: `regions` and
-/// `tiles` are both per tile, one entry per region in the same order.
-fn per_region<'a, T>(
-    regions: &'a [Arc<Vec<Region>>],
-    tiles: &'a [Arc<Vec<T>>],
-) -> impl Iterator<Item = (&'a Region, &'a T)> {
-    regions
-        .iter()
-        .flat_map(|t| t.iter())
-        .zip(tiles.iter().flat_map(|t| t.iter()))
-}
-
 /// One sub-step per pass of a stage from `regions` on: its regions' counts,
 /// and the outline of its region spans (`spans`).
 fn stance_steps(
@@ -1020,26 +1014,96 @@ fn stance_steps(
         .collect()
 }
 
-/// Stage `regions`: connected walkable areas and their exact outlines.
+/// What a stage from `contours` to `detail` makes of each region: its
+/// counts and its drawing, given the whole stage's output.
+pub trait RegionOutput: Debug + Serialize + Send + Sync + Sized + 'static {
+    /// What the drawing needs beside the regions (`()` for most stages).
+    type Drawn: Debug + Send + Sync;
+    /// The stage's element counts (the tiles built and reused are added).
+    fn counts(out: &PerRegion<Self>) -> BTreeMap<String, u64>;
+    /// Draws the stage's output.
+    fn draw(out: &PerRegion<Self>, p: &mut Prims);
+}
+
+/// The output of a stage from `contours` to `detail`: per tile, one `T`
+/// per region of the `contours` stage, in the same order.
 #[derive(Debug, Serialize)]
-pub struct RegionArtifact {
+pub struct PerRegion<T: RegionOutput> {
     /// The grid.
     pub grid: Grid,
-    /// Per tile.
-    pub tiles: Vec<Arc<Vec<Region>>>,
+    /// Per tile, one per region.
+    pub tiles: Vec<Arc<Vec<T>>>,
     /// The passes' stances, in order (one sub-step each).
     pub passes: Vec<&'static str>,
     /// Tiles built and reused.
     pub reuse: TileReuse,
+    /// The `contours` stage's regions, per tile.
+    #[serde(skip)]
+    regions: Vec<Arc<Vec<Region>>>,
     /// Each pass's region spans, for the sub-steps' outlines.
     #[serde(skip)]
     spans: RegionSpans,
+    #[serde(skip)]
+    drawn: T::Drawn,
 }
 
-impl Artifact for RegionArtifact {
+impl<T: RegionOutput> PerRegion<T> {
+    /// The output `tiles` of a stage after `contours` (`r`).
+    fn after(
+        r: &ContourArtifact,
+        tiles: Vec<Arc<Vec<T>>>,
+        reuse: TileReuse,
+        drawn: T::Drawn,
+    ) -> Self {
+        PerRegion {
+            grid: r.grid,
+            tiles,
+            passes: r.passes.clone(),
+            reuse,
+            regions: r.regions.clone(),
+            spans: r.spans.clone(),
+            drawn,
+        }
+    }
+
+    /// Each region paired with its output.
+    fn per_region(&self) -> impl Iterator<Item = (&Region, &T)> {
+        self.regions
+            .iter()
+            .flat_map(|t| t.iter())
+            .zip(self.tiles.iter().flat_map(|t| t.iter()))
+    }
+
+    /// Every region's output.
+    fn all(&self) -> impl Iterator<Item = &T> + Clone {
+        self.tiles.iter().flat_map(|t| t.iter())
+    }
+}
+
+impl<T: RegionOutput> Artifact for PerRegion<T> {
     fn counts(&self) -> BTreeMap<String, u64> {
-        let all = self.tiles.iter().flat_map(|t| t.iter());
-        let mut m = BTreeMap::from([
+        let mut m = T::counts(self);
+        self.reuse.add_counts(&mut m);
+        m
+    }
+    fn primitives(&self) -> Vec<Primitive> {
+        let mut p = Prims::new();
+        T::draw(self, &mut p);
+        p.finish(top(&self.grid))
+    }
+    fn substeps(&self) -> Vec<SubStep> {
+        stance_steps(&self.passes, &self.regions, &self.spans)
+    }
+}
+
+/// Stage `contours`: connected walkable areas and their exact outlines.
+pub type ContourArtifact = PerRegion<Region>;
+
+impl RegionOutput for Region {
+    type Drawn = ();
+    fn counts(out: &PerRegion<Self>) -> BTreeMap<String, u64> {
+        let all = out.all();
+        BTreeMap::from([
             ("regions".into(), all.clone().count() as u64),
             (
                 "rings".into(),
@@ -1050,23 +1114,16 @@ impl Artifact for RegionArtifact {
                 all.map(|r| r.rings.iter().map(|x| x.pts.len() as u64).sum::<u64>())
                     .sum(),
             ),
-        ]);
-        self.reuse.add_counts(&mut m);
-        m
+        ])
     }
-    fn primitives(&self) -> Vec<Primitive> {
-        let mut p = Prims::new();
-        for (id, r) in self.tiles.iter().flat_map(|t| t.iter()).enumerate() {
-            push_contours(&mut p, &self.grid, id as u32, r);
+    fn draw(out: &PerRegion<Self>, p: &mut Prims) {
+        for (id, r) in out.all().enumerate() {
+            push_contours(p, &out.grid, id as u32, r);
         }
-        p.finish(top(&self.grid))
-    }
-    fn substeps(&self) -> Vec<SubStep> {
-        stance_steps(&self.passes, &self.tiles, &self.spans)
     }
 }
 
-fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+fn run_contours(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (t, s, keys, cache) = keyed(ctx, TileStage::Regions)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
@@ -1082,44 +1139,27 @@ fn run_regions(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
             may_wet(&t.layout.tiles[i].water, s.water_level),
         ))
     })?;
-    Ok(Arc::new(RegionArtifact {
+    Ok(Arc::new(ContourArtifact {
         grid: v.grid,
+        regions: tiles.clone(),
         tiles,
         passes: f.pass_names(),
         reuse,
         spans: p.spans.clone(),
+        drawn: (),
     }))
 }
 
 // ---------------------------------------------------------------- simplify
 
 /// Stage `simplify`: outlines simplified within the error bound.
-#[derive(Debug, Serialize)]
-pub struct SimplifyArtifact {
-    /// The grid.
-    pub grid: Grid,
-    /// Per tile, one per region.
-    pub tiles: Vec<Arc<Vec<SimplifiedRegion>>>,
-    /// Tiles built and reused.
-    pub reuse: TileReuse,
-    #[serde(skip)]
-    regions: Vec<Arc<Vec<Region>>>,
-    #[serde(skip)]
-    passes: Vec<&'static str>,
-    #[serde(skip)]
-    spans: RegionSpans,
-}
+pub type SimplifyArtifact = PerRegion<SimplifiedRegion>;
 
-impl SimplifyArtifact {
-    fn regions(&self) -> &[Arc<Vec<Region>>] {
-        &self.regions
-    }
-}
-
-impl Artifact for SimplifyArtifact {
-    fn counts(&self) -> BTreeMap<String, u64> {
-        let all = self.tiles.iter().flat_map(|t| t.iter());
-        let mut m = BTreeMap::from([
+impl RegionOutput for SimplifiedRegion {
+    type Drawn = ();
+    fn counts(out: &PerRegion<Self>) -> BTreeMap<String, u64> {
+        let all = out.all();
+        BTreeMap::from([
             (
                 "polygon vertices".into(),
                 all.clone()
@@ -1130,23 +1170,20 @@ impl Artifact for SimplifyArtifact {
                 "exact fallbacks".into(),
                 all.map(|r| r.fallbacks as u64).sum(),
             ),
-        ]);
-        self.reuse.add_counts(&mut m);
-        m
+        ])
     }
-    fn primitives(&self) -> Vec<Primitive> {
-        let mut p = Prims::new();
-        for (id, (r, s)) in per_region(self.regions(), &self.tiles).enumerate() {
+    fn draw(out: &PerRegion<Self>, p: &mut Prims) {
+        for (id, (r, s)) in out.per_region().enumerate() {
             // RecastDemo's "both contours": the raw outline under the
             // simplified one.
-            push_contours(&mut p, &self.grid, id as u32, r);
+            push_contours(p, &out.grid, id as u32, r);
             for ring in &s.rings {
                 p.push(
                     Primitive::new(
                         format!("polygon/{}", r.stance.name()),
                         id as u32,
                         Shape::Polyline {
-                            points: ring_points(&self.grid, ring),
+                            points: ring_points(&out.grid, ring),
                             closed: true,
                         },
                     )
@@ -1154,27 +1191,16 @@ impl Artifact for SimplifyArtifact {
                 );
             }
         }
-        p.finish(top(&self.grid))
-    }
-    fn substeps(&self) -> Vec<SubStep> {
-        stance_steps(&self.passes, self.regions(), &self.spans)
     }
 }
 
 fn run_simplify(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, s, keys, cache) = keyed(ctx, TileStage::Simplify)?;
-    let r = ctx.artifact::<RegionArtifact>("regions")?;
+    let r = ctx.artifact::<ContourArtifact>("regions")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Simplify, &keys, &span_costs(ctx)?, |i| {
         Ok(simplify_tile(&r.tiles[i], &r.grid, &s))
     })?;
-    Ok(Arc::new(SimplifyArtifact {
-        grid: r.grid,
-        tiles,
-        reuse,
-        regions: r.tiles.clone(),
-        passes: r.passes.clone(),
-        spans: r.spans.clone(),
-    }))
+    Ok(Arc::new(SimplifyArtifact::after(r, tiles, reuse, ())))
 }
 
 /// Pushes one `kind` polygon per face (vertex indices into `mesh`), shown
@@ -1215,36 +1241,17 @@ fn push_faces<'f>(
 // ---------------------------------------------------------------- triangulate
 
 /// Stage `triangulate`: constrained Delaunay triangles per region.
-#[derive(Debug, Serialize)]
-pub struct TriangulateArtifact {
-    /// The grid.
-    pub grid: Grid,
-    /// Per tile, one per region.
-    pub tiles: Vec<Arc<Vec<RegionMesh>>>,
-    /// Tiles built and reused.
-    pub reuse: TileReuse,
-    #[serde(skip)]
-    regions: Vec<Arc<Vec<Region>>>,
-    #[serde(skip)]
-    passes: Vec<&'static str>,
-    #[serde(skip)]
-    spans: RegionSpans,
-}
+pub type TriangulateArtifact = PerRegion<RegionMesh>;
 
-impl TriangulateArtifact {
-    fn regions(&self) -> &[Arc<Vec<Region>>] {
-        &self.regions
-    }
-}
-
-impl Artifact for TriangulateArtifact {
-    fn counts(&self) -> BTreeMap<String, u64> {
+impl RegionOutput for RegionMesh {
+    type Drawn = ();
+    fn counts(out: &PerRegion<Self>) -> BTreeMap<String, u64> {
         let mut m = BTreeMap::new();
-        for (r, mesh) in per_region(self.regions(), &self.tiles) {
+        for (r, mesh) in out.per_region() {
             *m.entry(format!("{} triangles", r.stance.name()))
                 .or_insert(0) += mesh.tris.len() as u64;
         }
-        let all = self.tiles.iter().flat_map(|t| t.iter());
+        let all = out.all();
         m.insert(
             "triangles".into(),
             all.clone().map(|t| t.tris.len() as u64).sum(),
@@ -1253,29 +1260,22 @@ impl Artifact for TriangulateArtifact {
             "refused constraints".into(),
             all.map(|t| t.refused_constraints as u64).sum(),
         );
-        self.reuse.add_counts(&mut m);
         m
     }
-    fn primitives(&self) -> Vec<Primitive> {
-        let g = &self.grid;
-        let mut p = Prims::new();
+    fn draw(out: &PerRegion<Self>, p: &mut Prims) {
         let mut id = 0u32;
-        for (r, mesh) in per_region(self.regions(), &self.tiles) {
+        for (r, mesh) in out.per_region() {
             let kind = format!("triangle/{}", r.stance.name());
             let faces = mesh.tris.iter().map(|t| t.as_slice());
-            push_faces(&mut p, g, &kind, r.pass, mesh, faces, &mut id);
+            push_faces(p, &out.grid, &kind, r.pass, mesh, faces, &mut id);
         }
-        p.finish(top(g))
-    }
-    fn substeps(&self) -> Vec<SubStep> {
-        stance_steps(&self.passes, self.regions(), &self.spans)
     }
 }
 
 fn run_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, _, keys, cache) = keyed(ctx, TileStage::Triangulate)?;
     let s = ctx.artifact::<SimplifyArtifact>("simplify")?;
-    let r = ctx.artifact::<RegionArtifact>("regions")?;
+    let r = ctx.artifact::<ContourArtifact>("regions")?;
     let (tiles, reuse) = map_tiles(
         cache,
         TileStage::Triangulate,
@@ -1283,45 +1283,24 @@ fn run_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
         &span_costs(ctx)?,
         |i| Ok(triangulate_tile(&s.tiles[i])),
     )?;
-    Ok(Arc::new(TriangulateArtifact {
-        grid: s.grid,
-        tiles,
-        reuse,
-        regions: r.tiles.clone(),
-        passes: r.passes.clone(),
-        spans: r.spans.clone(),
-    }))
+    Ok(Arc::new(TriangulateArtifact::after(r, tiles, reuse, ())))
 }
 
 // ---------------------------------------------------------------- polymesh
 
 /// Stage `polymesh`: convex polygons per region.
-#[derive(Debug, Serialize)]
-pub struct PolyMeshArtifact {
-    /// The grid.
-    pub grid: Grid,
-    /// Per tile, one per region.
-    pub tiles: Vec<Arc<Vec<RegionPolys>>>,
-    /// Tiles built and reused.
-    pub reuse: TileReuse,
-    #[serde(skip)]
-    regions: Vec<Arc<Vec<Region>>>,
-    #[serde(skip)]
-    meshes: Vec<Arc<Vec<RegionMesh>>>,
-    #[serde(skip)]
-    passes: Vec<&'static str>,
-    #[serde(skip)]
-    spans: RegionSpans,
-}
+pub type PolyMeshArtifact = PerRegion<RegionPolys>;
 
-impl Artifact for PolyMeshArtifact {
-    fn counts(&self) -> BTreeMap<String, u64> {
+impl RegionOutput for RegionPolys {
+    /// The triangulation's vertices, which the polygons index.
+    type Drawn = Vec<Arc<Vec<RegionMesh>>>;
+    fn counts(out: &PerRegion<Self>) -> BTreeMap<String, u64> {
         let mut m = BTreeMap::new();
-        for (r, polys) in per_region(&self.regions, &self.tiles) {
+        for (r, polys) in out.per_region() {
             *m.entry(format!("{} polygons", r.stance.name()))
                 .or_insert(0) += polys.polys.len() as u64;
         }
-        let all = self.tiles.iter().flat_map(|t| t.iter());
+        let all = out.all();
         m.insert(
             "polygons".into(),
             all.clone().map(|p| p.polys.len() as u64).sum(),
@@ -1332,86 +1311,59 @@ impl Artifact for PolyMeshArtifact {
                 .map(|p| p.len() as u64)
                 .sum(),
         );
-        self.reuse.add_counts(&mut m);
         m
     }
-    fn primitives(&self) -> Vec<Primitive> {
-        let g = &self.grid;
-        let mut p = Prims::new();
+    fn draw(out: &PerRegion<Self>, p: &mut Prims) {
         let mut id = 0u32;
-        let meshes = self.meshes.iter().flat_map(|t| t.iter());
-        for ((r, polys), mesh) in per_region(&self.regions, &self.tiles).zip(meshes) {
+        let meshes = out.drawn.iter().flat_map(|t| t.iter());
+        for ((r, polys), mesh) in out.per_region().zip(meshes) {
             let kind = format!("polymesh/{}", r.stance.name());
             let faces = polys.polys.iter().map(Vec::as_slice);
-            push_faces(&mut p, g, &kind, r.pass, mesh, faces, &mut id);
+            push_faces(p, &out.grid, &kind, r.pass, mesh, faces, &mut id);
         }
-        p.finish(top(g))
-    }
-    fn substeps(&self) -> Vec<SubStep> {
-        stance_steps(&self.passes, &self.regions, &self.spans)
     }
 }
 
 fn run_polymesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, s, keys, cache) = keyed(ctx, TileStage::PolyMesh)?;
     let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
-    let r = ctx.artifact::<RegionArtifact>("regions")?;
+    let r = ctx.artifact::<ContourArtifact>("regions")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::PolyMesh, &keys, &span_costs(ctx)?, |i| {
         Ok(polymesh_tile(&t.tiles[i], s.max_verts_per_poly))
     })?;
-    Ok(Arc::new(PolyMeshArtifact {
-        grid: t.grid,
+    Ok(Arc::new(PolyMeshArtifact::after(
+        r,
         tiles,
         reuse,
-        regions: r.tiles.clone(),
-        meshes: t.tiles.clone(),
-        passes: r.passes.clone(),
-        spans: r.spans.clone(),
-    }))
+        t.tiles.clone(),
+    )))
 }
 
 // ---------------------------------------------------------------- detail
 
 /// Stage `detail`: the height detail of every polygon.
-#[derive(Debug, Serialize)]
-pub struct DetailArtifact {
-    /// The grid.
-    pub grid: Grid,
-    /// Per tile, one per region.
-    pub tiles: Vec<Arc<Vec<RegionDetail>>>,
-    /// Tiles built and reused.
-    pub reuse: TileReuse,
-    #[serde(skip)]
-    regions: Vec<Arc<Vec<Region>>>,
-    #[serde(skip)]
-    passes: Vec<&'static str>,
-    #[serde(skip)]
-    spans: RegionSpans,
-}
+pub type DetailArtifact = PerRegion<RegionDetail>;
 
-impl Artifact for DetailArtifact {
-    fn counts(&self) -> BTreeMap<String, u64> {
+impl RegionOutput for RegionDetail {
+    type Drawn = ();
+    fn counts(out: &PerRegion<Self>) -> BTreeMap<String, u64> {
         let mut m = BTreeMap::new();
-        for (r, d) in per_region(&self.regions, &self.tiles) {
+        for (r, d) in out.per_region() {
             *m.entry(format!("{} detail triangles", r.stance.name()))
                 .or_insert(0) += d.polys.iter().map(|p| p.len() as u64).sum::<u64>();
         }
         m.insert(
             "detail triangles".into(),
-            self.tiles
-                .iter()
-                .flat_map(|t| t.iter())
+            out.all()
                 .flat_map(|d| d.polys.iter())
                 .map(|p| p.len() as u64)
                 .sum(),
         );
-        self.reuse.add_counts(&mut m);
         m
     }
-    fn primitives(&self) -> Vec<Primitive> {
-        let mut p = Prims::new();
+    fn draw(out: &PerRegion<Self>, p: &mut Prims) {
         let mut id = 0u32;
-        for (r, d) in per_region(&self.regions, &self.tiles) {
+        for (r, d) in out.per_region() {
             for poly in &d.polys {
                 for t in poly {
                     p.push(
@@ -1432,10 +1384,6 @@ impl Artifact for DetailArtifact {
                 id += 1;
             }
         }
-        p.finish(top(&self.grid))
-    }
-    fn substeps(&self) -> Vec<SubStep> {
-        stance_steps(&self.passes, &self.regions, &self.spans)
     }
 }
 
@@ -1443,7 +1391,7 @@ fn run_detail(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, s, keys, cache) = keyed(ctx, TileStage::Detail)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
-    let r = ctx.artifact::<RegionArtifact>("regions")?;
+    let r = ctx.artifact::<ContourArtifact>("regions")?;
     let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
     let pm = ctx.artifact::<PolyMeshArtifact>("polymesh")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Detail, &keys, &span_costs(ctx)?, |i| {
@@ -1457,14 +1405,7 @@ fn run_detail(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
             s.detail,
         ))
     })?;
-    Ok(Arc::new(DetailArtifact {
-        grid: v.grid,
-        tiles,
-        reuse,
-        regions: r.tiles.clone(),
-        passes: r.passes.clone(),
-        spans: r.spans.clone(),
-    }))
+    Ok(Arc::new(DetailArtifact::after(r, tiles, reuse, ())))
 }
 
 // ---------------------------------------------------------------- graph
@@ -1536,7 +1477,7 @@ impl Artifact for GraphArtifact {
 }
 
 fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
-    let r = ctx.artifact::<RegionArtifact>("regions")?;
+    let r = ctx.artifact::<ContourArtifact>("regions")?;
     let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
     let p = ctx.artifact::<PolyMeshArtifact>("polymesh")?;
     let d = ctx.artifact::<DetailArtifact>("detail")?;
@@ -1653,6 +1594,29 @@ fn run_movers(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     }))
 }
 
+/// Runs the stage on the `movers` stage's NavMesh.
+fn run_drops(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let m = ctx.artifact::<MoverArtifact>("movers")?;
+    let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
+    let s = Settings::from_params(ctx.params)?;
+    // The parameter's spec keeps it in 0..=100.
+    let max_drop = ctx.params.float(crate::settings::MAX_DROP);
+    let voxels = drops::Voxels {
+        grid: &v.grid,
+        tiles: &v.tiles,
+        max_error: s.max_error,
+    };
+    let agent = |st: Stance| s.passes.iter().find(|p| p.stance == st).map(|p| p.agent);
+    let drops = drops::find_drops(&m.navmesh, agent, &voxels, max_drop);
+    let mut navmesh = m.navmesh.clone();
+    let links = drops::add_drop_links(&mut navmesh, &drops);
+    Ok(Arc::new(MoverArtifact {
+        navmesh,
+        links,
+        skipped: Vec::new(),
+    }))
+}
+
 /// The stage functions in order: `(id, function)`.
 pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 13] = [
     ("tiles", run_tiles),
@@ -1660,14 +1624,14 @@ pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 13] = [
     ("compact", run_compact),
     ("flag", run_flag),
     ("partition", run_partition),
-    ("regions", run_regions),
+    ("regions", run_contours),
     ("simplify", run_simplify),
     ("triangulate", run_triangulate),
     ("polymesh", run_polymesh),
     ("detail", run_detail),
     ("graph", run_graph),
     ("movers", run_movers),
-    ("drops", crate::drops::run),
+    ("drops", run_drops),
 ];
 
 /// The kind of a voxel an earlier pass claimed, `voxel/claimed/{stance}`,
@@ -1777,9 +1741,9 @@ mod tests {
             let flags: Vec<(u8, Stance)> = (0..passes)
                 .map(|k| {
                     let flag = match claim {
-                        _ if !pooled => crate::flags::CLAIMED,
+                        _ if !pooled => crate::pass_flags::CLAIMED,
                         Some(c) if k == c => if border { BORDER } else { WALKABLE },
-                        Some(c) if k > c => crate::flags::CLAIMED,
+                        Some(c) if k > c => crate::pass_flags::CLAIMED,
                         _ => NON_WALKABLE,
                     };
                     (flag, STANCES[k])

@@ -42,9 +42,9 @@ use std::sync::Arc;
 use glam::{DVec2, DVec3};
 use navscope_core::{NavMesh, Stance};
 
+use crate::grid::Grid;
 use crate::heightfield::{Heightfield, OPEN, Span, floor_i32, floor_i64};
 use crate::settings::Settings;
-use crate::tiles::Grid;
 
 /// Slack on the two radii for the chamfer distance (at most 7.7% short).
 pub const RADIUS_SLACK: f64 = 1.08;

@@ -30,14 +30,15 @@ use serde::Serialize;
 use crate::compact::CompactTile;
 use crate::contour::Region;
 use crate::detail::RegionDetail;
-use crate::flags::PassFlags;
+use crate::grid::TileRect;
 use crate::heightfield::{Heightfield, Span};
 use crate::partition::PassPartition;
+use crate::pass_flags::PassFlags;
 use crate::polymesh::RegionPolys;
 use crate::schedule::largest_first;
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
-use crate::tiles::{Layout, TileRect};
+use crate::tiles::Layout;
 use crate::triangulate::RegionMesh;
 
 /// Budget of the process-wide cache: 256 MiB, the tiles of several builds

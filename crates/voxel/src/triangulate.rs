@@ -27,7 +27,7 @@ use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 
 use crate::contour::Ring;
-use crate::simplify::inside_rings;
+use crate::simplify::{SimplifiedRegion, inside_rings};
 
 /// The triangles of one region.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -61,7 +61,7 @@ pub fn triangulate(rings: &[Ring]) -> RegionMesh {
 }
 
 /// A triangulation and the buffers of [`triangulate`], kept from one
-/// region to the next of a tile ([`crate::build::triangulate_tile`])
+/// region to the next of a tile ([`triangulate_tile`])
 /// instead of allocated for each. spade's `clear` keeps the
 /// triangulation's memory and starts it afresh (its locate hint too), so
 /// the triangles are those of a new one.
@@ -212,6 +212,12 @@ fn parity_inside(cdt: &Cdt, state: &mut Vec<u8>, stack: &mut Vec<FixedFaceHandle
     }
 }
 
+/// Triangulates every simplified region of a tile.
+pub fn triangulate_tile(simplified: &[SimplifiedRegion]) -> Vec<RegionMesh> {
+    let mut t = Triangulator::default();
+    simplified.iter().map(|r| t.triangulate(&r.rings)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,7 +348,7 @@ mod tests {
             let (g, regions, settings) = cells.unwrap();
             // One triangulator for all, as a tile's regions share one.
             let mut t = Triangulator::default();
-            for (r, s) in regions.iter().zip(crate::build::simplify_tile(&regions, &g, &settings)) {
+            for (r, s) in regions.iter().zip(crate::simplify::simplify_tile(&regions, &g, &settings)) {
                 proptest::prop_assert_eq!(t.triangulate(&r.rings), old_triangulate(&r.rings));
                 proptest::prop_assert_eq!(t.triangulate(&s.rings), old_triangulate(&s.rings));
             }
