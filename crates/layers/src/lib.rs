@@ -364,6 +364,7 @@ fn info(
 pub fn pipeline() -> Pipeline {
     Pipeline {
         id: "layers",
+        stage_aliases: &[],
         title: "Multi-layered navigation meshes (van Toll, Cook & Geraerts)",
         accepts: vec![LevelKind::Layers],
         params: vec![
