@@ -118,7 +118,7 @@ fn find(parent: &mut [u32], mut x: u32) -> u32 {
 }
 
 /// Clears `walk` on every region of the current pass (`pass`, cut by
-/// `partition` as the partition stage will) that the rule drops. `earlier`
+/// `partition` as the `regions` stage will) that the rule drops. `earlier`
 /// are the earlier passes' areas, `pool` the spans no earlier pass claimed, `link` the pass's connections, `reach` the keep
 /// distance in cells.
 #[allow(clippy::too_many_arguments)]
@@ -145,7 +145,7 @@ pub fn drop_bands(
         .collect();
     chamfer(hf, link, &mut dist);
     let far = (reach * UNIT).min(u16::MAX as f64 - 1.0);
-    // The pass's regions, as the partition stage will cut them.
+    // The pass's regions, as the `regions` stage will cut them.
     let flags: Vec<u8> = walk
         .iter()
         .map(|&w| if w { WALKABLE } else { NON_WALKABLE })

@@ -37,9 +37,9 @@ pub struct TileBuild {
     pub compact: Arc<CompactTile>,
     /// Stage `flag`, one entry per pass.
     pub flags: Arc<Vec<PassFlags>>,
-    /// Stage `partition`, one entry per pass.
+    /// Stage `regions`, one entry per pass.
     pub partitions: Arc<Vec<PassPartition>>,
-    /// Stage `regions`.
+    /// Stage `contours`.
     pub regions: Arc<Vec<Region>>,
     /// Stage `simplify`, one per region.
     pub simplified: Arc<Vec<SimplifiedRegion>>,
@@ -103,8 +103,8 @@ pub fn build(level: &Level, params: &ParamValues) -> Result<Build, StageError> {
     let v = get::<VoxelArtifact>(&done, "voxelize")?;
     let c = get::<CompactArtifact>(&done, "compact")?;
     let f = get::<FlagArtifact>(&done, "flag")?;
-    let pa = get::<PartitionArtifact>(&done, "partition")?;
-    let r = get::<ContourArtifact>(&done, "regions")?;
+    let pa = get::<PartitionArtifact>(&done, "regions")?;
+    let r = get::<ContourArtifact>(&done, "contours")?;
     let s = get::<SimplifyArtifact>(&done, "simplify")?;
     let m = get::<TriangulateArtifact>(&done, "triangulate")?;
     let pm = get::<PolyMeshArtifact>(&done, "polymesh")?;

@@ -22,7 +22,7 @@
 //! cell centre lies inside its polygon (boundary included) and whose floor
 //! lies within its `[min_y, max_y]`, as Recast's `rcMarkConvexPolyArea`
 //! does. Areas are marked on every span, walkable or not, so that each
-//! pass's regions see them; the `partition` stage never lets a region cross
+//! pass's regions see them; the `regions` stage never lets a region cross
 //! from one area to another (Recast's regions never do), so each polygon
 //! and node has one area.
 

@@ -1,4 +1,4 @@
-//! The `regions` stage, polygons (§32.2.3; Recast's `rcBuildContours` before
+//! The `contours` stage, polygons (§32.2.3; Recast's `rcBuildContours` before
 //! simplification, the "raw contours"): the spans of each region the
 //! [`crate::partition`] stage found are grouped into connected pieces, and
 //! each piece's outline is traced along the cell edges its spans share with
@@ -236,8 +236,8 @@ fn list_row<const ALL_WHOLE: bool>(
             continue;
         }
         // Written out for all regions taken whole: sharing the lines below
-        // cost 3.5% more instructions in `regions` (7.59 against 7.86 M on
-        // nav_test with the watershed, callgrind).
+        // costs 3.5% more instructions in the `contours` stage (nav_test
+        // with the watershed, callgrind).
         if ALL_WHOLE {
             while cols[x + 1] <= s {
                 x += 1;

@@ -109,7 +109,7 @@ fn height_at(e: &BoundaryEdge, x: f64) -> f64 {
 /// One tile's regions with what the later stages made of them, one entry
 /// per region in each slice.
 pub struct TileParts<'a> {
-    /// Stage `regions`.
+    /// Stage `contours`.
     pub regions: &'a [Region],
     /// Stage `triangulate`.
     pub meshes: &'a [RegionMesh],

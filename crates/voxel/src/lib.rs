@@ -24,8 +24,8 @@
 //! | `voxelize` | §32.2.2; `rcRasterizeTriangles` | solid spans (`voxel/solid`) and water (`voxel/water`) ([`heightfield`], [`blocks`]) |
 //! | `compact` | `rcFilter*`, `rcBuildCompactHeightfield`, `rcMarkConvexPolyArea` | per pass: the spans it may stand on before erosion (`voxel/compact`, `voxel/area`), their side neighbours (`compact/neighbour`), the convex volumes (`volume`) ([`compact`], [`filters`]) |
 //! | `flag` | §32.2.3, §32.3, §32.4; `rcErodeWalkableArea` | per pass: `voxel/walkable`, `voxel/border`, `voxel/non-walkable`, and `voxel/claimed/<stance>` from the next pass on ([`flags`], [`bands`]) |
-//! | `partition` | `rcBuildDistanceField`, `rcBuildRegions` / `…Monotone` / `rcBuildLayerRegions` | per pass: the distance field (`voxel/distance`), the regions (`voxel/region`) and their connections (`voxel/region/connection`) ([`partition`]) |
-//! | `regions` | §32.2.3; `rcBuildContours` (raw) | each region's exact outline (`contour/<stance>`, `contour/<stance>/hole`) ([`contour`]) |
+//! | `regions` | `rcBuildDistanceField`, `rcBuildRegions` / `…Monotone` / `rcBuildLayerRegions` | per pass: the distance field (`voxel/distance`), the regions (`voxel/region`) and their connections (`voxel/region/connection`) ([`partition`]) |
+//! | `contours` | §32.2.3; `rcBuildContours` (raw) | each region's exact outline (`contour/<stance>`, `contour/<stance>/hole`) ([`contour`]) |
 //! | `simplify` | §32.2.4; `rcBuildContours` (simplified) | simplified outlines (`polygon/<stance>`) ([`simplify`]) |
 //! | `triangulate` | §32.2.4 | triangles (`triangle/<stance>`) ([`triangulate`]) |
 //! | `polymesh` | `rcBuildPolyMesh` | convex polygons of at most `max_verts_per_poly` corners (`polymesh/<stance>`) ([`polymesh`]) |
@@ -33,6 +33,16 @@
 //! | `graph` | §32.2.5, §32.3.2, §32.4.2 | one node per polygon (`node/<stance>`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh ([`graph`], [`swim`]) |
 //! | `movers` | Quake's movers and triggers (not in the paper) | door, elevator, teleport and jump links of a brush level's movers ([`movers`]) |
 //! | `drops` | Recast's off-mesh connections, generated at ledges (not in the paper) | one-way jump links off ledges onto the floor below (`link/jump`) ([`drops`]) |
+//!
+//! **Stage ids** are Recast's names: `regions` is Recast's regions (the
+//! partition of the walkable spans; the `partition` parameter picks the
+//! algorithm) and `contours` its contours. Ids reach presets, the app's
+//! saved state and `--stage`: the former id `partition` stays an alias of
+//! `regions` ([`STAGE_ALIASES`], resolved by `Pipeline::stage_index`). The
+//! former `regions` (the outlines) cannot be an alias, being a current id:
+//! `--stage regions` now shows Recast's regions, and `--stage contours` the
+//! outlines. The app saves the stage on screen by its position, which did
+//! not change, so saved state shows the same stage as before.
 //!
 //! Every stage with passes (`compact` to `detail`) has one sub-step per
 //! pass whose highlight is the outline of that pass's own spans
@@ -153,6 +163,10 @@ use navscope_core::{Pipeline, Stage, StageInfo};
 
 use settings::reads;
 
+/// Former stage ids that still resolve, `(former, current)` (see the crate
+/// docs, "Stage ids").
+pub const STAGE_ALIASES: &[(&str, &str)] = &[("partition", "regions")];
+
 /// The `voxel` pipeline.
 pub fn pipeline() -> Pipeline {
     let info = |id: &'static str,
@@ -196,15 +210,15 @@ pub fn pipeline() -> Pipeline {
             reads::FLAG,
         ),
         info(
-            "partition",
+            "regions",
             "Distance field and regions",
             "Each pass's walkable voxels get their distance to the edge of the walkable area (Recast's distance field), and are cut into regions: by watershed over that field, by monotone row sweeps, or by row sweeps merged into layers that never overlap in height. Regions too small are removed and small ones merged into a neighbour (Recast's min and merge region area; layers use the min area only).",
             "Recast rcBuildDistanceField, rcBuildRegions / rcBuildRegionsMonotone / rcBuildLayerRegions; Kirst §32.2.3",
-            reads::PARTITION,
+            reads::REGIONS,
         ),
         info(
-            "regions",
-            "Polygons",
+            "contours",
+            "Contours",
             "The voxels of each region form polygons; each outline is traced along the region's border voxels (Recast's raw contours). Islands are separate regions, holes extra rings.",
             "Kirst §32.2.3; Recast rcBuildContours (raw)",
             &[],
@@ -268,7 +282,7 @@ pub fn pipeline() -> Pipeline {
         });
     Pipeline {
         id: "voxel",
-        stage_aliases: &[],
+        stage_aliases: STAGE_ALIASES,
         title: "Voxel navmesh with recycled passes (Kirst)",
         accepts: vec![LevelKind::Mesh],
         params: settings::specs(),

@@ -1,4 +1,4 @@
-//! Stage `partition`: Recast's region partitioning of each pass's walkable
+//! The `regions` stage: Recast's region partitioning of each pass's walkable
 //! spans, before the outlines are traced.
 //!
 //! * **Distance field** (Recast's `rcBuildDistanceField`): a 2/3 chamfer

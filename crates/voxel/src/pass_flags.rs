@@ -23,7 +23,7 @@ pub struct PassFlags {
     /// One flag per span ([`CLAIMED`], [`NON_WALKABLE`], [`WALKABLE`], [`BORDER`]).
     pub flags: Vec<u8>,
     /// The pass's connections (see [`crate::links::links`]), shared between passes with
-    /// the same limits and kept for the regions stage; empty when the pass
+    /// the same limits and kept for the later stages; empty when the pass
     /// found nothing walkable.
     #[serde(skip)]
     pub links: std::sync::Arc<Vec<u32>>,

@@ -409,7 +409,7 @@ pub mod reads {
         "area_cost.door",
     ];
     /// `flag`: the span filters, the band rule (which cuts regions as the
-    /// partition stage does), the pass order and every agent table.
+    /// `regions` stage does), the pass order and every agent table.
     pub const FLAG: &[&str] = &[
         "filter_low_hanging_obstacles",
         "filter_ledge_spans",
@@ -446,8 +446,8 @@ pub mod reads {
         "sidestep.min_water",
         "sidestep.max_water",
     ];
-    /// `partition`: algorithm and region filters.
-    pub const PARTITION: &[&str] = &["partition", "min_region_size", "merge_region_size"];
+    /// `regions`: partition algorithm and region filters.
+    pub const REGIONS: &[&str] = &["partition", "min_region_size", "merge_region_size"];
     /// `polymesh`: the corner bound.
     pub const POLYMESH: &[&str] = &["max_verts_per_poly"];
     /// `detail`: sample spacing and error.

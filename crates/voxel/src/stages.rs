@@ -690,13 +690,13 @@ fn run_flag(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     }))
 }
 
-// ---------------------------------------------------------------- partition
+// ---------------------------------------------------------------- regions (the partition)
 
 /// Each pass's region spans on every tile (the spans its partition put in
-/// a region, which the stages from `partition` on build on) with the span
+/// a region, which the stages from `regions` on build on) with the span
 /// links they are connected by: what those stages' sub-steps outline.
 /// Shared with the earlier stages' artifacts, never copied; a clone shares
-/// the outlines too, so the six stages from `partition` to `detail`
+/// the outlines too, so the six stages from `regions` to `detail`
 /// compute each pass's outline once between them.
 #[derive(Clone, Debug)]
 struct RegionSpans {
@@ -755,7 +755,7 @@ impl RegionSpans {
     }
 }
 
-/// Stage `partition`: every pass's distance field and regions on every tile.
+/// Stage `regions`: every pass's distance field and regions on every tile.
 #[derive(Debug, Serialize)]
 pub struct PartitionArtifact {
     /// The grid.
@@ -927,11 +927,11 @@ impl Artifact for PartitionArtifact {
 }
 
 fn run_partition(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
-    let (_, s, keys, cache) = keyed(ctx, TileStage::Partition)?;
+    let (_, s, keys, cache) = keyed(ctx, TileStage::Regions)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
     let c = ctx.artifact::<CompactArtifact>("compact")?;
-    let (tiles, reuse) = map_tiles(cache, TileStage::Partition, &keys, &span_costs(ctx)?, |i| {
+    let (tiles, reuse) = map_tiles(cache, TileStage::Regions, &keys, &span_costs(ctx)?, |i| {
         Ok(partition_tile(
             &v.tiles[i],
             &f.tiles[i],
@@ -957,7 +957,7 @@ fn run_partition(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     }))
 }
 
-// ---------------------------------------------------------------- regions
+// ---------------------------------------------------------------- contours
 
 fn ring_points(g: &Grid, r: &Ring) -> Vec<Vec3> {
     r.pts
@@ -990,7 +990,7 @@ fn push_contours(p: &mut Prims, g: &Grid, id: u32, r: &Region) {
     }
 }
 
-/// One sub-step per pass of a stage from `regions` on: its regions' counts,
+/// One sub-step per pass of a stage from `contours` on: its regions' counts,
 /// and the outline of its region spans (`spans`).
 fn stance_steps(
     passes: &[&'static str],
@@ -1124,12 +1124,12 @@ impl RegionOutput for Region {
 }
 
 fn run_contours(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
-    let (t, s, keys, cache) = keyed(ctx, TileStage::Regions)?;
+    let (t, s, keys, cache) = keyed(ctx, TileStage::Contours)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
-    let p = ctx.artifact::<PartitionArtifact>("partition")?;
+    let p = ctx.artifact::<PartitionArtifact>("regions")?;
     let c = ctx.artifact::<CompactArtifact>("compact")?;
-    let (tiles, reuse) = map_tiles(cache, TileStage::Regions, &keys, &span_costs(ctx)?, |i| {
+    let (tiles, reuse) = map_tiles(cache, TileStage::Contours, &keys, &span_costs(ctx)?, |i| {
         Ok(regions(
             &v.tiles[i],
             &v.grid,
@@ -1196,7 +1196,7 @@ impl RegionOutput for SimplifiedRegion {
 
 fn run_simplify(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, s, keys, cache) = keyed(ctx, TileStage::Simplify)?;
-    let r = ctx.artifact::<ContourArtifact>("regions")?;
+    let r = ctx.artifact::<ContourArtifact>("contours")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Simplify, &keys, &span_costs(ctx)?, |i| {
         Ok(simplify_tile(&r.tiles[i], &r.grid, &s))
     })?;
@@ -1275,7 +1275,7 @@ impl RegionOutput for RegionMesh {
 fn run_triangulate(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, _, keys, cache) = keyed(ctx, TileStage::Triangulate)?;
     let s = ctx.artifact::<SimplifyArtifact>("simplify")?;
-    let r = ctx.artifact::<ContourArtifact>("regions")?;
+    let r = ctx.artifact::<ContourArtifact>("contours")?;
     let (tiles, reuse) = map_tiles(
         cache,
         TileStage::Triangulate,
@@ -1327,7 +1327,7 @@ impl RegionOutput for RegionPolys {
 fn run_polymesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, s, keys, cache) = keyed(ctx, TileStage::PolyMesh)?;
     let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
-    let r = ctx.artifact::<ContourArtifact>("regions")?;
+    let r = ctx.artifact::<ContourArtifact>("contours")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::PolyMesh, &keys, &span_costs(ctx)?, |i| {
         Ok(polymesh_tile(&t.tiles[i], s.max_verts_per_poly))
     })?;
@@ -1391,7 +1391,7 @@ fn run_detail(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let (_, s, keys, cache) = keyed(ctx, TileStage::Detail)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
-    let r = ctx.artifact::<ContourArtifact>("regions")?;
+    let r = ctx.artifact::<ContourArtifact>("contours")?;
     let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
     let pm = ctx.artifact::<PolyMeshArtifact>("polymesh")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Detail, &keys, &span_costs(ctx)?, |i| {
@@ -1477,7 +1477,7 @@ impl Artifact for GraphArtifact {
 }
 
 fn run_graph(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
-    let r = ctx.artifact::<ContourArtifact>("regions")?;
+    let r = ctx.artifact::<ContourArtifact>("contours")?;
     let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
     let p = ctx.artifact::<PolyMeshArtifact>("polymesh")?;
     let d = ctx.artifact::<DetailArtifact>("detail")?;
@@ -1623,8 +1623,8 @@ pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 13] = [
     ("voxelize", run_voxelize),
     ("compact", run_compact),
     ("flag", run_flag),
-    ("partition", run_partition),
-    ("regions", run_contours),
+    ("regions", run_partition),
+    ("contours", run_contours),
     ("simplify", run_simplify),
     ("triangulate", run_triangulate),
     ("polymesh", run_polymesh),
