@@ -108,7 +108,7 @@ impl EarlierAreas {
     }
 }
 
-fn find(parent: &mut [u32], mut x: u32) -> u32 {
+pub(crate) fn find(parent: &mut [u32], mut x: u32) -> u32 {
     while parent[x as usize] != x {
         let p = parent[parent[x as usize] as usize];
         parent[x as usize] = p;
@@ -185,6 +185,7 @@ pub fn drop_bands(
 mod tests {
     use super::*;
     use crate::flags::tests::build_with;
+    use crate::reference::reference_roots;
     use crate::samples::MeshBuilder;
 
     /// Walkable spans of pass `k` with the band rule on and off.
@@ -228,29 +229,6 @@ mod tests {
         assert!(on > 0 && on == off, "doorway: {on} of {off}");
     }
 
-    /// The earlier passes' areas as they were joined before the union-find
-    /// was kept from pass to pass (afresh for every pass, over every
-    /// earlier pass's connections to spans out of `pool`): the reference
-    /// for [`EarlierAreas`]. Every span's root.
-    fn old_roots(earlier: &[PassFlags], pool: &[bool]) -> Vec<u32> {
-        let n = pool.len();
-        let mut parent: Vec<u32> = (0..n as u32).collect();
-        for pf in earlier.iter().filter(|p| !p.links.is_empty()) {
-            for s in (0..n).filter(|&s| pf.walkable(s)) {
-                for d in 0..4 {
-                    let l = pf.links[4 * s + d];
-                    if l != NO_LINK && !pool[l as usize] {
-                        let (a, b) = (find(&mut parent, s as u32), find(&mut parent, l));
-                        if a != b {
-                            parent[a.max(b) as usize] = a.min(b);
-                        }
-                    }
-                }
-            }
-        }
-        (0..n as u32).map(|s| find(&mut parent, s)).collect()
-    }
-
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
 
@@ -272,7 +250,7 @@ mod tests {
             for k in 0..f.len() {
                 areas.settle(&pool);
                 let got: Vec<u32> = (0..n as u32).map(|s| areas.root(s)).collect();
-                proptest::prop_assert_eq!(got, old_roots(&f[..k], &pool));
+                proptest::prop_assert_eq!(got, reference_roots(&f[..k], &pool));
                 for (s, p) in pool.iter_mut().enumerate() {
                     *p &= !f[k].walkable(s);
                 }

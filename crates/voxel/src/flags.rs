@@ -137,11 +137,12 @@ pub fn flag_tile(
 pub(crate) mod tests {
     use super::*;
     use crate::blocks::voxelize;
-    use crate::chamfer::{DIAG, ORTHO, UNIT, distances, seeds};
+    use crate::chamfer::{UNIT, distances, seeds};
     use crate::compact::{AreaTable, compact_tile, compact_tile_with};
     use crate::heightfield::OPEN;
-    use crate::links::{DIRS, Limits, NO_LINK, links, near_columns};
+    use crate::links::{Limits, links, near_columns};
     use crate::pass_flags::{BORDER, CLAIMED, NON_WALKABLE, PassFlags, WALKABLE};
+    use crate::reference::{reference_chamfer, reference_links, reference_near_columns};
     use crate::settings::{Settings, specs};
     use crate::tiles::layout;
     use navscope_core::geom::TriMesh;
@@ -218,31 +219,6 @@ pub(crate) mod tests {
         }
     }
 
-    /// The chamfer sweeps as they were before they skipped the spans
-    /// that cannot get nearer: the reference for the distances.
-    fn old_chamfer(link: &[u32], dist: &mut [u16]) {
-        let relax = |dist: &mut [u16], s: usize, d1: usize, d2: usize| {
-            let l = link[4 * s + d1];
-            if l == NO_LINK {
-                return;
-            }
-            let l = l as usize;
-            dist[s] = dist[s].min(dist[l].saturating_add(ORTHO));
-            let m = link[4 * l + d2];
-            if m != NO_LINK {
-                dist[s] = dist[s].min(dist[m as usize].saturating_add(DIAG));
-            }
-        };
-        for s in 0..dist.len() {
-            relax(dist, s, 0, 3);
-            relax(dist, s, 3, 2);
-        }
-        for s in (0..dist.len()).rev() {
-            relax(dist, s, 2, 1);
-            relax(dist, s, 1, 0);
-        }
-    }
-
     /// Every sample level's distances, for every pass, are the ones the
     /// sweeps without the skip give.
     #[test]
@@ -265,7 +241,7 @@ pub(crate) mod tests {
             for cp in c.passes.iter().filter(|cp| !cp.links.is_empty()) {
                 let new = distances(&hf, &cp.links, &cp.passable);
                 let mut old = seeds(&cp.links, &cp.passable);
-                old_chamfer(&cp.links, &mut old);
+                reference_chamfer(&cp.links, &mut old);
                 assert_eq!(new, old);
             }
         }
@@ -338,57 +314,6 @@ pub(crate) mod tests {
         }
     }
 
-    /// The connections of one pass as they were found before the passes
-    /// shared the walk over the columns: the reference for [`links`].
-    fn old_links(hf: &Heightfield, lim: Limits, mask: Option<&[bool]>) -> Vec<u32> {
-        let mut out = vec![NO_LINK; hf.spans.len() * 4];
-        for (c, (x, z)) in hf.cells() {
-            // An empty column has no connections to find (most of a level's
-            // bounding box is).
-            if mask.is_some_and(|m| !m[c]) || hf.cols[c] == hf.cols[c + 1] {
-                continue;
-            }
-            for (dir, (dx, dz)) in DIRS.iter().enumerate() {
-                let Some(nc) = hf.col(x + dx, z + dz) else {
-                    continue;
-                };
-                let nr = hf.range(nc);
-                // Floors rise up a column: the side spans too far below one
-                // span are too far below the next, so the search for each
-                // starts where the last one's began, and stops at the first
-                // side span too far above.
-                let mut from = nr.start;
-                for s in hf.range(c) {
-                    let a = hf.spans[s];
-                    while from < nr.end && (hf.spans[from].floor as u32) + lim.step < a.floor as u32
-                    {
-                        from += 1;
-                    }
-                    for n in from..nr.end {
-                        let b = hf.spans[n];
-                        if b.floor as u32 > a.floor as u32 + lim.step {
-                            break;
-                        }
-                        let top = a.ceil.min(b.ceil) as u32;
-                        let bottom = a.floor.max(b.floor) as u32;
-                        let gap = if a.ceil == OPEN && b.ceil == OPEN {
-                            u32::MAX
-                        } else {
-                            top.saturating_sub(bottom)
-                        };
-                        if (a.floor as i32 - b.floor as i32).unsigned_abs() <= lim.step
-                            && gap >= lim.height
-                        {
-                            out[4 * s + dir] = n as u32;
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        out
-    }
-
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 
@@ -417,54 +342,18 @@ pub(crate) mod tests {
             let sets = [&sets[..], &sets[..]].concat();
             let new = links(&hf, &sets);
             for (k, (lim, m)) in sets.iter().enumerate() {
-                proptest::prop_assert_eq!(&new[k], &old_links(&hf, *lim, *m));
+                proptest::prop_assert_eq!(&new[k], &reference_links(&hf, *lim, *m));
             }
         }
-    }
-
-    /// The column dilation as it was before it ran on bits: the reference
-    /// for [`near_columns`].
-    fn old_near_columns(hf: &Heightfield, hit: impl Fn(usize) -> bool, reach: i32) -> Vec<bool> {
-        let (w, d) = (hf.w as usize, hf.d as usize);
-        let r = reach.max(0) as usize;
-        let seed: Vec<bool> = (0..w * d).map(|c| hf.range(c).any(&hit)).collect();
-        // Dilate along x, then along z, with running counts.
-        fn dilate(
-            src: &[bool],
-            r: usize,
-            len: usize,
-            lines: usize,
-            at: impl Fn(usize, usize) -> usize,
-        ) -> Vec<bool> {
-            let mut out = vec![false; src.len()];
-            for line in 0..lines {
-                let mut count = 0usize;
-                for i in 0..len.min(r) {
-                    count += src[at(line, i)] as usize;
-                }
-                for i in 0..len {
-                    if i + r < len {
-                        count += src[at(line, i + r)] as usize;
-                    }
-                    if i > r {
-                        count -= src[at(line, i - r - 1)] as usize;
-                    }
-                    out[at(line, i)] = count > 0;
-                }
-            }
-            out
-        }
-        let along_x = dilate(&seed, r, w, d, |line, i| line * w + i);
-        dilate(&along_x, r, d, w, |line, i| i * w + line)
     }
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 
         /// Random spans marked in a random level, random reach: the same
-        /// columns as the old dilation.
+        /// columns as the reference's dilation.
         #[test]
-        fn near_columns_are_the_old_dilations(
+        fn near_columns_are_the_reference_dilations(
             blocks in crate::heightfield::tests::small_blocks(6),
             bits in proptest::prelude::any::<u64>(),
             every in 1usize..200,
@@ -475,7 +364,7 @@ pub(crate) mod tests {
             let m = crate::heightfield::tests::floor_with(side.0, side.1, &blocks);
             let (_, hf, _) = build(&m, "stand");
             let hit = |s: usize| s.is_multiple_of(every) && bits >> (s % 64) & 1 == 1;
-            proptest::prop_assert_eq!(near_columns(&hf, hit, reach), old_near_columns(&hf, hit, reach));
+            proptest::prop_assert_eq!(near_columns(&hf, hit, reach), reference_near_columns(&hf, hit, reach));
         }
     }
 }

@@ -124,10 +124,19 @@
 
 #![warn(missing_docs)]
 
+// Shared by every stage: grid, settings, spans, links, chamfer, flags.
+pub mod chamfer;
+pub mod grid;
+pub mod heightfield;
+pub mod links;
+pub mod pass_flags;
+pub mod rows;
+pub mod schedule;
+pub mod settings;
+
+// The stages' algorithms (the table above says which is which).
 pub mod bands;
 pub mod blocks;
-pub mod build;
-pub mod chamfer;
 pub mod compact;
 pub mod contour;
 pub mod detail;
@@ -135,24 +144,23 @@ pub mod drops;
 pub mod filters;
 pub mod flags;
 pub mod graph;
-pub mod grid;
-pub mod heightfield;
-pub mod links;
 pub mod movers;
-pub mod outline;
 pub mod partition;
-pub mod pass_flags;
 pub mod polymesh;
-pub mod rows;
-pub mod samples;
-pub mod schedule;
-pub mod settings;
 pub mod simplify;
-pub mod stages;
 pub mod swim;
-pub mod tile_cache;
 pub mod tiles;
 pub mod triangulate;
+
+// The navscope stages over them: cache, artifacts, a whole build.
+pub mod build;
+pub mod outline;
+pub mod samples;
+pub mod stages;
+pub mod tile_cache;
+
+#[cfg(test)]
+mod reference;
 
 pub use build::{Build, TileBuild, build};
 pub use settings::{AgentParams, Settings, paper_defaults};

@@ -135,7 +135,7 @@ fn douglas_peucker(
 
 /// Douglas-Peucker over the points `pt(i)` for `i` in `over` (ascending,
 /// from the first point to the last): the indices kept, ascending.
-fn douglas_peucker_over(
+pub(crate) fn douglas_peucker_over(
     pt: impl Fn(usize) -> [i32; 2],
     over: &[usize],
     max_error: f64,
@@ -481,6 +481,7 @@ pub fn simplify_tile(regions: &[Region], grid: &Grid, s: &Settings) -> Vec<Simpl
 pub(crate) mod tests {
     use super::*;
     use crate::grid::Grid;
+    use crate::reference::reference_douglas_peucker;
     use crate::settings::specs;
     use navscope_core::{ParamValues, Stance};
     use proptest::prelude::*;
@@ -633,12 +634,6 @@ pub(crate) mod tests {
         assert!(!conflict([0, 0], [2, 0], [3, 0], [4, 0]));
     }
 
-    /// The Douglas-Peucker this module used before [`douglas_peucker`]
-    /// measured only the bends, the reference: every point measured.
-    fn old_douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
-        douglas_peucker_over(|i| pts[i], &(0..pts.len()).collect::<Vec<_>>(), max_error)
-    }
-
     /// [`douglas_peucker`] over the chain `pts`.
     fn bends_douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
         douglas_peucker(pts.len(), |i| pts[i], max_error, &mut vec![7])
@@ -675,7 +670,7 @@ pub(crate) mod tests {
     #[test]
     fn douglas_peucker_of_degenerate_chains() {
         // Two points, a straight run, a run doubling back on itself, a
-        // repeated point: as before.
+        // repeated point: as the reference.
         for pts in [
             vec![[0, 0], [5, 0]],
             vec![[0, 0], [1, 0], [2, 0], [3, 0]],
@@ -685,7 +680,7 @@ pub(crate) mod tests {
             for err in [0.0, 0.5, 2.0] {
                 assert_eq!(
                     bends_douglas_peucker(&pts, err),
-                    old_douglas_peucker(&pts, err),
+                    reference_douglas_peucker(&pts, err),
                     "{pts:?} {err}"
                 );
             }
@@ -695,7 +690,7 @@ pub(crate) mod tests {
     proptest! {
         /// Random chains of grid steps (straight runs, turns, steps back,
         /// repeated points) at random error bounds: the bends-only
-        /// Douglas-Peucker keeps the vertices the old one keeps.
+        /// Douglas-Peucker keeps the vertices the reference keeps.
         #[test]
         fn douglas_peucker_keeps_what_it_kept(
             steps in proptest::collection::vec((0usize..6, 1i32..4), 1..60),
@@ -709,7 +704,7 @@ pub(crate) mod tests {
                     pts.push([p[0] + STEP[d][0], p[1] + STEP[d][1]]);
                 }
             }
-            prop_assert_eq!(bends_douglas_peucker(&pts, err), old_douglas_peucker(&pts, err));
+            prop_assert_eq!(bends_douglas_peucker(&pts, err), reference_douglas_peucker(&pts, err));
         }
 
         /// Random cell sets: the simplified rings of every region stay valid,
