@@ -96,7 +96,7 @@
 //!   reads plus two cells ([`tiles::tile_padding`]), so a tile's flags equal
 //!   a one-tile build's; seam edges stay exact and are linked across.
 //! * **Degenerate input** and builds over [`tiles::MAX_COLUMNS`],
-//!   [`tiles::MAX_GRID_SIDE`], [`tiles::MAX_HEIGHT_UNITS`],
+//!   [`tiles::MAX_GRID_SIDE`], [`grid::MAX_HEIGHT_UNITS`],
 //!   [`heightfield::MAX_SPANS`] or the runner's
 //!   [`navscope_core::MemoryBudget`] are errors naming the problem.
 //! * **Cells.** The paper gives no grid size; the defaults are 0.1 m cells
