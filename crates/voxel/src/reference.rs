@@ -16,9 +16,10 @@ use crate::grid::Grid;
 use crate::heightfield::{Heightfield, MAX_CORNERS, OPEN, Span, cells_of, piece_of, sort_keys};
 use crate::links::{DIRS, Limits, NO_LINK};
 use crate::partition::{NO_REGION, PassPartition, RegionGraph};
-use crate::pass_flags::PassFlags;
+use crate::pass_flags::{NON_WALKABLE, PassFlags};
 use crate::polymesh::{RegionPolys, merge_value};
 use crate::settings::{Filters, Pass};
+use crate::stages::claimed_kind;
 use crate::simplify::douglas_peucker_over;
 use crate::swim::cross;
 use crate::triangulate::{Cdt, RegionMesh, centre_inside};
@@ -1036,4 +1037,24 @@ pub(crate) fn reference_inside(t: &[DVec2], p: DVec2) -> bool {
     let n = t.len();
     let d = (0..n).map(|i| cross(t[(i + 1) % n] - t[i], p - t[i]));
     d.clone().all(|v| v >= 0.0) || d.into_iter().all(|v| v <= 0.0)
+}
+
+// ---------------------------------------------------------------- flag drawing: one primitive per pass
+
+/// The flag stage's drawing of one span, one primitive per pass that
+/// flags it and a claimed one after: the reference for the runs of
+/// `stages::flag_runs`.
+pub(crate) fn reference_flag_prims(flags: &[(u8, Stance)]) -> Vec<(&'static str, u32, u32)> {
+    let kinds = ["voxel/non-walkable", "voxel/walkable", "voxel/border"];
+    let mut out = Vec::new();
+    for (k, &(flag, stance)) in flags.iter().enumerate() {
+        if flag < NON_WALKABLE {
+            continue;
+        }
+        if flag != NON_WALKABLE && k + 1 < flags.len() {
+            out.push((claimed_kind(stance), k as u32 + 1, u32::MAX));
+        }
+        out.push((kinds[(flag - NON_WALKABLE) as usize], k as u32, k as u32));
+    }
+    out
 }

@@ -1637,7 +1637,7 @@ pub const FUNCTIONS: [(&str, navscope_core::stage::StageFn); 13] = [
 /// The kind of a voxel an earlier pass claimed, `voxel/claimed/{stance}`,
 /// as a fixed string: the flag stage draws one per claimed voxel in every
 /// later pass, and a string made for each was a heap allocation each.
-fn claimed_kind(stance: Stance) -> &'static str {
+pub(crate) fn claimed_kind(stance: Stance) -> &'static str {
     match stance {
         Stance::Stand => "voxel/claimed/stand",
         Stance::Crouch => "voxel/claimed/crouch",
@@ -1688,23 +1688,7 @@ fn flag_runs(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The flag stage's drawing of one span as it was made before runs:
-    /// one primitive per pass that flags it, and a claimed one after.
-    fn flag_prims_per_pass(flags: &[(u8, Stance)]) -> Vec<(&'static str, u32, u32)> {
-        let kinds = ["voxel/non-walkable", "voxel/walkable", "voxel/border"];
-        let mut out = Vec::new();
-        for (k, &(flag, stance)) in flags.iter().enumerate() {
-            if flag < NON_WALKABLE {
-                continue;
-            }
-            if flag != NON_WALKABLE && k + 1 < flags.len() {
-                out.push((claimed_kind(stance), k as u32 + 1, u32::MAX));
-            }
-            out.push((kinds[(flag - NON_WALKABLE) as usize], k as u32, k as u32));
-        }
-        out
-    }
+    use crate::reference::reference_flag_prims;
 
     /// The kinds shown at sub-step `t`, sorted.
     fn shown_at(prims: &[(&'static str, u32, u32)], t: u32) -> Vec<&'static str> {
@@ -1727,9 +1711,9 @@ mod tests {
 
     proptest::proptest! {
         /// Runs show at every sub-step exactly what one primitive per pass
-        /// showed, with at most three primitives a span.
+        /// shows, with at most three primitives a span.
         #[test]
-        fn flag_runs_show_what_one_primitive_per_pass_showed(
+        fn flag_runs_show_what_one_primitive_per_pass_shows(
             claim in proptest::option::of(0usize..5),
             passes in 1usize..=5,
             border in proptest::bool::ANY,
@@ -1749,7 +1733,7 @@ mod tests {
                     (flag, STANCES[k])
                 })
                 .collect();
-            let old = flag_prims_per_pass(&flags);
+            let old = reference_flag_prims(&flags);
             let new: Vec<_> = flag_runs(flags.iter().copied()).collect();
             for t in 0..passes as u32 + 2 {
                 proptest::prop_assert_eq!(shown_at(&old, t), shown_at(&new, t), "sub-step {}", t);
