@@ -515,6 +515,7 @@ fn a_failing_stage_is_logged_and_earlier_stages_stay_visible() {
     };
     let pipeline = Arc::new(Pipeline {
         id: "test-failing",
+        stage_aliases: &[],
         title: "test",
         accepts: vec![LevelKind::FloorPlan],
         params: vec![],

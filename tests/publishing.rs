@@ -83,6 +83,7 @@ fn info(id: &'static str, params: &'static [&'static str]) -> StageInfo {
 fn pipeline(third: fn(&StageContext) -> Result<Arc<dyn Artifact>, StageError>) -> Arc<Pipeline> {
     Arc::new(Pipeline {
         id: "test-slow",
+        stage_aliases: &[],
         title: "test",
         accepts: vec![LevelKind::FloorPlan],
         params: vec![ParamSpec::float("n", "N", "", 3.0, 1.0, 50.0, 1.0, "")],

@@ -58,8 +58,12 @@ fn resolve_request(
     let Some(req) = timeline.requested.take() else {
         return;
     };
+    // A stage's id, or a former id it keeps as an alias; else a position.
     let ids: Vec<&str> = p.stages.iter().map(|s| s.info.id).collect();
-    match cli::resolve_stage(&req, &ids) {
+    let found = p
+        .stage_index(&req)
+        .map_or_else(|| cli::resolve_stage(&req, &ids), Ok);
+    match found {
         Ok(i) => timeline.set_stage(i),
         Err(e) => journal.error(format!("--stage: {e}")),
     }

@@ -315,6 +315,7 @@ pub fn params() -> Vec<ParamSpec> {
 pub fn pipeline() -> Pipeline {
     Pipeline {
         id: "convex",
+        stage_aliases: &[],
         title: "ANavMG convex decomposition",
         accepts: vec![LevelKind::FloorPlan],
         params: params(),

@@ -286,12 +286,22 @@ pub struct Pipeline {
     pub params: Vec<ParamSpec>,
     /// The stages in order.
     pub stages: Vec<Stage>,
+    /// Former stage ids that still name a stage, `(former, current)`:
+    /// stage ids are part of presets, saved state and `--stage`, so a
+    /// renamed stage keeps its former id as an alias. A current id always
+    /// wins over an alias ([`Pipeline::check`] refuses an alias that is one).
+    pub stage_aliases: &'static [(&'static str, &'static str)],
 }
 
 impl Pipeline {
-    /// Index of the stage with this id.
+    /// Index of the stage with this id, or with the id this former id
+    /// became (see [`Pipeline::stage_aliases`]).
     pub fn stage_index(&self, id: &str) -> Option<usize> {
-        self.stages.iter().position(|s| s.info.id == id)
+        let by_id = |id: &str| self.stages.iter().position(|s| s.info.id == id);
+        by_id(id).or_else(|| {
+            let (_, current) = self.stage_aliases.iter().find(|(f, _)| *f == id)?;
+            by_id(current)
+        })
     }
 
     /// Index of the first stage that reads parameter `name`.
@@ -316,6 +326,14 @@ impl Pipeline {
                         s.info.id
                     ));
                 }
+            }
+        }
+        for (former, current) in self.stage_aliases {
+            if self.stages.iter().any(|s| s.info.id == *former) {
+                return Err(format!("alias '{former}' is a stage id"));
+            }
+            if !self.stages.iter().any(|s| s.info.id == *current) {
+                return Err(format!("alias '{former}' names no stage '{current}'"));
             }
         }
         for p in &self.params {
@@ -759,6 +777,7 @@ mod tests {
                     run: third,
                 },
             ],
+            stage_aliases: &[("before", "second")],
         })
     }
 
@@ -772,6 +791,24 @@ mod tests {
 
     fn value(r: &Runner, i: usize) -> u64 {
         r.result(i).unwrap().counts["value"]
+    }
+
+    #[test]
+    fn a_former_stage_id_names_the_stage_it_became() {
+        let p = pipeline();
+        assert_eq!(p.stage_index("second"), Some(1));
+        assert_eq!(p.stage_index("before"), Some(1));
+        assert_eq!(p.stage_index("after"), None);
+        assert_eq!(p.check(), Ok(()));
+    }
+
+    #[test]
+    fn an_alias_may_not_hide_a_stage_nor_name_a_missing_one() {
+        let mut p = (*pipeline()).clone();
+        p.stage_aliases = &[("third", "first")];
+        assert!(p.check().unwrap_err().contains("'third' is a stage id"));
+        p.stage_aliases = &[("before", "gone")];
+        assert!(p.check().unwrap_err().contains("names no stage 'gone'"));
     }
 
     #[test]

@@ -188,6 +188,7 @@ pub fn pipeline() -> Pipeline {
     use param::*;
     Pipeline {
         id: "cspace",
+        stage_aliases: &[],
         title: "Configuration-space navmesh (Golodetz / van Waveren)",
         accepts: vec![LevelKind::Brushes],
         params: params(),

@@ -340,6 +340,7 @@ pub fn build(level: &LayeredLevel, set: &Settings) -> Result<Built, String> {
 pub fn pipeline() -> Pipeline {
     Pipeline {
         id: "layers",
+        stage_aliases: &[],
         title: "Multi-layered navigation meshes (van Toll, Cook & Geraerts)",
         accepts: vec![LevelKind::Layers],
         params: vec![

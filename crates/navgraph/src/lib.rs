@@ -223,6 +223,7 @@ pub fn pipeline() -> Pipeline {
     use raster_stages::*;
     Pipeline {
         id: "navgraph",
+        stage_aliases: &[],
         title: "Navigation graph from a raster floor plan",
         accepts: vec![LevelKind::Raster],
         params: vec![
@@ -320,6 +321,7 @@ pub fn nodes_pipeline() -> Pipeline {
     use node_stages::*;
     Pipeline {
         id: "navgraph-nodes",
+        stage_aliases: &[],
         title: "Navigation graph from designer-placed nodes",
         accepts: vec![LevelKind::FloorPlan],
         params: vec![

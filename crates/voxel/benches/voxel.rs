@@ -13,7 +13,7 @@
 //! cargo bench -p navscope-voxel --bench voxel                       # everything
 //! cargo bench -p navscope-voxel --bench voxel -- stage/             # every stage benchmark
 //! cargo bench -p navscope-voxel --bench voxel -- stage/nav_test/monotone            # one mesh, one partition
-//! cargo bench -p navscope-voxel --bench voxel -- stage/nav_test/monotone/partition  # one stage
+//! cargo bench -p navscope-voxel --bench voxel -- stage/nav_test/monotone/regions    # one stage
 //! cargo bench -p navscope-voxel --bench voxel -- stage/ --test      # each once, as a check
 //! ```
 //!
@@ -26,7 +26,7 @@
 //! 2. Groups `stage/MESH/PARTITION` (MESH `nav_test` or `dungeon`,
 //!    PARTITION `watershed` or `monotone`), one benchmark per stage of
 //!    [`navscope_voxel::pipeline()`], named by the stage id
-//!    (`stage/nav_test/monotone/partition`): the standing pass on one
+//!    (`stage/nav_test/monotone/regions`): the standing pass on one
 //!    thread, the detail mesh on (sample distance 6 cells, error 1 cell,
 //!    Recast's demo values), ledge drops on. Each times that stage alone
 //!    ([`Runner::run_stage`]) on the artifacts of the stages before it,
@@ -49,8 +49,8 @@
 //! | `voxelize` | rasterize triangles (`rcRasterizeTriangles`) |
 //! | `compact` | the three span filters + `rcBuildCompactHeightfield` |
 //! | `flag` | erode walkable area (`rcErodeWalkableArea`) |
-//! | `partition` | distance field + regions (`rcBuildDistanceField`, `rcBuildRegions`; monotone: `rcBuildRegionsMonotone` alone, no distance field) |
-//! | `regions` + `simplify` | contours (`rcBuildContours` traces and simplifies) |
+//! | `regions` | distance field + regions (`rcBuildDistanceField`, `rcBuildRegions`; monotone: `rcBuildRegionsMonotone` alone, no distance field) |
+//! | `contours` + `simplify` | contours (`rcBuildContours` traces and simplifies) |
 //! | `triangulate` + `polymesh` | polygon mesh (`rcBuildPolyMesh`) |
 //! | `detail` | detail mesh (`rcBuildPolyMeshDetail`) |
 //! | `graph`, `movers` | none (Detour's `dtCreateNavMeshData` is outside Recast's build) |

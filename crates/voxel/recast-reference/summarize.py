@@ -7,8 +7,8 @@ MAP = [  # (label, recast stages, navscope stages)
     ("rasterize ~ voxelize", ["rasterize"], ["voxelize"]),
     ("filters+compact ~ compact", ["filters", "compact"], ["compact"]),
     ("erode ~ flag", ["erode"], ["flag"]),
-    ("regions(+dist) ~ partition", ["regions"], ["partition"]),
-    ("contours ~ regions+simplify", ["contours"], ["regions", "simplify"]),
+    ("regions(+dist) ~ regions", ["regions"], ["regions"]),
+    ("contours ~ contours+simplify", ["contours"], ["contours", "simplify"]),
     ("polymesh ~ triangulate+polymesh", ["polymesh"], ["triangulate", "polymesh"]),
     ("detail ~ detail", ["detail"], ["detail"]),
 ]
@@ -65,7 +65,7 @@ def summarize(dirpath):
     row("whole build (min of 15)", ["whole_min"], ["whole_min"])
     ex = ", ".join(f"{s} {min(n.get(s,0) for n in N):.3f}/{st.median([n.get(s,0) for n in N]):.3f}" for s in EXTRA)
     print(f"navscope stages without Recast counterpart (least/median-of-rounds ms): {ex}")
-    ssum = [sum(n.get(s, 0) for s in ["tiles","voxelize","compact","flag","partition","regions","simplify","triangulate","polymesh","detail","graph","movers","drops"]) for n in N]
+    ssum = [sum(n.get(s, 0) for s in ["tiles","voxelize","compact","flag","regions","contours","simplify","triangulate","polymesh","detail","graph","movers","drops"]) for n in N]
     print(f"navscope sum of printed stage medians (least/median-of-rounds): {min(ssum):.3f}/{st.median(ssum):.3f}")
     print("per-round 1-min load (recast, navscope): " + ", ".join(f"{load(f'{dirpath}/r{i}-recast.load'):.2f}/{load(f'{dirpath}/r{i}-navscope.load'):.2f}" for i in rounds))
     print()

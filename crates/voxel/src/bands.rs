@@ -31,22 +31,12 @@
 //! tiled build can cut a band differently from a one-tile build and keep a
 //! piece of it (1.3 m2 of sidestep band in `table_room` at 32-cell tiles).
 
-use serde::Serialize;
-
-use crate::flags::{NO_LINK, NON_WALKABLE, PassFlags, UNIT, WALKABLE, chamfer};
+use crate::chamfer::{UNIT, chamfer};
 use crate::heightfield::Heightfield;
-use crate::partition::{NO_REGION, PartitionParams, partition_pass};
-use crate::settings::Pass;
-
-/// The band rule's setting.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct BandRule {
-    /// Distance (m) a kept area must reach away from every earlier pass's
-    /// walkable span; `None`: the earlier passes' largest radius.
-    pub distance: Option<f64>,
-    /// How regions are cut.
-    pub partition: PartitionParams,
-}
+use crate::links::NO_LINK;
+use crate::partition::{NO_REGION, partition_pass};
+use crate::pass_flags::{NON_WALKABLE, PassFlags, WALKABLE};
+use crate::settings::{PartitionParams, Pass};
 
 /// The walkable areas of the passes done so far, joined over their
 /// connections: a union-find kept from pass to pass, so each pass's
@@ -118,7 +108,7 @@ impl EarlierAreas {
     }
 }
 
-fn find(parent: &mut [u32], mut x: u32) -> u32 {
+pub(crate) fn find(parent: &mut [u32], mut x: u32) -> u32 {
     while parent[x as usize] != x {
         let p = parent[parent[x as usize] as usize];
         parent[x as usize] = p;
@@ -128,7 +118,7 @@ fn find(parent: &mut [u32], mut x: u32) -> u32 {
 }
 
 /// Clears `walk` on every region of the current pass (`pass`, cut by
-/// `partition` as the partition stage will) that the rule drops. `earlier`
+/// `partition` as the `regions` stage will) that the rule drops. `earlier`
 /// are the earlier passes' areas, `pool` the spans no earlier pass claimed, `link` the pass's connections, `reach` the keep
 /// distance in cells.
 #[allow(clippy::too_many_arguments)]
@@ -155,7 +145,7 @@ pub fn drop_bands(
         .collect();
     chamfer(hf, link, &mut dist);
     let far = (reach * UNIT).min(u16::MAX as f64 - 1.0);
-    // The pass's regions, as the partition stage will cut them.
+    // The pass's regions, as the `regions` stage will cut them.
     let flags: Vec<u8> = walk
         .iter()
         .map(|&w| if w { WALKABLE } else { NON_WALKABLE })
@@ -195,6 +185,7 @@ pub fn drop_bands(
 mod tests {
     use super::*;
     use crate::flags::tests::build_with;
+    use crate::reference::reference_roots;
     use crate::samples::MeshBuilder;
 
     /// Walkable spans of pass `k` with the band rule on and off.
@@ -238,29 +229,6 @@ mod tests {
         assert!(on > 0 && on == off, "doorway: {on} of {off}");
     }
 
-    /// The earlier passes' areas as they were joined before the union-find
-    /// was kept from pass to pass (afresh for every pass, over every
-    /// earlier pass's connections to spans out of `pool`): the reference
-    /// for [`EarlierAreas`]. Every span's root.
-    fn old_roots(earlier: &[PassFlags], pool: &[bool]) -> Vec<u32> {
-        let n = pool.len();
-        let mut parent: Vec<u32> = (0..n as u32).collect();
-        for pf in earlier.iter().filter(|p| !p.links.is_empty()) {
-            for s in (0..n).filter(|&s| pf.walkable(s)) {
-                for d in 0..4 {
-                    let l = pf.links[4 * s + d];
-                    if l != NO_LINK && !pool[l as usize] {
-                        let (a, b) = (find(&mut parent, s as u32), find(&mut parent, l));
-                        if a != b {
-                            parent[a.max(b) as usize] = a.min(b);
-                        }
-                    }
-                }
-            }
-        }
-        (0..n as u32).map(|s| find(&mut parent, s)).collect()
-    }
-
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
 
@@ -282,7 +250,7 @@ mod tests {
             for k in 0..f.len() {
                 areas.settle(&pool);
                 let got: Vec<u32> = (0..n as u32).map(|s| areas.root(s)).collect();
-                proptest::prop_assert_eq!(got, old_roots(&f[..k], &pool));
+                proptest::prop_assert_eq!(got, reference_roots(&f[..k], &pool));
                 for (s, p) in pool.iter_mut().enumerate() {
                     *p &= !f[k].walkable(s);
                 }

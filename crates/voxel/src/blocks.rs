@@ -14,16 +14,10 @@
 //! however the block is split into row bands for the threads.
 //!
 //! One tile (`tile_size = 0`) owns all its padded cells and is cut from its
-//! padded corner, as each tile was before this module: its heightfield is
-//! unchanged, and it is built in row bands on all cores. With several
-//! tiles, each tile used to rasterise its whole padded rectangle, cut from
-//! its padded corner: with 64-cell tiles and a 5-cell border that is 34%
-//! more columns than it owns, and a border column was cut from another
-//! start in each tile holding it, so two tiles could disagree over it by
-//! the rounding of a cut corner (a voxel at most, where a cut corner's
-//! height lies on a voxel boundary). Now each column is rasterised once
-//! and every tile holding it agrees; a core column's spans can differ from
-//! before by that rounding, as they could from the one-tile build's.
+//! padded corner; it is built in row bands on all cores. With several
+//! tiles each column is rasterised once, from its block's corner, so every
+//! tile whose padded cells hold it agrees on it (a column cut from another
+//! start could differ by the rounding of a cut corner, a voxel at most).
 //!
 //! A tile's cache key still hashes its own triangles only: a triangle that
 //! is not in its list (the layout's cell of a corner, in `f64`, and the

@@ -7,12 +7,12 @@
 //! compact spans are the walkable spans the filters leave) and the span
 //! neighbours, one per side (Recast's `rcSetCon`: the span of the side
 //! column whose floor is within the pass's step and whose open interval
-//! shares the pass's height with this one, [`crate::flags::links`]). Both
+//! shares the pass's height with this one, [`crate::links::links`]). Both
 //! depend only on the heightfield and the pass's agent table, never on what
 //! earlier passes claimed, so they are computed here once, before the
 //! recycled passes of the `flag` stage. Passes with the same height and
 //! step share their neighbours; the neighbours of all the passes are found
-//! in one walk over the columns ([`crate::flags::links`]), and the ledge
+//! in one walk over the columns ([`crate::links::links`]), and the ledge
 //! filter reads each span's side columns once for all the passes. Neighbours are computed only in columns
 //! within the pass's erosion reach of a passable span (farther ones can
 //! change no flag; [`compact_tile`]); a pass with no passable span has none.
@@ -22,7 +22,7 @@
 //! cell centre lies inside its polygon (boundary included) and whose floor
 //! lies within its `[min_y, max_y]`, as Recast's `rcMarkConvexPolyArea`
 //! does. Areas are marked on every span, walkable or not, so that each
-//! pass's regions see them; the `partition` stage never lets a region cross
+//! pass's regions see them; the `regions` stage never lets a region cross
 //! from one area to another (Recast's regions never do), so each polygon
 //! and node has one area.
 
@@ -33,11 +33,12 @@ use navscope_core::StageError;
 use navscope_core::level::ConvexVolume;
 use serde::Serialize;
 
-use crate::filters::{Filters, passable};
-use crate::flags::{Limits, ORTHO, UNIT, links, near_columns};
+use crate::chamfer::erosion_reach;
+use crate::filters::passable;
+use crate::grid::Grid;
 use crate::heightfield::Heightfield;
-use crate::settings::Pass;
-use crate::tiles::Grid;
+use crate::links::{Limits, links, near_columns};
+use crate::settings::{Filters, Pass};
 
 /// The default area: spans no volume marks.
 pub const DEFAULT_AREA: u8 = 0;
@@ -126,7 +127,7 @@ pub struct CompactPass {
     /// Spans the pass may stand on before erosion.
     pub passable: Vec<bool>,
     /// `links[4 * s + dir]`: the neighbour of span `s` towards
-    /// [`crate::flags::DIRS`]`[dir]`, or [`crate::flags::NO_LINK`]; empty
+    /// [`crate::links::DIRS`]`[dir]`, or [`crate::links::NO_LINK`]; empty
     /// when no span is passable.
     #[serde(skip)]
     pub links: Arc<Vec<u32>>,
@@ -157,7 +158,7 @@ impl CompactTile {
                     cons += (0..4)
                         .filter(|&d| {
                             let l = p.links[4 * s + d];
-                            l != crate::flags::NO_LINK && p.passable[l as usize]
+                            l != crate::links::NO_LINK && p.passable[l as usize]
                         })
                         .count() as u64;
                 }
@@ -165,21 +166,6 @@ impl CompactTile {
         }
         (spans, cons)
     }
-}
-
-/// The erosion threshold of a radius in chamfer units (a span is walkable
-/// when its chamfer distance reaches it; see [`crate::flags`]).
-pub fn threshold(radius: f64, cs: f64) -> u16 {
-    ((radius / cs + 0.5) * UNIT - 1e-9)
-        .ceil()
-        .min(u16::MAX as f64) as u16
-}
-
-/// Cells the erosion of `radius` reads around a span: a chamfer path
-/// shorter than the threshold moves at most `threshold / ORTHO` cells, and
-/// the obstacle one cell beyond.
-pub fn erosion_reach(radius: f64, cs: f64) -> i32 {
-    (threshold(radius, cs) as i32 + ORTHO as i32 - 1) / ORTHO as i32 + 1
 }
 
 /// Builds a tile's compact heightfield for `passes` and marks the areas of

@@ -1,4 +1,4 @@
-//! Stage 4, polygons (§32.2.3; Recast's `rcBuildContours` before
+//! The `contours` stage, polygons (§32.2.3; Recast's `rcBuildContours` before
 //! simplification, the "raw contours"): the spans of each region the
 //! [`crate::partition`] stage found are grouped into connected pieces, and
 //! each piece's outline is traced along the cell edges its spans share with
@@ -21,8 +21,7 @@
 //! clockwise). Where two cells of a region touch only at a corner, tracing
 //! turns left, so rings touch there but never cross.
 //!
-//! How (Night of 25 November 2026 and 27 November 2026 in the crate docs):
-//! one scan of the core's rows lists the spans of each partition region
+//! How: one scan of the core's rows lists the spans of each partition region
 //! that is taken whole, without a flood (all of it in the core, the tile
 //! dry, the pass's links both ways: [`PassPartition::sizes`] says it is
 //! one piece), and stops at the others' spans still free, where a flood
@@ -38,10 +37,11 @@
 
 use serde::Serialize;
 
-use crate::flags::{DIRS, Limits, NO_LINK, PassFlags};
+use crate::grid::Grid;
 use crate::heightfield::Heightfield;
+use crate::links::{DIRS, Limits, NO_LINK};
 use crate::partition::{NO_REGION, PassPartition};
-use crate::tiles::Grid;
+use crate::pass_flags::PassFlags;
 use navscope_core::Stance;
 
 /// What lies beyond an outline edge.
@@ -236,8 +236,8 @@ fn list_row<const ALL_WHOLE: bool>(
             continue;
         }
         // Written out for all regions taken whole: sharing the lines below
-        // cost 3.5% more instructions in `regions` (7.59 against 7.86 M on
-        // nav_test with the watershed, callgrind).
+        // costs 3.5% more instructions in the `contours` stage (nav_test
+        // with the watershed, callgrind).
         if ALL_WHOLE {
             while cols[x + 1] <= s {
                 x += 1;
@@ -415,7 +415,7 @@ impl<'a> Tracer<'a> {
     /// reaches a column twice ([`Self::take`] checks that). The links go
     /// both ways when the pass's height is more than its step: a link one
     /// way leads from a span to one whose link back, the first span of
-    /// that column it connects with ([`crate::flags::links`]), is a lower
+    /// that column it connects with ([`crate::links::links`]), is a lower
     /// one; the two floors are within two steps, but the lower one's open
     /// space, at least the height above the other end's floor, ends under
     /// the upper floor, so the height would be at most a step.
@@ -697,7 +697,7 @@ impl<'a> Tracer<'a> {
         let mut border_spans = 0;
         for (i, m) in members.iter().enumerate() {
             let c = m.c as usize;
-            border_spans += (flags[m.s as usize] == crate::flags::BORDER) as u32;
+            border_spans += (flags[m.s as usize] == crate::pass_flags::BORDER) as u32;
             // The cells across sides 0 and 2 (-x, +x) lie beside `c`, across
             // 3 and 1 (-z, +z) a row before and after it ([`DIRS`]).
             let [west, _, east]: [u32; 3] = stamp[c - 1..c + 2].try_into().expect("three cells");
@@ -805,7 +805,7 @@ impl<'a> Tracer<'a> {
 /// direction `DIRS[dir]`; `label` gives each span's partition label in pass
 /// `k`.
 #[allow(clippy::too_many_arguments)]
-fn edge_class(
+pub(crate) fn edge_class(
     hf: &Heightfield,
     passes: &[PassFlags],
     limits: &[Limits],
@@ -846,354 +846,12 @@ fn edge_class(
 pub(crate) mod tests {
     use super::*;
     use crate::flags::tests::build;
+    use crate::grid::TileRect;
     use crate::heightfield::tests::boxes;
     use crate::partition::partition_tile;
+    use crate::reference::reference_regions;
     use crate::settings::{Settings, specs};
-    use crate::tiles::TileRect;
     use navscope_core::ParamValues;
-
-    /// The reference's stamp of a column no region covers.
-    const UNSTAMPED: u32 = u32::MAX;
-
-    /// The grouping and tracing this module used before [`Tracer`] (a flood
-    /// into pieces, every boundary edge listed, the edges linked into rings
-    /// through a grid of corners), the reference.
-    fn old_regions(
-        hf: &Heightfield,
-        grid: &Grid,
-        passes: &[PassFlags],
-        parts: &[PassPartition],
-        area: &[u8],
-    ) -> Vec<Region> {
-        let mut out = Vec::new();
-        let ncols = hf.cols.len() - 1;
-        let span_col = hf.span_columns();
-        // Each column's cell and whether it is in the core, looked up rather
-        // than divided out for every span the flood visits.
-        let cells: Vec<(i32, i32)> = hf.cells().map(|(_, cell)| cell).collect();
-        let core: Vec<bool> = cells.iter().map(|&(x, z)| hf.rect.in_core(x, z)).collect();
-        let limits: Vec<Limits> = passes.iter().map(|p| Limits::of(&p.pass, grid)).collect();
-        let mut stamp = vec![UNSTAMPED; ncols];
-        // The region's span in each column it covers (valid where `stamp` holds it).
-        let mut col_span = vec![UNSTAMPED; ncols];
-        let mut corners = Corners::default();
-        let wet = hf.spans.iter().any(|s| !s.water.is_nan());
-        for (k, (pf, part)) in passes.iter().zip(parts).enumerate() {
-            let link = &pf.links;
-            let label = &part.region;
-            // Each span's label until a region takes it, then none: one
-            // look-up tells both whether a neighbour has this region's label
-            // and whether it is still free.
-            let mut free = label.clone();
-            let mut queue = Vec::new();
-            for c in 0..ncols {
-                if !core[c] {
-                    continue;
-                }
-                for s0 in hf.range(c) {
-                    let l0 = free[s0];
-                    if l0 == NO_REGION {
-                        continue;
-                    }
-                    let r = out.len() as u32;
-                    let mut members = Vec::new();
-                    free[s0] = NO_REGION;
-                    stamp[c] = r;
-                    col_span[c] = s0 as u32;
-                    queue.clear();
-                    queue.push(s0);
-                    while let Some(s) = queue.pop() {
-                        members.push(s);
-                        for &n in &link[4 * s..4 * s + 4] {
-                            if n == NO_LINK || free[n as usize] != l0 {
-                                continue;
-                            }
-                            let n = n as usize;
-                            let nc = span_col[n] as usize;
-                            if !core[nc] || stamp[nc] == r {
-                                continue;
-                            }
-                            free[n] = NO_REGION;
-                            stamp[nc] = r;
-                            col_span[nc] = n as u32;
-                            queue.push(n);
-                        }
-                    }
-                    // Member order does not matter: rings are traced in edge order.
-                    let member = Member {
-                        stamp: &stamp,
-                        col_span: &col_span,
-                        r,
-                    };
-                    let mut region = trace(
-                        hf,
-                        grid,
-                        passes,
-                        &limits,
-                        k,
-                        label,
-                        &members,
-                        &span_col,
-                        &cells,
-                        &member,
-                        &mut corners,
-                        wet,
-                    );
-                    region.area = area[s0];
-                    out.push(region);
-                }
-            }
-        }
-        out
-    }
-
-    /// Which columns a region covers, and its span there.
-    struct Member<'a> {
-        stamp: &'a [u32],
-        col_span: &'a [u32],
-        r: u32,
-    }
-
-    impl Member<'_> {
-        /// The region's span in global cell `(x, z)`, if it covers it.
-        fn span(&self, hf: &Heightfield, x: i32, z: i32) -> Option<usize> {
-            let c = hf.col(x, z)?;
-            (self.stamp[c] == self.r).then(|| self.col_span[c] as usize)
-        }
-    }
-
-    /// Traces the outline rings of one region given its spans; `wet` says
-    /// whether any span of the tile holds water.
-    #[allow(clippy::too_many_arguments)]
-    fn trace(
-        hf: &Heightfield,
-        grid: &Grid,
-        passes: &[PassFlags],
-        limits: &[Limits],
-        k: usize,
-        label: &[u32],
-        members: &[usize],
-        span_col: &[u32],
-        col_cell: &[(i32, i32)],
-        member: &Member,
-        corners: &mut Corners,
-        wet: bool,
-    ) -> Region {
-        let cells: Vec<(i32, i32, usize)> = members
-            .iter()
-            .map(|&s| {
-                let (x, z) = col_cell[span_col[s] as usize];
-                (x, z, s)
-            })
-            .collect();
-        let mut border_spans = 0;
-        // Directed boundary edges: (start, end, class).
-        let mut edges: Vec<Edge> = Vec::new();
-        for &(x, z, s) in &cells {
-            if passes[k].flags[s] == crate::flags::BORDER {
-                border_spans += 1;
-            }
-            for (dir, (dx, dz)) in DIRS.into_iter().enumerate() {
-                if member.span(hf, x + dx, z + dz).is_some() {
-                    continue;
-                }
-                let class = edge_class(hf, passes, limits, k, label, (x, z), s, dir);
-                let (u, v) = (x, -z);
-                let e = match (dx, dz) {
-                    (0, 1) => ([u, v - 1], [u + 1, v - 1]),
-                    (1, 0) => ([u + 1, v - 1], [u + 1, v]),
-                    (0, -1) => ([u + 1, v], [u, v]),
-                    _ => ([u, v], [u, v - 1]),
-                };
-                edges.push((e.0, e.1, class));
-            }
-        }
-        // Height of a corner: the highest floor among the region's cells around it.
-        let height = |p: [i32; 2]| {
-            let (gx, gz) = (p[0], -p[1]);
-            let mut best = f64::NEG_INFINITY;
-            for (cx, cz) in [(gx - 1, gz - 1), (gx, gz - 1), (gx - 1, gz), (gx, gz)] {
-                if let Some(s) = member.span(hf, cx, cz) {
-                    best = best.max(grid.y(hf.spans[s].floor));
-                }
-            }
-            best as f32
-        };
-        let rings = rings_of(&edges, height, corners);
-        // Only a wet tile's spans are read for the water: on a dry level that
-        // read, a cache miss per span, was a tenth of the tracing.
-        let water = if wet {
-            members
-                .iter()
-                .map(|&s| hf.spans[s].water)
-                .filter(|w| !w.is_nan())
-                .reduce(f32::max)
-        } else {
-            None
-        };
-        Region {
-            pass: k,
-            label: label[members[0]],
-            stance: passes[k].pass.stance,
-            spans: members.len() as u32,
-            border_spans,
-            rings,
-            water,
-            area: 0,
-        }
-    }
-
-    /// An edge of an outline: start, end (unit steps in plan grid
-    /// coordinates, interior on the left) and class.
-    type Edge = ([i32; 2], [i32; 2], EdgeClass);
-
-    /// Direction code of a unit step, in the order of the end points of the
-    /// edges leaving one corner: -u, -v, +v, +u.
-    fn step_code(a: [i32; 2], b: [i32; 2]) -> usize {
-        match (b[0] - a[0], b[1] - a[1]) {
-            (-1, _) => 0,
-            (_, -1) => 1,
-            (_, 1) => 2,
-            _ => 3,
-        }
-    }
-
-    /// No edge in a [`Corners`] slot.
-    const NO_EDGE: u32 = u32::MAX;
-
-    /// The edges leaving each grid corner of a region's bounding box of
-    /// corners, four slots a corner (by [`step_code`]), corner index u-major
-    /// so that corner order is (u, v) order. Kept from region to region (as
-    /// large as the largest box so far) and emptied after each (only the
-    /// slots its edges took), so a region costs its edges, not its box.
-    #[derive(Default)]
-    struct Corners {
-        slots: Vec<[u32; 4]>,
-        lo: [i32; 2],
-        rows: usize,
-    }
-
-    impl Corners {
-        /// Lays the (empty) slots over the bounding box of `edges`.
-        fn cover(&mut self, edges: &[Edge]) {
-            let Some(first) = edges.first() else { return };
-            let (mut lo, mut hi) = (first.0, first.0);
-            for e in edges {
-                for p in [e.0, e.1] {
-                    lo = [lo[0].min(p[0]), lo[1].min(p[1])];
-                    hi = [hi[0].max(p[0]), hi[1].max(p[1])];
-                }
-            }
-            self.lo = lo;
-            self.rows = (hi[1] - lo[1] + 1) as usize;
-            let n = self.rows * (hi[0] - lo[0] + 1) as usize;
-            if self.slots.len() < n {
-                self.slots.resize(n, [NO_EDGE; 4]);
-            }
-        }
-
-        fn index(&self, p: [i32; 2]) -> usize {
-            (p[0] - self.lo[0]) as usize * self.rows + (p[1] - self.lo[1]) as usize
-        }
-    }
-
-    /// Links the boundary edges of one region into closed rings: each ring
-    /// starts at its first edge in (start, end) order, rings in that order;
-    /// at a corner the walk takes the unused edge (or the ring's first)
-    /// turning left first, then straight, then right, the first in (start,
-    /// end) order among equals. The edges leaving each corner are found in
-    /// `corners` (empty, and left empty again), and the ring starts in the
-    /// sorted (corner, slot) keys of the edges, so each edge is looked at a
-    /// bounded number of times.
-    fn rings_of(
-        edges: &[Edge],
-        height: impl Fn([i32; 2]) -> f32,
-        corners: &mut Corners,
-    ) -> Vec<Ring> {
-        corners.cover(edges);
-        let mut keys: Vec<u64> = Vec::with_capacity(edges.len());
-        for (i, e) in edges.iter().enumerate() {
-            let c = corners.index(e.0);
-            let code = step_code(e.0, e.1);
-            corners.slots[c][code] = i as u32;
-            keys.push((c * 4 + code) as u64);
-        }
-        keys.sort_unstable();
-        let mut used = vec![false; edges.len()];
-        let mut rings = Vec::new();
-        let grid = &*corners;
-        for key in keys {
-            let start = grid.slots[key as usize / 4][key as usize % 4];
-            if used[start as usize] {
-                continue;
-            }
-            let leaving = |p: [i32; 2]| {
-                grid.slots[grid.index(p)]
-                    .into_iter()
-                    .filter(|&c| c != NO_EDGE)
-                    .map(|c| c as usize)
-            };
-            let ring = walk_ring(edges, start as usize, &mut used, &height, leaving);
-            rings.push(ring);
-        }
-        for e in edges {
-            let c = corners.index(e.0);
-            corners.slots[c] = [NO_EDGE; 4];
-        }
-        rings
-    }
-
-    /// Walks one ring from edge `start`, marking its edges used: at each
-    /// corner the unused edge (or `start`, which closes the ring) of those
-    /// `leaving` gives, in their order, that turns left first, then straight,
-    /// then right.
-    fn walk_ring<I: IntoIterator<Item = usize>>(
-        edges: &[Edge],
-        start: usize,
-        used: &mut [bool],
-        height: &impl Fn([i32; 2]) -> f32,
-        leaving: impl Fn([i32; 2]) -> I,
-    ) -> Ring {
-        let mut ring = Ring {
-            pts: Vec::new(),
-            h: Vec::new(),
-            class: Vec::new(),
-        };
-        let mut e = start;
-        loop {
-            used[e] = true;
-            let (a, b, class) = edges[e];
-            ring.pts.push(a);
-            ring.h.push(height(a));
-            ring.class.push(class);
-            let dir = [b[0] - a[0], b[1] - a[1]];
-            // Candidates at b: unused edges, or the ring's first edge.
-            let mut best: Option<(i32, usize)> = None;
-            for c in leaving(b) {
-                if used[c] && c != start {
-                    continue;
-                }
-                let nd = [edges[c].1[0] - b[0], edges[c].1[1] - b[1]];
-                let cross = dir[0] * nd[1] - dir[1] * nd[0];
-                let dot = dir[0] * nd[0] + dir[1] * nd[1];
-                // Left turn first, then straight, then right.
-                let rank = if cross > 0 {
-                    0
-                } else if dot > 0 {
-                    1
-                } else {
-                    2
-                };
-                if best.is_none_or(|(r, _)| rank < r) {
-                    best = Some((rank, c));
-                }
-            }
-            match best {
-                Some((_, c)) if c != start => e = c,
-                _ => return ring,
-            }
-        }
-    }
 
     /// `part` (pass flags `pf`) with each piece of each label, its spans
     /// joined by the pass's links taken either way, a label of its own (in
@@ -1235,16 +893,16 @@ pub(crate) mod tests {
     }
 
     /// The regions of `f`'s partitions `parts`, asserted to be the ones
-    /// [`old_regions`] gives, with their sizes and without (every region
+    /// [`reference_regions`] gives, with their sizes and without (every region
     /// flooded).
-    fn regions_as_before(
+    fn regions_by_reference(
         hf: &Heightfield,
         g: &Grid,
         f: &[PassFlags],
         parts: &[PassPartition],
     ) -> Vec<Region> {
         let area = vec![0; hf.spans.len()];
-        let old = old_regions(hf, g, f, parts, &area);
+        let old = reference_regions(hf, g, f, parts, &area);
         let mut flooded = parts.to_vec();
         flooded.iter_mut().for_each(|p| p.sizes.clear());
         // A dry tile's regions read no water; reading it changes nothing.
@@ -1262,7 +920,7 @@ pub(crate) mod tests {
     /// other character none), its core cut back to `core` and the floor of
     /// the cells whose bit `8 * i + j` is set in `lift` raised by three
     /// voxels under water (its surface lower row by row), and their link to +x dropped where it is set in `one_way`
-    /// (the link back kept); its regions, asserted to be as before, and
+    /// (the link back kept); its regions, asserted to be the reference's, and
     /// those of its labels' pieces ([`in_pieces`]) where no link is one way.
     fn patterned(rows: &[&str], core: Option<TileRect>, lift: u64, one_way: u64) -> Vec<Region> {
         let (g, mut hf, mut f) = build(&boxes(&[([0., -0.1, 0.], [3., 0., 3.])]), "stand");
@@ -1294,9 +952,9 @@ pub(crate) mod tests {
             hf.rect = core;
         }
         if one_way == 0 {
-            regions_as_before(&hf, &g, &f, &[in_pieces(&f[0], &parts[0])]);
+            regions_by_reference(&hf, &g, &f, &[in_pieces(&f[0], &parts[0])]);
         }
-        regions_as_before(&hf, &g, &f, &parts)
+        regions_by_reference(&hf, &g, &f, &parts)
     }
 
     #[test]
@@ -1404,10 +1062,10 @@ pub(crate) mod tests {
             .filter(|l| **l != NO_REGION)
             .for_each(|l| *l = 1);
         parts[0].sizes.clear();
-        let r = regions_as_before(&hf, &g, &f, &parts);
+        let r = regions_by_reference(&hf, &g, &f, &parts);
         // One piece over itself: taken whole, it would hold two spans of a
         // column, so it is flooded.
-        regions_as_before(&hf, &g, &f, &[in_pieces(&f[0], &parts[0])]);
+        regions_by_reference(&hf, &g, &f, &[in_pieces(&f[0], &parts[0])]);
         assert!(
             r.len() >= 2,
             "the deck's columns are left to a second region"
@@ -1458,7 +1116,7 @@ pub(crate) mod tests {
         assert!(t.flood(&f[0].links, &mut free, 1, start, Order::Any));
         let members = t.members.clone();
         let border = t.mark_sides(&f[0].flags, 1, &members);
-        // Each side looked up by its step, as before `mark_sides`.
+        // Each side looked up by its step, without `mark_sides`.
         let (mut edged, mut b) = (Vec::new(), 0);
         for (i, m) in t.members.iter().enumerate() {
             let c = m.c as usize;
@@ -1470,7 +1128,7 @@ pub(crate) mod tests {
             if out != 0 {
                 edged.push(i as u32);
             }
-            b += (f[0].flags[m.s as usize] == crate::flags::BORDER) as u32;
+            b += (f[0].flags[m.s as usize] == crate::pass_flags::BORDER) as u32;
         }
         assert_eq!(t.edged, edged);
         assert_eq!(border, b);
@@ -1483,9 +1141,9 @@ pub(crate) mod tests {
         /// Random labels (holes, islands, cells touching at a corner
         /// only, two labels side by side), the core cut anywhere across
         /// them, floors at two heights, links one way: the regions are the
-        /// old ones.
+        /// reference's.
         #[test]
-        fn patterns_give_the_old_regions(
+        fn patterns_trace_the_reference_regions(
             bits in proptest::prelude::any::<[u64; 6]>(),
             cut in (0i32..12, 0i32..12, 12i32..30, 12i32..30),
         ) {
@@ -1513,10 +1171,10 @@ pub(crate) mod tests {
 
         /// Random blocks (steps, ledges, stacked decks, so regions that
         /// overlap themselves in plan), every pass, each partition or one
-        /// label for all, the core whole or cut: the regions are the old
-        /// ones.
+        /// label for all, the core whole or cut: the regions are the
+        /// reference's.
         #[test]
-        fn random_levels_give_the_old_regions(
+        fn random_levels_trace_the_reference_regions(
             blocks in crate::heightfield::tests::small_blocks(8),
             kind in 0usize..3,
             min_area in 0u32..30,
@@ -1525,11 +1183,11 @@ pub(crate) mod tests {
         ) {
             let m = crate::heightfield::tests::floor_with(4., 4., &blocks);
             let (g, mut hf, f) = build(&m, "stand,crouch,prone,swim,sidestep");
-            let p = crate::partition::PartitionParams {
+            let p = crate::settings::PartitionParams {
                 kind: [
-                    crate::partition::Partition::Watershed,
-                    crate::partition::Partition::Monotone,
-                    crate::partition::Partition::Layers,
+                    crate::settings::Partition::Watershed,
+                    crate::settings::Partition::Monotone,
+                    crate::settings::Partition::Layers,
                 ][kind],
                 min_area,
                 merge_area: 4 * min_area,
@@ -1547,7 +1205,7 @@ pub(crate) mod tests {
             }
             hf.rect.x0 += cut;
             hf.rect.z1 -= cut / 2;
-            let r = regions_as_before(&hf, &g, &f, &parts);
+            let r = regions_by_reference(&hf, &g, &f, &parts);
             proptest::prop_assert!(r.iter().all(|r| r.rings.iter().map(Ring::area2).sum::<i64>() == 2 * r.spans as i64));
         }
     }
@@ -1592,8 +1250,8 @@ pub(crate) mod tests {
         ]);
         let (g, hf, f) = crate::flags::tests::build_with(&m, "stand,sidestep", false);
         // Every region merged into one per connected area.
-        let one = crate::partition::PartitionParams {
-            kind: crate::partition::Partition::Watershed,
+        let one = crate::settings::PartitionParams {
+            kind: crate::settings::Partition::Watershed,
             min_area: 0,
             merge_area: u32::MAX,
         };

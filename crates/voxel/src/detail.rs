@@ -29,23 +29,15 @@ use rayon::prelude::*;
 use serde::Serialize;
 use spade::{DelaunayTriangulation, Point2, Triangulation};
 
-use crate::flags::PassFlags;
+use crate::grid::Grid;
 use crate::heightfield::Heightfield;
+use crate::pass_flags::PassFlags;
 use crate::polymesh::RegionPolys;
-use crate::tiles::Grid;
+use crate::settings::DetailParams;
 use crate::triangulate::RegionMesh;
 
 /// Most inside samples added to one polygon.
 pub const MAX_ADDED: usize = 64;
-
-/// Detail settings (world units).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct DetailParams {
-    /// Sample spacing (m); 0 turns sampling off.
-    pub sample_dist: f64,
-    /// Largest height error left between samples and the surface (m).
-    pub max_error: f64,
-}
 
 /// The detail triangles of one region, per polygon (world coordinates,
 /// counter-clockwise seen from above).
@@ -293,6 +285,7 @@ mod tests {
     use super::*;
     use crate::flags::tests::build;
     use crate::samples::MeshBuilder;
+    use crate::settings::DetailParams;
 
     /// A ramp from y 0 at x 0 up to 0.6 m at x 4, then a plateau to x 8.
     fn ramp_and_plateau() -> (Grid, Heightfield, Vec<PassFlags>) {

@@ -46,31 +46,13 @@ use std::sync::Arc;
 
 use glam::{DVec2, DVec3};
 use navscope_core::navmesh::Link;
-use navscope_core::{Artifact, LinkKind, NavMesh, ParamSpec, StageContext, StageError, Stance};
+use navscope_core::{LinkKind, NavMesh, Stance};
 use rayon::prelude::*;
 
+use crate::grid::Grid;
 use crate::heightfield::{Heightfield, OPEN, floor_i32, floor_i64};
-use crate::settings::{AgentParams, Settings};
-use crate::stages::{MoverArtifact, VoxelArtifact};
+use crate::settings::AgentParams;
 use crate::swim::{Columns, inside, max_gap, node_height, plan};
-use crate::tiles::Grid;
-
-/// The parameter: the deepest drop linked, metres.
-pub const MAX_DROP: &str = "max_drop";
-
-/// The stage's parameter.
-pub fn param_spec() -> ParamSpec {
-    ParamSpec::float(
-        MAX_DROP,
-        "Max drop height",
-        "m",
-        2.0,
-        0.0,
-        100.0,
-        0.1,
-        "Deepest drop off a ledge that becomes a one-way jump link (the agent walks off and falls to the floor below); 0 = no drop links. The default, 2 m, is a fall a person takes unhurt; Quake's player takes no damage from falls of several metres.",
-    )
-}
 
 /// One drop found.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -350,36 +332,15 @@ pub fn add_drop_links(nav: &mut NavMesh, drops: &[LedgeDrop]) -> Vec<usize> {
         .collect()
 }
 
-/// Runs the stage on the `movers` stage's NavMesh.
-pub(crate) fn run(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
-    let m = ctx.artifact::<MoverArtifact>("movers")?;
-    let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
-    let s = Settings::from_params(ctx.params)?;
-    // The parameter's spec keeps it in 0..=100.
-    let max_drop = ctx.params.float(MAX_DROP);
-    let voxels = Voxels {
-        grid: &v.grid,
-        tiles: &v.tiles,
-        max_error: s.max_error,
-    };
-    let agent = |st: Stance| s.passes.iter().find(|p| p.stance == st).map(|p| p.agent);
-    let drops = find_drops(&m.navmesh, agent, &voxels, max_drop);
-    let mut navmesh = m.navmesh.clone();
-    let links = add_drop_links(&mut navmesh, &drops);
-    Ok(Arc::new(MoverArtifact {
-        navmesh,
-        links,
-        skipped: Vec::new(),
-    }))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::samples::MeshBuilder;
+    use crate::settings::MAX_DROP;
     use navscope_core::ParamValue;
     use navscope_core::ParamValues;
     use navscope_core::level::{Level, LevelData};
+    use navscope_core::{Artifact, StageContext};
     use proptest::prelude::*;
 
     /// The last stage's NavMesh of `b` built standing only, with `set`.

@@ -22,28 +22,16 @@
 //! Slope, water depth and the three filters make a span *passable* for a
 //! pass; [`passable`] computes it.
 
-use serde::Serialize;
-
-use crate::flags::{DIRS, Limits};
+use crate::grid::Grid;
 use crate::heightfield::{Heightfield, OPEN};
+use crate::links::{DIRS, Limits};
 use crate::rows::for_row_bands;
+use crate::settings::Filters;
 use crate::settings::Pass;
-use crate::tiles::Grid;
 use navscope_core::Stance;
 
-/// Which of Recast's span filters run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Filters {
-    /// `rcFilterLowHangingWalkableObstacles`.
-    pub low_hanging: bool,
-    /// `rcFilterLedgeSpans`.
-    pub ledges: bool,
-    /// `rcFilterWalkableLowHeightSpans`.
-    pub low_height: bool,
-}
-
 /// Top of the open space over span `s` (very high when open to the sky).
-fn top(hf: &Heightfield, s: usize) -> i32 {
+pub(crate) fn top(hf: &Heightfield, s: usize) -> i32 {
     let c = hf.spans[s].ceil;
     if c == OPEN { i32::MAX / 2 } else { c as i32 }
 }
@@ -72,7 +60,7 @@ pub fn passable(hf: &Heightfield, grid: &Grid, passes: &[Pass], f: Filters) -> V
 /// The least upward component of a floor's normal a slope of at most
 /// `max_slope_rad` has: slope <= max  <=>  ny >= cos(max) for max below
 /// pi; beyond, any slope.
-fn min_floor_ny(max_slope_rad: f64) -> f32 {
+pub(crate) fn min_floor_ny(max_slope_rad: f64) -> f32 {
     if max_slope_rad >= std::f64::consts::PI {
         f32::NEG_INFINITY
     } else {
@@ -254,7 +242,9 @@ fn ledge_group<const N: usize>(
 mod tests {
     use super::*;
     use crate::flags::tests::build;
+    use crate::reference::{reference_before_ledges, reference_ledges};
     use crate::samples::MeshBuilder;
+    use crate::settings::Filters;
 
     const ALL: Filters = Filters {
         low_hanging: true,
@@ -382,67 +372,6 @@ mod tests {
         }
     }
 
-    /// The ledge test of one pass as it was before the passes shared it
-    /// (each pass read the side columns on its own): the reference for
-    /// [`ledges`].
-    fn old_ledges(hf: &Heightfield, lim: Limits, test: &[bool]) -> Vec<bool> {
-        let (h, climb) = (lim.height as i64, lim.step as i64);
-        let mut out = vec![false; hf.spans.len()];
-        for (c, (x, z)) in hf.cells() {
-            let r = hf.range(c);
-            if !test[r.clone()].iter().any(|&t| t) {
-                continue;
-            }
-            // The four side columns' spans, looked up once per column.
-            // (inside the tile, first span, one past the last).
-            let mut sides = [(false, 0usize, 0usize); 4];
-            for (side, (dx, dz)) in sides.iter_mut().zip(DIRS) {
-                if let Some(nc) = hf.col(x + dx, z + dz) {
-                    *side = (true, hf.cols[nc] as usize, hf.cols[nc + 1] as usize);
-                }
-            }
-            for s in r.filter(|&s| test[s]) {
-                let bot = hf.spans[s].floor as i64;
-                let tp = top(hf, s) as i64;
-                let mut minh = i64::MAX;
-                let (mut lo, mut hi) = (bot, bot);
-                for &(inside, start, end) in &sides {
-                    if !inside {
-                        minh = minh.min(-climb - bot);
-                        continue;
-                    }
-                    let r = start..end;
-                    // The space below the column's first solid.
-                    let first = r
-                        .clone()
-                        .next()
-                        .map_or(i64::MAX / 2, |n| hf.spans[n].base as i64);
-                    if tp.min(first) - bot.max(-climb) > h {
-                        minh = minh.min(-climb - bot);
-                    }
-                    for n in r {
-                        let nbot = hf.spans[n].floor as i64;
-                        // Floors rise up the column: from one at or above
-                        // this span's ceiling on, no gap is left (h >= 0).
-                        if nbot >= tp {
-                            break;
-                        }
-                        let ntop = top(hf, n) as i64;
-                        if tp.min(ntop) - bot.max(nbot) > h {
-                            minh = minh.min(nbot - bot);
-                            if (nbot - bot).abs() <= climb {
-                                lo = lo.min(nbot);
-                                hi = hi.max(nbot);
-                            }
-                        }
-                    }
-                }
-                out[s] = minh < -climb || hi - lo > climb;
-            }
-        }
-        out
-    }
-
     /// Random boxes at random heights (floors, steps, ledges, low
     /// ceilings, stacked decks) under every pass of the paper's tables.
     fn random_level(blocks: &[crate::heightfield::tests::Block]) -> (Grid, Heightfield, Vec<Pass>) {
@@ -475,66 +404,18 @@ mod tests {
             let test = [&test[..], &test[..]].concat();
             let new = ledges(&hf, &lims, &test);
             for k in 0..lims.len() {
-                proptest::prop_assert_eq!(&new[k], &old_ledges(&hf, lims[k], &test[k]));
+                proptest::prop_assert_eq!(&new[k], &reference_ledges(&hf, lims[k], &test[k]));
             }
         }
-    }
-
-    /// One pass's tests before the ledge filter as they were before they
-    /// ran in one walk up each column: the reference for [`before_ledges`].
-    fn old_before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<bool> {
-        let a = pass.agent;
-        let lim = Limits::of(pass, grid);
-        let min_ny = min_floor_ny(a.max_slope_rad);
-        let mut ok: Vec<bool> = hf.spans.iter().map(|s| s.ny >= min_ny).collect();
-        let ncols = hf.cols.len() - 1;
-        if f.low_hanging {
-            for c in 0..ncols {
-                let mut prev: Option<(bool, i32)> = None;
-                for s in hf.range(c) {
-                    let was = ok[s];
-                    let floor = hf.spans[s].floor as i32;
-                    if let Some((true, pf)) = prev
-                        && !was
-                        && (floor - pf).unsigned_abs() <= lim.step
-                    {
-                        ok[s] = true;
-                    }
-                    prev = Some((was, floor));
-                }
-            }
-        }
-        // Swim nodes are lifted to the water surface (`graph`), so a swimmer's
-        // headroom is measured from the surface, not the sea floor: under an
-        // overhang below the surface the node would end inside rock.
-        let at_surface = pass.stance == Stance::Swim;
-        for (s, sp) in hf.spans.iter().enumerate() {
-            let from = if at_surface && !sp.water.is_nan() {
-                let surface = ((sp.water as f64 - grid.origin.y) / grid.ch).floor();
-                (sp.floor as f64).max(surface)
-            } else {
-                sp.floor as f64
-            };
-            let room = if sp.ceil == OPEN {
-                f64::INFINITY
-            } else {
-                sp.ceil as f64 - from
-            };
-            let need = if f.low_height { lim.height as f64 } else { 0.0 };
-            let clear = room >= need && (room > 0.0 || !at_surface);
-            let depth = sp.depth(grid);
-            ok[s] &= clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9;
-        }
-        ok
     }
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 
         /// Random boxes at random heights, ramps and a pool, every pass and
-        /// every combination of filters: the same spans as the old tests.
+        /// every combination of filters: the same spans as the reference's.
         #[test]
-        fn one_walk_up_each_column_gives_the_old_tests(
+        fn one_walk_up_each_column_gives_the_reference_tests(
             blocks in crate::heightfield::tests::small_blocks(8),
             ramp in (0.0f32..1.0, 0.0f32..1.0),
             filters in 0u8..8,
@@ -563,7 +444,7 @@ mod tests {
             for p in &s.passes {
                 proptest::prop_assert_eq!(
                     before_ledges(&hf, &l.grid, p, f),
-                    old_before_ledges(&hf, &l.grid, p, f)
+                    reference_before_ledges(&hf, &l.grid, p, f)
                 );
             }
         }

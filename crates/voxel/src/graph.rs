@@ -1,4 +1,4 @@
-//! Stage 8, the node graph (§32.2.5 steps 3 and 4, §32.3.2, §32.4.2): one
+//! The `graph` stage, the node graph (§32.2.5 steps 3 and 4, §32.3.2, §32.4.2): one
 //! node per convex polygon of the `polymesh` stage at the mean of its
 //! corners, carrying its pass's stance and its triangles as detail, and
 //! links between polygons that share an edge: inside a region (a common edge),
@@ -21,11 +21,11 @@ use serde::Serialize;
 
 use crate::contour::Region;
 use crate::detail::RegionDetail;
+use crate::grid::Grid;
 use crate::heightfield::Heightfield;
 use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
 use crate::swim::{NodeInfo, swim_links};
-use crate::tiles::Grid;
 use crate::triangulate::RegionMesh;
 
 /// Where a link comes from (for drawing).
@@ -109,7 +109,7 @@ fn height_at(e: &BoundaryEdge, x: f64) -> f64 {
 /// One tile's regions with what the later stages made of them, one entry
 /// per region in each slice.
 pub struct TileParts<'a> {
-    /// Stage `regions`.
+    /// Stage `contours`.
     pub regions: &'a [Region],
     /// Stage `triangulate`.
     pub meshes: &'a [RegionMesh],

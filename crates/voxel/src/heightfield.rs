@@ -1,4 +1,4 @@
-//! Stage 2, voxelization (§32.2.2): the tile's triangles are clipped to
+//! The `voxelize` stage, voxelization (§32.2.2): the tile's triangles are clipped to
 //! every column they cover and rasterised into solid spans (height ranges of
 //! solid voxels); overlapping or touching solid spans merge. The open space
 //! above each solid span, up to the next one, is the column of voxels an
@@ -22,7 +22,7 @@ use navscope_core::StageError;
 use navscope_core::geom::TriMesh;
 use serde::Serialize;
 
-use crate::tiles::{Grid, TileRect};
+use crate::grid::{Grid, TileRect};
 
 /// Most spans one tile may hold before the build stops with an error.
 pub const MAX_SPANS: usize = 1 << 25;
@@ -185,7 +185,7 @@ fn piece_voxels((lo, hi): (u16, u16), ny: f32) -> (u16, u16) {
 
 /// Most corners a clipped piece keeps: a triangle cut by the four planes
 /// of a cell has 7.
-const MAX_CORNERS: usize = 8;
+pub(crate) const MAX_CORNERS: usize = 8;
 
 /// A point in grid units: cells along x and z, voxels along y.
 type P3 = [f32; 3];
@@ -533,7 +533,7 @@ fn pair(b: &mut [Buf<3>; 2], i: usize) -> (&Buf<3>, &mut Buf<3>) {
 /// stair riser exactly on a grid line (common on Quake's 16-unit grid) would
 /// otherwise give the lower step's cell a vertical top at the upper step's
 /// height, which is not walkable and cuts the stair off.
-fn cells_of(lo: f32, hi: f32, nk: f32) -> (i64, i64) {
+pub(crate) fn cells_of(lo: f32, hi: f32, nk: f32) -> (i64, i64) {
     let (a, b) = (floor(f64::from(lo)), floor(f64::from(hi)));
     if lo == hi && a as f32 == lo && nk > 0.5 {
         (a - 1, a - 1)
@@ -552,7 +552,7 @@ fn piece_key(lo: u16, hi: u16, ny: f32) -> u64 {
 }
 
 /// The inverse of [`piece_key`].
-fn piece_of(k: u64) -> (u16, u16, f32) {
+pub(crate) fn piece_of(k: u64) -> (u16, u16, f32) {
     let ord = k as u32;
     let b = if ord >> 31 == 1 {
         ord & !(1 << 31)
@@ -613,7 +613,7 @@ fn column_spans(keys: &mut [u64], spans: &mut Vec<Span>) {
 /// insertion sort up to 16 (for the few pieces most columns hold the
 /// library sort's set-up cost more than the sorting), the library's sort
 /// for more.
-fn sort_keys(keys: &mut [u64]) {
+pub(crate) fn sort_keys(keys: &mut [u64]) {
     match keys.len() {
         0 | 1 => {}
         // Compare-exchanges, selected rather than branched on (the order
@@ -666,7 +666,7 @@ pub(crate) fn block_spans(
     // (column, piece_key(base, top, ny)) of every clipped piece.
     let mut pieces: Vec<(u32, u64)> = Vec::new();
     let (cs, ch) = (grid.cs, grid.ch);
-    let max_h = (crate::tiles::MAX_HEIGHT_UNITS - 1) as f32;
+    let max_h = (crate::grid::MAX_HEIGHT_UNITS - 1) as f32;
     for &t in triangles {
         let [a, b, c] = mesh.triangle(t as usize);
         let n = (b - a).cross(c - a).normalize_or_zero();
@@ -786,168 +786,6 @@ pub(crate) mod tests {
     use navscope_core::geom::Aabb;
     use proptest::prelude::*;
 
-    /// The clipping this module used before [`rasterize`] (each cut
-    /// returned both parts by value), kept as the reference the new one
-    /// must match corner for corner.
-    mod reference {
-        use super::super::{MAX_CORNERS, OPEN, Span, cells_of, piece_of, sort_keys};
-        use glam::Vec3;
-
-        pub type Poly = ([Vec3; MAX_CORNERS], usize);
-        pub const EMPTY: Poly = ([Vec3::ZERO; MAX_CORNERS], 0);
-
-        pub fn split(p: &Poly, axis: usize, v: f32) -> (Poly, Poly) {
-            let (mut lo, mut hi) = (EMPTY, EMPTY);
-            let n = p.1;
-            let push = |q: &mut Poly, x: Vec3| {
-                if q.1 < MAX_CORNERS {
-                    q.0[q.1] = x;
-                    q.1 += 1;
-                }
-            };
-            for i in 0..n {
-                let a = p.0[i];
-                let b = p.0[(i + 1) % n];
-                let (da, db) = (a[axis] - v, b[axis] - v);
-                if da <= 0.0 {
-                    push(&mut lo, a);
-                }
-                if da >= 0.0 {
-                    push(&mut hi, a);
-                }
-                if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
-                    let t = da / (da - db);
-                    let mut x = a + (b - a) * t;
-                    x[axis] = v;
-                    push(&mut lo, x);
-                    push(&mut hi, x);
-                }
-            }
-            (lo, hi)
-        }
-
-        /// The column merge this module used before [`column_spans`] (it
-        /// decoded the column into a list, closed the solids in it, then
-        /// merged), kept as the reference the new one must match.
-        pub fn column_spans(
-            keys: &mut [u64],
-            list: &mut Vec<(u16, u16, f32)>,
-            spans: &mut Vec<Span>,
-        ) {
-            // By base, then top, then normal (the key orders them so).
-            sort_keys(keys);
-            list.clear();
-            list.extend(keys.iter().map(|&k| piece_of(k)));
-            // Closed solids: a face looking down is the bottom of a solid, so
-            // the column is solid from it up to the next face looking up.
-            for i in 0..list.len() {
-                if list[i].2 < -0.01
-                    // Sorted by base: the first such face is the lowest.
-                    && let Some(top) = list[i + 1..].iter().find(|q| q.2 > 0.01 && q.1 > list[i].1).map(|q| q.0)
-                {
-                    list[i].1 = list[i].1.max(top);
-                }
-            }
-            let first = spans.len();
-            for &(lo, hi, ny) in list.iter() {
-                if spans.len() > first {
-                    let last: &mut Span = spans.last_mut().unwrap();
-                    if lo <= last.floor {
-                        if hi > last.floor + 1 {
-                            last.ny = ny;
-                        } else if hi + 1 >= last.floor {
-                            last.ny = last.ny.max(ny);
-                        }
-                        last.floor = last.floor.max(hi);
-                        continue;
-                    }
-                }
-                spans.push(Span {
-                    base: lo,
-                    floor: hi,
-                    ceil: OPEN,
-                    ny,
-                    water: f32::NAN,
-                });
-            }
-            for i in first..spans.len() {
-                spans[i].ceil = if i + 1 < spans.len() {
-                    spans[i + 1].base
-                } else {
-                    OPEN
-                };
-            }
-        }
-
-        /// `(x, z, ylo, yhi)` of every cell piece, in the old order.
-        pub fn pieces(
-            tri: [Vec3; 3],
-            n: Vec3,
-            (px, pz, px1, pz1): (i64, i64, i64, i64),
-        ) -> Vec<(i64, i64, f32, f32)> {
-            let mut out = Vec::new();
-            let mut poly: Poly = EMPTY;
-            poly.0[..3].copy_from_slice(&tri);
-            poly.1 = 3;
-            let zs = tri.map(|p| p.z);
-            let zmin = zs.iter().copied().fold(f32::INFINITY, f32::min);
-            let zmax = zs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-            let (z0, zlast) = cells_of(zmin, zmax, n.z);
-            let z0 = z0.max(pz);
-            let z1 = zlast.min(pz1 - 1);
-            let mut rest = poly;
-            if z0 > z1 {
-                return out;
-            }
-            if (z0 as f32) > zmin {
-                rest = split(&rest, 2, z0 as f32).1;
-            }
-            for z in z0..=z1 {
-                let (row, r) = if z == zlast {
-                    (rest, EMPTY)
-                } else {
-                    split(&rest, 2, (z + 1) as f32)
-                };
-                rest = r;
-                if row.1 < 3 {
-                    continue;
-                }
-                let xs = row.0[..row.1].iter().map(|p| p.x);
-                let xmin = xs.clone().fold(f32::INFINITY, f32::min);
-                let xmax = xs.fold(f32::NEG_INFINITY, f32::max);
-                let (x0, xlast) = cells_of(xmin, xmax, n.x);
-                let x0 = x0.max(px);
-                let x1 = xlast.min(px1 - 1);
-                if x0 > x1 {
-                    continue;
-                }
-                let mut rrow = row;
-                if (x0 as f32) > xmin {
-                    rrow = split(&rrow, 0, x0 as f32).1;
-                }
-                for x in x0..=x1 {
-                    let (cell, r) = if x == xlast {
-                        (rrow, EMPTY)
-                    } else {
-                        split(&rrow, 0, (x + 1) as f32)
-                    };
-                    rrow = r;
-                    if cell.1 < 3 {
-                        continue;
-                    }
-                    let (ylo, yhi) = cell.0[..cell.1]
-                        .iter()
-                        .map(|p| p.y)
-                        .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), y| {
-                            (l.min(y), h.max(y))
-                        });
-                    out.push((x, z, ylo, yhi));
-                }
-            }
-            out
-        }
-    }
-
     /// A triangle's corners in grid units: random ones, ones snapped to
     /// grid lines and half cells (faces in grid planes, corners on cell
     /// edges), and degenerate ones (repeated corners, collinear corners),
@@ -985,9 +823,9 @@ pub(crate) mod tests {
     /// A span's `(base, floor, ceil, ny)`, the normal by its bits.
     type SpanBits = (u16, u16, u16, u32);
 
-    /// The columns `(px, pz, px1, pz1)` of `triangles` as the old clipping
-    /// from the corner `origin` (at most `(px, pz)`) and the old merge give
-    /// them (`reference::pieces`, `reference::column_spans`): the columns'
+    /// The columns `(px, pz, px1, pz1)` of `triangles` as the reference clipping
+    /// from the corner `origin` (at most `(px, pz)`) and the reference merge give
+    /// them ([`crate::reference::reference_pieces`], [`crate::reference::reference_column_spans`]): the columns'
     /// span ends and the spans' `(base, floor, ceil, ny)`.
     fn reference_heightfield(
         mesh: &TriMesh,
@@ -998,7 +836,7 @@ pub(crate) mod tests {
     ) -> (Vec<u32>, Vec<SpanBits>) {
         let w = px1 - px;
         let ncols = (w * (pz1 - pz)) as usize;
-        let max_h = (crate::tiles::MAX_HEIGHT_UNITS - 1) as f32;
+        let max_h = (crate::grid::MAX_HEIGHT_UNITS - 1) as f32;
         let mut cols: Vec<Vec<u64>> = vec![Vec::new(); ncols];
         for &t in triangles {
             let [a, b, c] = mesh.triangle(t as usize);
@@ -1010,7 +848,7 @@ pub(crate) mod tests {
                 ((p.as_dvec3() - grid.origin) / DVec3::new(grid.cs, grid.ch, grid.cs)).as_vec3()
             };
             let bounds = (origin.0 as i64, origin.1 as i64, px1 as i64, pz1 as i64);
-            let pieces = reference::pieces([rel(a), rel(b), rel(c)], n, bounds);
+            let pieces = crate::reference::reference_pieces([rel(a), rel(b), rel(c)], n, bounds);
             for (x, z, ylo, yhi) in pieces
                 .into_iter()
                 .filter(|&(x, z, _, _)| x >= px as i64 && z >= pz as i64)
@@ -1023,7 +861,7 @@ pub(crate) mod tests {
         }
         let (mut ends, mut spans) = (vec![0u32], Vec::new());
         for mut keys in cols {
-            reference::column_spans(&mut keys, &mut Vec::new(), &mut spans);
+            crate::reference::reference_column_spans(&mut keys, &mut Vec::new(), &mut spans);
             ends.push(spans.len() as u32);
         }
         let spans = spans
@@ -1048,7 +886,7 @@ pub(crate) mod tests {
     }
 
     /// Corners of a cell's piece past the corner limit are dropped as they
-    /// come, as the old clipping dropped them: here a row made concave by
+    /// come, as the reference clipping drops them: here a row made concave by
     /// rounding (eight corners, one past the cut) would give the cell nine.
     #[test]
     fn a_cell_piece_past_the_corner_limit_keeps_its_first_corners() {
@@ -1068,12 +906,12 @@ pub(crate) mod tests {
         }
         let mut rest = Buf::<2>::EMPTY;
         let piece = cell(&src, &mut rest, 0, false);
-        let mut poly = reference::EMPTY;
+        let mut poly = crate::reference::EMPTY;
         for (i, [x, y]) in corners.into_iter().enumerate() {
             poly.0[i] = Vec3::new(x, y, 0.0);
         }
         poly.1 = corners.len();
-        let (old, old_rest) = reference::split(&poly, 0, 1.0);
+        let (old, old_rest) = crate::reference::reference_split(&poly, 0, 1.0);
         let ys = old.0[..old.1].iter().map(|p| p.y);
         let want = (
             ys.clone().fold(f32::INFINITY, f32::min),
@@ -1095,15 +933,15 @@ pub(crate) mod tests {
 
         /// Whole tiles of random triangle soups (every kind of
         /// [`triangle`], in metres on a 0.3 m by 0.2 m grid, cut into
-        /// tiles, some of them built) voxelize to the spans the old
+        /// tiles, some of them built) voxelize to the spans the reference
         /// clipping and merge give each padded column from the corner of
         /// the block that owns it: the core of the tile whose core holds
         /// it, out to the padded edge where the grid ends (with one tile,
-        /// its padded corner, as before). A soup whose grid is too big to
+        /// its padded corner). A soup whose grid is too big to
         /// lay out is left out; huge triangles against small bounds are
         /// [`rasterize`]'s test.
         #[test]
-        fn soups_voxelize_as_the_old_clipping_and_merge_from_each_owned_block(
+        fn soups_voxelize_as_the_reference_clipping_and_merge_from_each_owned_block(
             soup in proptest::collection::vec((triangle(), any::<bool>()), 1..24),
             tile_size in prop_oneof![Just(0i64), 8i64..24],
             some in proptest::collection::vec(any::<bool>(), 64),
@@ -1172,7 +1010,7 @@ pub(crate) mod tests {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
         #[test]
-        fn rasterize_cuts_every_triangle_as_the_old_clipping(
+        fn rasterize_cuts_every_triangle_as_the_reference_clipping(
             tri in triangle(),
             // Either sign of the normal's x and z decides which cell a
             // face in a grid plane belongs to; the tile's bounds clip.
@@ -1184,7 +1022,7 @@ pub(crate) mod tests {
             let tri = if flip { [tri[0], tri[2], tri[1]] } else { tri };
             let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize_or_zero();
             let origin = (bounds.0 - before.0, bounds.1 - before.1);
-            let old: Vec<_> = reference::pieces(tri, n, (origin.0, origin.1, bounds.2, bounds.3))
+            let old: Vec<_> = crate::reference::reference_pieces(tri, n, (origin.0, origin.1, bounds.2, bounds.3))
                 .into_iter()
                 .filter(|&(x, z, _, _)| x >= bounds.0 && z >= bounds.1)
                 .collect();
@@ -1196,11 +1034,11 @@ pub(crate) mod tests {
             prop_assert_eq!(bits(&new), bits(&old));
         }
 
-        /// One column's merge gives the spans the old merge gave, for
+        /// One column's merge gives the spans the reference merge gives, for
         /// columns of pieces at few heights (so they overlap, touch and
         /// close solids) with normals up, down and sideways.
         #[test]
-        fn column_spans_merge_as_the_old_merge(
+        fn column_spans_merge_as_the_reference_merge(
             pieces in proptest::collection::vec(
                 (0u16..12, 0u16..6, prop_oneof![Just(1.0f32), Just(-1.0), Just(0.0), Just(0.005), Just(-0.02), -1.0f32..1.0]),
                 0..24,
@@ -1211,7 +1049,7 @@ pub(crate) mod tests {
             let (mut new, mut old) = (vec![Span { base: 1, floor: 2, ceil: OPEN, ny: 1.0, water: f32::NAN }], Vec::new());
             old.push(new[0]);
             column_spans(&mut a, &mut new);
-            reference::column_spans(&mut b, &mut Vec::new(), &mut old);
+            crate::reference::reference_column_spans(&mut b, &mut Vec::new(), &mut old);
             let bits = |v: &[Span]| -> Vec<(u16, u16, u16, u32)> {
                 v.iter().map(|s| (s.base, s.floor, s.ceil, s.ny.to_bits())).collect()
             };
@@ -1271,7 +1109,7 @@ pub(crate) mod tests {
             lo in prop_oneof![any::<f32>(), -2.0f32..70_000.0, (0u32..70_000).prop_map(|v| v as f32)],
             hi in prop_oneof![any::<f32>(), -2.0f32..70_000.0, (0u32..70_000).prop_map(|v| v as f32)],
         ) {
-            let top = (crate::tiles::MAX_HEIGHT_UNITS - 1) as i64;
+            let top = (crate::grid::MAX_HEIGHT_UNITS - 1) as i64;
             let want = (
                 (lo.floor() as i64).clamp(0, top) as u16,
                 (hi.ceil() as i64).clamp(0, top) as u16,

@@ -1,4 +1,4 @@
-//! Stage 11, mover links: the doors, lifts, teleporters and pushers of a
+//! The `movers` stage, mover links: the doors, lifts, teleporters and pushers of a
 //! brush level (the [`Movers`] its conversion to a mesh carries, derived
 //! by `navscope-core` as for `cspace`) as links of the voxel NavMesh.
 //!

@@ -5,7 +5,7 @@
 //! so a pass's own spans are not highlighted one voxel each but by their
 //! outline, per tile core: for each span of the set and each of its four
 //! sides whose neighbour across that side (over the pass's span links,
-//! [`crate::flags::links`]) is missing or not in the set, one segment along
+//! [`crate::links::links`]) is missing or not in the set, one segment along
 //! that side of the cell at the span's floor. A neighbour in the tile's
 //! border (the halo the neighbouring tile owns) counts by its own flags, so
 //! a walkable area that runs on into the next tile has no line along the
@@ -22,9 +22,9 @@
 
 use glam::Vec3;
 
-use crate::flags::{DIRS, NO_LINK};
+use crate::grid::Grid;
 use crate::heightfield::Heightfield;
-use crate::tiles::Grid;
+use crate::links::{DIRS, NO_LINK};
 
 /// How far above a span's floor its outline is drawn (m), so that it shows
 /// over the surface and the voxels' tops.
@@ -142,9 +142,10 @@ mod tests {
     use super::*;
     use crate::blocks::voxelize;
     use crate::compact::compact_tile;
+    use crate::flags::flag_tile;
     use crate::flags::tests::{build, no_areas};
-    use crate::flags::{PassFlags, flag_tile};
     use crate::heightfield::tests::{boxes, floor_with, small_blocks};
+    use crate::pass_flags::PassFlags;
     use crate::settings::{Settings, specs};
     use crate::tiles::layout;
     use navscope_core::geom::TriMesh;

@@ -1,4 +1,4 @@
-//! Stage `partition`: Recast's region partitioning of each pass's walkable
+//! The `regions` stage: Recast's region partitioning of each pass's walkable
 //! spans, before the outlines are traced.
 //!
 //! * **Distance field** (Recast's `rcBuildDistanceField`): a 2/3 chamfer
@@ -56,53 +56,13 @@
 use serde::Serialize;
 use std::borrow::Cow;
 
-use crate::flags::{NO_LINK, PassFlags, WALKABLE};
 use crate::heightfield::Heightfield;
+use crate::links::NO_LINK;
+use crate::pass_flags::{PassFlags, WALKABLE};
+use crate::settings::{Partition, PartitionParams};
 
 /// No region (a span that is not walkable in the pass, or was filtered out).
 pub const NO_REGION: u32 = 0;
-
-/// How the walkable spans are cut into regions (Recast's partition types).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum Partition {
-    /// Recast's `rcBuildRegions`.
-    Watershed,
-    /// Recast's `rcBuildRegionsMonotone`.
-    Monotone,
-    /// Recast's `rcBuildLayerRegions`: monotone regions merged into layers
-    /// that never overlap themselves in height.
-    Layers,
-}
-
-impl Partition {
-    /// Every partition, in the order the parameter lists them.
-    pub const ALL: [Partition; 3] = [Partition::Watershed, Partition::Monotone, Partition::Layers];
-
-    /// The parameter value naming it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Partition::Watershed => "watershed",
-            Partition::Monotone => "monotone",
-            Partition::Layers => "layers",
-        }
-    }
-
-    /// The partition a parameter value names.
-    pub fn named(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|p| p.name() == name)
-    }
-}
-
-/// Partition settings of one build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct PartitionParams {
-    /// Algorithm.
-    pub kind: Partition,
-    /// Recast's `minRegionArea`, in spans.
-    pub min_area: u32,
-    /// Recast's `mergeRegionArea`, in spans.
-    pub merge_area: u32,
-}
 
 /// One pass's distance field and regions over a tile's spans.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -559,12 +519,12 @@ fn monotone(hf: &Heightfield, pf: &PassFlags, area: &[u8]) -> Cut {
 /// padded tile, its neighbours, and the regions sharing a column with it
 /// (Recast's `rcRegion` `spanCount`, `connectsToBorder`, `connections`,
 /// `floors`). Neighbour and floor lists are sorted and unique.
-struct RegionGraph {
-    size: Vec<u32>,
-    edge: Vec<bool>,
-    tile_edge: Vec<bool>,
-    neighbours: Vec<Vec<u32>>,
-    floors: Vec<Vec<u32>>,
+pub(crate) struct RegionGraph {
+    pub(crate) size: Vec<u32>,
+    pub(crate) edge: Vec<bool>,
+    pub(crate) tile_edge: Vec<bool>,
+    pub(crate) neighbours: Vec<Vec<u32>>,
+    pub(crate) floors: Vec<Vec<u32>>,
 }
 
 impl RegionGraph {
@@ -826,6 +786,8 @@ fn merge_layers(g: RegionGraph, cut: &mut Cut, p: PartitionParams) -> (Vec<u32>,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::{reference_box_blur, reference_distance_field, reference_region_graph};
+    use crate::settings::{Partition, PartitionParams};
 
     /// Every span in the default area.
     fn flat(hf: &Heightfield) -> Vec<u8> {
@@ -926,7 +888,7 @@ mod tests {
         }
         // A pass that walks on nothing draws a field of zeros.
         let mut none = f[0].clone();
-        none.flags.fill(crate::flags::NON_WALKABLE);
+        none.flags.fill(crate::pass_flags::NON_WALKABLE);
         none.links = Default::default();
         let part = partition_pass(&hf, &none, &area, params(Partition::Monotone, 0, 0));
         assert_eq!(part.regions, 0);
@@ -1142,79 +1104,6 @@ mod tests {
         }
     }
 
-    /// The distance field and its blur as they were before they visited
-    /// only the walkable spans: the reference for [`distance_field`] and
-    /// [`box_blur`].
-    fn old_distance_field(hf: &Heightfield, link: &[u32], walk: &[bool]) -> Vec<u16> {
-        let n = walk.len();
-        let mut d: Vec<u16> = (0..n)
-            .map(|s| {
-                if !walk[s] || (0..4).any(|k| link[4 * s + k] == NO_LINK) {
-                    0
-                } else {
-                    u16::MAX
-                }
-            })
-            .collect();
-        let ncols = hf.cols.len() - 1;
-        // Side step along d1 (+2), then the diagonal along d2 from there (+3).
-        let relax = |d: &mut [u16], s: usize, d1: usize, d2: usize| {
-            let a = link[4 * s + d1];
-            if a == NO_LINK {
-                return;
-            }
-            let a = a as usize;
-            d[s] = d[s].min(d[a].saturating_add(2));
-            let b = link[4 * a + d2];
-            if b != NO_LINK {
-                d[s] = d[s].min(d[b as usize].saturating_add(3));
-            }
-        };
-        for c in 0..ncols {
-            for s in hf.range(c) {
-                if d[s] != 0 {
-                    relax(&mut d, s, 0, 3);
-                    relax(&mut d, s, 3, 2);
-                }
-            }
-        }
-        for c in (0..ncols).rev() {
-            for s in hf.range(c) {
-                if d[s] != 0 {
-                    relax(&mut d, s, 2, 1);
-                    relax(&mut d, s, 1, 0);
-                }
-            }
-        }
-        d
-    }
-    fn old_box_blur(src: &[u16], link: &[u32], walk: &[bool]) -> Vec<u16> {
-        (0..src.len())
-            .map(|s| {
-                let cd = src[s] as u32;
-                if !walk[s] || cd <= 2 {
-                    return cd as u16;
-                }
-                let mut sum = cd;
-                for d in 0..4 {
-                    let a = link[4 * s + d];
-                    if a == NO_LINK {
-                        sum += cd * 2;
-                        continue;
-                    }
-                    sum += src[a as usize] as u32;
-                    let b = link[4 * a as usize + (d + 1) % 4];
-                    sum += if b == NO_LINK {
-                        cd
-                    } else {
-                        src[b as usize] as u32
-                    };
-                }
-                ((sum + 5) / 9) as u16
-            })
-            .collect()
-    }
-
     /// Up to eight boxes `(x, z, width, depth, y, height)` at random
     /// heights over a 6 m floor, for the property tests below.
     fn raised_blocks() -> impl Strategy<Value = Vec<Block>> {
@@ -1276,7 +1165,7 @@ mod tests {
                         }
                     }
                 }
-                let lim = crate::flags::Limits::of(&pf.pass, &g);
+                let lim = crate::links::Limits::of(&pf.pass, &g);
                 prop_assert!(lim.height <= lim.step || !one_way);
                 let mut seen = vec![false; part.region.len()];
                 for s0 in 0..part.region.len() {
@@ -1308,7 +1197,7 @@ mod tests {
         /// and its blur over the walkable spans are the ones the sweeps
         /// over every span gave.
         #[test]
-        fn the_distance_field_over_the_walkable_spans_is_the_old_one(
+        fn the_distance_field_over_the_walkable_spans_is_the_reference_one(
             blocks in raised_blocks(),
         ) {
             let (hf, f) = five_passes_over(&blocks);
@@ -1317,57 +1206,11 @@ mod tests {
                 let walk: Vec<bool> = (0..pf.flags.len()).map(|s| pf.walkable(s)).collect();
                 let link = walk_links(pf, &flat(&hf), &ws);
                 let raw = distance_field(&link, &ws, walk.len());
-                let old = old_distance_field(&hf, &link, &walk);
+                let old = reference_distance_field(&hf, &link, &walk);
                 prop_assert_eq!(&raw, &old);
-                prop_assert_eq!(box_blur(&raw, &link, &ws), old_box_blur(&old, &link, &walk));
+                prop_assert_eq!(box_blur(&raw, &link, &ws), reference_box_blur(&old, &link, &walk));
             }
         }
-    }
-
-    /// The region graph as it was gathered before it walked only the
-    /// walkable spans (a walk over every column): the reference for
-    /// [`RegionGraph::of`].
-    fn old_region_graph(hf: &Heightfield, link: &[u32], reg: &[u32]) -> RegionGraph {
-        let nreg = reg.iter().copied().max().unwrap_or(0) as usize + 1;
-        let mut g = RegionGraph {
-            size: vec![0; nreg],
-            edge: vec![false; nreg],
-            tile_edge: vec![false; nreg],
-            neighbours: vec![Vec::new(); nreg],
-            floors: vec![Vec::new(); nreg],
-        };
-        let last = (hf.px + hf.w - 1, hf.pz + hf.d - 1);
-        for (c, (lx, lz)) in hf.cells() {
-            let range = hf.range(c);
-            for s in range.clone() {
-                let r = reg[s] as usize;
-                if r == NO_REGION as usize {
-                    continue;
-                }
-                g.size[r] += 1;
-                if lx == hf.px || lz == hf.pz || lx == last.0 || lz == last.1 {
-                    g.tile_edge[r] = true;
-                }
-                for d in 0..4 {
-                    let a = link[4 * s + d];
-                    if a == NO_LINK || reg[a as usize] == NO_REGION {
-                        g.edge[r] = true;
-                    } else if reg[a as usize] != r as u32 {
-                        g.neighbours[r].push(reg[a as usize]);
-                    }
-                }
-                for t in range.clone() {
-                    if reg[t] != NO_REGION && reg[t] != r as u32 {
-                        g.floors[r].push(reg[t]);
-                    }
-                }
-            }
-        }
-        for v in g.neighbours.iter_mut().chain(g.floors.iter_mut()) {
-            v.sort_unstable();
-            v.dedup();
-        }
-        g
     }
 
     proptest! {
@@ -1376,7 +1219,7 @@ mod tests {
         /// the sweep's regions: the same region graph as the walk over
         /// every column.
         #[test]
-        fn the_region_graph_over_the_walkable_spans_is_the_old_one(
+        fn the_region_graph_over_the_walkable_spans_is_the_reference_one(
             blocks in raised_blocks(),
         ) {
             let (hf, f) = five_passes_over(&blocks);
@@ -1390,7 +1233,7 @@ mod tests {
                 for cut in [Cut { ws: ws.clone(), reg, count }, monotone(&hf, pf, &area)] {
                     prop_assert_eq!(&cut.ws, &ws);
                     let new = RegionGraph::of(&hf, &pf.links, &area, &cut);
-                    let old = old_region_graph(&hf, &link, &cut.reg);
+                    let old = reference_region_graph(&hf, &link, &cut.reg);
                     prop_assert_eq!(&new.size, &old.size);
                     prop_assert_eq!(&new.edge, &old.edge);
                     prop_assert_eq!(&new.tile_edge, &old.tile_edge);

@@ -44,7 +44,7 @@ fn wrap(i: usize, n: usize) -> usize {
 /// Recast's `getPolyMergeValue`: the squared length of the edge `pa[ea] ->
 /// pa[ea + 1]` (which `pb` runs the other way from `eb`) when `pa` and `pb`
 /// merge into a convex polygon of at most `nvp` corners, else `None`.
-fn merge_value(
+pub(crate) fn merge_value(
     verts: &[[i32; 2]],
     pa: &[u32],
     pb: &[u32],
@@ -306,11 +306,10 @@ pub fn polymesh_tile(meshes: &[RegionMesh], nvp: usize) -> Vec<RegionPolys> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contour::EdgeClass;
-    use crate::contour::Ring;
+    use crate::contour::{EdgeClass, Ring};
+    use crate::reference::reference_merge_polygons;
     use crate::triangulate::triangulate;
     use proptest::prelude::*;
-    use std::collections::HashMap;
 
     fn ring(pts: &[[i32; 2]]) -> Ring {
         Ring {
@@ -354,82 +353,6 @@ mod tests {
         );
     }
 
-    /// The merge this module used before [`HalfEdges`] (its edges in a hash
-    /// map, removed and inserted again at every merge), the reference.
-    fn old_merge_polygons(mesh: &RegionMesh, nvp: usize) -> RegionPolys {
-        let mut polys: Vec<Vec<u32>> = mesh.tris.iter().map(|t| t.to_vec()).collect();
-        let mut alive = vec![true; polys.len()];
-        if nvp > 3 {
-            // Candidate merges, best first: (shared edge length, then the first
-            // polygon and edge in order), checked against the polygons'
-            // versions when taken, so a stale candidate is skipped.
-            type Cand = (i64, Reverse<usize>, Reverse<usize>, usize, usize, u32, u32);
-            let mut version = vec![0u32; polys.len()];
-            let mut heap: BinaryHeap<Cand> = BinaryHeap::new();
-            let mut edges: HashMap<(u32, u32), (usize, usize)> = HashMap::new();
-            let ring = |p: &[u32], e: usize| (p[e], p[(e + 1) % p.len()]);
-            for (p, poly) in polys.iter().enumerate() {
-                for e in 0..poly.len() {
-                    edges.insert(ring(poly, e), (p, e));
-                }
-            }
-            let candidates = |a: usize,
-                              polys: &[Vec<u32>],
-                              edges: &HashMap<(u32, u32), (usize, usize)>,
-                              version: &[u32],
-                              heap: &mut BinaryHeap<Cand>| {
-                for ea in 0..polys[a].len() {
-                    let (u, v) = ring(&polys[a], ea);
-                    let Some(&(b, eb)) = edges.get(&(v, u)) else {
-                        continue;
-                    };
-                    let (x, ex, y, ey) = if a < b {
-                        (a, ea, b, eb)
-                    } else {
-                        (b, eb, a, ea)
-                    };
-                    if let Some(len) = merge_value(&mesh.verts, &polys[x], &polys[y], ex, ey, nvp) {
-                        heap.push((len, Reverse(x), Reverse(ex), y, ey, version[x], version[y]));
-                    }
-                }
-            };
-            for a in 0..polys.len() {
-                candidates(a, &polys, &edges, &version, &mut heap);
-            }
-            while let Some((_, Reverse(a), Reverse(ea), b, eb, va, vb)) = heap.pop() {
-                if !(alive[a] && alive[b] && version[a] == va && version[b] == vb) {
-                    continue;
-                }
-                let (pa, pb) = (&polys[a], &polys[b]);
-                let (na, nb) = (pa.len(), pb.len());
-                let merged: Vec<u32> = (0..na - 1)
-                    .map(|i| pa[(ea + 1 + i) % na])
-                    .chain((0..nb - 1).map(|i| pb[(eb + 1 + i) % nb]))
-                    .collect();
-                for p in [a, b] {
-                    for e in 0..polys[p].len() {
-                        edges.remove(&ring(&polys[p], e));
-                    }
-                }
-                for e in 0..merged.len() {
-                    edges.insert(ring(&merged, e), (a, e));
-                }
-                polys[a] = merged;
-                polys[b].clear();
-                alive[b] = false;
-                version[a] += 1;
-                candidates(a, &polys, &edges, &version, &mut heap);
-            }
-        }
-        RegionPolys {
-            polys: polys
-                .into_iter()
-                .zip(alive)
-                .filter_map(|(p, a)| a.then_some(p))
-                .collect(),
-        }
-    }
-
     #[test]
     fn a_square_becomes_one_polygon_and_an_l_two() {
         let sq = triangulate(&[ring(&[[0, 0], [4, 0], [4, 4], [0, 4]])]);
@@ -467,7 +390,7 @@ mod tests {
     }
 
     #[test]
-    fn an_edge_listed_twice_merges_as_before() {
+    fn an_edge_listed_twice_merges_as_the_reference() {
         // Not a triangulation: triangles 0 and 1 both run 0 -> 1, 2 runs
         // 1 -> 0; and a square's two triangles beside them, with a
         // triangle given twice. The candidates left out as the other
@@ -486,12 +409,15 @@ mod tests {
             refused_constraints: 0,
         };
         for nvp in 3..8 {
-            assert_eq!(merge_polygons(&mesh, nvp), old_merge_polygons(&mesh, nvp));
+            assert_eq!(
+                merge_polygons(&mesh, nvp),
+                reference_merge_polygons(&mesh, nvp)
+            );
         }
         let empty = RegionMesh::default();
         assert_eq!(
             polymesh_tile(&[mesh.clone(), empty, mesh.clone()], 6)[2],
-            old_merge_polygons(&mesh, 6)
+            reference_merge_polygons(&mesh, 6)
         );
     }
 
@@ -523,13 +449,13 @@ mod tests {
             let m = triangulate(&[ring(&pts)]);
             let out = merge_polygons(&m, nvp);
             check(&m, &out, nvp);
-            prop_assert_eq!(out, old_merge_polygons(&m, nvp));
+            prop_assert_eq!(out, reference_merge_polygons(&m, nvp));
         }
 
         /// Random cell sets with holes, as the pipeline triangulates them:
-        /// the merge gives the polygons the old one gives.
+        /// the merge gives the polygons the reference gives.
         #[test]
-        fn merging_gives_the_old_polygons(
+        fn merging_gives_the_reference_polygons(
             bits in proptest::collection::vec(any::<bool>(), 64),
             nvp in 3usize..9,
         ) {
@@ -539,8 +465,8 @@ mod tests {
             // The tile's regions one after the other in shared buffers.
             let tile = polymesh_tile(&meshes, nvp);
             for (m, polys) in meshes.iter().zip(tile) {
-                prop_assert_eq!(&merge_polygons(m, nvp), &old_merge_polygons(m, nvp));
-                prop_assert_eq!(polys, old_merge_polygons(m, nvp));
+                prop_assert_eq!(&merge_polygons(m, nvp), &reference_merge_polygons(m, nvp));
+                prop_assert_eq!(polys, reference_merge_polygons(m, nvp));
             }
         }
     }

@@ -13,12 +13,10 @@
 //! in, so a stage's output does not depend on the scheduling.
 //!
 //! A thread of the pool that has slept needs long to wake on a virtual
-//! machine: 0.36 ms median after a 2 ms pause on the two-core machine the
-//! figures in the crate docs come from, and up to 1 ms within a build,
-//! where the flag, partition and later stages each ran almost alone on one
-//! thread before the second woke (their own serial work, and the runner's
-//! counting between stages, are long enough for rayon to put its threads
-//! to sleep). So after each call every thread of the pool stays awake for
+//! machine: 0.36 ms median after a 2 ms pause on a two-core virtual machine, and
+//! up to 1 ms within a build: the serial work of a stage and the runner's
+//! counting between stages are long enough for rayon to put its threads to
+//! sleep, so a stage would run alone on one thread until the second woke. So after each call every thread of the pool stays awake for
 //! [`STAY_AWAKE`], running whatever the pool is given (rayon's
 //! `yield_now`) and yielding its core otherwise, and the next stage's jobs
 //! start on both threads within microseconds. A build's stages follow each

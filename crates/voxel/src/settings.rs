@@ -6,11 +6,6 @@ use navscope_core::params::{ParamSpec, ParamValues};
 use navscope_core::{StageError, Stance};
 use serde::Serialize;
 
-use crate::bands::BandRule;
-use crate::detail::DetailParams;
-use crate::filters::Filters;
-use crate::partition::{Partition, PartitionParams};
-
 /// The agent-driven parameters of Listing 32.1 for one stance.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct AgentParams {
@@ -258,7 +253,7 @@ pub fn specs() -> Vec<ParamSpec> {
             DEFAULT_PASSES,
             "Recycled passes in hierarchy order (§32.4.4): each pass sees only the voxels the earlier ones left non-walkable.",
         ),
-        crate::drops::param_spec(),
+        drop_param_spec(),
     ];
     for (area, cost) in AREA_PRESET {
         v.push(ParamSpec::float(
@@ -363,7 +358,7 @@ pub mod reads {
         "sidestep.radius",
     ];
     /// `drops`: the deepest drop.
-    pub const DROPS: &[&str] = &[crate::drops::MAX_DROP];
+    pub const DROPS: &[&str] = &[super::MAX_DROP];
     /// `voxelize`: water.
     pub const VOXELIZE: &[&str] = &["water_level_on", "water_level"];
     /// `compact`: the span filters, whether volumes mark areas, the pass
@@ -414,7 +409,7 @@ pub mod reads {
         "area_cost.door",
     ];
     /// `flag`: the span filters, the band rule (which cuts regions as the
-    /// partition stage does), the pass order and every agent table.
+    /// `regions` stage does), the pass order and every agent table.
     pub const FLAG: &[&str] = &[
         "filter_low_hanging_obstacles",
         "filter_ledge_spans",
@@ -451,14 +446,103 @@ pub mod reads {
         "sidestep.min_water",
         "sidestep.max_water",
     ];
-    /// `partition`: algorithm and region filters.
-    pub const PARTITION: &[&str] = &["partition", "min_region_size", "merge_region_size"];
+    /// `regions`: partition algorithm and region filters.
+    pub const REGIONS: &[&str] = &["partition", "min_region_size", "merge_region_size"];
     /// `polymesh`: the corner bound.
     pub const POLYMESH: &[&str] = &["max_verts_per_poly"];
     /// `detail`: sample spacing and error.
     pub const DETAIL: &[&str] = &["detail_sample_dist", "detail_sample_max_error"];
     /// `simplify`: error and edge bounds.
     pub const SIMPLIFY: &[&str] = &["max_error", "max_edge_len"];
+}
+
+/// Which of Recast's span filters run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Filters {
+    /// `rcFilterLowHangingWalkableObstacles`.
+    pub low_hanging: bool,
+    /// `rcFilterLedgeSpans`.
+    pub ledges: bool,
+    /// `rcFilterWalkableLowHeightSpans`.
+    pub low_height: bool,
+}
+
+/// The band rule's setting.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct BandRule {
+    /// Distance (m) a kept area must reach away from every earlier pass's
+    /// walkable span; `None`: the earlier passes' largest radius.
+    pub distance: Option<f64>,
+    /// How regions are cut.
+    pub partition: PartitionParams,
+}
+
+/// How the walkable spans are cut into regions (Recast's partition types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Partition {
+    /// Recast's `rcBuildRegions`.
+    Watershed,
+    /// Recast's `rcBuildRegionsMonotone`.
+    Monotone,
+    /// Recast's `rcBuildLayerRegions`: monotone regions merged into layers
+    /// that never overlap themselves in height.
+    Layers,
+}
+
+impl Partition {
+    /// Every partition, in the order the parameter lists them.
+    pub const ALL: [Partition; 3] = [Partition::Watershed, Partition::Monotone, Partition::Layers];
+
+    /// The parameter value naming it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Partition::Watershed => "watershed",
+            Partition::Monotone => "monotone",
+            Partition::Layers => "layers",
+        }
+    }
+
+    /// The partition a parameter value names.
+    pub fn named(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// Partition settings of one build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct PartitionParams {
+    /// Algorithm.
+    pub kind: Partition,
+    /// Recast's `minRegionArea`, in spans.
+    pub min_area: u32,
+    /// Recast's `mergeRegionArea`, in spans.
+    pub merge_area: u32,
+}
+
+/// Detail settings (world units).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct DetailParams {
+    /// Sample spacing (m); 0 turns sampling off.
+    pub sample_dist: f64,
+    /// Largest height error left between samples and the surface (m).
+    pub max_error: f64,
+}
+
+/// The parameter: the deepest drop linked, metres.
+pub const MAX_DROP: &str = "max_drop";
+
+/// The `drops` stage's parameter.
+pub fn drop_param_spec() -> ParamSpec {
+    ParamSpec::float(
+        MAX_DROP,
+        "Max drop height",
+        "m",
+        2.0,
+        0.0,
+        100.0,
+        0.1,
+        "Deepest drop off a ledge that becomes a one-way jump link (the agent walks off and falls to the floor below); 0 = no drop links. The default, 2 m, is a fall a person takes unhurt; Quake's player takes no damage from falls of several metres.",
+    )
 }
 
 /// One enabled pass: its stance and agent table.

@@ -1,4 +1,4 @@
-//! Stage 5, simplification (§32.2.4; Recast's `simplifyContour`): the
+//! The `simplify` stage, simplification (§32.2.4; Recast's `simplifyContour`): the
 //! staircase outlines become sloping ones within an error bound.
 //!
 //! Each ring is cut into chains at the vertices where the edge class
@@ -29,7 +29,11 @@
 
 use serde::Serialize;
 
+use std::collections::BTreeMap;
+
 use crate::contour::{EdgeClass, Region, Ring};
+use crate::grid::Grid;
+use crate::settings::Settings;
 
 /// The simplified outline of one region.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -131,7 +135,7 @@ fn douglas_peucker(
 
 /// Douglas-Peucker over the points `pt(i)` for `i` in `over` (ascending,
 /// from the first point to the last): the indices kept, ascending.
-fn douglas_peucker_over(
+pub(crate) fn douglas_peucker_over(
     pt: impl Fn(usize) -> [i32; 2],
     over: &[usize],
     max_error: f64,
@@ -411,11 +415,75 @@ pub fn inside_rings(rings: &[Ring], x: f64, y: f64) -> bool {
     inside
 }
 
+/// Simplifies every region of a tile. Portals between regions of two areas
+/// (convex volumes) keep their exact cell edges on both sides, so an area's
+/// polygons stay on its spans (a straight portal would cut across the
+/// area's corners; Recast simplifies area borders like walls, here they are
+/// kept exact as the edges between passes are). A region whose ring had to
+/// fall back to its exact outline keeps its portals exact, and so does the
+/// region on the other side of each, so that both still meet exactly
+/// (repeated until no new fallback appears).
+pub fn simplify_tile(regions: &[Region], grid: &Grid, s: &Settings) -> Vec<SimplifiedRegion> {
+    let mut exact: BTreeMap<(usize, u32), Vec<u32>> = BTreeMap::new();
+    let area: BTreeMap<(usize, u32), u8> = regions
+        .iter()
+        .map(|r| ((r.pass, r.label), r.area))
+        .collect();
+    // Without two areas no portal is between two; a region's run of portal
+    // edges to one label is looked up once.
+    let one_area = regions.iter().all(|r| r.area == regions[0].area);
+    for r in regions.iter().filter(|_| !one_area) {
+        let mut last = None;
+        for class in r.rings.iter().flat_map(|ring| &ring.class) {
+            if let EdgeClass::Portal(l) = *class
+                && last.replace(l) != Some(l)
+                && area.get(&(r.pass, l)).is_some_and(|&a| a != r.area)
+            {
+                let v = exact.entry((r.pass, r.label)).or_default();
+                if let Err(at) = v.binary_search(&l) {
+                    v.insert(at, l);
+                }
+            }
+        }
+    }
+    loop {
+        let out: Vec<SimplifiedRegion> = regions
+            .iter()
+            .map(|r| {
+                let forced = exact.get(&(r.pass, r.label)).map_or(&[][..], |v| v);
+                simplify_region(r, s.max_error / grid.cs, s.max_edge_len / grid.cs, forced)
+            })
+            .collect();
+        let mut changed = false;
+        for (r, o) in regions.iter().zip(&out) {
+            if o.fallbacks == 0 {
+                continue;
+            }
+            for class in r.rings.iter().flat_map(|ring| &ring.class) {
+                if let EdgeClass::Portal(l) = *class {
+                    for (a, b) in [(r.label, l), (l, r.label)] {
+                        let v = exact.entry((r.pass, a)).or_default();
+                        if let Err(at) = v.binary_search(&b) {
+                            v.insert(at, b);
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            return out;
+        }
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::settings::Settings;
-    use crate::tiles::Grid;
+    use crate::grid::Grid;
+    use crate::reference::reference_douglas_peucker;
+    use crate::settings::specs;
+    use navscope_core::{ParamValues, Stance};
     use proptest::prelude::*;
 
     fn ring(pts: &[[i32; 2]], class: EdgeClass) -> Ring {
@@ -566,12 +634,6 @@ pub(crate) mod tests {
         assert!(!conflict([0, 0], [2, 0], [3, 0], [4, 0]));
     }
 
-    /// The Douglas-Peucker this module used before [`douglas_peucker`]
-    /// measured only the bends, the reference: every point measured.
-    fn old_douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
-        douglas_peucker_over(|i| pts[i], &(0..pts.len()).collect::<Vec<_>>(), max_error)
-    }
-
     /// [`douglas_peucker`] over the chain `pts`.
     fn bends_douglas_peucker(pts: &[[i32; 2]], max_error: f64) -> Vec<usize> {
         douglas_peucker(pts.len(), |i| pts[i], max_error, &mut vec![7])
@@ -608,7 +670,7 @@ pub(crate) mod tests {
     #[test]
     fn douglas_peucker_of_degenerate_chains() {
         // Two points, a straight run, a run doubling back on itself, a
-        // repeated point: as before.
+        // repeated point: as the reference.
         for pts in [
             vec![[0, 0], [5, 0]],
             vec![[0, 0], [1, 0], [2, 0], [3, 0]],
@@ -618,7 +680,7 @@ pub(crate) mod tests {
             for err in [0.0, 0.5, 2.0] {
                 assert_eq!(
                     bends_douglas_peucker(&pts, err),
-                    old_douglas_peucker(&pts, err),
+                    reference_douglas_peucker(&pts, err),
                     "{pts:?} {err}"
                 );
             }
@@ -628,7 +690,7 @@ pub(crate) mod tests {
     proptest! {
         /// Random chains of grid steps (straight runs, turns, steps back,
         /// repeated points) at random error bounds: the bends-only
-        /// Douglas-Peucker keeps the vertices the old one keeps.
+        /// Douglas-Peucker keeps the vertices the reference keeps.
         #[test]
         fn douglas_peucker_keeps_what_it_kept(
             steps in proptest::collection::vec((0usize..6, 1i32..4), 1..60),
@@ -642,7 +704,7 @@ pub(crate) mod tests {
                     pts.push([p[0] + STEP[d][0], p[1] + STEP[d][1]]);
                 }
             }
-            prop_assert_eq!(bends_douglas_peucker(&pts, err), old_douglas_peucker(&pts, err));
+            prop_assert_eq!(bends_douglas_peucker(&pts, err), reference_douglas_peucker(&pts, err));
         }
 
         /// Random cell sets: the simplified rings of every region stay valid,
@@ -655,7 +717,7 @@ pub(crate) mod tests {
             prop_assume!(cells.is_some());
             let (g, regions, mut settings) = cells.unwrap();
             settings.max_edge_len = 1000.0 * g.cs;
-            let simplified = crate::build::simplify_tile(&regions, &g, &settings);
+            let simplified = simplify_tile(&regions, &g, &settings);
             // Portal vertices by (this label, other label).
             let mut portal: std::collections::BTreeMap<(u32, u32), std::collections::BTreeSet<[i32; 2]>> =
                 Default::default();
@@ -691,5 +753,57 @@ pub(crate) mod tests {
                 prop_assert_eq!(Some(pts), portal.get(&(*b, *a)), "portal {} / {}", a, b);
             }
         }
+    }
+
+    /// A region of label `label` and area `area` with one ring.
+    fn region(label: u32, area: u8, pts: &[[i32; 2]], class: &[EdgeClass]) -> Region {
+        Region {
+            pass: 0,
+            label,
+            stance: Stance::Stand,
+            spans: 0,
+            border_spans: 0,
+            rings: vec![Ring {
+                pts: pts.to_vec(),
+                h: vec![0.0; pts.len()],
+                class: class.to_vec(),
+            }],
+            water: None,
+            area,
+        }
+    }
+
+    /// Region 1's simplified outline when its stepped portal to region 2
+    /// lies between areas `a1` and `a2`.
+    fn portal_outline(a1: u8, a2: u8) -> Vec<[i32; 2]> {
+        let (wall, portal) = (EdgeClass::Obstacle, EdgeClass::Portal(2));
+        let one = region(
+            1,
+            a1,
+            &[[0, 0], [3, 0], [3, 1], [2, 1], [2, 2], [0, 2]],
+            &[wall, portal, portal, portal, wall, wall],
+        );
+        let two = region(2, a2, &[[10, 0], [11, 0], [11, 1], [10, 1]], &[wall; 4]);
+        let grid = Grid {
+            origin: glam::DVec3::ZERO,
+            cs: 1.0,
+            ch: 0.1,
+            width: 20,
+            depth: 20,
+        };
+        let s = Settings::from_params(&ParamValues::defaults(&specs())).unwrap();
+        simplify_tile(&[one, two], &grid, &s)[0].rings[0]
+            .pts
+            .clone()
+    }
+
+    #[test]
+    fn a_portal_between_two_areas_stays_exact() {
+        let steps = |pts: &[[i32; 2]]| pts.contains(&[3, 1]) && pts.contains(&[2, 1]);
+        assert!(steps(&portal_outline(0, 1)), "the portal's steps kept");
+        assert!(steps(&portal_outline(1, 0)), "either way");
+        let one = portal_outline(1, 1);
+        assert!(!steps(&one), "one area: the portal straight, {one:?}");
+        assert!(one.contains(&[3, 0]) && one.contains(&[2, 2]));
     }
 }

@@ -42,9 +42,9 @@ use std::sync::Arc;
 use glam::{DVec2, DVec3};
 use navscope_core::{NavMesh, Stance};
 
+use crate::grid::Grid;
 use crate::heightfield::{Heightfield, OPEN, Span, floor_i32, floor_i64};
 use crate::settings::Settings;
-use crate::tiles::Grid;
 
 /// Slack on the two radii for the chamfer distance (at most 7.7% short).
 pub const RADIUS_SLACK: f64 = 1.08;
@@ -133,7 +133,7 @@ pub(crate) fn plan(p: DVec3) -> DVec2 {
     DVec2::new(p.x, p.z)
 }
 
-fn cross(a: DVec2, b: DVec2) -> f64 {
+pub(crate) fn cross(a: DVec2, b: DVec2) -> f64 {
     a.x * b.y - a.y * b.x
 }
 
@@ -441,6 +441,7 @@ pub(crate) fn swim_links(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::reference_inside;
 
     fn t(p: [[f64; 2]; 3]) -> [DVec2; 3] {
         p.map(|[x, y]| DVec2::new(x, y))
@@ -592,22 +593,14 @@ mod tests {
         assert!(height_on(&tri, DVec2::new(9., 0.)) <= 1.0);
     }
 
-    /// The polygon test as it was before it stopped at the first sides of
-    /// both signs: the reference for [`inside`].
-    fn old_inside(t: &[DVec2], p: DVec2) -> bool {
-        let n = t.len();
-        let d = (0..n).map(|i| cross(t[(i + 1) % n] - t[i], p - t[i]));
-        d.clone().all(|v| v >= 0.0) || d.into_iter().all(|v| v <= 0.0)
-    }
-
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
 
         /// Polygons of 0 to 7 integer or jittered corners (degenerate,
         /// either winding, non-convex, with NaN) and points inside, on and
-        /// off them: the same answer as the old test.
+        /// off them: the same answer as the reference test.
         #[test]
-        fn inside_is_the_old_test(
+        fn inside_is_the_reference_test(
             corners in proptest::collection::vec(((-4i32..5, -4i32..5), (-1.0f64..1.0, -1.0f64..1.0)), 0..8),
             jitter in proptest::bool::ANY,
             nan in proptest::bool::ANY,
@@ -623,12 +616,12 @@ mod tests {
                 t[0].x = f64::NAN;
             }
             let p = DVec2::new(p.0 as f64 * 0.5, p.1 as f64 * 0.5);
-            proptest::prop_assert_eq!(inside(&t, p), old_inside(&t, p));
+            proptest::prop_assert_eq!(inside(&t, p), reference_inside(&t, p));
             // Convex polygons (a square either way round) too.
             let sq = [DVec2::new(-1., -1.), DVec2::new(2., -1.), DVec2::new(2., 2.), DVec2::new(-1., 2.)];
-            proptest::prop_assert_eq!(inside(&sq, p), old_inside(&sq, p));
+            proptest::prop_assert_eq!(inside(&sq, p), reference_inside(&sq, p));
             let rev: Vec<DVec2> = sq.iter().rev().copied().collect();
-            proptest::prop_assert_eq!(inside(&rev, p), old_inside(&rev, p));
+            proptest::prop_assert_eq!(inside(&rev, p), reference_inside(&rev, p));
         }
     }
 }

@@ -1,10 +1,10 @@
-//! Stage 9 of the issue, local rebuild: a process-wide cache of per-tile
+//! Local rebuild: a process-wide cache of per-tile
 //! stage results, so that the pipeline's own stages (the ones navscope-core's
 //! `Runner` calls, and [`crate::build()`]) rebuild only the tiles whose
 //! inputs changed.
 //!
-//! Each per-tile stage (`voxelize`, `compact`, `flag`, `partition`,
-//! `regions`, `simplify`, `triangulate`, `polymesh`, `detail`) looks every tile up by the stage's id and a [`TileKey`]:
+//! Each per-tile stage (`voxelize`, `compact`, `flag`, `regions`,
+//! `contours`, `simplify`, `triangulate`, `polymesh`, `detail`) looks every tile up by the stage's id and a [`TileKey`]:
 //! the grid origin, the tile's cells, the hash of the triangles and water
 //! volumes the padded tile reads, and the hash of every parameter that stage
 //! *and the stages before it* read ([`params_hash`]). A tile's result at a
@@ -30,14 +30,15 @@ use serde::Serialize;
 use crate::compact::CompactTile;
 use crate::contour::Region;
 use crate::detail::RegionDetail;
-use crate::flags::PassFlags;
+use crate::grid::TileRect;
 use crate::heightfield::{Heightfield, Span};
 use crate::partition::PassPartition;
+use crate::pass_flags::PassFlags;
 use crate::polymesh::RegionPolys;
 use crate::schedule::largest_first;
 use crate::settings::Settings;
 use crate::simplify::SimplifiedRegion;
-use crate::tiles::{Layout, TileRect};
+use crate::tiles::Layout;
 use crate::triangulate::RegionMesh;
 
 /// Budget of the process-wide cache: 256 MiB, the tiles of several builds
@@ -55,9 +56,9 @@ pub enum TileStage {
     /// Flags of every pass.
     Flag,
     /// Distance field and regions.
-    Partition,
-    /// Outlines.
     Regions,
+    /// Outlines (Recast's contours).
+    Contours,
     /// Simplified outlines.
     Simplify,
     /// Triangles.
@@ -75,8 +76,8 @@ impl TileStage {
             TileStage::Voxelize => "voxelize",
             TileStage::Compact => "compact",
             TileStage::Flag => "flag",
-            TileStage::Partition => "partition",
             TileStage::Regions => "regions",
+            TileStage::Contours => "contours",
             TileStage::Simplify => "simplify",
             TileStage::Triangulate => "triangulate",
             TileStage::PolyMesh => "polymesh",
@@ -118,7 +119,7 @@ pub fn params_hash(s: &Settings, stage: TileStage) -> u64 {
     if stage >= TileStage::Flag {
         format!("{:?}", s.bands).hash(&mut h);
     }
-    if stage >= TileStage::Partition {
+    if stage >= TileStage::Regions {
         s.partition.hash(&mut h);
     }
     if stage >= TileStage::Simplify {
@@ -551,8 +552,8 @@ mod tests {
         let mut t = s.clone();
         t.max_error += 0.01;
         assert_eq!(
-            params_hash(&s, TileStage::Regions),
-            params_hash(&t, TileStage::Regions)
+            params_hash(&s, TileStage::Contours),
+            params_hash(&t, TileStage::Contours)
         );
         assert_ne!(
             params_hash(&s, TileStage::Simplify),
@@ -564,7 +565,7 @@ mod tests {
             params_hash(&s, TileStage::Voxelize),
             params_hash(&t, TileStage::Voxelize)
         );
-        for st in [TileStage::Flag, TileStage::Regions, TileStage::Triangulate] {
+        for st in [TileStage::Flag, TileStage::Contours, TileStage::Triangulate] {
             assert_ne!(params_hash(&s, st), params_hash(&t, st));
         }
         let mut t = s.clone();

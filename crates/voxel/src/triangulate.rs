@@ -1,4 +1,4 @@
-//! Stage 6, triangulation (§32.2.4): each simplified region, holes and all,
+//! The `triangulate` stage, triangulation (§32.2.4): each simplified region, holes and all,
 //! goes through a constrained Delaunay triangulation (`spade`) with every
 //! ring edge a constraint; the triangles whose centre lies inside the rings
 //! (even-odd) are kept. No Steiner points are added, so every triangle
@@ -12,7 +12,7 @@
 //! edges (the later passes' long thin regions: most of the stage). The two
 //! agree when the constraints are the ring edges; where they might not (a
 //! refused constraint, a point not inserted, or triangles whose area is
-//! not the rings' area) the centres are tested as before.
+//! not the rings' area) every face's centre is tested against the rings.
 //!
 //! A tile's regions share one triangulation and its buffers
 //! ([`Triangulator`], cleared between regions), and a ring edge the
@@ -24,10 +24,10 @@ use spade::handles::{FaceHandle, FixedFaceHandle, FixedVertexHandle, InnerTag};
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 
 /// The triangulation this stage builds.
-type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
+pub(crate) type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
 
 use crate::contour::Ring;
-use crate::simplify::inside_rings;
+use crate::simplify::{SimplifiedRegion, inside_rings};
 
 /// The triangles of one region.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -45,7 +45,7 @@ pub struct RegionMesh {
 impl RegionMesh {
     /// Records ring point `p` of height `h` as vertex `i` of the
     /// triangulation (a point given twice keeps its highest height).
-    fn record(&mut self, i: usize, p: [i32; 2], h: f32) {
+    pub(crate) fn record(&mut self, i: usize, p: [i32; 2], h: f32) {
         if i >= self.verts.len() {
             self.verts.resize(i + 1, [0, 0]);
             self.heights.resize(i + 1, f32::NEG_INFINITY);
@@ -61,7 +61,7 @@ pub fn triangulate(rings: &[Ring]) -> RegionMesh {
 }
 
 /// A triangulation and the buffers of [`triangulate`], kept from one
-/// region to the next of a tile ([`crate::build::triangulate_tile`])
+/// region to the next of a tile ([`triangulate_tile`])
 /// instead of allocated for each. spade's `clear` keeps the
 /// triangulation's memory and starts it afresh (its locate hint too), so
 /// the triangles are those of a new one.
@@ -171,7 +171,7 @@ fn area2(verts: &[[i32; 2]], t: [u32; 3]) -> i64 {
 
 /// Whether a triangle's centre (its corners `ps`) lies inside the rings
 /// (even-odd).
-fn centre_inside(rings: &[Ring], ps: [Point2<f64>; 3]) -> bool {
+pub(crate) fn centre_inside(rings: &[Ring], ps: [Point2<f64>; 3]) -> bool {
     let (mut cx, mut cy) = (0.0, 0.0);
     for p in &ps {
         cx += p.x / 3.0;
@@ -212,10 +212,17 @@ fn parity_inside(cdt: &Cdt, state: &mut Vec<u8>, stack: &mut Vec<FixedFaceHandle
     }
 }
 
+/// Triangulates every simplified region of a tile.
+pub fn triangulate_tile(simplified: &[SimplifiedRegion]) -> Vec<RegionMesh> {
+    let mut t = Triangulator::default();
+    simplified.iter().map(|r| t.triangulate(&r.rings)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::contour::EdgeClass;
+    use crate::reference::reference_triangulate;
 
     fn ring(pts: &[[i32; 2]]) -> Ring {
         Ring {
@@ -256,46 +263,8 @@ mod tests {
         assert_eq!(m.heights[2], 2.0);
     }
 
-    /// The triangulation before [`parity_inside`] and [`Triangulator`]:
-    /// a new triangulation a region, every ring edge through
-    /// `try_add_constraint`, every face's centre tested against every ring
-    /// edge; the reference.
-    fn old_triangulate(rings: &[Ring]) -> RegionMesh {
-        let n: usize = rings.iter().map(|r| r.pts.len()).sum();
-        let mut cdt = Cdt::with_capacity(n, 3 * n, 2 * n);
-        let mut mesh = RegionMesh::default();
-        let mut handles = Vec::new();
-        for r in rings {
-            let mut hs = Vec::with_capacity(r.pts.len());
-            for (p, h) in r.pts.iter().zip(&r.h) {
-                let Ok(v) = cdt.insert(Point2::new(p[0] as f64, p[1] as f64)) else {
-                    continue;
-                };
-                mesh.record(v.index(), *p, *h);
-                hs.push(v);
-            }
-            handles.push(hs);
-        }
-        for hs in &handles {
-            let n = hs.len();
-            for i in 0..n {
-                let (a, b) = (hs[i], hs[(i + 1) % n]);
-                if a != b && cdt.try_add_constraint(a, b).is_empty() && !cdt.exists_constraint(a, b)
-                {
-                    mesh.refused_constraints += 1;
-                }
-            }
-        }
-        for f in cdt.inner_faces() {
-            if centre_inside(rings, f.vertices().map(|v| v.position())) {
-                mesh.tris.push(f.vertices().map(|v| v.fix().index() as u32));
-            }
-        }
-        mesh
-    }
-
     #[test]
-    fn degenerate_rings_triangulate_as_before() {
+    fn degenerate_rings_triangulate_as_the_reference() {
         let mut t = Triangulator::default();
         let sq = [[0, 0], [4, 0], [4, 4], [0, 4]];
         for rings in [
@@ -318,10 +287,10 @@ mod tests {
             vec![ring(&[[0, 4], [4, 4], [4, 0], [0, 0]])],
         ] {
             // Fresh, and after the other cases in the same triangulator.
-            assert_eq!(t.triangulate(&rings), old_triangulate(&rings));
+            assert_eq!(t.triangulate(&rings), reference_triangulate(&rings));
             assert_eq!(
                 triangulate(&rings),
-                old_triangulate(&rings),
+                reference_triangulate(&rings),
                 "{:?}",
                 rings.iter().map(|r| &r.pts).collect::<Vec<_>>()
             );
@@ -331,9 +300,9 @@ mod tests {
     proptest::proptest! {
         /// Random cell sets through the pipeline's regions and
         /// simplification (holes, islands, corner touches, exact
-        /// fallbacks): the triangles are the old ones.
+        /// fallbacks): the triangles are the reference's.
         #[test]
-        fn regions_triangulate_as_before(
+        fn regions_triangulate_as_the_reference(
             bits in proptest::collection::vec(proptest::prelude::any::<bool>(), 64),
             err in 0.0f64..3.0,
         ) {
@@ -342,9 +311,9 @@ mod tests {
             let (g, regions, settings) = cells.unwrap();
             // One triangulator for all, as a tile's regions share one.
             let mut t = Triangulator::default();
-            for (r, s) in regions.iter().zip(crate::build::simplify_tile(&regions, &g, &settings)) {
-                proptest::prop_assert_eq!(t.triangulate(&r.rings), old_triangulate(&r.rings));
-                proptest::prop_assert_eq!(t.triangulate(&s.rings), old_triangulate(&s.rings));
+            for (r, s) in regions.iter().zip(crate::simplify::simplify_tile(&regions, &g, &settings)) {
+                proptest::prop_assert_eq!(t.triangulate(&r.rings), reference_triangulate(&r.rings));
+                proptest::prop_assert_eq!(t.triangulate(&s.rings), reference_triangulate(&s.rings));
             }
         }
     }

@@ -173,7 +173,7 @@ fn compact_draws_each_passable_span_and_every_neighbour_connection_once() {
         params(&[]),
     );
     let part = room
-        .result(room.pipeline().stage_index("partition").unwrap())
+        .result(room.pipeline().stage_index("regions").unwrap())
         .unwrap();
     let links = part
         .outcome
@@ -198,7 +198,7 @@ fn partition_regions_build_up_pass_by_pass_and_the_last_view_shows_every_pass() 
         p,
     );
     let prims = room
-        .result(room.pipeline().stage_index("partition").unwrap())
+        .result(room.pipeline().stage_index("regions").unwrap())
         .unwrap()
         .outcome
         .as_ref()
@@ -343,8 +343,8 @@ fn pass_substeps_highlight_the_outline_of_the_passs_own_spans() {
     // Every stage with passes highlights each pass that has something.
     for id in [
         "compact",
-        "partition",
         "regions",
+        "contours",
         "simplify",
         "triangulate",
         "polymesh",
@@ -361,7 +361,7 @@ fn pass_substeps_highlight_the_outline_of_the_passs_own_spans() {
     }
     // The crouch regions' outline (partition on) is the claimed area's or
     // inside it.
-    for id in ["partition", "regions", "detail"] {
+    for id in ["regions", "contours", "detail"] {
         for (a, b) in outline_segments(&substeps_of(&r, id)[crouch], crouch) {
             for q in [a, b] {
                 assert!(
@@ -393,7 +393,7 @@ fn a_square_rooms_standing_outline_is_four_segments() {
         ("passes", navscope_core::ParamValue::Text("stand".into())),
     ]);
     let r = run(level_of(b.level()), p);
-    for id in ["flag", "partition", "regions"] {
+    for id in ["flag", "regions", "contours"] {
         let steps = substeps_of(&r, id);
         let segs = outline_segments(&steps[0], 0);
         assert_eq!(segs.len(), 4, "{id}: {segs:?}");

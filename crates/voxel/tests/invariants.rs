@@ -468,8 +468,8 @@ fn the_pipeline_is_consistent() {
             "voxelize",
             "compact",
             "flag",
-            "partition",
             "regions",
+            "contours",
             "simplify",
             "triangulate",
             "polymesh",
@@ -478,6 +478,24 @@ fn the_pipeline_is_consistent() {
             "movers",
             "drops"
         ]
+    );
+}
+
+/// The stage ids are Recast's (`regions` its regions, `contours` its
+/// contours); the former id `partition` still names the regions, and
+/// `regions`, the former id of the outlines, now names Recast's regions.
+#[test]
+fn the_former_stage_id_partition_names_recasts_regions() {
+    let p = navscope_voxel::pipeline();
+    let regions = p.stage_index("regions").unwrap();
+    assert_eq!(p.stages[regions].info.title, "Distance field and regions");
+    assert_eq!(p.stage_index("partition"), Some(regions));
+    let contours = p.stage_index("contours").unwrap();
+    assert_eq!(contours, regions + 1);
+    assert_eq!(p.stages[contours].info.params, &[] as &[&str]);
+    assert_eq!(
+        p.stages[regions].info.params,
+        ["partition", "min_region_size", "merge_region_size"]
     );
 }
 

@@ -17,8 +17,8 @@ use navscope_core::{NavMesh, ParamValue, ParamValues, Runner};
 use navscope_voxel::TileReuse;
 use navscope_voxel::samples::MeshBuilder;
 use navscope_voxel::stages::{
-    CompactArtifact, DetailArtifact, FlagArtifact, PartitionArtifact, PolyMeshArtifact,
-    RegionArtifact, SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
+    CompactArtifact, ContourArtifact, DetailArtifact, FlagArtifact, PartitionArtifact,
+    PolyMeshArtifact, SimplifyArtifact, TilesArtifact, TriangulateArtifact, VoxelArtifact,
 };
 use proptest::prelude::*;
 
@@ -63,8 +63,8 @@ const PER_TILE: [&str; 9] = [
     "voxelize",
     "compact",
     "flag",
-    "partition",
     "regions",
+    "contours",
     "simplify",
     "triangulate",
     "polymesh",
@@ -79,8 +79,8 @@ fn reuses(r: &Runner) -> [TileReuse; 9] {
         artifact::<VoxelArtifact>(r, "voxelize").reuse.clone(),
         artifact::<CompactArtifact>(r, "compact").reuse.clone(),
         artifact::<FlagArtifact>(r, "flag").reuse.clone(),
-        artifact::<PartitionArtifact>(r, "partition").reuse.clone(),
-        artifact::<RegionArtifact>(r, "regions").reuse.clone(),
+        artifact::<PartitionArtifact>(r, "regions").reuse.clone(),
+        artifact::<ContourArtifact>(r, "contours").reuse.clone(),
         artifact::<SimplifyArtifact>(r, "simplify").reuse.clone(),
         artifact::<TriangulateArtifact>(r, "triangulate")
             .reuse

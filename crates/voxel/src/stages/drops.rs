@@ -1,0 +1,35 @@
+//! The `drops` stage: one-way jump links off ledges.
+
+use std::sync::Arc;
+
+use navscope_core::navmesh::Stance;
+use navscope_core::{Artifact, StageContext, StageError};
+
+use crate::drops;
+use crate::settings::Settings;
+
+use super::movers::*;
+use super::voxelize::*;
+
+/// Runs the stage on the `movers` stage's NavMesh.
+pub(super) fn run_drops(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
+    let m = ctx.artifact::<MoverArtifact>("movers")?;
+    let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
+    let s = Settings::from_params(ctx.params)?;
+    // The parameter's spec keeps it in 0..=100.
+    let max_drop = ctx.params.float(crate::settings::MAX_DROP);
+    let voxels = drops::Voxels {
+        grid: &v.grid,
+        tiles: &v.tiles,
+        max_error: s.max_error,
+    };
+    let agent = |st: Stance| s.passes.iter().find(|p| p.stance == st).map(|p| p.agent);
+    let drops = drops::find_drops(&m.navmesh, agent, &voxels, max_drop);
+    let mut navmesh = m.navmesh.clone();
+    let links = drops::add_drop_links(&mut navmesh, &drops);
+    Ok(Arc::new(MoverArtifact {
+        navmesh,
+        links,
+        skipped: Vec::new(),
+    }))
+}
