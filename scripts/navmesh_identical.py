@@ -10,11 +10,11 @@ arguments.
 
 `--write CLI OUT_DIR` writes such a folder first: the NavMesh of every
 sample level under `assets/levels/` for each of the pipelines `cspace`,
-`layers`, `navgraph`, `navgraph-nodes` and `convex` that accepts it
+`layers`, `navgraph`, `navgraph-nodes`, `convex` and `voxel` that accepts it
 (directly or converted, as `CLI info LEVEL` lists them), one file per level
 and pipeline.
 
-Usage: python3 scripts/navmesh_identical.py BASE_DIR NEW_DIR
+Usage: python3 scripts/navmesh_identical.py BASE_DIR NEW_DIR [FORMER=CURRENT]...
        python3 scripts/navmesh_identical.py --write CLI OUT_DIR
 """
 
@@ -23,16 +23,32 @@ import re
 import subprocess
 import sys
 
-PIPELINES = ["cspace", "layers", "navgraph", "navgraph-nodes", "convex"]
+PIPELINES = ["cspace", "layers", "navgraph", "navgraph-nodes", "convex", "voxel"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVELS = os.path.join("assets", "levels")
 
 TIMING = re.compile(rb'"ms"\s*:\s*-?[0-9][0-9.eE+-]*')
 
 
+STAGE_ID = re.compile(rb'("id"\s*:\s*")([^"]*)(")')
+
+
 def without_timings(data):
     """The file's bytes with every `"ms": number` made `"ms": 0`."""
     return TIMING.sub(b'"ms":0', data)
+
+
+def renamed(data, renames):
+    """The file's bytes with every stage id of `renames` (former -> current)
+    replaced by its current id."""
+    if not renames:
+        return data
+
+    def one(m):
+        current = renames.get(m.group(2).decode())
+        return m.group(1) + current.encode() + m.group(3) if current else m.group(0)
+
+    return STAGE_ID.sub(one, data)
 
 
 def first_difference(a, b):
@@ -43,7 +59,7 @@ def first_difference(a, b):
     return min(len(a), len(b))
 
 
-def compare(base, new):
+def compare(base, new, renames):
     """Prints the differences and a summary; returns the exit status."""
     names = sorted(
         f for f in set(os.listdir(base)) | set(os.listdir(new)) if f.endswith(".json")
@@ -56,7 +72,8 @@ def compare(base, new):
             bad += 1
             print(f"missing: {missing[0]}")
             continue
-        a, b = (without_timings(open(p, "rb").read()) for p in paths)
+        a = renamed(without_timings(open(paths[0], "rb").read()), renames)
+        b = without_timings(open(paths[1], "rb").read())
         if a != b:
             bad += 1
             at = first_difference(a, b)
@@ -113,13 +130,18 @@ def write(cli, out):
 def main(argv):
     if len(argv) == 3 and argv[0] == "--write":
         return write(argv[1], argv[2])
-    if len(argv) != 2 or not all(os.path.isdir(d) for d in argv):
+    dirs, pairs = argv[:2], argv[2:]
+    if (
+        len(dirs) != 2
+        or not all(os.path.isdir(d) for d in dirs)
+        or not all("=" in p for p in pairs)
+    ):
         print(
-            "usage: navmesh_identical.py BASE_DIR NEW_DIR | --write CLI OUT_DIR",
+            "usage: navmesh_identical.py BASE_DIR NEW_DIR [FORMER=CURRENT]... | --write CLI OUT_DIR",
             file=sys.stderr,
         )
         return 2
-    return compare(argv[0], argv[1])
+    return compare(dirs[0], dirs[1], dict(p.split("=", 1) for p in pairs))
 
 
 if __name__ == "__main__":

@@ -177,103 +177,92 @@ pub const STAGE_ALIASES: &[(&str, &str)] = &[("partition", "regions")];
 
 /// The `voxel` pipeline.
 pub fn pipeline() -> Pipeline {
-    let info = |id: &'static str,
-                title: &'static str,
-                explanation: &'static str,
-                paper: &'static str,
-                params: &'static [&'static str]| StageInfo {
-        id,
-        title,
-        explanation,
-        paper,
-        params,
-    };
     let infos = [
-        info(
+        StageInfo::new(
             "tiles",
             "Tiles",
             "The level's bounds are cut into square tiles of voxel columns. Each tile is built on its own, in parallel, with a border of extra cells so that its flags come out as if the whole level were one tile.",
             "Kirst §32.2.5 step 1",
             reads::TILES,
         ),
-        info(
+        StageInfo::new(
             "voxelize",
             "Voxelization",
             "Every triangle is clipped to the columns it covers and becomes a solid span; the open space above each solid span is where an agent could be. Water volumes and the water level give each open span a water depth.",
             "Kirst §32.2.2",
             reads::VOXELIZE,
         ),
-        info(
+        StageInfo::new(
             "compact",
             "Compact heightfield and areas",
             "For each pass's agent table, the open spans it may stand on before erosion (slope, water depth and Recast's span filters) and each span's neighbour on every side: the span of the next column whose floor is within a step and whose open space leaves the agent's height (Recast's compact heightfield). The level's convex volumes (its NAME.obj.ron sidecar) mark the spans inside them with an area (water, grass, road, door or their own name) that the regions never cross and the nodes carry, with its cost.",
             "Recast rcBuildCompactHeightfield, rcMarkConvexPolyArea",
             reads::COMPACT,
         ),
-        info(
+        StageInfo::new(
             "flag",
             "Flagging with recycled passes",
             "Each pass flags the voxels left over by the earlier passes with its stance's agent table: non-walkable (too steep, too low, wrong water depth, closer than the radius to an obstacle), walkable, or border (walkable next to a non-walkable voxel). The non-walkable voxels, flags discarded, are the next pass's pool.",
             "Kirst §32.2.3, §32.3.1, §32.4; Recast rcErodeWalkableArea",
             reads::FLAG,
         ),
-        info(
+        StageInfo::new(
             "regions",
             "Distance field and regions",
             "Each pass's walkable voxels get their distance to the edge of the walkable area (Recast's distance field), and are cut into regions: by watershed over that field, by monotone row sweeps, or by row sweeps merged into layers that never overlap in height. Regions too small are removed and small ones merged into a neighbour (Recast's min and merge region area; layers use the min area only).",
             "Recast rcBuildDistanceField, rcBuildRegions / rcBuildRegionsMonotone / rcBuildLayerRegions; Kirst §32.2.3",
             reads::REGIONS,
         ),
-        info(
+        StageInfo::new(
             "contours",
             "Contours",
             "The voxels of each region form polygons; each outline is traced along the region's border voxels (Recast's raw contours). Islands are separate regions, holes extra rings.",
             "Kirst §32.2.3; Recast rcBuildContours (raw)",
             &[],
         ),
-        info(
+        StageInfo::new(
             "simplify",
             "Simplification",
             "Staircase outlines become sloping ones: wall edges within the max error on either side and no longer than the max edge length, edges between two regions straight from one region change to the next (as Recast simplifies contours). Edges that meet another pass's or tile's area stay exact so the areas meet exactly.",
             "Kirst §32.2.4; Recast rcBuildContours (simplified)",
             reads::SIMPLIFY,
         ),
-        info(
+        StageInfo::new(
             "triangulate",
             "Triangulation",
             "Each simplified polygon, with its holes, is triangulated by a constrained Delaunay triangulation; the triangles carry their pass's stance.",
             "Kirst §32.2.4, §32.3.1",
             &[],
         ),
-        info(
+        StageInfo::new(
             "polymesh",
             "Polygon mesh",
             "The triangles of each region are merged into convex polygons of at most 'max verts per poly' corners, longest shared edge first; these polygons are the navmesh's nodes.",
             "Recast rcBuildPolyMesh",
             reads::POLYMESH,
         ),
-        info(
+        StageInfo::new(
             "detail",
             "Detail mesh",
             "The surface height inside each polygon: samples along its edges and on a grid inside it take the height of the voxels under them, and the ones farther than the error bound from the surface so far are added to a Delaunay triangulation.",
             "Recast rcBuildPolyMeshDetail",
             reads::DETAIL,
         ),
-        info(
+        StageInfo::new(
             "graph",
             "Node graph",
             "One node per polygon of the polygon mesh, linked across shared edges, across passes and across tiles. Swim nodes are lifted to the water surface, and swim polygons at the edge of the water get entry and exit links across the gap to the ground the swimmer can climb onto.",
             "Kirst §32.2.5, §32.3.2, §32.4.2",
             reads::GRAPH,
         ),
-        info(
+        StageInfo::new(
             "movers",
             "Mover links",
             "A brush level's doors, lifts, teleporters and pushers (carried through its conversion to a mesh) become links: walking through a door's closed volume is a door link, a lift joins the floor on it to the floors beside its top, a teleporter's floor links to the floor under its destination, a pusher's to where its flight lands. Each link end attaches to the polygon within radius + 2 cells of it; movers with an end on no polygon are listed as skipped.",
             "navscope (Quake's func_door, func_plat, trigger_teleport, trigger_push)",
             &[],
         ),
-        info(
+        StageInfo::new(
             "drops",
             "Drop links",
             "Where a polygon's edge is a ledge, a probe goes out from it and looks for a floor below, deeper than a step and at most the max drop: the agent can walk off there and fall onto it, if the voxels leave room for the fall. Each such drop is a one-way jump link from the top to the floor below.",
