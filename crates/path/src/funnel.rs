@@ -85,7 +85,7 @@ use crate::detail::Detail;
 use crate::locate::Locator;
 use crate::portal::{Portal, portals};
 use crate::stance::most_restrictive;
-use crate::surface::positive;
+use crate::num::positive;
 
 /// One point of a smoothed path.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

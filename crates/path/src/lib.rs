@@ -65,6 +65,7 @@ mod detail;
 mod find;
 mod funnel;
 mod locate;
+mod num;
 mod portal;
 pub mod sample;
 mod search;
