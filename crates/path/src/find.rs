@@ -55,6 +55,16 @@ pub enum PathError {
         /// Nodes expanded before giving up.
         expansions: usize,
     },
+    /// Polyanya searches polygons; this located node is not one (a point
+    /// node, or a polygon without area).
+    #[error(
+        "node {node} is not a polygon with area, which Polyanya needs; search this mesh with \
+         the A* method"
+    )]
+    NotSearchable {
+        /// The node under the start or the goal.
+        node: u32,
+    },
     /// The search stopped at [`SearchOptions::max_expansions`].
     #[error(
         "the search from node {start_node} to node {goal_node} stopped after {limit} expansions \

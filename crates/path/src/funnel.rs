@@ -83,9 +83,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::detail::Detail;
 use crate::locate::Locator;
+use crate::num::positive;
 use crate::portal::{Portal, portals};
 use crate::stance::most_restrictive;
-use crate::num::positive;
 
 /// One point of a smoothed path.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
