@@ -457,10 +457,10 @@ fn funnel_on(
 
 /// Total 3D length of a waypoint polyline.
 pub fn path_length(waypoints: &[Waypoint]) -> f64 {
+    // Folded from +0: a float `sum` of nothing is -0, which prints as "-0".
     waypoints
         .windows(2)
-        .map(|w| w[0].position.distance(w[1].position))
-        .sum()
+        .fold(0.0, |acc, w| acc + w[0].position.distance(w[1].position))
 }
 
 #[cfg(test)]

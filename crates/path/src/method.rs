@@ -7,7 +7,7 @@ use glam::DVec3;
 use navscope_core::NavMesh;
 use serde::{Deserialize, Serialize};
 
-use crate::find::{PathError, find_path};
+use crate::find::{PathError, find_path, path_json};
 use crate::funnel::Waypoint;
 use crate::locate::Locator;
 use crate::polyanya::{AnyAnglePath, PolyMesh, Searcher};
@@ -50,6 +50,13 @@ pub struct Answer {
     pub expansions: usize,
     /// Start, bends, goal.
     pub waypoints: Vec<Waypoint>,
+}
+
+impl Answer {
+    /// The CLI contract's path JSON, as [`crate::PathResult::to_json`].
+    pub fn to_json(&self) -> String {
+        path_json(self.length, self.expansions, &self.waypoints)
+    }
 }
 
 /// The query state kept per mesh (see the module docs).

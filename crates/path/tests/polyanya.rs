@@ -110,6 +110,7 @@ fn start_equal_to_goal_is_a_path_of_length_zero() {
             .polyanya(&mesh, p, p, &SearchOptions::default(), false)
             .unwrap();
         assert_eq!(r.length, 0.0);
+        assert!(r.length.is_sign_positive(), "prints as 0, not -0");
         assert_eq!(r.waypoints.len(), 1);
     }
 }
