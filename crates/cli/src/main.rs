@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! navscope-cli info LEVEL [--budget SIZE]
-//! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--budget SIZE] [--out F.json] [--obj F.obj]
+//! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--budget SIZE] [--out F.json] [--obj F.obj] [--polyanya F.mesh]
 //! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--method polyanya|astar] [--budget SIZE] [--json]
 //! navscope-cli path LEVEL --pipeline P --queries FILE [--method polyanya|astar] [--budget SIZE] [--json]
 //! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--budget SIZE] [--json]
@@ -99,6 +99,10 @@ enum Command {
         /// Write the NavMesh polygons as Wavefront OBJ here.
         #[arg(long)]
         obj: Option<PathBuf>,
+        /// Write the NavMesh polygons as a polyanya mesh (version 2) here,
+        /// for the `polyanya` crate and vleue_navigator.
+        #[arg(long)]
+        polyanya: Option<PathBuf>,
     },
     /// Find a path between two points, or answer a file of queries.
     Path {
@@ -228,7 +232,14 @@ fn run(command: Command) -> ExitCode {
             opts,
             out,
             obj,
-        } => build::run(&level, &opts, out.as_deref(), obj.as_deref()),
+            polyanya,
+        } => build::run(
+            &level,
+            &opts,
+            out.as_deref(),
+            obj.as_deref(),
+            polyanya.as_deref(),
+        ),
         Command::Path {
             level,
             opts,

@@ -155,3 +155,83 @@ fn every_arena_path_is_optimal() {
     }
     assert!(v["summary"]["ratio_max"].as_f64().unwrap() <= 1.0001);
 }
+
+/// `build --polyanya` writes a mesh that loads back (as a floor plan, built
+/// again with `convex`) and answers the same queries with the same lengths.
+#[test]
+fn a_written_polyanya_mesh_reads_back_and_keeps_the_path_lengths() {
+    let out = std::env::temp_dir().join(format!("navscope-{}-small.mesh", std::process::id()));
+    let level = "assets/levels/floorplan/small.json";
+    let o = cli(&[
+        "build",
+        level,
+        "--pipeline",
+        "convex",
+        "--polyanya",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("mesh\n2\n"), "{text}");
+    let info = cli(&["info", out.to_str().unwrap()]);
+    assert!(
+        info.status.success(),
+        "{}",
+        String::from_utf8_lossy(&info.stderr)
+    );
+    // Queries between the original's polygon centres.
+    let mesh_json =
+        std::env::temp_dir().join(format!("navscope-{}-small.json", std::process::id()));
+    let o = cli(&[
+        "build",
+        level,
+        "--pipeline",
+        "convex",
+        "--out",
+        mesh_json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&mesh_json).unwrap()).unwrap();
+    let centres: Vec<String> = m["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            let p = n["position"].as_array().unwrap();
+            format!("{},0,{}", p[0].as_f64().unwrap(), p[2].as_f64().unwrap())
+        })
+        .collect();
+    assert!(centres.len() >= 2);
+    let lines: String = centres
+        .iter()
+        .zip(centres.iter().rev())
+        .map(|(a, b)| format!("{a} {b}\n"))
+        .collect();
+    let f = query_file("round-trip.txt", &lines);
+    let lengths = |level: &str| {
+        let o = cli(&[
+            "path",
+            level,
+            "--pipeline",
+            "convex",
+            "--queries",
+            f.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["queries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|q| (q["found"].as_bool().unwrap(), q["length"].as_f64().unwrap()))
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (lengths(level), lengths(out.to_str().unwrap()));
+    assert!(a.iter().all(|(found, _)| *found));
+    for ((fa, la), (fb, lb)) in a.iter().zip(&b) {
+        assert_eq!(fa, fb);
+        assert!((la - lb).abs() < 1e-6, "{la} against {lb}");
+    }
+}

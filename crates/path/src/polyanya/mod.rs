@@ -34,8 +34,10 @@
 //! * The waypoints' heights come from the polygons' planes (vertices keep
 //!   their own height); the reported length is measured along them in 3D.
 
+mod export;
 mod mesh;
 mod search;
 
+pub use export::to_polyanya_mesh;
 pub use mesh::PolyMesh;
 pub use search::{AnyAnglePath, Searcher, StepKind, TraceStep};
