@@ -44,14 +44,12 @@ pub fn to_polyanya_mesh(mesh: &NavMesh) -> String {
         let mut ids: Vec<i64> = Vec::with_capacity(around.len() * 2);
         for (k, &(_, poly, i)) in around.iter().enumerate() {
             ids.push(poly as i64);
+            // Counter-clockwise in the file is clockwise in plan: the next
+            // polygon round is the one across this one's plan edge leaving
+            // the vertex.
             let next = around[(k + 1) % around.len()].1;
-            let n = pm.polys[poly as usize].len;
-            let (after, before) = (
-                pm.corner_nbr[pm.corner(poly, i)],
-                pm.corner_nbr[pm.corner(poly, i + n - 1)],
-            );
-            let joined = around.len() > 1 && (after == next || before == next);
-            if !joined {
+            let after = pm.corner_nbr[pm.corner(poly, i)];
+            if around.len() == 1 || after != next {
                 ids.push(-1);
             }
         }
