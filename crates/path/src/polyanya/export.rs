@@ -69,8 +69,7 @@ pub fn to_polyanya_mesh(mesh: &NavMesh) -> String {
         }
         // ... and neighbour k across the edge from file corner k - 1 to k,
         // which is plan edge order[k] -> order[k - 1].
-        for k in 0..n as usize {
-            let edge = order[k];
+        for &edge in &order {
             let nbr = pm.corner_nbr[pm.corner(p, edge)];
             let _ = write!(out, " {}", if nbr == NONE { -1 } else { nbr as i64 });
         }
