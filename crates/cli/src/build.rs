@@ -100,7 +100,7 @@ pub fn run(
             write(p, &|w| m.write_obj(w))?;
         }
         if let Some(p) = polyanya {
-            let text = navscope_path::polyanya::to_polyanya_mesh(&m.mesh);
+            let text = navscope_path::polyanya::to_polyanya_mesh(m.mesh);
             write(p, &|w| w.write_all(text.as_bytes()))?;
         }
     }
