@@ -13,8 +13,9 @@
 //! `f` is the root's cost plus the paper's interval heuristic (the
 //! distance from the root through the interval to the goal, reflected
 //! across the interval's line when the goal is on the root's side), capped
-//! by the cheapest way any point link could lead to the goal, so the
-//! heuristic stays a lower bound when teleports are cheaper than walking.
+//! by the cheapest way a teleport-like point link (cheaper than the plan
+//! distance it spans) could lead to the goal, so the heuristic stays a
+//! lower bound.
 //! The first goal candidate taken off the list is optimal.
 //!
 //! Instead of the paper's non-observable successors (the part of the next
@@ -272,10 +273,12 @@ impl Searcher {
             .ok_or(not_searchable(goal.node))?;
         self.reset(pm);
         let goal2 = world_to_plan(goal.point);
+        // Only a link cheaper than the plan distance it spans (a
+        // teleport) can beat the straight line to the goal.
         let via_links = pm
             .links
             .iter()
-            .filter(|l| opts.allows(l.kind))
+            .filter(|l| opts.allows(l.kind) && l.cost < l.entry.distance(l.exit))
             .map(|l| l.cost + l.exit.distance(goal2))
             .fold(f64::INFINITY, f64::min);
         let q = Query {
