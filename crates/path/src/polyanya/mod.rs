@@ -31,6 +31,12 @@
 //!   Between cost classes (stances, areas) the shortest walk therefore
 //!   ignores the class; the returned [`AnyAnglePath::cost`] is the length
 //!   plus point-link costs it minimised.
+//! * Link-kind filters apply to the shared edges a straight leg crosses;
+//!   a path that bends at a vertex may go on into any polygon around that
+//!   vertex whose stance is allowed, whatever kinds join them.
+//! * Where the free space touches itself at a point of one floor (corners
+//!   with the same 3D position, no shared edge), a path may pass through
+//!   that point, as in the polyanya crate; A* (links only) cannot.
 //! * The waypoints' heights come from the polygons' planes (vertices keep
 //!   their own height); the reported length is measured along them in 3D.
 
