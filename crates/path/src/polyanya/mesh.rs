@@ -230,7 +230,8 @@ struct Draft {
 
 impl PolyMesh {
     /// Builds the search mesh of `mesh` (see the module docs). Never fails:
-    /// nodes that cannot be searched are left out and report [`NONE`].
+    /// nodes that cannot be searched are left out ([`PolyMesh::searchable`]
+    /// is false for them).
     pub fn new(mesh: &NavMesh) -> Self {
         let mut node_poly = vec![NONE; mesh.nodes.len()];
         let mut drafts: Vec<Draft> = Vec::new();
