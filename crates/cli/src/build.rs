@@ -50,6 +50,7 @@ pub fn run(
     opts: &BuildOptions,
     out: Option<&Path>,
     obj: Option<&Path>,
+    polyanya: Option<&Path>,
 ) -> Result<(), CliError> {
     let mut r = runner(load_level(level, opts.budget())?, opts)?;
     run_stages(&mut r);
@@ -76,7 +77,7 @@ pub fn run(
             put(&mut w).map_err(fail)?;
             w.flush().map_err(fail)
         };
-    if out.is_some() || obj.is_some() {
+    if out.is_some() || obj.is_some() || polyanya.is_some() {
         let m = mesh.ok_or_else(|| {
             CliError::Failed(format!(
                 "{}: pipeline '{}' produced no NavMesh",
@@ -97,6 +98,10 @@ pub fn run(
         }
         if let Some(p) = obj {
             write(p, &|w| m.write_obj(w))?;
+        }
+        if let Some(p) = polyanya {
+            let text = navscope_path::polyanya::to_polyanya_mesh(m.mesh);
+            write(p, &|w| w.write_all(text.as_bytes()))?;
         }
     }
     Ok(())

@@ -3,8 +3,9 @@
 //!
 //! ```text
 //! navscope-cli info LEVEL [--budget SIZE]
-//! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--budget SIZE] [--out F.json] [--obj F.obj]
-//! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--budget SIZE] [--json]
+//! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--budget SIZE] [--out F.json] [--obj F.obj] [--polyanya F.mesh]
+//! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--method polyanya|astar] [--budget SIZE] [--json]
+//! navscope-cli path LEVEL --pipeline P --queries FILE [--method polyanya|astar] [--budget SIZE] [--json]
 //! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--budget SIZE] [--json]
 //! navscope-cli compare LEVEL [--pipeline P] [--set NAME=VALUE]... (--against "NAME=VALUE;..." | --against-pipeline Q | --pair F.ron) [--from X,Y,Z --to X,Y,Z] [--budget SIZE] [--json] [--png F.png]
 //! navscope-cli generate KIND [--seed S] [size options] --out FILE
@@ -21,6 +22,7 @@ mod compare;
 mod generate;
 mod info;
 mod path;
+mod queries;
 mod session;
 mod table;
 
@@ -97,19 +99,31 @@ enum Command {
         /// Write the NavMesh polygons as Wavefront OBJ here.
         #[arg(long)]
         obj: Option<PathBuf>,
+        /// Write the NavMesh polygons as a polyanya mesh (version 2) here,
+        /// for the `polyanya` crate and vleue_navigator.
+        #[arg(long)]
+        polyanya: Option<PathBuf>,
     },
-    /// Find a path between two points.
+    /// Find a path between two points, or answer a file of queries.
     Path {
         /// Level file (or NavMesh JSON with `--pipeline navmesh`).
         level: PathBuf,
         #[command(flatten)]
         opts: BuildOptions,
         /// Start point `X,Y,Z` (world space, metres).
-        #[arg(long, value_parser = path::parse_point, allow_hyphen_values = true)]
-        from: glam::DVec3,
+        #[arg(long, value_parser = path::parse_point, allow_hyphen_values = true, required_unless_present = "queries", conflicts_with = "queries")]
+        from: Option<glam::DVec3>,
         /// Goal point `X,Y,Z`.
-        #[arg(long, value_parser = path::parse_point, allow_hyphen_values = true)]
-        to: glam::DVec3,
+        #[arg(long, value_parser = path::parse_point, allow_hyphen_values = true, required_unless_present = "queries", conflicts_with = "queries")]
+        to: Option<glam::DVec3>,
+        /// A file of queries: a Moving AI `.scen` or lines `x,y,z x,y,z
+        /// [optimal]`; prints a line per query and a summary.
+        #[arg(long)]
+        queries: Option<PathBuf>,
+        /// The search: `polyanya` (optimal any-angle) or `astar` (A* and
+        /// the funnel, Detour's way).
+        #[arg(long, default_value = "polyanya", value_parser = path::parse_method)]
+        method: navscope_path::Method,
         /// Print the result as JSON.
         #[arg(long)]
         json: bool,
@@ -218,14 +232,29 @@ fn run(command: Command) -> ExitCode {
             opts,
             out,
             obj,
-        } => build::run(&level, &opts, out.as_deref(), obj.as_deref()),
+            polyanya,
+        } => build::run(
+            &level,
+            &opts,
+            out.as_deref(),
+            obj.as_deref(),
+            polyanya.as_deref(),
+        ),
         Command::Path {
             level,
             opts,
             from,
             to,
+            queries,
+            method,
             json,
-        } => path::run(&level, &opts, from, to, json),
+        } => match (queries, from, to) {
+            (Some(file), _, _) => queries::run(&level, &opts, &file, method, json),
+            (None, Some(from), Some(to)) => path::run(&level, &opts, from, to, method, json),
+            _ => Err(session::CliError::Usage(
+                "path needs --from and --to, or --queries FILE".into(),
+            )),
+        },
         Command::Bench {
             levels,
             opts,

@@ -10,8 +10,8 @@
 use std::path::Path;
 
 use glam::DVec3;
-use navscope_core::{Artifact, PathAnswer, Runner};
-use navscope_path::{Locator, PathError, SearchOptions, find_path};
+use navscope_core::{Artifact, NavMesh, PathAnswer, Runner};
+use navscope_path::{Method, PathError, PathFinder, SearchOptions};
 
 use crate::BuildOptions;
 use crate::build::run_stages;
@@ -33,39 +33,71 @@ pub fn parse_point(s: &str) -> Result<DVec3, String> {
     }
 }
 
-/// Finds and prints the path.
+/// Parses `--method`: `polyanya` or `astar`.
+pub fn parse_method(s: &str) -> Result<Method, String> {
+    Method::parse(s).ok_or_else(|| format!("'{s}' is not a method (polyanya or astar)"))
+}
+
+/// The NavMesh of LEVEL: read (`--pipeline navmesh`) or built; or, for a
+/// pipeline whose stages answer path queries themselves and when `from`
+/// and `to` are given, that answer.
+pub enum Searchable {
+    /// A NavMesh to search.
+    Mesh(NavMesh),
+    /// A pipeline's own answer.
+    Own(Result<PathAnswer, String>),
+}
+
+/// Builds or reads the NavMesh of `level` (see [`Searchable`]).
+pub fn searchable(
+    level: &Path,
+    opts: &BuildOptions,
+    ends: Option<(DVec3, DVec3)>,
+) -> Result<Searchable, CliError> {
+    if opts.pipeline.as_deref() == Some("navmesh") {
+        return load_navmesh(level).map(Searchable::Mesh);
+    }
+    let mut r = runner(load_level(level, opts.budget())?, opts)?;
+    run_stages(&mut r);
+    check_run(&r)?;
+    if let Some((from, to)) = ends
+        && let Some(answer) = own_answer(&r, from, to)
+    {
+        return Ok(Searchable::Own(answer));
+    }
+    r.navmesh().map(Searchable::Mesh).ok_or_else(|| {
+        CliError::Failed(format!(
+            "{}: pipeline '{}' produced no NavMesh",
+            level.display(),
+            r.pipeline().id
+        ))
+    })
+}
+
+/// Finds and prints the path by `method`.
 pub fn run(
     level: &Path,
     opts: &BuildOptions,
     from: DVec3,
     to: DVec3,
+    method: Method,
     json: bool,
 ) -> Result<(), CliError> {
-    let mesh = if opts.pipeline.as_deref() == Some("navmesh") {
-        load_navmesh(level)?
-    } else {
-        let mut r = runner(load_level(level, opts.budget())?, opts)?;
-        run_stages(&mut r);
-        check_run(&r)?;
-        if let Some(answer) = own_answer(&r, from, to) {
+    let mesh = match searchable(level, opts, Some((from, to)))? {
+        Searchable::Mesh(m) => m,
+        Searchable::Own(answer) => {
             print_answer(answer, json);
             return Ok(());
         }
-        r.navmesh().ok_or_else(|| {
-            CliError::Failed(format!(
-                "{}: pipeline '{}' produced no NavMesh",
-                level.display(),
-                r.pipeline().id
-            ))
-        })?
     };
-    let locator = Locator::new(&mesh);
-    let result = find_path(&mesh, &locator, from, to, &SearchOptions::default());
+    let mut finder = PathFinder::new(&mesh);
+    let result = finder.find(&mesh, method, from, to, &SearchOptions::default());
     match (result, json) {
         (Ok(p), true) => println!("{}", p.to_json()),
         (Ok(p), false) => {
             println!(
-                "path found: length {:.3} m, {} expansions, {} waypoints",
+                "path found ({}): length {:.3} m, {} expansions, {} waypoints",
+                method.name(),
                 p.length,
                 p.expansions,
                 p.waypoints.len()
@@ -131,11 +163,7 @@ fn print_answer(answer: Result<PathAnswer, String>, json: bool) {
 
 /// The contract's JSON for a failed search, with the reason.
 fn not_found_json(e: &PathError) -> String {
-    let expansions = match e {
-        PathError::NoConnection { expansions, .. } => *expansions,
-        _ => 0,
-    };
-    serde_json::json!({ "found": false, "length": 0.0, "expansions": expansions, "waypoints": [], "reason": e.to_string() }).to_string()
+    serde_json::json!({ "found": false, "length": 0.0, "expansions": e.expansions(), "waypoints": [], "reason": e.to_string() }).to_string()
 }
 
 #[cfg(test)]
@@ -148,5 +176,16 @@ mod tests {
         assert!(parse_point("1,2").is_err());
         assert!(parse_point("1,2,x").is_err());
         assert!(parse_point("1,2,inf").is_err());
+    }
+
+    #[test]
+    fn methods_parse_by_name() {
+        assert_eq!(parse_method("astar"), Ok(Method::AStar));
+        assert_eq!(parse_method("polyanya"), Ok(Method::Polyanya));
+        assert!(
+            parse_method("bfs")
+                .unwrap_err()
+                .contains("polyanya or astar")
+        );
     }
 }

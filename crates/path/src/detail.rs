@@ -31,7 +31,7 @@ use glam::{DVec2, DVec3};
 use navscope_core::geom::world_to_plan;
 use navscope_core::navmesh::Node;
 
-use crate::surface::positive;
+use crate::num::positive;
 
 /// Barycentric slack: a point this little outside a triangle (in units of
 /// its barycentric coordinates) still counts as inside it.

@@ -55,6 +55,16 @@ pub enum PathError {
         /// Nodes expanded before giving up.
         expansions: usize,
     },
+    /// Polyanya searches polygons; this located node is not one (a point
+    /// node, or a polygon without area).
+    #[error(
+        "node {node} is not a polygon with area, which Polyanya needs; search this mesh with \
+         the A* method"
+    )]
+    NotSearchable {
+        /// The node under the start or the goal.
+        node: u32,
+    },
     /// The search stopped at [`SearchOptions::max_expansions`].
     #[error(
         "the search from node {start_node} to node {goal_node} stopped after {limit} expansions \
@@ -124,20 +134,7 @@ impl PathResult {
     /// The CLI contract's JSON (one line):
     /// `{ "found": true, "length": m, "expansions": n, "waypoints": [{ "position": [x,y,z], "stance": "..." }] }`.
     pub fn to_json(&self) -> String {
-        let doc = JsonPath {
-            found: self.found,
-            length: self.length,
-            expansions: self.expansions,
-            waypoints: self
-                .waypoints
-                .iter()
-                .map(|w| JsonWaypoint {
-                    position: w.position.to_array(),
-                    stance: w.stance.name(),
-                })
-                .collect(),
-        };
-        serde_json::to_string(&doc).expect("path JSON serialises")
+        path_json(self.length, self.expansions, &self.waypoints)
     }
 
     /// The contract's JSON when there is no path: found false, length 0, no
@@ -152,6 +149,23 @@ impl PathResult {
         };
         serde_json::to_string(&doc).expect("path JSON serialises")
     }
+}
+
+/// The CLI contract's JSON of a found path (see [`PathResult::to_json`]).
+pub(crate) fn path_json(length: f64, expansions: usize, waypoints: &[Waypoint]) -> String {
+    let doc = JsonPath {
+        found: true,
+        length,
+        expansions,
+        waypoints: waypoints
+            .iter()
+            .map(|w| JsonWaypoint {
+                position: w.position.to_array(),
+                stance: w.stance.name(),
+            })
+            .collect(),
+    };
+    serde_json::to_string(&doc).expect("path JSON serialises")
 }
 
 /// The centre-to-centre polyline of a search path (see

@@ -83,9 +83,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::detail::Detail;
 use crate::locate::Locator;
+use crate::num::positive;
 use crate::portal::{Portal, portals};
 use crate::stance::most_restrictive;
-use crate::surface::positive;
 
 /// One point of a smoothed path.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -457,10 +457,10 @@ fn funnel_on(
 
 /// Total 3D length of a waypoint polyline.
 pub fn path_length(waypoints: &[Waypoint]) -> f64 {
+    // Folded from +0: a float `sum` of nothing is -0, which prints as "-0".
     waypoints
         .windows(2)
-        .map(|w| w[0].position.distance(w[1].position))
-        .sum()
+        .fold(0.0, |acc, w| acc + w[0].position.distance(w[1].position))
 }
 
 #[cfg(test)]

@@ -24,11 +24,23 @@
 //!   surfaces the path follows them (see below).
 //! * [`find_path`]: locate, search, smooth; [`PathResult::to_json`] is the
 //!   CLI's path JSON.
+//! * [`polyanya`]: Cui, Harabor and Grastien's optimal any-angle search
+//!   over the polygons, with the mesh's other links as point links at their
+//!   costs; its module docs say what is optimal where stances and areas
+//!   differ. A [`polyanya::PolyMesh`] is built once per mesh and a
+//!   [`polyanya::Searcher`] reuses its buffers, so a query allocates nothing
+//!   in steady state; the trace (root and interval per search node) is kept
+//!   only when asked for.
+//! * [`PathFinder`] and [`Method`] (module `method`): the locator and
+//!   Polyanya's mesh built once, and either method per query (Polyanya,
+//!   the default, or A* with the funnel, Detour's way).
 //! * [`sample`]: grid meshes for tests, benchmarks and samples.
 //!
-//! The A* and the funnel are written by hand (no maintained crate searches a
-//! NavMesh with a recorded trace or pulls strings through portals); the
-//! R-tree is `rstar`.
+//! The A*, the funnel and Polyanya are written by hand (no maintained crate
+//! searches a NavMesh with a recorded trace, pulls strings through portals,
+//! or runs Polyanya over navscope's links and stacked floors; the
+//! `polyanya` crate is the speed to beat, a dev-dependency of the bench
+//! `benches/polyanya.rs`); the R-tree is `rstar`.
 //!
 //! ## Choices where the papers leave room
 //! * Stance multipliers default to stand 1, crouch 1.5, prone 3, swim 2,
@@ -65,6 +77,9 @@ mod detail;
 mod find;
 mod funnel;
 mod locate;
+mod method;
+mod num;
+pub mod polyanya;
 mod portal;
 pub mod sample;
 mod search;
@@ -74,5 +89,6 @@ mod surface;
 pub use find::{PathError, PathResult, centre_polyline, find_path};
 pub use funnel::{Waypoint, funnel, path_length};
 pub use locate::{DEFAULT_MAX_DISTANCE, Location, Locator};
+pub use method::{Answer, Method, PathFinder};
 pub use navscope_core::NavMesh;
 pub use search::{DEFAULT_MAX_EXPANSIONS, Expansion, Search, SearchOptions, SearchTrace, astar};

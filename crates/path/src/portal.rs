@@ -26,7 +26,7 @@ use navscope_core::geom::{
 };
 use navscope_core::{NavMesh, Node};
 
-use crate::surface::positive;
+use crate::num::positive;
 
 /// One crossing of the portal sequence.
 #[derive(Clone, Copy, Debug, PartialEq)]

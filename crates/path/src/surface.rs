@@ -5,16 +5,11 @@ use glam::DVec3;
 use navscope_core::geom::{Polygon, world_to_plan};
 
 use crate::detail::Detail;
+use crate::num::positive;
 
 /// The plan ring of a node polygon.
 pub(crate) fn plan_ring(polygon: &[DVec3]) -> Polygon {
     Polygon::new(polygon.iter().map(|p| world_to_plan(*p)).collect())
-}
-
-/// True for a number greater than zero (false for NaN), so that guards
-/// like `if !positive(len)` also catch NaN.
-pub(crate) fn positive(x: f64) -> bool {
-    x > 0.0
 }
 
 /// Newell normal of a (planar) 3D polygon; zero for a degenerate one.

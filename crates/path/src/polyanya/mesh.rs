@@ -1,0 +1,592 @@
+//! The search's view of a NavMesh: plan-view polygons with their
+//! neighbours across each edge, shared vertices, and the links that are not
+//! shared edges (jumps, ladders, teleports, ...), all built once per mesh.
+//!
+//! * Polygons are the NavMesh's polygon nodes seen from above, in plan
+//!   coordinates (`world_to_plan`), counter-clockwise; point nodes and
+//!   polygons of zero area are left out.
+//! * Two polygons are neighbours across an edge when a link of a walking
+//!   kind ([`is_walking`]) joins them and their plan edges overlap along a
+//!   stretch of positive length. Adjacency, not plan position, decides, so
+//!   floors over each other stay apart. Where one polygon's edge meets
+//!   several neighbours (a T-junction) the edge is split at the neighbours'
+//!   corners, so every edge piece has one polygon on each side.
+//! * Vertices: the corners of neighbouring polygons that meet are one
+//!   vertex, and so are corners with exactly the same 3D coordinates (free
+//!   space touching itself at a point on one floor). A vertex is a corner of
+//!   the free space (where a shortest path may bend) when an edge at it has
+//!   no neighbour.
+//! * Every other link between two polygons (or a walking link whose
+//!   polygons share no edge) is a point link: from an entry point in its
+//!   source polygon to an exit point in its target, at the link's cost
+//!   (module docs of `polyanya`).
+
+use std::collections::HashMap;
+
+use glam::{DVec2, DVec3};
+use navscope_core::geom::world_to_plan;
+use navscope_core::{LinkKind, NavMesh, Stance};
+
+/// "No index".
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// True for the link kinds that mean walking across a shared edge; the
+/// others (jump, ladder, door, elevator, teleport) are always point links.
+pub(crate) fn is_walking(kind: LinkKind) -> bool {
+    matches!(
+        kind,
+        LinkKind::Walk
+            | LinkKind::StepUp
+            | LinkKind::StepDown
+            | LinkKind::Crouch
+            | LinkKind::Portal
+            | LinkKind::Connection
+            | LinkKind::Swim
+    )
+}
+
+/// One searchable polygon: corners `start .. start + len` of the flat
+/// corner arrays; edge `i` runs from corner `i` to corner `i + 1`.
+#[derive(Clone, Debug)]
+pub(crate) struct Poly {
+    /// The NavMesh node.
+    pub node: u32,
+    /// Stance of the node (for the search's forbidden stances).
+    pub stance: Stance,
+    /// First corner.
+    pub start: u32,
+    /// Number of corners.
+    pub len: u32,
+    /// First point link leaving this polygon (into [`PolyMesh::links`]).
+    pub links_start: u32,
+    /// One past the last.
+    pub links_end: u32,
+}
+
+/// A link that is not a shared edge.
+#[derive(Clone, Debug)]
+pub(crate) struct PointLink {
+    /// Index into the NavMesh's links.
+    pub link: u32,
+    /// Its kind.
+    pub kind: LinkKind,
+    /// Target polygon.
+    pub to: u32,
+    /// Where the agent takes the link, in the source polygon (plan).
+    pub entry: DVec2,
+    /// Where it arrives, in the target polygon (plan).
+    pub exit: DVec2,
+    /// The link's cost, paid on top of the walked length.
+    pub cost: f64,
+}
+
+/// A vertex of the mesh.
+#[derive(Clone, Debug)]
+pub(crate) struct Vertex {
+    /// Plan position (of its first corner).
+    pub p: DVec2,
+    /// World position (of its first corner).
+    pub p3: DVec3,
+    /// True when an edge at the vertex has no neighbour.
+    pub corner: bool,
+    /// True when the free space touches itself here: more than one edge
+    /// without a neighbour leaves the vertex.
+    pub pinch: bool,
+    /// Range into [`PolyMesh::incident`].
+    pub incident: (u32, u32),
+}
+
+/// The plan-view mesh Polyanya searches (see the module docs). Build it
+/// once per NavMesh with [`PolyMesh::new`] and keep it beside the mesh.
+#[derive(Clone, Debug, Default)]
+pub struct PolyMesh {
+    pub(crate) polys: Vec<Poly>,
+    /// Polygon of each NavMesh node, [`NONE`] when it cannot be searched.
+    pub(crate) node_poly: Vec<u32>,
+    /// Plan position of every corner.
+    pub(crate) corner_pt: Vec<DVec2>,
+    /// Vertex of every corner.
+    pub(crate) corner_vert: Vec<u32>,
+    /// Polygon across the edge that starts at each corner, or [`NONE`].
+    pub(crate) corner_nbr: Vec<u32>,
+    /// The edge's index in that neighbour.
+    pub(crate) corner_nbr_edge: Vec<u32>,
+    /// Kind of the link that made the edge shared (for kind filters).
+    pub(crate) corner_kind: Vec<LinkKind>,
+    pub(crate) verts: Vec<Vertex>,
+    /// `(polygon, corner index within it)` around each vertex.
+    pub(crate) incident: Vec<(u32, u32)>,
+    pub(crate) links: Vec<PointLink>,
+}
+
+/// Relative tolerance for "on the same line" when matching edges.
+const LINE_TOL: f64 = 1e-9;
+
+/// A polygon's plan ring and world ring, counter-clockwise in plan, without
+/// repeated points; `None` when it has no area or a non-finite point.
+fn plan_polygon(points: &[DVec3]) -> Option<(Vec<DVec2>, Vec<DVec3>)> {
+    let mut world: Vec<DVec3> = Vec::with_capacity(points.len());
+    for p in points {
+        if !p.is_finite() {
+            return None;
+        }
+        if world
+            .last()
+            .is_none_or(|q| world_to_plan(*q) != world_to_plan(*p))
+        {
+            world.push(*p);
+        }
+    }
+    while world.len() > 1 && world_to_plan(world[0]) == world_to_plan(world[world.len() - 1]) {
+        world.pop();
+    }
+    if world.len() < 3 {
+        return None;
+    }
+    let plan: Vec<DVec2> = world.iter().map(|p| world_to_plan(*p)).collect();
+    let area: f64 = (0..plan.len())
+        .map(|i| plan[i].perp_dot(plan[(i + 1) % plan.len()]))
+        .sum();
+    if area.is_nan() || area == 0.0 {
+        return None;
+    }
+    if area < 0.0 {
+        world.reverse();
+        return Some((plan.into_iter().rev().collect(), world));
+    }
+    Some((plan, world))
+}
+
+/// The stretch `(t0, t1)` of edge `a b` (parameters in `[0, 1]`, `t0 < t1`)
+/// that edge `c d` covers, when the two lie on one line and overlap by a
+/// positive length.
+fn overlap(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> Option<(f64, f64)> {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    if len2.is_nan() || len2 <= 0.0 {
+        return None;
+    }
+    let len = len2.sqrt();
+    let off = |p: DVec2| ab.perp_dot(p - a).abs() / len;
+    let scale = a.abs().max(b.abs()).max_element().max(len);
+    if off(c) > LINE_TOL * scale || off(d) > LINE_TOL * scale {
+        return None;
+    }
+    let (tc, td) = ((c - a).dot(ab) / len2, (d - a).dot(ab) / len2);
+    let (lo, hi) = (tc.min(td).max(0.0), tc.max(td).min(1.0));
+    (hi - lo > LINE_TOL).then_some((lo, hi))
+}
+
+/// Union-find root with path halving.
+fn find(parent: &mut [u32], mut i: u32) -> u32 {
+    while parent[i as usize] != i {
+        parent[i as usize] = parent[parent[i as usize] as usize];
+        i = parent[i as usize];
+    }
+    i
+}
+
+fn union(parent: &mut [u32], a: u32, b: u32) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra != rb {
+        parent[ra.max(rb) as usize] = ra.min(rb);
+    }
+}
+
+/// Closest point of a convex counter-clockwise plan ring to `p` (`p` itself
+/// when inside).
+pub(crate) fn clamp_into(ring: &[DVec2], p: DVec2) -> DVec2 {
+    let n = ring.len();
+    let inside = (0..n).all(|i| (ring[(i + 1) % n] - ring[i]).perp_dot(p - ring[i]) >= 0.0);
+    if inside {
+        return p;
+    }
+    let mut best = (f64::INFINITY, p);
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[(i + 1) % n]);
+        let ab = b - a;
+        let t = if ab.length_squared() > 0.0 {
+            ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let q = a + ab * t;
+        let d = q.distance_squared(p);
+        if d < best.0 {
+            best = (d, q);
+        }
+    }
+    best.1
+}
+
+/// Per-polygon data gathered before the corner arrays are laid out.
+struct Draft {
+    node: u32,
+    plan: Vec<DVec2>,
+    world: Vec<DVec3>,
+    /// Per original edge: `(t0, t1, neighbour polygon, kind)` stretches.
+    shared: Vec<Vec<(f64, f64, u32, LinkKind)>>,
+}
+
+impl PolyMesh {
+    /// Builds the search mesh of `mesh` (see the module docs). Never fails:
+    /// nodes that cannot be searched are left out ([`PolyMesh::searchable`]
+    /// is false for them).
+    pub fn new(mesh: &NavMesh) -> Self {
+        let mut node_poly = vec![NONE; mesh.nodes.len()];
+        let mut drafts: Vec<Draft> = Vec::new();
+        for (i, n) in mesh.nodes.iter().enumerate() {
+            let Some((plan, world)) = n.polygon.as_deref().and_then(plan_polygon) else {
+                continue;
+            };
+            node_poly[i] = drafts.len() as u32;
+            drafts.push(Draft {
+                node: i as u32,
+                shared: vec![Vec::new(); plan.len()],
+                plan,
+                world,
+            });
+        }
+        // Shared stretches from walking links, recorded on both sides.
+        let mut point_links: Vec<(u32, usize)> = Vec::new();
+        let mut shared_pairs: HashMap<(u32, u32), bool> = HashMap::new();
+        for (li, l) in mesh.links.iter().enumerate() {
+            let (Some(&p), Some(&q)) =
+                (node_poly.get(l.from as usize), node_poly.get(l.to as usize))
+            else {
+                continue;
+            };
+            if p == NONE || q == NONE || p == q {
+                continue;
+            }
+            let walking = is_walking(l.kind);
+            if walking && let Some(&found) = shared_pairs.get(&(p.min(q), p.max(q))) {
+                if !found {
+                    point_links.push((p, li));
+                }
+                continue;
+            }
+            let mut found = false;
+            if walking {
+                for (x, y) in [(p, q), (q, p)] {
+                    let (dx, dy) = (&drafts[x as usize], &drafts[y as usize]);
+                    let mut add = Vec::new();
+                    for i in 0..dx.plan.len() {
+                        let (a, b) = (dx.plan[i], dx.plan[(i + 1) % dx.plan.len()]);
+                        for j in 0..dy.plan.len() {
+                            let (c, d) = (dy.plan[j], dy.plan[(j + 1) % dy.plan.len()]);
+                            if let Some((t0, t1)) = overlap(a, b, c, d) {
+                                add.push((i, t0, t1));
+                            }
+                        }
+                    }
+                    found |= !add.is_empty();
+                    for (i, t0, t1) in add {
+                        drafts[x as usize].shared[i].push((t0, t1, y, l.kind));
+                    }
+                }
+                shared_pairs.insert((p.min(q), p.max(q)), found);
+            }
+            if !found {
+                point_links.push((p, li));
+            }
+        }
+        let mut pm = PolyMesh {
+            node_poly,
+            ..Self::default()
+        };
+        let world = pm.lay_out(mesh, &drafts);
+        pm.join_vertices(&world);
+        pm.add_point_links(mesh, point_links);
+        pm
+    }
+
+    /// Corner arrays: every edge split at the ends of its shared stretches.
+    /// Returns each corner's world position.
+    fn lay_out(&mut self, mesh: &NavMesh, drafts: &[Draft]) -> Vec<DVec3> {
+        let mut world = Vec::new();
+        for d in drafts {
+            let start = self.corner_pt.len() as u32;
+            let n = d.plan.len();
+            for i in 0..n {
+                let (a, b) = (d.plan[i], d.plan[(i + 1) % n]);
+                let mut cuts: Vec<f64> = vec![0.0];
+                for (t0, t1, _, _) in &d.shared[i] {
+                    cuts.extend([*t0, *t1].into_iter().filter(|t| *t > 0.0 && *t < 1.0));
+                }
+                cuts.sort_by(f64::total_cmp);
+                cuts.dedup_by(|x, y| (*x - *y).abs() <= LINE_TOL);
+                for (k, t) in cuts.iter().enumerate() {
+                    let next = cuts.get(k + 1).copied().unwrap_or(1.0);
+                    let mid = (t + next) * 0.5;
+                    let across = d.shared[i]
+                        .iter()
+                        .find(|(t0, t1, _, _)| *t0 <= mid && mid <= *t1);
+                    self.corner_pt
+                        .push(if *t == 0.0 { a } else { a.lerp(b, *t) });
+                    world.push(d.world[i].lerp(d.world[(i + 1) % n], *t));
+                    self.corner_nbr.push(across.map_or(NONE, |s| s.2));
+                    self.corner_kind
+                        .push(across.map_or(LinkKind::Walk, |s| s.3));
+                }
+            }
+            let len = self.corner_pt.len() as u32 - start;
+            self.polys.push(Poly {
+                node: d.node,
+                stance: mesh.nodes[d.node as usize].stance,
+                start,
+                len,
+                links_start: 0,
+                links_end: 0,
+            });
+        }
+        self.corner_nbr_edge = vec![NONE; self.corner_pt.len()];
+        world
+    }
+
+    /// The corners of polygon `p`.
+    pub(crate) fn corners(&self, p: u32) -> &[DVec2] {
+        let poly = &self.polys[p as usize];
+        &self.corner_pt[poly.start as usize..(poly.start + poly.len) as usize]
+    }
+
+    /// Global corner index of corner `i` (taken modulo the length) of `p`.
+    pub(crate) fn corner(&self, p: u32, i: u32) -> usize {
+        let poly = &self.polys[p as usize];
+        (poly.start + i % poly.len) as usize
+    }
+
+    /// Matches every shared edge piece with its twin, and merges corners into
+    /// vertices.
+    fn join_vertices(&mut self, world: &[DVec3]) {
+        let total = self.corner_pt.len();
+        let mut parent: Vec<u32> = (0..total as u32).collect();
+        let scale = |p: DVec2| LINE_TOL * p.abs().max_element().max(1.0);
+        for p in 0..self.polys.len() as u32 {
+            let n = self.polys[p as usize].len;
+            for i in 0..n {
+                let c = self.corner(p, i);
+                let q = self.corner_nbr[c];
+                if q == NONE {
+                    continue;
+                }
+                let (a, b) = (self.corner_pt[c], self.corner_pt[self.corner(p, i + 1)]);
+                let m = self.polys[q as usize].len;
+                let twin = (0..m).find(|&j| {
+                    let (c2, d2) = (
+                        self.corner_pt[self.corner(q, j)],
+                        self.corner_pt[self.corner(q, j + 1)],
+                    );
+                    self.corner_nbr[self.corner(q, j)] == p
+                        && c2.distance(b) <= scale(b)
+                        && d2.distance(a) <= scale(a)
+                });
+                match twin {
+                    Some(j) => {
+                        self.corner_nbr_edge[c] = j;
+                        union(&mut parent, c as u32, self.corner(q, j + 1) as u32);
+                        union(
+                            &mut parent,
+                            self.corner(p, i + 1) as u32,
+                            self.corner(q, j) as u32,
+                        );
+                    }
+                    None => self.corner_nbr[c] = NONE,
+                }
+            }
+        }
+        // Corners of one floor at exactly the same point are one vertex.
+        let mut same: HashMap<[u64; 3], u32> = HashMap::new();
+        for (c, w) in world.iter().enumerate() {
+            let key = [w.x.to_bits(), w.y.to_bits(), w.z.to_bits()];
+            let first = *same.entry(key).or_insert(c as u32);
+            union(&mut parent, first, c as u32);
+        }
+        let mut vert_of_root: HashMap<u32, u32> = HashMap::new();
+        self.corner_vert = vec![NONE; total];
+        let mut members: Vec<Vec<(u32, u32)>> = Vec::new();
+        let mut walls: Vec<u32> = Vec::new();
+        for p in 0..self.polys.len() as u32 {
+            for i in 0..self.polys[p as usize].len {
+                let c = self.corner(p, i);
+                let r = find(&mut parent, c as u32);
+                let v = *vert_of_root.entry(r).or_insert_with(|| {
+                    self.verts.push(Vertex {
+                        p: self.corner_pt[c],
+                        p3: world[c],
+                        corner: false,
+                        pinch: false,
+                        incident: (0, 0),
+                    });
+                    members.push(Vec::new());
+                    walls.push(0);
+                    (self.verts.len() - 1) as u32
+                });
+                self.corner_vert[c] = v;
+                members[v as usize].push((p, i));
+                let prev = self.corner(p, i + self.polys[p as usize].len - 1);
+                if self.corner_nbr[c] == NONE || self.corner_nbr[prev] == NONE {
+                    self.verts[v as usize].corner = true;
+                }
+                if self.corner_nbr[c] == NONE {
+                    walls[v as usize] += 1;
+                }
+            }
+        }
+        for (v, w) in walls.into_iter().enumerate() {
+            self.verts[v].pinch = w > 1;
+        }
+        for (v, m) in members.into_iter().enumerate() {
+            let s = self.incident.len() as u32;
+            self.incident.extend(m);
+            self.verts[v].incident = (s, self.incident.len() as u32);
+        }
+    }
+
+    /// Point links, grouped by source polygon.
+    fn add_point_links(&mut self, mesh: &NavMesh, mut found: Vec<(u32, usize)>) {
+        found.sort();
+        found.dedup();
+        let mut at = 0;
+        for p in 0..self.polys.len() as u32 {
+            self.polys[p as usize].links_start = self.links.len() as u32;
+            while at < found.len() && found[at].0 == p {
+                let l = &mesh.links[found[at].1];
+                let q = self.node_poly[l.to as usize];
+                let (e, x) = match l.segment() {
+                    Some([a, b]) => {
+                        let m = world_to_plan((a + b) * 0.5);
+                        (m, m)
+                    }
+                    None => (
+                        world_to_plan(mesh.nodes[l.from as usize].position),
+                        world_to_plan(mesh.nodes[l.to as usize].position),
+                    ),
+                };
+                self.links.push(PointLink {
+                    link: found[at].1 as u32,
+                    kind: l.kind,
+                    to: q,
+                    entry: clamp_into(self.corners(p), e),
+                    exit: clamp_into(self.corners(q), x),
+                    cost: l.cost.max(0.0),
+                });
+                at += 1;
+            }
+            self.polys[p as usize].links_end = self.links.len() as u32;
+        }
+    }
+
+    /// Plan position of vertex `v`.
+    pub(crate) fn corner_pt_of_vertex(&self, v: u32) -> DVec2 {
+        self.verts[v as usize].p
+    }
+
+    /// The vertex at corner point `p` of polygon `poly`, [`NONE`] when `p`
+    /// is no corner of it.
+    pub(crate) fn vertex_at(&self, poly: u32, p: DVec2) -> u32 {
+        let poly_ref = &self.polys[poly as usize];
+        (poly_ref.start..poly_ref.start + poly_ref.len)
+            .find(|c| self.corner_pt[*c as usize] == p)
+            .map_or(NONE, |c| self.corner_vert[c as usize])
+    }
+
+    /// Number of searchable polygons.
+    pub fn len(&self) -> usize {
+        self.polys.len()
+    }
+
+    /// True when no polygon can be searched.
+    pub fn is_empty(&self) -> bool {
+        self.polys.is_empty()
+    }
+
+    /// True when NavMesh node `node` is a searchable polygon.
+    pub fn searchable(&self, node: u32) -> bool {
+        self.node_poly
+            .get(node as usize)
+            .is_some_and(|p| *p != NONE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sample::grid_mesh;
+
+    #[test]
+    fn grid_cells_share_edges_and_vertices() {
+        let m = grid_mesh(2, 2, |_, _| false);
+        let pm = PolyMesh::new(&m);
+        assert_eq!(pm.len(), 4);
+        // 3 x 3 grid points; the centre is the only vertex that is no corner.
+        assert_eq!(pm.verts.len(), 9);
+        assert_eq!(pm.verts.iter().filter(|v| !v.corner).count(), 1);
+        let shared = pm.corner_nbr.iter().filter(|n| **n != NONE).count();
+        assert_eq!(shared, 8);
+        assert!(pm.links.is_empty());
+    }
+
+    #[test]
+    fn a_t_junction_splits_the_long_edge() {
+        // One 2 x 1 cell beside two 1 x 1 cells.
+        let mut m = NavMesh::new("t", "t");
+        let sq = |x0: f64, z0: f64, x1: f64, z1: f64| {
+            vec![
+                DVec3::new(x0, 0., z1),
+                DVec3::new(x1, 0., z1),
+                DVec3::new(x1, 0., z0),
+                DVec3::new(x0, 0., z0),
+            ]
+        };
+        m.add_node(DVec3::ZERO, Some(sq(0., 0., 1., 2.)), Stance::Stand, 0);
+        m.add_node(DVec3::ZERO, Some(sq(1., 0., 2., 1.)), Stance::Stand, 0);
+        m.add_node(DVec3::ZERO, Some(sq(1., 1., 2., 2.)), Stance::Stand, 0);
+        m.add_two_way(0, 1, LinkKind::Portal, 1.0, None);
+        m.add_two_way(0, 2, LinkKind::Portal, 1.0, None);
+        m.add_two_way(1, 2, LinkKind::Portal, 1.0, None);
+        let pm = PolyMesh::new(&m);
+        assert_eq!(pm.polys[0].len, 5);
+        let nbrs: Vec<u32> = (0..5).map(|i| pm.corner_nbr[pm.corner(0, i)]).collect();
+        assert_eq!(nbrs.iter().filter(|n| **n == 1).count(), 1);
+        assert_eq!(nbrs.iter().filter(|n| **n == 2).count(), 1);
+        // The junction point is one vertex of all three cells, not a corner.
+        let v = pm.vertex_at(1, DVec2::new(1.0, -1.0));
+        let (s, e) = pm.verts[v as usize].incident;
+        assert_eq!(e - s, 3);
+        assert!(!pm.verts[v as usize].corner);
+    }
+
+    #[test]
+    fn stacked_floors_stay_apart_and_jumps_are_point_links() {
+        let mut m = grid_mesh(1, 1, |_, _| false);
+        let mut up = m.nodes[0].polygon.clone().unwrap();
+        for p in &mut up {
+            p.y = 3.0;
+        }
+        m.add_node(DVec3::new(0.5, 3., 0.5), Some(up), Stance::Stand, 1);
+        m.links
+            .push(navscope_core::Link::new(0, 1, LinkKind::Ladder, 4.0, None));
+        let pm = PolyMesh::new(&m);
+        assert!(pm.corner_nbr.iter().all(|n| *n == NONE));
+        assert_eq!(pm.verts.len(), 8);
+        assert_eq!(pm.links.len(), 1);
+        assert_eq!(pm.links[0].entry, DVec2::new(0.5, -0.5));
+        assert_eq!(pm.links[0].cost, 4.0);
+    }
+
+    #[test]
+    fn degenerate_polygons_are_left_out() {
+        let mut m = NavMesh::new("t", "t");
+        m.add_node(
+            DVec3::ZERO,
+            Some(vec![DVec3::ZERO, DVec3::X, DVec3::X * 2.0]),
+            Stance::Stand,
+            0,
+        );
+        m.add_node(DVec3::ZERO, None, Stance::Stand, 0);
+        let pm = PolyMesh::new(&m);
+        assert!(pm.is_empty());
+        assert!(!pm.searchable(0) && !pm.searchable(1) && !pm.searchable(7));
+    }
+}

@@ -1,0 +1,49 @@
+//! Polyanya: optimal any-angle paths over a NavMesh's polygons (Cui,
+//! Harabor and Grastien, "Compromise-free Pathfinding on a Navigation
+//! Mesh", IJCAI 2017), written for navscope from the paper.
+//!
+//! A search node is a root (the last point where the path so far bends, or
+//! the start) and an interval of a polygon edge that the root sees in full;
+//! expanding it projects the interval through the polygon behind it onto
+//! that polygon's other edges. The estimate is the length from the root
+//! through the interval to the goal. See module `search` for the details
+//! and for where navscope departs from the paper's presentation, and
+//! module `mesh` for how a NavMesh becomes the plan-view mesh searched.
+//!
+//! ## What is optimal
+//! * Within polygons joined by shared edges (walking links: walk, step,
+//!   crouch, portal, connection, swim) the path is the shortest in plan
+//!   view (x, z), bending only at corners of the free space. Adjacency, not
+//!   plan position, joins polygons, so floors over each other stay apart.
+//! * Every other link (jump, ladder, door, elevator, teleport, or a walking
+//!   link between polygons with no shared edge) is a point link: the agent
+//!   walks to its entry point (the middle of the link's segment, else the
+//!   source node's position, kept inside the source polygon), pays the
+//!   link's `cost`, and goes on from its exit point (the same rule in the
+//!   target polygon). The search minimises plan length plus the costs of
+//!   the point links taken, and is optimal for that sum.
+//! * Stance and area multipliers: Polyanya measures length, so the
+//!   multipliers do not weigh the path inside polygons; a multiplier that
+//!   is infinite forbids its polygons (never entered), and link kinds the
+//!   options forbid are never crossed. Where an agent should pay more for
+//!   crouching or swimming, [`crate::Method::AStar`] weighs every node by
+//!   its multiplier, at the price of paths that are not the shortest.
+//!   Between cost classes (stances, areas) the shortest walk therefore
+//!   ignores the class; the returned [`AnyAnglePath::cost`] is the length
+//!   plus point-link costs it minimised.
+//! * Link-kind filters apply to the shared edges a straight leg crosses;
+//!   a path that bends at a vertex may go on into any polygon around that
+//!   vertex whose stance is allowed, whatever kinds join them.
+//! * Where the free space touches itself at a point of one floor (corners
+//!   with the same 3D position, no shared edge), a path may pass through
+//!   that point, as in the polyanya crate; A* (links only) cannot.
+//! * The waypoints' heights come from the polygons' planes (vertices keep
+//!   their own height); the reported length is measured along them in 3D.
+
+mod export;
+mod mesh;
+mod search;
+
+pub use export::to_polyanya_mesh;
+pub use mesh::PolyMesh;
+pub use search::{AnyAnglePath, Searcher, StepKind, TraceStep};

@@ -1,0 +1,749 @@
+//! The search: a [`Searcher`] keeps its buffers between queries, so a
+//! query in steady state allocates nothing.
+//!
+//! Open-list items are
+//! * an interval node: a root and an interval of an edge through which the
+//!   root sees the polygon behind it (Cui et al.'s search node);
+//! * a vertex root: a vertex reached as a corner of the free space (or
+//!   straight through, when a ray meets it exactly); it is expanded into
+//!   every polygon around the vertex, which sees all of each;
+//! * a point root: the start, or a link's exit point, inside a polygon;
+//! * a goal candidate: a complete path, ordered by its exact cost.
+//!
+//! `f` is the root's cost plus the paper's interval heuristic (the
+//! distance from the root through the interval to the goal, reflected
+//! across the interval's line when the goal is on the root's side), capped
+//! by the cheapest way a teleport-like point link (cheaper than the plan
+//! distance it spans) could lead to the goal, so the heuristic stays a
+//! lower bound.
+//! The first goal candidate taken off the list is optimal.
+//!
+//! Instead of the paper's non-observable successors (the part of the next
+//! polygon hidden behind an interval's end), the hidden part is reached
+//! from the end's vertex as a new root, when that vertex is a corner of the
+//! free space; each vertex keeps the cheapest cost it was reached at and a
+//! costlier arrival is pruned (the paper's root-level pruning). The same
+//! covers the collinear cases: a ray that runs along an edge or meets a
+//! vertex exactly continues from that vertex at the same cost.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use glam::{DVec2, DVec3};
+use navscope_core::geom::{on_segment, orient_value, plan_to_world, world_to_plan};
+use navscope_core::{LinkKind, NavMesh};
+use serde::{Deserialize, Serialize};
+
+use super::mesh::{NONE, PolyMesh};
+use crate::find::PathError;
+use crate::funnel::{Waypoint, path_length};
+use crate::locate::Location;
+use crate::search::SearchOptions;
+use crate::surface::height_at;
+
+/// What one search step looked at, for a viewer (world coordinates).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceStep {
+    /// What was expanded.
+    pub kind: StepKind,
+    /// The root: the point the paths of this node bend at last.
+    pub root: DVec3,
+    /// The interval's left end as the root sees it (the root again for
+    /// roots and goals).
+    pub left: DVec3,
+    /// The interval's right end.
+    pub right: DVec3,
+    /// The NavMesh node entered (the root's node for roots).
+    pub node: u32,
+    /// Cost from the start to the root.
+    pub g: f64,
+    /// `g` plus the estimate to the goal.
+    pub f: f64,
+}
+
+/// The kinds of [`TraceStep`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StepKind {
+    /// A root and an interval (the paper's search node).
+    Interval,
+    /// A vertex root, expanded into every polygon around it.
+    Vertex,
+    /// The start or a link's exit, expanded into its polygon.
+    Point,
+    /// The goal, reached: the search ends.
+    Goal,
+}
+
+/// A path found by [`Searcher::find`], borrowing the searcher's buffers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnyAnglePath<'s> {
+    /// Length along the waypoints (3D, metres).
+    pub length: f64,
+    /// What the search minimised: plan-view length plus the point links'
+    /// costs (see the `polyanya` module docs).
+    pub cost: f64,
+    /// Items taken off the open list.
+    pub expansions: usize,
+    /// Start, every bend, link ends, goal.
+    pub waypoints: &'s [Waypoint],
+    /// Indices into the NavMesh's links of the point links taken, in order.
+    pub links: &'s [usize],
+    /// The recorded search, when asked for.
+    pub trace: Option<&'s [TraceStep]>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Root {
+    p: DVec2,
+    g: f64,
+    /// The root before, [`NONE`] for the start.
+    parent: u32,
+    /// The NavMesh link taken to get here, [`NONE`] when walked.
+    link: u32,
+    vertex: u32,
+    poly: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Item {
+    Interval {
+        root: u32,
+        left: DVec2,
+        right: DVec2,
+        poly: u32,
+        edge: u32,
+    },
+    Vertex {
+        root: u32,
+    },
+    Point {
+        root: u32,
+    },
+    Goal {
+        root: u32,
+    },
+}
+
+/// Heap entry: smallest `f`, then largest `g`, then first made.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    f: f64,
+    g: f64,
+    item: u32,
+}
+
+impl Ord for Open {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.f.total_cmp(&self.f)
+            .then(self.g.total_cmp(&o.g))
+            .then(o.item.cmp(&self.item))
+    }
+}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl PartialEq for Open {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+
+impl Eq for Open {}
+
+/// Where a cone from a root lets it see: everything (`None`, the root is
+/// inside or on the boundary of the polygon), or between the rays through
+/// `left` and `right`.
+type Cone = Option<(DVec2, DVec2)>;
+
+/// Cost from root `r` to `x` in a polygon seen through `cone`, and the
+/// interval end the path bends at when `x` is outside the cone.
+fn through_cone(r: DVec2, cone: Cone, x: DVec2) -> (f64, Option<DVec2>) {
+    if let Some((left, right)) = cone {
+        if orient_value(r, right, x) < 0.0 {
+            return (r.distance(right) + right.distance(x), Some(right));
+        }
+        if orient_value(r, left, x) > 0.0 {
+            return (r.distance(left) + left.distance(x), Some(left));
+        }
+    }
+    (r.distance(x), None)
+}
+
+/// The paper's interval heuristic: the shortest way from `r` through the
+/// interval `left right` on the line `a b` to the goal `t`, with `t`
+/// reflected across the line when it is on `r`'s side; the straight
+/// distance when `r` is on the line (it then sees the whole polygon).
+fn interval_h(r: DVec2, left: DVec2, right: DVec2, a: DVec2, b: DVec2, t: DVec2) -> f64 {
+    let side_r = orient_value(a, b, r);
+    if side_r == 0.0 {
+        return r.distance(t);
+    }
+    let side_t = orient_value(a, b, t);
+    let t = if side_r * side_t > 0.0 {
+        let ab = b - a;
+        let foot = a + ab * ((t - a).dot(ab) / ab.length_squared());
+        foot * 2.0 - t
+    } else {
+        t
+    };
+    through_cone(r, Some((left, right)), t).0
+}
+
+/// The per-query facts the expansion reads.
+struct Query<'q> {
+    pm: &'q PolyMesh,
+    opts: &'q SearchOptions,
+    goal: DVec2,
+    goal_poly: u32,
+    /// Lower bound on reaching the goal through any point link.
+    via_links: f64,
+}
+
+impl Query<'_> {
+    fn h(&self, p: DVec2) -> f64 {
+        p.distance(self.goal).min(self.via_links)
+    }
+
+    /// May the search enter polygon `p`? (Its stance is not forbidden.)
+    fn enters(&self, p: u32) -> bool {
+        self.opts
+            .stance_multiplier(self.pm.polys[p as usize].stance)
+            .is_finite()
+    }
+
+    fn allows(&self, kind: LinkKind) -> bool {
+        self.opts.allows(kind)
+    }
+}
+
+/// Polyanya's reusable state (see the module docs). One searcher answers
+/// any number of queries on any [`PolyMesh`]; its buffers grow to the
+/// largest search and are then reused.
+#[derive(Clone, Debug, Default)]
+pub struct Searcher {
+    roots: Vec<Root>,
+    items: Vec<Item>,
+    heap: BinaryHeap<Open>,
+    vertex_best: Vec<f64>,
+    vertex_stamp: Vec<u32>,
+    link_best: Vec<f64>,
+    link_stamp: Vec<u32>,
+    stamp: u32,
+    waypoints: Vec<Waypoint>,
+    links: Vec<usize>,
+    trace: Vec<TraceStep>,
+}
+
+impl Searcher {
+    /// An empty searcher.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The optimal path from `start` to `goal` (both located on `mesh`,
+    /// whose search mesh `pm` is) by Polyanya; `record` keeps a
+    /// [`TraceStep`] per expansion. Link kinds, forbidden stances (an
+    /// infinite multiplier) and the expansion limit come from `opts`.
+    pub fn find<'s>(
+        &'s mut self,
+        mesh: &NavMesh,
+        pm: &PolyMesh,
+        start: Location,
+        goal: Location,
+        opts: &SearchOptions,
+        record: bool,
+    ) -> Result<AnyAnglePath<'s>, PathError> {
+        opts.check()
+            .map_err(|problem| PathError::InvalidOptions { problem })?;
+        let not_searchable = |node: u32| PathError::NotSearchable { node };
+        let sp = *pm
+            .node_poly
+            .get(start.node as usize)
+            .filter(|p| **p != NONE)
+            .ok_or(not_searchable(start.node))?;
+        let gp = *pm
+            .node_poly
+            .get(goal.node as usize)
+            .filter(|p| **p != NONE)
+            .ok_or(not_searchable(goal.node))?;
+        self.reset(pm);
+        let goal2 = world_to_plan(goal.point);
+        // Only a link cheaper than the plan distance it spans (a
+        // teleport) can beat the straight line to the goal.
+        let via_links = pm
+            .links
+            .iter()
+            .filter(|l| opts.allows(l.kind) && l.cost < l.entry.distance(l.exit))
+            .map(|l| l.cost + l.exit.distance(goal2))
+            .fold(f64::INFINITY, f64::min);
+        let q = Query {
+            pm,
+            opts,
+            goal: goal2,
+            goal_poly: gp,
+            via_links,
+        };
+        let no_path = |expansions| PathError::NoConnection {
+            start_node: start.node,
+            goal_node: goal.node,
+            expansions,
+        };
+        if !q.enters(sp) || !q.enters(gp) {
+            return Err(no_path(0));
+        }
+        let s2 = world_to_plan(start.point);
+        let root = self.add_root(s2, 0.0, NONE, NONE, NONE, sp);
+        self.push(Item::Point { root }, 0.0, q.h(s2));
+        let mut expansions = 0;
+        while let Some(top) = self.heap.pop() {
+            if expansions >= opts.max_expansions {
+                return Err(PathError::ExpansionLimit {
+                    start_node: start.node,
+                    goal_node: goal.node,
+                    limit: opts.max_expansions,
+                });
+            }
+            let item = self.items[top.item as usize];
+            if self.stale(item) {
+                continue;
+            }
+            expansions += 1;
+            if record {
+                let step = self.step(mesh, pm, item, top);
+                self.trace.push(step);
+            }
+            match item {
+                Item::Goal { root } => {
+                    self.write_path(mesh, pm, root, start.point, goal.point);
+                    return Ok(AnyAnglePath {
+                        length: path_length(&self.waypoints),
+                        cost: self.roots[root as usize].g,
+                        expansions,
+                        waypoints: &self.waypoints,
+                        links: &self.links,
+                        trace: record.then_some(&self.trace[..]),
+                    });
+                }
+                Item::Point { root } => self.expand_point(&q, root),
+                Item::Vertex { root } => self.expand_vertex(&q, root),
+                Item::Interval {
+                    root,
+                    left,
+                    right,
+                    poly,
+                    edge,
+                } => self.expand_interval(&q, root, left, right, poly, edge),
+            }
+        }
+        Err(no_path(expansions))
+    }
+
+    fn reset(&mut self, pm: &PolyMesh) {
+        self.roots.clear();
+        self.items.clear();
+        self.heap.clear();
+        self.waypoints.clear();
+        self.links.clear();
+        self.trace.clear();
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.vertex_stamp.fill(0);
+            self.link_stamp.fill(0);
+            self.stamp = 1;
+        }
+        if self.vertex_stamp.len() < pm.verts.len() {
+            self.vertex_stamp.resize(pm.verts.len(), 0);
+            self.vertex_best.resize(pm.verts.len(), f64::INFINITY);
+        }
+        if self.link_stamp.len() < pm.links.len() {
+            self.link_stamp.resize(pm.links.len(), 0);
+            self.link_best.resize(pm.links.len(), f64::INFINITY);
+        }
+    }
+
+    /// True for an item whose vertex root was since reached more cheaply.
+    fn stale(&self, item: Item) -> bool {
+        let root = match item {
+            Item::Interval { root, .. } | Item::Vertex { root } => root,
+            _ => return false,
+        };
+        let r = &self.roots[root as usize];
+        r.vertex != NONE && r.g > self.vertex_best[r.vertex as usize]
+    }
+
+    fn add_root(
+        &mut self,
+        p: DVec2,
+        g: f64,
+        parent: u32,
+        link: u32,
+        vertex: u32,
+        poly: u32,
+    ) -> u32 {
+        self.roots.push(Root {
+            p,
+            g,
+            parent,
+            link,
+            vertex,
+            poly,
+        });
+        (self.roots.len() - 1) as u32
+    }
+
+    fn push(&mut self, item: Item, g: f64, h: f64) {
+        self.items.push(item);
+        self.heap.push(Open {
+            f: g + h,
+            g,
+            item: (self.items.len() - 1) as u32,
+        });
+    }
+
+    /// Reaches vertex `v` from root `from` at cost `g`, unless it was
+    /// reached at most as cheaply before.
+    fn reach_vertex(&mut self, q: &Query, v: u32, g: f64, from: u32, poly: u32) {
+        let vi = v as usize;
+        if self.vertex_stamp[vi] == self.stamp && g >= self.vertex_best[vi] {
+            return;
+        }
+        self.vertex_stamp[vi] = self.stamp;
+        self.vertex_best[vi] = g;
+        let p = q.pm.corner_pt_of_vertex(v);
+        let root = self.add_root(p, g, from, NONE, v, poly);
+        self.push(Item::Vertex { root }, g, q.h(p));
+    }
+
+    /// A root at interval end `p` of polygon `poly` on the way to
+    /// something hidden from `from`.
+    fn bend_root(&mut self, q: &Query, from: u32, p: DVec2, poly: u32) -> u32 {
+        let r = self.roots[from as usize];
+        let vertex = q.pm.vertex_at(poly, p);
+        self.add_root(p, r.g + r.p.distance(p), from, NONE, vertex, poly)
+    }
+
+    /// The goal and the point links of polygon `poly`, seen from `root`
+    /// through `cone`.
+    fn targets(&mut self, q: &Query, root: u32, cone: Cone, poly: u32) {
+        let r = self.roots[root as usize];
+        if poly == q.goal_poly {
+            let (c, via) = through_cone(r.p, cone, q.goal);
+            let parent = via.map_or(root, |v| self.bend_root(q, root, v, poly));
+            let g = r.g + c;
+            let goal = self.add_root(q.goal, g, parent, NONE, NONE, poly);
+            self.push(Item::Goal { root: goal }, g, 0.0);
+        }
+        let range = q.pm.polys[poly as usize].links_start..q.pm.polys[poly as usize].links_end;
+        for li in range {
+            let l = &q.pm.links[li as usize];
+            if !q.allows(l.kind) || !q.enters(l.to) {
+                continue;
+            }
+            let (c, via) = through_cone(r.p, cone, l.entry);
+            let g = r.g + c + l.cost;
+            let i = li as usize;
+            if self.link_stamp[i] == self.stamp && g >= self.link_best[i] {
+                continue;
+            }
+            self.link_stamp[i] = self.stamp;
+            self.link_best[i] = g;
+            let parent = via.map_or(root, |v| self.bend_root(q, root, v, poly));
+            let entry = self.add_root(l.entry, r.g + c, parent, NONE, NONE, poly);
+            let exit = self.add_root(l.exit, g, entry, l.link, NONE, l.to);
+            self.push(Item::Point { root: exit }, g, q.h(l.exit));
+        }
+    }
+
+    /// The interval node into the polygon across edge `e` of `poly`, over
+    /// the stretch `t0 ..= t1` of that edge, seen from `root`.
+    fn successor(&mut self, q: &Query, root: u32, poly: u32, e: u32, t0: f64, t1: f64) {
+        let pm = q.pm;
+        let (ca, cb) = (pm.corner(poly, e), pm.corner(poly, e + 1));
+        let (a, b) = (pm.corner_pt[ca], pm.corner_pt[cb]);
+        let right = if t0 <= 0.0 { a } else { a.lerp(b, t0) };
+        let left = if t1 >= 1.0 { b } else { a.lerp(b, t1) };
+        let r = self.roots[root as usize];
+        if right == left {
+            // A ray meets the edge in one point: at a vertex it goes on
+            // from there; inside the edge it is one of two rays already
+            // followed on either side.
+            for (p, c) in [(a, ca), (b, cb)] {
+                if right == p {
+                    self.reach_vertex(q, pm.corner_vert[c], r.g + r.p.distance(p), root, poly);
+                }
+            }
+            return;
+        }
+        let next = pm.corner_nbr[ca];
+        if next == NONE {
+            // A wall: its visible ends lead on only where the free space
+            // touches itself there.
+            for (p, end, c) in [(a, right, ca), (b, left, cb)] {
+                let v = pm.corner_vert[c];
+                if p == end && pm.verts[v as usize].pinch {
+                    self.reach_vertex(q, v, r.g + r.p.distance(p), root, poly);
+                }
+            }
+            return;
+        }
+        if !q.enters(next) || !q.allows(pm.corner_kind[ca]) {
+            return;
+        }
+        let edge = pm.corner_nbr_edge[ca];
+        let h = interval_h(r.p, left, right, a, b, q.goal).min(q.via_links);
+        self.push(
+            Item::Interval {
+                root,
+                left,
+                right,
+                poly: next,
+                edge,
+            },
+            r.g,
+            h,
+        );
+    }
+
+    /// The start or a link's exit: everything in its polygon is visible.
+    fn expand_point(&mut self, q: &Query, root: u32) {
+        let r = self.roots[root as usize];
+        let poly = r.poly;
+        self.targets(q, root, None, poly);
+        if poly == q.goal_poly {
+            return;
+        }
+        let n = q.pm.polys[poly as usize].len;
+        for e in 0..n {
+            let (ca, cb) = (q.pm.corner(poly, e), q.pm.corner(poly, e + 1));
+            let (a, b) = (q.pm.corner_pt[ca], q.pm.corner_pt[cb]);
+            if r.p == a || r.p == b {
+                // On a vertex: go on from the vertex itself.
+                let c = if r.p == a { ca } else { cb };
+                self.reach_vertex(q, q.pm.corner_vert[c], r.g, root, poly);
+                return;
+            }
+        }
+        for e in 0..n {
+            self.full_edge(q, root, poly, e);
+        }
+    }
+
+    /// The whole edge `e` of `poly` seen from a root inside or on the
+    /// boundary of `poly`: an interval, or, when the root is on the edge's
+    /// line, its two vertices.
+    fn full_edge(&mut self, q: &Query, root: u32, poly: u32, e: u32) {
+        let r = self.roots[root as usize];
+        let (ca, cb) = (q.pm.corner(poly, e), q.pm.corner(poly, e + 1));
+        let (a, b) = (q.pm.corner_pt[ca], q.pm.corner_pt[cb]);
+        if orient_value(a, b, r.p) == 0.0 {
+            if on_segment(a, b, r.p) {
+                // The root is on this edge: the polygon across sees it too.
+                self.successor(q, root, poly, e, 0.0, 1.0);
+            } else {
+                for c in [ca, cb] {
+                    let p = q.pm.corner_pt[c];
+                    self.reach_vertex(q, q.pm.corner_vert[c], r.g + r.p.distance(p), root, poly);
+                }
+            }
+            return;
+        }
+        self.successor(q, root, poly, e, 0.0, 1.0);
+    }
+
+    /// A vertex root: into every polygon around the vertex.
+    fn expand_vertex(&mut self, q: &Query, root: u32) {
+        let v = self.roots[root as usize].vertex;
+        let (s, e) = q.pm.verts[v as usize].incident;
+        for k in s..e {
+            let (poly, i) = q.pm.incident[k as usize];
+            if !q.enters(poly) {
+                continue;
+            }
+            self.targets(q, root, None, poly);
+            if poly == q.goal_poly {
+                continue;
+            }
+            let n = q.pm.polys[poly as usize].len;
+            for j in 1..n - 1 {
+                self.full_edge(q, root, poly, (i + j) % n);
+            }
+        }
+    }
+
+    /// The paper's successors of an interval node.
+    fn expand_interval(
+        &mut self,
+        q: &Query,
+        root: u32,
+        left: DVec2,
+        right: DVec2,
+        poly: u32,
+        edge: u32,
+    ) {
+        let r = self.roots[root as usize];
+        let pm = q.pm;
+        let n = pm.polys[poly as usize].len;
+        let cone = if orient_value(r.p, right, left) > 0.0 {
+            Some((left, right))
+        } else if on_segment(right, left, r.p) {
+            None
+        } else {
+            return;
+        };
+        self.targets(q, root, cone, poly);
+        if poly == q.goal_poly {
+            return;
+        }
+        // Interval ends at corners of the free space: what hides behind
+        // them is reached from there.
+        let (cl, cr) = (pm.corner(poly, edge), pm.corner(poly, edge + 1));
+        if cone.is_some() {
+            for (p, c) in [(right, cr), (left, cl)] {
+                let v = pm.corner_vert[c];
+                if pm.corner_pt[c] == p && pm.verts[v as usize].corner {
+                    self.reach_vertex(q, v, r.g + r.p.distance(p), root, poly);
+                }
+            }
+        }
+        for j in 1..n {
+            let e = (edge + j) % n;
+            let Some((left, right)) = cone else {
+                self.full_edge(q, root, poly, e);
+                continue;
+            };
+            let (ca, cb) = (pm.corner(poly, e), pm.corner(poly, e + 1));
+            let (a, b) = (pm.corner_pt[ca], pm.corner_pt[cb]);
+            let side = orient_value(a, b, r.p);
+            if side < 0.0 {
+                continue;
+            }
+            let (sa, sb) = (orient_value(r.p, right, a), orient_value(r.p, right, b));
+            let (ua, ub) = (orient_value(r.p, left, a), orient_value(r.p, left, b));
+            if side == 0.0 {
+                // The edge lies on a ray from the root: its visible ends.
+                for (c, s, u) in [(ca, sa, ua), (cb, sb, ub)] {
+                    if s >= 0.0 && u <= 0.0 {
+                        let p = pm.corner_pt[c];
+                        self.reach_vertex(q, pm.corner_vert[c], r.g + r.p.distance(p), root, poly);
+                    }
+                }
+                continue;
+            }
+            if (sa < 0.0 && sb < 0.0) || (ua > 0.0 && ub > 0.0) {
+                continue;
+            }
+            let t0 = if sa >= 0.0 { 0.0 } else { sa / (sa - sb) };
+            let t1 = if ub <= 0.0 { 1.0 } else { ua / (ua - ub) };
+            if t0 <= t1 {
+                self.successor(q, root, poly, e, t0, t1);
+            }
+        }
+    }
+
+    /// World position of root `r`.
+    fn root_world(&self, mesh: &NavMesh, pm: &PolyMesh, r: &Root) -> DVec3 {
+        if r.vertex != NONE {
+            pm.verts[r.vertex as usize].p3
+        } else {
+            lift(mesh, pm.polys[r.poly as usize].node, r.p)
+        }
+    }
+
+    /// The waypoints and links of the path ending at root `goal`.
+    fn write_path(
+        &mut self,
+        mesh: &NavMesh,
+        pm: &PolyMesh,
+        goal: u32,
+        start: DVec3,
+        goal_pt: DVec3,
+    ) {
+        let mut at = goal;
+        while at != NONE {
+            let r = self.roots[at as usize];
+            let node = pm.polys[r.poly as usize].node;
+            let position = if at == goal {
+                goal_pt
+            } else if r.parent == NONE {
+                start
+            } else {
+                self.root_world(mesh, pm, &r)
+            };
+            if self.waypoints.last().is_none_or(|w| w.position != position) {
+                self.waypoints.push(Waypoint {
+                    position,
+                    stance: mesh.nodes[node as usize].stance,
+                    node,
+                });
+            }
+            if r.link != NONE {
+                self.links.push(r.link as usize);
+            }
+            at = r.parent;
+        }
+        self.waypoints.reverse();
+        self.links.reverse();
+        // Vertices a ray went straight through are no bends.
+        let mut k = 1;
+        while k + 1 < self.waypoints.len() {
+            let (a, b, c) = (
+                world_to_plan(self.waypoints[k - 1].position),
+                world_to_plan(self.waypoints[k].position),
+                world_to_plan(self.waypoints[k + 1].position),
+            );
+            if orient_value(a, b, c) == 0.0 && (b - a).dot(c - b) > 0.0 {
+                self.waypoints.remove(k);
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    fn step(&self, mesh: &NavMesh, pm: &PolyMesh, item: Item, top: Open) -> TraceStep {
+        let (kind, root, ends) = match item {
+            Item::Interval {
+                root,
+                left,
+                right,
+                poly,
+                ..
+            } => (StepKind::Interval, root, Some((left, right, poly))),
+            Item::Vertex { root } => (StepKind::Vertex, root, None),
+            Item::Point { root } => (StepKind::Point, root, None),
+            Item::Goal { root } => (StepKind::Goal, root, None),
+        };
+        let r = &self.roots[root as usize];
+        let at = self.root_world(mesh, pm, r);
+        let (left, right, node) = match ends {
+            Some((l, rt, poly)) => {
+                let node = pm.polys[poly as usize].node;
+                (lift(mesh, node, l), lift(mesh, node, rt), node)
+            }
+            None => (at, at, pm.polys[r.poly as usize].node),
+        };
+        TraceStep {
+            kind,
+            root: at,
+            left,
+            right,
+            node,
+            g: top.g,
+            f: top.f,
+        }
+    }
+}
+
+/// World point of plan point `p` on polygon node `node`'s surface.
+pub(crate) fn lift(mesh: &NavMesh, node: u32, p: DVec2) -> DVec3 {
+    let y = mesh
+        .nodes
+        .get(node as usize)
+        .and_then(|n| n.polygon.as_deref())
+        .map_or(0.0, |poly| height_at(poly, p.x, -p.y));
+    plan_to_world(p, y)
+}

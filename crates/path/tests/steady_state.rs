@@ -1,0 +1,63 @@
+//! A Polyanya query in steady state allocates nothing: once a
+//! [`PathFinder`]'s buffers have grown to the mesh's searches, the same
+//! queries again make no heap allocation (counted by a global allocator
+//! wrapper in this test binary).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use glam::DVec3;
+use navscope_path::sample::grid_mesh;
+use navscope_path::{PathFinder, SearchOptions};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn repeated_queries_allocate_nothing() {
+    // A maze of walls, so the searches bend and expand many nodes.
+    let mesh = grid_mesh(30, 30, |i, j| {
+        i % 6 == 3 && if (i / 6) % 2 == 0 { j < 27 } else { j > 2 }
+    });
+    let mut finder = PathFinder::new(&mesh);
+    let opts = SearchOptions::default();
+    let queries = [
+        (DVec3::new(0.5, 0.0, 0.5), DVec3::new(29.5, 0.0, 29.5)),
+        (DVec3::new(10.2, 0.0, 3.7), DVec3::new(2.0, 0.0, 28.0)),
+        (DVec3::new(29.0, 0.0, 1.0), DVec3::new(0.5, 0.0, 15.5)),
+    ];
+    let run = |finder: &mut PathFinder| {
+        let mut total = 0.0;
+        for (a, b) in queries {
+            total += finder.polyanya(&mesh, a, b, &opts, false).unwrap().length;
+        }
+        total
+    };
+    let first = run(&mut finder);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let second = run(&mut finder);
+    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    assert_eq!(first, second);
+    assert!(first > 60.0);
+    assert_eq!(after - before, 0, "allocations in steady state");
+}

@@ -1,0 +1,4 @@
+//! Test support: a brute-force shortest path on a grid of blocked cells,
+//! to check Polyanya against.
+
+pub mod visibility;
