@@ -5,6 +5,7 @@
 //! navscope-cli info LEVEL [--budget SIZE]
 //! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--budget SIZE] [--out F.json] [--obj F.obj]
 //! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--budget SIZE] [--json]
+//! navscope-cli islands LEVEL --pipeline P [--json]
 //! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--budget SIZE] [--json]
 //! navscope-cli compare LEVEL [--pipeline P] [--set NAME=VALUE]... (--against "NAME=VALUE;..." | --against-pipeline Q | --pair F.ron) [--from X,Y,Z --to X,Y,Z] [--budget SIZE] [--json] [--png F.png]
 //! navscope-cli generate KIND [--seed S] [size options] --out FILE
@@ -20,6 +21,7 @@ mod build;
 mod compare;
 mod generate;
 mod info;
+mod islands;
 mod path;
 mod session;
 mod table;
@@ -111,6 +113,17 @@ enum Command {
         #[arg(long, value_parser = path::parse_point, allow_hyphen_values = true)]
         to: glam::DVec3,
         /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the connected parts of the NavMesh, largest first, with their
+    /// areas and the gap from each to the largest.
+    Islands {
+        /// Level file (or NavMesh JSON with `--pipeline navmesh`).
+        level: PathBuf,
+        #[command(flatten)]
+        opts: BuildOptions,
+        /// Print the islands as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -226,6 +239,7 @@ fn run(command: Command) -> ExitCode {
             to,
             json,
         } => path::run(&level, &opts, from, to, json),
+        Command::Islands { level, opts, json } => islands::run(&level, &opts, json),
         Command::Bench {
             levels,
             opts,
