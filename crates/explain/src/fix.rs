@@ -9,18 +9,8 @@ use navscope_core::level::Level;
 use navscope_core::params::{ParamKind, ParamSpec, ParamValue, ParamValues};
 use navscope_core::{LinkKind, Pipeline, Runner};
 use navscope_path::{Locator, SearchOptions, find_path};
-use serde::{Deserialize, Serialize};
 
-use crate::gap::{Gap, movement};
-
-/// One checked change: building with `parameter = value` joins the sides.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Fix {
-    /// Parameter name, as `--set` takes it.
-    pub parameter: String,
-    /// The value that joins them.
-    pub value: ParamValue,
-}
+use crate::gap::{Fix, Gap, movement};
 
 /// How much building the fix search may do.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -2,13 +2,13 @@
 //! them, and the link that would join them, judged by its geometry.
 
 use glam::DVec3;
+use navscope_core::params::ParamValue;
 use navscope_core::{LinkKind, NavMesh};
 use navscope_path::SearchOptions;
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{AABB, RTree};
 use serde::{Deserialize, Serialize};
 
-use crate::fix::Fix;
 use crate::place::{closest_points, outline};
 use crate::reach::Graph;
 
@@ -19,6 +19,15 @@ pub const LEVEL: f64 = 0.05;
 /// A height difference up to this, over at most this much plan distance,
 /// is a step ("a few tenths"); more is a jump or a drop (metres).
 pub const STEP: f64 = 0.5;
+
+/// One checked change: building with `parameter = value` joins the sides.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fix {
+    /// Parameter name, as `--set` takes it.
+    pub parameter: String,
+    /// The value that joins them.
+    pub value: ParamValue,
+}
 
 /// What separates two parts of a mesh.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -14,6 +14,6 @@ pub mod islands;
 pub mod place;
 pub mod reach;
 
-pub use fix::{Fix, FixBudget, find_fixes};
-pub use gap::{Gap, closest_gap, failed_path_gap};
+pub use fix::{FixBudget, find_fixes};
+pub use gap::{Fix, Gap, closest_gap, failed_path_gap};
 pub use islands::{Island, islands};
