@@ -6,6 +6,7 @@
 //! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--budget SIZE] [--out F.json] [--obj F.obj] [--polyanya F.mesh]
 //! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--method polyanya|astar] [--budget SIZE] [--json]
 //! navscope-cli path LEVEL --pipeline P --queries FILE [--method polyanya|astar] [--budget SIZE] [--json]
+//! navscope-cli islands LEVEL --pipeline P [--json]
 //! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--budget SIZE] [--json]
 //! navscope-cli compare LEVEL [--pipeline P] [--set NAME=VALUE]... (--against "NAME=VALUE;..." | --against-pipeline Q | --pair F.ron) [--from X,Y,Z --to X,Y,Z] [--budget SIZE] [--json] [--png F.png]
 //! navscope-cli generate KIND [--seed S] [size options] --out FILE
@@ -21,6 +22,7 @@ mod build;
 mod compare;
 mod generate;
 mod info;
+mod islands;
 mod path;
 mod queries;
 mod session;
@@ -125,6 +127,17 @@ enum Command {
         #[arg(long, default_value = "polyanya", value_parser = path::parse_method)]
         method: navscope_path::Method,
         /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the connected parts of the NavMesh, largest first, with their
+    /// areas and the gap from each to the largest.
+    Islands {
+        /// Level file (or NavMesh JSON with `--pipeline navmesh`).
+        level: PathBuf,
+        #[command(flatten)]
+        opts: BuildOptions,
+        /// Print the islands as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -255,6 +268,7 @@ fn run(command: Command) -> ExitCode {
                 "path needs --from and --to, or --queries FILE".into(),
             )),
         },
+        Command::Islands { level, opts, json } => islands::run(&level, &opts, json),
         Command::Bench {
             levels,
             opts,

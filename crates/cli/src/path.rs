@@ -112,8 +112,15 @@ pub fn run(
                 );
             }
         }
-        (Err(e), true) => println!("{}", not_found_json(&e)),
-        (Err(e), false) => println!("no path: {e}"),
+        (Err(e), json) => {
+            let gap = crate::islands::failure_gap(level, opts, &mesh, &e, (from, to));
+            if json {
+                println!("{}", not_found_json(&e, gap.as_ref()));
+            } else {
+                println!("no path: {e}");
+                gap.inspect(|g| println!("{}", crate::islands::gap_words(g)));
+            }
+        }
     }
     Ok(())
 }
@@ -161,9 +168,14 @@ fn print_answer(answer: Result<PathAnswer, String>, json: bool) {
     }
 }
 
-/// The contract's JSON for a failed search, with the reason.
-fn not_found_json(e: &PathError) -> String {
-    serde_json::json!({ "found": false, "length": 0.0, "expansions": e.expansions(), "waypoints": [], "reason": e.to_string() }).to_string()
+/// The contract's JSON for a failed search, with the reason and, when
+/// known, the gap between the two sides.
+fn not_found_json(e: &PathError, gap: Option<&navscope_explain::Gap>) -> String {
+    let mut v = serde_json::json!({ "found": false, "length": 0.0, "expansions": e.expansions(), "waypoints": [], "reason": e.to_string() });
+    if let Some(g) = gap {
+        v["gap"] = serde_json::json!(g);
+    }
+    v.to_string()
 }
 
 #[cfg(test)]

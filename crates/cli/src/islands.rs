@@ -1,0 +1,106 @@
+//! `navscope-cli islands`: the connected parts of a pipeline's NavMesh,
+//! largest first, with the gap from each to the largest; and the gap and
+//! checked fix that `path` reports when a search fails.
+
+use std::path::Path;
+
+use glam::DVec3;
+use navscope_core::NavMesh;
+use navscope_explain::fix::{FixBudget, find_fixes, rebuild_and_search, with_fixes};
+use navscope_explain::{Gap, failed_path_gap, islands};
+use navscope_path::{PathError, SearchOptions};
+
+use crate::BuildOptions;
+use crate::build::run_stages;
+use crate::session::{CliError, check_run, load_level, load_navmesh, runner};
+
+/// Builds (or reads) the mesh and prints its islands.
+pub fn run(level: &Path, opts: &BuildOptions, json: bool) -> Result<(), CliError> {
+    let mesh = if opts.pipeline.as_deref() == Some("navmesh") {
+        load_navmesh(level)?
+    } else {
+        let mut r = runner(load_level(level, opts.budget())?, opts)?;
+        run_stages(&mut r);
+        check_run(&r)?;
+        r.navmesh().ok_or_else(|| {
+            CliError::Failed(format!(
+                "{}: pipeline '{}' produced no NavMesh",
+                level.display(),
+                r.pipeline().id
+            ))
+        })?
+    };
+    let parts = islands(&mesh, &SearchOptions::default());
+    if json {
+        println!("{}", serde_json::json!({ "islands": parts }));
+        return Ok(());
+    }
+    println!("{} islands", parts.len());
+    for (i, p) in parts.iter().enumerate() {
+        print!("  {i}: {} nodes, {:.2} m2", p.node_count, p.area);
+        match &p.gap {
+            Some(g) => println!(", {}", gap_words(g)),
+            None => println!(" (largest)"),
+        }
+    }
+    Ok(())
+}
+
+/// The gap of a failed search, with the fixes checked by building
+/// `level` again (none for a NavMesh read from a file, which has no
+/// parameters); `None` for failures other than no connection.
+pub fn failure_gap(
+    level: &Path,
+    opts: &BuildOptions,
+    mesh: &NavMesh,
+    e: &PathError,
+    ends: (DVec3, DVec3),
+) -> Option<Gap> {
+    let &PathError::NoConnection {
+        start_node,
+        goal_node,
+        ..
+    } = e
+    else {
+        return None;
+    };
+    let search = SearchOptions::default();
+    let gap = failed_path_gap(mesh, &search, start_node, goal_node)?;
+    if opts.pipeline.as_deref() == Some("navmesh") {
+        return Some(gap);
+    }
+    let r = runner(load_level(level, opts.budget()).ok()?, opts).ok()?;
+    let (specs, values) = (&r.pipeline().params, r.params());
+    let mut joins = rebuild_and_search(
+        r.pipeline().clone(),
+        r.level().clone(),
+        ends.0,
+        ends.1,
+        search,
+    );
+    let fixes = find_fixes(specs, values, &FixBudget::default(), &mut joins);
+    Some(with_fixes(gap, specs, values, fixes))
+}
+
+/// The gap in words: where, how far, why, and the fixes.
+pub fn gap_words(g: &Gap) -> String {
+    let p = |v: DVec3| format!("({:.2}, {:.2}, {:.2})", v.x, v.y, v.z);
+    let fix = if g.fix.is_empty() {
+        String::new()
+    } else {
+        let sets: Vec<String> = g
+            .fix
+            .iter()
+            .map(|f| format!("--set {}={}", f.parameter, f.value))
+            .collect();
+        format!("; fix: {}", sets.join(" or "))
+    };
+    format!(
+        "gap {} -> {}: {:.2} m, {} ({}){fix}",
+        p(g.from),
+        p(g.to),
+        g.distance,
+        g.link.name(),
+        g.reason
+    )
+}

@@ -1,0 +1,77 @@
+//! End-to-end tests of the explanations: `islands`, and the gap and fix
+//! that `path` reports when the search fails.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_navscope-cli");
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .args(args)
+        .output()
+        .expect("run navscope-cli")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let o = cli(args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("JSON on stdout")
+}
+
+const LEDGE: &str = "assets/levels/cspace/ledge.map";
+const LOW_JUMP: [&str; 2] = ["--set", "jump_height=0.5"];
+
+#[test]
+fn a_failed_path_carries_its_gap_and_a_checked_fix() {
+    let mut args = vec!["path", LEDGE, "--pipeline", "cspace"];
+    args.extend(LOW_JUMP);
+    args.extend(["--from", "0,0,-2", "--to", "2,1,-2"]);
+    let mut with_json = args.clone();
+    with_json.push("--json");
+    let v = json(&with_json);
+    assert_eq!(v["found"], false);
+    let gap = &v["gap"];
+    assert_eq!(gap["link"], "jump");
+    assert_eq!(gap["from"].as_array().map(Vec::len), Some(3));
+    assert_eq!(gap["fix"][0]["parameter"], "jump_height");
+    let value = gap["fix"][0]["value"].as_f64().expect("a number");
+    assert!(
+        gap["reason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("jump height 0.5 m")
+    );
+    // Building with the fix finds the path.
+    let setting = format!("jump_height={value}");
+    let mut fixed = with_json.clone();
+    fixed[5] = &setting;
+    assert_eq!(json(&fixed)["found"], true);
+    // In words without --json.
+    let o = cli(&args);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains(&format!("--set jump_height={value}")),
+        "{text}"
+    );
+}
+
+#[test]
+fn islands_list_the_parts_largest_first_with_their_gaps() {
+    let mut args = vec!["islands", LEDGE, "--pipeline", "cspace", "--json"];
+    args.extend(LOW_JUMP);
+    let v = json(&args);
+    let parts = v["islands"].as_array().expect("a list");
+    assert!(parts.len() >= 2);
+    assert!(parts[0]["gap"].is_null());
+    let areas: Vec<f64> = parts.iter().filter_map(|p| p["area"].as_f64()).collect();
+    assert!(areas.windows(2).all(|w| w[0] >= w[1]), "{areas:?}");
+    assert!(
+        parts[1..]
+            .iter()
+            .all(|p| p["gap"]["distance"].as_f64().is_some())
+    );
+    let o = cli(&["islands", LEDGE, "--pipeline", "cspace"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("(largest)"));
+}

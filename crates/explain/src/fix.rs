@@ -1,0 +1,287 @@
+//! The smallest change of one pipeline parameter that joins the two sides
+//! of a gap, found by building and searching again, never guessed.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use glam::DVec3;
+use navscope_core::level::Level;
+use navscope_core::params::{ParamKind, ParamSpec, ParamValue, ParamValues};
+use navscope_core::{LinkKind, Pipeline, Runner};
+use navscope_path::{Locator, SearchOptions, find_path};
+
+use crate::gap::{Fix, Gap, movement};
+
+/// How much building the fix search may do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FixBudget {
+    /// Builds per parameter (the range end, then bisection).
+    pub per_parameter: usize,
+    /// Builds in all.
+    pub total: usize,
+    /// No new build starts after this much time.
+    pub time: Duration,
+}
+
+impl Default for FixBudget {
+    /// 8 builds per parameter, 40 in all, 2 s (the issue's goal for the
+    /// fix search on the shared maps).
+    fn default() -> Self {
+        Self {
+            per_parameter: 8,
+            total: 40,
+            time: Duration::from_secs(2),
+        }
+    }
+}
+
+/// Words in a parameter's name or doc that suggest it governs whether two
+/// places are linked; those parameters are tried first.
+const GOVERNING: [&str; 10] = [
+    "radius",
+    "step",
+    "climb",
+    "jump",
+    "drop",
+    "height",
+    "region",
+    "clearance",
+    "slope",
+    "width",
+];
+
+fn governs(spec: &ParamSpec) -> bool {
+    let text = format!("{} {}", spec.name, spec.doc).to_lowercase();
+    GOVERNING.iter().any(|w| text.contains(w))
+}
+
+fn number(v: Option<&ParamValue>) -> Option<f64> {
+    match v? {
+        ParamValue::Float(x) => Some(*x),
+        ParamValue::Int(i) => Some(*i as f64),
+        _ => None,
+    }
+}
+
+/// The value `x` of `spec` as a parameter value (integers rounded).
+fn value_of(spec: &ParamSpec, x: f64) -> ParamValue {
+    match spec.kind {
+        ParamKind::Int { .. } => ParamValue::Int(x.round() as i64),
+        _ => ParamValue::Float(x),
+    }
+}
+
+/// The smallest changes of one numeric parameter each that make `joins`
+/// true, smallest change relative to the parameter's range first. For
+/// each parameter (those whose name or doc suggests they govern links
+/// first), each end of its range is tried; an end that joins the sides is
+/// bisected towards the current value, to the parameter's step (1 for
+/// integers). `joins` builds with the values and searches again; `budget`
+/// bounds the builds. Empty when no single parameter joins them.
+pub fn find_fixes(
+    specs: &[ParamSpec],
+    values: &ParamValues,
+    budget: &FixBudget,
+    joins: &mut dyn FnMut(&ParamValues) -> bool,
+) -> Vec<Fix> {
+    let started = Instant::now();
+    let mut builds = 0;
+    let mut found: Vec<(f64, Fix)> = Vec::new();
+    let mut order: Vec<&ParamSpec> = specs.iter().collect();
+    order.sort_by_key(|s| !governs(s));
+    for spec in order {
+        let (min, max, step) = match spec.kind {
+            ParamKind::Float { min, max, step } => (min, max, step.max(1e-9)),
+            ParamKind::Int { min, max } => (min as f64, max as f64, 1.0),
+            _ => continue,
+        };
+        let Some(current) = number(values.get(&spec.name)) else {
+            continue;
+        };
+        let mut left = budget.per_parameter;
+        for end in [min, max] {
+            let mut try_value = |x: f64| -> Option<bool> {
+                if left == 0 || builds >= budget.total || started.elapsed() > budget.time {
+                    return None;
+                }
+                left -= 1;
+                builds += 1;
+                let mut v = values.clone();
+                v.set(specs, &spec.name, value_of(spec, x)).ok()?;
+                Some(joins(&v))
+            };
+            if (end - current).abs() < step || try_value(end) != Some(true) {
+                continue;
+            }
+            let (mut lo, mut hi) = (current, end);
+            while (hi - lo).abs() > step {
+                let mid = (((lo + hi) / 2.0 - min) / step).round() * step + min;
+                if (mid - lo).abs() < step / 2.0 || (mid - hi).abs() < step / 2.0 {
+                    break;
+                }
+                match try_value(mid) {
+                    Some(true) => hi = mid,
+                    Some(false) => lo = mid,
+                    None => break,
+                }
+            }
+            let change = (hi - current).abs() / (max - min).max(f64::MIN_POSITIVE);
+            found.push((
+                change,
+                Fix {
+                    parameter: spec.name.clone(),
+                    value: value_of(spec, hi),
+                },
+            ));
+        }
+    }
+    found.sort_by(|a, b| a.0.total_cmp(&b.0));
+    found.into_iter().map(|(_, f)| f).collect()
+}
+
+/// A `joins` check for [`find_fixes`]: builds `level` with `pipeline` and
+/// the values, and searches its NavMesh from `from` to `to` with `opts`;
+/// a failed build or no NavMesh does not join.
+pub fn rebuild_and_search(
+    pipeline: Arc<Pipeline>,
+    level: Arc<Level>,
+    from: DVec3,
+    to: DVec3,
+    opts: SearchOptions,
+) -> impl FnMut(&ParamValues) -> bool {
+    move |values| {
+        let mut r = Runner::new(pipeline.clone(), level.clone());
+        r.set_params(values.clone());
+        r.run_all();
+        r.navmesh()
+            .is_some_and(|mesh| find_path(&mesh, &Locator::new(&mesh), from, to, &opts).is_ok())
+    }
+}
+
+/// `gap` with `fixes` and its reason restated with the first of them:
+/// the movement, and the parameter whose current value refuses it, e.g.
+/// "a step up of 0.56 m > step tolerance 0.45 m; 0.6 m joins the two
+/// sides (checked by building again)". Where no fix was found, says so.
+pub fn with_fixes(mut gap: Gap, specs: &[ParamSpec], values: &ParamValues, fixes: Vec<Fix>) -> Gap {
+    let what = movement(gap.link, gap.height);
+    let size = match gap.link {
+        LinkKind::StepUp | LinkKind::StepDown => gap.height.abs(),
+        LinkKind::Jump if gap.height.abs() > gap.plan() => gap.height.abs(),
+        _ => gap.plan(),
+    };
+    gap.reason = match fixes
+        .first()
+        .and_then(|f| Some((f, specs.iter().find(|s| s.name == f.parameter)?)))
+    {
+        Some((f, spec)) => {
+            let current = values
+                .get(&spec.name)
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            let unit = if spec.unit.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", spec.unit)
+            };
+            format!(
+                "{what} of {size:.2} m is not linked with {} {current}{unit}; {} {}{unit} joins the two sides (checked by building again)",
+                spec.label.to_lowercase(),
+                spec.name,
+                f.value
+            )
+        }
+        None => format!(
+            "{what} of {size:.2} m is not linked, and no single parameter joins the two sides"
+        ),
+    };
+    gap.fix = fixes;
+    gap
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn specs() -> Vec<ParamSpec> {
+        vec![
+            ParamSpec::float("step", "Step", "m", 0.4, 0.0, 2.0, 0.01, "highest step"),
+            ParamSpec::int("cells", "Cells", "", 8, 0, 100, "region size in cells"),
+            ParamSpec::bool("on", "On", true, "a switch"),
+        ]
+    }
+
+    #[test]
+    fn bisection_finds_the_threshold_within_a_step() {
+        let s = specs();
+        let v = ParamValues::defaults(&s);
+        let mut calls = 0;
+        let fixes = find_fixes(
+            &s,
+            &v,
+            &FixBudget {
+                per_parameter: 12,
+                total: 40,
+                time: Duration::from_secs(3600),
+            },
+            &mut |v| {
+                calls += 1;
+                v.float("step") >= 0.56
+            },
+        );
+        assert_eq!(fixes.len(), 1, "{fixes:?}");
+        let ParamValue::Float(x) = fixes[0].value else {
+            panic!("a float")
+        };
+        assert!((0.56..=0.57).contains(&x), "{x}");
+        assert!(calls <= 24);
+    }
+
+    #[test]
+    fn integers_bisect_downwards_and_the_smallest_change_comes_first() {
+        let s = specs();
+        let v = ParamValues::defaults(&s);
+        let fixes = find_fixes(
+            &s,
+            &v,
+            &FixBudget {
+                per_parameter: 12,
+                total: 40,
+                time: Duration::from_secs(3600),
+            },
+            &mut |v| v.int("cells") <= 6 || v.float("step") >= 1.5,
+        );
+        assert_eq!(
+            fixes[0],
+            Fix {
+                parameter: "cells".into(),
+                value: ParamValue::Int(6)
+            }
+        );
+        assert_eq!(fixes[1].parameter, "step");
+    }
+
+    #[test]
+    fn nothing_joins_gives_no_fix_and_the_budget_bounds_the_builds() {
+        let s = specs();
+        let v = ParamValues::defaults(&s);
+        let mut calls = 0;
+        let budget = FixBudget {
+            per_parameter: 8,
+            total: 3,
+            time: Duration::from_secs(3600),
+        };
+        let fixes = find_fixes(&s, &v, &budget, &mut |_| {
+            calls += 1;
+            false
+        });
+        assert!(fixes.is_empty());
+        assert_eq!(calls, 3);
+        let gap = with_fixes(
+            Gap::between(DVec3::ZERO, DVec3::new(0.0, 0.3, 0.0)),
+            &s,
+            &v,
+            fixes,
+        );
+        assert!(gap.reason.contains("no single parameter"), "{}", gap.reason);
+    }
+}

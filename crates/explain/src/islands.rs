@@ -1,0 +1,159 @@
+//! The connected parts of a NavMesh: sets of nodes that reach each other
+//! over the links the search may use.
+
+use navscope_core::NavMesh;
+use navscope_path::SearchOptions;
+use serde::Serialize;
+
+use crate::gap::{Gap, Places};
+use crate::place::plan_area;
+use crate::reach::Graph;
+
+/// One connected part.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Island {
+    /// Its node ids, ascending (not written to JSON: `node_count` is).
+    #[serde(skip)]
+    pub nodes: Vec<u32>,
+    /// How many nodes.
+    pub node_count: usize,
+    /// Plan area in square metres: the sum of its polygons' areas (point
+    /// nodes count 0).
+    pub area: f64,
+    /// The gap to the largest island; `None` for the largest itself.
+    pub gap: Option<Gap>,
+}
+
+/// The islands of `mesh` under `opts`, largest area first (then most
+/// nodes). Two nodes share an island when each reaches the other, so a
+/// one-way link (a drop) leaves its two ends in different islands: the
+/// agent can go down but never come back. Every island but the first
+/// carries its gap to the first.
+pub fn islands(mesh: &NavMesh, opts: &SearchOptions) -> Vec<Island> {
+    let (comp, count) = Graph::new(mesh, opts).components();
+    let mut parts: Vec<Island> = (0..count)
+        .map(|_| Island {
+            nodes: Vec::new(),
+            node_count: 0,
+            area: 0.0,
+            gap: None,
+        })
+        .collect();
+    for (v, c) in comp.iter().enumerate() {
+        let part = &mut parts[*c];
+        part.nodes.push(v as u32);
+        part.node_count += 1;
+        part.area += plan_area(&mesh.nodes[v]);
+    }
+    parts.sort_by(|a, b| {
+        b.area
+            .total_cmp(&a.area)
+            .then(b.node_count.cmp(&a.node_count))
+            .then(a.nodes.cmp(&b.nodes))
+    });
+    if let Some((largest, rest)) = parts.split_first_mut() {
+        let places = Places::new(mesh, &largest.nodes);
+        for part in rest {
+            part.gap = places.closest_to(mesh, &part.nodes);
+        }
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec3;
+    use navscope_core::{LinkKind, Stance};
+    use proptest::prelude::*;
+
+    fn grid_mesh(n: usize) -> NavMesh {
+        let mut m = NavMesh::new("test", "test");
+        for i in 0..n {
+            let x = (i % 8) as f64 * 1.5;
+            let z = (i / 8) as f64 * 1.5;
+            let p = vec![
+                DVec3::new(x, 0.0, z),
+                DVec3::new(x, 0.0, z + 1.0),
+                DVec3::new(x + 1.0, 0.0, z + 1.0),
+                DVec3::new(x + 1.0, 0.0, z),
+            ];
+            m.add_node(DVec3::new(x + 0.5, 0.0, z + 0.5), Some(p), Stance::Stand, 0);
+        }
+        m
+    }
+
+    #[test]
+    fn a_one_way_drop_splits_and_a_two_way_link_joins() {
+        let mut m = grid_mesh(3);
+        m.links
+            .push(navscope_core::Link::new(0, 1, LinkKind::Jump, 1.0, None));
+        m.add_two_way(1, 2, LinkKind::Walk, 1.0, None);
+        let parts = islands(&m, &SearchOptions::default());
+        assert_eq!(parts.len(), 2);
+        assert_eq!(parts[0].nodes, vec![1, 2]);
+        assert!((parts[0].area - 2.0).abs() < 1e-12);
+        assert!(parts[0].gap.is_none());
+        let g = parts[1].gap.as_ref().expect("a gap to the largest");
+        assert!((g.distance - 0.5).abs() < 1e-9, "{g:?}");
+        assert_eq!(g.link, LinkKind::Jump);
+    }
+
+    #[test]
+    fn an_empty_mesh_has_no_islands() {
+        assert!(islands(&NavMesh::new("t", "t"), &SearchOptions::default()).is_empty());
+    }
+
+    /// True when `b` is reached from `a` in `g` (plain search, the reference).
+    fn reaches(g: &Graph, a: u32, b: u32) -> bool {
+        g.reach(a, false).contains(&b)
+    }
+
+    proptest! {
+        /// Islands partition the nodes, and no link joins two islands:
+        /// a link may cross from one to another only where the way back
+        /// does not exist.
+        #[test]
+        fn islands_partition_and_no_link_joins_two(
+            n in 1usize..24,
+            links in prop::collection::vec((0u32..24, 0u32..24, any::<bool>(), any::<bool>()), 0..40),
+        ) {
+            let mut m = grid_mesh(n);
+            for (a, b, two_way, jump) in links {
+                let (a, b) = (a % n as u32, b % n as u32);
+                let kind = if jump { LinkKind::Jump } else { LinkKind::Walk };
+                if two_way {
+                    m.add_two_way(a, b, kind, 1.0, None);
+                } else {
+                    m.links.push(navscope_core::Link::new(a, b, kind, 1.0, None));
+                }
+            }
+            let opts = SearchOptions::default().allow(LinkKind::Jump, false);
+            let parts = islands(&m, &opts);
+            let mut owner = vec![usize::MAX; n];
+            for (i, p) in parts.iter().enumerate() {
+                prop_assert_eq!(p.node_count, p.nodes.len());
+                for v in &p.nodes {
+                    prop_assert_eq!(owner[*v as usize], usize::MAX, "node {} in two islands", v);
+                    owner[*v as usize] = i;
+                }
+                prop_assert_eq!(p.gap.is_none(), i == 0);
+            }
+            prop_assert!(owner.iter().all(|o| *o != usize::MAX));
+            prop_assert!(parts.windows(2).all(|w| w[0].area >= w[1].area));
+            let g = Graph::new(&m, &opts);
+            for l in &m.links {
+                let (a, b) = (l.from, l.to);
+                if owner[a as usize] != owner[b as usize] && opts.allows(l.kind) {
+                    prop_assert!(!reaches(&g, b, a), "link {}->{} joins two islands", a, b);
+                }
+            }
+            for a in 0..n as u32 {
+                for b in 0..n as u32 {
+                    let same = owner[a as usize] == owner[b as usize];
+                    prop_assert_eq!(same, reaches(&g, a, b) && reaches(&g, b, a));
+                }
+            }
+        }
+    }
+}
