@@ -10,7 +10,6 @@
 //! the picture they read from screenshots. The format is documented in the
 //! README ("End-to-end tests").
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use bevy::prelude::*;
@@ -28,34 +27,11 @@ use crate::model::journal::Journal;
 use crate::model::selection::Hover;
 use crate::model::timeline::Timeline;
 use crate::probe::Probe;
+use crate::ui::widget_report::UiReport;
 use crate::view::scene::MainCamera;
 
 /// The environment variable naming the report file.
 pub const REPORT_ENV: &str = "NAVSCOPE_REPORT";
-
-/// What the panels tell the report: where their widgets are and what the
-/// status line says. Filled by the UI in every egui pass.
-#[derive(Resource, Debug, Default, Clone, PartialEq)]
-pub struct UiReport {
-    /// Named widget rectangles, `[x0, y0, x1, y1]` in window logical pixels.
-    pub widgets: BTreeMap<String, [f32; 4]>,
-    /// The 3D view between the panels.
-    pub central: [f32; 4],
-    /// The status line's text.
-    pub status: String,
-    /// Files written from the File menu, in order.
-    pub exports: Vec<String>,
-    /// The tooltips on screen, `[x0, y0, x1, y1]` in window logical pixels.
-    pub tooltips: Vec<[f32; 4]>,
-}
-
-impl UiReport {
-    /// Notes where widget `name` is.
-    pub fn widget(&mut self, name: &str, min: Vec2, max: Vec2) {
-        self.widgets
-            .insert(name.to_string(), [min.x, min.y, max.x, max.y]);
-    }
-}
 
 /// Writes the report to `path` (added only when [`REPORT_ENV`] is set).
 pub struct ReportPlugin {
@@ -78,7 +54,7 @@ impl Plugin for ReportPlugin {
             frame: 0,
         })
         // Test instrumentation: not part of the frame's measured CPU.
-        .add_systems(Last, write_report.after(crate::ui::cpu::CpuFrameEnd));
+        .add_systems(Last, write_report.after(crate::dev::cpu::CpuFrameEnd));
     }
 }
 
@@ -114,18 +90,13 @@ type BuildState<'w, 's> = (
     Res<'w, Journal>,
     Res<'w, crate::level::Loading>,
     Res<'w, crate::level::budget::MemoryLimit>,
-    Query<
-        'w,
-        's,
-        &'static crate::model::elements::StageRoot,
-        With<crate::view::residency::Evicted>,
-    >,
-    Query<'w, 's, (), With<crate::view::draw::DrawGroup>>,
+    Query<'w, 's, &'static crate::model::elements::StageRoot, With<crate::view::eviction::Evicted>>,
+    Query<'w, 's, (), With<crate::model::elements::DrawGroup>>,
 );
 
 /// Resources the report includes when the app has them.
 type Optional<'w> = (
-    Option<Res<'w, crate::ui::cpu::CpuClock>>,
+    Option<Res<'w, crate::dev::cpu::CpuClock>>,
     Option<Res<'w, crate::compare::Compare>>,
     Option<Res<'w, crate::view::cubes::VoxelDetail>>,
     Option<Res<'w, ButtonInput<MouseButton>>>,
