@@ -12,22 +12,31 @@
 
 use std::path::PathBuf;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use navscope_core::ParamValue;
 use serde_json::{Value, json};
 
-use crate::build::Build;
+use crate::build::{Build, StageState};
+use crate::compare::Compare;
+use crate::dev::cpu::{CpuClock, CpuFrameEnd};
 use crate::edit::history::History;
-use crate::interact::clicks::marker_pixels;
+use crate::interact::clicks::{Gesture, marker_pixels};
+use crate::interact::pointer::ScenePointer;
 use crate::interact::tool::Tools;
-use crate::level::CurrentLevel;
-use crate::model::elements::StageElement;
+use crate::level::budget::MemoryLimit;
+use crate::level::{CurrentLevel, Loading};
+use crate::model::elements::{DrawGroup, StageElement, StageRoot};
 use crate::model::journal::Journal;
-use crate::model::selection::Hover;
-use crate::model::timeline::Timeline;
+use crate::model::selection::{Hover, Selection};
+use crate::model::timeline::{Timeline, UiFocus};
 use crate::probe::Probe;
+use crate::ui::refresh::UiRefresh;
 use crate::ui::widget_report::UiReport;
+use crate::view::cubes::VoxelDetail;
+use crate::view::eviction::Evicted;
+use crate::view::highlight::StepHighlights;
 use crate::view::scene::MainCamera;
 
 /// The environment variable naming the report file.
@@ -54,7 +63,7 @@ impl Plugin for ReportPlugin {
             frame: 0,
         })
         // Test instrumentation: not part of the frame's measured CPU.
-        .add_systems(Last, write_report.after(crate::dev::cpu::CpuFrameEnd));
+        .add_systems(Last, write_report.after(CpuFrameEnd));
     }
 }
 
@@ -82,148 +91,196 @@ fn pixel(p: Option<Vec2>) -> Value {
     p.map_or(Value::Null, |p| json!([p.x, p.y]))
 }
 
-/// The edit history, the log, the loading level, the memory budget, the
-/// stages that let their data go while out of sight
-/// ([`crate::view::residency`]) and the drawn groups shown (enabled).
-type BuildState<'w, 's> = (
-    Res<'w, History>,
-    Res<'w, Journal>,
-    Res<'w, crate::level::Loading>,
-    Res<'w, crate::level::budget::MemoryLimit>,
-    Query<'w, 's, &'static crate::model::elements::StageRoot, With<crate::view::eviction::Evicted>>,
-    Query<'w, 's, (), With<crate::model::elements::DrawGroup>>,
-);
+/// What the stages show: the level, the build, the timeline's position,
+/// the parameters, the comparison, the edit history and the log.
+#[derive(SystemParam)]
+struct BuildReport<'w, 's> {
+    current: Res<'w, CurrentLevel>,
+    loading: Res<'w, Loading>,
+    limit: Res<'w, MemoryLimit>,
+    build: Res<'w, Build>,
+    timeline: Res<'w, Timeline>,
+    history: Res<'w, History>,
+    journal: Res<'w, Journal>,
+    /// The sub-step whose highlights are drawn.
+    step_highlights: Option<Res<'w, StepHighlights>>,
+    /// The stages that let their data go while out of sight
+    /// ([`crate::view::residency`]).
+    evicted: Query<'w, 's, &'static StageRoot, With<Evicted>>,
+    /// The drawn groups shown (enabled).
+    shown_groups: Query<'w, 's, (), With<DrawGroup>>,
+    voxels: Option<Res<'w, VoxelDetail>>,
+    compare: Option<Res<'w, Compare>>,
+}
 
-/// Resources the report includes when the app has them.
-type Optional<'w> = (
-    Option<Res<'w, crate::dev::cpu::CpuClock>>,
-    Option<Res<'w, crate::compare::Compare>>,
-    Option<Res<'w, crate::view::cubes::VoxelDetail>>,
-    Option<Res<'w, ButtonInput<MouseButton>>>,
-    Option<Res<'w, crate::ui::refresh::UiRefresh>>,
-    Option<Res<'w, crate::view::highlight::StepHighlights>>,
-);
+impl BuildReport<'_, '_> {
+    /// Their part of the report.
+    fn json(&self) -> Value {
+        let (build, timeline) = (&self.build, &self.timeline);
+        let n = build.pipeline().map_or(0, |p| p.stages.len());
+        let finished = (0..n)
+            .filter(|i| matches!(build.stage_state(*i), StageState::Finished))
+            .count();
+        let running = (0..n).find(|i| matches!(build.stage_state(*i), StageState::Running(_)));
+        let failed = (0..n).find(|i| matches!(build.stage_state(*i), StageState::Failed));
+        let mut evicted: Vec<usize> = self.evicted.iter().map(|r| r.stage).collect();
+        evicted.sort_unstable();
+        let params: serde_json::Map<String, Value> = build
+            .params()
+            .map(|v| {
+                v.iter()
+                    .map(|(k, v)| (k.to_string(), param_json(v)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let messages: Vec<&str> = self
+            .journal
+            .entries()
+            .iter()
+            .rev()
+            .take(8)
+            .map(|e| e.text.as_str())
+            .collect();
+        let loading = self.loading.is_loading();
+        json!({
+            "level": self.current.level.source,
+            "pipeline": self.current.pipeline.as_ref().map(|p| p.id),
+            // The sub-step whose highlights are drawn: they are made on a worker
+            // after the timeline moves (`view::highlight`).
+            "stage": { "current": timeline.current, "count": n, "substep": timeline.substep,
+                       "substep_drawn": self.step_highlights.as_ref().and_then(|h| h.drawn())
+                           .filter(|&(stage, _)| stage == timeline.current).map(|(_, step)| step),
+                       "finished": finished, "running": running, "failed": failed,
+                       "evicted": evicted, "shown_groups": self.shown_groups.iter().count() },
+            // A level still loading counts as busy: until it opens, the build on
+            // screen (the embedded default) is about to be replaced.
+            "build": { "published": build.published, "busy": build.is_busy() || loading,
+                       "loading": loading, "budget": self.limit.0.to_string() },
+            "compare": self.compare.as_ref().map(|c| json!({
+                "pinned": c.pinned.is_some(),
+                "show": c.show_difference,
+                "revision": c.revision,
+                "a_only": c.result.as_ref().map(|r| r.difference.a_only_area()),
+                "b_only": c.result.as_ref().map(|r| r.difference.b_only_area()),
+            })),
+            "voxels": self.voxels.as_ref().map(|v| json!({ "tiles": v.tiles, "coarse_tiles": v.coarse_tiles, "meshing": v.meshing })),
+            "params": params,
+            "undo": { "undo": self.history.undo_depth(), "redo": self.history.redo_depth() },
+            "messages": messages,
+        })
+    }
+}
 
-#[allow(clippy::too_many_arguments)]
+/// What the person is doing: the window, the tools, the probe's points,
+/// the selection, the hover and the pointer.
+#[derive(SystemParam)]
+struct InteractionReport<'w, 's> {
+    windows: Query<'w, 's, &'static Window, With<PrimaryWindow>>,
+    cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<MainCamera>>,
+    tools: Res<'w, Tools>,
+    probe: Res<'w, Probe>,
+    selection: Res<'w, Selection>,
+    focus: Res<'w, UiFocus>,
+    hover: Option<Res<'w, Hover>>,
+    pointer: Option<Res<'w, ScenePointer>>,
+    gesture: Option<Res<'w, Gesture>>,
+    mouse: Option<Res<'w, ButtonInput<MouseButton>>>,
+}
+
+impl InteractionReport<'_, '_> {
+    /// Their part of the report.
+    fn json(&self) -> Value {
+        let (width, height, scale) = self.windows.single().map_or((0.0, 0.0, 1.0), |w| {
+            (w.width(), w.height(), w.scale_factor())
+        });
+        let probe = &self.probe;
+        let (start_px, goal_px) = self
+            .cameras
+            .single()
+            .map_or((None, None), |(c, tf)| marker_pixels(c, tf, probe));
+        let focus = &self.focus;
+        json!({
+            "window": { "width": width, "height": height },
+            "scale": scale,
+            "tool": self.tools.tool.name(),
+            "next_probe_point": self.tools.next.name(),
+            "probe": {
+                "start": point(probe.start), "goal": point(probe.goal),
+                "start_px": pixel(start_px), "goal_px": pixel(goal_px),
+                "found": probe.outcome.as_ref().map(|o| o.found()),
+                "length": probe.outcome.as_ref().and_then(|o| o.length()),
+                "revision": probe.revision,
+            },
+            "pointer": {
+                // The mouse buttons this frame's input saw held: a test releases
+                // a button only once the app saw it pressed, so a click is one
+                // even when software-rendered frames are slower than a hand.
+                "pressed": self.mouse.as_ref().map(|m| {
+                    let mut b: Vec<String> = m.get_pressed().map(|b| format!("{b:?}")).collect();
+                    b.sort();
+                    b
+                }),
+                "in_scene": self.pointer.as_ref().is_some_and(|p| p.in_scene),
+                "dragging": self.gesture.as_ref().and_then(|g| g.dragging).map(|m| m.name()),
+                "ui_popup": focus.popup,
+                "ui_keyboard": focus.keyboard,
+                "ui_using_pointer": focus.using_pointer,
+                "floating": focus.floating.iter().map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]).collect::<Vec<_>>(),
+            },
+            "selection": element(&self.selection.0),
+            "hover": element(&self.hover.as_ref().map(|h| h.0.clone()).unwrap_or_default()),
+        })
+    }
+}
+
+/// The panels and how the frames were spent: where the widgets are, the
+/// status line, the files exported, the egui passes and the CPU clock's
+/// stage switches.
+#[derive(SystemParam)]
+struct PanelsReport<'w> {
+    ui: Option<Res<'w, UiReport>>,
+    refresh: Option<Res<'w, UiRefresh>>,
+    cpu: Option<Res<'w, CpuClock>>,
+}
+
+impl PanelsReport<'_> {
+    /// Their part of the report.
+    fn json(&self) -> Value {
+        let ui = self.ui.as_deref().cloned().unwrap_or_default();
+        json!({
+            "cpu": self.cpu.as_ref().map(|c| (c.switch_max_ms(), c.switch_ms.len(), c.pending_readings())).map(|(worst, n, pending)| json!({
+                "switch_max_ms": worst.0,
+                "switch_max_extract_ms": worst.1,
+                "switches": n,
+                "pending": pending,
+            })),
+            // Frames that ran the egui pass, and frames that drew the last
+            // pass's picture again (`ui::refresh`).
+            "egui": self.refresh.as_ref().map(|r| json!({ "passes": r.passes, "reused": r.reused })),
+            "widgets": ui.widgets,
+            "central": ui.central,
+            "status": ui.status,
+            "exports": ui.exports,
+            "tooltips": ui.tooltips,
+        })
+    }
+}
+
+/// Writes the report when it changed, with the frame it was made in.
 fn write_report(
     mut file: ResMut<ReportFile>,
-    ui: Option<Res<UiReport>>,
-    windows: Query<&Window, With<PrimaryWindow>>,
-    cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
-    current: Res<CurrentLevel>,
-    build: Res<Build>,
-    timeline: Res<Timeline>,
-    tools: Res<Tools>,
-    probe: Res<Probe>,
-    selection: Res<crate::model::selection::Selection>,
-    hover: Option<Res<Hover>>,
-    pointer: Option<Res<crate::interact::pointer::ScenePointer>>,
-    gesture: Option<Res<crate::interact::clicks::Gesture>>,
-    focus: Res<crate::model::timeline::UiFocus>,
-    (history, journal, loading, limit, evicted, shown_groups): BuildState<'_, '_>,
-    (cpu, compare, voxels, mouse, refresh, step_highlights): Optional<'_>,
+    build: BuildReport,
+    interaction: InteractionReport,
+    panels: PanelsReport,
 ) {
     file.frame += 1;
-    let (width, height, scale) = windows.single().map_or((0.0, 0.0, 1.0), |w| {
-        (w.width(), w.height(), w.scale_factor())
-    });
-    let (start_px, goal_px) = cameras
-        .single()
-        .map_or((None, None), |(c, tf)| marker_pixels(c, tf, &probe));
-    let n = build.pipeline().map_or(0, |p| p.stages.len());
-    let finished = (0..n)
-        .filter(|i| matches!(build.stage_state(*i), crate::build::StageState::Finished))
-        .count();
-    let running =
-        (0..n).find(|i| matches!(build.stage_state(*i), crate::build::StageState::Running(_)));
-    let failed = (0..n).find(|i| matches!(build.stage_state(*i), crate::build::StageState::Failed));
-    let mut evicted: Vec<usize> = evicted.iter().map(|r| r.stage).collect();
-    evicted.sort_unstable();
-    let params: serde_json::Map<String, Value> = build
-        .params()
-        .map(|v| {
-            v.iter()
-                .map(|(k, v)| (k.to_string(), param_json(v)))
-                .collect()
-        })
-        .unwrap_or_default();
-    let ui = ui.map(|u| u.clone()).unwrap_or_default();
-    let messages: Vec<&str> = journal
-        .entries()
-        .iter()
-        .rev()
-        .take(8)
-        .map(|e| e.text.as_str())
-        .collect();
-    let report = json!({
-        "window": { "width": width, "height": height },
-        "scale": scale,
-        "level": current.level.source,
-        "pipeline": current.pipeline.as_ref().map(|p| p.id),
-        "tool": tools.tool.name(),
-        "next_probe_point": tools.next.name(),
-        // The sub-step whose highlights are drawn: they are made on a worker
-        // after the timeline moves (`view::highlight`).
-        "stage": { "current": timeline.current, "count": n, "substep": timeline.substep,
-                   "substep_drawn": step_highlights.and_then(|h| h.drawn())
-                       .filter(|&(stage, _)| stage == timeline.current).map(|(_, step)| step),
-                   "finished": finished, "running": running, "failed": failed,
-                   "evicted": evicted, "shown_groups": shown_groups.iter().count() },
-        // A level still loading counts as busy: until it opens, the build on
-        // screen (the embedded default) is about to be replaced.
-        "build": { "published": build.published, "busy": build.is_busy() || loading.is_loading(),
-                   "loading": loading.is_loading(), "budget": limit.0.to_string() },
-        "compare": compare.map(|c| json!({
-            "pinned": c.pinned.is_some(),
-            "show": c.show_difference,
-            "revision": c.revision,
-            "a_only": c.result.as_ref().map(|r| r.difference.a_only_area()),
-            "b_only": c.result.as_ref().map(|r| r.difference.b_only_area()),
-        })),
-        "cpu": cpu.map(|c| (c.switch_max_ms(), c.switch_ms.len(), c.pending_readings())).map(|(worst, n, pending)| json!({
-            "switch_max_ms": worst.0,
-            "switch_max_extract_ms": worst.1,
-            "switches": n,
-            "pending": pending,
-        })),
-        // Frames that ran the egui pass, and frames that drew the last
-        // pass's picture again (`ui::refresh`).
-        "egui": refresh.map(|r| json!({ "passes": r.passes, "reused": r.reused })),
-        "voxels": voxels.map(|v| json!({ "tiles": v.tiles, "coarse_tiles": v.coarse_tiles, "meshing": v.meshing })),
-        "params": params,
-        "undo": { "undo": history.undo_depth(), "redo": history.redo_depth() },
-        "probe": {
-            "start": point(probe.start), "goal": point(probe.goal),
-            "start_px": pixel(start_px), "goal_px": pixel(goal_px),
-            "found": probe.outcome.as_ref().map(|o| o.found()),
-            "length": probe.outcome.as_ref().and_then(|o| o.length()),
-            "revision": probe.revision,
-        },
-        "pointer": {
-            // The mouse buttons this frame's input saw held: a test releases
-            // a button only once the app saw it pressed, so a click is one
-            // even when software-rendered frames are slower than a hand.
-            "pressed": mouse.map(|m| {
-                let mut b: Vec<String> = m.get_pressed().map(|b| format!("{b:?}")).collect();
-                b.sort();
-                b
-            }),
-            "in_scene": pointer.as_ref().is_some_and(|p| p.in_scene),
-            "dragging": gesture.as_ref().and_then(|g| g.dragging).map(|m| m.name()),
-            "ui_popup": focus.popup,
-            "ui_keyboard": focus.keyboard,
-            "ui_using_pointer": focus.using_pointer,
-            "floating": focus.floating.iter().map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]).collect::<Vec<_>>(),
-        },
-        "selection": element(&selection.0),
-        "hover": element(&hover.map(|h| h.0.clone()).unwrap_or_default()),
-        "widgets": ui.widgets,
-        "central": ui.central,
-        "status": ui.status,
-        "exports": ui.exports,
-        "tooltips": ui.tooltips,
-        "messages": messages,
-    });
+    let mut report = serde_json::Map::new();
+    for part in [build.json(), interaction.json(), panels.json()] {
+        if let Value::Object(fields) = part {
+            report.extend(fields);
+        }
+    }
+    let report = Value::Object(report);
     if file.last.as_ref() == Some(&report) {
         return;
     }
