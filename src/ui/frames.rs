@@ -72,7 +72,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn median_of_frames() {
+    fn the_median_is_the_middle_frame_time_and_zero_for_none() {
         assert_eq!(median(&[]), 0.0);
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
     }
