@@ -23,9 +23,9 @@ pub enum WhenMissing {
 pub fn when_missing(value: Option<&OsStr>) -> WhenMissing {
     match value.map(OsStr::to_str) {
         None | Some(Some("")) => WhenMissing::Skip,
-        Some(Some("required")) => {
-            WhenMissing::Fail(format!("{REQUIRE_ENV}=required: they must be installed"))
-        }
+        Some(Some("required")) => WhenMissing::Fail(format!(
+            "{REQUIRE_ENV}=required: a missing tool or display is a failure"
+        )),
         Some(other) => WhenMissing::Fail(format!(
             "{REQUIRE_ENV}={} is neither `required` nor empty",
             other.unwrap_or("(not UTF-8)")
