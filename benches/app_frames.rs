@@ -2,7 +2,7 @@
 //! renderer: [`navscope::app::drawing_headless`] (the level, the build,
 //! publishing, the retained stage drawing, the timeline, picking) driven
 //! frame by frame, each frame timed with the main thread's CPU clock
-//! ([`navscope::ui::cpu`]). No renderer or software rasteriser takes part,
+//! ([`navscope::dev::cpu`]). No renderer or software rasteriser takes part,
 //! so the figures are the same on any machine's GPU; the egui panels and
 //! the extraction into the render world are not in them (`navscope
 //! --measure` times those too, under a renderer).
@@ -31,14 +31,14 @@ use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
 use navscope::app::drawing_headless;
 use navscope::build::Build;
+use navscope::dev::cpu::{CpuClock, thread_cpu_ns};
+use navscope::dev::extraction_stand_in::{ExtractionStandIn, HandedToGpu};
+use navscope::dev::measure::{file_backed_mib, resident_mib};
 use navscope::interact::clicks::ShownElements;
 use navscope::interact::pick::{PickRay, Tolerance};
 use navscope::level::{LevelRequest, Loading};
 use navscope::model::timeline::Timeline;
-use navscope::ui::cpu::{CpuClock, thread_cpu_ns};
 use navscope::ui::frames::median;
-use navscope::ui::measure::{file_backed_mib, resident_mib};
-use navscope::view::extraction_stand_in::{ExtractionStandIn, HandedToGpu};
 
 /// The levels of the goals: path (or [`GENERATED`]), pipeline and
 /// the stage shown while idle (the last when none).
@@ -194,7 +194,7 @@ fn run(level: &str, pipeline: &str, stage: Option<&str>) -> Result<String, Strin
                 .world_mut()
                 .run_system_once(view_settled)
                 .unwrap_or(true)
-            || navscope::model::discard::pending() > 0;
+            || navscope::discard::pending() > 0;
         calm = if busy { 0 } else { calm + 1 };
         if calm >= CALM_FRAMES {
             break;
@@ -233,8 +233,8 @@ type StageResidency = (
     Entity,
     &'static navscope::model::elements::StageRoot,
     &'static navscope::model::elements::StageGeometry,
-    Has<navscope::view::residency::Evicted>,
-    Has<navscope::view::residency::Restoring>,
+    Has<navscope::view::eviction::Evicted>,
+    Has<navscope::view::eviction::Restoring>,
 );
 
 /// Whether the view has settled: every hidden stage big enough to be
@@ -244,7 +244,7 @@ fn view_settled(
     timeline: Res<Timeline>,
     residency: Res<navscope::view::residency::Residency>,
     roots: Query<StageResidency>,
-    drawn: Query<&ChildOf, With<navscope::view::draw::DrawGroup>>,
+    drawn: Query<&ChildOf, With<navscope::model::elements::DrawGroup>>,
     voxels: Query<
         Has<navscope::view::voxel_meshing::Meshed>,
         With<navscope::view::cubes::VoxelGroup>,

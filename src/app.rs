@@ -15,6 +15,7 @@ use crate::build::StagesPlugin;
 use crate::build::session::SessionPlugin;
 use crate::build::timeline::TimelinePlugin;
 use crate::cli::Args;
+use crate::dev::DevPlugin;
 use crate::edit::history::HistoryPlugin;
 use crate::edit::params::ParamsPlugin;
 use crate::interact::InteractPlugin;
@@ -29,12 +30,10 @@ use crate::model::timeline::Timeline;
 use crate::probe::ProbePlugin;
 use crate::probe::answer::ProbeAnswerPlugin;
 use crate::probe::draw::ProbeDrawPlugin;
-use crate::ui::automation::ScreenshotPlugin;
 use crate::ui::dialogs::DialogsPlugin;
 use crate::ui::export::ExportPlugin;
 use crate::ui::frames::FramesPlugin;
 use crate::ui::panels::PanelsPlugin;
-use crate::ui::report::ReportPlugin;
 use crate::view::draw::DrawPlugin;
 use crate::view::draw::LegendPlugin;
 use crate::view::filter::FilterPlugin;
@@ -67,11 +66,11 @@ pub fn headless() -> App {
 /// [`headless`] plus the drawing of the published stages, still without a
 /// window or a renderer: the asset stores and gizmos it fills, transforms,
 /// the retained stage drawing ([`DrawPlugin`]) and the CPU clock
-/// ([`crate::ui::cpu::CpuPlugin`]). `benches/app_frames.rs` drives it to
+/// ([`crate::dev::cpu::CpuPlugin`]). `benches/app_frames.rs` drives it to
 /// time the app's own work per frame where no renderer (and no software
 /// rasteriser sharing the cores) can inflate it; the egui panels and the
 /// extraction into the render world are the parts of a frame it leaves
-/// out. The bench adds [`crate::view::extraction_stand_in`], so that its
+/// out. The bench adds [`crate::dev::extraction_stand_in`], so that its
 /// memory is the main world's as with a renderer; tests that read the
 /// drawing's meshes leave it out.
 pub fn drawing_headless() -> App {
@@ -85,7 +84,7 @@ pub fn drawing_headless() -> App {
     .init_asset::<StandardMaterial>()
     // The gizmo plugin's skinned-mesh bounds read this store.
     .init_asset::<bevy::mesh::skinning::SkinnedMeshInverseBindposes>()
-    .add_plugins((DrawPlugin, crate::ui::cpu::CpuPlugin));
+    .add_plugins((DrawPlugin, crate::dev::cpu::CpuPlugin));
     app
 }
 
@@ -135,7 +134,8 @@ pub fn windowed(args: &Args) -> App {
             ..default()
         })
         .build();
-    if args.measure || args.cpu {
+    let dev = DevPlugin::new(args);
+    if dev.clocks_frames() {
         // The CPU clock times the main schedules on the main thread. With
         // pipelined rendering the render world runs beside them, and the
         // main thread, while it waits in a parallel system's scope, runs
@@ -158,7 +158,7 @@ pub fn windowed(args: &Args) -> App {
         // sizes Bevy takes.
         .insert_resource(bevy::light::DirectionalLightShadowMap { size: NO_SHADOWS })
         .insert_resource(bevy::light::PointLightShadowMap { size: NO_SHADOWS });
-    let levels = if args.screenshot.is_some() || args.measure {
+    let levels = if dev.runs_unattended() {
         LevelsPlugin::ephemeral()
     } else {
         LevelsPlugin::persistent()
@@ -185,19 +185,12 @@ pub fn windowed(args: &Args) -> App {
         PanelsPlugin,
         DialogsPlugin,
         ExportPlugin,
-        FramesPlugin {
-            measure: args.measure,
-            cpu: args.cpu,
-        },
+        FramesPlugin,
     ));
-    if let Some(path) = std::env::var_os(crate::ui::report::REPORT_ENV) {
-        app.add_plugins(ReportPlugin { path: path.into() });
-    }
-    if let Some(path) = &args.screenshot {
-        app.add_plugins(ScreenshotPlugin { path: path.clone() });
-    } else if !args.measure {
+    if !dev.runs_unattended() {
         app.add_plugins(crate::ui::pacing::PacingPlugin);
     }
+    app.add_plugins(dev);
     apply_args(&mut app, args);
     app
 }

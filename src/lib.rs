@@ -12,23 +12,27 @@
 //! it (and from its own folder), so there are no import cycles:
 //!
 //! 1. [`cli`] — the command line.
-//! 2. [`model`] — plain data and pure functions shared by all: the style
+//! 2. [`discard`] — dropping big things on a worker thread and giving the
+//!    freed pages back to the system.
+//! 3. [`model`] — plain data and pure functions shared by all: the style
 //!    table and drawing preparation, the published stages' components, the
 //!    view filter, the timeline's position, the selection, the journal.
-//! 3. [`level`] — the open level: loading off the main thread, recent
+//! 4. [`level`] — the open level: loading off the main thread, recent
 //!    files, hot reload, the pipeline per file.
-//! 4. [`build`] — the runner on a worker thread, publishing each stage as
+//! 5. [`build`] — the runner on a worker thread, publishing each stage as
 //!    it finishes; moving along the timeline; what comes back after a
 //!    restart.
-//! 5. [`view`] — the scene (camera, level, grid) and the retained drawing.
-//! 6. [`probe`] — the path probe: search off the main thread, its drawing.
-//! 7. [`compare`] — the pinned build B against the build on screen: the
+//! 6. [`view`] — the scene (camera, level, grid) and the retained drawing.
+//! 7. [`probe`] — the path probe: search off the main thread, its drawing.
+//! 8. [`compare`] — the pinned build B against the build on screen: the
 //!    difference and the metrics off the main thread, its drawing.
-//! 8. [`edit`] — parameter commands and presets, undo and redo.
-//! 9. [`interact`] — picking under the cursor, the click tools, marker
-//!    drags, hover.
-//! 10. [`ui`] — egui panels, menus, dialogs, exports, overlays, readouts,
-//!     the state report for end-to-end tests and `--screenshot`.
+//! 9. [`edit`] — parameter commands and presets, undo and redo.
+//! 10. [`interact`] — picking under the cursor, the click tools, marker
+//!     drags, hover.
+//! 11. [`ui`] — egui panels, menus, dialogs, exports, overlays, readouts.
+//! 12. [`dev`] — the development hooks: the state report for end-to-end
+//!     tests, `--screenshot`, `--measure` and `--cpu`, the stand-in for
+//!     the renderer's extraction that the frame bench uses.
 //!
 //! [`app`] assembles them: [`app::headless`] the parts that need no
 //! renderer (for tests), [`app::windowed`] the desktop app.
@@ -37,6 +41,8 @@ pub mod app;
 pub mod build;
 pub mod cli;
 pub mod compare;
+pub mod dev;
+pub mod discard;
 pub mod edit;
 pub mod interact;
 pub mod level;

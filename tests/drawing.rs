@@ -11,12 +11,13 @@ mod support;
 
 use navscope::app::drawing_headless;
 use navscope::build::Build;
+use navscope::dev::cpu::CpuClock;
 use navscope::level::{CurrentLevel, LevelRequest};
+use navscope::model::elements::DrawGroup;
 use navscope::model::timeline::Timeline;
-use navscope::ui::cpu::CpuClock;
 use navscope::view::cubes::{TileDetail, VoxelDetail, VoxelGroup};
-use navscope::view::draw::DrawGroup;
-use navscope::view::residency::{Evicted, Residency, RestoringStages};
+use navscope::view::eviction::Evicted;
+use navscope::view::residency::{Residency, RestoringStages};
 use navscope::view::scene::MainCamera;
 use navscope::view::voxel_meshing::{Meshed, Meshing, VoxelCubes};
 use support::{until, until_found};

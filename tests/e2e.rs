@@ -5,10 +5,12 @@
 //! state report the app writes when `NAVSCOPE_REPORT` is set.
 //!
 //! Without `Xvfb`, `xdotool` or `import` every test prints `SKIPPED: ...` and
-//! returns; `.ci/run` installs them. See `tests/e2e_support/mod.rs` for the
-//! harness and the report's contract.
+//! returns, or fails under `NAVSCOPE_E2E=required`; `.ci/run` installs them
+//! and sets it. See `tests/e2e_support/mod.rs` for the harness and the
+//! report's contract.
 
 mod e2e_support;
+mod required;
 
 use std::time::{Duration, Instant};
 

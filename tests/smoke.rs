@@ -1,16 +1,28 @@
 //! Smoke test: the real binary renders the default level under X (Xvfb in
 //! CI) and saves a screenshot that is not blank.
 //!
-//! Skipped, with a message, when `$DISPLAY` is not set. CI runs the tests
-//! under `xvfb-run` with Mesa's software Vulkan driver.
+//! Skipped, with a message, when `$DISPLAY` is not set, or failed when
+//! `NAVSCOPE_E2E=required` (`tests/required/mod.rs`). CI (`.ci/run`) runs
+//! the tests on an Xvfb display with Mesa's software Vulkan driver.
+
+mod required;
 
 use std::collections::HashSet;
 use std::process::Command;
 
+/// Whether an X display is set; when not, the test `name` skips or fails
+/// ([`required::skip_or_fail`]).
+fn has_display(name: &str) -> bool {
+    let set = std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty());
+    if !set {
+        required::skip_or_fail(name, "an X display ($DISPLAY; run under xvfb-run)");
+    }
+    set
+}
+
 #[test]
 fn screenshot_of_the_default_level_is_not_blank() {
-    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
-        eprintln!("skipping the screenshot smoke test: no $DISPLAY (run under xvfb-run)");
+    if !has_display("screenshot_of_the_default_level_is_not_blank") {
         return;
     }
     let out = std::env::temp_dir().join(format!("navscope-smoke-{}.png", std::process::id()));
@@ -72,8 +84,7 @@ fn bad_arguments_exit_with_status_2() {
 
 #[test]
 fn an_unreadable_level_with_screenshot_exits_with_status_1() {
-    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
-        eprintln!("skipping: no $DISPLAY (run under xvfb-run)");
+    if !has_display("an_unreadable_level_with_screenshot_exits_with_status_1") {
         return;
     }
     let out = Command::new(env!("CARGO_BIN_EXE_navscope"))

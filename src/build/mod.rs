@@ -28,11 +28,11 @@
 pub mod session;
 pub mod timeline;
 
+use crate::discard::discard;
 use crate::level::CurrentLevel;
 use crate::level::budget::MemoryLimit;
 use crate::model::band::PrepareOptions;
 use crate::model::band::ViewFilter;
-use crate::model::discard::discard;
 use crate::model::elements::StageGeometry;
 use crate::model::elements::StageRoot;
 use crate::model::index::ElementIndex;
@@ -502,7 +502,7 @@ fn publish(runner: &Runner, i: usize, options: &PrepareOptions) -> Option<Publis
     let substeps = crate::model::substeps::SubSteps::of(artifact);
     let geometry = StageGeometry {
         stage: i,
-        prepared: crate::model::drawable::prepare_for_drawing(
+        prepared: crate::model::prepare::prepare_for_drawing(
             &primitives,
             unit,
             options,

@@ -243,7 +243,7 @@ mod tests {
     }
 
     #[test]
-    fn clipping_segments() {
+    fn a_segment_is_cut_to_the_band_and_one_outside_it_is_dropped() {
         let band = HeightBand::new(1.0, 2.0);
         let (a, b) = band
             .clip_segment(Vec3::new(0.0, 0.0, 0.0), Vec3::new(4.0, 4.0, 0.0))

@@ -342,7 +342,7 @@ mod tests {
     }
 
     #[test]
-    fn degenerate_input() {
+    fn empty_identical_and_nan_boxes_build_a_searchable_tree_and_padding_reaches_far_boxes() {
         let bvh = Bvh::build(&[]);
         assert!(bvh.is_empty());
         bvh.along_ray(Vec3::ZERO, Vec3::X, |_| 1.0, |_| panic!("nothing to visit"));

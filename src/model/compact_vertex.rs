@@ -90,7 +90,7 @@ mod tests {
     }
 
     #[test]
-    fn linear_bytes_of_srgb() {
+    fn srgb_colours_become_clamped_linear_bytes() {
         // sRGB 0.5 is about 0.214 linear: 55 of 255.
         assert_eq!(linear_bytes([0.5, 0.5, 0.5, 1.0], 1.0), [55, 55, 55, 255]);
         assert_eq!(linear_bytes([1.0, 0.0, 0.0, 0.5], 0.5)[3], 128);

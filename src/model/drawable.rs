@@ -4,7 +4,7 @@
 //! Building them means a colour conversion per vertex and a dozen segments
 //! per point marker; for a Quake map's last stage (tens of thousands of
 //! links and nodes) that was over a hundred milliseconds of the frame that
-//! showed it. [`prepare_for_drawing`] does it on the worker thread that
+//! showed it. [`crate::model::prepare::prepare_for_drawing`] does it on the worker thread that
 //! prepares the stage, so the main thread only hands the finished assets
 //! over.
 
@@ -13,10 +13,7 @@ use bevy::camera::primitives::{Aabb, MeshAabb};
 use bevy::mesh::{PrimitiveTopology, VertexAttributeValues};
 use bevy::prelude::*;
 
-use crate::model::band::PrepareOptions;
 use crate::model::compact_vertex;
-use crate::model::prepare::{Group, Prepared, groups};
-use crate::model::stage_primitives::StagePrimitives;
 
 /// Sides of the circles a point marker is drawn with.
 pub const MARKER_RESOLUTION: u32 = 12;
@@ -49,23 +46,15 @@ pub struct Drawable {
 }
 
 impl Drawable {
-    /// The assets of `g`'s lines, points and triangles, which move into
-    /// them: the group keeps its kind, range, labels and value range for
-    /// the legend and overlay, and the geometry is not held twice (its
-    /// voxels are meshed per tile while shown: [`crate::view::voxel_meshing`]).
-    pub fn take(g: &mut Group) -> Self {
-        let d = Self::of(g);
-        g.lines = Vec::new();
-        g.points = Vec::new();
-        g.triangles = Vec::new();
-        d
-    }
-
-    /// The assets of `g`'s lines, points and triangles.
-    fn of(g: &Group) -> Self {
-        let as_mesh = g.lines.len() >= LINE_MESH_FROM;
-        let gizmo_lines: &[_] = if as_mesh { &[] } else { &g.lines };
-        let gizmo = (!gizmo_lines.is_empty() || !g.points.is_empty()).then(|| {
+    /// The assets of `lines`, `points` and `triangles`.
+    pub fn new(
+        lines: &[(Vec3, Vec3, [f32; 4])],
+        points: &[(Vec3, f32, [f32; 4])],
+        triangles: &[([Vec3; 3], [f32; 4])],
+    ) -> Self {
+        let as_mesh = lines.len() >= LINE_MESH_FROM;
+        let gizmo_lines: &[_] = if as_mesh { &[] } else { lines };
+        let gizmo = (!gizmo_lines.is_empty() || !points.is_empty()).then(|| {
             let mut asset = GizmoAsset::new();
             // Sized exactly: grown by doubling, a big stage's buffers held
             // up to twice the memory they use.
@@ -74,7 +63,7 @@ impl Drawable {
             for (a, b, c) in gizmo_lines {
                 asset.line(*a, *b, srgba(*c));
             }
-            for (at, r, c) in &g.points {
+            for (at, r, c) in points {
                 asset
                     .sphere(Isometry3d::from_translation(*at), *r, srgba(*c))
                     .resolution(MARKER_RESOLUTION);
@@ -86,41 +75,13 @@ impl Drawable {
             asset
         });
         let lines = as_mesh
-            .then(|| line_mesh(&g.lines))
+            .then(|| line_mesh(lines))
             .and_then(|m| m.compute_aabb().map(|b| (m, b)));
-        let fill = (!g.triangles.is_empty())
-            .then(|| triangle_mesh(&g.triangles, false))
+        let fill = (!triangles.is_empty())
+            .then(|| triangle_mesh(triangles, false))
             .and_then(|m| m.compute_aabb().map(|b| (m, b)));
         Drawable { gizmo, lines, fill }
     }
-}
-
-/// A stage's primitives prepared for drawing with `options` (see
-/// [`prepare`](crate::model::prepare::prepare)), regrouped for its `substeps` sub-steps
-/// ([`crate::model::step_batches`]), with every group's [`Drawable`]
-/// built (its lines, points and triangles then live only there), on the
-/// calling thread: a worker's.
-pub fn prepare_for_drawing(
-    primitives: &StagePrimitives,
-    unit: f32,
-    options: &PrepareOptions,
-    substeps: usize,
-) -> Prepared {
-    let mut prepared = Prepared::new(crate::model::step_batches::batch_for_steps(
-        groups(primitives.iter(), unit, options),
-        substeps,
-    ));
-    // Group by group, so that the geometry and its assets do not add up
-    // over a stage. What stays in the group is kept for as long as the
-    // stage is published: sized exactly (grown by doubling, a stage of a
-    // million voxels held up to twice their boxes).
-    for g in &mut prepared.groups {
-        g.drawable = Some(Box::new(Drawable::take(g)));
-        g.cubes.shrink_to_fit();
-        g.labels.shrink_to_fit();
-    }
-    prepared.groups.shrink_to_fit();
-    prepared
 }
 
 /// Per-vertex linear colours, as bytes ([`compact_vertex::COLOR_UNORM8`]),
@@ -198,37 +159,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_group_of_lines_points_and_triangles_gets_a_gizmo_and_a_fill_mesh() {
-        let mut g = Group {
-            lines: vec![(Vec3::ZERO, Vec3::X, [1.0, 0.0, 0.0, 1.0])],
-            points: vec![(Vec3::Y, 0.2, [0.0, 1.0, 0.0, 1.0])],
-            triangles: vec![
-                ([Vec3::ZERO, Vec3::X, Vec3::Z], [0.0, 0.0, 1.0, 1.0]),
-                ([Vec3::X, Vec3::Z, Vec3::ONE], [1.0, 1.0, 1.0, 0.5]),
-            ],
-            ..Default::default()
-        };
-        let d = Drawable::take(&mut g);
-        assert!(
-            g.lines.is_empty() && g.points.is_empty() && g.triangles.is_empty(),
-            "the geometry moved into the assets"
-        );
-        let (fill, bounds) = d.fill.expect("a fill mesh");
-        assert_eq!(fill.count_vertices(), 6);
-        assert_eq!(Vec3::from(bounds.min()), Vec3::ZERO);
-        assert_eq!(Vec3::from(bounds.max()), Vec3::ONE);
-        let gizmo = d.gizmo.expect("a gizmo");
-        let b = gizmo.buffer();
-        // The line's two ends, then the marker's circles of
-        // MARKER_RESOLUTION sides each.
-        let vertices = b.list_positions.len() + b.strip_positions.len();
-        assert!(vertices > 2 + 2 * MARKER_RESOLUTION as usize, "{vertices}");
-        assert_eq!(b.list_positions.len(), b.list_colors.len());
-    }
-
-    #[test]
-    fn an_empty_group_gets_no_assets() {
-        let d = Drawable::of(&Group::default());
+    fn no_geometry_gets_no_assets() {
+        let d = Drawable::new(&[], &[], &[]);
         assert!(d.gizmo.is_none() && d.lines.is_none() && d.fill.is_none());
     }
 
@@ -248,14 +180,9 @@ mod tests {
     }
 
     #[test]
-    fn a_group_of_many_lines_draws_them_as_a_line_mesh_and_its_markers_in_a_gizmo() {
+    fn many_lines_are_drawn_as_a_line_mesh_and_markers_in_a_gizmo() {
         let n = LINE_MESH_FROM;
-        let mut g = Group {
-            lines: rows(n),
-            points: vec![(Vec3::Y, 0.2, [0.0, 1.0, 0.0, 1.0])],
-            ..Default::default()
-        };
-        let d = Drawable::take(&mut g);
+        let d = Drawable::new(&rows(n), &[(Vec3::Y, 0.2, [0.0, 1.0, 0.0, 1.0])], &[]);
         let (mesh, bounds) = d.lines.expect("a line mesh");
         assert_eq!(mesh.primitive_topology(), PrimitiveTopology::LineList);
         assert_eq!(mesh.count_vertices(), 2 * n);
@@ -285,12 +212,9 @@ mod tests {
     }
 
     #[test]
-    fn a_group_of_fewer_lines_keeps_them_in_its_gizmo() {
+    fn fewer_lines_are_kept_in_the_gizmo() {
         let n = LINE_MESH_FROM - 1;
-        let d = Drawable::of(&Group {
-            lines: rows(n),
-            ..Default::default()
-        });
+        let d = Drawable::new(&rows(n), &[], &[]);
         assert!(d.lines.is_none());
         assert_eq!(
             d.gizmo.expect("a gizmo").buffer().list_positions.len(),

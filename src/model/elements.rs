@@ -1,10 +1,11 @@
 //! The published stages as entities: a [`StageRoot`] per stage carrying its
 //! prepared [`StageGeometry`] and its elements as data
-//! ([`crate::model::index::ElementIndex`]) for picking and inspection; a
-//! [`StageElement`] names one element (the selection, the hover).
+//! ([`crate::model::index::ElementIndex`]) for picking and inspection, with
+//! a [`DrawGroup`] child per group of its drawing; a [`StageElement`] names
+//! one element (the selection, the hover).
 
 use crate::model::band::PrepareOptions;
-use crate::model::prepare::Prepared;
+use crate::model::group::Prepared;
 use crate::model::stage_primitives::StagePrimitives;
 use crate::model::substeps::SubSteps;
 use bevy::prelude::*;
@@ -44,6 +45,21 @@ pub struct StageGeometry {
     pub substeps: SubSteps,
     /// The level's size, for scaling markers.
     pub unit: f32,
+}
+
+/// A retained piece of drawing: one group of one stage.
+#[derive(Component, Debug, Clone)]
+pub struct DrawGroup {
+    /// Stage index.
+    pub stage: usize,
+    /// Primitive kind.
+    pub kind: String,
+    /// First sub-step at which it exists.
+    pub first: u32,
+    /// Last sub-step at which it exists.
+    pub last: u32,
+    /// The layer it lies on, if any.
+    pub layer: Option<u32>,
 }
 
 /// A published stage's primitives, from its `artifact`: kept for as long

@@ -6,10 +6,10 @@
 pub mod band;
 pub mod bvh;
 pub mod compact_vertex;
-pub mod discard;
 pub mod drawable;
 pub mod elements;
 pub mod extent;
+pub mod group;
 pub mod index;
 pub mod journal;
 pub mod keys;

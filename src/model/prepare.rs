@@ -4,92 +4,17 @@
 //! with the stage.
 
 use crate::model::band::PrepareOptions;
+use crate::model::group::{Group, Prepared};
+use crate::model::stage_primitives::StagePrimitives;
+use crate::model::step_batches::batch_for_steps;
 use bevy::prelude::*;
 use navscope_core::{Primitive, Shape};
 use std::borrow::Borrow;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use crate::model::style::element_color;
 use crate::model::style::ramp_color;
 use crate::model::style::style_for;
-
-/// Geometry of the primitives of one kind and one sub-step range.
-#[derive(Clone, Debug, Default)]
-pub struct Group {
-    /// The primitives' kind.
-    pub kind: String,
-    /// First sub-step at which they exist.
-    pub first: u32,
-    /// Last sub-step at which they exist.
-    pub last: u32,
-    /// The layer of a multi-layer level they lie on, if any.
-    pub layer: Option<u32>,
-    /// The range of the values the kind's primitives carry, when they carry
-    /// any and the options colour by value: the ramp's ends, for the legend.
-    pub value_range: Option<(f32, f32)>,
-    /// Line segments with their colour.
-    pub lines: Vec<(Vec3, Vec3, [f32; 4])>,
-    /// Point markers: centre, radius, colour.
-    pub points: Vec<(Vec3, f32, [f32; 4])>,
-    /// Filled triangles with their colour.
-    pub triangles: Vec<([Vec3; 3], [f32; 4])>,
-    /// Text labels.
-    pub labels: Vec<(Vec3, String)>,
-    /// Voxels as boxes: minimum and maximum corner and colour. They are
-    /// meshed per tile only while their group shows
-    /// ([`crate::view::voxel_meshing`]).
-    pub cubes: Vec<(Vec3, Vec3, [f32; 4])>,
-    /// The lines, points and triangles as assets, when the worker that
-    /// prepared the group built them ([`crate::model::drawable`]). Boxed:
-    /// a drawable is 640 bytes, most of them empty mesh slots, and a stage
-    /// of thousands of sub-steps keeps thousands of groups (9,460 on a
-    /// 30,000-vertex floor plan's portal stage) after handing them over.
-    pub drawable: Option<Box<crate::model::drawable::Drawable>>,
-}
-
-impl Group {
-    /// How many things it draws: lines, points, triangles, labels, voxels.
-    pub fn drawn(&self) -> usize {
-        self.lines.len()
-            + self.points.len()
-            + self.triangles.len()
-            + self.labels.len()
-            + self.cubes.len()
-    }
-}
-
-/// A stage's primitives, grouped and triangulated for drawing, with what
-/// the panels list of them summed up once ([`Prepared::new`]): a big
-/// stage has thousands of groups, which the panels, drawn every frame,
-/// would otherwise walk every frame.
-#[derive(Clone, Debug, Default)]
-pub struct Prepared {
-    /// The groups, by kind then sub-step range.
-    pub groups: Vec<Group>,
-    /// Each kind the groups draw, once, with its value range (the
-    /// legend's rows).
-    pub kinds: BTreeMap<String, Option<(f32, f32)>>,
-    /// The layers the groups lie on (the layer filter's rows).
-    pub layers: BTreeSet<u32>,
-}
-
-impl Prepared {
-    /// Wraps `groups`, summing up their kinds and layers.
-    pub fn new(groups: Vec<Group>) -> Self {
-        let mut kinds = BTreeMap::new();
-        for g in &groups {
-            if !kinds.contains_key(&g.kind) {
-                kinds.insert(g.kind.clone(), g.value_range);
-            }
-        }
-        let layers = groups.iter().filter_map(|g| g.layer).collect();
-        Prepared {
-            groups,
-            kinds,
-            layers,
-        }
-    }
-}
 
 fn box_edges(min: Vec3, max: Vec3) -> Vec<(Vec3, Vec3)> {
     let c = |i: usize| {
@@ -323,6 +248,34 @@ pub(crate) fn groups<P: Borrow<Primitive>>(
     out
 }
 
+/// A stage's primitives prepared for drawing with `options` (see
+/// [`prepare`]), regrouped for its `substeps` sub-steps
+/// ([`crate::model::step_batches`]), with every group's drawable
+/// built (its lines, points and triangles then live only there), on the
+/// calling thread: a worker's.
+pub fn prepare_for_drawing(
+    primitives: &StagePrimitives,
+    unit: f32,
+    options: &PrepareOptions,
+    substeps: usize,
+) -> Prepared {
+    let mut prepared = Prepared::new(batch_for_steps(
+        groups(primitives.iter(), unit, options),
+        substeps,
+    ));
+    // Group by group, so that the geometry and its assets do not add up
+    // over a stage. What stays in the group is kept for as long as the
+    // stage is published: sized exactly (grown by doubling, a stage of a
+    // million voxels held up to twice their boxes).
+    for g in &mut prepared.groups {
+        g.drawable = Some(Box::new(g.take_drawable()));
+        g.cubes.shrink_to_fit();
+        g.labels.shrink_to_fit();
+    }
+    prepared.groups.shrink_to_fit();
+    prepared
+}
+
 /// The size of what the primitives cover (largest extent of their bounds),
 /// at least 1.
 pub fn extent(points: impl IntoIterator<Item = Vec3>) -> f32 {
@@ -407,12 +360,7 @@ mod tests {
             vec![0, 1, 2, 7]
         );
         // Regrouped for drawing, the summary is made again from the new groups.
-        let drawn = crate::model::drawable::prepare_for_drawing(
-            &prims.clone().into(),
-            1.0,
-            &PrepareOptions::default(),
-            40,
-        );
+        let drawn = prepare_for_drawing(&prims.clone().into(), 1.0, &PrepareOptions::default(), 40);
         assert_eq!(drawn.kinds, p.kinds);
         assert_eq!(drawn.layers, p.layers);
         assert!(Prepared::new(Vec::new()).kinds.is_empty());

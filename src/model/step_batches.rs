@@ -26,7 +26,7 @@
 //! for lines and fills is small next to what the draws cost; groups of
 //! voxels are never regrouped (voxel stages record a sub-step per pass).
 
-use crate::model::prepare::Group;
+use crate::model::group::Group;
 use std::collections::BTreeMap;
 
 /// A (kind, layer) with more ranges than this is regrouped.

@@ -236,7 +236,7 @@ mod tests {
     }
 
     #[test]
-    fn vertical_and_degenerate_polygons() {
+    fn a_wall_keeps_its_area_and_a_degenerate_polygon_gets_none() {
         let wall = [
             Vec3::new(0.0, 0.0, 0.0),
             Vec3::new(1.0, 0.0, 0.0),
@@ -251,7 +251,7 @@ mod tests {
     }
 
     #[test]
-    fn ray_hits() {
+    fn a_ray_hits_a_triangle_inside_it_and_a_plane_it_points_at() {
         let t = [
             Vec3::new(0.0, 0.0, 0.0),
             Vec3::new(1.0, 0.0, 0.0),

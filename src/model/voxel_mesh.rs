@@ -292,7 +292,7 @@ mod tests {
     }
 
     #[test]
-    fn degenerate_cubes() {
+    fn a_nan_cube_is_left_out_and_a_flat_one_kept() {
         assert!(tiles(&[]).is_empty());
         let nan = (Vec3::NAN, Vec3::ONE, [1.0; 4]);
         let flat = (Vec3::ZERO, Vec3::new(0.0, 1.0, 0.0), [1.0; 4]);

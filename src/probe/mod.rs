@@ -19,7 +19,7 @@ pub mod draw;
 
 use crate::build::Build;
 use crate::build::StageSystems;
-use crate::model::discard::discard;
+use crate::discard::discard;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use navscope_core::{Artifact, LinkKind, NavMesh, ParamValue, PathAnswer};

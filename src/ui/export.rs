@@ -12,7 +12,7 @@ use crate::model::timeline::UiFocus;
 use crate::ui::dialogs::Dialogs;
 use crate::ui::dialogs::FileAction;
 use crate::ui::dialogs::FileChosen;
-use crate::ui::report::UiReport;
+use crate::ui::widget_report::UiReport;
 
 /// Writes exports and screenshots the user chose (needs the renderer for
 /// screenshots).

@@ -1,7 +1,7 @@
 //! Frame times for the toggleable readout: every frame's duration is
 //! recorded as *idle* or *busy* (a build running in the background).
-//! `--measure` is [`crate::ui::measure`], with the app's own CPU time
-//! ([`crate::ui::cpu`]).
+//! `--measure` (`dev::measure`) reads them too, beside the app's own CPU
+//! time (`dev::cpu`).
 
 use std::collections::VecDeque;
 
@@ -12,24 +12,12 @@ use crate::build::Build;
 /// Frames kept for the readout.
 pub const WINDOW: usize = 240;
 
-/// Records frame times; with `measure`, the app's CPU time per frame too,
-/// and runs the `--measure` protocol and exits.
-pub struct FramesPlugin {
-    /// Run the measurement and exit.
-    pub measure: bool,
-    /// Measure the CPU time per frame ([`crate::ui::cpu`]).
-    pub cpu: bool,
-}
+/// Records frame times.
+pub struct FramesPlugin;
 
 impl Plugin for FramesPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<FrameStats>().add_systems(First, record);
-        if self.measure || self.cpu {
-            app.add_plugins(crate::ui::cpu::CpuPlugin);
-        }
-        if self.measure {
-            app.add_plugins(crate::ui::measure::MeasurePlugin);
-        }
     }
 }
 
@@ -84,7 +72,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn median_of_frames() {
+    fn the_median_is_the_middle_frame_time_and_zero_for_none() {
         assert_eq!(median(&[]), 0.0);
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
     }

@@ -1,17 +1,13 @@
 //! The egui user interface: panels, menus, the timeline, the probe panel,
 //! the inspector, overlays over the 3D view, file dialogs and exports, the
-//! frame-time readout, the state report for end-to-end tests and the
-//! `--screenshot` automation.
+//! frame-time readout, and where the widgets are for the state report.
 
-pub mod automation;
 pub mod click_time;
 pub mod compare_panel;
-pub mod cpu;
 pub mod dialogs;
 pub mod export;
 pub mod frames;
 pub mod inspector;
-pub mod measure;
 pub mod menu;
 pub mod overlay;
 pub mod pacing;
@@ -21,7 +17,7 @@ mod param_widget;
 pub mod probe_panel;
 pub mod readouts;
 pub mod refresh;
-pub mod report;
 pub mod state;
 pub mod timeline_panel;
 pub mod view_panel;
+pub mod widget_report;

@@ -12,20 +12,6 @@
 //! end-to-end tests. The timeline, the probe panel and the inspector live in
 //! their own modules.
 
-//! The egui panels: menu bar, parameters, probe, inspector, metrics, about
-//! this stage, legend, log, timeline, shortcuts and the frame-time readout.
-//!
-//! Panels are plain functions of state: each reads resources and writes
-//! requests ([`LevelRequest`], [`ParamCommand`]) or small state changes;
-//! nothing here computes navigation. One system lays them out (egui panels
-//! must share one layout pass) and then narrows the 3D camera's viewport to
-//! the space they leave, so framing and picking see the visible area only.
-//! File dialogs run on their own thread ([`super::dialogs`]). The layout
-//! pass also records where the panels are ([`UiFocus`]) so clicks on them
-//! never reach the scene, and where the widgets are ([`UiReport`]) for the
-//! end-to-end tests. The timeline, the probe panel and the inspector live in
-//! their own modules.
-
 use crate::edit::params::ParamCommand;
 use crate::model::timeline::UiFocus;
 use crate::ui::dialogs::FileAction;
@@ -38,10 +24,10 @@ use crate::ui::readouts::frame_readout;
 use crate::ui::readouts::help_window;
 use crate::ui::readouts::log_panel;
 use crate::ui::readouts::metrics_panel;
-use crate::ui::report::UiReport;
 use crate::ui::state::PanelState;
 use crate::ui::state::UiState;
 use crate::ui::state::color32;
+use crate::ui::widget_report::UiReport;
 use crate::view::scene::MainCamera;
 use bevy::camera::Viewport;
 use bevy::prelude::*;
@@ -67,7 +53,7 @@ impl Plugin for PanelsPlugin {
         // Every system of the egui pass takes the egui context mutably, so
         // none can run beside another: the multi-threaded executor only
         // added its task hand-offs. It also ran the panels on pool threads,
-        // where the CPU clock (`ui::cpu`) did not see them: the measured
+        // where the CPU clock (`dev::cpu`) did not see them: the measured
         // idle frame left out the whole UI (40 ms a frame on a Quake map,
         // found this way).
         app.edit_schedule(EguiPrimaryContextPass, |s| {

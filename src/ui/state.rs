@@ -27,7 +27,7 @@ use crate::probe::draw::ProbeLayers;
 use crate::ui::dialogs::Dialogs;
 use crate::ui::dialogs::FileAction;
 use crate::ui::frames::FrameStats;
-use crate::ui::report::UiReport;
+use crate::ui::widget_report::UiReport;
 use crate::view::scene::ViewSettings;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;

@@ -9,7 +9,7 @@ use navscope_core::level::{Level, LevelData};
 
 use crate::model::band::HeightBand;
 use crate::model::band::ViewFilter;
-use crate::model::prepare::Prepared;
+use crate::model::group::Prepared;
 use crate::model::style::ramp_color;
 
 /// A band of a third of the level's height (at least half a metre) from its

@@ -6,7 +6,7 @@
 //! [`crate::view::highlight`].
 
 use crate::model::band::ViewFilter;
-use crate::model::elements::StageGeometry;
+use crate::model::elements::{DrawGroup, StageGeometry};
 use crate::view::cubes::CubeAssets;
 use crate::view::filter::RefilterSystems;
 use crate::view::voxel_meshing::VoxelCubes;
@@ -14,28 +14,12 @@ use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::prelude::*;
 
-use crate::model::drawable::Drawable;
-use crate::model::prepare::Group;
+use crate::model::group::Group;
 use crate::model::selection::Legend;
 use crate::model::selection::Selection;
 use crate::model::style::element_color;
 use crate::model::style::style_for;
 use crate::model::timeline::Timeline;
-
-/// A retained piece of drawing: one group of one stage.
-#[derive(Component, Debug, Clone)]
-pub struct DrawGroup {
-    /// Stage index.
-    pub stage: usize,
-    /// Primitive kind.
-    pub kind: String,
-    /// First sub-step at which it exists.
-    pub first: u32,
-    /// Last sub-step at which it exists.
-    pub last: u32,
-    /// The layer it lies on, if any.
-    pub layer: Option<u32>,
-}
 
 /// Keeps the legend's list of kinds (no renderer needed).
 pub struct LegendPlugin;
@@ -151,7 +135,7 @@ pub fn set_shown(commands: &mut Commands, entity: Entity, shown: bool) {
 /// ([`crate::view::voxel_meshing`]). Each entity gets `extra`
 /// (its tag and parent). Hidden entities start [`Disabled`] (see
 /// [`set_shown`]). The lines, points, triangles and cubes move into
-/// the gizmo, the meshes and the voxel group ([`Drawable::take`]; they are not kept twice).
+/// the gizmo, the meshes and the voxel group ([`Group::take_drawable`]; they are not kept twice).
 pub fn spawn_group(
     commands: &mut Commands,
     g: &mut Group,
@@ -174,7 +158,7 @@ pub fn spawn_group(
         );
     }
     let s = style_for(&g.kind);
-    let drawable = g.drawable.take().map_or_else(|| Drawable::take(g), |d| *d);
+    let drawable = g.drawable.take().map_or_else(|| g.take_drawable(), |d| *d);
     if let Some(asset) = drawable.gizmo {
         let style = if s.dashed {
             GizmoLineStyle::Dashed {

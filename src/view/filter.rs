@@ -8,8 +8,8 @@ use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 
 use crate::model::band::{PrepareOptions, ViewFilter};
 use crate::model::elements::StageGeometry;
-use crate::model::prepare::Prepared;
-use crate::view::residency::{Evicted, Restoring};
+use crate::model::group::Prepared;
+use crate::view::eviction::{Evicted, Restoring};
 
 /// Keeps the view filter and re-prepares published stages when it changes
 /// (no renderer needed).
@@ -56,7 +56,7 @@ pub fn refilter(
         }
         let (primitives, unit, substeps) = (geo.primitives.clone(), geo.unit, geo.substeps.len());
         let task = AsyncComputeTaskPool::get().spawn(async move {
-            crate::model::drawable::prepare_for_drawing(&primitives, unit, &wanted, substeps)
+            crate::model::prepare::prepare_for_drawing(&primitives, unit, &wanted, substeps)
         });
         commands.entity(e).insert(Refiltering {
             options: wanted,

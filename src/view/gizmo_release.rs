@@ -16,18 +16,19 @@
 //!
 //! Only an app that renders registers it (see [`GizmoReleasePlugin`]);
 //! the app without a renderer does the same release in its stand-in for
-//! extraction ([`crate::view::extraction_stand_in`]), so that its memory is
-//! the main world's as with a renderer.
+//! extraction (`dev::extraction_stand_in`), so that its memory is the main
+//! world's as with a renderer, and counts what each release returns
+//! ([`Released`]) as handed to the GPU.
 
+use bevy::asset::UntypedAssetId;
 use bevy::diagnostic::FrameCount;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::prelude::*;
 use bevy::render::RenderApp;
 
-use crate::model::discard::discard_and_trim;
-use crate::view::draw::DrawGroup;
-use crate::view::extraction_stand_in::HandedToGpu;
+use crate::discard::discard_and_trim;
+use crate::model::elements::DrawGroup;
 
 /// Frames between a group's spawning and the release of its main-world
 /// copy: the render world extracts a new asset at the end of the frame it
@@ -46,7 +47,7 @@ impl Plugin for GizmoReleasePlugin {
         // come later, is known.
         if app.get_sub_app(RenderApp).is_some() {
             app.init_resource::<Uploading>()
-                .add_systems(Last, release_uploaded);
+                .add_systems(Last, release_uploaded.map(drop));
         }
     }
 }
@@ -65,40 +66,43 @@ pub struct Uploading(Vec<(AssetId<GizmoAsset>, u32)>);
 /// Stage groups spawned this frame, shown or hidden.
 type NewGroups = (Added<Gizmo>, With<DrawGroup>, Allow<Disabled>);
 
+/// The gizmos a [`release_uploaded`] emptied, with the vertex bytes each
+/// held ([`gizmo_bytes`]).
+pub type Released = Vec<(UntypedAssetId, usize)>;
+
 /// Notes the gizmos of newly spawned stage groups, and empties the
-/// main-world copy of those noted [`RELEASE_AFTER_FRAMES`] ago.
-/// The headless app's [`HandedToGpu`], when there, counts what each
-/// release hands over ([`crate::view::extraction_stand_in`]).
+/// main-world copy of those noted [`RELEASE_AFTER_FRAMES`] ago; returns
+/// what it emptied (an app that renders drops the list, the stand-in for
+/// extraction counts it).
 pub fn release_uploaded(
     spawned: Query<&Gizmo, NewGroups>,
     frame: Res<FrameCount>,
     mut uploading: ResMut<Uploading>,
     mut assets: ResMut<Assets<GizmoAsset>>,
-    mut handed: Option<ResMut<HandedToGpu>>,
-) {
+) -> Released {
     let now = frame.0;
     uploading
         .0
         .extend(spawned.iter().map(|g| (g.handle.id(), now)));
-    let mut released = Vec::new();
+    let mut copies = Vec::new();
+    let mut released = Released::new();
     uploading.0.retain(|&(id, seen)| {
         if now.wrapping_sub(seen) < RELEASE_AFTER_FRAMES {
             return true;
         }
         if let Some(asset) = assets.get_mut_untracked(id) {
             let copy = std::mem::replace(asset, GizmoAsset::new());
-            if let Some(handed) = handed.as_mut() {
-                handed.note(id.untyped(), gizmo_bytes(&copy));
-            }
-            released.push(copy);
+            released.push((id.untyped(), gizmo_bytes(&copy)));
+            copies.push(copy);
         }
         false
     });
     // Freed on a worker, and the pages given back: a big stage's copies are
     // tens of megabytes that the allocator would otherwise keep.
-    if !released.is_empty() {
-        discard_and_trim(released);
+    if !copies.is_empty() {
+        discard_and_trim(copies);
     }
+    released
 }
 
 #[cfg(test)]
@@ -116,7 +120,7 @@ mod tests {
         app.add_plugins((MinimalPlugins, AssetPlugin::default()))
             .init_asset::<GizmoAsset>()
             .init_resource::<Uploading>()
-            .add_systems(Last, release_uploaded);
+            .add_systems(Last, release_uploaded.map(drop));
         let mut lines = GizmoAsset::new();
         lines.line(Vec3::ZERO, Vec3::X, Color::WHITE);
         let other = lines.clone();

@@ -17,8 +17,9 @@ use navscope_core::Primitive;
 
 use crate::model::drawable::srgba;
 use crate::model::elements::{StageElement, StageGeometry, StageRoot};
+use crate::model::group::Group;
 use crate::model::index::ElementIndex;
-use crate::model::prepare::{Group, add_primitive};
+use crate::model::prepare::add_primitive;
 use crate::model::selection::{Hover, Selection};
 use crate::model::timeline::Timeline;
 

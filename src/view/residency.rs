@@ -31,25 +31,18 @@
 //! filter is left alone until it is done, and an evicted one is prepared
 //! again once it is back (see [`crate::view::filter`]).
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use navscope_core::stage::Artifact;
+use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
 
 use crate::build::Build;
-use crate::model::band::PrepareOptions;
-use crate::model::elements::{StageGeometry, StageRoot, stage_primitives};
+use crate::model::elements::{DrawGroup, StageGeometry, StageRoot};
 use crate::model::index::ElementIndex;
-use crate::model::prepare::groups;
-use crate::model::stage_primitives::StagePrimitives;
 use crate::model::timeline::Timeline;
-use crate::model::voxel_mesh::Cube;
-use crate::view::draw::DrawGroup;
+use crate::view::eviction::{Evicted, Restored, Restoring};
 use crate::view::filter::Refiltering;
 use crate::view::voxel_meshing::{BoxesInTiles, Meshed, VoxelCubes};
 
@@ -84,62 +77,6 @@ impl Residency {
 /// A stage out of sight since the instant it holds.
 #[derive(Component, Debug, Clone, Copy)]
 pub struct HiddenSince(pub Instant);
-
-/// A stage whose primitives, index and voxel boxes were let go.
-#[derive(Component, Debug, Clone, Copy, Default)]
-pub struct Evicted;
-
-/// What an evicted stage gets back, made off the main thread.
-pub struct Restored {
-    /// Its primitives.
-    pub primitives: Arc<StagePrimitives>,
-    /// Their index.
-    pub index: ElementIndex,
-    /// Its voxel groups' boxes, by the groups' kind, sub-step range and
-    /// layer (as [`DrawGroup`] names them).
-    pub cubes: BTreeMap<GroupKey, Arc<Vec<Cube>>>,
-}
-
-/// A group's kind, first and last sub-step and layer.
-pub type GroupKey = (String, u32, u32, Option<u32>);
-
-impl Restored {
-    /// Makes them from the stage's `artifact`, prepared as the stage's
-    /// drawing was (under `options`, for a level of size `unit`); the
-    /// voxel boxes only when the stage has `voxels`.
-    pub fn make(
-        artifact: &dyn Artifact,
-        unit: f32,
-        options: &PrepareOptions,
-        voxels: bool,
-    ) -> Self {
-        let primitives = stage_primitives(artifact);
-        // The drawing's groups come from `prepare_for_drawing`, which also
-        // batches sub-step ranges; it leaves every voxel group as
-        // `groups` made it, so the keys match.
-        let cubes = if voxels {
-            groups(primitives.iter(), unit, options)
-                .into_iter()
-                .filter(|g| !g.cubes.is_empty())
-                .map(|mut g| {
-                    g.cubes.shrink_to_fit();
-                    ((g.kind, g.first, g.last, g.layer), Arc::new(g.cubes))
-                })
-                .collect()
-        } else {
-            BTreeMap::new()
-        };
-        Self {
-            index: ElementIndex::new(primitives.clone()),
-            primitives,
-            cubes,
-        }
-    }
-}
-
-/// The task making a stage's [`Restored`].
-#[derive(Component)]
-pub struct Restoring(Task<Restored>);
 
 /// How many stages are being made again, for the view's note that a
 /// stage shown again is getting its voxels and elements back.
@@ -180,7 +117,7 @@ pub fn let_meshed_boxes_go(
         }
     }
     if !boxes.is_empty() {
-        crate::model::discard::discard_and_trim(boxes);
+        crate::discard::discard_and_trim(boxes);
     }
 }
 
@@ -252,7 +189,7 @@ pub fn evict_hidden(
         commands.entity(e).insert(Evicted);
     }
     if !evicted.is_empty() {
-        crate::model::discard::discard_and_trim(evicted);
+        crate::discard::discard_and_trim(evicted);
     }
 }
 

@@ -6,14 +6,6 @@
 //! on the ground plane. [`hit`] turns a ray from the cursor into a point on
 //! the level (the interaction module decides what a click does).
 
-//! The 3D scene: the level (drawn by [`super::level_drawing`]), the camera,
-//! the ground grid and axes, and the level surface that clicks land on.
-//!
-//! The orbit camera frames the level when it loads
-//! and on F; T toggles a top-down orthographic view, the default for levels
-//! on the ground plane. [`hit`] turns a ray from the cursor into a point on
-//! the level (the interaction module decides what a click does).
-
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::visibility::RenderLayers;
 use bevy::camera::{CameraOutputMode, ScalingMode};

@@ -25,7 +25,8 @@
 //! - the app and Xvfb are killed on drop, also when a test panics.
 //!
 //! When `Xvfb`, `xdotool` or `import` is not installed the test prints a loud
-//! `SKIPPED:` line and returns; `.ci/run` installs them.
+//! `SKIPPED:` line and returns, or fails under `NAVSCOPE_E2E=required`
+//! (`tests/required/mod.rs`); `.ci/run` installs them and sets it.
 
 #![allow(dead_code)]
 
@@ -377,7 +378,8 @@ pub struct Session {
 
 impl Session {
     /// Starts Xvfb and the app on the default level; `None` (after a loud
-    /// `SKIPPED:` line) when the tools are not installed.
+    /// `SKIPPED:` line) when the tools are not installed, a failure when
+    /// they are required (`crate::required`).
     pub fn start(name: &str) -> Option<Session> {
         Session::start_with(name, Options::default())
     }
@@ -385,17 +387,13 @@ impl Session {
     pub fn start_with(name: &str, opts: Options) -> Option<Session> {
         let missing = missing_tools();
         if !missing.is_empty() {
-            // Straight to the process's stderr: the test harness captures
-            // `eprintln!` of passing tests, and a skip must never be silent.
-            use std::io::Write as _;
-            let _ = writeln!(
-                std::io::stderr(),
-                "\n==================================================================\n\
-                 SKIPPED: end-to-end test `{name}` did not run: missing {} \
-                 (install: apt-get install {}; .ci/run does)\n\
-                 ==================================================================",
-                missing.join(", "),
-                missing.join(" ")
+            crate::required::skip_or_fail(
+                name,
+                &format!(
+                    "{} (install: apt-get install {})",
+                    missing.join(", "),
+                    missing.join(" ")
+                ),
             );
             return None;
         }

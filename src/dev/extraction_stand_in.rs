@@ -21,8 +21,8 @@ use bevy::asset::{RenderAssetUsages, UntypedAssetId};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 
-use crate::model::discard::discard_and_trim;
-use crate::view::gizmo_release::{Uploading, release_uploaded};
+use crate::discard::discard_and_trim;
+use crate::view::gizmo_release::{Released, Uploading, release_uploaded};
 
 /// Lets the main world's copy of render-world-only meshes and uploaded
 /// stage gizmos go at the end of each frame, as a renderer does.
@@ -34,7 +34,12 @@ impl Plugin for ExtractionStandIn {
             .init_resource::<Uploading>()
             .add_systems(
                 Last,
-                (take_render_world_meshes, release_uploaded, forget_removed).chain(),
+                (
+                    take_render_world_meshes,
+                    release_uploaded.pipe(note_released),
+                    forget_removed,
+                )
+                    .chain(),
             );
     }
 }
@@ -93,6 +98,13 @@ fn take_render_world_meshes(
     }
     if !taken.is_empty() {
         discard_and_trim(taken);
+    }
+}
+
+/// Counts the gizmos [`release_uploaded`] emptied as handed to the GPU.
+fn note_released(In(released): In<Released>, mut handed: ResMut<HandedToGpu>) {
+    for (id, bytes) in released {
+        handed.note(id, bytes);
     }
 }
 
@@ -201,7 +213,7 @@ mod tests {
         let group = app
             .world_mut()
             .spawn((
-                crate::view::draw::DrawGroup {
+                crate::model::elements::DrawGroup {
                     stage: 0,
                     kind: "edge".into(),
                     first: 0,

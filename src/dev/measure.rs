@@ -1,5 +1,5 @@
 //! `--measure`: the app's own CPU cost on the open level, apart from the
-//! renderer's ([`crate::ui::cpu`]), and the frame times as a person sees
+//! renderer's ([`crate::dev::cpu`]), and the frame times as a person sees
 //! them.
 //!
 //! Once the first build is on screen and the window has settled it runs
@@ -27,12 +27,12 @@ use bevy::prelude::*;
 use navscope_core::{ParamKind, ParamValue};
 
 use crate::build::Build;
+use crate::dev::cpu::{CpuClock, thread_cpu_ns};
 use crate::edit::params::ParamCommand;
 use crate::interact::clicks::ShownElements;
 use crate::interact::pointer::ray_through;
 use crate::model::elements::StageGeometry;
 use crate::model::timeline::{Timeline, UiFocus, substep_count};
-use crate::ui::cpu::{CpuClock, thread_cpu_ns};
 use crate::ui::frames::{FrameStats, median};
 use crate::view::scene::MainCamera;
 
