@@ -29,6 +29,57 @@ impl<T: Ord> PartialOrd for MinCost<T> {
     }
 }
 
+/// An open-list entry of a best-first search (A*, Polyanya) that a
+/// [`std::collections::BinaryHeap`] pops smallest `f = g + h` first, ties
+/// going to the smaller `h` (the entry nearer the goal, so a search along a
+/// line of equal `f` runs straight at it), then to the smaller `item`.
+#[derive(Clone, Copy, Debug)]
+pub struct Frontier {
+    /// Cost so far plus the heuristic's estimate of the rest.
+    pub f: f64,
+    /// The heuristic's estimate of the rest.
+    pub h: f64,
+    /// Cost so far.
+    pub g: f64,
+    /// The search's own index of the entry (a node, a search node).
+    pub item: u32,
+}
+
+impl Frontier {
+    /// The entry for `item`, reached at cost `g` with `h` to go.
+    pub fn new(g: f64, h: f64, item: u32) -> Self {
+        Frontier {
+            f: g + h,
+            h,
+            g,
+            item,
+        }
+    }
+}
+
+impl Ord for Frontier {
+    fn cmp(&self, o: &Self) -> Ordering {
+        // Reversed: BinaryHeap is a max-heap.
+        o.f.total_cmp(&self.f)
+            .then(o.h.total_cmp(&self.h))
+            .then(o.item.cmp(&self.item))
+    }
+}
+
+impl PartialOrd for Frontier {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl PartialEq for Frontier {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+
+impl Eq for Frontier {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,6 +117,18 @@ mod tests {
         assert_eq!(h.pop().map(|e| e.1), Some(1));
         assert_eq!(h.pop().map(|e| e.1), Some(0));
         assert!(h.pop().is_none());
+    }
+
+    #[test]
+    fn frontier_pops_smallest_f_then_nearest_the_goal_then_first_item() {
+        let mut h = BinaryHeap::from([
+            Frontier::new(1.0, 2.0, 0),
+            Frontier::new(2.0, 1.0, 4),
+            Frontier::new(2.0, 1.0, 1),
+            Frontier::new(0.0, 2.5, 9),
+        ]);
+        let order: Vec<u32> = std::iter::from_fn(|| h.pop()).map(|e| e.item).collect();
+        assert_eq!(order, [9, 1, 4, 0]);
     }
 
     proptest! {

@@ -32,10 +32,10 @@
 //! being tried in their order in the mesh. The same mesh and options give the
 //! same search, expansion by expansion.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use glam::DVec3;
+use navscope_core::heap::Frontier;
 use navscope_core::{Link, LinkKind, NavMesh, Stance};
 use serde::{Deserialize, Serialize};
 
@@ -186,38 +186,6 @@ pub struct Search {
     pub trace: SearchTrace,
 }
 
-/// An open-list entry; the heap pops the smallest `(f, h, node)`.
-#[derive(Clone, Copy, Debug)]
-struct Open {
-    f: f64,
-    h: f64,
-    g: f64,
-    node: u32,
-}
-
-impl Ord for Open {
-    fn cmp(&self, o: &Self) -> Ordering {
-        // Reversed: BinaryHeap is a max-heap.
-        o.f.total_cmp(&self.f)
-            .then(o.h.total_cmp(&self.h))
-            .then(o.node.cmp(&self.node))
-    }
-}
-
-impl PartialOrd for Open {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
-impl PartialEq for Open {
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
-    }
-}
-
-impl Eq for Open {}
-
 /// The walked halves of a link: `(length in a, length in b)`.
 pub(crate) fn link_halves(link: &Link, pa: DVec3, pb: DVec3) -> (f64, f64) {
     match link.segment() {
@@ -287,16 +255,11 @@ pub fn astar(
     g[start as usize] = 0.0;
     opened[start as usize] = true;
     let h0 = heuristic(start);
-    heap.push(Open {
-        f: h0,
-        h: h0,
-        g: 0.0,
-        node: start,
-    });
+    heap.push(Frontier::new(0.0, h0, start));
 
     let mut reached = false;
     while let Some(top) = heap.pop() {
-        let v = top.node as usize;
+        let v = top.item as usize;
         if closed[v] || top.g > g[v] {
             continue;
         }
@@ -306,13 +269,13 @@ pub fn astar(
         }
         closed[v] = true;
         search.trace.expansions.push(Expansion {
-            node: top.node,
+            node: top.item,
             parent: parent[v].map(|p| p.0),
             g: top.g,
             h: top.h,
             f: top.f,
         });
-        if top.node == goal {
+        if top.item == goal {
             reached = true;
             break;
         }
@@ -322,8 +285,8 @@ pub fn astar(
             if closed[w] {
                 continue;
             }
-            let (da, db) = link_halves(l, position(top.node), position(l.to));
-            let (ka, kb) = (mult(top.node), mult(l.to));
+            let (da, db) = link_halves(l, position(top.item), position(l.to));
+            let (ka, kb) = (mult(top.item), mult(l.to));
             if !ka.is_finite() || !kb.is_finite() {
                 continue;
             }
@@ -331,15 +294,10 @@ pub fn astar(
             let ng = top.g + cost;
             if ng < g[w] {
                 g[w] = ng;
-                parent[w] = Some((top.node, li));
+                parent[w] = Some((top.item, li));
                 opened[w] = true;
                 let h = heuristic(l.to);
-                heap.push(Open {
-                    f: ng + h,
-                    h,
-                    g: ng,
-                    node: l.to,
-                });
+                heap.push(Frontier::new(ng, h, l.to));
             }
         }
     }

@@ -26,11 +26,11 @@
 //! covers the collinear cases: a ray that runs along an edge or meets a
 //! vertex exactly continues from that vertex at the same cost.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use glam::{DVec2, DVec3};
 use navscope_core::geom::{on_segment, orient_value, plan_to_world, world_to_plan};
+use navscope_core::heap::Frontier;
 use navscope_core::{LinkKind, NavMesh};
 use serde::{Deserialize, Serialize};
 
@@ -125,36 +125,6 @@ enum Item {
     },
 }
 
-/// Heap entry: smallest `f`, then largest `g`, then first made.
-#[derive(Clone, Copy, Debug)]
-struct Open {
-    f: f64,
-    g: f64,
-    item: u32,
-}
-
-impl Ord for Open {
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.f.total_cmp(&self.f)
-            .then(self.g.total_cmp(&o.g))
-            .then(o.item.cmp(&self.item))
-    }
-}
-
-impl PartialOrd for Open {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-
-impl PartialEq for Open {
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
-    }
-}
-
-impl Eq for Open {}
-
 /// Where a cone from a root lets it see: everything (`None`, the root is
 /// inside or on the boundary of the polygon), or between the rays through
 /// `left` and `right`.
@@ -228,7 +198,7 @@ impl Query<'_> {
 pub struct Searcher {
     roots: Vec<Root>,
     items: Vec<Item>,
-    heap: BinaryHeap<Open>,
+    heap: BinaryHeap<Frontier>,
     vertex_best: Vec<f64>,
     vertex_stamp: Vec<u32>,
     link_best: Vec<f64>,
@@ -398,11 +368,8 @@ impl Searcher {
 
     fn push(&mut self, item: Item, g: f64, h: f64) {
         self.items.push(item);
-        self.heap.push(Open {
-            f: g + h,
-            g,
-            item: (self.items.len() - 1) as u32,
-        });
+        self.heap
+            .push(Frontier::new(g, h, (self.items.len() - 1) as u32));
     }
 
     /// Reaches vertex `v` from root `from` at cost `g`, unless it was
@@ -704,7 +671,7 @@ impl Searcher {
         }
     }
 
-    fn step(&self, mesh: &NavMesh, pm: &PolyMesh, item: Item, top: Open) -> TraceStep {
+    fn step(&self, mesh: &NavMesh, pm: &PolyMesh, item: Item, top: Frontier) -> TraceStep {
         let (kind, root, ends) = match item {
             Item::Interval {
                 root,
