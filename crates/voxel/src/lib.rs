@@ -244,7 +244,7 @@ pub fn pipeline() -> Pipeline {
         StageInfo::new(
             "detail",
             "Detail mesh",
-            "The surface height inside each polygon: samples along its edges and on a grid inside it take the height of the voxels under them, and the ones farther than the error bound from the surface so far are added to a Delaunay triangulation.",
+            "The surface height inside each polygon: samples along its edges and on a grid inside it take the height of the voxels under them on the polygon's own floor (its region's spans and the spans linked to them, never another storey in the same column), and the ones farther than the error bound from the surface so far are added to a Delaunay triangulation.",
             "Recast rcBuildPolyMeshDetail",
             reads::DETAIL,
         ),

@@ -113,3 +113,60 @@ fn a_path_over_a_hill_follows_the_detail_surface() {
     assert!(p.y > plane + 0.2, "{p} vs its polygon's plane at {plane}");
     assert!((p.y - hill(p.x, p.z)).abs() < 0.15, "{p} vs the hill");
 }
+
+/// Nodes of `m` with a detail vertex more than `tol` metres above or below
+/// every corner of their polygon: heights taken from another floor.
+fn nodes_off_their_floor(m: &navscope_core::NavMesh, tol: f64) -> usize {
+    m.nodes
+        .iter()
+        .filter(|n| {
+            let (Some(poly), Some(detail)) = (n.polygon.as_ref(), n.detail.as_ref()) else {
+                return false;
+            };
+            let lo = poly.iter().map(|p| p.y).fold(f64::INFINITY, f64::min);
+            let hi = poly.iter().map(|p| p.y).fold(f64::NEG_INFINITY, f64::max);
+            detail
+                .iter()
+                .flatten()
+                .any(|p| p.y < lo - tol || p.y > hi + tol)
+        })
+        .count()
+}
+
+/// Issue #40's reproduction: `nav_test.obj` with the Recast demo settings
+/// and long edges (`max_edge_len = 12`), where big polygons lie under
+/// other floors. Their detail keeps to their own floor, and the path
+/// between two points of the ground floor stays on it (Detour: 16.5 m).
+#[test]
+fn nav_test_detail_keeps_to_each_polygons_own_floor() {
+    let Some(path) = common::recast_mesh("nav_test.obj") else {
+        return;
+    };
+    let p = common::recast_params(&[
+        ("passes", ParamValue::Text("stand".into())),
+        ("max_error", ParamValue::Float(0.39)),
+        ("max_edge_len", ParamValue::Float(12.0)),
+        ("filter_ledge_spans", ParamValue::Bool(true)),
+    ]);
+    let b = build(&common::load(&path), &p).unwrap();
+    let m = b.navmesh();
+    assert!(m.nodes.len() > 100, "{} nodes", m.nodes.len());
+    // A cell height is 0.2 m; 1 m is a generous bump within one floor and
+    // far less than a storey.
+    assert_eq!(nodes_off_their_floor(m, 1.0), 0);
+    let r = find_path(
+        m,
+        &Locator::new(m),
+        DVec3::new(4.874, -2.270, -5.219),
+        DVec3::new(-4.536, -2.270, 7.163),
+        &SearchOptions::default(),
+    )
+    .unwrap();
+    let top = r
+        .waypoints
+        .iter()
+        .map(|w| w.position.y)
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert!(top < -1.0, "the path climbs to y = {top}");
+    assert!(r.length < 20.0, "the path is {} m", r.length);
+}

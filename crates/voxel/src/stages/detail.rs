@@ -5,13 +5,14 @@ use std::sync::Arc;
 
 use navscope_core::{Artifact, Primitive, Shape, StageContext, StageError};
 
-use crate::detail::{RegionDetail, detail_tile};
+use crate::detail::{RegionDetail, Surface, detail_tile};
 use crate::tile_cache::{TileStage, map_tiles};
 
 use super::common::*;
 use super::contours::*;
 use super::flag::*;
 use super::polymesh::*;
+use super::regions::*;
 use super::triangulate::*;
 use super::voxelize::*;
 
@@ -65,14 +66,23 @@ pub(super) fn run_detail(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageE
     let (_, s, keys, cache) = keyed(ctx, TileStage::Detail)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let f = ctx.artifact::<FlagArtifact>("flag")?;
+    let parts = ctx.artifact::<PartitionArtifact>("regions")?;
     let r = ctx.artifact::<ContourArtifact>("contours")?;
     let t = ctx.artifact::<TriangulateArtifact>("triangulate")?;
     let pm = ctx.artifact::<PolyMeshArtifact>("polymesh")?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Detail, &keys, &span_costs(ctx)?, |i| {
+        let surfaces: Vec<Surface> = f.tiles[i]
+            .iter()
+            .zip(parts.tiles[i].iter())
+            .map(|(flags, part)| Surface {
+                hf: &v.tiles[i],
+                grid: &v.grid,
+                flags,
+                region: &part.region,
+            })
+            .collect();
         Ok(detail_tile(
-            &v.tiles[i],
-            &v.grid,
-            &f.tiles[i],
+            &surfaces,
             &r.tiles[i],
             &t.tiles[i],
             &pm.tiles[i],
