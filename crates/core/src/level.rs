@@ -532,29 +532,48 @@ impl Entity {
 /// Quake's default `lip` of doors and plats, in map units.
 pub const DEFAULT_LIP: f64 = 8.0;
 
+/// How far a lift of `entity` whose brushes span `bounds` travels down
+/// from where the file draws it (its top position): its `height` key, or
+/// its height less its `lip` (Quake's `func_plat`); `unit` is
+/// [`BrushLevel::unit`].
+pub fn lift_travel(entity: &Entity, bounds: Aabb, unit: f64) -> f64 {
+    let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
+    let travel = match entity.number("height") {
+        Some(h) => h * unit,
+        None => bounds.size().y - lip,
+    };
+    travel.max(0.0)
+}
+
+/// True for a door box lower than it is wide and deep: a panel of floor
+/// (or ceiling), not a wall.
+pub fn is_floor_panel(bounds: Aabb) -> bool {
+    let s = bounds.size();
+    s.y < s.x.min(s.z)
+}
+
 /// Where a mover rests while agents use it, as an offset from where the
 /// file draws it, for a mover whose brushes span `bounds`; `unit` is
 /// [`BrushLevel::unit`]. A door rests open: it moves along
 /// [`Entity::move_dir`] by its size along that direction less its `lip`
-/// (Quake's `func_door`). A lift rests low: down by its `height` key, or
-/// by its height less its `lip` (Quake's `func_plat`). Everything else
-/// stays.
+/// (Quake's `func_door`); except a floor panel (a door lower than it is
+/// wide and deep), which rests where the file draws it: closed, its top is
+/// the floor the player crosses (with `START_OPEN`, the floor that firing
+/// it brings back), where open it would leave a hole. A lift rests low, down by [`lift_travel`],
+/// unless it has a `targetname`: then Quake spawns it raised, where the
+/// file draws it, until something fires it (`func_plat`'s `plat_use`).
+/// Everything else stays.
 pub fn rest_offset(contents: Contents, entity: &Entity, bounds: Aabb, unit: f64) -> DVec3 {
-    let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
-    let size = bounds.size();
     match contents {
+        Contents::Door if is_floor_panel(bounds) => DVec3::ZERO,
         Contents::Door => {
+            let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
             let dir = entity.move_dir();
-            let along = dir.abs().dot(size);
+            let along = dir.abs().dot(bounds.size());
             dir * (along - lip).max(0.0)
         }
-        Contents::Lift => {
-            let travel = match entity.number("height") {
-                Some(h) => h * unit,
-                None => size.y - lip,
-            };
-            -DVec3::Y * travel.max(0.0)
-        }
+        Contents::Lift if entity.key("targetname").is_some() => DVec3::ZERO,
+        Contents::Lift => -DVec3::Y * lift_travel(entity, bounds, unit),
         _ => DVec3::ZERO,
     }
 }
@@ -618,6 +637,13 @@ mod mover_tests {
             1.0 / 32.0,
         );
         assert_eq!(o, DVec3::ZERO, "a lip longer than the door: no move");
+        let panel = Aabb::from_corners(DVec3::ZERO, DVec3::new(4.0, 0.25, 4.0));
+        assert_eq!(
+            rest_offset(Contents::Door, &ent(&[("angle", "-2")]), panel, 1.0),
+            DVec3::ZERO,
+            "a floor panel rests closed, its top a floor"
+        );
+        assert!(is_floor_panel(panel) && !is_floor_panel(b));
     }
 
     #[test]
@@ -630,6 +656,13 @@ mod mover_tests {
         );
         let o = rest_offset(Contents::Lift, &ent(&[("height", "6")]), b, 0.5);
         assert_eq!(o, DVec3::new(0.0, -3.0, 0.0));
+        let named = ent(&[("height", "6"), ("targetname", "up")]);
+        assert_eq!(
+            rest_offset(Contents::Lift, &named, b, 0.5),
+            DVec3::ZERO,
+            "a plat with a name starts raised"
+        );
+        assert_eq!(lift_travel(&named, b, 0.5), 3.0, "and still travels");
         assert_eq!(rest_offset(Contents::Solid, &ent(&[]), b, 1.0), DVec3::ZERO);
         let moved = Brush {
             planes: b.outward_planes().to_vec(),
