@@ -545,35 +545,40 @@ pub fn lift_travel(entity: &Entity, bounds: Aabb, unit: f64) -> f64 {
     travel.max(0.0)
 }
 
-/// True for a door box lower than it is wide and deep: a panel of floor
-/// (or ceiling), not a wall.
+/// True for a door box at least twice as wide and deep as it is high: a
+/// panel of floor (or ceiling), not a wall.
 pub fn is_floor_panel(bounds: Aabb) -> bool {
     let s = bounds.size();
-    s.y < s.x.min(s.z)
+    2.0 * s.y <= s.x.min(s.z)
+}
+
+/// Whether a mover's brushes are solid for agents where they rest
+/// ([`rest_offset`]). A lift is. A door is not, except a floor panel
+/// ([`is_floor_panel`]): a door that is a wall is passable once opened,
+/// and one drawn open (a trap that closes on the player) is passable until
+/// it closes, so the player's way goes through both its positions (its
+/// drawn volume is a door region, [`crate::movers`]); a floor panel
+/// drawn closed is the floor the player crosses (with `START_OPEN` the
+/// floor that firing it brings back), where open it would leave a hole.
+pub fn rests_solid(contents: Contents, bounds: Aabb) -> bool {
+    match contents {
+        Contents::Lift => true,
+        Contents::Door => is_floor_panel(bounds),
+        _ => false,
+    }
 }
 
 /// Where a mover rests while agents use it, as an offset from where the
 /// file draws it, for a mover whose brushes span `bounds`; `unit` is
-/// [`BrushLevel::unit`]. A door rests open: it moves along
-/// [`Entity::move_dir`] by its size along that direction less its `lip`
-/// (Quake's `func_door`); except a floor panel (a door lower than it is
-/// wide and deep), which rests where the file draws it: closed, its top is
-/// the floor the player crosses (with `START_OPEN`, the floor that firing
-/// it brings back), where open it would leave a hole. A lift rests low, down by [`lift_travel`],
+/// [`BrushLevel::unit`]. A lift rests low, down by [`lift_travel`],
 /// unless it has a `targetname`: then Quake spawns it raised, where the
 /// file draws it, until something fires it (`func_plat`'s `plat_use`).
-/// Everything else stays.
+/// Everything else, doors included, rests where it is drawn.
 pub fn rest_offset(contents: Contents, entity: &Entity, bounds: Aabb, unit: f64) -> DVec3 {
     match contents {
-        Contents::Door if is_floor_panel(bounds) => DVec3::ZERO,
-        Contents::Door => {
-            let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
-            let dir = entity.move_dir();
-            let along = dir.abs().dot(bounds.size());
-            dir * (along - lip).max(0.0)
+        Contents::Lift if entity.key("targetname").is_none() => {
+            -DVec3::Y * lift_travel(entity, bounds, unit)
         }
-        Contents::Lift if entity.key("targetname").is_some() => DVec3::ZERO,
-        Contents::Lift => -DVec3::Y * lift_travel(entity, bounds, unit),
         _ => DVec3::ZERO,
     }
 }
@@ -615,35 +620,23 @@ mod mover_tests {
     }
 
     #[test]
-    fn doors_open_along_their_angle_less_the_lip() {
-        let b = Aabb::from_corners(DVec3::ZERO, DVec3::new(2.0, 3.0, 0.25));
-        // Quake yaw 90 is +y in Quake, -z in the world: size 0.25 less lip.
-        let o = rest_offset(
-            Contents::Door,
-            &ent(&[("angle", "90"), ("lip", "0")]),
-            b,
-            1.0,
-        );
-        assert!((o - DVec3::new(0.0, 0.0, -0.25)).length() < 1e-12, "{o}");
-        let o = rest_offset(Contents::Door, &ent(&[("angle", "-1")]), b, 1.0 / 32.0);
+    fn doors_rest_drawn_and_only_floor_panels_are_solid() {
+        let wall = Aabb::from_corners(DVec3::ZERO, DVec3::new(2.0, 3.0, 0.25));
+        let o = rest_offset(Contents::Door, &ent(&[("angle", "90")]), wall, 1.0);
+        assert_eq!(o, DVec3::ZERO);
         assert!(
-            (o - DVec3::new(0.0, 3.0 - 0.25, 0.0)).length() < 1e-12,
-            "{o}"
+            !rests_solid(Contents::Door, wall),
+            "a wall door is passable"
         );
-        let o = rest_offset(
-            Contents::Door,
-            &ent(&[("angle", "0"), ("lip", "64")]),
-            b,
-            1.0 / 32.0,
-        );
-        assert_eq!(o, DVec3::ZERO, "a lip longer than the door: no move");
         let panel = Aabb::from_corners(DVec3::ZERO, DVec3::new(4.0, 0.25, 4.0));
-        assert_eq!(
-            rest_offset(Contents::Door, &ent(&[("angle", "-2")]), panel, 1.0),
-            DVec3::ZERO,
-            "a floor panel rests closed, its top a floor"
+        assert!(rests_solid(Contents::Door, panel), "a floor panel is floor");
+        let block = Aabb::from_corners(DVec3::ZERO, DVec3::new(17.0, 4.0, 6.0));
+        assert!(
+            !rests_solid(Contents::Door, block),
+            "a sliding block is a wall"
         );
-        assert!(is_floor_panel(panel) && !is_floor_panel(b));
+        assert!(rests_solid(Contents::Lift, block));
+        assert!(!rests_solid(Contents::Solid, block), "not a mover");
     }
 
     #[test]
@@ -690,6 +683,8 @@ pub struct MoverGroup {
     pub bounds: Aabb,
     /// Where they rest, as an offset ([`rest_offset`]).
     pub offset: DVec3,
+    /// Whether they are solid there ([`rests_solid`]).
+    pub solid: bool,
 }
 
 impl BrushLevel {
@@ -719,11 +714,13 @@ impl BrushLevel {
                     brushes: vec![i],
                     bounds: solid.bounds,
                     offset: DVec3::ZERO,
+                    solid: false,
                 }),
             }
         }
         for g in &mut groups {
             g.offset = rest_offset(g.contents, &self.entities[g.entity], g.bounds, self.unit);
+            g.solid = rests_solid(g.contents, g.bounds);
         }
         groups
     }

@@ -268,6 +268,7 @@ impl Preset {
                     f(p::STEP_HEIGHT, a.step),
                     f(p::MAX_SLOPE, a.max_slope_deg),
                     f(p::JUMP_HEIGHT, a.jump_height()),
+                    f(p::MAX_DROP, a.max_drop),
                     (
                         p::CROUCH_MESH.to_string(),
                         ParamValue::Bool(a.crouch_height.is_some()),
