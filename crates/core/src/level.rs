@@ -552,30 +552,43 @@ pub fn is_floor_panel(bounds: Aabb) -> bool {
     2.0 * s.y <= s.x.min(s.z)
 }
 
+/// True for a door of `entity` that moves up or down (`angle` -1 or -2).
+fn moves_vertically(entity: &Entity) -> bool {
+    entity.move_dir().y != 0.0
+}
+
 /// Whether a mover's brushes are solid for agents where they rest
-/// ([`rest_offset`]). A lift is. A door is not, except a floor panel
-/// ([`is_floor_panel`]): a door that is a wall is passable once opened,
-/// and one drawn open (a trap that closes on the player) is passable until
-/// it closes, so the player's way goes through both its positions (its
-/// drawn volume is a door region, [`crate::movers`]); a floor panel
-/// drawn closed is the floor the player crosses (with `START_OPEN` the
-/// floor that firing it brings back), where open it would leave a hole.
-pub fn rests_solid(contents: Contents, bounds: Aabb) -> bool {
+/// ([`rest_offset`]). A lift is. A door that moves up or down is, open:
+/// up it is out of the way, down its top is the floor or the step it
+/// makes. A floor panel ([`is_floor_panel`]) is, drawn closed: the floor
+/// the player crosses (with `START_OPEN`, the floor that firing it brings
+/// back), where open it would leave a hole. Any other door, a wall that
+/// slides sideways, is not: it is passable once opened, and one drawn
+/// open (a trap that closes on the player) is passable until it closes,
+/// so the player's way goes through both its positions; its drawn volume
+/// is a door region ([`crate::movers`]).
+pub fn rests_solid(contents: Contents, entity: &Entity, bounds: Aabb) -> bool {
     match contents {
         Contents::Lift => true,
-        Contents::Door => is_floor_panel(bounds),
+        Contents::Door => is_floor_panel(bounds) || moves_vertically(entity),
         _ => false,
     }
 }
 
 /// Where a mover rests while agents use it, as an offset from where the
 /// file draws it, for a mover whose brushes span `bounds`; `unit` is
-/// [`BrushLevel::unit`]. A lift rests low, down by [`lift_travel`],
-/// unless it has a `targetname`: then Quake spawns it raised, where the
-/// file draws it, until something fires it (`func_plat`'s `plat_use`).
-/// Everything else, doors included, rests where it is drawn.
+/// [`BrushLevel::unit`]. A door that moves up or down and is not a floor
+/// panel rests open: it moves along [`Entity::move_dir`] by its height
+/// less its `lip` (Quake's `func_door`). A lift rests low, down by
+/// [`lift_travel`], unless it has a `targetname`: then Quake spawns it
+/// raised, where the file draws it, until something fires it
+/// (`func_plat`'s `plat_use`). Everything else rests where it is drawn.
 pub fn rest_offset(contents: Contents, entity: &Entity, bounds: Aabb, unit: f64) -> DVec3 {
     match contents {
+        Contents::Door if moves_vertically(entity) && !is_floor_panel(bounds) => {
+            let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
+            entity.move_dir() * (bounds.size().y - lip).max(0.0)
+        }
         Contents::Lift if entity.key("targetname").is_none() => {
             -DVec3::Y * lift_travel(entity, bounds, unit)
         }
@@ -620,23 +633,40 @@ mod mover_tests {
     }
 
     #[test]
-    fn doors_rest_drawn_and_only_floor_panels_are_solid() {
+    fn sliding_doors_are_passable_and_others_rest_where_they_are_floor() {
         let wall = Aabb::from_corners(DVec3::ZERO, DVec3::new(2.0, 3.0, 0.25));
-        let o = rest_offset(Contents::Door, &ent(&[("angle", "90")]), wall, 1.0);
-        assert_eq!(o, DVec3::ZERO);
-        assert!(
-            !rests_solid(Contents::Door, wall),
-            "a wall door is passable"
+        let sliding = ent(&[("angle", "90")]);
+        assert_eq!(
+            rest_offset(Contents::Door, &sliding, wall, 1.0),
+            DVec3::ZERO
+        );
+        assert!(!rests_solid(Contents::Door, &sliding, wall), "passable");
+        let down = ent(&[("angle", "-2"), ("lip", "32")]);
+        let o = rest_offset(Contents::Door, &down, wall, 1.0 / 32.0);
+        assert!((o - DVec3::new(0.0, -2.0, 0.0)).length() < 1e-12, "{o}");
+        assert!(rests_solid(Contents::Door, &down, wall), "its top a step");
+        let up = ent(&[("angle", "-1"), ("lip", "256")]);
+        assert_eq!(
+            rest_offset(Contents::Door, &up, wall, 1.0 / 32.0),
+            DVec3::ZERO,
+            "a lip longer than the door: no move"
         );
         let panel = Aabb::from_corners(DVec3::ZERO, DVec3::new(4.0, 0.25, 4.0));
-        assert!(rests_solid(Contents::Door, panel), "a floor panel is floor");
+        assert_eq!(rest_offset(Contents::Door, &down, panel, 1.0), DVec3::ZERO);
+        assert!(
+            rests_solid(Contents::Door, &sliding, panel),
+            "a floor panel is floor"
+        );
         let block = Aabb::from_corners(DVec3::ZERO, DVec3::new(17.0, 4.0, 6.0));
         assert!(
-            !rests_solid(Contents::Door, block),
-            "a sliding block is a wall"
+            !rests_solid(Contents::Door, &sliding, block),
+            "a sliding block"
         );
-        assert!(rests_solid(Contents::Lift, block));
-        assert!(!rests_solid(Contents::Solid, block), "not a mover");
+        assert!(rests_solid(Contents::Lift, &sliding, block));
+        assert!(
+            !rests_solid(Contents::Solid, &sliding, block),
+            "not a mover"
+        );
     }
 
     #[test]
@@ -720,7 +750,7 @@ impl BrushLevel {
         }
         for g in &mut groups {
             g.offset = rest_offset(g.contents, &self.entities[g.entity], g.bounds, self.unit);
-            g.solid = rests_solid(g.contents, g.bounds);
+            g.solid = rests_solid(g.contents, &self.entities[g.entity], g.bounds);
         }
         groups
     }

@@ -5,9 +5,9 @@
 //! way.
 //!
 //! * A door ([`Contents::Door`] of an entity) is a [`RegionKind::Door`]
-//!   region over the volume it is drawn in, its closed position (only a
-//!   floor panel is solid, see [`crate::level::rests_solid`]): walking
-//!   into it crosses a door link.
+//!   region over the volume it is drawn in, its closed position (where it
+//!   is solid, see [`crate::level::rests_solid`]): walking into it crosses
+//!   a door link.
 //! * A lift ([`Contents::Lift`] of an entity) is a [`Lift`]: the box from
 //!   its top in the low position to its top in the high position
 //!   ([`crate::level::lift_travel`]), wherever it rests.

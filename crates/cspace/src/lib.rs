@@ -46,8 +46,9 @@
 //! `FORMATS.md` lists the rules and their sources); [`scene`] reads it:
 //! * solid and clip brushes are obstacles; triggers, liquids and empty
 //!   brushes are not;
-//! * a **door** is not solid (a floor panel is, where it is drawn) and the
-//!   volume it is drawn in is a region ([`regions`]): the walkable polygons are cut along it, and a
+//! * a **door** that slides sideways is not solid (one that moves up or
+//!   down is, open; a floor panel is, closed) and the volume it is drawn
+//!   in is a region ([`regions`]): the walkable polygons are cut along it, and a
 //!   walk or step into or out of it becomes a `door` link;
 //! * a **lift** is solid at its low position; the floor on it and the
 //!   floors beside its top position are joined by `elevator` links (the
@@ -171,6 +172,7 @@ pub mod crouch_space;
 pub mod edge_plane;
 pub mod expand;
 pub mod extra;
+pub mod gaps;
 pub mod ledges;
 pub mod links;
 pub mod mapfile;

@@ -36,7 +36,7 @@ use crate::walkable::WalkPoly;
 pub const MAX_SWIM_POLYS: usize = 64;
 
 /// True when the plan point `(x, z)` is inside the convex polygon.
-fn holds(poly: &WalkPoly, x: f64, z: f64) -> bool {
+pub(crate) fn holds(poly: &WalkPoly, x: f64, z: f64) -> bool {
     let p = &poly.polygon;
     let n = p.len();
     (0..n).all(|i| {

@@ -5,7 +5,8 @@
 //! Each brush's [`Contents`] (set by the loader from the map's semantics)
 //! decides what it is:
 //! * `solid` and `clip` brushes are solid;
-//! * a door is not solid, except a floor panel, solid where it is drawn
+//! * a door that slides sideways is not solid; one that moves up or down
+//!   is solid open, a floor panel closed
 //!   ([`navscope_core::level::rests_solid`]); its drawn volume is a `door` region: walking into
 //!   it crosses a door link;
 //! * a lift is solid where it rests low, and joins the floor on it to the

@@ -18,6 +18,7 @@ use crate::crouch_space::crouch_only;
 use crate::edge_plane::{EdgePlane, EdgeRef, build_table};
 use crate::expand::{ExpandedBrush, expand};
 use crate::extra::{Ladder, PolyGrid, crouch_links, ladder_links};
+use crate::gaps;
 use crate::ledges::shrink_ledges;
 use crate::links::{LinkSeg, clear_of, jumps, table_links, walk_and_step};
 use crate::merge::merge_coplanar;
@@ -56,6 +57,9 @@ pub mod param {
     pub const JUMP_HEIGHT: &str = "jump_height";
     /// Deepest drop off a ledge, metres (one way, down).
     pub const MAX_DROP: &str = "max_drop";
+    /// Horizontal reach of a running jump landing at its take-off height,
+    /// metres.
+    pub const JUMP_REACH: &str = "jump_reach";
     /// Cost multiplier of links into slime and lava (0 forbids them).
     pub const HAZARD_COST: &str = "hazard_cost";
 }
@@ -178,9 +182,19 @@ fn params() -> Vec<ParamSpec> {
             "m",
             0.0,
             0.0,
-            50.0,
+            100.0,
             0.05,
             "Deepest drop off a ledge linked one way, down (a jump link that is not climbed back); below the jump height every drop is a two-way jump. 0 (the paper's): drops only as deep as a jump.",
+        ),
+        ParamSpec::float(
+            JUMP_REACH,
+            "Running jump reach",
+            "m",
+            0.0,
+            0.0,
+            50.0,
+            0.05,
+            "Horizontal distance of a running jump that lands at its take-off height; with it, ledges link one way to the floors a running jump reaches across a gap or down a drop (module gaps). 0 (the paper's): vertical jumps only.",
         ),
         ParamSpec::float(
             HAZARD_COST,
@@ -284,7 +298,7 @@ pub fn pipeline() -> Pipeline {
                     "Jump, crouch and ladder links",
                     "Vertical jumps are step links with a larger height; crouch links join standing edges that lead nowhere to the crouching mesh that continues beyond them; ladders join the polygons at their foot and top, lifts the floor on them to the floors at their top; teleporters link to their destination, pushers to where their flight lands, water joins its floors and shores with swim links.",
                     "Golodetz §5, Figure 6",
-                    &[JUMP_HEIGHT, MAX_DROP, STEP_HEIGHT],
+                    &[JUMP_HEIGHT, MAX_DROP, JUMP_REACH, STEP_HEIGHT],
                 ),
                 run: run_extra_links,
             },
@@ -1064,7 +1078,7 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     // Jumps and drops are found together as vertical links up to the
     // deeper reach; those that would climb more than a jump are dropped,
     // so a drop deeper than a jump is one way, down.
-    let jumps: Vec<Vec<LinkSeg>> = (0..t.tables.len())
+    let mut jumps: Vec<Vec<LinkSeg>> = (0..t.tables.len())
         .map(|m| {
             let both = table_links(m, &t.polys[m], &t.tables[m], &|e, f| {
                 jumps(e, f, step, reach)
@@ -1086,8 +1100,16 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     let gravity = navscope_core::movers::QUAKE_GRAVITY * brushes(ctx)?.unit;
     let mut ladders = Vec::new();
     let mut movers = Vec::new();
+    let reach = gaps::Reach {
+        level: ctx.params.float(param::JUMP_REACH),
+        height: jump,
+        max_drop: ctx.params.float(param::MAX_DROP),
+        step,
+    };
     for (m, polys) in t.polys.iter().enumerate() {
         let grid = PolyGrid::new(polys);
+        let solids: Vec<&Polyhedron> = ex.expanded[m].iter().map(|b| &b.solid).collect();
+        jumps[m].extend(gaps::gap_jumps(m, polys, &grid, &solids, reach));
         let half = ex.sizes[m].half;
         let climb = |kind, list: &[Ladder]| -> Vec<LinkSeg> {
             list.iter()

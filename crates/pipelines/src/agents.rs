@@ -28,9 +28,11 @@
 //! while in the air for `t`; back at its take-off height `t = 2v / g`
 //! (Quake: 0.675 s, 216 units, 6.75 m); landing `d` lower, `t = (v +
 //! √(v² + 2gd)) / g`, so a jump reaches further down a drop. Falls are
-//! not limited by the body: a Quake player lands unhurt up to 650 units/s,
-//! after `650² / 1600` = 264 units (8.25 m), and loses 5 health beyond
-//! (`PlayerPostThink`); the presets drop that far ([`Agent::max_drop`]).
+//! not limited by the body: a Quake player lands unhurt up to 650 units/s
+//! (`650² / 1600` = 264 units, 8.25 m) and loses 5 health at most beyond
+//! (`PlayerPostThink`), so the game presets take any drop a fall reaches
+//! at the engine's speed cap, `sv_maxvelocity` 2000 units/s: `2000² /
+//! 1600` = 2,500 units, 78 m ([`Agent::max_drop`]).
 //!
 //! The Recast demo's human is RecastDemo's defaults in metres: radius
 //! 0.6, height 2.0, climb 0.9, slope 45°, cells 0.3 × 0.2 m.
@@ -106,8 +108,8 @@ struct GameBody {
     jump_speed: f64,
     gravity: f64,
     run_speed: f64,
-    /// Speed of a fall that still lands unhurt.
-    safe_fall_speed: f64,
+    /// Fastest fall (the engine's speed cap); any fall up to it is taken.
+    max_fall_speed: f64,
 }
 
 impl GameBody {
@@ -121,7 +123,7 @@ impl GameBody {
             jump_speed: self.jump_speed * unit,
             gravity: self.gravity * unit,
             run_speed: self.run_speed * unit,
-            max_drop: self.safe_fall_speed * self.safe_fall_speed / (2.0 * self.gravity) * unit,
+            max_drop: self.max_fall_speed * self.max_fall_speed / (2.0 * self.gravity) * unit,
         }
     }
 }
@@ -154,7 +156,7 @@ const QUAKE: GameBody = GameBody {
     jump_speed: 270.0,
     gravity: 800.0,
     run_speed: 320.0,
-    safe_fall_speed: 650.0,
+    max_fall_speed: 2000.0,
 };
 
 /// Every preset, in menu order.
@@ -269,6 +271,7 @@ impl Preset {
                     f(p::MAX_SLOPE, a.max_slope_deg),
                     f(p::JUMP_HEIGHT, a.jump_height()),
                     f(p::MAX_DROP, a.max_drop),
+                    f(p::JUMP_REACH, a.jump_reach(0.0).unwrap_or(0.0)),
                     (
                         p::CROUCH_MESH.to_string(),
                         ParamValue::Bool(a.crouch_height.is_some()),
@@ -343,7 +346,7 @@ mod tests {
         assert!((a.jump_reach(0.0).unwrap() - 216.0 / 32.0).abs() < 1e-9);
         assert!(a.jump_reach(1.0).unwrap() > a.jump_reach(0.0).unwrap());
         assert_eq!(a.jump_reach(-2.0), None, "2 m up is out of reach");
-        assert!((a.max_drop - 650.0 * 650.0 / 1600.0 / 32.0).abs() < 1e-9);
+        assert!((a.max_drop - 2500.0 / 32.0).abs() < 1e-9);
         assert!((a.max_slope_deg - 45.57).abs() < 0.01);
     }
 

@@ -5,8 +5,9 @@
 //! * solid and clip brushes become their faces, each face a fan of
 //!   triangles wound counter-clockwise seen from outside (so a floor's
 //!   triangles face up);
-//! * lifts become solid where they rest, and doors only when they are
-//!   floor panels ([`navscope_core::level::rests_solid`]), as in `cspace`;
+//! * lifts become solid where they rest, doors where they rest when they
+//!   are solid there ([`navscope_core::level::rests_solid`]), as in
+//!   `cspace`;
 //! * water brushes become the level's water volumes (their boxes);
 //! * slime, lava, triggers and empty brushes are left out: a triangle
 //!   mesh has no way to say "hurts", and triggers are not solid;
