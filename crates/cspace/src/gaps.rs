@@ -5,9 +5,10 @@
 //! From the middle of every polygon edge that is a ledge (just beyond it
 //! no polygon lies within a step of its height), the agent runs straight
 //! out, along the edge's outward normal seen from above. Every
-//! [`PROBE_STEP`] metres the probe asks which polygons lie under it; the
-//! first distance where one can be landed on ends the probe, and the
-//! highest such polygon is the landing. A polygon can be landed on when it
+//! [`PROBE_STEP`] metres the probe asks which polygons lie under it and
+//! takes the highest it can land on, when that is higher than every
+//! landing found nearer (the jump passes over lower floors to reach a
+//! higher one, never the other way). A polygon can be landed on when it
 //! is at most the jump height above the take-off and at most the drop
 //! height below it, and the distance is within the reach of a running jump
 //! that lands that much lower ([`Reach::at`]). The flight is checked
@@ -132,35 +133,38 @@ pub fn gap_jumps(
             {
                 continue;
             }
-            let landing = (1..=steps).find_map(|d| {
+            let mut best = f64::NEG_INFINITY;
+            for d in 1..=steps {
                 let dist = d as f64 * PROBE_STEP;
                 let q = plan(s) + normal * dist;
-                under(polys, grid, q, i)
+                let landing = under(polys, grid, q, i)
                     .into_iter()
                     .filter(|&(_, h)| {
                         let down = s.y - h;
-                        down <= reach.max_drop && reach.at(down).is_some_and(|r| dist <= r)
+                        h > best
+                            && down <= reach.max_drop
+                            && reach.at(down).is_some_and(|r| dist <= r)
                     })
-                    .max_by(|x, y| x.1.total_cmp(&y.1).then(y.0.cmp(&x.0)))
-                    .map(|(j, h)| (j, DVec3::new(q.x, h, q.y)))
-            });
-            let Some((j, l)) = landing else { continue };
-            let top = s.y.max(l.y) + CLEARANCE;
-            let legs = [s, DVec3::new(s.x, top, s.z), DVec3::new(l.x, top, l.z), l];
-            if !clear(solids, &legs) {
-                continue;
+                    .max_by(|x, y| x.1.total_cmp(&y.1).then(y.0.cmp(&x.0)));
+                let Some((j, h)) = landing else { continue };
+                best = h;
+                let l = DVec3::new(q.x, h, q.y);
+                let top = s.y.max(l.y) + CLEARANCE;
+                let legs = [s, DVec3::new(s.x, top, s.z), DVec3::new(l.x, top, l.z), l];
+                if clear(solids, &legs) {
+                    out.push(LinkSeg {
+                        from_mesh: mesh,
+                        from: i,
+                        to_mesh: mesh,
+                        to: j,
+                        kind: LinkKind::Jump,
+                        source: [s, s],
+                        dest: [l, l],
+                        across: DVec3::new(normal.x, 0.0, normal.y),
+                        edge: None,
+                    });
+                }
             }
-            out.push(LinkSeg {
-                from_mesh: mesh,
-                from: i,
-                to_mesh: mesh,
-                to: j,
-                kind: LinkKind::Jump,
-                source: [s, s],
-                dest: [l, l],
-                across: DVec3::new(normal.x, 0.0, normal.y),
-                edge: None,
-            });
         }
     }
     out
