@@ -17,6 +17,7 @@ use navscope_core::LinkKind;
 use navscope_core::NavMesh;
 use navscope_core::geom::Aabb;
 use navscope_core::level::{BrushLevel, LevelData};
+use navscope_core::movers::RegionKind;
 use navscope_levels::brushes::spots::{self, Spot};
 use navscope_path::{Locator, SearchOptions, find_path};
 
@@ -220,13 +221,23 @@ fn surface_at(poly: &[DVec3], x: f64, z: f64) -> Option<f64> {
     Some(o.y - (normal.x * (x - o.x) + normal.z * (z - o.z)) / normal.y)
 }
 
-/// The boxes of the level's entity movers, by entity.
+/// The boxes of the level's doors, lifts, teleporters and pushers, by
+/// entity.
 struct Movers(Vec<(usize, Aabb)>);
 
 impl Movers {
     fn of(level: &BrushLevel) -> Self {
         let m = level.movers(None);
-        let regions = m.regions.iter().filter_map(|r| Some((r.entity?, r.bounds)));
+        let regions = m
+            .regions
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r.kind,
+                    RegionKind::Door | RegionKind::Teleport(_) | RegionKind::Push(_)
+                )
+            })
+            .filter_map(|r| Some((r.entity?, r.bounds)));
         let lifts = m.lifts.iter().map(|l| (l.entity, l.bounds));
         Movers(regions.chain(lifts).collect())
     }
