@@ -280,7 +280,7 @@ impl Movers {
                     let ent = &level.entities[e];
                     let mut text = spots::label(ent);
                     if let Some(o) = spots::opener(level, ent) {
-                        text = format!("{text} (opened by {o})");
+                        text = format!("{text} ({o})");
                     }
                     if !out.contains(&text) {
                         out.push(text);

@@ -590,7 +590,14 @@ fn a_map_of_thousands_of_identical_cubes_builds() {
     std::fs::write(dir.join("cubes.map"), map).unwrap();
     // The pipeline's own agent (standing and crouching), not the Quake
     // player a `.map` gets by default, which does not crouch.
-    let args = ["build", "cubes.map", "--pipeline", "cspace", "--agent", "default"];
+    let args = [
+        "build",
+        "cubes.map",
+        "--pipeline",
+        "cspace",
+        "--agent",
+        "default",
+    ];
     let r = run_in(&dir, &args);
     assert_eq!(r.code, 0, "{}", r.stderr);
     // Two agent sizes, each with every ordered pair in range.

@@ -94,8 +94,10 @@
 //!   transitive; edges are matched against plane representatives instead,
 //!   then the table is ordered lexicographically (see [`edge_plane`]).
 //! * **Links** are computed once per unordered pair, both directions, with
-//!   endpoints on the actual edges (see [`links`]). Jumps are vertical only
-//!   (§5.3), both ways. Crouch links probe the crouching mesh beyond each
+//!   endpoints on the actual edges (see [`links`]). Jumps are vertical
+//!   (§5.3), both ways up to `jump_height`, one way down to `max_drop`;
+//!   with `jump_reach` set, ledges also link one way to the floors a
+//!   running jump reaches across a gap or down a drop ([`gaps`]). Crouch links probe the crouching mesh beyond each
 //!   standing edge interval that makes no walk, step or jump link (see
 //!   [`extra`]). Ladders are brush entities of class `func_ladder`
 //!   (parameter); their brushes are not solid.

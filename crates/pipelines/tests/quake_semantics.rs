@@ -201,7 +201,7 @@ fn a_floor_panel_door_fired_by_a_button_is_the_floor_it_crosses() {
     assert_eq!(d.classname, "func_door");
     assert_eq!(
         spots::opener(&b.level, d).as_deref(),
-        Some("fired by func_button")
+        Some("opened when fired by func_button")
     );
 }
 
@@ -225,7 +225,7 @@ fn a_key_door_is_a_door_link_that_names_its_key() {
     let d = &b.level.entities[2];
     assert_eq!(
         spots::opener(&b.level, d).as_deref(),
-        Some("the silver key")
+        Some("opened by the silver key")
     );
 }
 

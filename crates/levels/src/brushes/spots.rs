@@ -141,20 +141,20 @@ pub fn opener(level: &BrushLevel, e: &Entity) -> Option<String> {
     };
     match e.classname.as_str() {
         "func_door" | "func_door_rotating" => Some(if e.key("targetname").is_some() {
-            by("fired by")
+            by("opened when fired by")
         } else if flags & DOOR_GOLD_KEY != 0 {
-            "the gold key".into()
+            "opened by the gold key".into()
         } else if flags & DOOR_SILVER_KEY != 0 {
-            "the silver key".into()
+            "opened by the silver key".into()
         } else if e.number("health").is_some_and(|h| h > 0.0) {
-            "shooting it".into()
+            "opened by shooting it".into()
         } else {
-            "touch".into()
+            "opened by touch".into()
         }),
         "func_door_secret" => Some(match (e.key("targetname"), flags & SECRET_YES_SHOOT) {
-            (None, _) => "shooting it".into(),
-            (Some(_), 0) => by("fired by"),
-            (Some(_), _) => by("shooting it, or fired by"),
+            (None, _) => "opened by shooting it".into(),
+            (Some(_), 0) => by("opened when fired by"),
+            (Some(_), _) => by("opened by shooting it, or when fired by"),
         }),
         _ => None,
     }
@@ -252,13 +252,16 @@ mod tests {
             ..Default::default()
         };
         let o = |i: usize| opener(&level, &level.entities[i]).unwrap();
-        assert_eq!(o(0), "fired by func_button");
-        assert_eq!(o(2), "the silver key");
-        assert_eq!(o(3), "the gold key");
-        assert_eq!(o(4), "shooting it");
-        assert_eq!(o(5), "touch");
-        assert_eq!(o(6), "shooting it");
-        assert_eq!(o(7), "shooting it, or fired by (nothing fires it)");
+        assert_eq!(o(0), "opened when fired by func_button");
+        assert_eq!(o(2), "opened by the silver key");
+        assert_eq!(o(3), "opened by the gold key");
+        assert_eq!(o(4), "opened by shooting it");
+        assert_eq!(o(5), "opened by touch");
+        assert_eq!(o(6), "opened by shooting it");
+        assert_eq!(
+            o(7),
+            "opened by shooting it, or when fired by (nothing fires it)"
+        );
         assert_eq!(opener(&level, &level.entities[1]), None);
         assert_eq!(
             dangling_targets(&level),
