@@ -61,7 +61,7 @@ fn measure(
     bar: &ProgressBar,
 ) -> Result<BenchRow, CliError> {
     let pipeline = pipeline_for(level, opts.pipeline.as_deref())?;
-    let mut values = param_values(&pipeline, opts)?;
+    let mut values = param_values(&pipeline, level, opts)?;
     for setting in variant.split(';').map(str::trim).filter(|s| !s.is_empty()) {
         apply_setting(&pipeline, &mut values, setting)?;
     }

@@ -91,7 +91,7 @@ fn sides(level: &Level, opts: &BuildOptions, args: &CompareArgs) -> Result<[Side
         ));
     }
     let pa = pipeline_for(level, opts.pipeline.as_deref())?;
-    let va = param_values(&pa, opts)?;
+    let va = param_values(&pa, level, opts)?;
     let (pb, mut vb) = match &args.against_pipeline {
         Some(id) => {
             let p = pipeline_for(level, Some(id))?;

@@ -9,8 +9,12 @@
 //! navscope-cli islands LEVEL --pipeline P [--json]
 //! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--budget SIZE] [--json]
 //! navscope-cli compare LEVEL [--pipeline P] [--set NAME=VALUE]... (--against "NAME=VALUE;..." | --against-pipeline Q | --pair F.ron) [--from X,Y,Z --to X,Y,Z] [--budget SIZE] [--json] [--png F.png]
+//! navscope-cli routes MAP [--pipeline P] [--agent NAME] [--budget SIZE] [--json]
 //! navscope-cli generate KIND [--seed S] [size options] --out FILE
 //! ```
+//! Every command that builds takes `--agent NAME` (an agent preset of
+//! [`navscope_pipelines::agents`]; a `.map` gets Quake's player unless a
+//! preset file or `--agent` says otherwise).
 //! `--budget` (default 2G) is the memory budget of the loader and of every
 //! stage ([`navscope_core::budget`]).
 //!
@@ -25,6 +29,7 @@ mod info;
 mod islands;
 mod path;
 mod queries;
+mod routes;
 mod session;
 mod table;
 
@@ -56,6 +61,11 @@ pub struct BuildOptions {
     /// RON preset of parameter values.
     #[arg(long)]
     preset: Option<PathBuf>,
+    /// Agent preset (`quake`, `quake2`, `half-life`, `recast-human`, or
+    /// `default` for the pipeline's own agent); default: Quake's player
+    /// for a `.map` without `--preset`. Applied after the preset file.
+    #[arg(long)]
+    agent: Option<String>,
     /// Set one parameter, e.g. `--set tau=5` (repeatable; after the preset).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
@@ -172,6 +182,18 @@ enum Command {
         #[command(flatten)]
         args: compare::CompareArgs,
     },
+    /// From every player start of a Quake map to every exit: whether a
+    /// path exists, its length and the entities it uses. Exit status 0
+    /// when every start reaches an exit, 1 otherwise.
+    Routes {
+        /// Quake `.map` (or another brush level).
+        level: PathBuf,
+        #[command(flatten)]
+        opts: BuildOptions,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write a large random level (for benchmarks) with a seeded generator.
     Generate {
         #[command(subcommand)]
@@ -277,6 +299,11 @@ fn run(command: Command) -> ExitCode {
             json,
         } => bench::run(&levels, &opts, runs, &variants, json),
         Command::Compare { level, opts, args } => compare::run(&level, &opts, &args),
+        Command::Routes { level, opts, json } => match routes::run(&level, &opts, json) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
         Command::Generate {
             what,
             seed,

@@ -79,9 +79,16 @@ pub fn pipeline_for(level: &Level, requested: Option<&str>) -> Result<Arc<Pipeli
     }
 }
 
-/// Parameter values from the pipeline's defaults, the preset file and the
-/// `--set` options, in that order.
-pub fn param_values(pipeline: &Pipeline, opts: &BuildOptions) -> Result<ParamValues, CliError> {
+/// Parameter values from the pipeline's defaults, the preset file, the
+/// agent and the `--set` options, in that order. The agent is `--agent`'s,
+/// or without it (and without a preset file) the one the level opens with
+/// ([`navscope_pipelines::agents::for_level`]: Quake's player for a
+/// `.map`); `--agent default` keeps the pipeline's own.
+pub fn param_values(
+    pipeline: &Pipeline,
+    level: &Level,
+    opts: &BuildOptions,
+) -> Result<ParamValues, CliError> {
     let mut values = match &opts.preset {
         Some(p) => {
             navscope_levels::check_regular_file(p).map_err(|e| CliError::Failed(e.to_string()))?;
@@ -92,10 +99,30 @@ pub fn param_values(pipeline: &Pipeline, opts: &BuildOptions) -> Result<ParamVal
         }
         None => ParamValues::defaults(&pipeline.params),
     };
+    if let Some(agent) = agent_for(level, opts)? {
+        agent
+            .apply(pipeline, level, &mut values)
+            .map_err(|e| CliError::Failed(format!("{}: {e}", level.source)))?;
+    }
     for s in &opts.set {
         apply_setting(pipeline, &mut values, s)?;
     }
     Ok(values)
+}
+
+/// The agent preset a build uses (see [`param_values`]).
+pub fn agent_for(
+    level: &Level,
+    opts: &BuildOptions,
+) -> Result<Option<&'static navscope_pipelines::agents::Preset>, CliError> {
+    match opts.agent.as_deref() {
+        Some("default") => Ok(None),
+        Some(name) => navscope_pipelines::agents::by_name(name)
+            .map(Some)
+            .map_err(CliError::Usage),
+        None if opts.preset.is_none() => Ok(navscope_pipelines::agents::for_level(level)),
+        None => Ok(None),
+    }
 }
 
 /// Applies one `NAME=VALUE` setting.
@@ -122,7 +149,7 @@ pub fn apply_setting(
 /// memory budget.
 pub fn runner(level: Level, opts: &BuildOptions) -> Result<Runner, CliError> {
     let pipeline = pipeline_for(&level, opts.pipeline.as_deref())?;
-    let values = param_values(&pipeline, opts)?;
+    let values = param_values(&pipeline, &level, opts)?;
     let level = converted(&pipeline, &Arc::new(level))?;
     let mut r = Runner::new(pipeline, level);
     r.set_params(values);

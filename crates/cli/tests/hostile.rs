@@ -585,7 +585,17 @@ fn a_map_of_thousands_of_identical_cubes_builds() {
     }
     map.push_str("}\n");
     std::fs::write(dir.join("cubes.map"), map).unwrap();
-    let r = run_in(&dir, &["build", "cubes.map", "--pipeline", "cspace"]);
+    // The pipeline's own agent (standing and crouching), not the Quake
+    // player a `.map` gets by default, which does not crouch.
+    let args = [
+        "build",
+        "cubes.map",
+        "--pipeline",
+        "cspace",
+        "--agent",
+        "default",
+    ];
+    let r = run_in(&dir, &args);
     assert_eq!(r.code, 0, "{}", r.stderr);
     // Two agent sizes, each with every ordered pair in range.
     let pairs = 2 * n * (n - 1);

@@ -188,28 +188,65 @@ impl Entity {
 /// Quake's default `lip` of doors and plats, in map units.
 pub const DEFAULT_LIP: f64 = 8.0;
 
+/// How far a lift of `entity` whose brushes span `bounds` travels down
+/// from where the file draws it (its top position): its `height` key, or
+/// its height less its `lip` (Quake's `func_plat`); `unit` is
+/// [`BrushLevel::unit`].
+pub fn lift_travel(entity: &Entity, bounds: Aabb, unit: f64) -> f64 {
+    let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
+    let travel = match entity.number("height") {
+        Some(h) => h * unit,
+        None => bounds.size().y - lip,
+    };
+    travel.max(0.0)
+}
+
+/// True for a door box at least twice as wide and deep as it is high: a
+/// panel of floor (or ceiling), not a wall.
+pub fn is_floor_panel(bounds: Aabb) -> bool {
+    let s = bounds.size();
+    2.0 * s.y <= s.x.min(s.z)
+}
+
+/// True for a door of `entity` that moves up or down (`angle` -1 or -2).
+fn moves_vertically(entity: &Entity) -> bool {
+    entity.move_dir().y != 0.0
+}
+
+/// Whether a mover's brushes are solid for agents where they rest
+/// ([`rest_offset`]). A lift is. A door that moves up or down is, open:
+/// up it is out of the way, down its top is the floor or the step it
+/// makes. A floor panel ([`is_floor_panel`]) is, drawn closed: the floor
+/// the player crosses (with `START_OPEN`, the floor that firing it brings
+/// back), where open it would leave a hole. Any other door, a wall that
+/// slides sideways, is not: it is passable once opened, and one drawn
+/// open (a trap that closes on the player) is passable until it closes,
+/// so the player's way goes through both its positions; its drawn volume
+/// is a door region ([`crate::movers`]).
+pub fn rests_solid(contents: Contents, entity: &Entity, bounds: Aabb) -> bool {
+    match contents {
+        Contents::Lift => true,
+        Contents::Door => is_floor_panel(bounds) || moves_vertically(entity),
+        _ => false,
+    }
+}
+
 /// Where a mover rests while agents use it, as an offset from where the
 /// file draws it, for a mover whose brushes span `bounds`; `unit` is
-/// [`BrushLevel::unit`]. A door rests open: it moves along
-/// [`Entity::move_dir`] by its size along that direction less its `lip`
-/// (Quake's `func_door`). A lift rests low: down by its `height` key, or
-/// by its height less its `lip` (Quake's `func_plat`). Everything else
-/// stays.
+/// [`BrushLevel::unit`]. A door that moves up or down and is not a floor
+/// panel rests open: it moves along [`Entity::move_dir`] by its height
+/// less its `lip` (Quake's `func_door`). A lift rests low, down by
+/// [`lift_travel`], unless it has a `targetname`: then Quake spawns it
+/// raised, where the file draws it, until something fires it
+/// (`func_plat`'s `plat_use`). Everything else rests where it is drawn.
 pub fn rest_offset(contents: Contents, entity: &Entity, bounds: Aabb, unit: f64) -> DVec3 {
-    let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
-    let size = bounds.size();
     match contents {
-        Contents::Door => {
-            let dir = entity.move_dir();
-            let along = dir.abs().dot(size);
-            dir * (along - lip).max(0.0)
+        Contents::Door if moves_vertically(entity) && !is_floor_panel(bounds) => {
+            let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
+            entity.move_dir() * (bounds.size().y - lip).max(0.0)
         }
-        Contents::Lift => {
-            let travel = match entity.number("height") {
-                Some(h) => h * unit,
-                None => size.y - lip,
-            };
-            -DVec3::Y * travel.max(0.0)
+        Contents::Lift if entity.key("targetname").is_none() => {
+            -DVec3::Y * lift_travel(entity, bounds, unit)
         }
         _ => DVec3::ZERO,
     }
@@ -252,28 +289,40 @@ mod tests {
     }
 
     #[test]
-    fn doors_open_along_their_angle_less_the_lip() {
-        let b = Aabb::from_corners(DVec3::ZERO, DVec3::new(2.0, 3.0, 0.25));
-        // Quake yaw 90 is +y in Quake, -z in the world: size 0.25 less lip.
-        let o = rest_offset(
-            Contents::Door,
-            &ent(&[("angle", "90"), ("lip", "0")]),
-            b,
-            1.0,
+    fn sliding_doors_are_passable_and_others_rest_where_they_are_floor() {
+        let wall = Aabb::from_corners(DVec3::ZERO, DVec3::new(2.0, 3.0, 0.25));
+        let sliding = ent(&[("angle", "90")]);
+        assert_eq!(
+            rest_offset(Contents::Door, &sliding, wall, 1.0),
+            DVec3::ZERO
         );
-        assert!((o - DVec3::new(0.0, 0.0, -0.25)).length() < 1e-12, "{o}");
-        let o = rest_offset(Contents::Door, &ent(&[("angle", "-1")]), b, 1.0 / 32.0);
+        assert!(!rests_solid(Contents::Door, &sliding, wall), "passable");
+        let down = ent(&[("angle", "-2"), ("lip", "32")]);
+        let o = rest_offset(Contents::Door, &down, wall, 1.0 / 32.0);
+        assert!((o - DVec3::new(0.0, -2.0, 0.0)).length() < 1e-12, "{o}");
+        assert!(rests_solid(Contents::Door, &down, wall), "its top a step");
+        let up = ent(&[("angle", "-1"), ("lip", "256")]);
+        assert_eq!(
+            rest_offset(Contents::Door, &up, wall, 1.0 / 32.0),
+            DVec3::ZERO,
+            "a lip longer than the door: no move"
+        );
+        let panel = Aabb::from_corners(DVec3::ZERO, DVec3::new(4.0, 0.25, 4.0));
+        assert_eq!(rest_offset(Contents::Door, &down, panel, 1.0), DVec3::ZERO);
         assert!(
-            (o - DVec3::new(0.0, 3.0 - 0.25, 0.0)).length() < 1e-12,
-            "{o}"
+            rests_solid(Contents::Door, &sliding, panel),
+            "a floor panel is floor"
         );
-        let o = rest_offset(
-            Contents::Door,
-            &ent(&[("angle", "0"), ("lip", "64")]),
-            b,
-            1.0 / 32.0,
+        let block = Aabb::from_corners(DVec3::ZERO, DVec3::new(17.0, 4.0, 6.0));
+        assert!(
+            !rests_solid(Contents::Door, &sliding, block),
+            "a sliding block"
         );
-        assert_eq!(o, DVec3::ZERO, "a lip longer than the door: no move");
+        assert!(rests_solid(Contents::Lift, &sliding, block));
+        assert!(
+            !rests_solid(Contents::Solid, &sliding, block),
+            "not a mover"
+        );
     }
 
     #[test]
@@ -286,6 +335,13 @@ mod tests {
         );
         let o = rest_offset(Contents::Lift, &ent(&[("height", "6")]), b, 0.5);
         assert_eq!(o, DVec3::new(0.0, -3.0, 0.0));
+        let named = ent(&[("height", "6"), ("targetname", "up")]);
+        assert_eq!(
+            rest_offset(Contents::Lift, &named, b, 0.5),
+            DVec3::ZERO,
+            "a plat with a name starts raised"
+        );
+        assert_eq!(lift_travel(&named, b, 0.5), 3.0, "and still travels");
         assert_eq!(rest_offset(Contents::Solid, &ent(&[]), b, 1.0), DVec3::ZERO);
         let moved = Brush {
             planes: b.outward_planes().to_vec(),
@@ -313,6 +369,8 @@ pub struct MoverGroup {
     pub bounds: Aabb,
     /// Where they rest, as an offset ([`rest_offset`]).
     pub offset: DVec3,
+    /// Whether they are solid there ([`rests_solid`]).
+    pub solid: bool,
 }
 
 impl BrushLevel {
@@ -342,11 +400,13 @@ impl BrushLevel {
                     brushes: vec![i],
                     bounds: solid.bounds,
                     offset: DVec3::ZERO,
+                    solid: false,
                 }),
             }
         }
         for g in &mut groups {
             g.offset = rest_offset(g.contents, &self.entities[g.entity], g.bounds, self.unit);
+            g.solid = rests_solid(g.contents, &self.entities[g.entity], g.bounds);
         }
         groups
     }

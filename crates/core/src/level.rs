@@ -8,7 +8,8 @@ use glam::{DVec2, DVec3};
 use serde::{Deserialize, Serialize};
 
 pub use crate::brush::{
-    Brush, BrushLevel, Contents, DEFAULT_LIP, Entity, MoverGroup, SkippedBrush, rest_offset,
+    Brush, BrushLevel, Contents, DEFAULT_LIP, Entity, MoverGroup, SkippedBrush, lift_travel,
+    rest_offset, rests_solid,
 };
 use crate::geom::{PolygonWithHoles, TriMesh};
 

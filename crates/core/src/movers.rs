@@ -5,10 +5,12 @@
 //! way.
 //!
 //! * A door ([`Contents::Door`] of an entity) is a [`RegionKind::Door`]
-//!   region over its closed volume (it rests open, see
-//!   [`crate::level::rest_offset`]): walking into it crosses a door link.
+//!   region over the volume it is drawn in, its closed position (where it
+//!   is solid, see [`crate::brush::rests_solid`]): walking into it crosses
+//!   a door link.
 //! * A lift ([`Contents::Lift`] of an entity) is a [`Lift`]: the box from
-//!   its top at rest (low) to its top in the high position.
+//!   its top in the low position to its top in the high position
+//!   ([`crate::brush::lift_travel`]), wherever it rests.
 //! * Water, slime and lava brushes are regions of their name.
 //! * `trigger_teleport` (with the origin of the entity its `target` names),
 //!   `trigger_push` (`speed`, default 1000 units/s, along its `angle`),
@@ -25,7 +27,7 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use crate::brush::{BrushLevel, Contents, Entity};
+use crate::brush::{BrushLevel, Contents, Entity, lift_travel};
 use crate::geom::Aabb;
 use crate::geom::polyhedron::Polyhedron;
 
@@ -112,7 +114,7 @@ impl Region {
     }
 }
 
-/// A lift: the box from its top at rest (low) to its top in the high
+/// A lift: the box from its top in the low position to its top in the high
 /// position, over its brushes' plan.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Lift {
@@ -183,10 +185,11 @@ impl BrushLevel {
                 });
             } else {
                 let top = g.bounds.max.y;
+                let travel = lift_travel(&self.entities[g.entity], g.bounds, self.unit);
                 out.lifts.push(Lift {
                     entity: g.entity,
                     bounds: Aabb {
-                        min: DVec3::new(g.bounds.min.x, top + g.offset.y, g.bounds.min.z),
+                        min: DVec3::new(g.bounds.min.x, top - travel, g.bounds.min.z),
                         max: DVec3::new(g.bounds.max.x, top, g.bounds.max.z),
                     },
                 });

@@ -46,8 +46,9 @@
 //! `FORMATS.md` lists the rules and their sources); [`scene`] reads it:
 //! * solid and clip brushes are obstacles; triggers, liquids and empty
 //!   brushes are not;
-//! * a **door** is solid where it rests open and its closed volume is a
-//!   region ([`regions`]): the walkable polygons are cut along it, and a
+//! * a **door** that slides sideways is not solid (one that moves up or
+//!   down is, open; a floor panel is, closed) and the volume it is drawn
+//!   in is a region ([`regions`]): the walkable polygons are cut along it, and a
 //!   walk or step into or out of it becomes a `door` link;
 //! * a **lift** is solid at its low position; the floor on it and the
 //!   floors beside its top position are joined by `elevator` links (the
@@ -93,8 +94,10 @@
 //!   transitive; edges are matched against plane representatives instead,
 //!   then the table is ordered lexicographically (see [`edge_plane`]).
 //! * **Links** are computed once per unordered pair, both directions, with
-//!   endpoints on the actual edges (see [`links`]). Jumps are vertical only
-//!   (§5.3), both ways. Crouch links probe the crouching mesh beyond each
+//!   endpoints on the actual edges (see [`links`]). Jumps are vertical
+//!   (§5.3), both ways up to `jump_height`, one way down to `max_drop`;
+//!   with `jump_reach` set, ledges also link one way to the floors a
+//!   running jump reaches across a gap or down a drop ([`gaps`]). Crouch links probe the crouching mesh beyond each
 //!   standing edge interval that makes no walk, step or jump link (see
 //!   [`extra`]). Ladders are brush entities of class `func_ladder`
 //!   (parameter); their brushes are not solid.
@@ -164,6 +167,7 @@ pub mod crouch_space;
 pub mod edge_plane;
 pub mod expand;
 pub mod extra;
+pub mod gaps;
 pub mod ledges;
 pub mod links;
 pub mod mapfile;

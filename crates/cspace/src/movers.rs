@@ -14,8 +14,9 @@
 //!   Quake's gravity (800 units/s²) by [`flight`]; the first polygon other than the start that
 //!   the falling path crosses is where it lands (walls in the way are not
 //!   traced). One jump link, one way.
-//! * **Swim**: in a water region the agent swims, so every two polygons of
-//!   one region are joined both ways (up to [`MAX_SWIM_POLYS`] polygons
+//! * **Swim**: in a body of water (its water regions whose boxes touch,
+//!   [`water_bodies`]) the agent swims, so every two polygons of one body
+//!   are joined both ways (up to [`MAX_SWIM_POLYS`] polygons
 //!   per region; beyond that only the walk links between them remain), and
 //!   every polygon outside the region whose plan lies within an agent
 //!   width of the water and whose height lets the agent climb out at the
@@ -32,11 +33,11 @@ use crate::polyhedron::polygon_centroid;
 use crate::scene::{Region, RegionKind};
 use crate::walkable::WalkPoly;
 
-/// Most polygons of one water region joined pairwise.
+/// Most polygons of one body of water joined pairwise.
 pub const MAX_SWIM_POLYS: usize = 64;
 
 /// True when the plan point `(x, z)` is inside the convex polygon.
-fn holds(poly: &WalkPoly, x: f64, z: f64) -> bool {
+pub(crate) fn holds(poly: &WalkPoly, x: f64, z: f64) -> bool {
     let p = &poly.polygon;
     let n = p.len();
     (0..n).all(|i| {
@@ -161,12 +162,9 @@ pub fn swim_links(
     step: f64,
 ) -> Vec<LinkSeg> {
     let mut out = Vec::new();
-    for (r, region) in regions.iter().enumerate() {
-        if region.kind != RegionKind::Water {
-            continue;
-        }
+    for body in water_bodies(regions) {
         let wet: Vec<usize> = (0..polys.len())
-            .filter(|&i| polys[i].region == Some(r))
+            .filter(|&i| polys[i].region.is_some_and(|r| body.contains(&r)))
             .collect();
         if wet.is_empty() {
             continue;
@@ -180,14 +178,19 @@ pub fn swim_links(
                 }
             }
         }
-        let bx = region.centre_box(half);
+        let boxes = || body.iter().map(|&r| regions[r].bounds);
+        let bottom = boxes().map(|b| b.min.y).fold(f64::INFINITY, f64::min);
+        let surface = boxes().map(|b| b.max.y).fold(f64::NEG_INFINITY, f64::max);
         let reach = 2.0 * half.x.max(half.z);
-        let lo = DVec2::new(bx.min.x, bx.min.z) - DVec2::splat(reach);
-        let hi = DVec2::new(bx.max.x, bx.max.z) + DVec2::splat(reach);
-        let surface = region.bounds.max.y;
+        let (mut lo, mut hi) = (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY));
+        for &r in &body {
+            let bx = regions[r].centre_box(half);
+            lo = lo.min(DVec2::new(bx.min.x, bx.min.z) - DVec2::splat(reach));
+            hi = hi.max(DVec2::new(bx.max.x, bx.max.z) + DVec2::splat(reach));
+        }
         for j in grid.near(lo, hi) {
             let q = &polys[j];
-            if q.region == Some(r) {
+            if q.region.is_some_and(|r| body.contains(&r)) {
                 continue;
             }
             let qb = navscope_core::geom::Aabb::from_points(q.polygon.iter().copied());
@@ -196,7 +199,7 @@ pub fn swim_links(
             if gap_x > 0.0 || gap_z > 0.0 || qb.min.y > surface + half.y + step {
                 continue;
             }
-            if qb.max.y < region.bounds.min.y {
+            if qb.max.y < bottom {
                 continue;
             }
             let shore = centre(j);
@@ -215,6 +218,40 @@ pub fn swim_links(
         }
     }
     out
+}
+
+/// The water regions grouped into bodies of water: regions whose boxes
+/// touch or overlap are one body (a pool drawn as several brushes), each
+/// body its region indices ascending, bodies in order of their first.
+pub fn water_bodies(regions: &[Region]) -> Vec<Vec<usize>> {
+    let water: Vec<usize> = (0..regions.len())
+        .filter(|&r| regions[r].kind == RegionKind::Water)
+        .collect();
+    let mut parent: Vec<usize> = (0..regions.len()).collect();
+    fn root(parent: &mut [usize], mut r: usize) -> usize {
+        while parent[r] != r {
+            parent[r] = parent[parent[r]];
+            r = parent[r];
+        }
+        r
+    }
+    for (k, &a) in water.iter().enumerate() {
+        for &b in &water[k + 1..] {
+            if regions[a].bounds.intersects(&regions[b].bounds) {
+                let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                parent[ra.max(rb)] = ra.min(rb);
+            }
+        }
+    }
+    let mut bodies: Vec<Vec<usize>> = Vec::new();
+    for &r in &water {
+        let top = root(&mut parent, r);
+        match bodies.iter_mut().find(|b| b[0] == top) {
+            Some(b) => b.push(r),
+            None => bodies.push(vec![r]),
+        }
+    }
+    bodies
 }
 
 #[cfg(test)]
@@ -275,6 +312,21 @@ mod tests {
         assert_eq!(l.len(), 1);
         assert_eq!((l[0].to, l[0].kind), (2, LinkKind::Jump));
         assert!((l[0].dest[0].y - 2.9).abs() < 1e-9);
+    }
+
+    #[test]
+    fn touching_water_brushes_are_one_body() {
+        let w = |y0: f64, y1: f64, x0: f64| {
+            Region::new(
+                RegionKind::Water,
+                DVec3::new(x0, y0, 0.0),
+                DVec3::new(x0 + 1.0, y1, 1.0),
+            )
+        };
+        let lava = Region::new(RegionKind::Lava, DVec3::ZERO, DVec3::ONE);
+        let regions = vec![w(0.0, 1.0, 0.0), lava, w(5.0, 6.0, 9.0), w(1.0, 2.0, 0.0)];
+        assert_eq!(water_bodies(&regions), vec![vec![0, 3], vec![2]]);
+        assert!(water_bodies(&[]).is_empty());
     }
 
     #[test]

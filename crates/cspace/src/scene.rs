@@ -5,8 +5,10 @@
 //! Each brush's [`Contents`] (set by the loader from the map's semantics)
 //! decides what it is:
 //! * `solid` and `clip` brushes are solid;
-//! * a door is solid where it rests open ([`rest_offset`]), and its closed
-//!   volume is a `door` region: walking into it crosses a door link;
+//! * a door that slides sideways is not solid; one that moves up or down
+//!   is solid open, a floor panel closed
+//!   ([`navscope_core::level::rests_solid`]); its drawn volume is a `door` region: walking into
+//!   it crosses a door link;
 //! * a lift is solid where it rests low, and joins the floor on it to the
 //!   floors beside its top position with an elevator link;
 //! * water, slime and lava are not solid; each is a region of its name;
@@ -149,7 +151,7 @@ pub fn scene(level: &BrushLevel, ladder_class: &str) -> Result<Scene, String> {
             bounds: l.bounds,
         })
         .collect();
-    for g in level.mover_groups() {
+    for g in level.mover_groups().into_iter().filter(|g| g.solid) {
         for i in g.brushes {
             match Polyhedron::from_planes(&level.brushes[i].moved(g.offset).planes) {
                 Ok(solid) => out.solids.push(SolidBrush { brush: i, solid }),

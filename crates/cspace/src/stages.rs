@@ -18,6 +18,7 @@ use crate::crouch_space::crouch_only;
 use crate::edge_plane::{EdgePlane, EdgeRef, build_table};
 use crate::expand::{ExpandedBrush, expand};
 use crate::extra::{Ladder, PolyGrid, crouch_links, ladder_links};
+use crate::gaps;
 use crate::ledges::shrink_ledges;
 use crate::links::{LinkSeg, clear_of, jumps, table_links, walk_and_step};
 use crate::merge::merge_coplanar;
@@ -54,6 +55,11 @@ pub mod param {
     pub const STEP_HEIGHT: &str = "step_height";
     /// Jump height, metres.
     pub const JUMP_HEIGHT: &str = "jump_height";
+    /// Deepest drop off a ledge, metres (one way, down).
+    pub const MAX_DROP: &str = "max_drop";
+    /// Horizontal reach of a running jump landing at its take-off height,
+    /// metres.
+    pub const JUMP_REACH: &str = "jump_reach";
     /// Cost multiplier of links into slime and lava (0 forbids them).
     pub const HAZARD_COST: &str = "hazard_cost";
 }
@@ -171,6 +177,26 @@ fn params() -> Vec<ParamSpec> {
             "Largest height difference of a vertical jump link (§5.3); a little under Quake III's 45.6-unit jump (1.16 m at an inch per unit).",
         ),
         ParamSpec::float(
+            MAX_DROP,
+            "Max drop height",
+            "m",
+            0.0,
+            0.0,
+            100.0,
+            0.05,
+            "Deepest drop off a ledge linked one way, down (a jump link that is not climbed back); below the jump height every drop is a two-way jump. 0 (the paper's): drops only as deep as a jump.",
+        ),
+        ParamSpec::float(
+            JUMP_REACH,
+            "Running jump reach",
+            "m",
+            0.0,
+            0.0,
+            50.0,
+            0.05,
+            "Horizontal distance of a running jump that lands at its take-off height; with it, ledges link one way to the floors a running jump reaches across a gap or down a drop (module gaps). 0 (the paper's): vertical jumps only.",
+        ),
+        ParamSpec::float(
             HAZARD_COST,
             "Slime and lava cost",
             "x",
@@ -257,7 +283,7 @@ pub fn pipeline() -> Pipeline {
                     "Jump, crouch and ladder links",
                     "Vertical jumps are step links with a larger height; crouch links join standing edges that lead nowhere to the crouching mesh that continues beyond them; ladders join the polygons at their foot and top, lifts the floor on them to the floors at their top; teleporters link to their destination, pushers to where their flight lands, water joins its floors and shores with swim links.",
                     "Golodetz §5, Figure 6",
-                    &[JUMP_HEIGHT, STEP_HEIGHT],
+                    &[JUMP_HEIGHT, MAX_DROP, JUMP_REACH, STEP_HEIGHT],
                 ),
                 run: run_extra_links,
             },
@@ -1033,14 +1059,20 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     let links = ctx.artifact::<Links>("links")?;
     let step = ctx.params.float(param::STEP_HEIGHT);
     let jump = ctx.params.float(param::JUMP_HEIGHT);
-    let jumps: Vec<Vec<LinkSeg>> = (0..t.tables.len())
+    let reach = jump.max(ctx.params.float(param::MAX_DROP));
+    // Jumps and drops are found together as vertical links up to the
+    // deeper reach; those that would climb more than a jump are dropped,
+    // so a drop deeper than a jump is one way, down.
+    let mut jumps: Vec<Vec<LinkSeg>> = (0..t.tables.len())
         .map(|m| {
-            keep_clear(
-                table_links(m, &t.polys[m], &t.tables[m], &|e, f| {
-                    jumps(e, f, step, jump)
-                }),
-                &ex.expanded[m],
-            )
+            let both = table_links(m, &t.polys[m], &t.tables[m], &|e, f| {
+                jumps(e, f, step, reach)
+            });
+            let climbable = both
+                .into_iter()
+                .filter(|l| (0..2).all(|k| l.dest[k].y - l.source[k].y <= jump + 1e-9))
+                .collect();
+            keep_clear(climbable, &ex.expanded[m])
         })
         .collect();
     let crouch = if t.polys.len() >= 2 {
@@ -1053,8 +1085,16 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     let gravity = navscope_core::movers::QUAKE_GRAVITY * brushes(ctx)?.unit;
     let mut ladders = Vec::new();
     let mut movers = Vec::new();
+    let reach = gaps::Reach {
+        level: ctx.params.float(param::JUMP_REACH),
+        height: jump,
+        max_drop: ctx.params.float(param::MAX_DROP),
+        step,
+    };
     for (m, polys) in t.polys.iter().enumerate() {
         let grid = PolyGrid::new(polys);
+        let solids: Vec<&Polyhedron> = ex.expanded[m].iter().map(|b| &b.solid).collect();
+        jumps[m].extend(gaps::gap_jumps(m, polys, &grid, &solids, reach));
         let half = ex.sizes[m].half;
         let climb = |kind, list: &[Ladder]| -> Vec<LinkSeg> {
             list.iter()

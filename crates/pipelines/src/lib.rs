@@ -19,6 +19,7 @@
 //! [`for_kind`] and [`all`] list a pipeline for the kinds its conversions
 //! add, so `navscope-cli info` and the app's pipeline menu offer it.
 
+pub mod agents;
 pub mod convert;
 
 use std::sync::Arc;

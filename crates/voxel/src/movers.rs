@@ -13,9 +13,11 @@
 //! * **Door** (as `cspace`: entering a door's closed volume crosses a door
 //!   link): every walk link whose crossing's midpoint lies inside the
 //!   door's box, grown by the radius sideways, at a floor height from a
-//!   step under the box to its top, becomes a `door` link. The door itself
-//!   rests open in the mesh (the conversion moves it), so the opening is
-//!   walkable space. A door no walk link crosses is skipped.
+//!   step under the box to its top, becomes a `door` link. The conversion
+//!   leaves a sliding door out of the mesh, puts one that moves up or down
+//!   where it rests open and a floor panel where it is drawn
+//!   ([`navscope_core::level::rests_solid`]), so the opening is walkable
+//!   space. A door no walk link crosses is skipped.
 //! * **Elevator**: the lift's plan at its low top (the floor on the lift at
 //!   rest) and at its high top (the floors beside it up there), each end
 //!   within a step of that height, the nearest in height; both ways.

@@ -28,6 +28,7 @@
 
 mod quake;
 pub mod semantics;
+pub mod spots;
 pub mod to_mesh;
 
 use glam::DVec3;

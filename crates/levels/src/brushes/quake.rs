@@ -13,6 +13,9 @@
 //!   kept with its classname, origin (converted like points) and other
 //!   properties in file order; its brushes (e.g. `func_ladder`,
 //!   `func_door`) get `entity: Some(index)` into the level's entities.
+//!   An entity the game removes in a single-player game at normal skill
+//!   (spawnflag 512, `SPAWNFLAG_NOT_MEDIUM`: often a deathmatch-only wall
+//!   or trigger) is left out with its brushes, as the game leaves it out.
 //! * Texture names become the brushes' materials; texture alignment is not
 //!   kept.
 //! * Errors in a brush name the brush's index in the level and the line
@@ -58,6 +61,18 @@ fn scale_comment(text: &str) -> Result<f64, Fault> {
         };
     }
     Ok(DEFAULT_SCALE)
+}
+
+/// Quake's spawnflag: the entity is removed at normal skill
+/// (`SPAWNFLAG_NOT_MEDIUM`).
+const NOT_IN_NORMAL_SKILL: u32 = 512;
+
+/// True for an entity the game removes when a single-player game at normal
+/// skill spawns it (its spawnflags have [`NOT_IN_NORMAL_SKILL`]), such as
+/// the walls and triggers a map keeps for deathmatch only.
+fn absent_in_play(e: &Entity) -> bool {
+    e.number("spawnflags")
+        .is_some_and(|f| f >= 0.0 && (f as u32) & NOT_IN_NORMAL_SKILL != 0)
 }
 
 /// Line where each brush starts, in file order, found by following brace
@@ -272,6 +287,10 @@ pub(crate) fn parse_with(text: &str, budget: &Budget, rules: &Rules) -> Result<B
                     _ => e.properties.push((k, v)),
                 }
             }
+            if absent_in_play(&e) {
+                total_seen += ent.brushes.len();
+                continue;
+            }
             entities.push(e);
             Some(entities.len() - 1)
         };
@@ -359,6 +378,24 @@ mod tests {
         assert!((l.brushes[0].planes[2].normal - -DVec3::Y).length() < 1e-12);
         assert!((l.brushes[0].planes[2].d - 0.5).abs() < 1e-12);
         assert_eq!(l.brushes[1].materials[0], "wood");
+    }
+
+    #[test]
+    fn entities_absent_at_normal_skill_are_left_out_with_their_brushes() {
+        let text = MAP.replace(
+            "\"classname\" \"func_ladder\"",
+            "\"classname\" \"func_wall\"\n\"spawnflags\" \"1792\"",
+        );
+        let l = parse(&text, &Budget::default()).unwrap();
+        assert_eq!(l.brushes.len(), 1, "the deathmatch-only wall is gone");
+        assert_eq!(l.entities.len(), 1);
+        assert_eq!(l.entities[0].classname, "info_player_start");
+        let kept = MAP.replace(
+            "\"classname\" \"func_ladder\"",
+            "\"classname\" \"func_ladder\"\n\"spawnflags\" \"2048\"",
+        );
+        let l = parse(&kept, &Budget::default()).unwrap();
+        assert_eq!(l.brushes.len(), 2, "not in deathmatch: kept for play");
     }
 
     #[test]

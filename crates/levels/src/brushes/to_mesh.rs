@@ -5,8 +5,9 @@
 //! * solid and clip brushes become their faces, each face a fan of
 //!   triangles wound counter-clockwise seen from outside (so a floor's
 //!   triangles face up);
-//! * doors and lifts become solid where they rest (doors open, lifts low:
-//!   [`navscope_core::level::rest_offset`]), as in `cspace`;
+//! * lifts become solid where they rest, doors where they rest when they
+//!   are solid there ([`navscope_core::level::rests_solid`]), as in
+//!   `cspace`;
 //! * water brushes become the level's water volumes (their boxes);
 //! * slime, lava, triggers and empty brushes are left out: a triangle
 //!   mesh has no way to say "hurts", and triggers are not solid;
@@ -34,10 +35,10 @@ pub struct Converted {
 /// Converts a brush level to a triangle-mesh level (see the module docs).
 /// Fails only when no solid triangle is left.
 pub fn brush_mesh(level: &BrushLevel) -> Result<Converted, String> {
-    let mut offsets: Vec<DVec3> = vec![DVec3::ZERO; level.brushes.len()];
+    let mut offsets: Vec<Option<DVec3>> = vec![Some(DVec3::ZERO); level.brushes.len()];
     for g in level.mover_groups() {
         for i in g.brushes {
-            offsets[i] = g.offset;
+            offsets[i] = g.solid.then_some(g.offset);
         }
     }
     let mut mesh = TriMesh::default();
@@ -49,7 +50,8 @@ pub fn brush_mesh(level: &BrushLevel) -> Result<Converted, String> {
             Contents::Water => false,
             Contents::Slime | Contents::Lava | Contents::Trigger | Contents::Empty => continue,
         };
-        let poly = match Polyhedron::from_planes(&b.moved(offsets[i]).planes) {
+        let Some(offset) = offsets[i] else { continue };
+        let poly = match Polyhedron::from_planes(&b.moved(offset).planes) {
             Ok(p) => p,
             Err(e) => {
                 skipped.push(format!("brush {i}: {e}"));

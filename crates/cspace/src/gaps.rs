@@ -1,0 +1,194 @@
+//! Running jumps across gaps and down off ledges: the jumps the paper's
+//! vertical jump links (§5.3, [`crate::links::jumps`]) cannot make,
+//! because the two floors share no edge plane.
+//!
+//! From the middle of every polygon edge that is a ledge (just beyond it
+//! no polygon lies within a step of its height), the agent runs straight
+//! out, along the edge's outward normal seen from above. Every
+//! [`PROBE_STEP`] metres the probe asks which polygons lie under it and
+//! takes the highest it can land on, when that is higher than every
+//! landing found nearer (the jump passes over lower floors to reach a
+//! higher one, never the other way). A polygon can be landed on when it
+//! is at most the jump height above the take-off and at most the drop
+//! height below it, and the distance is within the reach of a running jump
+//! that lands that much lower ([`Reach::at`]). The flight is checked
+//! against the expanded solids (configuration space, so a clear point is
+//! one where the agent's box fits) along three legs: up from the take-off
+//! to a little over the higher of the two heights, across, and down to the
+//! landing. Each jump is one `jump` link, one way.
+
+use glam::{DVec2, DVec3};
+use navscope_core::LinkKind;
+use navscope_core::geom::Aabb;
+
+use crate::extra::PolyGrid;
+use crate::links::LinkSeg;
+use crate::movers::holds;
+use crate::polyhedron::Polyhedron;
+use crate::walkable::WalkPoly;
+
+/// Distance between probe points along a run-up, metres.
+pub const PROBE_STEP: f64 = 0.25;
+/// Spacing of the flight's sample points, metres.
+const SAMPLE_STEP: f64 = 0.1;
+/// How far over the higher floor the flight's top leg runs, metres.
+const CLEARANCE: f64 = 0.05;
+/// Shortest edge that makes a take-off, metres.
+const MIN_EDGE: f64 = 0.1;
+
+/// How far and how high a running jump goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reach {
+    /// Horizontal distance of a jump that lands at its take-off height.
+    pub level: f64,
+    /// Highest rise of a jump.
+    pub height: f64,
+    /// Deepest drop.
+    pub max_drop: f64,
+    /// Step height (a floor within it beyond an edge makes no ledge).
+    pub step: f64,
+}
+
+impl Reach {
+    /// The horizontal distance of a jump landing `down` metres below its
+    /// take-off (negative: above), or `None` beyond its rise. A jump rising
+    /// `h` at launch speed `v = √(2gh)` is in the air `(v + √(v² + 2gd)) /
+    /// g` before it lands `d` lower; at the run speed that covers
+    /// `level · (√h + √(h + d)) / (2√h)`, whatever the gravity.
+    pub fn at(&self, down: f64) -> Option<f64> {
+        let h = self.height;
+        if h <= 0.0 || self.level <= 0.0 || h + down < 0.0 {
+            return None;
+        }
+        Some(self.level * (h.sqrt() + (h + down).sqrt()) / (2.0 * h.sqrt()))
+    }
+
+    /// The farthest a probe runs: the reach of the deepest drop.
+    fn longest(&self) -> f64 {
+        self.at(self.max_drop.max(0.0)).unwrap_or(0.0)
+    }
+}
+
+/// Plan position of a point.
+fn plan(p: DVec3) -> DVec2 {
+    DVec2::new(p.x, p.z)
+}
+
+/// The polygons other than `except` under plan point `q`, with their
+/// heights there.
+fn under(polys: &[WalkPoly], grid: &PolyGrid, q: DVec2, except: usize) -> Vec<(usize, f64)> {
+    grid.near(q, q)
+        .into_iter()
+        .filter(|&j| j != except && holds(&polys[j], q.x, q.y))
+        .map(|j| (j, polys[j].height_at(q.x, q.y)))
+        .collect()
+}
+
+/// True when no point of the polyline `pts`, sampled every
+/// [`SAMPLE_STEP`], lies inside one of `solids`.
+fn clear(solids: &[&Polyhedron], pts: &[DVec3]) -> bool {
+    let bb = Aabb::from_points(pts.iter().copied());
+    let near: Vec<&&Polyhedron> = solids.iter().filter(|s| s.bounds.intersects(&bb)).collect();
+    pts.windows(2).all(|w| {
+        let n = (w[0].distance(w[1]) / SAMPLE_STEP).ceil().max(1.0) as usize;
+        (0..=n).all(|k| {
+            let p = w[0].lerp(w[1], k as f64 / n as f64);
+            near.iter().all(|s| !s.contains_strictly(p, 1e-4))
+        })
+    })
+}
+
+/// The gap jumps of mesh `mesh` (see the module docs).
+pub fn gap_jumps(
+    mesh: usize,
+    polys: &[WalkPoly],
+    grid: &PolyGrid,
+    solids: &[&Polyhedron],
+    reach: Reach,
+) -> Vec<LinkSeg> {
+    let longest = reach.longest();
+    if longest <= 0.0 {
+        return Vec::new();
+    }
+    let steps = (longest / PROBE_STEP).ceil() as usize;
+    let mut out = Vec::new();
+    for (i, p) in polys.iter().enumerate() {
+        let n = p.polygon.len();
+        for k in 0..n {
+            let (a, b) = (p.polygon[k], p.polygon[(k + 1) % n]);
+            let along = plan(b) - plan(a);
+            if along.length() < MIN_EDGE {
+                continue;
+            }
+            let s = a.lerp(b, 0.5);
+            let mut normal = along.perp().normalize();
+            let inward = plan(s) + normal * 1e-3;
+            if holds(p, inward.x, inward.y) {
+                normal = -normal;
+            }
+            let beyond = plan(s) + normal * (PROBE_STEP * 0.2);
+            if under(polys, grid, beyond, i)
+                .iter()
+                .any(|(_, h)| (h - s.y).abs() <= reach.step)
+            {
+                continue;
+            }
+            let mut best = f64::NEG_INFINITY;
+            for d in 1..=steps {
+                let dist = d as f64 * PROBE_STEP;
+                let q = plan(s) + normal * dist;
+                let landing = under(polys, grid, q, i)
+                    .into_iter()
+                    .filter(|&(_, h)| {
+                        let down = s.y - h;
+                        h > best
+                            && down <= reach.max_drop
+                            && reach.at(down).is_some_and(|r| dist <= r)
+                    })
+                    .max_by(|x, y| x.1.total_cmp(&y.1).then(y.0.cmp(&x.0)));
+                let Some((j, h)) = landing else { continue };
+                best = h;
+                let l = DVec3::new(q.x, h, q.y);
+                let top = s.y.max(l.y) + CLEARANCE;
+                let legs = [s, DVec3::new(s.x, top, s.z), DVec3::new(l.x, top, l.z), l];
+                if clear(solids, &legs) {
+                    out.push(LinkSeg {
+                        from_mesh: mesh,
+                        from: i,
+                        to_mesh: mesh,
+                        to: j,
+                        kind: LinkKind::Jump,
+                        source: [s, s],
+                        dest: [l, l],
+                        across: DVec3::new(normal.x, 0.0, normal.y),
+                        edge: None,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reach_grows_with_the_drop_and_ends_above_the_rise() {
+        let r = Reach {
+            level: 6.75,
+            height: 1.42,
+            max_drop: 10.0,
+            step: 0.56,
+        };
+        assert!((r.at(0.0).unwrap() - 6.75).abs() < 1e-12);
+        assert!(r.at(2.0).unwrap() > 6.75);
+        assert!(r.at(1.0).unwrap() < r.at(2.0).unwrap());
+        assert!(r.at(-1.0).unwrap() < 6.75);
+        assert_eq!(r.at(-1.5), None, "above the rise");
+        let flat = Reach { height: 0.0, ..r };
+        assert_eq!(flat.at(0.0), None, "no jump, no reach");
+        assert_eq!(flat.longest(), 0.0);
+    }
+}

@@ -1,0 +1,262 @@
+//! Quake entities as the game plays them, each on a small map made for it,
+//! built by `cspace` with the preset a `.map` opens with (Quake's player,
+//! [`navscope_pipelines::agents::for_level`]): a plat that starts raised, a
+//! floor-panel door fired by a button, a key door, a teleporter, and a
+//! running jump across a gap the player reaches and one it does not.
+//! Points are the player's start (its feet) and the exit's floor
+//! ([`navscope_levels::brushes::spots`]).
+
+use glam::DVec3;
+use navscope_core::level::{BrushLevel, Level, LevelData};
+use navscope_core::params::ParamValues;
+use navscope_core::{LinkKind, NavMesh, Runner};
+use navscope_levels::brushes::spots;
+use navscope_path::{Locator, PathError, PathResult, SearchOptions, find_path};
+use navscope_pipelines::agents;
+use std::sync::Arc;
+
+/// A box brush from `min` to `max`, Quake units, in `.map` text.
+fn cuboid(min: [i32; 3], max: [i32; 3], texture: &str) -> String {
+    let [a, b, c] = min;
+    let [x, y, z] = max;
+    let face = |p: [[i32; 3]; 3]| {
+        format!(
+            "( {} {} {} ) ( {} {} {} ) ( {} {} {} ) {texture} 0 0 0 1 1\n",
+            p[0][0], p[0][1], p[0][2], p[1][0], p[1][1], p[1][2], p[2][0], p[2][1], p[2][2]
+        )
+    };
+    let faces = [
+        face([[a, b, c], [a, b + 1, c], [a, b, c + 1]]),
+        face([[a, b, c], [a, b, c + 1], [a + 1, b, c]]),
+        face([[a, b, c], [a + 1, b, c], [a, b + 1, c]]),
+        face([[x, y, z], [x, y + 1, z], [x + 1, y, z]]),
+        face([[x, y, z], [x + 1, y, z], [x, y, z + 1]]),
+        face([[x, y, z], [x, y, z + 1], [x, y + 1, z]]),
+    ];
+    format!("{{\n{}}}\n", faces.concat())
+}
+
+/// An entity with `props` and `brushes`.
+fn entity(class: &str, props: &[(&str, &str)], brushes: &[String]) -> String {
+    let mut s = format!("{{\n\"classname\" \"{class}\"\n");
+    for (k, v) in props {
+        s.push_str(&format!("\"{k}\" \"{v}\"\n"));
+    }
+    s.push_str(&brushes.concat());
+    s.push_str("}\n");
+    s
+}
+
+/// A map: the world's brushes, a player start at `start` (its origin),
+/// an exit over `exit` (min, max) and `more` entities.
+fn map(world: &[String], start: [i32; 3], exit: ([i32; 3], [i32; 3]), more: &[String]) -> String {
+    let origin = format!("{} {} {}", start[0], start[1], start[2]);
+    let mut s = entity("worldspawn", &[], world);
+    s.push_str(&entity("info_player_start", &[("origin", &origin)], &[]));
+    s.push_str(&entity(
+        "trigger_changelevel",
+        &[("map", "next")],
+        &[cuboid(exit.0, exit.1, "trigger")],
+    ));
+    s.push_str(&more.concat());
+    s
+}
+
+/// A built map: the level, its mesh, the start's feet and the exit.
+struct Built {
+    level: BrushLevel,
+    mesh: NavMesh,
+    start: DVec3,
+    exit: DVec3,
+}
+
+fn build(text: &str) -> Built {
+    let level: Level = navscope_levels::load_bytes("test.map", text.as_bytes()).unwrap();
+    let pipeline = navscope_pipelines::by_id("cspace").unwrap();
+    let preset = agents::for_level(&level).expect("a .map opens with Quake's player");
+    let mut values = ParamValues::defaults(&pipeline.params);
+    preset.apply(&pipeline, &level, &mut values).unwrap();
+    let LevelData::Brushes(brushes) = &level.data else {
+        unreachable!()
+    };
+    let brushes = brushes.clone();
+    let mut r = Runner::new(pipeline, Arc::new(level));
+    r.set_params(values);
+    r.run_all();
+    assert!(r.first_error().is_none(), "{:?}", r.first_error());
+    let start = spots::starts(&brushes)[0].point;
+    let exit = spots::exits(&brushes)[0].point;
+    Built {
+        mesh: r.navmesh().unwrap(),
+        level: brushes,
+        start,
+        exit,
+    }
+}
+
+impl Built {
+    fn route(&self) -> Result<PathResult, PathError> {
+        let locator = Locator::new(&self.mesh);
+        find_path(
+            &self.mesh,
+            &locator,
+            self.start,
+            self.exit,
+            &SearchOptions::default(),
+        )
+    }
+
+    fn kinds(&self) -> Vec<LinkKind> {
+        let p = self.route().unwrap_or_else(|e| panic!("no route: {e}"));
+        p.search
+            .links
+            .iter()
+            .map(|&l| self.mesh.links[l].kind)
+            .collect()
+    }
+}
+
+/// A floor slab from x0 to x1 (Quake units), 256 deep, top at `z`.
+fn floor(x0: i32, x1: i32, z: i32) -> String {
+    cuboid([x0, 0, z - 16], [x1, 256, z], "floor")
+}
+
+#[test]
+fn a_running_jump_crosses_a_gap_it_reaches_and_not_one_it_does_not() {
+    // Quake's running jump covers 216 units (6.75 m) at its take-off height.
+    let near = map(
+        &[floor(0, 256, 0), floor(384, 640, 0)],
+        [64, 128, 24],
+        ([512, 64, 0], [576, 192, 64]),
+        &[],
+    );
+    let b = build(&near);
+    assert!(b.kinds().contains(&LinkKind::Jump), "128 units: a jump");
+    let far = map(
+        &[floor(0, 256, 0), floor(640, 896, 0)],
+        [64, 128, 24],
+        ([768, 64, 0], [832, 192, 64]),
+        &[],
+    );
+    let e = build(&far).route().unwrap_err();
+    assert!(
+        matches!(e, PathError::NoConnection { .. }),
+        "384 units: {e}"
+    );
+}
+
+#[test]
+fn a_plat_with_a_name_starts_raised_and_rides_both_ways() {
+    // The plat is drawn with its top at z 256 beside a ledge at that
+    // height; it travels 256 units down to the floor at z 0.
+    let plat = entity(
+        "func_plat",
+        &[("targetname", "lift"), ("height", "256")],
+        &[cuboid([0, 0, 240], [128, 128, 256], "plat")],
+    );
+    let text = map(
+        &[floor(-512, 0, 0), floor(128, 384, 256)],
+        [64, 64, 280],
+        ([256, 64, 256], [320, 192, 320]),
+        std::slice::from_ref(&plat),
+    );
+    let b = build(&text);
+    assert!(
+        b.route().is_ok(),
+        "the start on the raised plat walks off it"
+    );
+    let ride = b.mesh.links.iter().filter(|l| l.kind == LinkKind::Elevator);
+    assert!(ride.count() >= 2, "a ride link each way");
+}
+
+#[test]
+fn a_floor_panel_door_fired_by_a_button_is_the_floor_it_crosses() {
+    let door = entity(
+        "func_door",
+        &[
+            ("targetname", "bridge"),
+            ("angle", "-2"),
+            ("spawnflags", "1"),
+        ],
+        &[cuboid([256, 0, -16], [384, 256, 0], "bridge")],
+    );
+    let button = entity(
+        "func_button",
+        &[("target", "bridge")],
+        &[cuboid([0, 0, 32], [8, 32, 64], "button")],
+    );
+    // Beyond the far floor's reach without the panel: 384 units.
+    let text = map(
+        &[floor(0, 256, 0), floor(384, 640, 0)],
+        [64, 128, 24],
+        ([512, 64, 0], [576, 192, 64]),
+        &[door, button],
+    );
+    let b = build(&text);
+    assert!(
+        b.kinds().contains(&LinkKind::Door),
+        "the route crosses the door"
+    );
+    let d = &b.level.entities[2];
+    assert_eq!(d.classname, "func_door");
+    assert_eq!(
+        spots::opener(&b.level, d).as_deref(),
+        Some("opened when fired by func_button")
+    );
+}
+
+#[test]
+fn a_key_door_is_a_door_link_that_names_its_key() {
+    // A wall at x 240..272 with a silver-key door in its middle.
+    let wall = |y0, y1| cuboid([240, y0, 0], [272, y1, 160], "wall");
+    let door = entity(
+        "func_door",
+        &[("angle", "90"), ("spawnflags", "16")],
+        &[cuboid([240, 96, 0], [272, 160, 128], "door")],
+    );
+    let text = map(
+        &[floor(0, 512, 0), wall(-64, 96), wall(160, 320)],
+        [64, 128, 24],
+        ([448, 64, 0], [480, 192, 64]),
+        &[door],
+    );
+    let b = build(&text);
+    assert!(b.kinds().contains(&LinkKind::Door));
+    let d = &b.level.entities[2];
+    assert_eq!(
+        spots::opener(&b.level, d).as_deref(),
+        Some("opened by the silver key")
+    );
+}
+
+#[test]
+fn a_teleporter_sends_the_player_to_its_destination() {
+    let trigger = entity(
+        "trigger_teleport",
+        &[("target", "there")],
+        &[cuboid([128, 64, 0], [192, 192, 64], "trigger")],
+    );
+    let dest = entity(
+        "info_teleport_destination",
+        &[("targetname", "there"), ("origin", "2100 128 24")],
+        &[],
+    );
+    let text = map(
+        &[floor(0, 256, 0), floor(2048, 2304, 0)],
+        [32, 128, 24],
+        ([2176, 64, 0], [2240, 192, 64]),
+        &[trigger, dest],
+    );
+    let b = build(&text);
+    assert!(b.kinds().contains(&LinkKind::Teleport));
+}
+
+#[test]
+fn a_map_without_a_start_or_an_exit_has_none_to_route() {
+    let text = entity("worldspawn", &[], &[floor(0, 256, 0)]);
+    let level = navscope_levels::load_bytes("bare.map", text.as_bytes()).unwrap();
+    let LevelData::Brushes(b) = &level.data else {
+        unreachable!()
+    };
+    assert!(spots::starts(b).is_empty() && spots::exits(b).is_empty());
+}
