@@ -1,37 +1,11 @@
 //! End-to-end tests of the `navscope-cli` binary: the DESIGN.md CLI contract
 //! (commands, JSON shapes, exit statuses, one-line errors naming the file).
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_navscope-cli");
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("run navscope-cli")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Runs the CLI, asserts it succeeded and parses its stdout as JSON.
-fn cli_json(args: &[&str]) -> serde_json::Value {
-    let o = cli(args);
-    assert!(o.status.success(), "{}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).unwrap()
-}
+use support::{cli, cli_json, root, stderr, stdout};
 
 /// `path --json` on the navmesh corridor sample from (0.5, 0, 0.5) to `to`.
 fn corridor_path(to: &str) -> serde_json::Value {

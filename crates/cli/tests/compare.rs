@@ -1,19 +1,14 @@
 //! End-to-end tests of `navscope-cli compare` and of `info` listing the
 //! pipelines a level reaches through a conversion.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-const BIN: &str = env!("CARGO_BIN_EXE_navscope-cli");
+use support::cli;
+
 const PLAN: &str = "assets/levels/floorplan/default.json";
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .args(args)
-        .output()
-        .expect("run navscope-cli")
-}
 
 /// `compare` of the default plan, `convex` (A) against `voxel` (B), with
 /// `extra` arguments.

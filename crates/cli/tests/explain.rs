@@ -1,24 +1,9 @@
 //! End-to-end tests of the explanations: `islands`, and the gap and fix
 //! that `path` reports when the search fails.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod support;
 
-const BIN: &str = env!("CARGO_BIN_EXE_navscope-cli");
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .args(args)
-        .output()
-        .expect("run navscope-cli")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let o = cli(args);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).expect("JSON on stdout")
-}
+use support::{cli, cli_json as json};
 
 const LEDGE: &str = "assets/levels/cspace/ledge.map";
 const LOW_JUMP: [&str; 2] = ["--set", "jump_height=0.5"];

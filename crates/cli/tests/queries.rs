@@ -2,22 +2,12 @@
 //! and JSON, on the navmesh corridor sample and on the shared polyanya
 //! benchmark mesh.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-const BIN: &str = env!("CARGO_BIN_EXE_navscope-cli");
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("run navscope-cli")
-}
+use support::{cli, root};
 
 /// A query file in the system's temporary folder.
 fn query_file(name: &str, text: &str) -> PathBuf {
