@@ -515,6 +515,76 @@ fn probe_tool_second_click_sets_the_goal_draws_the_path_and_dragging_the_start_m
 }
 
 // ---------------------------------------------------------------------------
+// Polyanya's path is never longer than A*'s: with the method "both" chosen
+// in the probe panel, the report gives both lengths.
+
+#[test]
+fn probe_with_both_methods_polyanya_is_no_longer_than_astar() {
+    let Some(s) = Session::start("probe_both_methods") else {
+        return;
+    };
+    s.wait_ready();
+    let r = s.wait_for(
+        "the default method: probe.method == \"polyanya\"",
+        WAIT,
+        |r| (r.str("/probe/method") == Some("polyanya")).then(|| r.clone()),
+    );
+    let window = (r.f64("/window/width"), r.f64("/window/height"));
+    let both = settled_widget(&s, "probe/method/both");
+    s.check(
+        window.0.is_some_and(|w| both.x1 <= w) && window.1.is_some_and(|h| both.y1 <= h),
+        || {
+            format!(
+                "the method button `probe/method/both` {both:?} is not inside the window {window:?}"
+            )
+        },
+    );
+    s.click(both.center());
+    s.wait_for("a click on \"both\": probe.method == \"both\"", WAIT, |r| {
+        (r.str("/probe/method") == Some("both")).then_some(())
+    });
+
+    let (pts, _) = floor_points(&s, 2);
+    let (a, b) = (pts[0], pts[1]);
+    probe_tool(&s, false);
+    let rev = s.read_report().and_then(|r| r.probe_revision());
+    s.click(a);
+    expect_marker_at(&s, "start", a, rev, "the first click with the probe tool");
+    let r = s.wait_for(
+        "next_probe_point == \"goal\" after the first probe click",
+        WAIT,
+        |r| (r.str("/next_probe_point") == Some("goal")).then(|| r.clone()),
+    );
+    s.click(b);
+    expect_marker_at(
+        &s,
+        "goal",
+        b,
+        r.probe_revision(),
+        "the second click with the probe tool",
+    );
+    let r = s.wait_for(
+        "both paths: probe.length and probe.astar_length not null",
+        WAIT,
+        |r| {
+            (r.f64("/probe/length").is_some() && r.f64("/probe/astar_length").is_some())
+                .then(|| r.clone())
+        },
+    );
+    let polyanya = r.f64("/probe/length").unwrap();
+    let astar = r.f64("/probe/astar_length").unwrap();
+    s.check(r.str("/probe/method") == Some("both"), || {
+        format!("probe.method is {:?}, not \"both\"", r.str("/probe/method"))
+    });
+    s.check(polyanya > 0.0, || {
+        format!("probe.length {polyanya} is not > 0")
+    });
+    s.check(polyanya <= astar + 1e-6, || {
+        format!("Polyanya's path ({polyanya} m) is longer than A*'s ({astar} m)")
+    });
+}
+
+// ---------------------------------------------------------------------------
 // 4. Clicks on the File menu and on one of its items never reach the scene.
 
 #[test]

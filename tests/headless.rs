@@ -23,6 +23,7 @@ use navscope::model::index::ElementIndex;
 use navscope::model::journal::Journal;
 use navscope::model::timeline::Timeline;
 use navscope::probe::Probe;
+use navscope::probe::ProbeMethod;
 use navscope::probe::ProbeOutcome;
 use navscope_core::level::LevelKind;
 use navscope_core::stage::{Artifact, StageContext, StageError, StageInfo};
@@ -389,18 +390,86 @@ fn probing_a_path_between_two_nodes_finds_it() {
         probe.set_goal(b);
     }
     settle_probe(&mut app);
-    match &app.world().resource::<Probe>().outcome {
-        Some(ProbeOutcome::Searched { result, .. }) => {
-            assert!(result.found);
-            assert!(result.expansions >= 1);
+    // Polyanya by default, its steps recorded (the expansions layer is on).
+    let polyanya_length = match &app.world().resource::<Probe>().outcome {
+        Some(ProbeOutcome::Searched {
+            polyanya: Some(p),
+            astar: None,
+        }) => {
+            assert!(p.expansions >= 1);
             assert!(
-                result.length >= a.distance(b) as f64 - 1e-6,
+                p.length >= a.distance(b) as f64 - 1e-6,
                 "a path is never shorter than the straight line"
             );
-            assert!(!result.waypoints.is_empty());
-            assert!(!result.search.trace.expansions.is_empty());
+            assert!(p.waypoints.len() >= 2);
+            assert!(!p.trace.is_empty());
+            p.length
         }
-        other => panic!("expected a search result, got {other:?}"),
+        other => panic!("expected Polyanya's path alone, got {other:?}"),
+    };
+    // Both: A*'s path beside it, never shorter.
+    {
+        let mut probe = app.world_mut().resource_mut::<Probe>();
+        probe.options.method = ProbeMethod::Both;
+        probe.options_changed();
+    }
+    settle_probe(&mut app);
+    let outcome = app.world().resource::<Probe>().outcome.clone();
+    match &outcome {
+        Some(ProbeOutcome::Searched {
+            polyanya: Some(p),
+            astar: Some(s),
+        }) => {
+            assert!((p.length - polyanya_length).abs() < 1e-9);
+            assert!(s.result.found);
+            assert!(!s.result.search.trace.expansions.is_empty());
+            assert!(
+                p.length <= s.result.length + 1e-6,
+                "Polyanya's {} is longer than A*'s {}",
+                p.length,
+                s.result.length
+            );
+        }
+        other => panic!("expected both paths, got {other:?}"),
+    }
+    let compared = outcome.as_ref().and_then(|o| o.compared_astar());
+    assert!(compared.is_some());
+    assert_eq!(
+        outcome.as_ref().and_then(|o| o.length()),
+        Some(polyanya_length)
+    );
+    // A*, with Polyanya's trace off: A*'s path alone.
+    {
+        let mut probe = app.world_mut().resource_mut::<Probe>();
+        probe.options.method = ProbeMethod::AStar;
+        probe.options.trace = false;
+        probe.options_changed();
+    }
+    settle_probe(&mut app);
+    match &app.world().resource::<Probe>().outcome {
+        Some(
+            o @ ProbeOutcome::Searched {
+                polyanya: None,
+                astar: Some(s),
+            },
+        ) => {
+            assert_eq!(o.length(), Some(s.result.length));
+            assert!(o.compared_astar().is_none());
+        }
+        other => panic!("expected A*'s path alone, got {other:?}"),
+    }
+    // Polyanya untraced: no steps kept.
+    {
+        let mut probe = app.world_mut().resource_mut::<Probe>();
+        probe.options.method = ProbeMethod::Polyanya;
+        probe.options_changed();
+    }
+    settle_probe(&mut app);
+    match &app.world().resource::<Probe>().outcome {
+        Some(ProbeOutcome::Searched {
+            polyanya: Some(p), ..
+        }) => assert!(p.trace.is_empty()),
+        other => panic!("expected Polyanya's path, got {other:?}"),
     }
     // A goal far off the mesh is explained, not a crash.
     app.world_mut()

@@ -208,7 +208,9 @@ impl InteractionReport<'_, '_> {
                 "start": point(probe.start), "goal": point(probe.goal),
                 "start_px": pixel(start_px), "goal_px": pixel(goal_px),
                 "found": probe.outcome.as_ref().map(|o| o.found()),
+                "method": probe.options.method.name(),
                 "length": probe.outcome.as_ref().and_then(|o| o.length()),
+                "astar_length": probe.outcome.as_ref().and_then(|o| o.compared_astar()).map(|a| a.length),
                 "revision": probe.revision,
             },
             "pointer": {

@@ -1,12 +1,15 @@
-//! Drawing the probe's search in the scene: A* expansions coloured by f, the
-//! open and closed sets, the node path dashed, waypoints by stance; each a
-//! legend row with a toggle ([`ProbeLayers`]).
+//! Drawing the probe's search in the scene: Polyanya's search nodes (root
+//! and interval) and A*'s expansions coloured by f, A*'s open and closed
+//! sets and node path (dashed), waypoints by stance; each a legend row with
+//! a toggle ([`ProbeLayers`]).
 
 use crate::build::StageSystems;
 use crate::probe::Probe;
 use crate::probe::ProbeOutcome;
 use bevy::prelude::*;
-use navscope_core::Stance;
+use navscope_core::{NavMesh, Stance};
+use navscope_path::PathResult;
+use navscope_path::polyanya::StepKind;
 
 /// The colour of a stance's waypoint marker.
 pub fn stance_color(s: Stance) -> Color {
@@ -23,11 +26,14 @@ pub fn stance_color(s: Stance) -> Color {
 /// panel's legend.
 #[derive(Resource, Debug, Clone, PartialEq)]
 pub struct ProbeLayers {
-    /// The smoothed path (thick orange, over everything).
+    /// The path (thick orange, over everything).
     pub path: bool,
+    /// A*'s path beside Polyanya's, with the method both (magenta).
+    pub astar_path: bool,
     /// The node path the search chose (thin dashed blue).
     pub corridor: bool,
-    /// The A* expansions in order, coloured by f (dots and tree edges).
+    /// The search steps in order, coloured by f: Polyanya's roots (dots)
+    /// and intervals (lines), A*'s nodes (dots and tree edges).
     pub expansions: bool,
     /// The final open (rings) and closed (crosses) sets.
     pub sets: bool,
@@ -37,6 +43,7 @@ impl Default for ProbeLayers {
     fn default() -> Self {
         Self {
             path: true,
+            astar_path: true,
             corridor: true,
             expansions: true,
             sets: false,
@@ -52,6 +59,9 @@ pub const GOAL_COLOR: [u8; 3] = [230, 30, 30];
 
 /// Colour of the smoothed path (sRGB).
 pub const PATH_COLOR: [u8; 3] = [255, 140, 0];
+
+/// Colour of A*'s path drawn beside Polyanya's (sRGB).
+pub const ASTAR_PATH_COLOR: [u8; 3] = [220, 40, 170];
 
 /// Colour of the node path.
 pub const CORRIDOR_COLOR: [u8; 3] = [40, 70, 200];
@@ -102,12 +112,70 @@ fn draw_probe(
     for e in &old {
         commands.entity(e).despawn();
     }
-    let (Some(ProbeOutcome::Searched { result, .. }), Some(mesh)) = (&probe.outcome, probe.mesh())
+    let (Some(outcome @ ProbeOutcome::Searched { polyanya, astar }), Some(mesh)) =
+        (&probe.outcome, probe.mesh())
     else {
         return;
     };
     let mut gizmos = GizmoAsset::new();
     let unit = current.extent();
+    let r = unit * 0.004;
+    let lift = Vec3::Y * unit * 0.002;
+    if let Some(p) = polyanya.as_ref().filter(|_| layers.expansions) {
+        let (fmin, fmax) = f_range(p.trace.iter().map(|t| t.f));
+        let shown = (probe.shown as usize).min(p.trace.len());
+        for t in &p.trace[..shown] {
+            let c = expansion_color(t.f, fmin, fmax).with_alpha(0.55);
+            let root = t.root.as_vec3() + lift;
+            gizmos.sphere(Isometry3d::from_translation(root), r, c);
+            if t.kind == StepKind::Interval {
+                gizmos.line(t.left.as_vec3() + lift, t.right.as_vec3() + lift, c);
+            }
+        }
+    }
+    if let Some(a) = astar {
+        draw_astar(&mut gizmos, probe.shown, &a.result, &layers, mesh, unit);
+    }
+    if let Some((_, waypoints)) = outcome.path() {
+        for w in waypoints {
+            gizmos.sphere(
+                Isometry3d::from_translation(w.position.as_vec3() + lift * 2.0),
+                r * 1.5,
+                stance_color(w.stance),
+            );
+        }
+    }
+    commands.spawn((
+        ProbeVisual,
+        Gizmo {
+            handle: assets.add(gizmos),
+            line_config: GizmoLineConfig {
+                width: 3.0,
+                ..default()
+            },
+            depth_bias: -1.0,
+        },
+        Transform::default(),
+    ));
+}
+
+/// The smallest and largest of `fs`.
+fn f_range(fs: impl Iterator<Item = f64>) -> (f64, f64) {
+    fs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), f| {
+        (a.min(f), b.max(f))
+    })
+}
+
+/// A*'s part: its first `shown` expansions, its open and closed sets once
+/// all are shown, and its node path.
+fn draw_astar(
+    gizmos: &mut GizmoAsset,
+    shown: f32,
+    result: &PathResult,
+    layers: &ProbeLayers,
+    mesh: &NavMesh,
+    unit: f32,
+) {
     let r = unit * 0.004;
     let lift = Vec3::Y * unit * 0.002;
     let pos = |n: u32| {
@@ -116,14 +184,9 @@ fn draw_probe(
             .map(|n| n.position.as_vec3() + lift)
     };
     let trace = &result.search.trace;
-    let shown = (probe.shown as usize).min(trace.expansions.len());
+    let shown = (shown as usize).min(trace.expansions.len());
     if layers.expansions {
-        let (fmin, fmax) = trace
-            .expansions
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), e| {
-                (a.min(e.f), b.max(e.f))
-            });
+        let (fmin, fmax) = f_range(trace.expansions.iter().map(|e| e.f));
         for e in &trace.expansions[..shown] {
             let c = expansion_color(e.f, fmin, fmax).with_alpha(0.55);
             if let (Some(p), Some(q)) = (pos(e.node), e.parent.and_then(pos)) {
@@ -176,23 +239,4 @@ fn draw_probe(
             }
         }
     }
-    for w in &result.waypoints {
-        gizmos.sphere(
-            Isometry3d::from_translation(w.position.as_vec3() + lift * 2.0),
-            r * 1.5,
-            stance_color(w.stance),
-        );
-    }
-    commands.spawn((
-        ProbeVisual,
-        Gizmo {
-            handle: assets.add(gizmos),
-            line_config: GizmoLineConfig {
-                width: 3.0,
-                ..default()
-            },
-            depth_bias: -1.0,
-        },
-        Transform::default(),
-    ));
 }

@@ -1,12 +1,16 @@
-//! The path probe: a start and a goal on the walkable surface, the A*
-//! search between them over the current NavMesh, and its trace.
+//! The path probe: a start and a goal on the walkable surface, the search
+//! between them over the current NavMesh, and its trace.
 //!
 //! Search, funnel and costs belong to `navscope-path`; this module keeps the
 //! probe's state, re-runs the search when the points, the options or the
-//! mesh change, and draws the result: the node corridor, the smoothed path,
-//! the expansions in the order A* made them (animated, coloured by f), the
-//! final open and closed sets and each waypoint's stance. With no path it
-//! says why (start or goal off the mesh, or no connection).
+//! mesh change, and draws the result. The method ([`ProbeMethod`]) is
+//! Polyanya by default (the shortest path, DESIGN principle 10), A* with the
+//! funnel (Detour's way), or both, to compare them. Drawn are the path, the
+//! search steps in the order they were made (animated, coloured by f:
+//! Polyanya's roots and intervals, A*'s nodes), A*'s node corridor and final
+//! open and closed sets, and each waypoint's stance. With no path it says why
+//! (start or goal off the mesh, or no connection). Polyanya needs polygons
+//! under the start and the goal; on a point node A* answers instead.
 //!
 //! A pipeline whose paths are more than a search over its NavMesh (a corridor
 //! keeping a clearance) answers the query itself through
@@ -23,8 +27,9 @@ use crate::discard::discard;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use navscope_core::{Artifact, LinkKind, NavMesh, ParamValue, PathAnswer};
-use navscope_path::{Locator, PathError, PathResult, SearchOptions};
-use std::sync::{Arc, OnceLock};
+use navscope_path::polyanya::TraceStep;
+use navscope_path::{PathError, PathFinder, PathResult, SearchOptions, Waypoint};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
 /// Expansions drawn per second while the search animates (at least).
@@ -50,11 +55,56 @@ impl Plugin for ProbePlugin {
     }
 }
 
+/// Which search the probe runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ProbeMethod {
+    /// Polyanya: the optimal any-angle path.
+    #[default]
+    Polyanya,
+    /// A* over the node graph, then the funnel.
+    AStar,
+    /// Both, Polyanya's path first and A*'s drawn beside it.
+    Both,
+}
+
+impl ProbeMethod {
+    /// Every method, in the panel's order.
+    pub const ALL: [ProbeMethod; 3] =
+        [ProbeMethod::Polyanya, ProbeMethod::AStar, ProbeMethod::Both];
+
+    /// The name in the state report and the panel's widget names.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProbeMethod::Polyanya => "polyanya",
+            ProbeMethod::AStar => "astar",
+            ProbeMethod::Both => "both",
+        }
+    }
+
+    /// The panel's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            ProbeMethod::Polyanya => "Polyanya",
+            ProbeMethod::AStar => "A*",
+            ProbeMethod::Both => "both",
+        }
+    }
+
+    fn runs_polyanya(self) -> bool {
+        self != ProbeMethod::AStar
+    }
+}
+
 /// Options of the search, edited in the probe panel. The defaults are the
 /// pipeline's own: `navscope-path`'s stance multipliers (Kirst §32.5) and
 /// the agent radius the mesh was built with.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProbeOptions {
+    /// The search that answers.
+    pub method: ProbeMethod,
+    /// Record Polyanya's steps (the expansions layer is on; A* always
+    /// records its own).
+    pub trace: bool,
     /// Cost multiplier per stance, in `Stance::ALL` order.
     pub stance_cost: [f64; 5],
     /// Whether each link kind may be used, in `LinkKind::ALL` order.
@@ -69,6 +119,8 @@ impl Default for ProbeOptions {
     fn default() -> Self {
         let d = SearchOptions::default();
         Self {
+            method: ProbeMethod::default(),
+            trace: true,
             stance_cost: d.stance_cost,
             allowed: d.allowed,
             radius_override: None,
@@ -94,15 +146,41 @@ impl ProbeOptions {
     }
 }
 
+/// Polyanya's path, copied out of the finder's buffers.
+#[derive(Debug, Clone)]
+pub struct AnyAngleResult {
+    /// Length along the waypoints (3D, metres).
+    pub length: f64,
+    /// Search nodes taken off the open list.
+    pub expansions: usize,
+    /// Start, every bend, link ends, goal.
+    pub waypoints: Vec<Waypoint>,
+    /// The search's steps, in order (empty unless [`ProbeOptions::trace`]).
+    pub trace: Vec<TraceStep>,
+    /// Search time in milliseconds.
+    pub ms: f64,
+}
+
+/// A* and the funnel's path.
+#[derive(Debug, Clone)]
+pub struct AStarResult {
+    /// What `navscope-path` returned, with the search's trace.
+    pub result: PathResult,
+    /// Search time in milliseconds.
+    pub ms: f64,
+}
+
 /// The outcome of the last search.
 #[derive(Debug, Clone)]
 pub enum ProbeOutcome {
-    /// A search ran (it may still have found nothing: see `result.found`).
+    /// The NavMesh was searched and a path found.
     Searched {
-        /// What `navscope-path` returned.
-        result: PathResult,
-        /// Search time in milliseconds.
-        ms: f64,
+        /// Polyanya's path (methods Polyanya and both), unless a point node
+        /// under the start or the goal kept Polyanya from searching.
+        polyanya: Option<AnyAngleResult>,
+        /// A*'s path (methods A* and both, and where Polyanya could not
+        /// search).
+        astar: Option<AStarResult>,
     },
     /// The pipeline answered with its own path.
     Answered {
@@ -119,7 +197,9 @@ impl ProbeOutcome {
     /// True when it holds a path.
     pub fn found(&self) -> bool {
         match self {
-            ProbeOutcome::Searched { result, .. } => result.found,
+            ProbeOutcome::Searched { polyanya, astar } => {
+                polyanya.is_some() || astar.as_ref().is_some_and(|a| a.result.found)
+            }
             ProbeOutcome::Answered { .. } => true,
             ProbeOutcome::NoPath(_) => false,
         }
@@ -128,24 +208,62 @@ impl ProbeOutcome {
     /// The path's length in metres, when there is one.
     pub fn length(&self) -> Option<f64> {
         match self {
-            ProbeOutcome::Searched { result, .. } if result.found => Some(result.length),
             ProbeOutcome::Answered { answer, .. } => Some(answer.length),
+            _ => self.path().map(|(length, _)| length),
+        }
+    }
+
+    /// The path's points (Polyanya's when it searched).
+    pub fn waypoints(&self) -> Vec<Vec3> {
+        match self {
+            ProbeOutcome::Answered { answer, .. } => answer.waypoints.clone(),
+            _ => self.path().map_or_else(Vec::new, |(_, w)| positions(w)),
+        }
+    }
+
+    /// The searched path's length and waypoints: Polyanya's, else A*'s.
+    pub fn path(&self) -> Option<(f64, &[Waypoint])> {
+        match self {
+            ProbeOutcome::Searched {
+                polyanya: Some(p), ..
+            } => Some((p.length, &p.waypoints)),
+            ProbeOutcome::Searched { astar: Some(a), .. } if a.result.found => {
+                Some((a.result.length, &a.result.waypoints))
+            }
             _ => None,
         }
     }
 
-    /// The smoothed path's points.
-    pub fn waypoints(&self) -> Vec<Vec3> {
+    /// A*'s path when it is drawn beside Polyanya's (method both).
+    pub fn compared_astar(&self) -> Option<&PathResult> {
         match self {
-            ProbeOutcome::Searched { result, .. } if result.found => result
-                .waypoints
-                .iter()
-                .map(|w| w.position.as_vec3())
-                .collect(),
-            ProbeOutcome::Answered { answer, .. } => answer.waypoints.clone(),
-            _ => Vec::new(),
+            ProbeOutcome::Searched {
+                polyanya: Some(_),
+                astar: Some(a),
+            } => Some(&a.result),
+            _ => None,
         }
     }
+
+    /// How many search steps the animation shows in all (the longer of the
+    /// two traces).
+    pub fn steps(&self) -> usize {
+        match self {
+            ProbeOutcome::Searched { polyanya, astar } => {
+                let p = polyanya.as_ref().map_or(0, |p| p.trace.len());
+                let a = astar
+                    .as_ref()
+                    .map_or(0, |a| a.result.search.trace.expansions.len());
+                p.max(a)
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// The points of `waypoints`.
+pub fn positions(waypoints: &[Waypoint]) -> Vec<Vec3> {
+    waypoints.iter().map(|w| w.position.as_vec3()).collect()
 }
 
 /// The probe's points, options and result.
@@ -182,15 +300,16 @@ struct Searchable {
     /// (the mesh is not copied: on a big level a copy is tens of MiB).
     source: Option<Arc<dyn Artifact>>,
     /// Made by the first query that needs it, on that query's worker: a
-    /// big mesh's locator is megabytes (8 MB on a 30,000-vertex floor
-    /// plan) a person who never probes should not pay for.
-    locator: OnceLock<Option<Locator>>,
+    /// big mesh's locator and Polyanya mesh are megabytes (8 MB of locator
+    /// on a 30,000-vertex floor plan) a person who never probes should not
+    /// pay for. Locked by the query using its search buffers.
+    finder: OnceLock<Option<Mutex<PathFinder>>>,
     answerers: Vec<Arc<dyn Artifact>>,
     pipeline_radius: f64,
 }
 
 impl Searchable {
-    /// The NavMesh, its point locator and the stages that answer path
+    /// The NavMesh, its path finder and the stages that answer path
     /// queries themselves (last first) of `runner`'s build.
     fn of(runner: Option<&navscope_core::Runner>, pipeline_radius: f64) -> Self {
         // The stages' artifacts, last first.
@@ -206,7 +325,7 @@ impl Searchable {
         let source = artifacts.iter().find(|a| a.navmesh().is_some()).cloned();
         Searchable {
             source,
-            locator: OnceLock::new(),
+            finder: OnceLock::new(),
             answerers: artifacts,
             pipeline_radius,
         }
@@ -217,11 +336,12 @@ impl Searchable {
         self.source.as_deref()?.navmesh()
     }
 
-    /// The NavMesh's point locator, built once per mesh (by the first
-    /// query that asks), not per query.
-    fn locator(&self) -> Option<&Locator> {
-        self.locator
-            .get_or_init(|| self.mesh().map(Locator::new))
+    /// The NavMesh's path finder (locator, Polyanya mesh, search
+    /// buffers), built once per mesh (by the first query that asks), not
+    /// per query.
+    fn finder(&self) -> Option<&Mutex<PathFinder>> {
+        self.finder
+            .get_or_init(|| self.mesh().map(|m| Mutex::new(PathFinder::new(m))))
             .as_ref()
     }
 }
@@ -328,8 +448,13 @@ fn refresh_mesh(build: Res<Build>, mut probe: ResMut<Probe>) {
 }
 
 /// Answers one query: the pipeline's own answer when a stage gives one,
-/// else A* and the funnel over the NavMesh (runs on a worker thread).
-fn answer(searchable: &Searchable, start: Vec3, goal: Vec3, opts: &SearchOptions) -> ProbeOutcome {
+/// else the options' method over the NavMesh (runs on a worker thread).
+fn answer(
+    searchable: &Searchable,
+    start: Vec3,
+    goal: Vec3,
+    options: &ProbeOptions,
+) -> ProbeOutcome {
     let t = Instant::now();
     let answerers = &searchable.answerers;
     if let Some(answer) = answerers.iter().find_map(|a| a.path_between(start, goal)) {
@@ -341,20 +466,48 @@ fn answer(searchable: &Searchable, start: Vec3, goal: Vec3, opts: &SearchOptions
             Err(why) => ProbeOutcome::NoPath(format!("no path: {why}")),
         };
     }
-    let (Some(mesh), Some(locator)) = (searchable.mesh(), searchable.locator()) else {
+    let (Some(mesh), Some(finder)) = (searchable.mesh(), searchable.finder()) else {
         return ProbeOutcome::NoPath(
             "the pipeline has not produced a navigation mesh (yet)".into(),
         );
     };
-    // The search's time, not the locator's the first query made.
-    let t = Instant::now();
-    match navscope_path::find_path(mesh, locator, start.as_dvec3(), goal.as_dvec3(), opts) {
-        Ok(result) => ProbeOutcome::Searched {
-            result,
-            ms: t.elapsed().as_secs_f64() * 1000.0,
-        },
-        Err(e) => ProbeOutcome::NoPath(explain(&e)),
+    // A query replaced while running finishes first: its lock is released.
+    let mut finder = finder.lock().unwrap_or_else(PoisonError::into_inner);
+    let (from, to) = (start.as_dvec3(), goal.as_dvec3());
+    let opts = options.search_options();
+    let mut polyanya = None;
+    if options.method.runs_polyanya() {
+        // The search's time, not the finder's the first query made.
+        let t = Instant::now();
+        match finder.polyanya(mesh, from, to, &opts, options.trace) {
+            Ok(p) => {
+                polyanya = Some(AnyAngleResult {
+                    length: p.length,
+                    expansions: p.expansions,
+                    waypoints: p.waypoints.to_vec(),
+                    trace: p.trace.map_or_else(Vec::new, <[TraceStep]>::to_vec),
+                    ms: t.elapsed().as_secs_f64() * 1000.0,
+                });
+            }
+            // A point node under an end: A* answers below.
+            Err(PathError::NotSearchable { .. }) => {}
+            Err(e) => return ProbeOutcome::NoPath(explain(&e)),
+        }
     }
+    let mut astar = None;
+    if options.method != ProbeMethod::Polyanya || polyanya.is_none() {
+        let t = Instant::now();
+        match navscope_path::find_path(mesh, &finder.locator, from, to, &opts) {
+            Ok(result) => {
+                astar = Some(AStarResult {
+                    result,
+                    ms: t.elapsed().as_secs_f64() * 1000.0,
+                });
+            }
+            Err(e) => return ProbeOutcome::NoPath(explain(&e)),
+        }
+    }
+    ProbeOutcome::Searched { polyanya, astar }
 }
 
 pub(crate) fn search(mut probe: ResMut<Probe>, mut running: ResMut<ProbeSearch>) {
@@ -370,10 +523,11 @@ pub(crate) fn search(mut probe: ResMut<Probe>, mut running: ResMut<ProbeSearch>)
         return;
     };
     let searchable = probe.searchable.clone();
-    let opts = probe.options.search_options();
+    let options = probe.options.clone();
     // A newer query replaces the running one (its result would be stale).
     running.task = Some(
-        AsyncComputeTaskPool::get().spawn(async move { answer(&searchable, start, goal, &opts) }),
+        AsyncComputeTaskPool::get()
+            .spawn(async move { answer(&searchable, start, goal, &options) }),
     );
 }
 
@@ -392,7 +546,7 @@ pub(crate) fn collect(mut probe: ResMut<Probe>, mut running: ResMut<ProbeSearch>
 
 fn animate(time: Res<Time>, mut probe: ResMut<Probe>) {
     let total = match &probe.outcome {
-        Some(ProbeOutcome::Searched { result, .. }) => result.search.trace.expansions.len() as f32,
+        Some(o @ ProbeOutcome::Searched { .. }) => o.steps() as f32,
         _ => return,
     };
     if !probe.animate {

@@ -1,6 +1,6 @@
 //! What is painted over the 3D view, in screen space, so it stays on top
-//! and crisp at any zoom: the probe's start and goal markers, the smoothed
-//! path, the stage's text labels and the hover tooltip.
+//! and crisp at any zoom: the probe's start and goal markers, its path (and
+//! A*'s beside Polyanya's when both ran), the stage's text labels and the hover tooltip.
 //!
 //! Points are projected with `Camera::world_to_viewport`, which gives
 //! window coordinates (it adds the viewport's origin itself), so they are
@@ -14,6 +14,7 @@ use crate::model::selection::Hover;
 use crate::model::selection::Legend;
 use crate::model::timeline::Timeline;
 use crate::probe::Probe;
+use crate::probe::draw::ASTAR_PATH_COLOR;
 use crate::probe::draw::GOAL_COLOR;
 use crate::probe::draw::PATH_COLOR;
 use crate::probe::draw::ProbeLayers;
@@ -43,6 +44,19 @@ pub fn probe(
     probe: &Probe,
     layers: &ProbeLayers,
 ) {
+    // A*'s path under Polyanya's: it shows where the two differ.
+    if layers.astar_path
+        && let Some(astar) = probe.outcome.as_ref().and_then(|o| o.compared_astar())
+    {
+        let pts: Vec<egui::Pos2> = crate::probe::positions(&astar.waypoints)
+            .into_iter()
+            .filter_map(|p| project(cam, tf, p))
+            .collect();
+        painter.add(egui::Shape::line(
+            pts,
+            egui::Stroke::new(PATH_WIDTH - 1.0, rgb(ASTAR_PATH_COLOR)),
+        ));
+    }
     if layers.path
         && let Some(outcome) = &probe.outcome
     {

@@ -59,8 +59,8 @@ impl UnderWay<'_, '_> {
     /// True when the picture will change without input.
     pub fn any(&self) -> bool {
         let animating = match &self.probe.outcome {
-            Some(ProbeOutcome::Searched { result, .. }) => {
-                self.probe.animate && self.probe.shown < result.search.trace.expansions.len() as f32
+            Some(o @ ProbeOutcome::Searched { .. }) => {
+                self.probe.animate && self.probe.shown < o.steps() as f32
             }
             _ => false,
         };

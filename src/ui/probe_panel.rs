@@ -1,5 +1,5 @@
 //! The path probe's panel: which tool is active and what the next click
-//! does, the search options (with the pipeline's defaults: stance
+//! does, the method (Polyanya, A* or both), the search options (with the pipeline's defaults: stance
 //! multipliers and the agent radius the mesh was built with), the result,
 //! and the probe's legend with a toggle per layer of its drawing.
 
@@ -7,7 +7,9 @@ use bevy_egui::egui;
 use navscope_core::{LinkKind, Stance};
 
 use crate::interact::tool::Tool;
+use crate::probe::ProbeMethod;
 use crate::probe::ProbeOutcome;
+use crate::probe::draw::ASTAR_PATH_COLOR;
 use crate::probe::draw::CORRIDOR_COLOR;
 use crate::probe::draw::GOAL_COLOR;
 use crate::probe::draw::PATH_COLOR;
@@ -43,6 +45,21 @@ pub fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
         .small(),
     );
     let mut changed = false;
+    ui.horizontal(|ui| {
+        ui.label("method");
+        for m in ProbeMethod::ALL {
+            let tip = match m {
+                ProbeMethod::Polyanya => "Polyanya: the shortest any-angle path",
+                ProbeMethod::AStar => "A* over the nodes, then the funnel (Detour's way)",
+                ProbeMethod::Both => "Both: Polyanya's path, and A*'s beside it in magenta",
+            };
+            let r = ui
+                .selectable_value(&mut s.probe.options.method, m, m.label())
+                .on_hover_text(tip);
+            changed |= r.changed();
+            s.tag(&format!("probe/method/{}", m.name()), &r);
+        }
+    });
     egui::CollapsingHeader::new("Search options")
         .default_open(false)
         .show(ui, |ui| {
@@ -111,24 +128,39 @@ pub fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
         });
     }
     match &s.probe.outcome {
-        Some(ProbeOutcome::Searched { result, ms }) => {
-            if result.found {
+        Some(outcome @ ProbeOutcome::Searched { polyanya, astar }) => {
+            if let Some(p) = polyanya {
+                ui.label(format!("Polyanya: length {:.2} m", p.length));
                 ui.label(format!(
-                    "length {:.2} m (through cell centres {:.2} m)",
+                    "{} search nodes in {:.3} ms · {} waypoints",
+                    p.expansions,
+                    p.ms,
+                    p.waypoints.len()
+                ));
+            } else if s.probe.options.method != ProbeMethod::AStar {
+                ui.label("Polyanya needs polygons under the start and the goal; A* answered");
+            }
+            if let Some(a) = astar {
+                let result = &a.result;
+                ui.label(format!(
+                    "A*: length {:.2} m (through cell centres {:.2} m)",
                     result.length, result.centre_length
                 ));
-            } else {
+                ui.label(format!(
+                    "{} expansions in {:.3} ms · {} waypoints",
+                    result.expansions,
+                    a.ms,
+                    result.waypoints.len()
+                ));
+            }
+            if !outcome.found() {
                 ui.colored_label(ERROR, "no path found");
             }
-            ui.label(format!(
-                "{} expansions in {:.3} ms · {} waypoints",
-                result.expansions,
-                ms,
-                result.waypoints.len()
-            ));
-            let stances: Vec<&str> = result.waypoints.iter().map(|w| w.stance.name()).collect();
-            if stances.iter().any(|s| *s != "stand") {
-                ui.label(format!("stances: {}", stances.join(" → ")));
+            if let Some((_, waypoints)) = outcome.path() {
+                let stances: Vec<&str> = waypoints.iter().map(|w| w.stance.name()).collect();
+                if stances.iter().any(|s| *s != "stand") {
+                    ui.label(format!("stances: {}", stances.join(" → ")));
+                }
             }
         }
         Some(ProbeOutcome::Answered { answer, ms }) => {
@@ -152,11 +184,12 @@ pub fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
     egui::CollapsingHeader::new("Probe legend")
         .default_open(true)
         .show(ui, |ui| {
-            let rows: [(&mut bool, egui::Color32, &str, &str); 4] = [
-                (&mut layers.path, rgb(PATH_COLOR), "smoothed path", "The path an agent walks (funnel over the portals)"),
-                (&mut layers.corridor, rgb(CORRIDOR_COLOR), "node path (dashed)", "The nodes A* chose, centre to centre"),
-                (&mut layers.expansions, color32_of(expansion_color(0.5, 0.0, 1.0)), "A* expansions by f", "Each expanded node with the edge it was reached by, blue (low f) to red (high f)"),
-                (&mut layers.sets, egui::Color32::from_rgb(25, 180, 180), "open (rings) / closed (crosses)", "The final open and closed sets"),
+            let rows: [(&mut bool, egui::Color32, &str, &str); 5] = [
+                (&mut layers.path, rgb(PATH_COLOR), "path", "The path an agent walks: Polyanya's, or A*'s funnel over the portals"),
+                (&mut layers.astar_path, rgb(ASTAR_PATH_COLOR), "A* path (method both)", "A*'s path under Polyanya's, where the two differ"),
+                (&mut layers.corridor, rgb(CORRIDOR_COLOR), "A* node path (dashed)", "The nodes A* chose, centre to centre"),
+                (&mut layers.expansions, color32_of(expansion_color(0.5, 0.0, 1.0)), "search steps by f", "The steps in order, blue (low f) to red (high f): Polyanya's search nodes, A*'s expanded nodes with the edge each was reached by"),
+                (&mut layers.sets, egui::Color32::from_rgb(25, 180, 180), "A* open (rings) / closed (crosses)", "A*'s final open and closed sets"),
             ];
             for (on, c, name, tip) in rows {
                 ui.horizontal(|ui| {
@@ -164,7 +197,17 @@ pub fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
                     ui.checkbox(on, name).on_hover_text(tip);
                 });
             }
+            ui.horizontal(|ui| {
+                swatch(ui, color32_of(expansion_color(0.5, 0.0, 1.0)));
+                ui.label("Polyanya node: root (dot), interval (line)")
+                    .on_hover_text("Each search node: the point its paths bend at last and the stretch of edge it sees through, coloured by f");
+            });
         });
+    // Polyanya records its steps only while they are drawn.
+    if s.probe.options.trace != edited.expansions {
+        s.probe.options.trace = edited.expansions;
+        s.probe.options_changed();
+    }
     bevy::prelude::DetectChangesMut::set_if_neq(&mut s.probe_layers, edited);
     if (s.probe.start.is_some() || s.probe.goal.is_some()) && ui.button("Clear").clicked() {
         s.probe.clear();
