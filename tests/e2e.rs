@@ -209,6 +209,27 @@ fn path_drawn_between(
     }
 }
 
+/// With the probe tool on, a click at `a` places the start and a click at
+/// `b` the goal: each marker is checked where it was clicked.
+fn probe_clicks_start_then_goal(s: &Session, a: (f64, f64), b: (f64, f64)) {
+    let rev = s.read_report().and_then(|r| r.probe_revision());
+    s.click(a);
+    expect_marker_at(s, "start", a, rev, "the first click with the probe tool");
+    let r = s.wait_for(
+        "next_probe_point == \"goal\" after the first probe click",
+        WAIT,
+        |r| (r.str("/next_probe_point") == Some("goal")).then(|| r.clone()),
+    );
+    s.click(b);
+    expect_marker_at(
+        s,
+        "goal",
+        b,
+        r.probe_revision(),
+        "the second click with the probe tool",
+    );
+}
+
 /// Switches to the probe tool with the key `P` (or by clicking its toolbar
 /// button) and waits for the report to say so.
 fn probe_tool(s: &Session, by_button: bool) {
@@ -411,22 +432,7 @@ fn probe_tool_second_click_sets_the_goal_draws_the_path_and_dragging_the_start_m
     let (a, b, c) = (pts[0], pts[1], pts[2]);
 
     probe_tool(&s, true);
-    let rev = s.read_report().and_then(|r| r.probe_revision());
-    s.click(a);
-    expect_marker_at(&s, "start", a, rev, "the first click with the probe tool");
-    let r = s.wait_for(
-        "next_probe_point == \"goal\" after the first probe click",
-        WAIT,
-        |r| (r.str("/next_probe_point") == Some("goal")).then(|| r.clone()),
-    );
-    s.click(b);
-    expect_marker_at(
-        &s,
-        "goal",
-        b,
-        r.probe_revision(),
-        "the second click with the probe tool",
-    );
+    probe_clicks_start_then_goal(&s, a, b);
     let r = s.wait_for("a path: probe.found == true", WAIT, |r| {
         r.get("/probe/found").is_some().then(|| r.clone())
     });
@@ -547,22 +553,7 @@ fn probe_with_both_methods_polyanya_is_no_longer_than_astar() {
     let (pts, _) = floor_points(&s, 2);
     let (a, b) = (pts[0], pts[1]);
     probe_tool(&s, false);
-    let rev = s.read_report().and_then(|r| r.probe_revision());
-    s.click(a);
-    expect_marker_at(&s, "start", a, rev, "the first click with the probe tool");
-    let r = s.wait_for(
-        "next_probe_point == \"goal\" after the first probe click",
-        WAIT,
-        |r| (r.str("/next_probe_point") == Some("goal")).then(|| r.clone()),
-    );
-    s.click(b);
-    expect_marker_at(
-        &s,
-        "goal",
-        b,
-        r.probe_revision(),
-        "the second click with the probe tool",
-    );
+    probe_clicks_start_then_goal(&s, a, b);
     let r = s.wait_for(
         "both paths: probe.length and probe.astar_length not null",
         WAIT,
