@@ -190,10 +190,15 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
     let mut ratios = Vec::new();
     let mut longer = 0;
     let mut found = [0usize; 3];
+    let mut expanded = 0;
     for (a, b) in s.pairs.clone() {
         let (d_us, d) = timed(|| s.detour.path(f32s(a), f32s(b)));
         let (p_us, p) = timed(|| polyanya(s, a, b, opts));
         let (a_us, astar) = timed(|| astar(s, a, b, opts));
+        expanded += s
+            .finder
+            .polyanya(&s.mesh, a, b, opts, false)
+            .map_or(0, |p| p.expansions);
         found[0] += usize::from(d.is_some());
         found[1] += usize::from(p.is_ok());
         found[2] += usize::from(astar.is_ok());
@@ -219,7 +224,7 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
     let (md, mp, ma) = (median(td), median(tp), median(ta));
     println!(
         "{}: navscope {} polygons, Detour {}; of {} pairs Detour answers {}, Polyanya {}, \
-         A* {}, all three {}; Polyanya longer than A* on {longer}; \
+         A* {}, all three {}; Polyanya longer than A* on {longer}, {expanded} Polyanya expansions; \
          median per query: Detour {md:.2} us, Polyanya {mp:.2} us ({:.2}x), \
          A* + funnel {ma:.2} us ({:.2}x); Polyanya length / Detour's: median {:.3}",
         s.name,
