@@ -91,4 +91,6 @@ pub use funnel::{Waypoint, funnel, path_length};
 pub use locate::{DEFAULT_MAX_DISTANCE, Location, Locator};
 pub use method::{Answer, Method, PathFinder};
 pub use navscope_core::NavMesh;
-pub use search::{DEFAULT_MAX_EXPANSIONS, Expansion, Search, SearchOptions, SearchTrace, astar};
+pub use search::{
+    AStar, DEFAULT_MAX_EXPANSIONS, Expansion, Search, SearchOptions, SearchTrace, astar,
+};
