@@ -6,7 +6,8 @@
 //!   root sees the polygon behind it (Cui et al.'s search node);
 //! * a vertex root: a vertex reached as a corner of the free space (or
 //!   straight through, when a ray meets it exactly); it is expanded into
-//!   every polygon around the vertex, which sees all of each;
+//!   every polygon around the vertex that a taut path can turn into (the
+//!   vertex sees all of each; see `TurnWedge`);
 //! * a point root: the start, or a link's exit point, inside a polygon;
 //! * a goal candidate: a complete path, ordered by its exact cost.
 //!
