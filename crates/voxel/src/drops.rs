@@ -134,7 +134,10 @@ fn room(
     let mut spans = open_spans(v, cols, p).peekable();
     match bottom {
         None => spans.peek().is_none() || spans.any(|(f, c)| f <= top + step && c >= head),
-        Some(b) => spans.any(|(f, c)| (f - b).abs() <= step && c >= head),
+        // Open from the landing floor (or lower: a floor the voxels do
+        // not hold, such as a door's bridge, lies inside an open span) up
+        // to the head.
+        Some(b) => spans.any(|(f, c)| f <= b + step && c >= head),
     }
 }
 
