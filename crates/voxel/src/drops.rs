@@ -272,11 +272,11 @@ pub fn find_drops(
                 );
                 let mut landings = Vec::new();
                 let mut above = f64::NEG_INFINITY;
-                if let Some((j, probe, h)) = found {
-                    if room(voxels, &cols, &a, probe, he, Some(h)) {
-                        landings.push((j, probe, h));
-                        above = h;
-                    }
+                if let Some((j, probe, h)) = found
+                    && room(voxels, &cols, &a, probe, he, Some(h))
+                {
+                    landings.push((j, probe, h));
+                    above = h;
                 }
                 if leaps_from(nav.nodes[i].stance) {
                     let ground_goes_on = surfaces(i, e + out_dir * delta)
