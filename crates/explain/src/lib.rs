@@ -13,7 +13,9 @@ pub mod gap;
 pub mod islands;
 pub mod place;
 pub mod reach;
+pub mod spawn;
 
 pub use fix::{FixBudget, find_fixes};
 pub use gap::{Fix, Gap, closest_gap, failed_path_gap};
 pub use islands::{Island, islands};
+pub use spawn::floor_under;
