@@ -32,7 +32,12 @@ pub fn run(level: &Path, opts: &BuildOptions, at: DVec3, json: bool) -> Result<(
         println!("{} is walkable: {}", p(at), w.reason);
         return Ok(());
     }
-    println!("{} is not walkable: dropped at stage '{}': {}", p(at), w.stage, w.reason);
+    println!(
+        "{} is not walkable: dropped at stage '{}': {}",
+        p(at),
+        w.stage,
+        w.reason
+    );
     if !w.fix.is_empty() {
         let sets: Vec<String> = w
             .fix

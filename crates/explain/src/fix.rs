@@ -152,9 +152,8 @@ pub fn rebuild_and_search<'a>(
     opts: SearchOptions,
 ) -> impl FnMut(&ParamValues) -> bool + 'a {
     move |values| {
-        rebuilt(base, values).is_some_and(|mesh| {
-            find_path(&mesh, &Locator::new(&mesh), from, to, &opts).is_ok()
-        })
+        rebuilt(base, values)
+            .is_some_and(|mesh| find_path(&mesh, &Locator::new(&mesh), from, to, &opts).is_ok())
     }
 }
 

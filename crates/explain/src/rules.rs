@@ -35,6 +35,8 @@ pub struct Limit {
     pub value: f64,
     /// The paper section or Recast function that applies the rule.
     pub source: &'static str,
+    /// The id of the stage that applies it.
+    pub stage: &'static str,
 }
 
 /// The limits of one pipeline (absent: the pipeline has no such rule).
@@ -42,6 +44,9 @@ pub struct Limit {
 pub struct Rules {
     /// The pipeline id.
     pub pipeline: String,
+    /// The stage that finds the walkable surface (where a point with no
+    /// surface under it is dropped).
+    pub surface: &'static str,
     /// Highest step walked up or down.
     pub step: Option<Limit>,
     /// Highest jump up.
@@ -76,12 +81,17 @@ impl Rules {
     /// The rules of pipeline `id` with `values` (parameters missing from
     /// `values` leave their rule out).
     pub fn for_pipeline(id: &str, values: &ParamValues) -> Self {
-        let lim = |name: &str, label: &'static str, factor: f64, source: &'static str| {
+        let lim = |name: &str,
+                   label: &'static str,
+                   factor: f64,
+                   stage: &'static str,
+                   source: &'static str| {
             Some(Limit {
                 parameter: name.to_string(),
                 label,
                 value: number(values.get(name))? * factor,
                 source,
+                stage,
             })
         };
         let mut r = Rules {
@@ -90,29 +100,133 @@ impl Rules {
         };
         match id {
             "voxel" => {
-                r.step = lim("stand.max_step", "max step", 1.0, "Recast walkableClimb, rcBuildCompactHeightfield");
-                r.drop = lim("max_drop", "max drop", 1.0, "voxel drops stage");
-                r.height = lim("stand.height", "standing height", 1.0, "Recast walkableHeight, rcFilterWalkableLowHeightSpans");
-                r.width_x = lim("stand.radius", "agent width (twice stand.radius)", 2.0, "Recast walkableRadius, rcErodeWalkableArea");
+                r.surface = "voxelize";
+                r.step = lim(
+                    "stand.max_step",
+                    "max step",
+                    1.0,
+                    "compact",
+                    "Recast walkableClimb, rcBuildCompactHeightfield",
+                );
+                r.drop = lim("max_drop", "max drop", 1.0, "drops", "voxel drops stage");
+                r.height = lim(
+                    "stand.height",
+                    "standing height",
+                    1.0,
+                    "compact",
+                    "Recast walkableHeight, rcFilterWalkableLowHeightSpans",
+                );
+                r.width_x = lim(
+                    "stand.radius",
+                    "agent width (twice stand.radius)",
+                    2.0,
+                    "flag",
+                    "Recast walkableRadius, rcErodeWalkableArea",
+                );
                 r.width_z = r.width_x.clone();
-                r.radius = lim("stand.radius", "agent radius", 1.0, "Recast walkableRadius, rcErodeWalkableArea");
-                r.slope = lim("stand.max_slope", "max slope", 1.0, "Recast walkableSlopeAngle, rcMarkWalkableTriangles");
-                r.min_region = lim("min_region_size", "min region size", 1.0, "Recast minRegionArea, rcBuildRegions");
+                r.radius = lim(
+                    "stand.radius",
+                    "agent radius",
+                    1.0,
+                    "flag",
+                    "Recast walkableRadius, rcErodeWalkableArea",
+                );
+                r.slope = lim(
+                    "stand.max_slope",
+                    "max slope",
+                    1.0,
+                    "compact",
+                    "Recast walkableSlopeAngle, rcMarkWalkableTriangles",
+                );
+                r.min_region = lim(
+                    "min_region_size",
+                    "min region size",
+                    1.0,
+                    "regions",
+                    "Recast minRegionArea, rcBuildRegions",
+                );
             }
             "cspace" => {
-                r.step = lim("step_height", "step tolerance", 1.0, "Golodetz §4.3, step links");
-                r.jump_height = lim("jump_height", "jump height", 1.0, "Golodetz §4.3, jump links");
-                r.jump_reach = lim("jump_reach", "jump reach", 1.0, "cspace running jumps across gaps");
-                r.drop = lim("max_drop", "max drop", 1.0, "cspace one-way drops");
-                r.width_x = lim("agent_width", "agent width", 1.0, "Golodetz §3, brush expansion by the agent's box");
-                r.width_z = lim("agent_depth", "agent depth", 1.0, "Golodetz §3, brush expansion by the agent's box");
-                r.height = lim("stand_height", "standing height", 1.0, "Golodetz §3, brush expansion by the agent's box");
-                r.slope = lim("max_slope", "walkable slope", 1.0, "Golodetz §4.1, walkable faces");
+                r.surface = "walkable";
+                r.step = lim(
+                    "step_height",
+                    "step tolerance",
+                    1.0,
+                    "links",
+                    "Golodetz §4.3, step links",
+                );
+                r.jump_height = lim(
+                    "jump_height",
+                    "jump height",
+                    1.0,
+                    "links",
+                    "Golodetz §4.3, jump links",
+                );
+                r.jump_reach = lim(
+                    "jump_reach",
+                    "jump reach",
+                    1.0,
+                    "extra-links",
+                    "cspace running jumps across gaps",
+                );
+                r.drop = lim(
+                    "max_drop",
+                    "max drop",
+                    1.0,
+                    "extra-links",
+                    "cspace one-way drops",
+                );
+                r.width_x = lim(
+                    "agent_width",
+                    "agent width",
+                    1.0,
+                    "expand",
+                    "Golodetz §3, brush expansion by the agent's box",
+                );
+                r.width_z = lim(
+                    "agent_depth",
+                    "agent depth",
+                    1.0,
+                    "expand",
+                    "Golodetz §3, brush expansion by the agent's box",
+                );
+                r.height = lim(
+                    "stand_height",
+                    "standing height",
+                    1.0,
+                    "expand",
+                    "Golodetz §3, brush expansion by the agent's box",
+                );
+                r.slope = lim(
+                    "max_slope",
+                    "walkable slope",
+                    1.0,
+                    "walkable",
+                    "Golodetz §4.1, walkable faces",
+                );
             }
             "navgraph" | "navgraph-nodes" => {
-                r.width_x = lim("agent_radius", "agent width (twice agent_radius)", 2.0, "navgraph walls stage, obstacles grown by the radius");
+                let (stage, source) = if id == "navgraph" {
+                    (
+                        "binary",
+                        "navgraph binary image, obstacles dilated by the radius",
+                    )
+                } else {
+                    (
+                        "inflate",
+                        "navgraph-nodes, obstacles inflated by the radius",
+                    )
+                };
+                r.surface = stage;
+                r.width_x = lim(
+                    "agent_radius",
+                    "agent width (twice agent_radius)",
+                    2.0,
+                    stage,
+                    source,
+                );
                 r.width_z = r.width_x.clone();
-                r.radius = lim("agent_radius", "agent radius", 1.0, "navgraph walls stage, obstacles grown by the radius");
+                r.radius = lim("agent_radius", "agent radius", 1.0, stage, source);
             }
             _ => {}
         }
@@ -156,7 +270,14 @@ pub struct Refusal {
     pub words: String,
 }
 
-fn refuse(limit: &Limit, what: &str, measured: f64, above: bool, unit: &str, at: &str) -> Option<Refusal> {
+fn refuse(
+    limit: &Limit,
+    what: &str,
+    measured: f64,
+    above: bool,
+    unit: &str,
+    at: &str,
+) -> Option<Refusal> {
     let broken = if above {
         measured > limit.value + 1e-9
     } else {
@@ -219,6 +340,14 @@ pub fn measure_way(solids: &Solids, a: DVec3, b: DVec3, height: f64, climb: f64)
             .map(|(t, hit)| (top - DVec3::Y * t, hit))
             .filter(|(f, _)| f.y >= top.y - 2.0 * allowance)
     };
+    // A sample inside a solid (a brush met at once) is in a wall: neither
+    // floor nor hole.
+    let in_wall = |s: f64| {
+        let top = a.lerp(b, s) + DVec3::Y * allowance;
+        solids
+            .ray(top, -DVec3::Y, FAR)
+            .is_some_and(|(t, _)| t == 0.0)
+    };
     // The edge of the floor between samples `s0` (floor or not) and `s1`
     // (the other), by bisection.
     let edge = |mut s0: f64, mut s1: f64| {
@@ -237,7 +366,11 @@ pub fn measure_way(solids: &Solids, a: DVec3, b: DVec3, height: f64, climb: f64)
     let mut last = 0.0;
     for k in 0..=n {
         let s = k as f64 / n as f64;
+        if in_wall(s) {
+            continue;
+        }
         let Some((f, _)) = floor_at(s) else {
+            // No floor within reach: a hole.
             hole_start.get_or_insert(if k == 0 { 0.0 } else { edge(last, s) });
             last = s;
             continue;
@@ -246,7 +379,9 @@ pub fn measure_way(solids: &Solids, a: DVec3, b: DVec3, height: f64, climb: f64)
             way.hole = way.hole.max((edge(last, s) - h0) * len);
         }
         last = s;
-        if let Some((t, hit)) = solids.ray(f + DVec3::Y * 0.02, DVec3::Y, FAR) {
+        if let Some((t, hit)) = solids.ray(f + DVec3::Y * 0.02, DVec3::Y, FAR)
+            && t > 0.0
+        {
             let t = t + 0.02;
             if way.headroom.as_ref().is_none_or(|(h, _)| t < *h) {
                 way.headroom = Some((t, solids.describe(hit, DVec3::Y)));
@@ -256,17 +391,13 @@ pub fn measure_way(solids: &Solids, a: DVec3, b: DVec3, height: f64, climb: f64)
     if let Some(h0) = hole_start {
         way.hole = way.hole.max((1.0 - h0) * len);
     }
-    let chest = way
-        .headroom
-        .as_ref()
-        .map_or(height, |(h, _)| h.min(height))
-        * 0.5;
+    let chest = way.headroom.as_ref().map_or(height, |(h, _)| h.min(height)) * 0.5;
     let heights = [climb + 0.05, chest.max(climb + 0.05)];
-    let base = if a.y > b.y { a } else { b };
+    let start = DVec3::new(a.x, a.y.max(b.y), a.z);
     if (b.y - a.y).abs() <= climb && len > 1e-9 {
-        way.opening = Some(opening(solids, base, dir, across, len, &heights));
+        way.opening = Some(opening(solids, start, dir, across, len, &heights));
     }
-    let mid = base + DVec3::Y * heights[0];
+    let mid = start + DVec3::Y * heights[0];
     if let Some((_, hit)) = solids.ray(DVec3::new(a.x, mid.y, a.z), dir, len)
         && solids.is_door(hit)
     {
@@ -277,7 +408,8 @@ pub fn measure_way(solids: &Solids, a: DVec3, b: DVec3, height: f64, climb: f64)
 
 /// The widest run of clear rays from `from` along `dir` (length `len`)
 /// offset across the way, at every height of `heights` above `from`, and
-/// what bounds it (see [`measure_way`]).
+/// what bounds it (see [`measure_way`]). A ray whose start has no floor
+/// under it (past the floor's edge) counts as blocked.
 fn opening(
     solids: &Solids,
     from: DVec3,
@@ -287,20 +419,26 @@ fn opening(
     heights: &[f64],
 ) -> (f64, String) {
     let steps = (SIDE / SCAN).round() as i64;
-    let blocked = |k: i64| {
+    let reach = heights.first().copied().unwrap_or(STEP);
+    let blocked = |k: i64| -> Option<String> {
         let o = from + across * (k as f64 * SCAN);
         let origin = DVec3::new(o.x, from.y, o.z);
+        let top = origin + DVec3::Y * reach;
+        if solids.ray(top, -DVec3::Y, 2.0 * reach).is_none() {
+            return Some("the floor's edge".into());
+        }
         heights
             .iter()
             .find_map(|h| solids.ray(origin + DVec3::Y * h, dir, len))
-            .map(|(_, hit)| hit)
+            .map(|(_, hit)| solids.describe(hit, dir))
     };
-    let hits: Vec<Option<_>> = (-steps..=steps).map(blocked).collect();
+    let hits: Vec<Option<String>> = (-steps..=steps).map(blocked).collect();
     let (mut best, mut run) = ((0usize, 0usize), None::<usize>);
-    for (i, h) in hits.iter().enumerate() {
-        match (h, run) {
-            (None, None) => run = Some(i),
-            (Some(_), Some(s)) => {
+    for i in 0..=hits.len() {
+        let clear = hits.get(i).is_some_and(Option::is_none);
+        match (clear, run) {
+            (true, None) => run = Some(i),
+            (false, Some(s)) => {
                 if i - s > best.1 - best.0 {
                     best = (s, i);
                 }
@@ -309,15 +447,10 @@ fn opening(
             _ => {}
         }
     }
-    if let Some(s) = run
-        && hits.len() - s > best.1 - best.0
-    {
-        best = (s, hits.len());
-    }
     let width = (best.1 - best.0) as f64 * SCAN;
     let name = |i: Option<usize>| {
-        i.and_then(|i| hits.get(i).copied().flatten())
-            .map_or("open space".to_string(), |h| solids.describe(h, dir))
+        i.and_then(|i| hits.get(i).cloned().flatten())
+            .unwrap_or_else(|| "open space".into())
     };
     if width == 0.0 {
         let k = steps as usize;
@@ -347,9 +480,20 @@ pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusa
     if let Some(w) = &way {
         let d = gap.to - gap.from;
         let opening_along_x = d.z.abs() >= d.x.abs();
-        let width = if opening_along_x { &rules.width_x } else { &rules.width_z };
+        let width = if opening_along_x {
+            &rules.width_x
+        } else {
+            &rules.width_z
+        };
         if let (Some(l), Some((h, by))) = (&rules.height, &w.headroom) {
-            out.extend(refuse(l, "headroom", *h, false, " m", &format!(" under {by}")));
+            out.extend(refuse(
+                l,
+                "headroom",
+                *h,
+                false,
+                " m",
+                &format!(" under {by}"),
+            ));
         }
         if let (Some(l), Some((o, by))) = (width, &w.opening)
             && *o > 0.0
@@ -365,6 +509,7 @@ pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusa
             label: "",
             value: 0.0,
             source: "",
+            stage: "",
         },
         measured: 0.0,
         words: format!("{what}: {} makes no such link", rules.pipeline),
@@ -398,6 +543,7 @@ pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusa
                 label: "",
                 value: 0.0,
                 source: "",
+                stage: "",
             },
             measured: 0.0,
             words: format!("{door} stands in the way and no door link crosses it"),
@@ -456,14 +602,23 @@ mod tests {
 
     #[test]
     fn a_ledge_higher_than_the_step_names_the_step_and_its_value() {
-        let (_, v) = values(&[("step_height", 0.45), ("jump_height", 0.3), ("stand_height", 1.8)]);
+        let (_, v) = values(&[
+            ("step_height", 0.45),
+            ("jump_height", 0.3),
+            ("stand_height", 1.8),
+        ]);
         let rules = Rules::for_pipeline("cspace", &v);
         let mesh = ledge(0.56);
         let s = Solids::Mesh(&mesh);
         let gap = Gap::between(DVec3::new(1.9, 0.0, 0.0), DVec3::new(2.1, 0.56, 0.0));
         let r = refusals(&rules, &gap, Some(&s));
         assert_eq!(r.len(), 1, "{r:?}");
-        assert!(r[0].words.starts_with("jump up 0.56 m > jump height 0.30 m"), "{}", r[0].words);
+        assert!(
+            r[0].words
+                .starts_with("jump up 0.56 m > jump height 0.30 m"),
+            "{}",
+            r[0].words
+        );
         let (_, v) = values(&[("step_height", 0.6), ("jump_height", 0.3)]);
         assert!(refusals(&Rules::for_pipeline("cspace", &v), &gap, Some(&s)).is_empty());
     }
@@ -490,7 +645,13 @@ mod tests {
         let (_, v) = values(&[("stand.radius", 0.4), ("stand.max_step", 0.5)]);
         let r = Rules::for_pipeline("voxel", &v);
         assert_eq!(r.width_x.as_ref().map(|l| l.value), Some(0.8));
-        assert_eq!(r.parameters(), vec!["stand.max_step".to_string(), "stand.radius".into()]);
-        assert_eq!(Rules::for_pipeline("convex", &v).parameters(), Vec::<String>::new());
+        assert_eq!(
+            r.parameters(),
+            vec!["stand.max_step".to_string(), "stand.radius".into()]
+        );
+        assert_eq!(
+            Rules::for_pipeline("convex", &v).parameters(),
+            Vec::<String>::new()
+        );
     }
 }

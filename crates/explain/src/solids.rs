@@ -7,8 +7,8 @@
 //! here; [`Solids::new`] gives `None` for them.
 
 use glam::{DVec3, Vec3};
-use navscope_core::level::{BrushLevel, Contents, Level, LevelData, RasterPlan};
 use navscope_core::geom::TriMesh;
+use navscope_core::level::{BrushLevel, Contents, Level, LevelData, RasterPlan};
 
 /// What a ray met.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,8 @@ pub enum Hit {
     Brush(usize),
     /// An obstacle pixel (column, row) of a raster, or its edge.
     Pixel(i64, i64),
+    /// A raster's ground (the plane y = 0 under a free pixel).
+    Ground,
 }
 
 /// A level's solid matter (see the module docs).
@@ -27,7 +29,7 @@ pub enum Solids<'a> {
     Mesh(&'a TriMesh),
     /// A brush level's blocking brushes.
     Brushes(&'a BrushLevel),
-    /// A raster's obstacle pixels, on the plane y = 0.
+    /// A raster's obstacle pixels standing on the ground plane y = 0.
     Raster(&'a RasterPlan),
 }
 
@@ -48,7 +50,9 @@ impl<'a> Solids<'a> {
 
     /// The first thing the ray from `o` along unit `dir` meets within
     /// `max` metres, with its distance; a start inside a brush meets it at
-    /// 0. A raster is cast in plan (the ray's height is ignored).
+    /// 0. A raster is cast in plan (the ray's height is ignored) and a
+    /// vertical ray meets the pixel it starts in, or, going down from above
+    /// a free pixel, the ground.
     pub fn ray(&self, o: DVec3, dir: DVec3, max: f64) -> Option<(f64, Hit)> {
         match self {
             Self::Mesh(m) => (0..m.triangles.len())
@@ -109,14 +113,12 @@ impl<'a> Solids<'a> {
                     .and_then(|(k, _)| br.materials.get(k))
                     .filter(|m| !m.is_empty());
                 let texture = face.map(|m| format!(", texture {m}")).unwrap_or_default();
-                format!(
-                    "brush {i} ({} of {owner}{texture})",
-                    br.contents.name()
-                )
+                format!("brush {i} ({} of {owner}{texture})", br.contents.name())
             }
             (_, Hit::Triangle(i)) => format!("triangle {i}"),
             (_, Hit::Pixel(x, y)) => format!("obstacle pixel ({x}, {y})"),
             (_, Hit::Brush(i)) => format!("brush {i}"),
+            (_, Hit::Ground) => "the ground".into(),
         }
     }
 
@@ -183,8 +185,19 @@ fn ray_convex(o: DVec3, dir: DVec3, planes: impl Iterator<Item = (DVec3, f64)>) 
 fn ray_raster(r: &RasterPlan, o: DVec3, dir: DVec3, max: f64) -> Option<(f64, Hit)> {
     let plan = DVec3::new(dir.x, 0.0, dir.z);
     let len = plan.length();
-    if len < 1e-12 || r.metres_per_pixel <= 0.0 {
+    if r.metres_per_pixel <= 0.0 {
         return None;
+    }
+    if len < 1e-12 {
+        let (x, y) = (
+            (o.x / r.metres_per_pixel).floor() as i64,
+            (o.z / r.metres_per_pixel).floor() as i64,
+        );
+        return if r.is_obstacle(x, y) {
+            Some((0.0, Hit::Pixel(x, y)))
+        } else {
+            (dir.y < 0.0 && o.y >= 0.0 && o.y <= max).then_some((o.y, Hit::Ground))
+        };
     }
     let step = r.metres_per_pixel / 4.0;
     let steps = (max * len / step).ceil().min(1e7) as usize;
@@ -219,11 +232,29 @@ mod tests {
     fn a_ray_meets_the_nearest_brush_and_names_its_door() {
         let level = BrushLevel {
             brushes: vec![
-                cube_brush(DVec3::new(3.0, 0.0, -1.0), DVec3::new(4.0, 2.0, 1.0), Contents::Solid, None),
-                cube_brush(DVec3::new(1.0, 0.0, -1.0), DVec3::new(1.2, 2.0, 1.0), Contents::Door, Some(0)),
-                cube_brush(DVec3::new(0.5, 0.0, -1.0), DVec3::new(0.6, 2.0, 1.0), Contents::Water, None),
+                cube_brush(
+                    DVec3::new(3.0, 0.0, -1.0),
+                    DVec3::new(4.0, 2.0, 1.0),
+                    Contents::Solid,
+                    None,
+                ),
+                cube_brush(
+                    DVec3::new(1.0, 0.0, -1.0),
+                    DVec3::new(1.2, 2.0, 1.0),
+                    Contents::Door,
+                    Some(0),
+                ),
+                cube_brush(
+                    DVec3::new(0.5, 0.0, -1.0),
+                    DVec3::new(0.6, 2.0, 1.0),
+                    Contents::Water,
+                    None,
+                ),
             ],
-            entities: vec![Entity::with_properties("func_door", &[("targetname", "t1")])],
+            entities: vec![Entity::with_properties(
+                "func_door",
+                &[("targetname", "t1")],
+            )],
             ..Default::default()
         };
         let s = Solids::Brushes(&level);
@@ -232,11 +263,17 @@ mod tests {
         assert_eq!(hit, Hit::Brush(1));
         assert!(s.is_door(hit));
         let words = s.describe(hit, DVec3::X);
-        assert!(words.contains("func_door 't1'") && words.contains("wall"), "{words}");
+        assert!(
+            words.contains("func_door 't1'") && words.contains("wall"),
+            "{words}"
+        );
         assert_eq!(s.ray(DVec3::new(0.0, 1.0, 0.0), DVec3::X, 0.9), None);
         assert_eq!(s.ray(DVec3::new(0.0, 1.0, 0.0), -DVec3::X, 100.0), None);
         // From inside a brush: met at once.
-        assert_eq!(s.ray(DVec3::new(3.5, 1.0, 0.0), DVec3::Y, 5.0).map(|h| h.0), Some(0.0));
+        assert_eq!(
+            s.ray(DVec3::new(3.5, 1.0, 0.0), DVec3::Y, 5.0).map(|h| h.0),
+            Some(0.0)
+        );
         assert_eq!(s.normal(hit, DVec3::X), Some(-DVec3::X));
     }
 
@@ -251,8 +288,16 @@ mod tests {
             triangles: vec![[0, 1, 2]],
         };
         let s = Solids::Mesh(&mesh);
-        assert_eq!(s.ray(DVec3::new(0.0, 2.0, 0.0), -DVec3::Y, 5.0).map(|h| h.0), Some(2.0));
-        assert_eq!(s.ray(DVec3::new(0.0, -3.0, 0.0), DVec3::Y, 5.0).map(|h| h.0), Some(3.0));
+        assert_eq!(
+            s.ray(DVec3::new(0.0, 2.0, 0.0), -DVec3::Y, 5.0)
+                .map(|h| h.0),
+            Some(2.0)
+        );
+        assert_eq!(
+            s.ray(DVec3::new(0.0, -3.0, 0.0), DVec3::Y, 5.0)
+                .map(|h| h.0),
+            Some(3.0)
+        );
         assert_eq!(s.ray(DVec3::new(2.0, 2.0, 0.0), -DVec3::Y, 5.0), None);
         assert_eq!(s.ray(DVec3::new(0.0, 2.0, 0.0), DVec3::X, 5.0), None);
         let up = s.normal(Hit::Triangle(0), -DVec3::Y).unwrap();
@@ -276,5 +321,13 @@ mod tests {
         let (t, hit) = s.ray(DVec3::new(0.25, 0.0, 0.25), -DVec3::X, 10.0).unwrap();
         assert_eq!(hit, Hit::Pixel(-1, 0));
         assert!((t - 0.25).abs() <= 0.125 + 1e-9, "{t}");
+        let down = DVec3::new(0.25, 1.0, 0.25);
+        assert_eq!(s.ray(down, -DVec3::Y, 5.0), Some((1.0, Hit::Ground)));
+        assert_eq!(s.ray(down, DVec3::Y, 5.0), None);
+        let on_obstacle = DVec3::new(3.25, 1.0, 0.25);
+        assert_eq!(
+            s.ray(on_obstacle, -DVec3::Y, 5.0),
+            Some((0.0, Hit::Pixel(6, 0)))
+        );
     }
 }

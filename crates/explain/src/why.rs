@@ -19,9 +19,10 @@
 //!    measured here, named when nothing above applies and a smaller
 //!    minimum is checked to keep the point.
 //!
-//! The stage named is the first stage of the pipeline that reads the
-//! rule's parameter. When no rule applies the answer says so and names
-//! the last stage.
+//! The stage named is the one that applies the rule (the rule table of
+//! [`crate::rules::Rules`]). When no rule applies the answer says so and
+//! names the last stage. The voxel pipeline's rules are its standing
+//! agent's (`stand.*`); a point kept by another pass is on the mesh.
 
 use glam::DVec3;
 use navscope_core::{NavMesh, Runner};
@@ -99,7 +100,10 @@ fn cause(rules: &Rules, solids: &Solids, at: DVec3) -> Option<Cause> {
     if t == 0.0 {
         return Some(Cause {
             limit: rules.radius.clone(),
-            words: format!("the point is inside {}", solids.describe(floor_hit, -DVec3::Y)),
+            words: format!(
+                "the point is inside {}",
+                solids.describe(floor_hit, -DVec3::Y)
+            ),
             shape: shape_of(solids, floor_hit, at),
         });
     }
@@ -108,7 +112,10 @@ fn cause(rules: &Rules, solids: &Solids, at: DVec3) -> Option<Cause> {
         && let (Some(w), Some(d), Some(h)) = (&rules.width_x, &rules.width_z, &rules.height)
     {
         let half = DVec3::new(w.value / 2.0, 0.0, d.value / 2.0);
-        let (lo, hi) = (floor - half + DVec3::Y * 0.02, floor + half + DVec3::Y * h.value);
+        let (lo, hi) = (
+            floor - half + DVec3::Y * 0.02,
+            floor + half + DVec3::Y * h.value,
+        );
         let corners = |n: DVec3| {
             DVec3::new(
                 if n.x < 0.0 { hi.x } else { lo.x },
@@ -119,7 +126,9 @@ fn cause(rules: &Rules, solids: &Solids, at: DVec3) -> Option<Cause> {
         let inside = level.brushes.iter().enumerate().find(|(_, b)| {
             (b.contents.blocks() || b.contents == navscope_core::level::Contents::Door)
                 && !b.planes.is_empty()
-                && b.planes.iter().all(|p| p.normal.dot(corners(p.normal)) - p.d < 0.0)
+                && b.planes
+                    .iter()
+                    .all(|p| p.normal.dot(corners(p.normal)) - p.d < 0.0)
         });
         if let Some((i, _)) = inside {
             let hit = Hit::Brush(i);
@@ -189,7 +198,10 @@ fn cause(rules: &Rules, solids: &Solids, at: DVec3) -> Option<Cause> {
 pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
     base.run_all();
     let stages = &base.pipeline().stages;
-    let last = stages.last().map(|s| s.info.id.to_string()).unwrap_or_default();
+    let last = stages
+        .last()
+        .map(|s| s.info.id.to_string())
+        .unwrap_or_default();
     let mut why = Why {
         at,
         walkable: false,
@@ -229,15 +241,19 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
                 format!("the region here is smaller than the {}", cite(l)),
                 Vec::new(),
             ),
-            None => (None, "no rule measured here drops the point".into(), Vec::new()),
+            None => (
+                None,
+                "no rule measured here drops the point".into(),
+                Vec::new(),
+            ),
         },
     };
-    if let Some(l) = &limit
-        && let Some(i) = pipeline.first_reader(&l.parameter)
-    {
-        why.stage = pipeline.stages[i].info.id.to_string();
-    } else if words.starts_with("no surface") {
-        why.stage = pipeline.stages.first().map(|s| s.info.id.to_string()).unwrap_or(last);
+    match &limit {
+        Some(l) => why.stage = l.stage.to_string(),
+        None if words.starts_with("no surface") && !rules.surface.is_empty() => {
+            why.stage = rules.surface.to_string();
+        }
+        None => {}
     }
     let first: Vec<String> = limit.iter().map(|l| l.parameter.clone()).collect();
     let specs: Vec<_> = match &limit {
@@ -255,7 +271,11 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
     why.fix = find_fixes(&specs, base.params(), &first, budget, &mut keeps);
     if found_region(&limit, &region) && why.fix.is_empty() {
         why.reason = "not on the NavMesh; no rule measured here drops the point, and a smaller min region size does not keep it".into();
-        why.stage = pipeline.stages.last().map(|s| s.info.id.to_string()).unwrap_or_default();
+        why.stage = pipeline
+            .stages
+            .last()
+            .map(|s| s.info.id.to_string())
+            .unwrap_or_default();
         return why;
     }
     why.reason = match why.fix.first() {
