@@ -19,12 +19,21 @@
 //!    measured here, named when nothing above applies and a smaller
 //!    minimum is checked to keep the point.
 //!
+//! The fix of a measured rule on a mesh level is checked on the level
+//! within [`NEAR`] of the point (its triangles that come that close), so
+//! that each build is small: the rules measured here are local (slope,
+//! headroom, the radius, the step). The region rule is checked on the
+//! whole level, as a region's size is not local.
+//!
 //! The stage named is the one that applies the rule (the rule table of
 //! [`crate::rules::Rules`]). When no rule applies the answer says so and
 //! names the last stage. The voxel pipeline's rules are its standing
 //! agent's (`stand.*`); a point kept by another pass is on the mesh.
 
 use glam::DVec3;
+use std::sync::Arc;
+
+use navscope_core::level::{Level, LevelData};
 use navscope_core::{NavMesh, Runner};
 use navscope_path::Locator;
 use serde::{Deserialize, Serialize};
@@ -34,8 +43,10 @@ use crate::gap::Fix;
 use crate::rules::{Limit, Rules, nearest_wall};
 use crate::solids::{Hit, Solids};
 
-/// A point this close to a node (metres) is on the mesh.
-pub const ON_MESH: f64 = 0.3;
+/// A point is on the mesh when a node's polygon holds it seen from above
+/// and its surface is at most this far above or below (metres), or a point
+/// node is this close.
+pub const ON_MESH: f64 = 0.5;
 
 /// The answer at one point.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -58,13 +69,47 @@ pub struct Why {
     pub shape: Vec<DVec3>,
 }
 
-/// True when `at` is on `mesh` (within [`ON_MESH`] of a node).
+/// The node `at` is on (see [`ON_MESH`]).
 fn on_mesh(mesh: &NavMesh, at: DVec3) -> Option<u32> {
     Locator::new(mesh)
         .with_max_distance(ON_MESH)
         .locate(at)
-        .filter(|l| l.distance <= ON_MESH)
+        .filter(|l| {
+            let point_node = mesh
+                .nodes
+                .get(l.node as usize)
+                .is_some_and(|n| n.polygon.is_none());
+            (l.inside || point_node) && l.distance <= ON_MESH
+        })
         .map(|l| l.node)
+}
+
+/// The fix of a local rule is checked on the level within this plan
+/// distance of the point (metres).
+pub const NEAR: f64 = 8.0;
+
+/// `level`'s triangles with a corner within [`NEAR`] of `at` in plan, or
+/// `None` when the level is not a mesh.
+fn near(level: &Level, at: DVec3) -> Option<Level> {
+    let LevelData::Mesh(m) = &level.data else {
+        return None;
+    };
+    let close = |v: glam::Vec3| {
+        let v = v.as_dvec3();
+        (v.x - at.x).abs() <= NEAR && (v.z - at.z).abs() <= NEAR
+    };
+    let mut crop = m.clone();
+    crop.mesh.triangles = m
+        .mesh
+        .triangles
+        .iter()
+        .filter(|t| t.iter().any(|&i| close(m.mesh.vertices[i as usize])))
+        .copied()
+        .collect();
+    Some(Level {
+        source: format!("{} within {NEAR} m of {at}", level.source),
+        data: LevelData::Mesh(crop),
+    })
 }
 
 /// A rule that dropped the point, before the fix search.
@@ -265,8 +310,20 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
             .collect(),
         None => pipeline.params.clone(),
     };
+    let local = match (&limit, near(base.level(), at)) {
+        (Some(l), Some(crop)) if !found_region(&limit, &region) => {
+            let mut r = Runner::new(pipeline.clone(), Arc::new(crop));
+            r.set_params(base.params().clone());
+            r.run_all();
+            // Checked on the crop only when the crop drops the point too.
+            (r.navmesh().is_some_and(|m| on_mesh(&m, at).is_none()) && !l.parameter.is_empty())
+                .then_some(r)
+        }
+        _ => None,
+    };
+    let checked_on = local.as_ref().unwrap_or(&*base);
     let mut keeps = |v: &navscope_core::ParamValues| {
-        rebuilt(base, v).is_some_and(|m| on_mesh(&m, at).is_some())
+        rebuilt(checked_on, v).is_some_and(|m| on_mesh(&m, at).is_some())
     };
     why.fix = find_fixes(&specs, base.params(), &first, budget, &mut keeps);
     if found_region(&limit, &region) && why.fix.is_empty() {
@@ -280,8 +337,14 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
     }
     why.reason = match why.fix.first() {
         Some(f) => format!(
-            "{words}; {} = {} keeps the point (checked by building again)",
-            f.parameter, f.value
+            "{words}; {} = {} keeps the point (checked by building {} again)",
+            f.parameter,
+            f.value,
+            if local.is_some() {
+                format!("the level within {NEAR} m")
+            } else {
+                "the level".into()
+            }
         ),
         None => format!("{words}; no single change of that parameter keeps the point"),
     };
