@@ -63,8 +63,8 @@ fn islands_list_the_parts_largest_first_with_their_gaps() {
 
 #[test]
 fn why_names_the_brush_that_covers_a_point_and_a_checked_fix() {
-    // Beside the 1 m ledge (x from 1 m): a 0.6 m wide box standing at
-    // x = 0.85 overlaps it.
+    // Beside the 1 m ledge (x from 1 m): the Quake player's box (a `.map`
+    // takes the `quake` preset: 1 m wide) standing at x = 0.85 overlaps it.
     let args = ["why", LEDGE, "--pipeline", "cspace", "--at", "0.85,0,0"];
     let mut with_json = args.to_vec();
     with_json.push("--json");
@@ -73,7 +73,7 @@ fn why_names_the_brush_that_covers_a_point_and_a_checked_fix() {
     assert_eq!(v["stage"], "expand");
     let reason = v["reason"].as_str().unwrap_or("");
     assert!(
-        reason.contains("texture ledge") && reason.contains("agent width 0.60"),
+        reason.contains("texture ledge") && reason.contains("agent width 1.00 m"),
         "{reason}"
     );
     assert_eq!(v["fix"][0]["parameter"], "agent_width");

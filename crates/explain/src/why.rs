@@ -180,11 +180,15 @@ fn cause(rules: &Rules, solids: &Solids, at: DVec3) -> Option<Cause> {
             return Some(Cause {
                 limit: Some(w.clone()),
                 words: format!(
-                    "inside {} grown by the agent's box ({} x {} x {:.2} m; Golodetz §3, brush expansion)",
+                    "inside {} grown by the agent's box ({} {:.2} m x {} {:.2} m x {} {:.2} m; {})",
                     solids.describe(hit, DVec3::Y),
-                    cite(w),
-                    cite(d),
-                    h.value
+                    w.label,
+                    w.value,
+                    d.label,
+                    d.value,
+                    h.label,
+                    h.value,
+                    w.source
                 ),
                 shape: vec![floor],
             });
