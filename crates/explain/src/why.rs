@@ -277,10 +277,7 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
     }
     let pipeline = base.pipeline().clone();
     let rules = Rules::for_pipeline(pipeline.id, base.params());
-    let found = Solids::new(base.level()).and_then(|s| {
-        let c = cause(&rules, &s, at)?;
-        Some(c)
-    });
+    let found = Solids::new(base.level()).and_then(|s| cause(&rules, &s, at));
     let region = rules.min_region.clone();
     let (limit, words, shape) = match found {
         Some(c) => (c.limit, c.words, c.shape),
@@ -299,8 +296,13 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
     };
     match &limit {
         Some(l) => why.stage = l.stage.to_string(),
-        None if words.starts_with("no surface") && !rules.surface.is_empty() => {
-            why.stage = rules.surface.to_string();
+        None if words.starts_with("no surface") => {
+            if !rules.surface.is_empty() {
+                why.stage = rules.surface.to_string();
+            }
+            // No parameter puts a surface there: nothing to search.
+            why.reason = format!("{words}; no parameter puts a surface there");
+            return why;
         }
         None => {}
     }

@@ -330,6 +330,15 @@ fn a_point_in_a_narrow_doorway_is_eroded_by_the_radius() {
     assert!(!w.shape.is_empty());
     let w = why_not_here(&mut r, FROM, &budget());
     assert!(w.walkable, "{w:?}");
+    // Off the slab: nothing under the point, and no parameter helps.
+    let w = why_not_here(&mut r, DVec3::new(20.0, 0.0, 2.0), &budget());
+    assert!(!w.walkable && w.fix.is_empty(), "{w:?}");
+    assert_eq!(w.stage, "voxelize");
+    assert!(
+        w.reason.starts_with("no surface under the point"),
+        "{}",
+        w.reason
+    );
 }
 
 #[test]
