@@ -1,15 +1,14 @@
 //! The speed goals: `cargo bench -p navscope-explain --bench
 //! explain`.
-//! - `gap 5041-node grid`: the gap of a failed query on a 71 x 71 grid
-//!   mesh cut in two by a wall (goal: 100 ms).
+//! - `gap 4970-node grid`: the gap of a failed query on a 71 x 71 grid
+//!   mesh cut in two by a wall column (goal: 100 ms).
 //! - `why dungeon.obj voxel`: `why_not_here` at a point of the Recast
 //!   dungeon dropped by the voxel pipeline, its checked fix included
 //!   (goal: 300 ms).
 //! - `fix search <map> cspace`: the gap between the two largest islands
 //!   of a shared LibreQuake map explained and its fix searched (goal: 2 s;
-//!   the default budget stops starting builds at 2 s, so the figure to
-//!   read is how far above 2 s the last build ends, and the builds and fix
-//!   printed before the run).
+//!   the default budget starts no build that would end after 2 s, judged
+//!   by the longest so far, so read the fix printed before the run too).
 //!
 //! Data under `../shared/data` missing: those benches are skipped with a
 //! message.

@@ -19,13 +19,15 @@ pub struct FixBudget {
     pub per_parameter: usize,
     /// Builds in all.
     pub total: usize,
-    /// No new build starts after this much time.
+    /// No new build starts that would end after this much time, judged
+    /// by the longest build so far.
     pub time: Duration,
 }
 
 impl Default for FixBudget {
     /// 8 builds per parameter, 40 in all, 2 s (the goal for the
-    /// fix search on the shared maps).
+    /// fix search on the shared maps): the fix found within the time is
+    /// checked, but a fix needing more builds than fit is not found.
     fn default() -> Self {
         Self {
             per_parameter: 8,
@@ -63,11 +65,12 @@ fn number(v: Option<&ParamValue>) -> Option<f64> {
     }
 }
 
-/// The value `x` of `spec` as a parameter value (integers rounded).
+/// The value `x` of `spec` as a parameter value (integers rounded, reals
+/// to 1e-9 so that a value on the parameter's step prints as typed).
 fn value_of(spec: &ParamSpec, x: f64) -> ParamValue {
     match spec.kind {
         ParamKind::Int { .. } => ParamValue::Int(x.round() as i64),
-        _ => ParamValue::Float(x),
+        _ => ParamValue::Float((x * 1e9).round() / 1e9),
     }
 }
 
@@ -87,6 +90,7 @@ pub fn find_fixes(
 ) -> Vec<Fix> {
     let started = Instant::now();
     let mut builds = 0;
+    let mut longest = Duration::ZERO;
     let mut found: Vec<(f64, Fix)> = Vec::new();
     let mut order: Vec<&ParamSpec> = specs.iter().collect();
     order.sort_by_key(|s| (!first.contains(&s.name), !governs(s)));
@@ -102,14 +106,18 @@ pub fn find_fixes(
         let mut left = budget.per_parameter;
         for end in [min, max] {
             let mut try_value = |x: f64| -> Option<bool> {
-                if left == 0 || builds >= budget.total || started.elapsed() > budget.time {
+                if left == 0 || builds >= budget.total || started.elapsed() + longest > budget.time
+                {
                     return None;
                 }
                 left -= 1;
                 builds += 1;
                 let mut v = values.clone();
                 v.set(specs, &spec.name, value_of(spec, x)).ok()?;
-                Some(joins(&v))
+                let t = Instant::now();
+                let joined = joins(&v);
+                longest = longest.max(t.elapsed());
+                Some(joined)
             };
             if (end - current).abs() < step || try_value(end) != Some(true) {
                 continue;
