@@ -9,7 +9,7 @@ use navscope_core::{NavMesh, Runner};
 use navscope_path::{Locator, SearchOptions, find_path};
 
 use crate::gap::{Fix, Gap, movement};
-use crate::rules::{Refusal, Rules, refusals};
+use crate::rules::{Refusal, Rules, number, refusals};
 use crate::solids::Solids;
 
 /// How much building the fix search may do.
@@ -55,14 +55,6 @@ const GOVERNING: [&str; 10] = [
 fn governs(spec: &ParamSpec) -> bool {
     let text = format!("{} {}", spec.name, spec.doc).to_lowercase();
     GOVERNING.iter().any(|w| text.contains(w))
-}
-
-fn number(v: Option<&ParamValue>) -> Option<f64> {
-    match v? {
-        ParamValue::Float(x) => Some(*x),
-        ParamValue::Int(i) => Some(*i as f64),
-        _ => None,
-    }
 }
 
 /// The value `x` of `spec` as a parameter value (integers rounded, reals

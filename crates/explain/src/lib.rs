@@ -11,9 +11,15 @@
 //! links are followed as [`navscope_path::astar`] follows them (directed,
 //! only the kinds the search options allow, never into a forbidden stance).
 //!
-//! For a user interface: with a built [`navscope_core::Runner`],
-//! [`failed_path_gap`] then [`fix::explain_gap`] explain a failed search;
-//! [`islands()`] colours the parts; [`why::why_not_here`] answers a click.
+//! For a user interface, with the [`navscope_core::Runner`] that built the
+//! mesh (a clone will do; run it off the frame, the fix search builds):
+//! - a failed search: [`reach::Graph::new`] then `reach(start, false)` and
+//!   `reach(goal, true)` are the two regions to draw; [`failed_path_gap`]
+//!   is the gap, and [`fix::explain_gap`] adds the rule and the checked
+//!   fix;
+//! - [`islands()`] colours the parts, each with its gap to the largest;
+//! - [`why::why_not_here`] answers a click (the W tool): walkable, stage,
+//!   reason, fix and the shape of the thing named, to draw.
 
 pub mod fix;
 pub mod gap;

@@ -69,7 +69,8 @@ pub struct Rules {
     pub radius: Option<Limit>,
 }
 
-fn number(v: Option<&ParamValue>) -> Option<f64> {
+/// A numeric parameter value as a real; `None` for others or none.
+pub(crate) fn number(v: Option<&ParamValue>) -> Option<f64> {
     match v? {
         ParamValue::Float(x) => Some(*x),
         ParamValue::Int(i) => Some(*i as f64),

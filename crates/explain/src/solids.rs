@@ -330,4 +330,51 @@ mod tests {
             Some((0.0, Hit::Pixel(6, 0)))
         );
     }
+
+    #[test]
+    fn a_brush_without_planes_and_a_degenerate_triangle_are_never_met() {
+        assert_eq!(ray_convex(DVec3::ZERO, DVec3::X, std::iter::empty()), None);
+        let flat = [Vec3::ZERO, Vec3::X, Vec3::X * 2.0];
+        assert_eq!(
+            ray_triangle(DVec3::new(0.5, 1.0, 0.0), -DVec3::Y, flat),
+            None
+        );
+    }
+
+    proptest::proptest! {
+        /// A ray meets a box where it enters it: that point is on the box,
+        /// a little before it is outside; a missed box has no sampled
+        /// point of the ray inside it.
+        #[test]
+        fn a_ray_meets_a_box_where_it_enters(
+            lo in proptest::array::uniform3(-5.0f64..5.0),
+            size in proptest::array::uniform3(0.1f64..4.0),
+            o in proptest::array::uniform3(-10.0f64..10.0),
+            d in proptest::array::uniform3(-1.0f64..1.0),
+        ) {
+            let (lo, o) = (DVec3::from_array(lo), DVec3::from_array(o));
+            let hi = lo + DVec3::from_array(size);
+            let dir = DVec3::from_array(d);
+            proptest::prop_assume!(dir.length() > 0.1);
+            let dir = dir.normalize();
+            let b = Aabb::from_corners(lo, hi);
+            let planes = b.outward_planes();
+            let inside = |p: DVec3, tol: f64| {
+                p.cmpge(lo - DVec3::splat(tol)).all() && p.cmple(hi + DVec3::splat(tol)).all()
+            };
+            match ray_convex(o, dir, planes.iter().map(|p| (p.normal, p.d))) {
+                Some(t) => {
+                    proptest::prop_assert!(inside(o + dir * t, 1e-6));
+                    if t > 1e-3 {
+                        proptest::prop_assert!(!inside(o + dir * (t - 1e-3), 0.0));
+                    }
+                }
+                None => {
+                    for k in 0..400 {
+                        proptest::prop_assert!(!inside(o + dir * (k as f64 * 0.1), -1e-6));
+                    }
+                }
+            }
+        }
+    }
 }
