@@ -53,6 +53,9 @@ pub struct Rules {
     pub jump_height: Option<Limit>,
     /// Widest jump across.
     pub jump_reach: Option<Limit>,
+    /// Whether a jump reach of 0 turns every jump off, up ledges too
+    /// (voxel's running jumps), rather than only the jumps across gaps.
+    pub reach_gates_jumps: bool,
     /// Deepest drop.
     pub drop: Option<Limit>,
     /// Narrowest opening along X (or for a cylinder, any way).
@@ -110,6 +113,21 @@ impl Rules {
                     "Recast walkableClimb, rcBuildCompactHeightfield",
                 );
                 r.drop = lim("max_drop", "max drop", 1.0, "drops", "voxel drops stage");
+                r.jump_height = lim(
+                    "jump_height",
+                    "jump height",
+                    1.0,
+                    "drops",
+                    "voxel drops stage, running jumps (navscope_core::jump::Reach)",
+                );
+                r.jump_reach = lim(
+                    "jump_reach",
+                    "jump reach",
+                    1.0,
+                    "drops",
+                    "voxel drops stage, running jumps (navscope_core::jump::Reach)",
+                );
+                r.reach_gates_jumps = true;
                 r.height = lim(
                     "stand.height",
                     "standing height",
@@ -515,10 +533,24 @@ pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusa
         measured: 0.0,
         words: format!("{what}: {} makes no such link", rules.pipeline),
     };
+    // Jumps turned off by a zero reach (voxel): the step refuses the climb,
+    // and the reach is named as the other way up.
+    let jumps_off =
+        rules.reach_gates_jumps && rules.jump_reach.as_ref().is_some_and(|r| r.value <= 0.0);
+    let jump_height = if jumps_off { &None } else { &rules.jump_height };
     if h > STEP || (h > 0.0 && gap.link == LinkKind::StepUp) {
-        match (&rules.step, &rules.jump_height) {
+        match (&rules.step, jump_height) {
             (Some(s), _) if h <= s.value + 1e-9 => {}
             (_, Some(j)) => out.extend(refuse(j, "jump up", h, true, " m", "")),
+            (Some(s), None) if jumps_off => {
+                out.extend(refuse(s, "step", h, true, " m", ""));
+                out.extend(
+                    rules
+                        .jump_reach
+                        .as_ref()
+                        .and_then(|r| refuse(r, "jump up", h, true, " m", " (running jumps off)")),
+                );
+            }
             (Some(s), None) => out.extend(refuse(s, "step", h, true, " m", "")),
             (None, None) => out.push(none(&format!("a climb of {h:.2} m"))),
         }
