@@ -327,7 +327,7 @@ pub struct Way {
     /// The lowest headroom over the floor along the line, and what bounds
     /// it.
     pub headroom: Option<(f64, String)>,
-    /// A door brush standing in the way, described.
+    /// A door brush standing in the way, described with what opens it.
     pub door: Option<String>,
 }
 
@@ -420,7 +420,11 @@ pub fn measure_way(solids: &Solids, a: DVec3, b: DVec3, height: f64, climb: f64)
     if let Some((_, hit)) = solids.ray(DVec3::new(a.x, mid.y, a.z), dir, len)
         && solids.is_door(hit)
     {
-        way.door = Some(solids.describe(hit, dir));
+        let opener = solids
+            .opener(hit)
+            .map(|o| format!(", {o},"))
+            .unwrap_or_default();
+        way.door = Some(format!("{}{opener}", solids.describe(hit, dir)));
     }
     way
 }
@@ -671,6 +675,47 @@ mod tests {
         assert_eq!(r.len(), 1, "{r:?}");
         assert!(r[0].words.starts_with("gap 3.0"), "{}", r[0].words);
         assert!(r[0].words.contains("> jump reach 2.50 m"), "{}", r[0].words);
+    }
+
+    #[test]
+    fn a_door_in_the_way_says_what_opens_it() {
+        use navscope_core::brush::{Brush, BrushLevel, Contents, Entity};
+        let level = BrushLevel {
+            brushes: vec![
+                Brush::cuboid(
+                    DVec3::new(0.0, -0.2, 0.0),
+                    DVec3::new(8.0, 0.0, 4.0),
+                    Contents::Solid,
+                    None,
+                ),
+                Brush::cuboid(
+                    DVec3::new(3.9, 0.0, 0.0),
+                    DVec3::new(4.1, 3.0, 4.0),
+                    Contents::Door,
+                    Some(0),
+                ),
+            ],
+            entities: vec![Entity::with_properties(
+                "func_door",
+                &[("spawnflags", "16")],
+            )],
+            ..Default::default()
+        };
+        let (_, v) = values(&[("step_height", 0.45), ("stand_height", 1.8)]);
+        let rules = Rules::for_pipeline("cspace", &v);
+        let s = Solids::Brushes(&level);
+        let gap = Gap::between(DVec3::new(3.0, 0.0, 2.0), DVec3::new(5.0, 0.0, 2.0));
+        let r = refusals(&rules, &gap, Some(&s));
+        let door = r
+            .iter()
+            .find(|r| r.words.contains("func_door"))
+            .unwrap_or_else(|| panic!("{r:?}"));
+        assert!(
+            door.words.contains("opened by the silver key")
+                && door.words.contains("no door link crosses it"),
+            "{}",
+            door.words
+        );
     }
 
     #[test]
