@@ -81,90 +81,41 @@ pub(crate) fn number(v: Option<&ParamValue>) -> Option<f64> {
     }
 }
 
+/// The limit of parameter `name` in `values` times `factor`; `None` when
+/// `values` has no number by that name.
+fn limit(
+    values: &ParamValues,
+    name: &str,
+    label: &'static str,
+    factor: f64,
+    stage: &'static str,
+    source: &'static str,
+) -> Option<Limit> {
+    Some(Limit {
+        parameter: name.to_string(),
+        label,
+        value: number(values.get(name))? * factor,
+        source,
+        stage,
+    })
+}
+
 impl Rules {
     /// The rules of pipeline `id` with `values` (parameters missing from
     /// `values` leave their rule out).
     pub fn for_pipeline(id: &str, values: &ParamValues) -> Self {
-        let lim = |name: &str,
-                   label: &'static str,
-                   factor: f64,
-                   stage: &'static str,
-                   source: &'static str| {
-            Some(Limit {
-                parameter: name.to_string(),
-                label,
-                value: number(values.get(name))? * factor,
-                source,
-                stage,
-            })
-        };
+        let lim =
+            |name: &str,
+             label: &'static str,
+             factor: f64,
+             stage: &'static str,
+             source: &'static str| limit(values, name, label, factor, stage, source);
         let mut r = Rules {
             pipeline: id.to_string(),
             ..Default::default()
         };
         match id {
-            "voxel" => {
-                r.surface = "voxelize";
-                r.step = lim(
-                    "stand.max_step",
-                    "max step",
-                    1.0,
-                    "compact",
-                    "Recast walkableClimb, rcBuildCompactHeightfield",
-                );
-                r.drop = lim("max_drop", "max drop", 1.0, "drops", "voxel drops stage");
-                r.jump_height = lim(
-                    "jump_height",
-                    "jump height",
-                    1.0,
-                    "drops",
-                    "voxel drops stage, running jumps (navscope_core::jump::Reach)",
-                );
-                r.jump_reach = lim(
-                    "jump_reach",
-                    "jump reach",
-                    1.0,
-                    "drops",
-                    "voxel drops stage, running jumps (navscope_core::jump::Reach)",
-                );
-                r.reach_gates_jumps = true;
-                r.height = lim(
-                    "stand.height",
-                    "standing height",
-                    1.0,
-                    "compact",
-                    "Recast walkableHeight, rcFilterWalkableLowHeightSpans",
-                );
-                r.width_x = lim(
-                    "stand.radius",
-                    "agent width (twice stand.radius)",
-                    2.0,
-                    "flag",
-                    "Recast walkableRadius, rcErodeWalkableArea",
-                );
-                r.width_z = r.width_x.clone();
-                r.radius = lim(
-                    "stand.radius",
-                    "agent radius",
-                    1.0,
-                    "flag",
-                    "Recast walkableRadius, rcErodeWalkableArea",
-                );
-                r.slope = lim(
-                    "stand.max_slope",
-                    "max slope",
-                    1.0,
-                    "compact",
-                    "Recast walkableSlopeAngle, rcMarkWalkableTriangles",
-                );
-                r.min_region = lim(
-                    "min_region_size",
-                    "min region size",
-                    1.0,
-                    "regions",
-                    "Recast minRegionArea, rcBuildRegions",
-                );
-            }
+            "voxel" => r.voxel_stance(values, "stand"),
             "cspace" => {
                 r.surface = "walkable";
                 r.step = lim(
@@ -250,6 +201,93 @@ impl Rules {
             _ => {}
         }
         r
+    }
+
+    /// The voxel rules of one pass's agent (`stance`: "stand", "crouch",
+    /// "prone", "swim" or "sidestep"), with the shared drop and jump rules.
+    pub fn voxel_stance(&mut self, values: &ParamValues, stance: &str) {
+        let (height_label, width_label) = match stance {
+            "crouch" => ("crouching height", "agent width (twice crouch.radius)"),
+            "prone" => ("prone height", "agent width (twice prone.radius)"),
+            "swim" => ("swimming height", "agent width (twice swim.radius)"),
+            "sidestep" => ("sidestepping height", "agent width (twice sidestep.radius)"),
+            _ => ("standing height", "agent width (twice stand.radius)"),
+        };
+        self.surface = "voxelize";
+        self.step = limit(
+            values,
+            &format!("{stance}.max_step"),
+            "max step",
+            1.0,
+            "compact",
+            "Recast walkableClimb, rcBuildCompactHeightfield",
+        );
+        self.drop = limit(
+            values,
+            "max_drop",
+            "max drop",
+            1.0,
+            "drops",
+            "voxel drops stage",
+        );
+        self.jump_height = limit(
+            values,
+            "jump_height",
+            "jump height",
+            1.0,
+            "drops",
+            "voxel drops stage, running jumps (navscope_core::jump::Reach)",
+        );
+        self.jump_reach = limit(
+            values,
+            "jump_reach",
+            "jump reach",
+            1.0,
+            "drops",
+            "voxel drops stage, running jumps (navscope_core::jump::Reach)",
+        );
+        self.reach_gates_jumps = true;
+        self.height = limit(
+            values,
+            &format!("{stance}.height"),
+            height_label,
+            1.0,
+            "compact",
+            "Recast walkableHeight, rcFilterWalkableLowHeightSpans",
+        );
+        self.width_x = limit(
+            values,
+            &format!("{stance}.radius"),
+            width_label,
+            2.0,
+            "flag",
+            "Recast walkableRadius, rcErodeWalkableArea",
+        );
+        self.width_z = self.width_x.clone();
+        self.radius = limit(
+            values,
+            &format!("{stance}.radius"),
+            "agent radius",
+            1.0,
+            "flag",
+            "Recast walkableRadius, rcErodeWalkableArea",
+        );
+        self.slope = limit(
+            values,
+            &format!("{stance}.max_slope"),
+            "max slope",
+            1.0,
+            "compact",
+            "Recast walkableSlopeAngle, rcMarkWalkableTriangles",
+        );
+        self.min_region = limit(
+            values,
+            "min_region_size",
+            "min region size",
+            1.0,
+            "regions",
+            "Recast minRegionArea, rcBuildRegions",
+        );
     }
 
     /// Every parameter a rule names, each once.
