@@ -28,6 +28,13 @@ pub fn run(level: &Path, opts: &BuildOptions, at: DVec3, json: bool) -> Result<(
         return Ok(());
     }
     let p = |v: DVec3| format!("({:.2}, {:.2}, {:.2})", v.x, v.y, v.z);
+    for s in &w.stances {
+        match (s.walkable, s.stage.as_str()) {
+            (true, _) => println!("  {}: walkable ({})", s.stance, s.reason),
+            (false, "") => println!("  {}: not walkable: {}", s.stance, s.reason),
+            (false, stage) => println!("  {}: dropped at stage '{stage}': {}", s.stance, s.reason),
+        }
+    }
     if w.walkable {
         println!("{} is walkable: {}", p(at), w.reason);
         return Ok(());

@@ -35,4 +35,4 @@ pub use fix::{FixBudget, explain_gap, find_fixes};
 pub use gap::{Fix, Gap, closest_gap, failed_path_gap};
 pub use islands::{Island, islands};
 pub use spawn::floor_under;
-pub use why::{Why, why_not_here};
+pub use why::{StanceWhy, Why, per_stance, why_not_here};

@@ -53,6 +53,9 @@ pub struct Rules {
     pub jump_height: Option<Limit>,
     /// Widest jump across.
     pub jump_reach: Option<Limit>,
+    /// Whether a jump reach of 0 turns every jump off, up ledges too
+    /// (voxel's running jumps), rather than only the jumps across gaps.
+    pub reach_gates_jumps: bool,
     /// Deepest drop.
     pub drop: Option<Limit>,
     /// Narrowest opening along X (or for a cylinder, any way).
@@ -78,75 +81,41 @@ pub(crate) fn number(v: Option<&ParamValue>) -> Option<f64> {
     }
 }
 
+/// The limit of parameter `name` in `values` times `factor`; `None` when
+/// `values` has no number by that name.
+fn limit(
+    values: &ParamValues,
+    name: &str,
+    label: &'static str,
+    factor: f64,
+    stage: &'static str,
+    source: &'static str,
+) -> Option<Limit> {
+    Some(Limit {
+        parameter: name.to_string(),
+        label,
+        value: number(values.get(name))? * factor,
+        source,
+        stage,
+    })
+}
+
 impl Rules {
     /// The rules of pipeline `id` with `values` (parameters missing from
     /// `values` leave their rule out).
     pub fn for_pipeline(id: &str, values: &ParamValues) -> Self {
-        let lim = |name: &str,
-                   label: &'static str,
-                   factor: f64,
-                   stage: &'static str,
-                   source: &'static str| {
-            Some(Limit {
-                parameter: name.to_string(),
-                label,
-                value: number(values.get(name))? * factor,
-                source,
-                stage,
-            })
-        };
+        let lim =
+            |name: &str,
+             label: &'static str,
+             factor: f64,
+             stage: &'static str,
+             source: &'static str| limit(values, name, label, factor, stage, source);
         let mut r = Rules {
             pipeline: id.to_string(),
             ..Default::default()
         };
         match id {
-            "voxel" => {
-                r.surface = "voxelize";
-                r.step = lim(
-                    "stand.max_step",
-                    "max step",
-                    1.0,
-                    "compact",
-                    "Recast walkableClimb, rcBuildCompactHeightfield",
-                );
-                r.drop = lim("max_drop", "max drop", 1.0, "drops", "voxel drops stage");
-                r.height = lim(
-                    "stand.height",
-                    "standing height",
-                    1.0,
-                    "compact",
-                    "Recast walkableHeight, rcFilterWalkableLowHeightSpans",
-                );
-                r.width_x = lim(
-                    "stand.radius",
-                    "agent width (twice stand.radius)",
-                    2.0,
-                    "flag",
-                    "Recast walkableRadius, rcErodeWalkableArea",
-                );
-                r.width_z = r.width_x.clone();
-                r.radius = lim(
-                    "stand.radius",
-                    "agent radius",
-                    1.0,
-                    "flag",
-                    "Recast walkableRadius, rcErodeWalkableArea",
-                );
-                r.slope = lim(
-                    "stand.max_slope",
-                    "max slope",
-                    1.0,
-                    "compact",
-                    "Recast walkableSlopeAngle, rcMarkWalkableTriangles",
-                );
-                r.min_region = lim(
-                    "min_region_size",
-                    "min region size",
-                    1.0,
-                    "regions",
-                    "Recast minRegionArea, rcBuildRegions",
-                );
-            }
+            "voxel" => r.voxel_stance(values, "stand"),
             "cspace" => {
                 r.surface = "walkable";
                 r.step = lim(
@@ -234,6 +203,93 @@ impl Rules {
         r
     }
 
+    /// The voxel rules of one pass's agent (`stance`: "stand", "crouch",
+    /// "prone", "swim" or "sidestep"), with the shared drop and jump rules.
+    pub fn voxel_stance(&mut self, values: &ParamValues, stance: &str) {
+        let (height_label, width_label) = match stance {
+            "crouch" => ("crouching height", "agent width (twice crouch.radius)"),
+            "prone" => ("prone height", "agent width (twice prone.radius)"),
+            "swim" => ("swimming height", "agent width (twice swim.radius)"),
+            "sidestep" => ("sidestepping height", "agent width (twice sidestep.radius)"),
+            _ => ("standing height", "agent width (twice stand.radius)"),
+        };
+        self.surface = "voxelize";
+        self.step = limit(
+            values,
+            &format!("{stance}.max_step"),
+            "max step",
+            1.0,
+            "compact",
+            "Recast walkableClimb, rcBuildCompactHeightfield",
+        );
+        self.drop = limit(
+            values,
+            "max_drop",
+            "max drop",
+            1.0,
+            "drops",
+            "voxel drops stage",
+        );
+        self.jump_height = limit(
+            values,
+            "jump_height",
+            "jump height",
+            1.0,
+            "drops",
+            "voxel drops stage, running jumps (navscope_core::jump::Reach)",
+        );
+        self.jump_reach = limit(
+            values,
+            "jump_reach",
+            "jump reach",
+            1.0,
+            "drops",
+            "voxel drops stage, running jumps (navscope_core::jump::Reach)",
+        );
+        self.reach_gates_jumps = true;
+        self.height = limit(
+            values,
+            &format!("{stance}.height"),
+            height_label,
+            1.0,
+            "compact",
+            "Recast walkableHeight, rcFilterWalkableLowHeightSpans",
+        );
+        self.width_x = limit(
+            values,
+            &format!("{stance}.radius"),
+            width_label,
+            2.0,
+            "flag",
+            "Recast walkableRadius, rcErodeWalkableArea",
+        );
+        self.width_z = self.width_x.clone();
+        self.radius = limit(
+            values,
+            &format!("{stance}.radius"),
+            "agent radius",
+            1.0,
+            "flag",
+            "Recast walkableRadius, rcErodeWalkableArea",
+        );
+        self.slope = limit(
+            values,
+            &format!("{stance}.max_slope"),
+            "max slope",
+            1.0,
+            "compact",
+            "Recast walkableSlopeAngle, rcMarkWalkableTriangles",
+        );
+        self.min_region = limit(
+            values,
+            "min_region_size",
+            "min region size",
+            1.0,
+            "regions",
+            "Recast minRegionArea, rcBuildRegions",
+        );
+    }
+
     /// Every parameter a rule names, each once.
     pub fn parameters(&self) -> Vec<String> {
         let mut out: Vec<String> = [
@@ -309,7 +365,7 @@ pub struct Way {
     /// The lowest headroom over the floor along the line, and what bounds
     /// it.
     pub headroom: Option<(f64, String)>,
-    /// A door brush standing in the way, described.
+    /// A door brush standing in the way, described with what opens it.
     pub door: Option<String>,
 }
 
@@ -402,7 +458,11 @@ pub fn measure_way(solids: &Solids, a: DVec3, b: DVec3, height: f64, climb: f64)
     if let Some((_, hit)) = solids.ray(DVec3::new(a.x, mid.y, a.z), dir, len)
         && solids.is_door(hit)
     {
-        way.door = Some(solids.describe(hit, dir));
+        let opener = solids
+            .opener(hit)
+            .map(|o| format!(", {o},"))
+            .unwrap_or_default();
+        way.door = Some(format!("{}{opener}", solids.describe(hit, dir)));
     }
     way
 }
@@ -515,10 +575,24 @@ pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusa
         measured: 0.0,
         words: format!("{what}: {} makes no such link", rules.pipeline),
     };
+    // Jumps turned off by a zero reach (voxel): the step refuses the climb,
+    // and the reach is named as the other way up.
+    let jumps_off =
+        rules.reach_gates_jumps && rules.jump_reach.as_ref().is_some_and(|r| r.value <= 0.0);
+    let jump_height = if jumps_off { &None } else { &rules.jump_height };
     if h > STEP || (h > 0.0 && gap.link == LinkKind::StepUp) {
-        match (&rules.step, &rules.jump_height) {
+        match (&rules.step, jump_height) {
             (Some(s), _) if h <= s.value + 1e-9 => {}
             (_, Some(j)) => out.extend(refuse(j, "jump up", h, true, " m", "")),
+            (Some(s), None) if jumps_off => {
+                out.extend(refuse(s, "step", h, true, " m", ""));
+                out.extend(
+                    rules
+                        .jump_reach
+                        .as_ref()
+                        .and_then(|r| refuse(r, "jump up", h, true, " m", " (running jumps off)")),
+                );
+            }
             (Some(s), None) => out.extend(refuse(s, "step", h, true, " m", "")),
             (None, None) => out.push(none(&format!("a climb of {h:.2} m"))),
         }
@@ -639,6 +713,47 @@ mod tests {
         assert_eq!(r.len(), 1, "{r:?}");
         assert!(r[0].words.starts_with("gap 3.0"), "{}", r[0].words);
         assert!(r[0].words.contains("> jump reach 2.50 m"), "{}", r[0].words);
+    }
+
+    #[test]
+    fn a_door_in_the_way_says_what_opens_it() {
+        use navscope_core::brush::{Brush, BrushLevel, Contents, Entity};
+        let level = BrushLevel {
+            brushes: vec![
+                Brush::cuboid(
+                    DVec3::new(0.0, -0.2, 0.0),
+                    DVec3::new(8.0, 0.0, 4.0),
+                    Contents::Solid,
+                    None,
+                ),
+                Brush::cuboid(
+                    DVec3::new(3.9, 0.0, 0.0),
+                    DVec3::new(4.1, 3.0, 4.0),
+                    Contents::Door,
+                    Some(0),
+                ),
+            ],
+            entities: vec![Entity::with_properties(
+                "func_door",
+                &[("spawnflags", "16")],
+            )],
+            ..Default::default()
+        };
+        let (_, v) = values(&[("step_height", 0.45), ("stand_height", 1.8)]);
+        let rules = Rules::for_pipeline("cspace", &v);
+        let s = Solids::Brushes(&level);
+        let gap = Gap::between(DVec3::new(3.0, 0.0, 2.0), DVec3::new(5.0, 0.0, 2.0));
+        let r = refusals(&rules, &gap, Some(&s));
+        let door = r
+            .iter()
+            .find(|r| r.words.contains("func_door"))
+            .unwrap_or_else(|| panic!("{r:?}"));
+        assert!(
+            door.words.contains("opened by the silver key")
+                && door.words.contains("no door link crosses it"),
+            "{}",
+            door.words
+        );
     }
 
     #[test]

@@ -126,6 +126,17 @@ impl<'a> Solids<'a> {
     pub fn is_door(&self, hit: Hit) -> bool {
         matches!((self, hit), (Self::Brushes(b), Hit::Brush(i)) if b.brushes[i].contents == Contents::Door)
     }
+
+    /// What opens the door brush `hit` belongs to, in the words of the
+    /// level's entity semantics ([`navscope_levels::brushes::spots::opener`],
+    /// e.g. "opened by the silver key"); `None` when `hit` is no door.
+    pub fn opener(&self, hit: Hit) -> Option<String> {
+        let (Self::Brushes(b), Hit::Brush(i)) = (self, hit) else {
+            return None;
+        };
+        let e = b.entities.get(b.brushes.get(i)?.entity?)?;
+        navscope_levels::brushes::spots::opener(b, e)
+    }
 }
 
 /// Distance along the ray to triangle `t` (Möller–Trumbore, both sides),
@@ -262,6 +273,11 @@ mod tests {
         assert!((t - 1.0).abs() < 1e-9, "{t}");
         assert_eq!(hit, Hit::Brush(1));
         assert!(s.is_door(hit));
+        assert_eq!(
+            s.opener(hit).as_deref(),
+            Some("opened when fired by (nothing fires it)")
+        );
+        assert_eq!(s.opener(Hit::Brush(0)), None);
         let words = s.describe(hit, DVec3::X);
         assert!(
             words.contains("func_door 't1'") && words.contains("wall"),

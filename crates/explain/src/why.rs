@@ -64,9 +64,75 @@ pub struct Why {
     pub reason: String,
     /// One-parameter changes checked to keep the point, smallest first.
     pub fix: Vec<Fix>,
+    /// Per voxel pass, its answer (see [`per_stance`]).
+    #[serde(default)]
+    pub stances: Vec<StanceWhy>,
     /// The outline of the thing named (a triangle's corners, a wall's
     /// point), for drawing; empty when nothing is named.
     pub shape: Vec<DVec3>,
+}
+
+/// The answer for one voxel pass's agent (no fix search).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StanceWhy {
+    /// The pass's stance ("stand", "crouch", ...).
+    pub stance: String,
+    /// True when a node of that stance holds the point.
+    pub walkable: bool,
+    /// The stage of the rule that drops it (empty when walkable or none).
+    pub stage: String,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// Per enabled voxel pass (parameter `passes`), whether the point is on a
+/// node of its stance and otherwise the first rule of its agent that drops
+/// it, measured as [`why_not_here`] does; empty for other pipelines.
+pub fn per_stance(base: &Runner, mesh: &NavMesh, at: DVec3) -> Vec<StanceWhy> {
+    if base.pipeline().id != "voxel" {
+        return Vec::new();
+    }
+    let passes = match base.params().get("passes") {
+        Some(navscope_core::ParamValue::Text(t)) => t.clone(),
+        _ => return Vec::new(),
+    };
+    let held = on_mesh(mesh, at).and_then(|n| mesh.nodes.get(n as usize).map(|n| n.stance.name()));
+    let solids = Solids::new(base.level());
+    passes
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|stance| {
+            if held == Some(stance) {
+                return StanceWhy {
+                    stance: stance.into(),
+                    walkable: true,
+                    stage: String::new(),
+                    reason: format!("on a {stance} node of the NavMesh"),
+                };
+            }
+            let mut rules = Rules::default();
+            rules.voxel_stance(base.params(), stance);
+            let found = solids.as_ref().and_then(|s| cause(&rules, s, at));
+            let (stage, reason) = match (found, held) {
+                (Some(c), _) => (
+                    c.limit.map(|l| l.stage.to_string()).unwrap_or_else(|| "voxelize".into()),
+                    c.words,
+                ),
+                (None, Some(h)) => (
+                    String::new(),
+                    format!("left to the {h} pass, which keeps the point (each pass sees only the voxels the earlier ones left)"),
+                ),
+                (None, None) => (String::new(), "no rule measured here drops the point".into()),
+            };
+            StanceWhy {
+                stance: stance.into(),
+                walkable: false,
+                stage,
+                reason,
+            }
+        })
+        .collect()
 }
 
 /// The node `at` is on (see [`ON_MESH`]).
@@ -258,6 +324,7 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
         stage: last.clone(),
         reason: String::new(),
         fix: Vec::new(),
+        stances: Vec::new(),
         shape: Vec::new(),
     };
     if let Some((i, e)) = base.first_error() {
@@ -269,6 +336,7 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
         why.reason = "the pipeline produced no NavMesh".into();
         return why;
     };
+    why.stances = per_stance(base, &mesh, at);
     if let Some(node) = on_mesh(&mesh, at) {
         why.walkable = true;
         why.node = Some(node);
