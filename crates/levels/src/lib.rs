@@ -37,7 +37,7 @@
 //! | kind | files | module |
 //! |---|---|---|
 //! | floor plan | `.json` `{"format": "navscope-floorplan", "version": 1, "outer": [[x, z], ...], "holes": [...], "nodes": [...], "blockers": [...]}`; `.ron` `FloorPlan(..)` | `floorplan` |
-//! | floor plan | `.mesh` polyanya navigation mesh (free space = union of its polygons; largest connected part) | `polyanya` |
+//! | floor plan | `.mesh` polyanya navigation mesh (free space = union of its polygons; largest connected part; vertices where it touches itself split per wedge) | `polyanya` |
 //! | raster floor plan | `.png` with optional sidecar `NAME.png.ron` / `NAME.ron` `Raster(..)` | [`raster`] |
 //! | triangle mesh | `.obj` (tobj), `.gltf` / `.glb` (gltf); objects named `water*` become water volumes; optional sidecar `NAME.obj.ron` `MeshSidecar(volumes: [..])` with convex area volumes | `mesh`, [`volumes`] |
 //! | brush level | `.ron` `BrushLevel(..)`; `.map` Quake standard / Valve 220 (quake-util), Z up to Y up at 1/32 m per unit | [`brushes`] |

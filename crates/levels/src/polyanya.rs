@@ -15,7 +15,10 @@
 //! * A mesh with several disconnected parts (polygons joined through shared
 //!   edges) loads as its largest part by area; the others are dropped.
 //! * A vertex where the free space touches itself (two boundary edges leave
-//!   it) cannot be a polygon with holes and is an error naming the vertex.
+//!   it) is split into one copy per free wedge, each moved a millionth of
+//!   the shortest boundary edge at the vertex into its wedge along the
+//!   bisector: the rings no longer touch, stay simple, and the free space
+//!   loses only slivers that thin (see `split_touching_vertices`).
 
 use std::collections::HashMap;
 
@@ -125,6 +128,79 @@ fn find(parent: &mut [usize], mut i: usize) -> usize {
     i
 }
 
+/// The signed area of the polygon through `vs` (positive when
+/// counter-clockwise).
+fn signed_area(verts: &[[f64; 2]], vs: &[usize]) -> f64 {
+    let o = DVec2::from(verts[vs[0]]);
+    (1..vs.len() - 1)
+        .map(|k| (DVec2::from(verts[vs[k]]) - o).perp_dot(DVec2::from(verts[vs[k + 1]]) - o))
+        .sum::<f64>()
+        / 2.0
+}
+
+/// How far, relative to the shortest boundary edge at it, a copy of a
+/// vertex where the free space touches itself moves into its wedge.
+const SPLIT_NUDGE: f64 = 1e-6;
+
+/// Splits every vertex where the free space touches itself (more than one
+/// boundary edge leaves it) into one copy per free wedge, so the boundary
+/// chains into rings that do not touch. Around such a vertex, a wedge of
+/// free space runs counter-clockwise from an outgoing boundary edge to the
+/// first incoming one; its copy moves `SPLIT_NUDGE` times the shortest
+/// boundary edge at the vertex along the wedge's bisector. The free space
+/// loses only the thin slivers between each copy and the original vertex,
+/// and the wedges stay apart. Returns the boundary edges (directed, free
+/// space on the left) with their ends renumbered; copies are appended to
+/// `verts`.
+fn split_touching_vertices(
+    verts: &mut Vec<[f64; 2]>,
+    boundary: &[(usize, usize)],
+) -> Vec<(usize, usize)> {
+    let mut out_of: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut in_to: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (e, &(a, b)) in boundary.iter().enumerate() {
+        out_of.entry(a).or_default().push(e);
+        in_to.entry(b).or_default().push(e);
+    }
+    let mut tail: Vec<usize> = boundary.iter().map(|e| e.0).collect();
+    let mut head: Vec<usize> = boundary.iter().map(|e| e.1).collect();
+    let mut copies = Vec::new();
+    let mut pinched: Vec<usize> = out_of
+        .iter()
+        .filter(|(_, es)| es.len() > 1)
+        .map(|(&v, _)| v)
+        .collect();
+    pinched.sort_unstable();
+    for v in pinched {
+        let at = DVec2::from(verts[v]);
+        let dir = |w: usize| DVec2::from(verts[w]) - at;
+        let angle = |d: DVec2| d.y.atan2(d.x);
+        let outs = &out_of[&v];
+        let ins = in_to.get(&v).map_or(&[][..], |x| x);
+        let shortest = outs
+            .iter()
+            .map(|&e| dir(boundary[e].1).length())
+            .chain(ins.iter().map(|&e| dir(boundary[e].0).length()))
+            .fold(f64::INFINITY, f64::min);
+        for &eo in outs {
+            let a_out = angle(dir(boundary[eo].1));
+            // The first incoming edge counter-clockwise from this outgoing one.
+            let sweep =
+                |ei: usize| (angle(dir(boundary[ei].0)) - a_out).rem_euclid(std::f64::consts::TAU);
+            let Some(&ei) = ins.iter().min_by(|&&x, &&y| sweep(x).total_cmp(&sweep(y))) else {
+                continue;
+            };
+            let mid = a_out + sweep(ei) / 2.0;
+            let copy = at + DVec2::new(mid.cos(), mid.sin()) * (shortest * SPLIT_NUDGE);
+            tail[eo] = verts.len() + copies.len();
+            head[ei] = verts.len() + copies.len();
+            copies.push(copy.to_array());
+        }
+    }
+    verts.extend(copies);
+    tail.into_iter().zip(head).collect()
+}
+
 /// Parses a polyanya mesh into a floor plan.
 pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
     let mut tk = Tokens::new(text);
@@ -171,7 +247,7 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
         ));
     }
     let (nv, np) = (nv as usize, np as usize);
-    let mut verts = Vec::with_capacity(nv);
+    let mut verts: Vec<[f64; 2]> = Vec::with_capacity(nv);
     for i in 0..nv {
         let what = |f: &'static str| move || format!("vertex {i} {f}");
         let x = tk.float(&what("x"))?;
@@ -219,18 +295,11 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
     if polys.is_empty() {
         return Err(Fault::geometry("", "the mesh has no polygons"));
     }
-    let signed = |vs: &[usize]| {
-        let o = DVec2::from(verts[vs[0]]);
-        (1..vs.len() - 1)
-            .map(|k| (DVec2::from(verts[vs[k]]) - o).perp_dot(DVec2::from(verts[vs[k + 1]]) - o))
-            .sum::<f64>()
-            / 2.0
-    };
     // Directed edges; each undirected edge may be used once each way.
     let mut edges: HashMap<(usize, usize), usize> =
         HashMap::with_capacity(polys.iter().map(|p| p.0.len()).sum());
     for (i, (vs, line)) in polys.iter().enumerate() {
-        let a = signed(vs);
+        let a = signed_area(&verts, vs);
         if a <= 0.0 {
             return Err(Fault::geometry(
                 format!("line {line}"),
@@ -267,35 +336,36 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
     }
     let mut part_area: HashMap<usize, f64> = HashMap::new();
     for (i, (vs, _)) in polys.iter().enumerate() {
-        *part_area.entry(find(&mut parent, i)).or_default() += signed(vs);
+        *part_area.entry(find(&mut parent, i)).or_default() += signed_area(&verts, vs);
     }
     let best = part_area
         .iter()
         .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
         .map_or(0, |(&r, _)| r);
     // Boundary edges of the chosen part, in polygon order for determinism.
-    let mut next: HashMap<usize, usize> = HashMap::new();
-    let mut order = Vec::new();
+    let mut boundary = Vec::new();
     for (i, (vs, _)) in polys.iter().enumerate() {
         if find(&mut parent, i) != best {
             continue;
         }
         for k in 0..vs.len() {
             let (a, b) = (vs[k], vs[(k + 1) % vs.len()]);
-            if edges.contains_key(&(b, a)) {
-                continue;
+            if !edges.contains_key(&(b, a)) {
+                boundary.push((a, b));
             }
-            if next.insert(a, b).is_some() {
-                let [x, y] = verts[a];
-                return Err(Fault::geometry(
-                    format!("vertex {a}"),
-                    format!(
-                        "the free space touches itself at ({x}, {y}); a floor plan needs rings that do not touch"
-                    ),
-                ));
-            }
-            order.push(a);
         }
+    }
+    let boundary = split_touching_vertices(&mut verts, &boundary);
+    let mut next: HashMap<usize, usize> = HashMap::with_capacity(boundary.len());
+    let mut order = Vec::with_capacity(boundary.len());
+    for &(a, b) in &boundary {
+        if next.insert(a, b).is_some() {
+            return Err(Fault::geometry(
+                format!("vertex {a}"),
+                "the boundary of the free space branches here",
+            ));
+        }
+        order.push(a);
     }
     let mut rings: Vec<Vec<usize>> = Vec::new();
     let mut used: HashMap<usize, ()> = HashMap::new();
@@ -322,7 +392,7 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
     let outer_at = rings
         .iter()
         .enumerate()
-        .max_by(|a, b| signed(a.1).total_cmp(&signed(b.1)))
+        .max_by(|a, b| signed_area(&verts, a.1).total_cmp(&signed_area(&verts, b.1)))
         .map_or(0, |(i, _)| i);
     let outer = rings.remove(outer_at);
     let to_plan = |r: &[usize]| {
@@ -469,9 +539,40 @@ mod tests {
     }
 
     #[test]
-    fn pinch_point_is_named() {
-        // Unit cells on a 4x4 grid: a ring of cells around the missing cell
-        // (2, 1), closed by two cells that meet only at the corner (2, 2).
+    fn hole_touching_the_outline_at_a_corner_joins_the_outline() {
+        // A 3x3 square of unit cells without cells (1, 1) and (0, 0): the
+        // missing corner cell and the missing centre meet only at (1, 1),
+        // where the free space touches itself. Splitting it moves the two
+        // free wedges apart, so the blocked centre joins the notch through
+        // a thin channel: one outline, no hole.
+        let mut text = String::from("mesh\n2\n16 7\n");
+        for y in 0..4 {
+            for x in 0..4 {
+                text += &format!("{x} {y} 0\n");
+            }
+        }
+        for y in 0..3 {
+            for x in 0..3 {
+                if (x, y) != (1, 1) && (x, y) != (0, 0) {
+                    text += &unit_cell(4, x, y);
+                }
+            }
+        }
+        let p = parse(&text, &Budget::default()).unwrap();
+        assert!(p.area.holes.is_empty());
+        assert_eq!(p.area.outer.points.len(), 10);
+        assert!((p.area.area() - 7.0).abs() < 1e-5, "{}", p.area.area());
+        assert!(p.area.area() < 7.0);
+    }
+
+    #[test]
+    fn pinch_point_is_split_into_wedges() {
+        // Unit cells on a 5x5 grid of vertices: a ring of cells around the
+        // missing cell (2, 1), closed by two cells that meet only at the
+        // corner (2, 2). The corner becomes one copy per free wedge, which
+        // opens a thin channel of blocked space from the missing cell to
+        // the outside: one simple outline, no hole, and the area loses
+        // only slivers of the nudge's size.
         let cells = [(1, 1), (1, 0), (2, 0), (3, 0), (3, 1), (3, 2), (2, 2)];
         let mut text = format!("mesh\n2\n25 {}\n", cells.len());
         for y in 0..5 {
@@ -482,12 +583,20 @@ mod tests {
         for (x, y) in cells {
             text += &unit_cell(5, x, y);
         }
-        let e = parse(&text, &Budget::default()).unwrap_err();
-        assert_eq!(e.element, "vertex 12");
-        assert!(
-            e.problem.contains("touches itself at (2, 2)"),
-            "{}",
-            e.problem
-        );
+        let p = parse(&text, &Budget::default()).unwrap();
+        assert!(p.area.holes.is_empty());
+        assert!((p.area.area() - 7.0).abs() < 1e-5, "{}", p.area.area());
+        assert!(p.area.area() < 7.0);
+        let corner = plan_from_xz([2.0, 2.0]);
+        let near: Vec<_> = p
+            .area
+            .outer
+            .points
+            .iter()
+            .chain(p.area.holes.iter().flat_map(|h| &h.points))
+            .filter(|q| q.distance(corner) < 1e-5)
+            .collect();
+        assert_eq!(near.len(), 2, "one copy per wedge: {near:?}");
+        assert!(near.iter().all(|q| q.distance(corner) > 0.0));
     }
 }
