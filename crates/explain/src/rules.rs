@@ -327,6 +327,24 @@ pub struct Refusal {
     pub words: String,
 }
 
+impl Refusal {
+    /// A refusal no parameter governs (no such link in the pipeline, a
+    /// door in the way): its words only, with an empty limit.
+    fn without_rule(words: String) -> Self {
+        Refusal {
+            limit: Limit {
+                parameter: String::new(),
+                label: "",
+                value: 0.0,
+                source: "",
+                stage: "",
+            },
+            measured: 0.0,
+            words,
+        }
+    }
+}
+
 fn refuse(
     limit: &Limit,
     what: &str,
@@ -564,16 +582,8 @@ pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusa
         }
     }
     let h = gap.height;
-    let none = |what: &str| Refusal {
-        limit: Limit {
-            parameter: String::new(),
-            label: "",
-            value: 0.0,
-            source: "",
-            stage: "",
-        },
-        measured: 0.0,
-        words: format!("{what}: {} makes no such link", rules.pipeline),
+    let none = |what: &str| {
+        Refusal::without_rule(format!("{what}: {} makes no such link", rules.pipeline))
     };
     // Jumps turned off by a zero reach (voxel): the step refuses the climb,
     // and the reach is named as the other way up.
@@ -612,17 +622,9 @@ pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusa
         }
     }
     if let Some(door) = way.and_then(|w| w.door) {
-        out.push(Refusal {
-            limit: Limit {
-                parameter: String::new(),
-                label: "",
-                value: 0.0,
-                source: "",
-                stage: "",
-            },
-            measured: 0.0,
-            words: format!("{door} stands in the way and no door link crosses it"),
-        });
+        out.push(Refusal::without_rule(format!(
+            "{door} stands in the way and no door link crosses it"
+        )));
     }
     out
 }
