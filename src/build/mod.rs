@@ -584,13 +584,16 @@ fn finish_build(
     let Some(running) = build.running.as_ref() else {
         return;
     };
+    // Whether the task has ended is read before the outbox is drained: a
+    // message sent between the two reads would otherwise be dropped with
+    // the task, and the build would never be reported.
+    let task_done = running.task.is_finished();
     let arrived: Vec<StageDone> = running
         .outbox
         .lock()
         .map(|mut q| q.drain(..).collect())
         .unwrap_or_default();
     let running_generation = running.generation;
-    let task_done = running.task.is_finished();
     for done in arrived {
         if done.generation != running_generation || done.generation != build.generation {
             continue;
