@@ -182,6 +182,7 @@ pub fn windowed(args: &Args) -> App {
         ProbeDrawPlugin,
         ProbeAnswerPlugin,
         crate::compare::draw::CompareDrawPlugin,
+        crate::view::navmesh_overlay::NavMeshOverlayPlugin,
         PanelsPlugin,
         DialogsPlugin,
         ExportPlugin,

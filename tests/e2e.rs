@@ -51,7 +51,10 @@ fn floor_points(s: &Session, n: usize) -> (Vec<(f64, f64)>, image::RgbaImage) {
             let c = central_phys(s, r).inset(8.0);
             // The floor's colour as drawn: the commonest colour close to the
             // contract's cream (lighting in the perspective view may shade it).
-            let Some(floor) = dominant_colour_near(img, c, FLOOR, 24) else {
+            // The bare floor, or the floor under the NavMesh overlay.
+            let floor = dominant_colour_near(img, c, FLOOR, 24)
+                .or_else(|| dominant_colour_near(img, c, NAVMESH_FLOOR, 24));
+            let Some(floor) = floor else {
                 prev = None;
                 return Err(format!(
                     "no floor-coloured area in the central view {c:?}; most common colours there: {}",
@@ -1685,4 +1688,192 @@ fn idle_frames(s: &Session, n: u64) -> u64 {
             }
         },
     )
+}
+
+// ---------------------------------------------------------------------------
+// 18. The app as a designer meets it (#41, "appview": items 1, 2, 6 and 9):
+// a level opens on its final NavMesh, a Quake map is readable (walk links
+// start hidden, kept in the legend), the layout fits 1600 x 1000 and
+// 1280 x 800.
+
+/// LibreQuake's E1M1 in the shared data, if it is there.
+fn e1m1() -> Option<std::path::PathBuf> {
+    let p = root().join("../shared/data/quake-maps/librequake/lq_e1m1.map");
+    if p.exists() {
+        return Some(p);
+    }
+    let msg = format!("SKIPPED: {} is missing", p.display());
+    if std::env::var("NAVSCOPE_E2E").as_deref() == Ok("required") {
+        panic!("{msg}");
+    }
+    eprintln!("{msg}");
+    None
+}
+
+/// The names in the report's `legend.<which>` list.
+fn legend_list(r: &Report, which: &str) -> Vec<String> {
+    r.get(&format!("/legend/{which}"))
+        .and_then(|v| v.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Waits until the view shows something else than `before` in `central`
+/// (at least a thousandth of its pixels differ), after `what`.
+fn view_changes_from(
+    s: &Session,
+    before: &image::RgbaImage,
+    central: Rect,
+    what: &str,
+) -> image::RgbaImage {
+    let least = (central.width() * central.height() * 0.001) as usize;
+    s.wait_for_screen(what, WAIT, |img, _| {
+        let n = count_differing(before, img, central, 24);
+        if n > least {
+            Ok(img.clone())
+        } else {
+            Err(format!("{n} pixels differ (wanted more than {least})"))
+        }
+    })
+}
+
+#[test]
+fn a_quake_map_opens_on_its_navmesh_with_walk_links_hidden_and_n_and_the_legend_toggle_them() {
+    let Some(map) = e1m1() else { return };
+    let Some(s) = Session::start_with("opens_on_navmesh", Options::new(map, &[])) else {
+        return;
+    };
+    let r = s.wait_ready();
+    // The first view is the final stage with the NavMesh drawn.
+    let (stage, count) = (r.stage(), r.stage_count());
+    s.check(
+        count.is_some_and(|c| c > 1) && stage == count.map(|c| c - 1),
+        || format!("the map opened on stage {stage:?} of {count:?}, not the last"),
+    );
+    s.check(r.bool("/view/navmesh") == Some(true), || {
+        "view.navmesh is not true on the first view".into()
+    });
+    // Thousands of walk links: hidden at first, their legend row kept.
+    let (kinds, hidden) = (legend_list(&r, "kinds"), legend_list(&r, "hidden"));
+    let walk = "link/walk".to_string();
+    s.check(kinds.contains(&walk) && hidden.contains(&walk), || {
+        format!("walk links should be in the legend and hidden: kinds {kinds:?}, hidden {hidden:?}")
+    });
+    let central = central_phys(&s, &r);
+    // Off the view, so no hover highlight changes the picture.
+    s.move_to((2.0, 2.0));
+    let with_mesh = s.stable_screenshot(central);
+    // N hides the NavMesh: the report says so and the picture changes.
+    s.key("n");
+    s.wait_for("`n` to hide the NavMesh (view.navmesh false)", WAIT, |r| {
+        (r.bool("/view/navmesh") == Some(false)).then_some(())
+    });
+    view_changes_from(
+        &s,
+        &with_mesh,
+        central,
+        "the NavMesh to disappear after `n`",
+    );
+    // Back along the timeline to the stage that draws the walk links: their
+    // legend row is there (unticked), and ticking it draws them.
+    let mut lefts = 0;
+    s.wait_for("a stage whose legend has the walk links' row", WAIT, |r| {
+        if r.widget("legend/kind/link/walk").is_some() {
+            return Some(());
+        }
+        if lefts < count.unwrap_or(0) && r.stage().is_some_and(|st| st > 0) {
+            s.key("Left");
+            lefts += 1;
+            s.frames(2, WAIT);
+        }
+        None
+    });
+    let row = settled_widget(&s, "legend/kind/link/walk");
+    let without = s.stable_screenshot(central);
+    s.click(row.center());
+    s.wait_for("the legend row to show the walk links", WAIT, |r| {
+        (!legend_list(r, "hidden").contains(&walk)).then_some(())
+    });
+    view_changes_from(&s, &without, central, "the walk links to be drawn");
+    s.key("n");
+    s.wait_for("`n` to show the NavMesh again", WAIT, |r| {
+        (r.bool("/view/navmesh") == Some(true)).then_some(())
+    });
+}
+
+/// Every stage button and the sub-step control with its text lie inside
+/// the window.
+fn timeline_fits(s: &Session, r: &Report) {
+    let (w, h) = (
+        r.f64("/window/width").unwrap_or(0.0),
+        r.f64("/window/height").unwrap_or(0.0),
+    );
+    let inside = |b: &Rect| b.x0 >= 0.0 && b.y0 >= 0.0 && b.x1 <= w + 0.5 && b.y1 <= h + 0.5;
+    let count = r.stage_count().unwrap_or(0);
+    for i in 0..count {
+        let name = format!("timeline/stage/{i}");
+        match r.widget(&name) {
+            Some(b) => s.check(inside(&b), || {
+                format!("{name} at {b:?} is outside the {w} x {h} window")
+            }),
+            None => s.fail(&format!("no widget {name} in the report")),
+        }
+    }
+    for name in ["timeline/substep", "timeline/substep-text"] {
+        match r.widget(name) {
+            Some(b) => s.check(inside(&b) && b.width() > 0.0, || {
+                format!("{name} at {b:?} is outside the {w} x {h} window")
+            }),
+            None => s.fail(&format!("no widget {name} in the report")),
+        }
+    }
+}
+
+#[test]
+fn the_voxel_timeline_and_its_sub_step_fit_the_window_at_1600_and_1280_and_the_view_keeps_its_size()
+{
+    let Some((s, _)) = table_room_at("layout_fits", "flag") else {
+        return;
+    };
+    // A sub-step of the flag stage: the stage with the longest counts line.
+    s.key("Up");
+    let r = s.wait_for("`Up` to show the flag stage's first sub-step", WAIT, |r| {
+        (r.substep() == Some(0) && r.widget("timeline/substep-text").is_some()).then(|| r.clone())
+    });
+    timeline_fits(&s, &r);
+    // Pinning opens the compare table in the right panel: the 3D view
+    // keeps its size.
+    let before = r
+        .central()
+        .unwrap_or_else(|| s.fail("no central rectangle"));
+    let pin = settled_widget(&s, "compare/pin");
+    s.click(pin.center());
+    let r = s.wait_for("the pinned build's comparison", WAIT, |r| {
+        (r.bool("/compare/pinned") == Some(true)
+            && r.get("/compare/a_only").is_some_and(|v| !v.is_null()))
+        .then(|| r.clone())
+    });
+    let after = r
+        .central()
+        .unwrap_or_else(|| s.fail("no central rectangle"));
+    s.check(
+        (before.x0 - after.x0).abs() < 1.0 && (before.x1 - after.x1).abs() < 1.0,
+        || format!("the 3D view moved from {before:?} to {after:?} when the compare table opened"),
+    );
+    // At 1280 x 800 the stage buttons wrap and everything stays on screen.
+    s.xdotool(&["windowsize", s.window.as_str(), "1280", "800"]);
+    let r = s.wait_for("the window to be 1280 x 800 in the report", WAIT, |r| {
+        (r.f64("/window/width") == Some(1280.0)
+            && r.f64("/window/height") == Some(800.0)
+            && r.widget("timeline/substep-text").is_some())
+        .then(|| r.clone())
+    });
+    // A frame after the resize, so the widgets are laid out at the new size.
+    s.frames(3, WAIT);
+    let r = s.read_report().unwrap_or(r);
+    timeline_fits(&s, &r);
 }

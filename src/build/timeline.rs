@@ -27,7 +27,7 @@ impl Plugin for TimelinePlugin {
             .init_resource::<Journal>()
             .add_systems(
                 Update,
-                (resolve_request, keys, play, clamp)
+                (follow_level, resolve_request, keys, play, clamp)
                     .chain()
                     .after(StageSystems),
             );
@@ -36,6 +36,45 @@ impl Plugin for TimelinePlugin {
 
 fn stage_count(build: &Build) -> usize {
     build.pipeline().map_or(0, |p| p.stages.len())
+}
+
+/// What [`follow_level`] last saw: the level's file, the chosen pipeline's
+/// id and the id of the pipeline the build on screen runs (it follows the
+/// choice a little later, and the stage count comes from it).
+type Opened = (
+    Option<std::path::PathBuf>,
+    Option<&'static str>,
+    Option<&'static str>,
+);
+
+/// When another level or pipeline comes on screen: the timeline goes to the
+/// last stage (the final NavMesh), unless a stage is asked for (the command
+/// line's `--stage`, or the stage remembered for that level, which
+/// [`crate::build::session`] turns into a request), and the selection of
+/// the former one is dropped (its stage and element index would name
+/// something else under the new pipeline).
+fn follow_level(
+    current: Option<Res<crate::level::CurrentLevel>>,
+    build: Res<Build>,
+    mut timeline: ResMut<Timeline>,
+    selection: Option<ResMut<crate::model::selection::Selection>>,
+    mut seen: Local<Opened>,
+) {
+    let Some(current) = current else { return };
+    let building = build.pipeline().map(|p| p.id);
+    let chosen = current.pipeline.as_ref().map(|p| p.id);
+    if seen.0 == current.path && seen.1 == chosen && seen.2 == building {
+        return;
+    }
+    let now = (current.path.clone(), chosen, building);
+    *seen = now;
+    if timeline.requested.is_none() {
+        timeline.current = usize::MAX;
+        timeline.substep = None;
+    }
+    if let Some(mut selection) = selection.filter(|s| s.0.is_some()) {
+        selection.0 = None;
+    }
 }
 
 fn resolve_request(

@@ -111,6 +111,8 @@ struct BuildReport<'w, 's> {
     shown_groups: Query<'w, 's, (), With<DrawGroup>>,
     voxels: Option<Res<'w, VoxelDetail>>,
     compare: Option<Res<'w, Compare>>,
+    /// Whether the final NavMesh is drawn (the view's overlay).
+    navmesh: Option<Res<'w, crate::view::navmesh_overlay::NavMeshShown>>,
 }
 
 impl BuildReport<'_, '_> {
@@ -164,6 +166,8 @@ impl BuildReport<'_, '_> {
                 "b_only": c.result.as_ref().map(|r| r.difference.b_only_area()),
             })),
             "voxels": self.voxels.as_ref().map(|v| json!({ "tiles": v.tiles, "coarse_tiles": v.coarse_tiles, "meshing": v.meshing })),
+            // True while the final NavMesh is drawn (the view's overlay).
+            "view": { "navmesh": self.navmesh.as_ref().is_some_and(|n| n.on) },
             "params": params,
             "undo": { "undo": self.history.undo_depth(), "redo": self.history.redo_depth() },
             "messages": messages,
@@ -243,6 +247,7 @@ struct PanelsReport<'w> {
     ui: Option<Res<'w, UiReport>>,
     refresh: Option<Res<'w, UiRefresh>>,
     cpu: Option<Res<'w, CpuClock>>,
+    legend: Option<Res<'w, crate::model::selection::Legend>>,
 }
 
 impl PanelsReport<'_> {
@@ -264,6 +269,11 @@ impl PanelsReport<'_> {
             "status": ui.status,
             "exports": ui.exports,
             "tooltips": ui.tooltips,
+            // The legend's kinds seen so far and those switched off.
+            "legend": self.legend.as_ref().map(|l| json!({
+                "kinds": l.kinds.keys().collect::<Vec<_>>(),
+                "hidden": l.hidden.iter().collect::<Vec<_>>(),
+            })),
         })
     }
 }

@@ -77,22 +77,28 @@ pub struct Prepared {
     pub kinds: BTreeMap<String, Option<(f32, f32)>>,
     /// The layers the groups lie on (the layer filter's rows).
     pub layers: BTreeSet<u32>,
+    /// How many things of each kind the groups draw, counted before their
+    /// geometry moves into assets (see [`Group::drawn`]).
+    pub drawn: BTreeMap<String, usize>,
 }
 
 impl Prepared {
     /// Wraps `groups`, summing up their kinds and layers.
     pub fn new(groups: Vec<Group>) -> Self {
         let mut kinds = BTreeMap::new();
+        let mut drawn: BTreeMap<String, usize> = BTreeMap::new();
         for g in &groups {
             if !kinds.contains_key(&g.kind) {
                 kinds.insert(g.kind.clone(), g.value_range);
             }
+            *drawn.entry(g.kind.clone()).or_default() += g.drawn();
         }
         let layers = groups.iter().filter_map(|g| g.layer).collect();
         Prepared {
             groups,
             kinds,
             layers,
+            drawn,
         }
     }
 }

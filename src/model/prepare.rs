@@ -104,6 +104,31 @@ fn value_ranges<P: Borrow<Primitive>>(
     out
 }
 
+/// The key a per-element colour is chosen by: a hash of the shape's lowest
+/// corner (least x, then z, then y, to the millimetre), so an element keeps
+/// its colour when a rebuild renumbers the elements around it (an index
+/// would shift every cell after the one that changed). `None` for a shape
+/// with no corner.
+pub fn place_key(shape: &Shape) -> Option<u32> {
+    use std::hash::{Hash, Hasher};
+    let lowest = |pts: &mut dyn Iterator<Item = Vec3>| {
+        pts.min_by(|a, b| {
+            (a.x, a.z, a.y)
+                .partial_cmp(&(b.x, b.z, b.y))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+    };
+    // A polygon's outer ring is read in place (cells are most of them).
+    let corner = match shape {
+        Shape::Polygon { outer, .. } => lowest(&mut outer.iter().copied()),
+        other => lowest(&mut other.points().into_iter()),
+    }?;
+    let mm = (corner * 1000.0).round();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (mm.x as i64, mm.y as i64, mm.z as i64).hash(&mut h);
+    Some(h.finish() as u32)
+}
+
 /// Appends the geometry of one primitive to `g` in its style; `unit` is the
 /// level's size, which scales point markers.
 pub fn add_primitive(g: &mut Group, p: &Primitive, unit: f32) {
@@ -120,7 +145,7 @@ fn add_primitive_colored(g: &mut Group, p: &Primitive, unit: f32, color: Option<
     }
     let fill_color = |alpha: f32| {
         if s.per_element {
-            element_color(p.element, alpha)
+            element_color(place_key(&p.shape).unwrap_or(p.element), alpha)
         } else {
             [s.color[0], s.color[1], s.color[2], alpha]
         }
@@ -294,6 +319,42 @@ pub fn extent(points: impl IntoIterator<Item = Vec3>) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cell_keeps_its_colour_key_when_renumbered_and_neighbours_differ() {
+        let square = |x: f32| Shape::Polygon {
+            outer: vec![
+                Vec3::new(x + 1.0, 0.0, 0.0),
+                Vec3::new(x + 1.0, 0.0, 1.0),
+                Vec3::new(x, 0.0, 1.0),
+                Vec3::new(x, 0.0, 0.0),
+            ],
+            holes: vec![],
+        };
+        // The same cell under another element id (a rebuild renumbered it),
+        // its ring starting at another corner: the same key.
+        let mut turned = square(0.0);
+        if let Shape::Polygon { outer, .. } = &mut turned {
+            outer.rotate_left(2);
+        }
+        assert_eq!(place_key(&square(0.0)), place_key(&turned));
+        assert_ne!(place_key(&square(0.0)), place_key(&square(1.0)));
+        assert_eq!(
+            place_key(&Shape::Polyline {
+                points: vec![],
+                closed: false
+            }),
+            None
+        );
+        // Through the drawing: two primitives of one cell with different
+        // element ids get one fill colour.
+        let fill = |element: u32| {
+            let mut g = Group::default();
+            add_primitive(&mut g, &Primitive::new("cell", element, square(0.0)), 1.0);
+            g.triangles.first().map(|t| t.1)
+        };
+        assert_eq!(fill(3), fill(17));
+    }
 
     #[test]
     fn prepare_groups_by_kind_and_step_range() {

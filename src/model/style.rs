@@ -138,6 +138,27 @@ mod tests {
     }
 
     #[test]
+    fn kinds_drawn_side_by_side_have_distinct_looks() {
+        // Drawn in the same stage (layers' paths on and across layers,
+        // navgraph's dual edges beside the gallery's).
+        for (a, b) in [
+            ("path/short", "path/short/across"),
+            ("path/backbone", "path/backbone/across"),
+            ("edge/dual/narrow", "edge/gallery"),
+            ("edge/dual/narrow", "edge/dual"),
+        ] {
+            let (sa, sb) = (style_for(a), style_for(b));
+            let apart = sa
+                .color
+                .iter()
+                .zip(sb.color)
+                .map(|(x, y)| (x - y).abs())
+                .sum::<f32>();
+            assert!(apart > 0.3, "{a} and {b} look alike");
+        }
+    }
+
+    #[test]
     fn cells_get_distinct_colours() {
         let a = element_color(0, 1.0);
         let b = element_color(1, 1.0);

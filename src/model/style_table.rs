@@ -263,7 +263,7 @@ pub const STYLES: &[(&str, Style)] = &[
     ),
     (
         "voxel/solid",
-        style([0.45, 0.45, 0.48, 1.00], Some(0.40), 1.0),
+        style([0.70, 0.52, 0.36, 1.00], Some(0.40), 1.0),
     ),
     // Voxels an earlier pass claimed, in a muted version of its stance's colour.
     (
@@ -394,6 +394,17 @@ pub const STYLES: &[(&str, Style)] = &[
         "path/backbone",
         style([0.30, 0.20, 0.45, 1.00], None, 2.0).dashed(),
     ),
+    // Steps between layers (layers' `/across` kinds): a lighter shade,
+    // dashed, so a step across reads apart from a step on one layer.
+    (
+        "path/backbone/across",
+        style([0.62, 0.48, 0.85, 1.00], None, 2.0).dashed(),
+    ),
+    ("path/short", style([0.85, 0.10, 0.10, 1.00], None, 3.5)),
+    (
+        "path/short/across",
+        style([0.98, 0.45, 0.70, 1.00], None, 3.5).dashed(),
+    ),
     (
         "path/retraction",
         style([0.35, 0.35, 0.38, 1.00], None, 1.5).dashed(),
@@ -418,9 +429,11 @@ pub const STYLES: &[(&str, Style)] = &[
         style([0.35, 0.60, 0.95, 0.8], Some(0.18), 1.0),
     ),
     // Dual-graph edges whose corridor a wall enters (kept, drawn apart).
+    // A dark shade of the dual edges' magenta: the gallery's orange edges
+    // are drawn beside them and must not read as the same kind.
     (
         "edge/dual/narrow",
-        style([0.95, 0.50, 0.05, 1.00], None, 2.0).dashed(),
+        style([0.45, 0.05, 0.30, 1.00], None, 2.0).dashed(),
     ),
     // Nodes a point cannot see (the article's Figure 4 failure).
     (
@@ -593,6 +606,30 @@ pub const STYLES: &[(&str, Style)] = &[
         "area-of-interest/dropped",
         style([0.50, 0.55, 0.65, 0.7], Some(0.10), 1.0).dashed(),
     ),
+    // The final NavMesh drawn over any stage (the view's "NavMesh"
+    // overlay): each polygon filled in its stance's colour, the links one
+    // dark colour no stage uses.
+    (
+        "navmesh/stand",
+        style([0.25, 0.65, 0.30, 1.00], Some(0.50), 1.0),
+    ),
+    (
+        "navmesh/crouch",
+        style([0.95, 0.68, 0.10, 1.00], Some(0.50), 1.0),
+    ),
+    (
+        "navmesh/prone",
+        style([0.88, 0.33, 0.18, 1.00], Some(0.50), 1.0),
+    ),
+    (
+        "navmesh/swim",
+        style([0.15, 0.48, 0.92, 1.00], Some(0.50), 1.0),
+    ),
+    (
+        "navmesh/sidestep",
+        style([0.58, 0.32, 0.85, 1.00], Some(0.50), 1.0),
+    ),
+    ("navmesh/link", style([0.12, 0.20, 0.45, 1.00], None, 1.0)),
     // Compare (navscope-compare): where only A (the build on screen) or
     // only B (the pinned build) is walkable, the colours of its pictures.
     (

@@ -6,6 +6,7 @@ pub mod click_time;
 pub mod compare_panel;
 pub mod dialogs;
 pub mod export;
+pub mod fonts;
 pub mod frames;
 pub mod inspector;
 pub mod menu;

@@ -44,6 +44,7 @@ impl Plugin for PanelsPlugin {
             crate::ui::refresh::UiRefreshPlugin,
         ))
         .init_resource::<PanelState>()
+        .init_resource::<crate::view::navmesh_overlay::NavMeshShown>()
         .init_resource::<UiReport>()
         .add_systems(EguiPrimaryContextPass, ui)
         .add_systems(Update, function_keys);
@@ -85,8 +86,10 @@ pub(crate) fn ui(
     mut s: UiState,
     mut camera: Query<(&mut Camera, &GlobalTransform), With<MainCamera>>,
     window: Query<&Window, With<PrimaryWindow>>,
+    mut fonts_set: Local<bool>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
+    crate::ui::fonts::set_once(&ctx, &mut fonts_set);
     s.report.widgets.clear();
     let mut root = egui::Ui::new(
         ctx.clone(),
@@ -106,7 +109,7 @@ pub(crate) fn ui(
         .default_size(300.0)
         .resizable(true)
         .show_inside(&mut root, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
+            side_scroll("left-scroll").show(ui, |ui| {
                 params_panel(ui, &mut s);
                 ui.separator();
                 crate::ui::probe_panel::probe_panel(ui, &mut s);
@@ -116,15 +119,17 @@ pub(crate) fn ui(
         .default_size(330.0)
         .resizable(true)
         .show_inside(&mut root, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| {
+            side_scroll("right-scroll").show(ui, |ui| {
                 about_panel(ui, &mut s);
                 legend_panel(ui, &mut s);
                 // Edited as a copy, stored only when it differs (a `&mut`
                 // into the filter every frame marks it changed every frame).
                 let mut filter = (*s.filter).clone();
                 let bounds = s.current.bounds();
+                let mut navmesh = s.view.navmesh;
                 crate::ui::view_panel::view_panel(
                     ui,
+                    &mut navmesh,
                     &mut filter,
                     &mut s.panel.slice_edit,
                     &s.current.level,
@@ -132,6 +137,9 @@ pub(crate) fn ui(
                     s.roots.iter().map(|g| &g.prepared),
                 );
                 s.filter.set_if_neq(filter);
+                if navmesh != s.view.navmesh {
+                    s.view.navmesh = navmesh;
+                }
                 crate::ui::inspector::inspector_panel(ui, &mut s);
                 crate::ui::compare_panel::compare_panel(ui, &mut s);
                 metrics_panel(ui, &mut s);
@@ -231,6 +239,18 @@ pub(crate) fn ui(
         }
     }
     Ok(())
+}
+
+/// The scrolling of a side panel: both ways, so a row wider than the panel
+/// (a long parameter name with its reset button, the compare table) scrolls
+/// inside it instead of widening it and shrinking the 3D view; the
+/// vertical bar always shown, so a panel longer than the window says it
+/// has more below.
+fn side_scroll(id: &str) -> egui::ScrollArea {
+    egui::ScrollArea::both()
+        .id_salt(id)
+        .auto_shrink([false, false])
+        .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
 }
 
 /// The rectangles of egui's visible areas whose layer order `keep` takes
@@ -351,11 +371,14 @@ fn param_row(
             new,
             response: widget,
         } = param_widget(ui, spec, &value, &tip);
-        if value != spec.default
-            && ui
-                .small_button("↺")
-                .on_hover_text(format!("Reset to {}", spec.default))
-                .clicked()
+        // Its place is kept while hidden, so the row does not grow when a
+        // value first differs from the default.
+        let changed = value != spec.default;
+        if ui
+            .add_visible(changed, egui::Button::new("↺").small())
+            .on_hover_text(format!("Reset to {}", spec.default))
+            .clicked()
+            && changed
         {
             s.param_commands
                 .write(ParamCommand::Reset(spec.name.clone()));
@@ -451,16 +474,22 @@ fn legend_panel(ui: &mut egui::Ui, s: &mut UiState) {
         .show(ui, |ui| {
             // From each stage's summary of its kinds: a big stage has
             // thousands of groups, too many to walk in every frame.
-            let shown: std::collections::BTreeSet<&str> = s
+            // Owned: each row is tagged for the report through `s`.
+            let shown: std::collections::BTreeSet<String> = s
                 .roots
                 .iter()
                 .filter(|g| s.timeline.shows_stage(g.stage))
-                .flat_map(|g| g.prepared.kinds.keys().map(String::as_str))
+                .flat_map(|g| g.prepared.kinds.keys().cloned())
+                .collect();
+            // The NavMesh overlay's kinds, while it is drawn.
+            let shown: std::collections::BTreeSet<String> = shown
+                .into_iter()
+                .chain(s.navmesh_shown.kinds.iter().cloned())
                 .collect();
             if shown.is_empty() {
                 ui.label("Nothing drawn at this stage.");
             }
-            for kind in shown {
+            for kind in &shown {
                 let color = s
                     .legend
                     .kinds
@@ -472,7 +501,9 @@ fn legend_panel(ui: &mut egui::Ui, s: &mut UiState) {
                         ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
                     ui.painter().rect_filled(rect, 2.0, color32(color));
                     let mut visible = !s.legend.hidden.contains(kind);
-                    if ui.checkbox(&mut visible, kind).changed() {
+                    let resp = ui.checkbox(&mut visible, kind);
+                    s.tag(&format!("legend/kind/{kind}"), &resp);
+                    if resp.changed() {
                         if visible {
                             s.legend.hidden.remove(kind);
                         } else {
@@ -488,6 +519,15 @@ fn legend_panel(ui: &mut egui::Ui, s: &mut UiState) {
                     if let Some(range) = range {
                         crate::ui::view_panel::ramp_bar(ui, range);
                     }
+                });
+            }
+            // The level's own colours (not stage kinds: no toggle).
+            for (name, color) in crate::view::level_drawing::legend_rows(&s.current.level) {
+                ui.horizontal(|ui| {
+                    let (rect, _) =
+                        ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+                    ui.painter().rect_filled(rect, 2.0, color32(color));
+                    ui.label(name);
                 });
             }
         });

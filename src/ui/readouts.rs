@@ -100,6 +100,7 @@ pub(crate) fn help_window(ui: &mut egui::Ui) {
             ("Ctrl+O", "open a level"),
             ("Ctrl+E / Ctrl+Shift+E", "export the NavMesh as JSON / OBJ"),
             ("Ctrl+S / Ctrl+L", "save / load a parameter preset"),
+            ("N", "the final NavMesh drawn over every stage, on / off"),
             ("F12", "save a screenshot"),
             ("Drag (left / right)", "orbit / pan (top view: right pans)"),
             ("Wheel", "zoom"),

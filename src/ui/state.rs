@@ -83,6 +83,7 @@ pub struct UiState<'w, 's> {
     pub(crate) roots: Query<'w, 's, &'static StageGeometry>,
     pub(crate) indexes: Query<'w, 's, (&'static StageRoot, &'static ElementIndex)>,
     pub(crate) compare: ResMut<'w, crate::compare::Compare>,
+    pub(crate) navmesh_shown: Res<'w, crate::view::navmesh_overlay::NavMeshShown>,
     pub(crate) compare_commands: MessageWriter<'w, crate::compare::CompareCommand>,
     pub(crate) level_requests: MessageWriter<'w, LevelRequest>,
     pub(crate) param_commands: MessageWriter<'w, ParamCommand>,

@@ -1,7 +1,13 @@
 //! The timeline at the bottom: play, step, and one button per stage that
 //! says where the stage stands in the build on screen (finished, running
-//! with its time so far, waiting, failed), then the current stage's counts
-//! and its sub-step slider.
+//! with its time so far, waiting, failed), then the current stage's
+//! sub-step control and text, then its counts.
+//!
+//! Laid out to fit any window: the stage buttons wrap onto more rows (a
+//! voxel timeline is wider than a 1600 px window), the sub-step control
+//! comes before the counts and its text wraps below it, and the counts are
+//! one line cut to the width with the whole list on hover, so neither
+//! pushes the other off-screen.
 
 use bevy_egui::egui;
 
@@ -18,7 +24,7 @@ pub fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
         return;
     };
     let n = pipeline.stages.len();
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let play = if s.timeline.playing {
             "⏸ Pause"
         } else {
@@ -101,26 +107,11 @@ pub fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
             }
         }
     });
-    // Counts and time of the current stage, and its sub-steps.
+    // The current stage's sub-steps, then its time and counts.
     let cur = s.timeline.current.min(n.saturating_sub(1));
-    let runner = s.build.runner();
-    ui.horizontal(|ui| {
-        if let Some(r) = runner.and_then(|r| r.result(cur)) {
-            match &r.outcome {
-                Ok(_) => {
-                    ui.label(format!("{:.2} ms", r.ms));
-                    for (k, v) in &r.counts {
-                        ui.label(format!("{k}: {v}"));
-                    }
-                }
-                Err(e) => {
-                    ui.colored_label(ERROR, failure_line(e, runner));
-                }
-            }
-        }
-        let subs = substep_count(s.roots.iter(), cur);
-        if subs > 0 {
-            ui.separator();
+    let subs = substep_count(s.roots.iter(), cur);
+    if subs > 0 {
+        ui.horizontal(|ui| {
             let mut all = s.timeline.substep.is_none();
             if ui
                 .checkbox(&mut all, "final state")
@@ -131,22 +122,51 @@ pub fn timeline_panel(ui: &mut egui::Ui, s: &mut UiState) {
             {
                 s.timeline.substep = if all { None } else { Some(0) };
             }
-            let mut step = s.timeline.substep.unwrap_or(subs - 1) as i64;
-            let slider = egui::Slider::new(&mut step, 0..=(subs as i64 - 1))
-                .text(format!("sub-step of {subs}"));
-            if ui.add_enabled(!all, slider).changed() {
-                s.timeline.substep = Some(step as u32);
+            // Counted from 1 on screen, as the sub-steps' own texts count
+            // ("notch 3 of 29" is sub-step 3 of 29).
+            let mut step = s.timeline.substep.unwrap_or(subs - 1) as i64 + 1;
+            let slider = egui::Slider::new(&mut step, 1..=(subs as i64))
+                .text(format!("of {subs} sub-steps"));
+            let resp = ui.add_enabled(!all, slider);
+            s.tag("timeline/substep", &resp);
+            if resp.changed() {
+                s.timeline.substep = Some((step - 1).max(0) as u32);
             }
-            if let Some(st) = s.timeline.substep
-                && let Some(geo) = s.roots.iter().find(|g| g.stage == cur)
-                && let Some(sub) = geo.substeps.get(st as usize)
-            {
+            if let Some(sub) = shown_substep(s, cur) {
                 ui.label(egui::RichText::new(&sub.title).strong())
                     .on_hover_text(&sub.detail);
-                ui.label(&sub.detail);
+            }
+        });
+        if let Some(sub) = shown_substep(s, cur) {
+            let detail = ui.add(egui::Label::new(&sub.detail).wrap());
+            s.tag("timeline/substep-text", &detail);
+        }
+    }
+    let runner = s.build.runner();
+    if let Some(r) = runner.and_then(|r| r.result(cur)) {
+        match &r.outcome {
+            Ok(_) => {
+                let counts = std::iter::once(format!("{:.2} ms", r.ms))
+                    .chain(r.counts.iter().map(|(k, v)| format!("{k}: {v}")))
+                    .collect::<Vec<_>>();
+                ui.add(egui::Label::new(counts.join("   ")).truncate())
+                    .on_hover_text(counts.join("\n"));
+            }
+            Err(e) => {
+                ui.add(
+                    egui::Label::new(egui::RichText::new(failure_line(e, runner)).color(ERROR))
+                        .wrap(),
+                );
             }
         }
-    });
+    }
+}
+
+/// The sub-step on screen of stage `cur`, if one is chosen.
+fn shown_substep(s: &UiState, cur: usize) -> Option<crate::model::substeps::StepText> {
+    let st = s.timeline.substep?;
+    let geo = s.roots.iter().find(|g| g.stage == cur)?;
+    geo.substeps.get(st as usize).cloned()
 }
 
 /// The failure line of a stage: a stage that did not run because an

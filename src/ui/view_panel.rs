@@ -36,6 +36,7 @@ pub fn layer_name(level: &Level, i: u32) -> String {
 /// through their summaries of kinds and layers.
 pub fn view_panel<'a>(
     ui: &mut egui::Ui,
+    navmesh: &mut bool,
     filter: &mut ViewFilter,
     edit: &mut Option<HeightBand>,
     level: &Level,
@@ -45,6 +46,10 @@ pub fn view_panel<'a>(
     egui::CollapsingHeader::new("View")
         .default_open(true)
         .show(ui, |ui| {
+            ui.checkbox(navmesh, "NavMesh (N)").on_hover_text(
+                "Draw the final NavMesh (its polygons by stance, its links) over every stage, \
+                 as RecastDemo does.",
+            );
             slice_controls(ui, filter, edit, bounds);
             layer_controls(ui, filter, level, stages.clone());
             let valued = stages

@@ -32,8 +32,17 @@ impl Plugin for LegendPlugin {
     }
 }
 
+/// Above this many walk links in one stage they start hidden (their legend
+/// row kept, to switch them on): on a Quake map thousands of them cover
+/// the level and every other kind of link.
+pub const WALK_LINKS_SHOWN: usize = 2_000;
+
 fn collect_kinds(added: Query<&StageGeometry, Changed<StageGeometry>>, mut legend: ResMut<Legend>) {
     for geo in &added {
+        let walk_links = geo.prepared.drawn.get("link/walk").copied().unwrap_or(0);
+        if walk_links > WALK_LINKS_SHOWN && !legend.kinds.contains_key("link/walk") {
+            legend.hidden.insert("link/walk".to_string());
+        }
         for g in &geo.prepared.groups {
             if !legend.kinds.contains_key(&g.kind) {
                 let s = style_for(&g.kind);

@@ -21,6 +21,71 @@ pub const WALL: [f32; 4] = [0.22, 0.24, 0.28, 1.0];
 /// Fill of obstacles (holes in the free space).
 pub const OBSTACLE: [f32; 4] = [0.52, 0.54, 0.58, 1.0];
 
+/// Fill and edge of a world brush (walls, floors); the edge a mid grey, so
+/// a big map's thousands of edges do not make a dark wireframe.
+pub const WORLD_BRUSH: ([f32; 4], [f32; 4]) = ([0.72, 0.74, 0.78, 0.45], [0.42, 0.44, 0.50, 1.0]);
+
+/// Fill and edge of an entity's brush (doors, lifts, triggers, ladders).
+pub const ENTITY_BRUSH: ([f32; 4], [f32; 4]) = ([0.35, 0.65, 0.35, 0.45], [0.10, 0.40, 0.12, 1.0]);
+
+/// The cross marking a point entity's origin (a start, a light, an item).
+pub const ENTITY_ORIGIN: [f32; 4] = [0.1, 0.6, 0.2, 1.0];
+
+/// Water surface outlines of a mesh level.
+pub const WATER: [f32; 4] = [0.2, 0.5, 1.0, 1.0];
+
+/// Layer connections.
+pub const CONNECTION: [f32; 4] = [0.95, 0.5, 0.1, 1.0];
+
+/// True for a Quake sky texture (`sky1`, `sky4`, ...).
+fn is_sky(material: &str) -> bool {
+    material
+        .get(..3)
+        .is_some_and(|p| p.eq_ignore_ascii_case("sky"))
+}
+
+/// A world brush face's fill: `base` tinted by a colour of its texture's
+/// name (the same texture, the same tint, in every build and map), so
+/// floors, walls and trims of different textures read apart.
+fn material_tint(material: &str, base: [f32; 4]) -> [f32; 4] {
+    if material.is_empty() {
+        return base;
+    }
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    material.to_ascii_lowercase().hash(&mut h);
+    let c = Color::hsl((h.finish() % 360) as f32, 0.30, 0.66).to_srgba();
+    [
+        0.5 * base[0] + 0.5 * c.red,
+        0.5 * base[1] + 0.5 * c.green,
+        0.5 * base[2] + 0.5 * c.blue,
+        base[3],
+    ]
+}
+
+/// The colours the level's own drawing uses besides the floor and the
+/// walls, with what each is, for the legend: every drawn colour has a row.
+pub fn legend_rows(level: &Level) -> Vec<(&'static str, [f32; 4])> {
+    match &level.data {
+        LevelData::Brushes(_) => vec![
+            (
+                "level: world brush (faces tinted by texture)",
+                WORLD_BRUSH.1,
+            ),
+            (
+                "level: entity brush (door, lift, trigger, ladder)",
+                ENTITY_BRUSH.1,
+            ),
+            ("level: point entity (start, item, light)", ENTITY_ORIGIN),
+        ],
+        LevelData::Mesh(m) if !m.water.is_empty() => vec![("level: water surface", WATER)],
+        LevelData::Layers(l) if !l.connections.is_empty() => {
+            vec![("level: connection between layers", CONNECTION)]
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// The level drawn as the user knows it.
 #[derive(Debug, Default, Clone)]
 pub struct LevelDrawing {
@@ -170,7 +235,7 @@ pub fn level_drawing(level: &Level, hidden_layers: &BTreeSet<u32>) -> LevelDrawi
                         Vec3::new(hi.x, hi.y, hi.z),
                         Vec3::new(lo.x, hi.y, hi.z),
                     ],
-                    [0.2, 0.5, 1.0, 1.0],
+                    WATER,
                 );
             }
         }
@@ -180,14 +245,24 @@ pub fn level_drawing(level: &Level, hidden_layers: &BTreeSet<u32>) -> LevelDrawi
             d.lit = true;
             for (solid, brush) in brush_solids(b) {
                 let (fill, edge) = if brush.entity.is_some() {
-                    ([0.35, 0.65, 0.35, 0.45], [0.10, 0.40, 0.12, 1.0])
+                    ENTITY_BRUSH
                 } else {
-                    ([0.72, 0.74, 0.78, 0.45], [0.25, 0.27, 0.32, 1.0])
+                    WORLD_BRUSH
                 };
                 for face in &solid.faces {
                     let ring: Vec<Vec3> = face.vertices.iter().map(|v| v.as_vec3()).collect();
-                    for i in 1..ring.len().saturating_sub(1) {
-                        d.fill.push(([ring[0], ring[i], ring[i + 1]], fill));
+                    let material = brush.materials.get(face.source).map_or("", String::as_str);
+                    // Sky faces are the map's outer shell: outlined only,
+                    // so the rooms under an open sky are seen from above.
+                    if !is_sky(material) {
+                        let fill = if brush.entity.is_some() {
+                            fill
+                        } else {
+                            material_tint(material, fill)
+                        };
+                        for i in 1..ring.len().saturating_sub(1) {
+                            d.fill.push(([ring[0], ring[i], ring[i + 1]], fill));
+                        }
                     }
                     outline(&mut d, &ring, edge);
                 }
@@ -196,10 +271,10 @@ pub fn level_drawing(level: &Level, hidden_layers: &BTreeSet<u32>) -> LevelDrawi
                 if let Some(o) = e.origin {
                     let o = o.as_vec3();
                     d.lines
-                        .push((o - Vec3::X * 0.3, o + Vec3::X * 0.3, [0.1, 0.6, 0.2, 1.0]));
+                        .push((o - Vec3::X * 0.3, o + Vec3::X * 0.3, ENTITY_ORIGIN));
                     d.lines
-                        .push((o - Vec3::Z * 0.3, o + Vec3::Z * 0.3, [0.1, 0.6, 0.2, 1.0]));
-                    d.lines.push((o, o + Vec3::Y * 1.0, [0.1, 0.6, 0.2, 1.0]));
+                        .push((o - Vec3::Z * 0.3, o + Vec3::Z * 0.3, ENTITY_ORIGIN));
+                    d.lines.push((o, o + Vec3::Y * 1.0, ENTITY_ORIGIN));
                 }
             }
         }
@@ -229,7 +304,7 @@ pub fn level_drawing(level: &Level, hidden_layers: &BTreeSet<u32>) -> LevelDrawi
                 };
                 let (a0, b0) = (on(c.from, c.a), on(c.from, c.b));
                 let (a1, b1) = (on(c.to, c.a), on(c.to, c.b));
-                let col = [0.95, 0.5, 0.1, 1.0];
+                let col = CONNECTION;
                 d.lines
                     .extend([(a0, b0, col), (a1, b1, col), (a0, a1, col), (b0, b1, col)]);
             }
@@ -263,5 +338,21 @@ mod tests {
         assert!(!plan.one_sided && !plan.fill.is_empty());
         let brushes = level_drawing(&open("assets/levels/brushes/room.map"), &BTreeSet::new());
         assert!(!brushes.one_sided && !brushes.fill.is_empty());
+    }
+
+    #[test]
+    fn faces_are_tinted_by_texture_and_sky_faces_left_unfilled() {
+        let base = WORLD_BRUSH.0;
+        assert_eq!(
+            material_tint("WBRICK1_5", base),
+            material_tint("wbrick1_5", base)
+        );
+        assert_ne!(
+            material_tint("WBRICK1_5", base),
+            material_tint("city4_2", base)
+        );
+        assert_eq!(material_tint("", base), base);
+        assert!(is_sky("sky4") && is_sky("SKY1") && !is_sky("sk") && !is_sky("metal_sky"));
+        assert!(!is_sky("é") && !is_sky("ské"));
     }
 }

@@ -9,6 +9,7 @@ pub mod filter;
 pub mod gizmo_release;
 pub mod highlight;
 pub mod level_drawing;
+pub mod navmesh_overlay;
 pub mod residency;
 pub mod scene;
 pub mod voxel_meshing;

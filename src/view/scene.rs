@@ -43,6 +43,9 @@ pub struct ViewSettings {
     pub frame_request: bool,
     /// Jump the camera instead of gliding (screenshots).
     pub instant: bool,
+    /// Draw the final NavMesh over every stage
+    /// ([`crate::view::navmesh_overlay`]).
+    pub navmesh: bool,
 }
 
 impl Default for ViewSettings {
@@ -52,6 +55,7 @@ impl Default for ViewSettings {
             grid: true,
             frame_request: true,
             instant: false,
+            navmesh: true,
         }
     }
 }

@@ -68,6 +68,10 @@ pub const DWELL: Duration = Duration::from_millis(300);
 
 /// Colours a person sees (sRGB), from the app's contract.
 pub const FLOOR: [u8; 3] = [247, 245, 237];
+/// The floor under the final NavMesh's standing polygons (the view's
+/// NavMesh overlay, on by default): the standing green at half opacity over
+/// the floor, blended in linear light.
+pub const NAVMESH_FLOOR: [u8; 3] = [186, 211, 181];
 pub const START_GREEN: [u8; 3] = [30, 215, 60];
 pub const GOAL_RED: [u8; 3] = [230, 30, 30];
 pub const PATH_ORANGE: [u8; 3] = [255, 140, 0];

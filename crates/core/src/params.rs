@@ -46,7 +46,9 @@ impl std::fmt::Display for ParamValue {
         match self {
             ParamValue::Bool(b) => write!(f, "{b}"),
             ParamValue::Int(i) => write!(f, "{i}"),
-            ParamValue::Float(x) => write!(f, "{x}"),
+            // Short, as messages print numbers: a value that came from an
+            // `f32` reads `12.2`, not `12.199999809265137`.
+            ParamValue::Float(x) => write!(f, "{}", crate::num::short(*x)),
             ParamValue::Text(s) => write!(f, "{s}"),
         }
     }
@@ -174,7 +176,9 @@ impl ParamSpec {
                 };
                 if !x.is_finite() || x < *min || x > *max {
                     return Err(bad(format!(
-                        "must be between {min} and {max}{}",
+                        "must be between {} and {}{}",
+                        crate::num::short(*min),
+                        crate::num::short(*max),
                         unit_suffix(&self.unit)
                     )));
                 }
@@ -406,6 +410,18 @@ pub fn spec<'a>(specs: &'a [ParamSpec], name: &str) -> Result<&'a ParamSpec, Par
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_float_from_an_f32_prints_as_written() {
+        let v = ParamValue::Float(12.2f32 as f64);
+        assert_eq!(v.to_string(), "12.2");
+        assert_eq!(ParamValue::Float(0.125).to_string(), "0.125");
+        assert_eq!(ParamValue::Float(3.0).to_string(), "3");
+        // The range in an error is printed the same way.
+        let spec = ParamSpec::float("r", "R", "m", 1.0, 0.1f32 as f64, 30.0, 0.5, "r");
+        let e = spec.check(&ParamValue::Float(0.0)).unwrap_err().to_string();
+        assert!(e.contains("between 0.1 and 30"), "{e}");
+    }
 
     fn specs() -> Vec<ParamSpec> {
         vec![
