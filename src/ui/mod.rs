@@ -9,6 +9,7 @@ pub mod export;
 pub mod frames;
 pub mod inspector;
 pub mod menu;
+mod notice;
 pub mod overlay;
 pub mod pacing;
 pub mod panels;

@@ -88,6 +88,7 @@ pub(crate) fn ui(
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     s.report.widgets.clear();
+    crate::ui::notice::watch_errors(&mut s);
     let mut root = egui::Ui::new(
         ctx.clone(),
         "navscope-root".into(),
@@ -158,6 +159,7 @@ pub(crate) fn ui(
         s.panel.help = open;
     }
     path_prompt(&ctx, &mut s);
+    crate::ui::notice::notices(&ctx, central, &mut s);
     if s.stats.show {
         frame_readout(&ctx, central, &s);
     }

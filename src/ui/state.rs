@@ -49,6 +49,8 @@ pub struct PanelState {
     pub(crate) budget_text: Option<String>,
     /// Why the typed size was not taken.
     pub(crate) budget_error: Option<String>,
+    /// The error notice over the view and the log's opening.
+    pub(crate) notice: crate::ui::notice::NoticeState,
 }
 
 /// Everything the panels read and change.
@@ -88,6 +90,7 @@ pub struct UiState<'w, 's> {
     pub(crate) param_commands: MessageWriter<'w, ParamCommand>,
     pub(crate) history_commands: MessageWriter<'w, HistoryCommand>,
     pub(crate) exit: MessageWriter<'w, AppExit>,
+    pub(crate) restored: Option<ResMut<'w, crate::build::session::Restored>>,
 }
 
 impl UiState<'_, '_> {
