@@ -90,6 +90,19 @@ pub(crate) fn compare_panel(ui: &mut egui::Ui, s: &mut UiState) {
                 ui.label("comparing…");
                 return;
             };
+            // The headline: the area per stance and per area kind that
+            // changed, B to A (the footprint below misses a stance change).
+            let changes = crate::compare::headline::area_changes(&result.a, &result.b);
+            if changes.is_empty() {
+                let r = ui.label("Same walkable area per stance and per area kind.");
+                s.tag("compare/headline", &r);
+            } else {
+                let r = ui.strong("Walkable area that changed, B (pinned) to A (now):");
+                s.tag("compare/headline", &r);
+                for c in &changes {
+                    ui.label(c.text());
+                }
+            }
             let d = &result.difference;
             for (kind, text) in [
                 (
