@@ -23,17 +23,6 @@ const ERROR_FILL: egui::Color32 = egui::Color32::from_rgb(252, 222, 222);
 const NOTE_FILL: egui::Color32 = egui::Color32::from_rgb(224, 234, 252);
 const NOTE_STROKE: egui::Color32 = egui::Color32::from_rgb(60, 110, 200);
 
-/// What the error notice keeps between frames.
-#[derive(Debug, Default)]
-pub(crate) struct NoticeState {
-    /// The journal's error count already noticed.
-    seen_errors: u64,
-    /// The error on show, until dismissed.
-    pub(crate) error: Option<String>,
-    /// The log should open and scroll into sight (a new error).
-    pub(crate) open_log: bool,
-}
-
 /// Raises the error notice when the journal logged a new error.
 pub(crate) fn watch_errors(s: &mut UiState) {
     let errors = s.journal.errors;
