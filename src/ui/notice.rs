@@ -50,11 +50,15 @@ pub(crate) fn status_text(s: &UiState) -> Option<String> {
 /// Draws the notices at the top of the 3D view (`central`).
 pub(crate) fn notices(ctx: &egui::Context, central: egui::Rect, s: &mut UiState) {
     let restored = restored_count(s);
-    s.report.notice_error = s.panel.notice.error.clone();
-    s.report.notice_restored = restored;
-    if s.panel.notice.error.is_none() && restored.is_none() {
-        return;
+    if s.panel.notice.error.is_some() || restored.is_some() {
+        show(ctx, central, restored, s);
     }
+    // Reported after the buttons: a dismissal shows in this pass's report.
+    s.report.notice_error = s.panel.notice.error.clone();
+    s.report.notice_restored = restored_count(s);
+}
+
+fn show(ctx: &egui::Context, central: egui::Rect, restored: Option<usize>, s: &mut UiState) {
     let width = (central.width() - 24.0).clamp(120.0, 720.0);
     // The windows' layer: menus and popups open over it.
     egui::Area::new(egui::Id::new("notices"))
@@ -76,6 +80,8 @@ pub(crate) fn notices(ctx: &egui::Context, central: egui::Rect, s: &mut UiState)
                             s.tag("notice/dismiss", &dismiss);
                             if dismiss.clicked() {
                                 s.panel.notice.error = None;
+                                // One more pass draws the view without it.
+                                ui.ctx().request_repaint();
                             }
                             let label = ui.add(
                                 egui::Label::new(egui::RichText::new(&text).color(ERROR)).wrap(),
@@ -111,6 +117,7 @@ pub(crate) fn notices(ctx: &egui::Context, central: egui::Rect, s: &mut UiState)
                                 && let Some(r) = s.restored.as_mut()
                             {
                                 r.dismissed = true;
+                                ui.ctx().request_repaint();
                             }
                         });
                     });
