@@ -41,6 +41,7 @@ pub mod describe;
 pub mod draw;
 pub mod geom;
 pub mod heap;
+pub mod jump;
 pub mod level;
 pub mod movers;
 pub mod navmesh;
