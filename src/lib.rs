@@ -11,7 +11,8 @@
 //! The modules are layered; each imports only from the ones listed before
 //! it (and from its own folder), so there are no import cycles:
 //!
-//! 1. [`cli`] — the command line.
+//! 1. [`cli`] — the command line; [`display`] — whether a display can be
+//!    reached, asked before the window is made.
 //! 2. [`discard`] — dropping big things on a worker thread and giving the
 //!    freed pages back to the system.
 //! 3. [`model`] — plain data and pure functions shared by all: the style
@@ -43,6 +44,7 @@ pub mod cli;
 pub mod compare;
 pub mod dev;
 pub mod discard;
+pub mod display;
 pub mod edit;
 pub mod interact;
 pub mod level;

@@ -16,5 +16,10 @@ fn main() -> AppExit {
             return AppExit::from_code(2);
         }
     };
+    // Without a display winit panics with a backtrace; one line says it.
+    if let Err(msg) = navscope::display::check() {
+        eprintln!("navscope: {msg}");
+        return AppExit::from_code(1);
+    }
     navscope::app::windowed(&args).run()
 }

@@ -1134,20 +1134,21 @@ fn scrubbing_every_stage_of_a_released_quake_map_shows_each_and_redraws_evicted_
 // 11. Compare: pin the build as B, change a parameter, and the difference
 //     view shows where only A and where only B is walkable, in two colours.
 
-/// True for a pixel of the A-only colour (orange-red) as drawn over the
+/// True for a pixel of the A-only colour (chartreuse) as drawn over the
 /// floor.
 fn a_only_pixel(p: [u8; 3]) -> bool {
     let [r, g, b] = p.map(i32::from);
-    r > g + 40 && r > b + 60
+    g > r + 30 && g > b + 80
 }
 
-/// True for a pixel of the B-only colour (blue) as drawn over the floor.
+/// True for a pixel of the B-only colour (ultramarine) as drawn over the
+/// floor.
 fn b_only_pixel(p: [u8; 3]) -> bool {
     let [r, g, b] = p.map(i32::from);
-    b > r + 60 && b > g + 20
+    b > r + 60 && b > g + 60 && r > g
 }
 
-/// The A-only (orange) and B-only (blue) pixels of `img` inside `region`
+/// The A-only (chartreuse) and B-only (ultramarine) pixels of `img` inside `region`
 /// at which `keep(x, y)` holds.
 fn colour_counts(
     img: &image::RgbaImage,
@@ -1244,7 +1245,7 @@ fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference
                 Ok(img.clone())
             } else {
                 Err(format!(
-                    "{a} A-only (orange) and {b} B-only (blue) pixels; want 30 of each"
+                    "{a} A-only (chartreuse) and {b} B-only (ultramarine) pixels; want 30 of each"
                 ))
             }
         },
@@ -1267,7 +1268,7 @@ fn pinning_a_build_and_changing_a_parameter_draws_both_colours_of_the_difference
             Ok(())
         } else {
             Err(format!(
-                "{a} A-only (orange) and {b} B-only (blue) pixels went away with the difference; want 30 of each"
+                "{a} A-only (chartreuse) and {b} B-only (ultramarine) pixels went away with the difference; want 30 of each"
             ))
         }
     });
@@ -1876,4 +1877,465 @@ fn the_voxel_timeline_and_its_sub_step_fit_the_window_at_1600_and_1280_and_the_v
     s.frames(3, WAIT);
     let r = s.read_report().unwrap_or(r);
     timeline_fits(&s, &r);
+}
+
+// ---------------------------------------------------------------------------
+// appinteract (#41 items 3, 5, 7, 8): the inspector, visible errors, the
+// sliders and restored parameters, the compare headline.
+
+/// Clicks `name` once it has settled in the widget table.
+fn click_widget(s: &Session, name: &str) {
+    let w = settled_widget(s, name);
+    s.click(w.center());
+}
+
+/// The inspector's rows in the report, `(label, text)`.
+fn inspector_rows(r: &Report) -> Vec<(String, String)> {
+    r.get("/inspector")
+        .and_then(|v| v.as_array())
+        .map(|rows| {
+            rows.iter()
+                .filter_map(|row| {
+                    Some((
+                        row.get(0)?.as_str()?.to_string(),
+                        row.get(1)?.as_str()?.to_string(),
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// #41 item 3: a click on a convex cell shows what a designer asks of it,
+/// named with units (area, reflex turn, worst concavity, its portals as
+/// links), no internals (no sub-step sentinel, no fold around one field);
+/// a click on one of its links selects that element.
+#[test]
+fn inspecting_a_convex_cell_shows_its_measures_and_its_portals_select() {
+    let Some(s) = Session::start("inspect_cell") else {
+        return;
+    };
+    s.wait_ready();
+    let (pts, _) = floor_points(&s, 1);
+    let p = pts[0];
+    click_widget(&s, &format!("timeline/stage/{CELLS_STAGE}"));
+    s.wait_for(&format!("stage.current == {CELLS_STAGE}"), WAIT, |r| {
+        (r.stage() == Some(CELLS_STAGE) && r.idle()).then_some(())
+    });
+    s.click(p);
+    let r = s.wait_for(
+        &format!(
+            "a selection in stage {CELLS_STAGE} and the inspector's rows after clicking {}",
+            fmt_xy(Some(p))
+        ),
+        WAIT,
+        |r| {
+            let stage = r.u64("/selection/stage")?;
+            (stage == CELLS_STAGE && !inspector_rows(r).is_empty()).then(|| r.clone())
+        },
+    );
+    let kind = r.str("/selection/kind").unwrap_or("").to_string();
+    let rows = inspector_rows(&r);
+    eprintln!("e2e inspect_cell: {kind} rows {rows:?}");
+    for (label, text) in &rows {
+        s.check(
+            !text.contains("4294967295") && !label.contains("step"),
+            || format!("an internal field is shown: {label} = {text}"),
+        );
+        s.check(
+            text != "1 fields" && text != "1 items" && label != "shape",
+            || format!("a fold around a single field: {label} = {text}"),
+        );
+    }
+    let row = |name: &str| rows.iter().find(|(l, _)| l == name).map(|(_, t)| t.clone());
+    if kind.starts_with("cell") {
+        for (name, unit) in [
+            ("area", " m²"),
+            ("reflex turn", " °"),
+            ("worst concavity", " m"),
+        ] {
+            let t = row(name);
+            s.check(t.as_deref().is_some_and(|t| t.ends_with(unit)), || {
+                format!("the cell's `{name}` row is {t:?}, not a value in{unit}: {rows:?}")
+            });
+        }
+    } else {
+        s.check(kind.starts_with("portal"), || {
+            format!("the click selected a {kind}, neither a cell nor a portal")
+        });
+        s.check(row("width").is_some_and(|t| t.ends_with(" m")), || {
+            format!("the portal has no width in m: {rows:?}")
+        });
+    }
+    // Its links select what they name.
+    let link = s.wait_for("`inspector/link/0` in widgets", WAIT, |r| {
+        r.widget("inspector/link/0")
+    });
+    let before = (
+        r.str("/selection/kind").map(str::to_string),
+        r.u64("/selection/element"),
+    );
+    let panel = r.widget("panel/right").expect("panel/right");
+    let shot = s.screenshot();
+    s.click(link.center());
+    s.wait_for(
+        &format!(
+            "the selection to change from {before:?} after clicking the inspector's first link"
+        ),
+        WAIT,
+        |r| {
+            let now = (
+                r.str("/selection/kind").map(str::to_string),
+                r.u64("/selection/element"),
+            );
+            (now != before && now.0.is_some()).then_some(())
+        },
+    );
+    s.wait_for_screen(
+        "the inspector redrawn for the new selection",
+        WAIT,
+        |img, r| {
+            let d = count_differing(&shot, img, panel.scaled(r.scale()), 24);
+            if d > 200 {
+                Ok(())
+            } else {
+                Err(format!("{d} pixels of the right panel changed"))
+            }
+        },
+    );
+}
+
+/// #41 item 5: starting without a display says so in one line and exits
+/// with a non-zero code (no window, no X server needed).
+#[test]
+fn starting_without_a_display_says_so_in_one_line() {
+    let free = (9100..9999)
+        .find(|n| !std::path::Path::new(&format!("/tmp/.X11-unix/X{n}")).exists())
+        .expect("a free display number");
+    let out = std::process::Command::new(navscope_bin())
+        .arg(default_level())
+        .env("DISPLAY", format!(":{free}"))
+        .env_remove("WAYLAND_DISPLAY")
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("run navscope");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert!(
+        !out.status.success(),
+        "exited with success without a display"
+    );
+    assert_eq!(lines.len(), 1, "want one line on stderr, got:\n{err}");
+    assert!(
+        lines[0].contains(&format!(":{free}")) && !err.contains("panicked"),
+        "the line does not name the display, or a panic: {err}"
+    );
+}
+
+/// #41 item 5: a file that does not parse is named with its problem on
+/// the status line and in a notice over the view until dismissed; the log
+/// opens itself and comes into sight though the compare table is open;
+/// Enter submits the path field, Esc cancels it.
+#[test]
+fn a_file_that_does_not_parse_is_named_on_screen_until_dismissed() {
+    let Some(s) = Session::start("errors_visible") else {
+        return;
+    };
+    s.wait_ready();
+    floor_points(&s, 1);
+    // The compare table open, as when a person compares builds.
+    click_widget(&s, "compare/pin");
+    s.wait_for("`compare.pinned`", WAIT, |r| {
+        r.bool("/compare/pinned").filter(|p| *p)
+    });
+    let bad = s.dir.join("broken_level.json");
+    std::fs::write(&bad, "{ \"kind\": \"floorplan\", \"walls\": [ 1, 2").expect("write");
+    let name = "broken_level.json";
+    // File > Open level, the path typed, Enter.
+    let item = open_file_menu(&s, "menu/file/open");
+    s.click(item.center());
+    // The field opens empty and focused for a level: type, Enter.
+    settled_widget(&s, "dialog/path");
+    s.type_text(bad.to_str().unwrap());
+    s.key("Return");
+    let r = s.wait_for(
+        &format!("after Enter: the path field gone and `notice.error` naming {name}"),
+        WAIT,
+        |r| {
+            let e = r.str("/notice/error")?;
+            (r.widget("dialog/path").is_none() && e.contains(name)).then(|| r.clone())
+        },
+    );
+    let error = r.str("/notice/error").unwrap().to_string();
+    eprintln!(
+        "e2e errors_visible: notice {error:?}; status {:?}",
+        r.str("/status")
+    );
+    s.check(r.str("/status").is_some_and(|t| t.contains(name)), || {
+        format!(
+            "the status line does not name {name}: {:?}",
+            r.str("/status")
+        )
+    });
+    s.check(r.bool("/log_open") == Some(true), || {
+        "the log did not open".into()
+    });
+    // The log's header is in sight: inside the right panel, above the
+    // window's bottom edge.
+    let (log, panel) = (
+        s.wait_for("`log` in widgets", WAIT, |r| r.widget("log")),
+        r.widget("panel/right").expect("panel/right"),
+    );
+    s.check(log.y0 >= panel.y0 && log.y1 <= panel.y1, || {
+        format!("the log's header {log:?} is out of the right panel's sight {panel:?}")
+    });
+    // The notice is over the view, drawn in the error colour.
+    let notice = settled_widget(&s, "notice/error");
+    let central = r.central().expect("central");
+    s.check(central.contains(notice.center()), || {
+        format!("the notice {notice:?} is not over the view {central:?}")
+    });
+    s.wait_for_screen("the notice's red text on screen", WAIT, |img, r| {
+        let n = count_in(img, notice.scaled(r.scale()), [200, 40, 40], 40);
+        if n >= 20 {
+            Ok(())
+        } else {
+            Err(format!("{n} red pixels in the notice {notice:?}"))
+        }
+    });
+    // It stays (a person may take a while to read it), then goes when
+    // dismissed.
+    idle_frames(&s, 3);
+    s.check(
+        s.read_report()
+            .and_then(|r| r.widget("notice/error"))
+            .is_some(),
+        || "the notice went away by itself".into(),
+    );
+    click_widget(&s, "notice/dismiss");
+    // The report is written in the frame after a pass; an idle window
+    // makes none until something happens: the hand moves on, as a
+    // person's does after a click.
+    s.move_to(central.center());
+    s.pace();
+    s.move_to(central.at(0.5, 0.6));
+    // What the person sees: the notice's red text gone from the view.
+    s.wait_for_screen("the notice gone after Dismiss", WAIT, |img, r| {
+        let n = count_in(img, notice.scaled(r.scale()), [200, 40, 40], 40);
+        if n < 5 {
+            Ok(())
+        } else {
+            Err(format!(
+                "{n} red pixels still in the notice's place {notice:?}"
+            ))
+        }
+    });
+    // Esc cancels the path field: nothing opens, no new error.
+    let item = open_file_menu(&s, "menu/file/open");
+    s.click(item.center());
+    settled_widget(&s, "dialog/path");
+    s.key("Escape");
+    s.wait_for("the path field gone after Esc", WAIT, |r| {
+        r.widget("dialog/path").is_none().then_some(())
+    });
+    let r = s.read_report().expect("report");
+    // (`get` reads a null as absent.)
+    s.check(r.get("/notice/error").is_none(), || {
+        format!("Esc raised a notice: {:?}", r.get("/notice"))
+    });
+}
+
+/// The settings a last run left for `level` in `pipeline`: `params` (RON
+/// values by name) as its parameters.
+fn settings_with_params(
+    level: &std::path::Path,
+    pipeline: &str,
+    params: &[(&str, &str)],
+) -> String {
+    let preset: Vec<String> = params.iter().map(|(k, v)| format!("{k:?}: {v}")).collect();
+    let preset = format!("{{{}}}", preset.join(", "));
+    format!(
+        "(recent: [], pipelines: {{}}, stages: {{}}, params: {{{:?}: {:?}}})",
+        format!("{}|{pipeline}", navscope::level::key(level)),
+        preset
+    )
+}
+
+/// #41 item 7: parameters restored from the last run are announced and
+/// are one undo step; the standing radius's slider spans 0 to 2 m, Shift
+/// drags it finely, and a typed value beyond the slider is taken.
+#[test]
+fn restored_parameters_are_announced_and_undoable_and_sliders_are_fine() {
+    let level = root().join("assets/levels/voxel/table_room.obj");
+    let seeded = [
+        ("stand.radius", "Float(0.85)"),
+        ("stand.max_slope", "Float(33.0)"),
+        ("stand.height", "Float(1.55)"),
+    ];
+    let settings = settings_with_params(&level, "voxel", &seeded);
+    let opts = Options::new(level, &["--pipeline", "voxel", "--stage", "tiles"]);
+    let Some(s) = Session::start_with_settings("restored_params", opts, &settings) else {
+        return;
+    };
+    let r = s.wait_for(
+        "`notice.restored` == 3 and params.stand.radius == 0.85",
+        WAIT,
+        |r| {
+            (r.u64("/notice/restored") == Some(3)
+                && r.param("stand.radius").and_then(|v| v.as_f64()) == Some(0.85))
+            .then(|| r.clone())
+        },
+    );
+    settled_widget(&s, "notice/restored");
+    s.check(r.u64("/undo/undo").unwrap_or(0) >= 1, || {
+        format!("the restore is no undo step: undo {:?}", r.get("/undo"))
+    });
+    // Ctrl+Z takes the restored values back, Ctrl+Y brings them again.
+    s.chord(&["ctrl"], "z", "Ctrl+Z: stand.radius back from 0.85", |r| {
+        r.param("stand.radius")
+            .and_then(|v| v.as_f64())
+            .is_some_and(|x| x != 0.85)
+    });
+    let default_radius = s
+        .read_report()
+        .and_then(|r| r.param("stand.radius").and_then(|v| v.as_f64()))
+        .expect("radius");
+    s.chord(&["ctrl"], "y", "Ctrl+Y: stand.radius 0.85 again", |r| {
+        r.param("stand.radius").and_then(|v| v.as_f64()) == Some(0.85)
+    });
+    // Reset puts the defaults back and closes the announcement.
+    click_widget(&s, "notice/reset");
+    s.wait_for(
+        &format!("Reset: stand.radius back to its default ({default_radius} before the restore), the notice gone"),
+        WAIT,
+        |r| {
+            let v = r.param("stand.radius").and_then(|v| v.as_f64())?;
+            (v != 0.85 && r.get("/notice/restored").is_none()).then_some(())
+        },
+    );
+    // The slider: its right end is 2 m (a drag past it stops there).
+    click_widget(&s, "param-group/stand");
+    let slider = settled_widget(&s, "param/stand.radius");
+    let (from, past) = (slider.at(0.1, 0.5), (slider.x1 + 40.0, slider.center().1));
+    s.press_at(from);
+    s.move_in_steps(from, past, 8);
+    s.release();
+    s.wait_for(
+        "a drag past the slider's end: stand.radius == 2",
+        WAIT,
+        |r| {
+            (r.param("stand.radius").and_then(|v| v.as_f64()) == Some(2.0) && r.idle())
+                .then_some(())
+        },
+    );
+    // Shift while dragging: a tenth of the speed. 40 px over a rail of at
+    // most the slider's width moves a plain drag by 2 m * 40 / width.
+    let plain = 2.0 * 40.0 / slider.width();
+    let start = slider.at(0.3, 0.5);
+    s.move_to(start);
+    s.dwell();
+    s.xdotool(&["keydown", "shift"]);
+    s.pace();
+    s.press_at(start);
+    s.move_in_steps(start, (start.0 - 40.0, start.1), 8);
+    s.release();
+    let r = s.wait_for("a Shift-drag: stand.radius below 2", WAIT, |r| {
+        let v = r.param("stand.radius")?.as_f64()?;
+        (v < 2.0 && r.idle()).then(|| r.clone())
+    });
+    s.xdotool(&["keyup", "shift"]);
+    let moved = 2.0 - r.param("stand.radius").and_then(|v| v.as_f64()).unwrap();
+    eprintln!(
+        "e2e restored_params: Shift-drag of 40 px moved {moved} m (a plain drag at least {plain})"
+    );
+    s.check(moved > 0.0 && moved <= plain / 3.0, || {
+        format!("a 40 px Shift-drag moved the radius {moved} m; a plain one moves >= {plain} m")
+    });
+    // A typed value beyond the slider's range is taken.
+    type_into_until(
+        &s,
+        slider.at(0.92, 0.5),
+        "the radius's number field",
+        "3",
+        |r| r.param("stand.radius").and_then(|v| v.as_f64()) == Some(3.0),
+    );
+}
+
+/// #41 item 8: on table_room.obj, a larger standing radius turns standing
+/// area into crouch area, and the compare headline says so per stance;
+/// the difference's colours are drawn by nothing but the difference.
+#[test]
+fn compare_headline_reports_the_area_per_stance_on_the_table_room() {
+    let Some((s, r)) = table_room_at("compare_stance", "graph") else {
+        return;
+    };
+    let central = central_phys(&s, &r);
+    // The NavMesh (stand and crouch polygons, links) in none of the
+    // difference's colours.
+    let shot = s.stable_screenshot(central);
+    let (a, b) = colour_counts(&shot, &central, |_, _| true);
+    s.check(a < 20 && b < 20, || {
+        format!("the NavMesh alone draws {a} A-only and {b} B-only coloured pixels")
+    });
+    click_widget(&s, "compare/pin");
+    s.wait_for("`compare.pinned`", WAIT, |r| {
+        r.bool("/compare/pinned").filter(|p| *p)
+    });
+    click_widget(&s, "param-group/stand");
+    let slider = settled_widget(&s, "param/stand.radius");
+    type_into_until(
+        &s,
+        slider.at(0.92, 0.5),
+        "the radius's number field",
+        "3",
+        |r| r.param("stand.radius").and_then(|v| v.as_f64()) == Some(3.0),
+    );
+    let r = s.wait_for(
+        "the build idle and `compare.headline` naming the stand and crouch stances",
+        WAIT,
+        |r| {
+            let lines: Vec<String> = r
+                .get("/compare/headline")?
+                .as_array()?
+                .iter()
+                .filter_map(|l| l.as_str().map(str::to_string))
+                .collect();
+            let has = |p: &str| lines.iter().any(|l| l.starts_with(p));
+            (r.idle() && has("stance stand:") && has("stance crouch:")).then(|| r.clone())
+        },
+    );
+    let lines = r.get("/compare/headline").unwrap().clone();
+    eprintln!("e2e compare_stance: headline {lines}");
+    let line = |p: &str| {
+        lines
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|l| l.as_str())
+            .find(|l| l.starts_with(p))
+            .unwrap()
+            .to_string()
+    };
+    s.check(
+        line("stance stand:").ends_with(')') && line("stance stand:").contains("(-"),
+        || format!("standing area did not shrink: {lines}"),
+    );
+    s.check(line("stance crouch:").contains("(+"), || {
+        format!("crouch area did not grow: {lines}")
+    });
+    let head = settled_widget(&s, "compare/headline");
+    s.check(
+        r.widget("panel/right")
+            .is_some_and(|p| p.contains(head.center())),
+        || "the headline is not in the right panel".into(),
+    );
+    // Both colours of the difference on the ground now.
+    s.wait_for_screen("both difference colours on screen", WAIT, |img, _| {
+        let (a, b) = colour_counts(img, &central, |_, _| true);
+        if a + b >= 30 {
+            Ok(())
+        } else {
+            Err(format!("{a} A-only and {b} B-only pixels"))
+        }
+    });
 }

@@ -24,8 +24,37 @@ pub struct SessionPlugin;
 
 impl Plugin for SessionPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, (restore, remember).chain().after(StageSystems));
+        app.init_resource::<Restored>()
+            .add_systems(Update, (restore, remember).chain().after(StageSystems));
     }
+}
+
+/// The parameters the last run left for the open level, put back when it
+/// opened: the UI announces them (with a Reset) and the history makes the
+/// restore an undo step, so a value that comes back is never a silent one.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct Restored {
+    /// The level revision the values were restored at.
+    pub revision: u64,
+    /// How many parameters differ from the values the level opened with.
+    pub count: usize,
+    /// The values before and after the restore, for the undo step; taken
+    /// by the history once recorded.
+    pub step: Option<(ParamValues, ParamValues)>,
+    /// The user closed the announcement.
+    pub dismissed: bool,
+}
+
+/// How many parameters of `specs` differ between `before` and `after`.
+pub fn changed_count(
+    specs: &[navscope_core::ParamSpec],
+    before: &ParamValues,
+    after: &ParamValues,
+) -> usize {
+    specs
+        .iter()
+        .filter(|s| before.get(&s.name) != after.get(&s.name))
+        .count()
 }
 
 /// The key of the current level and pipeline, if the level is a file.
@@ -40,6 +69,8 @@ fn restore(
     settings: Res<Settings>,
     mut build: ResMut<Build>,
     mut timeline: ResMut<Timeline>,
+    mut restored: ResMut<Restored>,
+    mut journal: ResMut<Journal>,
     mut seen: Local<u64>,
 ) {
     if *seen == current.revision {
@@ -52,7 +83,24 @@ fn restore(
     if let (Some(text), Some(p)) = (settings.params.get(&k), build.pipeline().cloned())
         && let Ok(values) = ParamValues::from_ron(&p.params, text)
     {
-        build.set_params(values);
+        let before = build
+            .params()
+            .cloned()
+            .unwrap_or_else(|| ParamValues::defaults(&p.params));
+        let count = changed_count(&p.params, &before, &values);
+        build.set_params(values.clone());
+        if count > 0 {
+            journal.info(format!(
+                "{count} parameter{} restored from the last run",
+                if count == 1 { "" } else { "s" }
+            ));
+            *restored = Restored {
+                revision: current.revision,
+                count,
+                step: Some((before, values)),
+                dismissed: false,
+            };
+        }
     }
     if let Some(stage) = settings.stages.get(&k)
         && timeline.requested.is_none()

@@ -14,6 +14,7 @@
 //! and pinned.
 
 pub mod draw;
+pub mod headline;
 
 use std::sync::Arc;
 

@@ -164,6 +164,10 @@ impl BuildReport<'_, '_> {
                 "revision": c.revision,
                 "a_only": c.result.as_ref().map(|r| r.difference.a_only_area()),
                 "b_only": c.result.as_ref().map(|r| r.difference.b_only_area()),
+                // The headline's lines: the area per stance and per area kind
+                // that changed, B to A.
+                "headline": c.result.as_ref().map(|r| crate::compare::headline::area_changes(&r.a, &r.b)
+                    .iter().map(|x| x.text()).collect::<Vec<_>>()),
             })),
             "voxels": self.voxels.as_ref().map(|v| json!({ "tiles": v.tiles, "coarse_tiles": v.coarse_tiles, "meshing": v.meshing })),
             // True while the final NavMesh is drawn (the view's overlay).
@@ -274,6 +278,9 @@ impl PanelsReport<'_> {
                 "kinds": l.kinds.keys().collect::<Vec<_>>(),
                 "hidden": l.hidden.iter().collect::<Vec<_>>(),
             })),
+            "notice": { "error": ui.notice_error, "restored": ui.notice_restored },
+            "log_open": ui.log_open,
+            "inspector": ui.inspector,
         })
     }
 }

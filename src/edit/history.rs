@@ -159,7 +159,7 @@ impl Plugin for HistoryPlugin {
             .add_message::<HistoryCommand>()
             .add_systems(
                 Update,
-                (forget_on_new_level, shortcuts, apply)
+                (forget_on_new_level, record_restore, shortcuts, apply)
                     .chain()
                     .before(StageSystems),
             );
@@ -174,6 +174,24 @@ fn forget_on_new_level(
     if *seen != current.revision {
         *seen = current.revision;
         history.clear();
+    }
+}
+
+/// Parameters restored from the last run are one undo step: Ctrl+Z goes
+/// back to the values the level opened with.
+fn record_restore(
+    restored: Option<ResMut<crate::build::session::Restored>>,
+    mut history: ResMut<History>,
+) {
+    let Some(mut restored) = restored else {
+        return;
+    };
+    // Looked at before taken: a mutable access every frame would mark the
+    // resource changed in every frame.
+    if restored.step.is_some()
+        && let Some((before, after)) = restored.step.take()
+    {
+        history.params_changed(before, after, None, false);
     }
 }
 

@@ -115,6 +115,40 @@ mod tests {
     }
 
     #[test]
+    fn the_difference_colours_are_used_by_nothing_else() {
+        let dist = |a: [f32; 3], b: [f32; 3]| {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (x - y) * (x - y))
+                .sum::<f32>()
+                .sqrt()
+        };
+        let rgb = |c: [f32; 4]| [c[0], c[1], c[2]];
+        let path = crate::probe::draw::PATH_COLOR.map(|c| f32::from(c) / 255.0);
+        for kind in ["difference/a-only", "difference/b-only"] {
+            let own = rgb(style_for(kind).color);
+            let mut others: Vec<(&str, [f32; 3])> = STYLES
+                .iter()
+                .filter(|(k, _)| !k.starts_with("difference/"))
+                .map(|(k, s)| (*k, rgb(s.color)))
+                .collect();
+            others.push(("the probe's path", path));
+            for (k, c) in others {
+                assert!(
+                    dist(own, c) > 0.3,
+                    "{kind} {own:?} is too near {k} {c:?}: {}",
+                    dist(own, c)
+                );
+            }
+        }
+        let (a, b) = (
+            rgb(style_for("difference/a-only").color),
+            rgb(style_for("difference/b-only").color),
+        );
+        assert!(dist(a, b) > 0.8);
+    }
+
+    #[test]
     fn styles_fall_back_along_the_kind_chain() {
         assert_eq!(
             style_for("portal/vertex-edge").color,

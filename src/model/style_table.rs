@@ -631,14 +631,17 @@ pub const STYLES: &[(&str, Style)] = &[
     ),
     ("navmesh/link", style([0.12, 0.20, 0.45, 1.00], None, 1.0)),
     // Compare (navscope-compare): where only A (the build on screen) or
-    // only B (the pinned build) is walkable, the colours of its pictures.
+    // only B (the pinned build) is walkable, the colours of its pictures:
+    // chartreuse and ultramarine, as far from every other colour here (and
+    // from the probe's path) as the table leaves room for, so the
+    // difference is never mistaken for crouch area or the path.
     (
         "difference/a-only",
-        style([0.87, 0.33, 0.17, 1.0], Some(0.65), 1.5),
+        style([0.60, 1.00, 0.00, 1.0], Some(0.65), 1.5),
     ),
     (
         "difference/b-only",
-        style([0.17, 0.44, 0.87, 1.0], Some(0.65), 1.5),
+        style([0.30, 0.00, 1.00, 1.0], Some(0.65), 1.5),
     ),
     (
         "difference/common",

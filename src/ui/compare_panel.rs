@@ -90,6 +90,24 @@ pub(crate) fn compare_panel(ui: &mut egui::Ui, s: &mut UiState) {
                 ui.label("comparing…");
                 return;
             };
+            // The headline: the area per stance and per area kind that
+            // changed, B to A (the footprint below misses a stance change).
+            let changes = crate::compare::headline::area_changes(&result.a, &result.b);
+            let head = if changes.is_empty() {
+                ui.label("Same walkable area per stance and per area kind.")
+            } else {
+                ui.strong("Walkable area that changed, B (pinned) to A (now):")
+            };
+            for c in &changes {
+                ui.label(c.text());
+            }
+            // `result` borrows the comparison: the widget goes straight to
+            // the report (`tag` takes the whole state).
+            s.report.widget(
+                "compare/headline",
+                bevy::math::Vec2::new(head.rect.min.x, head.rect.min.y),
+                bevy::math::Vec2::new(head.rect.max.x, head.rect.max.y),
+            );
             let d = &result.difference;
             for (kind, text) in [
                 (

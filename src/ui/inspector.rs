@@ -3,7 +3,11 @@
 //! names without underscores, units from the name's suffix (`length_m` is
 //! "length" in m), numbers rounded, points as `(x, y, z)`, nested records
 //! folded, and fields that name other elements of the same stage
-//! (`portals: [3, 5]`, `cell: 2`) as links that select them.
+//! (`portals: [3, 5]`, `cell: 2`) as links that select them, as do values
+//! of the form `{"select": FAMILY, "id": N, "label": TEXT}` (a NavMesh
+//! node's links; see `navscope_core::describe`). A record of one field or
+//! a list of one item is shown as what it holds, never folded; an unset
+//! id written as `u32::MAX` reads "none".
 
 use bevy_egui::egui;
 use serde_json::Value;
@@ -46,11 +50,44 @@ pub fn number(v: f64) -> String {
     if s == "-0" { "0".into() } else { s.into() }
 }
 
+/// True for a number that stands for "unset" in a record (`u32::MAX`,
+/// `u64::MAX`), never a quantity a person should read.
+pub fn sentinel(n: &serde_json::Number) -> bool {
+    n.as_u64()
+        .is_some_and(|x| x == u64::from(u32::MAX) || x == u64::MAX)
+}
+
+/// A link value (`{"select": FAMILY, "id": N, "label": TEXT}`): the
+/// family, the id and the text to show.
+pub fn select_link(v: &Value) -> Option<(String, u32, String)> {
+    let o = v.as_object()?;
+    let family = o.get("select")?.as_str()?.to_string();
+    let id = u32::try_from(o.get("id")?.as_u64()?).ok()?;
+    let label = o
+        .get("label")
+        .and_then(Value::as_str)
+        .map_or_else(|| format!("{family} #{id}"), str::to_string);
+    Some((family, id, label))
+}
+
+/// What a value holds once a record of one field or a list of one item
+/// is opened: a fold around a single field says nothing.
+pub fn unwrap_single(v: &Value) -> &Value {
+    match v {
+        Value::Array(a) if a.len() == 1 => unwrap_single(&a[0]),
+        Value::Object(o) if o.len() == 1 && select_link(v).is_none() => {
+            o.values().next().map_or(v, unwrap_single)
+        }
+        other => other,
+    }
+}
+
 /// A short text for a value that fits on one row, if it does.
 pub fn inline(v: &Value) -> Option<String> {
     match v {
         Value::Null => Some("—".into()),
         Value::Bool(b) => Some(if *b { "yes" } else { "no" }.into()),
+        Value::Number(n) if sentinel(n) => Some("none".into()),
         Value::Number(n) => n.as_f64().map(number),
         Value::String(s) => Some(s.clone()),
         Value::Array(a) if a.is_empty() => Some("none".into()),
@@ -95,16 +132,51 @@ pub fn ids(v: &Value) -> Option<Vec<u32>> {
     }
 }
 
+/// What a drawn table shows and what the user did with it.
+#[derive(Debug, Default)]
+pub struct TableOut {
+    /// The link the user clicked: the referenced kind and id.
+    pub clicked: Option<(String, u32)>,
+    /// Every row as shown, `[label, text]` (nested rows' labels joined
+    /// with ` / `); for the state report.
+    pub rows: Vec<[String; 2]>,
+    /// Where the links are, in order, with the text they show.
+    pub links: Vec<(String, egui::Rect)>,
+}
+
+/// A link in the table: drawn as a link when `linkable`, else as text.
+fn link_cell(
+    ui: &mut egui::Ui,
+    out: &mut TableOut,
+    family: &str,
+    id: u32,
+    text: &str,
+    linkable: bool,
+) {
+    let r = if linkable {
+        ui.link(text).on_hover_text("Select it")
+    } else {
+        ui.label(text)
+    };
+    if linkable {
+        out.links.push((text.to_string(), r.rect));
+    }
+    if r.clicked() {
+        out.clicked = Some((family.to_string(), id));
+    }
+}
+
 /// Draws `value` as a table; `linkable(kind)` says whether the stage drew
-/// elements of that kind (so ids of it become links). Returns the link the
-/// user clicked: the referenced kind and id.
+/// elements of that kind (so ids of it become links). `path` prefixes the
+/// labels of nested rows in [`TableOut::rows`].
 pub fn table(
     ui: &mut egui::Ui,
     id: &str,
+    path: &str,
     value: &Value,
     linkable: &dyn Fn(&str) -> bool,
-) -> Option<(String, u32)> {
-    let mut clicked = None;
+    out: &mut TableOut,
+) {
     let fields: Vec<(String, &Value)> = match value {
         Value::Object(map) => map.iter().map(|(k, v)| (k.clone(), v)).collect(),
         Value::Array(items) => items
@@ -119,32 +191,57 @@ pub fn table(
         .num_columns(2)
         .show(ui, |ui| {
             for (key, v) in &fields {
+                let v = unwrap_single(v);
                 let (label, unit) = label_and_unit(key);
                 ui.label(egui::RichText::new(&label).strong());
+                let row_label = if path.is_empty() {
+                    label.clone()
+                } else {
+                    format!("{path} / {label}")
+                };
                 let kind = referenced_kind(key);
+                // Link values, alone or a list of them.
+                let links: Option<Vec<(String, u32, String)>> = match v {
+                    Value::Array(a) if !a.is_empty() => a.iter().map(select_link).collect(),
+                    one => select_link(one).map(|l| vec![l]),
+                };
+                if let Some(links) = links {
+                    ui.vertical(|ui| {
+                        for (family, i, text) in links.iter().take(64) {
+                            link_cell(ui, out, family, *i, text, linkable(family));
+                        }
+                        if links.len() > 64 {
+                            ui.label(format!("… {} more", links.len() - 64));
+                        }
+                    });
+                    let texts: Vec<&str> = links.iter().map(|l| l.2.as_str()).collect();
+                    out.rows.push([row_label, texts.join("; ")]);
+                    ui.end_row();
+                    continue;
+                }
                 match (ids(v), linkable(&kind)) {
                     (Some(list), true) if !matches!(v, Value::Number(n) if n.is_f64()) => {
                         ui.horizontal_wrapped(|ui| {
                             for i in list.iter().take(64) {
-                                if ui
-                                    .link(format!("{kind} #{i}"))
-                                    .on_hover_text("Select it")
-                                    .clicked()
-                                {
-                                    clicked = Some((kind.clone(), *i));
-                                }
+                                link_cell(ui, out, &kind, *i, &format!("{kind} #{i}"), true);
                             }
                             if list.len() > 64 {
                                 ui.label(format!("… {} more", list.len() - 64));
                             }
                         });
+                        let texts: Vec<String> =
+                            list.iter().map(|i| format!("{kind} #{i}")).collect();
+                        out.rows.push([row_label, texts.join("; ")]);
                     }
                     _ => match inline(v) {
-                        Some(text) if unit.is_empty() => {
-                            ui.label(text);
-                        }
                         Some(text) => {
-                            ui.label(format!("{text} {unit}"));
+                            let text = if unit.is_empty() {
+                                text
+                            } else {
+                                format!("{text} {unit}")
+                            };
+                            ui.label(&text);
+                            out.rows.push([row_label, text]);
                         }
                         None => {
                             let count = match v {
@@ -152,15 +249,19 @@ pub fn table(
                                 Value::Object(o) => format!("{} fields", o.len()),
                                 _ => String::new(),
                             };
+                            out.rows.push([row_label.clone(), count.clone()]);
                             ui.vertical(|ui| {
                                 egui::CollapsingHeader::new(count)
                                     .id_salt(format!("{id}/{key}"))
                                     .show(ui, |ui| {
-                                        if let Some(c) =
-                                            table(ui, &format!("{id}/{key}"), v, linkable)
-                                        {
-                                            clicked = Some(c);
-                                        }
+                                        table(
+                                            ui,
+                                            &format!("{id}/{key}"),
+                                            &row_label,
+                                            v,
+                                            linkable,
+                                            out,
+                                        );
                                     });
                             });
                         }
@@ -169,7 +270,6 @@ pub fn table(
                 ui.end_row();
             }
         });
-    clicked
 }
 
 /// Draws the inspector: the selected element's kind, id and stage, and its
@@ -179,6 +279,7 @@ pub fn inspector_panel(ui: &mut egui::Ui, s: &mut UiState) {
         .default_open(true)
         .show(ui, |ui| {
             let Some(sel) = s.selection.0.clone() else {
+                s.report.inspector.clear();
                 ui.label("Click an element (inspect tool) to inspect it.");
                 return;
             };
@@ -217,7 +318,7 @@ pub fn inspector_panel(ui: &mut egui::Ui, s: &mut UiState) {
                 .collect();
             let family = |k: &str| k.split('/').next().unwrap_or(k).to_string();
             let linkable = |kind: &str| stage_kinds.iter().any(|k| family(k) == kind);
-            let mut clicked = None;
+            let mut out = TableOut::default();
             // A one-item list (an element's single record) reads as the record.
             let value = match value {
                 Value::Array(mut a) if a.len() == 1 => a.remove(0),
@@ -227,9 +328,17 @@ pub fn inspector_panel(ui: &mut egui::Ui, s: &mut UiState) {
                 .max_height(280.0)
                 .id_salt("inspect")
                 .show(ui, |ui| {
-                    clicked = table(ui, "inspect-table", &value, &linkable);
+                    table(ui, "inspect-table", "", &value, &linkable, &mut out);
                 });
-            if let Some((kind, id)) = clicked {
+            s.report.inspector = std::mem::take(&mut out.rows);
+            for (i, (_, rect)) in out.links.iter().enumerate() {
+                s.report.widget(
+                    &format!("inspector/link/{i}"),
+                    bevy::math::Vec2::new(rect.min.x, rect.min.y),
+                    bevy::math::Vec2::new(rect.max.x, rect.max.y),
+                );
+            }
+            if let Some((kind, id)) = out.clicked {
                 // The element of that kind family with that id in the same stage.
                 let target = s
                     .indexes
@@ -272,6 +381,34 @@ mod tests {
         assert_eq!(inline(&json!(true)).unwrap(), "yes");
         assert!(inline(&json!({"a": 1})).is_none());
         assert!(inline(&json!([1, 2, 3, 4, 5])).is_none());
+        assert_eq!(inline(&json!(4294967295u64)).unwrap(), "none");
+        assert_eq!(inline(&json!(4294967294u64)).unwrap(), "4294967294");
+    }
+
+    #[test]
+    fn single_fields_are_not_folded_and_link_values_are_recognised() {
+        let one = json!({"shape": {"Polygon": {"outer": [[0, 0, 0]], "holes": []}}});
+        // The record of one field opens to what it holds.
+        assert_eq!(
+            unwrap_single(&one),
+            &json!({"outer": [[0, 0, 0]], "holes": []})
+        );
+        assert_eq!(unwrap_single(&json!([[7]])), &json!(7));
+        assert_eq!(
+            unwrap_single(&json!({"a": 1, "b": 2})),
+            &json!({"a": 1, "b": 2})
+        );
+        let link = json!({"select": "node", "id": 4, "label": "walk to node #4 · cost 2"});
+        assert_eq!(
+            select_link(&link),
+            Some(("node".into(), 4, "walk to node #4 · cost 2".into()))
+        );
+        assert_eq!(
+            select_link(&json!({"select": "node", "id": 4})),
+            Some(("node".into(), 4, "node #4".into()))
+        );
+        assert_eq!(select_link(&json!({"select": "node", "id": -1})), None);
+        assert_eq!(select_link(&json!({"id": 4})), None);
     }
 
     #[test]

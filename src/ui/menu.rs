@@ -75,6 +75,8 @@ pub(crate) fn menu_bar(ui: &mut egui::Ui, s: &mut UiState) {
                 }
                 ui.add(egui::Spinner::new());
                 format!("building stage {}/{} ({secs:.1} s)", (i + 1).min(n), n)
+            } else if let Some(notice) = crate::ui::notice::status_text(s) {
+                notice
             } else if let Some(r) = &s.build.last {
                 format!(
                     "re-ran {} stage(s) from #{} in {:.1} ms; view updated {:.0} ms after the change",
@@ -86,7 +88,17 @@ pub(crate) fn menu_bar(ui: &mut egui::Ui, s: &mut UiState) {
             } else {
                 String::new()
             };
-            let resp = ui.label(&status);
+            // The status line's width is what the menu bar leaves: a long
+            // error is cut there, in full on hover and in the notice.
+            let text = if s.panel.notice.error.is_some() && !s.loading.is_loading() {
+                egui::RichText::new(&status).color(crate::ui::state::ERROR)
+            } else {
+                egui::RichText::new(&status)
+            };
+            let mut resp = ui.add(egui::Label::new(text).truncate());
+            if s.panel.notice.error.is_some() {
+                resp = resp.on_hover_text(&status);
+            }
             s.tag("status", &resp);
             s.report.status = status;
         });
@@ -364,9 +376,14 @@ pub(crate) fn path_prompt(ctx: &egui::Context, s: &mut UiState) {
                 .desired_width(420.0)
                 .hint_text("/path/to/file")
                 .show(ui);
+            // Enter in the field submits. Read before the field takes the
+            // keyboard back below: egui asks the focus live, and a field
+            // focused again has not lost it.
+            let enter = out.response.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let escape = ui.input(|i| i.key_pressed(egui::Key::Escape));
             // The field keeps the keyboard while the window is open (unless
             // the user tabbed to a button).
-            if !prompt.fresh && ui.ctx().memory(|m| m.focused().is_none()) {
+            if !enter && !escape && !prompt.fresh && ui.ctx().memory(|m| m.focused().is_none()) {
                 out.response.request_focus();
             }
             if prompt.fresh {
@@ -377,14 +394,15 @@ pub(crate) fn path_prompt(ctx: &egui::Context, s: &mut UiState) {
             }
             let field = out.response;
             s.tag("dialog/path", &field);
-            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             ui.horizontal(|ui| {
                 let ok = ui.add_enabled(!prompt.text.trim().is_empty(), egui::Button::new("OK"));
                 s.tag("dialog/path/ok", &ok);
                 if ok.clicked() || (enter && !prompt.text.trim().is_empty()) {
                     done = Some(true);
                 }
-                if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                let cancel = ui.button("Cancel");
+                s.tag("dialog/path/cancel", &cancel);
+                if cancel.clicked() || escape {
                     done = Some(false);
                 }
             });

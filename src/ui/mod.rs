@@ -10,6 +10,7 @@ pub mod fonts;
 pub mod frames;
 pub mod inspector;
 pub mod menu;
+mod notice;
 pub mod overlay;
 pub mod pacing;
 pub mod panels;

@@ -91,6 +91,7 @@ pub(crate) fn ui(
     let ctx = contexts.ctx_mut()?.clone();
     crate::ui::fonts::set_once(&ctx, &mut fonts_set);
     s.report.widgets.clear();
+    crate::ui::notice::watch_errors(&mut s);
     let mut root = egui::Ui::new(
         ctx.clone(),
         "navscope-root".into(),
@@ -166,6 +167,7 @@ pub(crate) fn ui(
         s.panel.help = open;
     }
     path_prompt(&ctx, &mut s);
+    crate::ui::notice::notices(&ctx, central, &mut s);
     if s.stats.show {
         frame_readout(&ctx, central, &s);
     }

@@ -49,7 +49,21 @@ pub(crate) fn log_panel(ui: &mut egui::Ui, s: &mut UiState) {
     } else {
         egui::RichText::new("Log")
     };
-    egui::CollapsingHeader::new(title)
+    // A new error opens the log and brings it into sight (it sits at the
+    // bottom of the right panel, below the compare table).
+    let id = ui.make_persistent_id(egui::Id::new("log"));
+    let open_now = s.panel.notice.open_log;
+    if open_now {
+        s.panel.notice.open_log = false;
+    }
+    let mut state =
+        egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, errors > 0);
+    if open_now {
+        state.set_open(true);
+        state.store(ui.ctx());
+    }
+    s.report.log_open = state.is_open();
+    let shown = egui::CollapsingHeader::new(title)
         .id_salt("log")
         .default_open(errors > 0)
         .show(ui, |ui| {
@@ -68,6 +82,10 @@ pub(crate) fn log_panel(ui: &mut egui::Ui, s: &mut UiState) {
                     }
                 });
         });
+    if open_now {
+        shown.header_response.scroll_to_me(Some(egui::Align::Min));
+    }
+    s.tag("log", &shown.header_response);
 }
 
 pub(crate) fn help_window(ui: &mut egui::Ui) {

@@ -49,6 +49,19 @@ pub struct PanelState {
     pub(crate) budget_text: Option<String>,
     /// Why the typed size was not taken.
     pub(crate) budget_error: Option<String>,
+    /// The error notice over the view and the log's opening.
+    pub(crate) notice: NoticeState,
+}
+
+/// What the error notice (`ui::notice`) keeps between frames.
+#[derive(Debug, Default)]
+pub(crate) struct NoticeState {
+    /// The journal's error count already noticed.
+    pub(crate) seen_errors: u64,
+    /// The error on show, until dismissed.
+    pub(crate) error: Option<String>,
+    /// The log should open and scroll into sight (a new error).
+    pub(crate) open_log: bool,
 }
 
 /// Everything the panels read and change.
@@ -89,6 +102,7 @@ pub struct UiState<'w, 's> {
     pub(crate) param_commands: MessageWriter<'w, ParamCommand>,
     pub(crate) history_commands: MessageWriter<'w, HistoryCommand>,
     pub(crate) exit: MessageWriter<'w, AppExit>,
+    pub(crate) restored: Option<ResMut<'w, crate::build::session::Restored>>,
 }
 
 impl UiState<'_, '_> {

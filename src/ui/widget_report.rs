@@ -22,6 +22,14 @@ pub struct UiReport {
     pub exports: Vec<String>,
     /// The tooltips on screen, `[x0, y0, x1, y1]` in window logical pixels.
     pub tooltips: Vec<[f32; 4]>,
+    /// The error notice over the view, until dismissed.
+    pub notice_error: Option<String>,
+    /// How many restored parameters the notice announces, while it does.
+    pub notice_restored: Option<usize>,
+    /// Whether the log panel is open.
+    pub log_open: bool,
+    /// The inspector's rows as shown, `[label, text]`.
+    pub inspector: Vec<[String; 2]>,
 }
 
 impl UiReport {

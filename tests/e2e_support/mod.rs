@@ -389,6 +389,17 @@ impl Session {
     }
 
     pub fn start_with(name: &str, opts: Options) -> Option<Session> {
+        Session::start_seeded(name, opts, None)
+    }
+
+    /// [`Session::start_with`], with `settings` (RON) as the settings file
+    /// a last run left in the config directory (`navscope/settings.ron`):
+    /// recent files, per-level pipelines, stages and parameters.
+    pub fn start_with_settings(name: &str, opts: Options, settings: &str) -> Option<Session> {
+        Session::start_seeded(name, opts, Some(settings))
+    }
+
+    fn start_seeded(name: &str, opts: Options, settings: Option<&str>) -> Option<Session> {
         let missing = missing_tools();
         if !missing.is_empty() {
             crate::required::skip_or_fail(
@@ -413,6 +424,10 @@ impl Session {
         let config = dir.join("config");
         let runtime = dir.join("run");
         std::fs::create_dir_all(&config).expect("config dir");
+        if let Some(text) = settings {
+            std::fs::create_dir_all(config.join("navscope")).expect("navscope config dir");
+            std::fs::write(config.join("navscope/settings.ron"), text).expect("settings file");
+        }
         std::fs::create_dir_all(&runtime).expect("runtime dir");
         {
             use std::os::unix::fs::PermissionsExt;

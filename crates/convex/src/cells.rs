@@ -260,9 +260,90 @@ impl Artifact for CellsArtifact {
     }
 
     fn describe(&self, element: u32) -> serde_json::Value {
-        self.cells
-            .get(element as usize)
-            .map(|c| serde_json::to_value(c).unwrap_or_default())
-            .unwrap_or_default()
+        self.describe_cell(element).unwrap_or_default()
+    }
+
+    /// Cells and portals share ids: a portal is described as the portal,
+    /// a cell (or its centroid) as the cell, the outline as its shapes.
+    fn describe_element(&self, kind: &str, element: u32) -> serde_json::Value {
+        match kind.split('/').next() {
+            Some("portal") => self.describe_portal(element),
+            Some("cell") => self.describe_cell(element),
+            // The plan's outline: its drawn shapes.
+            _ => {
+                let own: Vec<&Primitive> = self
+                    .outline
+                    .iter()
+                    .filter(|p| p.kind == kind && p.element == element)
+                    .collect();
+                Some(navscope_core::describe::primitives(&own))
+            }
+        }
+        .unwrap_or_default()
+    }
+}
+
+impl CellsArtifact {
+    /// A cell as a designer reads it: its size and shape, how far from
+    /// convex it is (the reflex turn and the worst concavity the About text
+    /// names), and its portals and neighbours as links that select them.
+    fn describe_cell(&self, element: u32) -> Option<serde_json::Value> {
+        use navscope_core::describe::select;
+        let c = self.cells.get(element as usize)?;
+        let mm = |x: f64| (x * 1000.0).round() / 1000.0;
+        let centre = plan_point(c.centroid);
+        let mut portals = Vec::new();
+        let mut neighbours = Vec::new();
+        for l in self.links.iter().filter(|l| l.cells.contains(&element)) {
+            let other = if l.cells[0] == element {
+                l.cells[1]
+            } else {
+                l.cells[0]
+            };
+            let width = l.segment[0].distance(l.segment[1]);
+            portals.push(select(
+                "portal",
+                l.portal,
+                format!(
+                    "portal #{} to cell #{other} · {} m wide",
+                    l.portal,
+                    mm(width)
+                ),
+            ));
+            neighbours.push(select("cell", other, format!("cell #{other}")));
+        }
+        Some(serde_json::json!({
+            "cell": element,
+            "area_m2": mm(c.area),
+            "centre_m": [mm(centre.x as f64), mm(centre.y as f64), mm(centre.z as f64)],
+            "corners": c.polygon.len(),
+            "smallest_angle_deg": mm(c.min_angle_deg),
+            "largest_angle_deg": mm(c.max_angle_deg),
+            "reflex_turn_deg": mm(c.reflex_turn_deg),
+            "worst_concavity_m": mm(c.stray_m),
+            "portals": portals,
+            "neighbours": neighbours,
+        }))
+    }
+
+    /// A portal: its width, ends and the two cells it joins (links).
+    fn describe_portal(&self, portal: u32) -> Option<serde_json::Value> {
+        use navscope_core::describe::select;
+        let l = self.links.iter().find(|l| l.portal == portal)?;
+        let mm = |x: f64| (x * 1000.0).round() / 1000.0;
+        let end = |p: DVec2| {
+            let w = plan_point(p);
+            [mm(w.x as f64), mm(w.y as f64), mm(w.z as f64)]
+        };
+        Some(serde_json::json!({
+            "portal": portal,
+            "width_m": mm(l.segment[0].distance(l.segment[1])),
+            "from_m": end(l.segment[0]),
+            "to_m": end(l.segment[1]),
+            "cells": [
+                select("cell", l.cells[0], format!("cell #{}", l.cells[0])),
+                select("cell", l.cells[1], format!("cell #{}", l.cells[1])),
+            ],
+        }))
     }
 }

@@ -256,3 +256,50 @@ fn portal_steps_draw_candidate_points_dropped_notches_and_relaxed_ones() {
         assert_eq!(drawn, relaxed);
     }
 }
+
+#[test]
+fn a_cell_and_a_portal_are_described_with_units_and_links_to_each_other() {
+    let mut r = runner();
+    r.run_all();
+    let cells = r
+        .pipeline()
+        .stages
+        .iter()
+        .position(|s| s.info.id == "cells")
+        .unwrap();
+    let a = r.result(cells).unwrap().outcome.as_ref().unwrap();
+    let mesh = a.navmesh().unwrap();
+    // A cell with a portal: the first node with a link.
+    let cell = mesh.links.first().map(|l| l.from).expect("a link");
+    let d = a.describe_element("cell", cell);
+    assert_eq!(d["cell"], cell);
+    for key in [
+        "area_m2",
+        "reflex_turn_deg",
+        "worst_concavity_m",
+        "smallest_angle_deg",
+    ] {
+        assert!(d[key].as_f64().is_some_and(|x| x >= 0.0), "{key} in {d}");
+    }
+    let portal = &d["portals"][0];
+    assert_eq!(portal["select"], "portal");
+    let neighbour = d["neighbours"][0]["id"].as_u64().unwrap() as u32;
+    assert_ne!(neighbour, cell);
+    // The portal it links to names both cells, this one among them.
+    let p = a.describe_element("portal", portal["id"].as_u64().unwrap() as u32);
+    assert!(p["width_m"].as_f64().is_some_and(|w| w > 0.0), "{p}");
+    let sides: Vec<u64> = (0..2)
+        .map(|i| p["cells"][i]["id"].as_u64().unwrap())
+        .collect();
+    assert!(
+        sides.contains(&(cell as u64)) && sides.contains(&(neighbour as u64)),
+        "{p}"
+    );
+    // The centroid is the cell's; nothing internal shows.
+    assert_eq!(a.describe_element("cell/centroid", cell), d);
+    let text = d.to_string();
+    assert!(
+        !text.contains("4294967295") && !text.contains("polygon"),
+        "{text}"
+    );
+}

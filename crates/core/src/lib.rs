@@ -14,6 +14,8 @@
 //!   mean to an agent (regions and lifts), derived once for every pipeline.
 //! * [`params`]: self-describing parameters, their values and RON presets.
 //! * [`draw`]: the drawable primitives every artifact turns itself into.
+//! * [`describe`]: what an inspector shows of an element: a NavMesh node's
+//!   or link's fields, or its drawn shapes' measures, with units.
 //! * [`heap`]: [`heap::MinCost`], the smallest-cost-first `BinaryHeap` entry
 //!   the Dijkstra-style searches share.
 //! * [`stage`]: stages, pipelines and the caching [`stage::Runner`].
@@ -35,6 +37,7 @@
 
 pub mod brush;
 pub mod budget;
+pub mod describe;
 pub mod draw;
 pub mod geom;
 pub mod heap;

@@ -89,14 +89,15 @@ pub trait Artifact: Any + Send + Sync + Debug + ToJson {
     }
 
     /// The fields of one element (by the id its primitives carry), for an
-    /// inspector. The default lists the element's primitives.
+    /// inspector. The default summarises the element's drawn shapes as a
+    /// designer reads them ([`crate::describe::primitives`]).
     fn describe(&self, element: u32) -> serde_json::Value {
         let prims: Vec<_> = self
             .primitives()
             .into_iter()
             .filter(|p| p.element == element)
             .collect();
-        serde_json::to_value(prims).unwrap_or_default()
+        crate::describe::primitives(&prims.iter().collect::<Vec<_>>())
     }
 
     /// The fields of the element `element` of kind `kind`, for an inspector.
@@ -106,12 +107,30 @@ pub trait Artifact: Any + Send + Sync + Debug + ToJson {
     /// [`describe`](Self::describe) when every primitive with that id is of
     /// one kind family (`cell` and `cell/centroid` are one element), and
     /// the element's primitives of that kind when families share the id.
+    /// A drawing of the artifact's NavMesh (a node, a link) is described
+    /// as the node or link ([`crate::describe::navmesh_element`]).
     fn describe_element(&self, kind: &str, element: u32) -> serde_json::Value {
         let prims: Vec<_> = self
             .primitives()
             .into_iter()
             .filter(|p| p.element == element)
             .collect();
+        let refs: Vec<&Primitive> = prims.iter().collect();
+        if let Some(mesh) = self.navmesh()
+            && let Some(mut v) = crate::describe::navmesh_element(mesh, kind, element, &refs)
+        {
+            // What the artifact says of its own (a node's name, a problem
+            // found) joins the node's fields; its drawn shapes do not.
+            let own = self.describe(element);
+            if own != crate::describe::primitives(&refs)
+                && let (Some(fields), serde_json::Value::Object(own)) = (v.as_object_mut(), own)
+            {
+                for (k, x) in own {
+                    fields.entry(k).or_insert(x);
+                }
+            }
+            return v;
+        }
         // Kinds of one family (`cell`, `cell/centroid`) are one element.
         let family = |k: &str| k.split('/').next().unwrap_or(k).to_string();
         let families: std::collections::BTreeSet<String> =
@@ -120,7 +139,7 @@ pub trait Artifact: Any + Send + Sync + Debug + ToJson {
             return self.describe(element);
         }
         let own: Vec<_> = prims.iter().filter(|p| p.kind == kind).collect();
-        serde_json::to_value(own).unwrap_or_default()
+        crate::describe::primitives(&own)
     }
 }
 
@@ -901,10 +920,12 @@ mod tests {
                 ]
             }
         }
+        // Families share id 0: the one primitive of the kind asked for,
+        // as one record.
         let a = Two.describe_element("a", 0);
-        assert_eq!(a.as_array().unwrap().len(), 1);
-        assert_eq!(a[0]["kind"], "a");
-        assert_eq!(Two.describe_element("b", 0)[0]["kind"], "b");
+        assert_eq!(a["kind"], "a");
+        assert_eq!(a["position_m"], serde_json::json!([0.0, 0.0, 0.0]));
+        assert_eq!(Two.describe_element("b", 0)["kind"], "b");
         // One kind family only (`b`, `b/centroid`): the artifact's own
         // description.
         assert_eq!(Two.describe_element("b", 1), Two.describe(1));

@@ -168,6 +168,7 @@ pub mod edge_plane;
 pub mod expand;
 pub mod extra;
 pub mod gaps;
+pub mod inspect;
 pub mod ledges;
 pub mod links;
 pub mod mapfile;

@@ -965,7 +965,7 @@ impl Artifact for Links {
             .iter()
             .flatten()
             .nth(element as usize)
-            .map(|l| serde_json::to_value(l).unwrap_or_default())
+            .map(crate::inspect::link_seg)
             .unwrap_or_default()
     }
 }
@@ -1048,7 +1048,7 @@ impl Artifact for ExtraLinks {
     fn describe(&self, element: u32) -> serde_json::Value {
         self.all()
             .get(element as usize)
-            .map(|l| serde_json::to_value(l).unwrap_or_default())
+            .map(|l| crate::inspect::link_seg(l))
             .unwrap_or_default()
     }
 }
