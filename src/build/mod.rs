@@ -436,9 +436,8 @@ fn finish_conversion(
             if let Some(values) = c.keep {
                 runner.set_params(values);
             } else if let Some(p) = navscope_pipelines::agents::for_level(&current.level) {
-                let values = runner.params().clone();
-                match crate::model::agent::with_agent(&c.pipeline, &current.level, &values, Some(p))
-                {
+                let (pipeline, values) = (runner.pipeline().clone(), runner.params().clone());
+                match crate::model::agent::with_agent(&pipeline, &current.level, &values, Some(p)) {
                     Ok(v) => {
                         runner.set_params(v);
                     }
