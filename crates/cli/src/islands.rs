@@ -6,8 +6,8 @@ use std::path::Path;
 
 use glam::DVec3;
 use navscope_core::NavMesh;
-use navscope_explain::fix::{FixBudget, find_fixes, rebuild_and_search, with_fixes};
-use navscope_explain::{Gap, failed_path_gap, islands};
+use navscope_core::Runner;
+use navscope_explain::{FixBudget, Gap, explain_gap, failed_path_gap, islands};
 use navscope_path::{PathError, SearchOptions};
 
 use crate::BuildOptions;
@@ -46,13 +46,13 @@ pub fn run(level: &Path, opts: &BuildOptions, json: bool) -> Result<(), CliError
     Ok(())
 }
 
-/// The gap of a failed search, with the fixes checked by building
-/// `level` again (none for a NavMesh read from a file, which has no
+/// The gap of a failed search, explained by the rules of the pipeline
+/// that built `mesh` (`built`) and with the fixes checked by building
+/// again from it (neither for a NavMesh read from a file, which has no
 /// parameters); `None` for failures other than no connection.
 pub fn failure_gap(
-    level: &Path,
-    opts: &BuildOptions,
     mesh: &NavMesh,
+    built: Option<&Runner>,
     e: &PathError,
     ends: (DVec3, DVec3),
 ) -> Option<Gap> {
@@ -66,20 +66,10 @@ pub fn failure_gap(
     };
     let search = SearchOptions::default();
     let gap = failed_path_gap(mesh, &search, start_node, goal_node)?;
-    if opts.pipeline.as_deref() == Some("navmesh") {
-        return Some(gap);
-    }
-    let r = runner(load_level(level, opts.budget()).ok()?, opts).ok()?;
-    let (specs, values) = (&r.pipeline().params, r.params());
-    let mut joins = rebuild_and_search(
-        r.pipeline().clone(),
-        r.level().clone(),
-        ends.0,
-        ends.1,
-        search,
-    );
-    let fixes = find_fixes(specs, values, &FixBudget::default(), &mut joins);
-    Some(with_fixes(gap, specs, values, fixes))
+    Some(match built {
+        Some(r) => explain_gap(gap, r, search, ends, &FixBudget::default()),
+        None => gap,
+    })
 }
 
 /// The gap in words: where, how far, why, and the fixes.

@@ -32,6 +32,7 @@ mod queries;
 mod routes;
 mod session;
 mod table;
+mod why;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -148,6 +149,20 @@ enum Command {
         #[command(flatten)]
         opts: BuildOptions,
         /// Print the islands as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Whether a point is on the NavMesh and, if not, the first stage
+    /// that dropped it, the rule and the change that keeps it (checked).
+    Why {
+        /// Level file.
+        level: PathBuf,
+        #[command(flatten)]
+        opts: BuildOptions,
+        /// The point `X,Y,Z` (world space, metres), on the floor.
+        #[arg(long, value_parser = path::parse_point, allow_hyphen_values = true)]
+        at: glam::DVec3,
+        /// Print the answer as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -291,6 +306,12 @@ fn run(command: Command) -> ExitCode {
             )),
         },
         Command::Islands { level, opts, json } => islands::run(&level, &opts, json),
+        Command::Why {
+            level,
+            opts,
+            at,
+            json,
+        } => why::run(&level, &opts, at, json),
         Command::Bench {
             levels,
             opts,

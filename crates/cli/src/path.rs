@@ -42,8 +42,9 @@ pub fn parse_method(s: &str) -> Result<Method, String> {
 /// pipeline whose stages answer path queries themselves and when `from`
 /// and `to` are given, that answer.
 pub enum Searchable {
-    /// A NavMesh to search.
-    Mesh(NavMesh),
+    /// A NavMesh to search, and the runner that built it (none for a
+    /// NavMesh read from a file), for explaining a failed search.
+    Mesh(NavMesh, Option<Box<Runner>>),
     /// A pipeline's own answer.
     Own(Result<PathAnswer, String>),
 }
@@ -55,7 +56,7 @@ pub fn searchable(
     ends: Option<(DVec3, DVec3)>,
 ) -> Result<Searchable, CliError> {
     if opts.pipeline.as_deref() == Some("navmesh") {
-        return load_navmesh(level).map(Searchable::Mesh);
+        return load_navmesh(level).map(|m| Searchable::Mesh(m, None));
     }
     let mut r = runner(load_level(level, opts.budget())?, opts)?;
     run_stages(&mut r);
@@ -65,13 +66,14 @@ pub fn searchable(
     {
         return Ok(Searchable::Own(answer));
     }
-    r.navmesh().map(Searchable::Mesh).ok_or_else(|| {
-        CliError::Failed(format!(
+    match r.navmesh() {
+        Some(m) => Ok(Searchable::Mesh(m, Some(Box::new(r)))),
+        None => Err(CliError::Failed(format!(
             "{}: pipeline '{}' produced no NavMesh",
             level.display(),
             r.pipeline().id
-        ))
-    })
+        ))),
+    }
 }
 
 /// Finds and prints the path by `method`.
@@ -83,8 +85,8 @@ pub fn run(
     method: Method,
     json: bool,
 ) -> Result<(), CliError> {
-    let mesh = match searchable(level, opts, Some((from, to)))? {
-        Searchable::Mesh(m) => m,
+    let (mesh, built) = match searchable(level, opts, Some((from, to)))? {
+        Searchable::Mesh(m, r) => (m, r),
         Searchable::Own(answer) => {
             print_answer(answer, json);
             return Ok(());
@@ -113,7 +115,7 @@ pub fn run(
             }
         }
         (Err(e), json) => {
-            let gap = crate::islands::failure_gap(level, opts, &mesh, &e, (from, to));
+            let gap = crate::islands::failure_gap(&mesh, built.as_deref(), &e, (from, to));
             if json {
                 println!("{}", not_found_json(&e, gap.as_ref()));
             } else {

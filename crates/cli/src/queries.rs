@@ -195,7 +195,7 @@ pub fn run(
     let queries =
         parse_queries(&text).map_err(|e| CliError::Failed(format!("{}: {e}", file.display())))?;
     // Without ends a pipeline's own answer is never asked for.
-    let Searchable::Mesh(mesh) = searchable(level, opts, None)? else {
+    let Searchable::Mesh(mesh, _) = searchable(level, opts, None)? else {
         return Err(CliError::Failed(format!(
             "{}: the pipeline gave no NavMesh to search",
             level.display()

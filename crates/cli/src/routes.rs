@@ -18,6 +18,7 @@ use navscope_core::NavMesh;
 use navscope_core::geom::Aabb;
 use navscope_core::level::{BrushLevel, LevelData};
 use navscope_core::movers::RegionKind;
+use navscope_explain::floor_under;
 use navscope_levels::brushes::spots::{self, Spot};
 use navscope_path::{Locator, SearchOptions, find_path};
 
@@ -171,54 +172,6 @@ fn search_all(level: &BrushLevel, mesh: &NavMesh, starts: &[Spot], exits: &[Spot
         }
     }
     out
-}
-
-/// Where a player spawned at `feet` comes down: the highest node surface
-/// under it (seen from above) at most [`SPAWN_ABOVE`] over the feet.
-/// Quake spawns the player at the start's origin and lets it fall, so a
-/// start drawn in the air begins on the floor below.
-fn floor_under(mesh: &NavMesh, feet: DVec3) -> Option<DVec3> {
-    mesh.nodes
-        .iter()
-        .filter_map(|n| {
-            let poly = n.polygon.as_deref()?;
-            let y = surface_at(poly, feet.x, feet.z)?;
-            (y <= feet.y + SPAWN_ABOVE).then_some(y)
-        })
-        .max_by(f64::total_cmp)
-        .map(|y| DVec3::new(feet.x, y, feet.z))
-}
-
-/// How far over the start's feet a floor may lie and still be the one it
-/// stands on, metres (the mesh's surface is not exactly at the feet).
-const SPAWN_ABOVE: f64 = 0.25;
-
-/// The height of a convex polygon's plane over plan point `(x, z)`, when
-/// the polygon holds that point seen from above.
-fn surface_at(poly: &[DVec3], x: f64, z: f64) -> Option<f64> {
-    let n = poly.len();
-    if n < 3 {
-        return None;
-    }
-    let side = |i: usize| {
-        let (a, b) = (poly[i], poly[(i + 1) % n]);
-        (b.x - a.x) * (z - a.z) - (b.z - a.z) * (x - a.x)
-    };
-    let inside = (0..n).all(|i| side(i) <= 1e-9) || (0..n).all(|i| side(i) >= -1e-9);
-    // Newell's normal: exact for planar polygons, robust to collinear runs.
-    let normal = (0..n).fold(DVec3::ZERO, |acc, i| {
-        let (a, b) = (poly[i], poly[(i + 1) % n]);
-        acc + DVec3::new(
-            (a.y - b.y) * (a.z + b.z),
-            (a.z - b.z) * (a.x + b.x),
-            (a.x - b.x) * (a.y + b.y),
-        )
-    });
-    if !inside || normal.y.abs() < 1e-12 {
-        return None;
-    }
-    let o = poly[0];
-    Some(o.y - (normal.x * (x - o.x) + normal.z * (z - o.z)) / normal.y)
 }
 
 /// The boxes of the level's doors, lifts, teleporters and pushers, by

@@ -1,5 +1,5 @@
-//! End-to-end tests of the explanations: `islands`, and the gap and fix
-//! that `path` reports when the search fails.
+//! End-to-end tests of the explanations: `islands`, the gap and fix that
+//! `path` reports when the search fails, and `why` at a point.
 
 mod support;
 
@@ -26,7 +26,7 @@ fn a_failed_path_carries_its_gap_and_a_checked_fix() {
         gap["reason"]
             .as_str()
             .unwrap_or("")
-            .contains("jump height 0.5 m")
+            .contains("jump height 0.50 m")
     );
     // Building with the fix finds the path.
     let setting = format!("jump_height={value}");
@@ -59,4 +59,60 @@ fn islands_list_the_parts_largest_first_with_their_gaps() {
     );
     let o = cli(&["islands", LEDGE, "--pipeline", "cspace"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("(largest)"));
+}
+
+#[test]
+fn why_names_the_brush_that_covers_a_point_and_a_checked_fix() {
+    // Beside the 1 m ledge (x from 1 m): the Quake player's box (a `.map`
+    // takes the `quake` preset: 1 m wide) standing at x = 0.85 overlaps it.
+    let args = ["why", LEDGE, "--pipeline", "cspace", "--at", "0.85,0,0"];
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let v = json(&with_json);
+    assert_eq!(v["walkable"], false);
+    assert_eq!(v["stage"], "expand");
+    let reason = v["reason"].as_str().unwrap_or("");
+    assert!(
+        reason.contains("texture ledge") && reason.contains("agent width 1.00 m"),
+        "{reason}"
+    );
+    assert_eq!(v["fix"][0]["parameter"], "agent_width");
+    let value = v["fix"][0]["value"].as_f64().expect("a number");
+    assert!(value <= 0.3 + 1e-9, "{value}");
+    // Building with the fix keeps the point.
+    let setting = format!("agent_width={value}");
+    let mut fixed = with_json.clone();
+    fixed.extend(["--set", &setting]);
+    assert_eq!(json(&fixed)["walkable"], true);
+    // In words.
+    let o = cli(&args);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("dropped at stage 'expand'"), "{text}");
+    assert!(
+        text.contains(&format!("--set agent_width={value}")),
+        "{text}"
+    );
+    // A point on the floor is walkable.
+    let v = json(&[
+        "why",
+        LEDGE,
+        "--pipeline",
+        "cspace",
+        "--at",
+        "-2,0,0",
+        "--json",
+    ]);
+    assert_eq!(v["walkable"], true, "{v}");
+}
+
+#[test]
+fn a_failed_path_names_the_rule_in_words() {
+    let mut args = vec!["path", LEDGE, "--pipeline", "cspace"];
+    args.extend(LOW_JUMP);
+    args.extend(["--from", "0,0,-2", "--to", "2,1,-2"]);
+    let text = String::from_utf8_lossy(&cli(&args).stdout).into_owned();
+    assert!(
+        text.contains("jump up 1.00 m > jump height 0.50 m"),
+        "{text}"
+    );
 }

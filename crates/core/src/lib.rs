@@ -38,6 +38,7 @@ pub mod budget;
 pub mod draw;
 pub mod geom;
 pub mod heap;
+pub mod jump;
 pub mod level;
 pub mod movers;
 pub mod navmesh;

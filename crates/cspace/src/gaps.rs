@@ -11,7 +11,7 @@
 //! higher one, never the other way). A polygon can be landed on when it
 //! is at most the jump height above the take-off and at most the drop
 //! height below it, and the distance is within the reach of a running jump
-//! that lands that much lower ([`Reach::at`]). The flight is checked
+//! that lands that much lower ([`Reach::lands`], shared with `voxel`). The flight is checked
 //! against the expanded solids (configuration space, so a clear point is
 //! one where the agent's box fits) along three legs: up from the take-off
 //! to a little over the higher of the two heights, across, and down to the
@@ -20,6 +20,7 @@
 use glam::{DVec2, DVec3};
 use navscope_core::LinkKind;
 use navscope_core::geom::Aabb;
+pub use navscope_core::jump::Reach;
 
 use crate::extra::PolyGrid;
 use crate::links::LinkSeg;
@@ -35,39 +36,6 @@ const SAMPLE_STEP: f64 = 0.1;
 const CLEARANCE: f64 = 0.05;
 /// Shortest edge that makes a take-off, metres.
 const MIN_EDGE: f64 = 0.1;
-
-/// How far and how high a running jump goes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Reach {
-    /// Horizontal distance of a jump that lands at its take-off height.
-    pub level: f64,
-    /// Highest rise of a jump.
-    pub height: f64,
-    /// Deepest drop.
-    pub max_drop: f64,
-    /// Step height (a floor within it beyond an edge makes no ledge).
-    pub step: f64,
-}
-
-impl Reach {
-    /// The horizontal distance of a jump landing `down` metres below its
-    /// take-off (negative: above), or `None` beyond its rise. A jump rising
-    /// `h` at launch speed `v = √(2gh)` is in the air `(v + √(v² + 2gd)) /
-    /// g` before it lands `d` lower; at the run speed that covers
-    /// `level · (√h + √(h + d)) / (2√h)`, whatever the gravity.
-    pub fn at(&self, down: f64) -> Option<f64> {
-        let h = self.height;
-        if h <= 0.0 || self.level <= 0.0 || h + down < 0.0 {
-            return None;
-        }
-        Some(self.level * (h.sqrt() + (h + down).sqrt()) / (2.0 * h.sqrt()))
-    }
-
-    /// The farthest a probe runs: the reach of the deepest drop.
-    fn longest(&self) -> f64 {
-        self.at(self.max_drop.max(0.0)).unwrap_or(0.0)
-    }
-}
 
 /// Plan position of a point.
 fn plan(p: DVec3) -> DVec2 {
@@ -139,12 +107,7 @@ pub fn gap_jumps(
                 let q = plan(s) + normal * dist;
                 let landing = under(polys, grid, q, i)
                     .into_iter()
-                    .filter(|&(_, h)| {
-                        let down = s.y - h;
-                        h > best
-                            && down <= reach.max_drop
-                            && reach.at(down).is_some_and(|r| dist <= r)
-                    })
+                    .filter(|&(_, h)| h > best && reach.lands(dist, s.y - h))
                     .max_by(|x, y| x.1.total_cmp(&y.1).then(y.0.cmp(&x.0)));
                 let Some((j, h)) = landing else { continue };
                 best = h;
@@ -168,27 +131,4 @@ pub fn gap_jumps(
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reach_grows_with_the_drop_and_ends_above_the_rise() {
-        let r = Reach {
-            level: 6.75,
-            height: 1.42,
-            max_drop: 10.0,
-            step: 0.56,
-        };
-        assert!((r.at(0.0).unwrap() - 6.75).abs() < 1e-12);
-        assert!(r.at(2.0).unwrap() > 6.75);
-        assert!(r.at(1.0).unwrap() < r.at(2.0).unwrap());
-        assert!(r.at(-1.0).unwrap() < 6.75);
-        assert_eq!(r.at(-1.5), None, "above the rise");
-        let flat = Reach { height: 0.0, ..r };
-        assert_eq!(flat.at(0.0), None, "no jump, no reach");
-        assert_eq!(flat.longest(), 0.0);
-    }
 }

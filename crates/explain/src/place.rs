@@ -66,7 +66,7 @@ pub fn closest_on_segments(a0: DVec3, a1: DVec3, b0: DVec3, b1: DVec3) -> (DVec3
 /// The point of polygon `poly` straight above or below `p` (same x, z),
 /// when `p` lies inside its plan; the height comes from the fan triangle
 /// containing `p`.
-fn over(poly: &[DVec3], p: DVec3) -> Option<DVec3> {
+pub(crate) fn over(poly: &[DVec3], p: DVec3) -> Option<DVec3> {
     if poly.len() < 3 {
         return None;
     }

@@ -10,8 +10,7 @@ use std::time::Duration;
 use glam::DVec3;
 use navscope_core::params::{ParamValue, ParamValues};
 use navscope_core::{LinkKind, NavMesh, Runner};
-use navscope_explain::failed_path_gap;
-use navscope_explain::fix::{FixBudget, find_fixes, rebuild_and_search, with_fixes};
+use navscope_explain::{FixBudget, explain_gap, failed_path_gap};
 use navscope_path::{Locator, PathError, SearchOptions, find_path};
 
 fn build(level: &Arc<navscope_core::level::Level>, values: &ParamValues) -> NavMesh {
@@ -46,13 +45,15 @@ fn a_ledge_higher_than_the_jump_is_explained_and_fixed() {
     let gap = failed_path_gap(&mesh, &opts, start_node, goal_node).expect("a gap");
     assert_eq!(gap.link, LinkKind::Jump);
     assert!((gap.height - 1.0).abs() < 0.01, "{gap:?}");
-    let mut joins = rebuild_and_search(pipeline.clone(), level.clone(), from, to, opts.clone());
+    let mut base = Runner::new(pipeline.clone(), level.clone());
+    base.set_params(values.clone());
+    base.run_all();
     let budget = FixBudget {
         time: Duration::from_secs(600),
         ..FixBudget::default()
     };
-    let fixes = find_fixes(&pipeline.params, &values, &budget, &mut joins);
-    let fix = fixes.first().expect("a fix");
+    let gap = explain_gap(gap, &base, opts.clone(), (from, to), &budget);
+    let fix = gap.fix.first().expect("a fix");
     assert_eq!(fix.parameter, "jump_height");
     let ParamValue::Float(h) = fix.value else {
         panic!("a float height");
@@ -61,9 +62,11 @@ fn a_ledge_higher_than_the_jump_is_explained_and_fixed() {
         (1.0..=1.1).contains(&h),
         "a 1 m ledge needs a jump of about 1 m, got {h}"
     );
-    let gap = with_fixes(gap, &pipeline.params, &values, fixes.clone());
-    assert!(gap.reason.contains("jump up of 1.00 m"), "{}", gap.reason);
-    assert!(gap.reason.contains("jump height 0.5 m"), "{}", gap.reason);
+    assert!(
+        gap.reason.contains("jump up 1.00 m > jump height 0.50 m"),
+        "{}",
+        gap.reason
+    );
     let mut fixed = values.clone();
     fixed
         .set(&pipeline.params, &fix.parameter, fix.value.clone())

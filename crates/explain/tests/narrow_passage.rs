@@ -9,8 +9,7 @@ use glam::DVec3;
 use navscope_core::level::{Level, LevelData, RasterPlan};
 use navscope_core::params::{ParamValue, ParamValues};
 use navscope_core::{NavMesh, Runner};
-use navscope_explain::fix::{FixBudget, find_fixes, rebuild_and_search, with_fixes};
-use navscope_explain::{failed_path_gap, islands};
+use navscope_explain::{FixBudget, explain_gap, failed_path_gap, islands};
 use navscope_path::{Locator, PathError, SearchOptions, find_path};
 
 const MPP: f64 = 0.1;
@@ -76,20 +75,16 @@ fn a_passage_narrower_than_the_agent_is_explained_and_fixed() {
         gap.from.x > 2.0 && gap.to.x < 4.0 && gap.from.x < gap.to.x,
         "{gap:?}"
     );
-    let mut joins = rebuild_and_search(pipeline.clone(), two_rooms(), from, to, opts.clone());
-    let fixes = find_fixes(
-        &pipeline.params,
-        &values,
-        &FixBudget {
-            time: std::time::Duration::from_secs(600),
-            ..FixBudget::default()
-        },
-        &mut joins,
-    );
-    let fix = fixes
-        .iter()
-        .find(|f| f.parameter == "agent_radius")
-        .expect("the agent radius joins the rooms");
+    let mut base = Runner::new(pipeline.clone(), two_rooms());
+    base.set_params(values.clone());
+    base.run_all();
+    let budget = FixBudget {
+        time: std::time::Duration::from_secs(600),
+        ..FixBudget::default()
+    };
+    let gap = explain_gap(gap, &base, opts.clone(), (from, to), &budget);
+    let fix = gap.fix.first().expect("a fix");
+    assert_eq!(fix.parameter, "agent_radius", "{gap:?}");
     let ParamValue::Float(r) = fix.value else {
         panic!("a float radius");
     };
@@ -97,8 +92,12 @@ fn a_passage_narrower_than_the_agent_is_explained_and_fixed() {
         r < 0.2,
         "a 0.4 m passage admits a radius below 0.2 m, got {r}"
     );
-    let gap = with_fixes(gap, &pipeline.params, &values, fixes.clone());
-    assert!(gap.reason.contains("agent radius 0.3 m"), "{}", gap.reason);
+    assert!(
+        gap.reason
+            .contains("opening 0.40 m < agent width (twice agent_radius) 0.60 m"),
+        "{}",
+        gap.reason
+    );
     // Building with the fix finds the path.
     let mut fixed = values.clone();
     fixed

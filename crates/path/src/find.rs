@@ -7,7 +7,7 @@ use thiserror::Error;
 
 use crate::funnel::{Waypoint, funnel_located, path_length};
 use crate::locate::Locator;
-use crate::search::{Search, SearchOptions, astar};
+use crate::search::{AStar, Search, SearchOptions};
 
 /// Why [`find_path`] found no path.
 #[derive(Clone, Debug, Error, PartialEq)]
@@ -197,16 +197,30 @@ pub fn centre_polyline(
 }
 
 /// Finds a path from `from` to `to`: locates both points with `locator`
-/// (built on this `mesh`), runs [`astar`] between their nodes from the
+/// (built on this `mesh`), runs [`crate::astar`] between their nodes from the
 /// snapped points, and smooths the result with [`crate::funnel()`] using
 /// `opts.agent_radius` and the nodes' detail surfaces as the locator
-/// prepared them.
+/// prepared them. The search's trace is recorded.
 pub fn find_path(
     mesh: &NavMesh,
     locator: &Locator,
     from: DVec3,
     to: DVec3,
     opts: &SearchOptions,
+) -> Result<PathResult, PathError> {
+    find_path_with(mesh, locator, &mut AStar::new(mesh), from, to, opts, true)
+}
+
+/// [`find_path`] with A*'s state kept by the caller (built for `mesh`),
+/// recording the trace only when `record`.
+pub(crate) fn find_path_with(
+    mesh: &NavMesh,
+    locator: &Locator,
+    state: &mut AStar,
+    from: DVec3,
+    to: DVec3,
+    opts: &SearchOptions,
+    record: bool,
 ) -> Result<PathResult, PathError> {
     if mesh.nodes.is_empty() {
         return Err(PathError::EmptyMesh);
@@ -222,8 +236,16 @@ pub fn find_path(
         point: to,
         max_distance,
     })?;
-    let search = astar(mesh, start.node, goal.node, start.point, goal.point, opts);
-    let Some(nodes) = search.nodes.clone() else {
+    let search = state.run(
+        mesh,
+        start.node,
+        goal.node,
+        start.point,
+        goal.point,
+        opts,
+        record,
+    );
+    let Some(nodes) = search.nodes.as_deref() else {
         return Err(if search.hit_limit {
             PathError::ExpansionLimit {
                 start_node: start.node,
@@ -234,24 +256,24 @@ pub fn find_path(
             PathError::NoConnection {
                 start_node: start.node,
                 goal_node: goal.node,
-                expansions: search.trace.expansions.len(),
+                expansions: search.expanded,
             }
         });
     };
     let waypoints = funnel_located(
         mesh,
         locator,
-        &nodes,
+        nodes,
         &search.links,
         start.point,
         goal.point,
         opts.agent_radius,
     );
-    let centre = centre_polyline(mesh, &nodes, &search.links, start.point, goal.point);
+    let centre = centre_polyline(mesh, nodes, &search.links, start.point, goal.point);
     Ok(PathResult {
         found: true,
         length: path_length(&waypoints),
-        expansions: search.trace.expansions.len(),
+        expansions: search.expanded,
         waypoints,
         centre_length: centre.windows(2).map(|w| w[0].distance(w[1])).sum(),
         search,

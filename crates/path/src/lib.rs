@@ -16,7 +16,9 @@
 //!   node and link path and the [`SearchTrace`]: every expansion in order
 //!   with `g`, `h` and `f`, and the final open and closed sets, so a viewer
 //!   can animate the search. Costs, heuristic and tie-breaking are documented
-//!   on [`astar`]'s module.
+//!   on [`astar`]'s module. [`AStar`] is the same search with its state
+//!   kept per mesh (links out of each node, area costs, arrays stamped per
+//!   query instead of cleared) and the trace recorded only when asked.
 //! * [`funnel()`] (module `funnel`): the simple stupid funnel over the
 //!   portal sequence (module `portal`: link segments, else shared polygon
 //!   edges, else node positions), with agent-radius clearance at corners and
@@ -31,9 +33,11 @@
 //!   [`polyanya::Searcher`] reuses its buffers, so a query allocates nothing
 //!   in steady state; the trace (root and interval per search node) is kept
 //!   only when asked for.
-//! * [`PathFinder`] and [`Method`] (module `method`): the locator and
-//!   Polyanya's mesh built once, and either method per query (Polyanya,
-//!   the default, or A* with the funnel, Detour's way).
+//! * [`PathFinder`] and [`Method`] (module `method`): the locator,
+//!   Polyanya's mesh and A*'s state built once, and either method per
+//!   query (Polyanya, the default, or A* with the funnel, Detour's way),
+//!   neither recording a trace. Their speed against Detour is measured by
+//!   the `navscope-detour` crate's bench.
 //! * [`sample`]: grid meshes for tests, benchmarks and samples.
 //!
 //! The A*, the funnel and Polyanya are written by hand (no maintained crate
@@ -91,4 +95,6 @@ pub use funnel::{Waypoint, funnel, path_length};
 pub use locate::{DEFAULT_MAX_DISTANCE, Location, Locator};
 pub use method::{Answer, Method, PathFinder};
 pub use navscope_core::NavMesh;
-pub use search::{DEFAULT_MAX_EXPANSIONS, Expansion, Search, SearchOptions, SearchTrace, astar};
+pub use search::{
+    AStar, DEFAULT_MAX_EXPANSIONS, Expansion, Search, SearchOptions, SearchTrace, astar,
+};

@@ -1,17 +1,20 @@
 //! One entry point for both searches: [`Method`] picks Polyanya (optimal,
 //! the default) or A* with the funnel (Detour's way), and a [`PathFinder`]
 //! holds what is built once per mesh (the locator, Polyanya's mesh, the
-//! reusable searcher) so that queries allocate nothing in steady state.
+//! reusable Polyanya searcher and A*'s links and stamped arrays) so that
+//! Polyanya's queries allocate nothing in steady state and A*'s only its
+//! answer (the node list and the funnelled waypoints); neither records a
+//! trace.
 
 use glam::DVec3;
 use navscope_core::NavMesh;
 use serde::{Deserialize, Serialize};
 
-use crate::find::{PathError, find_path, path_json};
+use crate::find::{PathError, find_path_with, path_json};
 use crate::funnel::Waypoint;
 use crate::locate::Locator;
 use crate::polyanya::{AnyAnglePath, PolyMesh, Searcher};
-use crate::search::SearchOptions;
+use crate::search::{AStar, SearchOptions};
 
 /// Which search answers a query.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -67,15 +70,17 @@ pub struct PathFinder {
     /// Polyanya's plan-view mesh (built once).
     pub poly: PolyMesh,
     searcher: Searcher,
+    astar: AStar,
 }
 
 impl PathFinder {
-    /// Builds the locator and Polyanya's mesh of `mesh`.
+    /// Builds the locator, Polyanya's mesh and A*'s state of `mesh`.
     pub fn new(mesh: &NavMesh) -> Self {
         Self {
             locator: Locator::new(mesh),
             poly: PolyMesh::new(mesh),
             searcher: Searcher::new(),
+            astar: AStar::new(mesh),
         }
     }
 
@@ -125,7 +130,8 @@ impl PathFinder {
                 })
             }
             Method::AStar => {
-                let p = find_path(mesh, &self.locator, from, to, opts)?;
+                let p =
+                    find_path_with(mesh, &self.locator, &mut self.astar, from, to, opts, false)?;
                 Ok(Answer {
                     length: p.length,
                     expansions: p.expansions,

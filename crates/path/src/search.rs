@@ -182,8 +182,12 @@ pub struct Search {
     /// True when the search stopped at [`SearchOptions::max_expansions`]
     /// with nodes still open, rather than running out of nodes.
     pub hit_limit: bool,
-    /// The recorded search.
+    /// The recorded search (empty unless recorded, see [`AStar::run`]).
     pub trace: SearchTrace,
+    /// Nodes expanded, recorded or not (not serialised: a recorded trace
+    /// lists them).
+    #[serde(skip)]
+    pub expanded: usize,
 }
 
 /// The walked halves of a link: `(length in a, length in b)`.
@@ -215,119 +219,203 @@ pub fn astar(
     goal_pt: DVec3,
     opts: &SearchOptions,
 ) -> Search {
-    let n = mesh.nodes.len();
-    let mut search = Search {
-        cost: f64::INFINITY,
-        ..Search::default()
-    };
-    if start as usize >= n || goal as usize >= n {
-        return search;
-    }
-    let mut adjacency = vec![Vec::new(); n];
-    for (i, l) in mesh.links.iter().enumerate() {
-        if (l.from as usize) < n && (l.to as usize) < n && opts.allows(l.kind) {
-            adjacency[l.from as usize].push(i);
-        }
-    }
-    let position = |v: u32| {
-        if v == start {
-            start_pt
-        } else if v == goal {
-            goal_pt
-        } else {
-            mesh.nodes[v as usize].position
-        }
-    };
-    let mult = |v: u32| {
-        let node = &mesh.nodes[v as usize];
-        opts.usable_multiplier(node.stance) * mesh.area_cost(&node.area)
-    };
-    // Areas may cost less than 1: the heuristic scales by the cheapest.
-    let cheapest_area = mesh.area_costs.values().copied().fold(1.0, f64::min);
-    let scale = opts.min_multiplier() * cheapest_area;
-    let heuristic = |v: u32| position(v).distance(goal_pt) * scale;
-
-    let mut g = vec![f64::INFINITY; n];
-    let mut parent: Vec<Option<(u32, usize)>> = vec![None; n];
-    let mut closed = vec![false; n];
-    let mut opened = vec![false; n];
-    let mut heap = BinaryHeap::new();
-    g[start as usize] = 0.0;
-    opened[start as usize] = true;
-    let h0 = heuristic(start);
-    heap.push(Frontier::new(0.0, h0, start));
-
-    let mut reached = false;
-    while let Some(top) = heap.pop() {
-        let v = top.item as usize;
-        if closed[v] || top.g > g[v] {
-            continue;
-        }
-        if search.trace.expansions.len() >= opts.max_expansions {
-            search.hit_limit = true;
-            break;
-        }
-        closed[v] = true;
-        search.trace.expansions.push(Expansion {
-            node: top.item,
-            parent: parent[v].map(|p| p.0),
-            g: top.g,
-            h: top.h,
-            f: top.f,
-        });
-        if top.item == goal {
-            reached = true;
-            break;
-        }
-        for &li in &adjacency[v] {
-            let l = &mesh.links[li];
-            let w = l.to as usize;
-            if closed[w] {
-                continue;
-            }
-            let (da, db) = link_halves(l, position(top.item), position(l.to));
-            let (ka, kb) = (mult(top.item), mult(l.to));
-            if !ka.is_finite() || !kb.is_finite() {
-                continue;
-            }
-            let cost = da * ka + db * kb + (l.cost - (da + db)).max(0.0);
-            let ng = top.g + cost;
-            if ng < g[w] {
-                g[w] = ng;
-                parent[w] = Some((top.item, li));
-                opened[w] = true;
-                let h = heuristic(l.to);
-                heap.push(Frontier::new(ng, h, l.to));
-            }
-        }
-    }
-
-    search.trace.open = (0..n)
-        .filter(|&i| opened[i] && !closed[i])
-        .map(|i| i as u32)
-        .collect();
-    search.trace.closed = (0..n).filter(|&i| closed[i]).map(|i| i as u32).collect();
-    if reached {
-        let mut nodes = vec![goal];
-        let mut links = Vec::new();
-        let mut v = goal;
-        while let Some((p, li)) = parent[v as usize] {
-            nodes.push(p);
-            links.push(li);
-            v = p;
-        }
-        nodes.reverse();
-        links.reverse();
-        search.cost = if start == goal {
-            start_pt.distance(goal_pt) * mult(start)
-        } else {
-            g[goal as usize]
-        };
-        search.nodes = Some(nodes);
-        search.links = links;
-    }
-    search
+    AStar::new(mesh).run(mesh, start, goal, start_pt, goal_pt, opts, true)
 }
+
+/// [`astar`] with its state kept between queries on one mesh: the links
+/// out of each node and each node's area cost are gathered once, the
+/// per-node arrays are stamped with the query's number instead of cleared,
+/// and the trace is recorded only when asked. Build it once per NavMesh
+/// (a [`crate::PathFinder`] holds one).
+#[derive(Clone, Debug, Default)]
+pub struct AStar {
+    /// Links out of node `v`: `out[out_start[v]..out_start[v + 1]]`.
+    out_start: Vec<u32>,
+    out: Vec<u32>,
+    /// The mesh's cost of each node's area.
+    area: Vec<f64>,
+    cheapest_area: f64,
+    g: Vec<f64>,
+    parent: Vec<(u32, u32)>,
+    /// `seen[v] == stamp`: `g` and `parent` of `v` are this query's.
+    seen: Vec<u32>,
+    /// `closed[v] == stamp`: `v` was expanded in this query.
+    closed: Vec<u32>,
+    stamp: u32,
+    heap: BinaryHeap<Frontier>,
+}
+
+impl AStar {
+    /// The search state for `mesh`.
+    pub fn new(mesh: &NavMesh) -> Self {
+        let n = mesh.nodes.len();
+        let mut out_start = vec![0u32; n + 1];
+        let valid = |l: &Link| (l.from as usize) < n && (l.to as usize) < n;
+        for l in mesh.links.iter().filter(|l| valid(l)) {
+            out_start[l.from as usize + 1] += 1;
+        }
+        for v in 0..n {
+            out_start[v + 1] += out_start[v];
+        }
+        let mut fill = out_start.clone();
+        let mut out = vec![0u32; out_start[n] as usize];
+        for (i, l) in mesh.links.iter().enumerate().filter(|(_, l)| valid(l)) {
+            out[fill[l.from as usize] as usize] = i as u32;
+            fill[l.from as usize] += 1;
+        }
+        AStar {
+            out_start,
+            out,
+            area: mesh.nodes.iter().map(|v| mesh.area_cost(&v.area)).collect(),
+            // Areas may cost less than 1: the heuristic scales by the cheapest.
+            cheapest_area: mesh.area_costs.values().copied().fold(1.0, f64::min),
+            g: vec![f64::INFINITY; n],
+            parent: vec![(NO_PARENT, 0); n],
+            seen: vec![0; n],
+            closed: vec![0; n],
+            stamp: 0,
+            heap: BinaryHeap::new(),
+        }
+    }
+
+    /// [`astar`] on `mesh` (the mesh this state was built for); the trace's
+    /// expansions, open and closed lists are filled only when `record`,
+    /// [`Search::expanded`] always.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(
+        &mut self,
+        mesh: &NavMesh,
+        start: u32,
+        goal: u32,
+        start_pt: DVec3,
+        goal_pt: DVec3,
+        opts: &SearchOptions,
+        record: bool,
+    ) -> Search {
+        let n = mesh.nodes.len();
+        let mut search = Search {
+            cost: f64::INFINITY,
+            ..Search::default()
+        };
+        if start as usize >= n || goal as usize >= n || self.area.len() != n {
+            return search;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.closed.fill(0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        self.heap.clear();
+        let position = |v: u32| {
+            if v == start {
+                start_pt
+            } else if v == goal {
+                goal_pt
+            } else {
+                mesh.nodes[v as usize].position
+            }
+        };
+        let area = &self.area;
+        let mult =
+            |v: u32| opts.usable_multiplier(mesh.nodes[v as usize].stance) * area[v as usize];
+        let scale = opts.min_multiplier() * self.cheapest_area;
+        let heuristic = |v: u32| position(v).distance(goal_pt) * scale;
+
+        self.g[start as usize] = 0.0;
+        self.parent[start as usize] = (NO_PARENT, 0);
+        self.seen[start as usize] = stamp;
+        self.heap.push(Frontier::new(0.0, heuristic(start), start));
+
+        let mut reached = false;
+        while let Some(top) = self.heap.pop() {
+            let v = top.item as usize;
+            if self.closed[v] == stamp || top.g > self.g[v] {
+                continue;
+            }
+            if search.expanded >= opts.max_expansions {
+                search.hit_limit = true;
+                break;
+            }
+            self.closed[v] = stamp;
+            search.expanded += 1;
+            if record {
+                let p = self.parent[v].0;
+                search.trace.expansions.push(Expansion {
+                    node: top.item,
+                    parent: (p != NO_PARENT).then_some(p),
+                    g: top.g,
+                    h: top.h,
+                    f: top.f,
+                });
+            }
+            if top.item == goal {
+                reached = true;
+                break;
+            }
+            let here = position(top.item);
+            let ka = mult(top.item);
+            let (s, e) = (self.out_start[v], self.out_start[v + 1]);
+            for k in s..e {
+                let li = self.out[k as usize];
+                let l = &mesh.links[li as usize];
+                let w = l.to as usize;
+                if self.closed[w] == stamp || !opts.allows(l.kind) {
+                    continue;
+                }
+                let kb = mult(l.to);
+                if !ka.is_finite() || !kb.is_finite() {
+                    continue;
+                }
+                let (da, db) = link_halves(l, here, position(l.to));
+                let cost = da * ka + db * kb + (l.cost - (da + db)).max(0.0);
+                let ng = top.g + cost;
+                if self.seen[w] != stamp || ng < self.g[w] {
+                    self.seen[w] = stamp;
+                    self.g[w] = ng;
+                    self.parent[w] = (top.item, li);
+                    self.heap.push(Frontier::new(ng, heuristic(l.to), l.to));
+                }
+            }
+        }
+
+        if record {
+            search.trace.open = (0..n)
+                .filter(|&i| self.seen[i] == stamp && self.closed[i] != stamp)
+                .map(|i| i as u32)
+                .collect();
+            search.trace.closed = (0..n)
+                .filter(|&i| self.closed[i] == stamp)
+                .map(|i| i as u32)
+                .collect();
+        }
+        if reached {
+            let mut nodes = vec![goal];
+            let mut links = Vec::new();
+            let mut v = goal;
+            while v != start {
+                let (p, li) = self.parent[v as usize];
+                nodes.push(p);
+                links.push(li as usize);
+                v = p;
+            }
+            nodes.reverse();
+            links.reverse();
+            search.cost = if start == goal {
+                start_pt.distance(goal_pt) * mult(start)
+            } else {
+                self.g[goal as usize]
+            };
+            search.nodes = Some(nodes);
+            search.links = links;
+        }
+        search
+    }
+}
+
+/// [`AStar::parent`] of the start.
+const NO_PARENT: u32 = u32::MAX;
 
 #[cfg(test)]
 mod tests {
@@ -344,6 +432,30 @@ mod tests {
             .find(|n| n.position == centre(i, j))
             .unwrap()
             .id
+    }
+
+    #[test]
+    fn a_kept_state_answers_every_query_as_a_fresh_search_recorded_or_not() {
+        // Walls every 3 columns with alternate openings: paths snake, and
+        // queries in turn revisit nodes the query before touched.
+        let m = grid_mesh(9, 6, |i, j| {
+            i % 3 == 1 && if i % 2 == 0 { j < 5 } else { j > 0 }
+        });
+        let opts = SearchOptions::default();
+        let mut kept = AStar::new(&m);
+        let free: Vec<u32> = m.nodes.iter().map(|n| n.id).collect();
+        for (k, &a) in free.iter().enumerate() {
+            let b = free[(k * 7 + 3) % free.len()];
+            let (pa, pb) = (m.nodes[a as usize].position, m.nodes[b as usize].position);
+            let fresh = astar(&m, a, b, pa, pb, &opts);
+            let recorded = kept.run(&m, a, b, pa, pb, &opts, true);
+            assert_eq!(recorded, fresh, "{a} -> {b}");
+            assert_eq!(fresh.expanded, fresh.trace.expansions.len());
+            let quiet = kept.run(&m, a, b, pa, pb, &opts, false);
+            assert_eq!((quiet.nodes, quiet.links), (fresh.nodes, fresh.links));
+            assert_eq!((quiet.cost, quiet.expanded), (fresh.cost, fresh.expanded));
+            assert!(quiet.trace.expansions.is_empty() && quiet.trace.closed.is_empty());
+        }
     }
 
     #[test]

@@ -333,3 +333,27 @@ fn a_start_on_a_shared_edge_finds_the_shortest_way() {
     );
     assert_eq!(r.waypoints[1].position, DVec3::new(2.0, 0.0, 2.0));
 }
+
+#[test]
+fn a_walking_link_without_a_shared_edge_costs_its_walk_once() {
+    // Two cells a metre apart (the middle one blocked), joined by a walking
+    // link whose cost is the distance between their centres, as pipelines
+    // price walking links, and whose segment is the gap's middle point.
+    let mut m = grid_mesh(3, 1, |i, _| i == 1);
+    assert_eq!(m.nodes.len(), 2, "the blocked cell has no node");
+    let (a, b) = (m.nodes[0].position, m.nodes[1].position);
+    let mid = (a + b) * 0.5;
+    m.add_two_way(0, 1, LinkKind::Walk, a.distance(b), Some([mid, mid]));
+    let mut f = PathFinder::new(&m);
+    let (cost, length) = f
+        .polyanya(&m, a, b, &SearchOptions::default(), false)
+        .map(|r| (r.cost, r.length))
+        .unwrap();
+    // Half a metre to the gap, the metre across it, half a metre on: the
+    // walk is paid once, not again as the link's cost.
+    assert!((cost - a.distance(b)).abs() < 1e-9, "{cost}");
+    let astar = f
+        .find(&m, Method::AStar, a, b, &SearchOptions::default())
+        .unwrap();
+    assert!(length <= astar.length + 1e-9, "{length} > {}", astar.length);
+}

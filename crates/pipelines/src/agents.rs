@@ -44,6 +44,7 @@
 //! stair step stays climbable after rounding.
 
 use navscope_core::Pipeline;
+use navscope_core::jump::Reach;
 use navscope_core::level::{Level, LevelData};
 use navscope_core::params::{ParamValue, ParamValues};
 
@@ -71,24 +72,26 @@ pub struct Agent {
 }
 
 impl Agent {
+    /// The agent's running jump ([`navscope_core::jump::Reach`]), with its
+    /// deepest drop and step.
+    pub fn reach(&self) -> Reach {
+        Reach {
+            max_drop: self.max_drop,
+            step: self.step,
+            ..Reach::of_physics(self.jump_speed, self.gravity, self.run_speed)
+        }
+    }
+
     /// Highest rise of a jump, `v² / 2g`.
     pub fn jump_height(&self) -> f64 {
-        if self.gravity <= 0.0 {
-            return 0.0;
-        }
-        self.jump_speed * self.jump_speed / (2.0 * self.gravity)
+        self.reach().height
     }
 
     /// Horizontal distance a running jump covers before landing `down`
     /// metres below its take-off height (negative: above), or `None` when
     /// the jump does not rise that high.
     pub fn jump_reach(&self, down: f64) -> Option<f64> {
-        let (v, g) = (self.jump_speed, self.gravity);
-        if g <= 0.0 {
-            return None;
-        }
-        let disc = v * v + 2.0 * g * down;
-        (disc >= 0.0).then(|| self.run_speed * (v + disc.sqrt()) / g)
+        self.reach().at(down)
     }
 
     /// Radius of the agent's cylinder (`voxel`).
@@ -288,6 +291,11 @@ impl Preset {
                     f("cell_size", size),
                     f("cell_height", height),
                     f(navscope_voxel::settings::MAX_DROP, a.max_drop),
+                    f(navscope_voxel::settings::JUMP_HEIGHT, a.jump_height()),
+                    f(
+                        navscope_voxel::settings::JUMP_REACH,
+                        a.jump_reach(0.0).unwrap_or(0.0),
+                    ),
                 ];
                 let passes = if a.crouch_height.is_some() {
                     "stand,crouch,swim"

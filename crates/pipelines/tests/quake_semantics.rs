@@ -1,8 +1,10 @@
 //! Quake entities as the game plays them, each on a small map made for it,
-//! built by `cspace` with the preset a `.map` opens with (Quake's player,
+//! built by `cspace` (and `voxel` where said) with the preset a `.map` opens with (Quake's player,
 //! [`navscope_pipelines::agents::for_level`]): a plat that starts raised, a
 //! floor-panel door fired by a button, a key door, a teleporter, and a
-//! running jump across a gap the player reaches and one it does not.
+//! running jump across a gap the player reaches and one it does not, and
+//! onto a ledge within its rise and not above it (these two in `cspace`
+//! and `voxel`).
 //! Points are the player's start (its feet) and the exit's floor
 //! ([`navscope_levels::brushes::spots`]).
 
@@ -71,8 +73,13 @@ struct Built {
 }
 
 fn build(text: &str) -> Built {
+    build_in("cspace", text)
+}
+
+/// [`build`] with pipeline `id`.
+fn build_in(id: &str, text: &str) -> Built {
     let level: Level = navscope_levels::load_bytes("test.map", text.as_bytes()).unwrap();
-    let pipeline = navscope_pipelines::by_id("cspace").unwrap();
+    let pipeline = navscope_pipelines::by_id(id).unwrap();
     let preset = agents::for_level(&level).expect("a .map opens with Quake's player");
     let mut values = ParamValues::defaults(&pipeline.params);
     preset.apply(&pipeline, &level, &mut values).unwrap();
@@ -80,7 +87,8 @@ fn build(text: &str) -> Built {
         unreachable!()
     };
     let brushes = brushes.clone();
-    let mut r = Runner::new(pipeline, Arc::new(level));
+    let level = navscope_pipelines::level_for(&pipeline, &Arc::new(level)).unwrap();
+    let mut r = Runner::new(pipeline, level);
     r.set_params(values);
     r.run_all();
     assert!(r.first_error().is_none(), "{:?}", r.first_error());
@@ -130,19 +138,47 @@ fn a_running_jump_crosses_a_gap_it_reaches_and_not_one_it_does_not() {
         ([512, 64, 0], [576, 192, 64]),
         &[],
     );
-    let b = build(&near);
-    assert!(b.kinds().contains(&LinkKind::Jump), "128 units: a jump");
     let far = map(
         &[floor(0, 256, 0), floor(640, 896, 0)],
         [64, 128, 24],
         ([768, 64, 0], [832, 192, 64]),
         &[],
     );
-    let e = build(&far).route().unwrap_err();
-    assert!(
-        matches!(e, PathError::NoConnection { .. }),
-        "384 units: {e}"
-    );
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &near);
+        assert!(
+            b.kinds().contains(&LinkKind::Jump),
+            "{id}, 128 units: a jump"
+        );
+        let e = build_in(id, &far).route().unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{id}, 384 units: {e}"
+        );
+    }
+}
+
+#[test]
+fn a_running_jump_lands_on_a_ledge_within_its_rise_and_not_above_it() {
+    // Quake's jump rises 45.6 units: a ledge 40 units up across a 64-unit
+    // gap is reached, one 64 units up is not (and is more than a step).
+    let ledge = |up: i32| {
+        map(
+            &[floor(0, 256, 0), floor(320, 576, up)],
+            [64, 128, 24],
+            ([448, 64, up], [512, 192, up + 64]),
+            &[],
+        )
+    };
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &ledge(40));
+        assert!(b.kinds().contains(&LinkKind::Jump), "{id}, 40 units up");
+        let e = build_in(id, &ledge(64)).route().unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{id}, 64 units up: {e}"
+        );
+    }
 }
 
 #[test]

@@ -38,6 +38,22 @@
 //!   to the edge point, on to the landing point, and on to the second
 //!   node's centre, as for the mover links.
 //!
+//! * **Running jumps** (when the jump reach is above 0: a game agent's
+//!   preset sets it). From the same edge samples of standing nodes, where
+//!   the edge is a ledge (half a cell beyond it no surface lies within a
+//!   step of its height), the agent runs straight out and jumps: the probe
+//!   goes on in steps of a cell up to the reach of the deepest drop, and
+//!   every surface it passes over that is higher than every landing found
+//!   nearer (the drop's included), at most the jump's rise above the edge
+//!   and within the reach of a jump landing that much lower or higher
+//!   ([`navscope_core::jump::Reach::lands`], the model `cspace`'s gap jumps
+//!   use), is a landing. The probe stops at a column the agent fits in
+//!   neither at the edge's height nor at the top of its rise (a wall). The
+//!   flight is checked as the fall is: every column from the edge to the
+//!   landing has room for the agent at the higher of the two heights, and
+//!   the landing column from its floor up to there. Each is one `jump`
+//!   link, one way, as a drop.
+//!
 //! `max_drop` 0 turns the stage off (the NavMesh passes through as it is).
 
 use std::collections::{HashMap, HashSet};
@@ -45,6 +61,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use glam::{DVec2, DVec3};
+use navscope_core::jump::Reach;
 use navscope_core::navmesh::Link;
 use navscope_core::{LinkKind, NavMesh, Stance};
 use rayon::prelude::*;
@@ -117,7 +134,10 @@ fn room(
     let mut spans = open_spans(v, cols, p).peekable();
     match bottom {
         None => spans.peek().is_none() || spans.any(|(f, c)| f <= top + step && c >= head),
-        Some(b) => spans.any(|(f, c)| (f - b).abs() <= step && c >= head),
+        // Open from the landing floor (or lower: a floor the voxels do
+        // not hold, such as a door's bridge, lies inside an open span) up
+        // to the head.
+        Some(b) => spans.any(|(f, c)| f <= b + step && c >= head),
     }
 }
 
@@ -152,14 +172,18 @@ impl Hasher for FoldHasher {
 /// The maps' hasher.
 type Fold = BuildHasherDefault<FoldHasher>;
 
-/// The drops of `nav` (see the module docs): `agent` gives each stance's
-/// agent (`None`: no drops from or onto that stance's nodes).
+/// The drops and running jumps of `nav` (see the module docs): `agent`
+/// gives each stance's agent (`None`: no drops from or onto that stance's
+/// nodes); `jump` the standing agent's running jump (its `max_drop` is
+/// `max_drop`'s; a level reach of 0: no jumps).
 pub fn find_drops(
     nav: &NavMesh,
     agent: impl Fn(Stance) -> Option<AgentParams> + Sync,
     voxels: &Voxels,
     max_drop: f64,
+    jump: Reach,
 ) -> Vec<LedgeDrop> {
+    let jump = Reach { max_drop, ..jump };
     if max_drop <= 0.0 {
         return Vec::new();
     }
@@ -192,6 +216,8 @@ pub fn find_drops(
             }
         }
     }
+    // Only a standing agent jumps (a crouched or swimming one does not).
+    let leaps_from = |st: Stance| st == Stance::Stand && jump.longest() > 0.0;
     let linked: HashSet<(u32, u32), Fold> = nav.links.iter().map(|l| (l.from, l.to)).collect();
     let cols = Columns::new(voxels.tiles);
     // The surfaces of other nodes over plan point `q`: (node, height).
@@ -244,14 +270,33 @@ pub fn find_drops(
                     |x| surfaces(i, x),
                     |x| room(voxels, &cols, &a, x, he, None),
                 );
-                let Some((j, probe, h)) = found else {
-                    continue;
-                };
-                if linked.contains(&(i as u32, j)) || made.contains(&j) {
-                    continue;
+                let mut landings = Vec::new();
+                let mut above = f64::NEG_INFINITY;
+                if let Some((j, probe, h)) = found
+                    && room(voxels, &cols, &a, probe, he, Some(h))
+                {
+                    landings.push((j, probe, h));
+                    above = h;
                 }
-                if room(voxels, &cols, &a, probe, he, Some(h)) {
-                    made.insert(j);
+                if leaps_from(nav.nodes[i].stance) {
+                    let ground_goes_on = surfaces(i, e + out_dir * delta)
+                        .iter()
+                        .any(|&(_, h)| (h - he).abs() <= step);
+                    if !ground_goes_on {
+                        landings.extend(leaps(
+                            (e, out_dir, he),
+                            &jump,
+                            voxels.grid.cs,
+                            above,
+                            |x| surfaces(i, x),
+                            |x, top, bottom| room(voxels, &cols, &a, x, top, bottom),
+                        ));
+                    }
+                }
+                for (j, probe, h) in landings {
+                    if linked.contains(&(i as u32, j)) || !made.insert(j) {
+                        continue;
+                    }
                     out.push(LedgeDrop {
                         from: i as u32,
                         to: j,
@@ -310,6 +355,46 @@ fn probe(
         t += delta;
     }
     None
+}
+
+/// The running-jump landings of the module docs from edge point `e`
+/// (height `he`) along `dir`, probing every `pace` metres, higher than
+/// `above`: node, plan point and height of each, nearest first. `room(x,
+/// top, bottom)` is the clear-fall rule of [`room`] for column `x`.
+fn leaps(
+    (e, dir, he): (DVec2, DVec2, f64),
+    jump: &Reach,
+    pace: f64,
+    mut above: f64,
+    surfaces: impl Fn(DVec2) -> Vec<(u32, f64)>,
+    room: impl Fn(DVec2, f64, Option<f64>) -> bool,
+) -> Vec<(u32, DVec2, f64)> {
+    let longest = jump.longest();
+    let mut out = Vec::new();
+    let flight_clear = |to: DVec2, top: f64| {
+        let n = (e.distance(to) / (pace * 0.5)).ceil().max(1.0) as usize;
+        (0..n).all(|k| room(e.lerp(to, k as f64 / n as f64), top, None))
+    };
+    let mut t = pace;
+    while t <= longest + 1e-9 {
+        let x = e + dir * t;
+        let landing = surfaces(x)
+            .into_iter()
+            .filter(|&(_, h)| h > above && jump.lands(t, he - h))
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+        if let Some((j, h)) = landing {
+            let top = he.max(h);
+            if flight_clear(x, top) && room(x, top, Some(h)) {
+                out.push((j, x, h));
+                above = h;
+            }
+        }
+        if !room(x, he, None) && !room(x, he + jump.height, None) {
+            break;
+        }
+        t += pace;
+    }
+    out
 }
 
 /// Adds `drops` to `nav` as one-way jump links; their indices.

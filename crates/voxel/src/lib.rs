@@ -32,7 +32,7 @@
 //! | `detail` | `rcBuildPolyMeshDetail` | height detail triangles per polygon (`detail/<stance>`) ([`detail`]) |
 //! | `graph` | §32.2.5, §32.3.2, §32.4.2 | one node per polygon (`node/<stance>`), links (`link/walk`, `link/region`, `link/pass`, `link/tile`, `link/swim`) and the NavMesh ([`graph`], [`swim`]) |
 //! | `movers` | Quake's movers and triggers (not in the paper) | door, elevator, teleport and jump links of a brush level's movers ([`movers`]) |
-//! | `drops` | Recast's off-mesh connections, generated at ledges (not in the paper) | one-way jump links off ledges onto the floor below (`link/jump`) ([`drops`]) |
+//! | `drops` | Recast's off-mesh connections, generated at ledges (not in the paper) | one-way jump links off ledges onto the floor below and, with a running jump, across gaps and up ledges (`link/jump`) ([`drops`]) |
 //!
 //! **Stage ids** are Recast's names: `regions` is Recast's regions (the
 //! partition of the walkable spans; the `partition` parameter picks the

@@ -254,6 +254,26 @@ pub fn specs() -> Vec<ParamSpec> {
             "Recycled passes in hierarchy order (§32.4.4): each pass sees only the voxels the earlier ones left non-walkable.",
         ),
         drop_param_spec(),
+        ParamSpec::float(
+            JUMP_HEIGHT,
+            "Jump height",
+            "m",
+            1.1,
+            0.0,
+            5.0,
+            0.05,
+            "Highest rise of the agent's running jump (with the jump reach: the gap jumps of the drops stage).",
+        ),
+        ParamSpec::float(
+            JUMP_REACH,
+            "Running jump reach",
+            "m",
+            0.0,
+            0.0,
+            50.0,
+            0.05,
+            "Horizontal distance of a running jump that lands at its take-off height; with it, ledges link one way to the floors a running jump reaches across a gap, up a ledge or down a drop (module drops). 0: drops only, no jumps.",
+        ),
     ];
     for (area, cost) in AREA_PRESET {
         v.push(ParamSpec::float(
@@ -357,8 +377,8 @@ pub mod reads {
         "swim.radius",
         "sidestep.radius",
     ];
-    /// `drops`: the deepest drop.
-    pub const DROPS: &[&str] = &[super::MAX_DROP];
+    /// `drops`: the deepest drop and the running jump.
+    pub const DROPS: &[&str] = &[super::MAX_DROP, super::JUMP_HEIGHT, super::JUMP_REACH];
     /// `voxelize`: water.
     pub const VOXELIZE: &[&str] = &["water_level_on", "water_level"];
     /// `compact`: the span filters, whether volumes mark areas, the pass
@@ -531,7 +551,13 @@ pub struct DetailParams {
 /// The parameter: the deepest drop linked, metres.
 pub const MAX_DROP: &str = "max_drop";
 
-/// The `drops` stage's parameter.
+/// The parameter: the highest rise of a running jump, metres.
+pub const JUMP_HEIGHT: &str = "jump_height";
+
+/// The parameter: the level reach of a running jump, metres (0: none).
+pub const JUMP_REACH: &str = "jump_reach";
+
+/// The `drops` stage's drop parameter.
 pub fn drop_param_spec() -> ParamSpec {
     ParamSpec::float(
         MAX_DROP,

@@ -15,6 +15,8 @@ pub enum Orientation {
 
 /// Twice the signed area of `abc`, computed with Shewchuk's adaptive exact
 /// arithmetic: its sign is always right, whatever the magnitudes.
+/// Inlined: the path searches call it in their inner loops.
+#[inline]
 pub fn orient_value(a: DVec2, b: DVec2, c: DVec2) -> f64 {
     robust::orient2d(
         robust::Coord { x: a.x, y: a.y },

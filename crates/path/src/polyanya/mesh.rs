@@ -19,7 +19,9 @@
 //! * Every other link between two polygons (or a walking link whose
 //!   polygons share no edge) is a point link: from an entry point in its
 //!   source polygon to an exit point in its target, at the link's cost
-//!   (module docs of `polyanya`).
+//!   (module docs of `polyanya`); a walking link's cost is the plan
+//!   distance from its entry to its exit (its `cost` field is the length
+//!   from node to node, which would count the walk twice).
 
 use std::collections::HashMap;
 
@@ -463,13 +465,25 @@ impl PolyMesh {
                         world_to_plan(mesh.nodes[l.to as usize].position),
                     ),
                 };
+                let (entry, exit) = (
+                    clamp_into(self.corners(p), e),
+                    clamp_into(self.corners(q), x),
+                );
+                // A walking link's cost is the length it walks (node to
+                // node), which the search measures itself: it is walked
+                // from entry to exit, at no price on top.
+                let cost = if is_walking(l.kind) {
+                    entry.distance(exit)
+                } else {
+                    l.cost.max(0.0)
+                };
                 self.links.push(PointLink {
                     link: found[at].1 as u32,
                     kind: l.kind,
                     to: q,
-                    entry: clamp_into(self.corners(p), e),
-                    exit: clamp_into(self.corners(q), x),
-                    cost: l.cost.max(0.0),
+                    entry,
+                    exit,
+                    cost,
                 });
                 at += 1;
             }

@@ -21,7 +21,9 @@
 //!   source node's position, kept inside the source polygon), pays the
 //!   link's `cost`, and goes on from its exit point (the same rule in the
 //!   target polygon). The search minimises plan length plus the costs of
-//!   the point links taken, and is optimal for that sum.
+//!   the point links taken, and is optimal for that sum. A walking link
+//!   taken as a point link costs only its walk from entry to exit (zero
+//!   across a segment): its `cost` is a length the search measures itself.
 //! * Stance and area multipliers: Polyanya measures length, so the
 //!   multipliers do not weigh the path inside polygons; a multiplier that
 //!   is infinite forbids its polygons (never entered), and link kinds the

@@ -6,7 +6,8 @@
 //!   root sees the polygon behind it (Cui et al.'s search node);
 //! * a vertex root: a vertex reached as a corner of the free space (or
 //!   straight through, when a ray meets it exactly); it is expanded into
-//!   every polygon around the vertex, which sees all of each;
+//!   every polygon around the vertex that a taut path can turn into (the
+//!   vertex sees all of each; see `TurnWedge`);
 //! * a point root: the start, or a link's exit point, inside a polygon;
 //! * a goal candidate: a complete path, ordered by its exact cost.
 //!
@@ -522,13 +523,20 @@ impl Searcher {
         self.successor(q, root, poly, e, 0.0, 1.0);
     }
 
-    /// A vertex root: into every polygon around the vertex.
+    /// A vertex root: into every polygon around the vertex that a taut
+    /// path can turn into (see [`TurnWedge`]).
     fn expand_vertex(&mut self, q: &Query, root: u32) {
-        let v = self.roots[root as usize].vertex;
+        let r = self.roots[root as usize];
+        let v = r.vertex;
         let (s, e) = q.pm.verts[v as usize].incident;
+        let from = (r.parent != NONE).then(|| self.roots[r.parent as usize].p);
+        let wedge = from.and_then(|from| TurnWedge::new(q, v, r.p, from));
         for k in s..e {
             let (poly, i) = q.pm.incident[k as usize];
             if !q.enters(poly) {
+                continue;
+            }
+            if wedge.is_some_and(|w| !w.admits((k - s) as usize)) {
                 continue;
             }
             self.targets(q, root, None, poly);
@@ -702,6 +710,119 @@ impl Searcher {
             g: top.g,
             f: top.f,
         }
+    }
+}
+
+/// Tolerance of the turn test, in [`TurnWedge::angle`]'s units: it only
+/// ever keeps more.
+const TURN_EPS: f64 = 1e-9;
+
+/// [`TurnWedge::angle`] of straight on.
+const STRAIGHT: f64 = 2.0;
+
+/// At most this many polygons around a vertex are sorted out; around a
+/// vertex with more, every polygon is expanded.
+const MAX_SECTORS: usize = 16;
+
+/// The directions in which a path that reached vertex `v` straight from
+/// `from` may go on and still be taut (locally shortest): the angle at `v`
+/// between the way back to `from` and the way on must hold an obstacle
+/// (a direction no enterable polygon covers), or else a shortcut past `v`
+/// is shorter. Directions are measured at `v` from the way back to
+/// `from`, counter-clockwise positive; a way on is taut when it is at
+/// least `ccw` (the first obstacle direction counter-clockwise) or at most
+/// `-cw` (the first clockwise). Straight on is always kept, so a ray that
+/// meets a vertex exactly goes on. An optimal path is taut at every bend,
+/// so the polygons wholly outside these directions are not expanded from
+/// `v`. Directions a T-junction hides from the vertex's polygon list count
+/// as obstacles, which only keeps more.
+#[derive(Clone, Copy, Debug)]
+struct TurnWedge {
+    ccw: f64,
+    cw: f64,
+    /// Each polygon's directions at the vertex, in the vertex's
+    /// [`PolyMesh::incident`] order (forbidden ones empty).
+    sectors: [(f64, f64); MAX_SECTORS],
+}
+
+impl TurnWedge {
+    fn new(q: &Query, v: u32, at: DVec2, from: DVec2) -> Option<Self> {
+        let back = (from - at).try_normalize()?;
+        let pm = q.pm;
+        let (s, e) = pm.verts[v as usize].incident;
+        let n = (e - s) as usize;
+        if n > MAX_SECTORS {
+            return None;
+        }
+        const EMPTY: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
+        let mut sectors = [EMPTY; MAX_SECTORS];
+        for (k, sector) in (s..e).zip(sectors.iter_mut()) {
+            let (poly, i) = pm.incident[k as usize];
+            if q.enters(poly) {
+                let len = pm.polys[poly as usize].len;
+                let next = pm.corner_pt[pm.corner(poly, i + 1)];
+                let prev = pm.corner_pt[pm.corner(poly, i + len - 1)];
+                let lo = Self::angle(back, next - at);
+                let mut hi = Self::angle(back, prev - at);
+                if hi < lo {
+                    hi += 2.0 * STRAIGHT;
+                }
+                *sector = (lo, hi);
+            }
+        }
+        let sectors_n = &sectors[..n];
+        // Sweep outward from the way back over the free directions until
+        // a gap: the first obstacle on each side.
+        let mut ccw = 0.0;
+        while ccw < STRAIGHT {
+            let reach = sectors_n
+                .iter()
+                .filter(|&&(lo, hi)| lo <= ccw + TURN_EPS && hi > ccw + TURN_EPS)
+                .map(|&(_, hi)| hi)
+                .fold(f64::NEG_INFINITY, f64::max);
+            if reach == f64::NEG_INFINITY {
+                break;
+            }
+            ccw = reach;
+        }
+        let mut cw = 0.0;
+        while cw < STRAIGHT {
+            // A sector past straight on, seen from the other side.
+            let reach = sectors_n
+                .iter()
+                .flat_map(|&(lo, hi)| [(lo, hi), (lo - 2.0 * STRAIGHT, hi - 2.0 * STRAIGHT)])
+                .filter(|&(lo, hi)| hi >= -cw - TURN_EPS && lo < -cw - TURN_EPS)
+                .map(|(lo, _)| -lo)
+                .fold(f64::NEG_INFINITY, f64::max);
+            if reach == f64::NEG_INFINITY {
+                break;
+            }
+            cw = reach;
+        }
+        Some(TurnWedge {
+            ccw: ccw.min(STRAIGHT),
+            cw: cw.min(STRAIGHT),
+            sectors,
+        })
+    }
+
+    /// A monotone stand-in for the angle of `d` from `back` (the "diamond
+    /// angle"): in `(-2, 2]`, 0 along `back`, 1 at a right angle
+    /// counter-clockwise, 2 straight opposite; no trigonometry.
+    fn angle(back: DVec2, d: DVec2) -> f64 {
+        let (x, y) = (back.dot(d), back.perp_dot(d));
+        let t = x.abs() + y.abs();
+        if t == 0.0 {
+            return 0.0;
+        }
+        let a = 1.0 - x / t;
+        if y >= 0.0 { a } else { -a }
+    }
+
+    /// Whether the `k`-th polygon around the vertex holds a taut way on.
+    fn admits(&self, k: usize) -> bool {
+        let (lo, hi) = self.sectors[k];
+        lo <= hi && (hi >= self.ccw - TURN_EPS || lo <= -self.cw + TURN_EPS)
     }
 }
 

@@ -1,7 +1,8 @@
-//! The `drops` stage: one-way jump links off ledges.
+//! The `drops` stage: one-way jump links off ledges and across gaps.
 
 use std::sync::Arc;
 
+use navscope_core::jump::Reach;
 use navscope_core::navmesh::Stance;
 use navscope_core::{Artifact, StageContext, StageError};
 
@@ -24,7 +25,13 @@ pub(super) fn run_drops(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageEr
         max_error: s.max_error,
     };
     let agent = |st: Stance| s.passes.iter().find(|p| p.stance == st).map(|p| p.agent);
-    let drops = drops::find_drops(&m.navmesh, agent, &voxels, max_drop);
+    let jump = Reach {
+        level: ctx.params.float(crate::settings::JUMP_REACH),
+        height: ctx.params.float(crate::settings::JUMP_HEIGHT),
+        max_drop,
+        step: agent(Stance::Stand).map_or(0.0, |a| a.max_step),
+    };
+    let drops = drops::find_drops(&m.navmesh, agent, &voxels, max_drop, jump);
     let mut navmesh = m.navmesh.clone();
     let links = drops::add_drop_links(&mut navmesh, &drops);
     Ok(Arc::new(MoverArtifact {

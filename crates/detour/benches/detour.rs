@@ -1,0 +1,283 @@
+//! Detour against navscope's Polyanya and A* with the funnel, in one
+//! process, on the Recast demo meshes `nav_test.obj` and `dungeon.obj`
+//! (`../shared/data/recast-meshes/`) built with the demo settings on both
+//! sides: Recast + Detour from the C++ sources, navscope's `voxel`
+//! pipeline with the equivalent `--set` list of issue #40.
+//!
+//! The queries are pairs of navscope node centres drawn with a fixed seed;
+//! each engine answers each query alone (locating both ends included), the
+//! least of `ROUNDS` rounds is its time, and the medians over the pairs
+//! all three engines answer are printed per mesh first. Then criterion
+//! times each engine answering all those pairs per iteration.
+//!
+//! `cargo bench -p navscope-detour --bench detour`. Skips with a message
+//! when the meshes or Detour's sources are absent (see the crate docs).
+
+use std::hint::black_box;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use glam::DVec3;
+use navscope_core::level::LevelData;
+use navscope_core::{NavMesh, ParamValues, Runner};
+use navscope_detour::Detour;
+use navscope_path::{Method, PathError, PathFinder, SearchOptions};
+
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/data/recast-meshes"
+);
+const MESHES: [&str; 2] = ["nav_test.obj", "dungeon.obj"];
+const PAIRS: usize = 1000;
+const ROUNDS: usize = 3;
+
+/// The Recast demo's settings as navscope's `voxel` parameters (issue #40).
+const DEMO: [(&str, &str); 11] = [
+    ("cell_size", "0.3"),
+    ("cell_height", "0.2"),
+    ("stand.height", "2.0"),
+    ("stand.radius", "0.6"),
+    ("stand.max_step", "0.9"),
+    ("stand.max_slope", "45"),
+    ("passes", "stand"),
+    ("max_error", "0.39"),
+    ("max_edge_len", "12"),
+    ("filter_ledge_spans", "true"),
+    ("tile_size", "0"),
+];
+
+/// One mesh as both engines see it.
+struct Side {
+    name: &'static str,
+    mesh: NavMesh,
+    finder: PathFinder,
+    detour: Detour,
+    pairs: Vec<(DVec3, DVec3)>,
+}
+
+/// navscope's voxel NavMesh of the level with the demo settings.
+fn navscope_mesh(path: &Path) -> NavMesh {
+    let level = navscope_levels::load(path).unwrap_or_else(|e| panic!("{e}"));
+    let pipeline = navscope_pipelines::by_id("voxel").expect("the voxel pipeline");
+    let mut values = ParamValues::defaults(&pipeline.params);
+    for (name, text) in DEMO {
+        let spec = navscope_core::params::spec(&pipeline.params, name).expect(name);
+        let v = spec.parse(text).expect(name);
+        values.set(&pipeline.params, name, v).expect(name);
+    }
+    let n = pipeline.stages.len();
+    let mut r = Runner::new(pipeline, Arc::new(level));
+    r.set_params(values);
+    r.run_to(n - 1, &AtomicBool::new(false), &mut |_| {});
+    assert!(
+        r.first_error().is_none(),
+        "{}: {:?}",
+        path.display(),
+        r.first_error()
+    );
+    r.navmesh().expect("voxel makes a NavMesh")
+}
+
+/// A 64-bit linear congruential generator (Knuth's MMIX constants): the
+/// same pairs on every run, without a dependency.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+fn load(name: &'static str) -> Option<Side> {
+    let path = Path::new(DIR).join(name);
+    let level = match navscope_levels::load(&path) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("skipped {name}: {e}");
+            return None;
+        }
+    };
+    let LevelData::Mesh(m) = &level.data else {
+        panic!("{name} is not a triangle mesh");
+    };
+    let vertices: Vec<[f32; 3]> = m.mesh.vertices.iter().map(|v| v.to_array()).collect();
+    let detour = match Detour::build(&vertices, &m.mesh.triangles) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("skipped {name}: {e}");
+            return None;
+        }
+    };
+    let mesh = navscope_mesh(&path);
+    let finder = PathFinder::new(&mesh);
+    let centres: Vec<DVec3> = mesh
+        .nodes
+        .iter()
+        .filter(|n| n.polygon.is_some())
+        .map(|n| n.position)
+        .collect();
+    let mut rng = Lcg(0x5eed_0040);
+    let pairs = (0..PAIRS)
+        .map(|_| {
+            (
+                centres[rng.below(centres.len())],
+                centres[rng.below(centres.len())],
+            )
+        })
+        .collect();
+    Some(Side {
+        name,
+        mesh,
+        finder,
+        detour,
+        pairs,
+    })
+}
+
+/// navscope's Polyanya path length, without a trace (as a game asks).
+fn polyanya(s: &mut Side, a: DVec3, b: DVec3, opts: &SearchOptions) -> Result<f64, PathError> {
+    s.finder
+        .polyanya(&s.mesh, a, b, opts, false)
+        .map(|p| p.length)
+}
+
+/// navscope's A* + funnel path length (Detour's method), without a trace.
+fn astar(s: &mut Side, a: DVec3, b: DVec3, opts: &SearchOptions) -> Result<f64, PathError> {
+    s.finder
+        .find(&s.mesh, Method::AStar, a, b, opts)
+        .map(|p| p.length)
+}
+
+fn f32s(p: DVec3) -> [f32; 3] {
+    p.as_vec3().to_array()
+}
+
+/// The least of `ROUNDS` timings of `f`, in microseconds, and its answer.
+fn timed<T>(mut f: impl FnMut() -> T) -> (f64, T) {
+    let mut best = f64::INFINITY;
+    let mut out = None;
+    for _ in 0..ROUNDS {
+        let t = Instant::now();
+        let r = black_box(f());
+        best = best.min(t.elapsed().as_secs_f64() * 1e6);
+        out = Some(r);
+    }
+    (best, out.expect("ROUNDS > 0"))
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        f64::NAN
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
+}
+
+/// Times every pair on every engine and prints the medians; returns the
+/// pairs all three answer.
+fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
+    let mut common = Vec::new();
+    let (mut td, mut tp, mut ta) = (Vec::new(), Vec::new(), Vec::new());
+    let mut ratios = Vec::new();
+    let mut longer = 0;
+    let mut found = [0usize; 3];
+    let mut expanded = 0;
+    for (a, b) in s.pairs.clone() {
+        let (d_us, d) = timed(|| s.detour.path(f32s(a), f32s(b)));
+        let (p_us, p) = timed(|| polyanya(s, a, b, opts));
+        let (a_us, astar) = timed(|| astar(s, a, b, opts));
+        expanded += s
+            .finder
+            .polyanya(&s.mesh, a, b, opts, false)
+            .map_or(0, |p| p.expansions);
+        found[0] += usize::from(d.is_some());
+        found[1] += usize::from(p.is_ok());
+        found[2] += usize::from(astar.is_ok());
+        if let (Some(d), Ok(p), Ok(al)) = (d, p, astar) {
+            if p > al + 1e-6 {
+                longer += 1;
+                if longer <= 3 {
+                    eprintln!(
+                        "{}: Polyanya {p:.3} m > A* {al:.3} m from {a} to {b}",
+                        s.name
+                    );
+                }
+            }
+            common.push((a, b));
+            td.push(d_us);
+            tp.push(p_us);
+            ta.push(a_us);
+            if d > 0.0 {
+                ratios.push(p / d as f64);
+            }
+        }
+    }
+    let (md, mp, ma) = (median(td), median(tp), median(ta));
+    println!(
+        "{}: navscope {} polygons, Detour {}; of {} pairs Detour answers {}, Polyanya {}, \
+         A* {}, all three {}; Polyanya longer than A* on {longer}, {expanded} Polyanya expansions; \
+         median per query: Detour {md:.2} us, Polyanya {mp:.2} us ({:.2}x), \
+         A* + funnel {ma:.2} us ({:.2}x); Polyanya length / Detour's: median {:.3}",
+        s.name,
+        s.finder.poly.len(),
+        s.detour.polygons(),
+        s.pairs.len(),
+        found[0],
+        found[1],
+        found[2],
+        common.len(),
+        mp / md,
+        ma / md,
+        median(ratios),
+    );
+    common
+}
+
+fn bench(c: &mut Criterion) {
+    if !Detour::available() {
+        eprintln!("skipped: {}", navscope_detour::Absent);
+        return;
+    }
+    let opts = SearchOptions::default();
+    for name in MESHES {
+        let Some(mut s) = load(name) else { continue };
+        let common = report(&mut s, &opts);
+        let mut g = c.benchmark_group(format!("{name}, {} pairs", common.len()));
+        g.bench_function("detour", |b| {
+            b.iter(|| {
+                for &(a, z) in &common {
+                    black_box(s.detour.path(f32s(a), f32s(z)));
+                }
+            })
+        });
+        g.bench_function("polyanya", |b| {
+            b.iter(|| {
+                for &(a, z) in &common {
+                    black_box(polyanya(&mut s, a, z, &opts).ok());
+                }
+            })
+        });
+        g.bench_function("astar", |b| {
+            b.iter(|| {
+                for &(a, z) in &common {
+                    black_box(astar(&mut s, a, z, &opts).ok());
+                }
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
