@@ -9,15 +9,10 @@
 //! probe's `FixSearch`), so the panel shows the gap at once and the fix when it
 //! is found, and no frame waits for either.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use bevy::math::DVec3;
-use navscope_core::level::Level;
-use navscope_core::params::ParamValues;
-use navscope_core::{NavMesh, Pipeline};
-use navscope_explain::fix::{FixBudget, find_fixes, rebuild_and_search, with_fixes};
+use navscope_core::{NavMesh, Runner};
 use navscope_explain::reach::Graph;
+use navscope_explain::{FixBudget, explain_gap};
 use navscope_explain::{Gap, failed_path_gap};
 use navscope_path::{PathError, SearchOptions};
 
@@ -36,26 +31,6 @@ pub struct Failure {
     pub gap: Option<Gap>,
     /// True while the fix search runs.
     pub fix_pending: bool,
-}
-
-/// What the fix search needs of the build the probe searches: the
-/// pipeline, the level and the parameter values it was built with.
-#[derive(Clone)]
-pub struct Rebuild {
-    /// The pipeline, built again with each candidate value.
-    pub pipeline: Arc<Pipeline>,
-    /// The level it builds.
-    pub level: Arc<Level>,
-    /// The values the shown mesh was built with.
-    pub values: ParamValues,
-}
-
-impl std::fmt::Debug for Rebuild {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Rebuild")
-            .field("pipeline", &self.pipeline.id)
-            .finish_non_exhaustive()
-    }
 }
 
 /// The failure of a search that ended in `e`, when the two ends lie on
@@ -79,28 +54,12 @@ pub fn explain(mesh: &NavMesh, opts: &SearchOptions, e: &PathError) -> Option<Fa
     })
 }
 
-/// `gap` with the smallest one-parameter changes that let a search from
-/// `from` to `to` succeed, each checked by building `rebuild` again
-/// within the default budget (runs on a thread of its own). Once `cancel`
-/// is set no further build runs (the answer is then stale and dropped).
-pub fn with_fix(
-    gap: Gap,
-    rebuild: &Rebuild,
-    (from, to): (DVec3, DVec3),
-    opts: SearchOptions,
-    cancel: &AtomicBool,
-) -> Gap {
-    let specs = &rebuild.pipeline.params;
-    let mut rebuilt = rebuild_and_search(
-        rebuild.pipeline.clone(),
-        rebuild.level.clone(),
-        from,
-        to,
-        opts,
-    );
-    let mut joins = |v: &ParamValues| !cancel.load(Ordering::Relaxed) && rebuilt(v);
-    let fixes = find_fixes(specs, &rebuild.values, &FixBudget::default(), &mut joins);
-    with_fixes(gap, specs, &rebuild.values, fixes)
+/// `gap` with its reason (the rules of `runner`'s pipeline that refuse
+/// the link) and the smallest one-parameter changes that let a search
+/// from `from` to `to` succeed, each checked by building `runner` again
+/// within the default budget (runs on a thread of its own).
+pub fn with_fix(gap: Gap, runner: &Runner, ends: (DVec3, DVec3), opts: SearchOptions) -> Gap {
+    explain_gap(gap, runner, opts, ends, &FixBudget::default())
 }
 
 /// The fix in words, as the command line's `--set` takes it ("none

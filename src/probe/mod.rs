@@ -33,12 +33,11 @@ use crate::discard::discard;
 use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use failure::{Failure, Rebuild};
-use navscope_core::{Artifact, LinkKind, NavMesh, ParamValue, PathAnswer};
+use failure::Failure;
+use navscope_core::{Artifact, LinkKind, NavMesh, ParamValue, PathAnswer, Runner};
 use navscope_explain::Gap;
 use navscope_path::polyanya::TraceStep;
 use navscope_path::{PathError, PathFinder, PathResult, SearchOptions, Waypoint};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
@@ -324,13 +323,13 @@ struct Searchable {
     answerers: Vec<Arc<dyn Artifact>>,
     pipeline_radius: f64,
     /// What the fix search builds again.
-    rebuild: Option<Rebuild>,
+    rebuild: Option<Runner>,
 }
 
 impl Searchable {
     /// The NavMesh, its path finder and the stages that answer path
     /// queries themselves (last first) of `runner`'s build.
-    fn of(runner: Option<&navscope_core::Runner>, pipeline_radius: f64) -> Self {
+    fn of(runner: Option<&Runner>, pipeline_radius: f64) -> Self {
         // The stages' artifacts, last first.
         let artifacts: Vec<Arc<dyn Artifact>> = runner
             .map(|r| {
@@ -342,11 +341,7 @@ impl Searchable {
             .unwrap_or_default();
         // The last NavMesh, as `Runner::navmesh` finds it.
         let source = artifacts.iter().find(|a| a.navmesh().is_some()).cloned();
-        let rebuild = runner.map(|r| Rebuild {
-            pipeline: r.pipeline().clone(),
-            level: r.level().clone(),
-            values: r.params().clone(),
-        });
+        let rebuild = runner.cloned();
         Searchable {
             source,
             finder: OnceLock::new(),
@@ -430,28 +425,19 @@ pub struct ProbeSearch {
 /// pipeline again, seconds on a big level, and must not hold up the
 /// worker that answers the next query).
 struct FixSearch {
-    /// Set when a newer query makes the answer stale: no further build.
-    cancel: Arc<AtomicBool>,
     /// The gap with its fix, once found.
     done: Arc<Mutex<Option<Gap>>>,
 }
 
 impl FixSearch {
-    fn start(gap: Gap, rebuild: Rebuild, ends: (DVec3, DVec3), opts: SearchOptions) -> Self {
-        let cancel = Arc::new(AtomicBool::new(false));
+    fn start(gap: Gap, rebuild: Runner, ends: (DVec3, DVec3), opts: SearchOptions) -> Self {
         let done = Arc::new(Mutex::new(None));
-        let (c, d) = (cancel.clone(), done.clone());
+        let d = done.clone();
         std::thread::spawn(move || {
-            let gap = failure::with_fix(gap, &rebuild, ends, opts, &c);
+            let gap = failure::with_fix(gap, &rebuild, ends, opts);
             *d.lock().unwrap_or_else(PoisonError::into_inner) = Some(gap);
         });
-        Self { cancel, done }
-    }
-}
-
-impl Drop for FixSearch {
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        Self { done }
     }
 }
 

@@ -38,20 +38,6 @@ pub fn walkable_point(
         .or_else(|| ray_plane_y(origin, dir, slice.map_or(0.0, |b| b.lo)))
 }
 
-/// How far over a point a floor may lie and still be the one it stands on
-/// (the mesh's surface is not exactly at a spawn point's feet), metres.
-pub const FLOOR_ABOVE: f32 = 0.25;
-
-/// Where an agent at `feet` comes down: the first NavMesh polygon straight
-/// below a point [`FLOOR_ABOVE`] over the feet; `None` over no polygon.
-pub fn floor_under(mesh: &NavMesh, feet: Vec3) -> Option<Vec3> {
-    let origin = feet + Vec3::Y * FLOOR_ABOVE;
-    polygon_triangles(mesh)
-        .filter_map(|t| ray_triangle(origin, Vec3::NEG_Y, &t))
-        .min_by(f32::total_cmp)
-        .map(|d| origin - Vec3::Y * d)
-}
-
 /// The triangles of the NavMesh's polygons (fans from their first corner;
 /// polygons are convex).
 fn polygon_triangles(mesh: &NavMesh) -> impl Iterator<Item = [Vec3; 3]> + '_ {
@@ -116,19 +102,6 @@ mod tests {
         // Nothing inside the slice under the cursor: the slice's floor.
         let off = walkable_point(Some(&m), &[], Some(band), Vec3::new(20.0, 50.0, 20.0), DOWN);
         assert!((off.unwrap().y + 0.5).abs() < 1e-4);
-    }
-
-    #[test]
-    fn a_point_in_the_air_comes_down_on_the_floor_below_not_above() {
-        let mut m = NavMesh::new("t", "t");
-        floor(&mut m, 0.0);
-        floor(&mut m, 4.0);
-        let p = floor_under(&m, Vec3::new(3.0, 2.5, 3.0)).unwrap();
-        assert!(p.y.abs() < 1e-4, "{p}");
-        // Feet a little under the floor's surface still stand on it.
-        let p = floor_under(&m, Vec3::new(3.0, 3.9, 3.0)).unwrap();
-        assert!((p.y - 4.0).abs() < 1e-4, "{p}");
-        assert!(floor_under(&m, Vec3::new(30.0, 2.0, 3.0)).is_none());
     }
 
     #[test]

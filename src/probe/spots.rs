@@ -1,7 +1,7 @@
 //! A Quake map's player starts and exits
 //! ([`navscope_levels::brushes::spots`], as `navscope-cli routes` finds
 //! them), offered by the probe panel as its start and goal; a point is
-//! dropped to the NavMesh's floor under it ([`super::place::floor_under`]),
+//! dropped to the NavMesh's floor under it ([`navscope_explain::floor_under`]),
 //! as Quake lets a player spawned in the air fall.
 
 use bevy::prelude::*;

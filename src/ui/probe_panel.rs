@@ -141,7 +141,8 @@ fn spot_menus(ui: &mut egui::Ui, s: &mut UiState) {
         let on_floor = s
             .probe
             .mesh()
-            .and_then(|m| crate::probe::place::floor_under(m, p))
+            .and_then(|m| navscope_explain::floor_under(m, p.as_dvec3()))
+            .map(|f| f.as_vec3())
             .unwrap_or(p);
         match which {
             ProbePoint::Start => s.probe.set_start(on_floor),
