@@ -130,8 +130,9 @@ fn numbers(name: &str, v: &OsString, count: usize, shape: &str) -> Result<Vec<f3
     }
 }
 
-/// Parses `X,Y,Z` for option `name`.
-fn point(name: &str, v: &OsString) -> Result<Vec3, CliError> {
+/// Parses `X,Y,Z` for option `name` (also a point typed in the probe
+/// panel).
+pub(crate) fn point(name: &str, v: &OsString) -> Result<Vec3, CliError> {
     numbers(name, v, 3, "X,Y,Z").map(|p| Vec3::new(p[0], p[1], p[2]))
 }
 

@@ -748,3 +748,153 @@ fn the_memory_budget_reaches_the_loader_and_is_remembered() {
     settle(&mut app);
     assert!(app.world().resource::<CurrentLevel>().path.is_some());
 }
+
+/// The plan area of the polygon nodes of `mesh` (x, z shoelace).
+fn polygon_plan_area(mesh: &navscope_core::NavMesh) -> f64 {
+    mesh.nodes
+        .iter()
+        .filter_map(|n| n.polygon.as_ref())
+        .map(|p| {
+            let twice: f64 = (0..p.len())
+                .map(|i| {
+                    let (a, b) = (p[i], p[(i + 1) % p.len()]);
+                    a.x * b.z - b.x * a.z
+                })
+                .sum();
+            twice.abs() / 2.0
+        })
+        .sum()
+}
+
+#[test]
+fn exporting_a_polyanya_mesh_writes_the_navmesh_polygons_the_level_reader_takes_back() {
+    use navscope::ui::export::{MeshFormat, write_navmesh};
+    let mut app = headless();
+    settle(&mut app);
+    let dir = std::env::temp_dir().join(format!("navscope-app-polyanya-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("default.mesh");
+    let build = app.world().resource::<Build>();
+    write_navmesh(build, &out, MeshFormat::Polyanya).expect("the export is written");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.starts_with("mesh\n2\n"),
+        "{}",
+        &text[..text.len().min(80)]
+    );
+    // Read back as a floor plan: the free space the polygons cover.
+    let level = navscope_levels::load(&out).expect("the polyanya reader takes the export");
+    let navscope_core::level::LevelData::FloorPlan(plan) = &level.data else {
+        panic!(
+            "a polyanya mesh reads as a floor plan, not {:?}",
+            level.kind()
+        );
+    };
+    let mesh = build.runner().unwrap().navmesh().unwrap();
+    let (read, built) = (plan.area.area(), polygon_plan_area(&mesh));
+    assert!(
+        built > 0.0 && (read - built).abs() <= 1e-6 * built.max(1.0),
+        "the export covers {read} m², the NavMesh's polygons {built} m²"
+    );
+    // No mesh yet: a clear refusal, no file.
+    let empty = headless();
+    let none = dir.join("none.mesh");
+    if empty.world().resource::<Build>().runner().is_none() {
+        let e = write_navmesh(
+            empty.world().resource::<Build>(),
+            &none,
+            MeshFormat::Polyanya,
+        )
+        .expect_err("nothing to export before the first build");
+        assert!(e.contains("navigation mesh"), "{e}");
+        assert!(!none.exists());
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_probe_between_unconnected_places_explains_the_gap_and_finds_a_checked_fix() {
+    let mut app = headless();
+    settle(&mut app);
+    let before = published_at(&app);
+    let ledge =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/levels/cspace/ledge.map");
+    app.world_mut().write_message(LevelRequest::Open(ledge));
+    settle_after(&mut app, before);
+    let before = published_at(&app);
+    app.world_mut()
+        .write_message(LevelRequest::Pipeline("voxel".into()));
+    settle_after(&mut app, before);
+    assert_eq!(
+        app.world().resource::<Build>().pipeline().unwrap().id,
+        "voxel"
+    );
+    {
+        let mut probe = app.world_mut().resource_mut::<Probe>();
+        probe.set_start(Vec3::new(0.0, 0.0, -2.0));
+        probe.set_goal(Vec3::new(2.0, 1.0, -2.0));
+    }
+    settle_probe(&mut app);
+    let probe = app.world().resource::<Probe>();
+    assert!(
+        matches!(probe.outcome, Some(ProbeOutcome::NoPath(_))),
+        "{:?}",
+        probe.outcome
+    );
+    let f = probe.failure.clone().expect("a failure with its regions");
+    let mesh = probe.mesh().expect("a mesh");
+    let n = mesh.nodes.len() as u32;
+    assert!(!f.reached.is_empty() && !f.reaches_goal.is_empty());
+    assert!(f.reached.iter().chain(&f.reaches_goal).all(|v| *v < n));
+    assert!(
+        f.reached.iter().all(|v| !f.reaches_goal.contains(v)),
+        "a node reached from the start that reaches the goal would make a path"
+    );
+    let gap = f.gap.expect("a gap");
+    assert!(
+        gap.height > 0.5,
+        "the ledge is up from the start's side: {gap:?}"
+    );
+    // The fix search answers in the background.
+    for _ in 0..60_000 {
+        app.update();
+        if app
+            .world()
+            .resource::<Probe>()
+            .failure
+            .as_ref()
+            .is_some_and(|f| !f.fix_pending)
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let f = app.world().resource::<Probe>().failure.clone().unwrap();
+    assert!(!f.fix_pending, "the fix search did not finish");
+    let gap = f.gap.unwrap();
+    // Where a fix is named, building with it joins the ends.
+    if let Some(fix) = gap.fix.first() {
+        let runner = app.world().resource::<Build>().runner().unwrap();
+        let mut r = navscope_core::Runner::new(runner.pipeline().clone(), runner.level().clone());
+        let mut values = runner.params().clone();
+        values
+            .set(&runner.pipeline().params, &fix.parameter, fix.value.clone())
+            .unwrap();
+        r.set_params(values);
+        r.run_all();
+        let m = r.navmesh().unwrap();
+        let found = navscope_path::find_path(
+            &m,
+            &navscope_path::Locator::new(&m),
+            bevy::math::DVec3::new(0.0, 0.0, -2.0),
+            bevy::math::DVec3::new(2.0, 1.0, -2.0),
+            &Default::default(),
+        );
+        assert!(
+            found.is_ok(),
+            "building with {} = {} does not join: {found:?}",
+            fix.parameter,
+            fix.value
+        );
+    }
+}

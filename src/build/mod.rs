@@ -414,6 +414,7 @@ fn finish_conversion(
     mut build: ResMut<Build>,
     mut journal: ResMut<Journal>,
     limit: Res<MemoryLimit>,
+    current: Res<CurrentLevel>,
 ) {
     let Some(c) = build.converting.as_mut() else {
         return;
@@ -429,9 +430,19 @@ fn finish_conversion(
         Ok(level) => {
             let mut runner = Runner::new(c.pipeline, level);
             runner.set_budget(limit.0);
-            // Keep the user's parameters across reloads of the same pipeline.
+            // Keep the user's parameters across reloads of the same
+            // pipeline; a level opened anew gets its agent preset (Quake's
+            // player for a Quake map), as the command line builds it.
             if let Some(values) = c.keep {
                 runner.set_params(values);
+            } else if let Some(p) = navscope_pipelines::agents::for_level(&current.level) {
+                let (pipeline, values) = (runner.pipeline().clone(), runner.params().clone());
+                match crate::model::agent::with_agent(&pipeline, &current.level, &values, Some(p)) {
+                    Ok(v) => {
+                        runner.set_params(v);
+                    }
+                    Err(e) => journal.error(e),
+                }
             }
             build.desired = Some(runner);
             build.mark_dirty();

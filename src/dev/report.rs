@@ -144,6 +144,11 @@ impl BuildReport<'_, '_> {
             .map(|e| e.text.as_str())
             .collect();
         let loading = self.loading.is_loading();
+        // Which agent preset the values are (`model::agent`).
+        let agent = build
+            .pipeline()
+            .zip(build.params())
+            .map(|(p, v)| crate::model::agent::AgentChoice::of(p, &self.current.level, v).name());
         json!({
             "level": self.current.level.source,
             "pipeline": self.current.pipeline.as_ref().map(|p| p.id),
@@ -173,6 +178,7 @@ impl BuildReport<'_, '_> {
             // True while the final NavMesh is drawn (the view's overlay).
             "view": { "navmesh": self.navmesh.as_ref().is_some_and(|n| n.on) },
             "params": params,
+            "agent": agent,
             "undo": { "undo": self.history.undo_depth(), "redo": self.history.redo_depth() },
             "messages": messages,
         })
@@ -193,6 +199,8 @@ struct InteractionReport<'w, 's> {
     pointer: Option<Res<'w, ScenePointer>>,
     gesture: Option<Res<'w, Gesture>>,
     mouse: Option<Res<'w, ButtonInput<MouseButton>>>,
+    cursor_point: Option<Res<'w, crate::interact::clicks::CursorPoint>>,
+    spots: Option<Res<'w, crate::probe::spots::LevelSpots>>,
 }
 
 impl InteractionReport<'_, '_> {
@@ -207,6 +215,12 @@ impl InteractionReport<'_, '_> {
             .single()
             .map_or((None, None), |(c, tf)| marker_pixels(c, tf, probe));
         let focus = &self.focus;
+        let failure = probe.failure.as_ref();
+        let gap = failure.and_then(|f| f.gap.as_ref());
+        // Where the gap's ends are on screen (the e2e suite looks there).
+        let gap_px = gap.zip(self.cameras.single().ok()).map(|(g, (c, tf))| {
+            [g.from, g.to].map(|p| pixel(c.world_to_viewport(tf, p.as_vec3()).ok()))
+        });
         json!({
             "window": { "width": width, "height": height },
             "scale": scale,
@@ -220,6 +234,19 @@ impl InteractionReport<'_, '_> {
                 "length": probe.outcome.as_ref().and_then(|o| o.length()),
                 "astar_length": probe.outcome.as_ref().and_then(|o| o.compared_astar()).map(|a| a.length),
                 "revision": probe.revision,
+                // After a failed search: the nodes reached from the start,
+                // the nodes that reach the goal, and the gap between them
+                // as the command line's JSON (from, to, reason, fix, ...).
+                "reached": failure.map(|f| f.reached.len()),
+                "reaches_goal": failure.map(|f| f.reaches_goal.len()),
+                "gap": gap.map(|g| json!(g)),
+                "gap_px": gap_px,
+                "fix_pending": failure.map(|f| f.fix_pending),
+                // A Quake map's player starts and exits the panel offers.
+                "spots": self.spots.as_ref().map(|s| json!({
+                    "starts": s.starts.iter().map(|p| &p.label).collect::<Vec<_>>(),
+                    "exits": s.exits.iter().map(|p| &p.label).collect::<Vec<_>>(),
+                })),
             },
             "pointer": {
                 // The mouse buttons this frame's input saw held: a test releases
@@ -231,6 +258,9 @@ impl InteractionReport<'_, '_> {
                     b
                 }),
                 "in_scene": self.pointer.as_ref().is_some_and(|p| p.in_scene),
+                // Where a probe click would land under the cursor (the
+                // status readout).
+                "world": point(self.cursor_point.as_ref().and_then(|c| c.0)),
                 "dragging": self.gesture.as_ref().and_then(|g| g.dragging).map(|m| m.name()),
                 "ui_popup": focus.popup,
                 "ui_keyboard": focus.keyboard,

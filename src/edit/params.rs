@@ -1,4 +1,5 @@
-//! Parameters: edits from the panel, resets and RON presets.
+//! Parameters: edits from the panel, resets, RON presets and agent
+//! presets ([`crate::model::agent`]).
 //!
 //! The panel (drawn by `panels` from each parameter's [`ParamSpec`]) sends
 //! [`ParamCommand`]s; this module applies them to the [`Build`], which
@@ -14,6 +15,8 @@ use navscope_core::{ParamSpec, ParamValue};
 use crate::build::Build;
 use crate::build::StageSystems;
 use crate::edit::history::History;
+use crate::level::CurrentLevel;
+use crate::model::agent::with_agent;
 use crate::model::journal::Journal;
 use crate::model::timeline::UiFocus;
 
@@ -41,6 +44,10 @@ pub enum ParamCommand {
     LoadPreset(PathBuf),
     /// Write the current values to a RON preset file.
     SavePreset(PathBuf),
+    /// Set the agent parameters to the named agent preset's
+    /// (`navscope_pipelines::agents`), or to the pipeline's defaults
+    /// (`None`); the other parameters are kept.
+    Agent(Option<String>),
 }
 
 /// The spec of parameter `name` in `specs`.
@@ -54,6 +61,7 @@ fn apply_commands(
     mut journal: ResMut<Journal>,
     mut history: Option<ResMut<History>>,
     focus: Option<Res<UiFocus>>,
+    current: Option<Res<CurrentLevel>>,
 ) {
     let dragging = focus.is_some_and(|f| f.using_pointer);
     for c in commands.read() {
@@ -91,6 +99,26 @@ fn apply_commands(
                         journal.info(format!("loaded preset {}", path.display()));
                     }
                     Err(e) => journal.error(format!("{}: {e}", path.display())),
+                }
+            }
+            ParamCommand::Agent(name) => {
+                let (Some(current), Some(values)) = (current.as_ref(), build.params().cloned())
+                else {
+                    continue;
+                };
+                let preset = match name.as_deref().map(navscope_pipelines::agents::by_name) {
+                    Some(Err(e)) => {
+                        journal.error(e);
+                        continue;
+                    }
+                    Some(Ok(p)) => Some(p),
+                    None => None,
+                };
+                match with_agent(&pipeline, &current.level, &values, preset) {
+                    Ok(v) => {
+                        build.set_params(v);
+                    }
+                    Err(e) => journal.error(e),
                 }
             }
             ParamCommand::SavePreset(path) => {

@@ -4,7 +4,10 @@
 //! [`MARKER_GRAB_PIXELS`] of a probe marker, it drags that marker: the orbit
 //! camera is switched off until the release, the marker follows the point
 //! under the cursor and the path is searched again as it moves; the whole
-//! drag is one undo step. Otherwise a release within [`CLICK_SLOP_PIXELS`]
+//! drag is one undo step; a press with Shift or Ctrl held never grabs (it
+//! places a point, even next to a marker). Probe points land on the
+//! walkable surface under the cursor ([`crate::probe::place`]). Otherwise a
+//! release within [`CLICK_SLOP_PIXELS`]
 //! of the press is a click, and the active tool ([`Tools`]) says what it
 //! does; a longer movement was the camera's drag. The hover is the element
 //! under the cursor, picked again when the cursor, the stage or what is
@@ -139,6 +142,39 @@ impl ShownElements<'_, '_> {
     }
 }
 
+/// The point a probe click would land on under the cursor (the walkable
+/// surface, inside the height slice), for the status readout; `None` off
+/// the scene.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
+pub struct CursorPoint(pub Option<Vec3>);
+
+/// Keeps [`CursorPoint`] under the cursor, found again when the cursor, the
+/// mesh, the level or the slice changes.
+pub fn update_cursor_point(
+    pointer: Res<ScenePointer>,
+    surface: Res<Surface>,
+    filter: Res<ViewFilter>,
+    probe: Res<Probe>,
+    mut at: ResMut<CursorPoint>,
+    mut mesh_seen: Local<u64>,
+) {
+    let mesh_changed = *mesh_seen != probe.mesh_revision;
+    *mesh_seen = probe.mesh_revision;
+    if !(pointer.is_changed() || surface.is_changed() || filter.is_changed() || mesh_changed) {
+        return;
+    }
+    let next = CursorPoint(pointer.ray.and_then(|r| {
+        crate::probe::place::walkable_point(
+            probe.mesh(),
+            &surface.triangles,
+            filter.prepare.slice,
+            r.origin,
+            r.dir,
+        )
+    }));
+    at.set_if_neq(next);
+}
+
 /// Turns left-button presses, drags and releases into clicks and marker
 /// moves.
 #[allow(clippy::too_many_arguments)]
@@ -147,6 +183,7 @@ pub fn press_drag_release(
     keys: Option<Res<ButtonInput<KeyCode>>>,
     pointer: Res<ScenePointer>,
     surface: Res<Surface>,
+    filter: Res<ViewFilter>,
     shown: ShownElements,
     cameras: Query<(&Camera, &GlobalTransform), With<MainCamera>>,
     mut orbit: Query<&mut PanOrbitCamera, With<MainCamera>>,
@@ -160,9 +197,16 @@ pub fn press_drag_release(
     let Some(cursor) = pointer.cursor else {
         return;
     };
-    let point = || {
+    // The walkable surface under the cursor, inside the height slice.
+    let point = |probe: &Probe| {
         let r = pointer.ray?;
-        crate::view::scene::hit(&surface, r.origin, r.dir)
+        crate::probe::place::walkable_point(
+            probe.mesh(),
+            &surface.triangles,
+            filter.prepare.slice,
+            r.origin,
+            r.dir,
+        )
     };
     if mouse.just_pressed(MouseButton::Left) {
         *gesture = Gesture::default();
@@ -174,7 +218,10 @@ pub fn press_drag_release(
             keys.as_ref().is_some_and(|k| crate::model::keys::shift(k)),
             keys.as_ref().is_some_and(|k| crate::model::keys::ctrl(k)),
         );
-        if let Ok((cam, tf)) = cameras.single() {
+        // A plain press on a marker drags it; with Shift or Ctrl held the
+        // click places a point, even next to a marker.
+        let placing = gesture.modifiers.0 || gesture.modifiers.1;
+        if let (false, Ok((cam, tf))) = (placing, cameras.single()) {
             let (s, g) = marker_pixels(cam, tf, &probe);
             if let Some(m) = marker_at(cursor, s, g) {
                 gesture.dragging = Some(m);
@@ -189,7 +236,7 @@ pub fn press_drag_release(
     }
     if let Some(marker) = gesture.dragging {
         if pointer.moved
-            && let Some(at) = point()
+            && let Some(at) = point(&*probe)
         {
             match marker {
                 ProbePoint::Start => probe.set_start(at),
@@ -222,12 +269,12 @@ pub fn press_drag_release(
             selection.0 = pointer.ray.and_then(|r| shown.pick(&r));
         }
         ClickAction::SetStart => {
-            if let Some(at) = point() {
+            if let Some(at) = point(&*probe) {
                 probe.set_start(at);
             }
         }
         ClickAction::SetGoal => {
-            if let Some(at) = point() {
+            if let Some(at) = point(&*probe) {
                 probe.set_goal(at);
             }
         }

@@ -7,7 +7,9 @@
 //!   toolbar toggle and a key) and what a click does under it.
 //! - [`pick`]: plain 3D picking of drawn elements along the ray.
 //! - [`clicks`]: the systems that turn presses, drags and releases into
-//!   selections, probe points and marker moves, and keep the hover.
+//!   selections, probe points and marker moves, keep the hover and the
+//!   world point under the cursor (the status readout).
+//! - [`zoom`]: the wheel zooms towards the cursor.
 //!
 //! All of it runs in `Update`, before the orbit camera (`PostUpdate`), so a
 //! drag that moves a marker switches the camera off before it could turn
@@ -17,6 +19,7 @@ pub mod clicks;
 pub mod pick;
 pub mod pointer;
 pub mod tool;
+pub mod zoom;
 
 use bevy::prelude::*;
 
@@ -30,15 +33,21 @@ impl Plugin for InteractPlugin {
         app.init_resource::<pointer::ScenePointer>()
             .init_resource::<crate::model::selection::Hover>()
             .init_resource::<clicks::Gesture>()
+            .init_resource::<clicks::CursorPoint>()
             .add_systems(
                 Update,
                 (
                     pointer::update_pointer,
+                    clicks::update_cursor_point,
                     clicks::press_drag_release,
                     clicks::update_hover,
                 )
                     .chain()
                     .after(SceneSystems),
+            )
+            .add_systems(
+                PostUpdate,
+                zoom::zoom_towards_cursor.after(bevy_panorbit_camera::PanOrbitCameraSystemSet),
             );
     }
 }

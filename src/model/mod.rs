@@ -1,8 +1,10 @@
 //! Plain data and pure functions every part of the app shares: the style
 //! table and drawing preparation, the published stages' components, the
 //! view filter, the stages' sub-steps, the timeline's position, the selection, the level's extent,
-//! the journal and key helpers. Nothing here registers systems.
+//! the journal, key helpers and which agent preset parameter values are.
+//! Nothing here registers systems.
 
+pub mod agent;
 pub mod band;
 pub mod bvh;
 pub mod compact_vertex;

@@ -1,7 +1,10 @@
 //! Drawing the probe's search in the scene: Polyanya's search nodes (root
 //! and interval) and A*'s expansions coloured by f, A*'s open and closed
-//! sets and node path (dashed), waypoints by stance; each a legend row with
-//! a toggle ([`ProbeLayers`]).
+//! sets and node path (dashed), waypoints by stance; after a failed search,
+//! the region reached from the start and the region that reaches the goal
+//! (polygon outlines in two colours; the gap between them is painted over
+//! the view by the panels); each a legend row with a toggle
+//! ([`ProbeLayers`]).
 
 use crate::build::StageSystems;
 use crate::probe::Probe;
@@ -37,6 +40,10 @@ pub struct ProbeLayers {
     pub expansions: bool,
     /// The final open (rings) and closed (crosses) sets.
     pub sets: bool,
+    /// After a failed search: the two regions it could not join.
+    pub regions: bool,
+    /// After a failed search: the gap between the regions, with its label.
+    pub gap: bool,
 }
 
 impl Default for ProbeLayers {
@@ -47,6 +54,8 @@ impl Default for ProbeLayers {
             corridor: true,
             expansions: true,
             sets: false,
+            regions: true,
+            gap: true,
         }
     }
 }
@@ -65,6 +74,17 @@ pub const ASTAR_PATH_COLOR: [u8; 3] = [220, 40, 170];
 
 /// Colour of the node path.
 pub const CORRIDOR_COLOR: [u8; 3] = [40, 70, 200];
+
+/// Colour of the region reached from the start of a failed search (sRGB;
+/// the failure's three colours are far from every style-table colour, the
+/// links' included).
+pub const REACHED_COLOR: [u8; 3] = [0, 255, 160];
+
+/// Colour of the region that reaches the goal of a failed search (sRGB).
+pub const REACHES_GOAL_COLOR: [u8; 3] = [255, 110, 255];
+
+/// Colour of the gap between the two regions (sRGB).
+pub const GAP_COLOR: [u8; 3] = [170, 255, 0];
 
 /// The colour of an expansion with `f` between `fmin` and `fmax`: blue
 /// (first, low f) to violet-red (last, high f).
@@ -112,13 +132,26 @@ fn draw_probe(
     for e in &old {
         commands.entity(e).despawn();
     }
+    let unit = current.extent();
+    if let (Some(failure), Some(mesh), true) = (&probe.failure, probe.mesh(), layers.regions) {
+        let mut gizmos = GizmoAsset::new();
+        let lift = Vec3::Y * unit * 0.003;
+        for (nodes, c) in [
+            (&failure.reached, REACHED_COLOR),
+            (&failure.reaches_goal, REACHES_GOAL_COLOR),
+        ] {
+            let [r, g, b] = c;
+            draw_region(&mut gizmos, mesh, nodes, lift, Color::srgb_u8(r, g, b));
+        }
+        spawn(&mut commands, &mut assets, gizmos);
+        return;
+    }
     let (Some(outcome @ ProbeOutcome::Searched { polyanya, astar }), Some(mesh)) =
         (&probe.outcome, probe.mesh())
     else {
         return;
     };
     let mut gizmos = GizmoAsset::new();
-    let unit = current.extent();
     let r = unit * 0.004;
     let lift = Vec3::Y * unit * 0.002;
     if let Some(p) = polyanya.as_ref().filter(|_| layers.expansions) {
@@ -145,6 +178,11 @@ fn draw_probe(
             );
         }
     }
+    spawn(&mut commands, &mut assets, gizmos);
+}
+
+/// Spawns `gizmos` as the probe's retained drawing.
+fn spawn(commands: &mut Commands, assets: &mut Assets<GizmoAsset>, gizmos: GizmoAsset) {
     commands.spawn((
         ProbeVisual,
         Gizmo {
@@ -157,6 +195,27 @@ fn draw_probe(
         },
         Transform::default(),
     ));
+}
+
+/// The outlines of `nodes` (a dot for a point node), lifted by `lift`,
+/// each polygon with spokes from its centre to its corners so a region
+/// reads as filled from afar.
+fn draw_region(gizmos: &mut GizmoAsset, mesh: &NavMesh, nodes: &[u32], lift: Vec3, c: Color) {
+    for node in nodes.iter().filter_map(|n| mesh.nodes.get(*n as usize)) {
+        let pts: Vec<Vec3> = crate::probe::failure::outline(node)
+            .iter()
+            .map(|p| p.as_vec3() + lift)
+            .collect();
+        let centre = node.position.as_vec3() + lift;
+        if pts.len() < 2 {
+            gizmos.sphere(Isometry3d::from_translation(centre), 0.1, c);
+            continue;
+        }
+        gizmos.linestrip(pts.iter().copied().chain(pts.first().copied()), c);
+        for p in &pts {
+            gizmos.line(centre, *p, c.with_alpha(0.5));
+        }
+    }
 }
 
 /// The smallest and largest of `fs`.

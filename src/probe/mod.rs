@@ -9,8 +9,11 @@
 //! search steps in the order they were made (animated, coloured by f:
 //! Polyanya's roots and intervals, A*'s nodes), A*'s node corridor and final
 //! open and closed sets, and each waypoint's stance. With no path it says why
-//! (start or goal off the mesh, or no connection). Polyanya needs polygons
-//! under the start and the goal; on a point node A* answers instead.
+//! (start or goal off the mesh, or no connection); where the ends are not
+//! connected, [`failure`] finds the region reached from the start, the region
+//! that reaches the goal, the gap between them and the parameter change that
+//! joins them. Polyanya needs polygons under the start and the goal; on a
+//! point node A* answers instead.
 //!
 //! A pipeline whose paths are more than a search over its NavMesh (a corridor
 //! keeping a clearance) answers the query itself through
@@ -20,13 +23,19 @@
 
 pub mod answer;
 pub mod draw;
+pub mod failure;
+pub mod place;
+pub mod spots;
 
 use crate::build::Build;
 use crate::build::StageSystems;
 use crate::discard::discard;
+use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
-use navscope_core::{Artifact, LinkKind, NavMesh, ParamValue, PathAnswer};
+use failure::Failure;
+use navscope_core::{Artifact, LinkKind, NavMesh, ParamValue, PathAnswer, Runner};
+use navscope_explain::Gap;
 use navscope_path::polyanya::TraceStep;
 use navscope_path::{PathError, PathFinder, PathResult, SearchOptions, Waypoint};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -46,9 +55,11 @@ impl Plugin for ProbePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Probe>()
             .init_resource::<ProbeSearch>()
+            .init_resource::<spots::LevelSpots>()
+            .add_systems(Update, spots::refresh)
             .add_systems(
                 Update,
-                (refresh_mesh, search, collect, animate)
+                (refresh_mesh, search, collect, collect_fix, animate)
                     .chain()
                     .after(StageSystems),
             );
@@ -281,8 +292,13 @@ pub struct Probe {
     pub shown: f32,
     /// Draw the expansions one by one (else all at once).
     pub animate: bool,
-    /// Bumped whenever `outcome` is replaced, so drawings can follow it.
+    /// Bumped whenever `outcome` or `failure` is replaced, so drawings can
+    /// follow it.
     pub revision: u64,
+    /// Why the last search found no path, when its ends are not connected.
+    pub failure: Option<Failure>,
+    /// Bumped whenever the mesh the probe searches is replaced.
+    pub mesh_revision: u64,
     /// What queries search (shared with the running query's task).
     searchable: Arc<Searchable>,
     mesh_build: u64,
@@ -306,12 +322,14 @@ struct Searchable {
     finder: OnceLock<Option<Mutex<PathFinder>>>,
     answerers: Vec<Arc<dyn Artifact>>,
     pipeline_radius: f64,
+    /// What the fix search builds again.
+    rebuild: Option<Runner>,
 }
 
 impl Searchable {
     /// The NavMesh, its path finder and the stages that answer path
     /// queries themselves (last first) of `runner`'s build.
-    fn of(runner: Option<&navscope_core::Runner>, pipeline_radius: f64) -> Self {
+    fn of(runner: Option<&Runner>, pipeline_radius: f64) -> Self {
         // The stages' artifacts, last first.
         let artifacts: Vec<Arc<dyn Artifact>> = runner
             .map(|r| {
@@ -323,11 +341,13 @@ impl Searchable {
             .unwrap_or_default();
         // The last NavMesh, as `Runner::navmesh` finds it.
         let source = artifacts.iter().find(|a| a.navmesh().is_some()).cloned();
+        let rebuild = runner.cloned();
         Searchable {
             source,
             finder: OnceLock::new(),
             answerers: artifacts,
             pipeline_radius,
+            rebuild,
         }
     }
 
@@ -371,6 +391,7 @@ impl Probe {
         self.start = None;
         self.goal = None;
         self.outcome = None;
+        self.failure = None;
         self.dirty = false;
         self.revision += 1;
     }
@@ -392,16 +413,43 @@ impl Probe {
     }
 }
 
-/// The search running off the main thread, if any.
+/// The search running off the main thread, if any, and the fix search of
+/// its failure.
 #[derive(Resource, Default)]
 pub struct ProbeSearch {
-    task: Option<Task<ProbeOutcome>>,
+    task: Option<Task<(ProbeOutcome, Option<Failure>)>>,
+    fix: Option<FixSearch>,
+}
+
+/// The fix search of a failed query, on a thread of its own (it builds the
+/// pipeline again, seconds on a big level, and must not hold up the
+/// worker that answers the next query).
+struct FixSearch {
+    /// The gap with its fix, once found.
+    done: Arc<Mutex<Option<Gap>>>,
+}
+
+impl FixSearch {
+    fn start(gap: Gap, rebuild: Runner, ends: (DVec3, DVec3), opts: SearchOptions) -> Self {
+        let done = Arc::new(Mutex::new(None));
+        let d = done.clone();
+        std::thread::spawn(move || {
+            let gap = failure::with_fix(gap, &rebuild, ends, opts);
+            *d.lock().unwrap_or_else(PoisonError::into_inner) = Some(gap);
+        });
+        Self { done }
+    }
 }
 
 impl ProbeSearch {
     /// True while a search runs.
     pub fn is_running(&self) -> bool {
         self.task.is_some()
+    }
+
+    /// True while the fix search of a failed query runs.
+    pub fn is_fixing(&self) -> bool {
+        self.fix.is_some()
     }
 }
 
@@ -444,37 +492,43 @@ fn refresh_mesh(build: Res<Build>, mut probe: ResMut<Probe>) {
     probe.mesh_task = None;
     probe.options.pipeline_radius = new.pipeline_radius;
     discard(std::mem::replace(&mut probe.searchable, Arc::new(new)));
+    probe.mesh_revision += 1;
     probe.dirty = true;
 }
 
 /// Answers one query: the pipeline's own answer when a stage gives one,
-/// else the options' method over the NavMesh (runs on a worker thread).
+/// else the options' method over the NavMesh, with why it failed where
+/// the ends are not connected (runs on a worker thread).
 fn answer(
     searchable: &Searchable,
     start: Vec3,
     goal: Vec3,
     options: &ProbeOptions,
-) -> ProbeOutcome {
+) -> (ProbeOutcome, Option<Failure>) {
     let t = Instant::now();
     let answerers = &searchable.answerers;
     if let Some(answer) = answerers.iter().find_map(|a| a.path_between(start, goal)) {
-        return match answer {
+        let outcome = match answer {
             Ok(answer) => ProbeOutcome::Answered {
                 answer,
                 ms: t.elapsed().as_secs_f64() * 1000.0,
             },
             Err(why) => ProbeOutcome::NoPath(format!("no path: {why}")),
         };
+        return (outcome, None);
     }
     let (Some(mesh), Some(finder)) = (searchable.mesh(), searchable.finder()) else {
-        return ProbeOutcome::NoPath(
-            "the pipeline has not produced a navigation mesh (yet)".into(),
-        );
+        let why = "the pipeline has not produced a navigation mesh (yet)";
+        return (ProbeOutcome::NoPath(why.into()), None);
     };
     // A query replaced while running finishes first: its lock is released.
     let mut finder = finder.lock().unwrap_or_else(PoisonError::into_inner);
     let (from, to) = (start.as_dvec3(), goal.as_dvec3());
     let opts = options.search_options();
+    let failed = |e: PathError| {
+        let why = failure::explain(mesh, &opts, &e);
+        (ProbeOutcome::NoPath(explain(&e)), why)
+    };
     let mut polyanya = None;
     if options.method.runs_polyanya() {
         // The search's time, not the finder's the first query made.
@@ -491,7 +545,7 @@ fn answer(
             }
             // A point node under an end: A* answers below.
             Err(PathError::NotSearchable { .. }) => {}
-            Err(e) => return ProbeOutcome::NoPath(explain(&e)),
+            Err(e) => return failed(e),
         }
     }
     let mut astar = None;
@@ -504,10 +558,10 @@ fn answer(
                     ms: t.elapsed().as_secs_f64() * 1000.0,
                 });
             }
-            Err(e) => return ProbeOutcome::NoPath(explain(&e)),
+            Err(e) => return failed(e),
         }
     }
-    ProbeOutcome::Searched { polyanya, astar }
+    (ProbeOutcome::Searched { polyanya, astar }, None)
 }
 
 pub(crate) fn search(mut probe: ResMut<Probe>, mut running: ResMut<ProbeSearch>) {
@@ -535,12 +589,52 @@ pub(crate) fn collect(mut probe: ResMut<Probe>, mut running: ResMut<ProbeSearch>
     let Some(task) = running.task.as_mut() else {
         return;
     };
-    let Some(outcome) = check_ready(task) else {
+    let Some((outcome, failure)) = check_ready(task) else {
         return;
     };
     running.task = None;
+    // The fix of an older query is stale.
+    running.fix = None;
+    let ends = probe.start.zip(probe.goal);
+    if let (Some(gap), Some(rebuild), Some((start, goal))) = (
+        failure.as_ref().and_then(|f| f.gap.clone()),
+        probe.searchable.rebuild.clone(),
+        ends,
+    ) {
+        running.fix = Some(FixSearch::start(
+            gap,
+            rebuild,
+            (start.as_dvec3(), goal.as_dvec3()),
+            probe.options.search_options(),
+        ));
+    }
     probe.outcome = Some(outcome);
+    probe.failure = failure.map(|f| Failure {
+        fix_pending: running.fix.is_some(),
+        ..f
+    });
     probe.shown = 0.0;
+    probe.revision += 1;
+}
+
+/// Takes the fix search's answer into the probe's failure once found.
+fn collect_fix(mut probe: ResMut<Probe>, mut running: ResMut<ProbeSearch>) {
+    let Some(fix) = running.fix.as_ref() else {
+        return;
+    };
+    let Some(gap) = fix
+        .done
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take()
+    else {
+        return;
+    };
+    running.fix = None;
+    if let Some(f) = probe.failure.as_mut() {
+        f.gap = Some(gap);
+        f.fix_pending = false;
+    }
     probe.revision += 1;
 }
 

@@ -34,6 +34,8 @@ pub enum FileAction {
     ExportJson,
     /// Where to write the NavMesh polygons as OBJ.
     ExportObj,
+    /// Where to write the NavMesh polygons as a polyanya mesh (version 2).
+    ExportPolyanya,
     /// Where to save a screenshot of the window.
     Screenshot,
     /// A preset pair (A's and B's settings) to load.
@@ -51,6 +53,7 @@ impl FileAction {
             FileAction::SavePreset => "Save preset",
             FileAction::ExportJson => "Export NavMesh JSON",
             FileAction::ExportObj => "Export NavMesh OBJ",
+            FileAction::ExportPolyanya => "Export polyanya mesh",
             FileAction::Screenshot => "Save screenshot",
             FileAction::LoadPair => "Load preset pair",
             FileAction::SavePair => "Save preset pair",
@@ -75,6 +78,7 @@ impl FileAction {
             FileAction::LoadPair | FileAction::SavePair => ("Preset pair", &["ron", "json"]),
             FileAction::ExportJson => ("NavMesh JSON", &["json"]),
             FileAction::ExportObj => ("Wavefront OBJ", &["obj"]),
+            FileAction::ExportPolyanya => ("polyanya mesh", &["mesh"]),
             FileAction::Screenshot => ("PNG image", &["png"]),
         }
     }
@@ -252,7 +256,10 @@ fn route(
                 compare.write(crate::compare::CompareCommand::SavePair(c.path.clone()));
             }
             // Exports and screenshots are written by `export`.
-            FileAction::ExportJson | FileAction::ExportObj | FileAction::Screenshot => {}
+            FileAction::ExportJson
+            | FileAction::ExportObj
+            | FileAction::ExportPolyanya
+            | FileAction::Screenshot => {}
         }
     }
 }

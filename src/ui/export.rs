@@ -1,6 +1,6 @@
 //! Writing what the user tuned: the NavMesh as JSON (the documented
-//! contract) or OBJ, and screenshots of the window; and the File menu's
-//! keyboard shortcuts.
+//! contract), OBJ or a polyanya mesh, and screenshots of the window; and
+//! the File menu's keyboard shortcuts.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -39,6 +39,7 @@ pub fn suggested_name(action: FileAction, current: &CurrentLevel, build: &Build)
     match action {
         FileAction::ExportJson => format!("{stem}-{pipeline}.navmesh.json"),
         FileAction::ExportObj => format!("{stem}-{pipeline}.navmesh.obj"),
+        FileAction::ExportPolyanya => format!("{stem}-{pipeline}.mesh"),
         FileAction::Screenshot => format!("{stem}-{pipeline}.png"),
         FileAction::SavePreset => format!("{stem}-{pipeline}.ron"),
         FileAction::SavePair => format!("{stem}-pair.ron"),
@@ -46,25 +47,45 @@ pub fn suggested_name(action: FileAction, current: &CurrentLevel, build: &Build)
     }
 }
 
-/// Writes the NavMesh of the build on screen to `path`, as the contract's
-/// JSON or (`obj`) as OBJ, or says why it cannot. The file is streamed from
-/// the mesh the build holds: neither a copy of the mesh nor its whole text
-/// is made (both are hundreds of MiB on a big raster).
-pub fn write_navmesh(build: &Build, path: &std::path::Path, obj: bool) -> Result<(), String> {
+/// The file formats the NavMesh is exported in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MeshFormat {
+    /// navscope's documented JSON contract.
+    Json,
+    /// The polygons as Wavefront OBJ.
+    Obj,
+    /// The polygons as a polyanya `.mesh` (version 2), as
+    /// `navscope-cli build --polyanya` writes it.
+    Polyanya,
+}
+
+/// Writes the NavMesh of the build on screen to `path` in `format`, or
+/// says why it cannot. JSON and OBJ are streamed from the mesh the build
+/// holds: neither a copy of the mesh nor its whole text is made (both are
+/// hundreds of MiB on a big raster); the polyanya writer makes its text
+/// (the merged polygons are far smaller than the mesh).
+pub fn write_navmesh(
+    build: &Build,
+    path: &std::path::Path,
+    format: MeshFormat,
+) -> Result<(), String> {
     let none = || "the pipeline has not produced a navigation mesh (yet)".to_string();
     let runner = build.runner().ok_or_else(none)?;
     let mesh = runner.stamped_navmesh().ok_or_else(none)?;
-    if !obj {
+    if format == MeshFormat::Json {
         mesh.mesh
             .validate()
             .map_err(|e| format!("the navigation mesh is invalid: {e}"))?;
     }
     let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
     let mut w = std::io::BufWriter::new(file);
-    let written = if obj {
-        mesh.write_obj(&mut w)
-    } else {
-        mesh.write_json(&mut w)
+    let written = match format {
+        MeshFormat::Obj => mesh.write_obj(&mut w),
+        MeshFormat::Json => mesh.write_json(&mut w),
+        MeshFormat::Polyanya => std::io::Write::write_all(
+            &mut w,
+            navscope_path::polyanya::to_polyanya_mesh(mesh.mesh).as_bytes(),
+        ),
     };
     written
         .and_then(|()| std::io::Write::flush(&mut w))
@@ -120,8 +141,9 @@ fn write_chosen(
     for c in chosen.read() {
         let path = c.path.display().to_string();
         let written = match c.action {
-            FileAction::ExportJson => write_navmesh(&build, &c.path, false),
-            FileAction::ExportObj => write_navmesh(&build, &c.path, true),
+            FileAction::ExportJson => write_navmesh(&build, &c.path, MeshFormat::Json),
+            FileAction::ExportObj => write_navmesh(&build, &c.path, MeshFormat::Obj),
+            FileAction::ExportPolyanya => write_navmesh(&build, &c.path, MeshFormat::Polyanya),
             FileAction::Screenshot => {
                 commands
                     .spawn(Screenshot::primary_window())

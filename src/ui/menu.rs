@@ -304,6 +304,16 @@ fn file_menu(ui: &mut egui::Ui, s: &mut UiState) {
     if item(
         ui,
         s,
+        "menu/file/export-polyanya",
+        "Export polyanya mesh…",
+        "",
+        "The mesh's polygons as a polyanya .mesh file (version 2, heights dropped), as `navscope-cli build --polyanya` writes it",
+    ) {
+        s.ask_file(FileAction::ExportPolyanya);
+    }
+    if item(
+        ui,
+        s,
         "menu/file/screenshot",
         "Save screenshot…",
         "F12",

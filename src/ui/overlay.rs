@@ -1,6 +1,7 @@
 //! What is painted over the 3D view, in screen space, so it stays on top
 //! and crisp at any zoom: the probe's start and goal markers, its path (and
-//! A*'s beside Polyanya's when both ran), the stage's text labels and the hover tooltip.
+//! A*'s beside Polyanya's when both ran), the gap of a failed search with
+//! its label, the stage's text labels and the hover tooltip.
 //!
 //! Points are projected with `Camera::world_to_viewport`, which gives
 //! window coordinates (it adds the viewport's origin itself), so they are
@@ -15,6 +16,7 @@ use crate::model::selection::Legend;
 use crate::model::timeline::Timeline;
 use crate::probe::Probe;
 use crate::probe::draw::ASTAR_PATH_COLOR;
+use crate::probe::draw::GAP_COLOR;
 use crate::probe::draw::GOAL_COLOR;
 use crate::probe::draw::PATH_COLOR;
 use crate::probe::draw::ProbeLayers;
@@ -78,6 +80,32 @@ pub fn probe(
             ));
         }
     }
+    if layers.gap
+        && let Some(gap) = probe.failure.as_ref().and_then(|f| f.gap.as_ref())
+        && let (Some(a), Some(b)) = (
+            project(cam, tf, gap.from.as_vec3()),
+            project(cam, tf, gap.to.as_vec3()),
+        )
+    {
+        let casing = egui::Stroke::new(PATH_WIDTH + 3.0, egui::Color32::from_rgb(50, 40, 0));
+        painter.line_segment([a, b], casing);
+        painter.line_segment([a, b], egui::Stroke::new(PATH_WIDTH, rgb(GAP_COLOR)));
+        for p in [a, b] {
+            painter.circle(p, MARKER_RADIUS * 0.5, rgb(GAP_COLOR), casing);
+        }
+        let label = format!(
+            "gap {:.2} m, {:.2} m {}",
+            gap.distance,
+            gap.height.abs(),
+            if gap.height >= 0.0 { "up" } else { "down" }
+        );
+        let at = a + (b - a) * 0.5 + egui::vec2(0.0, -14.0);
+        let font = egui::FontId::proportional(13.0);
+        let galley = painter.layout_no_wrap(label, font, rgb(GAP_COLOR));
+        let rect = egui::Align2::CENTER_BOTTOM.anchor_size(at, galley.size());
+        painter.rect_filled(rect.expand(3.0), 3.0, egui::Color32::from_black_alpha(200));
+        painter.galley(rect.min, galley, rgb(GAP_COLOR));
+    }
     for (p, color, letter) in [
         (probe.start, START_COLOR, "S"),
         (probe.goal, GOAL_COLOR, "G"),
@@ -99,6 +127,18 @@ pub fn probe(
             egui::Color32::WHITE,
         );
     }
+}
+
+/// Paints the world point under the cursor (where a probe click would
+/// land) in the view's bottom-left corner.
+pub fn cursor_readout(painter: &egui::Painter, central: egui::Rect, p: Vec3) {
+    let text = format!("cursor ({:.2}, {:.2}, {:.2}) m", p.x, p.y, p.z);
+    let font = egui::FontId::monospace(12.0);
+    let galley = painter.layout_no_wrap(text, font, egui::Color32::from_gray(230));
+    let at = central.left_bottom() + egui::vec2(8.0, -8.0);
+    let rect = egui::Align2::LEFT_BOTTOM.anchor_size(at, galley.size());
+    painter.rect_filled(rect.expand(3.0), 3.0, egui::Color32::from_black_alpha(170));
+    painter.galley(rect.min, galley, egui::Color32::from_gray(230));
 }
 
 /// Paints the text labels of the shown stage.

@@ -68,6 +68,7 @@ impl UnderWay<'_, '_> {
             || self.build.is_busy()
             || self.probe.is_refreshing()
             || self.search.is_running()
+            || self.search.is_fixing()
             || animating
             || self.compare.is_busy()
             || self.timeline.playing

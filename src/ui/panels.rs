@@ -45,6 +45,7 @@ impl Plugin for PanelsPlugin {
         ))
         .init_resource::<PanelState>()
         .init_resource::<crate::view::navmesh_overlay::NavMeshShown>()
+        .init_resource::<crate::ui::state::ProbeFields>()
         .init_resource::<UiReport>()
         .add_systems(EguiPrimaryContextPass, ui)
         .add_systems(Update, function_keys);
@@ -179,6 +180,12 @@ pub(crate) fn ui(
         crate::ui::overlay::labels(&painter, cam, tf, &s.timeline, &s.legend, s.roots.iter());
         crate::ui::overlay::probe(&painter, cam, tf, &s.probe, &s.probe_layers);
     }
+    if let Some(p) = s.cursor_point.as_ref().and_then(|c| c.0) {
+        let painter = ctx
+            .layer_painter(egui::LayerId::background())
+            .with_clip_rect(central);
+        crate::ui::overlay::cursor_readout(&painter, central, p);
+    }
     if s.pointer.in_scene {
         let title = s
             .hover
@@ -283,6 +290,7 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
     if pipeline.params.is_empty() {
         ui.label("This pipeline has no parameters.");
     }
+    agent_row(ui, s, &pipeline, &values);
     for row in param_rows(&pipeline.params) {
         match row {
             ParamRow::Lone(spec) => param_row(ui, s, &pipeline, &values, spec),
@@ -330,6 +338,66 @@ fn params_panel(ui: &mut egui::Ui, s: &mut UiState) {
             s.ask_file(FileAction::SavePreset);
         }
     });
+}
+
+/// The agent preset the values are (Quake's player on a Quake map), with a
+/// menu of the presets and the pipeline's defaults; nothing for a pipeline
+/// without agent parameters.
+fn agent_row(
+    ui: &mut egui::Ui,
+    s: &mut UiState,
+    pipeline: &navscope_core::Pipeline,
+    values: &navscope_core::params::ParamValues,
+) {
+    use crate::model::agent::{AgentChoice, presets};
+    let level = s.current.level.clone();
+    let choice = AgentChoice::of(pipeline, &level, values);
+    if choice == AgentChoice::None {
+        return;
+    }
+    let for_level = navscope_pipelines::agents::for_level(&level);
+    let mut chosen: Option<Option<&'static str>> = None;
+    ui.horizontal(|ui| {
+        ui.label("Agent");
+        let combo = egui::ComboBox::from_id_salt("agent-preset")
+            .selected_text(choice.name())
+            .show_ui(ui, |ui| {
+                for p in presets() {
+                    let mut text = p.name.to_string();
+                    if for_level.is_some_and(|f| f.name == p.name) {
+                        text.push_str(" (this level's)");
+                    }
+                    let r = ui
+                        .selectable_label(choice == AgentChoice::Preset(p), text)
+                        .on_hover_text(p.label);
+                    s.tag(&format!("params/agent/{}", p.name), &r);
+                    if r.clicked() {
+                        chosen = Some(Some(p.name));
+                    }
+                }
+                let r = ui
+                    .selectable_label(choice == AgentChoice::Default, "default")
+                    .on_hover_text("The pipeline's own agent values (the paper's)");
+                s.tag("params/agent/default", &r);
+                if r.clicked() {
+                    chosen = Some(None);
+                }
+            });
+        let tip = match choice {
+            AgentChoice::Preset(p) => p.label.to_string(),
+            AgentChoice::Custom => "Agent parameters changed by hand".into(),
+            _ => "The pipeline's own agent values".into(),
+        };
+        let r = combo.response.on_hover_text(tip);
+        s.tag("params/agent", &r);
+    });
+    if let AgentChoice::Preset(p) = choice {
+        ui.label(egui::RichText::new(p.label).small());
+    }
+    if let Some(name) = chosen {
+        s.param_commands
+            .write(ParamCommand::Agent(name.map(str::to_string)));
+    }
 }
 
 /// One parameter's row: its label (with the paper's default and the stage

@@ -1,22 +1,155 @@
 //! The path probe's panel: which tool is active and what the next click
 //! does, the method (Polyanya, A* or both), the search options (with the pipeline's defaults: stance
-//! multipliers and the agent radius the mesh was built with), the result,
-//! and the probe's legend with a toggle per layer of its drawing.
+//! multipliers and the agent radius the mesh was built with), the result
+//! (after a failed search: the gap between the two sides, why no link joins
+//! them and the parameter change that does), and the probe's legend with a
+//! toggle per layer of its drawing.
 
 use bevy_egui::egui;
 use navscope_core::{LinkKind, Stance};
 
+use crate::interact::tool::ProbePoint;
 use crate::interact::tool::Tool;
 use crate::probe::ProbeMethod;
 use crate::probe::ProbeOutcome;
 use crate::probe::draw::ASTAR_PATH_COLOR;
 use crate::probe::draw::CORRIDOR_COLOR;
+use crate::probe::draw::GAP_COLOR;
 use crate::probe::draw::GOAL_COLOR;
 use crate::probe::draw::PATH_COLOR;
+use crate::probe::draw::REACHED_COLOR;
+use crate::probe::draw::REACHES_GOAL_COLOR;
 use crate::probe::draw::START_COLOR;
 use crate::probe::draw::expansion_color;
+use crate::probe::failure::Failure;
 use crate::ui::state::ERROR;
 use crate::ui::state::UiState;
+
+/// A point's row: its swatch, its name and a field showing it (`x, y, z`);
+/// typing a point and pressing Enter moves it there, Esc gives the field
+/// back unchanged.
+fn point_field(ui: &mut egui::Ui, s: &mut UiState, which: ProbePoint) {
+    let (i, color, current) = match which {
+        ProbePoint::Start => (0, START_COLOR, s.probe.start),
+        ProbePoint::Goal => (1, GOAL_COLOR, s.probe.goal),
+    };
+    let shown = current.map_or(String::new(), |p| {
+        format!("{:.2}, {:.2}, {:.2}", p.x, p.y, p.z)
+    });
+    let mut text = s.probe_fields.text[i]
+        .clone()
+        .unwrap_or_else(|| shown.clone());
+    let r = ui
+        .horizontal(|ui| {
+            swatch(ui, rgb(color));
+            ui.label(format!("{:5}", which.name()));
+            ui.add(
+                egui::TextEdit::singleline(&mut text)
+                    .hint_text("x, y, z")
+                    .desired_width(150.0),
+            )
+            .on_hover_text(format!(
+                "Type the {} as x, y, z (world metres) and press Enter; Esc cancels",
+                which.name()
+            ))
+        })
+        .inner;
+    s.tag(&format!("probe/field/{}", which.name()), &r);
+    let (enter, escape) = ui.input(|i| {
+        (
+            i.key_pressed(egui::Key::Enter),
+            i.key_pressed(egui::Key::Escape),
+        )
+    });
+    if r.lost_focus() && enter {
+        match crate::cli::point(which.name(), &text.clone().into()) {
+            Ok(p) => {
+                match which {
+                    ProbePoint::Start => s.probe.set_start(p),
+                    ProbePoint::Goal => s.probe.set_goal(p),
+                }
+                s.probe_fields.error = None;
+                s.probe_fields.text[i] = None;
+            }
+            Err(e) => {
+                s.probe_fields.error = Some(match e {
+                    crate::cli::CliError::Bad(m) => m,
+                    crate::cli::CliError::Help => String::new(),
+                });
+                s.probe_fields.text[i] = Some(text);
+            }
+        }
+    } else if escape || (r.lost_focus() && !enter) {
+        s.probe_fields.text[i] = None;
+        s.probe_fields.error = None;
+    } else if r.has_focus() && text != shown {
+        s.probe_fields.text[i] = Some(text);
+    }
+}
+
+/// A Quake map's player starts and exits as the probe's start and goal
+/// (the start dropped to the floor under it, as Quake lets a player
+/// spawned in the air fall).
+fn spot_menus(ui: &mut egui::Ui, s: &mut UiState) {
+    if s.spots.starts.is_empty() && s.spots.exits.is_empty() {
+        return;
+    }
+    let mut chosen: Option<(ProbePoint, bevy::prelude::Vec3)> = None;
+    for (which, list, title) in [
+        (ProbePoint::Start, &s.spots.starts, "start at…"),
+        (ProbePoint::Goal, &s.spots.exits, "goal at…"),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        let combo = egui::ComboBox::from_id_salt(("probe-spot", which.name()))
+            .selected_text(title)
+            .width(220.0)
+            .show_ui(ui, |ui| {
+                let mut tags = Vec::new();
+                for (k, spot) in list.iter().enumerate() {
+                    let p = spot.point;
+                    let r = ui
+                        .selectable_label(false, spot.label.as_str())
+                        .on_hover_text(format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z));
+                    if r.clicked() {
+                        chosen = Some((which, p.as_vec3()));
+                    }
+                    tags.push((format!("probe/spot/{}/{k}", which.name()), r));
+                }
+                tags
+            });
+        let hover = match which {
+            ProbePoint::Start => "Put the start on one of the map's player starts",
+            ProbePoint::Goal => "Put the goal on one of the map's exits (trigger_changelevel)",
+        };
+        let r = combo.response.on_hover_text(hover);
+        s.report.widget(
+            &format!("probe/spot/{}", which.name()),
+            bevy::prelude::Vec2::new(r.rect.min.x, r.rect.min.y),
+            bevy::prelude::Vec2::new(r.rect.max.x, r.rect.max.y),
+        );
+        for (name, r) in combo.inner.into_iter().flatten() {
+            s.report.widget(
+                &name,
+                bevy::prelude::Vec2::new(r.rect.min.x, r.rect.min.y),
+                bevy::prelude::Vec2::new(r.rect.max.x, r.rect.max.y),
+            );
+        }
+    }
+    if let Some((which, p)) = chosen {
+        let on_floor = s
+            .probe
+            .mesh()
+            .and_then(|m| navscope_explain::floor_under(m, p.as_dvec3()))
+            .map(|f| f.as_vec3())
+            .unwrap_or(p);
+        match which {
+            ProbePoint::Start => s.probe.set_start(on_floor),
+            ProbePoint::Goal => s.probe.set_goal(on_floor),
+        }
+    }
+}
 
 fn swatch(ui: &mut egui::Ui, c: egui::Color32) {
     let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
@@ -108,19 +241,12 @@ pub fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
     if changed {
         s.probe.options_changed();
     }
-    let fmt = |p: Option<bevy::prelude::Vec3>| {
-        p.map_or("—".to_string(), |p| {
-            format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z)
-        })
-    };
-    ui.horizontal(|ui| {
-        swatch(ui, rgb(START_COLOR));
-        ui.label(format!("start {}", fmt(s.probe.start)));
-    });
-    ui.horizontal(|ui| {
-        swatch(ui, rgb(GOAL_COLOR));
-        ui.label(format!("goal  {}", fmt(s.probe.goal)));
-    });
+    point_field(ui, s, ProbePoint::Start);
+    point_field(ui, s, ProbePoint::Goal);
+    if let Some(e) = &s.probe_fields.error {
+        ui.colored_label(ERROR, e);
+    }
+    spot_menus(ui, s);
     if s.probe_search.is_running() {
         ui.horizontal(|ui| {
             ui.add(egui::Spinner::new());
@@ -174,6 +300,9 @@ pub fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
         }
         Some(ProbeOutcome::NoPath(why)) => {
             ui.colored_label(ERROR, why);
+            if let Some(f) = &s.probe.failure {
+                failure_rows(ui, f);
+            }
         }
         None => {}
     }
@@ -184,18 +313,28 @@ pub fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
     egui::CollapsingHeader::new("Probe legend")
         .default_open(true)
         .show(ui, |ui| {
-            let rows: [(&mut bool, egui::Color32, &str, &str); 5] = [
+            let rows: [(&mut bool, egui::Color32, &str, &str); 7] = [
                 (&mut layers.path, rgb(PATH_COLOR), "path", "The path an agent walks: Polyanya's, or A*'s funnel over the portals"),
                 (&mut layers.astar_path, rgb(ASTAR_PATH_COLOR), "A* path (method both)", "A*'s path under Polyanya's, where the two differ"),
                 (&mut layers.corridor, rgb(CORRIDOR_COLOR), "A* node path (dashed)", "The nodes A* chose, centre to centre"),
                 (&mut layers.expansions, color32_of(expansion_color(0.5, 0.0, 1.0)), "search steps by f", "The steps in order, blue (low f) to red (high f): Polyanya's search nodes, A*'s expanded nodes with the edge each was reached by"),
                 (&mut layers.sets, egui::Color32::from_rgb(25, 180, 180), "A* open (rings) / closed (crosses)", "A*'s final open and closed sets"),
+                (&mut layers.regions, rgb(REACHED_COLOR), "regions (no path): reached from the start", "After a failed search: every polygon a walk from the start reaches (this colour) and every polygon from which the goal is reached (the next row's), over the links the search may use"),
+                (&mut layers.gap, rgb(GAP_COLOR), "gap between them (no path)", "After a failed search: the closest pair of places of the two regions, labelled with the distance and the height between them"),
             ];
             for (on, c, name, tip) in rows {
                 ui.horizontal(|ui| {
                     swatch(ui, c);
                     ui.checkbox(on, name).on_hover_text(tip);
                 });
+                if name.starts_with("regions") {
+                    ui.horizontal(|ui| {
+                        swatch(ui, rgb(REACHES_GOAL_COLOR));
+                        ui.label("      … and reaching the goal").on_hover_text(
+                            "After a failed search: every polygon from which the goal is reached (shown with the row above)",
+                        );
+                    });
+                }
             }
             ui.horizontal(|ui| {
                 swatch(ui, color32_of(expansion_color(0.5, 0.0, 1.0)));
@@ -211,6 +350,46 @@ pub fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
     bevy::prelude::DetectChangesMut::set_if_neq(&mut s.probe_layers, edited);
     if (s.probe.start.is_some() || s.probe.goal.is_some()) && ui.button("Clear").clicked() {
         s.probe.clear();
+    }
+}
+
+/// What keeps the ends of a failed search apart: the regions' sizes, the
+/// gap's distance and height, why no link joins them and the fix.
+fn failure_rows(ui: &mut egui::Ui, f: &Failure) {
+    ui.horizontal(|ui| {
+        swatch(ui, rgb(REACHED_COLOR));
+        ui.label(format!(
+            "{} polygons reached from the start",
+            f.reached.len()
+        ));
+    });
+    ui.horizontal(|ui| {
+        swatch(ui, rgb(REACHES_GOAL_COLOR));
+        ui.label(format!("{} polygons reach the goal", f.reaches_goal.len()));
+    });
+    let Some(gap) = &f.gap else {
+        return;
+    };
+    ui.horizontal(|ui| {
+        swatch(ui, rgb(GAP_COLOR));
+        ui.label(format!(
+            "gap {:.2} m: {:.2} m across, {:.2} m {} ({})",
+            gap.distance,
+            gap.plan(),
+            gap.height.abs(),
+            if gap.height >= 0.0 { "up" } else { "down" },
+            gap.link.name()
+        ));
+    });
+    ui.label(format!("why: {}", gap.reason));
+    if f.fix_pending {
+        ui.horizontal(|ui| {
+            ui.add(egui::Spinner::new());
+            ui.label("fix: building again with each parameter…");
+        });
+    } else {
+        ui.label(format!("fix: {}", crate::probe::failure::fix_words(gap)))
+            .on_hover_text("The smallest change of one parameter that joins the two sides, checked by building again and searching");
     }
 }
 

@@ -64,6 +64,15 @@ pub(crate) struct NoticeState {
     pub(crate) open_log: bool,
 }
 
+/// The text of the probe's typed point fields while they are edited.
+#[derive(bevy::prelude::Resource, Debug, Default)]
+pub struct ProbeFields {
+    /// What is typed in the start's and the goal's field, while editing.
+    pub(crate) text: [Option<String>; 2],
+    /// Why the last typed point was not taken.
+    pub(crate) error: Option<String>,
+}
+
 /// Everything the panels read and change.
 #[derive(SystemParam)]
 pub struct UiState<'w, 's> {
@@ -103,6 +112,9 @@ pub struct UiState<'w, 's> {
     pub(crate) history_commands: MessageWriter<'w, HistoryCommand>,
     pub(crate) exit: MessageWriter<'w, AppExit>,
     pub(crate) restored: Option<ResMut<'w, crate::build::session::Restored>>,
+    pub(crate) spots: Res<'w, crate::probe::spots::LevelSpots>,
+    pub(crate) probe_fields: ResMut<'w, ProbeFields>,
+    pub(crate) cursor_point: Option<Res<'w, crate::interact::clicks::CursorPoint>>,
 }
 
 impl UiState<'_, '_> {

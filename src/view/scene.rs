@@ -482,15 +482,3 @@ fn ground_grid((lo, hi): (Vec3, Vec3)) -> GizmoAsset {
     }
     asset
 }
-
-/// The first point of the level the ray meets (its surface triangles), else
-/// where it meets the ground plane.
-pub fn hit(surface: &Surface, origin: Vec3, dir: Vec3) -> Option<Vec3> {
-    let best = surface
-        .triangles
-        .iter()
-        .filter_map(|t| crate::model::tessellate::ray_triangle(origin, dir, t))
-        .fold(None, |b: Option<f32>, d| Some(b.map_or(d, |b| b.min(d))));
-    best.map(|d| origin + dir * d)
-        .or_else(|| crate::model::tessellate::ray_plane_y(origin, dir, 0.0))
-}
