@@ -130,28 +130,11 @@ pub fn triangulate(outer: &[Vec3], holes: &[Vec<Vec3>]) -> Vec<[Vec3; 3]> {
         .collect()
 }
 
-/// Distance along the ray to triangle `t` (Möller–Trumbore), if hit from
-/// either side.
+/// Distance along the ray to triangle `t`, if hit from either side
+/// ([`navscope_core::geom::ray_triangle`] in the view's single precision).
 pub fn ray_triangle(origin: Vec3, dir: Vec3, t: &[Vec3; 3]) -> Option<f32> {
-    let (e1, e2) = (t[1] - t[0], t[2] - t[0]);
-    let p = dir.cross(e2);
-    let det = e1.dot(p);
-    if det.abs() < 1e-12 {
-        return None;
-    }
-    let inv = 1.0 / det;
-    let s = origin - t[0];
-    let u = s.dot(p) * inv;
-    if !(0.0..=1.0).contains(&u) {
-        return None;
-    }
-    let q = s.cross(e1);
-    let v = dir.dot(q) * inv;
-    if v < 0.0 || u + v > 1.0 {
-        return None;
-    }
-    let d = e2.dot(q) * inv;
-    (d >= 0.0).then_some(d)
+    navscope_core::geom::ray_triangle(origin.as_dvec3(), dir.as_dvec3(), t.map(|v| v.as_dvec3()))
+        .map(|d| d as f32)
 }
 
 /// Where the ray meets the horizontal plane at height `y`.

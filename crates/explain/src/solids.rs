@@ -139,29 +139,10 @@ impl<'a> Solids<'a> {
     }
 }
 
-/// Distance along the ray to triangle `t` (Möller–Trumbore, both sides),
-/// `None` when missed or behind.
+/// Distance along the ray to triangle `t` (either side), `None` when missed
+/// or within the skin of the origin.
 fn ray_triangle(o: DVec3, dir: DVec3, t: [Vec3; 3]) -> Option<f64> {
-    let [a, b, c] = t.map(|v| v.as_dvec3());
-    let (e1, e2) = (b - a, c - a);
-    let p = dir.cross(e2);
-    let det = e1.dot(p);
-    if det.abs() < 1e-12 {
-        return None;
-    }
-    let inv = 1.0 / det;
-    let s = o - a;
-    let u = s.dot(p) * inv;
-    if !(0.0..=1.0).contains(&u) {
-        return None;
-    }
-    let q = s.cross(e1);
-    let v = dir.dot(q) * inv;
-    if v < 0.0 || u + v > 1.0 {
-        return None;
-    }
-    let t = e2.dot(q) * inv;
-    (t > SKIN).then_some(t)
+    navscope_core::geom::ray_triangle(o, dir, t.map(|v| v.as_dvec3())).filter(|&d| d > SKIN)
 }
 
 /// Distance along the ray to the convex solid behind `planes` (outward

@@ -8,6 +8,7 @@ mod polygon;
 pub mod polyhedron;
 mod predicates;
 pub mod range;
+mod ray;
 mod solid;
 mod sweep;
 mod validate;
@@ -18,6 +19,7 @@ pub use predicates::{
     Orientation, SegmentHit, on_segment, orient, orient_value, point_segment_distance,
     project_on_segment, segment_intersection, segments_properly_cross,
 };
+pub use ray::ray_triangle;
 pub use solid::{Aabb, Plane, TriMesh};
 pub use validate::{GeometryError, Ring, validate_polygon_with_holes};
 
