@@ -69,7 +69,8 @@ mod tests {
             let t = pts.map(DVec3::from_array);
             let n = (t[1] - t[0]).cross(t[2] - t[0]);
             prop_assume!(n.length() > 1e-3);
-            let (a, b) = if a + b < 0.99 { (a, b) } else { (1.0 - a, 1.0 - b) };
+            let (a, b) = if a + b <= 1.0 { (a, b) } else { (1.0 - a, 1.0 - b) };
+            prop_assume!(a + b < 0.98);
             let target = t[0] + (t[1] - t[0]) * a + (t[2] - t[0]) * b;
             let origin = DVec3::from_array(from);
             let dir = target - origin;
