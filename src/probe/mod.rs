@@ -401,6 +401,12 @@ impl Probe {
         self.dirty = true;
     }
 
+    /// True while a change of the points or the options waits for its
+    /// search to start.
+    pub fn is_dirty(&self) -> bool {
+        self.dirty && self.start.is_some() && self.goal.is_some()
+    }
+
     /// True while the mesh of a newer build is being made for the probe
     /// (queries wait for it).
     pub fn is_refreshing(&self) -> bool {

@@ -313,7 +313,6 @@ impl CellsArtifact {
             neighbours.push(select("cell", other, format!("cell #{other}")));
         }
         Some(serde_json::json!({
-            "cell": element,
             "area_m2": mm(c.area),
             "centre_m": [mm(centre.x as f64), mm(centre.y as f64), mm(centre.z as f64)],
             "corners": c.polygon.len(),
