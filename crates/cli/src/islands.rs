@@ -7,30 +7,36 @@ use std::path::Path;
 use glam::DVec3;
 use navscope_core::NavMesh;
 use navscope_core::Runner;
-use navscope_explain::{FixBudget, Gap, explain_gap, failed_path_gap, islands};
+use navscope_explain::{FixBudget, Gap, explain_gap, explain_islands, failed_path_gap, islands};
 use navscope_path::{PathError, SearchOptions};
 
 use crate::BuildOptions;
 use crate::build::run_stages;
 use crate::session::{CliError, check_run, load_level, load_navmesh, runner};
 
-/// Builds (or reads) the mesh and prints its islands.
-pub fn run(level: &Path, opts: &BuildOptions, json: bool) -> Result<(), CliError> {
-    let mesh = if opts.pipeline.as_deref() == Some("navmesh") {
-        load_navmesh(level)?
+/// Builds (or reads) the mesh and prints its islands; each gap to the
+/// largest is explained by the pipeline's rules, and the `fixes` largest
+/// get a fix checked by building again (none for a NavMesh read from a
+/// file, which has no pipeline).
+pub fn run(level: &Path, opts: &BuildOptions, json: bool, fixes: usize) -> Result<(), CliError> {
+    let search = SearchOptions::default();
+    let parts = if opts.pipeline.as_deref() == Some("navmesh") {
+        islands(&load_navmesh(level)?, &search)
     } else {
         let mut r = runner(load_level(level, opts.budget())?, opts)?;
         run_stages(&mut r);
         check_run(&r)?;
-        r.navmesh().ok_or_else(|| {
+        let mesh = r.navmesh().ok_or_else(|| {
             CliError::Failed(format!(
                 "{}: pipeline '{}' produced no NavMesh",
                 level.display(),
                 r.pipeline().id
             ))
-        })?
+        })?;
+        let mut parts = islands(&mesh, &search);
+        explain_islands(&mut parts, &r, &search, &FixBudget::default(), fixes);
+        parts
     };
-    let parts = islands(&mesh, &SearchOptions::default());
     if json {
         println!("{}", serde_json::json!({ "islands": parts }));
         return Ok(());

@@ -8,6 +8,7 @@ use navscope_core::params::{ParamKind, ParamSpec, ParamValue, ParamValues};
 use navscope_core::{NavMesh, Runner};
 use navscope_path::{Locator, SearchOptions, find_path};
 
+use crate::fix_range::fix_range;
 use crate::gap::{Fix, Gap, movement};
 use crate::rules::{Refusal, Rules, number, refusals};
 use crate::solids::Solids;
@@ -66,13 +67,16 @@ fn value_of(spec: &ParamSpec, x: f64) -> ParamValue {
     }
 }
 
-/// The smallest changes of one numeric parameter each that make `joins`
-/// true, smallest change relative to the parameter's range first. For
-/// each parameter (those named in `first`, then those whose name or doc
-/// suggests they govern links, then the rest), each end of its range is tried; an end that joins the sides is
-/// bisected towards the current value, to the parameter's step (1 for
-/// integers). `joins` builds with the values and searches again; `budget`
-/// bounds the builds. Empty when no single parameter joins them.
+/// The smallest change of one numeric parameter that makes `joins` true,
+/// within the values a designer could use ([`fix_range`]). Parameters
+/// are tried in order (those named in `first`, the refusing rules', then
+/// those whose name or doc suggests they govern links, then the rest) and
+/// the search stops at the first parameter that joins the sides: each end
+/// of its range is tried, an end that joins is bisected towards the
+/// current value to the parameter's step (1 for integers), and the
+/// smaller relative change of the two ends is the fix. `joins` builds
+/// with the values and searches again; `budget` bounds the builds. Empty
+/// when no single parameter joins them.
 pub fn find_fixes(
     specs: &[ParamSpec],
     values: &ParamValues,
@@ -83,20 +87,27 @@ pub fn find_fixes(
     let started = Instant::now();
     let mut builds = 0;
     let mut longest = Duration::ZERO;
-    let mut found: Vec<(f64, Fix)> = Vec::new();
     let mut order: Vec<&ParamSpec> = specs.iter().collect();
-    order.sort_by_key(|s| (!first.contains(&s.name), !governs(s)));
+    order.sort_by_key(|s| {
+        (
+            first
+                .iter()
+                .position(|f| *f == s.name)
+                .unwrap_or(usize::MAX),
+            !governs(s),
+        )
+    });
     for spec in order {
-        let (min, max, step) = match spec.kind {
-            ParamKind::Float { min, max, step } => (min, max, step.max(1e-9)),
-            ParamKind::Int { min, max } => (min as f64, max as f64, 1.0),
-            _ => continue,
+        let Some(range) = fix_range(spec, values) else {
+            continue;
         };
         let Some(current) = number(values.get(&spec.name)) else {
             continue;
         };
+        let step = range.step;
         let mut left = budget.per_parameter;
-        for end in [min, max] {
+        let mut found: Vec<(f64, Fix)> = Vec::new();
+        for end in [range.min, range.max] {
             let mut try_value = |x: f64| -> Option<bool> {
                 if left == 0 || builds >= budget.total || started.elapsed() + longest > budget.time
                 {
@@ -111,12 +122,12 @@ pub fn find_fixes(
                 longest = longest.max(t.elapsed());
                 Some(joined)
             };
-            if (end - current).abs() < step || try_value(end) != Some(true) {
+            if (end - current).abs() < step / 2.0 || try_value(end) != Some(true) {
                 continue;
             }
             let (mut lo, mut hi) = (current, end);
             while (hi - lo).abs() > step {
-                let mid = (((lo + hi) / 2.0 - min) / step).round() * step + min;
+                let mid = range.snap((lo + hi) / 2.0);
                 if (mid - lo).abs() < step / 2.0 || (mid - hi).abs() < step / 2.0 {
                     break;
                 }
@@ -126,18 +137,19 @@ pub fn find_fixes(
                     None => break,
                 }
             }
-            let change = (hi - current).abs() / (max - min).max(f64::MIN_POSITIVE);
             found.push((
-                change,
+                (hi - current).abs(),
                 Fix {
                     parameter: spec.name.clone(),
                     value: value_of(spec, hi),
                 },
             ));
         }
+        if let Some((_, fix)) = found.into_iter().min_by(|a, b| a.0.total_cmp(&b.0)) {
+            return vec![fix];
+        }
     }
-    found.sort_by(|a, b| a.0.total_cmp(&b.0));
-    found.into_iter().map(|(_, f)| f).collect()
+    Vec::new()
 }
 
 /// A `joins` check for [`find_fixes`]: builds with the values from
@@ -177,6 +189,19 @@ pub fn explain_gap(
     ends: (DVec3, DVec3),
     budget: &FixBudget,
 ) -> Gap {
+    let mut joins = rebuild_and_search(base, ends.0, ends.1, opts);
+    explain_gap_with(gap, base, Some((budget, &mut joins)))
+}
+
+/// `gap` explained with the rules of `base`'s pipeline measured on its
+/// level and, given a budget and a `joins` check, the fix searched with
+/// [`find_fixes`] (the refusing rules' parameters first); without them
+/// the reason says the fix was not searched.
+pub fn explain_gap_with(
+    gap: Gap,
+    base: &Runner,
+    search: Option<(&FixBudget, &mut dyn FnMut(&ParamValues) -> bool)>,
+) -> Gap {
     let (specs, values) = (&base.pipeline().params, base.params());
     let rules = Rules::for_pipeline(base.pipeline().id, values);
     let refused = refusals(&rules, &gap, Solids::new(base.level()).as_ref());
@@ -185,8 +210,7 @@ pub fn explain_gap(
         .map(|r| r.limit.parameter.clone())
         .filter(|p| !p.is_empty())
         .collect();
-    let mut joins = rebuild_and_search(base, ends.0, ends.1, opts);
-    let fixes = find_fixes(specs, values, &first, budget, &mut joins);
+    let fixes = search.map(|(budget, joins)| find_fixes(specs, values, &first, budget, joins));
     with_reason(gap, &refused, fixes)
 }
 
@@ -194,8 +218,9 @@ pub fn explain_gap(
 /// it (the first is the cause) or, when none was measured, the geometry,
 /// then the first fix, e.g. "a step up refused: step 0.56 m > step
 /// tolerance 0.45 m (...); step_height = 0.57 joins the two sides (checked
-/// by building again)". Where no fix was found, says so.
-pub fn with_reason(mut gap: Gap, refused: &[Refusal], fixes: Vec<Fix>) -> Gap {
+/// by building again)". Where no fix was found, says so; `None`: no fix
+/// was searched.
+pub fn with_reason(mut gap: Gap, refused: &[Refusal], fixes: Option<Vec<Fix>>) -> Gap {
     let what = movement(gap.link, gap.height);
     let why = if refused.is_empty() {
         gap.reason.clone()
@@ -203,12 +228,15 @@ pub fn with_reason(mut gap: Gap, refused: &[Refusal], fixes: Vec<Fix>) -> Gap {
         let words: Vec<&str> = refused.iter().map(|r| r.words.as_str()).collect();
         format!("{what} refused: {}", words.join("; "))
     };
+    let searched = fixes.is_some();
+    let fixes = fixes.unwrap_or_default();
     let fix = match fixes.first() {
         Some(f) => format!(
             "{} = {} joins the two sides (checked by building again)",
             f.parameter, f.value
         ),
-        None => "no single parameter joins the two sides".into(),
+        None if searched => "no single parameter joins the two sides".into(),
+        None => "fix not searched".into(),
     };
     gap.reason = format!("{why}; {fix}");
     gap.fix = fixes;
@@ -232,20 +260,10 @@ mod tests {
         let s = specs();
         let v = ParamValues::defaults(&s);
         let mut calls = 0;
-        let fixes = find_fixes(
-            &s,
-            &v,
-            &[],
-            &FixBudget {
-                per_parameter: 12,
-                total: 40,
-                time: Duration::from_secs(3600),
-            },
-            &mut |v| {
-                calls += 1;
-                v.float("step") >= 0.56
-            },
-        );
+        let fixes = find_fixes(&s, &v, &[], &long_budget(), &mut |v| {
+            calls += 1;
+            v.float("step") >= 0.56
+        });
         assert_eq!(fixes.len(), 1, "{fixes:?}");
         let ParamValue::Float(x) = fixes[0].value else {
             panic!("a float")
@@ -254,29 +272,69 @@ mod tests {
         assert!(calls <= 24);
     }
 
+    fn long_budget() -> FixBudget {
+        FixBudget {
+            per_parameter: 12,
+            total: 40,
+            time: Duration::from_secs(3600),
+        }
+    }
+
     #[test]
-    fn integers_bisect_downwards_and_the_smallest_change_comes_first() {
+    fn the_refusing_rule_comes_first_and_the_search_stops_at_the_first_that_joins() {
         let s = specs();
         let v = ParamValues::defaults(&s);
-        let fixes = find_fixes(
-            &s,
-            &v,
-            &[],
-            &FixBudget {
-                per_parameter: 12,
-                total: 40,
-                time: Duration::from_secs(3600),
-            },
-            &mut |v| v.int("cells") <= 6 || v.float("step") >= 1.5,
-        );
+        let mut tried = Vec::new();
+        let mut joins = |v: &ParamValues| {
+            tried.push((v.float("step"), v.int("cells")));
+            v.int("cells") <= 6 || v.float("step") >= 1.5
+        };
+        let fixes = find_fixes(&s, &v, &["cells".into()], &long_budget(), &mut joins);
         assert_eq!(
-            fixes[0],
-            Fix {
+            fixes,
+            vec![Fix {
                 parameter: "cells".into(),
                 value: ParamValue::Int(6)
-            }
+            }]
         );
-        assert_eq!(fixes[1].parameter, "step");
+        // The step, which would join too, was never changed.
+        assert!(tried.iter().all(|(step, _)| *step == 0.4), "{tried:?}");
+        // Without a refusing rule, the first governing parameter joins.
+        let fixes = find_fixes(&s, &v, &[], &long_budget(), &mut |v| {
+            v.int("cells") <= 6 || v.float("step") >= 1.5
+        });
+        assert_eq!(fixes.len(), 1);
+        assert_eq!(fixes[0].parameter, "step");
+    }
+
+    #[test]
+    fn a_change_only_an_unphysical_agent_makes_is_no_fix() {
+        let s = vec![ParamSpec::float(
+            "stand.height",
+            "Height",
+            "m",
+            1.8,
+            0.0,
+            20.0,
+            0.05,
+            "agent height",
+        )];
+        let v = ParamValues::defaults(&s);
+        let mut lowest = f64::INFINITY;
+        let fixes = find_fixes(&s, &v, &[], &long_budget(), &mut |v| {
+            lowest = lowest.min(v.float("stand.height"));
+            v.float("stand.height") <= 0.5
+        });
+        assert!(fixes.is_empty(), "{fixes:?}");
+        assert!(
+            lowest >= 1.8 / crate::fix_range::AGENT_FACTOR - 1e-9,
+            "{lowest}"
+        );
+        // Within the factor, the fix is found.
+        let fixes = find_fixes(&s, &v, &[], &long_budget(), &mut |v| {
+            v.float("stand.height") <= 1.5
+        });
+        assert_eq!(fixes[0].value, ParamValue::Float(1.5));
     }
 
     #[test]
@@ -298,7 +356,7 @@ mod tests {
         let gap = with_reason(
             Gap::between(DVec3::ZERO, DVec3::new(0.0, 0.3, 0.0)),
             &[],
-            fixes,
+            Some(fixes),
         );
         assert!(gap.reason.contains("no single parameter"), "{}", gap.reason);
     }
