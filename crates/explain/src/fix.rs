@@ -74,13 +74,18 @@ fn value_of(spec: &ParamSpec, x: f64) -> ParamValue {
 /// the search stops at the first parameter that joins the sides: each end
 /// of its range is tried, an end that joins is bisected towards the
 /// current value to the parameter's step (1 for integers), and the
-/// smaller relative change of the two ends is the fix. `joins` builds
+/// smaller change of the two ends is the fix. A value in `near` (what
+/// the measured geometry says the parameter needs, e.g. the drop's
+/// depth for the max drop) is tried before the end: joining there, the
+/// bisection runs between it and the current value, which takes fewer
+/// builds. `joins` builds
 /// with the values and searches again; `budget` bounds the builds. Empty
 /// when no single parameter joins them.
 pub fn find_fixes(
     specs: &[ParamSpec],
     values: &ParamValues,
     first: &[String],
+    near: &[(String, f64)],
     budget: &FixBudget,
     joins: &mut dyn FnMut(&ParamValues) -> bool,
 ) -> Vec<Fix> {
@@ -105,6 +110,7 @@ pub fn find_fixes(
             continue;
         };
         let step = range.step;
+        let hint = near.iter().find(|(n, _)| *n == spec.name).map(|(_, x)| *x);
         let mut left = budget.per_parameter;
         let mut found: Vec<(f64, Fix)> = Vec::new();
         for end in [range.min, range.max] {
@@ -122,10 +128,24 @@ pub fn find_fixes(
                 longest = longest.max(t.elapsed());
                 Some(joined)
             };
-            if (end - current).abs() < step / 2.0 || try_value(end) != Some(true) {
+            if (end - current).abs() < step / 2.0 {
                 continue;
             }
-            let (mut lo, mut hi) = (current, end);
+            // The grid value at or just beyond the needed value, when it
+            // lies between the current value and this end.
+            let toward = (end - current).signum();
+            let probe = hint
+                .map(|h| range.snap(h + toward * step * 0.499))
+                .filter(|h| {
+                    (h - current) * toward >= step / 2.0 && (end - h) * toward >= step / 2.0
+                });
+            let (mut lo, mut hi) = match probe.map(|h| (h, try_value(h))) {
+                Some((h, Some(true))) => (current, h),
+                Some((_, None)) => continue,
+                Some((h, Some(false))) if try_value(end) == Some(true) => (h, end),
+                None if try_value(end) == Some(true) => (current, end),
+                _ => continue,
+            };
             while (hi - lo).abs() > step {
                 let mid = range.snap((lo + hi) / 2.0);
                 if (mid - lo).abs() < step / 2.0 || (mid - hi).abs() < step / 2.0 {
@@ -210,8 +230,25 @@ pub fn explain_gap_with(
         .map(|r| r.limit.parameter.clone())
         .filter(|p| !p.is_empty())
         .collect();
-    let fixes = search.map(|(budget, joins)| find_fixes(specs, values, &first, budget, joins));
+    let near: Vec<(String, f64)> = refused
+        .iter()
+        .filter_map(|r| Some((r.limit.parameter.clone(), needed(r, values)?)))
+        .collect();
+    let fixes =
+        search.map(|(budget, joins)| find_fixes(specs, values, &first, &near, budget, joins));
     with_reason(gap, &refused, fixes)
+}
+
+/// The parameter value that refusal `r` measured as needed: the measured
+/// value over the rule's factor (a width is twice a radius); `None` when
+/// the parameter is not a number of `values` or the factor is unknown
+/// (a limit of 0 from a value of 0 is taken at a factor of 1).
+fn needed(r: &Refusal, values: &ParamValues) -> Option<f64> {
+    let current = number(values.get(&r.limit.parameter))?;
+    if current == 0.0 {
+        return (r.limit.value == 0.0).then_some(r.measured);
+    }
+    Some(r.measured * current / r.limit.value)
 }
 
 /// `gap` with `fixes` and its reason: the movement, the rules that refuse
@@ -260,7 +297,7 @@ mod tests {
         let s = specs();
         let v = ParamValues::defaults(&s);
         let mut calls = 0;
-        let fixes = find_fixes(&s, &v, &[], &long_budget(), &mut |v| {
+        let fixes = find_fixes(&s, &v, &[], &[], &long_budget(), &mut |v| {
             calls += 1;
             v.float("step") >= 0.56
         });
@@ -289,7 +326,7 @@ mod tests {
             tried.push((v.float("step"), v.int("cells")));
             v.int("cells") <= 6 || v.float("step") >= 1.5
         };
-        let fixes = find_fixes(&s, &v, &["cells".into()], &long_budget(), &mut joins);
+        let fixes = find_fixes(&s, &v, &["cells".into()], &[], &long_budget(), &mut joins);
         assert_eq!(
             fixes,
             vec![Fix {
@@ -300,11 +337,37 @@ mod tests {
         // The step, which would join too, was never changed.
         assert!(tried.iter().all(|(step, _)| *step == 0.4), "{tried:?}");
         // Without a refusing rule, the first governing parameter joins.
-        let fixes = find_fixes(&s, &v, &[], &long_budget(), &mut |v| {
+        let fixes = find_fixes(&s, &v, &[], &[], &long_budget(), &mut |v| {
             v.int("cells") <= 6 || v.float("step") >= 1.5
         });
         assert_eq!(fixes.len(), 1);
         assert_eq!(fixes[0].parameter, "step");
+    }
+
+    #[test]
+    fn the_measured_value_is_tried_first_and_saves_builds() {
+        let s = specs();
+        let v = ParamValues::defaults(&s);
+        let two = FixBudget {
+            per_parameter: 2,
+            ..long_budget()
+        };
+        let joins = |v: &ParamValues| v.float("step") >= 0.56;
+        // Two builds (the low end, then the high end) leave the high end
+        // unbisected ...
+        let far = find_fixes(&s, &v, &[], &[], &two, &mut |v| joins(v));
+        assert_eq!(far[0].value, ParamValue::Float(2.0));
+        // ... from the measured 0.56, that value itself.
+        let near = [("step".to_string(), 0.56)];
+        let fixes = find_fixes(&s, &v, &[], &near, &two, &mut |v| joins(v));
+        assert_eq!(fixes[0].value, ParamValue::Float(0.56));
+        // A measured value that does not join falls back to the end.
+        let wrong = [("step".to_string(), 0.5)];
+        let fixes = find_fixes(&s, &v, &[], &wrong, &long_budget(), &mut |v| joins(v));
+        let ParamValue::Float(x) = fixes[0].value else {
+            panic!("a float")
+        };
+        assert!((0.56..=0.57).contains(&x), "{x}");
     }
 
     #[test]
@@ -321,7 +384,7 @@ mod tests {
         )];
         let v = ParamValues::defaults(&s);
         let mut lowest = f64::INFINITY;
-        let fixes = find_fixes(&s, &v, &[], &long_budget(), &mut |v| {
+        let fixes = find_fixes(&s, &v, &[], &[], &long_budget(), &mut |v| {
             lowest = lowest.min(v.float("stand.height"));
             v.float("stand.height") <= 0.5
         });
@@ -331,7 +394,7 @@ mod tests {
             "{lowest}"
         );
         // Within the factor, the fix is found.
-        let fixes = find_fixes(&s, &v, &[], &long_budget(), &mut |v| {
+        let fixes = find_fixes(&s, &v, &[], &[], &long_budget(), &mut |v| {
             v.float("stand.height") <= 1.5
         });
         assert_eq!(fixes[0].value, ParamValue::Float(1.5));
@@ -347,7 +410,7 @@ mod tests {
             total: 3,
             time: Duration::from_secs(3600),
         };
-        let fixes = find_fixes(&s, &v, &[], &budget, &mut |_| {
+        let fixes = find_fixes(&s, &v, &[], &[], &budget, &mut |_| {
             calls += 1;
             false
         });

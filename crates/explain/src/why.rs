@@ -399,7 +399,7 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
     let mut keeps = |v: &navscope_core::ParamValues| {
         rebuilt(checked_on, v).is_some_and(|m| on_mesh(&m, at).is_some())
     };
-    why.fix = find_fixes(&specs, base.params(), &first, budget, &mut keeps);
+    why.fix = find_fixes(&specs, base.params(), &first, &[], budget, &mut keeps);
     if found_region(&limit, &region) && why.fix.is_empty() {
         why.reason = "not on the NavMesh; no rule measured here drops the point, and a smaller min region size does not keep it".into();
         why.stage = pipeline
