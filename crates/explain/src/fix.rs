@@ -26,12 +26,13 @@ pub struct FixBudget {
 }
 
 impl Default for FixBudget {
-    /// 8 builds per parameter, 40 in all, 2 s (the goal for the
-    /// fix search on the shared maps): the fix found within the time is
+    /// 12 builds per parameter (the range's two ends and a bisection
+    /// over 1,000 steps), 40 in all, 2 s (the goal for the fix
+    /// search on the shared maps): the fix found within the time is
     /// checked, but a fix needing more builds than fit is not found.
     fn default() -> Self {
         Self {
-            per_parameter: 8,
+            per_parameter: 12,
             total: 40,
             time: Duration::from_secs(2),
         }
