@@ -55,20 +55,29 @@ pub fn run(level: &Path, opts: &BuildOptions, json: bool, fixes: usize) -> Resul
 /// The gap of a failed search, explained by the rules of the pipeline
 /// that built `mesh` (`built`) and with the fixes checked by building
 /// again from it (neither for a NavMesh read from a file, which has no
-/// parameters); `None` for failures other than no connection.
+/// parameters); `None` for failures other than no connection (a search
+/// stopped at its expansion limit counts when the two ends are in fact
+/// not connected).
 pub fn failure_gap(
     mesh: &NavMesh,
     built: Option<&Runner>,
     e: &PathError,
     ends: (DVec3, DVec3),
 ) -> Option<Gap> {
-    let &PathError::NoConnection {
-        start_node,
-        goal_node,
-        ..
-    } = e
-    else {
-        return None;
+    // A search stopped at its expansion limit has a gap too when the two
+    // nodes are not connected at all ([`failed_path_gap`] checks that).
+    let (start_node, goal_node) = match *e {
+        PathError::NoConnection {
+            start_node,
+            goal_node,
+            ..
+        }
+        | PathError::ExpansionLimit {
+            start_node,
+            goal_node,
+            ..
+        } => (start_node, goal_node),
+        _ => return None,
     };
     let search = SearchOptions::default();
     let gap = failed_path_gap(mesh, &search, start_node, goal_node)?;
@@ -99,4 +108,34 @@ pub fn gap_words(g: &Gap) -> String {
         g.link.name(),
         g.reason
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use navscope_path::sample::grid_mesh;
+
+    #[test]
+    fn a_search_stopped_at_its_limit_has_a_gap_only_when_the_ends_are_apart() {
+        // A 5 x 5 grid cut by a wall column at i = 2.
+        let cut = grid_mesh(5, 5, |i, _| i == 2);
+        let (start, goal) = (0, (cut.nodes.len() - 1) as u32);
+        let stopped = PathError::ExpansionLimit {
+            start_node: start,
+            goal_node: goal,
+            limit: 1,
+        };
+        let ends = (cut.nodes[0].position, cut.nodes[goal as usize].position);
+        let gap = failure_gap(&cut, None, &stopped, ends).expect("the wall's gap");
+        assert!((gap.distance - 1.0).abs() < 1e-9, "{gap:?}");
+        // Connected after all: the limit was the only trouble, no gap.
+        let whole = grid_mesh(5, 5, |_, _| false);
+        let ends = (whole.nodes[0].position, whole.nodes[24].position);
+        let stopped = PathError::ExpansionLimit {
+            start_node: 0,
+            goal_node: 24,
+            limit: 1,
+        };
+        assert!(failure_gap(&whole, None, &stopped, ends).is_none());
+    }
 }

@@ -211,33 +211,41 @@ pub fn explain_gap(
     budget: &FixBudget,
 ) -> Gap {
     let mut joins = rebuild_and_search(base, ends.0, ends.1, opts);
-    explain_gap_with(gap, base, Some((budget, &mut joins)))
+    explain_gap_with(gap, base, false, Some((budget, &mut joins)))
 }
 
 /// `gap` explained with the rules of `base`'s pipeline measured on its
 /// level and, given a budget and a `joins` check, the fix searched with
 /// [`find_fixes`] (the refusing rules' parameters first); without them
-/// the reason says the fix was not searched.
+/// the reason says the fix was not searched. With `both_ways` the way
+/// back (from `gap.to` to `gap.from`) is measured too: two islands may be
+/// joined one way (a drop) and parted only by the way back (the jump up).
 pub fn explain_gap_with(
     gap: Gap,
     base: &Runner,
+    both_ways: bool,
     search: Option<(&FixBudget, &mut dyn FnMut(&ParamValues) -> bool)>,
 ) -> Gap {
     let (specs, values) = (&base.pipeline().params, base.params());
     let rules = Rules::for_pipeline(base.pipeline().id, values);
-    let refused = refusals(&rules, &gap, Solids::new(base.level()).as_ref());
-    let first: Vec<String> = refused
-        .iter()
+    let solids = Solids::new(base.level());
+    let refused = refusals(&rules, &gap, solids.as_ref());
+    let back = if both_ways {
+        refusals(&rules, &Gap::between(gap.to, gap.from), solids.as_ref())
+    } else {
+        Vec::new()
+    };
+    let all = || refused.iter().chain(&back);
+    let first: Vec<String> = all()
         .map(|r| r.limit.parameter.clone())
         .filter(|p| !p.is_empty())
         .collect();
-    let near: Vec<(String, f64)> = refused
-        .iter()
+    let near: Vec<(String, f64)> = all()
         .filter_map(|r| Some((r.limit.parameter.clone(), needed(r, values)?)))
         .collect();
     let fixes =
         search.map(|(budget, joins)| find_fixes(specs, values, &first, &near, budget, joins));
-    with_reason(gap, &refused, fixes)
+    with_reason(gap, &refused, &back, fixes)
 }
 
 /// The parameter value that refusal `r` measured as needed: the measured
@@ -257,15 +265,34 @@ fn needed(r: &Refusal, values: &ParamValues) -> Option<f64> {
 /// then the first fix, e.g. "a step up refused: step 0.56 m > step
 /// tolerance 0.45 m (...); step_height = 0.57 joins the two sides (checked
 /// by building again)". Where no fix was found, says so; `None`: no fix
-/// was searched.
-pub fn with_reason(mut gap: Gap, refused: &[Refusal], fixes: Option<Vec<Fix>>) -> Gap {
+/// was searched. `back` are the refusals of the way back, from `gap.to`
+/// to `gap.from` ("the way back, a jump up, refused: ..."), when measured.
+pub fn with_reason(
+    mut gap: Gap,
+    refused: &[Refusal],
+    back: &[Refusal],
+    fixes: Option<Vec<Fix>>,
+) -> Gap {
+    let words = |rs: &[Refusal]| {
+        rs.iter()
+            .map(|r| r.words.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
     let what = movement(gap.link, gap.height);
-    let why = if refused.is_empty() {
+    let mut why = if refused.is_empty() {
         gap.reason.clone()
     } else {
-        let words: Vec<&str> = refused.iter().map(|r| r.words.as_str()).collect();
-        format!("{what} refused: {}", words.join("; "))
+        format!("{what} refused: {}", words(refused))
     };
+    if !back.is_empty() {
+        let reverse = Gap::between(gap.to, gap.from);
+        why = format!(
+            "{why}; the way back, {}, refused: {}",
+            movement(reverse.link, reverse.height),
+            words(back)
+        );
+    }
     let searched = fixes.is_some();
     let fixes = fixes.unwrap_or_default();
     let fix = match fixes.first() {
@@ -419,6 +446,7 @@ mod tests {
         assert_eq!(calls, 3);
         let gap = with_reason(
             Gap::between(DVec3::ZERO, DVec3::new(0.0, 0.3, 0.0)),
+            &[],
             &[],
             Some(fixes),
         );

@@ -63,7 +63,9 @@ pub fn islands(mesh: &NavMesh, opts: &SearchOptions) -> Vec<Island> {
 }
 
 /// The gaps of `parts` ([`islands`] of `base`'s NavMesh under `opts`)
-/// explained by the rules of `base`'s pipeline measured on its level;
+/// explained by the rules of `base`'s pipeline measured on its level,
+/// both ways (an island may reach the largest by a drop and be parted
+/// from it only by the jump back up);
 /// the gaps of the `searched` largest islands after the first also get a
 /// checked fix ([`crate::fix::find_fixes`]): a change after which a path
 /// leads each way between the two sides of the gap, so that the island
@@ -89,9 +91,9 @@ pub fn explain_islands(
             })
         };
         part.gap = Some(if i <= searched {
-            explain_gap_with(gap, base, Some((budget, &mut joins)))
+            explain_gap_with(gap, base, true, Some((budget, &mut joins)))
         } else {
-            explain_gap_with(gap, base, None)
+            explain_gap_with(gap, base, true, None)
         });
     }
 }
