@@ -214,6 +214,9 @@ pub fn explain_gap(
     explain_gap_with(gap, base, false, Some((budget, &mut joins)))
 }
 
+/// A check that values join the two sides (building and searching again).
+pub type Joins<'a> = &'a mut dyn FnMut(&ParamValues) -> bool;
+
 /// `gap` explained with the rules of `base`'s pipeline measured on its
 /// level and, given a budget and a `joins` check, the fix searched with
 /// [`find_fixes`] (the refusing rules' parameters first); without them
@@ -224,7 +227,7 @@ pub fn explain_gap_with(
     gap: Gap,
     base: &Runner,
     both_ways: bool,
-    search: Option<(&FixBudget, &mut dyn FnMut(&ParamValues) -> bool)>,
+    search: Option<(&FixBudget, Joins<'_>)>,
 ) -> Gap {
     let (specs, values) = (&base.pipeline().params, base.params());
     let rules = Rules::for_pipeline(base.pipeline().id, values);
