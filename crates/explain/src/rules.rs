@@ -686,7 +686,7 @@ mod tests {
         ]);
         let rules = Rules::for_pipeline("cspace", &v);
         let mesh = ledge(0.56);
-        let s = Solids::Mesh(&mesh);
+        let s = Solids::mesh(&mesh);
         let gap = Gap::between(DVec3::new(1.9, 0.0, 0.0), DVec3::new(2.1, 0.56, 0.0));
         let r = refusals(&rules, &gap, Some(&s));
         assert_eq!(r.len(), 1, "{r:?}");
@@ -709,7 +709,7 @@ mod tests {
         for p in &mut mesh.vertices[4..] {
             p.x += 3.0;
         }
-        let s = Solids::Mesh(&mesh);
+        let s = Solids::mesh(&mesh);
         let gap = Gap::between(DVec3::new(2.0, 0.0, 0.0), DVec3::new(5.0, 0.0, 0.0));
         let r = refusals(&rules, &gap, Some(&s));
         assert_eq!(r.len(), 1, "{r:?}");
@@ -743,7 +743,7 @@ mod tests {
         };
         let (_, v) = values(&[("step_height", 0.45), ("stand_height", 1.8)]);
         let rules = Rules::for_pipeline("cspace", &v);
-        let s = Solids::Brushes(&level);
+        let s = Solids::brushes(&level);
         let gap = Gap::between(DVec3::new(3.0, 0.0, 2.0), DVec3::new(5.0, 0.0, 2.0));
         let r = refusals(&rules, &gap, Some(&s));
         let door = r

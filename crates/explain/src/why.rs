@@ -187,7 +187,9 @@ struct Cause {
 
 fn shape_of(solids: &Solids, hit: Hit, point: DVec3) -> Vec<DVec3> {
     match (solids, hit) {
-        (Solids::Mesh(m), Hit::Triangle(i)) => m.triangle(i).iter().map(|v| v.as_dvec3()).collect(),
+        (Solids::Mesh(m, _), Hit::Triangle(i)) => {
+            m.triangle(i).iter().map(|v| v.as_dvec3()).collect()
+        }
         _ => vec![point],
     }
 }
@@ -219,7 +221,7 @@ fn cause(rules: &Rules, solids: &Solids, at: DVec3) -> Option<Cause> {
         });
     }
     let floor = top - DVec3::Y * t;
-    if let Solids::Brushes(level) = solids
+    if let Solids::Brushes(level, _) = solids
         && let (Some(w), Some(d), Some(h)) = (&rules.width_x, &rules.width_z, &rules.height)
     {
         let half = DVec3::new(w.value / 2.0, 0.0, d.value / 2.0);
