@@ -211,7 +211,14 @@ pub fn explain_gap(
     budget: &FixBudget,
 ) -> Gap {
     let mut joins = rebuild_and_search(base, ends.0, ends.1, opts);
-    explain_gap_with(gap, base, false, Some((budget, &mut joins)))
+    let solids = Solids::new(base.level());
+    explain_gap_with(
+        gap,
+        base,
+        solids.as_ref(),
+        false,
+        Some((budget, &mut joins)),
+    )
 }
 
 /// A check that values join the two sides (building and searching again).
@@ -220,21 +227,22 @@ pub type Joins<'a> = &'a mut dyn FnMut(&ParamValues) -> bool;
 /// `gap` explained with the rules of `base`'s pipeline measured on its
 /// level and, given a budget and a `joins` check, the fix searched with
 /// [`find_fixes`] (the refusing rules' parameters first); without them
-/// the reason says the fix was not searched. With `both_ways` the way
+/// the reason says the fix was not searched. `solids` are the level's
+/// ([`Solids::new`], built once for many gaps). With `both_ways` the way
 /// back (from `gap.to` to `gap.from`) is measured too: two islands may be
 /// joined one way (a drop) and parted only by the way back (the jump up).
 pub fn explain_gap_with(
     gap: Gap,
     base: &Runner,
+    solids: Option<&Solids>,
     both_ways: bool,
     search: Option<(&FixBudget, Joins<'_>)>,
 ) -> Gap {
     let (specs, values) = (&base.pipeline().params, base.params());
     let rules = Rules::for_pipeline(base.pipeline().id, values);
-    let solids = Solids::new(base.level());
-    let refused = refusals(&rules, &gap, solids.as_ref());
+    let refused = refusals(&rules, &gap, solids);
     let back = if both_ways {
-        refusals(&rules, &Gap::between(gap.to, gap.from), solids.as_ref())
+        refusals(&rules, &Gap::between(gap.to, gap.from), solids)
     } else {
         Vec::new()
     };

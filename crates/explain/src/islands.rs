@@ -10,6 +10,7 @@ use crate::fix::{FixBudget, explain_gap_with, rebuilt};
 use crate::gap::{Gap, Places};
 use crate::place::plan_area;
 use crate::reach::Graph;
+use crate::solids::Solids;
 
 /// One connected part.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -78,6 +79,7 @@ pub fn explain_islands(
     budget: &FixBudget,
     searched: usize,
 ) {
+    let solids = Solids::new(base.level());
     for (i, part) in parts.iter_mut().enumerate().skip(1) {
         let Some(gap) = part.gap.take() else {
             continue;
@@ -91,9 +93,9 @@ pub fn explain_islands(
             })
         };
         part.gap = Some(if i <= searched {
-            explain_gap_with(gap, base, true, Some((budget, &mut joins)))
+            explain_gap_with(gap, base, solids.as_ref(), true, Some((budget, &mut joins)))
         } else {
-            explain_gap_with(gap, base, true, None)
+            explain_gap_with(gap, base, solids.as_ref(), true, None)
         });
     }
 }
