@@ -648,8 +648,13 @@ fn stacked(solids: &Solids, gap: &Gap) -> Option<Refusal> {
     let d = hi - start;
     let len = d.length();
     let (_, hit) = solids.ray(start, d / len, len - 0.01)?;
+    // A door says what opens it (the description names it a door).
+    let door = solids
+        .opener(hit)
+        .map(|o| format!(", {o},"))
+        .unwrap_or_default();
     Some(Refusal::without_rule(format!(
-        "the two sides are one above the other with {} between them, so the way from one to the other, if any, goes round elsewhere",
+        "the two sides are one above the other with {}{door} between them, so the way from one to the other, if any, goes round elsewhere",
         solids.describe(hit, d / len)
     )))
 }
