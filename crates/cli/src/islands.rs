@@ -7,30 +7,36 @@ use std::path::Path;
 use glam::DVec3;
 use navscope_core::NavMesh;
 use navscope_core::Runner;
-use navscope_explain::{FixBudget, Gap, explain_gap, failed_path_gap, islands};
+use navscope_explain::{FixBudget, Gap, explain_gap, explain_islands, failed_path_gap, islands};
 use navscope_path::{PathError, SearchOptions};
 
 use crate::BuildOptions;
 use crate::build::run_stages;
 use crate::session::{CliError, check_run, load_level, load_navmesh, runner};
 
-/// Builds (or reads) the mesh and prints its islands.
-pub fn run(level: &Path, opts: &BuildOptions, json: bool) -> Result<(), CliError> {
-    let mesh = if opts.pipeline.as_deref() == Some("navmesh") {
-        load_navmesh(level)?
+/// Builds (or reads) the mesh and prints its islands; each gap to the
+/// largest is explained by the pipeline's rules, and the `fixes` largest
+/// get a fix checked by building again (none for a NavMesh read from a
+/// file, which has no pipeline).
+pub fn run(level: &Path, opts: &BuildOptions, json: bool, fixes: usize) -> Result<(), CliError> {
+    let search = SearchOptions::default();
+    let parts = if opts.pipeline.as_deref() == Some("navmesh") {
+        islands(&load_navmesh(level)?, &search)
     } else {
         let mut r = runner(load_level(level, opts.budget())?, opts)?;
         run_stages(&mut r);
         check_run(&r)?;
-        r.navmesh().ok_or_else(|| {
+        let mesh = r.navmesh().ok_or_else(|| {
             CliError::Failed(format!(
                 "{}: pipeline '{}' produced no NavMesh",
                 level.display(),
                 r.pipeline().id
             ))
-        })?
+        })?;
+        let mut parts = islands(&mesh, &search);
+        explain_islands(&mut parts, &r, &search, &FixBudget::default(), fixes);
+        parts
     };
-    let parts = islands(&mesh, &SearchOptions::default());
     if json {
         println!("{}", serde_json::json!({ "islands": parts }));
         return Ok(());
@@ -49,20 +55,29 @@ pub fn run(level: &Path, opts: &BuildOptions, json: bool) -> Result<(), CliError
 /// The gap of a failed search, explained by the rules of the pipeline
 /// that built `mesh` (`built`) and with the fixes checked by building
 /// again from it (neither for a NavMesh read from a file, which has no
-/// parameters); `None` for failures other than no connection.
+/// parameters); `None` for failures other than no connection (a search
+/// stopped at its expansion limit counts when the two ends are in fact
+/// not connected).
 pub fn failure_gap(
     mesh: &NavMesh,
     built: Option<&Runner>,
     e: &PathError,
     ends: (DVec3, DVec3),
 ) -> Option<Gap> {
-    let &PathError::NoConnection {
-        start_node,
-        goal_node,
-        ..
-    } = e
-    else {
-        return None;
+    // A search stopped at its expansion limit has a gap too when the two
+    // nodes are not connected at all ([`failed_path_gap`] checks that).
+    let (start_node, goal_node) = match *e {
+        PathError::NoConnection {
+            start_node,
+            goal_node,
+            ..
+        }
+        | PathError::ExpansionLimit {
+            start_node,
+            goal_node,
+            ..
+        } => (start_node, goal_node),
+        _ => return None,
     };
     let search = SearchOptions::default();
     let gap = failed_path_gap(mesh, &search, start_node, goal_node)?;
@@ -93,4 +108,34 @@ pub fn gap_words(g: &Gap) -> String {
         g.link.name(),
         g.reason
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use navscope_path::sample::grid_mesh;
+
+    #[test]
+    fn a_search_stopped_at_its_limit_has_a_gap_only_when_the_ends_are_apart() {
+        // A 5 x 5 grid cut by a wall column at i = 2.
+        let cut = grid_mesh(5, 5, |i, _| i == 2);
+        let (start, goal) = (0, (cut.nodes.len() - 1) as u32);
+        let stopped = PathError::ExpansionLimit {
+            start_node: start,
+            goal_node: goal,
+            limit: 1,
+        };
+        let ends = (cut.nodes[0].position, cut.nodes[goal as usize].position);
+        let gap = failure_gap(&cut, None, &stopped, ends).expect("the wall's gap");
+        assert!((gap.distance - 1.0).abs() < 1e-9, "{gap:?}");
+        // Connected after all: the limit was the only trouble, no gap.
+        let whole = grid_mesh(5, 5, |_, _| false);
+        let ends = (whole.nodes[0].position, whole.nodes[24].position);
+        let stopped = PathError::ExpansionLimit {
+            start_node: 0,
+            goal_node: 24,
+            limit: 1,
+        };
+        assert!(failure_gap(&whole, None, &stopped, ends).is_none());
+    }
 }

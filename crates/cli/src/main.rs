@@ -6,7 +6,7 @@
 //! navscope-cli build LEVEL --pipeline P [--preset F.ron] [--set NAME=VALUE]... [--budget SIZE] [--out F.json] [--obj F.obj] [--polyanya F.mesh]
 //! navscope-cli path LEVEL --pipeline P --from X,Y,Z --to X,Y,Z [--method polyanya|astar] [--budget SIZE] [--json]
 //! navscope-cli path LEVEL --pipeline P --queries FILE [--method polyanya|astar] [--budget SIZE] [--json]
-//! navscope-cli islands LEVEL --pipeline P [--json]
+//! navscope-cli islands LEVEL --pipeline P [--json] [--fixes N]
 //! navscope-cli bench LEVEL... --pipeline P [--runs N] [--variant NAME=VALUE[;NAME=VALUE]]... [--budget SIZE] [--json]
 //! navscope-cli compare LEVEL [--pipeline P] [--set NAME=VALUE]... (--against "NAME=VALUE;..." | --against-pipeline Q | --pair F.ron) [--from X,Y,Z --to X,Y,Z] [--budget SIZE] [--json] [--png F.png]
 //! navscope-cli routes MAP [--pipeline P] [--agent NAME] [--budget SIZE] [--json]
@@ -151,6 +151,10 @@ enum Command {
         /// Print the islands as JSON.
         #[arg(long)]
         json: bool,
+        /// How many islands (the largest after the first) get a fix
+        /// searched by building again; every gap gets its rule.
+        #[arg(long, default_value_t = 3)]
+        fixes: usize,
     },
     /// Whether a point is on the NavMesh and, if not, the first stage
     /// that dropped it, the rule and the change that keeps it (checked).
@@ -305,7 +309,12 @@ fn run(command: Command) -> ExitCode {
                 "path needs --from and --to, or --queries FILE".into(),
             )),
         },
-        Command::Islands { level, opts, json } => islands::run(&level, &opts, json),
+        Command::Islands {
+            level,
+            opts,
+            json,
+            fixes,
+        } => islands::run(&level, &opts, json, fixes),
         Command::Why {
             level,
             opts,

@@ -57,6 +57,38 @@ fn islands_list_the_parts_largest_first_with_their_gaps() {
             .iter()
             .all(|p| p["gap"]["distance"].as_f64().is_some())
     );
+    // The ledge's island: its gap names the refusing rule and a checked
+    // fix, and building with the fix joins it to the largest.
+    let ledge = &parts[1]["gap"];
+    let reason = ledge["reason"].as_str().unwrap_or("");
+    assert!(reason.contains("jump height 0.50 m"), "{reason}");
+    assert_eq!(ledge["fix"][0]["parameter"], "jump_height", "{reason}");
+    let value = ledge["fix"][0]["value"].as_f64().expect("a number");
+    let setting = format!("jump_height={value}");
+    let fixed = json(&[
+        "islands",
+        LEDGE,
+        "--pipeline",
+        "cspace",
+        "--json",
+        "--set",
+        &setting,
+    ]);
+    let joined = fixed["islands"].as_array().expect("a list");
+    assert!(joined.len() < parts.len(), "{} islands", joined.len());
+    // With no fix searched, the rule is still named, and said unsearched.
+    let mut unsearched = args.clone();
+    unsearched.extend(["--fixes", "0"]);
+    let v = json(&unsearched);
+    let reason = v["islands"][1]["gap"]["reason"].as_str().unwrap_or("");
+    assert!(
+        reason.contains("jump height 0.50 m") && reason.contains("fix not searched"),
+        "{reason}"
+    );
+    assert_eq!(
+        v["islands"][1]["gap"]["fix"].as_array().map(Vec::len),
+        Some(0)
+    );
     let o = cli(&["islands", LEDGE, "--pipeline", "cspace"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("(largest)"));
 }
@@ -64,8 +96,8 @@ fn islands_list_the_parts_largest_first_with_their_gaps() {
 #[test]
 fn why_names_the_brush_that_covers_a_point_and_a_checked_fix() {
     // Beside the 1 m ledge (x from 1 m): the Quake player's box (a `.map`
-    // takes the `quake` preset: 1 m wide) standing at x = 0.85 overlaps it.
-    let args = ["why", LEDGE, "--pipeline", "cspace", "--at", "0.85,0,0"];
+    // takes the `quake` preset: 1 m wide) standing at x = 0.65 overlaps it.
+    let args = ["why", LEDGE, "--pipeline", "cspace", "--at", "0.65,0,0"];
     let mut with_json = args.to_vec();
     with_json.push("--json");
     let v = json(&with_json);
@@ -78,7 +110,14 @@ fn why_names_the_brush_that_covers_a_point_and_a_checked_fix() {
     );
     assert_eq!(v["fix"][0]["parameter"], "agent_width");
     let value = v["fix"][0]["value"].as_f64().expect("a number");
-    assert!(value <= 0.3 + 1e-9, "{value}");
+    // Under 0.7 m, but no less than half the player (the most a fix may
+    // shrink the agent).
+    assert!((0.5 - 1e-9..=0.7 + 1e-9).contains(&value), "{value}");
+    // At x = 0.85 only a box under 0.3 m would fit: no fix.
+    let mut close = with_json.clone();
+    close[5] = "0.85,0,0";
+    let v = json(&close);
+    assert_eq!(v["fix"].as_array().map(Vec::len), Some(0), "{v}");
     // Building with the fix keeps the point.
     let setting = format!("agent_width={value}");
     let mut fixed = with_json.clone();

@@ -8,6 +8,7 @@ use navscope_core::params::{ParamKind, ParamSpec, ParamValue, ParamValues};
 use navscope_core::{NavMesh, Runner};
 use navscope_path::{Locator, SearchOptions, find_path};
 
+use crate::fix_range::fix_range;
 use crate::gap::{Fix, Gap, movement};
 use crate::rules::{Refusal, Rules, number, refusals};
 use crate::solids::Solids;
@@ -25,12 +26,13 @@ pub struct FixBudget {
 }
 
 impl Default for FixBudget {
-    /// 8 builds per parameter, 40 in all, 2 s (the issue's goal for the
-    /// fix search on the shared maps): the fix found within the time is
+    /// 12 builds per parameter (the range's two ends and a bisection
+    /// over 1,000 steps), 40 in all, 2 s (the issue's goal for the fix
+    /// search on the shared maps): the fix found within the time is
     /// checked, but a fix needing more builds than fit is not found.
     fn default() -> Self {
         Self {
-            per_parameter: 8,
+            per_parameter: 12,
             total: 40,
             time: Duration::from_secs(2),
         }
@@ -66,37 +68,53 @@ fn value_of(spec: &ParamSpec, x: f64) -> ParamValue {
     }
 }
 
-/// The smallest changes of one numeric parameter each that make `joins`
-/// true, smallest change relative to the parameter's range first. For
-/// each parameter (those named in `first`, then those whose name or doc
-/// suggests they govern links, then the rest), each end of its range is tried; an end that joins the sides is
-/// bisected towards the current value, to the parameter's step (1 for
-/// integers). `joins` builds with the values and searches again; `budget`
-/// bounds the builds. Empty when no single parameter joins them.
+/// The smallest change of one numeric parameter that makes `joins` true,
+/// within the values a designer could use ([`fix_range`]). Parameters
+/// are tried in order (those named in `first`, the refusing rules', then
+/// those whose name or doc suggests they govern links, then the rest) and
+/// the search stops at the first parameter that joins the sides: each end
+/// of its range is tried, an end that joins is bisected towards the
+/// current value to the parameter's step (1 for integers), and the
+/// smaller change of the two ends is the fix. A value in `near` (what
+/// the measured geometry says the parameter needs, e.g. the drop's
+/// depth for the max drop) is tried before the end: joining there, the
+/// bisection runs between it and the current value, which takes fewer
+/// builds. `joins` builds
+/// with the values and searches again; `budget` bounds the builds. Empty
+/// when no single parameter joins them.
 pub fn find_fixes(
     specs: &[ParamSpec],
     values: &ParamValues,
     first: &[String],
+    near: &[(String, f64)],
     budget: &FixBudget,
     joins: &mut dyn FnMut(&ParamValues) -> bool,
 ) -> Vec<Fix> {
     let started = Instant::now();
     let mut builds = 0;
     let mut longest = Duration::ZERO;
-    let mut found: Vec<(f64, Fix)> = Vec::new();
     let mut order: Vec<&ParamSpec> = specs.iter().collect();
-    order.sort_by_key(|s| (!first.contains(&s.name), !governs(s)));
+    order.sort_by_key(|s| {
+        (
+            first
+                .iter()
+                .position(|f| *f == s.name)
+                .unwrap_or(usize::MAX),
+            !governs(s),
+        )
+    });
     for spec in order {
-        let (min, max, step) = match spec.kind {
-            ParamKind::Float { min, max, step } => (min, max, step.max(1e-9)),
-            ParamKind::Int { min, max } => (min as f64, max as f64, 1.0),
-            _ => continue,
+        let Some(range) = fix_range(spec, values) else {
+            continue;
         };
         let Some(current) = number(values.get(&spec.name)) else {
             continue;
         };
+        let step = range.step;
+        let hint = near.iter().find(|(n, _)| *n == spec.name).map(|(_, x)| *x);
         let mut left = budget.per_parameter;
-        for end in [min, max] {
+        let mut found: Vec<(f64, Fix)> = Vec::new();
+        for end in [range.min, range.max] {
             let mut try_value = |x: f64| -> Option<bool> {
                 if left == 0 || builds >= budget.total || started.elapsed() + longest > budget.time
                 {
@@ -111,12 +129,26 @@ pub fn find_fixes(
                 longest = longest.max(t.elapsed());
                 Some(joined)
             };
-            if (end - current).abs() < step || try_value(end) != Some(true) {
+            if (end - current).abs() < step / 2.0 {
                 continue;
             }
-            let (mut lo, mut hi) = (current, end);
+            // The grid value at or just beyond the needed value, when it
+            // lies between the current value and this end.
+            let toward = (end - current).signum();
+            let probe = hint
+                .map(|h| range.snap(h + toward * step * 0.499))
+                .filter(|h| {
+                    (h - current) * toward >= step / 2.0 && (end - h) * toward >= step / 2.0
+                });
+            let (mut lo, mut hi) = match probe.map(|h| (h, try_value(h))) {
+                Some((h, Some(true))) => (current, h),
+                Some((_, None)) => continue,
+                Some((h, Some(false))) if try_value(end) == Some(true) => (h, end),
+                None if try_value(end) == Some(true) => (current, end),
+                _ => continue,
+            };
             while (hi - lo).abs() > step {
-                let mid = (((lo + hi) / 2.0 - min) / step).round() * step + min;
+                let mid = range.snap((lo + hi) / 2.0);
                 if (mid - lo).abs() < step / 2.0 || (mid - hi).abs() < step / 2.0 {
                     break;
                 }
@@ -126,18 +158,19 @@ pub fn find_fixes(
                     None => break,
                 }
             }
-            let change = (hi - current).abs() / (max - min).max(f64::MIN_POSITIVE);
             found.push((
-                change,
+                (hi - current).abs(),
                 Fix {
                     parameter: spec.name.clone(),
                     value: value_of(spec, hi),
                 },
             ));
         }
+        if let Some((_, fix)) = found.into_iter().min_by(|a, b| a.0.total_cmp(&b.0)) {
+            return vec![fix];
+        }
     }
-    found.sort_by(|a, b| a.0.total_cmp(&b.0));
-    found.into_iter().map(|(_, f)| f).collect()
+    Vec::new()
 }
 
 /// A `joins` check for [`find_fixes`]: builds with the values from
@@ -177,38 +210,109 @@ pub fn explain_gap(
     ends: (DVec3, DVec3),
     budget: &FixBudget,
 ) -> Gap {
+    let mut joins = rebuild_and_search(base, ends.0, ends.1, opts);
+    let solids = Solids::new(base.level());
+    explain_gap_with(
+        gap,
+        base,
+        solids.as_ref(),
+        false,
+        Some((budget, &mut joins)),
+    )
+}
+
+/// A check that values join the two sides (building and searching again).
+pub type Joins<'a> = &'a mut dyn FnMut(&ParamValues) -> bool;
+
+/// `gap` explained with the rules of `base`'s pipeline measured on its
+/// level and, given a budget and a `joins` check, the fix searched with
+/// [`find_fixes`] (the refusing rules' parameters first); without them
+/// the reason says the fix was not searched. `solids` are the level's
+/// ([`Solids::new`], built once for many gaps). With `both_ways` the way
+/// back (from `gap.to` to `gap.from`) is measured too: two islands may be
+/// joined one way (a drop) and parted only by the way back (the jump up).
+pub fn explain_gap_with(
+    gap: Gap,
+    base: &Runner,
+    solids: Option<&Solids>,
+    both_ways: bool,
+    search: Option<(&FixBudget, Joins<'_>)>,
+) -> Gap {
     let (specs, values) = (&base.pipeline().params, base.params());
     let rules = Rules::for_pipeline(base.pipeline().id, values);
-    let refused = refusals(&rules, &gap, Solids::new(base.level()).as_ref());
-    let first: Vec<String> = refused
-        .iter()
+    let refused = refusals(&rules, &gap, solids);
+    let back = if both_ways {
+        refusals(&rules, &Gap::between(gap.to, gap.from), solids)
+    } else {
+        Vec::new()
+    };
+    let all = || refused.iter().chain(&back);
+    let first: Vec<String> = all()
         .map(|r| r.limit.parameter.clone())
         .filter(|p| !p.is_empty())
         .collect();
-    let mut joins = rebuild_and_search(base, ends.0, ends.1, opts);
-    let fixes = find_fixes(specs, values, &first, budget, &mut joins);
-    with_reason(gap, &refused, fixes)
+    let near: Vec<(String, f64)> = all()
+        .filter_map(|r| Some((r.limit.parameter.clone(), needed(r, values)?)))
+        .collect();
+    let fixes =
+        search.map(|(budget, joins)| find_fixes(specs, values, &first, &near, budget, joins));
+    with_reason(gap, &refused, &back, fixes)
+}
+
+/// The parameter value that refusal `r` measured as needed: the measured
+/// value over the rule's factor (a width is twice a radius); `None` when
+/// the parameter is not a number of `values` or the factor is unknown
+/// (a limit of 0 from a value of 0 is taken at a factor of 1).
+fn needed(r: &Refusal, values: &ParamValues) -> Option<f64> {
+    let current = number(values.get(&r.limit.parameter))?;
+    if current == 0.0 {
+        return (r.limit.value == 0.0).then_some(r.measured);
+    }
+    Some(r.measured * current / r.limit.value)
 }
 
 /// `gap` with `fixes` and its reason: the movement, the rules that refuse
 /// it (the first is the cause) or, when none was measured, the geometry,
 /// then the first fix, e.g. "a step up refused: step 0.56 m > step
 /// tolerance 0.45 m (...); step_height = 0.57 joins the two sides (checked
-/// by building again)". Where no fix was found, says so.
-pub fn with_reason(mut gap: Gap, refused: &[Refusal], fixes: Vec<Fix>) -> Gap {
+/// by building again)". Where no fix was found, says so; `None`: no fix
+/// was searched. `back` are the refusals of the way back, from `gap.to`
+/// to `gap.from` ("the way back, a jump up, refused: ..."), when measured.
+pub fn with_reason(
+    mut gap: Gap,
+    refused: &[Refusal],
+    back: &[Refusal],
+    fixes: Option<Vec<Fix>>,
+) -> Gap {
+    let words = |rs: &[Refusal]| {
+        rs.iter()
+            .map(|r| r.words.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
     let what = movement(gap.link, gap.height);
-    let why = if refused.is_empty() {
+    let mut why = if refused.is_empty() {
         gap.reason.clone()
     } else {
-        let words: Vec<&str> = refused.iter().map(|r| r.words.as_str()).collect();
-        format!("{what} refused: {}", words.join("; "))
+        format!("{what} refused: {}", words(refused))
     };
+    if !back.is_empty() {
+        let reverse = Gap::between(gap.to, gap.from);
+        why = format!(
+            "{why}; the way back, {}, refused: {}",
+            movement(reverse.link, reverse.height),
+            words(back)
+        );
+    }
+    let searched = fixes.is_some();
+    let fixes = fixes.unwrap_or_default();
     let fix = match fixes.first() {
         Some(f) => format!(
             "{} = {} joins the two sides (checked by building again)",
             f.parameter, f.value
         ),
-        None => "no single parameter joins the two sides".into(),
+        None if searched => "no single parameter joins the two sides".into(),
+        None => "fix not searched".into(),
     };
     gap.reason = format!("{why}; {fix}");
     gap.fix = fixes;
@@ -232,20 +336,10 @@ mod tests {
         let s = specs();
         let v = ParamValues::defaults(&s);
         let mut calls = 0;
-        let fixes = find_fixes(
-            &s,
-            &v,
-            &[],
-            &FixBudget {
-                per_parameter: 12,
-                total: 40,
-                time: Duration::from_secs(3600),
-            },
-            &mut |v| {
-                calls += 1;
-                v.float("step") >= 0.56
-            },
-        );
+        let fixes = find_fixes(&s, &v, &[], &[], &long_budget(), &mut |v| {
+            calls += 1;
+            v.float("step") >= 0.56
+        });
         assert_eq!(fixes.len(), 1, "{fixes:?}");
         let ParamValue::Float(x) = fixes[0].value else {
             panic!("a float")
@@ -254,29 +348,95 @@ mod tests {
         assert!(calls <= 24);
     }
 
+    fn long_budget() -> FixBudget {
+        FixBudget {
+            per_parameter: 12,
+            total: 40,
+            time: Duration::from_secs(3600),
+        }
+    }
+
     #[test]
-    fn integers_bisect_downwards_and_the_smallest_change_comes_first() {
+    fn the_refusing_rule_comes_first_and_the_search_stops_at_the_first_that_joins() {
         let s = specs();
         let v = ParamValues::defaults(&s);
-        let fixes = find_fixes(
-            &s,
-            &v,
-            &[],
-            &FixBudget {
-                per_parameter: 12,
-                total: 40,
-                time: Duration::from_secs(3600),
-            },
-            &mut |v| v.int("cells") <= 6 || v.float("step") >= 1.5,
-        );
+        let mut tried = Vec::new();
+        let mut joins = |v: &ParamValues| {
+            tried.push((v.float("step"), v.int("cells")));
+            v.int("cells") <= 6 || v.float("step") >= 1.5
+        };
+        let fixes = find_fixes(&s, &v, &["cells".into()], &[], &long_budget(), &mut joins);
         assert_eq!(
-            fixes[0],
-            Fix {
+            fixes,
+            vec![Fix {
                 parameter: "cells".into(),
                 value: ParamValue::Int(6)
-            }
+            }]
         );
-        assert_eq!(fixes[1].parameter, "step");
+        // The step, which would join too, was never changed.
+        assert!(tried.iter().all(|(step, _)| *step == 0.4), "{tried:?}");
+        // Without a refusing rule, the first governing parameter joins.
+        let fixes = find_fixes(&s, &v, &[], &[], &long_budget(), &mut |v| {
+            v.int("cells") <= 6 || v.float("step") >= 1.5
+        });
+        assert_eq!(fixes.len(), 1);
+        assert_eq!(fixes[0].parameter, "step");
+    }
+
+    #[test]
+    fn the_measured_value_is_tried_first_and_saves_builds() {
+        let s = specs();
+        let v = ParamValues::defaults(&s);
+        let two = FixBudget {
+            per_parameter: 2,
+            ..long_budget()
+        };
+        let joins = |v: &ParamValues| v.float("step") >= 0.56;
+        // Two builds (the low end, then the high end) leave the high end
+        // unbisected ...
+        let far = find_fixes(&s, &v, &[], &[], &two, &mut |v| joins(v));
+        assert_eq!(far[0].value, ParamValue::Float(2.0));
+        // ... from the measured 0.56, that value itself.
+        let near = [("step".to_string(), 0.56)];
+        let fixes = find_fixes(&s, &v, &[], &near, &two, &mut |v| joins(v));
+        assert_eq!(fixes[0].value, ParamValue::Float(0.56));
+        // A measured value that does not join falls back to the end.
+        let wrong = [("step".to_string(), 0.5)];
+        let fixes = find_fixes(&s, &v, &[], &wrong, &long_budget(), &mut |v| joins(v));
+        let ParamValue::Float(x) = fixes[0].value else {
+            panic!("a float")
+        };
+        assert!((0.56..=0.57).contains(&x), "{x}");
+    }
+
+    #[test]
+    fn a_change_only_an_unphysical_agent_makes_is_no_fix() {
+        let s = vec![ParamSpec::float(
+            "stand.height",
+            "Height",
+            "m",
+            1.8,
+            0.0,
+            20.0,
+            0.05,
+            "agent height",
+        )];
+        let v = ParamValues::defaults(&s);
+        let mut lowest = f64::INFINITY;
+        let fixes = find_fixes(&s, &v, &[], &[], &long_budget(), &mut |v| {
+            lowest = lowest.min(v.float("stand.height"));
+            v.float("stand.height") <= 0.5
+        });
+        assert!(fixes.is_empty(), "{fixes:?}");
+        assert!(
+            lowest >= 1.8 / crate::fix_range::AGENT_FACTOR - 1e-9,
+            "{lowest}"
+        );
+        // Within the factor, the fix is found.
+        let fixes = find_fixes(&s, &v, &[], &[], &long_budget(), &mut |v| {
+            v.float("stand.height") <= 1.5
+        });
+        assert_eq!(fixes[0].value, ParamValue::Float(1.5));
     }
 
     #[test]
@@ -289,7 +449,7 @@ mod tests {
             total: 3,
             time: Duration::from_secs(3600),
         };
-        let fixes = find_fixes(&s, &v, &[], &budget, &mut |_| {
+        let fixes = find_fixes(&s, &v, &[], &[], &budget, &mut |_| {
             calls += 1;
             false
         });
@@ -298,7 +458,8 @@ mod tests {
         let gap = with_reason(
             Gap::between(DVec3::ZERO, DVec3::new(0.0, 0.3, 0.0)),
             &[],
-            fixes,
+            &[],
+            Some(fixes),
         );
         assert!(gap.reason.contains("no single parameter"), "{}", gap.reason);
     }

@@ -45,8 +45,10 @@ pub struct Gap {
     pub link: LinkKind,
     /// The link and what refuses it, in words.
     pub reason: String,
-    /// Single-parameter changes checked to join the two sides, smallest
-    /// relative change first; empty when none was found.
+    /// The single-parameter change checked to join the two sides, within
+    /// the values a designer could use ([`crate::fix_range`]): the first
+    /// parameter that joins them, refusing rules' first
+    /// ([`crate::fix::find_fixes`]); empty when none was found.
     pub fix: Vec<Fix>,
 }
 
@@ -197,19 +199,19 @@ pub fn failed_path_gap(mesh: &NavMesh, opts: &SearchOptions, start: u32, goal: u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_square::square;
     use navscope_core::Stance;
     use proptest::prelude::*;
 
     fn square_mesh(squares: &[(f64, f64, f64)]) -> NavMesh {
         let mut m = NavMesh::new("test", "test");
         for &(x, y, z) in squares {
-            let p = vec![
-                DVec3::new(x, y, z),
-                DVec3::new(x, y, z + 1.0),
-                DVec3::new(x + 1.0, y, z + 1.0),
-                DVec3::new(x + 1.0, y, z),
-            ];
-            m.add_node(DVec3::new(x + 0.5, y, z + 0.5), Some(p), Stance::Stand, 0);
+            m.add_node(
+                DVec3::new(x + 0.5, y, z + 0.5),
+                Some(square(x, y, z, 1.0)),
+                Stance::Stand,
+                0,
+            );
         }
         m
     }

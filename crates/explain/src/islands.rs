@@ -1,13 +1,16 @@
 //! The connected parts of a NavMesh: sets of nodes that reach each other
 //! over the links the search may use.
 
-use navscope_core::NavMesh;
-use navscope_path::SearchOptions;
+use navscope_core::params::ParamValues;
+use navscope_core::{NavMesh, Runner};
+use navscope_path::{Locator, SearchOptions, find_path};
 use serde::Serialize;
 
+use crate::fix::{FixBudget, explain_gap_with, rebuilt};
 use crate::gap::{Gap, Places};
 use crate::place::plan_area;
 use crate::reach::Graph;
+use crate::solids::Solids;
 
 /// One connected part.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -60,9 +63,47 @@ pub fn islands(mesh: &NavMesh, opts: &SearchOptions) -> Vec<Island> {
     parts
 }
 
+/// The gaps of `parts` ([`islands`] of `base`'s NavMesh under `opts`)
+/// explained by the rules of `base`'s pipeline measured on its level,
+/// both ways (an island may reach the largest by a drop and be parted
+/// from it only by the jump back up);
+/// the gaps of the `searched` largest islands after the first also get a
+/// checked fix ([`crate::fix::find_fixes`]): a change after which a path
+/// leads each way between the two sides of the gap, so that the island
+/// and the largest become one (a path one way only would leave them two
+/// islands). The others' reasons say the fix was not searched.
+pub fn explain_islands(
+    parts: &mut [Island],
+    base: &Runner,
+    opts: &SearchOptions,
+    budget: &FixBudget,
+    searched: usize,
+) {
+    let solids = Solids::new(base.level());
+    for (i, part) in parts.iter_mut().enumerate().skip(1) {
+        let Some(gap) = part.gap.take() else {
+            continue;
+        };
+        let (a, b) = (gap.from, gap.to);
+        let mut joins = |values: &ParamValues| {
+            rebuilt(base, values).is_some_and(|mesh| {
+                let at = Locator::new(&mesh);
+                find_path(&mesh, &at, a, b, opts).is_ok()
+                    && find_path(&mesh, &at, b, a, opts).is_ok()
+            })
+        };
+        part.gap = Some(if i <= searched {
+            explain_gap_with(gap, base, solids.as_ref(), true, Some((budget, &mut joins)))
+        } else {
+            explain_gap_with(gap, base, solids.as_ref(), true, None)
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_square::square;
     use glam::DVec3;
     use navscope_core::{LinkKind, Stance};
     use proptest::prelude::*;
@@ -72,13 +113,12 @@ mod tests {
         for i in 0..n {
             let x = (i % 8) as f64 * 1.5;
             let z = (i / 8) as f64 * 1.5;
-            let p = vec![
-                DVec3::new(x, 0.0, z),
-                DVec3::new(x, 0.0, z + 1.0),
-                DVec3::new(x + 1.0, 0.0, z + 1.0),
-                DVec3::new(x + 1.0, 0.0, z),
-            ];
-            m.add_node(DVec3::new(x + 0.5, 0.0, z + 0.5), Some(p), Stance::Stand, 0);
+            m.add_node(
+                DVec3::new(x + 0.5, 0.0, z + 0.5),
+                Some(square(x, 0.0, z, 1.0)),
+                Stance::Stand,
+                0,
+            );
         }
         m
     }

@@ -130,15 +130,7 @@ pub fn closest_points(a: &[DVec3], b: &[DVec3]) -> (DVec3, DVec3) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn square(x: f64, y: f64, z: f64, s: f64) -> Vec<DVec3> {
-        vec![
-            DVec3::new(x, y, z),
-            DVec3::new(x, y, z + s),
-            DVec3::new(x + s, y, z + s),
-            DVec3::new(x + s, y, z),
-        ]
-    }
+    use crate::test_square::square;
 
     #[test]
     fn side_by_side_squares_meet_across_the_gap() {

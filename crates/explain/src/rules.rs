@@ -626,7 +626,37 @@ pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusa
             "{door} stands in the way and no door link crosses it"
         )));
     }
+    out.extend(solids.and_then(|s| stacked(s, gap)));
     out
+}
+
+/// Sides one above the other (at most [`STEP`] apart in plan, more than
+/// a step in height) with solid matter between them: the closest places
+/// of the two regions are a floor apart, and the way from one to the
+/// other, if any, goes round elsewhere. Cast upwards from just above the
+/// lower side to the upper one.
+fn stacked(solids: &Solids, gap: &Gap) -> Option<Refusal> {
+    if gap.plan() > STEP || gap.height.abs() <= STEP {
+        return None;
+    }
+    let (lo, hi) = if gap.height > 0.0 {
+        (gap.from, gap.to)
+    } else {
+        (gap.to, gap.from)
+    };
+    let start = lo + DVec3::Y * 0.05;
+    let d = hi - start;
+    let len = d.length();
+    let (_, hit) = solids.ray(start, d / len, len - 0.01)?;
+    // A door says what opens it (the description names it a door).
+    let door = solids
+        .opener(hit)
+        .map(|o| format!(", {o},"))
+        .unwrap_or_default();
+    Some(Refusal::without_rule(format!(
+        "the two sides are one above the other with {}{door} between them, so the way from one to the other, if any, goes round elsewhere",
+        solids.describe(hit, d / len)
+    )))
 }
 
 /// The first stretch of a ray from `p` in any of 16 plan directions at
@@ -686,7 +716,7 @@ mod tests {
         ]);
         let rules = Rules::for_pipeline("cspace", &v);
         let mesh = ledge(0.56);
-        let s = Solids::Mesh(&mesh);
+        let s = Solids::mesh(&mesh);
         let gap = Gap::between(DVec3::new(1.9, 0.0, 0.0), DVec3::new(2.1, 0.56, 0.0));
         let r = refusals(&rules, &gap, Some(&s));
         assert_eq!(r.len(), 1, "{r:?}");
@@ -701,6 +731,41 @@ mod tests {
     }
 
     #[test]
+    fn sides_one_above_the_other_are_parted_by_the_floor_between() {
+        use navscope_core::brush::{Brush, BrushLevel, Contents};
+        let slab = |y: f64| {
+            Brush::cuboid(
+                DVec3::new(0.0, y - 0.2, 0.0),
+                DVec3::new(8.0, y, 4.0),
+                Contents::Solid,
+                None,
+            )
+        };
+        let level = BrushLevel {
+            brushes: vec![slab(0.0), slab(4.0)],
+            ..Default::default()
+        };
+        let (_, v) = values(&[("step_height", 0.45), ("jump_height", 1.1)]);
+        let rules = Rules::for_pipeline("cspace", &v);
+        let s = Solids::brushes(&level);
+        let gap = Gap::between(DVec3::new(3.0, 4.0, 2.0), DVec3::new(3.0, 0.0, 2.0));
+        let r = refusals(&rules, &gap, Some(&s));
+        assert!(
+            r.iter()
+                .any(|r| r.words.contains("one above the other with brush 1")),
+            "{r:?}"
+        );
+        // A ledge with open air beside it: no floor between the sides.
+        let level = BrushLevel {
+            brushes: vec![slab(0.0)],
+            ..Default::default()
+        };
+        let s = Solids::brushes(&level);
+        let r = refusals(&rules, &gap, Some(&s));
+        assert!(r.iter().all(|r| !r.words.contains("one above")), "{r:?}");
+    }
+
+    #[test]
     fn a_hole_between_level_sides_is_a_jump_across_it() {
         let (_, v) = values(&[("jump_reach", 2.5), ("step_height", 0.45)]);
         let rules = Rules::for_pipeline("cspace", &v);
@@ -709,7 +774,7 @@ mod tests {
         for p in &mut mesh.vertices[4..] {
             p.x += 3.0;
         }
-        let s = Solids::Mesh(&mesh);
+        let s = Solids::mesh(&mesh);
         let gap = Gap::between(DVec3::new(2.0, 0.0, 0.0), DVec3::new(5.0, 0.0, 0.0));
         let r = refusals(&rules, &gap, Some(&s));
         assert_eq!(r.len(), 1, "{r:?}");
@@ -743,7 +808,7 @@ mod tests {
         };
         let (_, v) = values(&[("step_height", 0.45), ("stand_height", 1.8)]);
         let rules = Rules::for_pipeline("cspace", &v);
-        let s = Solids::Brushes(&level);
+        let s = Solids::brushes(&level);
         let gap = Gap::between(DVec3::new(3.0, 0.0, 2.0), DVec3::new(5.0, 0.0, 2.0));
         let r = refusals(&rules, &gap, Some(&s));
         let door = r

@@ -8,7 +8,10 @@
 
 use glam::{DVec3, Vec3};
 use navscope_core::geom::TriMesh;
+use navscope_core::geom::polyhedron::Polyhedron;
 use navscope_core::level::{BrushLevel, Contents, Level, LevelData, RasterPlan};
+use rstar::primitives::{GeomWithData, Rectangle};
+use rstar::{AABB, RTree};
 
 /// What a ray met.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,10 +28,10 @@ pub enum Hit {
 
 /// A level's solid matter (see the module docs).
 pub enum Solids<'a> {
-    /// A mesh level's triangles.
-    Mesh(&'a TriMesh),
-    /// A brush level's blocking brushes.
-    Brushes(&'a BrushLevel),
+    /// A mesh level's triangles, with their boxes.
+    Mesh(&'a TriMesh, Boxes),
+    /// A brush level's blocking brushes, with their boxes.
+    Brushes(&'a BrushLevel, Boxes),
     /// A raster's obstacle pixels standing on the ground plane y = 0.
     Raster(&'a RasterPlan),
 }
@@ -37,15 +40,91 @@ pub enum Solids<'a> {
 /// it (metres).
 const SKIN: f64 = 1e-6;
 
+type Entry = GeomWithData<Rectangle<[f64; 3]>, usize>;
+
+/// The boxes of a level's items (triangles or blocking brushes) in an
+/// R-tree, so that a ray tests only the items whose box meets the box of
+/// its segment; an item without a box (a brush whose planes enclose
+/// nothing) is tested by every ray.
+pub struct Boxes {
+    tree: RTree<Entry>,
+    always: Vec<usize>,
+}
+
+impl Boxes {
+    fn new(items: impl Iterator<Item = (usize, Option<(DVec3, DVec3)>)>) -> Self {
+        let (mut entries, mut always) = (Vec::new(), Vec::new());
+        for (i, b) in items {
+            match b {
+                Some((lo, hi)) => entries.push(Entry::new(
+                    Rectangle::from_corners(lo.to_array(), hi.to_array()),
+                    i,
+                )),
+                None => always.push(i),
+            }
+        }
+        Self {
+            tree: RTree::bulk_load(entries),
+            always,
+        }
+    }
+
+    /// The items a ray from `o` along `dir` may meet within `max`.
+    fn along(&self, o: DVec3, dir: DVec3, max: f64) -> impl Iterator<Item = usize> + '_ {
+        let end = o + dir * max.min(1e9);
+        let pad = DVec3::splat(1e-6);
+        let (lo, hi) = (o.min(end) - pad, o.max(end) + pad);
+        self.tree
+            .locate_in_envelope_intersecting(&AABB::from_corners(lo.to_array(), hi.to_array()))
+            .map(|e| e.data)
+            .chain(self.always.iter().copied())
+    }
+}
+
+fn bounds(points: impl Iterator<Item = DVec3>) -> Option<(DVec3, DVec3)> {
+    points.fold(None, |b, p| match b {
+        None => Some((p, p)),
+        Some((lo, hi)) => Some((lo.min(p), hi.max(p))),
+    })
+}
+
+/// Whether a ray meets brush `b`: blocking brushes and doors.
+fn meets(b: &navscope_core::level::Brush) -> bool {
+    b.contents.blocks() || b.contents == Contents::Door
+}
+
 impl<'a> Solids<'a> {
     /// The solid matter of `level`; `None` for floor plans and layers.
     pub fn new(level: &'a Level) -> Option<Self> {
         match &level.data {
-            LevelData::Mesh(m) => Some(Self::Mesh(&m.mesh)),
-            LevelData::Brushes(b) => Some(Self::Brushes(b)),
+            LevelData::Mesh(m) => Some(Self::mesh(&m.mesh)),
+            LevelData::Brushes(b) => Some(Self::brushes(b)),
             LevelData::Raster(r) => Some(Self::Raster(r)),
             _ => None,
         }
+    }
+
+    /// A mesh's triangles, boxed.
+    pub fn mesh(m: &'a TriMesh) -> Self {
+        let boxes = Boxes::new(
+            (0..m.triangles.len()).map(|i| (i, bounds(m.triangle(i).iter().map(|v| v.as_dvec3())))),
+        );
+        Self::Mesh(m, boxes)
+    }
+
+    /// A brush level's blocking brushes and doors, boxed.
+    pub fn brushes(b: &'a BrushLevel) -> Self {
+        let boxes = Boxes::new(
+            b.brushes
+                .iter()
+                .enumerate()
+                .filter(|(_, br)| meets(br))
+                .map(|(i, br)| {
+                    let solid = Polyhedron::from_planes(&br.planes).ok();
+                    (i, solid.and_then(|s| bounds(s.vertices())))
+                }),
+        );
+        Self::Brushes(b, boxes)
     }
 
     /// The first thing the ray from `o` along unit `dir` meets within
@@ -55,18 +134,17 @@ impl<'a> Solids<'a> {
     /// a free pixel, the ground.
     pub fn ray(&self, o: DVec3, dir: DVec3, max: f64) -> Option<(f64, Hit)> {
         match self {
-            Self::Mesh(m) => (0..m.triangles.len())
+            Self::Mesh(m, boxes) => boxes
+                .along(o, dir, max)
                 .filter_map(|i| {
                     let t = ray_triangle(o, dir, m.triangle(i))?;
                     (t <= max).then_some((t, Hit::Triangle(i)))
                 })
                 .min_by(|a, b| a.0.total_cmp(&b.0)),
-            Self::Brushes(b) => b
-                .brushes
-                .iter()
-                .enumerate()
-                .filter(|(_, br)| br.contents.blocks() || br.contents == Contents::Door)
-                .filter_map(|(i, br)| {
+            Self::Brushes(b, boxes) => boxes
+                .along(o, dir, max)
+                .filter_map(|i| {
+                    let br = &b.brushes[i];
                     let t = ray_convex(o, dir, br.planes.iter().map(|p| (p.normal, p.d)))?;
                     (t <= max).then_some((t, Hit::Brush(i)))
                 })
@@ -79,8 +157,8 @@ impl<'a> Solids<'a> {
     /// (up for a floor met by a ray cast down); `None` for a raster.
     pub fn normal(&self, hit: Hit, dir: DVec3) -> Option<DVec3> {
         let n = match (self, hit) {
-            (Self::Mesh(m), Hit::Triangle(i)) => m.normal(i).as_dvec3(),
-            (Self::Brushes(b), Hit::Brush(i)) => b.brushes[i]
+            (Self::Mesh(m, _), Hit::Triangle(i)) => m.normal(i).as_dvec3(),
+            (Self::Brushes(b, _), Hit::Brush(i)) => b.brushes[i]
                 .planes
                 .iter()
                 .map(|p| p.normal)
@@ -96,7 +174,7 @@ impl<'a> Solids<'a> {
     /// ray `dir`, or the pixel.
     pub fn describe(&self, hit: Hit, dir: DVec3) -> String {
         match (self, hit) {
-            (Self::Brushes(b), Hit::Brush(i)) => {
+            (Self::Brushes(b, _), Hit::Brush(i)) => {
                 let br = &b.brushes[i];
                 let owner = match br.entity.and_then(|e| b.entities.get(e)) {
                     Some(e) => match e.key("targetname") {
@@ -124,14 +202,14 @@ impl<'a> Solids<'a> {
 
     /// The brush `hit` names and whether it is a door, for door reasons.
     pub fn is_door(&self, hit: Hit) -> bool {
-        matches!((self, hit), (Self::Brushes(b), Hit::Brush(i)) if b.brushes[i].contents == Contents::Door)
+        matches!((self, hit), (Self::Brushes(b, _), Hit::Brush(i)) if b.brushes[i].contents == Contents::Door)
     }
 
     /// What opens the door brush `hit` belongs to, in the words of the
     /// level's entity semantics ([`navscope_levels::brushes::spots::opener`],
     /// e.g. "opened by the silver key"); `None` when `hit` is no door.
     pub fn opener(&self, hit: Hit) -> Option<String> {
-        let (Self::Brushes(b), Hit::Brush(i)) = (self, hit) else {
+        let (Self::Brushes(b, _), Hit::Brush(i)) = (self, hit) else {
             return None;
         };
         let e = b.entities.get(b.brushes.get(i)?.entity?)?;
@@ -249,7 +327,7 @@ mod tests {
             )],
             ..Default::default()
         };
-        let s = Solids::Brushes(&level);
+        let s = Solids::brushes(&level);
         let (t, hit) = s.ray(DVec3::new(0.0, 1.0, 0.0), DVec3::X, 10.0).unwrap();
         assert!((t - 1.0).abs() < 1e-9, "{t}");
         assert_eq!(hit, Hit::Brush(1));
@@ -284,7 +362,7 @@ mod tests {
             ],
             triangles: vec![[0, 1, 2]],
         };
-        let s = Solids::Mesh(&mesh);
+        let s = Solids::mesh(&mesh);
         assert_eq!(
             s.ray(DVec3::new(0.0, 2.0, 0.0), -DVec3::Y, 5.0)
                 .map(|h| h.0),
@@ -372,6 +450,33 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// The boxed search meets what testing every triangle meets.
+        #[test]
+        fn boxed_rays_meet_what_every_triangle_meets(
+            tris in proptest::collection::vec(
+                proptest::array::uniform3((-5.0..5.0f32, -5.0..5.0f32, -5.0..5.0f32)), 1..30),
+            o in (-6.0..6.0f64, -6.0..6.0f64, -6.0..6.0f64),
+            d in (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64),
+            max in 0.1..20.0f64,
+        ) {
+            let dir = DVec3::new(d.0, d.1, d.2).normalize_or_zero();
+            proptest::prop_assume!(dir != DVec3::ZERO);
+            let o = DVec3::new(o.0, o.1, o.2);
+            let mut mesh = TriMesh::default();
+            for t in &tris {
+                let base = mesh.vertices.len() as u32;
+                mesh.vertices.extend(t.iter().map(|v| Vec3::new(v.0, v.1, v.2)));
+                mesh.triangles.push([base, base + 1, base + 2]);
+            }
+            let every = (0..mesh.triangles.len())
+                .filter_map(|i| ray_triangle(o, dir, mesh.triangle(i)).filter(|t| *t <= max))
+                .fold(None, |b: Option<f64>, t| Some(b.map_or(t, |b| b.min(t))));
+            let boxed = Solids::mesh(&mesh).ray(o, dir, max).map(|h| h.0);
+            proptest::prop_assert_eq!(boxed, every);
         }
     }
 }

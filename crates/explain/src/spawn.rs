@@ -37,17 +37,9 @@ pub fn floor_under(mesh: &NavMesh, feet: DVec3) -> Option<DVec3> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_square::square;
     use navscope_core::navmesh::Stance;
     use proptest::prelude::*;
-
-    fn square(x: f64, y: f64, z: f64, s: f64) -> Vec<DVec3> {
-        vec![
-            DVec3::new(x, y, z),
-            DVec3::new(x, y, z + s),
-            DVec3::new(x + s, y, z + s),
-            DVec3::new(x + s, y, z),
-        ]
-    }
 
     fn mesh_of(polys: Vec<Vec<DVec3>>) -> NavMesh {
         let mut m = NavMesh::new("test", "test");

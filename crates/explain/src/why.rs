@@ -187,7 +187,9 @@ struct Cause {
 
 fn shape_of(solids: &Solids, hit: Hit, point: DVec3) -> Vec<DVec3> {
     match (solids, hit) {
-        (Solids::Mesh(m), Hit::Triangle(i)) => m.triangle(i).iter().map(|v| v.as_dvec3()).collect(),
+        (Solids::Mesh(m, _), Hit::Triangle(i)) => {
+            m.triangle(i).iter().map(|v| v.as_dvec3()).collect()
+        }
         _ => vec![point],
     }
 }
@@ -219,7 +221,7 @@ fn cause(rules: &Rules, solids: &Solids, at: DVec3) -> Option<Cause> {
         });
     }
     let floor = top - DVec3::Y * t;
-    if let Solids::Brushes(level) = solids
+    if let Solids::Brushes(level, _) = solids
         && let (Some(w), Some(d), Some(h)) = (&rules.width_x, &rules.width_z, &rules.height)
     {
         let half = DVec3::new(w.value / 2.0, 0.0, d.value / 2.0);
@@ -399,7 +401,7 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
     let mut keeps = |v: &navscope_core::ParamValues| {
         rebuilt(checked_on, v).is_some_and(|m| on_mesh(&m, at).is_some())
     };
-    why.fix = find_fixes(&specs, base.params(), &first, budget, &mut keeps);
+    why.fix = find_fixes(&specs, base.params(), &first, &[], budget, &mut keeps);
     if found_region(&limit, &region) && why.fix.is_empty() {
         why.reason = "not on the NavMesh; no rule measured here drops the point, and a smaller min region size does not keep it".into();
         why.stage = pipeline

@@ -206,7 +206,8 @@ fn doorway(width: f64) -> Vec<Box3> {
 #[test]
 fn a_doorway_narrower_than_the_agent() {
     let to = DVec3::new(10.0, 0.0, 2.0);
-    // voxel: radius 0.4, so 0.8 m wide; cspace: a 0.6 m box.
+    // voxel: radius 0.4, so 0.8 m wide (a fix may halve it at most);
+    // cspace: a 0.6 m box.
     cause_and_fix(
         "voxel",
         mesh_level(&doorway(0.6)),
@@ -275,6 +276,33 @@ fn a_ceiling_lower_than_the_agent() {
         "headroom 1.50 m",
         "stand_height",
     );
+}
+
+#[test]
+fn a_slit_only_an_unphysical_agent_passes_is_not_fixed() {
+    // A slit 0.8 m high under a block too tall to jump onto: only a
+    // standing agent under 0.8 m (less than half of the 1.8 m player)
+    // passes, and that is no fix.
+    let boxes = [slab(0.0, 12.0, 0.0), b([5.0, 0.8, 0.0], [7.0, 8.0, 4.0])];
+    let to = DVec3::new(10.0, 0.0, 2.0);
+    let stand_only = [("crouch_mesh", ParamValue::Bool(false))];
+    let r = built("cspace", brush_level(&boxes), &stand_only);
+    let gap = explained(&r, to, &budget());
+    assert!(gap.reason.contains("headroom 0.80 m"), "{}", gap.reason);
+    assert!(gap.fix.is_empty(), "{:?}", gap.fix);
+    assert!(
+        gap.reason
+            .contains("no single parameter joins the two sides"),
+        "{}",
+        gap.reason
+    );
+    // The change that would join them is outside the agent's range, and
+    // it does join them: the test level is not simply closed.
+    let tiny = [
+        ("crouch_mesh", ParamValue::Bool(false)),
+        ("stand_height", ParamValue::Float(0.7)),
+    ];
+    assert!(finds_path(&built("cspace", brush_level(&boxes), &tiny), to));
 }
 
 #[test]
