@@ -97,7 +97,11 @@
 //!   endpoints on the actual edges (see [`links`]). Jumps are vertical
 //!   (§5.3), both ways up to `jump_height`, one way down to `max_drop`;
 //!   with `jump_reach` set, ledges also link one way to the floors a
-//!   running jump reaches across a gap or down a drop ([`gaps`]). Crouch links probe the crouching mesh beyond each
+//!   running jump reaches across a gap or down a drop ([`gaps`]); no
+//!   probe looks deeper than the walkable polygons' height span, so
+//!   `max_drop` at its maximum refuses no drop. A jump link whose landing
+//!   hurts (a fall deeper than `safe_fall`, [`navscope_core::jump::Fall`];
+//!   not into water) costs `fall_cost` more. Crouch links probe the crouching mesh beyond each
 //!   standing edge interval that makes no walk, step or jump link (see
 //!   [`extra`]). Ladders are brush entities of class `func_ladder`
 //!   (parameter); their brushes are not solid.

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use glam::{DVec3, Vec3};
 use navscope_core::draw::SubStep;
+use navscope_core::jump::Fall;
 use navscope_core::level::{BrushLevel, LevelData, LevelKind};
 use navscope_core::{
     Artifact, LinkKind, NavMesh, ParamSpec, ParamValues, Pipeline, Primitive, Shape, Stage,
@@ -62,6 +63,8 @@ pub mod param {
     pub const JUMP_REACH: &str = "jump_reach";
     /// Cost multiplier of links into slime and lava (0 forbids them).
     pub const HAZARD_COST: &str = "hazard_cost";
+    /// Deepest unhurt fall, and the cost of a hurting landing, metres.
+    pub use navscope_core::jump::{FALL_COST, SAFE_FALL};
 }
 
 fn params() -> Vec<ParamSpec> {
@@ -182,9 +185,9 @@ fn params() -> Vec<ParamSpec> {
             "m",
             0.0,
             0.0,
-            100.0,
+            navscope_core::jump::MAX_DROP_LIMIT,
             0.05,
-            "Deepest drop off a ledge linked one way, down (a jump link that is not climbed back); below the jump height every drop is a two-way jump. 0 (the paper's): drops only as deep as a jump.",
+            "Deepest drop off a ledge linked one way, down (a jump link that is not climbed back); below the jump height every drop is a two-way jump. 0 (the paper's): drops only as deep as a jump. At its maximum no drop the level holds is refused (Quake's player).",
         ),
         ParamSpec::float(
             JUMP_REACH,
@@ -207,6 +210,9 @@ fn params() -> Vec<ParamSpec> {
             "Cost multiplier of links into slime and lava nodes; 0 (the default) forbids them, so paths go around.",
         ),
     ]
+    .into_iter()
+    .chain(navscope_core::jump::fall_param_specs())
+    .collect()
 }
 
 /// The `cspace` pipeline.
@@ -293,7 +299,7 @@ pub fn pipeline() -> Pipeline {
                     "Navigation mesh",
                     "The standing and crouching meshes with all their links, lowered to the agent's feet, as one mesh with stance metadata. Nodes in a region take its area (door, water, slime, lava, teleport, push, exit); walking into a door region is a door link, into water a swim link (water nodes swim); links into slime and lava cost more or are left out.",
                     "Golodetz §3–5",
-                    &[HAZARD_COST],
+                    &[HAZARD_COST, SAFE_FALL, FALL_COST, JUMP_HEIGHT, JUMP_REACH],
                 ),
                 run: run_navmesh,
             },
@@ -1053,13 +1059,29 @@ impl Artifact for ExtraLinks {
     }
 }
 
+/// Height between the lowest and the highest point of the walkable
+/// polygons of every mesh (0 with none).
+fn height_span(meshes: &[Vec<WalkPoly>]) -> f64 {
+    let ys = meshes
+        .iter()
+        .flatten()
+        .flat_map(|p| p.polygon.iter().map(|v| v.y));
+    let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| {
+        (lo.min(y), hi.max(y))
+    });
+    (hi - lo).max(0.0)
+}
+
 fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let ex = ctx.artifact::<Expanded>("expand")?;
     let t = ctx.artifact::<EdgePlanes>("edge-planes")?;
     let links = ctx.artifact::<Links>("links")?;
     let step = ctx.params.float(param::STEP_HEIGHT);
     let jump = ctx.params.float(param::JUMP_HEIGHT);
-    let reach = jump.max(ctx.params.float(param::MAX_DROP));
+    // No drop is deeper than the floors' height span, however deep the
+    // deepest drop taken (Quake's player takes any).
+    let max_drop = ctx.params.float(param::MAX_DROP).min(height_span(&t.polys));
+    let reach = jump.max(max_drop);
     // Jumps and drops are found together as vertical links up to the
     // deeper reach; those that would climb more than a jump are dropped,
     // so a drop deeper than a jump is one way, down.
@@ -1088,7 +1110,7 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     let reach = gaps::Reach {
         level: ctx.params.float(param::JUMP_REACH),
         height: jump,
-        max_drop: ctx.params.float(param::MAX_DROP),
+        max_drop,
         step,
     };
     for (m, polys) in t.polys.iter().enumerate() {
@@ -1227,7 +1249,26 @@ fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
             shrink_ledges(polys, &solids, size.half, step)
         })
         .collect();
-    let (mut mesh, first_node) = crate::output::navmesh(&w.sizes, &polygons, &refs);
+    let fall = Fall::from_params(ctx.params);
+    let reach = gaps::Reach {
+        level: ctx.params.float(param::JUMP_REACH),
+        height: ctx.params.float(param::JUMP_HEIGHT),
+        max_drop: f64::INFINITY,
+        step,
+    };
+    // A hurting landing costs more, except in water (Quake's fall damage
+    // skips a landing in water).
+    let landing = |l: &LinkSeg, from: DVec3, to: DVec3| {
+        let into_water = w.meshes[l.to_mesh][l.to]
+            .region
+            .is_some_and(|r| ex.regions[r].kind == RegionKind::Water);
+        if l.kind != LinkKind::Jump || into_water {
+            return 0.0;
+        }
+        let across = (to - from).with_y(0.0).length();
+        fall.cost(&reach, across, from.y - to.y)
+    };
+    let (mut mesh, first_node) = crate::output::navmesh(&w.sizes, &polygons, &refs, &landing);
     for (m, polys) in w.meshes.iter().enumerate() {
         for (i, p) in polys.iter().enumerate() {
             if let Some(r) = p.region {

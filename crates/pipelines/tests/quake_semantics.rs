@@ -78,11 +78,25 @@ fn build(text: &str) -> Built {
 
 /// [`build`] with pipeline `id`.
 fn build_in(id: &str, text: &str) -> Built {
+    build_with(id, text, &[])
+}
+
+/// [`build_in`] with the preset's settings then `overrides`.
+fn build_with(id: &str, text: &str, overrides: &[(&str, f64)]) -> Built {
     let level: Level = navscope_levels::load_bytes("test.map", text.as_bytes()).unwrap();
     let pipeline = navscope_pipelines::by_id(id).unwrap();
     let preset = agents::for_level(&level).expect("a .map opens with Quake's player");
     let mut values = ParamValues::defaults(&pipeline.params);
     preset.apply(&pipeline, &level, &mut values).unwrap();
+    for &(name, v) in overrides {
+        values
+            .set(
+                &pipeline.params,
+                name,
+                navscope_core::params::ParamValue::Float(v),
+            )
+            .unwrap();
+    }
     let LevelData::Brushes(brushes) = &level.data else {
         unreachable!()
     };
@@ -178,6 +192,73 @@ fn a_running_jump_lands_on_a_ledge_within_its_rise_and_not_above_it() {
             matches!(e, PathError::NoConnection { .. }),
             "{id}, 64 units up: {e}"
         );
+    }
+}
+
+/// A ledge `depth` units above a floor beside it: start on top, exit on
+/// the floor when `down`, the other way round otherwise.
+fn drop_map(depth: i32, down: bool) -> String {
+    let (top, low) = (floor(0, 256, depth), floor(256, 768, 0));
+    if down {
+        map(
+            &[top, low],
+            [64, 128, depth + 24],
+            ([640, 64, 0], [704, 192, 64]),
+            &[],
+        )
+    } else {
+        map(
+            &[top, low],
+            [640, 128, 24],
+            ([64, 64, depth], [128, 192, depth + 64]),
+            &[],
+        )
+    }
+}
+
+#[test]
+fn any_drop_links_down_and_not_up_and_a_hurting_one_costs_its_damage() {
+    // Quake never refuses a fall: 3,200 units (100 m) is deeper than the
+    // engine's 2,000 units/s speed cap reaches (2,500 units), the old limit.
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &drop_map(3200, true));
+        assert!(b.kinds().contains(&LinkKind::Jump), "{id}: a 100 m drop");
+        let e = build_in(id, &drop_map(3200, false)).route().unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{id}: not back up: {e}"
+        );
+    }
+    // The same route with landings free: a fall deeper than 264 units
+    // (650 units/s) costs 5 health, 10 m; a 192-unit one nothing.
+    let hurt = 5.0 * agents::HEALTH_COST;
+    for id in ["cspace", "voxel"] {
+        for (depth, extra) in [(640, hurt), (192, 0.0)] {
+            let text = drop_map(depth, true);
+            let length = |b: &Built| b.route().unwrap().length;
+            let cost = |b: &Built| {
+                let p = b.route().unwrap();
+                p.search
+                    .links
+                    .iter()
+                    .map(|&l| b.mesh.links[l].cost)
+                    .sum::<f64>()
+            };
+            let (with, free) = (
+                build_in(id, &text),
+                build_with(id, &text, &[(navscope_core::jump::FALL_COST, 0.0)]),
+            );
+            assert!(
+                (cost(&with) - cost(&free) - extra).abs() < 1e-6,
+                "{id}, {depth} units: {} against {}",
+                cost(&with),
+                cost(&free)
+            );
+            assert!(
+                (length(&with) - length(&free)).abs() < 1e-6,
+                "{id}: the same way"
+            );
+        }
     }
 }
 

@@ -91,7 +91,10 @@
 //!   **closed solids are filled** from a face looking down to the next face
 //!   looking up.
 //! * **Drops**: ledges get one-way `jump` links at most `max_drop` down
-//!   ([`drops`]); Recast leaves such off-mesh connections to its user.
+//!   (never deeper than the nodes' height span, so at its maximum every
+//!   drop is taken), a hurting landing (deeper than `safe_fall`) costing
+//!   `fall_cost` more ([`drops`], [`navscope_core::jump::Fall`]); Recast
+//!   leaves such off-mesh connections to its user.
 //! * **Tiles** are padded by what the erosion of the largest enabled radius
 //!   reads plus two cells ([`tiles::tile_padding`]), so a tile's flags equal
 //!   a one-tile build's; seam edges stay exact and are linked across.
