@@ -54,7 +54,7 @@ fn under(polys: &[WalkPoly], grid: &PolyGrid, q: DVec2, except: usize) -> Vec<(u
 
 /// True when no point of the polyline `pts`, sampled every
 /// [`SAMPLE_STEP`], lies inside one of `solids`.
-fn clear(solids: &[&Polyhedron], pts: &[DVec3]) -> bool {
+pub(crate) fn clear(solids: &[&Polyhedron], pts: &[DVec3]) -> bool {
     let bb = Aabb::from_points(pts.iter().copied());
     let near: Vec<&&Polyhedron> = solids.iter().filter(|s| s.bounds.intersects(&bb)).collect();
     pts.windows(2).all(|w| {

@@ -23,10 +23,10 @@ use crate::gaps;
 use crate::ledges::shrink_ledges;
 use crate::links::{LinkSeg, clear_of, jumps, table_links, walk_and_step};
 use crate::merge::merge_coplanar;
-use crate::movers::{swim_links, trigger_links};
+use crate::movers::{hole_fall, swim_links, trigger_links};
 use crate::polyhedron::Polyhedron;
 use crate::regions::split_by_regions;
-use crate::scene::{AgentSize, Region, RegionKind, Skipped, SolidBrush, scene};
+use crate::scene::{AgentSize, Hole, Region, RegionKind, Skipped, SolidBrush, scene};
 use crate::union::{Fragment, UnionMesh, union_all};
 use crate::walkable::{WalkPoly, walkable};
 
@@ -386,6 +386,8 @@ pub struct Expanded {
     pub lifts: Vec<Ladder>,
     /// Door, liquid and trigger regions.
     pub regions: Vec<Region>,
+    /// The holes floor panel doors open.
+    pub holes: Vec<Hole>,
     /// Brushes left out, with why.
     pub skipped: Vec<Skipped>,
 }
@@ -554,6 +556,7 @@ fn run_expand(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         ladders: sc.ladders,
         lifts: sc.lifts,
         regions: sc.regions,
+        holes: sc.holes,
         skipped,
     }))
 }
@@ -1104,7 +1107,8 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     } else {
         Vec::new()
     };
-    let gravity = navscope_core::movers::QUAKE_GRAVITY * brushes(ctx)?.unit;
+    let level = brushes(ctx)?;
+    let gravity = navscope_core::movers::QUAKE_GRAVITY * level.unit;
     let mut ladders = Vec::new();
     let mut movers = Vec::new();
     let reach = gaps::Reach {
@@ -1127,6 +1131,15 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
         let mut moved = climb(LinkKind::Elevator, &ex.lifts);
         moved.extend(trigger_links(m, polys, &grid, &ex.regions, step, gravity));
         moved.extend(swim_links(m, polys, &grid, &ex.regions, half, step));
+        for h in &ex.holes {
+            // The panel is out of the way while the hole is open.
+            let others: Vec<&Polyhedron> = ex.expanded[m]
+                .iter()
+                .filter(|b| level.brushes.get(b.brush).and_then(|b| b.entity) != Some(h.entity))
+                .map(|b| &b.solid)
+                .collect();
+            moved.extend(hole_fall(m, polys, &grid, h, &others, half, step));
+        }
         movers.push(moved);
     }
     Ok(Arc::new(ExtraLinks {
@@ -1256,13 +1269,15 @@ fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         max_drop: f64::INFINITY,
         step,
     };
-    // A hurting landing costs more, except in water (Quake's fall damage
+    // A hurting landing (a jump's, or a fall through a door's hole) costs
+    // more, except in water (Quake's fall damage
     // skips a landing in water).
     let landing = |l: &LinkSeg, from: DVec3, to: DVec3| {
         let into_water = w.meshes[l.to_mesh][l.to]
             .region
             .is_some_and(|r| ex.regions[r].kind == RegionKind::Water);
-        if l.kind != LinkKind::Jump || into_water {
+        // Walking links (doors included) go down a step at most: no cost.
+        if !matches!(l.kind, LinkKind::Jump | LinkKind::Door) || into_water {
             return 0.0;
         }
         let across = (to - from).with_y(0.0).length();

@@ -322,6 +322,63 @@ fn a_floor_panel_door_fired_by_a_button_is_the_floor_it_crosses() {
     );
 }
 
+/// An upper floor at z 256 over a lower one at z 0, with a floor panel
+/// door 128 units square in the upper floor, sliding west by 128 less
+/// `lip` when a button fires it; start above, exit below.
+fn trapdoor_map(lip: i32) -> String {
+    let (x0, x1) = (256, 384);
+    let lip = lip.to_string();
+    let door = entity(
+        "func_door",
+        &[
+            ("targetname", "trap"),
+            ("angle", "180"),
+            ("wait", "-1"),
+            ("lip", &lip),
+        ],
+        &[cuboid([x0, 64, 240], [x1, 192, 256], "trap")],
+    );
+    let button = entity(
+        "func_button",
+        &[("target", "trap")],
+        &[cuboid([0, 0, 288], [8, 32, 320], "button")],
+    );
+    let upper = [
+        floor(0, x0, 256),
+        floor(x1, 640, 256),
+        cuboid([x0, 0, 240], [x1, 64, 256], "floor"),
+        cuboid([x0, 192, 240], [x1, 256, 256], "floor"),
+    ];
+    let mut world = upper.to_vec();
+    world.push(floor(0, 640, 0));
+    map(
+        &world,
+        [64, 128, 280],
+        ([512, 64, 0], [576, 192, 64]),
+        &[door, button],
+    )
+}
+
+#[test]
+fn a_floor_panel_sliding_open_drops_the_player_through_its_hole() {
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &trapdoor_map(8));
+        let p = b.route().unwrap_or_else(|e| panic!("{id}: {e}"));
+        let fall = p.search.links.iter().map(|&l| &b.mesh.links[l]).find(|l| {
+            let [top, bottom] = l.segment().unwrap();
+            l.kind == LinkKind::Door && top.y - bottom.y > 7.0
+        });
+        assert!(fall.is_some(), "{id}: a door link falls 8 m");
+        // A panel that slides 24 units leaves a hole narrower than the
+        // player (32 units) for it to fall through.
+        let e = build_in(id, &trapdoor_map(104)).route().unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{id}, 24 units: {e}"
+        );
+    }
+}
+
 #[test]
 fn a_key_door_is_a_door_link_that_names_its_key() {
     // A wall at x 240..272 with a silver-key door in its middle.

@@ -189,10 +189,13 @@ pub fn find_drops(
     max_drop: f64,
     jump: Reach,
 ) -> Vec<LedgeDrop> {
-    let jump = Reach { max_drop, ..jump };
     if max_drop <= 0.0 {
         return Vec::new();
     }
+    // No drop is deeper than the nodes' height span, however deep the
+    // deepest drop taken (Quake's player takes any).
+    let max_drop = max_drop.min(height_span(nav));
+    let jump = Reach { max_drop, ..jump };
     let polys: Vec<Option<Vec<DVec2>>> = nav
         .nodes
         .iter()
@@ -405,7 +408,7 @@ fn leaps(
 
 /// Height between the lowest and the highest vertex of `nav`'s node
 /// polygons (0 with none): no drop is deeper.
-pub fn height_span(nav: &NavMesh) -> f64 {
+fn height_span(nav: &NavMesh) -> f64 {
     let ys = nav
         .nodes
         .iter()

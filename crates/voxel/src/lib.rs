@@ -261,9 +261,9 @@ pub fn pipeline() -> Pipeline {
         StageInfo::new(
             "movers",
             "Mover links",
-            "A brush level's doors, lifts, teleporters and pushers (carried through its conversion to a mesh) become links: walking through a door's closed volume is a door link, a lift joins the floor on it to the floors beside its top, a teleporter's floor links to the floor under its destination, a pusher's to where its flight lands. Each link end attaches to the polygon within radius + 2 cells of it; movers with an end on no polygon are listed as skipped.",
+            "A brush level's doors, lifts, teleporters and pushers (carried through its conversion to a mesh) become links: walking through a door's closed volume is a door link, a lift joins the floor on it to the floors beside its top, a teleporter's floor links to the floor under its destination, a pusher's to where its flight lands, a floor panel door's top to the floor under the hole it opens. Each link end attaches to the polygon within radius + 2 cells of it; movers with an end on no polygon are listed as skipped.",
             "navscope (Quake's func_door, func_plat, trigger_teleport, trigger_push)",
-            &[],
+            reads::MOVERS,
         ),
         StageInfo::new(
             "drops",

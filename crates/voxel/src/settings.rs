@@ -378,6 +378,14 @@ pub mod reads {
         "swim.radius",
         "sidestep.radius",
     ];
+    /// `movers`: the running jump and the landing cost (push flights and
+    /// falls through holes).
+    pub const MOVERS: &[&str] = &[
+        super::JUMP_HEIGHT,
+        super::JUMP_REACH,
+        navscope_core::jump::SAFE_FALL,
+        navscope_core::jump::FALL_COST,
+    ];
     /// `drops`: the deepest drop and the running jump.
     pub const DROPS: &[&str] = &[
         super::MAX_DROP,

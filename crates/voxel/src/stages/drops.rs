@@ -17,12 +17,7 @@ pub(super) fn run_drops(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageEr
     let m = ctx.artifact::<MoverArtifact>("movers")?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let s = Settings::from_params(ctx.params)?;
-    // No drop is deeper than the nodes' height span, however deep the
-    // deepest drop taken (Quake's player takes any).
-    let max_drop = ctx
-        .params
-        .float(crate::settings::MAX_DROP)
-        .min(drops::height_span(&m.navmesh));
+    let max_drop = ctx.params.float(crate::settings::MAX_DROP);
     let voxels = drops::Voxels {
         grid: &v.grid,
         tiles: &v.tiles,
