@@ -35,7 +35,7 @@ use navscope_core::LinkKind;
 use navscope_core::movers::flight;
 
 use crate::extra::PolyGrid;
-use crate::links::LinkSeg;
+use crate::links::{LinkSeg, clear_path};
 use crate::polyhedron::Polyhedron;
 use crate::polyhedron::polygon_centroid;
 use crate::scene::{Hole, Region, RegionKind};
@@ -160,7 +160,7 @@ pub fn hole_fall(
     let (ya, a) = on(&|y| (y - top).abs() <= step)?;
     let (yb, b) = on(&|y| y < h.bounds.min.y + half.y - step)?;
     let (pa, pb) = (DVec3::new(c.x, ya, c.z), DVec3::new(c.x, yb, c.z));
-    crate::gaps::clear(solids, &[pa, pb]).then(|| one_way(mesh, a, b, LinkKind::Door, pa, pb))
+    clear_path(solids, &[pa, pb]).then(|| one_way(mesh, a, b, LinkKind::Door, pa, pb))
 }
 
 /// Where a flight from `start` at velocity `v` first comes down onto a
