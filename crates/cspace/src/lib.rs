@@ -59,8 +59,9 @@
 //! * **water** cuts the polygons it submerges (the agent's centre under the
 //!   surface): they become `swim` nodes joined to each other and to the
 //!   shore by `swim` links; **slime** and **lava** are areas whose incoming
-//!   links cost `hazard_cost` times more (default 0: left out, so paths go
-//!   around);
+//!   links cost `slime_cost` and `lava_cost` times more (default 0: left
+//!   out, so paths go around; Quake's preset prices the health they take,
+//!   `navscope_pipelines::agents`);
 //! * `trigger_changelevel` marks the floor under it with area `exit`;
 //! * a brush that makes no closed solid (or whose expansion fails) is
 //!   skipped and listed in the `expand` artifact (count "skipped

@@ -61,8 +61,10 @@ pub mod param {
     /// Horizontal reach of a running jump landing at its take-off height,
     /// metres.
     pub const JUMP_REACH: &str = "jump_reach";
-    /// Cost multiplier of links into slime and lava (0 forbids them).
-    pub const HAZARD_COST: &str = "hazard_cost";
+    /// Cost multiplier of links into slime (0 forbids them).
+    pub const SLIME_COST: &str = "slime_cost";
+    /// Cost multiplier of links into lava (0 forbids them).
+    pub const LAVA_COST: &str = "lava_cost";
     /// Deepest unhurt fall, and the cost of a hurting landing, metres.
     pub use navscope_core::jump::{FALL_COST, SAFE_FALL};
 }
@@ -200,14 +202,24 @@ fn params() -> Vec<ParamSpec> {
             "Horizontal distance of a running jump that lands at its take-off height; with it, ledges link one way to the floors a running jump reaches across a gap or down a drop (module gaps). 0 (the paper's): vertical jumps only.",
         ),
         ParamSpec::float(
-            HAZARD_COST,
-            "Slime and lava cost",
+            SLIME_COST,
+            "Slime cost",
             "x",
             0.0,
             0.0,
             100.0,
-            1.0,
-            "Cost multiplier of links into slime and lava nodes; 0 (the default) forbids them, so paths go around.",
+            0.1,
+            "Cost multiplier of links into slime nodes; 0 (the default) forbids them, so paths go around. Quake's player: 1.8 (4 health a second at 10 m/s, 2 m a health point).",
+        ),
+        ParamSpec::float(
+            LAVA_COST,
+            "Lava cost",
+            "x",
+            0.0,
+            0.0,
+            100.0,
+            0.1,
+            "Cost multiplier of links into lava nodes; 0 (the default) forbids them, so paths go around. Quake's player: 11 (50 health a second at 10 m/s, 2 m a health point).",
         ),
     ]
     .into_iter()
@@ -297,9 +309,16 @@ pub fn pipeline() -> Pipeline {
                 info: StageInfo::new(
                     "navmesh",
                     "Navigation mesh",
-                    "The standing and crouching meshes with all their links, lowered to the agent's feet, as one mesh with stance metadata. Nodes in a region take its area (door, water, slime, lava, teleport, push, exit); walking into a door region is a door link, into water a swim link (water nodes swim); links into slime and lava cost more or are left out.",
+                    "The standing and crouching meshes with all their links, lowered to the agent's feet, as one mesh with stance metadata. Nodes in a region take its area (door, water, slime, lava, teleport, push, exit); walking into a door region is a door link, into water a swim link (water nodes swim); links into slime and lava cost more (`slime_cost`, `lava_cost`) or are left out.",
                     "Golodetz §3–5",
-                    &[HAZARD_COST, SAFE_FALL, FALL_COST, JUMP_HEIGHT, JUMP_REACH],
+                    &[
+                        SLIME_COST,
+                        LAVA_COST,
+                        SAFE_FALL,
+                        FALL_COST,
+                        JUMP_HEIGHT,
+                        JUMP_REACH,
+                    ],
                 ),
                 run: run_navmesh,
             },
@@ -1242,7 +1261,10 @@ fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let w = ctx.artifact::<Walkable>("walkable")?;
     let links = ctx.artifact::<Links>("links")?;
     let extra = ctx.artifact::<ExtraLinks>("extra-links")?;
-    let hazard = ctx.params.float(param::HAZARD_COST);
+    let (slime, lava) = (
+        ctx.params.float(param::SLIME_COST),
+        ctx.params.float(param::LAVA_COST),
+    );
     let all: Vec<LinkSeg> = links
         .meshes
         .iter()
@@ -1295,17 +1317,25 @@ fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
             }
         }
     }
-    let hazardous: Vec<bool> = mesh
+    let hazard: Vec<Option<f64>> = mesh
         .nodes
         .iter()
-        .map(|n| n.area == "slime" || n.area == "lava")
+        .map(|n| {
+            if n.area == "slime" {
+                Some(slime)
+            } else if n.area == "lava" {
+                Some(lava)
+            } else {
+                None
+            }
+        })
         .collect();
     mesh.links.retain_mut(|l| {
-        if !hazardous[l.to as usize] {
+        let Some(h) = hazard[l.to as usize] else {
             return true;
-        }
-        l.cost *= hazard;
-        hazard > 0.0
+        };
+        l.cost *= h;
+        h > 0.0
     });
     mesh.level = ctx.level.source.clone();
     Ok(Arc::new(Output { mesh, first_node }))

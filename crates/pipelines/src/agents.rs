@@ -47,6 +47,16 @@
 //! (`sv_maxvelocity` 2000 units/s: `2000² / 1600` = 2,500 units, 78 m),
 //! and no landing cost.
 //!
+//! **Slime and lava, as Quake plays them.** QuakeC's `WaterMove`
+//! (`client.qc`) takes `4 × waterlevel` health a second in slime and `10 ×
+//! waterlevel` every 0.2 s in lava; wading (waterlevel 1) that is 4 and 50
+//! health a second. Neither stops the player, so Quake's preset walks
+//! through both at a cost (`cspace`'s `slime_cost` and `lava_cost`): each
+//! metre costs itself plus the health lost crossing it at the run speed,
+//! [`HEALTH_COST`] metres a point: 1.8 in slime and 11 in lava at 10 m/s.
+//! The other presets keep them out (0). `voxel` leaves liquids other than
+//! water out of its mesh, so it walks the floor under them at no cost.
+//!
 //! The Recast demo's human is RecastDemo's defaults in metres: radius
 //! 0.6, height 2.0, climb 0.9, slope 45°, cells 0.3 × 0.2 m.
 //!
@@ -90,6 +100,10 @@ pub struct Agent {
     pub max_drop: f64,
     /// What a hard landing costs (none: a zero `hurt_cost`).
     pub fall: Fall,
+    /// Cost multiplier of moving through slime (0: never).
+    pub slime_cost: f64,
+    /// Cost multiplier of moving through lava (0: never).
+    pub lava_cost: f64,
 }
 
 impl Agent {
@@ -134,6 +148,9 @@ struct GameBody {
     run_speed: f64,
     /// How falls end.
     falls: Falls,
+    /// Health lost a second standing in slime and in lava (none: they are
+    /// not entered).
+    burns: Option<(f64, f64)>,
 }
 
 /// How a game body's falls end (see the module docs).
@@ -148,6 +165,14 @@ enum Falls {
 }
 
 impl GameBody {
+    /// The cost multiplier of running through a liquid that takes
+    /// `per_second` health, at `unit` metres per map unit: each metre
+    /// costs itself and the health lost crossing it at the run speed,
+    /// [`HEALTH_COST`] metres a point.
+    fn liquid_cost(&self, per_second: f64, unit: f64) -> f64 {
+        1.0 + per_second / (self.run_speed * unit) * HEALTH_COST
+    }
+
     fn agent(&self, unit: f64) -> Agent {
         Agent {
             width: self.width * unit,
@@ -162,6 +187,8 @@ impl GameBody {
                 Falls::Hurt { .. } => f64::INFINITY,
                 Falls::Capped(v) => v * v / (2.0 * self.gravity) * unit,
             },
+            slime_cost: self.burns.map_or(0.0, |(s, _)| self.liquid_cost(s, unit)),
+            lava_cost: self.burns.map_or(0.0, |(_, l)| self.liquid_cost(l, unit)),
             fall: match self.falls {
                 Falls::Hurt { safe_speed, damage } => Fall {
                     safe_height: safe_speed * safe_speed / (2.0 * self.gravity) * unit,
@@ -205,6 +232,7 @@ const QUAKE: GameBody = GameBody {
         safe_speed: 650.0,
         damage: 5.0,
     },
+    burns: Some((4.0, 50.0)),
 };
 
 /// The other game presets' falls: up to the engine's speed cap.
@@ -224,6 +252,7 @@ pub const PRESETS: [Preset; 4] = [
             crouch_height: Some(28.0),
             run_speed: 300.0,
             falls: SPEED_CAP,
+            burns: None,
             ..QUAKE
         }),
     },
@@ -235,6 +264,7 @@ pub const PRESETS: [Preset; 4] = [
             crouch_height: Some(36.0),
             jump_speed: 268.328,
             falls: SPEED_CAP,
+            burns: None,
             ..QUAKE
         }),
     },
@@ -253,6 +283,8 @@ pub const PRESETS: [Preset; 4] = [
                 run_speed: 3.5,
                 max_drop: 2.0,
                 fall: Fall::NONE,
+                slime_cost: 0.0,
+                lava_cost: 0.0,
             },
             0.3,
             0.2,
@@ -327,6 +359,8 @@ impl Preset {
                     f(p::MAX_DROP, a.max_drop.min(MAX_DROP_LIMIT)),
                     f(SAFE_FALL, a.fall.safe_height),
                     f(FALL_COST, a.fall.hurt_cost),
+                    f(p::SLIME_COST, a.slime_cost),
+                    f(p::LAVA_COST, a.lava_cost),
                     f(p::JUMP_REACH, a.jump_reach(0.0).unwrap_or(0.0)),
                     (
                         p::CROUCH_MESH.to_string(),
@@ -421,6 +455,9 @@ mod tests {
             "others keep theirs"
         );
         assert_eq!(q2.fall, Fall::NONE);
+        assert!((a.slime_cost - 1.8).abs() < 1e-9, "4 health/s at 10 m/s");
+        assert!((a.lava_cost - 11.0).abs() < 1e-9, "50 health/s at 10 m/s");
+        assert_eq!(q2.lava_cost, 0.0, "others keep out");
         assert!((a.max_slope_deg - 45.57).abs() < 0.01);
     }
 

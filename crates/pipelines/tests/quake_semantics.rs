@@ -263,6 +263,50 @@ fn any_drop_links_down_and_not_up_and_a_hurting_one_costs_its_damage() {
 }
 
 #[test]
+fn slime_and_lava_are_waded_through_at_the_health_they_take() {
+    // A corridor whose middle is under 16 units of liquid: no way round.
+    let pool = |texture: &str| {
+        map(
+            &[
+                floor(0, 768, 0),
+                cuboid([320, 0, 0], [448, 256, 16], texture),
+            ],
+            [64, 128, 24],
+            ([640, 64, 0], [704, 192, 64]),
+            &[],
+        )
+    };
+    let cost = |b: &Built| {
+        let p = b.route().unwrap_or_else(|e| panic!("no route: {e}"));
+        p.search
+            .links
+            .iter()
+            .map(|&l| b.mesh.links[l].cost)
+            .sum::<f64>()
+    };
+    for (texture, param, price) in [
+        ("*slime0", "slime_cost", 1.8),
+        ("*lava1", "lava_cost", 11.0),
+    ] {
+        let text = pool(texture);
+        let (priced, free) = (build(&text), build_with("cspace", &text, &[(param, 1.0)]));
+        assert!(
+            cost(&priced) > cost(&free) + 0.5 * (price - 1.0),
+            "{texture}: {} against {}",
+            cost(&priced),
+            cost(&free)
+        );
+        let e = build_with("cspace", &text, &[(param, 0.0)])
+            .route()
+            .unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{texture} forbidden: {e}"
+        );
+    }
+}
+
+#[test]
 fn a_plat_with_a_name_starts_raised_and_rides_both_ways() {
     // The plat is drawn with its top at z 256 beside a ledge at that
     // height; it travels 256 units down to the floor at z 0.
