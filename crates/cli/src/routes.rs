@@ -222,7 +222,9 @@ impl Movers {
                 .then(|| {
                     let to = mesh.nodes.get(l.to as usize).map(|n| n.position);
                     let mid = l.segment().map(|[a, b]| (a + b) * 0.5);
+                    let start = l.segment().map(|[a, _]| a);
                     mid.and_then(|p| self.at(p))
+                        .or_else(|| start.and_then(|p| self.at(p)))
                         .or_else(|| to.and_then(|p| self.at(p)))
                 })
                 .flatten();

@@ -8,6 +8,56 @@
 //! distance is `level · (√h + √(h + d)) / (2√h)`, whatever the gravity:
 //! a jump reaches further down a drop and less far up a ledge, and not at
 //! all above its rise.
+//!
+//! **Landing.** How hard a move lands is the height a body falling from
+//! rest would have fallen to land as fast ([`Reach::fallen`]): walking off
+//! a ledge at the run speed carries the body `u · √(2d / g)` out while it
+//! falls `d` (in the reach's terms `level · √d / (2√h)`), so a landing
+//! that near falls `d`; one further out needs the jump, which falls from
+//! the top of its rise, `d + h`. A game that hurts hard landings gives
+//! the fall height a landing may have without harm and what a hurting
+//! landing costs ([`Fall`]); a fall is never refused for its depth.
+
+use crate::params::{ParamSpec, ParamValues};
+
+/// The parameter (both pipelines): the deepest fall from rest that lands
+/// unhurt, metres ([`Fall::safe_height`]).
+pub const SAFE_FALL: &str = "safe_fall";
+/// The parameter (both pipelines): the cost of a hurting landing, metres
+/// ([`Fall::hurt_cost`]).
+pub const FALL_COST: &str = "fall_cost";
+/// The largest `max_drop` either pipeline takes, metres: deeper than any
+/// Quake map (±4,096 units, 256 m at 1/32 m per unit), so at it no drop a
+/// level holds is refused. Each pipeline probes no further than its own
+/// floors' height span, so the limit costs nothing.
+pub const MAX_DROP_LIMIT: f64 = 1000.0;
+
+/// The parameters of [`Fall`], shared by the `cspace` and `voxel`
+/// pipelines (both off by default; the game presets set them).
+pub fn fall_param_specs() -> [ParamSpec; 2] {
+    [
+        ParamSpec::float(
+            SAFE_FALL,
+            "Unhurt fall height",
+            "m",
+            0.0,
+            0.0,
+            MAX_DROP_LIMIT,
+            0.05,
+            "Deepest fall from rest that lands unhurt; a drop or jump landing harder (as fast as a deeper fall; a jump falls from the top of its rise) costs the hurt landing cost on top of its length. Quake's player: 650 units/s, 264 units (8.25 m).",
+        ),
+        ParamSpec::float(
+            FALL_COST,
+            "Hurt landing cost",
+            "m",
+            0.0,
+            0.0,
+            1000.0,
+            0.5,
+            "Cost added to a link whose landing hurts (see the unhurt fall height), in metres of walking; 0 (the default): landings cost only their length.",
+        ),
+    ]
+}
 
 /// A running jump: its level reach, its rise, the deepest drop taken and
 /// the step (a floor within a step beyond an edge makes no ledge).
@@ -67,6 +117,63 @@ impl Reach {
     pub fn lands(&self, dist: f64, down: f64) -> bool {
         down <= self.max_drop && self.at(down).is_some_and(|r| dist <= r)
     }
+
+    /// The height fallen from rest that lands as fast as a move `dist`
+    /// metres across (in plan) and `down` metres down: `down` when walking
+    /// off at the run speed carries the body that far, `down` plus the
+    /// jump's rise otherwise (see the module docs); 0 for a move that does
+    /// not go down.
+    pub fn fallen(&self, dist: f64, down: f64) -> f64 {
+        if down <= 0.0 {
+            return 0.0;
+        }
+        let h = self.height;
+        let walk_off = if h > 0.0 {
+            self.level * down.sqrt() / (2.0 * h.sqrt())
+        } else {
+            f64::INFINITY
+        };
+        if dist <= walk_off { down } else { down + h }
+    }
+}
+
+/// What a landing costs beyond its length, for a body that is hurt by
+/// landing fast: a fall of at most `safe_height` (from rest, see
+/// [`Reach::fallen`]) costs nothing, a deeper one `hurt_cost`, whatever its
+/// depth (Quake takes a fixed 5 health; the agent presets set both).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fall {
+    /// Deepest fall from rest that lands unhurt, metres.
+    pub safe_height: f64,
+    /// Cost added to a move whose landing hurts, metres (0: landings cost
+    /// nothing).
+    pub hurt_cost: f64,
+}
+
+impl Fall {
+    /// Landings cost nothing.
+    pub const NONE: Fall = Fall {
+        safe_height: 0.0,
+        hurt_cost: 0.0,
+    };
+
+    /// The fall of the parameters [`SAFE_FALL`] and [`FALL_COST`].
+    pub fn from_params(params: &ParamValues) -> Fall {
+        Fall {
+            safe_height: params.float(SAFE_FALL),
+            hurt_cost: params.float(FALL_COST),
+        }
+    }
+
+    /// The cost a move `dist` across and `down` down adds for its landing,
+    /// for a body jumping as `reach`.
+    pub fn cost(&self, reach: &Reach, dist: f64, down: f64) -> f64 {
+        if self.hurt_cost > 0.0 && reach.fallen(dist, down) > self.safe_height {
+            self.hurt_cost
+        } else {
+            0.0
+        }
+    }
 }
 
 #[cfg(test)]
@@ -111,6 +218,39 @@ mod tests {
         assert!(r.lands(7.0, 2.0), "further down a drop");
         assert!(!r.lands(1.0, 11.0), "deeper than the deepest drop");
         assert!(!r.lands(0.5, -1.5), "above the rise");
+    }
+
+    #[test]
+    fn a_walk_off_falls_its_drop_and_a_jump_its_rise_too() {
+        let (v, g, u) = (270.0 / 32.0, 800.0 / 32.0, 320.0 / 32.0);
+        let r = Reach::of_physics(v, g, u);
+        // How far walking off at the run speed is carried falling 5 m.
+        let walk = u * (2.0 * 5.0 / g).sqrt();
+        assert_eq!(r.fallen(walk * 0.99, 5.0), 5.0);
+        assert_eq!(r.fallen(walk * 1.01, 5.0), 5.0 + r.height);
+        assert_eq!(r.fallen(0.0, -1.0), 0.0, "not down");
+        let no_jump = Reach { height: 0.0, ..r };
+        assert_eq!(no_jump.fallen(100.0, 5.0), 5.0);
+        let fall = Fall {
+            safe_height: 8.25,
+            hurt_cost: 10.0,
+        };
+        assert_eq!(fall.cost(&r, 0.5, 8.0), 0.0, "an unhurt walk-off");
+        assert_eq!(fall.cost(&r, 0.5, 9.0), 10.0);
+        assert_eq!(fall.cost(&r, 0.5, 90.0), 10.0, "a fixed cost at any depth");
+        assert_eq!(
+            fall.cost(&r, walk * 2.0, 7.5),
+            10.0,
+            "a jump falls its rise too"
+        );
+        assert_eq!(
+            Fall {
+                hurt_cost: 0.0,
+                ..fall
+            }
+            .cost(&r, 0.5, 90.0),
+            0.0
+        );
     }
 
     /// Against the closed form of the flight time: `u (v + √(v² + 2gd)) / g`.

@@ -11,6 +11,14 @@
 //! * A lift ([`Contents::Lift`] of an entity) is a [`Lift`]: the box from
 //!   its top in the low position to its top in the high position
 //!   ([`crate::brush::lift_travel`]), wherever it rests.
+//! * A floor panel door ([`crate::brush::is_floor_panel`]) that slides in
+//!   plan opens a [`Hole`]: the part of its drawn box its open position
+//!   leaves (Quake's `func_door` moves along its `angle` by its size along
+//!   it less its `lip`; when the vacated part is L-shaped, the larger of
+//!   its two strips). Whether it starts closed and opens under the player
+//!   (a trap, or a panel opened by a button) or starts open
+//!   (`START_OPEN`) and closes when fired, there is a time when the player
+//!   can fall through it.
 //! * Water, slime and lava brushes are regions of their name.
 //! * `trigger_teleport` (with the origin of the entity its `target` names),
 //!   `trigger_push` (`speed`, default 1000 units/s, along its `angle`),
@@ -27,7 +35,7 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use crate::brush::{BrushLevel, Contents, Entity, lift_travel};
+use crate::brush::{BrushLevel, Contents, DEFAULT_LIP, Entity, is_floor_panel, lift_travel};
 use crate::geom::Aabb;
 use crate::geom::polyhedron::Polyhedron;
 
@@ -124,6 +132,16 @@ pub struct Lift {
     pub bounds: Aabb,
 }
 
+/// The part of a floor panel door's drawn box that is open while the door
+/// is (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Hole {
+    /// Index of the door entity in the level.
+    pub entity: usize,
+    /// The open part in plan, from the panel's bottom to its top.
+    pub bounds: Aabb,
+}
+
 /// The regions and lifts of a brush level, and the gravity its pushers
 /// fly under.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -133,6 +151,9 @@ pub struct Movers {
     pub regions: Vec<Region>,
     /// Lifts in order of their first brush.
     pub lifts: Vec<Lift>,
+    /// Holes of floor panel doors in order of their first brush.
+    #[serde(default)]
+    pub holes: Vec<Hole>,
     /// Quake's gravity in metres per second squared
     /// ([`QUAKE_GRAVITY`] times the level's unit).
     pub gravity: f64,
@@ -178,6 +199,13 @@ impl BrushLevel {
         }
         for g in self.mover_groups() {
             if g.contents == Contents::Door {
+                out.holes
+                    .extend(
+                        hole(&self.entities[g.entity], g.bounds, self.unit).map(|bounds| Hole {
+                            entity: g.entity,
+                            bounds,
+                        }),
+                    );
                 out.regions.push(Region {
                     kind: RegionKind::Door,
                     entity: Some(g.entity),
@@ -197,6 +225,42 @@ impl BrushLevel {
         }
         out
     }
+}
+
+/// The hole a floor panel door of `entity` drawn over `bounds` opens (see
+/// the module docs), if it is a floor panel that moves in plan.
+fn hole(entity: &Entity, bounds: Aabb, unit: f64) -> Option<Aabb> {
+    let dir = entity.move_dir();
+    if !is_floor_panel(bounds) || dir.y != 0.0 {
+        return None;
+    }
+    let size = bounds.size();
+    let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
+    // Quake's `fabs(movedir * size) - lip`: a dot product in Quake's axes
+    // (world z is Quake's -y).
+    let travel = (dir.x * size.x - dir.z * size.z).abs() - lip;
+    if travel <= 1e-9 {
+        return None;
+    }
+    let (dx, dz) = (dir.x * travel, dir.z * travel);
+    // The strip each axis's move leaves, across the whole other axis.
+    let strip = |d: f64, lo: f64, hi: f64| {
+        let w = d.abs().min(hi - lo);
+        if d > 0.0 { (lo, lo + w) } else { (hi - w, hi) }
+    };
+    let (x0, x1) = strip(dx, bounds.min.x, bounds.max.x);
+    let (z0, z1) = strip(dz, bounds.min.z, bounds.max.z);
+    let along_x = (x1 - x0) * size.z;
+    let along_z = (z1 - z0) * size.x;
+    let (min, max) = if along_x >= along_z {
+        ((x0, bounds.min.z), (x1, bounds.max.z))
+    } else {
+        ((bounds.min.x, z0), (bounds.max.x, z1))
+    };
+    (max.0 > min.0 && max.1 > min.1).then(|| Aabb {
+        min: DVec3::new(min.0, bounds.min.y, min.1),
+        max: DVec3::new(max.0, bounds.max.y, max.1),
+    })
 }
 
 /// The region a trigger entity makes, if it makes one.
@@ -260,6 +324,28 @@ mod tests {
 
     fn ent(class: &str, props: &[(&str, &str)]) -> Entity {
         Entity::with_properties(class, props)
+    }
+
+    #[test]
+    fn a_floor_panel_sliding_in_plan_opens_the_strip_it_leaves() {
+        let panel = Aabb::from_corners(DVec3::ZERO, DVec3::new(4.0, 0.25, 2.0));
+        let unit = 1.0 / 32.0;
+        // Angle 180: Quake -x, world -x; 4 m less a lip of 8 units.
+        let west = hole(&ent("func_door", &[("angle", "180")]), panel, unit).unwrap();
+        assert!((west.min.x - 0.25).abs() < 1e-12 && west.max.x == 4.0);
+        assert_eq!((west.min.z, west.max.z), (0.0, 2.0));
+        assert_eq!((west.min.y, west.max.y), (0.0, 0.25));
+        // Angle 90: Quake +y, world -z; 2 m less a lip of 32 units.
+        let north = ent("func_door", &[("angle", "90"), ("lip", "32")]);
+        let h = hole(&north, panel, unit).unwrap();
+        assert_eq!((h.min.x, h.max.x), (0.0, 4.0));
+        assert!((h.min.z - 1.0).abs() < 1e-12 && h.max.z == 2.0, "{h:?}");
+        let lip_all = ent("func_door", &[("angle", "90"), ("lip", "64")]);
+        assert_eq!(hole(&lip_all, panel, unit), None, "it does not move");
+        let down = ent("func_door", &[("angle", "-2")]);
+        assert_eq!(hole(&down, panel, unit), None, "it sinks: a step");
+        let wall = Aabb::from_corners(DVec3::ZERO, DVec3::new(4.0, 3.0, 0.25));
+        assert_eq!(hole(&ent("func_door", &[]), wall, unit), None, "a wall");
     }
 
     #[test]

@@ -19,19 +19,16 @@
 
 use glam::{DVec2, DVec3};
 use navscope_core::LinkKind;
-use navscope_core::geom::Aabb;
 pub use navscope_core::jump::Reach;
 
 use crate::extra::PolyGrid;
-use crate::links::LinkSeg;
+use crate::links::{LinkSeg, clear_path};
 use crate::movers::holds;
 use crate::polyhedron::Polyhedron;
 use crate::walkable::WalkPoly;
 
 /// Distance between probe points along a run-up, metres.
 pub const PROBE_STEP: f64 = 0.25;
-/// Spacing of the flight's sample points, metres.
-const SAMPLE_STEP: f64 = 0.1;
 /// How far over the higher floor the flight's top leg runs, metres.
 const CLEARANCE: f64 = 0.05;
 /// Shortest edge that makes a take-off, metres.
@@ -50,20 +47,6 @@ fn under(polys: &[WalkPoly], grid: &PolyGrid, q: DVec2, except: usize) -> Vec<(u
         .filter(|&j| j != except && holds(&polys[j], q.x, q.y))
         .map(|j| (j, polys[j].height_at(q.x, q.y)))
         .collect()
-}
-
-/// True when no point of the polyline `pts`, sampled every
-/// [`SAMPLE_STEP`], lies inside one of `solids`.
-fn clear(solids: &[&Polyhedron], pts: &[DVec3]) -> bool {
-    let bb = Aabb::from_points(pts.iter().copied());
-    let near: Vec<&&Polyhedron> = solids.iter().filter(|s| s.bounds.intersects(&bb)).collect();
-    pts.windows(2).all(|w| {
-        let n = (w[0].distance(w[1]) / SAMPLE_STEP).ceil().max(1.0) as usize;
-        (0..=n).all(|k| {
-            let p = w[0].lerp(w[1], k as f64 / n as f64);
-            near.iter().all(|s| !s.contains_strictly(p, 1e-4))
-        })
-    })
 }
 
 /// The gap jumps of mesh `mesh` (see the module docs).
@@ -114,7 +97,7 @@ pub fn gap_jumps(
                 let l = DVec3::new(q.x, h, q.y);
                 let top = s.y.max(l.y) + CLEARANCE;
                 let legs = [s, DVec3::new(s.x, top, s.z), DVec3::new(l.x, top, l.z), l];
-                if clear(solids, &legs) {
+                if clear_path(solids, &legs) {
                     out.push(LinkSeg {
                         from_mesh: mesh,
                         from: i,

@@ -59,8 +59,9 @@
 //! * **water** cuts the polygons it submerges (the agent's centre under the
 //!   surface): they become `swim` nodes joined to each other and to the
 //!   shore by `swim` links; **slime** and **lava** are areas whose incoming
-//!   links cost `hazard_cost` times more (default 0: left out, so paths go
-//!   around);
+//!   links cost `slime_cost` and `lava_cost` times more (default 0: left
+//!   out, so paths go around; Quake's preset prices the health they take,
+//!   `navscope_pipelines::agents`);
 //! * `trigger_changelevel` marks the floor under it with area `exit`;
 //! * a brush that makes no closed solid (or whose expansion fails) is
 //!   skipped and listed in the `expand` artifact (count "skipped
@@ -97,7 +98,11 @@
 //!   endpoints on the actual edges (see [`links`]). Jumps are vertical
 //!   (§5.3), both ways up to `jump_height`, one way down to `max_drop`;
 //!   with `jump_reach` set, ledges also link one way to the floors a
-//!   running jump reaches across a gap or down a drop ([`gaps`]). Crouch links probe the crouching mesh beyond each
+//!   running jump reaches across a gap or down a drop ([`gaps`]); no
+//!   probe looks deeper than the walkable polygons' height span, so
+//!   `max_drop` at its maximum refuses no drop. A jump link whose landing
+//!   hurts (a fall deeper than `safe_fall`, [`navscope_core::jump::Fall`];
+//!   not into water) costs `fall_cost` more. Crouch links probe the crouching mesh beyond each
 //!   standing edge interval that makes no walk, step or jump link (see
 //!   [`extra`]). Ladders are brush entities of class `func_ladder`
 //!   (parameter); their brushes are not solid.

@@ -231,6 +231,23 @@ pub fn clear_of(solids: &[&Polyhedron], l: &LinkSeg) -> bool {
         .all(|p| pts.iter().all(|&q| !p.contains_strictly(q, 1e-4)))
 }
 
+/// Spacing of [`clear_path`]'s sample points, metres.
+const PATH_SAMPLE_STEP: f64 = 0.1;
+
+/// True when no point of the polyline `pts`, sampled every
+/// [`PATH_SAMPLE_STEP`], lies inside one of `solids`.
+pub fn clear_path(solids: &[&Polyhedron], pts: &[DVec3]) -> bool {
+    let bb = Aabb::from_points(pts.iter().copied());
+    let near: Vec<&&Polyhedron> = solids.iter().filter(|s| s.bounds.intersects(&bb)).collect();
+    pts.windows(2).all(|w| {
+        let n = (w[0].distance(w[1]) / PATH_SAMPLE_STEP).ceil().max(1.0) as usize;
+        (0..=n).all(|k| {
+            let p = w[0].lerp(w[1], k as f64 / n as f64);
+            near.iter().all(|s| !s.contains_strictly(p, 1e-4))
+        })
+    })
+}
+
 /// Runs `pair_links` over every (same, opposite) pair of every plane of a
 /// table and collects the links of mesh `mesh`, both directions.
 pub fn table_links(

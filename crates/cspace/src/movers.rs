@@ -1,7 +1,8 @@
 //! Links made by the level's triggers and liquids: teleport, push (jump)
-//! and swim links. Doors need no links of their own (walking into a door
-//! region is a door link, see [`crate::regions`]); lifts reuse the ladder
-//! links with the elevator kind.
+//! and swim links, and the falls through the holes floor panel doors open.
+//! Doors need no other links of their own (walking into a door region is
+//! a door link, see [`crate::regions`]); lifts reuse the ladder links with
+//! the elevator kind.
 //!
 //! Choices:
 //! * **Teleport**: every polygon inside a `trigger_teleport` region links
@@ -14,6 +15,12 @@
 //!   Quake's gravity (800 units/s²) by [`flight`]; the first polygon other than the start that
 //!   the falling path crosses is where it lands (walls in the way are not
 //!   traced). One jump link, one way.
+//! * **Hole** ([`navscope_core::movers::Hole`]): the polygon on the
+//!   panel over the hole's centre (its height within a step of the
+//!   panel's top) links one way, a `door` link, to the highest polygon
+//!   under that centre below the panel, when the agent falls there clear
+//!   of every solid but the panel's own (so a hole narrower than the agent
+//!   makes none): the player falls when the door opens.
 //! * **Swim**: in a body of water (its water regions whose boxes touch,
 //!   [`water_bodies`]) the agent swims, so every two polygons of one body
 //!   are joined both ways (up to [`MAX_SWIM_POLYS`] polygons
@@ -28,9 +35,10 @@ use navscope_core::LinkKind;
 use navscope_core::movers::flight;
 
 use crate::extra::PolyGrid;
-use crate::links::LinkSeg;
+use crate::links::{LinkSeg, clear_path};
+use crate::polyhedron::Polyhedron;
 use crate::polyhedron::polygon_centroid;
-use crate::scene::{Region, RegionKind};
+use crate::scene::{Hole, Region, RegionKind};
 use crate::walkable::WalkPoly;
 
 /// Most polygons of one body of water joined pairwise.
@@ -124,6 +132,35 @@ pub fn trigger_links(
         }
     }
     out
+}
+
+/// The fall through hole `h` (see the module docs) of one mesh whose
+/// agent has half extents `half`, in configuration space; `solids` are
+/// the mesh's expanded solids other than the panel's.
+pub fn hole_fall(
+    mesh: usize,
+    polys: &[WalkPoly],
+    grid: &PolyGrid,
+    h: &Hole,
+    solids: &[&Polyhedron],
+    half: DVec3,
+    step: f64,
+) -> Option<LinkSeg> {
+    let c = h.bounds.center();
+    let at = DVec2::new(c.x, c.z);
+    let on = |pred: &dyn Fn(f64) -> bool| {
+        grid.near(at, at)
+            .into_iter()
+            .filter(|&i| holds(&polys[i], c.x, c.z))
+            .map(|i| (polys[i].height_at(c.x, c.z), i))
+            .filter(|(y, _)| pred(*y))
+            .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
+    };
+    let top = h.bounds.max.y + half.y;
+    let (ya, a) = on(&|y| (y - top).abs() <= step)?;
+    let (yb, b) = on(&|y| y < h.bounds.min.y + half.y - step)?;
+    let (pa, pb) = (DVec3::new(c.x, ya, c.z), DVec3::new(c.x, yb, c.z));
+    clear_path(solids, &[pa, pb]).then(|| one_way(mesh, a, b, LinkKind::Door, pa, pb))
 }
 
 /// Where a flight from `start` at velocity `v` first comes down onto a

@@ -31,10 +31,13 @@ use crate::scene::AgentSize;
 /// Builds the NavMesh from each mesh's node polygons (in configuration
 /// space, [`crate::ledges::shrink_ledges`]'s output); returns it with the
 /// id of the first node of each mesh (node id = first + polygon index).
+/// `landing(link, from, to)` is the cost a link adds to its length, given
+/// the middles of its crossing at the agent's feet.
 pub fn navmesh(
     sizes: &[AgentSize],
     meshes: &[Vec<Vec<DVec3>>],
     links: &[&LinkSeg],
+    landing: &dyn Fn(&LinkSeg, DVec3, DVec3) -> f64,
 ) -> (NavMesh, Vec<u32>) {
     let mut nav = NavMesh::new("cspace", "");
     let mut first = Vec::new();
@@ -69,7 +72,8 @@ pub fn navmesh(
         let segment = if span > 1e-9 { src } else { [ms, md] };
         let cost = centroids[from as usize].distance(ms)
             + ms.distance(md)
-            + md.distance(centroids[to as usize]);
+            + md.distance(centroids[to as usize])
+            + landing(l, ms, md);
         let e = best
             .entry((from, to, l.kind))
             .or_insert((-1.0, segment, cost));
@@ -172,7 +176,7 @@ mod tests {
             .iter()
             .map(|m| m.iter().map(|p: &WalkPoly| p.polygon.clone()).collect())
             .collect();
-        let (nav, first) = navmesh(&sizes, &polygons, &refs);
+        let (nav, first) = navmesh(&sizes, &polygons, &refs, &|_, _, _| 0.0);
         nav.validate().unwrap();
         assert_eq!(first, vec![0, 2]);
         assert_eq!(nav.nodes[2].stance, Stance::Crouch);

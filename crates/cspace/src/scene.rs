@@ -29,7 +29,7 @@ use navscope_core::geom::Aabb;
 use navscope_core::level::{BrushLevel, Contents};
 use serde::Serialize;
 
-pub use navscope_core::movers::{Region, RegionKind};
+pub use navscope_core::movers::{Hole, Region, RegionKind};
 
 use crate::extra::Ladder;
 use crate::polyhedron::Polyhedron;
@@ -78,6 +78,8 @@ pub struct Scene {
     pub lifts: Vec<Ladder>,
     /// Regions (doors, liquids, triggers), in brush order.
     pub regions: Vec<Region>,
+    /// The holes floor panel doors open.
+    pub holes: Vec<Hole>,
     /// Brushes the loader or this stage left out.
     pub skipped: Vec<Skipped>,
 }
@@ -143,6 +145,7 @@ pub fn scene(level: &BrushLevel, ladder_class: &str) -> Result<Scene, String> {
     }
     let movers = level.movers(Some(ladder_class));
     out.regions = movers.regions;
+    out.holes = movers.holes;
     out.lifts = movers
         .lifts
         .into_iter()

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use glam::{DVec3, Vec3};
 use navscope_core::draw::SubStep;
+use navscope_core::jump::Fall;
 use navscope_core::level::{BrushLevel, LevelData, LevelKind};
 use navscope_core::{
     Artifact, LinkKind, NavMesh, ParamSpec, ParamValues, Pipeline, Primitive, Shape, Stage,
@@ -22,10 +23,10 @@ use crate::gaps;
 use crate::ledges::shrink_ledges;
 use crate::links::{LinkSeg, clear_of, jumps, table_links, walk_and_step};
 use crate::merge::merge_coplanar;
-use crate::movers::{swim_links, trigger_links};
+use crate::movers::{hole_fall, swim_links, trigger_links};
 use crate::polyhedron::Polyhedron;
 use crate::regions::split_by_regions;
-use crate::scene::{AgentSize, Region, RegionKind, Skipped, SolidBrush, scene};
+use crate::scene::{AgentSize, Hole, Region, RegionKind, Skipped, SolidBrush, scene};
 use crate::union::{Fragment, UnionMesh, union_all};
 use crate::walkable::{WalkPoly, walkable};
 
@@ -60,8 +61,12 @@ pub mod param {
     /// Horizontal reach of a running jump landing at its take-off height,
     /// metres.
     pub const JUMP_REACH: &str = "jump_reach";
-    /// Cost multiplier of links into slime and lava (0 forbids them).
-    pub const HAZARD_COST: &str = "hazard_cost";
+    /// Cost multiplier of links into slime (0 forbids them).
+    pub const SLIME_COST: &str = "slime_cost";
+    /// Cost multiplier of links into lava (0 forbids them).
+    pub const LAVA_COST: &str = "lava_cost";
+    /// Deepest unhurt fall, and the cost of a hurting landing, metres.
+    pub use navscope_core::jump::{FALL_COST, SAFE_FALL};
 }
 
 fn params() -> Vec<ParamSpec> {
@@ -182,9 +187,9 @@ fn params() -> Vec<ParamSpec> {
             "m",
             0.0,
             0.0,
-            100.0,
+            navscope_core::jump::MAX_DROP_LIMIT,
             0.05,
-            "Deepest drop off a ledge linked one way, down (a jump link that is not climbed back); below the jump height every drop is a two-way jump. 0 (the paper's): drops only as deep as a jump.",
+            "Deepest drop off a ledge linked one way, down (a jump link that is not climbed back); below the jump height every drop is a two-way jump. 0 (the paper's): drops only as deep as a jump. At its maximum no drop the level holds is refused (Quake's player).",
         ),
         ParamSpec::float(
             JUMP_REACH,
@@ -197,16 +202,29 @@ fn params() -> Vec<ParamSpec> {
             "Horizontal distance of a running jump that lands at its take-off height; with it, ledges link one way to the floors a running jump reaches across a gap or down a drop (module gaps). 0 (the paper's): vertical jumps only.",
         ),
         ParamSpec::float(
-            HAZARD_COST,
-            "Slime and lava cost",
+            SLIME_COST,
+            "Slime cost",
             "x",
             0.0,
             0.0,
             100.0,
-            1.0,
-            "Cost multiplier of links into slime and lava nodes; 0 (the default) forbids them, so paths go around.",
+            0.1,
+            "Cost multiplier of links into slime nodes; 0 (the default) forbids them, so paths go around. Quake's player: 1.8 (4 health a second at 10 m/s, 2 m a health point).",
+        ),
+        ParamSpec::float(
+            LAVA_COST,
+            "Lava cost",
+            "x",
+            0.0,
+            0.0,
+            100.0,
+            0.1,
+            "Cost multiplier of links into lava nodes; 0 (the default) forbids them, so paths go around. Quake's player: 11 (50 health a second at 10 m/s, 2 m a health point).",
         ),
     ]
+    .into_iter()
+    .chain(navscope_core::jump::fall_param_specs())
+    .collect()
 }
 
 /// The `cspace` pipeline.
@@ -291,9 +309,16 @@ pub fn pipeline() -> Pipeline {
                 info: StageInfo::new(
                     "navmesh",
                     "Navigation mesh",
-                    "The standing and crouching meshes with all their links, lowered to the agent's feet, as one mesh with stance metadata. Nodes in a region take its area (door, water, slime, lava, teleport, push, exit); walking into a door region is a door link, into water a swim link (water nodes swim); links into slime and lava cost more or are left out.",
+                    "The standing and crouching meshes with all their links, lowered to the agent's feet, as one mesh with stance metadata. Nodes in a region take its area (door, water, slime, lava, teleport, push, exit); walking into a door region is a door link, into water a swim link (water nodes swim); links into slime and lava cost more (`slime_cost`, `lava_cost`) or are left out.",
                     "Golodetz §3–5",
-                    &[HAZARD_COST],
+                    &[
+                        SLIME_COST,
+                        LAVA_COST,
+                        SAFE_FALL,
+                        FALL_COST,
+                        JUMP_HEIGHT,
+                        JUMP_REACH,
+                    ],
                 ),
                 run: run_navmesh,
             },
@@ -380,6 +405,8 @@ pub struct Expanded {
     pub lifts: Vec<Ladder>,
     /// Door, liquid and trigger regions.
     pub regions: Vec<Region>,
+    /// The holes floor panel doors open.
+    pub holes: Vec<Hole>,
     /// Brushes left out, with why.
     pub skipped: Vec<Skipped>,
 }
@@ -548,6 +575,7 @@ fn run_expand(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         ladders: sc.ladders,
         lifts: sc.lifts,
         regions: sc.regions,
+        holes: sc.holes,
         skipped,
     }))
 }
@@ -1053,13 +1081,29 @@ impl Artifact for ExtraLinks {
     }
 }
 
+/// Height between the lowest and the highest point of the walkable
+/// polygons of every mesh (0 with none).
+fn height_span(meshes: &[Vec<WalkPoly>]) -> f64 {
+    let ys = meshes
+        .iter()
+        .flatten()
+        .flat_map(|p| p.polygon.iter().map(|v| v.y));
+    let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| {
+        (lo.min(y), hi.max(y))
+    });
+    (hi - lo).max(0.0)
+}
+
 fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let ex = ctx.artifact::<Expanded>("expand")?;
     let t = ctx.artifact::<EdgePlanes>("edge-planes")?;
     let links = ctx.artifact::<Links>("links")?;
     let step = ctx.params.float(param::STEP_HEIGHT);
     let jump = ctx.params.float(param::JUMP_HEIGHT);
-    let reach = jump.max(ctx.params.float(param::MAX_DROP));
+    // No drop is deeper than the floors' height span, however deep the
+    // deepest drop taken (Quake's player takes any).
+    let max_drop = ctx.params.float(param::MAX_DROP).min(height_span(&t.polys));
+    let reach = jump.max(max_drop);
     // Jumps and drops are found together as vertical links up to the
     // deeper reach; those that would climb more than a jump are dropped,
     // so a drop deeper than a jump is one way, down.
@@ -1082,13 +1126,14 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     } else {
         Vec::new()
     };
-    let gravity = navscope_core::movers::QUAKE_GRAVITY * brushes(ctx)?.unit;
+    let level = brushes(ctx)?;
+    let gravity = navscope_core::movers::QUAKE_GRAVITY * level.unit;
     let mut ladders = Vec::new();
     let mut movers = Vec::new();
     let reach = gaps::Reach {
         level: ctx.params.float(param::JUMP_REACH),
         height: jump,
-        max_drop: ctx.params.float(param::MAX_DROP),
+        max_drop,
         step,
     };
     for (m, polys) in t.polys.iter().enumerate() {
@@ -1105,6 +1150,15 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
         let mut moved = climb(LinkKind::Elevator, &ex.lifts);
         moved.extend(trigger_links(m, polys, &grid, &ex.regions, step, gravity));
         moved.extend(swim_links(m, polys, &grid, &ex.regions, half, step));
+        for h in &ex.holes {
+            // The panel is out of the way while the hole is open.
+            let others: Vec<&Polyhedron> = ex.expanded[m]
+                .iter()
+                .filter(|b| level.brushes.get(b.brush).and_then(|b| b.entity) != Some(h.entity))
+                .map(|b| &b.solid)
+                .collect();
+            moved.extend(hole_fall(m, polys, &grid, h, &others, half, step));
+        }
         movers.push(moved);
     }
     Ok(Arc::new(ExtraLinks {
@@ -1207,7 +1261,10 @@ fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let w = ctx.artifact::<Walkable>("walkable")?;
     let links = ctx.artifact::<Links>("links")?;
     let extra = ctx.artifact::<ExtraLinks>("extra-links")?;
-    let hazard = ctx.params.float(param::HAZARD_COST);
+    let (slime, lava) = (
+        ctx.params.float(param::SLIME_COST),
+        ctx.params.float(param::LAVA_COST),
+    );
     let all: Vec<LinkSeg> = links
         .meshes
         .iter()
@@ -1227,7 +1284,28 @@ fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
             shrink_ledges(polys, &solids, size.half, step)
         })
         .collect();
-    let (mut mesh, first_node) = crate::output::navmesh(&w.sizes, &polygons, &refs);
+    let fall = Fall::from_params(ctx.params);
+    let reach = gaps::Reach {
+        level: ctx.params.float(param::JUMP_REACH),
+        height: ctx.params.float(param::JUMP_HEIGHT),
+        max_drop: f64::INFINITY,
+        step,
+    };
+    // A hurting landing (a jump's, or a fall through a door's hole) costs
+    // more, except in water (Quake's fall damage
+    // skips a landing in water).
+    let landing = |l: &LinkSeg, from: DVec3, to: DVec3| {
+        let into_water = w.meshes[l.to_mesh][l.to]
+            .region
+            .is_some_and(|r| ex.regions[r].kind == RegionKind::Water);
+        // Walking links (doors included) go down a step at most: no cost.
+        if !matches!(l.kind, LinkKind::Jump | LinkKind::Door) || into_water {
+            return 0.0;
+        }
+        let across = (to - from).with_y(0.0).length();
+        fall.cost(&reach, across, from.y - to.y)
+    };
+    let (mut mesh, first_node) = crate::output::navmesh(&w.sizes, &polygons, &refs, &landing);
     for (m, polys) in w.meshes.iter().enumerate() {
         for (i, p) in polys.iter().enumerate() {
             if let Some(r) = p.region {
@@ -1239,17 +1317,25 @@ fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
             }
         }
     }
-    let hazardous: Vec<bool> = mesh
+    let hazard: Vec<Option<f64>> = mesh
         .nodes
         .iter()
-        .map(|n| n.area == "slime" || n.area == "lava")
+        .map(|n| {
+            if n.area == "slime" {
+                Some(slime)
+            } else if n.area == "lava" {
+                Some(lava)
+            } else {
+                None
+            }
+        })
         .collect();
     mesh.links.retain_mut(|l| {
-        if !hazardous[l.to as usize] {
+        let Some(h) = hazard[l.to as usize] else {
             return true;
-        }
-        l.cost *= hazard;
-        hazard > 0.0
+        };
+        l.cost *= h;
+        h > 0.0
     });
     mesh.level = ctx.level.source.clone();
     Ok(Arc::new(Output { mesh, first_node }))

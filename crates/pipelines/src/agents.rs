@@ -27,12 +27,35 @@
 //! 1/32 m per unit) in `v / g` seconds. Running at `u` it covers `u · t`
 //! while in the air for `t`; back at its take-off height `t = 2v / g`
 //! (Quake: 0.675 s, 216 units, 6.75 m); landing `d` lower, `t = (v +
-//! √(v² + 2gd)) / g`, so a jump reaches further down a drop. Falls are
-//! not limited by the body: a Quake player lands unhurt up to 650 units/s
-//! (`650² / 1600` = 264 units, 8.25 m) and loses 5 health at most beyond
-//! (`PlayerPostThink`), so the game presets take any drop a fall reaches
-//! at the engine's speed cap, `sv_maxvelocity` 2000 units/s: `2000² /
-//! 1600` = 2,500 units, 78 m ([`Agent::max_drop`]).
+//! √(v² + 2gd)) / g`, so a jump reaches further down a drop.
+//!
+//! **Falls, as Quake plays them.** Quake never stops a fall: QuakeC's
+//! `PlayerPostThink` (`client.qc`) keeps the player's vertical speed of
+//! the frame before (`jump_flag`) and, on the frame the player is on the
+//! ground again, out of water, landing faster than 650 units/s, deals 5
+//! damage (`T_Damage (self, world, world, 5)`, the `land2` sound): 5
+//! health at any speed beyond, no more from a deeper fall, nothing landing
+//! in water. 650 units/s is a fall from rest of `650² / 1600` = 264
+//! units (8.25 m at 1/32 m per unit); a jump lands as a fall from the top
+//! of its rise ([`navscope_core::jump::Reach::fallen`]). So Quake's
+//! preset takes a drop of any depth (`max_drop` at its maximum,
+//! [`navscope_core::jump::MAX_DROP_LIMIT`]), one way down as every drop,
+//! and a landing that hurts costs [`HEALTH_COST`] metres per health lost
+//! on top of the fall's length: 10 m for Quake's 5 (`safe_fall` and
+//! `fall_cost`, [`navscope_core::jump::Fall`]). The other game presets
+//! keep a deepest drop, the fall the engine's speed cap reaches
+//! (`sv_maxvelocity` 2000 units/s: `2000² / 1600` = 2,500 units, 78 m),
+//! and no landing cost.
+//!
+//! **Slime and lava, as Quake plays them.** QuakeC's `WaterMove`
+//! (`client.qc`) takes `4 × waterlevel` health a second in slime and `10 ×
+//! waterlevel` every 0.2 s in lava; wading (waterlevel 1) that is 4 and 50
+//! health a second. Neither stops the player, so Quake's preset walks
+//! through both at a cost (`cspace`'s `slime_cost` and `lava_cost`): each
+//! metre costs itself plus the health lost crossing it at the run speed,
+//! [`HEALTH_COST`] metres a point: 1.8 in slime and 11 in lava at 10 m/s.
+//! The other presets keep them out (0). `voxel` leaves liquids other than
+//! water out of its mesh, so it walks the floor under them at no cost.
 //!
 //! The Recast demo's human is RecastDemo's defaults in metres: radius
 //! 0.6, height 2.0, climb 0.9, slope 45°, cells 0.3 × 0.2 m.
@@ -44,7 +67,13 @@
 //! stair step stays climbable after rounding.
 
 use navscope_core::Pipeline;
-use navscope_core::jump::Reach;
+use navscope_core::jump::{FALL_COST, Fall, MAX_DROP_LIMIT, Reach, SAFE_FALL};
+
+/// What a health point lost to a hard landing costs a route, metres of
+/// walking (a choice: a tenth of Quake's 100 health is worth 20 m, two
+/// seconds of running at 320 units/s, so a route takes a hurting fall
+/// rather than a detour longer than that).
+pub const HEALTH_COST: f64 = 2.0;
 use navscope_core::level::{Level, LevelData};
 use navscope_core::params::{ParamValue, ParamValues};
 
@@ -67,8 +96,14 @@ pub struct Agent {
     pub gravity: f64,
     /// Running speed, m/s.
     pub run_speed: f64,
-    /// Deepest drop taken.
+    /// Deepest drop taken (infinite: any).
     pub max_drop: f64,
+    /// What a hard landing costs (none: a zero `hurt_cost`).
+    pub fall: Fall,
+    /// Cost multiplier of moving through slime (0: never).
+    pub slime_cost: f64,
+    /// Cost multiplier of moving through lava (0: never).
+    pub lava_cost: f64,
 }
 
 impl Agent {
@@ -111,11 +146,33 @@ struct GameBody {
     jump_speed: f64,
     gravity: f64,
     run_speed: f64,
-    /// Fastest fall (the engine's speed cap); any fall up to it is taken.
-    max_fall_speed: f64,
+    /// How falls end.
+    falls: Falls,
+    /// Health lost a second standing in slime and in lava (none: they are
+    /// not entered).
+    burns: Option<(f64, f64)>,
+}
+
+/// How a game body's falls end (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Falls {
+    /// Any fall is taken; landing faster than `safe_speed` (units/s)
+    /// costs `damage` health.
+    Hurt { safe_speed: f64, damage: f64 },
+    /// Falls up to the one that reaches this speed (units/s) are taken,
+    /// at no cost.
+    Capped(f64),
 }
 
 impl GameBody {
+    /// The cost multiplier of running through a liquid that takes
+    /// `per_second` health, at `unit` metres per map unit: each metre
+    /// costs itself and the health lost crossing it at the run speed,
+    /// [`HEALTH_COST`] metres a point.
+    fn liquid_cost(&self, per_second: f64, unit: f64) -> f64 {
+        1.0 + per_second / (self.run_speed * unit) * HEALTH_COST
+    }
+
     fn agent(&self, unit: f64) -> Agent {
         Agent {
             width: self.width * unit,
@@ -126,7 +183,19 @@ impl GameBody {
             jump_speed: self.jump_speed * unit,
             gravity: self.gravity * unit,
             run_speed: self.run_speed * unit,
-            max_drop: self.max_fall_speed * self.max_fall_speed / (2.0 * self.gravity) * unit,
+            max_drop: match self.falls {
+                Falls::Hurt { .. } => f64::INFINITY,
+                Falls::Capped(v) => v * v / (2.0 * self.gravity) * unit,
+            },
+            slime_cost: self.burns.map_or(0.0, |(s, _)| self.liquid_cost(s, unit)),
+            lava_cost: self.burns.map_or(0.0, |(_, l)| self.liquid_cost(l, unit)),
+            fall: match self.falls {
+                Falls::Hurt { safe_speed, damage } => Fall {
+                    safe_height: safe_speed * safe_speed / (2.0 * self.gravity) * unit,
+                    hurt_cost: damage * HEALTH_COST,
+                },
+                Falls::Capped(_) => Fall::NONE,
+            },
         }
     }
 }
@@ -159,8 +228,15 @@ const QUAKE: GameBody = GameBody {
     jump_speed: 270.0,
     gravity: 800.0,
     run_speed: 320.0,
-    max_fall_speed: 2000.0,
+    falls: Falls::Hurt {
+        safe_speed: 650.0,
+        damage: 5.0,
+    },
+    burns: Some((4.0, 50.0)),
 };
+
+/// The other game presets' falls: up to the engine's speed cap.
+const SPEED_CAP: Falls = Falls::Capped(2000.0);
 
 /// Every preset, in menu order.
 pub const PRESETS: [Preset; 4] = [
@@ -175,6 +251,8 @@ pub const PRESETS: [Preset; 4] = [
         body: Body::Game(GameBody {
             crouch_height: Some(28.0),
             run_speed: 300.0,
+            falls: SPEED_CAP,
+            burns: None,
             ..QUAKE
         }),
     },
@@ -185,6 +263,8 @@ pub const PRESETS: [Preset; 4] = [
             height: 72.0,
             crouch_height: Some(36.0),
             jump_speed: 268.328,
+            falls: SPEED_CAP,
+            burns: None,
             ..QUAKE
         }),
     },
@@ -202,6 +282,9 @@ pub const PRESETS: [Preset; 4] = [
                 gravity: 9.81,
                 run_speed: 3.5,
                 max_drop: 2.0,
+                fall: Fall::NONE,
+                slime_cost: 0.0,
+                lava_cost: 0.0,
             },
             0.3,
             0.2,
@@ -273,7 +356,11 @@ impl Preset {
                     f(p::STEP_HEIGHT, a.step),
                     f(p::MAX_SLOPE, a.max_slope_deg),
                     f(p::JUMP_HEIGHT, a.jump_height()),
-                    f(p::MAX_DROP, a.max_drop),
+                    f(p::MAX_DROP, a.max_drop.min(MAX_DROP_LIMIT)),
+                    f(SAFE_FALL, a.fall.safe_height),
+                    f(FALL_COST, a.fall.hurt_cost),
+                    f(p::SLIME_COST, a.slime_cost),
+                    f(p::LAVA_COST, a.lava_cost),
                     f(p::JUMP_REACH, a.jump_reach(0.0).unwrap_or(0.0)),
                     (
                         p::CROUCH_MESH.to_string(),
@@ -290,7 +377,12 @@ impl Preset {
                 let mut v = vec![
                     f("cell_size", size),
                     f("cell_height", height),
-                    f(navscope_voxel::settings::MAX_DROP, a.max_drop),
+                    f(
+                        navscope_voxel::settings::MAX_DROP,
+                        a.max_drop.min(MAX_DROP_LIMIT),
+                    ),
+                    f(SAFE_FALL, a.fall.safe_height),
+                    f(FALL_COST, a.fall.hurt_cost),
                     f(navscope_voxel::settings::JUMP_HEIGHT, a.jump_height()),
                     f(
                         navscope_voxel::settings::JUMP_REACH,
@@ -354,7 +446,18 @@ mod tests {
         assert!((a.jump_reach(0.0).unwrap() - 216.0 / 32.0).abs() < 1e-9);
         assert!(a.jump_reach(1.0).unwrap() > a.jump_reach(0.0).unwrap());
         assert_eq!(a.jump_reach(-2.0), None, "2 m up is out of reach");
-        assert!((a.max_drop - 2500.0 / 32.0).abs() < 1e-9);
+        assert_eq!(a.max_drop, f64::INFINITY, "no fall is refused");
+        assert!((a.fall.safe_height - 650.0 * 650.0 / 1600.0 / 32.0).abs() < 1e-9);
+        assert_eq!(a.fall.hurt_cost, 5.0 * HEALTH_COST);
+        let q2 = by_name("quake2").unwrap().agent(UNIT);
+        assert!(
+            (q2.max_drop - 2500.0 / 32.0).abs() < 1e-9,
+            "others keep theirs"
+        );
+        assert_eq!(q2.fall, Fall::NONE);
+        assert!((a.slime_cost - 1.8).abs() < 1e-9, "4 health/s at 10 m/s");
+        assert!((a.lava_cost - 11.0).abs() < 1e-9, "50 health/s at 10 m/s");
+        assert_eq!(q2.lava_cost, 0.0, "others keep out");
         assert!((a.max_slope_deg - 45.57).abs() < 0.01);
     }
 

@@ -78,11 +78,25 @@ fn build(text: &str) -> Built {
 
 /// [`build`] with pipeline `id`.
 fn build_in(id: &str, text: &str) -> Built {
+    build_with(id, text, &[])
+}
+
+/// [`build_in`] with the preset's settings then `overrides`.
+fn build_with(id: &str, text: &str, overrides: &[(&str, f64)]) -> Built {
     let level: Level = navscope_levels::load_bytes("test.map", text.as_bytes()).unwrap();
     let pipeline = navscope_pipelines::by_id(id).unwrap();
     let preset = agents::for_level(&level).expect("a .map opens with Quake's player");
     let mut values = ParamValues::defaults(&pipeline.params);
     preset.apply(&pipeline, &level, &mut values).unwrap();
+    for &(name, v) in overrides {
+        values
+            .set(
+                &pipeline.params,
+                name,
+                navscope_core::params::ParamValue::Float(v),
+            )
+            .unwrap();
+    }
     let LevelData::Brushes(brushes) = &level.data else {
         unreachable!()
     };
@@ -181,6 +195,117 @@ fn a_running_jump_lands_on_a_ledge_within_its_rise_and_not_above_it() {
     }
 }
 
+/// A ledge `depth` units above a floor beside it: start on top, exit on
+/// the floor when `down`, the other way round otherwise.
+fn drop_map(depth: i32, down: bool) -> String {
+    let (top, low) = (floor(0, 256, depth), floor(256, 768, 0));
+    if down {
+        map(
+            &[top, low],
+            [64, 128, depth + 24],
+            ([640, 64, 0], [704, 192, 64]),
+            &[],
+        )
+    } else {
+        map(
+            &[top, low],
+            [640, 128, 24],
+            ([64, 64, depth], [128, 192, depth + 64]),
+            &[],
+        )
+    }
+}
+
+#[test]
+fn any_drop_links_down_and_not_up_and_a_hurting_one_costs_its_damage() {
+    // Quake never refuses a fall: 3,200 units (100 m) is deeper than the
+    // engine's 2,000 units/s speed cap reaches (2,500 units), the old limit.
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &drop_map(3200, true));
+        assert!(b.kinds().contains(&LinkKind::Jump), "{id}: a 100 m drop");
+        let e = build_in(id, &drop_map(3200, false)).route().unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{id}: not back up: {e}"
+        );
+    }
+    // The same route with landings free: a fall deeper than 264 units
+    // (650 units/s) costs 5 health, 10 m; a 192-unit one nothing.
+    let hurt = 5.0 * agents::HEALTH_COST;
+    for id in ["cspace", "voxel"] {
+        for (depth, extra) in [(640, hurt), (192, 0.0)] {
+            let text = drop_map(depth, true);
+            let length = |b: &Built| b.route().unwrap().length;
+            let cost = |b: &Built| {
+                let p = b.route().unwrap();
+                p.search
+                    .links
+                    .iter()
+                    .map(|&l| b.mesh.links[l].cost)
+                    .sum::<f64>()
+            };
+            let (with, free) = (
+                build_in(id, &text),
+                build_with(id, &text, &[(navscope_core::jump::FALL_COST, 0.0)]),
+            );
+            assert!(
+                (cost(&with) - cost(&free) - extra).abs() < 1e-6,
+                "{id}, {depth} units: {} against {}",
+                cost(&with),
+                cost(&free)
+            );
+            assert!(
+                (length(&with) - length(&free)).abs() < 1e-6,
+                "{id}: the same way"
+            );
+        }
+    }
+}
+
+#[test]
+fn slime_and_lava_are_waded_through_at_the_health_they_take() {
+    // A corridor whose middle is under 16 units of liquid: no way round.
+    let pool = |texture: &str| {
+        map(
+            &[
+                floor(0, 768, 0),
+                cuboid([320, 0, 0], [448, 256, 16], texture),
+            ],
+            [64, 128, 24],
+            ([640, 64, 0], [704, 192, 64]),
+            &[],
+        )
+    };
+    let cost = |b: &Built| {
+        let p = b.route().unwrap_or_else(|e| panic!("no route: {e}"));
+        p.search
+            .links
+            .iter()
+            .map(|&l| b.mesh.links[l].cost)
+            .sum::<f64>()
+    };
+    for (texture, param, price) in [
+        ("*slime0", "slime_cost", 1.8),
+        ("*lava1", "lava_cost", 11.0),
+    ] {
+        let text = pool(texture);
+        let (priced, free) = (build(&text), build_with("cspace", &text, &[(param, 1.0)]));
+        assert!(
+            cost(&priced) > cost(&free) + 0.5 * (price - 1.0),
+            "{texture}: {} against {}",
+            cost(&priced),
+            cost(&free)
+        );
+        let e = build_with("cspace", &text, &[(param, 0.0)])
+            .route()
+            .unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{texture} forbidden: {e}"
+        );
+    }
+}
+
 #[test]
 fn a_plat_with_a_name_starts_raised_and_rides_both_ways() {
     // The plat is drawn with its top at z 256 beside a ledge at that
@@ -239,6 +364,63 @@ fn a_floor_panel_door_fired_by_a_button_is_the_floor_it_crosses() {
         spots::opener(&b.level, d).as_deref(),
         Some("opened when fired by func_button")
     );
+}
+
+/// An upper floor at z 256 over a lower one at z 0, with a floor panel
+/// door 128 units square in the upper floor, sliding west by 128 less
+/// `lip` when a button fires it; start above, exit below.
+fn trapdoor_map(lip: i32) -> String {
+    let (x0, x1) = (256, 384);
+    let lip = lip.to_string();
+    let door = entity(
+        "func_door",
+        &[
+            ("targetname", "trap"),
+            ("angle", "180"),
+            ("wait", "-1"),
+            ("lip", &lip),
+        ],
+        &[cuboid([x0, 64, 240], [x1, 192, 256], "trap")],
+    );
+    let button = entity(
+        "func_button",
+        &[("target", "trap")],
+        &[cuboid([0, 0, 288], [8, 32, 320], "button")],
+    );
+    let upper = [
+        floor(0, x0, 256),
+        floor(x1, 640, 256),
+        cuboid([x0, 0, 240], [x1, 64, 256], "floor"),
+        cuboid([x0, 192, 240], [x1, 256, 256], "floor"),
+    ];
+    let mut world = upper.to_vec();
+    world.push(floor(0, 640, 0));
+    map(
+        &world,
+        [64, 128, 280],
+        ([512, 64, 0], [576, 192, 64]),
+        &[door, button],
+    )
+}
+
+#[test]
+fn a_floor_panel_sliding_open_drops_the_player_through_its_hole() {
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &trapdoor_map(8));
+        let p = b.route().unwrap_or_else(|e| panic!("{id}: {e}"));
+        let fall = p.search.links.iter().map(|&l| &b.mesh.links[l]).find(|l| {
+            let [top, bottom] = l.segment().unwrap();
+            l.kind == LinkKind::Door && top.y - bottom.y > 7.0
+        });
+        assert!(fall.is_some(), "{id}: a door link falls 8 m");
+        // A panel that slides 24 units leaves a hole narrower than the
+        // player (32 units) for it to fall through.
+        let e = build_in(id, &trapdoor_map(104)).route().unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{id}, 24 units: {e}"
+        );
+    }
 }
 
 #[test]

@@ -36,7 +36,13 @@
 //!   linked that way. Its segment runs from the point on the edge to the
 //!   landing point; its cost is the distance from the first node's centre
 //!   to the edge point, on to the landing point, and on to the second
-//!   node's centre, as for the mover links.
+//!   node's centre, as for the mover links, plus `fall_cost` when the
+//!   landing hurts ([`navscope_core::jump::Fall`]: a walk-off deeper than
+//!   `safe_fall`, or a jump whose drop plus rise is).
+//! * **Depth.** `max_drop` is capped at the height span of the NavMesh's
+//!   nodes (no drop is deeper), so the probes of a body that takes every
+//!   drop (Quake's player, `max_drop` at its maximum) end where the level
+//!   does.
 //!
 //! * **Running jumps** (when the jump reach is above 0: a game agent's
 //!   preset sets it). From the same edge samples of standing nodes, where
@@ -183,10 +189,13 @@ pub fn find_drops(
     max_drop: f64,
     jump: Reach,
 ) -> Vec<LedgeDrop> {
-    let jump = Reach { max_drop, ..jump };
     if max_drop <= 0.0 {
         return Vec::new();
     }
+    // No drop is deeper than the nodes' height span, however deep the
+    // deepest drop taken (Quake's player takes any).
+    let max_drop = max_drop.min(height_span(nav));
+    let jump = Reach { max_drop, ..jump };
     let polys: Vec<Option<Vec<DVec2>>> = nav
         .nodes
         .iter()
@@ -397,14 +406,36 @@ fn leaps(
     out
 }
 
-/// Adds `drops` to `nav` as one-way jump links; their indices.
-pub fn add_drop_links(nav: &mut NavMesh, drops: &[LedgeDrop]) -> Vec<usize> {
+/// Height between the lowest and the highest vertex of `nav`'s node
+/// polygons (0 with none): no drop is deeper.
+fn height_span(nav: &NavMesh) -> f64 {
+    let ys = nav
+        .nodes
+        .iter()
+        .filter_map(|n| n.polygon.as_ref())
+        .flatten()
+        .map(|v| v.y);
+    let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| {
+        (lo.min(y), hi.max(y))
+    });
+    (hi - lo).max(0.0)
+}
+
+/// Adds `drops` to `nav` as one-way jump links; their indices. A link
+/// costs the length of its way (node centre, edge, landing, node centre)
+/// plus `landing(drop)`, what its landing adds (a hurting fall's cost).
+pub fn add_drop_links(
+    nav: &mut NavMesh,
+    drops: &[LedgeDrop],
+    landing: impl Fn(&LedgeDrop) -> f64,
+) -> Vec<usize> {
     drops
         .iter()
         .map(|d| {
             let cost = nav.nodes[d.from as usize].position.distance(d.top)
                 + d.top.distance(d.bottom)
-                + d.bottom.distance(nav.nodes[d.to as usize].position);
+                + d.bottom.distance(nav.nodes[d.to as usize].position)
+                + landing(d);
             nav.links.push(Link::new(
                 d.from,
                 d.to,

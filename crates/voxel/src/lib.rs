@@ -91,7 +91,10 @@
 //!   **closed solids are filled** from a face looking down to the next face
 //!   looking up.
 //! * **Drops**: ledges get one-way `jump` links at most `max_drop` down
-//!   ([`drops`]); Recast leaves such off-mesh connections to its user.
+//!   (never deeper than the nodes' height span, so at its maximum every
+//!   drop is taken), a hurting landing (deeper than `safe_fall`) costing
+//!   `fall_cost` more ([`drops`], [`navscope_core::jump::Fall`]); Recast
+//!   leaves such off-mesh connections to its user.
 //! * **Tiles** are padded by what the erosion of the largest enabled radius
 //!   reads plus two cells ([`tiles::tile_padding`]), so a tile's flags equal
 //!   a one-tile build's; seam edges stay exact and are linked across.
@@ -258,9 +261,9 @@ pub fn pipeline() -> Pipeline {
         StageInfo::new(
             "movers",
             "Mover links",
-            "A brush level's doors, lifts, teleporters and pushers (carried through its conversion to a mesh) become links: walking through a door's closed volume is a door link, a lift joins the floor on it to the floors beside its top, a teleporter's floor links to the floor under its destination, a pusher's to where its flight lands. Each link end attaches to the polygon within radius + 2 cells of it; movers with an end on no polygon are listed as skipped.",
+            "A brush level's doors, lifts, teleporters and pushers (carried through its conversion to a mesh) become links: walking through a door's closed volume is a door link, a lift joins the floor on it to the floors beside its top, a teleporter's floor links to the floor under its destination, a pusher's to where its flight lands, a floor panel door's top to the floor under the hole it opens. Each link end attaches to the polygon within radius + 2 cells of it; movers with an end on no polygon are listed as skipped.",
             "navscope (Quake's func_door, func_plat, trigger_teleport, trigger_push)",
-            &[],
+            reads::MOVERS,
         ),
         StageInfo::new(
             "drops",

@@ -29,6 +29,15 @@
 //!   the trigger touches, the flight from the polygon's point nearest the
 //!   trigger's centre ([`flight`]); the first other polygon the falling
 //!   path crosses is where it lands. One `jump` link, one way.
+//! * **Hole** (a floor panel door's, [`navscope_core::movers::Hole`], as
+//!   `cspace`): the polygon over the hole's centre within a step of the
+//!   panel's top links one way, a `door` link, to the highest polygon
+//!   under that centre below the panel, when the hole is at least the
+//!   agent's width both ways (the voxels are not asked about the fall: the
+//!   panel fills them).
+//!
+//! Jump links and hole falls cost a hurting landing's cost on top of
+//! their length ([`navscope_core::jump::Fall`]).
 //!
 //! Liquids are the voxelised water volumes' (the `flag` pass `swim`), and
 //! exits make no link.
@@ -50,6 +59,10 @@ pub struct Reach {
     pub height: f64,
     /// Highest step, metres.
     pub step: f64,
+    /// The standing agent's running jump.
+    pub jump: navscope_core::jump::Reach,
+    /// What a hard landing costs.
+    pub fall: navscope_core::jump::Fall,
 }
 
 /// The mover links of a NavMesh.
@@ -283,10 +296,48 @@ pub fn add_mover_links(nav: &mut NavMesh, movers: &Movers, reach: Reach) -> Move
             _ => {}
         }
     }
+    for (k, h) in movers.holes.iter().enumerate() {
+        let size = h.bounds.size();
+        if size.x.min(size.z) < 2.0 * reach.radius {
+            out.skipped
+                .push(format!("hole {k}: narrower than the agent"));
+            continue;
+        }
+        let c = h.bounds.center();
+        let at = |low: f64, high: f64| End {
+            lo: plan(c),
+            hi: plan(c),
+            low,
+            high,
+        };
+        let top = h.bounds.max.y;
+        let on = at(top - reach.step, top + reach.step).nearest_to(&polys, tol, top);
+        let under = at(f64::NEG_INFINITY, h.bounds.min.y - reach.step)
+            .candidates(&polys, tol)
+            .into_iter()
+            .max_by(|a, b| a.2.y.total_cmp(&b.2.y).then(b.1.total_cmp(&a.1)));
+        match (on, under) {
+            (Some((a, pa)), Some((b, _, pb))) => {
+                new.push((LinkKind::Door, polys[a].id, pa, polys[b].id, pb))
+            }
+            (None, _) => out
+                .skipped
+                .push(format!("hole {k}: no polygon on its panel")),
+            (_, None) => out.skipped.push(format!("hole {k}: no polygon under it")),
+        }
+    }
     for (kind, from, a, to, b) in new {
+        let landing = match kind {
+            LinkKind::Jump | LinkKind::Door => {
+                let across = (b - a).with_y(0.0).length();
+                reach.fall.cost(&reach.jump, across, a.y - b.y)
+            }
+            _ => 0.0,
+        };
         let cost = nav.nodes[from as usize].position.distance(a)
             + a.distance(b)
-            + b.distance(nav.nodes[to as usize].position);
+            + b.distance(nav.nodes[to as usize].position)
+            + landing;
         out.links.push(nav.links.len());
         nav.links
             .push(Link::new(from, to, kind, cost, Some([a, b])));
@@ -366,6 +417,13 @@ mod tests {
         radius: 0.3,
         height: 1.8,
         step: 0.4,
+        jump: navscope_core::jump::Reach {
+            level: 0.0,
+            height: 0.0,
+            max_drop: 0.0,
+            step: 0.4,
+        },
+        fall: navscope_core::jump::Fall::NONE,
     };
 
     fn region(kind: RegionKind, min: DVec3, max: DVec3) -> Region {
@@ -410,6 +468,7 @@ mod tests {
                 },
             }],
             gravity: 10.0,
+            holes: vec![],
         };
         let got = add_mover_links(&mut nav, &movers, REACH);
         let kinds = added(&nav, &got.links);
@@ -452,6 +511,7 @@ mod tests {
             ],
             lifts: vec![],
             gravity: 10.0,
+            holes: vec![],
         };
         let got = add_mover_links(&mut nav, &movers, REACH);
         let kinds = added(&nav, &got.links);

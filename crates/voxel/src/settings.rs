@@ -275,6 +275,7 @@ pub fn specs() -> Vec<ParamSpec> {
             "Horizontal distance of a running jump that lands at its take-off height; with it, ledges link one way to the floors a running jump reaches across a gap, up a ledge or down a drop (module drops). 0: drops only, no jumps.",
         ),
     ];
+    v.extend(navscope_core::jump::fall_param_specs());
     for (area, cost) in AREA_PRESET {
         v.push(ParamSpec::float(
             &format!("area_cost.{area}"),
@@ -377,8 +378,22 @@ pub mod reads {
         "swim.radius",
         "sidestep.radius",
     ];
+    /// `movers`: the running jump and the landing cost (push flights and
+    /// falls through holes).
+    pub const MOVERS: &[&str] = &[
+        super::JUMP_HEIGHT,
+        super::JUMP_REACH,
+        navscope_core::jump::SAFE_FALL,
+        navscope_core::jump::FALL_COST,
+    ];
     /// `drops`: the deepest drop and the running jump.
-    pub const DROPS: &[&str] = &[super::MAX_DROP, super::JUMP_HEIGHT, super::JUMP_REACH];
+    pub const DROPS: &[&str] = &[
+        super::MAX_DROP,
+        super::JUMP_HEIGHT,
+        super::JUMP_REACH,
+        navscope_core::jump::SAFE_FALL,
+        navscope_core::jump::FALL_COST,
+    ];
     /// `voxelize`: water.
     pub const VOXELIZE: &[&str] = &["water_level_on", "water_level"];
     /// `compact`: the span filters, whether volumes mark areas, the pass
@@ -565,9 +580,9 @@ pub fn drop_param_spec() -> ParamSpec {
         "m",
         2.0,
         0.0,
-        100.0,
+        navscope_core::jump::MAX_DROP_LIMIT,
         0.1,
-        "Deepest drop off a ledge that becomes a one-way jump link (the agent walks off and falls to the floor below); 0 = no drop links. The default, 2 m, is a fall a person takes unhurt; Quake's player takes no damage from falls of several metres.",
+        "Deepest drop off a ledge that becomes a one-way jump link (the agent walks off and falls to the floor below); 0 = no drop links. The default, 2 m, is a fall a person takes unhurt; at its maximum no drop the level holds is refused (Quake's player, who is hurt, not stopped, by a hard landing: see the unhurt fall height).",
     )
 }
 

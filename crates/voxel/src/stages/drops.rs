@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use navscope_core::jump::Reach;
+use navscope_core::jump::{Fall, Reach};
 use navscope_core::navmesh::Stance;
 use navscope_core::{Artifact, StageContext, StageError};
 
@@ -17,7 +17,6 @@ pub(super) fn run_drops(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageEr
     let m = ctx.artifact::<MoverArtifact>("movers")?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
     let s = Settings::from_params(ctx.params)?;
-    // The parameter's spec keeps it in 0..=100.
     let max_drop = ctx.params.float(crate::settings::MAX_DROP);
     let voxels = drops::Voxels {
         grid: &v.grid,
@@ -33,7 +32,11 @@ pub(super) fn run_drops(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageEr
     };
     let drops = drops::find_drops(&m.navmesh, agent, &voxels, max_drop, jump);
     let mut navmesh = m.navmesh.clone();
-    let links = drops::add_drop_links(&mut navmesh, &drops);
+    let fall = Fall::from_params(ctx.params);
+    let links = drops::add_drop_links(&mut navmesh, &drops, |d| {
+        let across = (d.bottom - d.top).with_y(0.0).length();
+        fall.cost(&jump, across, d.top.y - d.bottom.y)
+    });
     Ok(Arc::new(MoverArtifact {
         navmesh,
         links,
