@@ -33,6 +33,8 @@ use glam::{DVec2, DVec3};
 use navscope_core::geom::world_to_plan;
 use navscope_core::{LinkKind, NavMesh, Stance};
 
+use crate::search::{above_walk, link_middle};
+
 /// "No index".
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -484,13 +486,21 @@ impl PolyMesh {
                     clamp_into(self.corners(p), e),
                     clamp_into(self.corners(q), x),
                 );
-                // A walking link's cost is the length it walks (node to
-                // node), which the search measures itself: it is walked
-                // from entry to exit, at no price on top.
-                let cost = if is_walking(l.kind) {
-                    entry.distance(exit)
-                } else {
+                // The walk from entry to exit, and what the link asks
+                // above its walk from node to node by A*'s rule
+                // (`search::above_walk`, the walk seen from above); a
+                // teleport carries the agent, so its cost is all it
+                // costs.
+                let cost = if l.kind == LinkKind::Teleport {
                     l.cost.max(0.0)
+                } else {
+                    let (pa, pb) = (
+                        mesh.nodes[l.from as usize].position,
+                        mesh.nodes[l.to as usize].position,
+                    );
+                    let m = world_to_plan(link_middle(l, pa, pb));
+                    let walked = world_to_plan(pa).distance(m) + m.distance(world_to_plan(pb));
+                    entry.distance(exit) + above_walk(l, walked)
                 };
                 self.links.push(PointLink {
                     link: found[at].1 as u32,
