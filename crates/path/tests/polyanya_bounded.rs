@@ -2,7 +2,8 @@
 //! dense in point links: a fan whose shared centre each polygon holds a
 //! rounding error apart (no search node expanded twice, never longer than
 //! A* with the funnel), and a pool whose every pair of polygons is linked
-//! (one search per polygon, not one per link). The mesh side of rounding
+//! (one search per polygon, not one per link), and starts on a slanted
+//! shared edge up to rounding (they see across it). The mesh side of rounding
 //! (no edge of zero length, one position per vertex) is tested in the
 //! `polyanya::mesh` unit tests on an excerpt of a real mesh.
 
@@ -163,6 +164,30 @@ fn rays_through_a_rounded_centre_pass_it_once() {
                 assert!(length >= from.distance(to) - 1e-9);
                 assert!(length <= astar_length(&m, from, to) + 1e-9);
             }
+        }
+    }
+}
+
+#[test]
+fn a_start_on_a_slanted_shared_edge_up_to_rounding_sees_across_it() {
+    // Two triangles sharing a slanted edge; starts on that edge computed
+    // in floating point (a rounding error to either side of its line), as
+    // a link's exit kept inside its polygon is.
+    let mut m = NavMesh::new("slant", "test");
+    let (a, b) = (v(0.1, 0.0, 0.3), v(2.9, 0.0, 1.7));
+    let (c, d) = (v(0.3, 0.0, 2.2), v(2.6, 0.0, -0.4));
+    m.add_node((a + b + c) / 3.0, Some(vec![a, c, b]), Stance::Stand, 0);
+    m.add_node((a + b + d) / 3.0, Some(vec![a, b, d]), Stance::Stand, 0);
+    m.add_two_way(0, 1, LinkKind::Walk, 1.0, Some([a, b]));
+    for k in 1..40 {
+        let from = a.lerp(b, k as f64 / 40.0);
+        for to in [(a + b + d) / 3.0, (a + b + c) / 3.0] {
+            let (length, _) = polyanya_trace(&m, from, to);
+            assert!(
+                (length - from.distance(to)).abs() < 1e-9,
+                "from {from} to {to}: {length} against {}",
+                from.distance(to)
+            );
         }
     }
 }

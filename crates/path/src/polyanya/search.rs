@@ -42,7 +42,7 @@
 use std::collections::BinaryHeap;
 
 use glam::{DVec2, DVec3};
-use navscope_core::geom::{on_segment, orient_value, plan_to_world, world_to_plan};
+use navscope_core::geom::{orient_value, plan_to_world, world_to_plan};
 use navscope_core::heap::Frontier;
 use navscope_core::{LinkKind, NavMesh};
 use serde::{Deserialize, Serialize};
@@ -562,14 +562,22 @@ impl Searcher {
         let (ca, cb) = (q.pm.corner(poly, e), q.pm.corner(poly, e + 1));
         let (a, b) = (q.pm.corner_pt[ca], q.pm.corner_pt[cb]);
         if side_of_edge(a, b, r.p) == 0.0 {
-            if r.p == a || r.p == b {
+            // Where along the edge the root is (NaN for an edge of no
+            // length, which leads on through its vertices).
+            let ab = b - a;
+            let t = (r.p - a).dot(ab) / ab.length_squared();
+            if t.abs() <= INTERVAL_TOL || (t - 1.0).abs() <= INTERVAL_TOL {
                 // The root is this edge's vertex: the polygons around a
                 // vertex are expanded from the vertex (a ring of them
                 // seen through each other's edges would go round forever
                 // at one cost).
-                let c = if r.p == a { ca } else { cb };
-                self.reach_vertex(q, q.pm.corner_vert[c], r.g, root, poly);
-            } else if on_segment(a, b, r.p) {
+                let (p, c) = if t.abs() <= INTERVAL_TOL {
+                    (a, ca)
+                } else {
+                    (b, cb)
+                };
+                self.reach_vertex(q, q.pm.corner_vert[c], r.g + r.p.distance(p), root, poly);
+            } else if t > 0.0 && t < 1.0 {
                 // The root is on this edge: the polygon across sees it too.
                 self.successor(q, root, poly, e, 0.0, 1.0);
             } else {
@@ -623,9 +631,14 @@ impl Searcher {
         let r = self.roots[root as usize];
         let pm = q.pm;
         let n = pm.polys[poly as usize].len;
-        let cone = if orient_value(r.p, right, left) > 0.0 {
+        // The root sees through the interval, or lies on it (within the
+        // tolerance: a link's exit kept inside its polygon lands on an
+        // edge up to rounding) and then sees the whole polygon.
+        let side = side_of_edge(right, left, r.p);
+        let along = (r.p - right).dot(left - right) / right.distance_squared(left);
+        let cone = if side > 0.0 {
             Some((left, right))
-        } else if on_segment(right, left, r.p) {
+        } else if side == 0.0 && (-INTERVAL_TOL..=1.0 + INTERVAL_TOL).contains(&along) {
             None
         } else {
             return;
