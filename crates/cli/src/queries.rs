@@ -91,6 +91,9 @@ pub struct Outcome {
     pub length: f64,
     /// Time to answer, microseconds.
     pub us: f64,
+    /// Search nodes expanded (found or not; the limit when it stopped
+    /// there).
+    pub expansions: usize,
 }
 
 /// Totals over the outcomes.
@@ -109,6 +112,10 @@ pub struct Summary {
     pub ratio_median: Option<f64>,
     /// Largest such ratio.
     pub ratio_max: Option<f64>,
+    /// Median search nodes expanded per query (nearest rank).
+    pub expansions_median: usize,
+    /// Most expanded by one query.
+    pub expansions_max: usize,
 }
 
 /// The value at quantile `q` of sorted `v` (nearest rank), 0 when empty.
@@ -133,7 +140,12 @@ pub fn summarise(queries: &[Query], outcomes: &[Outcome]) -> Summary {
         })
         .collect();
     ratios.sort_by(f64::total_cmp);
+    let mut expansions: Vec<usize> = outcomes.iter().map(|o| o.expansions).collect();
+    expansions.sort_unstable();
+    let rank = expansions.len().div_ceil(2).max(1);
     Summary {
+        expansions_median: expansions.get(rank - 1).copied().unwrap_or(0),
+        expansions_max: expansions.last().copied().unwrap_or(0),
         queries: outcomes.len(),
         found: outcomes.iter().filter(|o| o.found).count(),
         median_us: quantile(&times, 0.5),
@@ -151,20 +163,22 @@ pub fn answer_all(mesh: &NavMesh, queries: &[Query], method: Method) -> Vec<Outc
         .iter()
         .map(|q| {
             let t = Instant::now();
-            let length = match method {
+            let answer = match method {
                 Method::Polyanya => finder
                     .polyanya(mesh, q.from, q.to, &opts, false)
-                    .map(|p| p.length)
-                    .ok(),
+                    .map(|p| (p.length, p.expansions)),
                 Method::AStar => find_path(mesh, &finder.locator, q.from, q.to, &opts)
-                    .map(|p| p.length)
-                    .ok(),
+                    .map(|p| (p.length, p.expansions)),
             };
             let us = t.elapsed().as_secs_f64() * 1e6;
+            let (length, expansions) = answer
+                .as_ref()
+                .map_or_else(|e| (0.0, e.expansions()), |a| *a);
             Outcome {
-                found: length.is_some(),
-                length: length.unwrap_or(0.0),
+                found: answer.is_ok(),
+                length,
                 us,
+                expansions,
             }
         })
         .collect()
@@ -173,8 +187,8 @@ pub fn answer_all(mesh: &NavMesh, queries: &[Query], method: Method) -> Vec<Outc
 /// The summary line.
 pub fn summary_line(s: &Summary) -> String {
     let mut line = format!(
-        "{} queries, {} found, median {:.1} us, p95 {:.1} us",
-        s.queries, s.found, s.median_us, s.p95_us
+        "{} queries, {} found, median {:.1} us, p95 {:.1} us, expansions median {}, max {}",
+        s.queries, s.found, s.median_us, s.p95_us, s.expansions_median, s.expansions_max
     );
     if let (Some(m), Some(x)) = (s.ratio_median, s.ratio_max) {
         line.push_str(&format!(", length/optimal median {m:.5}, max {x:.5}"));
@@ -258,7 +272,12 @@ mod tests {
             to: DVec3::ZERO,
             optimal,
         };
-        let o = |found, length, us| Outcome { found, length, us };
+        let o = |found, length, us| Outcome {
+            found,
+            length,
+            us,
+            expansions: us as usize * 10,
+        };
         let s = summarise(
             &[q(Some(2.0)), q(Some(1.0)), q(None), q(Some(0.0))],
             &[
@@ -273,12 +292,12 @@ mod tests {
         assert_eq!((s.ratio_median, s.ratio_max), (Some(1.0), Some(1.5)));
         assert_eq!(
             summary_line(&s),
-            "4 queries, 3 found, median 2.0 us, p95 4.0 us, length/optimal median 1.00000, max 1.50000"
+            "4 queries, 3 found, median 2.0 us, p95 4.0 us, expansions median 20, max 40, length/optimal median 1.00000, max 1.50000"
         );
         let none = summarise(&[], &[]);
         assert_eq!(
             summary_line(&none),
-            "0 queries, 0 found, median 0.0 us, p95 0.0 us"
+            "0 queries, 0 found, median 0.0 us, p95 0.0 us, expansions median 0, max 0"
         );
     }
 }

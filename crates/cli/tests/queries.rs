@@ -72,8 +72,20 @@ fn json_keeps_the_files_order_and_polyanya_is_never_longer_than_astar() {
     let q = p["queries"].as_array().unwrap();
     assert_eq!(q.len(), 3);
     assert_eq!(q[1]["found"], false);
-    assert_eq!(q[0].as_object().unwrap().len(), 3);
+    assert_eq!(q[0].as_object().unwrap().len(), 4);
     assert!(q[0]["us"].as_f64().unwrap() > 0.0);
+    // A search that finds a path expands at least its start and its goal;
+    // a goal off the mesh is refused before any search.
+    let expansions: Vec<u64> = q
+        .iter()
+        .map(|x| x["expansions"].as_u64().unwrap())
+        .collect();
+    assert!(expansions[0] >= 2 && expansions[2] >= 2, "{expansions:?}");
+    assert_eq!(expansions[1], 0);
+    assert_eq!(
+        p["summary"]["expansions_max"].as_u64(),
+        expansions.iter().max().copied()
+    );
     // The path there and back has one length.
     assert!((q[0]["length"].as_f64().unwrap() - q[2]["length"].as_f64().unwrap()).abs() < 1e-9);
     for (x, y) in q.iter().zip(a["queries"].as_array().unwrap()) {

@@ -53,7 +53,8 @@
 //!   gives no numbers.
 //! * Each half of a link (node position to crossing midpoint, midpoint to
 //!   next position) is paid at the stance multiplier of the node it lies in;
-//!   a link cost above that walked length is added on top.
+//!   a link cost above that walked length is added on top. Polyanya prices
+//!   its point links by the same rule (module `polyanya`).
 //! * Kirst's stance rule is applied to the smoothed path with each node's
 //!   path vertex at the middle of the path's stretch through the node (see
 //!   the `funnel` module); the order of restrictiveness of the five stances

@@ -190,18 +190,32 @@ pub struct Search {
     pub expanded: usize,
 }
 
+/// What link `l` costs above the length `walked` across it: `max(0,
+/// l.cost - walked)`. A link's `cost` is its price from node to node, the
+/// walk included; only what a jump, a ladder or a door asks beyond that
+/// walk is a price of its own. Both searches price links by this one
+/// rule, each subtracting the walk it measures itself: A* the two halves
+/// through the link's middle ([`link_halves`], in 3D), Polyanya the same
+/// halves seen from above (`polyanya::mesh`, its lengths are plan
+/// lengths). So neither takes or shuns a link that the other prices
+/// differently.
+pub(crate) fn above_walk(l: &Link, walked: f64) -> f64 {
+    (l.cost - walked).max(0.0)
+}
+
+/// Where link `l` from a node at `pa` to one at `pb` is crossed: the
+/// middle of its segment, else halfway between the two.
+pub(crate) fn link_middle(l: &Link, pa: DVec3, pb: DVec3) -> DVec3 {
+    match l.segment() {
+        Some([s0, s1]) => (s0 + s1) * 0.5,
+        None => (pa + pb) * 0.5,
+    }
+}
+
 /// The walked halves of a link: `(length in a, length in b)`.
 pub(crate) fn link_halves(link: &Link, pa: DVec3, pb: DVec3) -> (f64, f64) {
-    match link.segment() {
-        Some([s0, s1]) => {
-            let m = (s0 + s1) * 0.5;
-            (pa.distance(m), m.distance(pb))
-        }
-        None => {
-            let d = pa.distance(pb) * 0.5;
-            (d, d)
-        }
-    }
+    let m = link_middle(link, pa, pb);
+    (pa.distance(m), m.distance(pb))
 }
 
 /// A* from node `start` to node `goal` of `mesh` (see the module docs for
@@ -369,7 +383,7 @@ impl AStar {
                     continue;
                 }
                 let (da, db) = link_halves(l, here, position(l.to));
-                let cost = da * ka + db * kb + (l.cost - (da + db)).max(0.0);
+                let cost = da * ka + db * kb + above_walk(l, da + db);
                 let ng = top.g + cost;
                 if self.seen[w] != stamp || ng < self.g[w] {
                     self.seen[w] = stamp;

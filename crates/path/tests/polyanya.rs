@@ -357,3 +357,56 @@ fn a_walking_link_without_a_shared_edge_costs_its_walk_once() {
         .unwrap();
     assert!(length <= astar.length + 1e-9, "{length} > {}", astar.length);
 }
+
+#[test]
+fn a_jump_costs_what_it_asks_above_its_walk_in_both_methods() {
+    // Two floors across a one-metre gap, a jump over it, and a walk round
+    // the gap's end through a hall beside both. The jump's cost is its
+    // walk from centre to centre through the gap's middle plus half a
+    // metre (as pipelines price jumps): both methods should pay that half
+    // metre on top of the walk, so both jump, and Polyanya is not longer.
+    let mut m = NavMesh::new("gap", "test");
+    let rect = |x0: f64, z0: f64, x1: f64, z1: f64| {
+        vec![
+            DVec3::new(x0, 0.0, z1),
+            DVec3::new(x1, 0.0, z1),
+            DVec3::new(x1, 0.0, z0),
+            DVec3::new(x0, 0.0, z0),
+        ]
+    };
+    let (a, b) = (DVec3::new(2.0, 0.0, 2.0), DVec3::new(2.0, 0.0, 7.0));
+    m.add_node(a, Some(rect(0.0, 0.0, 4.0, 4.0)), Stance::Stand, 0);
+    m.add_node(b, Some(rect(0.0, 5.0, 4.0, 9.0)), Stance::Stand, 0);
+    m.add_node(
+        DVec3::new(7.0, 0.0, 4.5),
+        Some(rect(4.0, 0.0, 10.0, 9.0)),
+        Stance::Stand,
+        0,
+    );
+    let side = |z0: f64, z1: f64| Some([DVec3::new(4.0, 0.0, z0), DVec3::new(4.0, 0.0, z1)]);
+    m.add_two_way(0, 2, LinkKind::Walk, 5.0, side(0.0, 4.0));
+    m.add_two_way(1, 2, LinkKind::Walk, 5.0, side(5.0, 9.0));
+    let (takeoff, landing) = (DVec3::new(2.0, 0.0, 4.0), DVec3::new(2.0, 0.0, 5.0));
+    let walk = a.distance(b);
+    m.links.push(Link::new(
+        0,
+        1,
+        LinkKind::Jump,
+        walk + 0.5,
+        Some([takeoff, landing]),
+    ));
+    let mut f = PathFinder::new(&m);
+    let p = f
+        .polyanya(&m, a, b, &SearchOptions::default(), false)
+        .map(|r| (r.cost, r.length, r.links.to_vec()))
+        .unwrap();
+    // Two metres to the takeoff, the metre across, two metres on, and the
+    // half metre the jump asks: cheaper than the walk round (about 6.66).
+    assert_eq!(p.2, vec![4], "Polyanya walked round");
+    assert!((p.0 - (walk + 0.5)).abs() < 1e-9, "cost {}", p.0);
+    let astar = f
+        .find(&m, Method::AStar, a, b, &SearchOptions::default())
+        .unwrap();
+    assert!(p.1 <= astar.length + 1e-9, "{} > {}", p.1, astar.length);
+    assert!((astar.length - walk).abs() < 1e-9, "A* walked round");
+}

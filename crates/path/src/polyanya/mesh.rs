@@ -15,7 +15,11 @@
 //!   vertex, and so are corners with exactly the same 3D coordinates (free
 //!   space touching itself at a point on one floor). A vertex is a corner of
 //!   the free space (where a shortest path may bend) when an edge at it has
-//!   no neighbour.
+//!   no neighbour. Every corner takes its vertex's position, so the
+//!   polygons round a vertex agree on where it is (orientation tests are
+//!   exact, and two positions a rounding error apart would let a ray pass
+//!   between them); an edge is never cut within the tolerance of its end,
+//!   which would leave a piece of no length.
 //! * Every other link between two polygons (or a walking link whose
 //!   polygons share no edge) is a point link: from an entry point in its
 //!   source polygon to an exit point in its target, at the link's cost
@@ -28,6 +32,8 @@ use std::collections::HashMap;
 use glam::{DVec2, DVec3};
 use navscope_core::geom::world_to_plan;
 use navscope_core::{LinkKind, NavMesh, Stance};
+
+use crate::search::{above_walk, link_middle};
 
 /// "No index".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -314,7 +320,14 @@ impl PolyMesh {
                 let (a, b) = (d.plan[i], d.plan[(i + 1) % n]);
                 let mut cuts: Vec<f64> = vec![0.0];
                 for (t0, t1, _, _) in &d.shared[i] {
-                    cuts.extend([*t0, *t1].into_iter().filter(|t| *t > 0.0 && *t < 1.0));
+                    // A cut within the tolerance of an end would leave a
+                    // piece that the vertices' one position shrinks to
+                    // nothing: an edge of zero length.
+                    cuts.extend(
+                        [*t0, *t1]
+                            .into_iter()
+                            .filter(|t| *t > LINE_TOL && *t < 1.0 - LINE_TOL),
+                    );
                 }
                 cuts.sort_by(f64::total_cmp);
                 cuts.dedup_by(|x, y| (*x - *y).abs() <= LINE_TOL);
@@ -425,6 +438,10 @@ impl PolyMesh {
                     (self.verts.len() - 1) as u32
                 });
                 self.corner_vert[c] = v;
+                // One position per vertex: the polygons around it agree on
+                // where it is, so orientation tests against a shared edge
+                // or vertex give the same answer from every side.
+                self.corner_pt[c] = self.verts[v as usize].p;
                 members[v as usize].push((p, i));
                 let prev = self.corner(p, i + self.polys[p as usize].len - 1);
                 if self.corner_nbr[c] == NONE || self.corner_nbr[prev] == NONE {
@@ -469,13 +486,21 @@ impl PolyMesh {
                     clamp_into(self.corners(p), e),
                     clamp_into(self.corners(q), x),
                 );
-                // A walking link's cost is the length it walks (node to
-                // node), which the search measures itself: it is walked
-                // from entry to exit, at no price on top.
-                let cost = if is_walking(l.kind) {
-                    entry.distance(exit)
-                } else {
+                // The walk from entry to exit, and what the link asks
+                // above its walk from node to node by A*'s rule
+                // (`search::above_walk`, the walk seen from above); a
+                // teleport carries the agent, so its cost is all it
+                // costs.
+                let cost = if l.kind == LinkKind::Teleport {
                     l.cost.max(0.0)
+                } else {
+                    let (pa, pb) = (
+                        mesh.nodes[l.from as usize].position,
+                        mesh.nodes[l.to as usize].position,
+                    );
+                    let m = world_to_plan(link_middle(l, pa, pb));
+                    let walked = world_to_plan(pa).distance(m) + m.distance(world_to_plan(pb));
+                    entry.distance(exit) + above_walk(l, walked)
                 };
                 self.links.push(PointLink {
                     link: found[at].1 as u32,
@@ -602,5 +627,78 @@ mod tests {
         let pm = PolyMesh::new(&m);
         assert!(pm.is_empty());
         assert!(!pm.searchable(0) && !pm.searchable(1) && !pm.searchable(7));
+    }
+
+    /// Three polygons of `lq_e0m5.map`'s cspace NavMesh as built: a floor
+    /// whose long edge meets two neighbours (one half a metre up) at a
+    /// point each of the three holds a rounding error apart. Cutting the
+    /// long edge there once left a piece of zero length, a wall that made
+    /// the point a corner of the free space; a root there looked through
+    /// the edges at it round the ring of polygons without end.
+    #[test]
+    fn neighbours_a_rounding_error_apart_share_one_vertex_and_no_sliver() {
+        let mut m = NavMesh::new("lq_e0m5 excerpt", "cspace");
+        let v = DVec3::new;
+        let (y, up) = (17.5, 18.0);
+        m.add_node(
+            v(-6.25, y, 0.0),
+            Some(vec![
+                v(-4.0, y, 5.5),
+                v(-4.0, y, -5.5),
+                v(-8.5, y, -5.5),
+                v(-8.5, y, 5.5),
+            ]),
+            Stance::Stand,
+            0,
+        );
+        m.add_node(
+            v(-3.29, y, -5.1),
+            Some(vec![
+                v(-4.0, y, -7.5),
+                v(-4.0, y, -2.000000000000001),
+                v(-2.5, y, -3.5000000000000018),
+                v(-2.5, y, -7.5),
+            ]),
+            Stance::Stand,
+            0,
+        );
+        m.add_node(
+            v(-1.78, up, -2.36),
+            Some(vec![
+                v(-2.000000000000001, up, -4.000000000000001),
+                v(-4.000000000000002, up, -2.0),
+                v(-4.000000000000002, up, -0.9999999999999982),
+                v(-2.3333333333333335, up, -0.16666666666666607),
+                v(0.49999999999999856, up, -2.9999999999999982),
+                v(0.9999999999999997, up, -4.0),
+            ]),
+            Stance::Stand,
+            0,
+        );
+        m.add_two_way(0, 1, LinkKind::Walk, 5.9, None);
+        m.add_two_way(0, 2, LinkKind::StepUp, 5.6, None);
+        m.add_two_way(1, 2, LinkKind::StepUp, 4.4, None);
+        let pm = PolyMesh::new(&m);
+        for p in 0..pm.len() as u32 {
+            for i in 0..pm.polys[p as usize].len {
+                let (c, d) = (pm.corner(p, i), pm.corner(p, i + 1));
+                assert_ne!(
+                    pm.corner_vert[c], pm.corner_vert[d],
+                    "edge {i} of polygon {p} has no length"
+                );
+                assert_eq!(pm.corner_pt[c], pm.verts[pm.corner_vert[c] as usize].p);
+            }
+        }
+        // The point where the three meet is one vertex, inside the free
+        // space (the ring round it is closed).
+        let at = DVec2::new(-4.0, 2.0);
+        let near: Vec<&Vertex> = pm
+            .verts
+            .iter()
+            .filter(|x| x.p.distance(at) < 1e-9)
+            .collect();
+        assert_eq!(near.len(), 1);
+        assert!(!near[0].corner);
+        assert_eq!(near[0].incident.1 - near[0].incident.0, 3);
     }
 }

@@ -18,12 +18,17 @@
 //! * Every other link (jump, ladder, door, elevator, teleport, or a walking
 //!   link between polygons with no shared edge) is a point link: the agent
 //!   walks to its entry point (the middle of the link's segment, else the
-//!   source node's position, kept inside the source polygon), pays the
-//!   link's `cost`, and goes on from its exit point (the same rule in the
-//!   target polygon). The search minimises plan length plus the costs of
-//!   the point links taken, and is optimal for that sum. A walking link
-//!   taken as a point link costs only its walk from entry to exit (zero
-//!   across a segment): its `cost` is a length the search measures itself.
+//!   source node's position, kept inside the source polygon), walks on to
+//!   its exit point (the same rule in the target polygon) and pays what
+//!   the link asks above its walk, by A*'s rule: `max(0, cost - walked)`,
+//!   `walked` being the plan length from the source node's position
+//!   through the link's middle to the target's (a link's `cost` is its
+//!   price from node to node, the walk included). One rule for both
+//!   methods, so neither takes or shuns a jump the other prices
+//!   differently; a walking link taken as a point link thus costs about
+//!   its walk. A teleport carries the agent: it costs its `cost`. The
+//!   search minimises plan length plus the point links' prices, and is
+//!   optimal for that sum.
 //! * Stance and area multipliers: Polyanya measures length, so the
 //!   multipliers do not weigh the path inside polygons; a multiplier that
 //!   is infinite forbids its polygons (never entered), and link kinds the

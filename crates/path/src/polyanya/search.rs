@@ -26,11 +26,23 @@
 //! costlier arrival is pruned (the paper's root-level pruning). The same
 //! covers the collinear cases: a ray that runs along an edge or meets a
 //! vertex exactly continues from that vertex at the same cost.
+//!
+//! Point roots are pruned the same way, by place: a link's exit point is
+//! dropped when a point root already placed in its polygon reaches it
+//! at most as cheaply in a straight line (`place_point`), so links that
+//! all lead into one polygon start one search there, not one each.
+//!
+//! Rounding: the mesh gives every vertex one position (module `mesh`),
+//! an interval end within `INTERVAL_TOL` of an edge's vertex is the
+//! vertex, an interval shorter than that is a ray meeting a point, and a
+//! root that close to an edge's line sees the edge edge-on. Without
+//! these, slivers one rounding error wide went round a vertex, or through
+//! a ring of polygons, at one cost until the expansion limit.
 
 use std::collections::BinaryHeap;
 
 use glam::{DVec2, DVec3};
-use navscope_core::geom::{on_segment, orient_value, plan_to_world, world_to_plan};
+use navscope_core::geom::{orient_value, plan_to_world, world_to_plan};
 use navscope_core::heap::Frontier;
 use navscope_core::{LinkKind, NavMesh};
 use serde::{Deserialize, Serialize};
@@ -202,8 +214,14 @@ pub struct Searcher {
     heap: BinaryHeap<Frontier>,
     vertex_best: Vec<f64>,
     vertex_stamp: Vec<u32>,
-    link_best: Vec<f64>,
-    link_stamp: Vec<u32>,
+    /// The last point root placed in each polygon (stamped), an index into
+    /// `points`: the point roots of a polygon as a list (see
+    /// [`Searcher::place_point`]).
+    poly_points: Vec<u32>,
+    poly_stamp: Vec<u32>,
+    /// Point roots placed: position, cost, the one placed before in the
+    /// same polygon.
+    points: Vec<(DVec2, f64, u32)>,
     stamp: u32,
     waypoints: Vec<Waypoint>,
     links: Vec<usize>,
@@ -268,6 +286,7 @@ impl Searcher {
             return Err(no_path(0));
         }
         let s2 = world_to_plan(start.point);
+        self.place_point(sp, s2, 0.0);
         let root = self.add_root(s2, 0.0, NONE, NONE, NONE, sp);
         self.push(Item::Point { root }, 0.0, q.h(s2));
         let mut expansions = 0;
@@ -316,6 +335,7 @@ impl Searcher {
 
     fn reset(&mut self, pm: &PolyMesh) {
         self.roots.clear();
+        self.points.clear();
         self.items.clear();
         self.heap.clear();
         self.waypoints.clear();
@@ -324,16 +344,16 @@ impl Searcher {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.vertex_stamp.fill(0);
-            self.link_stamp.fill(0);
+            self.poly_stamp.fill(0);
             self.stamp = 1;
         }
         if self.vertex_stamp.len() < pm.verts.len() {
             self.vertex_stamp.resize(pm.verts.len(), 0);
             self.vertex_best.resize(pm.verts.len(), f64::INFINITY);
         }
-        if self.link_stamp.len() < pm.links.len() {
-            self.link_stamp.resize(pm.links.len(), 0);
-            self.link_best.resize(pm.links.len(), f64::INFINITY);
+        if self.poly_stamp.len() < pm.polys.len() {
+            self.poly_stamp.resize(pm.polys.len(), 0);
+            self.poly_points.resize(pm.polys.len(), NONE);
         }
     }
 
@@ -365,6 +385,34 @@ impl Searcher {
             poly,
         });
         (self.roots.len() - 1) as u32
+    }
+
+    /// Places a point root at `p` in polygon `poly` at cost `g`, unless a
+    /// point root placed there before is at least as good: one at `y`
+    /// with cost `gy` and `gy + |y p| <= g` walks to `p` straight (the
+    /// polygon is convex) and on from there as cheaply, so no shortest
+    /// path needs the new root. Without it, links that all lead into one
+    /// polygon (a pool's swim links join every pair of its polygons)
+    /// each start a search of their own from nearly the same place.
+    fn place_point(&mut self, poly: u32, p: DVec2, g: f64) -> bool {
+        let pi = poly as usize;
+        let head = if self.poly_stamp[pi] == self.stamp {
+            self.poly_points[pi]
+        } else {
+            NONE
+        };
+        let mut at = head;
+        while at != NONE {
+            let (y, gy, before) = self.points[at as usize];
+            if gy + y.distance(p) <= g {
+                return false;
+            }
+            at = before;
+        }
+        self.points.push((p, g, head));
+        self.poly_points[pi] = (self.points.len() - 1) as u32;
+        self.poly_stamp[pi] = self.stamp;
+        true
     }
 
     fn push(&mut self, item: Item, g: f64, h: f64) {
@@ -414,12 +462,9 @@ impl Searcher {
             }
             let (c, via) = through_cone(r.p, cone, l.entry);
             let g = r.g + c + l.cost;
-            let i = li as usize;
-            if self.link_stamp[i] == self.stamp && g >= self.link_best[i] {
+            if !self.place_point(l.to, l.exit, g) {
                 continue;
             }
-            self.link_stamp[i] = self.stamp;
-            self.link_best[i] = g;
             let parent = via.map_or(root, |v| self.bend_root(q, root, v, poly));
             let entry = self.add_root(l.entry, r.g + c, parent, NONE, NONE, poly);
             let exit = self.add_root(l.exit, g, entry, l.link, NONE, l.to);
@@ -433,15 +478,23 @@ impl Searcher {
         let pm = q.pm;
         let (ca, cb) = (pm.corner(poly, e), pm.corner(poly, e + 1));
         let (a, b) = (pm.corner_pt[ca], pm.corner_pt[cb]);
-        let right = if t0 <= 0.0 { a } else { a.lerp(b, t0) };
-        let left = if t1 >= 1.0 { b } else { a.lerp(b, t1) };
+        // Ends within the tolerance of a vertex are the vertex, and an
+        // interval shorter than the tolerance is a ray meeting the edge in
+        // one point: computed ends are rounded, and a sliver kept alive
+        // by rounding can circle a vertex at one cost without end.
+        let (t0, t1) = (
+            if t0 <= INTERVAL_TOL { 0.0 } else { t0 },
+            if t1 >= 1.0 - INTERVAL_TOL { 1.0 } else { t1 },
+        );
+        let right = if t0 == 0.0 { a } else { a.lerp(b, t0) };
+        let left = if t1 == 1.0 { b } else { a.lerp(b, t1) };
         let r = self.roots[root as usize];
-        if right == left {
+        if t1 - t0 <= INTERVAL_TOL {
             // A ray meets the edge in one point: at a vertex it goes on
             // from there; inside the edge it is one of two rays already
             // followed on either side.
-            for (p, c) in [(a, ca), (b, cb)] {
-                if right == p {
+            for (p, c, at_end) in [(a, ca, t0 == 0.0), (b, cb, t1 == 1.0)] {
+                if at_end {
                     self.reach_vertex(q, pm.corner_vert[c], r.g + r.p.distance(p), root, poly);
                 }
             }
@@ -508,8 +561,23 @@ impl Searcher {
         let r = self.roots[root as usize];
         let (ca, cb) = (q.pm.corner(poly, e), q.pm.corner(poly, e + 1));
         let (a, b) = (q.pm.corner_pt[ca], q.pm.corner_pt[cb]);
-        if orient_value(a, b, r.p) == 0.0 {
-            if on_segment(a, b, r.p) {
+        if side_of_edge(a, b, r.p) == 0.0 {
+            // Where along the edge the root is (NaN for an edge of no
+            // length, which leads on through its vertices).
+            let ab = b - a;
+            let t = (r.p - a).dot(ab) / ab.length_squared();
+            if t.abs() <= INTERVAL_TOL || (t - 1.0).abs() <= INTERVAL_TOL {
+                // The root is this edge's vertex: the polygons around a
+                // vertex are expanded from the vertex (a ring of them
+                // seen through each other's edges would go round forever
+                // at one cost).
+                let (p, c) = if t.abs() <= INTERVAL_TOL {
+                    (a, ca)
+                } else {
+                    (b, cb)
+                };
+                self.reach_vertex(q, q.pm.corner_vert[c], r.g + r.p.distance(p), root, poly);
+            } else if t > 0.0 && t < 1.0 {
                 // The root is on this edge: the polygon across sees it too.
                 self.successor(q, root, poly, e, 0.0, 1.0);
             } else {
@@ -563,9 +631,14 @@ impl Searcher {
         let r = self.roots[root as usize];
         let pm = q.pm;
         let n = pm.polys[poly as usize].len;
-        let cone = if orient_value(r.p, right, left) > 0.0 {
+        // The root sees through the interval, or lies on it (within the
+        // tolerance: a link's exit kept inside its polygon lands on an
+        // edge up to rounding) and then sees the whole polygon.
+        let side = side_of_edge(right, left, r.p);
+        let along = (r.p - right).dot(left - right) / right.distance_squared(left);
+        let cone = if side > 0.0 {
             Some((left, right))
-        } else if on_segment(right, left, r.p) {
+        } else if side == 0.0 && (-INTERVAL_TOL..=1.0 + INTERVAL_TOL).contains(&along) {
             None
         } else {
             return;
@@ -593,7 +666,7 @@ impl Searcher {
             };
             let (ca, cb) = (pm.corner(poly, e), pm.corner(poly, e + 1));
             let (a, b) = (pm.corner_pt[ca], pm.corner_pt[cb]);
-            let side = orient_value(a, b, r.p);
+            let side = side_of_edge(a, b, r.p);
             if side < 0.0 {
                 continue;
             }
@@ -710,6 +783,26 @@ impl Searcher {
             g: top.g,
             f: top.f,
         }
+    }
+}
+
+/// Relative length (a fraction of the edge) below which an interval is a
+/// point and within which an interval's end is the edge's vertex: far
+/// below any length that matters, far above the rounding of an end.
+const INTERVAL_TOL: f64 = 1e-9;
+
+/// Which side of edge `a b` point `p` is on, as [`orient_value`], but 0
+/// when `p` is within [`INTERVAL_TOL`] of the edge's length of its line: a
+/// root that close sees the edge edge-on. Vertices that are collinear in
+/// the level are rarely collinear after rounding, and a root that sees a
+/// collinear neighbour edge at an angle of a rounding error would look
+/// through it into slivers that lead back to where they began.
+fn side_of_edge(a: DVec2, b: DVec2, p: DVec2) -> f64 {
+    let v = orient_value(a, b, p);
+    if v.abs() <= INTERVAL_TOL * a.distance_squared(b) {
+        0.0
+    } else {
+        v
     }
 }
 
