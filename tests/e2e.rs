@@ -1136,16 +1136,21 @@ fn scrubbing_every_stage_of_a_released_quake_map_shows_each_and_redraws_evicted_
 
 /// True for a pixel of the A-only colour (chartreuse) as drawn over the
 /// floor.
+/// (0.60, 1.00, 0.00) at 65 % over anything: green at least 0.65 of full,
+/// far above both other channels, which the stand green (0.25, 0.63, 0.25)
+/// is not.
 fn a_only_pixel(p: [u8; 3]) -> bool {
     let [r, g, b] = p.map(i32::from);
-    g > r + 30 && g > b + 80
+    g > 150 && g > r + 40 && g > b + 100
 }
 
 /// True for a pixel of the B-only colour (ultramarine) as drawn over the
 /// floor.
+/// (0.30, 0.00, 1.00) at 65 % over anything: blue at least 0.65 of full,
+/// little green, and less red than the sidestep purple (0.58, 0.32, 0.85).
 fn b_only_pixel(p: [u8; 3]) -> bool {
     let [r, g, b] = p.map(i32::from);
-    b > r + 60 && b > g + 60 && r > g
+    b > 150 && g < 100 && r < 130 && b > r + 80 && r > g
 }
 
 /// The A-only (chartreuse) and B-only (ultramarine) pixels of `img` inside `region`
