@@ -2167,8 +2167,8 @@ fn settings_with_params(
 }
 
 /// #41 item 7: parameters restored from the last run are announced and
-/// are one undo step; the standing radius's slider spans 0 to 2 m, and a
-/// typed value beyond the slider is taken.
+/// are one undo step; the standing radius's slider spans 0 to 2 m, Shift
+/// drags it finely, and a typed value beyond the slider is taken.
 #[test]
 fn restored_parameters_are_announced_and_undoable_and_sliders_are_fine() {
     let level = root().join("assets/levels/voxel/table_room.obj");
@@ -2232,6 +2232,29 @@ fn restored_parameters_are_announced_and_undoable_and_sliders_are_fine() {
                 .then_some(())
         },
     );
+    // Shift while dragging: a tenth of the speed. 40 px over a rail of at
+    // most the slider's width moves a plain drag by 2 m * 40 / width.
+    let plain = 2.0 * 40.0 / slider.width();
+    let start = slider.at(0.3, 0.5);
+    s.move_to(start);
+    s.dwell();
+    s.xdotool(&["keydown", "shift"]);
+    s.pace();
+    s.press_at(start);
+    s.move_in_steps(start, (start.0 - 40.0, start.1), 8);
+    s.release();
+    let r = s.wait_for("a Shift-drag: stand.radius below 2", WAIT, |r| {
+        let v = r.param("stand.radius")?.as_f64()?;
+        (v < 2.0 && r.idle()).then(|| r.clone())
+    });
+    s.xdotool(&["keyup", "shift"]);
+    let moved = 2.0 - r.param("stand.radius").and_then(|v| v.as_f64()).unwrap();
+    eprintln!(
+        "e2e restored_params: Shift-drag of 40 px moved {moved} m (a plain drag at least {plain})"
+    );
+    s.check(moved > 0.0 && moved <= plain / 3.0, || {
+        format!("a 40 px Shift-drag moved the radius {moved} m; a plain one moves >= {plain} m")
+    });
     // A typed value beyond the slider's range is taken.
     type_into_until(
         &s,

@@ -16,7 +16,8 @@
 //! from the minimum to [`working_max`] (a round number near three times
 //! the default, at most the accepted maximum), grown to hold a larger
 //! value typed in its box; a typed value may be anything the parameter
-//! accepts.
+//! accepts. Shift while dragging moves at a tenth of the speed, in steps
+//! of a tenth.
 
 use bevy_egui::egui;
 use navscope_core::{ParamKind, ParamSpec, ParamValue};
@@ -30,6 +31,9 @@ pub(crate) struct ParamEdit {
     /// naming).
     pub response: Option<egui::Response>,
 }
+
+/// How much slower a drag with Shift held moves the value.
+pub(crate) const FINE_DRAG: f64 = 10.0;
 
 /// The smallest of 1, 2, 5 times a power of ten at or above `x` (> 0).
 fn round_up(x: f64) -> f64 {
@@ -65,6 +69,19 @@ fn as_f64(v: &ParamValue) -> f64 {
     }
 }
 
+/// The value after a fine drag of `dx` pixels from `before` on a slider
+/// `width` pixels wide showing `lo..=hi`: a tenth of the normal speed,
+/// snapped to a tenth of `step`, kept in the slider's range.
+fn fine_drag(before: f64, dx: f32, width: f32, lo: f64, hi: f64, step: f64) -> f64 {
+    let per_px = (hi - lo) / f64::from(width.max(1.0));
+    let mut x = before + f64::from(dx) * per_px / FINE_DRAG;
+    if step > 0.0 {
+        let fine = step / FINE_DRAG;
+        x = lo + ((x - lo) / fine).round() * fine;
+    }
+    x.clamp(lo, hi)
+}
+
 /// Draws the widget for `spec` showing `value`, with `tip` on hover.
 pub(crate) fn param_widget(
     ui: &mut egui::Ui,
@@ -81,6 +98,7 @@ pub(crate) fn param_widget(
                 ParamValue::Float(_) | ParamValue::Int(_) => as_f64(value),
                 _ => as_f64(&spec.default),
             };
+            let before = x;
             let top = working_max(*min, *max, as_f64(&spec.default), x);
             // Never: typed values are clamped to what the parameter
             // accepts below, not to the slider's working range.
@@ -93,10 +111,29 @@ pub(crate) fn param_widget(
                 slider = slider.suffix(s.clone());
             }
             let resp = ui.add(slider).on_hover_text(format!(
-                "{tip}\nClick the number to type a value ({min} to {max}{}).",
+                "{tip}\nShift+drag: fine steps. Click the number to type a value ({min} to {max}{}).",
                 suffix.as_deref().unwrap_or("")
             ));
+            // A Shift-drag that began on the rail (the slider's own id is
+            // dragged; a drag of the number box is another widget, which
+            // slows Shift-drags itself) moves from the value before this
+            // frame by a tenth of the pointer's motion; it holds on the
+            // release frame too, where egui still moves the value to the
+            // pointer.
+            let fine_id = resp.id.with("fine-drag");
+            let was_fine = ui.data(|d| d.get_temp::<bool>(fine_id).unwrap_or(false));
+            let shift = ui.input(|i| i.modifiers.shift);
+            let dragged = ui.ctx().dragged_id();
+            let fine = shift
+                && (dragged == Some(resp.id)
+                    || (dragged.is_none() && resp.is_pointer_button_down_on())
+                    || (resp.drag_stopped() && was_fine));
+            ui.data_mut(|d| d.insert_temp(fine_id, fine && !resp.drag_stopped()));
             if resp.changed() {
+                if fine {
+                    let rail = ui.spacing().slider_width;
+                    x = fine_drag(before, resp.drag_delta().x, rail, *min, top, *step);
+                }
                 new = Some(ParamValue::Float(x.clamp(*min, *max)));
             }
             response = Some(resp);
@@ -203,6 +240,16 @@ mod tests {
             let top = working_max(lo, hi, d, d);
             assert!(top > d && top <= hi, "{lo}..{hi} default {d}: top {top}");
         }
+    }
+
+    #[test]
+    fn a_fine_drag_moves_a_tenth_as_far_in_tenth_steps() {
+        // 0 to 2 m over 200 px: 0.01 m a pixel, 0.001 m a pixel fine.
+        let x = fine_drag(0.4, 20.0, 200.0, 0.0, 2.0, 0.05);
+        assert!((x - 0.42).abs() < 1e-9, "{x}");
+        let x = fine_drag(0.4, -7.0, 200.0, 0.0, 2.0, 0.05);
+        assert!((x - 0.395).abs() < 1e-9, "{x}");
+        assert_eq!(fine_drag(0.001, -500.0, 200.0, 0.0, 2.0, 0.05), 0.0);
     }
 
     #[test]
