@@ -216,7 +216,7 @@ fn node_surface(n: &Node) -> Option<f64> {
 pub fn node(mesh: &NavMesh, id: u32) -> Option<Value> {
     let n = mesh.nodes.get(id as usize)?;
     let mut out = Map::new();
-    out.insert("node".into(), json!(id));
+    // The inspector's header names the node: no row links it to itself.
     out.insert("position_m".into(), dpoint(n.position));
     out.insert("stance".into(), json!(n.stance.name()));
     out.insert("area".into(), json!(n.area));
