@@ -1051,18 +1051,28 @@ fn harness_finds_spread_points_well_inside_an_area_of_one_colour() {
 //     measured where speed is measured (`navscope LEVEL --measure`,
 //     `cargo bench --bench app_frames`), not asserted in a test.
 
+/// The shared Quake map at `rel` (under `../shared/data/quake-maps/`), or
+/// `None` after saying loudly that it is missing: shared data, unlike a
+/// tool, may be absent, and its tests skip.
+fn shared_map(rel: &str) -> Option<std::path::PathBuf> {
+    let p = root().join("../shared/data/quake-maps").join(rel);
+    if p.is_file() {
+        return Some(p);
+    }
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
+        "\nSKIPPED: {} is missing (the shared data)\n",
+        p.display()
+    );
+    None
+}
+
 #[test]
 fn scrubbing_every_stage_of_a_released_quake_map_shows_each_and_redraws_evicted_ones() {
-    let level = root().join("../shared/data/quake-maps/lq_e3m4.map");
-    if !level.is_file() {
-        use std::io::Write as _;
-        let _ = writeln!(
-            std::io::stderr(),
-            "\nSKIPPED: e2e scrub of lq_e3m4: {} is missing (the shared data)\n",
-            level.display()
-        );
+    let Some(level) = shared_map("lq_e3m4.map") else {
         return;
-    }
+    };
     let opts = Options {
         level,
         args: vec!["--pipeline".into(), "cspace".into(), "--cpu".into()],
@@ -1702,20 +1712,6 @@ fn idle_frames(s: &Session, n: u64) -> u64 {
 // start hidden, kept in the legend), the layout fits 1600 x 1000 and
 // 1280 x 800.
 
-/// LibreQuake's E1M1 in the shared data, if it is there.
-fn e1m1() -> Option<std::path::PathBuf> {
-    let p = root().join("../shared/data/quake-maps/librequake/lq_e1m1.map");
-    if p.exists() {
-        return Some(p);
-    }
-    let msg = format!("SKIPPED: {} is missing", p.display());
-    if std::env::var("NAVSCOPE_E2E").as_deref() == Ok("required") {
-        panic!("{msg}");
-    }
-    eprintln!("{msg}");
-    None
-}
-
 /// The names in the report's `legend.<which>` list.
 fn legend_list(r: &Report, which: &str) -> Vec<String> {
     r.get(&format!("/legend/{which}"))
@@ -1749,7 +1745,9 @@ fn view_changes_from(
 
 #[test]
 fn a_quake_map_opens_on_its_navmesh_with_walk_links_hidden_and_n_and_the_legend_toggle_them() {
-    let Some(map) = e1m1() else { return };
+    let Some(map) = shared_map("librequake/lq_e1m1.map") else {
+        return;
+    };
     let Some(s) = Session::start_with("opens_on_navmesh", Options::new(map, &[])) else {
         return;
     };
@@ -2583,16 +2581,9 @@ fn pick_from_combo(s: &Session, combo: &str, item: &str, done: impl Fn(&Report) 
 
 #[test]
 fn a_quake_map_opens_with_quakes_player_and_the_probe_routes_from_its_start_to_its_exit() {
-    let level = root().join("../shared/data/quake-maps/librequake/lq_e0m1.map");
-    if !level.is_file() {
-        use std::io::Write as _;
-        let _ = writeln!(
-            std::io::stderr(),
-            "\nSKIPPED: e2e route on lq_e0m1: {} is missing (the shared data)\n",
-            level.display()
-        );
+    let Some(level) = shared_map("librequake/lq_e0m1.map") else {
         return;
-    }
+    };
     let opts = Options::new(level, &["--pipeline", "cspace"]);
     let Some(s) = Session::start_with("quake_route", opts) else {
         return;

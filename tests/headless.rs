@@ -749,20 +749,11 @@ fn the_memory_budget_reaches_the_loader_and_is_remembered() {
     assert!(app.world().resource::<CurrentLevel>().path.is_some());
 }
 
-/// The plan area of the polygon nodes of `mesh` (x, z shoelace).
+/// The plan area of the polygon nodes of `mesh`.
 fn polygon_plan_area(mesh: &navscope_core::NavMesh) -> f64 {
     mesh.nodes
         .iter()
-        .filter_map(|n| n.polygon.as_ref())
-        .map(|p| {
-            let twice: f64 = (0..p.len())
-                .map(|i| {
-                    let (a, b) = (p[i], p[(i + 1) % p.len()]);
-                    a.x * b.z - b.x * a.z
-                })
-                .sum();
-            twice.abs() / 2.0
-        })
+        .map(navscope_explain::place::plan_area)
         .sum()
 }
 

@@ -163,16 +163,26 @@ pub fn update_cursor_point(
     if !(pointer.is_changed() || surface.is_changed() || filter.is_changed() || mesh_changed) {
         return;
     }
-    let next = CursorPoint(pointer.ray.and_then(|r| {
-        crate::probe::place::walkable_point(
-            probe.mesh(),
-            &surface.triangles,
-            filter.prepare.slice,
-            r.origin,
-            r.dir,
-        )
-    }));
-    at.set_if_neq(next);
+    at.set_if_neq(CursorPoint(point_under(
+        &pointer, &probe, &surface, &filter,
+    )));
+}
+
+/// The walkable surface under the cursor, inside the height slice.
+fn point_under(
+    pointer: &ScenePointer,
+    probe: &Probe,
+    surface: &Surface,
+    filter: &ViewFilter,
+) -> Option<Vec3> {
+    let r = pointer.ray?;
+    crate::probe::place::walkable_point(
+        probe.mesh(),
+        &surface.triangles,
+        filter.prepare.slice,
+        r.origin,
+        r.dir,
+    )
 }
 
 /// Turns left-button presses, drags and releases into clicks and marker
@@ -197,17 +207,7 @@ pub fn press_drag_release(
     let Some(cursor) = pointer.cursor else {
         return;
     };
-    // The walkable surface under the cursor, inside the height slice.
-    let point = |probe: &Probe| {
-        let r = pointer.ray?;
-        crate::probe::place::walkable_point(
-            probe.mesh(),
-            &surface.triangles,
-            filter.prepare.slice,
-            r.origin,
-            r.dir,
-        )
-    };
+    let point = |probe: &Probe| point_under(&pointer, probe, &surface, &filter);
     if mouse.just_pressed(MouseButton::Left) {
         *gesture = Gesture::default();
         if !pointer.in_scene {
