@@ -15,18 +15,16 @@
 
 use std::hint::black_box;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::DVec3;
-use navscope_core::NavMesh;
 use navscope_core::level::LevelData;
+use navscope_core::{NavMesh, ParamValues, Runner};
 use navscope_detour::Detour;
 use navscope_path::{Method, PathError, PathFinder, SearchOptions};
-
-#[path = "../tests/demo/mod.rs"]
-mod demo;
-use demo::{Lcg, navscope_mesh};
 
 const DIR: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -36,6 +34,21 @@ const MESHES: [&str; 2] = ["nav_test.obj", "dungeon.obj"];
 const PAIRS: usize = 1000;
 const ROUNDS: usize = 3;
 
+/// The Recast demo's settings as navscope's `voxel` parameters (issue #40).
+const DEMO: [(&str, &str); 11] = [
+    ("cell_size", "0.3"),
+    ("cell_height", "0.2"),
+    ("stand.height", "2.0"),
+    ("stand.radius", "0.6"),
+    ("stand.max_step", "0.9"),
+    ("stand.max_slope", "45"),
+    ("passes", "stand"),
+    ("max_error", "0.39"),
+    ("max_edge_len", "12"),
+    ("filter_ledge_spans", "true"),
+    ("tile_size", "0"),
+];
+
 /// One mesh as both engines see it.
 struct Side {
     name: &'static str,
@@ -43,6 +56,43 @@ struct Side {
     finder: PathFinder,
     detour: Detour,
     pairs: Vec<(DVec3, DVec3)>,
+}
+
+/// navscope's voxel NavMesh of the level with the demo settings.
+fn navscope_mesh(path: &Path) -> NavMesh {
+    let level = navscope_levels::load(path).unwrap_or_else(|e| panic!("{e}"));
+    let pipeline = navscope_pipelines::by_id("voxel").expect("the voxel pipeline");
+    let mut values = ParamValues::defaults(&pipeline.params);
+    for (name, text) in DEMO {
+        let spec = navscope_core::params::spec(&pipeline.params, name).expect(name);
+        let v = spec.parse(text).expect(name);
+        values.set(&pipeline.params, name, v).expect(name);
+    }
+    let n = pipeline.stages.len();
+    let mut r = Runner::new(pipeline, Arc::new(level));
+    r.set_params(values);
+    r.run_to(n - 1, &AtomicBool::new(false), &mut |_| {});
+    assert!(
+        r.first_error().is_none(),
+        "{}: {:?}",
+        path.display(),
+        r.first_error()
+    );
+    r.navmesh().expect("voxel makes a NavMesh")
+}
+
+/// A 64-bit linear congruential generator (Knuth's MMIX constants): the
+/// same pairs on every run, without a dependency.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
 }
 
 fn load(name: &'static str) -> Option<Side> {

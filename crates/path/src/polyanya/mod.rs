@@ -29,19 +29,6 @@
 //!   its walk. A teleport carries the agent: it costs its `cost`. The
 //!   search minimises plan length plus the point links' prices, and is
 //!   optimal for that sum.
-//! * Gates: a link with a segment of some plan length (every kind but a
-//!   teleport) may also be crossed anywhere along its segment, as A*'s
-//!   funnel treats it as a portal: from the current root, the part of the
-//!   segment the root sees becomes an interval of a gate root (at the
-//!   root's place, having paid what the link asks above its walk) in the
-//!   link's target polygon, and the rays through it are projected on
-//!   through that polygon beyond the segment's line; the gate's ends are
-//!   point roots there (the path may bend at the takeoff or the landing).
-//!   The path stays taut through the link, and its crossing point is a
-//!   waypoint at the segment's height. A gate root is dropped when a point
-//!   root already in the target polygon reaches its place as cheaply.
-//!   So Polyanya is never longer than A* with the funnel where both pass
-//!   the same links (tested on `nav_test.obj` in `navscope-detour`).
 //! * Stance and area multipliers: Polyanya measures length, so the
 //!   multipliers do not weigh the path inside polygons; a multiplier that
 //!   is infinite forbids its polygons (never entered), and link kinds the

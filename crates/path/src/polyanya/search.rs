@@ -47,7 +47,7 @@ use navscope_core::heap::Frontier;
 use navscope_core::{LinkKind, NavMesh};
 use serde::{Deserialize, Serialize};
 
-use super::mesh::{NONE, PolyMesh};
+use super::mesh::{NONE, PolyMesh, clamp_into};
 use crate::find::PathError;
 use crate::funnel::{Waypoint, path_length};
 use crate::locate::Location;
@@ -433,25 +433,6 @@ impl Searcher {
         true
     }
 
-    /// True when a point root placed in `poly` at `y` with cost `gy` has
-    /// `gy + |y p| <= g`: it reaches every point `x` of the polygon at
-    /// most at `g + |p x|`, which no path from `p` at `g` beats.
-    fn dominated(&self, poly: u32, p: DVec2, g: f64) -> bool {
-        let pi = poly as usize;
-        if self.poly_stamp[pi] != self.stamp {
-            return false;
-        }
-        let mut at = self.poly_points[pi];
-        while at != NONE {
-            let (y, gy, before) = self.points[at as usize];
-            if gy + y.distance(p) <= g {
-                return true;
-            }
-            at = before;
-        }
-        false
-    }
-
     fn push(&mut self, item: Item, g: f64, h: f64) {
         self.items.push(item);
         self.heap
@@ -553,9 +534,6 @@ impl Searcher {
         }
         let (l2, r2) = (right.lerp(left, t1), right.lerp(left, t0));
         let g = r.g + price;
-        if self.dominated(to, r.p, g) {
-            return;
-        }
         self.roots.push(Root {
             p: r.p,
             g,
@@ -597,10 +575,12 @@ impl Searcher {
             self.push(Item::Goal { root: goal }, g, 0.0);
         }
         for end in [left, right] {
-            let g = r.g + r.p.distance(end);
-            if self.place_point(poly, end, g) {
-                let b = self.bend_root(q, root, end, poly);
-                self.push(Item::Point { root: b }, g, q.h(end));
+            let inside = clamp_into(pm.corners(poly), end);
+            let b = self.bend_root(q, root, end, poly);
+            let g = self.roots[b as usize].g + end.distance(inside);
+            if self.place_point(poly, inside, g) {
+                let p = self.add_root(inside, g, b, NONE, NONE, poly);
+                self.push(Item::Point { root: p }, g, q.h(inside));
             }
         }
         if poly == q.goal_poly {
