@@ -86,12 +86,6 @@ pub(crate) struct PointLink {
     pub exit: DVec2,
     /// The link's cost, paid on top of the walked length.
     pub cost: f64,
-    /// The link's segment in plan, when it is a gate the path may cross
-    /// anywhere (every link with a segment of some plan length but a
-    /// teleport): `(takeoff, landing)`.
-    pub gate: Option<(DVec2, DVec2)>,
-    /// What the link asks above the walk through its gate.
-    pub price: f64,
 }
 
 /// A vertex of the mesh.
@@ -497,9 +491,7 @@ impl PolyMesh {
                 // (`search::above_walk`, the walk seen from above); a
                 // teleport carries the agent, so its cost is all it
                 // costs.
-                let price;
                 let cost = if l.kind == LinkKind::Teleport {
-                    price = 0.0;
                     l.cost.max(0.0)
                 } else {
                     let (pa, pb) = (
@@ -508,13 +500,8 @@ impl PolyMesh {
                     );
                     let m = world_to_plan(link_middle(l, pa, pb));
                     let walked = world_to_plan(pa).distance(m) + m.distance(world_to_plan(pb));
-                    price = above_walk(l, walked);
-                    entry.distance(exit) + price
+                    entry.distance(exit) + above_walk(l, walked)
                 };
-                let gate = l
-                    .segment()
-                    .map(|[a, b]| (world_to_plan(a), world_to_plan(b)))
-                    .filter(|(a, b)| l.kind != LinkKind::Teleport && a.distance(*b) > 1e-6);
                 self.links.push(PointLink {
                     link: found[at].1 as u32,
                     kind: l.kind,
@@ -522,8 +509,6 @@ impl PolyMesh {
                     entry,
                     exit,
                     cost,
-                    gate,
-                    price,
                 });
                 at += 1;
             }

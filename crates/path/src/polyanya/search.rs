@@ -47,7 +47,7 @@ use navscope_core::heap::Frontier;
 use navscope_core::{LinkKind, NavMesh};
 use serde::{Deserialize, Serialize};
 
-use super::mesh::{NONE, PolyMesh, clamp_into};
+use super::mesh::{NONE, PolyMesh};
 use crate::find::PathError;
 use crate::funnel::{Waypoint, path_length};
 use crate::locate::Location;
@@ -116,9 +116,6 @@ struct Root {
     link: u32,
     vertex: u32,
     poly: u32,
-    /// A gate root: at its parent's place, in the link's target polygon,
-    /// having paid the link's price; its paths cross the link's gate.
-    gate: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -138,14 +135,6 @@ enum Item {
     },
     Goal {
         root: u32,
-    },
-    /// A link's gate seen from a gate root: the part of the link's segment
-    /// `left right` the root sees, paths crossing it into `poly`.
-    Gate {
-        root: u32,
-        left: DVec2,
-        right: DVec2,
-        poly: u32,
     },
 }
 
@@ -339,12 +328,6 @@ impl Searcher {
                     poly,
                     edge,
                 } => self.expand_interval(&q, root, left, right, poly, edge),
-                Item::Gate {
-                    root,
-                    left,
-                    right,
-                    poly,
-                } => self.expand_gate(&q, root, left, right, poly),
             }
         }
         Err(no_path(expansions))
@@ -377,7 +360,7 @@ impl Searcher {
     /// True for an item whose vertex root was since reached more cheaply.
     fn stale(&self, item: Item) -> bool {
         let root = match item {
-            Item::Interval { root, .. } | Item::Vertex { root } | Item::Gate { root, .. } => root,
+            Item::Interval { root, .. } | Item::Vertex { root } => root,
             _ => return false,
         };
         let r = &self.roots[root as usize];
@@ -400,7 +383,6 @@ impl Searcher {
             link,
             vertex,
             poly,
-            gate: false,
         });
         (self.roots.len() - 1) as u32
     }
@@ -478,9 +460,6 @@ impl Searcher {
             if !q.allows(l.kind) || !q.enters(l.to) {
                 continue;
             }
-            if let Some(gate) = l.gate {
-                self.gate(q, root, cone, gate, l.price, l.link, l.to);
-            }
             let (c, via) = through_cone(r.p, cone, l.entry);
             let g = r.g + c + l.cost;
             if !self.place_point(l.to, l.exit, g) {
@@ -490,151 +469,6 @@ impl Searcher {
             let entry = self.add_root(l.entry, r.g + c, parent, NONE, NONE, poly);
             let exit = self.add_root(l.exit, g, entry, l.link, NONE, l.to);
             self.push(Item::Point { root: exit }, g, q.h(l.exit));
-        }
-    }
-
-    /// The gate `(a, b)` of a link into `to` at `price`, seen from `root`
-    /// through `cone`: the part of the segment inside the cone, as an
-    /// interval of a new gate root (see the module docs). A root on the
-    /// segment's line sees no gate; the link's point roots serve it.
-    #[allow(clippy::too_many_arguments)]
-    fn gate(
-        &mut self,
-        q: &Query,
-        root: u32,
-        cone: Cone,
-        (a, b): (DVec2, DVec2),
-        price: f64,
-        link: u32,
-        to: u32,
-    ) {
-        let r = self.roots[root as usize];
-        let side = orient_value(a, b, r.p);
-        if side.abs() <= INTERVAL_TOL * a.distance_squared(b) {
-            return;
-        }
-        // `right left` with the root on the positive side, as intervals.
-        let (right, left) = if side > 0.0 { (a, b) } else { (b, a) };
-        let (mut t0, mut t1) = (0.0, 1.0);
-        if let Some((cl, cr)) = cone {
-            let (sa, sb) = (orient_value(r.p, cr, right), orient_value(r.p, cr, left));
-            let (ua, ub) = (orient_value(r.p, cl, right), orient_value(r.p, cl, left));
-            if (sa < 0.0 && sb < 0.0) || (ua > 0.0 && ub > 0.0) {
-                return;
-            }
-            if sa < 0.0 {
-                t0 = sa / (sa - sb);
-            }
-            if ub > 0.0 {
-                t1 = ua / (ua - ub);
-            }
-            if t1 - t0 <= INTERVAL_TOL {
-                return;
-            }
-        }
-        let (l2, r2) = (right.lerp(left, t1), right.lerp(left, t0));
-        let g = r.g + price;
-        self.roots.push(Root {
-            p: r.p,
-            g,
-            parent: root,
-            link,
-            vertex: NONE,
-            poly: to,
-            gate: true,
-        });
-        let gr = (self.roots.len() - 1) as u32;
-        let h = interval_h(r.p, l2, r2, r2, l2, q.goal).min(q.via_links);
-        self.push(
-            Item::Gate {
-                root: gr,
-                left: l2,
-                right: r2,
-                poly: to,
-            },
-            g,
-            h,
-        );
-    }
-
-    /// A gate node: the rays from the root through the gate `left right`
-    /// go on into `poly` beyond the gate's line. The goal and point links
-    /// beyond it are reached through the gate; the polygon's edges beyond
-    /// it become intervals; what hides behind the gate's ends is reached
-    /// from point roots at the ends (kept inside `poly`).
-    fn expand_gate(&mut self, q: &Query, root: u32, left: DVec2, right: DVec2, poly: u32) {
-        let r = self.roots[root as usize];
-        let pm = q.pm;
-        let beyond = |x: DVec2| orient_value(right, left, x) <= 0.0;
-        let cone = Some((left, right));
-        if poly == q.goal_poly && beyond(q.goal) {
-            let (c, via) = through_cone(r.p, cone, q.goal);
-            let parent = via.map_or(root, |v| self.bend_root(q, root, v, poly));
-            let g = r.g + c;
-            let goal = self.add_root(q.goal, g, parent, NONE, NONE, poly);
-            self.push(Item::Goal { root: goal }, g, 0.0);
-        }
-        for end in [left, right] {
-            let inside = clamp_into(pm.corners(poly), end);
-            let b = self.bend_root(q, root, end, poly);
-            let g = self.roots[b as usize].g + end.distance(inside);
-            if self.place_point(poly, inside, g) {
-                let p = self.add_root(inside, g, b, NONE, NONE, poly);
-                self.push(Item::Point { root: p }, g, q.h(inside));
-            }
-        }
-        if poly == q.goal_poly {
-            return;
-        }
-        let range = pm.polys[poly as usize].links_start..pm.polys[poly as usize].links_end;
-        for li in range {
-            let l = &pm.links[li as usize];
-            if !q.allows(l.kind) || !q.enters(l.to) || !beyond(l.entry) {
-                continue;
-            }
-            let (c, via) = through_cone(r.p, cone, l.entry);
-            let g = r.g + c + l.cost;
-            if !self.place_point(l.to, l.exit, g) {
-                continue;
-            }
-            let parent = via.map_or(root, |v| self.bend_root(q, root, v, poly));
-            let entry = self.add_root(l.entry, r.g + c, parent, NONE, NONE, poly);
-            let exit = self.add_root(l.exit, g, entry, l.link, NONE, l.to);
-            self.push(Item::Point { root: exit }, g, q.h(l.exit));
-        }
-        let n = pm.polys[poly as usize].len;
-        for e in 0..n {
-            let (ca, cb) = (pm.corner(poly, e), pm.corner(poly, e + 1));
-            let (a, b) = (pm.corner_pt[ca], pm.corner_pt[cb]);
-            if side_of_edge(a, b, r.p) <= 0.0 {
-                continue;
-            }
-            // The stretch of the edge beyond the gate's line ...
-            let (ga, gb) = (orient_value(right, left, a), orient_value(right, left, b));
-            if ga > 0.0 && gb > 0.0 {
-                continue;
-            }
-            let (mut t0, mut t1) = (0.0f64, 1.0f64);
-            if ga > 0.0 {
-                t0 = ga / (ga - gb);
-            } else if gb > 0.0 {
-                t1 = ga / (ga - gb);
-            }
-            // ... and inside the cone.
-            let (sa, sb) = (orient_value(r.p, right, a), orient_value(r.p, right, b));
-            let (ua, ub) = (orient_value(r.p, left, a), orient_value(r.p, left, b));
-            if (sa < 0.0 && sb < 0.0) || (ua > 0.0 && ub > 0.0) {
-                continue;
-            }
-            if sa < 0.0 {
-                t0 = t0.max(sa / (sa - sb));
-            }
-            if ub > 0.0 {
-                t1 = t1.min(ua / (ua - ub));
-            }
-            if t0 <= t1 {
-                self.successor(q, root, poly, e, t0, t1);
-            }
         }
     }
 
@@ -881,26 +715,6 @@ impl Searcher {
         while at != NONE {
             let r = self.roots[at as usize];
             let node = pm.polys[r.poly as usize].node;
-            if r.gate {
-                // Where the leg from here to the next waypoint crosses
-                // the link's segment, at the segment's height.
-                if let (Some([s0, s1]), Some(next)) =
-                    (mesh.links[r.link as usize].segment(), self.waypoints.last())
-                {
-                    let (a, b) = (world_to_plan(s0), world_to_plan(s1));
-                    let (p, x) = (r.p, world_to_plan(next.position));
-                    let (oa, ob) = (orient_value(p, x, a), orient_value(p, x, b));
-                    let t = if oa == ob { 0.5 } else { oa / (oa - ob) };
-                    self.waypoints.push(Waypoint {
-                        position: s0.lerp(s1, t.clamp(0.0, 1.0)),
-                        stance: next.stance,
-                        node: next.node,
-                    });
-                }
-                self.links.push(r.link as usize);
-                at = r.parent;
-                continue;
-            }
             let position = if at == goal {
                 goal_pt
             } else if r.parent == NONE {
@@ -949,12 +763,6 @@ impl Searcher {
             } => (StepKind::Interval, root, Some((left, right, poly))),
             Item::Vertex { root } => (StepKind::Vertex, root, None),
             Item::Point { root } => (StepKind::Point, root, None),
-            Item::Gate {
-                root,
-                left,
-                right,
-                poly,
-            } => (StepKind::Interval, root, Some((left, right, poly))),
             Item::Goal { root } => (StepKind::Goal, root, None),
         };
         let r = &self.roots[root as usize];
