@@ -1147,11 +1147,11 @@ fn scrubbing_every_stage_of_a_released_quake_map_shows_each_and_redraws_evicted_
 /// True for a pixel of the A-only colour (chartreuse) as drawn over the
 /// floor.
 /// (0.60, 1.00, 0.00) at 65 % over anything: green at least 0.65 of full,
-/// far above both other channels, which the stand green (0.25, 0.63, 0.25)
-/// is not.
+/// red at least 0.65 of 0.60, blue low; neither the stand green (0.25,
+/// 0.63, 0.25) nor the axis cross's green has that much red.
 fn a_only_pixel(p: [u8; 3]) -> bool {
     let [r, g, b] = p.map(i32::from);
-    g > 150 && g > r + 40 && g > b + 100
+    g > 150 && r > 80 && g > r + 40 && g > b + 100
 }
 
 /// True for a pixel of the B-only colour (ultramarine) as drawn over the
