@@ -213,6 +213,29 @@ fn moves_vertically(entity: &Entity) -> bool {
     entity.move_dir().y != 0.0
 }
 
+/// `func_door`'s `START_OPEN` spawnflag.
+const DOOR_START_OPEN: u32 = 1;
+
+/// True for a `START_OPEN` door of `entity` that moves down to open
+/// (`angle` -2): firing it raises it back to where it is drawn, so what
+/// firing gives the player is the floor on its drawn top (a bridge that
+/// rises), and it rests drawn. A `START_OPEN` door that moves up to open
+/// instead comes down when fired, closing the way under it (a gate that
+/// shuts behind the player): that way is the one the player uses, so it
+/// rests open like any other door that moves up.
+fn rises_when_fired(entity: &Entity) -> bool {
+    starts_open(entity) && entity.move_dir().y < 0.0
+}
+
+/// True for a door of `entity` with `START_OPEN`: Quake spawns it at its
+/// open position and, when fired, moves it back to where the file draws
+/// it (`func_door` swaps `pos1` and `pos2`).
+fn starts_open(entity: &Entity) -> bool {
+    entity
+        .number("spawnflags")
+        .is_some_and(|f| f >= 0.0 && (f as u32) & DOOR_START_OPEN != 0)
+}
+
 /// Whether a mover's brushes are solid for agents where they rest
 /// ([`rest_offset`]). A lift is. A door that moves up or down is, open:
 /// up it is out of the way, down its top is the floor or the step it
@@ -235,13 +258,18 @@ pub fn rests_solid(contents: Contents, entity: &Entity, bounds: Aabb) -> bool {
 /// file draws it, for a mover whose brushes span `bounds`; `unit` is
 /// [`BrushLevel::unit`]. A door that moves up or down and is not a floor
 /// panel rests open: it moves along [`Entity::move_dir`] by its height
-/// less its `lip` (Quake's `func_door`). A lift rests low, down by
+/// less its `lip` (Quake's `func_door`), unless it is a `START_OPEN` door
+/// that rises when fired ([`rises_when_fired`]): that one rests drawn,
+/// and its drawn volume is the door region whose link says what fires it
+/// ([`crate::movers`]). A lift rests low, down by
 /// [`lift_travel`], unless it has a `targetname`: then Quake spawns it
 /// raised, where the file draws it, until something fires it
 /// (`func_plat`'s `plat_use`). Everything else rests where it is drawn.
 pub fn rest_offset(contents: Contents, entity: &Entity, bounds: Aabb, unit: f64) -> DVec3 {
     match contents {
-        Contents::Door if moves_vertically(entity) && !is_floor_panel(bounds) => {
+        Contents::Door
+            if moves_vertically(entity) && !is_floor_panel(bounds) && !rises_when_fired(entity) =>
+        {
             let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
             entity.move_dir() * (bounds.size().y - lip).max(0.0)
         }
@@ -306,6 +334,19 @@ mod tests {
             rest_offset(Contents::Door, &up, wall, 1.0 / 32.0),
             DVec3::ZERO,
             "a lip longer than the door: no move"
+        );
+        let bridge = ent(&[("angle", "-2"), ("lip", "32"), ("spawnflags", "5")]);
+        assert_eq!(
+            rest_offset(Contents::Door, &bridge, wall, 1.0 / 32.0),
+            DVec3::ZERO,
+            "START_OPEN and down: firing raises it to where it is drawn"
+        );
+        assert!(rests_solid(Contents::Door, &bridge, wall));
+        let gate = ent(&[("angle", "-1"), ("lip", "32"), ("spawnflags", "1")]);
+        let o = rest_offset(Contents::Door, &gate, wall, 1.0 / 32.0);
+        assert!(
+            (o - DVec3::new(0.0, 2.0, 0.0)).length() < 1e-12,
+            "START_OPEN and up: open until fired shuts it: {o}"
         );
         let panel = Aabb::from_corners(DVec3::ZERO, DVec3::new(4.0, 0.25, 4.0));
         assert_eq!(rest_offset(Contents::Door, &down, panel, 1.0), DVec3::ZERO);

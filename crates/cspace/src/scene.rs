@@ -6,7 +6,7 @@
 //! decides what it is:
 //! * `solid` and `clip` brushes are solid;
 //! * a door that slides sideways is not solid; one that moves up or down
-//!   is solid open, a floor panel closed
+//!   is solid open (with `START_OPEN`, where firing it brings it: drawn), a floor panel closed
 //!   ([`navscope_core::level::rests_solid`]); its drawn volume is a `door` region: walking into
 //!   it crosses a door link;
 //! * a lift is solid where it rests low, and joins the floor on it to the

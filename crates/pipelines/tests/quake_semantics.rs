@@ -366,6 +366,62 @@ fn a_floor_panel_door_fired_by_a_button_is_the_floor_it_crosses() {
     );
 }
 
+#[test]
+fn a_start_open_bridge_rises_when_fired_and_is_crossed_through_its_door_link() {
+    // Quake's `START_OPEN` door spawns at its open position (here 224
+    // units down, its height less its lip) and firing it brings it back to
+    // where it is drawn: a slab bridging a pit 384 units wide, beyond a
+    // running jump. A small brush deep in the pit makes the door tall, so
+    // it is no floor panel.
+    let bridge = entity(
+        "func_door",
+        &[
+            ("targetname", "bridge"),
+            ("angle", "-2"),
+            ("spawnflags", "5"),
+            ("lip", "32"),
+            ("wait", "-1"),
+        ],
+        &[
+            cuboid([256, 0, -32], [640, 256, 0], "bridge"),
+            cuboid([256, 0, -256], [272, 16, -240], "skip"),
+        ],
+    );
+    let button = entity(
+        "func_button",
+        &[("target", "bridge")],
+        &[cuboid([0, 0, 32], [8, 32, 64], "button")],
+    );
+    let text = map(
+        &[floor(0, 256, 0), floor(640, 896, 0)],
+        [64, 128, 24],
+        ([768, 64, 0], [832, 192, 64]),
+        &[bridge, button],
+    );
+    // `voxel` merges the bridge's top with the floors beside it (its door
+    // links are the walk links that cross a door's box), so there only
+    // the crossing itself is asserted.
+    let v = build_in("voxel", &text);
+    v.route()
+        .unwrap_or_else(|e| panic!("voxel: the risen bridge crosses the pit: {e}"));
+    let b = build(&text);
+    let kinds = b.kinds();
+    assert!(
+        kinds.contains(&LinkKind::Door),
+        "cspace: the route enters the bridge by its door link: {kinds:?}"
+    );
+    let d = b
+        .level
+        .entities
+        .iter()
+        .find(|e| e.classname == "func_door")
+        .expect("the bridge");
+    assert_eq!(
+        spots::opener(&b.level, d).as_deref(),
+        Some("opened when fired by func_button")
+    );
+}
+
 /// An upper floor at z 256 over a lower one at z 0, with a floor panel
 /// door 128 units square in the upper floor, sliding west by 128 less
 /// `lip` when a button fires it; start above, exit below.
