@@ -287,6 +287,12 @@ fn open_file_menu(s: &Session, name: &str) -> Rect {
 /// Ctrl+A, no modifier that a slow frame could see released before the
 /// key), type, Enter. `what` names the field in a failure.
 fn type_into(s: &Session, at: (f64, f64), what: &str, text: &str) {
+    type_then(s, at, what, ERASE, text, "Return");
+}
+
+/// Clicks the text field at `at`, waits until it takes the keyboard,
+/// erases `erase` characters, types `text`, then presses `end`.
+fn type_then(s: &Session, at: (f64, f64), what: &str, erase: usize, text: &str, end: &str) {
     s.click(at);
     s.wait_for(
         &format!("{what} to take the keyboard (`ui_keyboard`)"),
@@ -294,9 +300,9 @@ fn type_into(s: &Session, at: (f64, f64), what: &str, text: &str) {
         |r| r.bool("/pointer/ui_keyboard").filter(|k| *k),
     );
     s.key("End");
-    s.key_burst("BackSpace", ERASE);
+    s.key_burst("BackSpace", erase);
     s.type_text(text);
-    s.key("Return");
+    s.key(end);
 }
 
 /// Backspaces that empty a short field.
@@ -2430,21 +2436,24 @@ fn dist3(a: [f64; 3], b: [f64; 3]) -> f64 {
 /// (the camera may still be easing).
 fn world_under(s: &Session, p: (f64, f64)) -> [f64; 3] {
     s.move_to(p);
-    let mut seen: Option<([f64; 3], Instant)> = None;
+    // Still for 0.5 s and for 10 frames: under load a software-rendered
+    // frame can take longer than half a second while the camera glides.
+    let mut seen: Option<([f64; 3], Instant, u64)> = None;
     s.wait_for(
         &format!(
-            "pointer.world under the cursor at {}, still for 0.5 s",
+            "pointer.world under the cursor at {}, still for 0.5 s and 10 frames",
             fmt_xy(Some(p))
         ),
         WAIT,
         |r| {
             let w = xyz(r, "/pointer/world")?;
+            let frame = r.frame()?;
             match seen {
-                Some((l, since)) if dist3(l, w) < 1e-6 => {
-                    (since.elapsed() >= Duration::from_millis(500)).then_some(w)
+                Some((l, since, at)) if dist3(l, w) < 1e-6 => {
+                    (since.elapsed() >= Duration::from_millis(500) && frame >= at + 10).then_some(w)
                 }
                 _ => {
-                    seen = Some((w, Instant::now()));
+                    seen = Some((w, Instant::now(), frame));
                     None
                 }
             }
@@ -2456,16 +2465,14 @@ fn world_under(s: &Session, p: (f64, f64)) -> [f64; 3] {
 /// then presses `end` (`Return` or `Escape`).
 fn type_point(s: &Session, which: &str, text: &str, end: &str) {
     let field = settled_widget(s, &format!("probe/field/{which}"));
-    s.click(field.center());
-    s.wait_for(
-        &format!("the {which} field to take the keyboard (`ui_keyboard`)"),
-        WAIT,
-        |r| r.bool("/pointer/ui_keyboard").filter(|k| *k),
+    type_then(
+        s,
+        field.center(),
+        &format!("the {which} field"),
+        40,
+        text,
+        end,
     );
-    s.key("End");
-    s.key_burst("BackSpace", 40);
-    s.type_text(text);
-    s.key(end);
 }
 
 #[test]
