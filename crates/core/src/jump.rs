@@ -20,6 +20,12 @@
 
 use crate::params::{ParamSpec, ParamValues};
 
+/// The parameter (both pipelines): the highest rise of a jump, metres
+/// ([`Reach::height`]).
+pub const JUMP_HEIGHT: &str = "jump_height";
+/// The parameter (both pipelines): the horizontal reach of a running jump
+/// landing at its take-off height, metres, 0 for none ([`Reach::level`]).
+pub const JUMP_REACH: &str = "jump_reach";
 /// The parameter (both pipelines): the deepest fall from rest that lands
 /// unhurt, metres ([`Fall::safe_height`]).
 pub const SAFE_FALL: &str = "safe_fall";
@@ -74,6 +80,17 @@ pub struct Reach {
 }
 
 impl Reach {
+    /// The reach of the parameters [`JUMP_REACH`] and [`JUMP_HEIGHT`], for
+    /// a body that drops at most `max_drop` and steps `step`.
+    pub fn from_params(params: &ParamValues, max_drop: f64, step: f64) -> Reach {
+        Reach {
+            level: params.float(JUMP_REACH),
+            height: params.float(JUMP_HEIGHT),
+            max_drop,
+            step,
+        }
+    }
+
     /// The reach of a body launched upwards at `jump_speed` against
     /// `gravity` while running at `run_speed` (metres, seconds); no jump
     /// (both zero) without gravity.

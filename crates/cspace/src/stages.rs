@@ -54,13 +54,11 @@ pub mod param {
     pub const PLANE_DIST_TOL: &str = "plane_dist_tol";
     /// Step tolerance, metres.
     pub const STEP_HEIGHT: &str = "step_height";
-    /// Jump height, metres.
-    pub const JUMP_HEIGHT: &str = "jump_height";
     /// Deepest drop off a ledge, metres (one way, down).
     pub const MAX_DROP: &str = "max_drop";
-    /// Horizontal reach of a running jump landing at its take-off height,
-    /// metres.
-    pub const JUMP_REACH: &str = "jump_reach";
+    /// Jump height and the horizontal reach of a running jump landing at
+    /// its take-off height, metres (shared with `voxel`).
+    pub use navscope_core::jump::{JUMP_HEIGHT, JUMP_REACH};
     /// Cost multiplier of links into slime (0 forbids them).
     pub const SLIME_COST: &str = "slime_cost";
     /// Cost multiplier of links into lava (0 forbids them).
@@ -1130,12 +1128,7 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
     let gravity = navscope_core::movers::QUAKE_GRAVITY * level.unit;
     let mut ladders = Vec::new();
     let mut movers = Vec::new();
-    let reach = gaps::Reach {
-        level: ctx.params.float(param::JUMP_REACH),
-        height: jump,
-        max_drop,
-        step,
-    };
+    let reach = gaps::Reach::from_params(ctx.params, max_drop, step);
     for (m, polys) in t.polys.iter().enumerate() {
         let grid = PolyGrid::new(polys);
         let solids: Vec<&Polyhedron> = ex.expanded[m].iter().map(|b| &b.solid).collect();
@@ -1285,12 +1278,7 @@ fn run_navmesh(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         })
         .collect();
     let fall = Fall::from_params(ctx.params);
-    let reach = gaps::Reach {
-        level: ctx.params.float(param::JUMP_REACH),
-        height: ctx.params.float(param::JUMP_HEIGHT),
-        max_drop: f64::INFINITY,
-        step,
-    };
+    let reach = gaps::Reach::from_params(ctx.params, f64::INFINITY, step);
     // A hurting landing (a jump's, or a fall through a door's hole) costs
     // more, except in water (Quake's fall damage
     // skips a landing in water).

@@ -566,11 +566,8 @@ pub struct DetailParams {
 /// The parameter: the deepest drop linked, metres.
 pub const MAX_DROP: &str = "max_drop";
 
-/// The parameter: the highest rise of a running jump, metres.
-pub const JUMP_HEIGHT: &str = "jump_height";
-
-/// The parameter: the level reach of a running jump, metres (0: none).
-pub const JUMP_REACH: &str = "jump_reach";
+/// The parameters of the running jump (shared with `cspace`).
+pub use navscope_core::jump::{JUMP_HEIGHT, JUMP_REACH};
 
 /// The `drops` stage's drop parameter.
 pub fn drop_param_spec() -> ParamSpec {

@@ -24,12 +24,11 @@ pub(super) fn run_drops(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageEr
         max_error: s.max_error,
     };
     let agent = |st: Stance| s.passes.iter().find(|p| p.stance == st).map(|p| p.agent);
-    let jump = Reach {
-        level: ctx.params.float(crate::settings::JUMP_REACH),
-        height: ctx.params.float(crate::settings::JUMP_HEIGHT),
+    let jump = Reach::from_params(
+        ctx.params,
         max_drop,
-        step: agent(Stance::Stand).map_or(0.0, |a| a.max_step),
-    };
+        agent(Stance::Stand).map_or(0.0, |a| a.max_step),
+    );
     let drops = drops::find_drops(&m.navmesh, agent, &voxels, max_drop, jump);
     let mut navmesh = m.navmesh.clone();
     let fall = Fall::from_params(ctx.params);

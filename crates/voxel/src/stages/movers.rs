@@ -91,12 +91,7 @@ pub(super) fn run_movers(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageE
         radius: agent.radius,
         height: agent.height,
         step: agent.max_step,
-        jump: navscope_core::jump::Reach {
-            level: ctx.params.float(crate::settings::JUMP_REACH),
-            height: ctx.params.float(crate::settings::JUMP_HEIGHT),
-            max_drop: f64::INFINITY,
-            step: agent.max_step,
-        },
+        jump: navscope_core::jump::Reach::from_params(ctx.params, f64::INFINITY, agent.max_step),
         fall: navscope_core::jump::Fall::from_params(ctx.params),
     };
     let mut navmesh = g.graph.navmesh.clone();
