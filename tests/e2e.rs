@@ -2641,3 +2641,48 @@ fn a_quake_map_opens_with_quakes_player_and_the_probe_routes_from_its_start_to_i
         format!("the Ctrl+click put the start at {placed:?}, the readout under the cursor said {under:?}")
     });
 }
+
+#[test]
+fn in_the_top_view_a_ctrl_click_on_a_quake_maps_start_lands_on_its_floor_not_its_roof() {
+    // E1M1's start is under a roof; the map is sealed, so no NavMesh lies
+    // on the roof and the first NavMesh surface under the cursor, seen
+    // from above, is the floor the player stands on.
+    let Some(level) = shared_map("librequake/lq_e1m1.map") else {
+        return;
+    };
+    let opts = Options::new(level, &["--pipeline", "cspace"]);
+    let Some(s) = Session::start_with("quake_top_click", opts) else {
+        return;
+    };
+    s.wait_ready();
+    pick_from_combo(&s, "probe/spot/start", "probe/spot/start/0", |r| {
+        r.get("/probe/start").is_some_and(|p| !p.is_null())
+    });
+    let r = s.read_report().unwrap();
+    let spot = xyz(&r, "/probe/start").expect("the start spot");
+    if r.bool("/view/top_down") != Some(true) {
+        s.key("t");
+    }
+    let r = s.wait_for("the top view (T)", WAIT, |r| {
+        (r.bool("/view/top_down") == Some(true) && r.start_px().is_some()).then(|| r.clone())
+    });
+    let Some(at) = r.start_px() else {
+        s.fail("the start marker is not on screen in the top view");
+    };
+    let under = world_under(&s, at);
+    let rev = r.probe_revision();
+    s.click_with(&["ctrl"], at, "a Ctrl+click on the start marker (top view)", |r| {
+        r.probe_revision() != rev
+    });
+    let r = s.read_report().unwrap();
+    let placed = xyz(&r, "/probe/start").unwrap_or([f64::NAN; 3]);
+    s.check(dist3(placed, under) < 0.05, || {
+        format!("the Ctrl+click put the start at {placed:?}, the readout said {under:?}")
+    });
+    s.check((placed[1] - spot[1]).abs() < 1.0, || {
+        format!(
+            "the Ctrl+click above the player's start ({spot:?}) landed at height {:.2}, not on its floor",
+            placed[1]
+        )
+    });
+}

@@ -113,6 +113,8 @@ struct BuildReport<'w, 's> {
     compare: Option<Res<'w, Compare>>,
     /// Whether the final NavMesh is drawn (the view's overlay).
     navmesh: Option<Res<'w, crate::view::navmesh_overlay::NavMeshShown>>,
+    /// The camera's settings (top-down or perspective).
+    view: Option<Res<'w, crate::view::scene::ViewSettings>>,
 }
 
 impl BuildReport<'_, '_> {
@@ -176,7 +178,11 @@ impl BuildReport<'_, '_> {
             })),
             "voxels": self.voxels.as_ref().map(|v| json!({ "tiles": v.tiles, "coarse_tiles": v.coarse_tiles, "meshing": v.meshing })),
             // True while the final NavMesh is drawn (the view's overlay).
-            "view": { "navmesh": self.navmesh.as_ref().is_some_and(|n| n.on) },
+            // `top_down`: the orthographic top view (key T) is on.
+            "view": {
+                "navmesh": self.navmesh.as_ref().is_some_and(|n| n.on),
+                "top_down": self.view.as_ref().is_some_and(|v| v.top_down),
+            },
             "params": params,
             "agent": agent,
             "undo": { "undo": self.history.undo_depth(), "redo": self.history.redo_depth() },

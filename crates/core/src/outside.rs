@@ -30,7 +30,8 @@
 //! along the direction within a reach (up from a floor, out of a face);
 //! when every cell there is solid the point is inside.
 //!
-//! The cells are [`CELL_UNITS`] map units (half of Quake's player width),
+//! The cells are [`CELL_UNITS`] map units (Quake's player width: no room
+//! a player fits in is narrower, so every room keeps empty cells),
 //! grown up to [`MAX_CELL_UNITS`] so that a map has at most [`MAX_CELLS`]
 //! of them (every map within Quake's ±4096-unit limits fits). A level
 //! that would need coarser cells is [`Seal::TooLarge`]: coarse cells
@@ -57,10 +58,10 @@ pub const WHY: &str = "outside the sealed map: the space above it is reached fro
      map's bounds, as qbsp's outside fill finds it; no player is ever here";
 
 /// Smallest cell edge, in map units.
-pub const CELL_UNITS: f64 = 16.0;
+pub const CELL_UNITS: f64 = 32.0;
 
 /// Largest cell edge, in map units.
-pub const MAX_CELL_UNITS: f64 = 32.0;
+pub const MAX_CELL_UNITS: f64 = 64.0;
 
 /// Most cells a flood may use (one byte each, and a queue of at most as
 /// many four-byte indices).
@@ -560,7 +561,7 @@ mod tests {
                 || way[0].z.abs() > 5.25
         );
         assert!(way.last().unwrap().distance(DVec3::new(0.0, 1.0, 0.0)) < 2.0);
-        let cell = 0.5;
+        let cell = 1.0;
         assert!(
             way.windows(2)
                 .all(|w| (w[0].distance(w[1]) - cell).abs() < 1e-9)
@@ -635,12 +636,12 @@ mod tests {
 
     #[test]
     fn a_large_map_grows_its_cells_within_the_bound() {
-        let seal = room_and_far_brush(200.0);
+        let seal = room_and_far_brush(400.0);
         let o = seal
             .outside()
             .unwrap_or_else(|| panic!("{}", seal.describe()));
         assert!(o.state.len() <= MAX_CELLS);
-        assert!(o.cell() > 0.5 && o.cell() <= 1.0, "cell {}", o.cell());
+        assert!(o.cell() > 1.0 && o.cell() <= 2.0, "cell {}", o.cell());
         assert!(!o.at(DVec3::new(0.0, 0.01, 0.0), DVec3::Y, 2.0 * o.cell()));
         assert!(o.at(DVec3::new(0.0, 4.26, 0.0), DVec3::Y, 2.0 * o.cell()));
     }
