@@ -1,19 +1,28 @@
-//! Polyanya `.mesh` files (version 1 or 2) read as a floor plan.
+//! Polyanya `.mesh` files (versions 1, 2 and 3) read as the floor plan of
+//! their free space.
 //!
 //! A polyanya mesh lists the convex polygons of the free space. navscope
 //! turns it into the free space's outline: an edge used by exactly one
-//! polygon is a boundary edge; boundary edges, directed as their polygon
-//! winds (counter-clockwise, free space on the left), chain into rings; the
-//! counter-clockwise ring is the outer boundary and the clockwise ones are
-//! holes. Boundary edges are found by counting, so the neighbour arrays are
-//! only range-checked (and versions 1 and 2, which differ only in their
-//! order, read alike).
+//! free polygon is a boundary edge; boundary edges, directed as their
+//! polygon winds (counter-clockwise, free space on the left), chain into
+//! rings; the counter-clockwise ring is the outer boundary and the
+//! clockwise ones are holes. Boundary edges are found by counting, so the
+//! neighbour lists are only range-checked (versions 1 and 2, which differ
+//! only in their order, read alike).
+//!
+//! Version 3 is the format of the pathfinding benchmarks' mesh maps (the
+//! polyanya crate reads it; it is not layered): 1-based ids, vertices as
+//! `x y` only, and every face flagged traversable (1) or not (0); only the
+//! traversable faces are free space (see `read_v3`).
 //!
 //! Choices:
 //! * The mesh's `(x, y)` is world `[x, z]` (as for raster images, rows run
 //!   along +Z).
-//! * A mesh with several disconnected parts (polygons joined through shared
-//!   edges) loads as its largest part by area; the others are dropped.
+//! * Parts (free polygons joined through shared edges): a mesh in one part
+//!   is a floor plan; a mesh in several is a multi-layer environment with
+//!   one layer per part (`part 0` the largest by area, then by size), all
+//!   horizontal at height 0 and without connections, because a floor plan
+//!   holds one outline. Every part is kept.
 //! * A vertex where the free space touches itself (two boundary edges leave
 //!   it) is split into one copy per free wedge, each moved a millionth of
 //!   the shortest boundary edge at the vertex into its wedge along the
