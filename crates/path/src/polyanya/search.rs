@@ -212,8 +212,6 @@ pub struct Searcher {
     roots: Vec<Root>,
     items: Vec<Item>,
     heap: BinaryHeap<Frontier>,
-    /// Items made by the expansion under way (see [`Searcher::push`]).
-    fresh: Vec<Frontier>,
     vertex_best: Vec<f64>,
     vertex_stamp: Vec<u32>,
     /// The last point root placed in each polygon (stamped), an index into
@@ -291,66 +289,46 @@ impl Searcher {
         self.place_point(sp, s2, 0.0);
         let root = self.add_root(s2, 0.0, NONE, NONE, NONE, sp);
         self.push(Item::Point { root }, 0.0, q.h(s2));
-        self.flush();
         let mut expansions = 0;
-        while let Some(mut top) = self.heap.pop() {
-            // An interval node whose expansion made only one successor,
-            // an interval node, goes on at once without the open list
-            // (the paper's rule: its `f` is at least its parent's, and
-            // goal candidates still wait their turn on the list).
-            loop {
-                if expansions >= opts.max_expansions {
-                    return Err(PathError::ExpansionLimit {
-                        start_node: start.node,
-                        goal_node: goal.node,
-                        limit: opts.max_expansions,
+        while let Some(top) = self.heap.pop() {
+            if expansions >= opts.max_expansions {
+                return Err(PathError::ExpansionLimit {
+                    start_node: start.node,
+                    goal_node: goal.node,
+                    limit: opts.max_expansions,
+                });
+            }
+            let item = self.items[top.item as usize];
+            if self.stale(item) {
+                continue;
+            }
+            expansions += 1;
+            if record {
+                let step = self.step(mesh, pm, item, top);
+                self.trace.push(step);
+            }
+            match item {
+                Item::Goal { root } => {
+                    self.write_path(mesh, pm, root, start.point, goal.point);
+                    return Ok(AnyAnglePath {
+                        length: path_length(&self.waypoints),
+                        cost: self.roots[root as usize].g,
+                        expansions,
+                        waypoints: &self.waypoints,
+                        links: &self.links,
+                        trace: record.then_some(&self.trace[..]),
                     });
                 }
-                let item = self.items[top.item as usize];
-                if self.stale(item) {
-                    break;
-                }
-                expansions += 1;
-                if record {
-                    let step = self.step(mesh, pm, item, top);
-                    self.trace.push(step);
-                }
-                match item {
-                    Item::Goal { root } => {
-                        self.write_path(mesh, pm, root, start.point, goal.point);
-                        return Ok(AnyAnglePath {
-                            length: path_length(&self.waypoints),
-                            cost: self.roots[root as usize].g,
-                            expansions,
-                            waypoints: &self.waypoints,
-                            links: &self.links,
-                            trace: record.then_some(&self.trace[..]),
-                        });
-                    }
-                    Item::Point { root } => self.expand_point(&q, root),
-                    Item::Vertex { root } => self.expand_vertex(&q, root),
-                    Item::Interval {
-                        root,
-                        left,
-                        right,
-                        poly,
-                        edge,
-                    } => self.expand_interval(&q, root, left, right, poly, edge),
-                }
-                match self.fresh[..] {
-                    [only]
-                        if matches!(
-                            (item, self.items[only.item as usize]),
-                            (Item::Interval { .. }, Item::Interval { .. })
-                        ) =>
-                    {
-                        self.fresh.clear();
-                        top = only;
-                    }
-                    _ => break,
-                }
+                Item::Point { root } => self.expand_point(&q, root),
+                Item::Vertex { root } => self.expand_vertex(&q, root),
+                Item::Interval {
+                    root,
+                    left,
+                    right,
+                    poly,
+                    edge,
+                } => self.expand_interval(&q, root, left, right, poly, edge),
             }
-            self.flush();
         }
         Err(no_path(expansions))
     }
@@ -360,7 +338,6 @@ impl Searcher {
         self.points.clear();
         self.items.clear();
         self.heap.clear();
-        self.fresh.clear();
         self.waypoints.clear();
         self.links.clear();
         self.trace.clear();
@@ -438,18 +415,10 @@ impl Searcher {
         true
     }
 
-    /// A new item, held in `fresh` until its parent's expansion ends.
     fn push(&mut self, item: Item, g: f64, h: f64) {
         self.items.push(item);
-        self.fresh
+        self.heap
             .push(Frontier::new(g, h, (self.items.len() - 1) as u32));
-    }
-
-    /// Moves the items of the last expansion onto the open list.
-    fn flush(&mut self) {
-        for f in self.fresh.drain(..) {
-            self.heap.push(f);
-        }
     }
 
     /// Reaches vertex `v` from root `from` at cost `g`, unless it was
