@@ -512,7 +512,10 @@ impl Searcher {
             }
             return;
         }
-        if !q.enters(next) || !q.allows(pm.corner_kind[ca]) {
+        if !q.enters(next)
+            || !q.allows(pm.corner_kind[ca])
+            || (pm.polys[next as usize].dead_end && next != q.goal_poly)
+        {
             return;
         }
         let edge = pm.corner_nbr_edge[ca];
