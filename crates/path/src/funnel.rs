@@ -310,30 +310,34 @@ fn funnel_on(
             dense[k].y = h;
         }
     }
-    let legs: Vec<Vec<DVec3>> = (0..last)
-        .map(|k| {
-            let mut pts = vec![dense[k]];
-            if portals[k].enters
-                && let Some(d) = details[portals[k].node]
-                && d.holds(dense[k])
-                && d.holds(dense[k + 1])
-            {
-                pts.extend(d.crossings(dense[k], dense[k + 1]));
-            }
-            pts.push(dense[k + 1]);
-            pts
-        })
-        .collect();
+    // Leg k's points are `pts[leg_at[k]..leg_at[k + 1]]` (one buffer for
+    // all legs), with their 3D path lengths in `cum`.
+    let mut pts: Vec<DVec3> = Vec::with_capacity(2 * last);
+    let mut leg_at: Vec<usize> = Vec::with_capacity(last + 1);
+    for k in 0..last {
+        leg_at.push(pts.len());
+        pts.push(dense[k]);
+        if portals[k].enters
+            && let Some(d) = details[portals[k].node]
+            && d.holds(dense[k])
+            && d.holds(dense[k + 1])
+        {
+            pts.extend(d.crossings(dense[k], dense[k + 1]));
+        }
+        pts.push(dense[k + 1]);
+    }
+    leg_at.push(pts.len());
+    let leg = |k: usize| leg_at[k]..leg_at[k + 1];
     // 3D path length at every portal (s) and at every point of each leg.
     let mut s = vec![0.0; portals.len()];
-    let mut cum: Vec<Vec<f64>> = Vec::with_capacity(last);
+    let mut cum: Vec<f64> = Vec::with_capacity(pts.len());
     for k in 0..last {
-        let mut c = vec![s[k]];
-        for w in legs[k].windows(2) {
-            c.push(c[c.len() - 1] + w[0].distance(w[1]));
+        let r = leg(k);
+        cum.push(s[k]);
+        for i in r.start + 1..r.end {
+            cum.push(cum[i - 1] + pts[i - 1].distance(pts[i]));
         }
-        s[k + 1] = c[c.len() - 1];
-        cum.push(c);
+        s[k + 1] = cum[r.end - 1];
     }
 
     // Node vertices v_j (0 < j < n - 1) at the middle of each node's stretch.
@@ -363,7 +367,7 @@ fn funnel_on(
         let keep = k == 0
             || k == last
             || is_corner[k]
-            || height_kink(legs[k - 1][legs[k - 1].len() - 2], dense[k], legs[k][1]);
+            || height_kink(pts[leg(k - 1).end - 2], dense[k], pts[leg(k).start + 1]);
         events.push(Event {
             position: dense[k],
             node: portals[k].node,
@@ -374,7 +378,7 @@ fn funnel_on(
             break;
         }
         // Along leg k: each piece's vertices, then the point ending it.
-        let (pts, c) = (&legs[k], &cum[k]);
+        let (pts, c) = (&pts[leg(k)], &cum[leg(k)]);
         let pieces = pts.len() - 1;
         for i in 0..pieces {
             while next_vertex + 1 < n {
