@@ -502,7 +502,12 @@ fn free_space(read: Read) -> Result<Vec<PolygonWithHoles>, Fault> {
     }
     let mut parts: Vec<(f64, Vec<usize>)> = members
         .into_values()
-        .map(|m| (m.iter().map(|&i| signed_area(&verts, &polys[i].vs)).sum(), m))
+        .map(|m| {
+            (
+                m.iter().map(|&i| signed_area(&verts, &polys[i].vs)).sum(),
+                m,
+            )
+        })
         .collect();
     parts.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1[0].cmp(&b.1[0])));
     let several = parts.len() > 1;
@@ -695,7 +700,11 @@ mod tests {
         assert!(l.connections.is_empty());
         let names: Vec<_> = l.layers.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(names, ["part 0", "part 1"]);
-        assert!(l.layers.iter().all(|l| l.height == 0.0 && l.plane().is_level()));
+        assert!(
+            l.layers
+                .iter()
+                .all(|l| l.height == 0.0 && l.plane().is_level())
+        );
         let (big, small) = (&l.layers[0].area, &l.layers[1].area);
         assert_eq!((big.area(), big.holes.len()), (8.0, 1));
         assert_eq!(big.outer.len(), 4, "collinear boundary vertices are merged");
@@ -882,16 +891,10 @@ mod tests {
         let short = V3_EXAMPLE.replace("1 3   3 4 5   3 0 -1\n", "1 3   3 4");
         assert_eq!(
             err(&short),
-            (
-                "line 12".into(),
-                "file ends before face 4 vertex".into()
-            )
+            ("line 12".into(), "file ends before face 4 vertex".into())
         );
         let flat = V3_EXAMPLE.replace("1 3   2 3 5", "1 3   2 2 5");
-        assert_eq!(
-            err(&flat),
-            ("line 11".into(), "face 3 has no area".into())
-        );
+        assert_eq!(err(&flat), ("line 11".into(), "face 3 has no area".into()));
         let none = V3_EXAMPLE.replace("\n1 3", "\n0 3");
         assert_eq!(err(&none).1, "the mesh has no free polygons");
         let e = parse("mesh\n4\n", &b).unwrap_err();

@@ -54,7 +54,10 @@ fn both_searches_agree(mesh: &NavMesh, text: &str) {
                 .ok();
             assert_eq!(t.is_some(), o.is_some(), "{a} -> {b}: {t:?} against {o:?}");
             if let (Some(t), Some(o)) = (t, o) {
-                assert!((t - o).abs() <= 1e-4 * (1.0 + o), "{a} -> {b}: {t} against {o}");
+                assert!(
+                    (t - o).abs() <= 1e-4 * (1.0 + o),
+                    "{a} -> {b}: {t} against {o}"
+                );
                 found += 1;
             }
         }

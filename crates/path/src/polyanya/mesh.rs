@@ -597,13 +597,8 @@ mod tests {
         assert_eq!(dead(&PolyMesh::new(&m)), [true, false, true, true]);
         // A jump out of an arm (a point link) keeps it open.
         let mut jump = m.clone();
-        jump.links.push(navscope_core::Link::new(
-            3,
-            0,
-            LinkKind::Jump,
-            3.0,
-            None,
-        ));
+        jump.links
+            .push(navscope_core::Link::new(3, 0, LinkKind::Jump, 3.0, None));
         assert_eq!(dead(&PolyMesh::new(&jump)), [true, false, true, false]);
         // Cells (0, 0) and (1, 0) side by side, and (2, 1) touching (1, 0)
         // only at a corner, where the free space touches itself: (1, 0)
