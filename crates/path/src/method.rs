@@ -111,7 +111,7 @@ impl PathFinder {
             .find(mesh, &self.poly, start, goal, opts, record)
     }
 
-    /// A path by `method`: Polyanya, or [`find_path`]'s A* and funnel.
+    /// A path by `method`: Polyanya, or [`crate::find_path`]'s A* and funnel.
     pub fn find(
         &mut self,
         mesh: &NavMesh,
