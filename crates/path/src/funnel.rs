@@ -106,19 +106,19 @@ type Corner = (usize, DVec3);
 /// point, the last the goal point). Returns the corners, start and goal
 /// included, each with the index of the portal it lies on.
 fn pull_string(portals: &[Portal]) -> Vec<Corner> {
-    let plan: Vec<(DVec2, DVec2)> = portals.iter().map(|p| p.plan()).collect();
     let last = portals.len() - 1;
     let mut corners = vec![(0, portals[0].left)];
-    let mut apex = plan[0].0;
-    let (mut left, mut left_i) = (plan[0].0, 0usize);
-    let (mut right, mut right_i) = (plan[0].1, 0usize);
+    let (l0, r0) = portals[0].plan();
+    let mut apex = l0;
+    let (mut left, mut left_i) = (l0, 0usize);
+    let (mut right, mut right_i) = (r0, 0usize);
     let mut i = 1;
     // Each restart moves the apex forward by at least one portal, so the
     // loop ends; the guard only protects against NaN-poisoned input.
     let mut guard = portals.len() * portals.len() + 8;
     while i <= last && guard > 0 {
         guard -= 1;
-        let (l, r) = plan[i];
+        let (l, r) = portals[i].plan();
         // Right side: narrow unless it crosses the left ray.
         if orient_value(apex, right, r) >= 0.0 {
             if apex == right || orient_value(apex, left, r) < 0.0 {
@@ -445,17 +445,20 @@ fn funnel_on(
         }
         out.push(w);
     }
-    // Drop points lying straight on a leg walked in one stance.
-    let mut k = 1;
-    while k + 1 < out.len() {
-        if out[k].stance == out[k + 1].stance
-            && passes_straight(out[k - 1].position, out[k].position, out[k + 1].position)
-        {
-            out.remove(k);
-        } else {
-            k += 1;
+    // Drop points lying straight on a leg walked in one stance: `kept`
+    // points are compacted to the front, each judged against the last one
+    // kept and the next one.
+    let mut kept = out.len().min(1);
+    for k in 1..out.len() {
+        let straight = k + 1 < out.len()
+            && out[k].stance == out[k + 1].stance
+            && passes_straight(out[kept - 1].position, out[k].position, out[k + 1].position);
+        if !straight {
+            out[kept] = out[k];
+            kept += 1;
         }
     }
+    out.truncate(kept);
     out
 }
 
