@@ -7,16 +7,17 @@
 //! lines `x,y,z x,y,z` with an optional third field, the optimal length;
 //! blank lines and lines starting with `#` are skipped.
 //!
-//! The mesh is built once, and so are the locator and Polyanya's mesh; each
-//! query is timed from the two points to the answer (locating both ends,
-//! searching, and for A* the funnel).
+//! The mesh is built once, and so are the locator, Polyanya's mesh and A*'s
+//! per-mesh state (one `PathFinder`); each query is timed from the two
+//! points to the answer (locating both ends, searching, and for A* the
+//! funnel).
 
 use std::path::Path;
 use std::time::Instant;
 
 use glam::DVec3;
 use navscope_core::NavMesh;
-use navscope_path::{Method, PathFinder, SearchOptions, find_path};
+use navscope_path::{Method, PathFinder, SearchOptions};
 use serde::Serialize;
 
 use crate::BuildOptions;
@@ -167,7 +168,8 @@ pub fn answer_all(mesh: &NavMesh, queries: &[Query], method: Method) -> Vec<Outc
                 Method::Polyanya => finder
                     .polyanya(mesh, q.from, q.to, &opts, false)
                     .map(|p| (p.length, p.expansions)),
-                Method::AStar => find_path(mesh, &finder.locator, q.from, q.to, &opts)
+                Method::AStar => finder
+                    .find(mesh, Method::AStar, q.from, q.to, &opts)
                     .map(|p| (p.length, p.expansions)),
             };
             let us = t.elapsed().as_secs_f64() * 1e6;

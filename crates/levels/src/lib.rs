@@ -37,7 +37,7 @@
 //! | kind | files | module |
 //! |---|---|---|
 //! | floor plan | `.json` `{"format": "navscope-floorplan", "version": 1, "outer": [[x, z], ...], "holes": [...], "nodes": [...], "blockers": [...]}`; `.ron` `FloorPlan(..)` | `floorplan` |
-//! | floor plan | `.mesh` polyanya navigation mesh (free space = union of its polygons; largest connected part; vertices where it touches itself split per wedge) | `polyanya` |
+//! | floor plan, or multi-layer environment | `.mesh` polyanya navigation mesh, versions 1 to 3 (free space = union of its free polygons; one part: a floor plan; several parts: one layer per part at height 0; vertices where it touches itself split per wedge) | `polyanya` |
 //! | raster floor plan | `.png` with optional sidecar `NAME.png.ron` / `NAME.ron` `Raster(..)` | [`raster`] |
 //! | triangle mesh | `.obj` (tobj), `.gltf` / `.glb` (gltf); objects named `water*` become water volumes; optional sidecar `NAME.obj.ron` `MeshSidecar(volumes: [..])` with convex area volumes | `mesh`, [`volumes`] |
 //! | brush level | `.ron` `BrushLevel(..)`; `.map` Quake standard / Valve 220 (quake-util), Z up to Y up at 1/32 m per unit | [`brushes`] |
@@ -407,10 +407,7 @@ fn parse(
             budget,
         )?)),
         Format::Ron => parse_ron(text::utf8(bytes)?, budget),
-        Format::Polyanya => Ok(LevelData::FloorPlan(polyanya::parse(
-            text::utf8(bytes)?,
-            budget,
-        )?)),
+        Format::Polyanya => polyanya::parse(text::utf8(bytes)?, budget),
         Format::Png => Ok(LevelData::Raster(raster::parse(
             bytes,
             &raster::RasterSettings::default(),

@@ -1,19 +1,28 @@
-//! Polyanya `.mesh` files (version 1 or 2) read as a floor plan.
+//! Polyanya `.mesh` files (versions 1, 2 and 3) read as the floor plan of
+//! their free space.
 //!
 //! A polyanya mesh lists the convex polygons of the free space. navscope
 //! turns it into the free space's outline: an edge used by exactly one
-//! polygon is a boundary edge; boundary edges, directed as their polygon
-//! winds (counter-clockwise, free space on the left), chain into rings; the
-//! counter-clockwise ring is the outer boundary and the clockwise ones are
-//! holes. Boundary edges are found by counting, so the neighbour arrays are
-//! only range-checked (and versions 1 and 2, which differ only in their
-//! order, read alike).
+//! free polygon is a boundary edge; boundary edges, directed as their
+//! polygon winds (counter-clockwise, free space on the left), chain into
+//! rings; the counter-clockwise ring is the outer boundary and the
+//! clockwise ones are holes. Boundary edges are found by counting, so the
+//! neighbour lists are only range-checked (versions 1 and 2, which differ
+//! only in their order, read alike).
+//!
+//! Version 3 is the format of the pathfinding benchmarks' mesh maps (the
+//! polyanya crate reads it; it is not layered): 1-based ids, vertices as
+//! `x y` only, and every face flagged traversable (1) or not (0); only the
+//! traversable faces are free space (see `read_v3`).
 //!
 //! Choices:
 //! * The mesh's `(x, y)` is world `[x, z]` (as for raster images, rows run
 //!   along +Z).
-//! * A mesh with several disconnected parts (polygons joined through shared
-//!   edges) loads as its largest part by area; the others are dropped.
+//! * Parts (free polygons joined through shared edges): a mesh in one part
+//!   is a floor plan; a mesh in several is a multi-layer environment with
+//!   one layer per part (`part 0` the largest by area, then by size), all
+//!   horizontal at height 0 and without connections, because a floor plan
+//!   holds one outline. Every part is kept.
 //! * A vertex where the free space touches itself (two boundary edges leave
 //!   it) is split into one copy per free wedge, each moved a millionth of
 //!   the shortest boundary edge at the vertex into its wedge along the
@@ -23,8 +32,8 @@
 use std::collections::HashMap;
 
 use glam::DVec2;
-use navscope_core::geom::plan_from_xz;
-use navscope_core::level::FloorPlan;
+use navscope_core::geom::{PolygonWithHoles, Ring, plan_from_xz};
+use navscope_core::level::{FloorPlan, Layer, LayeredLevel, LevelData};
 
 use crate::budget::Budget;
 use crate::error::Fault;
@@ -201,8 +210,26 @@ fn split_touching_vertices(
     tail.into_iter().zip(head).collect()
 }
 
-/// Parses a polyanya mesh into a floor plan.
-pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
+/// A free polygon as read: 0-based vertex indices, counter-clockwise; the
+/// line it was written on; its number as the file counts.
+struct Poly {
+    vs: Vec<usize>,
+    line: usize,
+    id: usize,
+}
+
+/// A mesh as read: vertex positions, the free polygons, and what the
+/// format calls a polygon (`polygon` or `face`).
+struct Read {
+    verts: Vec<[f64; 2]>,
+    polys: Vec<Poly>,
+    noun: &'static str,
+}
+
+/// Parses a polyanya mesh (version 1, 2 or 3) into a level: a floor plan
+/// when its free space is one part, a multi-layer environment with one
+/// layer per part (at height 0, no connections) when it has several.
+pub(crate) fn parse(text: &str, budget: &Budget) -> Result<LevelData, Fault> {
     let mut tk = Tokens::new(text);
     let (magic, line) = tk.next(&|| "the header \"mesh\"".to_string())?;
     if magic != "mesh" {
@@ -212,10 +239,10 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
         ));
     }
     let (version, line) = tk.int(&|| "the version".to_string())?;
-    if version != 1 && version != 2 {
+    if !(1..=3).contains(&version) {
         return Err(Fault::format(
             format!("line {line}"),
-            format!("version {version} is not supported (1 and 2 are)"),
+            format!("version {version} is not supported (1, 2 and 3 are)"),
         ));
     }
     let (nv, line) = tk.int(&|| "the vertex count".to_string())?;
@@ -234,10 +261,10 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
         np,
         budget.max_triangles,
     )?;
-    // Every vertex needs at least 3 tokens of 2 bytes, every polygon 1:
+    // Every vertex needs at least 2 tokens of 2 bytes, every polygon 1:
     // a header claiming more than the file can hold is refused before any
     // allocation.
-    if nv.saturating_mul(6).saturating_add(np.saturating_mul(2)) > text.len() as u64 {
+    if nv.saturating_mul(4).saturating_add(np.saturating_mul(2)) > text.len() as u64 {
         return Err(Fault::syntax(
             format!("line {line}"),
             format!(
@@ -247,6 +274,44 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
         ));
     }
     let (nv, np) = (nv as usize, np as usize);
+    let read = if version == 3 {
+        read_v3(&mut tk, nv, np)?
+    } else {
+        read_v2(&mut tk, nv, np)?
+    };
+    if let Ok((extra, line)) = tk.next(&String::new) {
+        return Err(Fault::syntax(
+            format!("line {line}"),
+            format!("unexpected \"{}\" after the last polygon", clip(extra)),
+        ));
+    }
+    let mut parts = free_space(read)?;
+    if parts.len() == 1 {
+        return Ok(LevelData::FloorPlan(FloorPlan {
+            area: parts.remove(0),
+            nodes: Vec::new(),
+            blockers: Vec::new(),
+        }));
+    }
+    Ok(LevelData::Layers(LayeredLevel {
+        layers: parts
+            .into_iter()
+            .enumerate()
+            .map(|(k, area)| Layer {
+                name: format!("part {k}"),
+                height: 0.0,
+                slope: DVec2::ZERO,
+                area,
+            })
+            .collect(),
+        connections: Vec::new(),
+    }))
+}
+
+/// Versions 1 and 2: `x y n neighbours...` per vertex, `n vertices...
+/// neighbours...` per polygon, 0-based; every polygon is free space and
+/// must be counter-clockwise.
+fn read_v2(tk: &mut Tokens, nv: usize, np: usize) -> Result<Read, Fault> {
     let mut verts: Vec<[f64; 2]> = Vec::with_capacity(nv);
     for i in 0..nv {
         let what = |f: &'static str| move || format!("vertex {i} {f}");
@@ -262,7 +327,7 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
         tk.neighbours(n, np, &format!("vertex {i}"))?;
         verts.push([x, y]);
     }
-    let mut polys: Vec<(Vec<usize>, usize)> = Vec::with_capacity(np);
+    let mut polys: Vec<Poly> = Vec::with_capacity(np);
     for i in 0..np {
         let what = |f: &'static str| move || format!("polygon {i} {f}");
         let (n, line) = tk.int(&what("vertex count"))?;
@@ -284,22 +349,7 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
             vs.push(v as usize);
         }
         tk.neighbours(n, np, &format!("polygon {i}"))?;
-        polys.push((vs, line));
-    }
-    if let Ok((extra, line)) = tk.next(&String::new) {
-        return Err(Fault::syntax(
-            format!("line {line}"),
-            format!("unexpected \"{}\" after the last polygon", clip(extra)),
-        ));
-    }
-    if polys.is_empty() {
-        return Err(Fault::geometry("", "the mesh has no polygons"));
-    }
-    // Directed edges; each undirected edge may be used once each way.
-    let mut edges: HashMap<(usize, usize), usize> =
-        HashMap::with_capacity(polys.iter().map(|p| p.0.len()).sum());
-    for (i, (vs, line)) in polys.iter().enumerate() {
-        let a = signed_area(&verts, vs);
+        let a = signed_area(&verts, &vs);
         if a <= 0.0 {
             return Err(Fault::geometry(
                 format!("line {line}"),
@@ -308,25 +358,135 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
                 ),
             ));
         }
+        polys.push(Poly { vs, line, id: i });
+    }
+    Ok(Read {
+        verts,
+        polys,
+        noun: "polygon",
+    })
+}
+
+/// Version 3 (the mesh maps of the pathfinding benchmarks): `x y` per
+/// vertex; per face `traversable n vertices... neighbours...`, all ids
+/// 1-based; a neighbour is `k` (face `k`, traversable), `-k` (face `k`,
+/// not) or 0 (the mesh's edge). Only traversable faces are free space. The
+/// format's text says faces are counter-clockwise but its own example lists
+/// them clockwise: a clockwise face is reversed; a face of no area is
+/// refused.
+fn read_v3(tk: &mut Tokens, nv: usize, nf: usize) -> Result<Read, Fault> {
+    let mut verts: Vec<[f64; 2]> = Vec::with_capacity(nv);
+    for i in 1..=nv {
+        let what = |f: &'static str| move || format!("vertex {i} {f}");
+        let x = tk.float(&what("x"))?;
+        let y = tk.float(&what("y"))?;
+        verts.push([x, y]);
+    }
+    let mut polys: Vec<Poly> = Vec::with_capacity(nf);
+    for i in 1..=nf {
+        let what = |f: &'static str| move || format!("face {i} {f}");
+        let (flag, line) = tk.next(&what("traversable flag"))?;
+        let traversable = match flag {
+            "1" => true,
+            "0" => false,
+            other => {
+                return Err(Fault::syntax(
+                    format!("line {line}"),
+                    format!(
+                        "face {i}: the traversable flag must be 0 or 1, found \"{}\"",
+                        clip(other)
+                    ),
+                ));
+            }
+        };
+        let (n, line) = tk.int(&what("edge count"))?;
+        if n < 3 || n as u64 > nv as u64 {
+            return Err(Fault::geometry(
+                format!("line {line}"),
+                format!("face {i}: edge count {n} is out of range (3 to {nv})"),
+            ));
+        }
+        let mut vs = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            let (v, line) = tk.int(&what("vertex"))?;
+            if v < 1 || v > nv as i64 {
+                return Err(Fault::reference(
+                    format!("line {line}"),
+                    format!("face {i} refers to vertex {v} but they are numbered 1 to {nv}"),
+                ));
+            }
+            vs.push(v as usize - 1);
+        }
+        for _ in 0..n {
+            let (k, line) = tk.int(&what("neighbour"))?;
+            if k.unsigned_abs() > nf as u64 {
+                return Err(Fault::reference(
+                    format!("line {line}"),
+                    format!("face {i} refers to face {k} but they are numbered 1 to {nf}"),
+                ));
+            }
+        }
+        if !traversable {
+            continue;
+        }
+        let a = signed_area(&verts, &vs);
+        if a == 0.0 {
+            return Err(Fault::geometry(
+                format!("line {line}"),
+                format!("face {i} has no area"),
+            ));
+        }
+        if a < 0.0 {
+            vs.reverse();
+        }
+        polys.push(Poly { vs, line, id: i });
+    }
+    Ok(Read {
+        verts,
+        polys,
+        noun: "face",
+    })
+}
+
+/// The free space of a mesh, one polygon with holes per part (polygons
+/// joined through shared edges), largest first.
+fn free_space(read: Read) -> Result<Vec<PolygonWithHoles>, Fault> {
+    let Read {
+        mut verts,
+        polys,
+        noun,
+    } = read;
+    if polys.is_empty() {
+        return Err(Fault::geometry("", "the mesh has no free polygons"));
+    }
+    // Directed edges; each undirected edge may be used once each way.
+    let mut edges: HashMap<(usize, usize), usize> =
+        HashMap::with_capacity(polys.iter().map(|p| p.vs.len()).sum());
+    // Vertex numbers as the file counts them.
+    let base = usize::from(noun == "face");
+    for (i, p) in polys.iter().enumerate() {
+        let (vs, line, id) = (&p.vs, p.line, p.id);
         for k in 0..vs.len() {
             let (a, b) = (vs[k], vs[(k + 1) % vs.len()]);
             if a == b {
                 return Err(Fault::geometry(
                     format!("line {line}"),
-                    format!("polygon {i} repeats vertex {a}"),
+                    format!("{noun} {id} repeats vertex {}", a + base),
                 ));
             }
             if let Some(other) = edges.insert((a, b), i) {
                 return Err(Fault::geometry(
                     format!("line {line}"),
                     format!(
-                        "polygons {other} and {i} both use the edge from vertex {a} to vertex {b} in the same direction (overlap)"
+                        "{noun}s {} and {id} both use the edge from vertex {} to vertex {} in the same direction (overlap)",
+                        polys[other].id,
+                        a + base,
+                        b + base
                     ),
                 ));
             }
         }
     }
-    // Parts: polygons joined through shared edges.
     let mut parent: Vec<usize> = (0..polys.len()).collect();
     for (&(a, b), &i) in &edges {
         if let Some(&j) = edges.get(&(b, a)) {
@@ -334,28 +494,55 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
             parent[ri.max(rj)] = ri.min(rj);
         }
     }
-    let mut part_area: HashMap<usize, f64> = HashMap::new();
-    for (i, (vs, _)) in polys.iter().enumerate() {
-        *part_area.entry(find(&mut parent, i)).or_default() += signed_area(&verts, vs);
+    // Polygons per part (in file order, for determinism), parts largest
+    // first (ties: the part of the earlier polygon first).
+    let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
+    for i in 0..polys.len() {
+        members.entry(find(&mut parent, i)).or_default().push(i);
     }
-    let best = part_area
-        .iter()
-        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
-        .map_or(0, |(&r, _)| r);
-    // Boundary edges of the chosen part, in polygon order for determinism.
-    let mut boundary = Vec::new();
-    for (i, (vs, _)) in polys.iter().enumerate() {
-        if find(&mut parent, i) != best {
-            continue;
-        }
-        for k in 0..vs.len() {
-            let (a, b) = (vs[k], vs[(k + 1) % vs.len()]);
-            if !edges.contains_key(&(b, a)) {
-                boundary.push((a, b));
+    let mut parts: Vec<(f64, Vec<usize>)> = members
+        .into_values()
+        .map(|m| {
+            (
+                m.iter().map(|&i| signed_area(&verts, &polys[i].vs)).sum(),
+                m,
+            )
+        })
+        .collect();
+    parts.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1[0].cmp(&b.1[0])));
+    let several = parts.len() > 1;
+    let mut out = Vec::with_capacity(parts.len());
+    for (k, (_, members)) in parts.iter().enumerate() {
+        let mut boundary = Vec::new();
+        for &i in members {
+            let vs = &polys[i].vs;
+            for j in 0..vs.len() {
+                let (a, b) = (vs[j], vs[(j + 1) % vs.len()]);
+                if !edges.contains_key(&(b, a)) {
+                    boundary.push((a, b));
+                }
             }
         }
+        let name = |r: Ring| {
+            if several {
+                format!("part {k} {}", ring_name(r))
+            } else {
+                ring_name(r)
+            }
+        };
+        out.push(part_area(&mut verts, &boundary, &name)?);
     }
-    let boundary = split_touching_vertices(&mut verts, &boundary);
+    Ok(out)
+}
+
+/// The polygon with holes bounded by one part's boundary edges (directed,
+/// free space on the left).
+fn part_area(
+    verts: &mut Vec<[f64; 2]>,
+    boundary: &[(usize, usize)],
+    name: &dyn Fn(Ring) -> String,
+) -> Result<PolygonWithHoles, Fault> {
+    let boundary = split_touching_vertices(verts, boundary);
     let mut next: HashMap<usize, usize> = HashMap::with_capacity(boundary.len());
     let mut order = Vec::with_capacity(boundary.len());
     for &(a, b) in &boundary {
@@ -392,7 +579,7 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
     let outer_at = rings
         .iter()
         .enumerate()
-        .max_by(|a, b| signed_area(&verts, a.1).total_cmp(&signed_area(&verts, b.1)))
+        .max_by(|a, b| signed_area(verts, a.1).total_cmp(&signed_area(verts, b.1)))
         .map_or(0, |(i, _)| i);
     let outer = rings.remove(outer_at);
     let to_plan = |r: &[usize]| {
@@ -400,16 +587,11 @@ pub(crate) fn parse(text: &str, budget: &Budget) -> Result<FloorPlan, Fault> {
             .map(|&v| plan_from_xz(verts[v]))
             .collect::<Vec<_>>()
     };
-    let area = build_area(
+    build_area(
         to_plan(&outer),
         rings.iter().map(|r| to_plan(r)).collect(),
-        &ring_name,
-    )?;
-    Ok(FloorPlan {
-        area,
-        nodes: Vec::new(),
-        blockers: Vec::new(),
-    })
+        name,
+    )
 }
 
 #[cfg(test)]
@@ -417,11 +599,19 @@ mod tests {
     use super::*;
     use crate::error::ErrorKind;
 
+    /// The floor plan of a mesh that must load as one.
+    fn plan(text: &str) -> FloorPlan {
+        match parse(text, &Budget::default()).unwrap() {
+            LevelData::FloorPlan(p) => p,
+            other => panic!("not a floor plan: {other:?}"),
+        }
+    }
+
     const TWO_TRIANGLES: &str = "mesh\n2\n4 2\n0.0 0.0 2 0 -1\n1.5 0.0 3 0 1 -1\n1.5 1.5 2 1 -1\n0.0 1.5 3 -1 1 0\n3 0 1 3 -1 -1 1\n3 1 2 3 0 -1 -1\n";
 
     #[test]
     fn format_example_is_a_square() {
-        let p = parse(TWO_TRIANGLES, &Budget::default()).unwrap();
+        let p = plan(TWO_TRIANGLES);
         assert_eq!(p.area.outer.len(), 4);
         assert_eq!(p.area.area(), 2.25);
         // The same triangles listed clockwise are refused.
@@ -483,10 +673,10 @@ mod tests {
     }
 
     #[test]
-    fn square_with_a_hole_and_a_separate_island() {
+    fn every_part_loads_as_a_layer_largest_first() {
         // A 3x3 square of 8 unit squares around a missing centre, plus a
-        // far-away unit square: the largest part is kept, the centre is a
-        // hole.
+        // far-away unit square listed first: two parts, so two layers at
+        // height 0 without connections, the larger first, with its hole.
         let mut text = String::from("mesh\n2\n20 9\n");
         for y in 0..4 {
             for x in 0..4 {
@@ -496,6 +686,7 @@ mod tests {
         for (x, y) in [(10, 10), (11, 10), (11, 11), (10, 11)] {
             text += &format!("{x} {y} 0\n");
         }
+        text += "4 16 17 18 19 -1 -1 -1 -1\n";
         for y in 0..3 {
             for x in 0..3 {
                 if (x, y) != (1, 1) {
@@ -503,15 +694,33 @@ mod tests {
                 }
             }
         }
-        text += "4 16 17 18 19 -1 -1 -1 -1\n";
-        let p = parse(&text, &Budget::default()).unwrap();
-        assert_eq!(p.area.holes.len(), 1);
-        assert_eq!(p.area.area(), 8.0);
-        assert_eq!(
-            p.area.outer.len(),
-            4,
-            "collinear boundary vertices are merged"
+        let LevelData::Layers(l) = parse(&text, &Budget::default()).unwrap() else {
+            panic!("two parts are two layers");
+        };
+        assert!(l.connections.is_empty());
+        let names: Vec<_> = l.layers.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["part 0", "part 1"]);
+        assert!(
+            l.layers
+                .iter()
+                .all(|l| l.height == 0.0 && l.plane().is_level())
         );
+        let (big, small) = (&l.layers[0].area, &l.layers[1].area);
+        assert_eq!((big.area(), big.holes.len()), (8.0, 1));
+        assert_eq!(big.outer.len(), 4, "collinear boundary vertices are merged");
+        assert_eq!((small.area(), small.holes.len()), (1.0, 0));
+        assert!(small.contains(plan_from_xz([10.5, 10.5])));
+        // Without the island the same mesh is one floor plan.
+        let one = text
+            .replace("20 9\n", "16 8\n")
+            .replace("4 16 17 18 19 -1 -1 -1 -1\n", "");
+        let one: String = one
+            .lines()
+            .enumerate()
+            .filter(|&(i, _)| !(19..23).contains(&i))
+            .map(|(_, l)| format!("{l}\n"))
+            .collect();
+        assert_eq!(plan(&one).area.area(), 8.0);
     }
 
     #[test]
@@ -526,7 +735,7 @@ mod tests {
             e.problem
         );
         let e = parse("mesh\n2\n0 0\n", &Budget::default()).unwrap_err();
-        assert_eq!(e.problem, "the mesh has no polygons");
+        assert_eq!(e.problem, "the mesh has no free polygons");
         let e = parse(
             "mesh\n2\n3 1\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2 -1 -1 -1\nextra\n",
             &Budget::default(),
@@ -558,7 +767,7 @@ mod tests {
                 }
             }
         }
-        let p = parse(&text, &Budget::default()).unwrap();
+        let p = plan(&text);
         assert!(p.area.holes.is_empty());
         assert_eq!(p.area.outer.points.len(), 10);
         assert!((p.area.area() - 7.0).abs() < 1e-5, "{}", p.area.area());
@@ -583,7 +792,7 @@ mod tests {
         for (x, y) in cells {
             text += &unit_cell(5, x, y);
         }
-        let p = parse(&text, &Budget::default()).unwrap();
+        let p = plan(&text);
         assert!(p.area.holes.is_empty());
         assert!((p.area.area() - 7.0).abs() < 1e-5, "{}", p.area.area());
         assert!(p.area.area() < 7.0);
@@ -598,5 +807,97 @@ mod tests {
             .collect();
         assert_eq!(near.len(), 2, "one copy per wedge: {near:?}");
         assert!(near.iter().all(|q| q.distance(corner) > 0.0));
+    }
+
+    /// The format's own example (`meshes/v3/format.txt` of the polyanya
+    /// crate): a 10 x 10 square fanned round its centre, the bottom face
+    /// not traversable, faces listed clockwise.
+    const V3_EXAMPLE: &str = "mesh\n3\n5 4\n0 0\n0 10\n10 10\n10 0\n5 5\n\
+        0 3   4 1 5   -4 0 -2\n1 3   1 2 5   -1 0 3\n1 3   2 3 5   2 0 4\n1 3   3 4 5   3 0 -1\n";
+
+    #[test]
+    fn version_3_keeps_the_traversable_faces_whatever_their_winding() {
+        let p = plan(V3_EXAMPLE);
+        // The square less the non-traversable bottom triangle.
+        assert_eq!(p.area.area(), 75.0);
+        assert_eq!(p.area.outer.len(), 5);
+        assert!(p.area.holes.is_empty());
+        assert!(p.area.contains(plan_from_xz([5.0, 8.0])));
+        assert!(!p.area.contains(plan_from_xz([5.0, 2.0])));
+        // The same faces listed counter-clockwise (as the benchmark maps
+        // list them, neighbours following their edges) load alike.
+        let ccw = V3_EXAMPLE
+            .replace("1 3   1 2 5   -1 0 3", "1 3   1 5 2   0 3 -1")
+            .replace("1 3   2 3 5   2 0 4", "1 3   2 5 3   0 4 2")
+            .replace("1 3   3 4 5   3 0 -1", "1 3   3 5 4   0 -1 3");
+        let ccw = plan(&ccw).area;
+        assert_eq!(ccw.area(), 75.0);
+        let mut a = ccw.outer.points.clone();
+        let mut b = p.area.outer.points.clone();
+        a.sort_by(|p, q| p.to_array().partial_cmp(&q.to_array()).unwrap());
+        b.sort_by(|p, q| p.to_array().partial_cmp(&q.to_array()).unwrap());
+        assert_eq!(a, b);
+        // Every face traversable: the whole square.
+        let all = V3_EXAMPLE.replace("0 3   4 1 5", "1 3   4 1 5");
+        assert_eq!(plan(&all).area.area(), 100.0);
+    }
+
+    #[test]
+    fn version_3_parts_load_as_layers() {
+        // Two unit squares 5 apart, each two triangles, and a blocked
+        // triangle between them: two parts.
+        let text = "mesh\n3\n8 5\n0 0\n1 0\n1 1\n0 1\n5 0\n6 0\n6 1\n5 1\n\
+            1 3 1 2 3 0 0 2\n1 3 1 3 4 1 0 0\n0 3 2 5 3 0 0 0\n1 3 5 6 7 0 0 5\n1 3 5 7 8 4 0 0\n";
+        let LevelData::Layers(l) = parse(text, &Budget::default()).unwrap() else {
+            panic!("two parts are two layers");
+        };
+        assert_eq!(l.layers.len(), 2);
+        assert!(l.layers.iter().all(|l| l.area.area() == 1.0));
+        assert!(l.layers[0].area.contains(plan_from_xz([0.5, 0.5])));
+        assert!(l.layers[1].area.contains(plan_from_xz([5.5, 0.5])));
+    }
+
+    #[test]
+    fn version_3_errors_name_the_line_and_the_face() {
+        let b = Budget::default();
+        let err = |text: &str| {
+            let e = parse(text, &b).unwrap_err();
+            (e.element, e.problem)
+        };
+        let bad_flag = V3_EXAMPLE.replace("1 3   2 3 5", "2 3   2 3 5");
+        assert_eq!(
+            err(&bad_flag),
+            (
+                "line 11".into(),
+                "face 3: the traversable flag must be 0 or 1, found \"2\"".into()
+            )
+        );
+        let vertex_zero = V3_EXAMPLE.replace("1 3   2 3 5", "1 3   2 0 5");
+        assert_eq!(
+            err(&vertex_zero),
+            (
+                "line 11".into(),
+                "face 3 refers to vertex 0 but they are numbered 1 to 5".into()
+            )
+        );
+        let far_face = V3_EXAMPLE.replace("2 0 4", "2 0 -9");
+        assert_eq!(
+            err(&far_face),
+            (
+                "line 11".into(),
+                "face 3 refers to face -9 but they are numbered 1 to 4".into()
+            )
+        );
+        let short = V3_EXAMPLE.replace("1 3   3 4 5   3 0 -1\n", "1 3   3 4");
+        assert_eq!(
+            err(&short),
+            ("line 12".into(), "file ends before face 4 vertex".into())
+        );
+        let flat = V3_EXAMPLE.replace("1 3   2 3 5", "1 3   2 2 5");
+        assert_eq!(err(&flat), ("line 11".into(), "face 3 has no area".into()));
+        let none = V3_EXAMPLE.replace("\n1 3", "\n0 3");
+        assert_eq!(err(&none).1, "the mesh has no free polygons");
+        let e = parse("mesh\n4\n", &b).unwrap_err();
+        assert_eq!(e.problem, "version 4 is not supported (1, 2 and 3 are)");
     }
 }

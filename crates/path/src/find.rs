@@ -208,12 +208,32 @@ pub fn find_path(
     to: DVec3,
     opts: &SearchOptions,
 ) -> Result<PathResult, PathError> {
-    find_path_with(mesh, locator, &mut AStar::new(mesh), from, to, opts, true)
+    let r = astar_route(mesh, locator, &mut AStar::new(mesh), from, to, opts, true)?;
+    let nodes = r.search.nodes.as_deref().unwrap_or_default();
+    let centre = centre_polyline(mesh, nodes, &r.search.links, r.start, r.goal);
+    Ok(PathResult {
+        found: true,
+        length: path_length(&r.waypoints),
+        expansions: r.search.expanded,
+        waypoints: r.waypoints,
+        centre_length: centre.windows(2).map(|w| w[0].distance(w[1])).sum(),
+        search: r.search,
+    })
 }
 
-/// [`find_path`] with A*'s state kept by the caller (built for `mesh`),
-/// recording the trace only when `record`.
-pub(crate) fn find_path_with(
+/// What A* and the funnel found: the search, the funnelled waypoints and
+/// the located ends.
+pub(crate) struct Route {
+    pub search: Search,
+    pub waypoints: Vec<Waypoint>,
+    pub start: DVec3,
+    pub goal: DVec3,
+}
+
+/// Locates both points, runs A* between their nodes (state kept by the
+/// caller) and funnels the node path; the query part of [`find_path`]
+/// without the centre polyline, for callers that only want the path.
+pub(crate) fn astar_route(
     mesh: &NavMesh,
     locator: &Locator,
     state: &mut AStar,
@@ -221,7 +241,7 @@ pub(crate) fn find_path_with(
     to: DVec3,
     opts: &SearchOptions,
     record: bool,
-) -> Result<PathResult, PathError> {
+) -> Result<Route, PathError> {
     if mesh.nodes.is_empty() {
         return Err(PathError::EmptyMesh);
     }
@@ -269,14 +289,11 @@ pub(crate) fn find_path_with(
         goal.point,
         opts.agent_radius,
     );
-    let centre = centre_polyline(mesh, nodes, &search.links, start.point, goal.point);
-    Ok(PathResult {
-        found: true,
-        length: path_length(&waypoints),
-        expansions: search.expanded,
-        waypoints,
-        centre_length: centre.windows(2).map(|w| w[0].distance(w[1])).sum(),
+    Ok(Route {
         search,
+        waypoints,
+        start: start.point,
+        goal: goal.point,
     })
 }
 

@@ -106,19 +106,19 @@ type Corner = (usize, DVec3);
 /// point, the last the goal point). Returns the corners, start and goal
 /// included, each with the index of the portal it lies on.
 fn pull_string(portals: &[Portal]) -> Vec<Corner> {
-    let plan: Vec<(DVec2, DVec2)> = portals.iter().map(|p| p.plan()).collect();
     let last = portals.len() - 1;
     let mut corners = vec![(0, portals[0].left)];
-    let mut apex = plan[0].0;
-    let (mut left, mut left_i) = (plan[0].0, 0usize);
-    let (mut right, mut right_i) = (plan[0].1, 0usize);
+    let (l0, r0) = portals[0].plan();
+    let mut apex = l0;
+    let (mut left, mut left_i) = (l0, 0usize);
+    let (mut right, mut right_i) = (r0, 0usize);
     let mut i = 1;
     // Each restart moves the apex forward by at least one portal, so the
     // loop ends; the guard only protects against NaN-poisoned input.
     let mut guard = portals.len() * portals.len() + 8;
     while i <= last && guard > 0 {
         guard -= 1;
-        let (l, r) = plan[i];
+        let (l, r) = portals[i].plan();
         // Right side: narrow unless it crosses the left ray.
         if orient_value(apex, right, r) >= 0.0 {
             if apex == right || orient_value(apex, left, r) < 0.0 {
@@ -310,30 +310,34 @@ fn funnel_on(
             dense[k].y = h;
         }
     }
-    let legs: Vec<Vec<DVec3>> = (0..last)
-        .map(|k| {
-            let mut pts = vec![dense[k]];
-            if portals[k].enters
-                && let Some(d) = details[portals[k].node]
-                && d.holds(dense[k])
-                && d.holds(dense[k + 1])
-            {
-                pts.extend(d.crossings(dense[k], dense[k + 1]));
-            }
-            pts.push(dense[k + 1]);
-            pts
-        })
-        .collect();
+    // Leg k's points are `pts[leg_at[k]..leg_at[k + 1]]` (one buffer for
+    // all legs), with their 3D path lengths in `cum`.
+    let mut pts: Vec<DVec3> = Vec::with_capacity(2 * last);
+    let mut leg_at: Vec<usize> = Vec::with_capacity(last + 1);
+    for k in 0..last {
+        leg_at.push(pts.len());
+        pts.push(dense[k]);
+        if portals[k].enters
+            && let Some(d) = details[portals[k].node]
+            && d.holds(dense[k])
+            && d.holds(dense[k + 1])
+        {
+            pts.extend(d.crossings(dense[k], dense[k + 1]));
+        }
+        pts.push(dense[k + 1]);
+    }
+    leg_at.push(pts.len());
+    let leg = |k: usize| leg_at[k]..leg_at[k + 1];
     // 3D path length at every portal (s) and at every point of each leg.
     let mut s = vec![0.0; portals.len()];
-    let mut cum: Vec<Vec<f64>> = Vec::with_capacity(last);
+    let mut cum: Vec<f64> = Vec::with_capacity(pts.len());
     for k in 0..last {
-        let mut c = vec![s[k]];
-        for w in legs[k].windows(2) {
-            c.push(c[c.len() - 1] + w[0].distance(w[1]));
+        let r = leg(k);
+        cum.push(s[k]);
+        for i in r.start + 1..r.end {
+            cum.push(cum[i - 1] + pts[i - 1].distance(pts[i]));
         }
-        s[k + 1] = c[c.len() - 1];
-        cum.push(c);
+        s[k + 1] = cum[r.end - 1];
     }
 
     // Node vertices v_j (0 < j < n - 1) at the middle of each node's stretch.
@@ -363,7 +367,7 @@ fn funnel_on(
         let keep = k == 0
             || k == last
             || is_corner[k]
-            || height_kink(legs[k - 1][legs[k - 1].len() - 2], dense[k], legs[k][1]);
+            || height_kink(pts[leg(k - 1).end - 2], dense[k], pts[leg(k).start + 1]);
         events.push(Event {
             position: dense[k],
             node: portals[k].node,
@@ -374,7 +378,7 @@ fn funnel_on(
             break;
         }
         // Along leg k: each piece's vertices, then the point ending it.
-        let (pts, c) = (&legs[k], &cum[k]);
+        let (pts, c) = (&pts[leg(k)], &cum[leg(k)]);
         let pieces = pts.len() - 1;
         for i in 0..pieces {
             while next_vertex + 1 < n {
@@ -441,17 +445,20 @@ fn funnel_on(
         }
         out.push(w);
     }
-    // Drop points lying straight on a leg walked in one stance.
-    let mut k = 1;
-    while k + 1 < out.len() {
-        if out[k].stance == out[k + 1].stance
-            && passes_straight(out[k - 1].position, out[k].position, out[k + 1].position)
-        {
-            out.remove(k);
-        } else {
-            k += 1;
+    // Drop points lying straight on a leg walked in one stance: `kept`
+    // points are compacted to the front, each judged against the last one
+    // kept and the next one.
+    let mut kept = out.len().min(1);
+    for k in 1..out.len() {
+        let straight = k + 1 < out.len()
+            && out[k].stance == out[k + 1].stance
+            && passes_straight(out[kept - 1].position, out[k].position, out[k + 1].position);
+        if !straight {
+            out[kept] = out[k];
+            kept += 1;
         }
     }
+    out.truncate(kept);
     out
 }
 

@@ -10,8 +10,8 @@ use glam::DVec3;
 use navscope_core::NavMesh;
 use serde::{Deserialize, Serialize};
 
-use crate::find::{PathError, find_path_with, path_json};
-use crate::funnel::Waypoint;
+use crate::find::{PathError, astar_route, path_json};
+use crate::funnel::{Waypoint, path_length};
 use crate::locate::Locator;
 use crate::polyanya::{AnyAnglePath, PolyMesh, Searcher};
 use crate::search::{AStar, SearchOptions};
@@ -111,7 +111,7 @@ impl PathFinder {
             .find(mesh, &self.poly, start, goal, opts, record)
     }
 
-    /// A path by `method`: Polyanya, or [`find_path`]'s A* and funnel.
+    /// A path by `method`: Polyanya, or [`crate::find_path`]'s A* and funnel.
     pub fn find(
         &mut self,
         mesh: &NavMesh,
@@ -130,12 +130,11 @@ impl PathFinder {
                 })
             }
             Method::AStar => {
-                let p =
-                    find_path_with(mesh, &self.locator, &mut self.astar, from, to, opts, false)?;
+                let r = astar_route(mesh, &self.locator, &mut self.astar, from, to, opts, false)?;
                 Ok(Answer {
-                    length: p.length,
-                    expansions: p.expansions,
-                    waypoints: p.waypoints,
+                    length: path_length(&r.waypoints),
+                    expansions: r.search.expanded,
+                    waypoints: r.waypoints,
                 })
             }
         }

@@ -69,6 +69,10 @@ pub(crate) struct Poly {
     pub links_start: u32,
     /// One past the last.
     pub links_end: u32,
+    /// A dead end: one edge with a neighbour, no point link out, no vertex
+    /// where the free space touches itself. A search that enters it across
+    /// that edge can only come back (see [`PolyMesh::mark_dead_ends`]).
+    pub dead_end: bool,
 }
 
 /// A link that is not a shared edge.
@@ -306,7 +310,32 @@ impl PolyMesh {
         let world = pm.lay_out(mesh, &drafts);
         pm.join_vertices(&world);
         pm.add_point_links(mesh, point_links);
+        pm.mark_dead_ends();
         pm
+    }
+
+    /// Marks the dead ends. Entering one across its only shared edge, a
+    /// search finds nothing it could not find without: every way on from
+    /// it leads back across that edge, and the polygons round the edge's
+    /// ends are the polygon and the one it was entered from (its other
+    /// edges at those ends are walls and the free space does not touch
+    /// itself there), so a bend at them sees nothing new. Polyanya skips
+    /// them unless they hold the goal (Cui et al. prune dead ends the
+    /// same way).
+    fn mark_dead_ends(&mut self) {
+        for p in 0..self.polys.len() as u32 {
+            let poly = &self.polys[p as usize];
+            let corners = (0..poly.len).map(|i| self.corner(p, i));
+            let shared = corners
+                .clone()
+                .filter(|&c| self.corner_nbr[c] != NONE)
+                .count();
+            let pinched = corners
+                .clone()
+                .any(|c| self.verts[self.corner_vert[c] as usize].pinch);
+            let dead = shared == 1 && poly.links_start == poly.links_end && !pinched;
+            self.polys[p as usize].dead_end = dead;
+        }
     }
 
     /// Corner arrays: every edge split at the ends of its shared stretches.
@@ -353,6 +382,7 @@ impl PolyMesh {
                 len,
                 links_start: 0,
                 links_end: 0,
+                dead_end: false,
             });
         }
         self.corner_nbr_edge = vec![NONE; self.corner_pt.len()];
@@ -552,6 +582,30 @@ impl PolyMesh {
 mod tests {
     use super::*;
     use crate::sample::grid_mesh;
+
+    #[test]
+    fn dead_ends_are_cells_with_one_neighbour_and_no_way_out() {
+        // A T: cells (0, 0), (1, 0), (2, 0) in a row and (1, 1) on the
+        // middle one. The three arms are dead ends, the middle is not.
+        let m = grid_mesh(3, 2, |i, j| j == 1 && i != 1);
+        let dead = |pm: &PolyMesh| -> Vec<bool> {
+            pm.node_poly
+                .iter()
+                .map(|&p| pm.polys[p as usize].dead_end)
+                .collect()
+        };
+        assert_eq!(dead(&PolyMesh::new(&m)), [true, false, true, true]);
+        // A jump out of an arm (a point link) keeps it open.
+        let mut jump = m.clone();
+        jump.links
+            .push(navscope_core::Link::new(3, 0, LinkKind::Jump, 3.0, None));
+        assert_eq!(dead(&PolyMesh::new(&jump)), [true, false, true, false]);
+        // Cells (0, 0) and (1, 0) side by side, and (2, 1) touching (1, 0)
+        // only at a corner, where the free space touches itself: (1, 0)
+        // leads on through that corner, so only (0, 0) is a dead end.
+        let pinch = grid_mesh(3, 2, |i, j| !((j == 0 && i < 2) || (i, j) == (2, 1)));
+        assert_eq!(dead(&PolyMesh::new(&pinch)), [true, false, false]);
+    }
 
     #[test]
     fn grid_cells_share_edges_and_vertices() {

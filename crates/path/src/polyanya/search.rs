@@ -32,6 +32,10 @@
 //! at most as cheaply in a straight line (`place_point`), so links that
 //! all lead into one polygon start one search there, not one each.
 //!
+//! A dead-end polygon (one shared edge, no point link out, no pinched
+//! vertex; see `PolyMesh::mark_dead_ends`) is not entered unless it holds
+//! the goal: every way on from it leads back.
+//!
 //! Rounding: the mesh gives every vertex one position (module `mesh`),
 //! an interval end within `INTERVAL_TOL` of an edge's vertex is the
 //! vertex, an interval shorter than that is a ray meeting a point, and a
@@ -512,7 +516,10 @@ impl Searcher {
             }
             return;
         }
-        if !q.enters(next) || !q.allows(pm.corner_kind[ca]) {
+        if !q.enters(next)
+            || !q.allows(pm.corner_kind[ca])
+            || (pm.polys[next as usize].dead_end && next != q.goal_poly)
+        {
             return;
         }
         let edge = pm.corner_nbr_edge[ca];
