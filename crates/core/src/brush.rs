@@ -76,7 +76,9 @@ pub enum Contents {
     /// (teleporters, pushers, level exits).
     Trigger,
     /// A door (`func_door`): solid when closed, passable through a door
-    /// link when open.
+    /// link when open. The loader also makes a door of a wall that an
+    /// entity removes (its `killtarget`): one that does not move but
+    /// vanishes ([`Entity::vanishes`]).
     Door,
     /// A lift (`func_plat`): a platform that carries agents between its
     /// low and high positions.
@@ -169,6 +171,15 @@ impl Entity {
             .filter(|v| v.is_finite())
     }
 
+    /// True for a door entity that vanishes rather than moves: one of a
+    /// class other than Quake's moving doors (`func_door`,
+    /// `func_door_secret`, `func_door_rotating`), such as a `func_wall`
+    /// that a trigger's `killtarget` removes (QuakeC's `SUB_UseTargets`
+    /// removes every entity of that `targetname` when it fires).
+    pub fn vanishes(&self) -> bool {
+        !self.classname.to_ascii_lowercase().starts_with("func_door")
+    }
+
     /// The world direction of Quake's `angle` key: `-1` up, `-2` down,
     /// otherwise a yaw in degrees in Quake's horizontal plane (Quake
     /// `(cos a, sin a, 0)` is world `(cos a, 0, -sin a)`). No key: yaw 0.
@@ -208,9 +219,10 @@ pub fn is_floor_panel(bounds: Aabb) -> bool {
     2.0 * s.y <= s.x.min(s.z)
 }
 
-/// True for a door of `entity` that moves up or down (`angle` -1 or -2).
+/// True for a door of `entity` that moves up or down (`angle` -1 or -2);
+/// one that vanishes ([`Entity::vanishes`]) does not move.
 fn moves_vertically(entity: &Entity) -> bool {
-    entity.move_dir().y != 0.0
+    !entity.vanishes() && entity.move_dir().y != 0.0
 }
 
 /// `func_door`'s `START_OPEN` spawnflag.
@@ -363,6 +375,28 @@ mod tests {
         assert!(
             !rests_solid(Contents::Solid, &sliding, block),
             "not a mover"
+        );
+    }
+
+    #[test]
+    fn a_door_that_vanishes_rests_where_drawn_and_blocks_only_as_floor() {
+        let wall = Aabb::from_corners(DVec3::ZERO, DVec3::new(2.0, 3.0, 0.25));
+        let removed = Entity::with_properties("func_wall", &[("angle", "-1")]);
+        assert!(removed.vanishes() && !ent(&[]).vanishes());
+        assert!(!Entity::with_properties("func_door_secret", &[]).vanishes());
+        assert_eq!(
+            rest_offset(Contents::Door, &removed, wall, 1.0),
+            DVec3::ZERO,
+            "no move, whatever its angle"
+        );
+        assert!(
+            !rests_solid(Contents::Door, &removed, wall),
+            "a wall: passable"
+        );
+        let panel = Aabb::from_corners(DVec3::ZERO, DVec3::new(4.0, 0.25, 4.0));
+        assert!(
+            rests_solid(Contents::Door, &removed, panel),
+            "a floor: floor"
         );
     }
 

@@ -321,13 +321,61 @@ fn a_plat_with_a_name_starts_raised_and_rides_both_ways() {
         ([256, 64, 256], [320, 192, 320]),
         std::slice::from_ref(&plat),
     );
-    let b = build(&text);
-    assert!(
-        b.route().is_ok(),
-        "the start on the raised plat walks off it"
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &text);
+        assert!(
+            b.route().is_ok(),
+            "{id}: the start on the raised plat walks off it"
+        );
+        let ride = b.mesh.links.iter().filter(|l| l.kind == LinkKind::Elevator);
+        assert!(ride.count() >= 2, "{id}: a ride link each way");
+    }
+}
+
+#[test]
+fn a_wall_a_trigger_kills_is_crossed_through_a_door_link_naming_the_trigger() {
+    // A clip wall 256 units high across the whole corridor (beyond any
+    // jump), named by a `trigger_once`'s `killtarget` before it: QuakeC
+    // removes the wall when the player touches the trigger.
+    let gate = entity(
+        "func_wall",
+        &[("targetname", "gate")],
+        &[cuboid([256, 0, 0], [288, 256, 256], "clip")],
     );
-    let ride = b.mesh.links.iter().filter(|l| l.kind == LinkKind::Elevator);
-    assert!(ride.count() >= 2, "a ride link each way");
+    let killer = entity(
+        "trigger_once",
+        &[("killtarget", "gate")],
+        &[cuboid([128, 0, 0], [192, 256, 64], "trigger")],
+    );
+    let text = map(
+        &[floor(0, 640, 0)],
+        [64, 128, 24],
+        ([512, 64, 0], [576, 192, 64]),
+        &[gate.clone(), killer],
+    );
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &text);
+        b.route()
+            .unwrap_or_else(|e| panic!("{id}: the removed wall lets the player by: {e}"));
+    }
+    let b = build(&text);
+    assert!(b.kinds().contains(&LinkKind::Door), "cspace: a door link");
+    let wall = &b.level.entities[2];
+    assert_eq!(wall.classname, "func_wall");
+    assert_eq!(
+        spots::opener(&b.level, wall).as_deref(),
+        Some("removed when fired by trigger_once")
+    );
+    // A wall the trigger names as its `target` is only used (a func_wall
+    // changes its frame), not removed: it stays in the way.
+    let used = text.replace("\"killtarget\"", "\"target\"");
+    for id in ["cspace", "voxel"] {
+        let e = build_in(id, &used).route().unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{id}: a used wall stays: {e}"
+        );
+    }
 }
 
 #[test]
