@@ -379,6 +379,58 @@ fn a_wall_a_trigger_kills_is_crossed_through_a_door_link_naming_the_trigger() {
 }
 
 #[test]
+fn a_flooded_shaft_is_swum_up_whatever_the_number_of_wet_polygons() {
+    // A flooded room (floor z 0, water to z 480) with 36 pillars, more
+    // wet polygons than a pairwise swim model would join; a cliff 384
+    // units high beside it, under water too, and beyond it the exit's
+    // floor at z 496, above the surface: the player swims 12 m up.
+    let mut world = vec![
+        floor(0, 768, 0),
+        cuboid([768, 0, -16], [1024, 256, 384], "cliff"),
+        cuboid([1024, 0, -16], [1280, 256, 496], "shore"),
+        cuboid([0, 0, 0], [1024, 256, 480], "*water1"),
+    ];
+    for i in 0..12 {
+        for j in 0..3 {
+            let (x, y) = (64 + i * 56, 32 + j * 80);
+            world.push(cuboid([x, y, 0], [x + 16, y + 16, 64], "pillar"));
+        }
+    }
+    let text = map(
+        &world,
+        [24, 128, 24],
+        ([1120, 64, 496], [1184, 192, 560]),
+        &[],
+    );
+    let b = build(&text);
+    let wet = b.mesh.nodes.iter().filter(|n| n.area == "water").count();
+    assert!(wet > 64, "{wet} wet polygons");
+    let swims = b
+        .mesh
+        .links
+        .iter()
+        .filter(|l| l.kind == LinkKind::Swim)
+        .count();
+    assert!(
+        swims <= 2 * navscope_cspace::movers::SWIM_NEIGHBOURS * wet + 4 * b.mesh.nodes.len(),
+        "sparse: {swims} swim links for {wet} wet polygons"
+    );
+    let p = b
+        .route()
+        .unwrap_or_else(|e| panic!("the shaft is swum up: {e}"));
+    assert!(b.kinds().contains(&LinkKind::Swim));
+    // Walk 23 m to the cliff, swim 12 m up, cross 8 m of ledge and climb
+    // out 3.5 m, walk 4 m: about 50 m; never shorter than the straight
+    // line, never as long as the way round every pillar twice.
+    let straight = b.start.distance(b.exit);
+    assert!(
+        p.length >= straight - 1e-6 && p.length <= 1.5 * straight,
+        "{} m (straight {straight} m)",
+        p.length
+    );
+}
+
+#[test]
 fn a_floor_panel_door_fired_by_a_button_is_the_floor_it_crosses() {
     let door = entity(
         "func_door",
