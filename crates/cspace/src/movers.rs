@@ -22,20 +22,21 @@
 //!   of every solid but the panel's own (so a hole narrower than the agent
 //!   makes none): the player falls when the door opens.
 //! * **Swim**: in a body of water (its water regions whose boxes touch,
-//!   [`water_bodies`]) the agent swims in three dimensions, so a wet
-//!   polygon links both ways to up to [`SWIM_NEIGHBOURS`] other wet
-//!   polygons of its body: the nearest first (by the gap between their
-//!   boxes, [`SWIM_CANDIDATES`] tried at most), leaving out those it
-//!   touches in plan within a step in height (walk and step links join
-//!   those), and only where the straight line between the two polygons'
-//!   nearest points stays in the water (inside the body's boxes, the
-//!   agent's centre under the surface) and clear of every solid. A link's
-//!   ends are those points, so its cost is the straight swim between
-//!   them. The graph is sparse (at most [`SWIM_NEIGHBOURS`] pairs made
-//!   per wet polygon, so linear in the body's size), so a body of any
-//!   size is joined, a flooded shaft
-//!   included: its floor and the ledges above it are near in three
-//!   dimensions even when far apart in height. Choosing the candidates
+//!   [`water_bodies`]) the agent swims in three dimensions. Around each
+//!   wet polygon space is split into [`SWIM_CONES`] cones of direction
+//!   (six sectors of azimuth times three of elevation: up, level, down,
+//!   split at 30°), and in each cone the polygon links both ways to the
+//!   nearest wet polygon of its body (by the gap between their boxes;
+//!   [`SWIM_TRIES`] tried at most) to which the straight line between
+//!   the two polygons' nearest points stays in the water (inside the
+//!   body's boxes, the agent's centre under the surface) and clear of
+//!   every solid. Polygons it touches in plan within a step in height are
+//!   left out (walk and step links join those). A link's ends are those
+//!   points, so its cost is the straight swim between them. This is a
+//!   Yao graph: sparse (at most [`SWIM_CONES`] pairs made per wet polygon,
+//!   so linear in the body's size), yet joined in every direction, so a
+//!   body of any size is swum across, down and up, a flooded shaft or a
+//!   pit on the bottom included. Choosing the candidates
 //!   compares every two wet polygons of a body (quadratic in the body's
 //!   wet polygons, a few thousand at most in a released map); the
 //!   straight-line tests are linear. Every polygon outside the body whose
@@ -44,26 +45,26 @@
 //!   surface plus a step) is joined both ways to the body's nearest wet
 //!   polygon.
 
+use std::collections::HashSet;
+
 use glam::{DVec2, DVec3};
 use navscope_core::LinkKind;
+use navscope_core::geom::Aabb;
 use navscope_core::movers::flight;
 
 use crate::extra::{PolyGrid, nearest_on_poly};
-use std::collections::HashSet;
-
-use navscope_core::geom::Aabb;
-
 use crate::links::{LinkSeg, PATH_SAMPLE_STEP, clear_path};
 use crate::polyhedron::Polyhedron;
 use crate::polyhedron::polygon_centroid;
 use crate::scene::{Hole, Region, RegionKind};
 use crate::walkable::WalkPoly;
 
-/// Most swim links a wet polygon makes to the other wet polygons of its
-/// body (see the module docs).
-pub const SWIM_NEIGHBOURS: usize = 8;
-/// Most wet polygons, nearest first, a wet polygon tries to swim to.
-pub const SWIM_CANDIDATES: usize = 48;
+/// Cones of direction around a wet polygon, each giving at most one swim
+/// (see the module docs).
+pub const SWIM_CONES: usize = 18;
+/// Most wet polygons, nearest first, a wet polygon tries to swim to in
+/// one cone.
+pub const SWIM_TRIES: usize = 4;
 
 /// True when the plan point `(x, z)` is inside the convex polygon.
 pub(crate) fn holds(poly: &WalkPoly, x: f64, z: f64) -> bool {
@@ -311,46 +312,60 @@ fn swims(
             let g = (bb.min - ba.max).max(ba.min - bb.max).max(DVec3::ZERO);
             (g.length_squared(), g)
         };
-        let mut near: Vec<(f64, usize)> = (0..wet.len())
-            .filter(|&kb| kb != ka)
-            .filter_map(|kb| {
-                let (d, g) = gap(kb);
-                let walked = g.x == 0.0
-                    && g.z == 0.0
-                    && (boxes[kb].min.y - ba.min.y).abs() <= step
-                    && (boxes[kb].max.y - ba.max.y).abs() <= step;
-                (!walked).then_some((d, kb))
-            })
-            .collect();
-        if near.len() > SWIM_CANDIDATES {
-            near.select_nth_unstable_by(SWIM_CANDIDATES, |x, y| {
-                x.0.total_cmp(&y.0).then(x.1.cmp(&y.1))
-            });
-            near.truncate(SWIM_CANDIDATES);
+        let ca = ba.center();
+        let mut cones: Vec<Vec<(f64, usize)>> = vec![Vec::new(); SWIM_CONES];
+        for kb in (0..wet.len()).filter(|&kb| kb != ka) {
+            let (d, g) = gap(kb);
+            let walked = g.x == 0.0
+                && g.z == 0.0
+                && (boxes[kb].min.y - ba.min.y).abs() <= step
+                && (boxes[kb].max.y - ba.max.y).abs() <= step;
+            if !walked {
+                cones[cone(boxes[kb].center() - ca)].push((d, kb));
+            }
         }
-        near.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-        let mut made = 0;
-        for (_, kb) in near {
-            if made >= SWIM_NEIGHBOURS {
-                break;
+        for mut near in cones {
+            if near.len() > SWIM_TRIES {
+                near.select_nth_unstable_by(SWIM_TRIES, |x, y| {
+                    x.0.total_cmp(&y.0).then(x.1.cmp(&y.1))
+                });
+                near.truncate(SWIM_TRIES);
             }
-            let b = wet[kb];
-            let key = (a.min(b), a.max(b));
-            if pairs.contains(&key) {
-                made += 1;
-                continue;
-            }
-            let (pa, pb) = nearest_points(&polys[a], &polys[b]);
-            let n = (pa.distance(pb) / PATH_SAMPLE_STEP).ceil().max(1.0) as usize;
-            let wet_line = (0..=n).all(|k| in_water(pa.lerp(pb, k as f64 / n as f64)));
-            if wet_line && clear_path(solids, &[pa, pb]) {
-                pairs.insert(key);
-                out.push((a, b, pa, pb));
-                made += 1;
+            near.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+            for (_, kb) in near {
+                let b = wet[kb];
+                let key = (a.min(b), a.max(b));
+                if pairs.contains(&key) {
+                    break;
+                }
+                let (pa, pb) = nearest_points(&polys[a], &polys[b]);
+                let n = (pa.distance(pb) / PATH_SAMPLE_STEP).ceil().max(1.0) as usize;
+                let wet_line = (0..=n).all(|k| in_water(pa.lerp(pb, k as f64 / n as f64)));
+                if wet_line && clear_path(solids, &[pa, pb]) {
+                    pairs.insert(key);
+                    out.push((a, b, pa, pb));
+                    break;
+                }
             }
         }
     }
     out
+}
+
+/// The cone of direction `d` (see the module docs): six sectors of
+/// azimuth times three of elevation.
+fn cone(d: DVec3) -> usize {
+    let flat = (d.x * d.x + d.z * d.z).sqrt();
+    let band = if d.y > flat * 30f64.to_radians().tan() {
+        0
+    } else if -d.y > flat * 30f64.to_radians().tan() {
+        2
+    } else {
+        1
+    };
+    let turn = d.z.atan2(d.x).rem_euclid(std::f64::consts::TAU);
+    let sector = ((turn / std::f64::consts::TAU * 6.0) as usize).min(5);
+    band * 6 + sector
 }
 
 /// Nearly the nearest points of two convex polygons: the point of `a`
@@ -549,7 +564,7 @@ mod tests {
         }
         assert!(degree.iter().all(|&d| d >= 1), "every tile joined");
         assert!(
-            swims.len() <= 2 * SWIM_NEIGHBOURS * polys.len(),
+            swims.len() <= 2 * SWIM_CONES * polys.len(),
             "linear: {} links",
             swims.len()
         );
@@ -559,7 +574,7 @@ mod tests {
             "both ways"
         );
         // A tile's walk neighbour within a step is left to the walk link.
-        assert!(!pairs.contains(&(0, 4)), "same height, touching");
+        assert!(!pairs.contains(&(0, 20)), "same height, touching");
     }
 
     #[test]

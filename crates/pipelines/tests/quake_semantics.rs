@@ -412,7 +412,7 @@ fn a_flooded_shaft_is_swum_up_whatever_the_number_of_wet_polygons() {
         .filter(|l| l.kind == LinkKind::Swim)
         .count();
     assert!(
-        swims <= 2 * navscope_cspace::movers::SWIM_NEIGHBOURS * wet + 4 * b.mesh.nodes.len(),
+        swims <= 2 * navscope_cspace::movers::SWIM_CONES * wet + 4 * b.mesh.nodes.len(),
         "sparse: {swims} swim links for {wet} wet polygons"
     );
     let p = b
