@@ -276,33 +276,33 @@ fn slime_and_lava_are_waded_through_at_the_health_they_take() {
             &[],
         )
     };
+    // The search's cost: `cspace` prices the links into a liquid,
+    // `voxel` the liquid's area.
     let cost = |b: &Built| {
-        let p = b.route().unwrap_or_else(|e| panic!("no route: {e}"));
-        p.search
-            .links
-            .iter()
-            .map(|&l| b.mesh.links[l].cost)
-            .sum::<f64>()
+        b.route()
+            .unwrap_or_else(|e| panic!("no route: {e}"))
+            .search
+            .cost
     };
     for (texture, param, price) in [
         ("*slime0", "slime_cost", 1.8),
         ("*lava1", "lava_cost", 11.0),
     ] {
         let text = pool(texture);
-        let (priced, free) = (build(&text), build_with("cspace", &text, &[(param, 1.0)]));
-        assert!(
-            cost(&priced) > cost(&free) + 0.5 * (price - 1.0),
-            "{texture}: {} against {}",
-            cost(&priced),
-            cost(&free)
-        );
-        let e = build_with("cspace", &text, &[(param, 0.0)])
-            .route()
-            .unwrap_err();
-        assert!(
-            matches!(e, PathError::NoConnection { .. }),
-            "{texture} forbidden: {e}"
-        );
+        for id in ["cspace", "voxel"] {
+            let (priced, free) = (build_in(id, &text), build_with(id, &text, &[(param, 1.0)]));
+            assert!(
+                cost(&priced) > cost(&free) + 0.5 * (price - 1.0),
+                "{id}, {texture}: {} against {}",
+                cost(&priced),
+                cost(&free)
+            );
+            let e = build_with(id, &text, &[(param, 0.0)]).route().unwrap_err();
+            assert!(
+                matches!(e, PathError::NoConnection { .. }),
+                "{id}, {texture} forbidden: {e}"
+            );
+        }
     }
 }
 
