@@ -180,18 +180,39 @@ impl Entity {
         !self.classname.to_ascii_lowercase().starts_with("func_door")
     }
 
-    /// The world direction of Quake's `angle` key: `-1` up, `-2` down,
-    /// otherwise a yaw in degrees in Quake's horizontal plane (Quake
-    /// `(cos a, sin a, 0)` is world `(cos a, 0, -sin a)`). No key: yaw 0.
+    /// The world direction a mover moves or a pusher pushes, as QuakeC's
+    /// `SetMovedir` makes it from the entity's `angles`: the engine sets
+    /// `angles` from an `angle` key (`0 angle 0`) or an `angles` key
+    /// (`pitch yaw roll`), whichever comes last. `0 -1 0` is up, `0 -2 0`
+    /// down; any other is `makevectors`' forward vector, Quake
+    /// `(cos p cos y, cos p sin y, -sin p)` (a positive pitch points down),
+    /// which is world `(cos p cos y, -sin p, -cos p sin y)`. No key: yaw 0.
     pub fn move_dir(&self) -> DVec3 {
-        let a = self.number("angle").unwrap_or(0.0);
-        if a == -1.0 {
-            DVec3::Y
-        } else if a == -2.0 {
-            -DVec3::Y
-        } else {
-            let r = a.to_radians();
-            DVec3::new(r.cos(), 0.0, -r.sin())
+        let angles = self
+            .properties
+            .iter()
+            .rev()
+            .find_map(|(k, v)| match k.as_str() {
+                "angle" => Some(v.trim().parse::<f64>().ok().map(|a| [0.0, a, 0.0])),
+                "angles" => {
+                    let n: Vec<f64> = v
+                        .split_whitespace()
+                        .filter_map(|t| t.parse().ok())
+                        .collect();
+                    Some(<[f64; 3]>::try_from(n).ok())
+                }
+                _ => None,
+            })
+            .flatten()
+            .filter(|a| a.iter().all(|x| x.is_finite()))
+            .unwrap_or([0.0; 3]);
+        match angles {
+            [0.0, -1.0, 0.0] => DVec3::Y,
+            [0.0, -2.0, 0.0] => -DVec3::Y,
+            [p, y, _] => {
+                let (p, y) = (p.to_radians(), y.to_radians());
+                DVec3::new(p.cos() * y.cos(), -p.sin(), -p.cos() * y.sin())
+            }
         }
     }
 }
@@ -210,6 +231,16 @@ pub fn lift_travel(entity: &Entity, bounds: Aabb, unit: f64) -> f64 {
         None => bounds.size().y - lip,
     };
     travel.max(0.0)
+}
+
+/// How far a door of `entity` whose brushes span `bounds` moves to open:
+/// Quake's `fabs(movedir * size) - lip` (`func_door`), a dot product in
+/// Quake's axes (world z is Quake's -y), so along a tilted direction too;
+/// `unit` is [`BrushLevel::unit`]. Negative when the lip is longer.
+pub fn door_travel(entity: &Entity, bounds: Aabb, unit: f64) -> f64 {
+    let (dir, size) = (entity.move_dir(), bounds.size());
+    let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
+    (dir.x * size.x + dir.y * size.y - dir.z * size.z).abs() - lip
 }
 
 /// True for a door box at least twice as wide and deep as it is high: a
@@ -282,8 +313,7 @@ pub fn rest_offset(contents: Contents, entity: &Entity, bounds: Aabb, unit: f64)
         Contents::Door
             if moves_vertically(entity) && !is_floor_panel(bounds) && !rises_when_fired(entity) =>
         {
-            let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
-            entity.move_dir() * (bounds.size().y - lip).max(0.0)
+            entity.move_dir() * door_travel(entity, bounds, unit).max(0.0)
         }
         Contents::Lift if entity.key("targetname").is_none() => {
             -DVec3::Y * lift_travel(entity, bounds, unit)
@@ -376,6 +406,29 @@ mod tests {
             !rests_solid(Contents::Solid, &sliding, block),
             "not a mover"
         );
+    }
+
+    #[test]
+    fn move_dir_follows_set_movedir_for_angle_and_angles() {
+        let dir = |props: &[(&str, &str)]| ent(props).move_dir();
+        let near = |a: DVec3, b: DVec3| (a - b).length() < 1e-12;
+        assert_eq!(dir(&[]), DVec3::X);
+        assert_eq!(dir(&[("angle", "-1")]), DVec3::Y);
+        assert_eq!(dir(&[("angle", "-2")]), -DVec3::Y);
+        assert!(near(dir(&[("angle", "90")]), -DVec3::Z), "Quake +y");
+        assert!(near(dir(&[("angles", "-90 0 0")]), DVec3::Y), "pitch up");
+        assert!(near(dir(&[("angles", "90 0 0")]), -DVec3::Y), "pitch down");
+        assert_eq!(dir(&[("angles", "0 -1 0")]), DVec3::Y);
+        assert!(near(dir(&[("angles", "0 180 0")]), -DVec3::X));
+        let tilted = dir(&[("angles", "45 90 0")]);
+        let h = 0.5f64.sqrt();
+        assert!(near(tilted, DVec3::new(0.0, -h, -h)), "{tilted}");
+        assert_eq!(
+            dir(&[("angles", "-90 0 0"), ("angle", "-2")]),
+            -DVec3::Y,
+            "the last key wins"
+        );
+        assert_eq!(dir(&[("angles", "up")]), DVec3::X, "not numbers: yaw 0");
     }
 
     #[test]

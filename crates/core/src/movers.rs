@@ -37,7 +37,7 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use crate::brush::{BrushLevel, Contents, DEFAULT_LIP, Entity, is_floor_panel, lift_travel};
+use crate::brush::{BrushLevel, Contents, Entity, door_travel, is_floor_panel, lift_travel};
 use crate::geom::Aabb;
 use crate::geom::polyhedron::Polyhedron;
 
@@ -243,10 +243,7 @@ fn hole(entity: &Entity, bounds: Aabb, unit: f64) -> Option<Aabb> {
         return None;
     }
     let size = bounds.size();
-    let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
-    // Quake's `fabs(movedir * size) - lip`: a dot product in Quake's axes
-    // (world z is Quake's -y).
-    let travel = (dir.x * size.x - dir.z * size.z).abs() - lip;
+    let travel = door_travel(entity, bounds, unit);
     if travel <= 1e-9 {
         return None;
     }

@@ -526,16 +526,16 @@ fn a_start_open_bridge_rises_when_fired_and_is_crossed_through_its_door_link() {
 /// door 128 units square in the upper floor, sliding west by 128 less
 /// `lip` when a button fires it; start above, exit below.
 fn trapdoor_map(lip: i32) -> String {
+    trapdoor_map_moving(lip, ("angle", "180"))
+}
+
+/// [`trapdoor_map`] with the door's direction key `dir`.
+fn trapdoor_map_moving(lip: i32, dir: (&str, &str)) -> String {
     let (x0, x1) = (256, 384);
     let lip = lip.to_string();
     let door = entity(
         "func_door",
-        &[
-            ("targetname", "trap"),
-            ("angle", "180"),
-            ("wait", "-1"),
-            ("lip", &lip),
-        ],
+        &[("targetname", "trap"), dir, ("wait", "-1"), ("lip", &lip)],
         &[cuboid([x0, 64, 240], [x1, 192, 256], "trap")],
     );
     let button = entity(
@@ -575,6 +575,24 @@ fn a_floor_panel_sliding_open_drops_the_player_through_its_hole() {
         assert!(
             matches!(e, PathError::NoConnection { .. }),
             "{id}, 24 units: {e}"
+        );
+    }
+}
+
+#[test]
+fn a_door_moves_along_its_angles_pitch_and_yaw() {
+    // QuakeC's SetMovedir: `angles` "0 180 0" slides the panel west as
+    // `angle` 180 does, opening the hole; "90 0 0" pitches it down (it
+    // sinks, no hole in plan) and "-90 0 0" up: no way down for either.
+    let b = build(&trapdoor_map_moving(8, ("angles", "0 180 0")));
+    assert!(b.kinds().contains(&LinkKind::Door), "slides west: falls");
+    for pitch in ["90 0 0", "-90 0 0"] {
+        let e = build(&trapdoor_map_moving(8, ("angles", pitch)))
+            .route()
+            .unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{pitch}: moves vertically, no hole: {e}"
         );
     }
 }
