@@ -180,6 +180,7 @@ mod tests {
             ("path/backbone", "path/backbone/across"),
             ("edge/dual/narrow", "edge/gallery"),
             ("edge/dual/narrow", "edge/dual"),
+            ("walkable/outside", "walkable/stand"),
         ] {
             let (sa, sb) = (style_for(a), style_for(b));
             let apart = sa

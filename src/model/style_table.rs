@@ -221,6 +221,11 @@ pub const STYLES: &[(&str, Style)] = &[
         "walkable/sidestep",
         style([0.58, 0.32, 0.85, 1.00], Some(0.45), 1.5),
     ),
+    // Walkable by slope but outside a sealed map (dropped, dashed).
+    (
+        "walkable/outside",
+        style([0.55, 0.45, 0.40, 1.00], Some(0.15), 1.5).dashed(),
+    ),
     // Brushes and configuration space.
     ("brush", style([0.35, 0.38, 0.45, 1.00], Some(0.25), 1.5)),
     (

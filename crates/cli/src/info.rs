@@ -98,6 +98,7 @@ pub fn run(path: &Path, budget: MemoryBudget) -> Result<(), CliError> {
                 counted.push(format!("{} {}", c[0], c.len()));
             }
             row("contents", counted.join(", "));
+            row("seal", navscope_core::outside::Seal::of(b).describe());
             if !b.skipped.is_empty() {
                 let list: Vec<String> = b
                     .skipped

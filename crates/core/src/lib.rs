@@ -16,6 +16,8 @@
 //! * [`draw`]: the drawable primitives every artifact turns itself into.
 //! * [`describe`]: what an inspector shows of an element: a NavMesh node's
 //!   or link's fields, or its drawn shapes' measures, with units.
+//! * [`outside`]: the outside of a sealed Quake map, flooded as `qbsp`
+//!   does, so that no pipeline makes NavMesh on a map's roof.
 //! * [`heap`]: [`heap::MinCost`], the smallest-cost-first `BinaryHeap` entry
 //!   the Dijkstra-style searches share.
 //! * [`stage`]: stages, pipelines and the caching [`stage::Runner`].
@@ -46,6 +48,7 @@ pub mod level;
 pub mod movers;
 pub mod navmesh;
 pub mod num;
+pub mod outside;
 pub mod params;
 pub mod stage;
 #[cfg(test)]

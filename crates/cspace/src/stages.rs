@@ -8,6 +8,7 @@ use glam::{DVec3, Vec3};
 use navscope_core::draw::SubStep;
 use navscope_core::jump::Fall;
 use navscope_core::level::{BrushLevel, LevelData, LevelKind};
+use navscope_core::outside::Seal;
 use navscope_core::{
     Artifact, LinkKind, NavMesh, ParamSpec, ParamValues, Pipeline, Primitive, Shape, Stage,
     StageContext, StageError, StageInfo, Stance,
@@ -28,7 +29,7 @@ use crate::polyhedron::Polyhedron;
 use crate::regions::split_by_regions;
 use crate::scene::{AgentSize, Hole, Region, RegionKind, Skipped, SolidBrush, scene};
 use crate::union::{Fragment, UnionMesh, union_all};
-use crate::walkable::{WalkPoly, walkable};
+use crate::walkable::{WalkPoly, drop_outside, walkable};
 
 /// Parameter names.
 pub mod param {
@@ -726,6 +727,12 @@ pub struct Walkable {
     pub sizes: Vec<AgentSize>,
     /// One polygon list per size.
     pub meshes: Vec<Vec<WalkPoly>>,
+    /// Per size, the walkable faces dropped because they lie outside the
+    /// sealed map (see [`navscope_core::outside`]).
+    pub outside: Vec<Vec<WalkPoly>>,
+    /// What the flood from outside found: sealed, leaking, or not a game
+    /// map.
+    pub seal: String,
 }
 
 impl Walkable {
@@ -747,6 +754,10 @@ impl Artifact for Walkable {
         for (s, m) in self.sizes.iter().zip(&self.meshes) {
             c.insert(format!("walkable ({})", s.name), m.len() as u64);
         }
+        let outside: usize = self.outside.iter().map(Vec::len).sum();
+        if outside > 0 {
+            c.insert("outside the sealed map".into(), outside as u64);
+        }
         c
     }
 
@@ -762,7 +773,30 @@ impl Artifact for Walkable {
                 ));
             }
         }
+        for (i, p) in self.outside.iter().flatten().enumerate() {
+            out.push(Primitive::new(
+                OUTSIDE_KIND,
+                i as u32,
+                poly_shape(&p.polygon),
+            ));
+        }
         out
+    }
+
+    fn describe_element(&self, kind: &str, element: u32) -> serde_json::Value {
+        let prims: Vec<Primitive> = self
+            .primitives()
+            .into_iter()
+            .filter(|p| p.kind == kind && p.element == element)
+            .collect();
+        let mut v = navscope_core::describe::primitives(&prims.iter().collect::<Vec<_>>());
+        if kind == OUTSIDE_KIND
+            && let Some(o) = v.as_object_mut()
+        {
+            o.insert("dropped".into(), json!(navscope_core::outside::WHY));
+            o.insert("seal".into(), json!(self.seal));
+        }
+        v
     }
 
     fn metrics(&self) -> BTreeMap<String, f64> {
@@ -781,15 +815,24 @@ impl Artifact for Walkable {
     }
 }
 
+/// The kind the walkable faces outside a sealed map are drawn as.
+pub const OUTSIDE_KIND: &str = "walkable/outside";
+
 fn run_walkable(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let ex = ctx.artifact::<Expanded>("expand")?;
     let u = ctx.artifact::<Union>("union")?;
     let slope = ctx.params.float(param::MAX_SLOPE);
+    let seal = Seal::of(brushes(ctx)?);
+    let mut outside = Vec::new();
     let mut meshes: Vec<Vec<WalkPoly>> = u
         .meshes
         .iter()
         .zip(&u.sizes)
-        .map(|(m, s)| merge_coplanar(split_by_regions(walkable(m, slope), &ex.regions, s.half)))
+        .map(|(m, s)| {
+            let (kept, out) = drop_outside(walkable(m, slope), seal.outside());
+            outside.push(out);
+            merge_coplanar(split_by_regions(kept, &ex.regions, s.half))
+        })
         .collect();
     if meshes.len() == 2 {
         let drop = u.sizes[0].half.y - u.sizes[1].half.y;
@@ -799,6 +842,8 @@ fn run_walkable(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     Ok(Arc::new(Walkable {
         sizes: u.sizes.clone(),
         meshes,
+        outside,
+        seal: seal.describe(),
     }))
 }
 

@@ -2,9 +2,18 @@
 //! within the slope threshold of up. Each one becomes a navigation-mesh
 //! polygon; in configuration space a point on it is a valid position of
 //! the agent's centre.
+//!
+//! On a sealed Quake map the faces outside the map (its roof, ledges on
+//! its outer walls) are walkable by slope but no player is ever there:
+//! [`drop_outside`] takes them out, as `qbsp`'s outside fill does
+//! ([`navscope_core::outside`]). A face is outside when the space above
+//! its centre (the agent's centre standing on it) is outside: the first
+//! empty flood cell up from there, within two cells, was reached from
+//! beyond the map.
 
 use glam::DVec3;
 use navscope_core::geom::Plane;
+use navscope_core::outside::Outside;
 use serde::Serialize;
 
 use crate::union::UnionMesh;
@@ -58,6 +67,21 @@ pub fn walkable(mesh: &UnionMesh, max_slope_deg: f64) -> Vec<WalkPoly> {
             })
         })
         .collect()
+}
+
+/// Splits `polys` into those inside the map and those outside it; all are
+/// inside when there is no outside (a leaking map, or not a game map).
+pub fn drop_outside(
+    polys: Vec<WalkPoly>,
+    outside: Option<&Outside>,
+) -> (Vec<WalkPoly>, Vec<WalkPoly>) {
+    let Some(o) = outside else {
+        return (polys, Vec::new());
+    };
+    polys.into_iter().partition(|p| {
+        let centre = p.polygon.iter().copied().sum::<DVec3>() / p.polygon.len().max(1) as f64;
+        !o.above(centre)
+    })
 }
 
 /// The flat square floor `x0..x1` × `z0..z1` at height `y`, wound

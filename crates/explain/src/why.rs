@@ -4,7 +4,10 @@
 //! smallest one-parameter change that keeps the point, checked by building
 //! again.
 //!
-//! The rules are tried in the order the pipelines apply them:
+//! The rules are tried in the order the pipelines apply them, after one
+//! that no parameter changes: on a sealed brush map, a place whose space
+//! above is outside the map ([`navscope_core::outside`], `qbsp`'s outside
+//! fill) is no place for a player, and the walkable stage drops it.
 //! 1. a surface under the point (voxel: a triangle rasterised there,
 //!    Recast rcRasterizeTriangles; cspace: a walkable face; navgraph: a
 //!    free pixel);
@@ -343,6 +346,18 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
         why.walkable = true;
         why.node = Some(node);
         why.reason = format!("on node {node} of the NavMesh");
+        return why;
+    }
+    if let LevelData::Brushes(b) = &base.level().data
+        && navscope_core::outside::Seal::of(b)
+            .outside()
+            .is_some_and(|o| o.above(at))
+    {
+        why.stage = "walkable".into();
+        why.reason = format!(
+            "{}; no parameter puts a player there",
+            navscope_core::outside::WHY
+        );
         return why;
     }
     let pipeline = base.pipeline().clone();

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use glam::{DVec3, Vec3};
 use navscope_core::geom::{Aabb, Plane, TriMesh};
-use navscope_core::level::{Brush, BrushLevel, Contents, Level, LevelData, MeshLevel};
+use navscope_core::level::{Brush, BrushLevel, Contents, Entity, Level, LevelData, MeshLevel};
 use navscope_core::params::{ParamValue, ParamValues};
 use navscope_core::{Pipeline, Runner};
 use navscope_explain::rules::Rules;
@@ -414,4 +414,39 @@ fn the_rule_tables_name_real_parameters_and_stages() {
             assert!(stages.contains(&l.stage), "{id}: no stage {}", l.stage);
         }
     }
+}
+
+#[test]
+fn the_roof_of_a_sealed_map_is_outside_it_and_no_parameter_helps() {
+    // A closed room 10 × 3 × 10 m with 0.5 m walls and the player inside.
+    let t = 0.5;
+    let (lo, hi) = (-t, 10.0 + t);
+    let boxes = [
+        b([lo, -t, lo], [hi, 0.0, hi]),
+        b([lo, 3.0, lo], [hi, 3.0 + t, hi]),
+        b([lo, 0.0, lo], [0.0, 3.0, hi]),
+        b([10.0, 0.0, lo], [hi, 3.0, hi]),
+        b([0.0, 0.0, lo], [10.0, 3.0, 0.0]),
+        b([0.0, 0.0, 10.0], [10.0, 3.0, hi]),
+    ];
+    let mut level = (*brush_level(&boxes)).clone();
+    let LevelData::Brushes(map) = &mut level.data else {
+        unreachable!()
+    };
+    map.unit = 1.0 / 32.0;
+    map.entities.push(Entity {
+        classname: "info_player_start".into(),
+        origin: Some(DVec3::new(5.0, 1.0, 5.0)),
+        properties: Vec::new(),
+    });
+    let mut r = built("cspace", Arc::new(level), &[]);
+    let w = why_not_here(&mut r, DVec3::new(5.0, 3.0 + t, 5.0), &budget());
+    assert!(!w.walkable && w.fix.is_empty(), "{w:?}");
+    assert_eq!(w.stage, "walkable");
+    assert!(
+        w.reason.starts_with("outside the sealed map"),
+        "{}",
+        w.reason
+    );
+    assert!(why_not_here(&mut r, DVec3::new(5.0, 0.0, 5.0), &budget()).walkable);
 }

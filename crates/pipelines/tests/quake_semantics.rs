@@ -652,3 +652,41 @@ fn a_map_without_a_start_or_an_exit_has_none_to_route() {
     };
     assert!(spots::starts(b).is_empty() && spots::exits(b).is_empty());
 }
+
+/// A room 512 × 512 × 128 units inside, walls and roof 16 thick, the
+/// start and the exit inside; without its +x wall when `leaks`.
+fn closed_room(leaks: bool) -> String {
+    let mut world = vec![
+        cuboid([-16, -16, -16], [528, 528, 0], "floor"),
+        cuboid([-16, -16, 128], [528, 528, 144], "roof"),
+        cuboid([-16, -16, 0], [0, 528, 128], "wall"),
+        cuboid([0, -16, 0], [512, 0, 128], "wall"),
+        cuboid([0, 512, 0], [512, 528, 128], "wall"),
+    ];
+    if !leaks {
+        world.push(cuboid([512, -16, 0], [528, 528, 128], "wall"));
+    }
+    map(&world, [64, 64, 24], ([384, 384, 0], [448, 448, 64]), &[])
+}
+
+#[test]
+fn a_sealed_map_has_no_navmesh_on_its_roof_and_one_that_leaks_keeps_it() {
+    for id in ["cspace", "voxel"] {
+        let sealed = build_in(id, &closed_room(false));
+        let roof = 128.0 * sealed.level.unit;
+        let above: Vec<_> = sealed
+            .mesh
+            .nodes
+            .iter()
+            .filter(|n| n.position.y > roof)
+            .map(|n| n.position)
+            .collect();
+        assert!(above.is_empty(), "{id}: nodes on the roof at {above:?}");
+        assert!(sealed.route().is_ok(), "{id}: the start reaches the exit");
+        let leaking = build_in(id, &closed_room(true));
+        assert!(
+            leaking.mesh.nodes.iter().any(|n| n.position.y > roof),
+            "{id}: a map that leaks keeps its roof"
+        );
+    }
+}

@@ -21,8 +21,9 @@
 //!    `botclip` → clip; any liquid face (`*name`; Quake 3 `water`, `slime`,
 //!    `lava` names) → lava if the name contains `lava`, slime if `slime`,
 //!    else water; every face one of `skip`, `hint`, `hintskip`, `trigger`,
-//!    `nodraw`, `monsterclip` → empty; otherwise solid (sky is solid, as
-//!    in Quake).
+//!    `nodraw`, `monsterclip` → empty, unless every face is `skip` (an
+//!    invisible solid: Quake's qbsp only leaves skip faces undrawn);
+//!    otherwise solid (sky is solid, as in Quake).
 //!
 //! Then, over the whole level ([`removed_walls`]): a solid or clip brush
 //! of an entity that another entity's `killtarget` names is a door, unless
@@ -195,7 +196,9 @@ fn by_textures(faces: &[FaceInfo]) -> Contents {
     if let Some(l) = faces.iter().find_map(|f| liquid(f.texture)) {
         return l;
     }
-    if !bases.is_empty()
+    // A brush of `skip` faces only is an invisible solid: Quake's qbsp
+    // gives it solid contents and only leaves its faces undrawn.
+    if bases.iter().any(|b| b != "skip")
         && bases.iter().all(|b| {
             matches!(
                 b.as_str(),
@@ -317,6 +320,11 @@ mod tests {
             "animated, not liquid"
         );
         assert_eq!(q1(None, &["skip", "hint"]), Contents::Empty);
+        assert_eq!(
+            q1(None, &["skip", "SKIP"]),
+            Contents::Solid,
+            "a brush of skip faces only is an invisible solid"
+        );
         assert_eq!(
             q1(None, &["skip", "wall"]),
             Contents::Solid,

@@ -25,18 +25,11 @@ use glam::DVec3;
 use navscope_core::geom::Aabb;
 use navscope_core::level::{BrushLevel, Entity};
 use navscope_core::movers::RegionKind;
+use navscope_core::outside::PLAYER_START_CLASSES;
 
 /// Quake's player hull reaches this many map units below its origin
 /// (`VEC_HULL_MIN` z).
 pub const HULL_BELOW_ORIGIN: f64 = 24.0;
-
-/// Classes of the player's start points.
-pub const START_CLASSES: [&str; 4] = [
-    "info_player_start",
-    "info_player_start2",
-    "info_player_coop",
-    "info_player_deathmatch",
-];
 
 /// `func_door` spawnflag: the gold key opens it.
 const DOOR_GOLD_KEY: u32 = 8;
@@ -71,7 +64,7 @@ pub fn starts(level: &BrushLevel) -> Vec<Spot> {
         .entities
         .iter()
         .enumerate()
-        .filter(|(_, e)| START_CLASSES.contains(&e.classname.as_str()))
+        .filter(|(_, e)| PLAYER_START_CLASSES.contains(&e.classname.as_str()))
         .filter_map(|(i, e)| {
             let o = e.origin?;
             Some(Spot {

@@ -13,6 +13,12 @@
 //!   mesh has no way to say "hurts", and triggers are not solid;
 //! * brushes whose planes make no closed convex solid are left out and
 //!   counted in the returned report;
+//! * on a sealed map, the faces that face the outside (the roof's top, the
+//!   outer side of every outer wall) are left out, as `qbsp` leaves them
+//!   out ([`navscope_core::outside`]), so that no NavMesh is made on the
+//!   map's roof: a face is outside when the first empty flood cell out of
+//!   its centre, along its normal within two cells, was reached from
+//!   beyond the map. [`Converted::seal`] says what the flood found;
 //! * the level's doors (their closed volumes), lifts (low and high tops),
 //!   teleporters, pushers and exit ([`BrushLevel::movers`], as `cspace`
 //!   derives them) go with the mesh as [`MeshLevel::movers`], so a mesh
@@ -22,6 +28,7 @@ use glam::DVec3;
 use navscope_core::geom::TriMesh;
 use navscope_core::geom::polyhedron::Polyhedron;
 use navscope_core::level::{BrushLevel, Contents, MeshLevel};
+use navscope_core::outside::Seal;
 
 /// A converted level and the brushes the conversion left out.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,6 +37,10 @@ pub struct Converted {
     pub level: MeshLevel,
     /// `brush N: problem` for each brush left out.
     pub skipped: Vec<String>,
+    /// Faces left out because they face the outside of the sealed map.
+    pub outside_faces: usize,
+    /// What the flood from outside found (see [`Seal::describe`]).
+    pub seal: String,
 }
 
 /// Converts a brush level to a triangle-mesh level (see the module docs).
@@ -41,9 +52,18 @@ pub fn brush_mesh(level: &BrushLevel) -> Result<Converted, String> {
             offsets[i] = g.solid.then_some(g.offset);
         }
     }
+    let seal = Seal::of(level);
+    let outside = seal.outside();
+    let faces_outside = |f: &navscope_core::geom::polyhedron::Face| {
+        outside.is_some_and(|o| {
+            let centre = f.vertices.iter().copied().sum::<DVec3>() / f.vertices.len().max(1) as f64;
+            o.at(centre, f.plane.normal, 2.0 * o.cell())
+        })
+    };
     let mut mesh = TriMesh::default();
     let mut water = Vec::new();
     let mut skipped = Vec::new();
+    let mut outside_faces = 0;
     for (i, b) in level.brushes.iter().enumerate() {
         let solid = match b.contents {
             Contents::Solid | Contents::Clip | Contents::Door | Contents::Lift => true,
@@ -63,6 +83,10 @@ pub fn brush_mesh(level: &BrushLevel) -> Result<Converted, String> {
             continue;
         }
         for f in &poly.faces {
+            if faces_outside(f) {
+                outside_faces += 1;
+                continue;
+            }
             let base = mesh.vertices.len() as u32;
             mesh.vertices.extend(f.vertices.iter().map(|v| v.as_vec3()));
             for k in 1..f.vertices.len().saturating_sub(1) as u32 {
@@ -81,6 +105,8 @@ pub fn brush_mesh(level: &BrushLevel) -> Result<Converted, String> {
             volumes: Vec::new(),
         },
         skipped,
+        outside_faces,
+        seal: seal.describe(),
     })
 }
 
