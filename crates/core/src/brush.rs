@@ -76,7 +76,9 @@ pub enum Contents {
     /// (teleporters, pushers, level exits).
     Trigger,
     /// A door (`func_door`): solid when closed, passable through a door
-    /// link when open.
+    /// link when open. The loader also makes a door of a wall that an
+    /// entity removes (its `killtarget`): one that does not move but
+    /// vanishes ([`Entity::vanishes`]).
     Door,
     /// A lift (`func_plat`): a platform that carries agents between its
     /// low and high positions.
@@ -169,18 +171,48 @@ impl Entity {
             .filter(|v| v.is_finite())
     }
 
-    /// The world direction of Quake's `angle` key: `-1` up, `-2` down,
-    /// otherwise a yaw in degrees in Quake's horizontal plane (Quake
-    /// `(cos a, sin a, 0)` is world `(cos a, 0, -sin a)`). No key: yaw 0.
+    /// True for a door entity that vanishes rather than moves: one of a
+    /// class other than Quake's moving doors (`func_door`,
+    /// `func_door_secret`, `func_door_rotating`), such as a `func_wall`
+    /// that a trigger's `killtarget` removes (QuakeC's `SUB_UseTargets`
+    /// removes every entity of that `targetname` when it fires).
+    pub fn vanishes(&self) -> bool {
+        !self.classname.to_ascii_lowercase().starts_with("func_door")
+    }
+
+    /// The world direction a mover moves or a pusher pushes, as QuakeC's
+    /// `SetMovedir` makes it from the entity's `angles`: the engine sets
+    /// `angles` from an `angle` key (`0 angle 0`) or an `angles` key
+    /// (`pitch yaw roll`), whichever comes last. `0 -1 0` is up, `0 -2 0`
+    /// down; any other is `makevectors`' forward vector, Quake
+    /// `(cos p cos y, cos p sin y, -sin p)` (a positive pitch points down),
+    /// which is world `(cos p cos y, -sin p, -cos p sin y)`. No key: yaw 0.
     pub fn move_dir(&self) -> DVec3 {
-        let a = self.number("angle").unwrap_or(0.0);
-        if a == -1.0 {
-            DVec3::Y
-        } else if a == -2.0 {
-            -DVec3::Y
-        } else {
-            let r = a.to_radians();
-            DVec3::new(r.cos(), 0.0, -r.sin())
+        let angles = self
+            .properties
+            .iter()
+            .rev()
+            .find_map(|(k, v)| match k.as_str() {
+                "angle" => Some(v.trim().parse::<f64>().ok().map(|a| [0.0, a, 0.0])),
+                "angles" => {
+                    let n: Vec<f64> = v
+                        .split_whitespace()
+                        .filter_map(|t| t.parse().ok())
+                        .collect();
+                    Some(<[f64; 3]>::try_from(n).ok())
+                }
+                _ => None,
+            })
+            .flatten()
+            .filter(|a| a.iter().all(|x| x.is_finite()))
+            .unwrap_or([0.0; 3]);
+        match angles {
+            [0.0, -1.0, 0.0] => DVec3::Y,
+            [0.0, -2.0, 0.0] => -DVec3::Y,
+            [p, y, _] => {
+                let (p, y) = (p.to_radians(), y.to_radians());
+                DVec3::new(p.cos() * y.cos(), -p.sin(), -p.cos() * y.sin())
+            }
         }
     }
 }
@@ -201,6 +233,16 @@ pub fn lift_travel(entity: &Entity, bounds: Aabb, unit: f64) -> f64 {
     travel.max(0.0)
 }
 
+/// How far a door of `entity` whose brushes span `bounds` moves to open:
+/// Quake's `fabs(movedir * size) - lip` (`func_door`), a dot product in
+/// Quake's axes (world z is Quake's -y), so along a tilted direction too;
+/// `unit` is [`BrushLevel::unit`]. Negative when the lip is longer.
+pub fn door_travel(entity: &Entity, bounds: Aabb, unit: f64) -> f64 {
+    let (dir, size) = (entity.move_dir(), bounds.size());
+    let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
+    (dir.x * size.x + dir.y * size.y - dir.z * size.z).abs() - lip
+}
+
 /// True for a door box at least twice as wide and deep as it is high: a
 /// panel of floor (or ceiling), not a wall.
 pub fn is_floor_panel(bounds: Aabb) -> bool {
@@ -208,9 +250,10 @@ pub fn is_floor_panel(bounds: Aabb) -> bool {
     2.0 * s.y <= s.x.min(s.z)
 }
 
-/// True for a door of `entity` that moves up or down (`angle` -1 or -2).
+/// True for a door of `entity` that moves up or down (`angle` -1 or -2);
+/// one that vanishes ([`Entity::vanishes`]) does not move.
 fn moves_vertically(entity: &Entity) -> bool {
-    entity.move_dir().y != 0.0
+    !entity.vanishes() && entity.move_dir().y != 0.0
 }
 
 /// `func_door`'s `START_OPEN` spawnflag.
@@ -270,8 +313,7 @@ pub fn rest_offset(contents: Contents, entity: &Entity, bounds: Aabb, unit: f64)
         Contents::Door
             if moves_vertically(entity) && !is_floor_panel(bounds) && !rises_when_fired(entity) =>
         {
-            let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
-            entity.move_dir() * (bounds.size().y - lip).max(0.0)
+            entity.move_dir() * door_travel(entity, bounds, unit).max(0.0)
         }
         Contents::Lift if entity.key("targetname").is_none() => {
             -DVec3::Y * lift_travel(entity, bounds, unit)
@@ -363,6 +405,51 @@ mod tests {
         assert!(
             !rests_solid(Contents::Solid, &sliding, block),
             "not a mover"
+        );
+    }
+
+    #[test]
+    fn move_dir_follows_set_movedir_for_angle_and_angles() {
+        let dir = |props: &[(&str, &str)]| ent(props).move_dir();
+        let near = |a: DVec3, b: DVec3| (a - b).length() < 1e-12;
+        assert_eq!(dir(&[]), DVec3::X);
+        assert_eq!(dir(&[("angle", "-1")]), DVec3::Y);
+        assert_eq!(dir(&[("angle", "-2")]), -DVec3::Y);
+        assert!(near(dir(&[("angle", "90")]), -DVec3::Z), "Quake +y");
+        assert!(near(dir(&[("angles", "-90 0 0")]), DVec3::Y), "pitch up");
+        assert!(near(dir(&[("angles", "90 0 0")]), -DVec3::Y), "pitch down");
+        assert_eq!(dir(&[("angles", "0 -1 0")]), DVec3::Y);
+        assert!(near(dir(&[("angles", "0 180 0")]), -DVec3::X));
+        let tilted = dir(&[("angles", "45 90 0")]);
+        let h = 0.5f64.sqrt();
+        assert!(near(tilted, DVec3::new(0.0, -h, -h)), "{tilted}");
+        assert_eq!(
+            dir(&[("angles", "-90 0 0"), ("angle", "-2")]),
+            -DVec3::Y,
+            "the last key wins"
+        );
+        assert_eq!(dir(&[("angles", "up")]), DVec3::X, "not numbers: yaw 0");
+    }
+
+    #[test]
+    fn a_door_that_vanishes_rests_where_drawn_and_blocks_only_as_floor() {
+        let wall = Aabb::from_corners(DVec3::ZERO, DVec3::new(2.0, 3.0, 0.25));
+        let removed = Entity::with_properties("func_wall", &[("angle", "-1")]);
+        assert!(removed.vanishes() && !ent(&[]).vanishes());
+        assert!(!Entity::with_properties("func_door_secret", &[]).vanishes());
+        assert_eq!(
+            rest_offset(Contents::Door, &removed, wall, 1.0),
+            DVec3::ZERO,
+            "no move, whatever its angle"
+        );
+        assert!(
+            !rests_solid(Contents::Door, &removed, wall),
+            "a wall: passable"
+        );
+        let panel = Aabb::from_corners(DVec3::ZERO, DVec3::new(4.0, 0.25, 4.0));
+        assert!(
+            rests_solid(Contents::Door, &removed, panel),
+            "a floor: floor"
         );
     }
 

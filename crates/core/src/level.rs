@@ -8,8 +8,8 @@ use glam::{DVec2, DVec3};
 use serde::{Deserialize, Serialize};
 
 pub use crate::brush::{
-    Brush, BrushLevel, Contents, DEFAULT_LIP, Entity, MoverGroup, SkippedBrush, lift_travel,
-    rest_offset, rests_solid,
+    Brush, BrushLevel, Contents, DEFAULT_LIP, Entity, MoverGroup, SkippedBrush, door_travel,
+    lift_travel, rest_offset, rests_solid,
 };
 use crate::geom::{PolygonWithHoles, TriMesh};
 

@@ -18,7 +18,9 @@
 //!   its two strips). Whether it starts closed and opens under the player
 //!   (a trap, or a panel opened by a button) or starts open
 //!   (`START_OPEN`) and closes when fired, there is a time when the player
-//!   can fall through it.
+//!   can fall through it. A floor panel that vanishes instead
+//!   ([`Entity::vanishes`]: a wall an entity's `killtarget` removes) opens
+//!   its whole box.
 //! * Water, slime and lava brushes are regions of their name.
 //! * `trigger_teleport` (with the origin of the entity its `target` names),
 //!   `trigger_push` (`speed`, default 1000 units/s, along its `angle`),
@@ -35,7 +37,7 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use crate::brush::{BrushLevel, Contents, DEFAULT_LIP, Entity, is_floor_panel, lift_travel};
+use crate::brush::{BrushLevel, Contents, Entity, door_travel, is_floor_panel, lift_travel};
 use crate::geom::Aabb;
 use crate::geom::polyhedron::Polyhedron;
 
@@ -230,15 +232,18 @@ impl BrushLevel {
 /// The hole a floor panel door of `entity` drawn over `bounds` opens (see
 /// the module docs), if it is a floor panel that moves in plan.
 fn hole(entity: &Entity, bounds: Aabb, unit: f64) -> Option<Aabb> {
+    if !is_floor_panel(bounds) {
+        return None;
+    }
+    if entity.vanishes() {
+        return Some(bounds);
+    }
     let dir = entity.move_dir();
-    if !is_floor_panel(bounds) || dir.y != 0.0 {
+    if dir.y != 0.0 {
         return None;
     }
     let size = bounds.size();
-    let lip = entity.number("lip").unwrap_or(DEFAULT_LIP) * unit;
-    // Quake's `fabs(movedir * size) - lip`: a dot product in Quake's axes
-    // (world z is Quake's -y).
-    let travel = (dir.x * size.x - dir.z * size.z).abs() - lip;
+    let travel = door_travel(entity, bounds, unit);
     if travel <= 1e-9 {
         return None;
     }
@@ -346,6 +351,9 @@ mod tests {
         assert_eq!(hole(&down, panel, unit), None, "it sinks: a step");
         let wall = Aabb::from_corners(DVec3::ZERO, DVec3::new(4.0, 3.0, 0.25));
         assert_eq!(hole(&ent("func_door", &[]), wall, unit), None, "a wall");
+        let removed = ent("func_wall", &[("angle", "-2")]);
+        assert_eq!(hole(&removed, panel, unit), Some(panel), "it vanishes");
+        assert_eq!(hole(&removed, wall, unit), None, "a wall vanishes: no hole");
     }
 
     #[test]

@@ -284,7 +284,7 @@ fn inside_plan(pts: &[DVec2], p: DVec2) -> bool {
 
 /// The point of the convex polygon nearest to the plan point `p`, at the
 /// polygon's height.
-fn nearest_on_poly(poly: &WalkPoly, p: DVec2) -> DVec3 {
+pub(crate) fn nearest_on_poly(poly: &WalkPoly, p: DVec2) -> DVec3 {
     let pts: Vec<DVec2> = poly.polygon.iter().map(|v| plan(*v)).collect();
     let q = if inside_plan(&pts, p) {
         p

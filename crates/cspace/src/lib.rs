@@ -57,8 +57,10 @@
 //!   destination, `trigger_push` and `trigger_monsterjump` `jump` links to
 //!   where their flight lands ([`movers`]);
 //! * **water** cuts the polygons it submerges (the agent's centre under the
-//!   surface): they become `swim` nodes joined to each other and to the
-//!   shore by `swim` links; **slime** and **lava** are areas whose incoming
+//!   surface): they become `swim` nodes joined to the shore and to each
+//!   other by `swim` links, straight swims through the water between
+//!   near polygons of one body, a few per polygon, so that a body of any
+//!   size is swum in three dimensions ([`movers`]); **slime** and **lava** are areas whose incoming
 //!   links cost `slime_cost` and `lava_cost` times more (default 0: left
 //!   out, so paths go around; Quake's preset prices the health they take,
 //!   `navscope_pipelines::agents`);

@@ -232,7 +232,7 @@ pub fn clear_of(solids: &[&Polyhedron], l: &LinkSeg) -> bool {
 }
 
 /// Spacing of [`clear_path`]'s sample points, metres.
-const PATH_SAMPLE_STEP: f64 = 0.1;
+pub(crate) const PATH_SAMPLE_STEP: f64 = 0.1;
 
 /// True when no point of the polyline `pts`, sampled every
 /// [`PATH_SAMPLE_STEP`], lies inside one of `solids`.

@@ -22,27 +22,49 @@
 //!   of every solid but the panel's own (so a hole narrower than the agent
 //!   makes none): the player falls when the door opens.
 //! * **Swim**: in a body of water (its water regions whose boxes touch,
-//!   [`water_bodies`]) the agent swims, so every two polygons of one body
-//!   are joined both ways (up to [`MAX_SWIM_POLYS`] polygons
-//!   per region; beyond that only the walk links between them remain), and
-//!   every polygon outside the region whose plan lies within an agent
-//!   width of the water and whose height lets the agent climb out at the
-//!   surface (centre no higher than the surface plus a step) is joined to
-//!   the region's polygons both ways.
+//!   [`water_bodies`]) the agent swims in three dimensions. Around each
+//!   wet polygon space is split into [`SWIM_CONES`] cones of direction
+//!   (six sectors of azimuth times three of elevation: up, level, down,
+//!   split at 30°), and in each cone the polygon links both ways to the
+//!   nearest wet polygon of its body (by the gap between their boxes;
+//!   [`SWIM_TRIES`] tried at most) to which the straight line between
+//!   the two polygons' nearest points stays in the water (inside the
+//!   body's boxes, the agent's centre under the surface) and clear of
+//!   every solid. Polygons it touches in plan within a step in height are
+//!   left out (walk and step links join those). A link's ends are those
+//!   points, so its cost is the straight swim between them. This is a
+//!   Yao graph: sparse (at most [`SWIM_CONES`] pairs made per wet polygon,
+//!   so linear in the body's size), yet joined in every direction, so a
+//!   body of any size is swum across, down and up, a flooded shaft or a
+//!   pit on the bottom included. Choosing the candidates
+//!   compares every two wet polygons of a body (quadratic in the body's
+//!   wet polygons, a few thousand at most in a released map); the
+//!   straight-line tests are linear. Every polygon outside the body whose
+//!   plan lies within an agent width of the water and whose height lets
+//!   the agent climb out at the surface (centre no higher than the
+//!   surface plus a step) is joined both ways to the body's nearest wet
+//!   polygon.
+
+use std::collections::HashSet;
 
 use glam::{DVec2, DVec3};
 use navscope_core::LinkKind;
+use navscope_core::geom::Aabb;
 use navscope_core::movers::flight;
 
-use crate::extra::PolyGrid;
-use crate::links::{LinkSeg, clear_path};
+use crate::extra::{PolyGrid, nearest_on_poly};
+use crate::links::{LinkSeg, PATH_SAMPLE_STEP, clear_path};
 use crate::polyhedron::Polyhedron;
 use crate::polyhedron::polygon_centroid;
 use crate::scene::{Hole, Region, RegionKind};
 use crate::walkable::WalkPoly;
 
-/// Most polygons of one body of water joined pairwise.
-pub const MAX_SWIM_POLYS: usize = 64;
+/// Cones of direction around a wet polygon, each giving at most one swim
+/// (see the module docs).
+pub const SWIM_CONES: usize = 18;
+/// Most wet polygons, nearest first, a wet polygon tries to swim to in
+/// one cone.
+pub const SWIM_TRIES: usize = 4;
 
 /// True when the plan point `(x, z)` is inside the convex polygon.
 pub(crate) fn holds(poly: &WalkPoly, x: f64, z: f64) -> bool {
@@ -189,12 +211,14 @@ fn landing(
     })
 }
 
-/// Swim links of one mesh with agent half extents `half`.
+/// Swim links of one mesh with agent half extents `half`; `solids` are the
+/// mesh's expanded solids.
 pub fn swim_links(
     mesh: usize,
     polys: &[WalkPoly],
     grid: &PolyGrid,
     regions: &[Region],
+    solids: &[&Polyhedron],
     half: DVec3,
     step: f64,
 ) -> Vec<LinkSeg> {
@@ -207,13 +231,10 @@ pub fn swim_links(
             continue;
         }
         let centre = |i: usize| polygon_centroid(&polys[i].polygon);
-        if wet.len() <= MAX_SWIM_POLYS {
-            for (k, &a) in wet.iter().enumerate() {
-                for &b in &wet[k + 1..] {
-                    out.push(one_way(mesh, a, b, LinkKind::Swim, centre(a), centre(b)));
-                    out.push(one_way(mesh, b, a, LinkKind::Swim, centre(b), centre(a)));
-                }
-            }
+        let water: Vec<Aabb> = body.iter().map(|&r| regions[r].centre_box(half)).collect();
+        for (a, b, pa, pb) in swims(polys, &wet, &water, solids, step) {
+            out.push(one_way(mesh, a, b, LinkKind::Swim, pa, pb));
+            out.push(one_way(mesh, b, a, LinkKind::Swim, pb, pa));
         }
         let boxes = || body.iter().map(|&r| regions[r].bounds);
         let bottom = boxes().map(|b| b.min.y).fold(f64::INFINITY, f64::min);
@@ -230,7 +251,7 @@ pub fn swim_links(
             if q.region.is_some_and(|r| body.contains(&r)) {
                 continue;
             }
-            let qb = navscope_core::geom::Aabb::from_points(q.polygon.iter().copied());
+            let qb = Aabb::from_points(q.polygon.iter().copied());
             let gap_x = (qb.min.x - hi.x).max(lo.x - qb.max.x);
             let gap_z = (qb.min.z - hi.y).max(lo.y - qb.max.z);
             if gap_x > 0.0 || gap_z > 0.0 || qb.min.y > surface + half.y + step {
@@ -255,6 +276,106 @@ pub fn swim_links(
         }
     }
     out
+}
+
+/// The swims between the wet polygons `wet` of one body of water whose
+/// agent-centre boxes are `water` (see the module docs): each pair once,
+/// with the two points the straight swim joins.
+fn swims(
+    polys: &[WalkPoly],
+    wet: &[usize],
+    water: &[Aabb],
+    solids: &[&Polyhedron],
+    step: f64,
+) -> Vec<(usize, usize, DVec3, DVec3)> {
+    let boxes: Vec<Aabb> = wet
+        .iter()
+        .map(|&i| Aabb::from_points(polys[i].polygon.iter().copied()))
+        .collect();
+    // A polygon cut by a region's box may lie a rounding error outside it.
+    let grow = DVec3::splat(1e-6);
+    let in_water = |p: DVec3| {
+        water.iter().any(|w| {
+            Aabb {
+                min: w.min - grow,
+                max: w.max + grow,
+            }
+            .contains(p)
+        })
+    };
+    let mut pairs: HashSet<(usize, usize)> = HashSet::new();
+    let mut out = Vec::new();
+    for (ka, &a) in wet.iter().enumerate() {
+        let ba = boxes[ka];
+        let gap = |kb: usize| {
+            let bb = boxes[kb];
+            let g = (bb.min - ba.max).max(ba.min - bb.max).max(DVec3::ZERO);
+            (g.length_squared(), g)
+        };
+        let ca = ba.center();
+        let mut cones: Vec<Vec<(f64, usize)>> = vec![Vec::new(); SWIM_CONES];
+        for kb in (0..wet.len()).filter(|&kb| kb != ka) {
+            let (d, g) = gap(kb);
+            let walked = g.x == 0.0
+                && g.z == 0.0
+                && (boxes[kb].min.y - ba.min.y).abs() <= step
+                && (boxes[kb].max.y - ba.max.y).abs() <= step;
+            if !walked {
+                cones[cone(boxes[kb].center() - ca)].push((d, kb));
+            }
+        }
+        for mut near in cones {
+            if near.len() > SWIM_TRIES {
+                near.select_nth_unstable_by(SWIM_TRIES, |x, y| {
+                    x.0.total_cmp(&y.0).then(x.1.cmp(&y.1))
+                });
+                near.truncate(SWIM_TRIES);
+            }
+            near.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+            for (_, kb) in near {
+                let b = wet[kb];
+                let key = (a.min(b), a.max(b));
+                if pairs.contains(&key) {
+                    break;
+                }
+                let (pa, pb) = nearest_points(&polys[a], &polys[b]);
+                let n = (pa.distance(pb) / PATH_SAMPLE_STEP).ceil().max(1.0) as usize;
+                let wet_line = (0..=n).all(|k| in_water(pa.lerp(pb, k as f64 / n as f64)));
+                if wet_line && clear_path(solids, &[pa, pb]) {
+                    pairs.insert(key);
+                    out.push((a, b, pa, pb));
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The cone of direction `d` (see the module docs): six sectors of
+/// azimuth times three of elevation.
+fn cone(d: DVec3) -> usize {
+    let flat = (d.x * d.x + d.z * d.z).sqrt();
+    let band = if d.y > flat * 30f64.to_radians().tan() {
+        0
+    } else if -d.y > flat * 30f64.to_radians().tan() {
+        2
+    } else {
+        1
+    };
+    let turn = d.z.atan2(d.x).rem_euclid(std::f64::consts::TAU);
+    let sector = ((turn / std::f64::consts::TAU * 6.0) as usize).min(5);
+    band * 6 + sector
+}
+
+/// Nearly the nearest points of two convex polygons: the point of `a`
+/// nearest `b`'s centroid in plan, the point of `b` nearest that, and the
+/// point of `a` nearest that (each at its polygon's height).
+fn nearest_points(a: &WalkPoly, b: &WalkPoly) -> (DVec3, DVec3) {
+    let plan = |p: DVec3| DVec2::new(p.x, p.z);
+    let pa = nearest_on_poly(a, plan(polygon_centroid(&b.polygon)));
+    let pb = nearest_on_poly(b, plan(pa));
+    (nearest_on_poly(a, plan(pb)), pb)
 }
 
 /// The water regions grouped into bodies of water: regions whose boxes
@@ -351,6 +472,111 @@ mod tests {
         assert!((l[0].dest[0].y - 2.9).abs() < 1e-9);
     }
 
+    /// Swim links between wet polygons only (no shore), as (from, to).
+    fn wet_swims(
+        polys: &[WalkPoly],
+        water: &[Region],
+        solids: &[&Polyhedron],
+    ) -> Vec<(usize, usize)> {
+        let grid = PolyGrid::new(polys);
+        let half = DVec3::new(0.5, 0.875, 0.5);
+        swim_links(0, polys, &grid, water, solids, half, 0.56)
+            .iter()
+            .filter(|l| polys[l.from].region.is_some() && polys[l.to].region.is_some())
+            .map(|l| (l.from, l.to))
+            .collect()
+    }
+
+    fn wall(min: DVec3, max: DVec3) -> Polyhedron {
+        Polyhedron::from_planes(&Aabb::from_corners(min, max).outward_planes()).unwrap()
+    }
+
+    #[test]
+    fn a_swim_goes_straight_through_water_and_not_through_a_wall_or_air() {
+        // A flooded shaft: its floor at centre height 1, a ledge 12 m up
+        // beside it, under a surface at 14.
+        let polys = vec![
+            square(0.0, 0.0, 4.0, 4.0, 1.0, Some(0)),
+            square(4.0, 0.0, 8.0, 4.0, 13.0, Some(0)),
+        ];
+        let water = vec![region(
+            RegionKind::Water,
+            DVec3::new(0.0, 0.0, 0.0),
+            DVec3::new(8.0, 14.0, 4.0),
+        )];
+        let swims = wet_swims(&polys, &water, &[]);
+        assert!(
+            swims.contains(&(0, 1)) && swims.contains(&(1, 0)),
+            "{swims:?}"
+        );
+        let l = swim_links(
+            0,
+            &polys,
+            &PolyGrid::new(&polys),
+            &water,
+            &[],
+            DVec3::splat(0.5),
+            0.56,
+        );
+        let up = l.iter().find(|l| (l.from, l.to) == (0, 1)).unwrap();
+        assert!(
+            (up.source[0].distance(up.dest[0]) - 12.0).abs() < 1e-9,
+            "the nearest points, straight up: {up:?}"
+        );
+        // A slab over the floor between the two: no straight swim.
+        let slab = wall(DVec3::new(-1.0, 5.0, -1.0), DVec3::new(9.0, 6.0, 5.0));
+        assert!(wet_swims(&polys, &water, &[&slab]).is_empty());
+        // Two pools joined only by boxes that leave air between the ends:
+        // the straight line would leave the water.
+        let pools = vec![
+            region(RegionKind::Water, DVec3::ZERO, DVec3::new(4.0, 2.0, 4.0)),
+            region(
+                RegionKind::Water,
+                DVec3::new(4.0, 0.0, 0.0),
+                DVec3::new(8.0, 14.0, 4.0),
+            ),
+        ];
+        let far = vec![
+            square(0.0, 0.0, 1.0, 4.0, 1.0, Some(0)),
+            square(7.0, 0.0, 8.0, 4.0, 13.0, Some(1)),
+        ];
+        assert!(wet_swims(&far, &pools, &[]).is_empty(), "through the air");
+    }
+
+    #[test]
+    fn a_large_body_of_water_gets_a_bounded_number_of_swims_per_polygon() {
+        // 400 wet floor tiles at four heights in one body.
+        let polys: Vec<WalkPoly> = (0..400)
+            .map(|i| {
+                let (x, z) = ((i % 20) as f64, (i / 20) as f64);
+                square(x, z, x + 1.0, z + 1.0, 1.0 + (i % 4) as f64, Some(0))
+            })
+            .collect();
+        let water = vec![region(
+            RegionKind::Water,
+            DVec3::ZERO,
+            DVec3::new(20.0, 10.0, 20.0),
+        )];
+        let swims = wet_swims(&polys, &water, &[]);
+        let mut degree = vec![0; polys.len()];
+        for &(a, _) in &swims {
+            degree[a] += 1;
+        }
+        assert!(degree.iter().all(|&d| d >= 1), "every tile joined");
+        assert!(
+            swims.len() <= 2 * SWIM_CONES * polys.len(),
+            "linear: {} links",
+            swims.len()
+        );
+        let pairs: HashSet<(usize, usize)> = swims.iter().copied().collect();
+        assert!(
+            swims.iter().all(|&(a, b)| pairs.contains(&(b, a))),
+            "both ways"
+        );
+        // A tile's walk neighbour within a step is left to the walk link.
+        assert!(!pairs.contains(&(0, 20)), "same height, touching");
+    }
+
     #[test]
     fn touching_water_brushes_are_one_body() {
         let w = |y0: f64, y1: f64, x0: f64| {
@@ -382,7 +608,7 @@ mod tests {
             DVec3::new(0.0, -3.0, 0.0),
             DVec3::new(4.0, 0.0, 4.0),
         )];
-        let l = swim_links(0, &polys, &grid, &water, half, 0.45);
+        let l = swim_links(0, &polys, &grid, &water, &[], half, 0.45);
         let pairs: Vec<(usize, usize)> = l.iter().map(|l| (l.from, l.to)).collect();
         assert!(pairs.contains(&(0, 1)) && pairs.contains(&(1, 0)));
         assert!(

@@ -1187,7 +1187,15 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
         ladders.push(climb(LinkKind::Ladder, &ex.ladders));
         let mut moved = climb(LinkKind::Elevator, &ex.lifts);
         moved.extend(trigger_links(m, polys, &grid, &ex.regions, step, gravity));
-        moved.extend(swim_links(m, polys, &grid, &ex.regions, half, step));
+        moved.extend(swim_links(
+            m,
+            polys,
+            &grid,
+            &ex.regions,
+            &solids,
+            half,
+            step,
+        ));
         for h in &ex.holes {
             // The panel is out of the way while the hole is open.
             let others: Vec<&Polyhedron> = ex.expanded[m]

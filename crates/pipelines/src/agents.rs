@@ -51,7 +51,7 @@
 //! (`client.qc`) takes `4 × waterlevel` health a second in slime and `10 ×
 //! waterlevel` every 0.2 s in lava; wading (waterlevel 1) that is 4 and 50
 //! health a second. Neither stops the player, so Quake's preset walks
-//! through both at a cost (`cspace`'s `slime_cost` and `lava_cost`): each
+//! through both at a cost (`slime_cost` and `lava_cost`, in `cspace` and `voxel`): each
 //! metre costs itself plus the health lost crossing it at the run speed,
 //! [`HEALTH_COST`] metres a point: 1.8 in slime and 11 in lava at 10 m/s.
 //! The other presets keep them out (0). `voxel` leaves liquids other than
@@ -383,6 +383,8 @@ impl Preset {
                     ),
                     f(SAFE_FALL, a.fall.safe_height),
                     f(FALL_COST, a.fall.hurt_cost),
+                    f(navscope_voxel::hazards::SLIME_COST, a.slime_cost),
+                    f(navscope_voxel::hazards::LAVA_COST, a.lava_cost),
                     f(navscope_voxel::settings::JUMP_HEIGHT, a.jump_height()),
                     f(
                         navscope_voxel::settings::JUMP_REACH,

@@ -276,33 +276,33 @@ fn slime_and_lava_are_waded_through_at_the_health_they_take() {
             &[],
         )
     };
+    // The search's cost: `cspace` prices the links into a liquid,
+    // `voxel` the liquid's area.
     let cost = |b: &Built| {
-        let p = b.route().unwrap_or_else(|e| panic!("no route: {e}"));
-        p.search
-            .links
-            .iter()
-            .map(|&l| b.mesh.links[l].cost)
-            .sum::<f64>()
+        b.route()
+            .unwrap_or_else(|e| panic!("no route: {e}"))
+            .search
+            .cost
     };
     for (texture, param, price) in [
         ("*slime0", "slime_cost", 1.8),
         ("*lava1", "lava_cost", 11.0),
     ] {
         let text = pool(texture);
-        let (priced, free) = (build(&text), build_with("cspace", &text, &[(param, 1.0)]));
-        assert!(
-            cost(&priced) > cost(&free) + 0.5 * (price - 1.0),
-            "{texture}: {} against {}",
-            cost(&priced),
-            cost(&free)
-        );
-        let e = build_with("cspace", &text, &[(param, 0.0)])
-            .route()
-            .unwrap_err();
-        assert!(
-            matches!(e, PathError::NoConnection { .. }),
-            "{texture} forbidden: {e}"
-        );
+        for id in ["cspace", "voxel"] {
+            let (priced, free) = (build_in(id, &text), build_with(id, &text, &[(param, 1.0)]));
+            assert!(
+                cost(&priced) > cost(&free) + 0.5 * (price - 1.0),
+                "{id}, {texture}: {} against {}",
+                cost(&priced),
+                cost(&free)
+            );
+            let e = build_with(id, &text, &[(param, 0.0)]).route().unwrap_err();
+            assert!(
+                matches!(e, PathError::NoConnection { .. }),
+                "{id}, {texture} forbidden: {e}"
+            );
+        }
     }
 }
 
@@ -321,13 +321,113 @@ fn a_plat_with_a_name_starts_raised_and_rides_both_ways() {
         ([256, 64, 256], [320, 192, 320]),
         std::slice::from_ref(&plat),
     );
-    let b = build(&text);
-    assert!(
-        b.route().is_ok(),
-        "the start on the raised plat walks off it"
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &text);
+        assert!(
+            b.route().is_ok(),
+            "{id}: the start on the raised plat walks off it"
+        );
+        let ride = b.mesh.links.iter().filter(|l| l.kind == LinkKind::Elevator);
+        assert!(ride.count() >= 2, "{id}: a ride link each way");
+    }
+}
+
+#[test]
+fn a_wall_a_trigger_kills_is_crossed_through_a_door_link_naming_the_trigger() {
+    // A clip wall 256 units high across the whole corridor (beyond any
+    // jump), named by a `trigger_once`'s `killtarget` before it: QuakeC
+    // removes the wall when the player touches the trigger.
+    let gate = entity(
+        "func_wall",
+        &[("targetname", "gate")],
+        &[cuboid([256, 0, 0], [288, 256, 256], "clip")],
     );
-    let ride = b.mesh.links.iter().filter(|l| l.kind == LinkKind::Elevator);
-    assert!(ride.count() >= 2, "a ride link each way");
+    let killer = entity(
+        "trigger_once",
+        &[("killtarget", "gate")],
+        &[cuboid([128, 0, 0], [192, 256, 64], "trigger")],
+    );
+    let text = map(
+        &[floor(0, 640, 0)],
+        [64, 128, 24],
+        ([512, 64, 0], [576, 192, 64]),
+        &[gate.clone(), killer],
+    );
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &text);
+        b.route()
+            .unwrap_or_else(|e| panic!("{id}: the removed wall lets the player by: {e}"));
+    }
+    let b = build(&text);
+    assert!(b.kinds().contains(&LinkKind::Door), "cspace: a door link");
+    let wall = &b.level.entities[2];
+    assert_eq!(wall.classname, "func_wall");
+    assert_eq!(
+        spots::opener(&b.level, wall).as_deref(),
+        Some("removed when fired by trigger_once")
+    );
+    // A wall the trigger names as its `target` is only used (a func_wall
+    // changes its frame), not removed: it stays in the way.
+    let used = text.replace("\"killtarget\"", "\"target\"");
+    for id in ["cspace", "voxel"] {
+        let e = build_in(id, &used).route().unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{id}: a used wall stays: {e}"
+        );
+    }
+}
+
+#[test]
+fn a_flooded_shaft_is_swum_up_whatever_the_number_of_wet_polygons() {
+    // A flooded room (floor z 0, water to z 480) with 36 pillars, more
+    // wet polygons than a pairwise swim model would join; a cliff 384
+    // units high beside it, under water too, and beyond it the exit's
+    // floor at z 496, above the surface: the player swims 12 m up.
+    let mut world = vec![
+        floor(0, 768, 0),
+        cuboid([768, 0, -16], [1024, 256, 384], "cliff"),
+        cuboid([1024, 0, -16], [1280, 256, 496], "shore"),
+        cuboid([0, 0, 0], [1024, 256, 480], "*water1"),
+    ];
+    for i in 0..12 {
+        for j in 0..3 {
+            let (x, y) = (64 + i * 56, 32 + j * 80);
+            world.push(cuboid([x, y, 0], [x + 16, y + 16, 64], "pillar"));
+        }
+    }
+    let text = map(
+        &world,
+        [24, 128, 24],
+        ([1120, 64, 496], [1184, 192, 560]),
+        &[],
+    );
+    let b = build(&text);
+    let wet = b.mesh.nodes.iter().filter(|n| n.area == "water").count();
+    assert!(wet > 64, "{wet} wet polygons");
+    let swims = b
+        .mesh
+        .links
+        .iter()
+        .filter(|l| l.kind == LinkKind::Swim)
+        .count();
+    assert!(
+        swims <= 2 * navscope_cspace::movers::SWIM_CONES * wet + 4 * b.mesh.nodes.len(),
+        "sparse: {swims} swim links for {wet} wet polygons"
+    );
+    let p = b
+        .route()
+        .unwrap_or_else(|e| panic!("the shaft is swum up: {e}"));
+    assert!(b.kinds().contains(&LinkKind::Swim));
+    // Walk 23 m to the cliff, swim 12 m up, cross 8 m of ledge and climb
+    // out 3.5 m, walk 4 m: about 50 m; never shorter than the straight
+    // line, never as long as the way round every pillar twice.
+    let straight = b.start.distance(b.exit);
+    assert!(
+        p.length >= straight - 1e-6 && p.length <= 1.5 * straight,
+        "{} m (straight {straight} m)",
+        p.length
+    );
 }
 
 #[test]
@@ -426,16 +526,16 @@ fn a_start_open_bridge_rises_when_fired_and_is_crossed_through_its_door_link() {
 /// door 128 units square in the upper floor, sliding west by 128 less
 /// `lip` when a button fires it; start above, exit below.
 fn trapdoor_map(lip: i32) -> String {
+    trapdoor_map_moving(lip, ("angle", "180"))
+}
+
+/// [`trapdoor_map`] with the door's direction key `dir`.
+fn trapdoor_map_moving(lip: i32, dir: (&str, &str)) -> String {
     let (x0, x1) = (256, 384);
     let lip = lip.to_string();
     let door = entity(
         "func_door",
-        &[
-            ("targetname", "trap"),
-            ("angle", "180"),
-            ("wait", "-1"),
-            ("lip", &lip),
-        ],
+        &[("targetname", "trap"), dir, ("wait", "-1"), ("lip", &lip)],
         &[cuboid([x0, 64, 240], [x1, 192, 256], "trap")],
     );
     let button = entity(
@@ -475,6 +575,24 @@ fn a_floor_panel_sliding_open_drops_the_player_through_its_hole() {
         assert!(
             matches!(e, PathError::NoConnection { .. }),
             "{id}, 24 units: {e}"
+        );
+    }
+}
+
+#[test]
+fn a_door_moves_along_its_angles_pitch_and_yaw() {
+    // QuakeC's SetMovedir: `angles` "0 180 0" slides the panel west as
+    // `angle` 180 does, opening the hole; "90 0 0" pitches it down (it
+    // sinks, no hole in plan) and "-90 0 0" up: no way down for either.
+    let b = build(&trapdoor_map_moving(8, ("angles", "0 180 0")));
+    assert!(b.kinds().contains(&LinkKind::Door), "slides west: falls");
+    for pitch in ["90 0 0", "-90 0 0"] {
+        let e = build(&trapdoor_map_moving(8, ("angles", pitch)))
+            .route()
+            .unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{pitch}: moves vertically, no hole: {e}"
         );
     }
 }

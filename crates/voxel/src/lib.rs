@@ -80,7 +80,10 @@
 //! * **Areas** (Recast's convex volumes): a mesh level's `NAME.obj.ron`
 //!   sidecar marks spans like `rcMarkConvexPolyArea`; RecastDemo's area
 //!   table (`water`, `grass`, `road`, `door`: costs 10, 2, 1, 1) is the
-//!   preset; regions never cross an area change; areas never cut.
+//!   preset; regions never cross an area change; areas never cut. A brush
+//!   level's slime and lava are volumes of area `slime` and `lava` too,
+//!   costed by `slime_cost` and `lava_cost` (0 forbids them), as in
+//!   `cspace` ([`hazards`]).
 //! * **Swim.** Swim nodes are lifted to the water surface, their polygons
 //!   stay on the floor (§32.4.2); [`swim`] links join the water to ground a
 //!   swimmer can climb onto within [`swim::max_gap`], never through a wall.
@@ -147,6 +150,7 @@ pub mod drops;
 pub mod filters;
 pub mod flags;
 pub mod graph;
+pub mod hazards;
 pub mod movers;
 pub mod partition;
 pub mod polymesh;

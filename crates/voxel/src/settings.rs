@@ -276,6 +276,31 @@ pub fn specs() -> Vec<ParamSpec> {
         ),
     ];
     v.extend(navscope_core::jump::fall_param_specs());
+    for (name, title, liquid, health) in [
+        (
+            crate::hazards::SLIME_COST,
+            "Slime cost",
+            "slime",
+            "1.8 (4 health a second at 10 m/s, 2 m a health point)",
+        ),
+        (
+            crate::hazards::LAVA_COST,
+            "Lava cost",
+            "lava",
+            "11 (50 health a second at 10 m/s, 2 m a health point)",
+        ),
+    ] {
+        v.push(ParamSpec::float(
+            name,
+            title,
+            "x",
+            0.0,
+            0.0,
+            100.0,
+            0.1,
+            &format!("Cost multiplier of links into the floor under a brush level's {liquid} (module hazards); 0 (the default) forbids them, so paths go around. Quake's player: {health}."),
+        ));
+    }
     for (area, cost) in AREA_PRESET {
         v.push(ParamSpec::float(
             &format!("area_cost.{area}"),
@@ -386,8 +411,10 @@ pub mod reads {
         navscope_core::jump::SAFE_FALL,
         navscope_core::jump::FALL_COST,
     ];
-    /// `drops`: the deepest drop and the running jump.
+    /// `drops`: the deepest drop, the running jump and the hazards' costs.
     pub const DROPS: &[&str] = &[
+        crate::hazards::SLIME_COST,
+        crate::hazards::LAVA_COST,
         super::MAX_DROP,
         super::JUMP_HEIGHT,
         super::JUMP_REACH,

@@ -29,7 +29,7 @@ use navscope_core::geom::Plane;
 use navscope_core::level::{Brush, BrushLevel, Entity, SkippedBrush};
 
 use super::check_brush;
-use super::semantics::{FaceInfo, Rules, classify};
+use super::semantics::{FaceInfo, Rules, classify, removed_walls};
 use navscope_core::num::short;
 
 use crate::bounds::{MAX_COORD, beyond};
@@ -311,17 +311,20 @@ pub(crate) fn parse_with(text: &str, budget: &Budget, rules: &Rules) -> Result<B
             }
         }
     }
-    Ok(BrushLevel {
+    let mut level = BrushLevel {
         brushes,
         entities,
         skipped,
         unit: scale,
-    })
+    };
+    removed_walls(&mut level, rules);
+    Ok(level)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use navscope_core::level::Contents;
 
     /// TrenchBroom's default 128-unit cube (standard format), and the same
     /// as a Valve 220 func_ladder, plus a player start.
@@ -396,6 +399,38 @@ mod tests {
         );
         let l = parse(&kept, &Budget::default()).unwrap();
         assert_eq!(l.brushes.len(), 2, "not in deathmatch: kept for play");
+    }
+
+    #[test]
+    fn a_wall_a_trigger_kills_is_a_door_unless_a_sidecar_rules_its_class() {
+        let wall = |name: &str| {
+            MAP.replace(
+                "\"classname\" \"func_ladder\"",
+                &format!("\"classname\" \"func_wall\"\n\"targetname\" \"{name}\""),
+            )
+            .replace(
+                "\"classname\" \"info_player_start\"",
+                "\"classname\" \"trigger_once\"\n\"killtarget\" \"gate\"",
+            )
+        };
+        let contents = |text: &str, rules: &Rules| {
+            let l = parse_with(text, &Budget::default(), rules).unwrap();
+            (l.brushes[0].contents, l.brushes[1].contents)
+        };
+        let none = Rules::default();
+        assert_eq!(
+            contents(&wall("gate"), &none),
+            (Contents::Solid, Contents::Door)
+        );
+        assert_eq!(
+            contents(&wall("other"), &none),
+            (Contents::Solid, Contents::Solid),
+            "a wall no one kills"
+        );
+        let ruled = Rules::parse(r#"BrushRules(classes: [("func_w*", solid)])"#).unwrap();
+        assert_eq!(contents(&wall("gate"), &ruled).1, Contents::Solid);
+        let clip = wall("gate").replace(" wood ", " clip ");
+        assert_eq!(contents(&clip, &none).1, Contents::Door, "a clip wall too");
     }
 
     #[test]

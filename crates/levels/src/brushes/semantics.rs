@@ -24,8 +24,17 @@
 //!    `nodraw`, `monsterclip` → empty, unless every face is `skip` (an
 //!    invisible solid: Quake's qbsp only leaves skip faces undrawn);
 //!    otherwise solid (sky is solid, as in Quake).
+//!
+//! Then, over the whole level ([`removed_walls`]): a solid or clip brush
+//! of an entity that another entity's `killtarget` names is a door, unless
+//! a sidecar class rule decided it. QuakeC's `SUB_UseTargets` removes every
+//! entity of that `targetname` when the killer fires (a trigger the player
+//! touches, a button), so the wall is in the player's way only until then:
+//! walking through it is a door link that names what removes it
+//! ([`super::spots::opener`]); it does not move but vanishes
+//! ([`navscope_core::level::Entity::vanishes`]).
 
-use navscope_core::level::Contents;
+use navscope_core::level::{BrushLevel, Contents};
 use serde::Deserialize;
 
 use crate::error::Fault;
@@ -223,6 +232,30 @@ pub fn classify(class: Option<&str>, faces: &[FaceInfo], quake2: bool, rules: &R
         return c;
     }
     by_textures(faces)
+}
+
+/// Makes a door of every solid or clip brush whose entity another
+/// entity's `killtarget` names (see the module docs), except brushes of a
+/// class a sidecar class rule in `rules` decides.
+pub fn removed_walls(level: &mut BrushLevel, rules: &Rules) {
+    let killers: std::collections::HashSet<&str> = level
+        .entities
+        .iter()
+        .filter_map(|e| e.key("killtarget"))
+        .collect();
+    let killed: Vec<bool> = level
+        .entities
+        .iter()
+        .map(|e| {
+            let ruled = rules.classes.iter().any(|(p, _)| glob(p, &e.classname));
+            !ruled && e.key("targetname").is_some_and(|n| killers.contains(n))
+        })
+        .collect();
+    for b in &mut level.brushes {
+        if b.contents.blocks() && b.entity.is_some_and(|e| killed.get(e) == Some(&true)) {
+            b.contents = Contents::Door;
+        }
+    }
 }
 
 #[cfg(test)]

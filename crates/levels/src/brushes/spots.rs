@@ -14,7 +14,9 @@
 //!   spawnflag 8 or 16 needs the gold or silver key, and any other opens
 //!   on touch. A `func_door_secret` opens when shot unless it has a
 //!   `targetname` (then it is fired), or with spawnflag 16 (`YES_SHOOT`)
-//!   both.
+//!   both. A wall the loader made a door because an entity's `killtarget`
+//!   names it ([`super::semantics::removed_walls`]) is "removed when fired
+//!   by" its killers.
 //! * **Dangling targets** ([`dangling_targets`]): an entity whose `target`
 //!   names no entity's `targetname`; Quake fires nothing, so it is reported
 //!   and its link is left out.
@@ -120,6 +122,19 @@ fn fired_by(level: &BrushLevel, e: &Entity) -> Vec<String> {
         .collect()
 }
 
+/// The entities that fire with `e` as their `killtarget`, as labels.
+fn killed_by(level: &BrushLevel, e: &Entity) -> Vec<String> {
+    let Some(name) = e.key("targetname") else {
+        return Vec::new();
+    };
+    level
+        .entities
+        .iter()
+        .filter(|o| o.key("killtarget") == Some(name))
+        .map(label)
+        .collect()
+}
+
 /// What opens a door entity, in words (see the module docs); `None` for
 /// an entity that is not a door.
 pub fn opener(level: &BrushLevel, e: &Entity) -> Option<String> {
@@ -132,6 +147,11 @@ pub fn opener(level: &BrushLevel, e: &Entity) -> Option<String> {
             format!("{what} {}", fired.join(", "))
         }
     };
+    if e.vanishes() {
+        let killers = killed_by(level, e);
+        return (!killers.is_empty())
+            .then(|| format!("removed when fired by {}", killers.join(", ")));
+    }
     match e.classname.as_str() {
         "func_door" | "func_door_rotating" => Some(if e.key("targetname").is_some() {
             by("opened when fired by")
@@ -241,6 +261,8 @@ mod tests {
                     &[("targetname", "s"), ("spawnflags", "16")],
                 ),
                 ent("trigger_once", &[("target", "nobody")]),
+                ent("func_wall", &[("targetname", "w")]),
+                ent("trigger_once", &[("killtarget", "w")]),
             ],
             ..Default::default()
         };
@@ -256,6 +278,8 @@ mod tests {
             "opened by shooting it, or when fired by (nothing fires it)"
         );
         assert_eq!(opener(&level, &level.entities[1]), None);
+        assert_eq!(o(9), "removed when fired by trigger_once");
+        assert_eq!(opener(&level, &level.entities[10]), None, "not removed");
         assert_eq!(
             dangling_targets(&level),
             ["trigger_once (entity 9): target 'nobody' names nothing"]

@@ -30,7 +30,8 @@ pub struct CompactArtifact {
     pub tiles: Vec<Arc<CompactTile>>,
     /// The area names and costs.
     pub areas: AreaTable,
-    /// The volumes that marked them (none when `convex_volumes` is off).
+    /// The volumes that marked them: the liquid hazards, then the
+    /// sidecar's when `convex_volumes` is on.
     pub volumes: Vec<ConvexVolume>,
     /// The passes' stances, in order (one sub-step each).
     pub passes: Vec<&'static str>,
@@ -202,14 +203,10 @@ impl Artifact for CompactArtifact {
 }
 
 pub(super) fn run_compact(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
-    let level = mesh_of(ctx)?;
     let (_, s, keys, cache) = keyed(ctx, TileStage::Compact)?;
     let v = ctx.artifact::<VoxelArtifact>("voxelize")?;
-    let volumes: &[ConvexVolume] = if s.convex_volumes {
-        &level.volumes
-    } else {
-        &[]
-    };
+    let volumes = volumes_of(ctx, &s)?;
+    let volumes: &[ConvexVolume] = &volumes;
     let areas = AreaTable::new(volumes, &s.area_costs)?;
     let (tiles, reuse) = map_tiles(cache, TileStage::Compact, &keys, &span_costs(ctx)?, |i| {
         Ok(compact_tile(

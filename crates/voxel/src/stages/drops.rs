@@ -7,8 +7,10 @@ use navscope_core::navmesh::Stance;
 use navscope_core::{Artifact, StageContext, StageError};
 
 use crate::drops;
+use crate::hazards::{LAVA_COST, SLIME_COST, hazard_volumes, price_hazards};
 use crate::settings::Settings;
 
+use super::common::*;
 use super::movers::*;
 use super::voxelize::*;
 
@@ -32,10 +34,17 @@ pub(super) fn run_drops(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageEr
     let drops = drops::find_drops(&m.navmesh, agent, &voxels, max_drop, jump);
     let mut navmesh = m.navmesh.clone();
     let fall = Fall::from_params(ctx.params);
-    let links = drops::add_drop_links(&mut navmesh, &drops, |d| {
+    let mut links = drops::add_drop_links(&mut navmesh, &drops, |d| {
         let across = (d.bottom - d.top).with_y(0.0).length();
         fall.cost(&jump, across, d.top.y - d.bottom.y)
     });
+    if !hazard_volumes(&mesh_of(ctx)?.movers, 0.0).is_empty() {
+        let costs = [
+            ("slime", ctx.params.float(SLIME_COST)),
+            ("lava", ctx.params.float(LAVA_COST)),
+        ];
+        price_hazards(&mut navmesh, &costs, &mut links);
+    }
     Ok(Arc::new(MoverArtifact {
         navmesh,
         links,

@@ -4,11 +4,13 @@ use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::sync::Arc;
 
+use navscope_core::level::ConvexVolume;
 use navscope_core::{Artifact, Primitive, StageContext, StageError};
 use serde::Serialize;
 
 use crate::blocks::voxelize;
 use crate::grid::Grid;
+use crate::hazards::hazard_volumes;
 use crate::heightfield::Heightfield;
 use crate::settings::Settings;
 use crate::tile_cache::{TileCache, TileKey, TileReuse, TileStage, map_missing_tiles, tile_keys};
@@ -94,9 +96,10 @@ pub(super) fn keyed<'c>(
     let t = ctx.artifact::<TilesArtifact>("tiles")?;
     let s = Settings::from_params(ctx.params)?;
     let mut keys = tile_keys(&t.layout, &s, stage);
-    if stage >= TileStage::Compact && s.convex_volumes {
+    let volumes = volumes_of(ctx, &s)?;
+    if stage >= TileStage::Compact && !volumes.is_empty() {
         // The areas the volumes mark feed every stage from `compact` on.
-        let volumes = format!("{:?}", mesh_of(ctx)?.volumes);
+        let volumes = format!("{volumes:?}");
         let mut h = std::hash::DefaultHasher::new();
         std::hash::Hash::hash(&volumes, &mut h);
         let v = std::hash::Hasher::finish(&h);
@@ -106,6 +109,26 @@ pub(super) fn keyed<'c>(
     }
     let cache = t.settings.reuse_tiles.then(TileCache::global);
     Ok((t, s, keys, cache))
+}
+
+/// The convex volumes that mark areas: the level's liquid hazards
+/// ([`crate::hazards`]), then, when `convex_volumes` is on, its sidecar's
+/// (later volumes win).
+pub(super) fn volumes_of(
+    ctx: &StageContext,
+    s: &Settings,
+) -> Result<Vec<ConvexVolume>, StageError> {
+    let level = mesh_of(ctx)?;
+    let step = s
+        .passes
+        .iter()
+        .find(|p| p.stance == navscope_core::Stance::Stand)
+        .map_or(0.0, |p| p.agent.max_step);
+    let mut v = hazard_volumes(&level.movers, step);
+    if s.convex_volumes {
+        v.extend(level.volumes.iter().cloned());
+    }
+    Ok(v)
 }
 
 /// Each tile's voxel spans: about what a per-tile stage after `voxelize`
