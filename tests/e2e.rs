@@ -2671,9 +2671,12 @@ fn in_the_top_view_a_ctrl_click_on_a_quake_maps_start_lands_on_its_floor_not_its
     };
     let under = world_under(&s, at);
     let rev = r.probe_revision();
-    s.click_with(&["ctrl"], at, "a Ctrl+click on the start marker (top view)", |r| {
-        r.probe_revision() != rev
-    });
+    s.click_with(
+        &["ctrl"],
+        at,
+        "a Ctrl+click on the start marker (top view)",
+        |r| r.probe_revision() != rev,
+    );
     let r = s.read_report().unwrap();
     let placed = xyz(&r, "/probe/start").unwrap_or([f64::NAN; 3]);
     s.check(dist3(placed, under) < 0.05, || {

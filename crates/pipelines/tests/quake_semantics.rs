@@ -654,13 +654,15 @@ fn a_map_without_a_start_or_an_exit_has_none_to_route() {
 }
 
 /// A room 512 × 512 × 128 units inside, walls and roof 16 thick, the
-/// start and the exit inside; without its +x wall when `leaks`.
+/// start and the exit inside; without its +x wall when `leaks`. Its floor
+/// slab and its -y wall run on 1,024 units out of the map under and past
+/// the +x wall, as mappers build them.
 fn closed_room(leaks: bool) -> String {
     let mut world = vec![
-        cuboid([-16, -16, -16], [528, 528, 0], "floor"),
+        cuboid([-16, -16, -16], [1552, 528, 0], "floor"),
         cuboid([-16, -16, 128], [528, 528, 144], "roof"),
         cuboid([-16, -16, 0], [0, 528, 128], "wall"),
-        cuboid([0, -16, 0], [512, 0, 128], "wall"),
+        cuboid([0, -16, 0], [1552, 0, 128], "wall"),
         cuboid([0, 512, 0], [512, 528, 128], "wall"),
     ];
     if !leaks {
@@ -682,7 +684,21 @@ fn a_sealed_map_has_no_navmesh_on_its_roof_and_one_that_leaks_keeps_it() {
             .map(|n| n.position)
             .collect();
         assert!(above.is_empty(), "{id}: nodes on the roof at {above:?}");
+        // The floor inside is whole although its slab runs on outside.
         assert!(sealed.route().is_ok(), "{id}: the start reaches the exit");
+        let inside_area: f64 = sealed
+            .mesh
+            .nodes
+            .iter()
+            .filter(|n| n.position.x > 0.0 && n.position.x < 512.0 * sealed.level.unit)
+            .filter_map(|n| n.polygon.as_deref())
+            .map(|p| navscope_core::geom::polyhedron::polygon_area(p))
+            .sum();
+        let room = (512.0 * sealed.level.unit).powi(2);
+        assert!(
+            inside_area > 0.6 * room,
+            "{id}: {inside_area:.1} m² of the {room:.1} m² floor"
+        );
         let leaking = build_in(id, &closed_room(true));
         assert!(
             leaking.mesh.nodes.iter().any(|n| n.position.y > roof),

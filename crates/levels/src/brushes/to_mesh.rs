@@ -16,9 +16,12 @@
 //! * on a sealed map, the faces that face the outside (the roof's top, the
 //!   outer side of every outer wall) are left out, as `qbsp` leaves them
 //!   out ([`navscope_core::outside`]), so that no NavMesh is made on the
-//!   map's roof: a face is outside when the first empty flood cell out of
-//!   its centre, along its normal within two cells, was reached from
-//!   beyond the map. [`Converted::seal`] says what the flood found;
+//!   map's roof: a face is outside when, from its centre and from a point
+//!   near each of its corners, the first empty flood cell along its normal
+//!   (within two cells) was reached from beyond the map. A face partly
+//!   inside (a floor slab running on under an outer wall) is kept whole:
+//!   `qbsp` would cut it, and a mesh without its inside part would have a
+//!   hole in the floor or the wall. [`Converted::seal`] says what the flood found;
 //! * the level's doors (their closed volumes), lifts (low and high tops),
 //!   teleporters, pushers and exit ([`BrushLevel::movers`], as `cspace`
 //!   derives them) go with the mesh as [`MeshLevel::movers`], so a mesh
@@ -54,10 +57,15 @@ pub fn brush_mesh(level: &BrushLevel) -> Result<Converted, String> {
     }
     let seal = Seal::of(level);
     let outside = seal.outside();
+    // A face is left out only when all of it faces the outside: its centre
+    // and a point near each corner. A face that runs on under an outer
+    // wall (a floor slab, a wall reaching out of the map) keeps its inside.
     let faces_outside = |f: &navscope_core::geom::polyhedron::Face| {
         outside.is_some_and(|o| {
             let centre = f.vertices.iter().copied().sum::<DVec3>() / f.vertices.len().max(1) as f64;
-            o.at(centre, f.plane.normal, 2.0 * o.cell())
+            std::iter::once(centre)
+                .chain(f.vertices.iter().map(|v| v.lerp(centre, 0.1)))
+                .all(|p| o.at(p, f.plane.normal, 2.0 * o.cell()))
         })
     };
     let mut mesh = TriMesh::default();
