@@ -2641,3 +2641,112 @@ fn a_quake_map_opens_with_quakes_player_and_the_probe_routes_from_its_start_to_i
         format!("the Ctrl+click put the start at {placed:?}, the readout under the cursor said {under:?}")
     });
 }
+
+// ---------------------------------------------------------------------------
+// #39 item 3: the why tool (W). A plain click asks why the point is (not)
+// on the NavMesh; under table_room's table the standing pass is dropped by
+// the headroom rule and the crouching pass keeps the point.
+
+/// The why tool's point and the thing it names (`why::draw::WHY_COLOR`).
+const WHY_ROSE: [u8; 3] = [255, 0, 110];
+
+/// In the top view, the logical pixel over world `(x, z)`: three hovers
+/// read the world points under three pixels (`pointer.world`), and the
+/// orthographic view maps pixels to the floor's plane affinely.
+fn top_view_pixel(s: &Session, central: Rect, x: f64, z: f64) -> (f64, f64) {
+    let c = central.center();
+    let p = [c, (c.0 + 80.0, c.1), (c.0, c.1 + 80.0)];
+    let w: Vec<[f64; 3]> = p.iter().map(|q| world_under(s, *q)).collect();
+    // World deltas per pixel delta: [w1-w0 w2-w0] = M [80 0; 0 80].
+    let m = [
+        [(w[1][0] - w[0][0]) / 80.0, (w[2][0] - w[0][0]) / 80.0],
+        [(w[1][2] - w[0][2]) / 80.0, (w[2][2] - w[0][2]) / 80.0],
+    ];
+    let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+    s.check(det.abs() > 1e-9, || {
+        format!("the top view maps pixels to the floor: {w:?} under {p:?}")
+    });
+    let (dx, dz) = (x - w[0][0], z - w[0][2]);
+    (
+        p[0].0 + (m[1][1] * dx - m[0][1] * dz) / det,
+        p[0].1 + (-m[1][0] * dx + m[0][0] * dz) / det,
+    )
+}
+
+#[test]
+fn the_w_tool_under_table_rooms_table_names_the_stance_and_the_rule() {
+    // The top view with a height slice below the table top (1.3 m): a
+    // click over the table lands on the floor under it.
+    let opts = Options::new(
+        root().join("assets/levels/voxel/table_room.obj"),
+        &["--pipeline", "voxel", "--slice", "-0.3,0.8"],
+    );
+    let Some(s) = Session::start_with("why_tool_table", opts) else {
+        return;
+    };
+    let r = s.wait_ready();
+    s.key("t");
+    let central = r.central().expect("central");
+    // The table spans x 5.2..6.8, z 1.2..8.8 (assets/levels/voxel/table_room.obj).
+    let px = top_view_pixel(&s, central, 6.0, 5.0);
+    let w = world_under(&s, px);
+    s.check(
+        (5.3..6.7).contains(&w[0]) && (1.3..8.7).contains(&w[2]) && w[1] < 0.5,
+        || format!("the point under the cursor {w:?} is the floor under the table"),
+    );
+    s.key("w");
+    s.wait_for("the why tool (tool == why)", WAIT, |r| {
+        (r.str("/tool") == Some("why")).then_some(())
+    });
+    s.click(px);
+    let r = s.wait_for("the why answer at the clicked point", WAIT, |r| {
+        let at = xyz(r, "/why/at")?;
+        let answered = r.bool("/why/checking") == Some(false)
+            && r.get("/why/answer").is_some_and(|a| !a.is_null());
+        (answered && dist3(at, w) < 0.05).then(|| r.clone())
+    });
+    let stances = r
+        .get("/why/answer/stances")
+        .and_then(|v| v.as_array())
+        .cloned()
+        .unwrap_or_default();
+    let stance = |name: &str| {
+        stances
+            .iter()
+            .find(|st| st.get("stance").and_then(|v| v.as_str()) == Some(name))
+            .cloned()
+    };
+    let stand = stance("stand").unwrap_or_default();
+    let reason = stand.get("reason").and_then(|v| v.as_str()).unwrap_or("");
+    s.check(
+        stand.get("walkable").and_then(|v| v.as_bool()) == Some(false)
+            && stand.get("stage").and_then(|v| v.as_str()).is_some_and(|t| !t.is_empty())
+            && reason.contains("headroom")
+            && reason.contains("height"),
+        || format!("the standing pass is dropped by a stage, naming the headroom rule and the standing height: {stand}"),
+    );
+    let crouch = stance("crouch").unwrap_or_default();
+    s.check(
+        crouch.get("walkable").and_then(|v| v.as_bool()) == Some(true)
+            && r.bool("/why/answer/walkable") == Some(true),
+        || format!("the crouching pass keeps the point under the table: {crouch}; answer {:?}", r.get("/why/answer")),
+    );
+    // The panel is up over the view, and the point and the table top the
+    // rule names are drawn in the why colour.
+    let panel = r.widget("why/panel");
+    s.check(panel.is_some(), || "the why panel (why/panel) is shown".into());
+    let k = r.scale();
+    let img = s.wait_for_screen("the why point drawn", WAIT, |img, _| {
+        let n = count_near(img, (px.0 * k, px.1 * k), 14.0 * k, WHY_ROSE, MARK_TOL);
+        let all = count_in(img, central_phys(&s, &r), WHY_ROSE, MARK_TOL);
+        if n >= 4 && all > n {
+            Ok(img.clone())
+        } else {
+            Err(format!(
+                "{n} why-rose pixels near the click (want >= 4), {all} in the view (want more: the table top's outline); {}",
+                colour_histogram(img, central_phys(&s, &r), 6)
+            ))
+        }
+    });
+    s.keep_shot(&img);
+}

@@ -202,6 +202,7 @@ struct InteractionReport<'w, 's> {
     mouse: Option<Res<'w, ButtonInput<MouseButton>>>,
     cursor_point: Option<Res<'w, crate::interact::clicks::CursorPoint>>,
     spots: Option<Res<'w, crate::probe::spots::LevelSpots>>,
+    why: Option<Res<'w, crate::why::WhyTool>>,
 }
 
 impl InteractionReport<'_, '_> {
@@ -272,6 +273,14 @@ impl InteractionReport<'_, '_> {
                 "ui_using_pointer": focus.using_pointer,
                 "floating": focus.floating.iter().map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]).collect::<Vec<_>>(),
             },
+            // The why tool's point and last answer (walkable, stage, reason,
+            // fix, stances, as the command line's `why --json`), and
+            // whether the answer to the point is still being made.
+            "why": self.why.as_ref().map(|w| json!({
+                "at": point(w.at),
+                "checking": w.is_checking(),
+                "answer": w.answer.as_ref().filter(|a| Some(a.at.as_vec3()) == w.at).map(|a| json!(a)),
+            })),
             "selection": element(&self.selection.0),
             "hover": element(&self.hover.as_ref().map(|h| h.0.clone()).unwrap_or_default()),
         })

@@ -202,6 +202,7 @@ pub fn press_drag_release(
     mut probe: ResMut<Probe>,
     mut selection: ResMut<Selection>,
     mut history: ResMut<History>,
+    mut why: ResMut<crate::why::WhyTool>,
 ) {
     let Some(mouse) = mouse else { return };
     let Some(cursor) = pointer.cursor else {
@@ -276,6 +277,11 @@ pub fn press_drag_release(
         ClickAction::SetGoal => {
             if let Some(at) = point(&*probe) {
                 probe.set_goal(at);
+            }
+        }
+        ClickAction::AskWhy => {
+            if let Some(at) = point(&*probe) {
+                why.ask(at);
             }
         }
     }

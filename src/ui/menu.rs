@@ -175,7 +175,8 @@ fn budget_menu(ui: &mut egui::Ui, s: &mut UiState) {
     }
 }
 
-/// The tool buttons (RecastDemo's tool list): inspect, or place the probe.
+/// The tool buttons (RecastDemo's tool list): inspect, place the probe, or
+/// ask why a point is (not) on the NavMesh.
 pub(crate) fn toolbar(ui: &mut egui::Ui, s: &mut UiState) {
     let has_start = s.probe.start.is_some();
     for (tool, label, tip) in [
@@ -188,6 +189,11 @@ pub(crate) fn toolbar(ui: &mut egui::Ui, s: &mut UiState) {
             Tool::Probe,
             "📍 Probe (P)",
             "Clicks place the path's start, then its goal (P)",
+        ),
+        (
+            Tool::Why,
+            "❓ Why not here (W)",
+            "Click a point: is it on the NavMesh, and if not, which stage dropped it, by which rule, and which change keeps it (W)",
         ),
     ] {
         let on = s.tools.tool == tool;

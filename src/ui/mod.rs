@@ -23,3 +23,4 @@ pub mod state;
 pub mod timeline_panel;
 pub mod view_panel;
 pub mod widget_report;
+mod why_panel;

@@ -49,6 +49,7 @@ pub struct UnderWay<'w, 's> {
     probe: Res<'w, Probe>,
     search: Res<'w, ProbeSearch>,
     compare: Res<'w, Compare>,
+    why: Res<'w, crate::why::WhyTool>,
     timeline: Res<'w, Timeline>,
     refiltering: Query<'w, 's, (), With<Refiltering>>,
     step_highlights: Option<Res<'w, StepHighlights>>,
@@ -71,6 +72,7 @@ impl UnderWay<'_, '_> {
             || self.search.is_fixing()
             || animating
             || self.compare.is_busy()
+            || self.why.is_checking()
             || self.timeline.playing
             || !self.refiltering.is_empty()
             || self

@@ -169,6 +169,7 @@ pub(crate) fn ui(
     }
     path_prompt(&ctx, &mut s);
     crate::ui::notice::notices(&ctx, central, &mut s);
+    crate::ui::why_panel::why_panel(&ctx, central, &mut s);
     if s.stats.show {
         frame_readout(&ctx, central, &s);
     }

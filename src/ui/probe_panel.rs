@@ -168,7 +168,9 @@ pub fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
             "Probe tool: the next click sets the {}.",
             s.tools.next.name()
         ),
-        Tool::Inspect => "Press P (or the 📍 Probe tool) to place points by clicking.".into(),
+        Tool::Inspect | Tool::Why => {
+            "Press P (or the 📍 Probe tool) to place points by clicking.".into()
+        }
     };
     ui.label(hint);
     ui.label(
