@@ -113,6 +113,7 @@ struct BuildReport<'w, 's> {
     compare: Option<Res<'w, Compare>>,
     /// Whether the final NavMesh is drawn (the view's overlay).
     navmesh: Option<Res<'w, crate::view::navmesh_overlay::NavMeshShown>>,
+    islands: Option<Res<'w, crate::probe::islands::IslandView>>,
 }
 
 impl BuildReport<'_, '_> {
@@ -176,7 +177,17 @@ impl BuildReport<'_, '_> {
             })),
             "voxels": self.voxels.as_ref().map(|v| json!({ "tiles": v.tiles, "coarse_tiles": v.coarse_tiles, "meshing": v.meshing })),
             // True while the final NavMesh is drawn (the view's overlay).
-            "view": { "navmesh": self.navmesh.as_ref().is_some_and(|n| n.on) },
+            // The island view (`probe::islands`): the islands' count and
+            // areas (largest first), the selected one (1-based, as the
+            // legend names it) and its gap to the largest (as the probe's).
+            "view": { "navmesh": self.navmesh.as_ref().is_some_and(|n| n.on),
+                      "islands": self.islands.as_ref().filter(|v| v.on).map(|v| json!({
+                          "count": v.parts.len(),
+                          "areas": v.parts.iter().map(|p| p.area).collect::<Vec<_>>(),
+                          "selected": v.selected.map(|i| i + 1),
+                          "gap": v.shown_gap().map(|g| json!(g)),
+                          "fix_pending": v.is_explaining(),
+                      })) },
             "params": params,
             "agent": agent,
             "undo": { "undo": self.history.undo_depth(), "redo": self.history.redo_depth() },

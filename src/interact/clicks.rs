@@ -203,6 +203,7 @@ pub fn press_drag_release(
     mut selection: ResMut<Selection>,
     mut history: ResMut<History>,
     mut why: ResMut<crate::why::WhyTool>,
+    mut islands: ResMut<crate::probe::islands::IslandView>,
 ) {
     let Some(mouse) = mouse else { return };
     let Some(cursor) = pointer.cursor else {
@@ -268,6 +269,12 @@ pub fn press_drag_release(
     match tools.click(shift, ctrl) {
         ClickAction::Select => {
             selection.0 = pointer.ray.and_then(|r| shown.pick(&r));
+            // With the island view on, the click also selects the island.
+            if islands.on
+                && let Some(at) = point(&*probe)
+            {
+                crate::probe::islands::select_at(&mut islands, &probe, at);
+            }
         }
         ClickAction::SetStart => {
             if let Some(at) = point(&*probe) {

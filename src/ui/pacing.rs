@@ -50,6 +50,7 @@ pub struct UnderWay<'w, 's> {
     search: Res<'w, ProbeSearch>,
     compare: Res<'w, Compare>,
     why: Res<'w, crate::why::WhyTool>,
+    islands: Res<'w, crate::probe::islands::IslandView>,
     timeline: Res<'w, Timeline>,
     refiltering: Query<'w, 's, (), With<Refiltering>>,
     step_highlights: Option<Res<'w, StepHighlights>>,
@@ -73,6 +74,7 @@ impl UnderWay<'_, '_> {
             || animating
             || self.compare.is_busy()
             || self.why.is_checking()
+            || self.islands.is_busy()
             || self.timeline.playing
             || !self.refiltering.is_empty()
             || self
