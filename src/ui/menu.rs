@@ -230,21 +230,20 @@ fn pipeline_choice(ui: &mut egui::Ui, s: &mut UiState) {
         .map_or("no pipeline".to_string(), |p| {
             format!("{} — {}", p.id, p.title)
         });
-    egui::ComboBox::from_id_salt("pipeline")
+    let combo = egui::ComboBox::from_id_salt("pipeline")
         .selected_text(selected)
         .show_ui(ui, |ui| {
             for p in options {
                 let on = s.current.pipeline.as_ref().is_some_and(|c| c.id == p.id);
-                if ui
-                    .selectable_label(on, format!("{} — {}", p.id, p.title))
-                    .clicked()
-                    && !on
-                {
+                let r = ui.selectable_label(on, format!("{} — {}", p.id, p.title));
+                s.tag(&format!("menu/pipeline/{}", p.id), &r);
+                if r.clicked() && !on {
                     s.level_requests
                         .write(LevelRequest::Pipeline(p.id.to_string()));
                 }
             }
         });
+    s.tag("menu/pipeline", &combo.response);
 }
 
 fn file_menu(ui: &mut egui::Ui, s: &mut UiState) {
