@@ -2738,15 +2738,27 @@ fn the_w_tool_under_table_rooms_table_names_the_stance_and_the_rule() {
     s.check(
         crouch.get("walkable").and_then(|v| v.as_bool()) == Some(true)
             && r.bool("/why/answer/walkable") == Some(true),
-        || format!("the crouching pass keeps the point under the table: {crouch}; answer {:?}", r.get("/why/answer")),
+        || {
+            format!(
+                "the crouching pass keeps the point under the table: {crouch}; answer {:?}",
+                r.get("/why/answer")
+            )
+        },
     );
     // The panel is up over the view, and the point and the table top the
     // rule names are drawn in the why colour.
     let panel = r.widget("why/panel");
-    s.check(panel.is_some(), || "the why panel (why/panel) is shown".into());
+    s.check(panel.is_some(), || {
+        "the why panel (why/panel) is shown".into()
+    });
     let k = r.scale();
     let panel = panel
-        .unwrap_or(Rect { x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0 })
+        .unwrap_or(Rect {
+            x0: 0.0,
+            y0: 0.0,
+            x1: 0.0,
+            y1: 0.0,
+        })
         .scaled(k);
     panels_drawn_after(&s, &r);
     let img = s.wait_for_screen("the why point and the table top drawn", WAIT, |img, _| {
@@ -2894,6 +2906,12 @@ fn switching_the_pipeline_from_the_menu_clears_the_inspected_cell() {
     });
     s.check(
         r.get("/selection").is_none() && inspector_rows(&r).is_empty(),
-        || format!("after the switch nothing is selected or inspected: selection {:?}, inspector {:?}", r.get("/selection"), inspector_rows(&r)),
+        || {
+            format!(
+                "after the switch nothing is selected or inspected: selection {:?}, inspector {:?}",
+                r.get("/selection"),
+                inspector_rows(&r)
+            )
+        },
     );
 }

@@ -212,8 +212,18 @@ fn draw_islands(
     let lift = Vec3::Y * current.extent() * 0.003;
     for (i, part) in view.parts.iter().enumerate() {
         let [r, g, b] = crate::probe::islands::island_color(i);
-        let raised = if i == 0 || Some(i) == view.selected { 2.0 } else { 1.0 };
-        draw_region(&mut gizmos, mesh, &part.nodes, lift * raised, Color::srgb_u8(r, g, b));
+        let raised = if i == 0 || Some(i) == view.selected {
+            2.0
+        } else {
+            1.0
+        };
+        draw_region(
+            &mut gizmos,
+            mesh,
+            &part.nodes,
+            lift * raised,
+            Color::srgb_u8(r, g, b),
+        );
     }
     commands.spawn((
         IslandVisual,

@@ -440,9 +440,20 @@ pub(crate) fn islands_panel(ui: &mut egui::Ui, s: &mut UiState) {
     ui.label(format!("{} islands, largest first", parts.len()));
     for (i, p) in parts.iter().enumerate().take(LEGEND_ROWS) {
         let text = if Some(i) == s.islands.selected {
-            egui::RichText::new(format!("island {}: {:.1} m² ({} nodes) · selected", i + 1, p.area, p.node_count)).strong()
+            egui::RichText::new(format!(
+                "island {}: {:.1} m² ({} nodes) · selected",
+                i + 1,
+                p.area,
+                p.node_count
+            ))
+            .strong()
         } else {
-            egui::RichText::new(format!("island {}: {:.1} m² ({} nodes)", i + 1, p.area, p.node_count))
+            egui::RichText::new(format!(
+                "island {}: {:.1} m² ({} nodes)",
+                i + 1,
+                p.area,
+                p.node_count
+            ))
         };
         ui.horizontal(|ui| {
             swatch(ui, rgb(island_color(i)));
@@ -467,7 +478,10 @@ pub(crate) fn islands_panel(ui: &mut egui::Ui, s: &mut UiState) {
             ui.label(format!("island {}: no gap to the largest found", i + 1));
         }
         (None, _) => {
-            ui.label(egui::RichText::new("Click an island (inspect tool) for its gap to the largest").small());
+            ui.label(
+                egui::RichText::new("Click an island (inspect tool) for its gap to the largest")
+                    .small(),
+            );
         }
     }
 }

@@ -78,7 +78,7 @@ fn body(ui: &mut egui::Ui, s: &mut UiState) {
         return;
     }
     if w.walkable {
-        ui.colored_label(PASSED, format!("on the NavMesh: {}", w.reason));
+        ui.colored_label(PASSED, &w.reason);
     } else {
         ui.colored_label(ERROR, "not on the NavMesh");
     }
@@ -139,7 +139,9 @@ fn body(ui: &mut egui::Ui, s: &mut UiState) {
             .join(" or ")
     };
     ui.label(egui::RichText::new(format!("Fix: {fix}")).strong())
-        .on_hover_text("The smallest change of one parameter that keeps the point, checked by building again");
+        .on_hover_text(
+            "The smallest change of one parameter that keeps the point, checked by building again",
+        );
 }
 
 /// "N. Title" of stage `id` of the answer's pipeline, else the id.

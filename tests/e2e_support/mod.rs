@@ -824,7 +824,11 @@ impl Session {
         let _ = std::fs::create_dir_all(&dir);
         let p = dir.join(format!("{}.png", self.name));
         if let Err(e) = img.save(&p) {
-            eprintln!("e2e `{}`: screenshot not kept at {}: {e}", self.name, p.display());
+            eprintln!(
+                "e2e `{}`: screenshot not kept at {}: {e}",
+                self.name,
+                p.display()
+            );
         }
         p
     }
