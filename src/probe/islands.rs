@@ -49,6 +49,11 @@ impl IslandView {
         self.task.is_some() || self.explaining.is_some()
     }
 
+    /// True until the islands of the current mesh and options are found.
+    pub fn is_finding(&self) -> bool {
+        self.task.is_some() || self.found_for.is_none()
+    }
+
     /// True while the selected island's fix search runs.
     pub fn is_explaining(&self) -> bool {
         self.explaining.is_some()
@@ -123,9 +128,14 @@ pub(crate) fn refresh(mut view: ResMut<IslandView>, probe: Res<Probe>) {
 /// explanation of its gap to the largest; the largest itself, or a point
 /// off the mesh, selects nothing.
 pub fn select_at(view: &mut IslandView, probe: &Probe, at: Vec3) {
-    let node = probe.searchable.finder().and_then(|f| {
-        let f = f.lock().unwrap_or_else(PoisonError::into_inner);
-        f.locator.locate(at.as_dvec3()).map(|l| l.node)
+    // The probe's locator, unless a query holds it (a long search on a
+    // worker): then one made for this click, not a frame's wait.
+    let node = probe.searchable.finder().and_then(|f| match f.try_lock() {
+        Ok(f) => f.locator.locate(at.as_dvec3()).map(|l| l.node),
+        Err(_) => probe
+            .mesh()
+            .and_then(|m| navscope_path::Locator::new(m).locate(at.as_dvec3()))
+            .map(|l| l.node),
     });
     let selected = node.and_then(|n| view.island_of(n)).filter(|i| *i > 0);
     view.selected = selected;

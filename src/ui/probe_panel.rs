@@ -429,11 +429,15 @@ pub(crate) fn islands_panel(ui: &mut egui::Ui, s: &mut UiState) {
     if !on {
         return;
     }
-    if s.islands.parts.is_empty() {
+    if s.islands.is_finding() {
         ui.horizontal(|ui| {
             ui.add(egui::Spinner::new());
             ui.label("finding the islands…");
         });
+        return;
+    }
+    if s.islands.parts.is_empty() {
+        ui.label("no NavMesh to divide (yet)");
         return;
     }
     let parts = &s.islands.parts;

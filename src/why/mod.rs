@@ -10,12 +10,14 @@
 //! says "checking…" meanwhile. A new build (a parameter changed) asks
 //! again at the same point, so the answer follows the edit it proposes.
 //!
-//! The point asked about is the one a probe click would land on (the
-//! status readout's, [`crate::interact::clicks::CursorPoint`]): the NavMesh
-//! under the cursor where there is one, else the level's surface, inside
-//! the height slice when one is on. A floor under a table is reached in the
-//! top view with the slice below the table top, or in a perspective view
-//! that sees it.
+//! The point asked about is the surface seen under the cursor, the level's
+//! or the NavMesh's, inside the height slice when one is on
+//! ([`crate::probe::place::visible_point`]; the status readout shows it
+//! while the tool is on): unlike a probe click, which goes through to the
+//! walkable surface, the question is about the place the person sees (a
+//! wall, a roof, a ledge with no mesh). A floor under a table is reached in
+//! the top view with the slice below the table top, or in a perspective
+//! view that sees it.
 
 pub mod draw;
 
@@ -24,6 +26,9 @@ use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use navscope_explain::{FixBudget, Why, why_not_here};
 
 use crate::build::{Build, StageSystems};
+
+/// The ids and titles of a pipeline's stages, in order.
+pub type StageNames = Vec<(String, String)>;
 
 /// The why tool's question and its last answer.
 #[derive(Resource, Debug, Default)]
@@ -34,10 +39,10 @@ pub struct WhyTool {
     pub answer: Option<Why>,
     /// The ids and titles of the pipeline's stages, in order, when the
     /// answer was made (the stages the point went through).
-    pub stages: Vec<(String, String)>,
+    pub stages: StageNames,
     /// Bumped whenever `at` or `answer` changes, so drawings follow.
     pub revision: u64,
-    task: Option<Task<(Why, Vec<(String, String)>)>>,
+    task: Option<Task<(Why, StageNames)>>,
     /// The build the last question was asked of.
     asked_of: u64,
     dirty: bool,
