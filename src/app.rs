@@ -52,6 +52,7 @@ pub fn add_core(app: &mut App, levels: LevelsPlugin) {
         HistoryPlugin,
         ToolPlugin,
         crate::compare::ComparePlugin,
+        crate::why::WhyPlugin,
     ));
 }
 
@@ -181,6 +182,7 @@ pub fn windowed(args: &Args) -> App {
         DrawPlugin,
         ProbeDrawPlugin,
         ProbeAnswerPlugin,
+        crate::why::draw::WhyDrawPlugin,
         crate::compare::draw::CompareDrawPlugin,
         crate::view::navmesh_overlay::NavMeshOverlayPlugin,
         PanelsPlugin,

@@ -52,3 +52,4 @@ pub mod model;
 pub mod probe;
 pub mod ui;
 pub mod view;
+pub mod why;

@@ -2689,3 +2689,277 @@ fn in_the_top_view_a_ctrl_click_on_a_quake_maps_start_lands_on_its_floor_not_its
         )
     });
 }
+
+// ---------------------------------------------------------------------------
+// #39 item 3: the why tool (W). A plain click asks why the point is (not)
+// on the NavMesh; under table_room's table the standing pass is dropped by
+// the headroom rule and the crouching pass keeps the point.
+
+/// Waits until the panels were drawn again after report `r` (its egui
+/// pass count moved on): the panel a screenshot shows is then `r`'s.
+fn panels_drawn_after(s: &Session, r: &Report) {
+    let passes = r.u64("/egui/passes").unwrap_or(0);
+    s.wait_for("the panels drawn again", WAIT, |r| {
+        (r.u64("/egui/passes").unwrap_or(0) > passes).then_some(())
+    });
+}
+
+/// The why tool's point and the thing it names (`why::draw::WHY_COLOR`).
+const WHY_ROSE: [u8; 3] = [255, 0, 110];
+
+/// In the top view, the logical pixel over world `(x, z)`: three hovers
+/// read the world points under three pixels (`pointer.world`), and the
+/// orthographic view maps pixels to the floor's plane affinely.
+fn top_view_pixel(s: &Session, central: Rect, x: f64, z: f64) -> (f64, f64) {
+    let c = central.center();
+    let p = [c, (c.0 + 80.0, c.1), (c.0, c.1 + 80.0)];
+    let w: Vec<[f64; 3]> = p.iter().map(|q| world_under(s, *q)).collect();
+    // World deltas per pixel delta: [w1-w0 w2-w0] = M [80 0; 0 80].
+    let m = [
+        [(w[1][0] - w[0][0]) / 80.0, (w[2][0] - w[0][0]) / 80.0],
+        [(w[1][2] - w[0][2]) / 80.0, (w[2][2] - w[0][2]) / 80.0],
+    ];
+    let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+    s.check(det.abs() > 1e-9, || {
+        format!("the top view maps pixels to the floor: {w:?} under {p:?}")
+    });
+    let (dx, dz) = (x - w[0][0], z - w[0][2]);
+    (
+        p[0].0 + (m[1][1] * dx - m[0][1] * dz) / det,
+        p[0].1 + (-m[1][0] * dx + m[0][0] * dz) / det,
+    )
+}
+
+#[test]
+fn the_w_tool_under_table_rooms_table_names_the_stance_and_the_rule() {
+    // The top view with a height slice below the table top (1.3 m): a
+    // click over the table lands on the floor under it.
+    let opts = Options::new(
+        root().join("assets/levels/voxel/table_room.obj"),
+        &["--pipeline", "voxel", "--slice", "-0.3,0.8"],
+    );
+    let Some(s) = Session::start_with("why_tool_table", opts) else {
+        return;
+    };
+    let r = s.wait_ready();
+    s.key("t");
+    let central = r.central().expect("central");
+    // The table spans x 5.2..6.8, z 1.2..8.8 (assets/levels/voxel/table_room.obj).
+    let px = top_view_pixel(&s, central, 6.0, 5.0);
+    let w = world_under(&s, px);
+    s.check(
+        (5.3..6.7).contains(&w[0]) && (1.3..8.7).contains(&w[2]) && w[1] < 0.5,
+        || format!("the point under the cursor {w:?} is the floor under the table"),
+    );
+    s.key("w");
+    s.wait_for("the why tool (tool == why)", WAIT, |r| {
+        (r.str("/tool") == Some("why")).then_some(())
+    });
+    s.click(px);
+    let r = s.wait_for("the why answer at the clicked point", WAIT, |r| {
+        let at = xyz(r, "/why/at")?;
+        let answered = r.bool("/why/checking") == Some(false)
+            && r.get("/why/answer").is_some_and(|a| !a.is_null());
+        (answered && dist3(at, w) < 0.05).then(|| r.clone())
+    });
+    let stances = r
+        .get("/why/answer/stances")
+        .and_then(|v| v.as_array())
+        .cloned()
+        .unwrap_or_default();
+    let stance = |name: &str| {
+        stances
+            .iter()
+            .find(|st| st.get("stance").and_then(|v| v.as_str()) == Some(name))
+            .cloned()
+    };
+    let stand = stance("stand").unwrap_or_default();
+    let reason = stand.get("reason").and_then(|v| v.as_str()).unwrap_or("");
+    s.check(
+        stand.get("walkable").and_then(|v| v.as_bool()) == Some(false)
+            && stand.get("stage").and_then(|v| v.as_str()).is_some_and(|t| !t.is_empty())
+            && reason.contains("headroom")
+            && reason.contains("height"),
+        || format!("the standing pass is dropped by a stage, naming the headroom rule and the standing height: {stand}"),
+    );
+    let crouch = stance("crouch").unwrap_or_default();
+    s.check(
+        crouch.get("walkable").and_then(|v| v.as_bool()) == Some(true)
+            && r.bool("/why/answer/walkable") == Some(true),
+        || {
+            format!(
+                "the crouching pass keeps the point under the table: {crouch}; answer {:?}",
+                r.get("/why/answer")
+            )
+        },
+    );
+    // The panel is up over the view, and the point and the table top the
+    // rule names are drawn in the why colour.
+    let panel = r.widget("why/panel");
+    s.check(panel.is_some(), || {
+        "the why panel (why/panel) is shown".into()
+    });
+    let k = r.scale();
+    let panel = panel
+        .unwrap_or(Rect {
+            x0: 0.0,
+            y0: 0.0,
+            x1: 0.0,
+            y1: 0.0,
+        })
+        .scaled(k);
+    panels_drawn_after(&s, &r);
+    let img = s.wait_for_screen("the why point and the table top drawn", WAIT, |img, _| {
+        let n = count_near(img, (px.0 * k, px.1 * k), 14.0 * k, WHY_ROSE, MARK_TOL);
+        let view = central_phys(&s, &r);
+        let all = count_in(img, view, WHY_ROSE, MARK_TOL)
+            .saturating_sub(count_in(img, panel, WHY_ROSE, MARK_TOL));
+        if n >= 4 && all >= n + 50 {
+            Ok(img.clone())
+        } else {
+            Err(format!(
+                "{n} why-rose pixels near the click (want >= 4), {all} in the view outside the panel (want {} or more: the outline of the table top the headroom rule names); {}",
+                n + 50,
+                colour_histogram(img, view, 6)
+            ))
+        }
+    });
+    s.keep_shot(&img);
+}
+
+// ---------------------------------------------------------------------------
+// #39 item 4: the island view (I). On the ledge level in `voxel` the 1 m
+// ledge is not linked to the floor: two islands, each in its colour, and a
+// click on the smaller shows its gap to the largest with the rule and the
+// checked fix.
+
+/// The largest island's colour and the second's (`probe::islands::island_color`).
+const ISLAND_BLUE: [u8; 3] = [0, 110, 255];
+const ISLAND_CORAL: [u8; 3] = [255, 70, 60];
+
+/// The pixels of colour `c` in `r` (physical), as found.
+fn pixels_of(img: &image::RgbaImage, r: Rect, c: [u8; 3]) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
+    for y in r.y0.max(0.0) as u32..(r.y1 as u32).min(img.height()) {
+        for x in r.x0.max(0.0) as u32..(r.x1 as u32).min(img.width()) {
+            if near(*img.get_pixel(x, y), c, MARK_TOL) {
+                out.push((x as f64, y as f64));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_island_view_colours_two_islands_and_a_click_shows_the_gap_and_its_fix() {
+    let opts = Options::new(
+        root().join("assets/levels/cspace/ledge.ron"),
+        &["--pipeline", "voxel"],
+    );
+    let Some(s) = Session::start_with("island_view", opts) else {
+        return;
+    };
+    s.wait_ready();
+    s.key("i");
+    let r = s.wait_for("view.islands with its islands", WAIT, |r| {
+        (r.u64("/view/islands/count").unwrap_or(0) > 0).then(|| r.clone())
+    });
+    let areas: Vec<f64> = r
+        .get("/view/islands/areas")
+        .and_then(|a| a.as_array())
+        .map(|a| a.iter().filter_map(|x| x.as_f64()).collect())
+        .unwrap_or_default();
+    s.check(
+        areas.len() == 2 && areas[0] >= areas[1] && areas[1] > 1.0,
+        || format!("two islands, largest first, the ledge's a few m²: areas {areas:?}"),
+    );
+    // Both drawn in their colours; the smaller one's pixels lie on it.
+    let view = central_phys(&s, &r);
+    let coral = s.wait_for_screen("both islands drawn", WAIT, |img, _| {
+        let blue = count_in(img, view, ISLAND_BLUE, MARK_TOL);
+        let coral = pixels_of(img, view, ISLAND_CORAL);
+        if blue >= 50 && coral.len() >= 50 {
+            Ok(coral)
+        } else {
+            Err(format!(
+                "{blue} blue (largest island) and {} coral (second) pixels in the view, want >= 50 each; {}",
+                coral.len(),
+                colour_histogram(img, view, 6)
+            ))
+        }
+    });
+    // A click inside the coral outlines: the median pixel of a compact
+    // island lies on it.
+    let mut xs: Vec<f64> = coral.iter().map(|p| p.0).collect();
+    let mut ys: Vec<f64> = coral.iter().map(|p| p.1).collect();
+    xs.sort_by(f64::total_cmp);
+    ys.sort_by(f64::total_cmp);
+    let k = r.scale();
+    let at = (xs[xs.len() / 2] / k, ys[ys.len() / 2] / k);
+    s.click(at);
+    let r = s.wait_for("island 2 selected, its gap explained", WAIT, |r| {
+        (r.u64("/view/islands/selected") == Some(2)
+            && r.bool("/view/islands/fix_pending") == Some(false)
+            && r.get("/view/islands/gap").is_some_and(|g| !g.is_null()))
+        .then(|| r.clone())
+    });
+    let reason = r.str("/view/islands/gap/reason").unwrap_or("").to_string();
+    let height = r.f64("/view/islands/gap/height").unwrap_or(f64::NAN);
+    let fix = r
+        .get("/view/islands/gap/fix")
+        .and_then(|f| f.as_array())
+        .map_or(0, |f| f.len());
+    s.check(
+        (height.abs() - 1.0).abs() < 0.2 && reason.contains("step") && fix > 0,
+        || format!("the gap is the 1 m ledge, refused by the step rule, with a checked fix: height {height}, reason {reason:?}, {fix} fixes"),
+    );
+    panels_drawn_after(&s, &r);
+    let img = s.wait_for_screen("the gap line drawn", WAIT, |img, _| {
+        let lime = count_in(img, view, GAP_LIME, MARK_TOL);
+        if lime >= 20 {
+            Ok(img.clone())
+        } else {
+            Err(format!("{lime} gap-lime pixels in the view, want >= 20"))
+        }
+    });
+    s.keep_shot(&img);
+}
+
+// ---------------------------------------------------------------------------
+// #41 item 9: after a switch of pipeline the inspector keeps no selection
+// of the old pipeline under the new one's labels (the selection is
+// cleared: `build::timeline`'s `follow_level`).
+
+#[test]
+fn switching_the_pipeline_from_the_menu_clears_the_inspected_cell() {
+    let Some(s) = Session::start("pipeline_switch_selection") else {
+        return;
+    };
+    s.wait_ready();
+    let (pts, _) = floor_points(&s, 1);
+    click_widget(&s, &format!("timeline/stage/{CELLS_STAGE}"));
+    s.wait_for(&format!("stage.current == {CELLS_STAGE}"), WAIT, |r| {
+        (r.stage() == Some(CELLS_STAGE) && r.idle()).then_some(())
+    });
+    s.click(pts[0]);
+    s.wait_for("a convex cell selected and inspected", WAIT, |r| {
+        (r.u64("/selection/stage") == Some(CELLS_STAGE) && !inspector_rows(r).is_empty())
+            .then_some(())
+    });
+    pick_from_combo(&s, "menu/pipeline", "menu/pipeline/voxel", |r| {
+        r.str("/pipeline") == Some("voxel")
+    });
+    let r = s.wait_for("the voxel build done", WAIT, |r| {
+        (r.str("/pipeline") == Some("voxel") && r.idle()).then(|| r.clone())
+    });
+    s.check(
+        r.get("/selection").is_none() && inspector_rows(&r).is_empty(),
+        || {
+            format!(
+                "after the switch nothing is selected or inspected: selection {:?}, inspector {:?}",
+                r.get("/selection"),
+                inspector_rows(&r)
+            )
+        },
+    );
+}

@@ -115,6 +115,7 @@ struct BuildReport<'w, 's> {
     navmesh: Option<Res<'w, crate::view::navmesh_overlay::NavMeshShown>>,
     /// The camera's settings (top-down or perspective).
     view: Option<Res<'w, crate::view::scene::ViewSettings>>,
+    islands: Option<Res<'w, crate::probe::islands::IslandView>>,
 }
 
 impl BuildReport<'_, '_> {
@@ -178,11 +179,19 @@ impl BuildReport<'_, '_> {
             })),
             "voxels": self.voxels.as_ref().map(|v| json!({ "tiles": v.tiles, "coarse_tiles": v.coarse_tiles, "meshing": v.meshing })),
             // True while the final NavMesh is drawn (the view's overlay).
+            // The island view (`probe::islands`): the islands' count and
+            // areas (largest first), the selected one (1-based, as the
+            // legend names it) and its gap to the largest (as the probe's).
             // `top_down`: the orthographic top view (key T) is on.
-            "view": {
-                "navmesh": self.navmesh.as_ref().is_some_and(|n| n.on),
-                "top_down": self.view.as_ref().is_some_and(|v| v.top_down),
-            },
+            "view": { "navmesh": self.navmesh.as_ref().is_some_and(|n| n.on),
+                      "top_down": self.view.as_ref().is_some_and(|v| v.top_down),
+                      "islands": self.islands.as_ref().filter(|v| v.on).map(|v| json!({
+                          "count": v.parts.len(),
+                          "areas": v.parts.iter().map(|p| p.area).collect::<Vec<_>>(),
+                          "selected": v.selected.map(|i| i + 1),
+                          "gap": v.shown_gap().map(|g| json!(g)),
+                          "fix_pending": v.is_explaining(),
+                      })) },
             "params": params,
             "agent": agent,
             "undo": { "undo": self.history.undo_depth(), "redo": self.history.redo_depth() },
@@ -208,6 +217,7 @@ struct InteractionReport<'w, 's> {
     mouse: Option<Res<'w, ButtonInput<MouseButton>>>,
     cursor_point: Option<Res<'w, crate::interact::clicks::CursorPoint>>,
     spots: Option<Res<'w, crate::probe::spots::LevelSpots>>,
+    why: Option<Res<'w, crate::why::WhyTool>>,
 }
 
 impl InteractionReport<'_, '_> {
@@ -278,6 +288,14 @@ impl InteractionReport<'_, '_> {
                 "ui_using_pointer": focus.using_pointer,
                 "floating": focus.floating.iter().map(|r| [r.min.x, r.min.y, r.max.x, r.max.y]).collect::<Vec<_>>(),
             },
+            // The why tool's point and last answer (walkable, stage, reason,
+            // fix, stances, as the command line's `why --json`), and
+            // whether the answer to the point is still being made.
+            "why": self.why.as_ref().map(|w| json!({
+                "at": point(w.at),
+                "checking": w.is_checking(),
+                "answer": w.answer.as_ref().filter(|a| Some(a.at.as_vec3()) == w.at).map(|a| json!(a)),
+            })),
             "selection": element(&self.selection.0),
             "hover": element(&self.hover.as_ref().map(|h| h.0.clone()).unwrap_or_default()),
         })

@@ -142,9 +142,10 @@ impl ShownElements<'_, '_> {
     }
 }
 
-/// The point a probe click would land on under the cursor (the walkable
-/// surface, inside the height slice), for the status readout; `None` off
-/// the scene.
+/// The point a click would land on under the cursor, for the status
+/// readout: with the why tool the surface seen
+/// ([`crate::probe::place::visible_point`]), else the walkable surface a
+/// probe point lands on; inside the height slice; `None` off the scene.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq)]
 pub struct CursorPoint(pub Option<Vec3>);
 
@@ -155,28 +156,39 @@ pub fn update_cursor_point(
     surface: Res<Surface>,
     filter: Res<ViewFilter>,
     probe: Res<Probe>,
+    tools: Res<Tools>,
     mut at: ResMut<CursorPoint>,
     mut mesh_seen: Local<u64>,
 ) {
     let mesh_changed = *mesh_seen != probe.mesh_revision;
     *mesh_seen = probe.mesh_revision;
-    if !(pointer.is_changed() || surface.is_changed() || filter.is_changed() || mesh_changed) {
+    let changed = pointer.is_changed() || surface.is_changed() || filter.is_changed();
+    if !(changed || mesh_changed || tools.is_changed()) {
         return;
     }
+    let seen = tools.tool == crate::interact::tool::Tool::Why;
     at.set_if_neq(CursorPoint(point_under(
-        &pointer, &probe, &surface, &filter,
+        &pointer, &probe, &surface, &filter, seen,
     )));
 }
 
-/// The walkable surface under the cursor, inside the height slice.
+/// The surface under the cursor, inside the height slice: the surface
+/// seen when `seen` (the why tool's question), else the walkable surface
+/// a probe point lands on.
 fn point_under(
     pointer: &ScenePointer,
     probe: &Probe,
     surface: &Surface,
     filter: &ViewFilter,
+    seen: bool,
 ) -> Option<Vec3> {
     let r = pointer.ray?;
-    crate::probe::place::walkable_point(
+    let find = if seen {
+        crate::probe::place::visible_point
+    } else {
+        crate::probe::place::walkable_point
+    };
+    find(
         probe.mesh(),
         &surface.triangles,
         filter.prepare.slice,
@@ -202,12 +214,14 @@ pub fn press_drag_release(
     mut probe: ResMut<Probe>,
     mut selection: ResMut<Selection>,
     mut history: ResMut<History>,
+    mut why: ResMut<crate::why::WhyTool>,
+    mut islands: ResMut<crate::probe::islands::IslandView>,
 ) {
     let Some(mouse) = mouse else { return };
     let Some(cursor) = pointer.cursor else {
         return;
     };
-    let point = |probe: &Probe| point_under(&pointer, probe, &surface, &filter);
+    let point = |probe: &Probe| point_under(&pointer, probe, &surface, &filter, false);
     if mouse.just_pressed(MouseButton::Left) {
         *gesture = Gesture::default();
         if !pointer.in_scene {
@@ -236,7 +250,7 @@ pub fn press_drag_release(
     }
     if let Some(marker) = gesture.dragging {
         if pointer.moved
-            && let Some(at) = point(&*probe)
+            && let Some(at) = point(&probe)
         {
             match marker {
                 ProbePoint::Start => probe.set_start(at),
@@ -267,15 +281,26 @@ pub fn press_drag_release(
     match tools.click(shift, ctrl) {
         ClickAction::Select => {
             selection.0 = pointer.ray.and_then(|r| shown.pick(&r));
+            // With the island view on, the click also selects the island.
+            if islands.on
+                && let Some(at) = point(&probe)
+            {
+                crate::probe::islands::select_at(&mut islands, &probe, at);
+            }
         }
         ClickAction::SetStart => {
-            if let Some(at) = point(&*probe) {
+            if let Some(at) = point(&probe) {
                 probe.set_start(at);
             }
         }
         ClickAction::SetGoal => {
-            if let Some(at) = point(&*probe) {
+            if let Some(at) = point(&probe) {
                 probe.set_goal(at);
+            }
+        }
+        ClickAction::AskWhy => {
+            if let Some(at) = point_under(&pointer, &probe, &surface, &filter, true) {
+                why.ask(at);
             }
         }
     }

@@ -2,14 +2,15 @@
 //! the toolbar or with a key, and decides what a plain click in the scene
 //! does. Modifier clicks work under every tool.
 //!
-//! | input | inspect tool | probe tool |
-//! |---|---|---|
-//! | click | select and inspect the element under the cursor | set the start, then the goal, alternately |
-//! | Shift+click | set the probe's goal | set the goal |
-//! | Ctrl+click | set the probe's start | set the start |
-//! | drag a marker | move it; the path follows | the same |
-//! | P | switch to the probe tool | back to inspect |
-//! | Esc | clear the probe and the selection | back to inspect |
+//! | input | inspect tool | probe tool | why tool |
+//! |---|---|---|---|
+//! | click | select and inspect the element under the cursor | set the start, then the goal, alternately | ask why the point under the cursor is (not) on the NavMesh ([`crate::why`]) |
+//! | Shift+click | set the probe's goal | set the goal | set the goal |
+//! | Ctrl+click | set the probe's start | set the start | set the start |
+//! | drag a marker | move it; the path follows | the same | the same |
+//! | P | switch to the probe tool | back to inspect | switch to the probe tool |
+//! | W | switch to the why tool | switch to the why tool | back to inspect |
+//! | Esc | clear the probe, the selection and the why answer | back to inspect | back to inspect |
 
 use bevy::prelude::*;
 
@@ -24,6 +25,9 @@ pub enum Tool {
     Inspect,
     /// Clicks place the probe's start and goal.
     Probe,
+    /// Click asks why the point is (not) on the NavMesh (#39, "why not
+    /// here").
+    Why,
 }
 
 impl Tool {
@@ -32,6 +36,7 @@ impl Tool {
         match self {
             Tool::Inspect => "inspect",
             Tool::Probe => "probe",
+            Tool::Why => "why",
         }
     }
 }
@@ -65,6 +70,8 @@ pub enum ClickAction {
     SetStart,
     /// Put the probe's goal there.
     SetGoal,
+    /// Ask why the point under the cursor is (not) on the NavMesh.
+    AskWhy,
 }
 
 /// The active tool and the probe tool's next point.
@@ -87,6 +94,7 @@ impl Tools {
         }
         match (self.tool, self.next) {
             (Tool::Inspect, _) => ClickAction::Select,
+            (Tool::Why, _) => ClickAction::AskWhy,
             (Tool::Probe, ProbePoint::Start) => {
                 self.next = ProbePoint::Goal;
                 ClickAction::SetStart
@@ -127,25 +135,31 @@ fn tool_keys(
     mut tools: ResMut<Tools>,
     mut probe: ResMut<Probe>,
     mut selection: ResMut<crate::model::selection::Selection>,
+    mut why: ResMut<crate::why::WhyTool>,
 ) {
     let Some(keys) = keys else { return };
     if focus.keyboard {
         return;
     }
-    if keys.just_pressed(KeyCode::KeyP) {
-        let next = match tools.tool {
-            Tool::Probe => Tool::Inspect,
-            Tool::Inspect => Tool::Probe,
-        };
-        let has_start = probe.start.is_some();
-        tools.choose(next, has_start);
+    // P and W each toggle their tool against inspect.
+    for (key, tool) in [(KeyCode::KeyP, Tool::Probe), (KeyCode::KeyW, Tool::Why)] {
+        if keys.just_pressed(key) {
+            let next = if tools.tool == tool {
+                Tool::Inspect
+            } else {
+                tool
+            };
+            let has_start = probe.start.is_some();
+            tools.choose(next, has_start);
+        }
     }
     if keys.just_pressed(KeyCode::Escape) {
-        if tools.tool == Tool::Probe {
+        if tools.tool != Tool::Inspect {
             tools.tool = Tool::Inspect;
         } else {
             probe.clear();
             selection.0 = None;
+            why.clear();
         }
     }
 }
@@ -172,5 +186,10 @@ mod tests {
         // Re-entering with a start already set places the goal first.
         t.choose(Tool::Probe, true);
         assert_eq!(t.click(false, false), ClickAction::SetGoal);
+        // The why tool asks on a plain click; modifiers still place points.
+        t.choose(Tool::Why, true);
+        assert_eq!(t.click(false, false), ClickAction::AskWhy);
+        assert_eq!(t.click(false, false), ClickAction::AskWhy);
+        assert_eq!(t.click(true, false), ClickAction::SetGoal);
     }
 }

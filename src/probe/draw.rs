@@ -106,7 +106,7 @@ pub struct ProbeDrawPlugin;
 impl Plugin for ProbeDrawPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<ProbeLayers>()
-            .add_systems(Update, draw_probe.after(StageSystems));
+            .add_systems(Update, (draw_probe, draw_islands).after(StageSystems));
     }
 }
 
@@ -179,6 +179,64 @@ fn draw_probe(
         }
     }
     spawn(&mut commands, &mut assets, gizmos);
+}
+
+/// Marks the retained drawing of the island view.
+#[derive(Component)]
+struct IslandVisual;
+
+/// Draws the island view: each island's polygons in its colour
+/// ([`crate::probe::islands::island_color`]), the selected one and the
+/// largest lifted above the rest.
+fn draw_islands(
+    mut commands: Commands,
+    probe: Res<Probe>,
+    view: Res<crate::probe::islands::IslandView>,
+    current: Res<crate::level::CurrentLevel>,
+    old: Query<Entity, With<IslandVisual>>,
+    mut assets: ResMut<Assets<GizmoAsset>>,
+    mut drawn: Local<Option<(u64, u64)>>,
+) {
+    let key = (view.revision, current.revision);
+    if *drawn == Some(key) {
+        return;
+    }
+    *drawn = Some(key);
+    for e in &old {
+        commands.entity(e).despawn();
+    }
+    let Some(mesh) = probe.mesh().filter(|_| !view.parts.is_empty()) else {
+        return;
+    };
+    let mut gizmos = GizmoAsset::new();
+    let lift = Vec3::Y * current.extent() * 0.003;
+    for (i, part) in view.parts.iter().enumerate() {
+        let [r, g, b] = crate::probe::islands::island_color(i);
+        let raised = if i == 0 || Some(i) == view.selected {
+            2.0
+        } else {
+            1.0
+        };
+        draw_region(
+            &mut gizmos,
+            mesh,
+            &part.nodes,
+            lift * raised,
+            Color::srgb_u8(r, g, b),
+        );
+    }
+    commands.spawn((
+        IslandVisual,
+        Gizmo {
+            handle: assets.add(gizmos),
+            line_config: GizmoLineConfig {
+                width: 3.0,
+                ..default()
+            },
+            depth_bias: -1.0,
+        },
+        Transform::default(),
+    ));
 }
 
 /// Spawns `gizmos` as the probe's retained drawing.

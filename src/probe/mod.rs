@@ -24,6 +24,7 @@
 pub mod answer;
 pub mod draw;
 pub mod failure;
+pub mod islands;
 pub mod place;
 pub mod spots;
 
@@ -56,7 +57,14 @@ impl Plugin for ProbePlugin {
         app.init_resource::<Probe>()
             .init_resource::<ProbeSearch>()
             .init_resource::<spots::LevelSpots>()
+            .init_resource::<islands::IslandView>()
             .add_systems(Update, spots::refresh)
+            .add_systems(
+                Update,
+                (islands::toggle_key, islands::refresh)
+                    .chain()
+                    .after(refresh_mesh),
+            )
             .add_systems(
                 Update,
                 (refresh_mesh, search, collect, collect_fix, animate)

@@ -175,7 +175,8 @@ fn budget_menu(ui: &mut egui::Ui, s: &mut UiState) {
     }
 }
 
-/// The tool buttons (RecastDemo's tool list): inspect, or place the probe.
+/// The tool buttons (RecastDemo's tool list): inspect, place the probe, or
+/// ask why a point is (not) on the NavMesh.
 pub(crate) fn toolbar(ui: &mut egui::Ui, s: &mut UiState) {
     let has_start = s.probe.start.is_some();
     for (tool, label, tip) in [
@@ -188,6 +189,11 @@ pub(crate) fn toolbar(ui: &mut egui::Ui, s: &mut UiState) {
             Tool::Probe,
             "📍 Probe (P)",
             "Clicks place the path's start, then its goal (P)",
+        ),
+        (
+            Tool::Why,
+            "❓ Why not here (W)",
+            "Click a point: is it on the NavMesh, and if not, which stage dropped it, by which rule, and which change keeps it (W)",
         ),
     ] {
         let on = s.tools.tool == tool;
@@ -224,21 +230,20 @@ fn pipeline_choice(ui: &mut egui::Ui, s: &mut UiState) {
         .map_or("no pipeline".to_string(), |p| {
             format!("{} — {}", p.id, p.title)
         });
-    egui::ComboBox::from_id_salt("pipeline")
+    let combo = egui::ComboBox::from_id_salt("pipeline")
         .selected_text(selected)
         .show_ui(ui, |ui| {
             for p in options {
                 let on = s.current.pipeline.as_ref().is_some_and(|c| c.id == p.id);
-                if ui
-                    .selectable_label(on, format!("{} — {}", p.id, p.title))
-                    .clicked()
-                    && !on
-                {
+                let r = ui.selectable_label(on, format!("{} — {}", p.id, p.title));
+                s.tag(&format!("menu/pipeline/{}", p.id), &r);
+                if r.clicked() && !on {
                     s.level_requests
                         .write(LevelRequest::Pipeline(p.id.to_string()));
                 }
             }
         });
+    s.tag("menu/pipeline", &combo.response);
 }
 
 fn file_menu(ui: &mut egui::Ui, s: &mut UiState) {

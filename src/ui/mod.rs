@@ -22,4 +22,5 @@ pub mod refresh;
 pub mod state;
 pub mod timeline_panel;
 pub mod view_panel;
+mod why_panel;
 pub mod widget_report;

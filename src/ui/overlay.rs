@@ -82,29 +82,8 @@ pub fn probe(
     }
     if layers.gap
         && let Some(gap) = probe.failure.as_ref().and_then(|f| f.gap.as_ref())
-        && let (Some(a), Some(b)) = (
-            project(cam, tf, gap.from.as_vec3()),
-            project(cam, tf, gap.to.as_vec3()),
-        )
     {
-        let casing = egui::Stroke::new(PATH_WIDTH + 3.0, egui::Color32::from_rgb(50, 40, 0));
-        painter.line_segment([a, b], casing);
-        painter.line_segment([a, b], egui::Stroke::new(PATH_WIDTH, rgb(GAP_COLOR)));
-        for p in [a, b] {
-            painter.circle(p, MARKER_RADIUS * 0.5, rgb(GAP_COLOR), casing);
-        }
-        let label = format!(
-            "gap {:.2} m, {:.2} m {}",
-            gap.distance,
-            gap.height.abs(),
-            if gap.height >= 0.0 { "up" } else { "down" }
-        );
-        let at = a + (b - a) * 0.5 + egui::vec2(0.0, -14.0);
-        let font = egui::FontId::proportional(13.0);
-        let galley = painter.layout_no_wrap(label, font, rgb(GAP_COLOR));
-        let rect = egui::Align2::CENTER_BOTTOM.anchor_size(at, galley.size());
-        painter.rect_filled(rect.expand(3.0), 3.0, egui::Color32::from_black_alpha(200));
-        painter.galley(rect.min, galley, rgb(GAP_COLOR));
+        gap_line(painter, cam, tf, gap);
     }
     for (p, color, letter) in [
         (probe.start, START_COLOR, "S"),
@@ -203,4 +182,39 @@ pub fn hover_tip(ctx: &egui::Context, hover: &Hover, cursor: Option<Vec2>, stage
                 ));
             });
         });
+}
+
+/// The gap between two parts of the NavMesh (a failed probe's two regions,
+/// an island and the largest): a lime line between its ends, labelled with
+/// the distance and the height.
+pub fn gap_line(
+    painter: &egui::Painter,
+    cam: &Camera,
+    tf: &GlobalTransform,
+    gap: &navscope_explain::Gap,
+) {
+    let (Some(a), Some(b)) = (
+        project(cam, tf, gap.from.as_vec3()),
+        project(cam, tf, gap.to.as_vec3()),
+    ) else {
+        return;
+    };
+    let casing = egui::Stroke::new(PATH_WIDTH + 3.0, egui::Color32::from_rgb(50, 40, 0));
+    painter.line_segment([a, b], casing);
+    painter.line_segment([a, b], egui::Stroke::new(PATH_WIDTH, rgb(GAP_COLOR)));
+    for p in [a, b] {
+        painter.circle(p, MARKER_RADIUS * 0.5, rgb(GAP_COLOR), casing);
+    }
+    let label = format!(
+        "gap {:.2} m, {:.2} m {}",
+        gap.distance,
+        gap.height.abs(),
+        if gap.height >= 0.0 { "up" } else { "down" }
+    );
+    let at = a + (b - a) * 0.5 + egui::vec2(0.0, -14.0);
+    let font = egui::FontId::proportional(13.0);
+    let galley = painter.layout_no_wrap(label, font, rgb(GAP_COLOR));
+    let rect = egui::Align2::CENTER_BOTTOM.anchor_size(at, galley.size());
+    painter.rect_filled(rect.expand(3.0), 3.0, egui::Color32::from_black_alpha(200));
+    painter.galley(rect.min, galley, rgb(GAP_COLOR));
 }

@@ -49,6 +49,8 @@ pub struct UnderWay<'w, 's> {
     probe: Res<'w, Probe>,
     search: Res<'w, ProbeSearch>,
     compare: Res<'w, Compare>,
+    why: Res<'w, crate::why::WhyTool>,
+    islands: Res<'w, crate::probe::islands::IslandView>,
     timeline: Res<'w, Timeline>,
     refiltering: Query<'w, 's, (), With<Refiltering>>,
     step_highlights: Option<Res<'w, StepHighlights>>,
@@ -71,6 +73,8 @@ impl UnderWay<'_, '_> {
             || self.search.is_fixing()
             || animating
             || self.compare.is_busy()
+            || self.why.is_checking()
+            || self.islands.is_busy()
             || self.timeline.playing
             || !self.refiltering.is_empty()
             || self

@@ -142,6 +142,7 @@ pub(crate) fn ui(
                 if navmesh != s.view.navmesh {
                     s.view.navmesh = navmesh;
                 }
+                crate::ui::probe_panel::islands_panel(ui, &mut s);
                 crate::ui::inspector::inspector_panel(ui, &mut s);
                 crate::ui::compare_panel::compare_panel(ui, &mut s);
                 metrics_panel(ui, &mut s);
@@ -169,6 +170,7 @@ pub(crate) fn ui(
     }
     path_prompt(&ctx, &mut s);
     crate::ui::notice::notices(&ctx, central, &mut s);
+    crate::ui::why_panel::why_panel(&ctx, central, &mut s);
     if s.stats.show {
         frame_readout(&ctx, central, &s);
     }
@@ -179,6 +181,9 @@ pub(crate) fn ui(
             .with_clip_rect(central);
         crate::ui::overlay::labels(&painter, cam, tf, &s.timeline, &s.legend, s.roots.iter());
         crate::ui::overlay::probe(&painter, cam, tf, &s.probe, &s.probe_layers);
+        if let Some(gap) = s.islands.shown_gap() {
+            crate::ui::overlay::gap_line(&painter, cam, tf, gap);
+        }
     }
     if let Some(p) = s.cursor_point.as_ref().and_then(|c| c.0) {
         let painter = ctx

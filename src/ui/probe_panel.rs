@@ -22,6 +22,7 @@ use crate::probe::draw::REACHES_GOAL_COLOR;
 use crate::probe::draw::START_COLOR;
 use crate::probe::draw::expansion_color;
 use crate::probe::failure::Failure;
+use crate::probe::islands::{LEGEND_ROWS, island_color};
 use crate::ui::state::ERROR;
 use crate::ui::state::UiState;
 
@@ -168,7 +169,9 @@ pub fn probe_panel(ui: &mut egui::Ui, s: &mut UiState) {
             "Probe tool: the next click sets the {}.",
             s.tools.next.name()
         ),
-        Tool::Inspect => "Press P (or the 📍 Probe tool) to place points by clicking.".into(),
+        Tool::Inspect | Tool::Why => {
+            "Press P (or the 📍 Probe tool) to place points by clicking.".into()
+        }
     };
     ui.label(hint);
     ui.label(
@@ -367,9 +370,15 @@ fn failure_rows(ui: &mut egui::Ui, f: &Failure) {
         swatch(ui, rgb(REACHES_GOAL_COLOR));
         ui.label(format!("{} polygons reach the goal", f.reaches_goal.len()));
     });
-    let Some(gap) = &f.gap else {
-        return;
-    };
+    if let Some(gap) = &f.gap {
+        gap_rows(ui, gap, f.fix_pending);
+    }
+}
+
+/// A gap between two parts of the NavMesh in words: its distance and
+/// height, why no link joins them and the checked fix (a spinner while
+/// `pending`).
+pub(crate) fn gap_rows(ui: &mut egui::Ui, gap: &navscope_explain::Gap, pending: bool) {
     ui.horizontal(|ui| {
         swatch(ui, rgb(GAP_COLOR));
         ui.label(format!(
@@ -381,8 +390,10 @@ fn failure_rows(ui: &mut egui::Ui, f: &Failure) {
             gap.link.name()
         ));
     });
-    ui.label(format!("why: {}", gap.reason));
-    if f.fix_pending {
+    if !gap.reason.is_empty() {
+        ui.label(format!("why: {}", gap.reason));
+    }
+    if pending {
         ui.horizontal(|ui| {
             ui.add(egui::Spinner::new());
             ui.label("fix: building again with each parameter…");
@@ -400,4 +411,81 @@ fn color32_of(c: bevy::prelude::Color) -> egui::Color32 {
         (s.green * 255.0) as u8,
         (s.blue * 255.0) as u8,
     )
+}
+
+/// The island view's rows (#39 item 4): the toggle (I), one row per island
+/// with its colour and area, largest first (the largest
+/// [`LEGEND_ROWS`] and the others together), and the selected island's gap
+/// to the largest.
+pub(crate) fn islands_panel(ui: &mut egui::Ui, s: &mut UiState) {
+    let mut on = s.islands.on;
+    let r = ui
+        .checkbox(&mut on, "Islands (I)")
+        .on_hover_text("Colour each connected part of the NavMesh under the probe's stance costs and allowed links; click one (inspect tool) for its gap to the largest");
+    s.tag("view/islands", &r);
+    if on != s.islands.on {
+        s.islands.on = on;
+    }
+    if !on {
+        return;
+    }
+    if s.islands.is_finding() {
+        ui.horizontal(|ui| {
+            ui.add(egui::Spinner::new());
+            ui.label("finding the islands…");
+        });
+        return;
+    }
+    if s.islands.parts.is_empty() {
+        ui.label("no NavMesh to divide (yet)");
+        return;
+    }
+    let parts = &s.islands.parts;
+    ui.label(format!("{} islands, largest first", parts.len()));
+    for (i, p) in parts.iter().enumerate().take(LEGEND_ROWS) {
+        let text = if Some(i) == s.islands.selected {
+            egui::RichText::new(format!(
+                "island {}: {:.1} m² ({} nodes) · selected",
+                i + 1,
+                p.area,
+                p.node_count
+            ))
+            .strong()
+        } else {
+            egui::RichText::new(format!(
+                "island {}: {:.1} m² ({} nodes)",
+                i + 1,
+                p.area,
+                p.node_count
+            ))
+        };
+        ui.horizontal(|ui| {
+            swatch(ui, rgb(island_color(i)));
+            ui.label(text);
+        });
+    }
+    if parts.len() > LEGEND_ROWS {
+        let rest = &parts[LEGEND_ROWS..];
+        let area: f64 = rest.iter().map(|p| p.area).sum();
+        ui.horizontal(|ui| {
+            swatch(ui, rgb(island_color(LEGEND_ROWS)));
+            ui.label(format!("{} others: {area:.1} m² in all", rest.len()));
+        });
+    }
+    let pending = s.islands.is_explaining();
+    match (s.islands.selected, s.islands.shown_gap().cloned()) {
+        (Some(i), Some(gap)) => {
+            ui.label(format!("island {} to the largest:", i + 1));
+            gap_rows(ui, &gap, pending);
+        }
+        (Some(i), None) => {
+            ui.label(format!("island {}: no gap to the largest found", i + 1));
+        }
+        (None, _) => {
+            ui.label(
+                egui::RichText::new("Click an island (inspect tool) for its gap to the largest")
+                    .small(),
+            );
+        }
+    }
 }

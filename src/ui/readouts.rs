@@ -104,6 +104,14 @@ pub(crate) fn help_window(ui: &mut egui::Ui) {
                 "inspect tool: select and inspect; probe tool: start, then goal",
             ),
             ("P", "probe tool on / off (toolbar: 🔍 Inspect, 📍 Probe)"),
+            (
+                "W",
+                "why-not-here tool on / off: a click asks why a point is (not) on the NavMesh",
+            ),
+            (
+                "I",
+                "islands: each connected part of the NavMesh in a colour; click one for its gap",
+            ),
             ("Ctrl-click", "put the probe's start here (any tool)"),
             ("Shift-click", "put the probe's goal here (any tool)"),
             ("Drag a marker", "move the start or goal; the path follows"),

@@ -114,6 +114,8 @@ pub struct UiState<'w, 's> {
     pub(crate) restored: Option<ResMut<'w, crate::build::session::Restored>>,
     pub(crate) spots: Res<'w, crate::probe::spots::LevelSpots>,
     pub(crate) probe_fields: ResMut<'w, ProbeFields>,
+    pub(crate) why: ResMut<'w, crate::why::WhyTool>,
+    pub(crate) islands: ResMut<'w, crate::probe::islands::IslandView>,
     pub(crate) cursor_point: Option<Res<'w, crate::interact::clicks::CursorPoint>>,
 }
 
@@ -147,6 +149,8 @@ impl UiState<'_, '_> {
             || self.view.is_changed()
             || self.voxel_detail.is_changed()
             || self.restoring.is_changed()
+            || self.why.is_changed()
+            || self.islands.is_changed()
     }
 
     /// Notes where a widget is, for the end-to-end tests.

@@ -816,6 +816,23 @@ impl Session {
         RgbaImage::from_raw(w, h, buf)
     }
 
+    /// Saves `img` as `target/e2e-shots/NAME.png` (beside the failures'
+    /// screenshots), for a person to look at after a passing run; returns
+    /// where.
+    pub fn keep_shot(&self, img: &RgbaImage) -> PathBuf {
+        let dir = failures_dir().with_file_name("e2e-shots");
+        let _ = std::fs::create_dir_all(&dir);
+        let p = dir.join(format!("{}.png", self.name));
+        if let Err(e) = img.save(&p) {
+            eprintln!(
+                "e2e `{}`: screenshot not kept at {}: {e}",
+                self.name,
+                p.display()
+            );
+        }
+        p
+    }
+
     /// A screenshot of the app's window (physical pixels).
     pub fn screenshot(&self) -> RgbaImage {
         match self.try_screenshot() {

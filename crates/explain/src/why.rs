@@ -86,6 +86,9 @@ pub struct StanceWhy {
     pub stage: String,
     /// Why, in words.
     pub reason: String,
+    /// The outline of the thing the rule names (as [`Why::shape`]).
+    #[serde(default)]
+    pub shape: Vec<DVec3>,
 }
 
 /// Per enabled voxel pass (parameter `passes`), whether the point is on a
@@ -112,27 +115,31 @@ pub fn per_stance(base: &Runner, mesh: &NavMesh, at: DVec3) -> Vec<StanceWhy> {
                     walkable: true,
                     stage: String::new(),
                     reason: format!("on a {stance} node of the NavMesh"),
+                    shape: Vec::new(),
                 };
             }
             let mut rules = Rules::default();
             rules.voxel_stance(base.params(), stance);
             let found = solids.as_ref().and_then(|s| cause(&rules, s, at));
-            let (stage, reason) = match (found, held) {
+            let (stage, reason, shape) = match (found, held) {
                 (Some(c), _) => (
                     c.limit.map(|l| l.stage.to_string()).unwrap_or_else(|| "voxelize".into()),
                     c.words,
+                    c.shape,
                 ),
                 (None, Some(h)) => (
                     String::new(),
                     format!("left to the {h} pass, which keeps the point (each pass sees only the voxels the earlier ones left)"),
+                    Vec::new(),
                 ),
-                (None, None) => (String::new(), "no rule measured here drops the point".into()),
+                (None, None) => (String::new(), "no rule measured here drops the point".into(), Vec::new()),
             };
             StanceWhy {
                 stance: stance.into(),
                 walkable: false,
                 stage,
                 reason,
+                shape,
             }
         })
         .collect()
