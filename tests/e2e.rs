@@ -2663,13 +2663,33 @@ fn in_the_top_view_a_ctrl_click_on_a_quake_maps_start_lands_on_its_floor_not_its
     if r.bool("/view/top_down") != Some(true) {
         s.key("t");
     }
-    let r = s.wait_for("the top view (T)", WAIT, |r| {
-        (r.bool("/view/top_down") == Some(true) && r.start_px().is_some()).then(|| r.clone())
-    });
-    let Some(at) = r.start_px() else {
-        s.fail("the start marker is not on screen in the top view");
-    };
+    // The camera glides into the top view: the marker's pixel is taken once
+    // it has held still for half a second and 10 frames.
+    let mut seen: Option<((f64, f64), Instant, u64)> = None;
+    let (r, at) = s.wait_for(
+        "the start marker still on screen in the top view (T)",
+        WAIT,
+        |r| {
+            let at = r
+                .start_px()
+                .filter(|_| r.bool("/view/top_down") == Some(true))?;
+            let frame = r.frame()?;
+            match seen {
+                Some((l, since, f0)) if (l.0 - at.0).abs() < 0.5 && (l.1 - at.1).abs() < 0.5 => {
+                    (since.elapsed() >= Duration::from_millis(500) && frame >= f0 + 10)
+                        .then(|| (r.clone(), at))
+                }
+                _ => {
+                    seen = Some((at, Instant::now(), frame));
+                    None
+                }
+            }
+        },
+    );
     let under = world_under(&s, at);
+    s.check((under[0] - spot[0]).hypot(under[2] - spot[2]) < 0.5, || {
+        format!("the readout under the start marker is {under:?}, not over the start {spot:?}")
+    });
     let rev = r.probe_revision();
     s.click_with(
         &["ctrl"],
@@ -2688,6 +2708,7 @@ fn in_the_top_view_a_ctrl_click_on_a_quake_maps_start_lands_on_its_floor_not_its
             placed[1]
         )
     });
+    s.keep_shot(&s.screenshot());
 }
 
 // ---------------------------------------------------------------------------
