@@ -410,3 +410,66 @@ fn a_jump_costs_what_it_asks_above_its_walk_in_both_methods() {
     assert!(p.1 <= astar.length + 1e-9, "{} > {}", p.1, astar.length);
     assert!((astar.length - walk).abs() < 1e-9, "A* walked round");
 }
+
+/// A pool and, over its far half, a floor it is swum up to (a swim link
+/// both ways), with a second floor beside that one, over the pool's near
+/// half: `lq_e0m5`'s cspace pattern. The floor's edges lie on the pool's
+/// own edges' lines and run the same way (both polygons are on the same
+/// side of them): they must not be taken for a shared edge.
+fn pool_under_floors() -> NavMesh {
+    let quad = |x0: f64, x1: f64, y: f64| {
+        Some(vec![
+            DVec3::new(x0, y, 1.5),
+            DVec3::new(x1, y, 1.5),
+            DVec3::new(x1, y, -1.5),
+            DVec3::new(x0, y, -1.5),
+        ])
+    };
+    let mut m = NavMesh::new("pool under floors", "test");
+    m.add_node(
+        DVec3::new(4.0, -6.0, 0.0),
+        quad(0.0, 8.0, -6.0),
+        Stance::Swim,
+        0,
+    );
+    m.add_node(
+        DVec3::new(6.0, 0.0, 0.0),
+        quad(4.0, 8.0, 0.0),
+        Stance::Stand,
+        0,
+    );
+    m.add_node(
+        DVec3::new(2.0, 0.0, 0.0),
+        quad(0.0, 4.0, 0.0),
+        Stance::Stand,
+        0,
+    );
+    let swim = [DVec3::new(5.0, -6.0, 0.0), DVec3::new(6.0, 0.0, 0.0)];
+    m.add_two_way(0, 1, LinkKind::Swim, 6.5, Some(swim));
+    let edge = [DVec3::new(4.0, 0.0, -1.5), DVec3::new(4.0, 0.0, 1.5)];
+    m.add_two_way(1, 2, LinkKind::Walk, 4.0, Some(edge));
+    m
+}
+
+#[test]
+fn a_swim_up_to_the_floor_over_the_pool_is_found_by_both_methods() {
+    let m = pool_under_floors();
+    let mut f = PathFinder::new(&m);
+    let opts = SearchOptions::default();
+    let (s, t) = (DVec3::new(1.0, -6.0, 0.0), DVec3::new(1.0, 0.0, 0.0));
+    assert!(f.find(&m, Method::AStar, s, t, &opts).is_ok());
+    let poly = f.polyanya(&m, s, t, &opts, false).unwrap();
+    assert_eq!(poly.links.len(), 1, "{:?}", poly.waypoints);
+    assert_eq!(m.links[poly.links[0]].kind, LinkKind::Swim);
+    // Swim to under the link's middle (4.5 m in plan), up, walk back 4.5 m;
+    // the swim asks 6.5 above its 2 m walk from node to node seen from above.
+    assert!(
+        (plan_length(poly.waypoints) - 9.0).abs() < 1e-9,
+        "{:?}",
+        poly.waypoints
+    );
+    assert!((poly.cost - 13.5).abs() < 1e-9, "{}", poly.cost);
+    // And back down: the floor to the pool.
+    let back = f.polyanya(&m, t, s, &opts, false).unwrap();
+    assert!((back.cost - 13.5).abs() < 1e-9, "{}", back.cost);
+}

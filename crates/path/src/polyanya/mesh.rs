@@ -7,8 +7,13 @@
 //!   polygons of zero area are left out.
 //! * Two polygons are neighbours across an edge when a link of a walking
 //!   kind ([`is_walking`]) joins them and their plan edges overlap along a
-//!   stretch of positive length. Adjacency, not plan position, decides, so
-//!   floors over each other stay apart. Where one polygon's edge meets
+//!   stretch of positive length, the polygons on either side of it (the
+//!   edges run opposite ways). Adjacency, not plan position, decides, so
+//!   floors over each other stay apart; and polygons over each other in
+//!   plan whose edges happen to lie on one line (a swim link from a pool
+//!   up to the floor over it) are not neighbours but a point link: seen
+//!   as neighbours, the search looked across the edge for a polygon that
+//!   lies on its own side and found nothing beyond. Where one polygon's edge meets
 //!   several neighbours (a T-junction) the edge is split at the neighbours'
 //!   corners, so every edge piece has one polygon on each side.
 //! * Vertices: the corners of neighbouring polygons that meet are one
@@ -170,12 +175,16 @@ fn plan_polygon(points: &[DVec3]) -> Option<(Vec<DVec2>, Vec<DVec3>)> {
 }
 
 /// The stretch `(t0, t1)` of edge `a b` (parameters in `[0, 1]`, `t0 < t1`)
-/// that edge `c d` covers, when the two lie on one line and overlap by a
-/// positive length.
+/// that edge `c d` covers, when the two lie on one line, run opposite ways
+/// and overlap by a positive length. Both rings are counter-clockwise, so
+/// edges that run opposite ways have their polygons on either side of the
+/// line; edges that run the same way belong to polygons on the same side,
+/// over each other in plan (a pool under the floor it is swum up to),
+/// which no straight walk crosses from one into the other.
 fn overlap(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> Option<(f64, f64)> {
     let ab = b - a;
     let len2 = ab.length_squared();
-    if len2.is_nan() || len2 <= 0.0 {
+    if len2.is_nan() || len2 <= 0.0 || ab.dot(d - c) >= 0.0 {
         return None;
     }
     let len = len2.sqrt();
@@ -666,6 +675,28 @@ mod tests {
         assert_eq!(pm.links.len(), 1);
         assert_eq!(pm.links[0].entry, DVec2::new(0.5, -0.5));
         assert_eq!(pm.links[0].cost, 4.0);
+    }
+
+    #[test]
+    fn a_walking_link_between_polygons_over_each_other_is_a_point_link() {
+        // A pool cell under a floor cell of the same plan square: every
+        // edge of one lies on an edge of the other, running the same way.
+        let mut m = grid_mesh(1, 1, |_, _| false);
+        let mut up = m.nodes[0].polygon.clone().unwrap();
+        for p in &mut up {
+            p.y = 3.0;
+        }
+        m.add_node(DVec3::new(0.5, 3., 0.5), Some(up), Stance::Stand, 0);
+        m.add_two_way(0, 1, LinkKind::Swim, 3.0, None);
+        let pm = PolyMesh::new(&m);
+        assert!(pm.corner_nbr.iter().all(|n| *n == NONE));
+        assert_eq!(pm.links.len(), 2);
+        assert!(pm.links.iter().all(|l| l.kind == LinkKind::Swim));
+        // The same two cells side by side on one floor share their edge.
+        let beside = grid_mesh(2, 1, |_, _| false);
+        let pm = PolyMesh::new(&beside);
+        assert_eq!(pm.corner_nbr.iter().filter(|n| **n != NONE).count(), 2);
+        assert!(pm.links.is_empty());
     }
 
     #[test]
