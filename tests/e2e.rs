@@ -2436,24 +2436,39 @@ fn dist3(a: [f64; 3], b: [f64; 3]) -> f64 {
 /// (the camera may still be easing).
 fn world_under(s: &Session, p: (f64, f64)) -> [f64; 3] {
     s.move_to(p);
-    // Still for 0.5 s and for 10 frames: under load a software-rendered
-    // frame can take longer than half a second while the camera glides.
-    let mut seen: Option<([f64; 3], Instant, u64)> = None;
+    held_still(
+        s,
+        &format!("pointer.world under the cursor at {}", fmt_xy(Some(p))),
+        |r| xyz(r, "/pointer/world"),
+        |a, b| dist3(*a, *b) < 1e-6,
+    )
+    .1
+}
+
+/// Waits until `read` gives a value that `same` keeps for half a second
+/// and 10 frames (under load a software-rendered frame can take longer
+/// than half a second while the camera glides), and returns the report
+/// and the value.
+fn held_still<T>(
+    s: &Session,
+    what: &str,
+    read: impl Fn(&Report) -> Option<T>,
+    same: impl Fn(&T, &T) -> bool,
+) -> (Report, T) {
+    let mut seen: Option<(T, Instant, u64)> = None;
     s.wait_for(
-        &format!(
-            "pointer.world under the cursor at {}, still for 0.5 s and 10 frames",
-            fmt_xy(Some(p))
-        ),
+        &format!("{what}, still for 0.5 s and 10 frames"),
         WAIT,
         |r| {
-            let w = xyz(r, "/pointer/world")?;
+            let v = read(r)?;
             let frame = r.frame()?;
-            match seen {
-                Some((l, since, at)) if dist3(l, w) < 1e-6 => {
-                    (since.elapsed() >= Duration::from_millis(500) && frame >= at + 10).then_some(w)
+            match &seen {
+                Some((l, since, at)) if same(l, &v) => {
+                    (since.elapsed() >= Duration::from_millis(500) && frame >= at + 10)
+                        .then(|| (r.clone(), v))
                 }
                 _ => {
-                    seen = Some((w, Instant::now(), frame));
+                    seen = Some((v, Instant::now(), frame));
                     None
                 }
             }
@@ -2664,27 +2679,15 @@ fn in_the_top_view_a_ctrl_click_on_a_quake_maps_start_lands_on_its_floor_not_its
         s.key("t");
     }
     // The camera glides into the top view: the marker's pixel is taken once
-    // it has held still for half a second and 10 frames.
-    let mut seen: Option<((f64, f64), Instant, u64)> = None;
-    let (r, at) = s.wait_for(
-        "the start marker still on screen in the top view (T)",
-        WAIT,
+    // it holds still.
+    let (r, at) = held_still(
+        &s,
+        "the start marker on screen in the top view (T)",
         |r| {
-            let at = r
-                .start_px()
-                .filter(|_| r.bool("/view/top_down") == Some(true))?;
-            let frame = r.frame()?;
-            match seen {
-                Some((l, since, f0)) if (l.0 - at.0).abs() < 0.5 && (l.1 - at.1).abs() < 0.5 => {
-                    (since.elapsed() >= Duration::from_millis(500) && frame >= f0 + 10)
-                        .then(|| (r.clone(), at))
-                }
-                _ => {
-                    seen = Some((at, Instant::now(), frame));
-                    None
-                }
-            }
+            r.start_px()
+                .filter(|_| r.bool("/view/top_down") == Some(true))
         },
+        |a, b| (a.0 - b.0).abs() < 0.5 && (a.1 - b.1).abs() < 0.5,
     );
     let under = world_under(&s, at);
     s.check((under[0] - spot[0]).hypot(under[2] - spot[2]) < 0.5, || {

@@ -143,7 +143,7 @@ fn draw_probe(
             let [r, g, b] = c;
             draw_region(&mut gizmos, mesh, nodes, lift, Color::srgb_u8(r, g, b));
         }
-        spawn(&mut commands, &mut assets, gizmos);
+        spawn(&mut commands, &mut assets, gizmos, ProbeVisual);
         return;
     }
     let (Some(outcome @ ProbeOutcome::Searched { polyanya, astar }), Some(mesh)) =
@@ -178,7 +178,7 @@ fn draw_probe(
             );
         }
     }
-    spawn(&mut commands, &mut assets, gizmos);
+    spawn(&mut commands, &mut assets, gizmos, ProbeVisual);
 }
 
 /// Marks the retained drawing of the island view.
@@ -225,24 +225,19 @@ fn draw_islands(
             Color::srgb_u8(r, g, b),
         );
     }
-    commands.spawn((
-        IslandVisual,
-        Gizmo {
-            handle: assets.add(gizmos),
-            line_config: GizmoLineConfig {
-                width: 3.0,
-                ..default()
-            },
-            depth_bias: -1.0,
-        },
-        Transform::default(),
-    ));
+    spawn(&mut commands, &mut assets, gizmos, IslandVisual);
 }
 
-/// Spawns `gizmos` as the probe's retained drawing.
-fn spawn(commands: &mut Commands, assets: &mut Assets<GizmoAsset>, gizmos: GizmoAsset) {
+/// Spawns `gizmos` as a retained drawing tagged `marker` (the probe's or
+/// the island view's, which despawn their own before drawing again).
+fn spawn(
+    commands: &mut Commands,
+    assets: &mut Assets<GizmoAsset>,
+    gizmos: GizmoAsset,
+    marker: impl Component,
+) {
     commands.spawn((
-        ProbeVisual,
+        marker,
         Gizmo {
             handle: assets.add(gizmos),
             line_config: GizmoLineConfig {
