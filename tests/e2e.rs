@@ -2645,9 +2645,19 @@ fn a_quake_map_opens_with_quakes_player_and_the_probe_routes_from_its_start_to_i
     // A Ctrl+click on the start marker places the start (it does not grab
     // the marker) where the status readout says the cursor points: the
     // first NavMesh surface under the cursor.
+    ctrl_click_where_the_readout_points(&s, &r, a, world_under(&s, a));
+}
+
+/// Ctrl+clicks at `at` (where the readout said `under`) and checks that
+/// the start went where the readout said; returns it.
+fn ctrl_click_where_the_readout_points(
+    s: &Session,
+    r: &Report,
+    at: (f64, f64),
+    under: [f64; 3],
+) -> [f64; 3] {
     let rev = r.probe_revision();
-    let under = world_under(&s, a);
-    s.click_with(&["ctrl"], a, "a Ctrl+click on the start marker", |r| {
+    s.click_with(&["ctrl"], at, "a Ctrl+click on the start marker", |r| {
         r.probe_revision() != rev
     });
     let r = s.read_report().unwrap();
@@ -2655,6 +2665,7 @@ fn a_quake_map_opens_with_quakes_player_and_the_probe_routes_from_its_start_to_i
     s.check(dist3(placed, under) < 0.05, || {
         format!("the Ctrl+click put the start at {placed:?}, the readout under the cursor said {under:?}")
     });
+    placed
 }
 
 #[test]
@@ -2693,18 +2704,7 @@ fn in_the_top_view_a_ctrl_click_on_a_quake_maps_start_lands_on_its_floor_not_its
     s.check((under[0] - spot[0]).hypot(under[2] - spot[2]) < 0.5, || {
         format!("the readout under the start marker is {under:?}, not over the start {spot:?}")
     });
-    let rev = r.probe_revision();
-    s.click_with(
-        &["ctrl"],
-        at,
-        "a Ctrl+click on the start marker (top view)",
-        |r| r.probe_revision() != rev,
-    );
-    let r = s.read_report().unwrap();
-    let placed = xyz(&r, "/probe/start").unwrap_or([f64::NAN; 3]);
-    s.check(dist3(placed, under) < 0.05, || {
-        format!("the Ctrl+click put the start at {placed:?}, the readout said {under:?}")
-    });
+    let placed = ctrl_click_where_the_readout_points(&s, &r, at, under);
     s.check((placed[1] - spot[1]).abs() < 1.0, || {
         format!(
             "the Ctrl+click above the player's start ({spot:?}) landed at height {:.2}, not on its floor",
