@@ -105,7 +105,13 @@ pub(crate) fn refresh(mut view: ResMut<IslandView>, probe: Res<Probe>) {
         }));
         view.found_for = Some(want);
     }
-    if let Some(parts) = view.task.as_mut().and_then(check_ready) {
+    // Borrowed mutably only with a task: a changed view redraws the panels.
+    let ready = if view.task.is_some() {
+        view.task.as_mut().and_then(check_ready)
+    } else {
+        None
+    };
+    if let Some(parts) = ready {
         view.task = None;
         view.parts = parts;
         view.selected = None;

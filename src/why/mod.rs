@@ -109,6 +109,12 @@ fn ask(build: Res<Build>, mut why: ResMut<WhyTool>) {
 }
 
 fn collect(mut why: ResMut<WhyTool>) {
+    // Read first: a mutable borrow marks the tool changed, and a changed
+    // tool makes the panels draw again (`ui::refresh`), so an idle window
+    // must not borrow it mutably every frame.
+    if why.task.is_none() {
+        return;
+    }
     let Some(task) = why.task.as_mut() else {
         return;
     };
