@@ -355,10 +355,10 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
         why.reason = format!("on node {node} of the NavMesh");
         return why;
     }
-    if let LevelData::Brushes(b) = &base.level().data
-        && navscope_core::outside::Seal::of(b)
-            .outside()
-            .is_some_and(|o| o.above(at))
+    if base
+        .seal()
+        .and_then(|s| s.outside())
+        .is_some_and(|o| o.above(at))
     {
         why.stage = "walkable".into();
         why.reason = format!(
