@@ -172,6 +172,42 @@ fn a_running_jump_crosses_a_gap_it_reaches_and_not_one_it_does_not() {
     }
 }
 
+/// `voxel` leaves the tiles no geometry touches out of its tile list, so
+/// a tile is not where its index says: a lone pillar far to the west
+/// leaves empty tiles between it and the floors, and the jump's landing
+/// (whose column must have room for the player) has to be looked up in
+/// the tile that holds it, not in the one listed where a full grid of
+/// tiles would put it. Without that, the landing column read as empty
+/// (no room) and neither the gap jump nor the drop to a lower floor was
+/// linked (lq_e1m1's and lq_e0m2's missing jumps).
+#[test]
+fn voxel_jumps_and_drops_land_in_tiles_listed_after_empty_ones() {
+    let pillar = cuboid([-6000, 0, -16], [-5968, 32, 64], "pillar");
+    let gap = map(
+        &[floor(0, 256, 0), floor(384, 640, 0), pillar.clone()],
+        [64, 128, 24],
+        ([512, 64, 0], [576, 192, 64]),
+        &[],
+    );
+    let b = build_in("voxel", &gap);
+    assert!(
+        b.kinds().contains(&LinkKind::Jump),
+        "a 128-unit gap with empty tiles to the west: a jump"
+    );
+    // A 40-unit drop off the end of a floor, past the tiles' seam.
+    let down = map(
+        &[floor(0, 256, 40), floor(256, 512, 0), pillar],
+        [64, 128, 64],
+        ([384, 64, 0], [448, 192, 64]),
+        &[],
+    );
+    let b = build_in("voxel", &down);
+    assert!(
+        b.kinds().contains(&LinkKind::Jump),
+        "a 40-unit drop with empty tiles to the west"
+    );
+}
+
 #[test]
 fn a_running_jump_lands_on_a_ledge_within_its_rise_and_not_above_it() {
     // Quake's jump rises 45.6 units: a ledge 40 units up across a 64-unit
