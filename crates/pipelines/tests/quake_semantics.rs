@@ -208,6 +208,49 @@ fn voxel_jumps_and_drops_land_in_tiles_listed_after_empty_ones() {
     );
 }
 
+/// `voxel`'s running jump is clear for the player's width, not a line: a
+/// pillar standing in a gap the player jumps leaves the jumps beside it,
+/// none passing nearer to it than the player's half width (16 units,
+/// rounded inwards by a cell: 8 units).
+#[test]
+fn a_voxel_jump_keeps_the_players_width_clear_of_a_pillar_in_the_gap() {
+    let (x0, x1, y0, y1) = (304, 336, 90, 114);
+    let text = map(
+        &[
+            floor(0, 256, 0),
+            floor(384, 640, 0),
+            cuboid([x0, y0, -64], [x1, y1, 256], "pillar"),
+        ],
+        [64, 128, 24],
+        ([512, 64, 0], [576, 192, 64]),
+        &[],
+    );
+    let b = build_in("voxel", &text);
+    assert!(
+        b.kinds().contains(&LinkKind::Jump),
+        "jumps beside the pillar"
+    );
+    // The pillar in plan, metres (x east, z = -y).
+    let u = 1.0 / 32.0;
+    let (lo, hi) = (
+        glam::DVec2::new(x0 as f64 * u, -y1 as f64 * u),
+        glam::DVec2::new(x1 as f64 * u, -y0 as f64 * u),
+    );
+    let half_less_a_cell = (16.0 - 8.0) * u;
+    for l in b.mesh.links.iter().filter(|l| l.kind == LinkKind::Jump) {
+        let [a, c] = l.segment().unwrap();
+        let (a, c) = (glam::DVec2::new(a.x, a.z), glam::DVec2::new(c.x, c.z));
+        let nearest = (0..=200)
+            .map(|k| a.lerp(c, k as f64 / 200.0))
+            .map(|p| p.distance(p.clamp(lo, hi)))
+            .fold(f64::INFINITY, f64::min);
+        assert!(
+            nearest >= half_less_a_cell - 1e-3,
+            "a jump {a} -> {c} passes {nearest} m from the pillar"
+        );
+    }
+}
+
 #[test]
 fn a_running_jump_lands_on_a_ledge_within_its_rise_and_not_above_it() {
     // Quake's jump rises 45.6 units: a ledge 40 units up across a 64-unit
@@ -414,12 +457,12 @@ fn a_wall_a_trigger_kills_is_crossed_through_a_door_link_naming_the_trigger() {
     }
 }
 
-#[test]
-fn a_flooded_shaft_is_swum_up_whatever_the_number_of_wet_polygons() {
-    // A flooded room (floor z 0, water to z 480) with 36 pillars, more
-    // wet polygons than a pairwise swim model would join; a cliff 384
-    // units high beside it, under water too, and beyond it the exit's
-    // floor at z 496, above the surface: the player swims 12 m up.
+/// A flooded room (floor z 0, water to z 480) with 36 pillars, more wet
+/// polygons than a pairwise swim model would join; a cliff 384 units high
+/// beside it, under water too, and beyond it the exit's floor at z 496,
+/// above the surface: the player swims 12 m up. With `drop` the start is
+/// on a ledge 512 units over the water instead, at the room's far end.
+fn flooded_cliff_map(ledge: bool) -> String {
     let mut world = vec![
         floor(0, 768, 0),
         cuboid([768, 0, -16], [1024, 256, 384], "cliff"),
@@ -432,12 +475,18 @@ fn a_flooded_shaft_is_swum_up_whatever_the_number_of_wet_polygons() {
             world.push(cuboid([x, y, 0], [x + 16, y + 16, 64], "pillar"));
         }
     }
-    let text = map(
-        &world,
-        [24, 128, 24],
-        ([1120, 64, 496], [1184, 192, 560]),
-        &[],
-    );
+    let start = if ledge {
+        world.push(cuboid([-256, 0, 976], [0, 256, 992], "ledge"));
+        [-128, 128, 1016]
+    } else {
+        [24, 128, 24]
+    };
+    map(&world, start, ([1120, 64, 496], [1184, 192, 560]), &[])
+}
+
+#[test]
+fn a_flooded_shaft_is_swum_up_whatever_the_number_of_wet_polygons() {
+    let text = flooded_cliff_map(false);
     let b = build(&text);
     let wet = b.mesh.nodes.iter().filter(|n| n.area == "water").count();
     assert!(wet > 64, "{wet} wet polygons");
@@ -463,6 +512,75 @@ fn a_flooded_shaft_is_swum_up_whatever_the_number_of_wet_polygons() {
         p.length >= straight - 1e-6 && p.length <= 1.5 * straight,
         "{} m (straight {straight} m)",
         p.length
+    );
+}
+
+/// `voxel` swims in three dimensions as `cspace` does (the Yao graph of
+/// `navscope_core::swim` over its swim nodes, the floors under deep
+/// water): up the flooded cliff to where the shore is climbed out onto,
+/// with as few swim links per swim node as the cones allow, though its
+/// swim pass steps no higher than the player (by default the swim pass
+/// steps its whole depth range, 48.5 m, and walks up a flooded cliff);
+/// and a fall from a ledge into the water lands on the floor under it,
+/// unhurt (a fall onto a floor that deep would hurt).
+#[test]
+fn voxel_swims_up_a_flooded_cliff_and_falls_into_water_unhurt() {
+    let low_step = [("swim.max_step", 18.0 / 32.0)];
+    let b = build_with("voxel", &flooded_cliff_map(false), &low_step);
+    let swim_nodes = b
+        .mesh
+        .nodes
+        .iter()
+        .filter(|n| n.stance == navscope_core::Stance::Swim)
+        .count();
+    let swims = b
+        .mesh
+        .links
+        .iter()
+        .filter(|l| l.kind == LinkKind::Swim)
+        .count();
+    assert!(
+        swims <= 2 * navscope_core::swim::SWIM_CONES * swim_nodes + 4 * b.mesh.nodes.len(),
+        "sparse: {swims} swim links for {swim_nodes} swim nodes"
+    );
+    let p = b
+        .route()
+        .unwrap_or_else(|e| panic!("the cliff is swum up: {e}"));
+    // The 12 m up the cliff is one swim or a few, each in the water.
+    let rise: f64 = p
+        .search
+        .links
+        .iter()
+        .map(|&l| &b.mesh.links[l])
+        .filter(|l| l.kind == LinkKind::Swim)
+        .map(|l| {
+            let [a, c] = l.segment().unwrap();
+            assert!(a.y.max(c.y) <= 15.0 + 0.2, "under the surface");
+            c.y - a.y
+        })
+        .sum();
+    assert!(rise > 10.0, "swum up {rise} m");
+    // From the ledge 16 m over the water: a fall into the pool, no
+    // landing cost (a hurting landing costs 10 m on top of its length).
+    let b = build_in("voxel", &flooded_cliff_map(true));
+    let p = b
+        .route()
+        .unwrap_or_else(|e| panic!("a fall into the water: {e}"));
+    let fall = p
+        .search
+        .links
+        .iter()
+        .map(|&l| &b.mesh.links[l])
+        .find(|l| l.kind == LinkKind::Jump)
+        .expect("a fall into the water");
+    let [top, bottom] = fall.segment().unwrap();
+    let way = b.mesh.nodes[fall.from as usize].position.distance(top)
+        + top.distance(bottom)
+        + bottom.distance(b.mesh.nodes[fall.to as usize].position);
+    assert!(
+        (fall.cost - way).abs() < 1e-6,
+        "no landing cost in water: cost {} for a way of {way} m",
+        fall.cost
     );
 }
 
@@ -728,7 +846,7 @@ fn a_sealed_map_has_no_navmesh_on_its_roof_and_one_that_leaks_keeps_it() {
             .iter()
             .filter(|n| n.position.x > 0.0 && n.position.x < 512.0 * sealed.level.unit)
             .filter_map(|n| n.polygon.as_deref())
-            .map(|p| navscope_core::geom::polyhedron::polygon_area(p))
+            .map(navscope_core::geom::polyhedron::polygon_area)
             .sum();
         let room = (512.0 * sealed.level.unit).powi(2);
         assert!(
