@@ -9,9 +9,9 @@
 //!   one way to the polygon under its destination (the highest polygon
 //!   whose plan holds the destination's origin, at most a step above it;
 //!   Quake drops the player there).
-//! * **Push**: a `trigger_push` launches at `speed` along its `angle`; a
-//!   `trigger_monsterjump` at `speed` along its angle and `height`
-//!   upwards. The flight from the polygon's centre is followed under
+//! * **Push**: a `trigger_push` launches at the velocity QuakeC gives it
+//!   ([`navscope_core::movers`]: ten times its `speed` along its
+//!   direction, clamped to the engine's top speed). The flight from the polygon's centre is followed under
 //!   Quake's gravity (800 units/s²) by [`flight`]; the first polygon other than the start that
 //!   the falling path crosses is where it lands (walls in the way are not
 //!   traced). One jump link, one way.

@@ -584,6 +584,70 @@ fn voxel_swims_up_a_flooded_cliff_and_falls_into_water_unhurt() {
     );
 }
 
+/// A wall 8 m high between the start's floor and the exit's, and a
+/// pusher of class `class` by the wall, `speed` 100, pitched 45° up over
+/// the wall: QuakeC's `trigger_push_touch` sets the player's velocity to
+/// ten times the speed along that direction (1000 units/s: over the wall,
+/// landing about 1,250 units on), so the player is thrown across; a
+/// `trigger_monsterjump` throws walking monsters only, so the same brush
+/// of that class (its `height` 1000 would throw a monster over the wall)
+/// leaves the player where it is.
+fn pusher_map(class: &str) -> String {
+    let push = entity(
+        class,
+        &[("speed", "100"), ("height", "1000"), ("angles", "-45 0 0")],
+        &[cuboid([160, 64, 0], [240, 192, 64], "trigger")],
+    );
+    map(
+        &[
+            floor(0, 256, 0),
+            cuboid([256, 0, -16], [288, 256, 256], "wall"),
+            floor(288, 2048, 0),
+        ],
+        [64, 128, 24],
+        ([1800, 64, 0], [1900, 192, 64]),
+        &[push],
+    )
+}
+
+#[test]
+fn a_trigger_push_throws_the_player_over_a_wall_and_a_monsterjump_does_not() {
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &pusher_map("trigger_push"));
+        let p = b
+            .route()
+            .unwrap_or_else(|e| panic!("{id}: thrown over the wall: {e}"));
+        let throw = p
+            .search
+            .links
+            .iter()
+            .map(|&l| &b.mesh.links[l])
+            .find(|l| l.kind == LinkKind::Jump)
+            .unwrap_or_else(|| panic!("{id}: a push link"));
+        let from = b.mesh.nodes[throw.from as usize].position;
+        let to = b.mesh.nodes[throw.to as usize].position;
+        assert!(
+            from.x < 8.0 && to.x > 9.0,
+            "{id}: over the wall, {from} -> {to}"
+        );
+        assert!(
+            !b.mesh
+                .links
+                .iter()
+                .any(|l| b.mesh.nodes[l.from as usize].position.x > 9.0
+                    && b.mesh.nodes[l.to as usize].position.x < 8.0),
+            "{id}: one way"
+        );
+        let e = build_in(id, &pusher_map("trigger_monsterjump"))
+            .route()
+            .unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{id}: a monsterjump throws no player: {e}"
+        );
+    }
+}
+
 #[test]
 fn a_floor_panel_door_fired_by_a_button_is_the_floor_it_crosses() {
     let door = entity(
