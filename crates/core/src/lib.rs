@@ -54,6 +54,7 @@ pub mod num;
 pub mod outside;
 pub mod params;
 pub mod stage;
+pub mod swim;
 #[cfg(test)]
 mod test_support;
 

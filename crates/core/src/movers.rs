@@ -23,10 +23,14 @@
 //!   its whole box.
 //! * Water, slime and lava brushes are regions of their name.
 //! * `trigger_teleport` (with the origin of the entity its `target` names),
-//!   `trigger_push` (`speed`, default 1000 units/s, along its `angle`),
-//!   `trigger_monsterjump` (`speed`, default 200, along its angle, and
-//!   `height`, default 200, upwards) and `trigger_changelevel` (the exit)
-//!   are regions; other triggers are ignored.
+//!   `trigger_push` and `trigger_changelevel` (the exit) are regions;
+//!   other triggers are ignored. A `trigger_push` sets the velocity of
+//!   whoever touches it to `speed` (0 or none: 1000) times its direction
+//!   ([`Entity::move_dir`]) times [`PUSH_SCALE`] (QuakeC's
+//!   `trigger_push_touch`), each component clamped to [`MAX_VELOCITY`] by
+//!   the engine. A `trigger_monsterjump` is ignored: its touch returns
+//!   unless the toucher is a walking monster, so it never throws the
+//!   player.
 //! * Brushes whose planes make no closed solid, of a class the caller
 //!   leaves out (ladders in `cspace`), or of an entity the level does not
 //!   have make nothing.
@@ -63,7 +67,7 @@ pub enum RegionKind {
     /// A teleporter and where it sends the agent (`None`: its target is
     /// missing).
     Teleport(Option<DVec3>),
-    /// A pusher (`trigger_push`, `trigger_monsterjump`) and the launch
+    /// A pusher (`trigger_push`) and the launch
     /// velocity it gives, metres per second.
     Push(DVec3),
     /// The level's exit (`trigger_changelevel`).
@@ -268,6 +272,13 @@ fn hole(entity: &Entity, bounds: Aabb, unit: f64) -> Option<Aabb> {
     })
 }
 
+/// What QuakeC's `trigger_push_touch` multiplies a pusher's `speed` by
+/// (`other.velocity = self.speed * self.movedir * 10`).
+pub const PUSH_SCALE: f64 = 10.0;
+/// Quake's `sv_maxvelocity` (units/s): the engine clamps each component of
+/// a velocity to it (`SV_CheckVelocity`).
+pub const MAX_VELOCITY: f64 = 2000.0;
+
 /// The region a trigger entity makes, if it makes one.
 fn trigger_kind(level: &BrushLevel, e: &Entity) -> Option<RegionKind> {
     match e.classname.as_str() {
@@ -282,18 +293,10 @@ fn trigger_kind(level: &BrushLevel, e: &Entity) -> Option<RegionKind> {
             Some(RegionKind::Teleport(dest))
         }
         "trigger_push" => {
-            let speed = e.number("speed").unwrap_or(1000.0) * level.unit;
-            Some(RegionKind::Push(e.move_dir() * speed))
-        }
-        "trigger_monsterjump" => {
-            let dir = e.move_dir();
-            let speed = e.number("speed").unwrap_or(200.0) * level.unit;
-            let up = e.number("height").unwrap_or(200.0) * level.unit;
-            Some(RegionKind::Push(DVec3::new(
-                dir.x * speed,
-                up,
-                dir.z * speed,
-            )))
+            let speed = e.number("speed").filter(|&s| s != 0.0).unwrap_or(1000.0);
+            let v = (e.move_dir() * speed * PUSH_SCALE)
+                .clamp(DVec3::splat(-MAX_VELOCITY), DVec3::splat(MAX_VELOCITY));
+            Some(RegionKind::Push(v * level.unit))
         }
         "trigger_changelevel" => Some(RegionKind::Exit),
         _ => None,

@@ -54,8 +54,8 @@
 //!   floors beside its top position are joined by `elevator` links (the
 //!   ladder rule of [`extra`] on the lift's travel box);
 //! * `trigger_teleport` gives `teleport` links to the floor under its
-//!   destination, `trigger_push` and `trigger_monsterjump` `jump` links to
-//!   where their flight lands ([`movers`]);
+//!   destination, `trigger_push` `jump` links to
+//!   where its flight lands ([`movers`]);
 //! * **water** cuts the polygons it submerges (the agent's centre under the
 //!   surface): they become `swim` nodes joined to the shore and to each
 //!   other by `swim` links, straight swims through the water between

@@ -9,9 +9,9 @@
 //!   one way to the polygon under its destination (the highest polygon
 //!   whose plan holds the destination's origin, at most a step above it;
 //!   Quake drops the player there).
-//! * **Push**: a `trigger_push` launches at `speed` along its `angle`; a
-//!   `trigger_monsterjump` at `speed` along its angle and `height`
-//!   upwards. The flight from the polygon's centre is followed under
+//! * **Push**: a `trigger_push` launches at the velocity QuakeC gives it
+//!   ([`navscope_core::movers`]: ten times its `speed` along its
+//!   direction, clamped to the engine's top speed). The flight from the polygon's centre is followed under
 //!   Quake's gravity (800 units/s²) by [`flight`]; the first polygon other than the start that
 //!   the falling path crosses is where it lands (walls in the way are not
 //!   traced). One jump link, one way.
@@ -45,12 +45,11 @@
 //!   surface plus a step) is joined both ways to the body's nearest wet
 //!   polygon.
 
-use std::collections::HashSet;
-
 use glam::{DVec2, DVec3};
 use navscope_core::LinkKind;
 use navscope_core::geom::Aabb;
 use navscope_core::movers::flight;
+use navscope_core::swim::yao_swims;
 
 use crate::extra::{PolyGrid, nearest_on_poly};
 use crate::links::{LinkSeg, PATH_SAMPLE_STEP, clear_path};
@@ -59,12 +58,7 @@ use crate::polyhedron::polygon_centroid;
 use crate::scene::{Hole, Region, RegionKind};
 use crate::walkable::WalkPoly;
 
-/// Cones of direction around a wet polygon, each giving at most one swim
-/// (see the module docs).
-pub const SWIM_CONES: usize = 18;
-/// Most wet polygons, nearest first, a wet polygon tries to swim to in
-/// one cone.
-pub const SWIM_TRIES: usize = 4;
+pub use navscope_core::swim::{SWIM_CONES, SWIM_TRIES};
 
 /// True when the plan point `(x, z)` is inside the convex polygon.
 pub(crate) fn holds(poly: &WalkPoly, x: f64, z: f64) -> bool {
@@ -279,8 +273,9 @@ pub fn swim_links(
 }
 
 /// The swims between the wet polygons `wet` of one body of water whose
-/// agent-centre boxes are `water` (see the module docs): each pair once,
-/// with the two points the straight swim joins.
+/// agent-centre boxes are `water` (see the module docs,
+/// [`navscope_core::swim::yao_swims`]): each pair once, with the two
+/// points the straight swim joins.
 fn swims(
     polys: &[WalkPoly],
     wet: &[usize],
@@ -303,69 +298,15 @@ fn swims(
             .contains(p)
         })
     };
-    let mut pairs: HashSet<(usize, usize)> = HashSet::new();
-    let mut out = Vec::new();
-    for (ka, &a) in wet.iter().enumerate() {
-        let ba = boxes[ka];
-        let gap = |kb: usize| {
-            let bb = boxes[kb];
-            let g = (bb.min - ba.max).max(ba.min - bb.max).max(DVec3::ZERO);
-            (g.length_squared(), g)
-        };
-        let ca = ba.center();
-        let mut cones: Vec<Vec<(f64, usize)>> = vec![Vec::new(); SWIM_CONES];
-        for kb in (0..wet.len()).filter(|&kb| kb != ka) {
-            let (d, g) = gap(kb);
-            let walked = g.x == 0.0
-                && g.z == 0.0
-                && (boxes[kb].min.y - ba.min.y).abs() <= step
-                && (boxes[kb].max.y - ba.max.y).abs() <= step;
-            if !walked {
-                cones[cone(boxes[kb].center() - ca)].push((d, kb));
-            }
-        }
-        for mut near in cones {
-            if near.len() > SWIM_TRIES {
-                near.select_nth_unstable_by(SWIM_TRIES, |x, y| {
-                    x.0.total_cmp(&y.0).then(x.1.cmp(&y.1))
-                });
-                near.truncate(SWIM_TRIES);
-            }
-            near.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-            for (_, kb) in near {
-                let b = wet[kb];
-                let key = (a.min(b), a.max(b));
-                if pairs.contains(&key) {
-                    break;
-                }
-                let (pa, pb) = nearest_points(&polys[a], &polys[b]);
-                let n = (pa.distance(pb) / PATH_SAMPLE_STEP).ceil().max(1.0) as usize;
-                let wet_line = (0..=n).all(|k| in_water(pa.lerp(pb, k as f64 / n as f64)));
-                if wet_line && clear_path(solids, &[pa, pb]) {
-                    pairs.insert(key);
-                    out.push((a, b, pa, pb));
-                    break;
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The cone of direction `d` (see the module docs): six sectors of
-/// azimuth times three of elevation.
-fn cone(d: DVec3) -> usize {
-    let flat = (d.x * d.x + d.z * d.z).sqrt();
-    let band = if d.y > flat * 30f64.to_radians().tan() {
-        0
-    } else if -d.y > flat * 30f64.to_radians().tan() {
-        2
-    } else {
-        1
-    };
-    let turn = d.z.atan2(d.x).rem_euclid(std::f64::consts::TAU);
-    let sector = ((turn / std::f64::consts::TAU * 6.0) as usize).min(5);
-    band * 6 + sector
+    yao_swims(&boxes, step, |ka, kb| {
+        let (pa, pb) = nearest_points(&polys[wet[ka]], &polys[wet[kb]]);
+        let n = (pa.distance(pb) / PATH_SAMPLE_STEP).ceil().max(1.0) as usize;
+        let wet_line = (0..=n).all(|k| in_water(pa.lerp(pb, k as f64 / n as f64)));
+        (wet_line && clear_path(solids, &[pa, pb])).then_some((pa, pb))
+    })
+    .into_iter()
+    .map(|(ka, kb, pa, pb)| (wet[ka], wet[kb], pa, pb))
+    .collect()
 }
 
 /// Nearly the nearest points of two convex polygons: the point of `a`
@@ -379,43 +320,25 @@ fn nearest_points(a: &WalkPoly, b: &WalkPoly) -> (DVec3, DVec3) {
 }
 
 /// The water regions grouped into bodies of water: regions whose boxes
-/// touch or overlap are one body (a pool drawn as several brushes), each
-/// body its region indices ascending, bodies in order of their first.
+/// touch or overlap are one body (a pool drawn as several brushes,
+/// [`navscope_core::swim::water_bodies`]), each body its region indices
+/// ascending, bodies in order of their first.
 pub fn water_bodies(regions: &[Region]) -> Vec<Vec<usize>> {
     let water: Vec<usize> = (0..regions.len())
         .filter(|&r| regions[r].kind == RegionKind::Water)
         .collect();
-    let mut parent: Vec<usize> = (0..regions.len()).collect();
-    fn root(parent: &mut [usize], mut r: usize) -> usize {
-        while parent[r] != r {
-            parent[r] = parent[parent[r]];
-            r = parent[r];
-        }
-        r
-    }
-    for (k, &a) in water.iter().enumerate() {
-        for &b in &water[k + 1..] {
-            if regions[a].bounds.intersects(&regions[b].bounds) {
-                let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-                parent[ra.max(rb)] = ra.min(rb);
-            }
-        }
-    }
-    let mut bodies: Vec<Vec<usize>> = Vec::new();
-    for &r in &water {
-        let top = root(&mut parent, r);
-        match bodies.iter_mut().find(|b| b[0] == top) {
-            Some(b) => b.push(r),
-            None => bodies.push(vec![r]),
-        }
-    }
-    bodies
+    let boxes: Vec<Aabb> = water.iter().map(|&r| regions[r].bounds).collect();
+    navscope_core::swim::water_bodies(&boxes)
+        .into_iter()
+        .map(|body| body.into_iter().map(|k| water[k]).collect())
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::walkable::test_square;
+    use std::collections::HashSet;
 
     fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64, region: Option<usize>) -> WalkPoly {
         WalkPoly {

@@ -13,8 +13,9 @@
 //!   floors beside its top position with an elevator link;
 //! * water, slime and lava are not solid; each is a region of its name;
 //! * triggers are not solid; `trigger_teleport` (with its destination),
-//!   `trigger_push`, `trigger_monsterjump` and `trigger_changelevel`
-//!   (area `exit`) are regions, other triggers are ignored;
+//!   `trigger_push` and `trigger_changelevel`
+//!   (area `exit`) are regions, other triggers are ignored (a
+//!   `trigger_monsterjump` throws monsters only);
 //! * empty brushes are ignored;
 //! * brushes of the ladder class are ladders whatever their contents.
 //!

@@ -172,6 +172,85 @@ fn a_running_jump_crosses_a_gap_it_reaches_and_not_one_it_does_not() {
     }
 }
 
+/// `voxel` leaves the tiles no geometry touches out of its tile list, so
+/// a tile is not where its index says: a lone pillar far to the west
+/// leaves empty tiles between it and the floors, and the jump's landing
+/// (whose column must have room for the player) has to be looked up in
+/// the tile that holds it, not in the one listed where a full grid of
+/// tiles would put it. Without that, the landing column read as empty
+/// (no room) and neither the gap jump nor the drop to a lower floor was
+/// linked (lq_e1m1's and lq_e0m2's missing jumps).
+#[test]
+fn voxel_jumps_and_drops_land_in_tiles_listed_after_empty_ones() {
+    let pillar = cuboid([-6000, 0, -16], [-5968, 32, 64], "pillar");
+    let gap = map(
+        &[floor(0, 256, 0), floor(384, 640, 0), pillar.clone()],
+        [64, 128, 24],
+        ([512, 64, 0], [576, 192, 64]),
+        &[],
+    );
+    let b = build_in("voxel", &gap);
+    assert!(
+        b.kinds().contains(&LinkKind::Jump),
+        "a 128-unit gap with empty tiles to the west: a jump"
+    );
+    // A 40-unit drop off the end of a floor, past the tiles' seam.
+    let down = map(
+        &[floor(0, 256, 40), floor(256, 512, 0), pillar],
+        [64, 128, 64],
+        ([384, 64, 0], [448, 192, 64]),
+        &[],
+    );
+    let b = build_in("voxel", &down);
+    assert!(
+        b.kinds().contains(&LinkKind::Jump),
+        "a 40-unit drop with empty tiles to the west"
+    );
+}
+
+/// `voxel`'s running jump is clear for the player's width, not a line: a
+/// pillar standing in a gap the player jumps leaves the jumps beside it,
+/// none passing nearer to it than the player's half width (16 units,
+/// rounded inwards by a cell: 8 units).
+#[test]
+fn a_voxel_jump_keeps_the_players_width_clear_of_a_pillar_in_the_gap() {
+    let (x0, x1, y0, y1) = (304, 336, 90, 114);
+    let text = map(
+        &[
+            floor(0, 256, 0),
+            floor(384, 640, 0),
+            cuboid([x0, y0, -64], [x1, y1, 256], "pillar"),
+        ],
+        [64, 128, 24],
+        ([512, 64, 0], [576, 192, 64]),
+        &[],
+    );
+    let b = build_in("voxel", &text);
+    assert!(
+        b.kinds().contains(&LinkKind::Jump),
+        "jumps beside the pillar"
+    );
+    // The pillar in plan, metres (x east, z = -y).
+    let u = 1.0 / 32.0;
+    let (lo, hi) = (
+        glam::DVec2::new(x0 as f64 * u, -y1 as f64 * u),
+        glam::DVec2::new(x1 as f64 * u, -y0 as f64 * u),
+    );
+    let half_less_a_cell = (16.0 - 8.0) * u;
+    for l in b.mesh.links.iter().filter(|l| l.kind == LinkKind::Jump) {
+        let [a, c] = l.segment().unwrap();
+        let (a, c) = (glam::DVec2::new(a.x, a.z), glam::DVec2::new(c.x, c.z));
+        let nearest = (0..=200)
+            .map(|k| a.lerp(c, k as f64 / 200.0))
+            .map(|p| p.distance(p.clamp(lo, hi)))
+            .fold(f64::INFINITY, f64::min);
+        assert!(
+            nearest >= half_less_a_cell - 1e-3,
+            "a jump {a} -> {c} passes {nearest} m from the pillar"
+        );
+    }
+}
+
 #[test]
 fn a_running_jump_lands_on_a_ledge_within_its_rise_and_not_above_it() {
     // Quake's jump rises 45.6 units: a ledge 40 units up across a 64-unit
@@ -378,12 +457,12 @@ fn a_wall_a_trigger_kills_is_crossed_through_a_door_link_naming_the_trigger() {
     }
 }
 
-#[test]
-fn a_flooded_shaft_is_swum_up_whatever_the_number_of_wet_polygons() {
-    // A flooded room (floor z 0, water to z 480) with 36 pillars, more
-    // wet polygons than a pairwise swim model would join; a cliff 384
-    // units high beside it, under water too, and beyond it the exit's
-    // floor at z 496, above the surface: the player swims 12 m up.
+/// A flooded room (floor z 0, water to z 480) with 36 pillars, more wet
+/// polygons than a pairwise swim model would join; a cliff 384 units high
+/// beside it, under water too, and beyond it the exit's floor at z 496,
+/// above the surface: the player swims 12 m up. With `drop` the start is
+/// on a ledge 512 units over the water instead, at the room's far end.
+fn flooded_cliff_map(ledge: bool) -> String {
     let mut world = vec![
         floor(0, 768, 0),
         cuboid([768, 0, -16], [1024, 256, 384], "cliff"),
@@ -396,12 +475,18 @@ fn a_flooded_shaft_is_swum_up_whatever_the_number_of_wet_polygons() {
             world.push(cuboid([x, y, 0], [x + 16, y + 16, 64], "pillar"));
         }
     }
-    let text = map(
-        &world,
-        [24, 128, 24],
-        ([1120, 64, 496], [1184, 192, 560]),
-        &[],
-    );
+    let start = if ledge {
+        world.push(cuboid([-256, 0, 976], [0, 256, 992], "ledge"));
+        [-128, 128, 1016]
+    } else {
+        [24, 128, 24]
+    };
+    map(&world, start, ([1120, 64, 496], [1184, 192, 560]), &[])
+}
+
+#[test]
+fn a_flooded_shaft_is_swum_up_whatever_the_number_of_wet_polygons() {
+    let text = flooded_cliff_map(false);
     let b = build(&text);
     let wet = b.mesh.nodes.iter().filter(|n| n.area == "water").count();
     assert!(wet > 64, "{wet} wet polygons");
@@ -428,6 +513,139 @@ fn a_flooded_shaft_is_swum_up_whatever_the_number_of_wet_polygons() {
         "{} m (straight {straight} m)",
         p.length
     );
+}
+
+/// `voxel` swims in three dimensions as `cspace` does (the Yao graph of
+/// `navscope_core::swim` over its swim nodes, the floors under deep
+/// water): up the flooded cliff to where the shore is climbed out onto,
+/// with as few swim links per swim node as the cones allow, though its
+/// swim pass steps no higher than the player (by default the swim pass
+/// steps its whole depth range, 48.5 m, and walks up a flooded cliff);
+/// and a fall from a ledge into the water lands on the floor under it,
+/// unhurt (a fall onto a floor that deep would hurt).
+#[test]
+fn voxel_swims_up_a_flooded_cliff_and_falls_into_water_unhurt() {
+    let low_step = [("swim.max_step", 18.0 / 32.0)];
+    let b = build_with("voxel", &flooded_cliff_map(false), &low_step);
+    let swim_nodes = b
+        .mesh
+        .nodes
+        .iter()
+        .filter(|n| n.stance == navscope_core::Stance::Swim)
+        .count();
+    let swims = b
+        .mesh
+        .links
+        .iter()
+        .filter(|l| l.kind == LinkKind::Swim)
+        .count();
+    assert!(
+        swims <= 2 * navscope_core::swim::SWIM_CONES * swim_nodes + 4 * b.mesh.nodes.len(),
+        "sparse: {swims} swim links for {swim_nodes} swim nodes"
+    );
+    let p = b
+        .route()
+        .unwrap_or_else(|e| panic!("the cliff is swum up: {e}"));
+    // The 12 m up the cliff is one swim or a few, each in the water.
+    let rise: f64 = p
+        .search
+        .links
+        .iter()
+        .map(|&l| &b.mesh.links[l])
+        .filter(|l| l.kind == LinkKind::Swim)
+        .map(|l| {
+            let [a, c] = l.segment().unwrap();
+            assert!(a.y.max(c.y) <= 15.0 + 0.2, "under the surface");
+            c.y - a.y
+        })
+        .sum();
+    assert!(rise > 10.0, "swum up {rise} m");
+    // From the ledge 16 m over the water: a fall into the pool, no
+    // landing cost (a hurting landing costs 10 m on top of its length).
+    let b = build_in("voxel", &flooded_cliff_map(true));
+    let p = b
+        .route()
+        .unwrap_or_else(|e| panic!("a fall into the water: {e}"));
+    let fall = p
+        .search
+        .links
+        .iter()
+        .map(|&l| &b.mesh.links[l])
+        .find(|l| l.kind == LinkKind::Jump)
+        .expect("a fall into the water");
+    let [top, bottom] = fall.segment().unwrap();
+    let way = b.mesh.nodes[fall.from as usize].position.distance(top)
+        + top.distance(bottom)
+        + bottom.distance(b.mesh.nodes[fall.to as usize].position);
+    assert!(
+        (fall.cost - way).abs() < 1e-6,
+        "no landing cost in water: cost {} for a way of {way} m",
+        fall.cost
+    );
+}
+
+/// A wall 8 m high between the start's floor and the exit's, and a
+/// pusher of class `class` by the wall, `speed` 100, pitched 45° up over
+/// the wall: QuakeC's `trigger_push_touch` sets the player's velocity to
+/// ten times the speed along that direction (1000 units/s: over the wall,
+/// landing about 1,250 units on), so the player is thrown across; a
+/// `trigger_monsterjump` throws walking monsters only, so the same brush
+/// of that class (its `height` 1000 would throw a monster over the wall)
+/// leaves the player where it is.
+fn pusher_map(class: &str) -> String {
+    let push = entity(
+        class,
+        &[("speed", "100"), ("height", "1000"), ("angles", "-45 0 0")],
+        &[cuboid([160, 64, 0], [240, 192, 64], "trigger")],
+    );
+    map(
+        &[
+            floor(0, 256, 0),
+            cuboid([256, 0, -16], [288, 256, 256], "wall"),
+            floor(288, 2048, 0),
+        ],
+        [64, 128, 24],
+        ([1800, 64, 0], [1900, 192, 64]),
+        &[push],
+    )
+}
+
+#[test]
+fn a_trigger_push_throws_the_player_over_a_wall_and_a_monsterjump_does_not() {
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &pusher_map("trigger_push"));
+        let p = b
+            .route()
+            .unwrap_or_else(|e| panic!("{id}: thrown over the wall: {e}"));
+        let throw = p
+            .search
+            .links
+            .iter()
+            .map(|&l| &b.mesh.links[l])
+            .find(|l| l.kind == LinkKind::Jump)
+            .unwrap_or_else(|| panic!("{id}: a push link"));
+        let from = b.mesh.nodes[throw.from as usize].position;
+        let to = b.mesh.nodes[throw.to as usize].position;
+        assert!(
+            from.x < 8.0 && to.x > 9.0,
+            "{id}: over the wall, {from} -> {to}"
+        );
+        assert!(
+            !b.mesh
+                .links
+                .iter()
+                .any(|l| b.mesh.nodes[l.from as usize].position.x > 9.0
+                    && b.mesh.nodes[l.to as usize].position.x < 8.0),
+            "{id}: one way"
+        );
+        let e = build_in(id, &pusher_map("trigger_monsterjump"))
+            .route()
+            .unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{id}: a monsterjump throws no player: {e}"
+        );
+    }
 }
 
 #[test]
@@ -692,7 +910,7 @@ fn a_sealed_map_has_no_navmesh_on_its_roof_and_one_that_leaks_keeps_it() {
             .iter()
             .filter(|n| n.position.x > 0.0 && n.position.x < 512.0 * sealed.level.unit)
             .filter_map(|n| n.polygon.as_deref())
-            .map(|p| navscope_core::geom::polyhedron::polygon_area(p))
+            .map(navscope_core::geom::polyhedron::polygon_area)
             .sum();
         let room = (512.0 * sealed.level.unit).powi(2);
         assert!(

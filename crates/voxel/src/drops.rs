@@ -15,7 +15,7 @@
 //!   [`crate::swim::max_gap`] of the agent's radius on both sides (the top
 //!   and the foot of a cliff each stop about a radius from it, give or
 //!   take a cell and a simplification error on each side). At each probe
-//!   point the polygons of other non-swim nodes holding it are looked up,
+//!   point the polygons of other nodes (swim nodes too) holding it are looked up,
 //!   at their detail surface's height there. A surface no more than a step
 //!   (plus a voxel) below the edge, or higher, ends the probe with no link:
 //!   the ground goes on (a walk link crosses there) or rises. A surface
@@ -38,7 +38,13 @@
 //!   to the edge point, on to the landing point, and on to the second
 //!   node's centre, as for the mover links, plus `fall_cost` when the
 //!   landing hurts ([`navscope_core::jump::Fall`]: a walk-off deeper than
-//!   `safe_fall`, or a jump whose drop plus rise is).
+//!   `safe_fall`, or a jump whose drop plus rise is; a landing in water
+//!   never hurts, as in Quake's `PlayerPostThink`).
+//! * **Into water.** Drops and jumps start from the nodes of every stance
+//!   but swim, and land on any, swim nodes included: the swim pass's
+//!   nodes are the floors under deep water, so a fall into a pool (a
+//!   flooded shaft under a ledge) lands on the floor the swimmer sinks
+//!   to, and the swimmer swims from there ([`crate::swim_through`]).
 //! * **Depth.** `max_drop` is capped at the height span of the NavMesh's
 //!   nodes (no drop is deeper), so the probes of a body that takes every
 //!   drop (Quake's player, `max_drop` at its maximum) end where the level
@@ -55,10 +61,14 @@
 //!   ([`navscope_core::jump::Reach::lands`], the model `cspace`'s gap jumps
 //!   use), is a landing. The probe stops at a column the agent fits in
 //!   neither at the edge's height nor at the top of its rise (a wall). The
-//!   flight is checked as the fall is: every column from the edge to the
-//!   landing has room for the agent at the higher of the two heights, and
-//!   the landing column from its floor up to there. Each is one `jump`
-//!   link, one way, as a drop.
+//!   flight is checked as the fall is, for the body's width: every column
+//!   under the line from the edge to the landing, and under the two lines
+//!   beside it at the agent's radius less a cell (rounded inwards: the
+//!   nodes lie a radius from walls, give or take a cell), has room for the
+//!   agent at the higher of the two heights, and the landing column from
+//!   its floor up to there. So a jump does not pass a pillar or through a
+//!   slot narrower than the body. Each is one `jump` link, one way, as a
+//!   drop.
 //!
 //! `max_drop` 0 turns the stage off (the NavMesh passes through as it is).
 
@@ -127,7 +137,7 @@ fn open_spans<'c>(
 /// plan point `p`: room for the agent walking at height `top` over it
 /// (`bottom` = `None`), or for it falling from `top` onto the floor at
 /// `bottom`.
-fn room(
+pub(crate) fn room(
     v: &Voxels,
     cols: &Columns,
     agent: &AgentParams,
@@ -201,7 +211,8 @@ pub fn find_drops(
         .iter()
         .map(|n| {
             let p = n.polygon.as_ref().filter(|p| p.len() >= 3)?;
-            (n.stance != Stance::Swim && agent(n.stance).is_some())
+            agent(n.stance)
+                .is_some()
                 .then(|| p.iter().map(|&v| plan(v)).collect())
         })
         .collect();
@@ -245,7 +256,10 @@ pub fn find_drops(
     // order: the links are the same whatever the thread count.
     let of_node = |i: usize, t: &[DVec2]| -> Vec<LedgeDrop> {
         let mut out = Vec::new();
-        let Some(a) = agent(nav.nodes[i].stance) else {
+        // A swimmer does not drop: only a fall onto water lands on a swim
+        // node.
+        let Some(a) = agent(nav.nodes[i].stance).filter(|_| nav.nodes[i].stance != Stance::Swim)
+        else {
             return out;
         };
         let mut made: HashSet<u32, Fold> = HashSet::default();
@@ -295,7 +309,7 @@ pub fn find_drops(
                         landings.extend(leaps(
                             (e, out_dir, he),
                             &jump,
-                            voxels.grid.cs,
+                            (voxels.grid.cs, (a.radius - voxels.grid.cs).max(0.0)),
                             above,
                             |x| surfaces(i, x),
                             |x, top, bottom| room(voxels, &cols, &a, x, top, bottom),
@@ -369,20 +383,26 @@ fn probe(
 /// The running-jump landings of the module docs from edge point `e`
 /// (height `he`) along `dir`, probing every `pace` metres, higher than
 /// `above`: node, plan point and height of each, nearest first. `room(x,
-/// top, bottom)` is the clear-fall rule of [`room`] for column `x`.
+/// top, bottom)` is the clear-fall rule of [`room`] for column `x`; the
+/// flight is clear on its line and on the two lines `side` metres beside
+/// it (the body's width).
 fn leaps(
     (e, dir, he): (DVec2, DVec2, f64),
     jump: &Reach,
-    pace: f64,
+    (pace, side): (f64, f64),
     mut above: f64,
     surfaces: impl Fn(DVec2) -> Vec<(u32, f64)>,
     room: impl Fn(DVec2, f64, Option<f64>) -> bool,
 ) -> Vec<(u32, DVec2, f64)> {
     let longest = jump.longest();
     let mut out = Vec::new();
+    let across = DVec2::new(-dir.y, dir.x) * side;
     let flight_clear = |to: DVec2, top: f64| {
         let n = (e.distance(to) / (pace * 0.5)).ceil().max(1.0) as usize;
-        (0..n).all(|k| room(e.lerp(to, k as f64 / n as f64), top, None))
+        (0..n).all(|k| {
+            let p = e.lerp(to, k as f64 / n as f64);
+            room(p, top, None) && room(p + across, top, None) && room(p - across, top, None)
+        })
     };
     let mut t = pace;
     while t <= longest + 1e-9 {

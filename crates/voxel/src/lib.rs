@@ -156,6 +156,7 @@ pub mod partition;
 pub mod polymesh;
 pub mod simplify;
 pub mod swim;
+pub mod swim_through;
 pub mod tiles;
 pub mod triangulate;
 

@@ -25,7 +25,7 @@
 //!   radius sideways, feet from an agent height under it to its top) links
 //!   one way to the highest polygon under the destination (at most a step
 //!   above it; Quake drops the player there).
-//! * **Push** (`trigger_push`, `trigger_monsterjump`): from every polygon
+//! * **Push** (`trigger_push`): from every polygon
 //!   the trigger touches, the flight from the polygon's point nearest the
 //!   trigger's centre ([`flight`]); the first other polygon the falling
 //!   path crosses is where it lands. One `jump` link, one way.

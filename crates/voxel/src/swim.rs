@@ -77,50 +77,47 @@ pub(crate) struct SwimLink {
     pub to: DVec3,
 }
 
-/// The voxel columns of every tile by global cell.
+/// The voxel columns of every tile by global cell. The tiles need not
+/// cover the grid: a tile with no geometry is left out of the tile list
+/// (most of a level's bounding box is empty), so a tile is found by where
+/// its core lies, not by its place in the list.
 pub(crate) struct Columns<'a> {
     tiles: &'a [Arc<Heightfield>],
-    /// Tiles per row, tile width and depth in cells.
-    ntx: usize,
-    tw: i32,
-    td: i32,
+    /// The tiles' first core columns and rows, sorted, each once.
+    xs: Vec<i32>,
+    zs: Vec<i32>,
+    /// `1 + index into tiles` of the tile at (`xs[i]`, `zs[j]`), at `j *
+    /// xs.len() + i`; 0: none.
+    at: Vec<u32>,
 }
 
 impl<'a> Columns<'a> {
     pub(crate) fn new(tiles: &'a [Arc<Heightfield>]) -> Self {
-        let Some(first) = tiles.first() else {
-            return Columns {
-                tiles,
-                ntx: 1,
-                tw: i32::MAX,
-                td: i32::MAX,
-            };
+        let firsts = |f: fn(&Heightfield) -> i32| {
+            let mut v: Vec<i32> = tiles.iter().map(|t| f(t)).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
         };
-        let r = first.rect;
-        let ntx = tiles.iter().filter(|t| t.rect.z0 == r.z0).count().max(1);
-        let tw = if ntx > 1 { r.x1 - r.x0 } else { i32::MAX };
-        let td = if tiles.len() > ntx {
-            tiles[ntx].rect.z0 - r.z0
-        } else {
-            i32::MAX
-        };
-        Columns {
-            tiles,
-            ntx,
-            tw: tw.max(1),
-            td: td.max(1),
+        let (xs, zs) = (firsts(|t| t.rect.x0), firsts(|t| t.rect.z0));
+        let mut at = vec![0u32; xs.len() * zs.len()];
+        for (k, t) in tiles.iter().enumerate() {
+            let i = xs.binary_search(&t.rect.x0).expect("listed");
+            let j = zs.binary_search(&t.rect.z0).expect("listed");
+            at[j * xs.len() + i] = k as u32 + 1;
         }
+        Columns { tiles, xs, zs, at }
     }
 
-    /// The spans of global cell `(x, z)`, from the tile whose core holds it.
+    /// The spans of global cell `(x, z)`, from the tile whose core holds
+    /// it; `None` where no tile does. The tile cores split the grid along
+    /// the tile lines, so the only tile that can hold the cell is the one
+    /// starting at the last listed column and row at or before it.
     pub(crate) fn spans(&self, x: i32, z: i32) -> Option<&'a [Span]> {
-        let first = self.tiles.first()?.rect;
-        let (lx, lz) = (x - first.x0, z - first.z0);
-        if lx < 0 || lz < 0 {
-            return None;
-        }
-        let i = (lz / self.td) as usize * self.ntx + (lx / self.tw) as usize;
-        let hf = self.tiles.get(i)?;
+        let i = self.xs.partition_point(|&x0| x0 <= x).checked_sub(1)?;
+        let j = self.zs.partition_point(|&z0| z0 <= z).checked_sub(1)?;
+        let k = self.at[j * self.xs.len() + i].checked_sub(1)?;
+        let hf = &self.tiles[k as usize];
         if !hf.rect.in_core(x, z) {
             return None;
         }
@@ -622,6 +619,64 @@ mod tests {
             proptest::prop_assert_eq!(inside(&sq, p), reference_inside(&sq, p));
             let rev: Vec<DVec2> = sq.iter().rev().copied().collect();
             proptest::prop_assert_eq!(inside(&rev, p), reference_inside(&rev, p));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+        /// Every cell is read from the listed tile whose core holds it,
+        /// whichever tiles are left out of the list (as empty tiles are),
+        /// and a cell of a missing tile or off the grid has no column.
+        #[test]
+        fn columns_are_found_in_the_tile_holding_them_when_tiles_are_missing(
+            (ts, w, d) in (1i32..6, 1i32..20, 1i32..20),
+            keep in proptest::collection::vec(proptest::bool::ANY, 400),
+            pad in 0i32..3,
+        ) {
+            use crate::grid::TileRect;
+            let (ntx, ntz) = ((w + ts - 1) / ts, (d + ts - 1) / ts);
+            let mut tiles = Vec::new();
+            for tz in 0..ntz {
+                for tx in 0..ntx {
+                    let id = (tz * ntx + tx) as usize;
+                    if !keep[id % keep.len()] {
+                        continue;
+                    }
+                    let rect = TileRect {
+                        x0: tx * ts,
+                        z0: tz * ts,
+                        x1: ((tx + 1) * ts).min(w),
+                        z1: ((tz + 1) * ts).min(d),
+                        pad,
+                    };
+                    let (pw, pd) = (rect.x1 - rect.x0 + 2 * pad, rect.z1 - rect.z0 + 2 * pad);
+                    let n = (pw * pd) as u32;
+                    // One span a column, its floor naming the tile.
+                    let span = Span { base: 0, floor: id as u16, ceil: OPEN, ny: 1.0, water: f32::NAN };
+                    tiles.push(Arc::new(Heightfield {
+                        rect,
+                        px: rect.x0 - pad,
+                        pz: rect.z0 - pad,
+                        w: pw,
+                        d: pd,
+                        cols: (0..=n).collect(),
+                        spans: vec![span; n as usize],
+                    }));
+                }
+            }
+            // Listed in any order.
+            tiles.reverse();
+            let cols = Columns::new(&tiles);
+            for z in -2..d + 2 {
+                for x in -2..w + 2 {
+                    let on_grid = x >= 0 && z >= 0 && x < w && z < d;
+                    let id = (z / ts * ntx + x / ts) as usize;
+                    let want = (on_grid && keep[id % keep.len()]).then_some(id as u16);
+                    let got = cols.spans(x, z).map(|s| s[0].floor);
+                    proptest::prop_assert_eq!(got, want, "cell ({}, {})", x, z);
+                }
+            }
         }
     }
 }
