@@ -34,9 +34,9 @@
 //!   in steady state; the trace (root and interval per search node) is kept
 //!   only when asked for.
 //! * [`PathFinder`] and [`Method`] (module `method`): the locator,
-//!   Polyanya's mesh and A*'s state built once, and either method per
-//!   query (Polyanya, the default, or A* with the funnel, Detour's way),
-//!   neither recording a trace. Their speed against Detour is measured by
+//!   Polyanya's mesh, A*'s state and the funnel's buffers built once, and
+//!   either method per query (Polyanya, the default, or A* with the
+//!   funnel, Detour's way), neither recording a trace. Their speed against Detour is measured by
 //!   the `navscope-detour` crate's bench.
 //! * [`sample`]: grid meshes for tests, benchmarks and samples.
 //!

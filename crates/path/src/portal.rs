@@ -122,9 +122,11 @@ fn shrink(s: [DVec3; 2], radius: f64) -> [DVec3; 2] {
 }
 
 /// The portal sequence from `start` to `goal` through `nodes` (see the
-/// module docs). `links[i]` should join `nodes[i]` to `nodes[i + 1]`; a
-/// missing or mismatched link is treated as a link without a segment.
-/// Returns `None` when a node id is unknown.
+/// module docs), written to `out` (cleared first, so a caller keeps one
+/// buffer for every query). `links[i]` should join `nodes[i]` to
+/// `nodes[i + 1]`; a missing or mismatched link is treated as a link
+/// without a segment. Returns false (and `out` empty) when a node id is
+/// unknown.
 pub(crate) fn portals(
     mesh: &NavMesh,
     nodes: &[u32],
@@ -132,14 +134,16 @@ pub(crate) fn portals(
     start: DVec3,
     goal: DVec3,
     radius: f64,
-) -> Option<Vec<Portal>> {
+    out: &mut Vec<Portal>,
+) -> bool {
+    out.clear();
     if nodes.iter().any(|id| *id as usize >= mesh.nodes.len()) {
-        return None;
+        return false;
     }
-    let node = |id: u32| mesh.nodes.get(id as usize);
-    let mut out = vec![Portal::point(start, 0, true)];
+    let node = |id: u32| &mesh.nodes[id as usize];
+    out.push(Portal::point(start, 0, true));
     for i in 0..nodes.len().saturating_sub(1) {
-        let (a, b) = (node(nodes[i])?, node(nodes[i + 1])?);
+        let (a, b) = (node(nodes[i]), node(nodes[i + 1]));
         let link = links.get(i).and_then(|li| mesh.links.get(*li)).filter(|l| {
             (l.from, l.to) == (nodes[i], nodes[i + 1]) || (l.from, l.to) == (nodes[i + 1], nodes[i])
         });
@@ -169,7 +173,7 @@ pub(crate) fn portals(
         }
     }
     out.push(Portal::point(goal, nodes.len().saturating_sub(1), false));
-    Some(out)
+    true
 }
 
 #[cfg(test)]
@@ -177,6 +181,19 @@ mod tests {
     use super::*;
     use crate::sample::grid_mesh;
     use navscope_core::{LinkKind, Stance};
+
+    /// [`super::portals`] into a fresh vector, `None` for an unknown node.
+    fn portals(
+        mesh: &NavMesh,
+        nodes: &[u32],
+        links: &[usize],
+        start: DVec3,
+        goal: DVec3,
+        radius: f64,
+    ) -> Option<Vec<Portal>> {
+        let mut out = Vec::new();
+        super::portals(mesh, nodes, links, start, goal, radius, &mut out).then_some(out)
+    }
 
     #[test]
     fn grid_portals_are_oriented_for_the_traveller() {

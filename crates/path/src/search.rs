@@ -405,8 +405,16 @@ impl AStar {
                 .collect();
         }
         if reached {
-            let mut nodes = vec![goal];
-            let mut links = Vec::new();
+            // Counted first, so each list is one allocation.
+            let mut steps = 0;
+            let mut v = goal;
+            while v != start {
+                v = self.parent[v as usize].0;
+                steps += 1;
+            }
+            let mut nodes = Vec::with_capacity(steps + 1);
+            nodes.push(goal);
+            let mut links = Vec::with_capacity(steps);
             let mut v = goal;
             while v != start {
                 let (p, li) = self.parent[v as usize];

@@ -47,9 +47,9 @@ use std::collections::BinaryHeap;
 
 use glam::{DVec2, DVec3};
 use navscope_core::geom::{orient_value, plan_to_world, world_to_plan};
-use std::cmp::Ordering;
 use navscope_core::{LinkKind, NavMesh};
 use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
 
 use super::mesh::{NONE, PolyMesh};
 use crate::find::PathError;
