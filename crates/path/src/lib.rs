@@ -84,6 +84,7 @@ mod funnel;
 mod locate;
 mod method;
 mod num;
+mod open;
 pub mod polyanya;
 mod portal;
 pub mod sample;

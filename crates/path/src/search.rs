@@ -35,10 +35,10 @@
 use std::collections::BinaryHeap;
 
 use glam::DVec3;
-use navscope_core::heap::Frontier;
 use navscope_core::{Link, LinkKind, NavMesh, Stance};
 use serde::{Deserialize, Serialize};
 
+use crate::open::Open;
 use crate::stance::stance_index;
 
 /// Default for [`SearchOptions::max_expansions`]: far more nodes than any
@@ -256,7 +256,7 @@ pub struct AStar {
     /// `closed[v] == stamp`: `v` was expanded in this query.
     closed: Vec<u32>,
     stamp: u32,
-    heap: BinaryHeap<Frontier>,
+    heap: BinaryHeap<Open>,
 }
 
 impl AStar {
@@ -340,14 +340,19 @@ impl AStar {
         self.g[start as usize] = 0.0;
         self.parent[start as usize] = (NO_PARENT, 0);
         self.seen[start as usize] = stamp;
-        self.heap.push(Frontier::new(0.0, heuristic(start), start));
+        self.heap.push(Open::new(0.0, heuristic(start), start));
 
         let mut reached = false;
         while let Some(top) = self.heap.pop() {
             let v = top.item as usize;
-            if self.closed[v] == stamp || top.g > self.g[v] {
+            // An entry left behind when `v` was reached more cheaply pops
+            // after the cheaper one (same `h`, larger `f`) and finds `v`
+            // closed; in a tie of `f` after rounding, whichever pops
+            // first expands `v` at its best `g`.
+            if self.closed[v] == stamp {
                 continue;
             }
+            let g = self.g[v];
             if search.expanded >= opts.max_expansions {
                 search.hit_limit = true;
                 break;
@@ -359,9 +364,9 @@ impl AStar {
                 search.trace.expansions.push(Expansion {
                     node: top.item,
                     parent: (p != NO_PARENT).then_some(p),
-                    g: top.g,
-                    h: top.h,
-                    f: top.f,
+                    g,
+                    h: f64::from_bits(top.h),
+                    f: f64::from_bits(top.f),
                 });
             }
             if top.item == goal {
@@ -384,12 +389,12 @@ impl AStar {
                 }
                 let (da, db) = link_halves(l, here, position(l.to));
                 let cost = da * ka + db * kb + above_walk(l, da + db);
-                let ng = top.g + cost;
+                let ng = g + cost;
                 if self.seen[w] != stamp || ng < self.g[w] {
                     self.seen[w] = stamp;
                     self.g[w] = ng;
                     self.parent[w] = (top.item, li);
-                    self.heap.push(Frontier::new(ng, heuristic(l.to), l.to));
+                    self.heap.push(Open::new(ng, heuristic(l.to), l.to));
                 }
             }
         }

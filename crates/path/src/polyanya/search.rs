@@ -49,12 +49,12 @@ use glam::{DVec2, DVec3};
 use navscope_core::geom::{orient_value, plan_to_world, world_to_plan};
 use navscope_core::{LinkKind, NavMesh};
 use serde::{Deserialize, Serialize};
-use std::cmp::Ordering;
 
 use super::mesh::{NONE, PolyMesh};
 use crate::find::PathError;
 use crate::funnel::{Waypoint, path_length};
 use crate::locate::Location;
+use crate::open::Open;
 use crate::search::SearchOptions;
 use crate::surface::height_at;
 
@@ -76,42 +76,6 @@ fn orient(a: DVec2, b: DVec2, c: DVec2) -> f64 {
         det
     } else {
         orient_value(a, b, c)
-    }
-}
-
-/// An open-list entry: popped smallest `f` first, then smallest `h`, then
-/// smallest item (the order of `navscope_core::heap::Frontier`). `f` and
-/// `h` are never negative or NaN, so their bit patterns (after `+ 0.0`
-/// turns a -0 into +0) order as the numbers do and compare as integers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Open {
-    f: u64,
-    h: u64,
-    item: u32,
-}
-
-impl Open {
-    fn new(g: f64, h: f64, item: u32) -> Self {
-        Open {
-            f: (g + h + 0.0).to_bits(),
-            h: (h + 0.0).to_bits(),
-            item,
-        }
-    }
-}
-
-impl Ord for Open {
-    #[inline]
-    fn cmp(&self, o: &Self) -> Ordering {
-        // Reversed: BinaryHeap is a max-heap.
-        (o.f, o.h, o.item).cmp(&(self.f, self.h, self.item))
-    }
-}
-
-impl PartialOrd for Open {
-    #[inline]
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
     }
 }
 
