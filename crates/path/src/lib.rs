@@ -78,6 +78,7 @@
 //! * Everything is deterministic: ties go to the smaller `h`, then the
 //!   smaller node id; the same query gives the same answer bit for bit.
 
+mod adjacency;
 mod detail;
 mod find;
 mod funnel;

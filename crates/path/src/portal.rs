@@ -26,8 +26,8 @@ use glam::{DVec2, DVec3};
 use navscope_core::geom::{Orientation, orient, world_to_plan};
 use navscope_core::{NavMesh, Node};
 
+use crate::adjacency::{is_walking, overlap};
 use crate::num::positive;
-use crate::polyanya::{is_walking, overlap};
 
 /// One crossing of the portal sequence.
 #[derive(Clone, Copy, Debug, PartialEq)]

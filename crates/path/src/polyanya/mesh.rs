@@ -6,16 +6,20 @@
 //!   coordinates (`world_to_plan`), counter-clockwise; point nodes and
 //!   polygons of zero area are left out.
 //! * Two polygons are neighbours across an edge when links of a walking
-//!   kind ([`is_walking`]) join them both ways and their plan edges overlap along a
-//!   stretch of positive length, the polygons on either side of it (the
-//!   edges run opposite ways). Adjacency, not plan position, decides, so
-//!   floors over each other stay apart; and polygons over each other in
-//!   plan whose edges happen to lie on one line (a swim link from a pool
-//!   up to the floor over it) are not neighbours but a point link: seen
-//!   as neighbours, the search looked across the edge for a polygon that
-//!   lies on its own side and found nothing beyond. Where one polygon's edge meets
-//!   several neighbours (a T-junction) the edge is split at the neighbours'
-//!   corners, so every edge piece has one polygon on each side.
+//!   kind ([`is_walking`]) join them both ways and their plan edges
+//!   overlap along a stretch of positive length, the polygons on either
+//!   side of it (the edges run opposite ways). Adjacency, not plan
+//!   position, decides, so floors over each other stay apart; and
+//!   polygons over each other in plan whose edges happen to lie on one
+//!   line (a swim link from a pool up to the floor over it) are not
+//!   neighbours but a point link: seen as neighbours, the search looked
+//!   across the edge for a polygon that lies on its own side and found
+//!   nothing beyond. Where several polygons claim one stretch of an edge
+//!   (a floor beside it and a ledge over that floor, both joined to it),
+//!   the one nearest in height takes it and the others are point links.
+//!   Where one polygon's edge meets several neighbours (a T-junction) the
+//!   edge is split at the neighbours' corners, so every edge piece has
+//!   one polygon on each side.
 //! * Vertices: the corners of neighbouring polygons that meet are one
 //!   vertex, and so are corners with exactly the same 3D coordinates (free
 //!   space touching itself at a point on one floor). A vertex is a corner of
@@ -38,25 +42,11 @@ use glam::{DVec2, DVec3};
 use navscope_core::geom::world_to_plan;
 use navscope_core::{LinkKind, NavMesh, Stance};
 
+use crate::adjacency::{LINE_TOL, is_walking, overlap};
 use crate::search::{above_walk, link_middle};
 
 /// "No index".
 pub(crate) const NONE: u32 = u32::MAX;
-
-/// True for the link kinds that mean walking across a shared edge; the
-/// others (jump, ladder, door, elevator, teleport) are always point links.
-pub(crate) fn is_walking(kind: LinkKind) -> bool {
-    matches!(
-        kind,
-        LinkKind::Walk
-            | LinkKind::StepUp
-            | LinkKind::StepDown
-            | LinkKind::Crouch
-            | LinkKind::Portal
-            | LinkKind::Connection
-            | LinkKind::Swim
-    )
-}
 
 /// One searchable polygon: corners `start .. start + len` of the flat
 /// corner arrays; edge `i` runs from corner `i` to corner `i + 1`.
@@ -136,9 +126,6 @@ pub struct PolyMesh {
     pub(crate) links: Vec<PointLink>,
 }
 
-/// Relative tolerance for "on the same line" when matching edges.
-const LINE_TOL: f64 = 1e-9;
-
 /// A polygon's plan ring and world ring, counter-clockwise in plan, without
 /// repeated points; `None` when it has no area or a non-finite point.
 fn plan_polygon(points: &[DVec3]) -> Option<(Vec<DVec2>, Vec<DVec3>)> {
@@ -172,30 +159,6 @@ fn plan_polygon(points: &[DVec3]) -> Option<(Vec<DVec2>, Vec<DVec3>)> {
         return Some((plan.into_iter().rev().collect(), world));
     }
     Some((plan, world))
-}
-
-/// The stretch `(t0, t1)` of edge `a b` (parameters in `[0, 1]`, `t0 < t1`)
-/// that edge `c d` covers, when the two lie on one line, run opposite ways
-/// and overlap by a positive length. Both rings are counter-clockwise, so
-/// edges that run opposite ways have their polygons on either side of the
-/// line; edges that run the same way belong to polygons on the same side,
-/// over each other in plan (a pool under the floor it is swum up to),
-/// which no straight walk crosses from one into the other.
-pub(crate) fn overlap(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> Option<(f64, f64)> {
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    if len2.is_nan() || len2 <= 0.0 || ab.dot(d - c) >= 0.0 {
-        return None;
-    }
-    let len = len2.sqrt();
-    let off = |p: DVec2| ab.perp_dot(p - a).abs() / len;
-    let scale = a.abs().max(b.abs()).max_element().max(len);
-    if off(c) > LINE_TOL * scale || off(d) > LINE_TOL * scale {
-        return None;
-    }
-    let (tc, td) = ((c - a).dot(ab) / len2, (d - a).dot(ab) / len2);
-    let (lo, hi) = (tc.min(td).max(0.0), tc.max(td).min(1.0));
-    (hi - lo > LINE_TOL).then_some((lo, hi))
 }
 
 /// Union-find root with path halving.

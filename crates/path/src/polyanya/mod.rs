@@ -53,5 +53,4 @@ mod search;
 
 pub use export::to_polyanya_mesh;
 pub use mesh::PolyMesh;
-pub(crate) use mesh::{is_walking, overlap};
 pub use search::{AnyAnglePath, Searcher, StepKind, TraceStep};
