@@ -58,7 +58,8 @@ struct Tri {
     y: [f64; 3],
     /// `(p1 - p0) x (p2 - p0)`: twice the signed plan area.
     den: f64,
-    /// Plan bounds.
+    /// Plan bounds, widened by [`SLACK`] times their larger side (the box
+    /// a point must be in to be looked at).
     lo: DVec2,
     hi: DVec2,
 }
@@ -77,12 +78,14 @@ impl Tri {
         if !positive(den.abs() - MIN_SHAPE * longest) {
             return None;
         }
+        let (lo, hi) = (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
+        let slack = SLACK * (hi - lo).max_element();
         Some(Self {
             p,
             y: t.map(|v| v.y),
             den,
-            lo: p[0].min(p[1]).min(p[2]),
-            hi: p[0].max(p[1]).max(p[2]),
+            lo: lo - slack,
+            hi: hi + slack,
         })
     }
 
@@ -200,10 +203,7 @@ impl Detail {
         let inside = self
             .tris
             .iter()
-            .filter(|t| {
-                let s = SLACK * (t.hi - t.lo).max_element();
-                q.cmpge(t.lo - s).all() && q.cmple(t.hi + s).all()
-            })
+            .filter(|t| q.cmpge(t.lo).all() && q.cmple(t.hi).all())
             .find_map(|t| t.height_inside(q));
         if let Some(h) = inside {
             return (h, 0.0);

@@ -246,6 +246,10 @@ pub struct AStar {
     /// Links out of node `v`: `out[out_start[v]..out_start[v + 1]]`.
     out_start: Vec<u32>,
     out: Vec<u32>,
+    /// The walked halves ([`link_halves`]) of each link between its two
+    /// nodes' positions; a query recomputes them only at its start and
+    /// goal nodes, whose positions it replaces.
+    halves: Vec<(f64, f64)>,
     /// The mesh's cost of each node's area.
     area: Vec<f64>,
     cheapest_area: f64,
@@ -277,9 +281,22 @@ impl AStar {
             out[fill[l.from as usize] as usize] = i as u32;
             fill[l.from as usize] += 1;
         }
+        let halves = mesh
+            .links
+            .iter()
+            .map(|l| {
+                if valid(l) {
+                    let node = |v: u32| mesh.nodes[v as usize].position;
+                    link_halves(l, node(l.from), node(l.to))
+                } else {
+                    (0.0, 0.0)
+                }
+            })
+            .collect();
         AStar {
             out_start,
             out,
+            halves,
             area: mesh.nodes.iter().map(|v| mesh.area_cost(&v.area)).collect(),
             // Areas may cost less than 1: the heuristic scales by the cheapest.
             cheapest_area: mesh.area_costs.values().copied().fold(1.0, f64::min),
@@ -311,7 +328,11 @@ impl AStar {
             cost: f64::INFINITY,
             ..Search::default()
         };
-        if start as usize >= n || goal as usize >= n || self.area.len() != n {
+        if start as usize >= n
+            || goal as usize >= n
+            || self.area.len() != n
+            || self.halves.len() != mesh.links.len()
+        {
             return search;
         }
         self.stamp = self.stamp.wrapping_add(1);
@@ -387,7 +408,12 @@ impl AStar {
                 if !ka.is_finite() || !kb.is_finite() {
                     continue;
                 }
-                let (da, db) = link_halves(l, here, position(l.to));
+                let ends = [top.item, l.to];
+                let (da, db) = if ends.contains(&start) || ends.contains(&goal) {
+                    link_halves(l, here, position(l.to))
+                } else {
+                    self.halves[li as usize]
+                };
                 let cost = da * ka + db * kb + above_walk(l, da + db);
                 let ng = g + cost;
                 if self.seen[w] != stamp || ng < self.g[w] {
