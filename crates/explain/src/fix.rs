@@ -9,7 +9,7 @@ use navscope_core::{NavMesh, Runner};
 use navscope_path::{Locator, SearchOptions, find_path};
 
 use crate::fix_range::fix_range;
-use crate::gap::{Fix, Gap, movement};
+use crate::gap::{Fix, Gap, ways_words};
 use crate::rules::{Refusal, Rules, number, refusals};
 use crate::solids::Solids;
 
@@ -228,9 +228,11 @@ pub type Joins<'a> = &'a mut dyn FnMut(&ParamValues) -> bool;
 /// level and, given a budget and a `joins` check, the fix searched with
 /// [`find_fixes`] (the refusing rules' parameters first); without them
 /// the reason says the fix was not searched. `solids` are the level's
-/// ([`Solids::new`], built once for many gaps). With `both_ways` the way
-/// back (from `gap.to` to `gap.from`) is measured too: two islands may be
-/// joined one way (a drop) and parted only by the way back (the jump up).
+/// ([`Solids::new`], built once for many gaps). A way the mesh already
+/// links ([`Gap::ways`]) is not measured; with `both_ways` the way back
+/// (from `gap.to` to `gap.from`) is measured too, unless linked: two
+/// islands may be joined one way (a drop) and parted only by the way
+/// back (the jump up).
 pub fn explain_gap_with(
     gap: Gap,
     base: &Runner,
@@ -240,9 +242,13 @@ pub fn explain_gap_with(
 ) -> Gap {
     let (specs, values) = (&base.pipeline().params, base.params());
     let rules = Rules::for_pipeline(base.pipeline().id, values);
-    let refused = refusals(&rules, &gap, solids);
-    let back = if both_ways {
-        refusals(&rules, &Gap::between(gap.to, gap.from), solids)
+    let refused = if gap.ways.there {
+        Vec::new()
+    } else {
+        refusals(&rules, &gap, solids)
+    };
+    let back = if both_ways && !gap.ways.back {
+        refusals(&rules, &gap.reversed(), solids)
     } else {
         Vec::new()
     };
@@ -271,13 +277,18 @@ fn needed(r: &Refusal, values: &ParamValues) -> Option<f64> {
     Some(r.measured * current / r.limit.value)
 }
 
-/// `gap` with `fixes` and its reason: the movement, the rules that refuse
-/// it (the first is the cause) or, when none was measured, the geometry,
-/// then the first fix, e.g. "a step up refused: step 0.56 m > step
-/// tolerance 0.45 m (...); step_height = 0.57 joins the two sides (checked
-/// by building again)". Where no fix was found, says so; `None`: no fix
-/// was searched. `back` are the refusals of the way back, from `gap.to`
-/// to `gap.from` ("the way back, a jump up, refused: ..."), when measured.
+/// `gap` with `fixes` and its reason: the way that is missing and the
+/// rules that refuse it (the first is the cause) or, when none was
+/// measured, its geometry; the way the mesh already links, if any
+/// ([`crate::gap::Ways`]); then the first fix. E.g. "a step up refused:
+/// step 0.56 m > step tolerance 0.45 m (...); step_height = 0.57 joins
+/// the two sides (checked by building again)", or for an island the
+/// largest is reached from by a drop only: "a drop (0.80 m across, 1.00 m
+/// down) leads to the other side, but the way back, a jump up (0.80 m
+/// across, 1.00 m up), is refused: step 1.00 m > max step 0.50 m (...)".
+/// `refused` are the refusals of the way from `gap.from` to `gap.to`,
+/// `back` those of the way back, when measured. Where no fix was found,
+/// says so; `None`: no fix was searched.
 pub fn with_reason(
     mut gap: Gap,
     refused: &[Refusal],
@@ -290,20 +301,7 @@ pub fn with_reason(
             .collect::<Vec<_>>()
             .join("; ")
     };
-    let what = movement(gap.link, gap.height);
-    let mut why = if refused.is_empty() {
-        gap.reason.clone()
-    } else {
-        format!("{what} refused: {}", words(refused))
-    };
-    if !back.is_empty() {
-        let reverse = Gap::between(gap.to, gap.from);
-        why = format!(
-            "{why}; the way back, {}, refused: {}",
-            movement(reverse.link, reverse.height),
-            words(back)
-        );
-    }
+    let why = ways_words(&gap, &words(refused), &words(back));
     let searched = fixes.is_some();
     let fixes = fixes.unwrap_or_default();
     let fix = match fixes.first() {

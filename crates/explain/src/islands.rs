@@ -7,7 +7,7 @@ use navscope_path::{Locator, SearchOptions, find_path};
 use serde::Serialize;
 
 use crate::fix::{FixBudget, explain_gap_with, rebuilt};
-use crate::gap::{Gap, Places};
+use crate::gap::{Gap, Places, Ways};
 use crate::place::plan_area;
 use crate::reach::Graph;
 use crate::solids::Solids;
@@ -31,9 +31,11 @@ pub struct Island {
 /// nodes). Two nodes share an island when each reaches the other, so a
 /// one-way link (a drop) leaves its two ends in different islands: the
 /// agent can go down but never come back. Every island but the first
-/// carries its gap to the first.
+/// carries its gap to the first, with the [`Ways`] the mesh already links
+/// the two (the island reaches the largest, or is reached from it).
 pub fn islands(mesh: &NavMesh, opts: &SearchOptions) -> Vec<Island> {
-    let (comp, count) = Graph::new(mesh, opts).components();
+    let graph = Graph::new(mesh, opts);
+    let (comp, count) = graph.components();
     let mut parts: Vec<Island> = (0..count)
         .map(|_| Island {
             nodes: Vec::new(),
@@ -56,8 +58,27 @@ pub fn islands(mesh: &NavMesh, opts: &SearchOptions) -> Vec<Island> {
     });
     if let Some((largest, rest)) = parts.split_first_mut() {
         let places = Places::new(mesh, &largest.nodes);
+        // What the largest reaches, and what reaches it: an island is in
+        // one or the other, or neither, never both.
+        let marks = |nodes: Vec<u32>| {
+            let mut m = vec![false; mesh.nodes.len()];
+            nodes.into_iter().for_each(|v| m[v as usize] = true);
+            m
+        };
+        let root = largest.nodes[0];
+        let (from_largest, to_largest) = (
+            marks(graph.reach(root, false)),
+            marks(graph.reach(root, true)),
+        );
         for part in rest {
-            part.gap = places.closest_to(mesh, &part.nodes);
+            let v = part.nodes[0] as usize;
+            let ways = Ways {
+                there: to_largest[v],
+                back: from_largest[v],
+            };
+            part.gap = places
+                .closest_to(mesh, &part.nodes)
+                .map(|g| g.with_ways(ways));
         }
     }
     parts
