@@ -36,6 +36,7 @@
 use glam::DVec3;
 use std::sync::Arc;
 
+use navscope_core::geom::polyhedron::Polyhedron;
 use navscope_core::level::{Level, LevelData};
 use navscope_core::{NavMesh, Runner};
 use navscope_path::Locator;
@@ -70,9 +71,11 @@ pub struct Why {
     /// Per voxel pass, its answer (see [`per_stance`]).
     #[serde(default)]
     pub stances: Vec<StanceWhy>,
-    /// The outline of the thing named (a triangle's corners, a wall's
-    /// point), for drawing; empty when nothing is named.
-    pub shape: Vec<DVec3>,
+    /// The thing named, for drawing, as closed outlines ([`shape_of`]):
+    /// a triangle, a brush's faces, an obstacle pixel's square, or a lone
+    /// point where a wall was met but has no outline; empty when nothing
+    /// is named.
+    pub shape: Vec<Vec<DVec3>>,
 }
 
 /// The answer for one voxel pass's agent (no fix search).
@@ -86,9 +89,9 @@ pub struct StanceWhy {
     pub stage: String,
     /// Why, in words.
     pub reason: String,
-    /// The outline of the thing the rule names (as [`Why::shape`]).
+    /// The outlines of the thing the rule names (as [`Why::shape`]).
     #[serde(default)]
-    pub shape: Vec<DVec3>,
+    pub shape: Vec<Vec<DVec3>>,
 }
 
 /// Per enabled voxel pass (parameter `passes`), whether the point is on a
@@ -192,15 +195,37 @@ fn near(level: &Level, at: DVec3) -> Option<Level> {
 struct Cause {
     limit: Option<Limit>,
     words: String,
-    shape: Vec<DVec3>,
+    shape: Vec<Vec<DVec3>>,
 }
 
-fn shape_of(solids: &Solids, hit: Hit, point: DVec3) -> Vec<DVec3> {
+/// The outlines of what `hit` met (at `point`), to draw: a triangle's
+/// corners; a brush's face polygons (each counter-clockwise seen from
+/// outside, on its plane), the brush as the level has it (not grown by
+/// the agent: the designer edits that one); an obstacle pixel's square at
+/// the height of `point`; otherwise, or for a brush whose planes enclose
+/// nothing, the lone `point`.
+pub fn shape_of(solids: &Solids, hit: Hit, point: DVec3) -> Vec<Vec<DVec3>> {
+    let lone = || vec![vec![point]];
     match (solids, hit) {
         (Solids::Mesh(m, _), Hit::Triangle(i)) => {
-            m.triangle(i).iter().map(|v| v.as_dvec3()).collect()
+            vec![m.triangle(i).iter().map(|v| v.as_dvec3()).collect()]
         }
-        _ => vec![point],
+        (Solids::Brushes(b, _), Hit::Brush(i)) => b
+            .brushes
+            .get(i)
+            .and_then(|br| Polyhedron::from_planes(&br.planes).ok())
+            .map_or_else(lone, |p| p.faces.into_iter().map(|f| f.vertices).collect()),
+        (Solids::Raster(r), Hit::Pixel(x, y)) => {
+            let m = r.metres_per_pixel;
+            let corner = |i: i64, j: i64| DVec3::new(i as f64 * m, point.y, j as f64 * m);
+            vec![vec![
+                corner(x, y),
+                corner(x + 1, y),
+                corner(x + 1, y + 1),
+                corner(x, y + 1),
+            ]]
+        }
+        _ => lone(),
     }
 }
 
@@ -268,7 +293,7 @@ fn cause(rules: &Rules, solids: &Solids, at: DVec3) -> Option<Cause> {
                     h.value,
                     w.source
                 ),
-                shape: vec![floor],
+                shape: shape_of(solids, hit, floor),
             });
         }
     }
