@@ -3037,13 +3037,27 @@ fn the_island_view_colours_two_islands_and_a_click_shows_the_gap_and_its_fix() {
         (height.abs() - 1.0).abs() < 0.2 && reason.contains("step") && fix > 0,
         || format!("the gap is the 1 m ledge, refused by the step rule, with a checked fix: height {height}, reason {reason:?}, {fix} fixes"),
     );
+    // The ledge's island reaches the largest by drops: the reason names
+    // the drop as linked and the way back up as the one refused.
+    s.check(
+        reason.contains("a drop (")
+            && reason.contains("leads to the other side, but the way back, a jump up (")
+            && reason.contains("is refused: step 1.00 m > max step"),
+        || format!("the gap names the drop as linked and the way back up as refused: {reason:?}"),
+    );
     panels_drawn_after(&s, &r);
-    let img = s.wait_for_screen("the gap line drawn", WAIT, |img, _| {
+    // The shot once the panels settle: a frame reused the last egui pass,
+    // so the screen shows the explained gap, not a frame with the spinner.
+    let reused = r.u64("/egui/reused").unwrap_or(0);
+    let img = s.wait_for_screen("the gap line drawn", WAIT, |img, now| {
         let lime = count_in(img, view, GAP_LIME, MARK_TOL);
-        if lime >= 20 {
+        let settled = now.u64("/egui/reused").unwrap_or(0) > reused;
+        if lime >= 20 && settled {
             Ok(img.clone())
         } else {
-            Err(format!("{lime} gap-lime pixels in the view, want >= 20"))
+            Err(format!(
+                "{lime} gap-lime pixels in the view, want >= 20; panels settled (a reused egui pass since the gap): {settled}"
+            ))
         }
     });
     s.keep_shot(&img);

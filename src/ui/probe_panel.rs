@@ -382,12 +382,9 @@ pub(crate) fn gap_rows(ui: &mut egui::Ui, gap: &navscope_explain::Gap, pending: 
     ui.horizontal(|ui| {
         swatch(ui, rgb(GAP_COLOR));
         ui.label(format!(
-            "gap {:.2} m: {:.2} m across, {:.2} m {} ({})",
+            "gap {:.2} m, missing: {}",
             gap.distance,
-            gap.plan(),
-            gap.height.abs(),
-            if gap.height >= 0.0 { "up" } else { "down" },
-            gap.link.name()
+            gap.missing_words()
         ));
     });
     if !gap.reason.is_empty() {

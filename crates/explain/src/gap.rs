@@ -103,6 +103,23 @@ impl Gap {
         })
     }
 
+    /// The ends of the way that is missing: from `from` to `to`, unless
+    /// the mesh links that way and not the way back ([`Ways`]), then back.
+    pub fn missing(&self) -> (DVec3, DVec3) {
+        if self.ways.there && !self.ways.back {
+            (self.to, self.from)
+        } else {
+            (self.from, self.to)
+        }
+    }
+
+    /// The way that is missing in words, e.g. "a jump up (0.80 m across,
+    /// 1.00 m up)" ([`Gap::missing`]).
+    pub fn missing_words(&self) -> String {
+        let (a, b) = self.missing();
+        geometry(a, b)
+    }
+
     /// Plan (x, z) distance between the two sides.
     pub fn plan(&self) -> f64 {
         plan_distance(self.from, self.to)

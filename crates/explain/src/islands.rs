@@ -158,6 +158,33 @@ mod tests {
         let g = parts[1].gap.as_ref().expect("a gap to the largest");
         assert!((g.distance - 0.5).abs() < 1e-9, "{g:?}");
         assert_eq!(g.link, LinkKind::Jump);
+        // Node 0 reaches the largest over its one-way link; the way back
+        // is the one missing.
+        assert_eq!(
+            g.ways,
+            Ways {
+                there: true,
+                back: false
+            }
+        );
+        assert_eq!(g.missing(), (g.to, g.from));
+        assert!(
+            g.reason
+                .contains("leads to the other side, but the way back"),
+            "{}",
+            g.reason
+        );
+        // Without the link, neither way is linked and the gap is as found.
+        m.links.remove(0);
+        let parts = islands(&m, &SearchOptions::default());
+        let g = parts[1].gap.as_ref().expect("a gap");
+        assert_eq!(g.ways, Ways::default());
+        assert_eq!(g.missing(), (g.from, g.to));
+        assert!(
+            g.reason.starts_with("no link joins the two sides"),
+            "{}",
+            g.reason
+        );
     }
 
     #[test]
