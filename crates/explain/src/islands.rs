@@ -6,11 +6,12 @@ use navscope_core::{NavMesh, Runner};
 use navscope_path::{Locator, SearchOptions, find_path};
 use serde::Serialize;
 
-use crate::fix::{FixBudget, explain_gap_with, rebuilt};
+use crate::fix::{FixBudget, Joins, explain_gap_locally, explain_gap_with, rebuilt};
 use crate::gap::{Gap, Places, Ways};
 use crate::place::plan_area;
 use crate::reach::Graph;
 use crate::solids::Solids;
+use glam::DVec3;
 
 /// One connected part.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -92,7 +93,9 @@ pub fn islands(mesh: &NavMesh, opts: &SearchOptions) -> Vec<Island> {
 /// checked fix ([`crate::fix::find_fixes`]): a change after which a path
 /// leads each way between the two sides of the gap, so that the island
 /// and the largest become one (a path one way only would leave them two
-/// islands). The others' reasons say the fix was not searched.
+/// islands). The others' reasons say the fix was not searched. A tiled
+/// pipeline searches on the tiles around the gap first and confirms the
+/// fix with one whole build ([`explain_gap_locally`]).
 pub fn explain_islands(
     parts: &mut [Island],
     base: &Runner,
@@ -105,19 +108,43 @@ pub fn explain_islands(
         let Some(gap) = part.gap.take() else {
             continue;
         };
-        let (a, b) = (gap.from, gap.to);
-        let mut joins = |values: &ParamValues| {
-            rebuilt(base, values).is_some_and(|mesh| {
-                let at = Locator::new(&mesh);
-                find_path(&mesh, &at, a, b, opts).is_ok()
-                    && find_path(&mesh, &at, b, a, opts).is_ok()
-            })
+        if i > searched {
+            part.gap = Some(explain_gap_with(gap, base, solids.as_ref(), true, None));
+            continue;
+        }
+        let crop = crate::crop::around_gap(base, gap.from, gap.to);
+        let mut local = match (&crop, base.navmesh()) {
+            (Some(r), Some(mesh)) => {
+                let (a, b) = crate::crop::inside_ends(&mesh, gap.from, gap.to);
+                Some(joins_both_ways(r, a, b, opts))
+            }
+            _ => None,
         };
-        part.gap = Some(if i <= searched {
-            explain_gap_with(gap, base, solids.as_ref(), true, Some((budget, &mut joins)))
-        } else {
-            explain_gap_with(gap, base, solids.as_ref(), true, None)
-        });
+        let mut whole = joins_both_ways(base, gap.from, gap.to, opts);
+        part.gap = Some(explain_gap_locally(
+            gap,
+            base,
+            solids.as_ref(),
+            true,
+            budget,
+            local.as_mut().map(|l| l as Joins<'_>),
+            &mut whole,
+        ));
+    }
+}
+
+/// A check that values join `a` and `b` both ways on `on` built again.
+fn joins_both_ways<'a>(
+    on: &'a Runner,
+    a: DVec3,
+    b: DVec3,
+    opts: &'a SearchOptions,
+) -> impl FnMut(&ParamValues) -> bool + 'a {
+    move |values| {
+        rebuilt(on, values).is_some_and(|mesh| {
+            let at = Locator::new(&mesh);
+            find_path(&mesh, &at, a, b, opts).is_ok() && find_path(&mesh, &at, b, a, opts).is_ok()
+        })
     }
 }
 

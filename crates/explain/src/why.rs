@@ -37,7 +37,7 @@ use glam::DVec3;
 use std::sync::Arc;
 
 use navscope_core::geom::polyhedron::Polyhedron;
-use navscope_core::level::{Level, LevelData};
+use navscope_core::level::LevelData;
 use navscope_core::{NavMesh, Runner};
 use navscope_path::Locator;
 use serde::{Deserialize, Serialize};
@@ -163,33 +163,7 @@ fn on_mesh(mesh: &NavMesh, at: DVec3) -> Option<u32> {
         .map(|l| l.node)
 }
 
-/// The fix of a local rule is checked on the level within this plan
-/// distance of the point (metres).
-pub const NEAR: f64 = 8.0;
-
-/// `level`'s triangles with a corner within [`NEAR`] of `at` in plan, or
-/// `None` when the level is not a mesh.
-fn near(level: &Level, at: DVec3) -> Option<Level> {
-    let LevelData::Mesh(m) = &level.data else {
-        return None;
-    };
-    let close = |v: glam::Vec3| {
-        let v = v.as_dvec3();
-        (v.x - at.x).abs() <= NEAR && (v.z - at.z).abs() <= NEAR
-    };
-    let mut crop = m.clone();
-    crop.mesh.triangles = m
-        .mesh
-        .triangles
-        .iter()
-        .filter(|t| t.iter().any(|&i| close(m.mesh.vertices[i as usize])))
-        .copied()
-        .collect();
-    Some(Level {
-        source: format!("{} within {NEAR} m of {at}", level.source),
-        data: LevelData::Mesh(crop),
-    })
-}
+pub use crate::crop::NEAR;
 
 /// A rule that dropped the point, before the fix search.
 struct Cause {
@@ -433,7 +407,7 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
             .collect(),
         None => pipeline.params.clone(),
     };
-    let local = match (&limit, near(base.level(), at)) {
+    let local = match (&limit, crate::crop::around_point(base.level(), at)) {
         (Some(l), Some(crop)) if !found_region(&limit, &region) => {
             let mut r = Runner::new(pipeline.clone(), Arc::new(crop));
             r.set_params(base.params().clone());
