@@ -144,7 +144,9 @@ fn fix_search_in_voxel(c: &mut Criterion) {
     let p = navscope_pipelines::by_id("voxel").expect("voxel");
     let mut values = navscope_core::ParamValues::defaults(&p.params);
     if let Some(agent) = navscope_pipelines::agents::for_level(&level) {
-        agent.apply(&p, &level, &mut values).expect("Quake's player");
+        agent
+            .apply(&p, &level, &mut values)
+            .expect("Quake's player");
     }
     let level = navscope_pipelines::level_for(&p, &level).expect("voxel reads it");
     let mut r = Runner::new(p, level);
@@ -187,7 +189,10 @@ fn fix_search_in_voxel(c: &mut Criterion) {
         )
     };
     let local = || explain_gap(gap.clone(), &r, opts.clone(), ends, &FixBudget::default());
-    for (name, f) in [("tiles around the gap", &local as &dyn Fn() -> _), ("whole level", &whole)] {
+    for (name, f) in [
+        ("tiles around the gap", &local as &dyn Fn() -> _),
+        ("whole level", &whole),
+    ] {
         let t = std::time::Instant::now();
         let g = f();
         eprintln!(

@@ -115,8 +115,8 @@ pub fn inside_ends(mesh: &NavMesh, a: DVec3, b: DVec3) -> (DVec3, DVec3) {
 /// plan (a link across this gap spans that much, and a longer jump a fix
 /// tries lands across the gap too), the largest radius a fix may try, and
 /// one tile (tile size in cells times the cell size). `None` otherwise,
-/// or when that is the whole level, or the crop does not build: then the
-/// whole level is the check.
+/// or when that keeps more than half the level's triangles, or the crop
+/// does not build: then the whole level is the check.
 pub fn around_gap(base: &Runner, a: DVec3, b: DVec3) -> Option<Runner> {
     let pipeline = base.pipeline();
     let values = base.params();
@@ -148,6 +148,15 @@ pub fn around_gap(base: &Runner, a: DVec3, b: DVec3) -> Option<Runner> {
     let grow = DVec3::new(1.0, 0.0, 1.0) * (reach + radius + side);
     let (lo, hi) = (a.min(b) - grow, a.max(b) + grow);
     let level = crop(base.level(), lo, hi)?;
+    // A crop of most of the level saves little and costs the confirming
+    // whole build (a Quake map's 64 m tiles cover most of it).
+    let count = |l: &Level| match &l.data {
+        LevelData::Mesh(m) => m.mesh.triangles.len(),
+        _ => 0,
+    };
+    if count(&level) * 2 > count(base.level()) {
+        return None;
+    }
     let mut r = Runner::new(pipeline.clone(), Arc::new(level));
     r.set_params(values.clone());
     r.run_all();

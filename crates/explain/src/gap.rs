@@ -147,7 +147,7 @@ pub fn ways_words(gap: &Gap, there: &str, back: &str) -> String {
             refused(&home, back)
         ),
         (false, true) if there.is_empty() => {
-            format!("no link goes {go}; the way back, {home}, is linked")
+            format!("{go} has no link; the way back, {home}, is linked")
         }
         (false, true) => format!(
             "{} refused: {there}; the way back, {home}, is linked",

@@ -207,12 +207,46 @@ fn cite(l: &Limit) -> String {
     format!("{} {:.2} ({})", l.label, l.value, l.source)
 }
 
+/// A point with no floor under it that lies on a face of the level (a
+/// click on a wall): the face and its slope, which no floor rule keeps;
+/// found by short rays across the point in 16 plan directions.
+fn on_wall(rules: &Rules, solids: &Solids, at: DVec3) -> Option<Cause> {
+    const NEAR_FACE: f64 = 0.02;
+    let (dir, hit) = (0..16)
+        .filter_map(|k| {
+            let a = k as f64 * std::f64::consts::TAU / 16.0;
+            let dir = DVec3::new(a.cos(), 0.0, a.sin());
+            let (t, hit) = solids.ray(at - dir * NEAR_FACE, dir, 2.0 * NEAR_FACE)?;
+            Some((t, dir, hit))
+        })
+        .min_by(|x, y| x.0.total_cmp(&y.0))
+        .map(|(_, dir, hit)| (dir, hit))?;
+    let n = solids.normal(hit, dir)?;
+    let deg = n.y.abs().clamp(0.0, 1.0).acos().to_degrees();
+    Some(Cause {
+        limit: rules.slope.clone(),
+        words: format!(
+            "the point is on {}, a face of slope {deg:.1} deg with no floor under it{}",
+            solids.describe(hit, dir),
+            rules
+                .slope
+                .as_ref()
+                .map(|l| format!(" (a wall: > {})", cite(l)))
+                .unwrap_or_default()
+        ),
+        shape: shape_of(solids, hit, at),
+    })
+}
+
 /// The first rule that drops `at` on the level, measured (see the module
 /// docs); `None` when none is measured.
 fn cause(rules: &Rules, solids: &Solids, at: DVec3) -> Option<Cause> {
     let climb = rules.step.as_ref().map_or(0.5, |l| l.value).max(0.3);
     let top = at + DVec3::Y * climb;
     let Some((t, floor_hit)) = solids.ray(top, -DVec3::Y, 2.0 * climb) else {
+        if let Some(wall) = on_wall(rules, solids, at) {
+            return Some(wall);
+        }
         return Some(Cause {
             limit: None,
             words: "no surface under the point (nothing rasterised or walkable there: Recast rcRasterizeTriangles, Golodetz §4.1)".into(),

@@ -397,6 +397,22 @@ fn a_point_in_a_narrow_doorway_is_eroded_by_the_radius() {
 }
 
 #[test]
+fn a_point_on_a_wall_names_the_wall_not_a_missing_surface() {
+    // A click on the doorway wall's face (x = 5.9), halfway up.
+    let mut r = built("voxel", mesh_level(&doorway(0.6)), &[]);
+    let w = why_not_here(&mut r, DVec3::new(5.9, 1.5, 0.5), &budget());
+    assert!(!w.walkable);
+    assert!(
+        w.reason
+            .contains("a face of slope 90.0 deg with no floor under it"),
+        "{}",
+        w.reason
+    );
+    assert_eq!(w.shape.len(), 1, "the wall's triangle: {:?}", w.shape);
+    assert_eq!(w.shape[0].len(), 3);
+}
+
+#[test]
 fn a_point_inside_a_grown_brush_draws_the_brushs_faces() {
     // A pillar 1 m square beside the doorway wall; a point 0.1 m off its
     // side is inside it once grown by cspace's 0.6 m box.
