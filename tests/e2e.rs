@@ -2851,6 +2851,106 @@ fn the_w_tool_under_table_rooms_table_names_the_stance_and_the_rule() {
     s.keep_shot(&img);
 }
 
+#[test]
+fn the_w_tool_beside_a_brush_in_cspace_outlines_the_brush_it_names() {
+    // ledge.ron: a floor slab and a raised block (brush 1) from x 1 to 5,
+    // y 0 to 1, z -2 to 2. On the floor 0.15 m from the block's side,
+    // cspace's agent box (0.6 m) overlaps it: the point is inside the
+    // block grown by the box, and the block's six faces are drawn.
+    let opts = Options::new(
+        root().join("assets/levels/cspace/ledge.ron"),
+        &["--pipeline", "cspace"],
+    );
+    let Some(s) = Session::start_with("why_tool_brush", opts) else {
+        return;
+    };
+    let r = s.wait_ready();
+    s.key("t");
+    let central = r.central().expect("central");
+    let px = top_view_pixel(&s, central, 0.85, 0.0);
+    let w = world_under(&s, px);
+    s.check(
+        (0.75..0.95).contains(&w[0]) && w[2].abs() < 0.1 && w[1].abs() < 0.05,
+        || format!("the point under the cursor {w:?} is the floor beside the block"),
+    );
+    s.key("w");
+    s.wait_for("the why tool (tool == why)", WAIT, |r| {
+        (r.str("/tool") == Some("why")).then_some(())
+    });
+    s.click(px);
+    let r = s.wait_for("the why answer at the clicked point", WAIT, |r| {
+        let at = xyz(r, "/why/at")?;
+        let answered = r.bool("/why/checking") == Some(false)
+            && r.get("/why/answer").is_some_and(|a| !a.is_null());
+        (answered && dist3(at, w) < 0.05).then(|| r.clone())
+    });
+    let reason = r.str("/why/answer/reason").unwrap_or("");
+    s.check(
+        r.bool("/why/answer/walkable") == Some(false) && reason.contains("inside brush 1"),
+        || format!("the point is not walkable, inside the block grown by the agent: {reason}"),
+    );
+    let size = xyz(&r, "/why/shape_size").unwrap_or([0.0; 3]);
+    s.check(dist3(size, [4.0, 1.0, 4.0]) < 0.01, || {
+        format!("the shape drawn is the block, 4 x 1 x 4 m: {size:?}")
+    });
+    // The block's outline in the why colour: its top's edges run from
+    // x 1 to 5 and z -2 to 2; rose pixels lie along them, far from the
+    // click (the cross there is small).
+    let k = r.scale();
+    let panel = r.widget("why/panel");
+    s.check(panel.is_some(), || {
+        "the why panel (why/panel) is shown".into()
+    });
+    let panel = panel
+        .unwrap_or(Rect {
+            x0: 0.0,
+            y0: 0.0,
+            x1: 0.0,
+            y1: 0.0,
+        })
+        .scaled(k);
+    let corners = [(1.0, -2.0), (5.0, -2.0), (5.0, 2.0), (1.0, 2.0)];
+    let on_screen: Vec<(f64, f64)> = corners
+        .iter()
+        .map(|(x, z)| {
+            let p = top_view_pixel(&s, central, *x, *z);
+            (p.0 * k, p.1 * k)
+        })
+        .collect();
+    panels_drawn_after(&s, &r);
+    let img = s.wait_for_screen("the block's outline drawn", WAIT, |img, _| {
+        // Each side's middle and the far corner (5, 2) carry rose pixels.
+        let mids: Vec<(f64, f64)> = (0..4)
+            .map(|i| {
+                let (a, b) = (on_screen[i], on_screen[(i + 1) % 4]);
+                ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
+            })
+            .chain([on_screen[2]])
+            .collect();
+        // The why panel floats over the view: what it covers is not seen.
+        let seen: Vec<(f64, f64)> = mids
+            .into_iter()
+            .filter(|(x, y)| {
+                !(panel.x0 - 8.0 * k..panel.x1 + 8.0 * k).contains(x)
+                    || !(panel.y0 - 8.0 * k..panel.y1 + 8.0 * k).contains(y)
+            })
+            .collect();
+        let counts: Vec<usize> = seen
+            .iter()
+            .map(|m| count_near(img, *m, 8.0 * k, WHY_ROSE, MARK_TOL))
+            .collect();
+        if seen.len() >= 3 && counts.iter().all(|n| *n >= 3) {
+            Ok(img.clone())
+        } else {
+            Err(format!(
+                "why-rose pixels at the block's side middles and far corner outside the why panel {seen:?}: {counts:?} (want 3 places or more, >= 3 each); {}",
+                colour_histogram(img, central_phys(&s, &r), 6)
+            ))
+        }
+    });
+    s.keep_shot(&img);
+}
+
 // ---------------------------------------------------------------------------
 // #39 item 4: the island view (I). On the ledge level in `voxel` the 1 m
 // ledge is not linked to the floor: two islands, each in its colour, and a
@@ -2937,13 +3037,27 @@ fn the_island_view_colours_two_islands_and_a_click_shows_the_gap_and_its_fix() {
         (height.abs() - 1.0).abs() < 0.2 && reason.contains("step") && fix > 0,
         || format!("the gap is the 1 m ledge, refused by the step rule, with a checked fix: height {height}, reason {reason:?}, {fix} fixes"),
     );
+    // The ledge's island reaches the largest by drops: the reason names
+    // the drop as linked and the way back up as the one refused.
+    s.check(
+        reason.contains("a drop (")
+            && reason.contains("leads to the other side, but the way back, a jump up (")
+            && reason.contains("is refused: step 1.00 m > max step"),
+        || format!("the gap names the drop as linked and the way back up as refused: {reason:?}"),
+    );
     panels_drawn_after(&s, &r);
-    let img = s.wait_for_screen("the gap line drawn", WAIT, |img, _| {
+    // The shot once the panels settle: a frame reused the last egui pass,
+    // so the screen shows the explained gap, not a frame with the spinner.
+    let reused = r.u64("/egui/reused").unwrap_or(0);
+    let img = s.wait_for_screen("the gap line drawn", WAIT, |img, now| {
         let lime = count_in(img, view, GAP_LIME, MARK_TOL);
-        if lime >= 20 {
+        let settled = now.u64("/egui/reused").unwrap_or(0) > reused;
+        if lime >= 20 && settled {
             Ok(img.clone())
         } else {
-            Err(format!("{lime} gap-lime pixels in the view, want >= 20"))
+            Err(format!(
+                "{lime} gap-lime pixels in the view, want >= 20; panels settled (a reused egui pass since the gap): {settled}"
+            ))
         }
     });
     s.keep_shot(&img);

@@ -295,6 +295,14 @@ impl InteractionReport<'_, '_> {
                 "at": point(w.at),
                 "checking": w.is_checking(),
                 "answer": w.answer.as_ref().filter(|a| Some(a.at.as_vec3()) == w.at).map(|a| json!(a)),
+                // The size of the box around the thing the answer names
+                // (its outlines), [x, y, z] metres; null when none.
+                "shape_size": w.answer.as_ref().filter(|a| Some(a.at.as_vec3()) == w.at).and_then(|a| {
+                    let (lo, hi) = a.shape.iter().flatten().fold(None, |b: Option<(bevy::math::DVec3, bevy::math::DVec3)>, p| {
+                        Some(b.map_or((*p, *p), |(lo, hi)| (lo.min(*p), hi.max(*p))))
+                    })?;
+                    Some((hi - lo).to_array())
+                }),
             })),
             "selection": element(&self.selection.0),
             "hover": element(&self.hover.as_ref().map(|h| h.0.clone()).unwrap_or_default()),

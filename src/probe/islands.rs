@@ -166,11 +166,13 @@ pub fn select_at(view: &mut IslandView, probe: &Probe, at: Vec3) {
 /// The colour of island `i` (largest first): distinct hues, the largest in
 /// the first; the islands past the legend's rows share the last.
 pub fn island_color(i: usize) -> [u8; 3] {
-    // Away from the probe's colours (path orange, regions, gap lime).
+    // Away from the probe's colours (path orange, regions, gap lime) and
+    // from the NavMesh's own greens under the outlines (a green third
+    // island was lost among them on lq_e1m1).
     const PALETTE: [[u8; 3]; LEGEND_ROWS + 1] = [
         [0, 110, 255],
         [255, 70, 60],
-        [0, 150, 70],
+        [15, 15, 15],
         [200, 0, 200],
         [0, 200, 220],
         [150, 90, 40],

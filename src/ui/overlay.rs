@@ -205,11 +205,15 @@ pub fn gap_line(
     for p in [a, b] {
         painter.circle(p, MARKER_RADIUS * 0.5, rgb(GAP_COLOR), casing);
     }
+    // The height of the way that is missing (an island reached by a drop
+    // lacks the way back up).
+    let (from, to) = gap.missing();
+    let rise = to.y - from.y;
     let label = format!(
-        "gap {:.2} m, {:.2} m {}",
+        "gap {:.2} m, {:.2} m {} missing",
         gap.distance,
-        gap.height.abs(),
-        if gap.height >= 0.0 { "up" } else { "down" }
+        rise.abs(),
+        if rise >= 0.0 { "up" } else { "down" }
     );
     let at = a + (b - a) * 0.5 + egui::vec2(0.0, -14.0);
     let font = egui::FontId::proportional(13.0);

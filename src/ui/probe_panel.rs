@@ -379,15 +379,13 @@ fn failure_rows(ui: &mut egui::Ui, f: &Failure) {
 /// height, why no link joins them and the checked fix (a spinner while
 /// `pending`).
 pub(crate) fn gap_rows(ui: &mut egui::Ui, gap: &navscope_explain::Gap, pending: bool) {
-    ui.horizontal(|ui| {
+    // Wrapped: the missing way's words are longer than the panel is wide.
+    ui.horizontal_wrapped(|ui| {
         swatch(ui, rgb(GAP_COLOR));
         ui.label(format!(
-            "gap {:.2} m: {:.2} m across, {:.2} m {} ({})",
+            "gap {:.2} m, missing: {}",
             gap.distance,
-            gap.plan(),
-            gap.height.abs(),
-            if gap.height >= 0.0 { "up" } else { "down" },
-            gap.link.name()
+            gap.missing_words()
         ));
     });
     if !gap.reason.is_empty() {

@@ -1,8 +1,8 @@
 //! Draws the why tool's answer in the scene: a cross at the point asked
-//! about and the things the answer and each stance's answer name (a
-//! triangle's outline, or a line to the wall within the radius, or to the
-//! brush, and a cross on it), in front of everything, as one retained gizmo
-//! made again when the answer changes.
+//! about and the things the answer and each stance's answer name, as
+//! outlines (a triangle, every face of a brush, an obstacle pixel), or a
+//! line to a wall met with no outline and a cross on it, in front of
+//! everything, as one retained gizmo made again when the answer changes.
 
 use bevy::prelude::*;
 
@@ -61,12 +61,13 @@ fn redraw(
     let c = srgb(WHY_COLOR);
     cross(&mut asset, at, r, c);
     let answer = why.answer.as_ref().filter(|a| a.at.as_vec3() == at);
-    let shapes = answer
+    let outlines = answer
         .into_iter()
-        .flat_map(|a| std::iter::once(&a.shape).chain(a.stances.iter().map(|s| &s.shape)));
-    for shape in shapes {
-        let shape: Vec<Vec3> = shape.iter().map(|p| p.as_vec3()).collect();
-        match shape.as_slice() {
+        .flat_map(|a| std::iter::once(&a.shape).chain(a.stances.iter().map(|s| &s.shape)))
+        .flatten();
+    for outline in outlines {
+        let ring: Vec<Vec3> = outline.iter().map(|p| p.as_vec3()).collect();
+        match ring.as_slice() {
             [] => {}
             [p] => {
                 asset.line(at, *p, c);

@@ -101,11 +101,11 @@ pub fn gap_words(g: &Gap) -> String {
         format!("; fix: {}", sets.join(" or "))
     };
     format!(
-        "gap {} -> {}: {:.2} m, {} ({}){fix}",
+        "gap {} -> {}: {:.2} m, missing {} ({}){fix}",
         p(g.from),
         p(g.to),
         g.distance,
-        g.link.name(),
+        g.missing_words(),
         g.reason
     )
 }

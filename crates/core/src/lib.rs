@@ -18,6 +18,8 @@
 //!   or link's fields, or its drawn shapes' measures, with units.
 //! * [`outside`]: the outside of a sealed Quake map, flooded as `qbsp`
 //!   does, so that no pipeline makes NavMesh on a map's roof.
+//! * [`facts`]: what depends on the level alone (its seal), worked out
+//!   once per level and shared by a runner's stages and clones.
 //! * [`heap`]: [`heap::MinCost`], the smallest-cost-first `BinaryHeap` entry
 //!   the Dijkstra-style searches share.
 //! * [`stage`]: stages, pipelines and the caching [`stage::Runner`].
@@ -41,6 +43,7 @@ pub mod brush;
 pub mod budget;
 pub mod describe;
 pub mod draw;
+pub mod facts;
 pub mod geom;
 pub mod heap;
 pub mod jump;

@@ -30,8 +30,10 @@ use thiserror::Error;
 
 use crate::budget::{MemoryBudget, OverBudget};
 use crate::draw::{Primitive, SubStep};
+use crate::facts::LevelFacts;
 use crate::level::{Level, LevelKind};
 use crate::navmesh::{NavMesh, StageRecord, StampedNavMesh};
+use crate::outside::Seal;
 use crate::params::{ParamError, ParamSpec, ParamValue, ParamValues};
 
 /// Serialises an artifact to JSON for inspection; implemented for every
@@ -252,6 +254,7 @@ pub struct StageContext<'a> {
     /// (see [`crate::budget`]).
     pub budget: MemoryBudget,
     earlier: Vec<(&'static str, Arc<dyn Artifact>)>,
+    facts: Arc<LevelFacts>,
 }
 
 impl<'a> StageContext<'a> {
@@ -268,6 +271,7 @@ impl<'a> StageContext<'a> {
             params,
             budget: MemoryBudget::default(),
             earlier,
+            facts: Arc::default(),
         }
     }
 
@@ -275,6 +279,19 @@ impl<'a> StageContext<'a> {
     pub fn with_budget(mut self, budget: MemoryBudget) -> Self {
         self.budget = budget;
         self
+    }
+
+    /// The same context with the level's facts worked out so far (a
+    /// runner's, shared by its stages; [`new`](Self::new) starts empty).
+    pub fn with_facts(mut self, facts: Arc<LevelFacts>) -> Self {
+        self.facts = facts;
+        self
+    }
+
+    /// The seal of the level when it is a brush level, flooded once per
+    /// level ([`LevelFacts::seal`]).
+    pub fn seal(&self) -> Option<&Seal> {
+        self.facts.seal(self.level)
     }
 
     /// The artifact of the earlier stage `id`, downcast to its type.
@@ -381,6 +398,7 @@ pub struct StageResult {
 pub struct Runner {
     pipeline: Arc<Pipeline>,
     level: Arc<Level>,
+    facts: Arc<LevelFacts>,
     params: ParamValues,
     budget: MemoryBudget,
     results: Vec<Option<StageResult>>,
@@ -395,6 +413,7 @@ impl Runner {
         Self {
             pipeline,
             level,
+            facts: Arc::default(),
             params,
             budget: MemoryBudget::default(),
             results: vec![None; n],
@@ -410,6 +429,12 @@ impl Runner {
     /// The level.
     pub fn level(&self) -> &Arc<Level> {
         &self.level
+    }
+
+    /// The seal of the level when it is a brush level, flooded once for
+    /// this runner and its clones ([`LevelFacts::seal`]).
+    pub fn seal(&self) -> Option<&Seal> {
+        self.facts.seal(&self.level)
     }
 
     /// Current parameter values.
@@ -639,7 +664,9 @@ impl Runner {
             .zip(&self.results)
             .filter_map(|(s, r)| Some((s.info.id, r.as_ref()?.outcome.as_ref().ok()?.clone())))
             .collect();
-        let ctx = StageContext::new(&self.level, &self.params, earlier).with_budget(self.budget);
+        let ctx = StageContext::new(&self.level, &self.params, earlier)
+            .with_budget(self.budget)
+            .with_facts(self.facts.clone());
         let f = self.pipeline.stages[i].run;
         match catch_unwind(AssertUnwindSafe(|| f(&ctx))) {
             Ok(r) => r,
@@ -810,6 +837,20 @@ mod tests {
 
     fn value(r: &Runner, i: usize) -> u64 {
         r.result(i).unwrap().counts["value"]
+    }
+
+    #[test]
+    fn a_runner_and_its_clones_flood_a_brush_level_once() {
+        let level = Level {
+            source: "t".into(),
+            data: LevelData::Brushes(crate::level::BrushLevel::default()),
+        };
+        let r = Runner::new(pipeline(), Arc::new(level));
+        let mut copy = r.clone();
+        copy.set_params(r.params().clone());
+        let first = r.seal().expect("a brush level has a seal") as *const Seal;
+        assert_eq!(copy.seal().map(|s| s as *const Seal), Some(first));
+        assert!(runner().seal().is_none(), "a floor plan has no seal");
     }
 
     #[test]

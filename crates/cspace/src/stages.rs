@@ -822,14 +822,15 @@ fn run_walkable(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
     let ex = ctx.artifact::<Expanded>("expand")?;
     let u = ctx.artifact::<Union>("union")?;
     let slope = ctx.params.float(param::MAX_SLOPE);
-    let seal = Seal::of(brushes(ctx)?);
+    brushes(ctx)?;
+    let seal = ctx.seal();
     let mut outside = Vec::new();
     let mut meshes: Vec<Vec<WalkPoly>> = u
         .meshes
         .iter()
         .zip(&u.sizes)
         .map(|(m, s)| {
-            let (kept, out) = drop_outside(walkable(m, slope), seal.outside());
+            let (kept, out) = drop_outside(walkable(m, slope), seal.and_then(Seal::outside));
             outside.push(out);
             merge_coplanar(split_by_regions(kept, &ex.regions, s.half))
         })
@@ -843,7 +844,7 @@ fn run_walkable(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         sizes: u.sizes.clone(),
         meshes,
         outside,
-        seal: seal.describe(),
+        seal: seal.map(Seal::describe).unwrap_or_default(),
     }))
 }
 

@@ -13,6 +13,7 @@
 
 use glam::DVec3;
 use navscope_core::geom::Plane;
+use navscope_core::geom::polyhedron::polygon_centroid;
 use navscope_core::outside::Outside;
 use serde::Serialize;
 
@@ -78,10 +79,9 @@ pub fn drop_outside(
     let Some(o) = outside else {
         return (polys, Vec::new());
     };
-    polys.into_iter().partition(|p| {
-        let centre = p.polygon.iter().copied().sum::<DVec3>() / p.polygon.len().max(1) as f64;
-        !o.above(centre)
-    })
+    polys
+        .into_iter()
+        .partition(|p| p.polygon.is_empty() || !o.above(polygon_centroid(&p.polygon)))
 }
 
 /// The flat square floor `x0..x1` × `z0..z1` at height `y`, wound

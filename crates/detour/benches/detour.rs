@@ -24,7 +24,7 @@ use glam::DVec3;
 use navscope_core::level::LevelData;
 use navscope_core::{NavMesh, ParamValues, Runner};
 use navscope_detour::Detour;
-use navscope_path::{Method, PathError, PathFinder, SearchOptions};
+use navscope_path::{PathError, PathFinder, SearchOptions, path_length};
 
 const DIR: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -148,11 +148,12 @@ fn polyanya(s: &mut Side, a: DVec3, b: DVec3, opts: &SearchOptions) -> Result<f6
         .map(|p| p.length)
 }
 
-/// navscope's A* + funnel path length (Detour's method), without a trace.
+/// navscope's A* + funnel path length (Detour's method), without a trace,
+/// the waypoints left in the finder's buffers (as Detour fills the
+/// caller's arrays).
 fn astar(s: &mut Side, a: DVec3, b: DVec3, opts: &SearchOptions) -> Result<f64, PathError> {
-    s.finder
-        .find(&s.mesh, Method::AStar, a, b, opts)
-        .map(|p| p.length)
+    s.finder.astar(&s.mesh, a, b, opts)?;
+    Ok(path_length(s.finder.waypoints()))
 }
 
 fn f32s(p: DVec3) -> [f32; 3] {

@@ -131,10 +131,90 @@ fn fix_search_on_librequake(c: &mut Criterion) {
     g.finish();
 }
 
+/// The fix search of the failed route from lq_e1m1's player start to its
+/// exit in `voxel` (Quake's player, as `navscope-cli path` builds it),
+/// searched on the tiles around the gap and confirmed by a whole build
+/// (`explain_gap`), and on the whole level only (`explain_gap_locally`
+/// with no local check): before and after the local search.
+fn fix_search_in_voxel(c: &mut Criterion) {
+    let Some(file) = shared("quake-maps/librequake/lq_e1m1.map") else {
+        return;
+    };
+    let level = Arc::new(navscope_levels::load(&file).expect("the map loads"));
+    let p = navscope_pipelines::by_id("voxel").expect("voxel");
+    let mut values = navscope_core::ParamValues::defaults(&p.params);
+    if let Some(agent) = navscope_pipelines::agents::for_level(&level) {
+        agent
+            .apply(&p, &level, &mut values)
+            .expect("Quake's player");
+    }
+    let level = navscope_pipelines::level_for(&p, &level).expect("voxel reads it");
+    let mut r = Runner::new(p, level);
+    r.set_params(values);
+    r.run_all();
+    assert!(r.first_error().is_none(), "{:?}", r.first_error());
+    let mesh = r.navmesh().expect("a NavMesh");
+    // The start and the exit as `navscope-cli routes lq_e1m1.map
+    // --pipeline voxel --json` finds them.
+    let ends = (DVec3::new(30.25, 2.0, -45.5), DVec3::new(-6.0, 14.0, -29.5));
+    let opts = SearchOptions::default();
+    let at = navscope_path::Locator::new(&mesh);
+    let Err(navscope_path::PathError::NoConnection {
+        start_node,
+        goal_node,
+        ..
+    }) = navscope_path::find_path(&mesh, &at, ends.0, ends.1, &opts)
+    else {
+        eprintln!("SKIPPED: lq_e1m1's route is found in voxel");
+        return;
+    };
+    let t = std::time::Instant::now();
+    let gap = failed_path_gap(&mesh, &opts, start_node, goal_node).expect("a gap");
+    eprintln!(
+        "lq_e1m1 voxel: {} nodes, gap in {:.1} ms",
+        mesh.nodes.len(),
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let whole = || {
+        let mut joins = navscope_explain::fix::rebuild_and_search(&r, ends.0, ends.1, opts.clone());
+        let solids = navscope_explain::solids::Solids::new(r.level());
+        navscope_explain::fix::explain_gap_locally(
+            gap.clone(),
+            &r,
+            solids.as_ref(),
+            false,
+            &FixBudget::default(),
+            None,
+            &mut joins,
+        )
+    };
+    let local = || explain_gap(gap.clone(), &r, opts.clone(), ends, &FixBudget::default());
+    for (name, f) in [
+        ("tiles around the gap", &local as &dyn Fn() -> _),
+        ("whole level", &whole),
+    ] {
+        let t = std::time::Instant::now();
+        let g = f();
+        eprintln!(
+            "lq_e1m1 voxel fix search ({name}): {:.2} s, fix {:?}",
+            t.elapsed().as_secs_f64(),
+            g.fix.first()
+        );
+    }
+    let mut g = c.benchmark_group("fix search voxel");
+    g.sample_size(10);
+    g.bench_function("fix search lq_e1m1 voxel, tiles around the gap", |b| {
+        b.iter(local)
+    });
+    g.bench_function("fix search lq_e1m1 voxel, whole level", |b| b.iter(whole));
+    g.finish();
+}
+
 criterion_group!(
     benches,
     gap_on_a_grid,
     why_on_dungeon,
-    fix_search_on_librequake
+    fix_search_on_librequake,
+    fix_search_in_voxel
 );
 criterion_main!(benches);

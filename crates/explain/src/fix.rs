@@ -9,7 +9,7 @@ use navscope_core::{NavMesh, Runner};
 use navscope_path::{Locator, SearchOptions, find_path};
 
 use crate::fix_range::fix_range;
-use crate::gap::{Fix, Gap, movement};
+use crate::gap::{Fix, Gap, ways_words};
 use crate::rules::{Refusal, Rules, number, refusals};
 use crate::solids::Solids;
 
@@ -202,7 +202,10 @@ pub fn rebuilt(base: &Runner, values: &ParamValues) -> Option<NavMesh> {
 /// `gap` explained with the rules of `base`'s pipeline measured on its
 /// level ([`crate::rules::refusals`]) and the fixes checked by building
 /// again and searching from `ends.0` to `ends.1`, the refusing rules'
-/// parameters tried first.
+/// parameters tried first. A tiled pipeline searches on the tiles around
+/// the gap first, between the gap's two sides ([`crate::crop::around_gap`],
+/// which says why a local join is the right check), and confirms the fix
+/// with one whole build ([`explain_gap_locally`]).
 pub fn explain_gap(
     gap: Gap,
     base: &Runner,
@@ -210,15 +213,57 @@ pub fn explain_gap(
     ends: (DVec3, DVec3),
     budget: &FixBudget,
 ) -> Gap {
-    let mut joins = rebuild_and_search(base, ends.0, ends.1, opts);
+    let crop = crate::crop::around_gap(base, gap.from, gap.to);
+    let mut local = match (&crop, base.navmesh()) {
+        (Some(r), Some(mesh)) => {
+            let (a, b) = crate::crop::inside_ends(&mesh, gap.from, gap.to);
+            Some(rebuild_and_search(r, a, b, opts.clone()))
+        }
+        _ => None,
+    };
+    let mut whole = rebuild_and_search(base, ends.0, ends.1, opts);
     let solids = Solids::new(base.level());
-    explain_gap_with(
+    explain_gap_locally(
         gap,
         base,
         solids.as_ref(),
         false,
-        Some((budget, &mut joins)),
+        budget,
+        local.as_mut().map(|l| l as Joins<'_>),
+        &mut whole,
     )
+}
+
+/// [`explain_gap_with`] with the fix searched on the level around the
+/// gap first (`local`, a check on [`crate::crop::around_gap`]'s crop) and
+/// confirmed by one build of the whole level (`whole`); when the crop
+/// finds none, or the whole level does not confirm it (the crop's
+/// polygons, and so the ledge samples its jumps start from, differ a
+/// little from the whole build's: on a test level a jump reach of 1.35 m
+/// joined the crop and only 1.5 m the whole), the fix is searched again on
+/// the whole level, so a fix is always checked on the level as built.
+pub fn explain_gap_locally(
+    gap: Gap,
+    base: &Runner,
+    solids: Option<&Solids>,
+    both_ways: bool,
+    budget: &FixBudget,
+    local: Option<Joins<'_>>,
+    whole: Joins<'_>,
+) -> Gap {
+    if let Some(local) = local {
+        let found = explain_gap_with(gap.clone(), base, solids, both_ways, Some((budget, local)));
+        let confirmed = found.fix.first().is_some_and(|f| {
+            let mut v = base.params().clone();
+            v.set(&base.pipeline().params, &f.parameter, f.value.clone())
+                .is_ok()
+                && whole(&v)
+        });
+        if confirmed {
+            return found;
+        }
+    }
+    explain_gap_with(gap, base, solids, both_ways, Some((budget, whole)))
 }
 
 /// A check that values join the two sides (building and searching again).
@@ -228,9 +273,11 @@ pub type Joins<'a> = &'a mut dyn FnMut(&ParamValues) -> bool;
 /// level and, given a budget and a `joins` check, the fix searched with
 /// [`find_fixes`] (the refusing rules' parameters first); without them
 /// the reason says the fix was not searched. `solids` are the level's
-/// ([`Solids::new`], built once for many gaps). With `both_ways` the way
-/// back (from `gap.to` to `gap.from`) is measured too: two islands may be
-/// joined one way (a drop) and parted only by the way back (the jump up).
+/// ([`Solids::new`], built once for many gaps). A way the mesh already
+/// links ([`Gap::ways`]) is not measured; with `both_ways` the way back
+/// (from `gap.to` to `gap.from`) is measured too, unless linked: two
+/// islands may be joined one way (a drop) and parted only by the way
+/// back (the jump up).
 pub fn explain_gap_with(
     gap: Gap,
     base: &Runner,
@@ -240,9 +287,13 @@ pub fn explain_gap_with(
 ) -> Gap {
     let (specs, values) = (&base.pipeline().params, base.params());
     let rules = Rules::for_pipeline(base.pipeline().id, values);
-    let refused = refusals(&rules, &gap, solids);
-    let back = if both_ways {
-        refusals(&rules, &Gap::between(gap.to, gap.from), solids)
+    let refused = if gap.ways.there {
+        Vec::new()
+    } else {
+        refusals(&rules, &gap, solids)
+    };
+    let back = if both_ways && !gap.ways.back {
+        refusals(&rules, &gap.reversed(), solids)
     } else {
         Vec::new()
     };
@@ -271,13 +322,18 @@ fn needed(r: &Refusal, values: &ParamValues) -> Option<f64> {
     Some(r.measured * current / r.limit.value)
 }
 
-/// `gap` with `fixes` and its reason: the movement, the rules that refuse
-/// it (the first is the cause) or, when none was measured, the geometry,
-/// then the first fix, e.g. "a step up refused: step 0.56 m > step
-/// tolerance 0.45 m (...); step_height = 0.57 joins the two sides (checked
-/// by building again)". Where no fix was found, says so; `None`: no fix
-/// was searched. `back` are the refusals of the way back, from `gap.to`
-/// to `gap.from` ("the way back, a jump up, refused: ..."), when measured.
+/// `gap` with `fixes` and its reason: the way that is missing and the
+/// rules that refuse it (the first is the cause) or, when none was
+/// measured, its geometry; the way the mesh already links, if any
+/// ([`crate::gap::Ways`]); then the first fix. E.g. "a step up refused:
+/// step 0.56 m > step tolerance 0.45 m (...); step_height = 0.57 joins
+/// the two sides (checked by building again)", or for an island the
+/// largest is reached from by a drop only: "a drop (0.80 m across, 1.00 m
+/// down) leads to the other side, but the way back, a jump up (0.80 m
+/// across, 1.00 m up), is refused: step 1.00 m > max step 0.50 m (...)".
+/// `refused` are the refusals of the way from `gap.from` to `gap.to`,
+/// `back` those of the way back, when measured. Where no fix was found,
+/// says so; `None`: no fix was searched.
 pub fn with_reason(
     mut gap: Gap,
     refused: &[Refusal],
@@ -290,20 +346,7 @@ pub fn with_reason(
             .collect::<Vec<_>>()
             .join("; ")
     };
-    let what = movement(gap.link, gap.height);
-    let mut why = if refused.is_empty() {
-        gap.reason.clone()
-    } else {
-        format!("{what} refused: {}", words(refused))
-    };
-    if !back.is_empty() {
-        let reverse = Gap::between(gap.to, gap.from);
-        why = format!(
-            "{why}; the way back, {}, refused: {}",
-            movement(reverse.link, reverse.height),
-            words(back)
-        );
-    }
+    let why = ways_words(&gap, &words(refused), &words(back));
     let searched = fixes.is_some();
     let fixes = fixes.unwrap_or_default();
     let fix = match fixes.first() {

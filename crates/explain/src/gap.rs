@@ -29,6 +29,18 @@ pub struct Fix {
     pub value: ParamValue,
 }
 
+/// Which ways the two sides of a gap are already joined by the mesh's
+/// links (possibly through other nodes): islands are strongly connected
+/// parts, so an island may reach the largest by a drop and lack only the
+/// way back up; the side of a failed query's goal may reach the start's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ways {
+    /// The `from` side reaches the `to` side.
+    pub there: bool,
+    /// The `to` side reaches the `from` side.
+    pub back: bool,
+}
+
 /// What separates two parts of a mesh.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Gap {
@@ -45,6 +57,9 @@ pub struct Gap {
     pub link: LinkKind,
     /// The link and what refuses it, in words.
     pub reason: String,
+    /// Which ways the mesh already links the two sides.
+    #[serde(default)]
+    pub ways: Ways,
     /// The single-parameter change checked to join the two sides, within
     /// the values a designer could use ([`crate::fix_range`]): the first
     /// parameter that joins them, refusing rules' first
@@ -57,29 +72,117 @@ impl Gap {
     /// no fix yet.
     pub fn between(from: DVec3, to: DVec3) -> Self {
         let height = to.y - from.y;
-        let plan = plan_distance(from, to);
-        let link = link_for(plan, height);
+        let link = link_for(plan_distance(from, to), height);
         Self {
             from,
             to,
             distance: from.distance(to),
             height,
             link,
-            reason: format!(
-                "no link joins the two sides: {} ({:.2} m across, {:.2} m {})",
-                movement(link, height),
-                plan,
-                height.abs(),
-                if height >= 0.0 { "up" } else { "down" }
-            ),
+            reason: String::new(),
+            ways: Ways::default(),
             fix: Vec::new(),
         }
+        .with_ways(Ways::default())
+    }
+
+    /// The gap with `ways` known, its reason naming the way that exists
+    /// and the way that is missing, by their geometry (see [`Ways`]).
+    pub fn with_ways(mut self, ways: Ways) -> Self {
+        self.ways = ways;
+        self.reason = ways_words(&self, "", "");
+        self
+    }
+
+    /// The gap seen from the other side: `from` and `to` and the ways
+    /// swapped, not yet explained.
+    pub fn reversed(&self) -> Self {
+        Self::between(self.to, self.from).with_ways(Ways {
+            there: self.ways.back,
+            back: self.ways.there,
+        })
+    }
+
+    /// The ends of the way that is missing: from `from` to `to`, unless
+    /// the mesh links that way and not the way back ([`Ways`]), then back.
+    pub fn missing(&self) -> (DVec3, DVec3) {
+        if self.ways.there && !self.ways.back {
+            (self.to, self.from)
+        } else {
+            (self.from, self.to)
+        }
+    }
+
+    /// The way that is missing in words, e.g. "a jump up (0.80 m across,
+    /// 1.00 m up)" ([`Gap::missing`]).
+    pub fn missing_words(&self) -> String {
+        let (a, b) = self.missing();
+        geometry(a, b)
     }
 
     /// Plan (x, z) distance between the two sides.
     pub fn plan(&self) -> f64 {
         plan_distance(self.from, self.to)
     }
+}
+
+/// Why `gap`'s two sides are apart, in words: the way that is missing
+/// and what refuses it (`there`: the refusals of the way from `gap.from`
+/// to `gap.to` in words, `back`: of the way back; empty when none was
+/// measured, then the way's geometry is named), and the way the mesh
+/// already links, if any ([`Gap::ways`]).
+pub fn ways_words(gap: &Gap, there: &str, back: &str) -> String {
+    let (go, home) = (geometry(gap.from, gap.to), geometry(gap.to, gap.from));
+    let refused = |geo: &str, words: &str| {
+        if words.is_empty() {
+            format!("{geo}, has no link")
+        } else {
+            format!("{geo}, is refused: {words}")
+        }
+    };
+    match (gap.ways.there, gap.ways.back) {
+        (true, true) => format!("the two sides are joined both ways ({go})"),
+        (true, false) => format!(
+            "{go} leads to the other side, but the way back, {}",
+            refused(&home, back)
+        ),
+        (false, true) if there.is_empty() => {
+            format!("{go} has no link; the way back, {home}, is linked")
+        }
+        (false, true) => format!(
+            "{} refused: {there}; the way back, {home}, is linked",
+            movement(gap.link, gap.height)
+        ),
+        (false, false) => {
+            let mut why = if there.is_empty() {
+                format!("no link joins the two sides: {go}")
+            } else {
+                format!("{} refused: {there}", movement(gap.link, gap.height))
+            };
+            if !back.is_empty() {
+                let reverse = gap.to - gap.from;
+                let link = link_for(plan_distance(gap.to, gap.from), reverse.y);
+                why = format!(
+                    "{why}; the way back, {}, refused: {back}",
+                    movement(link, reverse.y)
+                );
+            }
+            why
+        }
+    }
+}
+
+/// The movement from `from` to `to` with its size, e.g. "a drop (0.80 m
+/// across, 1.00 m down)".
+pub fn geometry(from: DVec3, to: DVec3) -> String {
+    let height = to.y - from.y;
+    let plan = plan_distance(from, to);
+    format!(
+        "{} ({plan:.2} m across, {:.2} m {})",
+        movement(link_for(plan, height), height),
+        height.abs(),
+        if height >= 0.0 { "up" } else { "down" }
+    )
 }
 
 fn plan_distance(a: DVec3, b: DVec3) -> f64 {
@@ -193,7 +296,9 @@ pub fn failed_path_gap(mesh: &NavMesh, opts: &SearchOptions, start: u32, goal: u
     if reached.is_empty() || reached.contains(&goal) {
         return None;
     }
+    let back = graph.reach(goal, false).contains(&start);
     closest_gap(mesh, &reached, &graph.reach(goal, true))
+        .map(|g| g.with_ways(Ways { there: false, back }))
 }
 
 #[cfg(test)]

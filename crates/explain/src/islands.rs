@@ -6,11 +6,12 @@ use navscope_core::{NavMesh, Runner};
 use navscope_path::{Locator, SearchOptions, find_path};
 use serde::Serialize;
 
-use crate::fix::{FixBudget, explain_gap_with, rebuilt};
-use crate::gap::{Gap, Places};
+use crate::fix::{FixBudget, Joins, explain_gap_locally, explain_gap_with, rebuilt};
+use crate::gap::{Gap, Places, Ways};
 use crate::place::plan_area;
 use crate::reach::Graph;
 use crate::solids::Solids;
+use glam::DVec3;
 
 /// One connected part.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -31,9 +32,11 @@ pub struct Island {
 /// nodes). Two nodes share an island when each reaches the other, so a
 /// one-way link (a drop) leaves its two ends in different islands: the
 /// agent can go down but never come back. Every island but the first
-/// carries its gap to the first.
+/// carries its gap to the first, with the [`Ways`] the mesh already links
+/// the two (the island reaches the largest, or is reached from it).
 pub fn islands(mesh: &NavMesh, opts: &SearchOptions) -> Vec<Island> {
-    let (comp, count) = Graph::new(mesh, opts).components();
+    let graph = Graph::new(mesh, opts);
+    let (comp, count) = graph.components();
     let mut parts: Vec<Island> = (0..count)
         .map(|_| Island {
             nodes: Vec::new(),
@@ -56,8 +59,27 @@ pub fn islands(mesh: &NavMesh, opts: &SearchOptions) -> Vec<Island> {
     });
     if let Some((largest, rest)) = parts.split_first_mut() {
         let places = Places::new(mesh, &largest.nodes);
+        // What the largest reaches, and what reaches it: an island is in
+        // one or the other, or neither, never both.
+        let marks = |nodes: Vec<u32>| {
+            let mut m = vec![false; mesh.nodes.len()];
+            nodes.into_iter().for_each(|v| m[v as usize] = true);
+            m
+        };
+        let root = largest.nodes[0];
+        let (from_largest, to_largest) = (
+            marks(graph.reach(root, false)),
+            marks(graph.reach(root, true)),
+        );
         for part in rest {
-            part.gap = places.closest_to(mesh, &part.nodes);
+            let v = part.nodes[0] as usize;
+            let ways = Ways {
+                there: to_largest[v],
+                back: from_largest[v],
+            };
+            part.gap = places
+                .closest_to(mesh, &part.nodes)
+                .map(|g| g.with_ways(ways));
         }
     }
     parts
@@ -71,7 +93,9 @@ pub fn islands(mesh: &NavMesh, opts: &SearchOptions) -> Vec<Island> {
 /// checked fix ([`crate::fix::find_fixes`]): a change after which a path
 /// leads each way between the two sides of the gap, so that the island
 /// and the largest become one (a path one way only would leave them two
-/// islands). The others' reasons say the fix was not searched.
+/// islands). The others' reasons say the fix was not searched. A tiled
+/// pipeline searches on the tiles around the gap first and confirms the
+/// fix with one whole build ([`explain_gap_locally`]).
 pub fn explain_islands(
     parts: &mut [Island],
     base: &Runner,
@@ -84,19 +108,43 @@ pub fn explain_islands(
         let Some(gap) = part.gap.take() else {
             continue;
         };
-        let (a, b) = (gap.from, gap.to);
-        let mut joins = |values: &ParamValues| {
-            rebuilt(base, values).is_some_and(|mesh| {
-                let at = Locator::new(&mesh);
-                find_path(&mesh, &at, a, b, opts).is_ok()
-                    && find_path(&mesh, &at, b, a, opts).is_ok()
-            })
+        if i > searched {
+            part.gap = Some(explain_gap_with(gap, base, solids.as_ref(), true, None));
+            continue;
+        }
+        let crop = crate::crop::around_gap(base, gap.from, gap.to);
+        let mut local = match (&crop, base.navmesh()) {
+            (Some(r), Some(mesh)) => {
+                let (a, b) = crate::crop::inside_ends(&mesh, gap.from, gap.to);
+                Some(joins_both_ways(r, a, b, opts))
+            }
+            _ => None,
         };
-        part.gap = Some(if i <= searched {
-            explain_gap_with(gap, base, solids.as_ref(), true, Some((budget, &mut joins)))
-        } else {
-            explain_gap_with(gap, base, solids.as_ref(), true, None)
-        });
+        let mut whole = joins_both_ways(base, gap.from, gap.to, opts);
+        part.gap = Some(explain_gap_locally(
+            gap,
+            base,
+            solids.as_ref(),
+            true,
+            budget,
+            local.as_mut().map(|l| l as Joins<'_>),
+            &mut whole,
+        ));
+    }
+}
+
+/// A check that values join `a` and `b` both ways on `on` built again.
+fn joins_both_ways<'a>(
+    on: &'a Runner,
+    a: DVec3,
+    b: DVec3,
+    opts: &'a SearchOptions,
+) -> impl FnMut(&ParamValues) -> bool + 'a {
+    move |values| {
+        rebuilt(on, values).is_some_and(|mesh| {
+            let at = Locator::new(&mesh);
+            find_path(&mesh, &at, a, b, opts).is_ok() && find_path(&mesh, &at, b, a, opts).is_ok()
+        })
     }
 }
 
@@ -137,6 +185,33 @@ mod tests {
         let g = parts[1].gap.as_ref().expect("a gap to the largest");
         assert!((g.distance - 0.5).abs() < 1e-9, "{g:?}");
         assert_eq!(g.link, LinkKind::Jump);
+        // Node 0 reaches the largest over its one-way link; the way back
+        // is the one missing.
+        assert_eq!(
+            g.ways,
+            Ways {
+                there: true,
+                back: false
+            }
+        );
+        assert_eq!(g.missing(), (g.to, g.from));
+        assert!(
+            g.reason
+                .contains("leads to the other side, but the way back"),
+            "{}",
+            g.reason
+        );
+        // Without the link, neither way is linked and the gap is as found.
+        m.links.remove(0);
+        let parts = islands(&m, &SearchOptions::default());
+        let g = parts[1].gap.as_ref().expect("a gap");
+        assert_eq!(g.ways, Ways::default());
+        assert_eq!(g.missing(), (g.from, g.to));
+        assert!(
+            g.reason.starts_with("no link joins the two sides"),
+            "{}",
+            g.reason
+        );
     }
 
     #[test]

@@ -25,6 +25,7 @@
 //! - [`why::why_not_here`] answers a click (the W tool): walkable, stage,
 //!   reason, fix and the shape of the thing named, to draw.
 
+pub mod crop;
 pub mod fix;
 pub mod fix_range;
 pub mod gap;

@@ -391,6 +391,9 @@ pub struct Way {
 const FAR: f64 = 50.0;
 /// Openings are looked for this far to either side of the line (metres).
 const SIDE: f64 = 2.0;
+/// How far to either side along the way a ceiling is looked for again
+/// (metres; see [`measure_way`]).
+const NUDGE: f64 = 0.01;
 /// Spacing of the rays that look for an opening (metres).
 const SCAN: f64 = 0.02;
 
@@ -437,6 +440,29 @@ pub fn measure_way(solids: &Solids, a: DVec3, b: DVec3, height: f64, climb: f64)
         }
         (s0 + s1) / 2.0
     };
+    // The ceiling over the floor `f` found at sample `s`: the highest of
+    // the ceilings found there and [`NUDGE`] to either side along the
+    // way, so that a sample on the very edge of a ledge (its ray grazing
+    // the ledge's corner) does not take the ledge's top for a ceiling.
+    let ceiling = |f: DVec3, s: f64| {
+        let up = |f: DVec3| {
+            solids
+                .ray(f + DVec3::Y * 0.02, DVec3::Y, FAR)
+                .filter(|(t, _)| *t > 0.0)
+                .map(|(t, hit)| (t + 0.02, hit))
+        };
+        let nudge = if len > 1e-9 { NUDGE / len } else { 0.0 };
+        let mut best = up(f)?;
+        for n in [s - nudge, s + nudge] {
+            let Some((g, _)) = floor_at(n) else { continue };
+            match up(g) {
+                None => return None,
+                Some(c) if c.0 > best.0 => best = c,
+                Some(_) => {}
+            }
+        }
+        Some(best)
+    };
     let mut hole_start: Option<f64> = None;
     let mut last = 0.0;
     for k in 0..=n {
@@ -454,13 +480,10 @@ pub fn measure_way(solids: &Solids, a: DVec3, b: DVec3, height: f64, climb: f64)
             way.hole = way.hole.max((edge(last, s) - h0) * len);
         }
         last = s;
-        if let Some((t, hit)) = solids.ray(f + DVec3::Y * 0.02, DVec3::Y, FAR)
-            && t > 0.0
+        if let Some((t, hit)) = ceiling(f, s)
+            && way.headroom.as_ref().is_none_or(|(h, _)| t < *h)
         {
-            let t = t + 0.02;
-            if way.headroom.as_ref().is_none_or(|(h, _)| t < *h) {
-                way.headroom = Some((t, solids.describe(hit, DVec3::Y)));
-            }
+            way.headroom = Some((t, solids.describe(hit, DVec3::Y)));
         }
     }
     if let Some(h0) = hole_start {

@@ -36,7 +36,8 @@
 use glam::DVec3;
 use std::sync::Arc;
 
-use navscope_core::level::{Level, LevelData};
+use navscope_core::geom::polyhedron::Polyhedron;
+use navscope_core::level::LevelData;
 use navscope_core::{NavMesh, Runner};
 use navscope_path::Locator;
 use serde::{Deserialize, Serialize};
@@ -70,9 +71,11 @@ pub struct Why {
     /// Per voxel pass, its answer (see [`per_stance`]).
     #[serde(default)]
     pub stances: Vec<StanceWhy>,
-    /// The outline of the thing named (a triangle's corners, a wall's
-    /// point), for drawing; empty when nothing is named.
-    pub shape: Vec<DVec3>,
+    /// The thing named, for drawing, as closed outlines ([`shape_of`]):
+    /// a triangle, a brush's faces, an obstacle pixel's square, or a lone
+    /// point where a wall was met but has no outline; empty when nothing
+    /// is named.
+    pub shape: Vec<Vec<DVec3>>,
 }
 
 /// The answer for one voxel pass's agent (no fix search).
@@ -86,9 +89,9 @@ pub struct StanceWhy {
     pub stage: String,
     /// Why, in words.
     pub reason: String,
-    /// The outline of the thing the rule names (as [`Why::shape`]).
+    /// The outlines of the thing the rule names (as [`Why::shape`]).
     #[serde(default)]
-    pub shape: Vec<DVec3>,
+    pub shape: Vec<Vec<DVec3>>,
 }
 
 /// Per enabled voxel pass (parameter `passes`), whether the point is on a
@@ -160,52 +163,79 @@ fn on_mesh(mesh: &NavMesh, at: DVec3) -> Option<u32> {
         .map(|l| l.node)
 }
 
-/// The fix of a local rule is checked on the level within this plan
-/// distance of the point (metres).
-pub const NEAR: f64 = 8.0;
-
-/// `level`'s triangles with a corner within [`NEAR`] of `at` in plan, or
-/// `None` when the level is not a mesh.
-fn near(level: &Level, at: DVec3) -> Option<Level> {
-    let LevelData::Mesh(m) = &level.data else {
-        return None;
-    };
-    let close = |v: glam::Vec3| {
-        let v = v.as_dvec3();
-        (v.x - at.x).abs() <= NEAR && (v.z - at.z).abs() <= NEAR
-    };
-    let mut crop = m.clone();
-    crop.mesh.triangles = m
-        .mesh
-        .triangles
-        .iter()
-        .filter(|t| t.iter().any(|&i| close(m.mesh.vertices[i as usize])))
-        .copied()
-        .collect();
-    Some(Level {
-        source: format!("{} within {NEAR} m of {at}", level.source),
-        data: LevelData::Mesh(crop),
-    })
-}
+pub use crate::crop::NEAR;
 
 /// A rule that dropped the point, before the fix search.
 struct Cause {
     limit: Option<Limit>,
     words: String,
-    shape: Vec<DVec3>,
+    shape: Vec<Vec<DVec3>>,
 }
 
-fn shape_of(solids: &Solids, hit: Hit, point: DVec3) -> Vec<DVec3> {
+/// The outlines of what `hit` met (at `point`), to draw: a triangle's
+/// corners; a brush's face polygons (each counter-clockwise seen from
+/// outside, on its plane), the brush as the level has it (not grown by
+/// the agent: the designer edits that one); an obstacle pixel's square at
+/// the height of `point`; otherwise, or for a brush whose planes enclose
+/// nothing, the lone `point`.
+pub fn shape_of(solids: &Solids, hit: Hit, point: DVec3) -> Vec<Vec<DVec3>> {
+    let lone = || vec![vec![point]];
     match (solids, hit) {
         (Solids::Mesh(m, _), Hit::Triangle(i)) => {
-            m.triangle(i).iter().map(|v| v.as_dvec3()).collect()
+            vec![m.triangle(i).iter().map(|v| v.as_dvec3()).collect()]
         }
-        _ => vec![point],
+        (Solids::Brushes(b, _), Hit::Brush(i)) => b
+            .brushes
+            .get(i)
+            .and_then(|br| Polyhedron::from_planes(&br.planes).ok())
+            .map_or_else(lone, |p| p.faces.into_iter().map(|f| f.vertices).collect()),
+        (Solids::Raster(r), Hit::Pixel(x, y)) => {
+            let m = r.metres_per_pixel;
+            let corner = |i: i64, j: i64| DVec3::new(i as f64 * m, point.y, j as f64 * m);
+            vec![vec![
+                corner(x, y),
+                corner(x + 1, y),
+                corner(x + 1, y + 1),
+                corner(x, y + 1),
+            ]]
+        }
+        _ => lone(),
     }
 }
 
 fn cite(l: &Limit) -> String {
     format!("{} {:.2} ({})", l.label, l.value, l.source)
+}
+
+/// A point with no floor under it that lies on a face of the level (a
+/// click on a wall): the face and its slope, which no floor rule keeps;
+/// found by short rays across the point in 16 plan directions.
+fn on_wall(rules: &Rules, solids: &Solids, at: DVec3) -> Option<Cause> {
+    const NEAR_FACE: f64 = 0.02;
+    let (dir, hit) = (0..16)
+        .filter_map(|k| {
+            let a = k as f64 * std::f64::consts::TAU / 16.0;
+            let dir = DVec3::new(a.cos(), 0.0, a.sin());
+            let (t, hit) = solids.ray(at - dir * NEAR_FACE, dir, 2.0 * NEAR_FACE)?;
+            Some((t, dir, hit))
+        })
+        .min_by(|x, y| x.0.total_cmp(&y.0))
+        .map(|(_, dir, hit)| (dir, hit))?;
+    let n = solids.normal(hit, dir)?;
+    let deg = n.y.abs().clamp(0.0, 1.0).acos().to_degrees();
+    Some(Cause {
+        limit: rules.slope.clone(),
+        words: format!(
+            "the point is on {}, a face of slope {deg:.1} deg with no floor under it{}",
+            solids.describe(hit, dir),
+            rules
+                .slope
+                .as_ref()
+                .map(|l| format!(" (a wall: > {})", cite(l)))
+                .unwrap_or_default()
+        ),
+        shape: shape_of(solids, hit, at),
+    })
 }
 
 /// The first rule that drops `at` on the level, measured (see the module
@@ -214,6 +244,9 @@ fn cause(rules: &Rules, solids: &Solids, at: DVec3) -> Option<Cause> {
     let climb = rules.step.as_ref().map_or(0.5, |l| l.value).max(0.3);
     let top = at + DVec3::Y * climb;
     let Some((t, floor_hit)) = solids.ray(top, -DVec3::Y, 2.0 * climb) else {
+        if let Some(wall) = on_wall(rules, solids, at) {
+            return Some(wall);
+        }
         return Some(Cause {
             limit: None,
             words: "no surface under the point (nothing rasterised or walkable there: Recast rcRasterizeTriangles, Golodetz §4.1)".into(),
@@ -268,7 +301,7 @@ fn cause(rules: &Rules, solids: &Solids, at: DVec3) -> Option<Cause> {
                     h.value,
                     w.source
                 ),
-                shape: vec![floor],
+                shape: shape_of(solids, hit, floor),
             });
         }
     }
@@ -355,10 +388,10 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
         why.reason = format!("on node {node} of the NavMesh");
         return why;
     }
-    if let LevelData::Brushes(b) = &base.level().data
-        && navscope_core::outside::Seal::of(b)
-            .outside()
-            .is_some_and(|o| o.above(at))
+    if base
+        .seal()
+        .and_then(|s| s.outside())
+        .is_some_and(|o| o.above(at))
     {
         why.stage = "walkable".into();
         why.reason = format!(
@@ -408,7 +441,7 @@ pub fn why_not_here(base: &mut Runner, at: DVec3, budget: &FixBudget) -> Why {
             .collect(),
         None => pipeline.params.clone(),
     };
-    let local = match (&limit, near(base.level(), at)) {
+    let local = match (&limit, crate::crop::around_point(base.level(), at)) {
         (Some(l), Some(crop)) if !found_region(&limit, &region) => {
             let mut r = Runner::new(pipeline.clone(), Arc::new(crop));
             r.set_params(base.params().clone());

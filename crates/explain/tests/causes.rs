@@ -368,7 +368,21 @@ fn a_point_in_a_narrow_doorway_is_eroded_by_the_radius() {
         w.fix.first().map(|f| f.parameter.as_str()),
         Some("stand.radius")
     );
-    assert!(!w.shape.is_empty());
+    // The wall named is drawn as the triangle met: one outline of three
+    // corners, a triangle of the level.
+    let LevelData::Mesh(m) = &r.level().data else {
+        panic!("a mesh level")
+    };
+    let [tri] = w.shape.as_slice() else {
+        panic!("one outline: {:?}", w.shape)
+    };
+    assert!(
+        m.mesh.triangles.iter().any(|t| t
+            .iter()
+            .zip(tri)
+            .all(|(i, p)| m.mesh.vertices[*i as usize].as_dvec3() == *p)),
+        "{tri:?}"
+    );
     let w = why_not_here(&mut r, FROM, &budget());
     assert!(w.walkable, "{w:?}");
     // Off the slab: nothing under the point, and no parameter helps.
@@ -380,6 +394,53 @@ fn a_point_in_a_narrow_doorway_is_eroded_by_the_radius() {
         "{}",
         w.reason
     );
+}
+
+#[test]
+fn a_point_on_a_wall_names_the_wall_not_a_missing_surface() {
+    // A click on the doorway wall's face (x = 5.9), halfway up.
+    let mut r = built("voxel", mesh_level(&doorway(0.6)), &[]);
+    let w = why_not_here(&mut r, DVec3::new(5.9, 1.5, 0.5), &budget());
+    assert!(!w.walkable);
+    assert!(
+        w.reason
+            .contains("a face of slope 90.0 deg with no floor under it"),
+        "{}",
+        w.reason
+    );
+    assert_eq!(w.shape.len(), 1, "the wall's triangle: {:?}", w.shape);
+    assert_eq!(w.shape[0].len(), 3);
+}
+
+#[test]
+fn a_point_inside_a_grown_brush_draws_the_brushs_faces() {
+    // A pillar 1 m square beside the doorway wall; a point 0.1 m off its
+    // side is inside it once grown by cspace's 0.6 m box.
+    let mut boxes = doorway(1.5);
+    let pillar = b([2.5, 0.0, 1.5], [3.5, 3.0, 2.5]);
+    boxes.push(pillar);
+    let mut r = built("cspace", brush_level(&boxes), &[]);
+    let w = why_not_here(&mut r, DVec3::new(3.6, 0.0, 2.0), &budget());
+    assert!(!w.walkable);
+    assert!(w.reason.contains("inside brush 3"), "{}", w.reason);
+    let planes = Aabb::from_corners(pillar.0, pillar.1).outward_planes();
+    assert_eq!(w.shape.len(), 6, "a box has six faces: {:?}", w.shape);
+    for face in &w.shape {
+        assert_eq!(face.len(), 4, "{face:?}");
+        // Every corner lies on the brush's planes: on one, inside all.
+        for p in face {
+            let d: Vec<f64> = planes.iter().map(|q| q.normal.dot(*p) - q.d).collect();
+            assert!(d.iter().all(|x| *x < 1e-9), "{p} outside: {d:?}");
+            assert!(d.iter().any(|x| x.abs() < 1e-9), "{p} on no plane");
+        }
+        // And the face is on one plane, all its corners together.
+        assert!(
+            planes
+                .iter()
+                .any(|q| face.iter().all(|p| (q.normal.dot(*p) - q.d).abs() < 1e-9)),
+            "{face:?}"
+        );
+    }
 }
 
 #[test]

@@ -58,7 +58,8 @@ struct Tri {
     y: [f64; 3],
     /// `(p1 - p0) x (p2 - p0)`: twice the signed plan area.
     den: f64,
-    /// Plan bounds.
+    /// Plan bounds, widened by [`SLACK`] times their larger side (the box
+    /// a point must be in to be looked at).
     lo: DVec2,
     hi: DVec2,
 }
@@ -77,12 +78,14 @@ impl Tri {
         if !positive(den.abs() - MIN_SHAPE * longest) {
             return None;
         }
+        let (lo, hi) = (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
+        let slack = SLACK * (hi - lo).max_element();
         Some(Self {
             p,
             y: t.map(|v| v.y),
             den,
-            lo: p[0].min(p[1]).min(p[2]),
-            hi: p[0].max(p[1]).max(p[2]),
+            lo: lo - slack,
+            hi: hi + slack,
         })
     }
 
@@ -200,10 +203,7 @@ impl Detail {
         let inside = self
             .tris
             .iter()
-            .filter(|t| {
-                let s = SLACK * (t.hi - t.lo).max_element();
-                q.cmpge(t.lo - s).all() && q.cmple(t.hi + s).all()
-            })
+            .filter(|t| q.cmpge(t.lo).all() && q.cmple(t.hi).all())
             .find_map(|t| t.height_inside(q));
         if let Some(h) = inside {
             return (h, 0.0);
@@ -225,13 +225,15 @@ impl Detail {
         off <= ON_SURFACE && (p.y - h).abs() <= ON_SURFACE
     }
 
-    /// The points where the plan segment from `a` to `b` crosses the
-    /// triangles' edges, strictly between its ends, ordered from `a`, each
-    /// at its surface height. Empty for a segment of no plan length.
-    pub(crate) fn crossings(&self, a: DVec3, b: DVec3) -> Vec<DVec3> {
+    /// Appends to `out` the points where the plan segment from `a` to `b`
+    /// crosses the triangles' edges, strictly between its ends, ordered
+    /// from `a`, each at its surface height; none for a segment of no plan
+    /// length. `ts` is scratch space (the funnel keeps both buffers
+    /// between queries).
+    pub(crate) fn crossings(&self, a: DVec3, b: DVec3, ts: &mut Vec<f64>, out: &mut Vec<DVec3>) {
         let (pa, pb) = (world_to_plan(a), world_to_plan(b));
         let d = pb - pa;
-        let mut ts: Vec<f64> = Vec::new();
+        ts.clear();
         for [e0, e1] in &self.edges {
             let e = *e1 - *e0;
             let den = d.perp_dot(e);
@@ -247,13 +249,11 @@ impl Detail {
         }
         ts.sort_by(f64::total_cmp);
         ts.dedup_by(|t, prev| *t - *prev <= SAME_T);
-        ts.into_iter()
-            .map(|t| {
-                let (x, z) = (a.x + (b.x - a.x) * t, a.z + (b.z - a.z) * t);
-                let h = self.height(world_to_plan(DVec3::new(x, 0.0, z))).0;
-                DVec3::new(x, h, z)
-            })
-            .collect()
+        out.extend(ts.iter().map(|&t| {
+            let (x, z) = (a.x + (b.x - a.x) * t, a.z + (b.z - a.z) * t);
+            let h = self.height(world_to_plan(DVec3::new(x, 0.0, z))).0;
+            DVec3::new(x, h, z)
+        }));
     }
 }
 
@@ -263,6 +263,13 @@ mod tests {
 
     fn p(x: f64, y: f64, z: f64) -> DVec3 {
         DVec3::new(x, y, z)
+    }
+
+    /// [`Detail::crossings`] into a fresh vector.
+    fn crossings(d: &Detail, a: DVec3, b: DVec3) -> Vec<DVec3> {
+        let mut out = Vec::new();
+        d.crossings(a, b, &mut Vec::new(), &mut out);
+        out
     }
 
     fn q(x: f64, z: f64) -> DVec2 {
@@ -318,20 +325,20 @@ mod tests {
     fn crossings_are_ordered_edge_points_at_surface_height() {
         let d = Detail::new(&two()).unwrap();
         // Across the square along z = 0.5: one crossing, the diagonal.
-        let c = d.crossings(p(-1., 7., 0.5), p(2., 7., 0.5));
+        let c = crossings(&d, p(-1., 7., 0.5), p(2., 7., 0.5));
         assert_eq!(c.len(), 3);
         assert_eq!((c[0].x, c[0].y), (0.0, 0.0));
         assert_eq!((c[1].x, c[1].y), (0.5, 0.0));
         assert_eq!(c[2].x, 1.0);
         assert!((c[2].y - 0.5).abs() < 1e-12);
-        let back = d.crossings(p(2., 7., 0.5), p(-1., 7., 0.5));
+        let back = crossings(&d, p(2., 7., 0.5), p(-1., 7., 0.5));
         assert_eq!(
             back.iter().map(|c| c.x).collect::<Vec<_>>(),
             [1.0, 0.5, 0.0]
         );
         // Through shared corners: one point each, not one per edge.
-        let c = d.crossings(p(-1., 0., -1.), p(2., 0., 2.));
+        let c = crossings(&d, p(-1., 0., -1.), p(2., 0., 2.));
         assert_eq!(c.iter().map(|c| c.x).collect::<Vec<_>>(), [0.0, 0.5, 1.0]);
-        assert!(d.crossings(p(0.2, 0., 0.2), p(0.2, 0., 0.2)).is_empty());
+        assert!(crossings(&d, p(0.2, 0., 0.2), p(0.2, 0., 0.2)).is_empty());
     }
 }

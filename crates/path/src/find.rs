@@ -5,7 +5,7 @@ use navscope_core::NavMesh;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::funnel::{Waypoint, funnel_located, path_length};
+use crate::funnel::{FunnelBuffers, Waypoint, funnel_located, path_length};
 use crate::locate::Locator;
 use crate::search::{AStar, Search, SearchOptions};
 
@@ -208,35 +208,47 @@ pub fn find_path(
     to: DVec3,
     opts: &SearchOptions,
 ) -> Result<PathResult, PathError> {
-    let r = astar_route(mesh, locator, &mut AStar::new(mesh), from, to, opts, true)?;
+    let mut buf = FunnelBuffers::default();
+    let r = astar_route(
+        mesh,
+        locator,
+        &mut AStar::new(mesh),
+        &mut buf,
+        from,
+        to,
+        opts,
+        true,
+    )?;
     let nodes = r.search.nodes.as_deref().unwrap_or_default();
     let centre = centre_polyline(mesh, nodes, &r.search.links, r.start, r.goal);
     Ok(PathResult {
         found: true,
-        length: path_length(&r.waypoints),
+        length: path_length(&buf.out),
         expansions: r.search.expanded,
-        waypoints: r.waypoints,
+        waypoints: buf.out,
         centre_length: centre.windows(2).map(|w| w[0].distance(w[1])).sum(),
         search: r.search,
     })
 }
 
-/// What A* and the funnel found: the search, the funnelled waypoints and
-/// the located ends.
+/// What A* found and the located ends (the funnelled waypoints are in
+/// the funnel's buffers).
 pub(crate) struct Route {
     pub search: Search,
-    pub waypoints: Vec<Waypoint>,
     pub start: DVec3,
     pub goal: DVec3,
 }
 
 /// Locates both points, runs A* between their nodes (state kept by the
-/// caller) and funnels the node path; the query part of [`find_path`]
-/// without the centre polyline, for callers that only want the path.
+/// caller) and funnels the node path into `buf.out`; the query part of
+/// [`find_path`] without the centre polyline, for callers that only want
+/// the path.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn astar_route(
     mesh: &NavMesh,
     locator: &Locator,
     state: &mut AStar,
+    buf: &mut FunnelBuffers,
     from: DVec3,
     to: DVec3,
     opts: &SearchOptions,
@@ -280,7 +292,7 @@ pub(crate) fn astar_route(
             }
         });
     };
-    let waypoints = funnel_located(
+    funnel_located(
         mesh,
         locator,
         nodes,
@@ -288,10 +300,10 @@ pub(crate) fn astar_route(
         start.point,
         goal.point,
         opts.agent_radius,
+        buf,
     );
     Ok(Route {
         search,
-        waypoints,
         start: start.point,
         goal: goal.point,
     })

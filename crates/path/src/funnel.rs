@@ -103,11 +103,12 @@ pub struct Waypoint {
 type Corner = (usize, DVec3);
 
 /// Mononen's simple stupid funnel over `portals` (the first is the start
-/// point, the last the goal point). Returns the corners, start and goal
-/// included, each with the index of the portal it lies on.
-fn pull_string(portals: &[Portal]) -> Vec<Corner> {
+/// point, the last the goal point). Writes the corners to `corners`, start
+/// and goal included, each with the index of the portal it lies on.
+fn pull_string(portals: &[Portal], corners: &mut Vec<Corner>) {
     let last = portals.len() - 1;
-    let mut corners = vec![(0, portals[0].left)];
+    corners.clear();
+    corners.push((0, portals[0].left));
     let (l0, r0) = portals[0].plan();
     let mut apex = l0;
     let (mut left, mut left_i) = (l0, 0usize);
@@ -148,7 +149,6 @@ fn pull_string(portals: &[Portal]) -> Vec<Corner> {
         i += 1;
     }
     corners.push((last, portals[last].left));
-    corners
 }
 
 /// Where the plan segment `a b` crosses portal `p`, as a world point on the
@@ -225,11 +225,35 @@ pub fn funnel(
         .iter()
         .map(|id| mesh.nodes.get(*id as usize).and_then(Detail::of_node))
         .collect();
-    let details: Vec<Option<&Detail>> = prepared.iter().map(Option::as_ref).collect();
-    funnel_on(mesh, &details, nodes, links, start, goal, radius)
+    let mut buf = FunnelBuffers::default();
+    let detail = |j: usize| prepared[j].as_ref();
+    funnel_on(mesh, detail, nodes, links, start, goal, radius, &mut buf);
+    buf.out
 }
 
-/// [`funnel()`] with the detail the `locator` (built on `mesh`) prepared.
+/// The funnel's working buffers, kept by a [`crate::PathFinder`] so that
+/// a query allocates nothing once they have grown to the longest path;
+/// [`FunnelBuffers::out`] holds the last path's waypoints.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FunnelBuffers {
+    portals: Vec<Portal>,
+    corners: Vec<Corner>,
+    dense: Vec<DVec3>,
+    is_corner: Vec<bool>,
+    pts: Vec<DVec3>,
+    leg_at: Vec<usize>,
+    s: Vec<f64>,
+    cum: Vec<f64>,
+    entry: Vec<usize>,
+    events: Vec<Event>,
+    ts: Vec<f64>,
+    /// The waypoints of the last path.
+    pub out: Vec<Waypoint>,
+}
+
+/// [`funnel()`] with the detail the `locator` (built on `mesh`) prepared,
+/// into `buf.out`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn funnel_located(
     mesh: &NavMesh,
     locator: &Locator,
@@ -238,20 +262,25 @@ pub(crate) fn funnel_located(
     start: DVec3,
     goal: DVec3,
     radius: f64,
-) -> Vec<Waypoint> {
-    let details: Vec<Option<&Detail>> = nodes.iter().map(|id| locator.detail(*id)).collect();
-    funnel_on(mesh, &details, nodes, links, start, goal, radius)
+    buf: &mut FunnelBuffers,
+) {
+    let detail = |j: usize| locator.detail(nodes[j]);
+    funnel_on(mesh, detail, nodes, links, start, goal, radius, buf);
 }
 
 /// The height point `at` of portal `p` takes from the detail of the node
-/// it enters or, failing that, the node it leaves (`details` by path index):
+/// it enters or, failing that, the node it leaves (`detail` by path index):
 /// the first whose surface holds both ends of the portal's segment. `None`
 /// keeps the point's own height (see the module docs).
-fn portal_height(p: &Portal, details: &[Option<&Detail>], at: DVec3) -> Option<f64> {
+fn portal_height<'d>(
+    p: &Portal,
+    detail: &impl Fn(usize) -> Option<&'d Detail>,
+    at: DVec3,
+) -> Option<f64> {
     let ends = p.edge?;
     [p.node, p.node.checked_sub(1)?]
         .into_iter()
-        .filter_map(|j| details[j])
+        .filter_map(detail)
         .find(|d| ends.iter().all(|e| d.holds(*e)))
         .map(|d| d.height(world_to_plan(at)).0)
 }
@@ -268,30 +297,46 @@ fn along_segment(pts: &[DVec3], c: &[f64], i: usize, at: f64) -> DVec3 {
     pts[i].lerp(pts[i + 1], t)
 }
 
-/// [`funnel()`] with each path node's prepared detail (`details[i]` for
-/// `nodes[i]`).
-fn funnel_on(
+/// [`funnel()`] with each path node's prepared detail (`detail(i)` for
+/// `nodes[i]`), into `buf.out`.
+#[allow(clippy::too_many_arguments)]
+fn funnel_on<'d>(
     mesh: &NavMesh,
-    details: &[Option<&Detail>],
+    detail: impl Fn(usize) -> Option<&'d Detail>,
     nodes: &[u32],
     links: &[usize],
     start: DVec3,
     goal: DVec3,
     radius: f64,
-) -> Vec<Waypoint> {
-    let Some(portals) = (if nodes.is_empty() {
-        None
-    } else {
-        portals(mesh, nodes, links, start, goal, radius)
-    }) else {
-        return Vec::new();
-    };
+    buf: &mut FunnelBuffers,
+) {
+    let FunnelBuffers {
+        portals: portal_buf,
+        corners,
+        dense,
+        is_corner,
+        pts,
+        leg_at,
+        s,
+        cum,
+        entry,
+        events,
+        ts,
+        out,
+    } = buf;
+    out.clear();
+    if nodes.is_empty() || !portals(mesh, nodes, links, start, goal, radius, portal_buf) {
+        return;
+    }
+    let portals = &portal_buf[..];
     let last = portals.len() - 1;
-    let corners = pull_string(&portals);
+    pull_string(portals, corners);
 
     // Dense path: the point where the string crosses every portal.
-    let mut dense = vec![DVec3::ZERO; portals.len()];
-    let mut is_corner = vec![false; portals.len()];
+    dense.clear();
+    dense.resize(portals.len(), DVec3::ZERO);
+    is_corner.clear();
+    is_corner.resize(portals.len(), false);
     for w in corners.windows(2) {
         let ((a_i, a), (b_i, b)) = (w[0], w[1]);
         dense[a_i] = a;
@@ -306,31 +351,33 @@ fn funnel_on(
     // leg k (dense[k] to dense[k + 1]) lies in node portals[k].node unless
     // it leaves a jump's first point portal.
     for k in 1..last {
-        if let Some(h) = portal_height(&portals[k], details, dense[k]) {
+        if let Some(h) = portal_height(&portals[k], &detail, dense[k]) {
             dense[k].y = h;
         }
     }
     // Leg k's points are `pts[leg_at[k]..leg_at[k + 1]]` (one buffer for
     // all legs), with their 3D path lengths in `cum`.
-    let mut pts: Vec<DVec3> = Vec::with_capacity(2 * last);
-    let mut leg_at: Vec<usize> = Vec::with_capacity(last + 1);
+    pts.clear();
+    leg_at.clear();
     for k in 0..last {
         leg_at.push(pts.len());
         pts.push(dense[k]);
         if portals[k].enters
-            && let Some(d) = details[portals[k].node]
+            && let Some(d) = detail(portals[k].node)
             && d.holds(dense[k])
             && d.holds(dense[k + 1])
         {
-            pts.extend(d.crossings(dense[k], dense[k + 1]));
+            d.crossings(dense[k], dense[k + 1], ts, pts);
         }
         pts.push(dense[k + 1]);
     }
     leg_at.push(pts.len());
+    let (pts, leg_at) = (&pts[..], &leg_at[..]);
     let leg = |k: usize| leg_at[k]..leg_at[k + 1];
     // 3D path length at every portal (s) and at every point of each leg.
-    let mut s = vec![0.0; portals.len()];
-    let mut cum: Vec<f64> = Vec::with_capacity(pts.len());
+    s.clear();
+    s.resize(portals.len(), 0.0);
+    cum.clear();
     for k in 0..last {
         let r = leg(k);
         cum.push(s[k]);
@@ -342,15 +389,14 @@ fn funnel_on(
 
     // Node vertices v_j (0 < j < n - 1) at the middle of each node's stretch.
     let n = nodes.len();
-    let entry: Vec<usize> = {
-        let mut e = vec![0; n];
-        for (k, p) in portals.iter().enumerate() {
-            if p.enters {
-                e[p.node] = k;
-            }
+    entry.clear();
+    entry.resize(n, 0);
+    for (k, p) in portals.iter().enumerate() {
+        if p.enters {
+            entry[p.node] = k;
         }
-        e
-    };
+    }
+    let entry = &entry[..];
     let exit = |j: usize| if j + 1 < n { entry[j + 1] } else { last };
     let stance = |j: usize| mesh.nodes[nodes[j] as usize].stance;
     let span = |j: usize| {
@@ -361,7 +407,7 @@ fn funnel_on(
         }
     };
 
-    let mut events: Vec<Event> = Vec::with_capacity(portals.len() + n);
+    events.clear();
     let mut next_vertex = 1;
     for k in 0..portals.len() {
         let keep = k == 0
@@ -411,7 +457,6 @@ fn funnel_on(
     }
 
     // Stances: the leg v_(j-1) -> v_j is walked in span(j).
-    let mut out: Vec<Waypoint> = Vec::new();
     let mut current = 1usize;
     for (idx, e) in events.iter().enumerate() {
         let st = match e.vertex {
@@ -459,7 +504,6 @@ fn funnel_on(
         }
     }
     out.truncate(kept);
-    out
 }
 
 /// Total 3D length of a waypoint polyline.

@@ -34,9 +34,9 @@
 //!   in steady state; the trace (root and interval per search node) is kept
 //!   only when asked for.
 //! * [`PathFinder`] and [`Method`] (module `method`): the locator,
-//!   Polyanya's mesh and A*'s state built once, and either method per
-//!   query (Polyanya, the default, or A* with the funnel, Detour's way),
-//!   neither recording a trace. Their speed against Detour is measured by
+//!   Polyanya's mesh, A*'s state and the funnel's buffers built once, and
+//!   either method per query (Polyanya, the default, or A* with the
+//!   funnel, Detour's way), neither recording a trace. Their speed against Detour is measured by
 //!   the `navscope-detour` crate's bench.
 //! * [`sample`]: grid meshes for tests, benchmarks and samples.
 //!
@@ -78,12 +78,14 @@
 //! * Everything is deterministic: ties go to the smaller `h`, then the
 //!   smaller node id; the same query gives the same answer bit for bit.
 
+mod adjacency;
 mod detail;
 mod find;
 mod funnel;
 mod locate;
 mod method;
 mod num;
+mod open;
 pub mod polyanya;
 mod portal;
 pub mod sample;

@@ -1,17 +1,19 @@
 //! One entry point for both searches: [`Method`] picks Polyanya (optimal,
 //! the default) or A* with the funnel (Detour's way), and a [`PathFinder`]
 //! holds what is built once per mesh (the locator, Polyanya's mesh, the
-//! reusable Polyanya searcher and A*'s links and stamped arrays) so that
-//! Polyanya's queries allocate nothing in steady state and A*'s only its
-//! answer (the node list and the funnelled waypoints); neither records a
-//! trace.
+//! reusable Polyanya searcher, A*'s links and stamped arrays and the
+//! funnel's buffers) so that in steady state Polyanya's queries
+//! ([`PathFinder::polyanya`]) allocate nothing and A*'s
+//! ([`PathFinder::astar`]) only A*'s node and link lists, one each;
+//! [`PathFinder::find`] copies the waypoints into its [`Answer`]. Neither
+//! records a trace.
 
 use glam::DVec3;
 use navscope_core::NavMesh;
 use serde::{Deserialize, Serialize};
 
 use crate::find::{PathError, astar_route, path_json};
-use crate::funnel::{Waypoint, path_length};
+use crate::funnel::{FunnelBuffers, Waypoint, path_length};
 use crate::locate::Locator;
 use crate::polyanya::{AnyAnglePath, PolyMesh, Searcher};
 use crate::search::{AStar, SearchOptions};
@@ -71,6 +73,7 @@ pub struct PathFinder {
     pub poly: PolyMesh,
     searcher: Searcher,
     astar: AStar,
+    funnel: FunnelBuffers,
 }
 
 impl PathFinder {
@@ -81,6 +84,7 @@ impl PathFinder {
             poly: PolyMesh::new(mesh),
             searcher: Searcher::new(),
             astar: AStar::new(mesh),
+            funnel: FunnelBuffers::default(),
         }
     }
 
@@ -130,14 +134,43 @@ impl PathFinder {
                 })
             }
             Method::AStar => {
-                let r = astar_route(mesh, &self.locator, &mut self.astar, from, to, opts, false)?;
+                let expansions = self.astar(mesh, from, to, opts)?;
                 Ok(Answer {
-                    length: path_length(&r.waypoints),
-                    expansions: r.search.expanded,
-                    waypoints: r.waypoints,
+                    length: path_length(&self.funnel.out),
+                    expansions,
+                    waypoints: self.funnel.out.clone(),
                 })
             }
         }
+    }
+
+    /// A* and the funnel from `from` to `to`, as [`crate::find_path`]
+    /// without the trace: returns the nodes expanded, and the waypoints
+    /// are [`PathFinder::waypoints`] until the next query. The funnel's
+    /// buffers are kept, so only A*'s node and link lists are allocated.
+    pub fn astar(
+        &mut self,
+        mesh: &NavMesh,
+        from: DVec3,
+        to: DVec3,
+        opts: &SearchOptions,
+    ) -> Result<usize, PathError> {
+        let r = astar_route(
+            mesh,
+            &self.locator,
+            &mut self.astar,
+            &mut self.funnel,
+            from,
+            to,
+            opts,
+            false,
+        )?;
+        Ok(r.search.expanded)
+    }
+
+    /// The waypoints of the last [`PathFinder::astar`] query.
+    pub fn waypoints(&self) -> &[Waypoint] {
+        &self.funnel.out
     }
 }
 

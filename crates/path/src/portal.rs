@@ -3,10 +3,12 @@
 //! For each step `nodes[i] -> nodes[i + 1]` of a path the crossing is, in
 //! order of preference:
 //! 1. the link's `segment` (a portal, a shared edge, a step's lip);
-//! 2. without one, the longest common stretch of the two polygons' edges (a
-//!    single shared vertex if that is all they share);
-//! 3. otherwise (point nodes, jumps between separate polygons) the path goes
-//!    through both nodes' positions: two point portals, one at each.
+//! 2. without one, for a walking link (or a missing one), the longest
+//!    stretch the two polygons' edges share (a single shared corner if that
+//!    is all they share), by the rule Polyanya's mesh joins polygons by;
+//! 3. otherwise (point nodes, jumps and ladders without a segment, polygons
+//!    over each other) the path goes through both nodes' positions: two
+//!    point portals, one at each, where Polyanya takes such a link too.
 //!
 //! Each portal is oriented as the agent sees it when crossing: `left` on its
 //! left hand. Polygons are counter-clockwise seen from above, and plan
@@ -21,11 +23,10 @@
 //! walls by it) needs `r = 0`.
 
 use glam::{DVec2, DVec3};
-use navscope_core::geom::{
-    Orientation, SegmentHit, orient, project_on_segment, segment_intersection, world_to_plan,
-};
+use navscope_core::geom::{Orientation, orient, world_to_plan};
 use navscope_core::{NavMesh, Node};
 
+use crate::adjacency::{is_walking, overlap};
 use crate::num::positive;
 
 /// One crossing of the portal sequence.
@@ -69,20 +70,24 @@ impl Portal {
 }
 
 /// Longest shared stretch of the two polygons' boundaries, in world space
-/// (heights interpolated on `a`'s edge). A single common point counts as a
-/// zero-length stretch.
+/// (heights interpolated on `a`'s edge), by the rule Polyanya's mesh
+/// joins polygons by (`polyanya::mesh`): plan edges that overlap along a
+/// stretch of positive length and run opposite ways (the polygons on
+/// either side), else a corner the two have at the same 3D position.
+/// Polygons over each other in plan (a floor over a pool, whose edges run
+/// the same way, or a corner of one over a corner of the other) share
+/// nothing.
 fn shared_edge(a: &[DVec3], b: &[DVec3]) -> Option<[DVec3; 2]> {
     let mut best: Option<([DVec3; 2], f64)> = None;
     for i in 0..a.len() {
         let (a0, a1) = (a[i], a[(i + 1) % a.len()]);
         let (pa0, pa1) = (world_to_plan(a0), world_to_plan(a1));
-        let lift = |p: DVec2| a0.lerp(a1, project_on_segment(pa0, pa1, p).clamp(0.0, 1.0));
         for j in 0..b.len() {
             let (pb0, pb1) = (world_to_plan(b[j]), world_to_plan(b[(j + 1) % b.len()]));
-            let found = match segment_intersection(pa0, pa1, pb0, pb1) {
-                SegmentHit::None => continue,
-                SegmentHit::Point(p) => [lift(p), lift(p)],
-                SegmentHit::Overlap(p, q) => [lift(p), lift(q)],
+            let found = match overlap(pa0, pa1, pb0, pb1) {
+                Some((t0, t1)) => [a0.lerp(a1, t0), a0.lerp(a1, t1)],
+                None if a0 == b[j] => [a0, a0],
+                None => continue,
             };
             let len = found[0].distance(found[1]);
             if best.is_none_or(|(_, l)| len > l) {
@@ -117,9 +122,11 @@ fn shrink(s: [DVec3; 2], radius: f64) -> [DVec3; 2] {
 }
 
 /// The portal sequence from `start` to `goal` through `nodes` (see the
-/// module docs). `links[i]` should join `nodes[i]` to `nodes[i + 1]`; a
-/// missing or mismatched link is treated as a link without a segment.
-/// Returns `None` when a node id is unknown.
+/// module docs), written to `out` (cleared first, so a caller keeps one
+/// buffer for every query). `links[i]` should join `nodes[i]` to
+/// `nodes[i + 1]`; a missing or mismatched link is treated as a link
+/// without a segment. Returns false (and `out` empty) when a node id is
+/// unknown.
 pub(crate) fn portals(
     mesh: &NavMesh,
     nodes: &[u32],
@@ -127,21 +134,24 @@ pub(crate) fn portals(
     start: DVec3,
     goal: DVec3,
     radius: f64,
-) -> Option<Vec<Portal>> {
+    out: &mut Vec<Portal>,
+) -> bool {
+    out.clear();
     if nodes.iter().any(|id| *id as usize >= mesh.nodes.len()) {
-        return None;
+        return false;
     }
-    let node = |id: u32| mesh.nodes.get(id as usize);
-    let mut out = vec![Portal::point(start, 0, true)];
+    let node = |id: u32| &mesh.nodes[id as usize];
+    out.push(Portal::point(start, 0, true));
     for i in 0..nodes.len().saturating_sub(1) {
-        let (a, b) = (node(nodes[i])?, node(nodes[i + 1])?);
+        let (a, b) = (node(nodes[i]), node(nodes[i + 1]));
         let link = links.get(i).and_then(|li| mesh.links.get(*li)).filter(|l| {
             (l.from, l.to) == (nodes[i], nodes[i + 1]) || (l.from, l.to) == (nodes[i + 1], nodes[i])
         });
+        let walking = link.is_none_or(|l| is_walking(l.kind));
         let segment = link
             .and_then(|l| l.segment())
             .or_else(|| match (&a.polygon, &b.polygon) {
-                (Some(pa), Some(pb)) => shared_edge(pa, pb),
+                (Some(pa), Some(pb)) if walking => shared_edge(pa, pb),
                 _ => None,
             });
         match segment {
@@ -163,7 +173,7 @@ pub(crate) fn portals(
         }
     }
     out.push(Portal::point(goal, nodes.len().saturating_sub(1), false));
-    Some(out)
+    true
 }
 
 #[cfg(test)]
@@ -171,6 +181,19 @@ mod tests {
     use super::*;
     use crate::sample::grid_mesh;
     use navscope_core::{LinkKind, Stance};
+
+    /// [`super::portals`] into a fresh vector, `None` for an unknown node.
+    fn portals(
+        mesh: &NavMesh,
+        nodes: &[u32],
+        links: &[usize],
+        start: DVec3,
+        goal: DVec3,
+        radius: f64,
+    ) -> Option<Vec<Portal>> {
+        let mut out = Vec::new();
+        super::portals(mesh, nodes, links, start, goal, radius, &mut out).then_some(out)
+    }
 
     #[test]
     fn grid_portals_are_oriented_for_the_traveller() {
@@ -251,6 +274,29 @@ mod tests {
         );
         assert!(portals(&m, &[0, 9], &[0], DVec3::ZERO, DVec3::ZERO, 0.0).is_none());
         assert!(portals(&m, &[9], &[], DVec3::ZERO, DVec3::ZERO, 0.0).is_none());
+    }
+
+    #[test]
+    fn a_jump_or_a_floor_overhead_crosses_at_the_nodes_not_a_plan_edge() {
+        // Cells 0 and 1 side by side; a jump between them without a
+        // segment goes through both positions, as Polyanya takes it.
+        let mut m = grid_mesh(2, 1, |_, _| false);
+        m.links
+            .push(navscope_core::Link::new(0, 1, LinkKind::Jump, 1.0, None));
+        let p = portals(&m, &[0, 1], &[2], DVec3::ZERO, DVec3::ZERO, 0.0).unwrap();
+        assert_eq!(p.len(), 4);
+        assert_eq!(p[1].left, m.nodes[0].position);
+        // A cell over cell 0, swum up to: their edges run the same way.
+        let mut up = m.nodes[0].polygon.clone().unwrap();
+        for q in &mut up {
+            q.y = 3.0;
+        }
+        m.add_node(DVec3::new(0.5, 3.0, 0.5), Some(up), Stance::Stand, 1);
+        m.links
+            .push(navscope_core::Link::new(0, 2, LinkKind::Swim, 3.0, None));
+        let p = portals(&m, &[0, 2], &[3], DVec3::ZERO, DVec3::ZERO, 0.0).unwrap();
+        assert_eq!(p.len(), 4);
+        assert_eq!(p[2].left, DVec3::new(0.5, 3.0, 0.5));
     }
 
     #[test]

@@ -35,10 +35,10 @@
 use std::collections::BinaryHeap;
 
 use glam::DVec3;
-use navscope_core::heap::Frontier;
 use navscope_core::{Link, LinkKind, NavMesh, Stance};
 use serde::{Deserialize, Serialize};
 
+use crate::open::Open;
 use crate::stance::stance_index;
 
 /// Default for [`SearchOptions::max_expansions`]: far more nodes than any
@@ -246,6 +246,10 @@ pub struct AStar {
     /// Links out of node `v`: `out[out_start[v]..out_start[v + 1]]`.
     out_start: Vec<u32>,
     out: Vec<u32>,
+    /// The walked halves ([`link_halves`]) of each link between its two
+    /// nodes' positions; a query recomputes them only at its start and
+    /// goal nodes, whose positions it replaces.
+    halves: Vec<(f64, f64)>,
     /// The mesh's cost of each node's area.
     area: Vec<f64>,
     cheapest_area: f64,
@@ -256,7 +260,7 @@ pub struct AStar {
     /// `closed[v] == stamp`: `v` was expanded in this query.
     closed: Vec<u32>,
     stamp: u32,
-    heap: BinaryHeap<Frontier>,
+    heap: BinaryHeap<Open>,
 }
 
 impl AStar {
@@ -277,9 +281,22 @@ impl AStar {
             out[fill[l.from as usize] as usize] = i as u32;
             fill[l.from as usize] += 1;
         }
+        let halves = mesh
+            .links
+            .iter()
+            .map(|l| {
+                if valid(l) {
+                    let node = |v: u32| mesh.nodes[v as usize].position;
+                    link_halves(l, node(l.from), node(l.to))
+                } else {
+                    (0.0, 0.0)
+                }
+            })
+            .collect();
         AStar {
             out_start,
             out,
+            halves,
             area: mesh.nodes.iter().map(|v| mesh.area_cost(&v.area)).collect(),
             // Areas may cost less than 1: the heuristic scales by the cheapest.
             cheapest_area: mesh.area_costs.values().copied().fold(1.0, f64::min),
@@ -311,7 +328,11 @@ impl AStar {
             cost: f64::INFINITY,
             ..Search::default()
         };
-        if start as usize >= n || goal as usize >= n || self.area.len() != n {
+        if start as usize >= n
+            || goal as usize >= n
+            || self.area.len() != n
+            || self.halves.len() != mesh.links.len()
+        {
             return search;
         }
         self.stamp = self.stamp.wrapping_add(1);
@@ -340,14 +361,19 @@ impl AStar {
         self.g[start as usize] = 0.0;
         self.parent[start as usize] = (NO_PARENT, 0);
         self.seen[start as usize] = stamp;
-        self.heap.push(Frontier::new(0.0, heuristic(start), start));
+        self.heap.push(Open::new(0.0, heuristic(start), start));
 
         let mut reached = false;
         while let Some(top) = self.heap.pop() {
             let v = top.item as usize;
-            if self.closed[v] == stamp || top.g > self.g[v] {
+            // An entry left behind when `v` was reached more cheaply pops
+            // after the cheaper one (same `h`, larger `f`) and finds `v`
+            // closed; in a tie of `f` after rounding, whichever pops
+            // first expands `v` at its best `g`.
+            if self.closed[v] == stamp {
                 continue;
             }
+            let g = self.g[v];
             if search.expanded >= opts.max_expansions {
                 search.hit_limit = true;
                 break;
@@ -359,9 +385,9 @@ impl AStar {
                 search.trace.expansions.push(Expansion {
                     node: top.item,
                     parent: (p != NO_PARENT).then_some(p),
-                    g: top.g,
-                    h: top.h,
-                    f: top.f,
+                    g,
+                    h: f64::from_bits(top.h),
+                    f: f64::from_bits(top.f),
                 });
             }
             if top.item == goal {
@@ -382,14 +408,19 @@ impl AStar {
                 if !ka.is_finite() || !kb.is_finite() {
                     continue;
                 }
-                let (da, db) = link_halves(l, here, position(l.to));
+                let ends = [top.item, l.to];
+                let (da, db) = if ends.contains(&start) || ends.contains(&goal) {
+                    link_halves(l, here, position(l.to))
+                } else {
+                    self.halves[li as usize]
+                };
                 let cost = da * ka + db * kb + above_walk(l, da + db);
-                let ng = top.g + cost;
+                let ng = g + cost;
                 if self.seen[w] != stamp || ng < self.g[w] {
                     self.seen[w] = stamp;
                     self.g[w] = ng;
                     self.parent[w] = (top.item, li);
-                    self.heap.push(Frontier::new(ng, heuristic(l.to), l.to));
+                    self.heap.push(Open::new(ng, heuristic(l.to), l.to));
                 }
             }
         }
@@ -405,8 +436,16 @@ impl AStar {
                 .collect();
         }
         if reached {
-            let mut nodes = vec![goal];
-            let mut links = Vec::new();
+            // Counted first, so each list is one allocation.
+            let mut steps = 0;
+            let mut v = goal;
+            while v != start {
+                v = self.parent[v as usize].0;
+                steps += 1;
+            }
+            let mut nodes = Vec::with_capacity(steps + 1);
+            nodes.push(goal);
+            let mut links = Vec::with_capacity(steps);
             let mut v = goal;
             while v != start {
                 let (p, li) = self.parent[v as usize];

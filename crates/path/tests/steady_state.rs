@@ -1,7 +1,8 @@
-//! A Polyanya query in steady state allocates nothing: once a
-//! [`PathFinder`]'s buffers have grown to the mesh's searches, the same
-//! queries again make no heap allocation (counted by a global allocator
-//! wrapper in this test binary).
+//! A Polyanya query in steady state allocates nothing, and an A* + funnel
+//! query only A*'s node and link lists: once a [`PathFinder`]'s buffers
+//! have grown to the mesh's searches, the same queries again make no other
+//! heap allocation (counted by a global allocator wrapper in this test
+//! binary).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -33,8 +34,13 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// The count is global: the tests take turns, so that one does not count
+/// the other's allocations.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn repeated_queries_allocate_nothing() {
+    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     // A maze of walls, so the searches bend and expand many nodes.
     let mesh = grid_mesh(30, 30, |i, j| {
         i % 6 == 3 && if (i / 6) % 2 == 0 { j < 27 } else { j > 2 }
@@ -60,4 +66,37 @@ fn repeated_queries_allocate_nothing() {
     assert_eq!(first, second);
     assert!(first > 60.0);
     assert_eq!(after - before, 0, "allocations in steady state");
+}
+
+#[test]
+fn repeated_astar_queries_allocate_only_the_node_and_link_lists() {
+    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    // Rooms of cells with detail-free polygons; the funnel bends.
+    let mesh = grid_mesh(20, 20, |i, j| i % 5 == 2 && j % 7 != 3);
+    let mut finder = PathFinder::new(&mesh);
+    let opts = SearchOptions::default();
+    let queries = [
+        (DVec3::new(0.5, 0.0, 0.5), DVec3::new(19.5, 0.0, 19.5)),
+        (DVec3::new(10.2, 0.0, 3.7), DVec3::new(1.0, 0.0, 18.0)),
+    ];
+    let run = |finder: &mut PathFinder| {
+        let mut total = 0.0;
+        for (a, b) in queries {
+            finder.astar(&mesh, a, b, &opts).unwrap();
+            total += navscope_path::path_length(finder.waypoints());
+        }
+        total
+    };
+    let first = run(&mut finder);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let second = run(&mut finder);
+    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    assert_eq!(first, second);
+    assert!(first > 30.0, "{first}");
+    assert!(
+        after - before <= 2 * queries.len(),
+        "{} allocations for {} queries",
+        after - before,
+        queries.len()
+    );
 }

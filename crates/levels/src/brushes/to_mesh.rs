@@ -29,7 +29,7 @@
 
 use glam::DVec3;
 use navscope_core::geom::TriMesh;
-use navscope_core::geom::polyhedron::Polyhedron;
+use navscope_core::geom::polyhedron::{Polyhedron, polygon_centroid};
 use navscope_core::level::{BrushLevel, Contents, MeshLevel};
 use navscope_core::outside::Seal;
 
@@ -61,12 +61,13 @@ pub fn brush_mesh(level: &BrushLevel) -> Result<Converted, String> {
     // and a point near each corner. A face that runs on under an outer
     // wall (a floor slab, a wall reaching out of the map) keeps its inside.
     let faces_outside = |f: &navscope_core::geom::polyhedron::Face| {
-        outside.is_some_and(|o| {
-            let centre = f.vertices.iter().copied().sum::<DVec3>() / f.vertices.len().max(1) as f64;
-            std::iter::once(centre)
-                .chain(f.vertices.iter().map(|v| v.lerp(centre, 0.1)))
-                .all(|p| o.at(p, f.plane.normal, 2.0 * o.cell()))
-        })
+        !f.vertices.is_empty()
+            && outside.is_some_and(|o| {
+                let centre = polygon_centroid(&f.vertices);
+                std::iter::once(centre)
+                    .chain(f.vertices.iter().map(|v| v.lerp(centre, 0.1)))
+                    .all(|p| o.at(p, f.plane.normal, 2.0 * o.cell()))
+            })
     };
     let mut mesh = TriMesh::default();
     let mut water = Vec::new();

@@ -5,17 +5,21 @@
 //! * Polygons are the NavMesh's polygon nodes seen from above, in plan
 //!   coordinates (`world_to_plan`), counter-clockwise; point nodes and
 //!   polygons of zero area are left out.
-//! * Two polygons are neighbours across an edge when a link of a walking
-//!   kind ([`is_walking`]) joins them and their plan edges overlap along a
-//!   stretch of positive length, the polygons on either side of it (the
-//!   edges run opposite ways). Adjacency, not plan position, decides, so
-//!   floors over each other stay apart; and polygons over each other in
-//!   plan whose edges happen to lie on one line (a swim link from a pool
-//!   up to the floor over it) are not neighbours but a point link: seen
-//!   as neighbours, the search looked across the edge for a polygon that
-//!   lies on its own side and found nothing beyond. Where one polygon's edge meets
-//!   several neighbours (a T-junction) the edge is split at the neighbours'
-//!   corners, so every edge piece has one polygon on each side.
+//! * Two polygons are neighbours across an edge when links of a walking
+//!   kind ([`is_walking`]) join them both ways and their plan edges
+//!   overlap along a stretch of positive length, the polygons on either
+//!   side of it (the edges run opposite ways). Adjacency, not plan
+//!   position, decides, so floors over each other stay apart; and
+//!   polygons over each other in plan whose edges happen to lie on one
+//!   line (a swim link from a pool up to the floor over it) are not
+//!   neighbours but a point link: seen as neighbours, the search looked
+//!   across the edge for a polygon that lies on its own side and found
+//!   nothing beyond. Where several polygons claim one stretch of an edge
+//!   (a floor beside it and a ledge over that floor, both joined to it),
+//!   the one nearest in height takes it and the others are point links.
+//!   Where one polygon's edge meets several neighbours (a T-junction) the
+//!   edge is split at the neighbours' corners, so every edge piece has
+//!   one polygon on each side.
 //! * Vertices: the corners of neighbouring polygons that meet are one
 //!   vertex, and so are corners with exactly the same 3D coordinates (free
 //!   space touching itself at a point on one floor). A vertex is a corner of
@@ -25,38 +29,24 @@
 //!   exact, and two positions a rounding error apart would let a ray pass
 //!   between them); an edge is never cut within the tolerance of its end,
 //!   which would leave a piece of no length.
-//! * Every other link between two polygons (or a walking link whose
+//! * Every other link between two polygons (or a walking link one way only, or whose
 //!   polygons share no edge) is a point link: from an entry point in its
 //!   source polygon to an exit point in its target, at the link's cost
 //!   (module docs of `polyanya`); a walking link's cost is the plan
 //!   distance from its entry to its exit (its `cost` field is the length
 //!   from node to node, which would count the walk twice).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use glam::{DVec2, DVec3};
 use navscope_core::geom::world_to_plan;
 use navscope_core::{LinkKind, NavMesh, Stance};
 
+use crate::adjacency::{LINE_TOL, is_walking, overlap};
 use crate::search::{above_walk, link_middle};
 
 /// "No index".
 pub(crate) const NONE: u32 = u32::MAX;
-
-/// True for the link kinds that mean walking across a shared edge; the
-/// others (jump, ladder, door, elevator, teleport) are always point links.
-pub(crate) fn is_walking(kind: LinkKind) -> bool {
-    matches!(
-        kind,
-        LinkKind::Walk
-            | LinkKind::StepUp
-            | LinkKind::StepDown
-            | LinkKind::Crouch
-            | LinkKind::Portal
-            | LinkKind::Connection
-            | LinkKind::Swim
-    )
-}
 
 /// One searchable polygon: corners `start .. start + len` of the flat
 /// corner arrays; edge `i` runs from corner `i` to corner `i + 1`.
@@ -136,9 +126,6 @@ pub struct PolyMesh {
     pub(crate) links: Vec<PointLink>,
 }
 
-/// Relative tolerance for "on the same line" when matching edges.
-const LINE_TOL: f64 = 1e-9;
-
 /// A polygon's plan ring and world ring, counter-clockwise in plan, without
 /// repeated points; `None` when it has no area or a non-finite point.
 fn plan_polygon(points: &[DVec3]) -> Option<(Vec<DVec2>, Vec<DVec3>)> {
@@ -172,30 +159,6 @@ fn plan_polygon(points: &[DVec3]) -> Option<(Vec<DVec2>, Vec<DVec3>)> {
         return Some((plan.into_iter().rev().collect(), world));
     }
     Some((plan, world))
-}
-
-/// The stretch `(t0, t1)` of edge `a b` (parameters in `[0, 1]`, `t0 < t1`)
-/// that edge `c d` covers, when the two lie on one line, run opposite ways
-/// and overlap by a positive length. Both rings are counter-clockwise, so
-/// edges that run opposite ways have their polygons on either side of the
-/// line; edges that run the same way belong to polygons on the same side,
-/// over each other in plan (a pool under the floor it is swum up to),
-/// which no straight walk crosses from one into the other.
-fn overlap(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> Option<(f64, f64)> {
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    if len2.is_nan() || len2 <= 0.0 || ab.dot(d - c) >= 0.0 {
-        return None;
-    }
-    let len = len2.sqrt();
-    let off = |p: DVec2| ab.perp_dot(p - a).abs() / len;
-    let scale = a.abs().max(b.abs()).max_element().max(len);
-    if off(c) > LINE_TOL * scale || off(d) > LINE_TOL * scale {
-        return None;
-    }
-    let (tc, td) = ((c - a).dot(ab) / len2, (d - a).dot(ab) / len2);
-    let (lo, hi) = (tc.min(td).max(0.0), tc.max(td).min(1.0));
-    (hi - lo > LINE_TOL).then_some((lo, hi))
 }
 
 /// Union-find root with path halving.
@@ -249,6 +212,81 @@ struct Draft {
     shared: Vec<Vec<(f64, f64, u32, LinkKind)>>,
 }
 
+/// The stretches where two polygons' edges overlap (see [`overlap`]):
+/// `(polygon, edge, t0, t1, other polygon)`, recorded on both sides, and
+/// how far apart in height the two edges are at the stretches' middles
+/// (the largest), which decides between polygons that claim one stretch.
+struct Pair {
+    stretches: Vec<(u32, usize, f64, f64, u32)>,
+    gap: f64,
+    kind: LinkKind,
+}
+
+impl Pair {
+    /// The overlaps of polygons `key`, `None` when their edges share no
+    /// stretch of positive length.
+    fn of(drafts: &[Draft], key: (u32, u32), kind: LinkKind) -> Option<Pair> {
+        let mut stretches = Vec::new();
+        let mut gap = 0.0f64;
+        for (x, y) in [key, (key.1, key.0)] {
+            let (dx, dy) = (&drafts[x as usize], &drafts[y as usize]);
+            let (nx, ny) = (dx.plan.len(), dy.plan.len());
+            for i in 0..nx {
+                let (a, b) = (dx.plan[i], dx.plan[(i + 1) % nx]);
+                for j in 0..ny {
+                    let (c, d) = (dy.plan[j], dy.plan[(j + 1) % ny]);
+                    if let Some((t0, t1)) = overlap(a, b, c, d) {
+                        let t = (t0 + t1) * 0.5;
+                        let here = dx.world[i].lerp(dx.world[(i + 1) % nx], t);
+                        let cd = d - c;
+                        let u = ((a.lerp(b, t) - c).dot(cd) / cd.length_squared()).clamp(0.0, 1.0);
+                        let there = dy.world[j].lerp(dy.world[(j + 1) % ny], u);
+                        gap = gap.max((here.y - there.y).abs());
+                        stretches.push((x, i, t0, t1, y));
+                    }
+                }
+            }
+        }
+        (!stretches.is_empty()).then_some(Pair {
+            stretches,
+            gap,
+            kind,
+        })
+    }
+}
+
+/// Records the shared stretches on the drafts' edges, one neighbour per
+/// stretch: where several polygons' edges lie on one edge stretch (a
+/// floor beside a cell and a ledge over that floor, both joined to it by
+/// walking links), the pair nearest in height takes it and the others
+/// become point links. Returns the pairs that share an edge.
+fn claim_edges(
+    drafts: &mut [Draft],
+    pairs: HashMap<(u32, u32), Option<Pair>>,
+) -> HashSet<(u32, u32)> {
+    let mut order: Vec<((u32, u32), Pair)> = pairs
+        .into_iter()
+        .filter_map(|(k, p)| p.map(|p| (k, p)))
+        .collect();
+    order.sort_by(|a, b| a.1.gap.total_cmp(&b.1.gap).then(a.0.cmp(&b.0)));
+    let mut shared = HashSet::new();
+    for (key, pair) in order {
+        let taken = pair.stretches.iter().any(|&(x, i, t0, t1, _)| {
+            drafts[x as usize].shared[i]
+                .iter()
+                .any(|&(s0, s1, _, _)| s0.max(t0) < s1.min(t1) - LINE_TOL)
+        });
+        if taken {
+            continue;
+        }
+        for (x, i, t0, t1, y) in pair.stretches {
+            drafts[x as usize].shared[i].push((t0, t1, y, pair.kind));
+        }
+        shared.insert(key);
+    }
+    shared
+}
+
 impl PolyMesh {
     /// Builds the search mesh of `mesh` (see the module docs). Never fails:
     /// nodes that cannot be searched are left out ([`PolyMesh::searchable`]
@@ -268,9 +306,30 @@ impl PolyMesh {
                 world,
             });
         }
-        // Shared stretches from walking links, recorded on both sides.
+        // Shared stretches from walking links: each pair of polygons a
+        // walking link joins, with the stretches where their edges overlap.
+        // An edge is crossed both ways, so only pairs joined both ways (the
+        // kind of the first link found) can share one; a walking link one
+        // way only (a step down with no way back) is a point link.
+        let mut ways: HashMap<(u32, u32), (LinkKind, u8)> = HashMap::new();
+        for l in &mesh.links {
+            let (Some(&p), Some(&q)) =
+                (node_poly.get(l.from as usize), node_poly.get(l.to as usize))
+            else {
+                continue;
+            };
+            if p != NONE && q != NONE && p != q && is_walking(l.kind) {
+                let way = if p < q { 1 } else { 2 };
+                ways.entry((p.min(q), p.max(q))).or_insert((l.kind, 0)).1 |= way;
+            }
+        }
+        let pairs = ways
+            .into_iter()
+            .filter(|(_, (_, w))| *w == 3)
+            .map(|(key, (kind, _))| (key, Pair::of(&drafts, key, kind)))
+            .collect();
+        let shared = claim_edges(&mut drafts, pairs);
         let mut point_links: Vec<(u32, usize)> = Vec::new();
-        let mut shared_pairs: HashMap<(u32, u32), bool> = HashMap::new();
         for (li, l) in mesh.links.iter().enumerate() {
             let (Some(&p), Some(&q)) =
                 (node_poly.get(l.from as usize), node_poly.get(l.to as usize))
@@ -280,35 +339,7 @@ impl PolyMesh {
             if p == NONE || q == NONE || p == q {
                 continue;
             }
-            let walking = is_walking(l.kind);
-            if walking && let Some(&found) = shared_pairs.get(&(p.min(q), p.max(q))) {
-                if !found {
-                    point_links.push((p, li));
-                }
-                continue;
-            }
-            let mut found = false;
-            if walking {
-                for (x, y) in [(p, q), (q, p)] {
-                    let (dx, dy) = (&drafts[x as usize], &drafts[y as usize]);
-                    let mut add = Vec::new();
-                    for i in 0..dx.plan.len() {
-                        let (a, b) = (dx.plan[i], dx.plan[(i + 1) % dx.plan.len()]);
-                        for j in 0..dy.plan.len() {
-                            let (c, d) = (dy.plan[j], dy.plan[(j + 1) % dy.plan.len()]);
-                            if let Some((t0, t1)) = overlap(a, b, c, d) {
-                                add.push((i, t0, t1));
-                            }
-                        }
-                    }
-                    found |= !add.is_empty();
-                    for (i, t0, t1) in add {
-                        drafts[x as usize].shared[i].push((t0, t1, y, l.kind));
-                    }
-                }
-                shared_pairs.insert((p.min(q), p.max(q)), found);
-            }
-            if !found {
+            if !(is_walking(l.kind) && shared.contains(&(p.min(q), p.max(q)))) {
                 point_links.push((p, li));
             }
         }
@@ -697,6 +728,40 @@ mod tests {
         let pm = PolyMesh::new(&beside);
         assert_eq!(pm.corner_nbr.iter().filter(|n| **n != NONE).count(), 2);
         assert!(pm.links.is_empty());
+    }
+
+    #[test]
+    fn a_walking_link_one_way_only_is_a_point_link() {
+        // Two cells side by side joined one way: walking back across the
+        // edge would take a link that is not there.
+        let mut m = grid_mesh(2, 1, |_, _| false);
+        m.links.retain(|l| l.from == 0);
+        let pm = PolyMesh::new(&m);
+        assert!(pm.corner_nbr.iter().all(|n| *n == NONE));
+        assert_eq!(pm.links.len(), 1);
+    }
+
+    #[test]
+    fn an_edge_two_floors_claim_goes_to_the_one_at_its_height() {
+        // Cells 0 and 1 side by side on the ground; cell 2 over cell 1,
+        // 2.5 m up, swum to from cell 0 across the same plan edge (x = 1).
+        let mut m = grid_mesh(2, 1, |_, _| false);
+        let mut up = m.nodes[1].polygon.clone().unwrap();
+        for p in &mut up {
+            p.y = 2.5;
+        }
+        m.add_node(DVec3::new(1.5, 2.5, 0.5), Some(up), Stance::Stand, 1);
+        m.add_two_way(0, 2, LinkKind::Swim, 1.0, None);
+        let pm = PolyMesh::new(&m);
+        let across: Vec<u32> = pm
+            .corner_nbr
+            .iter()
+            .copied()
+            .filter(|n| *n != NONE)
+            .collect();
+        assert_eq!(across, vec![1, 0], "cells 0 and 1 share the edge");
+        assert_eq!(pm.links.len(), 2, "the swim both ways is a point link");
+        assert!(pm.links.iter().all(|l| l.kind == LinkKind::Swim));
     }
 
     #[test]
