@@ -37,7 +37,6 @@ use glam::DVec3;
 use std::sync::Arc;
 
 use navscope_core::geom::polyhedron::Polyhedron;
-use navscope_core::level::LevelData;
 use navscope_core::{NavMesh, Runner};
 use navscope_path::Locator;
 use serde::{Deserialize, Serialize};
