@@ -44,8 +44,8 @@ pub enum PathError {
     /// The two nodes are not connected by links the search may use.
     #[error(
         "no path from node {start_node} to node {goal_node}: every place reachable from the start \
-         ({expansions} nodes) was searched without reaching the goal; the two are not connected \
-         by links the agent may use"
+         was searched ({expansions} search expansions) without reaching the goal; the two are not \
+         connected by links the agent may use"
     )]
     NoConnection {
         /// Node under the start.
