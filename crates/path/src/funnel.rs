@@ -282,7 +282,7 @@ fn portal_height<'d>(
         .into_iter()
         .filter_map(detail)
         .find(|d| ends.iter().all(|e| d.holds(*e)))
-        .map(|d| d.height(world_to_plan(at)).0)
+        .map(|d| d.height(world_to_plan(at)))
 }
 
 /// The point at path length `at` on segment `i` of the polyline `pts`, whose
