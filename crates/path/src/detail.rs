@@ -15,7 +15,8 @@
 //!   plane clamped to the triangle, so the surface is continuous and never
 //!   leaves the range of the detail's vertex heights. The plan distance to
 //!   that triangle comes with the height, so callers can tell a point on the
-//!   surface from one beside it.
+//!   surface from one beside it. A flat detail (every corner at one
+//!   height) gives that height everywhere, so it answers without a search.
 //! * **Where a plan segment crosses the triangles' edges**
 //!   ([`Detail::crossings`]): the points the path gains so that it follows
 //!   the surface instead of cutting through a hill (see the `funnel`
@@ -206,6 +207,13 @@ impl Detail {
         (self.lo, self.hi)
     }
 
+    /// True when the detail is flat and both `a` and `b` lie at its
+    /// height: every crossing of the leg between them is then at that
+    /// height too, on the straight 3D leg.
+    pub(crate) fn level_with(&self, a: DVec3, b: DVec3) -> bool {
+        self.flat().is_some_and(|y| a.y == y && b.y == y)
+    }
+
     /// Surface height at plan point `q` (see the module docs); the height
     /// of [`Detail::surface`] without its triangle search on a flat detail.
     pub(crate) fn height(&self, q: DVec2) -> f64 {
@@ -340,6 +348,27 @@ mod tests {
         assert_eq!(d.tris.len(), 2);
         assert_eq!(d.edges.len(), 5);
         assert_eq!(d.surface(q(1.0, 0.0)), (0.0, 0.0));
+    }
+
+    #[test]
+    fn flat_detail_heights_match_the_triangle_search() {
+        let flat: Vec<[DVec3; 3]> = two()
+            .into_iter()
+            .map(|t| t.map(|v| p(v.x, 2.5, v.z)))
+            .collect();
+        let d = Detail::new(&flat).unwrap();
+        for (x, z) in [(0.25, 0.25), (0.75, 0.75), (1.5, 1.5), (-3.0, 0.5)] {
+            assert_eq!(d.height(q(x, z)), d.surface(q(x, z)).0);
+        }
+        assert!(d.level_with(p(0.1, 2.5, 0.1), p(0.9, 2.5, 0.2)));
+        assert!(!d.level_with(p(0.1, 2.5, 0.1), p(0.9, 2.5 + 1e-9, 0.2)));
+        assert!(d.holds(p(0.5, 2.5 + 1e-7, 0.5)));
+        assert!(!d.holds(p(0.5, 2.5 + 1e-5, 0.5)) && !d.holds(p(3.0, 2.5, 3.0)));
+        // A sloped detail is not flat: its heights come from the search.
+        let sloped = Detail::new(&two()).unwrap();
+        assert!(!sloped.level_with(p(0.1, 0., 0.1), p(0.2, 0., 0.1)));
+        assert!((sloped.height(q(0.75, 0.75)) - 0.5).abs() < 1e-12);
+        assert!(!sloped.holds(p(0.25, 1.1, 0.25)) && sloped.holds(p(0.25, 0., 0.25)));
     }
 
     #[test]

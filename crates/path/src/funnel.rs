@@ -362,8 +362,12 @@ fn funnel_on<'d>(
     for k in 0..last {
         leg_at.push(pts.len());
         pts.push(dense[k]);
+        // A leg level with a flat detail gains no points: they would all
+        // lie on it, and such points are not kept (only the pieces' sums
+        // in `cum` would differ, by rounding).
         if portals[k].enters
             && let Some(d) = detail(portals[k].node)
+            && !d.level_with(dense[k], dense[k + 1])
             && d.holds(dense[k])
             && d.holds(dense[k + 1])
         {
