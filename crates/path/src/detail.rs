@@ -254,6 +254,13 @@ impl Detail {
         off <= ON_SURFACE && (p.y - h).abs() <= ON_SURFACE
     }
 
+    /// Which of `details` (the first) has a surface holding both `ends`:
+    /// the detail a crossing segment takes its heights from (see the
+    /// `funnel` module).
+    pub(crate) fn holder(ends: [DVec3; 2], details: [Option<&Detail>; 2]) -> Option<usize> {
+        (0..2).find(|&i| details[i].is_some_and(|d| ends.iter().all(|e| d.holds(*e))))
+    }
+
     /// Appends to `out` the points where the plan segment from `a` to `b`
     /// crosses the triangles' edges, strictly between its ends, ordered
     /// from `a`, each at its surface height; none for a segment of no plan
