@@ -15,7 +15,8 @@
 //!   plane clamped to the triangle, so the surface is continuous and never
 //!   leaves the range of the detail's vertex heights. The plan distance to
 //!   that triangle comes with the height, so callers can tell a point on the
-//!   surface from one beside it.
+//!   surface from one beside it. A flat detail (every corner at one
+//!   height) gives that height everywhere, so it answers without a search.
 //! * **Where a plan segment crosses the triangles' edges**
 //!   ([`Detail::crossings`]): the points the path gains so that it follows
 //!   the surface instead of cutting through a hill (see the `funnel`
@@ -142,6 +143,15 @@ pub(crate) struct Detail {
 }
 
 impl Detail {
+    /// The one height of a flat detail (every kept corner at the same
+    /// height): then every height the surface gives is exactly this one,
+    /// inside a triangle or clamped to the nearest, so it needs no search.
+    fn flat(&self) -> Option<f64> {
+        (self.lo.y == self.hi.y).then_some(self.lo.y)
+    }
+}
+
+impl Detail {
     /// The detail of a node with a polygon of at least three finite
     /// vertices, or `None` when it has no usable detail triangle.
     pub(crate) fn of_node(node: &Node) -> Option<Self> {
@@ -197,9 +207,22 @@ impl Detail {
         (self.lo, self.hi)
     }
 
+    /// True when the detail is flat and both `a` and `b` lie at its
+    /// height: every crossing of the leg between them is then at that
+    /// height too, on the straight 3D leg.
+    pub(crate) fn level_with(&self, a: DVec3, b: DVec3) -> bool {
+        self.flat().is_some_and(|y| a.y == y && b.y == y)
+    }
+
+    /// Surface height at plan point `q` (see the module docs); the height
+    /// of [`Detail::surface`] without its triangle search on a flat detail.
+    pub(crate) fn height(&self, q: DVec2) -> f64 {
+        self.flat().unwrap_or_else(|| self.surface(q).0)
+    }
+
     /// Surface height at plan point `q` and the plan distance from `q` to
     /// the triangle giving it (0 inside a triangle); see the module docs.
-    pub(crate) fn height(&self, q: DVec2) -> (f64, f64) {
+    fn surface(&self, q: DVec2) -> (f64, f64) {
         let inside = self
             .tris
             .iter()
@@ -221,8 +244,21 @@ impl Detail {
     /// True when `p` lies on the surface: over a triangle (within a micron,
     /// seen from above) and at its height (within a micron).
     pub(crate) fn holds(&self, p: DVec3) -> bool {
-        let (h, off) = self.height(world_to_plan(p));
+        // Every surface height lies in the bounds' height range (up to
+        // rounding): a point further above or below it is off the surface
+        // without a search.
+        if !(self.lo.y - 2.0 * ON_SURFACE..=self.hi.y + 2.0 * ON_SURFACE).contains(&p.y) {
+            return false;
+        }
+        let (h, off) = self.surface(world_to_plan(p));
         off <= ON_SURFACE && (p.y - h).abs() <= ON_SURFACE
+    }
+
+    /// Which of `details` (the first) has a surface holding both `ends`:
+    /// the detail a crossing segment takes its heights from (see the
+    /// `funnel` module).
+    pub(crate) fn holder(ends: [DVec3; 2], details: [Option<&Detail>; 2]) -> Option<usize> {
+        (0..2).find(|&i| details[i].is_some_and(|d| ends.iter().all(|e| d.holds(*e))))
     }
 
     /// Appends to `out` the points where the plan segment from `a` to `b`
@@ -251,7 +287,7 @@ impl Detail {
         ts.dedup_by(|t, prev| *t - *prev <= SAME_T);
         out.extend(ts.iter().map(|&t| {
             let (x, z) = (a.x + (b.x - a.x) * t, a.z + (b.z - a.z) * t);
-            let h = self.height(world_to_plan(DVec3::new(x, 0.0, z))).0;
+            let h = self.height(world_to_plan(DVec3::new(x, 0.0, z)));
             DVec3::new(x, h, z)
         }));
     }
@@ -287,11 +323,11 @@ mod tests {
     #[test]
     fn heights_come_from_the_containing_triangle() {
         let d = Detail::new(&two()).unwrap();
-        assert_eq!(d.height(q(0.25, 0.25)), (0.0, 0.0));
-        let (h, dist) = d.height(q(0.75, 0.75));
+        assert_eq!(d.surface(q(0.25, 0.25)), (0.0, 0.0));
+        let (h, dist) = d.surface(q(0.75, 0.75));
         assert!((h - 0.5).abs() < 1e-12 && dist == 0.0);
         // On the shared diagonal both agree: height 0.
-        assert_eq!(d.height(q(0.5, 0.5)), (0.0, 0.0));
+        assert_eq!(d.surface(q(0.5, 0.5)), (0.0, 0.0));
         assert_eq!(d.bounds(), (p(0., 0., 0.), p(1., 1., 1.)));
     }
 
@@ -299,10 +335,10 @@ mod tests {
     fn outside_points_take_the_nearest_triangle_clamped() {
         let d = Detail::new(&two()).unwrap();
         // Beyond the raised corner: the corner's height, not the plane's 1.5.
-        let (h, dist) = d.height(q(1.5, 1.5));
+        let (h, dist) = d.surface(q(1.5, 1.5));
         assert_eq!(h, 1.0);
         assert!((dist - 0.5f64.hypot(0.5)).abs() < 1e-12);
-        let (h, dist) = d.height(q(1.0, 2.0));
+        let (h, dist) = d.surface(q(1.0, 2.0));
         assert_eq!((h, dist), (1.0, 1.0));
     }
 
@@ -318,7 +354,28 @@ mod tests {
         let d = Detail::new(&tris).unwrap();
         assert_eq!(d.tris.len(), 2);
         assert_eq!(d.edges.len(), 5);
-        assert_eq!(d.height(q(1.0, 0.0)), (0.0, 0.0));
+        assert_eq!(d.surface(q(1.0, 0.0)), (0.0, 0.0));
+    }
+
+    #[test]
+    fn flat_detail_heights_match_the_triangle_search() {
+        let flat: Vec<[DVec3; 3]> = two()
+            .into_iter()
+            .map(|t| t.map(|v| p(v.x, 2.5, v.z)))
+            .collect();
+        let d = Detail::new(&flat).unwrap();
+        for (x, z) in [(0.25, 0.25), (0.75, 0.75), (1.5, 1.5), (-3.0, 0.5)] {
+            assert_eq!(d.height(q(x, z)), d.surface(q(x, z)).0);
+        }
+        assert!(d.level_with(p(0.1, 2.5, 0.1), p(0.9, 2.5, 0.2)));
+        assert!(!d.level_with(p(0.1, 2.5, 0.1), p(0.9, 2.5 + 1e-9, 0.2)));
+        assert!(d.holds(p(0.5, 2.5 + 1e-7, 0.5)));
+        assert!(!d.holds(p(0.5, 2.5 + 1e-5, 0.5)) && !d.holds(p(3.0, 2.5, 3.0)));
+        // A sloped detail is not flat: its heights come from the search.
+        let sloped = Detail::new(&two()).unwrap();
+        assert!(!sloped.level_with(p(0.1, 0., 0.1), p(0.2, 0., 0.1)));
+        assert!((sloped.height(q(0.75, 0.75)) - 0.5).abs() < 1e-12);
+        assert!(!sloped.holds(p(0.25, 1.1, 0.25)) && sloped.holds(p(0.25, 0., 0.25)));
     }
 
     #[test]

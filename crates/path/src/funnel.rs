@@ -227,7 +227,10 @@ pub fn funnel(
         .collect();
     let mut buf = FunnelBuffers::default();
     let detail = |j: usize| prepared[j].as_ref();
-    funnel_on(mesh, detail, nodes, links, start, goal, radius, &mut buf);
+    let held = |_: &Portal| None;
+    funnel_on(
+        mesh, detail, held, nodes, links, start, goal, radius, &mut buf,
+    );
     buf.out
 }
 
@@ -265,24 +268,28 @@ pub(crate) fn funnel_located(
     buf: &mut FunnelBuffers,
 ) {
     let detail = |j: usize| locator.detail(nodes[j]);
-    funnel_on(mesh, detail, nodes, links, start, goal, radius, buf);
+    let held = |p: &Portal| {
+        p.link
+            .map(|(li, forward)| locator.portal_holder(li, forward))
+    };
+    funnel_on(mesh, detail, held, nodes, links, start, goal, radius, buf);
 }
 
 /// The height point `at` of portal `p` takes from the detail of the node
 /// it enters or, failing that, the node it leaves (`detail` by path index):
-/// the first whose surface holds both ends of the portal's segment. `None`
-/// keeps the point's own height (see the module docs).
+/// the first whose surface holds both ends of the portal's segment
+/// ([`Detail::holder`]; `held` is that answer when the caller has it
+/// already). `None` keeps the point's own height (see the module docs).
 fn portal_height<'d>(
     p: &Portal,
     detail: &impl Fn(usize) -> Option<&'d Detail>,
+    held: Option<Option<usize>>,
     at: DVec3,
 ) -> Option<f64> {
     let ends = p.edge?;
-    [p.node, p.node.checked_sub(1)?]
-        .into_iter()
-        .filter_map(detail)
-        .find(|d| ends.iter().all(|e| d.holds(*e)))
-        .map(|d| d.height(world_to_plan(at)).0)
+    let sides = [p.node, p.node.checked_sub(1)?];
+    let i = held.unwrap_or_else(|| Detail::holder(ends, sides.map(detail)))?;
+    detail(sides[i]).map(|d| d.height(world_to_plan(at)))
 }
 
 /// The point at path length `at` on segment `i` of the polyline `pts`, whose
@@ -298,11 +305,13 @@ fn along_segment(pts: &[DVec3], c: &[f64], i: usize, at: f64) -> DVec3 {
 }
 
 /// [`funnel()`] with each path node's prepared detail (`detail(i)` for
-/// `nodes[i]`), into `buf.out`.
+/// `nodes[i]`) and, where known, the [`Detail::holder`] of a portal's
+/// segment (`held`), into `buf.out`.
 #[allow(clippy::too_many_arguments)]
 fn funnel_on<'d>(
     mesh: &NavMesh,
     detail: impl Fn(usize) -> Option<&'d Detail>,
+    held: impl Fn(&Portal) -> Option<Option<usize>>,
     nodes: &[u32],
     links: &[usize],
     start: DVec3,
@@ -351,7 +360,8 @@ fn funnel_on<'d>(
     // leg k (dense[k] to dense[k + 1]) lies in node portals[k].node unless
     // it leaves a jump's first point portal.
     for k in 1..last {
-        if let Some(h) = portal_height(&portals[k], &detail, dense[k]) {
+        let p = &portals[k];
+        if let Some(h) = portal_height(p, &detail, held(p), dense[k]) {
             dense[k].y = h;
         }
     }
@@ -362,8 +372,12 @@ fn funnel_on<'d>(
     for k in 0..last {
         leg_at.push(pts.len());
         pts.push(dense[k]);
+        // A leg level with a flat detail gains no points: they would all
+        // lie on it, and such points are not kept (only the pieces' sums
+        // in `cum` would differ, by rounding).
         if portals[k].enters
             && let Some(d) = detail(portals[k].node)
+            && !d.level_with(dense[k], dense[k + 1])
             && d.holds(dense[k])
             && d.holds(dense[k + 1])
         {

@@ -25,6 +25,7 @@ use navscope_core::geom::{Polygon, world_to_plan};
 use rstar::{AABB, PointDistance, RTree, RTreeObject};
 
 use crate::detail::Detail;
+use crate::portal::crossing_segment;
 use crate::surface::{plan_ring, snap_to_surface};
 
 /// Default for [`Locator::max_distance`], in metres: about a standing
@@ -108,6 +109,10 @@ pub struct Locator {
     y_range: (f64, f64),
     /// Each node's prepared detail, by node id.
     details: Vec<Option<Arc<Detail>>>,
+    /// For each link and way across it (from `from` to `to`, then back):
+    /// the [`Detail::holder`] of its crossing segment among the details of
+    /// the node entered and the node left, prepared once for the funnel.
+    holders: Vec<[Option<usize>; 2]>,
     /// A point further than this from every node (metres) is off the mesh.
     pub max_distance: f64,
 }
@@ -157,10 +162,24 @@ impl Locator {
                 envelope: AABB::from_corners(lo.to_array(), hi.to_array()),
             });
         }
+        let holders = mesh
+            .links
+            .iter()
+            .map(|l| {
+                let way = |from: u32, to: u32| {
+                    let (a, b) = (mesh.nodes.get(from as usize)?, mesh.nodes.get(to as usize)?);
+                    let ends = crossing_segment(a, b, Some(l))?;
+                    let detail = |n: u32| details[n as usize].as_deref();
+                    Detail::holder(ends, [detail(to), detail(from)])
+                };
+                [way(l.from, l.to), way(l.to, l.from)]
+            })
+            .collect();
         Self {
             tree: RTree::bulk_load(entries),
             y_range,
             details,
+            holders,
             max_distance: DEFAULT_MAX_DISTANCE,
         }
     }
@@ -169,6 +188,13 @@ impl Locator {
     /// triangles (none for an unknown id).
     pub(crate) fn detail(&self, node: u32) -> Option<&Detail> {
         self.details.get(node as usize)?.as_deref()
+    }
+
+    /// The [`Detail::holder`] of link `link`'s crossing segment, crossed
+    /// from its `from` node when `forward` (else from its `to` node), among
+    /// the node entered and the node left; `None` for an unknown link.
+    pub(crate) fn portal_holder(&self, link: usize, forward: bool) -> Option<usize> {
+        self.holders.get(link)?[usize::from(!forward)]
     }
 
     /// The same locator with another [`Locator::max_distance`].

@@ -24,7 +24,7 @@
 
 use glam::{DVec2, DVec3};
 use navscope_core::geom::{Orientation, orient, world_to_plan};
-use navscope_core::{NavMesh, Node};
+use navscope_core::{Link, NavMesh, Node};
 
 use crate::adjacency::{is_walking, overlap};
 use crate::num::positive;
@@ -45,6 +45,10 @@ pub(crate) struct Portal {
     /// and `node`: the segment's ends before the agent radius shrank it.
     /// `None` for the point portals (start, goal and node positions).
     pub edge: Option<[DVec3; 2]>,
+    /// For a crossing segment: the link crossed (its index in the mesh)
+    /// and whether it is crossed from its `from` node to its `to` node;
+    /// `None` where no link of the path joins the two nodes.
+    pub link: Option<(usize, bool)>,
 }
 
 impl Portal {
@@ -55,6 +59,7 @@ impl Portal {
             node,
             enters,
             edge: None,
+            link: None,
         }
     }
 
@@ -96,6 +101,18 @@ fn shared_edge(a: &[DVec3], b: &[DVec3]) -> Option<[DVec3; 2]> {
         }
     }
     best.map(|(s, _)| s)
+}
+
+/// The segment crossed from node `a` to node `b` by `link` (`None`: no
+/// link of the path joins them), rules 1 and 2 of the module docs, or
+/// `None` where the path goes through both positions (rule 3).
+pub(crate) fn crossing_segment(a: &Node, b: &Node, link: Option<&Link>) -> Option<[DVec3; 2]> {
+    let walking = link.is_none_or(|l| is_walking(l.kind));
+    link.and_then(|l| l.segment())
+        .or_else(|| match (&a.polygon, &b.polygon) {
+            (Some(pa), Some(pb)) if walking => shared_edge(pa, pb),
+            _ => None,
+        })
 }
 
 /// `[left, right]` of segment `s` for an agent going from `from` to `to`.
@@ -144,17 +161,14 @@ pub(crate) fn portals(
     out.push(Portal::point(start, 0, true));
     for i in 0..nodes.len().saturating_sub(1) {
         let (a, b) = (node(nodes[i]), node(nodes[i + 1]));
-        let link = links.get(i).and_then(|li| mesh.links.get(*li)).filter(|l| {
-            (l.from, l.to) == (nodes[i], nodes[i + 1]) || (l.from, l.to) == (nodes[i + 1], nodes[i])
-        });
-        let walking = link.is_none_or(|l| is_walking(l.kind));
-        let segment = link
-            .and_then(|l| l.segment())
-            .or_else(|| match (&a.polygon, &b.polygon) {
-                (Some(pa), Some(pb)) if walking => shared_edge(pa, pb),
-                _ => None,
+        let link = links
+            .get(i)
+            .and_then(|li| Some((*li, mesh.links.get(*li)?)))
+            .filter(|(_, l)| {
+                (l.from, l.to) == (nodes[i], nodes[i + 1])
+                    || (l.from, l.to) == (nodes[i + 1], nodes[i])
             });
-        match segment {
+        match crossing_segment(a, b, link.map(|(_, l)| l)) {
             Some(s) => {
                 let ends = orient_portal(s, a, b);
                 let [left, right] = shrink(ends, radius);
@@ -164,6 +178,7 @@ pub(crate) fn portals(
                     node: i + 1,
                     enters: true,
                     edge: Some(ends),
+                    link: link.map(|(li, l)| (li, l.from == nodes[i])),
                 });
             }
             None => {

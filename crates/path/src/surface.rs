@@ -94,7 +94,7 @@ pub(crate) fn snap_to_surface(
     let Some(detail) = detail else {
         return (q, d, inside);
     };
-    let q = DVec3::new(q.x, detail.height(world_to_plan(q)).0, q.z);
+    let q = DVec3::new(q.x, detail.height(world_to_plan(q)), q.z);
     (q, q.distance(p), inside)
 }
 
