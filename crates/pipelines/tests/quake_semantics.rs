@@ -411,6 +411,56 @@ fn a_plat_with_a_name_starts_raised_and_rides_both_ways() {
     }
 }
 
+/// Two floors 384 units apart, further than a running jump; with `train`,
+/// a 128-unit train drawn far away whose path runs from the near floor's
+/// edge to the far floor's edge and back (`path_corner` origins are where
+/// the train's Quake mins go).
+fn train_map(train: bool, wait_for: Option<&str>) -> String {
+    let mut more = vec![];
+    if train {
+        let mut props = vec![("target", "c1")];
+        if let Some(name) = wait_for {
+            props.push(("targetname", name));
+        }
+        more.push(entity(
+            "func_train",
+            &props,
+            &[cuboid([2048, 64, 496], [2176, 192, 512], "train")],
+        ));
+        for (name, next, at) in [("c1", "c2", "0 64 -16"), ("c2", "c1", "256 64 -16")] {
+            more.push(entity(
+                "path_corner",
+                &[("targetname", name), ("target", next), ("origin", at)],
+                &[],
+            ));
+        }
+    }
+    map(
+        &[floor(-512, 0, 0), floor(384, 896, 0)],
+        [-256, 128, 24],
+        ([576, 64, 0], [704, 192, 64]),
+        &more,
+    )
+}
+
+#[test]
+fn a_train_carries_the_player_across_a_gap_from_its_first_corner_to_the_next() {
+    for id in ["cspace", "voxel"] {
+        assert!(
+            build_in(id, &train_map(false, None)).route().is_err(),
+            "{id}: the gap is too wide to jump"
+        );
+        for name in [None, Some("go")] {
+            let b = build_in(id, &train_map(true, name));
+            let kinds = b.kinds();
+            assert!(
+                kinds.contains(&LinkKind::Elevator),
+                "{id} {name:?}: the route rides the train: {kinds:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_wall_a_trigger_kills_is_crossed_through_a_door_link_naming_the_trigger() {
     // A clip wall 256 units high across the whole corridor (beyond any
