@@ -285,7 +285,8 @@ fn starts_open(entity: &Entity) -> bool {
 }
 
 /// Whether a mover's brushes are solid for agents where they rest
-/// ([`rest_offset`]). A lift is. A door that moves up or down is, open:
+/// ([`rest_offset`]). A lift is, and a train (where it rests is its
+/// first corner, [`BrushLevel::mover_groups`]). A door that moves up or down is, open:
 /// up it is out of the way, down its top is the floor or the step it
 /// makes. A floor panel ([`is_floor_panel`]) is, drawn closed: the floor
 /// the player crosses (with `START_OPEN`, the floor that firing it brings
@@ -549,8 +550,9 @@ pub struct MoverGroup {
 }
 
 impl BrushLevel {
-    /// The door and lift entities, each with its brushes and where they
-    /// rest, in order of first brush. Brushes that make no solid are left
+    /// The door, lift and train entities, each with its brushes and where
+    /// they rest (a train at its first corner, [`BrushLevel::train_stops`];
+    /// one with no path is not solid), in order of first brush. Brushes that make no solid are left
     /// out (they are reported where the level is built).
     pub fn mover_groups(&self) -> Vec<MoverGroup> {
         let mut groups: Vec<MoverGroup> = Vec::new();

@@ -473,7 +473,10 @@ mod tests {
             min: drawn.min + g.offset,
             max: drawn.max + g.offset,
         };
-        assert_eq!(rest, Aabb::from_corners(a - DVec3::Z * 3.0, a + DVec3::new(2.0, 1.0, 0.0)));
+        assert_eq!(
+            rest,
+            Aabb::from_corners(a - DVec3::Z * 3.0, a + DVec3::new(2.0, 1.0, 0.0))
+        );
         let legs: Vec<(DVec3, DVec3)> = l
             .movers(None)
             .rides

@@ -417,7 +417,11 @@ pub fn ride_link(
                 (a.1.y - y)
                     .abs()
                     .total_cmp(&(b.1.y - y).abs())
-                    .then(plan(a.1).distance(centre).total_cmp(&plan(b.1).distance(centre)))
+                    .then(
+                        plan(a.1)
+                            .distance(centre)
+                            .total_cmp(&plan(b.1).distance(centre)),
+                    )
                     .then(a.0.cmp(&b.0))
             })
     };
