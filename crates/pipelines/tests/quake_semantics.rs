@@ -1,7 +1,8 @@
 //! Quake entities as the game plays them, each on a small map made for it,
 //! built by `cspace` (and `voxel` where said) with the preset a `.map` opens with (Quake's player,
 //! [`navscope_pipelines::agents::for_level`]): a plat that starts raised, a
-//! floor-panel door fired by a button, a key door, a teleporter, and a
+//! floor-panel door fired by a button, a key door, a teleporter, a train
+//! that carries the player across a gap (in both pipelines), and a
 //! running jump across a gap the player reaches and one it does not, and
 //! onto a ledge within its rise and not above it (these two in `cspace`
 //! and `voxel`).
