@@ -233,11 +233,13 @@ impl BrushLevel {
         for g in self.mover_groups() {
             if g.contents == Contents::Train {
                 let stops = self.train_stops(g.entity, g.bounds);
-                out.rides.extend(stops.windows(2).map(|w| Ride {
-                    entity: g.entity,
-                    from: w[0],
-                    to: w[1],
-                }));
+                // A leg that goes nowhere (a corner naming itself) is no ride.
+                out.rides
+                    .extend(stops.windows(2).filter(|w| w[0] != w[1]).map(|w| Ride {
+                        entity: g.entity,
+                        from: w[0],
+                        to: w[1],
+                    }));
             } else if g.contents == Contents::Door {
                 out.holes
                     .extend(
@@ -488,6 +490,13 @@ mod tests {
             legs,
             [(at(a), at(b)), (at(b), at(c)), (at(c), at(b))],
             "forward round the path; back only where it returns"
+        );
+        let mut still = level("a");
+        still.entities[1] = corner("a", "a", a);
+        assert!(still.mover_groups()[0].solid, "it rests at its corner");
+        assert!(
+            still.movers(None).rides.is_empty(),
+            "a corner naming itself"
         );
         let lost = level("nowhere");
         assert!(!lost.mover_groups()[0].solid, "no path: not placed");

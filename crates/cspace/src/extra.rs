@@ -464,6 +464,39 @@ mod tests {
     }
 
     #[test]
+    fn a_train_leg_links_its_top_one_way_to_the_floor_beside_the_next_stop() {
+        let polys = vec![
+            square(0.0, 0.0, 4.0, 4.0, 0.9),
+            square(12.0, 0.0, 16.0, 4.0, 0.9),
+            square(8.0, 0.0, 12.0, 4.0, -4.1),
+        ];
+        let grid = PolyGrid::new(&polys);
+        let train = |x: f64| Aabb {
+            min: DVec3::new(x, -0.5, 0.0),
+            max: DVec3::new(x + 4.0, 0.0, 4.0),
+        };
+        let ride = |from: f64, to: f64| Ride {
+            entity: 0,
+            from: train(from),
+            to: train(to),
+        };
+        let half = DVec3::new(0.3, 0.9, 0.3);
+        let link = ride_link(0, &polys, &grid, &ride(0.0, 8.0), half, 0.4).unwrap();
+        assert_eq!((link.from, link.to, link.kind), (0, 1, LinkKind::Elevator));
+        assert!(link.across.x > 0.99, "{:?}", link.across);
+        let back = ride_link(0, &polys, &grid, &ride(8.0, 0.0), half, 0.4).unwrap();
+        assert_eq!((back.from, back.to), (1, 0), "the leg's own direction");
+        assert_eq!(
+            ride_link(0, &polys, &grid, &ride(0.0, 30.0), half, 0.4),
+            None
+        );
+        assert_eq!(
+            ride_link(0, &polys, &grid, &ride(0.0, 0.5), half, 0.4),
+            None
+        );
+    }
+
+    #[test]
     fn uncovered_intervals_are_the_gaps() {
         assert_eq!(uncovered(&[], 0.01), vec![(0.0, 1.0)]);
         assert_eq!(

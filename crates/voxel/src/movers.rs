@@ -426,7 +426,7 @@ fn landing(
 mod tests {
     use super::*;
     use navscope_core::Stance;
-    use navscope_core::movers::Lift;
+    use navscope_core::movers::{Lift, Ride};
 
     fn square(nav: &mut NavMesh, x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> u32 {
         let pts = vec![
@@ -510,6 +510,35 @@ mod tests {
             ]
         );
         assert_eq!(got.skipped, ["door 1: no walk link crosses its opening"]);
+    }
+
+    #[test]
+    fn a_train_leg_rides_one_way_from_its_top_to_the_floor_beside_the_next_stop() {
+        let mut nav = NavMesh::new("voxel", "");
+        let on = square(&mut nav, 0.0, 0.0, 4.0, 4.0, 1.0);
+        let beside = square(&mut nav, 12.0, 0.0, 16.0, 4.0, 1.0);
+        let _below = square(&mut nav, 8.0, 0.0, 12.0, 4.0, -5.0);
+        let train = |x: f64| Aabb {
+            min: DVec3::new(x, 0.5, 0.0),
+            max: DVec3::new(x + 4.0, 1.0, 4.0),
+        };
+        let ride = |from: f64, to: f64| Ride {
+            entity: 0,
+            from: train(from),
+            to: train(to),
+        };
+        let movers = Movers {
+            rides: vec![ride(0.0, 8.0), ride(0.0, 30.0)],
+            gravity: 10.0,
+            ..Movers::default()
+        };
+        let got = add_mover_links(&mut nav, &movers, REACH);
+        assert_eq!(
+            added(&nav, &got.links),
+            [(on, beside, LinkKind::Elevator)],
+            "one way, to the floor at the top's height, not the pit under the stop"
+        );
+        assert_eq!(got.skipped, ["ride 1: no polygon where it arrives"]);
     }
 
     #[test]
