@@ -83,6 +83,10 @@ pub enum Contents {
     /// A lift (`func_plat`): a platform that carries agents between its
     /// low and high positions.
     Lift,
+    /// A train (`func_train`): solid where it rests at its first
+    /// `path_corner`, carrying agents from each corner to the next
+    /// ([`train_stops`]).
+    Train,
     /// Not there for navigation (`func_illusionary`, hint, skip and origin
     /// brushes).
     Empty,
@@ -100,6 +104,7 @@ impl Contents {
             Contents::Trigger => "trigger",
             Contents::Door => "door",
             Contents::Lift => "lift",
+            Contents::Train => "train",
             Contents::Empty => "empty",
         }
     }
@@ -280,7 +285,8 @@ fn starts_open(entity: &Entity) -> bool {
 }
 
 /// Whether a mover's brushes are solid for agents where they rest
-/// ([`rest_offset`]). A lift is. A door that moves up or down is, open:
+/// ([`rest_offset`]). A lift is, and a train (where it rests is its
+/// first corner, [`BrushLevel::mover_groups`]). A door that moves up or down is, open:
 /// up it is out of the way, down its top is the floor or the step it
 /// makes. A floor panel ([`is_floor_panel`]) is, drawn closed: the floor
 /// the player crosses (with `START_OPEN`, the floor that firing it brings
@@ -291,7 +297,7 @@ fn starts_open(entity: &Entity) -> bool {
 /// is a door region ([`crate::movers`]).
 pub fn rests_solid(contents: Contents, entity: &Entity, bounds: Aabb) -> bool {
     match contents {
-        Contents::Lift => true,
+        Contents::Lift | Contents::Train => true,
         Contents::Door => is_floor_panel(bounds) || moves_vertically(entity),
         _ => false,
     }
@@ -484,12 +490,54 @@ mod tests {
     }
 }
 
-/// The brushes of one door or lift entity and where they rest.
+impl BrushLevel {
+    /// Where train `entity`, whose brushes span `bounds`, stops: its box
+    /// at each `path_corner` of its path in the order it visits them,
+    /// from its first (the corner its `target` names) round the cycle of
+    /// corners (each corner's `target` names the next) until a corner
+    /// repeats or names nothing. QuakeC's `funcref_train_find` and
+    /// `train_next` place the train with `setorigin(self, targ.origin -
+    /// self.mins)`: a brush entity's origin is zero, so the train's
+    /// Quake mins (smallest x, y and z in Quake's axes) lands on the
+    /// corner; Quake's y is world -z, so in world axes the box runs from
+    /// the corner up in x and y and towards -z. Empty when the train's
+    /// `target` names no entity with an origin.
+    pub fn train_stops(&self, entity: usize, bounds: Aabb) -> Vec<Aabb> {
+        let size = bounds.size();
+        let named = |name: &str| {
+            self.entities
+                .iter()
+                .position(|d| d.key("targetname") == Some(name) && d.origin.is_some())
+        };
+        let mut seen: Vec<usize> = Vec::new();
+        let mut next = self.entities.get(entity).and_then(|e| e.key("target"));
+        while let Some(c) = next.and_then(named) {
+            let again = seen.contains(&c);
+            seen.push(c);
+            if again {
+                break;
+            }
+            next = self.entities[c].key("target");
+        }
+        seen.iter()
+            .filter_map(|&c| self.entities[c].origin)
+            .map(|o| {
+                let min = DVec3::new(o.x, o.y, o.z - size.z);
+                Aabb {
+                    min,
+                    max: min + size,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The brushes of one door, lift or train entity and where they rest.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoverGroup {
     /// The entity.
     pub entity: usize,
-    /// `Door` or `Lift`.
+    /// `Door`, `Lift` or `Train`.
     pub contents: Contents,
     /// Its brushes (indices into the level's brushes) that form solids.
     pub brushes: Vec<usize>,
@@ -502,13 +550,16 @@ pub struct MoverGroup {
 }
 
 impl BrushLevel {
-    /// The door and lift entities, each with its brushes and where they
-    /// rest, in order of first brush. Brushes that make no solid are left
+    /// The door, lift and train entities, each with its brushes and where
+    /// they rest (a train at its first corner, [`BrushLevel::train_stops`];
+    /// one with no path is not solid), in order of first brush. Brushes that make no solid are left
     /// out (they are reported where the level is built).
     pub fn mover_groups(&self) -> Vec<MoverGroup> {
         let mut groups: Vec<MoverGroup> = Vec::new();
         for (i, b) in self.brushes.iter().enumerate() {
-            let (Some(e), Contents::Door | Contents::Lift) = (b.entity, b.contents) else {
+            let (Some(e), Contents::Door | Contents::Lift | Contents::Train) =
+                (b.entity, b.contents)
+            else {
                 continue;
             };
             if e >= self.entities.len() {
@@ -535,6 +586,14 @@ impl BrushLevel {
         for g in &mut groups {
             g.offset = rest_offset(g.contents, &self.entities[g.entity], g.bounds, self.unit);
             g.solid = rests_solid(g.contents, &self.entities[g.entity], g.bounds);
+            if g.contents == Contents::Train {
+                // A train rests at its first corner; one without a path
+                // is not there at all (QuakeC cannot place it).
+                match self.train_stops(g.entity, g.bounds).first() {
+                    Some(at) => g.offset = at.min - g.bounds.min,
+                    None => g.solid = false,
+                }
+            }
         }
         groups
     }

@@ -21,6 +21,16 @@
 //!   can fall through it. A floor panel that vanishes instead
 //!   ([`Entity::vanishes`]: a wall an entity's `killtarget` removes) opens
 //!   its whole box.
+//! * A train ([`Contents::Train`], `func_train`) is a list of [`Ride`]s,
+//!   one per leg of its path ([`BrushLevel::train_stops`]): its box at a
+//!   corner and at the next, in the direction it travels (QuakeC's
+//!   `train_next` only goes forward round the cycle of corners, so a ride
+//!   goes both ways only where the path comes back). Its brushes are solid
+//!   where it rests, at its first corner ([`BrushLevel::mover_groups`]).
+//!   A train with a `targetname` waits to be fired before it first moves
+//!   (`funcref_train_find`); its rides are the same, since whatever fires
+//!   it is on the player's way or the train never moves. Each corner's
+//!   `wait` is only a pause: it changes no ride.
 //! * Water, slime and lava brushes are regions of their name.
 //! * `trigger_teleport` (with the origin of the entity its `target` names),
 //!   `trigger_push` and `trigger_changelevel` (the exit) are regions;
@@ -138,6 +148,19 @@ pub struct Lift {
     pub bounds: Aabb,
 }
 
+/// One leg of a train's path: the train's box where it stops at one corner
+/// and where it stops at the next; an agent on its top at `from` is carried
+/// to its top at `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ride {
+    /// Index of the train entity in the level.
+    pub entity: usize,
+    /// The train's box at the corner the leg leaves.
+    pub from: Aabb,
+    /// The train's box at the corner the leg reaches.
+    pub to: Aabb,
+}
+
 /// The part of a floor panel door's drawn box that is open while the door
 /// is (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -160,6 +183,10 @@ pub struct Movers {
     /// Holes of floor panel doors in order of their first brush.
     #[serde(default)]
     pub holes: Vec<Hole>,
+    /// Legs of trains, trains in order of their first brush, legs in the
+    /// order each train travels them.
+    #[serde(default)]
+    pub rides: Vec<Ride>,
     /// Quake's gravity in metres per second squared
     /// ([`QUAKE_GRAVITY`] times the level's unit).
     pub gravity: f64,
@@ -204,7 +231,16 @@ impl BrushLevel {
             });
         }
         for g in self.mover_groups() {
-            if g.contents == Contents::Door {
+            if g.contents == Contents::Train {
+                let stops = self.train_stops(g.entity, g.bounds);
+                // A leg that goes nowhere (a corner naming itself) is no ride.
+                out.rides
+                    .extend(stops.windows(2).filter(|w| w[0] != w[1]).map(|w| Ride {
+                        entity: g.entity,
+                        from: w[0],
+                        to: w[1],
+                    }));
+            } else if g.contents == Contents::Door {
                 out.holes
                     .extend(
                         hole(&self.entities[g.entity], g.bounds, self.unit).map(|bounds| Hole {
@@ -404,6 +440,67 @@ mod tests {
         assert!((travel.max.y - 2.0).abs() < 1e-12 && (travel.min.y - 1.25).abs() < 1e-12);
         assert_eq!(m.gravity, 400.0);
         assert_eq!(level.movers(None).regions.len(), 4, "the ladder's water");
+    }
+
+    #[test]
+    fn a_train_rests_at_its_first_corner_and_rides_each_leg_it_travels() {
+        let corner = |name: &str, next: &str, at: DVec3| {
+            let mut c = ent("path_corner", &[("targetname", name), ("target", next)]);
+            c.origin = Some(at);
+            c
+        };
+        let (a, b, c) = (
+            DVec3::new(0.0, 0.0, 0.0),
+            DVec3::new(8.0, 2.0, 0.0),
+            DVec3::new(8.0, 2.0, -6.0),
+        );
+        // Drawn 2 × 1 × 3 somewhere else; its path is a → b → c → b → ...
+        let drawn = Aabb::from_corners(DVec3::new(50.0, 5.0, 50.0), DVec3::new(52.0, 6.0, 53.0));
+        let level = |target: &str| BrushLevel {
+            brushes: vec![cube(drawn.min, drawn.max, Contents::Train, Some(0))],
+            entities: vec![
+                ent("func_train", &[("target", target)]),
+                corner("a", "b", a),
+                corner("b", "c", b),
+                corner("c", "b", c),
+            ],
+            unit: 1.0,
+            ..Default::default()
+        };
+        let l = level("a");
+        let g = &l.mover_groups()[0];
+        assert!(g.solid);
+        // Quake's mins lands on the corner: smallest x and y, largest z.
+        let rest = Aabb {
+            min: drawn.min + g.offset,
+            max: drawn.max + g.offset,
+        };
+        assert_eq!(
+            rest,
+            Aabb::from_corners(a - DVec3::Z * 3.0, a + DVec3::new(2.0, 1.0, 0.0))
+        );
+        let legs: Vec<(DVec3, DVec3)> = l
+            .movers(None)
+            .rides
+            .iter()
+            .map(|r| (r.from.min, r.to.min))
+            .collect();
+        let at = |p: DVec3| p - DVec3::Z * 3.0;
+        assert_eq!(
+            legs,
+            [(at(a), at(b)), (at(b), at(c)), (at(c), at(b))],
+            "forward round the path; back only where it returns"
+        );
+        let mut still = level("a");
+        still.entities[1] = corner("a", "a", a);
+        assert!(still.mover_groups()[0].solid, "it rests at its corner");
+        assert!(
+            still.movers(None).rides.is_empty(),
+            "a corner naming itself"
+        );
+        let lost = level("nowhere");
+        assert!(!lost.mover_groups()[0].solid, "no path: not placed");
+        assert!(lost.movers(None).rides.is_empty());
     }
 
     #[test]

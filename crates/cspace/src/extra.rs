@@ -21,6 +21,16 @@
 //!   height between the box's bottom and top (plus the agent's half height,
 //!   ± the step tolerance), are its candidates; the lowest and the highest
 //!   are joined both ways when they differ by more than a step.
+//! * **Ride** (a leg of a train's path, [`Ride`]): one elevator link, one
+//!   way, from the polygon at the train's top where the leg leaves to the
+//!   one at its top where it arrives. Each end, as a lift's: walkable
+//!   polygons within one agent width of the train's plan there whose
+//!   height is the top's (plus the half height) within the step
+//!   tolerance, the nearest in height, then in plan to the train's
+//!   centre. At the corner where the train rests that is its own top; at
+//!   the others it is the floor beside the stop at the height of its top,
+//!   which the player steps on from or off onto. No link when an end has
+//!   no polygon or both ends are one polygon.
 
 use std::collections::HashMap;
 
@@ -32,6 +42,7 @@ use serde::Serialize;
 use crate::edge_plane::{EdgeRef, vertical_plane};
 use crate::links::{LinkSeg, MIN_LINK};
 use crate::walkable::WalkPoly;
+use navscope_core::movers::Ride;
 
 /// How far beyond a standing edge the crouching mesh is probed (metres).
 pub const PROBE: f64 = 0.01;
@@ -383,6 +394,51 @@ pub fn ladder_links(
     }
 }
 
+/// The link of one train leg on one mesh (see the module docs).
+pub fn ride_link(
+    mesh: usize,
+    polys: &[WalkPoly],
+    grid: &PolyGrid,
+    ride: &Ride,
+    half: DVec3,
+    step: f64,
+) -> Option<LinkSeg> {
+    let reach = 2.0 * half.x.max(half.z);
+    let end = |b: Aabb| {
+        let (min, max) = (DVec2::new(b.min.x, b.min.z), DVec2::new(b.max.x, b.max.z));
+        let centre = (min + max) * 0.5;
+        let y = b.max.y + half.y;
+        grid.near(min - DVec2::splat(reach), max + DVec2::splat(reach))
+            .into_iter()
+            .filter(|&i| poly_rect_distance(&polys[i].polygon, min, max) <= reach)
+            .map(|i| (i, nearest_on_poly(&polys[i], centre)))
+            .filter(|(_, at)| (at.y - y).abs() <= step)
+            .min_by(|a, b| {
+                (a.1.y - y)
+                    .abs()
+                    .total_cmp(&(b.1.y - y).abs())
+                    .then(
+                        plan(a.1)
+                            .distance(centre)
+                            .total_cmp(&plan(b.1).distance(centre)),
+                    )
+                    .then(a.0.cmp(&b.0))
+            })
+    };
+    let ((a, pa), (b, pb)) = (end(ride.from)?, end(ride.to)?);
+    (a != b).then(|| LinkSeg {
+        from_mesh: mesh,
+        from: a,
+        to_mesh: mesh,
+        to: b,
+        kind: LinkKind::Elevator,
+        source: [pa, pa],
+        dest: [pb, pb],
+        across: (pb - pa).with_y(0.0).try_normalize().unwrap_or(DVec3::ZERO),
+        edge: None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -405,6 +461,39 @@ mod tests {
         assert_eq!(grid.near(at, at), vec![0, 1]);
         let far = DVec2::new(4000.0, -4000.0);
         assert_eq!(grid.near(far, far), vec![0]);
+    }
+
+    #[test]
+    fn a_train_leg_links_its_top_one_way_to_the_floor_beside_the_next_stop() {
+        let polys = vec![
+            square(0.0, 0.0, 4.0, 4.0, 0.9),
+            square(12.0, 0.0, 16.0, 4.0, 0.9),
+            square(8.0, 0.0, 12.0, 4.0, -4.1),
+        ];
+        let grid = PolyGrid::new(&polys);
+        let train = |x: f64| Aabb {
+            min: DVec3::new(x, -0.5, 0.0),
+            max: DVec3::new(x + 4.0, 0.0, 4.0),
+        };
+        let ride = |from: f64, to: f64| Ride {
+            entity: 0,
+            from: train(from),
+            to: train(to),
+        };
+        let half = DVec3::new(0.3, 0.9, 0.3);
+        let link = ride_link(0, &polys, &grid, &ride(0.0, 8.0), half, 0.4).unwrap();
+        assert_eq!((link.from, link.to, link.kind), (0, 1, LinkKind::Elevator));
+        assert!(link.across.x > 0.99, "{:?}", link.across);
+        let back = ride_link(0, &polys, &grid, &ride(8.0, 0.0), half, 0.4).unwrap();
+        assert_eq!((back.from, back.to), (1, 0), "the leg's own direction");
+        assert_eq!(
+            ride_link(0, &polys, &grid, &ride(0.0, 30.0), half, 0.4),
+            None
+        );
+        assert_eq!(
+            ride_link(0, &polys, &grid, &ride(0.0, 0.5), half, 0.4),
+            None
+        );
     }
 
     #[test]

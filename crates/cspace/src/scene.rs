@@ -30,7 +30,7 @@ use navscope_core::geom::Aabb;
 use navscope_core::level::{BrushLevel, Contents};
 use serde::Serialize;
 
-pub use navscope_core::movers::{Hole, Region, RegionKind};
+pub use navscope_core::movers::{Hole, Region, RegionKind, Ride};
 
 use crate::extra::Ladder;
 use crate::polyhedron::Polyhedron;
@@ -81,6 +81,8 @@ pub struct Scene {
     pub regions: Vec<Region>,
     /// The holes floor panel doors open.
     pub holes: Vec<Hole>,
+    /// The legs trains travel.
+    pub rides: Vec<Ride>,
     /// Brushes the loader or this stage left out.
     pub skipped: Vec<Skipped>,
 }
@@ -139,7 +141,8 @@ pub fn scene(level: &BrushLevel, ladder_class: &str) -> Result<Scene, String> {
         // and lifts have no keys to move by: solid.
         if matches!(
             (b.contents, entity),
-            (Contents::Solid | Contents::Clip, _) | (Contents::Door | Contents::Lift, None)
+            (Contents::Solid | Contents::Clip, _)
+                | (Contents::Door | Contents::Lift | Contents::Train, None)
         ) {
             out.solids.push(SolidBrush { brush: i, solid });
         }
@@ -147,6 +150,7 @@ pub fn scene(level: &BrushLevel, ladder_class: &str) -> Result<Scene, String> {
     let movers = level.movers(Some(ladder_class));
     out.regions = movers.regions;
     out.holes = movers.holes;
+    out.rides = movers.rides;
     out.lifts = movers
         .lifts
         .into_iter()

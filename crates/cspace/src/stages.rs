@@ -19,7 +19,7 @@ use serde_json::json;
 use crate::crouch_space::crouch_only;
 use crate::edge_plane::{EdgePlane, EdgeRef, build_table};
 use crate::expand::{ExpandedBrush, expand};
-use crate::extra::{Ladder, PolyGrid, crouch_links, ladder_links};
+use crate::extra::{Ladder, PolyGrid, crouch_links, ladder_links, ride_link};
 use crate::gaps;
 use crate::ledges::shrink_ledges;
 use crate::links::{LinkSeg, clear_of, jumps, table_links, walk_and_step};
@@ -27,7 +27,7 @@ use crate::merge::merge_coplanar;
 use crate::movers::{hole_fall, swim_links, trigger_links};
 use crate::polyhedron::Polyhedron;
 use crate::regions::split_by_regions;
-use crate::scene::{AgentSize, Hole, Region, RegionKind, Skipped, SolidBrush, scene};
+use crate::scene::{AgentSize, Hole, Region, RegionKind, Ride, Skipped, SolidBrush, scene};
 use crate::union::{Fragment, UnionMesh, union_all};
 use crate::walkable::{WalkPoly, drop_outside, walkable};
 
@@ -406,6 +406,8 @@ pub struct Expanded {
     pub regions: Vec<Region>,
     /// The holes floor panel doors open.
     pub holes: Vec<Hole>,
+    /// The legs trains travel.
+    pub rides: Vec<Ride>,
     /// Brushes left out, with why.
     pub skipped: Vec<Skipped>,
 }
@@ -575,6 +577,7 @@ fn run_expand(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> {
         lifts: sc.lifts,
         regions: sc.regions,
         holes: sc.holes,
+        rides: sc.rides,
         skipped,
     }))
 }
@@ -1187,6 +1190,11 @@ fn run_extra_links(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageError> 
         };
         ladders.push(climb(LinkKind::Ladder, &ex.ladders));
         let mut moved = climb(LinkKind::Elevator, &ex.lifts);
+        moved.extend(
+            ex.rides
+                .iter()
+                .filter_map(|r| ride_link(m, polys, &grid, r, half, step)),
+        );
         moved.extend(trigger_links(m, polys, &grid, &ex.regions, step, gravity));
         moved.extend(swim_links(
             m,

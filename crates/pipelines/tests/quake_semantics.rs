@@ -1,7 +1,8 @@
 //! Quake entities as the game plays them, each on a small map made for it,
 //! built by `cspace` (and `voxel` where said) with the preset a `.map` opens with (Quake's player,
 //! [`navscope_pipelines::agents::for_level`]): a plat that starts raised, a
-//! floor-panel door fired by a button, a key door, a teleporter, and a
+//! floor-panel door fired by a button, a key door, a teleporter, a train
+//! that carries the player across a gap (in both pipelines), and a
 //! running jump across a gap the player reaches and one it does not, and
 //! onto a ledge within its rise and not above it (these two in `cspace`
 //! and `voxel`).
@@ -408,6 +409,56 @@ fn a_plat_with_a_name_starts_raised_and_rides_both_ways() {
         );
         let ride = b.mesh.links.iter().filter(|l| l.kind == LinkKind::Elevator);
         assert!(ride.count() >= 2, "{id}: a ride link each way");
+    }
+}
+
+/// Two floors 384 units apart, further than a running jump; with `train`,
+/// a 128-unit train drawn far away whose path runs from the near floor's
+/// edge to the far floor's edge and back (`path_corner` origins are where
+/// the train's Quake mins go).
+fn train_map(train: bool, wait_for: Option<&str>) -> String {
+    let mut more = vec![];
+    if train {
+        let mut props = vec![("target", "c1")];
+        if let Some(name) = wait_for {
+            props.push(("targetname", name));
+        }
+        more.push(entity(
+            "func_train",
+            &props,
+            &[cuboid([2048, 64, 496], [2176, 192, 512], "train")],
+        ));
+        for (name, next, at) in [("c1", "c2", "0 64 -16"), ("c2", "c1", "256 64 -16")] {
+            more.push(entity(
+                "path_corner",
+                &[("targetname", name), ("target", next), ("origin", at)],
+                &[],
+            ));
+        }
+    }
+    map(
+        &[floor(-512, 0, 0), floor(384, 896, 0)],
+        [-256, 128, 24],
+        ([576, 64, 0], [704, 192, 64]),
+        &more,
+    )
+}
+
+#[test]
+fn a_train_carries_the_player_across_a_gap_from_its_first_corner_to_the_next() {
+    for id in ["cspace", "voxel"] {
+        assert!(
+            build_in(id, &train_map(false, None)).route().is_err(),
+            "{id}: the gap is too wide to jump"
+        );
+        for name in [None, Some("go")] {
+            let b = build_in(id, &train_map(true, name));
+            let kinds = b.kinds();
+            assert!(
+                kinds.contains(&LinkKind::Elevator),
+                "{id} {name:?}: the route rides the train: {kinds:?}"
+            );
+        }
     }
 }
 

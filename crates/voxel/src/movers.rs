@@ -21,6 +21,13 @@
 //! * **Elevator**: the lift's plan at its low top (the floor on the lift at
 //!   rest) and at its high top (the floors beside it up there), each end
 //!   within a step of that height, the nearest in height; both ways.
+//! * **Ride** (a leg of a train's path, [`navscope_core::movers::Ride`]):
+//!   one way, from the train's top where the leg leaves to its top where
+//!   it arrives. Each end is attached as a lift's: within the tolerance of
+//!   the train's plan there, within a step of its top, the nearest in
+//!   height. So the end is the train's own top where it rests (its first
+//!   corner) and, at the other corners, the floor beside the stop at the
+//!   height of its top: the floor the player steps on or off from.
 //! * **Teleport**: every polygon the trigger's box touches (grown by the
 //!   radius sideways, feet from an agent height under it to its top) links
 //!   one way to the highest polygon under the destination (at most a step
@@ -246,6 +253,26 @@ pub fn add_mover_links(nav: &mut NavMesh, movers: &Movers, reach: Reach) -> Move
                 .push(format!("lift {k}: no polygon at its high end")),
         }
     }
+    for (k, r) in movers.rides.iter().enumerate() {
+        let end = |b: Aabb| {
+            let top = b.max.y;
+            End::of_box(b, 0.0, top - reach.step, top + reach.step).nearest_to(&polys, tol, top)
+        };
+        match (end(r.from), end(r.to)) {
+            (Some((a, pa)), Some((b, pb))) if a != b => {
+                new.push((LinkKind::Elevator, polys[a].id, pa, polys[b].id, pb));
+            }
+            (Some(_), Some(_)) => out
+                .skipped
+                .push(format!("ride {k}: one polygon at both stops")),
+            (None, _) => out
+                .skipped
+                .push(format!("ride {k}: no polygon where it leaves")),
+            (_, None) => out
+                .skipped
+                .push(format!("ride {k}: no polygon where it arrives")),
+        }
+    }
     for (r, region) in movers.regions.iter().enumerate() {
         let sources = || {
             let b = region.bounds;
@@ -399,7 +426,7 @@ fn landing(
 mod tests {
     use super::*;
     use navscope_core::Stance;
-    use navscope_core::movers::Lift;
+    use navscope_core::movers::{Lift, Ride};
 
     fn square(nav: &mut NavMesh, x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> u32 {
         let pts = vec![
@@ -469,6 +496,7 @@ mod tests {
             }],
             gravity: 10.0,
             holes: vec![],
+            rides: vec![],
         };
         let got = add_mover_links(&mut nav, &movers, REACH);
         let kinds = added(&nav, &got.links);
@@ -482,6 +510,35 @@ mod tests {
             ]
         );
         assert_eq!(got.skipped, ["door 1: no walk link crosses its opening"]);
+    }
+
+    #[test]
+    fn a_train_leg_rides_one_way_from_its_top_to_the_floor_beside_the_next_stop() {
+        let mut nav = NavMesh::new("voxel", "");
+        let on = square(&mut nav, 0.0, 0.0, 4.0, 4.0, 1.0);
+        let beside = square(&mut nav, 12.0, 0.0, 16.0, 4.0, 1.0);
+        let _below = square(&mut nav, 8.0, 0.0, 12.0, 4.0, -5.0);
+        let train = |x: f64| Aabb {
+            min: DVec3::new(x, 0.5, 0.0),
+            max: DVec3::new(x + 4.0, 1.0, 4.0),
+        };
+        let ride = |from: f64, to: f64| Ride {
+            entity: 0,
+            from: train(from),
+            to: train(to),
+        };
+        let movers = Movers {
+            rides: vec![ride(0.0, 8.0), ride(0.0, 30.0)],
+            gravity: 10.0,
+            ..Movers::default()
+        };
+        let got = add_mover_links(&mut nav, &movers, REACH);
+        assert_eq!(
+            added(&nav, &got.links),
+            [(on, beside, LinkKind::Elevator)],
+            "one way, to the floor at the top's height, not the pit under the stop"
+        );
+        assert_eq!(got.skipped, ["ride 1: no polygon where it arrives"]);
     }
 
     #[test]
@@ -512,6 +569,7 @@ mod tests {
             lifts: vec![],
             gravity: 10.0,
             holes: vec![],
+            rides: vec![],
         };
         let got = add_mover_links(&mut nav, &movers, REACH);
         let kinds = added(&nav, &got.links);

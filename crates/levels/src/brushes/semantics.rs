@@ -8,8 +8,9 @@
 //! 2. the brush's entity class: `func_illusionary` and
 //!    `func_detail_illusionary` are empty, `trigger_*` are triggers,
 //!    `func_door`, `func_door_secret` and `func_door_rotating` are doors,
-//!    `func_plat` is a lift, `func_train` is empty (it spawns at its first
-//!    `path_corner`, not where it is drawn); the world, `func_wall`,
+//!    `func_plat` is a lift, `func_train` is a train (it spawns at its
+//!    first `path_corner`, not where it is drawn:
+//!    [`navscope_core::level::BrushLevel::train_stops`]); the world, `func_wall`,
 //!    `func_detail*`, `func_group` and every other class go on to the
 //!    textures;
 //! 3. Quake 2 content and surface flags, where the file has them (the
@@ -152,7 +153,8 @@ fn liquid(texture: &str) -> Option<Contents> {
 fn by_class(class: &str) -> Option<Contents> {
     let c = class.to_ascii_lowercase();
     match c.as_str() {
-        "func_illusionary" | "func_detail_illusionary" | "func_train" => Some(Contents::Empty),
+        "func_illusionary" | "func_detail_illusionary" => Some(Contents::Empty),
+        "func_train" => Some(Contents::Train),
         "func_door" | "func_door_secret" | "func_door_rotating" => Some(Contents::Door),
         "func_plat" => Some(Contents::Lift),
         _ if c.starts_with("trigger_") => Some(Contents::Trigger),
@@ -293,9 +295,10 @@ mod tests {
         for c in ["func_wall", "func_detail", "func_detail_wall", "func_group"] {
             assert_eq!(q1(Some(c), &["wall"]), Contents::Solid, "{c}");
         }
-        for c in ["func_illusionary", "func_detail_illusionary", "func_train"] {
+        for c in ["func_illusionary", "func_detail_illusionary"] {
             assert_eq!(q1(Some(c), &["wall"]), Contents::Empty, "{c}");
         }
+        assert_eq!(q1(Some("func_train"), &["wall"]), Contents::Train);
         assert_eq!(
             q1(Some("trigger_teleport"), &["trigger"]),
             Contents::Trigger

@@ -5,7 +5,8 @@
 //! * solid and clip brushes become their faces, each face a fan of
 //!   triangles wound counter-clockwise seen from outside (so a floor's
 //!   triangles face up);
-//! * lifts become solid where they rest, doors where they rest when they
+//! * lifts and trains become solid where they rest (a train at its first
+//!   corner), doors where they rest when they
 //!   are solid there ([`navscope_core::level::rests_solid`]), as in
 //!   `cspace`;
 //! * water brushes become the level's water volumes (their boxes);
@@ -23,6 +24,7 @@
 //!   `qbsp` would cut it, and a mesh without its inside part would have a
 //!   hole in the floor or the wall. [`Converted::seal`] says what the flood found;
 //! * the level's doors (their closed volumes), lifts (low and high tops),
+//!   trains (their boxes at each corner),
 //!   teleporters, pushers and exit ([`BrushLevel::movers`], as `cspace`
 //!   derives them) go with the mesh as [`MeshLevel::movers`], so a mesh
 //!   pipeline can link them.
@@ -75,7 +77,11 @@ pub fn brush_mesh(level: &BrushLevel) -> Result<Converted, String> {
     let mut outside_faces = 0;
     for (i, b) in level.brushes.iter().enumerate() {
         let solid = match b.contents {
-            Contents::Solid | Contents::Clip | Contents::Door | Contents::Lift => true,
+            Contents::Solid
+            | Contents::Clip
+            | Contents::Door
+            | Contents::Lift
+            | Contents::Train => true,
             Contents::Water => false,
             Contents::Slime | Contents::Lava | Contents::Trigger | Contents::Empty => continue,
         };
