@@ -174,8 +174,8 @@ fn search_all(level: &BrushLevel, mesh: &NavMesh, starts: &[Spot], exits: &[Spot
     out
 }
 
-/// The boxes of the level's doors, lifts, teleporters and pushers, by
-/// entity.
+/// The boxes of the level's doors, lifts, trains (at each stop of a ride),
+/// teleporters and pushers, by entity.
 struct Movers(Vec<(usize, Aabb)>);
 
 impl Movers {
@@ -192,7 +192,11 @@ impl Movers {
             })
             .filter_map(|r| Some((r.entity?, r.bounds)));
         let lifts = m.lifts.iter().map(|l| (l.entity, l.bounds));
-        Movers(regions.chain(lifts).collect())
+        let rides = m
+            .rides
+            .iter()
+            .flat_map(|r| [(r.entity, r.from), (r.entity, r.to)]);
+        Movers(regions.chain(lifts).chain(rides).collect())
     }
 
     /// The entity whose box (grown by [`NEAR_MOVER`]) holds `p`.

@@ -76,6 +76,97 @@ fn a_dangling_target_is_named_and_skipped_and_the_rest_routes() {
     );
 }
 
+/// An axis-aligned brush from `lo` to `hi` (map units) in `.map` text.
+fn cuboid(lo: [i32; 3], hi: [i32; 3], texture: &str) -> String {
+    let ([x0, y0, z0], [x1, y1, z1]) = (lo, hi);
+    [
+        format!(
+            "( {x0} {y0} {z0} ) ( {x0} {} {z0} ) ( {x0} {y0} {} )",
+            y0 + 1,
+            z0 + 1
+        ),
+        format!(
+            "( {x0} {y0} {z0} ) ( {x0} {y0} {} ) ( {} {y0} {z0} )",
+            z0 + 1,
+            x0 + 1
+        ),
+        format!(
+            "( {x0} {y0} {z0} ) ( {} {y0} {z0} ) ( {x0} {} {z0} )",
+            x0 + 1,
+            y0 + 1
+        ),
+        format!(
+            "( {x1} {y1} {z1} ) ( {x1} {} {z1} ) ( {} {y1} {z1} )",
+            y1 + 1,
+            x1 + 1
+        ),
+        format!(
+            "( {x1} {y1} {z1} ) ( {} {y1} {z1} ) ( {x1} {y1} {} )",
+            x1 + 1,
+            z1 + 1
+        ),
+        format!(
+            "( {x1} {y1} {z1} ) ( {x1} {y1} {} ) ( {x1} {} {z1} )",
+            z1 + 1,
+            y1 + 1
+        ),
+    ]
+    .map(|plane| format!("{plane} {texture} 0 0 0 1 1\n"))
+    .concat()
+}
+
+#[test]
+fn a_route_that_rides_a_train_names_the_train() {
+    // Two floors 448 units apart (beyond any jump); a train 64 units
+    // square rests at its first corner in the gap beside the start's
+    // floor, top level with it, and rides to its second corner beside the
+    // exit's floor (QuakeC places it at `corner origin - mins`).
+    let dir = temp_dir("train");
+    let world = format!(
+        "{{\n\"classname\" \"worldspawn\"\n{{\n{}}}\n{{\n{}}}\n}}\n",
+        cuboid([0, 0, -16], [192, 256, 0], "floor"),
+        cuboid([640, 0, -16], [896, 256, 0], "floor")
+    );
+    let train = format!(
+        "{{\n\"classname\" \"func_train\"\n\"target\" \"c1\"\n{{\n{}}}\n}}\n",
+        cuboid([0, 0, 0], [64, 64, 16], "train")
+    );
+    let corner = |name: &str, next: &str, x: i32| {
+        format!(
+            "{{\n\"classname\" \"path_corner\"\n\"targetname\" \"{name}\"\n\"target\" \"{next}\"\n\"origin\" \"{x} 96 -16\"\n}}\n"
+        )
+    };
+    let exit = format!(
+        "{{\n\"classname\" \"trigger_changelevel\"\n\"map\" \"next\"\n{{\n{}}}\n}}\n",
+        cuboid([768, 96, 0], [832, 160, 64], "trigger")
+    );
+    let start = "{\n\"classname\" \"info_player_start\"\n\"origin\" \"64 128 24\"\n}\n";
+    let text = format!(
+        "{world}{start}{train}{}{}{exit}",
+        corner("c1", "c2", 192),
+        corner("c2", "c1", 576)
+    );
+    let p = write(&dir, "train.map", &text);
+    for pipeline in ["cspace", "voxel"] {
+        let out = cli(&[
+            "routes",
+            p.to_str().unwrap(),
+            "--pipeline",
+            pipeline,
+            "--json",
+        ]);
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        let route = &doc["routes"][0];
+        assert_eq!(route["found"], true, "{pipeline}: {doc}");
+        assert!(
+            route["uses"].as_array().is_some_and(|u| u
+                .iter()
+                .any(|e| e.as_str().is_some_and(|e| e.starts_with("func_train")))),
+            "{pipeline}: the route names the train it rides: {route}"
+        );
+    }
+}
+
 #[test]
 fn an_unknown_agent_is_a_usage_error() {
     let dir = temp_dir("agent");
