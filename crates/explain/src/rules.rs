@@ -70,6 +70,14 @@ pub struct Rules {
     pub min_region: Option<Limit>,
     /// Radius kept from walls (the erosion), metres.
     pub radius: Option<Limit>,
+    /// Least room a swimmer needs over the place it swims at, metres.
+    pub swim_height: Option<Limit>,
+    /// Whether that room is measured from the water surface (voxel: swim
+    /// nodes float at the surface) rather than from the floor (cspace: the
+    /// agent's box stands on the submerged floor).
+    pub swim_from_surface: bool,
+    /// Least water depth a swimmer needs, metres.
+    pub swim_depth: Option<Limit>,
 }
 
 /// A numeric parameter value as a real; `None` for others or none.
@@ -173,6 +181,13 @@ impl Rules {
                     1.0,
                     "walkable",
                     "Golodetz §4.1, walkable faces",
+                );
+                r.swim_height = lim(
+                    "stand_height",
+                    "standing height",
+                    1.0,
+                    "expand",
+                    "cspace swims link the submerged floor polygons the agent's box stands on (navscope_core::swim, Yao graph)",
                 );
             }
             "navgraph" | "navgraph-nodes" => {
@@ -280,6 +295,23 @@ impl Rules {
             "compact",
             "Recast walkableSlopeAngle, rcMarkWalkableTriangles",
         );
+        self.swim_height = limit(
+            values,
+            "swim.height",
+            "swimming height",
+            1.0,
+            "compact",
+            "voxel swim pass: the low-height filter measures a swimmer's headroom from the water surface, and a swim span needs room above the surface even with the filter off",
+        );
+        self.swim_from_surface = true;
+        self.swim_depth = limit(
+            values,
+            "swim.min_water",
+            "min water depth",
+            1.0,
+            "compact",
+            "voxel swim pass, water depth filter",
+        );
         self.min_region = limit(
             values,
             "min_region_size",
@@ -303,6 +335,8 @@ impl Rules {
             &self.slope,
             &self.min_region,
             &self.radius,
+            &self.swim_height,
+            &self.swim_depth,
         ]
         .into_iter()
         .flatten()
@@ -573,6 +607,11 @@ fn opening(
 /// headroom, then the height or width of the jump, step or drop, then a
 /// door in the way. Empty when no rule is broken by what was measured.
 pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusal> {
+    if let Some(s) = solids
+        && let Some(water) = underwater(s, gap)
+    {
+        return swim_refusals(rules, &water, gap.plan());
+    }
     let mut out = Vec::new();
     let stand = rules.height.as_ref().map_or(1.8, |l| l.value);
     let climb = rules.step.as_ref().map_or(STEP, |l| l.value);
@@ -650,6 +689,117 @@ pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusa
         )));
     }
     out.extend(solids.and_then(|s| stacked(s, gap)));
+    out
+}
+
+/// The water over a gap whose link is a swim, measured at the middle of
+/// the way: the water's top, the ceiling over it (none: open to the sky
+/// within [`FAR`]) and the floor under it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Underwater {
+    /// Top of the water, y.
+    pub top: f64,
+    /// Ceiling over the middle, y.
+    pub ceiling: Option<f64>,
+    /// Floor under the middle, y.
+    pub floor: f64,
+}
+
+/// Places this far above a gap's ends are tested for water (metres).
+const WET: f64 = 0.05;
+
+/// The water of `gap` when its link is a swim: both ends, or the middle
+/// of the straight way, lie under water (a point [`WET`] above each in a
+/// water volume); `None` otherwise.
+pub fn underwater(solids: &Solids, gap: &Gap) -> Option<Underwater> {
+    let up = DVec3::Y * WET;
+    let mid = gap.from.lerp(gap.to, 0.5) + up;
+    let ends = [gap.from + up, gap.to + up].map(|p| solids.water_top(p));
+    let top = match (ends, solids.water_top(mid)) {
+        (_, Some(t)) => t,
+        ([Some(a), Some(b)], None) => a.max(b),
+        _ => return None,
+    };
+    let floor = solids
+        .ray(mid, -DVec3::Y, FAR)
+        .map_or(mid.y - WET, |(t, _)| mid.y - t);
+    let ceiling = solids
+        .ray(mid, DVec3::Y, FAR)
+        .filter(|(t, _)| *t > 0.0)
+        .map(|(t, _)| mid.y + t);
+    Some(Underwater {
+        top,
+        ceiling,
+        floor,
+    })
+}
+
+/// The rules that refuse a swim through `water`, `across` metres in plan:
+/// the room a swimmer has over its place (from the surface or from the
+/// floor, [`Rules::swim_from_surface`]) against the swimming height, and
+/// the water's depth against the least depth; a pipeline without swim
+/// rules says so.
+fn swim_refusals(rules: &Rules, water: &Underwater, across: f64) -> Vec<Refusal> {
+    let mut out = Vec::new();
+    let fills = water.ceiling.is_some_and(|c| water.top >= c - 1e-6);
+    let state = match water.ceiling {
+        Some(c) if fills => format!(
+            "the water fills the passage to its ceiling (water top y = {:.2}, ceiling y = {c:.2} at the middle)",
+            water.top
+        ),
+        Some(c) => format!(
+            "the water's top is {:.2} m under the ceiling (water top y = {:.2}, ceiling y = {c:.2}, floor y = {:.2} at the middle)",
+            c - water.top,
+            water.top,
+            water.floor
+        ),
+        None => format!(
+            "the water is open to the sky (water top y = {:.2}, floor y = {:.2} at the middle)",
+            water.top, water.floor
+        ),
+    };
+    let head = format!("a swim ({across:.2} m across) is missing: {state}");
+    let Some(h) = &rules.swim_height else {
+        out.push(Refusal::without_rule(format!(
+            "{head}, and {} makes no swim links",
+            rules.pipeline
+        )));
+        return out;
+    };
+    let (base, from) = if rules.swim_from_surface {
+        (water.top.max(water.floor), "above the water surface")
+    } else {
+        (water.floor, "above the submerged floor")
+    };
+    if let Some(c) = water.ceiling {
+        let room = (c - base).max(0.0);
+        // The voxel swim pass needs some room above the surface even
+        // when the swimming height is 0.
+        let broken = room < h.value - 1e-9 || (rules.swim_from_surface && room <= 0.0);
+        if broken {
+            out.push(Refusal {
+                limit: h.clone(),
+                measured: room,
+                words: format!(
+                    "{head}, and {} swims only where the swimmer's height fits under the ceiling {from}: room {room:.2} m < {} {:.2} m ({}, {})",
+                    rules.pipeline, h.label, h.value, h.parameter, h.source
+                ),
+            });
+        }
+    }
+    if let Some(d) = &rules.swim_depth {
+        let depth = water.top - water.floor;
+        if depth < d.value - 1e-9 {
+            out.push(Refusal {
+                limit: d.clone(),
+                measured: depth,
+                words: format!(
+                    "{head}: water depth {depth:.2} m < {} {:.2} m ({}, {})",
+                    d.label, d.value, d.parameter, d.source
+                ),
+            });
+        }
+    }
     out
 }
 
