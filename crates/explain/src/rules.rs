@@ -610,7 +610,7 @@ pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusa
     if let Some(s) = solids
         && let Some(water) = underwater(s, gap)
     {
-        return swim_refusals(rules, &water, gap.plan());
+        return swim_refusals(rules, &water);
     }
     let mut out = Vec::new();
     let stand = rules.height.as_ref().map_or(1.8, |l| l.value);
@@ -734,12 +734,11 @@ pub fn underwater(solids: &Solids, gap: &Gap) -> Option<Underwater> {
     })
 }
 
-/// The rules that refuse a swim through `water`, `across` metres in plan:
-/// the room a swimmer has over its place (from the surface or from the
+/// The rules that refuse a swim through `water`: the room a swimmer has over its place (from the surface or from the
 /// floor, [`Rules::swim_from_surface`]) against the swimming height, and
 /// the water's depth against the least depth; a pipeline without swim
 /// rules says so.
-fn swim_refusals(rules: &Rules, water: &Underwater, across: f64) -> Vec<Refusal> {
+fn swim_refusals(rules: &Rules, water: &Underwater) -> Vec<Refusal> {
     let mut out = Vec::new();
     let fills = water.ceiling.is_some_and(|c| water.top >= c - 1e-6);
     let state = match water.ceiling {
@@ -758,10 +757,9 @@ fn swim_refusals(rules: &Rules, water: &Underwater, across: f64) -> Vec<Refusal>
             water.top, water.floor
         ),
     };
-    let head = format!("a swim ({across:.2} m across) is missing: {state}");
     let Some(h) = &rules.swim_height else {
         out.push(Refusal::without_rule(format!(
-            "{head}, and {} makes no swim links",
+            "{state}, and {} makes no swim links",
             rules.pipeline
         )));
         return out;
@@ -781,7 +779,7 @@ fn swim_refusals(rules: &Rules, water: &Underwater, across: f64) -> Vec<Refusal>
                 limit: h.clone(),
                 measured: room,
                 words: format!(
-                    "{head}, and {} swims only where the swimmer's height fits under the ceiling {from}: room {room:.2} m < {} {:.2} m ({}, {})",
+                    "{state}, and {} swims only where the swimmer's height fits under the ceiling {from}: room {room:.2} m < {} {:.2} m ({}, {})",
                     rules.pipeline, h.label, h.value, h.parameter, h.source
                 ),
             });
@@ -794,7 +792,7 @@ fn swim_refusals(rules: &Rules, water: &Underwater, across: f64) -> Vec<Refusal>
                 limit: d.clone(),
                 measured: depth,
                 words: format!(
-                    "{head}: water depth {depth:.2} m < {} {:.2} m ({}, {})",
+                    "{state}: water depth {depth:.2} m < {} {:.2} m ({}, {})",
                     d.label, d.value, d.parameter, d.source
                 ),
             });

@@ -106,8 +106,13 @@ fn a_tunnel_flooded_to_its_ceiling_is_a_missing_swim_with_its_rule() {
     };
     let gap = explain_gap(gap, &r, opts, (from, to), &budget);
     assert_eq!(gap.link, LinkKind::Swim, "{}", gap.reason);
+    assert!(
+        gap.missing_words().starts_with("a swim ("),
+        "{}",
+        gap.missing_words()
+    );
     let r = &gap.reason;
-    assert!(r.contains("a swim ("), "{r}");
+    assert!(r.starts_with("a swim refused: "), "{r}");
     assert!(r.contains("fills the passage to its ceiling"), "{r}");
     assert!(
         r.contains(&format!("water top y = {WATER_TOP:.2}"))
