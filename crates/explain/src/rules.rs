@@ -14,6 +14,20 @@
 //! - A place along the way whose floor is more than the step (at least
 //!   [`crate::gap::STEP`]) below the line between the sides, or has no
 //!   floor, is a hole: the link would be a jump across it.
+//! - A gap whose two ends (a little above each), or the middle of the
+//!   straight way between them, lie in the level's water (a mesh level's
+//!   water boxes, a brush level's water brushes) is a swim, not a jump or
+//!   a step: its rules are measured at the middle of the way, against the
+//!   water's top, the ceiling over it and the floor under it. `voxel`
+//!   floats its swim nodes at the surface, so the room is from the water
+//!   surface up to the ceiling against `swim.height` (a span needs some
+//!   room above the surface even with the low-height filter off: a
+//!   passage flooded to its ceiling has none), and the depth against
+//!   `swim.min_water`; `cspace` swims between the submerged floor
+//!   polygons the agent's box stands on, so the room is from the floor up
+//!   against `stand_height`. The global water level of voxel's
+//!   `water_level_on` is not water here (it is a parameter, not the
+//!   level's).
 //! - When nothing measured breaks a rule, no rule is named and the gap
 //!   keeps its geometric description.
 
@@ -992,6 +1006,113 @@ mod tests {
             "{}",
             door.words
         );
+    }
+
+    /// A brush level: a floor slab at y = 0 (x 0..8, z 0..4), a ceiling
+    /// slab from `ceiling` up, and water from the floor to `water_top`.
+    fn pool(ceiling: f64, water_top: f64) -> navscope_core::brush::BrushLevel {
+        use navscope_core::brush::{Brush, BrushLevel, Contents};
+        let cuboid = |lo: [f64; 3], hi: [f64; 3], c: Contents| {
+            Brush::cuboid(DVec3::from_array(lo), DVec3::from_array(hi), c, None)
+        };
+        BrushLevel {
+            brushes: vec![
+                cuboid([0.0, -0.2, 0.0], [8.0, 0.0, 4.0], Contents::Solid),
+                cuboid(
+                    [0.0, ceiling, 0.0],
+                    [8.0, ceiling + 0.2, 4.0],
+                    Contents::Solid,
+                ),
+                cuboid([0.0, 0.0, 0.0], [8.0, water_top, 4.0], Contents::Water),
+            ],
+            ..Default::default()
+        }
+    }
+
+    const ACROSS: (DVec3, DVec3) = (DVec3::new(2.0, 0.0, 2.0), DVec3::new(6.0, 0.0, 2.0));
+
+    #[test]
+    fn a_passage_flooded_to_its_ceiling_refuses_voxels_swim_by_the_room_above_the_surface() {
+        let (_, v) = values(&[
+            ("swim.height", 0.5),
+            ("swim.min_water", 1.5),
+            ("jump_reach", 6.0),
+        ]);
+        let rules = Rules::for_pipeline("voxel", &v);
+        let level = pool(2.0, 2.5);
+        let s = Solids::brushes(&level);
+        let gap = Gap::between(ACROSS.0, ACROSS.1);
+        let water = underwater(&s, &gap).expect("under water");
+        assert_eq!(water.top, 2.5);
+        assert_eq!(water.ceiling, Some(2.0));
+        let r = refusals(&rules, &gap, Some(&s));
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].limit.parameter, "swim.height");
+        assert_eq!(r[0].measured, 0.0);
+        assert!(
+            r[0].words.contains("fills the passage to its ceiling")
+                && r[0].words.contains("room 0.00 m < swimming height 0.50 m"),
+            "{}",
+            r[0].words
+        );
+        // Room enough above the surface, water deep enough: no swim rule
+        // is broken (and no jump is named under water).
+        let level = pool(3.0, 2.0);
+        let s = Solids::brushes(&level);
+        assert!(refusals(&rules, &gap, Some(&s)).is_empty());
+        // Shallow water: the depth rule, with its parameter.
+        let level = pool(3.0, 1.0);
+        let s = Solids::brushes(&level);
+        let r = refusals(&rules, &gap, Some(&s));
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].limit.parameter, "swim.min_water");
+        assert!(
+            r[0].words
+                .contains("water depth 1.00 m < min water depth 1.50 m"),
+            "{}",
+            r[0].words
+        );
+    }
+
+    #[test]
+    fn cspace_measures_a_swimmers_room_from_the_submerged_floor() {
+        let (_, v) = values(&[("stand_height", 1.8), ("step_height", 0.45)]);
+        let rules = Rules::for_pipeline("cspace", &v);
+        let gap = Gap::between(ACROSS.0, ACROSS.1);
+        // Flooded to a ceiling 2 m over the floor: the agent's box fits.
+        let level = pool(2.0, 2.5);
+        let s = Solids::brushes(&level);
+        assert!(refusals(&rules, &gap, Some(&s)).is_empty());
+        // A ceiling 1.5 m over the floor: it does not.
+        let level = pool(1.5, 2.5);
+        let s = Solids::brushes(&level);
+        let r = refusals(&rules, &gap, Some(&s));
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].limit.parameter, "stand_height");
+        assert!(
+            r[0].words
+                .contains("above the submerged floor: room 1.50 m < standing height 1.80 m"),
+            "{}",
+            r[0].words
+        );
+    }
+
+    #[test]
+    fn dry_ends_and_a_dry_way_are_no_swim() {
+        let level = pool(3.0, 2.0);
+        let s = Solids::brushes(&level);
+        // Both ends above the water's top.
+        let up = DVec3::Y * 2.5;
+        assert!(underwater(&s, &Gap::between(ACROSS.0 + up, ACROSS.1 + up)).is_none());
+        // A mesh with no water.
+        let mesh = ledge(0.0);
+        let s = Solids::mesh(&mesh);
+        assert!(underwater(&s, &Gap::between(ACROSS.0, ACROSS.1)).is_none());
+        // One end in the water, the other and the middle out of it.
+        let level = pool(3.0, 2.0);
+        let s = Solids::brushes(&level);
+        let out = DVec3::new(20.0, 0.0, 2.0);
+        assert!(underwater(&s, &Gap::between(ACROSS.0, out)).is_none());
     }
 
     #[test]
