@@ -706,16 +706,18 @@ pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusa
     out
 }
 
-/// The water over a gap whose link is a swim, measured at the middle of
-/// the way: the water's top, the ceiling over it (none: open to the sky
-/// within [`FAR`]) and the floor under it.
+/// The water at one place of a gap whose link is a swim: the water's top,
+/// the ceiling over the place (none: open to the sky within [`FAR`]) and
+/// the floor under it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Underwater {
+    /// Where along the way, in words ("at the middle").
+    pub at: &'static str,
     /// Top of the water, y.
     pub top: f64,
-    /// Ceiling over the middle, y.
+    /// Ceiling over the place, y.
     pub ceiling: Option<f64>,
-    /// Floor under the middle, y.
+    /// Floor under the place, y.
     pub floor: f64,
 }
 
@@ -724,93 +726,146 @@ const WET: f64 = 0.05;
 
 /// The water of `gap` when its link is a swim: both ends, or the middle
 /// of the straight way, lie under water (a point [`WET`] above each in a
-/// water volume); `None` otherwise.
-pub fn underwater(solids: &Solids, gap: &Gap) -> Option<Underwater> {
+/// water volume); measured at each of the start's end, the middle and the
+/// far end that is wet. `None` otherwise.
+pub fn underwater(solids: &Solids, gap: &Gap) -> Option<Vec<Underwater>> {
     let up = DVec3::Y * WET;
-    let mid = gap.from.lerp(gap.to, 0.5) + up;
-    let ends = [gap.from + up, gap.to + up].map(|p| solids.water_top(p));
-    let top = match (ends, solids.water_top(mid)) {
-        (_, Some(t)) => t,
-        ([Some(a), Some(b)], None) => a.max(b),
-        _ => return None,
-    };
-    let floor = solids
-        .ray(mid, -DVec3::Y, FAR)
-        .map_or(mid.y - WET, |(t, _)| mid.y - t);
-    let ceiling = solids
-        .ray(mid, DVec3::Y, FAR)
-        .filter(|(t, _)| *t > 0.0)
-        .map(|(t, _)| mid.y + t);
-    Some(Underwater {
+    let places = [
+        ("at the start's side", gap.from + up),
+        ("at the middle", gap.from.lerp(gap.to, 0.5) + up),
+        ("at the far side", gap.to + up),
+    ];
+    let tops = places.map(|(_, p)| solids.water_top(p));
+    if tops[1].is_none() && (tops[0].is_none() || tops[2].is_none()) {
+        return None;
+    }
+    let measure = |(at, p): (&'static str, DVec3), top: f64| Underwater {
+        at,
         top,
-        ceiling,
-        floor,
-    })
+        floor: solids
+            .ray(p, -DVec3::Y, FAR)
+            .map_or(p.y - WET, |(t, _)| p.y - t),
+        ceiling: solids
+            .ray(p, DVec3::Y, FAR)
+            .filter(|(t, _)| *t > 0.0)
+            .map(|(t, _)| p.y + t),
+    };
+    Some(
+        places
+            .into_iter()
+            .zip(tops)
+            .filter_map(|(place, top)| Some(measure(place, top?)))
+            .collect(),
+    )
 }
 
-/// The rules that refuse a swim through `water`: the room a swimmer has over its place (from the surface or from the
-/// floor, [`Rules::swim_from_surface`]) against the swimming height, and
-/// the water's depth against the least depth; a pipeline without swim
-/// rules says so.
-fn swim_refusals(rules: &Rules, water: &Underwater) -> Vec<Refusal> {
+impl Underwater {
+    /// The room a swimmer has here: from the surface (or the floor, if
+    /// higher) when `from_surface`, else from the floor, up to the
+    /// ceiling; `None` when open to the sky.
+    fn room(&self, from_surface: bool) -> Option<f64> {
+        let base = if from_surface {
+            self.top.max(self.floor)
+        } else {
+            self.floor
+        };
+        Some((self.ceiling? - base).max(0.0))
+    }
+
+    /// The water here in words.
+    fn words(&self) -> String {
+        let at = self.at;
+        match self.ceiling {
+            Some(c) if self.top >= c - 1e-6 => format!(
+                "the water fills the passage to its ceiling (water top y = {:.2}, ceiling y = {c:.2} {at})",
+                self.top
+            ),
+            Some(c) => format!(
+                "the water's top is {:.2} m under the ceiling (water top y = {:.2}, ceiling y = {c:.2}, floor y = {:.2} {at})",
+                c - self.top,
+                self.top,
+                self.floor
+            ),
+            None => format!(
+                "the water is open to the sky (water top y = {:.2}, floor y = {:.2} {at})",
+                self.top, self.floor
+            ),
+        }
+    }
+}
+
+/// The rules that refuse a swim through `water` (its places along the
+/// way): the least room a swimmer has over a place (from the surface or
+/// from the floor, [`Rules::swim_from_surface`]) against the swimming
+/// height, and the least depth against the least depth allowed; a
+/// pipeline without swim rules says so.
+fn swim_refusals(rules: &Rules, water: &[Underwater]) -> Vec<Refusal> {
     let mut out = Vec::new();
-    let fills = water.ceiling.is_some_and(|c| water.top >= c - 1e-6);
-    let state = match water.ceiling {
-        Some(c) if fills => format!(
-            "the water fills the passage to its ceiling (water top y = {:.2}, ceiling y = {c:.2} at the middle)",
-            water.top
-        ),
-        Some(c) => format!(
-            "the water's top is {:.2} m under the ceiling (water top y = {:.2}, ceiling y = {c:.2}, floor y = {:.2} at the middle)",
-            c - water.top,
-            water.top,
-            water.floor
-        ),
-        None => format!(
-            "the water is open to the sky (water top y = {:.2}, floor y = {:.2} at the middle)",
-            water.top, water.floor
-        ),
+    let Some(first) = water.first() else {
+        return out;
     };
     let Some(h) = &rules.swim_height else {
         out.push(Refusal::without_rule(format!(
-            "{state}, and {} makes no swim links",
+            "{}, and {} makes no swim links",
+            first.words(),
             rules.pipeline
         )));
         return out;
     };
-    let (base, from) = if rules.swim_from_surface {
-        (water.top.max(water.floor), "above the water surface")
-    } else {
-        (water.floor, "above the submerged floor")
-    };
-    if let Some(c) = water.ceiling {
-        let room = (c - base).max(0.0);
+    let from_surface = rules.swim_from_surface;
+    let tightest = water
+        .iter()
+        .filter_map(|w| Some((w.room(from_surface)?, w)))
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((room, w)) = tightest {
         // The voxel swim pass needs some room above the surface even
         // when the swimming height is 0.
-        let broken = room < h.value - 1e-9 || (rules.swim_from_surface && room <= 0.0);
+        let broken = room < h.value - 1e-9 || (from_surface && room <= 0.0);
+        let rule = if from_surface {
+            format!(
+                "{} makes swim nodes only where the swimmer's height fits between the water surface and the ceiling (and swims between them through the water)",
+                rules.pipeline
+            )
+        } else {
+            format!(
+                "{} swims between submerged floors only where the agent's height fits between the floor and the ceiling",
+                rules.pipeline
+            )
+        };
         if broken {
             out.push(Refusal {
                 limit: h.clone(),
                 measured: room,
                 words: format!(
-                    "{state}, and {} swims only where the swimmer's height fits under the ceiling {from}: room {room:.2} m < {} {:.2} m ({}, {})",
-                    rules.pipeline, h.label, h.value, h.parameter, h.source
+                    "{}, and {rule}: room {room:.2} m < {} {:.2} m ({}, {})",
+                    w.words(),
+                    h.label,
+                    h.value,
+                    h.parameter,
+                    h.source
                 ),
             });
         }
     }
-    if let Some(d) = &rules.swim_depth {
-        let depth = water.top - water.floor;
-        if depth < d.value - 1e-9 {
-            out.push(Refusal {
-                limit: d.clone(),
-                measured: depth,
-                words: format!(
-                    "{state}: water depth {depth:.2} m < {} {:.2} m ({}, {})",
-                    d.label, d.value, d.parameter, d.source
-                ),
-            });
-        }
+    if let Some(d) = &rules.swim_depth
+        && let Some((depth, w)) = water
+            .iter()
+            .map(|w| (w.top - w.floor, w))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+        && depth < d.value - 1e-9
+    {
+        out.push(Refusal {
+            limit: d.clone(),
+            measured: depth,
+            words: format!(
+                "{}: water depth {depth:.2} m < {} {:.2} m ({}, {})",
+                w.words(),
+                d.label,
+                d.value,
+                d.parameter,
+                d.source
+            ),
+        });
     }
     out
 }
@@ -1043,8 +1098,13 @@ mod tests {
         let s = Solids::brushes(&level);
         let gap = Gap::between(ACROSS.0, ACROSS.1);
         let water = underwater(&s, &gap).expect("under water");
-        assert_eq!(water.top, 2.5);
-        assert_eq!(water.ceiling, Some(2.0));
+        assert_eq!(water.len(), 3);
+        assert!(
+            water
+                .iter()
+                .all(|w| w.top == 2.5 && w.ceiling == Some(2.0) && w.floor.abs() < 1e-9),
+            "{water:?}"
+        );
         let r = refusals(&rules, &gap, Some(&s));
         assert_eq!(r.len(), 1, "{r:?}");
         assert_eq!(r[0].limit.parameter, "swim.height");
@@ -1090,8 +1150,9 @@ mod tests {
         assert_eq!(r.len(), 1, "{r:?}");
         assert_eq!(r[0].limit.parameter, "stand_height");
         assert!(
-            r[0].words
-                .contains("above the submerged floor: room 1.50 m < standing height 1.80 m"),
+            r[0].words.contains(
+                "between the floor and the ceiling: room 1.50 m < standing height 1.80 m"
+            ),
             "{}",
             r[0].words
         );
