@@ -5,12 +5,12 @@ use std::time::{Duration, Instant};
 
 use glam::DVec3;
 use navscope_core::params::{ParamKind, ParamSpec, ParamValue, ParamValues};
-use navscope_core::{NavMesh, Runner};
+use navscope_core::{LinkKind, NavMesh, Runner};
 use navscope_path::{Locator, SearchOptions, find_path};
 
 use crate::fix_range::fix_range;
 use crate::gap::{Fix, Gap, ways_words};
-use crate::rules::{Refusal, Rules, number, refusals};
+use crate::rules::{Refusal, Rules, number, refusals, underwater};
 use crate::solids::Solids;
 
 /// How much building the fix search may do.
@@ -287,6 +287,10 @@ pub fn explain_gap_with(
 ) -> Gap {
     let (specs, values) = (&base.pipeline().params, base.params());
     let rules = Rules::for_pipeline(base.pipeline().id, values);
+    let mut gap = gap;
+    if solids.is_some_and(|s| underwater(s, &gap).is_some()) {
+        gap.link = LinkKind::Swim;
+    }
     let refused = if gap.ways.there {
         Vec::new()
     } else {

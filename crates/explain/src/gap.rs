@@ -95,9 +95,13 @@ impl Gap {
     }
 
     /// The gap seen from the other side: `from` and `to` and the ways
-    /// swapped, not yet explained.
+    /// swapped (a swim stays a swim), not yet explained.
     pub fn reversed(&self) -> Self {
-        Self::between(self.to, self.from).with_ways(Ways {
+        let mut back = Self::between(self.to, self.from);
+        if self.link == LinkKind::Swim {
+            back.link = LinkKind::Swim;
+        }
+        back.with_ways(Ways {
             there: self.ways.back,
             back: self.ways.there,
         })
@@ -117,7 +121,17 @@ impl Gap {
     /// 1.00 m up)" ([`Gap::missing`]).
     pub fn missing_words(&self) -> String {
         let (a, b) = self.missing();
-        geometry(a, b)
+        self.geometry(a, b)
+    }
+
+    /// The movement from `a` to `b` in words ([`geometry`]), a swim when
+    /// the gap's link is one (both ends under water).
+    pub fn geometry(&self, a: DVec3, b: DVec3) -> String {
+        if self.link == LinkKind::Swim {
+            format!("a swim ({:.2} m across)", plan_distance(a, b))
+        } else {
+            geometry(a, b)
+        }
     }
 
     /// Plan (x, z) distance between the two sides.
@@ -132,7 +146,10 @@ impl Gap {
 /// measured, then the way's geometry is named), and the way the mesh
 /// already links, if any ([`Gap::ways`]).
 pub fn ways_words(gap: &Gap, there: &str, back: &str) -> String {
-    let (go, home) = (geometry(gap.from, gap.to), geometry(gap.to, gap.from));
+    let (go, home) = (
+        gap.geometry(gap.from, gap.to),
+        gap.geometry(gap.to, gap.from),
+    );
     let refused = |geo: &str, words: &str| {
         if words.is_empty() {
             format!("{geo}, has no link")
@@ -161,7 +178,10 @@ pub fn ways_words(gap: &Gap, there: &str, back: &str) -> String {
             };
             if !back.is_empty() {
                 let reverse = gap.to - gap.from;
-                let link = link_for(plan_distance(gap.to, gap.from), reverse.y);
+                let link = match gap.link {
+                    LinkKind::Swim => LinkKind::Swim,
+                    _ => link_for(plan_distance(gap.to, gap.from), reverse.y),
+                };
                 why = format!(
                     "{why}; the way back, {}, refused: {back}",
                     movement(link, reverse.y)
@@ -211,6 +231,7 @@ pub fn link_for(plan: f64, height: f64) -> LinkKind {
 pub fn movement(link: LinkKind, height: f64) -> &'static str {
     match link {
         LinkKind::Walk => "a walk across a shared edge",
+        LinkKind::Swim => "a swim",
         LinkKind::StepUp => "a step up",
         LinkKind::StepDown => "a step down",
         LinkKind::Jump if height < -STEP => "a drop",

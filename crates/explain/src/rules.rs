@@ -14,6 +14,20 @@
 //! - A place along the way whose floor is more than the step (at least
 //!   [`crate::gap::STEP`]) below the line between the sides, or has no
 //!   floor, is a hole: the link would be a jump across it.
+//! - A gap whose two ends (a little above each), or the middle of the
+//!   straight way between them, lie in the level's water (a mesh level's
+//!   water boxes, a brush level's water brushes) is a swim, not a jump or
+//!   a step: its rules are measured at the middle of the way, against the
+//!   water's top, the ceiling over it and the floor under it. `voxel`
+//!   floats its swim nodes at the surface, so the room is from the water
+//!   surface up to the ceiling against `swim.height` (a span needs some
+//!   room above the surface even with the low-height filter off: a
+//!   passage flooded to its ceiling has none), and the depth against
+//!   `swim.min_water`; `cspace` swims between the submerged floor
+//!   polygons the agent's box stands on, so the room is from the floor up
+//!   against `stand_height`. The global water level of voxel's
+//!   `water_level_on` is not water here (it is a parameter, not the
+//!   level's).
 //! - When nothing measured breaks a rule, no rule is named and the gap
 //!   keeps its geometric description.
 
@@ -70,6 +84,14 @@ pub struct Rules {
     pub min_region: Option<Limit>,
     /// Radius kept from walls (the erosion), metres.
     pub radius: Option<Limit>,
+    /// Least room a swimmer needs over the place it swims at, metres.
+    pub swim_height: Option<Limit>,
+    /// Whether that room is measured from the water surface (voxel: swim
+    /// nodes float at the surface) rather than from the floor (cspace: the
+    /// agent's box stands on the submerged floor).
+    pub swim_from_surface: bool,
+    /// Least water depth a swimmer needs, metres.
+    pub swim_depth: Option<Limit>,
 }
 
 /// A numeric parameter value as a real; `None` for others or none.
@@ -173,6 +195,13 @@ impl Rules {
                     1.0,
                     "walkable",
                     "Golodetz §4.1, walkable faces",
+                );
+                r.swim_height = lim(
+                    "stand_height",
+                    "standing height",
+                    1.0,
+                    "expand",
+                    "cspace swims link the submerged floor polygons the agent's box stands on (navscope_core::swim, Yao graph)",
                 );
             }
             "navgraph" | "navgraph-nodes" => {
@@ -280,6 +309,23 @@ impl Rules {
             "compact",
             "Recast walkableSlopeAngle, rcMarkWalkableTriangles",
         );
+        self.swim_height = limit(
+            values,
+            "swim.height",
+            "swimming height",
+            1.0,
+            "compact",
+            "voxel swim pass: the low-height filter measures a swimmer's headroom from the water surface, and a swim span needs room above the surface even with the filter off",
+        );
+        self.swim_from_surface = true;
+        self.swim_depth = limit(
+            values,
+            "swim.min_water",
+            "min water depth",
+            1.0,
+            "compact",
+            "voxel swim pass, water depth filter",
+        );
         self.min_region = limit(
             values,
             "min_region_size",
@@ -303,6 +349,8 @@ impl Rules {
             &self.slope,
             &self.min_region,
             &self.radius,
+            &self.swim_height,
+            &self.swim_depth,
         ]
         .into_iter()
         .flatten()
@@ -573,6 +621,11 @@ fn opening(
 /// headroom, then the height or width of the jump, step or drop, then a
 /// door in the way. Empty when no rule is broken by what was measured.
 pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusal> {
+    if let Some(s) = solids
+        && let Some(water) = underwater(s, gap)
+    {
+        return swim_refusals(rules, &water);
+    }
     let mut out = Vec::new();
     let stand = rules.height.as_ref().map_or(1.8, |l| l.value);
     let climb = rules.step.as_ref().map_or(STEP, |l| l.value);
@@ -650,6 +703,170 @@ pub fn refusals(rules: &Rules, gap: &Gap, solids: Option<&Solids>) -> Vec<Refusa
         )));
     }
     out.extend(solids.and_then(|s| stacked(s, gap)));
+    out
+}
+
+/// The water at one place of a gap whose link is a swim: the water's top,
+/// the ceiling over the place (none: open to the sky within [`FAR`]) and
+/// the floor under it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Underwater {
+    /// Where along the way, in words ("at the middle").
+    pub at: &'static str,
+    /// Top of the water, y.
+    pub top: f64,
+    /// Ceiling over the place, y.
+    pub ceiling: Option<f64>,
+    /// Floor under the place, y.
+    pub floor: f64,
+}
+
+/// Places this far above a gap's ends are tested for water (metres).
+const WET: f64 = 0.05;
+
+/// The water of `gap` when its link is a swim: both ends, or the middle
+/// of the straight way, lie under water (a point [`WET`] above each in a
+/// water volume); measured at each of the start's end, the middle and the
+/// far end that is wet. `None` otherwise.
+pub fn underwater(solids: &Solids, gap: &Gap) -> Option<Vec<Underwater>> {
+    let up = DVec3::Y * WET;
+    let places = [
+        ("at the start's side", gap.from + up),
+        ("at the middle", gap.from.lerp(gap.to, 0.5) + up),
+        ("at the far side", gap.to + up),
+    ];
+    let tops = places.map(|(_, p)| solids.water_top(p));
+    if tops[1].is_none() && (tops[0].is_none() || tops[2].is_none()) {
+        return None;
+    }
+    let measure = |(at, p): (&'static str, DVec3), top: f64| Underwater {
+        at,
+        top,
+        floor: solids
+            .ray(p, -DVec3::Y, FAR)
+            .map_or(p.y - WET, |(t, _)| p.y - t),
+        ceiling: solids
+            .ray(p, DVec3::Y, FAR)
+            .filter(|(t, _)| *t > 0.0)
+            .map(|(t, _)| p.y + t),
+    };
+    Some(
+        places
+            .into_iter()
+            .zip(tops)
+            .filter_map(|(place, top)| Some(measure(place, top?)))
+            .collect(),
+    )
+}
+
+impl Underwater {
+    /// The room a swimmer has here: from the surface (or the floor, if
+    /// higher) when `from_surface`, else from the floor, up to the
+    /// ceiling; `None` when open to the sky.
+    fn room(&self, from_surface: bool) -> Option<f64> {
+        let base = if from_surface {
+            self.top.max(self.floor)
+        } else {
+            self.floor
+        };
+        Some((self.ceiling? - base).max(0.0))
+    }
+
+    /// The water here in words.
+    fn words(&self) -> String {
+        let at = self.at;
+        match self.ceiling {
+            Some(c) if self.top >= c - 1e-6 => format!(
+                "the water fills the passage to its ceiling (water top y = {:.2}, ceiling y = {c:.2} {at})",
+                self.top
+            ),
+            Some(c) => format!(
+                "the water's top is {:.2} m under the ceiling (water top y = {:.2}, ceiling y = {c:.2}, floor y = {:.2} {at})",
+                c - self.top,
+                self.top,
+                self.floor
+            ),
+            None => format!(
+                "the water is open to the sky (water top y = {:.2}, floor y = {:.2} {at})",
+                self.top, self.floor
+            ),
+        }
+    }
+}
+
+/// The rules that refuse a swim through `water` (its places along the
+/// way): the least room a swimmer has over a place (from the surface or
+/// from the floor, [`Rules::swim_from_surface`]) against the swimming
+/// height, and the least depth against the least depth allowed; a
+/// pipeline without swim rules says so.
+fn swim_refusals(rules: &Rules, water: &[Underwater]) -> Vec<Refusal> {
+    let mut out = Vec::new();
+    let Some(first) = water.first() else {
+        return out;
+    };
+    let Some(h) = &rules.swim_height else {
+        out.push(Refusal::without_rule(format!(
+            "{}, and {} makes no swim links",
+            first.words(),
+            rules.pipeline
+        )));
+        return out;
+    };
+    let from_surface = rules.swim_from_surface;
+    let tightest = water
+        .iter()
+        .filter_map(|w| Some((w.room(from_surface)?, w)))
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((room, w)) = tightest {
+        // The voxel swim pass needs some room above the surface even
+        // when the swimming height is 0.
+        let broken = room < h.value - 1e-9 || (from_surface && room <= 0.0);
+        let rule = if from_surface {
+            format!(
+                "{} makes swim nodes only where the swimmer's height fits between the water surface and the ceiling (and swims between them through the water)",
+                rules.pipeline
+            )
+        } else {
+            format!(
+                "{} swims between submerged floors only where the agent's height fits between the floor and the ceiling",
+                rules.pipeline
+            )
+        };
+        if broken {
+            out.push(Refusal {
+                limit: h.clone(),
+                measured: room,
+                words: format!(
+                    "{}, and {rule}: room {room:.2} m < {} {:.2} m ({}, {})",
+                    w.words(),
+                    h.label,
+                    h.value,
+                    h.parameter,
+                    h.source
+                ),
+            });
+        }
+    }
+    if let Some(d) = &rules.swim_depth
+        && let Some((depth, w)) = water
+            .iter()
+            .map(|w| (w.top - w.floor, w))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+        && depth < d.value - 1e-9
+    {
+        out.push(Refusal {
+            limit: d.clone(),
+            measured: depth,
+            words: format!(
+                "{}: water depth {depth:.2} m < {} {:.2} m ({}, {})",
+                w.words(),
+                d.label,
+                d.value,
+                d.parameter,
+                d.source
+            ),
+        });
+    }
     out
 }
 
@@ -844,6 +1061,119 @@ mod tests {
             "{}",
             door.words
         );
+    }
+
+    /// A brush level: a floor slab at y = 0 (x 0..8, z 0..4), a ceiling
+    /// slab from `ceiling` up, and water from the floor to `water_top`.
+    fn pool(ceiling: f64, water_top: f64) -> navscope_core::brush::BrushLevel {
+        use navscope_core::brush::{Brush, BrushLevel, Contents};
+        let cuboid = |lo: [f64; 3], hi: [f64; 3], c: Contents| {
+            Brush::cuboid(DVec3::from_array(lo), DVec3::from_array(hi), c, None)
+        };
+        BrushLevel {
+            brushes: vec![
+                cuboid([0.0, -0.2, 0.0], [8.0, 0.0, 4.0], Contents::Solid),
+                cuboid(
+                    [0.0, ceiling, 0.0],
+                    [8.0, ceiling + 0.2, 4.0],
+                    Contents::Solid,
+                ),
+                cuboid([0.0, 0.0, 0.0], [8.0, water_top, 4.0], Contents::Water),
+            ],
+            ..Default::default()
+        }
+    }
+
+    const ACROSS: (DVec3, DVec3) = (DVec3::new(2.0, 0.0, 2.0), DVec3::new(6.0, 0.0, 2.0));
+
+    #[test]
+    fn a_passage_flooded_to_its_ceiling_refuses_voxels_swim_by_the_room_above_the_surface() {
+        let (_, v) = values(&[
+            ("swim.height", 0.5),
+            ("swim.min_water", 1.5),
+            ("jump_reach", 6.0),
+        ]);
+        let rules = Rules::for_pipeline("voxel", &v);
+        let level = pool(2.0, 2.5);
+        let s = Solids::brushes(&level);
+        let gap = Gap::between(ACROSS.0, ACROSS.1);
+        let water = underwater(&s, &gap).expect("under water");
+        assert_eq!(water.len(), 3);
+        assert!(
+            water
+                .iter()
+                .all(|w| w.top == 2.5 && w.ceiling == Some(2.0) && w.floor.abs() < 1e-9),
+            "{water:?}"
+        );
+        let r = refusals(&rules, &gap, Some(&s));
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].limit.parameter, "swim.height");
+        assert_eq!(r[0].measured, 0.0);
+        assert!(
+            r[0].words.contains("fills the passage to its ceiling")
+                && r[0].words.contains("room 0.00 m < swimming height 0.50 m"),
+            "{}",
+            r[0].words
+        );
+        // Room enough above the surface, water deep enough: no swim rule
+        // is broken (and no jump is named under water).
+        let level = pool(3.0, 2.0);
+        let s = Solids::brushes(&level);
+        assert!(refusals(&rules, &gap, Some(&s)).is_empty());
+        // Shallow water: the depth rule, with its parameter.
+        let level = pool(3.0, 1.0);
+        let s = Solids::brushes(&level);
+        let r = refusals(&rules, &gap, Some(&s));
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].limit.parameter, "swim.min_water");
+        assert!(
+            r[0].words
+                .contains("water depth 1.00 m < min water depth 1.50 m"),
+            "{}",
+            r[0].words
+        );
+    }
+
+    #[test]
+    fn cspace_measures_a_swimmers_room_from_the_submerged_floor() {
+        let (_, v) = values(&[("stand_height", 1.8), ("step_height", 0.45)]);
+        let rules = Rules::for_pipeline("cspace", &v);
+        let gap = Gap::between(ACROSS.0, ACROSS.1);
+        // Flooded to a ceiling 2 m over the floor: the agent's box fits.
+        let level = pool(2.0, 2.5);
+        let s = Solids::brushes(&level);
+        assert!(refusals(&rules, &gap, Some(&s)).is_empty());
+        // A ceiling 1.5 m over the floor: it does not.
+        let level = pool(1.5, 2.5);
+        let s = Solids::brushes(&level);
+        let r = refusals(&rules, &gap, Some(&s));
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].limit.parameter, "stand_height");
+        assert!(
+            r[0].words.contains(
+                "between the floor and the ceiling: room 1.50 m < standing height 1.80 m"
+            ),
+            "{}",
+            r[0].words
+        );
+    }
+
+    #[test]
+    fn dry_ends_and_a_dry_way_are_no_swim() {
+        let level = pool(3.0, 2.0);
+        let s = Solids::brushes(&level);
+        // Both ends above the water's top.
+        let up = DVec3::Y * 2.5;
+        assert!(underwater(&s, &Gap::between(ACROSS.0 + up, ACROSS.1 + up)).is_none());
+        // A mesh with no water.
+        let mesh = ledge(0.0);
+        let s = Solids::mesh(&mesh);
+        assert!(underwater(&s, &Gap::between(ACROSS.0, ACROSS.1)).is_none());
+        // One end in the water, the other and the middle out of it.
+        let level = pool(3.0, 2.0);
+        let s = Solids::brushes(&level);
+        let out = DVec3::new(20.0, 0.0, 2.0);
+        assert!(underwater(&s, &Gap::between(ACROSS.0, out)).is_none());
     }
 
     #[test]

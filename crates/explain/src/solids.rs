@@ -7,8 +7,8 @@
 //! here; [`Solids::new`] gives `None` for them.
 
 use glam::{DVec3, Vec3};
-use navscope_core::geom::TriMesh;
 use navscope_core::geom::polyhedron::Polyhedron;
+use navscope_core::geom::{Aabb, TriMesh};
 use navscope_core::level::{BrushLevel, Contents, Level, LevelData, RasterPlan};
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{AABB, RTree};
@@ -28,8 +28,9 @@ pub enum Hit {
 
 /// A level's solid matter (see the module docs).
 pub enum Solids<'a> {
-    /// A mesh level's triangles, with their boxes.
-    Mesh(&'a TriMesh, Boxes),
+    /// A mesh level's triangles, with their boxes, and its water volumes
+    /// (boxes filled with water up to their top).
+    Mesh(&'a TriMesh, Boxes, &'a [Aabb]),
     /// A brush level's blocking brushes, with their boxes.
     Brushes(&'a BrushLevel, Boxes),
     /// A raster's obstacle pixels standing on the ground plane y = 0.
@@ -97,19 +98,24 @@ impl<'a> Solids<'a> {
     /// The solid matter of `level`; `None` for floor plans and layers.
     pub fn new(level: &'a Level) -> Option<Self> {
         match &level.data {
-            LevelData::Mesh(m) => Some(Self::mesh(&m.mesh)),
+            LevelData::Mesh(m) => Some(Self::mesh_with_water(&m.mesh, &m.water)),
             LevelData::Brushes(b) => Some(Self::brushes(b)),
             LevelData::Raster(r) => Some(Self::Raster(r)),
             _ => None,
         }
     }
 
-    /// A mesh's triangles, boxed.
+    /// A mesh's triangles, boxed, with no water.
     pub fn mesh(m: &'a TriMesh) -> Self {
+        Self::mesh_with_water(m, &[])
+    }
+
+    /// A mesh's triangles, boxed, and its water volumes.
+    pub fn mesh_with_water(m: &'a TriMesh, water: &'a [Aabb]) -> Self {
         let boxes = Boxes::new(
             (0..m.triangles.len()).map(|i| (i, bounds(m.triangle(i).iter().map(|v| v.as_dvec3())))),
         );
-        Self::Mesh(m, boxes)
+        Self::Mesh(m, boxes, water)
     }
 
     /// A brush level's blocking brushes and doors, boxed.
@@ -134,7 +140,7 @@ impl<'a> Solids<'a> {
     /// a free pixel, the ground.
     pub fn ray(&self, o: DVec3, dir: DVec3, max: f64) -> Option<(f64, Hit)> {
         match self {
-            Self::Mesh(m, boxes) => boxes
+            Self::Mesh(m, boxes, _) => boxes
                 .along(o, dir, max)
                 .filter_map(|i| {
                     let t = ray_triangle(o, dir, m.triangle(i))?;
@@ -157,7 +163,7 @@ impl<'a> Solids<'a> {
     /// (up for a floor met by a ray cast down); `None` for a raster.
     pub fn normal(&self, hit: Hit, dir: DVec3) -> Option<DVec3> {
         let n = match (self, hit) {
-            (Self::Mesh(m, _), Hit::Triangle(i)) => m.normal(i).as_dvec3(),
+            (Self::Mesh(m, _, _), Hit::Triangle(i)) => m.normal(i).as_dvec3(),
             (Self::Brushes(b, _), Hit::Brush(i)) => b.brushes[i]
                 .planes
                 .iter()
@@ -197,6 +203,29 @@ impl<'a> Solids<'a> {
             (_, Hit::Pixel(x, y)) => format!("obstacle pixel ({x}, {y})"),
             (_, Hit::Brush(i)) => format!("brush {i}"),
             (_, Hit::Ground) => "the ground".into(),
+        }
+    }
+
+    /// The top (y) of the water `p` is in: a mesh level's water box or a
+    /// brush level's water brush containing it; `None` when `p` is dry.
+    pub fn water_top(&self, p: DVec3) -> Option<f64> {
+        match self {
+            Self::Mesh(_, _, water) => water
+                .iter()
+                .filter(|w| w.contains(p))
+                .map(|w| w.max.y)
+                .reduce(f64::max),
+            Self::Brushes(b, _) => b
+                .brushes
+                .iter()
+                .filter(|br| {
+                    br.contents == Contents::Water
+                        && br.planes.iter().all(|pl| pl.normal.dot(p) - pl.d <= SKIN)
+                })
+                .filter_map(|br| Polyhedron::from_planes(&br.planes).ok())
+                .filter_map(|s| s.vertices().map(|v| v.y).reduce(f64::max))
+                .reduce(f64::max),
+            Self::Raster(_) => None,
         }
     }
 

@@ -180,7 +180,7 @@ struct Cause {
 pub fn shape_of(solids: &Solids, hit: Hit, point: DVec3) -> Vec<Vec<DVec3>> {
     let lone = || vec![vec![point]];
     match (solids, hit) {
-        (Solids::Mesh(m, _), Hit::Triangle(i)) => {
+        (Solids::Mesh(m, _, _), Hit::Triangle(i)) => {
             vec![m.triangle(i).iter().map(|v| v.as_dvec3()).collect()]
         }
         (Solids::Brushes(b, _), Hit::Brush(i)) => b

@@ -1,0 +1,128 @@
+//! A level made in the test whose one cause is a swim the voxel pipeline
+//! cannot make: two rooms stand in 1.2 m of water (shallow enough to
+//! walk), joined by a tunnel whose floor dips 1 m and whose ceiling is
+//! below the water's top, so the tunnel is flooded to its ceiling. The
+//! standing agent cannot wade the 2.2 m deep tunnel; the swim pass makes
+//! no swim node there, since it measures the swimmer's headroom from the
+//! water surface and the surface is above the ceiling. The failed path's
+//! gap names a swim and that rule, with its parameter and value.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use glam::{DVec3, Vec3};
+use navscope_core::geom::{Aabb, TriMesh};
+use navscope_core::level::{Level, LevelData, MeshLevel};
+use navscope_core::params::{ParamValue, ParamValues};
+use navscope_core::{LinkKind, Runner};
+use navscope_explain::{FixBudget, explain_gap, failed_path_gap};
+use navscope_path::{Locator, PathError, SearchOptions, find_path};
+
+/// Top of the water, y (metres).
+const WATER_TOP: f64 = 1.2;
+/// The tunnel's ceiling, y: under the water's top.
+const CEILING: f64 = 1.0;
+
+/// The closed box `lo`..`hi` as twelve triangles.
+fn cuboid(mesh: &mut TriMesh, lo: DVec3, hi: DVec3) {
+    let base = mesh.vertices.len() as u32;
+    for k in 0..8 {
+        let pick = |bit: usize, l: f64, h: f64| if k & bit == 0 { l } else { h };
+        mesh.vertices.push(Vec3::new(
+            pick(1, lo.x, hi.x) as f32,
+            pick(2, lo.y, hi.y) as f32,
+            pick(4, lo.z, hi.z) as f32,
+        ));
+    }
+    for q in [
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+    ] {
+        mesh.triangles.push([base + q[0], base + q[1], base + q[2]]);
+        mesh.triangles.push([base + q[0], base + q[2], base + q[3]]);
+    }
+}
+
+/// Floors at y = 0 from x = 0 to 4 and 8 to 12 (z 0..4), the tunnel's
+/// floor at y = -1 from 4 to 8 under a block from the ceiling up, and
+/// water from x = 2 to 10 up to [`WATER_TOP`].
+fn flooded_tunnel() -> Arc<Level> {
+    let mut mesh = TriMesh::default();
+    let b = |x: f64, y: f64, z: f64| DVec3::new(x, y, z);
+    cuboid(&mut mesh, b(0.0, -0.2, 0.0), b(4.0, 0.0, 4.0));
+    cuboid(&mut mesh, b(8.0, -0.2, 0.0), b(12.0, 0.0, 4.0));
+    cuboid(&mut mesh, b(4.0, -1.2, 0.0), b(8.0, -1.0, 4.0));
+    cuboid(&mut mesh, b(4.0, CEILING, 0.0), b(8.0, 4.0, 4.0));
+    Arc::new(Level {
+        source: "made in the test".into(),
+        data: LevelData::Mesh(MeshLevel {
+            mesh,
+            water: vec![Aabb::from_corners(
+                b(2.0, -1.0, 0.0),
+                b(10.0, WATER_TOP, 4.0),
+            )],
+            ..Default::default()
+        }),
+    })
+}
+
+#[test]
+fn a_tunnel_flooded_to_its_ceiling_is_a_missing_swim_with_its_rule() {
+    let p = navscope_pipelines::by_id("voxel").expect("a pipeline");
+    let mut v = ParamValues::defaults(&p.params);
+    v.set(&p.params, "passes", ParamValue::Text("stand,swim".into()))
+        .expect("a pass list");
+    // No running jumps: the dip is not jumped under the ceiling.
+    v.set(&p.params, "jump_reach", ParamValue::Float(0.0))
+        .expect("in range");
+    let swim_height = match v.get("swim.height") {
+        Some(ParamValue::Float(h)) => *h,
+        other => panic!("swim.height is {other:?}"),
+    };
+    let mut r = Runner::new(p, flooded_tunnel());
+    r.set_params(v);
+    r.run_all();
+    assert!(r.first_error().is_none(), "{:?}", r.first_error());
+    let mesh = r.navmesh().expect("a NavMesh");
+    let (from, to) = (DVec3::new(1.0, 0.0, 2.0), DVec3::new(11.0, 0.0, 2.0));
+    let opts = SearchOptions::default();
+    let e = find_path(&mesh, &Locator::new(&mesh), from, to, &opts).expect_err("no path");
+    let PathError::NoConnection {
+        start_node,
+        goal_node,
+        ..
+    } = e
+    else {
+        panic!("expected no connection, got {e}");
+    };
+    let gap = failed_path_gap(&mesh, &opts, start_node, goal_node).expect("a gap");
+    let budget = FixBudget {
+        time: Duration::from_secs(600),
+        ..FixBudget::default()
+    };
+    let gap = explain_gap(gap, &r, opts, (from, to), &budget);
+    assert_eq!(gap.link, LinkKind::Swim, "{}", gap.reason);
+    assert!(
+        gap.missing_words().starts_with("a swim ("),
+        "{}",
+        gap.missing_words()
+    );
+    let r = &gap.reason;
+    assert!(r.starts_with("a swim refused: "), "{r}");
+    assert!(r.contains("fills the passage to its ceiling"), "{r}");
+    assert!(
+        r.contains(&format!("water top y = {WATER_TOP:.2}"))
+            && r.contains(&format!("ceiling y = {CEILING:.2}")),
+        "{r}"
+    );
+    assert!(
+        r.contains(&format!("room 0.00 m < swimming height {swim_height:.2} m"))
+            && r.contains("swim.height"),
+        "{r}"
+    );
+    assert!(!r.contains("jump"), "{r}");
+}
