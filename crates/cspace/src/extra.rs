@@ -319,6 +319,23 @@ pub(crate) fn nearest_on_poly(poly: &WalkPoly, p: DVec2) -> DVec3 {
     DVec3::new(q.x, poly.height_at(q.x, q.y), q.y)
 }
 
+/// The polygons within `reach` (in plan) of the plan box `min..max`,
+/// each with its point nearest the box's centre: where a ladder's or a
+/// train's ends may be.
+fn beside_box<'a>(
+    polys: &'a [WalkPoly],
+    grid: &PolyGrid,
+    min: DVec2,
+    max: DVec2,
+    reach: f64,
+) -> impl Iterator<Item = (usize, DVec3)> + 'a {
+    let centre = (min + max) * 0.5;
+    grid.near(min - DVec2::splat(reach), max + DVec2::splat(reach))
+        .into_iter()
+        .filter(move |&i| poly_rect_distance(&polys[i].polygon, min, max) <= reach)
+        .map(move |i| (i, nearest_on_poly(&polys[i], centre)))
+}
+
 /// Ladder links (or, with `kind` elevator, lift links) of one mesh for one
 /// ladder or lift box, both ways (empty when it does not join two
 /// polygons).
@@ -339,17 +356,10 @@ pub fn ladder_links(
         ladder.bounds.min.y + half.y - step,
         ladder.bounds.max.y + half.y + step,
     );
-    let mut ends: Vec<(f64, f64, usize, DVec3)> = Vec::new();
-    for i in grid.near(min - DVec2::splat(reach), max + DVec2::splat(reach)) {
-        let p = &polys[i];
-        if poly_rect_distance(&p.polygon, min, max) > reach {
-            continue;
-        }
-        let at = nearest_on_poly(p, centre);
-        if at.y >= low && at.y <= high {
-            ends.push((at.y, plan(at).distance(centre), i, at));
-        }
-    }
+    let ends: Vec<(f64, f64, usize, DVec3)> = beside_box(polys, grid, min, max, reach)
+        .filter(|(_, at)| at.y >= low && at.y <= high)
+        .map(|(i, at)| (at.y, plan(at).distance(centre), i, at))
+        .collect();
     let bottom = ends.iter().min_by(|a, b| {
         a.0.total_cmp(&b.0)
             .then(a.1.total_cmp(&b.1))
@@ -408,10 +418,7 @@ pub fn ride_link(
         let (min, max) = (DVec2::new(b.min.x, b.min.z), DVec2::new(b.max.x, b.max.z));
         let centre = (min + max) * 0.5;
         let y = b.max.y + half.y;
-        grid.near(min - DVec2::splat(reach), max + DVec2::splat(reach))
-            .into_iter()
-            .filter(|&i| poly_rect_distance(&polys[i].polygon, min, max) <= reach)
-            .map(|i| (i, nearest_on_poly(&polys[i], centre)))
+        beside_box(polys, grid, min, max, reach)
             .filter(|(_, at)| (at.y - y).abs() <= step)
             .min_by(|a, b| {
                 (a.1.y - y)
