@@ -2754,6 +2754,38 @@ fn top_view_pixel(s: &Session, central: Rect, x: f64, z: f64) -> (f64, f64) {
     )
 }
 
+/// Presses W for the why tool, clicks at `px` (over the world point `w`)
+/// and returns the report once the answer about that point is in.
+fn why_at(s: &Session, px: (f64, f64), w: [f64; 3]) -> Report {
+    s.key("w");
+    s.wait_for("the why tool (tool == why)", WAIT, |r| {
+        (r.str("/tool") == Some("why")).then_some(())
+    });
+    s.click(px);
+    s.wait_for("the why answer at the clicked point", WAIT, |r| {
+        let at = xyz(r, "/why/at")?;
+        let answered = r.bool("/why/checking") == Some(false)
+            && r.get("/why/answer").is_some_and(|a| !a.is_null());
+        (answered && dist3(at, w) < 0.05).then(|| r.clone())
+    })
+}
+
+/// The why panel's rectangle in physical pixels; checks that it is shown.
+fn why_panel(s: &Session, r: &Report) -> Rect {
+    let panel = r.widget("why/panel");
+    s.check(panel.is_some(), || {
+        "the why panel (why/panel) is shown".into()
+    });
+    panel
+        .unwrap_or(Rect {
+            x0: 0.0,
+            y0: 0.0,
+            x1: 0.0,
+            y1: 0.0,
+        })
+        .scaled(r.scale())
+}
+
 #[test]
 fn the_w_tool_under_table_rooms_table_names_the_stance_and_the_rule() {
     // The top view with a height slice below the table top (1.3 m): a
@@ -2775,17 +2807,7 @@ fn the_w_tool_under_table_rooms_table_names_the_stance_and_the_rule() {
         (5.3..6.7).contains(&w[0]) && (1.3..8.7).contains(&w[2]) && w[1] < 0.5,
         || format!("the point under the cursor {w:?} is the floor under the table"),
     );
-    s.key("w");
-    s.wait_for("the why tool (tool == why)", WAIT, |r| {
-        (r.str("/tool") == Some("why")).then_some(())
-    });
-    s.click(px);
-    let r = s.wait_for("the why answer at the clicked point", WAIT, |r| {
-        let at = xyz(r, "/why/at")?;
-        let answered = r.bool("/why/checking") == Some(false)
-            && r.get("/why/answer").is_some_and(|a| !a.is_null());
-        (answered && dist3(at, w) < 0.05).then(|| r.clone())
-    });
+    let r = why_at(&s, px, w);
     let stances = r
         .get("/why/answer/stances")
         .and_then(|v| v.as_array())
@@ -2819,19 +2841,8 @@ fn the_w_tool_under_table_rooms_table_names_the_stance_and_the_rule() {
     );
     // The panel is up over the view, and the point and the table top the
     // rule names are drawn in the why colour.
-    let panel = r.widget("why/panel");
-    s.check(panel.is_some(), || {
-        "the why panel (why/panel) is shown".into()
-    });
     let k = r.scale();
-    let panel = panel
-        .unwrap_or(Rect {
-            x0: 0.0,
-            y0: 0.0,
-            x1: 0.0,
-            y1: 0.0,
-        })
-        .scaled(k);
+    let panel = why_panel(&s, &r);
     panels_drawn_after(&s, &r);
     let img = s.wait_for_screen("the why point and the table top drawn", WAIT, |img, _| {
         let n = count_near(img, (px.0 * k, px.1 * k), 14.0 * k, WHY_ROSE, MARK_TOL);
@@ -2873,17 +2884,7 @@ fn the_w_tool_beside_a_brush_in_cspace_outlines_the_brush_it_names() {
         (0.75..0.95).contains(&w[0]) && w[2].abs() < 0.1 && w[1].abs() < 0.05,
         || format!("the point under the cursor {w:?} is the floor beside the block"),
     );
-    s.key("w");
-    s.wait_for("the why tool (tool == why)", WAIT, |r| {
-        (r.str("/tool") == Some("why")).then_some(())
-    });
-    s.click(px);
-    let r = s.wait_for("the why answer at the clicked point", WAIT, |r| {
-        let at = xyz(r, "/why/at")?;
-        let answered = r.bool("/why/checking") == Some(false)
-            && r.get("/why/answer").is_some_and(|a| !a.is_null());
-        (answered && dist3(at, w) < 0.05).then(|| r.clone())
-    });
+    let r = why_at(&s, px, w);
     let reason = r.str("/why/answer/reason").unwrap_or("");
     s.check(
         r.bool("/why/answer/walkable") == Some(false) && reason.contains("inside brush 1"),
@@ -2897,18 +2898,7 @@ fn the_w_tool_beside_a_brush_in_cspace_outlines_the_brush_it_names() {
     // x 1 to 5 and z -2 to 2; rose pixels lie along them, far from the
     // click (the cross there is small).
     let k = r.scale();
-    let panel = r.widget("why/panel");
-    s.check(panel.is_some(), || {
-        "the why panel (why/panel) is shown".into()
-    });
-    let panel = panel
-        .unwrap_or(Rect {
-            x0: 0.0,
-            y0: 0.0,
-            x1: 0.0,
-            y1: 0.0,
-        })
-        .scaled(k);
+    let panel = why_panel(&s, &r);
     let corners = [(1.0, -2.0), (5.0, -2.0), (5.0, 2.0), (1.0, 2.0)];
     let on_screen: Vec<(f64, f64)> = corners
         .iter()

@@ -168,17 +168,18 @@ pub fn select_at(view: &mut IslandView, probe: &Probe, at: Vec3) {
 pub fn island_color(i: usize) -> [u8; 3] {
     // Away from the probe's colours (path orange, regions, gap lime) and
     // from the NavMesh's own greens under the outlines (a green third
-    // island was lost among them on lq_e1m1).
+    // island was lost among them on lq_e1m1); the rest share a near white,
+    // which stands out on the level's dark grey (a mid grey did not).
     const PALETTE: [[u8; 3]; LEGEND_ROWS + 1] = [
         [0, 110, 255],
         [255, 70, 60],
-        [15, 15, 15],
+        [255, 140, 200],
         [200, 0, 200],
         [0, 200, 220],
         [150, 90, 40],
         [110, 60, 210],
         [190, 190, 0],
-        [110, 110, 110],
+        [245, 245, 245],
     ];
     PALETTE[i.min(LEGEND_ROWS)]
 }
@@ -197,5 +198,20 @@ mod tests {
         }
         assert_eq!(island_color(LEGEND_ROWS), island_color(LEGEND_ROWS + 5));
         assert!(!c.contains(&island_color(LEGEND_ROWS)));
+    }
+
+    #[test]
+    fn every_island_colour_stands_apart_from_the_levels_grey() {
+        let level = crate::model::style::style_for("level").color;
+        for i in 0..=LEGEND_ROWS {
+            let c = island_color(i);
+            let far = (0..3)
+                .map(|k| (f32::from(c[k]) - level[k] * 255.0).abs())
+                .fold(0.0, f32::max);
+            assert!(
+                far >= 80.0,
+                "island colour {i} {c:?} is close to the level's {level:?}"
+            );
+        }
     }
 }
