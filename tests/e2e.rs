@@ -1324,11 +1324,17 @@ fn wheel_until(s: &Session, button: &str, what: &str, done: impl Fn(&Report) -> 
 
 /// A session `name` on the table room in `voxel` at `stage`, once built.
 fn table_room_at(name: &str, stage: &str) -> Option<(Session, Report)> {
-    let opts = Options::new(
-        root().join("assets/levels/voxel/table_room.obj"),
+    open_ready(
+        name,
+        "assets/levels/voxel/table_room.obj",
         &["--pipeline", "voxel", "--stage", stage],
-    );
-    let s = Session::start_with(name, opts)?;
+    )
+}
+
+/// Starts the app on the bundled level `asset` with `args` and waits until
+/// it is ready; `None` when the session skips (no display tools).
+fn open_ready(name: &str, asset: &str, args: &[&str]) -> Option<(Session, Report)> {
+    let s = Session::start_with(name, Options::new(root().join(asset), args))?;
     let r = s.wait_ready();
     Some((s, r))
 }
@@ -2356,14 +2362,13 @@ fn a_failed_probe_draws_both_regions_and_the_gap_and_finds_a_fix() {
     // The voxel pipeline with its defaults does not link the 1 m ledge (a
     // brush level in metres opens with the default agent, which does not
     // jump; Quake's player, which a `.map` would bring, jumps onto it).
-    let opts = Options::new(
-        root().join("assets/levels/cspace/ledge.ron"),
+    let Some((s, _)) = open_ready(
+        "failed_probe_explained",
+        "assets/levels/cspace/ledge.ron",
         &["--pipeline", "voxel", "--from", "0,0,-2", "--to", "2,1,-2"],
-    );
-    let Some(s) = Session::start_with("failed_probe_explained", opts) else {
+    ) else {
         return;
     };
-    s.wait_ready();
     let r = s.wait_for("probe.found == false with a gap", WAIT, |r| {
         (r.bool("/probe/found") == Some(false) && r.get("/probe/gap").is_some_and(|g| !g.is_null()))
             .then(|| r.clone())
@@ -2790,14 +2795,13 @@ fn why_panel(s: &Session, r: &Report) -> Rect {
 fn the_w_tool_under_table_rooms_table_names_the_stance_and_the_rule() {
     // The top view with a height slice below the table top (1.3 m): a
     // click over the table lands on the floor under it.
-    let opts = Options::new(
-        root().join("assets/levels/voxel/table_room.obj"),
+    let Some((s, r)) = open_ready(
+        "why_tool_table",
+        "assets/levels/voxel/table_room.obj",
         &["--pipeline", "voxel", "--slice", "-0.3,0.8"],
-    );
-    let Some(s) = Session::start_with("why_tool_table", opts) else {
+    ) else {
         return;
     };
-    let r = s.wait_ready();
     s.key("t");
     let central = r.central().expect("central");
     // The table spans x 5.2..6.8, z 1.2..8.8 (assets/levels/voxel/table_room.obj).
@@ -2868,14 +2872,13 @@ fn the_w_tool_beside_a_brush_in_cspace_outlines_the_brush_it_names() {
     // y 0 to 1, z -2 to 2. On the floor 0.15 m from the block's side,
     // cspace's agent box (0.6 m) overlaps it: the point is inside the
     // block grown by the box, and the block's six faces are drawn.
-    let opts = Options::new(
-        root().join("assets/levels/cspace/ledge.ron"),
+    let Some((s, r)) = open_ready(
+        "why_tool_brush",
+        "assets/levels/cspace/ledge.ron",
         &["--pipeline", "cspace"],
-    );
-    let Some(s) = Session::start_with("why_tool_brush", opts) else {
+    ) else {
         return;
     };
-    let r = s.wait_ready();
     s.key("t");
     let central = r.central().expect("central");
     let px = top_view_pixel(&s, central, 0.85, 0.0);
@@ -2966,14 +2969,13 @@ fn pixels_of(img: &image::RgbaImage, r: Rect, c: [u8; 3]) -> Vec<(f64, f64)> {
 
 #[test]
 fn the_island_view_colours_two_islands_and_a_click_shows_the_gap_and_its_fix() {
-    let opts = Options::new(
-        root().join("assets/levels/cspace/ledge.ron"),
+    let Some((s, _)) = open_ready(
+        "island_view",
+        "assets/levels/cspace/ledge.ron",
         &["--pipeline", "voxel"],
-    );
-    let Some(s) = Session::start_with("island_view", opts) else {
+    ) else {
         return;
     };
-    s.wait_ready();
     s.key("i");
     let r = s.wait_for("view.islands with its islands", WAIT, |r| {
         (r.u64("/view/islands/count").unwrap_or(0) > 0).then(|| r.clone())
