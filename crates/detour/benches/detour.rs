@@ -194,6 +194,9 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
     let mut longer = 0;
     let mut found = [0usize; 3];
     let mut expanded = 0;
+    // FNV-1a over the bits of every A* + funnel waypoint: a change that
+    // should only make queries faster must leave it as it was.
+    let mut digest = 0xcbf2_9ce4_8422_2325u64;
     for (a, b) in s.pairs.clone() {
         let (d_us, d) = timed(|| s.detour.path(f32s(a), f32s(b)));
         let (p_us, p) = timed(|| polyanya(s, a, b, opts));
@@ -205,6 +208,13 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
         found[0] += usize::from(d.is_some());
         found[1] += usize::from(p.is_ok());
         found[2] += usize::from(astar.is_ok());
+        let waypoints = if astar.is_ok() { s.finder.waypoints() } else { &[] };
+        for w in waypoints {
+            let bits = w.position.to_array().map(f64::to_bits);
+            for x in bits.into_iter().chain([u64::from(w.node), w.stance as u64]) {
+                digest = (digest ^ x).wrapping_mul(0x100_0000_01b3);
+            }
+        }
         if let (Some(d), Ok(p), Ok(al)) = (d, p, astar) {
             if p > al + 1e-6 {
                 longer += 1;
@@ -229,7 +239,8 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
         "{}: navscope {} polygons, Detour {}; of {} pairs Detour answers {}, Polyanya {}, \
          A* {}, all three {}; Polyanya longer than A* on {longer}, {expanded} Polyanya expansions; \
          median per query: Detour {md:.2} us, Polyanya {mp:.2} us ({:.2}x), \
-         A* + funnel {ma:.2} us ({:.2}x); Polyanya length / Detour's: median {:.3}",
+         A* + funnel {ma:.2} us ({:.2}x); Polyanya length / Detour's: median {:.3}; \
+         A* waypoint digest {digest:016x}",
         s.name,
         s.finder.poly.len(),
         s.detour.polygons(),
