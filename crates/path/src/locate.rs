@@ -26,7 +26,7 @@ use rstar::{AABB, PointDistance, RTree, RTreeObject};
 
 use crate::detail::Detail;
 use crate::portal::crossing_segment;
-use crate::surface::{plan_ring, snap_to_surface};
+use crate::surface::{plan_ring, snap_inside, snap_to_surface};
 
 /// Default for [`Locator::max_distance`], in metres: about a standing
 /// agent's height, so a point given at eye level above the floor still finds
@@ -231,10 +231,14 @@ impl Locator {
         );
         let mut containing: Option<Location> = None;
         for e in self.tree.locate_in_envelope_intersecting(&column) {
-            if let Shape::Polygon { ring, .. } = &e.shape
+            if let Shape::Polygon {
+                points,
+                ring,
+                detail,
+            } = &e.shape
                 && ring.contains(world_to_plan(p), true)
             {
-                let (point, distance, inside) = e.snap(p);
+                let (point, distance, inside) = snap_inside(points, detail.as_deref(), p);
                 containing = best(
                     containing,
                     Location {
