@@ -244,8 +244,9 @@ pub fn funnel(
     let mut buf = FunnelBuffers::default();
     let detail = |j: usize| prepared[j].as_ref();
     let held = |_: &Portal| None;
+    let known = |_: usize, _: bool| None;
     funnel_on(
-        mesh, detail, held, nodes, links, start, goal, radius, &mut buf,
+        mesh, detail, held, known, nodes, links, start, goal, radius, &mut buf,
     );
     buf.out
 }
@@ -288,7 +289,10 @@ pub(crate) fn funnel_located(
         p.link
             .map(|(li, forward)| locator.portal_holder(li, forward))
     };
-    funnel_on(mesh, detail, held, nodes, links, start, goal, radius, buf);
+    let known = |li: usize, forward: bool| locator.link_crossing(li, forward);
+    funnel_on(
+        mesh, detail, held, known, nodes, links, start, goal, radius, buf,
+    );
 }
 
 /// The height point `at` of portal `p` takes from the detail of the node
@@ -322,12 +326,14 @@ fn along_segment(pts: &[DVec3], c: &[f64], i: usize, at: f64) -> DVec3 {
 
 /// [`funnel()`] with each path node's prepared detail (`detail(i)` for
 /// `nodes[i]`) and, where known, the [`Detail::holder`] of a portal's
-/// segment (`held`), into `buf.out`.
+/// segment (`held`) and a link's oriented crossing (`known`, see
+/// [`portals`]), into `buf.out`.
 #[allow(clippy::too_many_arguments)]
 fn funnel_on<'d>(
     mesh: &NavMesh,
     detail: impl Fn(usize) -> Option<&'d Detail>,
     held: impl Fn(&Portal) -> Option<Option<usize>>,
+    known: impl Fn(usize, bool) -> Option<Option<[DVec3; 2]>>,
     nodes: &[u32],
     links: &[usize],
     start: DVec3,
@@ -350,7 +356,7 @@ fn funnel_on<'d>(
         out,
     } = buf;
     out.clear();
-    if nodes.is_empty() || !portals(mesh, nodes, links, start, goal, radius, portal_buf) {
+    if nodes.is_empty() || !portals(mesh, nodes, links, start, goal, radius, known, portal_buf) {
         return;
     }
     let portals = &portal_buf[..];

@@ -25,7 +25,7 @@ use navscope_core::geom::{Polygon, world_to_plan};
 use rstar::{AABB, PointDistance, RTree, RTreeObject};
 
 use crate::detail::Detail;
-use crate::portal::crossing_segment;
+use crate::portal::oriented_crossing;
 use crate::surface::{plan_ring, snap_inside, snap_to_surface};
 
 /// Default for [`Locator::max_distance`], in metres: about a standing
@@ -48,6 +48,14 @@ pub struct Location {
     pub distance: f64,
     /// True when the node's polygon contains the point seen from above.
     pub inside: bool,
+}
+
+/// One way across a link, as the funnel needs it (see
+/// [`Locator::link_crossing`] and [`Locator::portal_holder`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct LinkCrossing {
+    ends: Option<[DVec3; 2]>,
+    holder: Option<usize>,
 }
 
 /// One node as stored in the tree.
@@ -109,10 +117,11 @@ pub struct Locator {
     y_range: (f64, f64),
     /// Each node's prepared detail, by node id.
     details: Vec<Option<Arc<Detail>>>,
-    /// For each link and way across it (from `from` to `to`, then back):
-    /// the [`Detail::holder`] of its crossing segment among the details of
-    /// the node entered and the node left, prepared once for the funnel.
-    holders: Vec<[Option<usize>; 2]>,
+    /// For each link and way across it (from `from` to `to`, then back),
+    /// prepared once for the funnel: its [`oriented_crossing`] and the
+    /// [`Detail::holder`] of that segment among the details of the node
+    /// entered and the node left.
+    crossings: Vec<[LinkCrossing; 2]>,
     /// A point further than this from every node (metres) is off the mesh.
     pub max_distance: f64,
 }
@@ -162,15 +171,21 @@ impl Locator {
                 envelope: AABB::from_corners(lo.to_array(), hi.to_array()),
             });
         }
-        let holders = mesh
+        let crossings = mesh
             .links
             .iter()
             .map(|l| {
                 let way = |from: u32, to: u32| {
-                    let (a, b) = (mesh.nodes.get(from as usize)?, mesh.nodes.get(to as usize)?);
-                    let ends = crossing_segment(a, b, Some(l))?;
+                    let nodes = (mesh.nodes.get(from as usize), mesh.nodes.get(to as usize));
+                    let (Some(a), Some(b)) = nodes else {
+                        return LinkCrossing::default();
+                    };
+                    let ends = oriented_crossing(a, b, Some(l));
                     let detail = |n: u32| details[n as usize].as_deref();
-                    Detail::holder(ends, [detail(to), detail(from)])
+                    LinkCrossing {
+                        ends,
+                        holder: ends.and_then(|e| Detail::holder(e, [detail(to), detail(from)])),
+                    }
                 };
                 [way(l.from, l.to), way(l.to, l.from)]
             })
@@ -179,7 +194,7 @@ impl Locator {
             tree: RTree::bulk_load(entries),
             y_range,
             details,
-            holders,
+            crossings,
             max_distance: DEFAULT_MAX_DISTANCE,
         }
     }
@@ -194,7 +209,14 @@ impl Locator {
     /// from its `from` node when `forward` (else from its `to` node), among
     /// the node entered and the node left; `None` for an unknown link.
     pub(crate) fn portal_holder(&self, link: usize, forward: bool) -> Option<usize> {
-        self.holders.get(link)?[usize::from(!forward)]
+        self.crossings.get(link)?[usize::from(!forward)].holder
+    }
+
+    /// The [`oriented_crossing`] of link `link` crossed from its `from`
+    /// node when `forward` (else from its `to` node); `None` for an
+    /// unknown link.
+    pub(crate) fn link_crossing(&self, link: usize, forward: bool) -> Option<Option<[DVec3; 2]>> {
+        Some(self.crossings.get(link)?[usize::from(!forward)].ends)
     }
 
     /// The same locator with another [`Locator::max_distance`].
