@@ -208,7 +208,11 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
         found[0] += usize::from(d.is_some());
         found[1] += usize::from(p.is_ok());
         found[2] += usize::from(astar.is_ok());
-        let waypoints = if astar.is_ok() { s.finder.waypoints() } else { &[] };
+        let waypoints = if astar.is_ok() {
+            s.finder.waypoints()
+        } else {
+            &[]
+        };
         for w in waypoints {
             let bits = w.position.to_array().map(f64::to_bits);
             for x in bits.into_iter().chain([u64::from(w.node), w.stance as u64]) {

@@ -179,8 +179,9 @@ pub(crate) fn portals(
                     || (l.from, l.to) == (nodes[i + 1], nodes[i])
             });
         let ends = match link {
-            Some((li, l)) => known(li, l.from == nodes[i])
-                .unwrap_or_else(|| oriented_crossing(a, b, Some(l))),
+            Some((li, l)) => {
+                known(li, l.from == nodes[i]).unwrap_or_else(|| oriented_crossing(a, b, Some(l)))
+            }
             None => oriented_crossing(a, b, None),
         };
         match ends {
