@@ -6,8 +6,8 @@
 //!
 //! The queries are pairs of navscope node centres drawn with a fixed seed;
 //! each engine answers each query alone (locating both ends included), the
-//! least of `ROUNDS` rounds is its time, and the medians over the pairs
-//! all three engines answer are printed per mesh first. Then criterion
+//! least of `ROUNDS` rounds is its time, and the medians and means over
+//! the pairs all three engines answer are printed per mesh first. Then criterion
 //! times each engine answering all those pairs per iteration.
 //!
 //! `cargo bench -p navscope-detour --bench detour`. Skips with a message
@@ -238,13 +238,16 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
             }
         }
     }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let (nd, np, na) = (mean(&td), mean(&tp), mean(&ta));
     let (md, mp, ma) = (median(td), median(tp), median(ta));
     println!(
         "{}: navscope {} polygons, Detour {}; of {} pairs Detour answers {}, Polyanya {}, \
          A* {}, all three {}; Polyanya longer than A* on {longer}, {expanded} Polyanya expansions; \
          median per query: Detour {md:.2} us, Polyanya {mp:.2} us ({:.2}x), \
-         A* + funnel {ma:.2} us ({:.2}x); Polyanya length / Detour's: median {:.3}; \
-         A* waypoint digest {digest:016x}",
+         A* + funnel {ma:.2} us ({:.2}x); mean per query: Detour {nd:.2} us, \
+         Polyanya {np:.2} us ({:.2}x), A* + funnel {na:.2} us ({:.2}x); \
+         Polyanya length / Detour's: median {:.3}; A* waypoint digest {digest:016x}",
         s.name,
         s.finder.poly.len(),
         s.detour.polygons(),
@@ -255,6 +258,8 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
         common.len(),
         mp / md,
         ma / md,
+        np / nd,
+        na / nd,
         median(ratios),
     );
     common
