@@ -7,8 +7,12 @@
 //! The queries are pairs of navscope node centres drawn with a fixed seed;
 //! each engine answers each query alone (locating both ends included), the
 //! least of `ROUNDS` rounds is its time, and the medians and means over
-//! the pairs all three engines answer are printed per mesh first. Then criterion
-//! times each engine answering all those pairs per iteration.
+//! the pairs all three engines answer are printed per mesh first; then the
+//! least time of each engine answering all those pairs once in sequence,
+//! the engines taking turns (so a change of the machine's load between
+//! them does not tilt the ratio). Then criterion times each engine
+//! answering all those pairs per iteration (one engine after the other:
+//! on a shared, loaded machine their ratio swings between runs).
 //!
 //! `cargo bench -p navscope-detour --bench detour`. Skips with a message
 //! when the meshes or Detour's sources are absent (see the crate docs).
@@ -265,6 +269,45 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
     common
 }
 
+/// Passes of [`in_sequence`].
+const PASSES: usize = 7;
+
+/// Each engine answering all `common` pairs one after another (no query
+/// repeated, as criterion's loops run them), the engines taking turns
+/// pass by pass so that they share the machine's load; the least of
+/// `PASSES` passes per engine, in milliseconds, is printed.
+fn in_sequence(s: &mut Side, common: &[(DVec3, DVec3)], opts: &SearchOptions) {
+    let mut best = [f64::INFINITY; 3];
+    for _ in 0..PASSES {
+        for (engine, least) in best.iter_mut().enumerate() {
+            let t = Instant::now();
+            for &(a, z) in common {
+                match engine {
+                    0 => {
+                        black_box(s.detour.path(f32s(a), f32s(z)));
+                    }
+                    1 => {
+                        black_box(polyanya(s, a, z, opts).ok());
+                    }
+                    _ => {
+                        black_box(astar(s, a, z, opts).ok());
+                    }
+                }
+            }
+            *least = least.min(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    let [d, p, a] = best;
+    println!(
+        "{}: all {} pairs in sequence, least of {PASSES} passes: Detour {d:.3} ms, \
+         Polyanya {p:.3} ms ({:.2}x), A* + funnel {a:.3} ms ({:.2}x)",
+        s.name,
+        common.len(),
+        p / d,
+        a / d,
+    );
+}
+
 fn bench(c: &mut Criterion) {
     if !Detour::available() {
         eprintln!("skipped: {}", navscope_detour::Absent);
@@ -274,6 +317,7 @@ fn bench(c: &mut Criterion) {
     for name in MESHES {
         let Some(mut s) = load(name) else { continue };
         let common = report(&mut s, &opts);
+        in_sequence(&mut s, &common, &opts);
         let mut g = c.benchmark_group(format!("{name}, {} pairs", common.len()));
         g.bench_function("detour", |b| {
             b.iter(|| {
