@@ -6,9 +6,13 @@
 //!
 //! The queries are pairs of navscope node centres drawn with a fixed seed;
 //! each engine answers each query alone (locating both ends included), the
-//! least of `ROUNDS` rounds is its time, and the medians over the pairs
-//! all three engines answer are printed per mesh first. Then criterion
-//! times each engine answering all those pairs per iteration.
+//! least of `ROUNDS` rounds is its time, and the medians and means over
+//! the pairs all three engines answer are printed per mesh first; then the
+//! least time of each engine answering all those pairs once in sequence,
+//! the engines taking turns (so a change of the machine's load between
+//! them does not tilt the ratio). Then criterion times each engine
+//! answering all those pairs per iteration (one engine after the other:
+//! on a shared, loaded machine their ratio swings between runs).
 //!
 //! `cargo bench -p navscope-detour --bench detour`. Skips with a message
 //! when the meshes or Detour's sources are absent (see the crate docs).
@@ -194,6 +198,9 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
     let mut longer = 0;
     let mut found = [0usize; 3];
     let mut expanded = 0;
+    // FNV-1a over the bits of every A* + funnel waypoint: a change that
+    // should only make queries faster must leave it as it was.
+    let mut digest = 0xcbf2_9ce4_8422_2325u64;
     for (a, b) in s.pairs.clone() {
         let (d_us, d) = timed(|| s.detour.path(f32s(a), f32s(b)));
         let (p_us, p) = timed(|| polyanya(s, a, b, opts));
@@ -205,6 +212,17 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
         found[0] += usize::from(d.is_some());
         found[1] += usize::from(p.is_ok());
         found[2] += usize::from(astar.is_ok());
+        let waypoints = if astar.is_ok() {
+            s.finder.waypoints()
+        } else {
+            &[]
+        };
+        for w in waypoints {
+            let bits = w.position.to_array().map(f64::to_bits);
+            for x in bits.into_iter().chain([u64::from(w.node), w.stance as u64]) {
+                digest = (digest ^ x).wrapping_mul(0x100_0000_01b3);
+            }
+        }
         if let (Some(d), Ok(p), Ok(al)) = (d, p, astar) {
             if p > al + 1e-6 {
                 longer += 1;
@@ -224,12 +242,16 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
             }
         }
     }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let (nd, np, na) = (mean(&td), mean(&tp), mean(&ta));
     let (md, mp, ma) = (median(td), median(tp), median(ta));
     println!(
         "{}: navscope {} polygons, Detour {}; of {} pairs Detour answers {}, Polyanya {}, \
          A* {}, all three {}; Polyanya longer than A* on {longer}, {expanded} Polyanya expansions; \
          median per query: Detour {md:.2} us, Polyanya {mp:.2} us ({:.2}x), \
-         A* + funnel {ma:.2} us ({:.2}x); Polyanya length / Detour's: median {:.3}",
+         A* + funnel {ma:.2} us ({:.2}x); mean per query: Detour {nd:.2} us, \
+         Polyanya {np:.2} us ({:.2}x), A* + funnel {na:.2} us ({:.2}x); \
+         Polyanya length / Detour's: median {:.3}; A* waypoint digest {digest:016x}",
         s.name,
         s.finder.poly.len(),
         s.detour.polygons(),
@@ -240,9 +262,50 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
         common.len(),
         mp / md,
         ma / md,
+        np / nd,
+        na / nd,
         median(ratios),
     );
     common
+}
+
+/// Passes of [`in_sequence`].
+const PASSES: usize = 7;
+
+/// Each engine answering all `common` pairs one after another (no query
+/// repeated, as criterion's loops run them), the engines taking turns
+/// pass by pass so that they share the machine's load; the least of
+/// `PASSES` passes per engine, in milliseconds, is printed.
+fn in_sequence(s: &mut Side, common: &[(DVec3, DVec3)], opts: &SearchOptions) {
+    let mut best = [f64::INFINITY; 3];
+    for _ in 0..PASSES {
+        for (engine, least) in best.iter_mut().enumerate() {
+            let t = Instant::now();
+            for &(a, z) in common {
+                match engine {
+                    0 => {
+                        black_box(s.detour.path(f32s(a), f32s(z)));
+                    }
+                    1 => {
+                        black_box(polyanya(s, a, z, opts).ok());
+                    }
+                    _ => {
+                        black_box(astar(s, a, z, opts).ok());
+                    }
+                }
+            }
+            *least = least.min(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    let [d, p, a] = best;
+    println!(
+        "{}: all {} pairs in sequence, least of {PASSES} passes: Detour {d:.3} ms, \
+         Polyanya {p:.3} ms ({:.2}x), A* + funnel {a:.3} ms ({:.2}x)",
+        s.name,
+        common.len(),
+        p / d,
+        a / d,
+    );
 }
 
 fn bench(c: &mut Criterion) {
@@ -254,6 +317,7 @@ fn bench(c: &mut Criterion) {
     for name in MESHES {
         let Some(mut s) = load(name) else { continue };
         let common = report(&mut s, &opts);
+        in_sequence(&mut s, &common, &opts);
         let mut g = c.benchmark_group(format!("{name}, {} pairs", common.len()));
         g.bench_function("detour", |b| {
             b.iter(|| {

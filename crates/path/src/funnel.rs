@@ -102,6 +102,19 @@ pub struct Waypoint {
 /// A corner of the pulled string: portal index and position.
 type Corner = (usize, DVec3);
 
+/// [`orient_value`] of `apex b c` where the funnel's ray `apex b` may have
+/// collapsed to its apex (right after a restart): then the determinant
+/// is exactly zero, which the exact predicate finds only through its
+/// slow adaptive stage (its rounded terms cancel without being zero).
+#[inline]
+fn orient_from(apex: DVec2, b: DVec2, c: DVec2) -> f64 {
+    if apex == b {
+        0.0
+    } else {
+        orient_value(apex, b, c)
+    }
+}
+
 /// Mononen's simple stupid funnel over `portals` (the first is the start
 /// point, the last the goal point). Writes the corners to `corners`, start
 /// and goal included, each with the index of the portal it lies on.
@@ -121,8 +134,8 @@ fn pull_string(portals: &[Portal], corners: &mut Vec<Corner>) {
         guard -= 1;
         let (l, r) = portals[i].plan();
         // Right side: narrow unless it crosses the left ray.
-        if orient_value(apex, right, r) >= 0.0 {
-            if apex == right || orient_value(apex, left, r) < 0.0 {
+        if orient_from(apex, right, r) >= 0.0 {
+            if apex == right || orient_from(apex, left, r) < 0.0 {
                 right = r;
                 right_i = i;
             } else {
@@ -134,8 +147,8 @@ fn pull_string(portals: &[Portal], corners: &mut Vec<Corner>) {
             }
         }
         // Left side: narrow unless it crosses the right ray.
-        if orient_value(apex, left, l) <= 0.0 {
-            if apex == left || orient_value(apex, right, l) > 0.0 {
+        if orient_from(apex, left, l) <= 0.0 {
+            if apex == left || orient_from(apex, right, l) > 0.0 {
                 left = l;
                 left_i = i;
             } else {
@@ -197,9 +210,12 @@ fn height_kink(a: DVec3, b: DVec3, c: DVec3) -> bool {
 /// True when `b` lies on the straight 3D leg from `a` to `c`, between them.
 fn passes_straight(a: DVec3, b: DVec3, c: DVec3) -> bool {
     let (pa, pb, pc) = (world_to_plan(a), world_to_plan(b), world_to_plan(c));
-    orient(pa, pb, pc) == Orientation::Collinear
+    // The exact predicate last: the points asked about are mostly leg
+    // crossings kept for a bend in height, collinear in plan by
+    // construction, where it runs its slow adaptive stage.
+    !height_kink(a, b, c)
         && (pb - pa).dot(pc - pb) >= 0.0
-        && !height_kink(a, b, c)
+        && orient(pa, pb, pc) == Orientation::Collinear
 }
 
 /// The smoothed path from `start` to `goal` through `nodes` (a path of
@@ -228,8 +244,9 @@ pub fn funnel(
     let mut buf = FunnelBuffers::default();
     let detail = |j: usize| prepared[j].as_ref();
     let held = |_: &Portal| None;
+    let known = |_: usize, _: bool| None;
     funnel_on(
-        mesh, detail, held, nodes, links, start, goal, radius, &mut buf,
+        mesh, detail, held, known, nodes, links, start, goal, radius, &mut buf,
     );
     buf.out
 }
@@ -272,7 +289,10 @@ pub(crate) fn funnel_located(
         p.link
             .map(|(li, forward)| locator.portal_holder(li, forward))
     };
-    funnel_on(mesh, detail, held, nodes, links, start, goal, radius, buf);
+    let known = |li: usize, forward: bool| locator.link_crossing(li, forward);
+    funnel_on(
+        mesh, detail, held, known, nodes, links, start, goal, radius, buf,
+    );
 }
 
 /// The height point `at` of portal `p` takes from the detail of the node
@@ -306,12 +326,14 @@ fn along_segment(pts: &[DVec3], c: &[f64], i: usize, at: f64) -> DVec3 {
 
 /// [`funnel()`] with each path node's prepared detail (`detail(i)` for
 /// `nodes[i]`) and, where known, the [`Detail::holder`] of a portal's
-/// segment (`held`), into `buf.out`.
+/// segment (`held`) and a link's oriented crossing (`known`, see
+/// [`portals`]), into `buf.out`.
 #[allow(clippy::too_many_arguments)]
 fn funnel_on<'d>(
     mesh: &NavMesh,
     detail: impl Fn(usize) -> Option<&'d Detail>,
     held: impl Fn(&Portal) -> Option<Option<usize>>,
+    known: impl Fn(usize, bool) -> Option<Option<[DVec3; 2]>>,
     nodes: &[u32],
     links: &[usize],
     start: DVec3,
@@ -334,7 +356,7 @@ fn funnel_on<'d>(
         out,
     } = buf;
     out.clear();
-    if nodes.is_empty() || !portals(mesh, nodes, links, start, goal, radius, portal_buf) {
+    if nodes.is_empty() || !portals(mesh, nodes, links, start, goal, radius, known, portal_buf) {
         return;
     }
     let portals = &portal_buf[..];

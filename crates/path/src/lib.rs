@@ -86,6 +86,7 @@ mod locate;
 mod method;
 mod num;
 mod open;
+mod plan_grid;
 pub mod polyanya;
 mod portal;
 pub mod sample;

@@ -1,10 +1,11 @@
 //! Point location: which node a 3D point stands on.
 //!
 //! The [`Locator`] keeps one R-tree (`rstar`) of the nodes' 3D bounding
-//! boxes. A query first collects every polygon whose plan (seen from above)
-//! contains the point, using the tree to find the boxes a vertical line
-//! through the point meets, and keeps the one whose surface is nearest in
-//! height. When no polygon contains the point, or the nearest containing one
+//! boxes and a grid of the polygons' boxes seen from above (module
+//! `plan_grid`). A query first collects every polygon whose plan (seen
+//! from above) contains the point, among those whose boxes the vertical
+//! line through the point meets (found through the grid), and keeps the
+//! one whose surface is nearest in height. When no polygon contains the point, or the nearest containing one
 //! is too far above or below, the nearest node in 3D is taken instead (a
 //! polygon's distance is measured to its boundary; a point node's to its
 //! position). Anything further than [`Locator::max_distance`] is off the
@@ -19,14 +20,15 @@
 
 use std::sync::Arc;
 
-use glam::DVec3;
+use glam::{DVec2, DVec3};
 use navscope_core::NavMesh;
 use navscope_core::geom::{Polygon, world_to_plan};
 use rstar::{AABB, PointDistance, RTree, RTreeObject};
 
 use crate::detail::Detail;
-use crate::portal::crossing_segment;
-use crate::surface::{plan_ring, snap_to_surface};
+use crate::plan_grid::PlanGrid;
+use crate::portal::oriented_crossing;
+use crate::surface::{plan_ring, snap_inside, snap_to_surface};
 
 /// Default for [`Locator::max_distance`], in metres: about a standing
 /// agent's height, so a point given at eye level above the floor still finds
@@ -50,11 +52,19 @@ pub struct Location {
     pub inside: bool,
 }
 
+/// One way across a link, as the funnel needs it (see
+/// [`Locator::link_crossing`] and [`Locator::portal_holder`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct LinkCrossing {
+    ends: Option<[DVec3; 2]>,
+    holder: Option<usize>,
+}
+
 /// One node as stored in the tree.
 #[derive(Clone, Debug)]
 struct Entry {
     node: u32,
-    shape: Shape,
+    shape: Arc<Shape>,
     envelope: AABB<[f64; 3]>,
 }
 
@@ -71,7 +81,7 @@ enum Shape {
 impl Entry {
     /// Snapped point, distance and inside flag for `p`.
     fn snap(&self, p: DVec3) -> (DVec3, f64, bool) {
-        match &self.shape {
+        match &*self.shape {
             Shape::Polygon {
                 points,
                 ring,
@@ -106,13 +116,17 @@ impl PointDistance for Entry {
 #[derive(Clone, Debug)]
 pub struct Locator {
     tree: RTree<Entry>,
-    y_range: (f64, f64),
+    /// The polygon entries, `(x, z)` corners of their boxes first.
+    columns: Vec<(DVec2, DVec2, Entry)>,
+    /// [`Locator::columns`]' boxes by where they lie seen from above.
+    grid: PlanGrid,
     /// Each node's prepared detail, by node id.
     details: Vec<Option<Arc<Detail>>>,
-    /// For each link and way across it (from `from` to `to`, then back):
-    /// the [`Detail::holder`] of its crossing segment among the details of
-    /// the node entered and the node left, prepared once for the funnel.
-    holders: Vec<[Option<usize>; 2]>,
+    /// For each link and way across it (from `from` to `to`, then back),
+    /// prepared once for the funnel: its [`oriented_crossing`] and the
+    /// [`Detail::holder`] of that segment among the details of the node
+    /// entered and the node left.
+    crossings: Vec<[LinkCrossing; 2]>,
     /// A point further than this from every node (metres) is off the mesh.
     pub max_distance: f64,
 }
@@ -127,7 +141,6 @@ impl Locator {
     pub fn new(mesh: &NavMesh) -> Self {
         let mut entries = Vec::with_capacity(mesh.nodes.len());
         let mut details = vec![None; mesh.nodes.len()];
-        let mut y_range = (f64::INFINITY, f64::NEG_INFINITY);
         for (i, n) in mesh.nodes.iter().enumerate() {
             let (shape, points): (Shape, Vec<DVec3>) = match &n.polygon {
                 Some(poly) if poly.len() >= 3 => (
@@ -155,31 +168,50 @@ impl Locator {
                 (lo, hi) = (lo.min(dlo), hi.max(dhi));
                 details[i] = Some(Arc::clone(d));
             }
-            y_range = (y_range.0.min(lo.y), y_range.1.max(hi.y));
             entries.push(Entry {
                 node: i as u32,
-                shape,
+                shape: Arc::new(shape),
                 envelope: AABB::from_corners(lo.to_array(), hi.to_array()),
             });
         }
-        let holders = mesh
+        let crossings = mesh
             .links
             .iter()
             .map(|l| {
                 let way = |from: u32, to: u32| {
-                    let (a, b) = (mesh.nodes.get(from as usize)?, mesh.nodes.get(to as usize)?);
-                    let ends = crossing_segment(a, b, Some(l))?;
+                    let nodes = (mesh.nodes.get(from as usize), mesh.nodes.get(to as usize));
+                    let (Some(a), Some(b)) = nodes else {
+                        return LinkCrossing::default();
+                    };
+                    let ends = oriented_crossing(a, b, Some(l));
                     let detail = |n: u32| details[n as usize].as_deref();
-                    Detail::holder(ends, [detail(to), detail(from)])
+                    LinkCrossing {
+                        ends,
+                        holder: ends.and_then(|e| Detail::holder(e, [detail(to), detail(from)])),
+                    }
                 };
                 [way(l.from, l.to), way(l.to, l.from)]
             })
             .collect();
+        let columns: Vec<(DVec2, DVec2, Entry)> = entries
+            .iter()
+            .filter(|e| matches!(*e.shape, Shape::Polygon { .. }))
+            .map(|e| {
+                let (lo, hi) = (e.envelope.lower(), e.envelope.upper());
+                (
+                    DVec2::new(lo[0], lo[2]),
+                    DVec2::new(hi[0], hi[2]),
+                    e.clone(),
+                )
+            })
+            .collect();
+        let boxes: Vec<(DVec2, DVec2)> = columns.iter().map(|c| (c.0, c.1)).collect();
         Self {
             tree: RTree::bulk_load(entries),
-            y_range,
+            grid: PlanGrid::new(&boxes),
+            columns,
             details,
-            holders,
+            crossings,
             max_distance: DEFAULT_MAX_DISTANCE,
         }
     }
@@ -194,7 +226,14 @@ impl Locator {
     /// from its `from` node when `forward` (else from its `to` node), among
     /// the node entered and the node left; `None` for an unknown link.
     pub(crate) fn portal_holder(&self, link: usize, forward: bool) -> Option<usize> {
-        self.holders.get(link)?[usize::from(!forward)]
+        self.crossings.get(link)?[usize::from(!forward)].holder
+    }
+
+    /// The [`oriented_crossing`] of link `link` crossed from its `from`
+    /// node when `forward` (else from its `to` node); `None` for an
+    /// unknown link.
+    pub(crate) fn link_crossing(&self, link: usize, forward: bool) -> Option<Option<[DVec3; 2]>> {
+        Some(self.crossings.get(link)?[usize::from(!forward)].ends)
     }
 
     /// The same locator with another [`Locator::max_distance`].
@@ -224,17 +263,22 @@ impl Locator {
             Some(a) if (a.distance, a.node) <= (b.distance, b.node) => Some(a),
             _ => Some(b),
         };
-        // Polygons containing p seen from above: boxes met by the vertical line.
-        let column = AABB::from_corners(
-            [p.x, self.y_range.0.min(p.y), p.z],
-            [p.x, self.y_range.1.max(p.y), p.z],
-        );
+        // Polygons containing p seen from above, among those whose boxes
+        // the vertical line through p meets.
+        let q = DVec2::new(p.x, p.z);
         let mut containing: Option<Location> = None;
-        for e in self.tree.locate_in_envelope_intersecting(&column) {
-            if let Shape::Polygon { ring, .. } = &e.shape
+        for &i in self.grid.near(q) {
+            let (lo, hi, e) = &self.columns[i as usize];
+            if let Shape::Polygon {
+                points,
+                ring,
+                detail,
+            } = &*e.shape
+                && q.cmpge(*lo).all()
+                && q.cmple(*hi).all()
                 && ring.contains(world_to_plan(p), true)
             {
-                let (point, distance, inside) = e.snap(p);
+                let (point, distance, inside) = snap_inside(points, detail.as_deref(), p);
                 containing = best(
                     containing,
                     Location {

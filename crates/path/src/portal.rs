@@ -115,6 +115,12 @@ pub(crate) fn crossing_segment(a: &Node, b: &Node, link: Option<&Link>) -> Optio
         })
 }
 
+/// [`crossing_segment`] from node `a` to node `b` as `[left, right]` for
+/// an agent going that way (not yet shrunk by the radius).
+pub(crate) fn oriented_crossing(a: &Node, b: &Node, link: Option<&Link>) -> Option<[DVec3; 2]> {
+    crossing_segment(a, b, link).map(|s| orient_portal(s, a, b))
+}
+
 /// `[left, right]` of segment `s` for an agent going from `from` to `to`.
 fn orient_portal(s: [DVec3; 2], from: &Node, to: &Node) -> [DVec3; 2] {
     let (p, q) = (world_to_plan(s[0]), world_to_plan(s[1]));
@@ -142,8 +148,11 @@ fn shrink(s: [DVec3; 2], radius: f64) -> [DVec3; 2] {
 /// module docs), written to `out` (cleared first, so a caller keeps one
 /// buffer for every query). `links[i]` should join `nodes[i]` to
 /// `nodes[i + 1]`; a missing or mismatched link is treated as a link
-/// without a segment. Returns false (and `out` empty) when a node id is
-/// unknown.
+/// without a segment. `known(link, forward)` is the [`oriented_crossing`]
+/// of a link crossed from its `from` node (`forward`) or its `to` node
+/// where the caller has it prepared, `None` where it does not. Returns
+/// false (and `out` empty) when a node id is unknown.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn portals(
     mesh: &NavMesh,
     nodes: &[u32],
@@ -151,6 +160,7 @@ pub(crate) fn portals(
     start: DVec3,
     goal: DVec3,
     radius: f64,
+    known: impl Fn(usize, bool) -> Option<Option<[DVec3; 2]>>,
     out: &mut Vec<Portal>,
 ) -> bool {
     out.clear();
@@ -168,9 +178,14 @@ pub(crate) fn portals(
                 (l.from, l.to) == (nodes[i], nodes[i + 1])
                     || (l.from, l.to) == (nodes[i + 1], nodes[i])
             });
-        match crossing_segment(a, b, link.map(|(_, l)| l)) {
-            Some(s) => {
-                let ends = orient_portal(s, a, b);
+        let ends = match link {
+            Some((li, l)) => {
+                known(li, l.from == nodes[i]).unwrap_or_else(|| oriented_crossing(a, b, Some(l)))
+            }
+            None => oriented_crossing(a, b, None),
+        };
+        match ends {
+            Some(ends) => {
                 let [left, right] = shrink(ends, radius);
                 out.push(Portal {
                     left,
@@ -207,7 +222,8 @@ mod tests {
         radius: f64,
     ) -> Option<Vec<Portal>> {
         let mut out = Vec::new();
-        super::portals(mesh, nodes, links, start, goal, radius, &mut out).then_some(out)
+        let fresh = |_: usize, _: bool| None;
+        super::portals(mesh, nodes, links, start, goal, radius, fresh, &mut out).then_some(out)
     }
 
     #[test]

@@ -32,13 +32,11 @@
 //! being tried in their order in the mesh. The same mesh and options give the
 //! same search, expansion by expansion.
 
-use std::collections::BinaryHeap;
-
 use glam::DVec3;
 use navscope_core::{Link, LinkKind, NavMesh, Stance};
 use serde::{Deserialize, Serialize};
 
-use crate::open::Open;
+use crate::open::{Open, OpenHeap};
 use crate::stance::stance_index;
 
 /// Default for [`SearchOptions::max_expansions`]: far more nodes than any
@@ -260,7 +258,7 @@ pub struct AStar {
     /// `closed[v] == stamp`: `v` was expanded in this query.
     closed: Vec<u32>,
     stamp: u32,
-    heap: BinaryHeap<Open>,
+    heap: OpenHeap,
 }
 
 impl AStar {
@@ -305,7 +303,7 @@ impl AStar {
             seen: vec![0; n],
             closed: vec![0; n],
             stamp: 0,
-            heap: BinaryHeap::new(),
+            heap: OpenHeap::default(),
         }
     }
 

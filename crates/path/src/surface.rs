@@ -64,10 +64,15 @@ pub(crate) fn closest_on_segment(a: DVec3, b: DVec3, p: DVec3) -> DVec3 {
 /// is taken, with the 3D distance to it.
 pub(crate) fn snap_to_polygon(polygon: &[DVec3], ring: &Polygon, p: DVec3) -> (DVec3, f64, bool) {
     if ring.contains(world_to_plan(p), true) {
-        let h = height_at(polygon, p.x, p.z);
-        let q = DVec3::new(p.x, h, p.z);
-        return (q, (p.y - h).abs(), true);
+        return snap_inside(polygon, None, p);
     }
+    let (q, d) = snap_to_boundary(polygon, p);
+    (q, d, false)
+}
+
+/// The closest point of the polygon's boundary to `p` and the 3D distance
+/// to it.
+fn snap_to_boundary(polygon: &[DVec3], p: DVec3) -> (DVec3, f64) {
     let n = polygon.len();
     let mut best = (polygon[0], f64::INFINITY);
     for i in 0..n {
@@ -77,7 +82,7 @@ pub(crate) fn snap_to_polygon(polygon: &[DVec3], ring: &Polygon, p: DVec3) -> (D
             best = (q, d);
         }
     }
-    (best.0, best.1, false)
+    best
 }
 
 /// [`snap_to_polygon`] onto the node's surface: with `detail` the snapped
@@ -90,12 +95,37 @@ pub(crate) fn snap_to_surface(
     detail: Option<&Detail>,
     p: DVec3,
 ) -> (DVec3, f64, bool) {
-    let (q, d, inside) = snap_to_polygon(polygon, ring, p);
-    let Some(detail) = detail else {
-        return (q, d, inside);
-    };
-    let q = DVec3::new(q.x, detail.height(world_to_plan(q)), q.z);
-    (q, q.distance(p), inside)
+    match detail {
+        None => snap_to_polygon(polygon, ring, p),
+        Some(_) if ring.contains(world_to_plan(p), true) => snap_inside(polygon, detail, p),
+        Some(detail) => {
+            // Outside: the closest boundary point, lifted onto the detail.
+            let (q, _) = snap_to_boundary(polygon, p);
+            let q = DVec3::new(q.x, detail.height(world_to_plan(q)), q.z);
+            (q, q.distance(p), false)
+        }
+    }
+}
+
+/// [`snap_to_surface`] of a point `p` the caller knows to lie inside the
+/// polygon seen from above (the locator tests that first): dropped onto
+/// the detail surface, or without detail onto the polygon's plane (whose
+/// height a node with detail never needs).
+pub(crate) fn snap_inside(
+    polygon: &[DVec3],
+    detail: Option<&Detail>,
+    p: DVec3,
+) -> (DVec3, f64, bool) {
+    match detail {
+        Some(detail) => {
+            let q = DVec3::new(p.x, detail.height(world_to_plan(p)), p.z);
+            (q, q.distance(p), true)
+        }
+        None => {
+            let h = height_at(polygon, p.x, p.z);
+            (DVec3::new(p.x, h, p.z), (p.y - h).abs(), true)
+        }
+    }
 }
 
 #[cfg(test)]
