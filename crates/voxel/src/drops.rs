@@ -27,9 +27,11 @@
 //!   voxel column it crosses, from the edge's on, has open space from a
 //!   step over the edge to the agent's height over it (the probe stops at
 //!   the first that has not), and the landing column has open space from
-//!   the landing floor (within a step) to that height. So there is no
-//!   link through a wall, under a low ceiling, or onto a floor under an
-//!   overhang.
+//!   the landing floor (within a step) to that height; and so do the
+//!   columns under the two lines beside it at the body's sides
+//!   ([`body_side`]). So there is no link through a wall, under a low
+//!   ceiling, onto a floor under an overhang, or down a slot narrower
+//!   than the body (between the bars of a grate).
 //! * **Links.** One `jump` link from the edge's node to the landing's node
 //!   per pair of nodes (the first sample in node, edge and sample order),
 //!   one-way (a drop is not climbed back), none between nodes already
@@ -63,8 +65,7 @@
 //!   neither at the edge's height nor at the top of its rise (a wall). The
 //!   flight is checked as the fall is, for the body's width: every column
 //!   under the line from the edge to the landing, and under the two lines
-//!   beside it at the agent's radius less a cell (rounded inwards: the
-//!   nodes lie a radius from walls, give or take a cell), has room for the
+//!   beside it at the body's sides ([`body_side`]), has room for the
 //!   agent at the higher of the two heights, and the landing column from
 //!   its floor up to there. So a jump does not pass a pillar or through a
 //!   slot narrower than the body. Each is one `jump` link, one way, as a
@@ -85,7 +86,7 @@ use rayon::prelude::*;
 use crate::grid::Grid;
 use crate::heightfield::{Heightfield, OPEN, floor_i32, floor_i64};
 use crate::settings::AgentParams;
-use crate::swim::{Columns, inside, max_gap, node_height, plan};
+use crate::swim::{Columns, body_side, inside, max_gap, node_height, plan};
 
 /// One drop found.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -268,6 +269,7 @@ pub fn find_drops(
             .map(|k| t[k].perp_dot(t[(k + 1) % t.len()]))
             .sum();
         let spacing = (2.0 * a.radius).max(2.0 * voxels.grid.cs);
+        let side = body_side(a.radius, voxels.grid.cs);
         let delta = voxels.grid.cs * 0.5;
         for k in 0..t.len() {
             let (p, q) = (t[k], t[(k + 1) % t.len()]);
@@ -284,6 +286,13 @@ pub fn find_drops(
                 let Some(he) = node_height(&nav.nodes[i], e) else {
                     continue;
                 };
+                // The body's sides, on the lines beside the probe's.
+                let across = DVec2::new(-out_dir.y, out_dir.x) * side;
+                let body_room = |x: DVec2, bottom: Option<f64>| {
+                    [x, x + across, x - across]
+                        .into_iter()
+                        .all(|x| room(voxels, &cols, &a, x, he, bottom))
+                };
                 let found = probe(
                     e,
                     out_dir,
@@ -291,12 +300,12 @@ pub fn find_drops(
                     (step, max_drop),
                     (delta, reach),
                     |x| surfaces(i, x),
-                    |x| room(voxels, &cols, &a, x, he, None),
+                    |x| body_room(x, None),
                 );
                 let mut landings = Vec::new();
                 let mut above = f64::NEG_INFINITY;
                 if let Some((j, probe, h)) = found
-                    && room(voxels, &cols, &a, probe, he, Some(h))
+                    && body_room(probe, Some(h))
                 {
                     landings.push((j, probe, h));
                     above = h;
@@ -309,7 +318,7 @@ pub fn find_drops(
                         landings.extend(leaps(
                             (e, out_dir, he),
                             &jump,
-                            (voxels.grid.cs, (a.radius - voxels.grid.cs).max(0.0)),
+                            (voxels.grid.cs, side),
                             above,
                             |x| surfaces(i, x),
                             |x, top, bottom| room(voxels, &cols, &a, x, top, bottom),

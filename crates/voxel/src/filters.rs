@@ -28,7 +28,6 @@ use crate::links::{DIRS, Limits};
 use crate::rows::for_row_bands;
 use crate::settings::Filters;
 use crate::settings::Pass;
-use navscope_core::Stance;
 
 /// Top of the open space over span `s` (very high when open to the sky).
 pub(crate) fn top(hf: &Heightfield, s: usize) -> i32 {
@@ -75,12 +74,7 @@ fn before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<
     let lim = Limits::of(pass, grid);
     let min_ny = min_floor_ny(a.max_slope_rad);
     let need_voxels = if f.low_height { lim.height as i64 } else { 0 };
-    let need = need_voxels as f64;
     let dry = 0.0 >= a.min_water - 1e-9 && 0.0 <= a.max_water + 1e-9;
-    // Swim nodes are lifted to the water surface (`graph`), so a swimmer's
-    // headroom is measured from the surface, not the sea floor: under an
-    // overhang below the surface the node would end inside rock.
-    let at_surface = pass.stance == Stance::Swim;
     let mut ok = vec![false; hf.spans.len()];
     // One walk up each column: slope, the low-hanging filter (which reads
     // the slope test of the span below), headroom and water depth.
@@ -95,20 +89,8 @@ fn before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<
                 && steep
                 && below.is_some_and(|(flat, bf)| flat && (floor - bf).unsigned_abs() <= lim.step);
             below = Some((!steep, floor));
-            let clear = if sp.ceil == OPEN {
-                true
-            } else if at_surface {
-                let surface = if sp.water.is_nan() {
-                    f64::NEG_INFINITY
-                } else {
-                    ((sp.water as f64 - grid.origin.y) / grid.ch).floor()
-                };
-                let room = sp.ceil as f64 - (sp.floor as f64).max(surface);
-                room >= need && room > 0.0
-            } else {
-                // Whole voxels: the room and the need are integers.
-                sp.ceil as i64 - sp.floor as i64 >= need_voxels
-            };
+            // Whole voxels: the room and the need are integers.
+            let clear = sp.ceil == OPEN || sp.ceil as i64 - sp.floor as i64 >= need_voxels;
             // A dry span's depth is 0.
             let wet = if sp.water.is_nan() {
                 dry

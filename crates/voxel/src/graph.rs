@@ -5,9 +5,12 @@
 //! and across regions, passes and tiles (collinear overlapping outline edges
 //! on one grid line, facing each other, at heights one of the two stances
 //! can step between). Swim nodes, and the portals between two swim nodes,
-//! are lifted to the water surface so an agent does not path along the sea
-//! floor (§32.4.2); their polygons stay on the floor, where the navmesh was
-//! generated. Swim entry and exit links cross the gap between swim areas
+//! are lifted off the sea floor to where the swimmer floats
+//! ([`crate::swim::stance_height`]): at the water surface (§32.4.2) where
+//! the swimmer fits between the surface and the ceiling, else as high as
+//! it fits under the ceiling of a passage flooded to it (a Quake player
+//! swims under water); their polygons stay on the floor, where the navmesh
+//! was generated. Swim entry and exit links cross the gap between swim areas
 //! and the ground around them ([`crate::swim`]).
 
 use std::collections::{BTreeMap, HashSet};
@@ -25,7 +28,7 @@ use crate::grid::Grid;
 use crate::heightfield::Heightfield;
 use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
-use crate::swim::{NodeInfo, swim_links};
+use crate::swim::{Columns, NodeInfo, node_height, plan, stance_height, swim_links};
 use crate::triangulate::RegionMesh;
 
 /// Where a link comes from (for drawing).
@@ -93,6 +96,12 @@ struct BoundaryEdge {
     node: u32,
     /// Heights at lo and hi.
     h: [f32; 2],
+    /// Heights at lo and hi of the top of the stance's reach: where the
+    /// swimmer floats over a swim edge's floor ([`stance_height`]), the
+    /// floor itself for other stances.
+    top: [f32; 2],
+    /// Whether the edge is a swim area's.
+    swim: bool,
     step: f32,
     tile: u32,
     region: u32,
@@ -102,8 +111,38 @@ struct BoundaryEdge {
 }
 
 fn height_at(e: &BoundaryEdge, x: f64) -> f64 {
-    let t = (x - e.lo as f64) / (e.hi - e.lo) as f64;
-    e.h[0] as f64 + (e.h[1] - e.h[0]) as f64 * t
+    lerp(e.h, (x - e.lo as f64) / (e.hi - e.lo) as f64)
+}
+
+fn top_at(e: &BoundaryEdge, x: f64) -> f64 {
+    lerp(e.top, (x - e.lo as f64) / (e.hi - e.lo) as f64)
+}
+
+fn lerp(h: [f32; 2], t: f64) -> f64 {
+    h[0] as f64 + (h[1] - h[0]) as f64 * t
+}
+
+/// Where facing boundary edges `a` and `b` meet at `x` along their line:
+/// the crossing's height, or `None` when the agent cannot get from one to
+/// the other there. Each edge reaches from its floor up to its top (a
+/// swim edge: the water column the swimmer moves in; any other: its
+/// floor), and the two meet when the gap between those reaches is at most
+/// a step: the larger of the two steps between two walking stances, the
+/// walking stance's between it and a swim edge (the swimmer's own step,
+/// any depth of water, says nothing of climbing onto ground), a voxel
+/// `ch` between two swim edges (their water columns touch). The crossing
+/// lies halfway between the two reaches' nearest points.
+fn meet(a: &BoundaryEdge, b: &BoundaryEdge, x: f64, ch: f64) -> Option<f64> {
+    let (fa, fb) = (height_at(a, x), height_at(b, x));
+    let (ta, tb) = (top_at(a, x).max(fa), top_at(b, x).max(fb));
+    let tol = match (a.swim, b.swim) {
+        (true, true) => ch,
+        (true, false) => b.step as f64,
+        (false, true) => a.step as f64,
+        (false, false) => a.step.max(b.step) as f64,
+    };
+    let gap = (fb - ta).max(fa - tb).max(0.0);
+    (gap <= tol).then(|| (tb.clamp(fa, ta) + ta.clamp(fb, tb)) / 2.0)
 }
 
 /// One tile's regions with what the later stages made of them, one entry
@@ -139,6 +178,7 @@ pub fn build_graph(
     let mut slanted: BTreeMap<(u32, [i32; 2], [i32; 2]), Vec<(u32, u32, [DVec3; 2])>> =
         BTreeMap::new();
     let world = |p: [i32; 2], h: f32| grid.corner(p[0], -p[1], h as f64);
+    let cols = Columns::new(heightfields);
     for (ti, parts) in tiles.iter().enumerate() {
         let all =
             (parts.regions.iter().zip(parts.meshes)).zip(parts.polys.iter().zip(parts.detail));
@@ -152,12 +192,18 @@ pub fn build_graph(
             let at = |i: u32| world(mesh.verts[i as usize], mesh.heights[i as usize]);
             for (poly, detail) in polys.polys.iter().zip(&detail.polys) {
                 let pts: Vec<DVec3> = poly.iter().map(|&i| at(i)).collect();
-                let mut c = pts.iter().sum::<DVec3>() / pts.len() as f64;
-                if let (Stance::Swim, Some(w)) = (region.stance, region.water) {
-                    c.y = c.y.max(w as f64);
-                }
+                let c = pts.iter().sum::<DVec3>() / pts.len() as f64;
                 let id = nav.add_node(c, Some(pts), region.stance, 0);
                 nav.nodes[id as usize].detail = Some(detail.clone());
+                if let (Stance::Swim, Some(pass)) = (region.stance, settings.passes.get(region.pass)) {
+                    // The floor under the centre: the detail surface there
+                    // (the corners of a swim polygon may lie on floors far
+                    // apart, deep water hiding the drops between them).
+                    let node = &nav.nodes[id as usize];
+                    let floor = node_height(node, plan(c)).unwrap_or(c.y);
+                    let float = stance_height(&cols, grid, plan(c), floor, &pass.agent);
+                    nav.nodes[id as usize].position.y = float.unwrap_or(floor);
+                }
                 node_region.push((ti as u32, ri as u32));
                 info.push(NodeInfo {
                     pass: region.pass,
@@ -210,10 +256,20 @@ pub fn build_graph(
                         continue;
                     };
                     let (ha, hb) = (mesh.heights[ia], mesh.heights[ib]);
-                    let (lo, hi, h, dir) = if la < lb {
-                        (la, lb, [ha, hb], 1)
+                    let swim = region.stance == Stance::Swim;
+                    let top = |i: usize| {
+                        let h = mesh.heights[i] as f64;
+                        let float = settings.passes.get(region.pass).filter(|_| swim).and_then(|p| {
+                            let v = world(mesh.verts[i], mesh.heights[i]);
+                            stance_height(&cols, grid, plan(v), h, &p.agent)
+                        });
+                        float.unwrap_or(h).max(h) as f32
+                    };
+                    let (ta, tb) = (top(ia), top(ib));
+                    let (lo, hi, h, top, dir) = if la < lb {
+                        (la, lb, [ha, hb], [ta, tb], 1)
                     } else {
-                        (lb, la, [hb, ha], -1)
+                        (lb, la, [hb, ha], [tb, ta], -1)
                     };
                     boundary.push(BoundaryEdge {
                         axis,
@@ -223,6 +279,8 @@ pub fn build_graph(
                         dir,
                         node,
                         h,
+                        top,
+                        swim,
                         step,
                         tile: ti as u32,
                         region: ri as u32,
@@ -272,7 +330,7 @@ pub fn build_graph(
                     continue;
                 }
                 let mid = (lo + hi) as f64 / 2.0;
-                if (height_at(a, mid) - height_at(b, mid)).abs() > a.step.max(b.step) as f64 {
+                if meet(a, b, mid, grid.ch).is_none() {
                     continue;
                 }
                 pairs.push((a.node.min(b.node), a.node.max(b.node), i, j));
@@ -298,11 +356,10 @@ pub fn build_graph(
             } else {
                 [x, a.coord]
             };
-            grid.corner(
-                p[0],
-                -p[1],
-                (height_at(a, x as f64) + height_at(b, x as f64)) / 2.0,
-            )
+            let x = x as f64;
+            let y = meet(a, b, x, grid.ch)
+                .unwrap_or_else(|| (height_at(a, x) + height_at(b, x)) / 2.0);
+            grid.corner(p[0], -p[1], y)
         };
         let (sa, sb) = (nav.nodes[n0 as usize].stance, nav.nodes[n1 as usize].stance);
         let class = if a.tile != b.tile {
@@ -332,7 +389,7 @@ pub fn build_graph(
             &swim_outline,
             settings,
             grid,
-            heightfields,
+            (heightfields, &cols),
         );
     }
     Graph {
@@ -342,8 +399,8 @@ pub fn build_graph(
     }
 }
 
-/// Lifts the portals between swim nodes to the water surface and adds the
-/// swim entry and exit links ([`crate::swim`]).
+/// Lifts the portals between swim nodes to where the swimmer floats and
+/// adds the swim entry and exit links ([`crate::swim`]).
 fn add_swim(
     nav: &mut NavMesh,
     link_class: &mut Vec<LinkClass>,
@@ -351,19 +408,19 @@ fn add_swim(
     swim_outline: &[(u32, u8)],
     settings: &Settings,
     grid: &Grid,
-    heightfields: &[Arc<Heightfield>],
+    (heightfields, cols): (&[Arc<Heightfield>], &Columns),
 ) {
-    // Portals between swim nodes are on the water surface too, so a path
-    // through them stays there (§32.4.2: path vertices at the surface).
+    // Portals between swim nodes are where the swimmer floats too, so a
+    // path through them stays there (§32.4.2: path vertices at the
+    // surface, or under the ceiling of a flooded passage).
     for l in &mut nav.links {
-        let (a, b) = (info[l.from as usize].water, info[l.to as usize].water);
         let swim = |n: u32| nav.nodes[n as usize].stance == Stance::Swim;
-        if let (true, true, Some(a), Some(b), Some(seg)) =
-            (swim(l.from), swim(l.to), a, b, l.segment.as_deref_mut())
+        let agent = |n: u32| settings.passes.get(info[n as usize].pass).map(|p| p.agent);
+        if let (true, true, Some(h), Some(seg)) =
+            (swim(l.from), swim(l.to), agent(l.from), l.segment.as_deref_mut())
         {
-            let w = a.min(b) as f64;
             for p in seg {
-                p.y = p.y.max(w);
+                p.y = stance_height(cols, grid, plan(*p), p.y, &h).unwrap_or(p.y);
             }
         }
     }

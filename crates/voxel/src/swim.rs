@@ -44,7 +44,7 @@ use navscope_core::{NavMesh, Stance};
 
 use crate::grid::Grid;
 use crate::heightfield::{Heightfield, OPEN, Span, floor_i32, floor_i64};
-use crate::settings::Settings;
+use crate::settings::{AgentParams, Settings};
 
 /// Slack on the two radii for the chamfer distance (at most 7.7% short).
 pub const RADIUS_SLACK: f64 = 1.08;
@@ -124,6 +124,103 @@ impl<'a> Columns<'a> {
         let c = hf.col(x, z)?;
         Some(&hf.spans[hf.range(c)])
     }
+}
+
+/// How far beside a line of travel the body's sides are checked, for a
+/// body of radius `radius` on cells `cs` wide: the radius less 0.45 of a
+/// cell. The body must fit strictly (Quake's 32-unit player does not pass
+/// a 32-unit gap between bars). The voxels are conservative, a wall's face
+/// closing the column it lies in, so a slot exactly the body's width `2 r`
+/// leaves at most `2 r - cs` of open columns, and the two sides, `2 r -
+/// 0.9 cs` apart, cannot both lie in it wherever the line runs; a slot
+/// with `2 r` of open columns passes a line at its middle. The nodes lie
+/// at least a radius from walls (the erosion), so the sides of a line
+/// leaving a node's edge lie in open columns, 0.45 of a cell clear.
+pub(crate) fn body_side(radius: f64, cs: f64) -> f64 {
+    (radius - 0.45 * cs).max(0.0)
+}
+
+/// Where a swimmer `agent` floats over plan point `p`, in the water over
+/// the floor near height `near` (the swim polygon's surface there): at
+/// the water surface where it fits between the surface and the ceiling,
+/// else as high as it fits under the ceiling (a passage flooded to its
+/// ceiling), and never below the floor. The whole body must fit: the
+/// height is the lowest of those over the columns under `p` and under the
+/// eight points of the square [`body_side`] from it (its sides and
+/// corners), each column read in its open span holding `near` (a column
+/// with none, a wall beside a polygon's corner, does not count; under `p`
+/// the span whose floor is nearest `near` counts then). So a
+/// swimmer under the bars of a grate stays under them, though the columns
+/// between the bars are open to the surface. The swim pass keeps only
+/// spans with room for the swimmer over their floor ([`crate::filters`]).
+/// `None` where the grid has no column under `p`.
+pub(crate) fn stance_height(
+    cols: &Columns,
+    grid: &Grid,
+    p: DVec2,
+    near: f64,
+    agent: &AgentParams,
+) -> Option<f64> {
+    let side = body_side(agent.radius, grid.cs);
+    let mut floor_here = near;
+    let mut top = f64::INFINITY;
+    for (k, (dx, dz)) in [
+        (0.0, 0.0),
+        (-1.0, 0.0),
+        (1.0, 0.0),
+        (0.0, -1.0),
+        (0.0, 1.0),
+        (-1.0, -1.0),
+        (1.0, -1.0),
+        (-1.0, 1.0),
+        (1.0, 1.0),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (x, z) = (
+            floor_i32((p.x + dx * side - grid.origin.x) / grid.cs),
+            floor_i32((p.y + dz * side - grid.origin.z) / grid.cs),
+        );
+        let Some(spans) = cols.spans(x, z) else {
+            continue;
+        };
+        // The open span holding `near` (a voxel of slack: the polygon's
+        // surface is the voxels' floor, rounded); under `p` itself, the
+        // span whose floor is nearest when none holds it.
+        let holding = spans.iter().find(|sp| {
+            grid.y(sp.floor) <= near + grid.ch && (sp.ceil == OPEN || grid.y(sp.ceil) > near)
+        });
+        let nearest = || {
+            spans.iter().min_by(|a, b| {
+                (grid.y(a.floor) - near)
+                    .abs()
+                    .total_cmp(&(grid.y(b.floor) - near).abs())
+            })
+        };
+        let Some(sp) = holding.or_else(|| if k == 0 { nearest() } else { None }) else {
+            if k == 0 {
+                return None;
+            }
+            continue;
+        };
+        let floor = grid.y(sp.floor);
+        if k == 0 {
+            floor_here = floor;
+        }
+        let surface = if sp.water.is_nan() {
+            floor
+        } else {
+            floor.max(sp.water as f64)
+        };
+        let under_ceiling = if sp.ceil == OPEN {
+            f64::INFINITY
+        } else {
+            grid.y(sp.ceil) - agent.height
+        };
+        top = top.min(surface.min(under_ceiling));
+    }
+    Some(top.max(floor_here))
 }
 
 pub(crate) fn plan(p: DVec3) -> DVec2 {

@@ -1,8 +1,9 @@
 //! Swims through a body of water in three dimensions, as `cspace` swims
 //! ([`navscope_core::swim`]: the Yao graph both pipelines share).
 //!
-//! The swim pass's nodes lie on the floor under water deep enough to swim
-//! ([`crate::flags`]); a swimmer is not held to that floor. The places of
+//! The swim pass's polygons lie on the floor under water deep enough to
+//! swim, with room for the swimmer over it ([`crate::flags`]); a swimmer
+//! is not held to that floor. The places of
 //! [`navscope_core::swim::yao_swims`] are the swim nodes whose polygon's
 //! centre lies in one body of the level's water volumes (boxes that touch
 //! are one body; the global water level of `water_level_on` makes no
@@ -16,10 +17,10 @@
 //! * at every one of those points the voxel column has room for the
 //!   swimmer's height over the point ([`crate::drops::room`]: an open
 //!   span from at most a step over the point to the height above it), on
-//!   the line itself and on the two lines beside it at the swimmer's
-//!   radius less a cell (the width of the body, rounded inwards; the
-//!   nodes lie a radius from walls). So a swim goes through no wall, no
-//!   floor and no ceiling lower than the swimmer.
+//!   the line itself and on the two lines beside it at the body's sides
+//!   ([`crate::swim::body_side`]: the body fits strictly). So a swim goes
+//!   through no wall, no floor, no ceiling lower than the swimmer and no
+//!   gap narrower than it (between the bars of a grate).
 //!
 //! Each swim is a `swim` link both ways, its segment the line, its cost
 //! the length from each node's centre to its end of the line and along it
@@ -33,7 +34,7 @@ use navscope_core::{LinkKind, NavMesh, Stance};
 
 use crate::drops::{Voxels, room};
 use crate::settings::AgentParams;
-use crate::swim::{Columns, inside, node_height, plan};
+use crate::swim::{Columns, body_side, inside, node_height, plan};
 
 /// One swim found: the two swim nodes and the ends of the line.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,7 +72,7 @@ pub fn find_swims(
         max_step: step,
         ..*agent
     };
-    let side = (agent.radius - g.cs).max(0.0);
+    let side = body_side(agent.radius, g.cs);
     let mut out = Vec::new();
     for body in water_bodies(water) {
         let boxes: Vec<Aabb> = body.iter().map(|&k| grown[k]).collect();
