@@ -135,7 +135,8 @@ pub(crate) fn body_side(radius: f64, cs: f64) -> f64 {
 
 /// Whether a body of radius `r` fits across the line through plan point
 /// `p` that runs at right angles to unit vector `u`: the free distance
-/// either side of `p` along `u` (to where the ray enters the first column
+/// either side of `p` along `u`, and along the grid axis nearest `u` (to
+/// where the ray enters the first column
 /// `open` refuses) is at least the radius less a cell on each side (the
 /// nodes lie a radius from walls, give or take a cell of the erosion's
 /// rounding), and the two together are more than the body's width `2 r`
@@ -151,14 +152,27 @@ pub(crate) fn fits_across(
     r: f64,
     open: impl Fn(DVec2) -> bool,
 ) -> bool {
+    // Along the grid axis nearest `u` too: a line crossing a slot between
+    // voxel columns at a slant finds the slot wider across itself than it
+    // is.
+    let axis = if u.x.abs() >= u.y.abs() {
+        DVec2::new(u.x.signum(), 0.0)
+    } else {
+        DVec2::new(0.0, u.y.signum())
+    };
+    fits_along(grid, p, u, r, &open) && (axis == u || fits_along(grid, p, axis, r, &open))
+}
+
+/// [`fits_across`] measured along `u` only.
+fn fits_along(grid: &Grid, p: DVec2, u: DVec2, r: f64, open: &impl Fn(DVec2) -> bool) -> bool {
     // A side free out to `r + cs` leaves room for the body with the other
     // side as close as `r - cs`: no need to look further.
     let reach = r + grid.cs + 1e-6;
-    let a = free_along(grid, p, u, reach, &open);
+    let a = free_along(grid, p, u, reach, open);
     if a < r - grid.cs {
         return false;
     }
-    let b = free_along(grid, p, -u, reach, &open);
+    let b = free_along(grid, p, -u, reach, open);
     b >= r - grid.cs && (a + b > 2.0 * r + 1e-9 || a >= reach || b >= reach)
 }
 
@@ -692,6 +706,9 @@ mod tests {
             let p = DVec2::new(3.1, 1.0 + k as f64 * 0.125);
             assert!(!fits_across(&g, p, up, 0.5, exact), "exact fit at {p}");
         }
+        // Crossing the slot at a slant: no wider for that.
+        let slant = DVec2::new(0.3, 1.0).normalize();
+        assert!(!fits_across(&g, DVec2::new(3.1, 1.5), slant, 0.5, exact));
         // One column wider: the middle fits, the slot's edge does not.
         let wider = |q: DVec2| (1.0..2.25).contains(&q.y);
         assert!(fits_across(&g, DVec2::new(3.1, 1.625), up, 0.5, wider));
