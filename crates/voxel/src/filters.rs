@@ -301,13 +301,15 @@ mod tests {
     }
 
     #[test]
-    fn swim_headroom_is_measured_at_the_water_surface_where_the_node_is() {
+    fn swim_headroom_is_measured_from_the_floor_as_every_pass_measures_it() {
         // A 3 m deep pool, water up to 0; a rock shelf from -0.6 to -0.3 m
         // over part of it: 2.4 m of room above the pool floor, none at the
-        // surface.
+        // surface; and a slab 0.3 m over the floor elsewhere, too low for
+        // the swimmer.
         let mut b = MeshBuilder::new();
         b.solid("pool_floor", [0., -3.2, 0.], [8., -3., 8.]);
         b.solid("shelf", [0., -0.6, 0.], [3., -0.3, 8.]);
+        b.solid("slab", [5., -2.7, 0.], [6., -2.6, 8.]);
         b.water([0., -3., 0.], [8., 0., 8.]);
         let level = b.level();
         let sp = crate::settings::specs();
@@ -325,33 +327,29 @@ mod tests {
             .unwrap()
             .remove(0);
         let g = l.grid;
-        for f in [
-            ALL,
-            Filters {
-                low_height: false,
-                ..ALL
-            },
-        ] {
-            let ok = passable(&hf, &g, &s.passes[..1], f).remove(0);
-            let floor_span = |x: f64| {
-                let c = hf
-                    .col(
-                        ((x - g.origin.x) / g.cs) as i32,
-                        ((4.0 - g.origin.z) / g.cs) as i32,
-                    )
-                    .unwrap();
-                hf.range(c).next().unwrap()
-            };
-            let (under, open) = (floor_span(1.5), floor_span(6.0));
-            assert!(hf.spans[under].ceil != OPEN && !hf.spans[under].water.is_nan());
-            // 2.4 m over the sea floor would pass a 0.5 m swimmer.
-            assert!(g.y(hf.spans[under].ceil) - g.y(hf.spans[under].floor) > 2.0);
-            assert!(
-                !ok[under],
-                "{f:?}: a swim node under the shelf is inside rock"
-            );
-            assert!(ok[open], "{f:?}");
-        }
+        let floor_span = |x: f64| {
+            let c = hf
+                .col(
+                    ((x - g.origin.x) / g.cs) as i32,
+                    ((4.0 - g.origin.z) / g.cs) as i32,
+                )
+                .unwrap();
+            hf.range(c).next().unwrap()
+        };
+        let (under, open, low) = (floor_span(1.5), floor_span(7.0), floor_span(5.5));
+        assert!(hf.spans[under].ceil != OPEN && !hf.spans[under].water.is_nan());
+        let ok = passable(&hf, &g, &s.passes[..1], ALL).remove(0);
+        // 2.4 m over the sea floor: room for a 0.5 m swimmer, though the
+        // water reaches the shelf (the swimmer swims under it).
+        assert!(ok[under], "the swimmer fits under the shelf");
+        assert!(ok[open]);
+        assert!(!ok[low], "0.3 m under the slab is too low for the swimmer");
+        // With the filter off, the room is not measured.
+        let off = Filters {
+            low_height: false,
+            ..ALL
+        };
+        assert!(passable(&hf, &g, &s.passes[..1], off).remove(0)[low]);
     }
 
     /// Random boxes at random heights (floors, steps, ledges, low
