@@ -127,8 +127,7 @@ fn a_tunnel_flooded_to_its_ceiling_is_a_missing_swim_with_its_rule() {
         r.contains(&format!(
             "room {:.2} m < swimming height {swim_height:.2} m",
             CEILING + 1.0
-        ))
-            && r.contains("swim.height"),
+        )) && r.contains("swim.height"),
         "{r}"
     );
     assert!(!r.contains("jump"), "{r}");

@@ -195,7 +195,9 @@ pub fn build_graph(
                 let c = pts.iter().sum::<DVec3>() / pts.len() as f64;
                 let id = nav.add_node(c, Some(pts), region.stance, 0);
                 nav.nodes[id as usize].detail = Some(detail.clone());
-                if let (Stance::Swim, Some(pass)) = (region.stance, settings.passes.get(region.pass)) {
+                if let (Stance::Swim, Some(pass)) =
+                    (region.stance, settings.passes.get(region.pass))
+                {
                     // The floor under the centre: the detail surface there
                     // (the corners of a swim polygon may lie on floors far
                     // apart, deep water hiding the drops between them).
@@ -259,10 +261,15 @@ pub fn build_graph(
                     let swim = region.stance == Stance::Swim;
                     let top = |i: usize| {
                         let h = mesh.heights[i] as f64;
-                        let float = settings.passes.get(region.pass).filter(|_| swim).and_then(|p| {
-                            let v = world(mesh.verts[i], mesh.heights[i]);
-                            stance_height(&cols, grid, plan(v), h, &p.agent)
-                        });
+                        let float =
+                            settings
+                                .passes
+                                .get(region.pass)
+                                .filter(|_| swim)
+                                .and_then(|p| {
+                                    let v = world(mesh.verts[i], mesh.heights[i]);
+                                    stance_height(&cols, grid, plan(v), h, &p.agent)
+                                });
                         float.unwrap_or(h).max(h) as f32
                     };
                     let (ta, tb) = (top(ia), top(ib));
@@ -357,8 +364,8 @@ pub fn build_graph(
                 [x, a.coord]
             };
             let x = x as f64;
-            let y = meet(a, b, x, grid.ch)
-                .unwrap_or_else(|| (height_at(a, x) + height_at(b, x)) / 2.0);
+            let y =
+                meet(a, b, x, grid.ch).unwrap_or_else(|| (height_at(a, x) + height_at(b, x)) / 2.0);
             grid.corner(p[0], -p[1], y)
         };
         let (sa, sb) = (nav.nodes[n0 as usize].stance, nav.nodes[n1 as usize].stance);
@@ -416,9 +423,12 @@ fn add_swim(
     for l in &mut nav.links {
         let swim = |n: u32| nav.nodes[n as usize].stance == Stance::Swim;
         let agent = |n: u32| settings.passes.get(info[n as usize].pass).map(|p| p.agent);
-        if let (true, true, Some(h), Some(seg)) =
-            (swim(l.from), swim(l.to), agent(l.from), l.segment.as_deref_mut())
-        {
+        if let (true, true, Some(h), Some(seg)) = (
+            swim(l.from),
+            swim(l.to),
+            agent(l.from),
+            l.segment.as_deref_mut(),
+        ) {
             for p in seg {
                 p.y = stance_height(cols, grid, plan(*p), p.y, &h).unwrap_or(p.y);
             }

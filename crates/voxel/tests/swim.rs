@@ -352,7 +352,12 @@ fn swim_nodes_under_a_shelf_float_under_it_not_in_the_rock() {
     let swim = |n: u32| m.nodes[n as usize].stance == Stance::Swim;
     let mut below = 0;
     for n in m.nodes.iter().filter(|n| n.stance == Stance::Swim) {
-        assert!(!in_rock(n.position), "swim node {} at {} is in the shelf", n.id, n.position);
+        assert!(
+            !in_rock(n.position),
+            "swim node {} at {} is in the shelf",
+            n.id,
+            n.position
+        );
         if under_shelf(n.position.x, n.position.z) {
             below += 1;
             assert!(n.position.y + height <= -0.6 + 0.05, "{}", n.position);
@@ -361,7 +366,12 @@ fn swim_nodes_under_a_shelf_float_under_it_not_in_the_rock() {
     assert!(below > 0, "swim nodes under the shelf");
     for l in m.links.iter().filter(|l| swim(l.from) && swim(l.to)) {
         for p in l.segment.iter().flat_map(|s| s.iter()) {
-            assert!(!in_rock(*p), "portal point {p} of {} -> {} is in the shelf", l.from, l.to);
+            assert!(
+                !in_rock(*p),
+                "portal point {p} of {} -> {} is in the shelf",
+                l.from,
+                l.to
+            );
         }
     }
 }
