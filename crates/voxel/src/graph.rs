@@ -4,7 +4,8 @@
 //! links between polygons that share an edge: inside a region (a common edge),
 //! and across regions, passes and tiles (collinear overlapping outline edges
 //! on one grid line, facing each other, at heights one of the two stances
-//! can step between). Swim nodes, and the portals between two swim nodes,
+//! can step between; a swim area's edge reaches over its water column, from
+//! its floor up to where the swimmer floats). Swim nodes, and the portals between two swim nodes,
 //! are lifted off the sea floor to where the swimmer floats
 //! ([`crate::swim::stance_height`]): at the water surface (§32.4.2) where
 //! the swimmer fits between the surface and the ceiling, else as high as
@@ -492,6 +493,53 @@ pub fn path_stances(mesh: &NavMesh, path: &[u32]) -> Vec<Stance> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A boundary edge from 0 to 4 on one line, its floor `h` and top
+    /// `top` at both ends, a swim edge's or a walking one's (step 0.5).
+    fn edge(h: f32, top: f32, swim: bool, dir: i8) -> BoundaryEdge {
+        BoundaryEdge {
+            axis: 0,
+            coord: 0,
+            lo: 0,
+            hi: 4,
+            dir,
+            node: 0,
+            h: [h; 2],
+            top: [top; 2],
+            swim,
+            step: if swim { 48.5 } else { 0.5 },
+            tile: 0,
+            region: dir.max(0) as u32,
+            pass: 0,
+            edge: 0,
+        }
+    }
+
+    #[test]
+    fn edges_meet_over_a_swim_edges_water_column_and_not_beyond() {
+        let ch = 0.1;
+        // A floor 15 m over a tunnel's floor, the swimmer floating 4.5 m
+        // over it (under the tunnel's ceiling): the swim step (48.5 m) no
+        // longer joins them.
+        let tunnel = edge(-12.0, -7.5, true, 1);
+        assert!(meet(&tunnel, &edge(3.0, 3.0, false, -1), 2.0, ch).is_none());
+        // A shore at the water's surface: the swimmer climbs out onto it,
+        // at the shore's height.
+        let pool = edge(-3.0, 0.0, true, 1);
+        let shore = edge(0.3, 0.3, false, -1);
+        let y = meet(&pool, &shore, 2.0, ch).expect("the shore");
+        assert!((y - 0.15).abs() < 1e-6, "{y}");
+        assert!(meet(&pool, &edge(0.7, 0.7, false, -1), 2.0, ch).is_none());
+        // Two swim columns meet where they overlap, not when one lies
+        // over the other with rock between.
+        assert!(meet(&pool, &edge(-8.0, -1.0, true, -1), 2.0, ch).is_some());
+        assert!(meet(&tunnel, &edge(-6.0, 0.0, true, -1), 2.0, ch).is_none());
+        // Two walking edges: within the larger step, as before.
+        let a = edge(1.0, 1.0, false, 1);
+        let y = meet(&a, &edge(1.4, 1.4, false, -1), 2.0, ch).expect("a step");
+        assert!((y - 1.2).abs() < 1e-6, "{y}");
+        assert!(meet(&a, &edge(1.6, 1.6, false, -1), 2.0, ch).is_none());
+    }
 
     #[test]
     fn listing_32_2_keeps_crouching_one_node_past_the_crouch_area() {
