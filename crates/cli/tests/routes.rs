@@ -214,7 +214,6 @@ fn librequake() -> Option<Vec<PathBuf>> {
 }
 
 #[test]
-#[ignore = "issue #38's goal, not met yet: 15 of the 16 map and pipeline pairs reach an exit (voxel on lq_e0m5: a tunnel flooded to its ceiling has no swim node: voxel swims at the surface) from info_player_start (see the README's table); run with --ignored"]
 fn every_librequake_start_reaches_an_exit_in_both_pipelines() {
     let Some(maps) = librequake() else { return };
     let mut failed = Vec::new();

@@ -18,14 +18,14 @@
 //!   straight way between them, lie in the level's water (a mesh level's
 //!   water boxes, a brush level's water brushes) is a swim, not a jump or
 //!   a step: its rules are measured at the middle of the way, against the
-//!   water's top, the ceiling over it and the floor under it. `voxel`
-//!   floats its swim nodes at the surface, so the room is from the water
-//!   surface up to the ceiling against `swim.height` (a span needs some
-//!   room above the surface even with the low-height filter off: a
-//!   passage flooded to its ceiling has none), and the depth against
-//!   `swim.min_water`; `cspace` swims between the submerged floor
-//!   polygons the agent's box stands on, so the room is from the floor up
-//!   against `stand_height`. The global water level of voxel's
+//!   water's top, the ceiling over it and the floor under it. Both
+//!   pipelines swim anywhere in the water (a passage flooded to its
+//!   ceiling too), so the room is from the submerged floor up to the
+//!   ceiling: against `swim.height` in `voxel` (its swim nodes float at
+//!   the surface, or under the ceiling of a flooded passage), with the
+//!   depth against `swim.min_water`; against `stand_height` in `cspace`
+//!   (its swims join the submerged floor polygons the agent's box stands
+//!   on). The global water level of voxel's
 //!   `water_level_on` is not water here (it is a parameter, not the
 //!   level's).
 //! - When nothing measured breaks a rule, no rule is named and the gap
@@ -84,12 +84,9 @@ pub struct Rules {
     pub min_region: Option<Limit>,
     /// Radius kept from walls (the erosion), metres.
     pub radius: Option<Limit>,
-    /// Least room a swimmer needs over the place it swims at, metres.
+    /// Least room a swimmer needs between the submerged floor and the
+    /// ceiling, metres.
     pub swim_height: Option<Limit>,
-    /// Whether that room is measured from the water surface (voxel: swim
-    /// nodes float at the surface) rather than from the floor (cspace: the
-    /// agent's box stands on the submerged floor).
-    pub swim_from_surface: bool,
     /// Least water depth a swimmer needs, metres.
     pub swim_depth: Option<Limit>,
 }
@@ -315,9 +312,8 @@ impl Rules {
             "swimming height",
             1.0,
             "compact",
-            "voxel swim pass: the low-height filter measures a swimmer's headroom from the water surface, and a swim span needs room above the surface even with the filter off",
+            "voxel swim pass, the low-height filter: a swimmer's room is measured from the submerged floor",
         );
-        self.swim_from_surface = true;
         self.swim_depth = limit(
             values,
             "swim.min_water",
@@ -760,16 +756,10 @@ pub fn underwater(solids: &Solids, gap: &Gap) -> Option<Vec<Underwater>> {
 }
 
 impl Underwater {
-    /// The room a swimmer has here: from the surface (or the floor, if
-    /// higher) when `from_surface`, else from the floor, up to the
-    /// ceiling; `None` when open to the sky.
-    fn room(&self, from_surface: bool) -> Option<f64> {
-        let base = if from_surface {
-            self.top.max(self.floor)
-        } else {
-            self.floor
-        };
-        Some((self.ceiling? - base).max(0.0))
+    /// The room a swimmer has here, from the floor up to the ceiling;
+    /// `None` when open to the sky.
+    fn room(&self) -> Option<f64> {
+        Some((self.ceiling? - self.floor).max(0.0))
     }
 
     /// The water here in words.
@@ -795,9 +785,8 @@ impl Underwater {
 }
 
 /// The rules that refuse a swim through `water` (its places along the
-/// way): the least room a swimmer has over a place (from the surface or
-/// from the floor, [`Rules::swim_from_surface`]) against the swimming
-/// height, and the least depth against the least depth allowed; a
+/// way): the least room a swimmer has over a place (from the submerged
+/// floor to the ceiling) against the swimming height, and the least depth against the least depth allowed; a
 /// pipeline without swim rules says so.
 fn swim_refusals(rules: &Rules, water: &[Underwater]) -> Vec<Refusal> {
     let mut out = Vec::new();
@@ -812,27 +801,16 @@ fn swim_refusals(rules: &Rules, water: &[Underwater]) -> Vec<Refusal> {
         )));
         return out;
     };
-    let from_surface = rules.swim_from_surface;
     let tightest = water
         .iter()
-        .filter_map(|w| Some((w.room(from_surface)?, w)))
+        .filter_map(|w| Some((w.room()?, w)))
         .min_by(|a, b| a.0.total_cmp(&b.0));
     if let Some((room, w)) = tightest {
-        // The voxel swim pass needs some room above the surface even
-        // when the swimming height is 0.
-        let broken = room < h.value - 1e-9 || (from_surface && room <= 0.0);
-        let rule = if from_surface {
-            format!(
-                "{} makes swim nodes only where the swimmer's height fits between the water surface and the ceiling (and swims between them through the water)",
-                rules.pipeline
-            )
-        } else {
-            format!(
-                "{} swims between submerged floors only where the agent's height fits between the floor and the ceiling",
-                rules.pipeline
-            )
-        };
-        if broken {
+        let rule = format!(
+            "{} swims only where the swimmer's height fits between the submerged floor and the ceiling",
+            rules.pipeline
+        );
+        if room < h.value - 1e-9 {
             out.push(Refusal {
                 limit: h.clone(),
                 measured: room,
@@ -1087,9 +1065,9 @@ mod tests {
     const ACROSS: (DVec3, DVec3) = (DVec3::new(2.0, 0.0, 2.0), DVec3::new(6.0, 0.0, 2.0));
 
     #[test]
-    fn a_passage_flooded_to_its_ceiling_refuses_voxels_swim_by_the_room_above_the_surface() {
+    fn voxel_measures_a_swimmers_room_from_the_submerged_floor() {
         let (_, v) = values(&[
-            ("swim.height", 0.5),
+            ("swim.height", 2.2),
             ("swim.min_water", 1.5),
             ("jump_reach", 6.0),
         ]);
@@ -1105,25 +1083,38 @@ mod tests {
                 .all(|w| w.top == 2.5 && w.ceiling == Some(2.0) && w.floor.abs() < 1e-9),
             "{water:?}"
         );
+        // Flooded to a ceiling 2 m over the floor: too low for a 2.2 m
+        // swimmer even on the floor.
         let r = refusals(&rules, &gap, Some(&s));
         assert_eq!(r.len(), 1, "{r:?}");
         assert_eq!(r[0].limit.parameter, "swim.height");
-        assert_eq!(r[0].measured, 0.0);
+        assert!((r[0].measured - 2.0).abs() < 1e-9, "{}", r[0].measured);
         assert!(
             r[0].words.contains("fills the passage to its ceiling")
-                && r[0].words.contains("room 0.00 m < swimming height 0.50 m"),
+                && r[0].words.contains(
+                    "between the submerged floor and the ceiling: room 2.00 m < swimming height 2.20 m"
+                ),
             "{}",
             r[0].words
         );
-        // Room enough above the surface, water deep enough: no swim rule
-        // is broken (and no jump is named under water).
+        // A 0.5 m swimmer swims the same flooded passage: no swim rule is
+        // broken (and no jump is named under water).
+        let (_, small) = values(&[
+            ("swim.height", 0.5),
+            ("swim.min_water", 1.5),
+            ("jump_reach", 6.0),
+        ]);
+        let small = Rules::for_pipeline("voxel", &small);
+        assert!(refusals(&small, &gap, Some(&s)).is_empty());
+        // Room enough, water deep enough, a surface under the ceiling: no
+        // swim rule either.
         let level = pool(3.0, 2.0);
         let s = Solids::brushes(&level);
-        assert!(refusals(&rules, &gap, Some(&s)).is_empty());
+        assert!(refusals(&small, &gap, Some(&s)).is_empty());
         // Shallow water: the depth rule, with its parameter.
         let level = pool(3.0, 1.0);
         let s = Solids::brushes(&level);
-        let r = refusals(&rules, &gap, Some(&s));
+        let r = refusals(&small, &gap, Some(&s));
         assert_eq!(r.len(), 1, "{r:?}");
         assert_eq!(r[0].limit.parameter, "swim.min_water");
         assert!(
@@ -1151,7 +1142,7 @@ mod tests {
         assert_eq!(r[0].limit.parameter, "stand_height");
         assert!(
             r[0].words.contains(
-                "between the floor and the ceiling: room 1.50 m < standing height 1.80 m"
+                "between the submerged floor and the ceiling: room 1.50 m < standing height 1.80 m"
             ),
             "{}",
             r[0].words

@@ -1,11 +1,12 @@
 //! A level made in the test whose one cause is a swim the voxel pipeline
 //! cannot make: two rooms stand in 1.2 m of water (shallow enough to
 //! walk), joined by a tunnel whose floor dips 1 m and whose ceiling is
-//! below the water's top, so the tunnel is flooded to its ceiling. The
-//! standing agent cannot wade the 2.2 m deep tunnel; the swim pass makes
-//! no swim node there, since it measures the swimmer's headroom from the
-//! water surface and the surface is above the ceiling. The failed path's
-//! gap names a swim and that rule, with its parameter and value.
+//! below the water's top, so the tunnel is flooded to its ceiling, 2 m
+//! over the tunnel's floor. The standing agent cannot wade the 2.2 m deep
+//! tunnel; the swim pass swims through passages flooded to their ceiling,
+//! but this swimmer (2.5 m tall here) does not fit in this one even on
+//! its floor. The failed path's gap names a swim and that rule, with its
+//! parameter and value.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -79,6 +80,9 @@ fn a_tunnel_flooded_to_its_ceiling_is_a_missing_swim_with_its_rule() {
     // No running jumps: the dip is not jumped under the ceiling.
     v.set(&p.params, "jump_reach", ParamValue::Float(0.0))
         .expect("in range");
+    // Taller than the tunnel, floor to ceiling.
+    v.set(&p.params, "swim.height", ParamValue::Float(2.5))
+        .expect("in range");
     let swim_height = match v.get("swim.height") {
         Some(ParamValue::Float(h)) => *h,
         other => panic!("swim.height is {other:?}"),
@@ -120,8 +124,10 @@ fn a_tunnel_flooded_to_its_ceiling_is_a_missing_swim_with_its_rule() {
         "{r}"
     );
     assert!(
-        r.contains(&format!("room 0.00 m < swimming height {swim_height:.2} m"))
-            && r.contains("swim.height"),
+        r.contains(&format!(
+            "room {:.2} m < swimming height {swim_height:.2} m",
+            CEILING + 1.0
+        )) && r.contains("swim.height"),
         "{r}"
     );
     assert!(!r.contains("jump"), "{r}");

@@ -975,3 +975,105 @@ fn a_sealed_map_has_no_navmesh_on_its_roof_and_one_that_leaks_keeps_it() {
         );
     }
 }
+
+/// Two pools, floors at z 0, under water up to z 256, joined only by a
+/// tunnel through the wall between them (x 512 to 640, z 0 to 128, y 64
+/// to 192): the tunnel is flooded to its ceiling, 128 units under the
+/// surface. The start and the exit are on shores (z 272) at the far ends.
+/// `bars`: vertical bars 16 units thick across the tunnel, at these y.
+fn flooded_tunnel_map(bars: &[i32]) -> String {
+    let mut world = vec![
+        floor(0, 1152, 0),
+        // The wall, solid above the tunnel and either side of it.
+        cuboid([512, 0, 128], [640, 256, 512], "wall"),
+        cuboid([512, 0, 0], [640, 64, 128], "wall"),
+        cuboid([512, 192, 0], [640, 256, 128], "wall"),
+        cuboid([0, 0, 0], [128, 256, 272], "shore"),
+        cuboid([1024, 0, 0], [1152, 256, 272], "shore"),
+        cuboid([128, 0, 0], [1024, 256, 256], "*water1"),
+    ];
+    for &y in bars {
+        world.push(cuboid([568, y, 0], [584, y + 16, 128], "bars"));
+    }
+    map(
+        &world,
+        [64, 128, 296],
+        ([1056, 64, 272], [1120, 192, 336]),
+        &[],
+    )
+}
+
+/// The swims of `b`'s route, and the lowest height its path reaches.
+fn swims_and_depth(b: &Built) -> (usize, f64) {
+    let p = b.route().unwrap_or_else(|e| panic!("no route: {e}"));
+    let swims = p
+        .search
+        .nodes
+        .iter()
+        .flatten()
+        .filter(|&&n| b.mesh.nodes[n as usize].stance == navscope_core::Stance::Swim)
+        .count();
+    let low = p
+        .waypoints
+        .iter()
+        .map(|w| w.position.y)
+        .fold(f64::INFINITY, f64::min);
+    (swims, low)
+}
+
+/// Quake's player swims under water in any direction (QuakeC's air
+/// supply only costs health after 12 s): `voxel` swims through a tunnel
+/// flooded to its ceiling, its swim nodes in the tunnel under the
+/// ceiling, as `cspace` does.
+#[test]
+fn voxel_swims_through_a_tunnel_flooded_to_its_ceiling() {
+    let text = flooded_tunnel_map(&[]);
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &text);
+        let (swims, low) = swims_and_depth(&b);
+        assert!(swims > 0, "{id}: the route swims");
+        // Through the tunnel: under its ceiling (z 128, 4 m), so at most
+        // 4 m less the swimmer's height.
+        assert!(low < 4.0, "{id}: the route dives into the tunnel ({low} m)");
+    }
+    // Every voxel swim node in the tunnel floats under its ceiling.
+    let b = build_in("voxel", &text);
+    let in_tunnel: Vec<_> = b
+        .mesh
+        .nodes
+        .iter()
+        .filter(|n| n.stance == navscope_core::Stance::Swim)
+        .filter(|n| (16.0..20.0).contains(&n.position.x))
+        .collect();
+    assert!(!in_tunnel.is_empty(), "swim nodes in the tunnel");
+    for n in in_tunnel {
+        assert!(
+            n.position.y + 0.5 <= 4.0 + 1e-6,
+            "node {} at {} is under the ceiling with the swimmer's height",
+            n.id,
+            n.position
+        );
+    }
+}
+
+/// The same tunnel barred: in `voxel`, gaps exactly the player's width
+/// (32 units, as between the bars of `lq_e0m5`'s `door_grate4`) do not let
+/// Quake's player through (its hull must fit strictly), gaps of 56 do.
+#[test]
+fn voxel_swims_through_bars_only_where_the_player_fits_strictly() {
+    // Gaps 64..96, 112..144 and 160..192: 32 units each.
+    let e = build_in("voxel", &flooded_tunnel_map(&[96, 144]))
+        .route()
+        .unwrap_err();
+    assert!(
+        matches!(e, PathError::NoConnection { .. }),
+        "32-unit gaps stop a 32-unit player: {e}"
+    );
+    // One bar in the middle: gaps 64..120 and 136..192, 56 units each.
+    let wide = flooded_tunnel_map(&[120]);
+    for id in ["cspace", "voxel"] {
+        let b = build_in(id, &wide);
+        let (swims, low) = swims_and_depth(&b);
+        assert!(swims > 0 && low < 4.0, "{id}: through a 56-unit gap");
+    }
+}

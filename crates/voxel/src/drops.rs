@@ -27,9 +27,12 @@
 //!   voxel column it crosses, from the edge's on, has open space from a
 //!   step over the edge to the agent's height over it (the probe stops at
 //!   the first that has not), and the landing column has open space from
-//!   the landing floor (within a step) to that height. So there is no
-//!   link through a wall, under a low ceiling, or onto a floor under an
-//!   overhang.
+//!   the landing floor (within a step) to that height, with the body's
+//!   width fitting across the line there ([`crate::swim::fits_across`]:
+//!   strictly more than its width free, each column judged by the same
+//!   rule). So there is no link through a wall, under a low ceiling, onto
+//!   a floor under an overhang, or down a slot as narrow as the body
+//!   (between the bars of a grate).
 //! * **Links.** One `jump` link from the edge's node to the landing's node
 //!   per pair of nodes (the first sample in node, edge and sample order),
 //!   one-way (a drop is not climbed back), none between nodes already
@@ -62,12 +65,11 @@
 //!   use), is a landing. The probe stops at a column the agent fits in
 //!   neither at the edge's height nor at the top of its rise (a wall). The
 //!   flight is checked as the fall is, for the body's width: every column
-//!   under the line from the edge to the landing, and under the two lines
-//!   beside it at the agent's radius less a cell (rounded inwards: the
-//!   nodes lie a radius from walls, give or take a cell), has room for the
-//!   agent at the higher of the two heights, and the landing column from
-//!   its floor up to there. So a jump does not pass a pillar or through a
-//!   slot narrower than the body. Each is one `jump` link, one way, as a
+//!   under the line from the edge to the landing has room for the
+//!   agent at the higher of the two heights, the body's width fits across
+//!   the line there ([`crate::swim::fits_across`]), and the landing column
+//!   has room from its floor up to there. So a jump does not pass a pillar
+//!   or through a slot as narrow as the body. Each is one `jump` link, one way, as a
 //!   drop.
 //!
 //! `max_drop` 0 turns the stage off (the NavMesh passes through as it is).
@@ -85,7 +87,7 @@ use rayon::prelude::*;
 use crate::grid::Grid;
 use crate::heightfield::{Heightfield, OPEN, floor_i32, floor_i64};
 use crate::settings::AgentParams;
-use crate::swim::{Columns, inside, max_gap, node_height, plan};
+use crate::swim::{Columns, fits_across, inside, max_gap, node_height, plan};
 
 /// One drop found.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -284,6 +286,12 @@ pub fn find_drops(
                 let Some(he) = node_height(&nav.nodes[i], e) else {
                     continue;
                 };
+                // The body's width, across the probe's line.
+                let across = DVec2::new(-out_dir.y, out_dir.x);
+                let body_room = |x: DVec2, bottom: Option<f64>| {
+                    let open = |q: DVec2| room(voxels, &cols, &a, q, he, bottom);
+                    open(x) && fits_across(voxels.grid, x, across, a.radius, open)
+                };
                 let found = probe(
                     e,
                     out_dir,
@@ -296,7 +304,7 @@ pub fn find_drops(
                 let mut landings = Vec::new();
                 let mut above = f64::NEG_INFINITY;
                 if let Some((j, probe, h)) = found
-                    && room(voxels, &cols, &a, probe, he, Some(h))
+                    && body_room(probe, Some(h))
                 {
                     landings.push((j, probe, h));
                     above = h;
@@ -309,10 +317,14 @@ pub fn find_drops(
                         landings.extend(leaps(
                             (e, out_dir, he),
                             &jump,
-                            (voxels.grid.cs, (a.radius - voxels.grid.cs).max(0.0)),
+                            voxels.grid.cs,
                             above,
                             |x| surfaces(i, x),
                             |x, top, bottom| room(voxels, &cols, &a, x, top, bottom),
+                            |x, top| {
+                                let open = |q: DVec2| room(voxels, &cols, &a, q, top, None);
+                                fits_across(voxels.grid, x, across, a.radius, open)
+                            },
                         ));
                     }
                 }
@@ -383,25 +395,27 @@ fn probe(
 /// The running-jump landings of the module docs from edge point `e`
 /// (height `he`) along `dir`, probing every `pace` metres, higher than
 /// `above`: node, plan point and height of each, nearest first. `room(x,
-/// top, bottom)` is the clear-fall rule of [`room`] for column `x`; the
-/// flight is clear on its line and on the two lines `side` metres beside
-/// it (the body's width).
+/// top, bottom)` is the clear-fall rule of [`room`] for column `x`, and
+/// `fits(x, top)` says the body's width fits across the flight at `x` at
+/// height `top` ([`fits_across`]); the flight is clear where both hold
+/// along its line.
+#[allow(clippy::too_many_arguments)]
 fn leaps(
     (e, dir, he): (DVec2, DVec2, f64),
     jump: &Reach,
-    (pace, side): (f64, f64),
+    pace: f64,
     mut above: f64,
     surfaces: impl Fn(DVec2) -> Vec<(u32, f64)>,
     room: impl Fn(DVec2, f64, Option<f64>) -> bool,
+    fits: impl Fn(DVec2, f64) -> bool,
 ) -> Vec<(u32, DVec2, f64)> {
     let longest = jump.longest();
     let mut out = Vec::new();
-    let across = DVec2::new(-dir.y, dir.x) * side;
     let flight_clear = |to: DVec2, top: f64| {
         let n = (e.distance(to) / (pace * 0.5)).ceil().max(1.0) as usize;
         (0..n).all(|k| {
             let p = e.lerp(to, k as f64 / n as f64);
-            room(p, top, None) && room(p + across, top, None) && room(p - across, top, None)
+            room(p, top, None) && fits(p, top)
         })
     };
     let mut t = pace;

@@ -28,7 +28,6 @@ use crate::links::{DIRS, Limits};
 use crate::rows::for_row_bands;
 use crate::settings::Filters;
 use crate::settings::Pass;
-use navscope_core::Stance;
 
 /// Top of the open space over span `s` (very high when open to the sky).
 pub(crate) fn top(hf: &Heightfield, s: usize) -> i32 {
@@ -75,12 +74,7 @@ fn before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<
     let lim = Limits::of(pass, grid);
     let min_ny = min_floor_ny(a.max_slope_rad);
     let need_voxels = if f.low_height { lim.height as i64 } else { 0 };
-    let need = need_voxels as f64;
     let dry = 0.0 >= a.min_water - 1e-9 && 0.0 <= a.max_water + 1e-9;
-    // Swim nodes are lifted to the water surface (`graph`), so a swimmer's
-    // headroom is measured from the surface, not the sea floor: under an
-    // overhang below the surface the node would end inside rock.
-    let at_surface = pass.stance == Stance::Swim;
     let mut ok = vec![false; hf.spans.len()];
     // One walk up each column: slope, the low-hanging filter (which reads
     // the slope test of the span below), headroom and water depth.
@@ -95,20 +89,8 @@ fn before_ledges(hf: &Heightfield, grid: &Grid, pass: &Pass, f: Filters) -> Vec<
                 && steep
                 && below.is_some_and(|(flat, bf)| flat && (floor - bf).unsigned_abs() <= lim.step);
             below = Some((!steep, floor));
-            let clear = if sp.ceil == OPEN {
-                true
-            } else if at_surface {
-                let surface = if sp.water.is_nan() {
-                    f64::NEG_INFINITY
-                } else {
-                    ((sp.water as f64 - grid.origin.y) / grid.ch).floor()
-                };
-                let room = sp.ceil as f64 - (sp.floor as f64).max(surface);
-                room >= need && room > 0.0
-            } else {
-                // Whole voxels: the room and the need are integers.
-                sp.ceil as i64 - sp.floor as i64 >= need_voxels
-            };
+            // Whole voxels: the room and the need are integers.
+            let clear = sp.ceil == OPEN || sp.ceil as i64 - sp.floor as i64 >= need_voxels;
             // A dry span's depth is 0.
             let wet = if sp.water.is_nan() {
                 dry
@@ -319,13 +301,15 @@ mod tests {
     }
 
     #[test]
-    fn swim_headroom_is_measured_at_the_water_surface_where_the_node_is() {
+    fn swim_headroom_is_measured_from_the_floor_as_every_pass_measures_it() {
         // A 3 m deep pool, water up to 0; a rock shelf from -0.6 to -0.3 m
         // over part of it: 2.4 m of room above the pool floor, none at the
-        // surface.
+        // surface; and a slab 0.3 m over the floor elsewhere, too low for
+        // the swimmer.
         let mut b = MeshBuilder::new();
         b.solid("pool_floor", [0., -3.2, 0.], [8., -3., 8.]);
         b.solid("shelf", [0., -0.6, 0.], [3., -0.3, 8.]);
+        b.solid("slab", [5., -2.7, 0.], [6., -2.6, 8.]);
         b.water([0., -3., 0.], [8., 0., 8.]);
         let level = b.level();
         let sp = crate::settings::specs();
@@ -343,33 +327,29 @@ mod tests {
             .unwrap()
             .remove(0);
         let g = l.grid;
-        for f in [
-            ALL,
-            Filters {
-                low_height: false,
-                ..ALL
-            },
-        ] {
-            let ok = passable(&hf, &g, &s.passes[..1], f).remove(0);
-            let floor_span = |x: f64| {
-                let c = hf
-                    .col(
-                        ((x - g.origin.x) / g.cs) as i32,
-                        ((4.0 - g.origin.z) / g.cs) as i32,
-                    )
-                    .unwrap();
-                hf.range(c).next().unwrap()
-            };
-            let (under, open) = (floor_span(1.5), floor_span(6.0));
-            assert!(hf.spans[under].ceil != OPEN && !hf.spans[under].water.is_nan());
-            // 2.4 m over the sea floor would pass a 0.5 m swimmer.
-            assert!(g.y(hf.spans[under].ceil) - g.y(hf.spans[under].floor) > 2.0);
-            assert!(
-                !ok[under],
-                "{f:?}: a swim node under the shelf is inside rock"
-            );
-            assert!(ok[open], "{f:?}");
-        }
+        let floor_span = |x: f64| {
+            let c = hf
+                .col(
+                    ((x - g.origin.x) / g.cs) as i32,
+                    ((4.0 - g.origin.z) / g.cs) as i32,
+                )
+                .unwrap();
+            hf.range(c).next().unwrap()
+        };
+        let (under, open, low) = (floor_span(1.5), floor_span(7.0), floor_span(5.5));
+        assert!(hf.spans[under].ceil != OPEN && !hf.spans[under].water.is_nan());
+        let ok = passable(&hf, &g, &s.passes[..1], ALL).remove(0);
+        // 2.4 m over the sea floor: room for a 0.5 m swimmer, though the
+        // water reaches the shelf (the swimmer swims under it).
+        assert!(ok[under], "the swimmer fits under the shelf");
+        assert!(ok[open]);
+        assert!(!ok[low], "0.3 m under the slab is too low for the swimmer");
+        // With the filter off, the room is not measured.
+        let off = Filters {
+            low_height: false,
+            ..ALL
+        };
+        assert!(passable(&hf, &g, &s.passes[..1], off).remove(0)[low]);
     }
 
     /// Random boxes at random heights (floors, steps, ledges, low

@@ -4,10 +4,14 @@
 //! links between polygons that share an edge: inside a region (a common edge),
 //! and across regions, passes and tiles (collinear overlapping outline edges
 //! on one grid line, facing each other, at heights one of the two stances
-//! can step between). Swim nodes, and the portals between two swim nodes,
-//! are lifted to the water surface so an agent does not path along the sea
-//! floor (§32.4.2); their polygons stay on the floor, where the navmesh was
-//! generated. Swim entry and exit links cross the gap between swim areas
+//! can step between; a swim area's edge reaches over its water column, from
+//! its floor up to where the swimmer floats). Swim nodes, and the portals between two swim nodes,
+//! are lifted off the sea floor to where the swimmer floats
+//! ([`crate::swim::stance_height`]): at the water surface (§32.4.2) where
+//! the swimmer fits between the surface and the ceiling, else as high as
+//! it fits under the ceiling of a passage flooded to it (a Quake player
+//! swims under water); their polygons stay on the floor, where the navmesh
+//! was generated. Swim entry and exit links cross the gap between swim areas
 //! and the ground around them ([`crate::swim`]).
 
 use std::collections::{BTreeMap, HashSet};
@@ -25,7 +29,7 @@ use crate::grid::Grid;
 use crate::heightfield::Heightfield;
 use crate::polymesh::RegionPolys;
 use crate::settings::Settings;
-use crate::swim::{NodeInfo, swim_links};
+use crate::swim::{Columns, NodeInfo, node_height, plan, stance_height, swim_links};
 use crate::triangulate::RegionMesh;
 
 /// Where a link comes from (for drawing).
@@ -93,6 +97,12 @@ struct BoundaryEdge {
     node: u32,
     /// Heights at lo and hi.
     h: [f32; 2],
+    /// Heights at lo and hi of the top of the stance's reach: where the
+    /// swimmer floats over a swim edge's floor ([`stance_height`]), the
+    /// floor itself for other stances.
+    top: [f32; 2],
+    /// Whether the edge is a swim area's.
+    swim: bool,
     step: f32,
     tile: u32,
     region: u32,
@@ -102,8 +112,38 @@ struct BoundaryEdge {
 }
 
 fn height_at(e: &BoundaryEdge, x: f64) -> f64 {
-    let t = (x - e.lo as f64) / (e.hi - e.lo) as f64;
-    e.h[0] as f64 + (e.h[1] - e.h[0]) as f64 * t
+    lerp(e.h, (x - e.lo as f64) / (e.hi - e.lo) as f64)
+}
+
+fn top_at(e: &BoundaryEdge, x: f64) -> f64 {
+    lerp(e.top, (x - e.lo as f64) / (e.hi - e.lo) as f64)
+}
+
+fn lerp(h: [f32; 2], t: f64) -> f64 {
+    h[0] as f64 + (h[1] - h[0]) as f64 * t
+}
+
+/// Where facing boundary edges `a` and `b` meet at `x` along their line:
+/// the crossing's height, or `None` when the agent cannot get from one to
+/// the other there. Each edge reaches from its floor up to its top (a
+/// swim edge: the water column the swimmer moves in; any other: its
+/// floor), and the two meet when the gap between those reaches is at most
+/// a step: the larger of the two steps between two walking stances, the
+/// walking stance's between it and a swim edge (the swimmer's own step,
+/// any depth of water, says nothing of climbing onto ground), a voxel
+/// `ch` between two swim edges (their water columns touch). The crossing
+/// lies halfway between the two reaches' nearest points.
+fn meet(a: &BoundaryEdge, b: &BoundaryEdge, x: f64, ch: f64) -> Option<f64> {
+    let (fa, fb) = (height_at(a, x), height_at(b, x));
+    let (ta, tb) = (top_at(a, x).max(fa), top_at(b, x).max(fb));
+    let tol = match (a.swim, b.swim) {
+        (true, true) => ch,
+        (true, false) => b.step as f64,
+        (false, true) => a.step as f64,
+        (false, false) => a.step.max(b.step) as f64,
+    };
+    let gap = (fb - ta).max(fa - tb).max(0.0);
+    (gap <= tol).then(|| (tb.clamp(fa, ta) + ta.clamp(fb, tb)) / 2.0)
 }
 
 /// One tile's regions with what the later stages made of them, one entry
@@ -139,6 +179,7 @@ pub fn build_graph(
     let mut slanted: BTreeMap<(u32, [i32; 2], [i32; 2]), Vec<(u32, u32, [DVec3; 2])>> =
         BTreeMap::new();
     let world = |p: [i32; 2], h: f32| grid.corner(p[0], -p[1], h as f64);
+    let cols = Columns::new(heightfields);
     for (ti, parts) in tiles.iter().enumerate() {
         let all =
             (parts.regions.iter().zip(parts.meshes)).zip(parts.polys.iter().zip(parts.detail));
@@ -152,12 +193,20 @@ pub fn build_graph(
             let at = |i: u32| world(mesh.verts[i as usize], mesh.heights[i as usize]);
             for (poly, detail) in polys.polys.iter().zip(&detail.polys) {
                 let pts: Vec<DVec3> = poly.iter().map(|&i| at(i)).collect();
-                let mut c = pts.iter().sum::<DVec3>() / pts.len() as f64;
-                if let (Stance::Swim, Some(w)) = (region.stance, region.water) {
-                    c.y = c.y.max(w as f64);
-                }
+                let c = pts.iter().sum::<DVec3>() / pts.len() as f64;
                 let id = nav.add_node(c, Some(pts), region.stance, 0);
                 nav.nodes[id as usize].detail = Some(detail.clone());
+                if let (Stance::Swim, Some(pass)) =
+                    (region.stance, settings.passes.get(region.pass))
+                {
+                    // The floor under the centre: the detail surface there
+                    // (the corners of a swim polygon may lie on floors far
+                    // apart, deep water hiding the drops between them).
+                    let node = &nav.nodes[id as usize];
+                    let floor = node_height(node, plan(c)).unwrap_or(c.y);
+                    let float = stance_height(&cols, grid, plan(c), floor, &pass.agent);
+                    nav.nodes[id as usize].position.y = float.unwrap_or(floor);
+                }
                 node_region.push((ti as u32, ri as u32));
                 info.push(NodeInfo {
                     pass: region.pass,
@@ -210,10 +259,25 @@ pub fn build_graph(
                         continue;
                     };
                     let (ha, hb) = (mesh.heights[ia], mesh.heights[ib]);
-                    let (lo, hi, h, dir) = if la < lb {
-                        (la, lb, [ha, hb], 1)
+                    let swim = region.stance == Stance::Swim;
+                    let top = |i: usize| {
+                        let h = mesh.heights[i] as f64;
+                        let float =
+                            settings
+                                .passes
+                                .get(region.pass)
+                                .filter(|_| swim)
+                                .and_then(|p| {
+                                    let v = world(mesh.verts[i], mesh.heights[i]);
+                                    stance_height(&cols, grid, plan(v), h, &p.agent)
+                                });
+                        float.unwrap_or(h).max(h) as f32
+                    };
+                    let (ta, tb) = (top(ia), top(ib));
+                    let (lo, hi, h, top, dir) = if la < lb {
+                        (la, lb, [ha, hb], [ta, tb], 1)
                     } else {
-                        (lb, la, [hb, ha], -1)
+                        (lb, la, [hb, ha], [tb, ta], -1)
                     };
                     boundary.push(BoundaryEdge {
                         axis,
@@ -223,6 +287,8 @@ pub fn build_graph(
                         dir,
                         node,
                         h,
+                        top,
+                        swim,
                         step,
                         tile: ti as u32,
                         region: ri as u32,
@@ -272,7 +338,7 @@ pub fn build_graph(
                     continue;
                 }
                 let mid = (lo + hi) as f64 / 2.0;
-                if (height_at(a, mid) - height_at(b, mid)).abs() > a.step.max(b.step) as f64 {
+                if meet(a, b, mid, grid.ch).is_none() {
                     continue;
                 }
                 pairs.push((a.node.min(b.node), a.node.max(b.node), i, j));
@@ -298,11 +364,10 @@ pub fn build_graph(
             } else {
                 [x, a.coord]
             };
-            grid.corner(
-                p[0],
-                -p[1],
-                (height_at(a, x as f64) + height_at(b, x as f64)) / 2.0,
-            )
+            let x = x as f64;
+            let y =
+                meet(a, b, x, grid.ch).unwrap_or_else(|| (height_at(a, x) + height_at(b, x)) / 2.0);
+            grid.corner(p[0], -p[1], y)
         };
         let (sa, sb) = (nav.nodes[n0 as usize].stance, nav.nodes[n1 as usize].stance);
         let class = if a.tile != b.tile {
@@ -332,7 +397,7 @@ pub fn build_graph(
             &swim_outline,
             settings,
             grid,
-            heightfields,
+            (heightfields, &cols),
         );
     }
     Graph {
@@ -342,8 +407,8 @@ pub fn build_graph(
     }
 }
 
-/// Lifts the portals between swim nodes to the water surface and adds the
-/// swim entry and exit links ([`crate::swim`]).
+/// Lifts the portals between swim nodes to where the swimmer floats and
+/// adds the swim entry and exit links ([`crate::swim`]).
 fn add_swim(
     nav: &mut NavMesh,
     link_class: &mut Vec<LinkClass>,
@@ -351,19 +416,22 @@ fn add_swim(
     swim_outline: &[(u32, u8)],
     settings: &Settings,
     grid: &Grid,
-    heightfields: &[Arc<Heightfield>],
+    (heightfields, cols): (&[Arc<Heightfield>], &Columns),
 ) {
-    // Portals between swim nodes are on the water surface too, so a path
-    // through them stays there (§32.4.2: path vertices at the surface).
+    // Portals between swim nodes are where the swimmer floats too, so a
+    // path through them stays there (§32.4.2: path vertices at the
+    // surface, or under the ceiling of a flooded passage).
     for l in &mut nav.links {
-        let (a, b) = (info[l.from as usize].water, info[l.to as usize].water);
         let swim = |n: u32| nav.nodes[n as usize].stance == Stance::Swim;
-        if let (true, true, Some(a), Some(b), Some(seg)) =
-            (swim(l.from), swim(l.to), a, b, l.segment.as_deref_mut())
-        {
-            let w = a.min(b) as f64;
+        let agent = |n: u32| settings.passes.get(info[n as usize].pass).map(|p| p.agent);
+        if let (true, true, Some(h), Some(seg)) = (
+            swim(l.from),
+            swim(l.to),
+            agent(l.from),
+            l.segment.as_deref_mut(),
+        ) {
             for p in seg {
-                p.y = p.y.max(w);
+                p.y = stance_height(cols, grid, plan(*p), p.y, &h).unwrap_or(p.y);
             }
         }
     }
@@ -425,6 +493,53 @@ pub fn path_stances(mesh: &NavMesh, path: &[u32]) -> Vec<Stance> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A boundary edge from 0 to 4 on one line, its floor `h` and top
+    /// `top` at both ends, a swim edge's or a walking one's (step 0.5).
+    fn edge(h: f32, top: f32, swim: bool, dir: i8) -> BoundaryEdge {
+        BoundaryEdge {
+            axis: 0,
+            coord: 0,
+            lo: 0,
+            hi: 4,
+            dir,
+            node: 0,
+            h: [h; 2],
+            top: [top; 2],
+            swim,
+            step: if swim { 48.5 } else { 0.5 },
+            tile: 0,
+            region: dir.max(0) as u32,
+            pass: 0,
+            edge: 0,
+        }
+    }
+
+    #[test]
+    fn edges_meet_over_a_swim_edges_water_column_and_not_beyond() {
+        let ch = 0.1;
+        // A floor 15 m over a tunnel's floor, the swimmer floating 4.5 m
+        // over it (under the tunnel's ceiling): the swim step (48.5 m) no
+        // longer joins them.
+        let tunnel = edge(-12.0, -7.5, true, 1);
+        assert!(meet(&tunnel, &edge(3.0, 3.0, false, -1), 2.0, ch).is_none());
+        // A shore at the water's surface: the swimmer climbs out onto it,
+        // at the shore's height.
+        let pool = edge(-3.0, 0.0, true, 1);
+        let shore = edge(0.3, 0.3, false, -1);
+        let y = meet(&pool, &shore, 2.0, ch).expect("the shore");
+        assert!((y - 0.15).abs() < 1e-6, "{y}");
+        assert!(meet(&pool, &edge(0.7, 0.7, false, -1), 2.0, ch).is_none());
+        // Two swim columns meet where they overlap, not when one lies
+        // over the other with rock between.
+        assert!(meet(&pool, &edge(-8.0, -1.0, true, -1), 2.0, ch).is_some());
+        assert!(meet(&tunnel, &edge(-6.0, 0.0, true, -1), 2.0, ch).is_none());
+        // Two walking edges: within the larger step, as before.
+        let a = edge(1.0, 1.0, false, 1);
+        let y = meet(&a, &edge(1.4, 1.4, false, -1), 2.0, ch).expect("a step");
+        assert!((y - 1.2).abs() < 1e-6, "{y}");
+        assert!(meet(&a, &edge(1.6, 1.6, false, -1), 2.0, ch).is_none());
+    }
 
     #[test]
     fn listing_32_2_keeps_crouching_one_node_past_the_crouch_area() {

@@ -84,9 +84,26 @@
 //!   level's slime and lava are volumes of area `slime` and `lava` too,
 //!   costed by `slime_cost` and `lava_cost` (0 forbids them), as in
 //!   `cspace` ([`hazards`]).
-//! * **Swim.** Swim nodes are lifted to the water surface, their polygons
-//!   stay on the floor (§32.4.2); [`swim`] links join the water to ground a
+//! * **Swim.** A swimmer swims anywhere in the water, not only at its
+//!   surface (Quake's player swims fully under water; QuakeC's air supply
+//!   only costs health after 12 s). So the swim pass measures its room
+//!   from the submerged floor, as every pass does ([`filters`]): a passage
+//!   flooded to its ceiling is swum where `swim.height` fits between its
+//!   floor and its ceiling. The polygons stay on the floor; the nodes and
+//!   the portals between swim nodes float where the whole body fits
+//!   ([`swim::stance_height`]): at the water surface where there is room
+//!   above it (§32.4.2), else as high as the body fits under the ceiling,
+//!   so no swim node is in the rock over it. Across a boundary between
+//!   areas a swim edge reaches over its water column, from its floor up to
+//!   there ([`graph`]). Swims through the water in three dimensions
+//!   ([`swim_through`]), falls into it and running jumps are clear for the
+//!   body's width strictly ([`swim::fits_across`]: a 32-unit player does
+//!   not pass a 32-unit gap); [`swim`] links join the water to ground a
 //!   swimmer can climb onto within [`swim::max_gap`], never through a wall.
+//!   Not handled: a floor of one brush buried inside another solid leaves
+//!   an open pocket in the voxels (the fill below stops at that floor), and
+//!   a swim node can float there when the pocket is under water (an
+//!   island: its walls close it).
 //! * **Stances along a path**: [`graph::path_stances`] applies Listing 32.2
 //!   to every stance. Links between a crouch or prone node and another
 //!   stance are `crouch`, others `walk`; costs are centre distances.
@@ -259,7 +276,7 @@ pub fn pipeline() -> Pipeline {
         StageInfo::new(
             "graph",
             "Node graph",
-            "One node per polygon of the polygon mesh, linked across shared edges, across passes and across tiles. Swim nodes are lifted to the water surface, and swim polygons at the edge of the water get entry and exit links across the gap to the ground the swimmer can climb onto.",
+            "One node per polygon of the polygon mesh, linked across shared edges, across passes and across tiles. Swim nodes float where the swimmer fits (at the water surface, or under the ceiling of a passage flooded to it), and swim polygons at the edge of the water get entry and exit links across the gap to the ground the swimmer can climb onto.",
             "Kirst §32.2.5, §32.3.2, §32.4.2",
             reads::GRAPH,
         ),

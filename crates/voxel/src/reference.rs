@@ -276,24 +276,15 @@ pub(crate) fn reference_before_ledges(
             }
         }
     }
-    // Swim nodes are lifted to the water surface (`graph`), so a swimmer's
-    // headroom is measured from the surface, not the sea floor: under an
-    // overhang below the surface the node would end inside rock.
-    let at_surface = pass.stance == Stance::Swim;
+    // Every pass, the swim pass too, measures the room from the floor.
     for (s, sp) in hf.spans.iter().enumerate() {
-        let from = if at_surface && !sp.water.is_nan() {
-            let surface = ((sp.water as f64 - grid.origin.y) / grid.ch).floor();
-            (sp.floor as f64).max(surface)
-        } else {
-            sp.floor as f64
-        };
         let room = if sp.ceil == OPEN {
             f64::INFINITY
         } else {
-            sp.ceil as f64 - from
+            sp.ceil as f64 - sp.floor as f64
         };
         let need = if f.low_height { lim.height as f64 } else { 0.0 };
-        let clear = room >= need && (room > 0.0 || !at_surface);
+        let clear = room >= need;
         let depth = sp.depth(grid);
         ok[s] &= clear && depth >= a.min_water - 1e-9 && depth <= a.max_water + 1e-9;
     }

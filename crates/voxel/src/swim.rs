@@ -44,7 +44,7 @@ use navscope_core::{NavMesh, Stance};
 
 use crate::grid::Grid;
 use crate::heightfield::{Heightfield, OPEN, Span, floor_i32, floor_i64};
-use crate::settings::Settings;
+use crate::settings::{AgentParams, Settings};
 
 /// Slack on the two radii for the chamfer distance (at most 7.7% short).
 pub const RADIUS_SLACK: f64 = 1.08;
@@ -124,6 +124,176 @@ impl<'a> Columns<'a> {
         let c = hf.col(x, z)?;
         Some(&hf.spans[hf.range(c)])
     }
+}
+
+/// How far from a swimmer's centre its footprint is sampled
+/// ([`stance_height`]): the radius less half a cell, the footprint's sides
+/// and corners falling in the columns the body covers.
+pub(crate) fn body_side(radius: f64, cs: f64) -> f64 {
+    (radius - 0.5 * cs).max(0.0)
+}
+
+/// Whether a body of radius `r` fits across the line through plan point
+/// `p` that runs at right angles to unit vector `u`: the free distance
+/// either side of `p` along `u`, and along the grid axis nearest `u` (to
+/// where the ray enters the first column
+/// `open` refuses) is at least the radius less a cell on each side (the
+/// nodes lie a radius from walls, give or take a cell of the erosion's
+/// rounding), and the two together are more than the body's width `2 r`
+/// (or one side is free beyond `r` plus a cell, which the other's least
+/// distance makes up).
+/// The body must fit strictly: Quake's 32-unit player does not pass a
+/// 32-unit gap between bars (its hull, pressed against both, would have
+/// no room to move), though it walks along a wall it touches.
+pub(crate) fn fits_across(
+    grid: &Grid,
+    p: DVec2,
+    u: DVec2,
+    r: f64,
+    open: impl Fn(DVec2) -> bool,
+) -> bool {
+    // Along the grid axis nearest `u` too: a line crossing a slot between
+    // voxel columns at a slant finds the slot wider across itself than it
+    // is.
+    let axis = if u.x.abs() >= u.y.abs() {
+        DVec2::new(u.x.signum(), 0.0)
+    } else {
+        DVec2::new(0.0, u.y.signum())
+    };
+    fits_along(grid, p, u, r, &open) && (axis == u || fits_along(grid, p, axis, r, &open))
+}
+
+/// [`fits_across`] measured along `u` only.
+fn fits_along(grid: &Grid, p: DVec2, u: DVec2, r: f64, open: &impl Fn(DVec2) -> bool) -> bool {
+    // A side free out to `r + cs` leaves room for the body with the other
+    // side as close as `r - cs`: no need to look further.
+    let reach = r + grid.cs + 1e-6;
+    let a = free_along(grid, p, u, reach, open);
+    if a < r - grid.cs {
+        return false;
+    }
+    let b = free_along(grid, p, -u, reach, open);
+    b >= r - grid.cs && (a + b > 2.0 * r + 1e-9 || a >= reach || b >= reach)
+}
+
+/// Distance from plan point `p` along unit vector `d` to where the ray
+/// enters the first grid column whose centre `open` refuses (0 when `p`'s
+/// own column is refused), walking the columns the ray crosses in order;
+/// `reach` when none is refused before it.
+fn free_along(grid: &Grid, p: DVec2, d: DVec2, reach: f64, open: &impl Fn(DVec2) -> bool) -> f64 {
+    let cs = grid.cs;
+    let o = DVec2::new(grid.origin.x, grid.origin.z);
+    let q = (p - o) / cs;
+    let mut cell = [q.x.floor(), q.y.floor()];
+    let (qs, ds) = ([q.x, q.y], [d.x, d.y]);
+    // Distance along the ray to the next column line on each axis, and
+    // between two of them.
+    let mut next = [f64::INFINITY; 2];
+    let mut delta = [f64::INFINITY; 2];
+    for k in 0..2 {
+        if ds[k] > 0.0 {
+            next[k] = (cell[k] + 1.0 - qs[k]) * cs / ds[k];
+            delta[k] = cs / ds[k];
+        } else if ds[k] < 0.0 {
+            next[k] = (qs[k] - cell[k]) * cs / -ds[k];
+            delta[k] = cs / -ds[k];
+        }
+    }
+    let mut t = 0.0;
+    while t < reach {
+        let centre = o + DVec2::new(cell[0] + 0.5, cell[1] + 0.5) * cs;
+        if !open(centre) {
+            return t;
+        }
+        let k = if next[0] <= next[1] { 0 } else { 1 };
+        t = next[k];
+        next[k] += delta[k];
+        cell[k] += ds[k].signum();
+    }
+    reach
+}
+
+/// Where a swimmer `agent` floats over plan point `p`, in the water over
+/// the floor near height `near` (the swim polygon's surface there): at
+/// the water surface where it fits between the surface and the ceiling,
+/// else as high as it fits under the ceiling (a passage flooded to its
+/// ceiling), and never below the floor. The whole body must fit: the
+/// height is the lowest of those over the columns under `p` and under the
+/// eight points of the square [`body_side`] from it (its sides and
+/// corners), each column read in its open span holding `near` (a column
+/// with none, a wall beside a polygon's corner, does not count; under `p`
+/// the span whose floor is nearest `near` counts then). So a
+/// swimmer under the bars of a grate stays under them, though the columns
+/// between the bars are open to the surface. The swim pass keeps only
+/// spans with room for the swimmer over their floor ([`crate::filters`]).
+/// `None` where the grid has no column under `p`.
+pub(crate) fn stance_height(
+    cols: &Columns,
+    grid: &Grid,
+    p: DVec2,
+    near: f64,
+    agent: &AgentParams,
+) -> Option<f64> {
+    let side = body_side(agent.radius, grid.cs);
+    let mut floor_here = near;
+    let mut top = f64::INFINITY;
+    for (k, (dx, dz)) in [
+        (0.0, 0.0),
+        (-1.0, 0.0),
+        (1.0, 0.0),
+        (0.0, -1.0),
+        (0.0, 1.0),
+        (-1.0, -1.0),
+        (1.0, -1.0),
+        (-1.0, 1.0),
+        (1.0, 1.0),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (x, z) = (
+            floor_i32((p.x + dx * side - grid.origin.x) / grid.cs),
+            floor_i32((p.y + dz * side - grid.origin.z) / grid.cs),
+        );
+        let Some(spans) = cols.spans(x, z) else {
+            continue;
+        };
+        // The open span holding `near` (a voxel of slack: the polygon's
+        // surface is the voxels' floor, rounded); under `p` itself, the
+        // span whose floor is nearest when none holds it.
+        let holding = spans.iter().find(|sp| {
+            grid.y(sp.floor) <= near + grid.ch && (sp.ceil == OPEN || grid.y(sp.ceil) > near)
+        });
+        let nearest = || {
+            spans.iter().min_by(|a, b| {
+                (grid.y(a.floor) - near)
+                    .abs()
+                    .total_cmp(&(grid.y(b.floor) - near).abs())
+            })
+        };
+        let Some(sp) = holding.or_else(|| if k == 0 { nearest() } else { None }) else {
+            if k == 0 {
+                return None;
+            }
+            continue;
+        };
+        let floor = grid.y(sp.floor);
+        if k == 0 {
+            floor_here = floor;
+        }
+        let surface = if sp.water.is_nan() {
+            floor
+        } else {
+            floor.max(sp.water as f64)
+        };
+        let under_ceiling = if sp.ceil == OPEN {
+            f64::INFINITY
+        } else {
+            grid.y(sp.ceil) - agent.height
+        };
+        top = top.min(surface.min(under_ceiling));
+    }
+    Some(top.max(floor_here))
 }
 
 pub(crate) fn plan(p: DVec3) -> DVec2 {
@@ -512,6 +682,71 @@ mod tests {
                 None => height_on(node.polygon.as_ref().unwrap(), p),
             };
             proptest::prop_assert_eq!(node_height(&node, p).map(f64::to_bits), Some(want.to_bits()));
+        }
+    }
+
+    fn unit_grid() -> Grid {
+        Grid {
+            origin: DVec3::ZERO,
+            cs: 0.25,
+            ch: 0.1,
+            width: 100,
+            depth: 100,
+        }
+    }
+
+    #[test]
+    fn a_body_fits_across_a_slot_only_when_the_slot_is_wider_than_it() {
+        let g = unit_grid();
+        let up = DVec2::new(0.0, 1.0);
+        // Open columns from z 1.0 to 2.0: exactly the width of a body of
+        // radius 0.5, whatever its place in the slot.
+        let exact = |q: DVec2| (1.0..2.0).contains(&q.y);
+        for k in 0..=8 {
+            let p = DVec2::new(3.1, 1.0 + k as f64 * 0.125);
+            assert!(!fits_across(&g, p, up, 0.5, exact), "exact fit at {p}");
+        }
+        // Crossing the slot at a slant: no wider for that.
+        let slant = DVec2::new(0.3, 1.0).normalize();
+        assert!(!fits_across(&g, DVec2::new(3.1, 1.5), slant, 0.5, exact));
+        // One column wider: the middle fits, the slot's edge does not.
+        let wider = |q: DVec2| (1.0..2.25).contains(&q.y);
+        assert!(fits_across(&g, DVec2::new(3.1, 1.625), up, 0.5, wider));
+        assert!(!fits_across(&g, DVec2::new(3.1, 1.05), up, 0.5, wider));
+        // Along a wall: free on one side, the node a radius (less a cell of
+        // rounding) from the wall on the other.
+        let wall = |q: DVec2| q.y >= 1.0;
+        assert!(fits_across(&g, DVec2::new(3.1, 1.5), up, 0.5, wall));
+        assert!(fits_across(&g, DVec2::new(3.1, 1.25), up, 0.5, wall));
+        assert!(!fits_across(&g, DVec2::new(3.1, 1.2), up, 0.5, wall));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+
+        /// The column walk finds the distance a fine march along the ray
+        /// finds, to within the march's step, in any direction.
+        #[test]
+        fn free_distance_is_where_a_fine_march_meets_a_closed_column(
+            p in (2.0f64..4.0, 2.0f64..4.0),
+            angle in 0.0f64..std::f64::consts::TAU,
+            closed in proptest::collection::vec((0i32..24, 0i32..24), 1..40),
+        ) {
+            let g = unit_grid();
+            let p = DVec2::new(p.0, p.1);
+            let d = DVec2::new(angle.cos(), angle.sin());
+            let shut: std::collections::HashSet<(i32, i32)> = closed.into_iter().collect();
+            let cell = |q: DVec2| ((q.x / g.cs).floor() as i32, (q.y / g.cs).floor() as i32);
+            let open = |q: DVec2| !shut.contains(&cell(q));
+            let reach = 1.5;
+            let got = free_along(&g, p, d, reach, &open);
+            let step = 1e-4;
+            let mut t = 0.0;
+            while t < reach && open(p + d * t) {
+                t += step;
+            }
+            let want = t.min(reach);
+            proptest::prop_assert!((got - want).abs() <= 2.0 * step + 1e-9, "walk {} march {}", got, want);
         }
     }
 

@@ -1,8 +1,9 @@
 //! Swims through a body of water in three dimensions, as `cspace` swims
 //! ([`navscope_core::swim`]: the Yao graph both pipelines share).
 //!
-//! The swim pass's nodes lie on the floor under water deep enough to swim
-//! ([`crate::flags`]); a swimmer is not held to that floor. The places of
+//! The swim pass's polygons lie on the floor under water deep enough to
+//! swim, with room for the swimmer over it ([`crate::flags`]); a swimmer
+//! is not held to that floor. The places of
 //! [`navscope_core::swim::yao_swims`] are the swim nodes whose polygon's
 //! centre lies in one body of the level's water volumes (boxes that touch
 //! are one body; the global water level of `water_level_on` makes no
@@ -16,10 +17,10 @@
 //! * at every one of those points the voxel column has room for the
 //!   swimmer's height over the point ([`crate::drops::room`]: an open
 //!   span from at most a step over the point to the height above it), on
-//!   the line itself and on the two lines beside it at the swimmer's
-//!   radius less a cell (the width of the body, rounded inwards; the
-//!   nodes lie a radius from walls). So a swim goes through no wall, no
-//!   floor and no ceiling lower than the swimmer.
+//!   the line itself, and the swimmer's width fits across the line there
+//!   ([`crate::swim::fits_across`]: strictly, more than its width free).
+//!   So a swim goes through no wall, no floor, no ceiling lower than the
+//!   swimmer and no gap as narrow as it (between the bars of a grate).
 //!
 //! Each swim is a `swim` link both ways, its segment the line, its cost
 //! the length from each node's centre to its end of the line and along it
@@ -33,7 +34,7 @@ use navscope_core::{LinkKind, NavMesh, Stance};
 
 use crate::drops::{Voxels, room};
 use crate::settings::AgentParams;
-use crate::swim::{Columns, inside, node_height, plan};
+use crate::swim::{Columns, fits_across, inside, node_height, plan};
 
 /// One swim found: the two swim nodes and the ends of the line.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,7 +72,6 @@ pub fn find_swims(
         max_step: step,
         ..*agent
     };
-    let side = (agent.radius - g.cs).max(0.0);
     let mut out = Vec::new();
     for body in water_bodies(water) {
         let boxes: Vec<Aabb> = body.iter().map(|&k| grown[k]).collect();
@@ -97,14 +97,15 @@ pub fn find_swims(
             let pa = nearest_on(a, plan(b.position))?;
             let pb = nearest_on(b, plan(pa))?;
             let d = plan(pb - pa);
-            let across = DVec2::new(-d.y, d.x).normalize_or_zero() * side;
+            let across = DVec2::new(-d.y, d.x).normalize_or_zero();
             let n = (pa.distance(pb) / (0.5 * g.cs)).ceil().max(1.0) as usize;
             let clear = (0..=n).all(|k| {
                 let p = pa.lerp(pb, k as f64 / n as f64);
+                let open = |q: DVec2| room(voxels, &cols, &body_agent, q, p.y, None);
                 in_body(p)
-                    && [DVec2::ZERO, across, -across]
-                        .iter()
-                        .all(|&o| room(voxels, &cols, &body_agent, plan(p) + o, p.y, None))
+                    && open(plan(p))
+                    && (across == DVec2::ZERO
+                        || fits_across(g, plan(p), across, agent.radius, open))
             });
             clear.then_some((pa, pb))
         });

@@ -326,3 +326,52 @@ proptest::proptest! {
         }
     }
 }
+
+/// A 12 × 8 m pool 3 m deep (water up to 0) under a rock shelf from -0.6
+/// to -0.3 m over its west 5 m, a deck around it: the swimmer swims under
+/// the shelf (2.4 m of room over the pool floor), and no swim node nor
+/// any point of a portal between swim nodes has the shelf within the
+/// swimmer's height above it.
+#[test]
+fn swim_nodes_under_a_shelf_float_under_it_not_in_the_rock() {
+    let mut b = MeshBuilder::new();
+    b.solid("pool_floor", [2., -3.2, 2.], [14., -3., 10.]);
+    b.solid("shelf", [2., -0.6, 2.], [7., -0.3, 10.]);
+    b.solid("deck_south", [0., -3.2, 0.], [16., 0., 2.]);
+    b.solid("deck_north", [0., -3.2, 10.], [16., 0., 12.]);
+    b.solid("deck_west", [0., -3.2, 2.], [2., 0., 10.]);
+    b.solid("deck_east", [14., -3.2, 2.], [16., 0., 10.]);
+    b.water([2., -3., 2.], [14., 0., 10.]);
+    let r = run(level_of(b.level()), params(&[]));
+    let m = navmesh(&r);
+    let height = navscope_voxel::settings::paper_defaults(Stance::Swim).height;
+    let under_shelf = |x: f64, z: f64| (2.0..7.0).contains(&x) && (2.0..10.0).contains(&z);
+    // The swimmer's body from `y` up meets the shelf's rock (a voxel of
+    // rounding allowed).
+    let in_rock = |p: DVec3| under_shelf(p.x, p.z) && p.y + height > -0.6 + 0.05 && p.y < -0.3;
+    let swim = |n: u32| m.nodes[n as usize].stance == Stance::Swim;
+    let mut below = 0;
+    for n in m.nodes.iter().filter(|n| n.stance == Stance::Swim) {
+        assert!(
+            !in_rock(n.position),
+            "swim node {} at {} is in the shelf",
+            n.id,
+            n.position
+        );
+        if under_shelf(n.position.x, n.position.z) {
+            below += 1;
+            assert!(n.position.y + height <= -0.6 + 0.05, "{}", n.position);
+        }
+    }
+    assert!(below > 0, "swim nodes under the shelf");
+    for l in m.links.iter().filter(|l| swim(l.from) && swim(l.to)) {
+        for p in l.segment.iter().flat_map(|s| s.iter()) {
+            assert!(
+                !in_rock(*p),
+                "portal point {p} of {} -> {} is in the shelf",
+                l.from,
+                l.to
+            );
+        }
+    }
+}
