@@ -400,12 +400,15 @@ impl Preset {
                 for (stance, h) in [
                     ("stand", Some(a.height)),
                     ("crouch", a.crouch_height),
+                    // A swimming player keeps his hull (Quake's, Quake 2's
+                    // and Half-Life's move the same box in water): the swim
+                    // pass needs the standing height's room.
                     ("swim", Some(a.height)),
                 ] {
                     let Some(h) = h else { continue };
                     v.push(f(&format!("{stance}.radius"), a.radius()));
+                    v.push(f(&format!("{stance}.height"), h));
                     if stance != "swim" {
-                        v.push(f(&format!("{stance}.height"), h));
                         v.push(f(&format!("{stance}.max_step"), a.step));
                         v.push(f(&format!("{stance}.max_slope"), a.max_slope_deg));
                     }
@@ -502,6 +505,11 @@ mod tests {
             v.text("passes"),
             "stand,swim",
             "Quake's player cannot crouch"
+        );
+        assert_eq!(
+            v.float("swim.height"),
+            v.float("stand.height"),
+            "Quake's player swims in his standing hull"
         );
         assert!(quake.settings("convex", &level).is_empty());
     }
