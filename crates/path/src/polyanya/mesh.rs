@@ -39,7 +39,7 @@
 use std::collections::{HashMap, HashSet};
 
 use glam::{DVec2, DVec3};
-use navscope_core::geom::world_to_plan;
+use navscope_core::geom::{orient_value, world_to_plan};
 use navscope_core::{LinkKind, NavMesh, Stance};
 
 use crate::adjacency::{LINE_TOL, is_walking, overlap};
@@ -85,6 +85,85 @@ pub(crate) struct PointLink {
     pub exit: DVec2,
     /// The link's cost, paid on top of the walked length.
     pub cost: f64,
+    /// For a link crossed like an edge, its crossing segment (see
+    /// [`Gate`]); `None` for a point link.
+    pub gate: Option<Gate>,
+}
+
+/// The crossing segment of a link that is crossed like an edge: in plan
+/// it lies on an edge of the source polygon and on an edge of the target
+/// polygon, the two on either side of it (a door or a lip between
+/// polygons that share no edge, such as a portal on another floor). The
+/// agent leaves the source and enters the target at the same plan point,
+/// anywhere along the segment, as the funnel crosses a portal.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Gate {
+    /// Plan ends, in the direction the source polygon's edge runs (the
+    /// source on its left, the target on its right).
+    pub a: DVec2,
+    pub b: DVec2,
+    /// World ends, in the same order.
+    pub a3: DVec3,
+    pub b3: DVec3,
+}
+
+impl Gate {
+    /// The gate of segment `s` between polygon rings `from` and `to`
+    /// (plan, counter-clockwise), when it is one (see [`Gate`]).
+    fn of(from: &[DVec2], to: &[DVec2], s: [DVec3; 2]) -> Option<Gate> {
+        let (p, q) = (world_to_plan(s[0]), world_to_plan(s[1]));
+        if !(p.distance_squared(q) > 0.0) {
+            return None;
+        }
+        let (ea, eb) = edge_holding(from, p, q)?;
+        let (fa, fb) = edge_holding(to, p, q)?;
+        if (eb - ea).dot(fb - fa) >= 0.0 {
+            return None;
+        }
+        let forward = (q - p).dot(eb - ea) > 0.0;
+        let (a3, b3) = if forward { (s[0], s[1]) } else { (s[1], s[0]) };
+        Some(Gate {
+            a: world_to_plan(a3),
+            b: world_to_plan(b3),
+            a3,
+            b3,
+        })
+    }
+
+    /// World point where the plan line from `r` to `t` crosses the gate
+    /// (clamped to the gate; its middle when the line runs along it).
+    pub fn crossing(&self, r: DVec2, t: DVec2) -> DVec3 {
+        let (oa, ob) = (
+            orient_value(r, t, self.a),
+            orient_value(r, t, self.b),
+        );
+        let u = if oa == ob {
+            0.5
+        } else {
+            (oa / (oa - ob)).clamp(0.0, 1.0)
+        };
+        self.a3.lerp(self.b3, u)
+    }
+}
+
+/// The edge `(a, b)` of plan ring `ring` on whose line, and within whose
+/// ends, both `p` and `q` lie (with [`LINE_TOL`]).
+fn edge_holding(ring: &[DVec2], p: DVec2, q: DVec2) -> Option<(DVec2, DVec2)> {
+    let n = ring.len();
+    (0..n).map(|i| (ring[i], ring[(i + 1) % n])).find(|&(a, b)| {
+        let ab = b - a;
+        let len2 = ab.length_squared();
+        if !(len2 > 0.0) {
+            return false;
+        }
+        let len = len2.sqrt();
+        let scale = a.abs().max(b.abs()).max_element().max(len);
+        [p, q].iter().all(|&x| {
+            let t = (x - a).dot(ab) / len2;
+            ab.perp_dot(x - a).abs() / len <= LINE_TOL * scale
+                && (-LINE_TOL..=1.0 + LINE_TOL).contains(&t)
+        })
+    })
 }
 
 /// A vertex of the mesh.
@@ -349,7 +428,7 @@ impl PolyMesh {
         };
         let world = pm.lay_out(mesh, &drafts);
         pm.join_vertices(&world);
-        pm.add_point_links(mesh, point_links);
+        pm.add_point_links(mesh, &drafts, point_links);
         pm.mark_dead_ends();
         pm
     }
@@ -532,8 +611,8 @@ impl PolyMesh {
         }
     }
 
-    /// Point links, grouped by source polygon.
-    fn add_point_links(&mut self, mesh: &NavMesh, mut found: Vec<(u32, usize)>) {
+    /// Point links and gates, grouped by source polygon.
+    fn add_point_links(&mut self, mesh: &NavMesh, drafts: &[Draft], mut found: Vec<(u32, usize)>) {
         found.sort();
         found.dedup();
         let mut at = 0;
@@ -542,6 +621,12 @@ impl PolyMesh {
             while at < found.len() && found[at].0 == p {
                 let l = &mesh.links[found[at].1];
                 let q = self.node_poly[l.to as usize];
+                let gate = match l.segment() {
+                    Some(seg) if l.kind != LinkKind::Teleport => {
+                        Gate::of(&drafts[p as usize].plan, &drafts[q as usize].plan, seg)
+                    }
+                    _ => None,
+                };
                 let (e, x) = match l.segment() {
                     Some([a, b]) => {
                         let m = world_to_plan((a + b) * 0.5);
@@ -570,7 +655,14 @@ impl PolyMesh {
                     );
                     let m = world_to_plan(link_middle(l, pa, pb));
                     let walked = world_to_plan(pa).distance(m) + m.distance(world_to_plan(pb));
-                    entry.distance(exit) + above_walk(l, walked)
+                    // A gate is crossed where the agent leaves the source:
+                    // no walk between entry and exit.
+                    let between = if gate.is_some() {
+                        0.0
+                    } else {
+                        entry.distance(exit)
+                    };
+                    between + above_walk(l, walked)
                 };
                 self.links.push(PointLink {
                     link: found[at].1 as u32,
@@ -579,6 +671,7 @@ impl PolyMesh {
                     entry,
                     exit,
                     cost,
+                    gate,
                 });
                 at += 1;
             }

@@ -50,7 +50,7 @@ use navscope_core::geom::{orient_value, plan_to_world, world_to_plan};
 use navscope_core::{LinkKind, NavMesh};
 use serde::{Deserialize, Serialize};
 
-use super::mesh::{NONE, PolyMesh};
+use super::mesh::{Gate, NONE, PolyMesh};
 use crate::find::PathError;
 use crate::funnel::{Waypoint, path_length};
 use crate::locate::Location;
@@ -141,6 +141,11 @@ struct Root {
     link: u32,
     vertex: u32,
     poly: u32,
+    /// For the root's copy that crosses a gate (see `PolyMesh`'s
+    /// `Gate`): the point link's index in [`PolyMesh::links`]; the copy
+    /// stands where the root does and costs the gate's price more.
+    /// [`NONE`] otherwise.
+    gate: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -150,6 +155,8 @@ enum Item {
         left: DVec2,
         right: DVec2,
         poly: u32,
+        /// The edge of `poly` the interval lies on, [`NONE`] when it lies
+        /// on a gate.
         edge: u32,
     },
     Vertex {
@@ -249,6 +256,9 @@ pub struct Searcher {
     points: Vec<(DVec2, f64, u32)>,
     stamp: u32,
     waypoints: Vec<Waypoint>,
+    /// Per waypoint: true for a gate's crossing, which is kept even where
+    /// it lies on a straight leg (the height changes there).
+    crossings: Vec<bool>,
     links: Vec<usize>,
     trace: Vec<TraceStep>,
 }
@@ -364,6 +374,7 @@ impl Searcher {
         self.items.clear();
         self.heap.clear();
         self.waypoints.clear();
+        self.crossings.clear();
         self.links.clear();
         self.trace.clear();
         self.stamp = self.stamp.wrapping_add(1);
@@ -408,6 +419,7 @@ impl Searcher {
             link,
             vertex,
             poly,
+            gate: NONE,
         });
         (self.roots.len() - 1) as u32
     }
@@ -485,15 +497,107 @@ impl Searcher {
             if !q.allows(l.kind) || !q.enters(l.to) {
                 continue;
             }
-            let (c, via) = through_cone(r.p, cone, l.entry);
-            let g = r.g + c + l.cost;
-            if !self.place_point(l.to, l.exit, g) {
-                continue;
+            if let Some(gate) = l.gate {
+                self.through_gate(q, root, cone, poly, li, gate);
+            } else {
+                self.point_link(q, root, cone, poly, li, l.entry, l.exit);
             }
-            let parent = via.map_or(root, |v| self.bend_root(q, root, v, poly));
-            let entry = self.add_root(l.entry, r.g + c, parent, NONE, NONE, poly);
-            let exit = self.add_root(l.exit, g, entry, l.link, NONE, l.to);
-            self.push(Item::Point { root: exit }, g, q.h(l.exit));
+        }
+    }
+
+    /// Point link `li` out of `poly`, taken at `entry` and left at `exit`,
+    /// from `root` seen through `cone`.
+    #[allow(clippy::too_many_arguments)]
+    fn point_link(
+        &mut self,
+        q: &Query,
+        root: u32,
+        cone: Cone,
+        poly: u32,
+        li: u32,
+        entry: DVec2,
+        exit: DVec2,
+    ) {
+        let r = self.roots[root as usize];
+        let l = &q.pm.links[li as usize];
+        let (c, via) = through_cone(r.p, cone, entry);
+        let g = r.g + c + l.cost;
+        if !self.place_point(l.to, exit, g) {
+            return;
+        }
+        let parent = via.map_or(root, |v| self.bend_root(q, root, v, poly));
+        let entry = self.add_root(entry, r.g + c, parent, NONE, NONE, poly);
+        let exit = self.add_root(exit, g, entry, l.link, NONE, l.to);
+        self.push(Item::Point { root: exit }, g, q.h(self.roots[exit as usize].p));
+    }
+
+    /// Gate `li` (point link `li` crossed like an edge) seen from `root`
+    /// through `cone`: the stretch of the gate the root sees becomes an
+    /// interval of the target polygon with a copy of the root that pays
+    /// the gate's price, so the rays go on straight through it as through
+    /// a shared edge; the gate's ends, where the root sees them, become
+    /// point roots in the target for what hides behind them. A root on
+    /// the gate's line crosses at the gate's point nearest to it.
+    fn through_gate(&mut self, q: &Query, root: u32, cone: Cone, poly: u32, li: u32, gate: Gate) {
+        let r = self.roots[root as usize];
+        let l = &q.pm.links[li as usize];
+        let (a, b) = (gate.a, gate.b);
+        let side = side_of_edge(a, b, r.p);
+        if side < 0.0 {
+            return;
+        }
+        if side == 0.0 {
+            let ab = b - a;
+            let t = ((r.p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+            let x = a.lerp(b, t);
+            self.point_link(q, root, cone, poly, li, x, x);
+            return;
+        }
+        let (t0, t1) = match cone {
+            None => (0.0, 1.0),
+            Some((left, right)) => {
+                let (sa, sb) = (orient(r.p, right, a), orient(r.p, right, b));
+                let (ua, ub) = (orient(r.p, left, a), orient(r.p, left, b));
+                if (sa < 0.0 && sb < 0.0) || (ua > 0.0 && ub > 0.0) {
+                    return;
+                }
+                let t0 = if sa >= 0.0 { 0.0 } else { sa / (sa - sb) };
+                let t1 = if ub <= 0.0 { 1.0 } else { ua / (ua - ub) };
+                (t0, t1)
+            }
+        };
+        let (t0, t1) = (
+            if t0 <= INTERVAL_TOL { 0.0 } else { t0 },
+            if t1 >= 1.0 - INTERVAL_TOL { 1.0 } else { t1 },
+        );
+        if t1 < t0 {
+            return;
+        }
+        let g = r.g + l.cost;
+        let copy = self.add_root(r.p, g, root, l.link, NONE, r.poly);
+        self.roots[copy as usize].gate = li;
+        if t1 - t0 > INTERVAL_TOL {
+            let right = if t0 == 0.0 { a } else { a.lerp(b, t0) };
+            let left = if t1 == 1.0 { b } else { a.lerp(b, t1) };
+            let h = interval_h(r.p, left, right, a, b, q.goal).min(q.via_links);
+            self.push(
+                Item::Interval {
+                    root: copy,
+                    left,
+                    right,
+                    poly: l.to,
+                    edge: NONE,
+                },
+                g,
+                h,
+            );
+        }
+        for (p, seen) in [(a, t0 == 0.0), (b, t1 == 1.0)] {
+            let ge = g + r.p.distance(p);
+            if seen && self.place_point(l.to, p, ge) {
+                let end = self.add_root(p, ge, copy, NONE, NONE, l.to);
+                self.push(Item::Point { root: end }, ge, q.h(p));
+            }
         }
     }
 
@@ -676,9 +780,10 @@ impl Searcher {
             return;
         }
         // Interval ends at corners of the free space: what hides behind
-        // them is reached from there.
-        let (cl, cr) = (pm.corner(poly, edge), pm.corner(poly, edge + 1));
-        if cone.is_some() {
+        // them is reached from there (a gate's ends are point roots
+        // already, see `through_gate`).
+        if cone.is_some() && edge != NONE {
+            let (cl, cr) = (pm.corner(poly, edge), pm.corner(poly, edge + 1));
             for (p, c) in [(right, cr), (left, cl)] {
                 let v = pm.corner_vert[c];
                 if pm.corner_pt[c] == p && pm.verts[v as usize].corner {
@@ -686,8 +791,11 @@ impl Searcher {
                 }
             }
         }
-        for j in 1..n {
-            let e = (edge + j) % n;
+        // Through a gate, the rays leave by any edge of `poly`: the
+        // edges on the gate's line face the root and are passed over.
+        let (first, skip) = if edge == NONE { (0, 0) } else { (edge, 1) };
+        for j in skip..n {
+            let e = (first + j) % n;
             let Some((left, right)) = cone else {
                 self.full_edge(q, root, poly, e);
                 continue;
@@ -740,8 +848,31 @@ impl Searcher {
         goal_pt: DVec3,
     ) {
         let mut at = goal;
+        // The last root written: a gate is crossed on the way to it.
+        let mut ahead = world_to_plan(goal_pt);
         while at != NONE {
             let r = self.roots[at as usize];
+            if r.gate != NONE {
+                let l = &pm.links[r.gate as usize];
+                if let Some(gate) = l.gate {
+                    let node = pm.polys[l.to as usize].node;
+                    let position = gate.crossing(r.p, ahead);
+                    if self.waypoints.last().is_some_and(|w| w.position == position) {
+                        *self.crossings.last_mut().unwrap() = true;
+                    } else {
+                        self.waypoints.push(Waypoint {
+                            position,
+                            stance: mesh.nodes[node as usize].stance,
+                            node,
+                        });
+                        self.crossings.push(true);
+                    }
+                }
+                self.links.push(r.link as usize);
+                at = r.parent;
+                continue;
+            }
+            ahead = r.p;
             let node = pm.polys[r.poly as usize].node;
             let position = if at == goal {
                 goal_pt
@@ -756,6 +887,7 @@ impl Searcher {
                     stance: mesh.nodes[node as usize].stance,
                     node,
                 });
+                self.crossings.push(false);
             }
             if r.link != NONE {
                 self.links.push(r.link as usize);
@@ -763,6 +895,7 @@ impl Searcher {
             at = r.parent;
         }
         self.waypoints.reverse();
+        self.crossings.reverse();
         self.links.reverse();
         // Vertices a ray went straight through are no bends.
         let mut k = 1;
@@ -772,8 +905,9 @@ impl Searcher {
                 world_to_plan(self.waypoints[k].position),
                 world_to_plan(self.waypoints[k + 1].position),
             );
-            if orient(a, b, c) == 0.0 && (b - a).dot(c - b) > 0.0 {
+            if !self.crossings[k] && orient(a, b, c) == 0.0 && (b - a).dot(c - b) > 0.0 {
                 self.waypoints.remove(k);
+                self.crossings.remove(k);
             } else {
                 k += 1;
             }
