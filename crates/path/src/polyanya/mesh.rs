@@ -429,6 +429,7 @@ impl PolyMesh {
         let world = pm.lay_out(mesh, &drafts);
         pm.join_vertices(&world);
         pm.add_point_links(mesh, &drafts, point_links);
+        pm.mark_gate_ends();
         pm.mark_dead_ends();
         pm
     }
@@ -608,6 +609,33 @@ impl PolyMesh {
             let s = self.incident.len() as u32;
             self.incident.extend(m);
             self.verts[v].incident = (s, self.incident.len() as u32);
+        }
+    }
+
+    /// Makes the vertices of the source polygon at a gate's ends corners:
+    /// a path may bend there into the gate (from the polygon beside the
+    /// gate on the same floor, touching the source only at that vertex)
+    /// even where no wall meets the vertex.
+    fn mark_gate_ends(&mut self) {
+        for p in 0..self.polys.len() as u32 {
+            let poly = &self.polys[p as usize];
+            for li in poly.links_start..poly.links_end {
+                let Some(gate) = self.links[li as usize].gate else {
+                    continue;
+                };
+                for end in [gate.a, gate.b] {
+                    let near = (0..self.polys[p as usize].len)
+                        .map(|i| self.corner(p, i))
+                        .find(|&c| {
+                            self.corner_pt[c].distance(end)
+                                <= LINE_TOL * end.abs().max_element().max(1.0)
+                        });
+                    if let Some(c) = near {
+                        let v = self.corner_vert[c] as usize;
+                        self.verts[v].corner = true;
+                    }
+                }
+            }
         }
     }
 

@@ -505,6 +505,20 @@ impl Searcher {
         }
     }
 
+    /// The gates of polygon `poly` alone, from a root on its boundary.
+    fn gates(&mut self, q: &Query, root: u32, poly: u32) {
+        let range = q.pm.polys[poly as usize].links_start..q.pm.polys[poly as usize].links_end;
+        for li in range {
+            let l = &q.pm.links[li as usize];
+            if let Some(gate) = l.gate
+                && q.allows(l.kind)
+                && q.enters(l.to)
+            {
+                self.through_gate(q, root, None, poly, li, gate);
+            }
+        }
+    }
+
     /// Point link `li` out of `poly`, taken at `entry` and left at `exit`,
     /// from `root` seen through `cone`.
     #[allow(clippy::too_many_arguments)]
@@ -544,6 +558,11 @@ impl Searcher {
         let (a, b) = (gate.a, gate.b);
         let side = side_of_edge(a, b, r.p);
         if side < 0.0 {
+            // The root sees the source polygon through the gate's own
+            // edge, from the polygon beside it on the same floor: the
+            // gate is then a point link at its middle (a straight way
+            // through it would turn back at the gate's line).
+            self.point_link(q, root, cone, poly, li, l.entry, l.exit);
             return;
         }
         if side == 0.0 {
@@ -737,6 +756,9 @@ impl Searcher {
                 continue;
             }
             if wedge.is_some_and(|w| !w.admits((k - s) as usize)) {
+                // The way on into a gate at this vertex bends at the gate's
+                // end, whatever the polygons round it on this floor.
+                self.gates(q, root, poly);
                 continue;
             }
             self.targets(q, root, None, poly);
