@@ -1048,6 +1048,18 @@ impl TurnWedge {
             }
         }
         let sectors_n = &sectors[..n];
+        // Polygons of more than one floor round the vertex (joined by
+        // shared edges, such as a swim between floors side by side in
+        // plan) cover some directions twice, and the directions do not
+        // tell which polygons border each other: expand them all.
+        let covered: f64 = sectors_n
+            .iter()
+            .filter(|(lo, hi)| lo <= hi)
+            .map(|(lo, hi)| hi - lo)
+            .sum();
+        if covered > 2.0 * STRAIGHT + TURN_EPS {
+            return None;
+        }
         // Sweep outward from the way back over the free directions until
         // a gap: the first obstacle on each side.
         let mut ccw = 0.0;
