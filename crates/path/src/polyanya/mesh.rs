@@ -29,6 +29,11 @@
 //!   exact, and two positions a rounding error apart would let a ray pass
 //!   between them); an edge is never cut within the tolerance of its end,
 //!   which would leave a piece of no length.
+//! * A link that is no shared edge but whose segment lies in plan on an
+//!   edge of each polygon, the two on either side of it, is a gate
+//!   ([`Gate`]): the search crosses it anywhere along the segment. The
+//!   source polygon's vertices at a gate's ends are corners (a path may
+//!   bend there into the gate).
 //! * Every other link between two polygons (or a walking link one way only, or whose
 //!   polygons share no edge) is a point link: from an entry point in its
 //!   source polygon to an exit point in its target, at the link's cost
@@ -43,6 +48,7 @@ use navscope_core::geom::{orient_value, world_to_plan};
 use navscope_core::{LinkKind, NavMesh, Stance};
 
 use crate::adjacency::{LINE_TOL, is_walking, overlap};
+use crate::num::positive;
 use crate::search::{above_walk, link_middle};
 
 /// "No index".
@@ -112,7 +118,7 @@ impl Gate {
     /// (plan, counter-clockwise), when it is one (see [`Gate`]).
     fn of(from: &[DVec2], to: &[DVec2], s: [DVec3; 2]) -> Option<Gate> {
         let (p, q) = (world_to_plan(s[0]), world_to_plan(s[1]));
-        if !(p.distance_squared(q) > 0.0) {
+        if !positive(p.distance_squared(q)) {
             return None;
         }
         let (ea, eb) = edge_holding(from, p, q)?;
@@ -133,10 +139,7 @@ impl Gate {
     /// World point where the plan line from `r` to `t` crosses the gate
     /// (clamped to the gate; its middle when the line runs along it).
     pub fn crossing(&self, r: DVec2, t: DVec2) -> DVec3 {
-        let (oa, ob) = (
-            orient_value(r, t, self.a),
-            orient_value(r, t, self.b),
-        );
+        let (oa, ob) = (orient_value(r, t, self.a), orient_value(r, t, self.b));
         let u = if oa == ob {
             0.5
         } else {
@@ -150,20 +153,22 @@ impl Gate {
 /// ends, both `p` and `q` lie (with [`LINE_TOL`]).
 fn edge_holding(ring: &[DVec2], p: DVec2, q: DVec2) -> Option<(DVec2, DVec2)> {
     let n = ring.len();
-    (0..n).map(|i| (ring[i], ring[(i + 1) % n])).find(|&(a, b)| {
-        let ab = b - a;
-        let len2 = ab.length_squared();
-        if !(len2 > 0.0) {
-            return false;
-        }
-        let len = len2.sqrt();
-        let scale = a.abs().max(b.abs()).max_element().max(len);
-        [p, q].iter().all(|&x| {
-            let t = (x - a).dot(ab) / len2;
-            ab.perp_dot(x - a).abs() / len <= LINE_TOL * scale
-                && (-LINE_TOL..=1.0 + LINE_TOL).contains(&t)
+    (0..n)
+        .map(|i| (ring[i], ring[(i + 1) % n]))
+        .find(|&(a, b)| {
+            let ab = b - a;
+            let len2 = ab.length_squared();
+            if !positive(len2) {
+                return false;
+            }
+            let len = len2.sqrt();
+            let scale = a.abs().max(b.abs()).max_element().max(len);
+            [p, q].iter().all(|&x| {
+                let t = (x - a).dot(ab) / len2;
+                ab.perp_dot(x - a).abs() / len <= LINE_TOL * scale
+                    && (-LINE_TOL..=1.0 + LINE_TOL).contains(&t)
+            })
         })
-    })
 }
 
 /// A vertex of the mesh.

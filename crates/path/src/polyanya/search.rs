@@ -27,6 +27,16 @@
 //! covers the collinear cases: a ray that runs along an edge or meets a
 //! vertex exactly continues from that vertex at the same cost.
 //!
+//! A gate (a link crossed like an edge, see `PolyMesh`'s `Gate`) is
+//! looked through from a root as an edge is: the stretch of the gate the
+//! root sees becomes an interval of the target polygon whose root is a
+//! copy of the root that costs the gate's price more (a root has one
+//! cost, and the price is paid once, on crossing); the gate's ends, where
+//! seen, become point roots in the target for what hides behind them,
+//! and the crossing is written as a waypoint on the gate's segment. The
+//! gate adds as many successors as an edge would, so the search stays
+//! bounded as over shared edges.
+//!
 //! Point roots are pruned the same way, by place: a link's exit point is
 //! dropped when a point root already placed in its polygon reaches it
 //! at most as cheaply in a straight line (`place_point`), so links that
@@ -542,7 +552,11 @@ impl Searcher {
         let parent = via.map_or(root, |v| self.bend_root(q, root, v, poly));
         let entry = self.add_root(entry, r.g + c, parent, NONE, NONE, poly);
         let exit = self.add_root(exit, g, entry, l.link, NONE, l.to);
-        self.push(Item::Point { root: exit }, g, q.h(self.roots[exit as usize].p));
+        self.push(
+            Item::Point { root: exit },
+            g,
+            q.h(self.roots[exit as usize].p),
+        );
     }
 
     /// Gate `li` (point link `li` crossed like an edge) seen from `root`
@@ -879,7 +893,11 @@ impl Searcher {
                 if let Some(gate) = l.gate {
                     let node = pm.polys[l.to as usize].node;
                     let position = gate.crossing(r.p, ahead);
-                    if self.waypoints.last().is_some_and(|w| w.position == position) {
+                    if self
+                        .waypoints
+                        .last()
+                        .is_some_and(|w| w.position == position)
+                    {
                         *self.crossings.last_mut().unwrap() = true;
                     } else {
                         self.waypoints.push(Waypoint {
