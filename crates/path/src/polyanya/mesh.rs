@@ -118,7 +118,12 @@ impl Gate {
     /// (plan, counter-clockwise), when it is one (see [`Gate`]).
     fn of(from: &[DVec2], to: &[DVec2], s: [DVec3; 2]) -> Option<Gate> {
         let (p, q) = (world_to_plan(s[0]), world_to_plan(s[1]));
-        if !positive(p.distance_squared(q)) {
+        // A segment of no length in plan (a jump whose takeoff and landing
+        // differ by a rounding error) is a point: as a gate, rays through
+        // it would go round the gates at that point at one cost, the way
+        // shared stretches of no length are refused.
+        let scale = p.abs().max(q.abs()).max_element().max(1.0);
+        if !positive(p.distance(q) - LINE_TOL * scale) {
             return None;
         }
         let (ea, eb) = edge_holding(from, p, q)?;

@@ -312,7 +312,9 @@ impl Searcher {
         let via_links = pm
             .links
             .iter()
-            .filter(|l| opts.allows(l.kind) && l.cost < l.entry.distance(l.exit))
+            .filter(|l| {
+                opts.allows(l.kind) && l.gate.is_none() && l.cost < l.entry.distance(l.exit)
+            })
             .map(|l| l.cost + l.exit.distance(goal2))
             .fold(f64::INFINITY, f64::min);
         let q = Query {
