@@ -577,8 +577,16 @@ impl Searcher {
             // The root sees the source polygon through the gate's own
             // edge, from the polygon beside it on the same floor: the
             // gate is then a point link at its middle (a straight way
-            // through it would turn back at the gate's line).
-            self.point_link(q, root, cone, poly, li, l.entry, l.exit);
+            // through it would turn back at the gate's line). Not for the
+            // way back through the gate the root just came through: that
+            // pays twice to stand where the root saw already.
+            let back = r.gate != NONE
+                && q.pm.links[r.gate as usize]
+                    .gate
+                    .is_some_and(|g| g.a == b && g.b == a);
+            if !back {
+                self.point_link(q, root, cone, poly, li, l.entry, l.exit);
+            }
             return;
         }
         if side == 0.0 {
