@@ -896,6 +896,45 @@ mod tests {
     }
 
     #[test]
+    fn a_segment_on_both_polygons_edges_is_a_gate_unless_it_has_no_length() {
+        // Cell 0 on the ground, cell 1 beside it (x from 1 to 2) a metre
+        // up, joined by a door one way across their plan edge x = 1.
+        let mut m = grid_mesh(2, 1, |_, _| false);
+        m.links.clear();
+        for p in m.nodes[1].polygon.as_mut().unwrap() {
+            p.y = 1.0;
+        }
+        let door = |z0: f64, z1: f64| Some([DVec3::new(1.0, 0.0, z0), DVec3::new(1.0, 0.0, z1)]);
+        m.links.push(navscope_core::Link::new(
+            0,
+            1,
+            LinkKind::Door,
+            1.0,
+            door(0.0, 1.0),
+        ));
+        let pm = PolyMesh::new(&m);
+        assert_eq!(pm.links.len(), 1);
+        let gate = pm.links[0].gate.expect("a gate");
+        // Oriented as cell 0's edge runs (counter-clockwise in plan, whose
+        // y is -z): cell 0 on its left.
+        assert_eq!(
+            (gate.a, gate.b),
+            (DVec2::new(1.0, -1.0), DVec2::new(1.0, 0.0))
+        );
+        // Its ends are corners of cell 0's free space.
+        for end in [gate.a, gate.b] {
+            assert!(pm.verts[pm.vertex_at(0, end) as usize].corner);
+        }
+        // A segment a rounding error long is a point, so a point link.
+        m.links[0] = navscope_core::Link::new(0, 1, LinkKind::Door, 1.0, door(0.5, 0.5 + 1e-14));
+        assert!(PolyMesh::new(&m).links[0].gate.is_none());
+        // So is one inside cell 0, off its edges.
+        let inside = Some([DVec3::new(0.5, 0.0, 0.2), DVec3::new(0.5, 0.0, 0.8)]);
+        m.links[0] = navscope_core::Link::new(0, 1, LinkKind::Door, 1.0, inside);
+        assert!(PolyMesh::new(&m).links[0].gate.is_none());
+    }
+
+    #[test]
     fn degenerate_polygons_are_left_out() {
         let mut m = NavMesh::new("t", "t");
         m.add_node(
