@@ -92,8 +92,10 @@ pub(crate) struct PointLink {
     /// The link's cost, paid on top of the walked length.
     pub cost: f64,
     /// For a link crossed like an edge, its crossing segment (see
-    /// [`Gate`]); `None` for a point link.
-    pub gate: Option<Gate>,
+    /// [`Gate`]), an index into [`PolyMesh::gates`]; [`NONE`] for a point
+    /// link. (Kept apart: the search reads the links often, the gates
+    /// rarely.)
+    pub gate: u32,
 }
 
 /// The crossing segment of a link that is crossed like an edge: in plan
@@ -188,6 +190,10 @@ pub(crate) struct Vertex {
     /// True when the free space touches itself here: more than one edge
     /// without a neighbour leaves the vertex.
     pub pinch: bool,
+    /// True when the polygons round the vertex cover some directions
+    /// twice (their angles at it add up to more than a full turn):
+    /// polygons of more than one floor, joined by shared edges round it.
+    pub stacked: bool,
     /// Range into [`PolyMesh::incident`].
     pub incident: (u32, u32),
 }
@@ -213,6 +219,8 @@ pub struct PolyMesh {
     /// `(polygon, corner index within it)` around each vertex.
     pub(crate) incident: Vec<(u32, u32)>,
     pub(crate) links: Vec<PointLink>,
+    /// The gates' segments (see [`PointLink::gate`]).
+    pub(crate) gates: Vec<Gate>,
 }
 
 /// A polygon's plan ring and world ring, counter-clockwise in plan, without
@@ -591,6 +599,7 @@ impl PolyMesh {
                         p3: world[c],
                         corner: false,
                         pinch: false,
+                        stacked: false,
                         incident: (0, 0),
                     });
                     members.push(Vec::new());
@@ -616,6 +625,17 @@ impl PolyMesh {
             self.verts[v].pinch = w > 1;
         }
         for (v, m) in members.into_iter().enumerate() {
+            let turn: f64 = m
+                .iter()
+                .map(|&(p, i)| {
+                    let len = self.polys[p as usize].len;
+                    let at = self.corner_pt[self.corner(p, i)];
+                    let next = self.corner_pt[self.corner(p, i + 1)] - at;
+                    let prev = self.corner_pt[self.corner(p, i + len - 1)] - at;
+                    next.perp_dot(prev).atan2(next.dot(prev))
+                })
+                .sum();
+            self.verts[v].stacked = turn > std::f64::consts::TAU + 1e-9;
             let s = self.incident.len() as u32;
             self.incident.extend(m);
             self.verts[v].incident = (s, self.incident.len() as u32);
@@ -630,7 +650,7 @@ impl PolyMesh {
         for p in 0..self.polys.len() as u32 {
             let poly = &self.polys[p as usize];
             for li in poly.links_start..poly.links_end {
-                let Some(gate) = self.links[li as usize].gate else {
+                let Some(gate) = self.gate(li) else {
                     continue;
                 };
                 for end in [gate.a, gate.b] {
@@ -709,12 +729,24 @@ impl PolyMesh {
                     entry,
                     exit,
                     cost,
-                    gate,
+                    gate: match gate {
+                        Some(g) => {
+                            self.gates.push(g);
+                            (self.gates.len() - 1) as u32
+                        }
+                        None => NONE,
+                    },
                 });
                 at += 1;
             }
             self.polys[p as usize].links_end = self.links.len() as u32;
         }
+    }
+
+    /// The gate of point link `li`, if it is one.
+    pub(crate) fn gate(&self, li: u32) -> Option<Gate> {
+        let g = self.links[li as usize].gate;
+        (g != NONE).then(|| self.gates[g as usize])
     }
 
     /// Plan position of vertex `v`.
@@ -914,7 +946,7 @@ mod tests {
         ));
         let pm = PolyMesh::new(&m);
         assert_eq!(pm.links.len(), 1);
-        let gate = pm.links[0].gate.expect("a gate");
+        let gate = pm.gate(0).expect("a gate");
         // Oriented as cell 0's edge runs (counter-clockwise in plan, whose
         // y is -z): cell 0 on its left.
         assert_eq!(
@@ -927,11 +959,11 @@ mod tests {
         }
         // A segment a rounding error long is a point, so a point link.
         m.links[0] = navscope_core::Link::new(0, 1, LinkKind::Door, 1.0, door(0.5, 0.5 + 1e-14));
-        assert!(PolyMesh::new(&m).links[0].gate.is_none());
+        assert!(PolyMesh::new(&m).gate(0).is_none());
         // So is one inside cell 0, off its edges.
         let inside = Some([DVec3::new(0.5, 0.0, 0.2), DVec3::new(0.5, 0.0, 0.8)]);
         m.links[0] = navscope_core::Link::new(0, 1, LinkKind::Door, 1.0, inside);
-        assert!(PolyMesh::new(&m).links[0].gate.is_none());
+        assert!(PolyMesh::new(&m).gate(0).is_none());
     }
 
     #[test]

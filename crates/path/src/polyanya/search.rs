@@ -312,9 +312,7 @@ impl Searcher {
         let via_links = pm
             .links
             .iter()
-            .filter(|l| {
-                opts.allows(l.kind) && l.gate.is_none() && l.cost < l.entry.distance(l.exit)
-            })
+            .filter(|l| opts.allows(l.kind) && l.gate == NONE && l.cost < l.entry.distance(l.exit))
             .map(|l| l.cost + l.exit.distance(goal2))
             .fold(f64::INFINITY, f64::min);
         let q = Query {
@@ -509,7 +507,7 @@ impl Searcher {
             if !q.allows(l.kind) || !q.enters(l.to) {
                 continue;
             }
-            if let Some(gate) = l.gate {
+            if let Some(gate) = q.pm.gate(li) {
                 self.through_gate(q, root, cone, poly, li, gate);
             } else {
                 self.point_link(q, root, cone, poly, li, l.entry, l.exit);
@@ -522,7 +520,7 @@ impl Searcher {
         let range = q.pm.polys[poly as usize].links_start..q.pm.polys[poly as usize].links_end;
         for li in range {
             let l = &q.pm.links[li as usize];
-            if let Some(gate) = l.gate
+            if let Some(gate) = q.pm.gate(li)
                 && q.allows(l.kind)
                 && q.enters(l.to)
             {
@@ -580,10 +578,7 @@ impl Searcher {
             // through it would turn back at the gate's line). Not for the
             // way back through the gate the root just came through: that
             // pays twice to stand where the root saw already.
-            let back = r.gate != NONE
-                && q.pm.links[r.gate as usize]
-                    .gate
-                    .is_some_and(|g| g.a == b && g.b == a);
+            let back = r.gate != NONE && q.pm.gate(r.gate).is_some_and(|g| g.a == b && g.b == a);
             if !back {
                 self.point_link(q, root, cone, poly, li, l.entry, l.exit);
             }
@@ -900,7 +895,7 @@ impl Searcher {
             let r = self.roots[at as usize];
             if r.gate != NONE {
                 let l = &pm.links[r.gate as usize];
-                if let Some(gate) = l.gate {
+                if let Some(gate) = pm.gate(r.gate) {
                     let node = pm.polys[l.to as usize].node;
                     let position = gate.crossing(r.p, ahead);
                     if self
@@ -1054,6 +1049,13 @@ impl TurnWedge {
     fn new(q: &Query, v: u32, at: DVec2, from: DVec2) -> Option<Self> {
         let back = (from - at).try_normalize()?;
         let pm = q.pm;
+        // Polygons of more than one floor round the vertex (joined by
+        // shared edges, such as a swim between floors side by side in
+        // plan) cover some directions twice, and the directions do not
+        // tell which polygons border each other: expand them all.
+        if pm.verts[v as usize].stacked {
+            return None;
+        }
         let (s, e) = pm.verts[v as usize].incident;
         let n = (e - s) as usize;
         if n > MAX_SECTORS {
@@ -1076,18 +1078,6 @@ impl TurnWedge {
             }
         }
         let sectors_n = &sectors[..n];
-        // Polygons of more than one floor round the vertex (joined by
-        // shared edges, such as a swim between floors side by side in
-        // plan) cover some directions twice, and the directions do not
-        // tell which polygons border each other: expand them all.
-        let covered: f64 = sectors_n
-            .iter()
-            .filter(|(lo, hi)| lo <= hi)
-            .map(|(lo, hi)| hi - lo)
-            .sum();
-        if covered > 2.0 * STRAIGHT + TURN_EPS {
-            return None;
-        }
         // Sweep outward from the way back over the free directions until
         // a gap: the first obstacle on each side.
         let mut ccw = 0.0;
