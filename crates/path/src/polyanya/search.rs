@@ -147,15 +147,25 @@ struct Root {
     g: f64,
     /// The root before, [`NONE`] for the start.
     parent: u32,
-    /// The NavMesh link taken to get here, [`NONE`] when walked.
+    /// The NavMesh link taken to get here, [`NONE`] when walked; for the
+    /// root's copy that crosses a gate (see `PolyMesh`'s `Gate`; the copy
+    /// stands where the root does and costs the gate's price more),
+    /// [`GATE`] with the point link's index in [`PolyMesh::links`].
     link: u32,
     vertex: u32,
     poly: u32,
-    /// For the root's copy that crosses a gate (see `PolyMesh`'s
-    /// `Gate`): the point link's index in [`PolyMesh::links`]; the copy
-    /// stands where the root does and costs the gate's price more.
-    /// [`NONE`] otherwise.
-    gate: u32,
+}
+
+/// The flag of [`Root::link`] that marks a gate's copy of a root (a mesh
+/// has fewer links than this).
+const GATE: u32 = 1 << 31;
+
+impl Root {
+    /// The gate (its index in [`PolyMesh::links`]) this copy of a root
+    /// crosses, if it is one.
+    fn gate(&self) -> Option<u32> {
+        (self.link != NONE && self.link & GATE != 0).then_some(self.link & !GATE)
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -429,7 +439,6 @@ impl Searcher {
             link,
             vertex,
             poly,
-            gate: NONE,
         });
         (self.roots.len() - 1) as u32
     }
@@ -578,7 +587,10 @@ impl Searcher {
             // through it would turn back at the gate's line). Not for the
             // way back through the gate the root just came through: that
             // pays twice to stand where the root saw already.
-            let back = r.gate != NONE && q.pm.gate(r.gate).is_some_and(|g| g.a == b && g.b == a);
+            let back = r
+                .gate()
+                .and_then(|li| q.pm.gate(li))
+                .is_some_and(|g| g.a == b && g.b == a);
             if !back {
                 self.point_link(q, root, cone, poly, li, l.entry, l.exit);
             }
@@ -612,8 +624,7 @@ impl Searcher {
             return;
         }
         let g = r.g + l.cost;
-        let copy = self.add_root(r.p, g, root, l.link, NONE, r.poly);
-        self.roots[copy as usize].gate = li;
+        let copy = self.add_root(r.p, g, root, GATE | li, NONE, r.poly);
         if t1 - t0 > INTERVAL_TOL {
             let right = if t0 == 0.0 { a } else { a.lerp(b, t0) };
             let left = if t1 == 1.0 { b } else { a.lerp(b, t1) };
@@ -893,9 +904,9 @@ impl Searcher {
         let mut ahead = world_to_plan(goal_pt);
         while at != NONE {
             let r = self.roots[at as usize];
-            if r.gate != NONE {
-                let l = &pm.links[r.gate as usize];
-                if let Some(gate) = pm.gate(r.gate) {
+            if let Some(li) = r.gate() {
+                let l = &pm.links[li as usize];
+                if let Some(gate) = pm.gate(li) {
                     let node = pm.polys[l.to as usize].node;
                     let position = gate.crossing(r.p, ahead);
                     if self
@@ -913,7 +924,7 @@ impl Searcher {
                         self.crossings.push(true);
                     }
                 }
-                self.links.push(r.link as usize);
+                self.links.push(l.link as usize);
                 at = r.parent;
                 continue;
             }
