@@ -5,14 +5,21 @@
 //!
 //! * Both methods find a path between the same pairs: the links are the
 //!   only way between floors, and both follow them.
-//! * Where A*'s path crosses no link segment, its crossings of the point
-//!   links are the two nodes' positions, the points Polyanya enters and
-//!   leaves them by; so A*'s path, priced by Polyanya's rule (plan length
-//!   plus what each point link asks above its walk), is a path Polyanya
-//!   could take, and Polyanya's cost is never above it. With a segment the
-//!   funnel may cross it anywhere while Polyanya crosses at its middle, so
-//!   only connectivity is compared there. A swim link without a segment
-//!   is a walking link: where the two polygons' edges meet in plan, both
+//! * Polyanya's cost is never above A*'s path priced by Polyanya's rule
+//!   (plan length plus what each link between floors asks above its walk)
+//!   where A*'s links between floors are all
+//!   - links without a segment (not swims): the funnel crosses them at the
+//!     two nodes' positions, the points Polyanya enters and leaves them by;
+//!   - gates: a segment on the plan edge between two cells of different
+//!     floors side by side in plan. Polyanya crosses a gate anywhere
+//!     along it, as the funnel crosses a portal.
+//!
+//!   So A*'s path is one Polyanya could take. Other segments (between the
+//!   node positions, or between inner points) are point links to
+//!   Polyanya, crossed at their middle, while the funnel crosses them
+//!   anywhere as a portal, which may cut across floors it never enters;
+//!   only connectivity is compared there. A swim link without a segment is
+//!   a walking link: where the two polygons' edges meet in plan, both
 //!   cross there, unless the edge is shared with a polygon nearer in
 //!   height, which Polyanya's mesh joins instead (one neighbour per edge),
 //!   while the funnel does not know of it; so those are not compared
@@ -47,7 +54,10 @@ struct Join {
     from: (usize, usize),
     to: (usize, usize),
     kind: u8,
-    /// 0: no segment; 1: the two node positions; 2: two inner points.
+    /// 0: no segment; 1: the two node positions; 2: two inner points;
+    /// 3: a gate, the plan edge between the `from` cell and the cell of
+    /// the `to` floor beside it (picked among the four sides by `to`'s
+    /// index), at the `from` floor's height; no link without such a cell.
     segment: u8,
     both_ways: bool,
     /// Cost above the plan distance between the node positions.
@@ -65,8 +75,10 @@ struct Stack {
 struct Built {
     mesh: NavMesh,
     nodes: Vec<Vec<u32>>,
-    /// Links added between floors (indices into `mesh.links`).
+    /// Per link (indices into `mesh.links`): added between floors.
     between: Vec<bool>,
+    /// Per link: a gate (see [`Join::segment`]).
+    gate: Vec<bool>,
 }
 
 impl Stack {
@@ -100,7 +112,22 @@ impl Stack {
                 continue;
             }
             let a = nodes[fa][j.from.1 % nodes[fa].len()];
-            let b = nodes[fb][j.to.1 % nodes[fb].len()];
+            let pa = mesh.nodes[a as usize].position;
+            let b = if j.segment == 3 {
+                // The cell of floor `fb` beside `a` in plan, on one side.
+                let side = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)][j.to.1 % 4];
+                let want = plan(pa) + DVec2::new(side.0, side.1);
+                let found = nodes[fb]
+                    .iter()
+                    .copied()
+                    .find(|&n| plan(mesh.nodes[n as usize].position).distance(want) < 1e-9);
+                let Some(b) = found else {
+                    continue;
+                };
+                b
+            } else {
+                nodes[fb][j.to.1 % nodes[fb].len()]
+            };
             let (pa, pb) = (
                 mesh.nodes[a as usize].position,
                 mesh.nodes[b as usize].position,
@@ -117,6 +144,14 @@ impl Stack {
             let segment = match j.segment {
                 0 => None,
                 1 => Some([pa, pb]),
+                3 => {
+                    // The shared plan edge: half a cell from both centres,
+                    // across the line between them.
+                    let mid = (pa + DVec3::new(pb.x, pa.y, pb.z)) * 0.5;
+                    let d = pb - pa;
+                    let across = DVec3::new(-d.z, 0.0, d.x) * 0.5;
+                    Some([mid - across, mid + across])
+                }
                 _ => Some([
                     inner(pa, j.inner.0, j.inner.1),
                     inner(pb, j.inner.2, j.inner.3),
@@ -131,10 +166,28 @@ impl Stack {
                 between.push(true);
             }
         }
+        let gate = mesh
+            .links
+            .iter()
+            .zip(&between)
+            .map(|(l, &b)| {
+                b && l.segment().is_some_and(|[s, t]| {
+                    // Only gates lie across the line between the centres.
+                    let (pa, pb) = (
+                        plan(mesh.nodes[l.from as usize].position),
+                        plan(mesh.nodes[l.to as usize].position),
+                    );
+                    ((plan(s) + plan(t)) * 0.5).distance((pa + pb) * 0.5) < 1e-9
+                        && (plan(t) - plan(s)).dot(pb - pa).abs() < 1e-9
+                        && pa.distance(pb) > 0.0
+                })
+            })
+            .collect();
         Built {
             mesh,
             nodes,
             between,
+            gate,
         }
     }
 }
@@ -192,7 +245,7 @@ fn join() -> impl Strategy<Value = Join> {
         (0usize..4, any::<usize>()),
         (0usize..4, any::<usize>()),
         0u8..4,
-        0u8..3,
+        0u8..4,
         any::<bool>(),
         0.0f64..4.0,
         (inner.clone(), inner.clone(), inner.clone(), inner),
@@ -258,11 +311,19 @@ proptest! {
                 let compared = |&l: &usize| {
                     let link = &mesh.links[l];
                     !built.between[l]
+                        || built.gate[l]
                         || (link.segment().is_none() && link.kind != LinkKind::Swim)
                 };
-                // On one floor both walk: Polyanya's path is the shortest.
+                // Without links between floors A* walks on one floor:
+                // Polyanya's path is at most as long in plan (it may swim
+                // across an edge two floors share), and where it stays on
+                // that floor, in 3D too.
                 if p.links.is_empty() && links.iter().all(|&l| !built.between[l]) {
-                    prop_assert!(p.length <= a.length + 1e-9, "{} > {}", p.length, a.length);
+                    let (pl, al) = (plan_len(p.waypoints), plan_len(&a.waypoints));
+                    prop_assert!(pl <= al + 1e-9, "plan {} > {}", pl, al);
+                    if p.waypoints.iter().all(|w| w.position.y == s.y) {
+                        prop_assert!(p.length <= a.length + 1e-9, "{} > {}", p.length, a.length);
+                    }
                 }
                 if links.iter().all(compared) {
                     let nodes = a.search.nodes.as_deref().unwrap();
@@ -273,7 +334,14 @@ proptest! {
                                 mesh.nodes[nodes[i] as usize].position,
                                 mesh.nodes[nodes[i + 1] as usize].position,
                             );
-                            let walk = plan(pa).distance(plan(pb));
+                            // The walk from node to node through the
+                            // link's middle, seen from above (Polyanya's
+                            // rule).
+                            let m = match mesh.links[l].segment() {
+                                Some([s, t]) => (plan(s) + plan(t)) * 0.5,
+                                None => (plan(pa) + plan(pb)) * 0.5,
+                            };
+                            let walk = plan(pa).distance(m) + m.distance(plan(pb));
                             priced += (mesh.links[l].cost - walk).max(0.0);
                         }
                     }

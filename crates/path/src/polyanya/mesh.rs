@@ -29,6 +29,11 @@
 //!   exact, and two positions a rounding error apart would let a ray pass
 //!   between them); an edge is never cut within the tolerance of its end,
 //!   which would leave a piece of no length.
+//! * A link that is no shared edge but whose segment lies in plan on an
+//!   edge of each polygon, the two on either side of it, is a gate
+//!   ([`Gate`]): the search crosses it anywhere along the segment. The
+//!   source polygon's vertices at a gate's ends are corners (a path may
+//!   bend there into the gate).
 //! * Every other link between two polygons (or a walking link one way only, or whose
 //!   polygons share no edge) is a point link: from an entry point in its
 //!   source polygon to an exit point in its target, at the link's cost
@@ -39,10 +44,11 @@
 use std::collections::{HashMap, HashSet};
 
 use glam::{DVec2, DVec3};
-use navscope_core::geom::world_to_plan;
+use navscope_core::geom::{orient_value, world_to_plan};
 use navscope_core::{LinkKind, NavMesh, Stance};
 
 use crate::adjacency::{LINE_TOL, is_walking, overlap};
+use crate::num::positive;
 use crate::search::{above_walk, link_middle};
 
 /// "No index".
@@ -85,6 +91,91 @@ pub(crate) struct PointLink {
     pub exit: DVec2,
     /// The link's cost, paid on top of the walked length.
     pub cost: f64,
+    /// For a link crossed like an edge, its crossing segment (see
+    /// [`Gate`]), an index into [`PolyMesh::gates`]; [`NONE`] for a point
+    /// link. (Kept apart: the search reads the links often, the gates
+    /// rarely.)
+    pub gate: u32,
+}
+
+/// The crossing segment of a link that is crossed like an edge: in plan
+/// it lies on an edge of the source polygon and on an edge of the target
+/// polygon, the two on either side of it (a door or a lip between
+/// polygons that share no edge, such as a portal on another floor). The
+/// agent leaves the source and enters the target at the same plan point,
+/// anywhere along the segment, as the funnel crosses a portal.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Gate {
+    /// Plan ends, in the direction the source polygon's edge runs (the
+    /// source on its left, the target on its right).
+    pub a: DVec2,
+    pub b: DVec2,
+    /// World ends, in the same order.
+    pub a3: DVec3,
+    pub b3: DVec3,
+}
+
+impl Gate {
+    /// The gate of segment `s` between polygon rings `from` and `to`
+    /// (plan, counter-clockwise), when it is one (see [`Gate`]).
+    fn of(from: &[DVec2], to: &[DVec2], s: [DVec3; 2]) -> Option<Gate> {
+        let (p, q) = (world_to_plan(s[0]), world_to_plan(s[1]));
+        // A segment of no length in plan (a jump whose takeoff and landing
+        // differ by a rounding error) is a point: as a gate, rays through
+        // it would go round the gates at that point at one cost, the way
+        // shared stretches of no length are refused.
+        let scale = p.abs().max(q.abs()).max_element().max(1.0);
+        if !positive(p.distance(q) - LINE_TOL * scale) {
+            return None;
+        }
+        let (ea, eb) = edge_holding(from, p, q)?;
+        let (fa, fb) = edge_holding(to, p, q)?;
+        if (eb - ea).dot(fb - fa) >= 0.0 {
+            return None;
+        }
+        let forward = (q - p).dot(eb - ea) > 0.0;
+        let (a3, b3) = if forward { (s[0], s[1]) } else { (s[1], s[0]) };
+        Some(Gate {
+            a: world_to_plan(a3),
+            b: world_to_plan(b3),
+            a3,
+            b3,
+        })
+    }
+
+    /// World point where the plan line from `r` to `t` crosses the gate
+    /// (clamped to the gate; its middle when the line runs along it).
+    pub fn crossing(&self, r: DVec2, t: DVec2) -> DVec3 {
+        let (oa, ob) = (orient_value(r, t, self.a), orient_value(r, t, self.b));
+        let u = if oa == ob {
+            0.5
+        } else {
+            (oa / (oa - ob)).clamp(0.0, 1.0)
+        };
+        self.a3.lerp(self.b3, u)
+    }
+}
+
+/// The edge `(a, b)` of plan ring `ring` on whose line, and within whose
+/// ends, both `p` and `q` lie (with [`LINE_TOL`]).
+fn edge_holding(ring: &[DVec2], p: DVec2, q: DVec2) -> Option<(DVec2, DVec2)> {
+    let n = ring.len();
+    (0..n)
+        .map(|i| (ring[i], ring[(i + 1) % n]))
+        .find(|&(a, b)| {
+            let ab = b - a;
+            let len2 = ab.length_squared();
+            if !positive(len2) {
+                return false;
+            }
+            let len = len2.sqrt();
+            let scale = a.abs().max(b.abs()).max_element().max(len);
+            [p, q].iter().all(|&x| {
+                let t = (x - a).dot(ab) / len2;
+                ab.perp_dot(x - a).abs() / len <= LINE_TOL * scale
+                    && (-LINE_TOL..=1.0 + LINE_TOL).contains(&t)
+            })
+        })
 }
 
 /// A vertex of the mesh.
@@ -99,6 +190,10 @@ pub(crate) struct Vertex {
     /// True when the free space touches itself here: more than one edge
     /// without a neighbour leaves the vertex.
     pub pinch: bool,
+    /// True when the polygons round the vertex cover some directions
+    /// twice (their angles at it add up to more than a full turn):
+    /// polygons of more than one floor, joined by shared edges round it.
+    pub stacked: bool,
     /// Range into [`PolyMesh::incident`].
     pub incident: (u32, u32),
 }
@@ -124,6 +219,8 @@ pub struct PolyMesh {
     /// `(polygon, corner index within it)` around each vertex.
     pub(crate) incident: Vec<(u32, u32)>,
     pub(crate) links: Vec<PointLink>,
+    /// The gates' segments (see [`PointLink::gate`]).
+    pub(crate) gates: Vec<Gate>,
 }
 
 /// A polygon's plan ring and world ring, counter-clockwise in plan, without
@@ -349,7 +446,8 @@ impl PolyMesh {
         };
         let world = pm.lay_out(mesh, &drafts);
         pm.join_vertices(&world);
-        pm.add_point_links(mesh, point_links);
+        pm.add_point_links(mesh, &drafts, point_links);
+        pm.mark_gate_ends();
         pm.mark_dead_ends();
         pm
     }
@@ -501,6 +599,7 @@ impl PolyMesh {
                         p3: world[c],
                         corner: false,
                         pinch: false,
+                        stacked: false,
                         incident: (0, 0),
                     });
                     members.push(Vec::new());
@@ -526,14 +625,52 @@ impl PolyMesh {
             self.verts[v].pinch = w > 1;
         }
         for (v, m) in members.into_iter().enumerate() {
+            let turn: f64 = m
+                .iter()
+                .map(|&(p, i)| {
+                    let len = self.polys[p as usize].len;
+                    let at = self.corner_pt[self.corner(p, i)];
+                    let next = self.corner_pt[self.corner(p, i + 1)] - at;
+                    let prev = self.corner_pt[self.corner(p, i + len - 1)] - at;
+                    next.perp_dot(prev).atan2(next.dot(prev))
+                })
+                .sum();
+            self.verts[v].stacked = turn > std::f64::consts::TAU + 1e-9;
             let s = self.incident.len() as u32;
             self.incident.extend(m);
             self.verts[v].incident = (s, self.incident.len() as u32);
         }
     }
 
-    /// Point links, grouped by source polygon.
-    fn add_point_links(&mut self, mesh: &NavMesh, mut found: Vec<(u32, usize)>) {
+    /// Makes the vertices of the source polygon at a gate's ends corners:
+    /// a path may bend there into the gate (from the polygon beside the
+    /// gate on the same floor, touching the source only at that vertex)
+    /// even where no wall meets the vertex.
+    fn mark_gate_ends(&mut self) {
+        for p in 0..self.polys.len() as u32 {
+            let poly = &self.polys[p as usize];
+            for li in poly.links_start..poly.links_end {
+                let Some(gate) = self.gate(li) else {
+                    continue;
+                };
+                for end in [gate.a, gate.b] {
+                    let near = (0..self.polys[p as usize].len)
+                        .map(|i| self.corner(p, i))
+                        .find(|&c| {
+                            self.corner_pt[c].distance(end)
+                                <= LINE_TOL * end.abs().max_element().max(1.0)
+                        });
+                    if let Some(c) = near {
+                        let v = self.corner_vert[c] as usize;
+                        self.verts[v].corner = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Point links and gates, grouped by source polygon.
+    fn add_point_links(&mut self, mesh: &NavMesh, drafts: &[Draft], mut found: Vec<(u32, usize)>) {
         found.sort();
         found.dedup();
         let mut at = 0;
@@ -542,6 +679,12 @@ impl PolyMesh {
             while at < found.len() && found[at].0 == p {
                 let l = &mesh.links[found[at].1];
                 let q = self.node_poly[l.to as usize];
+                let gate = match l.segment() {
+                    Some(seg) if l.kind != LinkKind::Teleport => {
+                        Gate::of(&drafts[p as usize].plan, &drafts[q as usize].plan, seg)
+                    }
+                    _ => None,
+                };
                 let (e, x) = match l.segment() {
                     Some([a, b]) => {
                         let m = world_to_plan((a + b) * 0.5);
@@ -570,7 +713,14 @@ impl PolyMesh {
                     );
                     let m = world_to_plan(link_middle(l, pa, pb));
                     let walked = world_to_plan(pa).distance(m) + m.distance(world_to_plan(pb));
-                    entry.distance(exit) + above_walk(l, walked)
+                    // A gate is crossed where the agent leaves the source:
+                    // no walk between entry and exit.
+                    let between = if gate.is_some() {
+                        0.0
+                    } else {
+                        entry.distance(exit)
+                    };
+                    between + above_walk(l, walked)
                 };
                 self.links.push(PointLink {
                     link: found[at].1 as u32,
@@ -579,11 +729,24 @@ impl PolyMesh {
                     entry,
                     exit,
                     cost,
+                    gate: match gate {
+                        Some(g) => {
+                            self.gates.push(g);
+                            (self.gates.len() - 1) as u32
+                        }
+                        None => NONE,
+                    },
                 });
                 at += 1;
             }
             self.polys[p as usize].links_end = self.links.len() as u32;
         }
+    }
+
+    /// The gate of point link `li`, if it is one.
+    pub(crate) fn gate(&self, li: u32) -> Option<Gate> {
+        let g = self.links[li as usize].gate;
+        (g != NONE).then(|| self.gates[g as usize])
     }
 
     /// Plan position of vertex `v`.
@@ -762,6 +925,45 @@ mod tests {
         assert_eq!(across, vec![1, 0], "cells 0 and 1 share the edge");
         assert_eq!(pm.links.len(), 2, "the swim both ways is a point link");
         assert!(pm.links.iter().all(|l| l.kind == LinkKind::Swim));
+    }
+
+    #[test]
+    fn a_segment_on_both_polygons_edges_is_a_gate_unless_it_has_no_length() {
+        // Cell 0 on the ground, cell 1 beside it (x from 1 to 2) a metre
+        // up, joined by a door one way across their plan edge x = 1.
+        let mut m = grid_mesh(2, 1, |_, _| false);
+        m.links.clear();
+        for p in m.nodes[1].polygon.as_mut().unwrap() {
+            p.y = 1.0;
+        }
+        let door = |z0: f64, z1: f64| Some([DVec3::new(1.0, 0.0, z0), DVec3::new(1.0, 0.0, z1)]);
+        m.links.push(navscope_core::Link::new(
+            0,
+            1,
+            LinkKind::Door,
+            1.0,
+            door(0.0, 1.0),
+        ));
+        let pm = PolyMesh::new(&m);
+        assert_eq!(pm.links.len(), 1);
+        let gate = pm.gate(0).expect("a gate");
+        // Oriented as cell 0's edge runs (counter-clockwise in plan, whose
+        // y is -z): cell 0 on its left.
+        assert_eq!(
+            (gate.a, gate.b),
+            (DVec2::new(1.0, -1.0), DVec2::new(1.0, 0.0))
+        );
+        // Its ends are corners of cell 0's free space.
+        for end in [gate.a, gate.b] {
+            assert!(pm.verts[pm.vertex_at(0, end) as usize].corner);
+        }
+        // A segment a rounding error long is a point, so a point link.
+        m.links[0] = navscope_core::Link::new(0, 1, LinkKind::Door, 1.0, door(0.5, 0.5 + 1e-14));
+        assert!(PolyMesh::new(&m).gate(0).is_none());
+        // So is one inside cell 0, off its edges.
+        let inside = Some([DVec3::new(0.5, 0.0, 0.2), DVec3::new(0.5, 0.0, 0.8)]);
+        m.links[0] = navscope_core::Link::new(0, 1, LinkKind::Door, 1.0, inside);
+        assert!(PolyMesh::new(&m).gate(0).is_none());
     }
 
     #[test]

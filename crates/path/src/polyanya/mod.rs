@@ -15,6 +15,19 @@
 //!   crouch, portal, connection, swim) the path is the shortest in plan
 //!   view (x, z), bending only at corners of the free space. Adjacency, not
 //!   plan position, joins polygons, so floors over each other stay apart.
+//! * A link whose crossing segment lies, in plan, on an edge of its source
+//!   polygon and on an edge of its target, the two on either side of it (a
+//!   door, the lip of a jump up to a ledge, a walking link with a segment
+//!   one way only across an edge) is a gate: the agent leaves the source and enters the
+//!   target at the same plan point, anywhere along the segment, and pays
+//!   the link's price above its walk (the rule below) once. The search
+//!   treats it as a shared edge whose crossing costs that price, so paths
+//!   through gates are optimal as through shared edges, and never longer
+//!   than A* with the funnel, which crosses the segment anywhere as a
+//!   portal. One exception: a path that reaches the gate's line from the
+//!   polygon beside the gate on the source's floor (behind the gate, its
+//!   edge shared with that polygon) takes the gate at its middle, as a
+//!   point link; a straight way through the gate would turn back there.
 //! * Every other link (jump, ladder, door, elevator, teleport, or a walking
 //!   link between polygons with no shared edge) is a point link: the agent
 //!   walks to its entry point (the middle of the link's segment, else the
@@ -23,7 +36,13 @@
 //!   the link asks above its walk, by A*'s rule: `max(0, cost - walked)`,
 //!   `walked` being the plan length from the source node's position
 //!   through the link's middle to the target's (a link's `cost` is its
-//!   price from node to node, the walk included). One rule for both
+//!   price from node to node, the walk included). Optimal here means
+//!   optimal among paths that take each point link at that one place; the
+//!   funnel crosses a link's segment anywhere along it, as a portal, so
+//!   where a point link has a segment (a jump from takeoff to landing, a
+//!   swim from face centre to face centre) A* with the funnel may be
+//!   shorter, cutting across the segment at a place Polyanya does not
+//!   offer. One rule for both
 //!   methods, so neither takes or shuns a jump the other prices
 //!   differently; a walking link taken as a point link thus costs about
 //!   its walk. A teleport carries the agent: it costs its `cost`. The

@@ -27,6 +27,16 @@
 //! covers the collinear cases: a ray that runs along an edge or meets a
 //! vertex exactly continues from that vertex at the same cost.
 //!
+//! A gate (a link crossed like an edge, see `PolyMesh`'s `Gate`) is
+//! looked through from a root as an edge is: the stretch of the gate the
+//! root sees becomes an interval of the target polygon whose root is a
+//! copy of the root that costs the gate's price more (a root has one
+//! cost, and the price is paid once, on crossing); the gate's ends, where
+//! seen, become point roots in the target for what hides behind them,
+//! and the crossing is written as a waypoint on the gate's segment. The
+//! gate adds as many successors as an edge would, so the search stays
+//! bounded as over shared edges.
+//!
 //! Point roots are pruned the same way, by place: a link's exit point is
 //! dropped when a point root already placed in its polygon reaches it
 //! at most as cheaply in a straight line (`place_point`), so links that
@@ -50,7 +60,7 @@ use navscope_core::geom::{orient_value, plan_to_world, world_to_plan};
 use navscope_core::{LinkKind, NavMesh};
 use serde::{Deserialize, Serialize};
 
-use super::mesh::{NONE, PolyMesh};
+use super::mesh::{Gate, NONE, PolyMesh};
 use crate::find::PathError;
 use crate::funnel::{Waypoint, path_length};
 use crate::locate::Location;
@@ -137,10 +147,25 @@ struct Root {
     g: f64,
     /// The root before, [`NONE`] for the start.
     parent: u32,
-    /// The NavMesh link taken to get here, [`NONE`] when walked.
+    /// The NavMesh link taken to get here, [`NONE`] when walked; for the
+    /// root's copy that crosses a gate (see `PolyMesh`'s `Gate`; the copy
+    /// stands where the root does and costs the gate's price more),
+    /// [`GATE`] with the point link's index in [`PolyMesh::links`].
     link: u32,
     vertex: u32,
     poly: u32,
+}
+
+/// The flag of [`Root::link`] that marks a gate's copy of a root (a mesh
+/// has fewer links than this).
+const GATE: u32 = 1 << 31;
+
+impl Root {
+    /// The gate (its index in [`PolyMesh::links`]) this copy of a root
+    /// crosses, if it is one.
+    fn gate(&self) -> Option<u32> {
+        (self.link != NONE && self.link & GATE != 0).then_some(self.link & !GATE)
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -150,6 +175,8 @@ enum Item {
         left: DVec2,
         right: DVec2,
         poly: u32,
+        /// The edge of `poly` the interval lies on, [`NONE`] when it lies
+        /// on a gate.
         edge: u32,
     },
     Vertex {
@@ -249,6 +276,9 @@ pub struct Searcher {
     points: Vec<(DVec2, f64, u32)>,
     stamp: u32,
     waypoints: Vec<Waypoint>,
+    /// Per waypoint: true for a gate's crossing, which is kept even where
+    /// it lies on a straight leg (the height changes there).
+    crossings: Vec<bool>,
     links: Vec<usize>,
     trace: Vec<TraceStep>,
 }
@@ -292,7 +322,7 @@ impl Searcher {
         let via_links = pm
             .links
             .iter()
-            .filter(|l| opts.allows(l.kind) && l.cost < l.entry.distance(l.exit))
+            .filter(|l| opts.allows(l.kind) && l.gate == NONE && l.cost < l.entry.distance(l.exit))
             .map(|l| l.cost + l.exit.distance(goal2))
             .fold(f64::INFINITY, f64::min);
         let q = Query {
@@ -364,6 +394,7 @@ impl Searcher {
         self.items.clear();
         self.heap.clear();
         self.waypoints.clear();
+        self.crossings.clear();
         self.links.clear();
         self.trace.clear();
         self.stamp = self.stamp.wrapping_add(1);
@@ -485,15 +516,137 @@ impl Searcher {
             if !q.allows(l.kind) || !q.enters(l.to) {
                 continue;
             }
-            let (c, via) = through_cone(r.p, cone, l.entry);
-            let g = r.g + c + l.cost;
-            if !self.place_point(l.to, l.exit, g) {
-                continue;
+            if let Some(gate) = q.pm.gate(li) {
+                self.through_gate(q, root, cone, poly, li, gate);
+            } else {
+                self.point_link(q, root, cone, poly, li, l.entry, l.exit);
             }
-            let parent = via.map_or(root, |v| self.bend_root(q, root, v, poly));
-            let entry = self.add_root(l.entry, r.g + c, parent, NONE, NONE, poly);
-            let exit = self.add_root(l.exit, g, entry, l.link, NONE, l.to);
-            self.push(Item::Point { root: exit }, g, q.h(l.exit));
+        }
+    }
+
+    /// The gates of polygon `poly` alone, from a root on its boundary.
+    fn gates(&mut self, q: &Query, root: u32, poly: u32) {
+        let range = q.pm.polys[poly as usize].links_start..q.pm.polys[poly as usize].links_end;
+        for li in range {
+            let l = &q.pm.links[li as usize];
+            if let Some(gate) = q.pm.gate(li)
+                && q.allows(l.kind)
+                && q.enters(l.to)
+            {
+                self.through_gate(q, root, None, poly, li, gate);
+            }
+        }
+    }
+
+    /// Point link `li` out of `poly`, taken at `entry` and left at `exit`,
+    /// from `root` seen through `cone`.
+    #[allow(clippy::too_many_arguments)]
+    fn point_link(
+        &mut self,
+        q: &Query,
+        root: u32,
+        cone: Cone,
+        poly: u32,
+        li: u32,
+        entry: DVec2,
+        exit: DVec2,
+    ) {
+        let r = self.roots[root as usize];
+        let l = &q.pm.links[li as usize];
+        let (c, via) = through_cone(r.p, cone, entry);
+        let g = r.g + c + l.cost;
+        if !self.place_point(l.to, exit, g) {
+            return;
+        }
+        let parent = via.map_or(root, |v| self.bend_root(q, root, v, poly));
+        let entry = self.add_root(entry, r.g + c, parent, NONE, NONE, poly);
+        let exit = self.add_root(exit, g, entry, l.link, NONE, l.to);
+        self.push(
+            Item::Point { root: exit },
+            g,
+            q.h(self.roots[exit as usize].p),
+        );
+    }
+
+    /// Gate `li` (point link `li` crossed like an edge) seen from `root`
+    /// through `cone`: the stretch of the gate the root sees becomes an
+    /// interval of the target polygon with a copy of the root that pays
+    /// the gate's price, so the rays go on straight through it as through
+    /// a shared edge; the gate's ends, where the root sees them, become
+    /// point roots in the target for what hides behind them. A root on
+    /// the gate's line crosses at the gate's point nearest to it.
+    fn through_gate(&mut self, q: &Query, root: u32, cone: Cone, poly: u32, li: u32, gate: Gate) {
+        let r = self.roots[root as usize];
+        let l = &q.pm.links[li as usize];
+        let (a, b) = (gate.a, gate.b);
+        let side = side_of_edge(a, b, r.p);
+        if side < 0.0 {
+            // The root sees the source polygon through the gate's own
+            // edge, from the polygon beside it on the same floor: the
+            // gate is then a point link at its middle (a straight way
+            // through it would turn back at the gate's line). Not for the
+            // way back through the gate the root just came through: that
+            // pays twice to stand where the root saw already.
+            let back = r
+                .gate()
+                .and_then(|li| q.pm.gate(li))
+                .is_some_and(|g| g.a == b && g.b == a);
+            if !back {
+                self.point_link(q, root, cone, poly, li, l.entry, l.exit);
+            }
+            return;
+        }
+        if side == 0.0 {
+            let ab = b - a;
+            let t = ((r.p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+            let x = a.lerp(b, t);
+            self.point_link(q, root, cone, poly, li, x, x);
+            return;
+        }
+        let (t0, t1) = match cone {
+            None => (0.0, 1.0),
+            Some((left, right)) => {
+                let (sa, sb) = (orient(r.p, right, a), orient(r.p, right, b));
+                let (ua, ub) = (orient(r.p, left, a), orient(r.p, left, b));
+                if (sa < 0.0 && sb < 0.0) || (ua > 0.0 && ub > 0.0) {
+                    return;
+                }
+                let t0 = if sa >= 0.0 { 0.0 } else { sa / (sa - sb) };
+                let t1 = if ub <= 0.0 { 1.0 } else { ua / (ua - ub) };
+                (t0, t1)
+            }
+        };
+        let (t0, t1) = (
+            if t0 <= INTERVAL_TOL { 0.0 } else { t0 },
+            if t1 >= 1.0 - INTERVAL_TOL { 1.0 } else { t1 },
+        );
+        if t1 < t0 {
+            return;
+        }
+        let g = r.g + l.cost;
+        let copy = self.add_root(r.p, g, root, GATE | li, NONE, r.poly);
+        if t1 - t0 > INTERVAL_TOL {
+            let right = if t0 == 0.0 { a } else { a.lerp(b, t0) };
+            let left = if t1 == 1.0 { b } else { a.lerp(b, t1) };
+            let h = interval_h(r.p, left, right, a, b, q.goal).min(q.via_links);
+            self.push(
+                Item::Interval {
+                    root: copy,
+                    left,
+                    right,
+                    poly: l.to,
+                    edge: NONE,
+                },
+                g,
+                h,
+            );
+        }
+        for (p, seen) in [(a, t0 == 0.0), (b, t1 == 1.0)] {
+            let ge = g + r.p.distance(p);
+            if seen && self.place_point(l.to, p, ge) {
+                let end = self.add_root(p, ge, copy, NONE, NONE, l.to);
+                self.push(Item::Point { root: end }, ge, q.h(p));
+            }
         }
     }
 
@@ -633,6 +786,9 @@ impl Searcher {
                 continue;
             }
             if wedge.is_some_and(|w| !w.admits((k - s) as usize)) {
+                // The way on into a gate at this vertex bends at the gate's
+                // end, whatever the polygons round it on this floor.
+                self.gates(q, root, poly);
                 continue;
             }
             self.targets(q, root, None, poly);
@@ -676,9 +832,10 @@ impl Searcher {
             return;
         }
         // Interval ends at corners of the free space: what hides behind
-        // them is reached from there.
-        let (cl, cr) = (pm.corner(poly, edge), pm.corner(poly, edge + 1));
-        if cone.is_some() {
+        // them is reached from there (a gate's ends are point roots
+        // already, see `through_gate`).
+        if cone.is_some() && edge != NONE {
+            let (cl, cr) = (pm.corner(poly, edge), pm.corner(poly, edge + 1));
             for (p, c) in [(right, cr), (left, cl)] {
                 let v = pm.corner_vert[c];
                 if pm.corner_pt[c] == p && pm.verts[v as usize].corner {
@@ -686,8 +843,11 @@ impl Searcher {
                 }
             }
         }
-        for j in 1..n {
-            let e = (edge + j) % n;
+        // Through a gate, the rays leave by any edge of `poly`: the
+        // edges on the gate's line face the root and are passed over.
+        let (first, skip) = if edge == NONE { (0, 0) } else { (edge, 1) };
+        for j in skip..n {
+            let e = (first + j) % n;
             let Some((left, right)) = cone else {
                 self.full_edge(q, root, poly, e);
                 continue;
@@ -740,8 +900,35 @@ impl Searcher {
         goal_pt: DVec3,
     ) {
         let mut at = goal;
+        // The last root written: a gate is crossed on the way to it.
+        let mut ahead = world_to_plan(goal_pt);
         while at != NONE {
             let r = self.roots[at as usize];
+            if let Some(li) = r.gate() {
+                let l = &pm.links[li as usize];
+                if let Some(gate) = pm.gate(li) {
+                    let node = pm.polys[l.to as usize].node;
+                    let position = gate.crossing(r.p, ahead);
+                    if self
+                        .waypoints
+                        .last()
+                        .is_some_and(|w| w.position == position)
+                    {
+                        *self.crossings.last_mut().unwrap() = true;
+                    } else {
+                        self.waypoints.push(Waypoint {
+                            position,
+                            stance: mesh.nodes[node as usize].stance,
+                            node,
+                        });
+                        self.crossings.push(true);
+                    }
+                }
+                self.links.push(l.link as usize);
+                at = r.parent;
+                continue;
+            }
+            ahead = r.p;
             let node = pm.polys[r.poly as usize].node;
             let position = if at == goal {
                 goal_pt
@@ -756,6 +943,7 @@ impl Searcher {
                     stance: mesh.nodes[node as usize].stance,
                     node,
                 });
+                self.crossings.push(false);
             }
             if r.link != NONE {
                 self.links.push(r.link as usize);
@@ -763,6 +951,7 @@ impl Searcher {
             at = r.parent;
         }
         self.waypoints.reverse();
+        self.crossings.reverse();
         self.links.reverse();
         // Vertices a ray went straight through are no bends.
         let mut k = 1;
@@ -772,8 +961,9 @@ impl Searcher {
                 world_to_plan(self.waypoints[k].position),
                 world_to_plan(self.waypoints[k + 1].position),
             );
-            if orient(a, b, c) == 0.0 && (b - a).dot(c - b) > 0.0 {
+            if !self.crossings[k] && orient(a, b, c) == 0.0 && (b - a).dot(c - b) > 0.0 {
                 self.waypoints.remove(k);
+                self.crossings.remove(k);
             } else {
                 k += 1;
             }
@@ -870,6 +1060,13 @@ impl TurnWedge {
     fn new(q: &Query, v: u32, at: DVec2, from: DVec2) -> Option<Self> {
         let back = (from - at).try_normalize()?;
         let pm = q.pm;
+        // Polygons of more than one floor round the vertex (joined by
+        // shared edges, such as a swim between floors side by side in
+        // plan) cover some directions twice, and the directions do not
+        // tell which polygons border each other: expand them all.
+        if pm.verts[v as usize].stacked {
+            return None;
+        }
         let (s, e) = pm.verts[v as usize].incident;
         let n = (e - s) as usize;
         if n > MAX_SECTORS {
