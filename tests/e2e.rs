@@ -1770,8 +1770,9 @@ fn a_quake_map_opens_on_its_navmesh_with_walk_links_hidden_and_n_and_the_legend_
         count.is_some_and(|c| c > 1) && stage == count.map(|c| c - 1),
         || format!("the map opened on stage {stage:?} of {count:?}, not the last"),
     );
-    s.check(r.bool("/view/navmesh") == Some(true), || {
-        "view.navmesh is not true on the first view".into()
+    // The overlay is drawn a frame or more after the build publishes.
+    let r = s.wait_for("view.navmesh true on the first view", WAIT, |r| {
+        (r.bool("/view/navmesh") == Some(true)).then(|| r.clone())
     });
     // Thousands of walk links: hidden at first, their legend row kept.
     let (kinds, hidden) = (legend_list(&r, "kinds"), legend_list(&r, "hidden"));
