@@ -1077,3 +1077,77 @@ fn voxel_swims_through_bars_only_where_the_player_fits_strictly() {
         assert!(swims > 0 && low < 4.0, "{id}: through a 56-unit gap");
     }
 }
+
+/// A wedge standing in the (512, 512) corner from z0 to z1: its face
+/// towards the room runs diagonally from (384, 512) to (512, 384).
+fn corner_wedge(z0: i32, z1: i32) -> String {
+    let face = |p: [[i32; 3]; 3]| {
+        let p = p.map(|q| format!("( {} {} {} )", q[0], q[1], q[2]));
+        format!("{} {} {} wedge 0 0 0 1 1\n", p[0], p[1], p[2])
+    };
+    let faces = [
+        face([[512, 384, 1], [512, 384, 0], [384, 512, 0]]),
+        face([[384, 384, z0], [385, 384, z0], [384, 385, z0]]),
+        face([[512, 512, z1], [512, 513, z1], [513, 512, z1]]),
+        face([[512, 512, z1], [513, 512, z1], [512, 512, z1 + 1]]),
+        face([[512, 512, z1], [512, 512, z1 + 1], [512, 513, z1]]),
+    ];
+    format!("{{\n{}}}\n", faces.concat())
+}
+
+/// Two storeys of one plan, a room (floor z 0, 160 high) under another
+/// (floor z 176), sealed, with nothing joining them: a diagonal wedge in
+/// one corner through both gives both floors a slanted outline edge over
+/// the same corners in plan. The start is downstairs, the exit upstairs.
+fn stacked_rooms() -> String {
+    let world = [
+        cuboid([-16, -16, -16], [528, 528, 0], "floor"),
+        cuboid([-16, -16, 160], [528, 528, 176], "floor"),
+        cuboid([-16, -16, 336], [528, 528, 352], "roof"),
+        cuboid([-16, -16, 0], [0, 528, 336], "wall"),
+        cuboid([512, -16, 0], [528, 528, 336], "wall"),
+        cuboid([0, -16, 0], [512, 0, 336], "wall"),
+        cuboid([0, 512, 0], [512, 528, 336], "wall"),
+        corner_wedge(0, 336),
+    ];
+    map(
+        &world,
+        [128, 128, 24],
+        ([256, 256, 176], [320, 320, 240]),
+        &[],
+    )
+}
+
+/// `voxel` joins two regions of a tile over a slanted (simplified) outline
+/// edge only where their floors meet there: the same corners in plan a
+/// storey apart are no portal (lq_e0m1's lower hall walked up through its
+/// 16-unit ceiling to the gallery over it, at the corner of a window).
+#[test]
+fn voxel_joins_no_storeys_over_the_same_slanted_edge() {
+    let b = build_in("voxel", &stacked_rooms());
+    let unit = b.level.unit;
+    let (down, up) = (0.0, 176.0 * unit);
+    let storey = |y: f64| (y - down).abs() < 0.5 || (y - up).abs() < 0.5;
+    assert!(
+        b.mesh
+            .nodes
+            .iter()
+            .any(|n| (n.position.y - down).abs() < 0.5)
+            && b.mesh.nodes.iter().any(|n| (n.position.y - up).abs() < 0.5),
+        "both storeys have NavMesh"
+    );
+    for l in &b.mesh.links {
+        let (a, c) = (
+            b.mesh.nodes[l.from as usize].position,
+            b.mesh.nodes[l.to as usize].position,
+        );
+        assert!(storey(a.y) && storey(c.y), "nodes at {a} and {c}");
+        assert!(
+            (a.y - c.y).abs() < 0.5,
+            "a {:?} link from {a} to {c} joins the storeys",
+            l.kind
+        );
+    }
+    let e = b.route().unwrap_err();
+    assert!(matches!(e, PathError::NoConnection { .. }), "{e}");
+}

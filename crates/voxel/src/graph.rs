@@ -146,6 +146,21 @@ fn meet(a: &BoundaryEdge, b: &BoundaryEdge, x: f64, ch: f64) -> Option<f64> {
     (gap <= tol).then(|| (tb.clamp(fa, ta) + ta.clamp(fb, tb)) / 2.0)
 }
 
+/// Whether two regions' copies `a` and `b` of one slanted edge (the same
+/// two corners in plan, either way round) are one portal: at each corner
+/// their heights differ by at most `step`. The plan alone does not say so:
+/// a floor stacked over another (a room under a gallery) can have an
+/// outline edge over the same corners, a storey up.
+fn slanted_meet(a: [DVec3; 2], b: [DVec3; 2], step: f64) -> bool {
+    let plan = |p: DVec3| glam::DVec2::new(p.x, p.z);
+    let b = if plan(a[0]).distance_squared(plan(b[0])) <= plan(a[0]).distance_squared(plan(b[1])) {
+        b
+    } else {
+        [b[1], b[0]]
+    };
+    (a[0].y - b[0].y).abs() <= step && (a[1].y - b[1].y).abs() <= step
+}
+
 /// One tile's regions with what the later stages made of them, one entry
 /// per region in each slice.
 pub struct TileParts<'a> {
@@ -174,9 +189,11 @@ pub fn build_graph(
     // Outline edges of swim polygons: (node, edge).
     let mut swim_outline: Vec<(u32, u8)> = Vec::new();
     let mut boundary: Vec<BoundaryEdge> = Vec::new();
-    // Slanted outline edges by (tile, lower end, upper end): (node, region, segment).
+    // Slanted outline edges by (tile, lower end, upper end): (node, region,
+    // segment, step). Stacked floors of one tile can have the same edge in
+    // plan, so the key is the plan and the heights are checked when pairing.
     #[allow(clippy::type_complexity)]
-    let mut slanted: BTreeMap<(u32, [i32; 2], [i32; 2]), Vec<(u32, u32, [DVec3; 2])>> =
+    let mut slanted: BTreeMap<(u32, [i32; 2], [i32; 2]), Vec<(u32, u32, [DVec3; 2], f32)>> =
         BTreeMap::new();
     let world = |p: [i32; 2], h: f32| grid.corner(p[0], -p[1], h as f64);
     let cols = Columns::new(heightfields);
@@ -255,6 +272,7 @@ pub fn build_graph(
                                 node,
                                 ri as u32,
                                 [at(poly[e]), at(poly[(e + 1) % poly.len()])],
+                                step,
                             ));
                         continue;
                     };
@@ -299,17 +317,21 @@ pub fn build_graph(
             }
         }
     }
-    // Slanted portals: the same edge in two regions of one tile.
+    // Slanted portals: the same edge in two regions of one tile, at heights
+    // one of the two can step between at both ends.
     for list in slanted.values() {
-        if let [(n0, r0, seg), (n1, r1, _)] = list[..]
-            && r0 != r1
-        {
-            let cost = nav.nodes[n0 as usize]
-                .position
-                .distance(nav.nodes[n1 as usize].position);
-            let kind = link_kind(nav.nodes[n0 as usize].stance, nav.nodes[n1 as usize].stance);
-            nav.add_two_way(n0, n1, kind, cost, Some(seg));
-            link_class.extend([LinkClass::Regions; 2]);
+        for (i, &(n0, r0, seg, step0)) in list.iter().enumerate() {
+            for &(n1, r1, other, step1) in &list[i + 1..] {
+                if r0 == r1 || !slanted_meet(seg, other, step0.max(step1) as f64) {
+                    continue;
+                }
+                let cost = nav.nodes[n0 as usize]
+                    .position
+                    .distance(nav.nodes[n1 as usize].position);
+                let kind = link_kind(nav.nodes[n0 as usize].stance, nav.nodes[n1 as usize].stance);
+                nav.add_two_way(n0, n1, kind, cost, Some(seg));
+                link_class.extend([LinkClass::Regions; 2]);
+            }
         }
     }
     // Facing, overlapping outline edges on one grid line.
@@ -583,6 +605,17 @@ mod tests {
                 assert_eq!(got, [a, held, b], "{a:?} then {b:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_slanted_edge_meets_its_copy_within_a_step_either_way_round_and_not_a_storey_up() {
+        let (p, q) = (DVec3::new(0.0, 1.0, 0.0), DVec3::new(1.0, 1.2, 2.0));
+        let up = DVec3::Y * 0.3;
+        assert!(slanted_meet([p, q], [p, q], 0.5));
+        assert!(slanted_meet([p, q], [q + up, p - up], 0.5));
+        assert!(!slanted_meet([p, q], [q, p + DVec3::Y * 0.6], 0.5));
+        let storey = DVec3::Y * 5.5;
+        assert!(!slanted_meet([p, q], [p + storey, q + storey], 0.5));
     }
 
     #[test]
