@@ -28,11 +28,13 @@
 //!   step over the edge to the agent's height over it (the probe stops at
 //!   the first that has not), and the landing column has open space from
 //!   the landing floor (within a step) to that height, with the body's
-//!   width fitting across the line there ([`crate::swim::fits_across`]:
-//!   strictly more than its width free, each column judged by the same
-//!   rule). So there is no link through a wall, under a low ceiling, onto
-//!   a floor under an overhang, or down a slot as narrow as the body
-//!   (between the bars of a grate).
+//!   width fitting across the line there and its length along it
+//!   ([`crate::swim::fits_across`]: strictly more than its width free,
+//!   each column judged by the same rule; the whole body is off the edge
+//!   when it falls). So there is no link through a wall, under a low
+//!   ceiling, onto a floor under an overhang, or down a slot as narrow as
+//!   the body (between the bars of a grate, or between a floor's edge and
+//!   the first bar).
 //! * **Links.** One `jump` link from the edge's node to the landing's node
 //!   per pair of nodes (the first sample in node, edge and sample order),
 //!   one-way (a drop is not climbed back), none between nodes already
@@ -68,7 +70,8 @@
 //!   under the line from the edge to the landing has room for the
 //!   agent at the higher of the two heights, the body's width fits across
 //!   the line there ([`crate::swim::fits_across`]), and the landing column
-//!   has room from its floor up to there. So a jump does not pass a pillar
+//!   has room from its floor up to there, for the body's width and length
+//!   as a fall's. So a jump does not pass a pillar
 //!   or through a slot as narrow as the body. Each is one `jump` link, one way, as a
 //!   drop.
 //!
