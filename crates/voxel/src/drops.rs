@@ -328,7 +328,7 @@ pub fn find_drops(
                             above,
                             |x| surfaces(i, x),
                             |x, top| room(voxels, &cols, &a, x, top, None),
-                            &body_room,
+                            body_room,
                             |x, top| {
                                 let open = |q: DVec2| room(voxels, &cols, &a, q, top, None);
                                 fits_across(voxels.grid, x, across, a.radius, open)
