@@ -1151,3 +1151,47 @@ fn voxel_joins_no_storeys_over_the_same_slanted_edge() {
     let e = b.route().unwrap_err();
     assert!(matches!(e, PathError::NoConnection { .. }), "{e}");
 }
+
+/// A floor (z 0, x 0 to 256) beside a pit (floor z -192, x 256 to 640)
+/// covered by a grate: bars 16 units wide, their tops 16 units under the
+/// floor, `gap` units apart, the first `first` units from the floor's edge
+/// (lq_e0m6's grate has 24 and 32). The exit is on the pit's floor.
+fn grate_map(first: i32, gap: i32) -> String {
+    let mut world = vec![
+        floor(0, 256, 0),
+        cuboid([256, 0, -208], [640, 256, -192], "pit"),
+        cuboid([640, 0, -208], [656, 256, 0], "wall"),
+    ];
+    let mut x = 256 + first;
+    while x + 16 <= 640 {
+        world.push(cuboid([x, 0, -32], [x + 16, 256, -16], "bar"));
+        x += 16 + gap;
+    }
+    map(
+        &world,
+        [64, 128, 24],
+        ([416, 64, -192], [480, 192, -128]),
+        &[],
+    )
+}
+
+/// `voxel`'s falls (walking off a ledge or a running jump) land only where
+/// the whole body comes down clear, its length along the way it falls as
+/// well as its width across it: Quake's 32-unit player does not drop
+/// between the bars of a grate 32 units apart, nor through the 24-unit
+/// slot between a floor's edge and the first bar (lq_e0m6's route went
+/// down that slot into the pit under its grate), and does through gaps of
+/// 64.
+#[test]
+fn voxel_falls_only_where_the_whole_body_comes_down_between_bars() {
+    let e = build_in("voxel", &grate_map(24, 32)).route().unwrap_err();
+    assert!(
+        matches!(e, PathError::NoConnection { .. }),
+        "a grate of 24- and 32-unit gaps: {e}"
+    );
+    let b = build_in("voxel", &grate_map(64, 64));
+    assert!(
+        b.kinds().contains(&LinkKind::Jump),
+        "a grate of 64-unit gaps: a drop"
+    );
+}

@@ -28,11 +28,13 @@
 //!   step over the edge to the agent's height over it (the probe stops at
 //!   the first that has not), and the landing column has open space from
 //!   the landing floor (within a step) to that height, with the body's
-//!   width fitting across the line there ([`crate::swim::fits_across`]:
-//!   strictly more than its width free, each column judged by the same
-//!   rule). So there is no link through a wall, under a low ceiling, onto
-//!   a floor under an overhang, or down a slot as narrow as the body
-//!   (between the bars of a grate).
+//!   width fitting across the line there and its length along it
+//!   ([`crate::swim::fits_across`]: strictly more than its width free,
+//!   each column judged by the same rule; the whole body is off the edge
+//!   when it falls). So there is no link through a wall, under a low
+//!   ceiling, onto a floor under an overhang, or down a slot as narrow as
+//!   the body (between the bars of a grate, or between a floor's edge and
+//!   the first bar).
 //! * **Links.** One `jump` link from the edge's node to the landing's node
 //!   per pair of nodes (the first sample in node, edge and sample order),
 //!   one-way (a drop is not climbed back), none between nodes already
@@ -68,7 +70,8 @@
 //!   under the line from the edge to the landing has room for the
 //!   agent at the higher of the two heights, the body's width fits across
 //!   the line there ([`crate::swim::fits_across`]), and the landing column
-//!   has room from its floor up to there. So a jump does not pass a pillar
+//!   has room from its floor up to there, for the body's width and length
+//!   as a fall's. So a jump does not pass a pillar
 //!   or through a slot as narrow as the body. Each is one `jump` link, one way, as a
 //!   drop.
 //!
@@ -286,11 +289,15 @@ pub fn find_drops(
                 let Some(he) = node_height(&nav.nodes[i], e) else {
                     continue;
                 };
-                // The body's width, across the probe's line.
+                // The body's width, across the probe's line, and its
+                // length along it where it falls: the whole body must be
+                // off the edge and clear of what lies beyond it.
                 let across = DVec2::new(-out_dir.y, out_dir.x);
-                let body_room = |x: DVec2, bottom: Option<f64>| {
-                    let open = |q: DVec2| room(voxels, &cols, &a, q, he, bottom);
-                    open(x) && fits_across(voxels.grid, x, across, a.radius, open)
+                let body_room = |x: DVec2, top: f64, bottom: f64| {
+                    let open = |q: DVec2| room(voxels, &cols, &a, q, top, Some(bottom));
+                    open(x)
+                        && fits_across(voxels.grid, x, across, a.radius, open)
+                        && fits_across(voxels.grid, x, out_dir, a.radius, open)
                 };
                 let found = probe(
                     e,
@@ -304,7 +311,7 @@ pub fn find_drops(
                 let mut landings = Vec::new();
                 let mut above = f64::NEG_INFINITY;
                 if let Some((j, probe, h)) = found
-                    && body_room(probe, Some(h))
+                    && body_room(probe, he, h)
                 {
                     landings.push((j, probe, h));
                     above = h;
@@ -320,7 +327,8 @@ pub fn find_drops(
                             voxels.grid.cs,
                             above,
                             |x| surfaces(i, x),
-                            |x, top, bottom| room(voxels, &cols, &a, x, top, bottom),
+                            |x, top| room(voxels, &cols, &a, x, top, None),
+                            body_room,
                             |x, top| {
                                 let open = |q: DVec2| room(voxels, &cols, &a, q, top, None);
                                 fits_across(voxels.grid, x, across, a.radius, open)
@@ -398,7 +406,8 @@ fn probe(
 /// top, bottom)` is the clear-fall rule of [`room`] for column `x`, and
 /// `fits(x, top)` says the body's width fits across the flight at `x` at
 /// height `top` ([`fits_across`]); the flight is clear where both hold
-/// along its line.
+/// along its line. `lands(x, top, floor)` says the body comes down at `x`
+/// from `top` onto `floor`, its width and length clear.
 #[allow(clippy::too_many_arguments)]
 fn leaps(
     (e, dir, he): (DVec2, DVec2, f64),
@@ -406,7 +415,8 @@ fn leaps(
     pace: f64,
     mut above: f64,
     surfaces: impl Fn(DVec2) -> Vec<(u32, f64)>,
-    room: impl Fn(DVec2, f64, Option<f64>) -> bool,
+    room: impl Fn(DVec2, f64) -> bool,
+    lands: impl Fn(DVec2, f64, f64) -> bool,
     fits: impl Fn(DVec2, f64) -> bool,
 ) -> Vec<(u32, DVec2, f64)> {
     let longest = jump.longest();
@@ -415,7 +425,7 @@ fn leaps(
         let n = (e.distance(to) / (pace * 0.5)).ceil().max(1.0) as usize;
         (0..n).all(|k| {
             let p = e.lerp(to, k as f64 / n as f64);
-            room(p, top, None) && fits(p, top)
+            room(p, top) && fits(p, top)
         })
     };
     let mut t = pace;
@@ -427,12 +437,12 @@ fn leaps(
             .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
         if let Some((j, h)) = landing {
             let top = he.max(h);
-            if flight_clear(x, top) && room(x, top, Some(h)) {
+            if flight_clear(x, top) && lands(x, top, h) {
                 out.push((j, x, h));
                 above = h;
             }
         }
-        if !room(x, he, None) && !room(x, he + jump.height, None) {
+        if !room(x, he) && !room(x, he + jump.height) {
             break;
         }
         t += pace;
