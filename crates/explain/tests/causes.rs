@@ -11,14 +11,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use glam::{DVec3, Vec3};
-use navscope_core::geom::{Aabb, Plane, TriMesh};
-use navscope_core::level::{Brush, BrushLevel, Contents, Entity, Level, LevelData, MeshLevel};
+use glam::DVec3;
+use navscope_core::geom::{Aabb, Plane};
+use navscope_core::level::{Brush, BrushLevel, Contents, Entity, Level, LevelData};
 use navscope_core::params::{ParamValue, ParamValues};
 use navscope_core::{Pipeline, Runner};
 use navscope_explain::rules::Rules;
 use navscope_explain::{FixBudget, Gap, explain_gap, failed_path_gap, why_not_here};
 use navscope_path::{Locator, PathError, SearchOptions, find_path};
+use navscope_voxel::samples::MeshBuilder;
 
 type Box3 = (DVec3, DVec3);
 
@@ -32,36 +33,17 @@ fn slab(x0: f64, x1: f64, top: f64) -> Box3 {
 }
 
 fn mesh_level(boxes: &[Box3]) -> Arc<Level> {
-    let mut mesh = TriMesh::default();
-    for (lo, hi) in boxes {
-        let base = mesh.vertices.len() as u32;
-        for k in 0..8 {
-            let pick = |bit: usize, l: f64, h: f64| if k & bit == 0 { l } else { h };
-            mesh.vertices.push(Vec3::new(
-                pick(1, lo.x, hi.x) as f32,
-                pick(2, lo.y, hi.y) as f32,
-                pick(4, lo.z, hi.z) as f32,
-            ));
-        }
-        // Faces as corner quads, outward (counter-clockwise seen from out).
-        for q in [
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-        ] {
-            mesh.triangles.push([base + q[0], base + q[1], base + q[2]]);
-            mesh.triangles.push([base + q[0], base + q[2], base + q[3]]);
-        }
+    let mut m = MeshBuilder::new();
+    for (i, (lo, hi)) in boxes.iter().enumerate() {
+        m.solid(
+            &format!("box{i}"),
+            lo.as_vec3().to_array(),
+            hi.as_vec3().to_array(),
+        );
     }
     Arc::new(Level {
         source: "made in the test".into(),
-        data: LevelData::Mesh(MeshLevel {
-            mesh,
-            ..Default::default()
-        }),
+        data: LevelData::Mesh(m.level()),
     })
 }
 

@@ -11,63 +11,33 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use glam::{DVec3, Vec3};
-use navscope_core::geom::{Aabb, TriMesh};
-use navscope_core::level::{Level, LevelData, MeshLevel};
+use glam::DVec3;
+use navscope_core::level::{Level, LevelData};
 use navscope_core::params::{ParamValue, ParamValues};
 use navscope_core::{LinkKind, Runner};
 use navscope_explain::{FixBudget, explain_gap, failed_path_gap};
 use navscope_path::{Locator, PathError, SearchOptions, find_path};
+use navscope_voxel::samples::MeshBuilder;
 
 /// Top of the water, y (metres).
 const WATER_TOP: f64 = 1.2;
 /// The tunnel's ceiling, y: under the water's top.
 const CEILING: f64 = 1.0;
 
-/// The closed box `lo`..`hi` as twelve triangles.
-fn cuboid(mesh: &mut TriMesh, lo: DVec3, hi: DVec3) {
-    let base = mesh.vertices.len() as u32;
-    for k in 0..8 {
-        let pick = |bit: usize, l: f64, h: f64| if k & bit == 0 { l } else { h };
-        mesh.vertices.push(Vec3::new(
-            pick(1, lo.x, hi.x) as f32,
-            pick(2, lo.y, hi.y) as f32,
-            pick(4, lo.z, hi.z) as f32,
-        ));
-    }
-    for q in [
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-    ] {
-        mesh.triangles.push([base + q[0], base + q[1], base + q[2]]);
-        mesh.triangles.push([base + q[0], base + q[2], base + q[3]]);
-    }
-}
-
 /// Floors at y = 0 from x = 0 to 4 and 8 to 12 (z 0..4), the tunnel's
 /// floor at y = -1 from 4 to 8 under a block from the ceiling up, and
 /// water from x = 2 to 10 up to [`WATER_TOP`].
 fn flooded_tunnel() -> Arc<Level> {
-    let mut mesh = TriMesh::default();
-    let b = |x: f64, y: f64, z: f64| DVec3::new(x, y, z);
-    cuboid(&mut mesh, b(0.0, -0.2, 0.0), b(4.0, 0.0, 4.0));
-    cuboid(&mut mesh, b(8.0, -0.2, 0.0), b(12.0, 0.0, 4.0));
-    cuboid(&mut mesh, b(4.0, -1.2, 0.0), b(8.0, -1.0, 4.0));
-    cuboid(&mut mesh, b(4.0, CEILING, 0.0), b(8.0, 4.0, 4.0));
+    let (ceiling, water_top) = (CEILING as f32, WATER_TOP as f32);
+    let mut m = MeshBuilder::new();
+    m.solid("floor_west", [0.0, -0.2, 0.0], [4.0, 0.0, 4.0])
+        .solid("floor_east", [8.0, -0.2, 0.0], [12.0, 0.0, 4.0])
+        .solid("tunnel_floor", [4.0, -1.2, 0.0], [8.0, -1.0, 4.0])
+        .solid("tunnel_roof", [4.0, ceiling, 0.0], [8.0, 4.0, 4.0])
+        .water([2.0, -1.0, 0.0], [10.0, water_top, 4.0]);
     Arc::new(Level {
         source: "made in the test".into(),
-        data: LevelData::Mesh(MeshLevel {
-            mesh,
-            water: vec![Aabb::from_corners(
-                b(2.0, -1.0, 0.0),
-                b(10.0, WATER_TOP, 4.0),
-            )],
-            ..Default::default()
-        }),
+        data: LevelData::Mesh(m.level()),
     })
 }
 
