@@ -9,11 +9,19 @@
 //! click looks like a press of a second, and buttons stopped answering.
 //! The limit here is the hand's 0.8 s plus two of the recent slowest frames
 //! (the press and the release each wait up to one frame to be seen).
+//!
+//! The frame being run counts among the recent ones: the limit is set after
+//! Bevy measured this frame's time and before egui reads this frame's input
+//! (egui runs its pass in `PostUpdate`). So a release seen after one sudden
+//! slow frame (the machine busy with a build) is judged against that frame,
+//! not only against the fast ones before it. A missed click there was
+//! worse than nothing: egui took the press for a drag and a side panel
+//! scrolled by the pointer's last jump.
 
 use std::collections::VecDeque;
 
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+use bevy_egui::{EguiContexts, EguiPostUpdateSet};
 
 /// egui's limit for a press to count as a click, at any frame rate.
 pub const HAND_CLICK_S: f64 = 0.8;
@@ -25,7 +33,10 @@ pub struct ClickTimePlugin;
 
 impl Plugin for ClickTimePlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(EguiPrimaryContextPass, fit_click_time);
+        app.add_systems(
+            PostUpdate,
+            fit_click_time.before(EguiPostUpdateSet::EndPass),
+        );
     }
 }
 
@@ -35,23 +46,34 @@ pub fn max_click_duration(slowest_frame_s: f64) -> f64 {
     HAND_CLICK_S + 2.0 * slowest_frame_s.max(0.0)
 }
 
-fn fit_click_time(
-    mut contexts: EguiContexts,
-    time: Res<Time<Real>>,
-    mut recent: Local<VecDeque<f64>>,
-) -> Result {
-    recent.push_back(time.delta_secs_f64());
+/// The limit for the frame that took `frame_s`, with the frames before it
+/// in `recent` (which it joins).
+fn limit_for_frame(recent: &mut VecDeque<f64>, frame_s: f64) -> f64 {
+    recent.push_back(frame_s);
     if recent.len() > RECENT {
         recent.pop_front();
     }
     let slowest = recent.iter().copied().fold(0.0, f64::max);
-    let limit = max_click_duration(slowest);
-    contexts.ctx_mut()?.options_mut(|o| {
+    max_click_duration(slowest)
+}
+
+/// Sets egui's click limit for this frame (before egui runs its pass and
+/// reads this frame's input). Before the panels' context exists (the first
+/// frames) there is nothing to set.
+fn fit_click_time(
+    mut contexts: EguiContexts,
+    time: Res<Time<Real>>,
+    mut recent: Local<VecDeque<f64>>,
+) {
+    let limit = limit_for_frame(&mut recent, time.delta_secs_f64());
+    let Ok(ctx) = contexts.ctx_mut() else {
+        return;
+    };
+    ctx.options_mut(|o| {
         if o.input_options.max_click_duration != limit {
             o.input_options.max_click_duration = limit;
         }
     });
-    Ok(())
 }
 
 #[cfg(test)]
@@ -86,6 +108,15 @@ mod tests {
     /// A quick click seen at the start of frames `frame_s` apart: the press
     /// in one frame, the release in the next.
     fn click_over_frames(frame_s: f64, fitted: bool) -> bool {
+        click_with_frames(&[frame_s; 5], fitted)
+    }
+
+    /// A quick click over five frames, the i-th taking `frames[i]` (the time
+    /// since the frame before): the pointer arrives in the first, the press
+    /// is seen in the third, the release in the fourth. Fitted, the limit of
+    /// each frame is set as the app sets it, from that frame's time and the
+    /// ones before.
+    fn click_with_frames(frames: &[f64; 5], fitted: bool) -> bool {
         let ctx = egui::Context::default();
         let at = egui::pos2(40.0, 20.0);
         let button = |pressed| egui::Event::PointerButton {
@@ -96,20 +127,20 @@ mod tests {
         };
         let mut t = 0.0;
         let mut clicked = false;
-        for events in [
+        let mut recent = VecDeque::new();
+        for (frame_s, events) in frames.iter().copied().zip([
             vec![egui::Event::PointerMoved(at)],
             vec![],
             vec![button(true)],
             vec![button(false)],
             vec![],
-        ] {
+        ]) {
+            t += frame_s;
             if fitted {
-                ctx.options_mut(|o| {
-                    o.input_options.max_click_duration = max_click_duration(frame_s)
-                });
+                let limit = limit_for_frame(&mut recent, frame_s);
+                ctx.options_mut(|o| o.input_options.max_click_duration = limit);
             }
             clicked |= pass(&ctx, t, events);
-            t += frame_s;
         }
         clicked
     }
@@ -128,6 +159,32 @@ mod tests {
                 "a click over {frame_s} s frames"
             );
         }
+    }
+
+    #[test]
+    fn a_click_released_after_one_sudden_slow_frame_still_clicks() {
+        // Fast frames, then the release waits out a 2 s frame (the machine
+        // busy): judged against the fast frames alone it would be a press
+        // of 2 s.
+        let frames = [0.05, 0.05, 0.05, 2.0, 0.05];
+        assert!(
+            !click_with_frames(&frames, false),
+            "egui's fixed limit should miss it"
+        );
+        assert!(click_with_frames(&frames, true));
+    }
+
+    #[test]
+    fn the_limit_of_a_frame_counts_that_frame_and_forgets_old_ones() {
+        let mut recent = VecDeque::new();
+        for _ in 0..RECENT {
+            limit_for_frame(&mut recent, 0.01);
+        }
+        assert!(limit_for_frame(&mut recent, 3.0) > 3.0 + HAND_CLICK_S);
+        for _ in 0..RECENT - 1 {
+            assert!(limit_for_frame(&mut recent, 0.01) > 3.0);
+        }
+        assert!((limit_for_frame(&mut recent, 0.01) - max_click_duration(0.01)).abs() < 1e-12);
     }
 
     #[test]
