@@ -3094,3 +3094,40 @@ fn switching_the_pipeline_from_the_menu_clears_the_inspected_cell() {
         },
     );
 }
+
+// ---------------------------------------------------------------------------
+// 19. A side panel scrolls by its bars and the wheel, not by dragging its
+// background (egui's touch gesture): a press beside a widget, or a click
+// egui took for a long press, must not slide the panel away.
+
+#[test]
+fn dragging_the_parameter_panels_background_does_not_scroll_it() {
+    let Some((s, r)) = table_room_at("panel_drag", "tiles") else {
+        return;
+    };
+    let panel = r.widget("panel/left").expect("the left panel in widgets");
+    let row = settled_widget(&s, "param/reuse_tiles");
+    let before = settled_widget(&s, "param/cell_size");
+    // The empty background right of the checkbox, short of the scroll bar.
+    let from = ((row.x1 + panel.x1 - 16.0) / 2.0, row.center().1);
+    s.check(from.0 > row.x1 + 10.0, || {
+        format!("no room right of the checkbox {row:?} in the panel {panel:?}")
+    });
+    // Up and to the left: with drag-to-scroll the contents (taller and
+    // wider than the panel) would follow the pointer.
+    let to = (from.0 - 90.0, from.1 - 120.0);
+    s.press_at(from);
+    s.move_in_steps(from, to, 8);
+    s.release();
+    let after = settled_widget(&s, "param/cell_size");
+    s.check(after == before, || {
+        format!("the cell size slider moved from {before:?} to {after:?} after a drag on the panel's background")
+    });
+    // The wheel still scrolls it.
+    s.move_to((from.0, from.1 + 200.0));
+    s.dwell();
+    wheel_until(&s, "5", "wheel notches down to scroll the panel", |r| {
+        r.widget("param/cell_size")
+            .is_some_and(|w| w.y0 < before.y0)
+    });
+}

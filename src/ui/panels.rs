@@ -259,12 +259,19 @@ pub(crate) fn ui(
 /// (a long parameter name with its reset button, the compare table) scrolls
 /// inside it instead of widening it and shrinking the 3D view; the
 /// vertical bar always shown, so a panel longer than the window says it
-/// has more below.
+/// has more below. It scrolls by its bars and the mouse wheel, not by
+/// dragging its contents (egui's touch-screen gesture): on a desktop a
+/// press on the panel that misses a widget, or a click egui took for a
+/// press held too long, must not slide the panel away.
 fn side_scroll(id: &str) -> egui::ScrollArea {
     egui::ScrollArea::both()
         .id_salt(id)
         .auto_shrink([false, false])
         .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+        .scroll_source(egui::scroll_area::ScrollSource {
+            drag: false,
+            ..egui::scroll_area::ScrollSource::ALL
+        })
 }
 
 /// The rectangles of egui's visible areas whose layer order `keep` takes
