@@ -201,6 +201,11 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
     // FNV-1a over the bits of every A* + funnel waypoint: a change that
     // should only make queries faster must leave it as it was.
     let mut digest = 0xcbf2_9ce4_8422_2325u64;
+    // The same over the bits of every Polyanya length, and their sum: a
+    // change to Polyanya's speed must leave the lengths as they were (or,
+    // where rounding moves them, no longer in sum).
+    let mut lengths = 0xcbf2_9ce4_8422_2325u64;
+    let mut total = 0.0;
     for (a, b) in s.pairs.clone() {
         let (d_us, d) = timed(|| s.detour.path(f32s(a), f32s(b)));
         let (p_us, p) = timed(|| polyanya(s, a, b, opts));
@@ -209,6 +214,10 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
             .finder
             .polyanya(&s.mesh, a, b, opts, false)
             .map_or(0, |p| p.expansions);
+        if let Ok(p) = p {
+            lengths = (lengths ^ p.to_bits()).wrapping_mul(0x100_0000_01b3);
+            total += p;
+        }
         found[0] += usize::from(d.is_some());
         found[1] += usize::from(p.is_ok());
         found[2] += usize::from(astar.is_ok());
@@ -251,7 +260,8 @@ fn report(s: &mut Side, opts: &SearchOptions) -> Vec<(DVec3, DVec3)> {
          median per query: Detour {md:.2} us, Polyanya {mp:.2} us ({:.2}x), \
          A* + funnel {ma:.2} us ({:.2}x); mean per query: Detour {nd:.2} us, \
          Polyanya {np:.2} us ({:.2}x), A* + funnel {na:.2} us ({:.2}x); \
-         Polyanya length / Detour's: median {:.3}; A* waypoint digest {digest:016x}",
+         Polyanya length / Detour's: median {:.3}; A* waypoint digest {digest:016x}; \
+         Polyanya length digest {lengths:016x}, sum {total:.6} m",
         s.name,
         s.finder.poly.len(),
         s.detour.polygons(),

@@ -797,7 +797,7 @@ impl Searcher {
             }
             let n = q.pm.polys[poly as usize].len;
             for j in 1..n - 1 {
-                self.full_edge(q, root, poly, (i + j) % n);
+                self.full_edge(q, root, poly, wrap(i + j, n));
             }
         }
     }
@@ -847,7 +847,7 @@ impl Searcher {
         // edges on the gate's line face the root and are passed over.
         let (first, skip) = if edge == NONE { (0, 0) } else { (edge, 1) };
         for j in skip..n {
-            let e = (first + j) % n;
+            let e = wrap(first + j, n);
             let Some((left, right)) = cone else {
                 self.full_edge(q, root, poly, e);
                 continue;
@@ -1142,6 +1142,13 @@ impl TurnWedge {
         let (lo, hi) = self.sectors[k];
         lo <= hi && (hi >= self.ccw - TURN_EPS || lo <= -self.cw + TURN_EPS)
     }
+}
+
+/// `i` modulo `n` for `i < 2 n` (an edge index counted on from another),
+/// without a division.
+#[inline]
+fn wrap(i: u32, n: u32) -> u32 {
+    if i >= n { i - n } else { i }
 }
 
 /// World point of plan point `p` on polygon node `node`'s surface.
