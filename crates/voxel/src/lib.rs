@@ -169,6 +169,7 @@ pub mod flags;
 pub mod graph;
 pub mod hazards;
 pub mod movers;
+pub mod overhang;
 pub mod partition;
 pub mod polymesh;
 pub mod simplify;
