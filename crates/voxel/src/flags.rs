@@ -78,7 +78,10 @@ pub fn flag_tile(
         }
         let threshold = threshold(a.radius, grid.cs);
         let link = cp.links.clone();
-        let dist = if erode_ledges {
+        // A swimmer has no ledge to overhang: its spans are the floors
+        // under the water and its step the water's depth, so its area is
+        // eroded by Recast's rule.
+        let dist = if erode_ledges || pass.stance == navscope_core::Stance::Swim {
             distances(hf, &link, passable)
         } else {
             overhang::distances(

@@ -26,6 +26,11 @@
 //! outermost cell), not beyond it: the body overhangs by up to its radius,
 //! a conservative reading of Quake's rule.
 //!
+//! The swim pass keeps Recast's rule whatever the parameter: its spans are
+//! floors under the water, its step the water's depth, and a swimmer has
+//! no ledge to overhang (so the bars of a flooded passage still stop a
+//! swimmer as wide as their gaps).
+//!
 //! A body that overhangs does not fall between bars narrower than itself
 //! either: that is the `drops` stage's clear-fall check
 //! ([`crate::drops`]), which this rule does not touch.
