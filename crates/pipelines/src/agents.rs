@@ -68,8 +68,9 @@
 //! turn `voxel`'s `erode_ledges` off: its walkable area keeps the radius
 //! from walls, low ceilings and rises above the step but reaches a ledge's
 //! edge, and a sill or ledge narrower than the body keeps its nodes
-//! ([`navscope_voxel::overhang`]). The Recast demo's human keeps Recast's
-//! rule (a cylinder wholly on the floor).
+//! ([`navscope_voxel::overhang`]; the swim pass keeps Recast's rule: a
+//! swimmer has no ledge). The Recast demo's human keeps Recast's rule (a
+//! cylinder wholly on the floor).
 //!
 //! **Voxel cells.** A preset sets `voxel`'s cell size to half the agent's
 //! radius (Recast's rule of thumb: a third to a half of it), so a Quake
@@ -533,6 +534,23 @@ mod tests {
             "Quake's player swims in his standing hull"
         );
         assert!(quake.settings("convex", &level).is_empty());
+        // The game presets' boxes overhang ledges; the Recast demo's
+        // cylinder, like the pipeline's default, does not.
+        for (name, erodes) in [
+            ("quake", false),
+            ("quake2", false),
+            ("half-life", false),
+            ("recast-human", true),
+        ] {
+            let mut v = ParamValues::defaults(&p.params);
+            by_name(name).unwrap().apply(&p, &level, &mut v).unwrap();
+            assert_eq!(
+                v.bool(navscope_voxel::settings::ERODE_LEDGES),
+                erodes,
+                "{name}"
+            );
+        }
+        assert!(ParamValues::defaults(&p.params).bool(navscope_voxel::settings::ERODE_LEDGES));
     }
 
     #[test]

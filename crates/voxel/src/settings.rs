@@ -174,7 +174,7 @@ pub fn specs() -> Vec<ParamSpec> {
             ERODE_LEDGES,
             "Erode from ledges",
             true,
-            "Keep the agent's radius from ledges (drops deeper than a step) as from walls, as Recast does for a cylinder that must stand wholly on the floor. Off for a body that may overhang a ledge (a game's box hull: Quake's player stands wherever the bottom of his box rests on some floor), so the walkable area reaches a ledge's edge and narrow ledges and sills keep their nodes; walls, low ceilings and columns across a gap where the body does not fit are still kept a radius away ([`crate::overhang`]).",
+            "Keep the agent's radius from ledges (drops deeper than a step) as from walls, as Recast does for a cylinder that must stand wholly on the floor. Off for a body that may overhang a ledge (a game's box hull: Quake's player stands wherever the bottom of his box rests on some floor), so the walkable area reaches a ledge's edge and narrow ledges and sills keep their nodes; walls, low ceilings and columns across a gap where the body does not fit are still kept a radius away. The swim pass keeps Recast's rule.",
         ),
         ParamSpec::bool(
             "drop_wall_bands",
