@@ -216,12 +216,7 @@ fn librequake() -> Option<Vec<PathBuf>> {
 /// Routes known not to be found yet, with why: each is checked to still
 /// fail, so the entry goes when the route comes (and the test stays a
 /// check on every other map).
-const KNOWN_BREAKS: &[(&str, &str, &str)] = &[(
-    "lq_e0m6.map",
-    "voxel",
-    "door_secret1's sill: a 32-unit jump onto 8-unit strips beside the lowered bars; voxel has \
-     no node on a ledge that narrow and checks a jump's flight level at its take-off height",
-)];
+const KNOWN_BREAKS: &[(&str, &str, &str)] = &[];
 
 #[test]
 fn every_librequake_start_reaches_an_exit_in_both_pipelines() {

@@ -60,6 +60,18 @@
 //! The Recast demo's human is RecastDemo's defaults in metres: radius
 //! 0.6, height 2.0, climb 0.9, slope 45°, cells 0.3 × 0.2 m.
 //!
+//! **Overhanging ledges.** Quake's, Quake 2's and Half-Life's players are
+//! axis-aligned boxes that stand wherever the bottom of the box rests on
+//! some floor under its footprint with the box clear of solids: the box
+//! may overhang a ledge by up to half its width (the engines' collision
+//! is the brushes grown by the box, as in `cspace`). So the game presets
+//! turn `voxel`'s `erode_ledges` off: its walkable area keeps the radius
+//! from walls, low ceilings and rises above the step but reaches a ledge's
+//! edge, and a sill or ledge narrower than the body keeps its nodes
+//! ([`navscope_voxel::overhang`]; the swim pass keeps Recast's rule: a
+//! swimmer has no ledge). The Recast demo's human keeps Recast's rule (a
+//! cylinder wholly on the floor).
+//!
 //! **Voxel cells.** A preset sets `voxel`'s cell size to half the agent's
 //! radius (Recast's rule of thumb: a third to a half of it), so a Quake
 //! map is voxelised at 8-unit cells rather than 3-unit ones, and its cell
@@ -328,6 +340,12 @@ impl Preset {
         }
     }
 
+    /// Whether the body may overhang a ledge (see the module docs): a
+    /// game's box hull does, the Recast demo's cylinder does not.
+    fn overhangs(&self) -> bool {
+        matches!(self.body, Body::Game(_))
+    }
+
     /// Voxel cell size and height for a level of `unit` (see the module
     /// docs).
     fn cells(&self, unit: f64) -> (f64, f64) {
@@ -397,6 +415,10 @@ impl Preset {
                     "stand,swim"
                 };
                 v.push(("passes".into(), ParamValue::Text(passes.into())));
+                v.push((
+                    navscope_voxel::settings::ERODE_LEDGES.into(),
+                    ParamValue::Bool(!self.overhangs()),
+                ));
                 for (stance, h) in [
                     ("stand", Some(a.height)),
                     ("crouch", a.crouch_height),
@@ -512,6 +534,23 @@ mod tests {
             "Quake's player swims in his standing hull"
         );
         assert!(quake.settings("convex", &level).is_empty());
+        // The game presets' boxes overhang ledges; the Recast demo's
+        // cylinder, like the pipeline's default, does not.
+        for (name, erodes) in [
+            ("quake", false),
+            ("quake2", false),
+            ("half-life", false),
+            ("recast-human", true),
+        ] {
+            let mut v = ParamValues::defaults(&p.params);
+            by_name(name).unwrap().apply(&p, &level, &mut v).unwrap();
+            assert_eq!(
+                v.bool(navscope_voxel::settings::ERODE_LEDGES),
+                erodes,
+                "{name}"
+            );
+        }
+        assert!(ParamValues::defaults(&p.params).bool(navscope_voxel::settings::ERODE_LEDGES));
     }
 
     #[test]

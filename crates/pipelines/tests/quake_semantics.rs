@@ -11,7 +11,7 @@
 
 use glam::DVec3;
 use navscope_core::level::{BrushLevel, Level, LevelData};
-use navscope_core::params::ParamValues;
+use navscope_core::params::{ParamValue, ParamValues};
 use navscope_core::{LinkKind, NavMesh, Runner};
 use navscope_levels::brushes::spots;
 use navscope_path::{Locator, PathError, PathResult, SearchOptions, find_path};
@@ -83,20 +83,14 @@ fn build_in(id: &str, text: &str) -> Built {
 }
 
 /// [`build_in`] with the preset's settings then `overrides`.
-fn build_with(id: &str, text: &str, overrides: &[(&str, f64)]) -> Built {
+fn build_with(id: &str, text: &str, overrides: &[(&str, ParamValue)]) -> Built {
     let level: Level = navscope_levels::load_bytes("test.map", text.as_bytes()).unwrap();
     let pipeline = navscope_pipelines::by_id(id).unwrap();
     let preset = agents::for_level(&level).expect("a .map opens with Quake's player");
     let mut values = ParamValues::defaults(&pipeline.params);
     preset.apply(&pipeline, &level, &mut values).unwrap();
-    for &(name, v) in overrides {
-        values
-            .set(
-                &pipeline.params,
-                name,
-                navscope_core::params::ParamValue::Float(v),
-            )
-            .unwrap();
+    for (name, v) in overrides {
+        values.set(&pipeline.params, name, v.clone()).unwrap();
     }
     let LevelData::Brushes(brushes) = &level.data else {
         unreachable!()
@@ -326,7 +320,11 @@ fn any_drop_links_down_and_not_up_and_a_hurting_one_costs_its_damage() {
             };
             let (with, free) = (
                 build_in(id, &text),
-                build_with(id, &text, &[(navscope_core::jump::FALL_COST, 0.0)]),
+                build_with(
+                    id,
+                    &text,
+                    &[(navscope_core::jump::FALL_COST, ParamValue::Float(0.0))],
+                ),
             );
             assert!(
                 (cost(&with) - cost(&free) - extra).abs() < 1e-6,
@@ -370,14 +368,19 @@ fn slime_and_lava_are_waded_through_at_the_health_they_take() {
     ] {
         let text = pool(texture);
         for id in ["cspace", "voxel"] {
-            let (priced, free) = (build_in(id, &text), build_with(id, &text, &[(param, 1.0)]));
+            let (priced, free) = (
+                build_in(id, &text),
+                build_with(id, &text, &[(param, ParamValue::Float(1.0))]),
+            );
             assert!(
                 cost(&priced) > cost(&free) + 0.5 * (price - 1.0),
                 "{id}, {texture}: {} against {}",
                 cost(&priced),
                 cost(&free)
             );
-            let e = build_with(id, &text, &[(param, 0.0)]).route().unwrap_err();
+            let e = build_with(id, &text, &[(param, ParamValue::Float(0.0))])
+                .route()
+                .unwrap_err();
             assert!(
                 matches!(e, PathError::NoConnection { .. }),
                 "{id}, {texture} forbidden: {e}"
@@ -576,7 +579,7 @@ fn a_flooded_shaft_is_swum_up_whatever_the_number_of_wet_polygons() {
 /// unhurt (a fall onto a floor that deep would hurt).
 #[test]
 fn voxel_swims_up_a_flooded_cliff_and_falls_into_water_unhurt() {
-    let low_step = [("swim.max_step", 18.0 / 32.0)];
+    let low_step = [("swim.max_step", ParamValue::Float(18.0 / 32.0))];
     let b = build_with("voxel", &flooded_cliff_map(false), &low_step);
     let swim_nodes = b
         .mesh
@@ -1193,5 +1196,97 @@ fn voxel_falls_only_where_the_whole_body_comes_down_between_bars() {
     assert!(
         b.kinds().contains(&LinkKind::Jump),
         "a grate of 64-unit gaps: a drop"
+    );
+}
+
+/// A wall across the map at y 224 to 256 with a window 192 units wide
+/// (x 32 to 224) whose sill, 32 units deep, is `sill` units above the
+/// start's floor (z 0, north of the wall) and whose lintel is 112 units
+/// over the sill; the exit's floor, south of the wall, is 64 units under
+/// the start's (lq_e0m6's window under `door_secret1`'s raised bars).
+fn sill_map(sill: i32) -> String {
+    let top = sill + 112;
+    map(
+        &[
+            cuboid([0, 256, -16], [256, 512, 0], "floor"),
+            cuboid([0, 0, -80], [256, 224, -64], "low"),
+            cuboid([0, 224, -80], [256, 256, sill], "sill"),
+            cuboid([0, 224, sill], [32, 256, top], "jamb"),
+            cuboid([224, 224, sill], [256, 256, top], "jamb"),
+            cuboid([0, 224, top], [256, 256, top + 64], "lintel"),
+        ],
+        [128, 400, 24],
+        ([96, 64, -64], [160, 128, 0]),
+        &[],
+    )
+}
+
+/// Quake's player stands wherever the bottom of his box rests on some
+/// floor, overhanging a ledge by up to half his width: he jumps 32 units
+/// up onto a sill 32 units deep (as deep as he is wide) and drops off its
+/// far side; a sill 64 units up is above his jump's 45.6-unit rise. In
+/// `voxel` the sill keeps its nodes only because the game presets do not
+/// erode the walkable area from ledges ([`navscope_voxel::overhang`]).
+#[test]
+fn the_player_jumps_onto_a_sill_as_deep_as_he_is_wide_and_drops_off_it() {
+    for id in ["voxel", "cspace"] {
+        let kinds = build_in(id, &sill_map(32)).kinds();
+        assert!(
+            kinds.iter().filter(|&&k| k == LinkKind::Jump).count() >= 2,
+            "{id}, a sill 32 units up: a jump up and a drop, got {kinds:?}"
+        );
+        let e = build_in(id, &sill_map(64)).route().unwrap_err();
+        assert!(
+            matches!(e, PathError::NoConnection { .. }),
+            "{id}, a sill 64 units up: {e}"
+        );
+    }
+    let eroded = [(
+        navscope_voxel::settings::ERODE_LEDGES,
+        ParamValue::Bool(true),
+    )];
+    let e = build_with("voxel", &sill_map(32), &eroded)
+        .route()
+        .unwrap_err();
+    assert!(
+        matches!(e, PathError::NoConnection { .. }),
+        "voxel eroding from ledges (Recast's rule): no node on the sill, {e}"
+    );
+}
+
+/// A beam 8 units wide at the floors' height (z 0) from the start's floor
+/// (x 0 to 256) to the exit's (x 768 to 1024) over a void, too long to
+/// jump; with `walls`, the beam runs along the middle of a slot 24 units
+/// wide between two walls (8 units of air each side of it).
+fn beam_map(walls: bool) -> String {
+    let mut world = vec![
+        floor(0, 256, 0),
+        floor(768, 1024, 0),
+        cuboid([256, 124, -16], [768, 132, 0], "beam"),
+    ];
+    if walls {
+        world.push(cuboid([256, 0, -64], [768, 116, 128], "wall"));
+        world.push(cuboid([256, 140, -64], [768, 256, 128], "wall"));
+    }
+    map(&world, [64, 128, 24], ([896, 64, 0], [960, 192, 64]), &[])
+}
+
+/// The player walks along a beam a quarter of his width (his box rests on
+/// it, overhanging both sides), but not where walls on both sides of the
+/// beam stand closer than his width: a body that overhangs a drop is
+/// still kept a radius from a wall across the gap.
+#[test]
+fn voxel_walks_a_beam_narrower_than_the_player_but_not_between_walls_closer_than_his_width() {
+    let b = build_in("voxel", &beam_map(false));
+    let p = b.route().unwrap_or_else(|e| panic!("an open beam: {e}"));
+    assert!(
+        p.length > (768.0 - 256.0) / 32.0,
+        "the route walks the beam: {} m",
+        p.length
+    );
+    let e = build_in("voxel", &beam_map(true)).route().unwrap_err();
+    assert!(
+        matches!(e, PathError::NoConnection { .. }),
+        "a beam between walls 24 units apart: {e}"
     );
 }

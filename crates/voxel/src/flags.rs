@@ -18,7 +18,10 @@
 //!    spans, not only the pool: space an earlier pass claimed is free space
 //!    for this one, so a later pass reaches right up to the earlier pass's
 //!    border. Obstacles are non-passable spans and, one cell beyond a span,
-//!    every side without a connection (a wall or a drop).
+//!    every side without a connection (a wall or a drop); with
+//!    `erode_ledges` off, of the sides without a connection only the
+//!    columns where the body does not fit, so a body that may overhang
+//!    comes to a ledge's edge ([`crate::overhang`]).
 //! 4. A pooled, passable span whose centre is at least `r` from every
 //!    obstacle face is walkable, unless the band rule ([`crate::bands`])
 //!    returns its connected area to the pool; walkable with a side neighbour that is not
@@ -26,12 +29,12 @@
 //!    pool is non-walkable and goes on to the next pass.
 
 use crate::bands::{EarlierAreas, drop_bands};
-use crate::chamfer::distances;
-use crate::chamfer::threshold;
+use crate::chamfer::{distances, erosion_reach, threshold};
 use crate::compact::CompactTile;
 use crate::grid::Grid;
 use crate::heightfield::Heightfield;
-use crate::links::NO_LINK;
+use crate::links::{Limits, NO_LINK};
+use crate::overhang;
 use crate::pass_flags::{BORDER, CLAIMED, NON_WALKABLE, PassFlags, WALKABLE};
 use crate::settings::{BandRule, Pass};
 
@@ -39,13 +42,16 @@ use crate::settings::{BandRule, Pass};
 /// `compact` is the tile's compact heightfield (each pass's passable spans,
 /// after Recast's span filters, and its span neighbours:
 /// [`crate::compact`]), `bands` the rule that returns a later pass's wall
-/// bands to the pool ([`crate::bands`], none: keep everything).
+/// bands to the pool ([`crate::bands`], none: keep everything),
+/// `erode_ledges` whether a ledge is an obstacle as a wall is (Recast's
+/// rule) or the body may overhang it ([`crate::overhang`]).
 pub fn flag_tile(
     hf: &Heightfield,
     grid: &Grid,
     passes: &[Pass],
     compact: &CompactTile,
     bands: Option<BandRule>,
+    erode_ledges: bool,
 ) -> Vec<PassFlags> {
     let n = hf.spans.len();
     let mut pool = vec![true; n];
@@ -72,7 +78,20 @@ pub fn flag_tile(
         }
         let threshold = threshold(a.radius, grid.cs);
         let link = cp.links.clone();
-        let dist = distances(hf, &link, passable);
+        // A swimmer has no ledge to overhang: its spans are the floors
+        // under the water and its step the water's depth, so its area is
+        // eroded by Recast's rule.
+        let dist = if erode_ledges || pass.stance == navscope_core::Stance::Swim {
+            distances(hf, &link, passable)
+        } else {
+            overhang::distances(
+                hf,
+                &link,
+                passable,
+                Limits::of(pass, grid),
+                erosion_reach(a.radius, grid.cs),
+            )
+        };
         // Without short cuts (`&`, not `&&`) over zipped slices: the
         // compiler turns it into vector code.
         let mut walk: Vec<bool> = pool
@@ -179,7 +198,7 @@ pub(crate) mod tests {
         let l = layout(m, &[], &s).unwrap();
         let hf = voxelize(m, &l, &[0], None).unwrap().remove(0);
         let c = compact_tile(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas());
-        let f = flag_tile(&hf, &l.grid, &s.passes, &c, s.bands);
+        let f = flag_tile(&hf, &l.grid, &s.passes, &c, s.bands, s.erode_ledges);
         (l.grid, hf, f)
     }
 
@@ -198,6 +217,55 @@ pub(crate) mod tests {
         assert_eq!(row[5], WALKABLE);
         assert_eq!(row[35], BORDER);
         assert_eq!(&row[36..], &[NON_WALKABLE; 4]);
+    }
+
+    /// [`build`] with `erode_ledges` as given.
+    fn build_ledges(m: &TriMesh, erode_ledges: bool) -> (Heightfield, Vec<PassFlags>) {
+        let sp = specs();
+        let mut v = ParamValues::defaults(&sp);
+        v.set(
+            &sp,
+            "passes",
+            navscope_core::ParamValue::Text("stand".into()),
+        )
+        .unwrap();
+        let mut s = Settings::from_params(&v).unwrap();
+        s.tile_size = 0;
+        s.erode_ledges = erode_ledges;
+        let l = layout(m, &[], &s).unwrap();
+        let hf = voxelize(m, &l, &[0], None).unwrap().remove(0);
+        let c = compact_tile(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas());
+        let f = flag_tile(&hf, &l.grid, &s.passes, &c, s.bands, s.erode_ledges);
+        (hf, f)
+    }
+
+    /// Without ledge erosion a platform in the void is walkable to its
+    /// edges (the body overhangs them), a wall standing on it is still
+    /// kept a radius away, and so is a wall across a gap narrower than the
+    /// radius beyond the platform's edge.
+    #[test]
+    fn without_ledge_erosion_the_area_reaches_ledges_but_not_walls() {
+        // Stand radius 0.4 m = 4 cells; the platform x 0 to 4 m; a wall on
+        // it at x 3.5 to 4 m for z under 2 m; beyond the gap x 4 to 4.2 m,
+        // a wall x 4.2 to 5 m for z above 2 m.
+        let m = crate::heightfield::tests::boxes(&[
+            ([0., -0.1, 0.], [4., 0., 4.]),
+            ([3.5, 0., 0.], [4., 3., 2.]),
+            ([4.2, -1., 2.], [5., 3., 4.]),
+        ]);
+        let (hf, f) = build_ledges(&m, false);
+        let walk = |x: i32, z: i32| flag_at(&hf, &f[0], x, z) >= WALKABLE;
+        // The west ledge: walkable to its outermost cell, in both rows.
+        assert!(walk(0, 10) && walk(0, 30) && walk(1, 30));
+        // The wall on the platform: its radius (4 cells) is kept.
+        assert!(!walk(31, 10) && walk(30, 10));
+        // The wall across the 0.2 m gap: 0.2 m beyond the edge, so the
+        // cells within 0.2 m of the edge are too near it.
+        assert!(!walk(39, 30) && !walk(38, 30) && walk(37, 30));
+        // Recast's rule erodes the ledge as a wall.
+        let (hf, f) = build_ledges(&m, true);
+        assert!(flag_at(&hf, &f[0], 3, 30) == NON_WALKABLE);
+        assert!(flag_at(&hf, &f[0], 4, 30) >= WALKABLE);
     }
 
     #[test]
@@ -290,8 +358,8 @@ pub(crate) mod tests {
             let hf = voxelize(&level.mesh, &l, &[0], None).unwrap().remove(0);
             let ca = compact_tile_with(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas(), true);
             let cb = compact_tile_with(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas(), false);
-            let a = flag_tile(&hf, &l.grid, &s.passes, &ca, s.bands);
-            let b = flag_tile(&hf, &l.grid, &s.passes, &cb, s.bands);
+            let a = flag_tile(&hf, &l.grid, &s.passes, &ca, s.bands, s.erode_ledges);
+            let b = flag_tile(&hf, &l.grid, &s.passes, &cb, s.bands, s.erode_ledges);
             for (x, y) in a.iter().zip(&b) {
                 assert_eq!(x.flags, y.flags, "{:?}", x.pass.stance);
             }

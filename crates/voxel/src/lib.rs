@@ -67,6 +67,16 @@
 //!   not the pool, so a later pass's area borders an earlier pass's exactly
 //!   (§32.3.1); a later pass's region is kept only where it reaches space
 //!   the earlier passes do not ([`bands`]).
+//! * **Ledges** (`erode_ledges`). Recast keeps the radius from a drop as
+//!   from a wall: its cylinder stands wholly on the floor. A game's box
+//!   hull may overhang a ledge (Quake's player stands wherever the bottom
+//!   of his box rests on some floor under its footprint), so with
+//!   `erode_ledges` off (the game agent presets) only columns where the
+//!   body does not fit at a span's floor are obstacles, a wall across a
+//!   narrow gap included: the walkable area reaches a ledge's edge, and
+//!   ledges, beams and sills narrower than the body keep their nodes
+//!   ([`overhang`]). The centre stops at the edge's outermost cell, not
+//!   half a width beyond it as Quake allows: a conservative reading.
 //! * **Border voxels are part of the polygon**, whose outline runs along
 //!   their outer cell edges; a region never holds two spans of one column,
 //!   so every outline is a plan polygon.
@@ -169,6 +179,7 @@ pub mod flags;
 pub mod graph;
 pub mod hazards;
 pub mod movers;
+pub mod overhang;
 pub mod partition;
 pub mod polymesh;
 pub mod simplify;

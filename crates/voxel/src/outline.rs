@@ -210,7 +210,7 @@ mod tests {
             .into_iter()
             .map(|hf| {
                 let c = compact_tile(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas());
-                let f = flag_tile(&hf, &l.grid, &s.passes, &c, s.bands);
+                let f = flag_tile(&hf, &l.grid, &s.passes, &c, s.bands, s.erode_ledges);
                 (hf, f)
             })
             .collect()

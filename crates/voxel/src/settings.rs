@@ -171,6 +171,12 @@ pub fn specs() -> Vec<ParamSpec> {
             "A span with less free space above it than the agent is tall is not walkable (Recast's Walkable Low Height Spans filter, rcFilterWalkableLowHeightSpans).",
         ),
         ParamSpec::bool(
+            ERODE_LEDGES,
+            "Erode from ledges",
+            true,
+            "Keep the agent's radius from ledges (drops deeper than a step) as from walls, as Recast does for a cylinder that must stand wholly on the floor. Off for a body that may overhang a ledge (a game's box hull: Quake's player stands wherever the bottom of his box rests on some floor), so the walkable area reaches a ledge's edge and narrow ledges and sills keep their nodes; walls, low ceilings and columns across a gap where the body does not fit are still kept a radius away. The swim pass keeps Recast's rule.",
+        ),
+        ParamSpec::bool(
             "drop_wall_bands",
             "Drop wall bands",
             true,
@@ -476,6 +482,7 @@ pub mod reads {
         "filter_low_hanging_obstacles",
         "filter_ledge_spans",
         "filter_walkable_low_height_spans",
+        super::ERODE_LEDGES,
         "drop_wall_bands",
         "band_keep_distance",
         "partition",
@@ -590,6 +597,10 @@ pub struct DetailParams {
     pub max_error: f64,
 }
 
+/// The parameter: whether the erosion keeps the radius from ledges too
+/// (Recast), or only from where the body does not fit ([`crate::overhang`]).
+pub const ERODE_LEDGES: &str = "erode_ledges";
+
 /// The parameter: the deepest drop linked, metres.
 pub const MAX_DROP: &str = "max_drop";
 
@@ -649,6 +660,9 @@ pub struct Settings {
     pub reuse_tiles: bool,
     /// Recast's span filters.
     pub filters: Filters,
+    /// Whether the erosion keeps the radius from ledges as from walls
+    /// (Recast's rule; off: [`crate::overhang`]).
+    pub erode_ledges: bool,
     /// The wall-band rule of the recycled passes, when on.
     pub bands: Option<BandRule>,
     /// Region partitioning and filters.
@@ -729,6 +743,7 @@ impl Settings {
                 ledges: params.bool("filter_ledge_spans"),
                 low_height: params.bool("filter_walkable_low_height_spans"),
             },
+            erode_ledges: params.bool(ERODE_LEDGES),
             bands: None,
             partition: PartitionParams {
                 kind: Partition::named(params.text("partition")).ok_or_else(|| {

@@ -102,7 +102,7 @@ pub struct TileKey {
 /// Hash of the settings `stage` and the stages before it read: the grid
 /// and the water level (voxelize), the filters and the passes with their
 /// agent tables (compact, flag, and regions, which reads the flags), the
-/// band rule (flag), the simplification bounds (simplify,
+/// ledge rule and the band rule (flag), the simplification bounds (simplify,
 /// triangulate). The tile size and the radii (the border) are in the tile's
 /// cells, the geometry in its own hash.
 pub fn params_hash(s: &Settings, stage: TileStage) -> u64 {
@@ -117,6 +117,7 @@ pub fn params_hash(s: &Settings, stage: TileStage) -> u64 {
         format!("{:?}", s.passes).hash(&mut h);
     }
     if stage >= TileStage::Flag {
+        s.erode_ledges.hash(&mut h);
         format!("{:?}", s.bands).hash(&mut h);
     }
     if stage >= TileStage::Regions {

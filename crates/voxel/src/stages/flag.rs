@@ -140,6 +140,7 @@ pub(super) fn run_flag(ctx: &StageContext) -> Result<Arc<dyn Artifact>, StageErr
             &s.passes,
             &c.tiles[i],
             s.bands,
+            s.erode_ledges,
         ))
     })?;
     Ok(Arc::new(FlagArtifact {
