@@ -1319,3 +1319,34 @@ fn cspace_falls_only_where_the_whole_body_comes_down_between_bars() {
         "a grate of 64-unit gaps"
     );
 }
+
+/// A 128-unit gap between two floors (Quake's running jump reaches 216)
+/// with a wall standing in it up to far above the jump, a slot `gap`
+/// units wide through the wall where the jump goes.
+fn slotted_chasm(gap: i32) -> String {
+    let (lo, hi) = (128 - gap / 2, 128 + gap - gap / 2);
+    let world = [
+        floor(0, 256, 0),
+        floor(384, 640, 0),
+        cuboid([312, 0, -64], [328, lo, 256], "wall"),
+        cuboid([312, hi, -64], [328, 256, 256], "wall"),
+    ];
+    map(&world, [64, 128, 24], ([512, 96, 0], [576, 160, 64]), &[])
+}
+
+/// A running jump goes through a slot in a wall only where the player
+/// fits strictly: 40 units, not 32.
+#[test]
+fn cspace_jumps_through_a_slot_only_wider_than_the_player() {
+    let b = build(&slotted_chasm(32));
+    assert!(
+        no_route(&b),
+        "a 32-unit slot: {:?}",
+        b.route().map(|p| p.length)
+    );
+    let b = build(&slotted_chasm(40));
+    assert!(
+        b.kinds().contains(&LinkKind::Jump),
+        "a 40-unit slot: a jump"
+    );
+}
