@@ -13,7 +13,7 @@
 //! height below it, and the distance is within the reach of a running jump
 //! that lands that much lower ([`Reach::lands`], shared with `voxel`). The flight is checked
 //! against the expanded solids (configuration space, so a clear point is
-//! one where the agent's box fits) along three legs: up from the take-off
+//! one where the agent's box fits, [`crate::free`]) along three legs: up from the take-off
 //! to a little over the higher of the two heights, across, and down to the
 //! landing. Each jump is one `jump` link, one way.
 

@@ -68,6 +68,21 @@
 //! * a brush that makes no closed solid (or whose expansion fails) is
 //!   skipped and listed in the `expand` artifact (count "skipped
 //!   brushes", drawn as `brush/skipped` boxes); the rest builds.
+//! * **the player fits strictly** ([`free`]): Quake collides the player's
+//!   origin against the brushes grown by his hull (qbsp's `ExpandBrush`
+//!   moves every plane out by the corner of `hull_size[1]`, −16 −16 −24
+//!   to 16 16 32 about the origin, 32 × 32 × 56, and adds axial and edge
+//!   bevels: the expansion of [`expand`]), and `SV_RecursiveHullCheck`
+//!   stops every trace `DIST_EPSILON` (1/32 unit) short of the plane it
+//!   hits, so the origin never rests on a grown face. Where two grown
+//!   brushes touch, as between bars exactly 32 units apart or the walls
+//!   of a 32-unit corridor, there is no room: the player passes only
+//!   where the gap is wider than he is. Every flight, swim, fall and link
+//!   crossing checked against the solids asks [`free::is_free`], which
+//!   refuses a point on two faces that face each other (closer than
+//!   twice 1/32 unit at 1/32 m per unit). The union itself drops
+//!   polygons of no area, so two touching grown brushes leave no floor
+//!   between them.
 //!
 //! ## Choices where the paper is open
 //! * **Agent sizes.** Two AABBs: standing 0.6 × 1.8 × 0.6 m and crouching
@@ -174,6 +189,7 @@ pub mod crouch_space;
 pub mod edge_plane;
 pub mod expand;
 pub mod extra;
+pub mod free;
 pub mod gaps;
 pub mod inspect;
 pub mod ledges;

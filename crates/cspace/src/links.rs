@@ -24,9 +24,8 @@ use glam::DVec3;
 use navscope_core::LinkKind;
 use serde::Serialize;
 
-use navscope_core::geom::Aabb;
-
 use crate::edge_plane::{EdgePlane, EdgeRef};
+use crate::free::{is_free, near};
 use crate::polyhedron::Polyhedron;
 use crate::walkable::WalkPoly;
 
@@ -209,8 +208,7 @@ pub fn jumps(e: &Edge2, f: &Edge2, step: f64, jump: f64) -> Vec<Crossing> {
 
 /// True when the vertical crossing of a step or jump link (from the source
 /// segment up or down to the destination segment, sampled at both ends and
-/// the middle) stays out of every solid in `solids` by more than a tenth
-/// of a millimetre. Edges merged into one plane by the table's tolerances
+/// the middle) is free among `solids` ([`is_free`]). Edges merged into one plane by the table's tolerances
 /// can sit a few millimetres apart, and where a brush face leans (a tipped
 /// crate) the vertical between them can cut its corner: such links are
 /// dropped. The test is symmetric, so a link and its reverse go together.
@@ -224,27 +222,20 @@ pub fn clear_of(solids: &[&Polyhedron], l: &LinkSeg) -> bool {
         );
         pts.extend(TS.iter().map(|&t| a.lerp(b, t)));
     }
-    let bb = Aabb::from_points(pts.iter().copied());
-    solids
-        .iter()
-        .filter(|p| p.bounds.intersects(&bb))
-        .all(|p| pts.iter().all(|&q| !p.contains_strictly(q, 1e-4)))
+    let near = near(solids, &pts);
+    pts.iter().all(|&q| is_free(&near, q))
 }
 
 /// Spacing of [`clear_path`]'s sample points, metres.
 pub(crate) const PATH_SAMPLE_STEP: f64 = 0.1;
 
-/// True when no point of the polyline `pts`, sampled every
-/// [`PATH_SAMPLE_STEP`], lies inside one of `solids`.
+/// True when every point of the polyline `pts`, sampled every
+/// [`PATH_SAMPLE_STEP`], is free among `solids` ([`is_free`]).
 pub fn clear_path(solids: &[&Polyhedron], pts: &[DVec3]) -> bool {
-    let bb = Aabb::from_points(pts.iter().copied());
-    let near: Vec<&&Polyhedron> = solids.iter().filter(|s| s.bounds.intersects(&bb)).collect();
+    let near = near(solids, pts);
     pts.windows(2).all(|w| {
         let n = (w[0].distance(w[1]) / PATH_SAMPLE_STEP).ceil().max(1.0) as usize;
-        (0..=n).all(|k| {
-            let p = w[0].lerp(w[1], k as f64 / n as f64);
-            near.iter().all(|s| !s.contains_strictly(p, 1e-4))
-        })
+        (0..=n).all(|k| is_free(&near, w[0].lerp(w[1], k as f64 / n as f64)))
     })
 }
 

@@ -1290,3 +1290,158 @@ fn voxel_walks_a_beam_narrower_than_the_player_but_not_between_walls_closer_than
         "a beam between walls 24 units apart: {e}"
     );
 }
+
+/// A corridor (x 0 to 1024, floor z 0, side walls, no roof) blocked
+/// across at x 496..512 by a row of bars 16 units thick with four gaps
+/// `gap` units wide between them and the side walls; the bars and walls
+/// are 256 high, far above Quake's jump. The start is at the west end,
+/// the exit at the east end. `class`: the bars' entity (`None`: world
+/// brushes).
+fn barred_corridor(gap: i32, class: Option<&str>) -> String {
+    let width = 4 * gap + 3 * 16;
+    let mut world = vec![
+        cuboid([0, 0, -16], [1024, width, 0], "floor"),
+        cuboid([0, -16, 0], [1024, 0, 256], "wall"),
+        cuboid([0, width, 0], [1024, width + 16, 256], "wall"),
+    ];
+    let bars: Vec<String> = (1..4)
+        .map(|k| {
+            let y = k * gap + (k - 1) * 16;
+            cuboid([496, y, 0], [512, y + 16, 256], "bar")
+        })
+        .collect();
+    let more = match class {
+        None => {
+            world.extend(bars);
+            Vec::new()
+        }
+        Some(c) => vec![entity(c, &[], &bars)],
+    };
+    let mid = width / 2;
+    map(
+        &world,
+        [64, mid, 24],
+        ([896, mid - 16, 0], [960, mid + 16, 64]),
+        &more,
+    )
+}
+
+/// A wall across a room (x 496..624) with one slot `gap` units wide
+/// through it: a corridor 128 units long and exactly as wide as the slot.
+fn slot_corridor(gap: i32) -> String {
+    let (lo, hi) = (128 - gap / 2, 128 + gap - gap / 2);
+    let world = [
+        cuboid([0, 0, -16], [1024, 256, 0], "floor"),
+        cuboid([0, -16, 0], [1024, 0, 256], "wall"),
+        cuboid([0, 256, 0], [1024, 272, 256], "wall"),
+        cuboid([496, 0, 0], [624, lo, 256], "wall"),
+        cuboid([496, hi, 0], [624, 256, 256], "wall"),
+    ];
+    map(&world, [64, 128, 24], ([896, 96, 0], [960, 160, 64]), &[])
+}
+
+fn no_route(b: &Built) -> bool {
+    matches!(b.route(), Err(PathError::NoConnection { .. }))
+}
+
+/// Quake collides the player's origin against the brushes grown by his
+/// 32 × 32 hull (qbsp's clip hull) and keeps his origin off every plane
+/// (`SV_RecursiveHullCheck`'s `DIST_EPSILON`): where two grown brushes
+/// touch, as between bars exactly 32 units apart, there is no room, and
+/// the player passes only where a gap is wider than he is. `cspace`
+/// walks between bars 40 apart and not between bars 32 apart, whether
+/// the bars are the world's or a `func_wall`'s.
+#[test]
+fn cspace_walks_between_bars_only_where_the_player_fits_strictly() {
+    for class in [None, Some("func_wall"), Some("func_detail_wall")] {
+        let b = build(&barred_corridor(32, class));
+        assert!(
+            no_route(&b),
+            "{class:?}: 32-unit gaps: {:?}",
+            b.route().map(|p| p.length)
+        );
+        let b = build(&barred_corridor(40, class));
+        let kinds = b.kinds();
+        assert!(
+            kinds.iter().all(|k| *k == LinkKind::Walk),
+            "{class:?}: 40-unit gaps are walked through: {kinds:?}"
+        );
+    }
+}
+
+/// The same for a corridor: Quake's player walks a slot 40 units wide and
+/// not one 32 wide (nor narrower).
+#[test]
+fn cspace_walks_a_corridor_only_wider_than_the_player() {
+    for gap in [24, 32] {
+        let b = build(&slot_corridor(gap));
+        assert!(
+            no_route(&b),
+            "a {gap}-unit corridor: {:?}",
+            b.route().map(|p| p.length)
+        );
+    }
+    assert!(
+        build(&slot_corridor(40)).route().is_ok(),
+        "a 40-unit corridor"
+    );
+}
+
+/// `cspace` swims through the barred tunnel only where the player fits
+/// strictly, as `voxel` does.
+#[test]
+fn cspace_swims_through_bars_only_where_the_player_fits_strictly() {
+    let b = build(&flooded_tunnel_map(&[96, 144]));
+    assert!(
+        no_route(&b),
+        "32-unit gaps: {:?}",
+        b.route().map(|p| p.length)
+    );
+}
+
+/// `cspace` drops into a pit only between bars the whole body passes:
+/// not through a grate of 24- and 32-unit gaps, through one of 64.
+#[test]
+fn cspace_falls_only_where_the_whole_body_comes_down_between_bars() {
+    let b = build(&grate_map(24, 32));
+    assert!(
+        no_route(&b),
+        "a grate of 24- and 32-unit gaps: {:?}",
+        b.route().map(|p| p.length)
+    );
+    assert!(
+        build(&grate_map(64, 64)).route().is_ok(),
+        "a grate of 64-unit gaps"
+    );
+}
+
+/// A 128-unit gap between two floors (Quake's running jump reaches 216)
+/// with a wall standing in it up to far above the jump, a slot `gap`
+/// units wide through the wall where the jump goes.
+fn slotted_chasm(gap: i32) -> String {
+    let (lo, hi) = (128 - gap / 2, 128 + gap - gap / 2);
+    let world = [
+        floor(0, 256, 0),
+        floor(384, 640, 0),
+        cuboid([312, 0, -64], [328, lo, 256], "wall"),
+        cuboid([312, hi, -64], [328, 256, 256], "wall"),
+    ];
+    map(&world, [64, 128, 24], ([512, 96, 0], [576, 160, 64]), &[])
+}
+
+/// A running jump goes through a slot in a wall only where the player
+/// fits strictly: 40 units, not 32.
+#[test]
+fn cspace_jumps_through_a_slot_only_wider_than_the_player() {
+    let b = build(&slotted_chasm(32));
+    assert!(
+        no_route(&b),
+        "a 32-unit slot: {:?}",
+        b.route().map(|p| p.length)
+    );
+    let b = build(&slotted_chasm(40));
+    assert!(
+        b.kinds().contains(&LinkKind::Jump),
+        "a 40-unit slot: a jump"
+    );
+}
