@@ -12,7 +12,8 @@
 //!
 //! The frame being run counts among the recent ones: the limit is set after
 //! Bevy measured this frame's time and before egui reads this frame's input
-//! (egui runs its pass in `PostUpdate`). So a release seen after one sudden
+//! (in `PreUpdate`, before egui's input systems; its pass runs later, in
+//! `PostUpdate`, away from the camera's systems). So a release seen after one sudden
 //! slow frame (the machine busy with a build) is judged against that frame,
 //! not only against the fast ones before it. A missed click there was
 //! worse than nothing: egui took the press for a drag and a side panel
@@ -21,7 +22,7 @@
 use std::collections::VecDeque;
 
 use bevy::prelude::*;
-use bevy_egui::{EguiContexts, EguiPostUpdateSet};
+use bevy_egui::{EguiContexts, EguiPreUpdateSet};
 
 /// egui's limit for a press to count as a click, at any frame rate.
 pub const HAND_CLICK_S: f64 = 0.8;
@@ -34,8 +35,10 @@ pub struct ClickTimePlugin;
 impl Plugin for ClickTimePlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
-            PostUpdate,
-            fit_click_time.before(EguiPostUpdateSet::EndPass),
+            PreUpdate,
+            fit_click_time
+                .after(EguiPreUpdateSet::InitContexts)
+                .before(EguiPreUpdateSet::ProcessInput),
         );
     }
 }
