@@ -208,10 +208,10 @@ pub fn jumps(e: &Edge2, f: &Edge2, step: f64, jump: f64) -> Vec<Crossing> {
 
 /// True when the vertical crossing of a step or jump link (from the source
 /// segment up or down to the destination segment, sampled at both ends and
-/// the middle) is free among `solids` ([`is_free`]). Edges merged into one plane by the table's tolerances
-/// can sit a few millimetres apart, and where a brush face leans (a tipped
-/// crate) the vertical between them can cut its corner: such links are
-/// dropped. The test is symmetric, so a link and its reverse go together.
+/// the middle) is free among `solids` ([`is_free`]). Edges merged into one
+/// plane by the table's tolerances can sit a few millimetres apart, and
+/// where a brush face leans (a tipped crate) the vertical between them can
+/// cut its corner: such links are dropped. The test is symmetric, so a link and its reverse go together.
 pub fn clear_of(solids: &[&Polyhedron], l: &LinkSeg) -> bool {
     const TS: [f64; 5] = [0.05, 0.25, 0.5, 0.75, 0.95];
     let mut pts = Vec::with_capacity(15);

@@ -182,6 +182,20 @@ pub(crate) mod tests {
         passes: &str,
         bands: bool,
     ) -> (Grid, Heightfield, Vec<PassFlags>) {
+        build_adjusted(m, passes, |s| {
+            if !bands {
+                s.bands = None;
+            }
+        })
+    }
+
+    /// One tile of `m` flagged with `passes`, the default settings changed
+    /// by `adjust`.
+    fn build_adjusted(
+        m: &TriMesh,
+        passes: &str,
+        adjust: impl FnOnce(&mut Settings),
+    ) -> (Grid, Heightfield, Vec<PassFlags>) {
         let sp = specs();
         let mut v = ParamValues::defaults(&sp);
         v.set(
@@ -192,9 +206,7 @@ pub(crate) mod tests {
         .unwrap();
         let mut s = Settings::from_params(&v).unwrap();
         s.tile_size = 0;
-        if !bands {
-            s.bands = None;
-        }
+        adjust(&mut s);
         let l = layout(m, &[], &s).unwrap();
         let hf = voxelize(m, &l, &[0], None).unwrap().remove(0);
         let c = compact_tile(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas());
@@ -221,21 +233,7 @@ pub(crate) mod tests {
 
     /// [`build`] with `erode_ledges` as given.
     fn build_ledges(m: &TriMesh, erode_ledges: bool) -> (Heightfield, Vec<PassFlags>) {
-        let sp = specs();
-        let mut v = ParamValues::defaults(&sp);
-        v.set(
-            &sp,
-            "passes",
-            navscope_core::ParamValue::Text("stand".into()),
-        )
-        .unwrap();
-        let mut s = Settings::from_params(&v).unwrap();
-        s.tile_size = 0;
-        s.erode_ledges = erode_ledges;
-        let l = layout(m, &[], &s).unwrap();
-        let hf = voxelize(m, &l, &[0], None).unwrap().remove(0);
-        let c = compact_tile(&hf, &l.grid, &s.passes, s.filters, &[], &no_areas());
-        let f = flag_tile(&hf, &l.grid, &s.passes, &c, s.bands, s.erode_ledges);
+        let (_, hf, f) = build_adjusted(m, "stand", |s| s.erode_ledges = erode_ledges);
         (hf, f)
     }
 
