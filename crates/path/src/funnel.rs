@@ -81,6 +81,7 @@ use navscope_core::geom::{Orientation, orient, orient_value, world_to_plan};
 use navscope_core::{NavMesh, Stance};
 use serde::{Deserialize, Serialize};
 
+use crate::crossing::Crossing;
 use crate::detail::Detail;
 use crate::locate::Locator;
 use crate::num::positive;
@@ -333,7 +334,7 @@ fn funnel_on<'d>(
     mesh: &NavMesh,
     detail: impl Fn(usize) -> Option<&'d Detail>,
     held: impl Fn(&Portal) -> Option<Option<usize>>,
-    known: impl Fn(usize, bool) -> Option<Option<[DVec3; 2]>>,
+    known: impl Fn(usize, bool) -> Option<Crossing>,
     nodes: &[u32],
     links: &[usize],
     start: DVec3,

@@ -79,6 +79,7 @@
 //!   smaller node id; the same query gives the same answer bit for bit.
 
 mod adjacency;
+mod crossing;
 mod detail;
 mod find;
 mod funnel;

@@ -27,7 +27,7 @@ use rstar::{AABB, PointDistance, RTree, RTreeObject};
 
 use crate::detail::Detail;
 use crate::plan_grid::PlanGrid;
-use crate::portal::oriented_crossing;
+use crate::crossing::{Crossing, crossing_with, plan_polygon};
 use crate::surface::{plan_ring, snap_inside, snap_to_surface};
 
 /// Default for [`Locator::max_distance`], in metres: about a standing
@@ -56,7 +56,7 @@ pub struct Location {
 /// [`Locator::link_crossing`] and [`Locator::portal_holder`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct LinkCrossing {
-    ends: Option<[DVec3; 2]>,
+    way: Option<Crossing>,
     holder: Option<usize>,
 }
 
@@ -123,7 +123,8 @@ pub struct Locator {
     /// Each node's prepared detail, by node id.
     details: Vec<Option<Arc<Detail>>>,
     /// For each link and way across it (from `from` to `to`, then back),
-    /// prepared once for the funnel: its [`oriented_crossing`] and the
+    /// prepared once for the funnel: its crossing (module `crossing`) and,
+    /// for a segment crossed anywhere, the
     /// [`Detail::holder`] of that segment among the details of the node
     /// entered and the node left.
     crossings: Vec<[LinkCrossing; 2]>,
@@ -174,6 +175,14 @@ impl Locator {
                 envelope: AABB::from_corners(lo.to_array(), hi.to_array()),
             });
         }
+        let rings: Vec<Vec<DVec2>> = mesh
+            .nodes
+            .iter()
+            .map(|n| {
+                let ring = n.polygon.as_deref().and_then(plan_polygon);
+                ring.map(|(plan, _)| plan).unwrap_or_default()
+            })
+            .collect();
         let crossings = mesh
             .links
             .iter()
@@ -183,11 +192,16 @@ impl Locator {
                     let (Some(a), Some(b)) = nodes else {
                         return LinkCrossing::default();
                     };
-                    let ends = oriented_crossing(a, b, Some(l));
+                    let (ra, rb) = (&rings[from as usize], &rings[to as usize]);
+                    let way = crossing_with(a, ra, b, rb, Some(l));
                     let detail = |n: u32| details[n as usize].as_deref();
+                    let holder = match way {
+                        Crossing::Edge(e) => Detail::holder(e, [detail(to), detail(from)]),
+                        Crossing::Points(..) => None,
+                    };
                     LinkCrossing {
-                        ends,
-                        holder: ends.and_then(|e| Detail::holder(e, [detail(to), detail(from)])),
+                        way: Some(way),
+                        holder,
                     }
                 };
                 [way(l.from, l.to), way(l.to, l.from)]
@@ -229,11 +243,11 @@ impl Locator {
         self.crossings.get(link)?[usize::from(!forward)].holder
     }
 
-    /// The [`oriented_crossing`] of link `link` crossed from its `from`
-    /// node when `forward` (else from its `to` node); `None` for an
-    /// unknown link.
-    pub(crate) fn link_crossing(&self, link: usize, forward: bool) -> Option<Option<[DVec3; 2]>> {
-        Some(self.crossings.get(link)?[usize::from(!forward)].ends)
+    /// The crossing (module `crossing`) of link `link` crossed from its
+    /// `from` node when `forward` (else from its `to` node); `None` for an
+    /// unknown link or one to an unknown node.
+    pub(crate) fn link_crossing(&self, link: usize, forward: bool) -> Option<Crossing> {
+        self.crossings.get(link)?[usize::from(!forward)].way
     }
 
     /// The same locator with another [`Locator::max_distance`].

@@ -1,20 +1,11 @@
 //! The portal sequence the funnel pulls a string through.
 //!
-//! For each step `nodes[i] -> nodes[i + 1]` of a path the crossing is, in
-//! order of preference:
-//! 1. the link's `segment` (a portal, a shared edge, a step's lip);
-//! 2. without one, for a walking link (or a missing one), the longest
-//!    stretch the two polygons' edges share (a single shared corner if that
-//!    is all they share), by the rule Polyanya's mesh joins polygons by;
-//! 3. otherwise (point nodes, jumps and ladders without a segment, polygons
-//!    over each other) the path goes through both nodes' positions: two
-//!    point portals, one at each, where Polyanya takes such a link too.
-//!
-//! Each portal is oriented as the agent sees it when crossing: `left` on its
-//! left hand. Polygons are counter-clockwise seen from above, and plan
-//! coordinates keep that orientation, so the side of the segment the source
-//! node's position lies on decides (the target node's position when the
-//! source is collinear with the segment).
+//! For each step `nodes[i] -> nodes[i + 1]` of a path the crossing is the
+//! one Polyanya takes too (module `crossing`): a segment crossed anywhere
+//! along it (a shared edge, a door, a step's lip) is a portal, oriented as
+//! the agent sees it when crossing (`left` on its left hand); a link taken
+//! at fixed points (a jump from its takeoff to its landing, the two node
+//! positions) is two point portals, one in each node.
 //!
 //! Agent clearance: with radius `r > 0` each segment portal is shrunk by `r`
 //! at both ends, but never past its midpoint (a portal shorter than `2r`
@@ -23,10 +14,10 @@
 //! walls by it) needs `r = 0`.
 
 use glam::{DVec2, DVec3};
-use navscope_core::geom::{Orientation, orient, world_to_plan};
-use navscope_core::{Link, NavMesh, Node};
+use navscope_core::NavMesh;
+use navscope_core::geom::world_to_plan;
 
-use crate::adjacency::{is_walking, overlap};
+use crate::crossing::{Crossing, crossing};
 use crate::num::positive;
 
 /// One crossing of the portal sequence.
@@ -74,66 +65,6 @@ impl Portal {
     }
 }
 
-/// Longest shared stretch of the two polygons' boundaries, in world space
-/// (heights interpolated on `a`'s edge), by the rule Polyanya's mesh
-/// joins polygons by (`polyanya::mesh`): plan edges that overlap along a
-/// stretch of positive length and run opposite ways (the polygons on
-/// either side), else a corner the two have at the same 3D position.
-/// Polygons over each other in plan (a floor over a pool, whose edges run
-/// the same way, or a corner of one over a corner of the other) share
-/// nothing.
-fn shared_edge(a: &[DVec3], b: &[DVec3]) -> Option<[DVec3; 2]> {
-    let mut best: Option<([DVec3; 2], f64)> = None;
-    for i in 0..a.len() {
-        let (a0, a1) = (a[i], a[(i + 1) % a.len()]);
-        let (pa0, pa1) = (world_to_plan(a0), world_to_plan(a1));
-        for j in 0..b.len() {
-            let (pb0, pb1) = (world_to_plan(b[j]), world_to_plan(b[(j + 1) % b.len()]));
-            let found = match overlap(pa0, pa1, pb0, pb1) {
-                Some((t0, t1)) => [a0.lerp(a1, t0), a0.lerp(a1, t1)],
-                None if a0 == b[j] => [a0, a0],
-                None => continue,
-            };
-            let len = found[0].distance(found[1]);
-            if best.is_none_or(|(_, l)| len > l) {
-                best = Some((found, len));
-            }
-        }
-    }
-    best.map(|(s, _)| s)
-}
-
-/// The segment crossed from node `a` to node `b` by `link` (`None`: no
-/// link of the path joins them), rules 1 and 2 of the module docs, or
-/// `None` where the path goes through both positions (rule 3).
-pub(crate) fn crossing_segment(a: &Node, b: &Node, link: Option<&Link>) -> Option<[DVec3; 2]> {
-    let walking = link.is_none_or(|l| is_walking(l.kind));
-    link.and_then(|l| l.segment())
-        .or_else(|| match (&a.polygon, &b.polygon) {
-            (Some(pa), Some(pb)) if walking => shared_edge(pa, pb),
-            _ => None,
-        })
-}
-
-/// [`crossing_segment`] from node `a` to node `b` as `[left, right]` for
-/// an agent going that way (not yet shrunk by the radius).
-pub(crate) fn oriented_crossing(a: &Node, b: &Node, link: Option<&Link>) -> Option<[DVec3; 2]> {
-    crossing_segment(a, b, link).map(|s| orient_portal(s, a, b))
-}
-
-/// `[left, right]` of segment `s` for an agent going from `from` to `to`.
-fn orient_portal(s: [DVec3; 2], from: &Node, to: &Node) -> [DVec3; 2] {
-    let (p, q) = (world_to_plan(s[0]), world_to_plan(s[1]));
-    match orient(p, q, world_to_plan(from.position)) {
-        Orientation::CounterClockwise => [s[1], s[0]],
-        Orientation::Clockwise => s,
-        Orientation::Collinear => match orient(p, q, world_to_plan(to.position)) {
-            Orientation::Clockwise => [s[1], s[0]],
-            _ => s,
-        },
-    }
-}
-
 /// Shrinks `[left, right]` by `radius` at both ends, not past the midpoint.
 fn shrink(s: [DVec3; 2], radius: f64) -> [DVec3; 2] {
     let len = world_to_plan(s[0]).distance(world_to_plan(s[1]));
@@ -148,9 +79,9 @@ fn shrink(s: [DVec3; 2], radius: f64) -> [DVec3; 2] {
 /// module docs), written to `out` (cleared first, so a caller keeps one
 /// buffer for every query). `links[i]` should join `nodes[i]` to
 /// `nodes[i + 1]`; a missing or mismatched link is treated as a link
-/// without a segment. `known(link, forward)` is the [`oriented_crossing`]
-/// of a link crossed from its `from` node (`forward`) or its `to` node
-/// where the caller has it prepared, `None` where it does not. Returns
+/// without a segment. `known(link, forward)` is the [`crossing`] of a
+/// link crossed from its `from` node (`forward`) or its `to` node where
+/// the caller has it prepared, `None` where it does not. Returns
 /// false (and `out` empty) when a node id is unknown.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn portals(
@@ -160,7 +91,7 @@ pub(crate) fn portals(
     start: DVec3,
     goal: DVec3,
     radius: f64,
-    known: impl Fn(usize, bool) -> Option<Option<[DVec3; 2]>>,
+    known: impl Fn(usize, bool) -> Option<Crossing>,
     out: &mut Vec<Portal>,
 ) -> bool {
     out.clear();
@@ -178,14 +109,12 @@ pub(crate) fn portals(
                 (l.from, l.to) == (nodes[i], nodes[i + 1])
                     || (l.from, l.to) == (nodes[i + 1], nodes[i])
             });
-        let ends = match link {
-            Some((li, l)) => {
-                known(li, l.from == nodes[i]).unwrap_or_else(|| oriented_crossing(a, b, Some(l)))
-            }
-            None => oriented_crossing(a, b, None),
+        let way = match link {
+            Some((li, l)) => known(li, l.from == nodes[i]).unwrap_or_else(|| crossing(a, b, Some(l))),
+            None => crossing(a, b, None),
         };
-        match ends {
-            Some(ends) => {
+        match way {
+            Crossing::Edge(ends) => {
                 let [left, right] = shrink(ends, radius);
                 out.push(Portal {
                     left,
@@ -196,9 +125,9 @@ pub(crate) fn portals(
                     link: link.map(|(li, l)| (li, l.from == nodes[i])),
                 });
             }
-            None => {
-                out.push(Portal::point(a.position, i, false));
-                out.push(Portal::point(b.position, i + 1, true));
+            Crossing::Points(leave, arrive) => {
+                out.push(Portal::point(leave, i, false));
+                out.push(Portal::point(arrive, i + 1, true));
             }
         }
     }

@@ -1,9 +1,8 @@
 //! Gates: a link whose crossing segment lies, in plan, on an edge of its
-//! source polygon and on an edge of its target, the two on either side of
-//! it (a door, or the lip up to a ledge on another floor). Polyanya
-//! crosses it anywhere along the segment, as the funnel crosses a portal;
-//! before, it crossed at the segment's middle and was longer than A* with
-//! the funnel.
+//! source polygon with the target beyond it (a door, or the lip up to a
+//! ledge on another floor). Polyanya crosses it anywhere along the
+//! segment, as the funnel crosses a portal; other segments both methods
+//! take at fixed points (module `crossing` of the crate).
 
 use glam::{DVec2, DVec3};
 use navscope_core::{Link, LinkKind, NavMesh, Stance};
@@ -140,23 +139,32 @@ fn a_start_on_the_gate_crosses_where_it_stands() {
 }
 
 #[test]
-fn a_segment_off_the_edges_stays_a_point_link_at_its_middle() {
-    // The same floors, the jump's segment moved half a metre into the
-    // floor: it lies on no edge, so the jump is a point link taken at the
-    // segment's middle, kept inside each polygon: (1, 1.5) on both.
-    let mut m = ledge(3.0);
-    let inside = [DVec3::new(0.5, 0.0, 0.0), DVec3::new(0.5, 0.0, 3.0)];
-    m.links[0] = Link::new(0, 1, LinkKind::Jump, m.links[0].cost, Some(inside));
-    let (s, t) = (DVec3::new(0.5, 0.0, 0.2), DVec3::new(3.5, 0.5, 2.8));
-    let mut f = PathFinder::new(&m);
-    let p = f
-        .polyanya(&m, s, t, &SearchOptions::default(), false)
-        .unwrap();
-    let (m0, m1) = (DVec2::new(0.5, 1.5), DVec2::new(1.0, 1.5));
-    let expected = plan(s).distance(m0) + m0.distance(m1) + m1.distance(plan(t));
-    assert!(
-        (plan_length(p.waypoints) - expected).abs() < 1e-9,
-        "{:?}",
-        p.waypoints
-    );
+fn a_segment_from_one_polygon_into_the_other_is_taken_at_its_ends() {
+    // The same floors, the jump's segment from a takeoff inside the floor
+    // to a landing inside the ledge: it lies on no edge, so both methods
+    // take it at its ends (module `crossing`, rule 3), whichever end the
+    // segment lists first; crossed anywhere along it, as a portal, the
+    // path would leave the floor beyond the takeoff.
+    for flip in [false, true] {
+        let mut m = ledge(3.0);
+        let mut way = [DVec3::new(0.5, 0.0, 0.5), DVec3::new(2.0, 0.5, 2.5)];
+        if flip {
+            way.reverse();
+        }
+        m.links[0] = Link::new(0, 1, LinkKind::Jump, m.links[0].cost, Some(way));
+        let (s, t) = (DVec3::new(0.2, 0.0, 2.8), DVec3::new(3.5, 0.5, 0.2));
+        let (takeoff, landing) = (DVec2::new(0.5, 0.5), DVec2::new(2.0, 2.5));
+        let expected = plan(s).distance(takeoff)
+            + takeoff.distance(landing)
+            + landing.distance(plan(t));
+        let mut f = PathFinder::new(&m);
+        for method in [Method::Polyanya, Method::AStar] {
+            let p = f.find(&m, method, s, t, &SearchOptions::default()).unwrap();
+            assert!(
+                (plan_length(&p.waypoints) - expected).abs() < 1e-9,
+                "{method:?} {:?}",
+                p.waypoints
+            );
+        }
+    }
 }

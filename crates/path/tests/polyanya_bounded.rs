@@ -86,12 +86,11 @@ fn links_that_all_lead_into_one_polygon_start_one_search_there() {
         "{points} point roots expanded on {n} squares ({} links)",
         m.links.len()
     );
-    // A point link is taken at the middle of its segment kept inside each
-    // square (the `polyanya` module docs): the straight link from the
-    // first square to the last, entered at its right edge and left at the
-    // last one's left edge, is the shortest; every chain of links walks
-    // at least as far.
-    let (entry, exit) = (v(2.0, 0.0, 1.0), v(3.0 * (n - 1) as f64, 0.0, 1.0));
+    // A swim from centre to centre is taken at its ends (the crate's
+    // `crossing` module): the straight link from the first square's
+    // centre to the last one's is the shortest; every chain of links
+    // walks at least as far.
+    let (entry, exit) = (v(1.0, 0.0, 1.0), v(3.0 * (n - 1) as f64 + 1.0, 0.0, 1.0));
     let best = from.distance(entry) + entry.distance(exit) + exit.distance(to);
     assert!(
         (length - best).abs() < 1e-9,

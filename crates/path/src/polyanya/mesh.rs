@@ -29,17 +29,19 @@
 //!   exact, and two positions a rounding error apart would let a ray pass
 //!   between them); an edge is never cut within the tolerance of its end,
 //!   which would leave a piece of no length.
-//! * A link that is no shared edge but whose segment lies in plan on an
-//!   edge of each polygon, the two on either side of it, is a gate
-//!   ([`Gate`]): the search crosses it anywhere along the segment. The
-//!   source polygon's vertices at a gate's ends are corners (a path may
-//!   bend there into the gate).
-//! * Every other link between two polygons (or a walking link one way only, or whose
-//!   polygons share no edge) is a point link: from an entry point in its
-//!   source polygon to an exit point in its target, at the link's cost
-//!   (module docs of `polyanya`); a walking link's cost is the plan
-//!   distance from its entry to its exit (its `cost` field is the length
-//!   from node to node, which would count the walk twice).
+//! * Every other link between two polygons (other kinds, a walking link
+//!   one way only, one whose stretch another polygon took, one between
+//!   polygons that share no edge) is crossed by the rule A* with the
+//!   funnel follows too (module `crossing`): a link crossed anywhere along
+//!   its segment (a door, a lip, the stretch a one-way walk shares) is a
+//!   gate ([`Gate`]), and the source polygon's vertices at a gate's ends
+//!   are corners (a path may bend there into the gate); any other is a
+//!   point link, from an entry point in its source polygon to an exit
+//!   point in its target (a jump's takeoff and landing, a segment's
+//!   middle, the node positions), at the link's cost (module docs of
+//!   `polyanya`); a walking link's cost is the plan distance from its
+//!   entry to its exit (its `cost` field is the length from node to node,
+//!   which would count the walk twice).
 
 use std::collections::{HashMap, HashSet};
 
@@ -48,7 +50,7 @@ use navscope_core::geom::{orient_value, world_to_plan};
 use navscope_core::{LinkKind, NavMesh, Stance};
 
 use crate::adjacency::{LINE_TOL, is_walking, overlap};
-use crate::num::positive;
+use crate::crossing::{Crossing, crossing_with, plan_polygon};
 use crate::search::{above_walk, link_middle};
 
 /// "No index".
@@ -98,12 +100,12 @@ pub(crate) struct PointLink {
     pub gate: u32,
 }
 
-/// The crossing segment of a link that is crossed like an edge: in plan
-/// it lies on an edge of the source polygon and on an edge of the target
-/// polygon, the two on either side of it (a door or a lip between
-/// polygons that share no edge, such as a portal on another floor). The
-/// agent leaves the source and enters the target at the same plan point,
-/// anywhere along the segment, as the funnel crosses a portal.
+/// The crossing segment of a link that is crossed like an edge (rule 1
+/// of module `crossing`): in plan it lies on an edge of the source
+/// polygon, and the target lies beyond it (a door, a lip, a portal on
+/// another floor). The agent leaves the source anywhere along the
+/// segment and goes on straight from there, as the funnel crosses a
+/// portal.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Gate {
     /// Plan ends, in the direction the source polygon's edge runs (the
@@ -116,31 +118,15 @@ pub(crate) struct Gate {
 }
 
 impl Gate {
-    /// The gate of segment `s` between polygon rings `from` and `to`
-    /// (plan, counter-clockwise), when it is one (see [`Gate`]).
-    fn of(from: &[DVec2], to: &[DVec2], s: [DVec3; 2]) -> Option<Gate> {
-        let (p, q) = (world_to_plan(s[0]), world_to_plan(s[1]));
-        // A segment of no length in plan (a jump whose takeoff and landing
-        // differ by a rounding error) is a point: as a gate, rays through
-        // it would go round the gates at that point at one cost, the way
-        // shared stretches of no length are refused.
-        let scale = p.abs().max(q.abs()).max_element().max(1.0);
-        if !positive(p.distance(q) - LINE_TOL * scale) {
-            return None;
+    /// The gate of a crossing `[left, right]` crossed anywhere
+    /// (`crossing::Crossing::Edge`).
+    fn of([left, right]: [DVec3; 2]) -> Gate {
+        Gate {
+            a: world_to_plan(right),
+            b: world_to_plan(left),
+            a3: right,
+            b3: left,
         }
-        let (ea, eb) = edge_holding(from, p, q)?;
-        let (fa, fb) = edge_holding(to, p, q)?;
-        if (eb - ea).dot(fb - fa) >= 0.0 {
-            return None;
-        }
-        let forward = (q - p).dot(eb - ea) > 0.0;
-        let (a3, b3) = if forward { (s[0], s[1]) } else { (s[1], s[0]) };
-        Some(Gate {
-            a: world_to_plan(a3),
-            b: world_to_plan(b3),
-            a3,
-            b3,
-        })
     }
 
     /// World point where the plan line from `r` to `t` crosses the gate
@@ -156,27 +142,6 @@ impl Gate {
     }
 }
 
-/// The edge `(a, b)` of plan ring `ring` on whose line, and within whose
-/// ends, both `p` and `q` lie (with [`LINE_TOL`]).
-fn edge_holding(ring: &[DVec2], p: DVec2, q: DVec2) -> Option<(DVec2, DVec2)> {
-    let n = ring.len();
-    (0..n)
-        .map(|i| (ring[i], ring[(i + 1) % n]))
-        .find(|&(a, b)| {
-            let ab = b - a;
-            let len2 = ab.length_squared();
-            if !positive(len2) {
-                return false;
-            }
-            let len = len2.sqrt();
-            let scale = a.abs().max(b.abs()).max_element().max(len);
-            [p, q].iter().all(|&x| {
-                let t = (x - a).dot(ab) / len2;
-                ab.perp_dot(x - a).abs() / len <= LINE_TOL * scale
-                    && (-LINE_TOL..=1.0 + LINE_TOL).contains(&t)
-            })
-        })
-}
 
 /// A vertex of the mesh.
 #[derive(Clone, Debug)]
@@ -223,41 +188,6 @@ pub struct PolyMesh {
     pub(crate) gates: Vec<Gate>,
 }
 
-/// A polygon's plan ring and world ring, counter-clockwise in plan, without
-/// repeated points; `None` when it has no area or a non-finite point.
-fn plan_polygon(points: &[DVec3]) -> Option<(Vec<DVec2>, Vec<DVec3>)> {
-    let mut world: Vec<DVec3> = Vec::with_capacity(points.len());
-    for p in points {
-        if !p.is_finite() {
-            return None;
-        }
-        if world
-            .last()
-            .is_none_or(|q| world_to_plan(*q) != world_to_plan(*p))
-        {
-            world.push(*p);
-        }
-    }
-    while world.len() > 1 && world_to_plan(world[0]) == world_to_plan(world[world.len() - 1]) {
-        world.pop();
-    }
-    if world.len() < 3 {
-        return None;
-    }
-    let plan: Vec<DVec2> = world.iter().map(|p| world_to_plan(*p)).collect();
-    let area: f64 = (0..plan.len())
-        .map(|i| plan[i].perp_dot(plan[(i + 1) % plan.len()]))
-        .sum();
-    if area.is_nan() || area == 0.0 {
-        return None;
-    }
-    if area < 0.0 {
-        world.reverse();
-        return Some((plan.into_iter().rev().collect(), world));
-    }
-    Some((plan, world))
-}
-
 /// Union-find root with path halving.
 fn find(parent: &mut [u32], mut i: u32) -> u32 {
     while parent[i as usize] != i {
@@ -274,31 +204,6 @@ fn union(parent: &mut [u32], a: u32, b: u32) {
     }
 }
 
-/// Closest point of a convex counter-clockwise plan ring to `p` (`p` itself
-/// when inside).
-pub(crate) fn clamp_into(ring: &[DVec2], p: DVec2) -> DVec2 {
-    let n = ring.len();
-    let inside = (0..n).all(|i| (ring[(i + 1) % n] - ring[i]).perp_dot(p - ring[i]) >= 0.0);
-    if inside {
-        return p;
-    }
-    let mut best = (f64::INFINITY, p);
-    for i in 0..n {
-        let (a, b) = (ring[i], ring[(i + 1) % n]);
-        let ab = b - a;
-        let t = if ab.length_squared() > 0.0 {
-            ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let q = a + ab * t;
-        let d = q.distance_squared(p);
-        if d < best.0 {
-            best = (d, q);
-        }
-    }
-    best.1
-}
 
 /// Per-polygon data gathered before the corner arrays are laid out.
 struct Draft {
@@ -686,26 +591,17 @@ impl PolyMesh {
             while at < found.len() && found[at].0 == p {
                 let l = &mesh.links[found[at].1];
                 let q = self.node_poly[l.to as usize];
-                let gate = match l.segment() {
-                    Some(seg) if l.kind != LinkKind::Teleport => {
-                        Gate::of(&drafts[p as usize].plan, &drafts[q as usize].plan, seg)
-                    }
-                    _ => None,
-                };
-                let (e, x) = match l.segment() {
-                    Some([a, b]) => {
-                        let m = world_to_plan((a + b) * 0.5);
-                        (m, m)
-                    }
-                    None => (
-                        world_to_plan(mesh.nodes[l.from as usize].position),
-                        world_to_plan(mesh.nodes[l.to as usize].position),
-                    ),
-                };
-                let (entry, exit) = (
-                    clamp_into(self.corners(p), e),
-                    clamp_into(self.corners(q), x),
-                );
+                let (from, to) = (&mesh.nodes[l.from as usize], &mesh.nodes[l.to as usize]);
+                let (entry, exit, gate) =
+                    match crossing_with(from, &drafts[p as usize].plan, to, &drafts[q as usize].plan, Some(l)) {
+                        Crossing::Edge(ends) => {
+                            // Taken as a point link (see the search's
+                            // `through_gate`) at its middle.
+                            let m = world_to_plan((ends[0] + ends[1]) * 0.5);
+                            (m, m, Some(Gate::of(ends)))
+                        }
+                        Crossing::Points(e, x) => (world_to_plan(e), world_to_plan(x), None),
+                    };
                 // The walk from entry to exit, and what the link asks
                 // above its walk from node to node by A*'s rule
                 // (`search::above_walk`, the walk seen from above); a

@@ -1,0 +1,290 @@
+//! Where a path goes from one node to the next over a link: the one rule
+//! that A* with the funnel (module `portal`) and Polyanya (module
+//! `polyanya::mesh`) both follow, so that a path either method finds is
+//! one the other could take, and both measure the same crossings.
+//!
+//! A link's crossing follows its segment, seen from above (a link without
+//! a segment: see below):
+//! 1. **An edge, crossed anywhere along it** ([`Rule::Edge`]): the segment
+//!    has a length, lies on an edge of the source polygon, and the target
+//!    polygon lies wholly on the far side of that edge's line, touching it
+//!    or not. A shared edge, a door, a step's lip, the lip of a jump up to
+//!    a ledge, a step off a ledge onto the floor beyond. The agent leaves
+//!    the source at any point of the segment and goes on straight from
+//!    there. Where the target does not touch the line, the gap is crossed
+//!    on that straight line: cspace keeps a ledge's edge half the body's
+//!    width back from the drop, so the floor below begins up to about the
+//!    player's width further out (0.5 to 0.74 m on the LibreQuake maps).
+//!    A teleport is never crossed this way: it carries the agent from one
+//!    place.
+//! 2. **Its middle** ([`Rule::Middle`]): the segment lies on an edge of the
+//!    source, but the target is not wholly beyond it (a pool under the
+//!    floor it is swum up to, their edges running the same way), or the
+//!    segment has no length in plan, or the link is a teleport.
+//! 3. **Its ends** ([`Rule::Ends`]): any other segment is a way from one
+//!    place to another: a jump or a drop from its takeoff to its landing,
+//!    a swim from one face of the water to another, a ladder from its foot
+//!    to its top. The agent leaves the source at the end nearer to the
+//!    source and arrives at the other end, as Detour takes an off-mesh
+//!    connection. Crossed anywhere, as a portal, such a segment let a
+//!    path leave a floor at one jump's takeoff and come down at another
+//!    jump's landing without touching the floor between.
+//!
+//! A link without a segment, of a walking kind (or no link: two polygons
+//! next to each other on the path), crosses the longest stretch the two
+//! polygons' edges share (a single shared corner if that is all they
+//! share), by rules 1 and 2. Otherwise (a jump or a ladder without a
+//! segment, polygons over each other, point nodes) the path goes through
+//! both nodes' positions.
+//!
+//! The fixed points of rules 2 and 3 are kept inside their polygons (the
+//! nearest point of the polygon seen from above, at the height the point
+//! had), so each lies in the node it belongs to.
+
+use glam::{DVec2, DVec3};
+use navscope_core::geom::{plan_to_world, world_to_plan};
+use navscope_core::{Link, LinkKind, Node};
+
+use crate::adjacency::{LINE_TOL, is_walking, overlap};
+use crate::num::positive;
+
+/// How a path goes from one node to the next.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Crossing {
+    /// Anywhere along the segment `[left, right]`, its ends as the agent
+    /// going that way sees them (rule 1).
+    Edge([DVec3; 2]),
+    /// Leaving the first node at the first point and arriving in the second
+    /// node at the second (rules 2 and 3, and the node positions).
+    Points(DVec3, DVec3),
+}
+
+/// Which rule of the module docs a segment follows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Rule {
+    /// Rule 1, with the source's edge `(a, b)` that holds the segment (the
+    /// source on its left).
+    Edge(DVec2, DVec2),
+    /// Rule 2.
+    Middle,
+    /// Rule 3.
+    Ends,
+}
+
+/// The rule segment `s` of a link of kind `kind` follows from plan ring
+/// `from` to plan ring `to` (counter-clockwise, as [`plan_polygon`]
+/// gives them; empty for a point node).
+pub(crate) fn rule(from: &[DVec2], to: &[DVec2], s: [DVec3; 2], kind: LinkKind) -> Rule {
+    let (p, q) = (world_to_plan(s[0]), world_to_plan(s[1]));
+    let Some((a, b)) = edge_holding(from, p, q) else {
+        return Rule::Ends;
+    };
+    let scale = p.abs().max(q.abs()).max_element().max(1.0);
+    // A segment of no length in plan (a jump whose takeoff and landing
+    // differ by a rounding error) is a point: as an edge, rays through it
+    // would go round it at one cost, the way shared stretches of no length
+    // are refused.
+    let long = positive(p.distance(q) - LINE_TOL * scale);
+    let (ab, len) = (b - a, a.distance(b));
+    let beyond = to.iter().all(|&c| {
+        let tol = LINE_TOL * c.abs().max(a.abs()).max_element().max(len);
+        ab.perp_dot(c - a) / len <= tol
+    });
+    if long && beyond && kind != LinkKind::Teleport {
+        Rule::Edge(a, b)
+    } else {
+        Rule::Middle
+    }
+}
+
+/// The segment a path from node `a` to node `b` over `link` (`None`: no
+/// link of the path joins them) crosses by: the link's segment, else for
+/// a walking link the polygons' shared stretch; `None` where the path goes
+/// through both positions.
+pub(crate) fn crossing_segment(a: &Node, b: &Node, link: Option<&Link>) -> Option<[DVec3; 2]> {
+    let walking = link.is_none_or(|l| is_walking(l.kind));
+    link.and_then(|l| l.segment())
+        .or_else(|| match (&a.polygon, &b.polygon) {
+            (Some(pa), Some(pb)) if walking => shared_edge(pa, pb),
+            _ => None,
+        })
+}
+
+/// The crossing from node `a` (plan ring `ra`, empty for a point node or
+/// a polygon without area) to node `b` (ring `rb`) over `link`.
+pub(crate) fn crossing_with(
+    a: &Node,
+    ra: &[DVec2],
+    b: &Node,
+    rb: &[DVec2],
+    link: Option<&Link>,
+) -> Crossing {
+    let Some(s) = crossing_segment(a, b, link) else {
+        return Crossing::Points(keep_in(ra, a.position), keep_in(rb, b.position));
+    };
+    let kind = link.map_or(LinkKind::Walk, |l| l.kind);
+    match rule(ra, rb, s, kind) {
+        Rule::Edge(ea, eb) => {
+            // The agent leaves across the source's edge `ea -> eb` (the
+            // source on its left): its left hand is towards `eb`.
+            let forward = (world_to_plan(s[1]) - world_to_plan(s[0])).dot(eb - ea) > 0.0;
+            Crossing::Edge(if forward { [s[1], s[0]] } else { s })
+        }
+        Rule::Middle => {
+            let m = (s[0] + s[1]) * 0.5;
+            Crossing::Points(keep_in(ra, m), keep_in(rb, m))
+        }
+        Rule::Ends => {
+            let off = |p: DVec3| plan_off(ra, p);
+            let (e0, e1) = if off(s[1]) < off(s[0]) {
+                (s[1], s[0])
+            } else {
+                (s[0], s[1])
+            };
+            Crossing::Points(keep_in(ra, e0), keep_in(rb, e1))
+        }
+    }
+}
+
+/// [`crossing_with`], the rings taken from the nodes' polygons.
+pub(crate) fn crossing(a: &Node, b: &Node, link: Option<&Link>) -> Crossing {
+    let ring = |n: &Node| {
+        n.polygon
+            .as_deref()
+            .and_then(plan_polygon)
+            .map(|(plan, _)| plan)
+            .unwrap_or_default()
+    };
+    crossing_with(a, &ring(a), b, &ring(b), link)
+}
+
+/// `p` moved, seen from above, to the nearest point of plan ring `ring`
+/// (unmoved for an empty ring or a point inside), its height kept.
+fn keep_in(ring: &[DVec2], p: DVec3) -> DVec3 {
+    if ring.is_empty() {
+        return p;
+    }
+    plan_to_world(clamp_into(ring, world_to_plan(p)), p.y)
+}
+
+/// How far `p` lies from plan ring `ring`, seen from above (0 inside or
+/// for an empty ring).
+fn plan_off(ring: &[DVec2], p: DVec3) -> f64 {
+    if ring.is_empty() {
+        return 0.0;
+    }
+    let q = world_to_plan(p);
+    clamp_into(ring, q).distance(q)
+}
+
+/// A polygon's plan ring and world ring, counter-clockwise in plan, without
+/// repeated points; `None` when it has no area or a non-finite point.
+pub(crate) fn plan_polygon(points: &[DVec3]) -> Option<(Vec<DVec2>, Vec<DVec3>)> {
+    let mut world: Vec<DVec3> = Vec::with_capacity(points.len());
+    for p in points {
+        if !p.is_finite() {
+            return None;
+        }
+        if world
+            .last()
+            .is_none_or(|q| world_to_plan(*q) != world_to_plan(*p))
+        {
+            world.push(*p);
+        }
+    }
+    while world.len() > 1 && world_to_plan(world[0]) == world_to_plan(world[world.len() - 1]) {
+        world.pop();
+    }
+    if world.len() < 3 {
+        return None;
+    }
+    let plan: Vec<DVec2> = world.iter().map(|p| world_to_plan(*p)).collect();
+    let area: f64 = (0..plan.len())
+        .map(|i| plan[i].perp_dot(plan[(i + 1) % plan.len()]))
+        .sum();
+    if area.is_nan() || area == 0.0 {
+        return None;
+    }
+    if area < 0.0 {
+        world.reverse();
+        return Some((plan.into_iter().rev().collect(), world));
+    }
+    Some((plan, world))
+}
+
+/// Closest point of a convex counter-clockwise plan ring to `p` (`p` itself
+/// when inside).
+pub(crate) fn clamp_into(ring: &[DVec2], p: DVec2) -> DVec2 {
+    let n = ring.len();
+    let inside = (0..n).all(|i| (ring[(i + 1) % n] - ring[i]).perp_dot(p - ring[i]) >= 0.0);
+    if inside {
+        return p;
+    }
+    let mut best = (f64::INFINITY, p);
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[(i + 1) % n]);
+        let ab = b - a;
+        let t = if ab.length_squared() > 0.0 {
+            ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let q = a + ab * t;
+        let d = q.distance_squared(p);
+        if d < best.0 {
+            best = (d, q);
+        }
+    }
+    best.1
+}
+
+/// The edge `(a, b)` of plan ring `ring` on whose line, and within whose
+/// ends, both `p` and `q` lie (with [`LINE_TOL`]).
+fn edge_holding(ring: &[DVec2], p: DVec2, q: DVec2) -> Option<(DVec2, DVec2)> {
+    let n = ring.len();
+    (0..n)
+        .map(|i| (ring[i], ring[(i + 1) % n]))
+        .find(|&(a, b)| {
+            let ab = b - a;
+            let len2 = ab.length_squared();
+            if !positive(len2) {
+                return false;
+            }
+            let len = len2.sqrt();
+            let scale = a.abs().max(b.abs()).max_element().max(len);
+            [p, q].iter().all(|&x| {
+                let t = (x - a).dot(ab) / len2;
+                ab.perp_dot(x - a).abs() / len <= LINE_TOL * scale
+                    && (-LINE_TOL..=1.0 + LINE_TOL).contains(&t)
+            })
+        })
+}
+
+/// Longest shared stretch of the two polygons' boundaries, in world space
+/// (heights interpolated on `a`'s edge), by the rule Polyanya's mesh
+/// joins polygons by (`polyanya::mesh`): plan edges that overlap along a
+/// stretch of positive length and run opposite ways (the polygons on
+/// either side), else a corner the two have at the same 3D position.
+/// Polygons over each other in plan (a floor over a pool, whose edges run
+/// the same way, or a corner of one over a corner of the other) share
+/// nothing.
+fn shared_edge(a: &[DVec3], b: &[DVec3]) -> Option<[DVec3; 2]> {
+    let mut best: Option<([DVec3; 2], f64)> = None;
+    for i in 0..a.len() {
+        let (a0, a1) = (a[i], a[(i + 1) % a.len()]);
+        let (pa0, pa1) = (world_to_plan(a0), world_to_plan(a1));
+        for j in 0..b.len() {
+            let (pb0, pb1) = (world_to_plan(b[j]), world_to_plan(b[(j + 1) % b.len()]));
+            let found = match overlap(pa0, pa1, pb0, pb1) {
+                Some((t0, t1)) => [a0.lerp(a1, t0), a0.lerp(a1, t1)],
+                None if a0 == b[j] => [a0, a0],
+                None => continue,
+            };
+            let len = found[0].distance(found[1]);
+            if best.is_none_or(|(_, l)| len > l) {
+                best = Some((found, len));
+            }
+        }
+    }
+    best.map(|(s, _)| s)
+}
