@@ -6,21 +6,22 @@
 //! A link's crossing follows its segment, seen from above (a link without
 //! a segment: see below):
 //! 1. **An edge, crossed anywhere along it** ([`Rule::Edge`]): the segment
-//!    has a length, lies on an edge of the source polygon, and the target
-//!    polygon lies wholly on the far side of that edge's line, touching it
-//!    or not. A shared edge, a door, a step's lip, the lip of a jump up to
-//!    a ledge, a step off a ledge onto the floor beyond. The agent leaves
-//!    the source at any point of the segment and goes on straight from
-//!    there. Where the target does not touch the line, the gap is crossed
-//!    on that straight line: cspace keeps a ledge's edge half the body's
-//!    width back from the drop, so the floor below begins up to about the
-//!    player's width further out (0.5 to 0.74 m on the LibreQuake maps).
-//!    A teleport is never crossed this way: it carries the agent from one
-//!    place.
+//!    has a length and lies on an edge of the source polygon and on an
+//!    edge of the target, the two on either side of it. A shared edge, a
+//!    door, a step's lip, the lip of a jump up to a ledge. The agent
+//!    leaves the source at any point of the segment and enters the target
+//!    there. A teleport is never crossed this way: it carries the agent
+//!    from one place.
 //! 2. **Its middle** ([`Rule::Middle`]): the segment lies on an edge of the
-//!    source, but the target is not wholly beyond it (a pool under the
-//!    floor it is swum up to, their edges running the same way), or the
-//!    segment has no length in plan, or the link is a teleport.
+//!    source but not on one of the target across it: a lip whose floor
+//!    begins further out (cspace keeps a ledge's edge half the body's
+//!    width back from the drop, so the floor below begins 0.5 to 0.74 m
+//!    further out on the LibreQuake maps), or a pool under the floor it is
+//!    swum up to (their edges running the same way). Or the segment has no
+//!    length in plan, or the link is a teleport. Over a gap the agent
+//!    could leave anywhere along the lip too; taken at its middle, paths
+//!    are hardly longer and Polyanya's search does not follow every ray
+//!    over the gap (the figures are in `docs/history/path.md`).
 //! 3. **Its ends** ([`Rule::Ends`]): any other segment is a way from one
 //!    place to another: a jump or a drop from its takeoff to its landing,
 //!    a swim from one face of the water to another, a ladder from its foot
@@ -85,12 +86,9 @@ pub(crate) fn rule(from: &[DVec2], to: &[DVec2], s: [DVec3; 2], kind: LinkKind) 
     // would go round it at one cost, the way shared stretches of no length
     // are refused.
     let long = positive(p.distance(q) - LINE_TOL * scale);
-    let (ab, len) = (b - a, a.distance(b));
-    let beyond = to.iter().all(|&c| {
-        let tol = LINE_TOL * c.abs().max(a.abs()).max_element().max(len);
-        ab.perp_dot(c - a) / len <= tol
-    });
-    if long && beyond && kind != LinkKind::Teleport {
+    // The target's edge runs the other way: the target is beyond it.
+    let across = edge_holding(to, p, q).is_some_and(|(c, d)| (b - a).dot(d - c) < 0.0);
+    if long && across && kind != LinkKind::Teleport {
         Rule::Edge(a, b)
     } else {
         Rule::Middle

@@ -20,10 +20,16 @@
 //!   kept per mesh (links out of each node, area costs, arrays stamped per
 //!   query instead of cleared) and the trace recorded only when asked.
 //! * [`funnel()`] (module `funnel`): the simple stupid funnel over the
-//!   portal sequence (module `portal`: link segments, else shared polygon
-//!   edges, else node positions), with agent-radius clearance at corners and
-//!   the stance to hold on each leg by Kirst §32.3.2's rule. Over detail
-//!   surfaces the path follows them (see below).
+//!   portal sequence (module `portal`), with agent-radius clearance at
+//!   corners and the stance to hold on each leg by Kirst §32.3.2's rule.
+//!   Over detail surfaces the path follows them (see below).
+//! * Module `crossing`: where a path goes from one node to the next over
+//!   a link, one rule for the funnel and Polyanya. A segment on the
+//!   source's edge with the target beyond is crossed anywhere along it (a
+//!   shared edge, a door, a lip); any other segment is taken at its ends
+//!   (a jump from takeoff to landing, a swim from face to face), as Detour
+//!   takes an off-mesh link; a link without one goes through the node
+//!   positions.
 //! * [`find_path`]: locate, search, smooth; [`PathResult::to_json`] is the
 //!   CLI's path JSON.
 //! * [`polyanya`]: Cui, Harabor and Grastien's optimal any-angle search

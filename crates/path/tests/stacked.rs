@@ -6,24 +6,12 @@
 //! * Both methods find a path between the same pairs: the links are the
 //!   only way between floors, and both follow them.
 //! * Polyanya's cost is never above A*'s path priced by Polyanya's rule
-//!   (plan length plus what each link between floors asks above its walk)
-//!   where A*'s links between floors are all
-//!   - links without a segment (not swims): the funnel crosses them at the
-//!     two nodes' positions, the points Polyanya enters and leaves them by;
-//!   - gates: a segment on the plan edge between two cells of different
-//!     floors side by side in plan. Polyanya crosses a gate anywhere
-//!     along it, as the funnel crosses a portal.
-//!
-//!   So A*'s path is one Polyanya could take. Other segments (between the
-//!   node positions, or between inner points) are point links to
-//!   Polyanya, crossed at their middle, while the funnel crosses them
-//!   anywhere as a portal, which may cut across floors it never enters;
-//!   only connectivity is compared there. A swim link without a segment is
-//!   a walking link: where the two polygons' edges meet in plan, both
-//!   cross there, unless the edge is shared with a polygon nearer in
-//!   height, which Polyanya's mesh joins instead (one neighbour per edge),
-//!   while the funnel does not know of it; so those are not compared
-//!   either.
+//!   (plan length plus what each link between floors asks above its
+//!   walk): both methods cross every link by one rule (the crate's
+//!   `crossing` module: a gate anywhere along it, a segment from one
+//!   floor to another at its ends, a link without a segment at the two
+//!   node positions, a walking link without one across the polygons'
+//!   shared stretch), so A*'s path is one Polyanya could take.
 
 use glam::{DVec2, DVec3};
 use navscope_core::{Link, LinkKind, NavMesh, Stance};
@@ -57,7 +45,9 @@ struct Join {
     /// 0: no segment; 1: the two node positions; 2: two inner points;
     /// 3: a gate, the plan edge between the `from` cell and the cell of
     /// the `to` floor beside it (picked among the four sides by `to`'s
-    /// index), at the `from` floor's height; no link without such a cell.
+    /// index), at the `from` floor's height; no link without such a cell;
+    /// 4: a lip, the same edge of the `from` cell to the cell of the `to`
+    /// floor one cell further on, a metre's gap between them.
     segment: u8,
     both_ways: bool,
     /// Cost above the plan distance between the node positions.
@@ -77,8 +67,6 @@ struct Built {
     nodes: Vec<Vec<u32>>,
     /// Per link (indices into `mesh.links`): added between floors.
     between: Vec<bool>,
-    /// Per link: a gate (see [`Join::segment`]).
-    gate: Vec<bool>,
 }
 
 impl Stack {
@@ -113,10 +101,12 @@ impl Stack {
             }
             let a = nodes[fa][j.from.1 % nodes[fa].len()];
             let pa = mesh.nodes[a as usize].position;
-            let b = if j.segment == 3 {
-                // The cell of floor `fb` beside `a` in plan, on one side.
-                let side = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)][j.to.1 % 4];
-                let want = plan(pa) + DVec2::new(side.0, side.1);
+            let side = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)][j.to.1 % 4];
+            let side = DVec2::new(side.0, side.1);
+            let b = if j.segment >= 3 {
+                // The cell of floor `fb` beside `a` in plan on one side, or
+                // the one after it.
+                let want = plan(pa) + side * f64::from(j.segment - 2);
                 let found = nodes[fb]
                     .iter()
                     .copied()
@@ -144,12 +134,10 @@ impl Stack {
             let segment = match j.segment {
                 0 => None,
                 1 => Some([pa, pb]),
-                3 => {
-                    // The shared plan edge: half a cell from both centres,
-                    // across the line between them.
-                    let mid = (pa + DVec3::new(pb.x, pa.y, pb.z)) * 0.5;
-                    let d = pb - pa;
-                    let across = DVec3::new(-d.z, 0.0, d.x) * 0.5;
+                3 | 4 => {
+                    // The `from` cell's edge on that side, at its height.
+                    let mid = pa + DVec3::new(side.x, 0.0, side.y) * 0.5;
+                    let across = DVec3::new(-side.y, 0.0, side.x) * 0.5;
                     Some([mid - across, mid + across])
                 }
                 _ => Some([
@@ -166,28 +154,10 @@ impl Stack {
                 between.push(true);
             }
         }
-        let gate = mesh
-            .links
-            .iter()
-            .zip(&between)
-            .map(|(l, &b)| {
-                b && l.segment().is_some_and(|[s, t]| {
-                    // Only gates lie across the line between the centres.
-                    let (pa, pb) = (
-                        plan(mesh.nodes[l.from as usize].position),
-                        plan(mesh.nodes[l.to as usize].position),
-                    );
-                    ((plan(s) + plan(t)) * 0.5).distance((pa + pb) * 0.5) < 1e-9
-                        && (plan(t) - plan(s)).dot(pb - pa).abs() < 1e-9
-                        && pa.distance(pb) > 0.0
-                })
-            })
-            .collect();
         Built {
             mesh,
             nodes,
             between,
-            gate,
         }
     }
 }
@@ -245,7 +215,7 @@ fn join() -> impl Strategy<Value = Join> {
         (0usize..4, any::<usize>()),
         (0usize..4, any::<usize>()),
         0u8..4,
-        0u8..4,
+        0u8..5,
         any::<bool>(),
         0.0f64..4.0,
         (inner.clone(), inner.clone(), inner.clone(), inner),
@@ -308,12 +278,6 @@ proptest! {
                 };
                 prop_assert!(plan_len(p.waypoints) >= plan(s).distance(plan(t)) - 1e-9);
                 let links = &a.search.links;
-                let compared = |&l: &usize| {
-                    let link = &mesh.links[l];
-                    !built.between[l]
-                        || built.gate[l]
-                        || (link.segment().is_none() && link.kind != LinkKind::Swim)
-                };
                 // Without links between floors A* walks on one floor:
                 // Polyanya's path is at most as long in plan (it may swim
                 // across an edge two floors share), and where it stays on
@@ -325,7 +289,7 @@ proptest! {
                         prop_assert!(p.length <= a.length + 1e-9, "{} > {}", p.length, a.length);
                     }
                 }
-                if links.iter().all(compared) {
+                {
                     let nodes = a.search.nodes.as_deref().unwrap();
                     let mut priced = plan_len(&a.waypoints);
                     for (i, &l) in links.iter().enumerate() {

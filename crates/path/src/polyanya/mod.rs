@@ -15,39 +15,39 @@
 //!   crouch, portal, connection, swim) the path is the shortest in plan
 //!   view (x, z), bending only at corners of the free space. Adjacency, not
 //!   plan position, joins polygons, so floors over each other stay apart.
-//! * A link whose crossing segment lies, in plan, on an edge of its source
-//!   polygon and on an edge of its target, the two on either side of it (a
-//!   door, the lip of a jump up to a ledge, a walking link with a segment
-//!   one way only across an edge) is a gate: the agent leaves the source and enters the
-//!   target at the same plan point, anywhere along the segment, and pays
-//!   the link's price above its walk (the rule below) once. The search
-//!   treats it as a shared edge whose crossing costs that price, so paths
-//!   through gates are optimal as through shared edges, and never longer
-//!   than A* with the funnel, which crosses the segment anywhere as a
-//!   portal. One exception: a path that reaches the gate's line from the
-//!   polygon beside the gate on the source's floor (behind the gate, its
-//!   edge shared with that polygon) takes the gate at its middle, as a
-//!   point link; a straight way through the gate would turn back there.
-//! * Every other link (jump, ladder, door, elevator, teleport, or a walking
-//!   link between polygons with no shared edge) is a point link: the agent
-//!   walks to its entry point (the middle of the link's segment, else the
-//!   source node's position, kept inside the source polygon), walks on to
-//!   its exit point (the same rule in the target polygon) and pays what
-//!   the link asks above its walk, by A*'s rule: `max(0, cost - walked)`,
-//!   `walked` being the plan length from the source node's position
-//!   through the link's middle to the target's (a link's `cost` is its
-//!   price from node to node, the walk included). Optimal here means
-//!   optimal among paths that take each point link at that one place; the
-//!   funnel crosses a link's segment anywhere along it, as a portal, so
-//!   where a point link has a segment (a jump from takeoff to landing, a
-//!   swim from face centre to face centre) A* with the funnel may be
-//!   shorter, cutting across the segment at a place Polyanya does not
-//!   offer. One rule for both
-//!   methods, so neither takes or shuns a jump the other prices
-//!   differently; a walking link taken as a point link thus costs about
-//!   its walk. A teleport carries the agent: it costs its `cost`. The
-//!   search minimises plan length plus the point links' prices, and is
-//!   optimal for that sum.
+//! * Every other link is crossed by the rule A* with the funnel follows
+//!   too (module `crossing` of the crate), so a path either method finds
+//!   is one the other could take:
+//!   - A link whose segment lies, in plan, on an edge of its source
+//!     polygon with the target beyond it (a door, a step's lip, the lip
+//!     of a jump up to a ledge, a walking link one way only across an
+//!     edge) is a gate: the agent leaves the source anywhere along the
+//!     segment, goes on straight from there, and pays the link's price
+//!     above its walk (the rule below) once. The search treats it as a
+//!     shared edge whose crossing costs that price, so paths through
+//!     gates are optimal as through shared edges. One exception: a path
+//!     that reaches the gate's line from the polygon beside the gate on
+//!     the source's floor (behind the gate, its edge shared with that
+//!     polygon) takes the gate at its middle, as a point link; a
+//!     straight way through the gate would turn back there.
+//!   - Every other link (a jump or a drop from its takeoff to its
+//!     landing, a swim from face to face, a ladder, a teleport, a link
+//!     without a segment) is a point link: the agent walks to its entry
+//!     point in the source polygon (the segment's end on the source's
+//!     side, its middle where it lies on the source's edge, else the
+//!     source node's position), is carried to its exit point in the
+//!     target (the segment's other end, or the target node's position)
+//!     and pays what the link asks above its walk, by A*'s rule:
+//!     `max(0, cost - walked)`, `walked` being the plan length from the
+//!     source node's position through the link's middle to the target's
+//!     (a link's `cost` is its price from node to node, the walk
+//!     included). The entry-to-exit distance counts as walked. A
+//!     teleport carries the agent: it costs its `cost`.
+//!
+//!   The search minimises plan length plus the links' prices, and is
+//!   optimal for that sum among paths that cross each link by its rule;
+//!   A* with the funnel crosses by the same rule, so its path priced that
+//!   way is never cheaper (the `stacked` property test).
 //! * Stance and area multipliers: Polyanya measures length, so the
 //!   multipliers do not weigh the path inside polygons; a multiplier that
 //!   is infinite forbids its polygons (never entered), and link kinds the
