@@ -286,3 +286,186 @@ fn shared_edge(a: &[DVec3], b: &[DVec3]) -> Option<[DVec3; 2]> {
     }
     best.map(|(s, _)| s)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use navscope_core::Stance;
+    use proptest::prelude::*;
+
+    fn v(x: f64, y: f64, z: f64) -> DVec3 {
+        DVec3::new(x, y, z)
+    }
+
+    /// A polygon node: the rectangle `x0..x1` by `z0..z1` at height `y`.
+    fn rect(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> Node {
+        let mut m = navscope_core::NavMesh::new("t", "t");
+        let corners = vec![v(x0, y, z0), v(x1, y, z0), v(x1, y, z1), v(x0, y, z1)];
+        let centre = v((x0 + x1) * 0.5, y, (z0 + z1) * 0.5);
+        m.add_node(centre, Some(corners), Stance::Stand, 0);
+        m.nodes.pop().unwrap()
+    }
+
+    fn point(p: DVec3) -> Node {
+        let mut m = navscope_core::NavMesh::new("t", "t");
+        m.add_node(p, None, Stance::Stand, 0);
+        m.nodes.pop().unwrap()
+    }
+
+    fn link(kind: LinkKind, segment: Option<[DVec3; 2]>) -> Link {
+        Link::new(0, 1, kind, 1.0, segment)
+    }
+
+    #[test]
+    fn a_segment_on_both_polygons_edges_is_crossed_anywhere_left_hand_first() {
+        // Two squares side by side along +x; the door between them.
+        let (a, b) = (rect(0., 0., 1., 1., 0.), rect(1., 0., 2., 1., 0.));
+        let door = [v(1., 0., 0.), v(1., 0., 1.)];
+        // Going +x (plan east) the agent's left is plan north, world -z.
+        let want = Crossing::Edge([v(1., 0., 0.), v(1., 0., 1.)]);
+        for s in [door, [door[1], door[0]]] {
+            assert_eq!(crossing(&a, &b, Some(&link(LinkKind::Door, Some(s)))), want);
+        }
+        let back = crossing(&b, &a, Some(&link(LinkKind::Door, Some(door))));
+        assert_eq!(back, Crossing::Edge([v(1., 0., 1.), v(1., 0., 0.)]));
+        // A walking link without a segment crosses the shared edge.
+        assert_eq!(crossing(&a, &b, Some(&link(LinkKind::Walk, None))), want);
+        assert_eq!(crossing(&a, &b, None), want);
+    }
+
+    #[test]
+    fn a_jump_is_taken_at_its_ends_whichever_it_lists_first() {
+        // A floor and a lower floor two metres on, a gap between.
+        let (a, b) = (rect(0., 0., 1., 1., 2.), rect(3., 0., 4., 1., 0.));
+        let takeoff = v(1., 2., 0.5);
+        let landing = v(3.5, 0., 0.5);
+        let want = Crossing::Points(takeoff, landing);
+        for s in [[takeoff, landing], [landing, takeoff]] {
+            let l = link(LinkKind::Jump, Some(s));
+            assert_eq!(crossing(&a, &b, Some(&l)), want);
+        }
+        // A landing short of the target is moved onto it, its height kept.
+        let short = [takeoff, v(2.5, 0., 0.25)];
+        assert_eq!(
+            crossing(&a, &b, Some(&link(LinkKind::Jump, Some(short)))),
+            Crossing::Points(takeoff, v(3., 0., 0.25))
+        );
+        // Without a segment: the two node positions.
+        assert_eq!(
+            crossing(&a, &b, Some(&link(LinkKind::Jump, None))),
+            Crossing::Points(a.position, b.position)
+        );
+    }
+
+    #[test]
+    fn a_lip_over_a_gap_a_teleport_and_a_point_are_taken_at_the_middle() {
+        // The lip is the upper floor's edge; the floor below begins half a
+        // metre further out.
+        let (a, b) = (rect(0., 0., 1., 2., 1.), rect(1.5, 0., 3., 2., 0.));
+        let lip = [v(1., 1., 0.), v(1., 1., 2.)];
+        assert_eq!(
+            crossing(&a, &b, Some(&link(LinkKind::StepDown, Some(lip)))),
+            Crossing::Points(v(1., 1., 1.), v(1.5, 1., 1.))
+        );
+        // A teleport on the edge between two touching squares.
+        let c = rect(1., 0., 2., 2., 0.);
+        assert_eq!(
+            crossing(&a, &c, Some(&link(LinkKind::Teleport, Some(lip)))),
+            Crossing::Points(v(1., 1., 1.), v(1., 1., 1.))
+        );
+        // A segment of no length on the edge.
+        let dot = [v(1., 1., 1.), v(1., 1., 1.)];
+        assert_eq!(
+            crossing(&a, &c, Some(&link(LinkKind::Jump, Some(dot)))),
+            Crossing::Points(v(1., 1., 1.), v(1., 1., 1.))
+        );
+        // Squares meeting at one corner only: through the corner.
+        let d = rect(1., 2., 2., 3., 1.);
+        assert_eq!(
+            crossing(&a, &d, None),
+            Crossing::Points(v(1., 1., 2.), v(1., 1., 2.))
+        );
+    }
+
+    #[test]
+    fn degenerate_polygons_and_point_nodes_are_points() {
+        let a = rect(0., 0., 1., 1., 0.);
+        // A polygon of no area has no ring: its side is a point.
+        let mut flat = rect(2., 0., 3., 1., 0.);
+        flat.polygon = Some(vec![v(2., 0., 0.), v(3., 0., 0.), v(4., 0., 0.)]);
+        let p = point(v(5., 0., 5.));
+        let s = [v(0.5, 0., 0.5), v(9., 0., 9.)];
+        for b in [&flat, &p] {
+            assert_eq!(
+                crossing(&a, b, Some(&link(LinkKind::Jump, Some(s)))),
+                Crossing::Points(s[0], s[1])
+            );
+            assert_eq!(
+                crossing(&a, b, Some(&link(LinkKind::Ladder, None))),
+                Crossing::Points(a.position, b.position)
+            );
+        }
+        // Non-finite corners: no ring either.
+        let mut bad = rect(2., 0., 3., 1., 0.);
+        bad.polygon.as_mut().unwrap()[0].x = f64::NAN;
+        assert!(matches!(
+            crossing(&a, &bad, Some(&link(LinkKind::Jump, Some(s)))),
+            Crossing::Points(..)
+        ));
+    }
+
+    fn inside(ring: &[DVec2], p: DVec3) -> bool {
+        let q = world_to_plan(p);
+        let n = ring.len();
+        (0..n).all(|i| (ring[(i + 1) % n] - ring[i]).perp_dot(q - ring[i]) >= -1e-9)
+    }
+
+    proptest! {
+        /// Fixed points lie in their polygons; an edge lies on the source's
+        /// boundary, and the way back over the same segment is the same
+        /// edge, its ends swapped.
+        #[test]
+        fn points_lie_in_their_polygons_and_edges_reverse(
+            ax in -5.0f64..5.0, az in -5.0f64..5.0, aw in 0.1f64..4.0, ah in 0.1f64..4.0,
+            bx in -5.0f64..5.0, bz in -5.0f64..5.0, bw in 0.1f64..4.0, bh in 0.1f64..4.0,
+            s in prop::array::uniform4(-8.0f64..8.0),
+            on_edge in any::<bool>(),
+        ) {
+            let a = rect(ax, az, ax + aw, az + ah, 0.0);
+            // With `on_edge`, the target touches the source's east edge.
+            let b = if on_edge {
+                rect(ax + aw, bz, ax + aw + bw, bz + bh, 0.0)
+            } else {
+                rect(bx, bz, bx + bw, bz + bh, 1.0)
+            };
+            let seg = if on_edge {
+                let (lo, hi) = (az.max(bz), (az + ah).min(bz + bh));
+                let (t0, t1) = (s[0].rem_euclid(1.0), s[1].rem_euclid(1.0));
+                [v(ax + aw, 0.0, lo + (hi - lo) * t0), v(ax + aw, 0.0, lo + (hi - lo) * t1)]
+            } else {
+                [v(s[0], 0.0, s[1]), v(s[2], 1.0, s[3])]
+            };
+            let ring = |n: &Node| plan_polygon(n.polygon.as_deref().unwrap()).unwrap().0;
+            let (ra, rb) = (ring(&a), ring(&b));
+            for kind in [LinkKind::Jump, LinkKind::Walk, LinkKind::Teleport] {
+                let l = link(kind, Some(seg));
+                match crossing(&a, &b, Some(&l)) {
+                    Crossing::Points(e, x) => {
+                        prop_assert!(inside(&ra, e), "{:?} not in {:?}", e, ra);
+                        prop_assert!(inside(&rb, x), "{:?} not in {:?}", x, rb);
+                    }
+                    Crossing::Edge([left, right]) => {
+                        prop_assert!(kind != LinkKind::Teleport);
+                        prop_assert!(on_edge);
+                        prop_assert!(inside(&ra, left) && inside(&ra, right));
+                        let back = link(kind, Some([seg[1], seg[0]]));
+                        prop_assert_eq!(
+                            crossing(&b, &a, Some(&back)),
+                            Crossing::Edge([right, left])
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -25,9 +25,9 @@ use navscope_core::NavMesh;
 use navscope_core::geom::{Polygon, world_to_plan};
 use rstar::{AABB, PointDistance, RTree, RTreeObject};
 
+use crate::crossing::{Crossing, crossing_with, plan_polygon};
 use crate::detail::Detail;
 use crate::plan_grid::PlanGrid;
-use crate::crossing::{Crossing, crossing_with, plan_polygon};
 use crate::surface::{plan_ring, snap_inside, snap_to_surface};
 
 /// Default for [`Locator::max_distance`], in metres: about a standing

@@ -110,7 +110,9 @@ pub(crate) fn portals(
                     || (l.from, l.to) == (nodes[i + 1], nodes[i])
             });
         let way = match link {
-            Some((li, l)) => known(li, l.from == nodes[i]).unwrap_or_else(|| crossing(a, b, Some(l))),
+            Some((li, l)) => {
+                known(li, l.from == nodes[i]).unwrap_or_else(|| crossing(a, b, Some(l)))
+            }
             None => crossing(a, b, None),
         };
         match way {

@@ -154,9 +154,8 @@ fn a_segment_from_one_polygon_into_the_other_is_taken_at_its_ends() {
         m.links[0] = Link::new(0, 1, LinkKind::Jump, m.links[0].cost, Some(way));
         let (s, t) = (DVec3::new(0.2, 0.0, 2.8), DVec3::new(3.5, 0.5, 0.2));
         let (takeoff, landing) = (DVec2::new(0.5, 0.5), DVec2::new(2.0, 2.5));
-        let expected = plan(s).distance(takeoff)
-            + takeoff.distance(landing)
-            + landing.distance(plan(t));
+        let expected =
+            plan(s).distance(takeoff) + takeoff.distance(landing) + landing.distance(plan(t));
         let mut f = PathFinder::new(&m);
         for method in [Method::Polyanya, Method::AStar] {
             let p = f.find(&m, method, s, t, &SearchOptions::default()).unwrap();

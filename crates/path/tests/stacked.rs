@@ -15,6 +15,7 @@
 
 use glam::{DVec2, DVec3};
 use navscope_core::{Link, LinkKind, NavMesh, Stance};
+use navscope_path::polyanya::{PolyMesh, cost_of};
 use navscope_path::sample::grid_mesh;
 use navscope_path::{Locator, Method, PathError, PathFinder, SearchOptions, find_path};
 use proptest::prelude::*;
@@ -268,6 +269,7 @@ proptest! {
         let locator = Locator::new(mesh);
         let astar = find_path(mesh, &locator, s, t, &opts);
         let mut finder = PathFinder::new(mesh);
+        let searched = PolyMesh::new(mesh);
         let poly = finder.polyanya(mesh, s, t, &opts, false);
         match (&poly, &astar) {
             (Ok(p), Ok(a)) => {
@@ -289,36 +291,16 @@ proptest! {
                         prop_assert!(p.length <= a.length + 1e-9, "{} > {}", p.length, a.length);
                     }
                 }
-                {
-                    let nodes = a.search.nodes.as_deref().unwrap();
-                    let mut priced = plan_len(&a.waypoints);
-                    for (i, &l) in links.iter().enumerate() {
-                        if built.between[l] {
-                            let (pa, pb) = (
-                                mesh.nodes[nodes[i] as usize].position,
-                                mesh.nodes[nodes[i + 1] as usize].position,
-                            );
-                            // The walk from node to node through the
-                            // link's middle, seen from above (Polyanya's
-                            // rule).
-                            let m = match mesh.links[l].segment() {
-                                Some([s, t]) => (plan(s) + plan(t)) * 0.5,
-                                None => (plan(pa) + plan(pb)) * 0.5,
-                            };
-                            let walk = plan(pa).distance(m) + m.distance(plan(pb));
-                            priced += (mesh.links[l].cost - walk).max(0.0);
-                        }
-                    }
-                    prop_assert!(
-                        p.cost <= priced + 1e-9 * (1.0 + priced),
-                        "polyanya cost {} (links {:?}), A*'s path priced {} (links {:?}, {:?})",
-                        p.cost,
-                        p.links,
-                        priced,
-                        links,
-                        a.waypoints
-                    );
-                }
+                let priced = cost_of(mesh, &searched, &a.waypoints, links);
+                prop_assert!(
+                    p.cost <= priced + 1e-9 * (1.0 + priced),
+                    "polyanya cost {} (links {:?}), A*'s path priced {} (links {:?}, {:?})",
+                    p.cost,
+                    p.links,
+                    priced,
+                    links,
+                    a.waypoints
+                );
                 let again = finder.find(mesh, Method::AStar, s, t, &opts).unwrap();
                 prop_assert_eq!(again.length, a.length);
             }

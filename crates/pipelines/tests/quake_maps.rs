@@ -14,6 +14,10 @@
 //! default 0.1 m takes half a minute per map in a debug build). The whole
 //! file takes about 15 s in a debug build on two cores; `navscope-cli
 //! bench` measures the maps at the default cells.
+//!
+//! On the LibreQuake maps' meshes, Polyanya and A* with the funnel cross
+//! every link by one rule (the path crate's `crossing` module), so
+//! Polyanya's path is never dearer than A*'s priced the same way.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,7 +27,8 @@ use navscope_core::geom::Aabb;
 use navscope_core::geom::polyhedron::Polyhedron;
 use navscope_core::level::{BrushLevel, Level, LevelData};
 use navscope_core::{LinkKind, NavMesh, ParamValue, Runner};
-use navscope_path::{Locator, SearchOptions, astar};
+use navscope_path::polyanya::cost_of;
+use navscope_path::{Locator, PathFinder, SearchOptions, astar, find_path};
 
 /// The shared maps' folder.
 fn shared() -> PathBuf {
@@ -350,5 +355,82 @@ fn a_quake2_map_with_many_sided_brushes_builds_in_both_pipelines() {
                 .any(|n| n.stance == navscope_core::Stance::Swim),
             "{id}: the pool swims"
         );
+    }
+}
+
+/// Pairs of polygon node positions of `mesh`, picked by a fixed
+/// xorshift sequence: `n` of them.
+fn node_pairs(mesh: &NavMesh, n: usize) -> Vec<(DVec3, DVec3)> {
+    let at: Vec<DVec3> = mesh
+        .nodes
+        .iter()
+        .filter(|x| x.polygon.is_some())
+        .map(|x| x.position)
+        .collect();
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        at[(state % at.len() as u64) as usize]
+    };
+    (0..n).map(|_| (next(), next())).collect()
+}
+
+/// Polyanya against A* with the funnel on `mesh`: wherever A* finds a
+/// path Polyanya finds one, never dearer than A*'s path priced by
+/// Polyanya's rule ([`cost_of`]). Returns how many pairs were compared.
+fn polyanya_is_never_dearer(name: &str, mesh: &NavMesh) -> usize {
+    let opts = SearchOptions::default();
+    let locator = Locator::new(mesh);
+    let mut finder = PathFinder::new(mesh);
+    let mut compared = 0;
+    for (from, to) in node_pairs(mesh, 40) {
+        let Ok(a) = find_path(mesh, &locator, from, to, &opts) else {
+            continue;
+        };
+        let priced = cost_of(mesh, &finder.poly, &a.waypoints, &a.search.links);
+        let p = finder
+            .polyanya(mesh, from, to, &opts, false)
+            .unwrap_or_else(|e| panic!("{name}: A* goes {from} -> {to}, Polyanya: {e}"));
+        assert!(
+            p.cost <= priced + 1e-9 * (1.0 + priced),
+            "{name}: {from} -> {to}: Polyanya's cost {} > A*'s path priced {priced} \
+             (A* links {:?}, Polyanya links {:?})",
+            p.cost,
+            a.search.links,
+            p.links
+        );
+        compared += 1;
+    }
+    compared
+}
+
+#[test]
+fn on_the_librequake_maps_polyanya_is_never_dearer_than_astar_with_the_funnel() {
+    let dir = shared().join("librequake");
+    if !dir.is_dir() {
+        eprintln!(
+            "SKIPPING: {} is missing (the shared LibreQuake maps are not on this machine)",
+            dir.display()
+        );
+        return;
+    }
+    let mut maps: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "map"))
+        .collect();
+    maps.sort();
+    assert!(!maps.is_empty(), "{} holds .map files", dir.display());
+    for p in maps {
+        let level = load(&p);
+        for (id, set) in [("cspace", vec![]), ("voxel", voxel_settings(EXIT_CELL))] {
+            let mesh = build(&level, id, &set);
+            let name = format!("{} ({id})", p.display());
+            let n = polyanya_is_never_dearer(&name, &mesh);
+            eprintln!("{name}: {n} pairs compared");
+            assert!(n > 0, "{name}: no pair of nodes A* joins");
+        }
     }
 }

@@ -142,7 +142,6 @@ impl Gate {
     }
 }
 
-
 /// A vertex of the mesh.
 #[derive(Clone, Debug)]
 pub(crate) struct Vertex {
@@ -203,7 +202,6 @@ fn union(parent: &mut [u32], a: u32, b: u32) {
         parent[ra.max(rb) as usize] = ra.min(rb);
     }
 }
-
 
 /// Per-polygon data gathered before the corner arrays are laid out.
 struct Draft {
@@ -592,16 +590,21 @@ impl PolyMesh {
                 let l = &mesh.links[found[at].1];
                 let q = self.node_poly[l.to as usize];
                 let (from, to) = (&mesh.nodes[l.from as usize], &mesh.nodes[l.to as usize]);
-                let (entry, exit, gate) =
-                    match crossing_with(from, &drafts[p as usize].plan, to, &drafts[q as usize].plan, Some(l)) {
-                        Crossing::Edge(ends) => {
-                            // Taken as a point link (see the search's
-                            // `through_gate`) at its middle.
-                            let m = world_to_plan((ends[0] + ends[1]) * 0.5);
-                            (m, m, Some(Gate::of(ends)))
-                        }
-                        Crossing::Points(e, x) => (world_to_plan(e), world_to_plan(x), None),
-                    };
+                let (entry, exit, gate) = match crossing_with(
+                    from,
+                    &drafts[p as usize].plan,
+                    to,
+                    &drafts[q as usize].plan,
+                    Some(l),
+                ) {
+                    Crossing::Edge(ends) => {
+                        // Taken as a point link (see the search's
+                        // `through_gate`) at its middle.
+                        let m = world_to_plan((ends[0] + ends[1]) * 0.5);
+                        (m, m, Some(Gate::of(ends)))
+                    }
+                    Crossing::Points(e, x) => (world_to_plan(e), world_to_plan(x), None),
+                };
                 // The walk from entry to exit, and what the link asks
                 // above its walk from node to node by A*'s rule
                 // (`search::above_walk`, the walk seen from above); a

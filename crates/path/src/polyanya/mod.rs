@@ -68,8 +68,10 @@
 
 mod export;
 mod mesh;
+mod price;
 mod search;
 
 pub use export::to_polyanya_mesh;
 pub use mesh::PolyMesh;
+pub use price::cost_of;
 pub use search::{AnyAnglePath, Searcher, StepKind, TraceStep};
