@@ -41,6 +41,16 @@
 //! The fixed points of rules 2 and 3 are kept inside their polygons (the
 //! nearest point of the polygon seen from above, at the height the point
 //! had), so each lies in the node it belongs to.
+//!
+//! A jump (or any link that is not a walk) crossed by rule 1, the lip of
+//! a ledge jumped up onto or dropped off, joins two floors at different
+//! heights; the agent rises or falls at the point it crosses. Both
+//! methods then write two points there ([`landing`]): on the source's
+//! surface and on the target's, one straight above the other. So the
+//! drawn path climbs or falls at the lip instead of gliding through the
+//! air to or from its next corner, and its 3D length counts the height.
+//! A walking link's lip (a step) keeps one point, on the segment, as a
+//! step is walked.
 
 use glam::{DVec2, DVec3};
 use navscope_core::geom::{plan_to_world, world_to_plan};
@@ -48,6 +58,7 @@ use navscope_core::{Link, LinkKind, Node};
 
 use crate::adjacency::{LINE_TOL, is_walking, overlap};
 use crate::num::positive;
+use crate::surface::height_at;
 
 /// How a path goes from one node to the next.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -142,6 +153,33 @@ pub(crate) fn crossing_with(
             Crossing::Points(keep_in(ra, e0), keep_in(rb, e1))
         }
     }
+}
+
+/// Heights that differ by at most this much (metres) are one height.
+const SAME_HEIGHT: f64 = 1e-6;
+
+/// For a link of kind `kind` from node `source` to node `target` crossed
+/// by rule 1 along `ends`: the same points on the source's surface and
+/// on the target's (their polygons' planes) when the agent rises or falls
+/// there (see the module docs), else `None`.
+pub(crate) fn landing(
+    kind: LinkKind,
+    source: &Node,
+    target: &Node,
+    ends: [DVec3; 2],
+) -> Option<[[DVec3; 2]; 2]> {
+    if is_walking(kind) {
+        return None;
+    }
+    let on = |n: &Node| {
+        let poly = n.polygon.as_deref().filter(|p| p.len() >= 3)?;
+        let lifted = ends.map(|e| DVec3::new(e.x, height_at(poly, e.x, e.z), e.z));
+        lifted.iter().all(|p| p.is_finite()).then_some(lifted)
+    };
+    let (from, to) = (on(source)?, on(target)?);
+    (0..2)
+        .any(|i| (from[i].y - to[i].y).abs() > SAME_HEIGHT)
+        .then_some([from, to])
 }
 
 /// [`crossing_with`], the rings taken from the nodes' polygons.

@@ -17,7 +17,7 @@ use glam::{DVec2, DVec3};
 use navscope_core::NavMesh;
 use navscope_core::geom::world_to_plan;
 
-use crate::crossing::{Crossing, crossing};
+use crate::crossing::{Crossing, crossing, landing};
 use crate::num::positive;
 
 /// One crossing of the portal sequence.
@@ -118,6 +118,32 @@ pub(crate) fn portals(
         match way {
             Crossing::Edge(ends) => {
                 let [left, right] = shrink(ends, radius);
+                if let Some([takeoff, landed]) = link.and_then(|(_, l)| landing(l.kind, a, b, ends))
+                {
+                    // A jump at a lip: the lip on the floor left, then the
+                    // same points on the floor entered (module `crossing`).
+                    // Neither keeps the link: its prepared detail holder is
+                    // for the segment itself.
+                    let [left, right] = shrink(takeoff, radius);
+                    out.push(Portal {
+                        left,
+                        right,
+                        node: i,
+                        enters: false,
+                        edge: Some(takeoff),
+                        link: None,
+                    });
+                    let [left, right] = shrink(landed, radius);
+                    out.push(Portal {
+                        left,
+                        right,
+                        node: i + 1,
+                        enters: true,
+                        edge: Some(landed),
+                        link: None,
+                    });
+                    continue;
+                }
                 out.push(Portal {
                     left,
                     right,

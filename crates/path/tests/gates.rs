@@ -84,15 +84,28 @@ fn a_lip_up_to_a_ledge_is_crossed_where_the_straight_line_does() {
     let mid = DVec2::new(1.0, 1.5);
     let price = (m.links[0].cost - a.distance(mid) - mid.distance(b)).max(0.0);
     assert!((cost - (straight + price)).abs() < 1e-9, "cost {cost}");
-    // The crossing is a waypoint on the lip, where the straight line
-    // meets it, at the lip's height.
-    assert_eq!(w.len(), 3, "{w:?}");
-    let x = w[1].position;
+    // The crossing is two waypoints on the lip, where the straight line
+    // meets it: on the floor, then straight above it on the ledge (module
+    // `crossing` of the crate: a jump rises at the lip). The 3D length
+    // counts the rise; A* with the funnel crosses the same way.
+    assert_eq!(w.len(), 4, "{w:?}");
+    let (x, y) = (w[1].position, w[2].position);
     let u = (1.0 - s.x) / (t.x - s.x);
     assert!((x.x - 1.0).abs() < 1e-12 && (x.z - (s.z + u * (t.z - s.z))).abs() < 1e-9);
-    assert_eq!(x.y, 0.5);
+    assert_eq!((x.y, y.y, (y.x, y.z)), (0.0, 0.5, (x.x, x.z)));
+    assert_eq!((w[1].node, w[2].node), (0, 1));
+    assert!((length - (straight + 0.5)).abs() < 1e-9, "length {length}");
     let astar = f.find(&m, Method::AStar, s, t, &opts).unwrap();
     assert!(length <= astar.length + 1e-9, "{length} > {}", astar.length);
+    let rise = astar.waypoints.windows(2).any(|p| {
+        let (a, b) = (p[0].position, p[1].position);
+        plan(a) == plan(b) && (a.y, b.y) == (0.0, 0.5)
+    });
+    assert!(
+        rise,
+        "A*'s path does not rise at the lip: {:?}",
+        astar.waypoints
+    );
     // And back down the same way.
     let back = f.polyanya(&m, t, s, &opts, false).unwrap();
     assert!((plan_length(back.waypoints) - straight).abs() < 1e-9);

@@ -61,6 +61,7 @@ use navscope_core::{LinkKind, NavMesh};
 use serde::{Deserialize, Serialize};
 
 use super::mesh::{Gate, NONE, PolyMesh};
+use crate::crossing::landing;
 use crate::find::PathError;
 use crate::funnel::{Waypoint, path_length};
 use crate::locate::Location;
@@ -907,8 +908,26 @@ impl Searcher {
             if let Some(li) = r.gate() {
                 let l = &pm.links[li as usize];
                 if let Some(gate) = pm.gate(li) {
-                    let node = pm.polys[l.to as usize].node;
-                    let position = gate.crossing(r.p, ahead);
+                    let mut node = pm.polys[l.to as usize].node;
+                    let mut position = gate.crossing(r.p, ahead);
+                    // A jump at a lip rises or falls there: the point on
+                    // the floor entered first (the path is written from
+                    // its end), then the one on the floor left (module
+                    // `crossing`).
+                    let source = mesh.links[l.link as usize].from;
+                    let (from, to) = (&mesh.nodes[source as usize], &mesh.nodes[node as usize]);
+                    if let Some([[takeoff, _], [on, _]]) = landing(l.kind, from, to, [position; 2])
+                    {
+                        if self.waypoints.last().is_none_or(|w| w.position != on) {
+                            self.waypoints.push(Waypoint {
+                                position: on,
+                                stance: to.stance,
+                                node,
+                            });
+                            self.crossings.push(true);
+                        }
+                        (position, node) = (takeoff, source);
+                    }
                     if self
                         .waypoints
                         .last()
