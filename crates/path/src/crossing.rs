@@ -73,7 +73,7 @@ pub(crate) enum Crossing {
 
 /// Which rule of the module docs a segment follows.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Rule {
+enum Rule {
     /// Rule 1, with the source's edge `(a, b)` that holds the segment (the
     /// source on its left).
     Edge(DVec2, DVec2),
@@ -86,7 +86,7 @@ pub(crate) enum Rule {
 /// The rule segment `s` of a link of kind `kind` follows from plan ring
 /// `from` to plan ring `to` (counter-clockwise, as [`plan_polygon`]
 /// gives them; empty for a point node).
-pub(crate) fn rule(from: &[DVec2], to: &[DVec2], s: [DVec3; 2], kind: LinkKind) -> Rule {
+fn rule(from: &[DVec2], to: &[DVec2], s: [DVec3; 2], kind: LinkKind) -> Rule {
     let (p, q) = (world_to_plan(s[0]), world_to_plan(s[1]));
     let Some((a, b)) = edge_holding(from, p, q) else {
         return Rule::Ends;
@@ -110,7 +110,7 @@ pub(crate) fn rule(from: &[DVec2], to: &[DVec2], s: [DVec3; 2], kind: LinkKind) 
 /// link of the path joins them) crosses by: the link's segment, else for
 /// a walking link the polygons' shared stretch; `None` where the path goes
 /// through both positions.
-pub(crate) fn crossing_segment(a: &Node, b: &Node, link: Option<&Link>) -> Option<[DVec3; 2]> {
+fn crossing_segment(a: &Node, b: &Node, link: Option<&Link>) -> Option<[DVec3; 2]> {
     let walking = link.is_none_or(|l| is_walking(l.kind));
     link.and_then(|l| l.segment())
         .or_else(|| match (&a.polygon, &b.polygon) {
@@ -250,7 +250,7 @@ pub(crate) fn plan_polygon(points: &[DVec3]) -> Option<(Vec<DVec2>, Vec<DVec3>)>
 
 /// Closest point of a convex counter-clockwise plan ring to `p` (`p` itself
 /// when inside).
-pub(crate) fn clamp_into(ring: &[DVec2], p: DVec2) -> DVec2 {
+fn clamp_into(ring: &[DVec2], p: DVec2) -> DVec2 {
     let n = ring.len();
     let inside = (0..n).all(|i| (ring[(i + 1) % n] - ring[i]).perp_dot(p - ring[i]) >= 0.0);
     if inside {

@@ -31,8 +31,9 @@
 //!   through their polygon's corners), while a segment that is not on the
 //!   surface keeps its own heights: a step's lip over the lower node, a
 //!   drop link's segment, the voxel pipeline's swim portals lifted to the
-//!   water surface over a pool-floor detail. Node positions a jump goes
-//!   through, the start and the goal are kept as given
+//!   water surface over a pool-floor detail. The points a link is taken
+//!   at (a jump's takeoff and landing, node positions; module
+//!   `crossing`), the start and the goal are kept as given
 //!   ([`crate::find_path`] gives start and goal on the surface).
 //! * **Points along a leg.** Inside a node with detail, a straight leg
 //!   (seen from above) whose two ends both lie on the node's surface gains
@@ -381,7 +382,7 @@ fn funnel_on<'d>(
     }
     // Detail heights on the portals, then the legs' detail-edge crossings:
     // leg k (dense[k] to dense[k + 1]) lies in node portals[k].node unless
-    // it leaves a jump's first point portal.
+    // it leaves a link's first portal (one that does not enter).
     for k in 1..last {
         let p = &portals[k];
         if let Some(h) = portal_height(p, &detail, held(p), dense[k]) {

@@ -30,15 +30,18 @@ pub(crate) struct Portal {
     /// Index in the path of the node the agent is in after this crossing.
     pub node: usize,
     /// True when this crossing enters `node` (false for the start point, the
-    /// goal point and the first point portal of a jump, which stay inside).
+    /// goal point and the first portal of a link taken at fixed points or rising
+    /// at a lip, which stay inside).
     pub enters: bool,
     /// For a crossing segment between the nodes at path indices `node - 1`
-    /// and `node`: the segment's ends before the agent radius shrank it.
-    /// `None` for the point portals (start, goal and node positions).
+    /// and `node` (a lip's first portal: on the surface of node `node`, the
+    /// one left): the segment's ends before the agent radius shrank it.
+    /// `None` for the point portals (start, goal and fixed points).
     pub edge: Option<[DVec3; 2]>,
     /// For a crossing segment: the link crossed (its index in the mesh)
     /// and whether it is crossed from its `from` node to its `to` node;
-    /// `None` where no link of the path joins the two nodes.
+    /// `None` where no link of the path joins the two nodes, and for the
+    /// two portals of a lip, whose ends are not the link's segment.
     pub link: Option<(usize, bool)>,
 }
 
