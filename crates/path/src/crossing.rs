@@ -13,34 +13,41 @@
 //!    there. A teleport is never crossed this way: it carries the agent
 //!    from one place.
 //! 2. **Its middle** ([`Rule::Middle`]): the segment lies on an edge of the
-//!    source but not on one of the target across it: a lip whose floor
-//!    begins further out (cspace keeps a ledge's edge half the body's
-//!    width back from the drop, so the floor below begins 0.5 to 0.74 m
-//!    further out on the LibreQuake maps), or a pool under the floor it is
-//!    swum up to (their edges running the same way). Or the segment has no
-//!    length in plan, or the link is a teleport. Over a gap the agent
+//!    source but rule 1 does not take it: it lies on no edge of the target
+//!    across it (a lip whose floor begins further out: cspace keeps a
+//!    ledge's edge half the body's width back from the drop, so the floor
+//!    below begins 0.5 to 0.74 m further out on the LibreQuake maps; a
+//!    pool under the floor it is swum up to, their edges running the same
+//!    way), or it has no length in plan, or the link is a teleport. Over a
+//!    gap the agent
 //!    could leave anywhere along the lip too; taken at its middle, paths
 //!    are hardly longer and Polyanya's search does not follow every ray
 //!    over the gap (the figures are in `docs/history/path.md`).
 //! 3. **Its ends** ([`Rule::Ends`]): any other segment is a way from one
 //!    place to another: a jump or a drop from its takeoff to its landing,
 //!    a swim from one face of the water to another, a ladder from its foot
-//!    to its top. The agent leaves the source at the end nearer to the
-//!    source and arrives at the other end, as Detour takes an off-mesh
-//!    connection. Crossed anywhere, as a portal, such a segment let a
+//!    to its top. The agent leaves the source at one end and arrives at
+//!    the other, as Detour takes an off-mesh connection: the end nearer
+//!    the source is left from and the other reached (seen from above;
+//!    where that does not decide, the end nearer the target is reached,
+//!    else the order the segment lists them). Crossed anywhere, as a portal, such a segment let a
 //!    path leave a floor at one jump's takeoff and come down at another
 //!    jump's landing without touching the floor between.
 //!
-//! A link without a segment, of a walking kind (or no link: two polygons
-//! next to each other on the path), crosses the longest stretch the two
-//! polygons' edges share (a single shared corner if that is all they
-//! share), by rules 1 and 2. Otherwise (a jump or a ladder without a
-//! segment, polygons over each other, point nodes) the path goes through
-//! both nodes' positions.
+//! A link of a walking kind (or no link: two polygons next to each other
+//! on the path) between polygons whose edges share a stretch of positive
+//! length crosses that stretch, whatever its own segment (rule 1): that
+//! is the edge Polyanya's mesh joins them across. (A segment over the
+//! same stretch keeps its own heights: the voxel pipeline lifts a swim's
+//! to the water's surface over a pool-floor detail.) Without a shared
+//! stretch, the link's segment decides; a walking link without one
+//! crosses a single shared corner (rule 2). Otherwise (a jump or a ladder
+//! without a segment, polygons over each other, point nodes) the path
+//! goes through both nodes' positions.
 //!
 //! The fixed points of rules 2 and 3 are kept inside their polygons (the
-//! nearest point of the polygon seen from above, at the height the point
-//! had), so each lies in the node it belongs to.
+//! nearest point of the polygon seen from above) and lie on the polygon's
+//! plane, where Polyanya writes them too; a point node's are its own.
 //!
 //! A jump (or any link that is not a walk) crossed by rule 1, the lip of
 //! a ledge jumped up onto or dropped off, joins two floors at different
@@ -107,16 +114,33 @@ fn rule(from: &[DVec2], to: &[DVec2], s: [DVec3; 2], kind: LinkKind) -> Rule {
 }
 
 /// The segment a path from node `a` to node `b` over `link` (`None`: no
-/// link of the path joins them) crosses by: the link's segment, else for
-/// a walking link the polygons' shared stretch; `None` where the path goes
-/// through both positions.
+/// link of the path joins them) crosses by (see the module docs): for a
+/// walking link, the polygons' shared stretch of positive length, else
+/// the link's segment, else their shared corner; `None` where the path
+/// goes through both positions.
 fn crossing_segment(a: &Node, b: &Node, link: Option<&Link>) -> Option<[DVec3; 2]> {
     let walking = link.is_none_or(|l| is_walking(l.kind));
-    link.and_then(|l| l.segment())
-        .or_else(|| match (&a.polygon, &b.polygon) {
-            (Some(pa), Some(pb)) if walking => shared_edge(pa, pb),
-            _ => None,
-        })
+    let shared = match (&a.polygon, &b.polygon) {
+        (Some(pa), Some(pb)) if walking => shared_edge(pa, pb),
+        _ => None,
+    };
+    let own = link.and_then(|l| l.segment());
+    match (shared, own) {
+        // The link's own segment over the same stretch keeps its heights
+        // (voxel lifts a swim's to the water's surface).
+        (Some(s), Some(g)) if same_in_plan(s, g) => Some(g),
+        (Some(s), _) if world_to_plan(s[0]) != world_to_plan(s[1]) => Some(s),
+        _ => own.or(shared),
+    }
+}
+
+/// True when segments `s` and `g` have the same ends seen from above
+/// (either way round), within [`LINE_TOL`].
+fn same_in_plan(s: [DVec3; 2], g: [DVec3; 2]) -> bool {
+    let (s, g) = (s.map(world_to_plan), g.map(world_to_plan));
+    let scale = s[0].abs().max(s[1].abs()).max_element().max(1.0);
+    let near = |p: DVec2, q: DVec2| p.distance(q) <= LINE_TOL * scale;
+    (near(s[0], g[0]) && near(s[1], g[1])) || (near(s[0], g[1]) && near(s[1], g[0]))
 }
 
 /// The crossing from node `a` (plan ring `ra`, empty for a point node or
@@ -129,7 +153,7 @@ pub(crate) fn crossing_with(
     link: Option<&Link>,
 ) -> Crossing {
     let Some(s) = crossing_segment(a, b, link) else {
-        return Crossing::Points(keep_in(ra, a.position), keep_in(rb, b.position));
+        return Crossing::Points(keep_on(a, ra, a.position), keep_on(b, rb, b.position));
     };
     let kind = link.map_or(LinkKind::Walk, |l| l.kind);
     match rule(ra, rb, s, kind) {
@@ -141,16 +165,13 @@ pub(crate) fn crossing_with(
         }
         Rule::Middle => {
             let m = (s[0] + s[1]) * 0.5;
-            Crossing::Points(keep_in(ra, m), keep_in(rb, m))
+            Crossing::Points(keep_on(a, ra, m), keep_on(b, rb, m))
         }
         Rule::Ends => {
-            let off = |p: DVec3| plan_off(ra, p);
-            let (e0, e1) = if off(s[1]) < off(s[0]) {
-                (s[1], s[0])
-            } else {
-                (s[0], s[1])
-            };
-            Crossing::Points(keep_in(ra, e0), keep_in(rb, e1))
+            let (from, to) = (|p| plan_off(ra, p), |p| plan_off(rb, p));
+            let swap = (from(s[1]), to(s[0])) < (from(s[0]), to(s[1]));
+            let (e0, e1) = if swap { (s[1], s[0]) } else { (s[0], s[1]) };
+            Crossing::Points(keep_on(a, ra, e0), keep_on(b, rb, e1))
         }
     }
 }
@@ -194,13 +215,21 @@ pub(crate) fn crossing(a: &Node, b: &Node, link: Option<&Link>) -> Crossing {
     crossing_with(a, &ring(a), b, &ring(b), link)
 }
 
-/// `p` moved, seen from above, to the nearest point of plan ring `ring`
-/// (unmoved for an empty ring or a point inside), its height kept.
-fn keep_in(ring: &[DVec2], p: DVec3) -> DVec3 {
-    if ring.is_empty() {
+/// `p` moved, seen from above, to the nearest point of node `n`'s plan
+/// ring `ring` (unmoved inside it), on the node's polygon's plane; `p`
+/// itself for an empty ring (a point node).
+fn keep_on(n: &Node, ring: &[DVec2], p: DVec3) -> DVec3 {
+    let Some(poly) = n.polygon.as_deref().filter(|_| !ring.is_empty()) else {
         return p;
+    };
+    let q = clamp_into(ring, world_to_plan(p));
+    let on = plan_to_world(q, 0.0);
+    let y = height_at(poly, on.x, on.z);
+    if y.is_finite() {
+        plan_to_world(q, y)
+    } else {
+        plan_to_world(q, p.y)
     }
-    plan_to_world(clamp_into(ring, world_to_plan(p)), p.y)
 }
 
 /// How far `p` lies from plan ring `ring`, seen from above (0 inside or
@@ -250,7 +279,7 @@ pub(crate) fn plan_polygon(points: &[DVec3]) -> Option<(Vec<DVec2>, Vec<DVec3>)>
 
 /// Closest point of a convex counter-clockwise plan ring to `p` (`p` itself
 /// when inside).
-fn clamp_into(ring: &[DVec2], p: DVec2) -> DVec2 {
+pub(crate) fn clamp_into(ring: &[DVec2], p: DVec2) -> DVec2 {
     let n = ring.len();
     let inside = (0..n).all(|i| (ring[(i + 1) % n] - ring[i]).perp_dot(p - ring[i]) >= 0.0);
     if inside {
@@ -396,26 +425,61 @@ mod tests {
     }
 
     #[test]
+    fn a_ladder_up_to_a_balcony_over_its_floor_starts_at_its_foot() {
+        // The floor runs on under the balcony: both ends of the ladder lie
+        // over the floor, and only the balcony holds its top.
+        let (floor, balcony) = (rect(0., 0., 4., 4., 0.), rect(2., 0., 4., 4., 3.));
+        let (foot, top) = (v(1.5, 0., 2.), v(2.5, 3., 2.));
+        for s in [[foot, top], [top, foot]] {
+            let up = link(LinkKind::Ladder, Some(s));
+            assert_eq!(
+                crossing(&floor, &balcony, Some(&up)),
+                Crossing::Points(foot, top)
+            );
+        }
+    }
+
+    #[test]
+    fn a_walking_link_crosses_the_shared_edge_whatever_its_segment() {
+        // Polyanya's mesh joins the two squares across their whole edge.
+        let (a, b) = (rect(0., 0., 1., 1., 0.), rect(1., 0., 2., 1., 0.));
+        let narrow = [v(1., 0., 0.4), v(1., 0., 0.6)];
+        let centres = [a.position, b.position];
+        for s in [narrow, centres] {
+            assert_eq!(
+                crossing(&a, &b, Some(&link(LinkKind::Swim, Some(s)))),
+                Crossing::Edge([v(1., 0., 0.), v(1., 0., 1.)])
+            );
+        }
+        // A jump with the same segment is taken at its ends.
+        assert_eq!(
+            crossing(&a, &b, Some(&link(LinkKind::Jump, Some(centres)))),
+            Crossing::Points(a.position, b.position)
+        );
+    }
+
+    #[test]
     fn a_lip_over_a_gap_a_teleport_and_a_point_are_taken_at_the_middle() {
         // The lip is the upper floor's edge; the floor below begins half a
         // metre further out.
         let (a, b) = (rect(0., 0., 1., 2., 1.), rect(1.5, 0., 3., 2., 0.));
         let lip = [v(1., 1., 0.), v(1., 1., 2.)];
+        // The points lie on their floors.
         assert_eq!(
             crossing(&a, &b, Some(&link(LinkKind::StepDown, Some(lip)))),
-            Crossing::Points(v(1., 1., 1.), v(1.5, 1., 1.))
+            Crossing::Points(v(1., 1., 1.), v(1.5, 0., 1.))
         );
         // A teleport on the edge between two touching squares.
         let c = rect(1., 0., 2., 2., 0.);
         assert_eq!(
             crossing(&a, &c, Some(&link(LinkKind::Teleport, Some(lip)))),
-            Crossing::Points(v(1., 1., 1.), v(1., 1., 1.))
+            Crossing::Points(v(1., 1., 1.), v(1., 0., 1.))
         );
         // A segment of no length on the edge.
         let dot = [v(1., 1., 1.), v(1., 1., 1.)];
         assert_eq!(
             crossing(&a, &c, Some(&link(LinkKind::Jump, Some(dot)))),
-            Crossing::Points(v(1., 1., 1.), v(1., 1., 1.))
+            Crossing::Points(v(1., 1., 1.), v(1., 0., 1.))
         );
         // Squares meeting at one corner only: through the corner.
         let d = rect(1., 2., 2., 3., 1.);
@@ -496,10 +560,15 @@ mod tests {
                         prop_assert!(kind != LinkKind::Teleport);
                         prop_assert!(on_edge);
                         prop_assert!(inside(&ra, left) && inside(&ra, right));
+                        // (A shared stretch is measured on the source's
+                        // edge: back, on the other, up to rounding.)
                         let back = link(kind, Some([seg[1], seg[0]]));
-                        prop_assert_eq!(
-                            crossing(&b, &a, Some(&back)),
-                            Crossing::Edge([right, left])
+                        let Crossing::Edge([l2, r2]) = crossing(&b, &a, Some(&back)) else {
+                            return Err(TestCaseError::fail("the way back is no edge"));
+                        };
+                        prop_assert!(
+                            l2.distance(right) < 1e-9 && r2.distance(left) < 1e-9,
+                            "back {:?} {:?}, there {:?} {:?}", l2, r2, left, right
                         );
                     }
                 }

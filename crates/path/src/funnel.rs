@@ -301,7 +301,9 @@ pub(crate) fn funnel_located(
 /// it enters or, failing that, the node it leaves (`detail` by path index):
 /// the first whose surface holds both ends of the portal's segment
 /// ([`Detail::holder`]; `held` is that answer when the caller has it
-/// already). `None` keeps the point's own height (see the module docs).
+/// already). A portal that enters nothing (a lip's takeoff, on the node
+/// it is in) asks that node only. `None` keeps the point's own height
+/// (see the module docs).
 fn portal_height<'d>(
     p: &Portal,
     detail: &impl Fn(usize) -> Option<&'d Detail>,
@@ -309,9 +311,10 @@ fn portal_height<'d>(
     at: DVec3,
 ) -> Option<f64> {
     let ends = p.edge?;
-    let sides = [p.node, p.node.checked_sub(1)?];
-    let i = held.unwrap_or_else(|| Detail::holder(ends, sides.map(detail)))?;
-    detail(sides[i]).map(|d| d.height(world_to_plan(at)))
+    let sides = [Some(p.node), p.node.checked_sub(1).filter(|_| p.enters)];
+    let side = |n: Option<usize>| n.and_then(detail);
+    let i = held.unwrap_or_else(|| Detail::holder(ends, sides.map(side)))?;
+    side(sides[i]).map(|d| d.height(world_to_plan(at)))
 }
 
 /// The point at path length `at` on segment `i` of the polyline `pts`, whose

@@ -24,11 +24,12 @@
 //!   corners and the stance to hold on each leg by Kirst §32.3.2's rule.
 //!   Over detail surfaces the path follows them (see below).
 //! * Module `crossing`: where a path goes from one node to the next over
-//!   a link, one rule for the funnel and Polyanya. A segment on the
-//!   source's edge with the target beyond is crossed anywhere along it (a
-//!   shared edge, a door, a lip); any other segment is taken at its ends
-//!   (a jump from takeoff to landing, a swim from face to face), as Detour
-//!   takes an off-mesh link; a link without one goes through the node
+//!   a link, one rule for the funnel and Polyanya. A segment on an edge of
+//!   both polygons is crossed anywhere along it (a shared edge, a door, a
+//!   lip), one on the source's edge only at its middle, any other at its
+//!   ends (a jump from takeoff to landing, a swim from face to face), as
+//!   Detour takes an off-mesh link; a walking link crosses the polygons'
+//!   shared edge, and a link without a segment goes through the node
 //!   positions.
 //! * [`find_path`]: locate, search, smooth; [`PathResult::to_json`] is the
 //!   CLI's path JSON.

@@ -50,7 +50,7 @@ use navscope_core::geom::{orient_value, world_to_plan};
 use navscope_core::{LinkKind, NavMesh, Stance};
 
 use crate::adjacency::{LINE_TOL, is_walking, overlap};
-use crate::crossing::{Crossing, crossing_with, plan_polygon};
+use crate::crossing::{Crossing, clamp_into, crossing_with, plan_polygon};
 use crate::search::{above_walk, link_middle};
 
 /// "No index".
@@ -603,7 +603,13 @@ impl PolyMesh {
                         let m = world_to_plan((ends[0] + ends[1]) * 0.5);
                         (m, m, Some(Gate::of(ends)))
                     }
-                    Crossing::Points(e, x) => (world_to_plan(e), world_to_plan(x), None),
+                    // Kept inside the search's polygons, whose corners
+                    // took their vertices' positions.
+                    Crossing::Points(e, x) => (
+                        clamp_into(self.corners(p), world_to_plan(e)),
+                        clamp_into(self.corners(q), world_to_plan(x)),
+                        None,
+                    ),
                 };
                 // The walk from entry to exit, and what the link asks
                 // above its walk from node to node by A*'s rule

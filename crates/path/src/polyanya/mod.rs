@@ -19,9 +19,9 @@
 //!   too (module `crossing` of the crate), so a path either method finds
 //!   is one the other could take:
 //!   - A link whose segment lies, in plan, on an edge of its source
-//!     polygon with the target beyond it (a door, a step's lip, the lip
-//!     of a jump up to a ledge, a walking link one way only across an
-//!     edge) is a gate: the agent leaves the source anywhere along the
+//!     polygon and on an edge of its target, the two on either side of it
+//!     (a door, a step's lip, the lip of a jump up to a ledge, a walking
+//!     link one way only across an edge) is a gate: the agent leaves the source anywhere along the
 //!     segment, goes on straight from there, and pays the link's price
 //!     above its walk (the rule below) once. The search treats it as a
 //!     shared edge whose crossing costs that price, so paths through
@@ -36,7 +36,8 @@
 //!     point in the source polygon (the segment's end on the source's
 //!     side, its middle where it lies on the source's edge, else the
 //!     source node's position), is carried to its exit point in the
-//!     target (the segment's other end, or the target node's position)
+//!     target (the segment's other end, its middle, or the target node's
+//!     position; each kept inside its polygon)
 //!     and pays what the link asks above its walk, by A*'s rule:
 //!     `max(0, cost - walked)`, `walked` being the plan length from the
 //!     source node's position through the link's middle to the target's

@@ -918,7 +918,9 @@ impl Searcher {
                     let (from, to) = (&mesh.nodes[source as usize], &mesh.nodes[node as usize]);
                     if let Some([[takeoff, _], [on, _]]) = landing(l.kind, from, to, [position; 2])
                     {
-                        if self.waypoints.last().is_none_or(|w| w.position != on) {
+                        if self.waypoints.last().is_some_and(|w| w.position == on) {
+                            *self.crossings.last_mut().unwrap() = true;
+                        } else {
                             self.waypoints.push(Waypoint {
                                 position: on,
                                 stance: to.stance,
