@@ -21,8 +21,9 @@
 //!   - A link whose segment lies, in plan, on an edge of its source
 //!     polygon and on an edge of its target, the two on either side of it
 //!     (a door, a step's lip, the lip of a jump up to a ledge, a walking
-//!     link one way only across an edge) is a gate: the agent leaves the source anywhere along the
-//!     segment, goes on straight from there, and pays the link's price
+//!     link one way only across an edge) is a gate: the agent leaves the
+//!     source anywhere along the segment, goes on straight from there,
+//!     and pays the link's price
 //!     above its walk (the rule below) once. The search treats it as a
 //!     shared edge whose crossing costs that price, so paths through
 //!     gates are optimal as through shared edges. One exception: a path
