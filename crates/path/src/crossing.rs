@@ -46,8 +46,11 @@
 //! goes through both nodes' positions.
 //!
 //! The fixed points of rules 2 and 3 are kept inside their polygons (the
-//! nearest point of the polygon seen from above) and lie on the polygon's
-//! plane, where Polyanya writes them too; a point node's are its own.
+//! nearest point of the polygon seen from above). A segment's ends keep
+//! their heights (the pipeline put a takeoff, a landing or a swimmer's
+//! place at the water's surface there); a middle or a node position lies
+//! on its polygon's plane, so a lip's middle arrives on the floor below,
+//! not in the air over it.
 //!
 //! A jump (or any link that is not a walk) crossed by rule 1, the lip of
 //! a ledge jumped up onto or dropped off, joins two floors at different
@@ -171,7 +174,7 @@ pub(crate) fn crossing_with(
             let (from, to) = (|p| plan_off(ra, p), |p| plan_off(rb, p));
             let swap = (from(s[1]), to(s[0])) < (from(s[0]), to(s[1]));
             let (e0, e1) = if swap { (s[1], s[0]) } else { (s[0], s[1]) };
-            Crossing::Points(keep_on(a, ra, e0), keep_on(b, rb, e1))
+            Crossing::Points(keep_in(ra, e0), keep_in(rb, e1))
         }
     }
 }
@@ -213,6 +216,15 @@ pub(crate) fn crossing(a: &Node, b: &Node, link: Option<&Link>) -> Crossing {
             .unwrap_or_default()
     };
     crossing_with(a, &ring(a), b, &ring(b), link)
+}
+
+/// `p` moved, seen from above, to the nearest point of plan ring `ring`
+/// (unmoved for an empty ring or a point inside), its height kept.
+fn keep_in(ring: &[DVec2], p: DVec3) -> DVec3 {
+    if ring.is_empty() {
+        return p;
+    }
+    plan_to_world(clamp_into(ring, world_to_plan(p)), p.y)
 }
 
 /// `p` moved, seen from above, to the nearest point of node `n`'s plan
