@@ -63,7 +63,7 @@
 //! step is walked.
 
 use glam::{DVec2, DVec3};
-use navscope_core::geom::{plan_to_world, world_to_plan};
+use navscope_core::geom::{plan_to_world, project_on_segment, world_to_plan};
 use navscope_core::{Link, LinkKind, Node};
 
 use crate::adjacency::{LINE_TOL, is_walking, overlap};
@@ -300,13 +300,7 @@ pub(crate) fn clamp_into(ring: &[DVec2], p: DVec2) -> DVec2 {
     let mut best = (f64::INFINITY, p);
     for i in 0..n {
         let (a, b) = (ring[i], ring[(i + 1) % n]);
-        let ab = b - a;
-        let t = if ab.length_squared() > 0.0 {
-            ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let q = a + ab * t;
+        let q = a.lerp(b, project_on_segment(a, b, p).clamp(0.0, 1.0));
         let d = q.distance_squared(p);
         if d < best.0 {
             best = (d, q);
@@ -376,19 +370,21 @@ mod tests {
         DVec3::new(x, y, z)
     }
 
-    /// A polygon node: the rectangle `x0..x1` by `z0..z1` at height `y`.
-    fn rect(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> Node {
+    /// A standing node at `position`, with `polygon` or none.
+    fn node(position: DVec3, polygon: Option<Vec<DVec3>>) -> Node {
         let mut m = navscope_core::NavMesh::new("t", "t");
-        let corners = vec![v(x0, y, z0), v(x1, y, z0), v(x1, y, z1), v(x0, y, z1)];
-        let centre = v((x0 + x1) * 0.5, y, (z0 + z1) * 0.5);
-        m.add_node(centre, Some(corners), Stance::Stand, 0);
+        m.add_node(position, polygon, Stance::Stand, 0);
         m.nodes.pop().unwrap()
     }
 
+    /// A polygon node: the rectangle `x0..x1` by `z0..z1` at height `y`.
+    fn rect(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> Node {
+        let corners = vec![v(x0, y, z0), v(x1, y, z0), v(x1, y, z1), v(x0, y, z1)];
+        node(v((x0 + x1) * 0.5, y, (z0 + z1) * 0.5), Some(corners))
+    }
+
     fn point(p: DVec3) -> Node {
-        let mut m = navscope_core::NavMesh::new("t", "t");
-        m.add_node(p, None, Stance::Stand, 0);
-        m.nodes.pop().unwrap()
+        node(p, None)
     }
 
     fn link(kind: LinkKind, segment: Option<[DVec3; 2]>) -> Link {

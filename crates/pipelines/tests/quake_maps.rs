@@ -305,23 +305,32 @@ fn both_pipelines(p: &std::path::Path) {
     }
 }
 
-#[test]
-fn every_shared_map_builds_in_both_pipelines_and_reaches_its_exit() {
-    let dir = shared();
+/// The `.map` files in `dir`, sorted; `None` (after saying so) when the
+/// folder is not on this machine. The folder, when there, holds some.
+fn maps_in(dir: &std::path::Path, what: &str) -> Option<Vec<PathBuf>> {
     if !dir.is_dir() {
         eprintln!(
-            "SKIPPING: {} is missing (the shared Quake maps are not on this machine)",
+            "SKIPPING: {} is missing (the shared {what} are not on this machine)",
             dir.display()
         );
-        return;
+        return None;
     }
-    let mut maps: Vec<PathBuf> = std::fs::read_dir(&dir)
+    let mut maps: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "map"))
         .collect();
     maps.sort();
     assert!(!maps.is_empty(), "{} holds .map files", dir.display());
+    Some(maps)
+}
+
+#[test]
+fn every_shared_map_builds_in_both_pipelines_and_reaches_its_exit() {
+    let dir = shared();
+    let Some(maps) = maps_in(&dir, "Quake maps") else {
+        return;
+    };
     for name in ["lq_e3m4.map", "q1_mountain.map", "retrojam1_ericw.map"] {
         if !maps.iter().any(|p| p.ends_with(name)) {
             eprintln!("SKIPPING: {name} is missing from {}", dir.display());
@@ -408,21 +417,9 @@ fn polyanya_is_never_dearer(name: &str, mesh: &NavMesh) -> usize {
 
 #[test]
 fn on_the_librequake_maps_polyanya_is_never_dearer_than_astar_with_the_funnel() {
-    let dir = shared().join("librequake");
-    if !dir.is_dir() {
-        eprintln!(
-            "SKIPPING: {} is missing (the shared LibreQuake maps are not on this machine)",
-            dir.display()
-        );
+    let Some(maps) = maps_in(&shared().join("librequake"), "LibreQuake maps") else {
         return;
-    }
-    let mut maps: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "map"))
-        .collect();
-    maps.sort();
-    assert!(!maps.is_empty(), "{} holds .map files", dir.display());
+    };
     for p in maps {
         let level = load(&p);
         for (id, set) in [("cspace", vec![]), ("voxel", voxel_settings(EXIT_CELL))] {
