@@ -300,7 +300,7 @@ pub(crate) fn clamp_into(ring: &[DVec2], p: DVec2) -> DVec2 {
     let mut best = (f64::INFINITY, p);
     for i in 0..n {
         let (a, b) = (ring[i], ring[(i + 1) % n]);
-        let q = a.lerp(b, project_on_segment(a, b, p).clamp(0.0, 1.0));
+        let q = a + (b - a) * project_on_segment(a, b, p).clamp(0.0, 1.0);
         let d = q.distance_squared(p);
         if d < best.0 {
             best = (d, q);
